@@ -1,0 +1,168 @@
+/**
+ * The command line, thin over {@link generate}: parses flags (commander, fed by the
+ * options table), runs the generator, writes atomically or checks for drift.
+ *
+ * Exit codes: 0 success (or `--check` found no drift); 1 `--check` found drift;
+ * 2 error (bad input, unsupported construct, bad usage). Errors print as
+ * `file:line:col - error CODE: message`; stack traces only with `--debug`.
+ */
+import { Command, CommanderError, Option } from "commander";
+import { formatDiagnostic, GeneratorError } from "./errors.js";
+import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
+import type { SchemaInput } from "./load/index.js";
+import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
+import { TARGET_NAMES, type TargetName } from "./emit/index.js";
+import { compareOutput, writeFileAtomic, writeOutput } from "./write.js";
+
+/** Where the CLI prints. Tests pass their own. */
+export interface CliIO {
+  readonly stdout: (text: string) => void;
+  readonly stderr: (text: string) => void;
+}
+
+const processIO: CliIO = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+export const EXIT_OK = 0;
+export const EXIT_DRIFT = 1;
+export const EXIT_ERROR = 2;
+
+interface GenerateFlags {
+  schema?: string;
+  spec?: string;
+  specVersion?: string;
+  out: string;
+  docs?: GeneratorOptions["docs"];
+  numberType?: GeneratorOptions["numberType"];
+  targets?: string;
+  check?: boolean;
+  dumpIr?: string;
+  debug?: boolean;
+}
+
+/** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
+export async function run(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+  let exitCode = EXIT_OK;
+  let debug = argv.includes("--debug");
+  const program = new Command("mcp-schema-codegen")
+    .description("Generate validators and types for the Model Context Protocol from the spec's schema.ts.")
+    .version(GENERATOR_VERSION, "-V, --version")
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .showHelpAfterError("(run with --help for usage)");
+
+  const generateCommand = program
+    .command("generate")
+    .description("generate code from one schema.ts into a folder")
+    .option("--schema <file>", "the schema: a schema.ts or .d.ts file")
+    .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
+    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25")
+    .requiredOption("--out <dir>", "the output folder (written atomically)");
+  for (const spec of OPTION_SPECS) {
+    const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")})` : spec.description);
+    generateCommand.addOption(spec.list ? option : option.choices(spec.choices));
+  }
+  generateCommand
+    .option("--check", "write nothing; exit 1 and show a short diff if the folder differs from what would be generated")
+    .option("--dump-ir <file>", "also write the intermediate representation as JSON")
+    .option("--debug", "print stack traces for errors")
+    .addHelpText(
+      "after",
+      `\nTargets: ${TARGET_NAMES.join(", ")}\nExit codes: 0 success, 1 --check found drift, 2 error.\n` +
+        "Example:\n  mcp-schema-codegen generate --schema schema/draft/schema.ts --out src/generated --docs tags\n",
+    )
+    .action(async (flags: GenerateFlags) => {
+      debug = Boolean(flags.debug);
+      exitCode = await runGenerate(flags, io);
+    });
+
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") {
+        return EXIT_OK;
+      }
+      return EXIT_ERROR;
+    }
+    reportError(error, io, debug);
+    return EXIT_ERROR;
+  }
+  if (argv.length === 0) {
+    io.stderr(program.helpInformation());
+    return EXIT_ERROR;
+  }
+  return exitCode;
+}
+
+function schemaInput(flags: GenerateFlags): SchemaInput {
+  if (flags.schema && (flags.spec || flags.specVersion)) throw usage("give either --schema or --spec with --spec-version, not both");
+  if (flags.schema) return { path: flags.schema };
+  if (flags.spec && flags.specVersion) return { specDir: flags.spec, version: flags.specVersion };
+  throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>");
+}
+
+function usage(message: string): GeneratorError {
+  return new GeneratorError([{ code: "MCG001", message }]);
+}
+
+function parseTargets(list: string | undefined): TargetName[] | undefined {
+  if (list === undefined) return undefined;
+  const names = list.split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw usage(`unknown target ${unknown.join(", ") || "(empty list)"}; choose from ${TARGET_NAMES.join(", ")}`);
+  }
+  return names as TargetName[];
+}
+
+async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
+  try {
+    const targets = parseTargets(flags.targets);
+    const options: GenerateOptions = {
+      schema: schemaInput(flags),
+      ...(flags.docs ? { docs: flags.docs } : {}),
+      ...(flags.numberType ? { numberType: flags.numberType } : {}),
+      ...(targets ? { targets } : {}),
+    };
+    const result = await generate(options);
+    for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
+    if (flags.check) {
+      const statuses = compareOutput(flags.out, result.files);
+      const drift = statuses.filter((s) => s.state !== "unchanged");
+      if (drift.length === 0) {
+        io.stdout(`${flags.out}: ${statuses.length} files up to date\n`);
+        return EXIT_OK;
+      }
+      for (const s of drift) {
+        io.stdout(`${s.state}: ${flags.out}/${s.path}\n`);
+        if (s.diff) io.stdout(`${s.diff}\n`);
+      }
+      io.stdout(`${drift.length} of ${statuses.length} files differ; run without --check to regenerate\n`);
+      return EXIT_DRIFT;
+    }
+    if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
+    const statuses = writeOutput(flags.out, result.files);
+    const written = statuses.filter((s) => s.state !== "unchanged").length;
+    io.stdout(`${flags.out}: ${written} written, ${statuses.length - written} unchanged\n`);
+    return EXIT_OK;
+  } catch (error) {
+    reportError(error, io, Boolean(flags.debug));
+    return EXIT_ERROR;
+  }
+}
+
+function reportError(error: unknown, io: CliIO, debug: boolean): void {
+  if (error instanceof GeneratorError) {
+    for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+    const n = error.diagnostics.length;
+    io.stderr(`${n} error${n === 1 ? "" : "s"}; nothing was written\n`);
+  } else {
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr(`error MCG999: internal error: ${message}\n`);
+    if (!debug) io.stderr("run again with --debug for the stack trace\n");
+  }
+  if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+}

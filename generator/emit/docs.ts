@@ -1,0 +1,31 @@
+/**
+ * Doc comments in generated output, per `--docs`:
+ * - `full`: the declaration's JSDoc text and tags, as in `schema.ts`;
+ * - `tags`: only `@deprecated` and `@internal` (without their text) and a `schema.ts:LINE` reference;
+ * - `none`: no comments.
+ */
+import type { Docs } from "../ir.js";
+
+export type DocsMode = "full" | "tags" | "none";
+
+const KEPT_TAGS = new Set(["deprecated", "internal"]);
+
+/** A `/** … *\/` block for a declaration (with its line) or a property (without), or "". */
+export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined, line?: number): string {
+  if (mode === "none") return "";
+  const lines: string[] = [];
+  if (mode === "full") {
+    if (docs?.text) lines.push(...docs.text.split("\n"));
+    for (const tag of docs?.tags ?? []) {
+      if (lines.length > 0 && !lines[lines.length - 1]!.startsWith("@") && lines[lines.length - 1] !== "") lines.push("");
+      lines.push(...`@${tag.name}${tag.text ? ` ${tag.text}` : ""}`.split("\n"));
+    }
+  } else {
+    if (line !== undefined) lines.push(`${source}:${line}`);
+    for (const tag of docs?.tags ?? []) if (KEPT_TAGS.has(tag.name)) lines.push(`@${tag.name}`);
+  }
+  if (lines.length === 0) return "";
+  const safe = lines.map((l) => l.replace(/\*\//g, "*\\/"));
+  if (safe.length === 1) return `/** ${safe[0]} */`;
+  return ["/**", ...safe.map((l) => (l ? ` * ${l}` : " *")), " */"].join("\n");
+}

@@ -1,0 +1,91 @@
+/**
+ * Stage 4, emit: the table of output files. Each target builds a view model in
+ * TypeScript and renders its template; Prettier formats the result. `--targets` reads
+ * the names from {@link TARGETS}.
+ */
+import * as prettier from "prettier";
+import type { Model } from "../analyze/index.js";
+import type { DocsMode } from "./docs.js";
+import { runtimeSource } from "./runtime.js";
+import { renderTemplate } from "./templates.js";
+import { buildTypes } from "./types.js";
+import { buildValidators } from "./validators.js";
+
+/** What every emitter gets besides the model. */
+export interface EmitContext {
+  readonly docs: DocsMode;
+  /** The header comment every file starts with. */
+  readonly header: string;
+  /** The targets being generated, in table order. */
+  readonly targets: readonly TargetName[];
+}
+
+interface Target {
+  /** Output file name, relative to `--out`. */
+  readonly file: string;
+  /** What the file holds, for `--help`. */
+  readonly description: string;
+  /** Targets whose output this one imports. */
+  readonly requires: readonly TargetName[];
+  readonly render: (model: Model, context: EmitContext) => string;
+}
+
+/** Names of the output targets, in the order they are written and listed. */
+export const TARGET_NAMES = ["types", "validators", "index"] as const;
+
+export type TargetName = (typeof TARGET_NAMES)[number];
+
+/** Output files by target name. */
+export const TARGETS: Record<TargetName, Target> = {
+  types: {
+    file: "types.ts",
+    description: "the schema's types, self-contained",
+    requires: [],
+    render: (model, context) =>
+      renderTemplate("types.ts.hbs", { header: context.header, ...buildTypes(model, context.docs) }),
+  },
+  validators: {
+    file: "validators.ts",
+    description: "isX, validateX and a Standard Schema object per type; validatorsByType",
+    requires: ["types"],
+    render: (model, context) => {
+      const view = buildValidators(model);
+      return renderTemplate("validators.ts.hbs", {
+        header: context.header,
+        source: model.ir.source,
+        runtime: runtimeSource(view.runtime),
+        constants: view.constants,
+        blocks: view.blocks,
+      });
+    },
+  },
+  index: {
+    file: "index.ts",
+    description: "re-exports of the other generated files",
+    requires: [],
+    render: (_model, context) =>
+      renderTemplate("index.ts.hbs", {
+        header: context.header,
+        modules: context.targets.filter((t) => t !== "index").map((t) => TARGETS[t].file.replace(/\.ts$/, "")),
+      }),
+  },
+};
+
+/** Adds the targets that the requested ones import, and puts them in table order. */
+export function expandTargets(requested: readonly TargetName[]): TargetName[] {
+  const wanted = new Set<TargetName>();
+  const add = (t: TargetName) => {
+    if (wanted.has(t)) return;
+    wanted.add(t);
+    TARGETS[t].requires.forEach(add);
+  };
+  requested.forEach(add);
+  return TARGET_NAMES.filter((t) => wanted.has(t));
+}
+
+/** Renders and formats one target. */
+export async function emitTarget(name: TargetName, model: Model, context: EmitContext): Promise<string> {
+  const target = TARGETS[name];
+  const source = target.render(model, context);
+  return prettier.format(source, { parser: "typescript", printWidth: 120, endOfLine: "lf" });
+}

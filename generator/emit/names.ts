@@ -1,0 +1,102 @@
+/**
+ * The one naming authority: every identifier and property access the emitters write
+ * comes from here, so templates never invent names.
+ */
+import { GeneratorError } from "../errors.js";
+import type { Declaration } from "../ir.js";
+
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+/** Names that plain property access would find on `Object.prototype`: read them as own properties only. */
+const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
+
+/** A property key as written in a type or object literal: `name`, or `"io.x/y"` when not an identifier. */
+export function propertyKey(name: string): string {
+  return IDENTIFIER.test(name) ? name : JSON.stringify(name);
+}
+
+/**
+ * A read of property `name` of the object expression `object`, as generated validators do it.
+ * Names found on `Object.prototype` (`constructor`, `__proto__`, `toString`, …) are read
+ * through `own()` so an inherited member never counts as present.
+ */
+export function propertyRead(object: string, name: string): string {
+  if (PROTOTYPE_NAMES.has(name)) return `own(${object}, ${JSON.stringify(name)})`;
+  return IDENTIFIER.test(name) ? `${object}.${name}` : `${object}[${JSON.stringify(name)}]`;
+}
+
+/** Whether {@link propertyRead} needs the `own` runtime helper for `name`. */
+export function needsOwnRead(name: string): boolean {
+  return PROTOTYPE_NAMES.has(name);
+}
+
+/** One JSON Pointer reference token (RFC 6901): `~` → `~0`, `/` → `~1`. */
+export function pointerToken(name: string): string {
+  return name.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Public and internal names generated for one schema type. */
+export interface TypeNames {
+  readonly type: string;
+  /** `isX`: the public type guard. */
+  readonly is: string;
+  /** `validateX`: the public validator returning issues. */
+  readonly validate: string;
+  /** `XSchema`: the Standard Schema v1 object (`XStandardSchema` if `XSchema` is a schema type name). */
+  readonly standard: string;
+  /** `_isX`: internal check taking a depth. */
+  readonly check: string;
+  /** `_collectX`: internal issue collector. */
+  readonly collect: string;
+}
+
+/** Value names the validators runtime defines; a generated name may not take one of them. */
+export const RUNTIME_NAMES = new Set([
+  "own", "isObject", "isInteger", "isNumber", "typeName", "escapeToken", "guard", "check", "standard",
+  "issue", "MAX_DEPTH", "validatorsByType",
+]);
+
+/**
+ * Assigns names for every type declaration. Throws MCG301 when two generated names collide
+ * (for instance a schema type named `Object` would make `isObject` clash with a runtime helper).
+ */
+export function assignTypeNames(declarations: readonly Declaration[]): Map<string, TypeNames> {
+  const typeNames = new Set(declarations.map((d) => d.name));
+  const result = new Map<string, TypeNames>();
+  const taken = new Map<string, string>();
+  const problems: { name: string; owner: string; other: string; decl: Declaration }[] = [];
+  for (const decl of declarations) {
+    if (decl.kind === "const") {
+      taken.set(decl.name, decl.name);
+      continue;
+    }
+  }
+  for (const decl of declarations) {
+    if (decl.kind === "const") continue;
+    const n = decl.name;
+    const names: TypeNames = {
+      type: n,
+      is: `is${n}`,
+      validate: `validate${n}`,
+      standard: typeNames.has(`${n}Schema`) ? `${n}StandardSchema` : `${n}Schema`,
+      check: `_is${n}`,
+      collect: `_collect${n}`,
+    };
+    for (const value of [names.is, names.validate, names.standard, names.check, names.collect]) {
+      const other = RUNTIME_NAMES.has(value) ? "the validators runtime" : taken.get(value);
+      if (other !== undefined) problems.push({ name: value, owner: n, other, decl });
+      else taken.set(value, n);
+    }
+    result.set(n, names);
+  }
+  if (problems.length > 0) {
+    throw new GeneratorError(
+      problems.map((p) => ({
+        code: "MCG301",
+        message: `generated name ${p.name} for type ${p.owner} collides with a name from ${p.other}; rename one of them`,
+        span: p.decl.span,
+      })),
+    );
+  }
+  return result;
+}

@@ -1,0 +1,514 @@
+/**
+ * Builds the code of `validators.ts`: for each schema type `X`, an internal check
+ * `_isX(v, d)` (a boolean, no allocation), an internal collector `_collectX(v, p, o, d)`
+ * (every issue, with JSON Pointer paths), and the public `isX`, `validateX` and Standard
+ * Schema object. Nested arrays, index signatures, discriminated unions and union members
+ * that need statements become helper functions named after their place in the type.
+ *
+ * Semantics (DESIGN.md, "Number semantics"; upstream's schema.json): `number` is an
+ * integer unless `@TJS-type number`; NaN and ±Infinity are never numbers; a property whose
+ * value is `undefined` is absent; interfaces without an index signature accept unknown
+ * properties; `object` excludes arrays and null.
+ */
+import type { Model } from "../analyze/index.js";
+import type { KeywordType, ObjectType, TypeExpr, UnionType } from "../ir.js";
+import { assignTypeNames, needsOwnRead, pointerToken, propertyRead, type TypeNames } from "./names.js";
+import { formatFunction } from "./runtime.js";
+
+/** One block of generated code for a type: its functions and its public exports. */
+export interface ValidatorBlock {
+  readonly names: TypeNames;
+  /** `schema.ts:LINE` of the declaration. */
+  readonly line: number;
+  /** Internal functions (check, collect and helpers), source text. */
+  readonly internals: string;
+}
+
+/** The view model of `validators.ts`. */
+export interface ValidatorsView {
+  readonly blocks: readonly ValidatorBlock[];
+  /** Runtime snippet names the blocks use. */
+  readonly runtime: ReadonlySet<string>;
+  /** Module-level constants (regular expressions), source text. */
+  readonly constants: readonly string[];
+}
+
+/** Builds the `validators.ts` view model from the analysed schema. */
+export function buildValidators(model: Model): ValidatorsView {
+  const names = assignTypeNames(model.ir.declarations);
+  const emitter = new ValidatorEmitter(model, names);
+  const blocks = model.types.map((decl) => emitter.declaration(decl.name, decl.type, decl.span.line));
+  return { blocks, runtime: emitter.runtime, constants: emitter.constants };
+}
+
+const IDENT_CHARS = /[^A-Za-z0-9_$]/g;
+
+class ValidatorEmitter {
+  readonly runtime = new Set<string>();
+  readonly constants: string[] = [];
+  private helpers: string[] = [];
+  private readonly helperNames = new Set<string>();
+  private readonly patternNames = new Map<string, string>();
+
+  constructor(
+    private readonly model: Model,
+    private readonly names: Map<string, TypeNames>,
+  ) {}
+
+  declaration(name: string, type: TypeExpr, line: number): ValidatorBlock {
+    const n = this.names.get(name)!;
+    this.helpers = [];
+    const recursive = this.model.recursive.has(name);
+    if (recursive) this.runtime.add("depth");
+    const statements = this.needsStatements(type);
+    if (statements) {
+      // The declaration's own functions are the helpers for its top-level type.
+      this.helperChecks.set(type, n.check);
+      this.helperCollectors.set(type, n.collect);
+    }
+    const checkBody = [
+      ...(recursive ? ["if (d > MAX_DEPTH) return false;"] : []),
+      ...(statements ? this.helperCheckBody(type, n.check) : [`return ${this.check(type, "v", n.check)};`]),
+    ];
+    const collectBody = [
+      ...(recursive ? ["if (d > MAX_DEPTH) return tooDeep(o, p);"] : []),
+      ...this.collectStatements(type, "v", "p", n.collect, 0, true),
+    ];
+    const own = [
+      `function ${n.check}(v: any, d: number): boolean {\n${indent(checkBody, "  ")}\n}`,
+      `function ${n.collect}(v: any, p: string, o: ValidationIssue[], d: number): void {\n${indent(collectBody, "  ")}\n}`,
+    ];
+    return { names: n, line, internals: [...own, ...this.helpers].join("\n\n") };
+  }
+
+  /** Whether checking `type` takes statements (a loop or a switch), not one expression. */
+  private needsStatements(type: TypeExpr): boolean {
+    switch (type.kind) {
+      case "array":
+      case "tuple":
+        return true;
+      case "object":
+        return type.indexSignature !== undefined && !isAnything(type.indexSignature);
+      case "union":
+        return this.model.discriminantOf(type) !== undefined && !simplifyUnion(type).some(isAnything);
+      default:
+        return false;
+    }
+  }
+
+  // ---- boolean checks ------------------------------------------------------------------
+
+  /** A boolean expression: does `v` (a side-effect-free expression) match `type`? */
+  check(type: TypeExpr, v: string, place: string): string {
+    switch (type.kind) {
+      case "keyword":
+        return this.keywordCheck(type, v);
+      case "literal":
+        return `${v} === ${JSON.stringify(type.value)}`;
+      case "ref":
+        return `${this.names.get(type.name)!.check}(${v}, d + 1)`;
+      case "array":
+      case "tuple":
+        return `${this.helper(type, place)}(${v}, d)`;
+      case "union":
+        return this.unionCheck(type, v, place);
+      case "intersection":
+        return type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`))).join(" && ");
+      case "object":
+        return this.needsStatements(type) ? `${this.helper(type, place)}(${v}, d)` : this.objectCheck(type, v, place);
+    }
+  }
+
+  private keywordCheck(type: KeywordType, v: string): string {
+    const c = type.constraints;
+    const parts: string[] = [];
+    switch (type.name) {
+      case "string":
+        parts.push(`typeof ${v} === "string"`);
+        if (c?.format) parts.push(`${this.format(c.format)}(${v})`);
+        if (c?.pattern !== undefined) parts.push(`${this.pattern(c.pattern)}.test(${v})`);
+        break;
+      case "number":
+        parts.push(type.numberType === "number" ? `Number.isFinite(${v})` : `Number.isInteger(${v})`);
+        if (c?.minimum !== undefined) parts.push(`${v} >= ${c.minimum}`);
+        if (c?.maximum !== undefined) parts.push(`${v} <= ${c.maximum}`);
+        break;
+      case "boolean":
+        parts.push(`typeof ${v} === "boolean"`);
+        break;
+      case "null":
+        parts.push(`${v} === null`);
+        break;
+      case "undefined":
+        parts.push(`${v} === undefined`);
+        break;
+      case "object":
+        parts.push(`isObject(${v})`);
+        break;
+      case "never":
+        parts.push("false");
+        break;
+      case "unknown":
+      case "any":
+        parts.push("true");
+        break;
+    }
+    return parts.join(" && ");
+  }
+
+  private unionCheck(type: UnionType, v: string, place: string): string {
+    const members = simplifyUnion(type);
+    if (members.some(isAnything)) return "true";
+    if (this.needsStatements(type)) return `${this.helper(type, place)}(${v}, d)`;
+    return members.map((m, i) => paren(this.check(m, v, `${place}$${i}`))).join(" || ");
+  }
+
+  private objectCheck(type: ObjectType, v: string, place: string): string {
+    const parts = [`isObject(${v})`];
+    for (const p of type.properties) {
+      const read = this.read(v, p.name);
+      const check = this.check(p.type, read, `${place}$${p.name}`);
+      if (p.optional) {
+        if (check !== "true") parts.push(`(${read} === undefined || ${check})`);
+      } else if (acceptsUndefined(p.type) || check === "true") {
+        parts.push(`${read} !== undefined`);
+        if (check !== "true") parts.push(paren(check));
+      } else parts.push(paren(check));
+    }
+    return parts.join(" && ");
+  }
+
+  private read(v: string, name: string): string {
+    if (needsOwnRead(name)) this.runtime.add("own");
+    return propertyRead(v, name);
+  }
+
+  // ---- helpers needing statements ----------------------------------------------------------
+
+  /**
+   * Hoists the check and collector of `type` into named helper functions
+   * (`<place>`, `<place>$collect`) and returns the check function's name.
+   */
+  private helper(type: TypeExpr, place: string): string {
+    const known = this.helperChecks.get(type);
+    if (known) return known;
+    const base = uniqueName(place.replace(IDENT_CHARS, "_"), this.helperNames);
+    const collectName = `${base}$collect`;
+    this.helperNames.add(collectName);
+    this.helperCollectors.set(type, collectName);
+    this.helperChecks.set(type, base);
+    const checkBody = this.helperCheckBody(type, base);
+    this.helpers.push(`function ${base}(v: any, d: number): boolean {\n${indent(checkBody, "  ")}\n}`);
+    const collectBody = this.collectStatements(type, "v", "p", collectName, 0, true);
+    this.helpers.push(
+      `function ${collectName}(v: any, p: string, o: ValidationIssue[], d: number): void {\n${indent(collectBody, "  ")}\n}`,
+    );
+    return base;
+  }
+
+  private readonly helperCollectors = new Map<TypeExpr, string>();
+  private readonly helperChecks = new Map<TypeExpr, string>();
+
+  private helperCheckBody(type: TypeExpr, place: string): string[] {
+    switch (type.kind) {
+      case "array": {
+        const lines = ["if (!Array.isArray(v)) return false;"];
+        const max = type.constraints?.maxItems;
+        if (max !== undefined) lines.push(`if (v.length > ${max}) return false;`);
+        const element = this.check(type.element, "v[i]", `${place}$items`);
+        if (element !== "true") lines.push(`for (let i = 0; i < v.length; i++) if (!(${element})) return false;`);
+        lines.push("return true;");
+        return lines;
+      }
+      case "tuple":
+        return [
+          `return Array.isArray(v) && v.length === ${type.elements.length}${type.elements
+            .map((e, i) => ` && ${paren(this.check(e, `v[${i}]`, `${place}$${i}`))}`)
+            .join("")};`,
+        ];
+      case "object": {
+        const named = type.properties.map((p) => `k === ${JSON.stringify(p.name)}`);
+        const skip = ["!hasOwn.call(v, k)", ...named].join(" || ");
+        this.runtime.add("hasOwn");
+        return [
+          `if (!(${this.objectCheck(type, "v", place)})) return false;`,
+          `for (const k in v) {`,
+          `  if (${skip}) continue;`,
+          `  if (!(${this.check(type.indexSignature!, "v[k]", `${place}$values`)})) return false;`,
+          `}`,
+          `return true;`,
+        ];
+      }
+      case "union": {
+        const disc = this.model.discriminantOf(type)!;
+        const lines = [`if (!isObject(v)) return false;`, `switch (${this.read("v", disc.property)}) {`];
+        for (const c of disc.cases) {
+          for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
+          if (c.member === disc.whenAbsent) lines.push("  case undefined:");
+          lines.push(`    return ${this.check(c.member, "v", `${place}$${caseName(c.values)}`)};`);
+        }
+        lines.push("  default:", "    return false;", "}");
+        return lines;
+      }
+      default:
+        throw new Error(`no helper for ${type.kind}`);
+    }
+  }
+
+  // ---- issue collectors --------------------------------------------------------------------
+
+  /** Statements that push every issue of `v` against `type` onto `o`, with paths from expression `p`. */
+  collect(type: TypeExpr, v: string, p: string, place: string, depth: number): string[] {
+    const hoisted = this.helperCollectors.get(type);
+    if (hoisted) return [`${hoisted}(${v}, ${p}, o, d);`];
+    return this.collectStatements(type, v, p, place, depth, false);
+  }
+
+  private collectStatements(type: TypeExpr, v: string, p: string, place: string, depth: number, inHelper: boolean): string[] {
+    if (!inHelper && type.kind === "union" && this.needsStatements(type)) {
+      this.helper(type, place);
+      return [`${this.helperCollectors.get(type)!}(${v}, ${p}, o, d);`];
+    }
+    switch (type.kind) {
+      case "ref":
+        return [`${this.names.get(type.name)!.collect}(${v}, ${p}, o, d + 1);`];
+      case "keyword":
+      case "literal":
+        return this.leafCollect(type, v, p, place);
+      case "array":
+        return this.arrayCollect(type, v, p, place, depth);
+      case "tuple":
+        return this.tupleCollect(type, v, p, place, depth);
+      case "object":
+        return this.objectCollect(type, v, p, place, depth);
+      case "intersection":
+        return this.intersectionCollect(type, v, p, place, depth);
+      case "union":
+        return this.unionCollect(type, v, p, place, depth);
+    }
+  }
+
+  private leafCollect(type: TypeExpr, v: string, p: string, place: string): string[] {
+    if (type.kind === "keyword") {
+      if (isAnything(type)) return [];
+      const base: KeywordType = { kind: "keyword", name: type.name, ...(type.numberType ? { numberType: type.numberType } : {}) };
+      const lines = [`if (!(${this.check(base, v, place)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v});`];
+      const c = type.constraints;
+      if (c?.format) {
+        lines.push(`else if (!${this.format(c.format)}(${v})) issue(o, ${p}, "format", ${JSON.stringify(`expected a ${c.format} string`)});`);
+      }
+      if (c?.pattern !== undefined) {
+        lines.push(`else if (!${this.pattern(c.pattern)}.test(${v})) issue(o, ${p}, "pattern", ${JSON.stringify(`must match /${c.pattern}/`)});`);
+      }
+      if (c?.minimum !== undefined) {
+        lines.push(`else if (${v} < ${c.minimum}) issue(o, ${p}, "minimum", ${JSON.stringify(`must be >= ${c.minimum}`)});`);
+      }
+      if (c?.maximum !== undefined) {
+        lines.push(`${c.minimum !== undefined ? "" : "else "}if (${v} > ${c.maximum}) issue(o, ${p}, "maximum", ${JSON.stringify(`must be <= ${c.maximum}`)});`);
+      }
+      return lines;
+    }
+    const keyword = "const";
+    return [`if (!(${this.check(type, v, place)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v}, "${keyword}");`];
+  }
+
+  private arrayCollect(type: Extract<TypeExpr, { kind: "array" }>, v: string, p: string, place: string, depth: number): string[] {
+    const i = `i${depth}`;
+    const e = `e${depth}`;
+    const lines = [`if (!Array.isArray(${v})) expected(o, ${p}, "array", ${v});`, `else {`];
+    const max = type.constraints?.maxItems;
+    if (max !== undefined) {
+      lines.push(`  if (${v}.length > ${max}) issue(o, ${p}, "maxItems", "must have at most ${max} items, has " + ${v}.length);`);
+    }
+    const element = this.collect(type.element, e, `${p} + "/" + ${i}`, `${place}$items`, depth + 1);
+    if (element.length > 0) {
+      lines.push(`  for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`, `    const ${e} = ${v}[${i}];`, ...indent(element, "    ").split("\n"), "  }");
+    }
+    lines.push("}");
+    return lines;
+  }
+
+  private tupleCollect(type: Extract<TypeExpr, { kind: "tuple" }>, v: string, p: string, place: string, depth: number): string[] {
+    const n = type.elements.length;
+    const lines = [
+      `if (!Array.isArray(${v})) expected(o, ${p}, "array", ${v});`,
+      `else if (${v}.length !== ${n}) issue(o, ${p}, "items", "must have exactly ${n} items, has " + ${v}.length);`,
+      `else {`,
+    ];
+    type.elements.forEach((el, idx) => {
+      lines.push(...indent(this.collect(el, `${v}[${idx}]`, `${p} + "/${idx}"`, `${place}$${idx}`, depth + 1), "  ").split("\n"));
+    });
+    lines.push("}");
+    return lines.filter((l) => l.trim() !== "");
+  }
+
+  private objectCollect(type: ObjectType, v: string, p: string, place: string, depth: number): string[] {
+    const body: string[] = [];
+    for (const prop of type.properties) {
+      const read = this.read(v, prop.name);
+      const path = `${p} + ${JSON.stringify(`/${pointerToken(prop.name)}`)}`;
+      const inner = this.collect(prop.type, read, path, `${place}$${prop.name}`, depth + 1);
+      if (prop.optional) {
+        if (inner.length > 0) body.push(`if (${read} !== undefined) {`, ...indentLines(inner), "}");
+      } else {
+        body.push(`if (${read} === undefined) missing(o, ${path}, ${JSON.stringify(prop.name)});`);
+        if (inner.length > 0) body.push("else {", ...indentLines(inner), "}");
+      }
+    }
+    if (type.indexSignature && !isAnything(type.indexSignature)) {
+      this.runtime.add("hasOwn");
+      this.runtime.add("escapeToken");
+      const k = `k${depth}`;
+      const skip = [`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`)].join(" || ");
+      const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
+      body.push(`for (const ${k} in ${v}) {`, `  if (${skip}) continue;`, ...indentLines(inner), "}");
+    }
+    if (body.length === 0) return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`];
+    return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`, "else {", ...indentLines(body), "}"];
+  }
+
+  private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: string, p: string, place: string, depth: number): string[] {
+    const objects = type.members.every((m) => this.model.shapeOf(m) !== undefined);
+    const inner = type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
+    if (!objects) return inner;
+    return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`, "else {", ...indentLines(inner), "}"];
+  }
+
+  private unionCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
+    const members = simplifyUnion(type);
+    if (members.some(isAnything)) return [];
+    const disc = this.model.discriminantOf(type);
+    if (disc) return this.discriminatedCollect(type, v, p, place);
+    const check = this.unionCheck(type, v, place);
+    const leaves = members.map((m) => this.model.resolve(m));
+    if (leaves.every((m) => isLeaf(m, this.model))) {
+      const allLiterals = leaves.every((m) => m.kind === "literal");
+      const what = describeUnion(leaves, this.model);
+      return [`if (!(${check})) expected(o, ${p}, ${JSON.stringify(what)}, ${v}${allLiterals ? `, "enum"` : ""});`];
+    }
+    const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
+    this.runtime.add("anyOf");
+    const label = members.map((m) => describeMember(m, this.model)).join(" | ");
+    return [`if (!(${check})) anyOf(o, ${p}, ${v}, d, ${JSON.stringify(label)}, [${collectors.join(", ")}]);`];
+    void depth;
+  }
+
+  /** A collector function for one union member: the type's own, or a hoisted one. */
+  private memberCollector(member: TypeExpr, place: string): string {
+    if (member.kind === "ref") return this.names.get(member.name)!.collect;
+    const known = this.helperCollectors.get(member);
+    if (known) return known;
+    const name = uniqueName(`${place.replace(IDENT_CHARS, "_")}$collect`, this.helperNames);
+    this.helperCollectors.set(member, name);
+    const body = this.collectStatements(member, "v", "p", place, 0, false);
+    this.helpers.push(`function ${name}(v: any, p: string, o: ValidationIssue[], d: number): void {\n${indent(body, "  ")}\n}`);
+    return name;
+  }
+
+  private discriminatedCollect(type: UnionType, v: string, p: string, place: string): string[] {
+    const disc = this.model.discriminantOf(type)!;
+    const read = this.read(v, disc.property);
+    const lines = [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`, `else switch (${read}) {`];
+    for (const c of disc.cases) {
+      for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
+      if (c.member === disc.whenAbsent) lines.push("  case undefined:");
+      lines.push(`    ${this.memberCollector(c.member, `${place}$${caseName(c.values)}`)}(${v}, ${p}, o, d);`, "    break;");
+    }
+    const allowed = disc.cases.flatMap((c) => c.values.map((x) => JSON.stringify(x))).join(", ");
+    const path = `${p} + ${JSON.stringify(`/${pointerToken(disc.property)}`)}`;
+    if (!disc.whenAbsent) {
+      lines.push("  case undefined:", `    missing(o, ${path}, ${JSON.stringify(disc.property)});`, "    break;");
+    }
+    lines.push(
+      "  default:",
+      `    issue(o, ${path}, "discriminator", ${JSON.stringify(`unknown ${disc.property} `)} + JSON.stringify(${read}) + ${JSON.stringify(`; expected one of ${allowed}`)});`,
+      "}",
+    );
+    return lines;
+  }
+
+  // ---- constants ---------------------------------------------------------------------------
+
+  private format(format: string): string {
+    this.runtime.add(`format:${format}`);
+    return formatFunction(format);
+  }
+
+  private pattern(source: string): string {
+    let name = this.patternNames.get(source);
+    if (!name) {
+      name = `PATTERN_${this.patternNames.size + 1}`;
+      this.patternNames.set(source, name);
+      this.constants.push(`const ${name} = new RegExp(${JSON.stringify(source)}, "u");`);
+    }
+    return name;
+  }
+}
+
+function uniqueName(base: string, taken: Set<string>): string {
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
+  taken.add(name);
+  return name;
+}
+
+function caseName(values: readonly (string | number | boolean)[]): string {
+  return String(values[0]).replace(IDENT_CHARS, "_");
+}
+
+function paren(expression: string): string {
+  return /\|\||&&|[<>=]=|===/.test(expression) ? `(${expression})` : expression;
+}
+
+function indentLines(lines: readonly string[]): string[] {
+  return lines.map((l) => `  ${l}`);
+}
+
+function indent(lines: readonly string[], prefix: string): string {
+  return lines.map((l) => prefix + l).join("\n");
+}
+
+/** `unknown` and `any` accept everything. */
+function isAnything(type: TypeExpr): boolean {
+  return type.kind === "keyword" && (type.name === "unknown" || type.name === "any");
+}
+
+/** Whether `undefined` passes the type's check (so a required property needs its own presence test). */
+function acceptsUndefined(type: TypeExpr): boolean {
+  if (type.kind === "keyword") return type.name === "unknown" || type.name === "any" || type.name === "undefined";
+  if (type.kind === "union") return type.members.some(acceptsUndefined);
+  if (type.kind === "intersection") return type.members.every(acceptsUndefined);
+  return false;
+}
+
+/** Drops string literals from a union that also has `string` (an open union `"a" | "b" | string`). */
+function simplifyUnion(type: UnionType): TypeExpr[] {
+  const open = type.members.some((m) => m.kind === "keyword" && m.name === "string" && !m.constraints);
+  return open ? type.members.filter((m) => !(m.kind === "literal" && typeof m.value === "string")) : [...type.members];
+}
+
+function isLeaf(type: TypeExpr, model: Model): boolean {
+  if (type.kind === "keyword") return !type.constraints;
+  if (type.kind === "literal") return true;
+  if (type.kind === "union") return type.members.every((m) => isLeaf(model.resolve(m), model));
+  return false;
+}
+
+function describe(type: TypeExpr): string {
+  if (type.kind === "literal") return JSON.stringify(type.value);
+  if (type.kind === "keyword") return type.name === "number" ? (type.numberType === "number" ? "number" : "integer") : type.name;
+  return type.kind;
+}
+
+function describeUnion(members: TypeExpr[], model: Model): string {
+  const flat = members.flatMap((m) => (m.kind === "union" ? m.members.map((x) => model.resolve(x)) : [m]));
+  if (flat.every((m) => m.kind === "literal")) return `one of ${flat.map(describe).join(", ")}`;
+  return [...new Set(flat.map(describe))].join(" or ");
+}
+
+function describeMember(type: TypeExpr, model: Model): string {
+  if (type.kind === "ref") return type.name;
+  const resolved = model.resolve(type);
+  if (resolved.kind === "object") return "object";
+  return describe(resolved);
+}

@@ -1,0 +1,53 @@
+import type { Diagnostic, SourceSpan } from "./ir.js";
+
+/**
+ * The one error type the generator throws for bad input or unsupported constructs.
+ * It carries every problem found (not only the first), each with a stable code and,
+ * where there is one, a `file:line:col` location. The CLI prints {@link formatDiagnostic}
+ * lines and exits with code 2; the stack trace is shown only with `--debug`.
+ */
+export class GeneratorError extends Error {
+  readonly diagnostics: readonly Diagnostic[];
+
+  constructor(diagnostics: readonly Diagnostic[]) {
+    super(diagnostics.map((d) => formatDiagnostic(d)).join("\n"));
+    this.name = "GeneratorError";
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Creates a one-diagnostic {@link GeneratorError}. */
+export function fail(code: string, message: string, span?: SourceSpan): GeneratorError {
+  return new GeneratorError([span ? { code, message, span } : { code, message }]);
+}
+
+/** `file:line:col - error MCG201: message`, compiler style. */
+export function formatDiagnostic(d: Diagnostic, severity: "error" | "warning" = "error"): string {
+  const where = d.span ? `${d.span.file}:${d.span.line}:${d.span.column} - ` : "";
+  return `${where}${severity} ${d.code}: ${d.message}`;
+}
+
+/** Collects diagnostics across a stage so all problems are reported together. */
+export class DiagnosticBag {
+  readonly items: Diagnostic[] = [];
+
+  add(code: string, message: string, span?: SourceSpan): void {
+    this.items.push(span ? { code, message, span } : { code, message });
+  }
+
+  /** Throws every collected diagnostic at once, ordered by file, line and column. */
+  throwIfAny(): void {
+    if (this.items.length > 0) throw new GeneratorError(sortDiagnostics(this.items));
+  }
+}
+
+/** Orders diagnostics by location (unlocated ones first), then code; stable. */
+export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) => [d.span?.file ?? "", d.span?.line ?? 0, d.span?.column ?? 0] as const;
+  return [...items].sort((a, b) => {
+    const [fa, la, ca] = key(a);
+    const [fb, lb, cb] = key(b);
+    if (fa !== fb) return fa < fb ? -1 : 1;
+    return la - lb || ca - cb || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
+  });
+}

@@ -1,0 +1,147 @@
+/**
+ * JSDoc handling for `lower`: splits a comment into text and tags, and pushes the
+ * constraint tags upstream uses (`@TJS-type`, `@format`, `@minimum`, `@maximum`,
+ * `@maxItems`, `@nullable`, `@TJS-pattern`, `@default`) down onto the type they constrain.
+ */
+import type { JSDoc } from "ts-morph";
+import type { Constraints, DocTag, Docs, TypeExpr } from "../ir.js";
+
+/**
+ * Format names the generated runtime can check (the ajv-formats names). Any other
+ * `@format` is an error rather than a silently unchecked string.
+ */
+export const SUPPORTED_FORMATS = [
+  "byte",
+  "date",
+  "date-time",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "json-pointer",
+  "regex",
+  "relative-json-pointer",
+  "time",
+  "uri",
+  "uri-reference",
+  "uri-template",
+  "uuid",
+] as const;
+
+/** Splits JSDoc comments into free text and `@tag text` entries, in source order. */
+export function docsOf(jsDocs: readonly JSDoc[]): Docs {
+  const text: string[] = [];
+  const tags: DocTag[] = [];
+  for (const doc of jsDocs) {
+    const lines = doc
+      .getText()
+      .replace(/^\/\*\*/, "")
+      .replace(/\*\/$/, "")
+      .split("\n")
+      .map((line) => line.replace(/^\s*\* ?/, "").replace(/\s+$/, ""));
+    let current: { name: string; text: string[] } | undefined;
+    const body: string[] = [];
+    for (const line of lines) {
+      const tag = /^@([A-Za-z][\w-]*)\s*(.*)$/.exec(line.trim());
+      if (tag) {
+        if (current) tags.push({ name: current.name, text: current.text.join("\n").trim() });
+        current = { name: tag[1]!, text: [tag[2]!] };
+      } else if (current) current.text.push(line);
+      else body.push(line);
+    }
+    if (current) tags.push({ name: current.name, text: current.text.join("\n").trim() });
+    const joined = body.join("\n").trim();
+    if (joined) text.push(joined);
+  }
+  return { text: text.join("\n\n"), tags };
+}
+
+const CONSTRAINT_TAGS = new Set(["TJS-type", "format", "minimum", "maximum", "maxItems", "nullable", "TJS-pattern", "default"]);
+
+/**
+ * Applies the constraint tags found in `jsDocs` to `type`. Returns the constrained type,
+ * or an error message when a tag does not fit the type (e.g. `@format` on a number) or
+ * is unknown (`@TJS-foo`).
+ */
+export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[]): TypeExpr | string {
+  let result = type;
+  for (const tag of docsOf(jsDocs).tags) {
+    if (!CONSTRAINT_TAGS.has(tag.name)) {
+      if (tag.name.startsWith("TJS-")) return `unsupported JSDoc tag @${tag.name}`;
+      continue;
+    }
+    const next = applyTag(result, tag);
+    if (typeof next === "string") return next;
+    result = next;
+  }
+  return result;
+}
+
+function applyTag(type: TypeExpr, tag: DocTag): TypeExpr | string {
+  const value = tag.text.split(/\s+/)[0] ?? "";
+  switch (tag.name) {
+    case "TJS-type":
+      if (value !== "number" && value !== "integer") return `@TJS-type ${value} is not supported (only number and integer)`;
+      return onKeyword(type, "number", `@TJS-type ${value}`, (t) => ({ ...t, numberType: value }));
+    case "format":
+      if (!(SUPPORTED_FORMATS as readonly string[]).includes(value)) {
+        return `@format ${value} is not supported (supported: ${SUPPORTED_FORMATS.join(", ")})`;
+      }
+      return onKeyword(type, "string", `@format ${value}`, (t) => ({ ...t, constraints: { ...t.constraints, format: value } }));
+    case "TJS-pattern": {
+      try {
+        new RegExp(tag.text, "u");
+      } catch {
+        return `@TJS-pattern ${tag.text} is not a valid regular expression`;
+      }
+      return onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } }));
+    }
+    case "minimum":
+    case "maximum": {
+      const bound = Number(value);
+      if (value === "" || !Number.isFinite(bound)) return `@${tag.name} ${value} is not a finite number`;
+      const key: keyof Constraints = tag.name;
+      return onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } }));
+    }
+    case "maxItems": {
+      const bound = Number(value);
+      if (!Number.isInteger(bound) || bound < 0) return `@maxItems ${value} is not a non-negative integer`;
+      return onArray(type, (t) => ({ ...t, constraints: { ...t.constraints, maxItems: bound } }));
+    }
+    case "nullable":
+      if (type.kind === "union" && type.members.some((m) => m.kind === "keyword" && m.name === "null")) return type;
+      return { kind: "union", members: [type, { kind: "keyword", name: "null" }] };
+    default:
+      // @default documents a value; it does not change what is valid.
+      return type;
+  }
+}
+
+/** Applies `fn` to the `keyword` members of `type` (itself or its union members). */
+function onKeyword(
+  type: TypeExpr,
+  keyword: "number" | "string",
+  tagName: string,
+  fn: (t: Extract<TypeExpr, { kind: "keyword" }>) => TypeExpr,
+): TypeExpr | string {
+  let hit = false;
+  const visit = (t: TypeExpr): TypeExpr => {
+    if (t.kind === "keyword" && t.name === keyword) {
+      hit = true;
+      return fn(t);
+    }
+    if (t.kind === "union") return { ...t, members: t.members.map(visit) };
+    return t;
+  };
+  const result = visit(type);
+  return hit ? result : `${tagName} applies to ${keyword} types, but the annotated type has no ${keyword}`;
+}
+
+function onArray(type: TypeExpr, fn: (t: Extract<TypeExpr, { kind: "array" }>) => TypeExpr): TypeExpr | string {
+  if (type.kind === "array") return fn(type);
+  if (type.kind === "union" && type.members.some((m) => m.kind === "array")) {
+    return { ...type, members: type.members.map((m) => (m.kind === "array" ? fn(m) : m)) };
+  }
+  return "@maxItems applies to array types, but the annotated type is not an array";
+}

@@ -1,0 +1,61 @@
+/**
+ * The one table of generator options. It feeds the library defaults, commander (flags,
+ * choices, `--help`) and the README's option list.
+ */
+import { TARGET_NAMES, type TargetName } from "./emit/index.js";
+
+/** Options of {@link generate} besides the input. */
+export interface GeneratorOptions {
+  /** Doc comments in output: `full` JSDoc, `tags` only (`@deprecated`, `@internal`, source line), or `none`. */
+  readonly docs: "full" | "tags" | "none";
+  /** What a TypeScript `number` means without `@TJS-type`: `integer` (as upstream's schema.json) or `number`. */
+  readonly numberType: "integer" | "number";
+  /** Output files to generate (and those they import). */
+  readonly targets: readonly TargetName[];
+}
+
+/** Defaults shared by the CLI, the API and the tests. */
+export const DEFAULT_OPTIONS: GeneratorOptions = {
+  docs: "full",
+  numberType: "integer",
+  targets: TARGET_NAMES,
+};
+
+/** One row of the options table. */
+export interface OptionSpec {
+  readonly key: keyof GeneratorOptions;
+  readonly flag: string;
+  readonly description: string;
+  readonly choices: readonly string[];
+  readonly list?: boolean;
+}
+
+export const OPTION_SPECS: readonly OptionSpec[] = [
+  {
+    key: "docs",
+    flag: "--docs <mode>",
+    description: "doc comments: full JSDoc, tags only (@deprecated, @internal, schema.ts:LINE), or none",
+    choices: ["full", "tags", "none"],
+  },
+  {
+    key: "numberType",
+    flag: "--number-type <type>",
+    description: "what a `number` without @TJS-type means in validators",
+    choices: ["integer", "number"],
+  },
+  {
+    key: "targets",
+    flag: "--targets <list>",
+    description: "comma-separated output files to generate",
+    choices: TARGET_NAMES,
+    list: true,
+  },
+];
+
+/** The options as command-line flags, in table order: `--docs tags --number-type integer …`. */
+export function describeOptions(options: GeneratorOptions): string {
+  return OPTION_SPECS.map((spec) => {
+    const value = options[spec.key];
+    return `${spec.flag.split(" ")[0]} ${Array.isArray(value) ? value.join(",") : String(value)}`;
+  }).join(" ");
+}
