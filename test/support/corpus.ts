@@ -1,0 +1,91 @@
+/**
+ * Test support: where the upstream spec corpus is, and how to generate code from a
+ * schema into a scratch folder that tests can import and type-check.
+ */
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import ts from "typescript";
+import { generate, type GenerateOptions } from "../../generator/index.js";
+
+/** The repository root. */
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+
+/** The upstream spec corpus: `$MCP_SPEC_DIR`, default `../shared/upstream/modelcontextprotocol` beside the repo. */
+export const SPEC_DIR = resolve(ROOT, process.env.MCP_SPEC_DIR ?? "../shared/upstream/modelcontextprotocol");
+
+/** The earlier draft kept beside the corpus (`io.modelcontextprotocol/clientInfo` still required there). */
+export const SPEC_DIR_2026_07_13 = resolve(SPEC_DIR, "../modelcontextprotocol-2026-07-13");
+
+/** One schema of the corpus. */
+export interface CorpusVersion {
+  /** A label for test names: `draft`, `2025-11-25`, `2026-07-13-draft`. */
+  readonly label: string;
+  readonly dir: string;
+  readonly schemaTs: string;
+  readonly schemaJson: string;
+  readonly examplesDir: string | undefined;
+}
+
+/** Every version under `schema/`, plus the 2026-07-13 draft. */
+export function corpusVersions(): CorpusVersion[] {
+  const versions: CorpusVersion[] = [];
+  const add = (label: string, dir: string) => {
+    const examples = join(dir, "examples");
+    versions.push({
+      label,
+      dir,
+      schemaTs: join(dir, "schema.ts"),
+      schemaJson: join(dir, "schema.json"),
+      examplesDir: existsSync(examples) ? examples : undefined,
+    });
+  };
+  for (const name of readdirSync(join(SPEC_DIR, "schema")).sort()) add(name, join(SPEC_DIR, "schema", name));
+  const older = join(SPEC_DIR_2026_07_13, "schema", "draft");
+  if (existsSync(older)) add("2026-07-13-draft", older);
+  return versions;
+}
+
+/** A scratch folder under `test/.tmp/` (git-ignored), emptied first. */
+export function scratchDir(name: string): string {
+  const dir = join(ROOT, "test", ".tmp", name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+/** Generates into a fresh scratch folder and returns the folder. */
+export async function generateInto(name: string, options: GenerateOptions): Promise<string> {
+  const dir = scratchDir(name);
+  const result = await generate(options);
+  for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+  return dir;
+}
+
+/**
+ * Type-checks the `.ts` files of a folder as a user's strict project would
+ * (`strict`, `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`). Returns the
+ * diagnostics as `file:line:col message` lines; empty when it compiles.
+ */
+export function typecheck(dir: string): string[] {
+  const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
+  const program = ts.createProgram(files, {
+    strict: true,
+    exactOptionalPropertyTypes: true,
+    noUncheckedIndexedAccess: true,
+    noImplicitOverride: true,
+    noEmit: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ["lib.es2022.d.ts"],
+    types: [],
+    skipLibCheck: false,
+  });
+  return ts.getPreEmitDiagnostics(program).map((d) => {
+    const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
+    if (!d.file || d.start === undefined) return text;
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    return `${d.file.fileName}:${line + 1}:${character + 1} ${text}`;
+  });
+}
