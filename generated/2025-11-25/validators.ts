@@ -61,12 +61,69 @@ function issue(o: ValidationIssue[], path: string, keyword: string, message: str
   o.push({ path, keyword, message });
 }
 
-function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword = "type"): void {
+function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
   o.push({ path, keyword, message: "expected " + what + ", got " + typeName(v) });
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
   o.push({ path, keyword: "required", message: "missing required property " + JSON.stringify(name) });
+}
+
+function escapeToken(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Pushes "expected object" unless `v` is a non-null, non-array object; true when it is. */
+function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
+  if (isObject(v)) return true;
+  expected(o, p, "object", v);
+  return false;
+}
+
+/** Pushes "missing" when a required property is absent; true when present. */
+function need(o: ValidationIssue[], p: string, name: string, value: unknown): boolean {
+  if (value !== undefined) return true;
+  missing(o, p + "/" + escapeToken(name), name);
+  return false;
+}
+
+/** A required property with a one-issue check. */
+function req(
+  o: ValidationIssue[],
+  p: string,
+  name: string,
+  value: unknown,
+  ok: boolean,
+  what: string,
+  keyword?: string,
+): void {
+  if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
+  else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** An optional property with a one-issue check. */
+function opt(
+  o: ValidationIssue[],
+  p: string,
+  name: string,
+  value: unknown,
+  ok: boolean,
+  what: string,
+  keyword?: string,
+): void {
+  if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
+interface Validators<T> {
+  readonly is: (value: unknown) => value is T;
+  readonly validate: (value: unknown) => ValidationResult<T>;
+  readonly schema: StandardSchemaV1<unknown, T>;
+}
+
+function define<T>(f: Check, c: Collect): Validators<T> {
+  const validate = (value: unknown): ValidationResult<T> => check<T>(value, f, c);
+  return { is: (value: unknown): value is T => guard(f, value), validate, schema: standard(validate) };
 }
 
 function guard(f: Check, v: unknown): boolean {
@@ -126,10 +183,6 @@ function pointerSegments(pointer: string): string[] {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
-
-function escapeToken(k: string): string {
-  return k.replace(/~/g, "~0").replace(/\//g, "~1");
-}
 
 /** Reports a value matching no member of a union: a summary, then the issues of the closest member. */
 function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, collectors: Collect[]): void {
@@ -219,8 +272,6 @@ function isByte(s: string): boolean {
   return BASE64.test(s);
 }
 
-// ---- JSONRPCMessage (schema.ts:8)
-
 function _isJSONRPCMessage(v: any, d: number): boolean {
   return _isJSONRPCRequest(v, d + 1) || _isJSONRPCNotification(v, d + 1) || _isJSONRPCResponse(v, d + 1);
 }
@@ -234,20 +285,12 @@ function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: numb
     ]);
 }
 
-/** Whether a value is a `JSONRPCMessage` (schema.ts:8). */
-export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
-  return guard(_isJSONRPCMessage, value);
-}
-
-/** Validates a value as a `JSONRPCMessage`, collecting every issue. */
-export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONRPCMessage> {
-  return check<T.JSONRPCMessage>(value, _isJSONRPCMessage, _collectJSONRPCMessage);
-}
-
-/** Standard Schema v1 for `JSONRPCMessage`. */
-export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
-
-// ---- ProgressToken (schema.ts:21)
+/** `JSONRPCMessage` (schema.ts:8) */
+export const {
+  is: isJSONRPCMessage,
+  validate: validateJSONRPCMessage,
+  schema: JSONRPCMessageSchema,
+} = define<T.JSONRPCMessage>(_isJSONRPCMessage, _collectJSONRPCMessage);
 
 function _isProgressToken(v: any, d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -257,20 +300,12 @@ function _collectProgressToken(v: any, p: string, o: ValidationIssue[], d: numbe
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
-/** Whether a value is a `ProgressToken` (schema.ts:21). */
-export function isProgressToken(value: unknown): value is T.ProgressToken {
-  return guard(_isProgressToken, value);
-}
-
-/** Validates a value as a `ProgressToken`, collecting every issue. */
-export function validateProgressToken(value: unknown): ValidationResult<T.ProgressToken> {
-  return check<T.ProgressToken>(value, _isProgressToken, _collectProgressToken);
-}
-
-/** Standard Schema v1 for `ProgressToken`. */
-export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
-
-// ---- Cursor (schema.ts:28)
+/** `ProgressToken` (schema.ts:21) */
+export const {
+  is: isProgressToken,
+  validate: validateProgressToken,
+  schema: ProgressTokenSchema,
+} = define<T.ProgressToken>(_isProgressToken, _collectProgressToken);
 
 function _isCursor(v: any, d: number): boolean {
   return typeof v === "string";
@@ -280,20 +315,12 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): voi
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
-/** Whether a value is a `Cursor` (schema.ts:28). */
-export function isCursor(value: unknown): value is T.Cursor {
-  return guard(_isCursor, value);
-}
-
-/** Validates a value as a `Cursor`, collecting every issue. */
-export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
-  return check<T.Cursor>(value, _isCursor, _collectCursor);
-}
-
-/** Standard Schema v1 for `Cursor`. */
-export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
-
-// ---- TaskAugmentedRequestParams (schema.ts:35)
+/** `Cursor` (schema.ts:28) */
+export const {
+  is: isCursor,
+  validate: validateCursor,
+  schema: CursorSchema,
+} = define<T.Cursor>(_isCursor, _collectCursor);
 
 function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
   return (
@@ -305,38 +332,23 @@ function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
 }
 
 function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.task !== undefined) {
-      _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    }
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
   }
 }
 
-/** Whether a value is a `TaskAugmentedRequestParams` (schema.ts:35). */
-export function isTaskAugmentedRequestParams(value: unknown): value is T.TaskAugmentedRequestParams {
-  return guard(_isTaskAugmentedRequestParams, value);
-}
-
-/** Validates a value as a `TaskAugmentedRequestParams`, collecting every issue. */
-export function validateTaskAugmentedRequestParams(value: unknown): ValidationResult<T.TaskAugmentedRequestParams> {
-  return check<T.TaskAugmentedRequestParams>(value, _isTaskAugmentedRequestParams, _collectTaskAugmentedRequestParams);
-}
-
-/** Standard Schema v1 for `TaskAugmentedRequestParams`. */
-export const TaskAugmentedRequestParamsSchema: StandardSchemaV1<unknown, T.TaskAugmentedRequestParams> = standard(
-  validateTaskAugmentedRequestParams,
-);
-
-// ---- RequestParams (schema.ts:51)
+/** `TaskAugmentedRequestParams` (schema.ts:35) */
+export const {
+  is: isTaskAugmentedRequestParams,
+  validate: validateTaskAugmentedRequestParams,
+  schema: TaskAugmentedRequestParamsSchema,
+} = define<T.TaskAugmentedRequestParams>(_isTaskAugmentedRequestParams, _collectTaskAugmentedRequestParams);
 
 function _isRequestParams(v: any, d: number): boolean {
   return (
@@ -347,187 +359,106 @@ function _isRequestParams(v: any, d: number): boolean {
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
   }
 }
 
-/** Whether a value is a `RequestParams` (schema.ts:51). */
-export function isRequestParams(value: unknown): value is T.RequestParams {
-  return guard(_isRequestParams, value);
-}
-
-/** Validates a value as a `RequestParams`, collecting every issue. */
-export function validateRequestParams(value: unknown): ValidationResult<T.RequestParams> {
-  return check<T.RequestParams>(value, _isRequestParams, _collectRequestParams);
-}
-
-/** Standard Schema v1 for `RequestParams`. */
-export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
-
-// ---- Request (schema.ts:65)
+/** `RequestParams` (schema.ts:51) */
+export const {
+  is: isRequestParams,
+  validate: validateRequestParams,
+  schema: RequestParamsSchema,
+} = define<T.RequestParams>(_isRequestParams, _collectRequestParams);
 
 function _isRequest(v: any, d: number): boolean {
   return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
   }
 }
 
-/** Whether a value is a `Request` (schema.ts:65). */
-export function isRequest(value: unknown): value is T.Request {
-  return guard(_isRequest, value);
-}
-
-/** Validates a value as a `Request`, collecting every issue. */
-export function validateRequest(value: unknown): ValidationResult<T.Request> {
-  return check<T.Request>(value, _isRequest, _collectRequest);
-}
-
-/** Standard Schema v1 for `Request`. */
-export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
-
-// ---- NotificationParams (schema.ts:73)
+/** `Request` (schema.ts:65) */
+export const {
+  is: isRequest,
+  validate: validateRequest,
+  schema: RequestSchema,
+} = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `NotificationParams` (schema.ts:73). */
-export function isNotificationParams(value: unknown): value is T.NotificationParams {
-  return guard(_isNotificationParams, value);
-}
-
-/** Validates a value as a `NotificationParams`, collecting every issue. */
-export function validateNotificationParams(value: unknown): ValidationResult<T.NotificationParams> {
-  return check<T.NotificationParams>(value, _isNotificationParams, _collectNotificationParams);
-}
-
-/** Standard Schema v1 for `NotificationParams`. */
-export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> =
-  standard(validateNotificationParams);
-
-// ---- Notification (schema.ts:81)
+/** `NotificationParams` (schema.ts:73) */
+export const {
+  is: isNotificationParams,
+  validate: validateNotificationParams,
+  schema: NotificationParamsSchema,
+} = define<T.NotificationParams>(_isNotificationParams, _collectNotificationParams);
 
 function _isNotification(v: any, d: number): boolean {
   return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
   }
 }
 
-/** Whether a value is a `Notification` (schema.ts:81). */
-export function isNotification(value: unknown): value is T.Notification {
-  return guard(_isNotification, value);
-}
-
-/** Validates a value as a `Notification`, collecting every issue. */
-export function validateNotification(value: unknown): ValidationResult<T.Notification> {
-  return check<T.Notification>(value, _isNotification, _collectNotification);
-}
-
-/** Standard Schema v1 for `Notification`. */
-export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
-
-// ---- Result (schema.ts:91)
+/** `Notification` (schema.ts:81) */
+export const {
+  is: isNotification,
+  validate: validateNotification,
+  schema: NotificationSchema,
+} = define<T.Notification>(_isNotification, _collectNotification);
 
 function _isResult(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta));
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `Result` (schema.ts:91). */
-export function isResult(value: unknown): value is T.Result {
-  return guard(_isResult, value);
-}
-
-/** Validates a value as a `Result`, collecting every issue. */
-export function validateResult(value: unknown): ValidationResult<T.Result> {
-  return check<T.Result>(value, _isResult, _collectResult);
-}
-
-/** Standard Schema v1 for `Result`. */
-export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
-
-// ---- Error (schema.ts:102)
+/** `Result` (schema.ts:91) */
+export const {
+  is: isResult,
+  validate: validateResult,
+  schema: ResultSchema,
+} = define<T.Result>(_isResult, _collectResult);
 
 function _isError(v: any, d: number): boolean {
   return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.code === undefined) missing(o, p + "/code", "code");
-    else {
-      if (!Number.isInteger(v.code)) expected(o, p + "/code", "integer", v.code);
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "code", v.code, Number.isInteger(v.code), "integer");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `Error` (schema.ts:102). */
-export function isError(value: unknown): value is T.Error {
-  return guard(_isError, value);
-}
-
-/** Validates a value as a `Error`, collecting every issue. */
-export function validateError(value: unknown): ValidationResult<T.Error> {
-  return check<T.Error>(value, _isError, _collectError);
-}
-
-/** Standard Schema v1 for `Error`. */
-export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
-
-// ---- RequestId (schema.ts:122)
+/** `Error` (schema.ts:102) */
+export const { is: isError, validate: validateError, schema: ErrorSchema } = define<T.Error>(_isError, _collectError);
 
 function _isRequestId(v: any, d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -537,20 +468,12 @@ function _collectRequestId(v: any, p: string, o: ValidationIssue[], d: number): 
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
-/** Whether a value is a `RequestId` (schema.ts:122). */
-export function isRequestId(value: unknown): value is T.RequestId {
-  return guard(_isRequestId, value);
-}
-
-/** Validates a value as a `RequestId`, collecting every issue. */
-export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
-  return check<T.RequestId>(value, _isRequestId, _collectRequestId);
-}
-
-/** Standard Schema v1 for `RequestId`. */
-export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
-
-// ---- JSONRPCRequest (schema.ts:129)
+/** `RequestId` (schema.ts:122) */
+export const {
+  is: isRequestId,
+  validate: validateRequestId,
+  schema: RequestIdSchema,
+} = define<T.RequestId>(_isRequestId, _collectRequestId);
 
 function _isJSONRPCRequest(v: any, d: number): boolean {
   return (
@@ -563,40 +486,20 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `JSONRPCRequest` (schema.ts:129). */
-export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
-  return guard(_isJSONRPCRequest, value);
-}
-
-/** Validates a value as a `JSONRPCRequest`, collecting every issue. */
-export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONRPCRequest> {
-  return check<T.JSONRPCRequest>(value, _isJSONRPCRequest, _collectJSONRPCRequest);
-}
-
-/** Standard Schema v1 for `JSONRPCRequest`. */
-export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
-
-// ---- JSONRPCNotification (schema.ts:139)
+/** `JSONRPCRequest` (schema.ts:129) */
+export const {
+  is: isJSONRPCRequest,
+  validate: validateJSONRPCRequest,
+  schema: JSONRPCRequestSchema,
+} = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
   return (
@@ -605,75 +508,38 @@ function _isJSONRPCNotification(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `JSONRPCNotification` (schema.ts:139). */
-export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
-  return guard(_isJSONRPCNotification, value);
-}
-
-/** Validates a value as a `JSONRPCNotification`, collecting every issue. */
-export function validateJSONRPCNotification(value: unknown): ValidationResult<T.JSONRPCNotification> {
-  return check<T.JSONRPCNotification>(value, _isJSONRPCNotification, _collectJSONRPCNotification);
-}
-
-/** Standard Schema v1 for `JSONRPCNotification`. */
-export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> =
-  standard(validateJSONRPCNotification);
-
-// ---- JSONRPCResultResponse (schema.ts:148)
+/** `JSONRPCNotification` (schema.ts:139) */
+export const {
+  is: isJSONRPCNotification,
+  validate: validateJSONRPCNotification,
+  schema: JSONRPCNotificationSchema,
+} = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isResult(v.result, d + 1);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `JSONRPCResultResponse` (schema.ts:148). */
-export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
-  return guard(_isJSONRPCResultResponse, value);
-}
-
-/** Validates a value as a `JSONRPCResultResponse`, collecting every issue. */
-export function validateJSONRPCResultResponse(value: unknown): ValidationResult<T.JSONRPCResultResponse> {
-  return check<T.JSONRPCResultResponse>(value, _isJSONRPCResultResponse, _collectJSONRPCResultResponse);
-}
-
-/** Standard Schema v1 for `JSONRPCResultResponse`. */
-export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> =
-  standard(validateJSONRPCResultResponse);
-
-// ---- JSONRPCErrorResponse (schema.ts:159)
+/** `JSONRPCResultResponse` (schema.ts:148) */
+export const {
+  is: isJSONRPCResultResponse,
+  validate: validateJSONRPCResultResponse,
+  schema: JSONRPCResultResponseSchema,
+} = define<T.JSONRPCResultResponse>(_isJSONRPCResultResponse, _collectJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
@@ -682,37 +548,19 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id !== undefined) {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.error === undefined) missing(o, p + "/error", "error");
-    else {
-      _collectError(v.error, p + "/error", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
   }
 }
 
-/** Whether a value is a `JSONRPCErrorResponse` (schema.ts:159). */
-export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
-  return guard(_isJSONRPCErrorResponse, value);
-}
-
-/** Validates a value as a `JSONRPCErrorResponse`, collecting every issue. */
-export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T.JSONRPCErrorResponse> {
-  return check<T.JSONRPCErrorResponse>(value, _isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
-}
-
-/** Standard Schema v1 for `JSONRPCErrorResponse`. */
-export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> =
-  standard(validateJSONRPCErrorResponse);
-
-// ---- JSONRPCResponse (schema.ts:170)
+/** `JSONRPCErrorResponse` (schema.ts:159) */
+export const {
+  is: isJSONRPCErrorResponse,
+  validate: validateJSONRPCErrorResponse,
+  schema: JSONRPCErrorResponseSchema,
+} = define<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
   return _isJSONRPCResultResponse(v, d + 1) || _isJSONRPCErrorResponse(v, d + 1);
@@ -726,20 +574,12 @@ function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: num
     ]);
 }
 
-/** Whether a value is a `JSONRPCResponse` (schema.ts:170). */
-export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
-  return guard(_isJSONRPCResponse, value);
-}
-
-/** Validates a value as a `JSONRPCResponse`, collecting every issue. */
-export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSONRPCResponse> {
-  return check<T.JSONRPCResponse>(value, _isJSONRPCResponse, _collectJSONRPCResponse);
-}
-
-/** Standard Schema v1 for `JSONRPCResponse`. */
-export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
-
-// ---- URLElicitationRequiredError (schema.ts:188)
+/** `JSONRPCResponse` (schema.ts:170) */
+export const {
+  is: isJSONRPCResponse,
+  validate: validateJSONRPCResponse,
+  schema: JSONRPCResponseSchema,
+} = define<T.JSONRPCResponse>(_isJSONRPCResponse, _collectJSONRPCResponse);
 
 function _isURLElicitationRequiredError(v: any, d: number): boolean {
   return (
@@ -755,40 +595,23 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
 }
 
 function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id !== undefined) {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.error === undefined) missing(o, p + "/error", "error");
-    else {
-      if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-      else {
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) {
+      if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
-        if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-        else {
-          if (v.error.code === undefined) missing(o, p + "/error" + "/code", "code");
-          else {
-            if (!(v.error.code === -32042)) expected(o, p + "/error" + "/code", "-32042", v.error.code, "const");
-          }
-          if (v.error.data === undefined) missing(o, p + "/error" + "/data", "data");
-          else {
-            if (!isObject(v.error.data)) expected(o, p + "/error" + "/data", "object", v.error.data);
-            else {
-              if (v.error.data.elicitations === undefined)
-                missing(o, p + "/error" + "/data" + "/elicitations", "elicitations");
-              else {
+        if (object(o, p + "/error", v.error)) {
+          req(o, p + "/error", "code", v.error.code, v.error.code === -32042, "-32042", "const");
+          if (need(o, p + "/error", "data", v.error.data)) {
+            if (object(o, p + "/error" + "/data", v.error.data)) {
+              if (need(o, p + "/error" + "/data", "elicitations", v.error.data.elicitations))
                 _isURLElicitationRequiredError$error$1$data$elicitations$collect(
                   v.error.data.elicitations,
                   p + "/error" + "/data" + "/elicitations",
                   o,
                   d,
                 );
-              }
             }
           }
         }
@@ -818,26 +641,12 @@ function _isURLElicitationRequiredError$error$1$data$elicitations$collect(
   }
 }
 
-/** Whether a value is a `URLElicitationRequiredError` (schema.ts:188). */
-export function isURLElicitationRequiredError(value: unknown): value is T.URLElicitationRequiredError {
-  return guard(_isURLElicitationRequiredError, value);
-}
-
-/** Validates a value as a `URLElicitationRequiredError`, collecting every issue. */
-export function validateURLElicitationRequiredError(value: unknown): ValidationResult<T.URLElicitationRequiredError> {
-  return check<T.URLElicitationRequiredError>(
-    value,
-    _isURLElicitationRequiredError,
-    _collectURLElicitationRequiredError,
-  );
-}
-
-/** Standard Schema v1 for `URLElicitationRequiredError`. */
-export const URLElicitationRequiredErrorSchema: StandardSchemaV1<unknown, T.URLElicitationRequiredError> = standard(
-  validateURLElicitationRequiredError,
-);
-
-// ---- EmptyResult (schema.ts:207)
+/** `URLElicitationRequiredError` (schema.ts:188) */
+export const {
+  is: isURLElicitationRequiredError,
+  validate: validateURLElicitationRequiredError,
+  schema: URLElicitationRequiredErrorSchema,
+} = define<T.URLElicitationRequiredError>(_isURLElicitationRequiredError, _collectURLElicitationRequiredError);
 
 function _isEmptyResult(v: any, d: number): boolean {
   return _isResult(v, d + 1);
@@ -847,20 +656,12 @@ function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number)
   _collectResult(v, p, o, d + 1);
 }
 
-/** Whether a value is a `EmptyResult` (schema.ts:207). */
-export function isEmptyResult(value: unknown): value is T.EmptyResult {
-  return guard(_isEmptyResult, value);
-}
-
-/** Validates a value as a `EmptyResult`, collecting every issue. */
-export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyResult> {
-  return check<T.EmptyResult>(value, _isEmptyResult, _collectEmptyResult);
-}
-
-/** Standard Schema v1 for `EmptyResult`. */
-export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
-
-// ---- CancelledNotificationParams (schema.ts:215)
+/** `EmptyResult` (schema.ts:207) */
+export const {
+  is: isEmptyResult,
+  validate: validateEmptyResult,
+  schema: EmptyResultSchema,
+} = define<T.EmptyResult>(_isEmptyResult, _collectEmptyResult);
 
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
@@ -872,40 +673,19 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.requestId !== undefined) {
-      _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
-    }
-    if (v.reason !== undefined) {
-      if (!(typeof v.reason === "string")) expected(o, p + "/reason", "string", v.reason);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
+    opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
   }
 }
 
-/** Whether a value is a `CancelledNotificationParams` (schema.ts:215). */
-export function isCancelledNotificationParams(value: unknown): value is T.CancelledNotificationParams {
-  return guard(_isCancelledNotificationParams, value);
-}
-
-/** Validates a value as a `CancelledNotificationParams`, collecting every issue. */
-export function validateCancelledNotificationParams(value: unknown): ValidationResult<T.CancelledNotificationParams> {
-  return check<T.CancelledNotificationParams>(
-    value,
-    _isCancelledNotificationParams,
-    _collectCancelledNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `CancelledNotificationParams`. */
-export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> = standard(
-  validateCancelledNotificationParams,
-);
-
-// ---- CancelledNotification (schema.ts:244)
+/** `CancelledNotificationParams` (schema.ts:215) */
+export const {
+  is: isCancelledNotificationParams,
+  validate: validateCancelledNotificationParams,
+  schema: CancelledNotificationParamsSchema,
+} = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
   return (
@@ -917,39 +697,19 @@ function _isCancelledNotification(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/cancelled"))
-        expected(o, p + "/method", '"notifications/cancelled"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
+    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `CancelledNotification` (schema.ts:244). */
-export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
-  return guard(_isCancelledNotification, value);
-}
-
-/** Validates a value as a `CancelledNotification`, collecting every issue. */
-export function validateCancelledNotification(value: unknown): ValidationResult<T.CancelledNotification> {
-  return check<T.CancelledNotification>(value, _isCancelledNotification, _collectCancelledNotification);
-}
-
-/** Standard Schema v1 for `CancelledNotification`. */
-export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> =
-  standard(validateCancelledNotification);
-
-// ---- InitializeRequestParams (schema.ts:255)
+/** `CancelledNotification` (schema.ts:244) */
+export const {
+  is: isCancelledNotification,
+  validate: validateCancelledNotification,
+  schema: CancelledNotificationSchema,
+} = define<T.CancelledNotification>(_isCancelledNotification, _collectCancelledNotification);
 
 function _isInitializeRequestParams(v: any, d: number): boolean {
   return (
@@ -963,47 +723,26 @@ function _isInitializeRequestParams(v: any, d: number): boolean {
 }
 
 function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.protocolVersion === undefined) missing(o, p + "/protocolVersion", "protocolVersion");
-    else {
-      if (!(typeof v.protocolVersion === "string")) expected(o, p + "/protocolVersion", "string", v.protocolVersion);
-    }
-    if (v.capabilities === undefined) missing(o, p + "/capabilities", "capabilities");
-    else {
+    req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
+    if (need(o, p, "capabilities", v.capabilities))
       _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    }
-    if (v.clientInfo === undefined) missing(o, p + "/clientInfo", "clientInfo");
-    else {
-      _collectImplementation(v.clientInfo, p + "/clientInfo", o, d + 1);
-    }
+    if (need(o, p, "clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d + 1);
   }
 }
 
-/** Whether a value is a `InitializeRequestParams` (schema.ts:255). */
-export function isInitializeRequestParams(value: unknown): value is T.InitializeRequestParams {
-  return guard(_isInitializeRequestParams, value);
-}
-
-/** Validates a value as a `InitializeRequestParams`, collecting every issue. */
-export function validateInitializeRequestParams(value: unknown): ValidationResult<T.InitializeRequestParams> {
-  return check<T.InitializeRequestParams>(value, _isInitializeRequestParams, _collectInitializeRequestParams);
-}
-
-/** Standard Schema v1 for `InitializeRequestParams`. */
-export const InitializeRequestParamsSchema: StandardSchemaV1<unknown, T.InitializeRequestParams> = standard(
-  validateInitializeRequestParams,
-);
-
-// ---- InitializeRequest (schema.ts:269)
+/** `InitializeRequestParams` (schema.ts:255) */
+export const {
+  is: isInitializeRequestParams,
+  validate: validateInitializeRequestParams,
+  schema: InitializeRequestParamsSchema,
+} = define<T.InitializeRequestParams>(_isInitializeRequestParams, _collectInitializeRequestParams);
 
 function _isInitializeRequest(v: any, d: number): boolean {
   return (
@@ -1016,42 +755,20 @@ function _isInitializeRequest(v: any, d: number): boolean {
 }
 
 function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "initialize")) expected(o, p + "/method", '"initialize"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectInitializeRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "initialize", '"initialize"', "const");
+    if (need(o, p, "params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `InitializeRequest` (schema.ts:269). */
-export function isInitializeRequest(value: unknown): value is T.InitializeRequest {
-  return guard(_isInitializeRequest, value);
-}
-
-/** Validates a value as a `InitializeRequest`, collecting every issue. */
-export function validateInitializeRequest(value: unknown): ValidationResult<T.InitializeRequest> {
-  return check<T.InitializeRequest>(value, _isInitializeRequest, _collectInitializeRequest);
-}
-
-/** Standard Schema v1 for `InitializeRequest`. */
-export const InitializeRequestSchema: StandardSchemaV1<unknown, T.InitializeRequest> =
-  standard(validateInitializeRequest);
-
-// ---- InitializeResult (schema.ts:279)
+/** `InitializeRequest` (schema.ts:269) */
+export const {
+  is: isInitializeRequest,
+  validate: validateInitializeRequest,
+  schema: InitializeRequestSchema,
+} = define<T.InitializeRequest>(_isInitializeRequest, _collectInitializeRequest);
 
 function _isInitializeResult(v: any, d: number): boolean {
   return (
@@ -1065,43 +782,22 @@ function _isInitializeResult(v: any, d: number): boolean {
 }
 
 function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.protocolVersion === undefined) missing(o, p + "/protocolVersion", "protocolVersion");
-    else {
-      if (!(typeof v.protocolVersion === "string")) expected(o, p + "/protocolVersion", "string", v.protocolVersion);
-    }
-    if (v.capabilities === undefined) missing(o, p + "/capabilities", "capabilities");
-    else {
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
+    if (need(o, p, "capabilities", v.capabilities))
       _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    }
-    if (v.serverInfo === undefined) missing(o, p + "/serverInfo", "serverInfo");
-    else {
-      _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
-    }
-    if (v.instructions !== undefined) {
-      if (!(typeof v.instructions === "string")) expected(o, p + "/instructions", "string", v.instructions);
-    }
+    if (need(o, p, "serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
+    opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
 
-/** Whether a value is a `InitializeResult` (schema.ts:279). */
-export function isInitializeResult(value: unknown): value is T.InitializeResult {
-  return guard(_isInitializeResult, value);
-}
-
-/** Validates a value as a `InitializeResult`, collecting every issue. */
-export function validateInitializeResult(value: unknown): ValidationResult<T.InitializeResult> {
-  return check<T.InitializeResult>(value, _isInitializeResult, _collectInitializeResult);
-}
-
-/** Standard Schema v1 for `InitializeResult`. */
-export const InitializeResultSchema: StandardSchemaV1<unknown, T.InitializeResult> = standard(validateInitializeResult);
-
-// ---- InitializedNotification (schema.ts:300)
+/** `InitializeResult` (schema.ts:279) */
+export const {
+  is: isInitializeResult,
+  validate: validateInitializeResult,
+  schema: InitializeResultSchema,
+} = define<T.InitializeResult>(_isInitializeResult, _collectInitializeResult);
 
 function _isInitializedNotification(v: any, d: number): boolean {
   return (
@@ -1113,39 +809,19 @@ function _isInitializedNotification(v: any, d: number): boolean {
 }
 
 function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/initialized"))
-        expected(o, p + "/method", '"notifications/initialized"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/initialized", '"notifications/initialized"', "const");
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `InitializedNotification` (schema.ts:300). */
-export function isInitializedNotification(value: unknown): value is T.InitializedNotification {
-  return guard(_isInitializedNotification, value);
-}
-
-/** Validates a value as a `InitializedNotification`, collecting every issue. */
-export function validateInitializedNotification(value: unknown): ValidationResult<T.InitializedNotification> {
-  return check<T.InitializedNotification>(value, _isInitializedNotification, _collectInitializedNotification);
-}
-
-/** Standard Schema v1 for `InitializedNotification`. */
-export const InitializedNotificationSchema: StandardSchemaV1<unknown, T.InitializedNotification> = standard(
-  validateInitializedNotification,
-);
-
-// ---- ClientCapabilities (schema.ts:310)
+/** `InitializedNotification` (schema.ts:300) */
+export const {
+  is: isInitializedNotification,
+  validate: validateInitializedNotification,
+  schema: InitializedNotificationSchema,
+} = define<T.InitializedNotification>(_isInitializedNotification, _collectInitializedNotification);
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
@@ -1179,82 +855,54 @@ function _isClientCapabilities(v: any, d: number): boolean {
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.experimental !== undefined) {
+  if (object(o, p, v)) {
+    if (v.experimental !== undefined)
       _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
-    }
     if (v.roots !== undefined) {
-      if (!isObject(v.roots)) expected(o, p + "/roots", "object", v.roots);
-      else {
-        if (v.roots.listChanged !== undefined) {
-          if (!(typeof v.roots.listChanged === "boolean"))
-            expected(o, p + "/roots" + "/listChanged", "boolean", v.roots.listChanged);
-        }
+      if (object(o, p + "/roots", v.roots)) {
+        opt(o, p + "/roots", "listChanged", v.roots.listChanged, typeof v.roots.listChanged === "boolean", "boolean");
       }
     }
     if (v.sampling !== undefined) {
-      if (!isObject(v.sampling)) expected(o, p + "/sampling", "object", v.sampling);
-      else {
-        if (v.sampling.context !== undefined) {
-          if (!isObject(v.sampling.context)) expected(o, p + "/sampling" + "/context", "object", v.sampling.context);
-        }
-        if (v.sampling.tools !== undefined) {
-          if (!isObject(v.sampling.tools)) expected(o, p + "/sampling" + "/tools", "object", v.sampling.tools);
-        }
+      if (object(o, p + "/sampling", v.sampling)) {
+        opt(o, p + "/sampling", "context", v.sampling.context, isObject(v.sampling.context), "object");
+        opt(o, p + "/sampling", "tools", v.sampling.tools, isObject(v.sampling.tools), "object");
       }
     }
     if (v.elicitation !== undefined) {
-      if (!isObject(v.elicitation)) expected(o, p + "/elicitation", "object", v.elicitation);
-      else {
-        if (v.elicitation.form !== undefined) {
-          if (!isObject(v.elicitation.form)) expected(o, p + "/elicitation" + "/form", "object", v.elicitation.form);
-        }
-        if (v.elicitation.url !== undefined) {
-          if (!isObject(v.elicitation.url)) expected(o, p + "/elicitation" + "/url", "object", v.elicitation.url);
-        }
+      if (object(o, p + "/elicitation", v.elicitation)) {
+        opt(o, p + "/elicitation", "form", v.elicitation.form, isObject(v.elicitation.form), "object");
+        opt(o, p + "/elicitation", "url", v.elicitation.url, isObject(v.elicitation.url), "object");
       }
     }
     if (v.tasks !== undefined) {
-      if (!isObject(v.tasks)) expected(o, p + "/tasks", "object", v.tasks);
-      else {
-        if (v.tasks.list !== undefined) {
-          if (!isObject(v.tasks.list)) expected(o, p + "/tasks" + "/list", "object", v.tasks.list);
-        }
-        if (v.tasks.cancel !== undefined) {
-          if (!isObject(v.tasks.cancel)) expected(o, p + "/tasks" + "/cancel", "object", v.tasks.cancel);
-        }
+      if (object(o, p + "/tasks", v.tasks)) {
+        opt(o, p + "/tasks", "list", v.tasks.list, isObject(v.tasks.list), "object");
+        opt(o, p + "/tasks", "cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
-          if (!isObject(v.tasks.requests)) expected(o, p + "/tasks" + "/requests", "object", v.tasks.requests);
-          else {
+          if (object(o, p + "/tasks" + "/requests", v.tasks.requests)) {
             if (v.tasks.requests.sampling !== undefined) {
-              if (!isObject(v.tasks.requests.sampling))
-                expected(o, p + "/tasks" + "/requests" + "/sampling", "object", v.tasks.requests.sampling);
-              else {
-                if (v.tasks.requests.sampling.createMessage !== undefined) {
-                  if (!isObject(v.tasks.requests.sampling.createMessage))
-                    expected(
-                      o,
-                      p + "/tasks" + "/requests" + "/sampling" + "/createMessage",
-                      "object",
-                      v.tasks.requests.sampling.createMessage,
-                    );
-                }
+              if (object(o, p + "/tasks" + "/requests" + "/sampling", v.tasks.requests.sampling)) {
+                opt(
+                  o,
+                  p + "/tasks" + "/requests" + "/sampling",
+                  "createMessage",
+                  v.tasks.requests.sampling.createMessage,
+                  isObject(v.tasks.requests.sampling.createMessage),
+                  "object",
+                );
               }
             }
             if (v.tasks.requests.elicitation !== undefined) {
-              if (!isObject(v.tasks.requests.elicitation))
-                expected(o, p + "/tasks" + "/requests" + "/elicitation", "object", v.tasks.requests.elicitation);
-              else {
-                if (v.tasks.requests.elicitation.create !== undefined) {
-                  if (!isObject(v.tasks.requests.elicitation.create))
-                    expected(
-                      o,
-                      p + "/tasks" + "/requests" + "/elicitation" + "/create",
-                      "object",
-                      v.tasks.requests.elicitation.create,
-                    );
-                }
+              if (object(o, p + "/tasks" + "/requests" + "/elicitation", v.tasks.requests.elicitation)) {
+                opt(
+                  o,
+                  p + "/tasks" + "/requests" + "/elicitation",
+                  "create",
+                  v.tasks.requests.elicitation.create,
+                  isObject(v.tasks.requests.elicitation.create),
+                  "object",
+                );
               }
             }
           }
@@ -1274,8 +922,7 @@ function _isClientCapabilities$experimental(v: any, d: number): boolean {
 }
 
 function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
@@ -1283,21 +930,12 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
   }
 }
 
-/** Whether a value is a `ClientCapabilities` (schema.ts:310). */
-export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
-  return guard(_isClientCapabilities, value);
-}
-
-/** Validates a value as a `ClientCapabilities`, collecting every issue. */
-export function validateClientCapabilities(value: unknown): ValidationResult<T.ClientCapabilities> {
-  return check<T.ClientCapabilities>(value, _isClientCapabilities, _collectClientCapabilities);
-}
-
-/** Standard Schema v1 for `ClientCapabilities`. */
-export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> =
-  standard(validateClientCapabilities);
-
-// ---- ServerCapabilities (schema.ts:386)
+/** `ClientCapabilities` (schema.ts:310) */
+export const {
+  is: isClientCapabilities,
+  validate: validateClientCapabilities,
+  schema: ClientCapabilitiesSchema,
+} = define<T.ClientCapabilities>(_isClientCapabilities, _collectClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
@@ -1326,68 +964,64 @@ function _isServerCapabilities(v: any, d: number): boolean {
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.experimental !== undefined) {
+  if (object(o, p, v)) {
+    if (v.experimental !== undefined)
       _isServerCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
-    }
-    if (v.logging !== undefined) {
-      if (!isObject(v.logging)) expected(o, p + "/logging", "object", v.logging);
-    }
-    if (v.completions !== undefined) {
-      if (!isObject(v.completions)) expected(o, p + "/completions", "object", v.completions);
-    }
+    opt(o, p, "logging", v.logging, isObject(v.logging), "object");
+    opt(o, p, "completions", v.completions, isObject(v.completions), "object");
     if (v.prompts !== undefined) {
-      if (!isObject(v.prompts)) expected(o, p + "/prompts", "object", v.prompts);
-      else {
-        if (v.prompts.listChanged !== undefined) {
-          if (!(typeof v.prompts.listChanged === "boolean"))
-            expected(o, p + "/prompts" + "/listChanged", "boolean", v.prompts.listChanged);
-        }
+      if (object(o, p + "/prompts", v.prompts)) {
+        opt(
+          o,
+          p + "/prompts",
+          "listChanged",
+          v.prompts.listChanged,
+          typeof v.prompts.listChanged === "boolean",
+          "boolean",
+        );
       }
     }
     if (v.resources !== undefined) {
-      if (!isObject(v.resources)) expected(o, p + "/resources", "object", v.resources);
-      else {
-        if (v.resources.subscribe !== undefined) {
-          if (!(typeof v.resources.subscribe === "boolean"))
-            expected(o, p + "/resources" + "/subscribe", "boolean", v.resources.subscribe);
-        }
-        if (v.resources.listChanged !== undefined) {
-          if (!(typeof v.resources.listChanged === "boolean"))
-            expected(o, p + "/resources" + "/listChanged", "boolean", v.resources.listChanged);
-        }
+      if (object(o, p + "/resources", v.resources)) {
+        opt(
+          o,
+          p + "/resources",
+          "subscribe",
+          v.resources.subscribe,
+          typeof v.resources.subscribe === "boolean",
+          "boolean",
+        );
+        opt(
+          o,
+          p + "/resources",
+          "listChanged",
+          v.resources.listChanged,
+          typeof v.resources.listChanged === "boolean",
+          "boolean",
+        );
       }
     }
     if (v.tools !== undefined) {
-      if (!isObject(v.tools)) expected(o, p + "/tools", "object", v.tools);
-      else {
-        if (v.tools.listChanged !== undefined) {
-          if (!(typeof v.tools.listChanged === "boolean"))
-            expected(o, p + "/tools" + "/listChanged", "boolean", v.tools.listChanged);
-        }
+      if (object(o, p + "/tools", v.tools)) {
+        opt(o, p + "/tools", "listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
       }
     }
     if (v.tasks !== undefined) {
-      if (!isObject(v.tasks)) expected(o, p + "/tasks", "object", v.tasks);
-      else {
-        if (v.tasks.list !== undefined) {
-          if (!isObject(v.tasks.list)) expected(o, p + "/tasks" + "/list", "object", v.tasks.list);
-        }
-        if (v.tasks.cancel !== undefined) {
-          if (!isObject(v.tasks.cancel)) expected(o, p + "/tasks" + "/cancel", "object", v.tasks.cancel);
-        }
+      if (object(o, p + "/tasks", v.tasks)) {
+        opt(o, p + "/tasks", "list", v.tasks.list, isObject(v.tasks.list), "object");
+        opt(o, p + "/tasks", "cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
-          if (!isObject(v.tasks.requests)) expected(o, p + "/tasks" + "/requests", "object", v.tasks.requests);
-          else {
+          if (object(o, p + "/tasks" + "/requests", v.tasks.requests)) {
             if (v.tasks.requests.tools !== undefined) {
-              if (!isObject(v.tasks.requests.tools))
-                expected(o, p + "/tasks" + "/requests" + "/tools", "object", v.tasks.requests.tools);
-              else {
-                if (v.tasks.requests.tools.call !== undefined) {
-                  if (!isObject(v.tasks.requests.tools.call))
-                    expected(o, p + "/tasks" + "/requests" + "/tools" + "/call", "object", v.tasks.requests.tools.call);
-                }
+              if (object(o, p + "/tasks" + "/requests" + "/tools", v.tasks.requests.tools)) {
+                opt(
+                  o,
+                  p + "/tasks" + "/requests" + "/tools",
+                  "call",
+                  v.tasks.requests.tools.call,
+                  isObject(v.tasks.requests.tools.call),
+                  "object",
+                );
               }
             }
           }
@@ -1407,8 +1041,7 @@ function _isServerCapabilities$experimental(v: any, d: number): boolean {
 }
 
 function _isServerCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
@@ -1416,21 +1049,12 @@ function _isServerCapabilities$experimental$collect(v: any, p: string, o: Valida
   }
 }
 
-/** Whether a value is a `ServerCapabilities` (schema.ts:386). */
-export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
-  return guard(_isServerCapabilities, value);
-}
-
-/** Validates a value as a `ServerCapabilities`, collecting every issue. */
-export function validateServerCapabilities(value: unknown): ValidationResult<T.ServerCapabilities> {
-  return check<T.ServerCapabilities>(value, _isServerCapabilities, _collectServerCapabilities);
-}
-
-/** Standard Schema v1 for `ServerCapabilities`. */
-export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> =
-  standard(validateServerCapabilities);
-
-// ---- Icon (schema.ts:464)
+/** `ServerCapabilities` (schema.ts:386) */
+export const {
+  is: isServerCapabilities,
+  validate: validateServerCapabilities,
+  schema: ServerCapabilitiesSchema,
+} = define<T.ServerCapabilities>(_isServerCapabilities, _collectServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
@@ -1444,23 +1068,14 @@ function _isIcon(v: any, d: number): boolean {
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.src === undefined) missing(o, p + "/src", "src");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
       else if (!isUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.sizes !== undefined) {
-      _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
-    }
-    if (v.theme !== undefined) {
-      if (!(v.theme === "light" || v.theme === "dark"))
-        expected(o, p + "/theme", 'one of "light", "dark"', v.theme, "enum");
-    }
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
+    opt(o, p, "theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
   }
 }
 
@@ -1480,31 +1095,16 @@ function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: numbe
   }
 }
 
-/** Whether a value is a `Icon` (schema.ts:464). */
-export function isIcon(value: unknown): value is T.Icon {
-  return guard(_isIcon, value);
-}
-
-/** Validates a value as a `Icon`, collecting every issue. */
-export function validateIcon(value: unknown): ValidationResult<T.Icon> {
-  return check<T.Icon>(value, _isIcon, _collectIcon);
-}
-
-/** Standard Schema v1 for `Icon`. */
-export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
-
-// ---- Icons (schema.ts:508)
+/** `Icon` (schema.ts:464) */
+export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
 
 function _isIcons(v: any, d: number): boolean {
   return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
+  if (object(o, p, v)) {
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
   }
 }
 
@@ -1524,52 +1124,26 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
   }
 }
 
-/** Whether a value is a `Icons` (schema.ts:508). */
-export function isIcons(value: unknown): value is T.Icons {
-  return guard(_isIcons, value);
-}
-
-/** Validates a value as a `Icons`, collecting every issue. */
-export function validateIcons(value: unknown): ValidationResult<T.Icons> {
-  return check<T.Icons>(value, _isIcons, _collectIcons);
-}
-
-/** Standard Schema v1 for `Icons`. */
-export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
-
-// ---- BaseMetadata (schema.ts:528)
+/** `Icons` (schema.ts:508) */
+export const { is: isIcons, validate: validateIcons, schema: IconsSchema } = define<T.Icons>(_isIcons, _collectIcons);
 
 function _isBaseMetadata(v: any, d: number): boolean {
   return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
   }
 }
 
-/** Whether a value is a `BaseMetadata` (schema.ts:528). */
-export function isBaseMetadata(value: unknown): value is T.BaseMetadata {
-  return guard(_isBaseMetadata, value);
-}
-
-/** Validates a value as a `BaseMetadata`, collecting every issue. */
-export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMetadata> {
-  return check<T.BaseMetadata>(value, _isBaseMetadata, _collectBaseMetadata);
-}
-
-/** Standard Schema v1 for `BaseMetadata`. */
-export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
-
-// ---- Implementation (schema.ts:550)
+/** `BaseMetadata` (schema.ts:528) */
+export const {
+  is: isBaseMetadata,
+  validate: validateBaseMetadata,
+  schema: BaseMetadataSchema,
+} = define<T.BaseMetadata>(_isBaseMetadata, _collectBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
@@ -1584,25 +1158,12 @@ function _isImplementation(v: any, d: number): boolean {
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.version === undefined) missing(o, p + "/version", "version");
-    else {
-      if (!(typeof v.version === "string")) expected(o, p + "/version", "string", v.version);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    req(o, p, "version", v.version, typeof v.version === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
       if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
       else if (!isUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
@@ -1610,20 +1171,12 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
   }
 }
 
-/** Whether a value is a `Implementation` (schema.ts:550). */
-export function isImplementation(value: unknown): value is T.Implementation {
-  return guard(_isImplementation, value);
-}
-
-/** Validates a value as a `Implementation`, collecting every issue. */
-export function validateImplementation(value: unknown): ValidationResult<T.Implementation> {
-  return check<T.Implementation>(value, _isImplementation, _collectImplementation);
-}
-
-/** Standard Schema v1 for `Implementation`. */
-export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
-
-// ---- PingRequest (schema.ts:576)
+/** `Implementation` (schema.ts:550) */
+export const {
+  is: isImplementation,
+  validate: validateImplementation,
+  schema: ImplementationSchema,
+} = define<T.Implementation>(_isImplementation, _collectImplementation);
 
 function _isPingRequest(v: any, d: number): boolean {
   return (
@@ -1636,40 +1189,20 @@ function _isPingRequest(v: any, d: number): boolean {
 }
 
 function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "ping")) expected(o, p + "/method", '"ping"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "ping", '"ping"', "const");
+    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `PingRequest` (schema.ts:576). */
-export function isPingRequest(value: unknown): value is T.PingRequest {
-  return guard(_isPingRequest, value);
-}
-
-/** Validates a value as a `PingRequest`, collecting every issue. */
-export function validatePingRequest(value: unknown): ValidationResult<T.PingRequest> {
-  return check<T.PingRequest>(value, _isPingRequest, _collectPingRequest);
-}
-
-/** Standard Schema v1 for `PingRequest`. */
-export const PingRequestSchema: StandardSchemaV1<unknown, T.PingRequest> = standard(validatePingRequest);
-
-// ---- ProgressNotificationParams (schema.ts:588)
+/** `PingRequest` (schema.ts:576) */
+export const {
+  is: isPingRequest,
+  validate: validatePingRequest,
+  schema: PingRequestSchema,
+} = define<T.PingRequest>(_isPingRequest, _collectPingRequest);
 
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
@@ -1683,44 +1216,22 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.progressToken === undefined) missing(o, p + "/progressToken", "progressToken");
-    else {
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "progressToken", v.progressToken))
       _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
-    }
-    if (v.progress === undefined) missing(o, p + "/progress", "progress");
-    else {
-      if (!Number.isFinite(v.progress)) expected(o, p + "/progress", "number", v.progress);
-    }
-    if (v.total !== undefined) {
-      if (!Number.isFinite(v.total)) expected(o, p + "/total", "number", v.total);
-    }
-    if (v.message !== undefined) {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+    req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
+    opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
+    opt(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `ProgressNotificationParams` (schema.ts:588). */
-export function isProgressNotificationParams(value: unknown): value is T.ProgressNotificationParams {
-  return guard(_isProgressNotificationParams, value);
-}
-
-/** Validates a value as a `ProgressNotificationParams`, collecting every issue. */
-export function validateProgressNotificationParams(value: unknown): ValidationResult<T.ProgressNotificationParams> {
-  return check<T.ProgressNotificationParams>(value, _isProgressNotificationParams, _collectProgressNotificationParams);
-}
-
-/** Standard Schema v1 for `ProgressNotificationParams`. */
-export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> = standard(
-  validateProgressNotificationParams,
-);
-
-// ---- ProgressNotification (schema.ts:616)
+/** `ProgressNotificationParams` (schema.ts:588) */
+export const {
+  is: isProgressNotificationParams,
+  validate: validateProgressNotificationParams,
+  schema: ProgressNotificationParamsSchema,
+} = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
   return (
@@ -1732,39 +1243,19 @@ function _isProgressNotification(v: any, d: number): boolean {
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/progress"))
-        expected(o, p + "/method", '"notifications/progress"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
+    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ProgressNotification` (schema.ts:616). */
-export function isProgressNotification(value: unknown): value is T.ProgressNotification {
-  return guard(_isProgressNotification, value);
-}
-
-/** Validates a value as a `ProgressNotification`, collecting every issue. */
-export function validateProgressNotification(value: unknown): ValidationResult<T.ProgressNotification> {
-  return check<T.ProgressNotification>(value, _isProgressNotification, _collectProgressNotification);
-}
-
-/** Standard Schema v1 for `ProgressNotification`. */
-export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> =
-  standard(validateProgressNotification);
-
-// ---- PaginatedRequestParams (schema.ts:627)
+/** `ProgressNotification` (schema.ts:616) */
+export const {
+  is: isProgressNotification,
+  validate: validateProgressNotification,
+  schema: ProgressNotificationSchema,
+} = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
   return (
@@ -1776,37 +1267,23 @@ function _isPaginatedRequestParams(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.cursor !== undefined) {
-      _collectCursor(v.cursor, p + "/cursor", o, d + 1);
-    }
+    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
   }
 }
 
-/** Whether a value is a `PaginatedRequestParams` (schema.ts:627). */
-export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRequestParams {
-  return guard(_isPaginatedRequestParams, value);
-}
-
-/** Validates a value as a `PaginatedRequestParams`, collecting every issue. */
-export function validatePaginatedRequestParams(value: unknown): ValidationResult<T.PaginatedRequestParams> {
-  return check<T.PaginatedRequestParams>(value, _isPaginatedRequestParams, _collectPaginatedRequestParams);
-}
-
-/** Standard Schema v1 for `PaginatedRequestParams`. */
-export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> =
-  standard(validatePaginatedRequestParams);
-
-// ---- PaginatedRequest (schema.ts:636)
+/** `PaginatedRequestParams` (schema.ts:627) */
+export const {
+  is: isPaginatedRequestParams,
+  validate: validatePaginatedRequestParams,
+  schema: PaginatedRequestParamsSchema,
+} = define<T.PaginatedRequestParams>(_isPaginatedRequestParams, _collectPaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
@@ -1819,40 +1296,20 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `PaginatedRequest` (schema.ts:636). */
-export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest {
-  return guard(_isPaginatedRequest, value);
-}
-
-/** Validates a value as a `PaginatedRequest`, collecting every issue. */
-export function validatePaginatedRequest(value: unknown): ValidationResult<T.PaginatedRequest> {
-  return check<T.PaginatedRequest>(value, _isPaginatedRequest, _collectPaginatedRequest);
-}
-
-/** Standard Schema v1 for `PaginatedRequest`. */
-export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
-
-// ---- PaginatedResult (schema.ts:641)
+/** `PaginatedRequest` (schema.ts:636) */
+export const {
+  is: isPaginatedRequest,
+  validate: validatePaginatedRequest,
+  schema: PaginatedRequestSchema,
+} = define<T.PaginatedRequest>(_isPaginatedRequest, _collectPaginatedRequest);
 
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
@@ -1863,31 +1320,18 @@ function _isPaginatedResult(v: any, d: number): boolean {
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
   }
 }
 
-/** Whether a value is a `PaginatedResult` (schema.ts:641). */
-export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
-  return guard(_isPaginatedResult, value);
-}
-
-/** Validates a value as a `PaginatedResult`, collecting every issue. */
-export function validatePaginatedResult(value: unknown): ValidationResult<T.PaginatedResult> {
-  return check<T.PaginatedResult>(value, _isPaginatedResult, _collectPaginatedResult);
-}
-
-/** Standard Schema v1 for `PaginatedResult`. */
-export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
-
-// ---- ListResourcesRequest (schema.ts:655)
+/** `PaginatedResult` (schema.ts:641) */
+export const {
+  is: isPaginatedResult,
+  validate: validatePaginatedResult,
+  schema: PaginatedResultSchema,
+} = define<T.PaginatedResult>(_isPaginatedResult, _collectPaginatedResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
@@ -1900,41 +1344,20 @@ function _isListResourcesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/list")) expected(o, p + "/method", '"resources/list"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListResourcesRequest` (schema.ts:655). */
-export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
-  return guard(_isListResourcesRequest, value);
-}
-
-/** Validates a value as a `ListResourcesRequest`, collecting every issue. */
-export function validateListResourcesRequest(value: unknown): ValidationResult<T.ListResourcesRequest> {
-  return check<T.ListResourcesRequest>(value, _isListResourcesRequest, _collectListResourcesRequest);
-}
-
-/** Standard Schema v1 for `ListResourcesRequest`. */
-export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> =
-  standard(validateListResourcesRequest);
-
-// ---- ListResourcesResult (schema.ts:664)
+/** `ListResourcesRequest` (schema.ts:655) */
+export const {
+  is: isListResourcesRequest,
+  validate: validateListResourcesRequest,
+  schema: ListResourcesRequestSchema,
+} = define<T.ListResourcesRequest>(_isListResourcesRequest, _collectListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
@@ -1946,18 +1369,11 @@ function _isListResourcesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.resources === undefined) missing(o, p + "/resources", "resources");
-    else {
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "resources", v.resources))
       _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
-    }
   }
 }
 
@@ -1977,21 +1393,12 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
   }
 }
 
-/** Whether a value is a `ListResourcesResult` (schema.ts:664). */
-export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
-  return guard(_isListResourcesResult, value);
-}
-
-/** Validates a value as a `ListResourcesResult`, collecting every issue. */
-export function validateListResourcesResult(value: unknown): ValidationResult<T.ListResourcesResult> {
-  return check<T.ListResourcesResult>(value, _isListResourcesResult, _collectListResourcesResult);
-}
-
-/** Standard Schema v1 for `ListResourcesResult`. */
-export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> =
-  standard(validateListResourcesResult);
-
-// ---- ListResourceTemplatesRequest (schema.ts:673)
+/** `ListResourcesResult` (schema.ts:664) */
+export const {
+  is: isListResourcesResult,
+  validate: validateListResourcesResult,
+  schema: ListResourcesResultSchema,
+} = define<T.ListResourcesResult>(_isListResourcesResult, _collectListResourcesResult);
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
@@ -2004,47 +1411,20 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/templates/list"))
-        expected(o, p + "/method", '"resources/templates/list"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListResourceTemplatesRequest` (schema.ts:673). */
-export function isListResourceTemplatesRequest(value: unknown): value is T.ListResourceTemplatesRequest {
-  return guard(_isListResourceTemplatesRequest, value);
-}
-
-/** Validates a value as a `ListResourceTemplatesRequest`, collecting every issue. */
-export function validateListResourceTemplatesRequest(value: unknown): ValidationResult<T.ListResourceTemplatesRequest> {
-  return check<T.ListResourceTemplatesRequest>(
-    value,
-    _isListResourceTemplatesRequest,
-    _collectListResourceTemplatesRequest,
-  );
-}
-
-/** Standard Schema v1 for `ListResourceTemplatesRequest`. */
-export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
-  validateListResourceTemplatesRequest,
-);
-
-// ---- ListResourceTemplatesResult (schema.ts:682)
+/** `ListResourceTemplatesRequest` (schema.ts:673) */
+export const {
+  is: isListResourceTemplatesRequest,
+  validate: validateListResourceTemplatesRequest,
+  schema: ListResourceTemplatesRequestSchema,
+} = define<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest, _collectListResourceTemplatesRequest);
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
@@ -2056,18 +1436,11 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.resourceTemplates === undefined) missing(o, p + "/resourceTemplates", "resourceTemplates");
-    else {
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "resourceTemplates", v.resourceTemplates))
       _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d);
-    }
   }
 }
 
@@ -2092,26 +1465,12 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(
   }
 }
 
-/** Whether a value is a `ListResourceTemplatesResult` (schema.ts:682). */
-export function isListResourceTemplatesResult(value: unknown): value is T.ListResourceTemplatesResult {
-  return guard(_isListResourceTemplatesResult, value);
-}
-
-/** Validates a value as a `ListResourceTemplatesResult`, collecting every issue. */
-export function validateListResourceTemplatesResult(value: unknown): ValidationResult<T.ListResourceTemplatesResult> {
-  return check<T.ListResourceTemplatesResult>(
-    value,
-    _isListResourceTemplatesResult,
-    _collectListResourceTemplatesResult,
-  );
-}
-
-/** Standard Schema v1 for `ListResourceTemplatesResult`. */
-export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> = standard(
-  validateListResourceTemplatesResult,
-);
-
-// ---- ResourceRequestParams (schema.ts:691)
+/** `ListResourceTemplatesResult` (schema.ts:682) */
+export const {
+  is: isListResourceTemplatesResult,
+  validate: validateListResourceTemplatesResult,
+  schema: ListResourceTemplatesResultSchema,
+} = define<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult, _collectListResourceTemplatesResult);
 
 function _isResourceRequestParams(v: any, d: number): boolean {
   return (
@@ -2124,39 +1483,26 @@ function _isResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `ResourceRequestParams` (schema.ts:691). */
-export function isResourceRequestParams(value: unknown): value is T.ResourceRequestParams {
-  return guard(_isResourceRequestParams, value);
-}
-
-/** Validates a value as a `ResourceRequestParams`, collecting every issue. */
-export function validateResourceRequestParams(value: unknown): ValidationResult<T.ResourceRequestParams> {
-  return check<T.ResourceRequestParams>(value, _isResourceRequestParams, _collectResourceRequestParams);
-}
-
-/** Standard Schema v1 for `ResourceRequestParams`. */
-export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> =
-  standard(validateResourceRequestParams);
-
-// ---- ReadResourceRequestParams (schema.ts:706)
+/** `ResourceRequestParams` (schema.ts:691) */
+export const {
+  is: isResourceRequestParams,
+  validate: validateResourceRequestParams,
+  schema: ResourceRequestParamsSchema,
+} = define<T.ResourceRequestParams>(_isResourceRequestParams, _collectResourceRequestParams);
 
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
@@ -2169,40 +1515,26 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `ReadResourceRequestParams` (schema.ts:706). */
-export function isReadResourceRequestParams(value: unknown): value is T.ReadResourceRequestParams {
-  return guard(_isReadResourceRequestParams, value);
-}
-
-/** Validates a value as a `ReadResourceRequestParams`, collecting every issue. */
-export function validateReadResourceRequestParams(value: unknown): ValidationResult<T.ReadResourceRequestParams> {
-  return check<T.ReadResourceRequestParams>(value, _isReadResourceRequestParams, _collectReadResourceRequestParams);
-}
-
-/** Standard Schema v1 for `ReadResourceRequestParams`. */
-export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> = standard(
-  validateReadResourceRequestParams,
-);
-
-// ---- ReadResourceRequest (schema.ts:713)
+/** `ReadResourceRequestParams` (schema.ts:706) */
+export const {
+  is: isReadResourceRequestParams,
+  validate: validateReadResourceRequestParams,
+  schema: ReadResourceRequestParamsSchema,
+} = define<T.ReadResourceRequestParams>(_isReadResourceRequestParams, _collectReadResourceRequestParams);
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
@@ -2215,57 +1547,29 @@ function _isReadResourceRequest(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/read")) expected(o, p + "/method", '"resources/read"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
+    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ReadResourceRequest` (schema.ts:713). */
-export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
-  return guard(_isReadResourceRequest, value);
-}
-
-/** Validates a value as a `ReadResourceRequest`, collecting every issue. */
-export function validateReadResourceRequest(value: unknown): ValidationResult<T.ReadResourceRequest> {
-  return check<T.ReadResourceRequest>(value, _isReadResourceRequest, _collectReadResourceRequest);
-}
-
-/** Standard Schema v1 for `ReadResourceRequest`. */
-export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> =
-  standard(validateReadResourceRequest);
-
-// ---- ReadResourceResult (schema.ts:723)
+/** `ReadResourceRequest` (schema.ts:713) */
+export const {
+  is: isReadResourceRequest,
+  validate: validateReadResourceRequest,
+  schema: ReadResourceRequestSchema,
+} = define<T.ReadResourceRequest>(_isReadResourceRequest, _collectReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isReadResourceResult$contents(v.contents, d);
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.contents === undefined) missing(o, p + "/contents", "contents");
-    else {
-      _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
   }
 }
 
@@ -2290,21 +1594,12 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
   }
 }
 
-/** Whether a value is a `ReadResourceResult` (schema.ts:723). */
-export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
-  return guard(_isReadResourceResult, value);
-}
-
-/** Validates a value as a `ReadResourceResult`, collecting every issue. */
-export function validateReadResourceResult(value: unknown): ValidationResult<T.ReadResourceResult> {
-  return check<T.ReadResourceResult>(value, _isReadResourceResult, _collectReadResourceResult);
-}
-
-/** Standard Schema v1 for `ReadResourceResult`. */
-export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> =
-  standard(validateReadResourceResult);
-
-// ---- ResourceListChangedNotification (schema.ts:732)
+/** `ReadResourceResult` (schema.ts:723) */
+export const {
+  is: isReadResourceResult,
+  validate: validateReadResourceResult,
+  schema: ReadResourceResultSchema,
+} = define<T.ReadResourceResult>(_isReadResourceResult, _collectReadResourceResult);
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
@@ -2316,44 +1611,30 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/resources/list_changed"))
-        expected(o, p + "/method", '"notifications/resources/list_changed"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/resources/list_changed",
+      '"notifications/resources/list_changed"',
+      "const",
+    );
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ResourceListChangedNotification` (schema.ts:732). */
-export function isResourceListChangedNotification(value: unknown): value is T.ResourceListChangedNotification {
-  return guard(_isResourceListChangedNotification, value);
-}
-
-/** Validates a value as a `ResourceListChangedNotification`, collecting every issue. */
-export function validateResourceListChangedNotification(
-  value: unknown,
-): ValidationResult<T.ResourceListChangedNotification> {
-  return check<T.ResourceListChangedNotification>(
-    value,
-    _isResourceListChangedNotification,
-    _collectResourceListChangedNotification,
-  );
-}
-
-/** Standard Schema v1 for `ResourceListChangedNotification`. */
-export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> =
-  standard(validateResourceListChangedNotification);
-
-// ---- SubscribeRequestParams (schema.ts:743)
+/** `ResourceListChangedNotification` (schema.ts:732) */
+export const {
+  is: isResourceListChangedNotification,
+  validate: validateResourceListChangedNotification,
+  schema: ResourceListChangedNotificationSchema,
+} = define<T.ResourceListChangedNotification>(
+  _isResourceListChangedNotification,
+  _collectResourceListChangedNotification,
+);
 
 function _isSubscribeRequestParams(v: any, d: number): boolean {
   return (
@@ -2366,39 +1647,26 @@ function _isSubscribeRequestParams(v: any, d: number): boolean {
 }
 
 function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `SubscribeRequestParams` (schema.ts:743). */
-export function isSubscribeRequestParams(value: unknown): value is T.SubscribeRequestParams {
-  return guard(_isSubscribeRequestParams, value);
-}
-
-/** Validates a value as a `SubscribeRequestParams`, collecting every issue. */
-export function validateSubscribeRequestParams(value: unknown): ValidationResult<T.SubscribeRequestParams> {
-  return check<T.SubscribeRequestParams>(value, _isSubscribeRequestParams, _collectSubscribeRequestParams);
-}
-
-/** Standard Schema v1 for `SubscribeRequestParams`. */
-export const SubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.SubscribeRequestParams> =
-  standard(validateSubscribeRequestParams);
-
-// ---- SubscribeRequest (schema.ts:750)
+/** `SubscribeRequestParams` (schema.ts:743) */
+export const {
+  is: isSubscribeRequestParams,
+  validate: validateSubscribeRequestParams,
+  schema: SubscribeRequestParamsSchema,
+} = define<T.SubscribeRequestParams>(_isSubscribeRequestParams, _collectSubscribeRequestParams);
 
 function _isSubscribeRequest(v: any, d: number): boolean {
   return (
@@ -2411,41 +1679,20 @@ function _isSubscribeRequest(v: any, d: number): boolean {
 }
 
 function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/subscribe")) expected(o, p + "/method", '"resources/subscribe"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectSubscribeRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/subscribe", '"resources/subscribe"', "const");
+    if (need(o, p, "params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `SubscribeRequest` (schema.ts:750). */
-export function isSubscribeRequest(value: unknown): value is T.SubscribeRequest {
-  return guard(_isSubscribeRequest, value);
-}
-
-/** Validates a value as a `SubscribeRequest`, collecting every issue. */
-export function validateSubscribeRequest(value: unknown): ValidationResult<T.SubscribeRequest> {
-  return check<T.SubscribeRequest>(value, _isSubscribeRequest, _collectSubscribeRequest);
-}
-
-/** Standard Schema v1 for `SubscribeRequest`. */
-export const SubscribeRequestSchema: StandardSchemaV1<unknown, T.SubscribeRequest> = standard(validateSubscribeRequest);
-
-// ---- UnsubscribeRequestParams (schema.ts:761)
+/** `SubscribeRequest` (schema.ts:750) */
+export const {
+  is: isSubscribeRequest,
+  validate: validateSubscribeRequest,
+  schema: SubscribeRequestSchema,
+} = define<T.SubscribeRequest>(_isSubscribeRequest, _collectSubscribeRequest);
 
 function _isUnsubscribeRequestParams(v: any, d: number): boolean {
   return (
@@ -2458,40 +1705,26 @@ function _isUnsubscribeRequestParams(v: any, d: number): boolean {
 }
 
 function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `UnsubscribeRequestParams` (schema.ts:761). */
-export function isUnsubscribeRequestParams(value: unknown): value is T.UnsubscribeRequestParams {
-  return guard(_isUnsubscribeRequestParams, value);
-}
-
-/** Validates a value as a `UnsubscribeRequestParams`, collecting every issue. */
-export function validateUnsubscribeRequestParams(value: unknown): ValidationResult<T.UnsubscribeRequestParams> {
-  return check<T.UnsubscribeRequestParams>(value, _isUnsubscribeRequestParams, _collectUnsubscribeRequestParams);
-}
-
-/** Standard Schema v1 for `UnsubscribeRequestParams`. */
-export const UnsubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.UnsubscribeRequestParams> = standard(
-  validateUnsubscribeRequestParams,
-);
-
-// ---- UnsubscribeRequest (schema.ts:768)
+/** `UnsubscribeRequestParams` (schema.ts:761) */
+export const {
+  is: isUnsubscribeRequestParams,
+  validate: validateUnsubscribeRequestParams,
+  schema: UnsubscribeRequestParamsSchema,
+} = define<T.UnsubscribeRequestParams>(_isUnsubscribeRequestParams, _collectUnsubscribeRequestParams);
 
 function _isUnsubscribeRequest(v: any, d: number): boolean {
   return (
@@ -2504,83 +1737,44 @@ function _isUnsubscribeRequest(v: any, d: number): boolean {
 }
 
 function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/unsubscribe"))
-        expected(o, p + "/method", '"resources/unsubscribe"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectUnsubscribeRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/unsubscribe", '"resources/unsubscribe"', "const");
+    if (need(o, p, "params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `UnsubscribeRequest` (schema.ts:768). */
-export function isUnsubscribeRequest(value: unknown): value is T.UnsubscribeRequest {
-  return guard(_isUnsubscribeRequest, value);
-}
-
-/** Validates a value as a `UnsubscribeRequest`, collecting every issue. */
-export function validateUnsubscribeRequest(value: unknown): ValidationResult<T.UnsubscribeRequest> {
-  return check<T.UnsubscribeRequest>(value, _isUnsubscribeRequest, _collectUnsubscribeRequest);
-}
-
-/** Standard Schema v1 for `UnsubscribeRequest`. */
-export const UnsubscribeRequestSchema: StandardSchemaV1<unknown, T.UnsubscribeRequest> =
-  standard(validateUnsubscribeRequest);
-
-// ---- ResourceUpdatedNotificationParams (schema.ts:778)
+/** `UnsubscribeRequest` (schema.ts:768) */
+export const {
+  is: isUnsubscribeRequest,
+  validate: validateUnsubscribeRequest,
+  schema: UnsubscribeRequestSchema,
+} = define<T.UnsubscribeRequest>(_isUnsubscribeRequest, _collectUnsubscribeRequest);
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta)) && typeof v.uri === "string" && isUri(v.uri);
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `ResourceUpdatedNotificationParams` (schema.ts:778). */
-export function isResourceUpdatedNotificationParams(value: unknown): value is T.ResourceUpdatedNotificationParams {
-  return guard(_isResourceUpdatedNotificationParams, value);
-}
-
-/** Validates a value as a `ResourceUpdatedNotificationParams`, collecting every issue. */
-export function validateResourceUpdatedNotificationParams(
-  value: unknown,
-): ValidationResult<T.ResourceUpdatedNotificationParams> {
-  return check<T.ResourceUpdatedNotificationParams>(
-    value,
-    _isResourceUpdatedNotificationParams,
-    _collectResourceUpdatedNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `ResourceUpdatedNotificationParams`. */
-export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> =
-  standard(validateResourceUpdatedNotificationParams);
-
-// ---- ResourceUpdatedNotification (schema.ts:792)
+/** `ResourceUpdatedNotificationParams` (schema.ts:778) */
+export const {
+  is: isResourceUpdatedNotificationParams,
+  validate: validateResourceUpdatedNotificationParams,
+  schema: ResourceUpdatedNotificationParamsSchema,
+} = define<T.ResourceUpdatedNotificationParams>(
+  _isResourceUpdatedNotificationParams,
+  _collectResourceUpdatedNotificationParams,
+);
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
@@ -2592,44 +1786,27 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/resources/updated"))
-        expected(o, p + "/method", '"notifications/resources/updated"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/resources/updated",
+      '"notifications/resources/updated"',
+      "const",
+    );
+    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ResourceUpdatedNotification` (schema.ts:792). */
-export function isResourceUpdatedNotification(value: unknown): value is T.ResourceUpdatedNotification {
-  return guard(_isResourceUpdatedNotification, value);
-}
-
-/** Validates a value as a `ResourceUpdatedNotification`, collecting every issue. */
-export function validateResourceUpdatedNotification(value: unknown): ValidationResult<T.ResourceUpdatedNotification> {
-  return check<T.ResourceUpdatedNotification>(
-    value,
-    _isResourceUpdatedNotification,
-    _collectResourceUpdatedNotification,
-  );
-}
-
-/** Standard Schema v1 for `ResourceUpdatedNotification`. */
-export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> = standard(
-  validateResourceUpdatedNotification,
-);
-
-// ---- Resource (schema.ts:802)
+/** `ResourceUpdatedNotification` (schema.ts:792) */
+export const {
+  is: isResourceUpdatedNotification,
+  validate: validateResourceUpdatedNotification,
+  schema: ResourceUpdatedNotificationSchema,
+} = define<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification, _collectResourceUpdatedNotification);
 
 function _isResource(v: any, d: number): boolean {
   return (
@@ -2648,55 +1825,28 @@ function _isResource(v: any, d: number): boolean {
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v.size !== undefined) {
-      if (!Number.isInteger(v.size)) expected(o, p + "/size", "integer", v.size);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `Resource` (schema.ts:802). */
-export function isResource(value: unknown): value is T.Resource {
-  return guard(_isResource, value);
-}
-
-/** Validates a value as a `Resource`, collecting every issue. */
-export function validateResource(value: unknown): ValidationResult<T.Resource> {
-  return check<T.Resource>(value, _isResource, _collectResource);
-}
-
-/** Standard Schema v1 for `Resource`. */
-export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
-
-// ---- ResourceTemplate (schema.ts:845)
+/** `Resource` (schema.ts:802) */
+export const {
+  is: isResource,
+  validate: validateResource,
+  schema: ResourceSchema,
+} = define<T.Resource>(_isResource, _collectResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
@@ -2714,52 +1864,27 @@ function _isResourceTemplate(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.uriTemplate === undefined) missing(o, p + "/uriTemplate", "uriTemplate");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
       else if (!isUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `ResourceTemplate` (schema.ts:845). */
-export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
-  return guard(_isResourceTemplate, value);
-}
-
-/** Validates a value as a `ResourceTemplate`, collecting every issue. */
-export function validateResourceTemplate(value: unknown): ValidationResult<T.ResourceTemplate> {
-  return check<T.ResourceTemplate>(value, _isResourceTemplate, _collectResourceTemplate);
-}
-
-/** Standard Schema v1 for `ResourceTemplate`. */
-export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
-
-// ---- ResourceContents (schema.ts:881)
+/** `ResourceTemplate` (schema.ts:845) */
+export const {
+  is: isResourceTemplate,
+  validate: validateResourceTemplate,
+  schema: ResourceTemplateSchema,
+} = define<T.ResourceTemplate>(_isResourceTemplate, _collectResourceTemplate);
 
 function _isResourceContents(v: any, d: number): boolean {
   return (
@@ -2772,36 +1897,22 @@ function _isResourceContents(v: any, d: number): boolean {
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `ResourceContents` (schema.ts:881). */
-export function isResourceContents(value: unknown): value is T.ResourceContents {
-  return guard(_isResourceContents, value);
-}
-
-/** Validates a value as a `ResourceContents`, collecting every issue. */
-export function validateResourceContents(value: unknown): ValidationResult<T.ResourceContents> {
-  return check<T.ResourceContents>(value, _isResourceContents, _collectResourceContents);
-}
-
-/** Standard Schema v1 for `ResourceContents`. */
-export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
-
-// ---- TextResourceContents (schema.ts:902)
+/** `ResourceContents` (schema.ts:881) */
+export const {
+  is: isResourceContents,
+  validate: validateResourceContents,
+  schema: ResourceContentsSchema,
+} = define<T.ResourceContents>(_isResourceContents, _collectResourceContents);
 
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
@@ -2815,41 +1926,23 @@ function _isTextResourceContents(v: any, d: number): boolean {
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.text === undefined) missing(o, p + "/text", "text");
-    else {
-      if (!(typeof v.text === "string")) expected(o, p + "/text", "string", v.text);
-    }
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "text", v.text, typeof v.text === "string", "string");
   }
 }
 
-/** Whether a value is a `TextResourceContents` (schema.ts:902). */
-export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
-  return guard(_isTextResourceContents, value);
-}
-
-/** Validates a value as a `TextResourceContents`, collecting every issue. */
-export function validateTextResourceContents(value: unknown): ValidationResult<T.TextResourceContents> {
-  return check<T.TextResourceContents>(value, _isTextResourceContents, _collectTextResourceContents);
-}
-
-/** Standard Schema v1 for `TextResourceContents`. */
-export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> =
-  standard(validateTextResourceContents);
-
-// ---- BlobResourceContents (schema.ts:912)
+/** `TextResourceContents` (schema.ts:902) */
+export const {
+  is: isTextResourceContents,
+  validate: validateTextResourceContents,
+  schema: TextResourceContentsSchema,
+} = define<T.TextResourceContents>(_isTextResourceContents, _collectTextResourceContents);
 
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
@@ -2864,42 +1957,26 @@ function _isBlobResourceContents(v: any, d: number): boolean {
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.blob === undefined) missing(o, p + "/blob", "blob");
-    else {
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
       else if (!isByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
     }
   }
 }
 
-/** Whether a value is a `BlobResourceContents` (schema.ts:912). */
-export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
-  return guard(_isBlobResourceContents, value);
-}
-
-/** Validates a value as a `BlobResourceContents`, collecting every issue. */
-export function validateBlobResourceContents(value: unknown): ValidationResult<T.BlobResourceContents> {
-  return check<T.BlobResourceContents>(value, _isBlobResourceContents, _collectBlobResourceContents);
-}
-
-/** Standard Schema v1 for `BlobResourceContents`. */
-export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> =
-  standard(validateBlobResourceContents);
-
-// ---- ListPromptsRequest (schema.ts:927)
+/** `BlobResourceContents` (schema.ts:912) */
+export const {
+  is: isBlobResourceContents,
+  validate: validateBlobResourceContents,
+  schema: BlobResourceContentsSchema,
+} = define<T.BlobResourceContents>(_isBlobResourceContents, _collectBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
@@ -2912,41 +1989,20 @@ function _isListPromptsRequest(v: any, d: number): boolean {
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "prompts/list")) expected(o, p + "/method", '"prompts/list"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListPromptsRequest` (schema.ts:927). */
-export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
-  return guard(_isListPromptsRequest, value);
-}
-
-/** Validates a value as a `ListPromptsRequest`, collecting every issue. */
-export function validateListPromptsRequest(value: unknown): ValidationResult<T.ListPromptsRequest> {
-  return check<T.ListPromptsRequest>(value, _isListPromptsRequest, _collectListPromptsRequest);
-}
-
-/** Standard Schema v1 for `ListPromptsRequest`. */
-export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> =
-  standard(validateListPromptsRequest);
-
-// ---- ListPromptsResult (schema.ts:936)
+/** `ListPromptsRequest` (schema.ts:927) */
+export const {
+  is: isListPromptsRequest,
+  validate: validateListPromptsRequest,
+  schema: ListPromptsRequestSchema,
+} = define<T.ListPromptsRequest>(_isListPromptsRequest, _collectListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
@@ -2958,18 +2014,10 @@ function _isListPromptsResult(v: any, d: number): boolean {
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.prompts === undefined) missing(o, p + "/prompts", "prompts");
-    else {
-      _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
   }
 }
 
@@ -2989,21 +2037,12 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
   }
 }
 
-/** Whether a value is a `ListPromptsResult` (schema.ts:936). */
-export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
-  return guard(_isListPromptsResult, value);
-}
-
-/** Validates a value as a `ListPromptsResult`, collecting every issue. */
-export function validateListPromptsResult(value: unknown): ValidationResult<T.ListPromptsResult> {
-  return check<T.ListPromptsResult>(value, _isListPromptsResult, _collectListPromptsResult);
-}
-
-/** Standard Schema v1 for `ListPromptsResult`. */
-export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> =
-  standard(validateListPromptsResult);
-
-// ---- GetPromptRequestParams (schema.ts:945)
+/** `ListPromptsResult` (schema.ts:936) */
+export const {
+  is: isListPromptsResult,
+  validate: validateListPromptsResult,
+  schema: ListPromptsResultSchema,
+} = define<T.ListPromptsResult>(_isListPromptsResult, _collectListPromptsResult);
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
@@ -3016,23 +2055,15 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.arguments !== undefined) {
-      _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d);
-    }
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d);
   }
 }
 
@@ -3046,8 +2077,7 @@ function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
 }
 
 function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
@@ -3055,21 +2085,12 @@ function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `GetPromptRequestParams` (schema.ts:945). */
-export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRequestParams {
-  return guard(_isGetPromptRequestParams, value);
-}
-
-/** Validates a value as a `GetPromptRequestParams`, collecting every issue. */
-export function validateGetPromptRequestParams(value: unknown): ValidationResult<T.GetPromptRequestParams> {
-  return check<T.GetPromptRequestParams>(value, _isGetPromptRequestParams, _collectGetPromptRequestParams);
-}
-
-/** Standard Schema v1 for `GetPromptRequestParams`. */
-export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> =
-  standard(validateGetPromptRequestParams);
-
-// ---- GetPromptRequest (schema.ts:961)
+/** `GetPromptRequestParams` (schema.ts:945) */
+export const {
+  is: isGetPromptRequestParams,
+  validate: validateGetPromptRequestParams,
+  schema: GetPromptRequestParamsSchema,
+} = define<T.GetPromptRequestParams>(_isGetPromptRequestParams, _collectGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
@@ -3082,41 +2103,20 @@ function _isGetPromptRequest(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "prompts/get")) expected(o, p + "/method", '"prompts/get"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
+    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `GetPromptRequest` (schema.ts:961). */
-export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
-  return guard(_isGetPromptRequest, value);
-}
-
-/** Validates a value as a `GetPromptRequest`, collecting every issue. */
-export function validateGetPromptRequest(value: unknown): ValidationResult<T.GetPromptRequest> {
-  return check<T.GetPromptRequest>(value, _isGetPromptRequest, _collectGetPromptRequest);
-}
-
-/** Standard Schema v1 for `GetPromptRequest`. */
-export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
-
-// ---- GetPromptResult (schema.ts:971)
+/** `GetPromptRequest` (schema.ts:961) */
+export const {
+  is: isGetPromptRequest,
+  validate: validateGetPromptRequest,
+  schema: GetPromptRequestSchema,
+} = define<T.GetPromptRequest>(_isGetPromptRequest, _collectGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
@@ -3128,18 +2128,10 @@ function _isGetPromptResult(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.messages === undefined) missing(o, p + "/messages", "messages");
-    else {
-      _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d);
   }
 }
 
@@ -3159,20 +2151,12 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
   }
 }
 
-/** Whether a value is a `GetPromptResult` (schema.ts:971). */
-export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
-  return guard(_isGetPromptResult, value);
-}
-
-/** Validates a value as a `GetPromptResult`, collecting every issue. */
-export function validateGetPromptResult(value: unknown): ValidationResult<T.GetPromptResult> {
-  return check<T.GetPromptResult>(value, _isGetPromptResult, _collectGetPromptResult);
-}
-
-/** Standard Schema v1 for `GetPromptResult`. */
-export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
-
-// ---- Prompt (schema.ts:984)
+/** `GetPromptResult` (schema.ts:971) */
+export const {
+  is: isGetPromptResult,
+  validate: validateGetPromptResult,
+  schema: GetPromptResultSchema,
+} = define<T.GetPromptResult>(_isGetPromptResult, _collectGetPromptResult);
 
 function _isPrompt(v: any, d: number): boolean {
   return (
@@ -3187,27 +2171,13 @@ function _isPrompt(v: any, d: number): boolean {
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.arguments !== undefined) {
-      _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d);
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3227,20 +2197,12 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
   }
 }
 
-/** Whether a value is a `Prompt` (schema.ts:984). */
-export function isPrompt(value: unknown): value is T.Prompt {
-  return guard(_isPrompt, value);
-}
-
-/** Validates a value as a `Prompt`, collecting every issue. */
-export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
-  return check<T.Prompt>(value, _isPrompt, _collectPrompt);
-}
-
-/** Standard Schema v1 for `Prompt`. */
-export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
-
-// ---- PromptArgument (schema.ts:1006)
+/** `Prompt` (schema.ts:984) */
+export const {
+  is: isPrompt,
+  validate: validatePrompt,
+  schema: PromptSchema,
+} = define<T.Prompt>(_isPrompt, _collectPrompt);
 
 function _isPromptArgument(v: any, d: number): boolean {
   return (
@@ -3253,38 +2215,20 @@ function _isPromptArgument(v: any, d: number): boolean {
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.required !== undefined) {
-      if (!(typeof v.required === "boolean")) expected(o, p + "/required", "boolean", v.required);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "required", v.required, typeof v.required === "boolean", "boolean");
   }
 }
 
-/** Whether a value is a `PromptArgument` (schema.ts:1006). */
-export function isPromptArgument(value: unknown): value is T.PromptArgument {
-  return guard(_isPromptArgument, value);
-}
-
-/** Validates a value as a `PromptArgument`, collecting every issue. */
-export function validatePromptArgument(value: unknown): ValidationResult<T.PromptArgument> {
-  return check<T.PromptArgument>(value, _isPromptArgument, _collectPromptArgument);
-}
-
-/** Standard Schema v1 for `PromptArgument`. */
-export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
-
-// ---- Role (schema.ts:1022)
+/** `PromptArgument` (schema.ts:1006) */
+export const {
+  is: isPromptArgument,
+  validate: validatePromptArgument,
+  schema: PromptArgumentSchema,
+} = define<T.PromptArgument>(_isPromptArgument, _collectPromptArgument);
 
 function _isRole(v: any, d: number): boolean {
   return v === "user" || v === "assistant";
@@ -3294,53 +2238,26 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (!(v === "user" || v === "assistant")) expected(o, p, 'one of "user", "assistant"', v, "enum");
 }
 
-/** Whether a value is a `Role` (schema.ts:1022). */
-export function isRole(value: unknown): value is T.Role {
-  return guard(_isRole, value);
-}
-
-/** Validates a value as a `Role`, collecting every issue. */
-export function validateRole(value: unknown): ValidationResult<T.Role> {
-  return check<T.Role>(value, _isRole, _collectRole);
-}
-
-/** Standard Schema v1 for `Role`. */
-export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
-
-// ---- PromptMessage (schema.ts:1032)
+/** `Role` (schema.ts:1022) */
+export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
   return isObject(v) && _isRole(v.role, d + 1) && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.role === undefined) missing(o, p + "/role", "role");
-    else {
-      _collectRole(v.role, p + "/role", o, d + 1);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
-      _collectContentBlock(v.content, p + "/content", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
   }
 }
 
-/** Whether a value is a `PromptMessage` (schema.ts:1032). */
-export function isPromptMessage(value: unknown): value is T.PromptMessage {
-  return guard(_isPromptMessage, value);
-}
-
-/** Validates a value as a `PromptMessage`, collecting every issue. */
-export function validatePromptMessage(value: unknown): ValidationResult<T.PromptMessage> {
-  return check<T.PromptMessage>(value, _isPromptMessage, _collectPromptMessage);
-}
-
-/** Standard Schema v1 for `PromptMessage`. */
-export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
-
-// ---- ResourceLink (schema.ts:1044)
+/** `PromptMessage` (schema.ts:1032) */
+export const {
+  is: isPromptMessage,
+  validate: validatePromptMessage,
+  schema: PromptMessageSchema,
+} = define<T.PromptMessage>(_isPromptMessage, _collectPromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
@@ -3360,59 +2277,29 @@ function _isResourceLink(v: any, d: number): boolean {
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v.size !== undefined) {
-      if (!Number.isInteger(v.size)) expected(o, p + "/size", "integer", v.size);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "resource_link")) expected(o, p + "/type", '"resource_link"', v.type, "const");
-    }
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
   }
 }
 
-/** Whether a value is a `ResourceLink` (schema.ts:1044). */
-export function isResourceLink(value: unknown): value is T.ResourceLink {
-  return guard(_isResourceLink, value);
-}
-
-/** Validates a value as a `ResourceLink`, collecting every issue. */
-export function validateResourceLink(value: unknown): ValidationResult<T.ResourceLink> {
-  return check<T.ResourceLink>(value, _isResourceLink, _collectResourceLink);
-}
-
-/** Standard Schema v1 for `ResourceLink`. */
-export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
-
-// ---- EmbeddedResource (schema.ts:1056)
+/** `ResourceLink` (schema.ts:1044) */
+export const {
+  is: isResourceLink,
+  validate: validateResourceLink,
+  schema: ResourceLinkSchema,
+} = define<T.ResourceLink>(_isResourceLink, _collectResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
@@ -3425,43 +2312,25 @@ function _isEmbeddedResource(v: any, d: number): boolean {
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "resource")) expected(o, p + "/type", '"resource"', v.type, "const");
-    }
-    if (v.resource === undefined) missing(o, p + "/resource", "resource");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
+    if (need(o, p, "resource", v.resource))
       if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
         anyOf(o, p + "/resource", v.resource, d, "TextResourceContents | BlobResourceContents", [
           _collectTextResourceContents,
           _collectBlobResourceContents,
         ]);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `EmbeddedResource` (schema.ts:1056). */
-export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
-  return guard(_isEmbeddedResource, value);
-}
-
-/** Validates a value as a `EmbeddedResource`, collecting every issue. */
-export function validateEmbeddedResource(value: unknown): ValidationResult<T.EmbeddedResource> {
-  return check<T.EmbeddedResource>(value, _isEmbeddedResource, _collectEmbeddedResource);
-}
-
-/** Standard Schema v1 for `EmbeddedResource`. */
-export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
-
-// ---- PromptListChangedNotification (schema.ts:1075)
+/** `EmbeddedResource` (schema.ts:1056) */
+export const {
+  is: isEmbeddedResource,
+  validate: validateEmbeddedResource,
+  schema: EmbeddedResourceSchema,
+} = define<T.EmbeddedResource>(_isEmbeddedResource, _collectEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
@@ -3473,45 +2342,27 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/prompts/list_changed"))
-        expected(o, p + "/method", '"notifications/prompts/list_changed"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/prompts/list_changed",
+      '"notifications/prompts/list_changed"',
+      "const",
+    );
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `PromptListChangedNotification` (schema.ts:1075). */
-export function isPromptListChangedNotification(value: unknown): value is T.PromptListChangedNotification {
-  return guard(_isPromptListChangedNotification, value);
-}
-
-/** Validates a value as a `PromptListChangedNotification`, collecting every issue. */
-export function validatePromptListChangedNotification(
-  value: unknown,
-): ValidationResult<T.PromptListChangedNotification> {
-  return check<T.PromptListChangedNotification>(
-    value,
-    _isPromptListChangedNotification,
-    _collectPromptListChangedNotification,
-  );
-}
-
-/** Standard Schema v1 for `PromptListChangedNotification`. */
-export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
-  validatePromptListChangedNotification,
-);
-
-// ---- ListToolsRequest (schema.ts:1086)
+/** `PromptListChangedNotification` (schema.ts:1075) */
+export const {
+  is: isPromptListChangedNotification,
+  validate: validatePromptListChangedNotification,
+  schema: PromptListChangedNotificationSchema,
+} = define<T.PromptListChangedNotification>(_isPromptListChangedNotification, _collectPromptListChangedNotification);
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
@@ -3524,40 +2375,20 @@ function _isListToolsRequest(v: any, d: number): boolean {
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tools/list")) expected(o, p + "/method", '"tools/list"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListToolsRequest` (schema.ts:1086). */
-export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
-  return guard(_isListToolsRequest, value);
-}
-
-/** Validates a value as a `ListToolsRequest`, collecting every issue. */
-export function validateListToolsRequest(value: unknown): ValidationResult<T.ListToolsRequest> {
-  return check<T.ListToolsRequest>(value, _isListToolsRequest, _collectListToolsRequest);
-}
-
-/** Standard Schema v1 for `ListToolsRequest`. */
-export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
-
-// ---- ListToolsResult (schema.ts:1095)
+/** `ListToolsRequest` (schema.ts:1086) */
+export const {
+  is: isListToolsRequest,
+  validate: validateListToolsRequest,
+  schema: ListToolsRequestSchema,
+} = define<T.ListToolsRequest>(_isListToolsRequest, _collectListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
@@ -3569,18 +2400,10 @@ function _isListToolsResult(v: any, d: number): boolean {
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.tools === undefined) missing(o, p + "/tools", "tools");
-    else {
-      _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
   }
 }
 
@@ -3600,20 +2423,12 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
   }
 }
 
-/** Whether a value is a `ListToolsResult` (schema.ts:1095). */
-export function isListToolsResult(value: unknown): value is T.ListToolsResult {
-  return guard(_isListToolsResult, value);
-}
-
-/** Validates a value as a `ListToolsResult`, collecting every issue. */
-export function validateListToolsResult(value: unknown): ValidationResult<T.ListToolsResult> {
-  return check<T.ListToolsResult>(value, _isListToolsResult, _collectListToolsResult);
-}
-
-/** Standard Schema v1 for `ListToolsResult`. */
-export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
-
-// ---- CallToolResult (schema.ts:1104)
+/** `ListToolsResult` (schema.ts:1095) */
+export const {
+  is: isListToolsResult,
+  validate: validateListToolsResult,
+  schema: ListToolsResultSchema,
+} = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
@@ -3626,21 +2441,11 @@ function _isCallToolResult(v: any, d: number): boolean {
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
-      _isCallToolResult$content$collect(v.content, p + "/content", o, d);
-    }
-    if (v.structuredContent !== undefined) {
-      if (!isObject(v.structuredContent)) expected(o, p + "/structuredContent", "object", v.structuredContent);
-    }
-    if (v.isError !== undefined) {
-      if (!(typeof v.isError === "boolean")) expected(o, p + "/isError", "boolean", v.isError);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
+    opt(o, p, "structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
+    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
 }
 
@@ -3660,20 +2465,12 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
   }
 }
 
-/** Whether a value is a `CallToolResult` (schema.ts:1104). */
-export function isCallToolResult(value: unknown): value is T.CallToolResult {
-  return guard(_isCallToolResult, value);
-}
-
-/** Validates a value as a `CallToolResult`, collecting every issue. */
-export function validateCallToolResult(value: unknown): ValidationResult<T.CallToolResult> {
-  return check<T.CallToolResult>(value, _isCallToolResult, _collectCallToolResult);
-}
-
-/** Standard Schema v1 for `CallToolResult`. */
-export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
-
-// ---- CallToolRequestParams (schema.ts:1137)
+/** `CallToolResult` (schema.ts:1104) */
+export const {
+  is: isCallToolResult,
+  validate: validateCallToolResult,
+  schema: CallToolResultSchema,
+} = define<T.CallToolResult>(_isCallToolResult, _collectCallToolResult);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
@@ -3687,44 +2484,25 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.task !== undefined) {
-      _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    }
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.arguments !== undefined) {
-      if (!isObject(v.arguments)) expected(o, p + "/arguments", "object", v.arguments);
-    }
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
   }
 }
 
-/** Whether a value is a `CallToolRequestParams` (schema.ts:1137). */
-export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
-  return guard(_isCallToolRequestParams, value);
-}
-
-/** Validates a value as a `CallToolRequestParams`, collecting every issue. */
-export function validateCallToolRequestParams(value: unknown): ValidationResult<T.CallToolRequestParams> {
-  return check<T.CallToolRequestParams>(value, _isCallToolRequestParams, _collectCallToolRequestParams);
-}
-
-/** Standard Schema v1 for `CallToolRequestParams`. */
-export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> =
-  standard(validateCallToolRequestParams);
-
-// ---- CallToolRequest (schema.ts:1153)
+/** `CallToolRequestParams` (schema.ts:1137) */
+export const {
+  is: isCallToolRequestParams,
+  validate: validateCallToolRequestParams,
+  schema: CallToolRequestParamsSchema,
+} = define<T.CallToolRequestParams>(_isCallToolRequestParams, _collectCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
@@ -3737,41 +2515,20 @@ function _isCallToolRequest(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tools/call")) expected(o, p + "/method", '"tools/call"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
+    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `CallToolRequest` (schema.ts:1153). */
-export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
-  return guard(_isCallToolRequest, value);
-}
-
-/** Validates a value as a `CallToolRequest`, collecting every issue. */
-export function validateCallToolRequest(value: unknown): ValidationResult<T.CallToolRequest> {
-  return check<T.CallToolRequest>(value, _isCallToolRequest, _collectCallToolRequest);
-}
-
-/** Standard Schema v1 for `CallToolRequest`. */
-export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
-
-// ---- ToolListChangedNotification (schema.ts:1163)
+/** `CallToolRequest` (schema.ts:1153) */
+export const {
+  is: isCallToolRequest,
+  validate: validateCallToolRequest,
+  schema: CallToolRequestSchema,
+} = define<T.CallToolRequest>(_isCallToolRequest, _collectCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
@@ -3783,43 +2540,27 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/tools/list_changed"))
-        expected(o, p + "/method", '"notifications/tools/list_changed"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/tools/list_changed",
+      '"notifications/tools/list_changed"',
+      "const",
+    );
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ToolListChangedNotification` (schema.ts:1163). */
-export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
-  return guard(_isToolListChangedNotification, value);
-}
-
-/** Validates a value as a `ToolListChangedNotification`, collecting every issue. */
-export function validateToolListChangedNotification(value: unknown): ValidationResult<T.ToolListChangedNotification> {
-  return check<T.ToolListChangedNotification>(
-    value,
-    _isToolListChangedNotification,
-    _collectToolListChangedNotification,
-  );
-}
-
-/** Standard Schema v1 for `ToolListChangedNotification`. */
-export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> = standard(
-  validateToolListChangedNotification,
-);
-
-// ---- ToolAnnotations (schema.ts:1180)
+/** `ToolListChangedNotification` (schema.ts:1163) */
+export const {
+  is: isToolListChangedNotification,
+  validate: validateToolListChangedNotification,
+  schema: ToolListChangedNotificationSchema,
+} = define<T.ToolListChangedNotification>(_isToolListChangedNotification, _collectToolListChangedNotification);
 
 function _isToolAnnotations(v: any, d: number): boolean {
   return (
@@ -3833,40 +2574,21 @@ function _isToolAnnotations(v: any, d: number): boolean {
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.readOnlyHint !== undefined) {
-      if (!(typeof v.readOnlyHint === "boolean")) expected(o, p + "/readOnlyHint", "boolean", v.readOnlyHint);
-    }
-    if (v.destructiveHint !== undefined) {
-      if (!(typeof v.destructiveHint === "boolean")) expected(o, p + "/destructiveHint", "boolean", v.destructiveHint);
-    }
-    if (v.idempotentHint !== undefined) {
-      if (!(typeof v.idempotentHint === "boolean")) expected(o, p + "/idempotentHint", "boolean", v.idempotentHint);
-    }
-    if (v.openWorldHint !== undefined) {
-      if (!(typeof v.openWorldHint === "boolean")) expected(o, p + "/openWorldHint", "boolean", v.openWorldHint);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
+    opt(o, p, "destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
+    opt(o, p, "idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
+    opt(o, p, "openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
   }
 }
 
-/** Whether a value is a `ToolAnnotations` (schema.ts:1180). */
-export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
-  return guard(_isToolAnnotations, value);
-}
-
-/** Validates a value as a `ToolAnnotations`, collecting every issue. */
-export function validateToolAnnotations(value: unknown): ValidationResult<T.ToolAnnotations> {
-  return check<T.ToolAnnotations>(value, _isToolAnnotations, _collectToolAnnotations);
-}
-
-/** Standard Schema v1 for `ToolAnnotations`. */
-export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
-
-// ---- ToolExecution (schema.ts:1229)
+/** `ToolAnnotations` (schema.ts:1180) */
+export const {
+  is: isToolAnnotations,
+  validate: validateToolAnnotations,
+  schema: ToolAnnotationsSchema,
+} = define<T.ToolAnnotations>(_isToolAnnotations, _collectToolAnnotations);
 
 function _isToolExecution(v: any, d: number): boolean {
   return (
@@ -3879,29 +2601,25 @@ function _isToolExecution(v: any, d: number): boolean {
 }
 
 function _collectToolExecution(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.taskSupport !== undefined) {
-      if (!(v.taskSupport === "forbidden" || v.taskSupport === "optional" || v.taskSupport === "required"))
-        expected(o, p + "/taskSupport", 'one of "forbidden", "optional", "required"', v.taskSupport, "enum");
-    }
+  if (object(o, p, v)) {
+    opt(
+      o,
+      p,
+      "taskSupport",
+      v.taskSupport,
+      v.taskSupport === "forbidden" || v.taskSupport === "optional" || v.taskSupport === "required",
+      'one of "forbidden", "optional", "required"',
+      "enum",
+    );
   }
 }
 
-/** Whether a value is a `ToolExecution` (schema.ts:1229). */
-export function isToolExecution(value: unknown): value is T.ToolExecution {
-  return guard(_isToolExecution, value);
-}
-
-/** Validates a value as a `ToolExecution`, collecting every issue. */
-export function validateToolExecution(value: unknown): ValidationResult<T.ToolExecution> {
-  return check<T.ToolExecution>(value, _isToolExecution, _collectToolExecution);
-}
-
-/** Standard Schema v1 for `ToolExecution`. */
-export const ToolExecutionSchema: StandardSchemaV1<unknown, T.ToolExecution> = standard(validateToolExecution);
-
-// ---- Tool (schema.ts:1249)
+/** `ToolExecution` (schema.ts:1229) */
+export const {
+  is: isToolExecution,
+  validate: validateToolExecution,
+  schema: ToolExecutionSchema,
+} = define<T.ToolExecution>(_isToolExecution, _collectToolExecution);
 
 function _isTool(v: any, d: number): boolean {
   return (
@@ -3928,71 +2646,48 @@ function _isTool(v: any, d: number): boolean {
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.inputSchema === undefined) missing(o, p + "/inputSchema", "inputSchema");
-    else {
-      if (!isObject(v.inputSchema)) expected(o, p + "/inputSchema", "object", v.inputSchema);
-      else {
-        if (v.inputSchema.$schema !== undefined) {
-          if (!(typeof v.inputSchema.$schema === "string"))
-            expected(o, p + "/inputSchema" + "/$schema", "string", v.inputSchema.$schema);
-        }
-        if (v.inputSchema.type === undefined) missing(o, p + "/inputSchema" + "/type", "type");
-        else {
-          if (!(v.inputSchema.type === "object"))
-            expected(o, p + "/inputSchema" + "/type", '"object"', v.inputSchema.type, "const");
-        }
-        if (v.inputSchema.properties !== undefined) {
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "inputSchema", v.inputSchema)) {
+      if (object(o, p + "/inputSchema", v.inputSchema)) {
+        opt(
+          o,
+          p + "/inputSchema",
+          "$schema",
+          v.inputSchema.$schema,
+          typeof v.inputSchema.$schema === "string",
+          "string",
+        );
+        req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
+        if (v.inputSchema.properties !== undefined)
           _isTool$inputSchema$properties$collect(v.inputSchema.properties, p + "/inputSchema" + "/properties", o, d);
-        }
-        if (v.inputSchema.required !== undefined) {
+        if (v.inputSchema.required !== undefined)
           _isTool$inputSchema$required$collect(v.inputSchema.required, p + "/inputSchema" + "/required", o, d);
-        }
       }
     }
-    if (v.execution !== undefined) {
-      _collectToolExecution(v.execution, p + "/execution", o, d + 1);
-    }
+    if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d + 1);
     if (v.outputSchema !== undefined) {
-      if (!isObject(v.outputSchema)) expected(o, p + "/outputSchema", "object", v.outputSchema);
-      else {
-        if (v.outputSchema.$schema !== undefined) {
-          if (!(typeof v.outputSchema.$schema === "string"))
-            expected(o, p + "/outputSchema" + "/$schema", "string", v.outputSchema.$schema);
-        }
-        if (v.outputSchema.type === undefined) missing(o, p + "/outputSchema" + "/type", "type");
-        else {
-          if (!(v.outputSchema.type === "object"))
-            expected(o, p + "/outputSchema" + "/type", '"object"', v.outputSchema.type, "const");
-        }
-        if (v.outputSchema.properties !== undefined) {
+      if (object(o, p + "/outputSchema", v.outputSchema)) {
+        opt(
+          o,
+          p + "/outputSchema",
+          "$schema",
+          v.outputSchema.$schema,
+          typeof v.outputSchema.$schema === "string",
+          "string",
+        );
+        req(o, p + "/outputSchema", "type", v.outputSchema.type, v.outputSchema.type === "object", '"object"', "const");
+        if (v.outputSchema.properties !== undefined)
           _isTool$outputSchema$properties$collect(v.outputSchema.properties, p + "/outputSchema" + "/properties", o, d);
-        }
-        if (v.outputSchema.required !== undefined) {
+        if (v.outputSchema.required !== undefined)
           _isTool$outputSchema$required$collect(v.outputSchema.required, p + "/outputSchema" + "/required", o, d);
-        }
       }
     }
-    if (v.annotations !== undefined) {
-      _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -4006,8 +2701,7 @@ function _isTool$inputSchema$properties(v: any, d: number): boolean {
 }
 
 function _isTool$inputSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
@@ -4041,8 +2735,7 @@ function _isTool$outputSchema$properties(v: any, d: number): boolean {
 }
 
 function _isTool$outputSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
@@ -4066,20 +2759,8 @@ function _isTool$outputSchema$required$collect(v: any, p: string, o: ValidationI
   }
 }
 
-/** Whether a value is a `Tool` (schema.ts:1249). */
-export function isTool(value: unknown): value is T.Tool {
-  return guard(_isTool, value);
-}
-
-/** Validates a value as a `Tool`, collecting every issue. */
-export function validateTool(value: unknown): ValidationResult<T.Tool> {
-  return check<T.Tool>(value, _isTool, _collectTool);
-}
-
-/** Standard Schema v1 for `Tool`. */
-export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
-
-// ---- TaskStatus (schema.ts:1306)
+/** `Tool` (schema.ts:1249) */
+export const { is: isTool, validate: validateTool, schema: ToolSchema } = define<T.Tool>(_isTool, _collectTool);
 
 function _isTaskStatus(v: any, d: number): boolean {
   return v === "working" || v === "input_required" || v === "completed" || v === "failed" || v === "cancelled";
@@ -4090,78 +2771,46 @@ function _collectTaskStatus(v: any, p: string, o: ValidationIssue[], d: number):
     expected(o, p, 'one of "working", "input_required", "completed", "failed", "cancelled"', v, "enum");
 }
 
-/** Whether a value is a `TaskStatus` (schema.ts:1306). */
-export function isTaskStatus(value: unknown): value is T.TaskStatus {
-  return guard(_isTaskStatus, value);
-}
-
-/** Validates a value as a `TaskStatus`, collecting every issue. */
-export function validateTaskStatus(value: unknown): ValidationResult<T.TaskStatus> {
-  return check<T.TaskStatus>(value, _isTaskStatus, _collectTaskStatus);
-}
-
-/** Standard Schema v1 for `TaskStatus`. */
-export const TaskStatusSchema: StandardSchemaV1<unknown, T.TaskStatus> = standard(validateTaskStatus);
-
-// ---- TaskMetadata (schema.ts:1319)
+/** `TaskStatus` (schema.ts:1306) */
+export const {
+  is: isTaskStatus,
+  validate: validateTaskStatus,
+  schema: TaskStatusSchema,
+} = define<T.TaskStatus>(_isTaskStatus, _collectTaskStatus);
 
 function _isTaskMetadata(v: any, d: number): boolean {
   return isObject(v) && (v.ttl === undefined || Number.isInteger(v.ttl));
 }
 
 function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.ttl !== undefined) {
-      if (!Number.isInteger(v.ttl)) expected(o, p + "/ttl", "integer", v.ttl);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "ttl", v.ttl, Number.isInteger(v.ttl), "integer");
   }
 }
 
-/** Whether a value is a `TaskMetadata` (schema.ts:1319). */
-export function isTaskMetadata(value: unknown): value is T.TaskMetadata {
-  return guard(_isTaskMetadata, value);
-}
-
-/** Validates a value as a `TaskMetadata`, collecting every issue. */
-export function validateTaskMetadata(value: unknown): ValidationResult<T.TaskMetadata> {
-  return check<T.TaskMetadata>(value, _isTaskMetadata, _collectTaskMetadata);
-}
-
-/** Standard Schema v1 for `TaskMetadata`. */
-export const TaskMetadataSchema: StandardSchemaV1<unknown, T.TaskMetadata> = standard(validateTaskMetadata);
-
-// ---- RelatedTaskMetadata (schema.ts:1332)
+/** `TaskMetadata` (schema.ts:1319) */
+export const {
+  is: isTaskMetadata,
+  validate: validateTaskMetadata,
+  schema: TaskMetadataSchema,
+} = define<T.TaskMetadata>(_isTaskMetadata, _collectTaskMetadata);
 
 function _isRelatedTaskMetadata(v: any, d: number): boolean {
   return isObject(v) && typeof v.taskId === "string";
 }
 
 function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.taskId === undefined) missing(o, p + "/taskId", "taskId");
-    else {
-      if (!(typeof v.taskId === "string")) expected(o, p + "/taskId", "string", v.taskId);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
   }
 }
 
-/** Whether a value is a `RelatedTaskMetadata` (schema.ts:1332). */
-export function isRelatedTaskMetadata(value: unknown): value is T.RelatedTaskMetadata {
-  return guard(_isRelatedTaskMetadata, value);
-}
-
-/** Validates a value as a `RelatedTaskMetadata`, collecting every issue. */
-export function validateRelatedTaskMetadata(value: unknown): ValidationResult<T.RelatedTaskMetadata> {
-  return check<T.RelatedTaskMetadata>(value, _isRelatedTaskMetadata, _collectRelatedTaskMetadata);
-}
-
-/** Standard Schema v1 for `RelatedTaskMetadata`. */
-export const RelatedTaskMetadataSchema: StandardSchemaV1<unknown, T.RelatedTaskMetadata> =
-  standard(validateRelatedTaskMetadata);
-
-// ---- Task (schema.ts:1344)
+/** `RelatedTaskMetadata` (schema.ts:1332) */
+export const {
+  is: isRelatedTaskMetadata,
+  validate: validateRelatedTaskMetadata,
+  schema: RelatedTaskMetadataSchema,
+} = define<T.RelatedTaskMetadata>(_isRelatedTaskMetadata, _collectRelatedTaskMetadata);
 
 function _isTask(v: any, d: number): boolean {
   return (
@@ -4177,83 +2826,37 @@ function _isTask(v: any, d: number): boolean {
 }
 
 function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.taskId === undefined) missing(o, p + "/taskId", "taskId");
-    else {
-      if (!(typeof v.taskId === "string")) expected(o, p + "/taskId", "string", v.taskId);
-    }
-    if (v.status === undefined) missing(o, p + "/status", "status");
-    else {
-      _collectTaskStatus(v.status, p + "/status", o, d + 1);
-    }
-    if (v.statusMessage !== undefined) {
-      if (!(typeof v.statusMessage === "string")) expected(o, p + "/statusMessage", "string", v.statusMessage);
-    }
-    if (v.createdAt === undefined) missing(o, p + "/createdAt", "createdAt");
-    else {
-      if (!(typeof v.createdAt === "string")) expected(o, p + "/createdAt", "string", v.createdAt);
-    }
-    if (v.lastUpdatedAt === undefined) missing(o, p + "/lastUpdatedAt", "lastUpdatedAt");
-    else {
-      if (!(typeof v.lastUpdatedAt === "string")) expected(o, p + "/lastUpdatedAt", "string", v.lastUpdatedAt);
-    }
-    if (v.ttl === undefined) missing(o, p + "/ttl", "ttl");
-    else {
-      if (!(Number.isInteger(v.ttl) || v.ttl === null)) expected(o, p + "/ttl", "integer or null", v.ttl);
-    }
-    if (v.pollInterval !== undefined) {
-      if (!Number.isInteger(v.pollInterval)) expected(o, p + "/pollInterval", "integer", v.pollInterval);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
+    if (need(o, p, "status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d + 1);
+    opt(o, p, "statusMessage", v.statusMessage, typeof v.statusMessage === "string", "string");
+    req(o, p, "createdAt", v.createdAt, typeof v.createdAt === "string", "string");
+    req(o, p, "lastUpdatedAt", v.lastUpdatedAt, typeof v.lastUpdatedAt === "string", "string");
+    req(o, p, "ttl", v.ttl, Number.isInteger(v.ttl) || v.ttl === null, "integer or null");
+    opt(o, p, "pollInterval", v.pollInterval, Number.isInteger(v.pollInterval), "integer");
   }
 }
 
-/** Whether a value is a `Task` (schema.ts:1344). */
-export function isTask(value: unknown): value is T.Task {
-  return guard(_isTask, value);
-}
-
-/** Validates a value as a `Task`, collecting every issue. */
-export function validateTask(value: unknown): ValidationResult<T.Task> {
-  return check<T.Task>(value, _isTask, _collectTask);
-}
-
-/** Standard Schema v1 for `Task`. */
-export const TaskSchema: StandardSchemaV1<unknown, T.Task> = standard(validateTask);
-
-// ---- CreateTaskResult (schema.ts:1391)
+/** `Task` (schema.ts:1344) */
+export const { is: isTask, validate: validateTask, schema: TaskSchema } = define<T.Task>(_isTask, _collectTask);
 
 function _isCreateTaskResult(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isTask(v.task, d + 1);
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.task === undefined) missing(o, p + "/task", "task");
-    else {
-      _collectTask(v.task, p + "/task", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "task", v.task)) _collectTask(v.task, p + "/task", o, d + 1);
   }
 }
 
-/** Whether a value is a `CreateTaskResult` (schema.ts:1391). */
-export function isCreateTaskResult(value: unknown): value is T.CreateTaskResult {
-  return guard(_isCreateTaskResult, value);
-}
-
-/** Validates a value as a `CreateTaskResult`, collecting every issue. */
-export function validateCreateTaskResult(value: unknown): ValidationResult<T.CreateTaskResult> {
-  return check<T.CreateTaskResult>(value, _isCreateTaskResult, _collectCreateTaskResult);
-}
-
-/** Standard Schema v1 for `CreateTaskResult`. */
-export const CreateTaskResultSchema: StandardSchemaV1<unknown, T.CreateTaskResult> = standard(validateCreateTaskResult);
-
-// ---- GetTaskRequest (schema.ts:1400)
+/** `CreateTaskResult` (schema.ts:1391) */
+export const {
+  is: isCreateTaskResult,
+  validate: validateCreateTaskResult,
+  schema: CreateTaskResultSchema,
+} = define<T.CreateTaskResult>(_isCreateTaskResult, _collectCreateTaskResult);
 
 function _isGetTaskRequest(v: any, d: number): boolean {
   return (
@@ -4267,74 +2870,42 @@ function _isGetTaskRequest(v: any, d: number): boolean {
 }
 
 function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tasks/get")) expected(o, p + "/method", '"tasks/get"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-      else {
-        if (v.params.taskId === undefined) missing(o, p + "/params" + "/taskId", "taskId");
-        else {
-          if (!(typeof v.params.taskId === "string")) expected(o, p + "/params" + "/taskId", "string", v.params.taskId);
-        }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tasks/get", '"tasks/get"', "const");
+    if (need(o, p, "params", v.params)) {
+      if (object(o, p + "/params", v.params)) {
+        req(o, p + "/params", "taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
       }
     }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `GetTaskRequest` (schema.ts:1400). */
-export function isGetTaskRequest(value: unknown): value is T.GetTaskRequest {
-  return guard(_isGetTaskRequest, value);
-}
-
-/** Validates a value as a `GetTaskRequest`, collecting every issue. */
-export function validateGetTaskRequest(value: unknown): ValidationResult<T.GetTaskRequest> {
-  return check<T.GetTaskRequest>(value, _isGetTaskRequest, _collectGetTaskRequest);
-}
-
-/** Standard Schema v1 for `GetTaskRequest`. */
-export const GetTaskRequestSchema: StandardSchemaV1<unknown, T.GetTaskRequest> = standard(validateGetTaskRequest);
-
-// ---- GetTaskResult (schema.ts:1415)
+/** `GetTaskRequest` (schema.ts:1400) */
+export const {
+  is: isGetTaskRequest,
+  validate: validateGetTaskRequest,
+  schema: GetTaskRequestSchema,
+} = define<T.GetTaskRequest>(_isGetTaskRequest, _collectGetTaskRequest);
 
 function _isGetTaskResult(v: any, d: number): boolean {
   return _isResult(v, d + 1) && _isTask(v, d + 1);
 }
 
 function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     _collectResult(v, p, o, d + 1);
     _collectTask(v, p, o, d + 1);
   }
 }
 
-/** Whether a value is a `GetTaskResult` (schema.ts:1415). */
-export function isGetTaskResult(value: unknown): value is T.GetTaskResult {
-  return guard(_isGetTaskResult, value);
-}
-
-/** Validates a value as a `GetTaskResult`, collecting every issue. */
-export function validateGetTaskResult(value: unknown): ValidationResult<T.GetTaskResult> {
-  return check<T.GetTaskResult>(value, _isGetTaskResult, _collectGetTaskResult);
-}
-
-/** Standard Schema v1 for `GetTaskResult`. */
-export const GetTaskResultSchema: StandardSchemaV1<unknown, T.GetTaskResult> = standard(validateGetTaskResult);
-
-// ---- GetTaskPayloadRequest (schema.ts:1422)
+/** `GetTaskResult` (schema.ts:1415) */
+export const {
+  is: isGetTaskResult,
+  validate: validateGetTaskResult,
+  schema: GetTaskResultSchema,
+} = define<T.GetTaskResult>(_isGetTaskResult, _collectGetTaskResult);
 
 function _isGetTaskPayloadRequest(v: any, d: number): boolean {
   return (
@@ -4348,77 +2919,41 @@ function _isGetTaskPayloadRequest(v: any, d: number): boolean {
 }
 
 function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tasks/result")) expected(o, p + "/method", '"tasks/result"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-      else {
-        if (v.params.taskId === undefined) missing(o, p + "/params" + "/taskId", "taskId");
-        else {
-          if (!(typeof v.params.taskId === "string")) expected(o, p + "/params" + "/taskId", "string", v.params.taskId);
-        }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tasks/result", '"tasks/result"', "const");
+    if (need(o, p, "params", v.params)) {
+      if (object(o, p + "/params", v.params)) {
+        req(o, p + "/params", "taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
       }
     }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `GetTaskPayloadRequest` (schema.ts:1422). */
-export function isGetTaskPayloadRequest(value: unknown): value is T.GetTaskPayloadRequest {
-  return guard(_isGetTaskPayloadRequest, value);
-}
-
-/** Validates a value as a `GetTaskPayloadRequest`, collecting every issue. */
-export function validateGetTaskPayloadRequest(value: unknown): ValidationResult<T.GetTaskPayloadRequest> {
-  return check<T.GetTaskPayloadRequest>(value, _isGetTaskPayloadRequest, _collectGetTaskPayloadRequest);
-}
-
-/** Standard Schema v1 for `GetTaskPayloadRequest`. */
-export const GetTaskPayloadRequestSchema: StandardSchemaV1<unknown, T.GetTaskPayloadRequest> =
-  standard(validateGetTaskPayloadRequest);
-
-// ---- GetTaskPayloadResult (schema.ts:1439)
+/** `GetTaskPayloadRequest` (schema.ts:1422) */
+export const {
+  is: isGetTaskPayloadRequest,
+  validate: validateGetTaskPayloadRequest,
+  schema: GetTaskPayloadRequestSchema,
+} = define<T.GetTaskPayloadRequest>(_isGetTaskPayloadRequest, _collectGetTaskPayloadRequest);
 
 function _isGetTaskPayloadResult(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta));
 }
 
 function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `GetTaskPayloadResult` (schema.ts:1439). */
-export function isGetTaskPayloadResult(value: unknown): value is T.GetTaskPayloadResult {
-  return guard(_isGetTaskPayloadResult, value);
-}
-
-/** Validates a value as a `GetTaskPayloadResult`, collecting every issue. */
-export function validateGetTaskPayloadResult(value: unknown): ValidationResult<T.GetTaskPayloadResult> {
-  return check<T.GetTaskPayloadResult>(value, _isGetTaskPayloadResult, _collectGetTaskPayloadResult);
-}
-
-/** Standard Schema v1 for `GetTaskPayloadResult`. */
-export const GetTaskPayloadResultSchema: StandardSchemaV1<unknown, T.GetTaskPayloadResult> =
-  standard(validateGetTaskPayloadResult);
-
-// ---- CancelTaskRequest (schema.ts:1448)
+/** `GetTaskPayloadResult` (schema.ts:1439) */
+export const {
+  is: isGetTaskPayloadResult,
+  validate: validateGetTaskPayloadResult,
+  schema: GetTaskPayloadResultSchema,
+} = define<T.GetTaskPayloadResult>(_isGetTaskPayloadResult, _collectGetTaskPayloadResult);
 
 function _isCancelTaskRequest(v: any, d: number): boolean {
   return (
@@ -4432,75 +2967,42 @@ function _isCancelTaskRequest(v: any, d: number): boolean {
 }
 
 function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tasks/cancel")) expected(o, p + "/method", '"tasks/cancel"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-      else {
-        if (v.params.taskId === undefined) missing(o, p + "/params" + "/taskId", "taskId");
-        else {
-          if (!(typeof v.params.taskId === "string")) expected(o, p + "/params" + "/taskId", "string", v.params.taskId);
-        }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tasks/cancel", '"tasks/cancel"', "const");
+    if (need(o, p, "params", v.params)) {
+      if (object(o, p + "/params", v.params)) {
+        req(o, p + "/params", "taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
       }
     }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `CancelTaskRequest` (schema.ts:1448). */
-export function isCancelTaskRequest(value: unknown): value is T.CancelTaskRequest {
-  return guard(_isCancelTaskRequest, value);
-}
-
-/** Validates a value as a `CancelTaskRequest`, collecting every issue. */
-export function validateCancelTaskRequest(value: unknown): ValidationResult<T.CancelTaskRequest> {
-  return check<T.CancelTaskRequest>(value, _isCancelTaskRequest, _collectCancelTaskRequest);
-}
-
-/** Standard Schema v1 for `CancelTaskRequest`. */
-export const CancelTaskRequestSchema: StandardSchemaV1<unknown, T.CancelTaskRequest> =
-  standard(validateCancelTaskRequest);
-
-// ---- CancelTaskResult (schema.ts:1463)
+/** `CancelTaskRequest` (schema.ts:1448) */
+export const {
+  is: isCancelTaskRequest,
+  validate: validateCancelTaskRequest,
+  schema: CancelTaskRequestSchema,
+} = define<T.CancelTaskRequest>(_isCancelTaskRequest, _collectCancelTaskRequest);
 
 function _isCancelTaskResult(v: any, d: number): boolean {
   return _isResult(v, d + 1) && _isTask(v, d + 1);
 }
 
 function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     _collectResult(v, p, o, d + 1);
     _collectTask(v, p, o, d + 1);
   }
 }
 
-/** Whether a value is a `CancelTaskResult` (schema.ts:1463). */
-export function isCancelTaskResult(value: unknown): value is T.CancelTaskResult {
-  return guard(_isCancelTaskResult, value);
-}
-
-/** Validates a value as a `CancelTaskResult`, collecting every issue. */
-export function validateCancelTaskResult(value: unknown): ValidationResult<T.CancelTaskResult> {
-  return check<T.CancelTaskResult>(value, _isCancelTaskResult, _collectCancelTaskResult);
-}
-
-/** Standard Schema v1 for `CancelTaskResult`. */
-export const CancelTaskResultSchema: StandardSchemaV1<unknown, T.CancelTaskResult> = standard(validateCancelTaskResult);
-
-// ---- ListTasksRequest (schema.ts:1470)
+/** `CancelTaskResult` (schema.ts:1463) */
+export const {
+  is: isCancelTaskResult,
+  validate: validateCancelTaskResult,
+  schema: CancelTaskResultSchema,
+} = define<T.CancelTaskResult>(_isCancelTaskResult, _collectCancelTaskResult);
 
 function _isListTasksRequest(v: any, d: number): boolean {
   return (
@@ -4513,40 +3015,20 @@ function _isListTasksRequest(v: any, d: number): boolean {
 }
 
 function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tasks/list")) expected(o, p + "/method", '"tasks/list"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tasks/list", '"tasks/list"', "const");
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListTasksRequest` (schema.ts:1470). */
-export function isListTasksRequest(value: unknown): value is T.ListTasksRequest {
-  return guard(_isListTasksRequest, value);
-}
-
-/** Validates a value as a `ListTasksRequest`, collecting every issue. */
-export function validateListTasksRequest(value: unknown): ValidationResult<T.ListTasksRequest> {
-  return check<T.ListTasksRequest>(value, _isListTasksRequest, _collectListTasksRequest);
-}
-
-/** Standard Schema v1 for `ListTasksRequest`. */
-export const ListTasksRequestSchema: StandardSchemaV1<unknown, T.ListTasksRequest> = standard(validateListTasksRequest);
-
-// ---- ListTasksResult (schema.ts:1479)
+/** `ListTasksRequest` (schema.ts:1470) */
+export const {
+  is: isListTasksRequest,
+  validate: validateListTasksRequest,
+  schema: ListTasksRequestSchema,
+} = define<T.ListTasksRequest>(_isListTasksRequest, _collectListTasksRequest);
 
 function _isListTasksResult(v: any, d: number): boolean {
   return (
@@ -4558,18 +3040,10 @@ function _isListTasksResult(v: any, d: number): boolean {
 }
 
 function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.tasks === undefined) missing(o, p + "/tasks", "tasks");
-    else {
-      _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d);
   }
 }
 
@@ -4589,53 +3063,30 @@ function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[
   }
 }
 
-/** Whether a value is a `ListTasksResult` (schema.ts:1479). */
-export function isListTasksResult(value: unknown): value is T.ListTasksResult {
-  return guard(_isListTasksResult, value);
-}
-
-/** Validates a value as a `ListTasksResult`, collecting every issue. */
-export function validateListTasksResult(value: unknown): ValidationResult<T.ListTasksResult> {
-  return check<T.ListTasksResult>(value, _isListTasksResult, _collectListTasksResult);
-}
-
-/** Standard Schema v1 for `ListTasksResult`. */
-export const ListTasksResultSchema: StandardSchemaV1<unknown, T.ListTasksResult> = standard(validateListTasksResult);
-
-// ---- TaskStatusNotificationParams (schema.ts:1488)
+/** `ListTasksResult` (schema.ts:1479) */
+export const {
+  is: isListTasksResult,
+  validate: validateListTasksResult,
+  schema: ListTasksResultSchema,
+} = define<T.ListTasksResult>(_isListTasksResult, _collectListTasksResult);
 
 function _isTaskStatusNotificationParams(v: any, d: number): boolean {
   return _isNotificationParams(v, d + 1) && _isTask(v, d + 1);
 }
 
 function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     _collectNotificationParams(v, p, o, d + 1);
     _collectTask(v, p, o, d + 1);
   }
 }
 
-/** Whether a value is a `TaskStatusNotificationParams` (schema.ts:1488). */
-export function isTaskStatusNotificationParams(value: unknown): value is T.TaskStatusNotificationParams {
-  return guard(_isTaskStatusNotificationParams, value);
-}
-
-/** Validates a value as a `TaskStatusNotificationParams`, collecting every issue. */
-export function validateTaskStatusNotificationParams(value: unknown): ValidationResult<T.TaskStatusNotificationParams> {
-  return check<T.TaskStatusNotificationParams>(
-    value,
-    _isTaskStatusNotificationParams,
-    _collectTaskStatusNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `TaskStatusNotificationParams`. */
-export const TaskStatusNotificationParamsSchema: StandardSchemaV1<unknown, T.TaskStatusNotificationParams> = standard(
-  validateTaskStatusNotificationParams,
-);
-
-// ---- TaskStatusNotification (schema.ts:1495)
+/** `TaskStatusNotificationParams` (schema.ts:1488) */
+export const {
+  is: isTaskStatusNotificationParams,
+  validate: validateTaskStatusNotificationParams,
+  schema: TaskStatusNotificationParamsSchema,
+} = define<T.TaskStatusNotificationParams>(_isTaskStatusNotificationParams, _collectTaskStatusNotificationParams);
 
 function _isTaskStatusNotification(v: any, d: number): boolean {
   return (
@@ -4647,39 +3098,19 @@ function _isTaskStatusNotification(v: any, d: number): boolean {
 }
 
 function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/tasks/status"))
-        expected(o, p + "/method", '"notifications/tasks/status"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectTaskStatusNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/tasks/status", '"notifications/tasks/status"', "const");
+    if (need(o, p, "params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `TaskStatusNotification` (schema.ts:1495). */
-export function isTaskStatusNotification(value: unknown): value is T.TaskStatusNotification {
-  return guard(_isTaskStatusNotification, value);
-}
-
-/** Validates a value as a `TaskStatusNotification`, collecting every issue. */
-export function validateTaskStatusNotification(value: unknown): ValidationResult<T.TaskStatusNotification> {
-  return check<T.TaskStatusNotification>(value, _isTaskStatusNotification, _collectTaskStatusNotification);
-}
-
-/** Standard Schema v1 for `TaskStatusNotification`. */
-export const TaskStatusNotificationSchema: StandardSchemaV1<unknown, T.TaskStatusNotification> =
-  standard(validateTaskStatusNotification);
-
-// ---- SetLevelRequestParams (schema.ts:1507)
+/** `TaskStatusNotification` (schema.ts:1495) */
+export const {
+  is: isTaskStatusNotification,
+  validate: validateTaskStatusNotification,
+  schema: TaskStatusNotificationSchema,
+} = define<T.TaskStatusNotification>(_isTaskStatusNotification, _collectTaskStatusNotification);
 
 function _isSetLevelRequestParams(v: any, d: number): boolean {
   return (
@@ -4691,38 +3122,23 @@ function _isSetLevelRequestParams(v: any, d: number): boolean {
 }
 
 function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.level === undefined) missing(o, p + "/level", "level");
-    else {
-      _collectLoggingLevel(v.level, p + "/level", o, d + 1);
-    }
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
   }
 }
 
-/** Whether a value is a `SetLevelRequestParams` (schema.ts:1507). */
-export function isSetLevelRequestParams(value: unknown): value is T.SetLevelRequestParams {
-  return guard(_isSetLevelRequestParams, value);
-}
-
-/** Validates a value as a `SetLevelRequestParams`, collecting every issue. */
-export function validateSetLevelRequestParams(value: unknown): ValidationResult<T.SetLevelRequestParams> {
-  return check<T.SetLevelRequestParams>(value, _isSetLevelRequestParams, _collectSetLevelRequestParams);
-}
-
-/** Standard Schema v1 for `SetLevelRequestParams`. */
-export const SetLevelRequestParamsSchema: StandardSchemaV1<unknown, T.SetLevelRequestParams> =
-  standard(validateSetLevelRequestParams);
-
-// ---- SetLevelRequest (schema.ts:1519)
+/** `SetLevelRequestParams` (schema.ts:1507) */
+export const {
+  is: isSetLevelRequestParams,
+  validate: validateSetLevelRequestParams,
+  schema: SetLevelRequestParamsSchema,
+} = define<T.SetLevelRequestParams>(_isSetLevelRequestParams, _collectSetLevelRequestParams);
 
 function _isSetLevelRequest(v: any, d: number): boolean {
   return (
@@ -4735,41 +3151,20 @@ function _isSetLevelRequest(v: any, d: number): boolean {
 }
 
 function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "logging/setLevel")) expected(o, p + "/method", '"logging/setLevel"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectSetLevelRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "logging/setLevel", '"logging/setLevel"', "const");
+    if (need(o, p, "params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `SetLevelRequest` (schema.ts:1519). */
-export function isSetLevelRequest(value: unknown): value is T.SetLevelRequest {
-  return guard(_isSetLevelRequest, value);
-}
-
-/** Validates a value as a `SetLevelRequest`, collecting every issue. */
-export function validateSetLevelRequest(value: unknown): ValidationResult<T.SetLevelRequest> {
-  return check<T.SetLevelRequest>(value, _isSetLevelRequest, _collectSetLevelRequest);
-}
-
-/** Standard Schema v1 for `SetLevelRequest`. */
-export const SetLevelRequestSchema: StandardSchemaV1<unknown, T.SetLevelRequest> = standard(validateSetLevelRequest);
-
-// ---- LoggingMessageNotificationParams (schema.ts:1529)
+/** `SetLevelRequest` (schema.ts:1519) */
+export const {
+  is: isSetLevelRequest,
+  validate: validateSetLevelRequest,
+  schema: SetLevelRequestSchema,
+} = define<T.SetLevelRequest>(_isSetLevelRequest, _collectSetLevelRequest);
 
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
@@ -4782,43 +3177,23 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.level === undefined) missing(o, p + "/level", "level");
-    else {
-      _collectLoggingLevel(v.level, p + "/level", o, d + 1);
-    }
-    if (v.logger !== undefined) {
-      if (!(typeof v.logger === "string")) expected(o, p + "/logger", "string", v.logger);
-    }
-    if (v.data === undefined) missing(o, p + "/data", "data");
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
+    need(o, p, "data", v.data);
   }
 }
 
-/** Whether a value is a `LoggingMessageNotificationParams` (schema.ts:1529). */
-export function isLoggingMessageNotificationParams(value: unknown): value is T.LoggingMessageNotificationParams {
-  return guard(_isLoggingMessageNotificationParams, value);
-}
-
-/** Validates a value as a `LoggingMessageNotificationParams`, collecting every issue. */
-export function validateLoggingMessageNotificationParams(
-  value: unknown,
-): ValidationResult<T.LoggingMessageNotificationParams> {
-  return check<T.LoggingMessageNotificationParams>(
-    value,
-    _isLoggingMessageNotificationParams,
-    _collectLoggingMessageNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `LoggingMessageNotificationParams`. */
-export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> =
-  standard(validateLoggingMessageNotificationParams);
-
-// ---- LoggingMessageNotification (schema.ts:1549)
+/** `LoggingMessageNotificationParams` (schema.ts:1529) */
+export const {
+  is: isLoggingMessageNotificationParams,
+  validate: validateLoggingMessageNotificationParams,
+  schema: LoggingMessageNotificationParamsSchema,
+} = define<T.LoggingMessageNotificationParams>(
+  _isLoggingMessageNotificationParams,
+  _collectLoggingMessageNotificationParams,
+);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
   return (
@@ -4830,40 +3205,19 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/message"))
-        expected(o, p + "/method", '"notifications/message"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
+    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `LoggingMessageNotification` (schema.ts:1549). */
-export function isLoggingMessageNotification(value: unknown): value is T.LoggingMessageNotification {
-  return guard(_isLoggingMessageNotification, value);
-}
-
-/** Validates a value as a `LoggingMessageNotification`, collecting every issue. */
-export function validateLoggingMessageNotification(value: unknown): ValidationResult<T.LoggingMessageNotification> {
-  return check<T.LoggingMessageNotification>(value, _isLoggingMessageNotification, _collectLoggingMessageNotification);
-}
-
-/** Standard Schema v1 for `LoggingMessageNotification`. */
-export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> = standard(
-  validateLoggingMessageNotification,
-);
-
-// ---- LoggingLevel (schema.ts:1562)
+/** `LoggingMessageNotification` (schema.ts:1549) */
+export const {
+  is: isLoggingMessageNotification,
+  validate: validateLoggingMessageNotification,
+  schema: LoggingMessageNotificationSchema,
+} = define<T.LoggingMessageNotification>(_isLoggingMessageNotification, _collectLoggingMessageNotification);
 
 function _isLoggingLevel(v: any, d: number): boolean {
   return (
@@ -4892,20 +3246,12 @@ function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], d: number
     expected(o, p, 'one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"', v, "enum");
 }
 
-/** Whether a value is a `LoggingLevel` (schema.ts:1562). */
-export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
-  return guard(_isLoggingLevel, value);
-}
-
-/** Validates a value as a `LoggingLevel`, collecting every issue. */
-export function validateLoggingLevel(value: unknown): ValidationResult<T.LoggingLevel> {
-  return check<T.LoggingLevel>(value, _isLoggingLevel, _collectLoggingLevel);
-}
-
-/** Standard Schema v1 for `LoggingLevel`. */
-export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
-
-// ---- CreateMessageRequestParams (schema.ts:1578)
+/** `LoggingLevel` (schema.ts:1562) */
+export const {
+  is: isLoggingLevel,
+  validate: validateLoggingLevel,
+  schema: LoggingLevelSchema,
+} = define<T.LoggingLevel>(_isLoggingLevel, _collectLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
@@ -4930,52 +3276,35 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.task !== undefined) {
-      _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    }
-    if (v.messages === undefined) missing(o, p + "/messages", "messages");
-    else {
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (need(o, p, "messages", v.messages))
       _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
-    }
-    if (v.modelPreferences !== undefined) {
+    if (v.modelPreferences !== undefined)
       _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
-    }
-    if (v.systemPrompt !== undefined) {
-      if (!(typeof v.systemPrompt === "string")) expected(o, p + "/systemPrompt", "string", v.systemPrompt);
-    }
-    if (v.includeContext !== undefined) {
-      if (!(v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers"))
-        expected(o, p + "/includeContext", 'one of "none", "thisServer", "allServers"', v.includeContext, "enum");
-    }
-    if (v.temperature !== undefined) {
-      if (!Number.isFinite(v.temperature)) expected(o, p + "/temperature", "number", v.temperature);
-    }
-    if (v.maxTokens === undefined) missing(o, p + "/maxTokens", "maxTokens");
-    else {
-      if (!Number.isInteger(v.maxTokens)) expected(o, p + "/maxTokens", "integer", v.maxTokens);
-    }
-    if (v.stopSequences !== undefined) {
+    opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
+    opt(
+      o,
+      p,
+      "includeContext",
+      v.includeContext,
+      v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers",
+      'one of "none", "thisServer", "allServers"',
+      "enum",
+    );
+    opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
+    req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
+    if (v.stopSequences !== undefined)
       _isCreateMessageRequestParams$stopSequences$collect(v.stopSequences, p + "/stopSequences", o, d);
-    }
-    if (v.metadata !== undefined) {
-      if (!isObject(v.metadata)) expected(o, p + "/metadata", "object", v.metadata);
-    }
-    if (v.tools !== undefined) {
-      _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
-    }
-    if (v.toolChoice !== undefined) {
-      _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
-    }
+    opt(o, p, "metadata", v.metadata, isObject(v.metadata), "object");
+    if (v.tools !== undefined) _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
+    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
   }
 }
 
@@ -5027,51 +3356,37 @@ function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `CreateMessageRequestParams` (schema.ts:1578). */
-export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
-  return guard(_isCreateMessageRequestParams, value);
-}
-
-/** Validates a value as a `CreateMessageRequestParams`, collecting every issue. */
-export function validateCreateMessageRequestParams(value: unknown): ValidationResult<T.CreateMessageRequestParams> {
-  return check<T.CreateMessageRequestParams>(value, _isCreateMessageRequestParams, _collectCreateMessageRequestParams);
-}
-
-/** Standard Schema v1 for `CreateMessageRequestParams`. */
-export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> = standard(
-  validateCreateMessageRequestParams,
-);
-
-// ---- ToolChoice (schema.ts:1629)
+/** `CreateMessageRequestParams` (schema.ts:1578) */
+export const {
+  is: isCreateMessageRequestParams,
+  validate: validateCreateMessageRequestParams,
+  schema: CreateMessageRequestParamsSchema,
+} = define<T.CreateMessageRequestParams>(_isCreateMessageRequestParams, _collectCreateMessageRequestParams);
 
 function _isToolChoice(v: any, d: number): boolean {
   return isObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.mode !== undefined) {
-      if (!(v.mode === "auto" || v.mode === "required" || v.mode === "none"))
-        expected(o, p + "/mode", 'one of "auto", "required", "none"', v.mode, "enum");
-    }
+  if (object(o, p, v)) {
+    opt(
+      o,
+      p,
+      "mode",
+      v.mode,
+      v.mode === "auto" || v.mode === "required" || v.mode === "none",
+      'one of "auto", "required", "none"',
+      "enum",
+    );
   }
 }
 
-/** Whether a value is a `ToolChoice` (schema.ts:1629). */
-export function isToolChoice(value: unknown): value is T.ToolChoice {
-  return guard(_isToolChoice, value);
-}
-
-/** Validates a value as a `ToolChoice`, collecting every issue. */
-export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoice> {
-  return check<T.ToolChoice>(value, _isToolChoice, _collectToolChoice);
-}
-
-/** Standard Schema v1 for `ToolChoice`. */
-export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
-
-// ---- CreateMessageRequest (schema.ts:1644)
+/** `ToolChoice` (schema.ts:1629) */
+export const {
+  is: isToolChoice,
+  validate: validateToolChoice,
+  schema: ToolChoiceSchema,
+} = define<T.ToolChoice>(_isToolChoice, _collectToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
   return (
@@ -5084,43 +3399,20 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "sampling/createMessage"))
-        expected(o, p + "/method", '"sampling/createMessage"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
+    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `CreateMessageRequest` (schema.ts:1644). */
-export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
-  return guard(_isCreateMessageRequest, value);
-}
-
-/** Validates a value as a `CreateMessageRequest`, collecting every issue. */
-export function validateCreateMessageRequest(value: unknown): ValidationResult<T.CreateMessageRequest> {
-  return check<T.CreateMessageRequest>(value, _isCreateMessageRequest, _collectCreateMessageRequest);
-}
-
-/** Standard Schema v1 for `CreateMessageRequest`. */
-export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> =
-  standard(validateCreateMessageRequest);
-
-// ---- CreateMessageResult (schema.ts:1656)
+/** `CreateMessageRequest` (schema.ts:1644) */
+export const {
+  is: isCreateMessageRequest,
+  validate: validateCreateMessageRequest,
+  schema: CreateMessageRequestSchema,
+} = define<T.CreateMessageRequest>(_isCreateMessageRequest, _collectCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
@@ -5134,30 +3426,17 @@ function _isCreateMessageResult(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.role === undefined) missing(o, p + "/role", "role");
-    else {
-      _collectRole(v.role, p + "/role", o, d + 1);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
         anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
           _collectSamplingMessageContentBlock,
           _isCreateMessageResult$content$1$collect,
         ]);
-    }
-    if (v.model === undefined) missing(o, p + "/model", "model");
-    else {
-      if (!(typeof v.model === "string")) expected(o, p + "/model", "string", v.model);
-    }
-    if (v.stopReason !== undefined) {
-      if (!(typeof v.stopReason === "string")) expected(o, p + "/stopReason", "string", v.stopReason);
-    }
+    req(o, p, "model", v.model, typeof v.model === "string", "string");
+    opt(o, p, "stopReason", v.stopReason, typeof v.stopReason === "string", "string");
   }
 }
 
@@ -5177,21 +3456,12 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
   }
 }
 
-/** Whether a value is a `CreateMessageResult` (schema.ts:1656). */
-export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
-  return guard(_isCreateMessageResult, value);
-}
-
-/** Validates a value as a `CreateMessageResult`, collecting every issue. */
-export function validateCreateMessageResult(value: unknown): ValidationResult<T.CreateMessageResult> {
-  return check<T.CreateMessageResult>(value, _isCreateMessageResult, _collectCreateMessageResult);
-}
-
-/** Standard Schema v1 for `CreateMessageResult`. */
-export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> =
-  standard(validateCreateMessageResult);
-
-// ---- SamplingMessage (schema.ts:1681)
+/** `CreateMessageResult` (schema.ts:1656) */
+export const {
+  is: isCreateMessageResult,
+  validate: validateCreateMessageResult,
+  schema: CreateMessageResultSchema,
+} = define<T.CreateMessageResult>(_isCreateMessageResult, _collectCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
@@ -5203,40 +3473,24 @@ function _isSamplingMessage(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.role === undefined) missing(o, p + "/role", "role");
-    else {
-      _collectRole(v.role, p + "/role", o, d + 1);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
         anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
           _collectSamplingMessageContentBlock,
           _isCreateMessageResult$content$1$collect,
         ]);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `SamplingMessage` (schema.ts:1681). */
-export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
-  return guard(_isSamplingMessage, value);
-}
-
-/** Validates a value as a `SamplingMessage`, collecting every issue. */
-export function validateSamplingMessage(value: unknown): ValidationResult<T.SamplingMessage> {
-  return check<T.SamplingMessage>(value, _isSamplingMessage, _collectSamplingMessage);
-}
-
-/** Standard Schema v1 for `SamplingMessage`. */
-export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
-
-// ---- SamplingMessageContentBlock (schema.ts:1693)
+/** `SamplingMessage` (schema.ts:1681) */
+export const {
+  is: isSamplingMessage,
+  validate: validateSamplingMessage,
+  schema: SamplingMessageSchema,
+} = define<T.SamplingMessage>(_isSamplingMessage, _collectSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -5257,8 +3511,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.type) {
       case "text":
         _collectTextContent(v, p, o, d);
@@ -5290,26 +3543,12 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
     }
 }
 
-/** Whether a value is a `SamplingMessageContentBlock` (schema.ts:1693). */
-export function isSamplingMessageContentBlock(value: unknown): value is T.SamplingMessageContentBlock {
-  return guard(_isSamplingMessageContentBlock, value);
-}
-
-/** Validates a value as a `SamplingMessageContentBlock`, collecting every issue. */
-export function validateSamplingMessageContentBlock(value: unknown): ValidationResult<T.SamplingMessageContentBlock> {
-  return check<T.SamplingMessageContentBlock>(
-    value,
-    _isSamplingMessageContentBlock,
-    _collectSamplingMessageContentBlock,
-  );
-}
-
-/** Standard Schema v1 for `SamplingMessageContentBlock`. */
-export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> = standard(
-  validateSamplingMessageContentBlock,
-);
-
-// ---- Annotations (schema.ts:1705)
+/** `SamplingMessageContentBlock` (schema.ts:1693) */
+export const {
+  is: isSamplingMessageContentBlock,
+  validate: validateSamplingMessageContentBlock,
+  schema: SamplingMessageContentBlockSchema,
+} = define<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock, _collectSamplingMessageContentBlock);
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
@@ -5321,19 +3560,14 @@ function _isAnnotations(v: any, d: number): boolean {
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.audience !== undefined) {
-      _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
-    }
+  if (object(o, p, v)) {
+    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
     if (v.priority !== undefined) {
       if (!Number.isFinite(v.priority)) expected(o, p + "/priority", "number", v.priority);
       else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
       if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    if (v.lastModified !== undefined) {
-      if (!(typeof v.lastModified === "string")) expected(o, p + "/lastModified", "string", v.lastModified);
-    }
+    opt(o, p, "lastModified", v.lastModified, typeof v.lastModified === "string", "string");
   }
 }
 
@@ -5353,20 +3587,12 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
   }
 }
 
-/** Whether a value is a `Annotations` (schema.ts:1705). */
-export function isAnnotations(value: unknown): value is T.Annotations {
-  return guard(_isAnnotations, value);
-}
-
-/** Validates a value as a `Annotations`, collecting every issue. */
-export function validateAnnotations(value: unknown): ValidationResult<T.Annotations> {
-  return check<T.Annotations>(value, _isAnnotations, _collectAnnotations);
-}
-
-/** Standard Schema v1 for `Annotations`. */
-export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
-
-// ---- ContentBlock (schema.ts:1740)
+/** `Annotations` (schema.ts:1705) */
+export const {
+  is: isAnnotations,
+  validate: validateAnnotations,
+  schema: AnnotationsSchema,
+} = define<T.Annotations>(_isAnnotations, _collectAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -5387,8 +3613,7 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.type) {
       case "text":
         _collectTextContent(v, p, o, d);
@@ -5420,20 +3645,12 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
     }
 }
 
-/** Whether a value is a `ContentBlock` (schema.ts:1740). */
-export function isContentBlock(value: unknown): value is T.ContentBlock {
-  return guard(_isContentBlock, value);
-}
-
-/** Validates a value as a `ContentBlock`, collecting every issue. */
-export function validateContentBlock(value: unknown): ValidationResult<T.ContentBlock> {
-  return check<T.ContentBlock>(value, _isContentBlock, _collectContentBlock);
-}
-
-/** Standard Schema v1 for `ContentBlock`. */
-export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
-
-// ---- TextContent (schema.ts:1748)
+/** `ContentBlock` (schema.ts:1740) */
+export const {
+  is: isContentBlock,
+  validate: validateContentBlock,
+  schema: ContentBlockSchema,
+} = define<T.ContentBlock>(_isContentBlock, _collectContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
@@ -5446,39 +3663,20 @@ function _isTextContent(v: any, d: number): boolean {
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "text")) expected(o, p + "/type", '"text"', v.type, "const");
-    }
-    if (v.text === undefined) missing(o, p + "/text", "text");
-    else {
-      if (!(typeof v.text === "string")) expected(o, p + "/text", "string", v.text);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "text", '"text"', "const");
+    req(o, p, "text", v.text, typeof v.text === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `TextContent` (schema.ts:1748). */
-export function isTextContent(value: unknown): value is T.TextContent {
-  return guard(_isTextContent, value);
-}
-
-/** Validates a value as a `TextContent`, collecting every issue. */
-export function validateTextContent(value: unknown): ValidationResult<T.TextContent> {
-  return check<T.TextContent>(value, _isTextContent, _collectTextContent);
-}
-
-/** Standard Schema v1 for `TextContent`. */
-export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
-
-// ---- ImageContent (schema.ts:1772)
+/** `TextContent` (schema.ts:1748) */
+export const {
+  is: isTextContent,
+  validate: validateTextContent,
+  schema: TextContentSchema,
+} = define<T.TextContent>(_isTextContent, _collectTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
@@ -5493,44 +3691,24 @@ function _isImageContent(v: any, d: number): boolean {
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "image")) expected(o, p + "/type", '"image"', v.type, "const");
-    }
-    if (v.data === undefined) missing(o, p + "/data", "data");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "image", '"image"', "const");
+    if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    if (v.mimeType === undefined) missing(o, p + "/mimeType", "mimeType");
-    else {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `ImageContent` (schema.ts:1772). */
-export function isImageContent(value: unknown): value is T.ImageContent {
-  return guard(_isImageContent, value);
-}
-
-/** Validates a value as a `ImageContent`, collecting every issue. */
-export function validateImageContent(value: unknown): ValidationResult<T.ImageContent> {
-  return check<T.ImageContent>(value, _isImageContent, _collectImageContent);
-}
-
-/** Standard Schema v1 for `ImageContent`. */
-export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
-
-// ---- AudioContent (schema.ts:1803)
+/** `ImageContent` (schema.ts:1772) */
+export const {
+  is: isImageContent,
+  validate: validateImageContent,
+  schema: ImageContentSchema,
+} = define<T.ImageContent>(_isImageContent, _collectImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
@@ -5545,44 +3723,24 @@ function _isAudioContent(v: any, d: number): boolean {
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "audio")) expected(o, p + "/type", '"audio"', v.type, "const");
-    }
-    if (v.data === undefined) missing(o, p + "/data", "data");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
+    if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    if (v.mimeType === undefined) missing(o, p + "/mimeType", "mimeType");
-    else {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `AudioContent` (schema.ts:1803). */
-export function isAudioContent(value: unknown): value is T.AudioContent {
-  return guard(_isAudioContent, value);
-}
-
-/** Validates a value as a `AudioContent`, collecting every issue. */
-export function validateAudioContent(value: unknown): ValidationResult<T.AudioContent> {
-  return check<T.AudioContent>(value, _isAudioContent, _collectAudioContent);
-}
-
-/** Standard Schema v1 for `AudioContent`. */
-export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
-
-// ---- ToolUseContent (schema.ts:1834)
+/** `AudioContent` (schema.ts:1803) */
+export const {
+  is: isAudioContent,
+  validate: validateAudioContent,
+  schema: AudioContentSchema,
+} = define<T.AudioContent>(_isAudioContent, _collectAudioContent);
 
 function _isToolUseContent(v: any, d: number): boolean {
   return (
@@ -5596,44 +3754,21 @@ function _isToolUseContent(v: any, d: number): boolean {
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "tool_use")) expected(o, p + "/type", '"tool_use"', v.type, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      if (!(typeof v.id === "string")) expected(o, p + "/id", "string", v.id);
-    }
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.input === undefined) missing(o, p + "/input", "input");
-    else {
-      if (!isObject(v.input)) expected(o, p + "/input", "object", v.input);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "tool_use", '"tool_use"', "const");
+    req(o, p, "id", v.id, typeof v.id === "string", "string");
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    req(o, p, "input", v.input, isObject(v.input), "object");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `ToolUseContent` (schema.ts:1834). */
-export function isToolUseContent(value: unknown): value is T.ToolUseContent {
-  return guard(_isToolUseContent, value);
-}
-
-/** Validates a value as a `ToolUseContent`, collecting every issue. */
-export function validateToolUseContent(value: unknown): ValidationResult<T.ToolUseContent> {
-  return check<T.ToolUseContent>(value, _isToolUseContent, _collectToolUseContent);
-}
-
-/** Standard Schema v1 for `ToolUseContent`. */
-export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
-
-// ---- ToolResultContent (schema.ts:1868)
+/** `ToolUseContent` (schema.ts:1834) */
+export const {
+  is: isToolUseContent,
+  validate: validateToolUseContent,
+  schema: ToolUseContentSchema,
+} = define<T.ToolUseContent>(_isToolUseContent, _collectToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
@@ -5648,29 +3783,13 @@ function _isToolResultContent(v: any, d: number): boolean {
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "tool_result")) expected(o, p + "/type", '"tool_result"', v.type, "const");
-    }
-    if (v.toolUseId === undefined) missing(o, p + "/toolUseId", "toolUseId");
-    else {
-      if (!(typeof v.toolUseId === "string")) expected(o, p + "/toolUseId", "string", v.toolUseId);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
-      _isToolResultContent$content$collect(v.content, p + "/content", o, d);
-    }
-    if (v.structuredContent !== undefined) {
-      if (!isObject(v.structuredContent)) expected(o, p + "/structuredContent", "object", v.structuredContent);
-    }
-    if (v.isError !== undefined) {
-      if (!(typeof v.isError === "boolean")) expected(o, p + "/isError", "boolean", v.isError);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
+    req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
+    if (need(o, p, "content", v.content)) _isToolResultContent$content$collect(v.content, p + "/content", o, d);
+    opt(o, p, "structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
+    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -5690,21 +3809,12 @@ function _isToolResultContent$content$collect(v: any, p: string, o: ValidationIs
   }
 }
 
-/** Whether a value is a `ToolResultContent` (schema.ts:1868). */
-export function isToolResultContent(value: unknown): value is T.ToolResultContent {
-  return guard(_isToolResultContent, value);
-}
-
-/** Validates a value as a `ToolResultContent`, collecting every issue. */
-export function validateToolResultContent(value: unknown): ValidationResult<T.ToolResultContent> {
-  return check<T.ToolResultContent>(value, _isToolResultContent, _collectToolResultContent);
-}
-
-/** Standard Schema v1 for `ToolResultContent`. */
-export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> =
-  standard(validateToolResultContent);
-
-// ---- ModelPreferences (schema.ts:1925)
+/** `ToolResultContent` (schema.ts:1868) */
+export const {
+  is: isToolResultContent,
+  validate: validateToolResultContent,
+  schema: ToolResultContentSchema,
+} = define<T.ToolResultContent>(_isToolResultContent, _collectToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
@@ -5719,11 +3829,8 @@ function _isModelPreferences(v: any, d: number): boolean {
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.hints !== undefined) {
-      _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
-    }
+  if (object(o, p, v)) {
+    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
     if (v.costPriority !== undefined) {
       if (!Number.isFinite(v.costPriority)) expected(o, p + "/costPriority", "number", v.costPriority);
       else if (v.costPriority < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
@@ -5759,48 +3866,29 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
   }
 }
 
-/** Whether a value is a `ModelPreferences` (schema.ts:1925). */
-export function isModelPreferences(value: unknown): value is T.ModelPreferences {
-  return guard(_isModelPreferences, value);
-}
-
-/** Validates a value as a `ModelPreferences`, collecting every issue. */
-export function validateModelPreferences(value: unknown): ValidationResult<T.ModelPreferences> {
-  return check<T.ModelPreferences>(value, _isModelPreferences, _collectModelPreferences);
-}
-
-/** Standard Schema v1 for `ModelPreferences`. */
-export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
-
-// ---- ModelHint (schema.ts:1979)
+/** `ModelPreferences` (schema.ts:1925) */
+export const {
+  is: isModelPreferences,
+  validate: validateModelPreferences,
+  schema: ModelPreferencesSchema,
+} = define<T.ModelPreferences>(_isModelPreferences, _collectModelPreferences);
 
 function _isModelHint(v: any, d: number): boolean {
   return isObject(v) && (v.name === undefined || typeof v.name === "string");
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name !== undefined) {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "name", v.name, typeof v.name === "string", "string");
   }
 }
 
-/** Whether a value is a `ModelHint` (schema.ts:1979). */
-export function isModelHint(value: unknown): value is T.ModelHint {
-  return guard(_isModelHint, value);
-}
-
-/** Validates a value as a `ModelHint`, collecting every issue. */
-export function validateModelHint(value: unknown): ValidationResult<T.ModelHint> {
-  return check<T.ModelHint>(value, _isModelHint, _collectModelHint);
-}
-
-/** Standard Schema v1 for `ModelHint`. */
-export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
-
-// ---- CompleteRequestParams (schema.ts:2000)
+/** `ModelHint` (schema.ts:1979) */
+export const {
+  is: isModelHint,
+  validate: validateModelHint,
+  schema: ModelHintSchema,
+} = define<T.ModelHint>(_isModelHint, _collectModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
@@ -5818,41 +3906,24 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.ref === undefined) missing(o, p + "/ref", "ref");
-    else {
-      _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
-    }
-    if (v.argument === undefined) missing(o, p + "/argument", "argument");
-    else {
-      if (!isObject(v.argument)) expected(o, p + "/argument", "object", v.argument);
-      else {
-        if (v.argument.name === undefined) missing(o, p + "/argument" + "/name", "name");
-        else {
-          if (!(typeof v.argument.name === "string")) expected(o, p + "/argument" + "/name", "string", v.argument.name);
-        }
-        if (v.argument.value === undefined) missing(o, p + "/argument" + "/value", "value");
-        else {
-          if (!(typeof v.argument.value === "string"))
-            expected(o, p + "/argument" + "/value", "string", v.argument.value);
-        }
+    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
+    if (need(o, p, "argument", v.argument)) {
+      if (object(o, p + "/argument", v.argument)) {
+        req(o, p + "/argument", "name", v.argument.name, typeof v.argument.name === "string", "string");
+        req(o, p + "/argument", "value", v.argument.value, typeof v.argument.value === "string", "string");
       }
     }
     if (v.context !== undefined) {
-      if (!isObject(v.context)) expected(o, p + "/context", "object", v.context);
-      else {
-        if (v.context.arguments !== undefined) {
+      if (object(o, p + "/context", v.context)) {
+        if (v.context.arguments !== undefined)
           _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context" + "/arguments", o, d);
-        }
       }
     }
   }
@@ -5871,8 +3942,7 @@ function _isCompleteRequestParams$ref(v: any, d: number): boolean {
 }
 
 function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.type) {
       case "ref/prompt":
         _collectPromptReference(v, p, o, d);
@@ -5903,8 +3973,7 @@ function _isCompleteRequestParams$context$arguments(v: any, d: number): boolean 
 }
 
 function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
@@ -5912,21 +3981,12 @@ function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o
   }
 }
 
-/** Whether a value is a `CompleteRequestParams` (schema.ts:2000). */
-export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
-  return guard(_isCompleteRequestParams, value);
-}
-
-/** Validates a value as a `CompleteRequestParams`, collecting every issue. */
-export function validateCompleteRequestParams(value: unknown): ValidationResult<T.CompleteRequestParams> {
-  return check<T.CompleteRequestParams>(value, _isCompleteRequestParams, _collectCompleteRequestParams);
-}
-
-/** Standard Schema v1 for `CompleteRequestParams`. */
-export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> =
-  standard(validateCompleteRequestParams);
-
-// ---- CompleteRequest (schema.ts:2032)
+/** `CompleteRequestParams` (schema.ts:2000) */
+export const {
+  is: isCompleteRequestParams,
+  validate: validateCompleteRequestParams,
+  schema: CompleteRequestParamsSchema,
+} = define<T.CompleteRequestParams>(_isCompleteRequestParams, _collectCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
@@ -5939,41 +3999,20 @@ function _isCompleteRequest(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "completion/complete")) expected(o, p + "/method", '"completion/complete"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
+    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `CompleteRequest` (schema.ts:2032). */
-export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
-  return guard(_isCompleteRequest, value);
-}
-
-/** Validates a value as a `CompleteRequest`, collecting every issue. */
-export function validateCompleteRequest(value: unknown): ValidationResult<T.CompleteRequest> {
-  return check<T.CompleteRequest>(value, _isCompleteRequest, _collectCompleteRequest);
-}
-
-/** Standard Schema v1 for `CompleteRequest`. */
-export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
-
-// ---- CompleteResult (schema.ts:2042)
+/** `CompleteRequest` (schema.ts:2032) */
+export const {
+  is: isCompleteRequest,
+  validate: validateCompleteRequest,
+  schema: CompleteRequestSchema,
+} = define<T.CompleteRequest>(_isCompleteRequest, _collectCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
@@ -5987,27 +4026,21 @@ function _isCompleteResult(v: any, d: number): boolean {
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.completion === undefined) missing(o, p + "/completion", "completion");
-    else {
-      if (!isObject(v.completion)) expected(o, p + "/completion", "object", v.completion);
-      else {
-        if (v.completion.values === undefined) missing(o, p + "/completion" + "/values", "values");
-        else {
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "completion", v.completion)) {
+      if (object(o, p + "/completion", v.completion)) {
+        if (need(o, p + "/completion", "values", v.completion.values))
           _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion" + "/values", o, d);
-        }
-        if (v.completion.total !== undefined) {
-          if (!Number.isInteger(v.completion.total))
-            expected(o, p + "/completion" + "/total", "integer", v.completion.total);
-        }
-        if (v.completion.hasMore !== undefined) {
-          if (!(typeof v.completion.hasMore === "boolean"))
-            expected(o, p + "/completion" + "/hasMore", "boolean", v.completion.hasMore);
-        }
+        opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
+        opt(
+          o,
+          p + "/completion",
+          "hasMore",
+          v.completion.hasMore,
+          typeof v.completion.hasMore === "boolean",
+          "boolean",
+        );
       }
     }
   }
@@ -6029,56 +4062,33 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `CompleteResult` (schema.ts:2042). */
-export function isCompleteResult(value: unknown): value is T.CompleteResult {
-  return guard(_isCompleteResult, value);
-}
-
-/** Validates a value as a `CompleteResult`, collecting every issue. */
-export function validateCompleteResult(value: unknown): ValidationResult<T.CompleteResult> {
-  return check<T.CompleteResult>(value, _isCompleteResult, _collectCompleteResult);
-}
-
-/** Standard Schema v1 for `CompleteResult`. */
-export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
-
-// ---- ResourceTemplateReference (schema.ts:2064)
+/** `CompleteResult` (schema.ts:2042) */
+export const {
+  is: isCompleteResult,
+  validate: validateCompleteResult,
+  schema: CompleteResultSchema,
+} = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isResourceTemplateReference(v: any, d: number): boolean {
   return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && isUriTemplate(v.uri);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "ref/resource")) expected(o, p + "/type", '"ref/resource"', v.type, "const");
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
   }
 }
 
-/** Whether a value is a `ResourceTemplateReference` (schema.ts:2064). */
-export function isResourceTemplateReference(value: unknown): value is T.ResourceTemplateReference {
-  return guard(_isResourceTemplateReference, value);
-}
-
-/** Validates a value as a `ResourceTemplateReference`, collecting every issue. */
-export function validateResourceTemplateReference(value: unknown): ValidationResult<T.ResourceTemplateReference> {
-  return check<T.ResourceTemplateReference>(value, _isResourceTemplateReference, _collectResourceTemplateReference);
-}
-
-/** Standard Schema v1 for `ResourceTemplateReference`. */
-export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> = standard(
-  validateResourceTemplateReference,
-);
-
-// ---- PromptReference (schema.ts:2079)
+/** `ResourceTemplateReference` (schema.ts:2064) */
+export const {
+  is: isResourceTemplateReference,
+  validate: validateResourceTemplateReference,
+  schema: ResourceTemplateReferenceSchema,
+} = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
 
 function _isPromptReference(v: any, d: number): boolean {
   return (
@@ -6090,36 +4100,19 @@ function _isPromptReference(v: any, d: number): boolean {
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "ref/prompt")) expected(o, p + "/type", '"ref/prompt"', v.type, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
   }
 }
 
-/** Whether a value is a `PromptReference` (schema.ts:2079). */
-export function isPromptReference(value: unknown): value is T.PromptReference {
-  return guard(_isPromptReference, value);
-}
-
-/** Validates a value as a `PromptReference`, collecting every issue. */
-export function validatePromptReference(value: unknown): ValidationResult<T.PromptReference> {
-  return check<T.PromptReference>(value, _isPromptReference, _collectPromptReference);
-}
-
-/** Standard Schema v1 for `PromptReference`. */
-export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
-
-// ---- ListRootsRequest (schema.ts:2095)
+/** `PromptReference` (schema.ts:2079) */
+export const {
+  is: isPromptReference,
+  validate: validatePromptReference,
+  schema: PromptReferenceSchema,
+} = define<T.PromptReference>(_isPromptReference, _collectPromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
@@ -6132,55 +4125,29 @@ function _isListRootsRequest(v: any, d: number): boolean {
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "roots/list")) expected(o, p + "/method", '"roots/list"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
+    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListRootsRequest` (schema.ts:2095). */
-export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
-  return guard(_isListRootsRequest, value);
-}
-
-/** Validates a value as a `ListRootsRequest`, collecting every issue. */
-export function validateListRootsRequest(value: unknown): ValidationResult<T.ListRootsRequest> {
-  return check<T.ListRootsRequest>(value, _isListRootsRequest, _collectListRootsRequest);
-}
-
-/** Standard Schema v1 for `ListRootsRequest`. */
-export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
-
-// ---- ListRootsResult (schema.ts:2107)
+/** `ListRootsRequest` (schema.ts:2095) */
+export const {
+  is: isListRootsRequest,
+  validate: validateListRootsRequest,
+  schema: ListRootsRequestSchema,
+} = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isListRootsResult$roots(v.roots, d);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.roots === undefined) missing(o, p + "/roots", "roots");
-    else {
-      _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
   }
 }
 
@@ -6200,20 +4167,12 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
   }
 }
 
-/** Whether a value is a `ListRootsResult` (schema.ts:2107). */
-export function isListRootsResult(value: unknown): value is T.ListRootsResult {
-  return guard(_isListRootsResult, value);
-}
-
-/** Validates a value as a `ListRootsResult`, collecting every issue. */
-export function validateListRootsResult(value: unknown): ValidationResult<T.ListRootsResult> {
-  return check<T.ListRootsResult>(value, _isListRootsResult, _collectListRootsResult);
-}
-
-/** Standard Schema v1 for `ListRootsResult`. */
-export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
-
-// ---- Root (schema.ts:2116)
+/** `ListRootsResult` (schema.ts:2107) */
+export const {
+  is: isListRootsResult,
+  validate: validateListRootsResult,
+  schema: ListRootsResultSchema,
+} = define<T.ListRootsResult>(_isListRootsResult, _collectListRootsResult);
 
 function _isRoot(v: any, d: number): boolean {
   return (
@@ -6226,36 +4185,18 @@ function _isRoot(v: any, d: number): boolean {
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.name !== undefined) {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
+    opt(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
-/** Whether a value is a `Root` (schema.ts:2116). */
-export function isRoot(value: unknown): value is T.Root {
-  return guard(_isRoot, value);
-}
-
-/** Validates a value as a `Root`, collecting every issue. */
-export function validateRoot(value: unknown): ValidationResult<T.Root> {
-  return check<T.Root>(value, _isRoot, _collectRoot);
-}
-
-/** Standard Schema v1 for `Root`. */
-export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
-
-// ---- RootsListChangedNotification (schema.ts:2145)
+/** `Root` (schema.ts:2116) */
+export const { is: isRoot, validate: validateRoot, schema: RootSchema } = define<T.Root>(_isRoot, _collectRoot);
 
 function _isRootsListChangedNotification(v: any, d: number): boolean {
   return (
@@ -6267,43 +4208,27 @@ function _isRootsListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/roots/list_changed"))
-        expected(o, p + "/method", '"notifications/roots/list_changed"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/roots/list_changed",
+      '"notifications/roots/list_changed"',
+      "const",
+    );
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `RootsListChangedNotification` (schema.ts:2145). */
-export function isRootsListChangedNotification(value: unknown): value is T.RootsListChangedNotification {
-  return guard(_isRootsListChangedNotification, value);
-}
-
-/** Validates a value as a `RootsListChangedNotification`, collecting every issue. */
-export function validateRootsListChangedNotification(value: unknown): ValidationResult<T.RootsListChangedNotification> {
-  return check<T.RootsListChangedNotification>(
-    value,
-    _isRootsListChangedNotification,
-    _collectRootsListChangedNotification,
-  );
-}
-
-/** Standard Schema v1 for `RootsListChangedNotification`. */
-export const RootsListChangedNotificationSchema: StandardSchemaV1<unknown, T.RootsListChangedNotification> = standard(
-  validateRootsListChangedNotification,
-);
-
-// ---- ElicitRequestFormParams (schema.ts:2155)
+/** `RootsListChangedNotification` (schema.ts:2145) */
+export const {
+  is: isRootsListChangedNotification,
+  validate: validateRootsListChangedNotification,
+  schema: RootsListChangedNotificationSchema,
+} = define<T.RootsListChangedNotification>(_isRootsListChangedNotification, _collectRootsListChangedNotification);
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
@@ -6323,57 +4248,49 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.task !== undefined) {
-      _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    }
-    if (v.mode !== undefined) {
-      if (!(v.mode === "form")) expected(o, p + "/mode", '"form"', v.mode, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
-    if (v.requestedSchema === undefined) missing(o, p + "/requestedSchema", "requestedSchema");
-    else {
-      if (!isObject(v.requestedSchema)) expected(o, p + "/requestedSchema", "object", v.requestedSchema);
-      else {
-        if (v.requestedSchema.$schema !== undefined) {
-          if (!(typeof v.requestedSchema.$schema === "string"))
-            expected(o, p + "/requestedSchema" + "/$schema", "string", v.requestedSchema.$schema);
-        }
-        if (v.requestedSchema.type === undefined) missing(o, p + "/requestedSchema" + "/type", "type");
-        else {
-          if (!(v.requestedSchema.type === "object"))
-            expected(o, p + "/requestedSchema" + "/type", '"object"', v.requestedSchema.type, "const");
-        }
-        if (v.requestedSchema.properties === undefined)
-          missing(o, p + "/requestedSchema" + "/properties", "properties");
-        else {
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    opt(o, p, "mode", v.mode, v.mode === "form", '"form"', "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    if (need(o, p, "requestedSchema", v.requestedSchema)) {
+      if (object(o, p + "/requestedSchema", v.requestedSchema)) {
+        opt(
+          o,
+          p + "/requestedSchema",
+          "$schema",
+          v.requestedSchema.$schema,
+          typeof v.requestedSchema.$schema === "string",
+          "string",
+        );
+        req(
+          o,
+          p + "/requestedSchema",
+          "type",
+          v.requestedSchema.type,
+          v.requestedSchema.type === "object",
+          '"object"',
+          "const",
+        );
+        if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
             p + "/requestedSchema" + "/properties",
             o,
             d,
           );
-        }
-        if (v.requestedSchema.required !== undefined) {
+        if (v.requestedSchema.required !== undefined)
           _isElicitRequestFormParams$requestedSchema$required$collect(
             v.requestedSchema.required,
             p + "/requestedSchema" + "/required",
             o,
             d,
           );
-        }
       }
     }
   }
@@ -6394,8 +4311,7 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(
   o: ValidationIssue[],
   d: number,
 ): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -6424,22 +4340,12 @@ function _isElicitRequestFormParams$requestedSchema$required$collect(
   }
 }
 
-/** Whether a value is a `ElicitRequestFormParams` (schema.ts:2155). */
-export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequestFormParams {
-  return guard(_isElicitRequestFormParams, value);
-}
-
-/** Validates a value as a `ElicitRequestFormParams`, collecting every issue. */
-export function validateElicitRequestFormParams(value: unknown): ValidationResult<T.ElicitRequestFormParams> {
-  return check<T.ElicitRequestFormParams>(value, _isElicitRequestFormParams, _collectElicitRequestFormParams);
-}
-
-/** Standard Schema v1 for `ElicitRequestFormParams`. */
-export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> = standard(
-  validateElicitRequestFormParams,
-);
-
-// ---- ElicitRequestURLParams (schema.ts:2185)
+/** `ElicitRequestFormParams` (schema.ts:2155) */
+export const {
+  is: isElicitRequestFormParams,
+  validate: validateElicitRequestFormParams,
+  schema: ElicitRequestFormParamsSchema,
+} = define<T.ElicitRequestFormParams>(_isElicitRequestFormParams, _collectElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
   return (
@@ -6456,54 +4362,30 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-      else {
-        if (v._meta.progressToken !== undefined) {
+      if (object(o, p + "/_meta", v._meta)) {
+        if (v._meta.progressToken !== undefined)
           _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
-        }
       }
     }
-    if (v.task !== undefined) {
-      _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    }
-    if (v.mode === undefined) missing(o, p + "/mode", "mode");
-    else {
-      if (!(v.mode === "url")) expected(o, p + "/mode", '"url"', v.mode, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
-    if (v.elicitationId === undefined) missing(o, p + "/elicitationId", "elicitationId");
-    else {
-      if (!(typeof v.elicitationId === "string")) expected(o, p + "/elicitationId", "string", v.elicitationId);
-    }
-    if (v.url === undefined) missing(o, p + "/url", "url");
-    else {
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    req(o, p, "mode", v.mode, v.mode === "url", '"url"', "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "elicitationId", v.elicitationId, typeof v.elicitationId === "string", "string");
+    if (need(o, p, "url", v.url)) {
       if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
       else if (!isUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `ElicitRequestURLParams` (schema.ts:2185). */
-export function isElicitRequestURLParams(value: unknown): value is T.ElicitRequestURLParams {
-  return guard(_isElicitRequestURLParams, value);
-}
-
-/** Validates a value as a `ElicitRequestURLParams`, collecting every issue. */
-export function validateElicitRequestURLParams(value: unknown): ValidationResult<T.ElicitRequestURLParams> {
-  return check<T.ElicitRequestURLParams>(value, _isElicitRequestURLParams, _collectElicitRequestURLParams);
-}
-
-/** Standard Schema v1 for `ElicitRequestURLParams`. */
-export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> =
-  standard(validateElicitRequestURLParams);
-
-// ---- ElicitRequestParams (schema.ts:2215)
+/** `ElicitRequestURLParams` (schema.ts:2185) */
+export const {
+  is: isElicitRequestURLParams,
+  validate: validateElicitRequestURLParams,
+  schema: ElicitRequestURLParamsSchema,
+} = define<T.ElicitRequestURLParams>(_isElicitRequestURLParams, _collectElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -6519,8 +4401,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.mode) {
       case "form":
       case undefined:
@@ -6539,21 +4420,12 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
     }
 }
 
-/** Whether a value is a `ElicitRequestParams` (schema.ts:2215). */
-export function isElicitRequestParams(value: unknown): value is T.ElicitRequestParams {
-  return guard(_isElicitRequestParams, value);
-}
-
-/** Validates a value as a `ElicitRequestParams`, collecting every issue. */
-export function validateElicitRequestParams(value: unknown): ValidationResult<T.ElicitRequestParams> {
-  return check<T.ElicitRequestParams>(value, _isElicitRequestParams, _collectElicitRequestParams);
-}
-
-/** Standard Schema v1 for `ElicitRequestParams`. */
-export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> =
-  standard(validateElicitRequestParams);
-
-// ---- ElicitRequest (schema.ts:2223)
+/** `ElicitRequestParams` (schema.ts:2215) */
+export const {
+  is: isElicitRequestParams,
+  validate: validateElicitRequestParams,
+  schema: ElicitRequestParamsSchema,
+} = define<T.ElicitRequestParams>(_isElicitRequestParams, _collectElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
   return (
@@ -6566,41 +4438,20 @@ function _isElicitRequest(v: any, d: number): boolean {
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "elicitation/create")) expected(o, p + "/method", '"elicitation/create"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
+    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ElicitRequest` (schema.ts:2223). */
-export function isElicitRequest(value: unknown): value is T.ElicitRequest {
-  return guard(_isElicitRequest, value);
-}
-
-/** Validates a value as a `ElicitRequest`, collecting every issue. */
-export function validateElicitRequest(value: unknown): ValidationResult<T.ElicitRequest> {
-  return check<T.ElicitRequest>(value, _isElicitRequest, _collectElicitRequest);
-}
-
-/** Standard Schema v1 for `ElicitRequest`. */
-export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
-
-// ---- PrimitiveSchemaDefinition (schema.ts:2234)
+/** `ElicitRequest` (schema.ts:2223) */
+export const {
+  is: isElicitRequest,
+  validate: validateElicitRequest,
+  schema: ElicitRequestSchema,
+} = define<T.ElicitRequest>(_isElicitRequest, _collectElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
   return (
@@ -6623,22 +4474,12 @@ function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue
     ]);
 }
 
-/** Whether a value is a `PrimitiveSchemaDefinition` (schema.ts:2234). */
-export function isPrimitiveSchemaDefinition(value: unknown): value is T.PrimitiveSchemaDefinition {
-  return guard(_isPrimitiveSchemaDefinition, value);
-}
-
-/** Validates a value as a `PrimitiveSchemaDefinition`, collecting every issue. */
-export function validatePrimitiveSchemaDefinition(value: unknown): ValidationResult<T.PrimitiveSchemaDefinition> {
-  return check<T.PrimitiveSchemaDefinition>(value, _isPrimitiveSchemaDefinition, _collectPrimitiveSchemaDefinition);
-}
-
-/** Standard Schema v1 for `PrimitiveSchemaDefinition`. */
-export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> = standard(
-  validatePrimitiveSchemaDefinition,
-);
-
-// ---- StringSchema (schema.ts:2240)
+/** `PrimitiveSchemaDefinition` (schema.ts:2234) */
+export const {
+  is: isPrimitiveSchemaDefinition,
+  validate: validatePrimitiveSchemaDefinition,
+  schema: PrimitiveSchemaDefinitionSchema,
+} = define<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition, _collectPrimitiveSchemaDefinition);
 
 function _isStringSchema(v: any, d: number): boolean {
   return (
@@ -6658,48 +4499,31 @@ function _isStringSchema(v: any, d: number): boolean {
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minLength !== undefined) {
-      if (!Number.isInteger(v.minLength)) expected(o, p + "/minLength", "integer", v.minLength);
-    }
-    if (v.maxLength !== undefined) {
-      if (!Number.isInteger(v.maxLength)) expected(o, p + "/maxLength", "integer", v.maxLength);
-    }
-    if (v.format !== undefined) {
-      if (!(v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time"))
-        expected(o, p + "/format", 'one of "email", "uri", "date", "date-time"', v.format, "enum");
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minLength", v.minLength, Number.isInteger(v.minLength), "integer");
+    opt(o, p, "maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
+    opt(
+      o,
+      p,
+      "format",
+      v.format,
+      v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time",
+      'one of "email", "uri", "date", "date-time"',
+      "enum",
+    );
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
-/** Whether a value is a `StringSchema` (schema.ts:2240). */
-export function isStringSchema(value: unknown): value is T.StringSchema {
-  return guard(_isStringSchema, value);
-}
-
-/** Validates a value as a `StringSchema`, collecting every issue. */
-export function validateStringSchema(value: unknown): ValidationResult<T.StringSchema> {
-  return check<T.StringSchema>(value, _isStringSchema, _collectStringSchema);
-}
-
-/** Standard Schema v1 for `StringSchema`. */
-export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
-
-// ---- NumberSchema (schema.ts:2253)
+/** `StringSchema` (schema.ts:2240) */
+export const {
+  is: isStringSchema,
+  validate: validateStringSchema,
+  schema: StringSchemaSchema,
+} = define<T.StringSchema>(_isStringSchema, _collectStringSchema);
 
 function _isNumberSchema(v: any, d: number): boolean {
   return (
@@ -6714,45 +4538,22 @@ function _isNumberSchema(v: any, d: number): boolean {
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "number" || v.type === "integer"))
-        expected(o, p + "/type", 'one of "number", "integer"', v.type, "enum");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minimum !== undefined) {
-      if (!Number.isFinite(v.minimum)) expected(o, p + "/minimum", "number", v.minimum);
-    }
-    if (v.maximum !== undefined) {
-      if (!Number.isFinite(v.maximum)) expected(o, p + "/maximum", "number", v.maximum);
-    }
-    if (v.default !== undefined) {
-      if (!Number.isFinite(v.default)) expected(o, p + "/default", "number", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minimum", v.minimum, Number.isFinite(v.minimum), "number");
+    opt(o, p, "maximum", v.maximum, Number.isFinite(v.maximum), "number");
+    opt(o, p, "default", v.default, Number.isFinite(v.default), "number");
   }
 }
 
-/** Whether a value is a `NumberSchema` (schema.ts:2253). */
-export function isNumberSchema(value: unknown): value is T.NumberSchema {
-  return guard(_isNumberSchema, value);
-}
-
-/** Validates a value as a `NumberSchema`, collecting every issue. */
-export function validateNumberSchema(value: unknown): ValidationResult<T.NumberSchema> {
-  return check<T.NumberSchema>(value, _isNumberSchema, _collectNumberSchema);
-}
-
-/** Standard Schema v1 for `NumberSchema`. */
-export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
-
-// ---- BooleanSchema (schema.ts:2274)
+/** `NumberSchema` (schema.ts:2253) */
+export const {
+  is: isNumberSchema,
+  validate: validateNumberSchema,
+  schema: NumberSchemaSchema,
+} = define<T.NumberSchema>(_isNumberSchema, _collectNumberSchema);
 
 function _isBooleanSchema(v: any, d: number): boolean {
   return (
@@ -6765,38 +4566,20 @@ function _isBooleanSchema(v: any, d: number): boolean {
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "boolean")) expected(o, p + "/type", '"boolean"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "boolean")) expected(o, p + "/default", "boolean", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "boolean", '"boolean"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "default", v.default, typeof v.default === "boolean", "boolean");
   }
 }
 
-/** Whether a value is a `BooleanSchema` (schema.ts:2274). */
-export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
-  return guard(_isBooleanSchema, value);
-}
-
-/** Validates a value as a `BooleanSchema`, collecting every issue. */
-export function validateBooleanSchema(value: unknown): ValidationResult<T.BooleanSchema> {
-  return check<T.BooleanSchema>(value, _isBooleanSchema, _collectBooleanSchema);
-}
-
-/** Standard Schema v1 for `BooleanSchema`. */
-export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
-
-// ---- UntitledSingleSelectEnumSchema (schema.ts:2286)
+/** `BooleanSchema` (schema.ts:2274) */
+export const {
+  is: isBooleanSchema,
+  validate: validateBooleanSchema,
+  schema: BooleanSchemaSchema,
+} = define<T.BooleanSchema>(_isBooleanSchema, _collectBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -6810,25 +4593,12 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.enum === undefined) missing(o, p + "/enum", "enum");
-    else {
-      _isUntitledSingleSelectEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "enum", v.enum)) _isUntitledSingleSelectEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -6848,27 +4618,12 @@ function _isUntitledSingleSelectEnumSchema$enum$collect(v: any, p: string, o: Va
   }
 }
 
-/** Whether a value is a `UntitledSingleSelectEnumSchema` (schema.ts:2286). */
-export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.UntitledSingleSelectEnumSchema {
-  return guard(_isUntitledSingleSelectEnumSchema, value);
-}
-
-/** Validates a value as a `UntitledSingleSelectEnumSchema`, collecting every issue. */
-export function validateUntitledSingleSelectEnumSchema(
-  value: unknown,
-): ValidationResult<T.UntitledSingleSelectEnumSchema> {
-  return check<T.UntitledSingleSelectEnumSchema>(
-    value,
-    _isUntitledSingleSelectEnumSchema,
-    _collectUntitledSingleSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `UntitledSingleSelectEnumSchema`. */
-export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> =
-  standard(validateUntitledSingleSelectEnumSchema);
-
-// ---- TitledSingleSelectEnumSchema (schema.ts:2311)
+/** `UntitledSingleSelectEnumSchema` (schema.ts:2286) */
+export const {
+  is: isUntitledSingleSelectEnumSchema,
+  validate: validateUntitledSingleSelectEnumSchema,
+  schema: UntitledSingleSelectEnumSchemaSchema,
+} = define<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema, _collectUntitledSingleSelectEnumSchema);
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -6882,25 +4637,12 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.oneOf === undefined) missing(o, p + "/oneOf", "oneOf");
-    else {
-      _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d);
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -6916,41 +4658,20 @@ function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: Val
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!isObject(e0)) expected(o, p + "/" + i0, "object", e0);
-      else {
-        if (e0.const === undefined) missing(o, p + "/" + i0 + "/const", "const");
-        else {
-          if (!(typeof e0.const === "string")) expected(o, p + "/" + i0 + "/const", "string", e0.const);
-        }
-        if (e0.title === undefined) missing(o, p + "/" + i0 + "/title", "title");
-        else {
-          if (!(typeof e0.title === "string")) expected(o, p + "/" + i0 + "/title", "string", e0.title);
-        }
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
+        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
       }
     }
   }
 }
 
-/** Whether a value is a `TitledSingleSelectEnumSchema` (schema.ts:2311). */
-export function isTitledSingleSelectEnumSchema(value: unknown): value is T.TitledSingleSelectEnumSchema {
-  return guard(_isTitledSingleSelectEnumSchema, value);
-}
-
-/** Validates a value as a `TitledSingleSelectEnumSchema`, collecting every issue. */
-export function validateTitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.TitledSingleSelectEnumSchema> {
-  return check<T.TitledSingleSelectEnumSchema>(
-    value,
-    _isTitledSingleSelectEnumSchema,
-    _collectTitledSingleSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `TitledSingleSelectEnumSchema`. */
-export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
-  validateTitledSingleSelectEnumSchema,
-);
-
-// ---- SingleSelectEnumSchema (schema.ts:2344)
+/** `TitledSingleSelectEnumSchema` (schema.ts:2311) */
+export const {
+  is: isTitledSingleSelectEnumSchema,
+  validate: validateTitledSingleSelectEnumSchema,
+  schema: TitledSingleSelectEnumSchemaSchema,
+} = define<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema);
 
 function _isSingleSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledSingleSelectEnumSchema(v, d + 1) || _isTitledSingleSelectEnumSchema(v, d + 1);
@@ -6964,21 +4685,12 @@ function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[],
     ]);
 }
 
-/** Whether a value is a `SingleSelectEnumSchema` (schema.ts:2344). */
-export function isSingleSelectEnumSchema(value: unknown): value is T.SingleSelectEnumSchema {
-  return guard(_isSingleSelectEnumSchema, value);
-}
-
-/** Validates a value as a `SingleSelectEnumSchema`, collecting every issue. */
-export function validateSingleSelectEnumSchema(value: unknown): ValidationResult<T.SingleSelectEnumSchema> {
-  return check<T.SingleSelectEnumSchema>(value, _isSingleSelectEnumSchema, _collectSingleSelectEnumSchema);
-}
-
-/** Standard Schema v1 for `SingleSelectEnumSchema`. */
-export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> =
-  standard(validateSingleSelectEnumSchema);
-
-// ---- UntitledMultiSelectEnumSchema (schema.ts:2352)
+/** `SingleSelectEnumSchema` (schema.ts:2344) */
+export const {
+  is: isSingleSelectEnumSchema,
+  validate: validateSingleSelectEnumSchema,
+  schema: SingleSelectEnumSchemaSchema,
+} = define<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema, _collectSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -6996,41 +4708,20 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "array")) expected(o, p + "/type", '"array"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minItems !== undefined) {
-      if (!Number.isInteger(v.minItems)) expected(o, p + "/minItems", "integer", v.minItems);
-    }
-    if (v.maxItems !== undefined) {
-      if (!Number.isInteger(v.maxItems)) expected(o, p + "/maxItems", "integer", v.maxItems);
-    }
-    if (v.items === undefined) missing(o, p + "/items", "items");
-    else {
-      if (!isObject(v.items)) expected(o, p + "/items", "object", v.items);
-      else {
-        if (v.items.type === undefined) missing(o, p + "/items" + "/type", "type");
-        else {
-          if (!(v.items.type === "string")) expected(o, p + "/items" + "/type", '"string"', v.items.type, "const");
-        }
-        if (v.items.enum === undefined) missing(o, p + "/items" + "/enum", "enum");
-        else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "items", v.items)) {
+      if (object(o, p + "/items", v.items)) {
+        req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
+        if (need(o, p + "/items", "enum", v.items.enum))
           _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items" + "/enum", o, d);
-        }
       }
     }
-    if (v.default !== undefined) {
-      _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-    }
+    if (v.default !== undefined) _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -7066,28 +4757,12 @@ function _isUntitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: 
   }
 }
 
-/** Whether a value is a `UntitledMultiSelectEnumSchema` (schema.ts:2352). */
-export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.UntitledMultiSelectEnumSchema {
-  return guard(_isUntitledMultiSelectEnumSchema, value);
-}
-
-/** Validates a value as a `UntitledMultiSelectEnumSchema`, collecting every issue. */
-export function validateUntitledMultiSelectEnumSchema(
-  value: unknown,
-): ValidationResult<T.UntitledMultiSelectEnumSchema> {
-  return check<T.UntitledMultiSelectEnumSchema>(
-    value,
-    _isUntitledMultiSelectEnumSchema,
-    _collectUntitledMultiSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `UntitledMultiSelectEnumSchema`. */
-export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
-  validateUntitledMultiSelectEnumSchema,
-);
-
-// ---- TitledMultiSelectEnumSchema (schema.ts:2391)
+/** `UntitledMultiSelectEnumSchema` (schema.ts:2352) */
+export const {
+  is: isUntitledMultiSelectEnumSchema,
+  validate: validateUntitledMultiSelectEnumSchema,
+  schema: UntitledMultiSelectEnumSchemaSchema,
+} = define<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema, _collectUntitledMultiSelectEnumSchema);
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7104,37 +4779,19 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "array")) expected(o, p + "/type", '"array"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minItems !== undefined) {
-      if (!Number.isInteger(v.minItems)) expected(o, p + "/minItems", "integer", v.minItems);
-    }
-    if (v.maxItems !== undefined) {
-      if (!Number.isInteger(v.maxItems)) expected(o, p + "/maxItems", "integer", v.maxItems);
-    }
-    if (v.items === undefined) missing(o, p + "/items", "items");
-    else {
-      if (!isObject(v.items)) expected(o, p + "/items", "object", v.items);
-      else {
-        if (v.items.anyOf === undefined) missing(o, p + "/items" + "/anyOf", "anyOf");
-        else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "items", v.items)) {
+      if (object(o, p + "/items", v.items)) {
+        if (need(o, p + "/items", "anyOf", v.items.anyOf))
           _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items" + "/anyOf", o, d);
-        }
       }
     }
-    if (v.default !== undefined) {
-      _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-    }
+    if (v.default !== undefined) _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -7150,16 +4807,9 @@ function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!isObject(e0)) expected(o, p + "/" + i0, "object", e0);
-      else {
-        if (e0.const === undefined) missing(o, p + "/" + i0 + "/const", "const");
-        else {
-          if (!(typeof e0.const === "string")) expected(o, p + "/" + i0 + "/const", "string", e0.const);
-        }
-        if (e0.title === undefined) missing(o, p + "/" + i0 + "/title", "title");
-        else {
-          if (!(typeof e0.title === "string")) expected(o, p + "/" + i0 + "/title", "string", e0.title);
-        }
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
+        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
       }
     }
   }
@@ -7181,26 +4831,12 @@ function _isTitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: Va
   }
 }
 
-/** Whether a value is a `TitledMultiSelectEnumSchema` (schema.ts:2391). */
-export function isTitledMultiSelectEnumSchema(value: unknown): value is T.TitledMultiSelectEnumSchema {
-  return guard(_isTitledMultiSelectEnumSchema, value);
-}
-
-/** Validates a value as a `TitledMultiSelectEnumSchema`, collecting every issue. */
-export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.TitledMultiSelectEnumSchema> {
-  return check<T.TitledMultiSelectEnumSchema>(
-    value,
-    _isTitledMultiSelectEnumSchema,
-    _collectTitledMultiSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `TitledMultiSelectEnumSchema`. */
-export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> = standard(
-  validateTitledMultiSelectEnumSchema,
-);
-
-// ---- MultiSelectEnumSchema (schema.ts:2437)
+/** `TitledMultiSelectEnumSchema` (schema.ts:2391) */
+export const {
+  is: isTitledMultiSelectEnumSchema,
+  validate: validateTitledMultiSelectEnumSchema,
+  schema: TitledMultiSelectEnumSchemaSchema,
+} = define<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledMultiSelectEnumSchema(v, d + 1) || _isTitledMultiSelectEnumSchema(v, d + 1);
@@ -7214,21 +4850,12 @@ function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], 
     ]);
 }
 
-/** Whether a value is a `MultiSelectEnumSchema` (schema.ts:2437). */
-export function isMultiSelectEnumSchema(value: unknown): value is T.MultiSelectEnumSchema {
-  return guard(_isMultiSelectEnumSchema, value);
-}
-
-/** Validates a value as a `MultiSelectEnumSchema`, collecting every issue. */
-export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<T.MultiSelectEnumSchema> {
-  return check<T.MultiSelectEnumSchema>(value, _isMultiSelectEnumSchema, _collectMultiSelectEnumSchema);
-}
-
-/** Standard Schema v1 for `MultiSelectEnumSchema`. */
-export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> =
-  standard(validateMultiSelectEnumSchema);
-
-// ---- LegacyTitledEnumSchema (schema.ts:2446)
+/** `MultiSelectEnumSchema` (schema.ts:2437) */
+export const {
+  is: isMultiSelectEnumSchema,
+  validate: validateMultiSelectEnumSchema,
+  schema: MultiSelectEnumSchemaSchema,
+} = define<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema, _collectMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
@@ -7243,28 +4870,13 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.enum === undefined) missing(o, p + "/enum", "enum");
-    else {
-      _isLegacyTitledEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
-    }
-    if (v.enumNames !== undefined) {
-      _isLegacyTitledEnumSchema$enumNames$collect(v.enumNames, p + "/enumNames", o, d);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "enum", v.enum)) _isLegacyTitledEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
+    if (v.enumNames !== undefined) _isLegacyTitledEnumSchema$enumNames$collect(v.enumNames, p + "/enumNames", o, d);
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -7300,21 +4912,12 @@ function _isLegacyTitledEnumSchema$enumNames$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `LegacyTitledEnumSchema` (schema.ts:2446). */
-export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitledEnumSchema {
-  return guard(_isLegacyTitledEnumSchema, value);
-}
-
-/** Validates a value as a `LegacyTitledEnumSchema`, collecting every issue. */
-export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult<T.LegacyTitledEnumSchema> {
-  return check<T.LegacyTitledEnumSchema>(value, _isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
-}
-
-/** Standard Schema v1 for `LegacyTitledEnumSchema`. */
-export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> =
-  standard(validateLegacyTitledEnumSchema);
-
-// ---- EnumSchema (schema.ts:2463)
+/** `LegacyTitledEnumSchema` (schema.ts:2446) */
+export const {
+  is: isLegacyTitledEnumSchema,
+  validate: validateLegacyTitledEnumSchema,
+  schema: LegacyTitledEnumSchemaSchema,
+} = define<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
   return (
@@ -7335,20 +4938,12 @@ function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number):
     ]);
 }
 
-/** Whether a value is a `EnumSchema` (schema.ts:2463). */
-export function isEnumSchema(value: unknown): value is T.EnumSchema {
-  return guard(_isEnumSchema, value);
-}
-
-/** Validates a value as a `EnumSchema`, collecting every issue. */
-export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchema> {
-  return check<T.EnumSchema>(value, _isEnumSchema, _collectEnumSchema);
-}
-
-/** Standard Schema v1 for `EnumSchema`. */
-export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
-
-// ---- ElicitResult (schema.ts:2471)
+/** `EnumSchema` (schema.ts:2463) */
+export const {
+  is: isEnumSchema,
+  validate: validateEnumSchema,
+  schema: EnumSchemaSchema,
+} = define<T.EnumSchema>(_isEnumSchema, _collectEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
@@ -7360,19 +4955,18 @@ function _isElicitResult(v: any, d: number): boolean {
 }
 
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      if (!isObject(v._meta)) expected(o, p + "/_meta", "object", v._meta);
-    }
-    if (v.action === undefined) missing(o, p + "/action", "action");
-    else {
-      if (!(v.action === "accept" || v.action === "decline" || v.action === "cancel"))
-        expected(o, p + "/action", 'one of "accept", "decline", "cancel"', v.action, "enum");
-    }
-    if (v.content !== undefined) {
-      _isElicitResult$content$collect(v.content, p + "/content", o, d);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    req(
+      o,
+      p,
+      "action",
+      v.action,
+      v.action === "accept" || v.action === "decline" || v.action === "cancel",
+      'one of "accept", "decline", "cancel"',
+      "enum",
+    );
+    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d);
   }
 }
 
@@ -7420,8 +5014,7 @@ function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: 
 }
 
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!(
@@ -7440,20 +5033,12 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
   }
 }
 
-/** Whether a value is a `ElicitResult` (schema.ts:2471). */
-export function isElicitResult(value: unknown): value is T.ElicitResult {
-  return guard(_isElicitResult, value);
-}
-
-/** Validates a value as a `ElicitResult`, collecting every issue. */
-export function validateElicitResult(value: unknown): ValidationResult<T.ElicitResult> {
-  return check<T.ElicitResult>(value, _isElicitResult, _collectElicitResult);
-}
-
-/** Standard Schema v1 for `ElicitResult`. */
-export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
-
-// ---- ElicitationCompleteNotification (schema.ts:2493)
+/** `ElicitResult` (schema.ts:2471) */
+export const {
+  is: isElicitResult,
+  validate: validateElicitResult,
+  schema: ElicitResultSchema,
+} = define<T.ElicitResult>(_isElicitResult, _collectElicitResult);
 
 function _isElicitationCompleteNotification(v: any, d: number): boolean {
   return (
@@ -7466,52 +5051,41 @@ function _isElicitationCompleteNotification(v: any, d: number): boolean {
 }
 
 function _collectElicitationCompleteNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/elicitation/complete"))
-        expected(o, p + "/method", '"notifications/elicitation/complete"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-      else {
-        if (v.params.elicitationId === undefined) missing(o, p + "/params" + "/elicitationId", "elicitationId");
-        else {
-          if (!(typeof v.params.elicitationId === "string"))
-            expected(o, p + "/params" + "/elicitationId", "string", v.params.elicitationId);
-        }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/elicitation/complete",
+      '"notifications/elicitation/complete"',
+      "const",
+    );
+    if (need(o, p, "params", v.params)) {
+      if (object(o, p + "/params", v.params)) {
+        req(
+          o,
+          p + "/params",
+          "elicitationId",
+          v.params.elicitationId,
+          typeof v.params.elicitationId === "string",
+          "string",
+        );
       }
     }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ElicitationCompleteNotification` (schema.ts:2493). */
-export function isElicitationCompleteNotification(value: unknown): value is T.ElicitationCompleteNotification {
-  return guard(_isElicitationCompleteNotification, value);
-}
-
-/** Validates a value as a `ElicitationCompleteNotification`, collecting every issue. */
-export function validateElicitationCompleteNotification(
-  value: unknown,
-): ValidationResult<T.ElicitationCompleteNotification> {
-  return check<T.ElicitationCompleteNotification>(
-    value,
-    _isElicitationCompleteNotification,
-    _collectElicitationCompleteNotification,
-  );
-}
-
-/** Standard Schema v1 for `ElicitationCompleteNotification`. */
-export const ElicitationCompleteNotificationSchema: StandardSchemaV1<unknown, T.ElicitationCompleteNotification> =
-  standard(validateElicitationCompleteNotification);
-
-// ---- ClientRequest (schema.ts:2505)
+/** `ElicitationCompleteNotification` (schema.ts:2493) */
+export const {
+  is: isElicitationCompleteNotification,
+  validate: validateElicitationCompleteNotification,
+  schema: ElicitationCompleteNotificationSchema,
+} = define<T.ElicitationCompleteNotification>(
+  _isElicitationCompleteNotification,
+  _collectElicitationCompleteNotification,
+);
 
 function _isClientRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -7556,8 +5130,7 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.method) {
       case "ping":
         _collectPingRequest(v, p, o, d);
@@ -7625,20 +5198,12 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
     }
 }
 
-/** Whether a value is a `ClientRequest` (schema.ts:2505). */
-export function isClientRequest(value: unknown): value is T.ClientRequest {
-  return guard(_isClientRequest, value);
-}
-
-/** Validates a value as a `ClientRequest`, collecting every issue. */
-export function validateClientRequest(value: unknown): ValidationResult<T.ClientRequest> {
-  return check<T.ClientRequest>(value, _isClientRequest, _collectClientRequest);
-}
-
-/** Standard Schema v1 for `ClientRequest`. */
-export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
-
-// ---- ClientNotification (schema.ts:2525)
+/** `ClientRequest` (schema.ts:2505) */
+export const {
+  is: isClientRequest,
+  validate: validateClientRequest,
+  schema: ClientRequestSchema,
+} = define<T.ClientRequest>(_isClientRequest, _collectClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -7659,8 +5224,7 @@ function _isClientNotification(v: any, d: number): boolean {
 }
 
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
         _collectCancelledNotification(v, p, o, d);
@@ -7692,21 +5256,12 @@ function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: 
     }
 }
 
-/** Whether a value is a `ClientNotification` (schema.ts:2525). */
-export function isClientNotification(value: unknown): value is T.ClientNotification {
-  return guard(_isClientNotification, value);
-}
-
-/** Validates a value as a `ClientNotification`, collecting every issue. */
-export function validateClientNotification(value: unknown): ValidationResult<T.ClientNotification> {
-  return check<T.ClientNotification>(value, _isClientNotification, _collectClientNotification);
-}
-
-/** Standard Schema v1 for `ClientNotification`. */
-export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> =
-  standard(validateClientNotification);
-
-// ---- ClientResult (schema.ts:2533)
+/** `ClientNotification` (schema.ts:2525) */
+export const {
+  is: isClientNotification,
+  validate: validateClientNotification,
+  schema: ClientNotificationSchema,
+} = define<T.ClientNotification>(_isClientNotification, _collectClientNotification);
 
 function _isClientResult(v: any, d: number): boolean {
   return (
@@ -7751,20 +5306,12 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
     );
 }
 
-/** Whether a value is a `ClientResult` (schema.ts:2533). */
-export function isClientResult(value: unknown): value is T.ClientResult {
-  return guard(_isClientResult, value);
-}
-
-/** Validates a value as a `ClientResult`, collecting every issue. */
-export function validateClientResult(value: unknown): ValidationResult<T.ClientResult> {
-  return check<T.ClientResult>(value, _isClientResult, _collectClientResult);
-}
-
-/** Standard Schema v1 for `ClientResult`. */
-export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
-
-// ---- ServerRequest (schema.ts:2545)
+/** `ClientResult` (schema.ts:2533) */
+export const {
+  is: isClientResult,
+  validate: validateClientResult,
+  schema: ClientResultSchema,
+} = define<T.ClientResult>(_isClientResult, _collectClientResult);
 
 function _isServerRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -7791,8 +5338,7 @@ function _isServerRequest(v: any, d: number): boolean {
 }
 
 function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.method) {
       case "ping":
         _collectPingRequest(v, p, o, d);
@@ -7833,20 +5379,12 @@ function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: numbe
     }
 }
 
-/** Whether a value is a `ServerRequest` (schema.ts:2545). */
-export function isServerRequest(value: unknown): value is T.ServerRequest {
-  return guard(_isServerRequest, value);
-}
-
-/** Validates a value as a `ServerRequest`, collecting every issue. */
-export function validateServerRequest(value: unknown): ValidationResult<T.ServerRequest> {
-  return check<T.ServerRequest>(value, _isServerRequest, _collectServerRequest);
-}
-
-/** Standard Schema v1 for `ServerRequest`. */
-export const ServerRequestSchema: StandardSchemaV1<unknown, T.ServerRequest> = standard(validateServerRequest);
-
-// ---- ServerNotification (schema.ts:2556)
+/** `ServerRequest` (schema.ts:2545) */
+export const {
+  is: isServerRequest,
+  validate: validateServerRequest,
+  schema: ServerRequestSchema,
+} = define<T.ServerRequest>(_isServerRequest, _collectServerRequest);
 
 function _isServerNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -7875,8 +5413,7 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
         _collectCancelledNotification(v, p, o, d);
@@ -7920,21 +5457,12 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
     }
 }
 
-/** Whether a value is a `ServerNotification` (schema.ts:2556). */
-export function isServerNotification(value: unknown): value is T.ServerNotification {
-  return guard(_isServerNotification, value);
-}
-
-/** Validates a value as a `ServerNotification`, collecting every issue. */
-export function validateServerNotification(value: unknown): ValidationResult<T.ServerNotification> {
-  return check<T.ServerNotification>(value, _isServerNotification, _collectServerNotification);
-}
-
-/** Standard Schema v1 for `ServerNotification`. */
-export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> =
-  standard(validateServerNotification);
-
-// ---- ServerResult (schema.ts:2568)
+/** `ServerNotification` (schema.ts:2556) */
+export const {
+  is: isServerNotification,
+  validate: validateServerNotification,
+  schema: ServerNotificationSchema,
+} = define<T.ServerNotification>(_isServerNotification, _collectServerNotification);
 
 function _isServerResult(v: any, d: number): boolean {
   return (
@@ -7997,18 +5525,12 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
     );
 }
 
-/** Whether a value is a `ServerResult` (schema.ts:2568). */
-export function isServerResult(value: unknown): value is T.ServerResult {
-  return guard(_isServerResult, value);
-}
-
-/** Validates a value as a `ServerResult`, collecting every issue. */
-export function validateServerResult(value: unknown): ValidationResult<T.ServerResult> {
-  return check<T.ServerResult>(value, _isServerResult, _collectServerResult);
-}
-
-/** Standard Schema v1 for `ServerResult`. */
-export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
+/** `ServerResult` (schema.ts:2568) */
+export const {
+  is: isServerResult,
+  validate: validateServerResult,
+  schema: ServerResultSchema,
+} = define<T.ServerResult>(_isServerResult, _collectServerResult);
 
 /** Every `validateX`, keyed by the schema's type name. Has no prototype, so any string key is safe to look up. */
 export const validatorsByType: Readonly<Record<string, (value: unknown) => ValidationResult<unknown>>> = Object.freeze(

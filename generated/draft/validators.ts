@@ -61,12 +61,69 @@ function issue(o: ValidationIssue[], path: string, keyword: string, message: str
   o.push({ path, keyword, message });
 }
 
-function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword = "type"): void {
+function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
   o.push({ path, keyword, message: "expected " + what + ", got " + typeName(v) });
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
   o.push({ path, keyword: "required", message: "missing required property " + JSON.stringify(name) });
+}
+
+function escapeToken(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Pushes "expected object" unless `v` is a non-null, non-array object; true when it is. */
+function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
+  if (isObject(v)) return true;
+  expected(o, p, "object", v);
+  return false;
+}
+
+/** Pushes "missing" when a required property is absent; true when present. */
+function need(o: ValidationIssue[], p: string, name: string, value: unknown): boolean {
+  if (value !== undefined) return true;
+  missing(o, p + "/" + escapeToken(name), name);
+  return false;
+}
+
+/** A required property with a one-issue check. */
+function req(
+  o: ValidationIssue[],
+  p: string,
+  name: string,
+  value: unknown,
+  ok: boolean,
+  what: string,
+  keyword?: string,
+): void {
+  if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
+  else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** An optional property with a one-issue check. */
+function opt(
+  o: ValidationIssue[],
+  p: string,
+  name: string,
+  value: unknown,
+  ok: boolean,
+  what: string,
+  keyword?: string,
+): void {
+  if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
+interface Validators<T> {
+  readonly is: (value: unknown) => value is T;
+  readonly validate: (value: unknown) => ValidationResult<T>;
+  readonly schema: StandardSchemaV1<unknown, T>;
+}
+
+function define<T>(f: Check, c: Collect): Validators<T> {
+  const validate = (value: unknown): ValidationResult<T> => check<T>(value, f, c);
+  return { is: (value: unknown): value is T => guard(f, value), validate, schema: standard(validate) };
 }
 
 function guard(f: Check, v: unknown): boolean {
@@ -126,10 +183,6 @@ function pointerSegments(pointer: string): string[] {
 }
 
 const hasOwn = Object.prototype.hasOwnProperty;
-
-function escapeToken(k: string): string {
-  return k.replace(/~/g, "~0").replace(/\//g, "~1");
-}
 
 function tooDeep(o: ValidationIssue[], path: string): void {
   o.push({ path, keyword: "depth", message: "nested more than " + MAX_DEPTH + " levels deep" });
@@ -223,8 +276,6 @@ function isByte(s: string): boolean {
   return BASE64.test(s);
 }
 
-// ---- JSONValue (schema.ts:6)
-
 function _isJSONValue(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
   return (
@@ -273,20 +324,12 @@ function _collectJSONValue$3$collect(v: any, p: string, o: ValidationIssue[], d:
   if (!(v === null)) expected(o, p, "null", v);
 }
 
-/** Whether a value is a `JSONValue` (schema.ts:6). */
-export function isJSONValue(value: unknown): value is T.JSONValue {
-  return guard(_isJSONValue, value);
-}
-
-/** Validates a value as a `JSONValue`, collecting every issue. */
-export function validateJSONValue(value: unknown): ValidationResult<T.JSONValue> {
-  return check<T.JSONValue>(value, _isJSONValue, _collectJSONValue);
-}
-
-/** Standard Schema v1 for `JSONValue`. */
-export const JSONValueSchema: StandardSchemaV1<unknown, T.JSONValue> = standard(validateJSONValue);
-
-// ---- JSONObject (schema.ts:12)
+/** `JSONValue` (schema.ts:6) */
+export const {
+  is: isJSONValue,
+  validate: validateJSONValue,
+  schema: JSONValueSchema,
+} = define<T.JSONValue>(_isJSONValue, _collectJSONValue);
 
 function _isJSONObject(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
@@ -300,8 +343,7 @@ function _isJSONObject(v: any, d: number): boolean {
 
 function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (d > MAX_DEPTH) return tooDeep(o, p);
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectJSONValue(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -309,20 +351,12 @@ function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number):
   }
 }
 
-/** Whether a value is a `JSONObject` (schema.ts:12). */
-export function isJSONObject(value: unknown): value is T.JSONObject {
-  return guard(_isJSONObject, value);
-}
-
-/** Validates a value as a `JSONObject`, collecting every issue. */
-export function validateJSONObject(value: unknown): ValidationResult<T.JSONObject> {
-  return check<T.JSONObject>(value, _isJSONObject, _collectJSONObject);
-}
-
-/** Standard Schema v1 for `JSONObject`. */
-export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standard(validateJSONObject);
-
-// ---- JSONArray (schema.ts:17)
+/** `JSONObject` (schema.ts:12) */
+export const {
+  is: isJSONObject,
+  validate: validateJSONObject,
+  schema: JSONObjectSchema,
+} = define<T.JSONObject>(_isJSONObject, _collectJSONObject);
 
 function _isJSONArray(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
@@ -342,20 +376,12 @@ function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): 
   }
 }
 
-/** Whether a value is a `JSONArray` (schema.ts:17). */
-export function isJSONArray(value: unknown): value is T.JSONArray {
-  return guard(_isJSONArray, value);
-}
-
-/** Validates a value as a `JSONArray`, collecting every issue. */
-export function validateJSONArray(value: unknown): ValidationResult<T.JSONArray> {
-  return check<T.JSONArray>(value, _isJSONArray, _collectJSONArray);
-}
-
-/** Standard Schema v1 for `JSONArray`. */
-export const JSONArraySchema: StandardSchemaV1<unknown, T.JSONArray> = standard(validateJSONArray);
-
-// ---- JSONRPCMessage (schema.ts:26)
+/** `JSONArray` (schema.ts:17) */
+export const {
+  is: isJSONArray,
+  validate: validateJSONArray,
+  schema: JSONArraySchema,
+} = define<T.JSONArray>(_isJSONArray, _collectJSONArray);
 
 function _isJSONRPCMessage(v: any, d: number): boolean {
   return _isJSONRPCRequest(v, d + 1) || _isJSONRPCNotification(v, d + 1) || _isJSONRPCResponse(v, d + 1);
@@ -370,20 +396,12 @@ function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: numb
     ]);
 }
 
-/** Whether a value is a `JSONRPCMessage` (schema.ts:26). */
-export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
-  return guard(_isJSONRPCMessage, value);
-}
-
-/** Validates a value as a `JSONRPCMessage`, collecting every issue. */
-export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONRPCMessage> {
-  return check<T.JSONRPCMessage>(value, _isJSONRPCMessage, _collectJSONRPCMessage);
-}
-
-/** Standard Schema v1 for `JSONRPCMessage`. */
-export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
-
-// ---- MetaObject (schema.ts:54)
+/** `JSONRPCMessage` (schema.ts:26) */
+export const {
+  is: isJSONRPCMessage,
+  validate: validateJSONRPCMessage,
+  schema: JSONRPCMessageSchema,
+} = define<T.JSONRPCMessage>(_isJSONRPCMessage, _collectJSONRPCMessage);
 
 function _isMetaObject(v: any, d: number): boolean {
   return isObject(v);
@@ -393,20 +411,12 @@ function _collectMetaObject(v: any, p: string, o: ValidationIssue[], d: number):
   if (!isObject(v)) expected(o, p, "object", v);
 }
 
-/** Whether a value is a `MetaObject` (schema.ts:54). */
-export function isMetaObject(value: unknown): value is T.MetaObject {
-  return guard(_isMetaObject, value);
-}
-
-/** Validates a value as a `MetaObject`, collecting every issue. */
-export function validateMetaObject(value: unknown): ValidationResult<T.MetaObject> {
-  return check<T.MetaObject>(value, _isMetaObject, _collectMetaObject);
-}
-
-/** Standard Schema v1 for `MetaObject`. */
-export const MetaObjectSchema: StandardSchemaV1<unknown, T.MetaObject> = standard(validateMetaObject);
-
-// ---- RequestMetaObject (schema.ts:63)
+/** `MetaObject` (schema.ts:54) */
+export const {
+  is: isMetaObject,
+  validate: validateMetaObject,
+  schema: MetaObjectSchema,
+} = define<T.MetaObject>(_isMetaObject, _collectMetaObject);
 
 function _isRequestMetaObject(v: any, d: number): boolean {
   return (
@@ -422,61 +432,41 @@ function _isRequestMetaObject(v: any, d: number): boolean {
 }
 
 function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.progressToken !== undefined) {
-      _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
-    }
-    if (v["io.modelcontextprotocol/protocolVersion"] === undefined)
-      missing(o, p + "/io.modelcontextprotocol~1protocolVersion", "io.modelcontextprotocol/protocolVersion");
-    else {
-      if (!(typeof v["io.modelcontextprotocol/protocolVersion"] === "string"))
-        expected(
-          o,
-          p + "/io.modelcontextprotocol~1protocolVersion",
-          "string",
-          v["io.modelcontextprotocol/protocolVersion"],
-        );
-    }
-    if (v["io.modelcontextprotocol/clientInfo"] !== undefined) {
+  if (object(o, p, v)) {
+    if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
+    req(
+      o,
+      p,
+      "io.modelcontextprotocol/protocolVersion",
+      v["io.modelcontextprotocol/protocolVersion"],
+      typeof v["io.modelcontextprotocol/protocolVersion"] === "string",
+      "string",
+    );
+    if (v["io.modelcontextprotocol/clientInfo"] !== undefined)
       _collectImplementation(
         v["io.modelcontextprotocol/clientInfo"],
         p + "/io.modelcontextprotocol~1clientInfo",
         o,
         d + 1,
       );
-    }
-    if (v["io.modelcontextprotocol/clientCapabilities"] === undefined)
-      missing(o, p + "/io.modelcontextprotocol~1clientCapabilities", "io.modelcontextprotocol/clientCapabilities");
-    else {
+    if (need(o, p, "io.modelcontextprotocol/clientCapabilities", v["io.modelcontextprotocol/clientCapabilities"]))
       _collectClientCapabilities(
         v["io.modelcontextprotocol/clientCapabilities"],
         p + "/io.modelcontextprotocol~1clientCapabilities",
         o,
         d + 1,
       );
-    }
-    if (v["io.modelcontextprotocol/logLevel"] !== undefined) {
+    if (v["io.modelcontextprotocol/logLevel"] !== undefined)
       _collectLoggingLevel(v["io.modelcontextprotocol/logLevel"], p + "/io.modelcontextprotocol~1logLevel", o, d + 1);
-    }
   }
 }
 
-/** Whether a value is a `RequestMetaObject` (schema.ts:63). */
-export function isRequestMetaObject(value: unknown): value is T.RequestMetaObject {
-  return guard(_isRequestMetaObject, value);
-}
-
-/** Validates a value as a `RequestMetaObject`, collecting every issue. */
-export function validateRequestMetaObject(value: unknown): ValidationResult<T.RequestMetaObject> {
-  return check<T.RequestMetaObject>(value, _isRequestMetaObject, _collectRequestMetaObject);
-}
-
-/** Standard Schema v1 for `RequestMetaObject`. */
-export const RequestMetaObjectSchema: StandardSchemaV1<unknown, T.RequestMetaObject> =
-  standard(validateRequestMetaObject);
-
-// ---- NotificationMetaObject (schema.ts:120)
+/** `RequestMetaObject` (schema.ts:63) */
+export const {
+  is: isRequestMetaObject,
+  validate: validateRequestMetaObject,
+  schema: RequestMetaObjectSchema,
+} = define<T.RequestMetaObject>(_isRequestMetaObject, _collectRequestMetaObject);
 
 function _isNotificationMetaObject(v: any, d: number): boolean {
   return (
@@ -487,34 +477,23 @@ function _isNotificationMetaObject(v: any, d: number): boolean {
 }
 
 function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v["io.modelcontextprotocol/subscriptionId"] !== undefined) {
+  if (object(o, p, v)) {
+    if (v["io.modelcontextprotocol/subscriptionId"] !== undefined)
       _collectRequestId(
         v["io.modelcontextprotocol/subscriptionId"],
         p + "/io.modelcontextprotocol~1subscriptionId",
         o,
         d + 1,
       );
-    }
   }
 }
 
-/** Whether a value is a `NotificationMetaObject` (schema.ts:120). */
-export function isNotificationMetaObject(value: unknown): value is T.NotificationMetaObject {
-  return guard(_isNotificationMetaObject, value);
-}
-
-/** Validates a value as a `NotificationMetaObject`, collecting every issue. */
-export function validateNotificationMetaObject(value: unknown): ValidationResult<T.NotificationMetaObject> {
-  return check<T.NotificationMetaObject>(value, _isNotificationMetaObject, _collectNotificationMetaObject);
-}
-
-/** Standard Schema v1 for `NotificationMetaObject`. */
-export const NotificationMetaObjectSchema: StandardSchemaV1<unknown, T.NotificationMetaObject> =
-  standard(validateNotificationMetaObject);
-
-// ---- ResultMetaObject (schema.ts:143)
+/** `NotificationMetaObject` (schema.ts:120) */
+export const {
+  is: isNotificationMetaObject,
+  validate: validateNotificationMetaObject,
+  schema: NotificationMetaObjectSchema,
+} = define<T.NotificationMetaObject>(_isNotificationMetaObject, _collectNotificationMetaObject);
 
 function _isResultMetaObject(v: any, d: number): boolean {
   return (
@@ -525,33 +504,23 @@ function _isResultMetaObject(v: any, d: number): boolean {
 }
 
 function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v["io.modelcontextprotocol/serverInfo"] !== undefined) {
+  if (object(o, p, v)) {
+    if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
       _collectImplementation(
         v["io.modelcontextprotocol/serverInfo"],
         p + "/io.modelcontextprotocol~1serverInfo",
         o,
         d + 1,
       );
-    }
   }
 }
 
-/** Whether a value is a `ResultMetaObject` (schema.ts:143). */
-export function isResultMetaObject(value: unknown): value is T.ResultMetaObject {
-  return guard(_isResultMetaObject, value);
-}
-
-/** Validates a value as a `ResultMetaObject`, collecting every issue. */
-export function validateResultMetaObject(value: unknown): ValidationResult<T.ResultMetaObject> {
-  return check<T.ResultMetaObject>(value, _isResultMetaObject, _collectResultMetaObject);
-}
-
-/** Standard Schema v1 for `ResultMetaObject`. */
-export const ResultMetaObjectSchema: StandardSchemaV1<unknown, T.ResultMetaObject> = standard(validateResultMetaObject);
-
-// ---- ProgressToken (schema.ts:165)
+/** `ResultMetaObject` (schema.ts:143) */
+export const {
+  is: isResultMetaObject,
+  validate: validateResultMetaObject,
+  schema: ResultMetaObjectSchema,
+} = define<T.ResultMetaObject>(_isResultMetaObject, _collectResultMetaObject);
 
 function _isProgressToken(v: any, d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -561,20 +530,12 @@ function _collectProgressToken(v: any, p: string, o: ValidationIssue[], d: numbe
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
-/** Whether a value is a `ProgressToken` (schema.ts:165). */
-export function isProgressToken(value: unknown): value is T.ProgressToken {
-  return guard(_isProgressToken, value);
-}
-
-/** Validates a value as a `ProgressToken`, collecting every issue. */
-export function validateProgressToken(value: unknown): ValidationResult<T.ProgressToken> {
-  return check<T.ProgressToken>(value, _isProgressToken, _collectProgressToken);
-}
-
-/** Standard Schema v1 for `ProgressToken`. */
-export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
-
-// ---- Cursor (schema.ts:172)
+/** `ProgressToken` (schema.ts:165) */
+export const {
+  is: isProgressToken,
+  validate: validateProgressToken,
+  schema: ProgressTokenSchema,
+} = define<T.ProgressToken>(_isProgressToken, _collectProgressToken);
 
 function _isCursor(v: any, d: number): boolean {
   return typeof v === "string";
@@ -584,142 +545,82 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): voi
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
-/** Whether a value is a `Cursor` (schema.ts:172). */
-export function isCursor(value: unknown): value is T.Cursor {
-  return guard(_isCursor, value);
-}
-
-/** Validates a value as a `Cursor`, collecting every issue. */
-export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
-  return check<T.Cursor>(value, _isCursor, _collectCursor);
-}
-
-/** Standard Schema v1 for `Cursor`. */
-export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
-
-// ---- RequestParams (schema.ts:179)
+/** `Cursor` (schema.ts:172) */
+export const {
+  is: isCursor,
+  validate: validateCursor,
+  schema: CursorSchema,
+} = define<T.Cursor>(_isCursor, _collectCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
   return isObject(v) && _isRequestMetaObject(v._meta, d + 1);
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `RequestParams` (schema.ts:179). */
-export function isRequestParams(value: unknown): value is T.RequestParams {
-  return guard(_isRequestParams, value);
-}
-
-/** Validates a value as a `RequestParams`, collecting every issue. */
-export function validateRequestParams(value: unknown): ValidationResult<T.RequestParams> {
-  return check<T.RequestParams>(value, _isRequestParams, _collectRequestParams);
-}
-
-/** Standard Schema v1 for `RequestParams`. */
-export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
-
-// ---- Request (schema.ts:184)
+/** `RequestParams` (schema.ts:179) */
+export const {
+  is: isRequestParams,
+  validate: validateRequestParams,
+  schema: RequestParamsSchema,
+} = define<T.RequestParams>(_isRequestParams, _collectRequestParams);
 
 function _isRequest(v: any, d: number): boolean {
   return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
   }
 }
 
-/** Whether a value is a `Request` (schema.ts:184). */
-export function isRequest(value: unknown): value is T.Request {
-  return guard(_isRequest, value);
-}
-
-/** Validates a value as a `Request`, collecting every issue. */
-export function validateRequest(value: unknown): ValidationResult<T.Request> {
-  return check<T.Request>(value, _isRequest, _collectRequest);
-}
-
-/** Standard Schema v1 for `Request`. */
-export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
-
-// ---- NotificationParams (schema.ts:196)
+/** `Request` (schema.ts:184) */
+export const {
+  is: isRequest,
+  validate: validateRequest,
+  schema: RequestSchema,
+} = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `NotificationParams` (schema.ts:196). */
-export function isNotificationParams(value: unknown): value is T.NotificationParams {
-  return guard(_isNotificationParams, value);
-}
-
-/** Validates a value as a `NotificationParams`, collecting every issue. */
-export function validateNotificationParams(value: unknown): ValidationResult<T.NotificationParams> {
-  return check<T.NotificationParams>(value, _isNotificationParams, _collectNotificationParams);
-}
-
-/** Standard Schema v1 for `NotificationParams`. */
-export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> =
-  standard(validateNotificationParams);
-
-// ---- Notification (schema.ts:201)
+/** `NotificationParams` (schema.ts:196) */
+export const {
+  is: isNotificationParams,
+  validate: validateNotificationParams,
+  schema: NotificationParamsSchema,
+} = define<T.NotificationParams>(_isNotificationParams, _collectNotificationParams);
 
 function _isNotification(v: any, d: number): boolean {
   return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
   }
 }
 
-/** Whether a value is a `Notification` (schema.ts:201). */
-export function isNotification(value: unknown): value is T.Notification {
-  return guard(_isNotification, value);
-}
-
-/** Validates a value as a `Notification`, collecting every issue. */
-export function validateNotification(value: unknown): ValidationResult<T.Notification> {
-  return check<T.Notification>(value, _isNotification, _collectNotification);
-}
-
-/** Standard Schema v1 for `Notification`. */
-export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
-
-// ---- ResultType (schema.ts:216)
+/** `Notification` (schema.ts:201) */
+export const {
+  is: isNotification,
+  validate: validateNotification,
+  schema: NotificationSchema,
+} = define<T.Notification>(_isNotification, _collectNotification);
 
 function _isResultType(v: any, d: number): boolean {
   return typeof v === "string";
@@ -729,20 +630,12 @@ function _collectResultType(v: any, p: string, o: ValidationIssue[], d: number):
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
-/** Whether a value is a `ResultType` (schema.ts:216). */
-export function isResultType(value: unknown): value is T.ResultType {
-  return guard(_isResultType, value);
-}
-
-/** Validates a value as a `ResultType`, collecting every issue. */
-export function validateResultType(value: unknown): ValidationResult<T.ResultType> {
-  return check<T.ResultType>(value, _isResultType, _collectResultType);
-}
-
-/** Standard Schema v1 for `ResultType`. */
-export const ResultTypeSchema: StandardSchemaV1<unknown, T.ResultType> = standard(validateResultType);
-
-// ---- Result (schema.ts:223)
+/** `ResultType` (schema.ts:216) */
+export const {
+  is: isResultType,
+  validate: validateResultType,
+  schema: ResultTypeSchema,
+} = define<T.ResultType>(_isResultType, _collectResultType);
 
 function _isResult(v: any, d: number): boolean {
   return (
@@ -751,65 +644,32 @@ function _isResult(v: any, d: number): boolean {
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
   }
 }
 
-/** Whether a value is a `Result` (schema.ts:223). */
-export function isResult(value: unknown): value is T.Result {
-  return guard(_isResult, value);
-}
-
-/** Validates a value as a `Result`, collecting every issue. */
-export function validateResult(value: unknown): ValidationResult<T.Result> {
-  return check<T.Result>(value, _isResult, _collectResult);
-}
-
-/** Standard Schema v1 for `Result`. */
-export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
-
-// ---- Error (schema.ts:241)
+/** `Result` (schema.ts:223) */
+export const {
+  is: isResult,
+  validate: validateResult,
+  schema: ResultSchema,
+} = define<T.Result>(_isResult, _collectResult);
 
 function _isError(v: any, d: number): boolean {
   return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.code === undefined) missing(o, p + "/code", "code");
-    else {
-      if (!Number.isInteger(v.code)) expected(o, p + "/code", "integer", v.code);
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "code", v.code, Number.isInteger(v.code), "integer");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `Error` (schema.ts:241). */
-export function isError(value: unknown): value is T.Error {
-  return guard(_isError, value);
-}
-
-/** Validates a value as a `Error`, collecting every issue. */
-export function validateError(value: unknown): ValidationResult<T.Error> {
-  return check<T.Error>(value, _isError, _collectError);
-}
-
-/** Standard Schema v1 for `Error`. */
-export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
-
-// ---- RequestId (schema.ts:261)
+/** `Error` (schema.ts:241) */
+export const { is: isError, validate: validateError, schema: ErrorSchema } = define<T.Error>(_isError, _collectError);
 
 function _isRequestId(v: any, d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
@@ -819,20 +679,12 @@ function _collectRequestId(v: any, p: string, o: ValidationIssue[], d: number): 
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
-/** Whether a value is a `RequestId` (schema.ts:261). */
-export function isRequestId(value: unknown): value is T.RequestId {
-  return guard(_isRequestId, value);
-}
-
-/** Validates a value as a `RequestId`, collecting every issue. */
-export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
-  return check<T.RequestId>(value, _isRequestId, _collectRequestId);
-}
-
-/** Standard Schema v1 for `RequestId`. */
-export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
-
-// ---- JSONRPCRequest (schema.ts:268)
+/** `RequestId` (schema.ts:261) */
+export const {
+  is: isRequestId,
+  validate: validateRequestId,
+  schema: RequestIdSchema,
+} = define<T.RequestId>(_isRequestId, _collectRequestId);
 
 function _isJSONRPCRequest(v: any, d: number): boolean {
   return (
@@ -845,40 +697,20 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `JSONRPCRequest` (schema.ts:268). */
-export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
-  return guard(_isJSONRPCRequest, value);
-}
-
-/** Validates a value as a `JSONRPCRequest`, collecting every issue. */
-export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONRPCRequest> {
-  return check<T.JSONRPCRequest>(value, _isJSONRPCRequest, _collectJSONRPCRequest);
-}
-
-/** Standard Schema v1 for `JSONRPCRequest`. */
-export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
-
-// ---- JSONRPCNotification (schema.ts:278)
+/** `JSONRPCRequest` (schema.ts:268) */
+export const {
+  is: isJSONRPCRequest,
+  validate: validateJSONRPCRequest,
+  schema: JSONRPCRequestSchema,
+} = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
   return (
@@ -887,75 +719,38 @@ function _isJSONRPCNotification(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `JSONRPCNotification` (schema.ts:278). */
-export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
-  return guard(_isJSONRPCNotification, value);
-}
-
-/** Validates a value as a `JSONRPCNotification`, collecting every issue. */
-export function validateJSONRPCNotification(value: unknown): ValidationResult<T.JSONRPCNotification> {
-  return check<T.JSONRPCNotification>(value, _isJSONRPCNotification, _collectJSONRPCNotification);
-}
-
-/** Standard Schema v1 for `JSONRPCNotification`. */
-export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> =
-  standard(validateJSONRPCNotification);
-
-// ---- JSONRPCResultResponse (schema.ts:287)
+/** `JSONRPCNotification` (schema.ts:278) */
+export const {
+  is: isJSONRPCNotification,
+  validate: validateJSONRPCNotification,
+  schema: JSONRPCNotificationSchema,
+} = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isResult(v.result, d + 1);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `JSONRPCResultResponse` (schema.ts:287). */
-export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
-  return guard(_isJSONRPCResultResponse, value);
-}
-
-/** Validates a value as a `JSONRPCResultResponse`, collecting every issue. */
-export function validateJSONRPCResultResponse(value: unknown): ValidationResult<T.JSONRPCResultResponse> {
-  return check<T.JSONRPCResultResponse>(value, _isJSONRPCResultResponse, _collectJSONRPCResultResponse);
-}
-
-/** Standard Schema v1 for `JSONRPCResultResponse`. */
-export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> =
-  standard(validateJSONRPCResultResponse);
-
-// ---- JSONRPCErrorResponse (schema.ts:298)
+/** `JSONRPCResultResponse` (schema.ts:287) */
+export const {
+  is: isJSONRPCResultResponse,
+  validate: validateJSONRPCResultResponse,
+  schema: JSONRPCResultResponseSchema,
+} = define<T.JSONRPCResultResponse>(_isJSONRPCResultResponse, _collectJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
@@ -964,37 +759,19 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id !== undefined) {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.error === undefined) missing(o, p + "/error", "error");
-    else {
-      _collectError(v.error, p + "/error", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
   }
 }
 
-/** Whether a value is a `JSONRPCErrorResponse` (schema.ts:298). */
-export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
-  return guard(_isJSONRPCErrorResponse, value);
-}
-
-/** Validates a value as a `JSONRPCErrorResponse`, collecting every issue. */
-export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T.JSONRPCErrorResponse> {
-  return check<T.JSONRPCErrorResponse>(value, _isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
-}
-
-/** Standard Schema v1 for `JSONRPCErrorResponse`. */
-export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> =
-  standard(validateJSONRPCErrorResponse);
-
-// ---- JSONRPCResponse (schema.ts:309)
+/** `JSONRPCErrorResponse` (schema.ts:298) */
+export const {
+  is: isJSONRPCErrorResponse,
+  validate: validateJSONRPCErrorResponse,
+  schema: JSONRPCErrorResponseSchema,
+} = define<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
   return _isJSONRPCResultResponse(v, d + 1) || _isJSONRPCErrorResponse(v, d + 1);
@@ -1008,188 +785,102 @@ function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: num
     ]);
 }
 
-/** Whether a value is a `JSONRPCResponse` (schema.ts:309). */
-export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
-  return guard(_isJSONRPCResponse, value);
-}
-
-/** Validates a value as a `JSONRPCResponse`, collecting every issue. */
-export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSONRPCResponse> {
-  return check<T.JSONRPCResponse>(value, _isJSONRPCResponse, _collectJSONRPCResponse);
-}
-
-/** Standard Schema v1 for `JSONRPCResponse`. */
-export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
-
-// ---- ParseError (schema.ts:328)
+/** `JSONRPCResponse` (schema.ts:309) */
+export const {
+  is: isJSONRPCResponse,
+  validate: validateJSONRPCResponse,
+  schema: JSONRPCResponseSchema,
+} = define<T.JSONRPCResponse>(_isJSONRPCResponse, _collectJSONRPCResponse);
 
 function _isParseError(v: any, d: number): boolean {
   return isObject(v) && v.code === -32700 && typeof v.message === "string";
 }
 
 function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.code === undefined) missing(o, p + "/code", "code");
-    else {
-      if (!(v.code === -32700)) expected(o, p + "/code", "-32700", v.code, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "code", v.code, v.code === -32700, "-32700", "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `ParseError` (schema.ts:328). */
-export function isParseError(value: unknown): value is T.ParseError {
-  return guard(_isParseError, value);
-}
-
-/** Validates a value as a `ParseError`, collecting every issue. */
-export function validateParseError(value: unknown): ValidationResult<T.ParseError> {
-  return check<T.ParseError>(value, _isParseError, _collectParseError);
-}
-
-/** Standard Schema v1 for `ParseError`. */
-export const ParseErrorSchema: StandardSchemaV1<unknown, T.ParseError> = standard(validateParseError);
-
-// ---- InvalidRequestError (schema.ts:339)
+/** `ParseError` (schema.ts:328) */
+export const {
+  is: isParseError,
+  validate: validateParseError,
+  schema: ParseErrorSchema,
+} = define<T.ParseError>(_isParseError, _collectParseError);
 
 function _isInvalidRequestError(v: any, d: number): boolean {
   return isObject(v) && v.code === -32600 && typeof v.message === "string";
 }
 
 function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.code === undefined) missing(o, p + "/code", "code");
-    else {
-      if (!(v.code === -32600)) expected(o, p + "/code", "-32600", v.code, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "code", v.code, v.code === -32600, "-32600", "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `InvalidRequestError` (schema.ts:339). */
-export function isInvalidRequestError(value: unknown): value is T.InvalidRequestError {
-  return guard(_isInvalidRequestError, value);
-}
-
-/** Validates a value as a `InvalidRequestError`, collecting every issue. */
-export function validateInvalidRequestError(value: unknown): ValidationResult<T.InvalidRequestError> {
-  return check<T.InvalidRequestError>(value, _isInvalidRequestError, _collectInvalidRequestError);
-}
-
-/** Standard Schema v1 for `InvalidRequestError`. */
-export const InvalidRequestErrorSchema: StandardSchemaV1<unknown, T.InvalidRequestError> =
-  standard(validateInvalidRequestError);
-
-// ---- MethodNotFoundError (schema.ts:357)
+/** `InvalidRequestError` (schema.ts:339) */
+export const {
+  is: isInvalidRequestError,
+  validate: validateInvalidRequestError,
+  schema: InvalidRequestErrorSchema,
+} = define<T.InvalidRequestError>(_isInvalidRequestError, _collectInvalidRequestError);
 
 function _isMethodNotFoundError(v: any, d: number): boolean {
   return isObject(v) && v.code === -32601 && typeof v.message === "string";
 }
 
 function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.code === undefined) missing(o, p + "/code", "code");
-    else {
-      if (!(v.code === -32601)) expected(o, p + "/code", "-32601", v.code, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "code", v.code, v.code === -32601, "-32601", "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `MethodNotFoundError` (schema.ts:357). */
-export function isMethodNotFoundError(value: unknown): value is T.MethodNotFoundError {
-  return guard(_isMethodNotFoundError, value);
-}
-
-/** Validates a value as a `MethodNotFoundError`, collecting every issue. */
-export function validateMethodNotFoundError(value: unknown): ValidationResult<T.MethodNotFoundError> {
-  return check<T.MethodNotFoundError>(value, _isMethodNotFoundError, _collectMethodNotFoundError);
-}
-
-/** Standard Schema v1 for `MethodNotFoundError`. */
-export const MethodNotFoundErrorSchema: StandardSchemaV1<unknown, T.MethodNotFoundError> =
-  standard(validateMethodNotFoundError);
-
-// ---- InvalidParamsError (schema.ts:389)
+/** `MethodNotFoundError` (schema.ts:357) */
+export const {
+  is: isMethodNotFoundError,
+  validate: validateMethodNotFoundError,
+  schema: MethodNotFoundErrorSchema,
+} = define<T.MethodNotFoundError>(_isMethodNotFoundError, _collectMethodNotFoundError);
 
 function _isInvalidParamsError(v: any, d: number): boolean {
   return isObject(v) && v.code === -32602 && typeof v.message === "string";
 }
 
 function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.code === undefined) missing(o, p + "/code", "code");
-    else {
-      if (!(v.code === -32602)) expected(o, p + "/code", "-32602", v.code, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "code", v.code, v.code === -32602, "-32602", "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `InvalidParamsError` (schema.ts:389). */
-export function isInvalidParamsError(value: unknown): value is T.InvalidParamsError {
-  return guard(_isInvalidParamsError, value);
-}
-
-/** Validates a value as a `InvalidParamsError`, collecting every issue. */
-export function validateInvalidParamsError(value: unknown): ValidationResult<T.InvalidParamsError> {
-  return check<T.InvalidParamsError>(value, _isInvalidParamsError, _collectInvalidParamsError);
-}
-
-/** Standard Schema v1 for `InvalidParamsError`. */
-export const InvalidParamsErrorSchema: StandardSchemaV1<unknown, T.InvalidParamsError> =
-  standard(validateInvalidParamsError);
-
-// ---- InternalError (schema.ts:403)
+/** `InvalidParamsError` (schema.ts:389) */
+export const {
+  is: isInvalidParamsError,
+  validate: validateInvalidParamsError,
+  schema: InvalidParamsErrorSchema,
+} = define<T.InvalidParamsError>(_isInvalidParamsError, _collectInvalidParamsError);
 
 function _isInternalError(v: any, d: number): boolean {
   return isObject(v) && v.code === -32603 && typeof v.message === "string";
 }
 
 function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.code === undefined) missing(o, p + "/code", "code");
-    else {
-      if (!(v.code === -32603)) expected(o, p + "/code", "-32603", v.code, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "code", v.code, v.code === -32603, "-32603", "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `InternalError` (schema.ts:403). */
-export function isInternalError(value: unknown): value is T.InternalError {
-  return guard(_isInternalError, value);
-}
-
-/** Validates a value as a `InternalError`, collecting every issue. */
-export function validateInternalError(value: unknown): ValidationResult<T.InternalError> {
-  return check<T.InternalError>(value, _isInternalError, _collectInternalError);
-}
-
-/** Standard Schema v1 for `InternalError`. */
-export const InternalErrorSchema: StandardSchemaV1<unknown, T.InternalError> = standard(validateInternalError);
-
-// ---- HeaderMismatchError (schema.ts:463)
+/** `InternalError` (schema.ts:403) */
+export const {
+  is: isInternalError,
+  validate: validateInternalError,
+  schema: InternalErrorSchema,
+} = define<T.InternalError>(_isInternalError, _collectInternalError);
 
 function _isHeaderMismatchError(v: any, d: number): boolean {
   return (
@@ -1203,47 +894,26 @@ function _isHeaderMismatchError(v: any, d: number): boolean {
 }
 
 function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id !== undefined) {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.error === undefined) missing(o, p + "/error", "error");
-    else {
-      if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-      else {
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) {
+      if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
-        if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-        else {
-          if (v.error.code === undefined) missing(o, p + "/error" + "/code", "code");
-          else {
-            if (!(v.error.code === -32020)) expected(o, p + "/error" + "/code", "-32020", v.error.code, "const");
-          }
+        if (object(o, p + "/error", v.error)) {
+          req(o, p + "/error", "code", v.error.code, v.error.code === -32020, "-32020", "const");
         }
       }
     }
   }
 }
 
-/** Whether a value is a `HeaderMismatchError` (schema.ts:463). */
-export function isHeaderMismatchError(value: unknown): value is T.HeaderMismatchError {
-  return guard(_isHeaderMismatchError, value);
-}
-
-/** Validates a value as a `HeaderMismatchError`, collecting every issue. */
-export function validateHeaderMismatchError(value: unknown): ValidationResult<T.HeaderMismatchError> {
-  return check<T.HeaderMismatchError>(value, _isHeaderMismatchError, _collectHeaderMismatchError);
-}
-
-/** Standard Schema v1 for `HeaderMismatchError`. */
-export const HeaderMismatchErrorSchema: StandardSchemaV1<unknown, T.HeaderMismatchError> =
-  standard(validateHeaderMismatchError);
-
-// ---- UnsupportedProtocolVersionError (schema.ts:483)
+/** `HeaderMismatchError` (schema.ts:463) */
+export const {
+  is: isHeaderMismatchError,
+  validate: validateHeaderMismatchError,
+  schema: HeaderMismatchErrorSchema,
+} = define<T.HeaderMismatchError>(_isHeaderMismatchError, _collectHeaderMismatchError);
 
 function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
   return (
@@ -1260,44 +930,31 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
 }
 
 function _collectUnsupportedProtocolVersionError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id !== undefined) {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.error === undefined) missing(o, p + "/error", "error");
-    else {
-      if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-      else {
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) {
+      if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
-        if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-        else {
-          if (v.error.code === undefined) missing(o, p + "/error" + "/code", "code");
-          else {
-            if (!(v.error.code === -32022)) expected(o, p + "/error" + "/code", "-32022", v.error.code, "const");
-          }
-          if (v.error.data === undefined) missing(o, p + "/error" + "/data", "data");
-          else {
-            if (!isObject(v.error.data)) expected(o, p + "/error" + "/data", "object", v.error.data);
-            else {
-              if (v.error.data.supported === undefined) missing(o, p + "/error" + "/data" + "/supported", "supported");
-              else {
+        if (object(o, p + "/error", v.error)) {
+          req(o, p + "/error", "code", v.error.code, v.error.code === -32022, "-32022", "const");
+          if (need(o, p + "/error", "data", v.error.data)) {
+            if (object(o, p + "/error" + "/data", v.error.data)) {
+              if (need(o, p + "/error" + "/data", "supported", v.error.data.supported))
                 _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
                   v.error.data.supported,
                   p + "/error" + "/data" + "/supported",
                   o,
                   d,
                 );
-              }
-              if (v.error.data.requested === undefined) missing(o, p + "/error" + "/data" + "/requested", "requested");
-              else {
-                if (!(typeof v.error.data.requested === "string"))
-                  expected(o, p + "/error" + "/data" + "/requested", "string", v.error.data.requested);
-              }
+              req(
+                o,
+                p + "/error" + "/data",
+                "requested",
+                v.error.data.requested,
+                typeof v.error.data.requested === "string",
+                "string",
+              );
             }
           }
         }
@@ -1327,27 +984,15 @@ function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
   }
 }
 
-/** Whether a value is a `UnsupportedProtocolVersionError` (schema.ts:483). */
-export function isUnsupportedProtocolVersionError(value: unknown): value is T.UnsupportedProtocolVersionError {
-  return guard(_isUnsupportedProtocolVersionError, value);
-}
-
-/** Validates a value as a `UnsupportedProtocolVersionError`, collecting every issue. */
-export function validateUnsupportedProtocolVersionError(
-  value: unknown,
-): ValidationResult<T.UnsupportedProtocolVersionError> {
-  return check<T.UnsupportedProtocolVersionError>(
-    value,
-    _isUnsupportedProtocolVersionError,
-    _collectUnsupportedProtocolVersionError,
-  );
-}
-
-/** Standard Schema v1 for `UnsupportedProtocolVersionError`. */
-export const UnsupportedProtocolVersionErrorSchema: StandardSchemaV1<unknown, T.UnsupportedProtocolVersionError> =
-  standard(validateUnsupportedProtocolVersionError);
-
-// ---- MissingRequiredClientCapabilityError (schema.ts:513)
+/** `UnsupportedProtocolVersionError` (schema.ts:483) */
+export const {
+  is: isUnsupportedProtocolVersionError,
+  validate: validateUnsupportedProtocolVersionError,
+  schema: UnsupportedProtocolVersionErrorSchema,
+} = define<T.UnsupportedProtocolVersionError>(
+  _isUnsupportedProtocolVersionError,
+  _collectUnsupportedProtocolVersionError,
+);
 
 function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
   return (
@@ -1363,40 +1008,23 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
 }
 
 function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id !== undefined) {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.error === undefined) missing(o, p + "/error", "error");
-    else {
-      if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-      else {
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) {
+      if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
-        if (!isObject(v.error)) expected(o, p + "/error", "object", v.error);
-        else {
-          if (v.error.code === undefined) missing(o, p + "/error" + "/code", "code");
-          else {
-            if (!(v.error.code === -32021)) expected(o, p + "/error" + "/code", "-32021", v.error.code, "const");
-          }
-          if (v.error.data === undefined) missing(o, p + "/error" + "/data", "data");
-          else {
-            if (!isObject(v.error.data)) expected(o, p + "/error" + "/data", "object", v.error.data);
-            else {
-              if (v.error.data.requiredCapabilities === undefined)
-                missing(o, p + "/error" + "/data" + "/requiredCapabilities", "requiredCapabilities");
-              else {
+        if (object(o, p + "/error", v.error)) {
+          req(o, p + "/error", "code", v.error.code, v.error.code === -32021, "-32021", "const");
+          if (need(o, p + "/error", "data", v.error.data)) {
+            if (object(o, p + "/error" + "/data", v.error.data)) {
+              if (need(o, p + "/error" + "/data", "requiredCapabilities", v.error.data.requiredCapabilities))
                 _collectClientCapabilities(
                   v.error.data.requiredCapabilities,
                   p + "/error" + "/data" + "/requiredCapabilities",
                   o,
                   d + 1,
                 );
-              }
             }
           }
         }
@@ -1405,31 +1033,15 @@ function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: Vali
   }
 }
 
-/** Whether a value is a `MissingRequiredClientCapabilityError` (schema.ts:513). */
-export function isMissingRequiredClientCapabilityError(
-  value: unknown,
-): value is T.MissingRequiredClientCapabilityError {
-  return guard(_isMissingRequiredClientCapabilityError, value);
-}
-
-/** Validates a value as a `MissingRequiredClientCapabilityError`, collecting every issue. */
-export function validateMissingRequiredClientCapabilityError(
-  value: unknown,
-): ValidationResult<T.MissingRequiredClientCapabilityError> {
-  return check<T.MissingRequiredClientCapabilityError>(
-    value,
-    _isMissingRequiredClientCapabilityError,
-    _collectMissingRequiredClientCapabilityError,
-  );
-}
-
-/** Standard Schema v1 for `MissingRequiredClientCapabilityError`. */
-export const MissingRequiredClientCapabilityErrorSchema: StandardSchemaV1<
-  unknown,
-  T.MissingRequiredClientCapabilityError
-> = standard(validateMissingRequiredClientCapabilityError);
-
-// ---- EmptyResult (schema.ts:534)
+/** `MissingRequiredClientCapabilityError` (schema.ts:513) */
+export const {
+  is: isMissingRequiredClientCapabilityError,
+  validate: validateMissingRequiredClientCapabilityError,
+  schema: MissingRequiredClientCapabilityErrorSchema,
+} = define<T.MissingRequiredClientCapabilityError>(
+  _isMissingRequiredClientCapabilityError,
+  _collectMissingRequiredClientCapabilityError,
+);
 
 function _isEmptyResult(v: any, d: number): boolean {
   return _isResult(v, d + 1);
@@ -1439,20 +1051,12 @@ function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number)
   _collectResult(v, p, o, d + 1);
 }
 
-/** Whether a value is a `EmptyResult` (schema.ts:534). */
-export function isEmptyResult(value: unknown): value is T.EmptyResult {
-  return guard(_isEmptyResult, value);
-}
-
-/** Validates a value as a `EmptyResult`, collecting every issue. */
-export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyResult> {
-  return check<T.EmptyResult>(value, _isEmptyResult, _collectEmptyResult);
-}
-
-/** Standard Schema v1 for `EmptyResult`. */
-export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
-
-// ---- InputRequest (schema.ts:537)
+/** `EmptyResult` (schema.ts:534) */
+export const {
+  is: isEmptyResult,
+  validate: validateEmptyResult,
+  schema: EmptyResultSchema,
+} = define<T.EmptyResult>(_isEmptyResult, _collectEmptyResult);
 
 function _isInputRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -1469,8 +1073,7 @@ function _isInputRequest(v: any, d: number): boolean {
 }
 
 function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.method) {
       case "sampling/createMessage":
         _collectCreateMessageRequest(v, p, o, d);
@@ -1496,20 +1099,12 @@ function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number
     }
 }
 
-/** Whether a value is a `InputRequest` (schema.ts:537). */
-export function isInputRequest(value: unknown): value is T.InputRequest {
-  return guard(_isInputRequest, value);
-}
-
-/** Validates a value as a `InputRequest`, collecting every issue. */
-export function validateInputRequest(value: unknown): ValidationResult<T.InputRequest> {
-  return check<T.InputRequest>(value, _isInputRequest, _collectInputRequest);
-}
-
-/** Standard Schema v1 for `InputRequest`. */
-export const InputRequestSchema: StandardSchemaV1<unknown, T.InputRequest> = standard(validateInputRequest);
-
-// ---- InputResponse (schema.ts:541)
+/** `InputRequest` (schema.ts:537) */
+export const {
+  is: isInputRequest,
+  validate: validateInputRequest,
+  schema: InputRequestSchema,
+} = define<T.InputRequest>(_isInputRequest, _collectInputRequest);
 
 function _isInputResponse(v: any, d: number): boolean {
   return _isCreateMessageResult(v, d + 1) || _isListRootsResult(v, d + 1) || _isElicitResult(v, d + 1);
@@ -1524,20 +1119,12 @@ function _collectInputResponse(v: any, p: string, o: ValidationIssue[], d: numbe
     ]);
 }
 
-/** Whether a value is a `InputResponse` (schema.ts:541). */
-export function isInputResponse(value: unknown): value is T.InputResponse {
-  return guard(_isInputResponse, value);
-}
-
-/** Validates a value as a `InputResponse`, collecting every issue. */
-export function validateInputResponse(value: unknown): ValidationResult<T.InputResponse> {
-  return check<T.InputResponse>(value, _isInputResponse, _collectInputResponse);
-}
-
-/** Standard Schema v1 for `InputResponse`. */
-export const InputResponseSchema: StandardSchemaV1<unknown, T.InputResponse> = standard(validateInputResponse);
-
-// ---- InputRequests (schema.ts:553)
+/** `InputResponse` (schema.ts:541) */
+export const {
+  is: isInputResponse,
+  validate: validateInputResponse,
+  schema: InputResponseSchema,
+} = define<T.InputResponse>(_isInputResponse, _collectInputResponse);
 
 function _isInputRequests(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -1549,8 +1136,7 @@ function _isInputRequests(v: any, d: number): boolean {
 }
 
 function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectInputRequest(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -1558,20 +1144,12 @@ function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: numbe
   }
 }
 
-/** Whether a value is a `InputRequests` (schema.ts:553). */
-export function isInputRequests(value: unknown): value is T.InputRequests {
-  return guard(_isInputRequests, value);
-}
-
-/** Validates a value as a `InputRequests`, collecting every issue. */
-export function validateInputRequests(value: unknown): ValidationResult<T.InputRequests> {
-  return check<T.InputRequests>(value, _isInputRequests, _collectInputRequests);
-}
-
-/** Standard Schema v1 for `InputRequests`. */
-export const InputRequestsSchema: StandardSchemaV1<unknown, T.InputRequests> = standard(validateInputRequests);
-
-// ---- InputResponses (schema.ts:567)
+/** `InputRequests` (schema.ts:553) */
+export const {
+  is: isInputRequests,
+  validate: validateInputRequests,
+  schema: InputRequestsSchema,
+} = define<T.InputRequests>(_isInputRequests, _collectInputRequests);
 
 function _isInputResponses(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -1583,8 +1161,7 @@ function _isInputResponses(v: any, d: number): boolean {
 }
 
 function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectInputResponse(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -1592,20 +1169,12 @@ function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: numb
   }
 }
 
-/** Whether a value is a `InputResponses` (schema.ts:567). */
-export function isInputResponses(value: unknown): value is T.InputResponses {
-  return guard(_isInputResponses, value);
-}
-
-/** Validates a value as a `InputResponses`, collecting every issue. */
-export function validateInputResponses(value: unknown): ValidationResult<T.InputResponses> {
-  return check<T.InputResponses>(value, _isInputResponses, _collectInputResponses);
-}
-
-/** Standard Schema v1 for `InputResponses`. */
-export const InputResponsesSchema: StandardSchemaV1<unknown, T.InputResponses> = standard(validateInputResponses);
-
-// ---- InputRequiredResult (schema.ts:584)
+/** `InputResponses` (schema.ts:567) */
+export const {
+  is: isInputResponses,
+  validate: validateInputResponses,
+  schema: InputResponsesSchema,
+} = define<T.InputResponses>(_isInputResponses, _collectInputResponses);
 
 function _isInputRequiredResult(v: any, d: number): boolean {
   return (
@@ -1618,39 +1187,20 @@ function _isInputRequiredResult(v: any, d: number): boolean {
 }
 
 function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.inputRequests !== undefined) {
-      _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d + 1);
-    }
-    if (v.requestState !== undefined) {
-      if (!(typeof v.requestState === "string")) expected(o, p + "/requestState", "string", v.requestState);
-    }
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.inputRequests !== undefined) _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d + 1);
+    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
 
-/** Whether a value is a `InputRequiredResult` (schema.ts:584). */
-export function isInputRequiredResult(value: unknown): value is T.InputRequiredResult {
-  return guard(_isInputRequiredResult, value);
-}
-
-/** Validates a value as a `InputRequiredResult`, collecting every issue. */
-export function validateInputRequiredResult(value: unknown): ValidationResult<T.InputRequiredResult> {
-  return check<T.InputRequiredResult>(value, _isInputRequiredResult, _collectInputRequiredResult);
-}
-
-/** Standard Schema v1 for `InputRequiredResult`. */
-export const InputRequiredResultSchema: StandardSchemaV1<unknown, T.InputRequiredResult> =
-  standard(validateInputRequiredResult);
-
-// ---- InputResponseRequestParams (schema.ts:600)
+/** `InputRequiredResult` (schema.ts:584) */
+export const {
+  is: isInputRequiredResult,
+  validate: validateInputRequiredResult,
+  schema: InputRequiredResultSchema,
+} = define<T.InputRequiredResult>(_isInputRequiredResult, _collectInputRequiredResult);
 
 function _isInputResponseRequestParams(v: any, d: number): boolean {
   return (
@@ -1662,37 +1212,19 @@ function _isInputResponseRequestParams(v: any, d: number): boolean {
 }
 
 function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.inputResponses !== undefined) {
-      _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    }
-    if (v.requestState !== undefined) {
-      if (!(typeof v.requestState === "string")) expected(o, p + "/requestState", "string", v.requestState);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
 
-/** Whether a value is a `InputResponseRequestParams` (schema.ts:600). */
-export function isInputResponseRequestParams(value: unknown): value is T.InputResponseRequestParams {
-  return guard(_isInputResponseRequestParams, value);
-}
-
-/** Validates a value as a `InputResponseRequestParams`, collecting every issue. */
-export function validateInputResponseRequestParams(value: unknown): ValidationResult<T.InputResponseRequestParams> {
-  return check<T.InputResponseRequestParams>(value, _isInputResponseRequestParams, _collectInputResponseRequestParams);
-}
-
-/** Standard Schema v1 for `InputResponseRequestParams`. */
-export const InputResponseRequestParamsSchema: StandardSchemaV1<unknown, T.InputResponseRequestParams> = standard(
-  validateInputResponseRequestParams,
-);
-
-// ---- CancelledNotificationParams (schema.ts:620)
+/** `InputResponseRequestParams` (schema.ts:600) */
+export const {
+  is: isInputResponseRequestParams,
+  validate: validateInputResponseRequestParams,
+  schema: InputResponseRequestParamsSchema,
+} = define<T.InputResponseRequestParams>(_isInputResponseRequestParams, _collectInputResponseRequestParams);
 
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
@@ -1704,41 +1236,19 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.requestId === undefined) missing(o, p + "/requestId", "requestId");
-    else {
-      _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
-    }
-    if (v.reason !== undefined) {
-      if (!(typeof v.reason === "string")) expected(o, p + "/reason", "string", v.reason);
-    }
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
+    opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
   }
 }
 
-/** Whether a value is a `CancelledNotificationParams` (schema.ts:620). */
-export function isCancelledNotificationParams(value: unknown): value is T.CancelledNotificationParams {
-  return guard(_isCancelledNotificationParams, value);
-}
-
-/** Validates a value as a `CancelledNotificationParams`, collecting every issue. */
-export function validateCancelledNotificationParams(value: unknown): ValidationResult<T.CancelledNotificationParams> {
-  return check<T.CancelledNotificationParams>(
-    value,
-    _isCancelledNotificationParams,
-    _collectCancelledNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `CancelledNotificationParams`. */
-export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> = standard(
-  validateCancelledNotificationParams,
-);
-
-// ---- CancelledNotification (schema.ts:648)
+/** `CancelledNotificationParams` (schema.ts:620) */
+export const {
+  is: isCancelledNotificationParams,
+  validate: validateCancelledNotificationParams,
+  schema: CancelledNotificationParamsSchema,
+} = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
   return (
@@ -1750,39 +1260,19 @@ function _isCancelledNotification(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/cancelled"))
-        expected(o, p + "/method", '"notifications/cancelled"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
+    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `CancelledNotification` (schema.ts:648). */
-export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
-  return guard(_isCancelledNotification, value);
-}
-
-/** Validates a value as a `CancelledNotification`, collecting every issue. */
-export function validateCancelledNotification(value: unknown): ValidationResult<T.CancelledNotification> {
-  return check<T.CancelledNotification>(value, _isCancelledNotification, _collectCancelledNotification);
-}
-
-/** Standard Schema v1 for `CancelledNotification`. */
-export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> =
-  standard(validateCancelledNotification);
-
-// ---- DiscoverRequest (schema.ts:665)
+/** `CancelledNotification` (schema.ts:648) */
+export const {
+  is: isCancelledNotification,
+  validate: validateCancelledNotification,
+  schema: CancelledNotificationSchema,
+} = define<T.CancelledNotification>(_isCancelledNotification, _collectCancelledNotification);
 
 function _isDiscoverRequest(v: any, d: number): boolean {
   return (
@@ -1795,41 +1285,20 @@ function _isDiscoverRequest(v: any, d: number): boolean {
 }
 
 function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "server/discover")) expected(o, p + "/method", '"server/discover"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "server/discover", '"server/discover"', "const");
+    if (need(o, p, "params", v.params)) _collectRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `DiscoverRequest` (schema.ts:665). */
-export function isDiscoverRequest(value: unknown): value is T.DiscoverRequest {
-  return guard(_isDiscoverRequest, value);
-}
-
-/** Validates a value as a `DiscoverRequest`, collecting every issue. */
-export function validateDiscoverRequest(value: unknown): ValidationResult<T.DiscoverRequest> {
-  return check<T.DiscoverRequest>(value, _isDiscoverRequest, _collectDiscoverRequest);
-}
-
-/** Standard Schema v1 for `DiscoverRequest`. */
-export const DiscoverRequestSchema: StandardSchemaV1<unknown, T.DiscoverRequest> = standard(validateDiscoverRequest);
-
-// ---- DiscoverResult (schema.ts:678)
+/** `DiscoverRequest` (schema.ts:665) */
+export const {
+  is: isDiscoverRequest,
+  validate: validateDiscoverRequest,
+  schema: DiscoverRequestSchema,
+} = define<T.DiscoverRequest>(_isDiscoverRequest, _collectDiscoverRequest);
 
 function _isDiscoverResult(v: any, d: number): boolean {
   return (
@@ -1846,36 +1315,27 @@ function _isDiscoverResult(v: any, d: number): boolean {
 }
 
 function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.ttlMs === undefined) missing(o, p + "/ttlMs", "ttlMs");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    if (v.cacheScope === undefined) missing(o, p + "/cacheScope", "cacheScope");
-    else {
-      if (!(v.cacheScope === "public" || v.cacheScope === "private"))
-        expected(o, p + "/cacheScope", 'one of "public", "private"', v.cacheScope, "enum");
-    }
-    if (v.supportedVersions === undefined) missing(o, p + "/supportedVersions", "supportedVersions");
-    else {
+    req(
+      o,
+      p,
+      "cacheScope",
+      v.cacheScope,
+      v.cacheScope === "public" || v.cacheScope === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "supportedVersions", v.supportedVersions))
       _isDiscoverResult$supportedVersions$collect(v.supportedVersions, p + "/supportedVersions", o, d);
-    }
-    if (v.capabilities === undefined) missing(o, p + "/capabilities", "capabilities");
-    else {
+    if (need(o, p, "capabilities", v.capabilities))
       _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    }
-    if (v.instructions !== undefined) {
-      if (!(typeof v.instructions === "string")) expected(o, p + "/instructions", "string", v.instructions);
-    }
+    opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
 
@@ -1895,58 +1355,31 @@ function _isDiscoverResult$supportedVersions$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `DiscoverResult` (schema.ts:678). */
-export function isDiscoverResult(value: unknown): value is T.DiscoverResult {
-  return guard(_isDiscoverResult, value);
-}
-
-/** Validates a value as a `DiscoverResult`, collecting every issue. */
-export function validateDiscoverResult(value: unknown): ValidationResult<T.DiscoverResult> {
-  return check<T.DiscoverResult>(value, _isDiscoverResult, _collectDiscoverResult);
-}
-
-/** Standard Schema v1 for `DiscoverResult`. */
-export const DiscoverResultSchema: StandardSchemaV1<unknown, T.DiscoverResult> = standard(validateDiscoverResult);
-
-// ---- DiscoverResultResponse (schema.ts:707)
+/** `DiscoverResult` (schema.ts:678) */
+export const {
+  is: isDiscoverResult,
+  validate: validateDiscoverResult,
+  schema: DiscoverResultSchema,
+} = define<T.DiscoverResult>(_isDiscoverResult, _collectDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
   return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isDiscoverResult(v.result, d + 1);
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectDiscoverResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `DiscoverResultResponse` (schema.ts:707). */
-export function isDiscoverResultResponse(value: unknown): value is T.DiscoverResultResponse {
-  return guard(_isDiscoverResultResponse, value);
-}
-
-/** Validates a value as a `DiscoverResultResponse`, collecting every issue. */
-export function validateDiscoverResultResponse(value: unknown): ValidationResult<T.DiscoverResultResponse> {
-  return check<T.DiscoverResultResponse>(value, _isDiscoverResultResponse, _collectDiscoverResultResponse);
-}
-
-/** Standard Schema v1 for `DiscoverResultResponse`. */
-export const DiscoverResultResponseSchema: StandardSchemaV1<unknown, T.DiscoverResultResponse> =
-  standard(validateDiscoverResultResponse);
-
-// ---- ClientCapabilities (schema.ts:716)
+/** `DiscoverResultResponse` (schema.ts:707) */
+export const {
+  is: isDiscoverResultResponse,
+  validate: validateDiscoverResultResponse,
+  schema: DiscoverResultResponseSchema,
+} = define<T.DiscoverResultResponse>(_isDiscoverResultResponse, _collectDiscoverResultResponse);
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
@@ -1966,39 +1399,26 @@ function _isClientCapabilities(v: any, d: number): boolean {
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.experimental !== undefined) {
+  if (object(o, p, v)) {
+    if (v.experimental !== undefined)
       _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
-    }
-    if (v.roots !== undefined) {
-      if (!isObject(v.roots)) expected(o, p + "/roots", "object", v.roots);
-    }
+    opt(o, p, "roots", v.roots, isObject(v.roots), "object");
     if (v.sampling !== undefined) {
-      if (!isObject(v.sampling)) expected(o, p + "/sampling", "object", v.sampling);
-      else {
-        if (v.sampling.context !== undefined) {
+      if (object(o, p + "/sampling", v.sampling)) {
+        if (v.sampling.context !== undefined)
           _collectJSONObject(v.sampling.context, p + "/sampling" + "/context", o, d + 1);
-        }
-        if (v.sampling.tools !== undefined) {
-          _collectJSONObject(v.sampling.tools, p + "/sampling" + "/tools", o, d + 1);
-        }
+        if (v.sampling.tools !== undefined) _collectJSONObject(v.sampling.tools, p + "/sampling" + "/tools", o, d + 1);
       }
     }
     if (v.elicitation !== undefined) {
-      if (!isObject(v.elicitation)) expected(o, p + "/elicitation", "object", v.elicitation);
-      else {
-        if (v.elicitation.form !== undefined) {
+      if (object(o, p + "/elicitation", v.elicitation)) {
+        if (v.elicitation.form !== undefined)
           _collectJSONObject(v.elicitation.form, p + "/elicitation" + "/form", o, d + 1);
-        }
-        if (v.elicitation.url !== undefined) {
+        if (v.elicitation.url !== undefined)
           _collectJSONObject(v.elicitation.url, p + "/elicitation" + "/url", o, d + 1);
-        }
       }
     }
-    if (v.extensions !== undefined) {
-      _isClientCapabilities$extensions$collect(v.extensions, p + "/extensions", o, d);
-    }
+    if (v.extensions !== undefined) _isClientCapabilities$extensions$collect(v.extensions, p + "/extensions", o, d);
   }
 }
 
@@ -2012,8 +1432,7 @@ function _isClientCapabilities$experimental(v: any, d: number): boolean {
 }
 
 function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -2031,8 +1450,7 @@ function _isClientCapabilities$extensions(v: any, d: number): boolean {
 }
 
 function _isClientCapabilities$extensions$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -2040,21 +1458,12 @@ function _isClientCapabilities$extensions$collect(v: any, p: string, o: Validati
   }
 }
 
-/** Whether a value is a `ClientCapabilities` (schema.ts:716). */
-export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
-  return guard(_isClientCapabilities, value);
-}
-
-/** Validates a value as a `ClientCapabilities`, collecting every issue. */
-export function validateClientCapabilities(value: unknown): ValidationResult<T.ClientCapabilities> {
-  return check<T.ClientCapabilities>(value, _isClientCapabilities, _collectClientCapabilities);
-}
-
-/** Standard Schema v1 for `ClientCapabilities`. */
-export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> =
-  standard(validateClientCapabilities);
-
-// ---- ServerCapabilities (schema.ts:793)
+/** `ClientCapabilities` (schema.ts:716) */
+export const {
+  is: isClientCapabilities,
+  validate: validateClientCapabilities,
+  schema: ClientCapabilitiesSchema,
+} = define<T.ClientCapabilities>(_isClientCapabilities, _collectClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
@@ -2075,51 +1484,49 @@ function _isServerCapabilities(v: any, d: number): boolean {
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.experimental !== undefined) {
+  if (object(o, p, v)) {
+    if (v.experimental !== undefined)
       _isServerCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
-    }
-    if (v.logging !== undefined) {
-      _collectJSONObject(v.logging, p + "/logging", o, d + 1);
-    }
-    if (v.completions !== undefined) {
-      _collectJSONObject(v.completions, p + "/completions", o, d + 1);
-    }
+    if (v.logging !== undefined) _collectJSONObject(v.logging, p + "/logging", o, d + 1);
+    if (v.completions !== undefined) _collectJSONObject(v.completions, p + "/completions", o, d + 1);
     if (v.prompts !== undefined) {
-      if (!isObject(v.prompts)) expected(o, p + "/prompts", "object", v.prompts);
-      else {
-        if (v.prompts.listChanged !== undefined) {
-          if (!(typeof v.prompts.listChanged === "boolean"))
-            expected(o, p + "/prompts" + "/listChanged", "boolean", v.prompts.listChanged);
-        }
+      if (object(o, p + "/prompts", v.prompts)) {
+        opt(
+          o,
+          p + "/prompts",
+          "listChanged",
+          v.prompts.listChanged,
+          typeof v.prompts.listChanged === "boolean",
+          "boolean",
+        );
       }
     }
     if (v.resources !== undefined) {
-      if (!isObject(v.resources)) expected(o, p + "/resources", "object", v.resources);
-      else {
-        if (v.resources.subscribe !== undefined) {
-          if (!(typeof v.resources.subscribe === "boolean"))
-            expected(o, p + "/resources" + "/subscribe", "boolean", v.resources.subscribe);
-        }
-        if (v.resources.listChanged !== undefined) {
-          if (!(typeof v.resources.listChanged === "boolean"))
-            expected(o, p + "/resources" + "/listChanged", "boolean", v.resources.listChanged);
-        }
+      if (object(o, p + "/resources", v.resources)) {
+        opt(
+          o,
+          p + "/resources",
+          "subscribe",
+          v.resources.subscribe,
+          typeof v.resources.subscribe === "boolean",
+          "boolean",
+        );
+        opt(
+          o,
+          p + "/resources",
+          "listChanged",
+          v.resources.listChanged,
+          typeof v.resources.listChanged === "boolean",
+          "boolean",
+        );
       }
     }
     if (v.tools !== undefined) {
-      if (!isObject(v.tools)) expected(o, p + "/tools", "object", v.tools);
-      else {
-        if (v.tools.listChanged !== undefined) {
-          if (!(typeof v.tools.listChanged === "boolean"))
-            expected(o, p + "/tools" + "/listChanged", "boolean", v.tools.listChanged);
-        }
+      if (object(o, p + "/tools", v.tools)) {
+        opt(o, p + "/tools", "listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
       }
     }
-    if (v.extensions !== undefined) {
-      _isServerCapabilities$extensions$collect(v.extensions, p + "/extensions", o, d);
-    }
+    if (v.extensions !== undefined) _isServerCapabilities$extensions$collect(v.extensions, p + "/extensions", o, d);
   }
 }
 
@@ -2133,8 +1540,7 @@ function _isServerCapabilities$experimental(v: any, d: number): boolean {
 }
 
 function _isServerCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -2152,8 +1558,7 @@ function _isServerCapabilities$extensions(v: any, d: number): boolean {
 }
 
 function _isServerCapabilities$extensions$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -2161,21 +1566,12 @@ function _isServerCapabilities$extensions$collect(v: any, p: string, o: Validati
   }
 }
 
-/** Whether a value is a `ServerCapabilities` (schema.ts:793). */
-export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
-  return guard(_isServerCapabilities, value);
-}
-
-/** Validates a value as a `ServerCapabilities`, collecting every issue. */
-export function validateServerCapabilities(value: unknown): ValidationResult<T.ServerCapabilities> {
-  return check<T.ServerCapabilities>(value, _isServerCapabilities, _collectServerCapabilities);
-}
-
-/** Standard Schema v1 for `ServerCapabilities`. */
-export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> =
-  standard(validateServerCapabilities);
-
-// ---- Icon (schema.ts:890)
+/** `ServerCapabilities` (schema.ts:793) */
+export const {
+  is: isServerCapabilities,
+  validate: validateServerCapabilities,
+  schema: ServerCapabilitiesSchema,
+} = define<T.ServerCapabilities>(_isServerCapabilities, _collectServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
@@ -2189,23 +1585,14 @@ function _isIcon(v: any, d: number): boolean {
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.src === undefined) missing(o, p + "/src", "src");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
       else if (!isUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.sizes !== undefined) {
-      _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
-    }
-    if (v.theme !== undefined) {
-      if (!(v.theme === "light" || v.theme === "dark"))
-        expected(o, p + "/theme", 'one of "light", "dark"', v.theme, "enum");
-    }
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
+    opt(o, p, "theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
   }
 }
 
@@ -2225,31 +1612,16 @@ function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: numbe
   }
 }
 
-/** Whether a value is a `Icon` (schema.ts:890). */
-export function isIcon(value: unknown): value is T.Icon {
-  return guard(_isIcon, value);
-}
-
-/** Validates a value as a `Icon`, collecting every issue. */
-export function validateIcon(value: unknown): ValidationResult<T.Icon> {
-  return check<T.Icon>(value, _isIcon, _collectIcon);
-}
-
-/** Standard Schema v1 for `Icon`. */
-export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
-
-// ---- Icons (schema.ts:934)
+/** `Icon` (schema.ts:890) */
+export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
 
 function _isIcons(v: any, d: number): boolean {
   return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
+  if (object(o, p, v)) {
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
   }
 }
 
@@ -2269,52 +1641,26 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
   }
 }
 
-/** Whether a value is a `Icons` (schema.ts:934). */
-export function isIcons(value: unknown): value is T.Icons {
-  return guard(_isIcons, value);
-}
-
-/** Validates a value as a `Icons`, collecting every issue. */
-export function validateIcons(value: unknown): ValidationResult<T.Icons> {
-  return check<T.Icons>(value, _isIcons, _collectIcons);
-}
-
-/** Standard Schema v1 for `Icons`. */
-export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
-
-// ---- BaseMetadata (schema.ts:954)
+/** `Icons` (schema.ts:934) */
+export const { is: isIcons, validate: validateIcons, schema: IconsSchema } = define<T.Icons>(_isIcons, _collectIcons);
 
 function _isBaseMetadata(v: any, d: number): boolean {
   return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
   }
 }
 
-/** Whether a value is a `BaseMetadata` (schema.ts:954). */
-export function isBaseMetadata(value: unknown): value is T.BaseMetadata {
-  return guard(_isBaseMetadata, value);
-}
-
-/** Validates a value as a `BaseMetadata`, collecting every issue. */
-export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMetadata> {
-  return check<T.BaseMetadata>(value, _isBaseMetadata, _collectBaseMetadata);
-}
-
-/** Standard Schema v1 for `BaseMetadata`. */
-export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
-
-// ---- Implementation (schema.ts:976)
+/** `BaseMetadata` (schema.ts:954) */
+export const {
+  is: isBaseMetadata,
+  validate: validateBaseMetadata,
+  schema: BaseMetadataSchema,
+} = define<T.BaseMetadata>(_isBaseMetadata, _collectBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
@@ -2329,25 +1675,12 @@ function _isImplementation(v: any, d: number): boolean {
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.version === undefined) missing(o, p + "/version", "version");
-    else {
-      if (!(typeof v.version === "string")) expected(o, p + "/version", "string", v.version);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    req(o, p, "version", v.version, typeof v.version === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
       if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
       else if (!isUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
@@ -2355,20 +1688,12 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
   }
 }
 
-/** Whether a value is a `Implementation` (schema.ts:976). */
-export function isImplementation(value: unknown): value is T.Implementation {
-  return guard(_isImplementation, value);
-}
-
-/** Validates a value as a `Implementation`, collecting every issue. */
-export function validateImplementation(value: unknown): ValidationResult<T.Implementation> {
-  return check<T.Implementation>(value, _isImplementation, _collectImplementation);
-}
-
-/** Standard Schema v1 for `Implementation`. */
-export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
-
-// ---- ProgressNotificationParams (schema.ts:1009)
+/** `Implementation` (schema.ts:976) */
+export const {
+  is: isImplementation,
+  validate: validateImplementation,
+  schema: ImplementationSchema,
+} = define<T.Implementation>(_isImplementation, _collectImplementation);
 
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
@@ -2382,44 +1707,22 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.progressToken === undefined) missing(o, p + "/progressToken", "progressToken");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "progressToken", v.progressToken))
       _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
-    }
-    if (v.progress === undefined) missing(o, p + "/progress", "progress");
-    else {
-      if (!Number.isFinite(v.progress)) expected(o, p + "/progress", "number", v.progress);
-    }
-    if (v.total !== undefined) {
-      if (!Number.isFinite(v.total)) expected(o, p + "/total", "number", v.total);
-    }
-    if (v.message !== undefined) {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
+    req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
+    opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
+    opt(o, p, "message", v.message, typeof v.message === "string", "string");
   }
 }
 
-/** Whether a value is a `ProgressNotificationParams` (schema.ts:1009). */
-export function isProgressNotificationParams(value: unknown): value is T.ProgressNotificationParams {
-  return guard(_isProgressNotificationParams, value);
-}
-
-/** Validates a value as a `ProgressNotificationParams`, collecting every issue. */
-export function validateProgressNotificationParams(value: unknown): ValidationResult<T.ProgressNotificationParams> {
-  return check<T.ProgressNotificationParams>(value, _isProgressNotificationParams, _collectProgressNotificationParams);
-}
-
-/** Standard Schema v1 for `ProgressNotificationParams`. */
-export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> = standard(
-  validateProgressNotificationParams,
-);
-
-// ---- ProgressNotification (schema.ts:1040)
+/** `ProgressNotificationParams` (schema.ts:1009) */
+export const {
+  is: isProgressNotificationParams,
+  validate: validateProgressNotificationParams,
+  schema: ProgressNotificationParamsSchema,
+} = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
   return (
@@ -2431,72 +1734,37 @@ function _isProgressNotification(v: any, d: number): boolean {
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/progress"))
-        expected(o, p + "/method", '"notifications/progress"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
+    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ProgressNotification` (schema.ts:1040). */
-export function isProgressNotification(value: unknown): value is T.ProgressNotification {
-  return guard(_isProgressNotification, value);
-}
-
-/** Validates a value as a `ProgressNotification`, collecting every issue. */
-export function validateProgressNotification(value: unknown): ValidationResult<T.ProgressNotification> {
-  return check<T.ProgressNotification>(value, _isProgressNotification, _collectProgressNotification);
-}
-
-/** Standard Schema v1 for `ProgressNotification`. */
-export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> =
-  standard(validateProgressNotification);
-
-// ---- PaginatedRequestParams (schema.ts:1054)
+/** `ProgressNotification` (schema.ts:1040) */
+export const {
+  is: isProgressNotification,
+  validate: validateProgressNotification,
+  schema: ProgressNotificationSchema,
+} = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
   return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && (v.cursor === undefined || _isCursor(v.cursor, d + 1));
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.cursor !== undefined) {
-      _collectCursor(v.cursor, p + "/cursor", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
   }
 }
 
-/** Whether a value is a `PaginatedRequestParams` (schema.ts:1054). */
-export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRequestParams {
-  return guard(_isPaginatedRequestParams, value);
-}
-
-/** Validates a value as a `PaginatedRequestParams`, collecting every issue. */
-export function validatePaginatedRequestParams(value: unknown): ValidationResult<T.PaginatedRequestParams> {
-  return check<T.PaginatedRequestParams>(value, _isPaginatedRequestParams, _collectPaginatedRequestParams);
-}
-
-/** Standard Schema v1 for `PaginatedRequestParams`. */
-export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> =
-  standard(validatePaginatedRequestParams);
-
-// ---- PaginatedRequest (schema.ts:1063)
+/** `PaginatedRequestParams` (schema.ts:1054) */
+export const {
+  is: isPaginatedRequestParams,
+  validate: validatePaginatedRequestParams,
+  schema: PaginatedRequestParamsSchema,
+} = define<T.PaginatedRequestParams>(_isPaginatedRequestParams, _collectPaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
@@ -2509,41 +1777,20 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(typeof v.method === "string")) expected(o, p + "/method", "string", v.method);
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `PaginatedRequest` (schema.ts:1063). */
-export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest {
-  return guard(_isPaginatedRequest, value);
-}
-
-/** Validates a value as a `PaginatedRequest`, collecting every issue. */
-export function validatePaginatedRequest(value: unknown): ValidationResult<T.PaginatedRequest> {
-  return check<T.PaginatedRequest>(value, _isPaginatedRequest, _collectPaginatedRequest);
-}
-
-/** Standard Schema v1 for `PaginatedRequest`. */
-export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
-
-// ---- PaginatedResult (schema.ts:1068)
+/** `PaginatedRequest` (schema.ts:1063) */
+export const {
+  is: isPaginatedRequest,
+  validate: validatePaginatedRequest,
+  schema: PaginatedRequestSchema,
+} = define<T.PaginatedRequest>(_isPaginatedRequest, _collectPaginatedRequest);
 
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
@@ -2555,35 +1802,19 @@ function _isPaginatedResult(v: any, d: number): boolean {
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
   }
 }
 
-/** Whether a value is a `PaginatedResult` (schema.ts:1068). */
-export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
-  return guard(_isPaginatedResult, value);
-}
-
-/** Validates a value as a `PaginatedResult`, collecting every issue. */
-export function validatePaginatedResult(value: unknown): ValidationResult<T.PaginatedResult> {
-  return check<T.PaginatedResult>(value, _isPaginatedResult, _collectPaginatedResult);
-}
-
-/** Standard Schema v1 for `PaginatedResult`. */
-export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
-
-// ---- CacheableResult (schema.ts:1081)
+/** `PaginatedResult` (schema.ts:1068) */
+export const {
+  is: isPaginatedResult,
+  validate: validatePaginatedResult,
+  schema: PaginatedResultSchema,
+} = define<T.PaginatedResult>(_isPaginatedResult, _collectPaginatedResult);
 
 function _isCacheableResult(v: any, d: number): boolean {
   return (
@@ -2597,42 +1828,31 @@ function _isCacheableResult(v: any, d: number): boolean {
 }
 
 function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.ttlMs === undefined) missing(o, p + "/ttlMs", "ttlMs");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    if (v.cacheScope === undefined) missing(o, p + "/cacheScope", "cacheScope");
-    else {
-      if (!(v.cacheScope === "public" || v.cacheScope === "private"))
-        expected(o, p + "/cacheScope", 'one of "public", "private"', v.cacheScope, "enum");
-    }
+    req(
+      o,
+      p,
+      "cacheScope",
+      v.cacheScope,
+      v.cacheScope === "public" || v.cacheScope === "private",
+      'one of "public", "private"',
+      "enum",
+    );
   }
 }
 
-/** Whether a value is a `CacheableResult` (schema.ts:1081). */
-export function isCacheableResult(value: unknown): value is T.CacheableResult {
-  return guard(_isCacheableResult, value);
-}
-
-/** Validates a value as a `CacheableResult`, collecting every issue. */
-export function validateCacheableResult(value: unknown): ValidationResult<T.CacheableResult> {
-  return check<T.CacheableResult>(value, _isCacheableResult, _collectCacheableResult);
-}
-
-/** Standard Schema v1 for `CacheableResult`. */
-export const CacheableResultSchema: StandardSchemaV1<unknown, T.CacheableResult> = standard(validateCacheableResult);
-
-// ---- ListResourcesRequest (schema.ts:1121)
+/** `CacheableResult` (schema.ts:1081) */
+export const {
+  is: isCacheableResult,
+  validate: validateCacheableResult,
+  schema: CacheableResultSchema,
+} = define<T.CacheableResult>(_isCacheableResult, _collectCacheableResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
@@ -2645,42 +1865,20 @@ function _isListResourcesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/list")) expected(o, p + "/method", '"resources/list"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListResourcesRequest` (schema.ts:1121). */
-export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
-  return guard(_isListResourcesRequest, value);
-}
-
-/** Validates a value as a `ListResourcesRequest`, collecting every issue. */
-export function validateListResourcesRequest(value: unknown): ValidationResult<T.ListResourcesRequest> {
-  return check<T.ListResourcesRequest>(value, _isListResourcesRequest, _collectListResourcesRequest);
-}
-
-/** Standard Schema v1 for `ListResourcesRequest`. */
-export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> =
-  standard(validateListResourcesRequest);
-
-// ---- ListResourcesResult (schema.ts:1133)
+/** `ListResourcesRequest` (schema.ts:1121) */
+export const {
+  is: isListResourcesRequest,
+  validate: validateListResourcesRequest,
+  schema: ListResourcesRequestSchema,
+} = define<T.ListResourcesRequest>(_isListResourcesRequest, _collectListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
@@ -2696,32 +1894,25 @@ function _isListResourcesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.ttlMs === undefined) missing(o, p + "/ttlMs", "ttlMs");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    if (v.cacheScope === undefined) missing(o, p + "/cacheScope", "cacheScope");
-    else {
-      if (!(v.cacheScope === "public" || v.cacheScope === "private"))
-        expected(o, p + "/cacheScope", 'one of "public", "private"', v.cacheScope, "enum");
-    }
-    if (v.resources === undefined) missing(o, p + "/resources", "resources");
-    else {
+    req(
+      o,
+      p,
+      "cacheScope",
+      v.cacheScope,
+      v.cacheScope === "public" || v.cacheScope === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "resources", v.resources))
       _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
-    }
   }
 }
 
@@ -2741,64 +1932,31 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
   }
 }
 
-/** Whether a value is a `ListResourcesResult` (schema.ts:1133). */
-export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
-  return guard(_isListResourcesResult, value);
-}
-
-/** Validates a value as a `ListResourcesResult`, collecting every issue. */
-export function validateListResourcesResult(value: unknown): ValidationResult<T.ListResourcesResult> {
-  return check<T.ListResourcesResult>(value, _isListResourcesResult, _collectListResourcesResult);
-}
-
-/** Standard Schema v1 for `ListResourcesResult`. */
-export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> =
-  standard(validateListResourcesResult);
-
-// ---- ListResourcesResultResponse (schema.ts:1145)
+/** `ListResourcesResult` (schema.ts:1133) */
+export const {
+  is: isListResourcesResult,
+  validate: validateListResourcesResult,
+  schema: ListResourcesResultSchema,
+} = define<T.ListResourcesResult>(_isListResourcesResult, _collectListResourcesResult);
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
   return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isListResourcesResult(v.result, d + 1);
 }
 
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectListResourcesResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListResourcesResultResponse` (schema.ts:1145). */
-export function isListResourcesResultResponse(value: unknown): value is T.ListResourcesResultResponse {
-  return guard(_isListResourcesResultResponse, value);
-}
-
-/** Validates a value as a `ListResourcesResultResponse`, collecting every issue. */
-export function validateListResourcesResultResponse(value: unknown): ValidationResult<T.ListResourcesResultResponse> {
-  return check<T.ListResourcesResultResponse>(
-    value,
-    _isListResourcesResultResponse,
-    _collectListResourcesResultResponse,
-  );
-}
-
-/** Standard Schema v1 for `ListResourcesResultResponse`. */
-export const ListResourcesResultResponseSchema: StandardSchemaV1<unknown, T.ListResourcesResultResponse> = standard(
-  validateListResourcesResultResponse,
-);
-
-// ---- ListResourceTemplatesRequest (schema.ts:1157)
+/** `ListResourcesResultResponse` (schema.ts:1145) */
+export const {
+  is: isListResourcesResultResponse,
+  validate: validateListResourcesResultResponse,
+  schema: ListResourcesResultResponseSchema,
+} = define<T.ListResourcesResultResponse>(_isListResourcesResultResponse, _collectListResourcesResultResponse);
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
@@ -2811,48 +1969,20 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/templates/list"))
-        expected(o, p + "/method", '"resources/templates/list"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListResourceTemplatesRequest` (schema.ts:1157). */
-export function isListResourceTemplatesRequest(value: unknown): value is T.ListResourceTemplatesRequest {
-  return guard(_isListResourceTemplatesRequest, value);
-}
-
-/** Validates a value as a `ListResourceTemplatesRequest`, collecting every issue. */
-export function validateListResourceTemplatesRequest(value: unknown): ValidationResult<T.ListResourceTemplatesRequest> {
-  return check<T.ListResourceTemplatesRequest>(
-    value,
-    _isListResourceTemplatesRequest,
-    _collectListResourceTemplatesRequest,
-  );
-}
-
-/** Standard Schema v1 for `ListResourceTemplatesRequest`. */
-export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
-  validateListResourceTemplatesRequest,
-);
-
-// ---- ListResourceTemplatesResult (schema.ts:1169)
+/** `ListResourceTemplatesRequest` (schema.ts:1157) */
+export const {
+  is: isListResourceTemplatesRequest,
+  validate: validateListResourceTemplatesRequest,
+  schema: ListResourceTemplatesRequestSchema,
+} = define<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest, _collectListResourceTemplatesRequest);
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
@@ -2868,32 +1998,25 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.ttlMs === undefined) missing(o, p + "/ttlMs", "ttlMs");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    if (v.cacheScope === undefined) missing(o, p + "/cacheScope", "cacheScope");
-    else {
-      if (!(v.cacheScope === "public" || v.cacheScope === "private"))
-        expected(o, p + "/cacheScope", 'one of "public", "private"', v.cacheScope, "enum");
-    }
-    if (v.resourceTemplates === undefined) missing(o, p + "/resourceTemplates", "resourceTemplates");
-    else {
+    req(
+      o,
+      p,
+      "cacheScope",
+      v.cacheScope,
+      v.cacheScope === "public" || v.cacheScope === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "resourceTemplates", v.resourceTemplates))
       _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d);
-    }
   }
 }
 
@@ -2918,26 +2041,12 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(
   }
 }
 
-/** Whether a value is a `ListResourceTemplatesResult` (schema.ts:1169). */
-export function isListResourceTemplatesResult(value: unknown): value is T.ListResourceTemplatesResult {
-  return guard(_isListResourceTemplatesResult, value);
-}
-
-/** Validates a value as a `ListResourceTemplatesResult`, collecting every issue. */
-export function validateListResourceTemplatesResult(value: unknown): ValidationResult<T.ListResourceTemplatesResult> {
-  return check<T.ListResourceTemplatesResult>(
-    value,
-    _isListResourceTemplatesResult,
-    _collectListResourceTemplatesResult,
-  );
-}
-
-/** Standard Schema v1 for `ListResourceTemplatesResult`. */
-export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> = standard(
-  validateListResourceTemplatesResult,
-);
-
-// ---- ListResourceTemplatesResultResponse (schema.ts:1182)
+/** `ListResourceTemplatesResult` (schema.ts:1169) */
+export const {
+  is: isListResourceTemplatesResult,
+  validate: validateListResourceTemplatesResult,
+  schema: ListResourceTemplatesResultSchema,
+} = define<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult, _collectListResourceTemplatesResult);
 
 function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
   return (
@@ -2946,81 +2055,43 @@ function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectListResourceTemplatesResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListResourceTemplatesResultResponse` (schema.ts:1182). */
-export function isListResourceTemplatesResultResponse(value: unknown): value is T.ListResourceTemplatesResultResponse {
-  return guard(_isListResourceTemplatesResultResponse, value);
-}
-
-/** Validates a value as a `ListResourceTemplatesResultResponse`, collecting every issue. */
-export function validateListResourceTemplatesResultResponse(
-  value: unknown,
-): ValidationResult<T.ListResourceTemplatesResultResponse> {
-  return check<T.ListResourceTemplatesResultResponse>(
-    value,
-    _isListResourceTemplatesResultResponse,
-    _collectListResourceTemplatesResultResponse,
-  );
-}
-
-/** Standard Schema v1 for `ListResourceTemplatesResultResponse`. */
-export const ListResourceTemplatesResultResponseSchema: StandardSchemaV1<
-  unknown,
-  T.ListResourceTemplatesResultResponse
-> = standard(validateListResourceTemplatesResultResponse);
-
-// ---- ResourceRequestParams (schema.ts:1191)
+/** `ListResourceTemplatesResultResponse` (schema.ts:1182) */
+export const {
+  is: isListResourceTemplatesResultResponse,
+  validate: validateListResourceTemplatesResultResponse,
+  schema: ListResourceTemplatesResultResponseSchema,
+} = define<T.ListResourceTemplatesResultResponse>(
+  _isListResourceTemplatesResultResponse,
+  _collectListResourceTemplatesResultResponse,
+);
 
 function _isResourceRequestParams(v: any, d: number): boolean {
   return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && typeof v.uri === "string" && isUri(v.uri);
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `ResourceRequestParams` (schema.ts:1191). */
-export function isResourceRequestParams(value: unknown): value is T.ResourceRequestParams {
-  return guard(_isResourceRequestParams, value);
-}
-
-/** Validates a value as a `ResourceRequestParams`, collecting every issue. */
-export function validateResourceRequestParams(value: unknown): ValidationResult<T.ResourceRequestParams> {
-  return check<T.ResourceRequestParams>(value, _isResourceRequestParams, _collectResourceRequestParams);
-}
-
-/** Standard Schema v1 for `ResourceRequestParams`. */
-export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> =
-  standard(validateResourceRequestParams);
-
-// ---- ReadResourceRequestParams (schema.ts:1205)
+/** `ResourceRequestParams` (schema.ts:1191) */
+export const {
+  is: isResourceRequestParams,
+  validate: validateResourceRequestParams,
+  schema: ResourceRequestParamsSchema,
+} = define<T.ResourceRequestParams>(_isResourceRequestParams, _collectResourceRequestParams);
 
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
@@ -3034,42 +2105,23 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.inputResponses !== undefined) {
-      _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    }
-    if (v.requestState !== undefined) {
-      if (!(typeof v.requestState === "string")) expected(o, p + "/requestState", "string", v.requestState);
-    }
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
 
-/** Whether a value is a `ReadResourceRequestParams` (schema.ts:1205). */
-export function isReadResourceRequestParams(value: unknown): value is T.ReadResourceRequestParams {
-  return guard(_isReadResourceRequestParams, value);
-}
-
-/** Validates a value as a `ReadResourceRequestParams`, collecting every issue. */
-export function validateReadResourceRequestParams(value: unknown): ValidationResult<T.ReadResourceRequestParams> {
-  return check<T.ReadResourceRequestParams>(value, _isReadResourceRequestParams, _collectReadResourceRequestParams);
-}
-
-/** Standard Schema v1 for `ReadResourceRequestParams`. */
-export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> = standard(
-  validateReadResourceRequestParams,
-);
-
-// ---- ReadResourceRequest (schema.ts:1216)
+/** `ReadResourceRequestParams` (schema.ts:1205) */
+export const {
+  is: isReadResourceRequestParams,
+  validate: validateReadResourceRequestParams,
+  schema: ReadResourceRequestParamsSchema,
+} = define<T.ReadResourceRequestParams>(_isReadResourceRequestParams, _collectReadResourceRequestParams);
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
@@ -3082,42 +2134,20 @@ function _isReadResourceRequest(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "resources/read")) expected(o, p + "/method", '"resources/read"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
+    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ReadResourceRequest` (schema.ts:1216). */
-export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
-  return guard(_isReadResourceRequest, value);
-}
-
-/** Validates a value as a `ReadResourceRequest`, collecting every issue. */
-export function validateReadResourceRequest(value: unknown): ValidationResult<T.ReadResourceRequest> {
-  return check<T.ReadResourceRequest>(value, _isReadResourceRequest, _collectReadResourceRequest);
-}
-
-/** Standard Schema v1 for `ReadResourceRequest`. */
-export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> =
-  standard(validateReadResourceRequest);
-
-// ---- ReadResourceResult (schema.ts:1229)
+/** `ReadResourceRequest` (schema.ts:1216) */
+export const {
+  is: isReadResourceRequest,
+  validate: validateReadResourceRequest,
+  schema: ReadResourceRequestSchema,
+} = define<T.ReadResourceRequest>(_isReadResourceRequest, _collectReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
@@ -3132,29 +2162,23 @@ function _isReadResourceResult(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.ttlMs === undefined) missing(o, p + "/ttlMs", "ttlMs");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    if (v.cacheScope === undefined) missing(o, p + "/cacheScope", "cacheScope");
-    else {
-      if (!(v.cacheScope === "public" || v.cacheScope === "private"))
-        expected(o, p + "/cacheScope", 'one of "public", "private"', v.cacheScope, "enum");
-    }
-    if (v.contents === undefined) missing(o, p + "/contents", "contents");
-    else {
-      _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
-    }
+    req(
+      o,
+      p,
+      "cacheScope",
+      v.cacheScope,
+      v.cacheScope === "public" || v.cacheScope === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
   }
 }
 
@@ -3179,21 +2203,12 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
   }
 }
 
-/** Whether a value is a `ReadResourceResult` (schema.ts:1229). */
-export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
-  return guard(_isReadResourceResult, value);
-}
-
-/** Validates a value as a `ReadResourceResult`, collecting every issue. */
-export function validateReadResourceResult(value: unknown): ValidationResult<T.ReadResourceResult> {
-  return check<T.ReadResourceResult>(value, _isReadResourceResult, _collectReadResourceResult);
-}
-
-/** Standard Schema v1 for `ReadResourceResult`. */
-export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> =
-  standard(validateReadResourceResult);
-
-// ---- ReadResourceResultResponse (schema.ts:1244)
+/** `ReadResourceResult` (schema.ts:1229) */
+export const {
+  is: isReadResourceResult,
+  validate: validateReadResourceResult,
+  schema: ReadResourceResultSchema,
+} = define<T.ReadResourceResult>(_isReadResourceResult, _collectReadResourceResult);
 
 function _isReadResourceResultResponse(v: any, d: number): boolean {
   return (
@@ -3205,43 +2220,24 @@ function _isReadResourceResultResponse(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result))
       if (!(_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(o, p + "/result", v.result, d, "ReadResourceResult | InputRequiredResult", [
           _collectReadResourceResult,
           _collectInputRequiredResult,
         ]);
-    }
   }
 }
 
-/** Whether a value is a `ReadResourceResultResponse` (schema.ts:1244). */
-export function isReadResourceResultResponse(value: unknown): value is T.ReadResourceResultResponse {
-  return guard(_isReadResourceResultResponse, value);
-}
-
-/** Validates a value as a `ReadResourceResultResponse`, collecting every issue. */
-export function validateReadResourceResultResponse(value: unknown): ValidationResult<T.ReadResourceResultResponse> {
-  return check<T.ReadResourceResultResponse>(value, _isReadResourceResultResponse, _collectReadResourceResultResponse);
-}
-
-/** Standard Schema v1 for `ReadResourceResultResponse`. */
-export const ReadResourceResultResponseSchema: StandardSchemaV1<unknown, T.ReadResourceResultResponse> = standard(
-  validateReadResourceResultResponse,
-);
-
-// ---- ResourceListChangedNotification (schema.ts:1256)
+/** `ReadResourceResultResponse` (schema.ts:1244) */
+export const {
+  is: isReadResourceResultResponse,
+  validate: validateReadResourceResultResponse,
+  schema: ReadResourceResultResponseSchema,
+} = define<T.ReadResourceResultResponse>(_isReadResourceResultResponse, _collectReadResourceResultResponse);
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
@@ -3253,44 +2249,30 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/resources/list_changed"))
-        expected(o, p + "/method", '"notifications/resources/list_changed"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/resources/list_changed",
+      '"notifications/resources/list_changed"',
+      "const",
+    );
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ResourceListChangedNotification` (schema.ts:1256). */
-export function isResourceListChangedNotification(value: unknown): value is T.ResourceListChangedNotification {
-  return guard(_isResourceListChangedNotification, value);
-}
-
-/** Validates a value as a `ResourceListChangedNotification`, collecting every issue. */
-export function validateResourceListChangedNotification(
-  value: unknown,
-): ValidationResult<T.ResourceListChangedNotification> {
-  return check<T.ResourceListChangedNotification>(
-    value,
-    _isResourceListChangedNotification,
-    _collectResourceListChangedNotification,
-  );
-}
-
-/** Standard Schema v1 for `ResourceListChangedNotification`. */
-export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> =
-  standard(validateResourceListChangedNotification);
-
-// ---- SubscriptionFilter (schema.ts:1270)
+/** `ResourceListChangedNotification` (schema.ts:1256) */
+export const {
+  is: isResourceListChangedNotification,
+  validate: validateResourceListChangedNotification,
+  schema: ResourceListChangedNotificationSchema,
+} = define<T.ResourceListChangedNotification>(
+  _isResourceListChangedNotification,
+  _collectResourceListChangedNotification,
+);
 
 function _isSubscriptionFilter(v: any, d: number): boolean {
   return (
@@ -3303,23 +2285,12 @@ function _isSubscriptionFilter(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.toolsListChanged !== undefined) {
-      if (!(typeof v.toolsListChanged === "boolean"))
-        expected(o, p + "/toolsListChanged", "boolean", v.toolsListChanged);
-    }
-    if (v.promptsListChanged !== undefined) {
-      if (!(typeof v.promptsListChanged === "boolean"))
-        expected(o, p + "/promptsListChanged", "boolean", v.promptsListChanged);
-    }
-    if (v.resourcesListChanged !== undefined) {
-      if (!(typeof v.resourcesListChanged === "boolean"))
-        expected(o, p + "/resourcesListChanged", "boolean", v.resourcesListChanged);
-    }
-    if (v.resourceSubscriptions !== undefined) {
+  if (object(o, p, v)) {
+    opt(o, p, "toolsListChanged", v.toolsListChanged, typeof v.toolsListChanged === "boolean", "boolean");
+    opt(o, p, "promptsListChanged", v.promptsListChanged, typeof v.promptsListChanged === "boolean", "boolean");
+    opt(o, p, "resourcesListChanged", v.resourcesListChanged, typeof v.resourcesListChanged === "boolean", "boolean");
+    if (v.resourceSubscriptions !== undefined)
       _isSubscriptionFilter$resourceSubscriptions$collect(v.resourceSubscriptions, p + "/resourceSubscriptions", o, d);
-    }
   }
 }
 
@@ -3339,61 +2310,34 @@ function _isSubscriptionFilter$resourceSubscriptions$collect(v: any, p: string, 
   }
 }
 
-/** Whether a value is a `SubscriptionFilter` (schema.ts:1270). */
-export function isSubscriptionFilter(value: unknown): value is T.SubscriptionFilter {
-  return guard(_isSubscriptionFilter, value);
-}
-
-/** Validates a value as a `SubscriptionFilter`, collecting every issue. */
-export function validateSubscriptionFilter(value: unknown): ValidationResult<T.SubscriptionFilter> {
-  return check<T.SubscriptionFilter>(value, _isSubscriptionFilter, _collectSubscriptionFilter);
-}
-
-/** Standard Schema v1 for `SubscriptionFilter`. */
-export const SubscriptionFilterSchema: StandardSchemaV1<unknown, T.SubscriptionFilter> =
-  standard(validateSubscriptionFilter);
-
-// ---- SubscriptionsListenRequestParams (schema.ts:1295)
+/** `SubscriptionFilter` (schema.ts:1270) */
+export const {
+  is: isSubscriptionFilter,
+  validate: validateSubscriptionFilter,
+  schema: SubscriptionFilterSchema,
+} = define<T.SubscriptionFilter>(_isSubscriptionFilter, _collectSubscriptionFilter);
 
 function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
   return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && _isSubscriptionFilter(v.notifications, d + 1);
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.notifications === undefined) missing(o, p + "/notifications", "notifications");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "notifications", v.notifications))
       _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
-    }
   }
 }
 
-/** Whether a value is a `SubscriptionsListenRequestParams` (schema.ts:1295). */
-export function isSubscriptionsListenRequestParams(value: unknown): value is T.SubscriptionsListenRequestParams {
-  return guard(_isSubscriptionsListenRequestParams, value);
-}
-
-/** Validates a value as a `SubscriptionsListenRequestParams`, collecting every issue. */
-export function validateSubscriptionsListenRequestParams(
-  value: unknown,
-): ValidationResult<T.SubscriptionsListenRequestParams> {
-  return check<T.SubscriptionsListenRequestParams>(
-    value,
-    _isSubscriptionsListenRequestParams,
-    _collectSubscriptionsListenRequestParams,
-  );
-}
-
-/** Standard Schema v1 for `SubscriptionsListenRequestParams`. */
-export const SubscriptionsListenRequestParamsSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequestParams> =
-  standard(validateSubscriptionsListenRequestParams);
-
-// ---- SubscriptionsListenRequest (schema.ts:1314)
+/** `SubscriptionsListenRequestParams` (schema.ts:1295) */
+export const {
+  is: isSubscriptionsListenRequestParams,
+  validate: validateSubscriptionsListenRequestParams,
+  schema: SubscriptionsListenRequestParamsSchema,
+} = define<T.SubscriptionsListenRequestParams>(
+  _isSubscriptionsListenRequestParams,
+  _collectSubscriptionsListenRequestParams,
+);
 
 function _isSubscriptionsListenRequest(v: any, d: number): boolean {
   return (
@@ -3406,44 +2350,20 @@ function _isSubscriptionsListenRequest(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "subscriptions/listen"))
-        expected(o, p + "/method", '"subscriptions/listen"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "subscriptions/listen", '"subscriptions/listen"', "const");
+    if (need(o, p, "params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `SubscriptionsListenRequest` (schema.ts:1314). */
-export function isSubscriptionsListenRequest(value: unknown): value is T.SubscriptionsListenRequest {
-  return guard(_isSubscriptionsListenRequest, value);
-}
-
-/** Validates a value as a `SubscriptionsListenRequest`, collecting every issue. */
-export function validateSubscriptionsListenRequest(value: unknown): ValidationResult<T.SubscriptionsListenRequest> {
-  return check<T.SubscriptionsListenRequest>(value, _isSubscriptionsListenRequest, _collectSubscriptionsListenRequest);
-}
-
-/** Standard Schema v1 for `SubscriptionsListenRequest`. */
-export const SubscriptionsListenRequestSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequest> = standard(
-  validateSubscriptionsListenRequest,
-);
-
-// ---- SubscriptionsListenResultMetaObject (schema.ts:1326)
+/** `SubscriptionsListenRequest` (schema.ts:1314) */
+export const {
+  is: isSubscriptionsListenRequest,
+  validate: validateSubscriptionsListenRequest,
+  schema: SubscriptionsListenRequestSchema,
+} = define<T.SubscriptionsListenRequest>(_isSubscriptionsListenRequest, _collectSubscriptionsListenRequest);
 
 function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   return (
@@ -3455,87 +2375,51 @@ function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v["io.modelcontextprotocol/serverInfo"] !== undefined) {
+  if (object(o, p, v)) {
+    if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
       _collectImplementation(
         v["io.modelcontextprotocol/serverInfo"],
         p + "/io.modelcontextprotocol~1serverInfo",
         o,
         d + 1,
       );
-    }
-    if (v["io.modelcontextprotocol/subscriptionId"] === undefined)
-      missing(o, p + "/io.modelcontextprotocol~1subscriptionId", "io.modelcontextprotocol/subscriptionId");
-    else {
+    if (need(o, p, "io.modelcontextprotocol/subscriptionId", v["io.modelcontextprotocol/subscriptionId"]))
       _collectRequestId(
         v["io.modelcontextprotocol/subscriptionId"],
         p + "/io.modelcontextprotocol~1subscriptionId",
         o,
         d + 1,
       );
-    }
   }
 }
 
-/** Whether a value is a `SubscriptionsListenResultMetaObject` (schema.ts:1326). */
-export function isSubscriptionsListenResultMetaObject(value: unknown): value is T.SubscriptionsListenResultMetaObject {
-  return guard(_isSubscriptionsListenResultMetaObject, value);
-}
-
-/** Validates a value as a `SubscriptionsListenResultMetaObject`, collecting every issue. */
-export function validateSubscriptionsListenResultMetaObject(
-  value: unknown,
-): ValidationResult<T.SubscriptionsListenResultMetaObject> {
-  return check<T.SubscriptionsListenResultMetaObject>(
-    value,
-    _isSubscriptionsListenResultMetaObject,
-    _collectSubscriptionsListenResultMetaObject,
-  );
-}
-
-/** Standard Schema v1 for `SubscriptionsListenResultMetaObject`. */
-export const SubscriptionsListenResultMetaObjectSchema: StandardSchemaV1<
-  unknown,
-  T.SubscriptionsListenResultMetaObject
-> = standard(validateSubscriptionsListenResultMetaObject);
-
-// ---- SubscriptionsListenResult (schema.ts:1349)
+/** `SubscriptionsListenResultMetaObject` (schema.ts:1326) */
+export const {
+  is: isSubscriptionsListenResultMetaObject,
+  validate: validateSubscriptionsListenResultMetaObject,
+  schema: SubscriptionsListenResultMetaObjectSchema,
+} = define<T.SubscriptionsListenResultMetaObject>(
+  _isSubscriptionsListenResultMetaObject,
+  _collectSubscriptionsListenResultMetaObject,
+);
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
   return isObject(v) && _isSubscriptionsListenResultMetaObject(v._meta, d + 1) && _isResultType(v.resultType, d + 1);
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
   }
 }
 
-/** Whether a value is a `SubscriptionsListenResult` (schema.ts:1349). */
-export function isSubscriptionsListenResult(value: unknown): value is T.SubscriptionsListenResult {
-  return guard(_isSubscriptionsListenResult, value);
-}
-
-/** Validates a value as a `SubscriptionsListenResult`, collecting every issue. */
-export function validateSubscriptionsListenResult(value: unknown): ValidationResult<T.SubscriptionsListenResult> {
-  return check<T.SubscriptionsListenResult>(value, _isSubscriptionsListenResult, _collectSubscriptionsListenResult);
-}
-
-/** Standard Schema v1 for `SubscriptionsListenResult`. */
-export const SubscriptionsListenResultSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResult> = standard(
-  validateSubscriptionsListenResult,
-);
-
-// ---- SubscriptionsListenResultResponse (schema.ts:1362)
+/** `SubscriptionsListenResult` (schema.ts:1349) */
+export const {
+  is: isSubscriptionsListenResult,
+  validate: validateSubscriptionsListenResult,
+  schema: SubscriptionsListenResultSchema,
+} = define<T.SubscriptionsListenResult>(_isSubscriptionsListenResult, _collectSubscriptionsListenResult);
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
@@ -3544,44 +2428,22 @@ function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectSubscriptionsListenResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `SubscriptionsListenResultResponse` (schema.ts:1362). */
-export function isSubscriptionsListenResultResponse(value: unknown): value is T.SubscriptionsListenResultResponse {
-  return guard(_isSubscriptionsListenResultResponse, value);
-}
-
-/** Validates a value as a `SubscriptionsListenResultResponse`, collecting every issue. */
-export function validateSubscriptionsListenResultResponse(
-  value: unknown,
-): ValidationResult<T.SubscriptionsListenResultResponse> {
-  return check<T.SubscriptionsListenResultResponse>(
-    value,
-    _isSubscriptionsListenResultResponse,
-    _collectSubscriptionsListenResultResponse,
-  );
-}
-
-/** Standard Schema v1 for `SubscriptionsListenResultResponse`. */
-export const SubscriptionsListenResultResponseSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResultResponse> =
-  standard(validateSubscriptionsListenResultResponse);
-
-// ---- SubscriptionsAcknowledgedNotificationParams (schema.ts:1371)
+/** `SubscriptionsListenResultResponse` (schema.ts:1362) */
+export const {
+  is: isSubscriptionsListenResultResponse,
+  validate: validateSubscriptionsListenResultResponse,
+  schema: SubscriptionsListenResultResponseSchema,
+} = define<T.SubscriptionsListenResultResponse>(
+  _isSubscriptionsListenResultResponse,
+  _collectSubscriptionsListenResultResponse,
+);
 
 function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): boolean {
   return (
@@ -3592,43 +2454,22 @@ function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): bool
 }
 
 function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.notifications === undefined) missing(o, p + "/notifications", "notifications");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "notifications", v.notifications))
       _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
-    }
   }
 }
 
-/** Whether a value is a `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371). */
-export function isSubscriptionsAcknowledgedNotificationParams(
-  value: unknown,
-): value is T.SubscriptionsAcknowledgedNotificationParams {
-  return guard(_isSubscriptionsAcknowledgedNotificationParams, value);
-}
-
-/** Validates a value as a `SubscriptionsAcknowledgedNotificationParams`, collecting every issue. */
-export function validateSubscriptionsAcknowledgedNotificationParams(
-  value: unknown,
-): ValidationResult<T.SubscriptionsAcknowledgedNotificationParams> {
-  return check<T.SubscriptionsAcknowledgedNotificationParams>(
-    value,
-    _isSubscriptionsAcknowledgedNotificationParams,
-    _collectSubscriptionsAcknowledgedNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `SubscriptionsAcknowledgedNotificationParams`. */
-export const SubscriptionsAcknowledgedNotificationParamsSchema: StandardSchemaV1<
-  unknown,
-  T.SubscriptionsAcknowledgedNotificationParams
-> = standard(validateSubscriptionsAcknowledgedNotificationParams);
-
-// ---- SubscriptionsAcknowledgedNotification (schema.ts:1398)
+/** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) */
+export const {
+  is: isSubscriptionsAcknowledgedNotificationParams,
+  validate: validateSubscriptionsAcknowledgedNotificationParams,
+  schema: SubscriptionsAcknowledgedNotificationParamsSchema,
+} = define<T.SubscriptionsAcknowledgedNotificationParams>(
+  _isSubscriptionsAcknowledgedNotificationParams,
+  _collectSubscriptionsAcknowledgedNotificationParams,
+);
 
 function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
   return (
@@ -3640,49 +2481,31 @@ function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/subscriptions/acknowledged"))
-        expected(o, p + "/method", '"notifications/subscriptions/acknowledged"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/subscriptions/acknowledged",
+      '"notifications/subscriptions/acknowledged"',
+      "const",
+    );
+    if (need(o, p, "params", v.params))
       _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `SubscriptionsAcknowledgedNotification` (schema.ts:1398). */
-export function isSubscriptionsAcknowledgedNotification(
-  value: unknown,
-): value is T.SubscriptionsAcknowledgedNotification {
-  return guard(_isSubscriptionsAcknowledgedNotification, value);
-}
-
-/** Validates a value as a `SubscriptionsAcknowledgedNotification`, collecting every issue. */
-export function validateSubscriptionsAcknowledgedNotification(
-  value: unknown,
-): ValidationResult<T.SubscriptionsAcknowledgedNotification> {
-  return check<T.SubscriptionsAcknowledgedNotification>(
-    value,
-    _isSubscriptionsAcknowledgedNotification,
-    _collectSubscriptionsAcknowledgedNotification,
-  );
-}
-
-/** Standard Schema v1 for `SubscriptionsAcknowledgedNotification`. */
-export const SubscriptionsAcknowledgedNotificationSchema: StandardSchemaV1<
-  unknown,
-  T.SubscriptionsAcknowledgedNotification
-> = standard(validateSubscriptionsAcknowledgedNotification);
-
-// ---- ResourceUpdatedNotificationParams (schema.ts:1411)
+/** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) */
+export const {
+  is: isSubscriptionsAcknowledgedNotification,
+  validate: validateSubscriptionsAcknowledgedNotification,
+  schema: SubscriptionsAcknowledgedNotificationSchema,
+} = define<T.SubscriptionsAcknowledgedNotification>(
+  _isSubscriptionsAcknowledgedNotification,
+  _collectSubscriptionsAcknowledgedNotification,
+);
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
   return (
@@ -3694,40 +2517,24 @@ function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `ResourceUpdatedNotificationParams` (schema.ts:1411). */
-export function isResourceUpdatedNotificationParams(value: unknown): value is T.ResourceUpdatedNotificationParams {
-  return guard(_isResourceUpdatedNotificationParams, value);
-}
-
-/** Validates a value as a `ResourceUpdatedNotificationParams`, collecting every issue. */
-export function validateResourceUpdatedNotificationParams(
-  value: unknown,
-): ValidationResult<T.ResourceUpdatedNotificationParams> {
-  return check<T.ResourceUpdatedNotificationParams>(
-    value,
-    _isResourceUpdatedNotificationParams,
-    _collectResourceUpdatedNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `ResourceUpdatedNotificationParams`. */
-export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> =
-  standard(validateResourceUpdatedNotificationParams);
-
-// ---- ResourceUpdatedNotification (schema.ts:1428)
+/** `ResourceUpdatedNotificationParams` (schema.ts:1411) */
+export const {
+  is: isResourceUpdatedNotificationParams,
+  validate: validateResourceUpdatedNotificationParams,
+  schema: ResourceUpdatedNotificationParamsSchema,
+} = define<T.ResourceUpdatedNotificationParams>(
+  _isResourceUpdatedNotificationParams,
+  _collectResourceUpdatedNotificationParams,
+);
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
@@ -3739,44 +2546,27 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/resources/updated"))
-        expected(o, p + "/method", '"notifications/resources/updated"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/resources/updated",
+      '"notifications/resources/updated"',
+      "const",
+    );
+    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ResourceUpdatedNotification` (schema.ts:1428). */
-export function isResourceUpdatedNotification(value: unknown): value is T.ResourceUpdatedNotification {
-  return guard(_isResourceUpdatedNotification, value);
-}
-
-/** Validates a value as a `ResourceUpdatedNotification`, collecting every issue. */
-export function validateResourceUpdatedNotification(value: unknown): ValidationResult<T.ResourceUpdatedNotification> {
-  return check<T.ResourceUpdatedNotification>(
-    value,
-    _isResourceUpdatedNotification,
-    _collectResourceUpdatedNotification,
-  );
-}
-
-/** Standard Schema v1 for `ResourceUpdatedNotification`. */
-export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> = standard(
-  validateResourceUpdatedNotification,
-);
-
-// ---- Resource (schema.ts:1441)
+/** `ResourceUpdatedNotification` (schema.ts:1428) */
+export const {
+  is: isResourceUpdatedNotification,
+  validate: validateResourceUpdatedNotification,
+  schema: ResourceUpdatedNotificationSchema,
+} = define<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification, _collectResourceUpdatedNotification);
 
 function _isResource(v: any, d: number): boolean {
   return (
@@ -3795,55 +2585,28 @@ function _isResource(v: any, d: number): boolean {
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v.size !== undefined) {
-      if (!Number.isInteger(v.size)) expected(o, p + "/size", "integer", v.size);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `Resource` (schema.ts:1441). */
-export function isResource(value: unknown): value is T.Resource {
-  return guard(_isResource, value);
-}
-
-/** Validates a value as a `Resource`, collecting every issue. */
-export function validateResource(value: unknown): ValidationResult<T.Resource> {
-  return check<T.Resource>(value, _isResource, _collectResource);
-}
-
-/** Standard Schema v1 for `Resource`. */
-export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
-
-// ---- ResourceTemplate (schema.ts:1481)
+/** `Resource` (schema.ts:1441) */
+export const {
+  is: isResource,
+  validate: validateResource,
+  schema: ResourceSchema,
+} = define<T.Resource>(_isResource, _collectResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
@@ -3861,52 +2624,27 @@ function _isResourceTemplate(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.uriTemplate === undefined) missing(o, p + "/uriTemplate", "uriTemplate");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
       else if (!isUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `ResourceTemplate` (schema.ts:1481). */
-export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
-  return guard(_isResourceTemplate, value);
-}
-
-/** Validates a value as a `ResourceTemplate`, collecting every issue. */
-export function validateResourceTemplate(value: unknown): ValidationResult<T.ResourceTemplate> {
-  return check<T.ResourceTemplate>(value, _isResourceTemplate, _collectResourceTemplate);
-}
-
-/** Standard Schema v1 for `ResourceTemplate`. */
-export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
-
-// ---- ResourceContents (schema.ts:1514)
+/** `ResourceTemplate` (schema.ts:1481) */
+export const {
+  is: isResourceTemplate,
+  validate: validateResourceTemplate,
+  schema: ResourceTemplateSchema,
+} = define<T.ResourceTemplate>(_isResourceTemplate, _collectResourceTemplate);
 
 function _isResourceContents(v: any, d: number): boolean {
   return (
@@ -3919,36 +2657,22 @@ function _isResourceContents(v: any, d: number): boolean {
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `ResourceContents` (schema.ts:1514). */
-export function isResourceContents(value: unknown): value is T.ResourceContents {
-  return guard(_isResourceContents, value);
-}
-
-/** Validates a value as a `ResourceContents`, collecting every issue. */
-export function validateResourceContents(value: unknown): ValidationResult<T.ResourceContents> {
-  return check<T.ResourceContents>(value, _isResourceContents, _collectResourceContents);
-}
-
-/** Standard Schema v1 for `ResourceContents`. */
-export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
-
-// ---- TextResourceContents (schema.ts:1535)
+/** `ResourceContents` (schema.ts:1514) */
+export const {
+  is: isResourceContents,
+  validate: validateResourceContents,
+  schema: ResourceContentsSchema,
+} = define<T.ResourceContents>(_isResourceContents, _collectResourceContents);
 
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
@@ -3962,41 +2686,23 @@ function _isTextResourceContents(v: any, d: number): boolean {
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.text === undefined) missing(o, p + "/text", "text");
-    else {
-      if (!(typeof v.text === "string")) expected(o, p + "/text", "string", v.text);
-    }
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "text", v.text, typeof v.text === "string", "string");
   }
 }
 
-/** Whether a value is a `TextResourceContents` (schema.ts:1535). */
-export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
-  return guard(_isTextResourceContents, value);
-}
-
-/** Validates a value as a `TextResourceContents`, collecting every issue. */
-export function validateTextResourceContents(value: unknown): ValidationResult<T.TextResourceContents> {
-  return check<T.TextResourceContents>(value, _isTextResourceContents, _collectTextResourceContents);
-}
-
-/** Standard Schema v1 for `TextResourceContents`. */
-export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> =
-  standard(validateTextResourceContents);
-
-// ---- BlobResourceContents (schema.ts:1548)
+/** `TextResourceContents` (schema.ts:1535) */
+export const {
+  is: isTextResourceContents,
+  validate: validateTextResourceContents,
+  schema: TextResourceContentsSchema,
+} = define<T.TextResourceContents>(_isTextResourceContents, _collectTextResourceContents);
 
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
@@ -4011,42 +2717,26 @@ function _isBlobResourceContents(v: any, d: number): boolean {
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.blob === undefined) missing(o, p + "/blob", "blob");
-    else {
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
       else if (!isByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
     }
   }
 }
 
-/** Whether a value is a `BlobResourceContents` (schema.ts:1548). */
-export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
-  return guard(_isBlobResourceContents, value);
-}
-
-/** Validates a value as a `BlobResourceContents`, collecting every issue. */
-export function validateBlobResourceContents(value: unknown): ValidationResult<T.BlobResourceContents> {
-  return check<T.BlobResourceContents>(value, _isBlobResourceContents, _collectBlobResourceContents);
-}
-
-/** Standard Schema v1 for `BlobResourceContents`. */
-export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> =
-  standard(validateBlobResourceContents);
-
-// ---- ListPromptsRequest (schema.ts:1566)
+/** `BlobResourceContents` (schema.ts:1548) */
+export const {
+  is: isBlobResourceContents,
+  validate: validateBlobResourceContents,
+  schema: BlobResourceContentsSchema,
+} = define<T.BlobResourceContents>(_isBlobResourceContents, _collectBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
@@ -4059,42 +2749,20 @@ function _isListPromptsRequest(v: any, d: number): boolean {
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "prompts/list")) expected(o, p + "/method", '"prompts/list"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListPromptsRequest` (schema.ts:1566). */
-export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
-  return guard(_isListPromptsRequest, value);
-}
-
-/** Validates a value as a `ListPromptsRequest`, collecting every issue. */
-export function validateListPromptsRequest(value: unknown): ValidationResult<T.ListPromptsRequest> {
-  return check<T.ListPromptsRequest>(value, _isListPromptsRequest, _collectListPromptsRequest);
-}
-
-/** Standard Schema v1 for `ListPromptsRequest`. */
-export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> =
-  standard(validateListPromptsRequest);
-
-// ---- ListPromptsResult (schema.ts:1578)
+/** `ListPromptsRequest` (schema.ts:1566) */
+export const {
+  is: isListPromptsRequest,
+  validate: validateListPromptsRequest,
+  schema: ListPromptsRequestSchema,
+} = define<T.ListPromptsRequest>(_isListPromptsRequest, _collectListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
@@ -4110,32 +2778,24 @@ function _isListPromptsResult(v: any, d: number): boolean {
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.ttlMs === undefined) missing(o, p + "/ttlMs", "ttlMs");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    if (v.cacheScope === undefined) missing(o, p + "/cacheScope", "cacheScope");
-    else {
-      if (!(v.cacheScope === "public" || v.cacheScope === "private"))
-        expected(o, p + "/cacheScope", 'one of "public", "private"', v.cacheScope, "enum");
-    }
-    if (v.prompts === undefined) missing(o, p + "/prompts", "prompts");
-    else {
-      _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
-    }
+    req(
+      o,
+      p,
+      "cacheScope",
+      v.cacheScope,
+      v.cacheScope === "public" || v.cacheScope === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
   }
 }
 
@@ -4155,60 +2815,31 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
   }
 }
 
-/** Whether a value is a `ListPromptsResult` (schema.ts:1578). */
-export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
-  return guard(_isListPromptsResult, value);
-}
-
-/** Validates a value as a `ListPromptsResult`, collecting every issue. */
-export function validateListPromptsResult(value: unknown): ValidationResult<T.ListPromptsResult> {
-  return check<T.ListPromptsResult>(value, _isListPromptsResult, _collectListPromptsResult);
-}
-
-/** Standard Schema v1 for `ListPromptsResult`. */
-export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> =
-  standard(validateListPromptsResult);
-
-// ---- ListPromptsResultResponse (schema.ts:1590)
+/** `ListPromptsResult` (schema.ts:1578) */
+export const {
+  is: isListPromptsResult,
+  validate: validateListPromptsResult,
+  schema: ListPromptsResultSchema,
+} = define<T.ListPromptsResult>(_isListPromptsResult, _collectListPromptsResult);
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
   return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isListPromptsResult(v.result, d + 1);
 }
 
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectListPromptsResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListPromptsResultResponse` (schema.ts:1590). */
-export function isListPromptsResultResponse(value: unknown): value is T.ListPromptsResultResponse {
-  return guard(_isListPromptsResultResponse, value);
-}
-
-/** Validates a value as a `ListPromptsResultResponse`, collecting every issue. */
-export function validateListPromptsResultResponse(value: unknown): ValidationResult<T.ListPromptsResultResponse> {
-  return check<T.ListPromptsResultResponse>(value, _isListPromptsResultResponse, _collectListPromptsResultResponse);
-}
-
-/** Standard Schema v1 for `ListPromptsResultResponse`. */
-export const ListPromptsResultResponseSchema: StandardSchemaV1<unknown, T.ListPromptsResultResponse> = standard(
-  validateListPromptsResultResponse,
-);
-
-// ---- GetPromptRequestParams (schema.ts:1602)
+/** `ListPromptsResultResponse` (schema.ts:1590) */
+export const {
+  is: isListPromptsResultResponse,
+  validate: validateListPromptsResultResponse,
+  schema: ListPromptsResultResponseSchema,
+} = define<T.ListPromptsResultResponse>(_isListPromptsResultResponse, _collectListPromptsResultResponse);
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
@@ -4222,25 +2853,12 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.inputResponses !== undefined) {
-      _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    }
-    if (v.requestState !== undefined) {
-      if (!(typeof v.requestState === "string")) expected(o, p + "/requestState", "string", v.requestState);
-    }
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.arguments !== undefined) {
-      _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d);
   }
 }
 
@@ -4254,8 +2872,7 @@ function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
 }
 
 function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
@@ -4263,21 +2880,12 @@ function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `GetPromptRequestParams` (schema.ts:1602). */
-export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRequestParams {
-  return guard(_isGetPromptRequestParams, value);
-}
-
-/** Validates a value as a `GetPromptRequestParams`, collecting every issue. */
-export function validateGetPromptRequestParams(value: unknown): ValidationResult<T.GetPromptRequestParams> {
-  return check<T.GetPromptRequestParams>(value, _isGetPromptRequestParams, _collectGetPromptRequestParams);
-}
-
-/** Standard Schema v1 for `GetPromptRequestParams`. */
-export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> =
-  standard(validateGetPromptRequestParams);
-
-// ---- GetPromptRequest (schema.ts:1621)
+/** `GetPromptRequestParams` (schema.ts:1602) */
+export const {
+  is: isGetPromptRequestParams,
+  validate: validateGetPromptRequestParams,
+  schema: GetPromptRequestParamsSchema,
+} = define<T.GetPromptRequestParams>(_isGetPromptRequestParams, _collectGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
@@ -4290,41 +2898,20 @@ function _isGetPromptRequest(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "prompts/get")) expected(o, p + "/method", '"prompts/get"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
+    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `GetPromptRequest` (schema.ts:1621). */
-export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
-  return guard(_isGetPromptRequest, value);
-}
-
-/** Validates a value as a `GetPromptRequest`, collecting every issue. */
-export function validateGetPromptRequest(value: unknown): ValidationResult<T.GetPromptRequest> {
-  return check<T.GetPromptRequest>(value, _isGetPromptRequest, _collectGetPromptRequest);
-}
-
-/** Standard Schema v1 for `GetPromptRequest`. */
-export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
-
-// ---- GetPromptResult (schema.ts:1634)
+/** `GetPromptRequest` (schema.ts:1621) */
+export const {
+  is: isGetPromptRequest,
+  validate: validateGetPromptRequest,
+  schema: GetPromptRequestSchema,
+} = define<T.GetPromptRequest>(_isGetPromptRequest, _collectGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
@@ -4337,22 +2924,11 @@ function _isGetPromptResult(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.messages === undefined) missing(o, p + "/messages", "messages");
-    else {
-      _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d);
-    }
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d);
   }
 }
 
@@ -4372,20 +2948,12 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
   }
 }
 
-/** Whether a value is a `GetPromptResult` (schema.ts:1634). */
-export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
-  return guard(_isGetPromptResult, value);
-}
-
-/** Validates a value as a `GetPromptResult`, collecting every issue. */
-export function validateGetPromptResult(value: unknown): ValidationResult<T.GetPromptResult> {
-  return check<T.GetPromptResult>(value, _isGetPromptResult, _collectGetPromptResult);
-}
-
-/** Standard Schema v1 for `GetPromptResult`. */
-export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
-
-// ---- GetPromptResultResponse (schema.ts:1650)
+/** `GetPromptResult` (schema.ts:1634) */
+export const {
+  is: isGetPromptResult,
+  validate: validateGetPromptResult,
+  schema: GetPromptResultSchema,
+} = define<T.GetPromptResult>(_isGetPromptResult, _collectGetPromptResult);
 
 function _isGetPromptResultResponse(v: any, d: number): boolean {
   return (
@@ -4397,43 +2965,24 @@ function _isGetPromptResultResponse(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result))
       if (!(_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(o, p + "/result", v.result, d, "GetPromptResult | InputRequiredResult", [
           _collectGetPromptResult,
           _collectInputRequiredResult,
         ]);
-    }
   }
 }
 
-/** Whether a value is a `GetPromptResultResponse` (schema.ts:1650). */
-export function isGetPromptResultResponse(value: unknown): value is T.GetPromptResultResponse {
-  return guard(_isGetPromptResultResponse, value);
-}
-
-/** Validates a value as a `GetPromptResultResponse`, collecting every issue. */
-export function validateGetPromptResultResponse(value: unknown): ValidationResult<T.GetPromptResultResponse> {
-  return check<T.GetPromptResultResponse>(value, _isGetPromptResultResponse, _collectGetPromptResultResponse);
-}
-
-/** Standard Schema v1 for `GetPromptResultResponse`. */
-export const GetPromptResultResponseSchema: StandardSchemaV1<unknown, T.GetPromptResultResponse> = standard(
-  validateGetPromptResultResponse,
-);
-
-// ---- Prompt (schema.ts:1659)
+/** `GetPromptResultResponse` (schema.ts:1650) */
+export const {
+  is: isGetPromptResultResponse,
+  validate: validateGetPromptResultResponse,
+  schema: GetPromptResultResponseSchema,
+} = define<T.GetPromptResultResponse>(_isGetPromptResultResponse, _collectGetPromptResultResponse);
 
 function _isPrompt(v: any, d: number): boolean {
   return (
@@ -4448,27 +2997,13 @@ function _isPrompt(v: any, d: number): boolean {
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.arguments !== undefined) {
-      _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -4488,20 +3023,12 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
   }
 }
 
-/** Whether a value is a `Prompt` (schema.ts:1659). */
-export function isPrompt(value: unknown): value is T.Prompt {
-  return guard(_isPrompt, value);
-}
-
-/** Validates a value as a `Prompt`, collecting every issue. */
-export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
-  return check<T.Prompt>(value, _isPrompt, _collectPrompt);
-}
-
-/** Standard Schema v1 for `Prompt`. */
-export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
-
-// ---- PromptArgument (schema.ts:1678)
+/** `Prompt` (schema.ts:1659) */
+export const {
+  is: isPrompt,
+  validate: validatePrompt,
+  schema: PromptSchema,
+} = define<T.Prompt>(_isPrompt, _collectPrompt);
 
 function _isPromptArgument(v: any, d: number): boolean {
   return (
@@ -4514,38 +3041,20 @@ function _isPromptArgument(v: any, d: number): boolean {
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.required !== undefined) {
-      if (!(typeof v.required === "boolean")) expected(o, p + "/required", "boolean", v.required);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "required", v.required, typeof v.required === "boolean", "boolean");
   }
 }
 
-/** Whether a value is a `PromptArgument` (schema.ts:1678). */
-export function isPromptArgument(value: unknown): value is T.PromptArgument {
-  return guard(_isPromptArgument, value);
-}
-
-/** Validates a value as a `PromptArgument`, collecting every issue. */
-export function validatePromptArgument(value: unknown): ValidationResult<T.PromptArgument> {
-  return check<T.PromptArgument>(value, _isPromptArgument, _collectPromptArgument);
-}
-
-/** Standard Schema v1 for `PromptArgument`. */
-export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
-
-// ---- Role (schema.ts:1694)
+/** `PromptArgument` (schema.ts:1678) */
+export const {
+  is: isPromptArgument,
+  validate: validatePromptArgument,
+  schema: PromptArgumentSchema,
+} = define<T.PromptArgument>(_isPromptArgument, _collectPromptArgument);
 
 function _isRole(v: any, d: number): boolean {
   return v === "user" || v === "assistant";
@@ -4555,53 +3064,26 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (!(v === "user" || v === "assistant")) expected(o, p, 'one of "user", "assistant"', v, "enum");
 }
 
-/** Whether a value is a `Role` (schema.ts:1694). */
-export function isRole(value: unknown): value is T.Role {
-  return guard(_isRole, value);
-}
-
-/** Validates a value as a `Role`, collecting every issue. */
-export function validateRole(value: unknown): ValidationResult<T.Role> {
-  return check<T.Role>(value, _isRole, _collectRole);
-}
-
-/** Standard Schema v1 for `Role`. */
-export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
-
-// ---- PromptMessage (schema.ts:1704)
+/** `Role` (schema.ts:1694) */
+export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
   return isObject(v) && _isRole(v.role, d + 1) && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.role === undefined) missing(o, p + "/role", "role");
-    else {
-      _collectRole(v.role, p + "/role", o, d + 1);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
-      _collectContentBlock(v.content, p + "/content", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
   }
 }
 
-/** Whether a value is a `PromptMessage` (schema.ts:1704). */
-export function isPromptMessage(value: unknown): value is T.PromptMessage {
-  return guard(_isPromptMessage, value);
-}
-
-/** Validates a value as a `PromptMessage`, collecting every issue. */
-export function validatePromptMessage(value: unknown): ValidationResult<T.PromptMessage> {
-  return check<T.PromptMessage>(value, _isPromptMessage, _collectPromptMessage);
-}
-
-/** Standard Schema v1 for `PromptMessage`. */
-export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
-
-// ---- ResourceLink (schema.ts:1719)
+/** `PromptMessage` (schema.ts:1704) */
+export const {
+  is: isPromptMessage,
+  validate: validatePromptMessage,
+  schema: PromptMessageSchema,
+} = define<T.PromptMessage>(_isPromptMessage, _collectPromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
@@ -4621,59 +3103,29 @@ function _isResourceLink(v: any, d: number): boolean {
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.mimeType !== undefined) {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v.size !== undefined) {
-      if (!Number.isInteger(v.size)) expected(o, p + "/size", "integer", v.size);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "resource_link")) expected(o, p + "/type", '"resource_link"', v.type, "const");
-    }
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
   }
 }
 
-/** Whether a value is a `ResourceLink` (schema.ts:1719). */
-export function isResourceLink(value: unknown): value is T.ResourceLink {
-  return guard(_isResourceLink, value);
-}
-
-/** Validates a value as a `ResourceLink`, collecting every issue. */
-export function validateResourceLink(value: unknown): ValidationResult<T.ResourceLink> {
-  return check<T.ResourceLink>(value, _isResourceLink, _collectResourceLink);
-}
-
-/** Standard Schema v1 for `ResourceLink`. */
-export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
-
-// ---- EmbeddedResource (schema.ts:1734)
+/** `ResourceLink` (schema.ts:1719) */
+export const {
+  is: isResourceLink,
+  validate: validateResourceLink,
+  schema: ResourceLinkSchema,
+} = define<T.ResourceLink>(_isResourceLink, _collectResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
@@ -4686,43 +3138,25 @@ function _isEmbeddedResource(v: any, d: number): boolean {
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "resource")) expected(o, p + "/type", '"resource"', v.type, "const");
-    }
-    if (v.resource === undefined) missing(o, p + "/resource", "resource");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
+    if (need(o, p, "resource", v.resource))
       if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
         anyOf(o, p + "/resource", v.resource, d, "TextResourceContents | BlobResourceContents", [
           _collectTextResourceContents,
           _collectBlobResourceContents,
         ]);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `EmbeddedResource` (schema.ts:1734). */
-export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
-  return guard(_isEmbeddedResource, value);
-}
-
-/** Validates a value as a `EmbeddedResource`, collecting every issue. */
-export function validateEmbeddedResource(value: unknown): ValidationResult<T.EmbeddedResource> {
-  return check<T.EmbeddedResource>(value, _isEmbeddedResource, _collectEmbeddedResource);
-}
-
-/** Standard Schema v1 for `EmbeddedResource`. */
-export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
-
-// ---- PromptListChangedNotification (schema.ts:1753)
+/** `EmbeddedResource` (schema.ts:1734) */
+export const {
+  is: isEmbeddedResource,
+  validate: validateEmbeddedResource,
+  schema: EmbeddedResourceSchema,
+} = define<T.EmbeddedResource>(_isEmbeddedResource, _collectEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
@@ -4734,45 +3168,27 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/prompts/list_changed"))
-        expected(o, p + "/method", '"notifications/prompts/list_changed"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/prompts/list_changed",
+      '"notifications/prompts/list_changed"',
+      "const",
+    );
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `PromptListChangedNotification` (schema.ts:1753). */
-export function isPromptListChangedNotification(value: unknown): value is T.PromptListChangedNotification {
-  return guard(_isPromptListChangedNotification, value);
-}
-
-/** Validates a value as a `PromptListChangedNotification`, collecting every issue. */
-export function validatePromptListChangedNotification(
-  value: unknown,
-): ValidationResult<T.PromptListChangedNotification> {
-  return check<T.PromptListChangedNotification>(
-    value,
-    _isPromptListChangedNotification,
-    _collectPromptListChangedNotification,
-  );
-}
-
-/** Standard Schema v1 for `PromptListChangedNotification`. */
-export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
-  validatePromptListChangedNotification,
-);
-
-// ---- ListToolsRequest (schema.ts:1767)
+/** `PromptListChangedNotification` (schema.ts:1753) */
+export const {
+  is: isPromptListChangedNotification,
+  validate: validatePromptListChangedNotification,
+  schema: PromptListChangedNotificationSchema,
+} = define<T.PromptListChangedNotification>(_isPromptListChangedNotification, _collectPromptListChangedNotification);
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
@@ -4785,41 +3201,20 @@ function _isListToolsRequest(v: any, d: number): boolean {
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tools/list")) expected(o, p + "/method", '"tools/list"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListToolsRequest` (schema.ts:1767). */
-export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
-  return guard(_isListToolsRequest, value);
-}
-
-/** Validates a value as a `ListToolsRequest`, collecting every issue. */
-export function validateListToolsRequest(value: unknown): ValidationResult<T.ListToolsRequest> {
-  return check<T.ListToolsRequest>(value, _isListToolsRequest, _collectListToolsRequest);
-}
-
-/** Standard Schema v1 for `ListToolsRequest`. */
-export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
-
-// ---- ListToolsResult (schema.ts:1779)
+/** `ListToolsRequest` (schema.ts:1767) */
+export const {
+  is: isListToolsRequest,
+  validate: validateListToolsRequest,
+  schema: ListToolsRequestSchema,
+} = define<T.ListToolsRequest>(_isListToolsRequest, _collectListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
@@ -4835,32 +3230,24 @@ function _isListToolsResult(v: any, d: number): boolean {
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.nextCursor !== undefined) {
-      _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    }
-    if (v.ttlMs === undefined) missing(o, p + "/ttlMs", "ttlMs");
-    else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    if (v.cacheScope === undefined) missing(o, p + "/cacheScope", "cacheScope");
-    else {
-      if (!(v.cacheScope === "public" || v.cacheScope === "private"))
-        expected(o, p + "/cacheScope", 'one of "public", "private"', v.cacheScope, "enum");
-    }
-    if (v.tools === undefined) missing(o, p + "/tools", "tools");
-    else {
-      _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
-    }
+    req(
+      o,
+      p,
+      "cacheScope",
+      v.cacheScope,
+      v.cacheScope === "public" || v.cacheScope === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
   }
 }
 
@@ -4880,59 +3267,31 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
   }
 }
 
-/** Whether a value is a `ListToolsResult` (schema.ts:1779). */
-export function isListToolsResult(value: unknown): value is T.ListToolsResult {
-  return guard(_isListToolsResult, value);
-}
-
-/** Validates a value as a `ListToolsResult`, collecting every issue. */
-export function validateListToolsResult(value: unknown): ValidationResult<T.ListToolsResult> {
-  return check<T.ListToolsResult>(value, _isListToolsResult, _collectListToolsResult);
-}
-
-/** Standard Schema v1 for `ListToolsResult`. */
-export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
-
-// ---- ListToolsResultResponse (schema.ts:1791)
+/** `ListToolsResult` (schema.ts:1779) */
+export const {
+  is: isListToolsResult,
+  validate: validateListToolsResult,
+  schema: ListToolsResultSchema,
+} = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
   return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isListToolsResult(v.result, d + 1);
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectListToolsResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `ListToolsResultResponse` (schema.ts:1791). */
-export function isListToolsResultResponse(value: unknown): value is T.ListToolsResultResponse {
-  return guard(_isListToolsResultResponse, value);
-}
-
-/** Validates a value as a `ListToolsResultResponse`, collecting every issue. */
-export function validateListToolsResultResponse(value: unknown): ValidationResult<T.ListToolsResultResponse> {
-  return check<T.ListToolsResultResponse>(value, _isListToolsResultResponse, _collectListToolsResultResponse);
-}
-
-/** Standard Schema v1 for `ListToolsResultResponse`. */
-export const ListToolsResultResponseSchema: StandardSchemaV1<unknown, T.ListToolsResultResponse> = standard(
-  validateListToolsResultResponse,
-);
-
-// ---- CallToolResult (schema.ts:1809)
+/** `ListToolsResultResponse` (schema.ts:1791) */
+export const {
+  is: isListToolsResultResponse,
+  validate: validateListToolsResultResponse,
+  schema: ListToolsResultResponseSchema,
+} = define<T.ListToolsResultResponse>(_isListToolsResultResponse, _collectListToolsResultResponse);
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
@@ -4945,22 +3304,11 @@ function _isCallToolResult(v: any, d: number): boolean {
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
-      _isCallToolResult$content$collect(v.content, p + "/content", o, d);
-    }
-    if (v.isError !== undefined) {
-      if (!(typeof v.isError === "boolean")) expected(o, p + "/isError", "boolean", v.isError);
-    }
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
+    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
 }
 
@@ -4980,20 +3328,12 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
   }
 }
 
-/** Whether a value is a `CallToolResult` (schema.ts:1809). */
-export function isCallToolResult(value: unknown): value is T.CallToolResult {
-  return guard(_isCallToolResult, value);
-}
-
-/** Validates a value as a `CallToolResult`, collecting every issue. */
-export function validateCallToolResult(value: unknown): ValidationResult<T.CallToolResult> {
-  return check<T.CallToolResult>(value, _isCallToolResult, _collectCallToolResult);
-}
-
-/** Standard Schema v1 for `CallToolResult`. */
-export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
-
-// ---- CallToolResultResponse (schema.ts:1848)
+/** `CallToolResult` (schema.ts:1809) */
+export const {
+  is: isCallToolResult,
+  validate: validateCallToolResult,
+  schema: CallToolResultSchema,
+} = define<T.CallToolResult>(_isCallToolResult, _collectCallToolResult);
 
 function _isCallToolResultResponse(v: any, d: number): boolean {
   return (
@@ -5005,42 +3345,24 @@ function _isCallToolResultResponse(v: any, d: number): boolean {
 }
 
 function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result))
       if (!(_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(o, p + "/result", v.result, d, "CallToolResult | InputRequiredResult", [
           _collectCallToolResult,
           _collectInputRequiredResult,
         ]);
-    }
   }
 }
 
-/** Whether a value is a `CallToolResultResponse` (schema.ts:1848). */
-export function isCallToolResultResponse(value: unknown): value is T.CallToolResultResponse {
-  return guard(_isCallToolResultResponse, value);
-}
-
-/** Validates a value as a `CallToolResultResponse`, collecting every issue. */
-export function validateCallToolResultResponse(value: unknown): ValidationResult<T.CallToolResultResponse> {
-  return check<T.CallToolResultResponse>(value, _isCallToolResultResponse, _collectCallToolResultResponse);
-}
-
-/** Standard Schema v1 for `CallToolResultResponse`. */
-export const CallToolResultResponseSchema: StandardSchemaV1<unknown, T.CallToolResultResponse> =
-  standard(validateCallToolResultResponse);
-
-// ---- CallToolRequestParams (schema.ts:1863)
+/** `CallToolResultResponse` (schema.ts:1848) */
+export const {
+  is: isCallToolResultResponse,
+  validate: validateCallToolResultResponse,
+  schema: CallToolResultResponseSchema,
+} = define<T.CallToolResultResponse>(_isCallToolResultResponse, _collectCallToolResultResponse);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
@@ -5054,43 +3376,21 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.inputResponses !== undefined) {
-      _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    }
-    if (v.requestState !== undefined) {
-      if (!(typeof v.requestState === "string")) expected(o, p + "/requestState", "string", v.requestState);
-    }
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.arguments !== undefined) {
-      if (!isObject(v.arguments)) expected(o, p + "/arguments", "object", v.arguments);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
   }
 }
 
-/** Whether a value is a `CallToolRequestParams` (schema.ts:1863). */
-export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
-  return guard(_isCallToolRequestParams, value);
-}
-
-/** Validates a value as a `CallToolRequestParams`, collecting every issue. */
-export function validateCallToolRequestParams(value: unknown): ValidationResult<T.CallToolRequestParams> {
-  return check<T.CallToolRequestParams>(value, _isCallToolRequestParams, _collectCallToolRequestParams);
-}
-
-/** Standard Schema v1 for `CallToolRequestParams`. */
-export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> =
-  standard(validateCallToolRequestParams);
-
-// ---- CallToolRequest (schema.ts:1882)
+/** `CallToolRequestParams` (schema.ts:1863) */
+export const {
+  is: isCallToolRequestParams,
+  validate: validateCallToolRequestParams,
+  schema: CallToolRequestParamsSchema,
+} = define<T.CallToolRequestParams>(_isCallToolRequestParams, _collectCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
@@ -5103,41 +3403,20 @@ function _isCallToolRequest(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "tools/call")) expected(o, p + "/method", '"tools/call"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
+    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `CallToolRequest` (schema.ts:1882). */
-export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
-  return guard(_isCallToolRequest, value);
-}
-
-/** Validates a value as a `CallToolRequest`, collecting every issue. */
-export function validateCallToolRequest(value: unknown): ValidationResult<T.CallToolRequest> {
-  return check<T.CallToolRequest>(value, _isCallToolRequest, _collectCallToolRequest);
-}
-
-/** Standard Schema v1 for `CallToolRequest`. */
-export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
-
-// ---- ToolListChangedNotification (schema.ts:1895)
+/** `CallToolRequest` (schema.ts:1882) */
+export const {
+  is: isCallToolRequest,
+  validate: validateCallToolRequest,
+  schema: CallToolRequestSchema,
+} = define<T.CallToolRequest>(_isCallToolRequest, _collectCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
@@ -5149,43 +3428,27 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/tools/list_changed"))
-        expected(o, p + "/method", '"notifications/tools/list_changed"', v.method, "const");
-    }
-    if (v.params !== undefined) {
-      _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "method",
+      v.method,
+      v.method === "notifications/tools/list_changed",
+      '"notifications/tools/list_changed"',
+      "const",
+    );
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `ToolListChangedNotification` (schema.ts:1895). */
-export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
-  return guard(_isToolListChangedNotification, value);
-}
-
-/** Validates a value as a `ToolListChangedNotification`, collecting every issue. */
-export function validateToolListChangedNotification(value: unknown): ValidationResult<T.ToolListChangedNotification> {
-  return check<T.ToolListChangedNotification>(
-    value,
-    _isToolListChangedNotification,
-    _collectToolListChangedNotification,
-  );
-}
-
-/** Standard Schema v1 for `ToolListChangedNotification`. */
-export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> = standard(
-  validateToolListChangedNotification,
-);
-
-// ---- ToolAnnotations (schema.ts:1912)
+/** `ToolListChangedNotification` (schema.ts:1895) */
+export const {
+  is: isToolListChangedNotification,
+  validate: validateToolListChangedNotification,
+  schema: ToolListChangedNotificationSchema,
+} = define<T.ToolListChangedNotification>(_isToolListChangedNotification, _collectToolListChangedNotification);
 
 function _isToolAnnotations(v: any, d: number): boolean {
   return (
@@ -5199,40 +3462,21 @@ function _isToolAnnotations(v: any, d: number): boolean {
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.readOnlyHint !== undefined) {
-      if (!(typeof v.readOnlyHint === "boolean")) expected(o, p + "/readOnlyHint", "boolean", v.readOnlyHint);
-    }
-    if (v.destructiveHint !== undefined) {
-      if (!(typeof v.destructiveHint === "boolean")) expected(o, p + "/destructiveHint", "boolean", v.destructiveHint);
-    }
-    if (v.idempotentHint !== undefined) {
-      if (!(typeof v.idempotentHint === "boolean")) expected(o, p + "/idempotentHint", "boolean", v.idempotentHint);
-    }
-    if (v.openWorldHint !== undefined) {
-      if (!(typeof v.openWorldHint === "boolean")) expected(o, p + "/openWorldHint", "boolean", v.openWorldHint);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
+    opt(o, p, "destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
+    opt(o, p, "idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
+    opt(o, p, "openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
   }
 }
 
-/** Whether a value is a `ToolAnnotations` (schema.ts:1912). */
-export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
-  return guard(_isToolAnnotations, value);
-}
-
-/** Validates a value as a `ToolAnnotations`, collecting every issue. */
-export function validateToolAnnotations(value: unknown): ValidationResult<T.ToolAnnotations> {
-  return check<T.ToolAnnotations>(value, _isToolAnnotations, _collectToolAnnotations);
-}
-
-/** Standard Schema v1 for `ToolAnnotations`. */
-export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
-
-// ---- Tool (schema.ts:1973)
+/** `ToolAnnotations` (schema.ts:1912) */
+export const {
+  is: isToolAnnotations,
+  validate: validateToolAnnotations,
+  schema: ToolAnnotationsSchema,
+} = define<T.ToolAnnotations>(_isToolAnnotations, _collectToolAnnotations);
 
 function _isTool(v: any, d: number): boolean {
   return (
@@ -5253,68 +3497,43 @@ function _isTool(v: any, d: number): boolean {
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.icons !== undefined) {
-      _isIcons$icons$collect(v.icons, p + "/icons", o, d);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.inputSchema === undefined) missing(o, p + "/inputSchema", "inputSchema");
-    else {
-      if (!isObject(v.inputSchema)) expected(o, p + "/inputSchema", "object", v.inputSchema);
-      else {
-        if (v.inputSchema.$schema !== undefined) {
-          if (!(typeof v.inputSchema.$schema === "string"))
-            expected(o, p + "/inputSchema" + "/$schema", "string", v.inputSchema.$schema);
-        }
-        if (v.inputSchema.type === undefined) missing(o, p + "/inputSchema" + "/type", "type");
-        else {
-          if (!(v.inputSchema.type === "object"))
-            expected(o, p + "/inputSchema" + "/type", '"object"', v.inputSchema.type, "const");
-        }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "inputSchema", v.inputSchema)) {
+      if (object(o, p + "/inputSchema", v.inputSchema)) {
+        opt(
+          o,
+          p + "/inputSchema",
+          "$schema",
+          v.inputSchema.$schema,
+          typeof v.inputSchema.$schema === "string",
+          "string",
+        );
+        req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
       }
     }
     if (v.outputSchema !== undefined) {
-      if (!isObject(v.outputSchema)) expected(o, p + "/outputSchema", "object", v.outputSchema);
-      else {
-        if (v.outputSchema.$schema !== undefined) {
-          if (!(typeof v.outputSchema.$schema === "string"))
-            expected(o, p + "/outputSchema" + "/$schema", "string", v.outputSchema.$schema);
-        }
+      if (object(o, p + "/outputSchema", v.outputSchema)) {
+        opt(
+          o,
+          p + "/outputSchema",
+          "$schema",
+          v.outputSchema.$schema,
+          typeof v.outputSchema.$schema === "string",
+          "string",
+        );
       }
     }
-    if (v.annotations !== undefined) {
-      _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `Tool` (schema.ts:1973). */
-export function isTool(value: unknown): value is T.Tool {
-  return guard(_isTool, value);
-}
-
-/** Validates a value as a `Tool`, collecting every issue. */
-export function validateTool(value: unknown): ValidationResult<T.Tool> {
-  return check<T.Tool>(value, _isTool, _collectTool);
-}
-
-/** Standard Schema v1 for `Tool`. */
-export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
-
-// ---- LoggingMessageNotificationParams (schema.ts:2031)
+/** `Tool` (schema.ts:1973) */
+export const { is: isTool, validate: validateTool, schema: ToolSchema } = define<T.Tool>(_isTool, _collectTool);
 
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
@@ -5327,43 +3546,23 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.level === undefined) missing(o, p + "/level", "level");
-    else {
-      _collectLoggingLevel(v.level, p + "/level", o, d + 1);
-    }
-    if (v.logger !== undefined) {
-      if (!(typeof v.logger === "string")) expected(o, p + "/logger", "string", v.logger);
-    }
-    if (v.data === undefined) missing(o, p + "/data", "data");
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
+    need(o, p, "data", v.data);
   }
 }
 
-/** Whether a value is a `LoggingMessageNotificationParams` (schema.ts:2031). */
-export function isLoggingMessageNotificationParams(value: unknown): value is T.LoggingMessageNotificationParams {
-  return guard(_isLoggingMessageNotificationParams, value);
-}
-
-/** Validates a value as a `LoggingMessageNotificationParams`, collecting every issue. */
-export function validateLoggingMessageNotificationParams(
-  value: unknown,
-): ValidationResult<T.LoggingMessageNotificationParams> {
-  return check<T.LoggingMessageNotificationParams>(
-    value,
-    _isLoggingMessageNotificationParams,
-    _collectLoggingMessageNotificationParams,
-  );
-}
-
-/** Standard Schema v1 for `LoggingMessageNotificationParams`. */
-export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> =
-  standard(validateLoggingMessageNotificationParams);
-
-// ---- LoggingMessageNotification (schema.ts:2058)
+/** `LoggingMessageNotificationParams` (schema.ts:2031) */
+export const {
+  is: isLoggingMessageNotificationParams,
+  validate: validateLoggingMessageNotificationParams,
+  schema: LoggingMessageNotificationParamsSchema,
+} = define<T.LoggingMessageNotificationParams>(
+  _isLoggingMessageNotificationParams,
+  _collectLoggingMessageNotificationParams,
+);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
   return (
@@ -5375,40 +3574,19 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "notifications/message"))
-        expected(o, p + "/method", '"notifications/message"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
+    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
-/** Whether a value is a `LoggingMessageNotification` (schema.ts:2058). */
-export function isLoggingMessageNotification(value: unknown): value is T.LoggingMessageNotification {
-  return guard(_isLoggingMessageNotification, value);
-}
-
-/** Validates a value as a `LoggingMessageNotification`, collecting every issue. */
-export function validateLoggingMessageNotification(value: unknown): ValidationResult<T.LoggingMessageNotification> {
-  return check<T.LoggingMessageNotification>(value, _isLoggingMessageNotification, _collectLoggingMessageNotification);
-}
-
-/** Standard Schema v1 for `LoggingMessageNotification`. */
-export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> = standard(
-  validateLoggingMessageNotification,
-);
-
-// ---- LoggingLevel (schema.ts:2075)
+/** `LoggingMessageNotification` (schema.ts:2058) */
+export const {
+  is: isLoggingMessageNotification,
+  validate: validateLoggingMessageNotification,
+  schema: LoggingMessageNotificationSchema,
+} = define<T.LoggingMessageNotification>(_isLoggingMessageNotification, _collectLoggingMessageNotification);
 
 function _isLoggingLevel(v: any, d: number): boolean {
   return (
@@ -5437,20 +3615,12 @@ function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], d: number
     expected(o, p, 'one of "debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"', v, "enum");
 }
 
-/** Whether a value is a `LoggingLevel` (schema.ts:2075). */
-export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
-  return guard(_isLoggingLevel, value);
-}
-
-/** Validates a value as a `LoggingLevel`, collecting every issue. */
-export function validateLoggingLevel(value: unknown): ValidationResult<T.LoggingLevel> {
-  return check<T.LoggingLevel>(value, _isLoggingLevel, _collectLoggingLevel);
-}
-
-/** Standard Schema v1 for `LoggingLevel`. */
-export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
-
-// ---- CreateMessageRequestParams (schema.ts:2104)
+/** `LoggingLevel` (schema.ts:2075) */
+export const {
+  is: isLoggingLevel,
+  validate: validateLoggingLevel,
+  schema: LoggingLevelSchema,
+} = define<T.LoggingLevel>(_isLoggingLevel, _collectLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
@@ -5472,41 +3642,28 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.messages === undefined) missing(o, p + "/messages", "messages");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "messages", v.messages))
       _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
-    }
-    if (v.modelPreferences !== undefined) {
+    if (v.modelPreferences !== undefined)
       _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
-    }
-    if (v.systemPrompt !== undefined) {
-      if (!(typeof v.systemPrompt === "string")) expected(o, p + "/systemPrompt", "string", v.systemPrompt);
-    }
-    if (v.includeContext !== undefined) {
-      if (!(v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers"))
-        expected(o, p + "/includeContext", 'one of "none", "thisServer", "allServers"', v.includeContext, "enum");
-    }
-    if (v.temperature !== undefined) {
-      if (!Number.isFinite(v.temperature)) expected(o, p + "/temperature", "number", v.temperature);
-    }
-    if (v.maxTokens === undefined) missing(o, p + "/maxTokens", "maxTokens");
-    else {
-      if (!Number.isInteger(v.maxTokens)) expected(o, p + "/maxTokens", "integer", v.maxTokens);
-    }
-    if (v.stopSequences !== undefined) {
+    opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
+    opt(
+      o,
+      p,
+      "includeContext",
+      v.includeContext,
+      v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers",
+      'one of "none", "thisServer", "allServers"',
+      "enum",
+    );
+    opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
+    req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
+    if (v.stopSequences !== undefined)
       _isCreateMessageRequestParams$stopSequences$collect(v.stopSequences, p + "/stopSequences", o, d);
-    }
-    if (v.metadata !== undefined) {
-      _collectJSONObject(v.metadata, p + "/metadata", o, d + 1);
-    }
-    if (v.tools !== undefined) {
-      _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
-    }
-    if (v.toolChoice !== undefined) {
-      _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
-    }
+    if (v.metadata !== undefined) _collectJSONObject(v.metadata, p + "/metadata", o, d + 1);
+    if (v.tools !== undefined) _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
+    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
   }
 }
 
@@ -5558,86 +3715,55 @@ function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `CreateMessageRequestParams` (schema.ts:2104). */
-export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
-  return guard(_isCreateMessageRequestParams, value);
-}
-
-/** Validates a value as a `CreateMessageRequestParams`, collecting every issue. */
-export function validateCreateMessageRequestParams(value: unknown): ValidationResult<T.CreateMessageRequestParams> {
-  return check<T.CreateMessageRequestParams>(value, _isCreateMessageRequestParams, _collectCreateMessageRequestParams);
-}
-
-/** Standard Schema v1 for `CreateMessageRequestParams`. */
-export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> = standard(
-  validateCreateMessageRequestParams,
-);
-
-// ---- ToolChoice (schema.ts:2163)
+/** `CreateMessageRequestParams` (schema.ts:2104) */
+export const {
+  is: isCreateMessageRequestParams,
+  validate: validateCreateMessageRequestParams,
+  schema: CreateMessageRequestParamsSchema,
+} = define<T.CreateMessageRequestParams>(_isCreateMessageRequestParams, _collectCreateMessageRequestParams);
 
 function _isToolChoice(v: any, d: number): boolean {
   return isObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.mode !== undefined) {
-      if (!(v.mode === "auto" || v.mode === "required" || v.mode === "none"))
-        expected(o, p + "/mode", 'one of "auto", "required", "none"', v.mode, "enum");
-    }
+  if (object(o, p, v)) {
+    opt(
+      o,
+      p,
+      "mode",
+      v.mode,
+      v.mode === "auto" || v.mode === "required" || v.mode === "none",
+      'one of "auto", "required", "none"',
+      "enum",
+    );
   }
 }
 
-/** Whether a value is a `ToolChoice` (schema.ts:2163). */
-export function isToolChoice(value: unknown): value is T.ToolChoice {
-  return guard(_isToolChoice, value);
-}
-
-/** Validates a value as a `ToolChoice`, collecting every issue. */
-export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoice> {
-  return check<T.ToolChoice>(value, _isToolChoice, _collectToolChoice);
-}
-
-/** Standard Schema v1 for `ToolChoice`. */
-export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
-
-// ---- CreateMessageRequest (schema.ts:2185)
+/** `ToolChoice` (schema.ts:2163) */
+export const {
+  is: isToolChoice,
+  validate: validateToolChoice,
+  schema: ToolChoiceSchema,
+} = define<T.ToolChoice>(_isToolChoice, _collectToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
   return isObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d + 1);
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "sampling/createMessage"))
-        expected(o, p + "/method", '"sampling/createMessage"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
+    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
   }
 }
 
-/** Whether a value is a `CreateMessageRequest` (schema.ts:2185). */
-export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
-  return guard(_isCreateMessageRequest, value);
-}
-
-/** Validates a value as a `CreateMessageRequest`, collecting every issue. */
-export function validateCreateMessageRequest(value: unknown): ValidationResult<T.CreateMessageRequest> {
-  return check<T.CreateMessageRequest>(value, _isCreateMessageRequest, _collectCreateMessageRequest);
-}
-
-/** Standard Schema v1 for `CreateMessageRequest`. */
-export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> =
-  standard(validateCreateMessageRequest);
-
-// ---- CreateMessageResult (schema.ts:2210)
+/** `CreateMessageRequest` (schema.ts:2185) */
+export const {
+  is: isCreateMessageRequest,
+  validate: validateCreateMessageRequest,
+  schema: CreateMessageRequestSchema,
+} = define<T.CreateMessageRequest>(_isCreateMessageRequest, _collectCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
@@ -5651,30 +3777,17 @@ function _isCreateMessageResult(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.role === undefined) missing(o, p + "/role", "role");
-    else {
-      _collectRole(v.role, p + "/role", o, d + 1);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
         anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
           _collectSamplingMessageContentBlock,
           _isCreateMessageResult$content$1$collect,
         ]);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.model === undefined) missing(o, p + "/model", "model");
-    else {
-      if (!(typeof v.model === "string")) expected(o, p + "/model", "string", v.model);
-    }
-    if (v.stopReason !== undefined) {
-      if (!(typeof v.stopReason === "string")) expected(o, p + "/stopReason", "string", v.stopReason);
-    }
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "model", v.model, typeof v.model === "string", "string");
+    opt(o, p, "stopReason", v.stopReason, typeof v.stopReason === "string", "string");
   }
 }
 
@@ -5694,21 +3807,12 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
   }
 }
 
-/** Whether a value is a `CreateMessageResult` (schema.ts:2210). */
-export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
-  return guard(_isCreateMessageResult, value);
-}
-
-/** Validates a value as a `CreateMessageResult`, collecting every issue. */
-export function validateCreateMessageResult(value: unknown): ValidationResult<T.CreateMessageResult> {
-  return check<T.CreateMessageResult>(value, _isCreateMessageResult, _collectCreateMessageResult);
-}
-
-/** Standard Schema v1 for `CreateMessageResult`. */
-export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> =
-  standard(validateCreateMessageResult);
-
-// ---- SamplingMessage (schema.ts:2245)
+/** `CreateMessageResult` (schema.ts:2210) */
+export const {
+  is: isCreateMessageResult,
+  validate: validateCreateMessageResult,
+  schema: CreateMessageResultSchema,
+} = define<T.CreateMessageResult>(_isCreateMessageResult, _collectCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
@@ -5720,40 +3824,24 @@ function _isSamplingMessage(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.role === undefined) missing(o, p + "/role", "role");
-    else {
-      _collectRole(v.role, p + "/role", o, d + 1);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
         anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
           _collectSamplingMessageContentBlock,
           _isCreateMessageResult$content$1$collect,
         ]);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `SamplingMessage` (schema.ts:2245). */
-export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
-  return guard(_isSamplingMessage, value);
-}
-
-/** Validates a value as a `SamplingMessage`, collecting every issue. */
-export function validateSamplingMessage(value: unknown): ValidationResult<T.SamplingMessage> {
-  return check<T.SamplingMessage>(value, _isSamplingMessage, _collectSamplingMessage);
-}
-
-/** Standard Schema v1 for `SamplingMessage`. */
-export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
-
-// ---- SamplingMessageContentBlock (schema.ts:2258)
+/** `SamplingMessage` (schema.ts:2245) */
+export const {
+  is: isSamplingMessage,
+  validate: validateSamplingMessage,
+  schema: SamplingMessageSchema,
+} = define<T.SamplingMessage>(_isSamplingMessage, _collectSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -5774,8 +3862,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.type) {
       case "text":
         _collectTextContent(v, p, o, d);
@@ -5807,26 +3894,12 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
     }
 }
 
-/** Whether a value is a `SamplingMessageContentBlock` (schema.ts:2258). */
-export function isSamplingMessageContentBlock(value: unknown): value is T.SamplingMessageContentBlock {
-  return guard(_isSamplingMessageContentBlock, value);
-}
-
-/** Validates a value as a `SamplingMessageContentBlock`, collecting every issue. */
-export function validateSamplingMessageContentBlock(value: unknown): ValidationResult<T.SamplingMessageContentBlock> {
-  return check<T.SamplingMessageContentBlock>(
-    value,
-    _isSamplingMessageContentBlock,
-    _collectSamplingMessageContentBlock,
-  );
-}
-
-/** Standard Schema v1 for `SamplingMessageContentBlock`. */
-export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> = standard(
-  validateSamplingMessageContentBlock,
-);
-
-// ---- Annotations (schema.ts:2270)
+/** `SamplingMessageContentBlock` (schema.ts:2258) */
+export const {
+  is: isSamplingMessageContentBlock,
+  validate: validateSamplingMessageContentBlock,
+  schema: SamplingMessageContentBlockSchema,
+} = define<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock, _collectSamplingMessageContentBlock);
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
@@ -5838,19 +3911,14 @@ function _isAnnotations(v: any, d: number): boolean {
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.audience !== undefined) {
-      _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
-    }
+  if (object(o, p, v)) {
+    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
     if (v.priority !== undefined) {
       if (!Number.isFinite(v.priority)) expected(o, p + "/priority", "number", v.priority);
       else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
       if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    if (v.lastModified !== undefined) {
-      if (!(typeof v.lastModified === "string")) expected(o, p + "/lastModified", "string", v.lastModified);
-    }
+    opt(o, p, "lastModified", v.lastModified, typeof v.lastModified === "string", "string");
   }
 }
 
@@ -5870,20 +3938,12 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
   }
 }
 
-/** Whether a value is a `Annotations` (schema.ts:2270). */
-export function isAnnotations(value: unknown): value is T.Annotations {
-  return guard(_isAnnotations, value);
-}
-
-/** Validates a value as a `Annotations`, collecting every issue. */
-export function validateAnnotations(value: unknown): ValidationResult<T.Annotations> {
-  return check<T.Annotations>(value, _isAnnotations, _collectAnnotations);
-}
-
-/** Standard Schema v1 for `Annotations`. */
-export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
-
-// ---- ContentBlock (schema.ts:2305)
+/** `Annotations` (schema.ts:2270) */
+export const {
+  is: isAnnotations,
+  validate: validateAnnotations,
+  schema: AnnotationsSchema,
+} = define<T.Annotations>(_isAnnotations, _collectAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -5904,8 +3964,7 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.type) {
       case "text":
         _collectTextContent(v, p, o, d);
@@ -5937,20 +3996,12 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
     }
 }
 
-/** Whether a value is a `ContentBlock` (schema.ts:2305). */
-export function isContentBlock(value: unknown): value is T.ContentBlock {
-  return guard(_isContentBlock, value);
-}
-
-/** Validates a value as a `ContentBlock`, collecting every issue. */
-export function validateContentBlock(value: unknown): ValidationResult<T.ContentBlock> {
-  return check<T.ContentBlock>(value, _isContentBlock, _collectContentBlock);
-}
-
-/** Standard Schema v1 for `ContentBlock`. */
-export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
-
-// ---- TextContent (schema.ts:2316)
+/** `ContentBlock` (schema.ts:2305) */
+export const {
+  is: isContentBlock,
+  validate: validateContentBlock,
+  schema: ContentBlockSchema,
+} = define<T.ContentBlock>(_isContentBlock, _collectContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
@@ -5963,39 +4014,20 @@ function _isTextContent(v: any, d: number): boolean {
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "text")) expected(o, p + "/type", '"text"', v.type, "const");
-    }
-    if (v.text === undefined) missing(o, p + "/text", "text");
-    else {
-      if (!(typeof v.text === "string")) expected(o, p + "/text", "string", v.text);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "text", '"text"', "const");
+    req(o, p, "text", v.text, typeof v.text === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `TextContent` (schema.ts:2316). */
-export function isTextContent(value: unknown): value is T.TextContent {
-  return guard(_isTextContent, value);
-}
-
-/** Validates a value as a `TextContent`, collecting every issue. */
-export function validateTextContent(value: unknown): ValidationResult<T.TextContent> {
-  return check<T.TextContent>(value, _isTextContent, _collectTextContent);
-}
-
-/** Standard Schema v1 for `TextContent`. */
-export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
-
-// ---- ImageContent (schema.ts:2340)
+/** `TextContent` (schema.ts:2316) */
+export const {
+  is: isTextContent,
+  validate: validateTextContent,
+  schema: TextContentSchema,
+} = define<T.TextContent>(_isTextContent, _collectTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
@@ -6010,44 +4042,24 @@ function _isImageContent(v: any, d: number): boolean {
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "image")) expected(o, p + "/type", '"image"', v.type, "const");
-    }
-    if (v.data === undefined) missing(o, p + "/data", "data");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "image", '"image"', "const");
+    if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    if (v.mimeType === undefined) missing(o, p + "/mimeType", "mimeType");
-    else {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `ImageContent` (schema.ts:2340). */
-export function isImageContent(value: unknown): value is T.ImageContent {
-  return guard(_isImageContent, value);
-}
-
-/** Validates a value as a `ImageContent`, collecting every issue. */
-export function validateImageContent(value: unknown): ValidationResult<T.ImageContent> {
-  return check<T.ImageContent>(value, _isImageContent, _collectImageContent);
-}
-
-/** Standard Schema v1 for `ImageContent`. */
-export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
-
-// ---- AudioContent (schema.ts:2371)
+/** `ImageContent` (schema.ts:2340) */
+export const {
+  is: isImageContent,
+  validate: validateImageContent,
+  schema: ImageContentSchema,
+} = define<T.ImageContent>(_isImageContent, _collectImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
@@ -6062,44 +4074,24 @@ function _isAudioContent(v: any, d: number): boolean {
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "audio")) expected(o, p + "/type", '"audio"', v.type, "const");
-    }
-    if (v.data === undefined) missing(o, p + "/data", "data");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
+    if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    if (v.mimeType === undefined) missing(o, p + "/mimeType", "mimeType");
-    else {
-      if (!(typeof v.mimeType === "string")) expected(o, p + "/mimeType", "string", v.mimeType);
-    }
-    if (v.annotations !== undefined) {
-      _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `AudioContent` (schema.ts:2371). */
-export function isAudioContent(value: unknown): value is T.AudioContent {
-  return guard(_isAudioContent, value);
-}
-
-/** Validates a value as a `AudioContent`, collecting every issue. */
-export function validateAudioContent(value: unknown): ValidationResult<T.AudioContent> {
-  return check<T.AudioContent>(value, _isAudioContent, _collectAudioContent);
-}
-
-/** Standard Schema v1 for `AudioContent`. */
-export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
-
-// ---- ToolUseContent (schema.ts:2406)
+/** `AudioContent` (schema.ts:2371) */
+export const {
+  is: isAudioContent,
+  validate: validateAudioContent,
+  schema: AudioContentSchema,
+} = define<T.AudioContent>(_isAudioContent, _collectAudioContent);
 
 function _isToolUseContent(v: any, d: number): boolean {
   return (
@@ -6113,44 +4105,21 @@ function _isToolUseContent(v: any, d: number): boolean {
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "tool_use")) expected(o, p + "/type", '"tool_use"', v.type, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      if (!(typeof v.id === "string")) expected(o, p + "/id", "string", v.id);
-    }
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.input === undefined) missing(o, p + "/input", "input");
-    else {
-      if (!isObject(v.input)) expected(o, p + "/input", "object", v.input);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "tool_use", '"tool_use"', "const");
+    req(o, p, "id", v.id, typeof v.id === "string", "string");
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    req(o, p, "input", v.input, isObject(v.input), "object");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `ToolUseContent` (schema.ts:2406). */
-export function isToolUseContent(value: unknown): value is T.ToolUseContent {
-  return guard(_isToolUseContent, value);
-}
-
-/** Validates a value as a `ToolUseContent`, collecting every issue. */
-export function validateToolUseContent(value: unknown): ValidationResult<T.ToolUseContent> {
-  return check<T.ToolUseContent>(value, _isToolUseContent, _collectToolUseContent);
-}
-
-/** Standard Schema v1 for `ToolUseContent`. */
-export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
-
-// ---- ToolResultContent (schema.ts:2445)
+/** `ToolUseContent` (schema.ts:2406) */
+export const {
+  is: isToolUseContent,
+  validate: validateToolUseContent,
+  schema: ToolUseContentSchema,
+} = define<T.ToolUseContent>(_isToolUseContent, _collectToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
@@ -6164,26 +4133,12 @@ function _isToolResultContent(v: any, d: number): boolean {
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "tool_result")) expected(o, p + "/type", '"tool_result"', v.type, "const");
-    }
-    if (v.toolUseId === undefined) missing(o, p + "/toolUseId", "toolUseId");
-    else {
-      if (!(typeof v.toolUseId === "string")) expected(o, p + "/toolUseId", "string", v.toolUseId);
-    }
-    if (v.content === undefined) missing(o, p + "/content", "content");
-    else {
-      _isToolResultContent$content$collect(v.content, p + "/content", o, d);
-    }
-    if (v.isError !== undefined) {
-      if (!(typeof v.isError === "boolean")) expected(o, p + "/isError", "boolean", v.isError);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
+    req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
+    if (need(o, p, "content", v.content)) _isToolResultContent$content$collect(v.content, p + "/content", o, d);
+    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -6203,21 +4158,12 @@ function _isToolResultContent$content$collect(v: any, p: string, o: ValidationIs
   }
 }
 
-/** Whether a value is a `ToolResultContent` (schema.ts:2445). */
-export function isToolResultContent(value: unknown): value is T.ToolResultContent {
-  return guard(_isToolResultContent, value);
-}
-
-/** Validates a value as a `ToolResultContent`, collecting every issue. */
-export function validateToolResultContent(value: unknown): ValidationResult<T.ToolResultContent> {
-  return check<T.ToolResultContent>(value, _isToolResultContent, _collectToolResultContent);
-}
-
-/** Standard Schema v1 for `ToolResultContent`. */
-export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> =
-  standard(validateToolResultContent);
-
-// ---- ModelPreferences (schema.ts:2508)
+/** `ToolResultContent` (schema.ts:2445) */
+export const {
+  is: isToolResultContent,
+  validate: validateToolResultContent,
+  schema: ToolResultContentSchema,
+} = define<T.ToolResultContent>(_isToolResultContent, _collectToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
@@ -6232,11 +4178,8 @@ function _isModelPreferences(v: any, d: number): boolean {
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.hints !== undefined) {
-      _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
-    }
+  if (object(o, p, v)) {
+    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
     if (v.costPriority !== undefined) {
       if (!Number.isFinite(v.costPriority)) expected(o, p + "/costPriority", "number", v.costPriority);
       else if (v.costPriority < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
@@ -6272,48 +4215,29 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
   }
 }
 
-/** Whether a value is a `ModelPreferences` (schema.ts:2508). */
-export function isModelPreferences(value: unknown): value is T.ModelPreferences {
-  return guard(_isModelPreferences, value);
-}
-
-/** Validates a value as a `ModelPreferences`, collecting every issue. */
-export function validateModelPreferences(value: unknown): ValidationResult<T.ModelPreferences> {
-  return check<T.ModelPreferences>(value, _isModelPreferences, _collectModelPreferences);
-}
-
-/** Standard Schema v1 for `ModelPreferences`. */
-export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
-
-// ---- ModelHint (schema.ts:2566)
+/** `ModelPreferences` (schema.ts:2508) */
+export const {
+  is: isModelPreferences,
+  validate: validateModelPreferences,
+  schema: ModelPreferencesSchema,
+} = define<T.ModelPreferences>(_isModelPreferences, _collectModelPreferences);
 
 function _isModelHint(v: any, d: number): boolean {
   return isObject(v) && (v.name === undefined || typeof v.name === "string");
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name !== undefined) {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
+  if (object(o, p, v)) {
+    opt(o, p, "name", v.name, typeof v.name === "string", "string");
   }
 }
 
-/** Whether a value is a `ModelHint` (schema.ts:2566). */
-export function isModelHint(value: unknown): value is T.ModelHint {
-  return guard(_isModelHint, value);
-}
-
-/** Validates a value as a `ModelHint`, collecting every issue. */
-export function validateModelHint(value: unknown): ValidationResult<T.ModelHint> {
-  return check<T.ModelHint>(value, _isModelHint, _collectModelHint);
-}
-
-/** Standard Schema v1 for `ModelHint`. */
-export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
-
-// ---- CompleteRequestParams (schema.ts:2593)
+/** `ModelHint` (schema.ts:2566) */
+export const {
+  is: isModelHint,
+  validate: validateModelHint,
+  schema: ModelHintSchema,
+} = define<T.ModelHint>(_isModelHint, _collectModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
@@ -6330,37 +4254,19 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta === undefined) missing(o, p + "/_meta", "_meta");
-    else {
-      _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.ref === undefined) missing(o, p + "/ref", "ref");
-    else {
-      _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
-    }
-    if (v.argument === undefined) missing(o, p + "/argument", "argument");
-    else {
-      if (!isObject(v.argument)) expected(o, p + "/argument", "object", v.argument);
-      else {
-        if (v.argument.name === undefined) missing(o, p + "/argument" + "/name", "name");
-        else {
-          if (!(typeof v.argument.name === "string")) expected(o, p + "/argument" + "/name", "string", v.argument.name);
-        }
-        if (v.argument.value === undefined) missing(o, p + "/argument" + "/value", "value");
-        else {
-          if (!(typeof v.argument.value === "string"))
-            expected(o, p + "/argument" + "/value", "string", v.argument.value);
-        }
+  if (object(o, p, v)) {
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
+    if (need(o, p, "argument", v.argument)) {
+      if (object(o, p + "/argument", v.argument)) {
+        req(o, p + "/argument", "name", v.argument.name, typeof v.argument.name === "string", "string");
+        req(o, p + "/argument", "value", v.argument.value, typeof v.argument.value === "string", "string");
       }
     }
     if (v.context !== undefined) {
-      if (!isObject(v.context)) expected(o, p + "/context", "object", v.context);
-      else {
-        if (v.context.arguments !== undefined) {
+      if (object(o, p + "/context", v.context)) {
+        if (v.context.arguments !== undefined)
           _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context" + "/arguments", o, d);
-        }
       }
     }
   }
@@ -6379,8 +4285,7 @@ function _isCompleteRequestParams$ref(v: any, d: number): boolean {
 }
 
 function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.type) {
       case "ref/prompt":
         _collectPromptReference(v, p, o, d);
@@ -6411,8 +4316,7 @@ function _isCompleteRequestParams$context$arguments(v: any, d: number): boolean 
 }
 
 function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
@@ -6420,21 +4324,12 @@ function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o
   }
 }
 
-/** Whether a value is a `CompleteRequestParams` (schema.ts:2593). */
-export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
-  return guard(_isCompleteRequestParams, value);
-}
-
-/** Validates a value as a `CompleteRequestParams`, collecting every issue. */
-export function validateCompleteRequestParams(value: unknown): ValidationResult<T.CompleteRequestParams> {
-  return check<T.CompleteRequestParams>(value, _isCompleteRequestParams, _collectCompleteRequestParams);
-}
-
-/** Standard Schema v1 for `CompleteRequestParams`. */
-export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> =
-  standard(validateCompleteRequestParams);
-
-// ---- CompleteRequest (schema.ts:2628)
+/** `CompleteRequestParams` (schema.ts:2593) */
+export const {
+  is: isCompleteRequestParams,
+  validate: validateCompleteRequestParams,
+  schema: CompleteRequestParamsSchema,
+} = define<T.CompleteRequestParams>(_isCompleteRequestParams, _collectCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
@@ -6447,41 +4342,20 @@ function _isCompleteRequest(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "completion/complete")) expected(o, p + "/method", '"completion/complete"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
-    }
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
+    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
-/** Whether a value is a `CompleteRequest` (schema.ts:2628). */
-export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
-  return guard(_isCompleteRequest, value);
-}
-
-/** Validates a value as a `CompleteRequest`, collecting every issue. */
-export function validateCompleteRequest(value: unknown): ValidationResult<T.CompleteRequest> {
-  return check<T.CompleteRequest>(value, _isCompleteRequest, _collectCompleteRequest);
-}
-
-/** Standard Schema v1 for `CompleteRequest`. */
-export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
-
-// ---- CompleteResult (schema.ts:2644)
+/** `CompleteRequest` (schema.ts:2628) */
+export const {
+  is: isCompleteRequest,
+  validate: validateCompleteRequest,
+  schema: CompleteRequestSchema,
+} = define<T.CompleteRequest>(_isCompleteRequest, _collectCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
@@ -6496,31 +4370,22 @@ function _isCompleteResult(v: any, d: number): boolean {
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v._meta !== undefined) {
-      _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
-    if (v.resultType === undefined) missing(o, p + "/resultType", "resultType");
-    else {
-      _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    }
-    if (v.completion === undefined) missing(o, p + "/completion", "completion");
-    else {
-      if (!isObject(v.completion)) expected(o, p + "/completion", "object", v.completion);
-      else {
-        if (v.completion.values === undefined) missing(o, p + "/completion" + "/values", "values");
-        else {
+  if (object(o, p, v)) {
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "completion", v.completion)) {
+      if (object(o, p + "/completion", v.completion)) {
+        if (need(o, p + "/completion", "values", v.completion.values))
           _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion" + "/values", o, d);
-        }
-        if (v.completion.total !== undefined) {
-          if (!Number.isInteger(v.completion.total))
-            expected(o, p + "/completion" + "/total", "integer", v.completion.total);
-        }
-        if (v.completion.hasMore !== undefined) {
-          if (!(typeof v.completion.hasMore === "boolean"))
-            expected(o, p + "/completion" + "/hasMore", "boolean", v.completion.hasMore);
-        }
+        opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
+        opt(
+          o,
+          p + "/completion",
+          "hasMore",
+          v.completion.hasMore,
+          typeof v.completion.hasMore === "boolean",
+          "boolean",
+        );
       }
     }
   }
@@ -6544,94 +4409,52 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `CompleteResult` (schema.ts:2644). */
-export function isCompleteResult(value: unknown): value is T.CompleteResult {
-  return guard(_isCompleteResult, value);
-}
-
-/** Validates a value as a `CompleteResult`, collecting every issue. */
-export function validateCompleteResult(value: unknown): ValidationResult<T.CompleteResult> {
-  return check<T.CompleteResult>(value, _isCompleteResult, _collectCompleteResult);
-}
-
-/** Standard Schema v1 for `CompleteResult`. */
-export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
-
-// ---- CompleteResultResponse (schema.ts:2671)
+/** `CompleteResult` (schema.ts:2644) */
+export const {
+  is: isCompleteResult,
+  validate: validateCompleteResult,
+  schema: CompleteResultSchema,
+} = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
   return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isCompleteResult(v.result, d + 1);
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.jsonrpc === undefined) missing(o, p + "/jsonrpc", "jsonrpc");
-    else {
-      if (!(v.jsonrpc === "2.0")) expected(o, p + "/jsonrpc", '"2.0"', v.jsonrpc, "const");
-    }
-    if (v.id === undefined) missing(o, p + "/id", "id");
-    else {
-      _collectRequestId(v.id, p + "/id", o, d + 1);
-    }
-    if (v.result === undefined) missing(o, p + "/result", "result");
-    else {
-      _collectCompleteResult(v.result, p + "/result", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d + 1);
   }
 }
 
-/** Whether a value is a `CompleteResultResponse` (schema.ts:2671). */
-export function isCompleteResultResponse(value: unknown): value is T.CompleteResultResponse {
-  return guard(_isCompleteResultResponse, value);
-}
-
-/** Validates a value as a `CompleteResultResponse`, collecting every issue. */
-export function validateCompleteResultResponse(value: unknown): ValidationResult<T.CompleteResultResponse> {
-  return check<T.CompleteResultResponse>(value, _isCompleteResultResponse, _collectCompleteResultResponse);
-}
-
-/** Standard Schema v1 for `CompleteResultResponse`. */
-export const CompleteResultResponseSchema: StandardSchemaV1<unknown, T.CompleteResultResponse> =
-  standard(validateCompleteResultResponse);
-
-// ---- ResourceTemplateReference (schema.ts:2680)
+/** `CompleteResultResponse` (schema.ts:2671) */
+export const {
+  is: isCompleteResultResponse,
+  validate: validateCompleteResultResponse,
+  schema: CompleteResultResponseSchema,
+} = define<T.CompleteResultResponse>(_isCompleteResultResponse, _collectCompleteResultResponse);
 
 function _isResourceTemplateReference(v: any, d: number): boolean {
   return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && isUriTemplate(v.uri);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "ref/resource")) expected(o, p + "/type", '"ref/resource"', v.type, "const");
-    }
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
   }
 }
 
-/** Whether a value is a `ResourceTemplateReference` (schema.ts:2680). */
-export function isResourceTemplateReference(value: unknown): value is T.ResourceTemplateReference {
-  return guard(_isResourceTemplateReference, value);
-}
-
-/** Validates a value as a `ResourceTemplateReference`, collecting every issue. */
-export function validateResourceTemplateReference(value: unknown): ValidationResult<T.ResourceTemplateReference> {
-  return check<T.ResourceTemplateReference>(value, _isResourceTemplateReference, _collectResourceTemplateReference);
-}
-
-/** Standard Schema v1 for `ResourceTemplateReference`. */
-export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> = standard(
-  validateResourceTemplateReference,
-);
-
-// ---- PromptReference (schema.ts:2695)
+/** `ResourceTemplateReference` (schema.ts:2680) */
+export const {
+  is: isResourceTemplateReference,
+  validate: validateResourceTemplateReference,
+  schema: ResourceTemplateReferenceSchema,
+} = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
 
 function _isPromptReference(v: any, d: number): boolean {
   return (
@@ -6643,36 +4466,19 @@ function _isPromptReference(v: any, d: number): boolean {
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.name === undefined) missing(o, p + "/name", "name");
-    else {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "ref/prompt")) expected(o, p + "/type", '"ref/prompt"', v.type, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
   }
 }
 
-/** Whether a value is a `PromptReference` (schema.ts:2695). */
-export function isPromptReference(value: unknown): value is T.PromptReference {
-  return guard(_isPromptReference, value);
-}
-
-/** Validates a value as a `PromptReference`, collecting every issue. */
-export function validatePromptReference(value: unknown): ValidationResult<T.PromptReference> {
-  return check<T.PromptReference>(value, _isPromptReference, _collectPromptReference);
-}
-
-/** Standard Schema v1 for `PromptReference`. */
-export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
-
-// ---- ListRootsRequest (schema.ts:2718)
+/** `PromptReference` (schema.ts:2695) */
+export const {
+  is: isPromptReference,
+  validate: validatePromptReference,
+  schema: PromptReferenceSchema,
+} = define<T.PromptReference>(_isPromptReference, _collectPromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
@@ -6684,49 +4490,30 @@ function _isListRootsRequest(v: any, d: number): boolean {
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "roots/list")) expected(o, p + "/method", '"roots/list"', v.method, "const");
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
     if (v.params !== undefined) {
-      if (!isObject(v.params)) expected(o, p + "/params", "object", v.params);
-      else {
-        if (v.params._meta !== undefined) {
-          _collectMetaObject(v.params._meta, p + "/params" + "/_meta", o, d + 1);
-        }
+      if (object(o, p + "/params", v.params)) {
+        if (v.params._meta !== undefined) _collectMetaObject(v.params._meta, p + "/params" + "/_meta", o, d + 1);
       }
     }
   }
 }
 
-/** Whether a value is a `ListRootsRequest` (schema.ts:2718). */
-export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
-  return guard(_isListRootsRequest, value);
-}
-
-/** Validates a value as a `ListRootsRequest`, collecting every issue. */
-export function validateListRootsRequest(value: unknown): ValidationResult<T.ListRootsRequest> {
-  return check<T.ListRootsRequest>(value, _isListRootsRequest, _collectListRootsRequest);
-}
-
-/** Standard Schema v1 for `ListRootsRequest`. */
-export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
-
-// ---- ListRootsResult (schema.ts:2742)
+/** `ListRootsRequest` (schema.ts:2718) */
+export const {
+  is: isListRootsRequest,
+  validate: validateListRootsRequest,
+  schema: ListRootsRequestSchema,
+} = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
   return isObject(v) && _isListRootsResult$roots(v.roots, d);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.roots === undefined) missing(o, p + "/roots", "roots");
-    else {
-      _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
-    }
+  if (object(o, p, v)) {
+    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
   }
 }
 
@@ -6746,20 +4533,12 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
   }
 }
 
-/** Whether a value is a `ListRootsResult` (schema.ts:2742). */
-export function isListRootsResult(value: unknown): value is T.ListRootsResult {
-  return guard(_isListRootsResult, value);
-}
-
-/** Validates a value as a `ListRootsResult`, collecting every issue. */
-export function validateListRootsResult(value: unknown): ValidationResult<T.ListRootsResult> {
-  return check<T.ListRootsResult>(value, _isListRootsResult, _collectListRootsResult);
-}
-
-/** Standard Schema v1 for `ListRootsResult`. */
-export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
-
-// ---- Root (schema.ts:2758)
+/** `ListRootsResult` (schema.ts:2742) */
+export const {
+  is: isListRootsResult,
+  validate: validateListRootsResult,
+  schema: ListRootsResultSchema,
+} = define<T.ListRootsResult>(_isListRootsResult, _collectListRootsResult);
 
 function _isRoot(v: any, d: number): boolean {
   return (
@@ -6772,36 +4551,18 @@ function _isRoot(v: any, d: number): boolean {
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.uri === undefined) missing(o, p + "/uri", "uri");
-    else {
+  if (object(o, p, v)) {
+    if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.name !== undefined) {
-      if (!(typeof v.name === "string")) expected(o, p + "/name", "string", v.name);
-    }
-    if (v._meta !== undefined) {
-      _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    }
+    opt(o, p, "name", v.name, typeof v.name === "string", "string");
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
-/** Whether a value is a `Root` (schema.ts:2758). */
-export function isRoot(value: unknown): value is T.Root {
-  return guard(_isRoot, value);
-}
-
-/** Validates a value as a `Root`, collecting every issue. */
-export function validateRoot(value: unknown): ValidationResult<T.Root> {
-  return check<T.Root>(value, _isRoot, _collectRoot);
-}
-
-/** Standard Schema v1 for `Root`. */
-export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
-
-// ---- ElicitRequestFormParams (schema.ts:2788)
+/** `Root` (schema.ts:2758) */
+export const { is: isRoot, validate: validateRoot, schema: RootSchema } = define<T.Root>(_isRoot, _collectRoot);
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
@@ -6818,46 +4579,42 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.mode !== undefined) {
-      if (!(v.mode === "form")) expected(o, p + "/mode", '"form"', v.mode, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
-    if (v.requestedSchema === undefined) missing(o, p + "/requestedSchema", "requestedSchema");
-    else {
-      if (!isObject(v.requestedSchema)) expected(o, p + "/requestedSchema", "object", v.requestedSchema);
-      else {
-        if (v.requestedSchema.$schema !== undefined) {
-          if (!(typeof v.requestedSchema.$schema === "string"))
-            expected(o, p + "/requestedSchema" + "/$schema", "string", v.requestedSchema.$schema);
-        }
-        if (v.requestedSchema.type === undefined) missing(o, p + "/requestedSchema" + "/type", "type");
-        else {
-          if (!(v.requestedSchema.type === "object"))
-            expected(o, p + "/requestedSchema" + "/type", '"object"', v.requestedSchema.type, "const");
-        }
-        if (v.requestedSchema.properties === undefined)
-          missing(o, p + "/requestedSchema" + "/properties", "properties");
-        else {
+  if (object(o, p, v)) {
+    opt(o, p, "mode", v.mode, v.mode === "form", '"form"', "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    if (need(o, p, "requestedSchema", v.requestedSchema)) {
+      if (object(o, p + "/requestedSchema", v.requestedSchema)) {
+        opt(
+          o,
+          p + "/requestedSchema",
+          "$schema",
+          v.requestedSchema.$schema,
+          typeof v.requestedSchema.$schema === "string",
+          "string",
+        );
+        req(
+          o,
+          p + "/requestedSchema",
+          "type",
+          v.requestedSchema.type,
+          v.requestedSchema.type === "object",
+          '"object"',
+          "const",
+        );
+        if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
             p + "/requestedSchema" + "/properties",
             o,
             d,
           );
-        }
-        if (v.requestedSchema.required !== undefined) {
+        if (v.requestedSchema.required !== undefined)
           _isElicitRequestFormParams$requestedSchema$required$collect(
             v.requestedSchema.required,
             p + "/requestedSchema" + "/required",
             o,
             d,
           );
-        }
       }
     }
   }
@@ -6878,8 +4635,7 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(
   o: ValidationIssue[],
   d: number,
 ): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
@@ -6908,61 +4664,34 @@ function _isElicitRequestFormParams$requestedSchema$required$collect(
   }
 }
 
-/** Whether a value is a `ElicitRequestFormParams` (schema.ts:2788). */
-export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequestFormParams {
-  return guard(_isElicitRequestFormParams, value);
-}
-
-/** Validates a value as a `ElicitRequestFormParams`, collecting every issue. */
-export function validateElicitRequestFormParams(value: unknown): ValidationResult<T.ElicitRequestFormParams> {
-  return check<T.ElicitRequestFormParams>(value, _isElicitRequestFormParams, _collectElicitRequestFormParams);
-}
-
-/** Standard Schema v1 for `ElicitRequestFormParams`. */
-export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> = standard(
-  validateElicitRequestFormParams,
-);
-
-// ---- ElicitRequestURLParams (schema.ts:2821)
+/** `ElicitRequestFormParams` (schema.ts:2788) */
+export const {
+  is: isElicitRequestFormParams,
+  validate: validateElicitRequestFormParams,
+  schema: ElicitRequestFormParamsSchema,
+} = define<T.ElicitRequestFormParams>(_isElicitRequestFormParams, _collectElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
   return isObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && isUri(v.url);
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.mode === undefined) missing(o, p + "/mode", "mode");
-    else {
-      if (!(v.mode === "url")) expected(o, p + "/mode", '"url"', v.mode, "const");
-    }
-    if (v.message === undefined) missing(o, p + "/message", "message");
-    else {
-      if (!(typeof v.message === "string")) expected(o, p + "/message", "string", v.message);
-    }
-    if (v.url === undefined) missing(o, p + "/url", "url");
-    else {
+  if (object(o, p, v)) {
+    req(o, p, "mode", v.mode, v.mode === "url", '"url"', "const");
+    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    if (need(o, p, "url", v.url)) {
       if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
       else if (!isUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
     }
   }
 }
 
-/** Whether a value is a `ElicitRequestURLParams` (schema.ts:2821). */
-export function isElicitRequestURLParams(value: unknown): value is T.ElicitRequestURLParams {
-  return guard(_isElicitRequestURLParams, value);
-}
-
-/** Validates a value as a `ElicitRequestURLParams`, collecting every issue. */
-export function validateElicitRequestURLParams(value: unknown): ValidationResult<T.ElicitRequestURLParams> {
-  return check<T.ElicitRequestURLParams>(value, _isElicitRequestURLParams, _collectElicitRequestURLParams);
-}
-
-/** Standard Schema v1 for `ElicitRequestURLParams`. */
-export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> =
-  standard(validateElicitRequestURLParams);
-
-// ---- ElicitRequestParams (schema.ts:2845)
+/** `ElicitRequestURLParams` (schema.ts:2821) */
+export const {
+  is: isElicitRequestURLParams,
+  validate: validateElicitRequestURLParams,
+  schema: ElicitRequestURLParamsSchema,
+} = define<T.ElicitRequestURLParams>(_isElicitRequestURLParams, _collectElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -6978,8 +4707,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.mode) {
       case "form":
       case undefined:
@@ -6998,54 +4726,30 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
     }
 }
 
-/** Whether a value is a `ElicitRequestParams` (schema.ts:2845). */
-export function isElicitRequestParams(value: unknown): value is T.ElicitRequestParams {
-  return guard(_isElicitRequestParams, value);
-}
-
-/** Validates a value as a `ElicitRequestParams`, collecting every issue. */
-export function validateElicitRequestParams(value: unknown): ValidationResult<T.ElicitRequestParams> {
-  return check<T.ElicitRequestParams>(value, _isElicitRequestParams, _collectElicitRequestParams);
-}
-
-/** Standard Schema v1 for `ElicitRequestParams`. */
-export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> =
-  standard(validateElicitRequestParams);
-
-// ---- ElicitRequest (schema.ts:2856)
+/** `ElicitRequestParams` (schema.ts:2845) */
+export const {
+  is: isElicitRequestParams,
+  validate: validateElicitRequestParams,
+  schema: ElicitRequestParamsSchema,
+} = define<T.ElicitRequestParams>(_isElicitRequestParams, _collectElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
   return isObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d + 1);
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.method === undefined) missing(o, p + "/method", "method");
-    else {
-      if (!(v.method === "elicitation/create")) expected(o, p + "/method", '"elicitation/create"', v.method, "const");
-    }
-    if (v.params === undefined) missing(o, p + "/params", "params");
-    else {
-      _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
+    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
   }
 }
 
-/** Whether a value is a `ElicitRequest` (schema.ts:2856). */
-export function isElicitRequest(value: unknown): value is T.ElicitRequest {
-  return guard(_isElicitRequest, value);
-}
-
-/** Validates a value as a `ElicitRequest`, collecting every issue. */
-export function validateElicitRequest(value: unknown): ValidationResult<T.ElicitRequest> {
-  return check<T.ElicitRequest>(value, _isElicitRequest, _collectElicitRequest);
-}
-
-/** Standard Schema v1 for `ElicitRequest`. */
-export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
-
-// ---- PrimitiveSchemaDefinition (schema.ts:2867)
+/** `ElicitRequest` (schema.ts:2856) */
+export const {
+  is: isElicitRequest,
+  validate: validateElicitRequest,
+  schema: ElicitRequestSchema,
+} = define<T.ElicitRequest>(_isElicitRequest, _collectElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
   return (
@@ -7068,22 +4772,12 @@ function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue
     ]);
 }
 
-/** Whether a value is a `PrimitiveSchemaDefinition` (schema.ts:2867). */
-export function isPrimitiveSchemaDefinition(value: unknown): value is T.PrimitiveSchemaDefinition {
-  return guard(_isPrimitiveSchemaDefinition, value);
-}
-
-/** Validates a value as a `PrimitiveSchemaDefinition`, collecting every issue. */
-export function validatePrimitiveSchemaDefinition(value: unknown): ValidationResult<T.PrimitiveSchemaDefinition> {
-  return check<T.PrimitiveSchemaDefinition>(value, _isPrimitiveSchemaDefinition, _collectPrimitiveSchemaDefinition);
-}
-
-/** Standard Schema v1 for `PrimitiveSchemaDefinition`. */
-export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> = standard(
-  validatePrimitiveSchemaDefinition,
-);
-
-// ---- StringSchema (schema.ts:2876)
+/** `PrimitiveSchemaDefinition` (schema.ts:2867) */
+export const {
+  is: isPrimitiveSchemaDefinition,
+  validate: validatePrimitiveSchemaDefinition,
+  schema: PrimitiveSchemaDefinitionSchema,
+} = define<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition, _collectPrimitiveSchemaDefinition);
 
 function _isStringSchema(v: any, d: number): boolean {
   return (
@@ -7103,48 +4797,31 @@ function _isStringSchema(v: any, d: number): boolean {
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minLength !== undefined) {
-      if (!Number.isInteger(v.minLength)) expected(o, p + "/minLength", "integer", v.minLength);
-    }
-    if (v.maxLength !== undefined) {
-      if (!Number.isInteger(v.maxLength)) expected(o, p + "/maxLength", "integer", v.maxLength);
-    }
-    if (v.format !== undefined) {
-      if (!(v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time"))
-        expected(o, p + "/format", 'one of "email", "uri", "date", "date-time"', v.format, "enum");
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minLength", v.minLength, Number.isInteger(v.minLength), "integer");
+    opt(o, p, "maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
+    opt(
+      o,
+      p,
+      "format",
+      v.format,
+      v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time",
+      'one of "email", "uri", "date", "date-time"',
+      "enum",
+    );
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
-/** Whether a value is a `StringSchema` (schema.ts:2876). */
-export function isStringSchema(value: unknown): value is T.StringSchema {
-  return guard(_isStringSchema, value);
-}
-
-/** Validates a value as a `StringSchema`, collecting every issue. */
-export function validateStringSchema(value: unknown): ValidationResult<T.StringSchema> {
-  return check<T.StringSchema>(value, _isStringSchema, _collectStringSchema);
-}
-
-/** Standard Schema v1 for `StringSchema`. */
-export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
-
-// ---- NumberSchema (schema.ts:2892)
+/** `StringSchema` (schema.ts:2876) */
+export const {
+  is: isStringSchema,
+  validate: validateStringSchema,
+  schema: StringSchemaSchema,
+} = define<T.StringSchema>(_isStringSchema, _collectStringSchema);
 
 function _isNumberSchema(v: any, d: number): boolean {
   return (
@@ -7159,45 +4836,22 @@ function _isNumberSchema(v: any, d: number): boolean {
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "number" || v.type === "integer"))
-        expected(o, p + "/type", 'one of "number", "integer"', v.type, "enum");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minimum !== undefined) {
-      if (!Number.isFinite(v.minimum)) expected(o, p + "/minimum", "number", v.minimum);
-    }
-    if (v.maximum !== undefined) {
-      if (!Number.isFinite(v.maximum)) expected(o, p + "/maximum", "number", v.maximum);
-    }
-    if (v.default !== undefined) {
-      if (!Number.isFinite(v.default)) expected(o, p + "/default", "number", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minimum", v.minimum, Number.isFinite(v.minimum), "number");
+    opt(o, p, "maximum", v.maximum, Number.isFinite(v.maximum), "number");
+    opt(o, p, "default", v.default, Number.isFinite(v.default), "number");
   }
 }
 
-/** Whether a value is a `NumberSchema` (schema.ts:2892). */
-export function isNumberSchema(value: unknown): value is T.NumberSchema {
-  return guard(_isNumberSchema, value);
-}
-
-/** Validates a value as a `NumberSchema`, collecting every issue. */
-export function validateNumberSchema(value: unknown): ValidationResult<T.NumberSchema> {
-  return check<T.NumberSchema>(value, _isNumberSchema, _collectNumberSchema);
-}
-
-/** Standard Schema v1 for `NumberSchema`. */
-export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
-
-// ---- BooleanSchema (schema.ts:2916)
+/** `NumberSchema` (schema.ts:2892) */
+export const {
+  is: isNumberSchema,
+  validate: validateNumberSchema,
+  schema: NumberSchemaSchema,
+} = define<T.NumberSchema>(_isNumberSchema, _collectNumberSchema);
 
 function _isBooleanSchema(v: any, d: number): boolean {
   return (
@@ -7210,38 +4864,20 @@ function _isBooleanSchema(v: any, d: number): boolean {
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "boolean")) expected(o, p + "/type", '"boolean"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "boolean")) expected(o, p + "/default", "boolean", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "boolean", '"boolean"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "default", v.default, typeof v.default === "boolean", "boolean");
   }
 }
 
-/** Whether a value is a `BooleanSchema` (schema.ts:2916). */
-export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
-  return guard(_isBooleanSchema, value);
-}
-
-/** Validates a value as a `BooleanSchema`, collecting every issue. */
-export function validateBooleanSchema(value: unknown): ValidationResult<T.BooleanSchema> {
-  return check<T.BooleanSchema>(value, _isBooleanSchema, _collectBooleanSchema);
-}
-
-/** Standard Schema v1 for `BooleanSchema`. */
-export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
-
-// ---- UntitledSingleSelectEnumSchema (schema.ts:2931)
+/** `BooleanSchema` (schema.ts:2916) */
+export const {
+  is: isBooleanSchema,
+  validate: validateBooleanSchema,
+  schema: BooleanSchemaSchema,
+} = define<T.BooleanSchema>(_isBooleanSchema, _collectBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7255,25 +4891,12 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.enum === undefined) missing(o, p + "/enum", "enum");
-    else {
-      _isUntitledSingleSelectEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "enum", v.enum)) _isUntitledSingleSelectEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -7293,27 +4916,12 @@ function _isUntitledSingleSelectEnumSchema$enum$collect(v: any, p: string, o: Va
   }
 }
 
-/** Whether a value is a `UntitledSingleSelectEnumSchema` (schema.ts:2931). */
-export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.UntitledSingleSelectEnumSchema {
-  return guard(_isUntitledSingleSelectEnumSchema, value);
-}
-
-/** Validates a value as a `UntitledSingleSelectEnumSchema`, collecting every issue. */
-export function validateUntitledSingleSelectEnumSchema(
-  value: unknown,
-): ValidationResult<T.UntitledSingleSelectEnumSchema> {
-  return check<T.UntitledSingleSelectEnumSchema>(
-    value,
-    _isUntitledSingleSelectEnumSchema,
-    _collectUntitledSingleSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `UntitledSingleSelectEnumSchema`. */
-export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> =
-  standard(validateUntitledSingleSelectEnumSchema);
-
-// ---- TitledSingleSelectEnumSchema (schema.ts:2959)
+/** `UntitledSingleSelectEnumSchema` (schema.ts:2931) */
+export const {
+  is: isUntitledSingleSelectEnumSchema,
+  validate: validateUntitledSingleSelectEnumSchema,
+  schema: UntitledSingleSelectEnumSchemaSchema,
+} = define<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema, _collectUntitledSingleSelectEnumSchema);
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7327,25 +4935,12 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.oneOf === undefined) missing(o, p + "/oneOf", "oneOf");
-    else {
-      _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d);
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -7361,41 +4956,20 @@ function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: Val
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!isObject(e0)) expected(o, p + "/" + i0, "object", e0);
-      else {
-        if (e0.const === undefined) missing(o, p + "/" + i0 + "/const", "const");
-        else {
-          if (!(typeof e0.const === "string")) expected(o, p + "/" + i0 + "/const", "string", e0.const);
-        }
-        if (e0.title === undefined) missing(o, p + "/" + i0 + "/title", "title");
-        else {
-          if (!(typeof e0.title === "string")) expected(o, p + "/" + i0 + "/title", "string", e0.title);
-        }
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
+        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
       }
     }
   }
 }
 
-/** Whether a value is a `TitledSingleSelectEnumSchema` (schema.ts:2959). */
-export function isTitledSingleSelectEnumSchema(value: unknown): value is T.TitledSingleSelectEnumSchema {
-  return guard(_isTitledSingleSelectEnumSchema, value);
-}
-
-/** Validates a value as a `TitledSingleSelectEnumSchema`, collecting every issue. */
-export function validateTitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.TitledSingleSelectEnumSchema> {
-  return check<T.TitledSingleSelectEnumSchema>(
-    value,
-    _isTitledSingleSelectEnumSchema,
-    _collectTitledSingleSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `TitledSingleSelectEnumSchema`. */
-export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
-  validateTitledSingleSelectEnumSchema,
-);
-
-// ---- SingleSelectEnumSchema (schema.ts:2992)
+/** `TitledSingleSelectEnumSchema` (schema.ts:2959) */
+export const {
+  is: isTitledSingleSelectEnumSchema,
+  validate: validateTitledSingleSelectEnumSchema,
+  schema: TitledSingleSelectEnumSchemaSchema,
+} = define<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema);
 
 function _isSingleSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledSingleSelectEnumSchema(v, d + 1) || _isTitledSingleSelectEnumSchema(v, d + 1);
@@ -7409,21 +4983,12 @@ function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[],
     ]);
 }
 
-/** Whether a value is a `SingleSelectEnumSchema` (schema.ts:2992). */
-export function isSingleSelectEnumSchema(value: unknown): value is T.SingleSelectEnumSchema {
-  return guard(_isSingleSelectEnumSchema, value);
-}
-
-/** Validates a value as a `SingleSelectEnumSchema`, collecting every issue. */
-export function validateSingleSelectEnumSchema(value: unknown): ValidationResult<T.SingleSelectEnumSchema> {
-  return check<T.SingleSelectEnumSchema>(value, _isSingleSelectEnumSchema, _collectSingleSelectEnumSchema);
-}
-
-/** Standard Schema v1 for `SingleSelectEnumSchema`. */
-export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> =
-  standard(validateSingleSelectEnumSchema);
-
-// ---- UntitledMultiSelectEnumSchema (schema.ts:3003)
+/** `SingleSelectEnumSchema` (schema.ts:2992) */
+export const {
+  is: isSingleSelectEnumSchema,
+  validate: validateSingleSelectEnumSchema,
+  schema: SingleSelectEnumSchemaSchema,
+} = define<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema, _collectSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7441,41 +5006,20 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "array")) expected(o, p + "/type", '"array"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minItems !== undefined) {
-      if (!Number.isInteger(v.minItems)) expected(o, p + "/minItems", "integer", v.minItems);
-    }
-    if (v.maxItems !== undefined) {
-      if (!Number.isInteger(v.maxItems)) expected(o, p + "/maxItems", "integer", v.maxItems);
-    }
-    if (v.items === undefined) missing(o, p + "/items", "items");
-    else {
-      if (!isObject(v.items)) expected(o, p + "/items", "object", v.items);
-      else {
-        if (v.items.type === undefined) missing(o, p + "/items" + "/type", "type");
-        else {
-          if (!(v.items.type === "string")) expected(o, p + "/items" + "/type", '"string"', v.items.type, "const");
-        }
-        if (v.items.enum === undefined) missing(o, p + "/items" + "/enum", "enum");
-        else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "items", v.items)) {
+      if (object(o, p + "/items", v.items)) {
+        req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
+        if (need(o, p + "/items", "enum", v.items.enum))
           _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items" + "/enum", o, d);
-        }
       }
     }
-    if (v.default !== undefined) {
-      _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-    }
+    if (v.default !== undefined) _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -7511,28 +5055,12 @@ function _isUntitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: 
   }
 }
 
-/** Whether a value is a `UntitledMultiSelectEnumSchema` (schema.ts:3003). */
-export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.UntitledMultiSelectEnumSchema {
-  return guard(_isUntitledMultiSelectEnumSchema, value);
-}
-
-/** Validates a value as a `UntitledMultiSelectEnumSchema`, collecting every issue. */
-export function validateUntitledMultiSelectEnumSchema(
-  value: unknown,
-): ValidationResult<T.UntitledMultiSelectEnumSchema> {
-  return check<T.UntitledMultiSelectEnumSchema>(
-    value,
-    _isUntitledMultiSelectEnumSchema,
-    _collectUntitledMultiSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `UntitledMultiSelectEnumSchema`. */
-export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
-  validateUntitledMultiSelectEnumSchema,
-);
-
-// ---- TitledMultiSelectEnumSchema (schema.ts:3045)
+/** `UntitledMultiSelectEnumSchema` (schema.ts:3003) */
+export const {
+  is: isUntitledMultiSelectEnumSchema,
+  validate: validateUntitledMultiSelectEnumSchema,
+  schema: UntitledMultiSelectEnumSchemaSchema,
+} = define<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema, _collectUntitledMultiSelectEnumSchema);
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
@@ -7549,37 +5077,19 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "array")) expected(o, p + "/type", '"array"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.minItems !== undefined) {
-      if (!Number.isInteger(v.minItems)) expected(o, p + "/minItems", "integer", v.minItems);
-    }
-    if (v.maxItems !== undefined) {
-      if (!Number.isInteger(v.maxItems)) expected(o, p + "/maxItems", "integer", v.maxItems);
-    }
-    if (v.items === undefined) missing(o, p + "/items", "items");
-    else {
-      if (!isObject(v.items)) expected(o, p + "/items", "object", v.items);
-      else {
-        if (v.items.anyOf === undefined) missing(o, p + "/items" + "/anyOf", "anyOf");
-        else {
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "items", v.items)) {
+      if (object(o, p + "/items", v.items)) {
+        if (need(o, p + "/items", "anyOf", v.items.anyOf))
           _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items" + "/anyOf", o, d);
-        }
       }
     }
-    if (v.default !== undefined) {
-      _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-    }
+    if (v.default !== undefined) _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -7595,16 +5105,9 @@ function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!isObject(e0)) expected(o, p + "/" + i0, "object", e0);
-      else {
-        if (e0.const === undefined) missing(o, p + "/" + i0 + "/const", "const");
-        else {
-          if (!(typeof e0.const === "string")) expected(o, p + "/" + i0 + "/const", "string", e0.const);
-        }
-        if (e0.title === undefined) missing(o, p + "/" + i0 + "/title", "title");
-        else {
-          if (!(typeof e0.title === "string")) expected(o, p + "/" + i0 + "/title", "string", e0.title);
-        }
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
+        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
       }
     }
   }
@@ -7626,26 +5129,12 @@ function _isTitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: Va
   }
 }
 
-/** Whether a value is a `TitledMultiSelectEnumSchema` (schema.ts:3045). */
-export function isTitledMultiSelectEnumSchema(value: unknown): value is T.TitledMultiSelectEnumSchema {
-  return guard(_isTitledMultiSelectEnumSchema, value);
-}
-
-/** Validates a value as a `TitledMultiSelectEnumSchema`, collecting every issue. */
-export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.TitledMultiSelectEnumSchema> {
-  return check<T.TitledMultiSelectEnumSchema>(
-    value,
-    _isTitledMultiSelectEnumSchema,
-    _collectTitledMultiSelectEnumSchema,
-  );
-}
-
-/** Standard Schema v1 for `TitledMultiSelectEnumSchema`. */
-export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> = standard(
-  validateTitledMultiSelectEnumSchema,
-);
-
-// ---- MultiSelectEnumSchema (schema.ts:3091)
+/** `TitledMultiSelectEnumSchema` (schema.ts:3045) */
+export const {
+  is: isTitledMultiSelectEnumSchema,
+  validate: validateTitledMultiSelectEnumSchema,
+  schema: TitledMultiSelectEnumSchemaSchema,
+} = define<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledMultiSelectEnumSchema(v, d + 1) || _isTitledMultiSelectEnumSchema(v, d + 1);
@@ -7659,21 +5148,12 @@ function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], 
     ]);
 }
 
-/** Whether a value is a `MultiSelectEnumSchema` (schema.ts:3091). */
-export function isMultiSelectEnumSchema(value: unknown): value is T.MultiSelectEnumSchema {
-  return guard(_isMultiSelectEnumSchema, value);
-}
-
-/** Validates a value as a `MultiSelectEnumSchema`, collecting every issue. */
-export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<T.MultiSelectEnumSchema> {
-  return check<T.MultiSelectEnumSchema>(value, _isMultiSelectEnumSchema, _collectMultiSelectEnumSchema);
-}
-
-/** Standard Schema v1 for `MultiSelectEnumSchema`. */
-export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> =
-  standard(validateMultiSelectEnumSchema);
-
-// ---- LegacyTitledEnumSchema (schema.ts:3100)
+/** `MultiSelectEnumSchema` (schema.ts:3091) */
+export const {
+  is: isMultiSelectEnumSchema,
+  validate: validateMultiSelectEnumSchema,
+  schema: MultiSelectEnumSchemaSchema,
+} = define<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema, _collectMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
@@ -7688,28 +5168,13 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.type === undefined) missing(o, p + "/type", "type");
-    else {
-      if (!(v.type === "string")) expected(o, p + "/type", '"string"', v.type, "const");
-    }
-    if (v.title !== undefined) {
-      if (!(typeof v.title === "string")) expected(o, p + "/title", "string", v.title);
-    }
-    if (v.description !== undefined) {
-      if (!(typeof v.description === "string")) expected(o, p + "/description", "string", v.description);
-    }
-    if (v.enum === undefined) missing(o, p + "/enum", "enum");
-    else {
-      _isLegacyTitledEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
-    }
-    if (v.enumNames !== undefined) {
-      _isLegacyTitledEnumSchema$enumNames$collect(v.enumNames, p + "/enumNames", o, d);
-    }
-    if (v.default !== undefined) {
-      if (!(typeof v.default === "string")) expected(o, p + "/default", "string", v.default);
-    }
+  if (object(o, p, v)) {
+    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "enum", v.enum)) _isLegacyTitledEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
+    if (v.enumNames !== undefined) _isLegacyTitledEnumSchema$enumNames$collect(v.enumNames, p + "/enumNames", o, d);
+    opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -7745,21 +5210,12 @@ function _isLegacyTitledEnumSchema$enumNames$collect(v: any, p: string, o: Valid
   }
 }
 
-/** Whether a value is a `LegacyTitledEnumSchema` (schema.ts:3100). */
-export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitledEnumSchema {
-  return guard(_isLegacyTitledEnumSchema, value);
-}
-
-/** Validates a value as a `LegacyTitledEnumSchema`, collecting every issue. */
-export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult<T.LegacyTitledEnumSchema> {
-  return check<T.LegacyTitledEnumSchema>(value, _isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
-}
-
-/** Standard Schema v1 for `LegacyTitledEnumSchema`. */
-export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> =
-  standard(validateLegacyTitledEnumSchema);
-
-// ---- EnumSchema (schema.ts:3117)
+/** `LegacyTitledEnumSchema` (schema.ts:3100) */
+export const {
+  is: isLegacyTitledEnumSchema,
+  validate: validateLegacyTitledEnumSchema,
+  schema: LegacyTitledEnumSchemaSchema,
+} = define<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
   return (
@@ -7780,20 +5236,12 @@ function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number):
     ]);
 }
 
-/** Whether a value is a `EnumSchema` (schema.ts:3117). */
-export function isEnumSchema(value: unknown): value is T.EnumSchema {
-  return guard(_isEnumSchema, value);
-}
-
-/** Validates a value as a `EnumSchema`, collecting every issue. */
-export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchema> {
-  return check<T.EnumSchema>(value, _isEnumSchema, _collectEnumSchema);
-}
-
-/** Standard Schema v1 for `EnumSchema`. */
-export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
-
-// ---- ElicitResult (schema.ts:3134)
+/** `EnumSchema` (schema.ts:3117) */
+export const {
+  is: isEnumSchema,
+  validate: validateEnumSchema,
+  schema: EnumSchemaSchema,
+} = define<T.EnumSchema>(_isEnumSchema, _collectEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
@@ -7804,16 +5252,17 @@ function _isElicitResult(v: any, d: number): boolean {
 }
 
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
-    if (v.action === undefined) missing(o, p + "/action", "action");
-    else {
-      if (!(v.action === "accept" || v.action === "decline" || v.action === "cancel"))
-        expected(o, p + "/action", 'one of "accept", "decline", "cancel"', v.action, "enum");
-    }
-    if (v.content !== undefined) {
-      _isElicitResult$content$collect(v.content, p + "/content", o, d);
-    }
+  if (object(o, p, v)) {
+    req(
+      o,
+      p,
+      "action",
+      v.action,
+      v.action === "accept" || v.action === "decline" || v.action === "cancel",
+      'one of "accept", "decline", "cancel"',
+      "enum",
+    );
+    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d);
   }
 }
 
@@ -7861,8 +5310,7 @@ function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: 
 }
 
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else {
+  if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       if (!(
@@ -7881,20 +5329,12 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
   }
 }
 
-/** Whether a value is a `ElicitResult` (schema.ts:3134). */
-export function isElicitResult(value: unknown): value is T.ElicitResult {
-  return guard(_isElicitResult, value);
-}
-
-/** Validates a value as a `ElicitResult`, collecting every issue. */
-export function validateElicitResult(value: unknown): ValidationResult<T.ElicitResult> {
-  return check<T.ElicitResult>(value, _isElicitResult, _collectElicitResult);
-}
-
-/** Standard Schema v1 for `ElicitResult`. */
-export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
-
-// ---- ClientRequest (schema.ts:3153)
+/** `ElicitResult` (schema.ts:3134) */
+export const {
+  is: isElicitResult,
+  validate: validateElicitResult,
+  schema: ElicitResultSchema,
+} = define<T.ElicitResult>(_isElicitResult, _collectElicitResult);
 
 function _isClientRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -7925,8 +5365,7 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.method) {
       case "server/discover":
         _collectDiscoverRequest(v, p, o, d);
@@ -7973,20 +5412,12 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
     }
 }
 
-/** Whether a value is a `ClientRequest` (schema.ts:3153). */
-export function isClientRequest(value: unknown): value is T.ClientRequest {
-  return guard(_isClientRequest, value);
-}
-
-/** Validates a value as a `ClientRequest`, collecting every issue. */
-export function validateClientRequest(value: unknown): ValidationResult<T.ClientRequest> {
-  return check<T.ClientRequest>(value, _isClientRequest, _collectClientRequest);
-}
-
-/** Standard Schema v1 for `ClientRequest`. */
-export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
-
-// ---- ClientNotification (schema.ts:3166)
+/** `ClientRequest` (schema.ts:3153) */
+export const {
+  is: isClientRequest,
+  validate: validateClientRequest,
+  schema: ClientRequestSchema,
+} = define<T.ClientRequest>(_isClientRequest, _collectClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
   return _isCancelledNotification(v, d + 1);
@@ -7996,21 +5427,12 @@ function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: 
   _collectCancelledNotification(v, p, o, d + 1);
 }
 
-/** Whether a value is a `ClientNotification` (schema.ts:3166). */
-export function isClientNotification(value: unknown): value is T.ClientNotification {
-  return guard(_isClientNotification, value);
-}
-
-/** Validates a value as a `ClientNotification`, collecting every issue. */
-export function validateClientNotification(value: unknown): ValidationResult<T.ClientNotification> {
-  return check<T.ClientNotification>(value, _isClientNotification, _collectClientNotification);
-}
-
-/** Standard Schema v1 for `ClientNotification`. */
-export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> =
-  standard(validateClientNotification);
-
-// ---- ClientResult (schema.ts:3169)
+/** `ClientNotification` (schema.ts:3166) */
+export const {
+  is: isClientNotification,
+  validate: validateClientNotification,
+  schema: ClientNotificationSchema,
+} = define<T.ClientNotification>(_isClientNotification, _collectClientNotification);
 
 function _isClientResult(v: any, d: number): boolean {
   return _isEmptyResult(v, d + 1);
@@ -8020,20 +5442,12 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
   _collectEmptyResult(v, p, o, d + 1);
 }
 
-/** Whether a value is a `ClientResult` (schema.ts:3169). */
-export function isClientResult(value: unknown): value is T.ClientResult {
-  return guard(_isClientResult, value);
-}
-
-/** Validates a value as a `ClientResult`, collecting every issue. */
-export function validateClientResult(value: unknown): ValidationResult<T.ClientResult> {
-  return check<T.ClientResult>(value, _isClientResult, _collectClientResult);
-}
-
-/** Standard Schema v1 for `ClientResult`. */
-export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
-
-// ---- ServerNotification (schema.ts:3174)
+/** `ClientResult` (schema.ts:3169) */
+export const {
+  is: isClientResult,
+  validate: validateClientResult,
+  schema: ClientResultSchema,
+} = define<T.ClientResult>(_isClientResult, _collectClientResult);
 
 function _isServerNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -8060,8 +5474,7 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
-  else
+  if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
         _collectCancelledNotification(v, p, o, d);
@@ -8102,21 +5515,12 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
     }
 }
 
-/** Whether a value is a `ServerNotification` (schema.ts:3174). */
-export function isServerNotification(value: unknown): value is T.ServerNotification {
-  return guard(_isServerNotification, value);
-}
-
-/** Validates a value as a `ServerNotification`, collecting every issue. */
-export function validateServerNotification(value: unknown): ValidationResult<T.ServerNotification> {
-  return check<T.ServerNotification>(value, _isServerNotification, _collectServerNotification);
-}
-
-/** Standard Schema v1 for `ServerNotification`. */
-export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> =
-  standard(validateServerNotification);
-
-// ---- ServerResult (schema.ts:3185)
+/** `ServerNotification` (schema.ts:3174) */
+export const {
+  is: isServerNotification,
+  validate: validateServerNotification,
+  schema: ServerNotificationSchema,
+} = define<T.ServerNotification>(_isServerNotification, _collectServerNotification);
 
 function _isServerResult(v: any, d: number): boolean {
   return (
@@ -8173,18 +5577,12 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
     );
 }
 
-/** Whether a value is a `ServerResult` (schema.ts:3185). */
-export function isServerResult(value: unknown): value is T.ServerResult {
-  return guard(_isServerResult, value);
-}
-
-/** Validates a value as a `ServerResult`, collecting every issue. */
-export function validateServerResult(value: unknown): ValidationResult<T.ServerResult> {
-  return check<T.ServerResult>(value, _isServerResult, _collectServerResult);
-}
-
-/** Standard Schema v1 for `ServerResult`. */
-export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
+/** `ServerResult` (schema.ts:3185) */
+export const {
+  is: isServerResult,
+  validate: validateServerResult,
+  schema: ServerResultSchema,
+} = define<T.ServerResult>(_isServerResult, _collectServerResult);
 
 /** Every `validateX`, keyed by the schema's type name. Has no prototype, so any string key is safe to look up. */
 export const validatorsByType: Readonly<Record<string, (value: unknown) => ValidationResult<unknown>>> = Object.freeze(

@@ -202,12 +202,53 @@ function issue(o: ValidationIssue[], path: string, keyword: string, message: str
   o.push({ path, keyword, message });
 }
 
-function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword = "type"): void {
+function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
   o.push({ path, keyword, message: "expected " + what + ", got " + typeName(v) });
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
   o.push({ path, keyword: "required", message: "missing required property " + JSON.stringify(name) });
+}
+
+function escapeToken(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\\//g, "~1");
+}
+
+/** Pushes "expected object" unless \`v\` is a non-null, non-array object; true when it is. */
+function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
+  if (isObject(v)) return true;
+  expected(o, p, "object", v);
+  return false;
+}
+
+/** Pushes "missing" when a required property is absent; true when present. */
+function need(o: ValidationIssue[], p: string, name: string, value: unknown): boolean {
+  if (value !== undefined) return true;
+  missing(o, p + "/" + escapeToken(name), name);
+  return false;
+}
+
+/** A required property with a one-issue check. */
+function req(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
+  else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** An optional property with a one-issue check. */
+function opt(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** The public functions of one type: \`isX\`, \`validateX\` and its Standard Schema object. */
+interface Validators<T> {
+  readonly is: (value: unknown) => value is T;
+  readonly validate: (value: unknown) => ValidationResult<T>;
+  readonly schema: StandardSchemaV1<unknown, T>;
+}
+
+function define<T>(f: Check, c: Collect): Validators<T> {
+  const validate = (value: unknown): ValidationResult<T> => check<T>(value, f, c);
+  return { is: (value: unknown): value is T => guard(f, value), validate, schema: standard(validate) };
 }
 
 function guard(f: Check, v: unknown): boolean {
@@ -265,12 +306,6 @@ function pointerSegments(pointer: string): string[] {
     needs: ["hasOwn"],
     code: `function own(v: any, k: string): any {
   return hasOwn.call(v, k) ? v[k] : undefined;
-}`,
-  },
-  escapeToken: {
-    needs: [],
-    code: `function escapeToken(k: string): string {
-  return k.replace(/~/g, "~0").replace(/\\//g, "~1");
 }`,
   },
   depth: {

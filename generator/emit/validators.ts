@@ -288,28 +288,51 @@ class ValidatorEmitter {
     }
   }
 
-  private leafCollect(type: TypeExpr, v: string, p: string, place: string): string[] {
+  /**
+   * A type whose only possible issue is one "expected …" (no format, pattern or bounds):
+   * its check expression, its description and the issue keyword; `undefined` otherwise.
+   */
+  private simpleLeaf(type: TypeExpr, v: string, place: string): { check: string; what: string; keyword?: string } | undefined {
     if (type.kind === "keyword") {
-      if (isAnything(type)) return [];
-      const base: KeywordType = { kind: "keyword", name: type.name, ...(type.numberType ? { numberType: type.numberType } : {}) };
-      const lines = [`if (!(${this.check(base, v, place)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v});`];
-      const c = type.constraints;
-      if (c?.format) {
-        lines.push(`else if (!${this.format(c.format)}(${v})) issue(o, ${p}, "format", ${JSON.stringify(`expected a ${c.format} string`)});`);
-      }
-      if (c?.pattern !== undefined) {
-        lines.push(`else if (!${this.pattern(c.pattern)}.test(${v})) issue(o, ${p}, "pattern", ${JSON.stringify(`must match /${c.pattern}/`)});`);
-      }
-      if (c?.minimum !== undefined) {
-        lines.push(`else if (${v} < ${c.minimum}) issue(o, ${p}, "minimum", ${JSON.stringify(`must be >= ${c.minimum}`)});`);
-      }
-      if (c?.maximum !== undefined) {
-        lines.push(`${c.minimum !== undefined ? "" : "else "}if (${v} > ${c.maximum}) issue(o, ${p}, "maximum", ${JSON.stringify(`must be <= ${c.maximum}`)});`);
-      }
-      return lines;
+      if (isAnything(type) || type.constraints) return undefined;
+      return { check: this.keywordCheck(type, v), what: describe(type) };
     }
-    const keyword = "const";
-    return [`if (!(${this.check(type, v, place)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v}, "${keyword}");`];
+    if (type.kind === "literal") return { check: this.check(type, v, place), what: describe(type), keyword: "const" };
+    if (type.kind === "object" && type.properties.length === 0 && (!type.indexSignature || isAnything(type.indexSignature))) {
+      return { check: `isObject(${v})`, what: "object" };
+    }
+    if (type.kind === "union" && !this.needsStatements(type)) {
+      const members = simplifyUnion(type);
+      if (members.some(isAnything)) return undefined;
+      const leaves = members.map((m) => this.model.resolve(m));
+      if (!leaves.every((m) => isLeaf(m, this.model))) return undefined;
+      const allLiterals = leaves.every((m) => m.kind === "literal");
+      const what = describeUnion(leaves, this.model);
+      return allLiterals ? { check: this.unionCheck(type, v, place), what, keyword: "enum" } : { check: this.unionCheck(type, v, place), what };
+    }
+    return undefined;
+  }
+
+  private leafCollect(type: KeywordType | Extract<TypeExpr, { kind: "literal" }>, v: string, p: string, place: string): string[] {
+    const simple = this.simpleLeaf(type, v, place);
+    if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
+    if (type.kind !== "keyword" || isAnything(type)) return [];
+    const base: KeywordType = { kind: "keyword", name: type.name, ...(type.numberType ? { numberType: type.numberType } : {}) };
+    const lines = [`if (!(${this.check(base, v, place)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v});`];
+    const c = type.constraints;
+    if (c?.format) {
+      lines.push(`else if (!${this.format(c.format)}(${v})) issue(o, ${p}, "format", ${JSON.stringify(`expected a ${c.format} string`)});`);
+    }
+    if (c?.pattern !== undefined) {
+      lines.push(`else if (!${this.pattern(c.pattern)}.test(${v})) issue(o, ${p}, "pattern", ${JSON.stringify(`must match /${c.pattern}/`)});`);
+    }
+    if (c?.minimum !== undefined) {
+      lines.push(`else if (${v} < ${c.minimum}) issue(o, ${p}, "minimum", ${JSON.stringify(`must be >= ${c.minimum}`)});`);
+    }
+    if (c?.maximum !== undefined) {
+      lines.push(`${c.minimum !== undefined ? "" : "else "}if (${v} > ${c.maximum}) issue(o, ${p}, "maximum", ${JSON.stringify(`must be <= ${c.maximum}`)});`);
+    }
+    return lines;
   }
 
   private arrayCollect(type: Extract<TypeExpr, { kind: "array" }>, v: string, p: string, place: string, depth: number): string[] {
@@ -346,32 +369,38 @@ class ValidatorEmitter {
     const body: string[] = [];
     for (const prop of type.properties) {
       const read = this.read(v, prop.name);
+      const name = JSON.stringify(prop.name);
+      const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`);
+      if (simple) {
+        // One line per plain property: `req`/`opt` push "missing" or "expected …".
+        const args = `o, ${p}, ${name}, ${read}, ${simple.check}, ${JSON.stringify(simple.what)}${simple.keyword ? `, "${simple.keyword}"` : ""}`;
+        body.push(`${prop.optional ? "opt" : "req"}(${args});`);
+        continue;
+      }
       const path = `${p} + ${JSON.stringify(`/${pointerToken(prop.name)}`)}`;
       const inner = this.collect(prop.type, read, path, `${place}$${prop.name}`, depth + 1);
-      if (prop.optional) {
-        if (inner.length > 0) body.push(`if (${read} !== undefined) {`, ...indentLines(inner), "}");
-      } else {
-        body.push(`if (${read} === undefined) missing(o, ${path}, ${JSON.stringify(prop.name)});`);
-        if (inner.length > 0) body.push("else {", ...indentLines(inner), "}");
-      }
+      const guardExpression = prop.optional ? `${read} !== undefined` : `need(o, ${p}, ${name}, ${read})`;
+      if (inner.length === 0) {
+        if (!prop.optional) body.push(`${guardExpression};`);
+      } else if (inner.length === 1) body.push(`if (${guardExpression}) ${inner[0]}`);
+      else body.push(`if (${guardExpression}) {`, ...indentLines(inner), "}");
     }
     if (type.indexSignature && !isAnything(type.indexSignature)) {
       this.runtime.add("hasOwn");
-      this.runtime.add("escapeToken");
       const k = `k${depth}`;
       const skip = [`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`)].join(" || ");
       const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
       body.push(`for (const ${k} in ${v}) {`, `  if (${skip}) continue;`, ...indentLines(inner), "}");
     }
     if (body.length === 0) return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`];
-    return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`, "else {", ...indentLines(body), "}"];
+    return [`if (object(o, ${p}, ${v})) {`, ...indentLines(body), "}"];
   }
 
   private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: string, p: string, place: string, depth: number): string[] {
     const objects = type.members.every((m) => this.model.shapeOf(m) !== undefined);
     const inner = type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
     if (!objects) return inner;
-    return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`, "else {", ...indentLines(inner), "}"];
+    return [`if (object(o, ${p}, ${v})) {`, ...indentLines(inner), "}"];
   }
 
   private unionCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
@@ -381,11 +410,8 @@ class ValidatorEmitter {
     if (disc) return this.discriminatedCollect(type, v, p, place);
     const check = this.unionCheck(type, v, place);
     const leaves = members.map((m) => this.model.resolve(m));
-    if (leaves.every((m) => isLeaf(m, this.model))) {
-      const allLiterals = leaves.every((m) => m.kind === "literal");
-      const what = describeUnion(leaves, this.model);
-      return [`if (!(${check})) expected(o, ${p}, ${JSON.stringify(what)}, ${v}${allLiterals ? `, "enum"` : ""});`];
-    }
+    const simple = this.simpleLeaf(type, v, place);
+    if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
     const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
     this.runtime.add("anyOf");
     const label = members.map((m) => describeMember(m, this.model)).join(" | ");
@@ -408,7 +434,7 @@ class ValidatorEmitter {
   private discriminatedCollect(type: UnionType, v: string, p: string, place: string): string[] {
     const disc = this.model.discriminantOf(type)!;
     const read = this.read(v, disc.property);
-    const lines = [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`, `else switch (${read}) {`];
+    const lines = [`if (object(o, ${p}, ${v}))`, `  switch (${read}) {`];
     for (const c of disc.cases) {
       for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
       if (c.member === disc.whenAbsent) lines.push("  case undefined:");
@@ -443,6 +469,10 @@ class ValidatorEmitter {
     }
     return name;
   }
+}
+
+function expectedCall(p: string, simple: { what: string; keyword?: string }, v: string): string {
+  return `expected(o, ${p}, ${JSON.stringify(simple.what)}, ${v}${simple.keyword ? `, "${simple.keyword}"` : ""})`;
 }
 
 function uniqueName(base: string, taken: Set<string>): string {

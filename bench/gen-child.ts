@@ -1,0 +1,22 @@
+/**
+ * Child process measured by `generation.ts`: runs `generate()` on the draft schema (the
+ * options of the committed `generated/draft`: `--docs tags`), writes the files to the
+ * folder given as argument, and prints `{ "generateMs": … }` as JSON on stdout.
+ *
+ * Usage: node dist/bench/gen-child.js <specDir> <version> <outDir>
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { generate } from "../generator/index.js";
+
+const [specDir, version, outDir] = process.argv.slice(2);
+if (specDir === undefined || version === undefined || outDir === undefined) {
+  throw new Error("usage: gen-child <specDir> <version> <outDir>");
+}
+const start = performance.now();
+const result = await generate({ schema: { specDir, version }, docs: "tags" });
+const generateMs = performance.now() - start;
+mkdirSync(outDir, { recursive: true });
+for (const file of result.files) writeFileSync(join(outDir, file.path), file.contents);
+process.stdout.write(JSON.stringify({ generateMs }));

@@ -1,0 +1,53 @@
+/**
+ * Loads generated validators into this process: transpiles the generated `.ts` files of a
+ * folder to ES modules (TypeScript's `transpileModule`: syntax only, the test suite does
+ * the type-checking) in a scratch folder, and imports `validators.js`. Also measures the
+ * size of the generated code.
+ */
+import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { gzipSync } from "node:zlib";
+import ts from "typescript";
+
+/** What the benchmark needs from the generated `validators.ts`. */
+export interface GeneratedValidators {
+  /** `isX`, or undefined when the module has none for `type`. */
+  is(type: string): ((value: unknown) => boolean) | undefined;
+  /** `validateX`, or undefined when the module has none for `type`. */
+  validate(type: string): ((value: unknown) => ValidationResult) | undefined;
+}
+
+/** The shape of a `validateX` answer (see `ValidationResult` in the generated code). */
+export type ValidationResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly unknown[] };
+
+/** Transpiles `sourceDir/*.ts` into `outDir` and imports the validators. */
+export async function loadGenerated(sourceDir: string, outDir: string): Promise<GeneratedValidators> {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
+  for (const file of readdirSync(sourceDir).filter((f) => f.endsWith(".ts"))) {
+    const { outputText } = ts.transpileModule(readFileSync(join(sourceDir, file), "utf8"), {
+      fileName: file,
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
+    });
+    writeFileSync(join(outDir, file.replace(/\.ts$/, ".js")), outputText);
+  }
+  const mod = (await import(pathToFileURL(join(outDir, "validators.js")).href)) as Record<string, unknown>;
+  const fn = (name: string) => (typeof mod[name] === "function" ? (mod[name] as (value: unknown) => never) : undefined);
+  return { is: (type) => fn(`is${type}`), validate: (type) => fn(`validate${type}`) };
+}
+
+/** Size of one generated file. */
+export interface FileSize {
+  readonly file: string;
+  readonly bytes: number;
+  readonly gzipBytes: number;
+}
+
+/** Raw and gzip (level 9) sizes of `validators.ts` and `types.ts`. */
+export function codeSize(dir: string): FileSize[] {
+  return ["validators.ts", "types.ts"].map((file) => {
+    const bytes = readFileSync(join(dir, file));
+    return { file, bytes: bytes.length, gzipBytes: gzipSync(bytes, { level: 9 }).length };
+  });
+}

@@ -1,0 +1,48 @@
+/** Command-line options of `npm run bench -- [options]`. */
+import { parseArgs } from "node:util";
+
+export interface BenchOptions {
+  /** Interleaved timing rounds; the median is reported. */
+  readonly rounds: number;
+  /** Time slice of one workload in one round. */
+  readonly sliceMs: number;
+  /** Unrecorded warm-up slice per workload. */
+  readonly warmupMs: number;
+  /** Child-process runs of each generator. */
+  readonly genRuns: number;
+  /** Benchmark the committed `generated/draft` instead of a fresh `generate()` output. */
+  readonly committed: boolean;
+}
+
+const USAGE = "usage: npm run bench -- [--rounds 7] [--slice-ms 200] [--warmup-ms 100] [--gen-runs 3] [--committed]";
+
+export function parseOptions(argv: readonly string[]): BenchOptions {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      rounds: { type: "string", default: "7" },
+      "slice-ms": { type: "string", default: "200" },
+      "warmup-ms": { type: "string", default: "100" },
+      "gen-runs": { type: "string", default: "3" },
+      committed: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  return {
+    rounds: positive("rounds", values.rounds),
+    sliceMs: positive("slice-ms", values["slice-ms"]),
+    warmupMs: positive("warmup-ms", values["warmup-ms"]),
+    genRuns: positive("gen-runs", values["gen-runs"]),
+    committed: values.committed,
+  };
+}
+
+function positive(name: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(text)}\n${USAGE}`);
+  return n;
+}

@@ -1,0 +1,634 @@
+/**
+ * The fixture suite: small schemas of our own under `test/fixtures/<family>/schema.ts`,
+ * one per construct family. For each: the generated files match their file snapshots,
+ * type-check under a strict user configuration, and the imported validators give the
+ * stated verdicts with the exact issues (JSON Pointer path and keyword).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { generate, GeneratorError, type GeneratorOptions } from "../generator/index.js";
+import { typecheck } from "./support/corpus.js";
+import {
+  fixtureSchema,
+  generateFixture,
+  issue,
+  snapshotPath,
+  verdicts,
+  type GeneratedFixture,
+  type ValidatorsModule,
+} from "./support/fixtures.js";
+
+const I = issue;
+
+/** Generates a family once for its `describe` block; snapshot and type-check tests for it. */
+function fixtureSuite(family: string, options: Partial<GeneratorOptions>, files: readonly string[]) {
+  let fixture: GeneratedFixture | undefined;
+  beforeAll(async () => {
+    fixture = await generateFixture(family, options);
+  });
+  const get = (): GeneratedFixture => {
+    if (!fixture) throw new Error(`fixture ${family} was not generated`);
+    return fixture;
+  };
+  for (const file of files) {
+    it(`matches the file snapshot of ${file}`, async () => {
+      await expect(get().read(file)).toMatchFileSnapshot(snapshotPath(family, file));
+    });
+  }
+  it("type-checks under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess", () => {
+    expect(typecheck(get().dir)).toEqual([]);
+  });
+  return { get, validators: (): ValidatorsModule => get().validators };
+}
+
+/** The names `validatorsByType` holds, in order, and a key from `Object.prototype` it must not answer. */
+function expectValidatorsByType(v: ValidatorsModule, names: readonly string[]): void {
+  expect(Object.keys(v.validatorsByType)).toEqual(names);
+  expect(Object.getPrototypeOf(v.validatorsByType)).toBe(null);
+  expect(v.validatorsByType["toString"]).toBeUndefined();
+}
+
+describe("fixture interfaces: extends (zero, one, several, Omit, alias), re-declared and quoted properties", () => {
+  const { validators: v } = fixtureSuite("interfaces", { docs: "tags" }, ["types.ts", "validators.ts", "index.ts"]);
+
+  it("has one validator per type declaration, none for constants", () => {
+    expectValidatorsByType(v(), [
+      "MetaObject",
+      "Request",
+      "Notification",
+      "Error",
+      "RequestMeta",
+      "PingRequest",
+      "Tagged",
+      "Versioned",
+      "TaggedRequest",
+      "TaggedOnly",
+      "Empty",
+      "ErrorResponse",
+      "TeapotErrorResponse",
+      "AnonymousErrorResponse",
+      "UsesLater",
+      "Later",
+      "Keywords",
+    ]);
+  });
+
+  verdicts(v, "MetaObject", {
+    valid: [{}, { anything: [1, "x"] }],
+    invalid: [
+      [null, [I("", "type")]],
+      [[], [I("", "type")]],
+    ],
+  });
+  verdicts(v, "Request", {
+    valid: [{ method: "x" }, { method: "x", params: { a: 1 } }, { method: "x", unknown: true }],
+    invalid: [
+      [{}, [I("/method", "required")]],
+      [{ method: 1 }, [I("/method", "type")]],
+      [{ method: "x", params: [] }, [I("/params", "type")]],
+    ],
+  });
+  // A lib global named Error would accept any Error instance; the schema's own does not.
+  verdicts(v, "Error", {
+    valid: [{ code: -32600, message: "bad" }, { code: 1, message: "m", data: null }],
+    invalid: [
+      [new globalThis.Error("boom"), [I("/code", "required")]],
+      [{ code: 1.5, message: "m" }, [I("/code", "type")]],
+    ],
+  });
+  verdicts(v, "RequestMeta", {
+    valid: [{}, { progressToken: "t", other: {} }, { progressToken: 7 }],
+    invalid: [
+      [{ progressToken: 1.5 }, [I("/progressToken", "type")]],
+      [{ progressToken: null }, [I("/progressToken", "type")]],
+    ],
+  });
+  verdicts(v, "PingRequest", {
+    valid: [{ method: "ping", params: {} }, { method: "ping", params: { note: "n" } }],
+    invalid: [
+      [{ method: "ping" }, [I("/params", "required")]],
+      [{ method: "pong", params: {} }, [I("/method", "const")]],
+      [{ method: "ping", params: { note: 1 } }, [I("/params/note", "type")]],
+    ],
+  });
+  verdicts(v, "TaggedRequest", {
+    valid: [{ method: "m", tag: "t", version: 1 }],
+    invalid: [
+      [{ method: "m", tag: "t" }, [I("/version", "required")]],
+      [{ method: "m" }, [I("/tag", "required"), I("/version", "required")]],
+      [{}, [I("/method", "required"), I("/tag", "required"), I("/version", "required")]],
+    ],
+  });
+  verdicts(v, "TaggedOnly", {
+    valid: [{ tag: "t" }],
+    invalid: [[{}, [I("/tag", "required")]]],
+  });
+  verdicts(v, "Empty", {
+    valid: [{}, { a: 1 }],
+    invalid: [
+      [null, [I("", "type")]],
+      [[], [I("", "type")]],
+      ["{}", [I("", "type")]],
+    ],
+  });
+  verdicts(v, "TeapotErrorResponse", {
+    valid: [{ jsonrpc: "2.0", id: 1, error: { code: -32418, message: "teapot", data: { reason: "short" } } }],
+    invalid: [
+      [{ jsonrpc: "2.0", error: { code: -32600, message: "m", data: { reason: "r" } } }, [I("/error/code", "const")]],
+      [{ jsonrpc: "2.0", error: { code: -32418, message: "m" } }, [I("/error/data", "required")]],
+      [{ jsonrpc: "2.0", error: { code: -32418, data: { reason: "r" } } }, [I("/error/message", "required")]],
+      [{ jsonrpc: "2.0", error: { code: -32418, message: "m", data: {} } }, [I("/error/data/reason", "required")]],
+      [{ jsonrpc: "1.0", id: null, error: [] }, [I("/jsonrpc", "const"), I("/id", "type"), I("/error", "type")]],
+    ],
+  });
+  // Omit<ErrorResponse, "id"> drops `id` from the shape: it is an unknown property now, not checked.
+  verdicts(v, "AnonymousErrorResponse", {
+    valid: [{ jsonrpc: "2.0", id: null, error: { code: 1, message: "m" } }],
+    invalid: [[{ jsonrpc: "2.0" }, [I("/error", "required")]]],
+  });
+  verdicts(v, "UsesLater", {
+    valid: [{ later: { ok: true } }, { later: { ok: false }, notification: { method: "n" } }],
+    invalid: [
+      [{ later: { ok: "yes" } }, [I("/later/ok", "type")]],
+      [{ later: { ok: true }, notification: {} }, [I("/notification/method", "required")]],
+    ],
+  });
+  verdicts(v, "Keywords", {
+    valid: [
+      { enum: [], "io.modelcontextprotocol/protocolVersion": "2025-11-25" },
+      { default: "d", enum: ["a"], const: "c", $schema: "s", "io.modelcontextprotocol/protocolVersion": "v", "a~b/c": 1 },
+    ],
+    invalid: [
+      [
+        { default: 1, enum: ["a", 1], const: 2, $schema: 3, "a~b/c": "x" },
+        [
+          I("/default", "type"),
+          I("/enum/1", "type"),
+          I("/const", "type"),
+          I("/$schema", "type"),
+          I("/io.modelcontextprotocol~1protocolVersion", "required"),
+          I("/a~0b~1c", "type"),
+        ],
+      ],
+      // Keys found on Object.prototype are not present unless own.
+      [Object.create({ enum: [], "io.modelcontextprotocol/protocolVersion": "v" }), [
+        I("/enum", "required"),
+        I("/io.modelcontextprotocol~1protocolVersion", "required"),
+      ]],
+    ],
+  });
+
+  it("reports a missing quoted property by its wire name", () => {
+    const result = (v().validateKeywords as (x: unknown) => { ok: boolean; issues?: { message: string }[] })({ enum: [] });
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: "/io.modelcontextprotocol~1protocolVersion",
+          keyword: "required",
+          message: 'missing required property "io.modelcontextprotocol/protocolVersion"',
+        },
+      ],
+    });
+  });
+});
+
+describe("fixture aliases: unions, literals, open unions, intersections, references, constants", () => {
+  const suite = fixtureSuite("aliases", { docs: "tags" }, ["types.ts", "validators.ts"]);
+  const v = suite.validators;
+
+  it("exports the string and number constants from types.ts", () => {
+    const types = suite.get().types;
+    expect({ ...types }).toEqual({ JSONRPC_VERSION: "2.0", MAX_RETRIES: 3, PARSE_ERROR: -32700 });
+  });
+
+  it("has one validator per type declaration, none for constants", () => {
+    expectValidatorsByType(v(), [
+      "Version",
+      "ParseErrorCode",
+      "Word",
+      "Anything",
+      "RequestId",
+      "Maybe",
+      "OldRole",
+      "Role",
+      "StopReason",
+      "MaybeRole",
+      "Flag",
+      "Answer",
+      "Part",
+      "OneOrMany",
+      "TextPart",
+      "DataPart",
+      "Pair",
+      "NamedPair",
+      "PairAlias",
+      "Message",
+    ]);
+  });
+
+  verdicts(v, "Version", { valid: ["2.0"], invalid: [["1.0", [I("", "const")]], [2, [I("", "const")]]] });
+  verdicts(v, "ParseErrorCode", { valid: [-32700], invalid: [[-32600, [I("", "const")]], ["-32700", [I("", "const")]]] });
+  verdicts(v, "Word", { valid: ["", "w"], invalid: [[1, [I("", "type")]], [null, [I("", "type")]]] });
+  verdicts(v, "Anything", { valid: [undefined, null, 0, "", [], {}] });
+  verdicts(v, "RequestId", {
+    valid: ["a", 1, -5, 0],
+    invalid: [
+      [1.5, [I("", "type")]],
+      [null, [I("", "type")]],
+      [NaN, [I("", "type")]],
+      [Infinity, [I("", "type")]],
+      [-Infinity, [I("", "type")]],
+    ],
+  });
+  verdicts(v, "Maybe", { valid: [null, "x"], invalid: [[1, [I("", "type")]], [undefined, [I("", "type")]]] });
+  verdicts(v, "OldRole", { valid: ["user", "assistant"], invalid: [["system", [I("", "enum")]], [1, [I("", "enum")]]] });
+  // A literal union extended through a reference is still a set of literals: `enum`.
+  verdicts(v, "Role", { valid: ["user", "assistant", "system"], invalid: [["bot", [I("", "enum")]]] });
+  verdicts(v, "StopReason", { valid: ["endTurn", "maxTokens", "anything else", ""], invalid: [[1, [I("", "type")]]] });
+  verdicts(v, "MaybeRole", { valid: [null, "user", "system"], invalid: [["bot", [I("", "type")]]] });
+  verdicts(v, "Flag", { valid: [true], invalid: [[false, [I("", "const")]], ["true", [I("", "const")]]] });
+  verdicts(v, "Answer", { valid: [42, -1], invalid: [[41, [I("", "enum")]], ["42", [I("", "enum")]]] });
+  verdicts(v, "Part", {
+    valid: [{ text: "t" }, { data: "d", mimeType: "m" }],
+    invalid: [
+      // The closest member (fewest issues) explains the failure after the summary.
+      [{}, [I("", "anyOf"), I("/text", "required")]],
+      [{ data: "d" }, [I("", "anyOf"), I("/text", "required")]],
+      [{ data: "d", mimeType: 1 }, [I("", "anyOf"), I("/text", "required")]],
+      [5, [I("", "anyOf"), I("", "type")]],
+    ],
+  });
+  verdicts(v, "OneOrMany", {
+    valid: [{ text: "a" }, [], [{ text: "a" }, { text: "b" }]],
+    invalid: [
+      ["a", [I("", "anyOf"), I("", "type")]],
+      // An array is reported against the array member, not as "expected object, got array".
+      [[{ text: "a" }, { text: 1 }], [I("", "anyOf"), I("/1/text", "type")]],
+    ],
+  });
+  verdicts(v, "Pair", {
+    valid: [{ first: "a" }, { first: "a", second: 2 }],
+    invalid: [
+      [{ first: "a", second: 1.5 }, [I("/second", "type")]],
+      [{}, [I("/first", "required")]],
+    ],
+  });
+  verdicts(v, "NamedPair", {
+    valid: [{ first: "a", name: "n" }],
+    invalid: [
+      [{}, [I("/first", "required"), I("/name", "required")]],
+      [{ first: "a", name: 1 }, [I("/name", "type")]],
+      [[], [I("", "type")]],
+    ],
+  });
+  verdicts(v, "PairAlias", { valid: [{ first: "a" }], invalid: [[{ first: 1 }, [I("/first", "type")]]] });
+  verdicts(v, "Message", {
+    valid: [
+      { role: "user", value: null },
+      { role: "system", retries: 3, stop: "other", value: false },
+    ],
+    invalid: [
+      [{ role: "user", value: 1.5 }, [I("/value", "type")]],
+      [{ role: "user", value: {} }, [I("/value", "type")]],
+      [{ role: "bot", retries: 4, stop: 1, value: "s" }, [I("/role", "enum"), I("/retries", "const"), I("/stop", "type")]],
+      [{ role: "user" }, [I("/value", "required")]],
+    ],
+  });
+});
+
+describe("fixture objects: index signatures, Record, arrays, nested and empty objects, special keywords", () => {
+  const { validators: v } = fixtureSuite("objects", { docs: "none" }, ["types.ts", "validators.ts"]);
+
+  verdicts(v, "Bag", {
+    valid: [{ name: "n" }, { name: "n", anything: [1], else: null }],
+    invalid: [
+      [{}, [I("/name", "required")]],
+      [{ name: 1, other: 2 }, [I("/name", "type")]],
+    ],
+  });
+  verdicts(v, "Counts", {
+    valid: [{}, { a: 1, b: -2 }, Object.create({ inherited: "not own, not checked" })],
+    invalid: [
+      [{ x: "1" }, [I("/x", "type")]],
+      // JSON Pointer escapes `~` as `~0` and `/` as `~1`.
+      [{ "a/b~c": 1.5, ok: 1, "~": null }, [I("/a~1b~0c", "type"), I("/~0", "type")]],
+      [{ n: NaN, i: Infinity }, [I("/n", "type"), I("/i", "type")]],
+      [[], [I("", "type")]],
+    ],
+  });
+  verdicts(v, "Registry", {
+    valid: [{ primary: { id: "p" } }, { primary: { id: "p" }, other: { id: "o" } }],
+    invalid: [
+      [{}, [I("/primary", "required")]],
+      [{ primary: { id: "p" }, other: 1 }, [I("/other", "type")]],
+      [{ primary: {}, other: {} }, [I("/primary/id", "required"), I("/other/id", "required")]],
+    ],
+  });
+  verdicts(v, "Loose", {
+    valid: [{}, { params: { a: 1, b: undefined }, experimental: { x: {} }, arguments: { a: "b" } }],
+    invalid: [
+      [{ experimental: { x: 1 } }, [I("/experimental/x", "type")]],
+      [{ experimental: { x: [] } }, [I("/experimental/x", "type")]],
+      [{ experimental: { x: null } }, [I("/experimental/x", "type")]],
+      [{ arguments: { a: 1 } }, [I("/arguments/a", "type")]],
+      [{ params: "p" }, [I("/params", "type")]],
+    ],
+  });
+  verdicts(v, "Scores", { valid: [{}, { a: 1 }], invalid: [[{ a: "x" }, [I("/a", "type")]]] });
+  verdicts(v, "Fixed", {
+    valid: [{ a: "x", b: "y" }, { a: "x", b: "y", c: 1 }],
+    invalid: [[{ a: "x" }, [I("/b", "required")]]],
+  });
+  verdicts(v, "Lists", {
+    valid: [
+      { tags: [], mixed: [], items: [] },
+      { tags: ["a"], mixed: ["a", 1], items: [{ id: 1 }, { id: 2, label: "x" }], grid: [[1], [2, 3]] },
+    ],
+    invalid: [
+      [
+        { tags: "a", mixed: [true], items: [{ id: "1" }, {}], grid: [[1.5]] },
+        [I("/tags", "type"), I("/mixed/0", "type"), I("/items/0/id", "type"), I("/items/1/id", "required"), I("/grid/0/0", "type")],
+      ],
+      [{ tags: [], mixed: [], items: {} }, [I("/items", "type")]],
+      [{ tags: [], mixed: [], items: [], grid: [1] }, [I("/grid/0", "type")]],
+    ],
+  });
+  verdicts(v, "Nested", {
+    valid: [{ outer: { inner: { leaf: true } } }],
+    invalid: [
+      [{ outer: { inner: {} } }, [I("/outer/inner/leaf", "required")]],
+      [{ outer: { inner: [] } }, [I("/outer/inner", "type")]],
+      [{ outer: null }, [I("/outer", "type")]],
+    ],
+  });
+  verdicts(v, "Specials", {
+    valid: [
+      { anything: 0, nil: null },
+      { roots: {}, logging: {}, anything: null, whatever: undefined, nil: null },
+      { roots: { listChanged: true }, anything: false, nil: null, nothing: undefined },
+    ],
+    invalid: [
+      // `any` and `unknown` accept any value, but a required property must be present.
+      [{ nil: null }, [I("/anything", "required")]],
+      [{ anything: undefined, nil: null }, [I("/anything", "required")]],
+      [{ anything: 1, nil: 0 }, [I("/nil", "type")]],
+      [{ anything: 1, nil: null, nothing: 1 }, [I("/nothing", "type")]],
+      [{ anything: 1, nil: null, roots: [] }, [I("/roots", "type")]],
+      [{ anything: 1, nil: null, logging: [] }, [I("/logging", "type")]],
+      [{ anything: 1, nil: null, logging: "x" }, [I("/logging", "type")]],
+    ],
+  });
+});
+
+describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive interface", () => {
+  const { validators: v } = fixtureSuite("recursive", { docs: "tags" }, ["validators.ts"]);
+
+  verdicts(v, "JSONValue", {
+    valid: ["s", 1, true, null, {}, [], { a: [1, { b: null, c: "x" }], d: { e: [[]] } }],
+    invalid: [
+      [undefined, [I("", "anyOf"), I("", "type")]],
+      [{ a: [1, { b: 1.5 }] }, [I("", "anyOf"), I("/a", "anyOf"), I("/a/1", "anyOf"), I("/a/1/b", "anyOf"), I("/a/1/b", "type")]],
+    ],
+  });
+  verdicts(v, "JSONObject", {
+    valid: [{}, { a: { b: { c: [] } } }],
+    invalid: [
+      [[], [I("", "type")]],
+      [{ a: Symbol.iterator }, [I("/a", "anyOf"), I("/a", "type")]],
+    ],
+  });
+  verdicts(v, "JSONArray", { valid: [[], [[[]]]], invalid: [[{}, [I("", "type")]]] });
+  verdicts(v, "Tree", {
+    valid: [{ value: null }, { value: { a: 1 }, children: [{ value: [] }, { value: "x", children: [] }] }],
+    invalid: [
+      [{ value: 1, children: [{}] }, [I("/children/0/value", "required")]],
+      [{ value: 1, children: [{ value: 1, children: [{ value: 2, children: {} }] }] }, [I("/children/0/children/0/children", "type")]],
+    ],
+  });
+
+  it("rejects hostile nesting with a depth issue instead of exhausting the stack", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    const validators = v();
+    expect((validators.isJSONValue as (x: unknown) => boolean)(deep)).toBe(false);
+    const result = (validators.validateJSONValue as (x: unknown) => { ok: boolean; issues: { keyword: string }[] })(deep);
+    expect(result.ok).toBe(false);
+    expect(result.issues.filter((i) => i.keyword === "depth")).toHaveLength(1);
+    expect(result.issues.filter((i) => i.keyword !== "depth" && i.keyword !== "anyOf")).toEqual([]);
+  });
+
+  it("accepts nesting well within the depth limit", () => {
+    let deep: unknown = [];
+    for (let i = 0; i < 100; i++) deep = { a: [deep] };
+    expect((v().validateJSONValue as (x: unknown) => { ok: boolean })(deep).ok).toBe(true);
+  });
+});
+
+describe("fixture discriminated: unions switched on type, method and mode", () => {
+  const { validators: v } = fixtureSuite("discriminated", { docs: "tags" }, ["validators.ts"]);
+
+  verdicts(v, "ContentBlock", {
+    valid: [
+      { type: "text", text: "t" },
+      { type: "image", data: "d", mimeType: "image/png" },
+      { type: "audio", data: "d" },
+      { type: "sound", data: "d" },
+    ],
+    invalid: [
+      [{ type: "video" }, [I("/type", "discriminator")]],
+      [{}, [I("/type", "required")]],
+      [{ type: "image", data: "d" }, [I("/mimeType", "required")]],
+      [{ type: "text", text: 1 }, [I("/text", "type")]],
+      [5, [I("", "type")]],
+      [[], [I("", "type")]],
+    ],
+  });
+
+  it("names an unknown discriminant and the values it expected", () => {
+    const result = (v().validateContentBlock as (x: unknown) => unknown)({ type: "video", url: "u" });
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: "/type",
+          keyword: "discriminator",
+          message: 'unknown type "video"; expected one of "text", "image", "audio", "sound"',
+        },
+      ],
+    });
+  });
+
+  verdicts(v, "ClientRequest", {
+    valid: [{ method: "ping" }, { method: "tools/list", params: { cursor: "c" } }],
+    invalid: [
+      [{ method: "tools/call" }, [I("/method", "discriminator")]],
+      [{ method: "tools/list", params: { cursor: 1 } }, [I("/params/cursor", "type")]],
+      [{ method: "ping", params: [] }, [I("/params", "type")]],
+      [{ params: {} }, [I("/method", "required")]],
+    ],
+  });
+
+  it("names an unknown method", () => {
+    const result = (v().validateClientRequest as (x: unknown) => unknown)({ method: 42 });
+    expect(result).toEqual({
+      ok: false,
+      issues: [{ path: "/method", keyword: "discriminator", message: 'unknown method 42; expected one of "ping", "tools/list"' }],
+    });
+  });
+
+  // `mode` is optional in FormParams: an absent `mode` selects FormParams.
+  verdicts(v, "ElicitParams", {
+    valid: [{ message: "m" }, { mode: "form", message: "m" }, { mode: "url", url: "https://example.com" }],
+    invalid: [
+      [{}, [I("/message", "required")]],
+      [{ mode: "url" }, [I("/url", "required")]],
+      [{ mode: "html", message: "m" }, [I("/mode", "discriminator")]],
+      [{ mode: null, message: "m" }, [I("/mode", "discriminator")]],
+    ],
+  });
+
+  verdicts(v, "Message", {
+    valid: [{ content: { type: "text", text: "t" } }, { content: [{ type: "text", text: "t" }], elicit: { message: "m" } }],
+    invalid: [
+      [{ content: { type: "text", text: "t" }, elicit: { mode: "url" } }, [I("/elicit/url", "required")]],
+      [{ content: { type: "video" } }, [I("/content", "anyOf"), I("/content/type", "discriminator")]],
+      // An array is reported against the array member: the element's unknown discriminant.
+      [{ content: [{ type: "text", text: "t" }, { type: "video" }] }, [I("/content", "anyOf"), I("/content/1/type", "discriminator")]],
+    ],
+  });
+});
+
+describe("fixture constraints: JSDoc tags, number semantics, --docs full", () => {
+  const suite = fixtureSuite("constraints", { docs: "full" }, ["types.ts", "validators.ts"]);
+  const v = suite.validators;
+  const base = { uri: "https://example.com/a", ttl: null };
+
+  it.each(["tags", "none"] as const)("matches the file snapshot of types.ts with --docs %s", async (docs) => {
+    const result = await generate({ schema: { path: fixtureSchema("constraints") }, docs, targets: ["types"] });
+    const types = result.files.find((f) => f.path === "types.ts")!.contents;
+    await expect(types).toMatchFileSnapshot(snapshotPath("constraints", `types.docs-${docs}.ts`));
+  });
+
+  verdicts(v, "Resource", {
+    valid: [
+      base,
+      { uri: "urn:isbn:0451450523", ttl: 1000 },
+      {
+        ...base,
+        template: "file:///{path}{?query*}",
+        blob: "aGVsbG8=",
+        modified: "2024-02-29T23:59:60.5+01:00",
+        contact: "someone@example.com",
+        id: "123e4567-e89b-12d3-a456-426614174000",
+        host: "192.168.0.1",
+        priority: 0.5,
+        size: 10,
+        progress: 0.25,
+        page: 1,
+        tags: ["a", "b", "c"],
+        note: null,
+        language: "fr",
+        slug: "a-b",
+        location: "old",
+      },
+      { ...base, priority: 0, page: 1e6 },
+      { ...base, priority: 1 },
+    ],
+    invalid: [
+      [{ uri: "https://example.com" }, [I("/ttl", "required")]],
+      [{ ...base, uri: "not a uri" }, [I("/uri", "format")]],
+      [{ ...base, uri: 1 }, [I("/uri", "type")]],
+      [{ ...base, template: "{" }, [I("/template", "format")]],
+      [{ ...base, blob: "%%%" }, [I("/blob", "format")]],
+      [{ ...base, modified: "2025-02-29T00:00:00Z" }, [I("/modified", "format")]],
+      [{ ...base, contact: "nobody" }, [I("/contact", "format")]],
+      [{ ...base, id: "123" }, [I("/id", "format")]],
+      [{ ...base, host: "256.0.0.1" }, [I("/host", "format")]],
+      [{ ...base, priority: 1.5 }, [I("/priority", "maximum")]],
+      [{ ...base, priority: -0.1 }, [I("/priority", "minimum")]],
+      [{ ...base, priority: NaN }, [I("/priority", "type")]],
+      [{ ...base, priority: "0.5" }, [I("/priority", "type")]],
+      [{ ...base, size: 1.5 }, [I("/size", "type")]],
+      [{ ...base, size: Infinity }, [I("/size", "type")]],
+      [{ ...base, progress: -Infinity }, [I("/progress", "type")]],
+      [{ ...base, progress: NaN }, [I("/progress", "type")]],
+      [{ ...base, page: 0 }, [I("/page", "minimum")]],
+      [{ ...base, page: 1.5 }, [I("/page", "type")]],
+      [{ ...base, tags: ["a", "b", "c", "d"] }, [I("/tags", "maxItems")]],
+      [{ ...base, tags: [1] }, [I("/tags/0", "type")]],
+      [{ ...base, ttl: "forever" }, [I("/ttl", "type")]],
+      [{ ...base, ttl: 1.5 }, [I("/ttl", "type")]],
+      [{ ...base, note: 1 }, [I("/note", "type")]],
+      [{ ...base, slug: "Not-A-Slug" }, [I("/slug", "pattern")]],
+      [{ uri: "x", ttl: "y", priority: 2 }, [I("/uri", "format"), I("/priority", "maximum"), I("/ttl", "type")]],
+    ],
+  });
+  verdicts(v, "LegacyResource", { valid: [base], invalid: [[{ ...base, page: -1 }, [I("/page", "minimum")]]] });
+  verdicts(v, "Hidden", { valid: [{ secret: "s" }], invalid: [[{}, [I("/secret", "required")]]] });
+
+  describe("with --number-type number", () => {
+    let numbers: ValidatorsModule | undefined;
+    beforeAll(async () => {
+      numbers = (await generateFixture("constraints", { docs: "none", numberType: "number" }, "constraints-number")).validators;
+    });
+    verdicts(() => numbers!, "Resource", {
+      valid: [{ ...base, size: 1.5, page: 1.5 }],
+      invalid: [
+        [{ ...base, size: NaN }, [I("/size", "type")]],
+        [{ ...base, size: -Infinity }, [I("/size", "type")]],
+        [{ ...base, page: 0.5 }, [I("/page", "minimum")]],
+      ],
+    });
+  });
+});
+
+describe("fixture unsupported: constructs the generator refuses, with located diagnostics", () => {
+  it("reports every unsupported construct at once, each with a code and file:line:col", async () => {
+    const file = fixtureSchema("unsupported");
+    const error = await generate({ schema: { path: file } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GeneratorError);
+    const diagnostics = (error as GeneratorError).diagnostics;
+    expect(diagnostics).toEqual([
+      {
+        code: "MCG201",
+        message: 'unsupported construct: mapped type `{ [K in "a" | "b"]: boolean }`',
+        span: { file, line: 7, column: 21 },
+      },
+      { code: "MCG201", message: "unsupported construct: generic type alias", span: { file, line: 9, column: 1 } },
+      {
+        code: "MCG206",
+        message: "reference to an unknown type Date: it is not declared in this file",
+        span: { file, line: 12, column: 9 },
+      },
+      { code: "MCG201", message: "unsupported construct: keyof operator type", span: { file, line: 15, column: 20 } },
+      {
+        code: "MCG220",
+        message:
+          "@format color is not supported (supported: byte, date, date-time, duration, email, hostname, ipv4, ipv6, json-pointer, regex, relative-json-pointer, time, uri, uri-reference, uri-template, uuid)",
+        span: { file, line: 19, column: 3 },
+      },
+    ]);
+    expect((error as GeneratorError).message.split("\n").map((l) => l.slice(0, l.indexOf(": ")))).toEqual([
+      `${file}:7:21 - error MCG201`,
+      `${file}:9:1 - error MCG201`,
+      `${file}:12:9 - error MCG206`,
+      `${file}:15:20 - error MCG201`,
+      `${file}:19:3 - error MCG220`,
+    ]);
+  });
+
+  it("reports a schema that does not compile with the TypeScript diagnostic and its location", async () => {
+    const file = fixtureSchema("unsupported", "does-not-compile.ts");
+    const error = await generate({ schema: { path: file } }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(GeneratorError);
+    expect((error as GeneratorError).diagnostics).toEqual([
+      { code: "MCG110", message: "TypeScript TS2304: Cannot find name 'Missing'.", span: { file, line: 4, column: 10 } },
+    ]);
+  });
+});
