@@ -14,16 +14,16 @@ export interface BenchOptions {
   readonly committed: boolean;
 }
 
-const USAGE = "usage: npm run bench -- [--rounds 7] [--slice-ms 200] [--warmup-ms 100] [--gen-runs 3] [--committed]";
+const USAGE = "usage: npm run bench -- [--rounds 9] [--slice-ms 200] [--warmup-ms 100] [--gen-runs 5] [--committed]";
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
     args: [...argv],
     options: {
-      rounds: { type: "string", default: "7" },
+      rounds: { type: "string", default: "9" },
       "slice-ms": { type: "string", default: "200" },
       "warmup-ms": { type: "string", default: "100" },
-      "gen-runs": { type: "string", default: "3" },
+      "gen-runs": { type: "string", default: "5" },
       committed: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
     },

@@ -1,14 +1,17 @@
 /** Text layout of the benchmark's printout: aligned tables and number formats. */
 
-/** Lays out rows as columns; the first row is the header. Text columns align left, numbers right. */
-export function table(rows: readonly (readonly string[])[], indent = "  "): string[] {
+/**
+ * Lays out rows as columns; the first row is the header. `align` has one letter per
+ * column, `l` or `r`; by default the first column aligns left and the others right.
+ */
+export function table(rows: readonly (readonly string[])[], align = "l"): string[] {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
   return rows.map(
     (row) =>
-      indent +
+      "  " +
       row
-        .map((cell, i) => (i === 0 ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
+        .map((cell, i) => ((align[i] ?? "r") === "l" ? cell.padEnd(widths[i] ?? 0) : cell.padStart(widths[i] ?? 0)))
         .join("  ")
         .trimEnd(),
   );

@@ -2,7 +2,9 @@
  * Throughput measurement by interleaved rounds. In each round every workload (one
  * contender over one input set) runs for a fixed time slice, in an order rotated from
  * round to round, so drift (JIT tiers, GC, CPU frequency, neighbours) spreads over all
- * contenders alike. The reported figure is the median of the rounds' ops/s. One op is
+ * contenders alike. When Node runs with `--expose-gc` (as `npm run bench` does), a full
+ * collection precedes every slice, so no workload pays for garbage another one left.
+ * The reported figure is the median of the rounds' ops/s. One op is
  * one validation call; every verdict is counted into a sink that is printed, so the
  * JIT cannot drop the work.
  */
@@ -35,6 +37,9 @@ export interface RoundResults {
   readonly sink: number;
 }
 
+/** `global.gc` when Node runs with `--expose-gc`. */
+export const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
 export function runRounds(workloads: readonly Workload[], options: TimingOptions): RoundResults {
   let sink = 0;
   for (const w of workloads) sink += runSlice(w.cases, options.warmupMs).accepted;
@@ -53,6 +58,7 @@ export function runRounds(workloads: readonly Workload[], options: TimingOptions
 /** Runs whole passes over `cases` until `sliceMs` is spent. */
 function runSlice(cases: readonly BoundCase[], sliceMs: number): { opsPerSecond: number; accepted: number } {
   if (cases.length === 0) return { opsPerSecond: 0, accepted: 0 };
+  collectGarbage?.();
   let ops = 0;
   let accepted = 0;
   const start = performance.now();

@@ -78,6 +78,10 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
       exitCode = await runGenerate(flags, io);
     });
 
+  if (argv.length === 0) {
+    io.stderr(program.helpInformation());
+    return EXIT_ERROR;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
@@ -88,10 +92,6 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
       return EXIT_ERROR;
     }
     reportError(error, io, debug);
-    return EXIT_ERROR;
-  }
-  if (argv.length === 0) {
-    io.stderr(program.helpInformation());
     return EXIT_ERROR;
   }
   return exitCode;

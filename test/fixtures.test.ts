@@ -69,6 +69,10 @@ describe("fixture interfaces: extends (zero, one, several, Omit, alias), re-decl
       "UsesLater",
       "Later",
       "Keywords",
+      "BaseParams",
+      "UriParams",
+      "CursorParams",
+      "BothParams",
     ]);
   });
 
@@ -169,11 +173,15 @@ describe("fixture interfaces: extends (zero, one, several, Omit, alias), re-decl
           I("/a~0b~1c", "type"),
         ],
       ],
-      // Keys found on Object.prototype are not present unless own.
-      [Object.create({ enum: [], "io.modelcontextprotocol/protocolVersion": "v" }), [
-        I("/enum", "required"),
-        I("/io.modelcontextprotocol~1protocolVersion", "required"),
-      ]],
+    ],
+  });
+
+  // Both bases bring the same `_meta`: one property, checked once.
+  verdicts(v, "BothParams", {
+    valid: [{ uri: "u" }, { uri: "u", cursor: "c", _meta: { k: 1 } }],
+    invalid: [
+      [{ _meta: [] }, [I("/_meta", "type"), I("/uri", "required")]],
+      [{ uri: "u", cursor: 1 }, [I("/cursor", "type")]],
     ],
   });
 
@@ -376,6 +384,18 @@ describe("fixture objects: index signatures, Record, arrays, nested and empty ob
       [{ anything: 1, nil: null, roots: [] }, [I("/roots", "type")]],
       [{ anything: 1, nil: null, logging: [] }, [I("/logging", "type")]],
       [{ anything: 1, nil: null, logging: "x" }, [I("/logging", "type")]],
+    ],
+  });
+  verdicts(v, "Schemas", {
+    valid: [
+      { inputSchema: { type: "object" } },
+      { inputSchema: { $schema: "s", type: "object", properties: {} }, annotations: { title: "t", hint: "h" } },
+    ],
+    invalid: [
+      [{ inputSchema: { type: "array" } }, [I("/inputSchema/type", "const")]],
+      [{ inputSchema: { type: "object", $schema: 1 } }, [I("/inputSchema/$schema", "type")]],
+      [{ inputSchema: { type: "object" }, annotations: { title: "t", hint: 1 } }, [I("/annotations/hint", "type")]],
+      [{ inputSchema: { type: "object" }, annotations: { hint: "h" } }, [I("/annotations/title", "required")]],
     ],
   });
 });

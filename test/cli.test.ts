@@ -1,0 +1,147 @@
+/**
+ * The command line: exit codes, --help/--version, errors with locations and nothing
+ * written, atomic and idempotent writes, --check drift detection, --dump-ir, --targets.
+ * Runs `run(argv, io)` in-process (no build of dist/ needed).
+ */
+import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { run } from "../generator/cli.js";
+import { OPTION_SPECS, GENERATOR_VERSION } from "../generator/index.js";
+import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const DRAFT = join(SPEC_DIR, "schema", "draft", "schema.ts");
+
+describe("mcp-schema-codegen CLI", () => {
+  it("prints help listing every option of the options table, exit 0", async () => {
+    const { code, stdout } = await cli("generate", "--help");
+    expect(code).toBe(0);
+    for (const spec of OPTION_SPECS) {
+      expect(stdout).toContain(spec.flag.split(" ")[0]);
+      for (const choice of spec.choices) expect(stdout).toContain(choice);
+    }
+    expect(stdout).toContain("Exit codes: 0 success, 1 --check found drift, 2 error.");
+  });
+
+  it("prints the package version", async () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string };
+    const { code, stdout } = await cli("--version");
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(pkg.version);
+    expect(GENERATOR_VERSION).toBe(pkg.version);
+  });
+
+  it("exits 2 on usage errors", async () => {
+    expect((await cli()).code).toBe(2);
+    expect((await cli("frobnicate")).code).toBe(2);
+    const noInput = await cli("generate", "--out", join(scratchDir("cli-usage"), "out"));
+    expect(noInput.code).toBe(2);
+    expect(noInput.stderr).toContain("error MCG001: missing input");
+    const badChoice = await cli("generate", "--schema", DRAFT, "--out", "x", "--docs", "some");
+    expect(badChoice.code).toBe(2);
+    const badTarget = await cli("generate", "--schema", DRAFT, "--out", "x", "--targets", "types,nope");
+    expect(badTarget.code).toBe(2);
+    expect(badTarget.stderr).toContain("unknown target nope");
+  });
+
+  it("reports unsupported constructs with file:line:col, exit 2, and writes nothing", async () => {
+    const dir = scratchDir("cli-bad");
+    const schema = join(dir, "schema.ts");
+    writeFileSync(schema, 'export interface A { x: string }\nexport type M = { [K in "a" | "b"]: number };\nexport type G<T> = T[];\n');
+    const out = join(dir, "out");
+    const { code, stderr } = await cli("generate", "--schema", schema, "--out", out);
+    expect(code).toBe(2);
+    expect(stderr).toContain(`${schema}:2:17 - error MCG201: unsupported construct: mapped type`);
+    expect(stderr).toContain(`${schema}:3:1 - error MCG201: unsupported construct: generic type alias`);
+    expect(stderr).toContain("2 errors; nothing was written");
+    expect(stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("shows a stack trace only with --debug", async () => {
+    const dir = scratchDir("cli-debug");
+    const { stderr } = await cli("generate", "--schema", join(dir, "missing.ts"), "--out", join(dir, "out"), "--debug");
+    expect(stderr).toContain("error MCG101: schema file not found");
+    expect(stderr).toMatch(/\n\s+at /);
+  });
+
+  it("writes, then leaves unchanged files alone, and --check detects a one-byte change", async () => {
+    const dir = scratchDir("cli-write");
+    const out = join(dir, "out");
+    const first = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain("3 written, 0 unchanged");
+    expect(readdirSync(out).sort()).toEqual(["index.ts", "types.ts", "validators.ts"]);
+    expect(readdirSync(dir).sort()).toEqual(["out"]); // no temporary or lock folder left behind
+
+    const past = new Date("2020-01-01T00:00:00Z");
+    utimesSync(join(out, "types.ts"), past, past);
+    const second = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
+    expect(second.stdout).toContain("0 written, 3 unchanged");
+    expect(statSync(join(out, "types.ts")).mtime.getTime()).toBe(past.getTime());
+
+    expect((await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags", "--check")).code).toBe(0);
+
+    const file = join(out, "validators.ts");
+    const original = readFileSync(file, "utf8");
+    const at = original.indexOf("MAX_DEPTH = 1000");
+    writeFileSync(file, `${original.slice(0, at)}MAX_DEPTH = 1001${original.slice(at + "MAX_DEPTH = 1000".length)}`);
+    const drift = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags", "--check");
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain(`changed: ${out}/validators.ts`);
+    expect(drift.stdout).toContain("- export const MAX_DEPTH = 1001;");
+    expect(drift.stdout).toContain("+ export const MAX_DEPTH = 1000;");
+    expect(drift.stdout).toContain("1 of 3 files differ");
+    expect(readFileSync(file, "utf8")).not.toBe(original); // --check wrote nothing
+
+    // a different option is drift too
+    expect((await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "none", "--check")).code).toBe(1);
+  });
+
+  it("--check on a missing folder reports every file missing", async () => {
+    const out = join(scratchDir("cli-check-missing"), "out");
+    const { code, stdout } = await cli("generate", "--schema", DRAFT, "--out", out, "--check");
+    expect(code).toBe(1);
+    expect(stdout).toContain(`missing: ${out}/types.ts`);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("--targets generates only what is asked for, plus what it imports", async () => {
+    const dir = scratchDir("cli-targets");
+    expect((await cli("generate", "--schema", DRAFT, "--out", join(dir, "a"), "--targets", "types")).code).toBe(0);
+    expect(readdirSync(join(dir, "a"))).toEqual(["types.ts"]);
+    expect((await cli("generate", "--schema", DRAFT, "--out", join(dir, "b"), "--targets", "validators")).code).toBe(0);
+    expect(readdirSync(join(dir, "b")).sort()).toEqual(["types.ts", "validators.ts"]);
+  });
+
+  it("--dump-ir writes the IR as JSON with source positions", async () => {
+    const dir = scratchDir("cli-ir");
+    const irFile = join(dir, "ir.json");
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft", "--out", join(dir, "out"), "--dump-ir", irFile)).code).toBe(0);
+    const ir = JSON.parse(readFileSync(irFile, "utf8")) as { source: string; declarations: { name: string; kind: string; span: { line: number } }[] };
+    expect(ir.source).toBe("schema.ts");
+    const request = ir.declarations.find((d) => d.name === "JSONRPCRequest");
+    expect(request?.kind).toBe("interface");
+    const text = readFileSync(DRAFT, "utf8").split("\n");
+    expect(text[request!.span.line - 1]).toContain("export interface JSONRPCRequest");
+  });
+});
+
+describe("README", () => {
+  it("documents every option of the options table and its choices", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    for (const spec of OPTION_SPECS) {
+      const flag = spec.flag.split(" ")[0]!;
+      const row = readme.split("\n").find((line) => line.startsWith(`| \`${flag}`));
+      expect(row, flag).toBeDefined();
+      for (const choice of spec.choices) expect(row).toContain(choice);
+    }
+  });
+});
