@@ -602,6 +602,41 @@ describe("fixture constraints: JSDoc tags, number semantics, --docs full", () =>
   });
 });
 
+describe("fixture names: schema names that meet generated names", () => {
+  const { validators: v } = fixtureSuite("names", { docs: "none" }, ["validators.ts"]);
+
+  it("names the Standard Schema object of Tool ToolStandardSchema, since ToolSchema is a type", () => {
+    const names = Object.keys(v()).sort();
+    expect(names).toEqual(
+      [
+        "MAX_DEPTH",
+        "isTool",
+        "validateTool",
+        "ToolStandardSchema",
+        "isToolSchema",
+        "validateToolSchema",
+        "ToolSchemaSchema",
+        "validatorsByType",
+      ].sort(),
+    );
+  });
+  verdicts(v, "Tool", {
+    standard: "ToolStandardSchema",
+    valid: [{ name: "n", inputSchema: { type: "object" } }],
+    invalid: [[{ name: "n", inputSchema: {} }, [I("/inputSchema/type", "required")]]],
+  });
+  verdicts(v, "ToolSchema", { valid: [{ type: "object" }], invalid: [[{ type: "array" }, [I("/type", "const")]]] });
+
+  it("keeps the guard isUri of a type Uri apart from the runtime's @format uri check", async () => {
+    const fixture = await generateFixture("names", { docs: "none" }, "names-format-helper", "format-helper.ts");
+    expect(typecheck(fixture.dir)).toEqual([]);
+    const { isUri, isLink } = fixture.validators as Record<string, (x: unknown) => boolean>;
+    expect(isUri!("not a uri")).toBe(true);
+    expect(isLink!({ href: "https://example.com", target: "anything" })).toBe(true);
+    expect(isLink!({ href: "not a uri" })).toBe(false);
+  });
+});
+
 describe("fixture unsupported: constructs the generator refuses, with located diagnostics", () => {
   it("reports every unsupported construct at once, each with a code and file:line:col", async () => {
     const file = fixtureSchema("unsupported");

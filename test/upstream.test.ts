@@ -67,6 +67,8 @@ function generated(version: CorpusVersion): () => Promise<Generated> {
 /** Compares our verdicts with ajv's and records every uncovered disagreement. */
 class Comparison {
   checked = 0;
+  /** Values ajv rejects: shows that the mutants do make invalid values. */
+  rejectedByAjv = 0;
   disagreements = 0;
   readonly failures: string[] = [];
   private readonly patched = new Map<string, AjvOracle>();
@@ -96,6 +98,7 @@ class Comparison {
       return false;
     }
     const ajv = this.ajv.validate(type, value);
+    if (!ajv.valid) this.rejectedByAjv++;
     const problems: string[] = [];
     if (isResult !== ours.ok) problems.push(`is${type} → ${isResult} but validate${type}.ok → ${ours.ok}`);
     if (!ours.ok && (ours.issues.length === 0 || ours.issues.some((i) => i.path !== "" && !i.path.startsWith("/"))))
@@ -211,6 +214,7 @@ for (const version of versions) {
       const unknownTypes = [...new Set(examples.map((e) => e.type))].filter((t) => !declared.has(t));
       expect(unknownTypes, "example folders naming no declared type").toEqual([]);
       const before = c.checked;
+      const rejectedBefore = c.rejectedByAjv;
       let mutantCount = 0;
       for (const example of examples) {
         c.check(example.type, example.file, "unmodified", example.value, true);
@@ -221,7 +225,7 @@ for (const version of versions) {
       }
       console.log(
         `[${version.label}] examples: ${examples.length} checked, ${mutantCount} mutants checked, ` +
-          `${c.disagreements} disagreements so far (${c.failures.length} not covered), ${c.checked - before} verdicts compared`,
+          `${c.rejectedByAjv - rejectedBefore} rejected by ajv, ${c.disagreements} disagreements (${c.failures.length} not covered)`,
       );
       expect(c.report()).toEqual([]);
     });
@@ -232,6 +236,7 @@ for (const version of versions) {
       const arbitraries = instanceArbitraries(g.result.ir);
       const failuresBefore = c.failures.length;
       const disagreementsBefore = c.disagreements;
+      const rejectedBefore = c.rejectedByAjv;
       let instances = 0;
       let mutantCount = 0;
       for (const [i, d] of g.types.entries()) {
@@ -249,6 +254,7 @@ for (const version of versions) {
       completed.add(version.label);
       console.log(
         `[${version.label}] generated: ${instances} instances of ${g.types.length} types, ${mutantCount} mutants checked, ` +
+          `${c.rejectedByAjv - rejectedBefore} rejected by ajv, ` +
           `${c.disagreements - disagreementsBefore} disagreements (${c.failures.length - failuresBefore} not covered)`,
       );
       expect(c.report()).toEqual([]);

@@ -105,8 +105,12 @@ class ValidatorEmitter {
         return this.keywordCheck(type, v);
       case "literal":
         return `${v} === ${JSON.stringify(type.value)}`;
-      case "ref":
+      case "ref": {
+        // A reference to a plain alias (`RequestId = string | number`) is checked in place.
+        const target = this.model.typeOf(type.name);
+        if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return paren(this.check(target, v, place));
         return `${this.names.get(type.name)!.check}(${v}, d + 1)`;
+      }
       case "array":
       case "tuple":
         return `${this.helper(type, place)}(${v}, d)`;
@@ -515,6 +519,14 @@ function acceptsUndefined(type: TypeExpr): boolean {
 function simplifyUnion(type: UnionType): TypeExpr[] {
   const open = type.members.some((m) => m.kind === "keyword" && m.name === "string" && !m.constraints);
   return open ? type.members.filter((m) => !(m.kind === "literal" && typeof m.value === "string")) : [...type.members];
+}
+
+/** A keyword, literal or union of them, without constraints: cheaper to check in place than to call. */
+function isPlainLeaf(type: TypeExpr): boolean {
+  if (type.kind === "keyword") return !type.constraints;
+  if (type.kind === "literal") return true;
+  if (type.kind === "union") return type.members.length <= 8 && type.members.every(isPlainLeaf);
+  return false;
 }
 
 function isLeaf(type: TypeExpr, model: Model): boolean {

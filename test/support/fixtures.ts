@@ -64,8 +64,9 @@ export async function generateFixture(
   family: string,
   options: Partial<GeneratorOptions> = {},
   label = family,
+  file = "schema.ts",
 ): Promise<GeneratedFixture> {
-  const dir = await generateInto(`fixture-${label}`, { schema: { path: fixtureSchema(family) }, ...options });
+  const dir = await generateInto(`fixture-${label}`, { schema: { path: fixtureSchema(family, file) }, ...options });
   const validators = (await import(join(dir, "validators.ts"))) as ValidatorsModule;
   const types = (await import(join(dir, "types.ts"))) as Record<string, unknown>;
   return { dir, validators, types, read: (file) => readFileSync(join(dir, file), "utf8") };
@@ -73,6 +74,8 @@ export async function generateFixture(
 
 /** Valid values and invalid values (with their exact issues) of one type. */
 export interface Verdicts {
+  /** Name of the Standard Schema export when it is not `<type>Schema`. */
+  readonly standard?: string;
   readonly valid?: readonly unknown[];
   readonly invalid?: readonly (readonly [value: unknown, issues: readonly IssueKey[]])[];
 }
@@ -96,7 +99,7 @@ function exportOf<T>(validators: ValidatorsModule, name: string): T {
 
 /**
  * Declares one test per value: `isX`, `validateX`, `XSchema` and `validatorsByType.X`
- * agree on the verdict; for an invalid value, `validateX` reports exactly the given
+ * (or `cases.standard`) agree on the verdict; for an invalid value, `validateX` reports exactly the given
  * issues (path and keyword, in order) and the Standard Schema object reports the same
  * issues with the pointer split into segments.
  */
@@ -107,7 +110,7 @@ export function verdicts(load: () => ValidatorsModule, type: string, cases: Verd
       const result = exportOf<(x: unknown) => ValidationResult>(v, `validate${type}`)(value);
       expect(result).toEqual({ ok: true, value });
       expect(exportOf<(x: unknown) => boolean>(v, `is${type}`)(value)).toBe(true);
-      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(v, `${type}Schema`);
+      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(v, cases.standard ?? `${type}Schema`);
       expect(standard["~standard"].validate(value)).toEqual({ value });
       expect(v.validatorsByType[type]!(value).ok).toBe(true);
     });
@@ -121,7 +124,7 @@ export function verdicts(load: () => ValidatorsModule, type: string, cases: Verd
       expect(issues.map(({ path, keyword }) => ({ path, keyword }))).toEqual(expected);
       for (const i of issues) expect(typeof i.message === "string" && i.message.length > 0).toBe(true);
       expect(exportOf<(x: unknown) => boolean>(v, `is${type}`)(value)).toBe(false);
-      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(v, `${type}Schema`);
+      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(v, cases.standard ?? `${type}Schema`);
       expect(standard["~standard"].validate(value)).toEqual({
         issues: issues.map((i) => ({ message: i.message, path: segments(i.path) })),
       });

@@ -24,6 +24,25 @@ type Segment = string | number;
  */
 const REPLACEMENTS: readonly Json[] = [null, 1.5, 7, -1, "s", true, [], {}];
 
+/**
+ * Further replacements for a string: strings that some `@format` (uri, uri-template,
+ * byte) accepts and others reject, to probe format checks wherever a string sits.
+ */
+const STRING_PROBES: readonly string[] = [
+  "",
+  "a b",
+  "/relative/path",
+  "http://exa mple.com",
+  "https://example.com/{id}",
+  "%zz",
+  "YQ==",
+  "YQ",
+  "urn:x:y",
+];
+
+/** Further replacements for a number: zero, a fraction inside [0, 1], beyond 2^53, far beyond 32 bits. */
+const NUMBER_PROBES: readonly number[] = [0, 0.5, 2 ** 53 + 2, 1e300];
+
 /** Values given to the extra property added to every object. */
 const EXTRA_VALUES: readonly Json[] = ["s", null, {}];
 
@@ -70,6 +89,11 @@ export function* mutants(root: Json): Generator<Mutant> {
         value: edit(root, path, () => replacement),
       };
     }
+    const probes: readonly Json[] = typeof node === "string" ? STRING_PROBES : typeof node === "number" ? NUMBER_PROBES : [];
+    for (const probe of probes) {
+      if (probe === node) continue;
+      yield { description: `probe ${at || "(root)"} ${JSON.stringify(node)}→${JSON.stringify(probe)}`, value: edit(root, path, () => probe) };
+    }
     if (isRecord(node)) {
       if (hasOwn(node, "id")) yield { description: `id: null at ${at || "(root)"}`, value: edit(root, [...path, "id"], () => null) };
       if (hasOwn(node, "jsonrpc")) {
@@ -84,6 +108,10 @@ export function* mutants(root: Json): Generator<Mutant> {
             value: edit(root, [...path, EXTRA_KEY], () => extra),
           };
         }
+      }
+      // A JSON.parse'd object may have an own "__proto__" key; validators must treat it as data.
+      if (!hasOwn(node, "__proto__")) {
+        yield { description: `extra ${at || "(root)"} "__proto__": "s"`, value: edit(root, [...path, "__proto__"], () => "s") };
       }
     }
   }

@@ -1,0 +1,112 @@
+/**
+ * Unit tables for small pure functions of the pipeline: naming, JSON Pointer tokens,
+ * doc rendering, short diffs, diagnostics ordering, and the .d.ts / in-memory inputs.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { renderDoc } from "../generator/emit/docs.js";
+import { pointerToken, propertyKey, propertyRead } from "../generator/emit/names.js";
+import { formatDiagnostic, GeneratorError, sortDiagnostics } from "../generator/errors.js";
+import { generate } from "../generator/index.js";
+import { shortDiff } from "../generator/write.js";
+import { scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+describe("names", () => {
+  it.each([
+    ["name", "name"],
+    ["$schema", "$schema"],
+    ["default", "default"],
+    ["io.modelcontextprotocol/protocolVersion", '"io.modelcontextprotocol/protocolVersion"'],
+    ["a-b", '"a-b"'],
+    ["1x", '"1x"'],
+  ])("propertyKey(%j) = %s", (name, key) => expect(propertyKey(name)).toBe(key));
+
+  it.each([
+    ["method", "v.method"],
+    ["io.x/y", 'v["io.x/y"]'],
+    ["constructor", 'own(v, "constructor")'],
+    ["__proto__", 'own(v, "__proto__")'],
+    ["toString", 'own(v, "toString")'],
+  ])("propertyRead(v, %j) = %s", (name, read) => expect(propertyRead("v", name)).toBe(read));
+
+  it.each([
+    ["a", "a"],
+    ["a/b", "a~1b"],
+    ["a~b", "a~0b"],
+    ["~/", "~0~1"],
+  ])("pointerToken(%j) = %j", (name, token) => expect(pointerToken(name)).toBe(token));
+});
+
+describe("renderDoc", () => {
+  const docs = { text: "Says hello.\nTwice.", tags: [{ name: "deprecated", text: "use Bye" }, { name: "category", text: "Greetings" }] };
+  it("full keeps text and tags", () => {
+    expect(renderDoc("full", "schema.ts", docs, 3)).toBe(
+      "/**\n * Says hello.\n * Twice.\n *\n * @deprecated use Bye\n * @category Greetings\n */",
+    );
+  });
+  it("tags keeps only @deprecated/@internal, without text, and the source line", () => {
+    expect(renderDoc("tags", "schema.ts", docs, 3)).toBe("/**\n * schema.ts:3\n * @deprecated\n */");
+    expect(renderDoc("tags", "schema.ts", { text: "x", tags: [] })).toBe("");
+  });
+  it("none drops everything", () => expect(renderDoc("none", "schema.ts", docs, 3)).toBe(""));
+  it("never lets a comment close early", () => {
+    expect(renderDoc("full", "s.ts", { text: "a */ b", tags: [] })).toBe("/** a *\\/ b */");
+  });
+});
+
+describe("shortDiff", () => {
+  it("shows the first differing region with its line number", () => {
+    expect(shortDiff("a\nb\nc\n", "a\nB\nc\n")).toBe("@@ line 2 @@\n- b\n+ B");
+    expect(shortDiff("a\n", "a\nb\n")).toBe("@@ line 2 @@\n+ b");
+  });
+  it("caps long hunks", () => {
+    const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
+    const diff = shortDiff(before, "x", 2);
+    expect(diff.split("\n")).toEqual(["@@ line 1 @@", "- l0", "- l1", "- … 18 more lines", "+ x"]);
+  });
+});
+
+describe("diagnostics", () => {
+  it("sorts by file, line, column and formats compiler-style", () => {
+    const span = (line: number, column: number) => ({ file: "s.ts", line, column });
+    const sorted = sortDiagnostics([
+      { code: "MCG201", message: "b", span: span(3, 1) },
+      { code: "MCG201", message: "a", span: span(1, 9) },
+      { code: "MCG101", message: "no span" },
+    ]);
+    expect(sorted.map((d) => formatDiagnostic(d))).toEqual([
+      "error MCG101: no span",
+      "s.ts:1:9 - error MCG201: a",
+      "s.ts:3:1 - error MCG201: b",
+    ]);
+  });
+});
+
+describe("inputs", () => {
+  it("a .d.ts emitted from schema.ts generates the same validators (but for line references)", async () => {
+    const dir = scratchDir("dts-input");
+    const source = join(SPEC_DIR, "schema", "draft", "schema.ts");
+    const program = ts.createProgram([source], { declaration: true, emitDeclarationOnly: true, outDir: dir, strict: true });
+    let dts = "";
+    program.emit(undefined, (_name, text) => (dts = text));
+    const dtsPath = join(dir, "schema.d.ts");
+    writeFileSync(dtsPath, dts);
+    const fromDts = await generate({ schema: { path: dtsPath }, docs: "none", targets: ["validators"] });
+    const fromTs = await generate({ schema: { path: source }, docs: "none", targets: ["validators"] });
+    const strip = (text: string) => text.split("\n").slice(3).join("\n").replace(/\(schema(\.d)?\.ts:\d+\)/g, "");
+    expect(fromDts.files.length).toBe(2);
+    for (let i = 0; i < fromTs.files.length; i++) expect(strip(fromDts.files[i]!.contents)).toBe(strip(fromTs.files[i]!.contents));
+  });
+
+  it("in-memory text works and reports positions in the given file name", async () => {
+    const ok = await generate({ schema: { text: "export type A = string;\n", fileName: "mem.ts" }, targets: ["types"] });
+    expect(ok.files[0]!.contents).toContain("export type A = string;");
+    const failure = await generate({ schema: { text: "export type A = B;\n", fileName: "mem.ts" } }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GeneratorError);
+    expect((failure as GeneratorError).diagnostics.map((d) => formatDiagnostic(d))).toEqual([
+      "mem.ts:1:17 - error MCG110: TypeScript TS2304: Cannot find name 'B'.",
+    ]);
+  });
+});
