@@ -2,7 +2,7 @@
  * Generation cost: wall time and peak RSS of our generator beside typescript-json-schema
  * (upstream's tool for `schema.json`) on the same `schema.ts`. Each run is a fresh child
  * process (so module loading and the TypeScript program count for both); runs of the two
- * tools alternate and the median is reported. Peak RSS comes from `rss-probe.ts`.
+ * tools alternate and the median is reported. Peak RSS and CPU time come from `rss-probe.ts`.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -15,6 +15,7 @@ import { median } from "./stats.js";
 /** One child process run. */
 export interface ProcessRun {
   readonly wallMs: number;
+  readonly cpuMs: number;
   readonly peakRssKiB: number;
   readonly stdout: string;
 }
@@ -25,6 +26,8 @@ export interface ToolCost {
   readonly command: string;
   readonly runs: number;
   readonly wallMs: number;
+  /** User + system CPU time (all threads of the process). */
+  readonly cpuMs: number;
   readonly peakRssKiB: number;
   /** Time inside `generate()` alone (ours only): excludes Node start-up and module loading. */
   readonly innerMs?: number;
@@ -74,6 +77,7 @@ function summarize(tool: string, command: string, runs: readonly ProcessRun[]): 
     command,
     runs: runs.length,
     wallMs: median(runs.map((r) => r.wallMs)),
+    cpuMs: median(runs.map((r) => r.cpuMs)),
     peakRssKiB: median(runs.map((r) => r.peakRssKiB)),
   };
 }
@@ -90,7 +94,7 @@ function tjsBin(): string {
 
 /** Runs `node --import rss-probe <args>`; rejects with its stderr when it fails. */
 function runChild(args: readonly string[], tmpDir: string): Promise<ProcessRun> {
-  const rssFile = join(tmpDir, "rss.txt");
+  const rssFile = join(tmpDir, "usage.json");
   rmSync(rssFile, { force: true });
   return new Promise((resolve, reject) => {
     const start = performance.now();
@@ -109,7 +113,8 @@ function runChild(args: readonly string[], tmpDir: string): Promise<ProcessRun> 
         reject(new Error(`${args.join(" ")} exited with ${String(code)}:\n${stderr}`));
         return;
       }
-      resolve({ wallMs, peakRssKiB: Number(readFileSync(rssFile, "utf8")), stdout });
+      const usage = JSON.parse(readFileSync(rssFile, "utf8")) as { peakRssKiB: number; cpuMs: number };
+      resolve({ wallMs, cpuMs: usage.cpuMs, peakRssKiB: usage.peakRssKiB, stdout });
     });
   });
 }

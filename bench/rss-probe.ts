@@ -1,9 +1,16 @@
 /**
  * Preloaded into a measured child process with `node --import`: when the process exits,
- * writes its peak resident set size (KiB, from getrusage) to the file `$BENCH_RSS_FILE`.
- * Works for any Node program, so both generators are measured the same way.
+ * writes `{ "peakRssKiB", "cpuMs" }` (peak resident set size and user + system CPU time,
+ * from getrusage) to the file `$BENCH_RSS_FILE`. Works for any Node program, so both
+ * generators are measured the same way.
  */
 import { writeFileSync } from "node:fs";
 
 const out = process.env.BENCH_RSS_FILE;
-if (out) process.on("exit", () => writeFileSync(out, String(process.resourceUsage().maxRSS)));
+if (out) {
+  process.on("exit", () => {
+    const usage = process.resourceUsage();
+    const cpuMs = (usage.userCPUTime + usage.systemCPUTime) / 1000;
+    writeFileSync(out, JSON.stringify({ peakRssKiB: usage.maxRSS, cpuMs }));
+  });
+}

@@ -1,12 +1,15 @@
 /**
  * Throughput measurement by interleaved rounds. In each round every workload (one
  * contender over one input set) runs for a fixed time slice, in an order rotated from
- * round to round, so drift (JIT tiers, GC, CPU frequency, neighbours) spreads over all
+ * round to round, so drift (JIT tiers, CPU frequency, neighbours) spreads over all
  * contenders alike. When Node runs with `--expose-gc` (as `npm run bench` does), a full
  * collection precedes every slice, so no workload pays for garbage another one left.
- * The reported figure is the median of the rounds' ops/s. One op is
- * one validation call; every verdict is counted into a sink that is printed, so the
- * JIT cannot drop the work.
+ *
+ * Each slice records its ops per second of CPU time of this process (`process.cpuUsage`)
+ * and per second of wall time. CPU time is the headline: on a shared machine wall time
+ * also counts the time this process waited for a core. The reported figure is the median
+ * over the rounds. One op is one validation call; every verdict is counted into a sink
+ * that is printed, so the JIT cannot drop the work.
  */
 import { performance } from "node:perf_hooks";
 import type { Check } from "./contenders.js";
@@ -25,14 +28,23 @@ export interface Workload {
 
 export interface TimingOptions {
   readonly rounds: number;
+  /** Wall time of one slice. */
   readonly sliceMs: number;
   /** Unrecorded warm-up slice per workload, before the rounds. */
   readonly warmupMs: number;
 }
 
+/** One workload in one round. */
+export interface Slice {
+  readonly opsPerCpuSecond: number;
+  readonly opsPerWallSecond: number;
+}
+
 export interface RoundResults {
-  /** ops/s of each workload in each round, by workload key. */
-  readonly opsPerSecond: ReadonlyMap<string, readonly number[]>;
+  /** Every round's slice, by workload key. */
+  readonly slices: ReadonlyMap<string, readonly Slice[]>;
+  /** CPU time over wall time of all recorded slices: below 1 when the process waited for a core. */
+  readonly cpuShare: number;
   /** Accepted verdicts summed over every slice: printed, so the work is observable. */
   readonly sink: number;
 }
@@ -43,24 +55,31 @@ export const collectGarbage = (globalThis as { gc?: () => void }).gc;
 export function runRounds(workloads: readonly Workload[], options: TimingOptions): RoundResults {
   let sink = 0;
   for (const w of workloads) sink += runSlice(w.cases, options.warmupMs).accepted;
-  const opsPerSecond = new Map<string, number[]>(workloads.map((w) => [w.key, []]));
+  const slices = new Map<string, Slice[]>(workloads.map((w) => [w.key, []]));
+  let cpuMs = 0;
+  let wallMs = 0;
   for (let round = 0; round < options.rounds; round++) {
     for (let i = 0; i < workloads.length; i++) {
       const w = workloads[(i + round) % workloads.length] as Workload;
       const slice = runSlice(w.cases, options.sliceMs);
-      opsPerSecond.get(w.key)?.push(slice.opsPerSecond);
+      slices.get(w.key)?.push({
+        opsPerCpuSecond: (slice.ops * 1000) / slice.cpuMs,
+        opsPerWallSecond: (slice.ops * 1000) / slice.wallMs,
+      });
+      cpuMs += slice.cpuMs;
+      wallMs += slice.wallMs;
       sink += slice.accepted;
     }
   }
-  return { opsPerSecond, sink };
+  return { slices, cpuShare: cpuMs / wallMs, sink };
 }
 
-/** Runs whole passes over `cases` until `sliceMs` is spent. */
-function runSlice(cases: readonly BoundCase[], sliceMs: number): { opsPerSecond: number; accepted: number } {
-  if (cases.length === 0) return { opsPerSecond: 0, accepted: 0 };
+/** Runs whole passes over `cases` until `sliceMs` of wall time is spent. */
+function runSlice(cases: readonly BoundCase[], sliceMs: number) {
   collectGarbage?.();
   let ops = 0;
   let accepted = 0;
+  const cpuStart = process.cpuUsage();
   const start = performance.now();
   const deadline = start + sliceMs;
   let now = start;
@@ -71,6 +90,7 @@ function runSlice(cases: readonly BoundCase[], sliceMs: number): { opsPerSecond:
     }
     ops += cases.length;
     now = performance.now();
-  } while (now < deadline);
-  return { opsPerSecond: (ops * 1000) / (now - start), accepted };
+  } while (now < deadline && cases.length > 0);
+  const cpu = process.cpuUsage(cpuStart);
+  return { ops, accepted, wallMs: now - start, cpuMs: Math.max((cpu.user + cpu.system) / 1000, 1e-3) };
 }

@@ -13,6 +13,7 @@ import {
   issue,
   snapshotPath,
   verdicts,
+  unusedDeclarations,
   type GeneratedFixture,
   type ValidatorsModule,
 } from "./support/fixtures.js";
@@ -36,6 +37,9 @@ function fixtureSuite(family: string, options: Partial<GeneratorOptions>, files:
   }
   it("type-checks under strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess", () => {
     expect(typecheck(get().dir)).toEqual([]);
+  });
+  it("declares nothing it does not use (noUnusedLocals)", () => {
+    expect(unusedDeclarations(get().dir)).toEqual([]);
   });
   return { get, validators: (): ValidatorsModule => get().validators };
 }
@@ -507,9 +511,37 @@ describe("fixture discriminated: unions switched on type, method and mode", () =
     ],
   });
 
-  verdicts(v, "Message", {
-    valid: [{ content: { type: "text", text: "t" } }, { content: [{ type: "text", text: "t" }], elicit: { message: "m" } }],
+  verdicts(v, "AnyContent", {
+    valid: [{ type: "tool_use", id: "1" }, { type: "sound", data: "d" }],
     invalid: [
+      [{ type: "tool_use" }, [I("/id", "required")]],
+      [{ type: "tool" }, [I("/type", "discriminator")]],
+    ],
+  });
+
+  it("lists the values of a spread union alias when naming an unknown discriminant", () => {
+    const result = (v().validateAnyContent as (x: unknown) => unknown)({ type: "tool" });
+    expect(result).toEqual({
+      ok: false,
+      issues: [
+        {
+          path: "/type",
+          keyword: "discriminator",
+          message: 'unknown type "tool"; expected one of "text", "image", "audio", "sound", "tool_use"',
+        },
+      ],
+    });
+  });
+
+  verdicts(v, "Message", {
+    valid: [
+      { content: { type: "text", text: "t" } },
+      { content: [{ type: "text", text: "t" }], elicit: { message: "m" } },
+      { content: [], parts: [{ type: "tool_use", id: "1" }, { type: "text", text: "t" }] },
+    ],
+    invalid: [
+      [{ content: [], parts: [{ type: "text", text: "t" }, { type: "image" }] }, [I("/parts/1/type", "discriminator")]],
+      [{ content: [], parts: [{ type: "tool_use" }] }, [I("/parts/0/id", "required")]],
       [{ content: { type: "text", text: "t" }, elicit: { mode: "url" } }, [I("/elicit/url", "required")]],
       [{ content: { type: "video" } }, [I("/content", "anyOf"), I("/content/type", "discriminator")]],
       // An array is reported against the array member: the element's unknown discriminant.

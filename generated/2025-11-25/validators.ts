@@ -121,25 +121,30 @@ interface Validators<T> {
   readonly schema: StandardSchemaV1<unknown, T>;
 }
 
+/**
+ * Builds the public functions of one type. Each closure calls its own check directly, so
+ * the engine can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ */
 function define<T>(f: Check, c: Collect): Validators<T> {
-  const validate = (value: unknown): ValidationResult<T> => check<T>(value, f, c);
-  return { is: (value: unknown): value is T => guard(f, value), validate, schema: standard(validate) };
+  const is = (value: unknown): value is T => {
+    try {
+      return f(value, 0);
+    } catch {
+      return false;
+    }
+  };
+  const validate = (value: unknown): ValidationResult<T> => {
+    try {
+      if (f(value, 0)) return { ok: true, value: value as T };
+    } catch {
+      // the collector reports what could not be read
+    }
+    return invalid(value, c);
+  };
+  return { is, validate, schema: standard(validate) };
 }
 
-function guard(f: Check, v: unknown): boolean {
-  try {
-    return f(v, 0);
-  } catch {
-    return false;
-  }
-}
-
-function check<T>(v: unknown, f: Check, c: Collect): ValidationResult<T> {
-  try {
-    if (f(v, 0)) return { ok: true, value: v as T };
-  } catch {
-    // fall through to the collector, which reports what could not be read
-  }
+function invalid(v: unknown, c: Collect): { readonly ok: false; readonly issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   try {
     c(v, "", issues, 0);
@@ -326,7 +331,10 @@ function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1))
   );
 }
@@ -354,7 +362,10 @@ function _isRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1))))
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken))))
   );
 }
 
@@ -481,7 +492,7 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
     typeof v.method === "string" &&
     (v.params === undefined || isObject(v.params)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -523,7 +534,12 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isResult(v.result, d + 1)
+  );
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -543,7 +559,10 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (v.id === undefined || _isRequestId(v.id, d + 1)) && _isError(v.error, d + 1)
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isError(v.error, d + 1)
   );
 }
 
@@ -585,7 +604,7 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.jsonrpc === "2.0" &&
-    (v.id === undefined || _isRequestId(v.id, d + 1)) &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32042 &&
@@ -667,7 +686,7 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.requestId === undefined || _isRequestId(v.requestId, d + 1)) &&
+    (v.requestId === undefined || typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
     (v.reason === undefined || typeof v.reason === "string")
   );
 }
@@ -715,7 +734,10 @@ function _isInitializeRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     typeof v.protocolVersion === "string" &&
     _isClientCapabilities(v.capabilities, d + 1) &&
     _isImplementation(v.clientInfo, d + 1)
@@ -750,7 +772,7 @@ function _isInitializeRequest(v: any, d: number): boolean {
     v.method === "initialize" &&
     _isInitializeRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1184,7 +1206,7 @@ function _isPingRequest(v: any, d: number): boolean {
     v.method === "ping" &&
     (v.params === undefined || _isRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1208,7 +1230,7 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isProgressToken(v.progressToken, d + 1) &&
+    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     Number.isFinite(v.progress) &&
     (v.total === undefined || Number.isFinite(v.total)) &&
     (v.message === undefined || typeof v.message === "string")
@@ -1261,8 +1283,11 @@ function _isPaginatedRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
-    (v.cursor === undefined || _isCursor(v.cursor, d + 1))
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
+    (v.cursor === undefined || typeof v.cursor === "string")
   );
 }
 
@@ -1291,7 +1316,7 @@ function _isPaginatedRequest(v: any, d: number): boolean {
     typeof v.method === "string" &&
     (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1315,7 +1340,7 @@ function _isPaginatedResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1))
+    (v.nextCursor === undefined || typeof v.nextCursor === "string")
   );
 }
 
@@ -1339,7 +1364,7 @@ function _isListResourcesRequest(v: any, d: number): boolean {
     v.method === "resources/list" &&
     (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1363,7 +1388,7 @@ function _isListResourcesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     _isListResourcesResult$resources(v.resources, d)
   );
 }
@@ -1406,7 +1431,7 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
     v.method === "resources/templates/list" &&
     (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1430,7 +1455,7 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d)
   );
 }
@@ -1476,7 +1501,10 @@ function _isResourceRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     isUri(v.uri)
   );
@@ -1508,7 +1536,10 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     isUri(v.uri)
   );
@@ -1542,7 +1573,7 @@ function _isReadResourceRequest(v: any, d: number): boolean {
     v.method === "resources/read" &&
     _isReadResourceRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1640,7 +1671,10 @@ function _isSubscribeRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     isUri(v.uri)
   );
@@ -1674,7 +1708,7 @@ function _isSubscribeRequest(v: any, d: number): boolean {
     v.method === "resources/subscribe" &&
     _isSubscribeRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1698,7 +1732,10 @@ function _isUnsubscribeRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     isUri(v.uri)
   );
@@ -1732,7 +1769,7 @@ function _isUnsubscribeRequest(v: any, d: number): boolean {
     v.method === "resources/unsubscribe" &&
     _isUnsubscribeRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1984,7 +2021,7 @@ function _isListPromptsRequest(v: any, d: number): boolean {
     v.method === "prompts/list" &&
     (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2008,7 +2045,7 @@ function _isListPromptsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     _isListPromptsResult$prompts(v.prompts, d)
   );
 }
@@ -2048,7 +2085,10 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     typeof v.name === "string" &&
     (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d))
   );
@@ -2098,7 +2138,7 @@ function _isGetPromptRequest(v: any, d: number): boolean {
     v.method === "prompts/get" &&
     _isGetPromptRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2242,7 +2282,7 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && _isRole(v.role, d + 1) && _isContentBlock(v.content, d + 1);
+  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2370,7 +2410,7 @@ function _isListToolsRequest(v: any, d: number): boolean {
     v.method === "tools/list" &&
     (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2394,7 +2434,7 @@ function _isListToolsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     _isListToolsResult$tools(v.tools, d)
   );
 }
@@ -2476,7 +2516,10 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     typeof v.name === "string" &&
     (v.arguments === undefined || isObject(v.arguments))
@@ -2510,7 +2553,7 @@ function _isCallToolRequest(v: any, d: number): boolean {
     v.method === "tools/call" &&
     _isCallToolRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2816,7 +2859,11 @@ function _isTask(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v.taskId === "string" &&
-    _isTaskStatus(v.status, d + 1) &&
+    (v.status === "working" ||
+      v.status === "input_required" ||
+      v.status === "completed" ||
+      v.status === "failed" ||
+      v.status === "cancelled") &&
     (v.statusMessage === undefined || typeof v.statusMessage === "string") &&
     typeof v.createdAt === "string" &&
     typeof v.lastUpdatedAt === "string" &&
@@ -2865,7 +2912,7 @@ function _isGetTaskRequest(v: any, d: number): boolean {
     isObject(v.params) &&
     typeof v.params.taskId === "string" &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2914,7 +2961,7 @@ function _isGetTaskPayloadRequest(v: any, d: number): boolean {
     isObject(v.params) &&
     typeof v.params.taskId === "string" &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2962,7 +3009,7 @@ function _isCancelTaskRequest(v: any, d: number): boolean {
     isObject(v.params) &&
     typeof v.params.taskId === "string" &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -3010,7 +3057,7 @@ function _isListTasksRequest(v: any, d: number): boolean {
     v.method === "tasks/list" &&
     (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -3034,7 +3081,7 @@ function _isListTasksResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     _isListTasksResult$tasks(v.tasks, d)
   );
 }
@@ -3116,8 +3163,18 @@ function _isSetLevelRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
-    _isLoggingLevel(v.level, d + 1)
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
+    (v.level === "debug" ||
+      v.level === "info" ||
+      v.level === "notice" ||
+      v.level === "warning" ||
+      v.level === "error" ||
+      v.level === "critical" ||
+      v.level === "alert" ||
+      v.level === "emergency")
   );
 }
 
@@ -3146,7 +3203,7 @@ function _isSetLevelRequest(v: any, d: number): boolean {
     v.method === "logging/setLevel" &&
     _isSetLevelRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -3170,7 +3227,14 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isLoggingLevel(v.level, d + 1) &&
+    (v.level === "debug" ||
+      v.level === "info" ||
+      v.level === "notice" ||
+      v.level === "warning" ||
+      v.level === "error" ||
+      v.level === "critical" ||
+      v.level === "alert" ||
+      v.level === "emergency") &&
     (v.logger === undefined || typeof v.logger === "string") &&
     v.data !== undefined
   );
@@ -3257,7 +3321,10 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     _isCreateMessageRequestParams$messages(v.messages, d) &&
     (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d + 1)) &&
@@ -3394,7 +3461,7 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
     v.method === "sampling/createMessage" &&
     _isCreateMessageRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -3418,7 +3485,7 @@ function _isCreateMessageResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isRole(v.role, d + 1) &&
+    (v.role === "user" || v.role === "assistant") &&
     (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
     typeof v.model === "string" &&
     (v.stopReason === undefined || typeof v.stopReason === "string")
@@ -3466,7 +3533,7 @@ export const {
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRole(v.role, d + 1) &&
+    (v.role === "user" || v.role === "assistant") &&
     (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
@@ -3573,7 +3640,7 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
 
 function _isAnnotations$audience(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isRole(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
   return true;
 }
 
@@ -3894,7 +3961,10 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     _isCompleteRequestParams$ref(v.ref, d) &&
     isObject(v.argument) &&
     typeof v.argument.name === "string" &&
@@ -3994,7 +4064,7 @@ function _isCompleteRequest(v: any, d: number): boolean {
     v.method === "completion/complete" &&
     _isCompleteRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -4120,7 +4190,7 @@ function _isListRootsRequest(v: any, d: number): boolean {
     v.method === "roots/list" &&
     (v.params === undefined || _isRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -4234,7 +4304,10 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     (v.mode === undefined || v.mode === "form") &&
     typeof v.message === "string" &&
@@ -4351,7 +4424,10 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) && (v._meta.progressToken === undefined || _isProgressToken(v._meta.progressToken, d + 1)))) &&
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     v.mode === "url" &&
     typeof v.message === "string" &&
@@ -4433,7 +4509,7 @@ function _isElicitRequest(v: any, d: number): boolean {
     v.method === "elicitation/create" &&
     _isElicitRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 

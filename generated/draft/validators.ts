@@ -121,25 +121,30 @@ interface Validators<T> {
   readonly schema: StandardSchemaV1<unknown, T>;
 }
 
+/**
+ * Builds the public functions of one type. Each closure calls its own check directly, so
+ * the engine can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ */
 function define<T>(f: Check, c: Collect): Validators<T> {
-  const validate = (value: unknown): ValidationResult<T> => check<T>(value, f, c);
-  return { is: (value: unknown): value is T => guard(f, value), validate, schema: standard(validate) };
+  const is = (value: unknown): value is T => {
+    try {
+      return f(value, 0);
+    } catch {
+      return false;
+    }
+  };
+  const validate = (value: unknown): ValidationResult<T> => {
+    try {
+      if (f(value, 0)) return { ok: true, value: value as T };
+    } catch {
+      // the collector reports what could not be read
+    }
+    return invalid(value, c);
+  };
+  return { is, validate, schema: standard(validate) };
 }
 
-function guard(f: Check, v: unknown): boolean {
-  try {
-    return f(v, 0);
-  } catch {
-    return false;
-  }
-}
-
-function check<T>(v: unknown, f: Check, c: Collect): ValidationResult<T> {
-  try {
-    if (f(v, 0)) return { ok: true, value: v as T };
-  } catch {
-    // fall through to the collector, which reports what could not be read
-  }
+function invalid(v: unknown, c: Collect): { readonly ok: false; readonly issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   try {
     c(v, "", issues, 0);
@@ -421,13 +426,20 @@ export const {
 function _isRequestMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.progressToken === undefined || _isProgressToken(v.progressToken, d + 1)) &&
+    (v.progressToken === undefined || typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     typeof v["io.modelcontextprotocol/protocolVersion"] === "string" &&
     (v["io.modelcontextprotocol/clientInfo"] === undefined ||
       _isImplementation(v["io.modelcontextprotocol/clientInfo"], d + 1)) &&
     _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d + 1) &&
     (v["io.modelcontextprotocol/logLevel"] === undefined ||
-      _isLoggingLevel(v["io.modelcontextprotocol/logLevel"], d + 1))
+      v["io.modelcontextprotocol/logLevel"] === "debug" ||
+      v["io.modelcontextprotocol/logLevel"] === "info" ||
+      v["io.modelcontextprotocol/logLevel"] === "notice" ||
+      v["io.modelcontextprotocol/logLevel"] === "warning" ||
+      v["io.modelcontextprotocol/logLevel"] === "error" ||
+      v["io.modelcontextprotocol/logLevel"] === "critical" ||
+      v["io.modelcontextprotocol/logLevel"] === "alert" ||
+      v["io.modelcontextprotocol/logLevel"] === "emergency")
   );
 }
 
@@ -472,7 +484,8 @@ function _isNotificationMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v["io.modelcontextprotocol/subscriptionId"] === undefined ||
-      _isRequestId(v["io.modelcontextprotocol/subscriptionId"], d + 1))
+      typeof v["io.modelcontextprotocol/subscriptionId"] === "string" ||
+      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"]))
   );
 }
 
@@ -639,7 +652,7 @@ export const {
 
 function _isResult(v: any, d: number): boolean {
   return (
-    isObject(v) && (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) && _isResultType(v.resultType, d + 1)
+    isObject(v) && (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) && typeof v.resultType === "string"
   );
 }
 
@@ -692,7 +705,7 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
     typeof v.method === "string" &&
     (v.params === undefined || isObject(v.params)) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -734,7 +747,12 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isResult(v.result, d + 1)
+  );
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -754,7 +772,10 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (v.id === undefined || _isRequestId(v.id, d + 1)) && _isError(v.error, d + 1)
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isError(v.error, d + 1)
   );
 }
 
@@ -886,7 +907,7 @@ function _isHeaderMismatchError(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.jsonrpc === "2.0" &&
-    (v.id === undefined || _isRequestId(v.id, d + 1)) &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32020
@@ -919,7 +940,7 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.jsonrpc === "2.0" &&
-    (v.id === undefined || _isRequestId(v.id, d + 1)) &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32022 &&
@@ -998,7 +1019,7 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.jsonrpc === "2.0" &&
-    (v.id === undefined || _isRequestId(v.id, d + 1)) &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32021 &&
@@ -1180,7 +1201,7 @@ function _isInputRequiredResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
+    typeof v.resultType === "string" &&
     (v.inputRequests === undefined || _isInputRequests(v.inputRequests, d + 1)) &&
     (v.requestState === undefined || typeof v.requestState === "string")
   );
@@ -1230,7 +1251,7 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
-    _isRequestId(v.requestId, d + 1) &&
+    (typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
     (v.reason === undefined || typeof v.reason === "string")
   );
 }
@@ -1280,7 +1301,7 @@ function _isDiscoverRequest(v: any, d: number): boolean {
     v.method === "server/discover" &&
     _isRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1304,7 +1325,7 @@ function _isDiscoverResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
+    typeof v.resultType === "string" &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -1363,7 +1384,12 @@ export const {
 } = define<T.DiscoverResult>(_isDiscoverResult, _collectDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isDiscoverResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isDiscoverResult(v.result, d + 1)
+  );
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1699,7 +1725,7 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
-    _isProgressToken(v.progressToken, d + 1) &&
+    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     Number.isFinite(v.progress) &&
     (v.total === undefined || Number.isFinite(v.total)) &&
     (v.message === undefined || typeof v.message === "string")
@@ -1749,7 +1775,9 @@ export const {
 } = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && (v.cursor === undefined || _isCursor(v.cursor, d + 1));
+  return (
+    isObject(v) && _isRequestMetaObject(v._meta, d + 1) && (v.cursor === undefined || typeof v.cursor === "string")
+  );
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1772,7 +1800,7 @@ function _isPaginatedRequest(v: any, d: number): boolean {
     typeof v.method === "string" &&
     _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1796,8 +1824,8 @@ function _isPaginatedResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1))
+    typeof v.resultType === "string" &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string")
   );
 }
 
@@ -1820,7 +1848,7 @@ function _isCacheableResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
+    typeof v.resultType === "string" &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
     (v.cacheScope === "public" || v.cacheScope === "private")
@@ -1860,7 +1888,7 @@ function _isListResourcesRequest(v: any, d: number): boolean {
     v.method === "resources/list" &&
     _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1884,8 +1912,8 @@ function _isListResourcesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    typeof v.resultType === "string" &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -1940,7 +1968,12 @@ export const {
 } = define<T.ListResourcesResult>(_isListResourcesResult, _collectListResourcesResult);
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isListResourcesResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isListResourcesResult(v.result, d + 1)
+  );
 }
 
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1964,7 +1997,7 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
     v.method === "resources/templates/list" &&
     _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -1988,8 +2021,8 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    typeof v.resultType === "string" &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -2050,7 +2083,10 @@ export const {
 
 function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isListResourceTemplatesResult(v.result, d + 1)
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isListResourceTemplatesResult(v.result, d + 1)
   );
 }
 
@@ -2129,7 +2165,7 @@ function _isReadResourceRequest(v: any, d: number): boolean {
     v.method === "resources/read" &&
     _isReadResourceRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2153,7 +2189,7 @@ function _isReadResourceResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
+    typeof v.resultType === "string" &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -2214,7 +2250,7 @@ function _isReadResourceResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1) &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
     (_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
   );
 }
@@ -2345,7 +2381,7 @@ function _isSubscriptionsListenRequest(v: any, d: number): boolean {
     v.method === "subscriptions/listen" &&
     _isSubscriptionsListenRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2370,7 +2406,8 @@ function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
     isObject(v) &&
     (v["io.modelcontextprotocol/serverInfo"] === undefined ||
       _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1)) &&
-    _isRequestId(v["io.modelcontextprotocol/subscriptionId"], d + 1)
+    (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" ||
+      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"]))
   );
 }
 
@@ -2404,7 +2441,7 @@ export const {
 );
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
-  return isObject(v) && _isSubscriptionsListenResultMetaObject(v._meta, d + 1) && _isResultType(v.resultType, d + 1);
+  return isObject(v) && _isSubscriptionsListenResultMetaObject(v._meta, d + 1) && typeof v.resultType === "string";
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2423,7 +2460,10 @@ export const {
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isSubscriptionsListenResult(v.result, d + 1)
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isSubscriptionsListenResult(v.result, d + 1)
   );
 }
 
@@ -2744,7 +2784,7 @@ function _isListPromptsRequest(v: any, d: number): boolean {
     v.method === "prompts/list" &&
     _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2768,8 +2808,8 @@ function _isListPromptsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    typeof v.resultType === "string" &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -2823,7 +2863,12 @@ export const {
 } = define<T.ListPromptsResult>(_isListPromptsResult, _collectListPromptsResult);
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isListPromptsResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isListPromptsResult(v.result, d + 1)
+  );
 }
 
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2893,7 +2938,7 @@ function _isGetPromptRequest(v: any, d: number): boolean {
     v.method === "prompts/get" &&
     _isGetPromptRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -2917,7 +2962,7 @@ function _isGetPromptResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
+    typeof v.resultType === "string" &&
     (v.description === undefined || typeof v.description === "string") &&
     _isGetPromptResult$messages(v.messages, d)
   );
@@ -2959,7 +3004,7 @@ function _isGetPromptResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1) &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
     (_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
   );
 }
@@ -3068,7 +3113,7 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && _isRole(v.role, d + 1) && _isContentBlock(v.content, d + 1);
+  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3196,7 +3241,7 @@ function _isListToolsRequest(v: any, d: number): boolean {
     v.method === "tools/list" &&
     _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -3220,8 +3265,8 @@ function _isListToolsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
-    (v.nextCursor === undefined || _isCursor(v.nextCursor, d + 1)) &&
+    typeof v.resultType === "string" &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -3275,7 +3320,12 @@ export const {
 } = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isListToolsResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isListToolsResult(v.result, d + 1)
+  );
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3297,7 +3347,7 @@ function _isCallToolResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
+    typeof v.resultType === "string" &&
     _isCallToolResult$content(v.content, d) &&
     (v.isError === undefined || typeof v.isError === "boolean")
   );
@@ -3339,7 +3389,7 @@ function _isCallToolResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1) &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
     (_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
   );
 }
@@ -3398,7 +3448,7 @@ function _isCallToolRequest(v: any, d: number): boolean {
     v.method === "tools/call" &&
     _isCallToolRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -3539,7 +3589,14 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
-    _isLoggingLevel(v.level, d + 1) &&
+    (v.level === "debug" ||
+      v.level === "info" ||
+      v.level === "notice" ||
+      v.level === "warning" ||
+      v.level === "error" ||
+      v.level === "critical" ||
+      v.level === "alert" ||
+      v.level === "emergency") &&
     (v.logger === undefined || typeof v.logger === "string") &&
     v.data !== undefined
   );
@@ -3768,7 +3825,7 @@ export const {
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRole(v.role, d + 1) &&
+    (v.role === "user" || v.role === "assistant") &&
     (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
     (v._meta === undefined || _isMetaObject(v._meta, d + 1)) &&
     typeof v.model === "string" &&
@@ -3817,7 +3874,7 @@ export const {
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRole(v.role, d + 1) &&
+    (v.role === "user" || v.role === "assistant") &&
     (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
     (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
@@ -3924,7 +3981,7 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
 
 function _isAnnotations$audience(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isRole(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
   return true;
 }
 
@@ -4337,7 +4394,7 @@ function _isCompleteRequest(v: any, d: number): boolean {
     v.method === "completion/complete" &&
     _isCompleteRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    _isRequestId(v.id, d + 1)
+    (typeof v.id === "string" || Number.isInteger(v.id))
   );
 }
 
@@ -4361,7 +4418,7 @@ function _isCompleteResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isResultType(v.resultType, d + 1) &&
+    typeof v.resultType === "string" &&
     isObject(v.completion) &&
     _isCompleteResult$completion$values(v.completion.values, d) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
@@ -4417,7 +4474,12 @@ export const {
 } = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && _isRequestId(v.id, d + 1) && _isCompleteResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isCompleteResult(v.result, d + 1)
+  );
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {

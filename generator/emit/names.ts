@@ -52,7 +52,7 @@ export interface TypeNames {
 
 /** Value names the validators runtime defines; a generated name may not take one of them. */
 export const RUNTIME_NAMES = new Set([
-  "own", "hasOwn", "isObject", "object", "typeName", "escapeToken", "guard", "check", "standard", "define", "need", "req", "opt",
+  "own", "hasOwn", "isObject", "object", "typeName", "escapeToken", "invalid", "standard", "define", "need", "req", "opt",
   "issue", "expected", "missing", "anyOf", "tooDeep", "describeError", "pointerSegments", "MAX_DEPTH", "validatorsByType",
 ]);
 

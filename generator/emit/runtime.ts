@@ -246,25 +246,30 @@ interface Validators<T> {
   readonly schema: StandardSchemaV1<unknown, T>;
 }
 
+/**
+ * Builds the public functions of one type. Each closure calls its own check directly, so
+ * the engine can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ */
 function define<T>(f: Check, c: Collect): Validators<T> {
-  const validate = (value: unknown): ValidationResult<T> => check<T>(value, f, c);
-  return { is: (value: unknown): value is T => guard(f, value), validate, schema: standard(validate) };
+  const is = (value: unknown): value is T => {
+    try {
+      return f(value, 0);
+    } catch {
+      return false;
+    }
+  };
+  const validate = (value: unknown): ValidationResult<T> => {
+    try {
+      if (f(value, 0)) return { ok: true, value: value as T };
+    } catch {
+      // the collector reports what could not be read
+    }
+    return invalid(value, c);
+  };
+  return { is, validate, schema: standard(validate) };
 }
 
-function guard(f: Check, v: unknown): boolean {
-  try {
-    return f(v, 0);
-  } catch {
-    return false;
-  }
-}
-
-function check<T>(v: unknown, f: Check, c: Collect): ValidationResult<T> {
-  try {
-    if (f(v, 0)) return { ok: true, value: v as T };
-  } catch {
-    // fall through to the collector, which reports what could not be read
-  }
+function invalid(v: unknown, c: Collect): { readonly ok: false; readonly issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   try {
     c(v, "", issues, 0);
