@@ -30,27 +30,35 @@ export function loadExamples(examplesDir: string): Case[] {
 }
 
 /**
- * Mutants of the valid examples that the reference validator rejects (a mutation may
- * leave a value valid, e.g. deleting an optional property; those are dropped), without
- * duplicates.
+ * Mutants of the valid examples, without duplicates, split by the reference validator's
+ * verdict: `rejected` (the invalid inputs; marked `valid: false`) and `accepted` (a
+ * mutation may leave a value valid, e.g. deleting an optional property; marked
+ * `valid: true`, checked but not timed).
  */
 export function buildMutants(
   examples: readonly Case[],
   rejects: (type: string, value: unknown) => boolean,
-): { readonly kept: Case[]; readonly made: number } {
+): { readonly rejected: Case[]; readonly accepted: Case[] } {
   const seen = new Set<string>();
-  const kept: Case[] = [];
+  const rejected: Case[] = [];
+  const accepted: Case[] = [];
   for (const example of examples) {
     for (const mutant of mutate(example.value)) {
       const key = `${example.type} ${JSON.stringify(mutant.value)}`;
       if (seen.has(key)) continue;
       seen.add(key);
-      if (!rejects(example.type, mutant.value)) continue;
+      const valid = !rejects(example.type, mutant.value);
       const label = `${example.label} ${mutant.description}`;
-      kept.push({ type: example.type, label, value: mutant.value, valid: false, mutation: mutant.kind });
+      (valid ? accepted : rejected).push({
+        type: example.type,
+        label,
+        value: mutant.value,
+        valid,
+        mutation: mutant.kind,
+      });
     }
   }
-  return { kept, made: seen.size };
+  return { rejected, accepted };
 }
 
 function sortedEntries(dir: string): string[] {

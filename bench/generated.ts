@@ -19,7 +19,8 @@ export interface GeneratedValidators {
 }
 
 /** The shape of a `validateX` answer (see `ValidationResult` in the generated code). */
-export type ValidationResult = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly unknown[] };
+export type ValidationResult =
+  { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly issues: readonly unknown[] };
 
 /** Transpiles `sourceDir/*.ts` into `outDir` and imports the validators. */
 export async function loadGenerated(sourceDir: string, outDir: string): Promise<GeneratedValidators> {
@@ -32,9 +33,18 @@ export async function loadGenerated(sourceDir: string, outDir: string): Promise<
     });
     writeFileSync(join(outDir, file.replace(/\.ts$/, ".js")), outputText);
   }
-  const mod = (await import(pathToFileURL(join(outDir, "validators.js")).href)) as Record<string, unknown>;
-  const fn = (name: string) => (typeof mod[name] === "function" ? (mod[name] as (value: unknown) => never) : undefined);
-  return { is: (type) => fn(`is${type}`), validate: (type) => fn(`validate${type}`) };
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(join(outDir, "validators.js")).href)) as Record<string, unknown>;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new Error(`the generated validators from ${sourceDir} fail to load: ${reason}`);
+  }
+  const exported = <F>(name: string): F | undefined => (typeof mod[name] === "function" ? (mod[name] as F) : undefined);
+  return {
+    is: (type) => exported<(value: unknown) => boolean>(`is${type}`),
+    validate: (type) => exported<(value: unknown) => ValidationResult>(`validate${type}`),
+  };
 }
 
 /** Size of one generated file. */

@@ -2,7 +2,7 @@
  * Generation cost: wall time and peak RSS of our generator beside typescript-json-schema
  * (upstream's tool for `schema.json`) on the same `schema.ts`. Each run is a fresh child
  * process (so module loading and the TypeScript program count for both); runs of the two
- * tools alternate and the median is reported. Peak RSS and CPU time come from `rss-probe.ts`.
+ * tools alternate and the median is reported. Peak RSS and CPU time come from `usage-probe.ts`.
  */
 import { spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
@@ -41,10 +41,16 @@ export interface GenerationReport {
 }
 
 /** typescript-json-schema flags: upstream's `--defaultNumberType integer --required`, plus strict null checks and skipLibCheck. */
-export const TJS_FLAGS = ["--defaultNumberType", "integer", "--required", "--strictNullChecks", "--skipLibCheck"] as const;
+export const TJS_FLAGS = [
+  "--defaultNumberType",
+  "integer",
+  "--required",
+  "--strictNullChecks",
+  "--skipLibCheck",
+] as const;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
-const PROBE = pathToFileURL(join(HERE, "rss-probe.js")).href;
+const PROBE = pathToFileURL(join(HERE, "usage-probe.js")).href;
 
 /** Runs both generators `runs` times each, alternating, on `<specDir>/schema/<version>/schema.ts`. */
 export async function measureGeneration(
@@ -65,7 +71,10 @@ export async function measureGeneration(
   }
   const inner = ours.map((r) => (JSON.parse(r.stdout) as { generateMs: number }).generateMs);
   return {
-    ours: { ...summarize("mcp-schema-codegen generate()", "gen-child.js (generate() + write, --docs tags)", ours), innerMs: median(inner) },
+    ours: {
+      ...summarize("mcp-schema-codegen generate()", "gen-child.js (generate() + write, --docs tags)", ours),
+      innerMs: median(inner),
+    },
     tjs: summarize("typescript-json-schema", `typescript-json-schema schema.ts "*" ${TJS_FLAGS.join(" ")}`, tjs),
     outDir,
   };
@@ -92,14 +101,14 @@ function tjsBin(): string {
   return join(dirname(pkgPath), bin);
 }
 
-/** Runs `node --import rss-probe <args>`; rejects with its stderr when it fails. */
+/** Runs `node --import usage-probe <args>`; rejects with its stderr when it fails. */
 function runChild(args: readonly string[], tmpDir: string): Promise<ProcessRun> {
-  const rssFile = join(tmpDir, "usage.json");
-  rmSync(rssFile, { force: true });
+  const usageFile = join(tmpDir, "usage.json");
+  rmSync(usageFile, { force: true });
   return new Promise((resolve, reject) => {
     const start = performance.now();
     const child = spawn(process.execPath, ["--import", PROBE, ...args], {
-      env: { ...process.env, BENCH_RSS_FILE: rssFile },
+      env: { ...process.env, BENCH_USAGE_FILE: usageFile },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -113,7 +122,7 @@ function runChild(args: readonly string[], tmpDir: string): Promise<ProcessRun> 
         reject(new Error(`${args.join(" ")} exited with ${String(code)}:\n${stderr}`));
         return;
       }
-      const usage = JSON.parse(readFileSync(rssFile, "utf8")) as { peakRssKiB: number; cpuMs: number };
+      const usage = JSON.parse(readFileSync(usageFile, "utf8")) as { peakRssKiB: number; cpuMs: number };
       resolve({ wallMs, cpuMs: usage.cpuMs, peakRssKiB: usage.peakRssKiB, stdout });
     });
   });

@@ -1,10 +1,11 @@
 /**
  * Mutations that usually make a valid MCP message invalid: delete a property, change a
- * leaf's JSON type, set `id` to null, change `jsonrpc`. Each example yields a few of each
- * kind, spread over the document (shallow and deep), chosen deterministically.
+ * leaf's JSON type, add 0.5 to a number (integers by default, as upstream's schema.json),
+ * set `id` to null, change `jsonrpc`. Each example yields a few of each kind, spread
+ * over the document (shallow and deep), chosen deterministically.
  */
 
-export type MutantKind = "delete" | "type" | "id-null" | "jsonrpc";
+export type MutantKind = "delete" | "type" | "fraction" | "id-null" | "jsonrpc";
 
 /** One mutated copy of a value. */
 export interface Mutant {
@@ -14,7 +15,7 @@ export interface Mutant {
   readonly value: unknown;
 }
 
-/** At most this many mutants per example and per kind (deletion, leaf type change). */
+/** At most this many mutants per example and per kind (deletion, leaf type change, fraction). */
 export const PER_KIND = 4;
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -33,10 +34,27 @@ export function mutate(value: unknown): Mutant[] {
   for (const path of spread(leaves, PER_KIND)) {
     const leaf = get(root, path);
     const changed = otherType(leaf);
-    out.push({ kind: "type", description: `type ${pointer(path)} ${kindOf(leaf)}→${kindOf(changed)}`, value: edit(root, path, changed) });
+    out.push({
+      kind: "type",
+      description: `type ${pointer(path)} ${kindOf(leaf)}→${kindOf(changed)}`,
+      value: edit(root, path, changed),
+    });
   }
-  if (isRecord(root) && "id" in root) out.push({ kind: "id-null", description: "id: null", value: edit(root, ["id"], null) });
-  if (isRecord(root) && "jsonrpc" in root) out.push({ kind: "jsonrpc", description: 'jsonrpc: "1.0"', value: edit(root, ["jsonrpc"], "1.0") });
+  for (const path of spread(
+    leaves.filter((p) => typeof get(root, p) === "number"),
+    PER_KIND,
+  )) {
+    const n = get(root, path) as number;
+    out.push({
+      kind: "fraction",
+      description: `fraction ${pointer(path)} ${n}→${n + 0.5}`,
+      value: edit(root, path, n + 0.5),
+    });
+  }
+  if (isRecord(root) && "id" in root)
+    out.push({ kind: "id-null", description: "id: null", value: edit(root, ["id"], null) });
+  if (isRecord(root) && "jsonrpc" in root)
+    out.push({ kind: "jsonrpc", description: 'jsonrpc: "1.0"', value: edit(root, ["jsonrpc"], "1.0") });
   return out;
 }
 

@@ -17,17 +17,16 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate, type Declaration, type GenerateResult } from "../generator/index.js";
-import { ajvOracle, readSchemaJson, type AjvOracle, type AjvVerdict } from "./support/ajv-oracle.js";
+import { ajvOracle, readSchemaJson } from "./support/ajv-oracle.js";
 import { instanceArbitraries } from "./support/arbitrary.js";
 import { corpusVersions, ROOT, scratchDir, typecheck, type CorpusVersion } from "./support/corpus.js";
-import { applyPatch, loadIntendedDifferences, type IntendedDifference, type Verdict } from "./support/intended-differences.js";
+import { Comparison } from "./support/comparison.js";
+import { changedOracle, loadIntendedDifferences } from "./support/intended-differences.js";
 import { mutants, type Json } from "./support/mutants.js";
 
 /** Seed and runs per type of the generated instances; the environment may override them for a longer local run. */
 const SEED = Number(process.env.UPSTREAM_SEED ?? 20260728);
 const RUNS = Number(process.env.UPSTREAM_RUNS ?? 6);
-/** At most this many failures are printed in full per test; the rest are counted. */
-const SHOWN = 25;
 
 const versions = corpusVersions();
 const differences = loadIntendedDifferences(
@@ -38,9 +37,6 @@ const differences = loadIntendedDifferences(
 const covered = new Map<string, number>();
 /** Versions whose verdict tests ran to the end (only these are required to show every listed difference). */
 const completed = new Set<string>();
-
-type Validate = (v: unknown) => { ok: true; value: unknown } | { ok: false; issues: { path: string; message: string; keyword: string }[] };
-type Is = (v: unknown) => boolean;
 
 interface Generated {
   readonly result: GenerateResult;
@@ -64,137 +60,12 @@ function generated(version: CorpusVersion): () => Promise<Generated> {
     })());
 }
 
-/** Compares our verdicts with ajv's and records every uncovered disagreement. */
-class Comparison {
-  checked = 0;
-  /** Values ajv rejects: shows that the mutants do make invalid values. */
-  rejectedByAjv = 0;
-  disagreements = 0;
-  readonly failures: string[] = [];
-  private readonly patched = new Map<string, AjvOracle>();
-
-  constructor(
-    private readonly version: CorpusVersion,
-    private readonly module: Record<string, unknown>,
-    private readonly ajv: AjvOracle,
-    private readonly schema: Record<string, unknown>,
-  ) {}
-
-  /**
-   * Checks one value against `type`. `mustBeValid` adds that our validator must accept it
-   * (examples and generated instances). Returns whether ours accepted it.
-   */
-  check(type: string, source: string, mutant: string, value: Json, mustBeValid: boolean): boolean {
-    this.checked++;
-    const validate = this.module[`validate${type}`] as Validate;
-    const is = this.module[`is${type}`] as Is;
-    let ours: ReturnType<Validate>;
-    let isResult: boolean;
-    try {
-      ours = validate(value);
-      isResult = is(value);
-    } catch (error) {
-      this.fail(type, source, mutant, value, `a validator threw: ${String(error)}`);
-      return false;
-    }
-    const ajv = this.ajv.validate(type, value);
-    if (!ajv.valid) this.rejectedByAjv++;
-    const problems: string[] = [];
-    if (isResult !== ours.ok) problems.push(`is${type} → ${isResult} but validate${type}.ok → ${ours.ok}`);
-    if (!ours.ok) {
-      const stray = ours.issues.filter((i) => !pointsInto(value, i.path));
-      if (ours.issues.length === 0 || stray.length > 0)
-        problems.push(`validate${type} rejected with issues whose path is not in the value: ${JSON.stringify(ours.issues.length === 0 ? [] : stray)}`);
-    }
-    if (mustBeValid && !ours.ok) problems.push("a valid instance was rejected by ours");
-    if (ours.ok !== ajv.valid) {
-      this.disagreements++;
-      const explained = this.explain(type, value, ajv.valid, ours.ok);
-      if (explained) covered.set(`${explained.id}@${this.version.label}`, (covered.get(`${explained.id}@${this.version.label}`) ?? 0) + 1);
-      else problems.push("verdicts differ and no intended difference covers it");
-    }
-    if (problems.length > 0) {
-      const issues = ours.ok ? [] : ours.issues.slice(0, 3).map((i) => `${i.path || "(root)"} ${i.keyword}: ${i.message}`);
-      this.fail(type, source, mutant, value, [
-        ...problems,
-        `ajv (${this.ajv.dialect}): ${verdictOf(ajv.valid)}${describeAjvErrors(ajv)}`,
-        `ours: ${verdictOf(ours.ok)}${issues.length > 0 ? ` — ${issues.join("; ")}` : ""}`,
-      ].join("\n    "));
-    }
-    return ours.ok;
+/** Adds a comparison's coverage counts to {@link covered}. */
+function recordCoverage(label: string, c: Comparison): void {
+  for (const [ids, n] of c.covered) {
+    for (const id of ids.split("+")) covered.set(`${id}@${label}`, (covered.get(`${id}@${label}`) ?? 0) + n);
   }
-
-  private explain(type: string, value: Json, ajvValid: boolean, oursValid: boolean): IntendedDifference | undefined {
-    return differences.find((d) => {
-      if (!d.versions.includes(this.version.label)) return false;
-      if (d.types && !d.types.includes(type)) return false;
-      if (d.ajv !== verdictOf(ajvValid) || d.ours !== verdictOf(oursValid)) return false;
-      return this.patchedOracle(d).validate(type, value).valid === oursValid;
-    });
-  }
-
-  private patchedOracle(d: IntendedDifference): AjvOracle {
-    let oracle = this.patched.get(d.id);
-    if (!oracle) {
-      oracle = ajvOracle(applyPatch(this.schema, d.schemaPatch));
-      this.patched.set(d.id, oracle);
-    }
-    return oracle;
-  }
-
-  private fail(type: string, source: string, mutant: string, value: Json, detail: string): void {
-    this.failures.push(
-      `[${this.version.label}] ${type} — ${source} — ${mutant}\n    ${detail}\n    value: ${truncate(JSON.stringify(value), 400)}`,
-    );
-  }
-
-  /** The failures as the assertion shows them: the first few in full, then a count. */
-  report(): string[] {
-    const shown = this.failures.slice(0, SHOWN);
-    if (this.failures.length > SHOWN) shown.push(`… and ${this.failures.length - SHOWN} more failures`);
-    return shown;
-  }
-}
-
-/**
- * Whether an issue's JSON Pointer names a place in `value`: every token but the last
- * must exist; the last may be missing (a required property).
- */
-function pointsInto(value: Json, path: string): boolean {
-  if (path === "") return true;
-  if (!path.startsWith("/")) return false;
-  const tokens = path
-    .slice(1)
-    .split("/")
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
-  let node: Json = value;
-  for (const [i, token] of tokens.entries()) {
-    const last = i === tokens.length - 1;
-    if (Array.isArray(node)) {
-      if (!/^(0|[1-9][0-9]*)$/.test(token)) return false;
-      if (Number(token) >= node.length) return last;
-      node = node[Number(token)] as Json;
-    } else if (typeof node === "object" && node !== null) {
-      if (!Object.prototype.hasOwnProperty.call(node, token)) return last;
-      node = node[token] as Json;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-function verdictOf(valid: boolean): Verdict {
-  return valid ? "accepts" : "rejects";
-}
-
-function describeAjvErrors(v: AjvVerdict): string {
-  const first = v.errors[0];
-  return first ? ` — ${first.instancePath || "(root)"} ${first.message ?? first.keyword} (${first.schemaPath})` : "";
-}
-
-function truncate(s: string, n: number): string {
-  return s.length <= n ? s : s.slice(0, n) + `… (${s.length} chars)`;
+  c.covered.clear();
 }
 
 /** Examples of a version: `{ type, file, value }`, sorted by type then file. */
@@ -216,7 +87,9 @@ for (const version of versions) {
     const schema = readSchemaJson(version.schemaJson);
     const examples = examplesOf(version);
     let comparison: Comparison | undefined;
-    const comparisonFor = (g: Generated) => (comparison ??= new Comparison(version, g.module, ajvOracle(schema), schema));
+    const listed = differences.filter((d) => d.versions.includes(version.label));
+    const comparisonFor = (g: Generated) =>
+      (comparison ??= new Comparison(version.label, g.module, ajvOracle(schema), schema, listed));
 
     it("generates with --docs tags: validate/is/validatorsByType for every declaration, as in schema.json", async () => {
       const g = await setup();
@@ -254,6 +127,7 @@ for (const version of versions) {
           mutantCount++;
         }
       }
+      recordCoverage(version.label, c);
       console.log(
         `[${version.label}] examples: ${examples.length} checked, ${mutantCount} mutants checked, ` +
           `${c.rejectedByAjv - rejectedBefore} rejected by ajv, ${c.disagreements} disagreements (${c.failures.length} not covered)`,
@@ -283,6 +157,7 @@ for (const version of versions) {
         }
       }
       completed.add(version.label);
+      recordCoverage(version.label, c);
       console.log(
         `[${version.label}] generated: ${instances} instances of ${g.types.length} types, ${mutantCount} mutants checked, ` +
           `${c.rejectedByAjv - rejectedBefore} rejected by ajv, ` +
@@ -294,13 +169,16 @@ for (const version of versions) {
 }
 
 describe("intended differences", () => {
-  it("every listed difference patches its versions' schema.json cleanly", () => {
+  it("every listed difference applies to its versions' schema.json (patch tests hold, formats are used)", () => {
     const problems: string[] = [];
     for (const d of differences) {
       for (const label of d.versions) {
         const version = versions.find((v) => v.label === label) as CorpusVersion;
         try {
-          applyPatch(readSchemaJson(version.schemaJson), d.schemaPatch);
+          const schema = readSchemaJson(version.schemaJson);
+          changedOracle(schema, [d]);
+          if (d.format && !JSON.stringify(schema).includes(`"format":${JSON.stringify(d.format.name)}`))
+            throw new Error(`schema.json uses no format ${d.format.name}`);
         } catch (error) {
           problems.push(`${d.id}@${label}: ${String(error)}`);
         }

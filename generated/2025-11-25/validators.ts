@@ -44,6 +44,7 @@ export declare namespace StandardSchemaV1 {
 export const MAX_DEPTH = 1000;
 
 type Check = (v: any, d: number) => boolean;
+
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
 function isObject(v: unknown): v is Record<string, any> {
@@ -189,21 +190,50 @@ function pointerSegments(pointer: string): string[] {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** Reports a value matching no member of a union: a summary, then the issues of the closest member. */
-function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, collectors: Collect[]): void {
+/** The JSON type of a value as a bit: string 1, number 2, boolean 4, null 8, object 16, array 32; 0 for anything else. */
+function jsonType(v: unknown): number {
+  if (typeof v === "string") return 1;
+  if (typeof v === "number") return 2;
+  if (typeof v === "boolean") return 4;
+  if (v === null) return 8;
+  if (Array.isArray(v)) return 32;
+  return typeof v === "object" ? 16 : 0;
+}
+
+/**
+ * Reports a value that matches no member of a union (`members` names them). Only members
+ * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; the
+ * issues of the closest one follow an `anyOf` summary. When no member can hold that type,
+ * one `type` issue says what was expected.
+ */
+function anyOf(
+  o: ValidationIssue[],
+  p: string,
+  v: unknown,
+  d: number,
+  members: string,
+  masks: readonly number[],
+  collectors: readonly Collect[],
+): void {
+  const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
-  for (const collect of collectors) {
+  for (let i = 0; i < collectors.length; i++) {
+    if ((masks[i]! & type) === 0) continue;
     const found: ValidationIssue[] = [];
-    collect(v, p, found, d);
+    collectors[i]!(v, p, found, d);
     if (best === undefined || found.length < best.length) best = found;
   }
+  if (best === undefined) return expected(o, p, members, v);
   o.push({ path: p, keyword: "anyOf", message: "matches none of " + members });
-  if (best) for (const i of best) o.push(i);
+  for (const i of best) o.push(i);
 }
 
 const URI_PCT = "%[0-9A-Fa-f]{2}";
+
 const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
+
 const URI_PCHAR = "(?:[" + URI_SUB + ":@]|" + URI_PCT + ")";
+
 const URI_AUTHORITY =
   "(?:(?:[" +
   URI_SUB +
@@ -216,7 +246,9 @@ const URI_AUTHORITY =
   "]|" +
   URI_PCT +
   ")*)(?::[0-9]*)?";
+
 const URI_TAIL = "(?:\\?(?:" + URI_PCHAR + "|[/?])*)?(?:#(?:" + URI_PCHAR + "|[/?])*)?$";
+
 const URI = new RegExp(
   "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" +
     URI_AUTHORITY +
@@ -233,32 +265,16 @@ const URI = new RegExp(
     "*)*)?" +
     URI_TAIL,
 );
-const RELATIVE_REF = new RegExp(
-  "^(?://" +
-    URI_AUTHORITY +
-    "(?:/" +
-    URI_PCHAR +
-    "*)*|/(?:" +
-    URI_PCHAR +
-    "+(?:/" +
-    URI_PCHAR +
-    "*)*)?|(?:[" +
-    URI_SUB +
-    "@]|" +
-    URI_PCT +
-    ")+(?:/" +
-    URI_PCHAR +
-    "*)*)?" +
-    URI_TAIL,
-);
 
-function isUri(s: string): boolean {
+function formatUri(s: string): boolean {
   return URI.test(s);
 }
 
 const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
+
 const URI_TEMPLATE_VARSPEC =
   "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+
 const URI_TEMPLATE = new RegExp(
   "^(?:" +
     URI_TEMPLATE_LITERAL +
@@ -268,26 +284,32 @@ const URI_TEMPLATE = new RegExp(
     URI_TEMPLATE_VARSPEC +
     ")*\\})*$",
 );
-function isUriTemplate(s: string): boolean {
+
+function formatUriTemplate(s: string): boolean {
   return URI_TEMPLATE.test(s);
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-function isByte(s: string): boolean {
+
+function formatByte(s: string): boolean {
   return BASE64.test(s);
 }
 
 function _isJSONRPCMessage(v: any, d: number): boolean {
-  return _isJSONRPCRequest(v, d + 1) || _isJSONRPCNotification(v, d + 1) || _isJSONRPCResponse(v, d + 1);
+  return _isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d);
 }
 
 function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isJSONRPCRequest(v, d + 1) || _isJSONRPCNotification(v, d + 1) || _isJSONRPCResponse(v, d + 1)))
-    anyOf(o, p, v, d, "JSONRPCRequest | JSONRPCNotification | JSONRPCResponse", [
-      _collectJSONRPCRequest,
-      _collectJSONRPCNotification,
-      _collectJSONRPCResponse,
-    ]);
+  if (!(_isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "JSONRPCRequest | JSONRPCNotification | JSONRPCResponse",
+      [16, 16, 16],
+      [_collectJSONRPCRequest, _collectJSONRPCNotification, _collectJSONRPCResponse],
+    );
 }
 
 /** `JSONRPCMessage` (schema.ts:8) */
@@ -335,7 +357,7 @@ function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1))
+    (v.task === undefined || _isTaskMetadata(v.task, d))
   );
 }
 
@@ -344,10 +366,10 @@ function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssu
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
   }
 }
 
@@ -374,7 +396,7 @@ function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: numbe
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
   }
@@ -490,9 +512,9 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v.method === "string" &&
-    (v.params === undefined || isObject(v.params)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || isObject(v.params))
   );
 }
 
@@ -501,7 +523,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -514,7 +536,7 @@ export const {
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
   return (
-    isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params)) && v.jsonrpc === "2.0"
+    isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params))
   );
 }
 
@@ -535,18 +557,15 @@ export const {
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isResult(v.result, d + 1)
+    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d)
   );
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -562,15 +581,15 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1)
+    _isError(v.error, d)
   );
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d);
   }
 }
 
@@ -582,15 +601,20 @@ export const {
 } = define<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
-  return _isJSONRPCResultResponse(v, d + 1) || _isJSONRPCErrorResponse(v, d + 1);
+  return _isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d);
 }
 
 function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isJSONRPCResultResponse(v, d + 1) || _isJSONRPCErrorResponse(v, d + 1)))
-    anyOf(o, p, v, d, "JSONRPCResultResponse | JSONRPCErrorResponse", [
-      _collectJSONRPCResultResponse,
-      _collectJSONRPCErrorResponse,
-    ]);
+  if (!(_isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "JSONRPCResultResponse | JSONRPCErrorResponse",
+      [16, 16],
+      [_collectJSONRPCResultResponse, _collectJSONRPCErrorResponse],
+    );
 }
 
 /** `JSONRPCResponse` (schema.ts:170) */
@@ -605,7 +629,7 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
+    _isError(v.error, d) &&
     isObject(v.error) &&
     v.error.code === -32042 &&
     isObject(v.error.data) &&
@@ -616,18 +640,18 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
 function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
+        _collectError(v.error, p + "/error", o, d);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32042, "-32042", "const");
           if (need(o, p + "/error", "data", v.error.data)) {
-            if (object(o, p + "/error" + "/data", v.error.data)) {
-              if (need(o, p + "/error" + "/data", "elicitations", v.error.data.elicitations))
+            if (object(o, p + "/error/data", v.error.data)) {
+              if (need(o, p + "/error/data", "elicitations", v.error.data.elicitations))
                 _isURLElicitationRequiredError$error$1$data$elicitations$collect(
                   v.error.data.elicitations,
-                  p + "/error" + "/data" + "/elicitations",
+                  p + "/error/data/elicitations",
                   o,
                   d,
                 );
@@ -641,7 +665,7 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
 
 function _isURLElicitationRequiredError$error$1$data$elicitations(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isElicitRequestURLParams(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isElicitRequestURLParams(v[i], d)) return false;
   return true;
 }
 
@@ -655,7 +679,7 @@ function _isURLElicitationRequiredError$error$1$data$elicitations$collect(
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectElicitRequestURLParams(e0, p + "/" + i0, o, d + 1);
+      _collectElicitRequestURLParams(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -668,11 +692,11 @@ export const {
 } = define<T.URLElicitationRequiredError>(_isURLElicitationRequiredError, _collectURLElicitationRequiredError);
 
 function _isEmptyResult(v: any, d: number): boolean {
-  return _isResult(v, d + 1);
+  return _isResult(v, d);
 }
 
 function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  _collectResult(v, p, o, d + 1);
+  _collectResult(v, p, o, d);
 }
 
 /** `EmptyResult` (schema.ts:207) */
@@ -685,16 +709,16 @@ export const {
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v.reason === undefined || typeof v.reason === "string") &&
     (v.requestId === undefined || typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
-    (v.reason === undefined || typeof v.reason === "string")
+    (v._meta === undefined || isObject(v._meta))
   );
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
+    if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d);
     opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
   }
 }
@@ -710,15 +734,15 @@ function _isCancelledNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/cancelled" &&
-    _isCancelledNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isCancelledNotificationParams(v.params, d)
   );
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -733,14 +757,14 @@ export const {
 function _isInitializeRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    typeof v.protocolVersion === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
-    typeof v.protocolVersion === "string" &&
-    _isClientCapabilities(v.capabilities, d + 1) &&
-    _isImplementation(v.clientInfo, d + 1)
+    _isClientCapabilities(v.capabilities, d) &&
+    _isImplementation(v.clientInfo, d)
   );
 }
 
@@ -749,13 +773,13 @@ function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[]
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
     if (need(o, p, "capabilities", v.capabilities))
-      _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    if (need(o, p, "clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d + 1);
+      _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d);
+    if (need(o, p, "clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d);
   }
 }
 
@@ -770,18 +794,18 @@ function _isInitializeRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "initialize" &&
-    _isInitializeRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isInitializeRequestParams(v.params, d)
   );
 }
 
 function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "initialize", '"initialize"', "const");
-    if (need(o, p, "params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -795,11 +819,11 @@ export const {
 function _isInitializeResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     typeof v.protocolVersion === "string" &&
-    _isServerCapabilities(v.capabilities, d + 1) &&
-    _isImplementation(v.serverInfo, d + 1) &&
-    (v.instructions === undefined || typeof v.instructions === "string")
+    (v.instructions === undefined || typeof v.instructions === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
+    _isServerCapabilities(v.capabilities, d) &&
+    _isImplementation(v.serverInfo, d)
   );
 }
 
@@ -808,8 +832,8 @@ function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: nu
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
     if (need(o, p, "capabilities", v.capabilities))
-      _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    if (need(o, p, "serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
+      _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
+    if (need(o, p, "serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d);
     opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
@@ -825,15 +849,15 @@ function _isInitializedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/initialized" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
 function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/initialized", '"notifications/initialized"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -902,12 +926,12 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
         opt(o, p + "/tasks", "list", v.tasks.list, isObject(v.tasks.list), "object");
         opt(o, p + "/tasks", "cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
-          if (object(o, p + "/tasks" + "/requests", v.tasks.requests)) {
+          if (object(o, p + "/tasks/requests", v.tasks.requests)) {
             if (v.tasks.requests.sampling !== undefined) {
-              if (object(o, p + "/tasks" + "/requests" + "/sampling", v.tasks.requests.sampling)) {
+              if (object(o, p + "/tasks/requests/sampling", v.tasks.requests.sampling)) {
                 opt(
                   o,
-                  p + "/tasks" + "/requests" + "/sampling",
+                  p + "/tasks/requests/sampling",
                   "createMessage",
                   v.tasks.requests.sampling.createMessage,
                   isObject(v.tasks.requests.sampling.createMessage),
@@ -916,10 +940,10 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
               }
             }
             if (v.tasks.requests.elicitation !== undefined) {
-              if (object(o, p + "/tasks" + "/requests" + "/elicitation", v.tasks.requests.elicitation)) {
+              if (object(o, p + "/tasks/requests/elicitation", v.tasks.requests.elicitation)) {
                 opt(
                   o,
-                  p + "/tasks" + "/requests" + "/elicitation",
+                  p + "/tasks/requests/elicitation",
                   "create",
                   v.tasks.requests.elicitation.create,
                   isObject(v.tasks.requests.elicitation.create),
@@ -962,9 +986,9 @@ export const {
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isServerCapabilities$experimental(v.experimental, d)) &&
     (v.logging === undefined || isObject(v.logging)) &&
     (v.completions === undefined || isObject(v.completions)) &&
+    (v.experimental === undefined || _isServerCapabilities$experimental(v.experimental, d)) &&
     (v.prompts === undefined ||
       (isObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
     (v.resources === undefined ||
@@ -1033,12 +1057,12 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
         opt(o, p + "/tasks", "list", v.tasks.list, isObject(v.tasks.list), "object");
         opt(o, p + "/tasks", "cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
-          if (object(o, p + "/tasks" + "/requests", v.tasks.requests)) {
+          if (object(o, p + "/tasks/requests", v.tasks.requests)) {
             if (v.tasks.requests.tools !== undefined) {
-              if (object(o, p + "/tasks" + "/requests" + "/tools", v.tasks.requests.tools)) {
+              if (object(o, p + "/tasks/requests/tools", v.tasks.requests.tools)) {
                 opt(
                   o,
-                  p + "/tasks" + "/requests" + "/tools",
+                  p + "/tasks/requests/tools",
                   "call",
                   v.tasks.requests.tools.call,
                   isObject(v.tasks.requests.tools.call),
@@ -1081,11 +1105,11 @@ export const {
 function _isIcon(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.src === "string" &&
-    isUri(v.src) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.sizes === undefined || _isIcon$sizes(v.sizes, d)) &&
-    (v.theme === undefined || v.theme === "light" || v.theme === "dark")
+    (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
+    typeof v.src === "string" &&
+    formatUri(v.src) &&
+    (v.sizes === undefined || _isIcon$sizes(v.sizes, d))
   );
 }
 
@@ -1093,7 +1117,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     if (need(o, p, "src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
-      else if (!isUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
+      else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
@@ -1132,7 +1156,7 @@ function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void
 
 function _isIcons$icons(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d)) return false;
   return true;
 }
 
@@ -1141,7 +1165,7 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectIcon(e0, p + "/" + i0, o, d + 1);
+      _collectIcon(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -1172,10 +1196,10 @@ function _isImplementation(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     typeof v.version === "string" &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && isUri(v.websiteUrl)))
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && formatUri(v.websiteUrl)))
   );
 }
 
@@ -1188,7 +1212,7 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
       if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
-      else if (!isUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
+      else if (!formatUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
     }
   }
 }
@@ -1204,18 +1228,18 @@ function _isPingRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "ping" &&
-    (v.params === undefined || _isRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isRequestParams(v.params, d))
   );
 }
 
 function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "ping", '"ping"', "const");
-    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1229,11 +1253,11 @@ export const {
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     Number.isFinite(v.progress) &&
     (v.total === undefined || Number.isFinite(v.total)) &&
-    (v.message === undefined || typeof v.message === "string")
+    (v.message === undefined || typeof v.message === "string") &&
+    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
+    (v._meta === undefined || isObject(v._meta))
   );
 }
 
@@ -1241,7 +1265,7 @@ function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssu
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "progressToken", v.progressToken))
-      _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
+      _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
     req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
     opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
     opt(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -1259,15 +1283,15 @@ function _isProgressNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/progress" &&
-    _isProgressNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isProgressNotificationParams(v.params, d)
   );
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1282,12 +1306,12 @@ export const {
 function _isPaginatedRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    (v.cursor === undefined || typeof v.cursor === "string") &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
-    (v.cursor === undefined || typeof v.cursor === "string")
+          Number.isInteger(v._meta.progressToken))))
   );
 }
 
@@ -1296,10 +1320,10 @@ function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[],
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
-    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
+    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d);
   }
 }
 
@@ -1314,18 +1338,18 @@ function _isPaginatedRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v.method === "string" &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
   );
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1339,15 +1363,15 @@ export const {
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string")
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    (v._meta === undefined || isObject(v._meta))
   );
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
   }
 }
 
@@ -1362,18 +1386,18 @@ function _isListResourcesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/list" &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
   );
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1387,8 +1411,8 @@ export const {
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
     _isListResourcesResult$resources(v.resources, d)
   );
 }
@@ -1396,7 +1420,7 @@ function _isListResourcesResult(v: any, d: number): boolean {
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "resources", v.resources))
       _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
   }
@@ -1404,7 +1428,7 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d)) return false;
   return true;
 }
 
@@ -1413,7 +1437,7 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectResource(e0, p + "/" + i0, o, d + 1);
+      _collectResource(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -1429,18 +1453,18 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/templates/list" &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
   );
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1454,8 +1478,8 @@ export const {
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
     _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d)
   );
 }
@@ -1463,7 +1487,7 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "resourceTemplates", v.resourceTemplates))
       _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d);
   }
@@ -1471,7 +1495,7 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d)) return false;
   return true;
 }
 
@@ -1485,7 +1509,7 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectResourceTemplate(e0, p + "/" + i0, o, d + 1);
+      _collectResourceTemplate(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -1506,7 +1530,7 @@ function _isResourceRequestParams(v: any, d: number): boolean {
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
-    isUri(v.uri)
+    formatUri(v.uri)
   );
 }
 
@@ -1515,12 +1539,12 @@ function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
@@ -1541,7 +1565,7 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
-    isUri(v.uri)
+    formatUri(v.uri)
   );
 }
 
@@ -1550,12 +1574,12 @@ function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
@@ -1571,18 +1595,18 @@ function _isReadResourceRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/read" &&
-    _isReadResourceRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isReadResourceRequestParams(v.params, d)
   );
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1607,7 +1631,7 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
-    if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
+    if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
   return true;
 }
 
@@ -1616,11 +1640,16 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!(_isTextResourceContents(e0, d + 1) || _isBlobResourceContents(e0, d + 1)))
-        anyOf(o, p + "/" + i0, e0, d, "TextResourceContents | BlobResourceContents", [
-          _collectTextResourceContents,
-          _collectBlobResourceContents,
-        ]);
+      if (!(_isTextResourceContents(e0, d) || _isBlobResourceContents(e0, d)))
+        anyOf(
+          o,
+          p + "/" + i0,
+          e0,
+          d,
+          "TextResourceContents | BlobResourceContents",
+          [16, 16],
+          [_collectTextResourceContents, _collectBlobResourceContents],
+        );
     }
   }
 }
@@ -1636,8 +1665,8 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/resources/list_changed" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
@@ -1652,7 +1681,7 @@ function _collectResourceListChangedNotification(v: any, p: string, o: Validatio
       '"notifications/resources/list_changed"',
       "const",
     );
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1676,7 +1705,7 @@ function _isSubscribeRequestParams(v: any, d: number): boolean {
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
-    isUri(v.uri)
+    formatUri(v.uri)
   );
 }
 
@@ -1685,12 +1714,12 @@ function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[],
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
@@ -1706,18 +1735,18 @@ function _isSubscribeRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/subscribe" &&
-    _isSubscribeRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isSubscribeRequestParams(v.params, d)
   );
 }
 
 function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/subscribe", '"resources/subscribe"', "const");
-    if (need(o, p, "params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1737,7 +1766,7 @@ function _isUnsubscribeRequestParams(v: any, d: number): boolean {
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
-    isUri(v.uri)
+    formatUri(v.uri)
   );
 }
 
@@ -1746,12 +1775,12 @@ function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
@@ -1767,18 +1796,18 @@ function _isUnsubscribeRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/unsubscribe" &&
-    _isUnsubscribeRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isUnsubscribeRequestParams(v.params, d)
   );
 }
 
 function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/unsubscribe", '"resources/unsubscribe"', "const");
-    if (need(o, p, "params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1790,7 +1819,7 @@ export const {
 } = define<T.UnsubscribeRequest>(_isUnsubscribeRequest, _collectUnsubscribeRequest);
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && typeof v.uri === "string" && isUri(v.uri);
+  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && typeof v.uri === "string" && formatUri(v.uri);
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1798,7 +1827,7 @@ function _collectResourceUpdatedNotificationParams(v: any, p: string, o: Validat
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
@@ -1817,8 +1846,8 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/resources/updated" &&
-    _isResourceUpdatedNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isResourceUpdatedNotificationParams(v.params, d)
   );
 }
 
@@ -1833,7 +1862,7 @@ function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIss
       '"notifications/resources/updated"',
       "const",
     );
-    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1850,13 +1879,13 @@ function _isResource(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v.size === undefined || Number.isInteger(v.size)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -1868,11 +1897,11 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
@@ -1890,12 +1919,12 @@ function _isResourceTemplate(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    typeof v.uriTemplate === "string" &&
-    isUriTemplate(v.uriTemplate) &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    typeof v.uriTemplate === "string" &&
+    formatUriTemplate(v.uriTemplate) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -1907,11 +1936,12 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
-      else if (!isUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v.uriTemplate))
+        issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -1926,9 +1956,9 @@ export const {
 function _isResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -1937,7 +1967,7 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
@@ -1954,11 +1984,11 @@ export const {
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    typeof v.text === "string"
+    typeof v.text === "string" &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v._meta === undefined || isObject(v._meta))
   );
 }
 
@@ -1966,7 +1996,7 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
@@ -1984,12 +2014,12 @@ export const {
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
     (v._meta === undefined || isObject(v._meta)) &&
     typeof v.blob === "string" &&
-    isByte(v.blob)
+    formatByte(v.blob)
   );
 }
 
@@ -1997,13 +2027,13 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
-      else if (!isByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
+      else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
     }
   }
 }
@@ -2019,18 +2049,18 @@ function _isListPromptsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "prompts/list" &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
   );
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2044,8 +2074,8 @@ export const {
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
     _isListPromptsResult$prompts(v.prompts, d)
   );
 }
@@ -2053,14 +2083,14 @@ function _isListPromptsResult(v: any, d: number): boolean {
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
   }
 }
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d)) return false;
   return true;
 }
 
@@ -2069,7 +2099,7 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectPrompt(e0, p + "/" + i0, o, d + 1);
+      _collectPrompt(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -2084,12 +2114,12 @@ export const {
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    typeof v.name === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
-    typeof v.name === "string" &&
     (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d))
   );
 }
@@ -2099,7 +2129,7 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     req(o, p, "name", v.name, typeof v.name === "string", "string");
@@ -2136,18 +2166,18 @@ function _isGetPromptRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "prompts/get" &&
-    _isGetPromptRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isGetPromptRequestParams(v.params, d)
   );
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2161,8 +2191,8 @@ export const {
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     (v.description === undefined || typeof v.description === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
     _isGetPromptResult$messages(v.messages, d)
   );
 }
@@ -2177,7 +2207,7 @@ function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: num
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d)) return false;
   return true;
 }
 
@@ -2186,7 +2216,7 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectPromptMessage(e0, p + "/" + i0, o, d + 1);
+      _collectPromptMessage(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -2203,8 +2233,8 @@ function _isPrompt(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     (v.description === undefined || typeof v.description === "string") &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     (v.arguments === undefined || _isPrompt$arguments(v.arguments, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
@@ -2223,7 +2253,7 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
 
 function _isPrompt$arguments(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d)) return false;
   return true;
 }
 
@@ -2232,7 +2262,7 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectPromptArgument(e0, p + "/" + i0, o, d + 1);
+      _collectPromptArgument(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -2282,13 +2312,13 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
+  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
+    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d);
   }
 }
 
@@ -2304,15 +2334,15 @@ function _isResourceLink(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v.size === undefined || Number.isInteger(v.size)) &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    v.type === "resource_link"
+    v.type === "resource_link" &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || isObject(v._meta))
   );
 }
 
@@ -2323,11 +2353,11 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
@@ -2345,8 +2375,8 @@ function _isEmbeddedResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "resource" &&
-    (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -2355,12 +2385,17 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
     if (need(o, p, "resource", v.resource))
-      if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
-        anyOf(o, p + "/resource", v.resource, d, "TextResourceContents | BlobResourceContents", [
-          _collectTextResourceContents,
-          _collectBlobResourceContents,
-        ]);
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+      if (!(_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)))
+        anyOf(
+          o,
+          p + "/resource",
+          v.resource,
+          d,
+          "TextResourceContents | BlobResourceContents",
+          [16, 16],
+          [_collectTextResourceContents, _collectBlobResourceContents],
+        );
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -2376,8 +2411,8 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/prompts/list_changed" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
@@ -2392,7 +2427,7 @@ function _collectPromptListChangedNotification(v: any, p: string, o: ValidationI
       '"notifications/prompts/list_changed"',
       "const",
     );
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2408,18 +2443,18 @@ function _isListToolsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tools/list" &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
   );
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2433,8 +2468,8 @@ export const {
 function _isListToolsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
     _isListToolsResult$tools(v.tools, d)
   );
 }
@@ -2442,14 +2477,14 @@ function _isListToolsResult(v: any, d: number): boolean {
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
   }
 }
 
 function _isListToolsResult$tools(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
   return true;
 }
 
@@ -2458,7 +2493,7 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d + 1);
+      _collectTool(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -2473,10 +2508,10 @@ export const {
 function _isCallToolResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    (v.isError === undefined || typeof v.isError === "boolean") &&
     (v._meta === undefined || isObject(v._meta)) &&
     _isCallToolResult$content(v.content, d) &&
-    (v.structuredContent === undefined || isObject(v.structuredContent)) &&
-    (v.isError === undefined || typeof v.isError === "boolean")
+    (v.structuredContent === undefined || isObject(v.structuredContent))
   );
 }
 
@@ -2491,7 +2526,7 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
 
 function _isCallToolResult$content(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
   return true;
 }
 
@@ -2500,7 +2535,7 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d + 1);
+      _collectContentBlock(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -2515,13 +2550,13 @@ export const {
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    typeof v.name === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    typeof v.name === "string" &&
+    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     (v.arguments === undefined || isObject(v.arguments))
   );
 }
@@ -2531,10 +2566,10 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
   }
@@ -2551,18 +2586,18 @@ function _isCallToolRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tools/call" &&
-    _isCallToolRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isCallToolRequestParams(v.params, d)
   );
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2577,8 +2612,8 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/tools/list_changed" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
@@ -2593,7 +2628,7 @@ function _collectToolListChangedNotification(v: any, p: string, o: ValidationIss
       '"notifications/tools/list_changed"',
       "const",
     );
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2669,21 +2704,21 @@ function _isTool(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     (v.description === undefined || typeof v.description === "string") &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     isObject(v.inputSchema) &&
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
     (v.inputSchema.properties === undefined || _isTool$inputSchema$properties(v.inputSchema.properties, d)) &&
     (v.inputSchema.required === undefined || _isTool$inputSchema$required(v.inputSchema.required, d)) &&
-    (v.execution === undefined || _isToolExecution(v.execution, d + 1)) &&
+    (v.execution === undefined || _isToolExecution(v.execution, d)) &&
     (v.outputSchema === undefined ||
       (isObject(v.outputSchema) &&
         (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string") &&
         v.outputSchema.type === "object" &&
         (v.outputSchema.properties === undefined || _isTool$outputSchema$properties(v.outputSchema.properties, d)) &&
         (v.outputSchema.required === undefined || _isTool$outputSchema$required(v.outputSchema.required, d)))) &&
-    (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
+    (v.annotations === undefined || _isToolAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -2706,12 +2741,12 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         );
         req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
         if (v.inputSchema.properties !== undefined)
-          _isTool$inputSchema$properties$collect(v.inputSchema.properties, p + "/inputSchema" + "/properties", o, d);
+          _isTool$inputSchema$properties$collect(v.inputSchema.properties, p + "/inputSchema/properties", o, d);
         if (v.inputSchema.required !== undefined)
-          _isTool$inputSchema$required$collect(v.inputSchema.required, p + "/inputSchema" + "/required", o, d);
+          _isTool$inputSchema$required$collect(v.inputSchema.required, p + "/inputSchema/required", o, d);
       }
     }
-    if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d + 1);
+    if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d);
     if (v.outputSchema !== undefined) {
       if (object(o, p + "/outputSchema", v.outputSchema)) {
         opt(
@@ -2724,12 +2759,12 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         );
         req(o, p + "/outputSchema", "type", v.outputSchema.type, v.outputSchema.type === "object", '"object"', "const");
         if (v.outputSchema.properties !== undefined)
-          _isTool$outputSchema$properties$collect(v.outputSchema.properties, p + "/outputSchema" + "/properties", o, d);
+          _isTool$outputSchema$properties$collect(v.outputSchema.properties, p + "/outputSchema/properties", o, d);
         if (v.outputSchema.required !== undefined)
-          _isTool$outputSchema$required$collect(v.outputSchema.required, p + "/outputSchema" + "/required", o, d);
+          _isTool$outputSchema$required$collect(v.outputSchema.required, p + "/outputSchema/required", o, d);
       }
     }
-    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -2859,23 +2894,23 @@ function _isTask(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v.taskId === "string" &&
+    (v.statusMessage === undefined || typeof v.statusMessage === "string") &&
+    typeof v.createdAt === "string" &&
+    typeof v.lastUpdatedAt === "string" &&
+    (v.pollInterval === undefined || Number.isInteger(v.pollInterval)) &&
     (v.status === "working" ||
       v.status === "input_required" ||
       v.status === "completed" ||
       v.status === "failed" ||
       v.status === "cancelled") &&
-    (v.statusMessage === undefined || typeof v.statusMessage === "string") &&
-    typeof v.createdAt === "string" &&
-    typeof v.lastUpdatedAt === "string" &&
-    (Number.isInteger(v.ttl) || v.ttl === null) &&
-    (v.pollInterval === undefined || Number.isInteger(v.pollInterval))
+    (Number.isInteger(v.ttl) || v.ttl === null)
   );
 }
 
 function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
-    if (need(o, p, "status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d + 1);
+    if (need(o, p, "status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d);
     opt(o, p, "statusMessage", v.statusMessage, typeof v.statusMessage === "string", "string");
     req(o, p, "createdAt", v.createdAt, typeof v.createdAt === "string", "string");
     req(o, p, "lastUpdatedAt", v.lastUpdatedAt, typeof v.lastUpdatedAt === "string", "string");
@@ -2888,13 +2923,13 @@ function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isTask, validate: validateTask, schema: TaskSchema } = define<T.Task>(_isTask, _collectTask);
 
 function _isCreateTaskResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isTask(v.task, d + 1);
+  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isTask(v.task, d);
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "task", v.task)) _collectTask(v.task, p + "/task", o, d + 1);
+    if (need(o, p, "task", v.task)) _collectTask(v.task, p + "/task", o, d);
   }
 }
 
@@ -2909,10 +2944,10 @@ function _isGetTaskRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tasks/get" &&
-    isObject(v.params) &&
-    typeof v.params.taskId === "string" &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    isObject(v.params) &&
+    typeof v.params.taskId === "string"
   );
 }
 
@@ -2925,7 +2960,7 @@ function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: numb
       }
     }
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2937,13 +2972,13 @@ export const {
 } = define<T.GetTaskRequest>(_isGetTaskRequest, _collectGetTaskRequest);
 
 function _isGetTaskResult(v: any, d: number): boolean {
-  return _isResult(v, d + 1) && _isTask(v, d + 1);
+  return _isResult(v, d) && _isTask(v, d);
 }
 
 function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    _collectResult(v, p, o, d + 1);
-    _collectTask(v, p, o, d + 1);
+    _collectResult(v, p, o, d);
+    _collectTask(v, p, o, d);
   }
 }
 
@@ -2958,10 +2993,10 @@ function _isGetTaskPayloadRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tasks/result" &&
-    isObject(v.params) &&
-    typeof v.params.taskId === "string" &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    isObject(v.params) &&
+    typeof v.params.taskId === "string"
   );
 }
 
@@ -2974,7 +3009,7 @@ function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], 
       }
     }
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -3006,10 +3041,10 @@ function _isCancelTaskRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tasks/cancel" &&
-    isObject(v.params) &&
-    typeof v.params.taskId === "string" &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    isObject(v.params) &&
+    typeof v.params.taskId === "string"
   );
 }
 
@@ -3022,7 +3057,7 @@ function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: n
       }
     }
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -3034,13 +3069,13 @@ export const {
 } = define<T.CancelTaskRequest>(_isCancelTaskRequest, _collectCancelTaskRequest);
 
 function _isCancelTaskResult(v: any, d: number): boolean {
-  return _isResult(v, d + 1) && _isTask(v, d + 1);
+  return _isResult(v, d) && _isTask(v, d);
 }
 
 function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    _collectResult(v, p, o, d + 1);
-    _collectTask(v, p, o, d + 1);
+    _collectResult(v, p, o, d);
+    _collectTask(v, p, o, d);
   }
 }
 
@@ -3055,18 +3090,18 @@ function _isListTasksRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tasks/list" &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
   );
 }
 
 function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tasks/list", '"tasks/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -3080,8 +3115,8 @@ export const {
 function _isListTasksResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
     _isListTasksResult$tasks(v.tasks, d)
   );
 }
@@ -3089,14 +3124,14 @@ function _isListTasksResult(v: any, d: number): boolean {
 function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d);
   }
 }
 
 function _isListTasksResult$tasks(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTask(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTask(v[i], d)) return false;
   return true;
 }
 
@@ -3105,7 +3140,7 @@ function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectTask(e0, p + "/" + i0, o, d + 1);
+      _collectTask(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3118,13 +3153,13 @@ export const {
 } = define<T.ListTasksResult>(_isListTasksResult, _collectListTasksResult);
 
 function _isTaskStatusNotificationParams(v: any, d: number): boolean {
-  return _isNotificationParams(v, d + 1) && _isTask(v, d + 1);
+  return _isNotificationParams(v, d) && _isTask(v, d);
 }
 
 function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    _collectNotificationParams(v, p, o, d + 1);
-    _collectTask(v, p, o, d + 1);
+    _collectNotificationParams(v, p, o, d);
+    _collectTask(v, p, o, d);
   }
 }
 
@@ -3139,15 +3174,15 @@ function _isTaskStatusNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/tasks/status" &&
-    _isTaskStatusNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isTaskStatusNotificationParams(v.params, d)
   );
 }
 
 function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/tasks/status", '"notifications/tasks/status"', "const");
-    if (need(o, p, "params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3162,11 +3197,6 @@ export const {
 function _isSetLevelRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
     (v.level === "debug" ||
       v.level === "info" ||
       v.level === "notice" ||
@@ -3174,7 +3204,12 @@ function _isSetLevelRequestParams(v: any, d: number): boolean {
       v.level === "error" ||
       v.level === "critical" ||
       v.level === "alert" ||
-      v.level === "emergency")
+      v.level === "emergency") &&
+    (v._meta === undefined ||
+      (isObject(v._meta) &&
+        (v._meta.progressToken === undefined ||
+          typeof v._meta.progressToken === "string" ||
+          Number.isInteger(v._meta.progressToken))))
   );
 }
 
@@ -3183,10 +3218,10 @@ function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
   }
 }
 
@@ -3201,18 +3236,18 @@ function _isSetLevelRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "logging/setLevel" &&
-    _isSetLevelRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isSetLevelRequestParams(v.params, d)
   );
 }
 
 function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "logging/setLevel", '"logging/setLevel"', "const");
-    if (need(o, p, "params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -3226,7 +3261,8 @@ export const {
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v.logger === undefined || typeof v.logger === "string") &&
+    v.data !== undefined &&
     (v.level === "debug" ||
       v.level === "info" ||
       v.level === "notice" ||
@@ -3235,15 +3271,14 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
       v.level === "critical" ||
       v.level === "alert" ||
       v.level === "emergency") &&
-    (v.logger === undefined || typeof v.logger === "string") &&
-    v.data !== undefined
+    (v._meta === undefined || isObject(v._meta))
   );
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
     opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
     need(o, p, "data", v.data);
   }
@@ -3263,15 +3298,15 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/message" &&
-    _isLoggingMessageNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isLoggingMessageNotificationParams(v.params, d)
   );
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3320,25 +3355,25 @@ export const {
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    (v.systemPrompt === undefined || typeof v.systemPrompt === "string") &&
+    (v.temperature === undefined || Number.isFinite(v.temperature)) &&
+    Number.isInteger(v.maxTokens) &&
+    (v.metadata === undefined || isObject(v.metadata)) &&
+    (v.includeContext === undefined ||
+      v.includeContext === "none" ||
+      v.includeContext === "thisServer" ||
+      v.includeContext === "allServers") &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
+    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     _isCreateMessageRequestParams$messages(v.messages, d) &&
-    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d + 1)) &&
-    (v.systemPrompt === undefined || typeof v.systemPrompt === "string") &&
-    (v.includeContext === undefined ||
-      v.includeContext === "none" ||
-      v.includeContext === "thisServer" ||
-      v.includeContext === "allServers") &&
-    (v.temperature === undefined || Number.isFinite(v.temperature)) &&
-    Number.isInteger(v.maxTokens) &&
+    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d)) &&
     (v.stopSequences === undefined || _isCreateMessageRequestParams$stopSequences(v.stopSequences, d)) &&
-    (v.metadata === undefined || isObject(v.metadata)) &&
     (v.tools === undefined || _isCreateMessageRequestParams$tools(v.tools, d)) &&
-    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d + 1))
+    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d))
   );
 }
 
@@ -3347,14 +3382,13 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
     if (need(o, p, "messages", v.messages))
       _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
-    if (v.modelPreferences !== undefined)
-      _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
+    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d);
     opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
       o,
@@ -3371,13 +3405,13 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
       _isCreateMessageRequestParams$stopSequences$collect(v.stopSequences, p + "/stopSequences", o, d);
     opt(o, p, "metadata", v.metadata, isObject(v.metadata), "object");
     if (v.tools !== undefined) _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
-    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
+    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d);
   }
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d)) return false;
   return true;
 }
 
@@ -3386,7 +3420,7 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectSamplingMessage(e0, p + "/" + i0, o, d + 1);
+      _collectSamplingMessage(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3409,7 +3443,7 @@ function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, 
 
 function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
   return true;
 }
 
@@ -3418,7 +3452,7 @@ function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: Valid
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d + 1);
+      _collectTool(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3459,18 +3493,18 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "sampling/createMessage" &&
-    _isCreateMessageRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isCreateMessageRequestParams(v.params, d)
   );
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -3484,24 +3518,29 @@ export const {
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
     typeof v.model === "string" &&
-    (v.stopReason === undefined || typeof v.stopReason === "string")
+    (v.role === "user" || v.role === "assistant") &&
+    (v.stopReason === undefined || typeof v.stopReason === "string") &&
+    (v._meta === undefined || isObject(v._meta)) &&
+    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d))
   );
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
-        anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
-          _collectSamplingMessageContentBlock,
-          _isCreateMessageResult$content$1$collect,
-        ]);
+      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+        anyOf(
+          o,
+          p + "/content",
+          v.content,
+          d,
+          "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
+          [16, 32],
+          [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
+        );
     req(o, p, "model", v.model, typeof v.model === "string", "string");
     opt(o, p, "stopReason", v.stopReason, typeof v.stopReason === "string", "string");
   }
@@ -3509,7 +3548,7 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d)) return false;
   return true;
 }
 
@@ -3518,7 +3557,7 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectSamplingMessageContentBlock(e0, p + "/" + i0, o, d + 1);
+      _collectSamplingMessageContentBlock(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3534,20 +3573,25 @@ function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
+    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
-        anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
-          _collectSamplingMessageContentBlock,
-          _isCreateMessageResult$content$1$collect,
-        ]);
+      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+        anyOf(
+          o,
+          p + "/content",
+          v.content,
+          d,
+          "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
+          [16, 32],
+          [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
+        );
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -3563,15 +3607,15 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.type) {
     case "text":
-      return _isTextContent(v, d + 1);
+      return _isTextContent(v, d);
     case "image":
-      return _isImageContent(v, d + 1);
+      return _isImageContent(v, d);
     case "audio":
-      return _isAudioContent(v, d + 1);
+      return _isAudioContent(v, d);
     case "tool_use":
-      return _isToolUseContent(v, d + 1);
+      return _isToolUseContent(v, d);
     case "tool_result":
-      return _isToolResultContent(v, d + 1);
+      return _isToolResultContent(v, d);
     default:
       return false;
   }
@@ -3620,9 +3664,9 @@ export const {
 function _isAnnotations(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    (v.lastModified === undefined || typeof v.lastModified === "string") &&
     (v.audience === undefined || _isAnnotations$audience(v.audience, d)) &&
-    (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1)) &&
-    (v.lastModified === undefined || typeof v.lastModified === "string")
+    (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
   );
 }
 
@@ -3649,7 +3693,7 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectRole(e0, p + "/" + i0, o, d + 1);
+      _collectRole(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3665,15 +3709,15 @@ function _isContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.type) {
     case "text":
-      return _isTextContent(v, d + 1);
+      return _isTextContent(v, d);
     case "image":
-      return _isImageContent(v, d + 1);
+      return _isImageContent(v, d);
     case "audio":
-      return _isAudioContent(v, d + 1);
+      return _isAudioContent(v, d);
     case "resource_link":
-      return _isResourceLink(v, d + 1);
+      return _isResourceLink(v, d);
     case "resource":
-      return _isEmbeddedResource(v, d + 1);
+      return _isEmbeddedResource(v, d);
     default:
       return false;
   }
@@ -3724,7 +3768,7 @@ function _isTextContent(v: any, d: number): boolean {
     isObject(v) &&
     v.type === "text" &&
     typeof v.text === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3733,7 +3777,7 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "text", '"text"', "const");
     req(o, p, "text", v.text, typeof v.text === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -3749,10 +3793,10 @@ function _isImageContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "image" &&
-    typeof v.data === "string" &&
-    isByte(v.data) &&
     typeof v.mimeType === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    typeof v.data === "string" &&
+    formatByte(v.data) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3762,10 +3806,10 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
     req(o, p, "type", v.type, v.type === "image", '"image"', "const");
     if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -3781,10 +3825,10 @@ function _isAudioContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "audio" &&
-    typeof v.data === "string" &&
-    isByte(v.data) &&
     typeof v.mimeType === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    typeof v.data === "string" &&
+    formatByte(v.data) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3794,10 +3838,10 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
     req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
     if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -3842,9 +3886,9 @@ function _isToolResultContent(v: any, d: number): boolean {
     isObject(v) &&
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
+    (v.isError === undefined || typeof v.isError === "boolean") &&
     _isToolResultContent$content(v.content, d) &&
     (v.structuredContent === undefined || isObject(v.structuredContent)) &&
-    (v.isError === undefined || typeof v.isError === "boolean") &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3862,7 +3906,7 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
 
 function _isToolResultContent$content(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
   return true;
 }
 
@@ -3871,7 +3915,7 @@ function _isToolResultContent$content$collect(v: any, p: string, o: ValidationIs
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d + 1);
+      _collectContentBlock(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3919,7 +3963,7 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d)) return false;
   return true;
 }
 
@@ -3928,7 +3972,7 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectModelHint(e0, p + "/" + i0, o, d + 1);
+      _collectModelHint(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3980,7 +4024,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
@@ -3993,7 +4037,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v.context !== undefined) {
       if (object(o, p + "/context", v.context)) {
         if (v.context.arguments !== undefined)
-          _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context" + "/arguments", o, d);
+          _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
       }
     }
   }
@@ -4003,9 +4047,9 @@ function _isCompleteRequestParams$ref(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.type) {
     case "ref/prompt":
-      return _isPromptReference(v, d + 1);
+      return _isPromptReference(v, d);
     case "ref/resource":
-      return _isResourceTemplateReference(v, d + 1);
+      return _isResourceTemplateReference(v, d);
     default:
       return false;
   }
@@ -4062,18 +4106,18 @@ function _isCompleteRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "completion/complete" &&
-    _isCompleteRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isCompleteRequestParams(v.params, d)
   );
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -4089,9 +4133,9 @@ function _isCompleteResult(v: any, d: number): boolean {
     isObject(v) &&
     (v._meta === undefined || isObject(v._meta)) &&
     isObject(v.completion) &&
-    _isCompleteResult$completion$values(v.completion.values, d) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
-    (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean")
+    (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
+    _isCompleteResult$completion$values(v.completion.values, d)
   );
 }
 
@@ -4101,7 +4145,7 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
     if (need(o, p, "completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
         if (need(o, p + "/completion", "values", v.completion.values))
-          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion" + "/values", o, d);
+          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d);
         opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
         opt(
           o,
@@ -4140,7 +4184,7 @@ export const {
 } = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isResourceTemplateReference(v: any, d: number): boolean {
-  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && isUriTemplate(v.uri);
+  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4148,7 +4192,7 @@ function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue
     req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
   }
 }
@@ -4188,18 +4232,18 @@ function _isListRootsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "roots/list" &&
-    (v.params === undefined || _isRequestParams(v.params, d + 1)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || _isRequestParams(v.params, d))
   );
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
-    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -4223,7 +4267,7 @@ function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: num
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d)) return false;
   return true;
 }
 
@@ -4232,7 +4276,7 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectRoot(e0, p + "/" + i0, o, d + 1);
+      _collectRoot(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -4247,9 +4291,9 @@ export const {
 function _isRoot(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.name === undefined || typeof v.name === "string") &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -4258,7 +4302,7 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
@@ -4272,8 +4316,8 @@ function _isRootsListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/roots/list_changed" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
@@ -4288,7 +4332,7 @@ function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIs
       '"notifications/roots/list_changed"',
       "const",
     );
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -4303,14 +4347,14 @@ export const {
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    (v.mode === undefined || v.mode === "form") &&
+    typeof v.message === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    (v.mode === undefined || v.mode === "form") &&
-    typeof v.message === "string" &&
+    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     isObject(v.requestedSchema) &&
     (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
     v.requestedSchema.type === "object" &&
@@ -4325,10 +4369,10 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
     opt(o, p, "mode", v.mode, v.mode === "form", '"form"', "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
     if (need(o, p, "requestedSchema", v.requestedSchema)) {
@@ -4353,14 +4397,14 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
         if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
-            p + "/requestedSchema" + "/properties",
+            p + "/requestedSchema/properties",
             o,
             d,
           );
         if (v.requestedSchema.required !== undefined)
           _isElicitRequestFormParams$requestedSchema$required$collect(
             v.requestedSchema.required,
-            p + "/requestedSchema" + "/required",
+            p + "/requestedSchema/required",
             o,
             d,
           );
@@ -4373,7 +4417,7 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k)) continue;
-    if (!_isPrimitiveSchemaDefinition(v[k], d + 1)) return false;
+    if (!_isPrimitiveSchemaDefinition(v[k], d)) return false;
   }
   return true;
 }
@@ -4387,7 +4431,7 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
-      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
+      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d);
     }
   }
 }
@@ -4423,17 +4467,17 @@ export const {
 function _isElicitRequestURLParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    v.mode === "url" &&
+    typeof v.message === "string" &&
+    typeof v.elicitationId === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined ||
           typeof v._meta.progressToken === "string" ||
           Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    v.mode === "url" &&
-    typeof v.message === "string" &&
-    typeof v.elicitationId === "string" &&
+    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     typeof v.url === "string" &&
-    isUri(v.url)
+    formatUri(v.url)
   );
 }
 
@@ -4442,16 +4486,16 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta" + "/progressToken", o, d + 1);
+          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
     req(o, p, "mode", v.mode, v.mode === "url", '"url"', "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
     req(o, p, "elicitationId", v.elicitationId, typeof v.elicitationId === "string", "string");
     if (need(o, p, "url", v.url)) {
       if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
-      else if (!isUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
+      else if (!formatUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
     }
   }
 }
@@ -4468,9 +4512,9 @@ function _isElicitRequestParams(v: any, d: number): boolean {
   switch (v.mode) {
     case "form":
     case undefined:
-      return _isElicitRequestFormParams(v, d + 1);
+      return _isElicitRequestFormParams(v, d);
     case "url":
-      return _isElicitRequestURLParams(v, d + 1);
+      return _isElicitRequestURLParams(v, d);
     default:
       return false;
   }
@@ -4507,18 +4551,18 @@ function _isElicitRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "elicitation/create" &&
-    _isElicitRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isElicitRequestParams(v.params, d)
   );
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -4530,24 +4574,20 @@ export const {
 } = define<T.ElicitRequest>(_isElicitRequest, _collectElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
-  return (
-    _isStringSchema(v, d + 1) || _isNumberSchema(v, d + 1) || _isBooleanSchema(v, d + 1) || _isEnumSchema(v, d + 1)
-  );
+  return _isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d);
 }
 
 function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(
-    _isStringSchema(v, d + 1) ||
-    _isNumberSchema(v, d + 1) ||
-    _isBooleanSchema(v, d + 1) ||
-    _isEnumSchema(v, d + 1)
-  ))
-    anyOf(o, p, v, d, "StringSchema | NumberSchema | BooleanSchema | EnumSchema", [
-      _collectStringSchema,
-      _collectNumberSchema,
-      _collectBooleanSchema,
-      _collectEnumSchema,
-    ]);
+  if (!(_isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "StringSchema | NumberSchema | BooleanSchema | EnumSchema",
+      [16, 16, 16, 16],
+      [_collectStringSchema, _collectNumberSchema, _collectBooleanSchema, _collectEnumSchema],
+    );
 }
 
 /** `PrimitiveSchemaDefinition` (schema.ts:2234) */
@@ -4565,12 +4605,12 @@ function _isStringSchema(v: any, d: number): boolean {
     (v.description === undefined || typeof v.description === "string") &&
     (v.minLength === undefined || Number.isInteger(v.minLength)) &&
     (v.maxLength === undefined || Number.isInteger(v.maxLength)) &&
+    (v.default === undefined || typeof v.default === "string") &&
     (v.format === undefined ||
       v.format === "email" ||
       v.format === "uri" ||
       v.format === "date" ||
-      v.format === "date-time") &&
-    (v.default === undefined || typeof v.default === "string")
+      v.format === "date-time")
   );
 }
 
@@ -4604,12 +4644,12 @@ export const {
 function _isNumberSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.type === "number" || v.type === "integer") &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minimum === undefined || Number.isFinite(v.minimum)) &&
     (v.maximum === undefined || Number.isFinite(v.maximum)) &&
-    (v.default === undefined || Number.isFinite(v.default))
+    (v.default === undefined || Number.isFinite(v.default)) &&
+    (v.type === "number" || v.type === "integer")
   );
 }
 
@@ -4663,8 +4703,8 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    _isUntitledSingleSelectEnumSchema$enum(v.enum, d) &&
-    (v.default === undefined || typeof v.default === "string")
+    (v.default === undefined || typeof v.default === "string") &&
+    _isUntitledSingleSelectEnumSchema$enum(v.enum, d)
   );
 }
 
@@ -4707,8 +4747,8 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d) &&
-    (v.default === undefined || typeof v.default === "string")
+    (v.default === undefined || typeof v.default === "string") &&
+    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d)
   );
 }
 
@@ -4750,15 +4790,20 @@ export const {
 } = define<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema);
 
 function _isSingleSelectEnumSchema(v: any, d: number): boolean {
-  return _isUntitledSingleSelectEnumSchema(v, d + 1) || _isTitledSingleSelectEnumSchema(v, d + 1);
+  return _isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d);
 }
 
 function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isUntitledSingleSelectEnumSchema(v, d + 1) || _isTitledSingleSelectEnumSchema(v, d + 1)))
-    anyOf(o, p, v, d, "UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema", [
-      _collectUntitledSingleSelectEnumSchema,
-      _collectTitledSingleSelectEnumSchema,
-    ]);
+  if (!(_isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema",
+      [16, 16],
+      [_collectUntitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema],
+    );
 }
 
 /** `SingleSelectEnumSchema` (schema.ts:2344) */
@@ -4794,7 +4839,7 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
       if (object(o, p + "/items", v.items)) {
         req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
         if (need(o, p + "/items", "enum", v.items.enum))
-          _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items" + "/enum", o, d);
+          _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items/enum", o, d);
       }
     }
     if (v.default !== undefined) _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
@@ -4864,7 +4909,7 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         if (need(o, p + "/items", "anyOf", v.items.anyOf))
-          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items" + "/anyOf", o, d);
+          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
       }
     }
     if (v.default !== undefined) _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
@@ -4915,15 +4960,20 @@ export const {
 } = define<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
-  return _isUntitledMultiSelectEnumSchema(v, d + 1) || _isTitledMultiSelectEnumSchema(v, d + 1);
+  return _isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d);
 }
 
 function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isUntitledMultiSelectEnumSchema(v, d + 1) || _isTitledMultiSelectEnumSchema(v, d + 1)))
-    anyOf(o, p, v, d, "UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema", [
-      _collectUntitledMultiSelectEnumSchema,
-      _collectTitledMultiSelectEnumSchema,
-    ]);
+  if (!(_isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema",
+      [16, 16],
+      [_collectUntitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema],
+    );
 }
 
 /** `MultiSelectEnumSchema` (schema.ts:2437) */
@@ -4939,9 +4989,9 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
+    (v.default === undefined || typeof v.default === "string") &&
     _isLegacyTitledEnumSchema$enum(v.enum, d) &&
-    (v.enumNames === undefined || _isLegacyTitledEnumSchema$enumNames(v.enumNames, d)) &&
-    (v.default === undefined || typeof v.default === "string")
+    (v.enumNames === undefined || _isLegacyTitledEnumSchema$enumNames(v.enumNames, d))
   );
 }
 
@@ -4996,22 +5046,20 @@ export const {
 } = define<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
-  return (
-    _isSingleSelectEnumSchema(v, d + 1) || _isMultiSelectEnumSchema(v, d + 1) || _isLegacyTitledEnumSchema(v, d + 1)
-  );
+  return _isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d);
 }
 
 function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(
-    _isSingleSelectEnumSchema(v, d + 1) ||
-    _isMultiSelectEnumSchema(v, d + 1) ||
-    _isLegacyTitledEnumSchema(v, d + 1)
-  ))
-    anyOf(o, p, v, d, "SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema", [
-      _collectSingleSelectEnumSchema,
-      _collectMultiSelectEnumSchema,
-      _collectLegacyTitledEnumSchema,
-    ]);
+  if (!(_isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema",
+      [16, 16, 16],
+      [_collectSingleSelectEnumSchema, _collectMultiSelectEnumSchema, _collectLegacyTitledEnumSchema],
+    );
 }
 
 /** `EnumSchema` (schema.ts:2463) */
@@ -5024,8 +5072,8 @@ export const {
 function _isElicitResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
     (v.action === "accept" || v.action === "decline" || v.action === "cancel") &&
+    (v._meta === undefined || isObject(v._meta)) &&
     (v.content === undefined || _isElicitResult$content(v.content, d))
   );
 }
@@ -5099,12 +5147,20 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
         typeof v[k0] === "boolean" ||
         _isElicitResult$content$values$3(v[k0], d)
       ))
-        anyOf(o, p + "/" + escapeToken(k0), v[k0], d, "string | integer | boolean | array", [
-          _isElicitResult$content$collect$values$0$collect,
-          _isElicitResult$content$collect$values$1$collect,
-          _isElicitResult$content$collect$values$2$collect,
-          _isElicitResult$content$values$3$collect,
-        ]);
+        anyOf(
+          o,
+          p + "/" + escapeToken(k0),
+          v[k0],
+          d,
+          "string | integer | boolean | string[]",
+          [1, 2, 4, 32],
+          [
+            _isElicitResult$content$collect$values$0$collect,
+            _isElicitResult$content$collect$values$1$collect,
+            _isElicitResult$content$collect$values$2$collect,
+            _isElicitResult$content$values$3$collect,
+          ],
+        );
     }
   }
 }
@@ -5120,9 +5176,9 @@ function _isElicitationCompleteNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/elicitation/complete" &&
+    v.jsonrpc === "2.0" &&
     isObject(v.params) &&
-    typeof v.params.elicitationId === "string" &&
-    v.jsonrpc === "2.0"
+    typeof v.params.elicitationId === "string"
   );
 }
 
@@ -5167,39 +5223,39 @@ function _isClientRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.method) {
     case "ping":
-      return _isPingRequest(v, d + 1);
+      return _isPingRequest(v, d);
     case "initialize":
-      return _isInitializeRequest(v, d + 1);
+      return _isInitializeRequest(v, d);
     case "completion/complete":
-      return _isCompleteRequest(v, d + 1);
+      return _isCompleteRequest(v, d);
     case "logging/setLevel":
-      return _isSetLevelRequest(v, d + 1);
+      return _isSetLevelRequest(v, d);
     case "prompts/get":
-      return _isGetPromptRequest(v, d + 1);
+      return _isGetPromptRequest(v, d);
     case "prompts/list":
-      return _isListPromptsRequest(v, d + 1);
+      return _isListPromptsRequest(v, d);
     case "resources/list":
-      return _isListResourcesRequest(v, d + 1);
+      return _isListResourcesRequest(v, d);
     case "resources/templates/list":
-      return _isListResourceTemplatesRequest(v, d + 1);
+      return _isListResourceTemplatesRequest(v, d);
     case "resources/read":
-      return _isReadResourceRequest(v, d + 1);
+      return _isReadResourceRequest(v, d);
     case "resources/subscribe":
-      return _isSubscribeRequest(v, d + 1);
+      return _isSubscribeRequest(v, d);
     case "resources/unsubscribe":
-      return _isUnsubscribeRequest(v, d + 1);
+      return _isUnsubscribeRequest(v, d);
     case "tools/call":
-      return _isCallToolRequest(v, d + 1);
+      return _isCallToolRequest(v, d);
     case "tools/list":
-      return _isListToolsRequest(v, d + 1);
+      return _isListToolsRequest(v, d);
     case "tasks/get":
-      return _isGetTaskRequest(v, d + 1);
+      return _isGetTaskRequest(v, d);
     case "tasks/result":
-      return _isGetTaskPayloadRequest(v, d + 1);
+      return _isGetTaskPayloadRequest(v, d);
     case "tasks/list":
-      return _isListTasksRequest(v, d + 1);
+      return _isListTasksRequest(v, d);
     case "tasks/cancel":
-      return _isCancelTaskRequest(v, d + 1);
+      return _isCancelTaskRequest(v, d);
     default:
       return false;
   }
@@ -5285,15 +5341,15 @@ function _isClientNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.method) {
     case "notifications/cancelled":
-      return _isCancelledNotification(v, d + 1);
+      return _isCancelledNotification(v, d);
     case "notifications/progress":
-      return _isProgressNotification(v, d + 1);
+      return _isProgressNotification(v, d);
     case "notifications/initialized":
-      return _isInitializedNotification(v, d + 1);
+      return _isInitializedNotification(v, d);
     case "notifications/roots/list_changed":
-      return _isRootsListChangedNotification(v, d + 1);
+      return _isRootsListChangedNotification(v, d);
     case "notifications/tasks/status":
-      return _isTaskStatusNotification(v, d + 1);
+      return _isTaskStatusNotification(v, d);
     default:
       return false;
   }
@@ -5341,27 +5397,27 @@ export const {
 
 function _isClientResult(v: any, d: number): boolean {
   return (
-    _isEmptyResult(v, d + 1) ||
-    _isCreateMessageResult(v, d + 1) ||
-    _isListRootsResult(v, d + 1) ||
-    _isElicitResult(v, d + 1) ||
-    _isGetTaskResult(v, d + 1) ||
-    _isGetTaskPayloadResult(v, d + 1) ||
-    _isListTasksResult(v, d + 1) ||
-    _isCancelTaskResult(v, d + 1)
+    _isEmptyResult(v, d) ||
+    _isCreateMessageResult(v, d) ||
+    _isListRootsResult(v, d) ||
+    _isElicitResult(v, d) ||
+    _isGetTaskResult(v, d) ||
+    _isGetTaskPayloadResult(v, d) ||
+    _isListTasksResult(v, d) ||
+    _isCancelTaskResult(v, d)
   );
 }
 
 function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!(
-    _isEmptyResult(v, d + 1) ||
-    _isCreateMessageResult(v, d + 1) ||
-    _isListRootsResult(v, d + 1) ||
-    _isElicitResult(v, d + 1) ||
-    _isGetTaskResult(v, d + 1) ||
-    _isGetTaskPayloadResult(v, d + 1) ||
-    _isListTasksResult(v, d + 1) ||
-    _isCancelTaskResult(v, d + 1)
+    _isEmptyResult(v, d) ||
+    _isCreateMessageResult(v, d) ||
+    _isListRootsResult(v, d) ||
+    _isElicitResult(v, d) ||
+    _isGetTaskResult(v, d) ||
+    _isGetTaskPayloadResult(v, d) ||
+    _isListTasksResult(v, d) ||
+    _isCancelTaskResult(v, d)
   ))
     anyOf(
       o,
@@ -5369,6 +5425,7 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
       v,
       d,
       "EmptyResult | CreateMessageResult | ListRootsResult | ElicitResult | GetTaskResult | GetTaskPayloadResult | ListTasksResult | CancelTaskResult",
+      [16, 16, 16, 16, 16, 16, 16, 16],
       [
         _collectEmptyResult,
         _collectCreateMessageResult,
@@ -5393,21 +5450,21 @@ function _isServerRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.method) {
     case "ping":
-      return _isPingRequest(v, d + 1);
+      return _isPingRequest(v, d);
     case "sampling/createMessage":
-      return _isCreateMessageRequest(v, d + 1);
+      return _isCreateMessageRequest(v, d);
     case "roots/list":
-      return _isListRootsRequest(v, d + 1);
+      return _isListRootsRequest(v, d);
     case "elicitation/create":
-      return _isElicitRequest(v, d + 1);
+      return _isElicitRequest(v, d);
     case "tasks/get":
-      return _isGetTaskRequest(v, d + 1);
+      return _isGetTaskRequest(v, d);
     case "tasks/result":
-      return _isGetTaskPayloadRequest(v, d + 1);
+      return _isGetTaskPayloadRequest(v, d);
     case "tasks/list":
-      return _isListTasksRequest(v, d + 1);
+      return _isListTasksRequest(v, d);
     case "tasks/cancel":
-      return _isCancelTaskRequest(v, d + 1);
+      return _isCancelTaskRequest(v, d);
     default:
       return false;
   }
@@ -5466,23 +5523,23 @@ function _isServerNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.method) {
     case "notifications/cancelled":
-      return _isCancelledNotification(v, d + 1);
+      return _isCancelledNotification(v, d);
     case "notifications/progress":
-      return _isProgressNotification(v, d + 1);
+      return _isProgressNotification(v, d);
     case "notifications/message":
-      return _isLoggingMessageNotification(v, d + 1);
+      return _isLoggingMessageNotification(v, d);
     case "notifications/resources/updated":
-      return _isResourceUpdatedNotification(v, d + 1);
+      return _isResourceUpdatedNotification(v, d);
     case "notifications/resources/list_changed":
-      return _isResourceListChangedNotification(v, d + 1);
+      return _isResourceListChangedNotification(v, d);
     case "notifications/tools/list_changed":
-      return _isToolListChangedNotification(v, d + 1);
+      return _isToolListChangedNotification(v, d);
     case "notifications/prompts/list_changed":
-      return _isPromptListChangedNotification(v, d + 1);
+      return _isPromptListChangedNotification(v, d);
     case "notifications/elicitation/complete":
-      return _isElicitationCompleteNotification(v, d + 1);
+      return _isElicitationCompleteNotification(v, d);
     case "notifications/tasks/status":
-      return _isTaskStatusNotification(v, d + 1);
+      return _isTaskStatusNotification(v, d);
     default:
       return false;
   }
@@ -5542,39 +5599,39 @@ export const {
 
 function _isServerResult(v: any, d: number): boolean {
   return (
-    _isEmptyResult(v, d + 1) ||
-    _isInitializeResult(v, d + 1) ||
-    _isCompleteResult(v, d + 1) ||
-    _isGetPromptResult(v, d + 1) ||
-    _isListPromptsResult(v, d + 1) ||
-    _isListResourceTemplatesResult(v, d + 1) ||
-    _isListResourcesResult(v, d + 1) ||
-    _isReadResourceResult(v, d + 1) ||
-    _isCallToolResult(v, d + 1) ||
-    _isListToolsResult(v, d + 1) ||
-    _isGetTaskResult(v, d + 1) ||
-    _isGetTaskPayloadResult(v, d + 1) ||
-    _isListTasksResult(v, d + 1) ||
-    _isCancelTaskResult(v, d + 1)
+    _isEmptyResult(v, d) ||
+    _isInitializeResult(v, d) ||
+    _isCompleteResult(v, d) ||
+    _isGetPromptResult(v, d) ||
+    _isListPromptsResult(v, d) ||
+    _isListResourceTemplatesResult(v, d) ||
+    _isListResourcesResult(v, d) ||
+    _isReadResourceResult(v, d) ||
+    _isCallToolResult(v, d) ||
+    _isListToolsResult(v, d) ||
+    _isGetTaskResult(v, d) ||
+    _isGetTaskPayloadResult(v, d) ||
+    _isListTasksResult(v, d) ||
+    _isCancelTaskResult(v, d)
   );
 }
 
 function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!(
-    _isEmptyResult(v, d + 1) ||
-    _isInitializeResult(v, d + 1) ||
-    _isCompleteResult(v, d + 1) ||
-    _isGetPromptResult(v, d + 1) ||
-    _isListPromptsResult(v, d + 1) ||
-    _isListResourceTemplatesResult(v, d + 1) ||
-    _isListResourcesResult(v, d + 1) ||
-    _isReadResourceResult(v, d + 1) ||
-    _isCallToolResult(v, d + 1) ||
-    _isListToolsResult(v, d + 1) ||
-    _isGetTaskResult(v, d + 1) ||
-    _isGetTaskPayloadResult(v, d + 1) ||
-    _isListTasksResult(v, d + 1) ||
-    _isCancelTaskResult(v, d + 1)
+    _isEmptyResult(v, d) ||
+    _isInitializeResult(v, d) ||
+    _isCompleteResult(v, d) ||
+    _isGetPromptResult(v, d) ||
+    _isListPromptsResult(v, d) ||
+    _isListResourceTemplatesResult(v, d) ||
+    _isListResourcesResult(v, d) ||
+    _isReadResourceResult(v, d) ||
+    _isCallToolResult(v, d) ||
+    _isListToolsResult(v, d) ||
+    _isGetTaskResult(v, d) ||
+    _isGetTaskPayloadResult(v, d) ||
+    _isListTasksResult(v, d) ||
+    _isCancelTaskResult(v, d)
   ))
     anyOf(
       o,
@@ -5582,6 +5639,7 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
       v,
       d,
       "EmptyResult | InitializeResult | CompleteResult | GetPromptResult | ListPromptsResult | ListResourceTemplatesResult | ListResourcesResult | ReadResourceResult | CallToolResult | ListToolsResult | GetTaskResult | GetTaskPayloadResult | ListTasksResult | CancelTaskResult",
+      [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16],
       [
         _collectEmptyResult,
         _collectInitializeResult,

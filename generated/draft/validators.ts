@@ -44,6 +44,7 @@ export declare namespace StandardSchemaV1 {
 export const MAX_DEPTH = 1000;
 
 type Check = (v: any, d: number) => boolean;
+
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
 function isObject(v: unknown): v is Record<string, any> {
@@ -193,21 +194,50 @@ function tooDeep(o: ValidationIssue[], path: string): void {
   o.push({ path, keyword: "depth", message: "nested more than " + MAX_DEPTH + " levels deep" });
 }
 
-/** Reports a value matching no member of a union: a summary, then the issues of the closest member. */
-function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, collectors: Collect[]): void {
+/** The JSON type of a value as a bit: string 1, number 2, boolean 4, null 8, object 16, array 32; 0 for anything else. */
+function jsonType(v: unknown): number {
+  if (typeof v === "string") return 1;
+  if (typeof v === "number") return 2;
+  if (typeof v === "boolean") return 4;
+  if (v === null) return 8;
+  if (Array.isArray(v)) return 32;
+  return typeof v === "object" ? 16 : 0;
+}
+
+/**
+ * Reports a value that matches no member of a union (`members` names them). Only members
+ * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; the
+ * issues of the closest one follow an `anyOf` summary. When no member can hold that type,
+ * one `type` issue says what was expected.
+ */
+function anyOf(
+  o: ValidationIssue[],
+  p: string,
+  v: unknown,
+  d: number,
+  members: string,
+  masks: readonly number[],
+  collectors: readonly Collect[],
+): void {
+  const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
-  for (const collect of collectors) {
+  for (let i = 0; i < collectors.length; i++) {
+    if ((masks[i]! & type) === 0) continue;
     const found: ValidationIssue[] = [];
-    collect(v, p, found, d);
+    collectors[i]!(v, p, found, d);
     if (best === undefined || found.length < best.length) best = found;
   }
+  if (best === undefined) return expected(o, p, members, v);
   o.push({ path: p, keyword: "anyOf", message: "matches none of " + members });
-  if (best) for (const i of best) o.push(i);
+  for (const i of best) o.push(i);
 }
 
 const URI_PCT = "%[0-9A-Fa-f]{2}";
+
 const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
+
 const URI_PCHAR = "(?:[" + URI_SUB + ":@]|" + URI_PCT + ")";
+
 const URI_AUTHORITY =
   "(?:(?:[" +
   URI_SUB +
@@ -220,7 +250,9 @@ const URI_AUTHORITY =
   "]|" +
   URI_PCT +
   ")*)(?::[0-9]*)?";
+
 const URI_TAIL = "(?:\\?(?:" + URI_PCHAR + "|[/?])*)?(?:#(?:" + URI_PCHAR + "|[/?])*)?$";
+
 const URI = new RegExp(
   "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" +
     URI_AUTHORITY +
@@ -237,32 +269,16 @@ const URI = new RegExp(
     "*)*)?" +
     URI_TAIL,
 );
-const RELATIVE_REF = new RegExp(
-  "^(?://" +
-    URI_AUTHORITY +
-    "(?:/" +
-    URI_PCHAR +
-    "*)*|/(?:" +
-    URI_PCHAR +
-    "+(?:/" +
-    URI_PCHAR +
-    "*)*)?|(?:[" +
-    URI_SUB +
-    "@]|" +
-    URI_PCT +
-    ")+(?:/" +
-    URI_PCHAR +
-    "*)*)?" +
-    URI_TAIL,
-);
 
-function isUri(s: string): boolean {
+function formatUri(s: string): boolean {
   return URI.test(s);
 }
 
 const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
+
 const URI_TEMPLATE_VARSPEC =
   "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+
 const URI_TEMPLATE = new RegExp(
   "^(?:" +
     URI_TEMPLATE_LITERAL +
@@ -272,12 +288,14 @@ const URI_TEMPLATE = new RegExp(
     URI_TEMPLATE_VARSPEC +
     ")*\\})*$",
 );
-function isUriTemplate(s: string): boolean {
+
+function formatUriTemplate(s: string): boolean {
   return URI_TEMPLATE.test(s);
 }
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-function isByte(s: string): boolean {
+
+function formatByte(s: string): boolean {
   return BASE64.test(s);
 }
 
@@ -303,14 +321,22 @@ function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): 
     _isJSONObject(v, d + 1) ||
     _isJSONArray(v, d + 1)
   ))
-    anyOf(o, p, v, d, "string | integer | boolean | null | JSONObject | JSONArray", [
-      _collectJSONValue$0$collect,
-      _collectJSONValue$1$collect,
-      _collectJSONValue$2$collect,
-      _collectJSONValue$3$collect,
-      _collectJSONObject,
-      _collectJSONArray,
-    ]);
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "string | integer | boolean | null | JSONObject | JSONArray",
+      [1, 2, 4, 8, 16, 32],
+      [
+        _collectJSONValue$0$collect,
+        _collectJSONValue$1$collect,
+        _collectJSONValue$2$collect,
+        _collectJSONValue$3$collect,
+        _collectJSONObject,
+        _collectJSONArray,
+      ],
+    );
 }
 
 function _collectJSONValue$0$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -389,16 +415,20 @@ export const {
 } = define<T.JSONArray>(_isJSONArray, _collectJSONArray);
 
 function _isJSONRPCMessage(v: any, d: number): boolean {
-  return _isJSONRPCRequest(v, d + 1) || _isJSONRPCNotification(v, d + 1) || _isJSONRPCResponse(v, d + 1);
+  return _isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d);
 }
 
 function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isJSONRPCRequest(v, d + 1) || _isJSONRPCNotification(v, d + 1) || _isJSONRPCResponse(v, d + 1)))
-    anyOf(o, p, v, d, "JSONRPCRequest | JSONRPCNotification | JSONRPCResponse", [
-      _collectJSONRPCRequest,
-      _collectJSONRPCNotification,
-      _collectJSONRPCResponse,
-    ]);
+  if (!(_isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "JSONRPCRequest | JSONRPCNotification | JSONRPCResponse",
+      [16, 16, 16],
+      [_collectJSONRPCRequest, _collectJSONRPCNotification, _collectJSONRPCResponse],
+    );
 }
 
 /** `JSONRPCMessage` (schema.ts:26) */
@@ -426,11 +456,8 @@ export const {
 function _isRequestMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.progressToken === undefined || typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     typeof v["io.modelcontextprotocol/protocolVersion"] === "string" &&
-    (v["io.modelcontextprotocol/clientInfo"] === undefined ||
-      _isImplementation(v["io.modelcontextprotocol/clientInfo"], d + 1)) &&
-    _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d + 1) &&
+    (v.progressToken === undefined || typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     (v["io.modelcontextprotocol/logLevel"] === undefined ||
       v["io.modelcontextprotocol/logLevel"] === "debug" ||
       v["io.modelcontextprotocol/logLevel"] === "info" ||
@@ -439,13 +466,16 @@ function _isRequestMetaObject(v: any, d: number): boolean {
       v["io.modelcontextprotocol/logLevel"] === "error" ||
       v["io.modelcontextprotocol/logLevel"] === "critical" ||
       v["io.modelcontextprotocol/logLevel"] === "alert" ||
-      v["io.modelcontextprotocol/logLevel"] === "emergency")
+      v["io.modelcontextprotocol/logLevel"] === "emergency") &&
+    (v["io.modelcontextprotocol/clientInfo"] === undefined ||
+      _isImplementation(v["io.modelcontextprotocol/clientInfo"], d)) &&
+    _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d)
   );
 }
 
 function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
+    if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
     req(
       o,
       p,
@@ -455,21 +485,16 @@ function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: n
       "string",
     );
     if (v["io.modelcontextprotocol/clientInfo"] !== undefined)
-      _collectImplementation(
-        v["io.modelcontextprotocol/clientInfo"],
-        p + "/io.modelcontextprotocol~1clientInfo",
-        o,
-        d + 1,
-      );
+      _collectImplementation(v["io.modelcontextprotocol/clientInfo"], p + "/io.modelcontextprotocol~1clientInfo", o, d);
     if (need(o, p, "io.modelcontextprotocol/clientCapabilities", v["io.modelcontextprotocol/clientCapabilities"]))
       _collectClientCapabilities(
         v["io.modelcontextprotocol/clientCapabilities"],
         p + "/io.modelcontextprotocol~1clientCapabilities",
         o,
-        d + 1,
+        d,
       );
     if (v["io.modelcontextprotocol/logLevel"] !== undefined)
-      _collectLoggingLevel(v["io.modelcontextprotocol/logLevel"], p + "/io.modelcontextprotocol~1logLevel", o, d + 1);
+      _collectLoggingLevel(v["io.modelcontextprotocol/logLevel"], p + "/io.modelcontextprotocol~1logLevel", o, d);
   }
 }
 
@@ -496,7 +521,7 @@ function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[],
         v["io.modelcontextprotocol/subscriptionId"],
         p + "/io.modelcontextprotocol~1subscriptionId",
         o,
-        d + 1,
+        d,
       );
   }
 }
@@ -512,19 +537,14 @@ function _isResultMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v["io.modelcontextprotocol/serverInfo"] === undefined ||
-      _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1))
+      _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
   );
 }
 
 function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
-      _collectImplementation(
-        v["io.modelcontextprotocol/serverInfo"],
-        p + "/io.modelcontextprotocol~1serverInfo",
-        o,
-        d + 1,
-      );
+      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d);
   }
 }
 
@@ -566,12 +586,12 @@ export const {
 } = define<T.Cursor>(_isCursor, _collectCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1);
+  return isObject(v) && _isRequestMetaObject(v._meta, d);
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -601,12 +621,12 @@ export const {
 } = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1));
+  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -651,15 +671,13 @@ export const {
 } = define<T.ResultType>(_isResultType, _collectResultType);
 
 function _isResult(v: any, d: number): boolean {
-  return (
-    isObject(v) && (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) && typeof v.resultType === "string"
-  );
+  return isObject(v) && typeof v.resultType === "string" && (v._meta === undefined || _isResultMetaObject(v._meta, d));
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
   }
 }
 
@@ -703,9 +721,9 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v.method === "string" &&
-    (v.params === undefined || isObject(v.params)) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    (v.params === undefined || isObject(v.params))
   );
 }
 
@@ -714,7 +732,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -727,7 +745,7 @@ export const {
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
   return (
-    isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params)) && v.jsonrpc === "2.0"
+    isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params))
   );
 }
 
@@ -748,18 +766,15 @@ export const {
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isResult(v.result, d + 1)
+    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d)
   );
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -775,15 +790,15 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1)
+    _isError(v.error, d)
   );
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d);
   }
 }
 
@@ -795,15 +810,20 @@ export const {
 } = define<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
-  return _isJSONRPCResultResponse(v, d + 1) || _isJSONRPCErrorResponse(v, d + 1);
+  return _isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d);
 }
 
 function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isJSONRPCResultResponse(v, d + 1) || _isJSONRPCErrorResponse(v, d + 1)))
-    anyOf(o, p, v, d, "JSONRPCResultResponse | JSONRPCErrorResponse", [
-      _collectJSONRPCResultResponse,
-      _collectJSONRPCErrorResponse,
-    ]);
+  if (!(_isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "JSONRPCResultResponse | JSONRPCErrorResponse",
+      [16, 16],
+      [_collectJSONRPCResultResponse, _collectJSONRPCErrorResponse],
+    );
 }
 
 /** `JSONRPCResponse` (schema.ts:309) */
@@ -908,7 +928,7 @@ function _isHeaderMismatchError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
+    _isError(v.error, d) &&
     isObject(v.error) &&
     v.error.code === -32020
   );
@@ -917,10 +937,10 @@ function _isHeaderMismatchError(v: any, d: number): boolean {
 function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
+        _collectError(v.error, p + "/error", o, d);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32020, "-32020", "const");
         }
@@ -941,36 +961,36 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
+    _isError(v.error, d) &&
     isObject(v.error) &&
     v.error.code === -32022 &&
     isObject(v.error.data) &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.error.data.supported, d) &&
-    typeof v.error.data.requested === "string"
+    typeof v.error.data.requested === "string" &&
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.error.data.supported, d)
   );
 }
 
 function _collectUnsupportedProtocolVersionError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
+        _collectError(v.error, p + "/error", o, d);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32022, "-32022", "const");
           if (need(o, p + "/error", "data", v.error.data)) {
-            if (object(o, p + "/error" + "/data", v.error.data)) {
-              if (need(o, p + "/error" + "/data", "supported", v.error.data.supported))
+            if (object(o, p + "/error/data", v.error.data)) {
+              if (need(o, p + "/error/data", "supported", v.error.data.supported))
                 _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
                   v.error.data.supported,
-                  p + "/error" + "/data" + "/supported",
+                  p + "/error/data/supported",
                   o,
                   d,
                 );
               req(
                 o,
-                p + "/error" + "/data",
+                p + "/error/data",
                 "requested",
                 v.error.data.requested,
                 typeof v.error.data.requested === "string",
@@ -1020,31 +1040,31 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
+    _isError(v.error, d) &&
     isObject(v.error) &&
     v.error.code === -32021 &&
     isObject(v.error.data) &&
-    _isClientCapabilities(v.error.data.requiredCapabilities, d + 1)
+    _isClientCapabilities(v.error.data.requiredCapabilities, d)
   );
 }
 
 function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
+        _collectError(v.error, p + "/error", o, d);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32021, "-32021", "const");
           if (need(o, p + "/error", "data", v.error.data)) {
-            if (object(o, p + "/error" + "/data", v.error.data)) {
-              if (need(o, p + "/error" + "/data", "requiredCapabilities", v.error.data.requiredCapabilities))
+            if (object(o, p + "/error/data", v.error.data)) {
+              if (need(o, p + "/error/data", "requiredCapabilities", v.error.data.requiredCapabilities))
                 _collectClientCapabilities(
                   v.error.data.requiredCapabilities,
-                  p + "/error" + "/data" + "/requiredCapabilities",
+                  p + "/error/data/requiredCapabilities",
                   o,
-                  d + 1,
+                  d,
                 );
             }
           }
@@ -1065,11 +1085,11 @@ export const {
 );
 
 function _isEmptyResult(v: any, d: number): boolean {
-  return _isResult(v, d + 1);
+  return _isResult(v, d);
 }
 
 function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  _collectResult(v, p, o, d + 1);
+  _collectResult(v, p, o, d);
 }
 
 /** `EmptyResult` (schema.ts:534) */
@@ -1083,11 +1103,11 @@ function _isInputRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.method) {
     case "sampling/createMessage":
-      return _isCreateMessageRequest(v, d + 1);
+      return _isCreateMessageRequest(v, d);
     case "roots/list":
-      return _isListRootsRequest(v, d + 1);
+      return _isListRootsRequest(v, d);
     case "elicitation/create":
-      return _isElicitRequest(v, d + 1);
+      return _isElicitRequest(v, d);
     default:
       return false;
   }
@@ -1128,16 +1148,20 @@ export const {
 } = define<T.InputRequest>(_isInputRequest, _collectInputRequest);
 
 function _isInputResponse(v: any, d: number): boolean {
-  return _isCreateMessageResult(v, d + 1) || _isListRootsResult(v, d + 1) || _isElicitResult(v, d + 1);
+  return _isCreateMessageResult(v, d) || _isListRootsResult(v, d) || _isElicitResult(v, d);
 }
 
 function _collectInputResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isCreateMessageResult(v, d + 1) || _isListRootsResult(v, d + 1) || _isElicitResult(v, d + 1)))
-    anyOf(o, p, v, d, "CreateMessageResult | ListRootsResult | ElicitResult", [
-      _collectCreateMessageResult,
-      _collectListRootsResult,
-      _collectElicitResult,
-    ]);
+  if (!(_isCreateMessageResult(v, d) || _isListRootsResult(v, d) || _isElicitResult(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "CreateMessageResult | ListRootsResult | ElicitResult",
+      [16, 16, 16],
+      [_collectCreateMessageResult, _collectListRootsResult, _collectElicitResult],
+    );
 }
 
 /** `InputResponse` (schema.ts:541) */
@@ -1151,7 +1175,7 @@ function _isInputRequests(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k)) continue;
-    if (!_isInputRequest(v[k], d + 1)) return false;
+    if (!_isInputRequest(v[k], d)) return false;
   }
   return true;
 }
@@ -1160,7 +1184,7 @@ function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: numbe
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
-      _collectInputRequest(v[k0], p + "/" + escapeToken(k0), o, d + 1);
+      _collectInputRequest(v[k0], p + "/" + escapeToken(k0), o, d);
     }
   }
 }
@@ -1176,7 +1200,7 @@ function _isInputResponses(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k)) continue;
-    if (!_isInputResponse(v[k], d + 1)) return false;
+    if (!_isInputResponse(v[k], d)) return false;
   }
   return true;
 }
@@ -1185,7 +1209,7 @@ function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: numb
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
-      _collectInputResponse(v[k0], p + "/" + escapeToken(k0), o, d + 1);
+      _collectInputResponse(v[k0], p + "/" + escapeToken(k0), o, d);
     }
   }
 }
@@ -1200,18 +1224,18 @@ export const {
 function _isInputRequiredResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
+    (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.resultType === "string" &&
-    (v.inputRequests === undefined || _isInputRequests(v.inputRequests, d + 1)) &&
-    (v.requestState === undefined || typeof v.requestState === "string")
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v.inputRequests === undefined || _isInputRequests(v.inputRequests, d))
   );
 }
 
 function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.inputRequests !== undefined) _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v.inputRequests !== undefined) _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
@@ -1226,16 +1250,16 @@ export const {
 function _isInputResponseRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
-    (v.requestState === undefined || typeof v.requestState === "string")
+    (v.requestState === undefined || typeof v.requestState === "string") &&
+    _isRequestMetaObject(v._meta, d) &&
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d))
   );
 }
 
 function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
@@ -1250,16 +1274,16 @@ export const {
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
+    (v.reason === undefined || typeof v.reason === "string") &&
     (typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
-    (v.reason === undefined || typeof v.reason === "string")
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d))
   );
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d);
     opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
   }
 }
@@ -1275,15 +1299,15 @@ function _isCancelledNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/cancelled" &&
-    _isCancelledNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isCancelledNotificationParams(v.params, d)
   );
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1299,18 +1323,18 @@ function _isDiscoverRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "server/discover" &&
-    _isRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isRequestParams(v.params, d)
   );
 }
 
 function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "server/discover", '"server/discover"', "const");
-    if (need(o, p, "params", v.params)) _collectRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1324,21 +1348,21 @@ export const {
 function _isDiscoverResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
+    (v.instructions === undefined || typeof v.instructions === "string") &&
     typeof v.resultType === "string" &&
+    (v.cacheScope === "public" || v.cacheScope === "private") &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
     _isDiscoverResult$supportedVersions(v.supportedVersions, d) &&
-    _isServerCapabilities(v.capabilities, d + 1) &&
-    (v.instructions === undefined || typeof v.instructions === "string")
+    _isServerCapabilities(v.capabilities, d)
   );
 }
 
 function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -1355,7 +1379,7 @@ function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: numb
     if (need(o, p, "supportedVersions", v.supportedVersions))
       _isDiscoverResult$supportedVersions$collect(v.supportedVersions, p + "/supportedVersions", o, d);
     if (need(o, p, "capabilities", v.capabilities))
-      _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
+      _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
     opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
@@ -1388,15 +1412,15 @@ function _isDiscoverResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isDiscoverResult(v.result, d + 1)
+    _isDiscoverResult(v.result, d)
   );
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -1431,17 +1455,14 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
     opt(o, p, "roots", v.roots, isObject(v.roots), "object");
     if (v.sampling !== undefined) {
       if (object(o, p + "/sampling", v.sampling)) {
-        if (v.sampling.context !== undefined)
-          _collectJSONObject(v.sampling.context, p + "/sampling" + "/context", o, d + 1);
-        if (v.sampling.tools !== undefined) _collectJSONObject(v.sampling.tools, p + "/sampling" + "/tools", o, d + 1);
+        if (v.sampling.context !== undefined) _collectJSONObject(v.sampling.context, p + "/sampling/context", o, d + 1);
+        if (v.sampling.tools !== undefined) _collectJSONObject(v.sampling.tools, p + "/sampling/tools", o, d + 1);
       }
     }
     if (v.elicitation !== undefined) {
       if (object(o, p + "/elicitation", v.elicitation)) {
-        if (v.elicitation.form !== undefined)
-          _collectJSONObject(v.elicitation.form, p + "/elicitation" + "/form", o, d + 1);
-        if (v.elicitation.url !== undefined)
-          _collectJSONObject(v.elicitation.url, p + "/elicitation" + "/url", o, d + 1);
+        if (v.elicitation.form !== undefined) _collectJSONObject(v.elicitation.form, p + "/elicitation/form", o, d + 1);
+        if (v.elicitation.url !== undefined) _collectJSONObject(v.elicitation.url, p + "/elicitation/url", o, d + 1);
       }
     }
     if (v.extensions !== undefined) _isClientCapabilities$extensions$collect(v.extensions, p + "/extensions", o, d);
@@ -1602,11 +1623,11 @@ export const {
 function _isIcon(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.src === "string" &&
-    isUri(v.src) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.sizes === undefined || _isIcon$sizes(v.sizes, d)) &&
-    (v.theme === undefined || v.theme === "light" || v.theme === "dark")
+    (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
+    typeof v.src === "string" &&
+    formatUri(v.src) &&
+    (v.sizes === undefined || _isIcon$sizes(v.sizes, d))
   );
 }
 
@@ -1614,7 +1635,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     if (need(o, p, "src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
-      else if (!isUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
+      else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
@@ -1653,7 +1674,7 @@ function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void
 
 function _isIcons$icons(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d)) return false;
   return true;
 }
 
@@ -1662,7 +1683,7 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectIcon(e0, p + "/" + i0, o, d + 1);
+      _collectIcon(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -1693,10 +1714,10 @@ function _isImplementation(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     typeof v.version === "string" &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && isUri(v.websiteUrl)))
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && formatUri(v.websiteUrl)))
   );
 }
 
@@ -1709,7 +1730,7 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
       if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
-      else if (!isUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
+      else if (!formatUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
     }
   }
 }
@@ -1724,19 +1745,19 @@ export const {
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
-    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     Number.isFinite(v.progress) &&
     (v.total === undefined || Number.isFinite(v.total)) &&
-    (v.message === undefined || typeof v.message === "string")
+    (v.message === undefined || typeof v.message === "string") &&
+    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d))
   );
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "progressToken", v.progressToken))
-      _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
+      _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
     req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
     opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
     opt(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -1754,15 +1775,15 @@ function _isProgressNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/progress" &&
-    _isProgressNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isProgressNotificationParams(v.params, d)
   );
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1775,15 +1796,13 @@ export const {
 } = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
-  return (
-    isObject(v) && _isRequestMetaObject(v._meta, d + 1) && (v.cursor === undefined || typeof v.cursor === "string")
-  );
+  return isObject(v) && (v.cursor === undefined || typeof v.cursor === "string") && _isRequestMetaObject(v._meta, d);
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d);
   }
 }
 
@@ -1798,18 +1817,18 @@ function _isPaginatedRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v.method === "string" &&
-    _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isPaginatedRequestParams(v.params, d)
   );
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1823,17 +1842,17 @@ export const {
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string")
+    (v._meta === undefined || _isResultMetaObject(v._meta, d))
   );
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
   }
 }
 
@@ -1847,18 +1866,18 @@ export const {
 function _isCacheableResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     typeof v.resultType === "string" &&
+    (v.cacheScope === "public" || v.cacheScope === "private") &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0 &&
-    (v.cacheScope === "public" || v.cacheScope === "private")
+    v.ttlMs >= 0
   );
 }
 
 function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -1886,18 +1905,18 @@ function _isListResourcesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/list" &&
-    _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isPaginatedRequestParams(v.params, d)
   );
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -1911,21 +1930,21 @@ export const {
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    typeof v.resultType === "string" &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    typeof v.resultType === "string" &&
+    (v.cacheScope === "public" || v.cacheScope === "private") &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
     _isListResourcesResult$resources(v.resources, d)
   );
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -1946,7 +1965,7 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d)) return false;
   return true;
 }
 
@@ -1955,7 +1974,7 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectResource(e0, p + "/" + i0, o, d + 1);
+      _collectResource(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -1972,15 +1991,15 @@ function _isListResourcesResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListResourcesResult(v.result, d + 1)
+    _isListResourcesResult(v.result, d)
   );
 }
 
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -1995,18 +2014,18 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/templates/list" &&
-    _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isPaginatedRequestParams(v.params, d)
   );
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2020,21 +2039,21 @@ export const {
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    typeof v.resultType === "string" &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    typeof v.resultType === "string" &&
+    (v.cacheScope === "public" || v.cacheScope === "private") &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
     _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d)
   );
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -2055,7 +2074,7 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d)) return false;
   return true;
 }
 
@@ -2069,7 +2088,7 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectResourceTemplate(e0, p + "/" + i0, o, d + 1);
+      _collectResourceTemplate(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -2086,15 +2105,15 @@ function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListResourceTemplatesResult(v.result, d + 1)
+    _isListResourceTemplatesResult(v.result, d)
   );
 }
 
 function _collectListResourceTemplatesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -2109,15 +2128,15 @@ export const {
 );
 
 function _isResourceRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && typeof v.uri === "string" && isUri(v.uri);
+  return isObject(v) && _isRequestMetaObject(v._meta, d) && typeof v.uri === "string" && formatUri(v.uri);
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
@@ -2132,22 +2151,22 @@ export const {
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRequestMetaObject(v._meta, d + 1) &&
+    (v.requestState === undefined || typeof v.requestState === "string") &&
+    _isRequestMetaObject(v._meta, d) &&
     typeof v.uri === "string" &&
-    isUri(v.uri) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
-    (v.requestState === undefined || typeof v.requestState === "string")
+    formatUri(v.uri) &&
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d))
   );
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
@@ -2163,18 +2182,18 @@ function _isReadResourceRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "resources/read" &&
-    _isReadResourceRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isReadResourceRequestParams(v.params, d)
   );
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2188,19 +2207,19 @@ export const {
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     typeof v.resultType === "string" &&
+    (v.cacheScope === "public" || v.cacheScope === "private") &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
     _isReadResourceResult$contents(v.contents, d)
   );
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -2221,7 +2240,7 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
-    if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
+    if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
   return true;
 }
 
@@ -2230,11 +2249,16 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!(_isTextResourceContents(e0, d + 1) || _isBlobResourceContents(e0, d + 1)))
-        anyOf(o, p + "/" + i0, e0, d, "TextResourceContents | BlobResourceContents", [
-          _collectTextResourceContents,
-          _collectBlobResourceContents,
-        ]);
+      if (!(_isTextResourceContents(e0, d) || _isBlobResourceContents(e0, d)))
+        anyOf(
+          o,
+          p + "/" + i0,
+          e0,
+          d,
+          "TextResourceContents | BlobResourceContents",
+          [16, 16],
+          [_collectTextResourceContents, _collectBlobResourceContents],
+        );
     }
   }
 }
@@ -2251,20 +2275,25 @@ function _isReadResourceResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
+    (_isReadResourceResult(v.result, d) || _isInputRequiredResult(v.result, d))
   );
 }
 
 function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
     if (need(o, p, "result", v.result))
-      if (!(_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
-        anyOf(o, p + "/result", v.result, d, "ReadResourceResult | InputRequiredResult", [
-          _collectReadResourceResult,
-          _collectInputRequiredResult,
-        ]);
+      if (!(_isReadResourceResult(v.result, d) || _isInputRequiredResult(v.result, d)))
+        anyOf(
+          o,
+          p + "/result",
+          v.result,
+          d,
+          "ReadResourceResult | InputRequiredResult",
+          [16, 16],
+          [_collectReadResourceResult, _collectInputRequiredResult],
+        );
   }
 }
 
@@ -2279,8 +2308,8 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/resources/list_changed" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
@@ -2295,7 +2324,7 @@ function _collectResourceListChangedNotification(v: any, p: string, o: Validatio
       '"notifications/resources/list_changed"',
       "const",
     );
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2354,14 +2383,14 @@ export const {
 } = define<T.SubscriptionFilter>(_isSubscriptionFilter, _collectSubscriptionFilter);
 
 function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && _isSubscriptionFilter(v.notifications, d + 1);
+  return isObject(v) && _isRequestMetaObject(v._meta, d) && _isSubscriptionFilter(v.notifications, d);
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "notifications", v.notifications))
-      _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
+      _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
   }
 }
 
@@ -2379,18 +2408,18 @@ function _isSubscriptionsListenRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "subscriptions/listen" &&
-    _isSubscriptionsListenRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isSubscriptionsListenRequestParams(v.params, d)
   );
 }
 
 function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "subscriptions/listen", '"subscriptions/listen"', "const");
-    if (need(o, p, "params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2404,28 +2433,23 @@ export const {
 function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v["io.modelcontextprotocol/serverInfo"] === undefined ||
-      _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1)) &&
     (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" ||
-      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"]))
+      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
+    (v["io.modelcontextprotocol/serverInfo"] === undefined ||
+      _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
   );
 }
 
 function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
-      _collectImplementation(
-        v["io.modelcontextprotocol/serverInfo"],
-        p + "/io.modelcontextprotocol~1serverInfo",
-        o,
-        d + 1,
-      );
+      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d);
     if (need(o, p, "io.modelcontextprotocol/subscriptionId", v["io.modelcontextprotocol/subscriptionId"]))
       _collectRequestId(
         v["io.modelcontextprotocol/subscriptionId"],
         p + "/io.modelcontextprotocol~1subscriptionId",
         o,
-        d + 1,
+        d,
       );
   }
 }
@@ -2441,13 +2465,13 @@ export const {
 );
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
-  return isObject(v) && _isSubscriptionsListenResultMetaObject(v._meta, d + 1) && typeof v.resultType === "string";
+  return isObject(v) && typeof v.resultType === "string" && _isSubscriptionsListenResultMetaObject(v._meta, d);
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
   }
 }
 
@@ -2463,15 +2487,15 @@ function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSubscriptionsListenResult(v.result, d + 1)
+    _isSubscriptionsListenResult(v.result, d)
   );
 }
 
 function _collectSubscriptionsListenResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -2488,16 +2512,16 @@ export const {
 function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
-    _isSubscriptionFilter(v.notifications, d + 1)
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) &&
+    _isSubscriptionFilter(v.notifications, d)
   );
 }
 
 function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "notifications", v.notifications))
-      _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
+      _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
   }
 }
 
@@ -2515,8 +2539,8 @@ function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/subscriptions/acknowledged" &&
-    _isSubscriptionsAcknowledgedNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isSubscriptionsAcknowledgedNotificationParams(v.params, d)
   );
 }
 
@@ -2532,7 +2556,7 @@ function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: Val
       "const",
     );
     if (need(o, p, "params", v.params))
-      _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d + 1);
+      _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2550,18 +2574,18 @@ export const {
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) &&
     typeof v.uri === "string" &&
-    isUri(v.uri)
+    formatUri(v.uri)
   );
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
@@ -2580,8 +2604,8 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/resources/updated" &&
-    _isResourceUpdatedNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isResourceUpdatedNotificationParams(v.params, d)
   );
 }
 
@@ -2596,7 +2620,7 @@ function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIss
       '"notifications/resources/updated"',
       "const",
     );
-    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2613,14 +2637,14 @@ function _isResource(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v.size === undefined || Number.isInteger(v.size)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -2631,13 +2655,13 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -2653,13 +2677,13 @@ function _isResourceTemplate(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    typeof v.uriTemplate === "string" &&
-    isUriTemplate(v.uriTemplate) &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    typeof v.uriTemplate === "string" &&
+    formatUriTemplate(v.uriTemplate) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -2670,12 +2694,13 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
-      else if (!isUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v.uriTemplate))
+        issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -2689,10 +2714,10 @@ export const {
 function _isResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -2700,10 +2725,10 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -2717,11 +2742,11 @@ export const {
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1)) &&
-    typeof v.text === "string"
+    typeof v.text === "string" &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -2729,10 +2754,10 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
     req(o, p, "text", v.text, typeof v.text === "string", "string");
   }
 }
@@ -2747,12 +2772,12 @@ export const {
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1)) &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d)) &&
     typeof v.blob === "string" &&
-    isByte(v.blob)
+    formatByte(v.blob)
   );
 }
 
@@ -2760,13 +2785,13 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
-      else if (!isByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
+      else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
     }
   }
 }
@@ -2782,18 +2807,18 @@ function _isListPromptsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "prompts/list" &&
-    _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isPaginatedRequestParams(v.params, d)
   );
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2807,21 +2832,21 @@ export const {
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    typeof v.resultType === "string" &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    typeof v.resultType === "string" &&
+    (v.cacheScope === "public" || v.cacheScope === "private") &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
     _isListPromptsResult$prompts(v.prompts, d)
   );
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -2841,7 +2866,7 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d)) return false;
   return true;
 }
 
@@ -2850,7 +2875,7 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectPrompt(e0, p + "/" + i0, o, d + 1);
+      _collectPrompt(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -2867,15 +2892,15 @@ function _isListPromptsResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListPromptsResult(v.result, d + 1)
+    _isListPromptsResult(v.result, d)
   );
 }
 
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -2889,18 +2914,18 @@ export const {
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.name === "string" &&
+    _isRequestMetaObject(v._meta, d) &&
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d)) &&
     (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d))
   );
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d);
@@ -2936,18 +2961,18 @@ function _isGetPromptRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "prompts/get" &&
-    _isGetPromptRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isGetPromptRequestParams(v.params, d)
   );
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -2961,17 +2986,17 @@ export const {
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    typeof v.resultType === "string" &&
     (v.description === undefined || typeof v.description === "string") &&
+    typeof v.resultType === "string" &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     _isGetPromptResult$messages(v.messages, d)
   );
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d);
   }
@@ -2979,7 +3004,7 @@ function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: num
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d)) return false;
   return true;
 }
 
@@ -2988,7 +3013,7 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectPromptMessage(e0, p + "/" + i0, o, d + 1);
+      _collectPromptMessage(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3005,20 +3030,25 @@ function _isGetPromptResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
+    (_isGetPromptResult(v.result, d) || _isInputRequiredResult(v.result, d))
   );
 }
 
 function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
     if (need(o, p, "result", v.result))
-      if (!(_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
-        anyOf(o, p + "/result", v.result, d, "GetPromptResult | InputRequiredResult", [
-          _collectGetPromptResult,
-          _collectInputRequiredResult,
-        ]);
+      if (!(_isGetPromptResult(v.result, d) || _isInputRequiredResult(v.result, d)))
+        anyOf(
+          o,
+          p + "/result",
+          v.result,
+          d,
+          "GetPromptResult | InputRequiredResult",
+          [16, 16],
+          [_collectGetPromptResult, _collectInputRequiredResult],
+        );
   }
 }
 
@@ -3034,10 +3064,10 @@ function _isPrompt(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     (v.description === undefined || typeof v.description === "string") &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     (v.arguments === undefined || _isPrompt$arguments(v.arguments, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -3048,13 +3078,13 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
 function _isPrompt$arguments(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d)) return false;
   return true;
 }
 
@@ -3063,7 +3093,7 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectPromptArgument(e0, p + "/" + i0, o, d + 1);
+      _collectPromptArgument(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3113,13 +3143,13 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
+  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
+    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d);
   }
 }
 
@@ -3135,15 +3165,15 @@ function _isResourceLink(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v.size === undefined || Number.isInteger(v.size)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1)) &&
-    v.type === "resource_link"
+    v.type === "resource_link" &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -3154,13 +3184,13 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
     req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
   }
 }
@@ -3176,9 +3206,9 @@ function _isEmbeddedResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "resource" &&
-    (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -3186,13 +3216,18 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
     if (need(o, p, "resource", v.resource))
-      if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
-        anyOf(o, p + "/resource", v.resource, d, "TextResourceContents | BlobResourceContents", [
-          _collectTextResourceContents,
-          _collectBlobResourceContents,
-        ]);
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+      if (!(_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)))
+        anyOf(
+          o,
+          p + "/resource",
+          v.resource,
+          d,
+          "TextResourceContents | BlobResourceContents",
+          [16, 16],
+          [_collectTextResourceContents, _collectBlobResourceContents],
+        );
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -3207,8 +3242,8 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/prompts/list_changed" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
@@ -3223,7 +3258,7 @@ function _collectPromptListChangedNotification(v: any, p: string, o: ValidationI
       '"notifications/prompts/list_changed"',
       "const",
     );
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3239,18 +3274,18 @@ function _isListToolsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tools/list" &&
-    _isPaginatedRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isPaginatedRequestParams(v.params, d)
   );
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -3264,21 +3299,21 @@ export const {
 function _isListToolsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    typeof v.resultType === "string" &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    typeof v.resultType === "string" &&
+    (v.cacheScope === "public" || v.cacheScope === "private") &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
     _isListToolsResult$tools(v.tools, d)
   );
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -3298,7 +3333,7 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
 
 function _isListToolsResult$tools(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
   return true;
 }
 
@@ -3307,7 +3342,7 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d + 1);
+      _collectTool(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3324,15 +3359,15 @@ function _isListToolsResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListToolsResult(v.result, d + 1)
+    _isListToolsResult(v.result, d)
   );
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -3346,17 +3381,17 @@ export const {
 function _isCallToolResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
+    (v.isError === undefined || typeof v.isError === "boolean") &&
     typeof v.resultType === "string" &&
-    _isCallToolResult$content(v.content, d) &&
-    (v.isError === undefined || typeof v.isError === "boolean")
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    _isCallToolResult$content(v.content, d)
   );
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
     if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
@@ -3364,7 +3399,7 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
 
 function _isCallToolResult$content(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
   return true;
 }
 
@@ -3373,7 +3408,7 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d + 1);
+      _collectContentBlock(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3390,20 +3425,25 @@ function _isCallToolResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
+    (_isCallToolResult(v.result, d) || _isInputRequiredResult(v.result, d))
   );
 }
 
 function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
     if (need(o, p, "result", v.result))
-      if (!(_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
-        anyOf(o, p + "/result", v.result, d, "CallToolResult | InputRequiredResult", [
-          _collectCallToolResult,
-          _collectInputRequiredResult,
-        ]);
+      if (!(_isCallToolResult(v.result, d) || _isInputRequiredResult(v.result, d)))
+        anyOf(
+          o,
+          p + "/result",
+          v.result,
+          d,
+          "CallToolResult | InputRequiredResult",
+          [16, 16],
+          [_collectCallToolResult, _collectInputRequiredResult],
+        );
   }
 }
 
@@ -3417,18 +3457,18 @@ export const {
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.name === "string" &&
+    _isRequestMetaObject(v._meta, d) &&
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d)) &&
     (v.arguments === undefined || isObject(v.arguments))
   );
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
@@ -3446,18 +3486,18 @@ function _isCallToolRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "tools/call" &&
-    _isCallToolRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isCallToolRequestParams(v.params, d)
   );
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -3472,8 +3512,8 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/tools/list_changed" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1)) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    (v.params === undefined || _isNotificationParams(v.params, d))
   );
 }
 
@@ -3488,7 +3528,7 @@ function _collectToolListChangedNotification(v: any, p: string, o: ValidationIss
       '"notifications/tools/list_changed"',
       "const",
     );
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3533,16 +3573,16 @@ function _isTool(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     (v.description === undefined || typeof v.description === "string") &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
     isObject(v.inputSchema) &&
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
     (v.outputSchema === undefined ||
       (isObject(v.outputSchema) &&
         (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string"))) &&
-    (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v.annotations === undefined || _isToolAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -3577,8 +3617,8 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         );
       }
     }
-    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -3588,7 +3628,8 @@ export const { is: isTool, validate: validateTool, schema: ToolSchema } = define
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
+    (v.logger === undefined || typeof v.logger === "string") &&
+    v.data !== undefined &&
     (v.level === "debug" ||
       v.level === "info" ||
       v.level === "notice" ||
@@ -3597,15 +3638,14 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
       v.level === "critical" ||
       v.level === "alert" ||
       v.level === "emergency") &&
-    (v.logger === undefined || typeof v.logger === "string") &&
-    v.data !== undefined
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d))
   );
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
     opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
     need(o, p, "data", v.data);
   }
@@ -3625,15 +3665,15 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "notifications/message" &&
-    _isLoggingMessageNotificationParams(v.params, d + 1) &&
-    v.jsonrpc === "2.0"
+    v.jsonrpc === "2.0" &&
+    _isLoggingMessageNotificationParams(v.params, d)
   );
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3682,19 +3722,19 @@ export const {
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isCreateMessageRequestParams$messages(v.messages, d) &&
-    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d + 1)) &&
     (v.systemPrompt === undefined || typeof v.systemPrompt === "string") &&
+    (v.temperature === undefined || Number.isFinite(v.temperature)) &&
+    Number.isInteger(v.maxTokens) &&
     (v.includeContext === undefined ||
       v.includeContext === "none" ||
       v.includeContext === "thisServer" ||
       v.includeContext === "allServers") &&
-    (v.temperature === undefined || Number.isFinite(v.temperature)) &&
-    Number.isInteger(v.maxTokens) &&
+    _isCreateMessageRequestParams$messages(v.messages, d) &&
+    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d)) &&
     (v.stopSequences === undefined || _isCreateMessageRequestParams$stopSequences(v.stopSequences, d)) &&
     (v.metadata === undefined || _isJSONObject(v.metadata, d + 1)) &&
     (v.tools === undefined || _isCreateMessageRequestParams$tools(v.tools, d)) &&
-    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d + 1))
+    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d))
   );
 }
 
@@ -3702,8 +3742,7 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
   if (object(o, p, v)) {
     if (need(o, p, "messages", v.messages))
       _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
-    if (v.modelPreferences !== undefined)
-      _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
+    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d);
     opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
       o,
@@ -3720,13 +3759,13 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
       _isCreateMessageRequestParams$stopSequences$collect(v.stopSequences, p + "/stopSequences", o, d);
     if (v.metadata !== undefined) _collectJSONObject(v.metadata, p + "/metadata", o, d + 1);
     if (v.tools !== undefined) _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
-    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
+    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d);
   }
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d)) return false;
   return true;
 }
 
@@ -3735,7 +3774,7 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectSamplingMessage(e0, p + "/" + i0, o, d + 1);
+      _collectSamplingMessage(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3758,7 +3797,7 @@ function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, 
 
 function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
   return true;
 }
 
@@ -3767,7 +3806,7 @@ function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: Valid
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d + 1);
+      _collectTool(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3805,13 +3844,13 @@ export const {
 } = define<T.ToolChoice>(_isToolChoice, _collectToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d + 1);
+  return isObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d);
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d);
   }
 }
 
@@ -3825,24 +3864,29 @@ export const {
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1)) &&
     typeof v.model === "string" &&
-    (v.stopReason === undefined || typeof v.stopReason === "string")
+    (v.role === "user" || v.role === "assistant") &&
+    (v.stopReason === undefined || typeof v.stopReason === "string") &&
+    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
-        anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
-          _collectSamplingMessageContentBlock,
-          _isCreateMessageResult$content$1$collect,
-        ]);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+        anyOf(
+          o,
+          p + "/content",
+          v.content,
+          d,
+          "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
+          [16, 32],
+          [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
+        );
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
     req(o, p, "model", v.model, typeof v.model === "string", "string");
     opt(o, p, "stopReason", v.stopReason, typeof v.stopReason === "string", "string");
   }
@@ -3850,7 +3894,7 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d)) return false;
   return true;
 }
 
@@ -3859,7 +3903,7 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectSamplingMessageContentBlock(e0, p + "/" + i0, o, d + 1);
+      _collectSamplingMessageContentBlock(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -3875,21 +3919,26 @@ function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d)))
-        anyOf(o, p + "/content", v.content, d, "SamplingMessageContentBlock | array", [
-          _collectSamplingMessageContentBlock,
-          _isCreateMessageResult$content$1$collect,
-        ]);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+        anyOf(
+          o,
+          p + "/content",
+          v.content,
+          d,
+          "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
+          [16, 32],
+          [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
+        );
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -3904,15 +3953,15 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.type) {
     case "text":
-      return _isTextContent(v, d + 1);
+      return _isTextContent(v, d);
     case "image":
-      return _isImageContent(v, d + 1);
+      return _isImageContent(v, d);
     case "audio":
-      return _isAudioContent(v, d + 1);
+      return _isAudioContent(v, d);
     case "tool_use":
-      return _isToolUseContent(v, d + 1);
+      return _isToolUseContent(v, d);
     case "tool_result":
-      return _isToolResultContent(v, d + 1);
+      return _isToolResultContent(v, d);
     default:
       return false;
   }
@@ -3961,9 +4010,9 @@ export const {
 function _isAnnotations(v: any, d: number): boolean {
   return (
     isObject(v) &&
+    (v.lastModified === undefined || typeof v.lastModified === "string") &&
     (v.audience === undefined || _isAnnotations$audience(v.audience, d)) &&
-    (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1)) &&
-    (v.lastModified === undefined || typeof v.lastModified === "string")
+    (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
   );
 }
 
@@ -3990,7 +4039,7 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectRole(e0, p + "/" + i0, o, d + 1);
+      _collectRole(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -4006,15 +4055,15 @@ function _isContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.type) {
     case "text":
-      return _isTextContent(v, d + 1);
+      return _isTextContent(v, d);
     case "image":
-      return _isImageContent(v, d + 1);
+      return _isImageContent(v, d);
     case "audio":
-      return _isAudioContent(v, d + 1);
+      return _isAudioContent(v, d);
     case "resource_link":
-      return _isResourceLink(v, d + 1);
+      return _isResourceLink(v, d);
     case "resource":
-      return _isEmbeddedResource(v, d + 1);
+      return _isEmbeddedResource(v, d);
     default:
       return false;
   }
@@ -4065,8 +4114,8 @@ function _isTextContent(v: any, d: number): boolean {
     isObject(v) &&
     v.type === "text" &&
     typeof v.text === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -4074,8 +4123,8 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "text", '"text"', "const");
     req(o, p, "text", v.text, typeof v.text === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -4090,11 +4139,11 @@ function _isImageContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "image" &&
-    typeof v.data === "string" &&
-    isByte(v.data) &&
     typeof v.mimeType === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v.data === "string" &&
+    formatByte(v.data) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -4103,11 +4152,11 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
     req(o, p, "type", v.type, v.type === "image", '"image"', "const");
     if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -4122,11 +4171,11 @@ function _isAudioContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "audio" &&
-    typeof v.data === "string" &&
-    isByte(v.data) &&
     typeof v.mimeType === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v.data === "string" &&
+    formatByte(v.data) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -4135,11 +4184,11 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
     req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
     if (need(o, p, "data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!isByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -4157,7 +4206,7 @@ function _isToolUseContent(v: any, d: number): boolean {
     typeof v.id === "string" &&
     typeof v.name === "string" &&
     isObject(v.input) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -4167,7 +4216,7 @@ function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "id", v.id, typeof v.id === "string", "string");
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     req(o, p, "input", v.input, isObject(v.input), "object");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -4183,9 +4232,9 @@ function _isToolResultContent(v: any, d: number): boolean {
     isObject(v) &&
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
-    _isToolResultContent$content(v.content, d) &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    _isToolResultContent$content(v.content, d) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -4195,13 +4244,13 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
     req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
     if (need(o, p, "content", v.content)) _isToolResultContent$content$collect(v.content, p + "/content", o, d);
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
 function _isToolResultContent$content(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
   return true;
 }
 
@@ -4210,7 +4259,7 @@ function _isToolResultContent$content$collect(v: any, p: string, o: ValidationIs
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d + 1);
+      _collectContentBlock(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -4258,7 +4307,7 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d)) return false;
   return true;
 }
 
@@ -4267,7 +4316,7 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectModelHint(e0, p + "/" + i0, o, d + 1);
+      _collectModelHint(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -4299,7 +4348,7 @@ export const {
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRequestMetaObject(v._meta, d + 1) &&
+    _isRequestMetaObject(v._meta, d) &&
     _isCompleteRequestParams$ref(v.ref, d) &&
     isObject(v.argument) &&
     typeof v.argument.name === "string" &&
@@ -4312,7 +4361,7 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
     if (need(o, p, "argument", v.argument)) {
       if (object(o, p + "/argument", v.argument)) {
@@ -4323,7 +4372,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v.context !== undefined) {
       if (object(o, p + "/context", v.context)) {
         if (v.context.arguments !== undefined)
-          _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context" + "/arguments", o, d);
+          _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
       }
     }
   }
@@ -4333,9 +4382,9 @@ function _isCompleteRequestParams$ref(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.type) {
     case "ref/prompt":
-      return _isPromptReference(v, d + 1);
+      return _isPromptReference(v, d);
     case "ref/resource":
-      return _isResourceTemplateReference(v, d + 1);
+      return _isResourceTemplateReference(v, d);
     default:
       return false;
   }
@@ -4392,18 +4441,18 @@ function _isCompleteRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "completion/complete" &&
-    _isCompleteRequestParams(v.params, d + 1) &&
     v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id))
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isCompleteRequestParams(v.params, d)
   );
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
   }
 }
 
@@ -4417,23 +4466,23 @@ export const {
 function _isCompleteResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     typeof v.resultType === "string" &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     isObject(v.completion) &&
-    _isCompleteResult$completion$values(v.completion.values, d) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
-    (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean")
+    (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
+    _isCompleteResult$completion$values(v.completion.values, d)
   );
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
     if (need(o, p, "completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
         if (need(o, p + "/completion", "values", v.completion.values))
-          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion" + "/values", o, d);
+          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d);
         opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
         opt(
           o,
@@ -4478,15 +4527,15 @@ function _isCompleteResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCompleteResult(v.result, d + 1)
+    _isCompleteResult(v.result, d)
   );
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d + 1);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d);
   }
 }
 
@@ -4498,7 +4547,7 @@ export const {
 } = define<T.CompleteResultResponse>(_isCompleteResultResponse, _collectCompleteResultResponse);
 
 function _isResourceTemplateReference(v: any, d: number): boolean {
-  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && isUriTemplate(v.uri);
+  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4506,7 +4555,7 @@ function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue
     req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
   }
 }
@@ -4547,7 +4596,7 @@ function _isListRootsRequest(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "roots/list" &&
     (v.params === undefined ||
-      (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d + 1))))
+      (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d))))
   );
 }
 
@@ -4556,7 +4605,7 @@ function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: nu
     req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
     if (v.params !== undefined) {
       if (object(o, p + "/params", v.params)) {
-        if (v.params._meta !== undefined) _collectMetaObject(v.params._meta, p + "/params" + "/_meta", o, d + 1);
+        if (v.params._meta !== undefined) _collectMetaObject(v.params._meta, p + "/params/_meta", o, d);
       }
     }
   }
@@ -4581,7 +4630,7 @@ function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: num
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d)) return false;
   return true;
 }
 
@@ -4590,7 +4639,7 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      _collectRoot(e0, p + "/" + i0, o, d + 1);
+      _collectRoot(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -4605,10 +4654,10 @@ export const {
 function _isRoot(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.uri === "string" &&
-    isUri(v.uri) &&
     (v.name === undefined || typeof v.name === "string") &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v.uri === "string" &&
+    formatUri(v.uri) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
@@ -4616,10 +4665,10 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!isUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "name", v.name, typeof v.name === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
   }
 }
 
@@ -4666,14 +4715,14 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
         if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
-            p + "/requestedSchema" + "/properties",
+            p + "/requestedSchema/properties",
             o,
             d,
           );
         if (v.requestedSchema.required !== undefined)
           _isElicitRequestFormParams$requestedSchema$required$collect(
             v.requestedSchema.required,
-            p + "/requestedSchema" + "/required",
+            p + "/requestedSchema/required",
             o,
             d,
           );
@@ -4686,7 +4735,7 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k)) continue;
-    if (!_isPrimitiveSchemaDefinition(v[k], d + 1)) return false;
+    if (!_isPrimitiveSchemaDefinition(v[k], d)) return false;
   }
   return true;
 }
@@ -4700,7 +4749,7 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
-      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
+      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d);
     }
   }
 }
@@ -4734,7 +4783,9 @@ export const {
 } = define<T.ElicitRequestFormParams>(_isElicitRequestFormParams, _collectElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
-  return isObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && isUri(v.url);
+  return (
+    isObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && formatUri(v.url)
+  );
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4743,7 +4794,7 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
     req(o, p, "message", v.message, typeof v.message === "string", "string");
     if (need(o, p, "url", v.url)) {
       if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
-      else if (!isUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
+      else if (!formatUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
     }
   }
 }
@@ -4760,9 +4811,9 @@ function _isElicitRequestParams(v: any, d: number): boolean {
   switch (v.mode) {
     case "form":
     case undefined:
-      return _isElicitRequestFormParams(v, d + 1);
+      return _isElicitRequestFormParams(v, d);
     case "url":
-      return _isElicitRequestURLParams(v, d + 1);
+      return _isElicitRequestURLParams(v, d);
     default:
       return false;
   }
@@ -4796,13 +4847,13 @@ export const {
 } = define<T.ElicitRequestParams>(_isElicitRequestParams, _collectElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d + 1);
+  return isObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d);
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
+    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d);
   }
 }
 
@@ -4814,24 +4865,20 @@ export const {
 } = define<T.ElicitRequest>(_isElicitRequest, _collectElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
-  return (
-    _isStringSchema(v, d + 1) || _isNumberSchema(v, d + 1) || _isBooleanSchema(v, d + 1) || _isEnumSchema(v, d + 1)
-  );
+  return _isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d);
 }
 
 function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(
-    _isStringSchema(v, d + 1) ||
-    _isNumberSchema(v, d + 1) ||
-    _isBooleanSchema(v, d + 1) ||
-    _isEnumSchema(v, d + 1)
-  ))
-    anyOf(o, p, v, d, "StringSchema | NumberSchema | BooleanSchema | EnumSchema", [
-      _collectStringSchema,
-      _collectNumberSchema,
-      _collectBooleanSchema,
-      _collectEnumSchema,
-    ]);
+  if (!(_isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "StringSchema | NumberSchema | BooleanSchema | EnumSchema",
+      [16, 16, 16, 16],
+      [_collectStringSchema, _collectNumberSchema, _collectBooleanSchema, _collectEnumSchema],
+    );
 }
 
 /** `PrimitiveSchemaDefinition` (schema.ts:2867) */
@@ -4849,12 +4896,12 @@ function _isStringSchema(v: any, d: number): boolean {
     (v.description === undefined || typeof v.description === "string") &&
     (v.minLength === undefined || Number.isInteger(v.minLength)) &&
     (v.maxLength === undefined || Number.isInteger(v.maxLength)) &&
+    (v.default === undefined || typeof v.default === "string") &&
     (v.format === undefined ||
       v.format === "email" ||
       v.format === "uri" ||
       v.format === "date" ||
-      v.format === "date-time") &&
-    (v.default === undefined || typeof v.default === "string")
+      v.format === "date-time")
   );
 }
 
@@ -4888,12 +4935,12 @@ export const {
 function _isNumberSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.type === "number" || v.type === "integer") &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minimum === undefined || Number.isFinite(v.minimum)) &&
     (v.maximum === undefined || Number.isFinite(v.maximum)) &&
-    (v.default === undefined || Number.isFinite(v.default))
+    (v.default === undefined || Number.isFinite(v.default)) &&
+    (v.type === "number" || v.type === "integer")
   );
 }
 
@@ -4947,8 +4994,8 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    _isUntitledSingleSelectEnumSchema$enum(v.enum, d) &&
-    (v.default === undefined || typeof v.default === "string")
+    (v.default === undefined || typeof v.default === "string") &&
+    _isUntitledSingleSelectEnumSchema$enum(v.enum, d)
   );
 }
 
@@ -4991,8 +5038,8 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d) &&
-    (v.default === undefined || typeof v.default === "string")
+    (v.default === undefined || typeof v.default === "string") &&
+    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d)
   );
 }
 
@@ -5034,15 +5081,20 @@ export const {
 } = define<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema);
 
 function _isSingleSelectEnumSchema(v: any, d: number): boolean {
-  return _isUntitledSingleSelectEnumSchema(v, d + 1) || _isTitledSingleSelectEnumSchema(v, d + 1);
+  return _isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d);
 }
 
 function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isUntitledSingleSelectEnumSchema(v, d + 1) || _isTitledSingleSelectEnumSchema(v, d + 1)))
-    anyOf(o, p, v, d, "UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema", [
-      _collectUntitledSingleSelectEnumSchema,
-      _collectTitledSingleSelectEnumSchema,
-    ]);
+  if (!(_isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema",
+      [16, 16],
+      [_collectUntitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema],
+    );
 }
 
 /** `SingleSelectEnumSchema` (schema.ts:2992) */
@@ -5078,7 +5130,7 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
       if (object(o, p + "/items", v.items)) {
         req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
         if (need(o, p + "/items", "enum", v.items.enum))
-          _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items" + "/enum", o, d);
+          _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items/enum", o, d);
       }
     }
     if (v.default !== undefined) _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
@@ -5148,7 +5200,7 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         if (need(o, p + "/items", "anyOf", v.items.anyOf))
-          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items" + "/anyOf", o, d);
+          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
       }
     }
     if (v.default !== undefined) _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
@@ -5199,15 +5251,20 @@ export const {
 } = define<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
-  return _isUntitledMultiSelectEnumSchema(v, d + 1) || _isTitledMultiSelectEnumSchema(v, d + 1);
+  return _isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d);
 }
 
 function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(_isUntitledMultiSelectEnumSchema(v, d + 1) || _isTitledMultiSelectEnumSchema(v, d + 1)))
-    anyOf(o, p, v, d, "UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema", [
-      _collectUntitledMultiSelectEnumSchema,
-      _collectTitledMultiSelectEnumSchema,
-    ]);
+  if (!(_isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema",
+      [16, 16],
+      [_collectUntitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema],
+    );
 }
 
 /** `MultiSelectEnumSchema` (schema.ts:3091) */
@@ -5223,9 +5280,9 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
+    (v.default === undefined || typeof v.default === "string") &&
     _isLegacyTitledEnumSchema$enum(v.enum, d) &&
-    (v.enumNames === undefined || _isLegacyTitledEnumSchema$enumNames(v.enumNames, d)) &&
-    (v.default === undefined || typeof v.default === "string")
+    (v.enumNames === undefined || _isLegacyTitledEnumSchema$enumNames(v.enumNames, d))
   );
 }
 
@@ -5280,22 +5337,20 @@ export const {
 } = define<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
-  return (
-    _isSingleSelectEnumSchema(v, d + 1) || _isMultiSelectEnumSchema(v, d + 1) || _isLegacyTitledEnumSchema(v, d + 1)
-  );
+  return _isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d);
 }
 
 function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(
-    _isSingleSelectEnumSchema(v, d + 1) ||
-    _isMultiSelectEnumSchema(v, d + 1) ||
-    _isLegacyTitledEnumSchema(v, d + 1)
-  ))
-    anyOf(o, p, v, d, "SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema", [
-      _collectSingleSelectEnumSchema,
-      _collectMultiSelectEnumSchema,
-      _collectLegacyTitledEnumSchema,
-    ]);
+  if (!(_isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d)))
+    anyOf(
+      o,
+      p,
+      v,
+      d,
+      "SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema",
+      [16, 16, 16],
+      [_collectSingleSelectEnumSchema, _collectMultiSelectEnumSchema, _collectLegacyTitledEnumSchema],
+    );
 }
 
 /** `EnumSchema` (schema.ts:3117) */
@@ -5381,12 +5436,20 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
         typeof v[k0] === "boolean" ||
         _isElicitResult$content$values$3(v[k0], d)
       ))
-        anyOf(o, p + "/" + escapeToken(k0), v[k0], d, "string | integer | boolean | array", [
-          _isElicitResult$content$collect$values$0$collect,
-          _isElicitResult$content$collect$values$1$collect,
-          _isElicitResult$content$collect$values$2$collect,
-          _isElicitResult$content$values$3$collect,
-        ]);
+        anyOf(
+          o,
+          p + "/" + escapeToken(k0),
+          v[k0],
+          d,
+          "string | integer | boolean | string[]",
+          [1, 2, 4, 32],
+          [
+            _isElicitResult$content$collect$values$0$collect,
+            _isElicitResult$content$collect$values$1$collect,
+            _isElicitResult$content$collect$values$2$collect,
+            _isElicitResult$content$values$3$collect,
+          ],
+        );
     }
   }
 }
@@ -5402,25 +5465,25 @@ function _isClientRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.method) {
     case "server/discover":
-      return _isDiscoverRequest(v, d + 1);
+      return _isDiscoverRequest(v, d);
     case "completion/complete":
-      return _isCompleteRequest(v, d + 1);
+      return _isCompleteRequest(v, d);
     case "prompts/get":
-      return _isGetPromptRequest(v, d + 1);
+      return _isGetPromptRequest(v, d);
     case "prompts/list":
-      return _isListPromptsRequest(v, d + 1);
+      return _isListPromptsRequest(v, d);
     case "resources/list":
-      return _isListResourcesRequest(v, d + 1);
+      return _isListResourcesRequest(v, d);
     case "resources/templates/list":
-      return _isListResourceTemplatesRequest(v, d + 1);
+      return _isListResourceTemplatesRequest(v, d);
     case "resources/read":
-      return _isReadResourceRequest(v, d + 1);
+      return _isReadResourceRequest(v, d);
     case "subscriptions/listen":
-      return _isSubscriptionsListenRequest(v, d + 1);
+      return _isSubscriptionsListenRequest(v, d);
     case "tools/call":
-      return _isCallToolRequest(v, d + 1);
+      return _isCallToolRequest(v, d);
     case "tools/list":
-      return _isListToolsRequest(v, d + 1);
+      return _isListToolsRequest(v, d);
     default:
       return false;
   }
@@ -5482,11 +5545,11 @@ export const {
 } = define<T.ClientRequest>(_isClientRequest, _collectClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
-  return _isCancelledNotification(v, d + 1);
+  return _isCancelledNotification(v, d);
 }
 
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  _collectCancelledNotification(v, p, o, d + 1);
+  _collectCancelledNotification(v, p, o, d);
 }
 
 /** `ClientNotification` (schema.ts:3166) */
@@ -5497,11 +5560,11 @@ export const {
 } = define<T.ClientNotification>(_isClientNotification, _collectClientNotification);
 
 function _isClientResult(v: any, d: number): boolean {
-  return _isEmptyResult(v, d + 1);
+  return _isEmptyResult(v, d);
 }
 
 function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  _collectEmptyResult(v, p, o, d + 1);
+  _collectEmptyResult(v, p, o, d);
 }
 
 /** `ClientResult` (schema.ts:3169) */
@@ -5515,21 +5578,21 @@ function _isServerNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   switch (v.method) {
     case "notifications/cancelled":
-      return _isCancelledNotification(v, d + 1);
+      return _isCancelledNotification(v, d);
     case "notifications/progress":
-      return _isProgressNotification(v, d + 1);
+      return _isProgressNotification(v, d);
     case "notifications/message":
-      return _isLoggingMessageNotification(v, d + 1);
+      return _isLoggingMessageNotification(v, d);
     case "notifications/resources/updated":
-      return _isResourceUpdatedNotification(v, d + 1);
+      return _isResourceUpdatedNotification(v, d);
     case "notifications/resources/list_changed":
-      return _isResourceListChangedNotification(v, d + 1);
+      return _isResourceListChangedNotification(v, d);
     case "notifications/tools/list_changed":
-      return _isToolListChangedNotification(v, d + 1);
+      return _isToolListChangedNotification(v, d);
     case "notifications/prompts/list_changed":
-      return _isPromptListChangedNotification(v, d + 1);
+      return _isPromptListChangedNotification(v, d);
     case "notifications/subscriptions/acknowledged":
-      return _isSubscriptionsAcknowledgedNotification(v, d + 1);
+      return _isSubscriptionsAcknowledgedNotification(v, d);
     default:
       return false;
   }
@@ -5586,35 +5649,35 @@ export const {
 
 function _isServerResult(v: any, d: number): boolean {
   return (
-    _isEmptyResult(v, d + 1) ||
-    _isDiscoverResult(v, d + 1) ||
-    _isCompleteResult(v, d + 1) ||
-    _isGetPromptResult(v, d + 1) ||
-    _isListPromptsResult(v, d + 1) ||
-    _isListResourceTemplatesResult(v, d + 1) ||
-    _isListResourcesResult(v, d + 1) ||
-    _isReadResourceResult(v, d + 1) ||
-    _isSubscriptionsListenResult(v, d + 1) ||
-    _isCallToolResult(v, d + 1) ||
-    _isListToolsResult(v, d + 1) ||
-    _isInputRequiredResult(v, d + 1)
+    _isEmptyResult(v, d) ||
+    _isDiscoverResult(v, d) ||
+    _isCompleteResult(v, d) ||
+    _isGetPromptResult(v, d) ||
+    _isListPromptsResult(v, d) ||
+    _isListResourceTemplatesResult(v, d) ||
+    _isListResourcesResult(v, d) ||
+    _isReadResourceResult(v, d) ||
+    _isSubscriptionsListenResult(v, d) ||
+    _isCallToolResult(v, d) ||
+    _isListToolsResult(v, d) ||
+    _isInputRequiredResult(v, d)
   );
 }
 
 function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!(
-    _isEmptyResult(v, d + 1) ||
-    _isDiscoverResult(v, d + 1) ||
-    _isCompleteResult(v, d + 1) ||
-    _isGetPromptResult(v, d + 1) ||
-    _isListPromptsResult(v, d + 1) ||
-    _isListResourceTemplatesResult(v, d + 1) ||
-    _isListResourcesResult(v, d + 1) ||
-    _isReadResourceResult(v, d + 1) ||
-    _isSubscriptionsListenResult(v, d + 1) ||
-    _isCallToolResult(v, d + 1) ||
-    _isListToolsResult(v, d + 1) ||
-    _isInputRequiredResult(v, d + 1)
+    _isEmptyResult(v, d) ||
+    _isDiscoverResult(v, d) ||
+    _isCompleteResult(v, d) ||
+    _isGetPromptResult(v, d) ||
+    _isListPromptsResult(v, d) ||
+    _isListResourceTemplatesResult(v, d) ||
+    _isListResourcesResult(v, d) ||
+    _isReadResourceResult(v, d) ||
+    _isSubscriptionsListenResult(v, d) ||
+    _isCallToolResult(v, d) ||
+    _isListToolsResult(v, d) ||
+    _isInputRequiredResult(v, d)
   ))
     anyOf(
       o,
@@ -5622,6 +5685,7 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
       v,
       d,
       "EmptyResult | DiscoverResult | CompleteResult | GetPromptResult | ListPromptsResult | ListResourceTemplatesResult | ListResourcesResult | ReadResourceResult | SubscriptionsListenResult | CallToolResult | ListToolsResult | InputRequiredResult",
+      [16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16],
       [
         _collectEmptyResult,
         _collectDiscoverResult,

@@ -49,14 +49,10 @@ export const TARGETS: Record<TargetName, Target> = {
     description: "isX, validateX and a Standard Schema object per type; validatorsByType",
     requires: ["types"],
     render: (model, context) => {
-      const view = buildValidators(model);
-      return renderTemplate("validators.ts.hbs", {
-        header: context.header,
-        source: model.ir.source,
-        runtime: runtimeSource(view.runtime),
-        constants: view.constants,
-        blocks: view.blocks,
-      });
+      const view = { header: context.header, source: model.ir.source, ...buildValidators(model) };
+      // The runtime is what the rest of the file uses: render without it, then with it.
+      const withoutRuntime = renderTemplate("validators.ts.hbs", { ...view, runtime: "" });
+      return renderTemplate("validators.ts.hbs", { ...view, runtime: runtimeSource(withoutRuntime) });
     },
   },
   index: {

@@ -4,6 +4,7 @@
  */
 import { GeneratorError } from "../errors.js";
 import type { Declaration } from "../ir.js";
+import { runtimeExports, runtimeNames } from "./runtime.js";
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -50,26 +51,21 @@ export interface TypeNames {
   readonly collect: string;
 }
 
-/** Value names the validators runtime defines; a generated name may not take one of them. */
-export const RUNTIME_NAMES = new Set([
-  "own", "hasOwn", "isObject", "object", "typeName", "escapeToken", "invalid", "standard", "define", "need", "req", "opt",
-  "issue", "expected", "missing", "anyOf", "tooDeep", "describeError", "pointerSegments", "MAX_DEPTH", "validatorsByType",
-]);
-
 /**
  * Assigns names for every type declaration. Throws MCG301 when two generated names collide
  * (for instance a schema type named `Object` would make `isObject` clash with a runtime helper).
  */
 export function assignTypeNames(declarations: readonly Declaration[]): Map<string, TypeNames> {
   const typeNames = new Set(declarations.map((d) => d.name));
+  const runtime = runtimeNames();
+  const exportsOfRuntime = runtimeExports();
   const result = new Map<string, TypeNames>();
   const taken = new Map<string, string>();
   const problems: { name: string; owner: string; other: string; decl: Declaration }[] = [];
   for (const decl of declarations) {
-    if (decl.kind === "const") {
-      taken.set(decl.name, decl.name);
-      continue;
-    }
+    // A schema name equal to a runtime export (ValidationIssue, …) would clash in index.ts.
+    if (exportsOfRuntime.has(decl.name)) problems.push({ name: decl.name, owner: decl.name, other: "the validators runtime", decl });
+    if (decl.kind === "const") taken.set(decl.name, decl.name);
   }
   for (const decl of declarations) {
     if (decl.kind === "const") continue;
@@ -83,7 +79,7 @@ export function assignTypeNames(declarations: readonly Declaration[]): Map<strin
       collect: `_collect${n}`,
     };
     for (const value of [names.is, names.validate, names.standard, names.check, names.collect]) {
-      const other = RUNTIME_NAMES.has(value) ? "the validators runtime" : taken.get(value);
+      const other = runtime.has(value) ? "the validators runtime" : taken.get(value);
       if (other !== undefined) problems.push({ name: value, owner: n, other, decl });
       else taken.set(value, n);
     }
@@ -93,7 +89,10 @@ export function assignTypeNames(declarations: readonly Declaration[]): Map<strin
     throw new GeneratorError(
       problems.map((p) => ({
         code: "MCG301",
-        message: `generated name ${p.name} for type ${p.owner} collides with a name from ${p.other}; rename one of them`,
+        message:
+          p.name === p.owner
+            ? `type name ${p.name} collides with a name the generated validators export; rename the type`
+            : `generated name ${p.name} for type ${p.owner} collides with a name from ${p.other}; rename one of them`,
         span: p.decl.span,
       })),
     );

@@ -21,12 +21,16 @@ function templatesDir(): string {
 
 const cache = new Map<string, Handlebars.TemplateDelegate>();
 
+/** The text of `templates/<name>`. */
+export function readTemplate(name: string): string {
+  return readFileSync(join(templatesDir(), name), "utf8");
+}
+
 /** Renders `templates/<name>` with `view`. */
 export function renderTemplate(name: string, view: object): string {
   let template = cache.get(name);
   if (!template) {
-    const source = readFileSync(join(templatesDir(), name), "utf8");
-    template = Handlebars.create().compile(source, { strict: true, noEscape: true });
+    template = Handlebars.create().compile(readTemplate(name), { strict: true, noEscape: true });
     cache.set(name, template);
   }
   return template(view);

@@ -12,7 +12,7 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { KeywordType, ObjectType, TypeExpr, UnionType } from "../ir.js";
-import { assignTypeNames, needsOwnRead, pointerToken, propertyRead, type TypeNames } from "./names.js";
+import { assignTypeNames, pointerToken, propertyRead, type TypeNames } from "./names.js";
 import { formatFunction } from "./runtime.js";
 
 /** One block of generated code for a type: its functions and its public exports. */
@@ -27,8 +27,6 @@ export interface ValidatorBlock {
 /** The view model of `validators.ts`. */
 export interface ValidatorsView {
   readonly blocks: readonly ValidatorBlock[];
-  /** Runtime snippet names the blocks use. */
-  readonly runtime: ReadonlySet<string>;
   /** Module-level constants (regular expressions), source text. */
   readonly constants: readonly string[];
 }
@@ -38,13 +36,12 @@ export function buildValidators(model: Model): ValidatorsView {
   const names = assignTypeNames(model.ir.declarations);
   const emitter = new ValidatorEmitter(model, names);
   const blocks = model.types.map((decl) => emitter.declaration(decl.name, decl.type, decl.span.line));
-  return { blocks, runtime: emitter.runtime, constants: emitter.constants };
+  return { blocks, constants: emitter.constants };
 }
 
 const IDENT_CHARS = /[^A-Za-z0-9_$]/g;
 
 class ValidatorEmitter {
-  readonly runtime = new Set<string>();
   readonly constants: string[] = [];
   private helpers: string[] = [];
   private readonly helperNames = new Set<string>();
@@ -59,7 +56,6 @@ class ValidatorEmitter {
     const n = this.names.get(name)!;
     this.helpers = [];
     const recursive = this.model.recursive.has(name);
-    if (recursive) this.runtime.add("depth");
     const statements = this.needsStatements(type);
     if (statements) {
       // The declaration's own functions are the helpers for its top-level type.
@@ -109,7 +105,7 @@ class ValidatorEmitter {
         // A reference to a plain alias (`RequestId = string | number`) is checked in place.
         const target = this.model.typeOf(type.name);
         if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return paren(this.check(target, v, place));
-        return `${this.names.get(type.name)!.check}(${v}, d + 1)`;
+        return `${this.names.get(type.name)!.check}(${v}, ${this.depthArg(type.name)})`;
       }
       case "array":
       case "tuple":
@@ -169,7 +165,9 @@ class ValidatorEmitter {
 
   private objectCheck(type: ObjectType, v: string, place: string): string {
     const parts = [`isObject(${v})`];
-    for (const p of type.properties) {
+    // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
+    const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
+    for (const p of ordered) {
       const read = this.read(v, p.name);
       const check = this.check(p.type, read, `${place}$${p.name}`);
       if (p.optional) {
@@ -182,8 +180,20 @@ class ValidatorEmitter {
     return parts.join(" && ");
   }
 
+  /** 0 for a literal or primitive check, 1 for a plain union, 2 for anything that may visit nested values. */
+  private cost(type: TypeExpr): number {
+    const t = type.kind === "ref" && !this.model.recursive.has(type.name) ? (this.model.typeOf(type.name) ?? type) : type;
+    if (t.kind === "literal" || (t.kind === "keyword" && !t.constraints)) return 0;
+    if (isPlainLeaf(t)) return 1;
+    return 2;
+  }
+
+  /** Depth counts only steps into recursive types; nesting through the others is bounded by the schema. */
+  private depthArg(target: string): string {
+    return this.model.recursive.has(target) ? "d + 1" : "d";
+  }
+
   private read(v: string, name: string): string {
-    if (needsOwnRead(name)) this.runtime.add("own");
     return propertyRead(v, name);
   }
 
@@ -233,7 +243,6 @@ class ValidatorEmitter {
       case "object": {
         const named = type.properties.map((p) => `k === ${JSON.stringify(p.name)}`);
         const skip = ["!hasOwn.call(v, k)", ...named].join(" || ");
-        this.runtime.add("hasOwn");
         return [
           `if (!(${this.objectCheck(type, "v", place)})) return false;`,
           `for (const k in v) {`,
@@ -275,7 +284,7 @@ class ValidatorEmitter {
     }
     switch (type.kind) {
       case "ref":
-        return [`${this.names.get(type.name)!.collect}(${v}, ${p}, o, d + 1);`];
+        return [`${this.names.get(type.name)!.collect}(${v}, ${p}, o, ${this.depthArg(type.name)});`];
       case "keyword":
       case "literal":
         return this.leafCollect(type, v, p, place);
@@ -310,8 +319,9 @@ class ValidatorEmitter {
       if (members.some(isAnything)) return undefined;
       const leaves = members.map((m) => this.model.resolve(m));
       if (!leaves.every((m) => isLeaf(m, this.model))) return undefined;
-      const allLiterals = leaves.every((m) => m.kind === "literal");
-      const what = describeUnion(leaves, this.model);
+      const flat = flattenLeaves(leaves, this.model);
+      const allLiterals = flat.every((m) => m.kind === "literal");
+      const what = describeUnion(flat);
       return allLiterals ? { check: this.unionCheck(type, v, place), what, keyword: "enum" } : { check: this.unionCheck(type, v, place), what };
     }
     return undefined;
@@ -381,7 +391,7 @@ class ValidatorEmitter {
         body.push(`${prop.optional ? "opt" : "req"}(${args});`);
         continue;
       }
-      const path = `${p} + ${JSON.stringify(`/${pointerToken(prop.name)}`)}`;
+      const path = appendPath(p, `/${pointerToken(prop.name)}`);
       const inner = this.collect(prop.type, read, path, `${place}$${prop.name}`, depth + 1);
       const guardExpression = prop.optional ? `${read} !== undefined` : `need(o, ${p}, ${name}, ${read})`;
       if (inner.length === 0) {
@@ -390,7 +400,6 @@ class ValidatorEmitter {
       else body.push(`if (${guardExpression}) {`, ...indentLines(inner), "}");
     }
     if (type.indexSignature && !isAnything(type.indexSignature)) {
-      this.runtime.add("hasOwn");
       const k = `k${depth}`;
       const skip = [`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`)].join(" || ");
       const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
@@ -412,14 +421,15 @@ class ValidatorEmitter {
     if (members.some(isAnything)) return [];
     const disc = this.model.discriminantOf(type);
     if (disc) return this.discriminatedCollect(type, v, p, place);
-    const check = this.unionCheck(type, v, place);
-    const leaves = members.map((m) => this.model.resolve(m));
     const simple = this.simpleLeaf(type, v, place);
     if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
+    const check = this.unionCheck(type, v, place);
     const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
-    this.runtime.add("anyOf");
-    const label = members.map((m) => describeMember(m, this.model)).join(" | ");
-    return [`if (!(${check})) anyOf(o, ${p}, ${v}, d, ${JSON.stringify(label)}, [${collectors.join(", ")}]);`];
+    const masks = members.map((m) => jsonTypeMask(m, this.model));
+    const label = members.map((m) => labelOf(m)).join(" | ");
+    return [
+      `if (!(${check})) anyOf(o, ${p}, ${v}, d, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`,
+    ];
     void depth;
   }
 
@@ -445,7 +455,7 @@ class ValidatorEmitter {
       lines.push(`    ${this.memberCollector(c.member, `${place}$${caseName(c.values)}`)}(${v}, ${p}, o, d);`, "    break;");
     }
     const allowed = disc.cases.flatMap((c) => c.values.map((x) => JSON.stringify(x))).join(", ");
-    const path = `${p} + ${JSON.stringify(`/${pointerToken(disc.property)}`)}`;
+    const path = appendPath(p, `/${pointerToken(disc.property)}`);
     if (!disc.whenAbsent) {
       lines.push("  case undefined:", `    missing(o, ${path}, ${JSON.stringify(disc.property)});`, "    break;");
     }
@@ -460,7 +470,6 @@ class ValidatorEmitter {
   // ---- constants ---------------------------------------------------------------------------
 
   private format(format: string): string {
-    this.runtime.add(`format:${format}`);
     return formatFunction(format);
   }
 
@@ -473,6 +482,13 @@ class ValidatorEmitter {
     }
     return name;
   }
+}
+
+/** `p + "/a"`, folding into a trailing string literal: `p + "/a" + "/b"` becomes `p + "/a/b"`. */
+function appendPath(p: string, suffix: string): string {
+  const m = /^(.*) \+ ("(?:[^"\\]|\\.)*")$/.exec(p);
+  if (m) return `${m[1]} + ${JSON.stringify((JSON.parse(m[2]!) as string) + suffix)}`;
+  return `${p} + ${JSON.stringify(suffix)}`;
 }
 
 function expectedCall(p: string, simple: { what: string; keyword?: string }, v: string): string {
@@ -542,15 +558,56 @@ function describe(type: TypeExpr): string {
   return type.kind;
 }
 
-function describeUnion(members: TypeExpr[], model: Model): string {
-  const flat = members.flatMap((m) => (m.kind === "union" ? m.members.map((x) => model.resolve(x)) : [m]));
+/** Leaf members of nested unions (through aliases), in order. */
+function flattenLeaves(members: readonly TypeExpr[], model: Model): TypeExpr[] {
+  return members.flatMap((m) => {
+    const t = model.resolve(m);
+    return t.kind === "union" ? flattenLeaves(t.members, model) : [t];
+  });
+}
+
+function describeUnion(flat: readonly TypeExpr[]): string {
   if (flat.every((m) => m.kind === "literal")) return `one of ${flat.map(describe).join(", ")}`;
   return [...new Set(flat.map(describe))].join(" or ");
 }
 
-function describeMember(type: TypeExpr, model: Model): string {
-  if (type.kind === "ref") return type.name;
-  const resolved = model.resolve(type);
-  if (resolved.kind === "object") return "object";
-  return describe(resolved);
+/** How a union member is named in an `anyOf` message: `TextContent`, `TextContent[]`, `string`, `object`. */
+function labelOf(type: TypeExpr): string {
+  switch (type.kind) {
+    case "ref":
+      return type.name;
+    case "array":
+      return type.element.kind === "union" || type.element.kind === "intersection" ? `(${labelOf(type.element)})[]` : `${labelOf(type.element)}[]`;
+    case "union":
+      return type.members.map(labelOf).join(" | ");
+    case "object":
+      return "object";
+    default:
+      return describe(type);
+  }
+}
+
+/** JSON types a value of `type` can have, as the bits of the runtime's `jsonType`. */
+function jsonTypeMask(type: TypeExpr, model: Model, seen = new Set<string>()): number {
+  switch (type.kind) {
+    case "keyword":
+      return { string: 1, number: 2, boolean: 4, null: 8, object: 16, unknown: 63, any: 63, never: 0, undefined: 0 }[type.name];
+    case "literal":
+      return typeof type.value === "string" ? 1 : typeof type.value === "number" ? 2 : 4;
+    case "ref": {
+      if (seen.has(type.name)) return 0;
+      seen.add(type.name);
+      const target = model.typeOf(type.name);
+      return target ? jsonTypeMask(target, model, seen) : 63;
+    }
+    case "array":
+    case "tuple":
+      return 32;
+    case "object":
+      return 16;
+    case "union":
+      return type.members.reduce((mask, m) => mask | jsonTypeMask(m, model, seen), 0);
+    case "intersection":
+      return type.members.reduce((mask, m) => mask & jsonTypeMask(m, model, new Set(seen)), 63);
+  }
 }

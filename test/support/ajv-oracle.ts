@@ -11,6 +11,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
+import { fullFormats } from "ajv-formats/dist/formats.js";
 import { readFileSync } from "node:fs";
 
 // ajv-formats is CommonJS: under Node's ESM loader the default import is `module.exports`,
@@ -39,14 +40,29 @@ export function readSchemaJson(path: string): Record<string, unknown> {
   return JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>;
 }
 
-/** Compiles `schema` (already parsed; it is not modified). */
-export function ajvOracle(schema: Record<string, unknown>): AjvOracle {
+/** A string format check, as ajv's `addFormat` takes it. */
+export type FormatCheck = (s: string) => boolean;
+
+/** ajv-formats' own check of a format (its "full" mode, which `addFormats` installs). */
+export function ajvFormat(name: string): FormatCheck {
+  const format = (fullFormats as Record<string, unknown>)[name];
+  if (typeof format === "function") return format as FormatCheck;
+  if (format instanceof RegExp) return (s) => format.test(s);
+  throw new Error(`ajv-formats has no string format ${name}`);
+}
+
+/**
+ * Compiles `schema` (already parsed; it is not modified). `formats` replaces
+ * ajv-formats' checks of the named formats.
+ */
+export function ajvOracle(schema: Record<string, unknown>, formats: Readonly<Record<string, FormatCheck>> = {}): AjvOracle {
   const is2020 = "$defs" in schema;
   const defsKey = is2020 ? "$defs" : "definitions";
   const defs = schema[defsKey];
   if (typeof defs !== "object" || defs === null) throw new Error(`schema has no ${defsKey}`);
   const ajv = is2020 ? new Ajv2020({ strict: false }) : new Ajv({ strict: false });
   addFormats(ajv);
+  for (const [name, check] of Object.entries(formats)) ajv.addFormat(name, { type: "string", validate: check });
   ajv.addSchema(structuredClone(schema), KEY);
   const compiled = new Map<string, ValidateFunction>();
   return {

@@ -83,13 +83,24 @@ export interface Verdicts {
 
 /** A short, readable label for a value in a test name (NaN, Infinity and undefined included). */
 export function show(value: unknown): string {
-  const text = inspect(value, { depth: 4, breakLength: Infinity, compact: true });
+  let text = inspect(value, { depth: 4, breakLength: Infinity, compact: true });
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+    const proto: unknown = Object.getPrototypeOf(value);
+    if (proto !== Object.prototype && proto !== null && !(value instanceof globalThis.Error)) {
+      text = `${text} inheriting ${inspect(proto, { depth: 1, breakLength: Infinity, compact: true })}`;
+    }
+  }
   return text.length > 90 ? `${text.slice(0, 87)}...` : text;
 }
 
 /** Standard Schema path segments for a JSON Pointer (RFC 6901 unescaping). */
 function segments(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer === ""
+    ? []
+    : pointer
+        .slice(1)
+        .split("/")
+        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
 }
 
 function exportOf<T>(validators: ValidatorsModule, name: string): T {
@@ -111,7 +122,10 @@ export function verdicts(load: () => ValidatorsModule, type: string, cases: Verd
       const result = exportOf<(x: unknown) => ValidationResult>(v, `validate${type}`)(value);
       expect(result).toEqual({ ok: true, value });
       expect(exportOf<(x: unknown) => boolean>(v, `is${type}`)(value)).toBe(true);
-      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(v, cases.standard ?? `${type}Schema`);
+      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(
+        v,
+        cases.standard ?? `${type}Schema`,
+      );
       expect(standard["~standard"].validate(value)).toEqual({ value });
       expect(v.validatorsByType[type]!(value).ok).toBe(true);
     });
@@ -125,7 +139,10 @@ export function verdicts(load: () => ValidatorsModule, type: string, cases: Verd
       expect(issues.map(({ path, keyword }) => ({ path, keyword }))).toEqual(expected);
       for (const i of issues) expect(typeof i.message === "string" && i.message.length > 0).toBe(true);
       expect(exportOf<(x: unknown) => boolean>(v, `is${type}`)(value)).toBe(false);
-      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(v, cases.standard ?? `${type}Schema`);
+      const standard = exportOf<{ "~standard": { validate(x: unknown): StandardResult } }>(
+        v,
+        cases.standard ?? `${type}Schema`,
+      );
       expect(standard["~standard"].validate(value)).toEqual({
         issues: issues.map((i) => ({ message: i.message, path: segments(i.path) })),
       });
@@ -140,7 +157,9 @@ export function verdicts(load: () => ValidatorsModule, type: string, cases: Verd
  * and STYLE.md wants no dead helpers in output.
  */
 export function unusedDeclarations(dir: string): string[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => join(dir, f));
   const program = ts.createProgram(files, {
     strict: true,
     noUnusedLocals: true,

@@ -2,19 +2,28 @@
  * Test support: the intended differences between our validators and ajv on upstream's
  * `schema.json` (`test/intended-differences.json`).
  *
- * An entry does not describe symptoms; it states the difference itself, as an edit of
- * the published schema (an RFC 6902 JSON Patch whose `test` operations pin the text it
- * edits). A disagreement on a value is covered by an entry exactly when:
+ * An entry does not describe symptoms; it states the difference itself, as a change to
+ * what ajv checks:
+ *
+ * - `schemaPatch`: an RFC 6902 JSON Patch of the published schema, whose `test`
+ *   operations pin the text it edits; or
+ * - `format`: a change to one of ajv-formats' string formats, `accept` (also accept
+ *   strings matching this regex) and/or `reject` (also reject strings matching it).
+ *
+ * A disagreement on a value is covered by an entry exactly when:
  *
  * - the version is one the entry lists, and the type is one it lists (or it lists none);
  * - ajv on the published schema and our validator give the verdicts the entry names
  *   (e.g. ajv rejects, ours accepts);
- * - ajv on the published schema *with the entry's patch applied* gives our verdict.
+ * - ajv with the entry's change applied gives our verdict.
  *
- * So the patch must explain the whole disagreement: a value that also differs for any
- * other reason stays uncovered. The suite also fails on an entry that covers nothing.
+ * So the change must explain the whole disagreement: a value that also differs for any
+ * other reason stays uncovered (a value showing two listed differences at once is
+ * covered when all the version's entries applied together explain it). The suite also
+ * fails on an entry that covers nothing.
  */
 import { readFileSync } from "node:fs";
+import { ajvFormat, ajvOracle, type AjvOracle, type FormatCheck } from "./ajv-oracle.js";
 
 export type Verdict = "accepts" | "rejects";
 
@@ -24,6 +33,13 @@ export type PatchOperation =
   | { readonly op: "add"; readonly path: string; readonly value: unknown }
   | { readonly op: "replace"; readonly path: string; readonly value: unknown }
   | { readonly op: "remove"; readonly path: string };
+
+/** A change to an ajv-formats format: regexes (no flags) of strings to accept or reject besides. */
+export interface FormatChange {
+  readonly name: string;
+  readonly accept?: string;
+  readonly reject?: string;
+}
 
 export interface IntendedDifference {
   /** Stable name, used in counts and messages. */
@@ -37,7 +53,9 @@ export interface IntendedDifference {
   /** Our verdict in the covered cases. */
   readonly ours: Verdict;
   /** How our semantics differ from the published schema, as an edit of that schema. */
-  readonly schemaPatch: readonly PatchOperation[];
+  readonly schemaPatch?: readonly PatchOperation[];
+  /** How our semantics differ from ajv-formats' check of a format. */
+  readonly format?: FormatChange;
   /** Why the difference is intended. */
   readonly reason: string;
 }
@@ -50,7 +68,7 @@ export function loadIntendedDifferences(path: string, knownVersions: readonly st
   return data.differences.map((raw: unknown, i: number) => {
     const where = `${path}: differences[${i}]`;
     const e = raw as Record<string, unknown>;
-    const allowed = new Set(["id", "versions", "types", "ajv", "ours", "schemaPatch", "reason"]);
+    const allowed = new Set(["id", "versions", "types", "ajv", "ours", "schemaPatch", "format", "reason"]);
     for (const key of Object.keys(e)) if (!allowed.has(key)) throw new Error(`${where}: unknown field ${key}`);
     if (typeof e.id !== "string" || e.id === "") throw new Error(`${where}: id must be a non-empty string`);
     if (seen.has(e.id)) throw new Error(`${where}: duplicate id ${e.id}`);
@@ -61,10 +79,24 @@ export function loadIntendedDifferences(path: string, knownVersions: readonly st
       throw new Error(`${where}: types, when present, must list type names`);
     if (!isVerdict(e.ajv) || !isVerdict(e.ours) || e.ajv === e.ours)
       throw new Error(`${where}: ajv and ours must be "accepts"/"rejects" and differ`);
-    if (!Array.isArray(e.schemaPatch) || e.schemaPatch.length === 0) throw new Error(`${where}: schemaPatch must be non-empty`);
-    for (const op of e.schemaPatch as PatchOperation[]) {
-      if (!["test", "add", "replace", "remove"].includes(op.op) || typeof op.path !== "string")
-        throw new Error(`${where}: unsupported patch operation ${JSON.stringify(op)}`);
+    if ((e.schemaPatch === undefined) === (e.format === undefined)) throw new Error(`${where}: give exactly one of schemaPatch and format`);
+    if (e.schemaPatch !== undefined) {
+      if (!Array.isArray(e.schemaPatch) || e.schemaPatch.length === 0) throw new Error(`${where}: schemaPatch must be non-empty`);
+      for (const op of e.schemaPatch as PatchOperation[]) {
+        if (!["test", "add", "replace", "remove"].includes(op.op) || typeof op.path !== "string")
+          throw new Error(`${where}: unsupported patch operation ${JSON.stringify(op)}`);
+      }
+    }
+    if (e.format !== undefined) {
+      const f = e.format as Record<string, unknown>;
+      for (const key of Object.keys(f)) if (!["name", "accept", "reject"].includes(key)) throw new Error(`${where}: unknown format field ${key}`);
+      if (typeof f.name !== "string") throw new Error(`${where}: format.name must be a format name`);
+      ajvFormat(f.name);
+      if (f.accept === undefined && f.reject === undefined) throw new Error(`${where}: format needs accept and/or reject`);
+      for (const key of ["accept", "reject"] as const) {
+        if (f[key] !== undefined && typeof f[key] !== "string") throw new Error(`${where}: format.${key} must be a regex source`);
+        if (typeof f[key] === "string") new RegExp(f[key]);
+      }
     }
     if (typeof e.reason !== "string" || e.reason.trim().length < 20) throw new Error(`${where}: reason must explain the difference`);
     return e as unknown as IntendedDifference;
@@ -77,6 +109,24 @@ function isStringList(v: unknown): v is string[] {
 
 function isVerdict(v: unknown): v is Verdict {
   return v === "accepts" || v === "rejects";
+}
+
+/**
+ * ajv on `schema` with the changes of `entries` applied, in order: the schema patches,
+ * then each format check widened by the `accept`s and narrowed by the `reject`s.
+ */
+export function changedOracle(schema: Record<string, unknown>, entries: readonly IntendedDifference[]): AjvOracle {
+  let patched = schema;
+  for (const e of entries) if (e.schemaPatch) patched = applyPatch(patched, e.schemaPatch);
+  const formats: Record<string, FormatCheck> = {};
+  for (const name of new Set(entries.flatMap((e) => (e.format ? [e.format.name] : [])))) {
+    const base = ajvFormat(name);
+    const changes = entries.flatMap((e) => (e.format?.name === name ? [e.format] : []));
+    const accept = changes.flatMap((c) => (c.accept === undefined ? [] : [new RegExp(c.accept)]));
+    const reject = changes.flatMap((c) => (c.reject === undefined ? [] : [new RegExp(c.reject)]));
+    formats[name] = (s) => (base(s) || accept.some((r) => r.test(s))) && !reject.some((r) => r.test(s));
+  }
+  return ajvOracle(patched, formats);
 }
 
 /** A patched deep copy of `document`; throws when a `test` fails or a path does not exist. */

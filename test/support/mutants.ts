@@ -26,7 +26,8 @@ const REPLACEMENTS: readonly Json[] = [null, 1.5, 7, -1, "s", true, [], {}];
 
 /**
  * Further replacements for a string: strings that some `@format` (uri, uri-template,
- * byte) accepts and others reject, to probe format checks wherever a string sits.
+ * byte) accepts and others reject, and the edge cases where RFC 3986 / 6570 / 4648 and
+ * ajv-formats part ways, to probe format checks wherever a string sits.
  */
 const STRING_PROBES: readonly string[] = [
   "",
@@ -37,7 +38,15 @@ const STRING_PROBES: readonly string[] = [
   "%zz",
   "YQ==",
   "YQ",
+  "YQ==\n",
   "urn:x:y",
+  "urn:",
+  "http://h:x",
+  "http://[1]/",
+  "http://[::1]/",
+  "http://[V1.x]/",
+  "file:///{user.name}",
+  "a\u007fb",
 ];
 
 /** Further replacements for a number: zero, a fraction inside [0, 1], beyond 2^53, far beyond 32 bits. */

@@ -1,0 +1,214 @@
+/** The sections of the benchmark's printout, in the order `run.ts` prints them. */
+import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import type { Case } from "./corpus.js";
+import type { Contender } from "./contenders.js";
+import type { FileSize } from "./generated.js";
+import type { GenerationReport } from "./generation.js";
+import type { BenchOptions } from "./options.js";
+import { SPEC_DIR, VERSION } from "./paths.js";
+import type { Verdicts } from "./precheck.js";
+import { bytes, int, mib, percent, ratio, seconds, table, verdict } from "./report.js";
+import { median, spread } from "./stats.js";
+import { collectGarbage } from "./timing.js";
+
+/** The issue's targets. */
+export const TARGETS = { isVsAjv: 4.5, validateVsAjvAll: 2, validatorsBytes: 220_000 } as const;
+
+/** Disagreements listed per contender (the rest are counted). */
+const LIST_LIMIT = 8;
+
+const out = (...lines: string[]) => console.log(lines.join("\n"));
+
+export function header(committed: boolean): void {
+  let commit = "unknown";
+  try {
+    commit = /^commit:\s*(\S+)/m.exec(readFileSync(join(SPEC_DIR, "SOURCE.txt"), "utf8"))?.[1]?.slice(0, 12) ?? commit;
+  } catch {
+    // SOURCE.txt is informative only
+  }
+  out(
+    `mcp-schema-codegen benchmark: ${VERSION} schema, upstream commit ${commit}`,
+    `Node ${process.version}, ${process.platform} ${process.arch}, ${cpus().length} × ${cpus()[0]?.model.trim() ?? "cpu"}`,
+    `Validators: ${committed ? "committed generated/draft" : "fresh generate() output"} (transpiled, imported)`,
+  );
+}
+
+export function inputs(examples: readonly Case[], mutants: readonly Case[], acceptedByAjv: number): void {
+  const byKind = new Map<string, number>();
+  for (const m of mutants) byKind.set(m.mutation ?? "?", (byKind.get(m.mutation ?? "?") ?? 0) + 1);
+  const kinds = [...byKind].map(([kind, n]) => `${kind} ${n}`).join(", ");
+  out(
+    "",
+    "Inputs",
+    `  valid    ${examples.length} upstream examples of ${new Set(examples.map((c) => c.type)).size} types`,
+    `  invalid  ${mutants.length} mutants that ajv rejects (${kinds})`,
+    `           (${acceptedByAjv} more distinct mutants ajv accepts: checked below, not timed)`,
+  );
+}
+
+export function precheck(all: readonly Verdicts[], total: number, malformed: readonly Case[], timed: number): void {
+  out(
+    "",
+    "Correctness pre-check (expected: examples accepted, mutants rejected)",
+    ...table([
+      ["contender", "inputs covered", "valid rejected", "invalid accepted", "threw"],
+      ...all.map((v) => [
+        v.contender,
+        `${v.covered}/${total}`,
+        String(v.falseRejects.length),
+        String(v.falseAccepts.length),
+        String(v.threw.length),
+      ]),
+    ]),
+    `  validateX results breaking the contract (ok:true with another value, or ok:false without issues): ${malformed.length}`,
+  );
+  for (const v of all) listWrong(v);
+  for (const c of malformed.slice(0, LIST_LIMIT)) out(`  validateX malformed result: ${c.label}`);
+  out(`  timed: ${timed} inputs (${total - timed} left out where generated or ajv answered wrongly)`);
+}
+
+/** Mutants that ajv accepts: still valid, so ours must accept them too. */
+export function acceptedMutants(all: readonly Verdicts[], total: number): void {
+  const counts = all
+    .map((v) => `${v.contender} rejects ${v.falseRejects.length}, throws on ${v.threw.length}`)
+    .join("; ");
+  out(`  mutants ajv accepts (${total}): ${counts}`);
+  for (const v of all) listWrong(v);
+}
+
+function listWrong(v: Verdicts): void {
+  const wrong = [
+    ...v.falseRejects.map((c) => `rejects valid   ${c.label}`),
+    ...v.falseAccepts.map((c) => `accepts invalid ${c.label}`),
+    ...v.threw.map((c) => `throws on       ${c.label}`),
+  ];
+  if (wrong.length === 0) return;
+  out(`  ${v.contender}:`, ...wrong.slice(0, LIST_LIMIT).map((w) => `    ${w}`));
+  if (wrong.length > LIST_LIMIT) out(`    … and ${wrong.length - LIST_LIMIT} more`);
+}
+
+export function throughputIntro(options: BenchOptions, cpuShare: number): void {
+  out(
+    "",
+    `Throughput: median of ${options.rounds} interleaved rounds × ${options.sliceMs} ms; ± is half the max–min spread of the rounds`,
+    `  full GC before each slice: ${collectGarbage ? "yes" : "no (run node with --expose-gc)"}`,
+    `  CPU time / wall time of the slices: ${percent(cpuShare)} (over 100%: GC and compiler threads; under: waiting for a core)`,
+  );
+}
+
+/** One throughput table: a row per contender, ops/s on the valid and the invalid set, ratios to a baseline. */
+export function throughput<S extends string>(
+  title: string,
+  contenders: readonly Contender[],
+  [validSet, invalidSet]: readonly [S, S],
+  size: (set: S) => number,
+  baseline: (k: Contender) => Contender | undefined,
+  stat: (k: Contender, set: S) => number[],
+): void {
+  const cell = (k: Contender, set: S) => {
+    const rounds = stat(k, set);
+    return [int(median(rounds)), `±${percent(spread(rounds) / 2)}`];
+  };
+  const rows = contenders.map((k) => {
+    const base = baseline(k);
+    const vs = (set: S) => (base ? `${ratio(median(stat(k, set)) / median(stat(base, set)))} ${shortName(base)}` : "");
+    return [k.name, ...cell(k, validSet), ...cell(k, invalidSet), vs(validSet), vs(invalidSet)];
+  });
+  out(
+    "",
+    `  ${title}`,
+    ...table([
+      [
+        "contender",
+        `valid (${size(validSet)}) ops/s`,
+        "",
+        `invalid (${size(invalidSet)}) ops/s`,
+        "",
+        "ratio valid",
+        "ratio invalid",
+      ],
+      ...rows,
+    ]),
+  );
+}
+
+function shortName(k: Contender): string {
+  if (k.name.startsWith("ajv (allErrors: true")) return "ajv-all";
+  if (k.name.startsWith("ajv")) return "ajv";
+  return k.name.split(" ")[0] ?? k.name;
+}
+
+export function codeSize(sizes: readonly FileSize[], source: string): void {
+  const total = sizes.reduce((a, s) => ({ bytes: a.bytes + s.bytes, gzip: a.gzip + s.gzipBytes }), {
+    bytes: 0,
+    gzip: 0,
+  });
+  out(
+    "",
+    `Generated code (${source})`,
+    ...table([
+      ["file", "bytes", "gzip -9"],
+      ...sizes.map((s) => [s.file, bytes(s.bytes), bytes(s.gzipBytes)]),
+      ["total", bytes(total.bytes), bytes(total.gzip)],
+    ]),
+  );
+}
+
+export function generation(g: GenerationReport): void {
+  out(
+    "",
+    `Generation of the ${VERSION} schema (child processes, median of ${g.ours.runs} alternating runs each)`,
+    ...table([
+      ["tool", "wall", "CPU", "peak RSS"],
+      ...[g.ours, g.tjs].map((t) => [t.tool, seconds(t.wallMs), seconds(t.cpuMs), mib(t.peakRssKiB)]),
+    ]),
+    `  ours: ${g.ours.command}; generate() alone ${seconds(g.ours.innerMs ?? 0)}`,
+    `  tjs:  ${g.tjs.command}`,
+  );
+}
+
+/** Worst-case (of valid and invalid) speed ratios. */
+export interface Ratio {
+  readonly cpu: number;
+  readonly wall: number;
+}
+
+export function targets(is: Ratio, validate: Ratio, g: GenerationReport, sizes: readonly FileSize[]): void {
+  const validators = sizes.find((s) => s.file === "validators.ts")?.bytes ?? 0;
+  const both = (r: Ratio) => `${ratio(r.cpu)} (wall ${ratio(r.wall)})`;
+  out(
+    "",
+    "Targets (speed: the worse of valid and invalid, on CPU time)",
+    ...table(
+      [
+        [verdict(is.cpu >= TARGETS.isVsAjv), `isX ≥ ${TARGETS.isVsAjv}× ajv (allErrors: false)`, both(is)],
+        [
+          verdict(validate.cpu >= TARGETS.validateVsAjvAll),
+          `validateX ≥ ${TARGETS.validateVsAjvAll}× ajv (allErrors: true)`,
+          both(validate),
+        ],
+        [
+          verdict(g.ours.wallMs <= g.tjs.wallMs),
+          "generation (wall time) no slower than typescript-json-schema",
+          `${seconds(g.ours.wallMs)} vs ${seconds(g.tjs.wallMs)} (CPU ${seconds(g.ours.cpuMs)} vs ${seconds(g.tjs.cpuMs)})`,
+        ],
+        [
+          verdict(validators < TARGETS.validatorsBytes),
+          `validators.ts < 220 KB (${int(TARGETS.validatorsBytes)} B)`,
+          `${int(validators)} B`,
+        ],
+      ],
+      "llr",
+    ),
+  );
+}
+
+export function footer(loadAtStart: number, loadAtEnd: number, sink: number): void {
+  out(
+    "",
+    `Load average (1 min): ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end, on ${cpus().length} cores.`,
+    `(sink ${sink}: accepted verdicts summed over all slices, so no work is optimised away)`,
+  );
+}

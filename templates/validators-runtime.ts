@@ -1,0 +1,338 @@
+// The runtime of generated validators.ts. The generator copies each top-level declaration
+// of this file into validators.ts only when the generated code (or another copied
+// declaration) uses it; exported declarations are always copied. This file is text the
+// generator lays out: it is type-checked as part of every generated validators.ts.
+
+/** One problem found in a value. */
+export interface ValidationIssue {
+  /** JSON Pointer (RFC 6901) into the validated value; "" is the value itself. */
+  readonly path: string;
+  /** What is wrong, for a person. */
+  readonly message: string;
+  /** The rule that failed: type, const, enum, required, format, minimum, maximum, maxItems, items, discriminator, anyOf, depth or exception. */
+  readonly keyword: string;
+}
+
+/** The answer of a `validateX` function: the value, typed, or every issue found. */
+export type ValidationResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: ValidationIssue[] };
+
+/** Standard Schema v1 (standardschema.dev): the interface shared by validation libraries. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (value: unknown) => StandardSchemaV1.Result<Output>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+  };
+}
+
+export declare namespace StandardSchemaV1 {
+  type Result<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
+  interface Issue {
+    readonly message: string;
+    readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+  }
+}
+
+/**
+ * How many nested references a recursive type (such as JSONValue) may go through before
+ * the value is rejected with a `depth` issue. Keeps hostile nesting from exhausting the stack.
+ */
+export const MAX_DEPTH = 1000;
+
+type Check = (v: any, d: number) => boolean;
+type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
+
+function isObject(v: unknown): v is Record<string, any> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function typeName(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
+  return typeof v;
+}
+
+function issue(o: ValidationIssue[], path: string, keyword: string, message: string): void {
+  o.push({ path, keyword, message });
+}
+
+function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
+  o.push({ path, keyword, message: "expected " + what + ", got " + typeName(v) });
+}
+
+function missing(o: ValidationIssue[], path: string, name: string): void {
+  o.push({ path, keyword: "required", message: "missing required property " + JSON.stringify(name) });
+}
+
+function escapeToken(k: string): string {
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** Pushes "expected object" unless `v` is a non-null, non-array object; true when it is. */
+function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
+  if (isObject(v)) return true;
+  expected(o, p, "object", v);
+  return false;
+}
+
+/** Pushes "missing" when a required property is absent; true when present. */
+function need(o: ValidationIssue[], p: string, name: string, value: unknown): boolean {
+  if (value !== undefined) return true;
+  missing(o, p + "/" + escapeToken(name), name);
+  return false;
+}
+
+/** A required property with a one-issue check. */
+function req(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
+  else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** An optional property with a one-issue check. */
+function opt(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+}
+
+/** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
+interface Validators<T> {
+  readonly is: (value: unknown) => value is T;
+  readonly validate: (value: unknown) => ValidationResult<T>;
+  readonly schema: StandardSchemaV1<unknown, T>;
+}
+
+/**
+ * Builds the public functions of one type. Each closure calls its own check directly, so
+ * the engine can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ */
+function define<T>(f: Check, c: Collect): Validators<T> {
+  const is = (value: unknown): value is T => {
+    try {
+      return f(value, 0);
+    } catch {
+      return false;
+    }
+  };
+  const validate = (value: unknown): ValidationResult<T> => {
+    try {
+      if (f(value, 0)) return { ok: true, value: value as T };
+    } catch {
+      // the collector reports what could not be read
+    }
+    return invalid(value, c);
+  };
+  return { is, validate, schema: standard(validate) };
+}
+
+function invalid(v: unknown, c: Collect): { readonly ok: false; readonly issues: ValidationIssue[] } {
+  const issues: ValidationIssue[] = [];
+  try {
+    c(v, "", issues, 0);
+  } catch (error) {
+    issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
+  }
+  if (issues.length === 0) issues.push({ path: "", keyword: "exception", message: "the value changed while it was validated" });
+  return { ok: false, issues };
+}
+
+function describeError(error: unknown): string {
+  try {
+    return error instanceof Error ? error.name + ": " + error.message : typeName(error);
+  } catch {
+    return "unknown error";
+  }
+}
+
+function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+  return {
+    "~standard": {
+      version: 1,
+      vendor: "mcp-schema-codegen",
+      validate(value: unknown): StandardSchemaV1.Result<T> {
+        const result = validate(value);
+        if (result.ok) return { value: result.value };
+        return { issues: result.issues.map((i) => ({ message: i.message, path: pointerSegments(i.path) })) };
+      },
+    },
+  };
+}
+
+function pointerSegments(pointer: string): string[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+function own(v: any, k: string): any {
+  return hasOwn.call(v, k) ? v[k] : undefined;
+}
+
+function tooDeep(o: ValidationIssue[], path: string): void {
+  o.push({ path, keyword: "depth", message: "nested more than " + MAX_DEPTH + " levels deep" });
+}
+
+/** The JSON type of a value as a bit: string 1, number 2, boolean 4, null 8, object 16, array 32; 0 for anything else. */
+function jsonType(v: unknown): number {
+  if (typeof v === "string") return 1;
+  if (typeof v === "number") return 2;
+  if (typeof v === "boolean") return 4;
+  if (v === null) return 8;
+  if (Array.isArray(v)) return 32;
+  return typeof v === "object" ? 16 : 0;
+}
+
+/**
+ * Reports a value that matches no member of a union (`members` names them). Only members
+ * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; the
+ * issues of the closest one follow an `anyOf` summary. When no member can hold that type,
+ * one `type` issue says what was expected.
+ */
+function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, masks: readonly number[], collectors: readonly Collect[]): void {
+  const type = jsonType(v);
+  let best: ValidationIssue[] | undefined;
+  for (let i = 0; i < collectors.length; i++) {
+    if ((masks[i]! & type) === 0) continue;
+    const found: ValidationIssue[] = [];
+    collectors[i]!(v, p, found, d);
+    if (best === undefined || found.length < best.length) best = found;
+  }
+  if (best === undefined) return expected(o, p, members, v);
+  o.push({ path: p, keyword: "anyOf", message: "matches none of " + members });
+  for (const i of best) o.push(i);
+}
+
+const URI_PCT = "%[0-9A-Fa-f]{2}";
+const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
+const URI_PCHAR = "(?:[" + URI_SUB + ":@]|" + URI_PCT + ")";
+const URI_AUTHORITY =
+  "(?:(?:[" + URI_SUB + ":]|" + URI_PCT + ")*@)?(?:\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[" + URI_SUB + ":]+)\\]|(?:[" + URI_SUB + "]|" + URI_PCT + ")*)(?::[0-9]*)?";
+const URI_TAIL = "(?:\\?(?:" + URI_PCHAR + "|[/?])*)?(?:#(?:" + URI_PCHAR + "|[/?])*)?$";
+const URI = new RegExp(
+  "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" + URI_AUTHORITY + "(?:/" + URI_PCHAR + "*)*|/(?:" + URI_PCHAR + "+(?:/" + URI_PCHAR + "*)*)?|" + URI_PCHAR + "+(?:/" + URI_PCHAR + "*)*)?" + URI_TAIL,
+);
+const RELATIVE_REF = new RegExp(
+  "^(?://" + URI_AUTHORITY + "(?:/" + URI_PCHAR + "*)*|/(?:" + URI_PCHAR + "+(?:/" + URI_PCHAR + "*)*)?|(?:[" + URI_SUB + "@]|" + URI_PCT + ")+(?:/" + URI_PCHAR + "*)*)?" + URI_TAIL,
+);
+
+function validDate(s: string): boolean {
+  const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(s);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1];
+  return days !== undefined && day >= 1 && day <= days;
+}
+
+function validTime(s: string): boolean {
+  const m = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))$/.exec(s);
+  if (!m) return false;
+  const hour = Number(m[1]);
+  const minute = Number(m[2]);
+  const second = Number(m[3]);
+  const offsetHour = m[4] === undefined ? 0 : Number(m[4]);
+  const offsetMinute = m[5] === undefined ? 0 : Number(m[5]);
+  return hour <= 23 && minute <= 59 && second <= 60 && offsetHour <= 23 && offsetMinute <= 59;
+}
+
+const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+function validHostname(s: string): boolean {
+  if (s.length === 0 || s.length > 253) return false;
+  return s.split(".").every((label) => HOSTNAME_LABEL.test(label));
+}
+
+function formatUri(s: string): boolean {
+  return URI.test(s);
+}
+
+function formatUriReference(s: string): boolean {
+  return URI.test(s) || RELATIVE_REF.test(s);
+}
+
+const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
+const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+const URI_TEMPLATE = new RegExp(
+  "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
+);
+function formatUriTemplate(s: string): boolean {
+  return URI_TEMPLATE.test(s);
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+function formatByte(s: string): boolean {
+  return BASE64.test(s);
+}
+
+function formatDate(s: string): boolean {
+  return validDate(s);
+}
+
+function formatTime(s: string): boolean {
+  return validTime(s);
+}
+
+function formatDateTime(s: string): boolean {
+  const at = s.search(/[Tt ]/);
+  return at === 10 && validDate(s.slice(0, 10)) && validTime(s.slice(11));
+}
+
+const DURATION = /^P(?!$)(?:(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:T(?=[0-9])(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+S)?)?|[0-9]+W)$/;
+function formatDuration(s: string): boolean {
+  return DURATION.test(s);
+}
+
+const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+function formatEmail(s: string): boolean {
+  const at = s.lastIndexOf("@");
+  return at > 0 && at <= 64 && EMAIL_LOCAL.test(s.slice(0, at)) && validHostname(s.slice(at + 1));
+}
+
+function formatHostname(s: string): boolean {
+  return validHostname(s);
+}
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+function formatIpv4(s: string): boolean {
+  return IPV4.test(s);
+}
+
+function formatIpv6(s: string): boolean {
+  let text = s;
+  let groups = 8;
+  const lastColon = text.lastIndexOf(":");
+  if (lastColon >= 0 && text.indexOf(".", lastColon) > lastColon) {
+    if (!/^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/.test(text.slice(lastColon + 1))) return false;
+    text = text.slice(0, lastColon + 1) + "0";
+    groups = 7;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return false;
+  const parts = halves.map((h) => (h === "" ? [] : h.split(":")));
+  if (!parts.every((list) => list.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g)))) return false;
+  const count = parts.reduce((n, list) => n + list.length, 0);
+  return halves.length === 2 ? count < groups : count === groups;
+}
+
+const UUID = /^(?:urn:uuid:)?[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}$/;
+function formatUuid(s: string): boolean {
+  return UUID.test(s);
+}
+
+function formatJsonPointer(s: string): boolean {
+  return /^(?:\/(?:[^~/]|~[01])*)*$/.test(s);
+}
+
+function formatRelativeJsonPointer(s: string): boolean {
+  return /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~[01])*)*)$/.test(s);
+}
+
+function formatRegex(s: string): boolean {
+  try {
+    new RegExp(s, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}
