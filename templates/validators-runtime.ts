@@ -63,10 +63,16 @@ function expected(o: ValidationIssue[], path: string, what: string, v: unknown, 
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
-  o.push({ path, keyword: "required", message: "missing required property " + JSON.stringify(name) });
+  o.push({ path, keyword: "required", message: "missing required property " + quote(name) });
+}
+
+/** `name` in double quotes, as JSON would write it. */
+function quote(name: string): string {
+  return /["\\\u0000-\u001f]/.test(name) ? JSON.stringify(name) : '"' + name + '"';
 }
 
 function escapeToken(k: string): string {
+  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
   return k.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -103,8 +109,10 @@ interface Validators<T> {
 }
 
 /**
- * Builds the public functions of one type. Each closure calls its own check directly, so
- * the engine can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ * Builds the public functions of one type. Each closure calls its own function directly,
+ * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
+ * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
+ * collector: it starts with the fast check and returns at once when that passes.
  */
 function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {
@@ -115,25 +123,15 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     }
   };
   const validate = (value: unknown): ValidationResult<T> => {
+    const issues: ValidationIssue[] = [];
     try {
-      if (f(value, 0)) return { ok: true, value: value as T };
-    } catch {
-      // the collector reports what could not be read
+      c(value, "", issues, 0);
+    } catch (error) {
+      issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
     }
-    return invalid(value, c);
+    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
   };
   return { is, validate, schema: standard(validate) };
-}
-
-function invalid(v: unknown, c: Collect): { readonly ok: false; readonly issues: ValidationIssue[] } {
-  const issues: ValidationIssue[] = [];
-  try {
-    c(v, "", issues, 0);
-  } catch (error) {
-    issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
-  }
-  if (issues.length === 0) issues.push({ path: "", keyword: "exception", message: "the value changed while it was validated" });
-  return { ok: false, issues };
 }
 
 function describeError(error: unknown): string {
@@ -206,7 +204,7 @@ const URI_PCT = "%[0-9A-Fa-f]{2}";
 const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
 const URI_PCHAR = "(?:[" + URI_SUB + ":@]|" + URI_PCT + ")";
 const URI_AUTHORITY =
-  "(?:(?:[" + URI_SUB + ":]|" + URI_PCT + ")*@)?(?:\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[" + URI_SUB + ":]+)\\]|(?:[" + URI_SUB + "]|" + URI_PCT + ")*)(?::[0-9]*)?";
+  "(?:(?:[" + URI_SUB + ":]|" + URI_PCT + ")*@)?(?:\\[[" + URI_SUB + ":]+\\]|(?:[" + URI_SUB + "]|" + URI_PCT + ")*)(?::[0-9]*)?";
 const URI_TAIL = "(?:\\?(?:" + URI_PCHAR + "|[/?])*)?(?:#(?:" + URI_PCHAR + "|[/?])*)?$";
 const URI = new RegExp(
   "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" + URI_AUTHORITY + "(?:/" + URI_PCHAR + "*)*|/(?:" + URI_PCHAR + "+(?:/" + URI_PCHAR + "*)*)?|" + URI_PCHAR + "+(?:/" + URI_PCHAR + "*)*)?" + URI_TAIL,
@@ -244,11 +242,19 @@ function validHostname(s: string): boolean {
 }
 
 function formatUri(s: string): boolean {
-  return URI.test(s);
+  return URI.test(s) && ipLiteralOk(s);
+}
+
+/** The URI grammar above lets any IP-literal characters through; check the literal itself (RFC 3986 section 3.2.2). */
+function ipLiteralOk(s: string): boolean {
+  const open = s.indexOf("[");
+  if (open < 0) return true;
+  const inside = s.slice(open + 1, s.indexOf("]", open));
+  return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
 function formatUriReference(s: string): boolean {
-  return URI.test(s) || RELATIVE_REF.test(s);
+  return (URI.test(s) || RELATIVE_REF.test(s)) && ipLiteralOk(s);
 }
 
 const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
@@ -299,6 +305,11 @@ function formatIpv4(s: string): boolean {
 }
 
 function formatIpv6(s: string): boolean {
+  return validIpv6(s);
+}
+
+/** An IPv6 address in text form (RFC 4291 section 2.2), with an optional IPv4 tail. */
+function validIpv6(s: string): boolean {
   let text = s;
   let groups = 8;
   const lastColon = text.lastIndexOf(":");
@@ -335,4 +346,9 @@ function formatRegex(s: string): boolean {
   } catch {
     return false;
   }
+}
+/** Collects the issues of every element of an array with `collect`. */
+function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
+  if (!Array.isArray(v)) return expected(o, p, "array", v);
+  for (let i = 0; i < v.length; i++) collect(v[i], p + "/" + i, o, d);
 }

@@ -979,8 +979,7 @@ export interface SamplingMessage {
 }
 
 /** schema.ts:1693 */
-export type SamplingMessageContentBlock =
-  TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+export type SamplingMessageContentBlock = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
 
 /** schema.ts:1705 */
 export interface Annotations {
@@ -1343,11 +1342,7 @@ export type ClientRequest =
  * @internal
  */
 export type ClientNotification =
-  | CancelledNotification
-  | ProgressNotification
-  | InitializedNotification
-  | RootsListChangedNotification
-  | TaskStatusNotification;
+  CancelledNotification | ProgressNotification | InitializedNotification | RootsListChangedNotification | TaskStatusNotification;
 
 /**
  * schema.ts:2533

@@ -15,8 +15,7 @@ export interface ValidationIssue {
 }
 
 /** The answer of a `validateX` function: the value, typed, or every issue found. */
-export type ValidationResult<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: ValidationIssue[] };
+export type ValidationResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: ValidationIssue[] };
 
 /** Standard Schema v1 (standardschema.dev): the interface shared by validation libraries. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -29,8 +28,7 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 }
 
 export declare namespace StandardSchemaV1 {
-  type Result<Output> =
-    { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
+  type Result<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
   interface Issue {
     readonly message: string;
     readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
@@ -67,10 +65,16 @@ function expected(o: ValidationIssue[], path: string, what: string, v: unknown, 
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
-  o.push({ path, keyword: "required", message: "missing required property " + JSON.stringify(name) });
+  o.push({ path, keyword: "required", message: "missing required property " + quote(name) });
+}
+
+/** `name` in double quotes, as JSON would write it. */
+function quote(name: string): string {
+  return /["\\\u0000-\u001f]/.test(name) ? JSON.stringify(name) : '"' + name + '"';
 }
 
 function escapeToken(k: string): string {
+  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
   return k.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -89,29 +93,13 @@ function need(o: ValidationIssue[], p: string, name: string, value: unknown): bo
 }
 
 /** A required property with a one-issue check. */
-function req(
-  o: ValidationIssue[],
-  p: string,
-  name: string,
-  value: unknown,
-  ok: boolean,
-  what: string,
-  keyword?: string,
-): void {
+function req(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
   if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
   else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
 }
 
 /** An optional property with a one-issue check. */
-function opt(
-  o: ValidationIssue[],
-  p: string,
-  name: string,
-  value: unknown,
-  ok: boolean,
-  what: string,
-  keyword?: string,
-): void {
+function opt(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
   if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
 }
 
@@ -123,8 +111,10 @@ interface Validators<T> {
 }
 
 /**
- * Builds the public functions of one type. Each closure calls its own check directly, so
- * the engine can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ * Builds the public functions of one type. Each closure calls its own function directly,
+ * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
+ * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
+ * collector: it starts with the fast check and returns at once when that passes.
  */
 function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {
@@ -135,26 +125,15 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     }
   };
   const validate = (value: unknown): ValidationResult<T> => {
+    const issues: ValidationIssue[] = [];
     try {
-      if (f(value, 0)) return { ok: true, value: value as T };
-    } catch {
-      // the collector reports what could not be read
+      c(value, "", issues, 0);
+    } catch (error) {
+      issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
     }
-    return invalid(value, c);
+    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
   };
   return { is, validate, schema: standard(validate) };
-}
-
-function invalid(v: unknown, c: Collect): { readonly ok: false; readonly issues: ValidationIssue[] } {
-  const issues: ValidationIssue[] = [];
-  try {
-    c(v, "", issues, 0);
-  } catch (error) {
-    issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
-  }
-  if (issues.length === 0)
-    issues.push({ path: "", keyword: "exception", message: "the value changed while it was validated" });
-  return { ok: false, issues };
 }
 
 function describeError(error: unknown): string {
@@ -235,17 +214,7 @@ const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
 const URI_PCHAR = "(?:[" + URI_SUB + ":@]|" + URI_PCT + ")";
 
 const URI_AUTHORITY =
-  "(?:(?:[" +
-  URI_SUB +
-  ":]|" +
-  URI_PCT +
-  ")*@)?(?:\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[" +
-  URI_SUB +
-  ":]+)\\]|(?:[" +
-  URI_SUB +
-  "]|" +
-  URI_PCT +
-  ")*)(?::[0-9]*)?";
+  "(?:(?:[" + URI_SUB + ":]|" + URI_PCT + ")*@)?(?:\\[[" + URI_SUB + ":]+\\]|(?:[" + URI_SUB + "]|" + URI_PCT + ")*)(?::[0-9]*)?";
 
 const URI_TAIL = "(?:\\?(?:" + URI_PCHAR + "|[/?])*)?(?:#(?:" + URI_PCHAR + "|[/?])*)?$";
 
@@ -267,22 +236,23 @@ const URI = new RegExp(
 );
 
 function formatUri(s: string): boolean {
-  return URI.test(s);
+  return URI.test(s) && ipLiteralOk(s);
+}
+
+/** The URI grammar above lets any IP-literal characters through; check the literal itself (RFC 3986 section 3.2.2). */
+function ipLiteralOk(s: string): boolean {
+  const open = s.indexOf("[");
+  if (open < 0) return true;
+  const inside = s.slice(open + 1, s.indexOf("]", open));
+  return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
 const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
 
-const URI_TEMPLATE_VARSPEC =
-  "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 
 const URI_TEMPLATE = new RegExp(
-  "^(?:" +
-    URI_TEMPLATE_LITERAL +
-    "|\\{[+#./;?&=,!@|]?" +
-    URI_TEMPLATE_VARSPEC +
-    "(?:," +
-    URI_TEMPLATE_VARSPEC +
-    ")*\\})*$",
+  "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
 );
 
 function formatUriTemplate(s: string): boolean {
@@ -295,11 +265,41 @@ function formatByte(s: string): boolean {
   return BASE64.test(s);
 }
 
+/** An IPv6 address in text form (RFC 4291 section 2.2), with an optional IPv4 tail. */
+function validIpv6(s: string): boolean {
+  let text = s;
+  let groups = 8;
+  const lastColon = text.lastIndexOf(":");
+  if (lastColon >= 0 && text.indexOf(".", lastColon) > lastColon) {
+    if (
+      !/^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/.test(
+        text.slice(lastColon + 1),
+      )
+    )
+      return false;
+    text = text.slice(0, lastColon + 1) + "0";
+    groups = 7;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return false;
+  const parts = halves.map((h) => (h === "" ? [] : h.split(":")));
+  if (!parts.every((list) => list.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g)))) return false;
+  const count = parts.reduce((n, list) => n + list.length, 0);
+  return halves.length === 2 ? count < groups : count === groups;
+}
+
+/** Collects the issues of every element of an array with `collect`. */
+function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
+  if (!Array.isArray(v)) return expected(o, p, "array", v);
+  for (let i = 0; i < v.length; i++) collect(v[i], p + "/" + i, o, d);
+}
+
 function _isJSONRPCMessage(v: any, d: number): boolean {
   return _isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d);
 }
 
 function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCMessage(v, d)) return;
   if (!(_isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d)))
     anyOf(
       o,
@@ -343,30 +343,24 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 /** `Cursor` (schema.ts:28) */
-export const {
-  is: isCursor,
-  validate: validateCursor,
-  schema: CursorSchema,
-} = define<T.Cursor>(_isCursor, _collectCursor);
+export const { is: isCursor, validate: validateCursor, schema: CursorSchema } = define<T.Cursor>(_isCursor, _collectCursor);
 
 function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d))
   );
 }
 
 function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTaskAugmentedRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
@@ -385,18 +379,16 @@ function _isRequestParams(v: any, d: number): boolean {
     isObject(v) &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken))))
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
   );
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
   }
@@ -414,6 +406,7 @@ function _isRequest(v: any, d: number): boolean {
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -421,17 +414,14 @@ function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): vo
 }
 
 /** `Request` (schema.ts:65) */
-export const {
-  is: isRequest,
-  validate: validateRequest,
-  schema: RequestSchema,
-} = define<T.Request>(_isRequest, _collectRequest);
+export const { is: isRequest, validate: validateRequest, schema: RequestSchema } = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || isObject(v._meta));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
@@ -449,6 +439,7 @@ function _isNotification(v: any, d: number): boolean {
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -467,23 +458,21 @@ function _isResult(v: any, d: number): boolean {
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
 /** `Result` (schema.ts:91) */
-export const {
-  is: isResult,
-  validate: validateResult,
-  schema: ResultSchema,
-} = define<T.Result>(_isResult, _collectResult);
+export const { is: isResult, validate: validateResult, schema: ResultSchema } = define<T.Result>(_isResult, _collectResult);
 
 function _isError(v: any, d: number): boolean {
   return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "code", v.code, Number.isInteger(v.code), "integer");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -519,6 +508,7 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -535,12 +525,11 @@ export const {
 } = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params))
-  );
+  return isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params));
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -556,12 +545,11 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return (
-    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d)
-  );
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -578,14 +566,12 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d)
+    isObject(v) && v.jsonrpc === "2.0" && (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) && _isError(v.error, d)
   );
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
@@ -605,6 +591,7 @@ function _isJSONRPCResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCResponse(v, d)) return;
   if (!(_isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d)))
     anyOf(
       o,
@@ -638,6 +625,7 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
 }
 
 function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isURLElicitationRequiredError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
@@ -669,19 +657,8 @@ function _isURLElicitationRequiredError$error$1$data$elicitations(v: any, d: num
   return true;
 }
 
-function _isURLElicitationRequiredError$error$1$data$elicitations$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectElicitRequestURLParams(e0, p + "/" + i0, o, d);
-    }
-  }
+function _isURLElicitationRequiredError$error$1$data$elicitations$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+  items(o, p, v, d, _collectElicitRequestURLParams);
 }
 
 /** `URLElicitationRequiredError` (schema.ts:188) */
@@ -696,6 +673,7 @@ function _isEmptyResult(v: any, d: number): boolean {
 }
 
 function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isEmptyResult(v, d)) return;
   _collectResult(v, p, o, d);
 }
 
@@ -716,6 +694,7 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d);
@@ -731,15 +710,11 @@ export const {
 } = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.method === "notifications/cancelled" &&
-    v.jsonrpc === "2.0" &&
-    _isCancelledNotificationParams(v.params, d)
-  );
+  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d);
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
     if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d);
@@ -760,25 +735,22 @@ function _isInitializeRequestParams(v: any, d: number): boolean {
     typeof v.protocolVersion === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     _isClientCapabilities(v.capabilities, d) &&
     _isImplementation(v.clientInfo, d)
   );
 }
 
 function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInitializeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "capabilities", v.capabilities))
-      _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d);
+    if (need(o, p, "capabilities", v.capabilities)) _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d);
     if (need(o, p, "clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d);
   }
 }
@@ -801,6 +773,7 @@ function _isInitializeRequest(v: any, d: number): boolean {
 }
 
 function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInitializeRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "initialize", '"initialize"', "const");
     if (need(o, p, "params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d);
@@ -828,11 +801,11 @@ function _isInitializeResult(v: any, d: number): boolean {
 }
 
 function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInitializeResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "capabilities", v.capabilities))
-      _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
+    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
     if (need(o, p, "serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d);
     opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
   }
@@ -855,6 +828,7 @@ function _isInitializedNotification(v: any, d: number): boolean {
 }
 
 function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInitializedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/initialized", '"notifications/initialized"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
@@ -873,8 +847,7 @@ function _isClientCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d)) &&
-    (v.roots === undefined ||
-      (isObject(v.roots) && (v.roots.listChanged === undefined || typeof v.roots.listChanged === "boolean"))) &&
+    (v.roots === undefined || (isObject(v.roots) && (v.roots.listChanged === undefined || typeof v.roots.listChanged === "boolean"))) &&
     (v.sampling === undefined ||
       (isObject(v.sampling) &&
         (v.sampling.context === undefined || isObject(v.sampling.context)) &&
@@ -891,19 +864,17 @@ function _isClientCapabilities(v: any, d: number): boolean {
           (isObject(v.tasks.requests) &&
             (v.tasks.requests.sampling === undefined ||
               (isObject(v.tasks.requests.sampling) &&
-                (v.tasks.requests.sampling.createMessage === undefined ||
-                  isObject(v.tasks.requests.sampling.createMessage)))) &&
+                (v.tasks.requests.sampling.createMessage === undefined || isObject(v.tasks.requests.sampling.createMessage)))) &&
             (v.tasks.requests.elicitation === undefined ||
               (isObject(v.tasks.requests.elicitation) &&
-                (v.tasks.requests.elicitation.create === undefined ||
-                  isObject(v.tasks.requests.elicitation.create))))))))
+                (v.tasks.requests.elicitation.create === undefined || isObject(v.tasks.requests.elicitation.create))))))))
   );
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined)
-      _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
     if (v.roots !== undefined) {
       if (object(o, p + "/roots", v.roots)) {
         opt(o, p + "/roots", "listChanged", v.roots.listChanged, typeof v.roots.listChanged === "boolean", "boolean");
@@ -988,15 +959,14 @@ function _isServerCapabilities(v: any, d: number): boolean {
     isObject(v) &&
     (v.logging === undefined || isObject(v.logging)) &&
     (v.completions === undefined || isObject(v.completions)) &&
-    (v.experimental === undefined || _isServerCapabilities$experimental(v.experimental, d)) &&
+    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d)) &&
     (v.prompts === undefined ||
       (isObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
     (v.resources === undefined ||
       (isObject(v.resources) &&
         (v.resources.subscribe === undefined || typeof v.resources.subscribe === "boolean") &&
         (v.resources.listChanged === undefined || typeof v.resources.listChanged === "boolean"))) &&
-    (v.tools === undefined ||
-      (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
+    (v.tools === undefined || (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
     (v.tasks === undefined ||
       (isObject(v.tasks) &&
         (v.tasks.list === undefined || isObject(v.tasks.list)) &&
@@ -1010,41 +980,20 @@ function _isServerCapabilities(v: any, d: number): boolean {
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined)
-      _isServerCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
     opt(o, p, "logging", v.logging, isObject(v.logging), "object");
     opt(o, p, "completions", v.completions, isObject(v.completions), "object");
     if (v.prompts !== undefined) {
       if (object(o, p + "/prompts", v.prompts)) {
-        opt(
-          o,
-          p + "/prompts",
-          "listChanged",
-          v.prompts.listChanged,
-          typeof v.prompts.listChanged === "boolean",
-          "boolean",
-        );
+        opt(o, p + "/prompts", "listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
       }
     }
     if (v.resources !== undefined) {
       if (object(o, p + "/resources", v.resources)) {
-        opt(
-          o,
-          p + "/resources",
-          "subscribe",
-          v.resources.subscribe,
-          typeof v.resources.subscribe === "boolean",
-          "boolean",
-        );
-        opt(
-          o,
-          p + "/resources",
-          "listChanged",
-          v.resources.listChanged,
-          typeof v.resources.listChanged === "boolean",
-          "boolean",
-        );
+        opt(o, p + "/resources", "subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
+        opt(o, p + "/resources", "listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
       }
     }
     if (v.tools !== undefined) {
@@ -1060,37 +1009,12 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
           if (object(o, p + "/tasks/requests", v.tasks.requests)) {
             if (v.tasks.requests.tools !== undefined) {
               if (object(o, p + "/tasks/requests/tools", v.tasks.requests.tools)) {
-                opt(
-                  o,
-                  p + "/tasks/requests/tools",
-                  "call",
-                  v.tasks.requests.tools.call,
-                  isObject(v.tasks.requests.tools.call),
-                  "object",
-                );
+                opt(o, p + "/tasks/requests/tools", "call", v.tasks.requests.tools.call, isObject(v.tasks.requests.tools.call), "object");
               }
             }
           }
         }
       }
-    }
-  }
-}
-
-function _isServerCapabilities$experimental(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!isObject(v[k])) return false;
-  }
-  return true;
-}
-
-function _isServerCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
     }
   }
 }
@@ -1114,6 +1038,7 @@ function _isIcon(v: any, d: number): boolean {
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isIcon(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
@@ -1149,6 +1074,7 @@ function _isIcons(v: any, d: number): boolean {
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isIcons(v, d)) return;
   if (object(o, p, v)) {
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
   }
@@ -1161,13 +1087,7 @@ function _isIcons$icons(v: any, d: number): boolean {
 }
 
 function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectIcon(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectIcon);
 }
 
 /** `Icons` (schema.ts:508) */
@@ -1178,6 +1098,7 @@ function _isBaseMetadata(v: any, d: number): boolean {
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isBaseMetadata(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -1204,6 +1125,7 @@ function _isImplementation(v: any, d: number): boolean {
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isImplementation(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -1235,6 +1157,7 @@ function _isPingRequest(v: any, d: number): boolean {
 }
 
 function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPingRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "ping", '"ping"', "const");
     if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d);
@@ -1262,10 +1185,10 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "progressToken", v.progressToken))
-      _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
+    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
     req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
     opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
     opt(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -1280,15 +1203,11 @@ export const {
 } = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.method === "notifications/progress" &&
-    v.jsonrpc === "2.0" &&
-    _isProgressNotificationParams(v.params, d)
-  );
+  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d);
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
     if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d);
@@ -1309,18 +1228,16 @@ function _isPaginatedRequestParams(v: any, d: number): boolean {
     (v.cursor === undefined || typeof v.cursor === "string") &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken))))
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
   );
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d);
@@ -1345,6 +1262,7 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -1361,14 +1279,11 @@ export const {
 } = define<T.PaginatedRequest>(_isPaginatedRequest, _collectPaginatedRequest);
 
 function _isPaginatedResult(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta))
-  );
+  return isObject(v) && (v.nextCursor === undefined || typeof v.nextCursor === "string") && (v._meta === undefined || isObject(v._meta));
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
@@ -1393,6 +1308,7 @@ function _isListResourcesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -1418,11 +1334,11 @@ function _isListResourcesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
-    if (need(o, p, "resources", v.resources))
-      _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
+    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
   }
 }
 
@@ -1433,13 +1349,7 @@ function _isListResourcesResult$resources(v: any, d: number): boolean {
 }
 
 function _isListResourcesResult$resources$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectResource(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectResource);
 }
 
 /** `ListResourcesResult` (schema.ts:664) */
@@ -1460,6 +1370,7 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -1485,6 +1396,7 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
@@ -1499,19 +1411,8 @@ function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): bo
   return true;
 }
 
-function _isListResourceTemplatesResult$resourceTemplates$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectResourceTemplate(e0, p + "/" + i0, o, d);
-    }
-  }
+function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+  items(o, p, v, d, _collectResourceTemplate);
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:682) */
@@ -1526,20 +1427,18 @@ function _isResourceRequestParams(v: any, d: number): boolean {
     isObject(v) &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
   );
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1561,20 +1460,18 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
     isObject(v) &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
   );
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1602,6 +1499,7 @@ function _isReadResourceRequest(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
     if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d);
@@ -1622,6 +1520,7 @@ function _isReadResourceResult(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
@@ -1630,8 +1529,7 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
+  for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
   return true;
 }
 
@@ -1671,16 +1569,9 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/resources/list_changed",
-      '"notifications/resources/list_changed"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -1691,30 +1582,25 @@ export const {
   is: isResourceListChangedNotification,
   validate: validateResourceListChangedNotification,
   schema: ResourceListChangedNotificationSchema,
-} = define<T.ResourceListChangedNotification>(
-  _isResourceListChangedNotification,
-  _collectResourceListChangedNotification,
-);
+} = define<T.ResourceListChangedNotification>(_isResourceListChangedNotification, _collectResourceListChangedNotification);
 
 function _isSubscribeRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
   );
 }
 
 function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1742,6 +1628,7 @@ function _isSubscribeRequest(v: any, d: number): boolean {
 }
 
 function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/subscribe", '"resources/subscribe"', "const");
     if (need(o, p, "params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d);
@@ -1762,20 +1649,18 @@ function _isUnsubscribeRequestParams(v: any, d: number): boolean {
     isObject(v) &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
   );
 }
 
 function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isUnsubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1803,6 +1688,7 @@ function _isUnsubscribeRequest(v: any, d: number): boolean {
 }
 
 function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isUnsubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/unsubscribe", '"resources/unsubscribe"', "const");
     if (need(o, p, "params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d);
@@ -1823,6 +1709,7 @@ function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "uri", v.uri)) {
@@ -1837,10 +1724,7 @@ export const {
   is: isResourceUpdatedNotificationParams,
   validate: validateResourceUpdatedNotificationParams,
   schema: ResourceUpdatedNotificationParamsSchema,
-} = define<T.ResourceUpdatedNotificationParams>(
-  _isResourceUpdatedNotificationParams,
-  _collectResourceUpdatedNotificationParams,
-);
+} = define<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams, _collectResourceUpdatedNotificationParams);
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
@@ -1852,16 +1736,9 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/resources/updated",
-      '"notifications/resources/updated"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
     if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -1891,6 +1768,7 @@ function _isResource(v: any, d: number): boolean {
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResource(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -1908,11 +1786,7 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
 }
 
 /** `Resource` (schema.ts:802) */
-export const {
-  is: isResource,
-  validate: validateResource,
-  schema: ResourceSchema,
-} = define<T.Resource>(_isResource, _collectResource);
+export const { is: isResource, validate: validateResource, schema: ResourceSchema } = define<T.Resource>(_isResource, _collectResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
@@ -1930,14 +1804,14 @@ function _isResourceTemplate(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
-      else if (!formatUriTemplate(v.uriTemplate))
-        issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
@@ -1964,6 +1838,7 @@ function _isResourceContents(v: any, d: number): boolean {
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceContents(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -1993,6 +1868,7 @@ function _isTextResourceContents(v: any, d: number): boolean {
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -2024,6 +1900,7 @@ function _isBlobResourceContents(v: any, d: number): boolean {
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -2056,6 +1933,7 @@ function _isListPromptsRequest(v: any, d: number): boolean {
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -2081,6 +1959,7 @@ function _isListPromptsResult(v: any, d: number): boolean {
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
@@ -2095,13 +1974,7 @@ function _isListPromptsResult$prompts(v: any, d: number): boolean {
 }
 
 function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectPrompt(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectPrompt);
 }
 
 /** `ListPromptsResult` (schema.ts:936) */
@@ -2117,19 +1990,17 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
     typeof v.name === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d))
   );
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     req(o, p, "name", v.name, typeof v.name === "string", "string");
@@ -2173,6 +2044,7 @@ function _isGetPromptRequest(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
     if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d);
@@ -2198,6 +2070,7 @@ function _isGetPromptResult(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
@@ -2212,13 +2085,7 @@ function _isGetPromptResult$messages(v: any, d: number): boolean {
 }
 
 function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectPromptMessage(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectPromptMessage);
 }
 
 /** `GetPromptResult` (schema.ts:971) */
@@ -2241,6 +2108,7 @@ function _isPrompt(v: any, d: number): boolean {
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPrompt(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -2258,21 +2126,11 @@ function _isPrompt$arguments(v: any, d: number): boolean {
 }
 
 function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectPromptArgument(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectPromptArgument);
 }
 
 /** `Prompt` (schema.ts:984) */
-export const {
-  is: isPrompt,
-  validate: validatePrompt,
-  schema: PromptSchema,
-} = define<T.Prompt>(_isPrompt, _collectPrompt);
+export const { is: isPrompt, validate: validatePrompt, schema: PromptSchema } = define<T.Prompt>(_isPrompt, _collectPrompt);
 
 function _isPromptArgument(v: any, d: number): boolean {
   return (
@@ -2285,6 +2143,7 @@ function _isPromptArgument(v: any, d: number): boolean {
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptArgument(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -2316,6 +2175,7 @@ function _isPromptMessage(v: any, d: number): boolean {
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d);
@@ -2347,6 +2207,7 @@ function _isResourceLink(v: any, d: number): boolean {
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceLink(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -2382,6 +2243,7 @@ function _isEmbeddedResource(v: any, d: number): boolean {
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
     if (need(o, p, "resource", v.resource))
@@ -2417,16 +2279,9 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/prompts/list_changed",
-      '"notifications/prompts/list_changed"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -2450,6 +2305,7 @@ function _isListToolsRequest(v: any, d: number): boolean {
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -2475,6 +2331,7 @@ function _isListToolsResult(v: any, d: number): boolean {
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
@@ -2489,13 +2346,7 @@ function _isListToolsResult$tools(v: any, d: number): boolean {
 }
 
 function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1095) */
@@ -2516,6 +2367,7 @@ function _isCallToolResult(v: any, d: number): boolean {
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
@@ -2531,13 +2383,7 @@ function _isCallToolResult$content(v: any, d: number): boolean {
 }
 
 function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectContentBlock);
 }
 
 /** `CallToolResult` (schema.ts:1104) */
@@ -2553,20 +2399,18 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
     typeof v.name === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     (v.arguments === undefined || isObject(v.arguments))
   );
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
@@ -2593,6 +2437,7 @@ function _isCallToolRequest(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
     if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d);
@@ -2618,16 +2463,9 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/tools/list_changed",
-      '"notifications/tools/list_changed"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -2652,6 +2490,7 @@ function _isToolAnnotations(v: any, d: number): boolean {
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolAnnotations(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
@@ -2671,14 +2510,12 @@ export const {
 function _isToolExecution(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.taskSupport === undefined ||
-      v.taskSupport === "forbidden" ||
-      v.taskSupport === "optional" ||
-      v.taskSupport === "required")
+    (v.taskSupport === undefined || v.taskSupport === "forbidden" || v.taskSupport === "optional" || v.taskSupport === "required")
   );
 }
 
 function _collectToolExecution(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolExecution(v, d)) return;
   if (object(o, p, v)) {
     opt(
       o,
@@ -2709,21 +2546,22 @@ function _isTool(v: any, d: number): boolean {
     isObject(v.inputSchema) &&
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
-    (v.inputSchema.properties === undefined || _isTool$inputSchema$properties(v.inputSchema.properties, d)) &&
-    (v.inputSchema.required === undefined || _isTool$inputSchema$required(v.inputSchema.required, d)) &&
+    (v.inputSchema.properties === undefined || _isClientCapabilities$experimental(v.inputSchema.properties, d)) &&
+    (v.inputSchema.required === undefined || _isIcon$sizes(v.inputSchema.required, d)) &&
     (v.execution === undefined || _isToolExecution(v.execution, d)) &&
     (v.outputSchema === undefined ||
       (isObject(v.outputSchema) &&
         (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string") &&
         v.outputSchema.type === "object" &&
-        (v.outputSchema.properties === undefined || _isTool$outputSchema$properties(v.outputSchema.properties, d)) &&
-        (v.outputSchema.required === undefined || _isTool$outputSchema$required(v.outputSchema.required, d)))) &&
+        (v.outputSchema.properties === undefined || _isClientCapabilities$experimental(v.outputSchema.properties, d)) &&
+        (v.outputSchema.required === undefined || _isIcon$sizes(v.outputSchema.required, d)))) &&
     (v.annotations === undefined || _isToolAnnotations(v.annotations, d)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTool(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -2731,109 +2569,25 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (need(o, p, "inputSchema", v.inputSchema)) {
       if (object(o, p + "/inputSchema", v.inputSchema)) {
-        opt(
-          o,
-          p + "/inputSchema",
-          "$schema",
-          v.inputSchema.$schema,
-          typeof v.inputSchema.$schema === "string",
-          "string",
-        );
+        opt(o, p + "/inputSchema", "$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
         req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
         if (v.inputSchema.properties !== undefined)
-          _isTool$inputSchema$properties$collect(v.inputSchema.properties, p + "/inputSchema/properties", o, d);
-        if (v.inputSchema.required !== undefined)
-          _isTool$inputSchema$required$collect(v.inputSchema.required, p + "/inputSchema/required", o, d);
+          _isClientCapabilities$experimental$collect(v.inputSchema.properties, p + "/inputSchema/properties", o, d);
+        if (v.inputSchema.required !== undefined) _isIcon$sizes$collect(v.inputSchema.required, p + "/inputSchema/required", o, d);
       }
     }
     if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d);
     if (v.outputSchema !== undefined) {
       if (object(o, p + "/outputSchema", v.outputSchema)) {
-        opt(
-          o,
-          p + "/outputSchema",
-          "$schema",
-          v.outputSchema.$schema,
-          typeof v.outputSchema.$schema === "string",
-          "string",
-        );
+        opt(o, p + "/outputSchema", "$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
         req(o, p + "/outputSchema", "type", v.outputSchema.type, v.outputSchema.type === "object", '"object"', "const");
         if (v.outputSchema.properties !== undefined)
-          _isTool$outputSchema$properties$collect(v.outputSchema.properties, p + "/outputSchema/properties", o, d);
-        if (v.outputSchema.required !== undefined)
-          _isTool$outputSchema$required$collect(v.outputSchema.required, p + "/outputSchema/required", o, d);
+          _isClientCapabilities$experimental$collect(v.outputSchema.properties, p + "/outputSchema/properties", o, d);
+        if (v.outputSchema.required !== undefined) _isIcon$sizes$collect(v.outputSchema.required, p + "/outputSchema/required", o, d);
       }
     }
     if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-  }
-}
-
-function _isTool$inputSchema$properties(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!isObject(v[k])) return false;
-  }
-  return true;
-}
-
-function _isTool$inputSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
-    }
-  }
-}
-
-function _isTool$inputSchema$required(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isTool$inputSchema$required$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
-function _isTool$outputSchema$properties(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!isObject(v[k])) return false;
-  }
-  return true;
-}
-
-function _isTool$outputSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
-    }
-  }
-}
-
-function _isTool$outputSchema$required(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isTool$outputSchema$required$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -2861,6 +2615,7 @@ function _isTaskMetadata(v: any, d: number): boolean {
 }
 
 function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTaskMetadata(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "ttl", v.ttl, Number.isInteger(v.ttl), "integer");
   }
@@ -2878,6 +2633,7 @@ function _isRelatedTaskMetadata(v: any, d: number): boolean {
 }
 
 function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRelatedTaskMetadata(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
   }
@@ -2908,6 +2664,7 @@ function _isTask(v: any, d: number): boolean {
 }
 
 function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTask(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
     if (need(o, p, "status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d);
@@ -2927,6 +2684,7 @@ function _isCreateTaskResult(v: any, d: number): boolean {
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCreateTaskResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "task", v.task)) _collectTask(v.task, p + "/task", o, d);
@@ -2952,6 +2710,7 @@ function _isGetTaskRequest(v: any, d: number): boolean {
 }
 
 function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetTaskRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tasks/get", '"tasks/get"', "const");
     if (need(o, p, "params", v.params)) {
@@ -2976,6 +2735,7 @@ function _isGetTaskResult(v: any, d: number): boolean {
 }
 
 function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetTaskResult(v, d)) return;
   if (object(o, p, v)) {
     _collectResult(v, p, o, d);
     _collectTask(v, p, o, d);
@@ -3001,6 +2761,7 @@ function _isGetTaskPayloadRequest(v: any, d: number): boolean {
 }
 
 function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetTaskPayloadRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tasks/result", '"tasks/result"', "const");
     if (need(o, p, "params", v.params)) {
@@ -3025,6 +2786,7 @@ function _isGetTaskPayloadResult(v: any, d: number): boolean {
 }
 
 function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetTaskPayloadResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
@@ -3049,6 +2811,7 @@ function _isCancelTaskRequest(v: any, d: number): boolean {
 }
 
 function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCancelTaskRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tasks/cancel", '"tasks/cancel"', "const");
     if (need(o, p, "params", v.params)) {
@@ -3073,6 +2836,7 @@ function _isCancelTaskResult(v: any, d: number): boolean {
 }
 
 function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCancelTaskResult(v, d)) return;
   if (object(o, p, v)) {
     _collectResult(v, p, o, d);
     _collectTask(v, p, o, d);
@@ -3097,6 +2861,7 @@ function _isListTasksRequest(v: any, d: number): boolean {
 }
 
 function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListTasksRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tasks/list", '"tasks/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -3122,6 +2887,7 @@ function _isListTasksResult(v: any, d: number): boolean {
 }
 
 function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListTasksResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
@@ -3136,13 +2902,7 @@ function _isListTasksResult$tasks(v: any, d: number): boolean {
 }
 
 function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectTask(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectTask);
 }
 
 /** `ListTasksResult` (schema.ts:1479) */
@@ -3157,6 +2917,7 @@ function _isTaskStatusNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTaskStatusNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     _collectNotificationParams(v, p, o, d);
     _collectTask(v, p, o, d);
@@ -3171,15 +2932,11 @@ export const {
 } = define<T.TaskStatusNotificationParams>(_isTaskStatusNotificationParams, _collectTaskStatusNotificationParams);
 
 function _isTaskStatusNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.method === "notifications/tasks/status" &&
-    v.jsonrpc === "2.0" &&
-    _isTaskStatusNotificationParams(v.params, d)
-  );
+  return isObject(v) && v.method === "notifications/tasks/status" && v.jsonrpc === "2.0" && _isTaskStatusNotificationParams(v.params, d);
 }
 
 function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTaskStatusNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/tasks/status", '"notifications/tasks/status"', "const");
     if (need(o, p, "params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d);
@@ -3207,18 +2964,16 @@ function _isSetLevelRequestParams(v: any, d: number): boolean {
       v.level === "emergency") &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken))))
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
   );
 }
 
 function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSetLevelRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
@@ -3243,6 +2998,7 @@ function _isSetLevelRequest(v: any, d: number): boolean {
 }
 
 function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSetLevelRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "logging/setLevel", '"logging/setLevel"', "const");
     if (need(o, p, "params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d);
@@ -3276,6 +3032,7 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
@@ -3289,21 +3046,14 @@ export const {
   is: isLoggingMessageNotificationParams,
   validate: validateLoggingMessageNotificationParams,
   schema: LoggingMessageNotificationParamsSchema,
-} = define<T.LoggingMessageNotificationParams>(
-  _isLoggingMessageNotificationParams,
-  _collectLoggingMessageNotificationParams,
-);
+} = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.method === "notifications/message" &&
-    v.jsonrpc === "2.0" &&
-    _isLoggingMessageNotificationParams(v.params, d)
-  );
+  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d);
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
     if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d);
@@ -3365,29 +3115,26 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
       v.includeContext === "allServers") &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     _isCreateMessageRequestParams$messages(v.messages, d) &&
     (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d)) &&
-    (v.stopSequences === undefined || _isCreateMessageRequestParams$stopSequences(v.stopSequences, d)) &&
-    (v.tools === undefined || _isCreateMessageRequestParams$tools(v.tools, d)) &&
+    (v.stopSequences === undefined || _isIcon$sizes(v.stopSequences, d)) &&
+    (v.tools === undefined || _isListToolsResult$tools(v.tools, d)) &&
     (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d))
   );
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
-    if (need(o, p, "messages", v.messages))
-      _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
+    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
     if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d);
     opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
@@ -3401,10 +3148,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     );
     opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
     req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
-    if (v.stopSequences !== undefined)
-      _isCreateMessageRequestParams$stopSequences$collect(v.stopSequences, p + "/stopSequences", o, d);
+    if (v.stopSequences !== undefined) _isIcon$sizes$collect(v.stopSequences, p + "/stopSequences", o, d);
     opt(o, p, "metadata", v.metadata, isObject(v.metadata), "object");
-    if (v.tools !== undefined) _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
+    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
     if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d);
   }
 }
@@ -3416,45 +3162,7 @@ function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
 }
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectSamplingMessage(e0, p + "/" + i0, o, d);
-    }
-  }
-}
-
-function _isCreateMessageRequestParams$stopSequences(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
-function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
-  return true;
-}
-
-function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectSamplingMessage);
 }
 
 /** `CreateMessageRequestParams` (schema.ts:1578) */
@@ -3469,16 +3177,9 @@ function _isToolChoice(v: any, d: number): boolean {
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolChoice(v, d)) return;
   if (object(o, p, v)) {
-    opt(
-      o,
-      p,
-      "mode",
-      v.mode,
-      v.mode === "auto" || v.mode === "required" || v.mode === "none",
-      'one of "auto", "required", "none"',
-      "enum",
-    );
+    opt(o, p, "mode", v.mode, v.mode === "auto" || v.mode === "required" || v.mode === "none", 'one of "auto", "required", "none"', "enum");
   }
 }
 
@@ -3500,6 +3201,7 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
     if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d);
@@ -3527,6 +3229,7 @@ function _isCreateMessageResult(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
@@ -3553,13 +3256,7 @@ function _isCreateMessageResult$content$1(v: any, d: number): boolean {
 }
 
 function _isCreateMessageResult$content$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectSamplingMessageContentBlock(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectSamplingMessageContentBlock);
 }
 
 /** `CreateMessageResult` (schema.ts:1656) */
@@ -3579,6 +3276,7 @@ function _isSamplingMessage(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content))
@@ -3622,6 +3320,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -3647,9 +3346,7 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
           o,
           p + "/type",
           "discriminator",
-          "unknown type " +
-            JSON.stringify(v.type) +
-            '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
+          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
         );
     }
 }
@@ -3671,6 +3368,7 @@ function _isAnnotations(v: any, d: number): boolean {
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isAnnotations(v, d)) return;
   if (object(o, p, v)) {
     if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
     if (v.priority !== undefined) {
@@ -3724,6 +3422,7 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -3749,9 +3448,7 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/type",
           "discriminator",
-          "unknown type " +
-            JSON.stringify(v.type) +
-            '; expected one of "text", "image", "audio", "resource_link", "resource"',
+          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
         );
     }
 }
@@ -3774,6 +3471,7 @@ function _isTextContent(v: any, d: number): boolean {
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTextContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "text", '"text"', "const");
     req(o, p, "text", v.text, typeof v.text === "string", "string");
@@ -3802,6 +3500,7 @@ function _isImageContent(v: any, d: number): boolean {
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isImageContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "image", '"image"', "const");
     if (need(o, p, "data", v.data)) {
@@ -3834,6 +3533,7 @@ function _isAudioContent(v: any, d: number): boolean {
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isAudioContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
     if (need(o, p, "data", v.data)) {
@@ -3865,6 +3565,7 @@ function _isToolUseContent(v: any, d: number): boolean {
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolUseContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "tool_use", '"tool_use"', "const");
     req(o, p, "id", v.id, typeof v.id === "string", "string");
@@ -3887,36 +3588,21 @@ function _isToolResultContent(v: any, d: number): boolean {
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
-    _isToolResultContent$content(v.content, d) &&
+    _isCallToolResult$content(v.content, d) &&
     (v.structuredContent === undefined || isObject(v.structuredContent)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
     req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "content", v.content)) _isToolResultContent$content$collect(v.content, p + "/content", o, d);
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
     opt(o, p, "structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-  }
-}
-
-function _isToolResultContent$content(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
-  return true;
-}
-
-function _isToolResultContent$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d);
-    }
   }
 }
 
@@ -3932,14 +3618,14 @@ function _isModelPreferences(v: any, d: number): boolean {
     isObject(v) &&
     (v.hints === undefined || _isModelPreferences$hints(v.hints, d)) &&
     (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
-    (v.speedPriority === undefined ||
-      (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
+    (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
     (v.intelligencePriority === undefined ||
       (Number.isFinite(v.intelligencePriority) && v.intelligencePriority >= 0 && v.intelligencePriority <= 1))
   );
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
     if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
     if (v.costPriority !== undefined) {
@@ -3953,8 +3639,7 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
       if (v.speedPriority > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
     }
     if (v.intelligencePriority !== undefined) {
-      if (!Number.isFinite(v.intelligencePriority))
-        expected(o, p + "/intelligencePriority", "number", v.intelligencePriority);
+      if (!Number.isFinite(v.intelligencePriority)) expected(o, p + "/intelligencePriority", "number", v.intelligencePriority);
       else if (v.intelligencePriority < 0) issue(o, p + "/intelligencePriority", "minimum", "must be >= 0");
       if (v.intelligencePriority > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
     }
@@ -3968,13 +3653,7 @@ function _isModelPreferences$hints(v: any, d: number): boolean {
 }
 
 function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectModelHint(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectModelHint);
 }
 
 /** `ModelPreferences` (schema.ts:1925) */
@@ -3989,6 +3668,7 @@ function _isModelHint(v: any, d: number): boolean {
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isModelHint(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "name", v.name, typeof v.name === "string", "string");
   }
@@ -4006,25 +3686,22 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
     isObject(v) &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     _isCompleteRequestParams$ref(v.ref, d) &&
     isObject(v.argument) &&
     typeof v.argument.name === "string" &&
     typeof v.argument.value === "string" &&
     (v.context === undefined ||
-      (isObject(v.context) &&
-        (v.context.arguments === undefined || _isCompleteRequestParams$context$arguments(v.context.arguments, d))))
+      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d))))
   );
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
@@ -4037,7 +3714,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v.context !== undefined) {
       if (object(o, p + "/context", v.context)) {
         if (v.context.arguments !== undefined)
-          _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
+          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
       }
     }
   }
@@ -4068,31 +3745,8 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
         missing(o, p + "/type", "type");
         break;
       default:
-        issue(
-          o,
-          p + "/type",
-          "discriminator",
-          "unknown type " + JSON.stringify(v.type) + '; expected one of "ref/prompt", "ref/resource"',
-        );
+        issue(o, p + "/type", "discriminator", "unknown type " + JSON.stringify(v.type) + '; expected one of "ref/prompt", "ref/resource"');
     }
-}
-
-function _isCompleteRequestParams$context$arguments(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!(typeof v[k] === "string")) return false;
-  }
-  return true;
-}
-
-function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
-    }
-  }
 }
 
 /** `CompleteRequestParams` (schema.ts:2000) */
@@ -4113,6 +3767,7 @@ function _isCompleteRequest(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
     if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d);
@@ -4135,43 +3790,21 @@ function _isCompleteResult(v: any, d: number): boolean {
     isObject(v.completion) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
     (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
-    _isCompleteResult$completion$values(v.completion.values, d)
+    _isIcon$sizes(v.completion.values, d)
   );
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
         if (need(o, p + "/completion", "values", v.completion.values))
-          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d);
+          _isIcon$sizes$collect(v.completion.values, p + "/completion/values", o, d);
         opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
-        opt(
-          o,
-          p + "/completion",
-          "hasMore",
-          v.completion.hasMore,
-          typeof v.completion.hasMore === "boolean",
-          "boolean",
-        );
+        opt(o, p + "/completion", "hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
       }
-    }
-  }
-}
-
-function _isCompleteResult$completion$values(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
   }
 }
@@ -4188,6 +3821,7 @@ function _isResourceTemplateReference(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
     if (need(o, p, "uri", v.uri)) {
@@ -4205,15 +3839,11 @@ export const {
 } = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
 
 function _isPromptReference(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    v.type === "ref/prompt"
-  );
+  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt";
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptReference(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4239,6 +3869,7 @@ function _isListRootsRequest(v: any, d: number): boolean {
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
     if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d);
@@ -4259,6 +3890,7 @@ function _isListRootsResult(v: any, d: number): boolean {
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
@@ -4272,13 +3904,7 @@ function _isListRootsResult$roots(v: any, d: number): boolean {
 }
 
 function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectRoot(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectRoot);
 }
 
 /** `ListRootsResult` (schema.ts:2107) */
@@ -4299,6 +3925,7 @@ function _isRoot(v: any, d: number): boolean {
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRoot(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -4322,16 +3949,9 @@ function _isRootsListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRootsListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/roots/list_changed",
-      '"notifications/roots/list_changed"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/roots/list_changed", '"notifications/roots/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -4351,25 +3971,22 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
     typeof v.message === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     isObject(v.requestedSchema) &&
     (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
     v.requestedSchema.type === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d) &&
-    (v.requestedSchema.required === undefined ||
-      _isElicitRequestFormParams$requestedSchema$required(v.requestedSchema.required, d))
+    (v.requestedSchema.required === undefined || _isIcon$sizes(v.requestedSchema.required, d))
   );
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
@@ -4377,23 +3994,8 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
     req(o, p, "message", v.message, typeof v.message === "string", "string");
     if (need(o, p, "requestedSchema", v.requestedSchema)) {
       if (object(o, p + "/requestedSchema", v.requestedSchema)) {
-        opt(
-          o,
-          p + "/requestedSchema",
-          "$schema",
-          v.requestedSchema.$schema,
-          typeof v.requestedSchema.$schema === "string",
-          "string",
-        );
-        req(
-          o,
-          p + "/requestedSchema",
-          "type",
-          v.requestedSchema.type,
-          v.requestedSchema.type === "object",
-          '"object"',
-          "const",
-        );
+        opt(o, p + "/requestedSchema", "$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
+        req(o, p + "/requestedSchema", "type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
         if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
@@ -4402,12 +4004,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             d,
           );
         if (v.requestedSchema.required !== undefined)
-          _isElicitRequestFormParams$requestedSchema$required$collect(
-            v.requestedSchema.required,
-            p + "/requestedSchema/required",
-            o,
-            d,
-          );
+          _isIcon$sizes$collect(v.requestedSchema.required, p + "/requestedSchema/required", o, d);
       }
     }
   }
@@ -4422,37 +4019,11 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
   return true;
 }
 
-function _isElicitRequestFormParams$requestedSchema$properties$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
+function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d);
-    }
-  }
-}
-
-function _isElicitRequestFormParams$requestedSchema$required(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isElicitRequestFormParams$requestedSchema$required$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
   }
 }
@@ -4472,9 +4043,7 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
     typeof v.elicitationId === "string" &&
     (v._meta === undefined ||
       (isObject(v._meta) &&
-        (v._meta.progressToken === undefined ||
-          typeof v._meta.progressToken === "string" ||
-          Number.isInteger(v._meta.progressToken)))) &&
+        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d)) &&
     typeof v.url === "string" &&
     formatUri(v.url)
@@ -4482,11 +4051,11 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined)
-          _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
@@ -4521,6 +4090,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
     switch (v.mode) {
       case "form":
@@ -4531,12 +4101,7 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
         _collectElicitRequestURLParams(v, p, o, d);
         break;
       default:
-        issue(
-          o,
-          p + "/mode",
-          "discriminator",
-          "unknown mode " + JSON.stringify(v.mode) + '; expected one of "form", "url"',
-        );
+        issue(o, p + "/mode", "discriminator", "unknown mode " + JSON.stringify(v.mode) + '; expected one of "form", "url"');
     }
 }
 
@@ -4558,6 +4123,7 @@ function _isElicitRequest(v: any, d: number): boolean {
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
     if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d);
@@ -4578,6 +4144,7 @@ function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
 }
 
 function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPrimitiveSchemaDefinition(v, d)) return;
   if (!(_isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d)))
     anyOf(
       o,
@@ -4606,15 +4173,12 @@ function _isStringSchema(v: any, d: number): boolean {
     (v.minLength === undefined || Number.isInteger(v.minLength)) &&
     (v.maxLength === undefined || Number.isInteger(v.maxLength)) &&
     (v.default === undefined || typeof v.default === "string") &&
-    (v.format === undefined ||
-      v.format === "email" ||
-      v.format === "uri" ||
-      v.format === "date" ||
-      v.format === "date-time")
+    (v.format === undefined || v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time")
   );
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isStringSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4654,6 +4218,7 @@ function _isNumberSchema(v: any, d: number): boolean {
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isNumberSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4682,6 +4247,7 @@ function _isBooleanSchema(v: any, d: number): boolean {
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isBooleanSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "boolean", '"boolean"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4704,33 +4270,18 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isUntitledSingleSelectEnumSchema$enum(v.enum, d)
+    _isIcon$sizes(v.enum, d)
   );
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isUntitledSingleSelectEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
+    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
-  }
-}
-
-function _isUntitledSingleSelectEnumSchema$enum(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUntitledSingleSelectEnumSchema$enum$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -4753,6 +4304,7 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4794,6 +4346,7 @@ function _isSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSingleSelectEnumSchema(v, d)) return;
   if (!(_isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -4823,12 +4376,13 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
     v.items.type === "string" &&
-    _isUntitledMultiSelectEnumSchema$items$enum(v.items.enum, d) &&
-    (v.default === undefined || _isUntitledMultiSelectEnumSchema$default(v.default, d))
+    _isIcon$sizes(v.items.enum, d) &&
+    (v.default === undefined || _isIcon$sizes(v.default, d))
   );
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "array", '"array"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4838,43 +4392,10 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
-        if (need(o, p + "/items", "enum", v.items.enum))
-          _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items/enum", o, d);
+        if (need(o, p + "/items", "enum", v.items.enum)) _isIcon$sizes$collect(v.items.enum, p + "/items/enum", o, d);
       }
     }
-    if (v.default !== undefined) _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-  }
-}
-
-function _isUntitledMultiSelectEnumSchema$items$enum(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUntitledMultiSelectEnumSchema$items$enum$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
-function _isUntitledMultiSelectEnumSchema$default(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUntitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
+    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -4894,12 +4415,13 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
-    _isTitledMultiSelectEnumSchema$items$anyOf(v.items.anyOf, d) &&
-    (v.default === undefined || _isTitledMultiSelectEnumSchema$default(v.default, d))
+    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d) &&
+    (v.default === undefined || _isIcon$sizes(v.default, d))
   );
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "array", '"array"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4909,46 +4431,10 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         if (need(o, p + "/items", "anyOf", v.items.anyOf))
-          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
+          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
       }
     }
-    if (v.default !== undefined) _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-  }
-}
-
-function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(isObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
-  return true;
-}
-
-function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
-        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
-      }
-    }
-  }
-}
-
-function _isTitledMultiSelectEnumSchema$default(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isTitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
+    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -4964,6 +4450,7 @@ function _isMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isMultiSelectEnumSchema(v, d)) return;
   if (!(_isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -4990,51 +4477,20 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isLegacyTitledEnumSchema$enum(v.enum, d) &&
-    (v.enumNames === undefined || _isLegacyTitledEnumSchema$enumNames(v.enumNames, d))
+    _isIcon$sizes(v.enum, d) &&
+    (v.enumNames === undefined || _isIcon$sizes(v.enumNames, d))
   );
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isLegacyTitledEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
-    if (v.enumNames !== undefined) _isLegacyTitledEnumSchema$enumNames$collect(v.enumNames, p + "/enumNames", o, d);
+    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d);
+    if (v.enumNames !== undefined) _isIcon$sizes$collect(v.enumNames, p + "/enumNames", o, d);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
-  }
-}
-
-function _isLegacyTitledEnumSchema$enum(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isLegacyTitledEnumSchema$enum$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
-function _isLegacyTitledEnumSchema$enumNames(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isLegacyTitledEnumSchema$enumNames$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -5050,6 +4506,7 @@ function _isEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isEnumSchema(v, d)) return;
   if (!(_isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d)))
     anyOf(
       o,
@@ -5079,6 +4536,7 @@ function _isElicitResult(v: any, d: number): boolean {
 }
 
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     req(
@@ -5094,33 +4552,11 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
   }
 }
 
-function _isElicitResult$content$values$3(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isElicitResult$content$values$3$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
 function _isElicitResult$content(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k)) continue;
-    if (!(
-      typeof v[k] === "string" ||
-      Number.isInteger(v[k]) ||
-      typeof v[k] === "boolean" ||
-      _isElicitResult$content$values$3(v[k], d)
-    ))
-      return false;
+    if (!(typeof v[k] === "string" || Number.isInteger(v[k]) || typeof v[k] === "boolean" || _isIcon$sizes(v[k], d))) return false;
   }
   return true;
 }
@@ -5141,12 +4577,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
-      if (!(
-        typeof v[k0] === "string" ||
-        Number.isInteger(v[k0]) ||
-        typeof v[k0] === "boolean" ||
-        _isElicitResult$content$values$3(v[k0], d)
-      ))
+      if (!(typeof v[k0] === "string" || Number.isInteger(v[k0]) || typeof v[k0] === "boolean" || _isIcon$sizes(v[k0], d)))
         anyOf(
           o,
           p + "/" + escapeToken(k0),
@@ -5158,7 +4589,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
             _isElicitResult$content$collect$values$0$collect,
             _isElicitResult$content$collect$values$1$collect,
             _isElicitResult$content$collect$values$2$collect,
-            _isElicitResult$content$values$3$collect,
+            _isIcon$sizes$collect,
           ],
         );
     }
@@ -5183,26 +4614,12 @@ function _isElicitationCompleteNotification(v: any, d: number): boolean {
 }
 
 function _collectElicitationCompleteNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitationCompleteNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/elicitation/complete",
-      '"notifications/elicitation/complete"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/elicitation/complete", '"notifications/elicitation/complete"', "const");
     if (need(o, p, "params", v.params)) {
       if (object(o, p + "/params", v.params)) {
-        req(
-          o,
-          p + "/params",
-          "elicitationId",
-          v.params.elicitationId,
-          typeof v.params.elicitationId === "string",
-          "string",
-        );
+        req(o, p + "/params", "elicitationId", v.params.elicitationId, typeof v.params.elicitationId === "string", "string");
       }
     }
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
@@ -5214,10 +4631,7 @@ export const {
   is: isElicitationCompleteNotification,
   validate: validateElicitationCompleteNotification,
   schema: ElicitationCompleteNotificationSchema,
-} = define<T.ElicitationCompleteNotification>(
-  _isElicitationCompleteNotification,
-  _collectElicitationCompleteNotification,
-);
+} = define<T.ElicitationCompleteNotification>(_isElicitationCompleteNotification, _collectElicitationCompleteNotification);
 
 function _isClientRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -5262,6 +4676,7 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "ping":
@@ -5356,6 +4771,7 @@ function _isClientNotification(v: any, d: number): boolean {
 }
 
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientNotification(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
@@ -5409,6 +4825,7 @@ function _isClientResult(v: any, d: number): boolean {
 }
 
 function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientResult(v, d)) return;
   if (!(
     _isEmptyResult(v, d) ||
     _isCreateMessageResult(v, d) ||
@@ -5471,6 +4888,7 @@ function _isServerRequest(v: any, d: number): boolean {
 }
 
 function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isServerRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "ping":
@@ -5546,6 +4964,7 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isServerNotification(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
@@ -5617,6 +5036,7 @@ function _isServerResult(v: any, d: number): boolean {
 }
 
 function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isServerResult(v, d)) return;
   if (!(
     _isEmptyResult(v, d) ||
     _isInitializeResult(v, d) ||

@@ -983,8 +983,7 @@ export interface SamplingMessage {
  * schema.ts:2258
  * @deprecated
  */
-export type SamplingMessageContentBlock =
-  TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
+export type SamplingMessageContentBlock = TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
 
 /** schema.ts:2270 */
 export interface Annotations {

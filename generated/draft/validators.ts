@@ -15,8 +15,7 @@ export interface ValidationIssue {
 }
 
 /** The answer of a `validateX` function: the value, typed, or every issue found. */
-export type ValidationResult<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: ValidationIssue[] };
+export type ValidationResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly issues: ValidationIssue[] };
 
 /** Standard Schema v1 (standardschema.dev): the interface shared by validation libraries. */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
@@ -29,8 +28,7 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
 }
 
 export declare namespace StandardSchemaV1 {
-  type Result<Output> =
-    { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
+  type Result<Output> = { readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<Issue> };
   interface Issue {
     readonly message: string;
     readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
@@ -67,10 +65,16 @@ function expected(o: ValidationIssue[], path: string, what: string, v: unknown, 
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
-  o.push({ path, keyword: "required", message: "missing required property " + JSON.stringify(name) });
+  o.push({ path, keyword: "required", message: "missing required property " + quote(name) });
+}
+
+/** `name` in double quotes, as JSON would write it. */
+function quote(name: string): string {
+  return /["\\\u0000-\u001f]/.test(name) ? JSON.stringify(name) : '"' + name + '"';
 }
 
 function escapeToken(k: string): string {
+  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
   return k.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
@@ -89,29 +93,13 @@ function need(o: ValidationIssue[], p: string, name: string, value: unknown): bo
 }
 
 /** A required property with a one-issue check. */
-function req(
-  o: ValidationIssue[],
-  p: string,
-  name: string,
-  value: unknown,
-  ok: boolean,
-  what: string,
-  keyword?: string,
-): void {
+function req(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
   if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
   else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
 }
 
 /** An optional property with a one-issue check. */
-function opt(
-  o: ValidationIssue[],
-  p: string,
-  name: string,
-  value: unknown,
-  ok: boolean,
-  what: string,
-  keyword?: string,
-): void {
+function opt(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
   if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
 }
 
@@ -123,8 +111,10 @@ interface Validators<T> {
 }
 
 /**
- * Builds the public functions of one type. Each closure calls its own check directly, so
- * the engine can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ * Builds the public functions of one type. Each closure calls its own function directly,
+ * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
+ * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
+ * collector: it starts with the fast check and returns at once when that passes.
  */
 function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {
@@ -135,26 +125,15 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     }
   };
   const validate = (value: unknown): ValidationResult<T> => {
+    const issues: ValidationIssue[] = [];
     try {
-      if (f(value, 0)) return { ok: true, value: value as T };
-    } catch {
-      // the collector reports what could not be read
+      c(value, "", issues, 0);
+    } catch (error) {
+      issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
     }
-    return invalid(value, c);
+    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
   };
   return { is, validate, schema: standard(validate) };
-}
-
-function invalid(v: unknown, c: Collect): { readonly ok: false; readonly issues: ValidationIssue[] } {
-  const issues: ValidationIssue[] = [];
-  try {
-    c(v, "", issues, 0);
-  } catch (error) {
-    issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
-  }
-  if (issues.length === 0)
-    issues.push({ path: "", keyword: "exception", message: "the value changed while it was validated" });
-  return { ok: false, issues };
 }
 
 function describeError(error: unknown): string {
@@ -239,17 +218,7 @@ const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
 const URI_PCHAR = "(?:[" + URI_SUB + ":@]|" + URI_PCT + ")";
 
 const URI_AUTHORITY =
-  "(?:(?:[" +
-  URI_SUB +
-  ":]|" +
-  URI_PCT +
-  ")*@)?(?:\\[(?:[0-9A-Fa-f:.]+|v[0-9A-Fa-f]+\\.[" +
-  URI_SUB +
-  ":]+)\\]|(?:[" +
-  URI_SUB +
-  "]|" +
-  URI_PCT +
-  ")*)(?::[0-9]*)?";
+  "(?:(?:[" + URI_SUB + ":]|" + URI_PCT + ")*@)?(?:\\[[" + URI_SUB + ":]+\\]|(?:[" + URI_SUB + "]|" + URI_PCT + ")*)(?::[0-9]*)?";
 
 const URI_TAIL = "(?:\\?(?:" + URI_PCHAR + "|[/?])*)?(?:#(?:" + URI_PCHAR + "|[/?])*)?$";
 
@@ -271,22 +240,23 @@ const URI = new RegExp(
 );
 
 function formatUri(s: string): boolean {
-  return URI.test(s);
+  return URI.test(s) && ipLiteralOk(s);
+}
+
+/** The URI grammar above lets any IP-literal characters through; check the literal itself (RFC 3986 section 3.2.2). */
+function ipLiteralOk(s: string): boolean {
+  const open = s.indexOf("[");
+  if (open < 0) return true;
+  const inside = s.slice(open + 1, s.indexOf("]", open));
+  return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
 const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
 
-const URI_TEMPLATE_VARSPEC =
-  "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 
 const URI_TEMPLATE = new RegExp(
-  "^(?:" +
-    URI_TEMPLATE_LITERAL +
-    "|\\{[+#./;?&=,!@|]?" +
-    URI_TEMPLATE_VARSPEC +
-    "(?:," +
-    URI_TEMPLATE_VARSPEC +
-    ")*\\})*$",
+  "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
 );
 
 function formatUriTemplate(s: string): boolean {
@@ -297,6 +267,35 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 function formatByte(s: string): boolean {
   return BASE64.test(s);
+}
+
+/** An IPv6 address in text form (RFC 4291 section 2.2), with an optional IPv4 tail. */
+function validIpv6(s: string): boolean {
+  let text = s;
+  let groups = 8;
+  const lastColon = text.lastIndexOf(":");
+  if (lastColon >= 0 && text.indexOf(".", lastColon) > lastColon) {
+    if (
+      !/^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/.test(
+        text.slice(lastColon + 1),
+      )
+    )
+      return false;
+    text = text.slice(0, lastColon + 1) + "0";
+    groups = 7;
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) return false;
+  const parts = halves.map((h) => (h === "" ? [] : h.split(":")));
+  if (!parts.every((list) => list.every((g) => /^[0-9A-Fa-f]{1,4}$/.test(g)))) return false;
+  const count = parts.reduce((n, list) => n + list.length, 0);
+  return halves.length === 2 ? count < groups : count === groups;
+}
+
+/** Collects the issues of every element of an array with `collect`. */
+function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
+  if (!Array.isArray(v)) return expected(o, p, "array", v);
+  for (let i = 0; i < v.length; i++) collect(v[i], p + "/" + i, o, d);
 }
 
 function _isJSONValue(v: any, d: number): boolean {
@@ -313,6 +312,7 @@ function _isJSONValue(v: any, d: number): boolean {
 
 function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (d > MAX_DEPTH) return tooDeep(o, p);
+  if (_isJSONValue(v, d)) return;
   if (!(
     typeof v === "string" ||
     Number.isInteger(v) ||
@@ -374,6 +374,7 @@ function _isJSONObject(v: any, d: number): boolean {
 
 function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (d > MAX_DEPTH) return tooDeep(o, p);
+  if (_isJSONObject(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
@@ -398,13 +399,8 @@ function _isJSONArray(v: any, d: number): boolean {
 
 function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (d > MAX_DEPTH) return tooDeep(o, p);
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectJSONValue(e0, p + "/" + i0, o, d + 1);
-    }
-  }
+  if (_isJSONArray(v, d)) return;
+  items(o, p, v, d + 1, _collectJSONValue);
 }
 
 /** `JSONArray` (schema.ts:17) */
@@ -419,6 +415,7 @@ function _isJSONRPCMessage(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCMessage(v, d)) return;
   if (!(_isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d)))
     anyOf(
       o,
@@ -467,13 +464,13 @@ function _isRequestMetaObject(v: any, d: number): boolean {
       v["io.modelcontextprotocol/logLevel"] === "critical" ||
       v["io.modelcontextprotocol/logLevel"] === "alert" ||
       v["io.modelcontextprotocol/logLevel"] === "emergency") &&
-    (v["io.modelcontextprotocol/clientInfo"] === undefined ||
-      _isImplementation(v["io.modelcontextprotocol/clientInfo"], d)) &&
+    (v["io.modelcontextprotocol/clientInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/clientInfo"], d)) &&
     _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d)
   );
 }
 
 function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRequestMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
     req(
@@ -487,12 +484,7 @@ function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: n
     if (v["io.modelcontextprotocol/clientInfo"] !== undefined)
       _collectImplementation(v["io.modelcontextprotocol/clientInfo"], p + "/io.modelcontextprotocol~1clientInfo", o, d);
     if (need(o, p, "io.modelcontextprotocol/clientCapabilities", v["io.modelcontextprotocol/clientCapabilities"]))
-      _collectClientCapabilities(
-        v["io.modelcontextprotocol/clientCapabilities"],
-        p + "/io.modelcontextprotocol~1clientCapabilities",
-        o,
-        d,
-      );
+      _collectClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], p + "/io.modelcontextprotocol~1clientCapabilities", o, d);
     if (v["io.modelcontextprotocol/logLevel"] !== undefined)
       _collectLoggingLevel(v["io.modelcontextprotocol/logLevel"], p + "/io.modelcontextprotocol~1logLevel", o, d);
   }
@@ -515,14 +507,10 @@ function _isNotificationMetaObject(v: any, d: number): boolean {
 }
 
 function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isNotificationMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/subscriptionId"] !== undefined)
-      _collectRequestId(
-        v["io.modelcontextprotocol/subscriptionId"],
-        p + "/io.modelcontextprotocol~1subscriptionId",
-        o,
-        d,
-      );
+      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d);
   }
 }
 
@@ -535,13 +523,12 @@ export const {
 
 function _isResultMetaObject(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    (v["io.modelcontextprotocol/serverInfo"] === undefined ||
-      _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
+    isObject(v) && (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
   );
 }
 
 function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
       _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d);
@@ -579,17 +566,14 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 /** `Cursor` (schema.ts:172) */
-export const {
-  is: isCursor,
-  validate: validateCursor,
-  schema: CursorSchema,
-} = define<T.Cursor>(_isCursor, _collectCursor);
+export const { is: isCursor, validate: validateCursor, schema: CursorSchema } = define<T.Cursor>(_isCursor, _collectCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
   return isObject(v) && _isRequestMetaObject(v._meta, d);
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
   }
@@ -607,6 +591,7 @@ function _isRequest(v: any, d: number): boolean {
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -614,17 +599,14 @@ function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): vo
 }
 
 /** `Request` (schema.ts:184) */
-export const {
-  is: isRequest,
-  validate: validateRequest,
-  schema: RequestSchema,
-} = define<T.Request>(_isRequest, _collectRequest);
+export const { is: isRequest, validate: validateRequest, schema: RequestSchema } = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
   return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
   }
@@ -642,6 +624,7 @@ function _isNotification(v: any, d: number): boolean {
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -675,6 +658,7 @@ function _isResult(v: any, d: number): boolean {
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -682,17 +666,14 @@ function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 /** `Result` (schema.ts:223) */
-export const {
-  is: isResult,
-  validate: validateResult,
-  schema: ResultSchema,
-} = define<T.Result>(_isResult, _collectResult);
+export const { is: isResult, validate: validateResult, schema: ResultSchema } = define<T.Result>(_isResult, _collectResult);
 
 function _isError(v: any, d: number): boolean {
   return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "code", v.code, Number.isInteger(v.code), "integer");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -728,6 +709,7 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -744,12 +726,11 @@ export const {
 } = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params))
-  );
+  return isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params));
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
@@ -765,12 +746,11 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return (
-    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d)
-  );
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -787,14 +767,12 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d)
+    isObject(v) && v.jsonrpc === "2.0" && (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) && _isError(v.error, d)
   );
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
@@ -814,6 +792,7 @@ function _isJSONRPCResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isJSONRPCResponse(v, d)) return;
   if (!(_isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d)))
     anyOf(
       o,
@@ -838,6 +817,7 @@ function _isParseError(v: any, d: number): boolean {
 }
 
 function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isParseError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "code", v.code, v.code === -32700, "-32700", "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -856,6 +836,7 @@ function _isInvalidRequestError(v: any, d: number): boolean {
 }
 
 function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInvalidRequestError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "code", v.code, v.code === -32600, "-32600", "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -874,6 +855,7 @@ function _isMethodNotFoundError(v: any, d: number): boolean {
 }
 
 function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isMethodNotFoundError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "code", v.code, v.code === -32601, "-32601", "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -892,6 +874,7 @@ function _isInvalidParamsError(v: any, d: number): boolean {
 }
 
 function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInvalidParamsError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "code", v.code, v.code === -32602, "-32602", "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -910,6 +893,7 @@ function _isInternalError(v: any, d: number): boolean {
 }
 
 function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInternalError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "code", v.code, v.code === -32603, "-32603", "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -935,6 +919,7 @@ function _isHeaderMismatchError(v: any, d: number): boolean {
 }
 
 function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isHeaderMismatchError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
@@ -971,6 +956,7 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
 }
 
 function _collectUnsupportedProtocolVersionError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isUnsupportedProtocolVersionError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
@@ -988,14 +974,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
                   o,
                   d,
                 );
-              req(
-                o,
-                p + "/error/data",
-                "requested",
-                v.error.data.requested,
-                typeof v.error.data.requested === "string",
-                "string",
-              );
+              req(o, p + "/error/data", "requested", v.error.data.requested, typeof v.error.data.requested === "string", "string");
             }
           }
         }
@@ -1010,17 +989,12 @@ function _isUnsupportedProtocolVersionError$error$1$data$supported(v: any, d: nu
   return true;
 }
 
-function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
+function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
+      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -1030,10 +1004,7 @@ export const {
   is: isUnsupportedProtocolVersionError,
   validate: validateUnsupportedProtocolVersionError,
   schema: UnsupportedProtocolVersionErrorSchema,
-} = define<T.UnsupportedProtocolVersionError>(
-  _isUnsupportedProtocolVersionError,
-  _collectUnsupportedProtocolVersionError,
-);
+} = define<T.UnsupportedProtocolVersionError>(_isUnsupportedProtocolVersionError, _collectUnsupportedProtocolVersionError);
 
 function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
   return (
@@ -1049,6 +1020,7 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
 }
 
 function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isMissingRequiredClientCapabilityError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
@@ -1060,12 +1032,7 @@ function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: Vali
           if (need(o, p + "/error", "data", v.error.data)) {
             if (object(o, p + "/error/data", v.error.data)) {
               if (need(o, p + "/error/data", "requiredCapabilities", v.error.data.requiredCapabilities))
-                _collectClientCapabilities(
-                  v.error.data.requiredCapabilities,
-                  p + "/error/data/requiredCapabilities",
-                  o,
-                  d,
-                );
+                _collectClientCapabilities(v.error.data.requiredCapabilities, p + "/error/data/requiredCapabilities", o, d);
             }
           }
         }
@@ -1079,16 +1046,14 @@ export const {
   is: isMissingRequiredClientCapabilityError,
   validate: validateMissingRequiredClientCapabilityError,
   schema: MissingRequiredClientCapabilityErrorSchema,
-} = define<T.MissingRequiredClientCapabilityError>(
-  _isMissingRequiredClientCapabilityError,
-  _collectMissingRequiredClientCapabilityError,
-);
+} = define<T.MissingRequiredClientCapabilityError>(_isMissingRequiredClientCapabilityError, _collectMissingRequiredClientCapabilityError);
 
 function _isEmptyResult(v: any, d: number): boolean {
   return _isResult(v, d);
 }
 
 function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isEmptyResult(v, d)) return;
   _collectResult(v, p, o, d);
 }
 
@@ -1114,6 +1079,7 @@ function _isInputRequest(v: any, d: number): boolean {
 }
 
 function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInputRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "sampling/createMessage":
@@ -1133,9 +1099,7 @@ function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/method",
           "discriminator",
-          "unknown method " +
-            JSON.stringify(v.method) +
-            '; expected one of "sampling/createMessage", "roots/list", "elicitation/create"',
+          "unknown method " + JSON.stringify(v.method) + '; expected one of "sampling/createMessage", "roots/list", "elicitation/create"',
         );
     }
 }
@@ -1152,6 +1116,7 @@ function _isInputResponse(v: any, d: number): boolean {
 }
 
 function _collectInputResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInputResponse(v, d)) return;
   if (!(_isCreateMessageResult(v, d) || _isListRootsResult(v, d) || _isElicitResult(v, d)))
     anyOf(
       o,
@@ -1181,6 +1146,7 @@ function _isInputRequests(v: any, d: number): boolean {
 }
 
 function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInputRequests(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
@@ -1206,6 +1172,7 @@ function _isInputResponses(v: any, d: number): boolean {
 }
 
 function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInputResponses(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
@@ -1232,6 +1199,7 @@ function _isInputRequiredResult(v: any, d: number): boolean {
 }
 
 function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInputRequiredResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -1257,6 +1225,7 @@ function _isInputResponseRequestParams(v: any, d: number): boolean {
 }
 
 function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isInputResponseRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
@@ -1281,6 +1250,7 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d);
@@ -1296,15 +1266,11 @@ export const {
 } = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.method === "notifications/cancelled" &&
-    v.jsonrpc === "2.0" &&
-    _isCancelledNotificationParams(v.params, d)
-  );
+  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d);
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
     if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d);
@@ -1330,6 +1296,7 @@ function _isDiscoverRequest(v: any, d: number): boolean {
 }
 
 function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isDiscoverRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "server/discover", '"server/discover"', "const");
     if (need(o, p, "params", v.params)) _collectRequestParams(v.params, p + "/params", o, d);
@@ -1354,12 +1321,13 @@ function _isDiscoverResult(v: any, d: number): boolean {
     (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    _isDiscoverResult$supportedVersions(v.supportedVersions, d) &&
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.supportedVersions, d) &&
     _isServerCapabilities(v.capabilities, d)
   );
 }
 
 function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isDiscoverResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -1367,36 +1335,11 @@ function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: numb
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(
-      o,
-      p,
-      "cacheScope",
-      v.cacheScope,
-      v.cacheScope === "public" || v.cacheScope === "private",
-      'one of "public", "private"',
-      "enum",
-    );
+    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
     if (need(o, p, "supportedVersions", v.supportedVersions))
-      _isDiscoverResult$supportedVersions$collect(v.supportedVersions, p + "/supportedVersions", o, d);
-    if (need(o, p, "capabilities", v.capabilities))
-      _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.supportedVersions, p + "/supportedVersions", o, d);
+    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
     opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
-  }
-}
-
-function _isDiscoverResult$supportedVersions(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isDiscoverResult$supportedVersions$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -1408,15 +1351,11 @@ export const {
 } = define<T.DiscoverResult>(_isDiscoverResult, _collectDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isDiscoverResult(v.result, d)
-  );
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isDiscoverResult(v.result, d);
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isDiscoverResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -1444,14 +1383,14 @@ function _isClientCapabilities(v: any, d: number): boolean {
       (isObject(v.elicitation) &&
         (v.elicitation.form === undefined || _isJSONObject(v.elicitation.form, d + 1)) &&
         (v.elicitation.url === undefined || _isJSONObject(v.elicitation.url, d + 1)))) &&
-    (v.extensions === undefined || _isClientCapabilities$extensions(v.extensions, d))
+    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d))
   );
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined)
-      _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
     opt(o, p, "roots", v.roots, isObject(v.roots), "object");
     if (v.sampling !== undefined) {
       if (object(o, p + "/sampling", v.sampling)) {
@@ -1465,7 +1404,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
         if (v.elicitation.url !== undefined) _collectJSONObject(v.elicitation.url, p + "/elicitation/url", o, d + 1);
       }
     }
-    if (v.extensions !== undefined) _isClientCapabilities$extensions$collect(v.extensions, p + "/extensions", o, d);
+    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d);
   }
 }
 
@@ -1487,24 +1426,6 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
   }
 }
 
-function _isClientCapabilities$extensions(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!_isJSONObject(v[k], d + 1)) return false;
-  }
-  return true;
-}
-
-function _isClientCapabilities$extensions$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
-    }
-  }
-}
-
 /** `ClientCapabilities` (schema.ts:716) */
 export const {
   is: isClientCapabilities,
@@ -1515,7 +1436,7 @@ export const {
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isServerCapabilities$experimental(v.experimental, d)) &&
+    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d)) &&
     (v.logging === undefined || _isJSONObject(v.logging, d + 1)) &&
     (v.completions === undefined || _isJSONObject(v.completions, d + 1)) &&
     (v.prompts === undefined ||
@@ -1524,48 +1445,26 @@ function _isServerCapabilities(v: any, d: number): boolean {
       (isObject(v.resources) &&
         (v.resources.subscribe === undefined || typeof v.resources.subscribe === "boolean") &&
         (v.resources.listChanged === undefined || typeof v.resources.listChanged === "boolean"))) &&
-    (v.tools === undefined ||
-      (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
-    (v.extensions === undefined || _isServerCapabilities$extensions(v.extensions, d))
+    (v.tools === undefined || (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
+    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d))
   );
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined)
-      _isServerCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
     if (v.logging !== undefined) _collectJSONObject(v.logging, p + "/logging", o, d + 1);
     if (v.completions !== undefined) _collectJSONObject(v.completions, p + "/completions", o, d + 1);
     if (v.prompts !== undefined) {
       if (object(o, p + "/prompts", v.prompts)) {
-        opt(
-          o,
-          p + "/prompts",
-          "listChanged",
-          v.prompts.listChanged,
-          typeof v.prompts.listChanged === "boolean",
-          "boolean",
-        );
+        opt(o, p + "/prompts", "listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
       }
     }
     if (v.resources !== undefined) {
       if (object(o, p + "/resources", v.resources)) {
-        opt(
-          o,
-          p + "/resources",
-          "subscribe",
-          v.resources.subscribe,
-          typeof v.resources.subscribe === "boolean",
-          "boolean",
-        );
-        opt(
-          o,
-          p + "/resources",
-          "listChanged",
-          v.resources.listChanged,
-          typeof v.resources.listChanged === "boolean",
-          "boolean",
-        );
+        opt(o, p + "/resources", "subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
+        opt(o, p + "/resources", "listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
       }
     }
     if (v.tools !== undefined) {
@@ -1573,43 +1472,7 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
         opt(o, p + "/tools", "listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
       }
     }
-    if (v.extensions !== undefined) _isServerCapabilities$extensions$collect(v.extensions, p + "/extensions", o, d);
-  }
-}
-
-function _isServerCapabilities$experimental(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!_isJSONObject(v[k], d + 1)) return false;
-  }
-  return true;
-}
-
-function _isServerCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
-    }
-  }
-}
-
-function _isServerCapabilities$extensions(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!_isJSONObject(v[k], d + 1)) return false;
-  }
-  return true;
-}
-
-function _isServerCapabilities$extensions$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
-    }
+    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d);
   }
 }
 
@@ -1627,35 +1490,20 @@ function _isIcon(v: any, d: number): boolean {
     (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
     typeof v.src === "string" &&
     formatUri(v.src) &&
-    (v.sizes === undefined || _isIcon$sizes(v.sizes, d))
+    (v.sizes === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.sizes, d))
   );
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isIcon(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
       else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
+    if (v.sizes !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.sizes, p + "/sizes", o, d);
     opt(o, p, "theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
-  }
-}
-
-function _isIcon$sizes(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -1667,6 +1515,7 @@ function _isIcons(v: any, d: number): boolean {
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isIcons(v, d)) return;
   if (object(o, p, v)) {
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
   }
@@ -1679,13 +1528,7 @@ function _isIcons$icons(v: any, d: number): boolean {
 }
 
 function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectIcon(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectIcon);
 }
 
 /** `Icons` (schema.ts:934) */
@@ -1696,6 +1539,7 @@ function _isBaseMetadata(v: any, d: number): boolean {
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isBaseMetadata(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -1722,6 +1566,7 @@ function _isImplementation(v: any, d: number): boolean {
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isImplementation(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -1754,10 +1599,10 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "progressToken", v.progressToken))
-      _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
+    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
     req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
     opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
     opt(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -1772,15 +1617,11 @@ export const {
 } = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.method === "notifications/progress" &&
-    v.jsonrpc === "2.0" &&
-    _isProgressNotificationParams(v.params, d)
-  );
+  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d);
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
     if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d);
@@ -1800,6 +1641,7 @@ function _isPaginatedRequestParams(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d);
@@ -1824,6 +1666,7 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -1849,6 +1692,7 @@ function _isPaginatedResult(v: any, d: number): boolean {
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -1875,6 +1719,7 @@ function _isCacheableResult(v: any, d: number): boolean {
 }
 
 function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCacheableResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -1882,15 +1727,7 @@ function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: num
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(
-      o,
-      p,
-      "cacheScope",
-      v.cacheScope,
-      v.cacheScope === "public" || v.cacheScope === "private",
-      'one of "public", "private"',
-      "enum",
-    );
+    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
   }
 }
 
@@ -1912,6 +1749,7 @@ function _isListResourcesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
     if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -1941,6 +1779,7 @@ function _isListResourcesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -1949,17 +1788,8 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(
-      o,
-      p,
-      "cacheScope",
-      v.cacheScope,
-      v.cacheScope === "public" || v.cacheScope === "private",
-      'one of "public", "private"',
-      "enum",
-    );
-    if (need(o, p, "resources", v.resources))
-      _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
+    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
   }
 }
 
@@ -1970,13 +1800,7 @@ function _isListResourcesResult$resources(v: any, d: number): boolean {
 }
 
 function _isListResourcesResult$resources$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectResource(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectResource);
 }
 
 /** `ListResourcesResult` (schema.ts:1133) */
@@ -1987,15 +1811,11 @@ export const {
 } = define<T.ListResourcesResult>(_isListResourcesResult, _collectListResourcesResult);
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListResourcesResult(v.result, d)
-  );
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListResourcesResult(v.result, d);
 }
 
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourcesResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -2021,6 +1841,7 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
     if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -2050,6 +1871,7 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -2058,15 +1880,7 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(
-      o,
-      p,
-      "cacheScope",
-      v.cacheScope,
-      v.cacheScope === "public" || v.cacheScope === "private",
-      'one of "public", "private"',
-      "enum",
-    );
+    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
     if (need(o, p, "resourceTemplates", v.resourceTemplates))
       _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d);
   }
@@ -2078,19 +1892,8 @@ function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): bo
   return true;
 }
 
-function _isListResourceTemplatesResult$resourceTemplates$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectResourceTemplate(e0, p + "/" + i0, o, d);
-    }
-  }
+function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+  items(o, p, v, d, _collectResourceTemplate);
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:1169) */
@@ -2110,6 +1913,7 @@ function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListResourceTemplatesResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -2122,16 +1926,14 @@ export const {
   is: isListResourceTemplatesResultResponse,
   validate: validateListResourceTemplatesResultResponse,
   schema: ListResourceTemplatesResultResponseSchema,
-} = define<T.ListResourceTemplatesResultResponse>(
-  _isListResourceTemplatesResultResponse,
-  _collectListResourceTemplatesResultResponse,
-);
+} = define<T.ListResourceTemplatesResultResponse>(_isListResourceTemplatesResultResponse, _collectListResourceTemplatesResultResponse);
 
 function _isResourceRequestParams(v: any, d: number): boolean {
   return isObject(v) && _isRequestMetaObject(v._meta, d) && typeof v.uri === "string" && formatUri(v.uri);
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "uri", v.uri)) {
@@ -2160,6 +1962,7 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "uri", v.uri)) {
@@ -2189,6 +1992,7 @@ function _isReadResourceRequest(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
     if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d);
@@ -2217,6 +2021,7 @@ function _isReadResourceResult(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -2224,23 +2029,14 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(
-      o,
-      p,
-      "cacheScope",
-      v.cacheScope,
-      v.cacheScope === "public" || v.cacheScope === "private",
-      'one of "public", "private"',
-      "enum",
-    );
+    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
     if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
   }
 }
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
+  for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
   return true;
 }
 
@@ -2280,6 +2076,7 @@ function _isReadResourceResultResponse(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isReadResourceResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -2314,16 +2111,9 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/resources/list_changed",
-      '"notifications/resources/list_changed"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -2334,10 +2124,7 @@ export const {
   is: isResourceListChangedNotification,
   validate: validateResourceListChangedNotification,
   schema: ResourceListChangedNotificationSchema,
-} = define<T.ResourceListChangedNotification>(
-  _isResourceListChangedNotification,
-  _collectResourceListChangedNotification,
-);
+} = define<T.ResourceListChangedNotification>(_isResourceListChangedNotification, _collectResourceListChangedNotification);
 
 function _isSubscriptionFilter(v: any, d: number): boolean {
   return (
@@ -2345,33 +2132,18 @@ function _isSubscriptionFilter(v: any, d: number): boolean {
     (v.toolsListChanged === undefined || typeof v.toolsListChanged === "boolean") &&
     (v.promptsListChanged === undefined || typeof v.promptsListChanged === "boolean") &&
     (v.resourcesListChanged === undefined || typeof v.resourcesListChanged === "boolean") &&
-    (v.resourceSubscriptions === undefined || _isSubscriptionFilter$resourceSubscriptions(v.resourceSubscriptions, d))
+    (v.resourceSubscriptions === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.resourceSubscriptions, d))
   );
 }
 
 function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionFilter(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "toolsListChanged", v.toolsListChanged, typeof v.toolsListChanged === "boolean", "boolean");
     opt(o, p, "promptsListChanged", v.promptsListChanged, typeof v.promptsListChanged === "boolean", "boolean");
     opt(o, p, "resourcesListChanged", v.resourcesListChanged, typeof v.resourcesListChanged === "boolean", "boolean");
     if (v.resourceSubscriptions !== undefined)
-      _isSubscriptionFilter$resourceSubscriptions$collect(v.resourceSubscriptions, p + "/resourceSubscriptions", o, d);
-  }
-}
-
-function _isSubscriptionFilter$resourceSubscriptions(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isSubscriptionFilter$resourceSubscriptions$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.resourceSubscriptions, p + "/resourceSubscriptions", o, d);
   }
 }
 
@@ -2387,10 +2159,10 @@ function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionsListenRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "notifications", v.notifications))
-      _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
+    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
   }
 }
 
@@ -2399,10 +2171,7 @@ export const {
   is: isSubscriptionsListenRequestParams,
   validate: validateSubscriptionsListenRequestParams,
   schema: SubscriptionsListenRequestParamsSchema,
-} = define<T.SubscriptionsListenRequestParams>(
-  _isSubscriptionsListenRequestParams,
-  _collectSubscriptionsListenRequestParams,
-);
+} = define<T.SubscriptionsListenRequestParams>(_isSubscriptionsListenRequestParams, _collectSubscriptionsListenRequestParams);
 
 function _isSubscriptionsListenRequest(v: any, d: number): boolean {
   return (
@@ -2415,6 +2184,7 @@ function _isSubscriptionsListenRequest(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionsListenRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "subscriptions/listen", '"subscriptions/listen"', "const");
     if (need(o, p, "params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d);
@@ -2433,24 +2203,18 @@ export const {
 function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" ||
-      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
-    (v["io.modelcontextprotocol/serverInfo"] === undefined ||
-      _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
+    (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" || Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
+    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
   );
 }
 
 function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionsListenResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
       _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d);
     if (need(o, p, "io.modelcontextprotocol/subscriptionId", v["io.modelcontextprotocol/subscriptionId"]))
-      _collectRequestId(
-        v["io.modelcontextprotocol/subscriptionId"],
-        p + "/io.modelcontextprotocol~1subscriptionId",
-        o,
-        d,
-      );
+      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d);
   }
 }
 
@@ -2459,16 +2223,14 @@ export const {
   is: isSubscriptionsListenResultMetaObject,
   validate: validateSubscriptionsListenResultMetaObject,
   schema: SubscriptionsListenResultMetaObjectSchema,
-} = define<T.SubscriptionsListenResultMetaObject>(
-  _isSubscriptionsListenResultMetaObject,
-  _collectSubscriptionsListenResultMetaObject,
-);
+} = define<T.SubscriptionsListenResultMetaObject>(_isSubscriptionsListenResultMetaObject, _collectSubscriptionsListenResultMetaObject);
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
   return isObject(v) && typeof v.resultType === "string" && _isSubscriptionsListenResultMetaObject(v._meta, d);
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionsListenResult(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -2484,14 +2246,12 @@ export const {
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSubscriptionsListenResult(v.result, d)
+    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isSubscriptionsListenResult(v.result, d)
   );
 }
 
 function _collectSubscriptionsListenResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionsListenResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -2504,24 +2264,17 @@ export const {
   is: isSubscriptionsListenResultResponse,
   validate: validateSubscriptionsListenResultResponse,
   schema: SubscriptionsListenResultResponseSchema,
-} = define<T.SubscriptionsListenResultResponse>(
-  _isSubscriptionsListenResultResponse,
-  _collectSubscriptionsListenResultResponse,
-);
+} = define<T.SubscriptionsListenResultResponse>(_isSubscriptionsListenResultResponse, _collectSubscriptionsListenResultResponse);
 
 function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) &&
-    _isSubscriptionFilter(v.notifications, d)
-  );
+  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) && _isSubscriptionFilter(v.notifications, d);
 }
 
 function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionsAcknowledgedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "notifications", v.notifications))
-      _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
+    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
   }
 }
 
@@ -2545,6 +2298,7 @@ function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSubscriptionsAcknowledgedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(
       o,
@@ -2555,8 +2309,7 @@ function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: Val
       '"notifications/subscriptions/acknowledged"',
       "const",
     );
-    if (need(o, p, "params", v.params))
-      _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2572,15 +2325,11 @@ export const {
 );
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri)
-  );
+  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) && typeof v.uri === "string" && formatUri(v.uri);
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "uri", v.uri)) {
@@ -2595,10 +2344,7 @@ export const {
   is: isResourceUpdatedNotificationParams,
   validate: validateResourceUpdatedNotificationParams,
   schema: ResourceUpdatedNotificationParamsSchema,
-} = define<T.ResourceUpdatedNotificationParams>(
-  _isResourceUpdatedNotificationParams,
-  _collectResourceUpdatedNotificationParams,
-);
+} = define<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams, _collectResourceUpdatedNotificationParams);
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
@@ -2610,16 +2356,9 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/resources/updated",
-      '"notifications/resources/updated"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
     if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -2649,6 +2388,7 @@ function _isResource(v: any, d: number): boolean {
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResource(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -2666,11 +2406,7 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
 }
 
 /** `Resource` (schema.ts:1441) */
-export const {
-  is: isResource,
-  validate: validateResource,
-  schema: ResourceSchema,
-} = define<T.Resource>(_isResource, _collectResource);
+export const { is: isResource, validate: validateResource, schema: ResourceSchema } = define<T.Resource>(_isResource, _collectResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
@@ -2688,14 +2424,14 @@ function _isResourceTemplate(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
     if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
-      else if (!formatUriTemplate(v.uriTemplate))
-        issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
@@ -2722,6 +2458,7 @@ function _isResourceContents(v: any, d: number): boolean {
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceContents(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -2751,6 +2488,7 @@ function _isTextResourceContents(v: any, d: number): boolean {
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -2782,6 +2520,7 @@ function _isBlobResourceContents(v: any, d: number): boolean {
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -2814,6 +2553,7 @@ function _isListPromptsRequest(v: any, d: number): boolean {
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
     if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -2843,6 +2583,7 @@ function _isListPromptsResult(v: any, d: number): boolean {
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -2851,15 +2592,7 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(
-      o,
-      p,
-      "cacheScope",
-      v.cacheScope,
-      v.cacheScope === "public" || v.cacheScope === "private",
-      'one of "public", "private"',
-      "enum",
-    );
+    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
     if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
   }
 }
@@ -2871,13 +2604,7 @@ function _isListPromptsResult$prompts(v: any, d: number): boolean {
 }
 
 function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectPrompt(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectPrompt);
 }
 
 /** `ListPromptsResult` (schema.ts:1578) */
@@ -2888,15 +2615,11 @@ export const {
 } = define<T.ListPromptsResult>(_isListPromptsResult, _collectListPromptsResult);
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListPromptsResult(v.result, d)
-  );
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListPromptsResult(v.result, d);
 }
 
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListPromptsResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -2923,6 +2646,7 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
@@ -2945,7 +2669,7 @@ function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: Valid
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
-      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
+      _collectJSONValue$0$collect(v[k0], p + "/" + escapeToken(k0), o, d);
     }
   }
 }
@@ -2968,6 +2692,7 @@ function _isGetPromptRequest(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
     if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d);
@@ -2994,6 +2719,7 @@ function _isGetPromptResult(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -3009,13 +2735,7 @@ function _isGetPromptResult$messages(v: any, d: number): boolean {
 }
 
 function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectPromptMessage(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectPromptMessage);
 }
 
 /** `GetPromptResult` (schema.ts:1634) */
@@ -3035,6 +2755,7 @@ function _isGetPromptResultResponse(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isGetPromptResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -3072,6 +2793,7 @@ function _isPrompt(v: any, d: number): boolean {
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPrompt(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -3089,21 +2811,11 @@ function _isPrompt$arguments(v: any, d: number): boolean {
 }
 
 function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectPromptArgument(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectPromptArgument);
 }
 
 /** `Prompt` (schema.ts:1659) */
-export const {
-  is: isPrompt,
-  validate: validatePrompt,
-  schema: PromptSchema,
-} = define<T.Prompt>(_isPrompt, _collectPrompt);
+export const { is: isPrompt, validate: validatePrompt, schema: PromptSchema } = define<T.Prompt>(_isPrompt, _collectPrompt);
 
 function _isPromptArgument(v: any, d: number): boolean {
   return (
@@ -3116,6 +2828,7 @@ function _isPromptArgument(v: any, d: number): boolean {
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptArgument(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -3147,6 +2860,7 @@ function _isPromptMessage(v: any, d: number): boolean {
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d);
@@ -3178,6 +2892,7 @@ function _isResourceLink(v: any, d: number): boolean {
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceLink(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -3213,6 +2928,7 @@ function _isEmbeddedResource(v: any, d: number): boolean {
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
     if (need(o, p, "resource", v.resource))
@@ -3248,16 +2964,9 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/prompts/list_changed",
-      '"notifications/prompts/list_changed"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -3281,6 +2990,7 @@ function _isListToolsRequest(v: any, d: number): boolean {
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
     if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
@@ -3310,6 +3020,7 @@ function _isListToolsResult(v: any, d: number): boolean {
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -3318,15 +3029,7 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(
-      o,
-      p,
-      "cacheScope",
-      v.cacheScope,
-      v.cacheScope === "public" || v.cacheScope === "private",
-      'one of "public", "private"',
-      "enum",
-    );
+    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
     if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
   }
 }
@@ -3338,13 +3041,7 @@ function _isListToolsResult$tools(v: any, d: number): boolean {
 }
 
 function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1779) */
@@ -3355,15 +3052,11 @@ export const {
 } = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListToolsResult(v.result, d)
-  );
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListToolsResult(v.result, d);
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListToolsResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -3389,6 +3082,7 @@ function _isCallToolResult(v: any, d: number): boolean {
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -3404,13 +3098,7 @@ function _isCallToolResult$content(v: any, d: number): boolean {
 }
 
 function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectContentBlock);
 }
 
 /** `CallToolResult` (schema.ts:1809) */
@@ -3430,6 +3118,7 @@ function _isCallToolResultResponse(v: any, d: number): boolean {
 }
 
 function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCallToolResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -3466,6 +3155,7 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
@@ -3493,6 +3183,7 @@ function _isCallToolRequest(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
     if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d);
@@ -3518,16 +3209,9 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "method",
-      v.method,
-      v.method === "notifications/tools/list_changed",
-      '"notifications/tools/list_changed"',
-      "const",
-    );
+    req(o, p, "method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
@@ -3552,6 +3236,7 @@ function _isToolAnnotations(v: any, d: number): boolean {
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolAnnotations(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
@@ -3579,14 +3264,14 @@ function _isTool(v: any, d: number): boolean {
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
     (v.outputSchema === undefined ||
-      (isObject(v.outputSchema) &&
-        (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string"))) &&
+      (isObject(v.outputSchema) && (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string"))) &&
     (v.annotations === undefined || _isToolAnnotations(v.annotations, d)) &&
     (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTool(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -3594,27 +3279,13 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (need(o, p, "inputSchema", v.inputSchema)) {
       if (object(o, p + "/inputSchema", v.inputSchema)) {
-        opt(
-          o,
-          p + "/inputSchema",
-          "$schema",
-          v.inputSchema.$schema,
-          typeof v.inputSchema.$schema === "string",
-          "string",
-        );
+        opt(o, p + "/inputSchema", "$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
         req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
       }
     }
     if (v.outputSchema !== undefined) {
       if (object(o, p + "/outputSchema", v.outputSchema)) {
-        opt(
-          o,
-          p + "/outputSchema",
-          "$schema",
-          v.outputSchema.$schema,
-          typeof v.outputSchema.$schema === "string",
-          "string",
-        );
+        opt(o, p + "/outputSchema", "$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
       }
     }
     if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d);
@@ -3643,6 +3314,7 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
@@ -3656,21 +3328,14 @@ export const {
   is: isLoggingMessageNotificationParams,
   validate: validateLoggingMessageNotificationParams,
   schema: LoggingMessageNotificationParamsSchema,
-} = define<T.LoggingMessageNotificationParams>(
-  _isLoggingMessageNotificationParams,
-  _collectLoggingMessageNotificationParams,
-);
+} = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.method === "notifications/message" &&
-    v.jsonrpc === "2.0" &&
-    _isLoggingMessageNotificationParams(v.params, d)
-  );
+  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d);
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
     if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d);
@@ -3731,17 +3396,17 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
       v.includeContext === "allServers") &&
     _isCreateMessageRequestParams$messages(v.messages, d) &&
     (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d)) &&
-    (v.stopSequences === undefined || _isCreateMessageRequestParams$stopSequences(v.stopSequences, d)) &&
+    (v.stopSequences === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.stopSequences, d)) &&
     (v.metadata === undefined || _isJSONObject(v.metadata, d + 1)) &&
-    (v.tools === undefined || _isCreateMessageRequestParams$tools(v.tools, d)) &&
+    (v.tools === undefined || _isListToolsResult$tools(v.tools, d)) &&
     (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d))
   );
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "messages", v.messages))
-      _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
+    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
     if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d);
     opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
@@ -3756,9 +3421,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
     req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
     if (v.stopSequences !== undefined)
-      _isCreateMessageRequestParams$stopSequences$collect(v.stopSequences, p + "/stopSequences", o, d);
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.stopSequences, p + "/stopSequences", o, d);
     if (v.metadata !== undefined) _collectJSONObject(v.metadata, p + "/metadata", o, d + 1);
-    if (v.tools !== undefined) _isCreateMessageRequestParams$tools$collect(v.tools, p + "/tools", o, d);
+    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
     if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d);
   }
 }
@@ -3770,45 +3435,7 @@ function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
 }
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectSamplingMessage(e0, p + "/" + i0, o, d);
-    }
-  }
-}
-
-function _isCreateMessageRequestParams$stopSequences(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
-function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
-  return true;
-}
-
-function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectTool(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectSamplingMessage);
 }
 
 /** `CreateMessageRequestParams` (schema.ts:2104) */
@@ -3823,16 +3450,9 @@ function _isToolChoice(v: any, d: number): boolean {
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolChoice(v, d)) return;
   if (object(o, p, v)) {
-    opt(
-      o,
-      p,
-      "mode",
-      v.mode,
-      v.mode === "auto" || v.mode === "required" || v.mode === "none",
-      'one of "auto", "required", "none"',
-      "enum",
-    );
+    opt(o, p, "mode", v.mode, v.mode === "auto" || v.mode === "required" || v.mode === "none", 'one of "auto", "required", "none"', "enum");
   }
 }
 
@@ -3848,6 +3468,7 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
     if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d);
@@ -3873,6 +3494,7 @@ function _isCreateMessageResult(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content))
@@ -3899,13 +3521,7 @@ function _isCreateMessageResult$content$1(v: any, d: number): boolean {
 }
 
 function _isCreateMessageResult$content$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectSamplingMessageContentBlock(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectSamplingMessageContentBlock);
 }
 
 /** `CreateMessageResult` (schema.ts:2210) */
@@ -3925,6 +3541,7 @@ function _isSamplingMessage(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
     if (need(o, p, "content", v.content))
@@ -3968,6 +3585,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -3993,9 +3611,7 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
           o,
           p + "/type",
           "discriminator",
-          "unknown type " +
-            JSON.stringify(v.type) +
-            '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
+          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
         );
     }
 }
@@ -4017,6 +3633,7 @@ function _isAnnotations(v: any, d: number): boolean {
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isAnnotations(v, d)) return;
   if (object(o, p, v)) {
     if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
     if (v.priority !== undefined) {
@@ -4070,6 +3687,7 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -4095,9 +3713,7 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/type",
           "discriminator",
-          "unknown type " +
-            JSON.stringify(v.type) +
-            '; expected one of "text", "image", "audio", "resource_link", "resource"',
+          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
         );
     }
 }
@@ -4120,6 +3736,7 @@ function _isTextContent(v: any, d: number): boolean {
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTextContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "text", '"text"', "const");
     req(o, p, "text", v.text, typeof v.text === "string", "string");
@@ -4148,6 +3765,7 @@ function _isImageContent(v: any, d: number): boolean {
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isImageContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "image", '"image"', "const");
     if (need(o, p, "data", v.data)) {
@@ -4180,6 +3798,7 @@ function _isAudioContent(v: any, d: number): boolean {
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isAudioContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
     if (need(o, p, "data", v.data)) {
@@ -4211,6 +3830,7 @@ function _isToolUseContent(v: any, d: number): boolean {
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolUseContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "tool_use", '"tool_use"', "const");
     req(o, p, "id", v.id, typeof v.id === "string", "string");
@@ -4233,34 +3853,19 @@ function _isToolResultContent(v: any, d: number): boolean {
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
-    _isToolResultContent$content(v.content, d) &&
+    _isCallToolResult$content(v.content, d) &&
     (v._meta === undefined || _isMetaObject(v._meta, d))
   );
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
     req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "content", v.content)) _isToolResultContent$content$collect(v.content, p + "/content", o, d);
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
-  }
-}
-
-function _isToolResultContent$content(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
-  return true;
-}
-
-function _isToolResultContent$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectContentBlock(e0, p + "/" + i0, o, d);
-    }
   }
 }
 
@@ -4276,14 +3881,14 @@ function _isModelPreferences(v: any, d: number): boolean {
     isObject(v) &&
     (v.hints === undefined || _isModelPreferences$hints(v.hints, d)) &&
     (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
-    (v.speedPriority === undefined ||
-      (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
+    (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
     (v.intelligencePriority === undefined ||
       (Number.isFinite(v.intelligencePriority) && v.intelligencePriority >= 0 && v.intelligencePriority <= 1))
   );
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
     if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
     if (v.costPriority !== undefined) {
@@ -4297,8 +3902,7 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
       if (v.speedPriority > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
     }
     if (v.intelligencePriority !== undefined) {
-      if (!Number.isFinite(v.intelligencePriority))
-        expected(o, p + "/intelligencePriority", "number", v.intelligencePriority);
+      if (!Number.isFinite(v.intelligencePriority)) expected(o, p + "/intelligencePriority", "number", v.intelligencePriority);
       else if (v.intelligencePriority < 0) issue(o, p + "/intelligencePriority", "minimum", "must be >= 0");
       if (v.intelligencePriority > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
     }
@@ -4312,13 +3916,7 @@ function _isModelPreferences$hints(v: any, d: number): boolean {
 }
 
 function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectModelHint(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectModelHint);
 }
 
 /** `ModelPreferences` (schema.ts:2508) */
@@ -4333,6 +3931,7 @@ function _isModelHint(v: any, d: number): boolean {
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isModelHint(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "name", v.name, typeof v.name === "string", "string");
   }
@@ -4354,12 +3953,12 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
     typeof v.argument.name === "string" &&
     typeof v.argument.value === "string" &&
     (v.context === undefined ||
-      (isObject(v.context) &&
-        (v.context.arguments === undefined || _isCompleteRequestParams$context$arguments(v.context.arguments, d))))
+      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d))))
   );
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
@@ -4372,7 +3971,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v.context !== undefined) {
       if (object(o, p + "/context", v.context)) {
         if (v.context.arguments !== undefined)
-          _isCompleteRequestParams$context$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
+          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
       }
     }
   }
@@ -4403,31 +4002,8 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
         missing(o, p + "/type", "type");
         break;
       default:
-        issue(
-          o,
-          p + "/type",
-          "discriminator",
-          "unknown type " + JSON.stringify(v.type) + '; expected one of "ref/prompt", "ref/resource"',
-        );
+        issue(o, p + "/type", "discriminator", "unknown type " + JSON.stringify(v.type) + '; expected one of "ref/prompt", "ref/resource"');
     }
-}
-
-function _isCompleteRequestParams$context$arguments(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!(typeof v[k] === "string")) return false;
-  }
-  return true;
-}
-
-function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
-    }
-  }
 }
 
 /** `CompleteRequestParams` (schema.ts:2593) */
@@ -4448,6 +4024,7 @@ function _isCompleteRequest(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
     if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d);
@@ -4476,6 +4053,7 @@ function _isCompleteResult(v: any, d: number): boolean {
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
     if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
@@ -4484,14 +4062,7 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
         if (need(o, p + "/completion", "values", v.completion.values))
           _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d);
         opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
-        opt(
-          o,
-          p + "/completion",
-          "hasMore",
-          v.completion.hasMore,
-          typeof v.completion.hasMore === "boolean",
-          "boolean",
-        );
+        opt(o, p + "/completion", "hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
       }
     }
   }
@@ -4510,7 +4081,7 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
     if (v.length > 100) issue(o, p, "maxItems", "must have at most 100 items, has " + v.length);
     for (let i0 = 0; i0 < v.length; i0++) {
       const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
+      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d);
     }
   }
 }
@@ -4523,15 +4094,11 @@ export const {
 } = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCompleteResult(v.result, d)
-  );
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isCompleteResult(v.result, d);
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isCompleteResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
@@ -4551,6 +4118,7 @@ function _isResourceTemplateReference(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
     if (need(o, p, "uri", v.uri)) {
@@ -4568,15 +4136,11 @@ export const {
 } = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
 
 function _isPromptReference(v: any, d: number): boolean {
-  return (
-    isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    v.type === "ref/prompt"
-  );
+  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt";
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPromptReference(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4595,12 +4159,12 @@ function _isListRootsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "roots/list" &&
-    (v.params === undefined ||
-      (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d))))
+    (v.params === undefined || (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d))))
   );
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
     if (v.params !== undefined) {
@@ -4623,6 +4187,7 @@ function _isListRootsResult(v: any, d: number): boolean {
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
   }
@@ -4635,13 +4200,7 @@ function _isListRootsResult$roots(v: any, d: number): boolean {
 }
 
 function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      _collectRoot(e0, p + "/" + i0, o, d);
-    }
-  }
+  items(o, p, v, d, _collectRoot);
 }
 
 /** `ListRootsResult` (schema.ts:2742) */
@@ -4662,6 +4221,7 @@ function _isRoot(v: any, d: number): boolean {
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isRoot(v, d)) return;
   if (object(o, p, v)) {
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
@@ -4684,34 +4244,19 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
     (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
     v.requestedSchema.type === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d) &&
-    (v.requestedSchema.required === undefined ||
-      _isElicitRequestFormParams$requestedSchema$required(v.requestedSchema.required, d))
+    (v.requestedSchema.required === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.requestedSchema.required, d))
   );
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "mode", v.mode, v.mode === "form", '"form"', "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
     if (need(o, p, "requestedSchema", v.requestedSchema)) {
       if (object(o, p + "/requestedSchema", v.requestedSchema)) {
-        opt(
-          o,
-          p + "/requestedSchema",
-          "$schema",
-          v.requestedSchema.$schema,
-          typeof v.requestedSchema.$schema === "string",
-          "string",
-        );
-        req(
-          o,
-          p + "/requestedSchema",
-          "type",
-          v.requestedSchema.type,
-          v.requestedSchema.type === "object",
-          '"object"',
-          "const",
-        );
+        opt(o, p + "/requestedSchema", "$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
+        req(o, p + "/requestedSchema", "type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
         if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
@@ -4720,7 +4265,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             d,
           );
         if (v.requestedSchema.required !== undefined)
-          _isElicitRequestFormParams$requestedSchema$required$collect(
+          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
             v.requestedSchema.required,
             p + "/requestedSchema/required",
             o,
@@ -4740,37 +4285,11 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
   return true;
 }
 
-function _isElicitRequestFormParams$requestedSchema$properties$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
+function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (!hasOwn.call(v, k0)) continue;
       _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d);
-    }
-  }
-}
-
-function _isElicitRequestFormParams$requestedSchema$required(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isElicitRequestFormParams$requestedSchema$required$collect(
-  v: any,
-  p: string,
-  o: ValidationIssue[],
-  d: number,
-): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
   }
 }
@@ -4783,12 +4302,11 @@ export const {
 } = define<T.ElicitRequestFormParams>(_isElicitRequestFormParams, _collectElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
-  return (
-    isObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && formatUri(v.url)
-  );
+  return isObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && formatUri(v.url);
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "mode", v.mode, v.mode === "url", '"url"', "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -4820,6 +4338,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
     switch (v.mode) {
       case "form":
@@ -4830,12 +4349,7 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
         _collectElicitRequestURLParams(v, p, o, d);
         break;
       default:
-        issue(
-          o,
-          p + "/mode",
-          "discriminator",
-          "unknown mode " + JSON.stringify(v.mode) + '; expected one of "form", "url"',
-        );
+        issue(o, p + "/mode", "discriminator", "unknown mode " + JSON.stringify(v.mode) + '; expected one of "form", "url"');
     }
 }
 
@@ -4851,6 +4365,7 @@ function _isElicitRequest(v: any, d: number): boolean {
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
     if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d);
@@ -4869,6 +4384,7 @@ function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
 }
 
 function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isPrimitiveSchemaDefinition(v, d)) return;
   if (!(_isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d)))
     anyOf(
       o,
@@ -4897,15 +4413,12 @@ function _isStringSchema(v: any, d: number): boolean {
     (v.minLength === undefined || Number.isInteger(v.minLength)) &&
     (v.maxLength === undefined || Number.isInteger(v.maxLength)) &&
     (v.default === undefined || typeof v.default === "string") &&
-    (v.format === undefined ||
-      v.format === "email" ||
-      v.format === "uri" ||
-      v.format === "date" ||
-      v.format === "date-time")
+    (v.format === undefined || v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time")
   );
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isStringSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4945,6 +4458,7 @@ function _isNumberSchema(v: any, d: number): boolean {
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isNumberSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4973,6 +4487,7 @@ function _isBooleanSchema(v: any, d: number): boolean {
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isBooleanSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "boolean", '"boolean"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -4995,33 +4510,18 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isUntitledSingleSelectEnumSchema$enum(v.enum, d)
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d)
   );
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isUntitledSingleSelectEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
+    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
-  }
-}
-
-function _isUntitledSingleSelectEnumSchema$enum(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUntitledSingleSelectEnumSchema$enum$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -5044,6 +4544,7 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -5085,6 +4586,7 @@ function _isSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isSingleSelectEnumSchema(v, d)) return;
   if (!(_isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -5114,12 +4616,13 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
     v.items.type === "string" &&
-    _isUntitledMultiSelectEnumSchema$items$enum(v.items.enum, d) &&
-    (v.default === undefined || _isUntitledMultiSelectEnumSchema$default(v.default, d))
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.items.enum, d) &&
+    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d))
   );
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "array", '"array"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -5130,42 +4633,10 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
       if (object(o, p + "/items", v.items)) {
         req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
         if (need(o, p + "/items", "enum", v.items.enum))
-          _isUntitledMultiSelectEnumSchema$items$enum$collect(v.items.enum, p + "/items/enum", o, d);
+          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.items.enum, p + "/items/enum", o, d);
       }
     }
-    if (v.default !== undefined) _isUntitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-  }
-}
-
-function _isUntitledMultiSelectEnumSchema$items$enum(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUntitledMultiSelectEnumSchema$items$enum$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
-function _isUntitledMultiSelectEnumSchema$default(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUntitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
+    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -5185,12 +4656,13 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
-    _isTitledMultiSelectEnumSchema$items$anyOf(v.items.anyOf, d) &&
-    (v.default === undefined || _isTitledMultiSelectEnumSchema$default(v.default, d))
+    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d) &&
+    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d))
   );
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "array", '"array"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
@@ -5200,46 +4672,10 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         if (need(o, p + "/items", "anyOf", v.items.anyOf))
-          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
+          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
       }
     }
-    if (v.default !== undefined) _isTitledMultiSelectEnumSchema$default$collect(v.default, p + "/default", o, d);
-  }
-}
-
-function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(isObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
-  return true;
-}
-
-function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
-        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
-      }
-    }
-  }
-}
-
-function _isTitledMultiSelectEnumSchema$default(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isTitledMultiSelectEnumSchema$default$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
+    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d);
   }
 }
 
@@ -5255,6 +4691,7 @@ function _isMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isMultiSelectEnumSchema(v, d)) return;
   if (!(_isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -5281,51 +4718,20 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isLegacyTitledEnumSchema$enum(v.enum, d) &&
-    (v.enumNames === undefined || _isLegacyTitledEnumSchema$enumNames(v.enumNames, d))
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d) &&
+    (v.enumNames === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.enumNames, d))
   );
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isLegacyTitledEnumSchema$enum$collect(v.enum, p + "/enum", o, d);
-    if (v.enumNames !== undefined) _isLegacyTitledEnumSchema$enumNames$collect(v.enumNames, p + "/enumNames", o, d);
+    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d);
+    if (v.enumNames !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enumNames, p + "/enumNames", o, d);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
-  }
-}
-
-function _isLegacyTitledEnumSchema$enum(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isLegacyTitledEnumSchema$enum$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
-function _isLegacyTitledEnumSchema$enumNames(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isLegacyTitledEnumSchema$enumNames$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -5341,6 +4747,7 @@ function _isEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isEnumSchema(v, d)) return;
   if (!(_isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d)))
     anyOf(
       o,
@@ -5369,6 +4776,7 @@ function _isElicitResult(v: any, d: number): boolean {
 }
 
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isElicitResult(v, d)) return;
   if (object(o, p, v)) {
     req(
       o,
@@ -5383,22 +4791,6 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
   }
 }
 
-function _isElicitResult$content$values$3(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isElicitResult$content$values$3$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
-  }
-}
-
 function _isElicitResult$content(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
@@ -5407,23 +4799,11 @@ function _isElicitResult$content(v: any, d: number): boolean {
       typeof v[k] === "string" ||
       Number.isInteger(v[k]) ||
       typeof v[k] === "boolean" ||
-      _isElicitResult$content$values$3(v[k], d)
+      _isUnsupportedProtocolVersionError$error$1$data$supported(v[k], d)
     ))
       return false;
   }
   return true;
-}
-
-function _isElicitResult$content$collect$values$0$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(typeof v === "string")) expected(o, p, "string", v);
-}
-
-function _isElicitResult$content$collect$values$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Number.isInteger(v)) expected(o, p, "integer", v);
-}
-
-function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!(typeof v === "boolean")) expected(o, p, "boolean", v);
 }
 
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5434,7 +4814,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
         typeof v[k0] === "string" ||
         Number.isInteger(v[k0]) ||
         typeof v[k0] === "boolean" ||
-        _isElicitResult$content$values$3(v[k0], d)
+        _isUnsupportedProtocolVersionError$error$1$data$supported(v[k0], d)
       ))
         anyOf(
           o,
@@ -5444,10 +4824,10 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
           "string | integer | boolean | string[]",
           [1, 2, 4, 32],
           [
-            _isElicitResult$content$collect$values$0$collect,
-            _isElicitResult$content$collect$values$1$collect,
-            _isElicitResult$content$collect$values$2$collect,
-            _isElicitResult$content$values$3$collect,
+            _collectJSONValue$0$collect,
+            _collectJSONValue$1$collect,
+            _collectJSONValue$2$collect,
+            _isUnsupportedProtocolVersionError$error$1$data$supported$collect,
           ],
         );
     }
@@ -5490,6 +4870,7 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "server/discover":
@@ -5549,6 +4930,7 @@ function _isClientNotification(v: any, d: number): boolean {
 }
 
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientNotification(v, d)) return;
   _collectCancelledNotification(v, p, o, d);
 }
 
@@ -5564,6 +4946,7 @@ function _isClientResult(v: any, d: number): boolean {
 }
 
 function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isClientResult(v, d)) return;
   _collectEmptyResult(v, p, o, d);
 }
 
@@ -5599,6 +4982,7 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isServerNotification(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
@@ -5665,6 +5049,7 @@ function _isServerResult(v: any, d: number): boolean {
 }
 
 function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number): void {
+  if (_isServerResult(v, d)) return;
   if (!(
     _isEmptyResult(v, d) ||
     _isDiscoverResult(v, d) ||

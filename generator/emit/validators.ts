@@ -59,8 +59,8 @@ class ValidatorEmitter {
     const statements = this.needsStatements(type);
     if (statements) {
       // The declaration's own functions are the helpers for its top-level type.
-      this.helperChecks.set(type, n.check);
-      this.helperCollectors.set(type, n.collect);
+      this.helperChecks.set(typeKey(type), n.check);
+      this.helperCollectors.set(typeKey(type), n.collect);
     }
     const checkBody = [
       ...(recursive ? ["if (d > MAX_DEPTH) return false;"] : []),
@@ -68,6 +68,8 @@ class ValidatorEmitter {
     ];
     const collectBody = [
       ...(recursive ? ["if (d > MAX_DEPTH) return tooDeep(o, p);"] : []),
+      // A part that passes the fast check has no issues: skip it without building paths.
+      ...(this.simpleLeaf(type, "v", n.check) ? [] : [`if (${n.check}(v, d)) return;`]),
       ...this.collectStatements(type, "v", "p", n.collect, 0, true),
     ];
     const own = [
@@ -204,13 +206,13 @@ class ValidatorEmitter {
    * (`<place>`, `<place>$collect`) and returns the check function's name.
    */
   private helper(type: TypeExpr, place: string): string {
-    const known = this.helperChecks.get(type);
+    const known = this.helperChecks.get(typeKey(type));
     if (known) return known;
     const base = uniqueName(place.replace(IDENT_CHARS, "_"), this.helperNames);
     const collectName = `${base}$collect`;
     this.helperNames.add(collectName);
-    this.helperCollectors.set(type, collectName);
-    this.helperChecks.set(type, base);
+    this.helperCollectors.set(typeKey(type), collectName);
+    this.helperChecks.set(typeKey(type), base);
     const checkBody = this.helperCheckBody(type, base);
     this.helpers.push(`function ${base}(v: any, d: number): boolean {\n${indent(checkBody, "  ")}\n}`);
     const collectBody = this.collectStatements(type, "v", "p", collectName, 0, true);
@@ -220,8 +222,9 @@ class ValidatorEmitter {
     return base;
   }
 
-  private readonly helperCollectors = new Map<TypeExpr, string>();
-  private readonly helperChecks = new Map<TypeExpr, string>();
+  /** Hoisted functions by the structure of their type: equal types share one function. */
+  private readonly helperCollectors = new Map<string, string>();
+  private readonly helperChecks = new Map<string, string>();
 
   private helperCheckBody(type: TypeExpr, place: string): string[] {
     switch (type.kind) {
@@ -272,7 +275,7 @@ class ValidatorEmitter {
 
   /** Statements that push every issue of `v` against `type` onto `o`, with paths from expression `p`. */
   collect(type: TypeExpr, v: string, p: string, place: string, depth: number): string[] {
-    const hoisted = this.helperCollectors.get(type);
+    const hoisted = this.helperCollectors.get(typeKey(type));
     if (hoisted) return [`${hoisted}(${v}, ${p}, o, d);`];
     return this.collectStatements(type, v, p, place, depth, false);
   }
@@ -280,7 +283,7 @@ class ValidatorEmitter {
   private collectStatements(type: TypeExpr, v: string, p: string, place: string, depth: number, inHelper: boolean): string[] {
     if (!inHelper && type.kind === "union" && this.needsStatements(type)) {
       this.helper(type, place);
-      return [`${this.helperCollectors.get(type)!}(${v}, ${p}, o, d);`];
+      return [`${this.helperCollectors.get(typeKey(type))!}(${v}, ${p}, o, d);`];
     }
     switch (type.kind) {
       case "ref":
@@ -352,6 +355,8 @@ class ValidatorEmitter {
   private arrayCollect(type: Extract<TypeExpr, { kind: "array" }>, v: string, p: string, place: string, depth: number): string[] {
     const i = `i${depth}`;
     const e = `e${depth}`;
+    const named = type.constraints?.maxItems === undefined ? this.namedCollector(type.element, `${place}$items`) : undefined;
+    if (named) return [`items(o, ${p}, ${v}, ${named.depth}, ${named.name});`];
     const lines = [`if (!Array.isArray(${v})) expected(o, ${p}, "array", ${v});`, `else {`];
     const max = type.constraints?.maxItems;
     if (max !== undefined) {
@@ -363,6 +368,20 @@ class ValidatorEmitter {
     }
     lines.push("}");
     return lines;
+  }
+
+  /** The named collector of a type, if it has one (a reference, or a hoisted helper), and the depth to call it with. */
+  private namedCollector(type: TypeExpr, place: string): { name: string; depth: string } | undefined {
+    if (type.kind === "ref") {
+      const target = this.model.typeOf(type.name);
+      if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return undefined;
+      return { name: this.names.get(type.name)!.collect, depth: this.depthArg(type.name) };
+    }
+    if (this.needsStatements(type)) {
+      this.helper(type, place);
+      return { name: this.helperCollectors.get(typeKey(type))!, depth: "d" };
+    }
+    return undefined;
   }
 
   private tupleCollect(type: Extract<TypeExpr, { kind: "tuple" }>, v: string, p: string, place: string, depth: number): string[] {
@@ -436,10 +455,10 @@ class ValidatorEmitter {
   /** A collector function for one union member: the type's own, or a hoisted one. */
   private memberCollector(member: TypeExpr, place: string): string {
     if (member.kind === "ref") return this.names.get(member.name)!.collect;
-    const known = this.helperCollectors.get(member);
+    const known = this.helperCollectors.get(typeKey(member));
     if (known) return known;
     const name = uniqueName(`${place.replace(IDENT_CHARS, "_")}$collect`, this.helperNames);
-    this.helperCollectors.set(member, name);
+    this.helperCollectors.set(typeKey(member), name);
     const body = this.collectStatements(member, "v", "p", place, 0, false);
     this.helpers.push(`function ${name}(v: any, p: string, o: ValidationIssue[], d: number): void {\n${indent(body, "  ")}\n}`);
     return name;
@@ -493,6 +512,11 @@ function appendPath(p: string, suffix: string): string {
 
 function expectedCall(p: string, simple: { what: string; keyword?: string }, v: string): string {
   return `expected(o, ${p}, ${JSON.stringify(simple.what)}, ${v}${simple.keyword ? `, "${simple.keyword}"` : ""})`;
+}
+
+/** A key equal for structurally equal types (source positions and docs left out). */
+function typeKey(type: TypeExpr): string {
+  return JSON.stringify(type, (key, value: unknown) => (key === "span" || key === "docs" || key === "inheritedFrom" ? undefined : value));
 }
 
 function uniqueName(base: string, taken: Set<string>): string {

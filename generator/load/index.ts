@@ -90,7 +90,7 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
     compilerOptions: {
       strict: true,
       target: ts.ScriptTarget.ES2022,
-      lib: ["lib.es2022.d.ts"],
+      lib: ["lib.es5.d.ts"],
       types: [],
       noEmit: true,
       isolatedModules: false,

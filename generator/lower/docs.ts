@@ -29,30 +29,16 @@ export const SUPPORTED_FORMATS = [
   "uuid",
 ] as const;
 
-/** Splits JSDoc comments into free text and `@tag text` entries, in source order. */
+/** Splits JSDoc comments into free text and `@tag text` entries, in source order (TypeScript's own JSDoc parse). */
 export function docsOf(jsDocs: readonly JSDoc[]): Docs {
   const text: string[] = [];
   const tags: DocTag[] = [];
   for (const doc of jsDocs) {
-    const lines = doc
-      .getText()
-      .replace(/^\/\*\*/, "")
-      .replace(/\*\/$/, "")
-      .split("\n")
-      .map((line) => line.replace(/^\s*\* ?/, "").replace(/\s+$/, ""));
-    let current: { name: string; text: string[] } | undefined;
-    const body: string[] = [];
-    for (const line of lines) {
-      const tag = /^@([A-Za-z][\w-]*)\s*(.*)$/.exec(line.trim());
-      if (tag) {
-        if (current) tags.push({ name: current.name, text: current.text.join("\n").trim() });
-        current = { name: tag[1]!, text: [tag[2]!] };
-      } else if (current) current.text.push(line);
-      else body.push(line);
+    const description = doc.getDescription().replace(/\r\n/g, "\n").trim();
+    if (description) text.push(description);
+    for (const tag of doc.getTags()) {
+      tags.push({ name: tag.getTagName(), text: (tag.getCommentText() ?? "").replace(/\r\n/g, "\n").trim() });
     }
-    if (current) tags.push({ name: current.name, text: current.text.join("\n").trim() });
-    const joined = body.join("\n").trim();
-    if (joined) text.push(joined);
   }
   return { text: text.join("\n\n"), tags };
 }
@@ -79,7 +65,10 @@ export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[]): T
 }
 
 function applyTag(type: TypeExpr, tag: DocTag): TypeExpr | string {
-  const value = tag.text.split(/\s+/)[0] ?? "";
+  const value = tag.text;
+  if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
+    return `@${tag.name} takes one value, got "${value}"`;
+  }
   switch (tag.name) {
     case "TJS-type":
       if (value !== "number" && value !== "integer") return `@TJS-type ${value} is not supported (only number and integer)`;

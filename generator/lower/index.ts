@@ -59,6 +59,7 @@ class Lowerer {
   run(): SchemaIR {
     const sf = this.loaded.sourceFile;
     this.collect(sf);
+    this.checkStrayDocComments(sf);
     const declarations: Declaration[] = [];
     for (const [name, nodes] of this.nodes) {
       const decl = this.guard(() => this.lowerDeclaration(name, nodes));
@@ -94,6 +95,36 @@ class Lowerer {
     return new GeneratorError([
       { code: "MCG201", message: `unsupported construct: ${construct}`, span: this.span(node) },
     ]);
+  }
+
+  /**
+   * A `/** … *\/` comment that TypeScript does not attach to a declaration (for example one
+   * on the same line after `{`) would silently lose its constraint tags: report it (MCG221).
+   */
+  private checkStrayDocComments(sf: SourceFile): void {
+    const attached = new Set<number>();
+    const visit = (node: ts.Node) => {
+      for (const doc of ts.getJSDocCommentsAndTags(node)) if (ts.isJSDoc(doc)) attached.add(doc.pos);
+      ts.forEachChild(node, visit);
+    };
+    visit(sf.compilerNode);
+    // Every comment in the file, from TypeScript's scanner (so text inside strings never counts).
+    const comments = new Map<number, string>();
+    const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, sf.getFullText());
+    for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
+      if (token === ts.SyntaxKind.MultiLineCommentTrivia) comments.set(scanner.getTokenStart(), scanner.getTokenText());
+    }
+    for (const [pos, comment] of comments) {
+      if (!comment.startsWith("/**") || attached.has(pos)) continue;
+      const tag = /@(TJS-[\w-]+|format|minimum|maximum|maxItems|nullable|default)\b/.exec(comment);
+      if (!tag) continue;
+      const { line, column } = sf.getLineAndColumnAtPos(pos);
+      this.bag.add(
+        "MCG221",
+        `this doc comment's @${tag[1]} applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it`,
+        { file: this.loaded.displayPath, line, column },
+      );
+    }
   }
 
   // ---- top level -------------------------------------------------------------------

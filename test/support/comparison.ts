@@ -7,7 +7,7 @@
  */
 import type { AjvOracle, AjvVerdict } from "./ajv-oracle.js";
 import { changedOracle, type IntendedDifference, type Verdict } from "./intended-differences.js";
-import type { Json } from "./mutants.js";
+import type { Json, Mutant } from "./mutants.js";
 
 type Issue = { path: string; message: string; keyword: string };
 type Validate = (v: unknown) => { ok: true; value: unknown } | { ok: false; issues: Issue[] };
@@ -25,7 +25,8 @@ export class Comparison {
   disagreements = 0;
   /** How often each intended difference covered a disagreement, by id (`+` joins ids covering together). */
   readonly covered = new Map<string, number>();
-  readonly failures: string[] = [];
+  /** Every failure: its type, its kind of mutant, and the full text. */
+  readonly failures: { readonly type: string; readonly kind: string; readonly text: string }[] = [];
   private readonly oracles = new Map<string, AjvOracle>();
 
   /**
@@ -48,7 +49,7 @@ export class Comparison {
    * come with issues whose paths point into the value, our verdict must be ajv's or an
    * intended difference, and, with `mustBeValid`, ours must accept. Returns our verdict.
    */
-  check(type: string, source: string, mutant: string, value: Json, mustBeValid: boolean): boolean {
+  check(type: string, source: string, mutant: Pick<Mutant, "description" | "kind">, value: Json, mustBeValid: boolean): boolean {
     this.checked++;
     const validate = this.module[`validate${type}`] as Validate;
     const is = this.module[`is${type}`] as Is;
@@ -94,11 +95,25 @@ export class Comparison {
     return ours.ok;
   }
 
-  /** The failures as an assertion shows them: the first few in full, then a count. */
+  /**
+   * The failures as an assertion shows them: per kind of mutant, a count and the types it
+   * failed on; then the first failure of each kind, then further ones, up to a limit.
+   * Empty when there are none.
+   */
   report(): string[] {
-    const shown = this.failures.slice(0, SHOWN);
-    if (this.failures.length > SHOWN) shown.push(`… and ${this.failures.length - SHOWN} more failures`);
-    return shown;
+    if (this.failures.length === 0) return [];
+    const kinds = new Map<string, { count: number; types: Set<string> }>();
+    for (const f of this.failures) {
+      const k = kinds.get(f.kind) ?? { count: 0, types: new Set<string>() };
+      k.count++;
+      k.types.add(f.type);
+      kinds.set(f.kind, k);
+    }
+    const summary = [...kinds].map(([kind, k]) => `${k.count} × ${kind} (in ${[...k.types].join(", ")})`);
+    const firsts = [...kinds.keys()].map((kind) => this.failures.find((f) => f.kind === kind) as (typeof this.failures)[number]);
+    const shown = [...firsts, ...this.failures.filter((f) => !firsts.includes(f))].slice(0, SHOWN).map((f) => f.text);
+    const more = this.failures.length > SHOWN ? [`… and ${this.failures.length - SHOWN} more failures`] : [];
+    return [`${this.failures.length} failures, by kind of mutant:`, ...summary, ...shown, ...more];
   }
 
   /** The id of the entry (or `+`-joined entries) whose change makes ajv give our verdict. */
@@ -124,8 +139,12 @@ export class Comparison {
     return oracle;
   }
 
-  private fail(type: string, source: string, mutant: string, value: Json, detail: string): void {
-    this.failures.push(`[${this.label}] ${type} — ${source} — ${mutant}\n    ${detail}\n    value: ${truncate(JSON.stringify(value), 400)}`);
+  private fail(type: string, source: string, mutant: Pick<Mutant, "description" | "kind">, value: Json, detail: string): void {
+    this.failures.push({
+      type,
+      kind: mutant.kind,
+      text: `[${this.label}] ${type} — ${source} — ${mutant.description}\n    ${detail}\n    value: ${truncate(JSON.stringify(value), 400)}`,
+    });
   }
 }
 

@@ -1,26 +1,30 @@
 /**
  * Test support: every mutant of a JSON value that the upstream corpus suite checks.
  *
- * Unlike `bench/mutants.ts` (a few spread samples per kind, for timing), this is
- * exhaustive: every property at every depth is deleted, every node is replaced by
- * each JSON type it is not, and so on. Mutants share the unchanged parts of the
- * original (copy on the edited path only); validators never mutate their input.
+ * Exhaustive rather than sampled: every property and array item at every depth is
+ * deleted, every node (containers too) is replaced by each JSON type it is not, every
+ * string and number by a few probes, every array lengthened, `id` set to null,
+ * `jsonrpc` made wrong, extra properties added to every object. Mutants share the unchanged parts of the original
+ * (only the containers on the edited path are copied); validators never mutate input.
  */
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** One mutated copy of a value. */
 export interface Mutant {
-  /** e.g. `delete /params/name`, `retype /params/_meta integer→null`, `extra /params "x-extra": {}`. */
+  /** What changed where, e.g. `delete /params/name`, `retype /params/_meta object→null`, `extra /params "x-extra": {}`. */
   readonly description: string;
+  /** The description without the place, to group mutants: `delete`, `retype object→null`, `probe →"urn:"`. */
+  readonly kind: string;
   readonly value: Json;
 }
 
 type Segment = string | number;
 
 /**
- * Replacements for a node, one per JSON type: each is tried where the node is of
- * another type (see {@link kindOf}); `-1` and `7` also probe `@minimum`/`@maximum`.
+ * Replacements for a node, covering every JSON type: each is tried where the node is of
+ * another type (see {@link kindOf}); the integers `7` and `-1` replace numbers too,
+ * probing `@maximum`/`@minimum`.
  */
 const REPLACEMENTS: readonly Json[] = [null, 1.5, 7, -1, "s", true, [], {}];
 
@@ -52,6 +56,9 @@ const STRING_PROBES: readonly string[] = [
 /** Further replacements for a number: zero, a fraction inside [0, 1], beyond 2^53, far beyond 32 bits. */
 const NUMBER_PROBES: readonly number[] = [0, 0.5, 2 ** 53 + 2, 1e300];
 
+/** Length of the `grow` mutant of an array: one more than the largest `@maxItems` upstream uses. */
+const GROWN_LENGTH = 101;
+
 /** Values given to the extra property added to every object. */
 const EXTRA_VALUES: readonly Json[] = ["s", null, {}];
 
@@ -82,47 +89,34 @@ export function* mutants(root: Json): Generator<Mutant> {
   collect(root, [], nodes);
   for (const path of nodes) {
     const node = get(root, path);
-    const at = pointer(path);
+    const at = pointer(path) || "(root)";
+    const mutant = (kind: string, change: string, target: readonly Segment[], next: Json | undefined): Mutant => ({
+      description: `${kind} ${at}${change === "" ? "" : " " + change}`,
+      kind: change === "" ? kind : `${kind} ${change}`,
+      value: edit(root, target, next),
+    });
     // Delete each object property and each array item, at every depth.
-    if (path.length > 0) {
-      const kind = typeof path[path.length - 1] === "number" ? "delete-item" : "delete";
-      yield { description: `${kind} ${at}`, value: edit(root, path, () => undefined) };
-    }
-    // Change the node's type (leaves and containers alike), and probe number bounds.
+    if (path.length > 0) yield mutant(typeof path[path.length - 1] === "number" ? "delete-item" : "delete", "", path, undefined);
+    // Change the node's type (leaves and containers alike); -1 and 7 also probe number bounds.
     for (const replacement of REPLACEMENTS) {
       const sameNumber = typeof node === "number" && typeof replacement === "number";
-      if (kindOf(replacement) === kindOf(node) && !sameNumber) continue;
-      if (sameNumber && replacement === node) continue;
-      yield {
-        description: `retype ${at || "(root)"} ${kindOf(node)}→${JSON.stringify(replacement)}`,
-        value: edit(root, path, () => replacement),
-      };
+      if (sameNumber ? replacement === node : kindOf(replacement) === kindOf(node)) continue;
+      yield mutant("retype", `${kindOf(node)}→${JSON.stringify(replacement)}`, path, replacement);
     }
     const probes: readonly Json[] = typeof node === "string" ? STRING_PROBES : typeof node === "number" ? NUMBER_PROBES : [];
-    for (const probe of probes) {
-      if (probe === node) continue;
-      yield { description: `probe ${at || "(root)"} ${JSON.stringify(node)}→${JSON.stringify(probe)}`, value: edit(root, path, () => probe) };
+    for (const probe of probes) if (probe !== node) yield mutant("probe", `→${JSON.stringify(probe)}`, path, probe);
+    // Lengthen each non-empty array past upstream's `@maxItems 100`, repeating its items.
+    if (Array.isArray(node) && node.length > 0 && node.length < GROWN_LENGTH) {
+      yield mutant("grow", `to ${GROWN_LENGTH} items`, path, Array.from({ length: GROWN_LENGTH }, (_, i) => node[i % node.length] as Json));
     }
-    if (isRecord(node)) {
-      if (hasOwn(node, "id")) yield { description: `id: null at ${at || "(root)"}`, value: edit(root, [...path, "id"], () => null) };
-      if (hasOwn(node, "jsonrpc")) {
-        for (const wrong of ["1.0", 2] as const) {
-          yield { description: `jsonrpc: ${JSON.stringify(wrong)} at ${at || "(root)"}`, value: edit(root, [...path, "jsonrpc"], () => wrong) };
-        }
-      }
-      if (!hasOwn(node, EXTRA_KEY)) {
-        for (const extra of EXTRA_VALUES) {
-          yield {
-            description: `extra ${at || "(root)"} ${JSON.stringify(EXTRA_KEY)}: ${JSON.stringify(extra)}`,
-            value: edit(root, [...path, EXTRA_KEY], () => extra),
-          };
-        }
-      }
-      // A JSON.parse'd object may have an own "__proto__" key; validators must treat it as data.
-      if (!hasOwn(node, "__proto__")) {
-        yield { description: `extra ${at || "(root)"} "__proto__": "s"`, value: edit(root, [...path, "__proto__"], () => "s") };
-      }
+    if (!isRecord(node)) continue;
+    if (hasOwn(node, "id")) yield mutant("set", "id: null", [...path, "id"], null);
+    if (hasOwn(node, "jsonrpc")) for (const wrong of ["1.0", 2]) yield mutant("set", `jsonrpc: ${JSON.stringify(wrong)}`, [...path, "jsonrpc"], wrong);
+    if (!hasOwn(node, EXTRA_KEY)) {
+      for (const extra of EXTRA_VALUES) yield mutant("extra", `${JSON.stringify(EXTRA_KEY)}: ${JSON.stringify(extra)}`, [...path, EXTRA_KEY], extra);
     }
+    // A JSON.parse'd object may have an own "__proto__" key; validators must treat it as data.
+    if (!hasOwn(node, "__proto__")) yield mutant("extra", `"__proto__": "s"`, [...path, "__proto__"], "s");
   }
 }
 
@@ -144,41 +138,30 @@ function get(root: Json, path: readonly Segment[]): Json {
 }
 
 /**
- * A copy of `root` with the node at `path` replaced by `change(old)`, or removed when
- * `change` returns undefined (an array item is spliced out). Only the containers on
- * the path are copied; an object keeps its key order, a new key goes last.
+ * A copy of `root` with the node at `path` replaced by `next`, or removed when `next` is
+ * undefined (an array item is spliced out). Only the containers on the path are copied;
+ * an object keeps its key order, a new key goes last.
  */
-function edit(root: Json, path: readonly Segment[], change: (old: Json | undefined) => Json | undefined): Json {
-  if (path.length === 0) return change(root) ?? null;
+function edit(root: Json, path: readonly Segment[], next: Json | undefined): Json {
+  if (path.length === 0) return next ?? null;
   const [head, ...rest] = path as [Segment, ...Segment[]];
   if (Array.isArray(root)) {
     const i = head as number;
     const copy = root.slice();
-    if (rest.length > 0) copy[i] = edit(root[i] as Json, rest, change);
-    else {
-      const next = change(root[i]);
-      if (next === undefined) copy.splice(i, 1);
-      else copy[i] = next;
-    }
+    const item = rest.length > 0 ? edit(root[i] as Json, rest, next) : next;
+    if (item === undefined) copy.splice(i, 1);
+    else copy[i] = item;
     return copy;
   }
   const record = root as { [key: string]: Json };
-  const key = head as string;
+  const key = String(head);
+  const value = rest.length > 0 ? edit(record[key] as Json, rest, next) : next;
   const copy: { [key: string]: Json } = {};
-  let seen = false;
   for (const k of Object.keys(record)) {
-    if (k !== key) {
-      define(copy, k, record[k] as Json);
-      continue;
-    }
-    seen = true;
-    const next = rest.length > 0 ? edit(record[k] as Json, rest, change) : change(record[k]);
-    if (next !== undefined) define(copy, k, next);
+    if (k !== key) define(copy, k, record[k] as Json);
+    else if (value !== undefined) define(copy, k, value);
   }
-  if (!seen) {
-    const next = rest.length > 0 ? undefined : change(undefined);
-    if (next !== undefined) define(copy, key, next);
-  }
+  if (!hasOwn(record, key) && value !== undefined) define(copy, key, value);
   return copy;
 }
 
