@@ -110,7 +110,8 @@ for (const version of versions) {
       expect(typecheck(g.dir)).toEqual([]);
     });
 
-    it.runIf(examples.length > 0)(`every example (${examples.length}) is valid, and it and its mutants get ajv's verdict`, async () => {
+    // Versions without examples are covered by generated instances below.
+    if (examples.length > 0) it(`every example (${examples.length}) is valid, and it and its mutants get ajv's verdict`, async () => {
       const g = await setup();
       const c = comparison(g);
       const declared = new Set(g.types.map((d) => d.name));

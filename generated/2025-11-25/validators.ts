@@ -68,9 +68,9 @@ function missing(o: ValidationIssue[], path: string, name: string): void {
   o.push({ path, keyword: "required", message: "missing required property " + quote(name) });
 }
 
-/** `name` in double quotes, as JSON would write it. */
+/** `name` in double quotes, escaped as JSON would write it. */
 function quote(name: string): string {
-  return /["\\\u0000-\u001f]/.test(name) ? JSON.stringify(name) : '"' + name + '"';
+  return name.indexOf('"') < 0 && name.indexOf("\\") < 0 ? '"' + name + '"' : JSON.stringify(name);
 }
 
 function escapeToken(k: string): string {
@@ -207,31 +207,28 @@ function anyOf(
   for (const i of best) o.push(i);
 }
 
-const URI_PCT = "%[0-9A-Fa-f]{2}";
+const URI_HEX = "%[0-9A-Fa-f]{2}";
 
 const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
 
-const URI_PCHAR = "(?:[" + URI_SUB + ":@]|" + URI_PCT + ")";
+/** A run of `chars` with %HH escapes anywhere, as a pattern that matches in one linear pass. */
+function uriRun(chars: string): string {
+  return "[" + chars + "]*(?:" + URI_HEX + "[" + chars + "]*)*";
+}
 
-const URI_AUTHORITY =
-  "(?:(?:[" + URI_SUB + ":]|" + URI_PCT + ")*@)?(?:\\[[" + URI_SUB + ":]+\\]|(?:[" + URI_SUB + "]|" + URI_PCT + ")*)(?::[0-9]*)?";
+const URI_AUTHORITY = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
 
-const URI_TAIL = "(?:\\?(?:" + URI_PCHAR + "|[/?])*)?(?:#(?:" + URI_PCHAR + "|[/?])*)?$";
+const URI_TAIL = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
 
+/** RFC 3986 URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ]; IP-literals are checked by ipLiteralOk. */
 const URI = new RegExp(
   "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" +
     URI_AUTHORITY +
     "(?:/" +
-    URI_PCHAR +
-    "*)*|/(?:" +
-    URI_PCHAR +
-    "+(?:/" +
-    URI_PCHAR +
-    "*)*)?|" +
-    URI_PCHAR +
-    "+(?:/" +
-    URI_PCHAR +
-    "*)*)?" +
+    uriRun(URI_SUB + ":@/") +
+    ")?|(?!//)" +
+    uriRun(URI_SUB + ":@/") +
+    ")" +
     URI_TAIL,
 );
 
@@ -259,10 +256,11 @@ function formatUriTemplate(s: string): boolean {
   return URI_TEMPLATE.test(s);
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** RFC 4648 base64 with padding: alphabet characters, then at most two "=", in a length that is a multiple of 4. */
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function formatByte(s: string): boolean {
-  return BASE64.test(s);
+  return s.length % 4 === 0 && BASE64.test(s);
 }
 
 /** An IPv6 address in text form (RFC 4291 section 2.2), with an optional IPv4 tail. */
