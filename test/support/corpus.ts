@@ -62,18 +62,17 @@ export async function generateInto(name: string, options: GenerateOptions): Prom
   return dir;
 }
 
-/**
- * Type-checks the `.ts` files of a folder as a user's strict project would
- * (`strict`, `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`). Returns the
- * diagnostics as `file:line:col message` lines; empty when it compiles.
- */
-export function typecheck(dir: string): string[] {
+/** One compiler diagnostic: its TS code and `file:line:col message`. */
+export interface CompileDiagnostic {
+  readonly code: number;
+  readonly text: string;
+}
+
+/** Compiles the `.ts` files of a folder (no emit) with strict options plus `extra`. */
+export function compileDiagnostics(dir: string, extra: ts.CompilerOptions = {}): CompileDiagnostic[] {
   const files = readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
   const program = ts.createProgram(files, {
     strict: true,
-    exactOptionalPropertyTypes: true,
-    noUncheckedIndexedAccess: true,
-    noImplicitOverride: true,
     noEmit: true,
     target: ts.ScriptTarget.ES2022,
     module: ts.ModuleKind.NodeNext,
@@ -81,11 +80,23 @@ export function typecheck(dir: string): string[] {
     lib: ["lib.es2022.d.ts"],
     types: [],
     skipLibCheck: false,
+    ...extra,
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
     const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
-    if (!d.file || d.start === undefined) return text;
+    if (!d.file || d.start === undefined) return { code: d.code, text };
     const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-    return `${d.file.fileName}:${line + 1}:${character + 1} ${text}`;
+    return { code: d.code, text: `${d.file.fileName}:${line + 1}:${character + 1} ${text}` };
   });
+}
+
+/**
+ * Type-checks the `.ts` files of a folder as a user's strict project would
+ * (`strict`, `exactOptionalPropertyTypes`, `noUncheckedIndexedAccess`). Returns the
+ * diagnostics as `file:line:col message` lines; empty when it compiles.
+ */
+export function typecheck(dir: string): string[] {
+  return compileDiagnostics(dir, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, noImplicitOverride: true }).map(
+    (d) => d.text,
+  );
 }

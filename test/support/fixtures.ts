@@ -3,13 +3,12 @@
  * fixture into a scratch folder, import what was generated, and state verdicts as
  * tables of valid values and invalid values with their exact issues.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { inspect } from "node:util";
-import ts from "typescript";
 import { expect, it } from "vitest";
 import type { GeneratorOptions } from "../../generator/index.js";
-import { generateInto, ROOT } from "./corpus.js";
+import { compileDiagnostics, generateInto, ROOT } from "./corpus.js";
 
 /** Where the fixture folders are. */
 export const FIXTURES = join(ROOT, "test", "fixtures");
@@ -157,27 +156,8 @@ export function verdicts(load: () => ValidatorsModule, type: string, cases: Verd
  * and STYLE.md wants no dead helpers in output.
  */
 export function unusedDeclarations(dir: string): string[] {
-  const files = readdirSync(dir)
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => join(dir, f));
-  const program = ts.createProgram(files, {
-    strict: true,
-    noUnusedLocals: true,
-    noEmit: true,
-    target: ts.ScriptTarget.ES2022,
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    lib: ["lib.es2022.d.ts"],
-    types: [],
-  });
   const unused = new Set([6133, 6192, 6196, 6198, 6199, 6205]);
-  return ts
-    .getPreEmitDiagnostics(program)
+  return compileDiagnostics(dir, { noUnusedLocals: true })
     .filter((d) => unused.has(d.code))
-    .map((d) => {
-      const text = ts.flattenDiagnosticMessageText(d.messageText, " ");
-      if (!d.file || d.start === undefined) return text;
-      const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
-      return `${basename(d.file.fileName)}:${line + 1}:${character + 1} ${text}`;
-    });
+    .map((d) => d.text);
 }
