@@ -300,7 +300,7 @@ class ValidatorEmitter {
       case "intersection":
         return this.intersectionCollect(type, v, p, place, depth);
       case "union":
-        return this.unionCollect(type, v, p, place, depth);
+        return this.unionCollect(type, v, p, place);
     }
   }
 
@@ -435,7 +435,7 @@ class ValidatorEmitter {
     return [`if (object(o, ${p}, ${v})) {`, ...indentLines(inner), "}"];
   }
 
-  private unionCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
+  private unionCollect(type: UnionType, v: string, p: string, place: string): string[] {
     const members = simplifyUnion(type);
     if (members.some(isAnything)) return [];
     const disc = this.model.discriminantOf(type);
@@ -449,7 +449,6 @@ class ValidatorEmitter {
     return [
       `if (!(${check})) anyOf(o, ${p}, ${v}, d, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`,
     ];
-    void depth;
   }
 
   /** A collector function for one union member: the type's own, or a hoisted one. */

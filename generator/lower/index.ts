@@ -241,7 +241,7 @@ class Lowerer {
       }
     }
     for (const node of nodes) {
-      const own = this.members(node.getMembers(), node);
+      const own = this.members(node.getMembers());
       shape = mergeShapes(shape, own, true);
     }
     this.shapes.set(name, shape);
@@ -329,7 +329,7 @@ class Lowerer {
     throw this.unsupported(at, `${at.getText()} is not an object type and cannot be extended or used with Omit/Pick/Partial/Required`);
   }
 
-  private members(members: Node[], owner: Node): ObjectType {
+  private members(members: Node[]): ObjectType {
     const properties: Property[] = [];
     let indexSignature: TypeExpr | undefined;
     const problems = new DiagnosticBag();
@@ -354,7 +354,6 @@ class Lowerer {
       }
     }
     if (problems.items.length > 0) throw new GeneratorError(problems.items);
-    void owner;
     return indexSignature ? { kind: "object", properties, indexSignature } : { kind: "object", properties };
   }
 
@@ -418,7 +417,7 @@ class Lowerer {
           members: node.asKindOrThrow(SyntaxKind.IntersectionType).getTypeNodes().map((n) => this.lowerType(n)),
         };
       case SyntaxKind.TypeLiteral:
-        return this.members(node.asKindOrThrow(SyntaxKind.TypeLiteral).getMembers(), node);
+        return this.members(node.asKindOrThrow(SyntaxKind.TypeLiteral).getMembers());
       case SyntaxKind.TypeQuery:
         return this.typeQuery(node.asKindOrThrow(SyntaxKind.TypeQuery));
       case SyntaxKind.TypeReference:

@@ -4,7 +4,7 @@
  * tables of valid values and invalid values with their exact issues.
  */
 import { readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import { inspect } from "node:util";
 import { expect, it } from "vitest";
 import type { GeneratorOptions } from "../../generator/index.js";
