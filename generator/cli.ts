@@ -10,7 +10,7 @@ import { Command, CommanderError, Option } from "commander";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
-import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
+import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { TARGET_NAMES, type TargetName } from "./emit/index.js";
 import { compareOutput, writeFileAtomic, writeOutput } from "./write.js";
 
@@ -50,7 +50,12 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
     .description("Generate validators and types for the Model Context Protocol from the spec's schema.ts.")
     .version(GENERATOR_VERSION, "-V, --version")
     .exitOverride()
-    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
+    .configureOutput({
+      writeOut: io.stdout,
+      writeErr: io.stderr,
+      // Usage errors carry the same code as the generator's own usage checks.
+      outputError: (text, write) => write(text.replace(/^error: /, "error MCG001: ")),
+    })
     .showHelpAfterError("(run with --help for usage)");
 
   const generateCommand = program
@@ -61,8 +66,8 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
     .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25")
     .requiredOption("--out <dir>", "the output folder (written atomically)");
   for (const spec of OPTION_SPECS) {
-    const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")})` : spec.description);
-    generateCommand.addOption(spec.list ? option : option.choices(spec.choices));
+    const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")}; default: all)` : spec.description);
+    generateCommand.addOption(spec.list ? option : option.choices(spec.choices).default(DEFAULT_OPTIONS[spec.key]));
   }
   generateCommand
     .option("--check", "write nothing; exit 1 and show a short diff if the folder differs from what would be generated")
@@ -144,7 +149,9 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
       return EXIT_DRIFT;
     }
     if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
-    const statuses = writeOutput(flags.out, result.files);
+    const statuses = writeOutput(flags.out, result.files, {
+      onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${flags.out}\n`),
+    });
     const written = statuses.filter((s) => s.state !== "unchanged").length;
     io.stdout(`${flags.out}: ${written} written, ${statuses.length - written} unchanged\n`);
     return EXIT_OK;

@@ -9,7 +9,8 @@ import { emitTarget, expandTargets, TARGETS, type TargetName } from "./emit/inde
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import { loadSchema, type SchemaInput } from "./load/index.js";
 import { lowerSchema } from "./lower/index.js";
-import { DEFAULT_OPTIONS, describeOptions, type GeneratorOptions } from "./options.js";
+import { GeneratorError } from "./errors.js";
+import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { GENERATOR_VERSION } from "./version.js";
 
 export { GeneratorError, formatDiagnostic } from "./errors.js";
@@ -22,6 +23,21 @@ export { GENERATOR_VERSION } from "./version.js";
 /** Input and options of one generation. */
 export interface GenerateOptions extends Partial<GeneratorOptions> {
   readonly schema: SchemaInput;
+}
+
+/** Rejects option values outside the options table (MCG001), as the CLI does. */
+function checkOptions(options: GenerateOptions): void {
+  const problems: string[] = [];
+  for (const spec of OPTION_SPECS) {
+    const value: unknown = options[spec.key];
+    if (value === undefined) continue;
+    const values = spec.list ? (Array.isArray(value) ? (value as unknown[]) : [value]) : [value];
+    if (spec.list && values.length === 0) problems.push(`${spec.key} is empty; choose from ${spec.choices.join(", ")}`);
+    for (const v of values) {
+      if (!spec.choices.includes(v as string)) problems.push(`${spec.key}: ${JSON.stringify(v)} is not one of ${spec.choices.join(", ")}`);
+    }
+  }
+  if (problems.length > 0) throw new GeneratorError(problems.map((message) => ({ code: "MCG001", message })));
 }
 
 /** One output file: a path relative to the output folder, and its full text. */
@@ -46,6 +62,7 @@ export interface GenerateResult {
  *   schema cannot be read, does not compile, or uses a construct the generator does not support.
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  checkOptions(options);
   const resolved: GeneratorOptions = {
     docs: options.docs ?? DEFAULT_OPTIONS.docs,
     numberType: options.numberType ?? DEFAULT_OPTIONS.numberType,

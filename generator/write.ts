@@ -91,9 +91,10 @@ function isAlive(pid: number): boolean {
 }
 
 /** Takes `<out>.lock`, waiting up to `timeoutMs` for another live run to finish. */
-function lock(out: string, timeoutMs: number): () => void {
+function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner: number) => void): () => void {
   const lockDir = `${out}.lock`;
   const deadline = Date.now() + timeoutMs;
+  let told = false;
   for (;;) {
     try {
       mkdirSync(lockDir);
@@ -101,6 +102,9 @@ function lock(out: string, timeoutMs: number): () => void {
       return () => rmSync(lockDir, { recursive: true, force: true });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      if (!statSync(lockDir).isDirectory()) {
+        throw fail("MCG401", `${lockDir} exists and is not a lock folder of this tool; remove it and run again`);
+      }
       let owner = NaN;
       try {
         owner = Number(readFileSync(join(lockDir, "pid"), "utf8"));
@@ -111,20 +115,36 @@ function lock(out: string, timeoutMs: number): () => void {
         rmSync(lockDir, { recursive: true, force: true });
         continue;
       }
-      if (Date.now() > deadline) throw fail("MCG401", `output folder ${out} is locked by another generate run (${lockDir})`);
+      if (Date.now() > deadline) {
+        throw fail(
+          "MCG401",
+          `output folder ${out} is locked by another generate run (pid ${Number.isNaN(owner) ? "unknown" : owner}); ` +
+            `if no run is active, remove ${lockDir} and run again`,
+        );
+      }
+      if (!told) onWait?.(lockDir, owner);
+      told = true;
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     }
   }
+}
+
+/** Options of {@link writeOutput}. */
+export interface WriteOptions {
+  /** How long to wait for another run's lock, in milliseconds (default 30 000). */
+  readonly lockTimeoutMs?: number;
+  /** Called once when the folder is locked by another live run and this one starts waiting. */
+  readonly onWait?: (lockPath: string, owner: number) => void;
 }
 
 /**
  * Writes `files` into `outDir` atomically (see the module comment). Returns the status of
  * each file before the write; `unchanged` files were left as they were.
  */
-export function writeOutput(outDir: string, files: readonly GeneratedFile[], lockTimeoutMs = 30_000): FileStatus[] {
+export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: WriteOptions = {}): FileStatus[] {
   const out = resolve(outDir);
   mkdirSync(dirname(out), { recursive: true });
-  const release = lock(out, lockTimeoutMs);
+  const release = lock(out, options.lockTimeoutMs ?? 30_000, options.onWait);
   try {
     recover(out);
     removeStale(out);

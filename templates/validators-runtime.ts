@@ -35,10 +35,14 @@ export declare namespace StandardSchemaV1 {
 }
 
 /**
- * How many nested references a recursive type (such as JSONValue) may go through before
- * the value is rejected with a `depth` issue. Keeps hostile nesting from exhausting the stack.
+ * How deep a value may nest arrays and objects inside a recursive type (such as JSONValue)
+ * before it is rejected with a `depth` issue. Keeps hostile nesting, and cycles, from
+ * exhausting the stack.
  */
 export const MAX_DEPTH = 1000;
+
+/** `validateX` stops looking after this many issues, and then says so in one more issue (`maxIssues`). */
+export const MAX_ISSUES = 100;
 
 type Check = (v: any, d: number) => boolean;
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
@@ -55,15 +59,23 @@ function typeName(v: unknown): string {
 }
 
 function issue(o: ValidationIssue[], path: string, keyword: string, message: string): void {
-  o.push({ path, keyword, message });
+  o.push({ path, message, keyword });
 }
 
 function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
-  o.push({ path, keyword, message: "expected " + what + ", got " + typeName(v) });
+  o.push({ path, message: "expected " + what + ", got " + describeValue(v), keyword });
+}
+
+/** A short description of a value for a message: the value itself when it is a short primitive, else its type. */
+function describeValue(v: unknown): string {
+  if (typeof v === "string") return v.length <= 40 ? JSON.stringify(v) : "a string of " + v.length + " characters";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? "number " + v : String(v);
+  if (typeof v === "boolean") return String(v);
+  return typeName(v);
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
-  o.push({ path, keyword: "required", message: "missing required property " + quote(name) });
+  o.push({ path, message: "missing required property " + quote(name), keyword: "required" });
 }
 
 /** `name` in double quotes, escaped as JSON would write it. */
@@ -127,9 +139,14 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     try {
       c(value, "", issues, 0);
     } catch (error) {
-      issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
+      issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
     }
-    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
+    if (issues.length === 0) return { ok: true, value: value as T };
+    if (issues.length >= MAX_ISSUES) {
+      issues.length = MAX_ISSUES;
+      issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
+    }
+    return { ok: false, issues };
   };
   return { is, validate, schema: standard(validate) };
 }
@@ -166,8 +183,12 @@ function own(v: any, k: string): any {
   return hasOwn.call(v, k) ? v[k] : undefined;
 }
 
-function tooDeep(o: ValidationIssue[], path: string): void {
-  o.push({ path, keyword: "depth", message: "nested more than " + MAX_DEPTH + " levels deep" });
+/** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
+function stop(o: ValidationIssue[], path: string, d: number): boolean {
+  if (o.length >= MAX_ISSUES) return true;
+  if (d <= MAX_DEPTH) return false;
+  o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
+  return true;
 }
 
 /** The JSON type of a value as a bit: string 1, number 2, boolean 4, null 8, object 16, array 32; 0 for anything else. */
@@ -187,16 +208,20 @@ function jsonType(v: unknown): number {
  * one `type` issue says what was expected.
  */
 function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, masks: readonly number[], collectors: readonly Collect[]): void {
+  if (o.length >= MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
+  let candidates = 0;
   for (let i = 0; i < collectors.length; i++) {
     if ((masks[i]! & type) === 0) continue;
+    candidates++;
     const found: ValidationIssue[] = [];
     collectors[i]!(v, p, found, d);
     if (best === undefined || found.length < best.length) best = found;
   }
   if (best === undefined) return expected(o, p, members, v);
-  o.push({ path: p, keyword: "anyOf", message: "matches none of " + members });
+  // With one member of the value's JSON type, its issues say it all; with several, say which were tried.
+  if (candidates > 1) o.push({ path: p, message: "matches none of " + members, keyword: "anyOf" });
   for (const i of best) o.push(i);
 }
 
@@ -359,5 +384,5 @@ function formatRegex(s: string): boolean {
 /** Collects the issues of every element of an array with `collect`. */
 function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
   if (!Array.isArray(v)) return expected(o, p, "array", v);
-  for (let i = 0; i < v.length; i++) collect(v[i], p + "/" + i, o, d);
+  for (let i = 0; i < v.length && o.length < MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }

@@ -334,7 +334,7 @@ describe("fixture aliases: unions, literals, open unions, intersections, referen
       // An array is reported against the array member, not as "expected object, got array".
       [
         [{ text: "a" }, { text: 1 }],
-        [I("", "anyOf"), I("/1/text", "type")],
+        [I("/1/text", "type")],
       ],
     ],
   });
@@ -485,7 +485,7 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
       [undefined, [I("", "type")]],
       [
         { a: [1, { b: 1.5 }] },
-        [I("", "anyOf"), I("/a", "anyOf"), I("/a/1", "anyOf"), I("/a/1/b", "anyOf"), I("/a/1/b", "type")],
+        [I("/a/1/b", "type")],
       ],
     ],
   });
@@ -638,11 +638,11 @@ describe("fixture discriminated: unions switched on type, method and mode", () =
       [{ content: [], parts: [{ type: "text", text: "t" }, { type: "image" }] }, [I("/parts/1/type", "discriminator")]],
       [{ content: [], parts: [{ type: "tool_use" }] }, [I("/parts/0/id", "required")]],
       [{ content: { type: "text", text: "t" }, elicit: { mode: "url" } }, [I("/elicit/url", "required")]],
-      [{ content: { type: "video" } }, [I("/content", "anyOf"), I("/content/type", "discriminator")]],
+      [{ content: { type: "video" } }, [I("/content/type", "discriminator")]],
       // An array is reported against the array member: the element's unknown discriminant.
       [
         { content: [{ type: "text", text: "t" }, { type: "video" }] },
-        [I("/content", "anyOf"), I("/content/1/type", "discriminator")],
+        [I("/content/1/type", "discriminator")],
       ],
     ],
   });
@@ -741,6 +741,7 @@ describe("fixture names: schema names that meet generated names", () => {
     expect(names).toEqual(
       [
         "MAX_DEPTH",
+        "MAX_ISSUES",
         "isTool",
         "validateTool",
         "ToolStandardSchema",

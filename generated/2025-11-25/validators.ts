@@ -36,10 +36,14 @@ export declare namespace StandardSchemaV1 {
 }
 
 /**
- * How many nested references a recursive type (such as JSONValue) may go through before
- * the value is rejected with a `depth` issue. Keeps hostile nesting from exhausting the stack.
+ * How deep a value may nest arrays and objects inside a recursive type (such as JSONValue)
+ * before it is rejected with a `depth` issue. Keeps hostile nesting, and cycles, from
+ * exhausting the stack.
  */
 export const MAX_DEPTH = 1000;
+
+/** `validateX` stops looking after this many issues, and then says so in one more issue (`maxIssues`). */
+export const MAX_ISSUES = 100;
 
 type Check = (v: any, d: number) => boolean;
 
@@ -57,15 +61,23 @@ function typeName(v: unknown): string {
 }
 
 function issue(o: ValidationIssue[], path: string, keyword: string, message: string): void {
-  o.push({ path, keyword, message });
+  o.push({ path, message, keyword });
 }
 
 function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
-  o.push({ path, keyword, message: "expected " + what + ", got " + typeName(v) });
+  o.push({ path, message: "expected " + what + ", got " + describeValue(v), keyword });
+}
+
+/** A short description of a value for a message: the value itself when it is a short primitive, else its type. */
+function describeValue(v: unknown): string {
+  if (typeof v === "string") return v.length <= 40 ? JSON.stringify(v) : "a string of " + v.length + " characters";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? "number " + v : String(v);
+  if (typeof v === "boolean") return String(v);
+  return typeName(v);
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
-  o.push({ path, keyword: "required", message: "missing required property " + quote(name) });
+  o.push({ path, message: "missing required property " + quote(name), keyword: "required" });
 }
 
 /** `name` in double quotes, escaped as JSON would write it. */
@@ -129,9 +141,14 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     try {
       c(value, "", issues, 0);
     } catch (error) {
-      issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
+      issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
     }
-    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
+    if (issues.length === 0) return { ok: true, value: value as T };
+    if (issues.length >= MAX_ISSUES) {
+      issues.length = MAX_ISSUES;
+      issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
+    }
+    return { ok: false, issues };
   };
   return { is, validate, schema: standard(validate) };
 }
@@ -194,16 +211,20 @@ function anyOf(
   masks: readonly number[],
   collectors: readonly Collect[],
 ): void {
+  if (o.length >= MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
+  let candidates = 0;
   for (let i = 0; i < collectors.length; i++) {
     if ((masks[i]! & type) === 0) continue;
+    candidates++;
     const found: ValidationIssue[] = [];
     collectors[i]!(v, p, found, d);
     if (best === undefined || found.length < best.length) best = found;
   }
   if (best === undefined) return expected(o, p, members, v);
-  o.push({ path: p, keyword: "anyOf", message: "matches none of " + members });
+  // With one member of the value's JSON type, its issues say it all; with several, say which were tried.
+  if (candidates > 1) o.push({ path: p, message: "matches none of " + members, keyword: "anyOf" });
   for (const i of best) o.push(i);
 }
 
@@ -289,7 +310,7 @@ function validIpv6(s: string): boolean {
 /** Collects the issues of every element of an array with `collect`. */
 function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
   if (!Array.isArray(v)) return expected(o, p, "array", v);
-  for (let i = 0; i < v.length; i++) collect(v[i], p + "/" + i, o, d);
+  for (let i = 0; i < v.length && o.length < MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }
 
 function _isJSONRPCMessage(v: any, d: number): boolean {
@@ -349,7 +370,7 @@ function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d))
+    (v.task === undefined || _isTaskMetadata(v.task, d + 1))
   );
 }
 
@@ -358,10 +379,10 @@ function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssu
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
   }
 }
 
@@ -386,7 +407,7 @@ function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: numbe
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
   }
@@ -511,7 +532,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -543,15 +564,15 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d);
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -564,7 +585,10 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) && _isError(v.error, d)
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isError(v.error, d + 1)
   );
 }
 
@@ -572,8 +596,8 @@ function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d
   if (_isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
   }
 }
 
@@ -614,11 +638,11 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d) &&
+    _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32042 &&
     isObject(v.error.data) &&
-    _isURLElicitationRequiredError$error$1$data$elicitations(v.error.data.elicitations, d)
+    _isURLElicitationRequiredError$error$1$data$elicitations(v.error.data.elicitations, d + 3)
   );
 }
 
@@ -626,10 +650,10 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
   if (_isURLElicitationRequiredError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d);
+        _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32042, "-32042", "const");
           if (need(o, p + "/error", "data", v.error.data)) {
@@ -639,7 +663,7 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
                   v.error.data.elicitations,
                   p + "/error/data/elicitations",
                   o,
-                  d,
+                  d + 3,
                 );
             }
           }
@@ -651,12 +675,12 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
 
 function _isURLElicitationRequiredError$error$1$data$elicitations(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isElicitRequestURLParams(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isElicitRequestURLParams(v[i], d + 1)) return false;
   return true;
 }
 
 function _isURLElicitationRequiredError$error$1$data$elicitations$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectElicitRequestURLParams);
+  items(o, p, v, d + 1, _collectElicitRequestURLParams);
 }
 
 /** `URLElicitationRequiredError` (schema.ts:188) */
@@ -695,7 +719,7 @@ function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIss
   if (_isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d);
+    if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
     opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
   }
 }
@@ -708,14 +732,14 @@ export const {
 } = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d);
+  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1);
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -734,8 +758,8 @@ function _isInitializeRequestParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    _isClientCapabilities(v.capabilities, d) &&
-    _isImplementation(v.clientInfo, d)
+    _isClientCapabilities(v.capabilities, d + 1) &&
+    _isImplementation(v.clientInfo, d + 1)
   );
 }
 
@@ -744,12 +768,12 @@ function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[]
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
     req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "capabilities", v.capabilities)) _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d);
-    if (need(o, p, "clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d);
+    if (need(o, p, "capabilities", v.capabilities)) _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
+    if (need(o, p, "clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d + 1);
   }
 }
 
@@ -766,7 +790,7 @@ function _isInitializeRequest(v: any, d: number): boolean {
     v.method === "initialize" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isInitializeRequestParams(v.params, d)
+    _isInitializeRequestParams(v.params, d + 1)
   );
 }
 
@@ -774,9 +798,9 @@ function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: n
   if (_isInitializeRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "initialize", '"initialize"', "const");
-    if (need(o, p, "params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -793,8 +817,8 @@ function _isInitializeResult(v: any, d: number): boolean {
     typeof v.protocolVersion === "string" &&
     (v.instructions === undefined || typeof v.instructions === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isServerCapabilities(v.capabilities, d) &&
-    _isImplementation(v.serverInfo, d)
+    _isServerCapabilities(v.capabilities, d + 1) &&
+    _isImplementation(v.serverInfo, d + 1)
   );
 }
 
@@ -803,8 +827,8 @@ function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
-    if (need(o, p, "serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d);
+    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
+    if (need(o, p, "serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
     opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
@@ -821,7 +845,7 @@ function _isInitializedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/initialized" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -829,7 +853,7 @@ function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[]
   if (_isInitializedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/initialized", '"notifications/initialized"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -844,7 +868,7 @@ export const {
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d)) &&
+    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
     (v.roots === undefined || (isObject(v.roots) && (v.roots.listChanged === undefined || typeof v.roots.listChanged === "boolean"))) &&
     (v.sampling === undefined ||
       (isObject(v.sampling) &&
@@ -872,7 +896,7 @@ function _isClientCapabilities(v: any, d: number): boolean {
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
     if (v.roots !== undefined) {
       if (object(o, p + "/roots", v.roots)) {
         opt(o, p + "/roots", "listChanged", v.roots.listChanged, typeof v.roots.listChanged === "boolean", "boolean");
@@ -930,7 +954,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
 function _isClientCapabilities$experimental(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!isObject(v[k])) return false;
   }
   return true;
@@ -939,7 +963,8 @@ function _isClientCapabilities$experimental(v: any, d: number): boolean {
 function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
     }
   }
@@ -957,7 +982,7 @@ function _isServerCapabilities(v: any, d: number): boolean {
     isObject(v) &&
     (v.logging === undefined || isObject(v.logging)) &&
     (v.completions === undefined || isObject(v.completions)) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d)) &&
+    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
     (v.prompts === undefined ||
       (isObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
     (v.resources === undefined ||
@@ -980,7 +1005,7 @@ function _isServerCapabilities(v: any, d: number): boolean {
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
     opt(o, p, "logging", v.logging, isObject(v.logging), "object");
     opt(o, p, "completions", v.completions, isObject(v.completions), "object");
     if (v.prompts !== undefined) {
@@ -1031,7 +1056,7 @@ function _isIcon(v: any, d: number): boolean {
     (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
     typeof v.src === "string" &&
     formatUri(v.src) &&
-    (v.sizes === undefined || _isIcon$sizes(v.sizes, d))
+    (v.sizes === undefined || _isIcon$sizes(v.sizes, d + 1))
   );
 }
 
@@ -1043,7 +1068,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d);
+    if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d + 1);
     opt(o, p, "theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
   }
 }
@@ -1057,7 +1082,7 @@ function _isIcon$sizes(v: any, d: number): boolean {
 function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
@@ -1068,24 +1093,24 @@ function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: numbe
 export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d));
+  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isIcons(v, d)) return;
   if (object(o, p, v)) {
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
   }
 }
 
 function _isIcons$icons(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
   return true;
 }
 
 function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectIcon);
+  items(o, p, v, d + 1, _collectIcon);
 }
 
 /** `Icons` (schema.ts:508) */
@@ -1117,7 +1142,7 @@ function _isImplementation(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     typeof v.version === "string" &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && formatUri(v.websiteUrl)))
   );
 }
@@ -1127,7 +1152,7 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     req(o, p, "version", v.version, typeof v.version === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
@@ -1150,7 +1175,7 @@ function _isPingRequest(v: any, d: number): boolean {
     v.method === "ping" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isRequestParams(v.params, d))
+    (v.params === undefined || _isRequestParams(v.params, d + 1))
   );
 }
 
@@ -1158,9 +1183,9 @@ function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number)
   if (_isPingRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "ping", '"ping"', "const");
-    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1186,7 +1211,7 @@ function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssu
   if (_isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
+    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
     req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
     opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
     opt(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -1201,14 +1226,14 @@ export const {
 } = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d);
+  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1235,10 +1260,10 @@ function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[],
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d);
+    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
   }
 }
 
@@ -1255,7 +1280,7 @@ function _isPaginatedRequest(v: any, d: number): boolean {
     typeof v.method === "string" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
   );
 }
 
@@ -1263,9 +1288,9 @@ function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1284,7 +1309,7 @@ function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: num
   if (_isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
   }
 }
 
@@ -1301,7 +1326,7 @@ function _isListResourcesRequest(v: any, d: number): boolean {
     v.method === "resources/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
   );
 }
 
@@ -1309,9 +1334,9 @@ function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d
   if (_isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1327,7 +1352,7 @@ function _isListResourcesResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isListResourcesResult$resources(v.resources, d)
+    _isListResourcesResult$resources(v.resources, d + 1)
   );
 }
 
@@ -1335,19 +1360,19 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
   if (_isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
-    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
   }
 }
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListResourcesResult$resources$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectResource);
+  items(o, p, v, d + 1, _collectResource);
 }
 
 /** `ListResourcesResult` (schema.ts:664) */
@@ -1363,7 +1388,7 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
     v.method === "resources/templates/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
   );
 }
 
@@ -1371,9 +1396,9 @@ function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIs
   if (_isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1389,7 +1414,7 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d)
+    _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d + 1)
   );
 }
 
@@ -1397,20 +1422,20 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
   if (_isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "resourceTemplates", v.resourceTemplates))
-      _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d);
+      _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d + 1);
   }
 }
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectResourceTemplate);
+  items(o, p, v, d + 1, _collectResourceTemplate);
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:682) */
@@ -1436,7 +1461,7 @@ function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], 
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1469,7 +1494,7 @@ function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1492,7 +1517,7 @@ function _isReadResourceRequest(v: any, d: number): boolean {
     v.method === "resources/read" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isReadResourceRequestParams(v.params, d)
+    _isReadResourceRequestParams(v.params, d + 1)
   );
 }
 
@@ -1500,9 +1525,9 @@ function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d:
   if (_isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1514,34 +1539,34 @@ export const {
 } = define<T.ReadResourceRequest>(_isReadResourceRequest, _collectReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isReadResourceResult$contents(v.contents, d);
+  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isReadResourceResult$contents(v.contents, d + 1);
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
+    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
   }
 }
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
+  for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
   return true;
 }
 
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      if (!(_isTextResourceContents(e0, d) || _isBlobResourceContents(e0, d)))
+      if (!(_isTextResourceContents(e0, d + 1) || _isBlobResourceContents(e0, d + 1)))
         anyOf(
           o,
           p + "/" + i0,
           e0,
-          d,
+          d + 1,
           "TextResourceContents | BlobResourceContents",
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
@@ -1562,7 +1587,7 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/resources/list_changed" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -1570,7 +1595,7 @@ function _collectResourceListChangedNotification(v: any, p: string, o: Validatio
   if (_isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1598,7 +1623,7 @@ function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[],
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1621,7 +1646,7 @@ function _isSubscribeRequest(v: any, d: number): boolean {
     v.method === "resources/subscribe" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSubscribeRequestParams(v.params, d)
+    _isSubscribeRequestParams(v.params, d + 1)
   );
 }
 
@@ -1629,9 +1654,9 @@ function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isSubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/subscribe", '"resources/subscribe"', "const");
-    if (need(o, p, "params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1658,7 +1683,7 @@ function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
     if (need(o, p, "uri", v.uri)) {
@@ -1681,7 +1706,7 @@ function _isUnsubscribeRequest(v: any, d: number): boolean {
     v.method === "resources/unsubscribe" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isUnsubscribeRequestParams(v.params, d)
+    _isUnsubscribeRequestParams(v.params, d + 1)
   );
 }
 
@@ -1689,9 +1714,9 @@ function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: 
   if (_isUnsubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/unsubscribe", '"resources/unsubscribe"', "const");
-    if (need(o, p, "params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1729,7 +1754,7 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/resources/updated" &&
     v.jsonrpc === "2.0" &&
-    _isResourceUpdatedNotificationParams(v.params, d)
+    _isResourceUpdatedNotificationParams(v.params, d + 1)
   );
 }
 
@@ -1737,7 +1762,7 @@ function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIss
   if (_isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1757,10 +1782,10 @@ function _isResource(v: any, d: number): boolean {
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     (v.size === undefined || Number.isInteger(v.size)) &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -1770,14 +1795,14 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
@@ -1793,10 +1818,10 @@ function _isResourceTemplate(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     typeof v.uriTemplate === "string" &&
     formatUriTemplate(v.uriTemplate) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -1806,14 +1831,14 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
       else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -1926,7 +1951,7 @@ function _isListPromptsRequest(v: any, d: number): boolean {
     v.method === "prompts/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
   );
 }
 
@@ -1934,9 +1959,9 @@ function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: 
   if (_isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1952,7 +1977,7 @@ function _isListPromptsResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isListPromptsResult$prompts(v.prompts, d)
+    _isListPromptsResult$prompts(v.prompts, d + 1)
   );
 }
 
@@ -1960,19 +1985,19 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
   if (_isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
-    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
   }
 }
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectPrompt);
+  items(o, p, v, d + 1, _collectPrompt);
 }
 
 /** `ListPromptsResult` (schema.ts:936) */
@@ -1989,7 +2014,7 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d))
+    (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d + 1))
   );
 }
 
@@ -1998,18 +2023,18 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
     req(o, p, "name", v.name, typeof v.name === "string", "string");
-    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d);
+    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
   }
 }
 
 function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!(typeof v[k] === "string")) return false;
   }
   return true;
@@ -2018,7 +2043,8 @@ function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
 function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
     }
   }
@@ -2037,7 +2063,7 @@ function _isGetPromptRequest(v: any, d: number): boolean {
     v.method === "prompts/get" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isGetPromptRequestParams(v.params, d)
+    _isGetPromptRequestParams(v.params, d + 1)
   );
 }
 
@@ -2045,9 +2071,9 @@ function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2063,7 +2089,7 @@ function _isGetPromptResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.description === undefined || typeof v.description === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isGetPromptResult$messages(v.messages, d)
+    _isGetPromptResult$messages(v.messages, d + 1)
   );
 }
 
@@ -2072,18 +2098,18 @@ function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: num
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d);
+    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
   }
 }
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
   return true;
 }
 
 function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectPromptMessage);
+  items(o, p, v, d + 1, _collectPromptMessage);
 }
 
 /** `GetPromptResult` (schema.ts:971) */
@@ -2099,8 +2125,8 @@ function _isPrompt(v: any, d: number): boolean {
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    (v.arguments === undefined || _isPrompt$arguments(v.arguments, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
+    (v.arguments === undefined || _isPrompt$arguments(v.arguments, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -2110,21 +2136,21 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d);
+    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
 function _isPrompt$arguments(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
   return true;
 }
 
 function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectPromptArgument);
+  items(o, p, v, d + 1, _collectPromptArgument);
 }
 
 /** `Prompt` (schema.ts:984) */
@@ -2169,14 +2195,14 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d);
+  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
-    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
   }
 }
 
@@ -2196,10 +2222,10 @@ function _isResourceLink(v: any, d: number): boolean {
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     (v.size === undefined || Number.isInteger(v.size)) &&
     v.type === "resource_link" &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -2209,14 +2235,14 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
     req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
@@ -2234,8 +2260,8 @@ function _isEmbeddedResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "resource" &&
-    (_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -2245,17 +2271,17 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
     if (need(o, p, "resource", v.resource))
-      if (!(_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)))
+      if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
         anyOf(
           o,
           p + "/resource",
           v.resource,
-          d,
+          d + 1,
           "TextResourceContents | BlobResourceContents",
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -2272,7 +2298,7 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/prompts/list_changed" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -2280,7 +2306,7 @@ function _collectPromptListChangedNotification(v: any, p: string, o: ValidationI
   if (_isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2298,7 +2324,7 @@ function _isListToolsRequest(v: any, d: number): boolean {
     v.method === "tools/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
   );
 }
 
@@ -2306,9 +2332,9 @@ function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2324,7 +2350,7 @@ function _isListToolsResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isListToolsResult$tools(v.tools, d)
+    _isListToolsResult$tools(v.tools, d + 1)
   );
 }
 
@@ -2332,19 +2358,19 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
   if (_isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
-    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
   }
 }
 
 function _isListToolsResult$tools(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectTool);
+  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1095) */
@@ -2359,7 +2385,7 @@ function _isCallToolResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isCallToolResult$content(v.content, d) &&
+    _isCallToolResult$content(v.content, d + 1) &&
     (v.structuredContent === undefined || isObject(v.structuredContent))
   );
 }
@@ -2368,7 +2394,7 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
   if (_isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
     opt(o, p, "structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
@@ -2376,12 +2402,12 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
 
 function _isCallToolResult$content(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
   return true;
 }
 
 function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectContentBlock);
+  items(o, p, v, d + 1, _collectContentBlock);
 }
 
 /** `CallToolResult` (schema.ts:1104) */
@@ -2398,7 +2424,7 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
+    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     (v.arguments === undefined || isObject(v.arguments))
   );
 }
@@ -2408,10 +2434,10 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
   }
@@ -2430,7 +2456,7 @@ function _isCallToolRequest(v: any, d: number): boolean {
     v.method === "tools/call" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCallToolRequestParams(v.params, d)
+    _isCallToolRequestParams(v.params, d + 1)
   );
 }
 
@@ -2438,9 +2464,9 @@ function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: num
   if (_isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2456,7 +2482,7 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/tools/list_changed" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -2464,7 +2490,7 @@ function _collectToolListChangedNotification(v: any, p: string, o: ValidationIss
   if (_isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2540,20 +2566,20 @@ function _isTool(v: any, d: number): boolean {
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     isObject(v.inputSchema) &&
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
-    (v.inputSchema.properties === undefined || _isClientCapabilities$experimental(v.inputSchema.properties, d)) &&
-    (v.inputSchema.required === undefined || _isIcon$sizes(v.inputSchema.required, d)) &&
-    (v.execution === undefined || _isToolExecution(v.execution, d)) &&
+    (v.inputSchema.properties === undefined || _isClientCapabilities$experimental(v.inputSchema.properties, d + 2)) &&
+    (v.inputSchema.required === undefined || _isIcon$sizes(v.inputSchema.required, d + 2)) &&
+    (v.execution === undefined || _isToolExecution(v.execution, d + 1)) &&
     (v.outputSchema === undefined ||
       (isObject(v.outputSchema) &&
         (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string") &&
         v.outputSchema.type === "object" &&
-        (v.outputSchema.properties === undefined || _isClientCapabilities$experimental(v.outputSchema.properties, d)) &&
-        (v.outputSchema.required === undefined || _isIcon$sizes(v.outputSchema.required, d)))) &&
-    (v.annotations === undefined || _isToolAnnotations(v.annotations, d)) &&
+        (v.outputSchema.properties === undefined || _isClientCapabilities$experimental(v.outputSchema.properties, d + 2)) &&
+        (v.outputSchema.required === undefined || _isIcon$sizes(v.outputSchema.required, d + 2)))) &&
+    (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -2563,28 +2589,28 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (need(o, p, "inputSchema", v.inputSchema)) {
       if (object(o, p + "/inputSchema", v.inputSchema)) {
         opt(o, p + "/inputSchema", "$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
         req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
         if (v.inputSchema.properties !== undefined)
-          _isClientCapabilities$experimental$collect(v.inputSchema.properties, p + "/inputSchema/properties", o, d);
-        if (v.inputSchema.required !== undefined) _isIcon$sizes$collect(v.inputSchema.required, p + "/inputSchema/required", o, d);
+          _isClientCapabilities$experimental$collect(v.inputSchema.properties, p + "/inputSchema/properties", o, d + 2);
+        if (v.inputSchema.required !== undefined) _isIcon$sizes$collect(v.inputSchema.required, p + "/inputSchema/required", o, d + 2);
       }
     }
-    if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d);
+    if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d + 1);
     if (v.outputSchema !== undefined) {
       if (object(o, p + "/outputSchema", v.outputSchema)) {
         opt(o, p + "/outputSchema", "$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
         req(o, p + "/outputSchema", "type", v.outputSchema.type, v.outputSchema.type === "object", '"object"', "const");
         if (v.outputSchema.properties !== undefined)
-          _isClientCapabilities$experimental$collect(v.outputSchema.properties, p + "/outputSchema/properties", o, d);
-        if (v.outputSchema.required !== undefined) _isIcon$sizes$collect(v.outputSchema.required, p + "/outputSchema/required", o, d);
+          _isClientCapabilities$experimental$collect(v.outputSchema.properties, p + "/outputSchema/properties", o, d + 2);
+        if (v.outputSchema.required !== undefined) _isIcon$sizes$collect(v.outputSchema.required, p + "/outputSchema/required", o, d + 2);
       }
     }
-    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -2665,7 +2691,7 @@ function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (_isTask(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
-    if (need(o, p, "status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d);
+    if (need(o, p, "status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d + 1);
     opt(o, p, "statusMessage", v.statusMessage, typeof v.statusMessage === "string", "string");
     req(o, p, "createdAt", v.createdAt, typeof v.createdAt === "string", "string");
     req(o, p, "lastUpdatedAt", v.lastUpdatedAt, typeof v.lastUpdatedAt === "string", "string");
@@ -2678,14 +2704,14 @@ function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isTask, validate: validateTask, schema: TaskSchema } = define<T.Task>(_isTask, _collectTask);
 
 function _isCreateTaskResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isTask(v.task, d);
+  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isTask(v.task, d + 1);
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCreateTaskResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "task", v.task)) _collectTask(v.task, p + "/task", o, d);
+    if (need(o, p, "task", v.task)) _collectTask(v.task, p + "/task", o, d + 1);
   }
 }
 
@@ -2717,7 +2743,7 @@ function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: numb
       }
     }
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2768,7 +2794,7 @@ function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], 
       }
     }
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2818,7 +2844,7 @@ function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: n
       }
     }
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2854,7 +2880,7 @@ function _isListTasksRequest(v: any, d: number): boolean {
     v.method === "tasks/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d))
+    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
   );
 }
 
@@ -2862,9 +2888,9 @@ function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isListTasksRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tasks/list", '"tasks/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2880,7 +2906,7 @@ function _isListTasksResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    _isListTasksResult$tasks(v.tasks, d)
+    _isListTasksResult$tasks(v.tasks, d + 1)
   );
 }
 
@@ -2888,19 +2914,19 @@ function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: num
   if (_isListTasksResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
-    if (need(o, p, "tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (need(o, p, "tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d + 1);
   }
 }
 
 function _isListTasksResult$tasks(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTask(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTask(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectTask);
+  items(o, p, v, d + 1, _collectTask);
 }
 
 /** `ListTasksResult` (schema.ts:1479) */
@@ -2930,14 +2956,16 @@ export const {
 } = define<T.TaskStatusNotificationParams>(_isTaskStatusNotificationParams, _collectTaskStatusNotificationParams);
 
 function _isTaskStatusNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/tasks/status" && v.jsonrpc === "2.0" && _isTaskStatusNotificationParams(v.params, d);
+  return (
+    isObject(v) && v.method === "notifications/tasks/status" && v.jsonrpc === "2.0" && _isTaskStatusNotificationParams(v.params, d + 1)
+  );
 }
 
 function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isTaskStatusNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/tasks/status", '"notifications/tasks/status"', "const");
-    if (need(o, p, "params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2971,10 +2999,10 @@ function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], 
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
   }
 }
 
@@ -2991,7 +3019,7 @@ function _isSetLevelRequest(v: any, d: number): boolean {
     v.method === "logging/setLevel" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSetLevelRequestParams(v.params, d)
+    _isSetLevelRequestParams(v.params, d + 1)
   );
 }
 
@@ -2999,9 +3027,9 @@ function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: num
   if (_isSetLevelRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "logging/setLevel", '"logging/setLevel"', "const");
-    if (need(o, p, "params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3033,7 +3061,7 @@ function _collectLoggingMessageNotificationParams(v: any, p: string, o: Validati
   if (_isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
     opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
     need(o, p, "data", v.data);
   }
@@ -3047,14 +3075,14 @@ export const {
 } = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d);
+  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1);
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3114,12 +3142,12 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
-    _isCreateMessageRequestParams$messages(v.messages, d) &&
-    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d)) &&
-    (v.stopSequences === undefined || _isIcon$sizes(v.stopSequences, d)) &&
-    (v.tools === undefined || _isListToolsResult$tools(v.tools, d)) &&
-    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d))
+    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
+    _isCreateMessageRequestParams$messages(v.messages, d + 1) &&
+    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d + 1)) &&
+    (v.stopSequences === undefined || _isIcon$sizes(v.stopSequences, d + 1)) &&
+    (v.tools === undefined || _isListToolsResult$tools(v.tools, d + 1)) &&
+    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d + 1))
   );
 }
 
@@ -3128,12 +3156,12 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
-    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
-    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
+    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
     opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
       o,
@@ -3146,21 +3174,21 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     );
     opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
     req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
-    if (v.stopSequences !== undefined) _isIcon$sizes$collect(v.stopSequences, p + "/stopSequences", o, d);
+    if (v.stopSequences !== undefined) _isIcon$sizes$collect(v.stopSequences, p + "/stopSequences", o, d + 1);
     opt(o, p, "metadata", v.metadata, isObject(v.metadata), "object");
-    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
-    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d);
+    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
+    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
   }
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
   return true;
 }
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectSamplingMessage);
+  items(o, p, v, d + 1, _collectSamplingMessage);
 }
 
 /** `CreateMessageRequestParams` (schema.ts:1578) */
@@ -3194,7 +3222,7 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
     v.method === "sampling/createMessage" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCreateMessageRequestParams(v.params, d)
+    _isCreateMessageRequestParams(v.params, d + 1)
   );
 }
 
@@ -3202,9 +3230,9 @@ function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d
   if (_isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3222,7 +3250,7 @@ function _isCreateMessageResult(v: any, d: number): boolean {
     (v.role === "user" || v.role === "assistant") &&
     (v.stopReason === undefined || typeof v.stopReason === "string") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d))
+    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1))
   );
 }
 
@@ -3230,14 +3258,14 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
   if (_isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
           p + "/content",
           v.content,
-          d,
+          d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
@@ -3249,12 +3277,12 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
   return true;
 }
 
 function _isCreateMessageResult$content$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectSamplingMessageContentBlock);
+  items(o, p, v, d + 1, _collectSamplingMessageContentBlock);
 }
 
 /** `CreateMessageResult` (schema.ts:1656) */
@@ -3268,7 +3296,7 @@ function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)) &&
+    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3276,14 +3304,14 @@ function _isSamplingMessage(v: any, d: number): boolean {
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
           p + "/content",
           v.content,
-          d,
+          d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
@@ -3360,7 +3388,7 @@ function _isAnnotations(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.lastModified === undefined || typeof v.lastModified === "string") &&
-    (v.audience === undefined || _isAnnotations$audience(v.audience, d)) &&
+    (v.audience === undefined || _isAnnotations$audience(v.audience, d + 1)) &&
     (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
   );
 }
@@ -3368,7 +3396,7 @@ function _isAnnotations(v: any, d: number): boolean {
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
+    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d + 1);
     if (v.priority !== undefined) {
       if (!Number.isFinite(v.priority)) expected(o, p + "/priority", "number", v.priority);
       else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
@@ -3387,9 +3415,9 @@ function _isAnnotations$audience(v: any, d: number): boolean {
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      _collectRole(e0, p + "/" + i0, o, d);
+      _collectRole(e0, p + "/" + i0, o, d + 1);
     }
   }
 }
@@ -3463,7 +3491,7 @@ function _isTextContent(v: any, d: number): boolean {
     isObject(v) &&
     v.type === "text" &&
     typeof v.text === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3473,7 +3501,7 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "text", '"text"', "const");
     req(o, p, "text", v.text, typeof v.text === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -3492,7 +3520,7 @@ function _isImageContent(v: any, d: number): boolean {
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
     formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3506,7 +3534,7 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -3525,7 +3553,7 @@ function _isAudioContent(v: any, d: number): boolean {
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
     formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || isObject(v._meta))
   );
 }
@@ -3539,7 +3567,7 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
   }
 }
@@ -3586,7 +3614,7 @@ function _isToolResultContent(v: any, d: number): boolean {
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
-    _isCallToolResult$content(v.content, d) &&
+    _isCallToolResult$content(v.content, d + 1) &&
     (v.structuredContent === undefined || isObject(v.structuredContent)) &&
     (v._meta === undefined || isObject(v._meta))
   );
@@ -3597,7 +3625,7 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
     req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
     opt(o, p, "structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
@@ -3614,7 +3642,7 @@ export const {
 function _isModelPreferences(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.hints === undefined || _isModelPreferences$hints(v.hints, d)) &&
+    (v.hints === undefined || _isModelPreferences$hints(v.hints, d + 1)) &&
     (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
     (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
     (v.intelligencePriority === undefined ||
@@ -3625,7 +3653,7 @@ function _isModelPreferences(v: any, d: number): boolean {
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
-    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
+    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d + 1);
     if (v.costPriority !== undefined) {
       if (!Number.isFinite(v.costPriority)) expected(o, p + "/costPriority", "number", v.costPriority);
       else if (v.costPriority < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
@@ -3646,12 +3674,12 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
   return true;
 }
 
 function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectModelHint);
+  items(o, p, v, d + 1, _collectModelHint);
 }
 
 /** `ModelPreferences` (schema.ts:1925) */
@@ -3685,12 +3713,12 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    _isCompleteRequestParams$ref(v.ref, d) &&
+    _isCompleteRequestParams$ref(v.ref, d + 1) &&
     isObject(v.argument) &&
     typeof v.argument.name === "string" &&
     typeof v.argument.value === "string" &&
     (v.context === undefined ||
-      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d))))
+      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
   );
 }
 
@@ -3699,10 +3727,10 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
+    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
     if (need(o, p, "argument", v.argument)) {
       if (object(o, p + "/argument", v.argument)) {
         req(o, p + "/argument", "name", v.argument.name, typeof v.argument.name === "string", "string");
@@ -3712,7 +3740,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v.context !== undefined) {
       if (object(o, p + "/context", v.context)) {
         if (v.context.arguments !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
+          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d + 2);
       }
     }
   }
@@ -3760,7 +3788,7 @@ function _isCompleteRequest(v: any, d: number): boolean {
     v.method === "completion/complete" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCompleteRequestParams(v.params, d)
+    _isCompleteRequestParams(v.params, d + 1)
   );
 }
 
@@ -3768,9 +3796,9 @@ function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: num
   if (_isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3788,7 +3816,7 @@ function _isCompleteResult(v: any, d: number): boolean {
     isObject(v.completion) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
     (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
-    _isIcon$sizes(v.completion.values, d)
+    _isIcon$sizes(v.completion.values, d + 2)
   );
 }
 
@@ -3799,7 +3827,7 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
     if (need(o, p, "completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
         if (need(o, p + "/completion", "values", v.completion.values))
-          _isIcon$sizes$collect(v.completion.values, p + "/completion/values", o, d);
+          _isIcon$sizes$collect(v.completion.values, p + "/completion/values", o, d + 2);
         opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
         opt(o, p + "/completion", "hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
       }
@@ -3862,7 +3890,7 @@ function _isListRootsRequest(v: any, d: number): boolean {
     v.method === "roots/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isRequestParams(v.params, d))
+    (v.params === undefined || _isRequestParams(v.params, d + 1))
   );
 }
 
@@ -3870,9 +3898,9 @@ function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
-    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3884,25 +3912,25 @@ export const {
 } = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isListRootsResult$roots(v.roots, d);
+  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isListRootsResult$roots(v.roots, d + 1);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
+    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
   }
 }
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectRoot);
+  items(o, p, v, d + 1, _collectRoot);
 }
 
 /** `ListRootsResult` (schema.ts:2107) */
@@ -3942,7 +3970,7 @@ function _isRootsListChangedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/roots/list_changed" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -3950,7 +3978,7 @@ function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIs
   if (_isRootsListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/roots/list_changed", '"notifications/roots/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3970,12 +3998,12 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
+    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     isObject(v.requestedSchema) &&
     (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
     v.requestedSchema.type === "object" &&
-    _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d) &&
-    (v.requestedSchema.required === undefined || _isIcon$sizes(v.requestedSchema.required, d))
+    _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d + 2) &&
+    (v.requestedSchema.required === undefined || _isIcon$sizes(v.requestedSchema.required, d + 2))
   );
 }
 
@@ -3984,10 +4012,10 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
     opt(o, p, "mode", v.mode, v.mode === "form", '"form"', "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
     if (need(o, p, "requestedSchema", v.requestedSchema)) {
@@ -3999,10 +4027,10 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             v.requestedSchema.properties,
             p + "/requestedSchema/properties",
             o,
-            d,
+            d + 2,
           );
         if (v.requestedSchema.required !== undefined)
-          _isIcon$sizes$collect(v.requestedSchema.required, p + "/requestedSchema/required", o, d);
+          _isIcon$sizes$collect(v.requestedSchema.required, p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -4011,8 +4039,8 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
 function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!_isPrimitiveSchemaDefinition(v[k], d)) return false;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!_isPrimitiveSchemaDefinition(v[k], d + 1)) return false;
   }
   return true;
 }
@@ -4020,8 +4048,9 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
 function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d);
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
   }
 }
@@ -4042,7 +4071,7 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
     (v._meta === undefined ||
       (isObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d)) &&
+    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     typeof v.url === "string" &&
     formatUri(v.url)
   );
@@ -4053,10 +4082,10 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d);
+        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d);
+    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
     req(o, p, "mode", v.mode, v.mode === "url", '"url"', "const");
     req(o, p, "message", v.message, typeof v.message === "string", "string");
     req(o, p, "elicitationId", v.elicitationId, typeof v.elicitationId === "string", "string");
@@ -4116,7 +4145,7 @@ function _isElicitRequest(v: any, d: number): boolean {
     v.method === "elicitation/create" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isElicitRequestParams(v.params, d)
+    _isElicitRequestParams(v.params, d + 1)
   );
 }
 
@@ -4124,9 +4153,9 @@ function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: numbe
   if (_isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -4268,7 +4297,7 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isIcon$sizes(v.enum, d)
+    _isIcon$sizes(v.enum, d + 1)
   );
 }
 
@@ -4278,7 +4307,7 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d);
+    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
@@ -4297,7 +4326,7 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d)
+    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d + 1)
   );
 }
 
@@ -4307,7 +4336,7 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d);
+    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
@@ -4322,7 +4351,7 @@ function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
 function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
         req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
@@ -4374,8 +4403,8 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
     v.items.type === "string" &&
-    _isIcon$sizes(v.items.enum, d) &&
-    (v.default === undefined || _isIcon$sizes(v.default, d))
+    _isIcon$sizes(v.items.enum, d + 2) &&
+    (v.default === undefined || _isIcon$sizes(v.default, d + 1))
   );
 }
 
@@ -4390,10 +4419,10 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
-        if (need(o, p + "/items", "enum", v.items.enum)) _isIcon$sizes$collect(v.items.enum, p + "/items/enum", o, d);
+        if (need(o, p + "/items", "enum", v.items.enum)) _isIcon$sizes$collect(v.items.enum, p + "/items/enum", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d);
+    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d + 1);
   }
 }
 
@@ -4413,8 +4442,8 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d) &&
-    (v.default === undefined || _isIcon$sizes(v.default, d))
+    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d + 2) &&
+    (v.default === undefined || _isIcon$sizes(v.default, d + 1))
   );
 }
 
@@ -4429,10 +4458,10 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         if (need(o, p + "/items", "anyOf", v.items.anyOf))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
+          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d);
+    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d + 1);
   }
 }
 
@@ -4475,8 +4504,8 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isIcon$sizes(v.enum, d) &&
-    (v.enumNames === undefined || _isIcon$sizes(v.enumNames, d))
+    _isIcon$sizes(v.enum, d + 1) &&
+    (v.enumNames === undefined || _isIcon$sizes(v.enumNames, d + 1))
   );
 }
 
@@ -4486,8 +4515,8 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d);
-    if (v.enumNames !== undefined) _isIcon$sizes$collect(v.enumNames, p + "/enumNames", o, d);
+    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
+    if (v.enumNames !== undefined) _isIcon$sizes$collect(v.enumNames, p + "/enumNames", o, d + 1);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
@@ -4529,7 +4558,7 @@ function _isElicitResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.action === "accept" || v.action === "decline" || v.action === "cancel") &&
     (v._meta === undefined || isObject(v._meta)) &&
-    (v.content === undefined || _isElicitResult$content(v.content, d))
+    (v.content === undefined || _isElicitResult$content(v.content, d + 1))
   );
 }
 
@@ -4546,15 +4575,15 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
       'one of "accept", "decline", "cancel"',
       "enum",
     );
-    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d);
+    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d + 1);
   }
 }
 
 function _isElicitResult$content(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!(typeof v[k] === "string" || Number.isInteger(v[k]) || typeof v[k] === "boolean" || _isIcon$sizes(v[k], d))) return false;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!(typeof v[k] === "string" || Number.isInteger(v[k]) || typeof v[k] === "boolean" || _isIcon$sizes(v[k], d + 1))) return false;
   }
   return true;
 }
@@ -4574,13 +4603,14 @@ function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: 
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      if (!(typeof v[k0] === "string" || Number.isInteger(v[k0]) || typeof v[k0] === "boolean" || _isIcon$sizes(v[k0], d)))
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      if (!(typeof v[k0] === "string" || Number.isInteger(v[k0]) || typeof v[k0] === "boolean" || _isIcon$sizes(v[k0], d + 1)))
         anyOf(
           o,
           p + "/" + escapeToken(k0),
           v[k0],
-          d,
+          d + 1,
           "string | integer | boolean | string[]",
           [1, 2, 4, 32],
           [

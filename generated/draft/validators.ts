@@ -36,10 +36,14 @@ export declare namespace StandardSchemaV1 {
 }
 
 /**
- * How many nested references a recursive type (such as JSONValue) may go through before
- * the value is rejected with a `depth` issue. Keeps hostile nesting from exhausting the stack.
+ * How deep a value may nest arrays and objects inside a recursive type (such as JSONValue)
+ * before it is rejected with a `depth` issue. Keeps hostile nesting, and cycles, from
+ * exhausting the stack.
  */
 export const MAX_DEPTH = 1000;
+
+/** `validateX` stops looking after this many issues, and then says so in one more issue (`maxIssues`). */
+export const MAX_ISSUES = 100;
 
 type Check = (v: any, d: number) => boolean;
 
@@ -57,15 +61,23 @@ function typeName(v: unknown): string {
 }
 
 function issue(o: ValidationIssue[], path: string, keyword: string, message: string): void {
-  o.push({ path, keyword, message });
+  o.push({ path, message, keyword });
 }
 
 function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
-  o.push({ path, keyword, message: "expected " + what + ", got " + typeName(v) });
+  o.push({ path, message: "expected " + what + ", got " + describeValue(v), keyword });
+}
+
+/** A short description of a value for a message: the value itself when it is a short primitive, else its type. */
+function describeValue(v: unknown): string {
+  if (typeof v === "string") return v.length <= 40 ? JSON.stringify(v) : "a string of " + v.length + " characters";
+  if (typeof v === "number") return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? "number " + v : String(v);
+  if (typeof v === "boolean") return String(v);
+  return typeName(v);
 }
 
 function missing(o: ValidationIssue[], path: string, name: string): void {
-  o.push({ path, keyword: "required", message: "missing required property " + quote(name) });
+  o.push({ path, message: "missing required property " + quote(name), keyword: "required" });
 }
 
 /** `name` in double quotes, escaped as JSON would write it. */
@@ -129,9 +141,14 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     try {
       c(value, "", issues, 0);
     } catch (error) {
-      issues.push({ path: "", keyword: "exception", message: "reading the value threw: " + describeError(error) });
+      issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
     }
-    return issues.length === 0 ? { ok: true, value: value as T } : { ok: false, issues };
+    if (issues.length === 0) return { ok: true, value: value as T };
+    if (issues.length >= MAX_ISSUES) {
+      issues.length = MAX_ISSUES;
+      issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
+    }
+    return { ok: false, issues };
   };
   return { is, validate, schema: standard(validate) };
 }
@@ -169,8 +186,12 @@ function pointerSegments(pointer: string): string[] {
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-function tooDeep(o: ValidationIssue[], path: string): void {
-  o.push({ path, keyword: "depth", message: "nested more than " + MAX_DEPTH + " levels deep" });
+/** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
+function stop(o: ValidationIssue[], path: string, d: number): boolean {
+  if (o.length >= MAX_ISSUES) return true;
+  if (d <= MAX_DEPTH) return false;
+  o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
+  return true;
 }
 
 /** The JSON type of a value as a bit: string 1, number 2, boolean 4, null 8, object 16, array 32; 0 for anything else. */
@@ -198,16 +219,20 @@ function anyOf(
   masks: readonly number[],
   collectors: readonly Collect[],
 ): void {
+  if (o.length >= MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
+  let candidates = 0;
   for (let i = 0; i < collectors.length; i++) {
     if ((masks[i]! & type) === 0) continue;
+    candidates++;
     const found: ValidationIssue[] = [];
     collectors[i]!(v, p, found, d);
     if (best === undefined || found.length < best.length) best = found;
   }
   if (best === undefined) return expected(o, p, members, v);
-  o.push({ path: p, keyword: "anyOf", message: "matches none of " + members });
+  // With one member of the value's JSON type, its issues say it all; with several, say which were tried.
+  if (candidates > 1) o.push({ path: p, message: "matches none of " + members, keyword: "anyOf" });
   for (const i of best) o.push(i);
 }
 
@@ -293,32 +318,18 @@ function validIpv6(s: string): boolean {
 /** Collects the issues of every element of an array with `collect`. */
 function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
   if (!Array.isArray(v)) return expected(o, p, "array", v);
-  for (let i = 0; i < v.length; i++) collect(v[i], p + "/" + i, o, d);
+  for (let i = 0; i < v.length && o.length < MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }
 
 function _isJSONValue(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
-  return (
-    typeof v === "string" ||
-    Number.isInteger(v) ||
-    typeof v === "boolean" ||
-    v === null ||
-    _isJSONObject(v, d + 1) ||
-    _isJSONArray(v, d + 1)
-  );
+  return typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null || _isJSONObject(v, d) || _isJSONArray(v, d);
 }
 
 function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (d > MAX_DEPTH) return tooDeep(o, p);
+  if (stop(o, p, d)) return;
   if (_isJSONValue(v, d)) return;
-  if (!(
-    typeof v === "string" ||
-    Number.isInteger(v) ||
-    typeof v === "boolean" ||
-    v === null ||
-    _isJSONObject(v, d + 1) ||
-    _isJSONArray(v, d + 1)
-  ))
+  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null || _isJSONObject(v, d) || _isJSONArray(v, d)))
     anyOf(
       o,
       p,
@@ -364,18 +375,19 @@ function _isJSONObject(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isJSONValue(v[k], d + 1)) return false;
   }
   return true;
 }
 
 function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (d > MAX_DEPTH) return tooDeep(o, p);
+  if (stop(o, p, d)) return;
   if (_isJSONObject(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectJSONValue(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
   }
@@ -396,7 +408,7 @@ function _isJSONArray(v: any, d: number): boolean {
 }
 
 function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (d > MAX_DEPTH) return tooDeep(o, p);
+  if (stop(o, p, d)) return;
   if (_isJSONArray(v, d)) return;
   items(o, p, v, d + 1, _collectJSONValue);
 }
@@ -462,15 +474,15 @@ function _isRequestMetaObject(v: any, d: number): boolean {
       v["io.modelcontextprotocol/logLevel"] === "critical" ||
       v["io.modelcontextprotocol/logLevel"] === "alert" ||
       v["io.modelcontextprotocol/logLevel"] === "emergency") &&
-    (v["io.modelcontextprotocol/clientInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/clientInfo"], d)) &&
-    _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d)
+    (v["io.modelcontextprotocol/clientInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/clientInfo"], d + 1)) &&
+    _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d + 1)
   );
 }
 
 function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isRequestMetaObject(v, d)) return;
   if (object(o, p, v)) {
-    if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
+    if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
     req(
       o,
       p,
@@ -480,11 +492,16 @@ function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: n
       "string",
     );
     if (v["io.modelcontextprotocol/clientInfo"] !== undefined)
-      _collectImplementation(v["io.modelcontextprotocol/clientInfo"], p + "/io.modelcontextprotocol~1clientInfo", o, d);
+      _collectImplementation(v["io.modelcontextprotocol/clientInfo"], p + "/io.modelcontextprotocol~1clientInfo", o, d + 1);
     if (need(o, p, "io.modelcontextprotocol/clientCapabilities", v["io.modelcontextprotocol/clientCapabilities"]))
-      _collectClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], p + "/io.modelcontextprotocol~1clientCapabilities", o, d);
+      _collectClientCapabilities(
+        v["io.modelcontextprotocol/clientCapabilities"],
+        p + "/io.modelcontextprotocol~1clientCapabilities",
+        o,
+        d + 1,
+      );
     if (v["io.modelcontextprotocol/logLevel"] !== undefined)
-      _collectLoggingLevel(v["io.modelcontextprotocol/logLevel"], p + "/io.modelcontextprotocol~1logLevel", o, d);
+      _collectLoggingLevel(v["io.modelcontextprotocol/logLevel"], p + "/io.modelcontextprotocol~1logLevel", o, d + 1);
   }
 }
 
@@ -508,7 +525,7 @@ function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[],
   if (_isNotificationMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/subscriptionId"] !== undefined)
-      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d);
+      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d + 1);
   }
 }
 
@@ -521,7 +538,8 @@ export const {
 
 function _isResultMetaObject(v: any, d: number): boolean {
   return (
-    isObject(v) && (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
+    isObject(v) &&
+    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1))
   );
 }
 
@@ -529,7 +547,7 @@ function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
-      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d);
+      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d + 1);
   }
 }
 
@@ -567,13 +585,13 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): voi
 export const { is: isCursor, validate: validateCursor, schema: CursorSchema } = define<T.Cursor>(_isCursor, _collectCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d);
+  return isObject(v) && _isRequestMetaObject(v._meta, d + 1);
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -600,13 +618,13 @@ function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): vo
 export const { is: isRequest, validate: validateRequest, schema: RequestSchema } = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d));
+  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -652,14 +670,14 @@ export const {
 } = define<T.ResultType>(_isResultType, _collectResultType);
 
 function _isResult(v: any, d: number): boolean {
-  return isObject(v) && typeof v.resultType === "string" && (v._meta === undefined || _isResultMetaObject(v._meta, d));
+  return isObject(v) && typeof v.resultType === "string" && (v._meta === undefined || _isResultMetaObject(v._meta, d + 1));
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
   }
 }
 
@@ -712,7 +730,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "method", v.method, typeof v.method === "string", "string");
     opt(o, p, "params", v.params, isObject(v.params), "object");
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -744,15 +762,15 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d);
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -765,7 +783,10 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) && _isError(v.error, d)
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isError(v.error, d + 1)
   );
 }
 
@@ -773,8 +794,8 @@ function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d
   if (_isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
   }
 }
 
@@ -910,7 +931,7 @@ function _isHeaderMismatchError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d) &&
+    _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32020
   );
@@ -920,10 +941,10 @@ function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d:
   if (_isHeaderMismatchError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d);
+        _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32020, "-32020", "const");
         }
@@ -944,12 +965,12 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d) &&
+    _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32022 &&
     isObject(v.error.data) &&
     typeof v.error.data.requested === "string" &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.error.data.supported, d)
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.error.data.supported, d + 3)
   );
 }
 
@@ -957,10 +978,10 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
   if (_isUnsupportedProtocolVersionError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d);
+        _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32022, "-32022", "const");
           if (need(o, p + "/error", "data", v.error.data)) {
@@ -970,7 +991,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
                   v.error.data.supported,
                   p + "/error/data/supported",
                   o,
-                  d,
+                  d + 3,
                 );
               req(o, p + "/error/data", "requested", v.error.data.requested, typeof v.error.data.requested === "string", "string");
             }
@@ -990,9 +1011,9 @@ function _isUnsupportedProtocolVersionError$error$1$data$supported(v: any, d: nu
 function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d);
+      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
     }
   }
 }
@@ -1009,11 +1030,11 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d) &&
+    _isError(v.error, d + 1) &&
     isObject(v.error) &&
     v.error.code === -32021 &&
     isObject(v.error.data) &&
-    _isClientCapabilities(v.error.data.requiredCapabilities, d)
+    _isClientCapabilities(v.error.data.requiredCapabilities, d + 3)
   );
 }
 
@@ -1021,16 +1042,16 @@ function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: Vali
   if (_isMissingRequiredClientCapabilityError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d);
+    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
     if (need(o, p, "error", v.error)) {
       if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d);
+        _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
           req(o, p + "/error", "code", v.error.code, v.error.code === -32021, "-32021", "const");
           if (need(o, p + "/error", "data", v.error.data)) {
             if (object(o, p + "/error/data", v.error.data)) {
               if (need(o, p + "/error/data", "requiredCapabilities", v.error.data.requiredCapabilities))
-                _collectClientCapabilities(v.error.data.requiredCapabilities, p + "/error/data/requiredCapabilities", o, d);
+                _collectClientCapabilities(v.error.data.requiredCapabilities, p + "/error/data/requiredCapabilities", o, d + 3);
             }
           }
         }
@@ -1137,8 +1158,8 @@ export const {
 function _isInputRequests(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!_isInputRequest(v[k], d)) return false;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!_isInputRequest(v[k], d + 1)) return false;
   }
   return true;
 }
@@ -1147,8 +1168,9 @@ function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: numbe
   if (_isInputRequests(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectInputRequest(v[k0], p + "/" + escapeToken(k0), o, d);
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      _collectInputRequest(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
   }
 }
@@ -1163,8 +1185,8 @@ export const {
 function _isInputResponses(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!_isInputResponse(v[k], d)) return false;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!_isInputResponse(v[k], d + 1)) return false;
   }
   return true;
 }
@@ -1173,8 +1195,9 @@ function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: numb
   if (_isInputResponses(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectInputResponse(v[k0], p + "/" + escapeToken(k0), o, d);
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      _collectInputResponse(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
   }
 }
@@ -1191,17 +1214,17 @@ function _isInputRequiredResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
-    (v.inputRequests === undefined || _isInputRequests(v.inputRequests, d))
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
+    (v.inputRequests === undefined || _isInputRequests(v.inputRequests, d + 1))
   );
 }
 
 function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isInputRequiredResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
-    if (v.inputRequests !== undefined) _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.inputRequests !== undefined) _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d + 1);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
@@ -1217,16 +1240,16 @@ function _isInputResponseRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
-    _isRequestMetaObject(v._meta, d) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d))
+    _isRequestMetaObject(v._meta, d + 1) &&
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1))
   );
 }
 
 function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isInputResponseRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
@@ -1243,15 +1266,15 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
     isObject(v) &&
     (v.reason === undefined || typeof v.reason === "string") &&
     (typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d))
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1))
   );
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
     opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
   }
 }
@@ -1264,14 +1287,14 @@ export const {
 } = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d);
+  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1);
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1289,7 +1312,7 @@ function _isDiscoverRequest(v: any, d: number): boolean {
     v.method === "server/discover" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isRequestParams(v.params, d)
+    _isRequestParams(v.params, d + 1)
   );
 }
 
@@ -1297,9 +1320,9 @@ function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: num
   if (_isDiscoverRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "server/discover", '"server/discover"', "const");
-    if (need(o, p, "params", v.params)) _collectRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1316,27 +1339,27 @@ function _isDiscoverResult(v: any, d: number): boolean {
     (v.instructions === undefined || typeof v.instructions === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.supportedVersions, d) &&
-    _isServerCapabilities(v.capabilities, d)
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.supportedVersions, d + 1) &&
+    _isServerCapabilities(v.capabilities, d + 1)
   );
 }
 
 function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isDiscoverResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
     req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
     if (need(o, p, "supportedVersions", v.supportedVersions))
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.supportedVersions, p + "/supportedVersions", o, d);
-    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d);
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.supportedVersions, p + "/supportedVersions", o, d + 1);
+    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
     opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
@@ -1349,15 +1372,15 @@ export const {
 } = define<T.DiscoverResult>(_isDiscoverResult, _collectDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isDiscoverResult(v.result, d);
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isDiscoverResult(v.result, d + 1);
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isDiscoverResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -1371,45 +1394,45 @@ export const {
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d)) &&
+    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
     (v.roots === undefined || isObject(v.roots)) &&
     (v.sampling === undefined ||
       (isObject(v.sampling) &&
-        (v.sampling.context === undefined || _isJSONObject(v.sampling.context, d + 1)) &&
-        (v.sampling.tools === undefined || _isJSONObject(v.sampling.tools, d + 1)))) &&
+        (v.sampling.context === undefined || _isJSONObject(v.sampling.context, d + 2)) &&
+        (v.sampling.tools === undefined || _isJSONObject(v.sampling.tools, d + 2)))) &&
     (v.elicitation === undefined ||
       (isObject(v.elicitation) &&
-        (v.elicitation.form === undefined || _isJSONObject(v.elicitation.form, d + 1)) &&
-        (v.elicitation.url === undefined || _isJSONObject(v.elicitation.url, d + 1)))) &&
-    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d))
+        (v.elicitation.form === undefined || _isJSONObject(v.elicitation.form, d + 2)) &&
+        (v.elicitation.url === undefined || _isJSONObject(v.elicitation.url, d + 2)))) &&
+    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d + 1))
   );
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
     opt(o, p, "roots", v.roots, isObject(v.roots), "object");
     if (v.sampling !== undefined) {
       if (object(o, p + "/sampling", v.sampling)) {
-        if (v.sampling.context !== undefined) _collectJSONObject(v.sampling.context, p + "/sampling/context", o, d + 1);
-        if (v.sampling.tools !== undefined) _collectJSONObject(v.sampling.tools, p + "/sampling/tools", o, d + 1);
+        if (v.sampling.context !== undefined) _collectJSONObject(v.sampling.context, p + "/sampling/context", o, d + 2);
+        if (v.sampling.tools !== undefined) _collectJSONObject(v.sampling.tools, p + "/sampling/tools", o, d + 2);
       }
     }
     if (v.elicitation !== undefined) {
       if (object(o, p + "/elicitation", v.elicitation)) {
-        if (v.elicitation.form !== undefined) _collectJSONObject(v.elicitation.form, p + "/elicitation/form", o, d + 1);
-        if (v.elicitation.url !== undefined) _collectJSONObject(v.elicitation.url, p + "/elicitation/url", o, d + 1);
+        if (v.elicitation.form !== undefined) _collectJSONObject(v.elicitation.form, p + "/elicitation/form", o, d + 2);
+        if (v.elicitation.url !== undefined) _collectJSONObject(v.elicitation.url, p + "/elicitation/url", o, d + 2);
       }
     }
-    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d);
+    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d + 1);
   }
 }
 
 function _isClientCapabilities$experimental(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isJSONObject(v[k], d + 1)) return false;
   }
   return true;
@@ -1418,7 +1441,8 @@ function _isClientCapabilities$experimental(v: any, d: number): boolean {
 function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
   }
@@ -1434,7 +1458,7 @@ export const {
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d)) &&
+    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
     (v.logging === undefined || _isJSONObject(v.logging, d + 1)) &&
     (v.completions === undefined || _isJSONObject(v.completions, d + 1)) &&
     (v.prompts === undefined ||
@@ -1444,14 +1468,14 @@ function _isServerCapabilities(v: any, d: number): boolean {
         (v.resources.subscribe === undefined || typeof v.resources.subscribe === "boolean") &&
         (v.resources.listChanged === undefined || typeof v.resources.listChanged === "boolean"))) &&
     (v.tools === undefined || (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
-    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d))
+    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d + 1))
   );
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d);
+    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
     if (v.logging !== undefined) _collectJSONObject(v.logging, p + "/logging", o, d + 1);
     if (v.completions !== undefined) _collectJSONObject(v.completions, p + "/completions", o, d + 1);
     if (v.prompts !== undefined) {
@@ -1470,7 +1494,7 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
         opt(o, p + "/tools", "listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
       }
     }
-    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d);
+    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d + 1);
   }
 }
 
@@ -1488,7 +1512,7 @@ function _isIcon(v: any, d: number): boolean {
     (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
     typeof v.src === "string" &&
     formatUri(v.src) &&
-    (v.sizes === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.sizes, d))
+    (v.sizes === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.sizes, d + 1))
   );
 }
 
@@ -1500,7 +1524,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.sizes !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.sizes, p + "/sizes", o, d);
+    if (v.sizes !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.sizes, p + "/sizes", o, d + 1);
     opt(o, p, "theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
   }
 }
@@ -1509,24 +1533,24 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d));
+  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isIcons(v, d)) return;
   if (object(o, p, v)) {
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
   }
 }
 
 function _isIcons$icons(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
   return true;
 }
 
 function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectIcon);
+  items(o, p, v, d + 1, _collectIcon);
 }
 
 /** `Icons` (schema.ts:934) */
@@ -1558,7 +1582,7 @@ function _isImplementation(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     typeof v.version === "string" &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && formatUri(v.websiteUrl)))
   );
 }
@@ -1568,7 +1592,7 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     req(o, p, "version", v.version, typeof v.version === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
@@ -1592,15 +1616,15 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
     (v.total === undefined || Number.isFinite(v.total)) &&
     (v.message === undefined || typeof v.message === "string") &&
     (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d))
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1))
   );
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
     req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
     opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
     opt(o, p, "message", v.message, typeof v.message === "string", "string");
@@ -1615,14 +1639,14 @@ export const {
 } = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d);
+  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -1635,14 +1659,14 @@ export const {
 } = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
-  return isObject(v) && (v.cursor === undefined || typeof v.cursor === "string") && _isRequestMetaObject(v._meta, d);
+  return isObject(v) && (v.cursor === undefined || typeof v.cursor === "string") && _isRequestMetaObject(v._meta, d + 1);
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
-    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
   }
 }
 
@@ -1659,7 +1683,7 @@ function _isPaginatedRequest(v: any, d: number): boolean {
     typeof v.method === "string" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d)
+    _isPaginatedRequestParams(v.params, d + 1)
   );
 }
 
@@ -1667,9 +1691,9 @@ function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, typeof v.method === "string", "string");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1685,16 +1709,16 @@ function _isPaginatedResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d))
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1))
   );
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
   }
 }
 
@@ -1710,7 +1734,7 @@ function _isCacheableResult(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0
   );
@@ -1719,8 +1743,8 @@ function _isCacheableResult(v: any, d: number): boolean {
 function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCacheableResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -1742,7 +1766,7 @@ function _isListResourcesRequest(v: any, d: number): boolean {
     v.method === "resources/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d)
+    _isPaginatedRequestParams(v.params, d + 1)
   );
 }
 
@@ -1750,9 +1774,9 @@ function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d
   if (_isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1769,36 +1793,36 @@ function _isListResourcesResult(v: any, d: number): boolean {
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    _isListResourcesResult$resources(v.resources, d)
+    _isListResourcesResult$resources(v.resources, d + 1)
   );
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
     req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d);
+    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
   }
 }
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListResourcesResult$resources$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectResource);
+  items(o, p, v, d + 1, _collectResource);
 }
 
 /** `ListResourcesResult` (schema.ts:1133) */
@@ -1809,15 +1833,17 @@ export const {
 } = define<T.ListResourcesResult>(_isListResourcesResult, _collectListResourcesResult);
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListResourcesResult(v.result, d);
+  return (
+    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListResourcesResult(v.result, d + 1)
+  );
 }
 
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListResourcesResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -1834,7 +1860,7 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
     v.method === "resources/templates/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d)
+    _isPaginatedRequestParams(v.params, d + 1)
   );
 }
 
@@ -1842,9 +1868,9 @@ function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIs
   if (_isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1861,37 +1887,37 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d)
+    _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d + 1)
   );
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
     req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
     if (need(o, p, "resourceTemplates", v.resourceTemplates))
-      _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d);
+      _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d + 1);
   }
 }
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectResourceTemplate);
+  items(o, p, v, d + 1, _collectResourceTemplate);
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:1169) */
@@ -1906,7 +1932,7 @@ function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListResourceTemplatesResult(v.result, d)
+    _isListResourceTemplatesResult(v.result, d + 1)
   );
 }
 
@@ -1914,8 +1940,8 @@ function _collectListResourceTemplatesResultResponse(v: any, p: string, o: Valid
   if (_isListResourceTemplatesResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -1927,13 +1953,13 @@ export const {
 } = define<T.ListResourceTemplatesResultResponse>(_isListResourceTemplatesResultResponse, _collectListResourceTemplatesResultResponse);
 
 function _isResourceRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d) && typeof v.uri === "string" && formatUri(v.uri);
+  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && typeof v.uri === "string" && formatUri(v.uri);
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
@@ -1952,22 +1978,22 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
-    _isRequestMetaObject(v._meta, d) &&
+    _isRequestMetaObject(v._meta, d + 1) &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d))
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1))
   );
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
@@ -1985,7 +2011,7 @@ function _isReadResourceRequest(v: any, d: number): boolean {
     v.method === "resources/read" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isReadResourceRequestParams(v.params, d)
+    _isReadResourceRequestParams(v.params, d + 1)
   );
 }
 
@@ -1993,9 +2019,9 @@ function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d:
   if (_isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2011,44 +2037,44 @@ function _isReadResourceResult(v: any, d: number): boolean {
     isObject(v) &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    _isReadResourceResult$contents(v.contents, d)
+    _isReadResourceResult$contents(v.contents, d + 1)
   );
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
     req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d);
+    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
   }
 }
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d) || _isBlobResourceContents(v[i], d))) return false;
+  for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
   return true;
 }
 
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      if (!(_isTextResourceContents(e0, d) || _isBlobResourceContents(e0, d)))
+      if (!(_isTextResourceContents(e0, d + 1) || _isBlobResourceContents(e0, d + 1)))
         anyOf(
           o,
           p + "/" + i0,
           e0,
-          d,
+          d + 1,
           "TextResourceContents | BlobResourceContents",
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
@@ -2069,7 +2095,7 @@ function _isReadResourceResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isReadResourceResult(v.result, d) || _isInputRequiredResult(v.result, d))
+    (_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
   );
 }
 
@@ -2077,14 +2103,14 @@ function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssu
   if (_isReadResourceResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
     if (need(o, p, "result", v.result))
-      if (!(_isReadResourceResult(v.result, d) || _isInputRequiredResult(v.result, d)))
+      if (!(_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(
           o,
           p + "/result",
           v.result,
-          d,
+          d + 1,
           "ReadResourceResult | InputRequiredResult",
           [16, 16],
           [_collectReadResourceResult, _collectInputRequiredResult],
@@ -2104,7 +2130,7 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/resources/list_changed" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -2112,7 +2138,7 @@ function _collectResourceListChangedNotification(v: any, p: string, o: Validatio
   if (_isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2130,7 +2156,7 @@ function _isSubscriptionFilter(v: any, d: number): boolean {
     (v.toolsListChanged === undefined || typeof v.toolsListChanged === "boolean") &&
     (v.promptsListChanged === undefined || typeof v.promptsListChanged === "boolean") &&
     (v.resourcesListChanged === undefined || typeof v.resourcesListChanged === "boolean") &&
-    (v.resourceSubscriptions === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.resourceSubscriptions, d))
+    (v.resourceSubscriptions === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.resourceSubscriptions, d + 1))
   );
 }
 
@@ -2141,7 +2167,7 @@ function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: 
     opt(o, p, "promptsListChanged", v.promptsListChanged, typeof v.promptsListChanged === "boolean", "boolean");
     opt(o, p, "resourcesListChanged", v.resourcesListChanged, typeof v.resourcesListChanged === "boolean", "boolean");
     if (v.resourceSubscriptions !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.resourceSubscriptions, p + "/resourceSubscriptions", o, d);
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.resourceSubscriptions, p + "/resourceSubscriptions", o, d + 1);
   }
 }
 
@@ -2153,14 +2179,14 @@ export const {
 } = define<T.SubscriptionFilter>(_isSubscriptionFilter, _collectSubscriptionFilter);
 
 function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d) && _isSubscriptionFilter(v.notifications, d);
+  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && _isSubscriptionFilter(v.notifications, d + 1);
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isSubscriptionsListenRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
   }
 }
 
@@ -2177,7 +2203,7 @@ function _isSubscriptionsListenRequest(v: any, d: number): boolean {
     v.method === "subscriptions/listen" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSubscriptionsListenRequestParams(v.params, d)
+    _isSubscriptionsListenRequestParams(v.params, d + 1)
   );
 }
 
@@ -2185,9 +2211,9 @@ function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssu
   if (_isSubscriptionsListenRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "subscriptions/listen", '"subscriptions/listen"', "const");
-    if (need(o, p, "params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2202,7 +2228,7 @@ function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" || Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
-    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d))
+    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1))
   );
 }
 
@@ -2210,9 +2236,9 @@ function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: Valid
   if (_isSubscriptionsListenResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
-      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d);
+      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d + 1);
     if (need(o, p, "io.modelcontextprotocol/subscriptionId", v["io.modelcontextprotocol/subscriptionId"]))
-      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d);
+      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d + 1);
   }
 }
 
@@ -2224,14 +2250,14 @@ export const {
 } = define<T.SubscriptionsListenResultMetaObject>(_isSubscriptionsListenResultMetaObject, _collectSubscriptionsListenResultMetaObject);
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
-  return isObject(v) && typeof v.resultType === "string" && _isSubscriptionsListenResultMetaObject(v._meta, d);
+  return isObject(v) && typeof v.resultType === "string" && _isSubscriptionsListenResultMetaObject(v._meta, d + 1);
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isSubscriptionsListenResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
   }
 }
 
@@ -2244,7 +2270,10 @@ export const {
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isSubscriptionsListenResult(v.result, d)
+    isObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isSubscriptionsListenResult(v.result, d + 1)
   );
 }
 
@@ -2252,8 +2281,8 @@ function _collectSubscriptionsListenResultResponse(v: any, p: string, o: Validat
   if (_isSubscriptionsListenResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -2265,14 +2294,16 @@ export const {
 } = define<T.SubscriptionsListenResultResponse>(_isSubscriptionsListenResultResponse, _collectSubscriptionsListenResultResponse);
 
 function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) && _isSubscriptionFilter(v.notifications, d);
+  return (
+    isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) && _isSubscriptionFilter(v.notifications, d + 1)
+  );
 }
 
 function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isSubscriptionsAcknowledgedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
   }
 }
 
@@ -2291,7 +2322,7 @@ function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/subscriptions/acknowledged" &&
     v.jsonrpc === "2.0" &&
-    _isSubscriptionsAcknowledgedNotificationParams(v.params, d)
+    _isSubscriptionsAcknowledgedNotificationParams(v.params, d + 1)
   );
 }
 
@@ -2307,7 +2338,7 @@ function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: Val
       '"notifications/subscriptions/acknowledged"',
       "const",
     );
-    if (need(o, p, "params", v.params)) _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2323,13 +2354,15 @@ export const {
 );
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d)) && typeof v.uri === "string" && formatUri(v.uri);
+  return (
+    isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) && typeof v.uri === "string" && formatUri(v.uri)
+  );
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
@@ -2349,7 +2382,7 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/resources/updated" &&
     v.jsonrpc === "2.0" &&
-    _isResourceUpdatedNotificationParams(v.params, d)
+    _isResourceUpdatedNotificationParams(v.params, d + 1)
   );
 }
 
@@ -2357,7 +2390,7 @@ function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIss
   if (_isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2377,11 +2410,11 @@ function _isResource(v: any, d: number): boolean {
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     (v.size === undefined || Number.isInteger(v.size)) &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -2390,16 +2423,16 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -2413,11 +2446,11 @@ function _isResourceTemplate(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     typeof v.uriTemplate === "string" &&
     formatUriTemplate(v.uriTemplate) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -2426,15 +2459,15 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     if (need(o, p, "uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
       else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -2451,7 +2484,7 @@ function _isResourceContents(v: any, d: number): boolean {
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -2463,7 +2496,7 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -2481,7 +2514,7 @@ function _isTextResourceContents(v: any, d: number): boolean {
     typeof v.text === "string" &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -2493,7 +2526,7 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
     req(o, p, "text", v.text, typeof v.text === "string", "string");
   }
 }
@@ -2511,7 +2544,7 @@ function _isBlobResourceContents(v: any, d: number): boolean {
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1)) &&
     typeof v.blob === "string" &&
     formatByte(v.blob)
   );
@@ -2525,7 +2558,7 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (need(o, p, "blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
       else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
@@ -2546,7 +2579,7 @@ function _isListPromptsRequest(v: any, d: number): boolean {
     v.method === "prompts/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d)
+    _isPaginatedRequestParams(v.params, d + 1)
   );
 }
 
@@ -2554,9 +2587,9 @@ function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: 
   if (_isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2573,36 +2606,36 @@ function _isListPromptsResult(v: any, d: number): boolean {
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    _isListPromptsResult$prompts(v.prompts, d)
+    _isListPromptsResult$prompts(v.prompts, d + 1)
   );
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
     req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d);
+    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
   }
 }
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectPrompt);
+  items(o, p, v, d + 1, _collectPrompt);
 }
 
 /** `ListPromptsResult` (schema.ts:1578) */
@@ -2613,15 +2646,17 @@ export const {
 } = define<T.ListPromptsResult>(_isListPromptsResult, _collectListPromptsResult);
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListPromptsResult(v.result, d);
+  return (
+    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListPromptsResult(v.result, d + 1)
+  );
 }
 
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListPromptsResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -2637,27 +2672,27 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
     isObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.name === "string" &&
-    _isRequestMetaObject(v._meta, d) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d)) &&
-    (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d))
+    _isRequestMetaObject(v._meta, d + 1) &&
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
+    (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d + 1))
   );
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
     req(o, p, "name", v.name, typeof v.name === "string", "string");
-    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d);
+    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
   }
 }
 
 function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!(typeof v[k] === "string")) return false;
   }
   return true;
@@ -2666,8 +2701,9 @@ function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
 function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectJSONValue$0$collect(v[k0], p + "/" + escapeToken(k0), o, d);
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      _collectJSONValue$0$collect(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
   }
 }
@@ -2685,7 +2721,7 @@ function _isGetPromptRequest(v: any, d: number): boolean {
     v.method === "prompts/get" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isGetPromptRequestParams(v.params, d)
+    _isGetPromptRequestParams(v.params, d + 1)
   );
 }
 
@@ -2693,9 +2729,9 @@ function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2711,29 +2747,29 @@ function _isGetPromptResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.description === undefined || typeof v.description === "string") &&
     typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
-    _isGetPromptResult$messages(v.messages, d)
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
+    _isGetPromptResult$messages(v.messages, d + 1)
   );
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d);
+    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
   }
 }
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
   return true;
 }
 
 function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectPromptMessage);
+  items(o, p, v, d + 1, _collectPromptMessage);
 }
 
 /** `GetPromptResult` (schema.ts:1634) */
@@ -2748,7 +2784,7 @@ function _isGetPromptResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isGetPromptResult(v.result, d) || _isInputRequiredResult(v.result, d))
+    (_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
   );
 }
 
@@ -2756,14 +2792,14 @@ function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[]
   if (_isGetPromptResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
     if (need(o, p, "result", v.result))
-      if (!(_isGetPromptResult(v.result, d) || _isInputRequiredResult(v.result, d)))
+      if (!(_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(
           o,
           p + "/result",
           v.result,
-          d,
+          d + 1,
           "GetPromptResult | InputRequiredResult",
           [16, 16],
           [_collectGetPromptResult, _collectInputRequiredResult],
@@ -2784,9 +2820,9 @@ function _isPrompt(v: any, d: number): boolean {
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
-    (v.arguments === undefined || _isPrompt$arguments(v.arguments, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
+    (v.arguments === undefined || _isPrompt$arguments(v.arguments, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -2795,21 +2831,21 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
 function _isPrompt$arguments(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
   return true;
 }
 
 function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectPromptArgument);
+  items(o, p, v, d + 1, _collectPromptArgument);
 }
 
 /** `Prompt` (schema.ts:1659) */
@@ -2854,14 +2890,14 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d);
+  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
-    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
   }
 }
 
@@ -2881,11 +2917,11 @@ function _isResourceLink(v: any, d: number): boolean {
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     (v.size === undefined || Number.isInteger(v.size)) &&
     v.type === "resource_link" &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -2894,16 +2930,16 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     if (need(o, p, "uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
     req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
   }
 }
@@ -2919,9 +2955,9 @@ function _isEmbeddedResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.type === "resource" &&
-    (_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -2930,18 +2966,18 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
     if (need(o, p, "resource", v.resource))
-      if (!(_isTextResourceContents(v.resource, d) || _isBlobResourceContents(v.resource, d)))
+      if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
         anyOf(
           o,
           p + "/resource",
           v.resource,
-          d,
+          d + 1,
           "TextResourceContents | BlobResourceContents",
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -2957,7 +2993,7 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/prompts/list_changed" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -2965,7 +3001,7 @@ function _collectPromptListChangedNotification(v: any, p: string, o: ValidationI
   if (_isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -2983,7 +3019,7 @@ function _isListToolsRequest(v: any, d: number): boolean {
     v.method === "tools/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d)
+    _isPaginatedRequestParams(v.params, d + 1)
   );
 }
 
@@ -2991,9 +3027,9 @@ function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (_isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3010,36 +3046,36 @@ function _isListToolsResult(v: any, d: number): boolean {
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     Number.isInteger(v.ttlMs) &&
     v.ttlMs >= 0 &&
-    _isListToolsResult$tools(v.tools, d)
+    _isListToolsResult$tools(v.tools, d + 1)
   );
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
     req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
+    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
   }
 }
 
 function _isListToolsResult$tools(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectTool);
+  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1779) */
@@ -3050,15 +3086,15 @@ export const {
 } = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListToolsResult(v.result, d);
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListToolsResult(v.result, d + 1);
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListToolsResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -3074,29 +3110,29 @@ function _isCallToolResult(v: any, d: number): boolean {
     isObject(v) &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
     typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
-    _isCallToolResult$content(v.content, d)
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
+    _isCallToolResult$content(v.content, d + 1)
   );
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
 }
 
 function _isCallToolResult$content(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
   return true;
 }
 
 function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectContentBlock);
+  items(o, p, v, d + 1, _collectContentBlock);
 }
 
 /** `CallToolResult` (schema.ts:1809) */
@@ -3111,7 +3147,7 @@ function _isCallToolResultResponse(v: any, d: number): boolean {
     isObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isCallToolResult(v.result, d) || _isInputRequiredResult(v.result, d))
+    (_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
   );
 }
 
@@ -3119,14 +3155,14 @@ function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[],
   if (_isCallToolResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
     if (need(o, p, "result", v.result))
-      if (!(_isCallToolResult(v.result, d) || _isInputRequiredResult(v.result, d)))
+      if (!(_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(
           o,
           p + "/result",
           v.result,
-          d,
+          d + 1,
           "CallToolResult | InputRequiredResult",
           [16, 16],
           [_collectCallToolResult, _collectInputRequiredResult],
@@ -3146,8 +3182,8 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
     isObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.name === "string" &&
-    _isRequestMetaObject(v._meta, d) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d)) &&
+    _isRequestMetaObject(v._meta, d + 1) &&
+    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
     (v.arguments === undefined || isObject(v.arguments))
   );
 }
@@ -3155,8 +3191,8 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
     opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
@@ -3176,7 +3212,7 @@ function _isCallToolRequest(v: any, d: number): boolean {
     v.method === "tools/call" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCallToolRequestParams(v.params, d)
+    _isCallToolRequestParams(v.params, d + 1)
   );
 }
 
@@ -3184,9 +3220,9 @@ function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: num
   if (_isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3202,7 +3238,7 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
     isObject(v) &&
     v.method === "notifications/tools/list_changed" &&
     v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d))
+    (v.params === undefined || _isNotificationParams(v.params, d + 1))
   );
 }
 
@@ -3210,7 +3246,7 @@ function _collectToolListChangedNotification(v: any, p: string, o: ValidationIss
   if (_isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d);
+    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3257,14 +3293,14 @@ function _isTool(v: any, d: number): boolean {
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d)) &&
+    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     isObject(v.inputSchema) &&
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
     (v.outputSchema === undefined ||
       (isObject(v.outputSchema) && (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string"))) &&
-    (v.annotations === undefined || _isToolAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -3273,7 +3309,7 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d);
+    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
     if (need(o, p, "inputSchema", v.inputSchema)) {
       if (object(o, p + "/inputSchema", v.inputSchema)) {
@@ -3286,8 +3322,8 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         opt(o, p + "/outputSchema", "$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
       }
     }
-    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -3307,15 +3343,15 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
       v.level === "critical" ||
       v.level === "alert" ||
       v.level === "emergency") &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d))
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1))
   );
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d);
+    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
     opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
     need(o, p, "data", v.data);
   }
@@ -3329,14 +3365,14 @@ export const {
 } = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d);
+  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1);
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -3392,20 +3428,20 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
       v.includeContext === "none" ||
       v.includeContext === "thisServer" ||
       v.includeContext === "allServers") &&
-    _isCreateMessageRequestParams$messages(v.messages, d) &&
-    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d)) &&
-    (v.stopSequences === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.stopSequences, d)) &&
+    _isCreateMessageRequestParams$messages(v.messages, d + 1) &&
+    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d + 1)) &&
+    (v.stopSequences === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.stopSequences, d + 1)) &&
     (v.metadata === undefined || _isJSONObject(v.metadata, d + 1)) &&
-    (v.tools === undefined || _isListToolsResult$tools(v.tools, d)) &&
-    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d))
+    (v.tools === undefined || _isListToolsResult$tools(v.tools, d + 1)) &&
+    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d + 1))
   );
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d);
-    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d);
+    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
+    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
     opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
       o,
@@ -3419,21 +3455,21 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
     req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
     if (v.stopSequences !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.stopSequences, p + "/stopSequences", o, d);
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.stopSequences, p + "/stopSequences", o, d + 1);
     if (v.metadata !== undefined) _collectJSONObject(v.metadata, p + "/metadata", o, d + 1);
-    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d);
-    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d);
+    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
+    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
   }
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
   return true;
 }
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectSamplingMessage);
+  items(o, p, v, d + 1, _collectSamplingMessage);
 }
 
 /** `CreateMessageRequestParams` (schema.ts:2104) */
@@ -3462,14 +3498,14 @@ export const {
 } = define<T.ToolChoice>(_isToolChoice, _collectToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d);
+  return isObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d + 1);
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
   }
 }
 
@@ -3486,27 +3522,27 @@ function _isCreateMessageResult(v: any, d: number): boolean {
     typeof v.model === "string" &&
     (v.role === "user" || v.role === "assistant") &&
     (v.stopReason === undefined || typeof v.stopReason === "string") &&
-    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
           p + "/content",
           v.content,
-          d,
+          d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
     req(o, p, "model", v.model, typeof v.model === "string", "string");
     opt(o, p, "stopReason", v.stopReason, typeof v.stopReason === "string", "string");
   }
@@ -3514,12 +3550,12 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
   return true;
 }
 
 function _isCreateMessageResult$content$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectSamplingMessageContentBlock);
+  items(o, p, v, d + 1, _collectSamplingMessageContentBlock);
 }
 
 /** `CreateMessageResult` (schema.ts:2210) */
@@ -3533,27 +3569,27 @@ function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d);
+    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
     if (need(o, p, "content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d) || _isCreateMessageResult$content$1(v.content, d)))
+      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
           p + "/content",
           v.content,
-          d,
+          d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -3625,7 +3661,7 @@ function _isAnnotations(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.lastModified === undefined || typeof v.lastModified === "string") &&
-    (v.audience === undefined || _isAnnotations$audience(v.audience, d)) &&
+    (v.audience === undefined || _isAnnotations$audience(v.audience, d + 1)) &&
     (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
   );
 }
@@ -3633,7 +3669,7 @@ function _isAnnotations(v: any, d: number): boolean {
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d);
+    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d + 1);
     if (v.priority !== undefined) {
       if (!Number.isFinite(v.priority)) expected(o, p + "/priority", "number", v.priority);
       else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
@@ -3652,9 +3688,9 @@ function _isAnnotations$audience(v: any, d: number): boolean {
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      _collectRole(e0, p + "/" + i0, o, d);
+      _collectRole(e0, p + "/" + i0, o, d + 1);
     }
   }
 }
@@ -3728,8 +3764,8 @@ function _isTextContent(v: any, d: number): boolean {
     isObject(v) &&
     v.type === "text" &&
     typeof v.text === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -3738,8 +3774,8 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "text", '"text"', "const");
     req(o, p, "text", v.text, typeof v.text === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -3757,8 +3793,8 @@ function _isImageContent(v: any, d: number): boolean {
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
     formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -3771,8 +3807,8 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -3790,8 +3826,8 @@ function _isAudioContent(v: any, d: number): boolean {
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
     formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -3804,8 +3840,8 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
     req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -3823,7 +3859,7 @@ function _isToolUseContent(v: any, d: number): boolean {
     typeof v.id === "string" &&
     typeof v.name === "string" &&
     isObject(v.input) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -3834,7 +3870,7 @@ function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "id", v.id, typeof v.id === "string", "string");
     req(o, p, "name", v.name, typeof v.name === "string", "string");
     req(o, p, "input", v.input, isObject(v.input), "object");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -3851,8 +3887,8 @@ function _isToolResultContent(v: any, d: number): boolean {
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
-    _isCallToolResult$content(v.content, d) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    _isCallToolResult$content(v.content, d + 1) &&
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -3861,9 +3897,9 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
   if (object(o, p, v)) {
     req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
     req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d);
+    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
     opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -3877,7 +3913,7 @@ export const {
 function _isModelPreferences(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.hints === undefined || _isModelPreferences$hints(v.hints, d)) &&
+    (v.hints === undefined || _isModelPreferences$hints(v.hints, d + 1)) &&
     (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
     (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
     (v.intelligencePriority === undefined ||
@@ -3888,7 +3924,7 @@ function _isModelPreferences(v: any, d: number): boolean {
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
-    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d);
+    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d + 1);
     if (v.costPriority !== undefined) {
       if (!Number.isFinite(v.costPriority)) expected(o, p + "/costPriority", "number", v.costPriority);
       else if (v.costPriority < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
@@ -3909,12 +3945,12 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
   return true;
 }
 
 function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectModelHint);
+  items(o, p, v, d + 1, _collectModelHint);
 }
 
 /** `ModelPreferences` (schema.ts:2508) */
@@ -3945,21 +3981,21 @@ export const {
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRequestMetaObject(v._meta, d) &&
-    _isCompleteRequestParams$ref(v.ref, d) &&
+    _isRequestMetaObject(v._meta, d + 1) &&
+    _isCompleteRequestParams$ref(v.ref, d + 1) &&
     isObject(v.argument) &&
     typeof v.argument.name === "string" &&
     typeof v.argument.value === "string" &&
     (v.context === undefined ||
-      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d))))
+      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
   );
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d);
+    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
     if (need(o, p, "argument", v.argument)) {
       if (object(o, p + "/argument", v.argument)) {
         req(o, p + "/argument", "name", v.argument.name, typeof v.argument.name === "string", "string");
@@ -3969,7 +4005,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v.context !== undefined) {
       if (object(o, p + "/context", v.context)) {
         if (v.context.arguments !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d);
+          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d + 2);
       }
     }
   }
@@ -4017,7 +4053,7 @@ function _isCompleteRequest(v: any, d: number): boolean {
     v.method === "completion/complete" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCompleteRequestParams(v.params, d)
+    _isCompleteRequestParams(v.params, d + 1)
   );
 }
 
@@ -4025,9 +4061,9 @@ function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: num
   if (_isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -4042,23 +4078,23 @@ function _isCompleteResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d)) &&
+    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
     isObject(v.completion) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
     (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
-    _isCompleteResult$completion$values(v.completion.values, d)
+    _isCompleteResult$completion$values(v.completion.values, d + 2)
   );
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d);
+    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (need(o, p, "completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
         if (need(o, p + "/completion", "values", v.completion.values))
-          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d);
+          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d + 2);
         opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
         opt(o, p + "/completion", "hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
       }
@@ -4077,9 +4113,9 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     if (v.length > 100) issue(o, p, "maxItems", "must have at most 100 items, has " + v.length);
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d);
+      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
     }
   }
 }
@@ -4092,15 +4128,15 @@ export const {
 } = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isCompleteResult(v.result, d);
+  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isCompleteResult(v.result, d + 1);
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isCompleteResultResponse(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d);
-    if (need(o, p, "result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d);
+    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -4157,7 +4193,7 @@ function _isListRootsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
     v.method === "roots/list" &&
-    (v.params === undefined || (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d))))
+    (v.params === undefined || (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d + 2))))
   );
 }
 
@@ -4167,7 +4203,7 @@ function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: nu
     req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
     if (v.params !== undefined) {
       if (object(o, p + "/params", v.params)) {
-        if (v.params._meta !== undefined) _collectMetaObject(v.params._meta, p + "/params/_meta", o, d);
+        if (v.params._meta !== undefined) _collectMetaObject(v.params._meta, p + "/params/_meta", o, d + 2);
       }
     }
   }
@@ -4181,24 +4217,24 @@ export const {
 } = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isObject(v) && _isListRootsResult$roots(v.roots, d);
+  return isObject(v) && _isListRootsResult$roots(v.roots, d + 1);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d);
+    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
   }
 }
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
   return true;
 }
 
 function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d, _collectRoot);
+  items(o, p, v, d + 1, _collectRoot);
 }
 
 /** `ListRootsResult` (schema.ts:2742) */
@@ -4214,7 +4250,7 @@ function _isRoot(v: any, d: number): boolean {
     (v.name === undefined || typeof v.name === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d))
+    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
 
@@ -4226,7 +4262,7 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "name", v.name, typeof v.name === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d);
+    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -4241,8 +4277,9 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
     isObject(v.requestedSchema) &&
     (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
     v.requestedSchema.type === "object" &&
-    _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d) &&
-    (v.requestedSchema.required === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.requestedSchema.required, d))
+    _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d + 2) &&
+    (v.requestedSchema.required === undefined ||
+      _isUnsupportedProtocolVersionError$error$1$data$supported(v.requestedSchema.required, d + 2))
   );
 }
 
@@ -4260,14 +4297,14 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             v.requestedSchema.properties,
             p + "/requestedSchema/properties",
             o,
-            d,
+            d + 2,
           );
         if (v.requestedSchema.required !== undefined)
           _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
             v.requestedSchema.required,
             p + "/requestedSchema/required",
             o,
-            d,
+            d + 2,
           );
       }
     }
@@ -4277,8 +4314,8 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
 function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
-    if (!_isPrimitiveSchemaDefinition(v[k], d)) return false;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!_isPrimitiveSchemaDefinition(v[k], d + 1)) return false;
   }
   return true;
 }
@@ -4286,8 +4323,9 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
 function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
-      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d);
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
   }
 }
@@ -4359,14 +4397,14 @@ export const {
 } = define<T.ElicitRequestParams>(_isElicitRequestParams, _collectElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d);
+  return isObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d + 1);
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (_isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d);
+    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
   }
 }
 
@@ -4508,7 +4546,7 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d)
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d + 1)
   );
 }
 
@@ -4518,7 +4556,7 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d);
+    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
@@ -4537,7 +4575,7 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d)
+    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d + 1)
   );
 }
 
@@ -4547,7 +4585,7 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d);
+    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
@@ -4562,7 +4600,7 @@ function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
 function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
         req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
@@ -4614,8 +4652,8 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
     v.items.type === "string" &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.items.enum, d) &&
-    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d))
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.items.enum, d + 2) &&
+    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d + 1))
   );
 }
 
@@ -4631,10 +4669,10 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
       if (object(o, p + "/items", v.items)) {
         req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
         if (need(o, p + "/items", "enum", v.items.enum))
-          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.items.enum, p + "/items/enum", o, d);
+          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.items.enum, p + "/items/enum", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d);
+    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d + 1);
   }
 }
 
@@ -4654,8 +4692,8 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
     isObject(v.items) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d) &&
-    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d))
+    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d + 2) &&
+    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d + 1))
   );
 }
 
@@ -4670,10 +4708,10 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "items", v.items)) {
       if (object(o, p + "/items", v.items)) {
         if (need(o, p + "/items", "anyOf", v.items.anyOf))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d);
+          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d);
+    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d + 1);
   }
 }
 
@@ -4716,8 +4754,8 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.default === undefined || typeof v.default === "string") &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d) &&
-    (v.enumNames === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.enumNames, d))
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d + 1) &&
+    (v.enumNames === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.enumNames, d + 1))
   );
 }
 
@@ -4727,8 +4765,9 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
     req(o, p, "type", v.type, v.type === "string", '"string"', "const");
     opt(o, p, "title", v.title, typeof v.title === "string", "string");
     opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d);
-    if (v.enumNames !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enumNames, p + "/enumNames", o, d);
+    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
+    if (v.enumNames !== undefined)
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enumNames, p + "/enumNames", o, d + 1);
     opt(o, p, "default", v.default, typeof v.default === "string", "string");
   }
 }
@@ -4769,7 +4808,7 @@ function _isElicitResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
     (v.action === "accept" || v.action === "decline" || v.action === "cancel") &&
-    (v.content === undefined || _isElicitResult$content(v.content, d))
+    (v.content === undefined || _isElicitResult$content(v.content, d + 1))
   );
 }
 
@@ -4785,19 +4824,19 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
       'one of "accept", "decline", "cancel"',
       "enum",
     );
-    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d);
+    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d + 1);
   }
 }
 
 function _isElicitResult$content(v: any, d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
-    if (!hasOwn.call(v, k)) continue;
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!(
       typeof v[k] === "string" ||
       Number.isInteger(v[k]) ||
       typeof v[k] === "boolean" ||
-      _isUnsupportedProtocolVersionError$error$1$data$supported(v[k], d)
+      _isUnsupportedProtocolVersionError$error$1$data$supported(v[k], d + 1)
     ))
       return false;
   }
@@ -4807,18 +4846,19 @@ function _isElicitResult$content(v: any, d: number): boolean {
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (!hasOwn.call(v, k0)) continue;
+      if (o.length >= MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       if (!(
         typeof v[k0] === "string" ||
         Number.isInteger(v[k0]) ||
         typeof v[k0] === "boolean" ||
-        _isUnsupportedProtocolVersionError$error$1$data$supported(v[k0], d)
+        _isUnsupportedProtocolVersionError$error$1$data$supported(v[k0], d + 1)
       ))
         anyOf(
           o,
           p + "/" + escapeToken(k0),
           v[k0],
-          d,
+          d + 1,
           "string | integer | boolean | string[]",
           [1, 2, 4, 32],
           [

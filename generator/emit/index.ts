@@ -58,7 +58,7 @@ export const TARGETS: Record<TargetName, Target> = {
   index: {
     file: "index.ts",
     description: "re-exports of the other generated files",
-    requires: [],
+    requires: ["types", "validators"],
     render: (_model, context) =>
       renderTemplate("index.ts.hbs", {
         header: context.header,

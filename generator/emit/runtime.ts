@@ -81,7 +81,8 @@ export function runtimeSource(generated: string): string {
   // block comments: without them, every word left is code. A word that is not a real use
   // could only add a declaration, never leave one out.
   const code = generated.replace(/"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\//g, " ");
-  const used = new Set(code.match(/[A-Za-z_$][\w$]*/g));
+  // Property names (`v.stop`) and object keys (`{ Tool: validateTool }`) are not uses.
+  const used = new Set(code.match(/(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$]|\s*:(?!:))/g));
   const chosen = new Set<string>();
   const choose = (d: RuntimeDeclaration) => {
     chosen.add(d.name);

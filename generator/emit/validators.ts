@@ -64,12 +64,12 @@ class ValidatorEmitter {
     }
     const checkBody = [
       ...(recursive ? ["if (d > MAX_DEPTH) return false;"] : []),
-      ...(statements ? this.helperCheckBody(type, n.check) : [`return ${this.check(type, "v", n.check)};`]),
+      ...(statements ? this.helperCheckBody(type, n.check) : [`return ${this.check(type, "v", n.check, 0)};`]),
     ];
     const collectBody = [
-      ...(recursive ? ["if (d > MAX_DEPTH) return tooDeep(o, p);"] : []),
+      ...(recursive ? ["if (stop(o, p, d)) return;"] : []),
       // A part that passes the fast check has no issues: skip it without building paths.
-      ...(this.simpleLeaf(type, "v", n.check) ? [] : [`if (${n.check}(v, d)) return;`]),
+      ...(this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (${n.check}(v, d)) return;`]),
       ...this.collectStatements(type, "v", "p", n.collect, 0, true),
     ];
     const own = [
@@ -96,8 +96,12 @@ class ValidatorEmitter {
 
   // ---- boolean checks ------------------------------------------------------------------
 
-  /** A boolean expression: does `v` (a side-effect-free expression) match `type`? */
-  check(type: TypeExpr, v: string, place: string): string {
+  /**
+   * A boolean expression: does `v` (a side-effect-free expression) match `type`? `level` is
+   * how many arrays and objects `v` lies below the value the function was called with; calls
+   * pass `d + level`, so `d` is always the nesting depth of the value being checked.
+   */
+  check(type: TypeExpr, v: string, place: string, level: number): string {
     switch (type.kind) {
       case "keyword":
         return this.keywordCheck(type, v);
@@ -106,18 +110,18 @@ class ValidatorEmitter {
       case "ref": {
         // A reference to a plain alias (`RequestId = string | number`) is checked in place.
         const target = this.model.typeOf(type.name);
-        if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return paren(this.check(target, v, place));
-        return `${this.names.get(type.name)!.check}(${v}, ${this.depthArg(type.name)})`;
+        if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return paren(this.check(target, v, place, level));
+        return `${this.names.get(type.name)!.check}(${v}, ${depthArg(level)})`;
       }
       case "array":
       case "tuple":
-        return `${this.helper(type, place)}(${v}, d)`;
+        return `${this.helper(type, place)}(${v}, ${depthArg(level)})`;
       case "union":
-        return this.unionCheck(type, v, place);
+        return this.unionCheck(type, v, place, level);
       case "intersection":
-        return type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`))).join(" && ");
+        return type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))).join(" && ");
       case "object":
-        return this.needsStatements(type) ? `${this.helper(type, place)}(${v}, d)` : this.objectCheck(type, v, place);
+        return this.needsStatements(type) ? `${this.helper(type, place)}(${v}, ${depthArg(level)})` : this.objectCheck(type, v, place, level);
     }
   }
 
@@ -158,20 +162,20 @@ class ValidatorEmitter {
     return parts.join(" && ");
   }
 
-  private unionCheck(type: UnionType, v: string, place: string): string {
+  private unionCheck(type: UnionType, v: string, place: string, level: number): string {
     const members = simplifyUnion(type);
     if (members.some(isAnything)) return "true";
-    if (this.needsStatements(type)) return `${this.helper(type, place)}(${v}, d)`;
-    return members.map((m, i) => paren(this.check(m, v, `${place}$${i}`))).join(" || ");
+    if (this.needsStatements(type)) return `${this.helper(type, place)}(${v}, ${depthArg(level)})`;
+    return members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))).join(" || ");
   }
 
-  private objectCheck(type: ObjectType, v: string, place: string): string {
+  private objectCheck(type: ObjectType, v: string, place: string, level: number): string {
     const parts = [`isObject(${v})`];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
     const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
       const read = this.read(v, p.name);
-      const check = this.check(p.type, read, `${place}$${p.name}`);
+      const check = this.check(p.type, read, `${place}$${p.name}`, level + 1);
       if (p.optional) {
         if (check !== "true") parts.push(`(${read} === undefined || ${check})`);
       } else if (acceptsUndefined(p.type) || check === "true") {
@@ -188,11 +192,6 @@ class ValidatorEmitter {
     if (t.kind === "literal" || (t.kind === "keyword" && !t.constraints)) return 0;
     if (isPlainLeaf(t)) return 1;
     return 2;
-  }
-
-  /** Depth counts only steps into recursive types; nesting through the others is bounded by the schema. */
-  private depthArg(target: string): string {
-    return this.model.recursive.has(target) ? "d + 1" : "d";
   }
 
   private read(v: string, name: string): string {
@@ -232,7 +231,7 @@ class ValidatorEmitter {
         const lines = ["if (!Array.isArray(v)) return false;"];
         const max = type.constraints?.maxItems;
         if (max !== undefined) lines.push(`if (v.length > ${max}) return false;`);
-        const element = this.check(type.element, "v[i]", `${place}$items`);
+        const element = this.check(type.element, "v[i]", `${place}$items`, 1);
         if (element !== "true") lines.push(`for (let i = 0; i < v.length; i++) if (!(${element})) return false;`);
         lines.push("return true;");
         return lines;
@@ -240,17 +239,18 @@ class ValidatorEmitter {
       case "tuple":
         return [
           `return Array.isArray(v) && v.length === ${type.elements.length}${type.elements
-            .map((e, i) => ` && ${paren(this.check(e, `v[${i}]`, `${place}$${i}`))}`)
+            .map((e, i) => ` && ${paren(this.check(e, `v[${i}]`, `${place}$${i}`, 1))}`)
             .join("")};`,
         ];
       case "object": {
         const named = type.properties.map((p) => `k === ${JSON.stringify(p.name)}`);
-        const skip = ["!hasOwn.call(v, k)", ...named].join(" || ");
+        // Inherited keys, named properties and undefined values (absent in JSON) are not index entries.
+        const skip = ["!hasOwn.call(v, k)", ...named, "v[k] === undefined"].join(" || ");
         return [
-          `if (!(${this.objectCheck(type, "v", place)})) return false;`,
+          `if (!(${this.objectCheck(type, "v", place, 0)})) return false;`,
           `for (const k in v) {`,
           `  if (${skip}) continue;`,
-          `  if (!(${this.check(type.indexSignature!, "v[k]", `${place}$values`)})) return false;`,
+          `  if (!(${this.check(type.indexSignature!, "v[k]", `${place}$values`, 1)})) return false;`,
           `}`,
           `return true;`,
         ];
@@ -261,7 +261,7 @@ class ValidatorEmitter {
         for (const c of disc.cases) {
           for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
           if (c.member === disc.whenAbsent) lines.push("  case undefined:");
-          lines.push(`    return ${this.check(c.member, "v", `${place}$${caseName(c.values)}`)};`);
+          lines.push(`    return ${this.check(c.member, "v", `${place}$${caseName(c.values)}`, 0)};`);
         }
         lines.push("  default:", "    return false;", "}");
         return lines;
@@ -273,24 +273,28 @@ class ValidatorEmitter {
 
   // ---- issue collectors --------------------------------------------------------------------
 
-  /** Statements that push every issue of `v` against `type` onto `o`, with paths from expression `p`. */
+  /**
+   * Statements that push every issue of `v` against `type` onto `o`, with paths from
+   * expression `p`. `depth` is how many arrays and objects `v` lies below the function's
+   * value (as `level` in {@link check}); it also numbers the loop variables.
+   */
   collect(type: TypeExpr, v: string, p: string, place: string, depth: number): string[] {
     const hoisted = this.helperCollectors.get(typeKey(type));
-    if (hoisted) return [`${hoisted}(${v}, ${p}, o, d);`];
+    if (hoisted) return [`${hoisted}(${v}, ${p}, o, ${depthArg(depth)});`];
     return this.collectStatements(type, v, p, place, depth, false);
   }
 
   private collectStatements(type: TypeExpr, v: string, p: string, place: string, depth: number, inHelper: boolean): string[] {
     if (!inHelper && type.kind === "union" && this.needsStatements(type)) {
       this.helper(type, place);
-      return [`${this.helperCollectors.get(typeKey(type))!}(${v}, ${p}, o, d);`];
+      return [`${this.helperCollectors.get(typeKey(type))!}(${v}, ${p}, o, ${depthArg(depth)});`];
     }
     switch (type.kind) {
       case "ref":
-        return [`${this.names.get(type.name)!.collect}(${v}, ${p}, o, ${this.depthArg(type.name)});`];
+        return [`${this.names.get(type.name)!.collect}(${v}, ${p}, o, ${depthArg(depth)});`];
       case "keyword":
       case "literal":
-        return this.leafCollect(type, v, p, place);
+        return this.leafCollect(type, v, p, place, depth);
       case "array":
         return this.arrayCollect(type, v, p, place, depth);
       case "tuple":
@@ -300,7 +304,7 @@ class ValidatorEmitter {
       case "intersection":
         return this.intersectionCollect(type, v, p, place, depth);
       case "union":
-        return this.unionCollect(type, v, p, place);
+        return this.unionCollect(type, v, p, place, depth);
     }
   }
 
@@ -308,12 +312,12 @@ class ValidatorEmitter {
    * A type whose only possible issue is one "expected …" (no format, pattern or bounds):
    * its check expression, its description and the issue keyword; `undefined` otherwise.
    */
-  private simpleLeaf(type: TypeExpr, v: string, place: string): { check: string; what: string; keyword?: string } | undefined {
+  private simpleLeaf(type: TypeExpr, v: string, place: string, level: number): { check: string; what: string; keyword?: string } | undefined {
     if (type.kind === "keyword") {
       if (isAnything(type) || type.constraints) return undefined;
       return { check: this.keywordCheck(type, v), what: describe(type) };
     }
-    if (type.kind === "literal") return { check: this.check(type, v, place), what: describe(type), keyword: "const" };
+    if (type.kind === "literal") return { check: this.check(type, v, place, level), what: describe(type), keyword: "const" };
     if (type.kind === "object" && type.properties.length === 0 && (!type.indexSignature || isAnything(type.indexSignature))) {
       return { check: `isObject(${v})`, what: "object" };
     }
@@ -325,17 +329,18 @@ class ValidatorEmitter {
       const flat = flattenLeaves(leaves, this.model);
       const allLiterals = flat.every((m) => m.kind === "literal");
       const what = describeUnion(flat);
-      return allLiterals ? { check: this.unionCheck(type, v, place), what, keyword: "enum" } : { check: this.unionCheck(type, v, place), what };
+      const check = this.unionCheck(type, v, place, level);
+      return allLiterals ? { check, what, keyword: "enum" } : { check, what };
     }
     return undefined;
   }
 
-  private leafCollect(type: KeywordType | Extract<TypeExpr, { kind: "literal" }>, v: string, p: string, place: string): string[] {
-    const simple = this.simpleLeaf(type, v, place);
+  private leafCollect(type: KeywordType | Extract<TypeExpr, { kind: "literal" }>, v: string, p: string, place: string, depth: number): string[] {
+    const simple = this.simpleLeaf(type, v, place, depth);
     if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
     if (type.kind !== "keyword" || isAnything(type)) return [];
     const base: KeywordType = { kind: "keyword", name: type.name, ...(type.numberType ? { numberType: type.numberType } : {}) };
-    const lines = [`if (!(${this.check(base, v, place)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v});`];
+    const lines = [`if (!(${this.check(base, v, place, depth)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v});`];
     const c = type.constraints;
     if (c?.format) {
       lines.push(`else if (!${this.format(c.format)}(${v})) issue(o, ${p}, "format", ${JSON.stringify(`expected a ${c.format} string`)});`);
@@ -355,7 +360,7 @@ class ValidatorEmitter {
   private arrayCollect(type: Extract<TypeExpr, { kind: "array" }>, v: string, p: string, place: string, depth: number): string[] {
     const i = `i${depth}`;
     const e = `e${depth}`;
-    const named = type.constraints?.maxItems === undefined ? this.namedCollector(type.element, `${place}$items`) : undefined;
+    const named = type.constraints?.maxItems === undefined ? this.namedCollector(type.element, `${place}$items`, depth + 1) : undefined;
     if (named) return [`items(o, ${p}, ${v}, ${named.depth}, ${named.name});`];
     const lines = [`if (!Array.isArray(${v})) expected(o, ${p}, "array", ${v});`, `else {`];
     const max = type.constraints?.maxItems;
@@ -364,22 +369,22 @@ class ValidatorEmitter {
     }
     const element = this.collect(type.element, e, `${p} + "/" + ${i}`, `${place}$items`, depth + 1);
     if (element.length > 0) {
-      lines.push(`  for (let ${i} = 0; ${i} < ${v}.length; ${i}++) {`, `    const ${e} = ${v}[${i}];`, ...indent(element, "    ").split("\n"), "  }");
+      lines.push(`  for (let ${i} = 0; ${i} < ${v}.length && o.length < MAX_ISSUES; ${i}++) {`, `    const ${e} = ${v}[${i}];`, ...indent(element, "    ").split("\n"), "  }");
     }
     lines.push("}");
     return lines;
   }
 
   /** The named collector of a type, if it has one (a reference, or a hoisted helper), and the depth to call it with. */
-  private namedCollector(type: TypeExpr, place: string): { name: string; depth: string } | undefined {
+  private namedCollector(type: TypeExpr, place: string, depth: number): { name: string; depth: string } | undefined {
     if (type.kind === "ref") {
       const target = this.model.typeOf(type.name);
       if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return undefined;
-      return { name: this.names.get(type.name)!.collect, depth: this.depthArg(type.name) };
+      return { name: this.names.get(type.name)!.collect, depth: depthArg(depth) };
     }
     if (this.needsStatements(type)) {
       this.helper(type, place);
-      return { name: this.helperCollectors.get(typeKey(type))!, depth: "d" };
+      return { name: this.helperCollectors.get(typeKey(type))!, depth: depthArg(depth) };
     }
     return undefined;
   }
@@ -403,7 +408,7 @@ class ValidatorEmitter {
     for (const prop of type.properties) {
       const read = this.read(v, prop.name);
       const name = JSON.stringify(prop.name);
-      const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`);
+      const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`, depth + 1);
       if (simple) {
         // One line per plain property: `req`/`opt` push "missing" or "expected …".
         const args = `o, ${p}, ${name}, ${read}, ${simple.check}, ${JSON.stringify(simple.what)}${simple.keyword ? `, "${simple.keyword}"` : ""}`;
@@ -420,9 +425,9 @@ class ValidatorEmitter {
     }
     if (type.indexSignature && !isAnything(type.indexSignature)) {
       const k = `k${depth}`;
-      const skip = [`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`)].join(" || ");
+      const skip = [`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`), `${v}[${k}] === undefined`].join(" || ");
       const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
-      body.push(`for (const ${k} in ${v}) {`, `  if (${skip}) continue;`, ...indentLines(inner), "}");
+      body.push(`for (const ${k} in ${v}) {`, "  if (o.length >= MAX_ISSUES) break;", `  if (${skip}) continue;`, ...indentLines(inner), "}");
     }
     if (body.length === 0) return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`];
     return [`if (object(o, ${p}, ${v})) {`, ...indentLines(body), "}"];
@@ -435,19 +440,19 @@ class ValidatorEmitter {
     return [`if (object(o, ${p}, ${v})) {`, ...indentLines(inner), "}"];
   }
 
-  private unionCollect(type: UnionType, v: string, p: string, place: string): string[] {
+  private unionCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
     const members = simplifyUnion(type);
     if (members.some(isAnything)) return [];
     const disc = this.model.discriminantOf(type);
-    if (disc) return this.discriminatedCollect(type, v, p, place);
-    const simple = this.simpleLeaf(type, v, place);
+    if (disc) return this.discriminatedCollect(type, v, p, place, depth);
+    const simple = this.simpleLeaf(type, v, place, depth);
     if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
-    const check = this.unionCheck(type, v, place);
+    const check = this.unionCheck(type, v, place, depth);
     const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
     const masks = members.map((m) => jsonTypeMask(m, this.model));
     const label = members.map((m) => labelOf(m)).join(" | ");
     return [
-      `if (!(${check})) anyOf(o, ${p}, ${v}, d, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`,
+      `if (!(${check})) anyOf(o, ${p}, ${v}, ${depthArg(depth)}, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`,
     ];
   }
 
@@ -463,14 +468,14 @@ class ValidatorEmitter {
     return name;
   }
 
-  private discriminatedCollect(type: UnionType, v: string, p: string, place: string): string[] {
+  private discriminatedCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
     const disc = this.model.discriminantOf(type)!;
     const read = this.read(v, disc.property);
     const lines = [`if (object(o, ${p}, ${v}))`, `  switch (${read}) {`];
     for (const c of disc.cases) {
       for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
       if (c.member === disc.whenAbsent) lines.push("  case undefined:");
-      lines.push(`    ${this.memberCollector(c.member, `${place}$${caseName(c.values)}`)}(${v}, ${p}, o, d);`, "    break;");
+      lines.push(`    ${this.memberCollector(c.member, `${place}$${caseName(c.values)}`)}(${v}, ${p}, o, ${depthArg(depth)});`, "    break;");
     }
     const allowed = disc.cases.flatMap((c) => c.values.map((x) => JSON.stringify(x))).join(", ");
     const path = appendPath(p, `/${pointerToken(disc.property)}`);
@@ -507,6 +512,11 @@ function appendPath(p: string, suffix: string): string {
   const m = /^(.*) \+ ("(?:[^"\\]|\\.)*")$/.exec(p);
   if (m) return `${m[1]} + ${JSON.stringify((JSON.parse(m[2]!) as string) + suffix)}`;
   return `${p} + ${JSON.stringify(suffix)}`;
+}
+
+/** The depth argument for a call on a value `level` arrays or objects below the function's own value. */
+function depthArg(level: number): string {
+  return level === 0 ? "d" : `d + ${level}`;
 }
 
 function expectedCall(p: string, simple: { what: string; keyword?: string }, v: string): string {

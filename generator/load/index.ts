@@ -8,12 +8,13 @@
  *
  * Errors (all {@link GeneratorError}, exit code 2 from the CLI):
  * MCG101 missing file, MCG102 not a regular file, MCG103 too large, MCG104 empty,
- * MCG105 not UTF-8, MCG106 not TypeScript source (binary), MCG110 TypeScript diagnostics.
+ * MCG105 not UTF-8, MCG106 not TypeScript source (binary), MCG110 TypeScript diagnostics,
+ * MCG202 imports.
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { Project, ts, type SourceFile } from "ts-morph";
+import { Node, Project, ts, type SourceFile } from "ts-morph";
 import { DiagnosticBag, fail } from "../errors.js";
 
 /** Where the schema comes from. */
@@ -98,18 +99,25 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
   });
   const sourceFile = project.createSourceFile(`/${virtualName}`, text, { overwrite: true });
   const bag = new DiagnosticBag();
+  const at = (pos: number) => {
+    const { line, column } = sourceFile.getLineAndColumnAtPos(pos);
+    return { file: displayPath, line, column };
+  };
   const program = project.getProgram();
   let diagnostics: import("ts-morph").Diagnostic[] = program.getSyntacticDiagnostics(sourceFile);
-  if (diagnostics.length === 0) diagnostics = program.getSemanticDiagnostics(sourceFile);
+  if (diagnostics.length === 0) {
+    // An import is reported as such, not as the module-resolution errors TypeScript gives for it.
+    const imports = sourceFile.getStatements().filter((s) => Node.isImportDeclaration(s) || Node.isImportEqualsDeclaration(s));
+    for (const statement of imports) {
+      bag.add("MCG202", "imports from other files are not supported: the schema must be one self-contained file", at(statement.getStart()));
+    }
+    const inImport = (pos: number | undefined) => pos !== undefined && imports.some((s) => pos >= s.getPos() && pos < s.getEnd());
+    diagnostics = program.getSemanticDiagnostics(sourceFile).filter((d) => !inImport(d.getStart()));
+  }
   for (const d of diagnostics) {
     const start = d.getStart();
-    const pos = start !== undefined ? sourceFile.getLineAndColumnAtPos(start) : undefined;
     const message = ts.flattenDiagnosticMessageText(d.compilerObject.messageText, " ");
-    bag.add(
-      "MCG110",
-      `TypeScript TS${d.getCode()}: ${message}`,
-      pos ? { file: displayPath, line: pos.line, column: pos.column } : undefined,
-    );
+    bag.add("MCG110", `TypeScript TS${d.getCode()}: ${message}`, start !== undefined ? at(start) : undefined);
   }
   bag.throwIfAny();
   return { sourceFile, displayPath, fileName, sha256, text };

@@ -138,7 +138,7 @@ class Lowerer {
       } else if (Node.isVariableStatement(statement)) {
         this.collectVariables(statement);
       } else if (Node.isImportDeclaration(statement) || Node.isImportEqualsDeclaration(statement)) {
-        this.bag.add("MCG202", "imports from other files are not supported: the schema must be one self-contained file", this.span(statement));
+        // reported by load (MCG202)
       } else if (Node.isExportDeclaration(statement) && statement.getNamedExports().length === 0 && !statement.getModuleSpecifier()) {
         // `export {}` only marks the file as a module.
       } else if (Node.isEmptyStatement(statement)) {
