@@ -46,6 +46,7 @@ describe("mcp-schema-codegen CLI", () => {
     expect(noInput.stderr).toContain("error MCG001: missing input");
     const badChoice = await cli("generate", "--schema", DRAFT, "--out", "x", "--docs", "some");
     expect(badChoice.code).toBe(2);
+    expect(badChoice.stderr).toContain("error MCG001: option '--docs <mode>' argument 'some' is invalid");
     const badTarget = await cli("generate", "--schema", DRAFT, "--out", "x", "--targets", "types,nope");
     expect(badTarget.code).toBe(2);
     expect(badTarget.stderr).toContain("unknown target nope");
@@ -63,6 +64,29 @@ describe("mcp-schema-codegen CLI", () => {
     expect(stderr).toContain("2 errors; nothing was written");
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(out)).toBe(false);
+  });
+
+  it("reports imports as MCG202, not as module-resolution errors", async () => {
+    const dir = scratchDir("cli-imports");
+    const schema = join(dir, "schema.ts");
+    writeFileSync(schema, 'import { Foo } from "./other.js";\nexport interface A { x: Foo }\n');
+    const { code, stderr } = await cli("generate", "--schema", schema, "--out", join(dir, "out"));
+    expect(code).toBe(2);
+    expect(stderr).toBe(
+      `${schema}:1:1 - error MCG202: imports from other files are not supported: the schema must be one self-contained file\n` +
+        "1 error; nothing was written\n",
+    );
+  });
+
+  it("refuses a lock path that is not its lock folder, at once", async () => {
+    const dir = scratchDir("cli-lock");
+    writeFileSync(join(dir, "out.lock"), "");
+    const started = Date.now();
+    const { code, stderr } = await cli("generate", "--schema", DRAFT, "--out", join(dir, "out"), "--targets", "types");
+    expect(code).toBe(2);
+    expect(stderr).toContain(`error MCG401: ${join(dir, "out.lock")} exists and is not a lock folder of this tool`);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(existsSync(join(dir, "out"))).toBe(false);
   });
 
   it("shows a stack trace only with --debug", async () => {
@@ -131,6 +155,18 @@ describe("mcp-schema-codegen CLI", () => {
     expect(request?.kind).toBe("interface");
     const text = readFileSync(DRAFT, "utf8").split("\n");
     expect(text[request!.span.line - 1]).toContain("export interface JSONRPCRequest");
+  });
+});
+
+describe("library options", () => {
+  it("rejects values outside the options table with MCG001, as the CLI does", async () => {
+    const { generate, GeneratorError } = await import("../generator/index.js");
+    const failure = await generate({ schema: { path: DRAFT }, docs: "bogus" as "full", targets: ["nope" as "types"] }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GeneratorError);
+    expect((failure as InstanceType<typeof GeneratorError>).diagnostics.map((d) => d.message)).toEqual([
+      'docs: "bogus" is not one of full, tags, none',
+      'targets: "nope" is not one of types, validators, index',
+    ]);
   });
 });
 
