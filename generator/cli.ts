@@ -148,12 +148,15 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
       io.stdout(`${drift.length} of ${statuses.length} files differ; run without --check to regenerate\n`);
       return EXIT_DRIFT;
     }
-    if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
     const statuses = writeOutput(flags.out, result.files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${flags.out}\n`),
+      onWarning: (message) => io.stderr(`warning: ${message}\n`),
     });
-    const written = statuses.filter((s) => s.state !== "unchanged").length;
-    io.stdout(`${flags.out}: ${written} written, ${statuses.length - written} unchanged\n`);
+    if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
+    const count = (state: string) => statuses.filter((s) => s.state === state).length;
+    const removed = count("stale");
+    const written = count("changed") + count("missing");
+    io.stdout(`${flags.out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));

@@ -3400,7 +3400,7 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
     if (v.priority !== undefined) {
       if (!Number.isFinite(v.priority)) expected(o, p + "/priority", "number", v.priority);
       else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
-      if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
+      else if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
     opt(o, p, "lastModified", v.lastModified, typeof v.lastModified === "string", "string");
   }
@@ -3657,17 +3657,17 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
     if (v.costPriority !== undefined) {
       if (!Number.isFinite(v.costPriority)) expected(o, p + "/costPriority", "number", v.costPriority);
       else if (v.costPriority < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
-      if (v.costPriority > 1) issue(o, p + "/costPriority", "maximum", "must be <= 1");
+      else if (v.costPriority > 1) issue(o, p + "/costPriority", "maximum", "must be <= 1");
     }
     if (v.speedPriority !== undefined) {
       if (!Number.isFinite(v.speedPriority)) expected(o, p + "/speedPriority", "number", v.speedPriority);
       else if (v.speedPriority < 0) issue(o, p + "/speedPriority", "minimum", "must be >= 0");
-      if (v.speedPriority > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
+      else if (v.speedPriority > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
     }
     if (v.intelligencePriority !== undefined) {
       if (!Number.isFinite(v.intelligencePriority)) expected(o, p + "/intelligencePriority", "number", v.intelligencePriority);
       else if (v.intelligencePriority < 0) issue(o, p + "/intelligencePriority", "minimum", "must be >= 0");
-      if (v.intelligencePriority > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
+      else if (v.intelligencePriority > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
     }
   }
 }

@@ -63,10 +63,12 @@ export function assignTypeNames(declarations: readonly Declaration[]): Map<strin
   const taken = new Map<string, string>();
   const problems: { name: string; owner: string; other: string; decl: Declaration }[] = [];
   for (const decl of declarations) {
-    // A schema name equal to a runtime export (ValidationIssue, …) would clash in index.ts.
+    // index.ts re-exports types.ts and validators.ts together: schema names and generated
+    // names share one namespace, and a runtime export (ValidationIssue, …) may not be a schema name.
     if (exportsOfRuntime.has(decl.name)) problems.push({ name: decl.name, owner: decl.name, other: "the validators runtime", decl });
-    if (decl.kind === "const") taken.set(decl.name, decl.name);
+    taken.set(decl.name, `the schema's ${decl.name}`);
   }
+  taken.set("validatorsByType", "the validators module");
   for (const decl of declarations) {
     if (decl.kind === "const") continue;
     const n = decl.name;

@@ -22,6 +22,10 @@ export interface ValidatorBlock {
   readonly line: number;
   /** Internal functions (check, collect and helpers), source text. */
   readonly internals: string;
+  /** Whether the type is exported (only exported types get public functions). */
+  readonly exported: boolean;
+  /** The key in `validatorsByType`: the name, or `["__proto__"]` so an object literal makes it an own key. */
+  readonly key: string;
 }
 
 /** The view model of `validators.ts`. */
@@ -35,7 +39,11 @@ export interface ValidatorsView {
 export function buildValidators(model: Model): ValidatorsView {
   const names = assignTypeNames(model.ir.declarations);
   const emitter = new ValidatorEmitter(model, names);
-  const blocks = model.types.map((decl) => emitter.declaration(decl.name, decl.type, decl.span.line));
+  const blocks = model.types.map((decl) => ({
+    ...emitter.declaration(decl.name, decl.type, decl.span.line),
+    exported: decl.exported,
+    key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
+  }));
   return { blocks, constants: emitter.constants };
 }
 
@@ -50,9 +58,12 @@ class ValidatorEmitter {
   constructor(
     private readonly model: Model,
     private readonly names: Map<string, TypeNames>,
-  ) {}
+  ) {
+    // Helper names must not take a name a declaration's own functions use.
+    for (const n of names.values()) for (const name of [n.check, n.collect, n.is, n.validate, n.standard]) this.helperNames.add(name);
+  }
 
-  declaration(name: string, type: TypeExpr, line: number): ValidatorBlock {
+  declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key"> {
     const n = this.names.get(name)!;
     this.helpers = [];
     const recursive = this.model.recursive.has(name);
@@ -352,7 +363,7 @@ class ValidatorEmitter {
       lines.push(`else if (${v} < ${c.minimum}) issue(o, ${p}, "minimum", ${JSON.stringify(`must be >= ${c.minimum}`)});`);
     }
     if (c?.maximum !== undefined) {
-      lines.push(`${c.minimum !== undefined ? "" : "else "}if (${v} > ${c.maximum}) issue(o, ${p}, "maximum", ${JSON.stringify(`must be <= ${c.maximum}`)});`);
+      lines.push(`else if (${v} > ${c.maximum}) issue(o, ${p}, "maximum", ${JSON.stringify(`must be <= ${c.maximum}`)});`);
     }
     return lines;
   }

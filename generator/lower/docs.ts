@@ -50,9 +50,22 @@ const CONSTRAINT_TAGS = new Set(["TJS-type", "format", "minimum", "maximum", "ma
  * or an error message when a tag does not fit the type (e.g. `@format` on a number) or
  * is unknown (`@TJS-foo`).
  */
+/** Whether a tag constrains values (`@format`, `@minimum`, …) rather than documenting. */
+export function isConstraintTag(name: string): boolean {
+  return CONSTRAINT_TAGS.has(name) && name !== "default";
+}
+
 export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[]): TypeExpr | string {
   let result = type;
-  for (const tag of docsOf(jsDocs).tags) {
+  const tags = docsOf(jsDocs).tags;
+  const seen = new Set<string>();
+  for (const tag of tags) {
+    if (CONSTRAINT_TAGS.has(tag.name) && seen.has(tag.name)) return `@${tag.name} is given more than once`;
+    seen.add(tag.name);
+  }
+  const bound = (name: string) => Number(tags.find((t) => t.name === name)?.text);
+  if (bound("minimum") > bound("maximum")) return `@minimum ${bound("minimum")} is greater than @maximum ${bound("maximum")}: no number fits`;
+  for (const tag of tags) {
     if (!CONSTRAINT_TAGS.has(tag.name)) {
       if (tag.name.startsWith("TJS-")) return `unsupported JSDoc tag @${tag.name}`;
       continue;

@@ -24,7 +24,7 @@ import type {
   TypeExpr,
 } from "../ir.js";
 import type { LoadedSchema } from "../load/index.js";
-import { applyConstraintTags, docsOf } from "./docs.js";
+import { applyConstraintTags, docsOf, isConstraintTag } from "./docs.js";
 
 /** Options that change lowering. */
 export interface LowerOptions {
@@ -175,8 +175,8 @@ class Lowerer {
     }
     for (const decl of statement.getDeclarations()) {
       const value = literalValue(decl.getInitializer());
-      if (value === undefined || typeof value === "boolean") {
-        this.bag.add("MCG205", `constant ${decl.getName()} must be initialised with a string or number literal`, this.span(decl));
+      if (value === undefined || typeof value === "boolean" || (typeof value === "number" && !Number.isFinite(value))) {
+        this.bag.add("MCG205", `constant ${decl.getName()} must be initialised with a string or finite number literal`, this.span(decl));
         continue;
       }
       this.consts.set(decl.getName(), value);
@@ -212,6 +212,14 @@ class Lowerer {
 
   private lowerInterface(name: string, nodes: import("ts-morph").InterfaceDeclaration[]): InterfaceDecl {
     const first = nodes[0]!;
+    for (const node of nodes) {
+      const tag = docsOf(node.getJsDocs()).tags.find((t) => isConstraintTag(t.name));
+      if (tag) {
+        throw new GeneratorError([
+          { code: "MCG220", message: `@${tag.name} on interface ${name} applies to nothing: put it on a property`, span: this.span(node) },
+        ]);
+      }
+    }
     return {
       kind: "interface",
       name,
@@ -270,6 +278,10 @@ class Lowerer {
       case "Pick": {
         if (args.length !== 2) throw this.unsupported(at, `${name} with ${args.length} type arguments`);
         const target = this.shapeOf(this.lowerType(args[0]!), args[0]!);
+        if (target.indexSignature) {
+          // TypeScript's Omit/Pick over an index signature drop every named property; say so rather than guess.
+          throw this.unsupported(at, `${name} of a type with an index signature`);
+        }
         const keys = this.keyLiterals(args[1]!);
         const keep = (p: Property) => (name === "Omit" ? !keys.includes(p.name) : keys.includes(p.name));
         return { ...target, properties: target.properties.filter(keep) };
@@ -436,7 +448,9 @@ class Lowerer {
     const literal = node.getLiteral();
     if (literal.getKind() === SyntaxKind.NullKeyword) return { kind: "keyword", name: "null" };
     const value = literalValue(literal);
-    if (value === undefined) throw this.unsupported(node, `literal type ${node.getText()}`);
+    if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) {
+      throw this.unsupported(node, `literal type ${node.getText()}${typeof value === "number" ? " (not a finite number; JSON has no such value)" : ""}`);
+    }
     return { kind: "literal", value };
   }
 

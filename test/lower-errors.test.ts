@@ -1,0 +1,80 @@
+/**
+ * Schemas the generator must refuse, each with its coded diagnostic at `file:line:col`,
+ * and schemas whose names meet generated names.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
+import { generateInto, typecheck } from "./support/corpus.js";
+
+async function diagnostics(text: string): Promise<string[]> {
+  const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+  if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+  return failure.diagnostics.map((d) => formatDiagnostic(d));
+}
+
+describe("refused schemas", () => {
+  it.each([
+    ["a non-finite literal type", "export type Inf = 1e999;\n", ["s.ts:1:19 - error MCG201: unsupported construct: literal type 1e999 (not a finite number; JSON has no such value)"]],
+    ["a non-finite constant", "export const BIG = 1e999;\n", ["s.ts:1:14 - error MCG205: constant BIG must be initialised with a string or finite number literal"]],
+    [
+      "Omit over an index signature",
+      'export type O = Omit<{ a: string; [k: string]: unknown }, "b">;\n',
+      ["s.ts:1:17 - error MCG201: unsupported construct: Omit of a type with an index signature"],
+    ],
+    ["a repeated constraint tag", "export interface A {\n  /**\n   * @format uri\n   * @format byte\n   */\n  s: string;\n}\n", ["s.ts:6:3 - error MCG220: @format is given more than once"]],
+    [
+      "@minimum above @maximum",
+      "export interface A {\n  /**\n   * @minimum 2\n   * @maximum 1\n   */\n  n: number;\n}\n",
+      ["s.ts:6:3 - error MCG220: @minimum 2 is greater than @maximum 1: no number fits"],
+    ],
+    ["a tag with two values", "export interface A {\n  /** @minimum 2 x */\n  n: number;\n}\n", ['s.ts:3:3 - error MCG220: @minimum takes one value, got "2 x"']],
+    [
+      "a constraint tag on an interface",
+      "/** @minimum 1 */\nexport interface B {\n  x: number;\n}\n",
+      ["s.ts:2:1 - error MCG220: @minimum on interface B applies to nothing: put it on a property"],
+    ],
+    [
+      "a doc comment TypeScript attaches to nothing",
+      "export interface T { /** @minimum 2 */ size: number }\n",
+      ["s.ts:1:22 - error MCG221: this doc comment's @minimum applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it"],
+    ],
+    [
+      "a type named like a generated function",
+      "export interface isFoo {\n  a: string;\n}\nexport interface Foo {\n  b: string;\n}\n",
+      ["s.ts:4:1 - error MCG301: generated name isFoo for type Foo collides with a name from the schema's isFoo; rename one of them"],
+    ],
+    [
+      "a type named like a runtime export",
+      "export interface ValidationIssue {\n  a: string;\n}\n",
+      ["s.ts:1:1 - error MCG301: type name ValidationIssue collides with a name the generated validators export; rename the type"],
+    ],
+  ])("refuses %s", async (_name, text, expected) => {
+    expect(await diagnostics(text)).toEqual(expected);
+  });
+});
+
+describe("names that meet generated names", () => {
+  it("keeps helper, non-exported and __proto__ types apart, and compiles", async () => {
+    const text = [
+      "export interface Foo { a: string[] }",
+      "export type Foo$a = number[];",
+      "interface Hidden { x: number }",
+      "export interface UsesHidden { h: Hidden }",
+      "export interface __proto__ { y: string }",
+      "",
+    ].join("\n");
+    const dir = await generateInto("names-meet", { schema: { text, fileName: "s.ts" }, docs: "none" });
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    expect(v.isFoo!({ a: ["x"] })).toBe(true);
+    expect(v.isFoo$a!([1])).toBe(true);
+    expect(v.isFoo$a!(["x"])).toBe(false);
+    expect(v.isUsesHidden!({ h: { x: 1 } })).toBe(true);
+    expect(v.isUsesHidden!({ h: { x: "1" } })).toBe(false);
+    expect("isHidden" in v).toBe(false);
+    const byType = v.validatorsByType as unknown as Record<string, unknown>;
+    expect(Object.keys(byType).sort()).toEqual(["Foo", "Foo$a", "UsesHidden", "__proto__"]);
+    expect(Object.getPrototypeOf(byType)).toBe(null);
+  });
+});

@@ -1,0 +1,119 @@
+/**
+ * Output writes: all or nothing, recovery from a killed run through the lock's journal,
+ * nothing outside the output folder touched, symbolic links kept, dangerous folders refused,
+ * generated files no longer produced removed (other files kept).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { GeneratorError } from "../generator/errors.js";
+import type { GeneratedFile } from "../generator/index.js";
+import { compareOutput, GENERATED_MARK, writeOutput } from "../generator/write.js";
+import { scratchDir } from "./support/corpus.js";
+
+const file = (path: string, body: string): GeneratedFile => ({ path, contents: `${GENERATED_MARK}test\n${body}\n` });
+const DEAD_PID = 2 ** 22 + 12345; // above Linux's pid_max default: never a live process
+
+function codeOf(run: () => unknown): string | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return error instanceof GeneratorError ? error.diagnostics[0]?.code : "not a GeneratorError";
+  }
+}
+
+describe("writeOutput", () => {
+  it("leaves folders beside the output alone, even when their names look like ours", () => {
+    const dir = scratchDir("writes-siblings");
+    mkdirSync(join(dir, "out.old-backup"));
+    writeFileSync(join(dir, "out.old-backup", "IMPORTANT.txt"), "keep");
+    mkdirSync(join(dir, "out.tmp-notes"));
+    writeFileSync(join(dir, "out.tmp-notes", "n.txt"), "keep");
+    writeOutput(join(dir, "out"), [file("a.ts", "1")]);
+    expect(readdirSync(dir).sort()).toEqual(["out", "out.old-backup", "out.tmp-notes"]);
+    expect(readdirSync(join(dir, "out"))).toEqual(["a.ts"]);
+  });
+
+  it("recovers from a run killed between its two renames, using the dead run's journal", () => {
+    const dir = scratchDir("writes-journal");
+    const out = join(dir, "out");
+    writeOutput(out, [file("a.ts", "old")]);
+    // What a killed run leaves: out moved aside, the new folder built, the lock and its journal.
+    const old = `${out}.old-${DEAD_PID}`;
+    const tmp = `${out}.tmp-${DEAD_PID}`;
+    writeOutput(tmp, [file("a.ts", "half")]);
+    renameSync(out, old);
+    mkdirSync(`${out}.lock`);
+    writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+    writeFileSync(join(`${out}.lock`, "journal"), JSON.stringify({ tmp, old }));
+    expect(compareOutput(out, [file("a.ts", "old")])[0]!.state).toBe("missing");
+    const statuses = writeOutput(out, [file("a.ts", "old")]);
+    expect(statuses.map((s) => s.state)).toEqual(["unchanged"]); // the old folder came back first
+    expect(readdirSync(dir)).toEqual(["out"]);
+  });
+
+  it("takes over a lock folder left empty by a run killed while taking it, after a few seconds", () => {
+    const dir = scratchDir("writes-empty-lock");
+    const out = join(dir, "out");
+    mkdirSync(`${out}.lock`);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${out}.lock`, past, past);
+    writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 1000 });
+    expect(readdirSync(dir)).toEqual(["out"]);
+  });
+
+  it("waits for a live lock, says so, and then gives up with MCG401", () => {
+    const dir = scratchDir("writes-live-lock");
+    const out = join(dir, "out");
+    mkdirSync(`${out}.lock`);
+    writeFileSync(join(`${out}.lock`, "pid"), String(process.pid));
+    const waits: string[] = [];
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 200, onWait: (lock) => waits.push(lock) }))).toBe("MCG401");
+    expect(waits).toEqual([`${out}.lock`]);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("writes through a symbolic link into the folder it names, and keeps the link", () => {
+    const dir = scratchDir("writes-symlink");
+    mkdirSync(join(dir, "real"));
+    symlinkSync("real", join(dir, "out"));
+    writeOutput(join(dir, "out"), [file("a.ts", "1")]);
+    expect(readlinkSync(join(dir, "out"))).toBe("real");
+    expect(readdirSync(join(dir, "real"))).toEqual(["a.ts"]);
+  });
+
+  it("refuses to replace the current folder or one of its parents", () => {
+    const dir = scratchDir("writes-cwd");
+    const cwd = process.cwd();
+    try {
+      process.chdir(dir);
+      expect(codeOf(() => writeOutput(".", [file("a.ts", "1")]))).toBe("MCG402");
+      expect(codeOf(() => writeOutput("..", [file("a.ts", "1")]))).toBe("MCG402");
+      expect(codeOf(() => writeOutput("/", [file("a.ts", "1")]))).toBe("MCG402");
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it("removes generated files it no longer produces, and keeps every other file", () => {
+    const dir = scratchDir("writes-stale");
+    const out = join(dir, "out");
+    writeOutput(out, [file("a.ts", "1"), file("b.ts", "2")]);
+    writeFileSync(join(out, "mine.ts"), "// not generated\n");
+    const statuses = writeOutput(out, [file("a.ts", "1")]);
+    expect(statuses).toEqual([
+      { path: "a.ts", state: "unchanged" },
+      { path: "b.ts", state: "stale" },
+    ]);
+    expect(readdirSync(out).sort()).toEqual(["a.ts", "mine.ts"]);
+    expect(readFileSync(join(out, "mine.ts"), "utf8")).toBe("// not generated\n");
+  });
+
+  it("reports a folder it cannot create with MCG403 and the path", () => {
+    const dir = scratchDir("writes-blocked");
+    writeFileSync(join(dir, "file"), "");
+    expect(codeOf(() => writeOutput(join(dir, "file", "out"), [file("a.ts", "1")]))).toBe("MCG403");
+  });
+});
