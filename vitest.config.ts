@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import SummaryReporter from "./test/support/summary-reporter.js";
 
 export default defineConfig({
   test: {
@@ -6,5 +7,6 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
+    reporters: ["default", new SummaryReporter()],
   },
 });
