@@ -95,22 +95,28 @@ function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string
   return false;
 }
 
-/** Pushes "missing" when a required property is absent; true when present. */
-function need(o: ValidationIssue[], p: string, name: string, value: unknown): boolean {
+/** The property name a JSON Pointer reference token stands for: "/a~1b" → "a/b". */
+function tokenName(token: string): string {
+  const name = token.slice(1);
+  return name.indexOf("~") < 0 ? name : name.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Pushes "missing" when a required property (`token`: "/" and its escaped name) is absent; true when present. */
+function need(o: ValidationIssue[], p: string, token: string, value: unknown): boolean {
   if (value !== undefined) return true;
-  missing(o, p + "/" + escapeToken(name), name);
+  missing(o, p + token, tokenName(token));
   return false;
 }
 
 /** A required property with a one-issue check. */
-function req(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
-  else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value === undefined) missing(o, p + token, tokenName(token));
+  else if (!ok) expected(o, p + token, what, value, keyword);
 }
 
 /** An optional property with a one-issue check. */
-function opt(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
 /** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
@@ -124,7 +130,7 @@ interface Validators<T> {
  * Builds the public functions of one type. Each closure calls its own function directly,
  * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
  * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
- * collector: it starts with the fast check and returns at once when that passes.
+ * collector, which checks each nested part with the fast check first and skips it when it passes.
  */
 function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {

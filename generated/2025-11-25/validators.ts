@@ -97,22 +97,28 @@ function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string
   return false;
 }
 
-/** Pushes "missing" when a required property is absent; true when present. */
-function need(o: ValidationIssue[], p: string, name: string, value: unknown): boolean {
+/** The property name a JSON Pointer reference token stands for: "/a~1b" → "a/b". */
+function tokenName(token: string): string {
+  const name = token.slice(1);
+  return name.indexOf("~") < 0 ? name : name.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Pushes "missing" when a required property (`token`: "/" and its escaped name) is absent; true when present. */
+function need(o: ValidationIssue[], p: string, token: string, value: unknown): boolean {
   if (value !== undefined) return true;
-  missing(o, p + "/" + escapeToken(name), name);
+  missing(o, p + token, tokenName(token));
   return false;
 }
 
 /** A required property with a one-issue check. */
-function req(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
-  else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value === undefined) missing(o, p + token, tokenName(token));
+  else if (!ok) expected(o, p + token, what, value, keyword);
 }
 
 /** An optional property with a one-issue check. */
-function opt(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
 /** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
@@ -126,7 +132,7 @@ interface Validators<T> {
  * Builds the public functions of one type. Each closure calls its own function directly,
  * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
  * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
- * collector: it starts with the fast check and returns at once when that passes.
+ * collector, which checks each nested part with the fast check first and skips it when it passes.
  */
 function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {
@@ -318,7 +324,7 @@ function _isJSONRPCMessage(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCMessage(v, d)) return;
+  if (p !== "" && _isJSONRPCMessage(v, d)) return;
   if (!(_isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d)))
     anyOf(
       o,
@@ -375,7 +381,7 @@ function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
 }
 
 function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTaskAugmentedRequestParams(v, d)) return;
+  if (p !== "" && _isTaskAugmentedRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
@@ -403,7 +409,7 @@ function _isRequestParams(v: any, d: number): boolean {
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRequestParams(v, d)) return;
+  if (p !== "" && _isRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
@@ -425,10 +431,10 @@ function _isRequest(v: any, d: number): boolean {
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRequest(v, d)) return;
+  if (p !== "" && _isRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
   }
 }
 
@@ -440,9 +446,9 @@ function _isNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isNotificationParams(v, d)) return;
+  if (p !== "" && _isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -458,10 +464,10 @@ function _isNotification(v: any, d: number): boolean {
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isNotification(v, d)) return;
+  if (p !== "" && _isNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
   }
 }
 
@@ -477,9 +483,9 @@ function _isResult(v: any, d: number): boolean {
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResult(v, d)) return;
+  if (p !== "" && _isResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -491,10 +497,10 @@ function _isError(v: any, d: number): boolean {
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isError(v, d)) return;
+  if (p !== "" && _isError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "code", v.code, Number.isInteger(v.code), "integer");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v.code, Number.isInteger(v.code), "integer");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -527,12 +533,12 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCRequest(v, d)) return;
+  if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -548,11 +554,11 @@ function _isJSONRPCNotification(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCNotification(v, d)) return;
+  if (p !== "" && _isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -568,11 +574,11 @@ function _isJSONRPCResultResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCResultResponse(v, d)) return;
+  if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -593,11 +599,11 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCErrorResponse(v, d)) return;
+  if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
+    if (need(o, p, "/error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
   }
 }
 
@@ -613,7 +619,7 @@ function _isJSONRPCResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCResponse(v, d)) return;
+  if (p !== "" && _isJSONRPCResponse(v, d)) return;
   if (!(_isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d)))
     anyOf(
       o,
@@ -647,18 +653,18 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
 }
 
 function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isURLElicitationRequiredError(v, d)) return;
+  if (p !== "" && _isURLElicitationRequiredError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) {
+    if (need(o, p, "/error", v.error)) {
       if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "code", v.error.code, v.error.code === -32042, "-32042", "const");
-          if (need(o, p + "/error", "data", v.error.data)) {
+          req(o, p + "/error", "/code", v.error.code, v.error.code === -32042, "-32042", "const");
+          if (need(o, p + "/error", "/data", v.error.data)) {
             if (object(o, p + "/error/data", v.error.data)) {
-              if (need(o, p + "/error/data", "elicitations", v.error.data.elicitations))
+              if (need(o, p + "/error/data", "/elicitations", v.error.data.elicitations))
                 _isURLElicitationRequiredError$error$1$data$elicitations$collect(
                   v.error.data.elicitations,
                   p + "/error/data/elicitations",
@@ -695,7 +701,7 @@ function _isEmptyResult(v: any, d: number): boolean {
 }
 
 function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isEmptyResult(v, d)) return;
+  if (p !== "" && _isEmptyResult(v, d)) return;
   _collectResult(v, p, o, d);
 }
 
@@ -716,11 +722,11 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCancelledNotificationParams(v, d)) return;
+  if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
-    opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
+    opt(o, p, "/reason", v.reason, typeof v.reason === "string", "string");
   }
 }
 
@@ -736,11 +742,11 @@ function _isCancelledNotification(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCancelledNotification(v, d)) return;
+  if (p !== "" && _isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
+    if (need(o, p, "/params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -764,16 +770,16 @@ function _isInitializeRequestParams(v: any, d: number): boolean {
 }
 
 function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInitializeRequestParams(v, d)) return;
+  if (p !== "" && _isInitializeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "capabilities", v.capabilities)) _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    if (need(o, p, "clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d + 1);
+    req(o, p, "/protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
+    if (need(o, p, "/capabilities", v.capabilities)) _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
+    if (need(o, p, "/clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d + 1);
   }
 }
 
@@ -795,12 +801,12 @@ function _isInitializeRequest(v: any, d: number): boolean {
 }
 
 function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInitializeRequest(v, d)) return;
+  if (p !== "" && _isInitializeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "initialize", '"initialize"', "const");
-    if (need(o, p, "params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "initialize", '"initialize"', "const");
+    if (need(o, p, "/params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -823,13 +829,13 @@ function _isInitializeResult(v: any, d: number): boolean {
 }
 
 function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInitializeResult(v, d)) return;
+  if (p !== "" && _isInitializeResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    req(o, p, "protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    if (need(o, p, "serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
-    opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
+    if (need(o, p, "/capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
+    if (need(o, p, "/serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
+    opt(o, p, "/instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
 
@@ -850,11 +856,11 @@ function _isInitializedNotification(v: any, d: number): boolean {
 }
 
 function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInitializedNotification(v, d)) return;
+  if (p !== "" && _isInitializedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/initialized", '"notifications/initialized"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/initialized", '"notifications/initialized"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -894,30 +900,30 @@ function _isClientCapabilities(v: any, d: number): boolean {
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientCapabilities(v, d)) return;
+  if (p !== "" && _isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
     if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
     if (v.roots !== undefined) {
       if (object(o, p + "/roots", v.roots)) {
-        opt(o, p + "/roots", "listChanged", v.roots.listChanged, typeof v.roots.listChanged === "boolean", "boolean");
+        opt(o, p + "/roots", "/listChanged", v.roots.listChanged, typeof v.roots.listChanged === "boolean", "boolean");
       }
     }
     if (v.sampling !== undefined) {
       if (object(o, p + "/sampling", v.sampling)) {
-        opt(o, p + "/sampling", "context", v.sampling.context, isObject(v.sampling.context), "object");
-        opt(o, p + "/sampling", "tools", v.sampling.tools, isObject(v.sampling.tools), "object");
+        opt(o, p + "/sampling", "/context", v.sampling.context, isObject(v.sampling.context), "object");
+        opt(o, p + "/sampling", "/tools", v.sampling.tools, isObject(v.sampling.tools), "object");
       }
     }
     if (v.elicitation !== undefined) {
       if (object(o, p + "/elicitation", v.elicitation)) {
-        opt(o, p + "/elicitation", "form", v.elicitation.form, isObject(v.elicitation.form), "object");
-        opt(o, p + "/elicitation", "url", v.elicitation.url, isObject(v.elicitation.url), "object");
+        opt(o, p + "/elicitation", "/form", v.elicitation.form, isObject(v.elicitation.form), "object");
+        opt(o, p + "/elicitation", "/url", v.elicitation.url, isObject(v.elicitation.url), "object");
       }
     }
     if (v.tasks !== undefined) {
       if (object(o, p + "/tasks", v.tasks)) {
-        opt(o, p + "/tasks", "list", v.tasks.list, isObject(v.tasks.list), "object");
-        opt(o, p + "/tasks", "cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
+        opt(o, p + "/tasks", "/list", v.tasks.list, isObject(v.tasks.list), "object");
+        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
           if (object(o, p + "/tasks/requests", v.tasks.requests)) {
             if (v.tasks.requests.sampling !== undefined) {
@@ -925,7 +931,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
                 opt(
                   o,
                   p + "/tasks/requests/sampling",
-                  "createMessage",
+                  "/createMessage",
                   v.tasks.requests.sampling.createMessage,
                   isObject(v.tasks.requests.sampling.createMessage),
                   "object",
@@ -937,7 +943,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
                 opt(
                   o,
                   p + "/tasks/requests/elicitation",
-                  "create",
+                  "/create",
                   v.tasks.requests.elicitation.create,
                   isObject(v.tasks.requests.elicitation.create),
                   "object",
@@ -1003,36 +1009,36 @@ function _isServerCapabilities(v: any, d: number): boolean {
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isServerCapabilities(v, d)) return;
+  if (p !== "" && _isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
     if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    opt(o, p, "logging", v.logging, isObject(v.logging), "object");
-    opt(o, p, "completions", v.completions, isObject(v.completions), "object");
+    opt(o, p, "/logging", v.logging, isObject(v.logging), "object");
+    opt(o, p, "/completions", v.completions, isObject(v.completions), "object");
     if (v.prompts !== undefined) {
       if (object(o, p + "/prompts", v.prompts)) {
-        opt(o, p + "/prompts", "listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
+        opt(o, p + "/prompts", "/listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
       }
     }
     if (v.resources !== undefined) {
       if (object(o, p + "/resources", v.resources)) {
-        opt(o, p + "/resources", "subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
-        opt(o, p + "/resources", "listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
+        opt(o, p + "/resources", "/subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
+        opt(o, p + "/resources", "/listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
       }
     }
     if (v.tools !== undefined) {
       if (object(o, p + "/tools", v.tools)) {
-        opt(o, p + "/tools", "listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
+        opt(o, p + "/tools", "/listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
       }
     }
     if (v.tasks !== undefined) {
       if (object(o, p + "/tasks", v.tasks)) {
-        opt(o, p + "/tasks", "list", v.tasks.list, isObject(v.tasks.list), "object");
-        opt(o, p + "/tasks", "cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
+        opt(o, p + "/tasks", "/list", v.tasks.list, isObject(v.tasks.list), "object");
+        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
           if (object(o, p + "/tasks/requests", v.tasks.requests)) {
             if (v.tasks.requests.tools !== undefined) {
               if (object(o, p + "/tasks/requests/tools", v.tasks.requests.tools)) {
-                opt(o, p + "/tasks/requests/tools", "call", v.tasks.requests.tools.call, isObject(v.tasks.requests.tools.call), "object");
+                opt(o, p + "/tasks/requests/tools", "/call", v.tasks.requests.tools.call, isObject(v.tasks.requests.tools.call), "object");
               }
             }
           }
@@ -1061,15 +1067,15 @@ function _isIcon(v: any, d: number): boolean {
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isIcon(v, d)) return;
+  if (p !== "" && _isIcon(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "src", v.src)) {
+    if (need(o, p, "/src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
       else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d + 1);
-    opt(o, p, "theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
+    opt(o, p, "/theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
   }
 }
 
@@ -1097,7 +1103,7 @@ function _isIcons(v: any, d: number): boolean {
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isIcons(v, d)) return;
+  if (p !== "" && _isIcons(v, d)) return;
   if (object(o, p, v)) {
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
   }
@@ -1121,10 +1127,10 @@ function _isBaseMetadata(v: any, d: number): boolean {
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isBaseMetadata(v, d)) return;
+  if (p !== "" && _isBaseMetadata(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
   }
 }
 
@@ -1148,13 +1154,13 @@ function _isImplementation(v: any, d: number): boolean {
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isImplementation(v, d)) return;
+  if (p !== "" && _isImplementation(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    req(o, p, "version", v.version, typeof v.version === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    req(o, p, "/version", v.version, typeof v.version === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
       if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
       else if (!formatUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
@@ -1180,12 +1186,12 @@ function _isPingRequest(v: any, d: number): boolean {
 }
 
 function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPingRequest(v, d)) return;
+  if (p !== "" && _isPingRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "ping", '"ping"', "const");
+    req(o, p, "/method", v.method, v.method === "ping", '"ping"', "const");
     if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1208,13 +1214,13 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isProgressNotificationParams(v, d)) return;
+  if (p !== "" && _isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
-    req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
-    opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
-    opt(o, p, "message", v.message, typeof v.message === "string", "string");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
+    req(o, p, "/progress", v.progress, Number.isFinite(v.progress), "number");
+    opt(o, p, "/total", v.total, Number.isFinite(v.total), "number");
+    opt(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -1230,11 +1236,11 @@ function _isProgressNotification(v: any, d: number): boolean {
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isProgressNotification(v, d)) return;
+  if (p !== "" && _isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
+    if (need(o, p, "/params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -1256,7 +1262,7 @@ function _isPaginatedRequestParams(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPaginatedRequestParams(v, d)) return;
+  if (p !== "" && _isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
@@ -1285,12 +1291,12 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPaginatedRequest(v, d)) return;
+  if (p !== "" && _isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1306,9 +1312,9 @@ function _isPaginatedResult(v: any, d: number): boolean {
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPaginatedResult(v, d)) return;
+  if (p !== "" && _isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
   }
 }
@@ -1331,12 +1337,12 @@ function _isListResourcesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourcesRequest(v, d)) return;
+  if (p !== "" && _isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
+    req(o, p, "/method", v.method, v.method === "resources/list", '"resources/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1357,11 +1363,11 @@ function _isListResourcesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourcesResult(v, d)) return;
+  if (p !== "" && _isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
+    if (need(o, p, "/resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
   }
 }
 
@@ -1393,12 +1399,12 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourceTemplatesRequest(v, d)) return;
+  if (p !== "" && _isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
+    req(o, p, "/method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1419,11 +1425,11 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourceTemplatesResult(v, d)) return;
+  if (p !== "" && _isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "resourceTemplates", v.resourceTemplates))
+    if (need(o, p, "/resourceTemplates", v.resourceTemplates))
       _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d + 1);
   }
 }
@@ -1457,14 +1463,14 @@ function _isResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceRequestParams(v, d)) return;
+  if (p !== "" && _isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
@@ -1490,14 +1496,14 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isReadResourceRequestParams(v, d)) return;
+  if (p !== "" && _isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
@@ -1522,12 +1528,12 @@ function _isReadResourceRequest(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isReadResourceRequest(v, d)) return;
+  if (p !== "" && _isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "resources/read", '"resources/read"', "const");
+    if (need(o, p, "/params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1543,10 +1549,10 @@ function _isReadResourceResult(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isReadResourceResult(v, d)) return;
+  if (p !== "" && _isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
   }
 }
 
@@ -1592,11 +1598,11 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceListChangedNotification(v, d)) return;
+  if (p !== "" && _isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -1619,14 +1625,14 @@ function _isSubscribeRequestParams(v: any, d: number): boolean {
 }
 
 function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscribeRequestParams(v, d)) return;
+  if (p !== "" && _isSubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
@@ -1651,12 +1657,12 @@ function _isSubscribeRequest(v: any, d: number): boolean {
 }
 
 function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscribeRequest(v, d)) return;
+  if (p !== "" && _isSubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/subscribe", '"resources/subscribe"', "const");
-    if (need(o, p, "params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "resources/subscribe", '"resources/subscribe"', "const");
+    if (need(o, p, "/params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1679,14 +1685,14 @@ function _isUnsubscribeRequestParams(v: any, d: number): boolean {
 }
 
 function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isUnsubscribeRequestParams(v, d)) return;
+  if (p !== "" && _isUnsubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
@@ -1711,12 +1717,12 @@ function _isUnsubscribeRequest(v: any, d: number): boolean {
 }
 
 function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isUnsubscribeRequest(v, d)) return;
+  if (p !== "" && _isUnsubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/unsubscribe", '"resources/unsubscribe"', "const");
-    if (need(o, p, "params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "resources/unsubscribe", '"resources/unsubscribe"', "const");
+    if (need(o, p, "/params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1732,10 +1738,10 @@ function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceUpdatedNotificationParams(v, d)) return;
+  if (p !== "" && _isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "uri", v.uri)) {
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
@@ -1759,11 +1765,11 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceUpdatedNotification(v, d)) return;
+  if (p !== "" && _isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
+    if (need(o, p, "/params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -1791,20 +1797,20 @@ function _isResource(v: any, d: number): boolean {
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResource(v, d)) return;
+  if (p !== "" && _isResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -1827,19 +1833,19 @@ function _isResourceTemplate(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceTemplate(v, d)) return;
+  if (p !== "" && _isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "uriTemplate", v.uriTemplate)) {
+    if (need(o, p, "/uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
       else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -1861,14 +1867,14 @@ function _isResourceContents(v: any, d: number): boolean {
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceContents(v, d)) return;
+  if (p !== "" && _isResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -1891,15 +1897,15 @@ function _isTextResourceContents(v: any, d: number): boolean {
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTextResourceContents(v, d)) return;
+  if (p !== "" && _isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    req(o, p, "text", v.text, typeof v.text === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/text", v.text, typeof v.text === "string", "string");
   }
 }
 
@@ -1923,15 +1929,15 @@ function _isBlobResourceContents(v: any, d: number): boolean {
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isBlobResourceContents(v, d)) return;
+  if (p !== "" && _isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "blob", v.blob)) {
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
       else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
     }
@@ -1956,12 +1962,12 @@ function _isListPromptsRequest(v: any, d: number): boolean {
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListPromptsRequest(v, d)) return;
+  if (p !== "" && _isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
+    req(o, p, "/method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1982,11 +1988,11 @@ function _isListPromptsResult(v: any, d: number): boolean {
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListPromptsResult(v, d)) return;
+  if (p !== "" && _isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
+    if (need(o, p, "/prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
   }
 }
 
@@ -2019,14 +2025,14 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetPromptRequestParams(v, d)) return;
+  if (p !== "" && _isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
     if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
   }
 }
@@ -2068,12 +2074,12 @@ function _isGetPromptRequest(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetPromptRequest(v, d)) return;
+  if (p !== "" && _isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
+    if (need(o, p, "/params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2094,11 +2100,11 @@ function _isGetPromptResult(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetPromptResult(v, d)) return;
+  if (p !== "" && _isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
   }
 }
 
@@ -2132,14 +2138,14 @@ function _isPrompt(v: any, d: number): boolean {
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPrompt(v, d)) return;
+  if (p !== "" && _isPrompt(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
     if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -2167,12 +2173,12 @@ function _isPromptArgument(v: any, d: number): boolean {
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptArgument(v, d)) return;
+  if (p !== "" && _isPromptArgument(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "required", v.required, typeof v.required === "boolean", "boolean");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/required", v.required, typeof v.required === "boolean", "boolean");
   }
 }
 
@@ -2199,10 +2205,10 @@ function _isPromptMessage(v: any, d: number): boolean {
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptMessage(v, d)) return;
+  if (p !== "" && _isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
+    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "/content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
   }
 }
 
@@ -2231,21 +2237,21 @@ function _isResourceLink(v: any, d: number): boolean {
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceLink(v, d)) return;
+  if (p !== "" && _isResourceLink(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
+    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/type", v.type, v.type === "resource_link", '"resource_link"', "const");
   }
 }
 
@@ -2267,10 +2273,10 @@ function _isEmbeddedResource(v: any, d: number): boolean {
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isEmbeddedResource(v, d)) return;
+  if (p !== "" && _isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
-    if (need(o, p, "resource", v.resource))
+    req(o, p, "/type", v.type, v.type === "resource", '"resource"', "const");
+    if (need(o, p, "/resource", v.resource))
       if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
         anyOf(
           o,
@@ -2282,7 +2288,7 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -2303,11 +2309,11 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptListChangedNotification(v, d)) return;
+  if (p !== "" && _isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -2329,12 +2335,12 @@ function _isListToolsRequest(v: any, d: number): boolean {
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListToolsRequest(v, d)) return;
+  if (p !== "" && _isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
+    req(o, p, "/method", v.method, v.method === "tools/list", '"tools/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2355,11 +2361,11 @@ function _isListToolsResult(v: any, d: number): boolean {
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListToolsResult(v, d)) return;
+  if (p !== "" && _isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
+    if (need(o, p, "/tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
   }
 }
 
@@ -2391,12 +2397,12 @@ function _isCallToolResult(v: any, d: number): boolean {
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCallToolResult(v, d)) return;
+  if (p !== "" && _isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
-    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
+    opt(o, p, "/structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
+    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
 }
 
@@ -2430,7 +2436,7 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCallToolRequestParams(v, d)) return;
+  if (p !== "" && _isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
@@ -2438,8 +2444,8 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/arguments", v.arguments, isObject(v.arguments), "object");
   }
 }
 
@@ -2461,12 +2467,12 @@ function _isCallToolRequest(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCallToolRequest(v, d)) return;
+  if (p !== "" && _isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "tools/call", '"tools/call"', "const");
+    if (need(o, p, "/params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2487,11 +2493,11 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolListChangedNotification(v, d)) return;
+  if (p !== "" && _isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -2514,13 +2520,13 @@ function _isToolAnnotations(v: any, d: number): boolean {
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolAnnotations(v, d)) return;
+  if (p !== "" && _isToolAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
-    opt(o, p, "destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
-    opt(o, p, "idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
-    opt(o, p, "openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
+    opt(o, p, "/destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
+    opt(o, p, "/idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
+    opt(o, p, "/openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
   }
 }
 
@@ -2539,12 +2545,12 @@ function _isToolExecution(v: any, d: number): boolean {
 }
 
 function _collectToolExecution(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolExecution(v, d)) return;
+  if (p !== "" && _isToolExecution(v, d)) return;
   if (object(o, p, v)) {
     opt(
       o,
       p,
-      "taskSupport",
+      "/taskSupport",
       v.taskSupport,
       v.taskSupport === "forbidden" || v.taskSupport === "optional" || v.taskSupport === "required",
       'one of "forbidden", "optional", "required"',
@@ -2585,16 +2591,16 @@ function _isTool(v: any, d: number): boolean {
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTool(v, d)) return;
+  if (p !== "" && _isTool(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "inputSchema", v.inputSchema)) {
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/inputSchema", v.inputSchema)) {
       if (object(o, p + "/inputSchema", v.inputSchema)) {
-        opt(o, p + "/inputSchema", "$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
-        req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
+        opt(o, p + "/inputSchema", "/$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
+        req(o, p + "/inputSchema", "/type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
         if (v.inputSchema.properties !== undefined)
           _isClientCapabilities$experimental$collect(v.inputSchema.properties, p + "/inputSchema/properties", o, d + 2);
         if (v.inputSchema.required !== undefined) _isIcon$sizes$collect(v.inputSchema.required, p + "/inputSchema/required", o, d + 2);
@@ -2603,15 +2609,15 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
     if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d + 1);
     if (v.outputSchema !== undefined) {
       if (object(o, p + "/outputSchema", v.outputSchema)) {
-        opt(o, p + "/outputSchema", "$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
-        req(o, p + "/outputSchema", "type", v.outputSchema.type, v.outputSchema.type === "object", '"object"', "const");
+        opt(o, p + "/outputSchema", "/$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
+        req(o, p + "/outputSchema", "/type", v.outputSchema.type, v.outputSchema.type === "object", '"object"', "const");
         if (v.outputSchema.properties !== undefined)
           _isClientCapabilities$experimental$collect(v.outputSchema.properties, p + "/outputSchema/properties", o, d + 2);
         if (v.outputSchema.required !== undefined) _isIcon$sizes$collect(v.outputSchema.required, p + "/outputSchema/required", o, d + 2);
       }
     }
     if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -2639,9 +2645,9 @@ function _isTaskMetadata(v: any, d: number): boolean {
 }
 
 function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTaskMetadata(v, d)) return;
+  if (p !== "" && _isTaskMetadata(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "ttl", v.ttl, Number.isInteger(v.ttl), "integer");
+    opt(o, p, "/ttl", v.ttl, Number.isInteger(v.ttl), "integer");
   }
 }
 
@@ -2657,9 +2663,9 @@ function _isRelatedTaskMetadata(v: any, d: number): boolean {
 }
 
 function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRelatedTaskMetadata(v, d)) return;
+  if (p !== "" && _isRelatedTaskMetadata(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
+    req(o, p, "/taskId", v.taskId, typeof v.taskId === "string", "string");
   }
 }
 
@@ -2688,15 +2694,15 @@ function _isTask(v: any, d: number): boolean {
 }
 
 function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTask(v, d)) return;
+  if (p !== "" && _isTask(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "taskId", v.taskId, typeof v.taskId === "string", "string");
-    if (need(o, p, "status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d + 1);
-    opt(o, p, "statusMessage", v.statusMessage, typeof v.statusMessage === "string", "string");
-    req(o, p, "createdAt", v.createdAt, typeof v.createdAt === "string", "string");
-    req(o, p, "lastUpdatedAt", v.lastUpdatedAt, typeof v.lastUpdatedAt === "string", "string");
-    req(o, p, "ttl", v.ttl, Number.isInteger(v.ttl) || v.ttl === null, "integer or null");
-    opt(o, p, "pollInterval", v.pollInterval, Number.isInteger(v.pollInterval), "integer");
+    req(o, p, "/taskId", v.taskId, typeof v.taskId === "string", "string");
+    if (need(o, p, "/status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d + 1);
+    opt(o, p, "/statusMessage", v.statusMessage, typeof v.statusMessage === "string", "string");
+    req(o, p, "/createdAt", v.createdAt, typeof v.createdAt === "string", "string");
+    req(o, p, "/lastUpdatedAt", v.lastUpdatedAt, typeof v.lastUpdatedAt === "string", "string");
+    req(o, p, "/ttl", v.ttl, Number.isInteger(v.ttl) || v.ttl === null, "integer or null");
+    opt(o, p, "/pollInterval", v.pollInterval, Number.isInteger(v.pollInterval), "integer");
   }
 }
 
@@ -2708,10 +2714,10 @@ function _isCreateTaskResult(v: any, d: number): boolean {
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCreateTaskResult(v, d)) return;
+  if (p !== "" && _isCreateTaskResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "task", v.task)) _collectTask(v.task, p + "/task", o, d + 1);
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/task", v.task)) _collectTask(v.task, p + "/task", o, d + 1);
   }
 }
 
@@ -2734,16 +2740,16 @@ function _isGetTaskRequest(v: any, d: number): boolean {
 }
 
 function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetTaskRequest(v, d)) return;
+  if (p !== "" && _isGetTaskRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tasks/get", '"tasks/get"', "const");
-    if (need(o, p, "params", v.params)) {
+    req(o, p, "/method", v.method, v.method === "tasks/get", '"tasks/get"', "const");
+    if (need(o, p, "/params", v.params)) {
       if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
+        req(o, p + "/params", "/taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
       }
     }
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2759,7 +2765,7 @@ function _isGetTaskResult(v: any, d: number): boolean {
 }
 
 function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetTaskResult(v, d)) return;
+  if (p !== "" && _isGetTaskResult(v, d)) return;
   if (object(o, p, v)) {
     _collectResult(v, p, o, d);
     _collectTask(v, p, o, d);
@@ -2785,16 +2791,16 @@ function _isGetTaskPayloadRequest(v: any, d: number): boolean {
 }
 
 function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetTaskPayloadRequest(v, d)) return;
+  if (p !== "" && _isGetTaskPayloadRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tasks/result", '"tasks/result"', "const");
-    if (need(o, p, "params", v.params)) {
+    req(o, p, "/method", v.method, v.method === "tasks/result", '"tasks/result"', "const");
+    if (need(o, p, "/params", v.params)) {
       if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
+        req(o, p + "/params", "/taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
       }
     }
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2810,9 +2816,9 @@ function _isGetTaskPayloadResult(v: any, d: number): boolean {
 }
 
 function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetTaskPayloadResult(v, d)) return;
+  if (p !== "" && _isGetTaskPayloadResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -2835,16 +2841,16 @@ function _isCancelTaskRequest(v: any, d: number): boolean {
 }
 
 function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCancelTaskRequest(v, d)) return;
+  if (p !== "" && _isCancelTaskRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tasks/cancel", '"tasks/cancel"', "const");
-    if (need(o, p, "params", v.params)) {
+    req(o, p, "/method", v.method, v.method === "tasks/cancel", '"tasks/cancel"', "const");
+    if (need(o, p, "/params", v.params)) {
       if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
+        req(o, p + "/params", "/taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
       }
     }
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2860,7 +2866,7 @@ function _isCancelTaskResult(v: any, d: number): boolean {
 }
 
 function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCancelTaskResult(v, d)) return;
+  if (p !== "" && _isCancelTaskResult(v, d)) return;
   if (object(o, p, v)) {
     _collectResult(v, p, o, d);
     _collectTask(v, p, o, d);
@@ -2885,12 +2891,12 @@ function _isListTasksRequest(v: any, d: number): boolean {
 }
 
 function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListTasksRequest(v, d)) return;
+  if (p !== "" && _isListTasksRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tasks/list", '"tasks/list"', "const");
+    req(o, p, "/method", v.method, v.method === "tasks/list", '"tasks/list"', "const");
     if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2911,11 +2917,11 @@ function _isListTasksResult(v: any, d: number): boolean {
 }
 
 function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListTasksResult(v, d)) return;
+  if (p !== "" && _isListTasksResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d + 1);
+    if (need(o, p, "/tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d + 1);
   }
 }
 
@@ -2941,7 +2947,7 @@ function _isTaskStatusNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTaskStatusNotificationParams(v, d)) return;
+  if (p !== "" && _isTaskStatusNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     _collectNotificationParams(v, p, o, d);
     _collectTask(v, p, o, d);
@@ -2962,11 +2968,11 @@ function _isTaskStatusNotification(v: any, d: number): boolean {
 }
 
 function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTaskStatusNotification(v, d)) return;
+  if (p !== "" && _isTaskStatusNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/tasks/status", '"notifications/tasks/status"', "const");
-    if (need(o, p, "params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/tasks/status", '"notifications/tasks/status"', "const");
+    if (need(o, p, "/params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -2995,14 +3001,14 @@ function _isSetLevelRequestParams(v: any, d: number): boolean {
 }
 
 function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSetLevelRequestParams(v, d)) return;
+  if (p !== "" && _isSetLevelRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    if (need(o, p, "/level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
   }
 }
 
@@ -3024,12 +3030,12 @@ function _isSetLevelRequest(v: any, d: number): boolean {
 }
 
 function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSetLevelRequest(v, d)) return;
+  if (p !== "" && _isSetLevelRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "logging/setLevel", '"logging/setLevel"', "const");
-    if (need(o, p, "params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "logging/setLevel", '"logging/setLevel"', "const");
+    if (need(o, p, "/params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3058,12 +3064,12 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isLoggingMessageNotificationParams(v, d)) return;
+  if (p !== "" && _isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
-    opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
-    need(o, p, "data", v.data);
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    opt(o, p, "/logger", v.logger, typeof v.logger === "string", "string");
+    need(o, p, "/data", v.data);
   }
 }
 
@@ -3079,11 +3085,11 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isLoggingMessageNotification(v, d)) return;
+  if (p !== "" && _isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
+    if (need(o, p, "/params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -3152,7 +3158,7 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCreateMessageRequestParams(v, d)) return;
+  if (p !== "" && _isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
@@ -3160,22 +3166,22 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
+    if (need(o, p, "/messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
     if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
-    opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
+    opt(o, p, "/systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
       o,
       p,
-      "includeContext",
+      "/includeContext",
       v.includeContext,
       v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers",
       'one of "none", "thisServer", "allServers"',
       "enum",
     );
-    opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
-    req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
+    opt(o, p, "/temperature", v.temperature, Number.isFinite(v.temperature), "number");
+    req(o, p, "/maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
     if (v.stopSequences !== undefined) _isIcon$sizes$collect(v.stopSequences, p + "/stopSequences", o, d + 1);
-    opt(o, p, "metadata", v.metadata, isObject(v.metadata), "object");
+    opt(o, p, "/metadata", v.metadata, isObject(v.metadata), "object");
     if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
     if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
   }
@@ -3203,9 +3209,17 @@ function _isToolChoice(v: any, d: number): boolean {
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolChoice(v, d)) return;
+  if (p !== "" && _isToolChoice(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "mode", v.mode, v.mode === "auto" || v.mode === "required" || v.mode === "none", 'one of "auto", "required", "none"', "enum");
+    opt(
+      o,
+      p,
+      "/mode",
+      v.mode,
+      v.mode === "auto" || v.mode === "required" || v.mode === "none",
+      'one of "auto", "required", "none"',
+      "enum",
+    );
   }
 }
 
@@ -3227,12 +3241,12 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCreateMessageRequest(v, d)) return;
+  if (p !== "" && _isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
+    if (need(o, p, "/params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3255,11 +3269,11 @@ function _isCreateMessageResult(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCreateMessageResult(v, d)) return;
+  if (p !== "" && _isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content))
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "/content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
@@ -3270,8 +3284,8 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    req(o, p, "model", v.model, typeof v.model === "string", "string");
-    opt(o, p, "stopReason", v.stopReason, typeof v.stopReason === "string", "string");
+    req(o, p, "/model", v.model, typeof v.model === "string", "string");
+    opt(o, p, "/stopReason", v.stopReason, typeof v.stopReason === "string", "string");
   }
 }
 
@@ -3302,10 +3316,10 @@ function _isSamplingMessage(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSamplingMessage(v, d)) return;
+  if (p !== "" && _isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content))
+    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "/content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
@@ -3316,7 +3330,7 @@ function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: num
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3346,7 +3360,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSamplingMessageContentBlock(v, d)) return;
+  if (p !== "" && _isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -3394,7 +3408,7 @@ function _isAnnotations(v: any, d: number): boolean {
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isAnnotations(v, d)) return;
+  if (p !== "" && _isAnnotations(v, d)) return;
   if (object(o, p, v)) {
     if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d + 1);
     if (v.priority !== undefined) {
@@ -3402,7 +3416,7 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
       else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
       else if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    opt(o, p, "lastModified", v.lastModified, typeof v.lastModified === "string", "string");
+    opt(o, p, "/lastModified", v.lastModified, typeof v.lastModified === "string", "string");
   }
 }
 
@@ -3448,7 +3462,7 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isContentBlock(v, d)) return;
+  if (p !== "" && _isContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -3497,12 +3511,12 @@ function _isTextContent(v: any, d: number): boolean {
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTextContent(v, d)) return;
+  if (p !== "" && _isTextContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "text", '"text"', "const");
-    req(o, p, "text", v.text, typeof v.text === "string", "string");
+    req(o, p, "/type", v.type, v.type === "text", '"text"', "const");
+    req(o, p, "/text", v.text, typeof v.text === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3526,16 +3540,16 @@ function _isImageContent(v: any, d: number): boolean {
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isImageContent(v, d)) return;
+  if (p !== "" && _isImageContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "image", '"image"', "const");
-    if (need(o, p, "data", v.data)) {
+    req(o, p, "/type", v.type, v.type === "image", '"image"', "const");
+    if (need(o, p, "/data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3559,16 +3573,16 @@ function _isAudioContent(v: any, d: number): boolean {
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isAudioContent(v, d)) return;
+  if (p !== "" && _isAudioContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
-    if (need(o, p, "data", v.data)) {
+    req(o, p, "/type", v.type, v.type === "audio", '"audio"', "const");
+    if (need(o, p, "/data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3591,13 +3605,13 @@ function _isToolUseContent(v: any, d: number): boolean {
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolUseContent(v, d)) return;
+  if (p !== "" && _isToolUseContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "tool_use", '"tool_use"', "const");
-    req(o, p, "id", v.id, typeof v.id === "string", "string");
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    req(o, p, "input", v.input, isObject(v.input), "object");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/type", v.type, v.type === "tool_use", '"tool_use"', "const");
+    req(o, p, "/id", v.id, typeof v.id === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    req(o, p, "/input", v.input, isObject(v.input), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3621,14 +3635,14 @@ function _isToolResultContent(v: any, d: number): boolean {
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolResultContent(v, d)) return;
+  if (p !== "" && _isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
-    req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
-    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/type", v.type, v.type === "tool_result", '"tool_result"', "const");
+    req(o, p, "/toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
+    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
+    opt(o, p, "/structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
+    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3651,7 +3665,7 @@ function _isModelPreferences(v: any, d: number): boolean {
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isModelPreferences(v, d)) return;
+  if (p !== "" && _isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
     if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d + 1);
     if (v.costPriority !== undefined) {
@@ -3694,9 +3708,9 @@ function _isModelHint(v: any, d: number): boolean {
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isModelHint(v, d)) return;
+  if (p !== "" && _isModelHint(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
   }
 }
 
@@ -3723,18 +3737,18 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCompleteRequestParams(v, d)) return;
+  if (p !== "" && _isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
         if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
-    if (need(o, p, "argument", v.argument)) {
+    if (need(o, p, "/ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
+    if (need(o, p, "/argument", v.argument)) {
       if (object(o, p + "/argument", v.argument)) {
-        req(o, p + "/argument", "name", v.argument.name, typeof v.argument.name === "string", "string");
-        req(o, p + "/argument", "value", v.argument.value, typeof v.argument.value === "string", "string");
+        req(o, p + "/argument", "/name", v.argument.name, typeof v.argument.name === "string", "string");
+        req(o, p + "/argument", "/value", v.argument.value, typeof v.argument.value === "string", "string");
       }
     }
     if (v.context !== undefined) {
@@ -3793,12 +3807,12 @@ function _isCompleteRequest(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCompleteRequest(v, d)) return;
+  if (p !== "" && _isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
+    if (need(o, p, "/params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3821,15 +3835,15 @@ function _isCompleteResult(v: any, d: number): boolean {
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCompleteResult(v, d)) return;
+  if (p !== "" && _isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "completion", v.completion)) {
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
-        if (need(o, p + "/completion", "values", v.completion.values))
+        if (need(o, p + "/completion", "/values", v.completion.values))
           _isIcon$sizes$collect(v.completion.values, p + "/completion/values", o, d + 2);
-        opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
-        opt(o, p + "/completion", "hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
+        opt(o, p + "/completion", "/total", v.completion.total, Number.isInteger(v.completion.total), "integer");
+        opt(o, p + "/completion", "/hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
       }
     }
   }
@@ -3847,10 +3861,10 @@ function _isResourceTemplateReference(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceTemplateReference(v, d)) return;
+  if (p !== "" && _isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
-    if (need(o, p, "uri", v.uri)) {
+    req(o, p, "/type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
@@ -3869,11 +3883,11 @@ function _isPromptReference(v: any, d: number): boolean {
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptReference(v, d)) return;
+  if (p !== "" && _isPromptReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    req(o, p, "type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
   }
 }
 
@@ -3895,12 +3909,12 @@ function _isListRootsRequest(v: any, d: number): boolean {
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListRootsRequest(v, d)) return;
+  if (p !== "" && _isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
+    req(o, p, "/method", v.method, v.method === "roots/list", '"roots/list"', "const");
     if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3916,10 +3930,10 @@ function _isListRootsResult(v: any, d: number): boolean {
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListRootsResult(v, d)) return;
+  if (p !== "" && _isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (need(o, p, "/roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
   }
 }
 
@@ -3951,14 +3965,14 @@ function _isRoot(v: any, d: number): boolean {
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRoot(v, d)) return;
+  if (p !== "" && _isRoot(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
   }
 }
 
@@ -3975,11 +3989,11 @@ function _isRootsListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRootsListChangedNotification(v, d)) return;
+  if (p !== "" && _isRootsListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/roots/list_changed", '"notifications/roots/list_changed"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/roots/list_changed", '"notifications/roots/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -4008,7 +4022,7 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequestFormParams(v, d)) return;
+  if (p !== "" && _isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
@@ -4016,13 +4030,13 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    opt(o, p, "mode", v.mode, v.mode === "form", '"form"', "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
-    if (need(o, p, "requestedSchema", v.requestedSchema)) {
+    opt(o, p, "/mode", v.mode, v.mode === "form", '"form"', "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    if (need(o, p, "/requestedSchema", v.requestedSchema)) {
       if (object(o, p + "/requestedSchema", v.requestedSchema)) {
-        opt(o, p + "/requestedSchema", "$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
-        req(o, p + "/requestedSchema", "type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
-        if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
+        opt(o, p + "/requestedSchema", "/$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
+        req(o, p + "/requestedSchema", "/type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
+        if (need(o, p + "/requestedSchema", "/properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
             p + "/requestedSchema/properties",
@@ -4078,7 +4092,7 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequestURLParams(v, d)) return;
+  if (p !== "" && _isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) {
       if (object(o, p + "/_meta", v._meta)) {
@@ -4086,10 +4100,10 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
       }
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    req(o, p, "mode", v.mode, v.mode === "url", '"url"', "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
-    req(o, p, "elicitationId", v.elicitationId, typeof v.elicitationId === "string", "string");
-    if (need(o, p, "url", v.url)) {
+    req(o, p, "/mode", v.mode, v.mode === "url", '"url"', "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/elicitationId", v.elicitationId, typeof v.elicitationId === "string", "string");
+    if (need(o, p, "/url", v.url)) {
       if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
       else if (!formatUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
     }
@@ -4117,7 +4131,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequestParams(v, d)) return;
+  if (p !== "" && _isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
     switch (v.mode) {
       case "form":
@@ -4150,12 +4164,12 @@ function _isElicitRequest(v: any, d: number): boolean {
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequest(v, d)) return;
+  if (p !== "" && _isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
+    if (need(o, p, "/params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -4171,7 +4185,7 @@ function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
 }
 
 function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPrimitiveSchemaDefinition(v, d)) return;
+  if (p !== "" && _isPrimitiveSchemaDefinition(v, d)) return;
   if (!(_isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d)))
     anyOf(
       o,
@@ -4205,23 +4219,23 @@ function _isStringSchema(v: any, d: number): boolean {
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isStringSchema(v, d)) return;
+  if (p !== "" && _isStringSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minLength", v.minLength, Number.isInteger(v.minLength), "integer");
-    opt(o, p, "maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minLength", v.minLength, Number.isInteger(v.minLength), "integer");
+    opt(o, p, "/maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
     opt(
       o,
       p,
-      "format",
+      "/format",
       v.format,
       v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time",
       'one of "email", "uri", "date", "date-time"',
       "enum",
     );
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4245,14 +4259,14 @@ function _isNumberSchema(v: any, d: number): boolean {
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isNumberSchema(v, d)) return;
+  if (p !== "" && _isNumberSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minimum", v.minimum, Number.isFinite(v.minimum), "number");
-    opt(o, p, "maximum", v.maximum, Number.isFinite(v.maximum), "number");
-    opt(o, p, "default", v.default, Number.isFinite(v.default), "number");
+    req(o, p, "/type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minimum", v.minimum, Number.isFinite(v.minimum), "number");
+    opt(o, p, "/maximum", v.maximum, Number.isFinite(v.maximum), "number");
+    opt(o, p, "/default", v.default, Number.isFinite(v.default), "number");
   }
 }
 
@@ -4274,12 +4288,12 @@ function _isBooleanSchema(v: any, d: number): boolean {
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isBooleanSchema(v, d)) return;
+  if (p !== "" && _isBooleanSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "boolean", '"boolean"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "default", v.default, typeof v.default === "boolean", "boolean");
+    req(o, p, "/type", v.type, v.type === "boolean", '"boolean"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/default", v.default, typeof v.default === "boolean", "boolean");
   }
 }
 
@@ -4302,13 +4316,13 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isUntitledSingleSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4331,13 +4345,13 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTitledSingleSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4354,8 +4368,8 @@ function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: Val
     for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
-        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
+        req(o, p + "/" + i0, "/const", e0.const, typeof e0.const === "string", "string");
+        req(o, p + "/" + i0, "/title", e0.title, typeof e0.title === "string", "string");
       }
     }
   }
@@ -4373,7 +4387,7 @@ function _isSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSingleSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isSingleSelectEnumSchema(v, d)) return;
   if (!(_isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -4409,17 +4423,17 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isUntitledMultiSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "items", v.items)) {
+    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "/items", v.items)) {
       if (object(o, p + "/items", v.items)) {
-        req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
-        if (need(o, p + "/items", "enum", v.items.enum)) _isIcon$sizes$collect(v.items.enum, p + "/items/enum", o, d + 2);
+        req(o, p + "/items", "/type", v.items.type, v.items.type === "string", '"string"', "const");
+        if (need(o, p + "/items", "/enum", v.items.enum)) _isIcon$sizes$collect(v.items.enum, p + "/items/enum", o, d + 2);
       }
     }
     if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d + 1);
@@ -4448,16 +4462,16 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTitledMultiSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "items", v.items)) {
+    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "/items", v.items)) {
       if (object(o, p + "/items", v.items)) {
-        if (need(o, p + "/items", "anyOf", v.items.anyOf))
+        if (need(o, p + "/items", "/anyOf", v.items.anyOf))
           _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d + 2);
       }
     }
@@ -4477,7 +4491,7 @@ function _isMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isMultiSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isMultiSelectEnumSchema(v, d)) return;
   if (!(_isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -4510,14 +4524,14 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isLegacyTitledEnumSchema(v, d)) return;
+  if (p !== "" && _isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
     if (v.enumNames !== undefined) _isIcon$sizes$collect(v.enumNames, p + "/enumNames", o, d + 1);
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4533,7 +4547,7 @@ function _isEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isEnumSchema(v, d)) return;
+  if (p !== "" && _isEnumSchema(v, d)) return;
   if (!(_isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d)))
     anyOf(
       o,
@@ -4563,13 +4577,13 @@ function _isElicitResult(v: any, d: number): boolean {
 }
 
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitResult(v, d)) return;
+  if (p !== "" && _isElicitResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
     req(
       o,
       p,
-      "action",
+      "/action",
       v.action,
       v.action === "accept" || v.action === "decline" || v.action === "cancel",
       'one of "accept", "decline", "cancel"',
@@ -4642,15 +4656,15 @@ function _isElicitationCompleteNotification(v: any, d: number): boolean {
 }
 
 function _collectElicitationCompleteNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitationCompleteNotification(v, d)) return;
+  if (p !== "" && _isElicitationCompleteNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/elicitation/complete", '"notifications/elicitation/complete"', "const");
-    if (need(o, p, "params", v.params)) {
+    req(o, p, "/method", v.method, v.method === "notifications/elicitation/complete", '"notifications/elicitation/complete"', "const");
+    if (need(o, p, "/params", v.params)) {
       if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "elicitationId", v.params.elicitationId, typeof v.params.elicitationId === "string", "string");
+        req(o, p + "/params", "/elicitationId", v.params.elicitationId, typeof v.params.elicitationId === "string", "string");
       }
     }
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -4704,7 +4718,7 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientRequest(v, d)) return;
+  if (p !== "" && _isClientRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "ping":
@@ -4799,7 +4813,7 @@ function _isClientNotification(v: any, d: number): boolean {
 }
 
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientNotification(v, d)) return;
+  if (p !== "" && _isClientNotification(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
@@ -4853,7 +4867,7 @@ function _isClientResult(v: any, d: number): boolean {
 }
 
 function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientResult(v, d)) return;
+  if (p !== "" && _isClientResult(v, d)) return;
   if (!(
     _isEmptyResult(v, d) ||
     _isCreateMessageResult(v, d) ||
@@ -4916,7 +4930,7 @@ function _isServerRequest(v: any, d: number): boolean {
 }
 
 function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isServerRequest(v, d)) return;
+  if (p !== "" && _isServerRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "ping":
@@ -4992,7 +5006,7 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isServerNotification(v, d)) return;
+  if (p !== "" && _isServerNotification(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
@@ -5064,7 +5078,7 @@ function _isServerResult(v: any, d: number): boolean {
 }
 
 function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isServerResult(v, d)) return;
+  if (p !== "" && _isServerResult(v, d)) return;
   if (!(
     _isEmptyResult(v, d) ||
     _isInitializeResult(v, d) ||

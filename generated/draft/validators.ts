@@ -97,22 +97,28 @@ function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string
   return false;
 }
 
-/** Pushes "missing" when a required property is absent; true when present. */
-function need(o: ValidationIssue[], p: string, name: string, value: unknown): boolean {
+/** The property name a JSON Pointer reference token stands for: "/a~1b" → "a/b". */
+function tokenName(token: string): string {
+  const name = token.slice(1);
+  return name.indexOf("~") < 0 ? name : name.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** Pushes "missing" when a required property (`token`: "/" and its escaped name) is absent; true when present. */
+function need(o: ValidationIssue[], p: string, token: string, value: unknown): boolean {
   if (value !== undefined) return true;
-  missing(o, p + "/" + escapeToken(name), name);
+  missing(o, p + token, tokenName(token));
   return false;
 }
 
 /** A required property with a one-issue check. */
-function req(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value === undefined) missing(o, p + "/" + escapeToken(name), name);
-  else if (!ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value === undefined) missing(o, p + token, tokenName(token));
+  else if (!ok) expected(o, p + token, what, value, keyword);
 }
 
 /** An optional property with a one-issue check. */
-function opt(o: ValidationIssue[], p: string, name: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value !== undefined && !ok) expected(o, p + "/" + escapeToken(name), what, value, keyword);
+function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
 /** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
@@ -126,7 +132,7 @@ interface Validators<T> {
  * Builds the public functions of one type. Each closure calls its own function directly,
  * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
  * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
- * collector: it starts with the fast check and returns at once when that passes.
+ * collector, which checks each nested part with the fast check first and skips it when it passes.
  */
 function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {
@@ -328,7 +334,7 @@ function _isJSONValue(v: any, d: number): boolean {
 
 function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (stop(o, p, d)) return;
-  if (_isJSONValue(v, d)) return;
+  if (p !== "" && _isJSONValue(v, d)) return;
   if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null || _isJSONObject(v, d) || _isJSONArray(v, d)))
     anyOf(
       o,
@@ -383,7 +389,7 @@ function _isJSONObject(v: any, d: number): boolean {
 
 function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (stop(o, p, d)) return;
-  if (_isJSONObject(v, d)) return;
+  if (p !== "" && _isJSONObject(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (o.length >= MAX_ISSUES) break;
@@ -409,7 +415,7 @@ function _isJSONArray(v: any, d: number): boolean {
 
 function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (stop(o, p, d)) return;
-  if (_isJSONArray(v, d)) return;
+  if (p !== "" && _isJSONArray(v, d)) return;
   items(o, p, v, d + 1, _collectJSONValue);
 }
 
@@ -425,7 +431,7 @@ function _isJSONRPCMessage(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCMessage(v, d)) return;
+  if (p !== "" && _isJSONRPCMessage(v, d)) return;
   if (!(_isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d)))
     anyOf(
       o,
@@ -480,20 +486,20 @@ function _isRequestMetaObject(v: any, d: number): boolean {
 }
 
 function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRequestMetaObject(v, d)) return;
+  if (p !== "" && _isRequestMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
     req(
       o,
       p,
-      "io.modelcontextprotocol/protocolVersion",
+      "/io.modelcontextprotocol~1protocolVersion",
       v["io.modelcontextprotocol/protocolVersion"],
       typeof v["io.modelcontextprotocol/protocolVersion"] === "string",
       "string",
     );
     if (v["io.modelcontextprotocol/clientInfo"] !== undefined)
       _collectImplementation(v["io.modelcontextprotocol/clientInfo"], p + "/io.modelcontextprotocol~1clientInfo", o, d + 1);
-    if (need(o, p, "io.modelcontextprotocol/clientCapabilities", v["io.modelcontextprotocol/clientCapabilities"]))
+    if (need(o, p, "/io.modelcontextprotocol~1clientCapabilities", v["io.modelcontextprotocol/clientCapabilities"]))
       _collectClientCapabilities(
         v["io.modelcontextprotocol/clientCapabilities"],
         p + "/io.modelcontextprotocol~1clientCapabilities",
@@ -522,7 +528,7 @@ function _isNotificationMetaObject(v: any, d: number): boolean {
 }
 
 function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isNotificationMetaObject(v, d)) return;
+  if (p !== "" && _isNotificationMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/subscriptionId"] !== undefined)
       _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d + 1);
@@ -544,7 +550,7 @@ function _isResultMetaObject(v: any, d: number): boolean {
 }
 
 function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResultMetaObject(v, d)) return;
+  if (p !== "" && _isResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
       _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d + 1);
@@ -589,9 +595,9 @@ function _isRequestParams(v: any, d: number): boolean {
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRequestParams(v, d)) return;
+  if (p !== "" && _isRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
 
@@ -607,10 +613,10 @@ function _isRequest(v: any, d: number): boolean {
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRequest(v, d)) return;
+  if (p !== "" && _isRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
   }
 }
 
@@ -622,7 +628,7 @@ function _isNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isNotificationParams(v, d)) return;
+  if (p !== "" && _isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
@@ -640,10 +646,10 @@ function _isNotification(v: any, d: number): boolean {
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isNotification(v, d)) return;
+  if (p !== "" && _isNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
   }
 }
 
@@ -674,10 +680,10 @@ function _isResult(v: any, d: number): boolean {
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResult(v, d)) return;
+  if (p !== "" && _isResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
   }
 }
 
@@ -689,10 +695,10 @@ function _isError(v: any, d: number): boolean {
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isError(v, d)) return;
+  if (p !== "" && _isError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "code", v.code, Number.isInteger(v.code), "integer");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v.code, Number.isInteger(v.code), "integer");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -725,12 +731,12 @@ function _isJSONRPCRequest(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCRequest(v, d)) return;
+  if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -746,11 +752,11 @@ function _isJSONRPCNotification(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCNotification(v, d)) return;
+  if (p !== "" && _isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "params", v.params, isObject(v.params), "object");
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -766,11 +772,11 @@ function _isJSONRPCResultResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCResultResponse(v, d)) return;
+  if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -791,11 +797,11 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCErrorResponse(v, d)) return;
+  if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
+    if (need(o, p, "/error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
   }
 }
 
@@ -811,7 +817,7 @@ function _isJSONRPCResponse(v: any, d: number): boolean {
 }
 
 function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isJSONRPCResponse(v, d)) return;
+  if (p !== "" && _isJSONRPCResponse(v, d)) return;
   if (!(_isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d)))
     anyOf(
       o,
@@ -836,10 +842,10 @@ function _isParseError(v: any, d: number): boolean {
 }
 
 function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isParseError(v, d)) return;
+  if (p !== "" && _isParseError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "code", v.code, v.code === -32700, "-32700", "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v.code, v.code === -32700, "-32700", "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -855,10 +861,10 @@ function _isInvalidRequestError(v: any, d: number): boolean {
 }
 
 function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInvalidRequestError(v, d)) return;
+  if (p !== "" && _isInvalidRequestError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "code", v.code, v.code === -32600, "-32600", "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v.code, v.code === -32600, "-32600", "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -874,10 +880,10 @@ function _isMethodNotFoundError(v: any, d: number): boolean {
 }
 
 function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isMethodNotFoundError(v, d)) return;
+  if (p !== "" && _isMethodNotFoundError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "code", v.code, v.code === -32601, "-32601", "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v.code, v.code === -32601, "-32601", "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -893,10 +899,10 @@ function _isInvalidParamsError(v: any, d: number): boolean {
 }
 
 function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInvalidParamsError(v, d)) return;
+  if (p !== "" && _isInvalidParamsError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "code", v.code, v.code === -32602, "-32602", "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v.code, v.code === -32602, "-32602", "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -912,10 +918,10 @@ function _isInternalError(v: any, d: number): boolean {
 }
 
 function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInternalError(v, d)) return;
+  if (p !== "" && _isInternalError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "code", v.code, v.code === -32603, "-32603", "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v.code, v.code === -32603, "-32603", "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -938,15 +944,15 @@ function _isHeaderMismatchError(v: any, d: number): boolean {
 }
 
 function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isHeaderMismatchError(v, d)) return;
+  if (p !== "" && _isHeaderMismatchError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) {
+    if (need(o, p, "/error", v.error)) {
       if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "code", v.error.code, v.error.code === -32020, "-32020", "const");
+          req(o, p + "/error", "/code", v.error.code, v.error.code === -32020, "-32020", "const");
         }
       }
     }
@@ -975,25 +981,25 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
 }
 
 function _collectUnsupportedProtocolVersionError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isUnsupportedProtocolVersionError(v, d)) return;
+  if (p !== "" && _isUnsupportedProtocolVersionError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) {
+    if (need(o, p, "/error", v.error)) {
       if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "code", v.error.code, v.error.code === -32022, "-32022", "const");
-          if (need(o, p + "/error", "data", v.error.data)) {
+          req(o, p + "/error", "/code", v.error.code, v.error.code === -32022, "-32022", "const");
+          if (need(o, p + "/error", "/data", v.error.data)) {
             if (object(o, p + "/error/data", v.error.data)) {
-              if (need(o, p + "/error/data", "supported", v.error.data.supported))
+              if (need(o, p + "/error/data", "/supported", v.error.data.supported))
                 _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
                   v.error.data.supported,
                   p + "/error/data/supported",
                   o,
                   d + 3,
                 );
-              req(o, p + "/error/data", "requested", v.error.data.requested, typeof v.error.data.requested === "string", "string");
+              req(o, p + "/error/data", "/requested", v.error.data.requested, typeof v.error.data.requested === "string", "string");
             }
           }
         }
@@ -1039,18 +1045,18 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
 }
 
 function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isMissingRequiredClientCapabilityError(v, d)) return;
+  if (p !== "" && _isMissingRequiredClientCapabilityError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "error", v.error)) {
+    if (need(o, p, "/error", v.error)) {
       if (object(o, p + "/error", v.error)) {
         _collectError(v.error, p + "/error", o, d + 1);
         if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "code", v.error.code, v.error.code === -32021, "-32021", "const");
-          if (need(o, p + "/error", "data", v.error.data)) {
+          req(o, p + "/error", "/code", v.error.code, v.error.code === -32021, "-32021", "const");
+          if (need(o, p + "/error", "/data", v.error.data)) {
             if (object(o, p + "/error/data", v.error.data)) {
-              if (need(o, p + "/error/data", "requiredCapabilities", v.error.data.requiredCapabilities))
+              if (need(o, p + "/error/data", "/requiredCapabilities", v.error.data.requiredCapabilities))
                 _collectClientCapabilities(v.error.data.requiredCapabilities, p + "/error/data/requiredCapabilities", o, d + 3);
             }
           }
@@ -1072,7 +1078,7 @@ function _isEmptyResult(v: any, d: number): boolean {
 }
 
 function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isEmptyResult(v, d)) return;
+  if (p !== "" && _isEmptyResult(v, d)) return;
   _collectResult(v, p, o, d);
 }
 
@@ -1098,7 +1104,7 @@ function _isInputRequest(v: any, d: number): boolean {
 }
 
 function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInputRequest(v, d)) return;
+  if (p !== "" && _isInputRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "sampling/createMessage":
@@ -1135,7 +1141,7 @@ function _isInputResponse(v: any, d: number): boolean {
 }
 
 function _collectInputResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInputResponse(v, d)) return;
+  if (p !== "" && _isInputResponse(v, d)) return;
   if (!(_isCreateMessageResult(v, d) || _isListRootsResult(v, d) || _isElicitResult(v, d)))
     anyOf(
       o,
@@ -1165,7 +1171,7 @@ function _isInputRequests(v: any, d: number): boolean {
 }
 
 function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInputRequests(v, d)) return;
+  if (p !== "" && _isInputRequests(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (o.length >= MAX_ISSUES) break;
@@ -1192,7 +1198,7 @@ function _isInputResponses(v: any, d: number): boolean {
 }
 
 function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInputResponses(v, d)) return;
+  if (p !== "" && _isInputResponses(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (o.length >= MAX_ISSUES) break;
@@ -1220,12 +1226,12 @@ function _isInputRequiredResult(v: any, d: number): boolean {
 }
 
 function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInputRequiredResult(v, d)) return;
+  if (p !== "" && _isInputRequiredResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (v.inputRequests !== undefined) _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d + 1);
-    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
+    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
 
@@ -1246,11 +1252,11 @@ function _isInputResponseRequestParams(v: any, d: number): boolean {
 }
 
 function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isInputResponseRequestParams(v, d)) return;
+  if (p !== "" && _isInputResponseRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
+    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
 
@@ -1271,11 +1277,11 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCancelledNotificationParams(v, d)) return;
+  if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
-    opt(o, p, "reason", v.reason, typeof v.reason === "string", "string");
+    if (need(o, p, "/requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
+    opt(o, p, "/reason", v.reason, typeof v.reason === "string", "string");
   }
 }
 
@@ -1291,11 +1297,11 @@ function _isCancelledNotification(v: any, d: number): boolean {
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCancelledNotification(v, d)) return;
+  if (p !== "" && _isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
+    if (need(o, p, "/params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -1317,12 +1323,12 @@ function _isDiscoverRequest(v: any, d: number): boolean {
 }
 
 function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isDiscoverRequest(v, d)) return;
+  if (p !== "" && _isDiscoverRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "server/discover", '"server/discover"', "const");
-    if (need(o, p, "params", v.params)) _collectRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "server/discover", '"server/discover"', "const");
+    if (need(o, p, "/params", v.params)) _collectRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1348,19 +1354,19 @@ function _isDiscoverResult(v: any, d: number): boolean {
 }
 
 function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isDiscoverResult(v, d)) return;
+  if (p !== "" && _isDiscoverResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "ttlMs", v.ttlMs)) {
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "supportedVersions", v.supportedVersions))
+    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    if (need(o, p, "/supportedVersions", v.supportedVersions))
       _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.supportedVersions, p + "/supportedVersions", o, d + 1);
-    if (need(o, p, "capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    opt(o, p, "instructions", v.instructions, typeof v.instructions === "string", "string");
+    if (need(o, p, "/capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
+    opt(o, p, "/instructions", v.instructions, typeof v.instructions === "string", "string");
   }
 }
 
@@ -1376,11 +1382,11 @@ function _isDiscoverResultResponse(v: any, d: number): boolean {
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isDiscoverResultResponse(v, d)) return;
+  if (p !== "" && _isDiscoverResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -1409,10 +1415,10 @@ function _isClientCapabilities(v: any, d: number): boolean {
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientCapabilities(v, d)) return;
+  if (p !== "" && _isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
     if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    opt(o, p, "roots", v.roots, isObject(v.roots), "object");
+    opt(o, p, "/roots", v.roots, isObject(v.roots), "object");
     if (v.sampling !== undefined) {
       if (object(o, p + "/sampling", v.sampling)) {
         if (v.sampling.context !== undefined) _collectJSONObject(v.sampling.context, p + "/sampling/context", o, d + 2);
@@ -1473,25 +1479,25 @@ function _isServerCapabilities(v: any, d: number): boolean {
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isServerCapabilities(v, d)) return;
+  if (p !== "" && _isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
     if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
     if (v.logging !== undefined) _collectJSONObject(v.logging, p + "/logging", o, d + 1);
     if (v.completions !== undefined) _collectJSONObject(v.completions, p + "/completions", o, d + 1);
     if (v.prompts !== undefined) {
       if (object(o, p + "/prompts", v.prompts)) {
-        opt(o, p + "/prompts", "listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
+        opt(o, p + "/prompts", "/listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
       }
     }
     if (v.resources !== undefined) {
       if (object(o, p + "/resources", v.resources)) {
-        opt(o, p + "/resources", "subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
-        opt(o, p + "/resources", "listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
+        opt(o, p + "/resources", "/subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
+        opt(o, p + "/resources", "/listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
       }
     }
     if (v.tools !== undefined) {
       if (object(o, p + "/tools", v.tools)) {
-        opt(o, p + "/tools", "listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
+        opt(o, p + "/tools", "/listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
       }
     }
     if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d + 1);
@@ -1517,15 +1523,15 @@ function _isIcon(v: any, d: number): boolean {
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isIcon(v, d)) return;
+  if (p !== "" && _isIcon(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "src", v.src)) {
+    if (need(o, p, "/src", v.src)) {
       if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
       else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.sizes !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.sizes, p + "/sizes", o, d + 1);
-    opt(o, p, "theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
+    opt(o, p, "/theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
   }
 }
 
@@ -1537,7 +1543,7 @@ function _isIcons(v: any, d: number): boolean {
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isIcons(v, d)) return;
+  if (p !== "" && _isIcons(v, d)) return;
   if (object(o, p, v)) {
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
   }
@@ -1561,10 +1567,10 @@ function _isBaseMetadata(v: any, d: number): boolean {
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isBaseMetadata(v, d)) return;
+  if (p !== "" && _isBaseMetadata(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
   }
 }
 
@@ -1588,13 +1594,13 @@ function _isImplementation(v: any, d: number): boolean {
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isImplementation(v, d)) return;
+  if (p !== "" && _isImplementation(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    req(o, p, "version", v.version, typeof v.version === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    req(o, p, "/version", v.version, typeof v.version === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
     if (v.websiteUrl !== undefined) {
       if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
       else if (!formatUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
@@ -1621,13 +1627,13 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isProgressNotificationParams(v, d)) return;
+  if (p !== "" && _isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
-    req(o, p, "progress", v.progress, Number.isFinite(v.progress), "number");
-    opt(o, p, "total", v.total, Number.isFinite(v.total), "number");
-    opt(o, p, "message", v.message, typeof v.message === "string", "string");
+    if (need(o, p, "/progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
+    req(o, p, "/progress", v.progress, Number.isFinite(v.progress), "number");
+    opt(o, p, "/total", v.total, Number.isFinite(v.total), "number");
+    opt(o, p, "/message", v.message, typeof v.message === "string", "string");
   }
 }
 
@@ -1643,11 +1649,11 @@ function _isProgressNotification(v: any, d: number): boolean {
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isProgressNotification(v, d)) return;
+  if (p !== "" && _isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
+    if (need(o, p, "/params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -1663,9 +1669,9 @@ function _isPaginatedRequestParams(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPaginatedRequestParams(v, d)) return;
+  if (p !== "" && _isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
   }
 }
@@ -1688,12 +1694,12 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPaginatedRequest(v, d)) return;
+  if (p !== "" && _isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, typeof v.method === "string", "string");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, typeof v.method === "string", "string");
+    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1714,10 +1720,10 @@ function _isPaginatedResult(v: any, d: number): boolean {
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPaginatedResult(v, d)) return;
+  if (p !== "" && _isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
   }
 }
@@ -1741,15 +1747,15 @@ function _isCacheableResult(v: any, d: number): boolean {
 }
 
 function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCacheableResult(v, d)) return;
+  if (p !== "" && _isCacheableResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "ttlMs", v.ttlMs)) {
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
   }
 }
 
@@ -1771,12 +1777,12 @@ function _isListResourcesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourcesRequest(v, d)) return;
+  if (p !== "" && _isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/list", '"resources/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "resources/list", '"resources/list"', "const");
+    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1801,17 +1807,17 @@ function _isListResourcesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourcesResult(v, d)) return;
+  if (p !== "" && _isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "ttlMs", v.ttlMs)) {
+    if (need(o, p, "/ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
+    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    if (need(o, p, "/resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
   }
 }
 
@@ -1839,11 +1845,11 @@ function _isListResourcesResultResponse(v: any, d: number): boolean {
 }
 
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourcesResultResponse(v, d)) return;
+  if (p !== "" && _isListResourcesResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -1865,12 +1871,12 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourceTemplatesRequest(v, d)) return;
+  if (p !== "" && _isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
+    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -1895,17 +1901,17 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourceTemplatesResult(v, d)) return;
+  if (p !== "" && _isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "ttlMs", v.ttlMs)) {
+    if (need(o, p, "/ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "resourceTemplates", v.resourceTemplates))
+    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    if (need(o, p, "/resourceTemplates", v.resourceTemplates))
       _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d + 1);
   }
 }
@@ -1937,11 +1943,11 @@ function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
 }
 
 function _collectListResourceTemplatesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListResourceTemplatesResultResponse(v, d)) return;
+  if (p !== "" && _isListResourceTemplatesResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -1957,10 +1963,10 @@ function _isResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceRequestParams(v, d)) return;
+  if (p !== "" && _isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
@@ -1986,15 +1992,15 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isReadResourceRequestParams(v, d)) return;
+  if (p !== "" && _isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
+    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
   }
 }
 
@@ -2016,12 +2022,12 @@ function _isReadResourceRequest(v: any, d: number): boolean {
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isReadResourceRequest(v, d)) return;
+  if (p !== "" && _isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "resources/read", '"resources/read"', "const");
+    if (need(o, p, "/params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2045,16 +2051,16 @@ function _isReadResourceResult(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isReadResourceResult(v, d)) return;
+  if (p !== "" && _isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "ttlMs", v.ttlMs)) {
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
+    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    if (need(o, p, "/contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
   }
 }
 
@@ -2100,11 +2106,11 @@ function _isReadResourceResultResponse(v: any, d: number): boolean {
 }
 
 function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isReadResourceResultResponse(v, d)) return;
+  if (p !== "" && _isReadResourceResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result))
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result))
       if (!(_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(
           o,
@@ -2135,11 +2141,11 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceListChangedNotification(v, d)) return;
+  if (p !== "" && _isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -2161,11 +2167,11 @@ function _isSubscriptionFilter(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionFilter(v, d)) return;
+  if (p !== "" && _isSubscriptionFilter(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "toolsListChanged", v.toolsListChanged, typeof v.toolsListChanged === "boolean", "boolean");
-    opt(o, p, "promptsListChanged", v.promptsListChanged, typeof v.promptsListChanged === "boolean", "boolean");
-    opt(o, p, "resourcesListChanged", v.resourcesListChanged, typeof v.resourcesListChanged === "boolean", "boolean");
+    opt(o, p, "/toolsListChanged", v.toolsListChanged, typeof v.toolsListChanged === "boolean", "boolean");
+    opt(o, p, "/promptsListChanged", v.promptsListChanged, typeof v.promptsListChanged === "boolean", "boolean");
+    opt(o, p, "/resourcesListChanged", v.resourcesListChanged, typeof v.resourcesListChanged === "boolean", "boolean");
     if (v.resourceSubscriptions !== undefined)
       _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.resourceSubscriptions, p + "/resourceSubscriptions", o, d + 1);
   }
@@ -2183,10 +2189,10 @@ function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionsListenRequestParams(v, d)) return;
+  if (p !== "" && _isSubscriptionsListenRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
   }
 }
 
@@ -2208,12 +2214,12 @@ function _isSubscriptionsListenRequest(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionsListenRequest(v, d)) return;
+  if (p !== "" && _isSubscriptionsListenRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "subscriptions/listen", '"subscriptions/listen"', "const");
-    if (need(o, p, "params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "subscriptions/listen", '"subscriptions/listen"', "const");
+    if (need(o, p, "/params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2233,11 +2239,11 @@ function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionsListenResultMetaObject(v, d)) return;
+  if (p !== "" && _isSubscriptionsListenResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
     if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
       _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d + 1);
-    if (need(o, p, "io.modelcontextprotocol/subscriptionId", v["io.modelcontextprotocol/subscriptionId"]))
+    if (need(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"]))
       _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d + 1);
   }
 }
@@ -2254,10 +2260,10 @@ function _isSubscriptionsListenResult(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionsListenResult(v, d)) return;
+  if (p !== "" && _isSubscriptionsListenResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
   }
 }
 
@@ -2278,11 +2284,11 @@ function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsListenResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionsListenResultResponse(v, d)) return;
+  if (p !== "" && _isSubscriptionsListenResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -2300,10 +2306,10 @@ function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): bool
 }
 
 function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionsAcknowledgedNotificationParams(v, d)) return;
+  if (p !== "" && _isSubscriptionsAcknowledgedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
+    if (need(o, p, "/notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
   }
 }
 
@@ -2327,19 +2333,19 @@ function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
 }
 
 function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSubscriptionsAcknowledgedNotification(v, d)) return;
+  if (p !== "" && _isSubscriptionsAcknowledgedNotification(v, d)) return;
   if (object(o, p, v)) {
     req(
       o,
       p,
-      "method",
+      "/method",
       v.method,
       v.method === "notifications/subscriptions/acknowledged",
       '"notifications/subscriptions/acknowledged"',
       "const",
     );
-    if (need(o, p, "params", v.params)) _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/params", v.params)) _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -2360,10 +2366,10 @@ function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceUpdatedNotificationParams(v, d)) return;
+  if (p !== "" && _isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
@@ -2387,11 +2393,11 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceUpdatedNotification(v, d)) return;
+  if (p !== "" && _isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
+    if (need(o, p, "/params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -2419,19 +2425,19 @@ function _isResource(v: any, d: number): boolean {
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResource(v, d)) return;
+  if (p !== "" && _isResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
+    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
@@ -2455,17 +2461,17 @@ function _isResourceTemplate(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceTemplate(v, d)) return;
+  if (p !== "" && _isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "uriTemplate", v.uriTemplate)) {
+    if (need(o, p, "/uriTemplate", v.uriTemplate)) {
       if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
       else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
@@ -2489,13 +2495,13 @@ function _isResourceContents(v: any, d: number): boolean {
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceContents(v, d)) return;
+  if (p !== "" && _isResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
@@ -2519,15 +2525,15 @@ function _isTextResourceContents(v: any, d: number): boolean {
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTextResourceContents(v, d)) return;
+  if (p !== "" && _isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    req(o, p, "text", v.text, typeof v.text === "string", "string");
+    req(o, p, "/text", v.text, typeof v.text === "string", "string");
   }
 }
 
@@ -2551,15 +2557,15 @@ function _isBlobResourceContents(v: any, d: number): boolean {
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isBlobResourceContents(v, d)) return;
+  if (p !== "" && _isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "blob", v.blob)) {
+    if (need(o, p, "/blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
       else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
     }
@@ -2584,12 +2590,12 @@ function _isListPromptsRequest(v: any, d: number): boolean {
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListPromptsRequest(v, d)) return;
+  if (p !== "" && _isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
+    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2614,17 +2620,17 @@ function _isListPromptsResult(v: any, d: number): boolean {
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListPromptsResult(v, d)) return;
+  if (p !== "" && _isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "ttlMs", v.ttlMs)) {
+    if (need(o, p, "/ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
+    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    if (need(o, p, "/prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
   }
 }
 
@@ -2652,11 +2658,11 @@ function _isListPromptsResultResponse(v: any, d: number): boolean {
 }
 
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListPromptsResultResponse(v, d)) return;
+  if (p !== "" && _isListPromptsResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -2679,12 +2685,12 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetPromptRequestParams(v, d)) return;
+  if (p !== "" && _isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
     if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
   }
 }
@@ -2726,12 +2732,12 @@ function _isGetPromptRequest(v: any, d: number): boolean {
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetPromptRequest(v, d)) return;
+  if (p !== "" && _isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
+    if (need(o, p, "/params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -2753,12 +2759,12 @@ function _isGetPromptResult(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetPromptResult(v, d)) return;
+  if (p !== "" && _isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
   }
 }
 
@@ -2789,11 +2795,11 @@ function _isGetPromptResultResponse(v: any, d: number): boolean {
 }
 
 function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isGetPromptResultResponse(v, d)) return;
+  if (p !== "" && _isGetPromptResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result))
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result))
       if (!(_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(
           o,
@@ -2827,12 +2833,12 @@ function _isPrompt(v: any, d: number): boolean {
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPrompt(v, d)) return;
+  if (p !== "" && _isPrompt(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
     if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
@@ -2862,12 +2868,12 @@ function _isPromptArgument(v: any, d: number): boolean {
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptArgument(v, d)) return;
+  if (p !== "" && _isPromptArgument(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "required", v.required, typeof v.required === "boolean", "boolean");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/required", v.required, typeof v.required === "boolean", "boolean");
   }
 }
 
@@ -2894,10 +2900,10 @@ function _isPromptMessage(v: any, d: number): boolean {
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptMessage(v, d)) return;
+  if (p !== "" && _isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
+    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "/content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
   }
 }
 
@@ -2926,21 +2932,21 @@ function _isResourceLink(v: any, d: number): boolean {
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceLink(v, d)) return;
+  if (p !== "" && _isResourceLink(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "size", v.size, Number.isInteger(v.size), "integer");
+    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    req(o, p, "type", v.type, v.type === "resource_link", '"resource_link"', "const");
+    req(o, p, "/type", v.type, v.type === "resource_link", '"resource_link"', "const");
   }
 }
 
@@ -2962,10 +2968,10 @@ function _isEmbeddedResource(v: any, d: number): boolean {
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isEmbeddedResource(v, d)) return;
+  if (p !== "" && _isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "resource", '"resource"', "const");
-    if (need(o, p, "resource", v.resource))
+    req(o, p, "/type", v.type, v.type === "resource", '"resource"', "const");
+    if (need(o, p, "/resource", v.resource))
       if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
         anyOf(
           o,
@@ -2998,11 +3004,11 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptListChangedNotification(v, d)) return;
+  if (p !== "" && _isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -3024,12 +3030,12 @@ function _isListToolsRequest(v: any, d: number): boolean {
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListToolsRequest(v, d)) return;
+  if (p !== "" && _isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tools/list", '"tools/list"', "const");
-    if (need(o, p, "params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "tools/list", '"tools/list"', "const");
+    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3054,17 +3060,17 @@ function _isListToolsResult(v: any, d: number): boolean {
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListToolsResult(v, d)) return;
+  if (p !== "" && _isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "ttlMs", v.ttlMs)) {
+    if (need(o, p, "/ttlMs", v.ttlMs)) {
       if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
       else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
+    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    if (need(o, p, "/tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
   }
 }
 
@@ -3090,11 +3096,11 @@ function _isListToolsResultResponse(v: any, d: number): boolean {
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListToolsResultResponse(v, d)) return;
+  if (p !== "" && _isListToolsResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -3116,12 +3122,12 @@ function _isCallToolResult(v: any, d: number): boolean {
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCallToolResult(v, d)) return;
+  if (p !== "" && _isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
+    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
 }
 
@@ -3152,11 +3158,11 @@ function _isCallToolResultResponse(v: any, d: number): boolean {
 }
 
 function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCallToolResultResponse(v, d)) return;
+  if (p !== "" && _isCallToolResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result))
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result))
       if (!(_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
         anyOf(
           o,
@@ -3189,13 +3195,13 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCallToolRequestParams(v, d)) return;
+  if (p !== "" && _isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "requestState", v.requestState, typeof v.requestState === "string", "string");
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "arguments", v.arguments, isObject(v.arguments), "object");
+    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/arguments", v.arguments, isObject(v.arguments), "object");
   }
 }
 
@@ -3217,12 +3223,12 @@ function _isCallToolRequest(v: any, d: number): boolean {
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCallToolRequest(v, d)) return;
+  if (p !== "" && _isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "tools/call", '"tools/call"', "const");
+    if (need(o, p, "/params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -3243,11 +3249,11 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolListChangedNotification(v, d)) return;
+  if (p !== "" && _isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
     if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -3270,13 +3276,13 @@ function _isToolAnnotations(v: any, d: number): boolean {
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolAnnotations(v, d)) return;
+  if (p !== "" && _isToolAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
-    opt(o, p, "destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
-    opt(o, p, "idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
-    opt(o, p, "openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
+    opt(o, p, "/destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
+    opt(o, p, "/idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
+    opt(o, p, "/openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
   }
 }
 
@@ -3305,21 +3311,21 @@ function _isTool(v: any, d: number): boolean {
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTool(v, d)) return;
+  if (p !== "" && _isTool(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "inputSchema", v.inputSchema)) {
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/inputSchema", v.inputSchema)) {
       if (object(o, p + "/inputSchema", v.inputSchema)) {
-        opt(o, p + "/inputSchema", "$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
-        req(o, p + "/inputSchema", "type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
+        opt(o, p + "/inputSchema", "/$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
+        req(o, p + "/inputSchema", "/type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
       }
     }
     if (v.outputSchema !== undefined) {
       if (object(o, p + "/outputSchema", v.outputSchema)) {
-        opt(o, p + "/outputSchema", "$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
+        opt(o, p + "/outputSchema", "/$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
       }
     }
     if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
@@ -3348,12 +3354,12 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isLoggingMessageNotificationParams(v, d)) return;
+  if (p !== "" && _isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
-    opt(o, p, "logger", v.logger, typeof v.logger === "string", "string");
-    need(o, p, "data", v.data);
+    if (need(o, p, "/level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    opt(o, p, "/logger", v.logger, typeof v.logger === "string", "string");
+    need(o, p, "/data", v.data);
   }
 }
 
@@ -3369,11 +3375,11 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isLoggingMessageNotification(v, d)) return;
+  if (p !== "" && _isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
+    if (need(o, p, "/params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
 
@@ -3438,22 +3444,22 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCreateMessageRequestParams(v, d)) return;
+  if (p !== "" && _isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
+    if (need(o, p, "/messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
     if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
-    opt(o, p, "systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
+    opt(o, p, "/systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
     opt(
       o,
       p,
-      "includeContext",
+      "/includeContext",
       v.includeContext,
       v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers",
       'one of "none", "thisServer", "allServers"',
       "enum",
     );
-    opt(o, p, "temperature", v.temperature, Number.isFinite(v.temperature), "number");
-    req(o, p, "maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
+    opt(o, p, "/temperature", v.temperature, Number.isFinite(v.temperature), "number");
+    req(o, p, "/maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
     if (v.stopSequences !== undefined)
       _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.stopSequences, p + "/stopSequences", o, d + 1);
     if (v.metadata !== undefined) _collectJSONObject(v.metadata, p + "/metadata", o, d + 1);
@@ -3484,9 +3490,17 @@ function _isToolChoice(v: any, d: number): boolean {
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolChoice(v, d)) return;
+  if (p !== "" && _isToolChoice(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "mode", v.mode, v.mode === "auto" || v.mode === "required" || v.mode === "none", 'one of "auto", "required", "none"', "enum");
+    opt(
+      o,
+      p,
+      "/mode",
+      v.mode,
+      v.mode === "auto" || v.mode === "required" || v.mode === "none",
+      'one of "auto", "required", "none"',
+      "enum",
+    );
   }
 }
 
@@ -3502,10 +3516,10 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCreateMessageRequest(v, d)) return;
+  if (p !== "" && _isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
+    if (need(o, p, "/params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
   }
 }
 
@@ -3528,10 +3542,10 @@ function _isCreateMessageResult(v: any, d: number): boolean {
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCreateMessageResult(v, d)) return;
+  if (p !== "" && _isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content))
+    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "/content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
@@ -3543,8 +3557,8 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    req(o, p, "model", v.model, typeof v.model === "string", "string");
-    opt(o, p, "stopReason", v.stopReason, typeof v.stopReason === "string", "string");
+    req(o, p, "/model", v.model, typeof v.model === "string", "string");
+    opt(o, p, "/stopReason", v.stopReason, typeof v.stopReason === "string", "string");
   }
 }
 
@@ -3575,10 +3589,10 @@ function _isSamplingMessage(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSamplingMessage(v, d)) return;
+  if (p !== "" && _isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "content", v.content))
+    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
+    if (need(o, p, "/content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
         anyOf(
           o,
@@ -3619,7 +3633,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSamplingMessageContentBlock(v, d)) return;
+  if (p !== "" && _isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -3667,7 +3681,7 @@ function _isAnnotations(v: any, d: number): boolean {
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isAnnotations(v, d)) return;
+  if (p !== "" && _isAnnotations(v, d)) return;
   if (object(o, p, v)) {
     if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d + 1);
     if (v.priority !== undefined) {
@@ -3675,7 +3689,7 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
       else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
       else if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    opt(o, p, "lastModified", v.lastModified, typeof v.lastModified === "string", "string");
+    opt(o, p, "/lastModified", v.lastModified, typeof v.lastModified === "string", "string");
   }
 }
 
@@ -3721,7 +3735,7 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isContentBlock(v, d)) return;
+  if (p !== "" && _isContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v.type) {
       case "text":
@@ -3770,10 +3784,10 @@ function _isTextContent(v: any, d: number): boolean {
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTextContent(v, d)) return;
+  if (p !== "" && _isTextContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "text", '"text"', "const");
-    req(o, p, "text", v.text, typeof v.text === "string", "string");
+    req(o, p, "/type", v.type, v.type === "text", '"text"', "const");
+    req(o, p, "/text", v.text, typeof v.text === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
@@ -3799,14 +3813,14 @@ function _isImageContent(v: any, d: number): boolean {
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isImageContent(v, d)) return;
+  if (p !== "" && _isImageContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "image", '"image"', "const");
-    if (need(o, p, "data", v.data)) {
+    req(o, p, "/type", v.type, v.type === "image", '"image"', "const");
+    if (need(o, p, "/data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
@@ -3832,14 +3846,14 @@ function _isAudioContent(v: any, d: number): boolean {
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isAudioContent(v, d)) return;
+  if (p !== "" && _isAudioContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "audio", '"audio"', "const");
-    if (need(o, p, "data", v.data)) {
+    req(o, p, "/type", v.type, v.type === "audio", '"audio"', "const");
+    if (need(o, p, "/data", v.data)) {
       if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
       else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "mimeType", v.mimeType, typeof v.mimeType === "string", "string");
+    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
@@ -3864,12 +3878,12 @@ function _isToolUseContent(v: any, d: number): boolean {
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolUseContent(v, d)) return;
+  if (p !== "" && _isToolUseContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "tool_use", '"tool_use"', "const");
-    req(o, p, "id", v.id, typeof v.id === "string", "string");
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    req(o, p, "input", v.input, isObject(v.input), "object");
+    req(o, p, "/type", v.type, v.type === "tool_use", '"tool_use"', "const");
+    req(o, p, "/id", v.id, typeof v.id === "string", "string");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    req(o, p, "/input", v.input, isObject(v.input), "object");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
@@ -3893,12 +3907,12 @@ function _isToolResultContent(v: any, d: number): boolean {
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isToolResultContent(v, d)) return;
+  if (p !== "" && _isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "tool_result", '"tool_result"', "const");
-    req(o, p, "toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "isError", v.isError, typeof v.isError === "boolean", "boolean");
+    req(o, p, "/type", v.type, v.type === "tool_result", '"tool_result"', "const");
+    req(o, p, "/toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
+    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
+    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
@@ -3922,7 +3936,7 @@ function _isModelPreferences(v: any, d: number): boolean {
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isModelPreferences(v, d)) return;
+  if (p !== "" && _isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
     if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d + 1);
     if (v.costPriority !== undefined) {
@@ -3965,9 +3979,9 @@ function _isModelHint(v: any, d: number): boolean {
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isModelHint(v, d)) return;
+  if (p !== "" && _isModelHint(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
   }
 }
 
@@ -3992,14 +4006,14 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCompleteRequestParams(v, d)) return;
+  if (p !== "" && _isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
-    if (need(o, p, "argument", v.argument)) {
+    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
+    if (need(o, p, "/argument", v.argument)) {
       if (object(o, p + "/argument", v.argument)) {
-        req(o, p + "/argument", "name", v.argument.name, typeof v.argument.name === "string", "string");
-        req(o, p + "/argument", "value", v.argument.value, typeof v.argument.value === "string", "string");
+        req(o, p + "/argument", "/name", v.argument.name, typeof v.argument.name === "string", "string");
+        req(o, p + "/argument", "/value", v.argument.value, typeof v.argument.value === "string", "string");
       }
     }
     if (v.context !== undefined) {
@@ -4058,12 +4072,12 @@ function _isCompleteRequest(v: any, d: number): boolean {
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCompleteRequest(v, d)) return;
+  if (p !== "" && _isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
+    if (need(o, p, "/params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
 }
 
@@ -4087,16 +4101,16 @@ function _isCompleteResult(v: any, d: number): boolean {
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCompleteResult(v, d)) return;
+  if (p !== "" && _isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
     if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "completion", v.completion)) {
+    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
-        if (need(o, p + "/completion", "values", v.completion.values))
+        if (need(o, p + "/completion", "/values", v.completion.values))
           _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d + 2);
-        opt(o, p + "/completion", "total", v.completion.total, Number.isInteger(v.completion.total), "integer");
-        opt(o, p + "/completion", "hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
+        opt(o, p + "/completion", "/total", v.completion.total, Number.isInteger(v.completion.total), "integer");
+        opt(o, p + "/completion", "/hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
       }
     }
   }
@@ -4132,11 +4146,11 @@ function _isCompleteResultResponse(v: any, d: number): boolean {
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isCompleteResultResponse(v, d)) return;
+  if (p !== "" && _isCompleteResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    if (need(o, p, "/result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d + 1);
   }
 }
 
@@ -4152,10 +4166,10 @@ function _isResourceTemplateReference(v: any, d: number): boolean {
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isResourceTemplateReference(v, d)) return;
+  if (p !== "" && _isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
-    if (need(o, p, "uri", v.uri)) {
+    req(o, p, "/type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
@@ -4174,11 +4188,11 @@ function _isPromptReference(v: any, d: number): boolean {
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPromptReference(v, d)) return;
+  if (p !== "" && _isPromptReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    req(o, p, "type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
+    req(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
   }
 }
 
@@ -4198,9 +4212,9 @@ function _isListRootsRequest(v: any, d: number): boolean {
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListRootsRequest(v, d)) return;
+  if (p !== "" && _isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "roots/list", '"roots/list"', "const");
+    req(o, p, "/method", v.method, v.method === "roots/list", '"roots/list"', "const");
     if (v.params !== undefined) {
       if (object(o, p + "/params", v.params)) {
         if (v.params._meta !== undefined) _collectMetaObject(v.params._meta, p + "/params/_meta", o, d + 2);
@@ -4221,9 +4235,9 @@ function _isListRootsResult(v: any, d: number): boolean {
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isListRootsResult(v, d)) return;
+  if (p !== "" && _isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
+    if (need(o, p, "/roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
   }
 }
 
@@ -4255,13 +4269,13 @@ function _isRoot(v: any, d: number): boolean {
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isRoot(v, d)) return;
+  if (p !== "" && _isRoot(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "uri", v.uri)) {
+    if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
@@ -4284,15 +4298,15 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequestFormParams(v, d)) return;
+  if (p !== "" && _isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "mode", v.mode, v.mode === "form", '"form"', "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
-    if (need(o, p, "requestedSchema", v.requestedSchema)) {
+    opt(o, p, "/mode", v.mode, v.mode === "form", '"form"', "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    if (need(o, p, "/requestedSchema", v.requestedSchema)) {
       if (object(o, p + "/requestedSchema", v.requestedSchema)) {
-        opt(o, p + "/requestedSchema", "$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
-        req(o, p + "/requestedSchema", "type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
-        if (need(o, p + "/requestedSchema", "properties", v.requestedSchema.properties))
+        opt(o, p + "/requestedSchema", "/$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
+        req(o, p + "/requestedSchema", "/type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
+        if (need(o, p + "/requestedSchema", "/properties", v.requestedSchema.properties))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
             v.requestedSchema.properties,
             p + "/requestedSchema/properties",
@@ -4342,11 +4356,11 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequestURLParams(v, d)) return;
+  if (p !== "" && _isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "mode", v.mode, v.mode === "url", '"url"', "const");
-    req(o, p, "message", v.message, typeof v.message === "string", "string");
-    if (need(o, p, "url", v.url)) {
+    req(o, p, "/mode", v.mode, v.mode === "url", '"url"', "const");
+    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    if (need(o, p, "/url", v.url)) {
       if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
       else if (!formatUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
     }
@@ -4374,7 +4388,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequestParams(v, d)) return;
+  if (p !== "" && _isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
     switch (v.mode) {
       case "form":
@@ -4401,10 +4415,10 @@ function _isElicitRequest(v: any, d: number): boolean {
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitRequest(v, d)) return;
+  if (p !== "" && _isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
+    if (need(o, p, "/params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
   }
 }
 
@@ -4420,7 +4434,7 @@ function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
 }
 
 function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isPrimitiveSchemaDefinition(v, d)) return;
+  if (p !== "" && _isPrimitiveSchemaDefinition(v, d)) return;
   if (!(_isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d)))
     anyOf(
       o,
@@ -4454,23 +4468,23 @@ function _isStringSchema(v: any, d: number): boolean {
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isStringSchema(v, d)) return;
+  if (p !== "" && _isStringSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minLength", v.minLength, Number.isInteger(v.minLength), "integer");
-    opt(o, p, "maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minLength", v.minLength, Number.isInteger(v.minLength), "integer");
+    opt(o, p, "/maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
     opt(
       o,
       p,
-      "format",
+      "/format",
       v.format,
       v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time",
       'one of "email", "uri", "date", "date-time"',
       "enum",
     );
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4494,14 +4508,14 @@ function _isNumberSchema(v: any, d: number): boolean {
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isNumberSchema(v, d)) return;
+  if (p !== "" && _isNumberSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minimum", v.minimum, Number.isFinite(v.minimum), "number");
-    opt(o, p, "maximum", v.maximum, Number.isFinite(v.maximum), "number");
-    opt(o, p, "default", v.default, Number.isFinite(v.default), "number");
+    req(o, p, "/type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minimum", v.minimum, Number.isFinite(v.minimum), "number");
+    opt(o, p, "/maximum", v.maximum, Number.isFinite(v.maximum), "number");
+    opt(o, p, "/default", v.default, Number.isFinite(v.default), "number");
   }
 }
 
@@ -4523,12 +4537,12 @@ function _isBooleanSchema(v: any, d: number): boolean {
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isBooleanSchema(v, d)) return;
+  if (p !== "" && _isBooleanSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "boolean", '"boolean"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "default", v.default, typeof v.default === "boolean", "boolean");
+    req(o, p, "/type", v.type, v.type === "boolean", '"boolean"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/default", v.default, typeof v.default === "boolean", "boolean");
   }
 }
 
@@ -4551,13 +4565,13 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isUntitledSingleSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4580,13 +4594,13 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTitledSingleSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4603,8 +4617,8 @@ function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: Val
     for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "const", e0.const, typeof e0.const === "string", "string");
-        req(o, p + "/" + i0, "title", e0.title, typeof e0.title === "string", "string");
+        req(o, p + "/" + i0, "/const", e0.const, typeof e0.const === "string", "string");
+        req(o, p + "/" + i0, "/title", e0.title, typeof e0.title === "string", "string");
       }
     }
   }
@@ -4622,7 +4636,7 @@ function _isSingleSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isSingleSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isSingleSelectEnumSchema(v, d)) return;
   if (!(_isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -4658,17 +4672,17 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isUntitledMultiSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "items", v.items)) {
+    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "/items", v.items)) {
       if (object(o, p + "/items", v.items)) {
-        req(o, p + "/items", "type", v.items.type, v.items.type === "string", '"string"', "const");
-        if (need(o, p + "/items", "enum", v.items.enum))
+        req(o, p + "/items", "/type", v.items.type, v.items.type === "string", '"string"', "const");
+        if (need(o, p + "/items", "/enum", v.items.enum))
           _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.items.enum, p + "/items/enum", o, d + 2);
       }
     }
@@ -4698,16 +4712,16 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isTitledMultiSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "items", v.items)) {
+    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
+    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
+    if (need(o, p, "/items", v.items)) {
       if (object(o, p + "/items", v.items)) {
-        if (need(o, p + "/items", "anyOf", v.items.anyOf))
+        if (need(o, p + "/items", "/anyOf", v.items.anyOf))
           _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d + 2);
       }
     }
@@ -4727,7 +4741,7 @@ function _isMultiSelectEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isMultiSelectEnumSchema(v, d)) return;
+  if (p !== "" && _isMultiSelectEnumSchema(v, d)) return;
   if (!(_isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d)))
     anyOf(
       o,
@@ -4760,15 +4774,15 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isLegacyTitledEnumSchema(v, d)) return;
+  if (p !== "" && _isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
+    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
+    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
+    if (need(o, p, "/enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
     if (v.enumNames !== undefined)
       _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enumNames, p + "/enumNames", o, d + 1);
-    opt(o, p, "default", v.default, typeof v.default === "string", "string");
+    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
   }
 }
 
@@ -4784,7 +4798,7 @@ function _isEnumSchema(v: any, d: number): boolean {
 }
 
 function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isEnumSchema(v, d)) return;
+  if (p !== "" && _isEnumSchema(v, d)) return;
   if (!(_isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d)))
     anyOf(
       o,
@@ -4813,12 +4827,12 @@ function _isElicitResult(v: any, d: number): boolean {
 }
 
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isElicitResult(v, d)) return;
+  if (p !== "" && _isElicitResult(v, d)) return;
   if (object(o, p, v)) {
     req(
       o,
       p,
-      "action",
+      "/action",
       v.action,
       v.action === "accept" || v.action === "decline" || v.action === "cancel",
       'one of "accept", "decline", "cancel"',
@@ -4908,7 +4922,7 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientRequest(v, d)) return;
+  if (p !== "" && _isClientRequest(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "server/discover":
@@ -4968,7 +4982,7 @@ function _isClientNotification(v: any, d: number): boolean {
 }
 
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientNotification(v, d)) return;
+  if (p !== "" && _isClientNotification(v, d)) return;
   _collectCancelledNotification(v, p, o, d);
 }
 
@@ -4984,7 +4998,7 @@ function _isClientResult(v: any, d: number): boolean {
 }
 
 function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isClientResult(v, d)) return;
+  if (p !== "" && _isClientResult(v, d)) return;
   _collectEmptyResult(v, p, o, d);
 }
 
@@ -5020,7 +5034,7 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isServerNotification(v, d)) return;
+  if (p !== "" && _isServerNotification(v, d)) return;
   if (object(o, p, v))
     switch (v.method) {
       case "notifications/cancelled":
@@ -5087,7 +5101,7 @@ function _isServerResult(v: any, d: number): boolean {
 }
 
 function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (_isServerResult(v, d)) return;
+  if (p !== "" && _isServerResult(v, d)) return;
   if (!(
     _isEmptyResult(v, d) ||
     _isDiscoverResult(v, d) ||

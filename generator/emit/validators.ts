@@ -79,8 +79,10 @@ class ValidatorEmitter {
     ];
     const collectBody = [
       ...(recursive ? ["if (stop(o, p, d)) return;"] : []),
-      // A part that passes the fast check has no issues: skip it without building paths.
-      ...(this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (${n.check}(v, d)) return;`]),
+      // A nested part that passes the fast check has no issues: skip it without building paths.
+      // At the root (p === "") the value is collected directly: validate has not checked it yet,
+      // and when it is invalid (the usual reason to collect) the check would be wasted work.
+      ...(this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (p !== "" && ${n.check}(v, d)) return;`]),
       ...this.collectStatements(type, "v", "p", n.collect, 0, true),
     ];
     const own = [
@@ -418,7 +420,8 @@ class ValidatorEmitter {
     const body: string[] = [];
     for (const prop of type.properties) {
       const read = this.read(v, prop.name);
-      const name = JSON.stringify(prop.name);
+      // need/req/opt take the property's JSON Pointer token, "/" and its escaped name.
+      const name = JSON.stringify(`/${pointerToken(prop.name)}`);
       const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`, depth + 1);
       if (simple) {
         // One line per plain property: `req`/`opt` push "missing" or "expected …".
