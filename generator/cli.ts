@@ -6,6 +6,8 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
@@ -103,10 +105,27 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
 }
 
 function schemaInput(flags: GenerateFlags): SchemaInput {
-  if (flags.schema && (flags.spec || flags.specVersion)) throw usage("give either --schema or --spec with --spec-version, not both");
+  if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
   if (flags.schema) return { path: flags.schema };
-  if (flags.spec && flags.specVersion) return { specDir: flags.spec, version: flags.specVersion };
+  if (flags.spec && flags.specVersion) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flags.specVersion) || !existsSync(join(flags.spec, "schema", flags.specVersion))) {
+      throw usage(`--spec-version ${flags.specVersion} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+    }
+    return { specDir: flags.spec, version: flags.specVersion };
+  }
+  if (flags.spec) throw usage(`--spec needs --spec-version${versionsIn(flags.spec)}`);
+  if (flags.specVersion) throw usage("--spec-version needs --spec <dir>, the spec repository folder");
   throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>");
+}
+
+/** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
+function versionsIn(specDir: string): string {
+  try {
+    const versions = readdirSync(join(specDir, "schema")).filter((v) => existsSync(join(specDir, "schema", v, "schema.ts"))).sort();
+    return versions.length > 0 ? `; versions there: ${versions.join(", ")}` : "";
+  } catch {
+    return ` (${join(specDir, "schema")} cannot be read)`;
+  }
 }
 
 function usage(message: string): GeneratorError {
@@ -138,14 +157,14 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
       const statuses = compareOutput(flags.out, result.files);
       const drift = statuses.filter((s) => s.state !== "unchanged");
       if (drift.length === 0) {
-        io.stdout(`${flags.out}: ${statuses.length} files up to date\n`);
+        io.stdout(`${flags.out}: ${statuses.length} ${statuses.length === 1 ? "file" : "files"} up to date\n`);
         return EXIT_OK;
       }
       for (const s of drift) {
         io.stdout(`${s.state}: ${flags.out}/${s.path}\n`);
         if (s.diff) io.stdout(`${s.diff}\n`);
       }
-      io.stdout(`${drift.length} of ${statuses.length} files differ; run without --check to regenerate\n`);
+      io.stdout(`${drift.length} ${drift.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`);
       return EXIT_DRIFT;
     }
     const statuses = writeOutput(flags.out, result.files, {

@@ -191,7 +191,7 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
   } catch (error) {
     if (error instanceof GeneratorError) throw error;
     const e = error as NodeJS.ErrnoException;
-    throw fail("MCG403", `cannot ${what} ${path}: ${e.code ?? ""} ${e.message}`.replace(/\s+/g, " ").trim());
+    throw fail("MCG403", `cannot ${what} ${path}: ${e.message}`);
   }
 }
 
@@ -238,13 +238,15 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
   }
 }
 
-/** Writes one file atomically (temporary file, then rename); the temporary file never outlives a failure. */
+/**
+ * Writes one file atomically (temporary file, then rename) into an existing folder; the
+ * temporary file never outlives a failure.
+ */
 export function writeFileAtomic(path: string, contents: string): void {
   const target = resolve(path);
   const tmp = `${target}.tmp-${process.pid}`;
   fsStep("write", target, () => {
     try {
-      mkdirSync(dirname(target), { recursive: true });
       writeFileSync(tmp, contents);
       renameSync(tmp, target);
     } finally {

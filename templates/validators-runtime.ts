@@ -41,7 +41,10 @@ export declare namespace StandardSchemaV1 {
  */
 export const MAX_DEPTH = 1000;
 
-/** `validateX` stops looking after this many issues, and then says so in one more issue (`maxIssues`). */
+/**
+ * `validateX` lists at most this many issues; when there are more, it stops looking and says
+ * so in one more issue (`maxIssues`). Collectors stop once they hold one issue more than this.
+ */
 export const MAX_ISSUES = 100;
 
 type Check = (v: any, d: number) => boolean;
@@ -148,7 +151,7 @@ function define<T>(f: Check, c: Collect): Validators<T> {
       issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
     }
     if (issues.length === 0) return { ok: true, value: value as T };
-    if (issues.length >= MAX_ISSUES) {
+    if (issues.length > MAX_ISSUES) {
       issues.length = MAX_ISSUES;
       issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
     }
@@ -191,7 +194,7 @@ function own(v: any, k: string): any {
 
 /** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
 function stop(o: ValidationIssue[], path: string, d: number): boolean {
-  if (o.length >= MAX_ISSUES) return true;
+  if (o.length > MAX_ISSUES) return true;
   if (d <= MAX_DEPTH) return false;
   o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
   return true;
@@ -214,7 +217,7 @@ function jsonType(v: unknown): number {
  * one `type` issue says what was expected.
  */
 function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, masks: readonly number[], collectors: readonly Collect[]): void {
-  if (o.length >= MAX_ISSUES) return;
+  if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
   let candidates = 0;
@@ -390,5 +393,5 @@ function formatRegex(s: string): boolean {
 /** Collects the issues of every element of an array with `collect`. */
 function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
   if (!Array.isArray(v)) return expected(o, p, "array", v);
-  for (let i = 0; i < v.length && o.length < MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
+  for (let i = 0; i < v.length && o.length <= MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }

@@ -47,6 +47,12 @@ describe("mcp-schema-codegen CLI", () => {
     const badChoice = await cli("generate", "--schema", DRAFT, "--out", "x", "--docs", "some");
     expect(badChoice.code).toBe(2);
     expect(badChoice.stderr).toContain("error MCG001: option '--docs <mode>' argument 'some' is invalid");
+    const outside = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "../schema/draft", "--out", "x");
+    expect(outside.code).toBe(2);
+    expect(outside.stderr).toContain("error MCG001: --spec-version ../schema/draft is not a version folder under");
+    expect(outside.stderr).toContain("versions there: 2024-11-05, 2025-03-26");
+    const noVersion = await cli("generate", "--spec", SPEC_DIR, "--out", "x");
+    expect(noVersion.stderr).toContain("error MCG001: --spec needs --spec-version; versions there: ");
     const badTarget = await cli("generate", "--schema", DRAFT, "--out", "x", "--targets", "types,nope");
     expect(badTarget.code).toBe(2);
     expect(badTarget.stderr).toContain("unknown target nope");
@@ -122,7 +128,7 @@ describe("mcp-schema-codegen CLI", () => {
     expect(drift.stdout).toContain(`changed: ${out}/validators.ts`);
     expect(drift.stdout).toContain("- export const MAX_DEPTH = 1001;");
     expect(drift.stdout).toContain("+ export const MAX_DEPTH = 1000;");
-    expect(drift.stdout).toContain("1 of 3 files differ");
+    expect(drift.stdout).toContain("1 file differs; run without --check to regenerate");
     expect(readFileSync(file, "utf8")).not.toBe(original); // --check wrote nothing
 
     // a different option is drift too

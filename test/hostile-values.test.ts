@@ -73,6 +73,15 @@ describe("nesting", () => {
 });
 
 describe("size", () => {
+  it("lists exactly MAX_ISSUES issues without a maxIssues issue when nothing was dropped", () => {
+    const exact = issues(answer("JSONArray", new Array(v.MAX_ISSUES).fill(1.5)));
+    expect(exact.length).toBe(v.MAX_ISSUES);
+    expect(exact.some((i) => i.keyword === "maxIssues")).toBe(false);
+    const one = issues(answer("JSONArray", new Array(v.MAX_ISSUES + 1).fill(1.5)));
+    expect(one.length).toBe(v.MAX_ISSUES + 1);
+    expect(one.at(-1)!.keyword).toBe("maxIssues");
+  });
+
   it("validates 10^6 elements, and stops listing issues at MAX_ISSUES", () => {
     expect(answer("JSONArray", new Array(1e6).fill("x")).ok).toBe(true);
     const bad = issues(answer("JSONArray", new Array(1e6).fill(1.5)));

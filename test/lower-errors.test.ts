@@ -45,12 +45,29 @@ describe("refused schemas", () => {
       ["s.ts:4:1 - error MCG301: generated name isFoo for type Foo collides with a name from the schema's isFoo; rename one of them"],
     ],
     [
+      "a type named validatorsByType",
+      "export type validatorsByType = string;\n",
+      ["s.ts:1:1 - error MCG301: type name validatorsByType collides with a name the generated validators export; rename the type"],
+    ],
+    [
       "a type named like a runtime export",
       "export interface ValidationIssue {\n  a: string;\n}\n",
       ["s.ts:1:1 - error MCG301: type name ValidationIssue collides with a name the generated validators export; rename the type"],
     ],
   ])("refuses %s", async (_name, text, expected) => {
     expect(await diagnostics(text)).toEqual(expected);
+  });
+});
+
+describe("tuples", () => {
+  it("accepts keyword, literal and reference elements, with their exact length", async () => {
+    const text = 'export interface B { b: string }\nexport type T = [string, number, "x", B];\n';
+    const dir = await generateInto("tuples", { schema: { text, fileName: "s.ts" }, docs: "none" });
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    expect(v.isT!(["a", 1, "x", { b: "" }])).toBe(true);
+    expect(v.isT!(["a", 1, "x"])).toBe(false);
+    expect(v.isT!(["a", 1.5, "x", { b: "" }])).toBe(false);
   });
 });
 

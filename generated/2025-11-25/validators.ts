@@ -42,7 +42,10 @@ export declare namespace StandardSchemaV1 {
  */
 export const MAX_DEPTH = 1000;
 
-/** `validateX` stops looking after this many issues, and then says so in one more issue (`maxIssues`). */
+/**
+ * `validateX` lists at most this many issues; when there are more, it stops looking and says
+ * so in one more issue (`maxIssues`). Collectors stop once they hold one issue more than this.
+ */
 export const MAX_ISSUES = 100;
 
 type Check = (v: any, d: number) => boolean;
@@ -150,7 +153,7 @@ function define<T>(f: Check, c: Collect): Validators<T> {
       issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
     }
     if (issues.length === 0) return { ok: true, value: value as T };
-    if (issues.length >= MAX_ISSUES) {
+    if (issues.length > MAX_ISSUES) {
       issues.length = MAX_ISSUES;
       issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
     }
@@ -217,7 +220,7 @@ function anyOf(
   masks: readonly number[],
   collectors: readonly Collect[],
 ): void {
-  if (o.length >= MAX_ISSUES) return;
+  if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
   let candidates = 0;
@@ -316,7 +319,7 @@ function validIpv6(s: string): boolean {
 /** Collects the issues of every element of an array with `collect`. */
 function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
   if (!Array.isArray(v)) return expected(o, p, "array", v);
-  for (let i = 0; i < v.length && o.length < MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
+  for (let i = 0; i < v.length && o.length <= MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }
 
 function _isJSONRPCMessage(v: any, d: number): boolean {
@@ -969,7 +972,7 @@ function _isClientCapabilities$experimental(v: any, d: number): boolean {
 function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
     }
@@ -1088,7 +1091,7 @@ function _isIcon$sizes(v: any, d: number): boolean {
 function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
@@ -1565,7 +1568,7 @@ function _isReadResourceResult$contents(v: any, d: number): boolean {
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (!(_isTextResourceContents(e0, d + 1) || _isBlobResourceContents(e0, d + 1)))
         anyOf(
@@ -2049,7 +2052,7 @@ function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
 function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
     }
@@ -3429,7 +3432,7 @@ function _isAnnotations$audience(v: any, d: number): boolean {
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       _collectRole(e0, p + "/" + i0, o, d + 1);
     }
@@ -4062,7 +4065,7 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
 function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
@@ -4365,7 +4368,7 @@ function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
 function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
         req(o, p + "/" + i0, "/const", e0.const, typeof e0.const === "string", "string");
@@ -4617,7 +4620,7 @@ function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: 
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       if (!(typeof v[k0] === "string" || Number.isInteger(v[k0]) || typeof v[k0] === "boolean" || _isIcon$sizes(v[k0], d + 1)))
         anyOf(

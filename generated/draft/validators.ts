@@ -42,7 +42,10 @@ export declare namespace StandardSchemaV1 {
  */
 export const MAX_DEPTH = 1000;
 
-/** `validateX` stops looking after this many issues, and then says so in one more issue (`maxIssues`). */
+/**
+ * `validateX` lists at most this many issues; when there are more, it stops looking and says
+ * so in one more issue (`maxIssues`). Collectors stop once they hold one issue more than this.
+ */
 export const MAX_ISSUES = 100;
 
 type Check = (v: any, d: number) => boolean;
@@ -150,7 +153,7 @@ function define<T>(f: Check, c: Collect): Validators<T> {
       issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
     }
     if (issues.length === 0) return { ok: true, value: value as T };
-    if (issues.length >= MAX_ISSUES) {
+    if (issues.length > MAX_ISSUES) {
       issues.length = MAX_ISSUES;
       issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
     }
@@ -194,7 +197,7 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
 function stop(o: ValidationIssue[], path: string, d: number): boolean {
-  if (o.length >= MAX_ISSUES) return true;
+  if (o.length > MAX_ISSUES) return true;
   if (d <= MAX_DEPTH) return false;
   o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
   return true;
@@ -225,7 +228,7 @@ function anyOf(
   masks: readonly number[],
   collectors: readonly Collect[],
 ): void {
-  if (o.length >= MAX_ISSUES) return;
+  if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
   let candidates = 0;
@@ -324,7 +327,7 @@ function validIpv6(s: string): boolean {
 /** Collects the issues of every element of an array with `collect`. */
 function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
   if (!Array.isArray(v)) return expected(o, p, "array", v);
-  for (let i = 0; i < v.length && o.length < MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
+  for (let i = 0; i < v.length && o.length <= MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }
 
 function _isJSONValue(v: any, d: number): boolean {
@@ -392,7 +395,7 @@ function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number):
   if (p !== "" && _isJSONObject(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectJSONValue(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
@@ -1017,7 +1020,7 @@ function _isUnsupportedProtocolVersionError$error$1$data$supported(v: any, d: nu
 function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
     }
@@ -1174,7 +1177,7 @@ function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: numbe
   if (p !== "" && _isInputRequests(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectInputRequest(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
@@ -1201,7 +1204,7 @@ function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: numb
   if (p !== "" && _isInputResponses(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectInputResponse(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
@@ -1447,7 +1450,7 @@ function _isClientCapabilities$experimental(v: any, d: number): boolean {
 function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectJSONObject(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
@@ -2073,7 +2076,7 @@ function _isReadResourceResult$contents(v: any, d: number): boolean {
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (!(_isTextResourceContents(e0, d + 1) || _isBlobResourceContents(e0, d + 1)))
         anyOf(
@@ -2707,7 +2710,7 @@ function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
 function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectJSONValue$0$collect(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
@@ -3702,7 +3705,7 @@ function _isAnnotations$audience(v: any, d: number): boolean {
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       _collectRole(e0, p + "/" + i0, o, d + 1);
     }
@@ -4127,7 +4130,7 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     if (v.length > 100) issue(o, p, "maxItems", "must have at most 100 items, has " + v.length);
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
     }
@@ -4337,7 +4340,7 @@ function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number
 function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       _collectPrimitiveSchemaDefinition(v[k0], p + "/" + escapeToken(k0), o, d + 1);
     }
@@ -4614,7 +4617,7 @@ function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
 function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
-    for (let i0 = 0; i0 < v.length && o.length < MAX_ISSUES; i0++) {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
         req(o, p + "/" + i0, "/const", e0.const, typeof e0.const === "string", "string");
@@ -4860,7 +4863,7 @@ function _isElicitResult$content(v: any, d: number): boolean {
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
-      if (o.length >= MAX_ISSUES) break;
+      if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
       if (!(
         typeof v[k0] === "string" ||

@@ -65,7 +65,9 @@ export function assignTypeNames(declarations: readonly Declaration[]): Map<strin
   for (const decl of declarations) {
     // index.ts re-exports types.ts and validators.ts together: schema names and generated
     // names share one namespace, and a runtime export (ValidationIssue, …) may not be a schema name.
-    if (exportsOfRuntime.has(decl.name)) problems.push({ name: decl.name, owner: decl.name, other: "the validators runtime", decl });
+    if (exportsOfRuntime.has(decl.name) || decl.name === "validatorsByType") {
+      problems.push({ name: decl.name, owner: decl.name, other: "the validators runtime", decl });
+    }
     taken.set(decl.name, `the schema's ${decl.name}`);
   }
   taken.set("validatorsByType", "the validators module");

@@ -382,7 +382,7 @@ class ValidatorEmitter {
     }
     const element = this.collect(type.element, e, `${p} + "/" + ${i}`, `${place}$items`, depth + 1);
     if (element.length > 0) {
-      lines.push(`  for (let ${i} = 0; ${i} < ${v}.length && o.length < MAX_ISSUES; ${i}++) {`, `    const ${e} = ${v}[${i}];`, ...indent(element, "    ").split("\n"), "  }");
+      lines.push(`  for (let ${i} = 0; ${i} < ${v}.length && o.length <= MAX_ISSUES; ${i}++) {`, `    const ${e} = ${v}[${i}];`, ...indent(element, "    ").split("\n"), "  }");
     }
     lines.push("}");
     return lines;
@@ -441,7 +441,7 @@ class ValidatorEmitter {
       const k = `k${depth}`;
       const skip = [`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`), `${v}[${k}] === undefined`].join(" || ");
       const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
-      body.push(`for (const ${k} in ${v}) {`, "  if (o.length >= MAX_ISSUES) break;", `  if (${skip}) continue;`, ...indentLines(inner), "}");
+      body.push(`for (const ${k} in ${v}) {`, "  if (o.length > MAX_ISSUES) break;", `  if (${skip}) continue;`, ...indentLines(inner), "}");
     }
     if (body.length === 0) return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`];
     return [`if (object(o, ${p}, ${v})) {`, ...indentLines(body), "}"];

@@ -456,7 +456,7 @@ class Lowerer {
 
   private tuple(node: import("ts-morph").TupleTypeNode): TypeExpr {
     const elements = node.getElements().map((element) => {
-      if (!Node.isTypeNode(element) || Node.isNamedTupleMember(element) || Node.isRestTypeNode(element) || Node.isOptionalTypeNode(element)) {
+      if (Node.isNamedTupleMember(element) || Node.isRestTypeNode(element) || Node.isOptionalTypeNode(element)) {
         throw this.unsupported(element, "named, optional or rest tuple element");
       }
       return this.lowerType(element);
