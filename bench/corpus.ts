@@ -2,8 +2,7 @@
  * The benchmark's inputs: every upstream draft example (valid, validated as the type its
  * folder names) and mutants of them (invalid). See `mutants.ts` for how mutants are made.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { readExamples } from "../test/support/examples.js";
 import { mutate, type MutantKind } from "./mutants.js";
 
 /** One input: a JSON value, the type it is validated as, and whether it should pass. */
@@ -17,16 +16,14 @@ export interface Case {
   readonly mutation?: MutantKind;
 }
 
-/** Reads `examples/<TypeName>/*.json` in a locale-independent, sorted order. */
+/** Every `examples/<TypeName>/*.json` of a version, sorted, as valid cases. */
 export function loadExamples(examplesDir: string): Case[] {
-  const cases: Case[] = [];
-  for (const type of sortedEntries(examplesDir)) {
-    for (const file of sortedEntries(join(examplesDir, type)).filter((f) => f.endsWith(".json"))) {
-      const value: unknown = JSON.parse(readFileSync(join(examplesDir, type, file), "utf8"));
-      cases.push({ type, label: `${type}/${file}`, value, valid: true });
-    }
-  }
-  return cases;
+  return readExamples(examplesDir).map(({ type, file, value }) => ({
+    type,
+    label: file.replace(/^examples\//, ""),
+    value,
+    valid: true,
+  }));
 }
 
 /**
@@ -59,8 +56,4 @@ export function buildMutants(
     }
   }
   return { rejected, accepted };
-}
-
-function sortedEntries(dir: string): string[] {
-  return readdirSync(dir).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

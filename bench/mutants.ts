@@ -5,6 +5,8 @@
  * over the document (shallow and deep), chosen deterministically.
  */
 
+import { edit, get, isRecord, kindOf, pointer, type Json, type Segment } from "../test/support/mutants.js";
+
 export type MutantKind = "delete" | "type" | "fraction" | "id-null" | "jsonrpc";
 
 /** One mutated copy of a value. */
@@ -17,9 +19,6 @@ export interface Mutant {
 
 /** At most this many mutants per example and per kind (deletion, leaf type change, fraction). */
 export const PER_KIND = 4;
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Segment = string | number;
 
 /** Mutants of `value`, in a fixed order. */
 export function mutate(value: unknown): Mutant[] {
@@ -86,38 +85,4 @@ function otherType(leaf: Json): Json {
   if (typeof leaf === "number") return String(leaf);
   if (typeof leaf === "boolean") return leaf ? "true" : "false";
   return 0;
-}
-
-/** A deep copy of `root` with the value at `path` replaced, or deleted when `replacement` is undefined. */
-function edit(root: Json, path: readonly Segment[], replacement: Json | undefined): Json {
-  const copy = structuredClone(root);
-  if (path.length === 0) return replacement ?? null;
-  const parent = get(copy, path.slice(0, -1)) as Record<string, Json> | Json[];
-  const last = path[path.length - 1] as Segment;
-  if (replacement === undefined) {
-    if (Array.isArray(parent)) parent.splice(Number(last), 1);
-    else delete parent[last];
-  } else {
-    (parent as Record<Segment, Json>)[last] = replacement;
-  }
-  return copy;
-}
-
-function get(root: Json, path: readonly Segment[]): Json {
-  let node: Json = root;
-  for (const segment of path) node = (node as Record<Segment, Json>)[segment] as Json;
-  return node;
-}
-
-function isRecord(v: Json): v is { [key: string]: Json } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function kindOf(v: Json): string {
-  return v === null ? "null" : Array.isArray(v) ? "array" : typeof v;
-}
-
-/** JSON Pointer (RFC 6901) of a path. */
-function pointer(path: readonly Segment[]): string {
-  return path.map((s) => "/" + String(s).replace(/~/g, "~0").replace(/\//g, "~1")).join("");
 }

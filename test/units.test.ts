@@ -7,6 +7,8 @@ import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { renderDoc } from "../generator/emit/docs.js";
+import { formatFunction, runtimeNames } from "../generator/emit/runtime.js";
+import { SUPPORTED_FORMATS } from "../generator/lower/docs.js";
 import { pointerToken, propertyKey, propertyRead } from "../generator/emit/names.js";
 import { formatDiagnostic, GeneratorError, sortDiagnostics } from "../generator/errors.js";
 import { generate } from "../generator/index.js";
@@ -37,6 +39,13 @@ describe("names", () => {
     ["a~b", "a~0b"],
     ["~/", "~0~1"],
   ])("pointerToken(%j) = %j", (name, token) => expect(pointerToken(name)).toBe(token));
+});
+
+describe("formats", () => {
+  it("every @format the lowering accepts has a check in the validators runtime", () => {
+    const runtime = runtimeNames();
+    expect(SUPPORTED_FORMATS.filter((f) => !runtime.has(formatFunction(f)))).toEqual([]);
+  });
 });
 
 describe("renderDoc", () => {

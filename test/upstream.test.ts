@@ -13,12 +13,13 @@
  * `support/intended-differences.ts` for the exact rule).
  */
 import fc from "fast-check";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate, type Declaration, type GenerateResult } from "../generator/index.js";
 import { ajvOracle, readSchemaJson, type AjvOracle } from "./support/ajv-oracle.js";
 import { instanceArbitraries } from "./support/arbitrary.js";
+import { readExamples } from "./support/examples.js";
 import { corpusVersions, ROOT, scratchDir, typecheck, type CorpusVersion } from "./support/corpus.js";
 import { Comparison } from "./support/comparison.js";
 import { changedOracle, loadIntendedDifferences } from "./support/intended-differences.js";
@@ -67,24 +68,11 @@ function recordCoverage(label: string, c: Comparison): void {
   }
 }
 
-/** Examples of a version: `{ type, file, value }`, sorted by type then file. */
-function examplesOf(version: CorpusVersion): { type: string; file: string; value: Json }[] {
-  const dir = version.examplesDir;
-  if (!dir) return [];
-  const out: { type: string; file: string; value: Json }[] = [];
-  for (const type of readdirSync(dir).sort()) {
-    for (const file of readdirSync(join(dir, type)).filter((f) => f.endsWith(".json")).sort()) {
-      out.push({ type, file: `examples/${type}/${file}`, value: JSON.parse(readFileSync(join(dir, type, file), "utf8")) as Json });
-    }
-  }
-  return out;
-}
-
 for (const version of versions) {
   describe(`upstream ${version.label}`, () => {
     const setup = generated(version);
     const schema = readSchemaJson(version.schemaJson);
-    const examples = examplesOf(version);
+    const examples = version.examplesDir ? readExamples(version.examplesDir) : [];
     const listed = differences.filter((d) => d.versions.includes(version.label));
     let ajv: AjvOracle | undefined;
     /** A fresh comparison per test (so each reports its own failures), sharing one compiled ajv. */

@@ -26,11 +26,6 @@ export function propertyRead(object: string, name: string): string {
   return IDENTIFIER.test(name) ? `${object}.${name}` : `${object}[${JSON.stringify(name)}]`;
 }
 
-/** Whether {@link propertyRead} needs the `own` runtime helper for `name`. */
-export function needsOwnRead(name: string): boolean {
-  return PROTOTYPE_NAMES.has(name);
-}
-
 /** One JSON Pointer reference token (RFC 6901): `~` → `~0`, `/` → `~1`. */
 export function pointerToken(name: string): string {
   return name.replace(/~/g, "~0").replace(/\//g, "~1");

@@ -187,7 +187,7 @@ class ValidatorEmitter {
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
     const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
-      const read = this.read(v, p.name);
+      const read = propertyRead(v, p.name);
       const check = this.check(p.type, read, `${place}$${p.name}`, level + 1);
       if (p.optional) {
         if (check !== "true") parts.push(`(${read} === undefined || ${check})`);
@@ -205,10 +205,6 @@ class ValidatorEmitter {
     if (t.kind === "literal" || (t.kind === "keyword" && !t.constraints)) return 0;
     if (isPlainLeaf(t)) return 1;
     return 2;
-  }
-
-  private read(v: string, name: string): string {
-    return propertyRead(v, name);
   }
 
   // ---- helpers needing statements ----------------------------------------------------------
@@ -270,7 +266,7 @@ class ValidatorEmitter {
       }
       case "union": {
         const disc = this.model.discriminantOf(type)!;
-        const lines = [`if (!isObject(v)) return false;`, `switch (${this.read("v", disc.property)}) {`];
+        const lines = [`if (!isObject(v)) return false;`, `switch (${propertyRead("v", disc.property)}) {`];
         for (const c of disc.cases) {
           for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
           if (c.member === disc.whenAbsent) lines.push("  case undefined:");
@@ -419,7 +415,7 @@ class ValidatorEmitter {
   private objectCollect(type: ObjectType, v: string, p: string, place: string, depth: number): string[] {
     const body: string[] = [];
     for (const prop of type.properties) {
-      const read = this.read(v, prop.name);
+      const read = propertyRead(v, prop.name);
       // need/req/opt take the property's JSON Pointer token, "/" and its escaped name.
       const name = JSON.stringify(`/${pointerToken(prop.name)}`);
       const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`, depth + 1);
@@ -484,7 +480,7 @@ class ValidatorEmitter {
 
   private discriminatedCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
     const disc = this.model.discriminantOf(type)!;
-    const read = this.read(v, disc.property);
+    const read = propertyRead(v, disc.property);
     const lines = [`if (object(o, ${p}, ${v}))`, `  switch (${read}) {`];
     for (const c of disc.cases) {
       for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);

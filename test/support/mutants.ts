@@ -19,7 +19,8 @@ export interface Mutant {
   readonly value: Json;
 }
 
-type Segment = string | number;
+/** One step of a path: an object key or an array index. */
+export type Segment = string | number;
 
 /**
  * Replacements for a node, covering every JSON type: each is tried where the node is of
@@ -66,7 +67,7 @@ const EXTRA_VALUES: readonly Json[] = ["s", null, {}];
 export const EXTRA_KEY = "x-extra";
 
 /** A JSON object: not null, not an array. */
-function isRecord(v: Json): v is { [key: string]: Json } {
+export function isRecord(v: Json): v is { [key: string]: Json } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
@@ -131,7 +132,8 @@ function collect(node: Json, path: Segment[], out: Segment[][]): void {
   else if (isRecord(node)) for (const key of Object.keys(node)) collect(node[key] as Json, [...path, key], out);
 }
 
-function get(root: Json, path: readonly Segment[]): Json {
+/** The node at `path`. */
+export function get(root: Json, path: readonly Segment[]): Json {
   let node: Json = root;
   for (const segment of path) node = (node as Record<Segment, Json>)[segment] as Json;
   return node;
@@ -142,7 +144,7 @@ function get(root: Json, path: readonly Segment[]): Json {
  * undefined (an array item is spliced out). Only the containers on the path are copied;
  * an object keeps its key order, a new key goes last.
  */
-function edit(root: Json, path: readonly Segment[], next: Json | undefined): Json {
+export function edit(root: Json, path: readonly Segment[], next: Json | undefined): Json {
   if (path.length === 0) return next ?? null;
   const [head, ...rest] = path as [Segment, ...Segment[]];
   if (Array.isArray(root)) {
