@@ -5,7 +5,8 @@
  * as `{ path, contents }`; it reads the schema but never writes to disk (see `writeOutput`).
  */
 import { analyze } from "./analyze/index.js";
-import { emitTarget, expandTargets, TARGETS, type TargetName } from "./emit/index.js";
+import { protocolFacts } from "./analyze/protocol.js";
+import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import { loadSchema, type SchemaInput } from "./load/index.js";
 import { lowerSchema } from "./lower/index.js";
@@ -73,19 +74,25 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     docs: options.docs ?? DEFAULT_OPTIONS.docs,
     numberType: options.numberType ?? DEFAULT_OPTIONS.numberType,
     targets: expandTargets(options.targets ?? DEFAULT_OPTIONS.targets),
+    enumStyle: options.enumStyle ?? DEFAULT_OPTIONS.enumStyle,
+    protocolRules: options.protocolRules ?? DEFAULT_OPTIONS.protocolRules,
   };
   const loaded = loadSchema(options.schema);
   const ir = lowerSchema(loaded, { numberType: resolved.numberType });
   const model = analyze(ir);
+  const protocol = protocolFacts(model, resolved.protocolRules);
+  const warnings: Diagnostic[] = [...ir.warnings];
+  if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
   const header = [
     `${GENERATED_MARK}${GENERATOR_VERSION} from ${headerSafe(loaded.fileName)} (sha256 ${loaded.sha256}).`,
     `// Options: ${describeOptions(resolved)}`,
     "// Do not edit: regenerate with `mcp-schema-codegen generate`.",
   ].join("\n");
-  const context = { docs: resolved.docs, header, targets: resolved.targets };
+  const context = { docs: resolved.docs, header, targets: resolved.targets, protocol, enumStyle: resolved.enumStyle };
   const files: GeneratedFile[] = [];
   for (const name of resolved.targets as TargetName[]) {
     files.push({ path: TARGETS[name].file, contents: await emitTarget(name, model, context) });
   }
-  return { files, ir, warnings: ir.warnings };
+  checkExportCollisions(files, model);
+  return { files, ir, warnings };
 }

@@ -3,6 +3,7 @@
  * choices, `--help`) and the README's option list.
  */
 import { TARGET_NAMES, type TargetName } from "./emit/index.js";
+import { RULE_VERSIONS } from "./rules/index.js";
 
 /** Options of {@link generate} besides the input. */
 export interface GeneratorOptions {
@@ -12,6 +13,10 @@ export interface GeneratorOptions {
   readonly numberType: "integer" | "number";
   /** Output files to generate (and those they import). */
   readonly targets: readonly TargetName[];
+  /** `ErrorCode` in `errors.ts`: an `as const` object plus a union type, or a TypeScript `enum`. */
+  readonly enumStyle: "as-const" | "ts-enum";
+  /** Which revision's prose rules (`generator/rules`) apply: `auto` reads the schema's `LATEST_PROTOCOL_VERSION`. */
+  readonly protocolRules: string;
 }
 
 /** Defaults shared by the CLI, the API and the tests. */
@@ -19,6 +24,8 @@ export const DEFAULT_OPTIONS: GeneratorOptions = {
   docs: "full",
   numberType: "integer",
   targets: TARGET_NAMES,
+  enumStyle: "as-const",
+  protocolRules: "auto",
 };
 
 /** One row of the options table. */
@@ -49,6 +56,18 @@ export const OPTION_SPECS: readonly OptionSpec[] = [
     description: "comma-separated output files to generate",
     choices: TARGET_NAMES,
     list: true,
+  },
+  {
+    key: "enumStyle",
+    flag: "--enum-style <style>",
+    description: "ErrorCode in errors.ts: an `as const` object plus union type, or a TypeScript enum",
+    choices: ["as-const", "ts-enum"],
+  },
+  {
+    key: "protocolRules",
+    flag: "--protocol-rules <version>",
+    description: "which revision's prose rules apply (auto: the schema's LATEST_PROTOCOL_VERSION)",
+    choices: ["auto", ...RULE_VERSIONS],
   },
 ];
 

@@ -5,7 +5,13 @@
  */
 import * as prettier from "prettier";
 import type { Model } from "../analyze/index.js";
+import type { ProtocolFacts } from "../analyze/protocol.js";
+import { GeneratorError } from "../errors.js";
+import type { Diagnostic } from "../ir.js";
 import type { DocsMode } from "./docs.js";
+import { buildErrors, type EnumStyle } from "./errors.js";
+import { buildMeta } from "./meta.js";
+import { buildMethods } from "./methods.js";
 import { runtimeSource } from "./runtime.js";
 import { renderTemplate } from "./templates.js";
 import { buildTypes } from "./types.js";
@@ -18,6 +24,9 @@ export interface EmitContext {
   readonly header: string;
   /** The targets being generated, in table order. */
   readonly targets: readonly TargetName[];
+  /** What the schema and the selected prose rules say about the protocol. */
+  readonly protocol: ProtocolFacts;
+  readonly enumStyle: EnumStyle;
 }
 
 interface Target {
@@ -31,7 +40,7 @@ interface Target {
 }
 
 /** Names of the output targets, in the order they are written and listed. */
-export const TARGET_NAMES = ["types", "validators", "index"] as const;
+export const TARGET_NAMES = ["types", "validators", "errors", "meta", "methods", "index"] as const;
 
 export type TargetName = (typeof TARGET_NAMES)[number];
 
@@ -54,6 +63,25 @@ export const TARGETS: Record<TargetName, Target> = {
       const withoutRuntime = renderTemplate("validators.ts.hbs", { ...view, runtime: "" });
       return renderTemplate("validators.ts.hbs", { ...view, runtime: runtimeSource(withoutRuntime) });
     },
+  },
+  errors: {
+    file: "errors.ts",
+    description: "ErrorCode, classifyErrorCode, a typed constructor per error code, isResourceNotFoundError",
+    requires: ["types"],
+    render: (model, context) =>
+      renderTemplate("errors.ts.hbs", { header: context.header, ...buildErrors(context.protocol, model.ir.source, context.enumStyle) }),
+  },
+  meta: {
+    file: "meta.ts",
+    description: "_meta key constants, key grammar and reserved prefixes, required request keys, checks and builders",
+    requires: ["types", "validators"],
+    render: (model, context) => renderTemplate("meta.ts.hbs", { header: context.header, ...buildMeta(context.protocol, model) }),
+  },
+  methods: {
+    file: "methods.ts",
+    description: "the method table (direction, params, results, capability), resolveResultType, parseResult",
+    requires: ["types", "validators"],
+    render: (model, context) => renderTemplate("methods.ts.hbs", { header: context.header, ...buildMethods(context.protocol, model) }),
   },
   index: {
     file: "index.ts",
@@ -85,4 +113,44 @@ export async function emitTarget(name: TargetName, model: Model, context: EmitCo
   const source = target.render(model, context);
   // babel-ts formats TypeScript exactly as the typescript parser does here, in about half the time.
   return prettier.format(source, { parser: "babel-ts", printWidth: 140, endOfLine: "lf" });
+}
+
+/** Top-level names a generated module exports (`export const|function|type|interface|enum|class X`, `export const { is: isX, … }`). */
+function exportedNames(contents: string): string[] {
+  const names: string[] = [];
+  for (const m of contents.matchAll(/^export (?:declare )?(?:const|function|type|interface|enum|class|let|var|namespace) ([A-Za-z_$][\w$]*)/gm)) names.push(m[1]!);
+  for (const m of contents.matchAll(/^export const \{([^}]*)\}/gm)) {
+    for (const part of m[1]!.split(",")) {
+      const alias = part.split(":").pop()?.trim();
+      if (alias) names.push(alias);
+    }
+  }
+  return names;
+}
+
+/**
+ * `index.ts` re-exports every generated module: a name two modules export would be
+ * silently dropped (or fail to compile). Reports each such name (MCG301).
+ */
+export function checkExportCollisions(files: readonly { path: string; contents: string }[], model: Model): void {
+  const owner = new Map<string, string>();
+  const problems: Diagnostic[] = [];
+  for (const file of files) {
+    if (file.path === "index.ts") continue;
+    // A type and a value of one name in one module (ErrorCode, MetaKey) are a single export.
+    for (const name of new Set(exportedNames(file.contents))) {
+      const other = owner.get(name);
+      if (other === undefined) {
+        owner.set(name, file.path);
+        continue;
+      }
+      const decl = model.declarations.get(name);
+      problems.push({
+        code: "MCG301",
+        message: `${name} is exported by both ${other} and ${file.path}; rename the schema's ${name}`,
+        ...(decl ? { span: decl.span } : {}),
+      });
+    }
+  }
+  if (problems.length > 0) throw new GeneratorError(problems);
 }

@@ -1,0 +1,387 @@
+/**
+ * Stage 3b, protocol facts: what the schema states about the protocol, read from the IR
+ * and joined with the prose rules of `generator/rules`.
+ *
+ * Read from the schema (never hard-coded): the numeric error-code constants and the error
+ * interfaces that carry them; the `_meta` shapes of requests, notifications and results
+ * (`RequestParams._meta`, `NotificationParams._meta`, `Result._meta`, or the older
+ * `Request.params._meta` …) and every `*MetaObject` interface; the request and notification
+ * unions (`ClientRequest`, `ServerRequest`, `ClientNotification`, `ServerNotification`,
+ * `InputRequest`); result types from `XResultResponse.result`, else `XResult`, else
+ * `EmptyResult`; the `ResultType` literals.
+ */
+import type { ObjectType, Property, SourceSpan, TypeExpr } from "../ir.js";
+import { selectRules, type ProtocolRules } from "../rules/index.js";
+import type { Model } from "./index.js";
+
+/** One error code and the constructor made for it. */
+export interface ErrorCodeFact {
+  /** The schema's constant (`PARSE_ERROR`), or the prose name (`RESOURCE_NOT_FOUND`). */
+  readonly constant: string;
+  /** Member of `ErrorCode`: `ParseError`. */
+  readonly member: string;
+  /** Constructor name: `parseError`. */
+  readonly constructorName: string;
+  readonly code: number;
+  /** Default message: `Parse error`. */
+  readonly message: string;
+  /** Type of `data`, as TypeScript in the generated module (`T.X["error"]["data"]`, `unknown`). */
+  readonly dataType: string;
+  readonly dataRequired: boolean;
+  /** The interface that defines the error's shape, if the schema has one. */
+  readonly shape?: string;
+  /** Where the code is defined: a span in schema.ts, or the prose rule's citation. */
+  readonly span?: SourceSpan;
+  readonly cite?: string;
+}
+
+/** A `_meta` key the schema names. */
+export interface MetaKeyFact {
+  readonly key: string;
+  /** Member of `MetaKey`: `ProtocolVersion`. */
+  readonly member: string;
+  /** Declarations whose `_meta` shape names the key. */
+  readonly declaredIn: readonly string[];
+}
+
+/** One `_meta` shape (request, notification or result). */
+export interface MetaShapeFact {
+  /** TypeScript type of the `_meta` object in the generated module (`T.RequestMetaObject`, `NonNullable<T.RequestParams["_meta"]>`). */
+  readonly typeText: string;
+  /** Whether `_meta` itself must be present. */
+  readonly metaRequired: boolean;
+  readonly properties: readonly Property[];
+}
+
+export type MethodKind = "request" | "notification" | "input-request";
+export type Direction = "client-to-server" | "server-to-client" | "both";
+
+/** One row of the method table. */
+export interface MethodFact {
+  readonly method: string;
+  readonly kind: MethodKind;
+  readonly direction: Direction;
+  /** The message type (`CallToolRequest`). */
+  readonly messageType: string;
+  /** Whether the message type has a `params` member, and whether it is required. */
+  readonly params: "required" | "optional" | "none";
+  /** Result types, from `XResultResponse.result`, the `XResult` convention, or `EmptyResult`. */
+  readonly results: readonly string[];
+  readonly resultSource: "result-response" | "convention" | "empty-result" | "none";
+  readonly capability?: { readonly side: "server" | "client"; readonly path: readonly string[]; readonly cite: string };
+}
+
+/** Everything `errors.ts`, `meta.ts` and `methods.ts` are generated from. */
+export interface ProtocolFacts {
+  readonly latestProtocolVersion?: string;
+  readonly rules: ProtocolRules;
+  /** Why the rules were chosen when not an exact match (a warning). */
+  readonly rulesNote?: string;
+  readonly errorCodes: readonly ErrorCodeFact[];
+  /** The schema's error response interface (`JSONRPCErrorResponse`, `JSONRPCError`). */
+  readonly errorEnvelope?: string;
+  /** `T.RequestId` when the schema exports `RequestId`. */
+  readonly requestIdType?: string;
+  /** Whether an error response may omit `id`. */
+  readonly errorIdOptional: boolean;
+  readonly metaKeys: readonly MetaKeyFact[];
+  readonly requestMeta?: MetaShapeFact;
+  readonly notificationMeta?: MetaShapeFact;
+  readonly resultMeta?: MetaShapeFact;
+  readonly methods: readonly MethodFact[];
+  /** The `ResultType` literals (`complete`, `input_required`), or the absent-value rule alone. */
+  readonly resultTypes: readonly string[];
+  /** `InputRequiredResult`, when the schema has it. */
+  readonly inputRequiredResult?: string;
+}
+
+const JSONRPC_RESERVED = { min: -32768, max: -32000 };
+
+/** `UNSUPPORTED_PROTOCOL_VERSION` → `["unsupported", "protocol", "version"]`. */
+function words(constant: string): string[] {
+  return constant.toLowerCase().split(/_+/).filter(Boolean);
+}
+
+const ACRONYMS = new Set(["url", "uri", "json", "rpc", "http", "id", "mcp"]);
+
+/** `PARSE_ERROR` → `ParseError`. */
+export function pascalCase(constant: string): string {
+  return words(constant)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join("");
+}
+
+function camelCase(constant: string): string {
+  const p = pascalCase(constant);
+  return p[0]!.toLowerCase() + p.slice(1);
+}
+
+/** `URL_ELICITATION_REQUIRED` → `URL elicitation required`. */
+function sentence(constant: string): string {
+  const ws = words(constant).map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
+  const first = ws[0]!;
+  ws[0] = first[0]!.toUpperCase() + first.slice(1);
+  return ws.join(" ");
+}
+
+function prop(shape: ObjectType | undefined, name: string): Property[] {
+  return shape ? shape.properties.filter((p) => p.name === name) : [];
+}
+
+/** The constant a property's literal type comes from (`code: typeof PARSE_ERROR`). */
+function constOf(properties: Property[]): string | undefined {
+  for (const p of properties) if (p.type.kind === "literal" && p.type.fromConst) return p.type.fromConst;
+  return undefined;
+}
+
+/** Error codes: numeric constants used as `code: typeof X` or inside the JSON-RPC reserved range, plus prose codes. */
+function errorCodes(model: Model, rules: ProtocolRules): ErrorCodeFact[] {
+  // Which interface gives each constant its shape: `code: typeof C` (error object) or `error: { code: typeof C }` (response).
+  const shapes = new Map<string, { shape: string; dataType: string; dataRequired: boolean }>();
+  for (const decl of model.types) {
+    if (!decl.exported) continue;
+    const shape = model.shapeOf({ kind: "ref", name: decl.name });
+    const direct = constOf(prop(shape, "code"));
+    if (direct && !shapes.has(direct)) {
+      const data = prop(shape, "data");
+      shapes.set(direct, { shape: decl.name, dataType: `T.${decl.name}["data"]`, dataRequired: data.some((p) => !p.optional) });
+      continue;
+    }
+    const error = prop(shape, "error");
+    const errorShape = error.length === 1 ? model.shapeOf(error[0]!.type) : undefined;
+    const nested = constOf(prop(errorShape, "code"));
+    if (nested && !shapes.has(nested)) {
+      const data = prop(errorShape, "data");
+      shapes.set(nested, {
+        shape: decl.name,
+        dataType: `T.${decl.name}["error"]["data"]`,
+        dataRequired: data.some((p) => !p.optional),
+      });
+    }
+  }
+  const out: ErrorCodeFact[] = [];
+  for (const decl of model.ir.declarations) {
+    if (decl.kind !== "const" || !decl.exported || typeof decl.value !== "number") continue;
+    const inRange = decl.value >= JSONRPC_RESERVED.min && decl.value <= JSONRPC_RESERVED.max;
+    const shape = shapes.get(decl.name);
+    if (!shape && !inRange) continue;
+    out.push({
+      constant: decl.name,
+      member: pascalCase(decl.name),
+      constructorName: camelCase(decl.name),
+      code: decl.value,
+      message: sentence(decl.name),
+      dataType: shape?.dataType ?? "unknown",
+      dataRequired: shape?.dataRequired ?? false,
+      ...(shape ? { shape: shape.shape } : {}),
+      span: decl.span,
+    });
+  }
+  for (const prose of rules.proseErrorCodes) {
+    if (out.some((e) => e.code === prose.code || e.constant === prose.constant)) continue;
+    out.push({
+      constant: prose.constant,
+      member: pascalCase(prose.constant),
+      constructorName: camelCase(prose.constant),
+      code: prose.code,
+      message: sentence(prose.constant),
+      dataType: prose.dataType,
+      dataRequired: prose.dataRequired,
+      cite: prose.cite,
+    });
+  }
+  return out;
+}
+
+/** The `_meta` property of a declaration, or of its `params` member when `viaParams`. */
+function metaShape(model: Model, declName: string, viaParams: boolean): MetaShapeFact | undefined {
+  const decl = model.declarations.get(declName);
+  if (!decl || decl.kind === "const") return undefined;
+  let owner = model.shapeOf({ kind: "ref", name: declName });
+  let access = `T.${declName}`;
+  if (viaParams) {
+    const params = prop(owner, "params");
+    if (params.length !== 1) return undefined;
+    owner = model.shapeOf(params[0]!.type);
+    access = `NonNullable<T.${declName}["params"]>`;
+  }
+  const meta = prop(owner, "_meta");
+  if (meta.length !== 1) return undefined;
+  const type = meta[0]!.type;
+  const shape = model.shapeOf(type);
+  if (!shape) return undefined;
+  const typeText = type.kind === "ref" && model.declarations.get(type.name)?.exported ? `T.${type.name}` : `NonNullable<${access}["_meta"]>`;
+  return { typeText, metaRequired: !meta[0]!.optional, properties: shape.properties };
+}
+
+function firstMetaShape(model: Model, candidates: [string, boolean][]): MetaShapeFact | undefined {
+  for (const [name, viaParams] of candidates) {
+    const found = metaShape(model, name, viaParams);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a clash, the prefix labels too. */
+function metaMembers(keys: string[]): Map<string, string> {
+  const short = (key: string) => {
+    const name = key.slice(key.lastIndexOf("/") + 1);
+    return name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
+  };
+  const long = (key: string) => key.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
+  const cap = (s: string) => (s === "" ? "Empty" : s[0]!.toUpperCase() + s.slice(1));
+  const counts = new Map<string, number>();
+  for (const k of keys) counts.set(short(k), (counts.get(short(k)) ?? 0) + 1);
+  return new Map(keys.map((k) => [k, cap(counts.get(short(k))! > 1 ? long(k) : short(k))]));
+}
+
+function metaKeys(model: Model, shapes: [string, MetaShapeFact | undefined][]): MetaKeyFact[] {
+  const declaredIn = new Map<string, string[]>();
+  const add = (key: string, where: string) => {
+    const list = declaredIn.get(key) ?? [];
+    if (!list.includes(where)) list.push(where);
+    declaredIn.set(key, list);
+  };
+  for (const [where, shape] of shapes) shape?.properties.forEach((p) => add(p.name, where));
+  for (const decl of model.types) {
+    if (decl.kind !== "interface" || !/MetaObject$/.test(decl.name)) continue;
+    decl.type.properties.forEach((p) => add(p.name, decl.name));
+  }
+  const members = metaMembers([...declaredIn.keys()]);
+  return [...declaredIn.entries()].map(([key, where]) => ({ key, member: members.get(key)!, declaredIn: where }));
+}
+
+/** The literal string a message type's `method` member holds. */
+function methodOf(model: Model, typeName: string): string | undefined {
+  const m = prop(model.shapeOf({ kind: "ref", name: typeName }), "method");
+  for (const p of m) {
+    const t = model.resolve(p.type);
+    if (t.kind === "literal" && typeof t.value === "string") return t.value;
+  }
+  return undefined;
+}
+
+function unionMembers(model: Model, name: string): string[] {
+  const type = model.typeOf(name);
+  if (!type) return [];
+  const resolved = model.resolve(type);
+  const members = resolved.kind === "union" ? model.flattenUnion(resolved) : [type];
+  return members.filter((m): m is TypeExpr & { kind: "ref" } => m.kind === "ref").map((m) => m.name);
+}
+
+function resultsOf(model: Model, messageType: string): Pick<MethodFact, "results" | "resultSource"> {
+  const base = messageType.replace(/Request$/, "");
+  const response = model.shapeOf({ kind: "ref", name: `${base}ResultResponse` });
+  const result = prop(response, "result");
+  if (result.length === 1) {
+    const t = model.resolve(result[0]!.type);
+    const members = t.kind === "union" ? model.flattenUnion(t) : [result[0]!.type];
+    const names = members.filter((m): m is TypeExpr & { kind: "ref" } => m.kind === "ref").map((m) => m.name);
+    if (names.length === members.length) return { results: names, resultSource: "result-response" };
+  }
+  if (model.typeOf(`${base}Result`)) return { results: [`${base}Result`], resultSource: "convention" };
+  if (model.typeOf("EmptyResult")) return { results: ["EmptyResult"], resultSource: "empty-result" };
+  return { results: [], resultSource: "none" };
+}
+
+/** Whether `path` names a property chain in the capabilities interface of `side`. */
+function hasCapability(model: Model, side: "server" | "client", path: readonly string[]): boolean {
+  let shape = model.shapeOf({ kind: "ref", name: side === "server" ? "ServerCapabilities" : "ClientCapabilities" });
+  for (const segment of path) {
+    const p = prop(shape, segment);
+    if (p.length === 0) return false;
+    shape = model.shapeOf(p[0]!.type);
+  }
+  return true;
+}
+
+function methods(model: Model, rules: ProtocolRules): MethodFact[] {
+  const rows = new Map<string, { kind: MethodKind; messageType: string; c2s: boolean; s2c: boolean }>();
+  const add = (union: string, kind: MethodKind, from: "client" | "server") => {
+    for (const typeName of unionMembers(model, union)) {
+      const method = methodOf(model, typeName);
+      if (method === undefined) continue;
+      const row = rows.get(method) ?? { kind, messageType: typeName, c2s: false, s2c: false };
+      if (from === "client") row.c2s = true;
+      else row.s2c = true;
+      rows.set(method, row);
+    }
+  };
+  add("ClientRequest", "request", "client");
+  add("ServerRequest", "request", "server");
+  add("ClientNotification", "notification", "client");
+  add("ServerNotification", "notification", "server");
+  add("InputRequest", "input-request", "server");
+  const out: MethodFact[] = [];
+  for (const [method, row] of rows) {
+    const params = prop(model.shapeOf({ kind: "ref", name: row.messageType }), "params");
+    const gate = rules.capabilityGates.find((g) => g.method === method && hasCapability(model, g.side, g.path));
+    const results: Pick<MethodFact, "results" | "resultSource"> =
+      row.kind === "notification" ? { results: [], resultSource: "none" } : resultsOf(model, row.messageType);
+    out.push({
+      method,
+      kind: row.kind,
+      direction: row.c2s && row.s2c ? "both" : row.c2s ? "client-to-server" : "server-to-client",
+      messageType: row.messageType,
+      params: params.length === 0 ? "none" : params.every((p) => p.optional) ? "optional" : "required",
+      ...results,
+      ...(gate ? { capability: { side: gate.side, path: gate.path, cite: gate.cite } } : {}),
+    });
+  }
+  return out;
+}
+
+function resultTypes(model: Model, rules: ProtocolRules): string[] {
+  const type = model.typeOf("ResultType");
+  const values: string[] = [];
+  if (type) {
+    const resolved = model.resolve(type);
+    for (const m of resolved.kind === "union" ? model.flattenUnion(resolved) : [resolved]) {
+      const r = model.resolve(m);
+      if (r.kind === "literal" && typeof r.value === "string") values.push(r.value);
+    }
+  }
+  return values.length > 0 ? values : [rules.absentResultType.value];
+}
+
+/**
+ * Reads the protocol facts of a schema.
+ *
+ * @param override `--protocol-rules`: a revision of the rules table, or `"auto"` (the schema's `LATEST_PROTOCOL_VERSION`)
+ */
+export function protocolFacts(model: Model, override: string): ProtocolFacts {
+  const latest = model.declarations.get("LATEST_PROTOCOL_VERSION");
+  const latestProtocolVersion = latest?.kind === "const" && typeof latest.value === "string" ? latest.value : undefined;
+  const { rules, note } = selectRules(latestProtocolVersion, override);
+  const requestMeta = firstMetaShape(model, [
+    ["RequestParams", false],
+    ["Request", true],
+  ]);
+  const notificationMeta = firstMetaShape(model, [
+    ["NotificationParams", false],
+    ["Notification", true],
+  ]);
+  const resultMeta = firstMetaShape(model, [["Result", false]]);
+  const envelope = ["JSONRPCErrorResponse", "JSONRPCError"].find((n) => model.declarations.get(n)?.kind === "interface");
+  const idProps = envelope ? prop(model.shapeOf({ kind: "ref", name: envelope }), "id") : [];
+  return {
+    ...(latestProtocolVersion !== undefined ? { latestProtocolVersion } : {}),
+    rules,
+    ...(note !== undefined ? { rulesNote: note } : {}),
+    errorCodes: errorCodes(model, rules),
+    ...(envelope ? { errorEnvelope: envelope } : {}),
+    ...(model.declarations.get("RequestId")?.exported && model.declarations.get("RequestId")?.kind !== "const" ? { requestIdType: "T.RequestId" } : {}),
+    errorIdOptional: idProps.length === 0 || idProps.every((p) => p.optional),
+    metaKeys: metaKeys(model, [
+      ["request", requestMeta],
+      ["notification", notificationMeta],
+      ["result", resultMeta],
+    ]),
+    ...(requestMeta ? { requestMeta } : {}),
+    ...(notificationMeta ? { notificationMeta } : {}),
+    ...(resultMeta ? { resultMeta } : {}),
+    methods: methods(model, rules),
+    resultTypes: resultTypes(model, rules),
+    ...(model.declarations.get("InputRequiredResult")?.kind === "interface" ? { inputRequiredResult: "InputRequiredResult" } : {}),
+  };
+}

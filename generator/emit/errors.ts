@@ -1,0 +1,114 @@
+/**
+ * Builds the view model of `errors.ts`: the `ErrorCode` object (or enum), the range
+ * classifier, one typed constructor per error code, and the resource-not-found test.
+ * Codes come from the schema's constants (and, where only the prose defines one, from
+ * `generator/rules`); data types are the schema's own error interfaces.
+ */
+import type { ErrorCodeFact, ProtocolFacts } from "../analyze/protocol.js";
+import { STANDARD_JSONRPC_CODES } from "../rules/index.js";
+
+/** `--enum-style`: an `as const` object plus a union type, or a TypeScript `enum`. */
+export type EnumStyle = "as-const" | "ts-enum";
+
+export interface ErrorsView {
+  readonly version: string;
+  readonly rulesCite: string;
+  readonly tsEnum: boolean;
+  readonly codes: readonly { readonly member: string; readonly code: number; readonly origin: string }[];
+  /** `typeof ErrorCode.X` (as const) or `ErrorCode.X` (enum), by member. */
+  readonly constructors: readonly ConstructorView[];
+  /** Whether the module refers to `types.ts` (an unused import would fail `noUnusedLocals`). */
+  readonly usesTypes: boolean;
+  readonly idType: string;
+  readonly idParam: string;
+  readonly idMember: string;
+  readonly jsonrpc: string;
+  readonly standardCodes: string;
+  readonly definedCodes: string;
+  /** Lines of `classifyErrorCode`'s body for the partition rule. */
+  readonly classifyBody: string;
+  readonly classifyDoc: string;
+  readonly resourceNotFound: { readonly test: string; readonly cite: string };
+}
+
+interface ConstructorView {
+  readonly name: string;
+  readonly codeType: string;
+  readonly codeValue: string;
+  readonly dataType: string;
+  readonly dataParam: string;
+  readonly returnType: string;
+  readonly message: string;
+  readonly origin: string;
+}
+
+function origin(fact: ErrorCodeFact, source: string): string {
+  if (fact.span) return `\`${fact.constant}\` (${source}:${fact.span.line})${fact.shape ? `; shape: \`${fact.shape}\`` : ""}`;
+  return `\`${fact.constant}\`, stated in prose: ${fact.cite ?? ""}`;
+}
+
+export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: EnumStyle): ErrorsView {
+  const rules = facts.rules;
+  // The schema's RequestId, or JSON-RPC's own id type when the schema has none.
+  const id = facts.requestIdType ?? "string | number";
+  const codeType = (member: string) => (enumStyle === "ts-enum" ? `ErrorCode.${member}` : `typeof ErrorCode.${member}`);
+  const constructors: ConstructorView[] = facts.errorCodes.map((f) => ({
+    name: f.constructorName,
+    codeType: codeType(f.member),
+    codeValue: `ErrorCode.${f.member}`,
+    dataType: f.dataType,
+    dataParam: f.dataRequired ? `data: ${f.dataType}` : `data?: ${f.dataType}`,
+    returnType: `${f.dataRequired ? "ErrorResponseWithData" : "ErrorResponse"}<${codeType(f.member)}, ${f.dataType}>`,
+    message: JSON.stringify(f.message),
+    origin: origin(f, source),
+  }));
+  // Resource not found under a code that is not its own constant (2026-07-28: -32602 with data.uri).
+  const rnf = rules.resourceNotFound;
+  const rnfMember = facts.errorCodes.find((f) => f.code === rnf.code);
+  if (rnfMember && !constructors.some((c) => c.name === "resourceNotFound")) {
+    const dataType = "{ uri: string; [key: string]: unknown }";
+    constructors.push({
+      name: "resourceNotFound",
+      codeType: codeType(rnfMember.member),
+      codeValue: `ErrorCode.${rnfMember.member}`,
+      dataType,
+      dataParam: rnf.uriRequired ? `data: ${dataType}` : `data?: ${dataType}`,
+      returnType: `${rnf.uriRequired ? "ErrorResponseWithData" : "ErrorResponse"}<${codeType(rnfMember.member)}, ${dataType}>`,
+      message: JSON.stringify("Resource not found"),
+      origin: `resource not found: ${rnf.cite}`,
+    });
+  }
+  const current = rnf.uriRequired
+    ? `(e.code === ${rnf.code} && typeof e.data === "object" && e.data !== null && typeof e.data.uri === "string")`
+    : `e.code === ${rnf.code}`;
+  const accepted = rnf.acceptedCodes.filter((c) => c !== rnf.code || rnf.uriRequired).map((c) => `e.code === ${c}`);
+  const defined = facts.errorCodes.map((f) => f.code);
+  const partition =
+    rules.errorPartition.rule === "mcp-partitioned"
+      ? [
+          "if (code >= -32019 && code <= -32000) return \"legacy\";",
+          "if (code >= -32099 && code <= -32020) return \"mcp\";",
+        ]
+      : ["if (code >= -32099 && code <= -32000) return DEFINED_CODES.has(code) ? \"mcp\" : \"legacy\";"];
+  const classifyDoc =
+    rules.errorPartition.rule === "mcp-partitioned"
+      ? "-32000..-32019 `legacy`; -32020..-32099 `mcp` (reserved for codes the specification defines)"
+      : "-32000..-32099 (JSON-RPC's implementation-defined server errors) `mcp` when this revision defines the code, else `legacy`";
+  return {
+    version: rules.version,
+    rulesCite: rules.errorPartition.cite,
+    tsEnum: enumStyle === "ts-enum",
+    codes: facts.errorCodes.map((f) => ({ member: f.member, code: f.code, origin: origin(f, source) })),
+    constructors,
+    usesTypes: id.startsWith("T.") || constructors.some((c) => c.dataType.startsWith("T.")),
+    idType: id,
+    idParam: facts.errorIdOptional ? `id: ${id} | undefined` : `id: ${id}`,
+    idMember: facts.errorIdOptional ? `id?: ${id}` : `id: ${id}`,
+    jsonrpc: JSON.stringify("2.0"),
+    standardCodes: STANDARD_JSONRPC_CODES.join(", "),
+    definedCodes: defined.join(", "),
+    classifyBody: partition.join("\n  "),
+    classifyDoc,
+    resourceNotFound: { test: [current, ...accepted].join(" || "), cite: rnf.cite },
+  };
+}

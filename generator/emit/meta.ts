@@ -1,0 +1,189 @@
+/**
+ * Builds the view model of `meta.ts`: `_meta` key constants, the key grammar and the
+ * reserved-prefix test of the selected revision, the required request keys, and checks
+ * and builders for request, notification and result `_meta`.
+ */
+import type { Model } from "../analyze/index.js";
+import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
+import { GeneratorError } from "../errors.js";
+import type { Property, TypeExpr } from "../ir.js";
+import type { ReservedPrefixRule } from "../rules/index.js";
+
+interface KeyCheckView {
+  readonly key: string;
+  readonly field: string;
+  readonly required: boolean;
+  readonly check: string;
+}
+
+interface ShapeView {
+  readonly what: string;
+  readonly article: string;
+  readonly container: string;
+  readonly containerParam: string;
+  readonly requirement: string;
+  readonly constName: string;
+  readonly fieldsType: string;
+  readonly resultType: string;
+  readonly checkName: string;
+  readonly buildName: string;
+  readonly typeText: string;
+  readonly metaRequired: boolean;
+  readonly keys: readonly KeyCheckView[];
+  readonly fields: readonly { readonly field: string; readonly optional: string; readonly type: string }[];
+}
+
+export interface MetaView {
+  readonly version: string;
+  readonly keys: readonly { readonly member: string; readonly key: string; readonly declaredIn: string }[];
+  readonly hasKeys: boolean;
+  readonly otelKeys: string;
+  readonly otelCite: string;
+  readonly requiredRequestKeys: string;
+  readonly grammarApplies: boolean;
+  readonly grammarCite: string;
+  readonly reservedCite: string;
+  /** The body of `reservedPrefix(labels)`, chosen by the revision's rule. */
+  readonly reservedBody: string;
+  readonly reservedDoc: string;
+  readonly unprefixedReserved: string;
+  readonly shapes: readonly ShapeView[];
+  readonly validatorImports: string;
+  /** Whether the module refers to `types.ts`. */
+  readonly usesTypes: boolean;
+}
+
+const RESERVED: Record<ReservedPrefixRule, { body: string; doc: string }> = {
+  none: { body: "void labels; // this revision reserves no prefix\n  return false;", doc: "this revision reserves no prefix" },
+  "label-followed-by-label": {
+    body: 'for (let i = 0; i < labels.length - 1; i++) {\n    const l = labels[i]!.toLowerCase();\n    if (l === "modelcontextprotocol" || l === "mcp") return true;\n  }\n  return false;',
+    doc: "a prefix is reserved when some label is `modelcontextprotocol` or `mcp` and another label follows it (`mcp.dev/`, `tools.mcp.com/`)",
+  },
+  "second-label": {
+    body: 'if (labels.length < 2) return false;\n  const l = labels[1]!.toLowerCase();\n  return l === "modelcontextprotocol" || l === "mcp";',
+    doc: "a prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`)",
+  },
+};
+
+/** A check `(v) => string | undefined` (a problem, or none) for a key's value. */
+function checkFor(type: TypeExpr, model: Model, imports: Set<string>, where: Property): string {
+  switch (type.kind) {
+    case "ref": {
+      const decl = model.declarations.get(type.name);
+      if (decl && decl.kind !== "const" && decl.exported) {
+        imports.add(`validate${type.name}`);
+        return `(v) => firstIssue(validate${type.name}(v))`;
+      }
+      break;
+    }
+    case "keyword":
+      if (type.name === "string" || type.name === "boolean") return `(v) => (typeof v === "${type.name}" ? undefined : "expected ${type.name}")`;
+      if (type.name === "number") {
+        return type.numberType === "integer"
+          ? `(v) => (Number.isInteger(v) ? undefined : "expected integer")`
+          : `(v) => (typeof v === "number" && Number.isFinite(v) ? undefined : "expected number")`;
+      }
+      if (type.name === "unknown" || type.name === "any") return "() => undefined";
+      break;
+    case "literal":
+      return `(v) => (v === ${JSON.stringify(type.value)} ? undefined : ${JSON.stringify(`expected ${JSON.stringify(type.value)}`)})`;
+    default:
+      break;
+  }
+  throw new GeneratorError([
+    {
+      code: "MCG302",
+      message: `meta.ts cannot check _meta key ${JSON.stringify(where.name)}: give it a named type (an exported alias or interface)`,
+      span: where.span,
+    },
+  ]);
+}
+
+function fieldNames(properties: readonly Property[]): Map<string, string> {
+  const short = (key: string) => key.slice(key.lastIndexOf("/") + 1);
+  const counts = new Map<string, number>();
+  for (const p of properties) counts.set(short(p.name), (counts.get(short(p.name)) ?? 0) + 1);
+  const ident = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+  return new Map(
+    properties.map((p) => {
+      const s = short(p.name);
+      return [p.name, JSON.stringify(counts.get(s) === 1 && ident.test(s) ? s : p.name)];
+    }),
+  );
+}
+
+const SHAPES = {
+  request: { article: "a", container: "request params", containerParam: "params", name: "Request" },
+  notification: { article: "a", container: "notification params", containerParam: "params", name: "Notification" },
+  result: { article: "a", container: "result object", containerParam: "result", name: "Result" },
+} as const;
+
+function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, model: Model, imports: Set<string>): ShapeView {
+  const s = SHAPES[what];
+  const properties = shape?.properties ?? [];
+  const fields = fieldNames(properties);
+  const required = properties.filter((p) => !p.optional).map((p) => p.name);
+  const requirement =
+    required.length > 0
+      ? `${required.join(" and ")} ${required.length > 1 ? "are" : "is"} required`
+      : shape?.metaRequired
+        ? "`_meta` is required"
+        : "`_meta` and all its keys are optional";
+  return {
+    what,
+    article: s.article,
+    container: s.container,
+    containerParam: s.containerParam,
+    requirement,
+    constName: `${what.toUpperCase()}_META_KEYS`,
+    fieldsType: `${s.name}MetaFields`,
+    resultType: `${s.name}MetaCheck`,
+    checkName: `check${s.name}Meta`,
+    buildName: `build${s.name}Meta`,
+    typeText: shape?.typeText ?? "{ [key: string]: unknown }",
+    metaRequired: shape?.metaRequired ?? false,
+    keys: properties.map((p) => ({
+      key: JSON.stringify(p.name),
+      field: fields.get(p.name)!,
+      required: !p.optional,
+      check: checkFor(p.type, model, imports, p),
+    })),
+    fields: properties.map((p) => ({
+      field: fields.get(p.name)!,
+      optional: p.optional ? "?" : "",
+      type: `${shape!.typeText}[${JSON.stringify(p.name)}]`,
+    })),
+  };
+}
+
+export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
+  const rules = facts.rules;
+  const imports = new Set<string>();
+  const shapes = [
+    shapeView("request", facts.requestMeta, model, imports),
+    shapeView("notification", facts.notificationMeta, model, imports),
+    shapeView("result", facts.resultMeta, model, imports),
+  ];
+  const reserved = RESERVED[rules.reservedPrefix.rule];
+  const unprefixed = facts.metaKeys.map((k) => k.key).filter((k) => !k.includes("/"));
+  return {
+    version: rules.version,
+    keys: facts.metaKeys.map((k) => ({ member: k.member, key: JSON.stringify(k.key), declaredIn: k.declaredIn.join(", ") })),
+    hasKeys: facts.metaKeys.length > 0,
+    otelKeys: rules.openTelemetryKeys.keys.map((k) => JSON.stringify(k)).join(", "),
+    otelCite: rules.openTelemetryKeys.cite,
+    requiredRequestKeys: (facts.requestMeta?.properties ?? [])
+      .filter((p) => !p.optional)
+      .map((p) => JSON.stringify(p.name))
+      .join(", "),
+    grammarApplies: rules.metaKeyGrammar.applies,
+    grammarCite: rules.metaKeyGrammar.cite,
+    reservedCite: rules.reservedPrefix.cite,
+    reservedBody: reserved.body,
+    reservedDoc: reserved.doc,
+    unprefixedReserved: [...unprefixed, ...rules.openTelemetryKeys.keys].map((k) => JSON.stringify(k)).join(", "),
+    shapes,
+    validatorImports: [...imports].sort().join(", "),
+    usesTypes: shapes.some((s) => s.typeText.includes("T.")),
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * Builds the view model of `methods.ts`: the method table read from the schema's request
+ * and notification unions, with result types and capability gates, and the `resultType`
+ * helpers (`resolveResultType`, `parseResult`).
+ */
+import type { Model } from "../analyze/index.js";
+import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+
+interface MethodView {
+  readonly method: string;
+  readonly kind: string;
+  readonly direction: string;
+  readonly messageType: string;
+  readonly params: string;
+  readonly results: string;
+  readonly capability: string;
+  readonly capabilityCite: string;
+  /** Type-level entries of `MethodTypes`. */
+  readonly messageTypeText: string;
+  readonly paramsTypeText: string;
+  readonly resultTypeText: string;
+}
+
+export interface MethodsView {
+  readonly version: string;
+  readonly methods: readonly MethodView[];
+  readonly resultTypes: string;
+  readonly absentResultType: string;
+  readonly absentCite: string;
+  /** Whether the schema's results carry `resultType` (it is then filled in when absent before validating). */
+  readonly fillResultType: boolean;
+  readonly inputRequired: boolean;
+  readonly inputRequiredCite: string;
+  readonly inputRequiredNeedsContent: boolean;
+  /** Whether the module refers to `types.ts`. */
+  readonly usesTypes: boolean;
+}
+
+function exportedType(model: Model, name: string): boolean {
+  const decl = model.declarations.get(name);
+  return decl !== undefined && decl.kind !== "const" && decl.exported;
+}
+
+function view(m: MethodFact, model: Model): MethodView {
+  const message = exportedType(model, m.messageType) ? `T.${m.messageType}` : "unknown";
+  const results = m.results.filter((r) => exportedType(model, r));
+  return {
+    method: JSON.stringify(m.method),
+    kind: JSON.stringify(m.kind),
+    direction: JSON.stringify(m.direction),
+    messageType: JSON.stringify(m.messageType),
+    params: JSON.stringify(m.params),
+    results: `[${m.results.map((r) => JSON.stringify(r)).join(", ")}]`,
+    capability: m.capability
+      ? `{ side: ${JSON.stringify(m.capability.side)}, path: [${m.capability.path.map((p) => JSON.stringify(p)).join(", ")}] }`
+      : "null",
+    capabilityCite: m.capability ? m.capability.cite : "not gated by a capability",
+    messageTypeText: message,
+    paramsTypeText: m.params === "none" || message === "unknown" ? "undefined" : `${message}["params"]`,
+    resultTypeText: m.kind === "notification" ? "undefined" : results.length > 0 ? results.map((r) => `T.${r}`).join(" | ") : "unknown",
+  };
+}
+
+export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
+  const rules = facts.rules;
+  const resultShape = model.shapeOf({ kind: "ref", name: "Result" });
+  const methods = facts.methods.map((m) => view(m, model));
+  return {
+    version: rules.version,
+    usesTypes: methods.some((m) => m.messageTypeText.startsWith("T.") || m.resultTypeText.includes("T.")),
+    methods,
+    resultTypes: facts.resultTypes.map((t) => JSON.stringify(t)).join(", "),
+    absentResultType: JSON.stringify(rules.absentResultType.value),
+    absentCite: rules.absentResultType.cite,
+    fillResultType: resultShape?.properties.some((p) => p.name === "resultType" && !p.optional) ?? false,
+    inputRequired: facts.inputRequiredResult !== undefined,
+    inputRequiredCite: rules.inputRequiredNeedsContent.cite,
+    inputRequiredNeedsContent: rules.inputRequiredNeedsContent.applies,
+  };
+}

@@ -1,0 +1,263 @@
+/**
+ * The spec's prose rules, one table row per protocol revision.
+ *
+ * `schema.ts` states types; some rules the generated code must follow are stated only in
+ * the specification's prose. They live here and nowhere else, each with the section that
+ * states it. Everything the schema does state (error-code constants, the `*MetaObject`
+ * interfaces and their required keys, the request/notification unions, `*ResultResponse`
+ * result types) is read from the schema by `analyze/protocol.ts`, never from this table.
+ *
+ * The row is chosen by the schema's `LATEST_PROTOCOL_VERSION` (see {@link selectRules});
+ * `--protocol-rules <version>` overrides the choice.
+ */
+
+/** How `_meta` key prefixes are reserved for MCP. */
+export type ReservedPrefixRule =
+  /** No rule on key names (`_meta` as a whole is described as reserved by the protocol). */
+  | "none"
+  /** A prefix is reserved when some label is `modelcontextprotocol` or `mcp` and at least one label follows it (`mcp.dev/`, `tools.mcp.com/`). */
+  | "label-followed-by-label"
+  /** A prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`). */
+  | "second-label";
+
+/**
+ * How JSON-RPC error codes are partitioned.
+ * - `jsonrpc-2.0`: the five standard codes; -32000..-32099 are implementation-defined server
+ *   errors, so a code there is `"mcp"` only when this revision defines it, else `"legacy"`;
+ *   the rest of -32768..-32000 is reserved by JSON-RPC.
+ * - `mcp-partitioned`: -32000..-32019 legacy, -32020..-32099 reserved for codes the
+ *   specification defines, the rest of -32768..-32000 reserved by JSON-RPC.
+ */
+export type ErrorPartition = "jsonrpc-2.0" | "mcp-partitioned";
+
+/** An error code the prose defines but `schema.ts` has no constant for. */
+export interface ProseErrorCode {
+  /** Constant-style name, as the schema would spell it (`RESOURCE_NOT_FOUND`). */
+  readonly constant: string;
+  readonly code: number;
+  /** TypeScript type of the error's `data` member (the prose's example). */
+  readonly dataType: string;
+  readonly dataRequired: boolean;
+  readonly cite: string;
+}
+
+/** A capability that must be advertised before a method may be used. */
+export interface CapabilityGate {
+  readonly method: string;
+  /** Whose capabilities: the server's (`ServerCapabilities`) or the client's (`ClientCapabilities`). */
+  readonly side: "server" | "client";
+  /** Path in the capabilities object, e.g. `["resources", "subscribe"]`. */
+  readonly path: readonly string[];
+  readonly cite: string;
+}
+
+/** One revision's prose rules. */
+export interface ProtocolRules {
+  /** The protocol revision these rules are taken from. */
+  readonly version: string;
+  readonly errorPartition: { readonly rule: ErrorPartition; readonly cite: string };
+  /** Codes defined in prose only, added to `ErrorCode`. */
+  readonly proseErrorCodes: readonly ProseErrorCode[];
+  /**
+   * Resource not found: the code a server sends, whether `data.uri` is required, and codes
+   * a client still accepts as the same error.
+   */
+  readonly resourceNotFound: {
+    readonly code: number;
+    readonly uriRequired: boolean;
+    readonly acceptedCodes: readonly number[];
+    readonly cite: string;
+  };
+  /** Whether `_meta` keys follow the prefix/name grammar. */
+  readonly metaKeyGrammar: { readonly applies: boolean; readonly cite: string };
+  readonly reservedPrefix: { readonly rule: ReservedPrefixRule; readonly cite: string };
+  /** Unprefixed `_meta` keys reserved for OpenTelemetry trace context. */
+  readonly openTelemetryKeys: { readonly keys: readonly string[]; readonly cite: string };
+  /** `InputRequiredResult` must carry `inputRequests` or `requestState` (or both). */
+  readonly inputRequiredNeedsContent: { readonly applies: boolean; readonly cite: string };
+  /** A result without `resultType` is read as this value. */
+  readonly absentResultType: { readonly value: string; readonly cite: string };
+  /**
+   * Capability gates. A gate applies to a schema only when the schema has both the method
+   * and the capability path; the others are skipped.
+   */
+  readonly capabilityGates: readonly CapabilityGate[];
+}
+
+const RESOURCE_NOT_FOUND_2002: ProseErrorCode = {
+  constant: "RESOURCE_NOT_FOUND",
+  code: -32002,
+  dataType: "{ uri: string }",
+  dataRequired: false,
+  cite: "server/resources § Error Handling (resource not found: -32002)",
+};
+
+/** Gates stated in each server feature's "Capabilities" section and the client features' sections. */
+function gates(version: string, completions: boolean): CapabilityGate[] {
+  const s = (method: string, path: string[], section: string): CapabilityGate => ({
+    method,
+    side: "server",
+    path,
+    cite: `${version} ${section} § Capabilities`,
+  });
+  const c = (method: string, path: string[], section: string): CapabilityGate => ({
+    method,
+    side: "client",
+    path,
+    cite: `${version} ${section} § Capabilities`,
+  });
+  const out = [
+    s("prompts/list", ["prompts"], "server/prompts"),
+    s("prompts/get", ["prompts"], "server/prompts"),
+    s("notifications/prompts/list_changed", ["prompts", "listChanged"], "server/prompts"),
+    s("resources/list", ["resources"], "server/resources"),
+    s("resources/templates/list", ["resources"], "server/resources"),
+    s("resources/read", ["resources"], "server/resources"),
+    s("resources/subscribe", ["resources", "subscribe"], "server/resources"),
+    s("resources/unsubscribe", ["resources", "subscribe"], "server/resources"),
+    s("notifications/resources/updated", ["resources", "subscribe"], "server/resources"),
+    s("notifications/resources/list_changed", ["resources", "listChanged"], "server/resources"),
+    s("tools/list", ["tools"], "server/tools"),
+    s("tools/call", ["tools"], "server/tools"),
+    s("notifications/tools/list_changed", ["tools", "listChanged"], "server/tools"),
+    s("logging/setLevel", ["logging"], "server/utilities/logging"),
+    s("notifications/message", ["logging"], "server/utilities/logging"),
+    c("sampling/createMessage", ["sampling"], "client/sampling"),
+    c("roots/list", ["roots"], "client/roots"),
+    c("notifications/roots/list_changed", ["roots", "listChanged"], "client/roots"),
+    c("elicitation/create", ["elicitation"], "client/elicitation"),
+  ];
+  if (completions) out.push(s("completion/complete", ["completions"], "server/utilities/completion"));
+  return out;
+}
+
+const NO_META_GRAMMAR = { applies: false, cite: "basic/index § _meta states no key grammar before 2025-06-18" };
+const META_GRAMMAR = (v: string) => ({ applies: true, cite: `${v} basic/index § General fields › _meta (key name format)` });
+const NO_OTEL = { keys: [], cite: "OpenTelemetry keys are first reserved in 2026-07-28 (SEP-414)" };
+const ABSENT_COMPLETE = (v: string) => ({ value: "complete", cite: `${v}: results carry no resultType; every result is complete` });
+const JSONRPC_PARTITION = (v: string) => ({
+  rule: "jsonrpc-2.0" as const,
+  cite: `${v} basic/index § Responses (JSON-RPC 2.0 § 5.1 error codes)`,
+});
+
+/** The table: one row per protocol revision, oldest first. */
+export const RULES: readonly ProtocolRules[] = [
+  {
+    version: "2024-11-05",
+    errorPartition: JSONRPC_PARTITION("2024-11-05"),
+    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
+    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    metaKeyGrammar: NO_META_GRAMMAR,
+    reservedPrefix: { rule: "none", cite: "2024-11-05 schema.ts: `_meta` is reserved by the protocol as a whole; no key rule" },
+    openTelemetryKeys: NO_OTEL,
+    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
+    absentResultType: ABSENT_COMPLETE("2024-11-05"),
+    capabilityGates: gates("2024-11-05", false),
+  },
+  {
+    version: "2025-03-26",
+    errorPartition: JSONRPC_PARTITION("2025-03-26"),
+    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
+    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    metaKeyGrammar: NO_META_GRAMMAR,
+    reservedPrefix: { rule: "none", cite: "2025-03-26 schema.ts: `_meta` is reserved by the protocol as a whole; no key rule" },
+    openTelemetryKeys: NO_OTEL,
+    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
+    absentResultType: ABSENT_COMPLETE("2025-03-26"),
+    capabilityGates: gates("2025-03-26", true),
+  },
+  {
+    version: "2025-06-18",
+    errorPartition: JSONRPC_PARTITION("2025-06-18"),
+    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
+    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    metaKeyGrammar: META_GRAMMAR("2025-06-18"),
+    reservedPrefix: {
+      rule: "label-followed-by-label",
+      cite: "2025-06-18 basic/index § General fields › _meta: labels, then `modelcontextprotocol` or `mcp`, then any label",
+    },
+    openTelemetryKeys: NO_OTEL,
+    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
+    absentResultType: ABSENT_COMPLETE("2025-06-18"),
+    capabilityGates: gates("2025-06-18", true),
+  },
+  {
+    version: "2025-11-25",
+    errorPartition: JSONRPC_PARTITION("2025-11-25"),
+    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
+    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    metaKeyGrammar: META_GRAMMAR("2025-11-25"),
+    reservedPrefix: { rule: "second-label", cite: "2025-11-25 basic/index § General fields › _meta: the second label" },
+    openTelemetryKeys: NO_OTEL,
+    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
+    absentResultType: ABSENT_COMPLETE("2025-11-25"),
+    capabilityGates: gates("2025-11-25", true),
+  },
+  {
+    version: "2026-07-28",
+    errorPartition: { rule: "mcp-partitioned", cite: "2026-07-28 basic/index § Error Codes (the -32000..-32099 partition)" },
+    proseErrorCodes: [],
+    resourceNotFound: {
+      code: -32602,
+      uriRequired: true,
+      acceptedCodes: [-32002],
+      cite: "2026-07-28 server/resources § Error Handling (-32602 with data.uri; clients SHOULD still accept -32002)",
+    },
+    metaKeyGrammar: META_GRAMMAR("2026-07-28"),
+    reservedPrefix: { rule: "second-label", cite: "2026-07-28 basic/index § General fields › _meta: the second label" },
+    openTelemetryKeys: {
+      keys: ["traceparent", "tracestate", "baggage"],
+      cite: "2026-07-28 basic/index § General fields › _meta › OpenTelemetry trace context",
+    },
+    inputRequiredNeedsContent: {
+      applies: true,
+      cite: "2026-07-28 basic/patterns/mrtr and schema.ts InputRequiredResult: at least one of inputRequests or requestState",
+    },
+    absentResultType: {
+      value: "complete",
+      cite: "2026-07-28 schema.ts Result.resultType: a client treats an absent resultType as \"complete\"",
+    },
+    capabilityGates: gates("2026-07-28", true),
+  },
+];
+
+/** Revisions the table has rules for, oldest first: the choices of `--protocol-rules`. */
+export const RULE_VERSIONS: readonly string[] = RULES.map((r) => r.version);
+
+/** What {@link selectRules} chose, and why. */
+export interface RuleSelection {
+  readonly rules: ProtocolRules;
+  /** Set when the choice is not an exact match for the schema's version (for a warning). */
+  readonly note?: string;
+}
+
+/**
+ * Chooses the rules for a schema.
+ *
+ * @param latestProtocolVersion the schema's `LATEST_PROTOCOL_VERSION`, if it has one
+ * @param override a revision from {@link RULE_VERSIONS}, or `"auto"`
+ * @returns an exact match; else the newest revision not after the schema's (dates compare
+ *   as strings); else the oldest; with a note saying which was used
+ */
+export function selectRules(latestProtocolVersion: string | undefined, override: string): RuleSelection {
+  if (override !== "auto") {
+    const chosen = RULES.find((r) => r.version === override);
+    if (!chosen) throw new RangeError(`no rules for protocol version ${override}`);
+    return { rules: chosen };
+  }
+  const newest = RULES[RULES.length - 1]!;
+  if (latestProtocolVersion === undefined) {
+    return { rules: newest, note: `the schema has no LATEST_PROTOCOL_VERSION; using the rules of ${newest.version}` };
+  }
+  const exact = RULES.find((r) => r.version === latestProtocolVersion);
+  if (exact) return { rules: exact };
+  const before = RULES.filter((r) => r.version <= latestProtocolVersion);
+  const chosen = before.length > 0 ? before[before.length - 1]! : RULES[0]!;
+  return {
+    rules: chosen,
+    note: `no rules for protocol version ${latestProtocolVersion}; using those of ${chosen.version} (choose with --protocol-rules)`,
+  };
+}
+
+/** The codes JSON-RPC 2.0 itself defines (JSON-RPC 2.0 § 5.1): parse error, invalid request, method not found, invalid params, internal error. */
+export const STANDARD_JSONRPC_CODES: readonly number[] = [-32700, -32600, -32601, -32602, -32603];

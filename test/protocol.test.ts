@@ -1,0 +1,587 @@
+/**
+ * The spec semantics of `errors.ts`, `meta.ts` and `methods.ts`, on the generated output
+ * of every corpus version. Expectations come from the issue's cases, from the spec prose
+ * they cite, and from each version's own `schema.json` as an independent reading of the
+ * unions and constants.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { generate, GeneratorError, type GenerateOptions } from "../generator/index.js";
+import { corpusVersions, scratchDir, typecheck, type CorpusVersion } from "./support/corpus.js";
+
+type Fn = (...args: any[]) => any;
+type Module = Record<string, any>;
+
+interface Output {
+  readonly dir: string;
+  readonly errors: Module;
+  readonly meta: Module;
+  readonly methods: Module;
+  readonly validators: Module;
+  readonly warnings: readonly { code: string; message: string }[];
+}
+
+const versions = new Map(corpusVersions().map((v) => [v.label, v]));
+
+function version(label: string): CorpusVersion {
+  const v = versions.get(label);
+  if (!v) throw new Error(`corpus version ${label} is missing`);
+  return v;
+}
+
+const cache = new Map<string, Promise<Output>>();
+
+/** Generates (once) into `test/.tmp/protocol-<name>` and imports the modules. */
+function output(label: string, options: Partial<GenerateOptions> = {}, name = label): Promise<Output> {
+  let p = cache.get(name);
+  if (!p) {
+    p = (async () => {
+      const result = await generate({ schema: { path: version(label).schemaTs }, docs: "none", ...options });
+      const dir = scratchDir(`protocol-${name}`);
+      for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+      const load = async (f: string) => (await import(join(dir, f))) as Module;
+      return {
+        dir,
+        errors: await load("errors.ts"),
+        meta: await load("meta.ts"),
+        methods: await load("methods.ts"),
+        validators: await load("validators.ts"),
+        warnings: result.warnings,
+      };
+    })();
+    cache.set(name, p);
+  }
+  return p;
+}
+
+/** The schema's `export const NAME = -N;` constants, read from the text (an independent reading). */
+function numericConstants(v: CorpusVersion): Map<string, number> {
+  const text = readFileSync(v.schemaTs, "utf8");
+  return new Map([...text.matchAll(/^export const ([A-Z_]+) = (-?\d+);$/gm)].map((m) => [m[1]!, Number(m[2])]));
+}
+
+/** `schema.json`'s definitions. */
+function definitions(v: CorpusVersion): Record<string, any> {
+  const json = JSON.parse(readFileSync(v.schemaJson, "utf8")) as Record<string, any>;
+  return (json.$defs ?? json.definitions) as Record<string, any>;
+}
+
+/** Method names of a union in `schema.json` (`ClientRequest` → `["ping", …]`). */
+function methodsOfUnion(defs: Record<string, any>, union: string): string[] {
+  const u = defs[union];
+  if (!u) return [];
+  // A one-member union is inlined by schema.json's generator: the member's own definition.
+  const members: any[] = (u.anyOf ?? [u]).map((m: any) => (typeof m.$ref === "string" ? defs[m.$ref.split("/").pop()] : m));
+  return members.map((m) => m?.properties?.method?.const).filter((m): m is string => typeof m === "string");
+}
+
+const requestMeta = {
+  "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+  "io.modelcontextprotocol/clientCapabilities": {},
+};
+
+const labels = [...versions.keys()];
+
+describe("every corpus version", () => {
+  describe.each(labels)("%s", (label) => {
+    it("generates errors.ts, meta.ts and methods.ts that type-check with the rest", async () => {
+      const out = await output(label);
+      expect(typecheck(out.dir)).toEqual([]);
+    });
+
+    it("has an ErrorCode member for every numeric constant of schema.ts, and classifies it", async () => {
+      const { errors } = await output(label);
+      const constants = numericConstants(version(label));
+      expect(constants.size).toBeGreaterThanOrEqual(5);
+      const values = new Set(Object.values(errors.ErrorCode as Record<string, number>));
+      for (const [name, code] of constants) {
+        expect(values.has(code), name).toBe(true);
+        expect(errors.isErrorCode(code)).toBe(true);
+        expect(["standard", "mcp"]).toContain(errors.classifyErrorCode(code));
+      }
+    });
+
+    it("builds error responses that the schema's own validators accept, for every code", async () => {
+      const { errors, validators } = await output(label);
+      const envelope = (validators.validateJSONRPCErrorResponse ?? validators.validateJSONRPCError) as Fn;
+      for (const [member, code] of Object.entries(errors.ErrorCode as Record<string, number>)) {
+        const name = member[0]!.toLowerCase() + member.slice(1);
+        const make = errors[name] as Fn;
+        expect(typeof make, name).toBe("function");
+        const response = make(7, sampleData(name));
+        expect(response.error.code).toBe(code);
+        expect(response.id).toBe(7);
+        expect(envelope(response)).toEqual({ ok: true, value: response });
+      }
+    });
+
+    it("never lets errorResponse produce a reserved code the version does not define", async () => {
+      const { errors } = await output(label);
+      fc.assert(
+        fc.property(fc.integer({ min: -33000, max: -31000 }), (code) => {
+          let made: any;
+          try {
+            made = errors.errorResponse(1, code, "m");
+          } catch (e) {
+            expect(e).toBeInstanceOf(RangeError);
+            return code >= -32768 && code <= -32000 && !errors.isErrorCode(code);
+          }
+          return made.error.code === code && (code < -32768 || code > -32000 || errors.isErrorCode(code));
+        }),
+        { seed: 42, numRuns: 2000 },
+      );
+    });
+
+    it("lists exactly the methods of schema.json's unions, each with its direction", async () => {
+      const { methods } = await output(label);
+      const defs = definitions(version(label));
+      const c2s = new Set([...methodsOfUnion(defs, "ClientRequest"), ...methodsOfUnion(defs, "ClientNotification")]);
+      const s2c = new Set([...methodsOfUnion(defs, "ServerRequest"), ...methodsOfUnion(defs, "ServerNotification"), ...methodsOfUnion(defs, "InputRequest")]);
+      const table = methods.METHODS as Record<string, { direction: string; kind: string; results: string[] }>;
+      expect(new Set(Object.keys(table))).toEqual(new Set([...c2s, ...s2c]));
+      for (const [method, row] of Object.entries(table)) {
+        const expected = c2s.has(method) && s2c.has(method) ? "both" : c2s.has(method) ? "client-to-server" : "server-to-client";
+        expect(row.direction, method).toBe(expected);
+        if (row.kind === "notification") expect(row.results).toEqual([]);
+        else for (const r of row.results) expect(defs[r], `${method} → ${r}`).toBeDefined();
+      }
+    });
+
+    it("resolves an absent resultType to complete and refuses unknown ones", async () => {
+      const { methods } = await output(label);
+      expect(methods.resolveResultType({})).toEqual({ ok: true, resultType: "complete" });
+      expect(methods.resolveResultType({ resultType: "partial" }).ok).toBe(false);
+      expect(methods.resolveResultType({ resultType: "partial" }, { known: ["partial"] })).toEqual({ ok: true, resultType: "partial" });
+      expect(methods.resolveResultType({ resultType: 3 }).ok).toBe(false);
+      expect(methods.resolveResultType(null).ok).toBe(false);
+    });
+  });
+});
+
+/** A `data` value for constructors whose schema requires one. */
+function sampleData(constructor: string): unknown {
+  switch (constructor) {
+    case "unsupportedProtocolVersion":
+      return { supported: ["2026-07-28"], requested: "1999-01-01" };
+    case "missingRequiredClientCapability":
+      return { requiredCapabilities: { sampling: {} } };
+    case "urlElicitationRequired":
+      return { elicitations: [{ mode: "url", elicitationId: "e1", url: "https://example.com/x", message: "go" }] };
+    case "resourceNotFound":
+      return { uri: "file:///missing.txt" };
+    default:
+      return undefined;
+  }
+}
+
+describe("errors.ts follows each version", () => {
+  it("draft: -32020/-32021/-32022 and no -32002 or -32042", async () => {
+    const { errors } = await output("draft");
+    expect(errors.ErrorCode).toMatchObject({ HeaderMismatch: -32020, MissingRequiredClientCapability: -32021, UnsupportedProtocolVersion: -32022 });
+    const values = Object.values(errors.ErrorCode);
+    expect(values).not.toContain(-32002);
+    expect(values).not.toContain(-32042);
+  });
+
+  it("2025-11-25: -32002 (from the prose) and -32042 (from the schema), and no -32020..-32022", async () => {
+    const { errors } = await output("2025-11-25");
+    expect(errors.ErrorCode).toMatchObject({ ResourceNotFound: -32002, UrlElicitationRequired: -32042 });
+    for (const code of [-32020, -32021, -32022]) expect(Object.values(errors.ErrorCode)).not.toContain(code);
+  });
+
+  it.each([
+    ["draft", -32700, "standard"],
+    ["draft", -32603, "standard"],
+    ["draft", -32000, "legacy"],
+    ["draft", -32002, "legacy"],
+    ["draft", -32019, "legacy"],
+    ["draft", -32020, "mcp"],
+    ["draft", -32099, "mcp"],
+    ["draft", -32100, "jsonrpc-reserved"],
+    ["draft", -32768, "jsonrpc-reserved"],
+    ["draft", -32769, "application"],
+    ["draft", -31999, "application"],
+    ["draft", 0, "application"],
+    ["draft", 1.5, "application"],
+    ["2025-11-25", -32002, "mcp"],
+    ["2025-11-25", -32042, "mcp"],
+    ["2025-11-25", -32001, "legacy"],
+    ["2025-11-25", -32020, "legacy"],
+    ["2025-11-25", -32100, "jsonrpc-reserved"],
+  ])("%s classifies %d as %s", async (label, code, expected) => {
+    const { errors } = await output(label);
+    expect(errors.classifyErrorCode(code)).toBe(expected);
+  });
+
+  it("draft: unsupportedProtocolVersion carries data exactly as UnsupportedProtocolVersionError says", async () => {
+    const { errors, validators } = await output("draft");
+    const r = errors.unsupportedProtocolVersion("a", { supported: ["2026-07-28"], requested: "2020-01-01" });
+    expect(r).toEqual({
+      jsonrpc: "2.0",
+      id: "a",
+      error: { code: -32022, message: "Unsupported protocol version", data: { supported: ["2026-07-28"], requested: "2020-01-01" } },
+    });
+    expect(validators.isUnsupportedProtocolVersionError(r)).toBe(true);
+    expect(validators.isMissingRequiredClientCapabilityError(errors.missingRequiredClientCapability(1, { requiredCapabilities: { elicitation: {} } }))).toBe(true);
+    expect(validators.isHeaderMismatchError(errors.headerMismatch(1, undefined, "Mcp-Method header does not match"))).toBe(true);
+    // An id that could not be read is left out, as the schema allows.
+    expect(errors.parseError(undefined)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } });
+  });
+
+  it("resources/read of an unknown URI: draft -32602 with data.uri, 2025-11-25 -32002", async () => {
+    const draft = (await output("draft")).errors;
+    const old = (await output("2025-11-25")).errors;
+    expect(draft.resourceNotFound(3, { uri: "file:///x" }).error).toEqual({ code: -32602, message: "Resource not found", data: { uri: "file:///x" } });
+    expect(old.resourceNotFound(3, { uri: "file:///x" }).error).toEqual({ code: -32002, message: "Resource not found", data: { uri: "file:///x" } });
+  });
+
+  it("a draft client classifies -32002 and -32602-with-uri as resource not found, and nothing else", async () => {
+    const { errors } = await output("draft");
+    const yes = [
+      { code: -32002, message: "Resource not found" },
+      { code: -32602, message: "x", data: { uri: "file:///a" } },
+      { jsonrpc: "2.0", id: 1, error: { code: -32002, message: "gone" } },
+    ];
+    const no = [
+      { code: -32602, message: "bad params" },
+      { code: -32602, message: "x", data: { uri: 5 } },
+      { code: -32603, message: "x", data: { uri: "file:///a" } },
+      null,
+      "error",
+      { error: null },
+    ];
+    for (const e of yes) expect(errors.isResourceNotFoundError(e), JSON.stringify(e)).toBe(true);
+    for (const e of no) expect(errors.isResourceNotFoundError(e), JSON.stringify(e)).toBe(false);
+    const hostile = new Proxy({}, { get: () => { throw new Error("trap"); } });
+    expect(errors.isResourceNotFoundError(hostile)).toBe(false);
+  });
+
+  it("2025-11-25 reads -32002 as resource not found, with or without data.uri, and not -32602", async () => {
+    const { errors } = await output("2025-11-25");
+    expect(errors.isResourceNotFoundError({ code: -32002, message: "x" })).toBe(true);
+    expect(errors.isResourceNotFoundError({ code: -32602, message: "x", data: { uri: "file:///a" } })).toBe(false);
+  });
+
+  it("errorResponse refuses undefined codes in the reserved ranges and accepts application codes", async () => {
+    const draft = (await output("draft")).errors;
+    const old = (await output("2025-11-25")).errors;
+    expect(() => draft.errorResponse(1, -32050, "x")).toThrow(RangeError);
+    expect(() => draft.errorResponse(1, -32042, "x")).toThrow(/not defined by protocol revision 2026-07-28/);
+    expect(() => draft.errorResponse(1, -32002, "x")).toThrow(RangeError);
+    expect(() => draft.errorResponse(1, 1.5, "x")).toThrow(/not an integer/);
+    expect(old.errorResponse(1, -32042, "x").error.code).toBe(-32042);
+    expect(draft.errorResponse(1, 4000, "quota", { left: 0 })).toEqual({ jsonrpc: "2.0", id: 1, error: { code: 4000, message: "quota", data: { left: 0 } } });
+  });
+
+  it("--enum-style ts-enum emits a TypeScript enum with the same values", async () => {
+    const out = await output("draft", { enumStyle: "ts-enum" }, "draft-ts-enum");
+    expect(typecheck(out.dir)).toEqual([]);
+    const text = readFileSync(join(out.dir, "errors.ts"), "utf8");
+    expect(text).toMatch(/^export enum ErrorCode \{/m);
+    expect(out.errors.ErrorCode.ParseError).toBe(-32700);
+    expect(out.errors.ErrorCode[-32022]).toBe("UnsupportedProtocolVersion");
+    expect(out.errors.unsupportedProtocolVersion(1, { supported: [], requested: "x" }).error.code).toBe(-32022);
+  });
+});
+
+describe("meta.ts follows each version", () => {
+  it("REQUIRED_REQUEST_META_KEYS comes from RequestMetaObject: clientInfo required in the 2026-07-13 draft, optional at HEAD, nothing in 2025-11-25", async () => {
+    expect((await output("draft")).meta.REQUIRED_REQUEST_META_KEYS).toEqual([
+      "io.modelcontextprotocol/protocolVersion",
+      "io.modelcontextprotocol/clientCapabilities",
+    ]);
+    expect([...(await output("2026-07-13-draft")).meta.REQUIRED_REQUEST_META_KEYS].sort()).toEqual([
+      "io.modelcontextprotocol/clientCapabilities",
+      "io.modelcontextprotocol/clientInfo",
+      "io.modelcontextprotocol/protocolVersion",
+    ]);
+    expect((await output("2025-11-25")).meta.REQUIRED_REQUEST_META_KEYS).toEqual([]);
+  });
+
+  it("has a constant per key the schema's _meta shapes name", async () => {
+    const draft = (await output("draft")).meta;
+    expect(draft.MetaKey).toEqual({
+      ProgressToken: "progressToken",
+      ProtocolVersion: "io.modelcontextprotocol/protocolVersion",
+      ClientInfo: "io.modelcontextprotocol/clientInfo",
+      ClientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+      LogLevel: "io.modelcontextprotocol/logLevel",
+      SubscriptionId: "io.modelcontextprotocol/subscriptionId",
+      ServerInfo: "io.modelcontextprotocol/serverInfo",
+    });
+    expect((await output("2025-11-25")).meta.MetaKey).toEqual({ ProgressToken: "progressToken" });
+    expect(draft.OPENTELEMETRY_META_KEYS).toEqual(["traceparent", "tracestate", "baggage"]);
+  });
+
+  it("a draft tools/list request: missing protocolVersion or clientCapabilities → -32602 naming the key; both present without clientInfo → accepted", async () => {
+    const { meta } = await output("draft");
+    const noVersion = meta.checkRequestMeta({ _meta: { "io.modelcontextprotocol/clientCapabilities": {} } });
+    expect(noVersion.ok).toBe(false);
+    expect(noVersion.error.code).toBe(-32602);
+    expect(noVersion.error.message).toContain("io.modelcontextprotocol/protocolVersion");
+    expect(noVersion.error.data.problems).toEqual([
+      { key: "io.modelcontextprotocol/protocolVersion", problem: "missing", message: "missing required key io.modelcontextprotocol/protocolVersion" },
+    ]);
+    const noCaps = meta.checkRequestMeta({ _meta: { "io.modelcontextprotocol/protocolVersion": "2026-07-28" } });
+    expect(noCaps.ok).toBe(false);
+    expect(noCaps.error.code).toBe(-32602);
+    expect(noCaps.error.data.problems.map((p: any) => p.key)).toEqual(["io.modelcontextprotocol/clientCapabilities"]);
+    const ok = meta.checkRequestMeta({ cursor: "c", _meta: requestMeta });
+    expect(ok).toEqual({ ok: true, meta: requestMeta, fields: { protocolVersion: "2026-07-28", clientCapabilities: {} } });
+  });
+
+  it("the 2026-07-13 draft refuses the same request without clientInfo", async () => {
+    const { meta } = await output("2026-07-13-draft");
+    const r = meta.checkRequestMeta({ _meta: requestMeta });
+    expect(r.ok).toBe(false);
+    expect(r.error.data.problems.map((p: any) => p.key)).toEqual(["io.modelcontextprotocol/clientInfo"]);
+  });
+
+  it("names every missing and malformed key at once, and a missing _meta as its missing keys", async () => {
+    const { meta } = await output("draft");
+    const r = meta.checkRequestMeta({ _meta: { "io.modelcontextprotocol/protocolVersion": 7, "io.modelcontextprotocol/logLevel": "loud" } });
+    expect(r.error.data.problems.map((p: any) => [p.key, p.problem])).toEqual([
+      ["io.modelcontextprotocol/protocolVersion", "malformed"],
+      ["io.modelcontextprotocol/clientCapabilities", "missing"],
+      ["io.modelcontextprotocol/logLevel", "malformed"],
+    ]);
+    expect(meta.checkRequestMeta({}).error.data.problems.map((p: any) => p.key)).toEqual([
+      "io.modelcontextprotocol/protocolVersion",
+      "io.modelcontextprotocol/clientCapabilities",
+    ]);
+    expect(meta.checkRequestMeta({ _meta: [] }).error.data.problems[0].problem).toBe("not-an-object");
+    expect(meta.checkRequestMeta(undefined).ok).toBe(false);
+  });
+
+  it("2025-11-25 has no required per-request keys but still checks progressToken", async () => {
+    const { meta } = await output("2025-11-25");
+    expect(meta.checkRequestMeta({}).ok).toBe(true);
+    expect(meta.checkRequestMeta({ _meta: { progressToken: 1.5 } }).ok).toBe(false);
+    expect(meta.checkRequestMeta({ _meta: { progressToken: "t" } }).fields).toEqual({ progressToken: "t" });
+  });
+
+  const reserved = ["io.modelcontextprotocol/", "dev.mcp/", "org.modelcontextprotocol.api/", "com.mcp.tools/"];
+  const notReserved = ["com.example.mcp/", "modelcontextprotocol.io/", "mcp.dev/", "com.example/"];
+
+  it.each(["draft", "2026-07-28", "2025-11-25"])("%s: the second-label rule reserves exactly the issue's prefixes", async (label) => {
+    const { meta } = await output(label);
+    for (const p of reserved) expect(meta.isReservedMetaKey(`${p}x`), p).toBe(true);
+    for (const p of notReserved) expect(meta.isReservedMetaKey(`${p}x`), p).toBe(false);
+  });
+
+  it("2025-06-18: a label `modelcontextprotocol` or `mcp` followed by another label reserves the prefix", async () => {
+    const { meta } = await output("2025-06-18");
+    for (const p of ["modelcontextprotocol.io/", "mcp.dev/", "api.modelcontextprotocol.org/", "tools.mcp.com/", "org.modelcontextprotocol.api/"]) {
+      expect(meta.isReservedMetaKey(`${p}x`), p).toBe(true);
+    }
+    for (const p of ["com.example.mcp/", "io.modelcontextprotocol/", "com.example/"]) expect(meta.isReservedMetaKey(`${p}x`), p).toBe(false);
+  });
+
+  it("2024-11-05 and 2025-03-26 state no key grammar: every key is valid, no prefix reserved", async () => {
+    for (const label of ["2024-11-05", "2025-03-26"]) {
+      const { meta } = await output(label);
+      expect(meta.isValidMetaKey("not a/valid/key!")).toBe(true);
+      expect(meta.isReservedMetaKey("io.modelcontextprotocol/x")).toBe(false);
+      expect(meta.isReservedMetaKey("progressToken")).toBe(true);
+    }
+  });
+
+  it("OpenTelemetry keys are reserved from 2026-07-28 on, not before", async () => {
+    expect((await output("draft")).meta.isReservedMetaKey("traceparent")).toBe(true);
+    expect((await output("2025-11-25")).meta.isReservedMetaKey("traceparent")).toBe(false);
+    expect((await output("2025-11-25")).meta.OPENTELEMETRY_META_KEYS).toEqual([]);
+  });
+
+  it.each([
+    ["io.modelcontextprotocol/protocolVersion", { ok: true, prefix: "io.modelcontextprotocol/", labels: ["io", "modelcontextprotocol"], name: "protocolVersion" }],
+    ["traceparent", { ok: true, labels: [], name: "traceparent" }],
+    ["com.example/", { ok: true, prefix: "com.example/", labels: ["com", "example"], name: "" }],
+    ["", { ok: true, labels: [], name: "" }],
+    ["a-b.c9/x_y.z-1", { ok: true, prefix: "a-b.c9/", labels: ["a-b", "c9"], name: "x_y.z-1" }],
+  ])("parseMetaKey(%j)", async (key, expected) => {
+    expect((await output("draft")).meta.parseMetaKey(key)).toEqual(expected);
+  });
+
+  it.each(["9com.example/x", "com-.example/x", "com..example/x", "/x", "com.example/x/y", "com.example/-x", "com.example/x_", "_x", "a b", "com.exa mple/x"])(
+    "parseMetaKey(%j) gives a reason",
+    async (key) => {
+      const { meta } = await output("draft");
+      const r = meta.parseMetaKey(key);
+      expect(r.ok).toBe(false);
+      expect(r.reason).toMatch(/label|name|"\/"/);
+      expect(meta.isValidMetaKey(key)).toBe(false);
+    },
+  );
+
+  it("is lenient on unknown or malformed third-party keys by default; strict mode reports them", async () => {
+    const { meta } = await output("draft");
+    const params = { _meta: { ...requestMeta, "bad key!": 1, "io.modelcontextprotocol/unknownThing": 2, "com.example/fine": 3 } };
+    expect(meta.checkRequestMeta(params).ok).toBe(true);
+    const strict = meta.checkRequestMeta(params, { strict: true });
+    expect(strict.ok).toBe(false);
+    expect(strict.error.data.problems.map((p: any) => [p.key, p.problem])).toEqual([
+      ["bad key!", "invalid-key"],
+      ["io.modelcontextprotocol/unknownThing", "unknown-reserved-key"],
+    ]);
+  });
+
+  it("builders return valid _meta and throw a TypeError naming every problem", async () => {
+    const { meta } = await output("draft");
+    expect(meta.buildRequestMeta({ ...requestMeta, "com.example/trace": "x" })).toEqual({ ...requestMeta, "com.example/trace": "x" });
+    expect(() => meta.buildRequestMeta({ "io.modelcontextprotocol/protocolVersion": "v", "bad key": 1 })).toThrow(
+      /clientCapabilities[\s\S]*bad key/,
+    );
+    expect(meta.buildResultMeta({ "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } })).toBeDefined();
+    expect(() => meta.buildResultMeta({ "io.modelcontextprotocol/serverInfo": { name: "s" } })).toThrow(TypeError);
+    expect(meta.checkNotificationMeta({ _meta: { "io.modelcontextprotocol/subscriptionId": 1.5 } }).ok).toBe(false);
+    expect(meta.checkNotificationMeta({}).ok).toBe(true);
+  });
+
+  it("never throws on hostile params", async () => {
+    const { meta } = await output("draft");
+    const trap = new Proxy({}, { ownKeys: () => { throw new Error("trap"); }, get: () => { throw new Error("trap"); }, getOwnPropertyDescriptor: () => { throw new Error("trap"); } });
+    for (const params of [trap, { _meta: trap }, { _meta: Object.create(null) }, { _meta: { __proto__: { polluted: 1 } } }, 42, "x", null]) {
+      const r = meta.checkRequestMeta(params, { strict: true });
+      expect(r.ok).toBe(false);
+    }
+    expect(({} as any).polluted).toBeUndefined();
+  });
+});
+
+describe("methods.ts follows each version", () => {
+  it("draft: server/discover, no initialize; tools/call may answer InputRequiredResult and is gated by tools", async () => {
+    const { methods } = await output("draft");
+    expect(methods.methodInfo("initialize")).toBeUndefined();
+    expect(methods.methodInfo("server/discover")).toMatchObject({ kind: "request", direction: "client-to-server", capability: null });
+    expect(methods.methodInfo("tools/call")).toEqual({
+      method: "tools/call",
+      kind: "request",
+      direction: "client-to-server",
+      messageType: "CallToolRequest",
+      params: "required",
+      results: ["CallToolResult", "InputRequiredResult"],
+      capability: { side: "server", path: ["tools"] },
+    });
+    expect(methods.methodInfo("tools/list").results).toEqual(["ListToolsResult"]);
+    expect(methods.methodInfo("notifications/cancelled").direction).toBe("both");
+    expect(methods.methodInfo("sampling/createMessage")).toMatchObject({ kind: "input-request", direction: "server-to-client", capability: { side: "client", path: ["sampling"] } });
+    expect(methods.methodInfo("__proto__")).toBeUndefined();
+    expect(methods.methodInfo("toString")).toBeUndefined();
+  });
+
+  it("2025-11-25: initialize and ping; results by convention or EmptyResult; capability gates from the prose", async () => {
+    const { methods } = await output("2025-11-25");
+    expect(methods.methodInfo("initialize")).toMatchObject({ direction: "client-to-server", results: ["InitializeResult"] });
+    expect(methods.methodInfo("ping")).toMatchObject({ direction: "both", results: ["EmptyResult"] });
+    expect(methods.methodInfo("resources/subscribe").capability).toEqual({ side: "server", path: ["resources", "subscribe"] });
+    expect(methods.methodInfo("notifications/tools/list_changed").capability).toEqual({ side: "server", path: ["tools", "listChanged"] });
+    expect(methods.methodInfo("roots/list")).toMatchObject({ kind: "request", direction: "server-to-client", capability: { side: "client", path: ["roots"] } });
+  });
+
+  it("2024-11-05 has no completions capability, so completion/complete is not gated there", async () => {
+    expect((await output("2024-11-05")).methods.methodInfo("completion/complete").capability).toBeNull();
+    expect((await output("2025-03-26")).methods.methodInfo("completion/complete").capability).toEqual({ side: "server", path: ["completions"] });
+  });
+
+  it("tools/call: input_required alone is invalid; with inputRequests and requestState it is an InputRequiredResult, both kept", async () => {
+    const { methods } = await output("draft");
+    const bare = methods.parseResult("tools/call", { resultType: "input_required" });
+    expect(bare.ok).toBe(false);
+    expect(bare.issues[0].message).toMatch(/inputRequests or requestState/);
+    const full = {
+      resultType: "input_required",
+      inputRequests: { a: { method: "roots/list", params: {} } },
+      requestState: "opaque",
+    };
+    const r = methods.parseResult("tools/call", full);
+    expect(r).toEqual({ ok: true, resultType: "input_required", type: "InputRequiredResult", value: full });
+    expect(methods.parseResult("tools/call", { resultType: "input_required", requestState: "s" }).ok).toBe(true);
+  });
+
+  it("an input_required reply is never read as an empty completed result, even where the method cannot answer it", async () => {
+    const { methods } = await output("draft");
+    const r = methods.parseResult("tools/list", { resultType: "input_required", requestState: "s", tools: [] });
+    expect(r.ok).toBe(false);
+    expect(r.issues[0].path).toBe("/resultType");
+  });
+
+  it("partial is invalid unless known; a 2025-11-25-style result without resultType reads as complete; extra members are kept", async () => {
+    const { methods } = await output("draft");
+    expect(methods.parseResult("tools/call", { resultType: "partial", content: [] }).ok).toBe(false);
+    expect(methods.parseResult("tools/call", { resultType: "partial", content: [] }, { known: ["partial"] })).toEqual({
+      ok: true,
+      resultType: "partial",
+      type: null,
+      value: { resultType: "partial", content: [] },
+    });
+    const old = { content: [{ type: "text", text: "hi" }], extra: { kept: true } };
+    const r = methods.parseResult("tools/call", old);
+    expect(r.ok).toBe(true);
+    expect(r.resultType).toBe("complete");
+    expect(r.type).toBe("CallToolResult");
+    expect(r.value).toEqual({ ...old, resultType: "complete" });
+    expect(old).not.toHaveProperty("resultType");
+  });
+
+  it("a completed result that fails its schema gets its issues; unknown methods and notifications are refused", async () => {
+    const { methods } = await output("draft");
+    const r = methods.parseResult("tools/call", { resultType: "complete", content: "no" });
+    expect(r.ok).toBe(false);
+    expect(r.issues[0].path).toBe("/content");
+    expect(methods.parseResult("no/such", {}).ok).toBe(false);
+    expect(methods.parseResult("notifications/cancelled", {}).ok).toBe(false);
+  });
+
+  it("2025-11-25 parses results without resultType", async () => {
+    const { methods } = await output("2025-11-25");
+    expect(methods.parseResult("tools/list", { tools: [] })).toEqual({ ok: true, resultType: "complete", type: "ListToolsResult", value: { tools: [] } });
+    expect(methods.parseResult("tools/list", { resultType: "input_required" }).ok).toBe(false);
+  });
+});
+
+describe("validators carry the schema's number and requiredness rules", () => {
+  it("CancelledNotification needs requestId; priority 0.5 is valid; id 1.5 and size 2.5 are not", async () => {
+    const { validators } = await output("draft");
+    expect(validators.isCancelledNotification({ jsonrpc: "2.0", method: "notifications/cancelled", params: {} })).toBe(false);
+    expect(validators.isCancelledNotification({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } })).toBe(true);
+    expect(validators.isAnnotations({ priority: 0.5 })).toBe(true);
+    expect(validators.isJSONRPCRequest({ jsonrpc: "2.0", id: 1.5, method: "x" })).toBe(false);
+    expect(validators.isJSONRPCRequest({ jsonrpc: "2.0", id: null, method: "x" })).toBe(false);
+    expect(validators.isJSONRPCRequest({ jsonrpc: "2.0", id: 1, method: "x" })).toBe(true);
+    expect(validators.isResource({ uri: "file:///a", name: "a", size: 2.5 })).toBe(false);
+    expect(validators.isResource({ uri: "file:///a", name: "a", size: 2 })).toBe(true);
+  });
+
+  it("an error response may omit id (draft)", async () => {
+    const { validators } = await output("draft");
+    expect(validators.isJSONRPCErrorResponse({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } })).toBe(true);
+  });
+});
+
+describe("rule selection", () => {
+  it("--protocol-rules overrides the schema's LATEST_PROTOCOL_VERSION", async () => {
+    const out = await output("2025-06-18", { protocolRules: "2025-11-25" }, "2025-06-18-with-2025-11-25-rules");
+    expect(out.meta.isReservedMetaKey("mcp.dev/x")).toBe(false);
+    expect(out.meta.isReservedMetaKey("dev.mcp/x")).toBe(true);
+  });
+
+  it("a schema newer than the table uses the newest rules not after it, with warning MCG260", async () => {
+    const result = await generate({ schema: { text: 'export const LATEST_PROTOCOL_VERSION = "2030-01-01";\nexport type RequestId = string | number;\n', fileName: "s.ts" } });
+    expect(result.warnings).toEqual([{ code: "MCG260", message: "no rules for protocol version 2030-01-01; using those of 2026-07-28 (choose with --protocol-rules)" }]);
+  });
+
+  it("refuses an unknown --protocol-rules value (MCG001)", async () => {
+    const failure = await generate({ schema: { text: "export type A = string;\n", fileName: "s.ts" }, protocolRules: "1999-01-01" }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GeneratorError);
+    expect((failure as GeneratorError).diagnostics[0]!.code).toBe("MCG001");
+  });
+
+  it("reports a schema name that a protocol module also exports (MCG301)", async () => {
+    const failure = await generate({ schema: { text: "export interface MetaKey {\n  a: string;\n}\nexport interface ParsedMetaKey {\n  b: string;\n}\n", fileName: "s.ts" } }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GeneratorError);
+    const messages = (failure as GeneratorError).diagnostics.map((d) => `${d.code} ${d.span?.line ?? "-"} ${d.message}`);
+    expect(messages).toEqual(["MCG301 4 ParsedMetaKey is exported by both types.ts and meta.ts; rename the schema's ParsedMetaKey"]);
+  });
+});
