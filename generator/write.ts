@@ -4,8 +4,8 @@
  * A write takes a lock folder `<out>.lock` (holding the owner's pid), builds the complete
  * new folder beside the old one (`<out>.tmp-<pid>`: the old folder's files with their
  * timestamps, plus the changed files), then swaps the two with renames and removes the
- * old one. Before each step it records in the lock folder's `journal` which folders it is
- * about to create, so a later run that finds the lock's owner dead knows exactly what to
+ * old one. Before it creates anything it records in the lock folder's `journal` the two folders
+ * it may create, so a later run that finds the lock's owner dead knows exactly what to
  * put back or remove, and touches nothing else. A process killed at any moment leaves the
  * old folder or the new one (put back by the next run if the kill fell between the two
  * renames). Files whose bytes did not change are not rewritten, and when nothing changed
@@ -133,7 +133,9 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
       if (!stat.isDirectory()) throw fail("MCG401", `${lockDir} exists and is not a lock folder of this tool; remove it and run again`);
       let owner = NaN;
       try {
-        owner = Number(readFileSync(join(lockDir, "pid"), "utf8"));
+        // An empty pid file is one its owner is still writing (or was killed writing): no pid yet.
+        const text = readFileSync(join(lockDir, "pid"), "utf8");
+        if (/^[1-9][0-9]*$/.test(text)) owner = Number(text);
       } catch {
         // no pid yet: its owner is taking it, or was killed while taking or releasing it
       }
@@ -209,7 +211,8 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     const tmp = `${out}.tmp-${process.pid}`;
     const old = `${out}.old-${process.pid}`;
     const journal = join(`${out}.lock`, "journal");
-    fsStep("write", journal, () => writeFileSync(journal, JSON.stringify({ tmp })));
+    // Both names, once, before either folder exists: a kill during this write leaves nothing to recover.
+    fsStep("write", journal, () => writeFileSync(journal, JSON.stringify({ tmp, old })));
     fsStep("build", tmp, () => {
       rmSync(tmp, { recursive: true, force: true });
       if (existsSync(out)) cpSync(out, tmp, { recursive: true, preserveTimestamps: true });
@@ -222,7 +225,6 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
         writeFileSync(target, files.find((f) => f.path === status.path)!.contents);
       }
     });
-    fsStep("write", journal, () => writeFileSync(journal, JSON.stringify({ tmp, old })));
     if (existsSync(out)) {
       fsStep("move aside", out, () => renameSync(out, old));
       fsStep("move into place", tmp, () => renameSync(tmp, out));

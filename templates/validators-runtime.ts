@@ -50,14 +50,21 @@ export const MAX_ISSUES = 100;
 type Check = (v: any, d: number) => boolean;
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
+/**
+ * A JSON object: a plain object, whose prototype is `Object.prototype` (of any realm) or
+ * `null`. Arrays, `Date`, `Map`, boxed primitives and class instances are not JSON objects.
+ */
 function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
 }
 
 function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
+  if (typeof v === "object" && !isObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
 }
 
@@ -207,7 +214,7 @@ function jsonType(v: unknown): number {
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
   if (Array.isArray(v)) return 32;
-  return typeof v === "object" ? 16 : 0;
+  return isObject(v) ? 16 : 0;
 }
 
 /**
@@ -226,6 +233,7 @@ function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: 
     candidates++;
     const found: ValidationIssue[] = [];
     collectors[i]!(v, p, found, d);
+    if (found.length === 0) return; // this member matches
     if (best === undefined || found.length < best.length) best = found;
   }
   if (best === undefined) return expected(o, p, members, v);
@@ -299,10 +307,16 @@ function formatUriReference(s: string): boolean {
   return (URI.test(s) || RELATIVE_REF.test(s)) && ipLiteralOk(s);
 }
 
-const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
+// RFC 6570 section 2.1: ASCII literals, ucschar and iprivate (not C1 controls, surrogates or noncharacters), or pct-encoded.
+const URI_TEMPLATE_LITERAL =
+  "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
+  "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
+  "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
+  "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})";
 const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 const URI_TEMPLATE = new RegExp(
   "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
+  "u",
 );
 function formatUriTemplate(s: string): boolean {
   return URI_TEMPLATE.test(s);

@@ -107,14 +107,14 @@ describe("mcp-schema-codegen CLI", () => {
     const out = join(dir, "out");
     const first = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("3 written, 0 unchanged");
-    expect(readdirSync(out).sort()).toEqual(["index.ts", "types.ts", "validators.ts"]);
+    expect(first.stdout).toContain("6 written, 0 unchanged");
+    expect(readdirSync(out).sort()).toEqual(["errors.ts", "index.ts", "meta.ts", "methods.ts", "types.ts", "validators.ts"]);
     expect(readdirSync(dir).sort()).toEqual(["out"]); // no temporary or lock folder left behind
 
     const past = new Date("2020-01-01T00:00:00Z");
     utimesSync(join(out, "types.ts"), past, past);
     const second = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
-    expect(second.stdout).toContain("0 written, 3 unchanged");
+    expect(second.stdout).toContain("0 written, 6 unchanged");
     expect(statSync(join(out, "types.ts")).mtime.getTime()).toBe(past.getTime());
 
     expect((await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags", "--check")).code).toBe(0);
@@ -171,7 +171,7 @@ describe("library options", () => {
     expect(failure).toBeInstanceOf(GeneratorError);
     expect((failure as InstanceType<typeof GeneratorError>).diagnostics.map((d) => d.message)).toEqual([
       'docs: "bogus" is not one of full, tags, none',
-      'targets: "nope" is not one of types, validators, index',
+      'targets: "nope" is not one of types, validators, errors, meta, methods, index',
     ]);
   });
 });

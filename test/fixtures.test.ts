@@ -769,6 +769,90 @@ describe("fixture names: schema names that meet generated names", () => {
   });
 });
 
+describe("fixture enums: string and numeric enums, as const objects through typeof, labelled tuples", () => {
+  const { get, validators: v } = fixtureSuite("enums", { docs: "tags" }, ["types.ts", "validators.ts"]);
+
+  it("lowers enums and as const objects to literal unions and literals (no enum or object is emitted)", () => {
+    const types = get().read("types.ts");
+    expect(types).toContain('export type Role = "user" | "assistant";');
+    expect(types).toContain("export type Level = 1 | 2 | -1;");
+    expect(types).toContain('export type Legacy = "old" | "new";');
+    expect(types).toContain('export type Status = "active" | "done" | "not-started";');
+    expect(types).toContain('export type StatusName = "Active" | "Done" | "Not started";');
+    expect(types).toContain('export type DoneStatus = "done";');
+    expect(types).toContain('export type ActiveStatus = "active";');
+    expect(types).toContain('export type FinishedStatus = "done" | "not-started";');
+    expect(types).toContain("export type Limit = 10 | 100;");
+    expect(types).toContain("export type Entry = [Role, 2 | -1, Legacy];");
+    const code = types.split("\n").filter((line) => !line.startsWith("//"));
+    expect(code.filter((line) => /\benum\b|as const|typeof/.test(line))).toEqual([]);
+  });
+
+  it("has one validator per type, none for the as const objects", () => {
+    expectValidatorsByType(v(), [
+      "Role",
+      "Level",
+      "Legacy",
+      "Status",
+      "StatusName",
+      "DoneStatus",
+      "ActiveStatus",
+      "FinishedStatus",
+      "Limit",
+      "UserMessage",
+      "AssistantMessage",
+      "Message",
+      "Entry",
+      "Task",
+    ]);
+  });
+
+  verdicts(v, "Role", { valid: ["user", "assistant"], invalid: [["User", [I("", "enum")]], ["system", [I("", "enum")]], [0, [I("", "enum")]]] });
+  verdicts(v, "Level", { valid: [1, 2, -1], invalid: [[0, [I("", "enum")]], [3, [I("", "enum")]], ["1", [I("", "enum")]], ["Low", [I("", "enum")]]] });
+  verdicts(v, "Legacy", { valid: ["old", "new"], invalid: [["AlsoOld", [I("", "enum")]]] });
+  verdicts(v, "Status", { valid: ["active", "done", "not-started"], invalid: [["Active", [I("", "enum")]], ["Not started", [I("", "enum")]]] });
+  verdicts(v, "StatusName", { valid: ["Active", "Done", "Not started"], invalid: [["active", [I("", "enum")]]] });
+  verdicts(v, "DoneStatus", { valid: ["done"], invalid: [["Done", [I("", "const")]]] });
+  verdicts(v, "ActiveStatus", { valid: ["active"], invalid: [["done", [I("", "const")]]] });
+  verdicts(v, "Limit", { valid: [10, 100], invalid: [[50, [I("", "enum")]], [10.5, [I("", "enum")]]] });
+  verdicts(v, "Message", {
+    valid: [
+      { role: "user", text: "hi" },
+      { role: "user", text: "hi", level: -1 },
+      { role: "assistant", text: "hello", status: "done", usage: [3, 5] },
+    ],
+    invalid: [
+      [{ role: "User", text: "hi" }, [I("/role", "discriminator")]],
+      [{ role: "user", text: "hi", level: 3 }, [I("/level", "enum")]],
+      [{ role: "assistant", text: "x", status: "Done" }, [I("/status", "enum")]],
+      [{ role: "assistant", text: "x", status: "done", usage: [3] }, [I("/usage", "items")]],
+      [{ role: "assistant", text: "x", status: "done", usage: [3, "5"] }, [I("/usage/1", "type")]],
+    ],
+  });
+  verdicts(v, "Entry", {
+    valid: [
+      ["user", 2, "old"],
+      ["assistant", -1, "new"],
+    ],
+    invalid: [
+      [["user", 1, "old"], [I("/1", "enum")]],
+      [["user", 2], [I("", "items")]],
+      [["system", 2, "old"], [I("/0", "enum")]],
+    ],
+  });
+  verdicts(v, "Task", {
+    valid: [
+      { status: "active", limit: 10 },
+      { status: "not-started", limit: 100, names: ["Done", "Not started"] },
+    ],
+    invalid: [
+      [{ status: "paused", limit: 10 }, [I("/status", "enum")]],
+      [{ status: "done", limit: 11 }, [I("/limit", "enum")]],
+      [{ status: "done", limit: 10, names: ["done"] }, [I("/names/0", "enum")]],
+    ],
+  });
+});
+
 describe("fixture unsupported: constructs the generator refuses, with located diagnostics", () => {
   it("reports every unsupported construct at once, each with a code and file:line:col", async () => {
     const file = fixtureSchema("unsupported");
@@ -784,13 +868,13 @@ describe("fixture unsupported: constructs the generator refuses, with located di
         message: 'unsupported construct: mapped type `{ [K in "a" | "b"]: boolean }`',
         span: { file, line: 7, column: 21 },
       },
-      { code: "MCG201", message: "unsupported construct: generic type alias", span: { file, line: 9, column: 1 } },
+      { code: "MCG201", message: "unsupported construct: generic type alias Box<T>", span: { file, line: 9, column: 1 } },
       {
         code: "MCG206",
         message: "reference to an unknown type Date: it is not declared in this file",
         span: { file, line: 12, column: 9 },
       },
-      { code: "MCG201", message: "unsupported construct: keyof operator type", span: { file, line: 15, column: 20 } },
+      { code: "MCG201", message: "unsupported construct: keyof operator type `keyof Fine`", span: { file, line: 15, column: 20 } },
       {
         code: "MCG220",
         message:

@@ -59,6 +59,72 @@ describe("refused schemas", () => {
   });
 });
 
+describe("enums and as const objects: refusals without echoes, and their exact messages", () => {
+  it.each([
+    [
+      "a reference to a member of a refused enum (reported once, at the enum)",
+      "export enum E { A }\nexport interface I { e: E.A; all: E }\n",
+      ["s.ts:1:17 - error MCG201: unsupported construct: enum member E.A has an implicit value; give every member an explicit string or number value"],
+    ],
+    [
+      "an enum declared twice (TypeScript merges enums; the generator does not)",
+      'export enum E { A = "a" }\nexport enum E { B = "b" }\n',
+      ["s.ts:2:1 - error MCG203: E is declared more than once: as an enum (line 1) and as an enum"],
+    ],
+    [
+      "uses of a refused object constant (reported once, at the constant)",
+      'export const O = { A: "a", B: [1] } as const;\nexport type V = (typeof O)[keyof typeof O];\nexport type K = keyof typeof O;\n',
+      ["s.ts:1:28 - error MCG205: constant O: property B must be a string, finite number or boolean literal"],
+    ],
+    [
+      "typeof on an enum",
+      'export enum E { A = "a" }\nexport type T = typeof E;\n',
+      ["s.ts:2:17 - error MCG201: unsupported construct: typeof E on an enum (use E for the union of its values)"],
+    ],
+    [
+      "an enum member with a non-finite value",
+      "export enum E { A = 1e999 }\n",
+      ["s.ts:1:17 - error MCG201: unsupported construct: enum member E.A has the computed value `1e999`; only string and finite number literals are supported"],
+    ],
+  ])("refuses %s", async (_name, text, expected) => {
+    expect(await diagnostics(text)).toEqual(expected);
+  });
+
+  it("lowers typeof E.A, E.A in unions and Omit keys, and negative members", async () => {
+    const text = [
+      'export enum Key { A = "a", B = "b" }',
+      "export enum Num { Minus = -2, Plus = 3 }",
+      "export interface I { a: string; b: string; n: Num.Minus | typeof Num.Plus }",
+      "export type J = Omit<I, Key.A | typeof Key.B>;",
+      "",
+    ].join("\n");
+    const result = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types"] });
+    const types = result.files[0]!.contents;
+    expect(types).toContain('export type Key = "a" | "b";');
+    expect(types).toContain("export type Num = -2 | 3;");
+    expect(types).toContain("  n: -2 | 3;");
+    expect(types).toContain("export type J = {\n  n: -2 | 3;\n};");
+  });
+});
+
+describe("nesting depth", () => {
+  const nested = (levels: number) => `export type D = ${"Array<".repeat(levels)}string${">".repeat(levels)};\n`;
+
+  it("accepts 100 levels and refuses 101 at the bracket that goes too deep", async () => {
+    const ok = await generate({ schema: { text: nested(100), fileName: "s.ts" }, docs: "none", targets: ["types"] });
+    expect(ok.files[0]!.contents).toContain(`string${"[]".repeat(100)};`);
+    expect(await diagnostics(nested(101))).toEqual([
+      `s.ts:1:${"export type D = ".length + 100 * "Array<".length + "Array".length + 1} - error MCG107: types nest more than 100 levels deep here; the generator accepts at most 100`,
+    ]);
+  });
+
+  it("counts T[][]… as nesting too", async () => {
+    expect(await diagnostics(`export type D = string${"[]".repeat(101)};\n`)).toEqual([
+      `s.ts:1:${"export type D = string".length + 100 * 2 + 2} - error MCG107: types nest more than 100 levels deep here; the generator accepts at most 100`,
+    ]);
+  });
+});
+
 describe("tuples", () => {
   it("accepts keyword, literal and reference elements, with their exact length", async () => {
     const text = 'export interface B { b: string }\nexport type T = [string, number, "x", B];\n';
@@ -68,6 +134,12 @@ describe("tuples", () => {
     expect(v.isT!(["a", 1, "x", { b: "" }])).toBe(true);
     expect(v.isT!(["a", 1, "x"])).toBe(false);
     expect(v.isT!(["a", 1.5, "x", { b: "" }])).toBe(false);
+  });
+
+  it("accepts labelled elements as plain elements", async () => {
+    const text = "export type P = [x: number, label: string];\n";
+    const result = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types"] });
+    expect(result.files[0]!.contents).toContain("export type P = [number, string];");
   });
 });
 

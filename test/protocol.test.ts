@@ -554,6 +554,14 @@ describe("validators carry the schema's number and requiredness rules", () => {
     expect(validators.isResource({ uri: "file:///a", name: "a", size: 2 })).toBe(true);
   });
 
+  it("uri-template literals are RFC 6570's: ucschar yes; C1 controls, lone surrogates and noncharacters no", async () => {
+    const { validators } = await output("draft");
+    const template = (uriTemplate: string) => validators.isResourceTemplate({ uriTemplate, name: "t" });
+    expect(template("file:///caf\u00e9/{name}")).toBe(true);
+    expect(template("file:///\u{1F600}/{name}")).toBe(true);
+    for (const bad of ["a\u0085b", "a\ud800b", "a\udc00b", "a\ufffeb", "a\ufdd0b", "a\u{1FFFE}b", "a\u{E0001}b"]) expect(template(bad), JSON.stringify(bad)).toBe(false);
+  });
+
   it("an error response may omit id (draft)", async () => {
     const { validators } = await output("draft");
     expect(validators.isJSONRPCErrorResponse({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } })).toBe(true);

@@ -63,6 +63,22 @@ describe("writeOutput", () => {
     expect(readdirSync(dir)).toEqual(["out"]);
   });
 
+  it("does not take over a fresh lock whose pid file is still empty (its owner is writing it)", () => {
+    // Regression: an empty pid file read as pid 0, "not alive", so a run starting at the same
+    // moment as another took over the other's live lock and both wrote the folder.
+    const dir = scratchDir("writes-empty-pid");
+    const out = join(dir, "out");
+    mkdirSync(`${out}.lock`);
+    writeFileSync(join(`${out}.lock`, "pid"), "");
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 }))).toBe("MCG401");
+    expect(existsSync(out)).toBe(false);
+    // Left empty by a run killed while writing it: taken over once it is old.
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${out}.lock`, past, past);
+    writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 });
+    expect(readdirSync(dir)).toEqual(["out"]);
+  });
+
   it("waits for a live lock, says so, and then gives up with MCG401", () => {
     const dir = scratchDir("writes-live-lock");
     const out = join(dir, "out");

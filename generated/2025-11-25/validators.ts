@@ -52,14 +52,21 @@ type Check = (v: any, d: number) => boolean;
 
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
+/**
+ * A JSON object: a plain object, whose prototype is `Object.prototype` (of any realm) or
+ * `null`. Arrays, `Date`, `Map`, boxed primitives and class instances are not JSON objects.
+ */
 function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
 }
 
 function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
+  if (typeof v === "object" && !isObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
 }
 
@@ -202,7 +209,7 @@ function jsonType(v: unknown): number {
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
   if (Array.isArray(v)) return 32;
-  return typeof v === "object" ? 16 : 0;
+  return isObject(v) ? 16 : 0;
 }
 
 /**
@@ -229,6 +236,7 @@ function anyOf(
     candidates++;
     const found: ValidationIssue[] = [];
     collectors[i]!(v, p, found, d);
+    if (found.length === 0) return; // this member matches
     if (best === undefined || found.length < best.length) best = found;
   }
   if (best === undefined) return expected(o, p, members, v);
@@ -274,12 +282,17 @@ function ipLiteralOk(s: string): boolean {
   return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
-const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
+const URI_TEMPLATE_LITERAL =
+  "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
+  "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
+  "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
+  "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})";
 
 const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 
 const URI_TEMPLATE = new RegExp(
   "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
+  "u",
 );
 
 function formatUriTemplate(s: string): boolean {
@@ -3389,7 +3402,7 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
+          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
         );
     }
 }
@@ -3491,7 +3504,7 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
+          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
         );
     }
 }
@@ -3788,7 +3801,7 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
         missing(o, p + "/type", "type");
         break;
       default:
-        issue(o, p + "/type", "discriminator", "unknown type " + JSON.stringify(v.type) + '; expected one of "ref/prompt", "ref/resource"');
+        issue(o, p + "/type", "discriminator", "unknown type " + describeValue(v.type) + '; expected one of "ref/prompt", "ref/resource"');
     }
 }
 
@@ -4145,7 +4158,7 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
         _collectElicitRequestURLParams(v, p, o, d);
         break;
       default:
-        issue(o, p + "/mode", "discriminator", "unknown mode " + JSON.stringify(v.mode) + '; expected one of "form", "url"');
+        issue(o, p + "/mode", "discriminator", "unknown mode " + describeValue(v.mode) + '; expected one of "form", "url"');
     }
 }
 
@@ -4784,7 +4797,7 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
           p + "/method",
           "discriminator",
           "unknown method " +
-            JSON.stringify(v.method) +
+            describeValue(v.method) +
             '; expected one of "ping", "initialize", "completion/complete", "logging/setLevel", "prompts/get", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "tools/call", "tools/list", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"',
         );
     }
@@ -4843,7 +4856,7 @@ function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: 
           p + "/method",
           "discriminator",
           "unknown method " +
-            JSON.stringify(v.method) +
+            describeValue(v.method) +
             '; expected one of "notifications/cancelled", "notifications/progress", "notifications/initialized", "notifications/roots/list_changed", "notifications/tasks/status"',
         );
     }
@@ -4969,7 +4982,7 @@ function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: numbe
           p + "/method",
           "discriminator",
           "unknown method " +
-            JSON.stringify(v.method) +
+            describeValue(v.method) +
             '; expected one of "ping", "sampling/createMessage", "roots/list", "elicitation/create", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"',
         );
     }
@@ -5048,7 +5061,7 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
           p + "/method",
           "discriminator",
           "unknown method " +
-            JSON.stringify(v.method) +
+            describeValue(v.method) +
             '; expected one of "notifications/cancelled", "notifications/progress", "notifications/message", "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/elicitation/complete", "notifications/tasks/status"',
         );
     }

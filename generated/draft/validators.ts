@@ -52,14 +52,21 @@ type Check = (v: any, d: number) => boolean;
 
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
+/**
+ * A JSON object: a plain object, whose prototype is `Object.prototype` (of any realm) or
+ * `null`. Arrays, `Date`, `Map`, boxed primitives and class instances are not JSON objects.
+ */
 function isObject(v: unknown): v is Record<string, any> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
 }
 
 function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
+  if (typeof v === "object" && !isObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
 }
 
@@ -210,7 +217,7 @@ function jsonType(v: unknown): number {
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
   if (Array.isArray(v)) return 32;
-  return typeof v === "object" ? 16 : 0;
+  return isObject(v) ? 16 : 0;
 }
 
 /**
@@ -237,6 +244,7 @@ function anyOf(
     candidates++;
     const found: ValidationIssue[] = [];
     collectors[i]!(v, p, found, d);
+    if (found.length === 0) return; // this member matches
     if (best === undefined || found.length < best.length) best = found;
   }
   if (best === undefined) return expected(o, p, members, v);
@@ -282,12 +290,17 @@ function ipLiteralOk(s: string): boolean {
   return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
-const URI_TEMPLATE_LITERAL = "(?:[^\\x00-\\x20\"'%<>\\\\^`{|}\\x7f]|%[0-9A-Fa-f]{2})";
+const URI_TEMPLATE_LITERAL =
+  "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
+  "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
+  "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
+  "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})";
 
 const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 
 const URI_TEMPLATE = new RegExp(
   "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
+  "u",
 );
 
 function formatUriTemplate(s: string): boolean {
@@ -337,24 +350,22 @@ function _isJSONValue(v: any, d: number): boolean {
 
 function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (stop(o, p, d)) return;
-  if (p !== "" && _isJSONValue(v, d)) return;
-  if (!(typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null || _isJSONObject(v, d) || _isJSONArray(v, d)))
-    anyOf(
-      o,
-      p,
-      v,
-      d,
-      "string | integer | boolean | null | JSONObject | JSONArray",
-      [1, 2, 4, 8, 16, 32],
-      [
-        _collectJSONValue$0$collect,
-        _collectJSONValue$1$collect,
-        _collectJSONValue$2$collect,
-        _collectJSONValue$3$collect,
-        _collectJSONObject,
-        _collectJSONArray,
-      ],
-    );
+  anyOf(
+    o,
+    p,
+    v,
+    d,
+    "string | integer | boolean | null | JSONObject | JSONArray",
+    [1, 2, 4, 8, 16, 32],
+    [
+      _collectJSONValue$0$collect,
+      _collectJSONValue$1$collect,
+      _collectJSONValue$2$collect,
+      _collectJSONValue$3$collect,
+      _collectJSONObject,
+      _collectJSONArray,
+    ],
+  );
 }
 
 function _collectJSONValue$0$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -392,7 +403,6 @@ function _isJSONObject(v: any, d: number): boolean {
 
 function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (stop(o, p, d)) return;
-  if (p !== "" && _isJSONObject(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (o.length > MAX_ISSUES) break;
@@ -418,7 +428,6 @@ function _isJSONArray(v: any, d: number): boolean {
 
 function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (stop(o, p, d)) return;
-  if (p !== "" && _isJSONArray(v, d)) return;
   items(o, p, v, d + 1, _collectJSONValue);
 }
 
@@ -1127,7 +1136,7 @@ function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/method",
           "discriminator",
-          "unknown method " + JSON.stringify(v.method) + '; expected one of "sampling/createMessage", "roots/list", "elicitation/create"',
+          "unknown method " + describeValue(v.method) + '; expected one of "sampling/createMessage", "roots/list", "elicitation/create"',
         );
     }
 }
@@ -3662,7 +3671,7 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
+          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
         );
     }
 }
@@ -3764,7 +3773,7 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + JSON.stringify(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
+          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
         );
     }
 }
@@ -4053,7 +4062,7 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
         missing(o, p + "/type", "type");
         break;
       default:
-        issue(o, p + "/type", "discriminator", "unknown type " + JSON.stringify(v.type) + '; expected one of "ref/prompt", "ref/resource"');
+        issue(o, p + "/type", "discriminator", "unknown type " + describeValue(v.type) + '; expected one of "ref/prompt", "ref/resource"');
     }
 }
 
@@ -4402,7 +4411,7 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
         _collectElicitRequestURLParams(v, p, o, d);
         break;
       default:
-        issue(o, p + "/mode", "discriminator", "unknown mode " + JSON.stringify(v.mode) + '; expected one of "form", "url"');
+        issue(o, p + "/mode", "discriminator", "unknown mode " + describeValue(v.mode) + '; expected one of "form", "url"');
     }
 }
 
@@ -4967,7 +4976,7 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
           p + "/method",
           "discriminator",
           "unknown method " +
-            JSON.stringify(v.method) +
+            describeValue(v.method) +
             '; expected one of "server/discover", "completion/complete", "prompts/get", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "subscriptions/listen", "tools/call", "tools/list"',
         );
     }
@@ -5073,7 +5082,7 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
           p + "/method",
           "discriminator",
           "unknown method " +
-            JSON.stringify(v.method) +
+            describeValue(v.method) +
             '; expected one of "notifications/cancelled", "notifications/progress", "notifications/message", "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/subscriptions/acknowledged"',
         );
     }

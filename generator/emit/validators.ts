@@ -52,6 +52,8 @@ const IDENT_CHARS = /[^A-Za-z0-9_$]/g;
 class ValidatorEmitter {
   readonly constants: string[] = [];
   private helpers: string[] = [];
+  /** Whether the declaration being emitted is recursive (see `declaration`). */
+  private inRecursive = false;
   private readonly helperNames = new Set<string>();
   private readonly patternNames = new Map<string, string>();
 
@@ -67,6 +69,7 @@ class ValidatorEmitter {
     const n = this.names.get(name)!;
     this.helpers = [];
     const recursive = this.model.recursive.has(name);
+    this.inRecursive = recursive;
     const statements = this.needsStatements(type);
     if (statements) {
       // The declaration's own functions are the helpers for its top-level type.
@@ -82,7 +85,9 @@ class ValidatorEmitter {
       // A nested part that passes the fast check has no issues: skip it without building paths.
       // At the root (p === "") the value is collected directly: validate has not checked it yet,
       // and when it is invalid (the usual reason to collect) the check would be wasted work.
-      ...(this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (p !== "" && ${n.check}(v, d)) return;`]),
+      // Not inside recursive types: there the check would walk the subtree again at every
+      // level, and collecting an invalid value d levels deep would take d² steps.
+      ...(recursive || this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (p !== "" && ${n.check}(v, d)) return;`]),
       ...this.collectStatements(type, "v", "p", n.collect, 0, true),
     ];
     const own = [
@@ -457,13 +462,14 @@ class ValidatorEmitter {
     if (disc) return this.discriminatedCollect(type, v, p, place, depth);
     const simple = this.simpleLeaf(type, v, place, depth);
     if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
-    const check = this.unionCheck(type, v, place, depth);
     const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
     const masks = members.map((m) => jsonTypeMask(m, this.model));
     const label = members.map((m) => labelOf(m)).join(" | ");
-    return [
-      `if (!(${check})) anyOf(o, ${p}, ${v}, ${depthArg(depth)}, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`,
-    ];
+    const call = `anyOf(o, ${p}, ${v}, ${depthArg(depth)}, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`;
+    // Inside recursive types anyOf itself finds a matching member (one without issues):
+    // a fast check first would walk the subtree once more at every level.
+    if (this.inRecursive) return [call];
+    return [`if (!(${this.unionCheck(type, v, place, depth)})) ${call}`];
   }
 
   /** A collector function for one union member: the type's own, or a hoisted one. */
@@ -494,7 +500,7 @@ class ValidatorEmitter {
     }
     lines.push(
       "  default:",
-      `    issue(o, ${path}, "discriminator", ${JSON.stringify(`unknown ${disc.property} `)} + JSON.stringify(${read}) + ${JSON.stringify(`; expected one of ${allowed}`)});`,
+      `    issue(o, ${path}, "discriminator", ${JSON.stringify(`unknown ${disc.property} `)} + describeValue(${read}) + ${JSON.stringify(`; expected one of ${allowed}`)});`,
       "}",
     );
     return lines;

@@ -7,14 +7,16 @@
  * project, so that the result never depends on files beside it.
  *
  * Errors (all {@link GeneratorError}, exit code 2 from the CLI):
- * MCG101 missing file, MCG102 not a regular file, MCG103 too large, MCG104 empty,
- * MCG105 not UTF-8, MCG106 not TypeScript source (binary), MCG110 TypeScript diagnostics,
- * MCG202 imports.
+ * MCG101 missing or unreadable file, MCG102 a directory or other non-file, MCG103 too large,
+ * MCG104 empty (no bytes, or nothing but whitespace and comments), MCG105 not UTF-8 (located
+ * at the first bad byte), MCG106 not TypeScript source (NUL bytes, or JSON), MCG107 types
+ * nested too deeply, MCG110 TypeScript diagnostics, MCG202 imports (`import`, `export … from`,
+ * `import("…")` types).
  */
 import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { Node, Project, ts, type SourceFile } from "ts-morph";
+import { Node, Project, SyntaxKind, ts, type SourceFile } from "ts-morph";
 import { DiagnosticBag, fail } from "../errors.js";
 
 /** Where the schema comes from. */
@@ -25,6 +27,13 @@ export type SchemaInput =
 
 /** Largest input accepted, in bytes. The largest upstream schema.ts is about 110 KB. */
 export const MAX_SCHEMA_BYTES = 5 * 1024 * 1024;
+
+/**
+ * Deepest bracket nesting (`(`, `[`, `{`, `<`) accepted. Upstream nests about 5 deep; far
+ * deeper input would overflow the stack of the TypeScript parser or of later stages, so it
+ * is refused up front, at the place it goes too deep (MCG107).
+ */
+export const MAX_NESTING = 100;
 
 /** A loaded schema: its parsed file plus what the output header needs. */
 export interface LoadedSchema {
@@ -48,14 +57,70 @@ function readInput(path: string): Buffer {
   let stat;
   try {
     stat = statSync(path);
-  } catch {
-    throw fail("MCG101", `schema file not found: ${path}`);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw fail("MCG101", `schema file not found: ${path}`);
+    throw fail("MCG101", `schema file cannot be read: ${path} (${code ?? "error"})`);
   }
+  if (stat.isDirectory()) throw fail("MCG102", `schema path is a directory, not a file: ${path}`);
   if (!stat.isFile()) throw fail("MCG102", `not a regular file: ${path}`);
   if (stat.size > MAX_SCHEMA_BYTES) {
     throw fail("MCG103", `schema file is ${stat.size} bytes; the limit is ${MAX_SCHEMA_BYTES} bytes: ${path}`);
   }
-  return readFileSync(path);
+  try {
+    return readFileSync(path);
+  } catch (error) {
+    throw fail("MCG101", `schema file cannot be read: ${path} (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+}
+
+/** 1-based line and column (UTF-16 units) of `index` in `text`, counting line breaks as TypeScript does. */
+function lineColumn(text: string, index: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = 0; i < index; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x0d && text.charCodeAt(i + 1) === 0x0a) i++;
+    if (c === 0x0a || c === 0x0d || c === 0x2028 || c === 0x2029) {
+      line++;
+      lineStart = i + 1;
+    }
+  }
+  return { line, column: index - lineStart + 1 };
+}
+
+/**
+ * Offset of the first byte that does not belong to a well-formed UTF-8 sequence (no
+ * overlong forms, no surrogates, nothing above U+10FFFF), or -1 when the bytes are UTF-8.
+ */
+function firstBadUtf8Byte(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) length = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      length = 3;
+      if (b === 0xe0) low = 0xa0;
+      if (b === 0xed) high = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      length = 4;
+      if (b === 0xf0) low = 0x90;
+      if (b === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return -1;
 }
 
 function decode(bytes: Uint8Array, displayPath: string): string {
@@ -63,14 +128,98 @@ function decode(bytes: Uint8Array, displayPath: string): string {
   if (bytes.length > MAX_SCHEMA_BYTES) {
     throw fail("MCG103", `schema text is ${bytes.length} bytes; the limit is ${MAX_SCHEMA_BYTES} bytes: ${displayPath}`);
   }
-  let text: string;
-  try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-  } catch {
-    throw fail("MCG105", `schema file is not valid UTF-8: ${displayPath}`);
+  const utf16 = bytes.length >= 2 && ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff));
+  if (utf16) {
+    throw fail("MCG105", "schema file is UTF-16 (it starts with a UTF-16 byte order mark), not UTF-8: save it as UTF-8", {
+      file: displayPath,
+      line: 1,
+      column: 1,
+    });
   }
-  if (text.includes("\u0000")) throw fail("MCG106", `schema file contains NUL bytes and is not TypeScript source: ${displayPath}`);
-  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bad = firstBadUtf8Byte(bytes);
+  if (bad >= 0) {
+    const before = new TextDecoder("utf-8").decode(bytes.subarray(0, bad)).replace(/^\uFEFF/, "");
+    const hex = bytes[bad]!.toString(16).padStart(2, "0");
+    throw fail("MCG105", `schema file is not valid UTF-8: byte 0x${hex} here does not start a well-formed UTF-8 character; save the file as UTF-8`, {
+      file: displayPath,
+      ...lineColumn(before, before.length),
+    });
+  }
+  const decoded = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  const text = decoded.charCodeAt(0) === 0xfeff ? decoded.slice(1) : decoded;
+  const nul = text.indexOf("\u0000");
+  if (nul >= 0) {
+    throw fail("MCG106", "schema file contains a NUL byte and is not TypeScript source (a binary file?)", {
+      file: displayPath,
+      ...lineColumn(text, nul),
+    });
+  }
+  const start = text.search(/\S/);
+  if (start >= 0 && (text[start] === "{" || text[start] === "[")) {
+    let json = false;
+    try {
+      JSON.parse(text);
+      json = true;
+    } catch {
+      // not JSON: TypeScript will say what is wrong with it
+    }
+    if (json) {
+      throw fail(
+        "MCG106",
+        "schema file is JSON, not TypeScript source: give the schema's .ts file (upstream's schema.json is generated from schema.ts)",
+        { file: displayPath, ...lineColumn(text, start) },
+      );
+    }
+  }
+  return text;
+}
+
+/**
+ * Where bracket nesting first goes deeper than {@link MAX_NESTING}, or -1. Scans tokens
+ * without recursion, so it cannot overflow the stack on the input it guards against.
+ */
+function tooDeep(text: string): number {
+  const scanner = ts.createScanner(ts.ScriptTarget.ES2022, true, ts.LanguageVariant.Standard, text);
+  let depth = 0;
+  // `T[][]…` nests arrays without brackets staying open: a run of `[]` pairs counts as depth too.
+  let arrays = 0;
+  let previous: ts.SyntaxKind = ts.SyntaxKind.Unknown;
+  for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; previous = token, token = scanner.scan()) {
+    if (token === ts.SyntaxKind.CloseBracketToken && previous === ts.SyntaxKind.OpenBracketToken) {
+      if (depth - 1 + ++arrays > MAX_NESTING) return scanner.getTokenStart();
+    } else if (token !== ts.SyntaxKind.OpenBracketToken) {
+      arrays = 0;
+    }
+    switch (token) {
+      case ts.SyntaxKind.OpenParenToken:
+      case ts.SyntaxKind.OpenBracketToken:
+      case ts.SyntaxKind.OpenBraceToken:
+      case ts.SyntaxKind.LessThanToken:
+        if (++depth > MAX_NESTING) return scanner.getTokenStart();
+        break;
+      case ts.SyntaxKind.CloseParenToken:
+      case ts.SyntaxKind.CloseBracketToken:
+      case ts.SyntaxKind.CloseBraceToken:
+      case ts.SyntaxKind.GreaterThanToken:
+        depth = Math.max(0, depth - 1);
+        break;
+      default:
+        break;
+    }
+  }
+  return -1;
+}
+
+/** Runs `fn`; a stack overflow inside TypeScript becomes MCG107 instead of an internal error. */
+function withinStack<T>(displayPath: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw fail("MCG107", `schema nests types too deeply for the TypeScript compiler (its stack overflowed): ${displayPath}`);
+    }
+    throw error;
+  }
 }
 
 /**
@@ -86,6 +235,14 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
   const fileName = basename(displayPath);
   const virtualName = fileName.endsWith(".ts") ? fileName : `${fileName}.ts`;
 
+  const deep = tooDeep(text);
+  if (deep >= 0) {
+    throw fail("MCG107", `types nest more than ${MAX_NESTING} levels deep here; the generator accepts at most ${MAX_NESTING}`, {
+      file: displayPath,
+      ...lineColumn(text, deep),
+    });
+  }
+
   const project = new Project({
     useInMemoryFileSystem: true,
     compilerOptions: {
@@ -97,22 +254,32 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
       isolatedModules: false,
     },
   });
-  const sourceFile = project.createSourceFile(`/${virtualName}`, text, { overwrite: true });
+  const sourceFile = withinStack(displayPath, () => project.createSourceFile(`/${virtualName}`, text, { overwrite: true }));
   const bag = new DiagnosticBag();
   const at = (pos: number) => {
     const { line, column } = sourceFile.getLineAndColumnAtPos(pos);
     return { file: displayPath, line, column };
   };
   const program = project.getProgram();
-  let diagnostics: import("ts-morph").Diagnostic[] = program.getSyntacticDiagnostics(sourceFile);
+  let diagnostics: import("ts-morph").Diagnostic[] = withinStack(displayPath, () => program.getSyntacticDiagnostics(sourceFile));
   if (diagnostics.length === 0) {
-    // An import is reported as such, not as the module-resolution errors TypeScript gives for it.
-    const imports = sourceFile.getStatements().filter((s) => Node.isImportDeclaration(s) || Node.isImportEqualsDeclaration(s));
+    if (sourceFile.getStatements().length === 0) {
+      throw fail("MCG104", `schema file declares nothing (it holds only whitespace and comments): ${displayPath}`);
+    }
+    // Imports and re-exports are reported as such, not as the module-resolution errors TypeScript gives for them.
+    const imports: Node[] = sourceFile
+      .getStatements()
+      .filter((s) => Node.isImportDeclaration(s) || Node.isImportEqualsDeclaration(s) || (Node.isExportDeclaration(s) && s.getModuleSpecifier() !== undefined));
     for (const statement of imports) {
-      bag.add("MCG202", "imports from other files are not supported: the schema must be one self-contained file", at(statement.getStart()));
+      const what = Node.isExportDeclaration(statement) ? "re-exports from other files are" : "imports from other files are";
+      bag.add("MCG202", `${what} not supported: the schema must be one self-contained file`, at(statement.getStart()));
+    }
+    for (const node of withinStack(displayPath, () => sourceFile.getDescendantsOfKind(SyntaxKind.ImportType))) {
+      bag.add("MCG202", `import type \`${node.getText().split("\n")[0]!.slice(0, 60)}\` is not supported: the schema must be one self-contained file`, at(node.getStart()));
+      imports.push(node);
     }
     const inImport = (pos: number | undefined) => pos !== undefined && imports.some((s) => pos >= s.getPos() && pos < s.getEnd());
-    diagnostics = program.getSemanticDiagnostics(sourceFile).filter((d) => !inImport(d.getStart()));
+    diagnostics = withinStack(displayPath, () => program.getSemanticDiagnostics(sourceFile)).filter((d) => !inImport(d.getStart()));
   }
   for (const d of diagnostics) {
     const start = d.getStart();

@@ -7,6 +7,15 @@
  * `extends` (one or many, including `Omit<…>` and type aliases), `Omit`/`Pick`/`Partial`/
  * `Required`/`Record` are resolved here into flat object shapes; named references stay
  * named (`{ kind: "ref" }`) everywhere else.
+ *
+ * Lowered into existing IR kinds (the emitters see nothing new):
+ * - `enum E { A = "a", B = "b" }` (also `const`/`declare` enums) becomes `type E = "a" | "b"`,
+ *   and `E.A` in a type becomes the literal `"a"`; every member needs an explicit string or
+ *   number literal value, all of one kind (implicit, computed and mixed values are refused);
+ * - `const O = { A: "a", B: "b" } as const` is not emitted itself; `(typeof O)[keyof typeof O]`
+ *   becomes `"a" | "b"`, `(typeof O)["A"]` and `typeof O.A` become `"a"`, `keyof typeof O`
+ *   becomes `"A" | "B"`;
+ * - named tuple members `[name: string]` are tuple elements.
  */
 import { Node, SyntaxKind, ts, type JSDoc, type SourceFile, type TypeNode } from "ts-morph";
 import { DiagnosticBag, GeneratorError } from "../errors.js";
@@ -35,7 +44,16 @@ export interface LowerOptions {
 type DeclNode =
   | import("ts-morph").InterfaceDeclaration
   | import("ts-morph").TypeAliasDeclaration
-  | import("ts-morph").VariableDeclaration;
+  | import("ts-morph").VariableDeclaration
+  | import("ts-morph").EnumDeclaration;
+
+type LiteralValue = string | number | boolean;
+
+/** An `as const` object constant: its keys and literal values, in source order. */
+interface ConstObject {
+  readonly node: import("ts-morph").VariableDeclaration;
+  readonly entries: ReadonlyMap<string, LiteralValue>;
+}
 
 /** Lowers a loaded schema to IR. Throws {@link GeneratorError} with every unsupported construct. */
 export function lowerSchema(loaded: LoadedSchema, options: LowerOptions): SchemaIR {
@@ -48,6 +66,10 @@ class Lowerer {
   /** Declaration nodes by name; interfaces may have several (declaration merging). */
   private readonly nodes = new Map<string, DeclNode[]>();
   private readonly consts = new Map<string, string | number>();
+  /** `as const` object constants; `null` marks one already reported as unusable. */
+  private readonly constObjects = new Map<string, ConstObject | null>();
+  /** Member values of each enum, in source order; `null` marks an enum already reported as refused. */
+  private readonly enums = new Map<string, ReadonlyMap<string, string | number> | null>();
   /** Flattened interface shapes, memoised; `null` marks one being resolved (a cycle). */
   private readonly shapes = new Map<string, ObjectType | null>();
 
@@ -62,7 +84,7 @@ class Lowerer {
     this.checkStrayDocComments(sf);
     const declarations: Declaration[] = [];
     for (const [name, nodes] of this.nodes) {
-      const decl = this.guard(() => this.lowerDeclaration(name, nodes));
+      const decl = this.guard(() => this.lowerDeclaration(name, nodes), nodes[0]);
       if (decl) declarations.push(decl);
     }
     this.bag.throwIfAny();
@@ -75,11 +97,18 @@ class Lowerer {
     };
   }
 
-  /** Runs `fn`, turning a thrown GeneratorError into collected diagnostics. */
-  private guard<T>(fn: () => T): T | undefined {
+  /**
+   * Runs `fn`, turning a thrown GeneratorError into collected diagnostics, and a stack
+   * overflow (a type nested too deeply to lower) into MCG107 at `at`.
+   */
+  private guard<T>(fn: () => T, at?: Node): T | undefined {
     try {
       return fn();
     } catch (error) {
+      if (error instanceof RangeError && at && /call stack/i.test(error.message)) {
+        this.bag.add("MCG107", "this declaration nests types too deeply to be lowered (the stack overflowed)", this.span(at));
+        return undefined;
+      }
       if (!(error instanceof GeneratorError)) throw error;
       for (const d of error.diagnostics) this.bag.items.push(d);
       return undefined;
@@ -137,6 +166,8 @@ class Lowerer {
         this.addNode(statement.getName(), statement);
       } else if (Node.isVariableStatement(statement)) {
         this.collectVariables(statement);
+      } else if (Node.isEnumDeclaration(statement)) {
+        this.collectEnum(statement);
       } else if (Node.isImportDeclaration(statement) || Node.isImportEqualsDeclaration(statement)) {
         // reported by load (MCG202)
       } else if (Node.isExportDeclaration(statement) && statement.getNamedExports().length === 0 && !statement.getModuleSpecifier()) {
@@ -164,7 +195,91 @@ class Lowerer {
         span: this.span(node),
       });
     } else {
-      this.bag.add("MCG203", `${name} is declared more than once`, this.span(node));
+      const first = list[0]!;
+      const where = this.span(first);
+      this.bag.add(
+        "MCG203",
+        `${name} is declared more than once: as ${declarationKind(first)} (line ${where.line}) and as ${declarationKind(node)}`,
+        this.span(node),
+      );
+    }
+  }
+
+  /**
+   * Checks an enum and records its member values. Every member needs an explicit string or
+   * finite number literal, all members of one kind: implicit values (which follow member
+   * order, so reordering would change the wire values), computed values and mixed kinds are
+   * refused, all reported together.
+   */
+  private collectEnum(node: import("ts-morph").EnumDeclaration): void {
+    const name = node.getName();
+    const values = new Map<string, string | number>();
+    const problems = new DiagnosticBag();
+    const members = node.getMembers();
+    if (members.length === 0) problems.add("MCG201", `unsupported construct: enum ${name} has no members`, this.span(node));
+    for (const member of members) {
+      const initializer = member.getInitializer();
+      const memberName = `${name}.${member.getName()}`;
+      const value = literalValue(initializer);
+      if (!initializer) {
+        problems.add(
+          "MCG201",
+          `unsupported construct: enum member ${memberName} has an implicit value; give every member an explicit string or number value`,
+          this.span(member),
+        );
+      } else if (value === undefined || typeof value === "boolean" || (typeof value === "number" && !Number.isFinite(value))) {
+        problems.add(
+          "MCG201",
+          `unsupported construct: enum member ${memberName} has the computed value \`${initializer.getText().split("\n")[0]!.slice(0, 60)}\`; only string and finite number literals are supported`,
+          this.span(member),
+        );
+      } else {
+        values.set(member.getName(), value);
+      }
+    }
+    const kinds = new Set([...values.values()].map((v) => typeof v));
+    if (kinds.size > 1) {
+      problems.add("MCG201", `unsupported construct: enum ${name} mixes string and number members`, this.span(node));
+    }
+    if (problems.items.length > 0) this.bag.items.push(...problems.items);
+    this.enums.set(name, problems.items.length > 0 || this.enums.has(name) ? null : values);
+    this.addNode(name, node);
+  }
+
+  /**
+   * Records an `as const` object constant (`{ A: "a", B: 2 }`): keys are identifiers or
+   * string literals, values string, finite number or boolean literals. Every bad property
+   * is reported (MCG205).
+   */
+  private collectConstObject(decl: import("ts-morph").VariableDeclaration, object: import("ts-morph").ObjectLiteralExpression): void {
+    const name = decl.getName();
+    const entries = new Map<string, LiteralValue>();
+    const problems = new DiagnosticBag();
+    for (const property of object.getProperties()) {
+      if (!Node.isPropertyAssignment(property)) {
+        problems.add("MCG205", `constant ${name}: \`${property.getText().split("\n")[0]!.slice(0, 60)}\` is not a \`key: literal\` property`, this.span(property));
+        continue;
+      }
+      const nameNode = property.getNameNode();
+      let key: string;
+      if (Node.isIdentifier(nameNode)) key = nameNode.getText();
+      else if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) key = nameNode.getLiteralText();
+      else {
+        problems.add("MCG205", `constant ${name}: property name ${nameNode.getText()} must be an identifier or a string literal`, this.span(nameNode));
+        continue;
+      }
+      const value = literalValue(property.getInitializer());
+      if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) {
+        problems.add("MCG205", `constant ${name}: property ${key} must be a string, finite number or boolean literal`, this.span(property));
+        continue;
+      }
+      entries.set(key, value);
+    }
+    if (problems.items.length > 0) {
+      this.bag.items.push(...problems.items);
+      this.constObjects.set(name, null);
+    } else {
+      this.constObjects.set(name, { node: decl, entries });
     }
   }
 
@@ -174,7 +289,23 @@ class Lowerer {
       return;
     }
     for (const decl of statement.getDeclarations()) {
-      const value = literalValue(decl.getInitializer());
+      const initializer = decl.getInitializer();
+      if (initializer && Node.isAsExpression(initializer) && initializer.getTypeNode()?.getText() === "const") {
+        const inner = initializer.getExpression();
+        if (Node.isObjectLiteralExpression(inner)) {
+          this.collectConstObject(decl, inner);
+          continue;
+        }
+      }
+      if (initializer && Node.isObjectLiteralExpression(initializer)) {
+        this.bag.add(
+          "MCG205",
+          `constant ${decl.getName()} is an object without \`as const\`: its properties have types like string, not literal types; add \`as const\``,
+          this.span(decl),
+        );
+        continue;
+      }
+      const value = literalValue(initializer);
       if (value === undefined || typeof value === "boolean" || (typeof value === "number" && !Number.isFinite(value))) {
         this.bag.add("MCG205", `constant ${decl.getName()} must be initialised with a string or finite number literal`, this.span(decl));
         continue;
@@ -188,6 +319,7 @@ class Lowerer {
     const first = nodes[0]!;
     if (Node.isVariableDeclaration(first)) return this.lowerConst(first);
     if (Node.isTypeAliasDeclaration(first)) return this.lowerAlias(first);
+    if (Node.isEnumDeclaration(first)) return this.lowerEnum(first);
     return this.lowerInterface(name, nodes as import("ts-morph").InterfaceDeclaration[]);
   }
 
@@ -203,8 +335,16 @@ class Lowerer {
     };
   }
 
+  /** An enum as the type alias of its member values (checked in {@link collectEnum}). */
+  private lowerEnum(node: import("ts-morph").EnumDeclaration): AliasDecl {
+    const values = this.enums.get(node.getName());
+    // A refused enum was reported when it was collected; the placeholder is never emitted.
+    const type: TypeExpr = values ? literalUnion([...values.values()]) : { kind: "keyword", name: "never" };
+    return { kind: "alias", name: node.getName(), type, exported: node.isExported(), docs: docsOf(node.getJsDocs()), span: this.span(node) };
+  }
+
   private lowerAlias(node: import("ts-morph").TypeAliasDeclaration): AliasDecl {
-    if (node.getTypeParameters().length > 0) throw this.unsupported(node, "generic type alias");
+    if (node.getTypeParameters().length > 0) throw this.unsupported(node, `generic type alias ${node.getName()}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>`);
     const docs = docsOf(node.getJsDocs());
     const type = this.constrain(this.lowerType(node.getTypeNodeOrThrow()), node.getJsDocs(), node);
     return { kind: "alias", name: node.getName(), type, exported: node.isExported(), docs, span: this.span(node) };
@@ -242,7 +382,9 @@ class Lowerer {
     this.shapes.set(name, null);
     let shape: ObjectType = { kind: "object", properties: [] };
     for (const node of nodes) {
-      if (node.getTypeParameters().length > 0) throw this.unsupported(node, "generic interface");
+      if (node.getTypeParameters().length > 0) {
+        throw this.unsupported(node, `generic interface ${name}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>`);
+      }
       for (const heritage of node.getExtends()) {
         const base = this.heritageShape(heritage);
         shape = mergeShapes(shape, base, false);
@@ -437,8 +579,15 @@ class Lowerer {
       case SyntaxKind.TypeOperator: {
         const op = node.asKindOrThrow(SyntaxKind.TypeOperator);
         if (op.getOperator() === SyntaxKind.ReadonlyKeyword) return this.lowerType(op.getTypeNode());
-        throw this.unsupported(node, `${ts.tokenToString(op.getOperator()) ?? "type"} operator type`);
+        if (op.getOperator() === SyntaxKind.KeyOfKeyword) {
+          const object = this.constObjectOf(op.getTypeNode());
+          if (object) return literalUnion([...object.entries.keys()]);
+          if (object === null) return { kind: "keyword", name: "never" }; // the constant itself was reported
+        }
+        throw this.unsupported(node, `${ts.tokenToString(op.getOperator()) ?? "type"} operator type \`${node.getText().split("\n")[0]!.slice(0, 60)}\``);
       }
+      case SyntaxKind.IndexedAccessType:
+        return this.indexedAccess(node.asKindOrThrow(SyntaxKind.IndexedAccessType));
       default:
         throw this.unsupported(node, describeKind(node));
     }
@@ -456,8 +605,13 @@ class Lowerer {
 
   private tuple(node: import("ts-morph").TupleTypeNode): TypeExpr {
     const elements = node.getElements().map((element) => {
-      if (Node.isNamedTupleMember(element) || Node.isRestTypeNode(element) || Node.isOptionalTypeNode(element)) {
-        throw this.unsupported(element, "named, optional or rest tuple element");
+      if (Node.isNamedTupleMember(element)) {
+        // A label (`[name: string]`) documents the element and changes nothing else.
+        if (element.hasQuestionToken() || element.getDotDotDotToken()) throw this.unsupported(element, `optional or rest tuple element \`${element.getText()}\``);
+        return this.lowerType(element.getTypeNode());
+      }
+      if (Node.isRestTypeNode(element) || Node.isOptionalTypeNode(element)) {
+        throw this.unsupported(element, `optional or rest tuple element \`${element.getText()}\``);
       }
       return this.lowerType(element);
     });
@@ -465,14 +619,78 @@ class Lowerer {
   }
 
   private typeQuery(node: import("ts-morph").TypeQueryNode): TypeExpr {
-    const name = node.getExprName().getText();
+    const exprName = node.getExprName();
+    if (Node.isQualifiedName(exprName) && Node.isIdentifier(exprName.getLeft())) {
+      // `typeof O.A` (an `as const` object) or `typeof E.A` (an enum member).
+      const owner = exprName.getLeft().getText();
+      const key = exprName.getRight().getText();
+      const object = this.constObjects.get(owner);
+      if (object) {
+        const value = object.entries.get(key);
+        if (value !== undefined) return { kind: "literal", value };
+      } else if (object === null) {
+        return { kind: "keyword", name: "never" }; // the constant itself was reported
+      }
+      const member = this.enumMember(owner, key, node);
+      if (member) return member;
+    }
+    const name = exprName.getText();
     const value = this.consts.get(name);
-    if (value === undefined) throw this.unsupported(node, `typeof ${name} (only exported string or number constants can be used with typeof)`);
-    return { kind: "literal", value, fromConst: name };
+    if (value !== undefined) return { kind: "literal", value, fromConst: name };
+    if (this.constObjects.has(name)) {
+      throw this.unsupported(node, `typeof ${name} as a type (use (typeof ${name})[keyof typeof ${name}] for its values, or (typeof ${name})["Key"] for one)`);
+    }
+    if (this.enums.has(name)) throw this.unsupported(node, `typeof ${name} on an enum (use ${name} for the union of its values)`);
+    throw this.unsupported(node, `typeof ${name} (only string or number constants, \`as const\` objects and enum members can be used with typeof)`);
+  }
+
+  /**
+   * The `as const` object `node` names as `typeof O` (parentheses allowed); `null` for one
+   * already reported as unusable; `undefined` when `node` is something else.
+   */
+  private constObjectOf(node: TypeNode): ConstObject | null | undefined {
+    let inner: Node = node;
+    while (Node.isParenthesizedTypeNode(inner)) inner = inner.getTypeNode();
+    if (!Node.isTypeQuery(inner)) return undefined;
+    const exprName = inner.getExprName();
+    if (!Node.isIdentifier(exprName)) return undefined;
+    return this.constObjects.get(exprName.getText());
+  }
+
+  /** `(typeof O)[keyof typeof O]` and `(typeof O)["A" | "B"]` on an `as const` object. */
+  private indexedAccess(node: import("ts-morph").IndexedAccessTypeNode): TypeExpr {
+    const object = this.constObjectOf(node.getObjectTypeNode());
+    if (object === null) return { kind: "keyword", name: "never" }; // the constant itself was reported
+    if (!object) throw this.unsupported(node, describeKind(node));
+    const index = node.getIndexTypeNode();
+    const indexObject = Node.isTypeOperatorTypeNode(index) && index.getOperator() === SyntaxKind.KeyOfKeyword ? this.constObjectOf(index.getTypeNode()) : undefined;
+    if (indexObject === object) return literalUnion([...object.entries.values()]);
+    const keyType = this.lowerType(index);
+    const keys = keyType.kind === "union" ? keyType.members : [keyType];
+    const values = keys.map((k) => {
+      const value = k.kind === "literal" && typeof k.value === "string" ? object.entries.get(k.value) : undefined;
+      if (value === undefined) throw this.unsupported(index, `index ${index.getText()} on typeof ${object.node.getName()} (only its own keys, or keyof typeof ${object.node.getName()})`);
+      return value;
+    });
+    return literalUnion(values);
+  }
+
+  /** The literal of enum member `owner.key`, or `undefined` when `owner` is not an enum. */
+  private enumMember(owner: string, key: string, at: Node): TypeExpr | undefined {
+    if (!this.enums.has(owner)) return undefined;
+    const values = this.enums.get(owner);
+    if (!values) return { kind: "keyword", name: "never" }; // the enum itself was reported
+    const value = values.get(key);
+    if (value === undefined) throw this.unsupported(at, `${owner}.${key} is not a member of enum ${owner}`);
+    return { kind: "literal", value };
   }
 
   private reference(node: import("ts-morph").TypeReferenceNode): TypeExpr {
     const nameNode = node.getTypeName();
+    if (Node.isQualifiedName(nameNode) && Node.isIdentifier(nameNode.getLeft()) && node.getTypeArguments().length === 0) {
+      const member = this.enumMember(nameNode.getLeft().getText(), nameNode.getRight().getText(), node);
+      if (member) return member;
+    }
     if (!Node.isIdentifier(nameNode)) throw this.unsupported(node, `qualified type name ${nameNode.getText()}`);
     const name = nameNode.getText();
     const args = node.getTypeArguments();
@@ -539,6 +757,21 @@ function literalValue(node: Node | undefined): string | number | boolean | undef
     if (node.getOperatorToken() === SyntaxKind.PlusToken) return value;
   }
   return undefined;
+}
+
+/** One literal, or the union of the distinct literals, in first-seen order. */
+function literalUnion(values: readonly LiteralValue[]): TypeExpr {
+  const distinct = [...new Set(values)];
+  if (distinct.length === 1) return { kind: "literal", value: distinct[0]! };
+  return { kind: "union", members: distinct.map((value) => ({ kind: "literal", value })) };
+}
+
+/** "a constant", "an interface", … for MCG203. */
+function declarationKind(node: DeclNode): string {
+  if (Node.isVariableDeclaration(node)) return "a constant";
+  if (Node.isTypeAliasDeclaration(node)) return "a type alias";
+  if (Node.isEnumDeclaration(node)) return "an enum";
+  return "an interface";
 }
 
 /** A readable name for a node kind: "MappedType" → "mapped type". */

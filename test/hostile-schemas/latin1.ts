@@ -1,0 +1,4 @@
+/** Résumé of a tool, saved as Latin-1. */
+export interface Tool {
+  name: string;
+}

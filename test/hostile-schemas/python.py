@@ -1,0 +1,3 @@
+# Not TypeScript: a Python file given as the schema.
+def tool(name):
+    return {"name": name}
