@@ -6,14 +6,14 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, readdirSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readdirSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
-import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions } from "./options.js";
-import { TARGET_NAMES, type TargetName } from "./emit/index.js";
+import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
+import { TARGET_NAMES } from "./emit/index.js";
 import { compareOutput, writeFileAtomic, writeOutput } from "./write.js";
 
 /** Where the CLI prints. Tests pass their own. */
@@ -31,14 +31,12 @@ export const EXIT_OK = 0;
 export const EXIT_DRIFT = 1;
 export const EXIT_ERROR = 2;
 
-interface GenerateFlags {
+/** The generate flags: the options table's (commander names them by `key`), and the rest. */
+interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>> {
   schema?: string;
   spec?: string;
   specVersion?: string;
   out: string;
-  docs?: GeneratorOptions["docs"];
-  numberType?: GeneratorOptions["numberType"];
-  targets?: string;
   check?: boolean;
   dumpIr?: string;
   debug?: boolean;
@@ -132,25 +130,29 @@ function usage(message: string): GeneratorError {
   return new GeneratorError([{ code: "MCG001", message }]);
 }
 
-function parseTargets(list: string | undefined): TargetName[] | undefined {
-  if (list === undefined) return undefined;
+/** A list option's value (`--targets types,meta`): every name must be one of its choices. */
+function parseList(spec: OptionSpec, list: string): string[] {
   const names = list.split(",").map((s) => s.trim()).filter(Boolean);
-  const unknown = names.filter((n) => !(TARGET_NAMES as readonly string[]).includes(n));
+  const unknown = names.filter((n) => !spec.choices.includes(n));
   if (unknown.length > 0 || names.length === 0) {
-    throw usage(`unknown target ${unknown.join(", ") || "(empty list)"}; choose from ${TARGET_NAMES.join(", ")}`);
+    throw usage(`unknown ${spec.flag.split(" ")[0]!.slice(2).replace(/s$/, "")} ${unknown.join(", ") || "(empty list)"}; choose from ${spec.choices.join(", ")}`);
   }
-  return names as TargetName[];
+  return names;
+}
+
+/** The options given on the command line, every row of the options table included. */
+function chosenOptions(flags: GenerateFlags): Partial<GeneratorOptions> {
+  const chosen: Record<string, unknown> = {};
+  for (const spec of OPTION_SPECS) {
+    const value = flags[spec.key];
+    if (value !== undefined) chosen[spec.key] = spec.list ? parseList(spec, value) : value;
+  }
+  return chosen as Partial<GeneratorOptions>;
 }
 
 async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
   try {
-    const targets = parseTargets(flags.targets);
-    const options: GenerateOptions = {
-      schema: schemaInput(flags),
-      ...(flags.docs ? { docs: flags.docs } : {}),
-      ...(flags.numberType ? { numberType: flags.numberType } : {}),
-      ...(targets ? { targets } : {}),
-    };
+    const options: GenerateOptions = { schema: schemaInput(flags), ...chosenOptions(flags) };
     const result = await generate(options);
     for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
     if (flags.check) {
@@ -166,6 +168,13 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
       }
       io.stdout(`${drift.length} ${drift.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`);
       return EXIT_DRIFT;
+    }
+    // Refuse a --dump-ir path whose folder is missing before anything is written.
+    if (flags.dumpIr) {
+      const folder = dirname(resolve(flags.dumpIr));
+      if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+        throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${flags.dumpIr}: the folder ${folder} does not exist` }]);
+      }
     }
     const statuses = writeOutput(flags.out, result.files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${flags.out}\n`),

@@ -102,6 +102,18 @@ describe("mcp-schema-codegen CLI", () => {
     expect(stderr).toMatch(/\n\s+at /);
   });
 
+  it("passes every option of the options table to the generator (--enum-style, --protocol-rules)", async () => {
+    const dir = scratchDir("cli-options");
+    const out = join(dir, "out");
+    const run = await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "errors,meta", "--enum-style", "ts-enum", "--protocol-rules", "2025-06-18");
+    expect(run.code).toBe(0);
+    const errors = readFileSync(join(out, "errors.ts"), "utf8");
+    expect(errors.split("\n")[1]).toBe("// Options: --docs full --number-type integer --targets types,validators,errors,meta --enum-style ts-enum --protocol-rules 2025-06-18");
+    expect(errors).toMatch(/^export enum ErrorCode \{/m);
+    // The 2025-06-18 rules: a label `mcp` followed by another label reserves the prefix.
+    expect(readFileSync(join(out, "meta.ts"), "utf8")).toContain("for (let i = 0; i < labels.length - 1; i++) {");
+  });
+
   it("writes, then leaves unchanged files alone, and --check detects a one-byte change", async () => {
     const dir = scratchDir("cli-write");
     const out = join(dir, "out");
@@ -149,6 +161,15 @@ describe("mcp-schema-codegen CLI", () => {
     expect(readdirSync(join(dir, "a"))).toEqual(["types.ts"]);
     expect((await cli("generate", "--schema", DRAFT, "--out", join(dir, "b"), "--targets", "validators")).code).toBe(0);
     expect(readdirSync(join(dir, "b")).sort()).toEqual(["types.ts", "validators.ts"]);
+  });
+
+  it("--dump-ir into a missing folder is refused before anything is written", async () => {
+    const dir = scratchDir("cli-dump-ir-missing");
+    const run = await cli("generate", "--schema", DRAFT, "--out", join(dir, "out"), "--dump-ir", join(dir, "nodir", "ir.json"));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`error MCG403: --dump-ir ${join(dir, "nodir", "ir.json")}: the folder ${join(dir, "nodir")} does not exist`);
+    expect(run.stderr).toContain("nothing was written");
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it("--dump-ir writes the IR as JSON with source positions", async () => {

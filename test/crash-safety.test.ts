@@ -23,6 +23,7 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { GeneratedFile } from "../generator/index.js";
 import { GENERATED_MARK, writeOutput } from "../generator/write.js";
 import { ROOT, scratchDir } from "./support/corpus.js";
+import { seededRandom } from "./support/random.js";
 
 // ---------------------------------------------------------------------------------------
 // Fault injection into node:fs (active only while `fault.armed`).
@@ -166,17 +167,6 @@ const withFiles = (base: Tree, files: readonly GeneratedFile[], drop: readonly s
 
 const DEAD_PID = 2 ** 22 + 54321; // above Linux's pid_max default: never a live process
 
-/** mulberry32: a small seeded random number generator. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // ---------------------------------------------------------------------------------------
 
@@ -384,7 +374,7 @@ describe("the real CLI", () => {
     it(
       `leaves the old or the new output after each of ${KILLS} kills, and the next run recovers (seed ${SEED})`,
       async () => {
-        const rng = random(SEED);
+        const rng = seededRandom(SEED);
         const tally = {
           beforeLock: 0,
           holdingLock: 0,
@@ -483,7 +473,7 @@ describe("the real CLI", () => {
     ])(
       "never interleave: the folder is exactly one run's output, %s",
       async (_name, staleLock) => {
-        const rng = random(SEED + (staleLock ? 1 : 0));
+        const rng = seededRandom(SEED + (staleLock ? 1 : 0));
         for (let round = 0; round < 2; round++) {
           const parent = scratchDir(`crash-concurrent-${staleLock ? "stale" : "plain"}`);
           const out = join(parent, "out");

@@ -20,21 +20,11 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, type GeneratedFile } from "../generator/index.js";
 import { ROOT, scratchDir } from "./support/corpus.js";
+import { seededRandom } from "./support/random.js";
 
 const SCHEMA = join(ROOT, "test", "determinism", "schema.ts");
 const SEEDS = [1, 2, 3, 4, 5];
 
-/** mulberry32: a small seeded random number generator. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The fixture as its leading comment and its top-level declarations (blocks separated by a blank line). */
 function splitSchema(text: string): { lead: string; blocks: string[] } {
@@ -43,7 +33,7 @@ function splitSchema(text: string): { lead: string; blocks: string[] } {
 }
 
 function shuffle<T>(list: readonly T[], seed: number): T[] {
-  const rng = random(seed);
+  const rng = seededRandom(seed);
   const out = [...list];
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(rng() * (i + 1));

@@ -119,6 +119,9 @@ describe("every corpus version", () => {
 
     it("never lets errorResponse produce a reserved code the version does not define", async () => {
       const { errors } = await output(label);
+      // JSON-RPC 2.0 keeps -32768..-32100 for itself; from 2026-07-28 the specification keeps -32020..-32099.
+      const partitioned = ["draft", "2026-07-28", "2026-07-13-draft"].includes(label);
+      const reserved = (c: number) => (c >= -32768 && c <= -32100) || (partitioned && c >= -32099 && c <= -32020);
       fc.assert(
         fc.property(fc.integer({ min: -33000, max: -31000 }), (code) => {
           let made: any;
@@ -126,9 +129,11 @@ describe("every corpus version", () => {
             made = errors.errorResponse(1, code, "m");
           } catch (e) {
             expect(e).toBeInstanceOf(RangeError);
-            return code >= -32768 && code <= -32000 && !errors.isErrorCode(code);
+            // Refused: an undefined reserved code, or a defined one whose data only its constructor builds.
+            const retired = partitioned && (code === -32002 || code === -32042);
+            return reserved(code) ? !errors.isErrorCode(code) || /use \w+\(\)/.test((e as Error).message) : errors.isErrorCode(code) || retired;
           }
-          return made.error.code === code && (code < -32768 || code > -32000 || errors.isErrorCode(code));
+          return made.error.code === code && (!reserved(code) || errors.isErrorCode(code));
         }),
         { seed: 42, numRuns: 2000 },
       );
@@ -264,14 +269,19 @@ describe("errors.ts follows each version", () => {
     expect(errors.isResourceNotFoundError({ code: -32602, message: "x", data: { uri: "file:///a" } })).toBe(false);
   });
 
-  it("errorResponse refuses undefined codes in the reserved ranges and accepts application codes", async () => {
+  it("errorResponse refuses undefined codes in the reserved ranges and codes whose data needs their constructor", async () => {
     const draft = (await output("draft")).errors;
     const old = (await output("2025-11-25")).errors;
     expect(() => draft.errorResponse(1, -32050, "x")).toThrow(RangeError);
+    expect(() => draft.errorResponse(1, -32022, "x")).toThrow(/use unsupportedProtocolVersion\(\)/);
+    expect(() => draft.errorResponse(1, -32200, "x")).toThrow(RangeError);
+    expect(draft.errorResponse(1, -32000, "legacy, still allowed").error.code).toBe(-32000);
+    expect(() => draft.errorResponse(1, -32002, "x")).toThrow(/retired/);
+    expect(old.errorResponse(1, -32001, "implementation-defined").error.code).toBe(-32001);
+    expect(old.errorResponse(1, -32050, "implementation-defined").error.code).toBe(-32050);
     expect(() => draft.errorResponse(1, -32042, "x")).toThrow(/not defined by protocol revision 2026-07-28/);
-    expect(() => draft.errorResponse(1, -32002, "x")).toThrow(RangeError);
     expect(() => draft.errorResponse(1, 1.5, "x")).toThrow(/not an integer/);
-    expect(old.errorResponse(1, -32042, "x").error.code).toBe(-32042);
+    expect(() => old.errorResponse(1, -32042, "x")).toThrow(/use urlElicitationRequired\(\)/);
     expect(draft.errorResponse(1, 4000, "quota", { left: 0 })).toEqual({ jsonrpc: "2.0", id: 1, error: { code: 4000, message: "quota", data: { left: 0 } } });
   });
 
@@ -311,7 +321,8 @@ describe("meta.ts follows each version", () => {
       SubscriptionId: "io.modelcontextprotocol/subscriptionId",
       ServerInfo: "io.modelcontextprotocol/serverInfo",
     });
-    expect((await output("2025-11-25")).meta.MetaKey).toEqual({ ProgressToken: "progressToken" });
+    // 2025-11-25 names io.modelcontextprotocol/related-task only in RelatedTaskMetadata's doc comment: a prose rule.
+    expect((await output("2025-11-25")).meta.MetaKey).toEqual({ ProgressToken: "progressToken", RelatedTask: "io.modelcontextprotocol/related-task" });
     expect(draft.OPENTELEMETRY_META_KEYS).toEqual(["traceparent", "tracestate", "baggage"]);
   });
 
@@ -427,6 +438,45 @@ describe("meta.ts follows each version", () => {
     ]);
   });
 
+  it("strict mode knows the OpenTelemetry keys (strings) and 2025-11-25's related-task key", async () => {
+    const draft = (await output("draft")).meta;
+    const trace = { traceparent: "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01", tracestate: "a=b", baggage: "k=v" };
+    expect(draft.checkNotificationMeta({ _meta: trace }, { strict: true }).ok).toBe(true);
+    const bad = draft.checkNotificationMeta({ _meta: { traceparent: 42 } }, { strict: true });
+    expect(bad.error.data.problems.map((p: any) => [p.key, p.problem])).toEqual([["traceparent", "malformed"]]);
+    expect(draft.checkNotificationMeta({ _meta: { traceparent: 42 } }).ok).toBe(true); // lenient by default
+    const old = (await output("2025-11-25")).meta;
+    const related = { _meta: { "io.modelcontextprotocol/related-task": { taskId: "t1" } } };
+    expect(old.checkRequestMeta(related, { strict: true })).toEqual({ ok: true, meta: related._meta, fields: { relatedTask: { taskId: "t1" } } });
+    expect(old.checkRequestMeta({ _meta: { "io.modelcontextprotocol/related-task": { taskId: 1 } } }).ok).toBe(false);
+  });
+
+  it("reads only plain objects as _meta, and never trusts options", async () => {
+    const { meta } = await output("draft");
+    for (const value of [new Date(0), new Map(), Object.create({ a: 1 })]) {
+      expect(meta.checkResultMeta({ _meta: value }).error.data.problems[0].problem).toBe("not-an-object");
+      expect(meta.checkRequestMeta({ _meta: value }).error.data.problems[0].problem).toBe("not-an-object");
+    }
+    const getterThrows = { get strict(): boolean { throw new Error("x"); } };
+    for (const options of [null, 5, "strict", getterThrows]) {
+      expect(meta.checkRequestMeta({ _meta: requestMeta }, options).ok).toBe(true);
+      expect(meta.checkNotificationMeta({}, options).ok).toBe(true);
+    }
+  });
+
+  it("lists at most MAX_META_PROBLEMS problems, and describes keys too long to copy", async () => {
+    const { meta } = await output("draft");
+    const many: Record<string, unknown> = { ...requestMeta };
+    for (let i = 0; i < 10_000; i++) many[`bad key ${i}`] = i;
+    many["x".repeat(1000) + " "] = 1;
+    const r = meta.checkRequestMeta({ _meta: many }, { strict: true });
+    expect(r.error.data.problems).toHaveLength(meta.MAX_META_PROBLEMS + 1);
+    expect(r.error.data.problems.at(-1)).toEqual({ key: "", problem: "too-many", message: "9901 more problems not listed" });
+    expect(r.error.message.length).toBeLessThan(30_000);
+    const long = meta.checkRequestMeta({ _meta: { ...requestMeta, ["y".repeat(1000) + " "]: 1 } }, { strict: true });
+    expect(long.error.data.problems[0].key).toBe("a string of 1001 characters");
+  });
+
   it("builders return valid _meta and throw a TypeError naming every problem", async () => {
     const { meta } = await output("draft");
     expect(meta.buildRequestMeta({ ...requestMeta, "com.example/trace": "x" })).toEqual({ ...requestMeta, "com.example/trace": "x" });
@@ -436,6 +486,16 @@ describe("meta.ts follows each version", () => {
     expect(meta.buildResultMeta({ "io.modelcontextprotocol/serverInfo": { name: "s", version: "1" } })).toBeDefined();
     expect(() => meta.buildResultMeta({ "io.modelcontextprotocol/serverInfo": { name: "s" } })).toThrow(TypeError);
     expect(meta.checkNotificationMeta({ _meta: { "io.modelcontextprotocol/subscriptionId": 1.5 } }).ok).toBe(false);
+    // What we build is JSON data that JSON.stringify sends as checked.
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    for (const value of [10n, cyclic, () => 1, Number.NaN, new Date(0), Symbol("s")]) {
+      expect(() => meta.buildRequestMeta({ ...requestMeta, "com.example/x": value }), String(typeof value)).toThrow(/not JSON data/);
+    }
+    expect(() => meta.buildRequestMeta(new Date(0))).toThrow(/plain JSON object/);
+    expect(() => meta.buildNotificationMeta({ traceparent: 42 })).toThrow(/traceparent is malformed/);
+    // Official extensions define keys under io.modelcontextprotocol/: a builder cannot know them all.
+    expect(meta.buildRequestMeta({ ...requestMeta, "io.modelcontextprotocol/extension-key": 1 })).toBeDefined();
     expect(meta.checkNotificationMeta({}).ok).toBe(true);
   });
 
@@ -534,6 +594,24 @@ describe("methods.ts follows each version", () => {
     expect(methods.parseResult("notifications/cancelled", {}).ok).toBe(false);
   });
 
+  it("never trusts options, and reads resultType once", async () => {
+    const { methods } = await output("draft");
+    for (const options of [null, 5, { known: 5 }, { known: "partial" }, { get known(): string[] { throw new Error("x"); } }]) {
+      expect(methods.resolveResultType({ resultType: "art" }, options).ok).toBe(false);
+      expect(methods.parseResult("tools/call", { resultType: "art" }, options).ok).toBe(false);
+    }
+    let reads = 0;
+    const sneaky = {
+      content: [],
+      get resultType() {
+        reads++;
+        return reads === 1 ? "complete" : "input_required";
+      },
+    };
+    const r = methods.parseResult("tools/call", sneaky);
+    expect(r.ok && r.resultType).toBe("complete");
+  });
+
   it("2025-11-25 parses results without resultType", async () => {
     const { methods } = await output("2025-11-25");
     expect(methods.parseResult("tools/list", { tools: [] })).toEqual({ ok: true, resultType: "complete", type: "ListToolsResult", value: { tools: [] } });
@@ -584,6 +662,49 @@ describe("rule selection", () => {
     const failure = await generate({ schema: { text: "export type A = string;\n", fileName: "s.ts" }, protocolRules: "1999-01-01" }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(GeneratorError);
     expect((failure as GeneratorError).diagnostics[0]!.code).toBe("MCG001");
+  });
+
+  it.each([
+    ["DELETE", "export const DELETE = -32050;\n"],
+    ["_1_FOO", "export const _1_FOO = -32050;\n"],
+    ["___", "export const ___ = -32050;\n"],
+    ["FOO__BAR and FOO_BAR", "export const FOO__BAR = -32050;\nexport const FOO_BAR = -32051;\n"],
+    ["ERROR_RESPONSE", "export const ERROR_RESPONSE = -32050;\n"],
+  ])("names an error-code constant that gives no usable name (%s) with MCG301, not a crash", async (_name, text) => {
+    const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GeneratorError);
+    const diagnostics = (failure as GeneratorError).diagnostics;
+    expect(diagnostics.map((d) => d.code)).toEqual(["MCG301"]);
+    expect(diagnostics[0]!.span?.line).toBeGreaterThan(0);
+  });
+
+  it("generates compiling meta.ts and methods.ts for odd _meta keys and method names", async () => {
+    const text = [
+      "export type RequestId = string | number;",
+      "export interface RequestParams {",
+      '  _meta: { "io.modelcontextprotocol/a*/b": string; "com.x/1abc"?: number; "x/a-b"?: boolean; "x/aB"?: boolean; "com.x/list"?: string[]; __proto__?: string; [key: string]: unknown };',
+      "}",
+      'export interface ProtoRequest { method: "__proto__"; params?: RequestParams }',
+      'export interface PingRequest { method: "ping"; params?: RequestParams }',
+      "export type ClientRequest = ProtoRequest | PingRequest;",
+      "",
+    ].join("\n");
+    const result = await generate({ schema: { text, fileName: "s.ts" }, docs: "none" });
+    const dir = scratchDir("protocol-odd-names");
+    for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+    expect(typecheck(dir)).toEqual([]);
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    expect(meta.MetaKey["x/a-b"]).toBe("x/a-b");
+    expect(meta.MetaKey["x/aB"]).toBe("x/aB");
+    expect(meta.MetaKey["com.x/1abc"]).toBe("com.x/1abc");
+    expect(Object.getPrototypeOf(meta.MetaKey)).toBe(Object.prototype);
+    const ok = meta.checkRequestMeta({ _meta: JSON.parse('{"io.modelcontextprotocol/a*/b": "v", "__proto__": "p"}') });
+    expect(ok.ok).toBe(true);
+    expect(Object.getPrototypeOf(ok.fields)).toBe(Object.prototype);
+    expect(Object.getOwnPropertyDescriptor(ok.fields, "__proto__")?.value).toBe("p");
+    const methods = (await import(join(dir, "methods.ts"))) as Module;
+    expect(methods.methodInfo("__proto__")).toMatchObject({ method: "__proto__", kind: "request" });
+    expect(Object.keys(methods.METHODS)).toEqual(["__proto__", "ping"]);
   });
 
   it("reports a schema name that a protocol module also exports (MCG301)", async () => {

@@ -55,38 +55,54 @@ export function classifyErrorCode(code: number): ErrorCodeClass {
 }
 
 /** A JSON-RPC error response: `{ jsonrpc: "2.0", id, error: { code, message, data? } }`. */
-export interface ErrorResponse<C extends number = number, D = unknown> {
+export interface TypedErrorResponse<C extends number = number, D = unknown> {
   jsonrpc: "2.0";
   id?: T.RequestId;
   error: { code: C; message: string; data?: D };
 }
 
 /** An error response whose `data` the schema requires. */
-export interface ErrorResponseWithData<C extends number, D> {
+export interface TypedErrorResponseWithData<C extends number, D> {
   jsonrpc: "2.0";
   id?: T.RequestId;
   error: { code: C; message: string; data: D };
 }
 
-function response(id: T.RequestId | undefined, code: number, message: string, data: unknown): any {
+function _response(id: T.RequestId | undefined, code: number, message: string, data: unknown): any {
   const error: { code: number; message: string; data?: unknown } = { code, message };
   if (data !== undefined) error.data = data;
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }
 
+/** Whether `code` lies where only defined codes may be sent: -32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors). */
+function reserved(code: number): boolean {
+  return code >= -32768 && code <= -32100;
+}
+
+/** Codes earlier revisions defined that this one must not send (no code retired). */
+const RETIRED_CODES: ReadonlySet<number> = new Set([]);
+
+/** Codes whose `data` the schema requires, and the constructor that builds them. */
+const WITH_DATA: ReadonlyMap<number, string> = new Map([[-32042, "urlElicitationRequired"]]);
+
 /**
- * An error response with any code outside the reserved range, or a code this revision defines.
+ * An error response for a code without a constructor of its own: an application code, or one
+ * this revision defines.
  *
  * @param id the request's id; `undefined` only when it could not be read
- * @throws RangeError when `code` is not a safe integer, or lies in -32768..-32000 and this
- *   revision does not define it (codes there are JSON-RPC's and the specification's)
+ * @throws RangeError when `code` is not a safe integer; lies in -32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors) and this
+ *   revision does not define it; is retired; or carries `data` the schema requires (use its constructor)
  */
-export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): ErrorResponse {
+export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): TypedErrorResponse {
   if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
-  if (code >= -32768 && code <= -32000 && !DEFINED_CODES.has(code)) {
-    throw new RangeError("error code " + code + " is reserved (-32768..-32000) and not defined by protocol revision 2025-11-25");
+  if (reserved(code) && !DEFINED_CODES.has(code)) {
+    throw new RangeError("error code " + code + " is reserved and not defined by protocol revision 2025-11-25");
   }
-  return response(id, code, message, data);
+  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2025-11-25 must not send it");
+  const constructor = WITH_DATA.get(code);
+  if (constructor !== undefined)
+    throw new RangeError("error code " + code + " carries data the schema requires: use " + constructor + "()");
+  return _response(id, code, message, data);
 }
 
 /**
@@ -100,8 +116,8 @@ export function parseError(
   id: T.RequestId | undefined,
   data?: unknown,
   message: string = "Parse error",
-): ErrorResponse<typeof ErrorCode.ParseError, unknown> {
-  return response(id, ErrorCode.ParseError, message, data);
+): TypedErrorResponse<typeof ErrorCode.ParseError, unknown> {
+  return _response(id, ErrorCode.ParseError, message, data);
 }
 
 /**
@@ -115,8 +131,8 @@ export function invalidRequest(
   id: T.RequestId | undefined,
   data?: unknown,
   message: string = "Invalid request",
-): ErrorResponse<typeof ErrorCode.InvalidRequest, unknown> {
-  return response(id, ErrorCode.InvalidRequest, message, data);
+): TypedErrorResponse<typeof ErrorCode.InvalidRequest, unknown> {
+  return _response(id, ErrorCode.InvalidRequest, message, data);
 }
 
 /**
@@ -130,8 +146,8 @@ export function methodNotFound(
   id: T.RequestId | undefined,
   data?: unknown,
   message: string = "Method not found",
-): ErrorResponse<typeof ErrorCode.MethodNotFound, unknown> {
-  return response(id, ErrorCode.MethodNotFound, message, data);
+): TypedErrorResponse<typeof ErrorCode.MethodNotFound, unknown> {
+  return _response(id, ErrorCode.MethodNotFound, message, data);
 }
 
 /**
@@ -145,8 +161,8 @@ export function invalidParams(
   id: T.RequestId | undefined,
   data?: unknown,
   message: string = "Invalid params",
-): ErrorResponse<typeof ErrorCode.InvalidParams, unknown> {
-  return response(id, ErrorCode.InvalidParams, message, data);
+): TypedErrorResponse<typeof ErrorCode.InvalidParams, unknown> {
+  return _response(id, ErrorCode.InvalidParams, message, data);
 }
 
 /**
@@ -160,8 +176,8 @@ export function internalError(
   id: T.RequestId | undefined,
   data?: unknown,
   message: string = "Internal error",
-): ErrorResponse<typeof ErrorCode.InternalError, unknown> {
-  return response(id, ErrorCode.InternalError, message, data);
+): TypedErrorResponse<typeof ErrorCode.InternalError, unknown> {
+  return _response(id, ErrorCode.InternalError, message, data);
 }
 
 /**
@@ -175,8 +191,8 @@ export function urlElicitationRequired(
   id: T.RequestId | undefined,
   data: T.URLElicitationRequiredError["error"]["data"],
   message: string = "URL elicitation required",
-): ErrorResponseWithData<typeof ErrorCode.UrlElicitationRequired, T.URLElicitationRequiredError["error"]["data"]> {
-  return response(id, ErrorCode.UrlElicitationRequired, message, data);
+): TypedErrorResponseWithData<typeof ErrorCode.UrlElicitationRequired, T.URLElicitationRequiredError["error"]["data"]> {
+  return _response(id, ErrorCode.UrlElicitationRequired, message, data);
 }
 
 /**
@@ -190,8 +206,8 @@ export function resourceNotFound(
   id: T.RequestId | undefined,
   data?: { uri: string },
   message: string = "Resource not found",
-): ErrorResponse<typeof ErrorCode.ResourceNotFound, { uri: string }> {
-  return response(id, ErrorCode.ResourceNotFound, message, data);
+): TypedErrorResponse<typeof ErrorCode.ResourceNotFound, { uri: string }> {
+  return _response(id, ErrorCode.ResourceNotFound, message, data);
 }
 
 /**

@@ -3,12 +3,14 @@
 // Do not edit: regenerate with `mcp-schema-codegen generate`.
 /* eslint-disable */
 import type * as T from "./types.js";
-import { validateProgressToken, type ValidationResult } from "./validators.js";
+import { validateProgressToken, validateRelatedTaskMetadata, type ValidationResult } from "./validators.js";
 
 /** The `_meta` keys the schema names (protocol revision 2025-11-25), by name. */
 export const MetaKey = {
   /** Declared in: request. */
   ProgressToken: "progressToken",
+  /** Declared in: request, notification, result. */
+  RelatedTask: "io.modelcontextprotocol/related-task",
 } as const;
 
 /** One of the values of {@link MetaKey}. */
@@ -105,11 +107,14 @@ export function isReservedMetaKey(key: string): boolean {
 
 /** One problem with a `_meta` object. */
 export interface MetaProblem {
-  /** The key concerned; "" for `_meta` itself. */
+  /** The key concerned ("" for `_meta` itself); a key longer than 200 characters is described, not copied. */
   readonly key: string;
-  readonly problem: "missing" | "malformed" | "invalid-key" | "unknown-reserved-key" | "not-an-object";
+  readonly problem: "missing" | "malformed" | "invalid-key" | "unknown-reserved-key" | "not-an-object" | "not-json" | "too-many";
   readonly message: string;
 }
+
+/** At most this many problems are listed; one `too-many` problem says how many more there were. */
+export const MAX_META_PROBLEMS = 100;
 
 /** The `-32602` error object for a `_meta` with problems; `data.problems` names each one. */
 export interface InvalidMetaError {
@@ -143,22 +148,64 @@ function own(o: object, key: string): unknown {
   return Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined;
 }
 
-function checkMeta(
-  meta: unknown,
-  known: readonly KnownKey[],
-  metaRequired: boolean,
-  keys: "lenient" | "grammar" | "strict",
-): MetaProblem[] {
-  const problems: MetaProblem[] = [];
+/** A plain JSON object: its prototype is `Object.prototype` (of any realm) or `null`. */
+function isPlainObject(v: unknown): v is object {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+}
+
+/** Whether `v` is JSON data (what `JSON.stringify` sends unchanged), at most 1000 levels deep; false for cycles. */
+function isJsonData(v: unknown, depth: number): boolean {
+  if (typeof v === "string" || typeof v === "boolean" || v === null) return true;
+  if (typeof v === "number") return Number.isFinite(v);
+  if (depth > 1000) return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!isJsonData(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (!isPlainObject(v)) return false;
+  for (const key of Object.keys(v)) if (!isJsonData((v as Record<string, unknown>)[key], depth + 1)) return false;
+  return true;
+}
+
+function keyText(key: string): string {
+  return key.length <= 200 ? key : show(key);
+}
+
+const OPENTELEMETRY: ReadonlySet<string> = new Set(OPENTELEMETRY_META_KEYS);
+
+/** `options.strict`, read without trusting `options`. */
+function strictOf(options: unknown): boolean {
+  try {
+    return typeof options === "object" && options !== null && (options as MetaCheckOptions).strict === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The problems of a `_meta`. `lenient` checks the known keys; `strict` also reports keys that
+ * break the grammar, unknown keys under reserved prefixes and non-string OpenTelemetry values;
+ * `build` (what we send) reports broken keys, non-string OpenTelemetry values and values that
+ * are not JSON data.
+ */
+function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: boolean, keys: "lenient" | "strict" | "build"): MetaProblem[] {
+  const found: MetaProblem[] = [];
+  let dropped = 0;
+  const problems = {
+    push(p: MetaProblem): void {
+      if (found.length < MAX_META_PROBLEMS) found.push(p.key.length <= 200 ? p : { ...p, key: keyText(p.key) });
+      else dropped++;
+    },
+  };
   try {
     if (meta === undefined) {
       for (const k of known) if (k.required) problems.push({ key: k.key, problem: "missing", message: "missing required key " + k.key });
-      if (metaRequired && problems.length === 0) problems.push({ key: "", problem: "missing", message: "_meta is required" });
-      return problems;
+      if (metaRequired && found.length === 0) problems.push({ key: "", problem: "missing", message: "_meta is required" });
+      return found;
     }
-    if (typeof meta !== "object" || meta === null || Array.isArray(meta)) {
-      return [{ key: "", problem: "not-an-object", message: "_meta must be an object" }];
-    }
+    if (!isPlainObject(meta)) return [{ key: "", problem: "not-an-object", message: "_meta must be a plain JSON object" }];
     const knownKeys = new Set<string>();
     for (const k of known) {
       knownKeys.add(k.key);
@@ -172,11 +219,18 @@ function checkMeta(
     }
     if (keys !== "lenient") {
       for (const key of Object.keys(meta)) {
+        const value = (meta as Record<string, unknown>)[key];
+        if (keys === "build" && !isJsonData(value, 0)) {
+          problems.push({ key, problem: "not-json", message: "the value of " + show(key) + " is not JSON data" });
+        }
+        if (OPENTELEMETRY.has(key) && typeof value !== "string") {
+          problems.push({ key, problem: "malformed", message: key + " is malformed: expected a string (W3C Trace Context or Baggage)" });
+        }
         if (knownKeys.has(key)) continue;
         if (!isValidMetaKey(key)) {
           const parsed = parseMetaKey(key);
           problems.push({ key, problem: "invalid-key", message: "key " + show(key) + " is invalid: " + (parsed.ok ? "" : parsed.reason) });
-        } else if (keys === "strict" && isReservedMetaKey(key)) {
+        } else if (keys === "strict" && key.indexOf("/") >= 0 && isReservedMetaKey(key)) {
           problems.push({
             key,
             problem: "unknown-reserved-key",
@@ -192,7 +246,8 @@ function checkMeta(
       message: "_meta could not be read: " + (e instanceof Error ? e.message : "an exception"),
     });
   }
-  return problems;
+  if (dropped > 0) found.push({ key: "", problem: "too-many", message: dropped + " more problems not listed" });
+  return found;
 }
 
 function invalidMeta(what: string, problems: readonly MetaProblem[]): InvalidMetaError {
@@ -213,25 +268,33 @@ function fieldsOf(meta: unknown, known: readonly KnownKey[]): Record<string, unk
   if (typeof meta === "object" && meta !== null) {
     for (const k of known) {
       const value = own(meta, k.key);
-      if (value !== undefined) fields[k.field] = value;
+      // defineProperty: a field named `__proto__` is data, not the prototype.
+      if (value !== undefined) Object.defineProperty(fields, k.field, { value, enumerable: true, writable: true, configurable: true });
     }
   }
   return fields;
 }
 
 function build<M>(meta: M, known: readonly KnownKey[], what: string): M {
-  const problems = checkMeta(meta, known, true, "grammar");
+  const problems = checkMeta(meta, known, true, "build");
   if (problems.length > 0) throw new TypeError("invalid " + what + " _meta: " + problems.map((p) => p.message).join("; "));
   return meta;
 }
 
 const REQUEST_META_KEYS: readonly KnownKey[] = [
   { key: "progressToken", field: "progressToken", required: false, check: (v) => firstIssue(validateProgressToken(v)) },
+  {
+    key: "io.modelcontextprotocol/related-task",
+    field: "relatedTask",
+    required: false,
+    check: (v) => firstIssue(validateRelatedTaskMetadata(v)),
+  },
 ];
 
 /** The request `_meta` keys the schema names, as fields. */
 export interface RequestMetaFields {
   progressToken?: NonNullable<T.RequestParams["_meta"]>["progressToken"];
+  relatedTask?: T.RelatedTaskMetadata;
 }
 
 /** What `checkRequestMeta` answers: the `_meta` and its known fields, or the `-32602` error naming every problem. */
@@ -245,7 +308,7 @@ export type RequestMetaCheck =
  */
 export function checkRequestMeta(params: unknown, options: MetaCheckOptions = {}): RequestMetaCheck {
   const meta = metaOf(params);
-  const problems = checkMeta(meta, REQUEST_META_KEYS, false, options.strict === true ? "strict" : "lenient");
+  const problems = checkMeta(meta, REQUEST_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
   if (problems.length > 0) return { ok: false, error: invalidMeta("request", problems) };
   return {
     ok: true,
@@ -255,8 +318,10 @@ export function checkRequestMeta(params: unknown, options: MetaCheckOptions = {}
 }
 
 /**
- * Returns `meta` once it is a valid request `_meta`: every key follows the key grammar and
- * every known key holds a value of its type.
+ * Returns `meta` once it is a valid request `_meta`: a plain object of JSON data, every key
+ * following the key grammar, every known key holding a value of its type, OpenTelemetry keys
+ * holding strings. Keys under reserved prefixes that this revision does not name are allowed:
+ * official extensions define them.
  *
  * @throws TypeError naming every problem
  */
@@ -264,10 +329,19 @@ export function buildRequestMeta(meta: NonNullable<T.RequestParams["_meta"]>): N
   return build(meta, REQUEST_META_KEYS, "request");
 }
 
-const NOTIFICATION_META_KEYS: readonly KnownKey[] = [];
+const NOTIFICATION_META_KEYS: readonly KnownKey[] = [
+  {
+    key: "io.modelcontextprotocol/related-task",
+    field: "relatedTask",
+    required: false,
+    check: (v) => firstIssue(validateRelatedTaskMetadata(v)),
+  },
+];
 
 /** The notification `_meta` keys the schema names, as fields. */
-export interface NotificationMetaFields {}
+export interface NotificationMetaFields {
+  relatedTask?: T.RelatedTaskMetadata;
+}
 
 /** What `checkNotificationMeta` answers: the `_meta` and its known fields, or the `-32602` error naming every problem. */
 export type NotificationMetaCheck =
@@ -280,7 +354,7 @@ export type NotificationMetaCheck =
  */
 export function checkNotificationMeta(params: unknown, options: MetaCheckOptions = {}): NotificationMetaCheck {
   const meta = metaOf(params);
-  const problems = checkMeta(meta, NOTIFICATION_META_KEYS, false, options.strict === true ? "strict" : "lenient");
+  const problems = checkMeta(meta, NOTIFICATION_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
   if (problems.length > 0) return { ok: false, error: invalidMeta("notification", problems) };
   return {
     ok: true,
@@ -290,8 +364,10 @@ export function checkNotificationMeta(params: unknown, options: MetaCheckOptions
 }
 
 /**
- * Returns `meta` once it is a valid notification `_meta`: every key follows the key grammar and
- * every known key holds a value of its type.
+ * Returns `meta` once it is a valid notification `_meta`: a plain object of JSON data, every key
+ * following the key grammar, every known key holding a value of its type, OpenTelemetry keys
+ * holding strings. Keys under reserved prefixes that this revision does not name are allowed:
+ * official extensions define them.
  *
  * @throws TypeError naming every problem
  */
@@ -299,10 +375,19 @@ export function buildNotificationMeta(meta: NonNullable<T.NotificationParams["_m
   return build(meta, NOTIFICATION_META_KEYS, "notification");
 }
 
-const RESULT_META_KEYS: readonly KnownKey[] = [];
+const RESULT_META_KEYS: readonly KnownKey[] = [
+  {
+    key: "io.modelcontextprotocol/related-task",
+    field: "relatedTask",
+    required: false,
+    check: (v) => firstIssue(validateRelatedTaskMetadata(v)),
+  },
+];
 
 /** The result `_meta` keys the schema names, as fields. */
-export interface ResultMetaFields {}
+export interface ResultMetaFields {
+  relatedTask?: T.RelatedTaskMetadata;
+}
 
 /** What `checkResultMeta` answers: the `_meta` and its known fields, or the `-32602` error naming every problem. */
 export type ResultMetaCheck =
@@ -315,7 +400,7 @@ export type ResultMetaCheck =
  */
 export function checkResultMeta(result: unknown, options: MetaCheckOptions = {}): ResultMetaCheck {
   const meta = metaOf(result);
-  const problems = checkMeta(meta, RESULT_META_KEYS, false, options.strict === true ? "strict" : "lenient");
+  const problems = checkMeta(meta, RESULT_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
   if (problems.length > 0) return { ok: false, error: invalidMeta("result", problems) };
   return {
     ok: true,
@@ -325,8 +410,10 @@ export function checkResultMeta(result: unknown, options: MetaCheckOptions = {})
 }
 
 /**
- * Returns `meta` once it is a valid result `_meta`: every key follows the key grammar and
- * every known key holds a value of its type.
+ * Returns `meta` once it is a valid result `_meta`: a plain object of JSON data, every key
+ * following the key grammar, every known key holding a value of its type, OpenTelemetry keys
+ * holding strings. Keys under reserved prefixes that this revision does not name are allowed:
+ * official extensions define them.
  *
  * @throws TypeError naming every problem
  */

@@ -58,38 +58,57 @@ export function classifyErrorCode(code: number): ErrorCodeClass {
 }
 
 /** A JSON-RPC error response: `{ jsonrpc: "2.0", id, error: { code, message, data? } }`. */
-export interface ErrorResponse<C extends number = number, D = unknown> {
+export interface TypedErrorResponse<C extends number = number, D = unknown> {
   jsonrpc: "2.0";
   id?: T.RequestId;
   error: { code: C; message: string; data?: D };
 }
 
 /** An error response whose `data` the schema requires. */
-export interface ErrorResponseWithData<C extends number, D> {
+export interface TypedErrorResponseWithData<C extends number, D> {
   jsonrpc: "2.0";
   id?: T.RequestId;
   error: { code: C; message: string; data: D };
 }
 
-function response(id: T.RequestId | undefined, code: number, message: string, data: unknown): any {
+function _response(id: T.RequestId | undefined, code: number, message: string, data: unknown): any {
   const error: { code: number; message: string; data?: unknown } = { code, message };
   if (data !== undefined) error.data = data;
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
 }
 
+/** Whether `code` lies where only defined codes may be sent: -32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's). */
+function reserved(code: number): boolean {
+  return (code >= -32768 && code <= -32100) || (code >= -32099 && code <= -32020);
+}
+
+/** Codes earlier revisions defined that this one must not send (2026-07-28 basic/index § Error Codes: implementations of this version MUST NOT emit -32002 or -32042). */
+const RETIRED_CODES: ReadonlySet<number> = new Set([-32002, -32042]);
+
+/** Codes whose `data` the schema requires, and the constructor that builds them. */
+const WITH_DATA: ReadonlyMap<number, string> = new Map([
+  [-32021, "missingRequiredClientCapability"],
+  [-32022, "unsupportedProtocolVersion"],
+]);
+
 /**
- * An error response with any code outside the reserved range, or a code this revision defines.
+ * An error response for a code without a constructor of its own: an application code, or one
+ * this revision defines.
  *
  * @param id the request's id; `undefined` only when it could not be read
- * @throws RangeError when `code` is not a safe integer, or lies in -32768..-32000 and this
- *   revision does not define it (codes there are JSON-RPC's and the specification's)
+ * @throws RangeError when `code` is not a safe integer; lies in -32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's) and this
+ *   revision does not define it; is retired; or carries `data` the schema requires (use its constructor)
  */
-export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): ErrorResponse {
+export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): TypedErrorResponse {
   if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
-  if (code >= -32768 && code <= -32000 && !DEFINED_CODES.has(code)) {
-    throw new RangeError("error code " + code + " is reserved (-32768..-32000) and not defined by protocol revision 2026-07-28");
+  if (reserved(code) && !DEFINED_CODES.has(code)) {
+    throw new RangeError("error code " + code + " is reserved and not defined by protocol revision 2026-07-28");
   }
-  return response(id, code, message, data);
+  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2026-07-28 must not send it");
+  const constructor = WITH_DATA.get(code);
+  if (constructor !== undefined)
+    throw new RangeError("error code " + code + " carries data the schema requires: use " + constructor + "()");
+  return _response(id, code, message, data);
 }
 
 /**
@@ -103,8 +122,8 @@ export function parseError(
   id: T.RequestId | undefined,
   data?: T.ParseError["data"],
   message: string = "Parse error",
-): ErrorResponse<typeof ErrorCode.ParseError, T.ParseError["data"]> {
-  return response(id, ErrorCode.ParseError, message, data);
+): TypedErrorResponse<typeof ErrorCode.ParseError, T.ParseError["data"]> {
+  return _response(id, ErrorCode.ParseError, message, data);
 }
 
 /**
@@ -118,8 +137,8 @@ export function invalidRequest(
   id: T.RequestId | undefined,
   data?: T.InvalidRequestError["data"],
   message: string = "Invalid request",
-): ErrorResponse<typeof ErrorCode.InvalidRequest, T.InvalidRequestError["data"]> {
-  return response(id, ErrorCode.InvalidRequest, message, data);
+): TypedErrorResponse<typeof ErrorCode.InvalidRequest, T.InvalidRequestError["data"]> {
+  return _response(id, ErrorCode.InvalidRequest, message, data);
 }
 
 /**
@@ -133,8 +152,8 @@ export function methodNotFound(
   id: T.RequestId | undefined,
   data?: T.MethodNotFoundError["data"],
   message: string = "Method not found",
-): ErrorResponse<typeof ErrorCode.MethodNotFound, T.MethodNotFoundError["data"]> {
-  return response(id, ErrorCode.MethodNotFound, message, data);
+): TypedErrorResponse<typeof ErrorCode.MethodNotFound, T.MethodNotFoundError["data"]> {
+  return _response(id, ErrorCode.MethodNotFound, message, data);
 }
 
 /**
@@ -148,8 +167,8 @@ export function invalidParams(
   id: T.RequestId | undefined,
   data?: T.InvalidParamsError["data"],
   message: string = "Invalid params",
-): ErrorResponse<typeof ErrorCode.InvalidParams, T.InvalidParamsError["data"]> {
-  return response(id, ErrorCode.InvalidParams, message, data);
+): TypedErrorResponse<typeof ErrorCode.InvalidParams, T.InvalidParamsError["data"]> {
+  return _response(id, ErrorCode.InvalidParams, message, data);
 }
 
 /**
@@ -163,8 +182,8 @@ export function internalError(
   id: T.RequestId | undefined,
   data?: T.InternalError["data"],
   message: string = "Internal error",
-): ErrorResponse<typeof ErrorCode.InternalError, T.InternalError["data"]> {
-  return response(id, ErrorCode.InternalError, message, data);
+): TypedErrorResponse<typeof ErrorCode.InternalError, T.InternalError["data"]> {
+  return _response(id, ErrorCode.InternalError, message, data);
 }
 
 /**
@@ -178,8 +197,8 @@ export function headerMismatch(
   id: T.RequestId | undefined,
   data?: T.HeaderMismatchError["error"]["data"],
   message: string = "Header mismatch",
-): ErrorResponse<typeof ErrorCode.HeaderMismatch, T.HeaderMismatchError["error"]["data"]> {
-  return response(id, ErrorCode.HeaderMismatch, message, data);
+): TypedErrorResponse<typeof ErrorCode.HeaderMismatch, T.HeaderMismatchError["error"]["data"]> {
+  return _response(id, ErrorCode.HeaderMismatch, message, data);
 }
 
 /**
@@ -193,8 +212,8 @@ export function missingRequiredClientCapability(
   id: T.RequestId | undefined,
   data: T.MissingRequiredClientCapabilityError["error"]["data"],
   message: string = "Missing required client capability",
-): ErrorResponseWithData<typeof ErrorCode.MissingRequiredClientCapability, T.MissingRequiredClientCapabilityError["error"]["data"]> {
-  return response(id, ErrorCode.MissingRequiredClientCapability, message, data);
+): TypedErrorResponseWithData<typeof ErrorCode.MissingRequiredClientCapability, T.MissingRequiredClientCapabilityError["error"]["data"]> {
+  return _response(id, ErrorCode.MissingRequiredClientCapability, message, data);
 }
 
 /**
@@ -208,8 +227,8 @@ export function unsupportedProtocolVersion(
   id: T.RequestId | undefined,
   data: T.UnsupportedProtocolVersionError["error"]["data"],
   message: string = "Unsupported protocol version",
-): ErrorResponseWithData<typeof ErrorCode.UnsupportedProtocolVersion, T.UnsupportedProtocolVersionError["error"]["data"]> {
-  return response(id, ErrorCode.UnsupportedProtocolVersion, message, data);
+): TypedErrorResponseWithData<typeof ErrorCode.UnsupportedProtocolVersion, T.UnsupportedProtocolVersionError["error"]["data"]> {
+  return _response(id, ErrorCode.UnsupportedProtocolVersion, message, data);
 }
 
 /**
@@ -223,8 +242,8 @@ export function resourceNotFound(
   id: T.RequestId | undefined,
   data: { uri: string; [key: string]: unknown },
   message: string = "Resource not found",
-): ErrorResponseWithData<typeof ErrorCode.InvalidParams, { uri: string; [key: string]: unknown }> {
-  return response(id, ErrorCode.InvalidParams, message, data);
+): TypedErrorResponseWithData<typeof ErrorCode.InvalidParams, { uri: string; [key: string]: unknown }> {
+  return _response(id, ErrorCode.InvalidParams, message, data);
 }
 
 /**

@@ -332,6 +332,25 @@ export type ResultTypeResolution = { readonly ok: true; readonly resultType: str
  * revision or `options.known` names → that value; anything else → invalid. Never throws.
  */
 export function resolveResultType(result: unknown, options: ResultTypeOptions = {}): ResultTypeResolution {
+  const read = readResultType(result, options);
+  return read.ok ? { ok: true, resultType: read.resultType } : read;
+}
+
+/** `options.known`, read without trusting `options`: only its strings count. */
+function knownOf(options: unknown): readonly string[] {
+  try {
+    const known = typeof options === "object" && options !== null ? (options as ResultTypeOptions).known : undefined;
+    return Array.isArray(known) ? known.filter((k): k is string => typeof k === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Reads `resultType` once, as own data; says whether it was absent. */
+function readResultType(
+  result: unknown,
+  options: unknown,
+): { ok: true; resultType: string; absent: boolean } | { ok: false; reason: string } {
   let value: unknown;
   try {
     if (typeof result !== "object" || result === null || Array.isArray(result)) return { ok: false, reason: "a result is an object" };
@@ -339,9 +358,10 @@ export function resolveResultType(result: unknown, options: ResultTypeOptions = 
   } catch {
     return { ok: false, reason: "the result could not be read" };
   }
-  if (value === undefined) return { ok: true, resultType: "complete" };
+  if (value === undefined) return { ok: true, resultType: "complete", absent: true };
   if (typeof value !== "string") return { ok: false, reason: "resultType must be a string" };
-  if ((RESULT_TYPES as readonly string[]).includes(value) || (options.known ?? []).includes(value)) return { ok: true, resultType: value };
+  if ((RESULT_TYPES as readonly string[]).includes(value) || knownOf(options).includes(value))
+    return { ok: true, resultType: value, absent: false };
   return { ok: false, reason: "unknown resultType " + JSON.stringify(value.length > 60 ? value.slice(0, 60) + "…" : value) };
 }
 
@@ -366,7 +386,7 @@ function fail(path: string, message: string, keyword: string): { readonly ok: fa
 export function parseResult<M extends RequestMethod>(method: M, result: unknown, options: ResultTypeOptions = {}): ParsedResult<M> {
   const info = methodInfo(method);
   if (info === undefined || info.kind === "notification") return fail("", "no request method " + JSON.stringify(String(method)), "method");
-  const resolved = resolveResultType(result, options);
+  const resolved = readResultType(result, options);
   if (!resolved.ok) return fail("/resultType", resolved.reason, "resultType");
   const resultType = resolved.resultType;
   if (resultType === "input_required") {
@@ -383,7 +403,7 @@ export function parseResult<M extends RequestMethod>(method: M, result: unknown,
   if (resultType !== "complete") return { ok: true, resultType, type: null, value: result };
   let value: unknown = result;
   try {
-    if ((result as { resultType?: unknown }).resultType === undefined) value = { ...(result as object), resultType };
+    if (resolved.absent) value = { ...(result as object), resultType };
   } catch {
     return fail("", "the result could not be read", "exception");
   }

@@ -38,8 +38,6 @@ export interface ErrorCodeFact {
 /** A `_meta` key the schema names. */
 export interface MetaKeyFact {
   readonly key: string;
-  /** Member of `MetaKey`: `ProtocolVersion`. */
-  readonly member: string;
   /** Declarations whose `_meta` shape names the key. */
   readonly declaredIn: readonly string[];
 }
@@ -51,6 +49,8 @@ export interface MetaShapeFact {
   /** Whether `_meta` itself must be present. */
   readonly metaRequired: boolean;
   readonly properties: readonly Property[];
+  /** Keys added from the prose rules (not in the schema's `_meta` type), by key: their value type's name. */
+  readonly proseKeys: ReadonlyMap<string, string>;
 }
 
 export type MethodKind = "request" | "notification" | "input-request";
@@ -113,13 +113,14 @@ export function pascalCase(constant: string): string {
 
 function camelCase(constant: string): string {
   const p = pascalCase(constant);
-  return p[0]!.toLowerCase() + p.slice(1);
+  return p === "" ? p : p[0]!.toLowerCase() + p.slice(1);
 }
 
 /** `URL_ELICITATION_REQUIRED` → `URL elicitation required`. */
 function sentence(constant: string): string {
   const ws = words(constant).map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
-  const first = ws[0]!;
+  const first = ws[0];
+  if (first === undefined) return constant;
   ws[0] = first[0]!.toUpperCase() + first.slice(1);
   return ws.join(" ");
 }
@@ -211,7 +212,7 @@ function metaShape(model: Model, declName: string, viaParams: boolean): MetaShap
   const shape = model.shapeOf(type);
   if (!shape) return undefined;
   const typeText = type.kind === "ref" && model.declarations.get(type.name)?.exported ? `T.${type.name}` : `NonNullable<${access}["_meta"]>`;
-  return { typeText, metaRequired: !meta[0]!.optional, properties: shape.properties };
+  return { typeText, metaRequired: !meta[0]!.optional, properties: shape.properties, proseKeys: new Map() };
 }
 
 function firstMetaShape(model: Model, candidates: [string, boolean][]): MetaShapeFact | undefined {
@@ -222,17 +223,38 @@ function firstMetaShape(model: Model, candidates: [string, boolean][]): MetaShap
   return undefined;
 }
 
-/** `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a clash, the prefix labels too. */
-function metaMembers(keys: string[]): Map<string, string> {
-  const short = (key: string) => {
-    const name = key.slice(key.lastIndexOf("/") + 1);
-    return name.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
+/** A shape with the prose rules' keys for it added (optional, typed by their schema type), when the schema has that type. */
+function addProseKeys(model: Model, rules: ProtocolRules, what: "request" | "notification" | "result", shape: MetaShapeFact): MetaShapeFact {
+  const extra = rules.proseMetaKeys.filter(
+    (k) => k.shapes.includes(what) && model.declarations.get(k.typeName)?.exported && !shape.properties.some((p) => p.name === k.key),
+  );
+  if (extra.length === 0) return shape;
+  const added: Property[] = extra.map((k) => ({
+    name: k.key,
+    optional: true,
+    type: { kind: "ref", name: k.typeName },
+    docs: { text: k.cite, tags: [] },
+    span: model.declarations.get(k.typeName)!.span,
+  }));
+  return { ...shape, properties: [...shape.properties, ...added], proseKeys: new Map(extra.map((k) => [k.key, k.typeName])) };
+}
+
+function metaFacts(
+  model: Model,
+  requestMeta: MetaShapeFact | undefined,
+  notificationMeta: MetaShapeFact | undefined,
+  resultMeta: MetaShapeFact | undefined,
+): Pick<ProtocolFacts, "metaKeys" | "requestMeta" | "notificationMeta" | "resultMeta"> {
+  return {
+    metaKeys: metaKeys(model, [
+      ["request", requestMeta],
+      ["notification", notificationMeta],
+      ["result", resultMeta],
+    ]),
+    ...(requestMeta ? { requestMeta } : {}),
+    ...(notificationMeta ? { notificationMeta } : {}),
+    ...(resultMeta ? { resultMeta } : {}),
   };
-  const long = (key: string) => key.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
-  const cap = (s: string) => (s === "" ? "Empty" : s[0]!.toUpperCase() + s.slice(1));
-  const counts = new Map<string, number>();
-  for (const k of keys) counts.set(short(k), (counts.get(short(k)) ?? 0) + 1);
-  return new Map(keys.map((k) => [k, cap(counts.get(short(k))! > 1 ? long(k) : short(k))]));
 }
 
 function metaKeys(model: Model, shapes: [string, MetaShapeFact | undefined][]): MetaKeyFact[] {
@@ -247,8 +269,7 @@ function metaKeys(model: Model, shapes: [string, MetaShapeFact | undefined][]): 
     if (decl.kind !== "interface" || !/MetaObject$/.test(decl.name)) continue;
     decl.type.properties.forEach((p) => add(p.name, decl.name));
   }
-  const members = metaMembers([...declaredIn.keys()]);
-  return [...declaredIn.entries()].map(([key, where]) => ({ key, member: members.get(key)!, declaredIn: where }));
+  return [...declaredIn.entries()].map(([key, where]) => ({ key, declaredIn: where }));
 }
 
 /** The literal string a message type's `method` member holds. */
@@ -362,6 +383,8 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     ["Notification", true],
   ]);
   const resultMeta = firstMetaShape(model, [["Result", false]]);
+  const withProse = (what: "request" | "notification" | "result", shape: MetaShapeFact | undefined) =>
+    shape && addProseKeys(model, rules, what, shape);
   const envelope = ["JSONRPCErrorResponse", "JSONRPCError"].find((n) => model.declarations.get(n)?.kind === "interface");
   const idProps = envelope ? prop(model.shapeOf({ kind: "ref", name: envelope }), "id") : [];
   return {
@@ -372,14 +395,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     ...(envelope ? { errorEnvelope: envelope } : {}),
     ...(model.declarations.get("RequestId")?.exported && model.declarations.get("RequestId")?.kind !== "const" ? { requestIdType: "T.RequestId" } : {}),
     errorIdOptional: idProps.length === 0 || idProps.every((p) => p.optional),
-    metaKeys: metaKeys(model, [
-      ["request", requestMeta],
-      ["notification", notificationMeta],
-      ["result", resultMeta],
-    ]),
-    ...(requestMeta ? { requestMeta } : {}),
-    ...(notificationMeta ? { notificationMeta } : {}),
-    ...(resultMeta ? { resultMeta } : {}),
+    ...metaFacts(model, withProse("request", requestMeta), withProse("notification", notificationMeta), withProse("result", resultMeta)),
     methods: methods(model, rules),
     resultTypes: resultTypes(model, rules),
     ...(model.declarations.get("InputRequiredResult")?.kind === "interface" ? { inputRequiredResult: "InputRequiredResult" } : {}),

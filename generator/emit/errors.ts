@@ -5,7 +5,46 @@
  * `generator/rules`); data types are the schema's own error interfaces.
  */
 import type { ErrorCodeFact, ProtocolFacts } from "../analyze/protocol.js";
+import { GeneratorError } from "../errors.js";
+import type { Diagnostic } from "../ir.js";
 import { STANDARD_JSONRPC_CODES } from "../rules/index.js";
+import { isPlainIdentifier } from "./names.js";
+
+/** Names `errors.ts` declares besides the constructors. */
+const OWN_NAMES = new Set([
+  "ErrorCode",
+  "isErrorCode",
+  "ErrorCodeClass",
+  "classifyErrorCode",
+  "TypedErrorResponse",
+  "TypedErrorResponseWithData",
+  "errorResponse",
+  "isResourceNotFoundError",
+  "T",
+]);
+
+/** Refuses error-code constants whose generated names are no identifiers or collide (MCG301). */
+function checkNames(facts: ProtocolFacts): void {
+  const problems: Diagnostic[] = [];
+  const members = new Map<string, string>();
+  const constructors = new Map<string, string>();
+  for (const f of facts.errorCodes) {
+    const at = f.span ? { span: f.span } : {};
+    if (!isPlainIdentifier(f.member) || !isPlainIdentifier(f.constructorName)) {
+      problems.push({ code: "MCG301", message: `error-code constant ${f.constant} gives no usable name (${f.member}, ${f.constructorName}); rename the constant`, ...at });
+      continue;
+    }
+    const other = members.get(f.member) ?? constructors.get(f.constructorName);
+    if (other !== undefined) {
+      problems.push({ code: "MCG301", message: `error-code constants ${other} and ${f.constant} both give ${f.member} / ${f.constructorName} in errors.ts; rename one`, ...at });
+    } else if (OWN_NAMES.has(f.constructorName) || OWN_NAMES.has(f.member)) {
+      problems.push({ code: "MCG301", message: `error-code constant ${f.constant} gives ${f.constructorName}, a name errors.ts uses itself; rename the constant`, ...at });
+    }
+    members.set(f.member, f.constant);
+    constructors.set(f.constructorName, f.constant);
+  }
+  if (problems.length > 0) throw new GeneratorError(problems);
+}
 
 /** `--enum-style`: an `as const` object plus a union type, or a TypeScript `enum`. */
 export type EnumStyle = "as-const" | "ts-enum";
@@ -28,6 +67,13 @@ export interface ErrorsView {
   /** Lines of `classifyErrorCode`'s body for the partition rule. */
   readonly classifyBody: string;
   readonly classifyDoc: string;
+  /** The body of `reserved(code)`: the ranges where only defined codes may be sent. */
+  readonly reservedBody: string;
+  readonly reservedDoc: string;
+  readonly retired: string;
+  readonly retiredCite: string;
+  /** `[code, "constructorName"]` for codes whose data the schema requires. */
+  readonly withData: string;
   readonly resourceNotFound: { readonly test: string; readonly cite: string };
 }
 
@@ -48,6 +94,7 @@ function origin(fact: ErrorCodeFact, source: string): string {
 }
 
 export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: EnumStyle): ErrorsView {
+  checkNames(facts);
   const rules = facts.rules;
   // The schema's RequestId, or JSON-RPC's own id type when the schema has none.
   const id = facts.requestIdType ?? "string | number";
@@ -58,7 +105,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     codeValue: `ErrorCode.${f.member}`,
     dataType: f.dataType,
     dataParam: f.dataRequired ? `data: ${f.dataType}` : `data?: ${f.dataType}`,
-    returnType: `${f.dataRequired ? "ErrorResponseWithData" : "ErrorResponse"}<${codeType(f.member)}, ${f.dataType}>`,
+    returnType: `${f.dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(f.member)}, ${f.dataType}>`,
     message: JSON.stringify(f.message),
     origin: origin(f, source),
   }));
@@ -73,7 +120,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
       codeValue: `ErrorCode.${rnfMember.member}`,
       dataType,
       dataParam: rnf.uriRequired ? `data: ${dataType}` : `data?: ${dataType}`,
-      returnType: `${rnf.uriRequired ? "ErrorResponseWithData" : "ErrorResponse"}<${codeType(rnfMember.member)}, ${dataType}>`,
+      returnType: `${rnf.uriRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(rnfMember.member)}, ${dataType}>`,
       message: JSON.stringify("Resource not found"),
       origin: `resource not found: ${rnf.cite}`,
     });
@@ -81,7 +128,10 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
   const current = rnf.uriRequired
     ? `(e.code === ${rnf.code} && typeof e.data === "object" && e.data !== null && typeof e.data.uri === "string")`
     : `e.code === ${rnf.code}`;
-  const accepted = rnf.acceptedCodes.filter((c) => c !== rnf.code || rnf.uriRequired).map((c) => `e.code === ${c}`);
+  // The code resourceNotFound() sends, when the schema or the prose gives it its own constant.
+  const own = facts.errorCodes.find((f) => f.constructorName === "resourceNotFound");
+  const acceptedCodes = [...rnf.acceptedCodes, ...(own ? [own.code] : [])];
+  const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code || rnf.uriRequired).map((c) => `e.code === ${c}`);
   const defined = facts.errorCodes.map((f) => f.code);
   const partition =
     rules.errorPartition.rule === "mcp-partitioned"
@@ -94,7 +144,20 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     rules.errorPartition.rule === "mcp-partitioned"
       ? "-32000..-32019 `legacy`; -32020..-32099 `mcp` (reserved for codes the specification defines)"
       : "-32000..-32099 (JSON-RPC's implementation-defined server errors) `mcp` when this revision defines the code, else `legacy`";
+  const partitioned = rules.errorPartition.rule === "mcp-partitioned";
   return {
+    reservedBody: partitioned
+      ? "return (code >= -32768 && code <= -32100) || (code >= -32099 && code <= -32020);"
+      : "return code >= -32768 && code <= -32100;",
+    reservedDoc: partitioned
+      ? "-32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's)"
+      : "-32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors)",
+    retired: rules.retiredCodes.codes.join(", "),
+    retiredCite: rules.retiredCodes.cite,
+    withData: facts.errorCodes
+      .filter((f) => f.dataRequired)
+      .map((f) => `[${f.code}, ${JSON.stringify(f.constructorName)}]`)
+      .join(", "),
     version: rules.version,
     rulesCite: rules.errorPartition.cite,
     tsEnum: enumStyle === "ts-enum",

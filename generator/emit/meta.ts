@@ -5,9 +5,36 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
-import { GeneratorError } from "../errors.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
+import { isPlainIdentifier } from "./names.js";
+
+/**
+ * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a
+ * clash, the prefix labels too (`IoModelcontextprotocolProtocolVersion`); a key that still gives
+ * no identifier of its own is its own (quoted) member name.
+ */
+function metaMembers(keys: readonly string[]): Map<string, string> {
+  const camel = (s: string) => s.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
+  const short = (key: string) => camel(key.slice(key.lastIndexOf("/") + 1));
+  const cap = (s: string) => (s === "" ? s : s[0]!.toUpperCase() + s.slice(1));
+  const counts = new Map<string, number>();
+  for (const k of keys) counts.set(short(k), (counts.get(short(k)) ?? 0) + 1);
+  const chosen = keys.map((k) => cap(counts.get(short(k))! > 1 ? camel(k) : short(k)));
+  return new Map(
+    keys.map((k, i) => {
+      const name = chosen[i]!;
+      const unique = chosen.indexOf(name) === chosen.lastIndexOf(name);
+      // A quoted "__proto__" member would set the object's prototype; a computed one is a key.
+      return [k, isPlainIdentifier(name) && unique ? name : k === "__proto__" ? '["__proto__"]' : JSON.stringify(k)];
+    }),
+  );
+}
+
+/** Text safe inside a block comment. */
+function commentSafe(text: string): string {
+  return text.replace(/\*\//g, "*\\/");
+}
 
 interface KeyCheckView {
   readonly key: string;
@@ -66,7 +93,7 @@ const RESERVED: Record<ReservedPrefixRule, { body: string; doc: string }> = {
 };
 
 /** A check `(v) => string | undefined` (a problem, or none) for a key's value. */
-function checkFor(type: TypeExpr, model: Model, imports: Set<string>, where: Property): string {
+function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
   switch (type.kind) {
     case "ref": {
       const decl = model.declarations.get(type.name);
@@ -90,17 +117,13 @@ function checkFor(type: TypeExpr, model: Model, imports: Set<string>, where: Pro
     default:
       break;
   }
-  throw new GeneratorError([
-    {
-      code: "MCG302",
-      message: `meta.ts cannot check _meta key ${JSON.stringify(where.name)}: give it a named type (an exported alias or interface)`,
-      span: where.span,
-    },
-  ]);
+  // A value type without a name has no validator to call: the key is known, its value unchecked.
+  return "() => undefined /* value not checked: its type has no name in the schema */";
 }
 
+/** Field names of `…MetaFields`: the key's name in camelCase (`related-task` → `relatedTask`), or the whole key on a clash. */
 function fieldNames(properties: readonly Property[]): Map<string, string> {
-  const short = (key: string) => key.slice(key.lastIndexOf("/") + 1);
+  const short = (key: string) => key.slice(key.lastIndexOf("/") + 1).replace(/-+([A-Za-z0-9])/g, (_m, c: string) => c.toUpperCase());
   const counts = new Map<string, number>();
   for (const p of properties) counts.set(short(p.name), (counts.get(short(p.name)) ?? 0) + 1);
   const ident = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
@@ -134,7 +157,7 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
     article: s.article,
     container: s.container,
     containerParam: s.containerParam,
-    requirement,
+    requirement: commentSafe(requirement),
     constName: `${what.toUpperCase()}_META_KEYS`,
     fieldsType: `${s.name}MetaFields`,
     resultType: `${s.name}MetaCheck`,
@@ -146,12 +169,12 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
       key: JSON.stringify(p.name),
       field: fields.get(p.name)!,
       required: !p.optional,
-      check: checkFor(p.type, model, imports, p),
+      check: checkFor(p.type, model, imports),
     })),
     fields: properties.map((p) => ({
       field: fields.get(p.name)!,
       optional: p.optional ? "?" : "",
-      type: `${shape!.typeText}[${JSON.stringify(p.name)}]`,
+      type: shape!.proseKeys.has(p.name) ? `T.${shape!.proseKeys.get(p.name)!}` : `${shape!.typeText}[${JSON.stringify(p.name)}]`,
     })),
   };
 }
@@ -165,10 +188,11 @@ export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
     shapeView("result", facts.resultMeta, model, imports),
   ];
   const reserved = RESERVED[rules.reservedPrefix.rule];
+  const members = metaMembers(facts.metaKeys.map((k) => k.key));
   const unprefixed = facts.metaKeys.map((k) => k.key).filter((k) => !k.includes("/"));
   return {
     version: rules.version,
-    keys: facts.metaKeys.map((k) => ({ member: k.member, key: JSON.stringify(k.key), declaredIn: k.declaredIn.join(", ") })),
+    keys: facts.metaKeys.map((k) => ({ member: members.get(k.key)!, key: JSON.stringify(k.key), declaredIn: k.declaredIn.join(", ") })),
     hasKeys: facts.metaKeys.length > 0,
     otelKeys: rules.openTelemetryKeys.keys.map((k) => JSON.stringify(k)).join(", "),
     otelCite: rules.openTelemetryKeys.cite,

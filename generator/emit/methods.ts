@@ -8,6 +8,8 @@ import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
 
 interface MethodView {
   readonly method: string;
+  /** The method as a key of an object literal (`["__proto__"]` stays a key). */
+  readonly methodKey: string;
   readonly kind: string;
   readonly direction: string;
   readonly messageType: string;
@@ -46,6 +48,7 @@ function view(m: MethodFact, model: Model): MethodView {
   const results = m.results.filter((r) => exportedType(model, r));
   return {
     method: JSON.stringify(m.method),
+    methodKey: m.method === "__proto__" ? '["__proto__"]' : JSON.stringify(m.method),
     kind: JSON.stringify(m.kind),
     direction: JSON.stringify(m.direction),
     messageType: JSON.stringify(m.messageType),

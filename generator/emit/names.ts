@@ -98,3 +98,16 @@ export function assignTypeNames(declarations: readonly Declaration[]): Map<strin
   }
   return result;
 }
+
+const RESERVED_WORDS = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally for function if import in " +
+    "instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package " +
+    "private protected public await arguments eval undefined NaN Infinity"
+  ).split(" "),
+);
+
+/** An identifier usable as a declaration name or member: ASCII letters, digits, `_` and `$`, no reserved word. */
+export function isPlainIdentifier(name: string): boolean {
+  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED_WORDS.has(name) && name !== "__proto__";
+}

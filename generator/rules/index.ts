@@ -41,6 +41,14 @@ export interface ProseErrorCode {
   readonly cite: string;
 }
 
+/** A `_meta` key stated in prose (a doc comment), with the schema type of its value. */
+export interface ProseMetaKey {
+  readonly key: string;
+  readonly typeName: string;
+  readonly shapes: readonly ("request" | "notification" | "result")[];
+  readonly cite: string;
+}
+
 /** A capability that must be advertised before a method may be used. */
 export interface CapabilityGate {
   readonly method: string;
@@ -56,6 +64,8 @@ export interface ProtocolRules {
   /** The protocol revision these rules are taken from. */
   readonly version: string;
   readonly errorPartition: { readonly rule: ErrorPartition; readonly cite: string };
+  /** Codes earlier revisions defined that this one forbids sending. */
+  readonly retiredCodes: { readonly codes: readonly number[]; readonly cite: string };
   /** Codes defined in prose only, added to `ErrorCode`. */
   readonly proseErrorCodes: readonly ProseErrorCode[];
   /**
@@ -68,6 +78,8 @@ export interface ProtocolRules {
     readonly acceptedCodes: readonly number[];
     readonly cite: string;
   };
+  /** `_meta` keys the schema names only in doc comments: added to the shapes they are used in, with their type. */
+  readonly proseMetaKeys: readonly ProseMetaKey[];
   /** Whether `_meta` keys follow the prefix/name grammar. */
   readonly metaKeyGrammar: { readonly applies: boolean; readonly cite: string };
   readonly reservedPrefix: { readonly rule: ReservedPrefixRule; readonly cite: string };
@@ -131,6 +143,7 @@ function gates(version: string, completions: boolean): CapabilityGate[] {
   return out;
 }
 
+const NONE_RETIRED = { codes: [], cite: "no code retired" };
 const NO_META_GRAMMAR = { applies: false, cite: "basic/index § _meta states no key grammar before 2025-06-18" };
 const META_GRAMMAR = (v: string) => ({ applies: true, cite: `${v} basic/index § General fields › _meta (key name format)` });
 const NO_OTEL = { keys: [], cite: "OpenTelemetry keys are first reserved in 2026-07-28 (SEP-414)" };
@@ -145,8 +158,10 @@ export const RULES: readonly ProtocolRules[] = [
   {
     version: "2024-11-05",
     errorPartition: JSONRPC_PARTITION("2024-11-05"),
+    retiredCodes: NONE_RETIRED,
     proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
     resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    proseMetaKeys: [],
     metaKeyGrammar: NO_META_GRAMMAR,
     reservedPrefix: { rule: "none", cite: "2024-11-05 schema.ts: `_meta` is reserved by the protocol as a whole; no key rule" },
     openTelemetryKeys: NO_OTEL,
@@ -157,8 +172,10 @@ export const RULES: readonly ProtocolRules[] = [
   {
     version: "2025-03-26",
     errorPartition: JSONRPC_PARTITION("2025-03-26"),
+    retiredCodes: NONE_RETIRED,
     proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
     resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    proseMetaKeys: [],
     metaKeyGrammar: NO_META_GRAMMAR,
     reservedPrefix: { rule: "none", cite: "2025-03-26 schema.ts: `_meta` is reserved by the protocol as a whole; no key rule" },
     openTelemetryKeys: NO_OTEL,
@@ -169,8 +186,10 @@ export const RULES: readonly ProtocolRules[] = [
   {
     version: "2025-06-18",
     errorPartition: JSONRPC_PARTITION("2025-06-18"),
+    retiredCodes: NONE_RETIRED,
     proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
     resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    proseMetaKeys: [],
     metaKeyGrammar: META_GRAMMAR("2025-06-18"),
     reservedPrefix: {
       rule: "label-followed-by-label",
@@ -184,8 +203,17 @@ export const RULES: readonly ProtocolRules[] = [
   {
     version: "2025-11-25",
     errorPartition: JSONRPC_PARTITION("2025-11-25"),
+    retiredCodes: NONE_RETIRED,
     proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
     resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    proseMetaKeys: [
+      {
+        key: "io.modelcontextprotocol/related-task",
+        typeName: "RelatedTaskMetadata",
+        shapes: ["request", "notification", "result"],
+        cite: "2025-11-25 schema.ts RelatedTaskMetadata: sent in `_meta` under io.modelcontextprotocol/related-task",
+      },
+    ],
     metaKeyGrammar: META_GRAMMAR("2025-11-25"),
     reservedPrefix: { rule: "second-label", cite: "2025-11-25 basic/index § General fields › _meta: the second label" },
     openTelemetryKeys: NO_OTEL,
@@ -196,6 +224,10 @@ export const RULES: readonly ProtocolRules[] = [
   {
     version: "2026-07-28",
     errorPartition: { rule: "mcp-partitioned", cite: "2026-07-28 basic/index § Error Codes (the -32000..-32099 partition)" },
+    retiredCodes: {
+      codes: [-32002, -32042],
+      cite: "2026-07-28 basic/index § Error Codes: implementations of this version MUST NOT emit -32002 or -32042",
+    },
     proseErrorCodes: [],
     resourceNotFound: {
       code: -32602,
@@ -203,6 +235,7 @@ export const RULES: readonly ProtocolRules[] = [
       acceptedCodes: [-32002],
       cite: "2026-07-28 server/resources § Error Handling (-32602 with data.uri; clients SHOULD still accept -32002)",
     },
+    proseMetaKeys: [],
     metaKeyGrammar: META_GRAMMAR("2026-07-28"),
     reservedPrefix: { rule: "second-label", cite: "2026-07-28 basic/index § General fields › _meta: the second label" },
     openTelemetryKeys: {

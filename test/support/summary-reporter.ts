@@ -7,7 +7,7 @@ import type { Reporter, TestModule } from "vitest/node";
 
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
-    const count = { passed: 0, failed: 0, skipped: 0 };
+    const count = { passed: 0, failed: 0, skipped: 0, suites: 0 };
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
         const state = test.result().state;
@@ -16,8 +16,14 @@ export default class SummaryReporter implements Reporter {
         else count.skipped++;
       }
       if (module.state() === "failed" && module.children.size === 0) count.failed++;
+      // A hook that throws (say a beforeAll that cannot generate a fixture) fails its suite and skips its tests.
+      for (const suite of module.children.allSuites()) {
+        const testFailed = [...suite.children.allTests()].some((t) => t.result().state === "failed");
+        if (suite.state() === "failed" && !testFailed) count.suites++;
+      }
     }
     const skipped = count.skipped > 0 ? `, ${count.skipped} skipped` : "";
-    process.stdout.write(`\ntests: ${count.passed} passed, ${count.failed} failed${skipped}\n`);
+    const suites = count.suites > 0 ? `; ${count.suites} ${count.suites === 1 ? "suite" : "suites"} failed in a hook` : "";
+    process.stdout.write(`\ntests: ${count.passed} passed, ${count.failed} failed${skipped}${suites}\n`);
   }
 }
