@@ -102,7 +102,8 @@ describe("fixture interfaces: extends (zero, one, several, Omit, alias), re-decl
       { code: 1, message: "m", data: null },
     ],
     invalid: [
-      [new globalThis.Error("boom"), [I("/code", "required")]],
+      // An Error instance is not JSON data (only plain objects are), whatever properties it has.
+      [new globalThis.Error("boom"), [I("", "type")]],
       [{ code: 1.5, message: "m" }, [I("/code", "type")]],
     ],
   });
