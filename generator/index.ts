@@ -83,6 +83,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const protocol = protocolFacts(model, resolved.protocolRules);
   const warnings: Diagnostic[] = [...ir.warnings];
   if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
+  warnings.push(...protocol.warnings);
   const header = [
     `${GENERATED_MARK}${GENERATOR_VERSION} from ${headerSafe(loaded.fileName)} (sha256 ${loaded.sha256}).`,
     `// Options: ${describeOptions(resolved)}`,

@@ -707,6 +707,24 @@ describe("rule selection", () => {
     expect(Object.keys(methods.METHODS)).toEqual(["__proto__", "ping"]);
   });
 
+  it("warns (MCG261) about union members the method table cannot read, and generates the rest", async () => {
+    const text = [
+      'export interface PingRequest { method: "ping" }',
+      "export interface AnyRequest { method: string }",
+      'export interface Ping2Request { method: "ping"; params: { a: string } }',
+      'export type ClientRequest = PingRequest | AnyRequest | { method: "inline" };',
+      "export type ServerRequest = Ping2Request;",
+      "",
+    ].join("\n");
+    const result = await generate({ schema: { text, fileName: "s.ts" } });
+    expect(result.warnings.filter((w) => w.code === "MCG261").map((w) => `${w.span?.line} ${w.message}`)).toEqual([
+      "4 ClientRequest has 1 member(s) without a name; methods.ts leaves them out",
+      "2 AnyRequest in ClientRequest has no string-literal method; methods.ts leaves it out",
+      '3 method "ping" is both PingRequest and Ping2Request (in ServerRequest); methods.ts describes PingRequest',
+    ]);
+    expect(result.files.find((f) => f.path === "methods.ts")!.contents).toContain('messageType: "PingRequest"');
+  });
+
   it("reports a schema name that a protocol module also exports (MCG301)", async () => {
     const failure = await generate({ schema: { text: "export interface MetaKey {\n  a: string;\n}\nexport interface ParsedMetaKey {\n  b: string;\n}\n", fileName: "s.ts" } }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(GeneratorError);

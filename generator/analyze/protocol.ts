@@ -10,7 +10,7 @@
  * `InputRequest`); result types from `XResultResponse.result`, else `XResult`, else
  * `EmptyResult`; the `ResultType` literals.
  */
-import type { ObjectType, Property, SourceSpan, TypeExpr } from "../ir.js";
+import type { Diagnostic, ObjectType, Property, SourceSpan, TypeExpr } from "../ir.js";
 import { selectRules, type ProtocolRules } from "../rules/index.js";
 import type { Model } from "./index.js";
 
@@ -93,6 +93,8 @@ export interface ProtocolFacts {
   readonly resultTypes: readonly string[];
   /** `InputRequiredResult`, when the schema has it. */
   readonly inputRequiredResult?: string;
+  /** Findings that do not stop generation: union members the method table cannot read (MCG261). */
+  readonly warnings: readonly Diagnostic[];
 }
 
 const JSONRPC_RESERVED = { min: -32768, max: -32000 };
@@ -282,12 +284,18 @@ function methodOf(model: Model, typeName: string): string | undefined {
   return undefined;
 }
 
-function unionMembers(model: Model, name: string): string[] {
+/** The named members of a union; a member that is not a reference is reported (MCG261). */
+function unionMembers(model: Model, name: string, warnings: Diagnostic[]): string[] {
+  const decl = model.declarations.get(name);
   const type = model.typeOf(name);
-  if (!type) return [];
+  if (!decl || !type) return [];
   const resolved = model.resolve(type);
   const members = resolved.kind === "union" ? model.flattenUnion(resolved) : [type];
-  return members.filter((m): m is TypeExpr & { kind: "ref" } => m.kind === "ref").map((m) => m.name);
+  const named = members.filter((m): m is TypeExpr & { kind: "ref" } => m.kind === "ref").map((m) => m.name);
+  if (named.length < members.length) {
+    warnings.push({ code: "MCG261", message: `${name} has ${members.length - named.length} member(s) without a name; methods.ts leaves them out`, span: decl.span });
+  }
+  return named;
 }
 
 function resultsOf(model: Model, messageType: string): Pick<MethodFact, "results" | "resultSource"> {
@@ -316,12 +324,25 @@ function hasCapability(model: Model, side: "server" | "client", path: readonly s
   return true;
 }
 
-function methods(model: Model, rules: ProtocolRules): MethodFact[] {
+function methods(model: Model, rules: ProtocolRules, warnings: Diagnostic[]): MethodFact[] {
   const rows = new Map<string, { kind: MethodKind; messageType: string; c2s: boolean; s2c: boolean }>();
   const add = (union: string, kind: MethodKind, from: "client" | "server") => {
-    for (const typeName of unionMembers(model, union)) {
+    for (const typeName of unionMembers(model, union, warnings)) {
       const method = methodOf(model, typeName);
-      if (method === undefined) continue;
+      if (method === undefined) {
+        const span = model.declarations.get(typeName)?.span;
+        warnings.push({ code: "MCG261", message: `${typeName} in ${union} has no string-literal method; methods.ts leaves it out`, ...(span ? { span } : {}) });
+        continue;
+      }
+      const known = rows.get(method);
+      if (known && known.messageType !== typeName) {
+        const span = model.declarations.get(typeName)?.span;
+        warnings.push({
+          code: "MCG261",
+          message: `method ${JSON.stringify(method)} is both ${known.messageType} and ${typeName} (in ${union}); methods.ts describes ${known.messageType}`,
+          ...(span ? { span } : {}),
+        });
+      }
       const row = rows.get(method) ?? { kind, messageType: typeName, c2s: false, s2c: false };
       if (from === "client") row.c2s = true;
       else row.s2c = true;
@@ -374,6 +395,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
   const latest = model.declarations.get("LATEST_PROTOCOL_VERSION");
   const latestProtocolVersion = latest?.kind === "const" && typeof latest.value === "string" ? latest.value : undefined;
   const { rules, note } = selectRules(latestProtocolVersion, override);
+  const warnings: Diagnostic[] = [];
   const requestMeta = firstMetaShape(model, [
     ["RequestParams", false],
     ["Request", true],
@@ -396,8 +418,9 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     ...(model.declarations.get("RequestId")?.exported && model.declarations.get("RequestId")?.kind !== "const" ? { requestIdType: "T.RequestId" } : {}),
     errorIdOptional: idProps.length === 0 || idProps.every((p) => p.optional),
     ...metaFacts(model, withProse("request", requestMeta), withProse("notification", notificationMeta), withProse("result", resultMeta)),
-    methods: methods(model, rules),
+    methods: methods(model, rules, warnings),
     resultTypes: resultTypes(model, rules),
     ...(model.declarations.get("InputRequiredResult")?.kind === "interface" ? { inputRequiredResult: "InputRequiredResult" } : {}),
+    warnings,
   };
 }
