@@ -540,6 +540,16 @@ describe("methods.ts follows each version", () => {
     expect(methods.methodInfo("roots/list")).toMatchObject({ kind: "request", direction: "server-to-client", capability: { side: "client", path: ["roots"] } });
   });
 
+  it("2025-11-25: a task-augmented request may be answered with CreateTaskResult (prose rule)", async () => {
+    const { methods } = await output("2025-11-25");
+    expect(methods.methodInfo("tools/call").results).toEqual(["CallToolResult", "CreateTaskResult"]);
+    expect(methods.methodInfo("elicitation/create").results).toEqual(["ElicitResult", "CreateTaskResult"]);
+    expect(methods.methodInfo("tools/list").results).toEqual(["ListToolsResult"]);
+    const task = { task: { taskId: "t1", status: "working", createdAt: "2025-11-25T00:00:00Z", lastUpdatedAt: "2025-11-25T00:00:00Z", ttl: null } };
+    expect(methods.parseResult("tools/call", task)).toMatchObject({ ok: true, type: "CreateTaskResult" });
+    expect((await output("draft")).methods.methodInfo("tools/call").results).not.toContain("CreateTaskResult");
+  });
+
   it("2024-11-05 has no completions capability, so completion/complete is not gated there", async () => {
     expect((await output("2024-11-05")).methods.methodInfo("completion/complete").capability).toBeNull();
     expect((await output("2025-03-26")).methods.methodInfo("completion/complete").capability).toEqual({ side: "server", path: ["completions"] });

@@ -145,7 +145,7 @@ export const METHODS = {
     direction: "client-to-server",
     messageType: "CallToolRequest",
     params: "required",
-    results: ["CallToolResult"],
+    results: ["CallToolResult", "CreateTaskResult"],
     capability: { side: "server", path: ["tools"] },
   },
   /** 2025-11-25 server/tools § Capabilities */
@@ -205,7 +205,7 @@ export const METHODS = {
     direction: "server-to-client",
     messageType: "CreateMessageRequest",
     params: "required",
-    results: ["CreateMessageResult"],
+    results: ["CreateMessageResult", "CreateTaskResult"],
     capability: { side: "client", path: ["sampling"] },
   },
   /** 2025-11-25 client/roots § Capabilities */
@@ -225,7 +225,7 @@ export const METHODS = {
     direction: "server-to-client",
     messageType: "ElicitRequest",
     params: "required",
-    results: ["ElicitResult"],
+    results: ["ElicitResult", "CreateTaskResult"],
     capability: { side: "client", path: ["elicitation"] },
   },
   /** not gated by a capability */
@@ -360,15 +360,19 @@ export interface MethodTypes {
   "resources/read": { message: T.ReadResourceRequest; params: T.ReadResourceRequest["params"]; result: T.ReadResourceResult };
   "resources/subscribe": { message: T.SubscribeRequest; params: T.SubscribeRequest["params"]; result: T.EmptyResult };
   "resources/unsubscribe": { message: T.UnsubscribeRequest; params: T.UnsubscribeRequest["params"]; result: T.EmptyResult };
-  "tools/call": { message: T.CallToolRequest; params: T.CallToolRequest["params"]; result: T.CallToolResult };
+  "tools/call": { message: T.CallToolRequest; params: T.CallToolRequest["params"]; result: T.CallToolResult | T.CreateTaskResult };
   "tools/list": { message: T.ListToolsRequest; params: T.ListToolsRequest["params"]; result: T.ListToolsResult };
   "tasks/get": { message: T.GetTaskRequest; params: T.GetTaskRequest["params"]; result: T.GetTaskResult };
   "tasks/result": { message: T.GetTaskPayloadRequest; params: T.GetTaskPayloadRequest["params"]; result: T.GetTaskPayloadResult };
   "tasks/list": { message: T.ListTasksRequest; params: T.ListTasksRequest["params"]; result: T.ListTasksResult };
   "tasks/cancel": { message: T.CancelTaskRequest; params: T.CancelTaskRequest["params"]; result: T.CancelTaskResult };
-  "sampling/createMessage": { message: T.CreateMessageRequest; params: T.CreateMessageRequest["params"]; result: T.CreateMessageResult };
+  "sampling/createMessage": {
+    message: T.CreateMessageRequest;
+    params: T.CreateMessageRequest["params"];
+    result: T.CreateMessageResult | T.CreateTaskResult;
+  };
   "roots/list": { message: T.ListRootsRequest; params: T.ListRootsRequest["params"]; result: T.ListRootsResult };
-  "elicitation/create": { message: T.ElicitRequest; params: T.ElicitRequest["params"]; result: T.ElicitResult };
+  "elicitation/create": { message: T.ElicitRequest; params: T.ElicitRequest["params"]; result: T.ElicitResult | T.CreateTaskResult };
   "notifications/cancelled": { message: T.CancelledNotification; params: T.CancelledNotification["params"]; result: undefined };
   "notifications/progress": { message: T.ProgressNotification; params: T.ProgressNotification["params"]; result: undefined };
   "notifications/initialized": { message: T.InitializedNotification; params: T.InitializedNotification["params"]; result: undefined };

@@ -358,8 +358,16 @@ function methods(model: Model, rules: ProtocolRules, warnings: Diagnostic[]): Me
   for (const [method, row] of rows) {
     const params = prop(model.shapeOf({ kind: "ref", name: row.messageType }), "params");
     const gate = rules.capabilityGates.find((g) => g.method === method && hasCapability(model, g.side, g.path));
-    const results: Pick<MethodFact, "results" | "resultSource"> =
+    let results: Pick<MethodFact, "results" | "resultSource"> =
       row.kind === "notification" ? { results: [], resultSource: "none" } : resultsOf(model, row.messageType);
+    const task = rules.taskAugmentation;
+    if (task && row.kind !== "notification" && model.typeOf(task.result) && !results.results.includes(task.result)) {
+      // The params, or each member of a params union (elicitation/create's form and URL params).
+      const paramsType = params.length === 1 ? model.resolve(params[0]!.type) : undefined;
+      const shapes = !paramsType ? [] : paramsType.kind === "union" ? model.flattenUnion(paramsType).map((m) => model.shapeOf(m)) : [model.shapeOf(paramsType)];
+      const augmented = shapes.some((shape) => prop(shape, task.property).some((p) => p.type.kind === "ref" && p.type.name === task.metadataType));
+      if (augmented) results = { ...results, results: [...results.results, task.result] };
+    }
     out.push({
       method,
       kind: row.kind,

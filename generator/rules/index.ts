@@ -78,6 +78,11 @@ export interface ProtocolRules {
     readonly acceptedCodes: readonly number[];
     readonly cite: string;
   };
+  /**
+   * Task augmentation: a request whose params have this property (typed by `metadataType`) may
+   * also be answered with `result` instead of its own result.
+   */
+  readonly taskAugmentation?: { readonly property: string; readonly metadataType: string; readonly result: string; readonly cite: string };
   /** `_meta` keys the schema names only in doc comments: added to the shapes they are used in, with their type. */
   readonly proseMetaKeys: readonly ProseMetaKey[];
   /** Whether `_meta` keys follow the prefix/name grammar. */
@@ -206,6 +211,12 @@ export const RULES: readonly ProtocolRules[] = [
     retiredCodes: NONE_RETIRED,
     proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
     resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    taskAugmentation: {
+      property: "task",
+      metadataType: "TaskMetadata",
+      result: "CreateTaskResult",
+      cite: "2025-11-25 schema.ts TaskAugmentedRequestParams.task: the request returns a CreateTaskResult immediately",
+    },
     proseMetaKeys: [
       {
         key: "io.modelcontextprotocol/related-task",
