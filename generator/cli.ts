@@ -194,6 +194,7 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
 
 function reportError(error: unknown, io: CliIO, debug: boolean): void {
   if (error instanceof GeneratorError) {
+    for (const w of error.warnings) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
     const n = error.diagnostics.length;
     io.stderr(`${n} error${n === 1 ? "" : "s"}; nothing was written\n`);

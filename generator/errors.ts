@@ -8,11 +8,14 @@ import type { Diagnostic, SourceSpan } from "./ir.js";
  */
 export class GeneratorError extends Error {
   readonly diagnostics: readonly Diagnostic[];
+  /** Warnings found before the errors (say a merged interface), so that a failed run still shows them. */
+  readonly warnings: readonly Diagnostic[];
 
-  constructor(diagnostics: readonly Diagnostic[]) {
+  constructor(diagnostics: readonly Diagnostic[], warnings: readonly Diagnostic[] = []) {
     super(diagnostics.map((d) => formatDiagnostic(d)).join("\n"));
     this.name = "GeneratorError";
     this.diagnostics = diagnostics;
+    this.warnings = warnings;
   }
 }
 
@@ -35,9 +38,9 @@ export class DiagnosticBag {
     this.items.push(span ? { code, message, span } : { code, message });
   }
 
-  /** Throws every collected diagnostic at once, ordered by file, line and column. */
-  throwIfAny(): void {
-    if (this.items.length > 0) throw new GeneratorError(sortDiagnostics(this.items));
+  /** Throws every collected diagnostic at once, ordered by file, line and column, with the stage's warnings. */
+  throwIfAny(warnings: readonly Diagnostic[] = []): void {
+    if (this.items.length > 0) throw new GeneratorError(sortDiagnostics(this.items), warnings);
   }
 }
 

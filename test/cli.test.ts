@@ -163,6 +163,20 @@ describe("mcp-schema-codegen CLI", () => {
     expect(readdirSync(join(dir, "b")).sort()).toEqual(["types.ts", "validators.ts"]);
   });
 
+  it("shows the warnings of a run that fails, before its errors", async () => {
+    const dir = scratchDir("cli-warnings-on-failure");
+    const schema = join(dir, "s.ts");
+    writeFileSync(schema, 'export interface A { a: string }\nexport interface A { b: number }\nexport type B = { [K in "a"]: string };\n');
+    const run = await cli("generate", "--schema", schema, "--out", join(dir, "out"));
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")).toEqual([
+      `${schema}:2:1 - warning MCG250: interface A is declared more than once; the declarations are merged as TypeScript merges them`,
+      `${schema}:3:17 - error MCG201: unsupported construct: mapped type \`{ [K in "a"]: string }\``,
+      "1 error; nothing was written",
+      "",
+    ]);
+  });
+
   it("--dump-ir into a missing folder is refused before anything is written", async () => {
     const dir = scratchDir("cli-dump-ir-missing");
     const run = await cli("generate", "--schema", DRAFT, "--out", join(dir, "out"), "--dump-ir", join(dir, "nodir", "ir.json"));

@@ -87,7 +87,7 @@ class Lowerer {
       const decl = this.guard(() => this.lowerDeclaration(name, nodes), nodes[0]);
       if (decl) declarations.push(decl);
     }
-    this.bag.throwIfAny();
+    this.bag.throwIfAny(this.warnings);
     return {
       irVersion: 1,
       source: this.loaded.fileName,
