@@ -158,59 +158,54 @@ const JSONRPC_PARTITION = (v: string) => ({
   cite: `${v} basic/index § Responses (JSON-RPC 2.0 § 5.1 error codes)`,
 });
 
+/**
+ * A revision before 2026-07-28: JSON-RPC's error partition, `-32002` for resource not found,
+ * no OpenTelemetry keys, no `resultType`. The row states the rest.
+ */
+function before20260728(
+  version: string,
+  rest: Pick<ProtocolRules, "metaKeyGrammar" | "reservedPrefix"> & Partial<Pick<ProtocolRules, "taskAugmentation" | "proseMetaKeys">> & { completions: boolean },
+): ProtocolRules {
+  const { completions, ...rules } = rest;
+  return {
+    version,
+    errorPartition: JSONRPC_PARTITION(version),
+    retiredCodes: NONE_RETIRED,
+    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
+    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+    proseMetaKeys: [],
+    openTelemetryKeys: NO_OTEL,
+    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
+    absentResultType: ABSENT_COMPLETE(version),
+    capabilityGates: gates(version, completions),
+    ...rules,
+  };
+}
+
 /** The table: one row per protocol revision, oldest first. */
 export const RULES: readonly ProtocolRules[] = [
-  {
-    version: "2024-11-05",
-    errorPartition: JSONRPC_PARTITION("2024-11-05"),
-    retiredCodes: NONE_RETIRED,
-    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
-    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
-    proseMetaKeys: [],
+  before20260728("2024-11-05", {
+    completions: false,
     metaKeyGrammar: NO_META_GRAMMAR,
     reservedPrefix: { rule: "none", cite: "2024-11-05 schema.ts: `_meta` is reserved by the protocol as a whole; no key rule" },
-    openTelemetryKeys: NO_OTEL,
-    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
-    absentResultType: ABSENT_COMPLETE("2024-11-05"),
-    capabilityGates: gates("2024-11-05", false),
-  },
-  {
-    version: "2025-03-26",
-    errorPartition: JSONRPC_PARTITION("2025-03-26"),
-    retiredCodes: NONE_RETIRED,
-    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
-    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
-    proseMetaKeys: [],
+  }),
+  before20260728("2025-03-26", {
+    completions: true,
     metaKeyGrammar: NO_META_GRAMMAR,
     reservedPrefix: { rule: "none", cite: "2025-03-26 schema.ts: `_meta` is reserved by the protocol as a whole; no key rule" },
-    openTelemetryKeys: NO_OTEL,
-    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
-    absentResultType: ABSENT_COMPLETE("2025-03-26"),
-    capabilityGates: gates("2025-03-26", true),
-  },
-  {
-    version: "2025-06-18",
-    errorPartition: JSONRPC_PARTITION("2025-06-18"),
-    retiredCodes: NONE_RETIRED,
-    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
-    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
-    proseMetaKeys: [],
+  }),
+  before20260728("2025-06-18", {
+    completions: true,
     metaKeyGrammar: META_GRAMMAR("2025-06-18"),
     reservedPrefix: {
       rule: "label-followed-by-label",
       cite: "2025-06-18 basic/index § General fields › _meta: labels, then `modelcontextprotocol` or `mcp`, then any label",
     },
-    openTelemetryKeys: NO_OTEL,
-    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
-    absentResultType: ABSENT_COMPLETE("2025-06-18"),
-    capabilityGates: gates("2025-06-18", true),
-  },
-  {
-    version: "2025-11-25",
-    errorPartition: JSONRPC_PARTITION("2025-11-25"),
-    retiredCodes: NONE_RETIRED,
-    proseErrorCodes: [RESOURCE_NOT_FOUND_2002],
-    resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
+  }),
+  before20260728("2025-11-25", {
+    completions: true,
+    metaKeyGrammar: META_GRAMMAR("2025-11-25"),
+    reservedPrefix: { rule: "second-label", cite: "2025-11-25 basic/index § General fields › _meta: the second label" },
     taskAugmentation: {
       property: "task",
       metadataType: "TaskMetadata",
@@ -225,13 +220,7 @@ export const RULES: readonly ProtocolRules[] = [
         cite: "2025-11-25 schema.ts RelatedTaskMetadata: sent in `_meta` under io.modelcontextprotocol/related-task",
       },
     ],
-    metaKeyGrammar: META_GRAMMAR("2025-11-25"),
-    reservedPrefix: { rule: "second-label", cite: "2025-11-25 basic/index § General fields › _meta: the second label" },
-    openTelemetryKeys: NO_OTEL,
-    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
-    absentResultType: ABSENT_COMPLETE("2025-11-25"),
-    capabilityGates: gates("2025-11-25", true),
-  },
+  }),
   {
     version: "2026-07-28",
     errorPartition: { rule: "mcp-partitioned", cite: "2026-07-28 basic/index § Error Codes (the -32000..-32099 partition)" },
