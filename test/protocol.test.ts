@@ -279,10 +279,26 @@ describe("errors.ts follows each version", () => {
     expect(() => draft.errorResponse(1, -32002, "x")).toThrow(/retired/);
     expect(old.errorResponse(1, -32001, "implementation-defined").error.code).toBe(-32001);
     expect(old.errorResponse(1, -32050, "implementation-defined").error.code).toBe(-32050);
-    expect(() => draft.errorResponse(1, -32042, "x")).toThrow(/not defined by protocol revision 2026-07-28/);
+    expect(() => draft.errorResponse(1, -32043, "x")).toThrow(/not defined by protocol revision 2026-07-28/);
     expect(() => draft.errorResponse(1, 1.5, "x")).toThrow(/not an integer/);
     expect(() => old.errorResponse(1, -32042, "x")).toThrow(/use urlElicitationRequired\(\)/);
     expect(draft.errorResponse(1, 4000, "quota", { left: 0 })).toEqual({ jsonrpc: "2.0", id: 1, error: { code: 4000, message: "quota", data: { left: 0 } } });
+  });
+
+  it("errorResponse checks message and id; standard codes are always allowed; retired codes get no constructor", async () => {
+    const draft = (await output("draft")).errors;
+    expect(() => draft.errorResponse(1, 4000, Symbol("m"))).toThrow(TypeError);
+    expect(() => draft.errorResponse(null, 4000, "m")).toThrow(/request id/);
+    expect(() => draft.errorResponse(1.5, 4000, "m")).toThrow(/request id/);
+    expect(() => draft.errorResponse(1, -32042, "m")).toThrow(/retired/);
+    const bare = await generate({ schema: { text: "export type X = string;\n", fileName: "s.ts" } });
+    const dir = scratchDir("protocol-bare-errors");
+    for (const file of bare.files) writeFileSync(join(dir, file.path), file.contents);
+    const errors = (await import(join(dir, "errors.ts"))) as Module;
+    expect(errors.errorResponse(1, -32603, "internal").error.code).toBe(-32603);
+    const retiring = await output("2025-11-25", { protocolRules: "2026-07-28" }, "2025-11-25-with-2026-07-28-rules");
+    expect(retiring.errors.urlElicitationRequired).toBeUndefined();
+    expect(() => retiring.errors.errorResponse(1, -32042, "m")).toThrow(/retired/);
   });
 
   it("--enum-style ts-enum emits a TypeScript enum with the same values", async () => {
@@ -499,6 +515,36 @@ describe("meta.ts follows each version", () => {
     expect(meta.checkNotificationMeta({}).ok).toBe(true);
   });
 
+  it("reads each known key once, and survives exceptions that are themselves hostile", async () => {
+    const { meta } = await output("draft");
+    let reads = 0;
+    const flipping = {
+      "io.modelcontextprotocol/clientCapabilities": {},
+      get "io.modelcontextprotocol/protocolVersion"() {
+        reads++;
+        if (reads > 1) throw new Error("read twice");
+        return "2026-07-28";
+      },
+    };
+    expect(meta.checkRequestMeta({ _meta: flipping })).toMatchObject({ ok: true, fields: { protocolVersion: "2026-07-28" } });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
+    const symbolMessage = Object.assign(new Error("x"), { message: Symbol("m") });
+    for (const thrown of [revoked.proxy, symbolMessage, Object.defineProperty(new Error(), "message", { get: () => { throw new Error("again"); } })]) {
+      const hostile = new Proxy({ ...requestMeta }, { ownKeys: () => { throw thrown; } });
+      const r = meta.checkRequestMeta({ _meta: hostile }, { strict: true });
+      expect(r.ok).toBe(false);
+      expect(r.error.data.problems.at(-1).message).toBe("_meta could not be read: an exception");
+      expect(() => meta.buildRequestMeta(hostile)).toThrow(/invalid request _meta/);
+    }
+  });
+
+  it("strict mode accepts every key the revision defines in any shape (the spec's own listen-closed example)", async () => {
+    const { meta } = await output("draft");
+    const example = JSON.parse(readFileSync(join(version("draft").dir, "examples", "SubscriptionsListenResultResponse", "listen-closed-response.json"), "utf8"));
+    expect(meta.checkResultMeta(example.result, { strict: true }).ok).toBe(true);
+  });
+
   it("never throws on hostile params", async () => {
     const { meta } = await output("draft");
     const trap = new Proxy({}, { ownKeys: () => { throw new Error("trap"); }, get: () => { throw new Error("trap"); }, getOwnPropertyDescriptor: () => { throw new Error("trap"); } });
@@ -604,6 +650,23 @@ describe("methods.ts follows each version", () => {
     expect(methods.parseResult("notifications/cancelled", {}).ok).toBe(false);
   });
 
+  it("never throws on a hostile method or a result whose getters throw late", async () => {
+    const { methods } = await output("draft");
+    expect(methods.parseResult(Object.create(null), {})).toMatchObject({ ok: false, issues: [{ message: "a method is a string" }] });
+    expect(methods.parseResult({ toString: () => { throw new Error("x"); } }, {}).ok).toBe(false);
+    let reads = 0;
+    const late = {
+      resultType: "input_required",
+      requestState: "s",
+      get inputRequests() {
+        reads++;
+        if (reads > 1) throw new Error("late");
+        return undefined;
+      },
+    };
+    expect(() => methods.parseResult("tools/call", late)).not.toThrow();
+  });
+
   it("never trusts options, and reads resultType once", async () => {
     const { methods } = await output("draft");
     for (const options of [null, 5, { known: 5 }, { known: "partial" }, { get known(): string[] { throw new Error("x"); } }]) {
@@ -680,12 +743,21 @@ describe("rule selection", () => {
     ["___", "export const ___ = -32050;\n"],
     ["FOO__BAR and FOO_BAR", "export const FOO__BAR = -32050;\nexport const FOO_BAR = -32051;\n"],
     ["ERROR_RESPONSE", "export const ERROR_RESPONSE = -32050;\n"],
+    ["IS_ERROR_CODE", "export const IS_ERROR_CODE = -32050;\n"],
   ])("names an error-code constant that gives no usable name (%s) with MCG301, not a crash", async (_name, text) => {
     const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(GeneratorError);
     const diagnostics = (failure as GeneratorError).diagnostics;
     expect(diagnostics.map((d) => d.code)).toEqual(["MCG301"]);
     expect(diagnostics[0]!.span?.line).toBeGreaterThan(0);
+  });
+
+  it("generates a compiling errors.ts for constants named like its internal helpers or its types", async () => {
+    const text = "export const RESERVED = -32053;\nexport const RESPONSE = -32054;\nexport const ERROR_CODE_CLASS = -32055;\n";
+    const result = await generate({ schema: { text, fileName: "s.ts" } });
+    const dir = scratchDir("protocol-helper-names");
+    for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+    expect(typecheck(dir)).toEqual([]);
   });
 
   it("generates compiling meta.ts and methods.ts for odd _meta keys and method names", async () => {

@@ -75,7 +75,7 @@ function _response(id: T.RequestId | undefined, code: number, message: string, d
 }
 
 /** Whether `code` lies where only defined codes may be sent: -32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors). */
-function reserved(code: number): boolean {
+function _reserved(code: number): boolean {
   return code >= -32768 && code <= -32100;
 }
 
@@ -92,13 +92,17 @@ const WITH_DATA: ReadonlyMap<number, string> = new Map([[-32042, "urlElicitation
  * @param id the request's id; `undefined` only when it could not be read
  * @throws RangeError when `code` is not a safe integer; lies in -32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors) and this
  *   revision does not define it; is retired; or carries `data` the schema requires (use its constructor)
+ * @throws TypeError when `message` is not a string, or `id` neither a string nor an integer
  */
 export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): TypedErrorResponse {
   if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
-  if (reserved(code) && !DEFINED_CODES.has(code)) {
+  if (typeof message !== "string") throw new TypeError("an error message is a string");
+  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id))
+    throw new TypeError("a request id is a string or an integer");
+  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2025-11-25 must not send it");
+  if (_reserved(code) && !DEFINED_CODES.has(code) && !STANDARD_CODES.has(code)) {
     throw new RangeError("error code " + code + " is reserved and not defined by protocol revision 2025-11-25");
   }
-  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2025-11-25 must not send it");
   const constructor = WITH_DATA.get(code);
   if (constructor !== undefined)
     throw new RangeError("error code " + code + " carries data the schema requires: use " + constructor + "()");

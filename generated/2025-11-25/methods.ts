@@ -493,7 +493,16 @@ function fail(path: string, message: string, keyword: string): { readonly ok: fa
  */
 export function parseResult<M extends RequestMethod>(method: M, result: unknown, options: ResultTypeOptions = {}): ParsedResult<M> {
   const info = methodInfo(method);
-  if (info === undefined || info.kind === "notification") return fail("", "no request method " + JSON.stringify(String(method)), "method");
+  if (info === undefined || info.kind === "notification") {
+    const name: unknown = method;
+    return fail(
+      "",
+      typeof name === "string"
+        ? "no request method " + JSON.stringify(name.length > 60 ? name.slice(0, 60) + "…" : name)
+        : "a method is a string",
+      "method",
+    );
+  }
   const resolved = readResultType(result, options);
   if (!resolved.ok) return fail("/resultType", resolved.reason, "resultType");
   const resultType = resolved.resultType;

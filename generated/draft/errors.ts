@@ -78,7 +78,7 @@ function _response(id: T.RequestId | undefined, code: number, message: string, d
 }
 
 /** Whether `code` lies where only defined codes may be sent: -32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's). */
-function reserved(code: number): boolean {
+function _reserved(code: number): boolean {
   return (code >= -32768 && code <= -32100) || (code >= -32099 && code <= -32020);
 }
 
@@ -98,13 +98,17 @@ const WITH_DATA: ReadonlyMap<number, string> = new Map([
  * @param id the request's id; `undefined` only when it could not be read
  * @throws RangeError when `code` is not a safe integer; lies in -32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's) and this
  *   revision does not define it; is retired; or carries `data` the schema requires (use its constructor)
+ * @throws TypeError when `message` is not a string, or `id` neither a string nor an integer
  */
 export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): TypedErrorResponse {
   if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
-  if (reserved(code) && !DEFINED_CODES.has(code)) {
+  if (typeof message !== "string") throw new TypeError("an error message is a string");
+  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id))
+    throw new TypeError("a request id is a string or an integer");
+  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2026-07-28 must not send it");
+  if (_reserved(code) && !DEFINED_CODES.has(code) && !STANDARD_CODES.has(code)) {
     throw new RangeError("error code " + code + " is reserved and not defined by protocol revision 2026-07-28");
   }
-  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2026-07-28 must not send it");
   const constructor = WITH_DATA.get(code);
   if (constructor !== undefined)
     throw new RangeError("error code " + code + " carries data the schema requires: use " + constructor + "()");

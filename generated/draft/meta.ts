@@ -195,6 +195,20 @@ function keyText(key: string): string {
 
 const OPENTELEMETRY: ReadonlySet<string> = new Set(OPENTELEMETRY_META_KEYS);
 
+/** Every key this revision defines, in any `_meta` shape (strict mode does not call them unknown). */
+const DEFINED_KEYS: ReadonlySet<string> = new Set([
+  "progressToken",
+  "io.modelcontextprotocol/protocolVersion",
+  "io.modelcontextprotocol/clientInfo",
+  "io.modelcontextprotocol/clientCapabilities",
+  "io.modelcontextprotocol/logLevel",
+  "io.modelcontextprotocol/subscriptionId",
+  "io.modelcontextprotocol/serverInfo",
+  "traceparent",
+  "tracestate",
+  "baggage",
+]);
+
 /** `options.strict`, read without trusting `options`. */
 function strictOf(options: unknown): boolean {
   try {
@@ -210,12 +224,34 @@ function strictOf(options: unknown): boolean {
  * `build` (what we send) reports broken keys, non-string OpenTelemetry values and values that
  * are not JSON data.
  */
-function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: boolean, keys: "lenient" | "strict" | "build"): MetaProblem[] {
+/** What `checkMeta` found: the problems, and the known keys' values, each read once. */
+interface MetaReading {
+  readonly problems: MetaProblem[];
+  readonly fields: Record<string, unknown>;
+}
+
+/** A message of at most 500 characters. */
+function clip(message: string): string {
+  return message.length <= 500 ? message : message.slice(0, 497) + "…";
+}
+
+/** What an exception says, read without trusting it. */
+function describeError(e: unknown): string {
+  try {
+    if (e instanceof Error && typeof e.message === "string") return clip(e.message);
+  } catch {
+    // a message getter that throws, a revoked Proxy: say no more
+  }
+  return "an exception";
+}
+
+function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: boolean, keys: "lenient" | "strict" | "build"): MetaReading {
   const found: MetaProblem[] = [];
+  const fields: Record<string, unknown> = {};
   let dropped = 0;
   const problems = {
     push(p: MetaProblem): void {
-      if (found.length < MAX_META_PROBLEMS) found.push(p.key.length <= 200 ? p : { ...p, key: keyText(p.key) });
+      if (found.length < MAX_META_PROBLEMS) found.push({ key: keyText(p.key), problem: p.problem, message: clip(p.message) });
       else dropped++;
     },
   };
@@ -223,9 +259,10 @@ function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: bool
     if (meta === undefined) {
       for (const k of known) if (k.required) problems.push({ key: k.key, problem: "missing", message: "missing required key " + k.key });
       if (metaRequired && found.length === 0) problems.push({ key: "", problem: "missing", message: "_meta is required" });
-      return found;
+      return { problems: found, fields };
     }
-    if (!isPlainObject(meta)) return [{ key: "", problem: "not-an-object", message: "_meta must be a plain JSON object" }];
+    if (!isPlainObject(meta))
+      return { problems: [{ key: "", problem: "not-an-object", message: "_meta must be a plain JSON object" }], fields };
     const knownKeys = new Set<string>();
     for (const k of known) {
       knownKeys.add(k.key);
@@ -234,6 +271,8 @@ function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: bool
         if (k.required) problems.push({ key: k.key, problem: "missing", message: "missing required key " + k.key });
         continue;
       }
+      // defineProperty: a field named `__proto__` is data, not the prototype.
+      Object.defineProperty(fields, k.field, { value, enumerable: true, writable: true, configurable: true });
       const problem = k.check(value);
       if (problem !== undefined) problems.push({ key: k.key, problem: "malformed", message: k.key + " is malformed: " + problem });
     }
@@ -246,7 +285,7 @@ function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: bool
         if (OPENTELEMETRY.has(key) && typeof value !== "string") {
           problems.push({ key, problem: "malformed", message: key + " is malformed: expected a string (W3C Trace Context or Baggage)" });
         }
-        if (knownKeys.has(key)) continue;
+        if (knownKeys.has(key) || DEFINED_KEYS.has(key)) continue;
         if (!isValidMetaKey(key)) {
           const parsed = parseMetaKey(key);
           problems.push({ key, problem: "invalid-key", message: "key " + show(key) + " is invalid: " + (parsed.ok ? "" : parsed.reason) });
@@ -260,14 +299,10 @@ function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: bool
       }
     }
   } catch (e) {
-    problems.push({
-      key: "",
-      problem: "malformed",
-      message: "_meta could not be read: " + (e instanceof Error ? e.message : "an exception"),
-    });
+    problems.push({ key: "", problem: "malformed", message: "_meta could not be read: " + describeError(e) });
   }
   if (dropped > 0) found.push({ key: "", problem: "too-many", message: dropped + " more problems not listed" });
-  return found;
+  return { problems: found, fields };
 }
 
 function invalidMeta(what: string, problems: readonly MetaProblem[]): InvalidMetaError {
@@ -283,20 +318,8 @@ function metaOf(container: unknown): unknown {
   }
 }
 
-function fieldsOf(meta: unknown, known: readonly KnownKey[]): Record<string, unknown> {
-  const fields: Record<string, unknown> = {};
-  if (typeof meta === "object" && meta !== null) {
-    for (const k of known) {
-      const value = own(meta, k.key);
-      // defineProperty: a field named `__proto__` is data, not the prototype.
-      if (value !== undefined) Object.defineProperty(fields, k.field, { value, enumerable: true, writable: true, configurable: true });
-    }
-  }
-  return fields;
-}
-
 function build<M>(meta: M, known: readonly KnownKey[], what: string): M {
-  const problems = checkMeta(meta, known, true, "build");
+  const { problems } = checkMeta(meta, known, true, "build");
   if (problems.length > 0) throw new TypeError("invalid " + what + " _meta: " + problems.map((p) => p.message).join("; "));
   return meta;
 }
@@ -339,9 +362,9 @@ export type RequestMetaCheck =
  */
 export function checkRequestMeta(params: unknown, options: MetaCheckOptions = {}): RequestMetaCheck {
   const meta = metaOf(params);
-  const problems = checkMeta(meta, REQUEST_META_KEYS, true, strictOf(options) ? "strict" : "lenient");
+  const { problems, fields } = checkMeta(meta, REQUEST_META_KEYS, true, strictOf(options) ? "strict" : "lenient");
   if (problems.length > 0) return { ok: false, error: invalidMeta("request", problems) };
-  return { ok: true, meta: (meta ?? {}) as T.RequestMetaObject, fields: fieldsOf(meta, REQUEST_META_KEYS) as unknown as RequestMetaFields };
+  return { ok: true, meta: (meta ?? {}) as T.RequestMetaObject, fields: fields as unknown as RequestMetaFields };
 }
 
 /**
@@ -381,13 +404,9 @@ export type NotificationMetaCheck =
  */
 export function checkNotificationMeta(params: unknown, options: MetaCheckOptions = {}): NotificationMetaCheck {
   const meta = metaOf(params);
-  const problems = checkMeta(meta, NOTIFICATION_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
+  const { problems, fields } = checkMeta(meta, NOTIFICATION_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
   if (problems.length > 0) return { ok: false, error: invalidMeta("notification", problems) };
-  return {
-    ok: true,
-    meta: (meta ?? {}) as T.NotificationMetaObject,
-    fields: fieldsOf(meta, NOTIFICATION_META_KEYS) as unknown as NotificationMetaFields,
-  };
+  return { ok: true, meta: (meta ?? {}) as T.NotificationMetaObject, fields: fields as unknown as NotificationMetaFields };
 }
 
 /**
@@ -422,9 +441,9 @@ export type ResultMetaCheck =
  */
 export function checkResultMeta(result: unknown, options: MetaCheckOptions = {}): ResultMetaCheck {
   const meta = metaOf(result);
-  const problems = checkMeta(meta, RESULT_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
+  const { problems, fields } = checkMeta(meta, RESULT_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
   if (problems.length > 0) return { ok: false, error: invalidMeta("result", problems) };
-  return { ok: true, meta: (meta ?? {}) as T.ResultMetaObject, fields: fieldsOf(meta, RESULT_META_KEYS) as unknown as ResultMetaFields };
+  return { ok: true, meta: (meta ?? {}) as T.ResultMetaObject, fields: fields as unknown as ResultMetaFields };
 }
 
 /**

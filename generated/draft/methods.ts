@@ -385,7 +385,16 @@ function fail(path: string, message: string, keyword: string): { readonly ok: fa
  */
 export function parseResult<M extends RequestMethod>(method: M, result: unknown, options: ResultTypeOptions = {}): ParsedResult<M> {
   const info = methodInfo(method);
-  if (info === undefined || info.kind === "notification") return fail("", "no request method " + JSON.stringify(String(method)), "method");
+  if (info === undefined || info.kind === "notification") {
+    const name: unknown = method;
+    return fail(
+      "",
+      typeof name === "string"
+        ? "no request method " + JSON.stringify(name.length > 60 ? name.slice(0, 60) + "…" : name)
+        : "a method is a string",
+      "method",
+    );
+  }
   const resolved = readResultType(result, options);
   if (!resolved.ok) return fail("/resultType", resolved.reason, "resultType");
   const resultType = resolved.resultType;
@@ -394,10 +403,14 @@ export function parseResult<M extends RequestMethod>(method: M, result: unknown,
     const checked = validatorsByType["InputRequiredResult"]!(result);
     if (!checked.ok) return checked;
     // 2026-07-28 basic/patterns/mrtr and schema.ts InputRequiredResult: at least one of inputRequests or requestState
-    const r = result as { inputRequests?: unknown; requestState?: unknown };
-    if (r.inputRequests === undefined && r.requestState === undefined) {
-      return fail("", "an InputRequiredResult needs inputRequests or requestState (or both)", "required");
+    let empty: boolean;
+    try {
+      const r = result as { inputRequests?: unknown; requestState?: unknown };
+      empty = r.inputRequests === undefined && r.requestState === undefined;
+    } catch {
+      return fail("", "the result could not be read", "exception");
     }
+    if (empty) return fail("", "an InputRequiredResult needs inputRequests or requestState (or both)", "required");
     return { ok: true, resultType, type: "InputRequiredResult", value: result as MethodTypes[M]["result"] };
   }
   if (resultType !== "complete") return { ok: true, resultType, type: null, value: result };

@@ -298,6 +298,12 @@ function unionMembers(model: Model, name: string, warnings: Diagnostic[]): strin
   return named;
 }
 
+/** Whether `name` is an exported interface or alias (one with a validator to call). */
+function isExportedType(model: Model, name: string): boolean {
+  const decl = model.declarations.get(name);
+  return decl !== undefined && decl.kind !== "const" && decl.exported;
+}
+
 function resultsOf(model: Model, messageType: string): Pick<MethodFact, "results" | "resultSource"> {
   const base = messageType.replace(/Request$/, "");
   const response = model.shapeOf({ kind: "ref", name: `${base}ResultResponse` });
@@ -306,10 +312,10 @@ function resultsOf(model: Model, messageType: string): Pick<MethodFact, "results
     const t = model.resolve(result[0]!.type);
     const members = t.kind === "union" ? model.flattenUnion(t) : [result[0]!.type];
     const names = members.filter((m): m is TypeExpr & { kind: "ref" } => m.kind === "ref").map((m) => m.name);
-    if (names.length === members.length) return { results: names, resultSource: "result-response" };
+    if (names.length === members.length && names.every((n) => isExportedType(model, n))) return { results: names, resultSource: "result-response" };
   }
-  if (model.typeOf(`${base}Result`)) return { results: [`${base}Result`], resultSource: "convention" };
-  if (model.typeOf("EmptyResult")) return { results: ["EmptyResult"], resultSource: "empty-result" };
+  if (isExportedType(model, `${base}Result`)) return { results: [`${base}Result`], resultSource: "convention" };
+  if (isExportedType(model, "EmptyResult")) return { results: ["EmptyResult"], resultSource: "empty-result" };
   return { results: [], resultSource: "none" };
 }
 
@@ -428,7 +434,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     ...metaFacts(model, withProse("request", requestMeta), withProse("notification", notificationMeta), withProse("result", resultMeta)),
     methods: methods(model, rules, warnings),
     resultTypes: resultTypes(model, rules),
-    ...(model.declarations.get("InputRequiredResult")?.kind === "interface" ? { inputRequiredResult: "InputRequiredResult" } : {}),
+    ...(isExportedType(model, "InputRequiredResult") ? { inputRequiredResult: "InputRequiredResult" } : {}),
     warnings,
   };
 }

@@ -10,18 +10,8 @@ import type { Diagnostic } from "../ir.js";
 import { STANDARD_JSONRPC_CODES } from "../rules/index.js";
 import { isPlainIdentifier } from "./names.js";
 
-/** Names `errors.ts` declares besides the constructors. */
-const OWN_NAMES = new Set([
-  "ErrorCode",
-  "isErrorCode",
-  "ErrorCodeClass",
-  "classifyErrorCode",
-  "TypedErrorResponse",
-  "TypedErrorResponseWithData",
-  "errorResponse",
-  "isResourceNotFoundError",
-  "T",
-]);
+/** Names `errors.ts` declares that a constructor (a camelCase name) could take. */
+const OWN_NAMES = new Set(["isErrorCode", "classifyErrorCode", "errorResponse", "isResourceNotFoundError"]);
 
 /** Refuses error-code constants whose generated names are no identifiers or collide (MCG301). */
 function checkNames(facts: ProtocolFacts): void {
@@ -37,7 +27,7 @@ function checkNames(facts: ProtocolFacts): void {
     const other = members.get(f.member) ?? constructors.get(f.constructorName);
     if (other !== undefined) {
       problems.push({ code: "MCG301", message: `error-code constants ${other} and ${f.constant} both give ${f.member} / ${f.constructorName} in errors.ts; rename one`, ...at });
-    } else if (OWN_NAMES.has(f.constructorName) || OWN_NAMES.has(f.member)) {
+    } else if (OWN_NAMES.has(f.constructorName)) {
       problems.push({ code: "MCG301", message: `error-code constant ${f.constant} gives ${f.constructorName}, a name errors.ts uses itself; rename the constant`, ...at });
     }
     members.set(f.member, f.constant);
@@ -99,7 +89,9 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
   // The schema's RequestId, or JSON-RPC's own id type when the schema has none.
   const id = facts.requestIdType ?? "string | number";
   const codeType = (member: string) => (enumStyle === "ts-enum" ? `ErrorCode.${member}` : `typeof ErrorCode.${member}`);
-  const constructors: ConstructorView[] = facts.errorCodes.map((f) => ({
+  // A code the chosen rules retire gets no constructor: nothing here may send it.
+  const retired = new Set(rules.retiredCodes.codes);
+  const constructors: ConstructorView[] = facts.errorCodes.filter((f) => !retired.has(f.code)).map((f) => ({
     name: f.constructorName,
     codeType: codeType(f.member),
     codeValue: `ErrorCode.${f.member}`,
@@ -155,7 +147,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     retired: rules.retiredCodes.codes.join(", "),
     retiredCite: rules.retiredCodes.cite,
     withData: facts.errorCodes
-      .filter((f) => f.dataRequired)
+      .filter((f) => f.dataRequired && !retired.has(f.code))
       .map((f) => `[${f.code}, ${JSON.stringify(f.constructorName)}]`)
       .join(", "),
     version: rules.version,

@@ -76,6 +76,8 @@ export interface MetaView {
   readonly unprefixedReserved: string;
   readonly shapes: readonly ShapeView[];
   readonly validatorImports: string;
+  /** Every key the revision defines (schema, prose, OpenTelemetry), as JSON strings. */
+  readonly definedKeys: string;
   /** Whether the module refers to `types.ts`. */
   readonly usesTypes: boolean;
 }
@@ -208,6 +210,7 @@ export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
     unprefixedReserved: [...unprefixed, ...rules.openTelemetryKeys.keys].map((k) => JSON.stringify(k)).join(", "),
     shapes,
     validatorImports: [...imports].sort().join(", "),
+    definedKeys: [...facts.metaKeys.map((k) => k.key), ...rules.openTelemetryKeys.keys].map((k) => JSON.stringify(k)).join(", "),
     usesTypes: shapes.some((s) => s.typeText.includes("T.")),
   };
 }
