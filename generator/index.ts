@@ -47,6 +47,26 @@ function checkOptions(options: GenerateOptions): void {
   if (problems.length > 0) throw new GeneratorError(problems.map((message) => ({ code: "MCG001", message })));
 }
 
+/**
+ * Emits one target; a stack overflow while building or formatting it (a union or interface
+ * with thousands of members makes expressions Prettier cannot walk) becomes MCG310.
+ */
+async function emitTargetChecked(name: TargetName, model: Parameters<typeof emitTarget>[1], context: Parameters<typeof emitTarget>[2]): Promise<string> {
+  try {
+    return await emitTarget(name, model, context);
+  } catch (error) {
+    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+      throw new GeneratorError([
+        {
+          code: "MCG310",
+          message: `${TARGETS[name].file} is too large to build: a type with thousands of members or union members; split it into named parts`,
+        },
+      ]);
+    }
+    throw error;
+  }
+}
+
 /** One output file: a path relative to the output folder, and its full text. */
 export interface GeneratedFile {
   readonly path: string;
@@ -92,7 +112,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const context = { docs: resolved.docs, header, targets: resolved.targets, protocol, enumStyle: resolved.enumStyle };
   const files: GeneratedFile[] = [];
   for (const name of resolved.targets as TargetName[]) {
-    files.push({ path: TARGETS[name].file, contents: await emitTarget(name, model, context) });
+    files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
   }
   checkExportCollisions(files, model);
   return { files, ir, warnings };

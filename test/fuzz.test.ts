@@ -93,7 +93,9 @@ console.log(
 );
 
 if (REPLAY !== undefined) {
-  const [label, type, seed, path] = REPLAY.split(":");
+  // fast-check paths are themselves colon-separated ("0:1:1:2" after shrinking): the rest is the path.
+  const [label, type, seed, ...pathParts] = REPLAY.split(":");
+  const path = pathParts.length > 0 ? pathParts.join(":") : undefined;
   const version = allVersions.find((v) => v.label === label);
   describe(`fuzz replay ${REPLAY}`, () => {
     it("replays the run and shrinks it", async () => {

@@ -29,6 +29,7 @@ describe("refused schemas", () => {
       ["s.ts:6:3 - error MCG220: @minimum 2 is greater than @maximum 1: no number fits"],
     ],
     ["a tag with two values", "export interface A {\n  /** @minimum 2 x */\n  n: number;\n}\n", ['s.ts:3:3 - error MCG220: @minimum takes one value, got "2 x"']],
+    ["an empty @TJS-pattern", "export interface A {\n  /** @TJS-pattern */\n  s: string;\n}\n", ["s.ts:3:3 - error MCG220: @TJS-pattern needs a value"]],
     [
       "a constraint tag on an interface",
       "/** @minimum 1 */\nexport interface B {\n  x: number;\n}\n",
@@ -165,5 +166,35 @@ describe("names that meet generated names", () => {
     const byType = v.validatorsByType as unknown as Record<string, unknown>;
     expect(Object.keys(byType).sort()).toEqual(["Foo", "Foo$a", "UsesHidden", "__proto__"]);
     expect(Object.getPrototypeOf(byType)).toBe(null);
+  });
+});
+
+describe("numeric literals", () => {
+  it("keeps exponent, hex and separator forms exactly (ts-morph's getLiteralValue read 1e21 as 1)", async () => {
+    const text = [
+      "export enum E { A = 1e21, B = 1e-7, C = 0x10, D = 1_000 }",
+      "export type N = 1e21 | -1e-7 | 2.5e3;",
+      "export const K = 1e21;",
+      "export interface Q { e: E; n: N; k: typeof K; 1e21: string }",
+      "",
+    ].join("\n");
+    const dir = await generateInto("numeric-literals", { schema: { text, fileName: "s.ts" }, docs: "none", numberType: "number" });
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => boolean>;
+    for (const e of [1e21, 1e-7, 16, 1000]) expect(v.isE!(e), String(e)).toBe(true);
+    expect(v.isE!(1)).toBe(false);
+    for (const n of [1e21, -1e-7, 2500]) expect(v.isN!(n), String(n)).toBe(true);
+    expect(v.isN!(1)).toBe(false);
+    expect(v.isQ!({ e: 16, n: 2500, k: 1e21, "1e+21": "x" })).toBe(true);
+    expect(v.isQ!({ e: 16, n: 2500, k: 1 })).toBe(false);
+  });
+});
+
+describe("schemas too large to emit", () => {
+  it("reports a 6 000-member union that Prettier cannot walk as MCG310, not an internal error", async () => {
+    const members = Array.from({ length: 6000 }, (_, i) => JSON.stringify(`v${i}`)).join(" | ");
+    const failure = await generate({ schema: { text: `export type U = ${members};\n`, fileName: "s.ts" } }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GeneratorError);
+    expect((failure as GeneratorError).diagnostics.map((d) => d.code)).toEqual(["MCG310"]);
   });
 });

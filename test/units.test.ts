@@ -6,7 +6,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { analyze } from "../generator/analyze/index.js";
 import { renderDoc } from "../generator/emit/docs.js";
+import type { Declaration, SchemaIR } from "../generator/ir.js";
 import { formatFunction, runtimeNames } from "../generator/emit/runtime.js";
 import { SUPPORTED_FORMATS } from "../generator/lower/docs.js";
 import { pointerToken, propertyKey, propertyRead } from "../generator/emit/names.js";
@@ -117,5 +119,29 @@ describe("inputs", () => {
     expect((failure as GeneratorError).diagnostics.map((d) => formatDiagnostic(d))).toEqual([
       "mem.ts:1:17 - error MCG110: TypeScript TS2304: Cannot find name 'B'.",
     ]);
+  });
+});
+
+describe("analyze", () => {
+  /** A chain of `n` aliases T0 → T1 → …; with `cycle`, the last refers back to T0. */
+  function chain(n: number, cycle: boolean): SchemaIR {
+    const declarations: Declaration[] = [];
+    for (let i = 0; i < n; i++) {
+      const next = i + 1 < n ? `T${i + 1}` : cycle ? "T0" : undefined;
+      declarations.push({
+        kind: "alias",
+        name: `T${i}`,
+        type: next ? { kind: "array", element: { kind: "ref", name: next } } : { kind: "keyword", name: "string" },
+        exported: true,
+        docs: { text: "", tags: [] },
+        span: { file: "s.ts", line: i + 1, column: 1 },
+      });
+    }
+    return { irVersion: 1, source: "s.ts", sha256: "", declarations, warnings: [] };
+  }
+
+  it("finds recursion along a chain of 50 000 references without overflowing the stack", () => {
+    expect(analyze(chain(50_000, true)).recursive.size).toBe(50_000);
+    expect(analyze(chain(50_000, false)).recursive.size).toBe(0);
   });
 });

@@ -191,28 +191,43 @@ function findRecursive(declarations: readonly Declaration[]): Set<string> {
   const low = new Map<string, number>();
   const stack: string[] = [];
   const onStack = new Set<string>();
-  const strongConnect = (v: string) => {
-    indices.set(v, index);
-    low.set(v, index);
-    index++;
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v) ?? []) {
-      if (!edges.has(w)) continue;
-      if (!indices.has(w)) {
-        strongConnect(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indices.get(w)!));
-    }
-    if (low.get(v) === indices.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1 || (edges.get(v) ?? []).includes(v)) component.forEach((c) => recursive.add(c));
+  // Tarjan's algorithm with an explicit work stack: a chain of 10^4 references must not
+  // overflow the call stack. Each frame is a node and the index of its next edge.
+  const strongConnect = (root: string) => {
+    const frames: { v: string; next: number }[] = [];
+    const enter = (v: string) => {
+      indices.set(v, index);
+      low.set(v, index);
+      index++;
+      stack.push(v);
+      onStack.add(v);
+      frames.push({ v, next: 0 });
+    };
+    enter(root);
+    while (frames.length > 0) {
+      const frame = frames[frames.length - 1]!;
+      const out = edges.get(frame.v) ?? [];
+      if (frame.next < out.length) {
+        const w = out[frame.next++]!;
+        if (!edges.has(w)) continue;
+        if (!indices.has(w)) enter(w);
+        else if (onStack.has(w)) low.set(frame.v, Math.min(low.get(frame.v)!, indices.get(w)!));
+        continue;
+      }
+      frames.pop();
+      const v = frame.v;
+      if (low.get(v) === indices.get(v)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== v);
+        if (component.length > 1 || out.includes(v)) component.forEach((c) => recursive.add(c));
+      }
+      const parent = frames[frames.length - 1];
+      if (parent) low.set(parent.v, Math.min(low.get(parent.v)!, low.get(v)!));
     }
   };
   for (const d of declarations) if (!indices.has(d.name)) strongConnect(d.name);

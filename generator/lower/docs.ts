@@ -82,6 +82,8 @@ function applyTag(type: TypeExpr, tag: DocTag): TypeExpr | string {
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
   }
+  // A tag without its value (an empty @TJS-pattern would match everything) is a mistake, not a rule.
+  if (tag.name !== "nullable" && value.trim() === "") return `@${tag.name} needs a value`;
   switch (tag.name) {
     case "TJS-type":
       if (value !== "number" && value !== "integer") return `@TJS-type ${value} is not supported (only number and integer)`;

@@ -516,7 +516,7 @@ class Lowerer {
     let name: string;
     if (Node.isIdentifier(nameNode) || Node.isPrivateIdentifier(nameNode)) name = nameNode.getText();
     else if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) name = nameNode.getLiteralText();
-    else if (Node.isNumericLiteral(nameNode)) name = String(nameNode.getLiteralValue());
+    else if (Node.isNumericLiteral(nameNode)) name = String(numericValue(nameNode));
     else throw this.unsupported(nameNode, "computed property name");
     const typeNode = node.getTypeNode();
     if (!typeNode) throw this.unsupported(node, `property ${name} without a type annotation`);
@@ -744,15 +744,24 @@ function withOrigin(shape: ObjectType, origin: string): ObjectType {
   return { ...shape, properties: shape.properties.map((p) => (p.inheritedFrom ? p : { ...p, inheritedFrom: origin })) };
 }
 
+/**
+ * The value of a numeric literal. TypeScript keeps the literal's text normalised (`1e21` is
+ * `1e+21`, separators dropped); ts-morph's getLiteralValue() reads that text with parseInt, which
+ * turns `1e+21` into 1 and `1e-7` into 1.
+ */
+function numericValue(node: import("ts-morph").NumericLiteral): number {
+  return Number(node.compilerNode.text);
+}
+
 function literalValue(node: Node | undefined): string | number | boolean | undefined {
   if (!node) return undefined;
   if (Node.isAsExpression(node) && node.getTypeNode()?.getText() === "const") return literalValue(node.getExpression());
   if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralText();
-  if (Node.isNumericLiteral(node)) return node.getLiteralValue();
+  if (Node.isNumericLiteral(node)) return numericValue(node);
   if (Node.isTrueLiteral(node)) return true;
   if (Node.isFalseLiteral(node)) return false;
   if (Node.isPrefixUnaryExpression(node) && Node.isNumericLiteral(node.getOperand())) {
-    const value = (node.getOperand() as import("ts-morph").NumericLiteral).getLiteralValue();
+    const value = numericValue(node.getOperand() as import("ts-morph").NumericLiteral);
     if (node.getOperatorToken() === SyntaxKind.MinusToken) return -value;
     if (node.getOperatorToken() === SyntaxKind.PlusToken) return value;
   }
