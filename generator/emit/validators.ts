@@ -49,6 +49,19 @@ export function buildValidators(model: Model): ValidatorsView {
 
 const IDENT_CHARS = /[^A-Za-z0-9_$]/g;
 
+/**
+ * Joins conditions with `&&` or `||`. Past 64 terms each run of 64 becomes an arrow function
+ * called in place (and runs of those, the same): TypeScript follows a chain of thousands of
+ * conditions one stack frame per condition and overflows (an interface of 1 200 properties did),
+ * while a function body starts afresh. No type of the MCP schemas comes near 64 terms.
+ */
+function chain(parts: readonly string[], operator: " && " | " || "): string {
+  if (parts.length <= 64) return parts.join(operator);
+  const groups: string[] = [];
+  for (let i = 0; i < parts.length; i += 64) groups.push(`(() => ${parts.slice(i, i + 64).join(operator)})()`);
+  return chain(groups, operator);
+}
+
 class ValidatorEmitter {
   readonly constants: string[] = [];
   private helpers: string[] = [];
@@ -56,6 +69,7 @@ class ValidatorEmitter {
   private inRecursive = false;
   private readonly helperNames = new Set<string>();
   private readonly patternNames = new Map<string, string>();
+  private readonly literalSetNames = new Map<string, string>();
 
   constructor(
     private readonly model: Model,
@@ -136,8 +150,11 @@ class ValidatorEmitter {
         return `${this.helper(type, place)}(${v}, ${depthArg(level)})`;
       case "union":
         return this.unionCheck(type, v, place, level);
-      case "intersection":
-        return type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))).join(" && ");
+      case "intersection": {
+        const merged = this.mergedIntersection(type);
+        if (merged) return this.check(merged, v, place, level);
+        return chain(type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " && ");
+      }
       case "object":
         return this.needsStatements(type) ? `${this.helper(type, place)}(${v}, ${depthArg(level)})` : this.objectCheck(type, v, place, level);
     }
@@ -177,14 +194,19 @@ class ValidatorEmitter {
         parts.push("true");
         break;
     }
-    return parts.join(" && ");
+    return chain(parts, " && ");
   }
 
   private unionCheck(type: UnionType, v: string, place: string, level: number): string {
     const members = simplifyUnion(type);
     if (members.some(isAnything)) return "true";
     if (this.needsStatements(type)) return `${this.helper(type, place)}(${v}, ${depthArg(level)})`;
-    return members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))).join(" || ");
+    // A long union of literals is one Set lookup (TypeScript cannot analyse thousands of `===`).
+    const resolved = members.map((m) => this.model.resolve(m));
+    if (members.length > 64 && resolved.every((m) => m.kind === "literal")) {
+      return `${this.literalSet(resolved.map((m) => (m as Extract<TypeExpr, { kind: "literal" }>).value))}.has(${v})`;
+    }
+    return chain(members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " || ");
   }
 
   private objectCheck(type: ObjectType, v: string, place: string, level: number): string {
@@ -201,7 +223,7 @@ class ValidatorEmitter {
         if (check !== "true") parts.push(paren(check));
       } else parts.push(paren(check));
     }
-    return parts.join(" && ");
+    return chain(parts, " && ");
   }
 
   /** 0 for a literal or primitive check, 1 for a plain union, 2 for anything that may visit nested values. */
@@ -259,7 +281,7 @@ class ValidatorEmitter {
       case "object": {
         const named = type.properties.map((p) => `k === ${JSON.stringify(p.name)}`);
         // Inherited keys, named properties and undefined values (absent in JSON) are not index entries.
-        const skip = ["!hasOwn.call(v, k)", ...named, "v[k] === undefined"].join(" || ");
+        const skip = chain(["!hasOwn.call(v, k)", ...named, "v[k] === undefined"], " || ");
         return [
           `if (!(${this.objectCheck(type, "v", place, 0)})) return false;`,
           `for (const k in v) {`,
@@ -440,7 +462,7 @@ class ValidatorEmitter {
     }
     if (type.indexSignature && !isAnything(type.indexSignature)) {
       const k = `k${depth}`;
-      const skip = [`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`), `${v}[${k}] === undefined`].join(" || ");
+      const skip = chain([`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`), `${v}[${k}] === undefined`], " || ");
       const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
       body.push(`for (const ${k} in ${v}) {`, "  if (o.length > MAX_ISSUES) break;", `  if (${skip}) continue;`, ...indentLines(inner), "}");
     }
@@ -448,7 +470,20 @@ class ValidatorEmitter {
     return [`if (object(o, ${p}, ${v})) {`, ...indentLines(body), "}"];
   }
 
+  /**
+   * A long intersection of object types (over 64 members, none with an index signature) as one
+   * object type: one object test instead of one per member, which TypeScript could not analyse.
+   */
+  private mergedIntersection(type: Extract<TypeExpr, { kind: "intersection" }>): ObjectType | undefined {
+    if (type.members.length <= 64) return undefined;
+    const shapes = type.members.map((m) => this.model.shapeOf(m));
+    if (shapes.some((shape) => shape === undefined || shape.indexSignature !== undefined)) return undefined;
+    return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
+  }
+
   private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: string, p: string, place: string, depth: number): string[] {
+    const merged = this.mergedIntersection(type);
+    if (merged) return this.collect(merged, v, p, place, depth);
     const objects = type.members.every((m) => this.model.shapeOf(m) !== undefined);
     const inner = type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
     if (!objects) return inner;
@@ -510,6 +545,17 @@ class ValidatorEmitter {
 
   private format(format: string): string {
     return formatFunction(format);
+  }
+
+  private literalSet(values: readonly (string | number | boolean)[]): string {
+    const source = `[${[...new Set(values.map((x) => JSON.stringify(x)))].join(", ")}]`;
+    let name = this.literalSetNames.get(source);
+    if (!name) {
+      name = `LITERALS_${this.literalSetNames.size + 1}`;
+      this.literalSetNames.set(source, name);
+      this.constants.push(`const ${name}: ReadonlySet<unknown> = new Set(${source});`);
+    }
+    return name;
   }
 
   private pattern(source: string): string {
