@@ -54,3 +54,8 @@ export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
     return la - lb || ca - cb || (a.code < b.code ? -1 : a.code > b.code ? 1 : 0);
   });
 }
+
+/** Whether `error` is V8's stack overflow (a `RangeError` about the call stack). */
+export function isStackOverflow(error: unknown): boolean {
+  return error instanceof RangeError && /call stack/i.test(error.message);
+}

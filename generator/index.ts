@@ -10,7 +10,7 @@ import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type TargetN
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import { loadSchema, type SchemaInput } from "./load/index.js";
 import { lowerSchema } from "./lower/index.js";
-import { GeneratorError } from "./errors.js";
+import { GeneratorError, isStackOverflow } from "./errors.js";
 import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { GENERATED_MARK } from "./write.js";
@@ -55,7 +55,7 @@ async function emitTargetChecked(name: TargetName, model: Parameters<typeof emit
   try {
     return await emitTarget(name, model, context);
   } catch (error) {
-    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    if (isStackOverflow(error)) {
       throw new GeneratorError([
         {
           code: "MCG310",
@@ -99,21 +99,29 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   };
   const loaded = loadSchema(options.schema);
   const ir = lowerSchema(loaded, { numberType: resolved.numberType });
-  const model = analyze(ir);
-  const protocol = protocolFacts(model, resolved.protocolRules);
   const warnings: Diagnostic[] = [...ir.warnings];
-  if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
-  warnings.push(...protocol.warnings);
-  const header = [
-    `${GENERATED_MARK}${GENERATOR_VERSION} from ${headerSafe(loaded.fileName)} (sha256 ${loaded.sha256}).`,
-    `// Options: ${describeOptions(resolved)}`,
-    "// Do not edit: regenerate with `mcp-schema-codegen generate`.",
-  ].join("\n");
-  const context = { docs: resolved.docs, header, targets: resolved.targets, protocol, enumStyle: resolved.enumStyle };
-  const files: GeneratedFile[] = [];
-  for (const name of resolved.targets as TargetName[]) {
-    files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
+  try {
+    const model = analyze(ir);
+    const protocol = protocolFacts(model, resolved.protocolRules);
+    if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
+    warnings.push(...protocol.warnings);
+    const header = [
+      `${GENERATED_MARK}${GENERATOR_VERSION} from ${headerSafe(loaded.fileName)} (sha256 ${loaded.sha256}).`,
+      `// Options: ${describeOptions(resolved)}`,
+      "// Do not edit: regenerate with `mcp-schema-codegen generate`.",
+    ].join("\n");
+    const context = { docs: resolved.docs, header, targets: resolved.targets, protocol, enumStyle: resolved.enumStyle };
+    const files: GeneratedFile[] = [];
+    for (const name of resolved.targets as TargetName[]) {
+      files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
+    }
+    checkExportCollisions(files, model);
+    return { files, ir, warnings };
+  } catch (error) {
+    // A later stage's errors still come with the warnings found so far.
+    if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) {
+      throw new GeneratorError(error.diagnostics, warnings);
+    }
+    throw error;
   }
-  checkExportCollisions(files, model);
-  return { files, ir, warnings };
 }

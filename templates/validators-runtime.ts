@@ -57,7 +57,12 @@ type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 function isObject(v: unknown): v is Record<string, any> {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
+}
+
+/** `Object.prototype` of another realm: no prototype of its own, and `Object.prototype`'s own methods (not a null-prototype object someone inherits data from). */
+function isForeignObjectPrototype(proto: object): boolean {
+  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
 }
 
 function typeName(v: unknown): string {
@@ -140,7 +145,9 @@ interface Validators<T> {
  * Builds the public functions of one type. Each closure calls its own function directly,
  * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
  * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
- * collector, which checks each nested part with the fast check first and skips it when it passes.
+ * collector, which checks each nested part with the fast check first and skips it when it
+ * passes; inside recursive types only the root is checked first (an invalid value nested d
+ * deep would otherwise be walked d times).
  */
 function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {
@@ -218,10 +225,11 @@ function jsonType(v: unknown): number {
 }
 
 /**
- * Reports a value that matches no member of a union (`members` names them). Only members
- * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; the
- * issues of the closest one follow an `anyOf` summary. When no member can hold that type,
- * one `type` issue says what was expected.
+ * Collects the issues of a value against a union (`members` names its members). Only members
+ * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; when one of
+ * them has no issue the value matches and nothing is reported; otherwise the issues of the
+ * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
+ * says what was expected.
  */
 function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, masks: readonly number[], collectors: readonly Collect[]): void {
   if (o.length > MAX_ISSUES) return;

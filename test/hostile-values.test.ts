@@ -391,6 +391,7 @@ describe("plain data", () => {
     ["a typed array", () => new Uint8Array([1, 2])],
     ["an ArrayBuffer", () => new ArrayBuffer(2)],
     ["an object inheriting from another", () => Object.create({ a: 1 }) as object],
+    ["an object inheriting from a null-prototype object", () => Object.create(Object.assign(Object.create(null) as object, { a: 1 })) as object],
   ];
 
   it.each(notPlain)("rejects %s where the schema names an object", (_name, make) => {

@@ -7,9 +7,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generate, GeneratorError, type GenerateOptions } from "../generator/index.js";
 import { corpusVersions, scratchDir, typecheck, type CorpusVersion } from "./support/corpus.js";
+import { seededRandom } from "./support/random.js";
 
 type Fn = (...args: any[]) => any;
 type Module = Record<string, any>;
@@ -469,7 +471,7 @@ describe("meta.ts follows each version", () => {
 
   it("reads only plain objects as _meta, and never trusts options", async () => {
     const { meta } = await output("draft");
-    for (const value of [new Date(0), new Map(), Object.create({ a: 1 })]) {
+    for (const value of [new Date(0), new Map(), Object.create({ a: 1 }), Object.create(Object.assign(Object.create(null), requestMeta))]) {
       expect(meta.checkResultMeta({ _meta: value }).error.data.problems[0].problem).toBe("not-an-object");
       expect(meta.checkRequestMeta({ _meta: value }).error.data.problems[0].problem).toBe("not-an-object");
     }
@@ -807,10 +809,51 @@ describe("rule selection", () => {
     expect(result.files.find((f) => f.path === "methods.ts")!.contents).toContain('messageType: "PingRequest"');
   });
 
+  it("keeps the warnings of a run that fails after lowering (MCG260 and MCG250 with an MCG301)", async () => {
+    const text = "export interface ParsedMetaKey {\n  a: string;\n}\nexport interface ParsedMetaKey {\n  b: string;\n}\n";
+    const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(GeneratorError);
+    expect((failure as GeneratorError).diagnostics.map((d) => d.code)).toEqual(["MCG301"]);
+    expect((failure as GeneratorError).warnings.map((w) => w.code).sort()).toEqual(["MCG250", "MCG260"]);
+  });
+
   it("reports a schema name that a protocol module also exports (MCG301)", async () => {
     const failure = await generate({ schema: { text: "export interface MetaKey {\n  a: string;\n}\nexport interface ParsedMetaKey {\n  b: string;\n}\n", fileName: "s.ts" } }).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(GeneratorError);
     const messages = (failure as GeneratorError).diagnostics.map((d) => `${d.code} ${d.span?.line ?? "-"} ${d.message}`);
     expect(messages).toEqual(["MCG301 4 ParsedMetaKey is exported by both types.ts and meta.ts; rename the schema's ParsedMetaKey"]);
+  });
+});
+
+describe("declaration order of the draft schema", () => {
+  /** The draft's top-level statements, each with its leading comments, in a seeded shuffle. */
+  function shuffledDraft(seed: number): string {
+    const text = readFileSync(version("draft").schemaTs, "utf8");
+    const file = ts.createSourceFile("schema.ts", text, ts.ScriptTarget.Latest, true);
+    const parts = file.statements.map((st) => st.getFullText(file).replace(/^\n+/, ""));
+    const rng = seededRandom(seed);
+    for (let i = parts.length - 1; i > 0; i--) {
+      const j = Math.floor(rng() * (i + 1));
+      [parts[i], parts[j]] = [parts[j]!, parts[i]!];
+    }
+    return `${parts.join("\n\n")}\n`;
+  }
+
+  it("does not change what errors.ts, meta.ts and methods.ts export or answer; methods.ts follows the unions, byte for byte", async () => {
+    const original = await output("draft", { docs: "none" }, "draft-order-original");
+    const result = await generate({ schema: { text: shuffledDraft(7), fileName: "schema.ts" }, docs: "none" });
+    const dir = scratchDir("protocol-draft-shuffled");
+    for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+    const load = async (f: string) => (await import(join(dir, f))) as Module;
+    const shuffled = { errors: await load("errors.ts"), meta: await load("meta.ts"), methods: await load("methods.ts") };
+    for (const m of ["errors", "meta", "methods"] as const) expect(Object.keys(shuffled[m]).sort(), m).toEqual(Object.keys(original[m]).sort());
+    expect(shuffled.errors.ErrorCode).toEqual(original.errors.ErrorCode);
+    expect(shuffled.meta.MetaKey).toEqual(original.meta.MetaKey);
+    expect([...shuffled.meta.REQUIRED_REQUEST_META_KEYS].sort()).toEqual([...original.meta.REQUIRED_REQUEST_META_KEYS].sort());
+    expect(shuffled.methods.METHODS).toEqual(original.methods.METHODS);
+    const withoutHeader = (text: string) => text.split("\n").slice(3).join("\n");
+    expect(withoutHeader(readFileSync(join(dir, "methods.ts"), "utf8"))).toBe(withoutHeader(readFileSync(join(original.dir, "methods.ts"), "utf8")));
+    // and the shuffle did move declarations: types.ts differs
+    expect(readFileSync(join(dir, "types.ts"), "utf8")).not.toBe(readFileSync(join(original.dir, "types.ts"), "utf8"));
   });
 });

@@ -172,7 +172,10 @@ function own(o: object, key: string): unknown {
 function isPlainObject(v: unknown): v is object {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+  if (proto === null || proto === Object.prototype) return true;
+  // Object.prototype of another realm, not a null-prototype object someone inherits data from.
+  const own = Object.prototype.hasOwnProperty;
+  return Object.getPrototypeOf(proto) === null && own.call(proto, "isPrototypeOf") && own.call(proto, "propertyIsEnumerable");
 }
 
 /** Whether `v` is JSON data (what `JSON.stringify` sends unchanged), at most 1000 levels deep; false for cycles. */

@@ -41,6 +41,12 @@ export class Model {
     return this.ir.declarations.filter((d): d is Declaration & { kind: "interface" | "alias" } => d.kind !== "const");
   }
 
+  /** Whether `name` is an exported interface or alias: one that `types.ts` exports and that has public validators. */
+  isExportedType(name: string): boolean {
+    const decl = this.declarations.get(name);
+    return decl !== undefined && decl.kind !== "const" && decl.exported;
+  }
+
   /** The type a declaration names. */
   typeOf(name: string): TypeExpr | undefined {
     const decl = this.declarations.get(name);

@@ -67,7 +67,6 @@ export interface MethodFact {
   readonly params: "required" | "optional" | "none";
   /** Result types, from `XResultResponse.result`, the `XResult` convention, or `EmptyResult`. */
   readonly results: readonly string[];
-  readonly resultSource: "result-response" | "convention" | "empty-result" | "none";
   readonly capability?: { readonly side: "server" | "client"; readonly path: readonly string[]; readonly cite: string };
 }
 
@@ -78,8 +77,6 @@ export interface ProtocolFacts {
   /** Why the rules were chosen when not an exact match (a warning). */
   readonly rulesNote?: string;
   readonly errorCodes: readonly ErrorCodeFact[];
-  /** The schema's error response interface (`JSONRPCErrorResponse`, `JSONRPCError`). */
-  readonly errorEnvelope?: string;
   /** `T.RequestId` when the schema exports `RequestId`. */
   readonly requestIdType?: string;
   /** Whether an error response may omit `id`. */
@@ -213,7 +210,7 @@ function metaShape(model: Model, declName: string, viaParams: boolean): MetaShap
   const type = meta[0]!.type;
   const shape = model.shapeOf(type);
   if (!shape) return undefined;
-  const typeText = type.kind === "ref" && model.declarations.get(type.name)?.exported ? `T.${type.name}` : `NonNullable<${access}["_meta"]>`;
+  const typeText = type.kind === "ref" && model.isExportedType(type.name) ? `T.${type.name}` : `NonNullable<${access}["_meta"]>`;
   return { typeText, metaRequired: !meta[0]!.optional, properties: shape.properties, proseKeys: new Map() };
 }
 
@@ -228,7 +225,7 @@ function firstMetaShape(model: Model, candidates: [string, boolean][]): MetaShap
 /** A shape with the prose rules' keys for it added (optional, typed by their schema type), when the schema has that type. */
 function addProseKeys(model: Model, rules: ProtocolRules, what: "request" | "notification" | "result", shape: MetaShapeFact): MetaShapeFact {
   const extra = rules.proseMetaKeys.filter(
-    (k) => k.shapes.includes(what) && model.declarations.get(k.typeName)?.exported && !shape.properties.some((p) => p.name === k.key),
+    (k) => k.shapes.includes(what) && model.isExportedType(k.typeName) && !shape.properties.some((p) => p.name === k.key),
   );
   if (extra.length === 0) return shape;
   const added: Property[] = extra.map((k) => ({
@@ -298,13 +295,7 @@ function unionMembers(model: Model, name: string, warnings: Diagnostic[]): strin
   return named;
 }
 
-/** Whether `name` is an exported interface or alias (one with a validator to call). */
-function isExportedType(model: Model, name: string): boolean {
-  const decl = model.declarations.get(name);
-  return decl !== undefined && decl.kind !== "const" && decl.exported;
-}
-
-function resultsOf(model: Model, messageType: string): Pick<MethodFact, "results" | "resultSource"> {
+function resultsOf(model: Model, messageType: string): Pick<MethodFact, "results"> {
   const base = messageType.replace(/Request$/, "");
   const response = model.shapeOf({ kind: "ref", name: `${base}ResultResponse` });
   const result = prop(response, "result");
@@ -312,11 +303,11 @@ function resultsOf(model: Model, messageType: string): Pick<MethodFact, "results
     const t = model.resolve(result[0]!.type);
     const members = t.kind === "union" ? model.flattenUnion(t) : [result[0]!.type];
     const names = members.filter((m): m is TypeExpr & { kind: "ref" } => m.kind === "ref").map((m) => m.name);
-    if (names.length === members.length && names.every((n) => isExportedType(model, n))) return { results: names, resultSource: "result-response" };
+    if (names.length === members.length && names.every((n) => model.isExportedType(n))) return { results: names };
   }
-  if (isExportedType(model, `${base}Result`)) return { results: [`${base}Result`], resultSource: "convention" };
-  if (isExportedType(model, "EmptyResult")) return { results: ["EmptyResult"], resultSource: "empty-result" };
-  return { results: [], resultSource: "none" };
+  if (model.isExportedType(`${base}Result`)) return { results: [`${base}Result`] };
+  if (model.isExportedType("EmptyResult")) return { results: ["EmptyResult"] };
+  return { results: [] };
 }
 
 /** Whether `path` names a property chain in the capabilities interface of `side`. */
@@ -364,8 +355,8 @@ function methods(model: Model, rules: ProtocolRules, warnings: Diagnostic[]): Me
   for (const [method, row] of rows) {
     const params = prop(model.shapeOf({ kind: "ref", name: row.messageType }), "params");
     const gate = rules.capabilityGates.find((g) => g.method === method && hasCapability(model, g.side, g.path));
-    let results: Pick<MethodFact, "results" | "resultSource"> =
-      row.kind === "notification" ? { results: [], resultSource: "none" } : resultsOf(model, row.messageType);
+    let results: Pick<MethodFact, "results"> =
+      row.kind === "notification" ? { results: [] } : resultsOf(model, row.messageType);
     const task = rules.taskAugmentation;
     if (task && row.kind !== "notification" && model.typeOf(task.result) && !results.results.includes(task.result)) {
       // The params, or each member of a params union (elicitation/create's form and URL params).
@@ -428,13 +419,12 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     rules,
     ...(note !== undefined ? { rulesNote: note } : {}),
     errorCodes: errorCodes(model, rules),
-    ...(envelope ? { errorEnvelope: envelope } : {}),
-    ...(model.declarations.get("RequestId")?.exported && model.declarations.get("RequestId")?.kind !== "const" ? { requestIdType: "T.RequestId" } : {}),
+    ...(model.isExportedType("RequestId") ? { requestIdType: "T.RequestId" } : {}),
     errorIdOptional: idProps.length === 0 || idProps.every((p) => p.optional),
     ...metaFacts(model, withProse("request", requestMeta), withProse("notification", notificationMeta), withProse("result", resultMeta)),
     methods: methods(model, rules, warnings),
     resultTypes: resultTypes(model, rules),
-    ...(isExportedType(model, "InputRequiredResult") ? { inputRequiredResult: "InputRequiredResult" } : {}),
+    ...(model.isExportedType("InputRequiredResult") ? { inputRequiredResult: "InputRequiredResult" } : {}),
     warnings,
   };
 }

@@ -123,7 +123,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
   // The code resourceNotFound() sends, when the schema or the prose gives it its own constant.
   const own = facts.errorCodes.find((f) => f.constructorName === "resourceNotFound");
   const acceptedCodes = [...rnf.acceptedCodes, ...(own ? [own.code] : [])];
-  const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code || rnf.uriRequired).map((c) => `e.code === ${c}`);
+  const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code).map((c) => `e.code === ${c}`);
   const defined = facts.errorCodes.map((f) => f.code);
   const partition =
     rules.errorPartition.rule === "mcp-partitioned"

@@ -98,8 +98,7 @@ const RESERVED: Record<ReservedPrefixRule, { body: string; doc: string }> = {
 function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
   switch (type.kind) {
     case "ref": {
-      const decl = model.declarations.get(type.name);
-      if (decl && decl.kind !== "const" && decl.exported) {
+      if (model.isExportedType(type.name)) {
         imports.add(`validate${type.name}`);
         return `(v) => firstIssue(validate${type.name}(v))`;
       }

@@ -38,14 +38,10 @@ export interface MethodsView {
   readonly usesTypes: boolean;
 }
 
-function exportedType(model: Model, name: string): boolean {
-  const decl = model.declarations.get(name);
-  return decl !== undefined && decl.kind !== "const" && decl.exported;
-}
 
 function view(m: MethodFact, model: Model): MethodView {
-  const message = exportedType(model, m.messageType) ? `T.${m.messageType}` : "unknown";
-  const results = m.results.filter((r) => exportedType(model, r));
+  const message = model.isExportedType(m.messageType) ? `T.${m.messageType}` : "unknown";
+  const results = m.results.filter((r) => model.isExportedType(r));
   return {
     method: JSON.stringify(m.method),
     methodKey: m.method === "__proto__" ? '["__proto__"]' : JSON.stringify(m.method),

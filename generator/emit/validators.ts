@@ -10,7 +10,7 @@
  * value is `undefined` is absent; interfaces without an index signature accept unknown
  * properties; `object` excludes arrays and null.
  */
-import type { Model } from "../analyze/index.js";
+import { refsIn, type Model } from "../analyze/index.js";
 import type { KeywordType, ObjectType, TypeExpr, UnionType } from "../ir.js";
 import { assignTypeNames, pointerToken, propertyRead, type TypeNames } from "./names.js";
 import { formatFunction } from "./runtime.js";
@@ -65,8 +65,6 @@ function chain(parts: readonly string[], operator: " && " | " || "): string {
 class ValidatorEmitter {
   readonly constants: string[] = [];
   private helpers: string[] = [];
-  /** Whether the declaration being emitted is recursive (see `declaration`). */
-  private inRecursive = false;
   private readonly helperNames = new Set<string>();
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
@@ -83,7 +81,6 @@ class ValidatorEmitter {
     const n = this.names.get(name)!;
     this.helpers = [];
     const recursive = this.model.recursive.has(name);
-    this.inRecursive = recursive;
     const statements = this.needsStatements(type);
     if (statements) {
       // The declaration's own functions are the helpers for its top-level type.
@@ -99,9 +96,10 @@ class ValidatorEmitter {
       // A nested part that passes the fast check has no issues: skip it without building paths.
       // At the root (p === "") the value is collected directly: validate has not checked it yet,
       // and when it is invalid (the usual reason to collect) the check would be wasted work.
-      // Not inside recursive types: there the check would walk the subtree again at every
-      // level, and collecting an invalid value d levels deep would take d² steps.
-      ...(recursive || this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (p !== "" && ${n.check}(v, d)) return;`]),
+      // Inside recursive types only at the root (a valid value then costs one fast check): at
+      // every level the check would walk the subtree again, and collecting an invalid value d
+      // levels deep would take d² steps.
+      ...(this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (${recursive ? 'p === ""' : 'p !== ""'} && ${n.check}(v, d)) return;`]),
       ...this.collectStatements(type, "v", "p", n.collect, 0, true),
     ];
     const own = [
@@ -501,9 +499,9 @@ class ValidatorEmitter {
     const masks = members.map((m) => jsonTypeMask(m, this.model));
     const label = members.map((m) => labelOf(m)).join(" | ");
     const call = `anyOf(o, ${p}, ${v}, ${depthArg(depth)}, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`;
-    // Inside recursive types anyOf itself finds a matching member (one without issues):
-    // a fast check first would walk the subtree once more at every level.
-    if (this.inRecursive) return [call];
+    // A union reaching a recursive type: anyOf itself finds a matching member (one without
+    // issues); a fast check first would walk the subtree once more at every level.
+    if ([...refsIn(type)].some((name) => this.model.recursive.has(name))) return [call];
     return [`if (!(${this.unionCheck(type, v, place, depth)})) ${call}`];
   }
 

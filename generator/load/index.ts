@@ -17,7 +17,7 @@ import { createHash } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { Node, Project, SyntaxKind, ts, type SourceFile } from "ts-morph";
-import { DiagnosticBag, fail } from "../errors.js";
+import { DiagnosticBag, fail, isStackOverflow } from "../errors.js";
 
 /** Where the schema comes from. */
 export type SchemaInput =
@@ -215,7 +215,7 @@ function withinStack<T>(displayPath: string, fn: () => T): T {
   try {
     return fn();
   } catch (error) {
-    if (error instanceof RangeError && /call stack/i.test(error.message)) {
+    if (isStackOverflow(error)) {
       throw fail("MCG107", `schema nests types too deeply for the TypeScript compiler (its stack overflowed): ${displayPath}`);
     }
     throw error;

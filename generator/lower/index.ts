@@ -18,7 +18,7 @@
  * - named tuple members `[name: string]` are tuple elements.
  */
 import { Node, SyntaxKind, ts, type JSDoc, type SourceFile, type TypeNode } from "ts-morph";
-import { DiagnosticBag, GeneratorError } from "../errors.js";
+import { DiagnosticBag, GeneratorError, isStackOverflow } from "../errors.js";
 import type {
   AliasDecl,
   ConstDecl,
@@ -105,7 +105,7 @@ class Lowerer {
     try {
       return fn();
     } catch (error) {
-      if (error instanceof RangeError && at && /call stack/i.test(error.message)) {
+      if (at && isStackOverflow(error)) {
         this.bag.add("MCG107", "this declaration nests types too deeply to be lowered (the stack overflowed)", this.span(at));
         return undefined;
       }
