@@ -3,6 +3,7 @@
  * choices, `--help`) and the README's option list.
  */
 import { TARGET_NAMES, type TargetName } from "./emit/index.js";
+import { ENUM_STYLES, type EnumStyle } from "./emit/errors.js";
 import { RULE_VERSIONS } from "./rules/index.js";
 
 /** Options of {@link generate} besides the input. */
@@ -14,7 +15,7 @@ export interface GeneratorOptions {
   /** Output files to generate (and those they import). */
   readonly targets: readonly TargetName[];
   /** `ErrorCode` in `errors.ts`: an `as const` object plus a union type, or a TypeScript `enum`. */
-  readonly enumStyle: "as-const" | "ts-enum";
+  readonly enumStyle: EnumStyle;
   /** Which revision's prose rules (`generator/rules`) apply: `auto` reads the schema's `LATEST_PROTOCOL_VERSION`. */
   readonly protocolRules: string;
 }
@@ -61,7 +62,7 @@ export const OPTION_SPECS: readonly OptionSpec[] = [
     key: "enumStyle",
     flag: "--enum-style <style>",
     description: "ErrorCode in errors.ts: an `as const` object plus union type, or a TypeScript enum",
-    choices: ["as-const", "ts-enum"],
+    choices: ENUM_STYLES,
   },
   {
     key: "protocolRules",

@@ -221,12 +221,6 @@ function strictOf(options: unknown): boolean {
   }
 }
 
-/**
- * The problems of a `_meta`. `lenient` checks the known keys; `strict` also reports keys that
- * break the grammar, unknown keys under reserved prefixes and non-string OpenTelemetry values;
- * `build` (what we send) reports broken keys, non-string OpenTelemetry values and values that
- * are not JSON data.
- */
 /** What `checkMeta` found: the problems, and the known keys' values, each read once. */
 interface MetaReading {
   readonly problems: MetaProblem[];
@@ -248,6 +242,12 @@ function describeError(e: unknown): string {
   return "an exception";
 }
 
+/**
+ * The problems of a `_meta`. `lenient` checks the known keys; `strict` also reports keys that
+ * break the grammar, unknown keys under reserved prefixes and non-string OpenTelemetry values;
+ * `build` (what we send) reports broken keys, non-string OpenTelemetry values and values that
+ * are not JSON data.
+ */
 function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: boolean, keys: "lenient" | "strict" | "build"): MetaReading {
   const found: MetaProblem[] = [];
   const fields: Record<string, unknown> = {};

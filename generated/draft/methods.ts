@@ -399,7 +399,8 @@ export function parseResult<M extends RequestMethod>(method: M, result: unknown,
   if (!resolved.ok) return fail("/resultType", resolved.reason, "resultType");
   const resultType = resolved.resultType;
   if (resultType === "input_required") {
-    if (!info.results.includes("InputRequiredResult")) return fail("/resultType", method + " cannot answer input_required", "resultType");
+    if (!info.results.includes("InputRequiredResult"))
+      return fail("/resultType", method + " cannot answer " + "input_required", "resultType");
     const checked = validatorsByType["InputRequiredResult"]!(result);
     if (!checked.ok) return checked;
     // 2026-07-28 basic/patterns/mrtr and schema.ts InputRequiredResult: at least one of inputRequests or requestState

@@ -25,7 +25,12 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
     for (const tag of docs?.tags ?? []) if (KEPT_TAGS.has(tag.name)) lines.push(`@${tag.name}`);
   }
   if (lines.length === 0) return "";
-  const safe = lines.map((l) => l.replace(/\*\//g, "*\\/"));
+  const safe = lines.map(commentSafe);
   if (safe.length === 1) return `/** ${safe[0]} */`;
   return ["/**", ...safe.map((l) => (l ? ` * ${l}` : " *")), " */"].join("\n");
+}
+
+/** Text safe inside a block comment: a `*\/` in it would end the comment. */
+export function commentSafe(text: string): string {
+  return text.replace(/\*\//g, "*\\/");
 }

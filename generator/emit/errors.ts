@@ -8,6 +8,7 @@ import type { ErrorCodeFact, ProtocolFacts } from "../analyze/protocol.js";
 import { GeneratorError } from "../errors.js";
 import type { Diagnostic } from "../ir.js";
 import { STANDARD_JSONRPC_CODES } from "../rules/index.js";
+import { commentSafe } from "./docs.js";
 import { isPlainIdentifier } from "./names.js";
 
 /** Names `errors.ts` declares that a constructor (a camelCase name) could take. */
@@ -37,7 +38,8 @@ function checkNames(facts: ProtocolFacts): void {
 }
 
 /** `--enum-style`: an `as const` object plus a union type, or a TypeScript `enum`. */
-export type EnumStyle = "as-const" | "ts-enum";
+export const ENUM_STYLES = ["as-const", "ts-enum"] as const;
+export type EnumStyle = (typeof ENUM_STYLES)[number];
 
 export interface ErrorsView {
   readonly version: string;
@@ -79,7 +81,7 @@ interface ConstructorView {
 }
 
 function origin(fact: ErrorCodeFact, source: string): string {
-  if (fact.span) return `\`${fact.constant}\` (${source}:${fact.span.line})${fact.shape ? `; shape: \`${fact.shape}\`` : ""}`;
+  if (fact.span) return commentSafe(`\`${fact.constant}\` (${source}:${fact.span.line})${fact.shape ? `; shape: \`${fact.shape}\`` : ""}`);
   return `\`${fact.constant}\`, stated in prose: ${fact.cite ?? ""}`;
 }
 

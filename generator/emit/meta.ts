@@ -7,6 +7,7 @@ import type { Model } from "../analyze/index.js";
 import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
+import { commentSafe } from "./docs.js";
 import { isPlainIdentifier } from "./names.js";
 
 /**
@@ -31,10 +32,6 @@ function metaMembers(keys: readonly string[]): Map<string, string> {
   );
 }
 
-/** Text safe inside a block comment. */
-function commentSafe(text: string): string {
-  return text.replace(/\*\//g, "*\\/");
-}
 
 interface KeyCheckView {
   readonly key: string;

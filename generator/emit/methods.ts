@@ -32,6 +32,9 @@ export interface MethodsView {
   /** Whether the schema's results carry `resultType` (it is then filled in when absent before validating). */
   readonly fillResultType: boolean;
   readonly inputRequired: boolean;
+  /** The `InputRequiredResult` type's name and the `resultType` value that selects it, as JSON strings. */
+  readonly inputRequiredType: string;
+  readonly inputRequiredValue: string;
   readonly inputRequiredCite: string;
   readonly inputRequiredNeedsContent: boolean;
   /** Whether the module refers to `types.ts`. */
@@ -73,6 +76,8 @@ export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
     absentCite: rules.absentResultType.cite,
     fillResultType: resultShape?.properties.some((p) => p.name === "resultType" && !p.optional) ?? false,
     inputRequired: facts.inputRequiredResult !== undefined,
+    inputRequiredType: JSON.stringify(facts.inputRequiredResult ?? "InputRequiredResult"),
+    inputRequiredValue: JSON.stringify(rules.inputRequiredNeedsContent.resultType),
     inputRequiredCite: rules.inputRequiredNeedsContent.cite,
     inputRequiredNeedsContent: rules.inputRequiredNeedsContent.applies,
   };

@@ -90,8 +90,11 @@ export interface ProtocolRules {
   readonly reservedPrefix: { readonly rule: ReservedPrefixRule; readonly cite: string };
   /** Unprefixed `_meta` keys reserved for OpenTelemetry trace context. */
   readonly openTelemetryKeys: { readonly keys: readonly string[]; readonly cite: string };
-  /** `InputRequiredResult` must carry `inputRequests` or `requestState` (or both). */
-  readonly inputRequiredNeedsContent: { readonly applies: boolean; readonly cite: string };
+  /**
+   * The `resultType` value of an `InputRequiredResult`, and whether it must carry
+   * `inputRequests` or `requestState` (or both).
+   */
+  readonly inputRequiredNeedsContent: { readonly resultType: string; readonly applies: boolean; readonly cite: string };
   /** A result without `resultType` is read as this value. */
   readonly absentResultType: { readonly value: string; readonly cite: string };
   /**
@@ -175,7 +178,7 @@ function before20260728(
     resourceNotFound: { code: -32002, uriRequired: false, acceptedCodes: [-32002], cite: RESOURCE_NOT_FOUND_2002.cite },
     proseMetaKeys: [],
     openTelemetryKeys: NO_OTEL,
-    inputRequiredNeedsContent: { applies: false, cite: "no InputRequiredResult before 2026-07-28" },
+    inputRequiredNeedsContent: { resultType: "input_required", applies: false, cite: "no InputRequiredResult before 2026-07-28" },
     absentResultType: ABSENT_COMPLETE(version),
     capabilityGates: gates(version, completions),
     ...rules,
@@ -243,6 +246,7 @@ export const RULES: readonly ProtocolRules[] = [
       cite: "2026-07-28 basic/index § General fields › _meta › OpenTelemetry trace context",
     },
     inputRequiredNeedsContent: {
+      resultType: "input_required",
       applies: true,
       cite: "2026-07-28 basic/patterns/mrtr and schema.ts InputRequiredResult: at least one of inputRequests or requestState",
     },
