@@ -275,7 +275,7 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
       bag.add("MCG202", `${what} not supported: the schema must be one self-contained file`, at(statement.getStart()));
     }
     for (const node of withinStack(displayPath, () => sourceFile.getDescendantsOfKind(SyntaxKind.ImportType))) {
-      bag.add("MCG202", `import type \`${node.getText().split("\n")[0]!.slice(0, 60)}\` is not supported: the schema must be one self-contained file`, at(node.getStart()));
+      bag.add("MCG202", `import type \`${snippet(node)}\` is not supported: the schema must be one self-contained file`, at(node.getStart()));
       imports.push(node);
     }
     const inImport = (pos: number | undefined) => pos !== undefined && imports.some((s) => pos >= s.getPos() && pos < s.getEnd());
@@ -288,4 +288,9 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
   }
   bag.throwIfAny();
   return { sourceFile, displayPath, fileName, sha256, text };
+}
+
+/** The first line of a node's source, at most 60 characters: how messages quote a construct. */
+export function snippet(node: Node): string {
+  return node.getText().split("\n")[0]!.slice(0, 60);
 }

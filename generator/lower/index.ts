@@ -32,7 +32,7 @@ import type {
   SourceSpan,
   TypeExpr,
 } from "../ir.js";
-import type { LoadedSchema } from "../load/index.js";
+import { snippet, type LoadedSchema } from "../load/index.js";
 import { applyConstraintTags, docsOf, isConstraintTag } from "./docs.js";
 
 /** Options that change lowering. */
@@ -230,7 +230,7 @@ class Lowerer {
       } else if (value === undefined || typeof value === "boolean" || (typeof value === "number" && !Number.isFinite(value))) {
         problems.add(
           "MCG201",
-          `unsupported construct: enum member ${memberName} has the computed value \`${initializer.getText().split("\n")[0]!.slice(0, 60)}\`; only string and finite number literals are supported`,
+          `unsupported construct: enum member ${memberName} has the computed value \`${snippet(initializer)}\`; only string and finite number literals are supported`,
           this.span(member),
         );
       } else {
@@ -257,7 +257,7 @@ class Lowerer {
     const problems = new DiagnosticBag();
     for (const property of object.getProperties()) {
       if (!Node.isPropertyAssignment(property)) {
-        problems.add("MCG205", `constant ${name}: \`${property.getText().split("\n")[0]!.slice(0, 60)}\` is not a \`key: literal\` property`, this.span(property));
+        problems.add("MCG205", `constant ${name}: \`${snippet(property)}\` is not a \`key: literal\` property`, this.span(property));
         continue;
       }
       const nameNode = property.getNameNode();
@@ -584,7 +584,7 @@ class Lowerer {
           if (object) return literalUnion([...object.entries.keys()]);
           if (object === null) return { kind: "keyword", name: "never" }; // the constant itself was reported
         }
-        throw this.unsupported(node, `${ts.tokenToString(op.getOperator()) ?? "type"} operator type \`${node.getText().split("\n")[0]!.slice(0, 60)}\``);
+        throw this.unsupported(node, `${ts.tokenToString(op.getOperator()) ?? "type"} operator type \`${snippet(node)}\``);
       }
       case SyntaxKind.IndexedAccessType:
         return this.indexedAccess(node.asKindOrThrow(SyntaxKind.IndexedAccessType));
@@ -787,8 +787,7 @@ function declarationKind(node: DeclNode): string {
 export function describeKind(node: Node): string {
   const kind = node.getKindName();
   const words = kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
-  const snippet = node.getText().split("\n")[0]!.slice(0, 60);
-  return `${words} \`${snippet}\``;
+  return `${words} \`${snippet(node)}\``;
 }
 
 export type { Docs };
