@@ -50,15 +50,21 @@ export function buildValidators(model: Model): ValidatorsView {
 const IDENT_CHARS = /[^A-Za-z0-9_$]/g;
 
 /**
+ * How many conditions one expression holds before the emitter splits it (see {@link chain},
+ * long literal unions and long intersections). No type of the MCP schemas comes near it.
+ */
+const LONG = 64;
+
+/**
  * Joins conditions with `&&` or `||`. Past 64 terms each run of 64 becomes an arrow function
  * called in place (and runs of those, the same): TypeScript follows a chain of thousands of
  * conditions one stack frame per condition and overflows (an interface of 1 200 properties did),
- * while a function body starts afresh. No type of the MCP schemas comes near 64 terms.
+ * while a function body starts afresh.
  */
 function chain(parts: readonly string[], operator: " && " | " || "): string {
-  if (parts.length <= 64) return parts.join(operator);
+  if (parts.length <= LONG) return parts.join(operator);
   const groups: string[] = [];
-  for (let i = 0; i < parts.length; i += 64) groups.push(`(() => ${parts.slice(i, i + 64).join(operator)})()`);
+  for (let i = 0; i < parts.length; i += LONG) groups.push(`(() => ${parts.slice(i, i + LONG).join(operator)})()`);
   return chain(groups, operator);
 }
 
@@ -200,9 +206,11 @@ class ValidatorEmitter {
     if (members.some(isAnything)) return "true";
     if (this.needsStatements(type)) return `${this.helper(type, place)}(${v}, ${depthArg(level)})`;
     // A long union of literals is one Set lookup (TypeScript cannot analyse thousands of `===`).
-    const resolved = members.map((m) => this.model.resolve(m));
-    if (members.length > 64 && resolved.every((m) => m.kind === "literal")) {
-      return `${this.literalSet(resolved.map((m) => (m as Extract<TypeExpr, { kind: "literal" }>).value))}.has(${v})`;
+    if (members.length > LONG) {
+      const resolved = members.map((m) => this.model.resolve(m));
+      if (resolved.every((m) => m.kind === "literal")) {
+        return `${this.literalSet(resolved.map((m) => (m as Extract<TypeExpr, { kind: "literal" }>).value))}.has(${v})`;
+      }
     }
     return chain(members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " || ");
   }
@@ -473,7 +481,7 @@ class ValidatorEmitter {
    * object type: one object test instead of one per member, which TypeScript could not analyse.
    */
   private mergedIntersection(type: Extract<TypeExpr, { kind: "intersection" }>): ObjectType | undefined {
-    if (type.members.length <= 64) return undefined;
+    if (type.members.length <= LONG) return undefined;
     const shapes = type.members.map((m) => this.model.shapeOf(m));
     if (shapes.some((shape) => shape === undefined || shape.indexSignature !== undefined)) return undefined;
     return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
