@@ -14,12 +14,12 @@
  *
  * Two runs, and other TZ/LANG settings, are covered in test/committed-output.test.ts.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, type GeneratedFile } from "../generator/index.js";
-import { ROOT, scratchDir } from "./support/corpus.js";
+import { ROOT, writeGenerated } from "./support/corpus.js";
 import { seededRandom } from "./support/random.js";
 
 const SCHEMA = join(ROOT, "test", "determinism", "schema.ts");
@@ -78,8 +78,7 @@ const TARGETS = ["types", "validators", "index"] as const;
 
 async function variant(label: string, schema: string): Promise<Variant> {
   const { files } = await generate({ schema: { text: schema, fileName: "schema.ts" }, docs: "none", targets: [...TARGETS] });
-  const dir = scratchDir(`determinism-${label}`);
-  for (const f of files) writeFileSync(join(dir, f.path), f.contents);
+  const dir = writeGenerated(`determinism-${label}`, files);
   const validators = (await import(join(dir, "validators.ts"))) as Record<string, unknown>;
   return { label, schema, files: new Map(files.map((f) => [f.path, body(f)])), validators };
 }

@@ -14,14 +14,13 @@
  *   (comma-separated labels) narrows the versions; `FUZZ_REPLAY=<version>:<type>:<seed>:<path>`
  *   replays one run as a failure prints it, then shrinks it.
  */
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { generate, type GenerateResult } from "../generator/index.js";
 import { ajvOracle, readSchemaJson, type AjvOracle } from "./support/ajv-oracle.js";
 import { annotatedArbitraries, type AnnotatedArbitraries } from "./support/arbitrary.js";
 import { Comparison } from "./support/comparison.js";
-import { corpusVersions, ROOT, scratchDir, type CorpusVersion } from "./support/corpus.js";
+import { corpusVersions, ROOT, type CorpusVersion, writeGenerated } from "./support/corpus.js";
 import { fuzzInput, fuzzVersion, replayRun, seedFor, type FuzzCounts, type FuzzInput } from "./support/fuzz.js";
 import { loadIntendedDifferences } from "./support/intended-differences.js";
 import { FORMAT_PROBES, NO_MEMBER, siteMutants, type Json } from "./support/mutants.js";
@@ -68,8 +67,7 @@ function setupOf(version: CorpusVersion): () => Promise<Setup> {
   return () =>
     (promise ??= (async () => {
       const result = await generate({ schema: { path: version.schemaTs }, docs: "tags" });
-      const dir = scratchDir(`fuzz-${version.label}`);
-      for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+      const dir = writeGenerated(`fuzz-${version.label}`, result.files);
       const module = (await import(join(dir, "validators.ts"))) as Record<string, unknown>;
       const types = result.ir.declarations.filter((d) => d.kind !== "const").map((d) => d.name);
       const schema = readSchemaJson(version.schemaJson);
@@ -186,8 +184,7 @@ export interface Message {
   const loadFixture = () =>
     (fixtureModule ??= (async () => {
       const result = await generate({ schema: { text: fixture, fileName: "schema.ts" } });
-      const dir = scratchDir("fuzz-fixture");
-      for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+      const dir = writeGenerated("fuzz-fixture", result.files);
       const module = (await import(join(dir, "validators.ts"))) as Record<string, unknown>;
       return { module, arbitraries: annotatedArbitraries(result.ir, { maxUnnamedKeys: 2 }) };
     })());

@@ -4,13 +4,13 @@
  * they cite, and from each version's own `schema.json` as an independent reading of the
  * unions and constants.
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { generate, GeneratorError, type GenerateOptions } from "../generator/index.js";
-import { corpusVersions, scratchDir, typecheck, type CorpusVersion } from "./support/corpus.js";
+import { corpusVersions, typecheck, type CorpusVersion, writeGenerated } from "./support/corpus.js";
 import { seededRandom } from "./support/random.js";
 
 type Fn = (...args: any[]) => any;
@@ -41,8 +41,7 @@ function output(label: string, options: Partial<GenerateOptions> = {}, name = la
   if (!p) {
     p = (async () => {
       const result = await generate({ schema: { path: version(label).schemaTs }, docs: "none", ...options });
-      const dir = scratchDir(`protocol-${name}`);
-      for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+      const dir = writeGenerated(`protocol-${name}`, result.files);
       const load = async (f: string) => (await import(join(dir, f))) as Module;
       return {
         dir,
@@ -294,8 +293,7 @@ describe("errors.ts follows each version", () => {
     expect(() => draft.errorResponse(1.5, 4000, "m")).toThrow(/request id/);
     expect(() => draft.errorResponse(1, -32042, "m")).toThrow(/retired/);
     const bare = await generate({ schema: { text: "export type X = string;\n", fileName: "s.ts" } });
-    const dir = scratchDir("protocol-bare-errors");
-    for (const file of bare.files) writeFileSync(join(dir, file.path), file.contents);
+    const dir = writeGenerated("protocol-bare-errors", bare.files);
     const errors = (await import(join(dir, "errors.ts"))) as Module;
     expect(errors.errorResponse(1, -32603, "internal").error.code).toBe(-32603);
     const retiring = await output("2025-11-25", { protocolRules: "2026-07-28" }, "2025-11-25-with-2026-07-28-rules");
@@ -757,8 +755,7 @@ describe("rule selection", () => {
   it("generates a compiling errors.ts for constants named like its internal helpers or its types", async () => {
     const text = "export const RESERVED = -32053;\nexport const RESPONSE = -32054;\nexport const ERROR_CODE_CLASS = -32055;\n";
     const result = await generate({ schema: { text, fileName: "s.ts" } });
-    const dir = scratchDir("protocol-helper-names");
-    for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+    const dir = writeGenerated("protocol-helper-names", result.files);
     expect(typecheck(dir)).toEqual([]);
   });
 
@@ -774,8 +771,7 @@ describe("rule selection", () => {
       "",
     ].join("\n");
     const result = await generate({ schema: { text, fileName: "s.ts" }, docs: "none" });
-    const dir = scratchDir("protocol-odd-names");
-    for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+    const dir = writeGenerated("protocol-odd-names", result.files);
     expect(typecheck(dir)).toEqual([]);
     const meta = (await import(join(dir, "meta.ts"))) as Module;
     expect(meta.MetaKey["x/a-b"]).toBe("x/a-b");
@@ -842,8 +838,7 @@ describe("declaration order of the draft schema", () => {
   it("does not change what errors.ts, meta.ts and methods.ts export or answer; methods.ts follows the unions, byte for byte", async () => {
     const original = await output("draft", { docs: "none" }, "draft-order-original");
     const result = await generate({ schema: { text: shuffledDraft(7), fileName: "schema.ts" }, docs: "none" });
-    const dir = scratchDir("protocol-draft-shuffled");
-    for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+    const dir = writeGenerated("protocol-draft-shuffled", result.files);
     const load = async (f: string) => (await import(join(dir, f))) as Module;
     const shuffled = { errors: await load("errors.ts"), meta: await load("meta.ts"), methods: await load("methods.ts") };
     for (const m of ["errors", "meta", "methods"] as const) expect(Object.keys(shuffled[m]).sort(), m).toEqual(Object.keys(original[m]).sort());

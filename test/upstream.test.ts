@@ -15,14 +15,13 @@
  * `support/intended-differences.ts` for the exact rule).
  */
 import fc from "fast-check";
-import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate, type Declaration, type GenerateResult } from "../generator/index.js";
 import { ajvOracle, readSchemaJson, type AjvOracle } from "./support/ajv-oracle.js";
 import { instanceArbitraries } from "./support/arbitrary.js";
 import { readExamples } from "./support/examples.js";
-import { corpusVersions, ROOT, scratchDir, typecheck, type CorpusVersion } from "./support/corpus.js";
+import { corpusVersions, ROOT, typecheck, type CorpusVersion, writeGenerated } from "./support/corpus.js";
 import { Comparison } from "./support/comparison.js";
 import { changedOracle, loadIntendedDifferences } from "./support/intended-differences.js";
 import { mutants, type Json } from "./support/mutants.js";
@@ -50,8 +49,7 @@ function generated(version: CorpusVersion): () => Promise<Generated> {
   return () =>
     (promise ??= (async () => {
       const result = await generate({ schema: { path: version.schemaTs }, docs: "tags" });
-      const dir = scratchDir(`upstream-${version.label}`);
-      for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
+      const dir = writeGenerated(`upstream-${version.label}`, result.files);
       const module = (await import(join(dir, "validators.ts"))) as Record<string, unknown>;
       const types = result.ir.declarations.filter((d) => d.kind !== "const");
       return { result, dir, module, types };

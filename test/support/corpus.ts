@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
-import { generate, type GenerateOptions } from "../../generator/index.js";
+import { generate, type GenerateOptions, type GeneratedFile } from "../../generator/index.js";
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -54,12 +54,16 @@ export function scratchDir(name: string): string {
   return dir;
 }
 
+/** Writes generated files into a fresh scratch folder `test/.tmp/<name>` and returns the folder. */
+export function writeGenerated(name: string, files: readonly GeneratedFile[]): string {
+  const dir = scratchDir(name);
+  for (const file of files) writeFileSync(join(dir, file.path), file.contents);
+  return dir;
+}
+
 /** Generates into a fresh scratch folder and returns the folder. */
 export async function generateInto(name: string, options: GenerateOptions): Promise<string> {
-  const dir = scratchDir(name);
-  const result = await generate(options);
-  for (const file of result.files) writeFileSync(join(dir, file.path), file.contents);
-  return dir;
+  return writeGenerated(name, (await generate(options)).files);
 }
 
 /** One compiler diagnostic: its TS code and `file:line:col message`. */
