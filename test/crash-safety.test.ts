@@ -24,6 +24,7 @@ import type { GeneratedFile } from "../generator/index.js";
 import { GENERATED_MARK, writeOutput } from "../generator/write.js";
 import { ROOT, scratchDir } from "./support/corpus.js";
 import { seededRandom } from "./support/random.js";
+import { buildPrivateCli } from "./support/cli-build.js";
 
 // ---------------------------------------------------------------------------------------
 // Fault injection into node:fs (active only while `fault.armed`).
@@ -265,8 +266,8 @@ describe("writeOutput killed at every file-system step (in-process fault injecti
 // ---------------------------------------------------------------------------------------
 // The real CLI.
 
-const BUILD = join(ROOT, "test", ".tmp", "crash-cli");
-const CLI = join(BUILD, "bin", "mcp-schema-codegen.js");
+/** The CLI under test: a private build (see test/support/cli-build.ts). */
+let CLI: string;
 const SCHEMA = join(ROOT, "test", "fixtures", "discriminated", "schema.ts");
 const OLD_ARGS = ["--docs", "none"];
 const NEW_ARGS = ["--docs", "tags", "--targets", "types,validators"]; // index.ts becomes stale and is removed
@@ -325,15 +326,7 @@ let writeMs = 0;
 
 describe("the real CLI", () => {
   beforeAll(async () => {
-    // A private build (not dist/) with its own copy of templates/ (found first, beside it), so
-    // that builds and template edits elsewhere in the tree cannot change it under the test.
-    const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-    rmSync(BUILD, { recursive: true, force: true });
-    const build = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.json"), "--outDir", BUILD], { encoding: "utf8" });
-    expect(existsSync(CLI), `build failed: ${build.stdout}${build.stderr}`).toBe(true);
-    cpSync(join(ROOT, "templates"), join(BUILD, "templates"), {
-      recursive: true,
-    });
+    CLI = buildPrivateCli("crash-cli");
 
     const dir = scratchDir("crash-reference");
     const user = userFiles(150);

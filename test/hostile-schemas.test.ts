@@ -7,10 +7,9 @@
  * the table below), show no stack trace, and leave `--out` and the folder around it
  * byte-for-byte and timestamp-for-timestamp unchanged, with no `.tmp`/`.lock` leftovers.
  */
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import {
   cpSync,
-  existsSync,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -24,10 +23,11 @@ import {
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ROOT, scratchDir } from "./support/corpus.js";
+import { buildPrivateCli } from "./support/cli-build.js";
 
 const CORPUS = join(ROOT, "test", "hostile-schemas");
-const BUILD = join(ROOT, "test", ".tmp", "hostile-cli");
-const CLI = join(BUILD, "bin", "mcp-schema-codegen.js");
+/** The CLI under test: a private build (see test/support/cli-build.ts). */
+let CLI: string;
 /** A schema that generates: the previous good output every run starts from. */
 const GOOD_SCHEMA = join(ROOT, "test", "fixtures", "discriminated", "schema.ts");
 /** A fixed, old timestamp for everything in a prepared `--out`, so any rewrite would show. */
@@ -196,11 +196,7 @@ function expectRefused(run: Run, prepared: Prepared, stderr: readonly string[]):
 }
 
 beforeAll(async () => {
-  // A private build (not dist/), so that builds by others in the tree cannot change it under the test.
-  const tsc = join(ROOT, "node_modules", "typescript", "bin", "tsc");
-  rmSync(BUILD, { recursive: true, force: true });
-  const build = spawnSync(process.execPath, [tsc, "-p", join(ROOT, "tsconfig.json"), "--outDir", BUILD], { encoding: "utf8" });
-  expect(existsSync(CLI), `build failed: ${build.stdout}${build.stderr}`).toBe(true);
+  CLI = buildPrivateCli("hostile-cli");
   const dir = scratchDir("hostile-schemas/template");
   template = join(dir, "out");
   const good = await runCli(dir, ["--schema", GOOD_SCHEMA, "--out", template, "--docs", "none", ...TARGETS]);

@@ -140,8 +140,17 @@ class Lowerer {
     // Every comment in the file, from TypeScript's scanner (so text inside strings never counts).
     const comments = new Map<number, string>();
     const scanner = ts.createScanner(ts.ScriptTarget.ES2022, false, ts.LanguageVariant.Standard, sf.getFullText());
+    // Inside a template literal the scanner sees `}` as a brace: it must rescan it as the
+    // template's continuation, or the rest of the file reads as template text (and its comments vanish).
+    const openBraces: number[] = []; // one entry per open template: braces opened inside its current `${`
     for (let token = scanner.scan(); token !== ts.SyntaxKind.EndOfFileToken; token = scanner.scan()) {
       if (token === ts.SyntaxKind.MultiLineCommentTrivia) comments.set(scanner.getTokenStart(), scanner.getTokenText());
+      else if (token === ts.SyntaxKind.TemplateHead) openBraces.push(0);
+      else if (openBraces.length > 0 && token === ts.SyntaxKind.OpenBraceToken) openBraces[openBraces.length - 1]!++;
+      else if (openBraces.length > 0 && token === ts.SyntaxKind.CloseBraceToken) {
+        if (openBraces[openBraces.length - 1]! > 0) openBraces[openBraces.length - 1]!--;
+        else if (scanner.reScanTemplateToken(false) === ts.SyntaxKind.TemplateTail) openBraces.pop();
+      }
     }
     for (const [pos, comment] of comments) {
       if (!comment.startsWith("/**") || attached.has(pos)) continue;

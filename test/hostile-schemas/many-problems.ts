@@ -1,26 +1,29 @@
 /* Problems of several kinds in one file: all are reported together, in source order. */
-export interface Fine {
-  name: string;
+export interface Request {
+  method: string;
 }
 
-export type Flags = { [K in "a" | "b"]: boolean };
+export type Maybe<T> = T extends string ? T : never;
 
-export type Box<T> = { value: T };
+export type Route = `/${string}`;
 
-export interface Dated {
-  when: Date;
+export interface Timed {
+  started: Promise<number>;
 }
 
-export type Keys = keyof Fine;
-
-export interface Shaded {
-  /** @format color */
-  shade: string;
+export interface Bounded {
+  /**
+   * @minimum 5
+   * @maximum 1
+   */
+  count: number;
 }
 
-export interface Sized { /** @minimum 1 */ size: number }
+export interface Tagged { /** @maxItems 3 */ tags: string[] }
 
-export enum Level {
-  Low,
-  High = 2,
+export type Huge = 1e999;
+
+export enum Mode {
+  Fast,
+  Slow = "slow",
 }
