@@ -4,9 +4,9 @@
  * `generate(options)` runs load → lower → analyze → emit and returns the output files
  * as `{ path, contents }`; it reads the schema but never writes to disk (see `writeOutput`).
  */
-import { analyze } from "./analyze/index.js";
+import { analyze, type Model } from "./analyze/index.js";
 import { protocolFacts } from "./analyze/protocol.js";
-import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type TargetName } from "./emit/index.js";
+import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import { loadSchema, type SchemaInput } from "./load/index.js";
 import { lowerSchema } from "./lower/index.js";
@@ -51,7 +51,7 @@ function checkOptions(options: GenerateOptions): void {
  * Emits one target; a stack overflow while building or formatting it (a union or interface
  * with thousands of members makes expressions Prettier cannot walk) becomes MCG310.
  */
-async function emitTargetChecked(name: TargetName, model: Parameters<typeof emitTarget>[1], context: Parameters<typeof emitTarget>[2]): Promise<string> {
+async function emitTargetChecked(name: TargetName, model: Model, context: EmitContext): Promise<string> {
   try {
     return await emitTarget(name, model, context);
   } catch (error) {

@@ -110,8 +110,10 @@ describe("mcp-schema-codegen CLI", () => {
     const errors = readFileSync(join(out, "errors.ts"), "utf8");
     expect(errors.split("\n")[1]).toBe("// Options: --docs full --number-type integer --targets types,validators,errors,meta --enum-style ts-enum --protocol-rules 2025-06-18");
     expect(errors).toMatch(/^export enum ErrorCode \{/m);
-    // The 2025-06-18 rules: a label `mcp` followed by another label reserves the prefix.
-    expect(readFileSync(join(out, "meta.ts"), "utf8")).toContain("for (let i = 0; i < labels.length - 1; i++) {");
+    // The 2025-06-18 rules: a label `mcp` followed by another label reserves the prefix (`mcp.dev/`, not `dev.mcp/`).
+    const meta = (await import(join(out, "meta.ts"))) as { isReservedMetaKey: (key: string) => boolean };
+    expect(meta.isReservedMetaKey("mcp.dev/x")).toBe(true);
+    expect(meta.isReservedMetaKey("io.modelcontextprotocol/x")).toBe(false);
   });
 
   it("writes, then leaves unchanged files alone, and --check detects a one-byte change", async () => {

@@ -72,7 +72,6 @@ export interface MethodFact {
 
 /** Everything `errors.ts`, `meta.ts` and `methods.ts` are generated from. */
 export interface ProtocolFacts {
-  readonly latestProtocolVersion?: string;
   readonly rules: ProtocolRules;
   /** Why the rules were chosen when not an exact match (a warning). */
   readonly rulesNote?: string;
@@ -415,7 +414,6 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
   const envelope = ["JSONRPCErrorResponse", "JSONRPCError"].find((n) => model.declarations.get(n)?.kind === "interface");
   const idProps = envelope ? prop(model.shapeOf({ kind: "ref", name: envelope }), "id") : [];
   return {
-    ...(latestProtocolVersion !== undefined ? { latestProtocolVersion } : {}),
     rules,
     ...(note !== undefined ? { rulesNote: note } : {}),
     errorCodes: errorCodes(model, rules),

@@ -7,7 +7,7 @@
 import type { ErrorCodeFact, ProtocolFacts } from "../analyze/protocol.js";
 import { GeneratorError } from "../errors.js";
 import type { Diagnostic } from "../ir.js";
-import { STANDARD_JSONRPC_CODES } from "../rules/index.js";
+import { STANDARD_JSONRPC_CODES, type ErrorPartition } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
 import { isPlainIdentifier } from "./names.js";
 
@@ -46,7 +46,7 @@ export interface ErrorsView {
   readonly rulesCite: string;
   readonly tsEnum: boolean;
   readonly codes: readonly { readonly member: string; readonly code: number; readonly origin: string }[];
-  /** `typeof ErrorCode.X` (as const) or `ErrorCode.X` (enum), by member. */
+  /** One constructor per code the rules do not retire (its code typed `typeof ErrorCode.X`, or `ErrorCode.X` for an enum). */
   readonly constructors: readonly ConstructorView[];
   /** Whether the module refers to `types.ts` (an unused import would fail `noUnusedLocals`). */
   readonly usesTypes: boolean;
@@ -59,7 +59,7 @@ export interface ErrorsView {
   /** Lines of `classifyErrorCode`'s body for the partition rule. */
   readonly classifyBody: string;
   readonly classifyDoc: string;
-  /** The body of `reserved(code)`: the ranges where only defined codes may be sent. */
+  /** The body of `_reserved(code)`: the ranges where only defined codes may be sent. */
   readonly reservedBody: string;
   readonly reservedDoc: string;
   readonly retired: string;
@@ -80,44 +80,60 @@ interface ConstructorView {
   readonly origin: string;
 }
 
+/** What each error partition (see `generator/rules`) puts into `classifyErrorCode` and `errorResponse`. */
+const PARTITIONS: Record<ErrorPartition, { classify: string[]; classifyDoc: string; reservedBody: string; reservedDoc: string }> = {
+  "mcp-partitioned": {
+    classify: ['if (code >= -32019 && code <= -32000) return "legacy";', 'if (code >= -32099 && code <= -32020) return "mcp";'],
+    classifyDoc: "-32000..-32019 `legacy`; -32020..-32099 `mcp` (reserved for codes the specification defines)",
+    reservedBody: "return (code >= -32768 && code <= -32100) || (code >= -32099 && code <= -32020);",
+    reservedDoc: "-32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's)",
+  },
+  "jsonrpc-2.0": {
+    classify: ['if (code >= -32099 && code <= -32000) return DEFINED_CODES.has(code) ? "mcp" : "legacy";'],
+    classifyDoc: "-32000..-32099 (JSON-RPC's implementation-defined server errors) `mcp` when this revision defines the code, else `legacy`",
+    reservedBody: "return code >= -32768 && code <= -32100;",
+    reservedDoc: "-32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors)",
+  },
+};
+
 function origin(fact: ErrorCodeFact, source: string): string {
   if (fact.span) return commentSafe(`\`${fact.constant}\` (${source}:${fact.span.line})${fact.shape ? `; shape: \`${fact.shape}\`` : ""}`);
   return `\`${fact.constant}\`, stated in prose: ${fact.cite ?? ""}`;
 }
 
+/**
+ * Builds the view model of `errors.ts` for the protocol facts of one schema.
+ *
+ * @param source the input file name, for the `schema.ts:LINE` references in doc comments
+ * @throws GeneratorError (MCG301) when an error-code constant gives no usable name
+ */
 export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: EnumStyle): ErrorsView {
   checkNames(facts);
   const rules = facts.rules;
   // The schema's RequestId, or JSON-RPC's own id type when the schema has none.
   const id = facts.requestIdType ?? "string | number";
   const codeType = (member: string) => (enumStyle === "ts-enum" ? `ErrorCode.${member}` : `typeof ErrorCode.${member}`);
+  const constructor = (name: string, member: string, dataType: string, dataRequired: boolean, message: string, origin: string): ConstructorView => ({
+    name,
+    codeType: codeType(member),
+    codeValue: `ErrorCode.${member}`,
+    dataType,
+    dataParam: dataRequired ? `data: ${dataType}` : `data?: ${dataType}`,
+    returnType: `${dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(member)}, ${dataType}>`,
+    message: JSON.stringify(message),
+    origin,
+  });
   // A code the chosen rules retire gets no constructor: nothing here may send it.
   const retired = new Set(rules.retiredCodes.codes);
-  const constructors: ConstructorView[] = facts.errorCodes.filter((f) => !retired.has(f.code)).map((f) => ({
-    name: f.constructorName,
-    codeType: codeType(f.member),
-    codeValue: `ErrorCode.${f.member}`,
-    dataType: f.dataType,
-    dataParam: f.dataRequired ? `data: ${f.dataType}` : `data?: ${f.dataType}`,
-    returnType: `${f.dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(f.member)}, ${f.dataType}>`,
-    message: JSON.stringify(f.message),
-    origin: origin(f, source),
-  }));
+  const constructors = facts.errorCodes
+    .filter((f) => !retired.has(f.code))
+    .map((f) => constructor(f.constructorName, f.member, f.dataType, f.dataRequired, f.message, origin(f, source)));
   // Resource not found under a code that is not its own constant (2026-07-28: -32602 with data.uri).
   const rnf = rules.resourceNotFound;
   const rnfMember = facts.errorCodes.find((f) => f.code === rnf.code);
   if (rnfMember && !constructors.some((c) => c.name === "resourceNotFound")) {
     const dataType = "{ uri: string; [key: string]: unknown }";
-    constructors.push({
-      name: "resourceNotFound",
-      codeType: codeType(rnfMember.member),
-      codeValue: `ErrorCode.${rnfMember.member}`,
-      dataType,
-      dataParam: rnf.uriRequired ? `data: ${dataType}` : `data?: ${dataType}`,
-      returnType: `${rnf.uriRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(rnfMember.member)}, ${dataType}>`,
-      message: JSON.stringify("Resource not found"),
-      origin: `resource not found: ${rnf.cite}`,
-    });
+    constructors.push(constructor("resourceNotFound", rnfMember.member, dataType, rnf.uriRequired, "Resource not found", `resource not found: ${rnf.cite}`));
   }
   const current = rnf.uriRequired
     ? `(e.code === ${rnf.code} && typeof e.data === "object" && e.data !== null && typeof e.data.uri === "string")`
@@ -126,26 +142,10 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
   const own = facts.errorCodes.find((f) => f.constructorName === "resourceNotFound");
   const acceptedCodes = [...rnf.acceptedCodes, ...(own ? [own.code] : [])];
   const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code).map((c) => `e.code === ${c}`);
-  const defined = facts.errorCodes.map((f) => f.code);
-  const partition =
-    rules.errorPartition.rule === "mcp-partitioned"
-      ? [
-          "if (code >= -32019 && code <= -32000) return \"legacy\";",
-          "if (code >= -32099 && code <= -32020) return \"mcp\";",
-        ]
-      : ["if (code >= -32099 && code <= -32000) return DEFINED_CODES.has(code) ? \"mcp\" : \"legacy\";"];
-  const classifyDoc =
-    rules.errorPartition.rule === "mcp-partitioned"
-      ? "-32000..-32019 `legacy`; -32020..-32099 `mcp` (reserved for codes the specification defines)"
-      : "-32000..-32099 (JSON-RPC's implementation-defined server errors) `mcp` when this revision defines the code, else `legacy`";
-  const partitioned = rules.errorPartition.rule === "mcp-partitioned";
+  const partition = PARTITIONS[rules.errorPartition.rule];
   return {
-    reservedBody: partitioned
-      ? "return (code >= -32768 && code <= -32100) || (code >= -32099 && code <= -32020);"
-      : "return code >= -32768 && code <= -32100;",
-    reservedDoc: partitioned
-      ? "-32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's)"
-      : "-32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors)",
+    reservedBody: partition.reservedBody,
+    reservedDoc: partition.reservedDoc,
     retired: rules.retiredCodes.codes.join(", "),
     retiredCite: rules.retiredCodes.cite,
     withData: facts.errorCodes
@@ -163,9 +163,9 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     idMember: facts.errorIdOptional ? `id?: ${id}` : `id: ${id}`,
     jsonrpc: JSON.stringify("2.0"),
     standardCodes: STANDARD_JSONRPC_CODES.join(", "),
-    definedCodes: defined.join(", "),
-    classifyBody: partition.join("\n  "),
-    classifyDoc,
+    definedCodes: facts.errorCodes.map((f) => f.code).join(", "),
+    classifyBody: partition.classify.join("\n  "),
+    classifyDoc: partition.classifyDoc,
     resourceNotFound: { test: [current, ...accepted].join(" || "), cite: rnf.cite },
   };
 }

@@ -8,7 +8,7 @@ import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
-import { isPlainIdentifier } from "./names.js";
+import { IDENTIFIER, isPlainIdentifier, objectLiteralKey } from "./names.js";
 
 /**
  * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a
@@ -27,7 +27,7 @@ function metaMembers(keys: readonly string[]): Map<string, string> {
       const name = chosen[i]!;
       const unique = chosen.indexOf(name) === chosen.lastIndexOf(name);
       // A quoted "__proto__" member would set the object's prototype; a computed one is a key.
-      return [k, isPlainIdentifier(name) && unique ? name : k === "__proto__" ? '["__proto__"]' : JSON.stringify(k)];
+      return [k, isPlainIdentifier(name) && unique ? name : objectLiteralKey(k)];
     }),
   );
 }
@@ -42,7 +42,6 @@ interface KeyCheckView {
 
 interface ShapeView {
   readonly what: string;
-  readonly article: string;
   readonly container: string;
   readonly containerParam: string;
   readonly requirement: string;
@@ -124,19 +123,18 @@ function fieldNames(properties: readonly Property[]): Map<string, string> {
   const short = (key: string) => key.slice(key.lastIndexOf("/") + 1).replace(/-+([A-Za-z0-9])/g, (_m, c: string) => c.toUpperCase());
   const counts = new Map<string, number>();
   for (const p of properties) counts.set(short(p.name), (counts.get(short(p.name)) ?? 0) + 1);
-  const ident = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
   return new Map(
     properties.map((p) => {
       const s = short(p.name);
-      return [p.name, JSON.stringify(counts.get(s) === 1 && ident.test(s) ? s : p.name)];
+      return [p.name, JSON.stringify(counts.get(s) === 1 && IDENTIFIER.test(s) ? s : p.name)];
     }),
   );
 }
 
 const SHAPES = {
-  request: { article: "a", container: "request params", containerParam: "params", name: "Request" },
-  notification: { article: "a", container: "notification params", containerParam: "params", name: "Notification" },
-  result: { article: "a", container: "result object", containerParam: "result", name: "Result" },
+  request: { container: "request params", containerParam: "params", name: "Request" },
+  notification: { container: "notification params", containerParam: "params", name: "Notification" },
+  result: { container: "result object", containerParam: "result", name: "Result" },
 } as const;
 
 function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, model: Model, imports: Set<string>): ShapeView {
@@ -152,7 +150,6 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
         : "`_meta` and all its keys are optional";
   return {
     what,
-    article: s.article,
     container: s.container,
     containerParam: s.containerParam,
     requirement: commentSafe(requirement),
@@ -177,6 +174,7 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
   };
 }
 
+/** Builds the view model of `meta.ts` for the protocol facts of one schema. */
 export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
   const rules = facts.rules;
   const imports = new Set<string>();

@@ -5,6 +5,7 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import { objectLiteralKey } from "./names.js";
 
 interface MethodView {
   readonly method: string;
@@ -47,7 +48,7 @@ function view(m: MethodFact, model: Model): MethodView {
   const results = m.results.filter((r) => model.isExportedType(r));
   return {
     method: JSON.stringify(m.method),
-    methodKey: m.method === "__proto__" ? '["__proto__"]' : JSON.stringify(m.method),
+    methodKey: objectLiteralKey(m.method),
     kind: JSON.stringify(m.kind),
     direction: JSON.stringify(m.direction),
     messageType: JSON.stringify(m.messageType),
@@ -63,6 +64,7 @@ function view(m: MethodFact, model: Model): MethodView {
   };
 }
 
+/** Builds the view model of `methods.ts` for the protocol facts of one schema. */
 export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
   const rules = facts.rules;
   const resultShape = model.shapeOf({ kind: "ref", name: "Result" });

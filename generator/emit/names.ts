@@ -6,7 +6,8 @@ import { GeneratorError } from "../errors.js";
 import type { Declaration } from "../ir.js";
 import { runtimeExports, runtimeNames } from "./runtime.js";
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** An ASCII JavaScript identifier (reserved words not excluded). */
+export const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** Names that plain property access would find on `Object.prototype`: read them as own properties only. */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));
@@ -109,5 +110,10 @@ const RESERVED_WORDS = new Set(
 
 /** An identifier usable as a declaration name or member: ASCII letters, digits, `_` and `$`, no reserved word. */
 export function isPlainIdentifier(name: string): boolean {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(name) && !RESERVED_WORDS.has(name) && name !== "__proto__";
+  return IDENTIFIER.test(name) && !RESERVED_WORDS.has(name) && name !== "__proto__";
+}
+
+/** `name` as a key of an object literal: quoted, and computed for `__proto__` (a quoted `"__proto__":` would set the prototype). */
+export function objectLiteralKey(name: string): string {
+  return name === "__proto__" ? '["__proto__"]' : JSON.stringify(name);
 }
