@@ -15,6 +15,7 @@ import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
 import { compareOutput, writeFileAtomic, writeOutput } from "./write.js";
+import { packageNameFor, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -83,6 +84,28 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
       exitCode = await runGenerate(flags, io);
     });
 
+  program
+    .command("scaffold")
+    .description("write a runnable MCP server project: generated code, one handler stub per method, stdio and HTTP transports, tests")
+    .argument("<dir>", "the project folder to create (must be empty unless --force)")
+    .option("--schema <file>", "the schema: a schema.ts or .d.ts file of a stateless revision (2026-07-28 or later)")
+    .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
+    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft")
+    .option("--name <name>", "the npm package name (default: from the folder name)")
+    .addOption(new Option("--example <name>", "handlers of an example instead of stubs").choices([...SCAFFOLD_EXAMPLES]))
+    .addOption(new Option("--docs <mode>", "doc comments in the generated code").choices(["full", "tags", "none"]).default("full"))
+    .option("--force", "write into a folder that is not empty, replacing the scaffold's files and keeping the others")
+    .option("--debug", "print stack traces for errors")
+    .addHelpText(
+      "after",
+      "\nExit codes: 0 success, 2 error (bad input, a folder that is not empty, a schema of an older revision).\n" +
+        "Example:\n  mcp-schema-codegen scaffold my-server --schema schema/draft/schema.ts\n  cd my-server && npm install && npm test\n",
+    )
+    .action(async (dir: string, flags: ScaffoldFlags) => {
+      debug = Boolean(flags.debug);
+      exitCode = await runScaffold(dir, flags, io);
+    });
+
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
     return EXIT_ERROR;
@@ -102,7 +125,36 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
   return exitCode;
 }
 
-function schemaInput(flags: GenerateFlags): SchemaInput {
+/** The scaffold flags. */
+interface ScaffoldFlags {
+  schema?: string;
+  spec?: string;
+  specVersion?: string;
+  name?: string;
+  example?: ScaffoldExample;
+  docs: "full" | "tags" | "none";
+  force?: boolean;
+  debug?: boolean;
+}
+
+async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promise<number> {
+  try {
+    const files = await scaffoldFiles({
+      schema: schemaInput(flags),
+      name: flags.name ?? packageNameFor(dir),
+      docs: flags.docs,
+      ...(flags.example !== undefined ? { example: flags.example } : {}),
+    });
+    writeScaffold(dir, files, Boolean(flags.force));
+    io.stdout(`${dir}: ${files.length} files written\nnext: cd ${dir} && npm install && npm test\n`);
+    return EXIT_OK;
+  } catch (error) {
+    reportError(error, io, Boolean(flags.debug));
+    return EXIT_ERROR;
+  }
+}
+
+function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion">): SchemaInput {
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
   if (flags.schema) return { path: flags.schema };
   if (flags.spec && flags.specVersion) {

@@ -5,7 +5,7 @@
  * as `{ path, contents }`; it reads the schema but never writes to disk (see `writeOutput`).
  */
 import { analyze, type Model } from "./analyze/index.js";
-import { protocolFacts } from "./analyze/protocol.js";
+import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
 import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import { loadSchema, type SchemaInput } from "./load/index.js";
@@ -77,6 +77,8 @@ export interface GeneratedFile {
 export interface GenerateResult {
   readonly files: readonly GeneratedFile[];
   readonly ir: SchemaIR;
+  /** What the schema and the selected prose rules say about the protocol (methods, error codes, `_meta`). */
+  readonly protocol: ProtocolFacts;
   /** Non-fatal findings (e.g. merged interface declarations). */
   readonly warnings: readonly Diagnostic[];
 }
@@ -116,7 +118,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
     }
     checkExportCollisions(files, model);
-    return { files, ir, warnings };
+    return { files, ir, protocol, warnings };
   } catch (error) {
     // A later stage's errors still come with the warnings found so far.
     if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) {

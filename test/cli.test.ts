@@ -121,7 +121,7 @@ describe("mcp-schema-codegen CLI", () => {
     const out = join(dir, "out");
     const first = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("6 written, 0 unchanged");
+    expect(first.stdout).toContain("7 written, 0 unchanged");
     expect(readdirSync(out).sort()).toEqual(["errors.ts", "index.ts", "meta.ts", "methods.ts", "types.ts", "validators.ts"]);
     expect(readdirSync(dir).sort()).toEqual(["out"]); // no temporary or lock folder left behind
 
@@ -208,7 +208,7 @@ describe("library options", () => {
     expect(failure).toBeInstanceOf(GeneratorError);
     expect((failure as InstanceType<typeof GeneratorError>).diagnostics.map((d) => d.message)).toEqual([
       'docs: "bogus" is not one of full, tags, none',
-      'targets: "nope" is not one of types, validators, errors, meta, methods, index',
+      'targets: "nope" is not one of types, validators, errors, meta, methods, dispatch, index',
     ]);
   });
 });

@@ -73,6 +73,8 @@ export interface MethodFact {
 /** Everything `errors.ts`, `meta.ts` and `methods.ts` are generated from. */
 export interface ProtocolFacts {
   readonly rules: ProtocolRules;
+  /** The schema's `LATEST_PROTOCOL_VERSION`, else the rules' revision: the version a server of this schema speaks. */
+  readonly protocolVersion: string;
   /** Why the rules were chosen when not an exact match (a warning). */
   readonly rulesNote?: string;
   readonly errorCodes: readonly ErrorCodeFact[];
@@ -415,6 +417,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
   const idProps = envelope ? prop(model.shapeOf({ kind: "ref", name: envelope }), "id") : [];
   return {
     rules,
+    protocolVersion: latestProtocolVersion ?? rules.version,
     ...(note !== undefined ? { rulesNote: note } : {}),
     errorCodes: errorCodes(model, rules),
     ...(model.isExportedType("RequestId") ? { requestIdType: "T.RequestId" } : {}),

@@ -9,6 +9,7 @@ import type { ProtocolFacts } from "../analyze/protocol.js";
 import { GeneratorError } from "../errors.js";
 import type { Diagnostic } from "../ir.js";
 import type { DocsMode } from "./docs.js";
+import { buildDispatch } from "./dispatch.js";
 import { buildErrors, type EnumStyle } from "./errors.js";
 import { buildMeta } from "./meta.js";
 import { buildMethods } from "./methods.js";
@@ -40,7 +41,7 @@ interface Target {
 }
 
 /** Names of the output targets, in the order they are written and listed. */
-export const TARGET_NAMES = ["types", "validators", "errors", "meta", "methods", "index"] as const;
+export const TARGET_NAMES = ["types", "validators", "errors", "meta", "methods", "dispatch", "index"] as const;
 
 export type TargetName = (typeof TARGET_NAMES)[number];
 
@@ -82,6 +83,12 @@ export const TARGETS: Record<TargetName, Target> = {
     description: "the method table (direction, params, results, capability), resolveResultType, parseResult",
     requires: ["types", "validators"],
     render: (model, context) => renderTemplate("methods.ts.hbs", { header: context.header, ...buildMethods(context.protocol, model) }),
+  },
+  dispatch: {
+    file: "dispatch.ts",
+    description: "ServerHandlers (a typed handler per client→server method) and createServerDispatcher, a stateless JSON-RPC dispatcher",
+    requires: ["types", "validators", "meta", "methods"],
+    render: (model, context) => renderTemplate("dispatch.ts.hbs", { header: context.header, ...buildDispatch(context.protocol, model) }),
   },
   index: {
     file: "index.ts",

@@ -102,6 +102,27 @@ export interface ProtocolRules {
    * and the capability path; the others are skipped.
    */
   readonly capabilityGates: readonly CapabilityGate[];
+  /**
+   * `subscriptions/listen`: the request, its acknowledgement, and which filter field asks for
+   * which change notification (each sent only when its server capability is advertised).
+   */
+  readonly subscriptions?: SubscriptionRule;
+}
+
+/** How a `subscriptions/listen` stream is opened and filtered. */
+export interface SubscriptionRule {
+  readonly method: string;
+  readonly acknowledgement: string;
+  /** The `_meta` key every message of the stream carries, holding the listen request's id. */
+  readonly idMetaKey: string;
+  readonly filters: readonly {
+    readonly field: string;
+    readonly notification: string;
+    /** Whether the field lists resource URIs (`resourceSubscriptions`) rather than being a `true` flag. */
+    readonly list: boolean;
+    readonly capability: readonly string[];
+  }[];
+  readonly cite: string;
 }
 
 const RESOURCE_NOT_FOUND_2002: ProseErrorCode = {
@@ -255,6 +276,18 @@ export const RULES: readonly ProtocolRules[] = [
       cite: "2026-07-28 schema.ts Result.resultType: a client treats an absent resultType as \"complete\"",
     },
     capabilityGates: gates("2026-07-28", true),
+    subscriptions: {
+      method: "subscriptions/listen",
+      acknowledgement: "notifications/subscriptions/acknowledged",
+      idMetaKey: "io.modelcontextprotocol/subscriptionId",
+      filters: [
+        { field: "toolsListChanged", notification: "notifications/tools/list_changed", list: false, capability: ["tools", "listChanged"] },
+        { field: "promptsListChanged", notification: "notifications/prompts/list_changed", list: false, capability: ["prompts", "listChanged"] },
+        { field: "resourcesListChanged", notification: "notifications/resources/list_changed", list: false, capability: ["resources", "listChanged"] },
+        { field: "resourceSubscriptions", notification: "notifications/resources/updated", list: true, capability: ["resources", "subscribe"] },
+      ],
+      cite: "2026-07-28 basic/patterns/subscriptions § Notification Filter and § Acknowledgment",
+    },
   },
 ];
 

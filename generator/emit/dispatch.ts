@@ -1,0 +1,190 @@
+/**
+ * Builds the view model of `dispatch.ts`: one typed handler per client→server method, and
+ * the facts the stateless dispatcher needs (which methods it answers, which results it
+ * completes, which built-in answers the schema calls for: `server/discover`, `initialize`,
+ * `ping`, `subscriptions/listen`, the tool table).
+ *
+ * Everything is read from the protocol facts of `analyze/protocol.ts` (the schema) and the
+ * selected prose rules; nothing here names a protocol revision.
+ */
+import type { Model } from "../analyze/index.js";
+import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import { objectLiteralKey } from "./names.js";
+
+interface RequestView {
+  readonly method: string;
+  readonly methodKey: string;
+  readonly messageType: string;
+  readonly results: string;
+  readonly cacheable: boolean;
+  readonly handlerResultType: string;
+}
+
+interface ListenFilterView {
+  readonly field: string;
+  readonly method: string;
+  readonly list: boolean;
+  readonly capability: string;
+}
+
+export interface DispatchView {
+  readonly version: string;
+  readonly usesTypes: boolean;
+  readonly hasMethods: boolean;
+  readonly stateless: boolean;
+  readonly protocolVersionKey: string;
+  readonly clientCapabilitiesKey: string;
+  readonly clientCapabilitiesType: string;
+  readonly serverCapabilitiesType: string;
+  readonly serverInfoType: string;
+  readonly serverInfoMeta: boolean;
+  readonly serverInfoKey: string;
+  readonly fillResultType: boolean;
+  readonly absentResultType: string;
+  readonly hasCacheable: boolean;
+  readonly completableKeys: string;
+  readonly inputRequired: boolean;
+  readonly inputRequiredValue: string;
+  /** The type of `params.inputResponses` (`T.InputResponses`) when requests may carry answers to input requests, else "". */
+  readonly inputResponsesType: string;
+  /** Whether client capabilities are compared (declared per request, or needed by input requests). */
+  readonly checksClientCapabilities: boolean;
+  readonly requests: readonly RequestView[];
+  readonly notifications: readonly { readonly method: string }[];
+  readonly notificationMethods: string;
+  readonly outgoingNotificationMethods: string;
+  readonly cancelledMethod: string;
+  readonly discover: boolean;
+  readonly discoverKey: string;
+  readonly initialize: boolean;
+  readonly initializeKey: string;
+  readonly ping: boolean;
+  readonly pingKey: string;
+  readonly hasTools: boolean;
+  readonly toolResultType: string;
+  readonly listen: boolean;
+  readonly listenKey: string;
+  readonly listenAckMethod: string;
+  readonly listenCite: string;
+  readonly listenFilters: readonly ListenFilterView[];
+  readonly listenMethodsType: string;
+  readonly subscriptionIdKey: string;
+}
+
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
+const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+/** The caching fields of `CacheableResult` a handler may leave to the dispatcher's `cache` option. */
+const CACHE_FIELDS = ["ttlMs", "cacheScope"];
+
+/** Whether a method is sent by the client to the server. */
+function fromClient(m: MethodFact): boolean {
+  return m.direction === "client-to-server" || m.direction === "both";
+}
+
+/** `"a" | "b"`, or `never` for none. */
+function unionOf(values: readonly string[]): string {
+  return values.length === 0 ? "never" : values.map((v) => JSON.stringify(v)).join(" | ");
+}
+
+/** Whether the schema's requests carry the protocol version in their own `_meta` (2026-07-28 and later): the dispatcher then keeps nothing between requests. */
+export function isStateless(facts: ProtocolFacts): boolean {
+  return (facts.requestMeta?.properties ?? []).some((p) => p.name === PROTOCOL_VERSION_KEY && !p.optional);
+}
+
+/** Builds the view model of `dispatch.ts` for the protocol facts of one schema. */
+export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView {
+  const exported = (name: string) => model.isExportedType(name);
+  const requiredProps = (name: string) => (model.shapeOf({ kind: "ref", name })?.properties ?? []).filter((p) => !p.optional).map((p) => p.name);
+  const stateless = isStateless(facts);
+  const resultMetaKeys = new Set((facts.resultMeta?.properties ?? []).map((p) => p.name));
+  const serverInfoMeta = resultMetaKeys.has(SERVER_INFO_KEY) && exported("Implementation");
+  const fillResultType = requiredProps("Result").includes("resultType");
+  const cacheFields = exported("CacheableResult") ? CACHE_FIELDS.filter((f) => requiredProps("CacheableResult").includes(f)) : [];
+  const completable = [...(fillResultType ? ["resultType"] : []), ...cacheFields];
+  const inputRequiredType = facts.inputRequiredResult;
+  const inputRequiredValue = facts.rules.inputRequiredNeedsContent.resultType;
+
+  const resultText = (r: string) => (r === inputRequiredType || completable.length === 0 ? `T.${r}` : `Completable<T.${r}>`);
+  const requestFacts = facts.methods.filter((m) => m.kind === "request" && fromClient(m));
+  const requests: RequestView[] = requestFacts.map((m) => {
+    const results = m.results.filter(exported);
+    const cacheable = cacheFields.length > 0 && results.some((r) => r !== inputRequiredType && cacheFields.every((f) => requiredProps(r).includes(f)));
+    return {
+      method: JSON.stringify(m.method),
+      methodKey: objectLiteralKey(m.method),
+      messageType: JSON.stringify(m.messageType),
+      results: `[${results.map((r) => JSON.stringify(r)).join(", ")}]`,
+      cacheable,
+      handlerResultType: results.length > 0 ? results.map(resultText).join(" | ") : "{ readonly [key: string]: unknown }",
+    };
+  });
+  const has = (method: string) => requestFacts.find((m) => m.method === method);
+  const notificationFacts = facts.methods.filter((m) => m.kind === "notification" && fromClient(m));
+  const outgoing = facts.methods.filter((m) => m.kind === "notification" && (m.direction === "server-to-client" || m.direction === "both"));
+
+  const discover = requestFacts.find((m) => m.results.includes("DiscoverResult"));
+  const initialize = requestFacts.find((m) => m.results.includes("InitializeResult"));
+  const ping = has("ping");
+  const toolsCall = has("tools/call");
+  const hasTools = toolsCall !== undefined && has("tools/list") !== undefined && exported("Tool") && exported("CallToolResult");
+  const sub = facts.rules.subscriptions;
+  const listenFact = sub ? has(sub.method) : undefined;
+  const listenFilters = sub && listenFact ? sub.filters.filter((f) => outgoing.some((m) => m.method === f.notification)) : [];
+
+  const view: Omit<DispatchView, "usesTypes"> = {
+    version: JSON.stringify(facts.protocolVersion),
+    hasMethods: facts.methods.length > 0,
+    stateless,
+    protocolVersionKey: JSON.stringify(PROTOCOL_VERSION_KEY),
+    clientCapabilitiesKey: JSON.stringify(CLIENT_CAPABILITIES_KEY),
+    clientCapabilitiesType: exported("ClientCapabilities") ? "T.ClientCapabilities" : "{ readonly [key: string]: unknown }",
+    serverCapabilitiesType: exported("ServerCapabilities") ? "T.ServerCapabilities" : "{ readonly [key: string]: unknown }",
+    serverInfoType: exported("Implementation") ? "T.Implementation" : "{ readonly name: string; readonly version: string }",
+    serverInfoMeta,
+    serverInfoKey: JSON.stringify(SERVER_INFO_KEY),
+    fillResultType,
+    absentResultType: JSON.stringify(facts.rules.absentResultType.value),
+    hasCacheable: cacheFields.length > 0,
+    completableKeys: unionOf(completable),
+    inputRequired: inputRequiredType !== undefined,
+    inputResponsesType: stateless && exported("InputResponses") ? "T.InputResponses" : "",
+    checksClientCapabilities: stateless || inputRequiredType !== undefined,
+    inputRequiredValue: JSON.stringify(inputRequiredValue),
+    requests,
+    notifications: notificationFacts.map((m) => ({ method: JSON.stringify(m.method) })),
+    notificationMethods: unionOf(notificationFacts.map((m) => m.method)),
+    outgoingNotificationMethods: unionOf(outgoing.map((m) => m.method)),
+    cancelledMethod: JSON.stringify(facts.methods.find((m) => m.messageType === "CancelledNotification")?.method ?? "notifications/cancelled"),
+    discover: discover !== undefined,
+    discoverKey: objectLiteralKey(discover?.method ?? ""),
+    initialize: initialize !== undefined,
+    initializeKey: objectLiteralKey(initialize?.method ?? ""),
+    ping: ping !== undefined,
+    pingKey: objectLiteralKey(ping?.method ?? ""),
+    hasTools,
+    toolResultType: toolsCall ? toolsCall.results.filter(exported).map(resultText).join(" | ") || "never" : "never",
+    listen: listenFact !== undefined,
+    listenKey: objectLiteralKey(listenFact?.method ?? ""),
+    listenAckMethod: JSON.stringify(sub?.acknowledgement ?? ""),
+    listenCite: sub?.cite ?? "",
+    listenFilters: listenFilters.map((f) => ({
+      field: JSON.stringify(f.field),
+      method: JSON.stringify(f.notification),
+      list: f.list,
+      capability: `[${f.capability.map((c) => JSON.stringify(c)).join(", ")}]`,
+    })),
+    listenMethodsType: unionOf(listenFilters.map((f) => f.notification)),
+    subscriptionIdKey: JSON.stringify(sub?.idMetaKey ?? ""),
+  };
+  // `types.ts` is imported when some type text names it (`T.X`).
+  const typeTexts = [
+    view.serverCapabilitiesType,
+    view.serverInfoType,
+    ...(view.stateless ? [view.clientCapabilitiesType] : []),
+    ...(view.hasTools ? ["T.Tool"] : []),
+    view.inputResponsesType,
+    ...view.requests.map((r) => r.handlerResultType),
+  ];
+  return { ...view, usesTypes: typeTexts.some((t) => t.includes("T.")) };
+}

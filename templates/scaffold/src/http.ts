@@ -1,0 +1,329 @@
+/**
+ * The Streamable HTTP transport of protocol revision 2026-07-28 (basic/transports/streamable-http),
+ * on `node:http`: one MCP endpoint that accepts POST, one JSON-RPC message per request.
+ *
+ * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
+ *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
+ * - GET and DELETE (the sessions and standalone stream of earlier revisions) → 405.
+ * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
+ * - Request metadata headers (§ Request Metadata, § Server Validation): `MCP-Protocol-Version`
+ *   must be present and equal the body's `io.modelcontextprotocol/protocolVersion`; `Mcp-Method`
+ *   must equal `method`; `Mcp-Name` must equal `params.name` (tools/call, prompts/get) or
+ *   `params.uri` (resources/read), after Base64-sentinel decoding; `Mcp-Param-{Name}` headers of
+ *   the called tool's `x-mcp-header` parameters must match the arguments. Otherwise `-32020`, 400.
+ * - Status codes: 400 for `-32700`, `-32600`, `-32602`, `-32020`, `-32021`, `-32022`; 404 for
+ *   `-32601`; 500 for `-32603`; 202 without a body for an accepted notification; else 200.
+ * - A response is JSON, unless the handler sends a notification first (progress, log messages,
+ *   `subscriptions/listen`): then the response is an SSE stream of those notifications ended by
+ *   the response. Closing the stream cancels the request (§ Cancellation).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { DispatchResponse, OutgoingNotification, ServerDispatcher } from "./generated/dispatch.js";
+
+/** Options of {@link serveHttp} and {@link createHttpHandler}. */
+export interface HttpOptions {
+  /** Default: 3000. 0 picks a free port. */
+  readonly port?: number;
+  /** Default: "127.0.0.1". */
+  readonly host?: string;
+  /** The MCP endpoint's path. Default: "/mcp". */
+  readonly path?: string;
+  /** Host names (without port) a request's `Host` may name. Default: localhost, 127.0.0.1, [::1]. */
+  readonly allowedHosts?: readonly string[];
+  /** Origins a request's `Origin` may be (`http://localhost:5173`); a missing `Origin` is allowed. Default: http(s) origins on the allowed hosts, any port. */
+  readonly allowedOrigins?: readonly string[];
+  /** Largest accepted body, in bytes. Default: 4 MiB. */
+  readonly maxBodyBytes?: number;
+  /** SSE keep-alive comment interval on open streams, in milliseconds. Default: 15000. */
+  readonly keepAliveMs?: number;
+  /** The `inputSchema` of a tool by name, for `Mcp-Param-{Name}` checks; without it those headers are not checked. */
+  readonly toolInputSchema?: (name: string) => unknown;
+}
+
+/** A running HTTP server. */
+export interface HttpServer {
+  readonly server: Server;
+  /** `http://host:port/path` of the MCP endpoint. */
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+/** Methods whose `Mcp-Name` header mirrors a params member (§ Standard Request Headers). */
+const NAME_SOURCES: { readonly [method: string]: string } = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const BAD_REQUEST = new Set([-32700, -32600, -32602, -32020, -32021, -32022]);
+const DEFAULT_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+
+/** The HTTP status of a JSON-RPC response. */
+export function statusOf(response: DispatchResponse): number {
+  if (!("error" in response)) return 200;
+  const code = response.error.code;
+  if (BAD_REQUEST.has(code)) return 400;
+  if (code === -32601) return 404;
+  if (code === -32603) return 500;
+  return 200;
+}
+
+function isObject(v: unknown): v is { readonly [key: string]: unknown } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/** `host:port` or `[v6]:port` → the host name. */
+function hostName(host: string): string {
+  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1).toLowerCase();
+  const colon = host.lastIndexOf(":");
+  return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+}
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/**
+ * A header value after the Base64 sentinel (`=?base64?…?=`, § Value Encoding) is decoded;
+ * `undefined` for a malformed sentinel or characters a header value may not hold.
+ */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!/^[\t\x20-\x7e]*$/.test(value)) return undefined;
+  if (value.startsWith("=?base64?") && value.endsWith("?=")) {
+    const m = SENTINEL.exec(value);
+    if (m === null || m[1]!.length % 4 !== 0) return undefined;
+    const bytes = Buffer.from(m[1]!, "base64");
+    const text = new TextDecoder("utf-8", { fatal: true });
+    try {
+      return text.decode(bytes);
+    } catch {
+      return undefined;
+    }
+  }
+  return value.trim();
+}
+
+/** The primitive value at `x-mcp-header` parameters of an `inputSchema`: header name → property path (§ Custom Headers from Tool Parameters). */
+function mcpParamHeaders(schema: unknown, path: readonly string[] = [], out = new Map<string, readonly string[]>()): Map<string, readonly string[]> {
+  if (!isObject(schema) || path.length > 32) return out;
+  const properties = schema["properties"];
+  if (!isObject(properties)) return out;
+  for (const key of Object.keys(properties)) {
+    const sub = properties[key];
+    if (!isObject(sub)) continue;
+    const name = sub["x-mcp-header"];
+    if (typeof name === "string" && name !== "") out.set(name.toLowerCase(), [...path, key]);
+    mcpParamHeaders(sub, [...path, key], out);
+  }
+  return out;
+}
+
+function headerText(v: unknown): string | undefined {
+  if (typeof v === "string") return v;
+  if (typeof v === "boolean") return String(v);
+  if (typeof v === "number" && Number.isSafeInteger(v)) return String(v);
+  return undefined;
+}
+
+/** What is wrong with the request metadata headers of a parsed request, or `undefined`. */
+function headerMismatch(req: IncomingMessage, message: { readonly [key: string]: unknown }, options: HttpOptions): string | undefined {
+  const method = message["method"];
+  const params = isObject(message["params"]) ? message["params"] : {};
+  const meta = isObject(params["_meta"]) ? params["_meta"] : {};
+  const bodyVersion = meta[PROTOCOL_VERSION_KEY];
+  const version = header(req, "mcp-protocol-version");
+  if (typeof bodyVersion === "string") {
+    if (version === undefined) return "the MCP-Protocol-Version header is missing";
+    if (version.trim() !== bodyVersion) return `MCP-Protocol-Version header ${JSON.stringify(version)} does not match the body's ${JSON.stringify(bodyVersion)}`;
+  }
+  const mcpMethod = header(req, "mcp-method");
+  if (mcpMethod === undefined) return "the Mcp-Method header is missing";
+  if (mcpMethod.trim() !== method) return `Mcp-Method header ${JSON.stringify(mcpMethod)} does not match the body's method`;
+  const source = typeof method === "string" ? NAME_SOURCES[method] : undefined;
+  const bodyName = source === undefined ? undefined : params[source];
+  if (typeof bodyName === "string") {
+    const raw = header(req, "mcp-name");
+    if (raw === undefined) return "the Mcp-Name header is missing";
+    const name = decodeHeaderValue(raw);
+    if (name === undefined) return "the Mcp-Name header is malformed";
+    if (name !== bodyName && name !== bodyName.trim()) return `Mcp-Name header does not match the body's params.${source}`;
+  }
+  if (method === "tools/call" && typeof bodyName === "string" && options.toolInputSchema !== undefined) {
+    const args = isObject(params["arguments"]) ? params["arguments"] : {};
+    for (const [name, path] of mcpParamHeaders(options.toolInputSchema(bodyName))) {
+      let value: unknown = args;
+      for (const key of path) value = isObject(value) ? value[key] : undefined;
+      const raw = header(req, "mcp-param-" + name);
+      if (value === undefined || value === null) continue;
+      if (raw === undefined) return `the Mcp-Param-${name} header is missing`;
+      const decoded = decodeHeaderValue(raw);
+      if (decoded === undefined) return `the Mcp-Param-${name} header is malformed`;
+      const expected = headerText(value);
+      const same = typeof value === "number" ? Number(decoded) === value : decoded === expected;
+      if (!same) return `Mcp-Param-${name} header does not match the arguments`;
+    }
+  }
+  return undefined;
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function forbidden(res: ServerResponse, why: string): void {
+  sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: " + why } });
+}
+
+/** Reads the body, or answers 413 and resolves `undefined` when it is too large. */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const declared = Number(header(req, "content-length"));
+    if (Number.isFinite(declared) && declared > limit) {
+      res.setHeader("connection", "close");
+      sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
+      req.resume();
+      resolve(undefined);
+      return;
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    req.on("data", (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) {
+        done = true;
+        res.setHeader("connection", "close");
+        sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on("end", () => {
+      if (!done) resolve(Buffer.concat(chunks).toString("utf8"));
+    });
+    req.on("error", () => {
+      if (!done) resolve(undefined);
+      done = true;
+    });
+  });
+}
+
+/** A `node:http` request listener serving `dispatcher` at the MCP endpoint. */
+export function createHttpHandler(dispatcher: ServerDispatcher, options: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const path = options.path ?? "/mcp";
+  const hosts = new Set((options.allowedHosts ?? DEFAULT_HOSTS).map((h) => h.toLowerCase()));
+  const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const keepAliveMs = options.keepAliveMs ?? 15000;
+  const originAllowed = (origin: string): boolean => {
+    if (options.allowedOrigins !== undefined) return options.allowedOrigins.includes(origin);
+    try {
+      const url = new URL(origin);
+      return (url.protocol === "http:" || url.protocol === "https:") && hosts.has(url.hostname.toLowerCase()) ;
+    } catch {
+      return false;
+    }
+  };
+
+  return (req, res) => {
+    void (async () => {
+      const host = header(req, "host");
+      if (host === undefined || !hosts.has(hostName(host))) return forbidden(res, "the Host header is not allowed");
+      const origin = header(req, "origin");
+      if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (url.pathname !== path) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32601, message: "Not found: the MCP endpoint is " + path } });
+      if (req.method !== "POST") {
+        res.writeHead(405, { allow: "POST", "content-type": "application/json" });
+        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "Method not allowed: the MCP endpoint accepts POST" } }));
+        return;
+      }
+      const type = header(req, "content-type") ?? "";
+      if (!/^application\/json\b/i.test(type.trim())) {
+        sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: "Unsupported media type: send application/json" } });
+        req.resume();
+        return;
+      }
+      const body = await readBody(req, res, limit);
+      if (body === undefined) return;
+      let message: unknown;
+      try {
+        message = JSON.parse(body);
+      } catch {
+        const response = (await dispatcher.handle(body))!;
+        return sendJson(res, statusOf(response), response);
+      }
+      if (isObject(message) && typeof message["method"] === "string" && "id" in message) {
+        const problem = headerMismatch(req, message, options);
+        const id = message["id"];
+        if (problem !== undefined) {
+          const error = { code: -32020, message: "Header mismatch: " + problem };
+          return sendJson(res, 400, typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error });
+        }
+      }
+      const controller = new AbortController();
+      let sse = false;
+      let keepAlive: ReturnType<typeof setInterval> | undefined;
+      res.on("close", () => {
+        if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
+        if (keepAlive !== undefined) clearInterval(keepAlive);
+      });
+      const notify = (notification: OutgoingNotification) => {
+        if (res.writableEnded || controller.signal.aborted) return;
+        if (!sse) {
+          sse = true;
+          res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+          keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
+          keepAlive.unref();
+        }
+        res.write("event: message\ndata: " + JSON.stringify(notification) + "\n\n");
+      };
+      const response = await dispatcher.handle(message, { channel: {}, signal: controller.signal, notify, transport: { kind: "http", request: req } });
+      if (keepAlive !== undefined) clearInterval(keepAlive);
+      if (res.writableEnded || controller.signal.aborted) return;
+      if (response === undefined) {
+        if (sse) res.end();
+        else {
+          res.writeHead(202);
+          res.end();
+        }
+        return;
+      }
+      if (sse) {
+        res.end("event: message\ndata: " + JSON.stringify(response) + "\n\n");
+        return;
+      }
+      sendJson(res, statusOf(response), response);
+    })().catch(() => {
+      if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
+      else res.end();
+    });
+  };
+}
+
+/** Serves `dispatcher` over Streamable HTTP; resolves once listening. */
+export function serveHttp(dispatcher: ServerDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
+  const server = createServer(createHttpHandler(dispatcher, options));
+  const host = options.host ?? "127.0.0.1";
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 3000, host, () => {
+      server.off("error", reject);
+      const address = server.address() as AddressInfo;
+      const shown = host.includes(":") ? `[${host}]` : host;
+      resolve({
+        server,
+        url: `http://${shown}:${address.port}${options.path ?? "/mcp"}`,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections();
+            server.close(() => done());
+          }),
+      });
+    });
+  });
+}
