@@ -4,6 +4,8 @@ import SummaryReporter from "./test/support/summary-reporter.js";
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
+    // Scaffolded projects written into test/.tmp carry their own node:test files.
+    exclude: ["test/.tmp/**", "**/node_modules/**"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",

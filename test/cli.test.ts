@@ -122,7 +122,7 @@ describe("mcp-schema-codegen CLI", () => {
     const first = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
     expect(first.code).toBe(0);
     expect(first.stdout).toContain("7 written, 0 unchanged");
-    expect(readdirSync(out).sort()).toEqual(["errors.ts", "index.ts", "meta.ts", "methods.ts", "types.ts", "validators.ts"]);
+    expect(readdirSync(out).sort()).toEqual(["dispatch.ts", "errors.ts", "index.ts", "meta.ts", "methods.ts", "types.ts", "validators.ts"]);
     expect(readdirSync(dir).sort()).toEqual(["out"]); // no temporary or lock folder left behind
 
     const past = new Date("2020-01-01T00:00:00Z");

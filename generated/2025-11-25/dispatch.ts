@@ -634,8 +634,9 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
   function checkResult(method: string, result: { readonly [key: string]: unknown }): string | undefined {
     const row = REQUESTS[method];
     if (row === undefined) return undefined;
+    const types = row.results;
     let first: string | undefined;
-    for (const type of row.results) {
+    for (const type of types) {
       const validate = validatorsByType[type];
       if (validate === undefined) continue;
       const checked = validate(result);

@@ -745,8 +745,12 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
   function checkResult(method: string, result: { readonly [key: string]: unknown }): string | undefined {
     const row = REQUESTS[method];
     if (row === undefined) return undefined;
+    // The `resultType` selects the shape: an `InputRequiredResult` is never read as a complete result, nor the other way round.
+    const inputRequired = result["resultType"] === "input_required";
+    const types = row.results.filter((type) => (type === "InputRequiredResult") === inputRequired);
+    if (types.length === 0) return "resultType " + quote(String(result["resultType"])) + " is not an answer of " + method;
     let first: string | undefined;
-    for (const type of row.results) {
+    for (const type of types) {
       const validate = validatorsByType[type];
       if (validate === undefined) continue;
       const checked = validate(result);

@@ -45,6 +45,7 @@ export interface DispatchView {
   readonly completableKeys: string;
   readonly inputRequired: boolean;
   readonly inputRequiredValue: string;
+  readonly inputRequiredType: string;
   /** The type of `params.inputResponses` (`T.InputResponses`) when requests may carry answers to input requests, else "". */
   readonly inputResponsesType: string;
   /** Whether client capabilities are compared (declared per request, or needed by input requests). */
@@ -151,6 +152,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     inputResponsesType: stateless && exported("InputResponses") ? "T.InputResponses" : "",
     checksClientCapabilities: stateless || inputRequiredType !== undefined,
     inputRequiredValue: JSON.stringify(inputRequiredValue),
+    inputRequiredType: JSON.stringify(inputRequiredType ?? ""),
     requests,
     notifications: notificationFacts.map((m) => ({ method: JSON.stringify(m.method) })),
     notificationMethods: unionOf(notificationFacts.map((m) => m.method)),

@@ -1,0 +1,629 @@
+/**
+ * The generated dispatcher (`dispatch.ts`) and the scaffold's transports: raw JSON-RPC
+ * messages into `handle()`, over stdio and over Streamable HTTP, each with the exact answer
+ * expected; cancellation, duplicate ids, capability errors, handler failures, subscriptions;
+ * hostile messages; and the dispatcher of a revision with an `initialize` handshake.
+ */
+import { copyFileSync, mkdirSync } from "node:fs";
+import { request as httpRequest } from "node:http";
+import { join } from "node:path";
+import { PassThrough } from "node:stream";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../generator/index.js";
+import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { writeFileSync } from "node:fs";
+
+type Json = { [key: string]: unknown };
+type Response = { jsonrpc: "2.0"; id?: string | number; result?: Json; error?: { code: number; message: string; data?: unknown } };
+interface Dispatcher {
+  handle(message: unknown, context?: object): Promise<Response | undefined>;
+  publish(method: string, params?: Json): number;
+  closeSubscriptions(): void;
+  capabilities: Json;
+  findTool(name: string): Json | undefined;
+}
+interface DispatchModule {
+  createServerDispatcher(options: Json): Dispatcher;
+  HandlerError: new (code: number, message: string, data?: unknown) => Error;
+  toolError(text: string): Json;
+  checkToolArguments(schema: unknown, args: unknown): string | undefined;
+  DISPATCH_PROTOCOL_VERSION: string;
+}
+interface HttpModule {
+  serveHttp(dispatcher: Dispatcher, options?: Json): Promise<{ url: string; close(): Promise<void> }>;
+  decodeHeaderValue(value: string): string | undefined;
+}
+interface StdioModule {
+  serveStdio(dispatcher: Dispatcher, options: Json): { closed: Promise<void> };
+}
+
+const VERSION = "2026-07-28";
+const META = { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
+const SERVER_INFO = { name: "test-server", version: "1.0.0" };
+const COMPLETE = { resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } };
+const CACHED = { ttlMs: 0, cacheScope: "private" };
+const ECHO = {
+  name: "echo",
+  description: "Echoes text",
+  inputSchema: { type: "object", properties: { text: { type: "string", "x-mcp-header": "Text" } }, required: ["text"] },
+};
+
+/** Generates the draft's modules and copies the scaffold's transports beside them; loads them through vitest. */
+async function load(): Promise<{ dispatch: DispatchModule; http: HttpModule; stdio: StdioModule }> {
+  const dir = scratchDir("dispatch");
+  mkdirSync(join(dir, "generated"));
+  const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
+  for (const f of files) writeFileSync(join(dir, "generated", f.path), f.contents);
+  for (const f of ["http.ts", "stdio.ts"]) copyFileSync(join(ROOT, "templates", "scaffold", "src", f), join(dir, f));
+  return {
+    dispatch: (await import(join(dir, "generated", "dispatch.ts"))) as DispatchModule,
+    http: (await import(join(dir, "http.ts"))) as HttpModule,
+    stdio: (await import(join(dir, "stdio.ts"))) as StdioModule,
+  };
+}
+
+let m: { dispatch: DispatchModule; http: HttpModule; stdio: StdioModule };
+let logged: { error: unknown; info: Json }[] = [];
+
+/** The dispatcher the message table runs against: an echo tool, a few handlers that misbehave on purpose. */
+function makeDispatcher(extra: Json = {}): Dispatcher {
+  const { createServerDispatcher, HandlerError } = m.dispatch;
+  return createServerDispatcher({
+    serverInfo: SERVER_INFO,
+    tools: [{ definition: ECHO, call: (args: { text: string }) => ({ content: [{ type: "text", text: args.text }] }) }],
+    handlers: {
+      "resources/list": () => {
+        throw new Error("secret database password in /etc/secret");
+      },
+      "resources/templates/list": () => {
+        throw new HandlerError(-32050, "templates are resting", { retryAfterMs: 10 });
+      },
+      "resources/read": (params: { uri: string }) => {
+        if (params.uri === "test://bad") return { contents: "not an array" };
+        if (params.uri === "test://elicit")
+          return {
+            resultType: "input_required",
+            inputRequests: { name: { method: "elicitation/create", params: { mode: "form", message: "Name?", requestedSchema: { type: "object", properties: {} } } } },
+          };
+        throw new HandlerError(-32602, "Resource not found", { uri: params.uri });
+      },
+      "completion/complete": (_params: unknown, context: { requireClientCapabilities(c: Json): void }) => {
+        context.requireClientCapabilities({ sampling: {} });
+        return { completion: { values: [] } };
+      },
+    },
+    onError: (error: unknown, info: Json) => logged.push({ error, info }),
+    ...extra,
+  });
+}
+
+const request = (id: unknown, method: string, params: Json = {}) => ({ jsonrpc: "2.0", id, method, params: { _meta: META, ...params } });
+
+/** Raw message → the exact response (`undefined`: no response). */
+const TABLE: { name: string; message: unknown; expected: Response | undefined }[] = [
+  { name: "text that is not JSON", message: "{oops", expected: { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not JSON" } } },
+  {
+    name: "a batch",
+    message: JSON.stringify([request(1, "tools/list")]),
+    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: batches are not supported" } },
+  },
+  {
+    name: "id null",
+    message: '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
+    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } },
+  },
+  { name: "no id: a notification, never answered", message: '{"jsonrpc":"2.0","method":"tools/list"}', expected: undefined },
+  {
+    name: "no method",
+    message: '{"jsonrpc":"2.0","id":3,"params":{}}',
+    expected: { jsonrpc: "2.0", id: 3, error: { code: -32600, message: "Invalid request: method must be a string" } },
+  },
+  {
+    name: "wrong jsonrpc",
+    message: '{"jsonrpc":"1.0","id":"a","method":"tools/list"}',
+    expected: { jsonrpc: "2.0", id: "a", error: { code: -32600, message: 'Invalid request: jsonrpc must be "2.0"' } },
+  },
+  {
+    name: "not an object",
+    message: "42",
+    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } },
+  },
+  {
+    name: "an unknown method",
+    message: JSON.stringify(request(7, "nope/nope")),
+    expected: { jsonrpc: "2.0", id: 7, error: { code: -32601, message: 'Method not found: "nope/nope"' } },
+  },
+  {
+    name: "a method this revision removed",
+    message: JSON.stringify(request(8, "initialize")),
+    expected: { jsonrpc: "2.0", id: 8, error: { code: -32601, message: 'Method not found: "initialize"' } },
+  },
+  {
+    name: "a method whose capability is not advertised",
+    message: JSON.stringify(request(9, "prompts/list")),
+    expected: { jsonrpc: "2.0", id: 9, error: { code: -32601, message: 'Method not found: "prompts/list" (the server does not advertise prompts)' } },
+  },
+  {
+    name: "tools/call of a tool the server does not have",
+    message: JSON.stringify(request(10, "tools/call", { name: "nope", arguments: {} })),
+    expected: { jsonrpc: "2.0", id: 10, error: { code: -32602, message: 'Unknown tool: "nope"' } },
+  },
+  {
+    name: "tools/call with arguments failing inputSchema",
+    message: JSON.stringify(request(11, "tools/call", { name: "echo", arguments: { text: 5 } })),
+    expected: {
+      jsonrpc: "2.0",
+      id: 11,
+      result: { content: [{ type: "text", text: 'Invalid arguments for tool "echo": /text: expected string' }], isError: true, ...COMPLETE },
+    },
+  },
+  {
+    name: "tools/call",
+    message: JSON.stringify(request(12, "tools/call", { name: "echo", arguments: { text: "hi" } })),
+    expected: { jsonrpc: "2.0", id: 12, result: { content: [{ type: "text", text: "hi" }], ...COMPLETE } },
+  },
+  {
+    name: "params failing the schema",
+    message: JSON.stringify(request(13, "tools/call", { name: 5 })),
+    expected: {
+      jsonrpc: "2.0",
+      id: 13,
+      error: { code: -32602, message: "Invalid params: /params/name: expected string, got 5", data: { issues: [{ path: "/params/name", message: "expected string, got 5" }] } },
+    },
+  },
+  {
+    name: "a request without the required _meta keys",
+    message: '{"jsonrpc":"2.0","id":14,"method":"server/discover","params":{}}',
+    expected: {
+      jsonrpc: "2.0",
+      id: 14,
+      error: {
+        code: -32602,
+        message:
+          "Invalid request _meta: missing required key io.modelcontextprotocol/protocolVersion; missing required key io.modelcontextprotocol/clientCapabilities",
+        data: {
+          problems: [
+            { key: "io.modelcontextprotocol/protocolVersion", problem: "missing", message: "missing required key io.modelcontextprotocol/protocolVersion" },
+            {
+              key: "io.modelcontextprotocol/clientCapabilities",
+              problem: "missing",
+              message: "missing required key io.modelcontextprotocol/clientCapabilities",
+            },
+          ],
+        },
+      },
+    },
+  },
+  {
+    name: "an unsupported protocol version",
+    message: JSON.stringify({ jsonrpc: "2.0", id: 15, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }),
+    expected: {
+      jsonrpc: "2.0",
+      id: 15,
+      error: { code: -32022, message: 'Unsupported protocol version: "1999-01-01"', data: { supported: [VERSION], requested: "1999-01-01" } },
+    },
+  },
+  {
+    name: "server/discover",
+    message: JSON.stringify(request("d", "server/discover")),
+    expected: {
+      jsonrpc: "2.0",
+      id: "d",
+      result: {
+        supportedVersions: [VERSION],
+        capabilities: { resources: {}, completions: {}, tools: {} },
+        ...CACHED,
+        ...COMPLETE,
+      },
+    },
+  },
+  {
+    name: "tools/list, with caching fields and serverInfo filled in",
+    message: JSON.stringify(request(16, "tools/list")),
+    expected: { jsonrpc: "2.0", id: 16, result: { tools: [ECHO], ...CACHED, ...COMPLETE } },
+  },
+  {
+    name: "a handler that throws: -32603, nothing of it on the wire",
+    message: JSON.stringify(request(17, "resources/list")),
+    expected: { jsonrpc: "2.0", id: 17, error: { code: -32603, message: "Internal error" } },
+  },
+  {
+    name: "a handler that throws HandlerError",
+    message: JSON.stringify(request(18, "resources/templates/list")),
+    expected: { jsonrpc: "2.0", id: 18, error: { code: -32050, message: "templates are resting", data: { retryAfterMs: 10 } } },
+  },
+  {
+    name: "resource not found",
+    message: JSON.stringify(request(19, "resources/read", { uri: "test://missing" })),
+    expected: { jsonrpc: "2.0", id: 19, error: { code: -32602, message: "Resource not found", data: { uri: "test://missing" } } },
+  },
+  {
+    name: "a malformed result: a server bug, -32603",
+    message: JSON.stringify(request(20, "resources/read", { uri: "test://bad" })),
+    expected: { jsonrpc: "2.0", id: 20, error: { code: -32603, message: "Internal error" } },
+  },
+  {
+    name: "a handler needing a client capability the request did not declare",
+    message: JSON.stringify(request(21, "completion/complete", { ref: { type: "ref/prompt", name: "p" }, argument: { name: "a", value: "" } })),
+    expected: {
+      jsonrpc: "2.0",
+      id: 21,
+      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } },
+    },
+  },
+  {
+    name: "an input request for a client capability the request did not declare",
+    message: JSON.stringify(request(22, "resources/read", { uri: "test://elicit" })),
+    expected: {
+      jsonrpc: "2.0",
+      id: 22,
+      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } },
+    },
+  },
+];
+
+beforeAll(async () => {
+  m = await load();
+});
+
+describe("handle(): raw messages and their exact answers", () => {
+  for (const row of TABLE) {
+    it(row.name, async () => {
+      logged = [];
+      expect(await makeDispatcher().handle(row.message)).toEqual(row.expected);
+    });
+  }
+
+  it("tells onError about server-side failures, with the exception, and nothing about client mistakes", async () => {
+    logged = [];
+    const d = makeDispatcher();
+    await d.handle(request(1, "resources/list"));
+    await d.handle(request(2, "resources/read", { uri: "test://bad" }));
+    await d.handle(request(3, "nope"));
+    await d.handle("{oops");
+    expect(logged.map((l) => l.info)).toEqual([
+      { method: "resources/list", id: 1, reason: "handler-threw" },
+      { method: "resources/read", id: 2, reason: "invalid-result" },
+    ]);
+    expect(String(logged[0]!.error)).toContain("secret database password");
+    expect(String(logged[1]!.error)).toContain("/contents");
+  });
+
+  it("lets an InputRequiredResult through when the client declared the capability", async () => {
+    const message = { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: "test://elicit", _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } } } };
+    const response = await makeDispatcher().handle(message);
+    expect(response?.result?.["resultType"]).toBe("input_required");
+    expect(response?.result).not.toHaveProperty("ttlMs");
+  });
+
+  it("refuses an id already in flight on the same channel, without disturbing the first; other channels are separate", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const d = makeDispatcher({ handlers: { "tools/list": async () => (await gate, { tools: [] }) } });
+    const channel = {};
+    const first = d.handle(request(1, "tools/list"), { channel });
+    const duplicate = await d.handle(request(1, "tools/list"), { channel });
+    expect(duplicate).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: 'Invalid request: id "1" is already in flight' } });
+    const elsewhere = d.handle(request(1, "tools/list"), { channel: {} });
+    release();
+    expect((await first)?.result?.["tools"]).toEqual([]);
+    expect((await elsewhere)?.result?.["tools"]).toEqual([]);
+    // A string id "1" and a number id 1 are different ids.
+    expect((await d.handle(request("1", "tools/list"), { channel }))?.result).toBeDefined();
+  });
+
+  it("notifications/cancelled aborts the handler's signal and suppresses its late response", async () => {
+    let aborted = false;
+    let started: () => void = () => {};
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const d = makeDispatcher({
+      handlers: {
+        "tools/list": (_p: unknown, context: { signal: AbortSignal }) =>
+          new Promise((resolve) => {
+            started();
+            context.signal.addEventListener("abort", () => {
+              aborted = true;
+              resolve({ tools: [] });
+            });
+          }),
+      },
+    });
+    const channel = {};
+    const pending = d.handle(request(5, "tools/list"), { channel });
+    await running;
+    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5, reason: "user" } }, { channel })).toBeUndefined();
+    expect(await pending).toBeUndefined();
+    expect(aborted).toBe(true);
+  });
+
+  it("sends request-scoped notifications through the transport's notify, only while the request is open", async () => {
+    const sent: Json[] = [];
+    let late: (() => void) | undefined;
+    const d = makeDispatcher({
+      handlers: {
+        "tools/list": (_p: unknown, context: { notify(method: string, params: Json): void }) => {
+          context.notify("notifications/progress", { progressToken: "t", progress: 1, total: 2 });
+          late = () => context.notify("notifications/progress", { progressToken: "t", progress: 2, total: 2 });
+          return { tools: [] };
+        },
+      },
+    });
+    await d.handle(request(1, "tools/list"), { notify: (n: Json) => sent.push(n) });
+    late!();
+    expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } }]);
+  });
+
+  it("subscriptions/listen: acknowledges what the server can honour, delivers published notifications, ends with a result", async () => {
+    const d = makeDispatcher({ capabilities: { tools: { listChanged: true }, resources: {} } });
+    const sent: Json[] = [];
+    const pending = d.handle(request(9, "subscriptions/listen", { notifications: { toolsListChanged: true, promptsListChanged: true } }), {
+      notify: (n: Json) => sent.push(n),
+    });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(sent).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "notifications/subscriptions/acknowledged",
+        params: { _meta: { "io.modelcontextprotocol/subscriptionId": 9 }, notifications: { toolsListChanged: true } },
+      },
+    ]);
+    expect(d.publish("notifications/prompts/list_changed")).toBe(0);
+    expect(d.publish("notifications/tools/list_changed")).toBe(1);
+    expect(sent[1]).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed", params: { _meta: { "io.modelcontextprotocol/subscriptionId": 9 } } });
+    d.closeSubscriptions();
+    expect(await pending).toEqual({
+      jsonrpc: "2.0",
+      id: 9,
+      result: { resultType: "complete", _meta: { "io.modelcontextprotocol/subscriptionId": 9, "io.modelcontextprotocol/serverInfo": SERVER_INFO } },
+    });
+    expect(d.publish("notifications/tools/list_changed")).toBe(0);
+  });
+
+  it("answers hostile messages without throwing: deep nesting, __proto__ methods and keys, cycles, getters that throw", async () => {
+    const d = makeDispatcher();
+    let deep: Json = {};
+    for (let i = 0; i < 100_000; i++) deep = { a: deep };
+    const cyclic: Json = { jsonrpc: "2.0", id: 6, method: "tools/call" };
+    cyclic["params"] = { _meta: META, name: "echo", arguments: cyclic };
+    const getter = Object.defineProperty({ jsonrpc: "2.0", id: 2 }, "method", {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    });
+    const answers = await Promise.all([
+      d.handle(request(1, "tools/call", { name: "echo", arguments: { text: "x", deep } })),
+      d.handle(request(2, "__proto__")),
+      d.handle(request(3, "constructor")),
+      d.handle(request(4, "tools/call", { name: "__proto__", arguments: {} })),
+      d.handle('{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"__proto__":{"x":1},"_meta":' + JSON.stringify(META) + "}}"),
+      d.handle(cyclic),
+      d.handle(getter),
+      d.handle("[".repeat(200_000)),
+    ]);
+    expect(answers.map((a) => a?.error?.code ?? (a?.result ? "result" : a))).toEqual([
+      "result",
+      -32601,
+      -32601,
+      -32602,
+      "result",
+      // the cyclic arguments lack `text`: a tool error the model can read
+      "result",
+      -32603,
+      -32700,
+    ]);
+  });
+});
+
+describe("checkToolArguments", () => {
+  it("checks the common JSON Schema keywords and names the JSON Pointer of the first problem", () => {
+    const { checkToolArguments } = m.dispatch;
+    const schema = {
+      type: "object",
+      properties: { n: { type: "integer", minimum: 1 }, tags: { type: "array", items: { enum: ["a", "b"] }, maxItems: 2 }, "a/b": { const: true } },
+      required: ["n"],
+      additionalProperties: false,
+    };
+    expect(checkToolArguments(schema, { n: 1, tags: ["a"], "a/b": true })).toBeUndefined();
+    expect(checkToolArguments(schema, {})).toBe("/n: is required");
+    expect(checkToolArguments(schema, { n: 0 })).toBe("/n: must be at least 1");
+    expect(checkToolArguments(schema, { n: 1.5 })).toBe("/n: expected integer");
+    expect(checkToolArguments(schema, { n: 1, tags: ["c"] })).toBe('/tags/0: expected one of ["a","b"]');
+    expect(checkToolArguments(schema, { n: 1, tags: ["a", "a", "a"] })).toBe("/tags: must have at most 2 items");
+    expect(checkToolArguments(schema, { n: 1, "a/b": false })).toBe("/a~1b: expected true");
+    expect(checkToolArguments(schema, { n: 1, extra: 1 })).toBe("/extra: is not an allowed property");
+    expect(checkToolArguments({ anyOf: [{ type: "string" }, { type: "integer" }] }, true)).toBe("/: matches none of the allowed schemas");
+    expect(checkToolArguments({ type: "string", pattern: "^[a-z]+$" }, "ABC")).toBe('/: must match the pattern "^[a-z]+$"');
+    // Keywords it does not know, and schemas that are not objects, do not reject.
+    expect(checkToolArguments({ $ref: "#/nowhere", format: "email" }, "x")).toBeUndefined();
+    expect(checkToolArguments("not a schema", { a: 1 })).toBeUndefined();
+  });
+});
+
+/** One message over HTTP with the request metadata headers computed from the body (or given). */
+function post(url: string, body: string, headers: Record<string, string | undefined> = {}): Promise<{ status: number; type: string; body: string }> {
+  let parsed: Json = {};
+  try {
+    parsed = JSON.parse(body) as Json;
+  } catch {
+    // not JSON: no headers from the body
+  }
+  const params = (parsed["params"] ?? {}) as Json;
+  const name = parsed["method"] === "resources/read" ? params["uri"] : params["name"];
+  const version = ((params["_meta"] ?? {}) as Json)["io.modelcontextprotocol/protocolVersion"];
+  const all: Record<string, string | undefined> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    "mcp-protocol-version": typeof version === "string" ? version : VERSION,
+    "mcp-method": typeof parsed["method"] === "string" ? parsed["method"] : undefined,
+    "mcp-name": typeof name === "string" ? name : undefined,
+    ...headers,
+  };
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) },
+      (res) => {
+        let text = "";
+        res.setEncoding("utf8");
+        res.on("data", (d: string) => (text += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** The HTTP status the draft transport assigns to each answer. */
+function expectedStatus(expected: Response | undefined): number {
+  if (expected === undefined) return 202;
+  const code = expected.error?.code;
+  if (code === undefined) return 200;
+  if ([-32700, -32600, -32602, -32020, -32021, -32022].includes(code)) return 400;
+  return code === -32601 ? 404 : code === -32603 ? 500 : 200;
+}
+
+describe("Streamable HTTP transport", () => {
+  it("answers the message table with the same JSON-RPC bodies, and the draft's status codes", async () => {
+    const server = await m.http.serveHttp(makeDispatcher(), { port: 0 });
+    try {
+      for (const row of TABLE) {
+        const body = typeof row.message === "string" ? row.message : JSON.stringify(row.message);
+        const response = await post(server.url, body);
+        expect(response.status, row.name).toBe(expectedStatus(row.expected));
+        expect(response.body === "" ? undefined : JSON.parse(response.body), row.name).toEqual(row.expected);
+      }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("checks Host, Origin, method, media type, body size and the request metadata headers", async () => {
+    const server = await m.http.serveHttp(makeDispatcher(), { port: 0, maxBodyBytes: 2000, toolInputSchema: () => ECHO.inputSchema });
+    const discover = JSON.stringify(request(1, "server/discover"));
+    const call = (text: unknown) => JSON.stringify(request(2, "tools/call", { name: "echo", arguments: { text } }));
+    const code = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.code;
+    try {
+      expect((await post(server.url, discover)).status).toBe(200);
+      expect((await post(server.url, discover, { host: "evil.example.com" })).status).toBe(403);
+      expect((await post(server.url, discover, { origin: "http://evil.example.com" })).status).toBe(403);
+      expect((await post(server.url, discover, { origin: "http://localhost:5173" })).status).toBe(200);
+      expect((await post(server.url, discover, { "content-type": "text/plain" })).status).toBe(415);
+      expect((await post(server.url, JSON.stringify(request(3, "server/discover", { pad: "x".repeat(3000) })))).status).toBe(413);
+      const missingMethod = await post(server.url, discover, { "mcp-method": undefined });
+      expect([missingMethod.status, code(missingMethod)]).toEqual([400, -32020]);
+      const wrongMethod = await post(server.url, discover, { "mcp-method": "tools/list" });
+      expect([wrongMethod.status, code(wrongMethod)]).toEqual([400, -32020]);
+      const wrongVersion = await post(server.url, discover, { "mcp-protocol-version": "2025-11-25" });
+      expect([wrongVersion.status, code(wrongVersion)]).toEqual([400, -32020]);
+      const wrongName = await post(server.url, call("x"), { "mcp-name": "other", "mcp-param-text": "x" });
+      expect([wrongName.status, code(wrongName)]).toEqual([400, -32020]);
+      // Mcp-Name and Mcp-Param-* may carry the Base64 sentinel; values are compared after decoding.
+      expect((await post(server.url, call("héllo"), { "mcp-name": "=?base64?ZWNobw==?=", "mcp-param-text": "=?base64?aMOpbGxv?=" })).status).toBe(200);
+      const missingParam = await post(server.url, call("x"));
+      expect([missingParam.status, code(missingParam)]).toEqual([400, -32020]);
+      const badParam = await post(server.url, call("x"), { "mcp-param-text": "=?base64?eA?=" });
+      expect([badParam.status, code(badParam)]).toEqual([400, -32020]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("refuses GET and DELETE with 405; answers a notification with 202 and no body", async () => {
+    const server = await m.http.serveHttp(makeDispatcher(), { port: 0 });
+    try {
+      for (const method of ["GET", "DELETE"]) {
+        const status = await new Promise<number>((resolve) => httpRequest(server.url, { method }, (res) => resolve(res.statusCode ?? 0)).end());
+        expect(status).toBe(405);
+      }
+      const note = await post(server.url, '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', { "mcp-method": "notifications/cancelled" });
+      expect([note.status, note.body]).toEqual([202, ""]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("streams SSE when a handler sends notifications before its result", async () => {
+    const d = makeDispatcher({
+      handlers: {
+        "tools/list": (_p: unknown, context: { notify(method: string, params: Json): void }) => {
+          context.notify("notifications/progress", { progressToken: "p", progress: 1 });
+          return { tools: [] };
+        },
+      },
+    });
+    const server = await m.http.serveHttp(d, { port: 0 });
+    try {
+      const response = await post(server.url, JSON.stringify(request(4, "tools/list")));
+      expect(response.type).toBe("text/event-stream");
+      const events = response.body
+        .split("\n")
+        .filter((l) => l.startsWith("data: "))
+        .map((l) => JSON.parse(l.slice(6)) as Json);
+      expect(events.map((e) => e["method"] ?? e["id"])).toEqual(["notifications/progress", 4]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("decodes the Base64 sentinel and refuses malformed ones", () => {
+    const { decodeHeaderValue } = m.http;
+    expect(decodeHeaderValue("=?base64?SGVsbG8=?=")).toBe("Hello");
+    expect(decodeHeaderValue("=?base64?SGVsbG8?=")).toBeUndefined();
+    expect(decodeHeaderValue("=?base64?SGVs!!!bG8=?=")).toBeUndefined();
+    expect(decodeHeaderValue("SGVsbG8=")).toBe("SGVsbG8=");
+    expect(decodeHeaderValue("  padded  ")).toBe("padded");
+    expect(decodeHeaderValue("bad\u0001")).toBeUndefined();
+  });
+});
+
+describe("stdio transport", () => {
+  it("answers the message table line by line with the same bodies, and keeps running after malformed lines", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output });
+    let text = "";
+    output.on("data", (d: Buffer) => (text += d.toString()));
+    for (const row of TABLE) {
+      const line = typeof row.message === "string" ? row.message : JSON.stringify(row.message);
+      input.write(line + "\r\n");
+      input.write("\n");
+    }
+    input.end();
+    await server.closed;
+    const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    const expected = TABLE.map((r) => r.expected).filter((e) => e !== undefined);
+    // Answers arrive as each request finishes; compare them by content, whatever their key order.
+    const canonical = (v: unknown): unknown =>
+      Array.isArray(v) ? v.map(canonical) : typeof v === "object" && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Json)[k])])) : v;
+    const key = (r: Response) => JSON.stringify(canonical(r));
+    expect(lines.map(key).sort()).toEqual(expected.map(key).sort());
+  });
+});
+
+describe("a revision with an initialize handshake (2025-11-25)", () => {
+  it("answers initialize and ping itself, and checks params against that revision's schema", async () => {
+    const dir = scratchDir("dispatch-2025-11-25");
+    const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "2025-11-25" }, docs: "none" });
+    for (const f of files) writeFileSync(join(dir, f.path), f.contents);
+    const { createServerDispatcher } = (await import(join(dir, "dispatch.ts"))) as DispatchModule;
+    const d = createServerDispatcher({ serverInfo: SERVER_INFO, supportedProtocolVersions: ["2025-11-25", "2025-06-18"], handlers: { "tools/list": () => ({ tools: [] }) } });
+    const init = (version: string) => ({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "c", version: "1" } },
+    });
+    expect(await d.handle(init("2025-06-18"))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: SERVER_INFO },
+    });
+    expect((await d.handle(init("1999-01-01")))?.result?.["protocolVersion"]).toBe("2025-11-25");
+    expect(await d.handle({ jsonrpc: "2.0", id: 2, method: "ping" })).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(await d.handle({ jsonrpc: "2.0", id: 3, method: "tools/list" })).toEqual({ jsonrpc: "2.0", id: 3, result: { tools: [] } });
+    expect((await d.handle({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { cursor: 5 } }))?.error?.code).toBe(-32602);
+    expect(await d.handle({ jsonrpc: "2.0", method: "notifications/initialized" })).toBeUndefined();
+  });
+});

@@ -1,0 +1,209 @@
+/**
+ * `scaffold`: the project it writes, what it refuses, and that the project works: a fresh
+ * scaffold installs with npm, builds and passes its own tests; the `--example conformance`
+ * project, built and served over Streamable HTTP, passes the official conformance suite
+ * (@modelcontextprotocol/conformance, requirement set 2026-07-28).
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { describe, expect, it } from "vitest";
+import { run } from "../generator/cli.js";
+import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  const code = await run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
+  return { code, stdout, stderr };
+}
+
+const SPEC = ["--spec", SPEC_DIR, "--spec-version"];
+
+/** Every file under `dir`, relative, sorted (node_modules and dist left out). */
+function listFiles(dir: string, prefix = ""): string[] {
+  return readdirSync(join(dir, prefix), { withFileTypes: true })
+    .flatMap((e) => {
+      const path = prefix === "" ? e.name : `${prefix}/${e.name}`;
+      if (e.name === "node_modules" || e.name === "dist") return [];
+      return e.isDirectory() ? listFiles(dir, path) : [path];
+    })
+    .sort();
+}
+
+/** Compiles a scaffolded project with the repository's TypeScript and @types/node (linked in as its node_modules). */
+function buildWithRepoModules(project: string): void {
+  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
+  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")], {
+    encoding: "utf8",
+  });
+  expect(tsc.stdout + tsc.stderr).toBe("");
+  expect(tsc.status).toBe(0);
+}
+
+describe("scaffold command", () => {
+  it("writes the project: package.json scripts, tsconfig, README, generated code, handlers, transports, tests", async () => {
+    const dir = join(scratchDir("scaffold-files"), "My Server");
+    const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain("16 files written");
+    expect(listFiles(dir)).toEqual([
+      "README.md",
+      "package.json",
+      "src/generated/dispatch.ts",
+      "src/generated/errors.ts",
+      "src/generated/index.ts",
+      "src/generated/meta.ts",
+      "src/generated/methods.ts",
+      "src/generated/types.ts",
+      "src/generated/validators.ts",
+      "src/handlers.ts",
+      "src/http.ts",
+      "src/main.ts",
+      "src/server.ts",
+      "src/stdio.ts",
+      "test/server.test.ts",
+      "tsconfig.json",
+    ]);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };
+    expect(pkg.name).toBe("my-server");
+    expect(Object.keys(pkg.scripts).sort()).toEqual(["build", "start", "start:http", "test"]);
+    const handlers = readFileSync(join(dir, "src/handlers.ts"), "utf8");
+    // One stub per client→server request method the dispatcher does not answer itself.
+    const stubs = [...handlers.matchAll(/^ {2}"([a-z/]+)": async \(_params, _context\) => notImplemented\("\1"\),$/gm)].map((m) => m[1]);
+    expect(stubs).toEqual([
+      "completion/complete",
+      "prompts/get",
+      "prompts/list",
+      "resources/list",
+      "resources/templates/list",
+      "resources/read",
+      "tools/call",
+      "tools/list",
+    ]);
+    expect(handlers).toContain("Built in, and not listed here: server/discover, subscriptions/listen.");
+    expect(readFileSync(join(dir, "src/generated/types.ts"), "utf8")).toContain("--docs full");
+  });
+
+  it("refuses a folder that is not empty (exit 2, nothing changed); --force replaces its files and keeps the others", async () => {
+    const dir = scratchDir("scaffold-refuse");
+    writeFileSync(join(dir, "notes.txt"), "mine\n");
+    writeFileSync(join(dir, "README.md"), "my readme\n");
+    const before = statSync(join(dir, "README.md")).mtimeMs;
+    const refused = await cli("scaffold", dir, ...SPEC, "draft");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(
+      `error MCG410: ${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it\n1 error; nothing was written\n`,
+    );
+    expect(listFiles(dir)).toEqual(["README.md", "notes.txt"]);
+    expect(statSync(join(dir, "README.md")).mtimeMs).toBe(before);
+    const forced = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    expect(forced.code).toBe(0);
+    expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
+    expect(listFiles(dir)).toHaveLength(17);
+  });
+
+  it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {
+    const parent = scratchDir("scaffold-refuse-schema");
+    const old = await cli("scaffold", join(parent, "old"), ...SPEC, "2025-11-25");
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(/^error MCG411: scaffold needs a schema of a stateless protocol revision .*; this schema is 2025-11-25\. Use generate for it\.\n/);
+    const named = await cli("scaffold", join(parent, "named"), ...SPEC, "draft", "--name", "Bad Name");
+    expect(named.code).toBe(2);
+    expect(named.stderr).toMatch(/^error MCG412: --name "Bad Name" is not an npm package name/);
+    const missing = await cli("scaffold", join(parent, "missing"));
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^error MCG001: missing input/);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("documents itself in --help with its exit codes", async () => {
+    const { code, stdout } = await cli("scaffold", "--help");
+    expect(code).toBe(0);
+    for (const flag of ["--schema", "--spec", "--spec-version", "--name", "--example", "--force", "--docs"]) expect(stdout).toContain(flag);
+    expect(stdout).toContain("Exit codes: 0 success, 2 error");
+  });
+});
+
+describe("a scaffolded project", () => {
+  it("installs with npm, builds, and passes its own tests (stdio and HTTP)", { timeout: 240_000 }, async () => {
+    const dir = join(scratchDir("scaffold-npm"), "server");
+    expect((await cli("scaffold", dir, ...SPEC, "draft", "--docs", "tags")).code).toBe(0);
+    // The README's commands; the npm cache serves the two pinned devDependencies when it has them.
+    const install = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: dir, encoding: "utf8" });
+    expect(install.status, install.stderr).toBe(0);
+    const test = spawnSync("npm", ["test"], { cwd: dir, encoding: "utf8" });
+    expect(test.status, test.stdout + test.stderr).toBe(0);
+    expect(test.stdout).toMatch(/^# pass 8$/m);
+    expect(test.stdout).toMatch(/^# fail 0$/m);
+  });
+});
+
+/** Scenario counts of a conformance run: scored ones from its summary, checks from its `checks.json` files. */
+function conformanceSummary(stdout: string, resultsDir: string) {
+  const summary = stdout.slice(stdout.indexOf("=== SUMMARY ==="));
+  const scenarios = [...summary.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed$/gm)].map((m) => ({
+    name: m[2]!,
+    ok: m[1] === "✓",
+  }));
+  const notScored = new Set([...summary.matchAll(/^ {2}[✓✗] (\S+) \(/gm)].map((m) => m[1]!));
+  const scored = scenarios.filter((s) => !notScored.has(s.name));
+  const checks = { success: 0, failure: 0, warning: 0 };
+  const failures: string[] = [];
+  for (const entry of readdirSync(resultsDir)) {
+    const name = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(entry)?.[1];
+    if (name === undefined || notScored.has(name)) continue;
+    const list = JSON.parse(readFileSync(join(resultsDir, entry, "checks.json"), "utf8")) as { id: string; status: string; errorMessage?: string }[];
+    for (const check of list) {
+      if (check.status === "SUCCESS") checks.success++;
+      if (check.status === "WARNING") checks.warning++;
+      if (check.status === "FAILURE") {
+        checks.failure++;
+        failures.push(`${name}:${check.id}: ${check.errorMessage ?? ""}`);
+      }
+    }
+  }
+  return { scored, notScored: [...notScored], checks, failures };
+}
+
+describe("conformance (@modelcontextprotocol/conformance, requirement set 2026-07-28)", () => {
+  it("the --example conformance server passes every scored scenario over Streamable HTTP", { timeout: 180_000 }, async () => {
+    const dir = join(scratchDir("scaffold-conformance"), "fixture");
+    expect((await cli("scaffold", dir, ...SPEC, "draft", "--example", "conformance", "--docs", "tags")).code).toBe(0);
+    buildWithRepoModules(dir);
+    const server = spawn(process.execPath, [join(dir, "dist", "src", "main.js"), "--http", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+    try {
+      const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
+      const url = /listening on (\S+)/.exec(line)?.[1];
+      expect(url, line).toBeDefined();
+      const results = join(dir, "results");
+      mkdirSync(results);
+      const suite = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+      const shim = join(ROOT, "test", "support", "globsync-shim.mjs");
+      const child = spawn(process.execPath, ["--import", shim, suite, "server", "--url", url!, "--requirements", "2026-07-28", "-o", results], {
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
+      const [exitCode] = (await once(child, "exit")) as [number];
+      const summary = conformanceSummary(stdout, results);
+      const passed = summary.scored.filter((s) => s.ok).length;
+      console.log(
+        `conformance 2026-07-28: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ` +
+          `${summary.checks.failure} failed, ${summary.checks.warning} warnings; not scored: ${summary.notScored.length} (${summary.notScored.join(", ")})`,
+      );
+      expect(summary.failures).toEqual([]);
+      expect(summary.scored.length).toBe(37);
+      expect(passed).toBe(37);
+      expect(exitCode).toBe(0);
+      expect(existsSync(results)).toBe(true);
+    } finally {
+      server.kill();
+    }
+  });
+});
