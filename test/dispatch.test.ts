@@ -379,6 +379,49 @@ describe("handle(): raw messages and their exact answers", () => {
     expect(d.publish("notifications/tools/list_changed")).toBe(0);
   });
 
+  it("answers -32603 (with the id, logged) for results and error data that are not JSON data: bigint, cycles, NaN, class instances", async () => {
+    logged = [];
+    const cyclic: Json = { content: [] };
+    cyclic["self"] = cyclic;
+    const shared = { type: "text", text: "same object twice is fine" };
+    const results: unknown[] = [
+      { content: [], structuredContent: { id: 9007199254740993n } },
+      cyclic,
+      { content: [], structuredContent: { n: Number.NaN } },
+      { content: [], structuredContent: { at: new Date(0) } },
+    ];
+    const { HandlerError } = m.dispatch;
+    for (const [i, result] of results.entries()) {
+      const d = makeDispatcher({ tools: [{ definition: { ...ECHO, inputSchema: { type: "object" } }, call: () => result }] });
+      expect(await d.handle(request(i, "tools/call", { name: "echo", arguments: {} }))).toEqual({ jsonrpc: "2.0", id: i, error: { code: -32603, message: "Internal error" } });
+    }
+    const ok = makeDispatcher({ tools: [{ definition: { ...ECHO, inputSchema: { type: "object" } }, call: () => ({ content: [shared, shared] }) }] });
+    expect((await ok.handle(request(9, "tools/call", { name: "echo", arguments: {} })))?.result?.["content"]).toEqual([shared, shared]);
+    const badData = makeDispatcher({
+      handlers: {
+        "tools/list": () => {
+          throw new HandlerError(-32050, "bad data", { n: 1n });
+        },
+      },
+    });
+    expect(await badData.handle(request(10, "tools/list"))).toEqual({ jsonrpc: "2.0", id: 10, error: { code: -32603, message: "Internal error" } });
+    expect(logged.map((l) => l.info["reason"])).toEqual(["invalid-result", "invalid-result", "invalid-result", "invalid-result", "invalid-result"]);
+  });
+
+  it("answers a cancelled request at once, frees its id, even when the handler ignores its signal", async () => {
+    const d = makeDispatcher({ handlers: { "tools/list": () => new Promise(() => {}) } });
+    const channel = {};
+    const pending = d.handle(request(1, "tools/list"), { channel });
+    await new Promise((r) => setTimeout(r, 5));
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, { channel });
+    expect(await pending).toBeUndefined();
+    // The id is free again: the next request with it is not refused as a duplicate (it hangs like the first, so cancel it too).
+    const again = d.handle(request(1, "tools/list"), { channel });
+    await new Promise((r) => setTimeout(r, 5));
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, { channel });
+    expect(await again).toBeUndefined();
+  });
+
   it("answers hostile messages without throwing: deep nesting, __proto__ methods and keys, cycles, getters that throw", async () => {
     const d = makeDispatcher();
     let deep: Json = {};
@@ -434,6 +477,10 @@ describe("checkToolArguments", () => {
     expect(checkToolArguments(schema, { n: 1, extra: 1 })).toBe("/extra: is not an allowed property");
     expect(checkToolArguments({ anyOf: [{ type: "string" }, { type: "integer" }] }, true)).toBe("/: matches none of the allowed schemas");
     expect(checkToolArguments({ type: "string", pattern: "^[a-z]+$" }, "ABC")).toBe('/: must match the pattern "^[a-z]+$"');
+    // A pattern written for engines that allow `\_` compiles without the u flag; one that compiles nowhere fails.
+    expect(checkToolArguments({ type: "string", pattern: "^[a-z\\_]+$" }, "a_b")).toBeUndefined();
+    expect(checkToolArguments({ type: "string", pattern: "^[a-z\\_]+$" }, "../etc")).toBe('/: must match the pattern "^[a-z\\\\_]+$"');
+    expect(checkToolArguments({ type: "string", pattern: "(" }, "x")).toBe('/: the schema\'s pattern "(" cannot be compiled');
     // Keywords it does not know, and schemas that are not objects, do not reject.
     expect(checkToolArguments({ $ref: "#/nowhere", format: "email" }, "x")).toBeUndefined();
     expect(checkToolArguments("not a schema", { a: 1 })).toBeUndefined();
@@ -525,6 +572,15 @@ describe("Streamable HTTP transport", () => {
       expect([missingParam.status, code(missingParam)]).toEqual([400, -32020]);
       const badParam = await post(server.url, call("x"), { "mcp-param-text": "=?base64?eA?=" });
       expect([badParam.status, code(badParam)]).toEqual([400, -32020]);
+      // A header for an argument the body does not have, and a name that differs only by spaces, disagree with the body.
+      const noArgument = JSON.stringify(request(5, "tools/call", { name: "echo", arguments: {} }));
+      const extraParam = await post(server.url, noArgument, { "mcp-param-text": "x" });
+      expect([extraParam.status, code(extraParam)]).toEqual([400, -32020]);
+      const spaced = await post(server.url, JSON.stringify(request(6, "tools/call", { name: " echo", arguments: { text: "x" } })), { "mcp-name": "echo", "mcp-param-text": "x" });
+      expect([spaced.status, code(spaced)]).toEqual([400, -32020]);
+      expect((await post(server.url, discover, { host: "[::1]evil.com" })).status).toBe(403);
+      expect((await post(server.url, discover, { origin: "http://localhost:5173/path" })).status).toBe(403);
+      expect((await post(server.url, discover, { "content-type": "application/json-patch+json" })).status).toBe(415);
     } finally {
       await server.close();
     }
@@ -599,6 +655,43 @@ describe("stdio transport", () => {
       Array.isArray(v) ? v.map(canonical) : typeof v === "object" && v !== null ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Json)[k])])) : v;
     const key = (r: Response) => JSON.stringify(canonical(r));
     expect(lines.map(key).sort()).toEqual(expected.map(key).sort());
+  });
+});
+
+describe("stdio transport limits", () => {
+  it("answers a line over the limit with -32600 without holding it, then goes on; a bare CR is JSON whitespace", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, maxLineBytes: 1000 });
+    let text = "";
+    output.on("data", (d: Buffer) => (text += d.toString()));
+    for (let i = 0; i < 10; i++) input.write("x".repeat(500));
+    input.write("\n");
+    input.write(JSON.stringify(request(1, "server/discover")).replace('"id":1', '"id":\r1') + "\n");
+    input.end();
+    await server.closed;
+    const lines = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    expect(lines[0]).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the message is longer than 1000 bytes" } });
+    expect(lines[1]?.id).toBe(1);
+    expect(lines).toHaveLength(2);
+  });
+
+  it("keeps serving after a handler returns something JSON cannot carry", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const d = makeDispatcher({ tools: [{ definition: { ...ECHO, inputSchema: { type: "object" } }, call: () => ({ content: [], structuredContent: { id: 1n } }) }] });
+    const server = m.stdio.serveStdio(d, { input, output });
+    let text = "";
+    output.on("data", (c: Buffer) => (text += c.toString()));
+    input.write(JSON.stringify(request(1, "tools/call", { name: "echo", arguments: {} })) + "\n");
+    input.write(JSON.stringify(request(2, "server/discover")) + "\n");
+    input.end();
+    await server.closed;
+    const answers = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    expect(answers.map((a) => [a.id, a.error?.code ?? "result"]).sort()).toEqual([
+      [1, -32603],
+      [2, "result"],
+    ]);
   });
 });
 

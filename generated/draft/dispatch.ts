@@ -303,6 +303,45 @@ function isRequestId(v: unknown): v is DispatchRequestId {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 }
 
+/**
+ * Whether `value` is JSON data, as `JSON.stringify` would send it unchanged: strings, finite
+ * numbers, booleans, `null`, arrays and plain objects of those (an `undefined` member is
+ * dropped, as `JSON.stringify` drops it), without cycles. Iterative: any depth.
+ */
+function isJsonData(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  const open = new Set<object>();
+  const exits: (object | undefined)[] = [undefined];
+  while (stack.length > 0) {
+    const exit = exits.pop();
+    const v = stack.pop();
+    if (exit !== undefined) {
+      open.delete(exit);
+      continue;
+    }
+    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return false;
+      continue;
+    }
+    if (typeof v !== "object") return false;
+    const isArray = Array.isArray(v);
+    if (!isArray && !isPlainObject(v)) return false;
+    if (open.has(v)) return false;
+    open.add(v);
+    // Leaving `v` closes it again: a value shared by two members is not a cycle.
+    stack.push(undefined);
+    exits.push(v);
+    const members = isArray ? (v as readonly unknown[]) : Object.keys(v).map((k) => (v as { readonly [key: string]: unknown })[k]);
+    for (const member of members) {
+      if (member === undefined && !isArray) continue;
+      stack.push(member);
+      exits.push(undefined);
+    }
+  }
+  return true;
+}
+
 function quote(s: string): string {
   return JSON.stringify(s.length > 60 ? s.slice(0, 60) + "…" : s);
 }
@@ -422,6 +461,18 @@ function pointer(path: string, key: string | number): string {
   return path + "/" + String(key).replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** A JSON Schema `pattern` as a regular expression: with the `u` flag (ECMA-262 semantics), else without it (patterns written for engines that allow `\_`), else `undefined`. */
+function compilePattern(pattern: string): RegExp | undefined {
+  for (const flags of ["u", ""]) {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // try the next
+    }
+  }
+  return undefined;
+}
+
 function checkSchema(schema: unknown, v: unknown, path: string, depth: number): string | undefined {
   if (schema === false) return (path || "/") + ": no value is allowed here";
   if (!isPlainObject(schema)) return undefined;
@@ -455,13 +506,10 @@ function checkSchema(schema: unknown, v: unknown, path: string, depth: number): 
     if (typeof minLength === "number" && length < minLength) return at + ": must have at least " + minLength + " characters";
     if (typeof maxLength === "number" && length > maxLength) return at + ": must have at most " + maxLength + " characters";
     if (typeof pattern === "string") {
-      let re: RegExp | undefined;
-      try {
-        re = new RegExp(pattern, "u");
-      } catch {
-        re = undefined;
-      }
-      if (re !== undefined && !re.test(v)) return at + ": must match the pattern " + quote(pattern);
+      const re = compilePattern(pattern);
+      // A pattern the platform cannot compile checks nothing it could pass: it fails, naming the pattern.
+      if (re === undefined) return at + ": the schema's pattern " + quote(pattern) + " cannot be compiled";
+      if (!re.test(v)) return at + ": must match the pattern " + quote(pattern);
     }
   }
   if (Array.isArray(v)) {
@@ -688,11 +736,38 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     try {
       value = await (handler as (p: unknown, c: RequestContext) => unknown)(params, context);
     } catch (error) {
-      if (error instanceof HandlerError && Number.isSafeInteger(error.code))
-        return errorOf(id, error.code, String(error.message), error.data);
-      report(error, { method, id, reason: "handler-threw" });
+      return thrown(id, method, error);
+    }
+    try {
+      return shape(id, method, value, context);
+    } catch (error) {
+      // a result whose getters or Proxy traps throw
+      report(error, { method, id, reason: "invalid-result" });
       return errorOf(id, -32603, "Internal error");
     }
+  }
+
+  /** The answer to an exception a handler threw: a {@link HandlerError}'s own error when its parts are JSON data, else `-32603`. */
+  function thrown(id: DispatchRequestId, method: string, error: unknown): DispatchResponse {
+    try {
+      if (error instanceof HandlerError && Number.isSafeInteger(error.code) && typeof error.message === "string") {
+        if (error.data === undefined || isJsonData(error.data)) return errorOf(id, error.code, error.message, error.data);
+        report(new TypeError("the " + method + " handler threw a HandlerError whose data is not JSON data"), {
+          method,
+          id,
+          reason: "invalid-result",
+        });
+        return errorOf(id, -32603, "Internal error");
+      }
+    } catch {
+      // a HandlerError whose parts cannot be read is answered like any other exception
+    }
+    report(error, { method, id, reason: "handler-threw" });
+    return errorOf(id, -32603, "Internal error");
+  }
+
+  /** What a handler returned, completed (`resultType`, caching fields, serverInfo) and checked. */
+  function shape(id: DispatchRequestId, method: string, value: unknown, context: RequestContext): DispatchResponse {
     if (!isPlainObject(value)) {
       report(new TypeError("the handler returned " + (value === null ? "null" : typeof value) + ", not a result object"), {
         method,
@@ -714,6 +789,14 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     if (result["resultType"] === "input_required") {
       const missing = inputRequestsNeed(result["inputRequests"], context);
       if (missing !== undefined) return errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+    }
+    // Whatever the schema allows (`unknown` members, `_meta`), the wire carries JSON: a bigint or a cycle is a server bug.
+    if (!isJsonData(result)) {
+      report(
+        new TypeError("the " + method + " handler returned a result that is not JSON data (a bigint, a cycle, a class instance, NaN…)"),
+        { method, id, reason: "invalid-result" },
+      );
+      return errorOf(id, -32603, "Internal error");
     }
     if (validateResults) {
       const problem = checkResult(method, result);
@@ -858,10 +941,17 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       },
       send,
     } as RequestContext;
+    // A cancelled request is answered at once (with nothing), even by a handler that ignores its signal.
+    let stopWaiting: () => void = () => {};
+    const cancelled = new Promise<undefined>((resolve) => {
+      stopWaiting = () => resolve(undefined);
+      controller.signal.addEventListener("abort", stopWaiting, { once: true });
+    });
     try {
-      const response = await respond(id, method, params, requestContext);
+      const response = await Promise.race([respond(id, method, params, requestContext), cancelled]);
       return controller.signal.aborted ? undefined : response;
     } finally {
+      controller.signal.removeEventListener("abort", stopWaiting);
       open = false;
       inFlight.delete(key);
       outer?.removeEventListener("abort", abort);

@@ -51,7 +51,11 @@ export interface HttpServer {
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 /** Methods whose `Mcp-Name` header mirrors a params member (§ Standard Request Headers). */
-const NAME_SOURCES: { readonly [method: string]: string } = { "tools/call": "name", "prompts/get": "name", "resources/read": "uri" };
+const NAME_SOURCES: ReadonlyMap<string, string> = new Map([
+  ["tools/call", "name"],
+  ["prompts/get", "name"],
+  ["resources/read", "uri"],
+]);
 const BAD_REQUEST = new Set([-32700, -32600, -32602, -32020, -32021, -32022]);
 const DEFAULT_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
@@ -74,11 +78,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value.join(", ") : value;
 }
 
-/** `host:port` or `[v6]:port` → the host name. */
-function hostName(host: string): string {
-  if (host.startsWith("[")) return host.slice(0, host.indexOf("]") + 1).toLowerCase();
-  const colon = host.lastIndexOf(":");
-  return (colon === -1 ? host : host.slice(0, colon)).toLowerCase();
+/** `host:port` or `[v6]:port` → the host name; `undefined` for a value that is no `host[:port]`. */
+function hostName(host: string): string | undefined {
+  const m = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/.exec(host.trim());
+  return m === null ? undefined : m[1]!.toLowerCase();
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
@@ -139,14 +142,14 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
   const mcpMethod = header(req, "mcp-method");
   if (mcpMethod === undefined) return "the Mcp-Method header is missing";
   if (mcpMethod.trim() !== method) return `Mcp-Method header ${JSON.stringify(mcpMethod)} does not match the body's method`;
-  const source = typeof method === "string" ? NAME_SOURCES[method] : undefined;
+  const source = typeof method === "string" ? NAME_SOURCES.get(method) : undefined;
   const bodyName = source === undefined ? undefined : params[source];
   if (typeof bodyName === "string") {
     const raw = header(req, "mcp-name");
     if (raw === undefined) return "the Mcp-Name header is missing";
     const name = decodeHeaderValue(raw);
     if (name === undefined) return "the Mcp-Name header is malformed";
-    if (name !== bodyName && name !== bodyName.trim()) return `Mcp-Name header does not match the body's params.${source}`;
+    if (name !== bodyName) return `Mcp-Name header does not match the body's params.${source}`;
   }
   if (method === "tools/call" && typeof bodyName === "string" && options.toolInputSchema !== undefined) {
     const args = isObject(params["arguments"]) ? params["arguments"] : {};
@@ -154,12 +157,16 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
       let value: unknown = args;
       for (const key of path) value = isObject(value) ? value[key] : undefined;
       const raw = header(req, "mcp-param-" + name);
-      if (value === undefined || value === null) continue;
+      if (value === undefined || value === null) {
+        // The client omits the header when the argument is absent: a header without its argument disagrees with the body.
+        if (raw !== undefined) return `the Mcp-Param-${name} header names an argument the body does not have`;
+        continue;
+      }
       if (raw === undefined) return `the Mcp-Param-${name} header is missing`;
       const decoded = decodeHeaderValue(raw);
       if (decoded === undefined) return `the Mcp-Param-${name} header is malformed`;
-      const expected = headerText(value);
-      const same = typeof value === "number" ? Number(decoded) === value : decoded === expected;
+      // Integers compare numerically (42.0 is 42), but only written as decimal numbers.
+      const same = typeof value === "number" ? /^-?\d+(?:\.0+)?$/.test(decoded) && Number(decoded) === value : decoded === headerText(value);
       if (!same) return `Mcp-Param-${name} header does not match the arguments`;
     }
   }
@@ -167,7 +174,14 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  let text: string;
+  try {
+    text = JSON.stringify(body);
+  } catch {
+    // The dispatcher only answers JSON data; this is a last line of defence.
+    status = 500;
+    text = JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
+  }
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
@@ -223,7 +237,8 @@ export function createHttpHandler(dispatcher: ServerDispatcher, options: HttpOpt
     if (options.allowedOrigins !== undefined) return options.allowedOrigins.includes(origin);
     try {
       const url = new URL(origin);
-      return (url.protocol === "http:" || url.protocol === "https:") && hosts.has(url.hostname.toLowerCase()) ;
+      // Only an origin (scheme://host[:port]), nothing after it.
+      return url.origin === origin.toLowerCase() && (url.protocol === "http:" || url.protocol === "https:") && hosts.has(url.hostname.toLowerCase());
     } catch {
       return false;
     }
@@ -232,10 +247,16 @@ export function createHttpHandler(dispatcher: ServerDispatcher, options: HttpOpt
   return (req, res) => {
     void (async () => {
       const host = header(req, "host");
-      if (host === undefined || !hosts.has(hostName(host))) return forbidden(res, "the Host header is not allowed");
+      const name = host === undefined ? undefined : hostName(host);
+      if (name === undefined || !hosts.has(name)) return forbidden(res, "the Host header is not allowed");
       const origin = header(req, "origin");
       if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
-      const url = new URL(req.url ?? "/", "http://localhost");
+      let url: URL;
+      try {
+        url = new URL(req.url ?? "/", "http://localhost");
+      } catch {
+        return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the request target is malformed" } });
+      }
       if (url.pathname !== path) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32601, message: "Not found: the MCP endpoint is " + path } });
       if (req.method !== "POST") {
         res.writeHead(405, { allow: "POST", "content-type": "application/json" });
@@ -243,7 +264,7 @@ export function createHttpHandler(dispatcher: ServerDispatcher, options: HttpOpt
         return;
       }
       const type = header(req, "content-type") ?? "";
-      if (!/^application\/json\b/i.test(type.trim())) {
+      if (!/^application\/json\s*(?:;|$)/i.test(type.trim())) {
         sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: "Unsupported media type: send application/json" } });
         req.resume();
         return;

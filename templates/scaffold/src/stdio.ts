@@ -4,7 +4,6 @@
  * protocol messages; diagnostics go to stderr. A malformed line is answered with its error
  * response and the server keeps running.
  */
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 import type { OutgoingNotification, ServerDispatcher } from "./generated/dispatch.js";
 
@@ -14,8 +13,8 @@ export interface StdioOptions {
   readonly input?: Readable;
   /** Default: `process.stdout`. */
   readonly output?: Writable;
-  /** A line longer than this many UTF-16 code units is answered `-32600` unread. Default: 4 MiB. */
-  readonly maxLineLength?: number;
+  /** A line longer than this many bytes is answered `-32600` and dropped as it arrives, never held whole. Default: 4 MiB. */
+  readonly maxLineBytes?: number;
 }
 
 /** A running stdio server. */
@@ -24,15 +23,18 @@ export interface StdioServer {
   readonly closed: Promise<void>;
 }
 
+const NEWLINE = 0x0a;
+
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
  * done; one channel is shared by the whole connection, so `notifications/cancelled` reaches
- * any request in flight and an id already in flight is refused.
+ * any request in flight and an id already in flight is refused. Lines end at `\n` (a `\r`
+ * before it is dropped); a message may contain `\r` as JSON whitespace.
  */
 export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions = {}): StdioServer {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
-  const maxLineLength = options.maxLineLength ?? 4 * 1024 * 1024;
+  const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
   const channel = {};
   let broken = false;
   output.on("error", () => {
@@ -41,29 +43,79 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
   });
   const write = (message: unknown) => {
     if (broken) return;
-    output.write(JSON.stringify(message) + "\n");
+    let text: string;
+    try {
+      text = JSON.stringify(message);
+    } catch (error) {
+      // The dispatcher only answers JSON data; this is a last line of defence, never a crash.
+      process.stderr.write(`stdio: an answer could not be written: ${String(error)}\n`);
+      return;
+    }
+    output.write(text + "\n");
   };
   const notify = (notification: OutgoingNotification) => write(notification);
   const pending = new Set<Promise<void>>();
-  const lines = createInterface({ input, crlfDelay: Infinity });
-  lines.on("line", (line) => {
+
+  const handleLine = (line: string) => {
     if (line.trim() === "") return;
-    if (line.length > maxLineLength) {
-      write({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the message is longer than " + maxLineLength + " characters" } });
-      return;
-    }
-    const done = dispatcher.handle(line, { channel, notify, transport: { kind: "stdio" } }).then((response) => {
-      if (response !== undefined) write(response);
-    });
+    const done = dispatcher
+      .handle(line, { channel, notify, transport: { kind: "stdio" } })
+      .then((response) => {
+        if (response !== undefined) write(response);
+      })
+      .catch((error: unknown) => {
+        process.stderr.write(`stdio: ${String(error)}\n`);
+      });
     pending.add(done);
     void done.finally(() => pending.delete(done));
+  };
+
+  // Bytes of the current line, and whether it already went over the limit (then it is skipped to its end).
+  let chunks: Buffer[] = [];
+  let size = 0;
+  let skipping = false;
+  const endLine = (last: Buffer) => {
+    if (skipping) {
+      skipping = false;
+    } else {
+      const bytes = Buffer.concat([...chunks, last]);
+      const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
+      handleLine(bytes.subarray(0, end).toString("utf8"));
+    }
+    chunks = [];
+    size = 0;
+  };
+  input.on("data", (data: Buffer | string) => {
+    let chunk = typeof data === "string" ? Buffer.from(data) : data;
+    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE)) {
+      if (!skipping && size + newline > maxLineBytes) tooLong();
+      endLine(chunk.subarray(0, newline));
+      chunk = chunk.subarray(newline + 1);
+    }
+    if (chunk.length === 0 || skipping) return;
+    if (size + chunk.length > maxLineBytes) {
+      tooLong();
+      return;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
   });
+  function tooLong(): void {
+    skipping = true;
+    chunks = [];
+    size = 0;
+    write({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the message is longer than ${maxLineBytes} bytes` } });
+  }
+
   const closed = new Promise<void>((resolve) => {
-    lines.on("close", () => {
+    const finish = () => {
+      if (size > 0 && !skipping) endLine(Buffer.alloc(0));
       // No more requests can come: open subscriptions/listen streams end with their result.
       dispatcher.closeSubscriptions();
       void Promise.all([...pending]).then(() => resolve());
-    });
+    };
+    input.once("end", finish);
+    input.once("error", finish);
   });
   return { closed };
 }
