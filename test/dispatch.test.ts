@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
-import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { compileDiagnostics, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 import { writeFileSync } from "node:fs";
 
 type Json = { [key: string]: unknown };
@@ -455,6 +455,30 @@ describe("handle(): raw messages and their exact answers", () => {
       -32603,
       -32700,
     ]);
+  });
+});
+
+describe("handler types", () => {
+  it("infer each handler's params and result from its method; resultType and caching fields may be left out", async () => {
+    const dir = scratchDir("dispatch-types");
+    const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
+    for (const f of files) writeFileSync(join(dir, f.path), f.contents);
+    writeFileSync(
+      join(dir, "handlers.ts"),
+      [
+        'import { defineHandlers } from "./dispatch.js";',
+        'export const ok = defineHandlers({ "tools/list": async () => ({ tools: [] }), "tools/call": async (p) => ({ content: [{ type: "text", text: p.name }] }) });',
+        "// @ts-expect-error tools must be an array",
+        'export const notArray = defineHandlers({ "tools/list": async () => ({ tools: 5 }) });',
+        "// @ts-expect-error content is required",
+        'export const noContent = defineHandlers({ "tools/call": async () => ({ isError: true }) });',
+        "// @ts-expect-error an input-required result names its resultType",
+        'export const untagged = defineHandlers({ "tools/call": async () => ({ inputRequests: {} }) });',
+        'export const tagged = defineHandlers({ "tools/call": async () => ({ resultType: "input_required", inputRequests: {} }) });',
+        "",
+      ].join("\n"),
+    );
+    expect(compileDiagnostics(dir, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }).map((d) => d.text)).toEqual([]);
   });
 });
 
