@@ -139,14 +139,16 @@ interface ScaffoldFlags {
 
 async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promise<number> {
   try {
+    const name = flags.name ?? packageNameFor(dir);
     const files = await scaffoldFiles({
       schema: schemaInput(flags),
-      name: flags.name ?? packageNameFor(dir),
+      name,
       docs: flags.docs,
       ...(flags.example !== undefined ? { example: flags.example } : {}),
     });
-    writeScaffold(dir, files, Boolean(flags.force));
-    io.stdout(`${dir}: ${files.length} files written\nnext: cd ${dir} && npm install && npm test\n`);
+    const replaced = writeScaffold(dir, files, Boolean(flags.force));
+    for (const path of replaced) io.stdout(`replaced: ${join(dir, path)}\n`);
+    io.stdout(`${dir}: ${files.length} files written (package ${name})\nnext: cd ${dir} && npm install && npm test\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));

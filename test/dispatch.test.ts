@@ -492,7 +492,7 @@ describe("checkToolArguments", () => {
       additionalProperties: false,
     };
     expect(checkToolArguments(schema, { n: 1, tags: ["a"], "a/b": true })).toBeUndefined();
-    expect(checkToolArguments(schema, {})).toBe("/n: is required");
+    expect(checkToolArguments(schema, {})).toBe('/: missing required property "n"');
     expect(checkToolArguments(schema, { n: 0 })).toBe("/n: must be at least 1");
     expect(checkToolArguments(schema, { n: 1.5 })).toBe("/n: expected integer");
     expect(checkToolArguments(schema, { n: 1, tags: ["c"] })).toBe('/tags/0: expected one of ["a","b"]');

@@ -49,8 +49,9 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("16 files written");
+    expect(stdout).toContain("17 files written (package my-server)");
     expect(listFiles(dir)).toEqual([
+      ".gitignore",
       "README.md",
       "package.json",
       "src/generated/dispatch.ts",
@@ -102,9 +103,11 @@ describe("scaffold command", () => {
     expect(statSync(join(dir, "README.md")).mtimeMs).toBe(before);
     const forced = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
     expect(forced.code).toBe(0);
+    // Only files that were there with other contents are listed as replaced.
+    expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(17);
+    expect(listFiles(dir)).toHaveLength(18);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {

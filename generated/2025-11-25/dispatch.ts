@@ -499,7 +499,8 @@ function checkSchema(schema: unknown, v: unknown, path: string, depth: number): 
     const required = own(schema, "required");
     if (Array.isArray(required)) {
       for (const name of required) {
-        if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(v, name)) return pointer(path, name) + ": is required";
+        if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(v, name))
+          return at + ": missing required property " + quote(name);
       }
     }
     const additional = own(schema, "additionalProperties");

@@ -10,7 +10,7 @@
  * The transports speak the stateless revisions (2026-07-28 and later: per-request `_meta`,
  * `server/discover`); a schema of an earlier revision is refused (MCG411).
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { generate, type GeneratedFile, type GenerateOptions } from "../index.js";
@@ -33,6 +33,8 @@ export interface ScaffoldOptions extends GenerateOptions {
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
 const STATIC_FILES = ["tsconfig.json", "src/stdio.ts", "src/http.ts", "src/main.ts", "test/server.test.ts"];
+/** Files npm would leave out of the package under their own name: project path ← template name. */
+const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "gitignore"]];
 /** Methods the dispatcher answers by itself, unless a handler is given. */
 const BUILTIN_RESULTS = ["DiscoverResult", "InitializeResult"];
 const BUILTIN_METHODS = ["ping", "subscriptions/listen"];
@@ -95,6 +97,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
       contents: example === undefined ? renderTemplate("scaffold/src/handlers.ts.hbs", view) : readTemplate(`scaffold/examples/${example}/handlers.ts`),
     },
     ...STATIC_FILES.map((path) => ({ path, contents: readTemplate(`scaffold/${path}`) })),
+    ...RENAMED_FILES.map(([path, template]) => ({ path, contents: readTemplate(`scaffold/${template}`) })),
     ...result.files.map((f) => ({ path: `src/generated/${f.path}`, contents: f.contents })),
   ];
   return files.map((f) => (f.contents.endsWith("\n") ? f : { path: f.path, contents: f.contents + "\n" }));
@@ -112,19 +115,22 @@ function isEmptyFolder(dir: string): boolean {
  * (built beside it, then renamed into place). A folder with files in it is refused unless
  * `force`; then each file is replaced atomically and other files are kept.
  *
+ * @returns the files that were there before with other contents, and are now replaced (only with `force`)
  * @throws GeneratorError MCG410 when `dir` is not empty and `force` is not set, or is a file
  */
-export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean): void {
+export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean): string[] {
   const target = resolve(dir);
   if (existsSync(target) && lstatSync(target).isSymbolicLink()) throw fail("MCG410", `${dir} is a symbolic link; give a real folder`);
   if (!isEmptyFolder(target)) {
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
+    const replaced: string[] = [];
     for (const file of files) {
       const path = join(target, file.path);
+      if (existsSync(path) && readFileSync(path, "utf8") !== file.contents) replaced.push(file.path);
       mkdirSync(dirname(path), { recursive: true });
       writeFileAtomic(path, file.contents);
     }
-    return;
+    return replaced;
   }
   const tmp = `${target}.scaffold-${process.pid}`;
   try {
@@ -137,6 +143,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
     mkdirSync(dirname(target), { recursive: true });
     if (existsSync(target)) rmdirSync(target);
     renameSync(tmp, target);
+    return [];
   } catch (error) {
     rmSync(tmp, { recursive: true, force: true });
     if (error instanceof GeneratorError) throw error;

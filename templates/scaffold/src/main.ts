@@ -19,11 +19,14 @@ if (process.argv.includes("--http")) {
     process.stderr.write(`error: --port must be an integer from 0 to 65535\n`);
     process.exit(2);
   }
-  const http = await serveHttp(dispatcher, {
-    port,
-    host: flag("--host") ?? "127.0.0.1",
-    toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema,
-  });
+  const host = flag("--host") ?? "127.0.0.1";
+  const http = await serveHttp(dispatcher, { port, host, toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema }).catch(
+    (error: NodeJS.ErrnoException) => {
+      const why = error.code === "EADDRINUSE" ? `port ${port} is in use (choose another with --port)` : error.message;
+      process.stderr.write(`error: cannot listen on ${host}:${port}: ${why}\n`);
+      process.exit(1);
+    },
+  );
   process.stderr.write(`listening on ${http.url}\n`);
   const stop = () => {
     dispatcher.closeSubscriptions();

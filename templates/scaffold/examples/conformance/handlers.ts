@@ -5,7 +5,16 @@
  * as src/handlers.ts, then run the suite against it:
  *
  *     node dist/src/main.js --http --port 3000
- *     npx @modelcontextprotocol/conformance server --url http://127.0.0.1:3000/mcp --requirements 2026-07-28
+ *     npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --url http://127.0.0.1:3000/mcp --requirements 2026-07-28
+ *
+ * The suite imports `fs.globSync`, which Node 22 has and Node 20 lacks: on Node 20 run it from
+ * an mcp-schema-codegen checkout, under its loader that supplies it:
+ *
+ *     node --import ./test/support/globsync-shim.mjs node_modules/@modelcontextprotocol/conformance/dist/index.js \
+ *       server --url http://127.0.0.1:3000/mcp --requirements 2026-07-28
+ *
+ * Its summary's `Total:` line counts the not-scored scenarios too (the tasks extension, which this
+ * fixture does not implement); the exit code and the "Not scored" list say what counts.
  *
  * The wire rules (`resultType`, `ttlMs`/`cacheScope`, `_meta` serverInfo, envelope checks,
  * `-32601` for removed methods, `-32021` for input requests the client cannot answer,
