@@ -18,12 +18,15 @@
  * 4. Throughput: interleaved rounds of fixed time slices; median ops per CPU-second of this
  *    process (robust on a shared machine) and per wall-second (`timing.ts`). Ratios and
  *    targets use the CPU figures; one op is one validation call.
+ * 5. Dispatch (`dispatch.ts`): the generated dispatcher's `handle()` beside
+ *    `@modelcontextprotocol/server`, requests per second on `tools/list` and `tools/call`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildMutants, loadExamples, type Case } from "./corpus.js";
 import { ajvContender, generatedContenders, zodContender, type Contender } from "./contenders.js";
+import { benchDispatch } from "./dispatch.js";
 import { codeSize, loadGenerated } from "./generated.js";
 import { measureGeneration } from "./generation.js";
 import { parseOptions, type BenchOptions } from "./options.js";
@@ -44,7 +47,8 @@ async function main(options: BenchOptions): Promise<void> {
     progress(`generation: ${options.genRuns} runs of each generator`);
     const generation = await measureGeneration(SPEC_DIR, VERSION, DRAFT.schemaTs, tmp, options.genRuns);
     const sourceDir = options.committed ? COMMITTED_DIR : generation.outDir;
-    const generated = await loadGenerated(sourceDir, join(tmp, "compiled"));
+    const compiledDir = join(tmp, "compiled");
+    const generated = await loadGenerated(sourceDir, compiledDir);
 
     progress("inputs and correctness pre-check");
     const { is, validate } = generatedContenders(generated);
@@ -117,6 +121,13 @@ async function main(options: BenchOptions): Promise<void> {
       { cpu: worst(validate, ajvAll, cpu), wall: worst(validate, ajvAll, wall) },
       generation,
       files,
+    );
+
+    progress(`dispatch: 8 workloads × ${options.rounds} rounds × ${options.sliceMs} ms`);
+    await benchDispatch(
+      compiledDir,
+      options.committed ? "committed generated/draft" : "fresh generate() output",
+      options,
     );
     print.footer(loadAtStart, loadavg()[0] ?? 0, timing.sink);
   } finally {
