@@ -125,6 +125,11 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
   return exitCode;
 }
 
+/** `dir` as one shell word: as it is when it is plainly safe, else in single quotes. */
+function shellQuote(dir: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(dir) && !dir.startsWith("-") ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
+}
+
 /** The scaffold flags. */
 interface ScaffoldFlags {
   schema?: string;
@@ -148,7 +153,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     });
     const replaced = writeScaffold(dir, files, Boolean(flags.force));
     for (const path of replaced) io.stdout(`replaced: ${join(dir, path)}\n`);
-    io.stdout(`${dir}: ${files.length} files written (package ${name})\nnext: cd ${dir} && npm install && npm test\n`);
+    io.stdout(`${dir}: ${files.length} files written (package ${name})\nnext: cd ${shellQuote(dir)} && npm install && npm test\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));

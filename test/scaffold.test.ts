@@ -6,7 +6,7 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
@@ -108,6 +108,41 @@ describe("scaffold command", () => {
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
     expect(listFiles(dir)).toHaveLength(18);
+  });
+
+  it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
+    const dir = scratchDir("scaffold-in-the-way");
+    expect((await cli("scaffold", join(dir, "p"), ...SPEC, "draft", "--docs", "none")).code).toBe(0);
+    const project = join(dir, "p");
+    writeFileSync(join(project, "package.json"), "mine\n");
+    rmSync(join(project, "src", "handlers.ts"));
+    mkdirSync(join(project, "src", "handlers.ts"));
+    const folder = await cli("scaffold", project, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(folder.code).toBe(2);
+    expect(folder.stderr).toBe(`error MCG410: ${join(project, "src", "handlers.ts")} is a folder, where the scaffold writes a file; move it away first\n1 error; nothing was written\n`);
+    expect(readFileSync(join(project, "package.json"), "utf8")).toBe("mine\n");
+    rmSync(join(project, "src", "handlers.ts"), { recursive: true });
+    mkdirSync(join(dir, "outside"));
+    rmSync(join(project, "test"), { recursive: true });
+    symlinkSync(join(dir, "outside"), join(project, "test"), "dir");
+    const link = await cli("scaffold", project, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(link.code).toBe(2);
+    expect(link.stderr).toContain(`error MCG410: ${join(project, "test")} is a symbolic link, where the scaffold writes a folder`);
+    expect(readdirSync(join(dir, "outside"))).toEqual([]);
+  });
+
+  it("fills an existing empty folder in place (same folder, same mode), and removes folders killed runs left beside it", async () => {
+    const dir = scratchDir("scaffold-empty");
+    const project = join(dir, "p");
+    mkdirSync(project, { mode: 0o750 });
+    const before = statSync(project);
+    mkdirSync(join(dir, "p.scaffold-999999999"));
+    writeFileSync(join(dir, "p.scaffold-999999999", "half.ts"), "");
+    expect((await cli("scaffold", project, ...SPEC, "draft", "--docs", "none")).code).toBe(0);
+    const after = statSync(project);
+    expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
+    expect(readdirSync(dir)).toEqual(["p"]);
+    expect(listFiles(project)).toHaveLength(17);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {

@@ -303,10 +303,14 @@ function isRequestId(v: unknown): v is DispatchRequestId {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 }
 
+/** Deepest nesting of arrays and objects a result may have: `JSON.stringify` recurses, and overflows the stack a few thousand levels down. */
+const MAX_RESULT_DEPTH = 1000;
+
 /**
  * Whether `value` is JSON data, as `JSON.stringify` would send it unchanged: strings, finite
  * numbers, booleans, `null`, arrays and plain objects of those (an `undefined` member is
- * dropped, as `JSON.stringify` drops it), without cycles. Iterative: any depth.
+ * dropped, as `JSON.stringify` drops it), without cycles, nested at most
+ * {@link MAX_RESULT_DEPTH} deep. Iterative: it answers for any depth.
  */
 function isJsonData(value: unknown): boolean {
   const stack: unknown[] = [value];
@@ -327,7 +331,7 @@ function isJsonData(value: unknown): boolean {
     if (typeof v !== "object") return false;
     const isArray = Array.isArray(v);
     if (!isArray && !isPlainObject(v)) return false;
-    if (open.has(v)) return false;
+    if (open.has(v) || open.size >= MAX_RESULT_DEPTH) return false;
     open.add(v);
     // Leaving `v` closes it again: a value shared by two members is not a cycle.
     stack.push(undefined);
@@ -907,7 +911,13 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       if (outer.aborted) return undefined;
       outer.addEventListener("abort", abort, { once: true });
     }
-    inFlight.set(key, { controller });
+    const entry: InFlight = { controller };
+    inFlight.set(key, entry);
+    // Cancelled: the id is free at once, before the handler (which may ignore its signal) is done.
+    const release = () => {
+      if (inFlight.get(key) === entry) inFlight.delete(key);
+    };
+    controller.signal.addEventListener("abort", release, { once: true });
     let open = true;
     const send = (notification: OutgoingNotification) => {
       if (!open || controller.signal.aborted || context?.notify === undefined) return;
@@ -953,8 +963,9 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       return controller.signal.aborted ? undefined : response;
     } finally {
       controller.signal.removeEventListener("abort", stopWaiting);
+      controller.signal.removeEventListener("abort", release);
       open = false;
-      inFlight.delete(key);
+      release();
       outer?.removeEventListener("abort", abort);
     }
   }

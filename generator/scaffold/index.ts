@@ -10,7 +10,7 @@
  * The transports speak the stateless revisions (2026-07-28 and later: per-request `_meta`,
  * `server/discover`); a schema of an earlier revision is refused (MCG411).
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { generate, type GeneratedFile, type GenerateOptions } from "../index.js";
@@ -104,49 +104,132 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
 }
 
 /** Whether a folder is missing or empty. */
-function isEmptyFolder(dir: string): boolean {
-  if (!existsSync(dir)) return true;
-  if (!statSync(dir).isDirectory()) throw fail("MCG410", `${dir} exists and is not a folder`);
-  return readdirSync(dir).length === 0;
+/** The kind of thing at `path`, without following a final symbolic link. */
+function kindOf(path: string): "missing" | "file" | "folder" | "link" | "other" {
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return "missing";
+  }
+  if (stat.isSymbolicLink()) return "link";
+  if (stat.isDirectory()) return "folder";
+  return stat.isFile() ? "file" : "other";
 }
 
 /**
- * Writes a scaffolded project into `dir`. A missing or empty folder is filled all at once
- * (built beside it, then renamed into place). A folder with files in it is refused unless
- * `force`; then each file is replaced atomically and other files are kept.
+ * Checks, before anything is written, that every file of the project can go where it belongs
+ * in `target`: each folder on its way is a real folder (not a file, not a symbolic link that
+ * could lead outside the project) or missing, and the file itself is a regular file or missing.
+ *
+ * @throws GeneratorError MCG410 naming the first path that is in the way
+ */
+function checkPlaces(target: string, dir: string, files: readonly GeneratedFile[]): void {
+  for (const file of files) {
+    const parts = file.path.split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const path = join(target, ...parts.slice(0, i));
+      const kind = kindOf(path);
+      const want = i === parts.length ? "file" : "folder";
+      if (kind === "missing") break;
+      if (kind !== want) {
+        const shown = join(dir, ...parts.slice(0, i));
+        const what = kind === "link" ? "a symbolic link" : kind === "folder" ? "a folder" : kind === "file" ? "a file" : "not a regular file";
+        throw fail("MCG410", `${shown} is ${what}, where the scaffold writes ${want === "file" ? "a file" : "a folder"}; move it away first`);
+      }
+    }
+  }
+}
+
+/** Removes `<target>.scaffold-<pid>` folders left by scaffold runs that were killed (their process is gone). */
+function removeAbandoned(target: string): void {
+  const prefix = `${basename(target)}.scaffold-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(target));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
+    if (!Number.isSafeInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    rmSync(join(dirname(target), name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Runs a write step, turning a file-system error into MCG403 naming `dir`. */
+function writing<T>(dir: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof GeneratorError) throw error;
+    throw fail("MCG403", `cannot write ${dir}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Writes a scaffolded project into `dir`, after checking that nothing is in its way (so a
+ * refusal changes nothing). A missing folder is built beside it and renamed into place; an
+ * empty folder (kept, with its owner and mode) gets the entries of a folder built beside it,
+ * moved in. A folder with files in it is refused unless `force`; then each file is replaced
+ * atomically and other files are kept. Folders left beside the target by killed runs are removed.
  *
  * @returns the files that were there before with other contents, and are now replaced (only with `force`)
- * @throws GeneratorError MCG410 when `dir` is not empty and `force` is not set, or is a file
+ * @throws GeneratorError MCG410 when `dir` is not empty and `force` is not set, is not a folder,
+ *   is a symbolic link, or holds something where a project file or folder belongs; MCG403 when a
+ *   file-system step fails
  */
 export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean): string[] {
   const target = resolve(dir);
-  if (existsSync(target) && lstatSync(target).isSymbolicLink()) throw fail("MCG410", `${dir} is a symbolic link; give a real folder`);
-  if (!isEmptyFolder(target)) {
+  const kind = kindOf(target);
+  if (kind === "link") throw fail("MCG410", `${dir} is a symbolic link; give a real folder`);
+  if (kind === "file" || kind === "other") throw fail("MCG410", `${dir} exists and is not a folder`);
+  const empty = kind === "missing" || writing(dir, () => readdirSync(target)).length === 0;
+  if (!empty) {
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
-    const replaced: string[] = [];
-    for (const file of files) {
-      const path = join(target, file.path);
-      if (existsSync(path) && readFileSync(path, "utf8") !== file.contents) replaced.push(file.path);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileAtomic(path, file.contents);
-    }
-    return replaced;
+    checkPlaces(target, dir, files);
+    const replaced = files.filter((f) => kindOf(join(target, f.path)) === "file" && readFileSync(join(target, f.path), "utf8") !== f.contents);
+    writing(dir, () => {
+      for (const file of files) {
+        const path = join(target, file.path);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileAtomic(path, file.contents);
+      }
+    });
+    return replaced.map((f) => f.path);
   }
+  writing(dir, () => mkdirSync(dirname(target), { recursive: true }));
+  removeAbandoned(target);
   const tmp = `${target}.scaffold-${process.pid}`;
   try {
-    rmSync(tmp, { recursive: true, force: true });
-    for (const file of files) {
-      const path = join(tmp, file.path);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, file.contents);
-    }
-    mkdirSync(dirname(target), { recursive: true });
-    if (existsSync(target)) rmdirSync(target);
-    renameSync(tmp, target);
+    writing(dir, () => {
+      rmSync(tmp, { recursive: true, force: true });
+      for (const file of files) {
+        const path = join(tmp, file.path);
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, file.contents);
+      }
+      if (kind === "missing") renameSync(tmp, target);
+      else {
+        for (const entry of readdirSync(tmp)) renameSync(join(tmp, entry), join(target, entry));
+        rmdirSync(tmp);
+      }
+    });
     return [];
-  } catch (error) {
-    rmSync(tmp, { recursive: true, force: true });
-    if (error instanceof GeneratorError) throw error;
-    throw fail("MCG403", `cannot write ${dir}: ${(error as Error).message}`);
+  } finally {
+    try {
+      rmSync(tmp, { recursive: true, force: true });
+    } catch {
+      // a folder that cannot be removed is removed by the next run (removeAbandoned)
+    }
   }
 }

@@ -49,7 +49,9 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
     } catch (error) {
       // The dispatcher only answers JSON data; this is a last line of defence, never a crash.
       process.stderr.write(`stdio: an answer could not be written: ${String(error)}\n`);
-      return;
+      const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
+      if (typeof id !== "string" && typeof id !== "number") return;
+      text = JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "Internal error" } });
     }
     output.write(text + "\n");
   };
