@@ -821,7 +821,6 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
             : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as { readonly [key: string]: unknown } },
         );
       },
-      send,
     } as RequestContext;
     // A cancelled request is answered at once (with nothing), even by a handler that ignores its signal.
     let stopWaiting: () => void = () => {};

@@ -709,7 +709,8 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       if (f.list ? Array.isArray(value) && value.every((u) => typeof u === "string") : value === true) agreed[f.field] = value;
     }
     const meta = { "io.modelcontextprotocol/subscriptionId": context.id };
-    const send = (context as unknown as { readonly send: (n: OutgoingNotification) => void }).send;
+    const send = (n: OutgoingNotification) =>
+      context.notify(n.method as OutgoingNotificationMethod, n.params as OutgoingNotificationParams<OutgoingNotificationMethod>);
     send({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { _meta: meta, notifications: agreed } });
     return new Promise((resolve) => {
       const subscription: Subscription = {
@@ -950,7 +951,6 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
             : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as { readonly [key: string]: unknown } },
         );
       },
-      send,
     } as RequestContext;
     // A cancelled request is answered at once (with nothing), even by a handler that ignores its signal.
     let stopWaiting: () => void = () => {};
