@@ -620,6 +620,9 @@ describe("Streamable HTTP transport", () => {
         const status = await new Promise<number>((resolve) => httpRequest(server.url, { method }, (res) => resolve(res.statusCode ?? 0)).end());
         expect(status).toBe(405);
       }
+      // A message that is no well-formed request gets the dispatcher's answer, headers or not.
+      const nullId = await post(server.url, '{"jsonrpc":"2.0","id":null,"method":"tools/list"}', { "mcp-method": undefined, "mcp-protocol-version": undefined });
+      expect([nullId.status, JSON.parse(nullId.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } }]);
       const note = await post(server.url, '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', { "mcp-method": "notifications/cancelled" });
       expect([note.status, note.body]).toEqual([202, ""]);
     } finally {
@@ -701,6 +704,23 @@ describe("stdio transport limits", () => {
     expect(lines[0]).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the message is longer than 1000 bytes" } });
     expect(lines[1]?.id).toBe(1);
     expect(lines).toHaveLength(2);
+  });
+
+  it("counts the limit without the CR of a CRLF line end, even when the CR ends one chunk and the LF starts the next", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const message = JSON.stringify(request(7, "server/discover"));
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, maxLineBytes: Buffer.byteLength(message) });
+    let text = "";
+    output.on("data", (d: Buffer) => (text += d.toString()));
+    input.write(message + "\r\n");
+    input.write(message.replace('"id":7', '"id":8') + "\r");
+    input.write("\n");
+    input.write(message.replace('"id":7', '"id":9') + " \r\n");
+    input.end();
+    await server.closed;
+    const answers = text.trimEnd().split("\n").map((l) => JSON.parse(l) as Response);
+    expect(answers.map((a) => a.id ?? a.error?.code).sort()).toEqual([-32600, 7, 8]);
   });
 
   it("keeps serving after a handler returns something JSON cannot carry", async () => {

@@ -153,6 +153,10 @@ describe("scaffold command", () => {
     const named = await cli("scaffold", join(parent, "named"), ...SPEC, "draft", "--name", "Bad Name");
     expect(named.code).toBe(2);
     expect(named.stderr).toMatch(/^error MCG412: --name "Bad Name" is not an npm package name/);
+    for (const reserved of ["http", "node_modules", "favicon.ico"]) {
+      const refused = await cli("scaffold", join(parent, "named"), ...SPEC, "draft", "--name", reserved);
+      expect(refused.stderr).toMatch(/^error MCG412: --name ".*" is a name npm refuses/);
+    }
     const missing = await cli("scaffold", join(parent, "missing"));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error MCG001: missing input/);

@@ -11,6 +11,7 @@
  * `server/discover`); a schema of an earlier revision is refused (MCG411).
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { generate, type GeneratedFile, type GenerateOptions } from "../index.js";
@@ -45,11 +46,16 @@ const PACKAGE_NAME = /^[a-z0-9][a-z0-9._-]{0,213}$/;
 /** A package name from a folder name: `My Server` → `my-server`. */
 export function packageNameFor(dir: string): string {
   const name = basename(resolve(dir))
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, "-")
     .replace(/^[._-]+|-+$/g, "");
-  return PACKAGE_NAME.test(name) ? name : "mcp-server";
+  return PACKAGE_NAME.test(name) && !RESERVED_NAMES.has(name) && name.length >= 2 ? name : "mcp-server";
 }
+
+/** Names npm refuses for new packages: Node's core modules, and two it blacklists. */
+const RESERVED_NAMES: ReadonlySet<string> = new Set([...builtinModules.filter((m) => !m.includes(":")), "node_modules", "favicon.ico"]);
 
 /**
  * Every file of a scaffolded project, paths relative to the project folder.
@@ -60,6 +66,9 @@ export function packageNameFor(dir: string): string {
 export async function scaffoldFiles(options: ScaffoldOptions): Promise<GeneratedFile[]> {
   if (!PACKAGE_NAME.test(options.name)) {
     throw fail("MCG412", `--name ${JSON.stringify(options.name)} is not an npm package name: lowercase letters, digits, ".", "_" and "-", starting with a letter or digit`);
+  }
+  if (RESERVED_NAMES.has(options.name)) {
+    throw fail("MCG412", `--name ${JSON.stringify(options.name)} is a name npm refuses (a Node.js core module, node_modules or favicon.ico)`);
   }
   const { example, name, targets: _targets, ...generateOptions } = options;
   const result = await generate(generateOptions);

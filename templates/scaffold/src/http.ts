@@ -165,8 +165,11 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
       if (raw === undefined) return `the Mcp-Param-${name} header is missing`;
       const decoded = decodeHeaderValue(raw);
       if (decoded === undefined) return `the Mcp-Param-${name} header is malformed`;
-      // Integers compare numerically (42.0 is 42), but only written as decimal numbers.
-      const same = typeof value === "number" ? /^-?\d+(?:\.0+)?$/.test(decoded) && Number(decoded) === value : decoded === headerText(value);
+      // Integers compare numerically (42.0 is 42), only written as decimal numbers, and only in the range a double holds exactly.
+      const same =
+        typeof value === "number"
+          ? Number.isSafeInteger(value) && /^-?\d+(?:\.0+)?$/.test(decoded) && Number.isSafeInteger(Number(decoded)) && Number(decoded) === value
+          : decoded === headerText(value);
       if (!same) return `Mcp-Param-${name} header does not match the arguments`;
     }
   }
@@ -278,12 +281,13 @@ export function createHttpHandler(dispatcher: ServerDispatcher, options: HttpOpt
         const response = (await dispatcher.handle(body))!;
         return sendJson(res, statusOf(response), response);
       }
-      if (isObject(message) && typeof message["method"] === "string" && "id" in message) {
+      const id = isObject(message) ? message["id"] : undefined;
+      // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
+      if (isObject(message) && typeof message["method"] === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)))) {
         const problem = headerMismatch(req, message, options);
-        const id = message["id"];
         if (problem !== undefined) {
           const error = { code: -32020, message: "Header mismatch: " + problem };
-          return sendJson(res, 400, typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error });
+          return sendJson(res, 400, { jsonrpc: "2.0", id, error });
         }
       }
       const controller = new AbortController();

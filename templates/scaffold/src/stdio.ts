@@ -90,12 +90,16 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
   input.on("data", (data: Buffer | string) => {
     let chunk = typeof data === "string" ? Buffer.from(data) : data;
     for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE)) {
-      if (!skipping && size + newline > maxLineBytes) tooLong();
+      // The limit counts the message: a CR ending the line is not part of it.
+      const held = chunks[chunks.length - 1];
+      const before = newline > 0 ? chunk[newline - 1] : held?.[held.length - 1];
+      const length = size + newline - (before === 0x0d ? 1 : 0);
+      if (!skipping && length > maxLineBytes) tooLong();
       endLine(chunk.subarray(0, newline));
       chunk = chunk.subarray(newline + 1);
     }
     if (chunk.length === 0 || skipping) return;
-    if (size + chunk.length > maxLineBytes) {
+    if (size + chunk.length > maxLineBytes + 1) {
       tooLong();
       return;
     }
