@@ -80,6 +80,7 @@ function makeDispatcher(extra: Json = {}): Dispatcher {
       },
       "resources/read": (params: { uri: string }) => {
         if (params.uri === "test://bad") return { contents: "not an array" };
+        if (params.uri === "test://empty-input") return { resultType: "input_required" };
         if (params.uri === "test://elicit")
           return {
             resultType: "input_required",
@@ -241,6 +242,11 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
     name: "a malformed result: a server bug, -32603",
     message: JSON.stringify(request(20, "resources/read", { uri: "test://bad" })),
     expected: { jsonrpc: "2.0", id: 20, error: { code: -32603, message: "Internal error" } },
+  },
+  {
+    name: "an InputRequiredResult with neither inputRequests nor requestState: -32603",
+    message: JSON.stringify(request(23, "resources/read", { uri: "test://empty-input" })),
+    expected: { jsonrpc: "2.0", id: 23, error: { code: -32603, message: "Internal error" } },
   },
   {
     name: "a handler needing a client capability the request did not declare",

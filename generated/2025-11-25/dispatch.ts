@@ -4,7 +4,7 @@
 /* eslint-disable */
 import type * as T from "./types.js";
 import { validatorsByType, type ValidationIssue } from "./validators.js";
-import { methodInfo, type MethodTypes } from "./methods.js";
+import { methodInfo, parseResult, type MethodInfo, type MethodTypes, type RequestMethod } from "./methods.js";
 
 /** The protocol revision this dispatcher serves unless `supportedProtocolVersions` says otherwise. */
 export const DISPATCH_PROTOCOL_VERSION = "2025-11-25";
@@ -246,36 +246,11 @@ export interface ServerDispatcher {
   findTool(name: string): T.Tool | undefined;
 }
 
-/** Request methods the dispatcher answers, with what each needs. */
-const REQUESTS: {
-  readonly [method: string]: { readonly messageType: string; readonly results: readonly string[]; readonly cacheable: boolean };
-} = Object.assign(Object.create(null), {
-  ping: { messageType: "PingRequest", results: ["EmptyResult"], cacheable: false },
-  initialize: { messageType: "InitializeRequest", results: ["InitializeResult"], cacheable: false },
-  "completion/complete": { messageType: "CompleteRequest", results: ["CompleteResult"], cacheable: false },
-  "logging/setLevel": { messageType: "SetLevelRequest", results: ["EmptyResult"], cacheable: false },
-  "prompts/get": { messageType: "GetPromptRequest", results: ["GetPromptResult"], cacheable: false },
-  "prompts/list": { messageType: "ListPromptsRequest", results: ["ListPromptsResult"], cacheable: false },
-  "resources/list": { messageType: "ListResourcesRequest", results: ["ListResourcesResult"], cacheable: false },
-  "resources/templates/list": { messageType: "ListResourceTemplatesRequest", results: ["ListResourceTemplatesResult"], cacheable: false },
-  "resources/read": { messageType: "ReadResourceRequest", results: ["ReadResourceResult"], cacheable: false },
-  "resources/subscribe": { messageType: "SubscribeRequest", results: ["EmptyResult"], cacheable: false },
-  "resources/unsubscribe": { messageType: "UnsubscribeRequest", results: ["EmptyResult"], cacheable: false },
-  "tools/call": { messageType: "CallToolRequest", results: ["CallToolResult", "CreateTaskResult"], cacheable: false },
-  "tools/list": { messageType: "ListToolsRequest", results: ["ListToolsResult"], cacheable: false },
-  "tasks/get": { messageType: "GetTaskRequest", results: ["GetTaskResult"], cacheable: false },
-  "tasks/result": { messageType: "GetTaskPayloadRequest", results: ["GetTaskPayloadResult"], cacheable: false },
-  "tasks/list": { messageType: "ListTasksRequest", results: ["ListTasksResult"], cacheable: false },
-  "tasks/cancel": { messageType: "CancelTaskRequest", results: ["CancelTaskResult"], cacheable: false },
-});
-
-const NOTIFICATIONS: ReadonlySet<string> = new Set<string>([
-  "notifications/cancelled",
-  "notifications/progress",
-  "notifications/initialized",
-  "notifications/roots/list_changed",
-  "notifications/tasks/status",
-]);
+/** The method-table row of a method the client sends (`kind` request or notification), else `undefined`. */
+function fromClient(method: string, kind: "request" | "notification"): MethodInfo | undefined {
+  const info = methodInfo(method);
+  return info !== undefined && info.kind === kind && info.direction !== "server-to-client" ? info : undefined;
+}
 
 const MAX_ISSUES = 20;
 
@@ -706,9 +681,10 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       return errorOf(id, -32603, "Internal error");
     }
     if (validateResults) {
-      const problem = checkResult(method, result);
-      if (problem !== undefined) {
-        report(new TypeError("the " + method + " handler returned a malformed result: " + problem), {
+      // The `resultType` selects the shape: an `InputRequiredResult` is never read as a complete result, nor the other way round.
+      const parsed = parseResult(method as RequestMethod, result);
+      if (!parsed.ok) {
+        report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), {
           method,
           id,
           reason: "invalid-result",
@@ -719,21 +695,6 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     return { jsonrpc: "2.0", id, result };
   }
 
-  function checkResult(method: string, result: { readonly [key: string]: unknown }): string | undefined {
-    const row = REQUESTS[method];
-    if (row === undefined) return undefined;
-    const types = row.results;
-    let first: string | undefined;
-    for (const type of types) {
-      const validate = validatorsByType[type];
-      if (validate === undefined) continue;
-      const checked = validate(result);
-      if (checked.ok) return undefined;
-      first ??= describeIssues(checked.issues);
-    }
-    return first;
-  }
-
   function notification(method: string, params: unknown, context: HandleContext | undefined): void {
     const channel = context?.channel ?? defaultChannel;
     const meta = isPlainObject(params) && isPlainObject(own(params, "_meta")) ? (own(params, "_meta") as { [key: string]: unknown }) : {};
@@ -741,10 +702,10 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       const target = own(params, "requestId");
       if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.controller.abort(own(params, "reason"));
     }
-    const handler = NOTIFICATIONS.has(method) ? handlers[method] : undefined;
-    if (handler === undefined) return;
-    const type = methodInfo(method)?.messageType;
-    const validate = type === undefined ? undefined : validatorsByType[type];
+    const info = fromClient(method, "notification");
+    const handler = info === undefined ? undefined : handlers[method];
+    if (info === undefined || handler === undefined) return;
+    const validate = validatorsByType[info.messageType];
     if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
     const notificationContext: NotificationContext = { method, meta, transport: context?.transport };
     try {
@@ -761,9 +722,8 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     method: string,
     context: HandleContext | undefined,
   ): Promise<DispatchResponse | undefined> {
-    const row = REQUESTS[method];
-    const info = methodInfo(method);
-    if (row === undefined || info === undefined) return errorOf(id, -32601, "Method not found: " + quote(method));
+    const info = fromClient(method, "request");
+    if (info === undefined) return errorOf(id, -32601, "Method not found: " + quote(method));
     if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path))
       return errorOf(
         id,
@@ -773,7 +733,7 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     const rawParams = own(message, "params");
     if (rawParams !== undefined && !isPlainObject(rawParams)) return errorOf(id, -32602, "Invalid params: params must be an object");
     const params: { readonly [key: string]: unknown } = rawParams ?? {};
-    const validate = validatorsByType[row.messageType];
+    const validate = validatorsByType[info.messageType];
     if (validate !== undefined) {
       const checked = validate(message);
       if (!checked.ok) {

@@ -5,7 +5,7 @@
 import type * as T from "./types.js";
 import { validatorsByType, type ValidationIssue } from "./validators.js";
 import { checkRequestMeta } from "./meta.js";
-import { methodInfo, type MethodTypes } from "./methods.js";
+import { methodInfo, parseResult, type MethodInfo, type MethodTypes, type RequestMethod } from "./methods.js";
 
 /** The protocol revision this dispatcher serves unless `supportedProtocolVersions` says otherwise. */
 export const DISPATCH_PROTOCOL_VERSION = "2026-07-28";
@@ -269,23 +269,21 @@ export interface ServerDispatcher {
   findTool(name: string): T.Tool | undefined;
 }
 
-/** Request methods the dispatcher answers, with what each needs. */
-const REQUESTS: {
-  readonly [method: string]: { readonly messageType: string; readonly results: readonly string[]; readonly cacheable: boolean };
-} = Object.assign(Object.create(null), {
-  "server/discover": { messageType: "DiscoverRequest", results: ["DiscoverResult"], cacheable: true },
-  "completion/complete": { messageType: "CompleteRequest", results: ["CompleteResult"], cacheable: false },
-  "prompts/get": { messageType: "GetPromptRequest", results: ["GetPromptResult", "InputRequiredResult"], cacheable: false },
-  "prompts/list": { messageType: "ListPromptsRequest", results: ["ListPromptsResult"], cacheable: true },
-  "resources/list": { messageType: "ListResourcesRequest", results: ["ListResourcesResult"], cacheable: true },
-  "resources/templates/list": { messageType: "ListResourceTemplatesRequest", results: ["ListResourceTemplatesResult"], cacheable: true },
-  "resources/read": { messageType: "ReadResourceRequest", results: ["ReadResourceResult", "InputRequiredResult"], cacheable: true },
-  "subscriptions/listen": { messageType: "SubscriptionsListenRequest", results: ["SubscriptionsListenResult"], cacheable: false },
-  "tools/call": { messageType: "CallToolRequest", results: ["CallToolResult", "InputRequiredResult"], cacheable: false },
-  "tools/list": { messageType: "ListToolsRequest", results: ["ListToolsResult"], cacheable: true },
-});
+/** Request methods whose results carry the caching fields (`ttlMs`, `cacheScope`). */
+const CACHEABLE: ReadonlySet<string> = new Set<string>([
+  "server/discover",
+  "prompts/list",
+  "resources/list",
+  "resources/templates/list",
+  "resources/read",
+  "tools/list",
+]);
 
-const NOTIFICATIONS: ReadonlySet<string> = new Set<string>(["notifications/cancelled"]);
+/** The method-table row of a method the client sends (`kind` request or notification), else `undefined`. */
+function fromClient(method: string, kind: "request" | "notification"): MethodInfo | undefined {
+  const info = methodInfo(method);
+  return info !== undefined && info.kind === kind && info.direction !== "server-to-client" ? info : undefined;
+}
 
 const MAX_ISSUES = 20;
 
@@ -784,7 +782,7 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     }
     const result: { [key: string]: unknown } = { ...value };
     if (result["resultType"] === undefined) result["resultType"] = "complete";
-    if (REQUESTS[method]?.cacheable === true && result["resultType"] !== "input_required") {
+    if (CACHEABLE.has(method) && result["resultType"] !== "input_required") {
       if (result["ttlMs"] === undefined) result["ttlMs"] = cache.ttlMs;
       if (result["cacheScope"] === undefined) result["cacheScope"] = cache.cacheScope;
     }
@@ -805,9 +803,10 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       return errorOf(id, -32603, "Internal error");
     }
     if (validateResults) {
-      const problem = checkResult(method, result);
-      if (problem !== undefined) {
-        report(new TypeError("the " + method + " handler returned a malformed result: " + problem), {
+      // The `resultType` selects the shape: an `InputRequiredResult` is never read as a complete result, nor the other way round.
+      const parsed = parseResult(method as RequestMethod, result);
+      if (!parsed.ok) {
+        report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), {
           method,
           id,
           reason: "invalid-result",
@@ -831,24 +830,6 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     return missingCapabilities(context.clientCapabilities, required);
   }
 
-  function checkResult(method: string, result: { readonly [key: string]: unknown }): string | undefined {
-    const row = REQUESTS[method];
-    if (row === undefined) return undefined;
-    // The `resultType` selects the shape: an `InputRequiredResult` is never read as a complete result, nor the other way round.
-    const inputRequired = result["resultType"] === "input_required";
-    const types = row.results.filter((type) => (type === "InputRequiredResult") === inputRequired);
-    if (types.length === 0) return "resultType " + quote(String(result["resultType"])) + " is not an answer of " + method;
-    let first: string | undefined;
-    for (const type of types) {
-      const validate = validatorsByType[type];
-      if (validate === undefined) continue;
-      const checked = validate(result);
-      if (checked.ok) return undefined;
-      first ??= describeIssues(checked.issues);
-    }
-    return first;
-  }
-
   function notification(method: string, params: unknown, context: HandleContext | undefined): void {
     const channel = context?.channel ?? defaultChannel;
     const meta = isPlainObject(params) && isPlainObject(own(params, "_meta")) ? (own(params, "_meta") as { [key: string]: unknown }) : {};
@@ -856,10 +837,10 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       const target = own(params, "requestId");
       if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.controller.abort(own(params, "reason"));
     }
-    const handler = NOTIFICATIONS.has(method) ? handlers[method] : undefined;
-    if (handler === undefined) return;
-    const type = methodInfo(method)?.messageType;
-    const validate = type === undefined ? undefined : validatorsByType[type];
+    const info = fromClient(method, "notification");
+    const handler = info === undefined ? undefined : handlers[method];
+    if (info === undefined || handler === undefined) return;
+    const validate = validatorsByType[info.messageType];
     if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
     const notificationContext: NotificationContext = { method, meta, transport: context?.transport };
     try {
@@ -876,9 +857,8 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     method: string,
     context: HandleContext | undefined,
   ): Promise<DispatchResponse | undefined> {
-    const row = REQUESTS[method];
-    const info = methodInfo(method);
-    if (row === undefined || info === undefined) return errorOf(id, -32601, "Method not found: " + quote(method));
+    const info = fromClient(method, "request");
+    if (info === undefined) return errorOf(id, -32601, "Method not found: " + quote(method));
     if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path))
       return errorOf(
         id,
@@ -894,7 +874,7 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
       return errorOf(id, -32022, "Unsupported protocol version: " + quote(requested), { supported: [...supported], requested });
     const metaCheck = checkRequestMeta(params, { strict: options.strictMeta ?? false });
     if (!metaCheck.ok) return errorOf(id, -32602, metaCheck.error.message, metaCheck.error.data);
-    const validate = validatorsByType[row.messageType];
+    const validate = validatorsByType[info.messageType];
     if (validate !== undefined) {
       const checked = validate(message);
       if (!checked.ok) {

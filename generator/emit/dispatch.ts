@@ -13,10 +13,6 @@ import { objectLiteralKey } from "./names.js";
 
 interface RequestView {
   readonly method: string;
-  readonly methodKey: string;
-  readonly messageType: string;
-  readonly results: string;
-  readonly cacheable: boolean;
   readonly handlerResultType: string;
 }
 
@@ -51,7 +47,8 @@ export interface DispatchView {
   /** Whether client capabilities are compared (declared per request, or needed by input requests). */
   readonly checksClientCapabilities: boolean;
   readonly requests: readonly RequestView[];
-  readonly notifications: readonly { readonly method: string }[];
+  /** Request methods whose results carry the caching fields, as JSON strings. */
+  readonly cacheableMethods: readonly string[];
   readonly notificationMethods: string;
   readonly outgoingNotificationMethods: string;
   readonly cancelledMethod: string;
@@ -83,6 +80,24 @@ function fromClient(m: MethodFact): boolean {
   return m.direction === "client-to-server" || m.direction === "both";
 }
 
+/** The requests a client sends to a server: the methods `ServerHandlers` has a handler for. */
+export function clientRequests(facts: ProtocolFacts): MethodFact[] {
+  return facts.methods.filter((m) => m.kind === "request" && fromClient(m));
+}
+
+/** The requests the dispatcher answers itself when no handler is given, by role (a built-in `tools/…` needs `options.tools`, so it is not one). */
+export function builtinRequests(facts: ProtocolFacts): { discover?: MethodFact; initialize?: MethodFact; ping?: MethodFact; listen?: MethodFact } {
+  const requests = clientRequests(facts);
+  const listen = facts.rules.subscriptions?.method;
+  const found = {
+    discover: requests.find((m) => m.results.includes("DiscoverResult")),
+    initialize: requests.find((m) => m.results.includes("InitializeResult")),
+    ping: requests.find((m) => m.method === "ping"),
+    listen: listen === undefined ? undefined : requests.find((m) => m.method === listen),
+  };
+  return Object.fromEntries(Object.entries(found).filter(([, m]) => m !== undefined));
+}
+
 /** `"a" | "b"`, or `never` for none. */
 function unionOf(values: readonly string[]): string {
   return values.length === 0 ? "never" : values.map((v) => JSON.stringify(v)).join(" | ");
@@ -107,30 +122,24 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
   const inputRequiredValue = facts.rules.inputRequiredNeedsContent.resultType;
 
   const resultText = (r: string) => (r === inputRequiredType || completable.length === 0 ? `T.${r}` : `Completable<T.${r}>`);
-  const requestFacts = facts.methods.filter((m) => m.kind === "request" && fromClient(m));
+  const requestFacts = clientRequests(facts);
   const requests: RequestView[] = requestFacts.map((m) => {
     const results = m.results.filter(exported);
-    const cacheable = cacheFields.length > 0 && results.some((r) => r !== inputRequiredType && cacheFields.every((f) => requiredProps(r).includes(f)));
     return {
       method: JSON.stringify(m.method),
-      methodKey: objectLiteralKey(m.method),
-      messageType: JSON.stringify(m.messageType),
-      results: `[${results.map((r) => JSON.stringify(r)).join(", ")}]`,
-      cacheable,
       handlerResultType: results.length > 0 ? results.map(resultText).join(" | ") : "{ readonly [key: string]: unknown }",
     };
   });
+  const cacheable = (m: MethodFact) =>
+    cacheFields.length > 0 && m.results.filter(exported).some((r) => r !== inputRequiredType && cacheFields.every((f) => requiredProps(r).includes(f)));
   const has = (method: string) => requestFacts.find((m) => m.method === method);
   const notificationFacts = facts.methods.filter((m) => m.kind === "notification" && fromClient(m));
   const outgoing = facts.methods.filter((m) => m.kind === "notification" && (m.direction === "server-to-client" || m.direction === "both"));
 
-  const discover = requestFacts.find((m) => m.results.includes("DiscoverResult"));
-  const initialize = requestFacts.find((m) => m.results.includes("InitializeResult"));
-  const ping = has("ping");
+  const { discover, initialize, ping, listen: listenFact } = builtinRequests(facts);
   const toolsCall = has("tools/call");
   const hasTools = toolsCall !== undefined && has("tools/list") !== undefined && exported("Tool") && exported("CallToolResult");
   const sub = facts.rules.subscriptions;
-  const listenFact = sub ? has(sub.method) : undefined;
   const listenFilters = sub && listenFact ? sub.filters.filter((f) => outgoing.some((m) => m.method === f.notification)) : [];
 
   const view: Omit<DispatchView, "usesTypes"> = {
@@ -154,7 +163,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     inputRequiredValue: JSON.stringify(inputRequiredValue),
     inputRequiredType: JSON.stringify(inputRequiredType ?? ""),
     requests,
-    notifications: notificationFacts.map((m) => ({ method: JSON.stringify(m.method) })),
+    cacheableMethods: requestFacts.filter(cacheable).map((m) => JSON.stringify(m.method)),
     notificationMethods: unionOf(notificationFacts.map((m) => m.method)),
     outgoingNotificationMethods: unionOf(outgoing.map((m) => m.method)),
     cancelledMethod: JSON.stringify(facts.methods.find((m) => m.messageType === "CancelledNotification")?.method ?? "notifications/cancelled"),

@@ -16,7 +16,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { generate, type GeneratedFile, type GenerateOptions } from "../index.js";
 import { objectLiteralKey } from "../emit/names.js";
-import { isStateless } from "../emit/dispatch.js";
+import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
 import { writeFileAtomic } from "../write.js";
 
@@ -36,9 +36,6 @@ export interface ScaffoldOptions extends GenerateOptions {
 const STATIC_FILES = ["tsconfig.json", "src/stdio.ts", "src/http.ts", "src/main.ts", "test/server.test.ts"];
 /** Files npm would leave out of the package under their own name: project path ← template name. */
 const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "gitignore"]];
-/** Methods the dispatcher answers by itself, unless a handler is given. */
-const BUILTIN_RESULTS = ["DiscoverResult", "InitializeResult"];
-const BUILTIN_METHODS = ["ping", "subscriptions/listen"];
 
 /** npm's rules for a package name, without a scope. */
 const PACKAGE_NAME = /^[a-z0-9][a-z0-9._-]{0,213}$/;
@@ -80,8 +77,9 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     );
   }
   const version = facts.protocolVersion;
-  const requests = facts.methods.filter((m) => m.kind === "request" && (m.direction === "client-to-server" || m.direction === "both"));
-  const builtin = (m: (typeof requests)[number]) => BUILTIN_METHODS.includes(m.method) || m.results.some((r) => BUILTIN_RESULTS.includes(r));
+  const requests = clientRequests(facts);
+  const builtins = new Set(Object.values(builtinRequests(facts)).map((m) => m.method));
+  const builtin = (m: (typeof requests)[number]) => builtins.has(m.method);
   const view = {
     nameJson: JSON.stringify(name),
     name,
