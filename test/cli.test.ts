@@ -6,16 +6,10 @@
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { run } from "../generator/cli.js";
+import { cli } from "./support/cli.js";
 import { OPTION_SPECS, GENERATOR_VERSION } from "../generator/index.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await run(argv, { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) });
-  return { code, stdout, stderr };
-}
 
 const DRAFT = join(SPEC_DIR, "schema", "draft", "schema.ts");
 

@@ -4,14 +4,12 @@
  * expected; cancellation, duplicate ids, capability errors, handler failures, subscriptions;
  * hostile messages; and the dispatcher of a revision with an `initialize` handshake.
  */
-import { copyFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generator/index.js";
-import { compileDiagnostics, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
-import { writeFileSync } from "node:fs";
+import { compileDiagnostics, generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 
 type Json = { [key: string]: unknown };
 type Response = { jsonrpc: "2.0"; id?: string | number; result?: Json; error?: { code: number; message: string; data?: unknown } };
@@ -51,9 +49,7 @@ const ECHO = {
 /** Generates the draft's modules and copies the scaffold's transports beside them; loads them through vitest. */
 async function load(): Promise<{ dispatch: DispatchModule; http: HttpModule; stdio: StdioModule }> {
   const dir = scratchDir("dispatch");
-  mkdirSync(join(dir, "generated"));
-  const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
-  for (const f of files) writeFileSync(join(dir, "generated", f.path), f.contents);
+  await generateInto("dispatch/generated", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
   for (const f of ["http.ts", "stdio.ts"]) copyFileSync(join(ROOT, "templates", "scaffold", "src", f), join(dir, f));
   return {
     dispatch: (await import(join(dir, "generated", "dispatch.ts"))) as DispatchModule,
@@ -469,9 +465,7 @@ describe("handle(): raw messages and their exact answers", () => {
 
 describe("handler types", () => {
   it("infer each handler's params and result from its method; resultType and caching fields may be left out", async () => {
-    const dir = scratchDir("dispatch-types");
-    const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
-    for (const f of files) writeFileSync(join(dir, f.path), f.contents);
+    const dir = await generateInto("dispatch-types", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
     writeFileSync(
       join(dir, "handlers.ts"),
       [
@@ -750,9 +744,7 @@ describe("stdio transport limits", () => {
 
 describe("a revision with an initialize handshake (2025-11-25)", () => {
   it("answers initialize and ping itself, and checks params against that revision's schema", async () => {
-    const dir = scratchDir("dispatch-2025-11-25");
-    const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "2025-11-25" }, docs: "none" });
-    for (const f of files) writeFileSync(join(dir, f.path), f.contents);
+    const dir = await generateInto("dispatch-2025-11-25", { schema: { specDir: SPEC_DIR, version: "2025-11-25" }, docs: "none" });
     const { createServerDispatcher } = (await import(join(dir, "dispatch.ts"))) as DispatchModule;
     const d = createServerDispatcher({ serverInfo: SERVER_INFO, supportedProtocolVersions: ["2025-11-25", "2025-06-18"], handlers: { "tools/list": () => ({ tools: [] }) } });
     const init = (version: string) => ({

@@ -41,7 +41,6 @@ export interface DispatchView {
   readonly completableKeys: string;
   readonly inputRequired: boolean;
   readonly inputRequiredValue: string;
-  readonly inputRequiredType: string;
   /** The type of `params.inputResponses` (`T.InputResponses`) when requests may carry answers to input requests, else "". */
   readonly inputResponsesType: string;
   /** Whether client capabilities are compared (declared per request, or needed by input requests). */
@@ -161,7 +160,6 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     inputResponsesType: stateless && exported("InputResponses") ? "T.InputResponses" : "",
     checksClientCapabilities: stateless || inputRequiredType !== undefined,
     inputRequiredValue: JSON.stringify(inputRequiredValue),
-    inputRequiredType: JSON.stringify(inputRequiredType ?? ""),
     requests,
     cacheableMethods: requestFacts.filter(cacheable).map((m) => JSON.stringify(m.method)),
     notificationMethods: unionOf(notificationFacts.map((m) => m.method)),
