@@ -143,7 +143,7 @@ export function checkExportCollisions(files: readonly { path: string; contents: 
   const owner = new Map<string, string>();
   const problems: Diagnostic[] = [];
   for (const file of files) {
-    if (file.path === "index.ts") continue;
+    if (file.path === "index.ts" || file.path.includes("/")) continue;
     // A type and a value of one name in one module (ErrorCode, MetaKey) are a single export.
     for (const name of new Set(exportedNames(file.contents))) {
       const other = owner.get(name);
