@@ -82,6 +82,8 @@ export interface GenerateResult {
   readonly protocol: ProtocolFacts;
   /** Non-fatal findings (e.g. merged interface declarations). */
   readonly warnings: readonly Diagnostic[];
+  /** The comment every generated file starts with (generator version, input hash, options). */
+  readonly header: string;
 }
 
 /**
@@ -121,7 +123,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     checkExportCollisions(files, model);
     // The runtime modules the generated files import, pruned to what they use.
     files.push(...runtimeFiles(files, header));
-    return { files, ir, protocol, warnings };
+    return { files, ir, protocol, warnings, header };
   } catch (error) {
     // A later stage's errors still come with the warnings found so far.
     if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) {

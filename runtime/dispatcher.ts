@@ -242,6 +242,16 @@ export interface CoreDispatcher {
   findTool(name: string): { readonly name: string; readonly inputSchema?: unknown } | undefined;
 }
 
+/**
+ * What a transport needs of a dispatcher: any revision's generated `ServerDispatcher` is one
+ * (only these members are read, so its typed `capabilities` and `publish` do not matter).
+ */
+export interface TransportDispatcher {
+  handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;
+  closeSubscriptions(): void;
+  findTool(name: string): { readonly name: string; readonly inputSchema?: unknown } | undefined;
+}
+
 type JsonObject = { [key: string]: unknown };
 
 interface Subscription {

@@ -214,6 +214,11 @@ function dependencyOrder(modules: Iterable<string>): string[] {
   return order;
 }
 
+/** The names a runtime module exports: the roots when the whole module is wanted (the scaffold's transports). */
+export function runtimeModuleExports(module: string): ReadonlySet<string> {
+  return new Set(moduleNamed(module).declarations.filter((d) => d.exported).map((d) => d.name));
+}
+
 /** Every name the validators runtime may declare in `validators.ts`; generated names must avoid them. */
 export function runtimeNames(): ReadonlySet<string> {
   const names = new Set<string>();
