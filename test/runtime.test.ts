@@ -4,10 +4,13 @@
  * table written here (no schema involved).
  */
 import { runInNewContext } from "node:vm";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { generate } from "../generator/index.js";
 import {
   createDispatcher,
   HandlerError,
+  notImplemented,
   type CheckOutcome,
   type DispatchRevision,
   type DispatchResponse,
@@ -16,6 +19,7 @@ import {
 } from "../runtime/dispatcher.js";
 import { escapeToken, isJsonData, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
 import { checkToolArguments } from "../runtime/tool-arguments.js";
+import { SPEC_DIR } from "./support/corpus.js";
 
 describe("runtime/json.ts", () => {
   it("isPlainObject accepts plain and null-prototype objects, and Object.prototype of another realm", () => {
@@ -233,5 +237,44 @@ describe("runtime/dispatcher.ts", () => {
       error: { code: -32050, message: "resting", data: { retryAfterMs: 10 } },
     });
     expect(await dispatcher.handle(call(2, "slow/op"))).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+  });
+});
+
+describe("notImplemented", () => {
+  it("is a handler stub answering -32601 with the method and where it lives", async () => {
+    const dispatcher = createDispatcher(revision("modern"), { serverInfo: { name: "t", version: "1" }, handlers: { "slow/op": notImplemented("slow/op") } });
+    expect(await dispatcher.handle(call(1, "slow/op"))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32601, message: "Method not implemented yet: slow/op (see src/handlers.ts)" },
+    });
+  });
+});
+
+/** Function bodies (declarations, expressions, arrows, methods, accessors) in a TypeScript text. */
+function functionBodies(text: string): string[] {
+  const file = ts.createSourceFile("x.ts", text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isFunctionLike(node) && "body" in node && node.body !== undefined) || ts.isClassStaticBlockDeclaration(node)) {
+      const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
+      found.push(`line ${line + 1}: ${node.getText(file).slice(0, 60)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe("generated modules lay out data and types; their code is the runtime's", () => {
+  it.each(["draft", "2025-11-25"])("%s: dispatch.ts and index.ts hold no function body", async (version) => {
+    const { files } = await generate({ schema: { specDir: SPEC_DIR, version }, docs: "none" });
+    for (const name of ["dispatch.ts", "index.ts"]) {
+      const file = files.find((f) => f.path === name);
+      expect(file, name).toBeDefined();
+      expect(functionBodies(file!.contents), name).toEqual([]);
+    }
+    // The check itself finds bodies where there are some.
+    expect(functionBodies(files.find((f) => f.path === "runtime/dispatcher.ts")!.contents).length).toBeGreaterThan(10);
   });
 });

@@ -43,7 +43,7 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("20 files written (package my-server)");
+    expect(stdout).toContain("21 files written (package my-server)");
     expect(listFiles(dir)).toEqual([
       ".gitignore",
       "README.md",
@@ -62,6 +62,7 @@ describe("scaffold command", () => {
       "src/generated/validators.ts",
       "src/handlers.ts",
       "src/main.ts",
+      "src/server-info.ts",
       "src/server.ts",
       "test/server.test.ts",
       "tsconfig.json",
@@ -71,7 +72,7 @@ describe("scaffold command", () => {
     expect(Object.keys(pkg.scripts).sort()).toEqual(["build", "start", "start:http", "test"]);
     const handlers = readFileSync(join(dir, "src/handlers.ts"), "utf8");
     // One stub per client→server request method the dispatcher does not answer itself.
-    const stubs = [...handlers.matchAll(/^ {2}"([a-z/]+)": async \(_params, _context\) => notImplemented\("\1"\),$/gm)].map((m) => m[1]);
+    const stubs = [...handlers.matchAll(/^ {2}"([a-z/]+)": notImplemented\("\1"\),$/gm)].map((m) => m[1]);
     expect(stubs).toEqual([
       "completion/complete",
       "prompts/get",
@@ -104,7 +105,7 @@ describe("scaffold command", () => {
     expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(21);
+    expect(listFiles(dir)).toHaveLength(22);
   });
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
@@ -139,7 +140,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(20);
+    expect(listFiles(project)).toHaveLength(21);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {

@@ -35,7 +35,7 @@ export interface ScaffoldOptions extends GenerateOptions {
 }
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
-const STATIC_FILES = ["tsconfig.json", "src/main.ts", "test/server.test.ts"];
+const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/server.test.ts"];
 /** The runtime's transports, written into `src/generated/runtime/` beside the dispatcher core they import. */
 const TRANSPORTS = ["stdio", "http"] as const;
 /** Files npm would leave out of the package under their own name: project path ← template name. */
@@ -105,7 +105,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
   const files: GeneratedFile[] = [
     { path: "package.json", contents: renderTemplate("scaffold/package.json.hbs", view) },
     { path: "README.md", contents: renderTemplate("scaffold/README.md.hbs", view) },
-    { path: "src/server.ts", contents: renderTemplate("scaffold/src/server.ts.hbs", view) },
+    { path: "src/server-info.ts", contents: renderTemplate("scaffold/src/server-info.ts.hbs", view) },
     {
       path: "src/handlers.ts",
       contents: example === undefined ? renderTemplate("scaffold/src/handlers.ts.hbs", view) : readTemplate(`scaffold/examples/${example}/handlers.ts`),

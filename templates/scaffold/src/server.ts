@@ -4,9 +4,9 @@
  */
 import { createServerDispatcher, type ServerDispatcher } from "./generated/dispatch.js";
 import * as module from "./handlers.js";
+import { SERVER_INFO } from "./server-info.js";
 
-/** Sent in every result's `_meta` (io.modelcontextprotocol/serverInfo). */
-export const SERVER_INFO = { name: {{nameJson}}, version: "0.1.0" };
+export { SERVER_INFO };
 
 /**
  * A dispatcher for this server; it keeps no state between requests. src/handlers.ts exports
