@@ -59,6 +59,8 @@ export interface ErrorsView {
   readonly codes: readonly { readonly member: string; readonly code: number; readonly origin: string }[];
   /** One constructor per code the rules do not retire (its code typed `typeof ErrorCode.X`, or `ErrorCode.X` for an enum). */
   readonly constructors: readonly ConstructorView[];
+  /** Whether there is a constructor (`errorConstructor` is imported only then: an unused import fails `noUnusedLocals`). */
+  readonly hasConstructors: boolean;
   /** Whether the module refers to `types.ts` (an unused import would fail `noUnusedLocals`). */
   readonly usesTypes: boolean;
   readonly idType: string;
@@ -163,6 +165,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     tsEnum: enumStyle === "ts-enum",
     codes: facts.errorCodes.map((f) => ({ member: f.member, code: f.code, origin: origin(f, source) })),
     constructors,
+    hasConstructors: constructors.length > 0,
     usesTypes: id.startsWith("T.") || constructors.some((c) => c.dataType.startsWith("T.")),
     idType: id,
     idParam: facts.errorIdOptional ? `id: ${id} | undefined` : `id: ${id}`,
