@@ -242,7 +242,7 @@ export function runtimeSource(generated: string): string {
   const roots = new Map<string, Set<string>>();
   for (const module of modules) {
     const names = moduleNamed(module)
-      .declarations.filter((d) => words.has(d.name) || (module === VALIDATION_MODULE && VALIDATORS_PUBLIC.has(d.name)))
+      .declarations.filter((d) => words.has(d.name) || VALIDATORS_PUBLIC.has(d.name))
       .map((d) => d.name);
     roots.set(module, new Set(names));
   }
