@@ -4,7 +4,7 @@
  * the result rules (what an absent `resultType` means, which type an `input_required` result
  * is, whether it needs content). The generated module binds them to its data.
  */
-import { quoteShort } from "./json.js";
+import { hasOwn, quoteShort } from "./json.js";
 
 /** One problem found in a result (the generated validators' `ValidationIssue`, as far as this module reads it). */
 export interface ResultIssue {
@@ -84,7 +84,7 @@ function readResultType(
   let value: unknown;
   try {
     if (typeof result !== "object" || result === null || Array.isArray(result)) return { ok: false, reason: "a result is an object" };
-    value = Object.prototype.hasOwnProperty.call(result, "resultType") ? (result as { resultType?: unknown }).resultType : undefined;
+    value = hasOwn.call(result, "resultType") ? (result as { resultType?: unknown }).resultType : undefined;
   } catch {
     return { ok: false, reason: "the result could not be read" };
   }

@@ -228,8 +228,8 @@ function clip(message: string): string {
   return message.length <= 500 ? message : message.slice(0, 497) + "…";
 }
 
-/** What an exception says, read without trusting it. */
-function describeError(e: unknown): string {
+/** What an exception says (its message, clipped; not its name, unlike the validators' `describeError`), read without trusting it. */
+function exceptionMessage(e: unknown): string {
   try {
     if (e instanceof Error && typeof e.message === "string") return clip(e.message);
   } catch {
@@ -297,7 +297,7 @@ function checkMeta(rules: MetaRules, shape: MetaShape, meta: unknown, metaRequir
       }
     }
   } catch (e) {
-    problems.push({ key: "", problem: "malformed", message: "_meta could not be read: " + describeError(e) });
+    problems.push({ key: "", problem: "malformed", message: "_meta could not be read: " + exceptionMessage(e) });
   }
   if (dropped > 0) found.push({ key: "", problem: "too-many", message: dropped + " more problems not listed" });
   return { problems: found, fields };
