@@ -43,7 +43,7 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("17 files written (package my-server)");
+    expect(stdout).toContain("23 files written (package my-server)");
     expect(listFiles(dir)).toEqual([
       ".gitignore",
       "README.md",
@@ -53,6 +53,12 @@ describe("scaffold command", () => {
       "src/generated/index.ts",
       "src/generated/meta.ts",
       "src/generated/methods.ts",
+      "src/generated/runtime/dispatcher.ts",
+      "src/generated/runtime/errors.ts",
+      "src/generated/runtime/json.ts",
+      "src/generated/runtime/meta.ts",
+      "src/generated/runtime/methods.ts",
+      "src/generated/runtime/tool-arguments.ts",
       "src/generated/types.ts",
       "src/generated/validators.ts",
       "src/handlers.ts",
@@ -101,7 +107,7 @@ describe("scaffold command", () => {
     expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(18);
+    expect(listFiles(dir)).toHaveLength(24);
   });
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
@@ -136,7 +142,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(17);
+    expect(listFiles(project)).toHaveLength(23);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {
