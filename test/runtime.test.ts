@@ -267,9 +267,9 @@ function functionBodies(text: string): string[] {
 }
 
 describe("generated modules lay out data and types; their code is the runtime's", () => {
-  it.each(["draft", "2025-11-25"])("%s: dispatch.ts and index.ts hold no function body", async (version) => {
+  it.each(["draft", "2025-11-25"])("%s: dispatch.ts, methods.ts, errors.ts, meta.ts and index.ts hold no function body", async (version) => {
     const { files } = await generate({ schema: { specDir: SPEC_DIR, version }, docs: "none" });
-    for (const name of ["dispatch.ts", "index.ts"]) {
+    for (const name of ["dispatch.ts", "methods.ts", "errors.ts", "meta.ts", "index.ts"]) {
       const file = files.find((f) => f.path === name);
       expect(file, name).toBeDefined();
       expect(functionBodies(file!.contents), name).toEqual([]);

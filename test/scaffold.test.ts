@@ -43,7 +43,7 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("21 files written (package my-server)");
+    expect(stdout).toContain("24 files written (package my-server)");
     expect(listFiles(dir)).toEqual([
       ".gitignore",
       "README.md",
@@ -54,8 +54,11 @@ describe("scaffold command", () => {
       "src/generated/meta.ts",
       "src/generated/methods.ts",
       "src/generated/runtime/dispatcher.ts",
+      "src/generated/runtime/errors.ts",
       "src/generated/runtime/http.ts",
       "src/generated/runtime/json.ts",
+      "src/generated/runtime/meta.ts",
+      "src/generated/runtime/methods.ts",
       "src/generated/runtime/stdio.ts",
       "src/generated/runtime/tool-arguments.ts",
       "src/generated/types.ts",
@@ -105,7 +108,7 @@ describe("scaffold command", () => {
     expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(22);
+    expect(listFiles(dir)).toHaveLength(25);
   });
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
@@ -140,7 +143,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(21);
+    expect(listFiles(project)).toHaveLength(24);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {

@@ -19,7 +19,7 @@ import {
 } from "./runtime/dispatcher.js";
 
 export { checkToolArguments } from "./runtime/tool-arguments.js";
-export { HandlerError } from "./runtime/dispatcher.js";
+export { HandlerError, notImplemented } from "./runtime/dispatcher.js";
 export type {
   DispatchAbortSignal,
   DispatchErrorInfo,

@@ -122,9 +122,18 @@ export async function emitTarget(name: TargetName, model: Model, context: EmitCo
   return prettier.format(source, { parser: "babel-ts", printWidth: 140, endOfLine: "lf" });
 }
 
-/** Top-level names a generated module exports (`export const|function|type|interface|enum|class X`, `export const { is: isX, … }`). */
+/**
+ * Top-level names a generated module exports (`export const|function|type|interface|enum|class X`,
+ * `export const { is: isX, … }`, and runtime names re-exported with `export { a, type B } from`).
+ */
 function exportedNames(contents: string): string[] {
   const names: string[] = [];
+  for (const m of contents.matchAll(/^export (?:type )?\{([^}]*)\} from /gm)) {
+    for (const part of m[1]!.split(",")) {
+      const alias = part.trim().split(/\s+as\s+/).pop()?.replace(/^type\s+/, "");
+      if (alias) names.push(alias);
+    }
+  }
   for (const m of contents.matchAll(/^export (?:declare )?(?:const|function|type|interface|enum|class|let|var|namespace) ([A-Za-z_$][\w$]*)/gm)) names.push(m[1]!);
   for (const m of contents.matchAll(/^export const \{([^}]*)\}/gm)) {
     for (const part of m[1]!.split(",")) {

@@ -84,6 +84,18 @@ export function toolError(text: string): { content: { type: "text"; text: string
   return { content: [{ type: "text", text }], isError: true };
 }
 
+/**
+ * A handler stub: it answers `-32601` ("Method not implemented yet: <method> (see <where>)")
+ * until it is replaced. It fits the handler of any method (it never returns).
+ *
+ * @param where where the stub lives, for the message (default `src/handlers.ts`)
+ */
+export function notImplemented(method: string, where: string = "src/handlers.ts"): () => never {
+  return () => {
+    throw new HandlerError(-32601, "Method not implemented yet: " + method + " (see " + where + ")");
+  };
+}
+
 /** Returns its argument: typed per revision by the generated `defineHandlers`. */
 export function identity<T>(value: T): T {
   return value;
