@@ -234,6 +234,12 @@ export interface HandleContext {
   readonly channel?: object;
   /** Aborts the request (an HTTP response stream that closed). */
   readonly signal?: DispatchAbortSignal;
+  /**
+   * Ends the request now (a time limit, a shutdown): when it aborts, the handler's signal aborts
+   * and the request is answered `-32603` at once, with the abort reason as the message when it
+   * is a string; its id is free again.
+   */
+  readonly deadline?: DispatchAbortSignal;
   /** Where notifications about this request go (an SSE stream, stdout). Without it they are dropped. */
   readonly notify?: (notification: OutgoingNotification) => void;
   /** Passed through to handlers as `context.transport`. */
@@ -888,10 +894,21 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     const controller = new PLATFORM.AbortController();
     const outer = context?.signal as AbortSignalLike | undefined;
     const abort = () => controller.abort(outer?.reason);
+    // Past its deadline (a time limit, a shutdown): answered -32603 at once, saying why.
+    const deadline = context?.deadline as AbortSignalLike | undefined;
+    const expiry = () =>
+      errorOf(id, -32603, typeof deadline?.reason === "string" ? deadline.reason : "Internal error: the request was stopped");
     if (outer !== undefined) {
       if (outer.aborted) return undefined;
+      if (deadline?.aborted) return expiry();
       outer.addEventListener("abort", abort, { once: true });
-    }
+    } else if (deadline?.aborted) return expiry();
+    let expired: DispatchResponse | undefined;
+    const expire = () => {
+      expired = expiry();
+      controller.abort(deadline?.reason);
+    };
+    deadline?.addEventListener("abort", expire, { once: true });
     const entry: InFlight = { controller };
     inFlight.set(key, entry);
     // Cancelled: the id is free at once, before the handler (which may ignore its signal) is done.
@@ -932,7 +949,7 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
         );
       },
     } as RequestContext;
-    // A cancelled request is answered at once (with nothing), even by a handler that ignores its signal.
+    // A cancelled request is answered at once (with nothing), an expired one with its error, even by a handler that ignores its signal.
     let stopWaiting: () => void = () => {};
     const cancelled = new Promise<undefined>((resolve) => {
       stopWaiting = () => resolve(undefined);
@@ -940,8 +957,9 @@ export function createServerDispatcher(options: ServerDispatcherOptions): Server
     });
     try {
       const response = await Promise.race([respond(id, method, params, requestContext), cancelled]);
-      return controller.signal.aborted ? undefined : response;
+      return expired ?? (controller.signal.aborted ? undefined : response);
     } finally {
+      deadline?.removeEventListener("abort", expire);
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
       open = false;
