@@ -419,7 +419,7 @@ describe("Streamable HTTP transport, hardened", () => {
     const s = await serve({ maxSubscriptions: 1 });
     const first = post(s.url, listen(1));
     await sleep(50);
-    const second = await post(s.url, listen(2));
+    const second = await within(post(s.url, listen(2)), 2000, "answer");
     expect([second.status, JSON.parse(second.body)]).toEqual([
       503,
       { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Too many open subscriptions/listen streams (at most 1); close one first" } },
