@@ -31,7 +31,7 @@ import { ROOT, SPEC_DIR, VERSION } from "./paths.js";
 const PROTOCOL = "2026-07-28";
 const META = { "io.modelcontextprotocol/protocolVersion": PROTOCOL, "io.modelcontextprotocol/clientCapabilities": {} };
 
-const HANDLERS = `/** Tools for the reliability run: echo, sleep for \`ms\`, never settle. */
+const HANDLERS = `/** Tools for the reliability run: echo, sleep for \`ms\`, never settle (the last two write "called" to stderr). */
 import type { ServerDispatcherOptions } from "./generated/dispatch.js";
 
 const schema = { type: "object" as const, properties: { ms: { type: "integer" }, text: { type: "string" } } };
@@ -45,11 +45,18 @@ export const options: Partial<Omit<ServerDispatcherOptions, "serverInfo" | "hand
     {
       definition: { name: "slow", inputSchema: schema },
       call: async (args) => {
+        process.stderr.write("called\\n");
         await new Promise((resolve) => setTimeout(resolve, Number(args["ms"] ?? 1000)));
         return text("slept");
       },
     },
-    { definition: { name: "never", inputSchema: schema }, call: () => new Promise(() => {}) },
+    {
+      definition: { name: "never", inputSchema: schema },
+      call: () => {
+        process.stderr.write("called\\n");
+        return new Promise(() => {});
+      },
+    },
   ],
 };
 `;
@@ -211,13 +218,16 @@ function post(url: string, message: { method: string; params?: { name?: string }
   });
 }
 
-async function startHttp(main: string): Promise<{ child: ChildProcessWithoutNullStreams; exited: Promise<number | null>; url: string }> {
+async function startHttp(main: string): Promise<{ child: ChildProcessWithoutNullStreams; exited: Promise<number | null>; url: string; calls: () => number }> {
   const child = spawn(process.execPath, [main, "--http", "--port", "0"], { stdio: "pipe" });
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  const [line] = (await once(createInterface({ input: child.stderr }), "line")) as [string];
+  const lines = createInterface({ input: child.stderr });
+  const [line] = (await once(lines, "line")) as [string];
   const url = /listening on (\S+)/.exec(line)?.[1];
   if (url === undefined) throw new Error("the server did not start: " + line);
-  return { child, exited, url };
+  let calls = 0;
+  lines.on("line", (l) => (calls += l === "called" ? 1 : 0));
+  return { child, exited, url, calls: () => calls };
 }
 
 const toolCall = (id: number, name: string, args: { [key: string]: unknown } = {}) => ({
@@ -229,9 +239,11 @@ const toolCall = (id: number, name: string, args: { [key: string]: unknown } = {
 
 /** (c) SIGTERM with 50 requests in flight over HTTP. */
 async function sigterm(main: string): Promise<string> {
-  const { child, exited, url } = await startHttp(main);
+  const { child, exited, url, calls } = await startHttp(main);
   const requests = Array.from({ length: 50 }, (_, i) => post(url, i % 2 === 0 ? toolCall(i, "slow", { ms: 1000 }) : toolCall(i, "never")));
-  await sleep(300);
+  // Signalled once all 50 are in their handlers.
+  for (const until = Date.now() + 10_000; calls() < 50 && Date.now() < until; ) await sleep(20);
+  const inHandlers = calls();
   const started = Date.now();
   child.kill("SIGTERM");
   const answers = await Promise.race([Promise.all(requests), sleep(30_000).then(() => undefined)]);
@@ -242,7 +254,7 @@ async function sigterm(main: string): Promise<string> {
   const errors = answers.filter((a) => a.status !== 0 && a.status !== 200);
   const dropped = answers.filter((a) => a.status === 0).length;
   const why = [...new Set(errors.map((e) => (JSON.parse(e.body) as { error?: { message?: string } }).error?.message))].join(", ");
-  return `${50 - dropped}/50 answered (${results} results, ${errors.length} errors${why === "" ? "" : ` ${JSON.stringify(why)}`}, ${dropped} dropped); exit code ${code} ${s(Date.now() - started)} after the signal`;
+  return `signalled with ${inHandlers} in their handlers; ${50 - dropped}/50 answered (${results} results, ${errors.length} errors${why === "" ? "" : ` ${JSON.stringify(why)}`}, ${dropped} dropped); exit code ${code} ${s(Date.now() - started)} after the signal`;
 }
 
 /** (d) 500 slowloris connections, and normal requests meanwhile. */
@@ -274,13 +286,17 @@ async function slowloris(main: string): Promise<string> {
     await sleep(200);
   }
   clearInterval(drip);
+  const byServer = [...dropped];
   for (const socket of sockets) socket.destroy();
   child.kill("SIGTERM");
   await exited;
-  dropped.sort((a, b) => a - b);
+  byServer.sort((a, b) => a - b);
   latencies.sort((a, b) => a - b);
   const at = (xs: number[], q: number) => xs[Math.min(xs.length - 1, Math.floor(q * xs.length))] ?? NaN;
-  const drops = dropped.length === 0 ? "none dropped" : `${dropped.length}/500 dropped after ${s(dropped[0]!)}–${s(dropped[dropped.length - 1]!)} (median ${s(at(dropped, 0.5))})`;
+  const drops =
+    byServer.length === 0
+      ? "none dropped by the server within 60 s"
+      : `${byServer.length}/500 dropped by the server after ${s(byServer[0]!)}–${s(byServer[byServer.length - 1]!)} (median ${s(at(byServer, 0.5))})`;
   return `${drops}; meanwhile ${latencies.length}/${latencies.length + failed} normal requests served (latency median ${at(latencies, 0.5)} ms, max ${latencies[latencies.length - 1] ?? NaN} ms)`;
 }
 

@@ -157,8 +157,8 @@ export function createDispatcher() {
     serverInfo: { name: "p", version: "1.0.0" },
     capabilities: { tools: { listChanged: true } },
     tools: [
-      { definition: { name: "never", inputSchema: schema }, call: () => new Promise(() => {}) },
-      { definition: { name: "slow", inputSchema: schema }, call: async ({ ms }) => { await new Promise((r) => setTimeout(r, ms)); return { content: [{ type: "text", text: "slept" }] }; } },
+      { definition: { name: "never", inputSchema: schema }, call: () => { process.stderr.write("called\\n"); return new Promise(() => {}); } },
+      { definition: { name: "slow", inputSchema: schema }, call: async ({ ms }) => { process.stderr.write("called\\n"); await new Promise((r) => setTimeout(r, ms)); return { content: [{ type: "text", text: "slept" }] }; } },
     ],
   });
 }
@@ -381,7 +381,7 @@ describe("Streamable HTTP transport, hardened", () => {
     const stream = post(s.url, listen("l"));
     const slow = Array.from({ length: 5 }, (_, i) => post(s.url, call(i, "slow", { ms: 100 })));
     const never = Array.from({ length: 5 }, (_, i) => post(s.url, call(10 + i, "never")));
-    await sleep(50);
+    await within(until(() => seen.calls === 10), 5000, "calls");
     const closing = s.close();
     await sleep(20);
     await expect(post(s.url, list(99))).rejects.toThrow(/ECONNREFUSED/);
@@ -472,13 +472,20 @@ describe("Streamable HTTP transport, hardened", () => {
   });
 });
 
-/** The JavaScript build of main.ts, run as its own process. */
-function startProcess(args: string[] = []): { child: ChildProcessWithoutNullStreams; lines: string[]; exited: Promise<number | null> } {
+/** The JavaScript build of main.ts, run as its own process; its tools write "called" to stderr when called. */
+function startProcess(args: string[] = []): { child: ChildProcessWithoutNullStreams; lines: string[]; errors: string[]; exited: Promise<number | null> } {
   const child = spawn(process.execPath, [join(processDir, "main.js"), ...args], { stdio: "pipe" });
   const lines: string[] = [];
+  const errors: string[] = [];
   createInterface({ input: child.stdout }).on("line", (l) => lines.push(l));
+  createInterface({ input: child.stderr }).on("line", (l) => errors.push(l));
   const exited = once(child, "exit").then(([code]) => code as number | null);
-  return { child, lines, exited };
+  return { child, lines, errors, exited };
+}
+
+/** Waits until `test` holds, polling (bounded by `within`). */
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await sleep(20);
 }
 
 describe("the server process (main.ts)", () => {
@@ -492,8 +499,11 @@ describe("the server process (main.ts)", () => {
   it.concurrent("stdio: SIGTERM ends listen streams with their result, lets a short request finish, answers one that never settles, exits 0", async () => {
     const p = startProcess();
     p.child.stdin.write(line(listen("l")) + line(call(1, "never")) + line(call(2, "slow", { ms: 300 })));
-    // The listen stream's acknowledgement says the server is reading.
-    while (p.lines.length === 0) await sleep(20);
+    await within(
+      until(() => p.errors.filter((l) => l === "called").length === 2),
+      10_000,
+      "calls",
+    );
     p.child.kill("SIGTERM");
     expect(await within(p.exited, 15_000, "exit")).toBe(0);
     const got = answers(p.lines.map((l) => l + "\n"));
@@ -504,10 +514,19 @@ describe("the server process (main.ts)", () => {
 
   it.concurrent("HTTP: SIGTERM with 50 requests in flight answers all 50 and exits 0", async () => {
     const p = startProcess(["--http", "--port", "0"]);
-    const [first] = (await once(createInterface({ input: p.child.stderr }), "line")) as [string];
-    const url = /listening on (\S+)/.exec(first)?.[1] ?? "";
+    await within(
+      until(() => p.errors.length > 0),
+      10_000,
+      "listening",
+    );
+    const url = /listening on (\S+)/.exec(p.errors[0]!)?.[1] ?? "";
     const requests = Array.from({ length: 50 }, (_, i) => post(url, i % 2 === 0 ? call(i, "slow", { ms: 300 }) : call(i, "never")));
-    await sleep(150);
+    // All 50 are in their handlers.
+    await within(
+      until(() => p.errors.filter((l) => l === "called").length === 50),
+      10_000,
+      "calls",
+    );
     p.child.kill("SIGTERM");
     const answered = await within(Promise.all(requests), 15_000, "answers");
     expect(await within(p.exited, 15_000, "exit")).toBe(0);

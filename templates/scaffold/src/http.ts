@@ -24,6 +24,7 @@
  *   `subscriptions/listen` streams get their result, requests in flight get `shutdownGraceMs`
  *   to finish, then every request still running is answered `-32603` "Server shutting down".
  */
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchResponse, OutgoingNotification, ServerDispatcher } from "./generated/dispatch.js";
@@ -256,10 +257,10 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
   });
 }
 
-/** One HTTP request being served: what ends it early, and whether it reached the dispatcher. */
+/** One HTTP request being served: whether it reached the dispatcher, and its own deadline when it has a time limit. */
 interface Exchange {
-  readonly deadline: AbortController;
   readonly res: ServerResponse;
+  timed: AbortController | undefined;
   /** Resolves when the response is finished or its connection closed. */
   readonly done: Promise<void>;
   dispatched: boolean;
@@ -287,6 +288,9 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const exchanges = new Set<Exchange>();
+  // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal);
   let streams = 0; // open subscriptions/listen streams
   let closing = false;
   const originAllowed = (origin: string): boolean => {
@@ -354,7 +358,6 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
     }
     const id = isObject(message) ? message["id"] : undefined;
     const request = isObject(message) && typeof message["method"] === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
-    const isRequest = request !== undefined;
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);
@@ -383,10 +386,11 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
       }
       res.write("event: message\ndata: " + JSON.stringify(notification) + "\n\n");
     };
-    const timer =
-      requestTimeoutMs === undefined || listen || !isRequest
-        ? undefined
-        : setTimeout(() => exchange.deadline.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (requestTimeoutMs !== undefined && !listen && request !== undefined) {
+      const timed = (exchange.timed = new AbortController());
+      timer = setTimeout(() => timed.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
+    }
     exchange.dispatched = true;
     if (listen) streams++;
     let response: DispatchResponse | undefined;
@@ -394,7 +398,7 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
       response = await dispatcher.handle(message, {
         channel: {},
         signal: controller.signal,
-        deadline: exchange.deadline.signal,
+        deadline: (exchange.timed ?? shutdown).signal,
         notify,
         transport: { kind: "http", request: req },
       });
@@ -422,8 +426,8 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
     const exchange: Exchange = {
-      deadline: new AbortController(),
       res,
+      timed: undefined,
       done: new Promise<void>((resolve) => res.once("close", () => resolve())),
       dispatched: false,
     };
@@ -435,7 +439,7 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
     });
   };
 
-  const shutdown = async (): Promise<void> => {
+  const close = async (): Promise<void> => {
     closing = true;
     // No more requests can reach a stream: each ends with its subscriptions/listen result.
     dispatcher.closeSubscriptions();
@@ -443,9 +447,10 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, shutdownGraceMs)))]);
     clearTimeout(graceTimer);
+    // In the dispatcher: answered -32603 at once; still receiving its body: 503.
+    shutdown.abort(SHUTTING_DOWN);
     for (const exchange of exchanges) {
-      // In the dispatcher: answered -32603 at once; still receiving its body: 503.
-      if (exchange.dispatched) exchange.deadline.abort(SHUTTING_DOWN);
+      if (exchange.dispatched) exchange.timed?.abort(SHUTTING_DOWN);
       else unavailable(exchange.res, undefined, SHUTTING_DOWN);
     }
     // The answers are written at once; a client that does not read them does not hold the shutdown up for more than a second.
@@ -454,7 +459,7 @@ function endpoint(dispatcher: ServerDispatcher, options: HttpOptions): Endpoint 
     clearTimeout(flushTimer);
   };
 
-  return { listener, shutdown };
+  return { listener, shutdown: close };
 }
 
 /** Serves `dispatcher` over Streamable HTTP; resolves once listening. */

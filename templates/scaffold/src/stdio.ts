@@ -10,6 +10,7 @@
  * their result, requests in flight get `shutdownGraceMs` to finish, and every request still
  * running then is answered `-32603` "Server shutting down": every request is answered once.
  */
+import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { OutgoingNotification, ServerDispatcher } from "./generated/dispatch.js";
 
@@ -44,12 +45,6 @@ export interface StdioServer {
 const NEWLINE = 0x0a;
 const LISTEN = "subscriptions/listen";
 const SHUTTING_DOWN = "Server shutting down";
-
-/** One request in flight: what ends it early. */
-interface Running {
-  readonly deadline: AbortController;
-  readonly listen: boolean;
-}
 
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
@@ -90,7 +85,11 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
     output.write(text + "\n");
   };
   const notify = (notification: OutgoingNotification) => write(notification);
-  const running = new Set<Running>();
+  // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal);
+  const timed = new Set<AbortController>();
+  let running = 0;
   let requests = 0; // running, listen streams not counted
   let streams = 0; // open subscriptions/listen streams
   let closing = false;
@@ -120,18 +119,18 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
       write({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: why } });
       return;
     }
-    const deadline = new AbortController();
-    if (graceOver) deadline.abort(SHUTTING_DOWN);
-    const timer =
-      requestTimeoutMs === undefined || listen || request === undefined
-        ? undefined
-        : setTimeout(() => deadline.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
-    const entry: Running = { deadline, listen };
-    running.add(entry);
+    let own: AbortController | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (requestTimeoutMs !== undefined && !listen && request !== undefined && !graceOver) {
+      const controller = (own = new AbortController());
+      timed.add(controller);
+      timer = setTimeout(() => controller.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
+    }
+    running++;
     if (listen) streams++;
     else requests++;
     void dispatcher
-      .handle(message, { channel, notify, deadline: deadline.signal, transport: { kind: "stdio" } })
+      .handle(message, { channel, notify, deadline: (own ?? shutdown).signal, transport: { kind: "stdio" } })
       .then((response) => {
         if (response !== undefined) write(response);
       })
@@ -140,7 +139,8 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
       })
       .finally(() => {
         if (timer !== undefined) clearTimeout(timer);
-        running.delete(entry);
+        if (own !== undefined) timed.delete(own);
+        running--;
         if (listen) streams--;
         else requests--;
         pump();
@@ -192,7 +192,7 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
       rest = newline + 1 < rest.length ? rest.subarray(newline + 1) : undefined;
     }
     if (rest === undefined && !closing && !inputEnded) input.resume();
-    if (closing && rest === undefined && running.size === 0) finish();
+    if (closing && rest === undefined && running === 0) finish();
   }
   /** Keeps the start of a line that continues in the next chunk. */
   function hold(chunk: Buffer): void {
@@ -229,14 +229,15 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
   }
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   /** No more input: listen streams end with their result; what still runs after the grace period is answered -32603. */
-  function shutdown(): void {
+  function beginShutdown(): void {
     if (closing) return;
     closing = true;
     input.pause();
     dispatcher.closeSubscriptions();
     graceTimer = setTimeout(() => {
       graceOver = true;
-      for (const entry of running) entry.deadline.abort(SHUTTING_DOWN);
+      shutdown.abort(SHUTTING_DOWN);
+      for (const controller of timed) controller.abort(SHUTTING_DOWN);
       pump();
     }, shutdownGraceMs);
     pump();
@@ -249,7 +250,7 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
       if (rest !== undefined) rest = Buffer.concat([rest, Buffer.from("\n")]);
       else if (size > 0 && !skipping) rest = Buffer.from("\n");
     }
-    shutdown();
+    beginShutdown();
   };
   input.once("end", ended);
   input.once("error", ended);
@@ -259,7 +260,7 @@ export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions =
       // Lines already read are still answered; a line not read to its end is dropped.
       chunks = [];
       size = 0;
-      shutdown();
+      beginShutdown();
       return closed;
     },
   };
