@@ -338,7 +338,7 @@ export const METHODS = {
     results: [],
     capability: null,
   },
-} as const satisfies Record<string, MethodInfo>;
+} as const;
 
 /** A method name of this revision. */
 export type Method = keyof typeof METHODS;
@@ -416,8 +416,10 @@ export type RequestMethod = { [M in Method]: (typeof METHODS)[M]["kind"] extends
 /** Methods sent as notifications. */
 export type NotificationMethod = { [M in Method]: (typeof METHODS)[M]["kind"] extends "notification" ? M : never }[Method];
 
+// `satisfies` here rather than on METHODS: an exported `as const` object keeps an inferable type
+// (isolatedDeclarations), and every row is still checked against MethodInfo.
 const TABLE: Readonly<Record<string, MethodInfo>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, MethodInfo>, METHODS),
+  Object.assign(Object.create(null) as Record<string, MethodInfo>, METHODS satisfies Record<string, MethodInfo>),
 );
 
 /** The table row of `method`, or `undefined` for a method this revision does not have. Any string is safe. */

@@ -136,30 +136,28 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
   if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
-/** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
-interface Validators<T> {
-  readonly is: (value: unknown) => value is T;
-  readonly validate: (value: unknown) => ValidationResult<T>;
-  readonly schema: StandardSchemaV1<unknown, T>;
-}
-
 /**
- * Builds the public functions of one type. Each closure calls its own function directly,
- * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
- * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
- * collector, which checks each nested part with the fast check first and skips it when it
- * passes; inside recursive types only the root is checked first (an invalid value nested d
- * deep would otherwise be walked d times).
+ * `isX` of one type, over its fast check `f`. The closure calls `f` directly, so the engine
+ * can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
  */
-function define<T>(f: Check, c: Collect): Validators<T> {
-  const is = (value: unknown): value is T => {
+function guard<T>(f: Check): (value: unknown) => value is T {
+  return (value: unknown): value is T => {
     try {
       return f(value, 0);
     } catch {
       return false;
     }
   };
-  const validate = (value: unknown): ValidationResult<T> => {
+}
+
+/**
+ * `validateX` of one type, over its collector `c`. It runs only the collector, which checks
+ * each nested part with the fast check first and skips it when it passes; inside recursive
+ * types only the root is checked first (an invalid value nested d deep would otherwise be
+ * walked d times). A throwing getter or Proxy trap becomes an `exception` issue.
+ */
+function validator<T>(c: Collect): (value: unknown) => ValidationResult<T> {
+  return (value: unknown): ValidationResult<T> => {
     const issues: ValidationIssue[] = [];
     try {
       c(value, "", issues, 0);
@@ -173,7 +171,6 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     }
     return { ok: false, issues };
   };
-  return { is, validate, schema: standard(validate) };
 }
 
 function describeError(error: unknown): string {
@@ -362,281 +359,319 @@ function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `JSONRPCMessage` (schema.ts:8) */
-export const {
-  is: isJSONRPCMessage,
-  validate: validateJSONRPCMessage,
-  schema: JSONRPCMessageSchema,
-} = define<T.JSONRPCMessage>(_isJSONRPCMessage, _collectJSONRPCMessage);
+export const isJSONRPCMessage: (value: unknown) => value is T.JSONRPCMessage = guard<T.JSONRPCMessage>(_isJSONRPCMessage);
+/** `JSONRPCMessage` (schema.ts:8): every issue, or the value typed */
+export const validateJSONRPCMessage: (value: unknown) => ValidationResult<T.JSONRPCMessage> =
+  validator<T.JSONRPCMessage>(_collectJSONRPCMessage);
+/** `JSONRPCMessage` (schema.ts:8) as a Standard Schema v1 object */
+export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
 
-function _isProgressToken(v: any, d: number): boolean {
+function _isProgressToken(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function _collectProgressToken(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectProgressToken(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
 /** `ProgressToken` (schema.ts:21) */
-export const {
-  is: isProgressToken,
-  validate: validateProgressToken,
-  schema: ProgressTokenSchema,
-} = define<T.ProgressToken>(_isProgressToken, _collectProgressToken);
+export const isProgressToken: (value: unknown) => value is T.ProgressToken = guard<T.ProgressToken>(_isProgressToken);
+/** `ProgressToken` (schema.ts:21): every issue, or the value typed */
+export const validateProgressToken: (value: unknown) => ValidationResult<T.ProgressToken> =
+  validator<T.ProgressToken>(_collectProgressToken);
+/** `ProgressToken` (schema.ts:21) as a Standard Schema v1 object */
+export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
 
-function _isCursor(v: any, d: number): boolean {
+function _isCursor(v: any, _d: number): boolean {
   return typeof v === "string";
 }
 
-function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectCursor(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
 /** `Cursor` (schema.ts:28) */
-export const { is: isCursor, validate: validateCursor, schema: CursorSchema } = define<T.Cursor>(_isCursor, _collectCursor);
+export const isCursor: (value: unknown) => value is T.Cursor = guard<T.Cursor>(_isCursor);
+/** `Cursor` (schema.ts:28): every issue, or the value typed */
+export const validateCursor: (value: unknown) => ValidationResult<T.Cursor> = validator<T.Cursor>(_collectCursor);
+/** `Cursor` (schema.ts:28) as a Standard Schema v1 object */
+export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
 
 function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1))
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1))
   );
 }
 
 function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTaskAugmentedRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
+    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
   }
 }
 
 /** `TaskAugmentedRequestParams` (schema.ts:35) */
-export const {
-  is: isTaskAugmentedRequestParams,
-  validate: validateTaskAugmentedRequestParams,
-  schema: TaskAugmentedRequestParamsSchema,
-} = define<T.TaskAugmentedRequestParams>(_isTaskAugmentedRequestParams, _collectTaskAugmentedRequestParams);
+export const isTaskAugmentedRequestParams: (value: unknown) => value is T.TaskAugmentedRequestParams =
+  guard<T.TaskAugmentedRequestParams>(_isTaskAugmentedRequestParams);
+/** `TaskAugmentedRequestParams` (schema.ts:35): every issue, or the value typed */
+export const validateTaskAugmentedRequestParams: (value: unknown) => ValidationResult<T.TaskAugmentedRequestParams> =
+  validator<T.TaskAugmentedRequestParams>(_collectTaskAugmentedRequestParams);
+/** `TaskAugmentedRequestParams` (schema.ts:35) as a Standard Schema v1 object */
+export const TaskAugmentedRequestParamsSchema: StandardSchemaV1<unknown, T.TaskAugmentedRequestParams> =
+  standard(validateTaskAugmentedRequestParams);
 
-function _isRequestParams(v: any, d: number): boolean {
+function _isRequestParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"]))))
   );
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
   }
 }
 
 /** `RequestParams` (schema.ts:51) */
-export const {
-  is: isRequestParams,
-  validate: validateRequestParams,
-  schema: RequestParamsSchema,
-} = define<T.RequestParams>(_isRequestParams, _collectRequestParams);
+export const isRequestParams: (value: unknown) => value is T.RequestParams = guard<T.RequestParams>(_isRequestParams);
+/** `RequestParams` (schema.ts:51): every issue, or the value typed */
+export const validateRequestParams: (value: unknown) => ValidationResult<T.RequestParams> =
+  validator<T.RequestParams>(_collectRequestParams);
+/** `RequestParams` (schema.ts:51) as a Standard Schema v1 object */
+export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
 
-function _isRequest(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+function _isRequest(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isObject(v["params"]));
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
   }
 }
 
 /** `Request` (schema.ts:65) */
-export const { is: isRequest, validate: validateRequest, schema: RequestSchema } = define<T.Request>(_isRequest, _collectRequest);
+export const isRequest: (value: unknown) => value is T.Request = guard<T.Request>(_isRequest);
+/** `Request` (schema.ts:65): every issue, or the value typed */
+export const validateRequest: (value: unknown) => ValidationResult<T.Request> = validator<T.Request>(_collectRequest);
+/** `Request` (schema.ts:65) as a Standard Schema v1 object */
+export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
 
-function _isNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta));
+function _isNotificationParams(v: any, _d: number): boolean {
+  return isObject(v) && (v["_meta"] === undefined || isObject(v["_meta"]));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `NotificationParams` (schema.ts:73) */
-export const {
-  is: isNotificationParams,
-  validate: validateNotificationParams,
-  schema: NotificationParamsSchema,
-} = define<T.NotificationParams>(_isNotificationParams, _collectNotificationParams);
+export const isNotificationParams: (value: unknown) => value is T.NotificationParams = guard<T.NotificationParams>(_isNotificationParams);
+/** `NotificationParams` (schema.ts:73): every issue, or the value typed */
+export const validateNotificationParams: (value: unknown) => ValidationResult<T.NotificationParams> =
+  validator<T.NotificationParams>(_collectNotificationParams);
+/** `NotificationParams` (schema.ts:73) as a Standard Schema v1 object */
+export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
 
-function _isNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+function _isNotification(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isObject(v["params"]));
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
   }
 }
 
 /** `Notification` (schema.ts:81) */
-export const {
-  is: isNotification,
-  validate: validateNotification,
-  schema: NotificationSchema,
-} = define<T.Notification>(_isNotification, _collectNotification);
+export const isNotification: (value: unknown) => value is T.Notification = guard<T.Notification>(_isNotification);
+/** `Notification` (schema.ts:81): every issue, or the value typed */
+export const validateNotification: (value: unknown) => ValidationResult<T.Notification> = validator<T.Notification>(_collectNotification);
+/** `Notification` (schema.ts:81) as a Standard Schema v1 object */
+export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
 
-function _isResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta));
+function _isResult(v: any, _d: number): boolean {
+  return isObject(v) && (v["_meta"] === undefined || isObject(v["_meta"]));
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `Result` (schema.ts:91) */
-export const { is: isResult, validate: validateResult, schema: ResultSchema } = define<T.Result>(_isResult, _collectResult);
+export const isResult: (value: unknown) => value is T.Result = guard<T.Result>(_isResult);
+/** `Result` (schema.ts:91): every issue, or the value typed */
+export const validateResult: (value: unknown) => ValidationResult<T.Result> = validator<T.Result>(_collectResult);
+/** `Result` (schema.ts:91) as a Standard Schema v1 object */
+export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
 
-function _isError(v: any, d: number): boolean {
-  return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
+function _isError(v: any, _d: number): boolean {
+  return isObject(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v.code, Number.isInteger(v.code), "integer");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v["code"], Number.isInteger(v["code"]), "integer");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `Error` (schema.ts:102) */
-export const { is: isError, validate: validateError, schema: ErrorSchema } = define<T.Error>(_isError, _collectError);
+export const isError: (value: unknown) => value is T.Error = guard<T.Error>(_isError);
+/** `Error` (schema.ts:102): every issue, or the value typed */
+export const validateError: (value: unknown) => ValidationResult<T.Error> = validator<T.Error>(_collectError);
+/** `Error` (schema.ts:102) as a Standard Schema v1 object */
+export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
 
-function _isRequestId(v: any, d: number): boolean {
+function _isRequestId(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function _collectRequestId(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectRequestId(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
 /** `RequestId` (schema.ts:122) */
-export const {
-  is: isRequestId,
-  validate: validateRequestId,
-  schema: RequestIdSchema,
-} = define<T.RequestId>(_isRequestId, _collectRequestId);
+export const isRequestId: (value: unknown) => value is T.RequestId = guard<T.RequestId>(_isRequestId);
+/** `RequestId` (schema.ts:122): every issue, or the value typed */
+export const validateRequestId: (value: unknown) => ValidationResult<T.RequestId> = validator<T.RequestId>(_collectRequestId);
+/** `RequestId` (schema.ts:122) as a Standard Schema v1 object */
+export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
 
-function _isJSONRPCRequest(v: any, d: number): boolean {
+function _isJSONRPCRequest(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.method === "string" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || isObject(v.params))
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || isObject(v["params"]))
   );
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `JSONRPCRequest` (schema.ts:129) */
-export const {
-  is: isJSONRPCRequest,
-  validate: validateJSONRPCRequest,
-  schema: JSONRPCRequestSchema,
-} = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
+export const isJSONRPCRequest: (value: unknown) => value is T.JSONRPCRequest = guard<T.JSONRPCRequest>(_isJSONRPCRequest);
+/** `JSONRPCRequest` (schema.ts:129): every issue, or the value typed */
+export const validateJSONRPCRequest: (value: unknown) => ValidationResult<T.JSONRPCRequest> =
+  validator<T.JSONRPCRequest>(_collectJSONRPCRequest);
+/** `JSONRPCRequest` (schema.ts:129) as a Standard Schema v1 object */
+export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
-function _isJSONRPCNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params));
+function _isJSONRPCNotification(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["method"] === "string" && v["jsonrpc"] === "2.0" && (v["params"] === undefined || isObject(v["params"]));
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `JSONRPCNotification` (schema.ts:139) */
-export const {
-  is: isJSONRPCNotification,
-  validate: validateJSONRPCNotification,
-  schema: JSONRPCNotificationSchema,
-} = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
+export const isJSONRPCNotification: (value: unknown) => value is T.JSONRPCNotification =
+  guard<T.JSONRPCNotification>(_isJSONRPCNotification);
+/** `JSONRPCNotification` (schema.ts:139): every issue, or the value typed */
+export const validateJSONRPCNotification: (value: unknown) => ValidationResult<T.JSONRPCNotification> =
+  validator<T.JSONRPCNotification>(_collectJSONRPCNotification);
+/** `JSONRPCNotification` (schema.ts:139) as a Standard Schema v1 object */
+export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
+  return (
+    isObject(v) && v["jsonrpc"] === "2.0" && (typeof v["id"] === "string" || Number.isInteger(v["id"])) && _isResult(v["result"], d + 1)
+  );
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `JSONRPCResultResponse` (schema.ts:148) */
-export const {
-  is: isJSONRPCResultResponse,
-  validate: validateJSONRPCResultResponse,
-  schema: JSONRPCResultResponseSchema,
-} = define<T.JSONRPCResultResponse>(_isJSONRPCResultResponse, _collectJSONRPCResultResponse);
+export const isJSONRPCResultResponse: (value: unknown) => value is T.JSONRPCResultResponse =
+  guard<T.JSONRPCResultResponse>(_isJSONRPCResultResponse);
+/** `JSONRPCResultResponse` (schema.ts:148): every issue, or the value typed */
+export const validateJSONRPCResultResponse: (value: unknown) => ValidationResult<T.JSONRPCResultResponse> =
+  validator<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse);
+/** `JSONRPCResultResponse` (schema.ts:148) as a Standard Schema v1 object */
+export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1)
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1)
   );
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/error", v["error"])) _collectError(v["error"], p + "/error", o, d + 1);
   }
 }
 
 /** `JSONRPCErrorResponse` (schema.ts:159) */
-export const {
-  is: isJSONRPCErrorResponse,
-  validate: validateJSONRPCErrorResponse,
-  schema: JSONRPCErrorResponseSchema,
-} = define<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
+export const isJSONRPCErrorResponse: (value: unknown) => value is T.JSONRPCErrorResponse =
+  guard<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse);
+/** `JSONRPCErrorResponse` (schema.ts:159): every issue, or the value typed */
+export const validateJSONRPCErrorResponse: (value: unknown) => ValidationResult<T.JSONRPCErrorResponse> =
+  validator<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse);
+/** `JSONRPCErrorResponse` (schema.ts:159) as a Standard Schema v1 object */
+export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
   return _isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d);
@@ -657,40 +692,41 @@ function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `JSONRPCResponse` (schema.ts:170) */
-export const {
-  is: isJSONRPCResponse,
-  validate: validateJSONRPCResponse,
-  schema: JSONRPCResponseSchema,
-} = define<T.JSONRPCResponse>(_isJSONRPCResponse, _collectJSONRPCResponse);
+export const isJSONRPCResponse: (value: unknown) => value is T.JSONRPCResponse = guard<T.JSONRPCResponse>(_isJSONRPCResponse);
+/** `JSONRPCResponse` (schema.ts:170): every issue, or the value typed */
+export const validateJSONRPCResponse: (value: unknown) => ValidationResult<T.JSONRPCResponse> =
+  validator<T.JSONRPCResponse>(_collectJSONRPCResponse);
+/** `JSONRPCResponse` (schema.ts:170) as a Standard Schema v1 object */
+export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
 function _isURLElicitationRequiredError(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
-    isObject(v.error) &&
-    v.error.code === -32042 &&
-    isObject(v.error.data) &&
-    _isURLElicitationRequiredError$error$1$data$elicitations(v.error.data.elicitations, d + 3)
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1) &&
+    isObject(v["error"]) &&
+    v["error"]["code"] === -32042 &&
+    isObject(v["error"]["data"]) &&
+    _isURLElicitationRequiredError$error$1$data$elicitations(v["error"]["data"]["elicitations"], d + 3)
   );
 }
 
 function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isURLElicitationRequiredError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/error", v.error)) {
-      if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
-        if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "/code", v.error.code, v.error.code === -32042, "-32042", "const");
-          if (need(o, p + "/error", "/data", v.error.data)) {
-            if (object(o, p + "/error/data", v.error.data)) {
-              if (need(o, p + "/error/data", "/elicitations", v.error.data.elicitations))
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/error", v["error"])) {
+      if (object(o, p + "/error", v["error"])) {
+        _collectError(v["error"], p + "/error", o, d + 1);
+        if (object(o, p + "/error", v["error"])) {
+          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32042, "-32042", "const");
+          if (need(o, p + "/error", "/data", v["error"]["data"])) {
+            if (object(o, p + "/error/data", v["error"]["data"])) {
+              if (need(o, p + "/error/data", "/elicitations", v["error"]["data"]["elicitations"]))
                 _isURLElicitationRequiredError$error$1$data$elicitations$collect(
-                  v.error.data.elicitations,
+                  v["error"]["data"]["elicitations"],
                   p + "/error/data/elicitations",
                   o,
                   d + 3,
@@ -714,11 +750,14 @@ function _isURLElicitationRequiredError$error$1$data$elicitations$collect(v: any
 }
 
 /** `URLElicitationRequiredError` (schema.ts:188) */
-export const {
-  is: isURLElicitationRequiredError,
-  validate: validateURLElicitationRequiredError,
-  schema: URLElicitationRequiredErrorSchema,
-} = define<T.URLElicitationRequiredError>(_isURLElicitationRequiredError, _collectURLElicitationRequiredError);
+export const isURLElicitationRequiredError: (value: unknown) => value is T.URLElicitationRequiredError =
+  guard<T.URLElicitationRequiredError>(_isURLElicitationRequiredError);
+/** `URLElicitationRequiredError` (schema.ts:188): every issue, or the value typed */
+export const validateURLElicitationRequiredError: (value: unknown) => ValidationResult<T.URLElicitationRequiredError> =
+  validator<T.URLElicitationRequiredError>(_collectURLElicitationRequiredError);
+/** `URLElicitationRequiredError` (schema.ts:188) as a Standard Schema v1 object */
+export const URLElicitationRequiredErrorSchema: StandardSchemaV1<unknown, T.URLElicitationRequiredError> =
+  standard(validateURLElicitationRequiredError);
 
 function _isEmptyResult(v: any, d: number): boolean {
   return _isResult(v, d);
@@ -730,246 +769,267 @@ function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 /** `EmptyResult` (schema.ts:207) */
-export const {
-  is: isEmptyResult,
-  validate: validateEmptyResult,
-  schema: EmptyResultSchema,
-} = define<T.EmptyResult>(_isEmptyResult, _collectEmptyResult);
+export const isEmptyResult: (value: unknown) => value is T.EmptyResult = guard<T.EmptyResult>(_isEmptyResult);
+/** `EmptyResult` (schema.ts:207): every issue, or the value typed */
+export const validateEmptyResult: (value: unknown) => ValidationResult<T.EmptyResult> = validator<T.EmptyResult>(_collectEmptyResult);
+/** `EmptyResult` (schema.ts:207) as a Standard Schema v1 object */
+export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
 
-function _isCancelledNotificationParams(v: any, d: number): boolean {
+function _isCancelledNotificationParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.reason === undefined || typeof v.reason === "string") &&
-    (v.requestId === undefined || typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v["reason"] === undefined || typeof v["reason"] === "string") &&
+    (v["requestId"] === undefined || typeof v["requestId"] === "string" || Number.isInteger(v["requestId"])) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
-    opt(o, p, "/reason", v.reason, typeof v.reason === "string", "string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (v["requestId"] !== undefined) _collectRequestId(v["requestId"], p + "/requestId", o, d + 1);
+    opt(o, p, "/reason", v["reason"], typeof v["reason"] === "string", "string");
   }
 }
 
 /** `CancelledNotificationParams` (schema.ts:215) */
-export const {
-  is: isCancelledNotificationParams,
-  validate: validateCancelledNotificationParams,
-  schema: CancelledNotificationParamsSchema,
-} = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
+export const isCancelledNotificationParams: (value: unknown) => value is T.CancelledNotificationParams =
+  guard<T.CancelledNotificationParams>(_isCancelledNotificationParams);
+/** `CancelledNotificationParams` (schema.ts:215): every issue, or the value typed */
+export const validateCancelledNotificationParams: (value: unknown) => ValidationResult<T.CancelledNotificationParams> =
+  validator<T.CancelledNotificationParams>(_collectCancelledNotificationParams);
+/** `CancelledNotificationParams` (schema.ts:215) as a Standard Schema v1 object */
+export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> =
+  standard(validateCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1);
+  return (
+    isObject(v) && v["method"] === "notifications/cancelled" && v["jsonrpc"] === "2.0" && _isCancelledNotificationParams(v["params"], d + 1)
+  );
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "/params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/cancelled", '"notifications/cancelled"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCancelledNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `CancelledNotification` (schema.ts:244) */
-export const {
-  is: isCancelledNotification,
-  validate: validateCancelledNotification,
-  schema: CancelledNotificationSchema,
-} = define<T.CancelledNotification>(_isCancelledNotification, _collectCancelledNotification);
+export const isCancelledNotification: (value: unknown) => value is T.CancelledNotification =
+  guard<T.CancelledNotification>(_isCancelledNotification);
+/** `CancelledNotification` (schema.ts:244): every issue, or the value typed */
+export const validateCancelledNotification: (value: unknown) => ValidationResult<T.CancelledNotification> =
+  validator<T.CancelledNotification>(_collectCancelledNotification);
+/** `CancelledNotification` (schema.ts:244) as a Standard Schema v1 object */
+export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
 
 function _isInitializeRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.protocolVersion === "string" &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    _isClientCapabilities(v.capabilities, d + 1) &&
-    _isImplementation(v.clientInfo, d + 1)
+    typeof v["protocolVersion"] === "string" &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    _isClientCapabilities(v["capabilities"], d + 1) &&
+    _isImplementation(v["clientInfo"], d + 1)
   );
 }
 
 function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializeRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    req(o, p, "/protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "/capabilities", v.capabilities)) _collectClientCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    if (need(o, p, "/clientInfo", v.clientInfo)) _collectImplementation(v.clientInfo, p + "/clientInfo", o, d + 1);
+    req(o, p, "/protocolVersion", v["protocolVersion"], typeof v["protocolVersion"] === "string", "string");
+    if (need(o, p, "/capabilities", v["capabilities"])) _collectClientCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
+    if (need(o, p, "/clientInfo", v["clientInfo"])) _collectImplementation(v["clientInfo"], p + "/clientInfo", o, d + 1);
   }
 }
 
 /** `InitializeRequestParams` (schema.ts:255) */
-export const {
-  is: isInitializeRequestParams,
-  validate: validateInitializeRequestParams,
-  schema: InitializeRequestParamsSchema,
-} = define<T.InitializeRequestParams>(_isInitializeRequestParams, _collectInitializeRequestParams);
+export const isInitializeRequestParams: (value: unknown) => value is T.InitializeRequestParams =
+  guard<T.InitializeRequestParams>(_isInitializeRequestParams);
+/** `InitializeRequestParams` (schema.ts:255): every issue, or the value typed */
+export const validateInitializeRequestParams: (value: unknown) => ValidationResult<T.InitializeRequestParams> =
+  validator<T.InitializeRequestParams>(_collectInitializeRequestParams);
+/** `InitializeRequestParams` (schema.ts:255) as a Standard Schema v1 object */
+export const InitializeRequestParamsSchema: StandardSchemaV1<unknown, T.InitializeRequestParams> =
+  standard(validateInitializeRequestParams);
 
 function _isInitializeRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "initialize" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isInitializeRequestParams(v.params, d + 1)
+    v["method"] === "initialize" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isInitializeRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "initialize", '"initialize"', "const");
-    if (need(o, p, "/params", v.params)) _collectInitializeRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "initialize", '"initialize"', "const");
+    if (need(o, p, "/params", v["params"])) _collectInitializeRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `InitializeRequest` (schema.ts:269) */
-export const {
-  is: isInitializeRequest,
-  validate: validateInitializeRequest,
-  schema: InitializeRequestSchema,
-} = define<T.InitializeRequest>(_isInitializeRequest, _collectInitializeRequest);
+export const isInitializeRequest: (value: unknown) => value is T.InitializeRequest = guard<T.InitializeRequest>(_isInitializeRequest);
+/** `InitializeRequest` (schema.ts:269): every issue, or the value typed */
+export const validateInitializeRequest: (value: unknown) => ValidationResult<T.InitializeRequest> =
+  validator<T.InitializeRequest>(_collectInitializeRequest);
+/** `InitializeRequest` (schema.ts:269) as a Standard Schema v1 object */
+export const InitializeRequestSchema: StandardSchemaV1<unknown, T.InitializeRequest> = standard(validateInitializeRequest);
 
 function _isInitializeResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.protocolVersion === "string" &&
-    (v.instructions === undefined || typeof v.instructions === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isServerCapabilities(v.capabilities, d + 1) &&
-    _isImplementation(v.serverInfo, d + 1)
+    typeof v["protocolVersion"] === "string" &&
+    (v["instructions"] === undefined || typeof v["instructions"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isServerCapabilities(v["capabilities"], d + 1) &&
+    _isImplementation(v["serverInfo"], d + 1)
   );
 }
 
 function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializeResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    req(o, p, "/protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
-    if (need(o, p, "/capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    if (need(o, p, "/serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
-    opt(o, p, "/instructions", v.instructions, typeof v.instructions === "string", "string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    req(o, p, "/protocolVersion", v["protocolVersion"], typeof v["protocolVersion"] === "string", "string");
+    if (need(o, p, "/capabilities", v["capabilities"])) _collectServerCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
+    if (need(o, p, "/serverInfo", v["serverInfo"])) _collectImplementation(v["serverInfo"], p + "/serverInfo", o, d + 1);
+    opt(o, p, "/instructions", v["instructions"], typeof v["instructions"] === "string", "string");
   }
 }
 
 /** `InitializeResult` (schema.ts:279) */
-export const {
-  is: isInitializeResult,
-  validate: validateInitializeResult,
-  schema: InitializeResultSchema,
-} = define<T.InitializeResult>(_isInitializeResult, _collectInitializeResult);
+export const isInitializeResult: (value: unknown) => value is T.InitializeResult = guard<T.InitializeResult>(_isInitializeResult);
+/** `InitializeResult` (schema.ts:279): every issue, or the value typed */
+export const validateInitializeResult: (value: unknown) => ValidationResult<T.InitializeResult> =
+  validator<T.InitializeResult>(_collectInitializeResult);
+/** `InitializeResult` (schema.ts:279) as a Standard Schema v1 object */
+export const InitializeResultSchema: StandardSchemaV1<unknown, T.InitializeResult> = standard(validateInitializeResult);
 
 function _isInitializedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/initialized" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/initialized" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/initialized", '"notifications/initialized"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/initialized", '"notifications/initialized"', "const");
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `InitializedNotification` (schema.ts:300) */
-export const {
-  is: isInitializedNotification,
-  validate: validateInitializedNotification,
-  schema: InitializedNotificationSchema,
-} = define<T.InitializedNotification>(_isInitializedNotification, _collectInitializedNotification);
+export const isInitializedNotification: (value: unknown) => value is T.InitializedNotification =
+  guard<T.InitializedNotification>(_isInitializedNotification);
+/** `InitializedNotification` (schema.ts:300): every issue, or the value typed */
+export const validateInitializedNotification: (value: unknown) => ValidationResult<T.InitializedNotification> =
+  validator<T.InitializedNotification>(_collectInitializedNotification);
+/** `InitializedNotification` (schema.ts:300) as a Standard Schema v1 object */
+export const InitializedNotificationSchema: StandardSchemaV1<unknown, T.InitializedNotification> =
+  standard(validateInitializedNotification);
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
-    (v.roots === undefined || (isObject(v.roots) && (v.roots.listChanged === undefined || typeof v.roots.listChanged === "boolean"))) &&
-    (v.sampling === undefined ||
-      (isObject(v.sampling) &&
-        (v.sampling.context === undefined || isObject(v.sampling.context)) &&
-        (v.sampling.tools === undefined || isObject(v.sampling.tools)))) &&
-    (v.elicitation === undefined ||
-      (isObject(v.elicitation) &&
-        (v.elicitation.form === undefined || isObject(v.elicitation.form)) &&
-        (v.elicitation.url === undefined || isObject(v.elicitation.url)))) &&
-    (v.tasks === undefined ||
-      (isObject(v.tasks) &&
-        (v.tasks.list === undefined || isObject(v.tasks.list)) &&
-        (v.tasks.cancel === undefined || isObject(v.tasks.cancel)) &&
-        (v.tasks.requests === undefined ||
-          (isObject(v.tasks.requests) &&
-            (v.tasks.requests.sampling === undefined ||
-              (isObject(v.tasks.requests.sampling) &&
-                (v.tasks.requests.sampling.createMessage === undefined || isObject(v.tasks.requests.sampling.createMessage)))) &&
-            (v.tasks.requests.elicitation === undefined ||
-              (isObject(v.tasks.requests.elicitation) &&
-                (v.tasks.requests.elicitation.create === undefined || isObject(v.tasks.requests.elicitation.create))))))))
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["roots"] === undefined ||
+      (isObject(v["roots"]) && (v["roots"]["listChanged"] === undefined || typeof v["roots"]["listChanged"] === "boolean"))) &&
+    (v["sampling"] === undefined ||
+      (isObject(v["sampling"]) &&
+        (v["sampling"]["context"] === undefined || isObject(v["sampling"]["context"])) &&
+        (v["sampling"]["tools"] === undefined || isObject(v["sampling"]["tools"])))) &&
+    (v["elicitation"] === undefined ||
+      (isObject(v["elicitation"]) &&
+        (v["elicitation"]["form"] === undefined || isObject(v["elicitation"]["form"])) &&
+        (v["elicitation"]["url"] === undefined || isObject(v["elicitation"]["url"])))) &&
+    (v["tasks"] === undefined ||
+      (isObject(v["tasks"]) &&
+        (v["tasks"]["list"] === undefined || isObject(v["tasks"]["list"])) &&
+        (v["tasks"]["cancel"] === undefined || isObject(v["tasks"]["cancel"])) &&
+        (v["tasks"]["requests"] === undefined ||
+          (isObject(v["tasks"]["requests"]) &&
+            (v["tasks"]["requests"]["sampling"] === undefined ||
+              (isObject(v["tasks"]["requests"]["sampling"]) &&
+                (v["tasks"]["requests"]["sampling"]["createMessage"] === undefined ||
+                  isObject(v["tasks"]["requests"]["sampling"]["createMessage"])))) &&
+            (v["tasks"]["requests"]["elicitation"] === undefined ||
+              (isObject(v["tasks"]["requests"]["elicitation"]) &&
+                (v["tasks"]["requests"]["elicitation"]["create"] === undefined ||
+                  isObject(v["tasks"]["requests"]["elicitation"]["create"]))))))))
   );
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    if (v.roots !== undefined) {
-      if (object(o, p + "/roots", v.roots)) {
-        opt(o, p + "/roots", "/listChanged", v.roots.listChanged, typeof v.roots.listChanged === "boolean", "boolean");
+    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
+    if (v["roots"] !== undefined) {
+      if (object(o, p + "/roots", v["roots"])) {
+        opt(o, p + "/roots", "/listChanged", v["roots"]["listChanged"], typeof v["roots"]["listChanged"] === "boolean", "boolean");
       }
     }
-    if (v.sampling !== undefined) {
-      if (object(o, p + "/sampling", v.sampling)) {
-        opt(o, p + "/sampling", "/context", v.sampling.context, isObject(v.sampling.context), "object");
-        opt(o, p + "/sampling", "/tools", v.sampling.tools, isObject(v.sampling.tools), "object");
+    if (v["sampling"] !== undefined) {
+      if (object(o, p + "/sampling", v["sampling"])) {
+        opt(o, p + "/sampling", "/context", v["sampling"]["context"], isObject(v["sampling"]["context"]), "object");
+        opt(o, p + "/sampling", "/tools", v["sampling"]["tools"], isObject(v["sampling"]["tools"]), "object");
       }
     }
-    if (v.elicitation !== undefined) {
-      if (object(o, p + "/elicitation", v.elicitation)) {
-        opt(o, p + "/elicitation", "/form", v.elicitation.form, isObject(v.elicitation.form), "object");
-        opt(o, p + "/elicitation", "/url", v.elicitation.url, isObject(v.elicitation.url), "object");
+    if (v["elicitation"] !== undefined) {
+      if (object(o, p + "/elicitation", v["elicitation"])) {
+        opt(o, p + "/elicitation", "/form", v["elicitation"]["form"], isObject(v["elicitation"]["form"]), "object");
+        opt(o, p + "/elicitation", "/url", v["elicitation"]["url"], isObject(v["elicitation"]["url"]), "object");
       }
     }
-    if (v.tasks !== undefined) {
-      if (object(o, p + "/tasks", v.tasks)) {
-        opt(o, p + "/tasks", "/list", v.tasks.list, isObject(v.tasks.list), "object");
-        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
-        if (v.tasks.requests !== undefined) {
-          if (object(o, p + "/tasks/requests", v.tasks.requests)) {
-            if (v.tasks.requests.sampling !== undefined) {
-              if (object(o, p + "/tasks/requests/sampling", v.tasks.requests.sampling)) {
+    if (v["tasks"] !== undefined) {
+      if (object(o, p + "/tasks", v["tasks"])) {
+        opt(o, p + "/tasks", "/list", v["tasks"]["list"], isObject(v["tasks"]["list"]), "object");
+        opt(o, p + "/tasks", "/cancel", v["tasks"]["cancel"], isObject(v["tasks"]["cancel"]), "object");
+        if (v["tasks"]["requests"] !== undefined) {
+          if (object(o, p + "/tasks/requests", v["tasks"]["requests"])) {
+            if (v["tasks"]["requests"]["sampling"] !== undefined) {
+              if (object(o, p + "/tasks/requests/sampling", v["tasks"]["requests"]["sampling"])) {
                 opt(
                   o,
                   p + "/tasks/requests/sampling",
                   "/createMessage",
-                  v.tasks.requests.sampling.createMessage,
-                  isObject(v.tasks.requests.sampling.createMessage),
+                  v["tasks"]["requests"]["sampling"]["createMessage"],
+                  isObject(v["tasks"]["requests"]["sampling"]["createMessage"]),
                   "object",
                 );
               }
             }
-            if (v.tasks.requests.elicitation !== undefined) {
-              if (object(o, p + "/tasks/requests/elicitation", v.tasks.requests.elicitation)) {
+            if (v["tasks"]["requests"]["elicitation"] !== undefined) {
+              if (object(o, p + "/tasks/requests/elicitation", v["tasks"]["requests"]["elicitation"])) {
                 opt(
                   o,
                   p + "/tasks/requests/elicitation",
                   "/create",
-                  v.tasks.requests.elicitation.create,
-                  isObject(v.tasks.requests.elicitation.create),
+                  v["tasks"]["requests"]["elicitation"]["create"],
+                  isObject(v["tasks"]["requests"]["elicitation"]["create"]),
                   "object",
                 );
               }
@@ -981,7 +1041,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
   }
 }
 
-function _isClientCapabilities$experimental(v: any, d: number): boolean {
+function _isClientCapabilities$experimental(v: any, _d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
@@ -990,7 +1050,7 @@ function _isClientCapabilities$experimental(v: any, d: number): boolean {
   return true;
 }
 
-function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isClientCapabilities$experimental$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (o.length > MAX_ISSUES) break;
@@ -1001,68 +1061,84 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
 }
 
 /** `ClientCapabilities` (schema.ts:310) */
-export const {
-  is: isClientCapabilities,
-  validate: validateClientCapabilities,
-  schema: ClientCapabilitiesSchema,
-} = define<T.ClientCapabilities>(_isClientCapabilities, _collectClientCapabilities);
+export const isClientCapabilities: (value: unknown) => value is T.ClientCapabilities = guard<T.ClientCapabilities>(_isClientCapabilities);
+/** `ClientCapabilities` (schema.ts:310): every issue, or the value typed */
+export const validateClientCapabilities: (value: unknown) => ValidationResult<T.ClientCapabilities> =
+  validator<T.ClientCapabilities>(_collectClientCapabilities);
+/** `ClientCapabilities` (schema.ts:310) as a Standard Schema v1 object */
+export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.logging === undefined || isObject(v.logging)) &&
-    (v.completions === undefined || isObject(v.completions)) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
-    (v.prompts === undefined ||
-      (isObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
-    (v.resources === undefined ||
-      (isObject(v.resources) &&
-        (v.resources.subscribe === undefined || typeof v.resources.subscribe === "boolean") &&
-        (v.resources.listChanged === undefined || typeof v.resources.listChanged === "boolean"))) &&
-    (v.tools === undefined || (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
-    (v.tasks === undefined ||
-      (isObject(v.tasks) &&
-        (v.tasks.list === undefined || isObject(v.tasks.list)) &&
-        (v.tasks.cancel === undefined || isObject(v.tasks.cancel)) &&
-        (v.tasks.requests === undefined ||
-          (isObject(v.tasks.requests) &&
-            (v.tasks.requests.tools === undefined ||
-              (isObject(v.tasks.requests.tools) &&
-                (v.tasks.requests.tools.call === undefined || isObject(v.tasks.requests.tools.call))))))))
+    (v["logging"] === undefined || isObject(v["logging"])) &&
+    (v["completions"] === undefined || isObject(v["completions"])) &&
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["prompts"] === undefined ||
+      (isObject(v["prompts"]) && (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean"))) &&
+    (v["resources"] === undefined ||
+      (isObject(v["resources"]) &&
+        (v["resources"]["subscribe"] === undefined || typeof v["resources"]["subscribe"] === "boolean") &&
+        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean"))) &&
+    (v["tools"] === undefined ||
+      (isObject(v["tools"]) && (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean"))) &&
+    (v["tasks"] === undefined ||
+      (isObject(v["tasks"]) &&
+        (v["tasks"]["list"] === undefined || isObject(v["tasks"]["list"])) &&
+        (v["tasks"]["cancel"] === undefined || isObject(v["tasks"]["cancel"])) &&
+        (v["tasks"]["requests"] === undefined ||
+          (isObject(v["tasks"]["requests"]) &&
+            (v["tasks"]["requests"]["tools"] === undefined ||
+              (isObject(v["tasks"]["requests"]["tools"]) &&
+                (v["tasks"]["requests"]["tools"]["call"] === undefined || isObject(v["tasks"]["requests"]["tools"]["call"]))))))))
   );
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    opt(o, p, "/logging", v.logging, isObject(v.logging), "object");
-    opt(o, p, "/completions", v.completions, isObject(v.completions), "object");
-    if (v.prompts !== undefined) {
-      if (object(o, p + "/prompts", v.prompts)) {
-        opt(o, p + "/prompts", "/listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
+    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
+    opt(o, p, "/logging", v["logging"], isObject(v["logging"]), "object");
+    opt(o, p, "/completions", v["completions"], isObject(v["completions"]), "object");
+    if (v["prompts"] !== undefined) {
+      if (object(o, p + "/prompts", v["prompts"])) {
+        opt(o, p + "/prompts", "/listChanged", v["prompts"]["listChanged"], typeof v["prompts"]["listChanged"] === "boolean", "boolean");
       }
     }
-    if (v.resources !== undefined) {
-      if (object(o, p + "/resources", v.resources)) {
-        opt(o, p + "/resources", "/subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
-        opt(o, p + "/resources", "/listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
+    if (v["resources"] !== undefined) {
+      if (object(o, p + "/resources", v["resources"])) {
+        opt(o, p + "/resources", "/subscribe", v["resources"]["subscribe"], typeof v["resources"]["subscribe"] === "boolean", "boolean");
+        opt(
+          o,
+          p + "/resources",
+          "/listChanged",
+          v["resources"]["listChanged"],
+          typeof v["resources"]["listChanged"] === "boolean",
+          "boolean",
+        );
       }
     }
-    if (v.tools !== undefined) {
-      if (object(o, p + "/tools", v.tools)) {
-        opt(o, p + "/tools", "/listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
+    if (v["tools"] !== undefined) {
+      if (object(o, p + "/tools", v["tools"])) {
+        opt(o, p + "/tools", "/listChanged", v["tools"]["listChanged"], typeof v["tools"]["listChanged"] === "boolean", "boolean");
       }
     }
-    if (v.tasks !== undefined) {
-      if (object(o, p + "/tasks", v.tasks)) {
-        opt(o, p + "/tasks", "/list", v.tasks.list, isObject(v.tasks.list), "object");
-        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
-        if (v.tasks.requests !== undefined) {
-          if (object(o, p + "/tasks/requests", v.tasks.requests)) {
-            if (v.tasks.requests.tools !== undefined) {
-              if (object(o, p + "/tasks/requests/tools", v.tasks.requests.tools)) {
-                opt(o, p + "/tasks/requests/tools", "/call", v.tasks.requests.tools.call, isObject(v.tasks.requests.tools.call), "object");
+    if (v["tasks"] !== undefined) {
+      if (object(o, p + "/tasks", v["tasks"])) {
+        opt(o, p + "/tasks", "/list", v["tasks"]["list"], isObject(v["tasks"]["list"]), "object");
+        opt(o, p + "/tasks", "/cancel", v["tasks"]["cancel"], isObject(v["tasks"]["cancel"]), "object");
+        if (v["tasks"]["requests"] !== undefined) {
+          if (object(o, p + "/tasks/requests", v["tasks"]["requests"])) {
+            if (v["tasks"]["requests"]["tools"] !== undefined) {
+              if (object(o, p + "/tasks/requests/tools", v["tasks"]["requests"]["tools"])) {
+                opt(
+                  o,
+                  p + "/tasks/requests/tools",
+                  "/call",
+                  v["tasks"]["requests"]["tools"]["call"],
+                  isObject(v["tasks"]["requests"]["tools"]["call"]),
+                  "object",
+                );
               }
             }
           }
@@ -1073,43 +1149,44 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ServerCapabilities` (schema.ts:386) */
-export const {
-  is: isServerCapabilities,
-  validate: validateServerCapabilities,
-  schema: ServerCapabilitiesSchema,
-} = define<T.ServerCapabilities>(_isServerCapabilities, _collectServerCapabilities);
+export const isServerCapabilities: (value: unknown) => value is T.ServerCapabilities = guard<T.ServerCapabilities>(_isServerCapabilities);
+/** `ServerCapabilities` (schema.ts:386): every issue, or the value typed */
+export const validateServerCapabilities: (value: unknown) => ValidationResult<T.ServerCapabilities> =
+  validator<T.ServerCapabilities>(_collectServerCapabilities);
+/** `ServerCapabilities` (schema.ts:386) as a Standard Schema v1 object */
+export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
-    typeof v.src === "string" &&
-    formatUri(v.src) &&
-    (v.sizes === undefined || _isIcon$sizes(v.sizes, d + 1))
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
+    typeof v["src"] === "string" &&
+    formatUri(v["src"]) &&
+    (v["sizes"] === undefined || _isIcon$sizes(v["sizes"], d + 1))
   );
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcon(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/src", v.src)) {
-      if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
-      else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
+    if (need(o, p, "/src", v["src"])) {
+      if (!(typeof v["src"] === "string")) expected(o, p + "/src", "string", v["src"]);
+      else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.sizes !== undefined) _isIcon$sizes$collect(v.sizes, p + "/sizes", o, d + 1);
-    opt(o, p, "/theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["sizes"] !== undefined) _isIcon$sizes$collect(v["sizes"], p + "/sizes", o, d + 1);
+    opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
   }
 }
 
-function _isIcon$sizes(v: any, d: number): boolean {
+function _isIcon$sizes(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
   return true;
 }
 
-function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
@@ -1120,16 +1197,20 @@ function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `Icon` (schema.ts:464) */
-export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
+export const isIcon: (value: unknown) => value is T.Icon = guard<T.Icon>(_isIcon);
+/** `Icon` (schema.ts:464): every issue, or the value typed */
+export const validateIcon: (value: unknown) => ValidationResult<T.Icon> = validator<T.Icon>(_collectIcon);
+/** `Icon` (schema.ts:464) as a Standard Schema v1 object */
+export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
+  return isObject(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcons(v, d)) return;
   if (object(o, p, v)) {
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
   }
 }
 
@@ -1144,254 +1225,279 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `Icons` (schema.ts:508) */
-export const { is: isIcons, validate: validateIcons, schema: IconsSchema } = define<T.Icons>(_isIcons, _collectIcons);
+export const isIcons: (value: unknown) => value is T.Icons = guard<T.Icons>(_isIcons);
+/** `Icons` (schema.ts:508): every issue, or the value typed */
+export const validateIcons: (value: unknown) => ValidationResult<T.Icons> = validator<T.Icons>(_collectIcons);
+/** `Icons` (schema.ts:508) as a Standard Schema v1 object */
+export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
 
-function _isBaseMetadata(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
+function _isBaseMetadata(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["name"] === "string" && (v["title"] === undefined || typeof v["title"] === "string");
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBaseMetadata(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
   }
 }
 
 /** `BaseMetadata` (schema.ts:528) */
-export const {
-  is: isBaseMetadata,
-  validate: validateBaseMetadata,
-  schema: BaseMetadataSchema,
-} = define<T.BaseMetadata>(_isBaseMetadata, _collectBaseMetadata);
+export const isBaseMetadata: (value: unknown) => value is T.BaseMetadata = guard<T.BaseMetadata>(_isBaseMetadata);
+/** `BaseMetadata` (schema.ts:528): every issue, or the value typed */
+export const validateBaseMetadata: (value: unknown) => ValidationResult<T.BaseMetadata> = validator<T.BaseMetadata>(_collectBaseMetadata);
+/** `BaseMetadata` (schema.ts:528) as a Standard Schema v1 object */
+export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    typeof v.version === "string" &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && formatUri(v.websiteUrl)))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    typeof v["version"] === "string" &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"])))
   );
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImplementation(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    req(o, p, "/version", v.version, typeof v.version === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (v.websiteUrl !== undefined) {
-      if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
-      else if (!formatUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    req(o, p, "/version", v["version"], typeof v["version"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (v["websiteUrl"] !== undefined) {
+      if (!(typeof v["websiteUrl"] === "string")) expected(o, p + "/websiteUrl", "string", v["websiteUrl"]);
+      else if (!formatUri(v["websiteUrl"])) issue(o, p + "/websiteUrl", "format", "expected a uri string");
     }
   }
 }
 
 /** `Implementation` (schema.ts:550) */
-export const {
-  is: isImplementation,
-  validate: validateImplementation,
-  schema: ImplementationSchema,
-} = define<T.Implementation>(_isImplementation, _collectImplementation);
+export const isImplementation: (value: unknown) => value is T.Implementation = guard<T.Implementation>(_isImplementation);
+/** `Implementation` (schema.ts:550): every issue, or the value typed */
+export const validateImplementation: (value: unknown) => ValidationResult<T.Implementation> =
+  validator<T.Implementation>(_collectImplementation);
+/** `Implementation` (schema.ts:550) as a Standard Schema v1 object */
+export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
 
 function _isPingRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "ping" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isRequestParams(v.params, d + 1))
+    v["method"] === "ping" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPingRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "ping", '"ping"', "const");
-    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "ping", '"ping"', "const");
+    if (v["params"] !== undefined) _collectRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `PingRequest` (schema.ts:576) */
-export const {
-  is: isPingRequest,
-  validate: validatePingRequest,
-  schema: PingRequestSchema,
-} = define<T.PingRequest>(_isPingRequest, _collectPingRequest);
+export const isPingRequest: (value: unknown) => value is T.PingRequest = guard<T.PingRequest>(_isPingRequest);
+/** `PingRequest` (schema.ts:576): every issue, or the value typed */
+export const validatePingRequest: (value: unknown) => ValidationResult<T.PingRequest> = validator<T.PingRequest>(_collectPingRequest);
+/** `PingRequest` (schema.ts:576) as a Standard Schema v1 object */
+export const PingRequestSchema: StandardSchemaV1<unknown, T.PingRequest> = standard(validatePingRequest);
 
-function _isProgressNotificationParams(v: any, d: number): boolean {
+function _isProgressNotificationParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    Number.isFinite(v.progress) &&
-    (v.total === undefined || Number.isFinite(v.total)) &&
-    (v.message === undefined || typeof v.message === "string") &&
-    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
-    (v._meta === undefined || isObject(v._meta))
+    Number.isFinite(v["progress"]) &&
+    (v["total"] === undefined || Number.isFinite(v["total"])) &&
+    (v["message"] === undefined || typeof v["message"] === "string") &&
+    (typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
-    req(o, p, "/progress", v.progress, Number.isFinite(v.progress), "number");
-    opt(o, p, "/total", v.total, Number.isFinite(v.total), "number");
-    opt(o, p, "/message", v.message, typeof v.message === "string", "string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/progressToken", v["progressToken"])) _collectProgressToken(v["progressToken"], p + "/progressToken", o, d + 1);
+    req(o, p, "/progress", v["progress"], Number.isFinite(v["progress"]), "number");
+    opt(o, p, "/total", v["total"], Number.isFinite(v["total"]), "number");
+    opt(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `ProgressNotificationParams` (schema.ts:588) */
-export const {
-  is: isProgressNotificationParams,
-  validate: validateProgressNotificationParams,
-  schema: ProgressNotificationParamsSchema,
-} = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
+export const isProgressNotificationParams: (value: unknown) => value is T.ProgressNotificationParams =
+  guard<T.ProgressNotificationParams>(_isProgressNotificationParams);
+/** `ProgressNotificationParams` (schema.ts:588): every issue, or the value typed */
+export const validateProgressNotificationParams: (value: unknown) => ValidationResult<T.ProgressNotificationParams> =
+  validator<T.ProgressNotificationParams>(_collectProgressNotificationParams);
+/** `ProgressNotificationParams` (schema.ts:588) as a Standard Schema v1 object */
+export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> =
+  standard(validateProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
+  return (
+    isObject(v) && v["method"] === "notifications/progress" && v["jsonrpc"] === "2.0" && _isProgressNotificationParams(v["params"], d + 1)
+  );
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "/params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/progress", '"notifications/progress"', "const");
+    if (need(o, p, "/params", v["params"])) _collectProgressNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ProgressNotification` (schema.ts:616) */
-export const {
-  is: isProgressNotification,
-  validate: validateProgressNotification,
-  schema: ProgressNotificationSchema,
-} = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
+export const isProgressNotification: (value: unknown) => value is T.ProgressNotification =
+  guard<T.ProgressNotification>(_isProgressNotification);
+/** `ProgressNotification` (schema.ts:616): every issue, or the value typed */
+export const validateProgressNotification: (value: unknown) => ValidationResult<T.ProgressNotification> =
+  validator<T.ProgressNotification>(_collectProgressNotification);
+/** `ProgressNotification` (schema.ts:616) as a Standard Schema v1 object */
+export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
 
-function _isPaginatedRequestParams(v: any, d: number): boolean {
+function _isPaginatedRequestParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.cursor === undefined || typeof v.cursor === "string") &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
+    (v["cursor"] === undefined || typeof v["cursor"] === "string") &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"]))))
   );
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
+    if (v["cursor"] !== undefined) _collectCursor(v["cursor"], p + "/cursor", o, d + 1);
   }
 }
 
 /** `PaginatedRequestParams` (schema.ts:627) */
-export const {
-  is: isPaginatedRequestParams,
-  validate: validatePaginatedRequestParams,
-  schema: PaginatedRequestParamsSchema,
-} = define<T.PaginatedRequestParams>(_isPaginatedRequestParams, _collectPaginatedRequestParams);
+export const isPaginatedRequestParams: (value: unknown) => value is T.PaginatedRequestParams =
+  guard<T.PaginatedRequestParams>(_isPaginatedRequestParams);
+/** `PaginatedRequestParams` (schema.ts:627): every issue, or the value typed */
+export const validatePaginatedRequestParams: (value: unknown) => ValidationResult<T.PaginatedRequestParams> =
+  validator<T.PaginatedRequestParams>(_collectPaginatedRequestParams);
+/** `PaginatedRequestParams` (schema.ts:627) as a Standard Schema v1 object */
+export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.method === "string" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `PaginatedRequest` (schema.ts:636) */
-export const {
-  is: isPaginatedRequest,
-  validate: validatePaginatedRequest,
-  schema: PaginatedRequestSchema,
-} = define<T.PaginatedRequest>(_isPaginatedRequest, _collectPaginatedRequest);
+export const isPaginatedRequest: (value: unknown) => value is T.PaginatedRequest = guard<T.PaginatedRequest>(_isPaginatedRequest);
+/** `PaginatedRequest` (schema.ts:636): every issue, or the value typed */
+export const validatePaginatedRequest: (value: unknown) => ValidationResult<T.PaginatedRequest> =
+  validator<T.PaginatedRequest>(_collectPaginatedRequest);
+/** `PaginatedRequest` (schema.ts:636) as a Standard Schema v1 object */
+export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
 
-function _isPaginatedResult(v: any, d: number): boolean {
-  return isObject(v) && (v.nextCursor === undefined || typeof v.nextCursor === "string") && (v._meta === undefined || isObject(v._meta));
+function _isPaginatedResult(v: any, _d: number): boolean {
+  return (
+    isObject(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
+  );
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
   }
 }
 
 /** `PaginatedResult` (schema.ts:641) */
-export const {
-  is: isPaginatedResult,
-  validate: validatePaginatedResult,
-  schema: PaginatedResultSchema,
-} = define<T.PaginatedResult>(_isPaginatedResult, _collectPaginatedResult);
+export const isPaginatedResult: (value: unknown) => value is T.PaginatedResult = guard<T.PaginatedResult>(_isPaginatedResult);
+/** `PaginatedResult` (schema.ts:641): every issue, or the value typed */
+export const validatePaginatedResult: (value: unknown) => ValidationResult<T.PaginatedResult> =
+  validator<T.PaginatedResult>(_collectPaginatedResult);
+/** `PaginatedResult` (schema.ts:641) as a Standard Schema v1 object */
+export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
+    v["method"] === "resources/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/list", '"resources/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/list", '"resources/list"', "const");
+    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListResourcesRequest` (schema.ts:655) */
-export const {
-  is: isListResourcesRequest,
-  validate: validateListResourcesRequest,
-  schema: ListResourcesRequestSchema,
-} = define<T.ListResourcesRequest>(_isListResourcesRequest, _collectListResourcesRequest);
+export const isListResourcesRequest: (value: unknown) => value is T.ListResourcesRequest =
+  guard<T.ListResourcesRequest>(_isListResourcesRequest);
+/** `ListResourcesRequest` (schema.ts:655): every issue, or the value typed */
+export const validateListResourcesRequest: (value: unknown) => ValidationResult<T.ListResourcesRequest> =
+  validator<T.ListResourcesRequest>(_collectListResourcesRequest);
+/** `ListResourcesRequest` (schema.ts:655) as a Standard Schema v1 object */
+export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isListResourcesResult$resources(v.resources, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isListResourcesResult$resources(v["resources"], d + 1)
   );
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/resources", v["resources"])) _isListResourcesResult$resources$collect(v["resources"], p + "/resources", o, d + 1);
   }
 }
 
@@ -1406,55 +1512,61 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
 }
 
 /** `ListResourcesResult` (schema.ts:664) */
-export const {
-  is: isListResourcesResult,
-  validate: validateListResourcesResult,
-  schema: ListResourcesResultSchema,
-} = define<T.ListResourcesResult>(_isListResourcesResult, _collectListResourcesResult);
+export const isListResourcesResult: (value: unknown) => value is T.ListResourcesResult =
+  guard<T.ListResourcesResult>(_isListResourcesResult);
+/** `ListResourcesResult` (schema.ts:664): every issue, or the value typed */
+export const validateListResourcesResult: (value: unknown) => ValidationResult<T.ListResourcesResult> =
+  validator<T.ListResourcesResult>(_collectListResourcesResult);
+/** `ListResourcesResult` (schema.ts:664) as a Standard Schema v1 object */
+export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/templates/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
+    v["method"] === "resources/templates/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/templates/list", '"resources/templates/list"', "const");
+    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListResourceTemplatesRequest` (schema.ts:673) */
-export const {
-  is: isListResourceTemplatesRequest,
-  validate: validateListResourceTemplatesRequest,
-  schema: ListResourceTemplatesRequestSchema,
-} = define<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest, _collectListResourceTemplatesRequest);
+export const isListResourceTemplatesRequest: (value: unknown) => value is T.ListResourceTemplatesRequest =
+  guard<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest);
+/** `ListResourceTemplatesRequest` (schema.ts:673): every issue, or the value typed */
+export const validateListResourceTemplatesRequest: (value: unknown) => ValidationResult<T.ListResourceTemplatesRequest> =
+  validator<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest);
+/** `ListResourceTemplatesRequest` (schema.ts:673) as a Standard Schema v1 object */
+export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
+  validateListResourceTemplatesRequest,
+);
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1)
   );
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/resourceTemplates", v.resourceTemplates))
-      _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/resourceTemplates", v["resourceTemplates"]))
+      _isListResourceTemplatesResult$resourceTemplates$collect(v["resourceTemplates"], p + "/resourceTemplates", o, d + 1);
   }
 }
 
@@ -1469,114 +1581,130 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: str
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:682) */
-export const {
-  is: isListResourceTemplatesResult,
-  validate: validateListResourceTemplatesResult,
-  schema: ListResourceTemplatesResultSchema,
-} = define<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult, _collectListResourceTemplatesResult);
+export const isListResourceTemplatesResult: (value: unknown) => value is T.ListResourceTemplatesResult =
+  guard<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult);
+/** `ListResourceTemplatesResult` (schema.ts:682): every issue, or the value typed */
+export const validateListResourceTemplatesResult: (value: unknown) => ValidationResult<T.ListResourceTemplatesResult> =
+  validator<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult);
+/** `ListResourceTemplatesResult` (schema.ts:682) as a Standard Schema v1 object */
+export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> =
+  standard(validateListResourceTemplatesResult);
 
-function _isResourceRequestParams(v: any, d: number): boolean {
+function _isResourceRequestParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri)
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"])
   );
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
 /** `ResourceRequestParams` (schema.ts:691) */
-export const {
-  is: isResourceRequestParams,
-  validate: validateResourceRequestParams,
-  schema: ResourceRequestParamsSchema,
-} = define<T.ResourceRequestParams>(_isResourceRequestParams, _collectResourceRequestParams);
+export const isResourceRequestParams: (value: unknown) => value is T.ResourceRequestParams =
+  guard<T.ResourceRequestParams>(_isResourceRequestParams);
+/** `ResourceRequestParams` (schema.ts:691): every issue, or the value typed */
+export const validateResourceRequestParams: (value: unknown) => ValidationResult<T.ResourceRequestParams> =
+  validator<T.ResourceRequestParams>(_collectResourceRequestParams);
+/** `ResourceRequestParams` (schema.ts:691) as a Standard Schema v1 object */
+export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
-function _isReadResourceRequestParams(v: any, d: number): boolean {
+function _isReadResourceRequestParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri)
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"])
   );
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
 /** `ReadResourceRequestParams` (schema.ts:706) */
-export const {
-  is: isReadResourceRequestParams,
-  validate: validateReadResourceRequestParams,
-  schema: ReadResourceRequestParamsSchema,
-} = define<T.ReadResourceRequestParams>(_isReadResourceRequestParams, _collectReadResourceRequestParams);
+export const isReadResourceRequestParams: (value: unknown) => value is T.ReadResourceRequestParams =
+  guard<T.ReadResourceRequestParams>(_isReadResourceRequestParams);
+/** `ReadResourceRequestParams` (schema.ts:706): every issue, or the value typed */
+export const validateReadResourceRequestParams: (value: unknown) => ValidationResult<T.ReadResourceRequestParams> =
+  validator<T.ReadResourceRequestParams>(_collectReadResourceRequestParams);
+/** `ReadResourceRequestParams` (schema.ts:706) as a Standard Schema v1 object */
+export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> =
+  standard(validateReadResourceRequestParams);
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/read" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isReadResourceRequestParams(v.params, d + 1)
+    v["method"] === "resources/read" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isReadResourceRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "/params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/read", '"resources/read"', "const");
+    if (need(o, p, "/params", v["params"])) _collectReadResourceRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ReadResourceRequest` (schema.ts:713) */
-export const {
-  is: isReadResourceRequest,
-  validate: validateReadResourceRequest,
-  schema: ReadResourceRequestSchema,
-} = define<T.ReadResourceRequest>(_isReadResourceRequest, _collectReadResourceRequest);
+export const isReadResourceRequest: (value: unknown) => value is T.ReadResourceRequest =
+  guard<T.ReadResourceRequest>(_isReadResourceRequest);
+/** `ReadResourceRequest` (schema.ts:713): every issue, or the value typed */
+export const validateReadResourceRequest: (value: unknown) => ValidationResult<T.ReadResourceRequest> =
+  validator<T.ReadResourceRequest>(_collectReadResourceRequest);
+/** `ReadResourceRequest` (schema.ts:713) as a Standard Schema v1 object */
+export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isReadResourceResult$contents(v.contents, d + 1);
+  return isObject(v) && (v["_meta"] === undefined || isObject(v["_meta"])) && _isReadResourceResult$contents(v["contents"], d + 1);
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/contents", v["contents"])) _isReadResourceResult$contents$collect(v["contents"], p + "/contents", o, d + 1);
   }
 }
 
@@ -1606,417 +1734,461 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
 }
 
 /** `ReadResourceResult` (schema.ts:723) */
-export const {
-  is: isReadResourceResult,
-  validate: validateReadResourceResult,
-  schema: ReadResourceResultSchema,
-} = define<T.ReadResourceResult>(_isReadResourceResult, _collectReadResourceResult);
+export const isReadResourceResult: (value: unknown) => value is T.ReadResourceResult = guard<T.ReadResourceResult>(_isReadResourceResult);
+/** `ReadResourceResult` (schema.ts:723): every issue, or the value typed */
+export const validateReadResourceResult: (value: unknown) => ValidationResult<T.ReadResourceResult> =
+  validator<T.ReadResourceResult>(_collectReadResourceResult);
+/** `ReadResourceResult` (schema.ts:723) as a Standard Schema v1 object */
+export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/resources/list_changed" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/resources/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(
+      o,
+      p,
+      "/method",
+      v["method"],
+      v["method"] === "notifications/resources/list_changed",
+      '"notifications/resources/list_changed"',
+      "const",
+    );
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ResourceListChangedNotification` (schema.ts:732) */
-export const {
-  is: isResourceListChangedNotification,
-  validate: validateResourceListChangedNotification,
-  schema: ResourceListChangedNotificationSchema,
-} = define<T.ResourceListChangedNotification>(_isResourceListChangedNotification, _collectResourceListChangedNotification);
+export const isResourceListChangedNotification: (value: unknown) => value is T.ResourceListChangedNotification =
+  guard<T.ResourceListChangedNotification>(_isResourceListChangedNotification);
+/** `ResourceListChangedNotification` (schema.ts:732): every issue, or the value typed */
+export const validateResourceListChangedNotification: (value: unknown) => ValidationResult<T.ResourceListChangedNotification> =
+  validator<T.ResourceListChangedNotification>(_collectResourceListChangedNotification);
+/** `ResourceListChangedNotification` (schema.ts:732) as a Standard Schema v1 object */
+export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> = standard(
+  validateResourceListChangedNotification,
+);
 
-function _isSubscribeRequestParams(v: any, d: number): boolean {
+function _isSubscribeRequestParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri)
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"])
   );
 }
 
 function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
 /** `SubscribeRequestParams` (schema.ts:743) */
-export const {
-  is: isSubscribeRequestParams,
-  validate: validateSubscribeRequestParams,
-  schema: SubscribeRequestParamsSchema,
-} = define<T.SubscribeRequestParams>(_isSubscribeRequestParams, _collectSubscribeRequestParams);
+export const isSubscribeRequestParams: (value: unknown) => value is T.SubscribeRequestParams =
+  guard<T.SubscribeRequestParams>(_isSubscribeRequestParams);
+/** `SubscribeRequestParams` (schema.ts:743): every issue, or the value typed */
+export const validateSubscribeRequestParams: (value: unknown) => ValidationResult<T.SubscribeRequestParams> =
+  validator<T.SubscribeRequestParams>(_collectSubscribeRequestParams);
+/** `SubscribeRequestParams` (schema.ts:743) as a Standard Schema v1 object */
+export const SubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.SubscribeRequestParams> = standard(validateSubscribeRequestParams);
 
 function _isSubscribeRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/subscribe" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSubscribeRequestParams(v.params, d + 1)
+    v["method"] === "resources/subscribe" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isSubscribeRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/subscribe", '"resources/subscribe"', "const");
-    if (need(o, p, "/params", v.params)) _collectSubscribeRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/subscribe", '"resources/subscribe"', "const");
+    if (need(o, p, "/params", v["params"])) _collectSubscribeRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `SubscribeRequest` (schema.ts:750) */
-export const {
-  is: isSubscribeRequest,
-  validate: validateSubscribeRequest,
-  schema: SubscribeRequestSchema,
-} = define<T.SubscribeRequest>(_isSubscribeRequest, _collectSubscribeRequest);
+export const isSubscribeRequest: (value: unknown) => value is T.SubscribeRequest = guard<T.SubscribeRequest>(_isSubscribeRequest);
+/** `SubscribeRequest` (schema.ts:750): every issue, or the value typed */
+export const validateSubscribeRequest: (value: unknown) => ValidationResult<T.SubscribeRequest> =
+  validator<T.SubscribeRequest>(_collectSubscribeRequest);
+/** `SubscribeRequest` (schema.ts:750) as a Standard Schema v1 object */
+export const SubscribeRequestSchema: StandardSchemaV1<unknown, T.SubscribeRequest> = standard(validateSubscribeRequest);
 
-function _isUnsubscribeRequestParams(v: any, d: number): boolean {
+function _isUnsubscribeRequestParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri)
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"])
   );
 }
 
 function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUnsubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
 /** `UnsubscribeRequestParams` (schema.ts:761) */
-export const {
-  is: isUnsubscribeRequestParams,
-  validate: validateUnsubscribeRequestParams,
-  schema: UnsubscribeRequestParamsSchema,
-} = define<T.UnsubscribeRequestParams>(_isUnsubscribeRequestParams, _collectUnsubscribeRequestParams);
+export const isUnsubscribeRequestParams: (value: unknown) => value is T.UnsubscribeRequestParams =
+  guard<T.UnsubscribeRequestParams>(_isUnsubscribeRequestParams);
+/** `UnsubscribeRequestParams` (schema.ts:761): every issue, or the value typed */
+export const validateUnsubscribeRequestParams: (value: unknown) => ValidationResult<T.UnsubscribeRequestParams> =
+  validator<T.UnsubscribeRequestParams>(_collectUnsubscribeRequestParams);
+/** `UnsubscribeRequestParams` (schema.ts:761) as a Standard Schema v1 object */
+export const UnsubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.UnsubscribeRequestParams> =
+  standard(validateUnsubscribeRequestParams);
 
 function _isUnsubscribeRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/unsubscribe" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isUnsubscribeRequestParams(v.params, d + 1)
+    v["method"] === "resources/unsubscribe" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isUnsubscribeRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUnsubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/unsubscribe", '"resources/unsubscribe"', "const");
-    if (need(o, p, "/params", v.params)) _collectUnsubscribeRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/unsubscribe", '"resources/unsubscribe"', "const");
+    if (need(o, p, "/params", v["params"])) _collectUnsubscribeRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `UnsubscribeRequest` (schema.ts:768) */
-export const {
-  is: isUnsubscribeRequest,
-  validate: validateUnsubscribeRequest,
-  schema: UnsubscribeRequestSchema,
-} = define<T.UnsubscribeRequest>(_isUnsubscribeRequest, _collectUnsubscribeRequest);
+export const isUnsubscribeRequest: (value: unknown) => value is T.UnsubscribeRequest = guard<T.UnsubscribeRequest>(_isUnsubscribeRequest);
+/** `UnsubscribeRequest` (schema.ts:768): every issue, or the value typed */
+export const validateUnsubscribeRequest: (value: unknown) => ValidationResult<T.UnsubscribeRequest> =
+  validator<T.UnsubscribeRequest>(_collectUnsubscribeRequest);
+/** `UnsubscribeRequest` (schema.ts:768) as a Standard Schema v1 object */
+export const UnsubscribeRequestSchema: StandardSchemaV1<unknown, T.UnsubscribeRequest> = standard(validateUnsubscribeRequest);
 
-function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && typeof v.uri === "string" && formatUri(v.uri);
+function _isResourceUpdatedNotificationParams(v: any, _d: number): boolean {
+  return isObject(v) && (v["_meta"] === undefined || isObject(v["_meta"])) && typeof v["uri"] === "string" && formatUri(v["uri"]);
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
 /** `ResourceUpdatedNotificationParams` (schema.ts:778) */
-export const {
-  is: isResourceUpdatedNotificationParams,
-  validate: validateResourceUpdatedNotificationParams,
-  schema: ResourceUpdatedNotificationParamsSchema,
-} = define<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams, _collectResourceUpdatedNotificationParams);
+export const isResourceUpdatedNotificationParams: (value: unknown) => value is T.ResourceUpdatedNotificationParams =
+  guard<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams);
+/** `ResourceUpdatedNotificationParams` (schema.ts:778): every issue, or the value typed */
+export const validateResourceUpdatedNotificationParams: (value: unknown) => ValidationResult<T.ResourceUpdatedNotificationParams> =
+  validator<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams);
+/** `ResourceUpdatedNotificationParams` (schema.ts:778) as a Standard Schema v1 object */
+export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> = standard(
+  validateResourceUpdatedNotificationParams,
+);
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/resources/updated" &&
-    v.jsonrpc === "2.0" &&
-    _isResourceUpdatedNotificationParams(v.params, d + 1)
+    v["method"] === "notifications/resources/updated" &&
+    v["jsonrpc"] === "2.0" &&
+    _isResourceUpdatedNotificationParams(v["params"], d + 1)
   );
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "/params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/resources/updated", '"notifications/resources/updated"', "const");
+    if (need(o, p, "/params", v["params"])) _collectResourceUpdatedNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ResourceUpdatedNotification` (schema.ts:792) */
-export const {
-  is: isResourceUpdatedNotification,
-  validate: validateResourceUpdatedNotification,
-  schema: ResourceUpdatedNotificationSchema,
-} = define<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification, _collectResourceUpdatedNotification);
+export const isResourceUpdatedNotification: (value: unknown) => value is T.ResourceUpdatedNotification =
+  guard<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification);
+/** `ResourceUpdatedNotification` (schema.ts:792): every issue, or the value typed */
+export const validateResourceUpdatedNotification: (value: unknown) => ValidationResult<T.ResourceUpdatedNotification> =
+  validator<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification);
+/** `ResourceUpdatedNotification` (schema.ts:792) as a Standard Schema v1 object */
+export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> =
+  standard(validateResourceUpdatedNotification);
 
 function _isResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.size === undefined || Number.isInteger(v.size)) &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `Resource` (schema.ts:802) */
-export const { is: isResource, validate: validateResource, schema: ResourceSchema } = define<T.Resource>(_isResource, _collectResource);
+export const isResource: (value: unknown) => value is T.Resource = guard<T.Resource>(_isResource);
+/** `Resource` (schema.ts:802): every issue, or the value typed */
+export const validateResource: (value: unknown) => ValidationResult<T.Resource> = validator<T.Resource>(_collectResource);
+/** `Resource` (schema.ts:802) as a Standard Schema v1 object */
+export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    typeof v.uriTemplate === "string" &&
-    formatUriTemplate(v.uriTemplate) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uriTemplate"] === "string" &&
+    formatUriTemplate(v["uriTemplate"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "/uriTemplate", v.uriTemplate)) {
-      if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
-      else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    if (need(o, p, "/uriTemplate", v["uriTemplate"])) {
+      if (!(typeof v["uriTemplate"] === "string")) expected(o, p + "/uriTemplate", "string", v["uriTemplate"]);
+      else if (!formatUriTemplate(v["uriTemplate"])) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `ResourceTemplate` (schema.ts:845) */
-export const {
-  is: isResourceTemplate,
-  validate: validateResourceTemplate,
-  schema: ResourceTemplateSchema,
-} = define<T.ResourceTemplate>(_isResourceTemplate, _collectResourceTemplate);
+export const isResourceTemplate: (value: unknown) => value is T.ResourceTemplate = guard<T.ResourceTemplate>(_isResourceTemplate);
+/** `ResourceTemplate` (schema.ts:845): every issue, or the value typed */
+export const validateResourceTemplate: (value: unknown) => ValidationResult<T.ResourceTemplate> =
+  validator<T.ResourceTemplate>(_collectResourceTemplate);
+/** `ResourceTemplate` (schema.ts:845) as a Standard Schema v1 object */
+export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
 
-function _isResourceContents(v: any, d: number): boolean {
+function _isResourceContents(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `ResourceContents` (schema.ts:881) */
-export const {
-  is: isResourceContents,
-  validate: validateResourceContents,
-  schema: ResourceContentsSchema,
-} = define<T.ResourceContents>(_isResourceContents, _collectResourceContents);
+export const isResourceContents: (value: unknown) => value is T.ResourceContents = guard<T.ResourceContents>(_isResourceContents);
+/** `ResourceContents` (schema.ts:881): every issue, or the value typed */
+export const validateResourceContents: (value: unknown) => ValidationResult<T.ResourceContents> =
+  validator<T.ResourceContents>(_collectResourceContents);
+/** `ResourceContents` (schema.ts:881) as a Standard Schema v1 object */
+export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
 
-function _isTextResourceContents(v: any, d: number): boolean {
+function _isTextResourceContents(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    typeof v.text === "string" &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["text"] === "string" &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    req(o, p, "/text", v.text, typeof v.text === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
   }
 }
 
 /** `TextResourceContents` (schema.ts:902) */
-export const {
-  is: isTextResourceContents,
-  validate: validateTextResourceContents,
-  schema: TextResourceContentsSchema,
-} = define<T.TextResourceContents>(_isTextResourceContents, _collectTextResourceContents);
+export const isTextResourceContents: (value: unknown) => value is T.TextResourceContents =
+  guard<T.TextResourceContents>(_isTextResourceContents);
+/** `TextResourceContents` (schema.ts:902): every issue, or the value typed */
+export const validateTextResourceContents: (value: unknown) => ValidationResult<T.TextResourceContents> =
+  validator<T.TextResourceContents>(_collectTextResourceContents);
+/** `TextResourceContents` (schema.ts:902) as a Standard Schema v1 object */
+export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
 
-function _isBlobResourceContents(v: any, d: number): boolean {
+function _isBlobResourceContents(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    typeof v.blob === "string" &&
-    formatByte(v.blob)
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    typeof v["blob"] === "string" &&
+    formatByte(v["blob"])
   );
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/blob", v.blob)) {
-      if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
-      else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/blob", v["blob"])) {
+      if (!(typeof v["blob"] === "string")) expected(o, p + "/blob", "string", v["blob"]);
+      else if (!formatByte(v["blob"])) issue(o, p + "/blob", "format", "expected a byte string");
     }
   }
 }
 
 /** `BlobResourceContents` (schema.ts:912) */
-export const {
-  is: isBlobResourceContents,
-  validate: validateBlobResourceContents,
-  schema: BlobResourceContentsSchema,
-} = define<T.BlobResourceContents>(_isBlobResourceContents, _collectBlobResourceContents);
+export const isBlobResourceContents: (value: unknown) => value is T.BlobResourceContents =
+  guard<T.BlobResourceContents>(_isBlobResourceContents);
+/** `BlobResourceContents` (schema.ts:912): every issue, or the value typed */
+export const validateBlobResourceContents: (value: unknown) => ValidationResult<T.BlobResourceContents> =
+  validator<T.BlobResourceContents>(_collectBlobResourceContents);
+/** `BlobResourceContents` (schema.ts:912) as a Standard Schema v1 object */
+export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "prompts/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
+    v["method"] === "prompts/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "prompts/list", '"prompts/list"', "const");
+    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListPromptsRequest` (schema.ts:927) */
-export const {
-  is: isListPromptsRequest,
-  validate: validateListPromptsRequest,
-  schema: ListPromptsRequestSchema,
-} = define<T.ListPromptsRequest>(_isListPromptsRequest, _collectListPromptsRequest);
+export const isListPromptsRequest: (value: unknown) => value is T.ListPromptsRequest = guard<T.ListPromptsRequest>(_isListPromptsRequest);
+/** `ListPromptsRequest` (schema.ts:927): every issue, or the value typed */
+export const validateListPromptsRequest: (value: unknown) => ValidationResult<T.ListPromptsRequest> =
+  validator<T.ListPromptsRequest>(_collectListPromptsRequest);
+/** `ListPromptsRequest` (schema.ts:927) as a Standard Schema v1 object */
+export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isListPromptsResult$prompts(v.prompts, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isListPromptsResult$prompts(v["prompts"], d + 1)
   );
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/prompts", v["prompts"])) _isListPromptsResult$prompts$collect(v["prompts"], p + "/prompts", o, d + 1);
   }
 }
 
@@ -2031,37 +2203,41 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
 }
 
 /** `ListPromptsResult` (schema.ts:936) */
-export const {
-  is: isListPromptsResult,
-  validate: validateListPromptsResult,
-  schema: ListPromptsResultSchema,
-} = define<T.ListPromptsResult>(_isListPromptsResult, _collectListPromptsResult);
+export const isListPromptsResult: (value: unknown) => value is T.ListPromptsResult = guard<T.ListPromptsResult>(_isListPromptsResult);
+/** `ListPromptsResult` (schema.ts:936): every issue, or the value typed */
+export const validateListPromptsResult: (value: unknown) => ValidationResult<T.ListPromptsResult> =
+  validator<T.ListPromptsResult>(_collectListPromptsResult);
+/** `ListPromptsResult` (schema.ts:936) as a Standard Schema v1 object */
+export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d + 1))
+    typeof v["name"] === "string" &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    (v["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["arguments"], d + 1))
   );
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    if (v["arguments"] !== undefined) _isGetPromptRequestParams$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
   }
 }
 
-function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
+function _isGetPromptRequestParams$arguments(v: any, _d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
@@ -2070,7 +2246,7 @@ function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
   return true;
 }
 
-function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     for (const k0 in v) {
       if (o.length > MAX_ISSUES) break;
@@ -2081,54 +2257,57 @@ function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: Valid
 }
 
 /** `GetPromptRequestParams` (schema.ts:945) */
-export const {
-  is: isGetPromptRequestParams,
-  validate: validateGetPromptRequestParams,
-  schema: GetPromptRequestParamsSchema,
-} = define<T.GetPromptRequestParams>(_isGetPromptRequestParams, _collectGetPromptRequestParams);
+export const isGetPromptRequestParams: (value: unknown) => value is T.GetPromptRequestParams =
+  guard<T.GetPromptRequestParams>(_isGetPromptRequestParams);
+/** `GetPromptRequestParams` (schema.ts:945): every issue, or the value typed */
+export const validateGetPromptRequestParams: (value: unknown) => ValidationResult<T.GetPromptRequestParams> =
+  validator<T.GetPromptRequestParams>(_collectGetPromptRequestParams);
+/** `GetPromptRequestParams` (schema.ts:945) as a Standard Schema v1 object */
+export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "prompts/get" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isGetPromptRequestParams(v.params, d + 1)
+    v["method"] === "prompts/get" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isGetPromptRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "/params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "prompts/get", '"prompts/get"', "const");
+    if (need(o, p, "/params", v["params"])) _collectGetPromptRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `GetPromptRequest` (schema.ts:961) */
-export const {
-  is: isGetPromptRequest,
-  validate: validateGetPromptRequest,
-  schema: GetPromptRequestSchema,
-} = define<T.GetPromptRequest>(_isGetPromptRequest, _collectGetPromptRequest);
+export const isGetPromptRequest: (value: unknown) => value is T.GetPromptRequest = guard<T.GetPromptRequest>(_isGetPromptRequest);
+/** `GetPromptRequest` (schema.ts:961): every issue, or the value typed */
+export const validateGetPromptRequest: (value: unknown) => ValidationResult<T.GetPromptRequest> =
+  validator<T.GetPromptRequest>(_collectGetPromptRequest);
+/** `GetPromptRequest` (schema.ts:961) as a Standard Schema v1 object */
+export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isGetPromptResult$messages(v.messages, d + 1)
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isGetPromptResult$messages(v["messages"], d + 1)
   );
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/messages", v["messages"])) _isGetPromptResult$messages$collect(v["messages"], p + "/messages", o, d + 1);
   }
 }
 
@@ -2143,33 +2322,34 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
 }
 
 /** `GetPromptResult` (schema.ts:971) */
-export const {
-  is: isGetPromptResult,
-  validate: validateGetPromptResult,
-  schema: GetPromptResultSchema,
-} = define<T.GetPromptResult>(_isGetPromptResult, _collectGetPromptResult);
+export const isGetPromptResult: (value: unknown) => value is T.GetPromptResult = guard<T.GetPromptResult>(_isGetPromptResult);
+/** `GetPromptResult` (schema.ts:971): every issue, or the value typed */
+export const validateGetPromptResult: (value: unknown) => ValidationResult<T.GetPromptResult> =
+  validator<T.GetPromptResult>(_collectGetPromptResult);
+/** `GetPromptResult` (schema.ts:971) as a Standard Schema v1 object */
+export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
 
 function _isPrompt(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    (v.arguments === undefined || _isPrompt$arguments(v.arguments, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["arguments"] === undefined || _isPrompt$arguments(v["arguments"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPrompt(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (v["arguments"] !== undefined) _isPrompt$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
@@ -2184,212 +2364,236 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `Prompt` (schema.ts:984) */
-export const { is: isPrompt, validate: validatePrompt, schema: PromptSchema } = define<T.Prompt>(_isPrompt, _collectPrompt);
+export const isPrompt: (value: unknown) => value is T.Prompt = guard<T.Prompt>(_isPrompt);
+/** `Prompt` (schema.ts:984): every issue, or the value typed */
+export const validatePrompt: (value: unknown) => ValidationResult<T.Prompt> = validator<T.Prompt>(_collectPrompt);
+/** `Prompt` (schema.ts:984) as a Standard Schema v1 object */
+export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
 
-function _isPromptArgument(v: any, d: number): boolean {
+function _isPromptArgument(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.required === undefined || typeof v.required === "boolean")
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["required"] === undefined || typeof v["required"] === "boolean")
   );
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptArgument(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/required", v.required, typeof v.required === "boolean", "boolean");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/required", v["required"], typeof v["required"] === "boolean", "boolean");
   }
 }
 
 /** `PromptArgument` (schema.ts:1006) */
-export const {
-  is: isPromptArgument,
-  validate: validatePromptArgument,
-  schema: PromptArgumentSchema,
-} = define<T.PromptArgument>(_isPromptArgument, _collectPromptArgument);
+export const isPromptArgument: (value: unknown) => value is T.PromptArgument = guard<T.PromptArgument>(_isPromptArgument);
+/** `PromptArgument` (schema.ts:1006): every issue, or the value typed */
+export const validatePromptArgument: (value: unknown) => ValidationResult<T.PromptArgument> =
+  validator<T.PromptArgument>(_collectPromptArgument);
+/** `PromptArgument` (schema.ts:1006) as a Standard Schema v1 object */
+export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
 
-function _isRole(v: any, d: number): boolean {
+function _isRole(v: any, _d: number): boolean {
   return v === "user" || v === "assistant";
 }
 
-function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectRole(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(v === "user" || v === "assistant")) expected(o, p, 'one of "user", "assistant"', v, "enum");
 }
 
 /** `Role` (schema.ts:1022) */
-export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
+export const isRole: (value: unknown) => value is T.Role = guard<T.Role>(_isRole);
+/** `Role` (schema.ts:1022): every issue, or the value typed */
+export const validateRole: (value: unknown) => ValidationResult<T.Role> = validator<T.Role>(_collectRole);
+/** `Role` (schema.ts:1022) as a Standard Schema v1 object */
+export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
+  return isObject(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "/content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
+    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    if (need(o, p, "/content", v["content"])) _collectContentBlock(v["content"], p + "/content", o, d + 1);
   }
 }
 
 /** `PromptMessage` (schema.ts:1032) */
-export const {
-  is: isPromptMessage,
-  validate: validatePromptMessage,
-  schema: PromptMessageSchema,
-} = define<T.PromptMessage>(_isPromptMessage, _collectPromptMessage);
+export const isPromptMessage: (value: unknown) => value is T.PromptMessage = guard<T.PromptMessage>(_isPromptMessage);
+/** `PromptMessage` (schema.ts:1032): every issue, or the value typed */
+export const validatePromptMessage: (value: unknown) => ValidationResult<T.PromptMessage> =
+  validator<T.PromptMessage>(_collectPromptMessage);
+/** `PromptMessage` (schema.ts:1032) as a Standard Schema v1 object */
+export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.size === undefined || Number.isInteger(v.size)) &&
-    v.type === "resource_link" &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    v["type"] === "resource_link" &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceLink(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    req(o, p, "/type", v.type, v.type === "resource_link", '"resource_link"', "const");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    req(o, p, "/type", v["type"], v["type"] === "resource_link", '"resource_link"', "const");
   }
 }
 
 /** `ResourceLink` (schema.ts:1044) */
-export const {
-  is: isResourceLink,
-  validate: validateResourceLink,
-  schema: ResourceLinkSchema,
-} = define<T.ResourceLink>(_isResourceLink, _collectResourceLink);
+export const isResourceLink: (value: unknown) => value is T.ResourceLink = guard<T.ResourceLink>(_isResourceLink);
+/** `ResourceLink` (schema.ts:1044): every issue, or the value typed */
+export const validateResourceLink: (value: unknown) => ValidationResult<T.ResourceLink> = validator<T.ResourceLink>(_collectResourceLink);
+/** `ResourceLink` (schema.ts:1044) as a Standard Schema v1 object */
+export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "resource" &&
-    (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    v["type"] === "resource" &&
+    (_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "resource", '"resource"', "const");
-    if (need(o, p, "/resource", v.resource))
-      if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
+    req(o, p, "/type", v["type"], v["type"] === "resource", '"resource"', "const");
+    if (need(o, p, "/resource", v["resource"]))
+      if (!(_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)))
         anyOf(
           o,
           p + "/resource",
-          v.resource,
+          v["resource"],
           d + 1,
           "TextResourceContents | BlobResourceContents",
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `EmbeddedResource` (schema.ts:1056) */
-export const {
-  is: isEmbeddedResource,
-  validate: validateEmbeddedResource,
-  schema: EmbeddedResourceSchema,
-} = define<T.EmbeddedResource>(_isEmbeddedResource, _collectEmbeddedResource);
+export const isEmbeddedResource: (value: unknown) => value is T.EmbeddedResource = guard<T.EmbeddedResource>(_isEmbeddedResource);
+/** `EmbeddedResource` (schema.ts:1056): every issue, or the value typed */
+export const validateEmbeddedResource: (value: unknown) => ValidationResult<T.EmbeddedResource> =
+  validator<T.EmbeddedResource>(_collectEmbeddedResource);
+/** `EmbeddedResource` (schema.ts:1056) as a Standard Schema v1 object */
+export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/prompts/list_changed" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/prompts/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(
+      o,
+      p,
+      "/method",
+      v["method"],
+      v["method"] === "notifications/prompts/list_changed",
+      '"notifications/prompts/list_changed"',
+      "const",
+    );
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `PromptListChangedNotification` (schema.ts:1075) */
-export const {
-  is: isPromptListChangedNotification,
-  validate: validatePromptListChangedNotification,
-  schema: PromptListChangedNotificationSchema,
-} = define<T.PromptListChangedNotification>(_isPromptListChangedNotification, _collectPromptListChangedNotification);
+export const isPromptListChangedNotification: (value: unknown) => value is T.PromptListChangedNotification =
+  guard<T.PromptListChangedNotification>(_isPromptListChangedNotification);
+/** `PromptListChangedNotification` (schema.ts:1075): every issue, or the value typed */
+export const validatePromptListChangedNotification: (value: unknown) => ValidationResult<T.PromptListChangedNotification> =
+  validator<T.PromptListChangedNotification>(_collectPromptListChangedNotification);
+/** `PromptListChangedNotification` (schema.ts:1075) as a Standard Schema v1 object */
+export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
+  validatePromptListChangedNotification,
+);
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tools/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
+    v["method"] === "tools/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tools/list", '"tools/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "tools/list", '"tools/list"', "const");
+    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListToolsRequest` (schema.ts:1086) */
-export const {
-  is: isListToolsRequest,
-  validate: validateListToolsRequest,
-  schema: ListToolsRequestSchema,
-} = define<T.ListToolsRequest>(_isListToolsRequest, _collectListToolsRequest);
+export const isListToolsRequest: (value: unknown) => value is T.ListToolsRequest = guard<T.ListToolsRequest>(_isListToolsRequest);
+/** `ListToolsRequest` (schema.ts:1086): every issue, or the value typed */
+export const validateListToolsRequest: (value: unknown) => ValidationResult<T.ListToolsRequest> =
+  validator<T.ListToolsRequest>(_collectListToolsRequest);
+/** `ListToolsRequest` (schema.ts:1086) as a Standard Schema v1 object */
+export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isListToolsResult$tools(v.tools, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isListToolsResult$tools(v["tools"], d + 1)
   );
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/tools", v["tools"])) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
   }
 }
 
@@ -2404,29 +2608,30 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListToolsResult` (schema.ts:1095) */
-export const {
-  is: isListToolsResult,
-  validate: validateListToolsResult,
-  schema: ListToolsResultSchema,
-} = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
+export const isListToolsResult: (value: unknown) => value is T.ListToolsResult = guard<T.ListToolsResult>(_isListToolsResult);
+/** `ListToolsResult` (schema.ts:1095): every issue, or the value typed */
+export const validateListToolsResult: (value: unknown) => ValidationResult<T.ListToolsResult> =
+  validator<T.ListToolsResult>(_collectListToolsResult);
+/** `ListToolsResult` (schema.ts:1095) as a Standard Schema v1 object */
+export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.isError === undefined || typeof v.isError === "boolean") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isCallToolResult$content(v.content, d + 1) &&
-    (v.structuredContent === undefined || isObject(v.structuredContent))
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isCallToolResult$content(v["content"], d + 1) &&
+    (v["structuredContent"] === undefined || isObject(v["structuredContent"]))
   );
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "/structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
-    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
+    opt(o, p, "/structuredContent", v["structuredContent"], isObject(v["structuredContent"]), "object");
+    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
   }
 }
 
@@ -2441,130 +2646,144 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `CallToolResult` (schema.ts:1104) */
-export const {
-  is: isCallToolResult,
-  validate: validateCallToolResult,
-  schema: CallToolResultSchema,
-} = define<T.CallToolResult>(_isCallToolResult, _collectCallToolResult);
+export const isCallToolResult: (value: unknown) => value is T.CallToolResult = guard<T.CallToolResult>(_isCallToolResult);
+/** `CallToolResult` (schema.ts:1104): every issue, or the value typed */
+export const validateCallToolResult: (value: unknown) => ValidationResult<T.CallToolResult> =
+  validator<T.CallToolResult>(_collectCallToolResult);
+/** `CallToolResult` (schema.ts:1104) as a Standard Schema v1 object */
+export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    (v.arguments === undefined || isObject(v.arguments))
+    typeof v["name"] === "string" &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    (v["arguments"] === undefined || isObject(v["arguments"]))
   );
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/arguments", v.arguments, isObject(v.arguments), "object");
+    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/arguments", v["arguments"], isObject(v["arguments"]), "object");
   }
 }
 
 /** `CallToolRequestParams` (schema.ts:1137) */
-export const {
-  is: isCallToolRequestParams,
-  validate: validateCallToolRequestParams,
-  schema: CallToolRequestParamsSchema,
-} = define<T.CallToolRequestParams>(_isCallToolRequestParams, _collectCallToolRequestParams);
+export const isCallToolRequestParams: (value: unknown) => value is T.CallToolRequestParams =
+  guard<T.CallToolRequestParams>(_isCallToolRequestParams);
+/** `CallToolRequestParams` (schema.ts:1137): every issue, or the value typed */
+export const validateCallToolRequestParams: (value: unknown) => ValidationResult<T.CallToolRequestParams> =
+  validator<T.CallToolRequestParams>(_collectCallToolRequestParams);
+/** `CallToolRequestParams` (schema.ts:1137) as a Standard Schema v1 object */
+export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tools/call" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCallToolRequestParams(v.params, d + 1)
+    v["method"] === "tools/call" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCallToolRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "/params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "tools/call", '"tools/call"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCallToolRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `CallToolRequest` (schema.ts:1153) */
-export const {
-  is: isCallToolRequest,
-  validate: validateCallToolRequest,
-  schema: CallToolRequestSchema,
-} = define<T.CallToolRequest>(_isCallToolRequest, _collectCallToolRequest);
+export const isCallToolRequest: (value: unknown) => value is T.CallToolRequest = guard<T.CallToolRequest>(_isCallToolRequest);
+/** `CallToolRequest` (schema.ts:1153): every issue, or the value typed */
+export const validateCallToolRequest: (value: unknown) => ValidationResult<T.CallToolRequest> =
+  validator<T.CallToolRequest>(_collectCallToolRequest);
+/** `CallToolRequest` (schema.ts:1153) as a Standard Schema v1 object */
+export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/tools/list_changed" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/tools/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ToolListChangedNotification` (schema.ts:1163) */
-export const {
-  is: isToolListChangedNotification,
-  validate: validateToolListChangedNotification,
-  schema: ToolListChangedNotificationSchema,
-} = define<T.ToolListChangedNotification>(_isToolListChangedNotification, _collectToolListChangedNotification);
+export const isToolListChangedNotification: (value: unknown) => value is T.ToolListChangedNotification =
+  guard<T.ToolListChangedNotification>(_isToolListChangedNotification);
+/** `ToolListChangedNotification` (schema.ts:1163): every issue, or the value typed */
+export const validateToolListChangedNotification: (value: unknown) => ValidationResult<T.ToolListChangedNotification> =
+  validator<T.ToolListChangedNotification>(_collectToolListChangedNotification);
+/** `ToolListChangedNotification` (schema.ts:1163) as a Standard Schema v1 object */
+export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> =
+  standard(validateToolListChangedNotification);
 
-function _isToolAnnotations(v: any, d: number): boolean {
+function _isToolAnnotations(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.readOnlyHint === undefined || typeof v.readOnlyHint === "boolean") &&
-    (v.destructiveHint === undefined || typeof v.destructiveHint === "boolean") &&
-    (v.idempotentHint === undefined || typeof v.idempotentHint === "boolean") &&
-    (v.openWorldHint === undefined || typeof v.openWorldHint === "boolean")
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["readOnlyHint"] === undefined || typeof v["readOnlyHint"] === "boolean") &&
+    (v["destructiveHint"] === undefined || typeof v["destructiveHint"] === "boolean") &&
+    (v["idempotentHint"] === undefined || typeof v["idempotentHint"] === "boolean") &&
+    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean")
   );
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
-    opt(o, p, "/destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
-    opt(o, p, "/idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
-    opt(o, p, "/openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/readOnlyHint", v["readOnlyHint"], typeof v["readOnlyHint"] === "boolean", "boolean");
+    opt(o, p, "/destructiveHint", v["destructiveHint"], typeof v["destructiveHint"] === "boolean", "boolean");
+    opt(o, p, "/idempotentHint", v["idempotentHint"], typeof v["idempotentHint"] === "boolean", "boolean");
+    opt(o, p, "/openWorldHint", v["openWorldHint"], typeof v["openWorldHint"] === "boolean", "boolean");
   }
 }
 
 /** `ToolAnnotations` (schema.ts:1180) */
-export const {
-  is: isToolAnnotations,
-  validate: validateToolAnnotations,
-  schema: ToolAnnotationsSchema,
-} = define<T.ToolAnnotations>(_isToolAnnotations, _collectToolAnnotations);
+export const isToolAnnotations: (value: unknown) => value is T.ToolAnnotations = guard<T.ToolAnnotations>(_isToolAnnotations);
+/** `ToolAnnotations` (schema.ts:1180): every issue, or the value typed */
+export const validateToolAnnotations: (value: unknown) => ValidationResult<T.ToolAnnotations> =
+  validator<T.ToolAnnotations>(_collectToolAnnotations);
+/** `ToolAnnotations` (schema.ts:1180) as a Standard Schema v1 object */
+export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
 
-function _isToolExecution(v: any, d: number): boolean {
+function _isToolExecution(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.taskSupport === undefined || v.taskSupport === "forbidden" || v.taskSupport === "optional" || v.taskSupport === "required")
+    (v["taskSupport"] === undefined ||
+      v["taskSupport"] === "forbidden" ||
+      v["taskSupport"] === "optional" ||
+      v["taskSupport"] === "required")
   );
 }
 
@@ -2575,8 +2794,8 @@ function _collectToolExecution(v: any, p: string, o: ValidationIssue[], d: numbe
       o,
       p,
       "/taskSupport",
-      v.taskSupport,
-      v.taskSupport === "forbidden" || v.taskSupport === "optional" || v.taskSupport === "required",
+      v["taskSupport"],
+      v["taskSupport"] === "forbidden" || v["taskSupport"] === "optional" || v["taskSupport"] === "required",
       'one of "forbidden", "optional", "required"',
       "enum",
     );
@@ -2584,205 +2803,220 @@ function _collectToolExecution(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `ToolExecution` (schema.ts:1229) */
-export const {
-  is: isToolExecution,
-  validate: validateToolExecution,
-  schema: ToolExecutionSchema,
-} = define<T.ToolExecution>(_isToolExecution, _collectToolExecution);
+export const isToolExecution: (value: unknown) => value is T.ToolExecution = guard<T.ToolExecution>(_isToolExecution);
+/** `ToolExecution` (schema.ts:1229): every issue, or the value typed */
+export const validateToolExecution: (value: unknown) => ValidationResult<T.ToolExecution> =
+  validator<T.ToolExecution>(_collectToolExecution);
+/** `ToolExecution` (schema.ts:1229) as a Standard Schema v1 object */
+export const ToolExecutionSchema: StandardSchemaV1<unknown, T.ToolExecution> = standard(validateToolExecution);
 
 function _isTool(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    isObject(v.inputSchema) &&
-    (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
-    v.inputSchema.type === "object" &&
-    (v.inputSchema.properties === undefined || _isClientCapabilities$experimental(v.inputSchema.properties, d + 2)) &&
-    (v.inputSchema.required === undefined || _isIcon$sizes(v.inputSchema.required, d + 2)) &&
-    (v.execution === undefined || _isToolExecution(v.execution, d + 1)) &&
-    (v.outputSchema === undefined ||
-      (isObject(v.outputSchema) &&
-        (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string") &&
-        v.outputSchema.type === "object" &&
-        (v.outputSchema.properties === undefined || _isClientCapabilities$experimental(v.outputSchema.properties, d + 2)) &&
-        (v.outputSchema.required === undefined || _isIcon$sizes(v.outputSchema.required, d + 2)))) &&
-    (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    isObject(v["inputSchema"]) &&
+    (v["inputSchema"]["$schema"] === undefined || typeof v["inputSchema"]["$schema"] === "string") &&
+    v["inputSchema"]["type"] === "object" &&
+    (v["inputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["inputSchema"]["properties"], d + 2)) &&
+    (v["inputSchema"]["required"] === undefined || _isIcon$sizes(v["inputSchema"]["required"], d + 2)) &&
+    (v["execution"] === undefined || _isToolExecution(v["execution"], d + 1)) &&
+    (v["outputSchema"] === undefined ||
+      (isObject(v["outputSchema"]) &&
+        (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string") &&
+        v["outputSchema"]["type"] === "object" &&
+        (v["outputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["outputSchema"]["properties"], d + 2)) &&
+        (v["outputSchema"]["required"] === undefined || _isIcon$sizes(v["outputSchema"]["required"], d + 2)))) &&
+    (v["annotations"] === undefined || _isToolAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTool(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/inputSchema", v.inputSchema)) {
-      if (object(o, p + "/inputSchema", v.inputSchema)) {
-        opt(o, p + "/inputSchema", "/$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
-        req(o, p + "/inputSchema", "/type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
-        if (v.inputSchema.properties !== undefined)
-          _isClientCapabilities$experimental$collect(v.inputSchema.properties, p + "/inputSchema/properties", o, d + 2);
-        if (v.inputSchema.required !== undefined) _isIcon$sizes$collect(v.inputSchema.required, p + "/inputSchema/required", o, d + 2);
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/inputSchema", v["inputSchema"])) {
+      if (object(o, p + "/inputSchema", v["inputSchema"])) {
+        opt(o, p + "/inputSchema", "/$schema", v["inputSchema"]["$schema"], typeof v["inputSchema"]["$schema"] === "string", "string");
+        req(o, p + "/inputSchema", "/type", v["inputSchema"]["type"], v["inputSchema"]["type"] === "object", '"object"', "const");
+        if (v["inputSchema"]["properties"] !== undefined)
+          _isClientCapabilities$experimental$collect(v["inputSchema"]["properties"], p + "/inputSchema/properties", o, d + 2);
+        if (v["inputSchema"]["required"] !== undefined)
+          _isIcon$sizes$collect(v["inputSchema"]["required"], p + "/inputSchema/required", o, d + 2);
       }
     }
-    if (v.execution !== undefined) _collectToolExecution(v.execution, p + "/execution", o, d + 1);
-    if (v.outputSchema !== undefined) {
-      if (object(o, p + "/outputSchema", v.outputSchema)) {
-        opt(o, p + "/outputSchema", "/$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
-        req(o, p + "/outputSchema", "/type", v.outputSchema.type, v.outputSchema.type === "object", '"object"', "const");
-        if (v.outputSchema.properties !== undefined)
-          _isClientCapabilities$experimental$collect(v.outputSchema.properties, p + "/outputSchema/properties", o, d + 2);
-        if (v.outputSchema.required !== undefined) _isIcon$sizes$collect(v.outputSchema.required, p + "/outputSchema/required", o, d + 2);
+    if (v["execution"] !== undefined) _collectToolExecution(v["execution"], p + "/execution", o, d + 1);
+    if (v["outputSchema"] !== undefined) {
+      if (object(o, p + "/outputSchema", v["outputSchema"])) {
+        opt(o, p + "/outputSchema", "/$schema", v["outputSchema"]["$schema"], typeof v["outputSchema"]["$schema"] === "string", "string");
+        req(o, p + "/outputSchema", "/type", v["outputSchema"]["type"], v["outputSchema"]["type"] === "object", '"object"', "const");
+        if (v["outputSchema"]["properties"] !== undefined)
+          _isClientCapabilities$experimental$collect(v["outputSchema"]["properties"], p + "/outputSchema/properties", o, d + 2);
+        if (v["outputSchema"]["required"] !== undefined)
+          _isIcon$sizes$collect(v["outputSchema"]["required"], p + "/outputSchema/required", o, d + 2);
       }
     }
-    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    if (v["annotations"] !== undefined) _collectToolAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `Tool` (schema.ts:1249) */
-export const { is: isTool, validate: validateTool, schema: ToolSchema } = define<T.Tool>(_isTool, _collectTool);
+export const isTool: (value: unknown) => value is T.Tool = guard<T.Tool>(_isTool);
+/** `Tool` (schema.ts:1249): every issue, or the value typed */
+export const validateTool: (value: unknown) => ValidationResult<T.Tool> = validator<T.Tool>(_collectTool);
+/** `Tool` (schema.ts:1249) as a Standard Schema v1 object */
+export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
 
-function _isTaskStatus(v: any, d: number): boolean {
+function _isTaskStatus(v: any, _d: number): boolean {
   return v === "working" || v === "input_required" || v === "completed" || v === "failed" || v === "cancelled";
 }
 
-function _collectTaskStatus(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectTaskStatus(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(v === "working" || v === "input_required" || v === "completed" || v === "failed" || v === "cancelled"))
     expected(o, p, 'one of "working", "input_required", "completed", "failed", "cancelled"', v, "enum");
 }
 
 /** `TaskStatus` (schema.ts:1306) */
-export const {
-  is: isTaskStatus,
-  validate: validateTaskStatus,
-  schema: TaskStatusSchema,
-} = define<T.TaskStatus>(_isTaskStatus, _collectTaskStatus);
+export const isTaskStatus: (value: unknown) => value is T.TaskStatus = guard<T.TaskStatus>(_isTaskStatus);
+/** `TaskStatus` (schema.ts:1306): every issue, or the value typed */
+export const validateTaskStatus: (value: unknown) => ValidationResult<T.TaskStatus> = validator<T.TaskStatus>(_collectTaskStatus);
+/** `TaskStatus` (schema.ts:1306) as a Standard Schema v1 object */
+export const TaskStatusSchema: StandardSchemaV1<unknown, T.TaskStatus> = standard(validateTaskStatus);
 
-function _isTaskMetadata(v: any, d: number): boolean {
-  return isObject(v) && (v.ttl === undefined || Number.isInteger(v.ttl));
+function _isTaskMetadata(v: any, _d: number): boolean {
+  return isObject(v) && (v["ttl"] === undefined || Number.isInteger(v["ttl"]));
 }
 
 function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTaskMetadata(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/ttl", v.ttl, Number.isInteger(v.ttl), "integer");
+    opt(o, p, "/ttl", v["ttl"], Number.isInteger(v["ttl"]), "integer");
   }
 }
 
 /** `TaskMetadata` (schema.ts:1319) */
-export const {
-  is: isTaskMetadata,
-  validate: validateTaskMetadata,
-  schema: TaskMetadataSchema,
-} = define<T.TaskMetadata>(_isTaskMetadata, _collectTaskMetadata);
+export const isTaskMetadata: (value: unknown) => value is T.TaskMetadata = guard<T.TaskMetadata>(_isTaskMetadata);
+/** `TaskMetadata` (schema.ts:1319): every issue, or the value typed */
+export const validateTaskMetadata: (value: unknown) => ValidationResult<T.TaskMetadata> = validator<T.TaskMetadata>(_collectTaskMetadata);
+/** `TaskMetadata` (schema.ts:1319) as a Standard Schema v1 object */
+export const TaskMetadataSchema: StandardSchemaV1<unknown, T.TaskMetadata> = standard(validateTaskMetadata);
 
-function _isRelatedTaskMetadata(v: any, d: number): boolean {
-  return isObject(v) && typeof v.taskId === "string";
+function _isRelatedTaskMetadata(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["taskId"] === "string";
 }
 
 function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRelatedTaskMetadata(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/taskId", v.taskId, typeof v.taskId === "string", "string");
+    req(o, p, "/taskId", v["taskId"], typeof v["taskId"] === "string", "string");
   }
 }
 
 /** `RelatedTaskMetadata` (schema.ts:1332) */
-export const {
-  is: isRelatedTaskMetadata,
-  validate: validateRelatedTaskMetadata,
-  schema: RelatedTaskMetadataSchema,
-} = define<T.RelatedTaskMetadata>(_isRelatedTaskMetadata, _collectRelatedTaskMetadata);
+export const isRelatedTaskMetadata: (value: unknown) => value is T.RelatedTaskMetadata =
+  guard<T.RelatedTaskMetadata>(_isRelatedTaskMetadata);
+/** `RelatedTaskMetadata` (schema.ts:1332): every issue, or the value typed */
+export const validateRelatedTaskMetadata: (value: unknown) => ValidationResult<T.RelatedTaskMetadata> =
+  validator<T.RelatedTaskMetadata>(_collectRelatedTaskMetadata);
+/** `RelatedTaskMetadata` (schema.ts:1332) as a Standard Schema v1 object */
+export const RelatedTaskMetadataSchema: StandardSchemaV1<unknown, T.RelatedTaskMetadata> = standard(validateRelatedTaskMetadata);
 
-function _isTask(v: any, d: number): boolean {
+function _isTask(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.taskId === "string" &&
-    (v.statusMessage === undefined || typeof v.statusMessage === "string") &&
-    typeof v.createdAt === "string" &&
-    typeof v.lastUpdatedAt === "string" &&
-    (v.pollInterval === undefined || Number.isInteger(v.pollInterval)) &&
-    (v.status === "working" ||
-      v.status === "input_required" ||
-      v.status === "completed" ||
-      v.status === "failed" ||
-      v.status === "cancelled") &&
-    (Number.isInteger(v.ttl) || v.ttl === null)
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null)
   );
 }
 
 function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTask(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/taskId", v.taskId, typeof v.taskId === "string", "string");
-    if (need(o, p, "/status", v.status)) _collectTaskStatus(v.status, p + "/status", o, d + 1);
-    opt(o, p, "/statusMessage", v.statusMessage, typeof v.statusMessage === "string", "string");
-    req(o, p, "/createdAt", v.createdAt, typeof v.createdAt === "string", "string");
-    req(o, p, "/lastUpdatedAt", v.lastUpdatedAt, typeof v.lastUpdatedAt === "string", "string");
-    req(o, p, "/ttl", v.ttl, Number.isInteger(v.ttl) || v.ttl === null, "integer or null");
-    opt(o, p, "/pollInterval", v.pollInterval, Number.isInteger(v.pollInterval), "integer");
+    req(o, p, "/taskId", v["taskId"], typeof v["taskId"] === "string", "string");
+    if (need(o, p, "/status", v["status"])) _collectTaskStatus(v["status"], p + "/status", o, d + 1);
+    opt(o, p, "/statusMessage", v["statusMessage"], typeof v["statusMessage"] === "string", "string");
+    req(o, p, "/createdAt", v["createdAt"], typeof v["createdAt"] === "string", "string");
+    req(o, p, "/lastUpdatedAt", v["lastUpdatedAt"], typeof v["lastUpdatedAt"] === "string", "string");
+    req(o, p, "/ttl", v["ttl"], Number.isInteger(v["ttl"]) || v["ttl"] === null, "integer or null");
+    opt(o, p, "/pollInterval", v["pollInterval"], Number.isInteger(v["pollInterval"]), "integer");
   }
 }
 
 /** `Task` (schema.ts:1344) */
-export const { is: isTask, validate: validateTask, schema: TaskSchema } = define<T.Task>(_isTask, _collectTask);
+export const isTask: (value: unknown) => value is T.Task = guard<T.Task>(_isTask);
+/** `Task` (schema.ts:1344): every issue, or the value typed */
+export const validateTask: (value: unknown) => ValidationResult<T.Task> = validator<T.Task>(_collectTask);
+/** `Task` (schema.ts:1344) as a Standard Schema v1 object */
+export const TaskSchema: StandardSchemaV1<unknown, T.Task> = standard(validateTask);
 
 function _isCreateTaskResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isTask(v.task, d + 1);
+  return isObject(v) && (v["_meta"] === undefined || isObject(v["_meta"])) && _isTask(v["task"], d + 1);
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateTaskResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/task", v.task)) _collectTask(v.task, p + "/task", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/task", v["task"])) _collectTask(v["task"], p + "/task", o, d + 1);
   }
 }
 
 /** `CreateTaskResult` (schema.ts:1391) */
-export const {
-  is: isCreateTaskResult,
-  validate: validateCreateTaskResult,
-  schema: CreateTaskResultSchema,
-} = define<T.CreateTaskResult>(_isCreateTaskResult, _collectCreateTaskResult);
+export const isCreateTaskResult: (value: unknown) => value is T.CreateTaskResult = guard<T.CreateTaskResult>(_isCreateTaskResult);
+/** `CreateTaskResult` (schema.ts:1391): every issue, or the value typed */
+export const validateCreateTaskResult: (value: unknown) => ValidationResult<T.CreateTaskResult> =
+  validator<T.CreateTaskResult>(_collectCreateTaskResult);
+/** `CreateTaskResult` (schema.ts:1391) as a Standard Schema v1 object */
+export const CreateTaskResultSchema: StandardSchemaV1<unknown, T.CreateTaskResult> = standard(validateCreateTaskResult);
 
-function _isGetTaskRequest(v: any, d: number): boolean {
+function _isGetTaskRequest(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tasks/get" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    isObject(v.params) &&
-    typeof v.params.taskId === "string"
+    v["method"] === "tasks/get" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    isObject(v["params"]) &&
+    typeof v["params"]["taskId"] === "string"
   );
 }
 
 function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetTaskRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tasks/get", '"tasks/get"', "const");
-    if (need(o, p, "/params", v.params)) {
-      if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "/taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
+    req(o, p, "/method", v["method"], v["method"] === "tasks/get", '"tasks/get"', "const");
+    if (need(o, p, "/params", v["params"])) {
+      if (object(o, p + "/params", v["params"])) {
+        req(o, p + "/params", "/taskId", v["params"]["taskId"], typeof v["params"]["taskId"] === "string", "string");
       }
     }
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `GetTaskRequest` (schema.ts:1400) */
-export const {
-  is: isGetTaskRequest,
-  validate: validateGetTaskRequest,
-  schema: GetTaskRequestSchema,
-} = define<T.GetTaskRequest>(_isGetTaskRequest, _collectGetTaskRequest);
+export const isGetTaskRequest: (value: unknown) => value is T.GetTaskRequest = guard<T.GetTaskRequest>(_isGetTaskRequest);
+/** `GetTaskRequest` (schema.ts:1400): every issue, or the value typed */
+export const validateGetTaskRequest: (value: unknown) => ValidationResult<T.GetTaskRequest> =
+  validator<T.GetTaskRequest>(_collectGetTaskRequest);
+/** `GetTaskRequest` (schema.ts:1400) as a Standard Schema v1 object */
+export const GetTaskRequestSchema: StandardSchemaV1<unknown, T.GetTaskRequest> = standard(validateGetTaskRequest);
 
 function _isGetTaskResult(v: any, d: number): boolean {
   return _isResult(v, d) && _isTask(v, d);
@@ -2797,93 +3031,99 @@ function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `GetTaskResult` (schema.ts:1415) */
-export const {
-  is: isGetTaskResult,
-  validate: validateGetTaskResult,
-  schema: GetTaskResultSchema,
-} = define<T.GetTaskResult>(_isGetTaskResult, _collectGetTaskResult);
+export const isGetTaskResult: (value: unknown) => value is T.GetTaskResult = guard<T.GetTaskResult>(_isGetTaskResult);
+/** `GetTaskResult` (schema.ts:1415): every issue, or the value typed */
+export const validateGetTaskResult: (value: unknown) => ValidationResult<T.GetTaskResult> =
+  validator<T.GetTaskResult>(_collectGetTaskResult);
+/** `GetTaskResult` (schema.ts:1415) as a Standard Schema v1 object */
+export const GetTaskResultSchema: StandardSchemaV1<unknown, T.GetTaskResult> = standard(validateGetTaskResult);
 
-function _isGetTaskPayloadRequest(v: any, d: number): boolean {
+function _isGetTaskPayloadRequest(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tasks/result" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    isObject(v.params) &&
-    typeof v.params.taskId === "string"
+    v["method"] === "tasks/result" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    isObject(v["params"]) &&
+    typeof v["params"]["taskId"] === "string"
   );
 }
 
 function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetTaskPayloadRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tasks/result", '"tasks/result"', "const");
-    if (need(o, p, "/params", v.params)) {
-      if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "/taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
+    req(o, p, "/method", v["method"], v["method"] === "tasks/result", '"tasks/result"', "const");
+    if (need(o, p, "/params", v["params"])) {
+      if (object(o, p + "/params", v["params"])) {
+        req(o, p + "/params", "/taskId", v["params"]["taskId"], typeof v["params"]["taskId"] === "string", "string");
       }
     }
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `GetTaskPayloadRequest` (schema.ts:1422) */
-export const {
-  is: isGetTaskPayloadRequest,
-  validate: validateGetTaskPayloadRequest,
-  schema: GetTaskPayloadRequestSchema,
-} = define<T.GetTaskPayloadRequest>(_isGetTaskPayloadRequest, _collectGetTaskPayloadRequest);
+export const isGetTaskPayloadRequest: (value: unknown) => value is T.GetTaskPayloadRequest =
+  guard<T.GetTaskPayloadRequest>(_isGetTaskPayloadRequest);
+/** `GetTaskPayloadRequest` (schema.ts:1422): every issue, or the value typed */
+export const validateGetTaskPayloadRequest: (value: unknown) => ValidationResult<T.GetTaskPayloadRequest> =
+  validator<T.GetTaskPayloadRequest>(_collectGetTaskPayloadRequest);
+/** `GetTaskPayloadRequest` (schema.ts:1422) as a Standard Schema v1 object */
+export const GetTaskPayloadRequestSchema: StandardSchemaV1<unknown, T.GetTaskPayloadRequest> = standard(validateGetTaskPayloadRequest);
 
-function _isGetTaskPayloadResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta));
+function _isGetTaskPayloadResult(v: any, _d: number): boolean {
+  return isObject(v) && (v["_meta"] === undefined || isObject(v["_meta"]));
 }
 
 function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetTaskPayloadResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `GetTaskPayloadResult` (schema.ts:1439) */
-export const {
-  is: isGetTaskPayloadResult,
-  validate: validateGetTaskPayloadResult,
-  schema: GetTaskPayloadResultSchema,
-} = define<T.GetTaskPayloadResult>(_isGetTaskPayloadResult, _collectGetTaskPayloadResult);
+export const isGetTaskPayloadResult: (value: unknown) => value is T.GetTaskPayloadResult =
+  guard<T.GetTaskPayloadResult>(_isGetTaskPayloadResult);
+/** `GetTaskPayloadResult` (schema.ts:1439): every issue, or the value typed */
+export const validateGetTaskPayloadResult: (value: unknown) => ValidationResult<T.GetTaskPayloadResult> =
+  validator<T.GetTaskPayloadResult>(_collectGetTaskPayloadResult);
+/** `GetTaskPayloadResult` (schema.ts:1439) as a Standard Schema v1 object */
+export const GetTaskPayloadResultSchema: StandardSchemaV1<unknown, T.GetTaskPayloadResult> = standard(validateGetTaskPayloadResult);
 
-function _isCancelTaskRequest(v: any, d: number): boolean {
+function _isCancelTaskRequest(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tasks/cancel" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    isObject(v.params) &&
-    typeof v.params.taskId === "string"
+    v["method"] === "tasks/cancel" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    isObject(v["params"]) &&
+    typeof v["params"]["taskId"] === "string"
   );
 }
 
 function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelTaskRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tasks/cancel", '"tasks/cancel"', "const");
-    if (need(o, p, "/params", v.params)) {
-      if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "/taskId", v.params.taskId, typeof v.params.taskId === "string", "string");
+    req(o, p, "/method", v["method"], v["method"] === "tasks/cancel", '"tasks/cancel"', "const");
+    if (need(o, p, "/params", v["params"])) {
+      if (object(o, p + "/params", v["params"])) {
+        req(o, p + "/params", "/taskId", v["params"]["taskId"], typeof v["params"]["taskId"] === "string", "string");
       }
     }
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `CancelTaskRequest` (schema.ts:1448) */
-export const {
-  is: isCancelTaskRequest,
-  validate: validateCancelTaskRequest,
-  schema: CancelTaskRequestSchema,
-} = define<T.CancelTaskRequest>(_isCancelTaskRequest, _collectCancelTaskRequest);
+export const isCancelTaskRequest: (value: unknown) => value is T.CancelTaskRequest = guard<T.CancelTaskRequest>(_isCancelTaskRequest);
+/** `CancelTaskRequest` (schema.ts:1448): every issue, or the value typed */
+export const validateCancelTaskRequest: (value: unknown) => ValidationResult<T.CancelTaskRequest> =
+  validator<T.CancelTaskRequest>(_collectCancelTaskRequest);
+/** `CancelTaskRequest` (schema.ts:1448) as a Standard Schema v1 object */
+export const CancelTaskRequestSchema: StandardSchemaV1<unknown, T.CancelTaskRequest> = standard(validateCancelTaskRequest);
 
 function _isCancelTaskResult(v: any, d: number): boolean {
   return _isResult(v, d) && _isTask(v, d);
@@ -2898,54 +3138,56 @@ function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `CancelTaskResult` (schema.ts:1463) */
-export const {
-  is: isCancelTaskResult,
-  validate: validateCancelTaskResult,
-  schema: CancelTaskResultSchema,
-} = define<T.CancelTaskResult>(_isCancelTaskResult, _collectCancelTaskResult);
+export const isCancelTaskResult: (value: unknown) => value is T.CancelTaskResult = guard<T.CancelTaskResult>(_isCancelTaskResult);
+/** `CancelTaskResult` (schema.ts:1463): every issue, or the value typed */
+export const validateCancelTaskResult: (value: unknown) => ValidationResult<T.CancelTaskResult> =
+  validator<T.CancelTaskResult>(_collectCancelTaskResult);
+/** `CancelTaskResult` (schema.ts:1463) as a Standard Schema v1 object */
+export const CancelTaskResultSchema: StandardSchemaV1<unknown, T.CancelTaskResult> = standard(validateCancelTaskResult);
 
 function _isListTasksRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tasks/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isPaginatedRequestParams(v.params, d + 1))
+    v["method"] === "tasks/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListTasksRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tasks/list", '"tasks/list"', "const");
-    if (v.params !== undefined) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "tasks/list", '"tasks/list"', "const");
+    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListTasksRequest` (schema.ts:1470) */
-export const {
-  is: isListTasksRequest,
-  validate: validateListTasksRequest,
-  schema: ListTasksRequestSchema,
-} = define<T.ListTasksRequest>(_isListTasksRequest, _collectListTasksRequest);
+export const isListTasksRequest: (value: unknown) => value is T.ListTasksRequest = guard<T.ListTasksRequest>(_isListTasksRequest);
+/** `ListTasksRequest` (schema.ts:1470): every issue, or the value typed */
+export const validateListTasksRequest: (value: unknown) => ValidationResult<T.ListTasksRequest> =
+  validator<T.ListTasksRequest>(_collectListTasksRequest);
+/** `ListTasksRequest` (schema.ts:1470) as a Standard Schema v1 object */
+export const ListTasksRequestSchema: StandardSchemaV1<unknown, T.ListTasksRequest> = standard(validateListTasksRequest);
 
 function _isListTasksResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    _isListTasksResult$tasks(v.tasks, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    _isListTasksResult$tasks(v["tasks"], d + 1)
   );
 }
 
 function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListTasksResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/tasks", v["tasks"])) _isListTasksResult$tasks$collect(v["tasks"], p + "/tasks", o, d + 1);
   }
 }
 
@@ -2960,11 +3202,12 @@ function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListTasksResult` (schema.ts:1479) */
-export const {
-  is: isListTasksResult,
-  validate: validateListTasksResult,
-  schema: ListTasksResultSchema,
-} = define<T.ListTasksResult>(_isListTasksResult, _collectListTasksResult);
+export const isListTasksResult: (value: unknown) => value is T.ListTasksResult = guard<T.ListTasksResult>(_isListTasksResult);
+/** `ListTasksResult` (schema.ts:1479): every issue, or the value typed */
+export const validateListTasksResult: (value: unknown) => ValidationResult<T.ListTasksResult> =
+  validator<T.ListTasksResult>(_collectListTasksResult);
+/** `ListTasksResult` (schema.ts:1479) as a Standard Schema v1 object */
+export const ListTasksResultSchema: StandardSchemaV1<unknown, T.ListTasksResult> = standard(validateListTasksResult);
 
 function _isTaskStatusNotificationParams(v: any, d: number): boolean {
   return _isNotificationParams(v, d) && _isTask(v, d);
@@ -2979,152 +3222,179 @@ function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIs
 }
 
 /** `TaskStatusNotificationParams` (schema.ts:1488) */
-export const {
-  is: isTaskStatusNotificationParams,
-  validate: validateTaskStatusNotificationParams,
-  schema: TaskStatusNotificationParamsSchema,
-} = define<T.TaskStatusNotificationParams>(_isTaskStatusNotificationParams, _collectTaskStatusNotificationParams);
+export const isTaskStatusNotificationParams: (value: unknown) => value is T.TaskStatusNotificationParams =
+  guard<T.TaskStatusNotificationParams>(_isTaskStatusNotificationParams);
+/** `TaskStatusNotificationParams` (schema.ts:1488): every issue, or the value typed */
+export const validateTaskStatusNotificationParams: (value: unknown) => ValidationResult<T.TaskStatusNotificationParams> =
+  validator<T.TaskStatusNotificationParams>(_collectTaskStatusNotificationParams);
+/** `TaskStatusNotificationParams` (schema.ts:1488) as a Standard Schema v1 object */
+export const TaskStatusNotificationParamsSchema: StandardSchemaV1<unknown, T.TaskStatusNotificationParams> = standard(
+  validateTaskStatusNotificationParams,
+);
 
 function _isTaskStatusNotification(v: any, d: number): boolean {
   return (
-    isObject(v) && v.method === "notifications/tasks/status" && v.jsonrpc === "2.0" && _isTaskStatusNotificationParams(v.params, d + 1)
+    isObject(v) &&
+    v["method"] === "notifications/tasks/status" &&
+    v["jsonrpc"] === "2.0" &&
+    _isTaskStatusNotificationParams(v["params"], d + 1)
   );
 }
 
 function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTaskStatusNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/tasks/status", '"notifications/tasks/status"', "const");
-    if (need(o, p, "/params", v.params)) _collectTaskStatusNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/tasks/status", '"notifications/tasks/status"', "const");
+    if (need(o, p, "/params", v["params"])) _collectTaskStatusNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `TaskStatusNotification` (schema.ts:1495) */
-export const {
-  is: isTaskStatusNotification,
-  validate: validateTaskStatusNotification,
-  schema: TaskStatusNotificationSchema,
-} = define<T.TaskStatusNotification>(_isTaskStatusNotification, _collectTaskStatusNotification);
+export const isTaskStatusNotification: (value: unknown) => value is T.TaskStatusNotification =
+  guard<T.TaskStatusNotification>(_isTaskStatusNotification);
+/** `TaskStatusNotification` (schema.ts:1495): every issue, or the value typed */
+export const validateTaskStatusNotification: (value: unknown) => ValidationResult<T.TaskStatusNotification> =
+  validator<T.TaskStatusNotification>(_collectTaskStatusNotification);
+/** `TaskStatusNotification` (schema.ts:1495) as a Standard Schema v1 object */
+export const TaskStatusNotificationSchema: StandardSchemaV1<unknown, T.TaskStatusNotification> = standard(validateTaskStatusNotification);
 
-function _isSetLevelRequestParams(v: any, d: number): boolean {
+function _isSetLevelRequestParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.level === "debug" ||
-      v.level === "info" ||
-      v.level === "notice" ||
-      v.level === "warning" ||
-      v.level === "error" ||
-      v.level === "critical" ||
-      v.level === "alert" ||
-      v.level === "emergency") &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
+    (v["level"] === "debug" ||
+      v["level"] === "info" ||
+      v["level"] === "notice" ||
+      v["level"] === "warning" ||
+      v["level"] === "error" ||
+      v["level"] === "critical" ||
+      v["level"] === "alert" ||
+      v["level"] === "emergency") &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"]))))
   );
 }
 
 function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSetLevelRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "/level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
+    if (need(o, p, "/level", v["level"])) _collectLoggingLevel(v["level"], p + "/level", o, d + 1);
   }
 }
 
 /** `SetLevelRequestParams` (schema.ts:1507) */
-export const {
-  is: isSetLevelRequestParams,
-  validate: validateSetLevelRequestParams,
-  schema: SetLevelRequestParamsSchema,
-} = define<T.SetLevelRequestParams>(_isSetLevelRequestParams, _collectSetLevelRequestParams);
+export const isSetLevelRequestParams: (value: unknown) => value is T.SetLevelRequestParams =
+  guard<T.SetLevelRequestParams>(_isSetLevelRequestParams);
+/** `SetLevelRequestParams` (schema.ts:1507): every issue, or the value typed */
+export const validateSetLevelRequestParams: (value: unknown) => ValidationResult<T.SetLevelRequestParams> =
+  validator<T.SetLevelRequestParams>(_collectSetLevelRequestParams);
+/** `SetLevelRequestParams` (schema.ts:1507) as a Standard Schema v1 object */
+export const SetLevelRequestParamsSchema: StandardSchemaV1<unknown, T.SetLevelRequestParams> = standard(validateSetLevelRequestParams);
 
 function _isSetLevelRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "logging/setLevel" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSetLevelRequestParams(v.params, d + 1)
+    v["method"] === "logging/setLevel" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isSetLevelRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSetLevelRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "logging/setLevel", '"logging/setLevel"', "const");
-    if (need(o, p, "/params", v.params)) _collectSetLevelRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "logging/setLevel", '"logging/setLevel"', "const");
+    if (need(o, p, "/params", v["params"])) _collectSetLevelRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `SetLevelRequest` (schema.ts:1519) */
-export const {
-  is: isSetLevelRequest,
-  validate: validateSetLevelRequest,
-  schema: SetLevelRequestSchema,
-} = define<T.SetLevelRequest>(_isSetLevelRequest, _collectSetLevelRequest);
+export const isSetLevelRequest: (value: unknown) => value is T.SetLevelRequest = guard<T.SetLevelRequest>(_isSetLevelRequest);
+/** `SetLevelRequest` (schema.ts:1519): every issue, or the value typed */
+export const validateSetLevelRequest: (value: unknown) => ValidationResult<T.SetLevelRequest> =
+  validator<T.SetLevelRequest>(_collectSetLevelRequest);
+/** `SetLevelRequest` (schema.ts:1519) as a Standard Schema v1 object */
+export const SetLevelRequestSchema: StandardSchemaV1<unknown, T.SetLevelRequest> = standard(validateSetLevelRequest);
 
-function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
+function _isLoggingMessageNotificationParams(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.logger === undefined || typeof v.logger === "string") &&
-    v.data !== undefined &&
-    (v.level === "debug" ||
-      v.level === "info" ||
-      v.level === "notice" ||
-      v.level === "warning" ||
-      v.level === "error" ||
-      v.level === "critical" ||
-      v.level === "alert" ||
-      v.level === "emergency") &&
-    (v._meta === undefined || isObject(v._meta))
+    (v["logger"] === undefined || typeof v["logger"] === "string") &&
+    v["data"] !== undefined &&
+    (v["level"] === "debug" ||
+      v["level"] === "info" ||
+      v["level"] === "notice" ||
+      v["level"] === "warning" ||
+      v["level"] === "error" ||
+      v["level"] === "critical" ||
+      v["level"] === "alert" ||
+      v["level"] === "emergency") &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
-    opt(o, p, "/logger", v.logger, typeof v.logger === "string", "string");
-    need(o, p, "/data", v.data);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/level", v["level"])) _collectLoggingLevel(v["level"], p + "/level", o, d + 1);
+    opt(o, p, "/logger", v["logger"], typeof v["logger"] === "string", "string");
+    need(o, p, "/data", v["data"]);
   }
 }
 
 /** `LoggingMessageNotificationParams` (schema.ts:1529) */
-export const {
-  is: isLoggingMessageNotificationParams,
-  validate: validateLoggingMessageNotificationParams,
-  schema: LoggingMessageNotificationParamsSchema,
-} = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
+export const isLoggingMessageNotificationParams: (value: unknown) => value is T.LoggingMessageNotificationParams =
+  guard<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams);
+/** `LoggingMessageNotificationParams` (schema.ts:1529): every issue, or the value typed */
+export const validateLoggingMessageNotificationParams: (value: unknown) => ValidationResult<T.LoggingMessageNotificationParams> =
+  validator<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams);
+/** `LoggingMessageNotificationParams` (schema.ts:1529) as a Standard Schema v1 object */
+export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> = standard(
+  validateLoggingMessageNotificationParams,
+);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1);
+  return (
+    isObject(v) &&
+    v["method"] === "notifications/message" &&
+    v["jsonrpc"] === "2.0" &&
+    _isLoggingMessageNotificationParams(v["params"], d + 1)
+  );
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "/params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/message", '"notifications/message"', "const");
+    if (need(o, p, "/params", v["params"])) _collectLoggingMessageNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `LoggingMessageNotification` (schema.ts:1549) */
-export const {
-  is: isLoggingMessageNotification,
-  validate: validateLoggingMessageNotification,
-  schema: LoggingMessageNotificationSchema,
-} = define<T.LoggingMessageNotification>(_isLoggingMessageNotification, _collectLoggingMessageNotification);
+export const isLoggingMessageNotification: (value: unknown) => value is T.LoggingMessageNotification =
+  guard<T.LoggingMessageNotification>(_isLoggingMessageNotification);
+/** `LoggingMessageNotification` (schema.ts:1549): every issue, or the value typed */
+export const validateLoggingMessageNotification: (value: unknown) => ValidationResult<T.LoggingMessageNotification> =
+  validator<T.LoggingMessageNotification>(_collectLoggingMessageNotification);
+/** `LoggingMessageNotification` (schema.ts:1549) as a Standard Schema v1 object */
+export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> =
+  standard(validateLoggingMessageNotification);
 
-function _isLoggingLevel(v: any, d: number): boolean {
+function _isLoggingLevel(v: any, _d: number): boolean {
   return (
     v === "debug" ||
     v === "info" ||
@@ -3137,7 +3407,7 @@ function _isLoggingLevel(v: any, d: number): boolean {
   );
 }
 
-function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(
     v === "debug" ||
     v === "info" ||
@@ -3152,62 +3422,65 @@ function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `LoggingLevel` (schema.ts:1562) */
-export const {
-  is: isLoggingLevel,
-  validate: validateLoggingLevel,
-  schema: LoggingLevelSchema,
-} = define<T.LoggingLevel>(_isLoggingLevel, _collectLoggingLevel);
+export const isLoggingLevel: (value: unknown) => value is T.LoggingLevel = guard<T.LoggingLevel>(_isLoggingLevel);
+/** `LoggingLevel` (schema.ts:1562): every issue, or the value typed */
+export const validateLoggingLevel: (value: unknown) => ValidationResult<T.LoggingLevel> = validator<T.LoggingLevel>(_collectLoggingLevel);
+/** `LoggingLevel` (schema.ts:1562) as a Standard Schema v1 object */
+export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.systemPrompt === undefined || typeof v.systemPrompt === "string") &&
-    (v.temperature === undefined || Number.isFinite(v.temperature)) &&
-    Number.isInteger(v.maxTokens) &&
-    (v.metadata === undefined || isObject(v.metadata)) &&
-    (v.includeContext === undefined ||
-      v.includeContext === "none" ||
-      v.includeContext === "thisServer" ||
-      v.includeContext === "allServers") &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    _isCreateMessageRequestParams$messages(v.messages, d + 1) &&
-    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d + 1)) &&
-    (v.stopSequences === undefined || _isIcon$sizes(v.stopSequences, d + 1)) &&
-    (v.tools === undefined || _isListToolsResult$tools(v.tools, d + 1)) &&
-    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d + 1))
+    (v["systemPrompt"] === undefined || typeof v["systemPrompt"] === "string") &&
+    (v["temperature"] === undefined || Number.isFinite(v["temperature"])) &&
+    Number.isInteger(v["maxTokens"]) &&
+    (v["metadata"] === undefined || isObject(v["metadata"])) &&
+    (v["includeContext"] === undefined ||
+      v["includeContext"] === "none" ||
+      v["includeContext"] === "thisServer" ||
+      v["includeContext"] === "allServers") &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
+    (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isIcon$sizes(v["stopSequences"], d + 1)) &&
+    (v["tools"] === undefined || _isListToolsResult$tools(v["tools"], d + 1)) &&
+    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1))
   );
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    if (need(o, p, "/messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
-    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
-    opt(o, p, "/systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
+    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
+    if (need(o, p, "/messages", v["messages"])) _isCreateMessageRequestParams$messages$collect(v["messages"], p + "/messages", o, d + 1);
+    if (v["modelPreferences"] !== undefined) _collectModelPreferences(v["modelPreferences"], p + "/modelPreferences", o, d + 1);
+    opt(o, p, "/systemPrompt", v["systemPrompt"], typeof v["systemPrompt"] === "string", "string");
     opt(
       o,
       p,
       "/includeContext",
-      v.includeContext,
-      v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers",
+      v["includeContext"],
+      v["includeContext"] === "none" || v["includeContext"] === "thisServer" || v["includeContext"] === "allServers",
       'one of "none", "thisServer", "allServers"',
       "enum",
     );
-    opt(o, p, "/temperature", v.temperature, Number.isFinite(v.temperature), "number");
-    req(o, p, "/maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
-    if (v.stopSequences !== undefined) _isIcon$sizes$collect(v.stopSequences, p + "/stopSequences", o, d + 1);
-    opt(o, p, "/metadata", v.metadata, isObject(v.metadata), "object");
-    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
-    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
+    opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
+    req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
+    if (v["stopSequences"] !== undefined) _isIcon$sizes$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+    opt(o, p, "/metadata", v["metadata"], isObject(v["metadata"]), "object");
+    if (v["tools"] !== undefined) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
   }
 }
 
@@ -3222,14 +3495,17 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 /** `CreateMessageRequestParams` (schema.ts:1578) */
-export const {
-  is: isCreateMessageRequestParams,
-  validate: validateCreateMessageRequestParams,
-  schema: CreateMessageRequestParamsSchema,
-} = define<T.CreateMessageRequestParams>(_isCreateMessageRequestParams, _collectCreateMessageRequestParams);
+export const isCreateMessageRequestParams: (value: unknown) => value is T.CreateMessageRequestParams =
+  guard<T.CreateMessageRequestParams>(_isCreateMessageRequestParams);
+/** `CreateMessageRequestParams` (schema.ts:1578): every issue, or the value typed */
+export const validateCreateMessageRequestParams: (value: unknown) => ValidationResult<T.CreateMessageRequestParams> =
+  validator<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams);
+/** `CreateMessageRequestParams` (schema.ts:1578) as a Standard Schema v1 object */
+export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> =
+  standard(validateCreateMessageRequestParams);
 
-function _isToolChoice(v: any, d: number): boolean {
-  return isObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
+function _isToolChoice(v: any, _d: number): boolean {
+  return isObject(v) && (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none");
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3239,8 +3515,8 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number):
       o,
       p,
       "/mode",
-      v.mode,
-      v.mode === "auto" || v.mode === "required" || v.mode === "none",
+      v["mode"],
+      v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none",
       'one of "auto", "required", "none"',
       "enum",
     );
@@ -3248,68 +3524,70 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `ToolChoice` (schema.ts:1629) */
-export const {
-  is: isToolChoice,
-  validate: validateToolChoice,
-  schema: ToolChoiceSchema,
-} = define<T.ToolChoice>(_isToolChoice, _collectToolChoice);
+export const isToolChoice: (value: unknown) => value is T.ToolChoice = guard<T.ToolChoice>(_isToolChoice);
+/** `ToolChoice` (schema.ts:1629): every issue, or the value typed */
+export const validateToolChoice: (value: unknown) => ValidationResult<T.ToolChoice> = validator<T.ToolChoice>(_collectToolChoice);
+/** `ToolChoice` (schema.ts:1629) as a Standard Schema v1 object */
+export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "sampling/createMessage" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCreateMessageRequestParams(v.params, d + 1)
+    v["method"] === "sampling/createMessage" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCreateMessageRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "/params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "sampling/createMessage", '"sampling/createMessage"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCreateMessageRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `CreateMessageRequest` (schema.ts:1644) */
-export const {
-  is: isCreateMessageRequest,
-  validate: validateCreateMessageRequest,
-  schema: CreateMessageRequestSchema,
-} = define<T.CreateMessageRequest>(_isCreateMessageRequest, _collectCreateMessageRequest);
+export const isCreateMessageRequest: (value: unknown) => value is T.CreateMessageRequest =
+  guard<T.CreateMessageRequest>(_isCreateMessageRequest);
+/** `CreateMessageRequest` (schema.ts:1644): every issue, or the value typed */
+export const validateCreateMessageRequest: (value: unknown) => ValidationResult<T.CreateMessageRequest> =
+  validator<T.CreateMessageRequest>(_collectCreateMessageRequest);
+/** `CreateMessageRequest` (schema.ts:1644) as a Standard Schema v1 object */
+export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.model === "string" &&
-    (v.role === "user" || v.role === "assistant") &&
-    (v.stopReason === undefined || typeof v.stopReason === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1))
+    typeof v["model"] === "string" &&
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (v["stopReason"] === undefined || typeof v["stopReason"] === "string") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1))
   );
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "/content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    if (need(o, p, "/content", v["content"]))
+      if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
           o,
           p + "/content",
-          v.content,
+          v["content"],
           d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    req(o, p, "/model", v.model, typeof v.model === "string", "string");
-    opt(o, p, "/stopReason", v.stopReason, typeof v.stopReason === "string", "string");
+    req(o, p, "/model", v["model"], typeof v["model"] === "string", "string");
+    opt(o, p, "/stopReason", v["stopReason"], typeof v["stopReason"] === "string", "string");
   }
 }
 
@@ -3324,50 +3602,53 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
 }
 
 /** `CreateMessageResult` (schema.ts:1656) */
-export const {
-  is: isCreateMessageResult,
-  validate: validateCreateMessageResult,
-  schema: CreateMessageResultSchema,
-} = define<T.CreateMessageResult>(_isCreateMessageResult, _collectCreateMessageResult);
+export const isCreateMessageResult: (value: unknown) => value is T.CreateMessageResult =
+  guard<T.CreateMessageResult>(_isCreateMessageResult);
+/** `CreateMessageResult` (schema.ts:1656): every issue, or the value typed */
+export const validateCreateMessageResult: (value: unknown) => ValidationResult<T.CreateMessageResult> =
+  validator<T.CreateMessageResult>(_collectCreateMessageResult);
+/** `CreateMessageResult` (schema.ts:1656) as a Standard Schema v1 object */
+export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "/content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
+    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    if (need(o, p, "/content", v["content"]))
+      if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
           o,
           p + "/content",
-          v.content,
+          v["content"],
           d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `SamplingMessage` (schema.ts:1681) */
-export const {
-  is: isSamplingMessage,
-  validate: validateSamplingMessage,
-  schema: SamplingMessageSchema,
-} = define<T.SamplingMessage>(_isSamplingMessage, _collectSamplingMessage);
+export const isSamplingMessage: (value: unknown) => value is T.SamplingMessage = guard<T.SamplingMessage>(_isSamplingMessage);
+/** `SamplingMessage` (schema.ts:1681): every issue, or the value typed */
+export const validateSamplingMessage: (value: unknown) => ValidationResult<T.SamplingMessage> =
+  validator<T.SamplingMessage>(_collectSamplingMessage);
+/** `SamplingMessage` (schema.ts:1681) as a Standard Schema v1 object */
+export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.type) {
+  switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
     case "image":
@@ -3386,7 +3667,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
-    switch (v.type) {
+    switch (v["type"]) {
       case "text":
         _collectTextContent(v, p, o, d);
         break;
@@ -3410,41 +3691,44 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
+          "unknown type " + describeValue(v["type"]) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
         );
     }
 }
 
 /** `SamplingMessageContentBlock` (schema.ts:1693) */
-export const {
-  is: isSamplingMessageContentBlock,
-  validate: validateSamplingMessageContentBlock,
-  schema: SamplingMessageContentBlockSchema,
-} = define<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock, _collectSamplingMessageContentBlock);
+export const isSamplingMessageContentBlock: (value: unknown) => value is T.SamplingMessageContentBlock =
+  guard<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock);
+/** `SamplingMessageContentBlock` (schema.ts:1693): every issue, or the value typed */
+export const validateSamplingMessageContentBlock: (value: unknown) => ValidationResult<T.SamplingMessageContentBlock> =
+  validator<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock);
+/** `SamplingMessageContentBlock` (schema.ts:1693) as a Standard Schema v1 object */
+export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> =
+  standard(validateSamplingMessageContentBlock);
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.lastModified === undefined || typeof v.lastModified === "string") &&
-    (v.audience === undefined || _isAnnotations$audience(v.audience, d + 1)) &&
-    (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
+    (v["lastModified"] === undefined || typeof v["lastModified"] === "string") &&
+    (v["audience"] === undefined || _isAnnotations$audience(v["audience"], d + 1)) &&
+    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1))
   );
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d + 1);
-    if (v.priority !== undefined) {
-      if (!Number.isFinite(v.priority)) expected(o, p + "/priority", "number", v.priority);
-      else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
-      else if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
+    if (v["audience"] !== undefined) _isAnnotations$audience$collect(v["audience"], p + "/audience", o, d + 1);
+    if (v["priority"] !== undefined) {
+      if (!Number.isFinite(v["priority"])) expected(o, p + "/priority", "number", v["priority"]);
+      else if (v["priority"] < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
+      else if (v["priority"] > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    opt(o, p, "/lastModified", v.lastModified, typeof v.lastModified === "string", "string");
+    opt(o, p, "/lastModified", v["lastModified"], typeof v["lastModified"] === "string", "string");
   }
 }
 
-function _isAnnotations$audience(v: any, d: number): boolean {
+function _isAnnotations$audience(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
   return true;
@@ -3461,15 +3745,15 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `Annotations` (schema.ts:1705) */
-export const {
-  is: isAnnotations,
-  validate: validateAnnotations,
-  schema: AnnotationsSchema,
-} = define<T.Annotations>(_isAnnotations, _collectAnnotations);
+export const isAnnotations: (value: unknown) => value is T.Annotations = guard<T.Annotations>(_isAnnotations);
+/** `Annotations` (schema.ts:1705): every issue, or the value typed */
+export const validateAnnotations: (value: unknown) => ValidationResult<T.Annotations> = validator<T.Annotations>(_collectAnnotations);
+/** `Annotations` (schema.ts:1705) as a Standard Schema v1 object */
+export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.type) {
+  switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
     case "image":
@@ -3488,7 +3772,7 @@ function _isContentBlock(v: any, d: number): boolean {
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isContentBlock(v, d)) return;
   if (object(o, p, v))
-    switch (v.type) {
+    switch (v["type"]) {
       case "text":
         _collectTextContent(v, p, o, d);
         break;
@@ -3512,200 +3796,202 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
+          "unknown type " + describeValue(v["type"]) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
         );
     }
 }
 
 /** `ContentBlock` (schema.ts:1740) */
-export const {
-  is: isContentBlock,
-  validate: validateContentBlock,
-  schema: ContentBlockSchema,
-} = define<T.ContentBlock>(_isContentBlock, _collectContentBlock);
+export const isContentBlock: (value: unknown) => value is T.ContentBlock = guard<T.ContentBlock>(_isContentBlock);
+/** `ContentBlock` (schema.ts:1740): every issue, or the value typed */
+export const validateContentBlock: (value: unknown) => ValidationResult<T.ContentBlock> = validator<T.ContentBlock>(_collectContentBlock);
+/** `ContentBlock` (schema.ts:1740) as a Standard Schema v1 object */
+export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "text" &&
-    typeof v.text === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    v["type"] === "text" &&
+    typeof v["text"] === "string" &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "text", '"text"', "const");
-    req(o, p, "/text", v.text, typeof v.text === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/type", v["type"], v["type"] === "text", '"text"', "const");
+    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `TextContent` (schema.ts:1748) */
-export const {
-  is: isTextContent,
-  validate: validateTextContent,
-  schema: TextContentSchema,
-} = define<T.TextContent>(_isTextContent, _collectTextContent);
+export const isTextContent: (value: unknown) => value is T.TextContent = guard<T.TextContent>(_isTextContent);
+/** `TextContent` (schema.ts:1748): every issue, or the value typed */
+export const validateTextContent: (value: unknown) => ValidationResult<T.TextContent> = validator<T.TextContent>(_collectTextContent);
+/** `TextContent` (schema.ts:1748) as a Standard Schema v1 object */
+export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "image" &&
-    typeof v.mimeType === "string" &&
-    typeof v.data === "string" &&
-    formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    v["type"] === "image" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImageContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "image", '"image"', "const");
-    if (need(o, p, "/data", v.data)) {
-      if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+    req(o, p, "/type", v["type"], v["type"] === "image", '"image"', "const");
+    if (need(o, p, "/data", v["data"])) {
+      if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
+      else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `ImageContent` (schema.ts:1772) */
-export const {
-  is: isImageContent,
-  validate: validateImageContent,
-  schema: ImageContentSchema,
-} = define<T.ImageContent>(_isImageContent, _collectImageContent);
+export const isImageContent: (value: unknown) => value is T.ImageContent = guard<T.ImageContent>(_isImageContent);
+/** `ImageContent` (schema.ts:1772): every issue, or the value typed */
+export const validateImageContent: (value: unknown) => ValidationResult<T.ImageContent> = validator<T.ImageContent>(_collectImageContent);
+/** `ImageContent` (schema.ts:1772) as a Standard Schema v1 object */
+export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "audio" &&
-    typeof v.mimeType === "string" &&
-    typeof v.data === "string" &&
-    formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    v["type"] === "audio" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAudioContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "audio", '"audio"', "const");
-    if (need(o, p, "/data", v.data)) {
-      if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+    req(o, p, "/type", v["type"], v["type"] === "audio", '"audio"', "const");
+    if (need(o, p, "/data", v["data"])) {
+      if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
+      else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `AudioContent` (schema.ts:1803) */
-export const {
-  is: isAudioContent,
-  validate: validateAudioContent,
-  schema: AudioContentSchema,
-} = define<T.AudioContent>(_isAudioContent, _collectAudioContent);
+export const isAudioContent: (value: unknown) => value is T.AudioContent = guard<T.AudioContent>(_isAudioContent);
+/** `AudioContent` (schema.ts:1803): every issue, or the value typed */
+export const validateAudioContent: (value: unknown) => ValidationResult<T.AudioContent> = validator<T.AudioContent>(_collectAudioContent);
+/** `AudioContent` (schema.ts:1803) as a Standard Schema v1 object */
+export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
 
-function _isToolUseContent(v: any, d: number): boolean {
+function _isToolUseContent(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "tool_use" &&
-    typeof v.id === "string" &&
-    typeof v.name === "string" &&
-    isObject(v.input) &&
-    (v._meta === undefined || isObject(v._meta))
+    v["type"] === "tool_use" &&
+    typeof v["id"] === "string" &&
+    typeof v["name"] === "string" &&
+    isObject(v["input"]) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolUseContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "tool_use", '"tool_use"', "const");
-    req(o, p, "/id", v.id, typeof v.id === "string", "string");
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    req(o, p, "/input", v.input, isObject(v.input), "object");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/type", v["type"], v["type"] === "tool_use", '"tool_use"', "const");
+    req(o, p, "/id", v["id"], typeof v["id"] === "string", "string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    req(o, p, "/input", v["input"], isObject(v["input"]), "object");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `ToolUseContent` (schema.ts:1834) */
-export const {
-  is: isToolUseContent,
-  validate: validateToolUseContent,
-  schema: ToolUseContentSchema,
-} = define<T.ToolUseContent>(_isToolUseContent, _collectToolUseContent);
+export const isToolUseContent: (value: unknown) => value is T.ToolUseContent = guard<T.ToolUseContent>(_isToolUseContent);
+/** `ToolUseContent` (schema.ts:1834): every issue, or the value typed */
+export const validateToolUseContent: (value: unknown) => ValidationResult<T.ToolUseContent> =
+  validator<T.ToolUseContent>(_collectToolUseContent);
+/** `ToolUseContent` (schema.ts:1834) as a Standard Schema v1 object */
+export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "tool_result" &&
-    typeof v.toolUseId === "string" &&
-    (v.isError === undefined || typeof v.isError === "boolean") &&
-    _isCallToolResult$content(v.content, d + 1) &&
-    (v.structuredContent === undefined || isObject(v.structuredContent)) &&
-    (v._meta === undefined || isObject(v._meta))
+    v["type"] === "tool_result" &&
+    typeof v["toolUseId"] === "string" &&
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    _isCallToolResult$content(v["content"], d + 1) &&
+    (v["structuredContent"] === undefined || isObject(v["structuredContent"])) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "tool_result", '"tool_result"', "const");
-    req(o, p, "/toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "/structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
-    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/type", v["type"], v["type"] === "tool_result", '"tool_result"', "const");
+    req(o, p, "/toolUseId", v["toolUseId"], typeof v["toolUseId"] === "string", "string");
+    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
+    opt(o, p, "/structuredContent", v["structuredContent"], isObject(v["structuredContent"]), "object");
+    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `ToolResultContent` (schema.ts:1868) */
-export const {
-  is: isToolResultContent,
-  validate: validateToolResultContent,
-  schema: ToolResultContentSchema,
-} = define<T.ToolResultContent>(_isToolResultContent, _collectToolResultContent);
+export const isToolResultContent: (value: unknown) => value is T.ToolResultContent = guard<T.ToolResultContent>(_isToolResultContent);
+/** `ToolResultContent` (schema.ts:1868): every issue, or the value typed */
+export const validateToolResultContent: (value: unknown) => ValidationResult<T.ToolResultContent> =
+  validator<T.ToolResultContent>(_collectToolResultContent);
+/** `ToolResultContent` (schema.ts:1868) as a Standard Schema v1 object */
+export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.hints === undefined || _isModelPreferences$hints(v.hints, d + 1)) &&
-    (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
-    (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
-    (v.intelligencePriority === undefined ||
-      (Number.isFinite(v.intelligencePriority) && v.intelligencePriority >= 0 && v.intelligencePriority <= 1))
+    (v["hints"] === undefined || _isModelPreferences$hints(v["hints"], d + 1)) &&
+    (v["costPriority"] === undefined || (Number.isFinite(v["costPriority"]) && v["costPriority"] >= 0 && v["costPriority"] <= 1)) &&
+    (v["speedPriority"] === undefined || (Number.isFinite(v["speedPriority"]) && v["speedPriority"] >= 0 && v["speedPriority"] <= 1)) &&
+    (v["intelligencePriority"] === undefined ||
+      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1))
   );
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
-    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d + 1);
-    if (v.costPriority !== undefined) {
-      if (!Number.isFinite(v.costPriority)) expected(o, p + "/costPriority", "number", v.costPriority);
-      else if (v.costPriority < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
-      else if (v.costPriority > 1) issue(o, p + "/costPriority", "maximum", "must be <= 1");
+    if (v["hints"] !== undefined) _isModelPreferences$hints$collect(v["hints"], p + "/hints", o, d + 1);
+    if (v["costPriority"] !== undefined) {
+      if (!Number.isFinite(v["costPriority"])) expected(o, p + "/costPriority", "number", v["costPriority"]);
+      else if (v["costPriority"] < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
+      else if (v["costPriority"] > 1) issue(o, p + "/costPriority", "maximum", "must be <= 1");
     }
-    if (v.speedPriority !== undefined) {
-      if (!Number.isFinite(v.speedPriority)) expected(o, p + "/speedPriority", "number", v.speedPriority);
-      else if (v.speedPriority < 0) issue(o, p + "/speedPriority", "minimum", "must be >= 0");
-      else if (v.speedPriority > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
+    if (v["speedPriority"] !== undefined) {
+      if (!Number.isFinite(v["speedPriority"])) expected(o, p + "/speedPriority", "number", v["speedPriority"]);
+      else if (v["speedPriority"] < 0) issue(o, p + "/speedPriority", "minimum", "must be >= 0");
+      else if (v["speedPriority"] > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
     }
-    if (v.intelligencePriority !== undefined) {
-      if (!Number.isFinite(v.intelligencePriority)) expected(o, p + "/intelligencePriority", "number", v.intelligencePriority);
-      else if (v.intelligencePriority < 0) issue(o, p + "/intelligencePriority", "minimum", "must be >= 0");
-      else if (v.intelligencePriority > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
+    if (v["intelligencePriority"] !== undefined) {
+      if (!Number.isFinite(v["intelligencePriority"])) expected(o, p + "/intelligencePriority", "number", v["intelligencePriority"]);
+      else if (v["intelligencePriority"] < 0) issue(o, p + "/intelligencePriority", "minimum", "must be >= 0");
+      else if (v["intelligencePriority"] > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
     }
   }
 }
@@ -3721,64 +4007,69 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `ModelPreferences` (schema.ts:1925) */
-export const {
-  is: isModelPreferences,
-  validate: validateModelPreferences,
-  schema: ModelPreferencesSchema,
-} = define<T.ModelPreferences>(_isModelPreferences, _collectModelPreferences);
+export const isModelPreferences: (value: unknown) => value is T.ModelPreferences = guard<T.ModelPreferences>(_isModelPreferences);
+/** `ModelPreferences` (schema.ts:1925): every issue, or the value typed */
+export const validateModelPreferences: (value: unknown) => ValidationResult<T.ModelPreferences> =
+  validator<T.ModelPreferences>(_collectModelPreferences);
+/** `ModelPreferences` (schema.ts:1925) as a Standard Schema v1 object */
+export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
 
-function _isModelHint(v: any, d: number): boolean {
-  return isObject(v) && (v.name === undefined || typeof v.name === "string");
+function _isModelHint(v: any, _d: number): boolean {
+  return isObject(v) && (v["name"] === undefined || typeof v["name"] === "string");
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isModelHint(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
   }
 }
 
 /** `ModelHint` (schema.ts:1979) */
-export const {
-  is: isModelHint,
-  validate: validateModelHint,
-  schema: ModelHintSchema,
-} = define<T.ModelHint>(_isModelHint, _collectModelHint);
+export const isModelHint: (value: unknown) => value is T.ModelHint = guard<T.ModelHint>(_isModelHint);
+/** `ModelHint` (schema.ts:1979): every issue, or the value typed */
+export const validateModelHint: (value: unknown) => ValidationResult<T.ModelHint> = validator<T.ModelHint>(_collectModelHint);
+/** `ModelHint` (schema.ts:1979) as a Standard Schema v1 object */
+export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    _isCompleteRequestParams$ref(v.ref, d + 1) &&
-    isObject(v.argument) &&
-    typeof v.argument.name === "string" &&
-    typeof v.argument.value === "string" &&
-    (v.context === undefined ||
-      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    _isCompleteRequestParams$ref(v["ref"], d + 1) &&
+    isObject(v["argument"]) &&
+    typeof v["argument"]["name"] === "string" &&
+    typeof v["argument"]["value"] === "string" &&
+    (v["context"] === undefined ||
+      (isObject(v["context"]) &&
+        (v["context"]["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["context"]["arguments"], d + 2))))
   );
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (need(o, p, "/ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
-    if (need(o, p, "/argument", v.argument)) {
-      if (object(o, p + "/argument", v.argument)) {
-        req(o, p + "/argument", "/name", v.argument.name, typeof v.argument.name === "string", "string");
-        req(o, p + "/argument", "/value", v.argument.value, typeof v.argument.value === "string", "string");
+    if (need(o, p, "/ref", v["ref"])) _isCompleteRequestParams$ref$collect(v["ref"], p + "/ref", o, d + 1);
+    if (need(o, p, "/argument", v["argument"])) {
+      if (object(o, p + "/argument", v["argument"])) {
+        req(o, p + "/argument", "/name", v["argument"]["name"], typeof v["argument"]["name"] === "string", "string");
+        req(o, p + "/argument", "/value", v["argument"]["value"], typeof v["argument"]["value"] === "string", "string");
       }
     }
-    if (v.context !== undefined) {
-      if (object(o, p + "/context", v.context)) {
-        if (v.context.arguments !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d + 2);
+    if (v["context"] !== undefined) {
+      if (object(o, p + "/context", v["context"])) {
+        if (v["context"]["arguments"] !== undefined)
+          _isGetPromptRequestParams$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
       }
     }
   }
@@ -3786,7 +4077,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
 
 function _isCompleteRequestParams$ref(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.type) {
+  switch (v["type"]) {
     case "ref/prompt":
       return _isPromptReference(v, d);
     case "ref/resource":
@@ -3798,7 +4089,7 @@ function _isCompleteRequestParams$ref(v: any, d: number): boolean {
 
 function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v))
-    switch (v.type) {
+    switch (v["type"]) {
       case "ref/prompt":
         _collectPromptReference(v, p, o, d);
         break;
@@ -3809,155 +4100,174 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
         missing(o, p + "/type", "type");
         break;
       default:
-        issue(o, p + "/type", "discriminator", "unknown type " + describeValue(v.type) + '; expected one of "ref/prompt", "ref/resource"');
+        issue(
+          o,
+          p + "/type",
+          "discriminator",
+          "unknown type " + describeValue(v["type"]) + '; expected one of "ref/prompt", "ref/resource"',
+        );
     }
 }
 
 /** `CompleteRequestParams` (schema.ts:2000) */
-export const {
-  is: isCompleteRequestParams,
-  validate: validateCompleteRequestParams,
-  schema: CompleteRequestParamsSchema,
-} = define<T.CompleteRequestParams>(_isCompleteRequestParams, _collectCompleteRequestParams);
+export const isCompleteRequestParams: (value: unknown) => value is T.CompleteRequestParams =
+  guard<T.CompleteRequestParams>(_isCompleteRequestParams);
+/** `CompleteRequestParams` (schema.ts:2000): every issue, or the value typed */
+export const validateCompleteRequestParams: (value: unknown) => ValidationResult<T.CompleteRequestParams> =
+  validator<T.CompleteRequestParams>(_collectCompleteRequestParams);
+/** `CompleteRequestParams` (schema.ts:2000) as a Standard Schema v1 object */
+export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "completion/complete" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCompleteRequestParams(v.params, d + 1)
+    v["method"] === "completion/complete" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCompleteRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "/params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "completion/complete", '"completion/complete"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCompleteRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `CompleteRequest` (schema.ts:2032) */
-export const {
-  is: isCompleteRequest,
-  validate: validateCompleteRequest,
-  schema: CompleteRequestSchema,
-} = define<T.CompleteRequest>(_isCompleteRequest, _collectCompleteRequest);
+export const isCompleteRequest: (value: unknown) => value is T.CompleteRequest = guard<T.CompleteRequest>(_isCompleteRequest);
+/** `CompleteRequest` (schema.ts:2032): every issue, or the value typed */
+export const validateCompleteRequest: (value: unknown) => ValidationResult<T.CompleteRequest> =
+  validator<T.CompleteRequest>(_collectCompleteRequest);
+/** `CompleteRequest` (schema.ts:2032) as a Standard Schema v1 object */
+export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    isObject(v.completion) &&
-    (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
-    (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
-    _isIcon$sizes(v.completion.values, d + 2)
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    isObject(v["completion"]) &&
+    (v["completion"]["total"] === undefined || Number.isInteger(v["completion"]["total"])) &&
+    (v["completion"]["hasMore"] === undefined || typeof v["completion"]["hasMore"] === "boolean") &&
+    _isIcon$sizes(v["completion"]["values"], d + 2)
   );
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/completion", v.completion)) {
-      if (object(o, p + "/completion", v.completion)) {
-        if (need(o, p + "/completion", "/values", v.completion.values))
-          _isIcon$sizes$collect(v.completion.values, p + "/completion/values", o, d + 2);
-        opt(o, p + "/completion", "/total", v.completion.total, Number.isInteger(v.completion.total), "integer");
-        opt(o, p + "/completion", "/hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/completion", v["completion"])) {
+      if (object(o, p + "/completion", v["completion"])) {
+        if (need(o, p + "/completion", "/values", v["completion"]["values"]))
+          _isIcon$sizes$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
+        opt(o, p + "/completion", "/total", v["completion"]["total"], Number.isInteger(v["completion"]["total"]), "integer");
+        opt(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], typeof v["completion"]["hasMore"] === "boolean", "boolean");
       }
     }
   }
 }
 
 /** `CompleteResult` (schema.ts:2042) */
-export const {
-  is: isCompleteResult,
-  validate: validateCompleteResult,
-  schema: CompleteResultSchema,
-} = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
+export const isCompleteResult: (value: unknown) => value is T.CompleteResult = guard<T.CompleteResult>(_isCompleteResult);
+/** `CompleteResult` (schema.ts:2042): every issue, or the value typed */
+export const validateCompleteResult: (value: unknown) => ValidationResult<T.CompleteResult> =
+  validator<T.CompleteResult>(_collectCompleteResult);
+/** `CompleteResult` (schema.ts:2042) as a Standard Schema v1 object */
+export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
 
-function _isResourceTemplateReference(v: any, d: number): boolean {
-  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
+function _isResourceTemplateReference(v: any, _d: number): boolean {
+  return isObject(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
+    req(o, p, "/type", v["type"], v["type"] === "ref/resource", '"ref/resource"', "const");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUriTemplate(v["uri"])) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
   }
 }
 
 /** `ResourceTemplateReference` (schema.ts:2064) */
-export const {
-  is: isResourceTemplateReference,
-  validate: validateResourceTemplateReference,
-  schema: ResourceTemplateReferenceSchema,
-} = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
+export const isResourceTemplateReference: (value: unknown) => value is T.ResourceTemplateReference =
+  guard<T.ResourceTemplateReference>(_isResourceTemplateReference);
+/** `ResourceTemplateReference` (schema.ts:2064): every issue, or the value typed */
+export const validateResourceTemplateReference: (value: unknown) => ValidationResult<T.ResourceTemplateReference> =
+  validator<T.ResourceTemplateReference>(_collectResourceTemplateReference);
+/** `ResourceTemplateReference` (schema.ts:2064) as a Standard Schema v1 object */
+export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> =
+  standard(validateResourceTemplateReference);
 
-function _isPromptReference(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt";
+function _isPromptReference(v: any, _d: number): boolean {
+  return (
+    isObject(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    v["type"] === "ref/prompt"
+  );
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    req(o, p, "/type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "ref/prompt", '"ref/prompt"', "const");
   }
 }
 
 /** `PromptReference` (schema.ts:2079) */
-export const {
-  is: isPromptReference,
-  validate: validatePromptReference,
-  schema: PromptReferenceSchema,
-} = define<T.PromptReference>(_isPromptReference, _collectPromptReference);
+export const isPromptReference: (value: unknown) => value is T.PromptReference = guard<T.PromptReference>(_isPromptReference);
+/** `PromptReference` (schema.ts:2079): every issue, or the value typed */
+export const validatePromptReference: (value: unknown) => ValidationResult<T.PromptReference> =
+  validator<T.PromptReference>(_collectPromptReference);
+/** `PromptReference` (schema.ts:2079) as a Standard Schema v1 object */
+export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "roots/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || _isRequestParams(v.params, d + 1))
+    v["method"] === "roots/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isRequestParams(v["params"], d + 1))
   );
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "roots/list", '"roots/list"', "const");
-    if (v.params !== undefined) _collectRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "roots/list", '"roots/list"', "const");
+    if (v["params"] !== undefined) _collectRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListRootsRequest` (schema.ts:2095) */
-export const {
-  is: isListRootsRequest,
-  validate: validateListRootsRequest,
-  schema: ListRootsRequestSchema,
-} = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
+export const isListRootsRequest: (value: unknown) => value is T.ListRootsRequest = guard<T.ListRootsRequest>(_isListRootsRequest);
+/** `ListRootsRequest` (schema.ts:2095): every issue, or the value typed */
+export const validateListRootsRequest: (value: unknown) => ValidationResult<T.ListRootsRequest> =
+  validator<T.ListRootsRequest>(_collectListRootsRequest);
+/** `ListRootsRequest` (schema.ts:2095) as a Standard Schema v1 object */
+export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isListRootsResult$roots(v.roots, d + 1);
+  return isObject(v) && (v["_meta"] === undefined || isObject(v["_meta"])) && _isListRootsResult$roots(v["roots"], d + 1);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
-    if (need(o, p, "/roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
+    if (need(o, p, "/roots", v["roots"])) _isListRootsResult$roots$collect(v["roots"], p + "/roots", o, d + 1);
   }
 }
 
@@ -3972,103 +4282,130 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListRootsResult` (schema.ts:2107) */
-export const {
-  is: isListRootsResult,
-  validate: validateListRootsResult,
-  schema: ListRootsResultSchema,
-} = define<T.ListRootsResult>(_isListRootsResult, _collectListRootsResult);
+export const isListRootsResult: (value: unknown) => value is T.ListRootsResult = guard<T.ListRootsResult>(_isListRootsResult);
+/** `ListRootsResult` (schema.ts:2107): every issue, or the value typed */
+export const validateListRootsResult: (value: unknown) => ValidationResult<T.ListRootsResult> =
+  validator<T.ListRootsResult>(_collectListRootsResult);
+/** `ListRootsResult` (schema.ts:2107) as a Standard Schema v1 object */
+export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
 
-function _isRoot(v: any, d: number): boolean {
+function _isRoot(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.name === undefined || typeof v.name === "string") &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v["name"] === undefined || typeof v["name"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || isObject(v["_meta"]))
   );
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRoot(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
   }
 }
 
 /** `Root` (schema.ts:2116) */
-export const { is: isRoot, validate: validateRoot, schema: RootSchema } = define<T.Root>(_isRoot, _collectRoot);
+export const isRoot: (value: unknown) => value is T.Root = guard<T.Root>(_isRoot);
+/** `Root` (schema.ts:2116): every issue, or the value typed */
+export const validateRoot: (value: unknown) => ValidationResult<T.Root> = validator<T.Root>(_collectRoot);
+/** `Root` (schema.ts:2116) as a Standard Schema v1 object */
+export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
 
 function _isRootsListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/roots/list_changed" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/roots/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRootsListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/roots/list_changed", '"notifications/roots/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/roots/list_changed", '"notifications/roots/list_changed"', "const");
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `RootsListChangedNotification` (schema.ts:2145) */
-export const {
-  is: isRootsListChangedNotification,
-  validate: validateRootsListChangedNotification,
-  schema: RootsListChangedNotificationSchema,
-} = define<T.RootsListChangedNotification>(_isRootsListChangedNotification, _collectRootsListChangedNotification);
+export const isRootsListChangedNotification: (value: unknown) => value is T.RootsListChangedNotification =
+  guard<T.RootsListChangedNotification>(_isRootsListChangedNotification);
+/** `RootsListChangedNotification` (schema.ts:2145): every issue, or the value typed */
+export const validateRootsListChangedNotification: (value: unknown) => ValidationResult<T.RootsListChangedNotification> =
+  validator<T.RootsListChangedNotification>(_collectRootsListChangedNotification);
+/** `RootsListChangedNotification` (schema.ts:2145) as a Standard Schema v1 object */
+export const RootsListChangedNotificationSchema: StandardSchemaV1<unknown, T.RootsListChangedNotification> = standard(
+  validateRootsListChangedNotification,
+);
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.mode === undefined || v.mode === "form") &&
-    typeof v.message === "string" &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    isObject(v.requestedSchema) &&
-    (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
-    v.requestedSchema.type === "object" &&
-    _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d + 2) &&
-    (v.requestedSchema.required === undefined || _isIcon$sizes(v.requestedSchema.required, d + 2))
+    (v["mode"] === undefined || v["mode"] === "form") &&
+    typeof v["message"] === "string" &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    isObject(v["requestedSchema"]) &&
+    (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
+    v["requestedSchema"]["type"] === "object" &&
+    _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
+    (v["requestedSchema"]["required"] === undefined || _isIcon$sizes(v["requestedSchema"]["required"], d + 2))
   );
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    opt(o, p, "/mode", v.mode, v.mode === "form", '"form"', "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
-    if (need(o, p, "/requestedSchema", v.requestedSchema)) {
-      if (object(o, p + "/requestedSchema", v.requestedSchema)) {
-        opt(o, p + "/requestedSchema", "/$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
-        req(o, p + "/requestedSchema", "/type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
-        if (need(o, p + "/requestedSchema", "/properties", v.requestedSchema.properties))
+    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
+    opt(o, p, "/mode", v["mode"], v["mode"] === "form", '"form"', "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    if (need(o, p, "/requestedSchema", v["requestedSchema"])) {
+      if (object(o, p + "/requestedSchema", v["requestedSchema"])) {
+        opt(
+          o,
+          p + "/requestedSchema",
+          "/$schema",
+          v["requestedSchema"]["$schema"],
+          typeof v["requestedSchema"]["$schema"] === "string",
+          "string",
+        );
+        req(
+          o,
+          p + "/requestedSchema",
+          "/type",
+          v["requestedSchema"]["type"],
+          v["requestedSchema"]["type"] === "object",
+          '"object"',
+          "const",
+        );
+        if (need(o, p + "/requestedSchema", "/properties", v["requestedSchema"]["properties"]))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
-            v.requestedSchema.properties,
+            v["requestedSchema"]["properties"],
             p + "/requestedSchema/properties",
             o,
             d + 2,
           );
-        if (v.requestedSchema.required !== undefined)
-          _isIcon$sizes$collect(v.requestedSchema.required, p + "/requestedSchema/required", o, d + 2);
+        if (v["requestedSchema"]["required"] !== undefined)
+          _isIcon$sizes$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -4094,56 +4431,64 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p
 }
 
 /** `ElicitRequestFormParams` (schema.ts:2155) */
-export const {
-  is: isElicitRequestFormParams,
-  validate: validateElicitRequestFormParams,
-  schema: ElicitRequestFormParamsSchema,
-} = define<T.ElicitRequestFormParams>(_isElicitRequestFormParams, _collectElicitRequestFormParams);
+export const isElicitRequestFormParams: (value: unknown) => value is T.ElicitRequestFormParams =
+  guard<T.ElicitRequestFormParams>(_isElicitRequestFormParams);
+/** `ElicitRequestFormParams` (schema.ts:2155): every issue, or the value typed */
+export const validateElicitRequestFormParams: (value: unknown) => ValidationResult<T.ElicitRequestFormParams> =
+  validator<T.ElicitRequestFormParams>(_collectElicitRequestFormParams);
+/** `ElicitRequestFormParams` (schema.ts:2155) as a Standard Schema v1 object */
+export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
+  standard(validateElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.mode === "url" &&
-    typeof v.message === "string" &&
-    typeof v.elicitationId === "string" &&
-    (v._meta === undefined ||
-      (isObject(v._meta) &&
-        (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
-    (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    typeof v.url === "string" &&
-    formatUri(v.url)
+    v["mode"] === "url" &&
+    typeof v["message"] === "string" &&
+    typeof v["elicitationId"] === "string" &&
+    (v["_meta"] === undefined ||
+      (isObject(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    typeof v["url"] === "string" &&
+    formatUri(v["url"])
   );
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) {
-      if (object(o, p + "/_meta", v._meta)) {
-        if (v._meta.progressToken !== undefined) _collectProgressToken(v._meta.progressToken, p + "/_meta/progressToken", o, d + 2);
+    if (v["_meta"] !== undefined) {
+      if (object(o, p + "/_meta", v["_meta"])) {
+        if (v["_meta"]["progressToken"] !== undefined)
+          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
       }
     }
-    if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
-    req(o, p, "/mode", v.mode, v.mode === "url", '"url"', "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
-    req(o, p, "/elicitationId", v.elicitationId, typeof v.elicitationId === "string", "string");
-    if (need(o, p, "/url", v.url)) {
-      if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
-      else if (!formatUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
+    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
+    req(o, p, "/mode", v["mode"], v["mode"] === "url", '"url"', "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    req(o, p, "/elicitationId", v["elicitationId"], typeof v["elicitationId"] === "string", "string");
+    if (need(o, p, "/url", v["url"])) {
+      if (!(typeof v["url"] === "string")) expected(o, p + "/url", "string", v["url"]);
+      else if (!formatUri(v["url"])) issue(o, p + "/url", "format", "expected a uri string");
     }
   }
 }
 
 /** `ElicitRequestURLParams` (schema.ts:2185) */
-export const {
-  is: isElicitRequestURLParams,
-  validate: validateElicitRequestURLParams,
-  schema: ElicitRequestURLParamsSchema,
-} = define<T.ElicitRequestURLParams>(_isElicitRequestURLParams, _collectElicitRequestURLParams);
+export const isElicitRequestURLParams: (value: unknown) => value is T.ElicitRequestURLParams =
+  guard<T.ElicitRequestURLParams>(_isElicitRequestURLParams);
+/** `ElicitRequestURLParams` (schema.ts:2185): every issue, or the value typed */
+export const validateElicitRequestURLParams: (value: unknown) => ValidationResult<T.ElicitRequestURLParams> =
+  validator<T.ElicitRequestURLParams>(_collectElicitRequestURLParams);
+/** `ElicitRequestURLParams` (schema.ts:2185) as a Standard Schema v1 object */
+export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.mode) {
+  switch (v["mode"]) {
     case "form":
     case undefined:
       return _isElicitRequestFormParams(v, d);
@@ -4157,7 +4502,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
-    switch (v.mode) {
+    switch (v["mode"]) {
       case "form":
       case undefined:
         _collectElicitRequestFormParams(v, p, o, d);
@@ -4166,43 +4511,46 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
         _collectElicitRequestURLParams(v, p, o, d);
         break;
       default:
-        issue(o, p + "/mode", "discriminator", "unknown mode " + describeValue(v.mode) + '; expected one of "form", "url"');
+        issue(o, p + "/mode", "discriminator", "unknown mode " + describeValue(v["mode"]) + '; expected one of "form", "url"');
     }
 }
 
 /** `ElicitRequestParams` (schema.ts:2215) */
-export const {
-  is: isElicitRequestParams,
-  validate: validateElicitRequestParams,
-  schema: ElicitRequestParamsSchema,
-} = define<T.ElicitRequestParams>(_isElicitRequestParams, _collectElicitRequestParams);
+export const isElicitRequestParams: (value: unknown) => value is T.ElicitRequestParams =
+  guard<T.ElicitRequestParams>(_isElicitRequestParams);
+/** `ElicitRequestParams` (schema.ts:2215): every issue, or the value typed */
+export const validateElicitRequestParams: (value: unknown) => ValidationResult<T.ElicitRequestParams> =
+  validator<T.ElicitRequestParams>(_collectElicitRequestParams);
+/** `ElicitRequestParams` (schema.ts:2215) as a Standard Schema v1 object */
+export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "elicitation/create" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isElicitRequestParams(v.params, d + 1)
+    v["method"] === "elicitation/create" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isElicitRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "/params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "elicitation/create", '"elicitation/create"', "const");
+    if (need(o, p, "/params", v["params"])) _collectElicitRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ElicitRequest` (schema.ts:2223) */
-export const {
-  is: isElicitRequest,
-  validate: validateElicitRequest,
-  schema: ElicitRequestSchema,
-} = define<T.ElicitRequest>(_isElicitRequest, _collectElicitRequest);
+export const isElicitRequest: (value: unknown) => value is T.ElicitRequest = guard<T.ElicitRequest>(_isElicitRequest);
+/** `ElicitRequest` (schema.ts:2223): every issue, or the value typed */
+export const validateElicitRequest: (value: unknown) => ValidationResult<T.ElicitRequest> =
+  validator<T.ElicitRequest>(_collectElicitRequest);
+/** `ElicitRequest` (schema.ts:2223) as a Standard Schema v1 object */
+export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
   return _isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d);
@@ -4223,188 +4571,200 @@ function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue
 }
 
 /** `PrimitiveSchemaDefinition` (schema.ts:2234) */
-export const {
-  is: isPrimitiveSchemaDefinition,
-  validate: validatePrimitiveSchemaDefinition,
-  schema: PrimitiveSchemaDefinitionSchema,
-} = define<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition, _collectPrimitiveSchemaDefinition);
+export const isPrimitiveSchemaDefinition: (value: unknown) => value is T.PrimitiveSchemaDefinition =
+  guard<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition);
+/** `PrimitiveSchemaDefinition` (schema.ts:2234): every issue, or the value typed */
+export const validatePrimitiveSchemaDefinition: (value: unknown) => ValidationResult<T.PrimitiveSchemaDefinition> =
+  validator<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition);
+/** `PrimitiveSchemaDefinition` (schema.ts:2234) as a Standard Schema v1 object */
+export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> =
+  standard(validatePrimitiveSchemaDefinition);
 
-function _isStringSchema(v: any, d: number): boolean {
+function _isStringSchema(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minLength === undefined || Number.isInteger(v.minLength)) &&
-    (v.maxLength === undefined || Number.isInteger(v.maxLength)) &&
-    (v.default === undefined || typeof v.default === "string") &&
-    (v.format === undefined || v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time")
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minLength"] === undefined || Number.isInteger(v["minLength"])) &&
+    (v["maxLength"] === undefined || Number.isInteger(v["maxLength"])) &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    (v["format"] === undefined || v["format"] === "email" || v["format"] === "uri" || v["format"] === "date" || v["format"] === "date-time")
   );
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isStringSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minLength", v.minLength, Number.isInteger(v.minLength), "integer");
-    opt(o, p, "/maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minLength", v["minLength"], Number.isInteger(v["minLength"]), "integer");
+    opt(o, p, "/maxLength", v["maxLength"], Number.isInteger(v["maxLength"]), "integer");
     opt(
       o,
       p,
       "/format",
-      v.format,
-      v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time",
+      v["format"],
+      v["format"] === "email" || v["format"] === "uri" || v["format"] === "date" || v["format"] === "date-time",
       'one of "email", "uri", "date", "date-time"',
       "enum",
     );
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `StringSchema` (schema.ts:2240) */
-export const {
-  is: isStringSchema,
-  validate: validateStringSchema,
-  schema: StringSchemaSchema,
-} = define<T.StringSchema>(_isStringSchema, _collectStringSchema);
+export const isStringSchema: (value: unknown) => value is T.StringSchema = guard<T.StringSchema>(_isStringSchema);
+/** `StringSchema` (schema.ts:2240): every issue, or the value typed */
+export const validateStringSchema: (value: unknown) => ValidationResult<T.StringSchema> = validator<T.StringSchema>(_collectStringSchema);
+/** `StringSchema` (schema.ts:2240) as a Standard Schema v1 object */
+export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
 
-function _isNumberSchema(v: any, d: number): boolean {
+function _isNumberSchema(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minimum === undefined || Number.isFinite(v.minimum)) &&
-    (v.maximum === undefined || Number.isFinite(v.maximum)) &&
-    (v.default === undefined || Number.isFinite(v.default)) &&
-    (v.type === "number" || v.type === "integer")
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minimum"] === undefined || Number.isFinite(v["minimum"])) &&
+    (v["maximum"] === undefined || Number.isFinite(v["maximum"])) &&
+    (v["default"] === undefined || Number.isFinite(v["default"])) &&
+    (v["type"] === "number" || v["type"] === "integer")
   );
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNumberSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minimum", v.minimum, Number.isFinite(v.minimum), "number");
-    opt(o, p, "/maximum", v.maximum, Number.isFinite(v.maximum), "number");
-    opt(o, p, "/default", v.default, Number.isFinite(v.default), "number");
+    req(o, p, "/type", v["type"], v["type"] === "number" || v["type"] === "integer", 'one of "number", "integer"', "enum");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minimum", v["minimum"], Number.isFinite(v["minimum"]), "number");
+    opt(o, p, "/maximum", v["maximum"], Number.isFinite(v["maximum"]), "number");
+    opt(o, p, "/default", v["default"], Number.isFinite(v["default"]), "number");
   }
 }
 
 /** `NumberSchema` (schema.ts:2253) */
-export const {
-  is: isNumberSchema,
-  validate: validateNumberSchema,
-  schema: NumberSchemaSchema,
-} = define<T.NumberSchema>(_isNumberSchema, _collectNumberSchema);
+export const isNumberSchema: (value: unknown) => value is T.NumberSchema = guard<T.NumberSchema>(_isNumberSchema);
+/** `NumberSchema` (schema.ts:2253): every issue, or the value typed */
+export const validateNumberSchema: (value: unknown) => ValidationResult<T.NumberSchema> = validator<T.NumberSchema>(_collectNumberSchema);
+/** `NumberSchema` (schema.ts:2253) as a Standard Schema v1 object */
+export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
 
-function _isBooleanSchema(v: any, d: number): boolean {
+function _isBooleanSchema(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "boolean" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "boolean")
+    v["type"] === "boolean" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "boolean")
   );
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBooleanSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "boolean", '"boolean"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/default", v.default, typeof v.default === "boolean", "boolean");
+    req(o, p, "/type", v["type"], v["type"] === "boolean", '"boolean"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/default", v["default"], typeof v["default"] === "boolean", "boolean");
   }
 }
 
 /** `BooleanSchema` (schema.ts:2274) */
-export const {
-  is: isBooleanSchema,
-  validate: validateBooleanSchema,
-  schema: BooleanSchemaSchema,
-} = define<T.BooleanSchema>(_isBooleanSchema, _collectBooleanSchema);
+export const isBooleanSchema: (value: unknown) => value is T.BooleanSchema = guard<T.BooleanSchema>(_isBooleanSchema);
+/** `BooleanSchema` (schema.ts:2274): every issue, or the value typed */
+export const validateBooleanSchema: (value: unknown) => ValidationResult<T.BooleanSchema> =
+  validator<T.BooleanSchema>(_collectBooleanSchema);
+/** `BooleanSchema` (schema.ts:2274) as a Standard Schema v1 object */
+export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "string") &&
-    _isIcon$sizes(v.enum, d + 1)
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isIcon$sizes(v["enum"], d + 1)
   );
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/enum", v["enum"])) _isIcon$sizes$collect(v["enum"], p + "/enum", o, d + 1);
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286) */
-export const {
-  is: isUntitledSingleSelectEnumSchema,
-  validate: validateUntitledSingleSelectEnumSchema,
-  schema: UntitledSingleSelectEnumSchemaSchema,
-} = define<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema, _collectUntitledSingleSelectEnumSchema);
+export const isUntitledSingleSelectEnumSchema: (value: unknown) => value is T.UntitledSingleSelectEnumSchema =
+  guard<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema);
+/** `UntitledSingleSelectEnumSchema` (schema.ts:2286): every issue, or the value typed */
+export const validateUntitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledSingleSelectEnumSchema> =
+  validator<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema);
+/** `UntitledSingleSelectEnumSchema` (schema.ts:2286) as a Standard Schema v1 object */
+export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> = standard(
+  validateUntitledSingleSelectEnumSchema,
+);
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d + 1)
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isTitledSingleSelectEnumSchema$oneOf(v["oneOf"], d + 1)
   );
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledSingleSelectEnumSchema$oneOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
-function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
+function _isTitledSingleSelectEnumSchema$oneOf(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
-    if (!(isObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
+    if (!(isObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
   return true;
 }
 
-function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0.const, typeof e0.const === "string", "string");
-        req(o, p + "/" + i0, "/title", e0.title, typeof e0.title === "string", "string");
+        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
+        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
       }
     }
   }
 }
 
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311) */
-export const {
-  is: isTitledSingleSelectEnumSchema,
-  validate: validateTitledSingleSelectEnumSchema,
-  schema: TitledSingleSelectEnumSchemaSchema,
-} = define<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema);
+export const isTitledSingleSelectEnumSchema: (value: unknown) => value is T.TitledSingleSelectEnumSchema =
+  guard<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema);
+/** `TitledSingleSelectEnumSchema` (schema.ts:2311): every issue, or the value typed */
+export const validateTitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledSingleSelectEnumSchema> =
+  validator<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema);
+/** `TitledSingleSelectEnumSchema` (schema.ts:2311) as a Standard Schema v1 object */
+export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
+  validateTitledSingleSelectEnumSchema,
+);
 
 function _isSingleSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d);
@@ -4425,90 +4785,99 @@ function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `SingleSelectEnumSchema` (schema.ts:2344) */
-export const {
-  is: isSingleSelectEnumSchema,
-  validate: validateSingleSelectEnumSchema,
-  schema: SingleSelectEnumSchemaSchema,
-} = define<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema, _collectSingleSelectEnumSchema);
+export const isSingleSelectEnumSchema: (value: unknown) => value is T.SingleSelectEnumSchema =
+  guard<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema);
+/** `SingleSelectEnumSchema` (schema.ts:2344): every issue, or the value typed */
+export const validateSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.SingleSelectEnumSchema> =
+  validator<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema);
+/** `SingleSelectEnumSchema` (schema.ts:2344) as a Standard Schema v1 object */
+export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "array" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minItems === undefined || Number.isInteger(v.minItems)) &&
-    (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
-    v.items.type === "string" &&
-    _isIcon$sizes(v.items.enum, d + 2) &&
-    (v.default === undefined || _isIcon$sizes(v.default, d + 1))
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    isObject(v["items"]) &&
+    v["items"]["type"] === "string" &&
+    _isIcon$sizes(v["items"]["enum"], d + 2) &&
+    (v["default"] === undefined || _isIcon$sizes(v["default"], d + 1))
   );
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "/items", v.items)) {
-      if (object(o, p + "/items", v.items)) {
-        req(o, p + "/items", "/type", v.items.type, v.items.type === "string", '"string"', "const");
-        if (need(o, p + "/items", "/enum", v.items.enum)) _isIcon$sizes$collect(v.items.enum, p + "/items/enum", o, d + 2);
+    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
+    opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
+    if (need(o, p, "/items", v["items"])) {
+      if (object(o, p + "/items", v["items"])) {
+        req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
+        if (need(o, p + "/items", "/enum", v["items"]["enum"])) _isIcon$sizes$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isIcon$sizes$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352) */
-export const {
-  is: isUntitledMultiSelectEnumSchema,
-  validate: validateUntitledMultiSelectEnumSchema,
-  schema: UntitledMultiSelectEnumSchemaSchema,
-} = define<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema, _collectUntitledMultiSelectEnumSchema);
+export const isUntitledMultiSelectEnumSchema: (value: unknown) => value is T.UntitledMultiSelectEnumSchema =
+  guard<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema);
+/** `UntitledMultiSelectEnumSchema` (schema.ts:2352): every issue, or the value typed */
+export const validateUntitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledMultiSelectEnumSchema> =
+  validator<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema);
+/** `UntitledMultiSelectEnumSchema` (schema.ts:2352) as a Standard Schema v1 object */
+export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
+  validateUntitledMultiSelectEnumSchema,
+);
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "array" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minItems === undefined || Number.isInteger(v.minItems)) &&
-    (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d + 2) &&
-    (v.default === undefined || _isIcon$sizes(v.default, d + 1))
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    isObject(v["items"]) &&
+    _isTitledSingleSelectEnumSchema$oneOf(v["items"]["anyOf"], d + 2) &&
+    (v["default"] === undefined || _isIcon$sizes(v["default"], d + 1))
   );
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "/items", v.items)) {
-      if (object(o, p + "/items", v.items)) {
-        if (need(o, p + "/items", "/anyOf", v.items.anyOf))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d + 2);
+    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
+    opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
+    if (need(o, p, "/items", v["items"])) {
+      if (object(o, p + "/items", v["items"])) {
+        if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
+          _isTitledSingleSelectEnumSchema$oneOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isIcon$sizes$collect(v.default, p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isIcon$sizes$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391) */
-export const {
-  is: isTitledMultiSelectEnumSchema,
-  validate: validateTitledMultiSelectEnumSchema,
-  schema: TitledMultiSelectEnumSchemaSchema,
-} = define<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema);
+export const isTitledMultiSelectEnumSchema: (value: unknown) => value is T.TitledMultiSelectEnumSchema =
+  guard<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema);
+/** `TitledMultiSelectEnumSchema` (schema.ts:2391): every issue, or the value typed */
+export const validateTitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledMultiSelectEnumSchema> =
+  validator<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema);
+/** `TitledMultiSelectEnumSchema` (schema.ts:2391) as a Standard Schema v1 object */
+export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> =
+  standard(validateTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d);
@@ -4529,42 +4898,46 @@ function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `MultiSelectEnumSchema` (schema.ts:2437) */
-export const {
-  is: isMultiSelectEnumSchema,
-  validate: validateMultiSelectEnumSchema,
-  schema: MultiSelectEnumSchemaSchema,
-} = define<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema, _collectMultiSelectEnumSchema);
+export const isMultiSelectEnumSchema: (value: unknown) => value is T.MultiSelectEnumSchema =
+  guard<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema);
+/** `MultiSelectEnumSchema` (schema.ts:2437): every issue, or the value typed */
+export const validateMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.MultiSelectEnumSchema> =
+  validator<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema);
+/** `MultiSelectEnumSchema` (schema.ts:2437) as a Standard Schema v1 object */
+export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "string") &&
-    _isIcon$sizes(v.enum, d + 1) &&
-    (v.enumNames === undefined || _isIcon$sizes(v.enumNames, d + 1))
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isIcon$sizes(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isIcon$sizes(v["enumNames"], d + 1))
   );
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/enum", v.enum)) _isIcon$sizes$collect(v.enum, p + "/enum", o, d + 1);
-    if (v.enumNames !== undefined) _isIcon$sizes$collect(v.enumNames, p + "/enumNames", o, d + 1);
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/enum", v["enum"])) _isIcon$sizes$collect(v["enum"], p + "/enum", o, d + 1);
+    if (v["enumNames"] !== undefined) _isIcon$sizes$collect(v["enumNames"], p + "/enumNames", o, d + 1);
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `LegacyTitledEnumSchema` (schema.ts:2446) */
-export const {
-  is: isLegacyTitledEnumSchema,
-  validate: validateLegacyTitledEnumSchema,
-  schema: LegacyTitledEnumSchemaSchema,
-} = define<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
+export const isLegacyTitledEnumSchema: (value: unknown) => value is T.LegacyTitledEnumSchema =
+  guard<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema);
+/** `LegacyTitledEnumSchema` (schema.ts:2446): every issue, or the value typed */
+export const validateLegacyTitledEnumSchema: (value: unknown) => ValidationResult<T.LegacyTitledEnumSchema> =
+  validator<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema);
+/** `LegacyTitledEnumSchema` (schema.ts:2446) as a Standard Schema v1 object */
+export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
   return _isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d);
@@ -4585,35 +4958,35 @@ function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `EnumSchema` (schema.ts:2463) */
-export const {
-  is: isEnumSchema,
-  validate: validateEnumSchema,
-  schema: EnumSchemaSchema,
-} = define<T.EnumSchema>(_isEnumSchema, _collectEnumSchema);
+export const isEnumSchema: (value: unknown) => value is T.EnumSchema = guard<T.EnumSchema>(_isEnumSchema);
+/** `EnumSchema` (schema.ts:2463): every issue, or the value typed */
+export const validateEnumSchema: (value: unknown) => ValidationResult<T.EnumSchema> = validator<T.EnumSchema>(_collectEnumSchema);
+/** `EnumSchema` (schema.ts:2463) as a Standard Schema v1 object */
+export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.action === "accept" || v.action === "decline" || v.action === "cancel") &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    (v.content === undefined || _isElicitResult$content(v.content, d + 1))
+    (v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel") &&
+    (v["_meta"] === undefined || isObject(v["_meta"])) &&
+    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1))
   );
 }
 
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v["_meta"], isObject(v["_meta"]), "object");
     req(
       o,
       p,
       "/action",
-      v.action,
-      v.action === "accept" || v.action === "decline" || v.action === "cancel",
+      v["action"],
+      v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel",
       'one of "accept", "decline", "cancel"',
       "enum",
     );
-    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d + 1);
+    if (v["content"] !== undefined) _isElicitResult$content$collect(v["content"], p + "/content", o, d + 1);
   }
 }
 
@@ -4626,15 +4999,15 @@ function _isElicitResult$content(v: any, d: number): boolean {
   return true;
 }
 
-function _isElicitResult$content$collect$values$0$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isElicitResult$content$collect$values$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
-function _isElicitResult$content$collect$values$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isElicitResult$content$collect$values$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Number.isInteger(v)) expected(o, p, "integer", v);
 }
 
-function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "boolean")) expected(o, p, "boolean", v);
 }
 
@@ -4663,45 +5036,57 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `ElicitResult` (schema.ts:2471) */
-export const {
-  is: isElicitResult,
-  validate: validateElicitResult,
-  schema: ElicitResultSchema,
-} = define<T.ElicitResult>(_isElicitResult, _collectElicitResult);
+export const isElicitResult: (value: unknown) => value is T.ElicitResult = guard<T.ElicitResult>(_isElicitResult);
+/** `ElicitResult` (schema.ts:2471): every issue, or the value typed */
+export const validateElicitResult: (value: unknown) => ValidationResult<T.ElicitResult> = validator<T.ElicitResult>(_collectElicitResult);
+/** `ElicitResult` (schema.ts:2471) as a Standard Schema v1 object */
+export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
 
-function _isElicitationCompleteNotification(v: any, d: number): boolean {
+function _isElicitationCompleteNotification(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/elicitation/complete" &&
-    v.jsonrpc === "2.0" &&
-    isObject(v.params) &&
-    typeof v.params.elicitationId === "string"
+    v["method"] === "notifications/elicitation/complete" &&
+    v["jsonrpc"] === "2.0" &&
+    isObject(v["params"]) &&
+    typeof v["params"]["elicitationId"] === "string"
   );
 }
 
 function _collectElicitationCompleteNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitationCompleteNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/elicitation/complete", '"notifications/elicitation/complete"', "const");
-    if (need(o, p, "/params", v.params)) {
-      if (object(o, p + "/params", v.params)) {
-        req(o, p + "/params", "/elicitationId", v.params.elicitationId, typeof v.params.elicitationId === "string", "string");
+    req(
+      o,
+      p,
+      "/method",
+      v["method"],
+      v["method"] === "notifications/elicitation/complete",
+      '"notifications/elicitation/complete"',
+      "const",
+    );
+    if (need(o, p, "/params", v["params"])) {
+      if (object(o, p + "/params", v["params"])) {
+        req(o, p + "/params", "/elicitationId", v["params"]["elicitationId"], typeof v["params"]["elicitationId"] === "string", "string");
       }
     }
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ElicitationCompleteNotification` (schema.ts:2493) */
-export const {
-  is: isElicitationCompleteNotification,
-  validate: validateElicitationCompleteNotification,
-  schema: ElicitationCompleteNotificationSchema,
-} = define<T.ElicitationCompleteNotification>(_isElicitationCompleteNotification, _collectElicitationCompleteNotification);
+export const isElicitationCompleteNotification: (value: unknown) => value is T.ElicitationCompleteNotification =
+  guard<T.ElicitationCompleteNotification>(_isElicitationCompleteNotification);
+/** `ElicitationCompleteNotification` (schema.ts:2493): every issue, or the value typed */
+export const validateElicitationCompleteNotification: (value: unknown) => ValidationResult<T.ElicitationCompleteNotification> =
+  validator<T.ElicitationCompleteNotification>(_collectElicitationCompleteNotification);
+/** `ElicitationCompleteNotification` (schema.ts:2493) as a Standard Schema v1 object */
+export const ElicitationCompleteNotificationSchema: StandardSchemaV1<unknown, T.ElicitationCompleteNotification> = standard(
+  validateElicitationCompleteNotification,
+);
 
 function _isClientRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.method) {
+  switch (v["method"]) {
     case "ping":
       return _isPingRequest(v, d);
     case "initialize":
@@ -4744,7 +5129,7 @@ function _isClientRequest(v: any, d: number): boolean {
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isClientRequest(v, d)) return;
   if (object(o, p, v))
-    switch (v.method) {
+    switch (v["method"]) {
       case "ping":
         _collectPingRequest(v, p, o, d);
         break;
@@ -4805,22 +5190,23 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
           p + "/method",
           "discriminator",
           "unknown method " +
-            describeValue(v.method) +
+            describeValue(v["method"]) +
             '; expected one of "ping", "initialize", "completion/complete", "logging/setLevel", "prompts/get", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "resources/subscribe", "resources/unsubscribe", "tools/call", "tools/list", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"',
         );
     }
 }
 
 /** `ClientRequest` (schema.ts:2505) */
-export const {
-  is: isClientRequest,
-  validate: validateClientRequest,
-  schema: ClientRequestSchema,
-} = define<T.ClientRequest>(_isClientRequest, _collectClientRequest);
+export const isClientRequest: (value: unknown) => value is T.ClientRequest = guard<T.ClientRequest>(_isClientRequest);
+/** `ClientRequest` (schema.ts:2505): every issue, or the value typed */
+export const validateClientRequest: (value: unknown) => ValidationResult<T.ClientRequest> =
+  validator<T.ClientRequest>(_collectClientRequest);
+/** `ClientRequest` (schema.ts:2505) as a Standard Schema v1 object */
+export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.method) {
+  switch (v["method"]) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);
     case "notifications/progress":
@@ -4839,7 +5225,7 @@ function _isClientNotification(v: any, d: number): boolean {
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isClientNotification(v, d)) return;
   if (object(o, p, v))
-    switch (v.method) {
+    switch (v["method"]) {
       case "notifications/cancelled":
         _collectCancelledNotification(v, p, o, d);
         break;
@@ -4864,18 +5250,19 @@ function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: 
           p + "/method",
           "discriminator",
           "unknown method " +
-            describeValue(v.method) +
+            describeValue(v["method"]) +
             '; expected one of "notifications/cancelled", "notifications/progress", "notifications/initialized", "notifications/roots/list_changed", "notifications/tasks/status"',
         );
     }
 }
 
 /** `ClientNotification` (schema.ts:2525) */
-export const {
-  is: isClientNotification,
-  validate: validateClientNotification,
-  schema: ClientNotificationSchema,
-} = define<T.ClientNotification>(_isClientNotification, _collectClientNotification);
+export const isClientNotification: (value: unknown) => value is T.ClientNotification = guard<T.ClientNotification>(_isClientNotification);
+/** `ClientNotification` (schema.ts:2525): every issue, or the value typed */
+export const validateClientNotification: (value: unknown) => ValidationResult<T.ClientNotification> =
+  validator<T.ClientNotification>(_collectClientNotification);
+/** `ClientNotification` (schema.ts:2525) as a Standard Schema v1 object */
+export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
 
 function _isClientResult(v: any, d: number): boolean {
   return (
@@ -4923,15 +5310,15 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ClientResult` (schema.ts:2533) */
-export const {
-  is: isClientResult,
-  validate: validateClientResult,
-  schema: ClientResultSchema,
-} = define<T.ClientResult>(_isClientResult, _collectClientResult);
+export const isClientResult: (value: unknown) => value is T.ClientResult = guard<T.ClientResult>(_isClientResult);
+/** `ClientResult` (schema.ts:2533): every issue, or the value typed */
+export const validateClientResult: (value: unknown) => ValidationResult<T.ClientResult> = validator<T.ClientResult>(_collectClientResult);
+/** `ClientResult` (schema.ts:2533) as a Standard Schema v1 object */
+export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
 
 function _isServerRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.method) {
+  switch (v["method"]) {
     case "ping":
       return _isPingRequest(v, d);
     case "sampling/createMessage":
@@ -4956,7 +5343,7 @@ function _isServerRequest(v: any, d: number): boolean {
 function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isServerRequest(v, d)) return;
   if (object(o, p, v))
-    switch (v.method) {
+    switch (v["method"]) {
       case "ping":
         _collectPingRequest(v, p, o, d);
         break;
@@ -4990,22 +5377,23 @@ function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: numbe
           p + "/method",
           "discriminator",
           "unknown method " +
-            describeValue(v.method) +
+            describeValue(v["method"]) +
             '; expected one of "ping", "sampling/createMessage", "roots/list", "elicitation/create", "tasks/get", "tasks/result", "tasks/list", "tasks/cancel"',
         );
     }
 }
 
 /** `ServerRequest` (schema.ts:2545) */
-export const {
-  is: isServerRequest,
-  validate: validateServerRequest,
-  schema: ServerRequestSchema,
-} = define<T.ServerRequest>(_isServerRequest, _collectServerRequest);
+export const isServerRequest: (value: unknown) => value is T.ServerRequest = guard<T.ServerRequest>(_isServerRequest);
+/** `ServerRequest` (schema.ts:2545): every issue, or the value typed */
+export const validateServerRequest: (value: unknown) => ValidationResult<T.ServerRequest> =
+  validator<T.ServerRequest>(_collectServerRequest);
+/** `ServerRequest` (schema.ts:2545) as a Standard Schema v1 object */
+export const ServerRequestSchema: StandardSchemaV1<unknown, T.ServerRequest> = standard(validateServerRequest);
 
 function _isServerNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.method) {
+  switch (v["method"]) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);
     case "notifications/progress":
@@ -5032,7 +5420,7 @@ function _isServerNotification(v: any, d: number): boolean {
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isServerNotification(v, d)) return;
   if (object(o, p, v))
-    switch (v.method) {
+    switch (v["method"]) {
       case "notifications/cancelled":
         _collectCancelledNotification(v, p, o, d);
         break;
@@ -5069,18 +5457,19 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
           p + "/method",
           "discriminator",
           "unknown method " +
-            describeValue(v.method) +
+            describeValue(v["method"]) +
             '; expected one of "notifications/cancelled", "notifications/progress", "notifications/message", "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/elicitation/complete", "notifications/tasks/status"',
         );
     }
 }
 
 /** `ServerNotification` (schema.ts:2556) */
-export const {
-  is: isServerNotification,
-  validate: validateServerNotification,
-  schema: ServerNotificationSchema,
-} = define<T.ServerNotification>(_isServerNotification, _collectServerNotification);
+export const isServerNotification: (value: unknown) => value is T.ServerNotification = guard<T.ServerNotification>(_isServerNotification);
+/** `ServerNotification` (schema.ts:2556): every issue, or the value typed */
+export const validateServerNotification: (value: unknown) => ValidationResult<T.ServerNotification> =
+  validator<T.ServerNotification>(_collectServerNotification);
+/** `ServerNotification` (schema.ts:2556) as a Standard Schema v1 object */
+export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
 
 function _isServerResult(v: any, d: number): boolean {
   return (
@@ -5146,11 +5535,11 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ServerResult` (schema.ts:2568) */
-export const {
-  is: isServerResult,
-  validate: validateServerResult,
-  schema: ServerResultSchema,
-} = define<T.ServerResult>(_isServerResult, _collectServerResult);
+export const isServerResult: (value: unknown) => value is T.ServerResult = guard<T.ServerResult>(_isServerResult);
+/** `ServerResult` (schema.ts:2568): every issue, or the value typed */
+export const validateServerResult: (value: unknown) => ValidationResult<T.ServerResult> = validator<T.ServerResult>(_collectServerResult);
+/** `ServerResult` (schema.ts:2568) as a Standard Schema v1 object */
+export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
 
 /** Every `validateX`, keyed by the schema's type name. Has no prototype, so any string key is safe to look up. */
 export const validatorsByType: Readonly<Record<string, (value: unknown) => ValidationResult<unknown>>> = Object.freeze(

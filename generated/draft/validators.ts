@@ -136,30 +136,28 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
   if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
-/** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
-interface Validators<T> {
-  readonly is: (value: unknown) => value is T;
-  readonly validate: (value: unknown) => ValidationResult<T>;
-  readonly schema: StandardSchemaV1<unknown, T>;
-}
-
 /**
- * Builds the public functions of one type. Each closure calls its own function directly,
- * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
- * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
- * collector, which checks each nested part with the fast check first and skips it when it
- * passes; inside recursive types only the root is checked first (an invalid value nested d
- * deep would otherwise be walked d times).
+ * `isX` of one type, over its fast check `f`. The closure calls `f` directly, so the engine
+ * can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
  */
-function define<T>(f: Check, c: Collect): Validators<T> {
-  const is = (value: unknown): value is T => {
+function guard<T>(f: Check): (value: unknown) => value is T {
+  return (value: unknown): value is T => {
     try {
       return f(value, 0);
     } catch {
       return false;
     }
   };
-  const validate = (value: unknown): ValidationResult<T> => {
+}
+
+/**
+ * `validateX` of one type, over its collector `c`. It runs only the collector, which checks
+ * each nested part with the fast check first and skips it when it passes; inside recursive
+ * types only the root is checked first (an invalid value nested d deep would otherwise be
+ * walked d times). A throwing getter or Proxy trap becomes an `exception` issue.
+ */
+function validator<T>(c: Collect): (value: unknown) => ValidationResult<T> {
+  return (value: unknown): ValidationResult<T> => {
     const issues: ValidationIssue[] = [];
     try {
       c(value, "", issues, 0);
@@ -173,7 +171,6 @@ function define<T>(f: Check, c: Collect): Validators<T> {
     }
     return { ok: false, issues };
   };
-  return { is, validate, schema: standard(validate) };
 }
 
 function describeError(error: unknown): string {
@@ -377,28 +374,28 @@ function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): 
   );
 }
 
-function _collectJSONValue$0$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectJSONValue$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
-function _collectJSONValue$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectJSONValue$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Number.isInteger(v)) expected(o, p, "integer", v);
 }
 
-function _collectJSONValue$2$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectJSONValue$2$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "boolean")) expected(o, p, "boolean", v);
 }
 
-function _collectJSONValue$3$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectJSONValue$3$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(v === null)) expected(o, p, "null", v);
 }
 
 /** `JSONValue` (schema.ts:6) */
-export const {
-  is: isJSONValue,
-  validate: validateJSONValue,
-  schema: JSONValueSchema,
-} = define<T.JSONValue>(_isJSONValue, _collectJSONValue);
+export const isJSONValue: (value: unknown) => value is T.JSONValue = guard<T.JSONValue>(_isJSONValue);
+/** `JSONValue` (schema.ts:6): every issue, or the value typed */
+export const validateJSONValue: (value: unknown) => ValidationResult<T.JSONValue> = validator<T.JSONValue>(_collectJSONValue);
+/** `JSONValue` (schema.ts:6) as a Standard Schema v1 object */
+export const JSONValueSchema: StandardSchemaV1<unknown, T.JSONValue> = standard(validateJSONValue);
 
 function _isJSONObject(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
@@ -423,11 +420,11 @@ function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `JSONObject` (schema.ts:12) */
-export const {
-  is: isJSONObject,
-  validate: validateJSONObject,
-  schema: JSONObjectSchema,
-} = define<T.JSONObject>(_isJSONObject, _collectJSONObject);
+export const isJSONObject: (value: unknown) => value is T.JSONObject = guard<T.JSONObject>(_isJSONObject);
+/** `JSONObject` (schema.ts:12): every issue, or the value typed */
+export const validateJSONObject: (value: unknown) => ValidationResult<T.JSONObject> = validator<T.JSONObject>(_collectJSONObject);
+/** `JSONObject` (schema.ts:12) as a Standard Schema v1 object */
+export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standard(validateJSONObject);
 
 function _isJSONArray(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
@@ -443,11 +440,11 @@ function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): 
 }
 
 /** `JSONArray` (schema.ts:17) */
-export const {
-  is: isJSONArray,
-  validate: validateJSONArray,
-  schema: JSONArraySchema,
-} = define<T.JSONArray>(_isJSONArray, _collectJSONArray);
+export const isJSONArray: (value: unknown) => value is T.JSONArray = guard<T.JSONArray>(_isJSONArray);
+/** `JSONArray` (schema.ts:17): every issue, or the value typed */
+export const validateJSONArray: (value: unknown) => ValidationResult<T.JSONArray> = validator<T.JSONArray>(_collectJSONArray);
+/** `JSONArray` (schema.ts:17) as a Standard Schema v1 object */
+export const JSONArraySchema: StandardSchemaV1<unknown, T.JSONArray> = standard(validateJSONArray);
 
 function _isJSONRPCMessage(v: any, d: number): boolean {
   return _isJSONRPCRequest(v, d) || _isJSONRPCNotification(v, d) || _isJSONRPCResponse(v, d);
@@ -468,32 +465,33 @@ function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `JSONRPCMessage` (schema.ts:26) */
-export const {
-  is: isJSONRPCMessage,
-  validate: validateJSONRPCMessage,
-  schema: JSONRPCMessageSchema,
-} = define<T.JSONRPCMessage>(_isJSONRPCMessage, _collectJSONRPCMessage);
+export const isJSONRPCMessage: (value: unknown) => value is T.JSONRPCMessage = guard<T.JSONRPCMessage>(_isJSONRPCMessage);
+/** `JSONRPCMessage` (schema.ts:26): every issue, or the value typed */
+export const validateJSONRPCMessage: (value: unknown) => ValidationResult<T.JSONRPCMessage> =
+  validator<T.JSONRPCMessage>(_collectJSONRPCMessage);
+/** `JSONRPCMessage` (schema.ts:26) as a Standard Schema v1 object */
+export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
 
-function _isMetaObject(v: any, d: number): boolean {
+function _isMetaObject(v: any, _d: number): boolean {
   return isObject(v);
 }
 
-function _collectMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectMetaObject(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!isObject(v)) expected(o, p, "object", v);
 }
 
 /** `MetaObject` (schema.ts:54) */
-export const {
-  is: isMetaObject,
-  validate: validateMetaObject,
-  schema: MetaObjectSchema,
-} = define<T.MetaObject>(_isMetaObject, _collectMetaObject);
+export const isMetaObject: (value: unknown) => value is T.MetaObject = guard<T.MetaObject>(_isMetaObject);
+/** `MetaObject` (schema.ts:54): every issue, or the value typed */
+export const validateMetaObject: (value: unknown) => ValidationResult<T.MetaObject> = validator<T.MetaObject>(_collectMetaObject);
+/** `MetaObject` (schema.ts:54) as a Standard Schema v1 object */
+export const MetaObjectSchema: StandardSchemaV1<unknown, T.MetaObject> = standard(validateMetaObject);
 
 function _isRequestMetaObject(v: any, d: number): boolean {
   return (
     isObject(v) &&
     typeof v["io.modelcontextprotocol/protocolVersion"] === "string" &&
-    (v.progressToken === undefined || typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
+    (v["progressToken"] === undefined || typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
     (v["io.modelcontextprotocol/logLevel"] === undefined ||
       v["io.modelcontextprotocol/logLevel"] === "debug" ||
       v["io.modelcontextprotocol/logLevel"] === "info" ||
@@ -511,7 +509,7 @@ function _isRequestMetaObject(v: any, d: number): boolean {
 function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequestMetaObject(v, d)) return;
   if (object(o, p, v)) {
-    if (v.progressToken !== undefined) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
+    if (v["progressToken"] !== undefined) _collectProgressToken(v["progressToken"], p + "/progressToken", o, d + 1);
     req(
       o,
       p,
@@ -535,13 +533,14 @@ function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 /** `RequestMetaObject` (schema.ts:63) */
-export const {
-  is: isRequestMetaObject,
-  validate: validateRequestMetaObject,
-  schema: RequestMetaObjectSchema,
-} = define<T.RequestMetaObject>(_isRequestMetaObject, _collectRequestMetaObject);
+export const isRequestMetaObject: (value: unknown) => value is T.RequestMetaObject = guard<T.RequestMetaObject>(_isRequestMetaObject);
+/** `RequestMetaObject` (schema.ts:63): every issue, or the value typed */
+export const validateRequestMetaObject: (value: unknown) => ValidationResult<T.RequestMetaObject> =
+  validator<T.RequestMetaObject>(_collectRequestMetaObject);
+/** `RequestMetaObject` (schema.ts:63) as a Standard Schema v1 object */
+export const RequestMetaObjectSchema: StandardSchemaV1<unknown, T.RequestMetaObject> = standard(validateRequestMetaObject);
 
-function _isNotificationMetaObject(v: any, d: number): boolean {
+function _isNotificationMetaObject(v: any, _d: number): boolean {
   return (
     isObject(v) &&
     (v["io.modelcontextprotocol/subscriptionId"] === undefined ||
@@ -559,11 +558,13 @@ function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `NotificationMetaObject` (schema.ts:120) */
-export const {
-  is: isNotificationMetaObject,
-  validate: validateNotificationMetaObject,
-  schema: NotificationMetaObjectSchema,
-} = define<T.NotificationMetaObject>(_isNotificationMetaObject, _collectNotificationMetaObject);
+export const isNotificationMetaObject: (value: unknown) => value is T.NotificationMetaObject =
+  guard<T.NotificationMetaObject>(_isNotificationMetaObject);
+/** `NotificationMetaObject` (schema.ts:120): every issue, or the value typed */
+export const validateNotificationMetaObject: (value: unknown) => ValidationResult<T.NotificationMetaObject> =
+  validator<T.NotificationMetaObject>(_collectNotificationMetaObject);
+/** `NotificationMetaObject` (schema.ts:120) as a Standard Schema v1 object */
+export const NotificationMetaObjectSchema: StandardSchemaV1<unknown, T.NotificationMetaObject> = standard(validateNotificationMetaObject);
 
 function _isResultMetaObject(v: any, d: number): boolean {
   return (
@@ -581,259 +582,288 @@ function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ResultMetaObject` (schema.ts:143) */
-export const {
-  is: isResultMetaObject,
-  validate: validateResultMetaObject,
-  schema: ResultMetaObjectSchema,
-} = define<T.ResultMetaObject>(_isResultMetaObject, _collectResultMetaObject);
+export const isResultMetaObject: (value: unknown) => value is T.ResultMetaObject = guard<T.ResultMetaObject>(_isResultMetaObject);
+/** `ResultMetaObject` (schema.ts:143): every issue, or the value typed */
+export const validateResultMetaObject: (value: unknown) => ValidationResult<T.ResultMetaObject> =
+  validator<T.ResultMetaObject>(_collectResultMetaObject);
+/** `ResultMetaObject` (schema.ts:143) as a Standard Schema v1 object */
+export const ResultMetaObjectSchema: StandardSchemaV1<unknown, T.ResultMetaObject> = standard(validateResultMetaObject);
 
-function _isProgressToken(v: any, d: number): boolean {
+function _isProgressToken(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function _collectProgressToken(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectProgressToken(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
 /** `ProgressToken` (schema.ts:165) */
-export const {
-  is: isProgressToken,
-  validate: validateProgressToken,
-  schema: ProgressTokenSchema,
-} = define<T.ProgressToken>(_isProgressToken, _collectProgressToken);
+export const isProgressToken: (value: unknown) => value is T.ProgressToken = guard<T.ProgressToken>(_isProgressToken);
+/** `ProgressToken` (schema.ts:165): every issue, or the value typed */
+export const validateProgressToken: (value: unknown) => ValidationResult<T.ProgressToken> =
+  validator<T.ProgressToken>(_collectProgressToken);
+/** `ProgressToken` (schema.ts:165) as a Standard Schema v1 object */
+export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
 
-function _isCursor(v: any, d: number): boolean {
+function _isCursor(v: any, _d: number): boolean {
   return typeof v === "string";
 }
 
-function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectCursor(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
 /** `Cursor` (schema.ts:172) */
-export const { is: isCursor, validate: validateCursor, schema: CursorSchema } = define<T.Cursor>(_isCursor, _collectCursor);
+export const isCursor: (value: unknown) => value is T.Cursor = guard<T.Cursor>(_isCursor);
+/** `Cursor` (schema.ts:172): every issue, or the value typed */
+export const validateCursor: (value: unknown) => ValidationResult<T.Cursor> = validator<T.Cursor>(_collectCursor);
+/** `Cursor` (schema.ts:172) as a Standard Schema v1 object */
+export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1);
+  return isObject(v) && _isRequestMetaObject(v["_meta"], d + 1);
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `RequestParams` (schema.ts:179) */
-export const {
-  is: isRequestParams,
-  validate: validateRequestParams,
-  schema: RequestParamsSchema,
-} = define<T.RequestParams>(_isRequestParams, _collectRequestParams);
+export const isRequestParams: (value: unknown) => value is T.RequestParams = guard<T.RequestParams>(_isRequestParams);
+/** `RequestParams` (schema.ts:179): every issue, or the value typed */
+export const validateRequestParams: (value: unknown) => ValidationResult<T.RequestParams> =
+  validator<T.RequestParams>(_collectRequestParams);
+/** `RequestParams` (schema.ts:179) as a Standard Schema v1 object */
+export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
 
-function _isRequest(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+function _isRequest(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isObject(v["params"]));
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
   }
 }
 
 /** `Request` (schema.ts:184) */
-export const { is: isRequest, validate: validateRequest, schema: RequestSchema } = define<T.Request>(_isRequest, _collectRequest);
+export const isRequest: (value: unknown) => value is T.Request = guard<T.Request>(_isRequest);
+/** `Request` (schema.ts:184): every issue, or the value typed */
+export const validateRequest: (value: unknown) => ValidationResult<T.Request> = validator<T.Request>(_collectRequest);
+/** `Request` (schema.ts:184) as a Standard Schema v1 object */
+export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1));
+  return isObject(v) && (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `NotificationParams` (schema.ts:196) */
-export const {
-  is: isNotificationParams,
-  validate: validateNotificationParams,
-  schema: NotificationParamsSchema,
-} = define<T.NotificationParams>(_isNotificationParams, _collectNotificationParams);
+export const isNotificationParams: (value: unknown) => value is T.NotificationParams = guard<T.NotificationParams>(_isNotificationParams);
+/** `NotificationParams` (schema.ts:196): every issue, or the value typed */
+export const validateNotificationParams: (value: unknown) => ValidationResult<T.NotificationParams> =
+  validator<T.NotificationParams>(_collectNotificationParams);
+/** `NotificationParams` (schema.ts:196) as a Standard Schema v1 object */
+export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
 
-function _isNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+function _isNotification(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isObject(v["params"]));
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
   }
 }
 
 /** `Notification` (schema.ts:201) */
-export const {
-  is: isNotification,
-  validate: validateNotification,
-  schema: NotificationSchema,
-} = define<T.Notification>(_isNotification, _collectNotification);
+export const isNotification: (value: unknown) => value is T.Notification = guard<T.Notification>(_isNotification);
+/** `Notification` (schema.ts:201): every issue, or the value typed */
+export const validateNotification: (value: unknown) => ValidationResult<T.Notification> = validator<T.Notification>(_collectNotification);
+/** `Notification` (schema.ts:201) as a Standard Schema v1 object */
+export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
 
-function _isResultType(v: any, d: number): boolean {
+function _isResultType(v: any, _d: number): boolean {
   return typeof v === "string";
 }
 
-function _collectResultType(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectResultType(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string")) expected(o, p, "string", v);
 }
 
 /** `ResultType` (schema.ts:216) */
-export const {
-  is: isResultType,
-  validate: validateResultType,
-  schema: ResultTypeSchema,
-} = define<T.ResultType>(_isResultType, _collectResultType);
+export const isResultType: (value: unknown) => value is T.ResultType = guard<T.ResultType>(_isResultType);
+/** `ResultType` (schema.ts:216): every issue, or the value typed */
+export const validateResultType: (value: unknown) => ValidationResult<T.ResultType> = validator<T.ResultType>(_collectResultType);
+/** `ResultType` (schema.ts:216) as a Standard Schema v1 object */
+export const ResultTypeSchema: StandardSchemaV1<unknown, T.ResultType> = standard(validateResultType);
 
 function _isResult(v: any, d: number): boolean {
-  return isObject(v) && typeof v.resultType === "string" && (v._meta === undefined || _isResultMetaObject(v._meta, d + 1));
+  return isObject(v) && typeof v["resultType"] === "string" && (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1));
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
   }
 }
 
 /** `Result` (schema.ts:223) */
-export const { is: isResult, validate: validateResult, schema: ResultSchema } = define<T.Result>(_isResult, _collectResult);
+export const isResult: (value: unknown) => value is T.Result = guard<T.Result>(_isResult);
+/** `Result` (schema.ts:223): every issue, or the value typed */
+export const validateResult: (value: unknown) => ValidationResult<T.Result> = validator<T.Result>(_collectResult);
+/** `Result` (schema.ts:223) as a Standard Schema v1 object */
+export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
 
-function _isError(v: any, d: number): boolean {
-  return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
+function _isError(v: any, _d: number): boolean {
+  return isObject(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v.code, Number.isInteger(v.code), "integer");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v["code"], Number.isInteger(v["code"]), "integer");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `Error` (schema.ts:241) */
-export const { is: isError, validate: validateError, schema: ErrorSchema } = define<T.Error>(_isError, _collectError);
+export const isError: (value: unknown) => value is T.Error = guard<T.Error>(_isError);
+/** `Error` (schema.ts:241): every issue, or the value typed */
+export const validateError: (value: unknown) => ValidationResult<T.Error> = validator<T.Error>(_collectError);
+/** `Error` (schema.ts:241) as a Standard Schema v1 object */
+export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
 
-function _isRequestId(v: any, d: number): boolean {
+function _isRequestId(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function _collectRequestId(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectRequestId(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
 
 /** `RequestId` (schema.ts:261) */
-export const {
-  is: isRequestId,
-  validate: validateRequestId,
-  schema: RequestIdSchema,
-} = define<T.RequestId>(_isRequestId, _collectRequestId);
+export const isRequestId: (value: unknown) => value is T.RequestId = guard<T.RequestId>(_isRequestId);
+/** `RequestId` (schema.ts:261): every issue, or the value typed */
+export const validateRequestId: (value: unknown) => ValidationResult<T.RequestId> = validator<T.RequestId>(_collectRequestId);
+/** `RequestId` (schema.ts:261) as a Standard Schema v1 object */
+export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
 
-function _isJSONRPCRequest(v: any, d: number): boolean {
+function _isJSONRPCRequest(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.method === "string" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || isObject(v.params))
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || isObject(v["params"]))
   );
 }
 
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `JSONRPCRequest` (schema.ts:268) */
-export const {
-  is: isJSONRPCRequest,
-  validate: validateJSONRPCRequest,
-  schema: JSONRPCRequestSchema,
-} = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
+export const isJSONRPCRequest: (value: unknown) => value is T.JSONRPCRequest = guard<T.JSONRPCRequest>(_isJSONRPCRequest);
+/** `JSONRPCRequest` (schema.ts:268): every issue, or the value typed */
+export const validateJSONRPCRequest: (value: unknown) => ValidationResult<T.JSONRPCRequest> =
+  validator<T.JSONRPCRequest>(_collectJSONRPCRequest);
+/** `JSONRPCRequest` (schema.ts:268) as a Standard Schema v1 object */
+export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
-function _isJSONRPCNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params));
+function _isJSONRPCNotification(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["method"] === "string" && v["jsonrpc"] === "2.0" && (v["params"] === undefined || isObject(v["params"]));
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    opt(o, p, "/params", v["params"], isObject(v["params"]), "object");
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `JSONRPCNotification` (schema.ts:278) */
-export const {
-  is: isJSONRPCNotification,
-  validate: validateJSONRPCNotification,
-  schema: JSONRPCNotificationSchema,
-} = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
+export const isJSONRPCNotification: (value: unknown) => value is T.JSONRPCNotification =
+  guard<T.JSONRPCNotification>(_isJSONRPCNotification);
+/** `JSONRPCNotification` (schema.ts:278): every issue, or the value typed */
+export const validateJSONRPCNotification: (value: unknown) => ValidationResult<T.JSONRPCNotification> =
+  validator<T.JSONRPCNotification>(_collectJSONRPCNotification);
+/** `JSONRPCNotification` (schema.ts:278) as a Standard Schema v1 object */
+export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
+  return (
+    isObject(v) && v["jsonrpc"] === "2.0" && (typeof v["id"] === "string" || Number.isInteger(v["id"])) && _isResult(v["result"], d + 1)
+  );
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `JSONRPCResultResponse` (schema.ts:287) */
-export const {
-  is: isJSONRPCResultResponse,
-  validate: validateJSONRPCResultResponse,
-  schema: JSONRPCResultResponseSchema,
-} = define<T.JSONRPCResultResponse>(_isJSONRPCResultResponse, _collectJSONRPCResultResponse);
+export const isJSONRPCResultResponse: (value: unknown) => value is T.JSONRPCResultResponse =
+  guard<T.JSONRPCResultResponse>(_isJSONRPCResultResponse);
+/** `JSONRPCResultResponse` (schema.ts:287): every issue, or the value typed */
+export const validateJSONRPCResultResponse: (value: unknown) => ValidationResult<T.JSONRPCResultResponse> =
+  validator<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse);
+/** `JSONRPCResultResponse` (schema.ts:287) as a Standard Schema v1 object */
+export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1)
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1)
   );
 }
 
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/error", v.error)) _collectError(v.error, p + "/error", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/error", v["error"])) _collectError(v["error"], p + "/error", o, d + 1);
   }
 }
 
 /** `JSONRPCErrorResponse` (schema.ts:298) */
-export const {
-  is: isJSONRPCErrorResponse,
-  validate: validateJSONRPCErrorResponse,
-  schema: JSONRPCErrorResponseSchema,
-} = define<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse, _collectJSONRPCErrorResponse);
+export const isJSONRPCErrorResponse: (value: unknown) => value is T.JSONRPCErrorResponse =
+  guard<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse);
+/** `JSONRPCErrorResponse` (schema.ts:298): every issue, or the value typed */
+export const validateJSONRPCErrorResponse: (value: unknown) => ValidationResult<T.JSONRPCErrorResponse> =
+  validator<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse);
+/** `JSONRPCErrorResponse` (schema.ts:298) as a Standard Schema v1 object */
+export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
 
 function _isJSONRPCResponse(v: any, d: number): boolean {
   return _isJSONRPCResultResponse(v, d) || _isJSONRPCErrorResponse(v, d);
@@ -854,128 +884,135 @@ function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `JSONRPCResponse` (schema.ts:309) */
-export const {
-  is: isJSONRPCResponse,
-  validate: validateJSONRPCResponse,
-  schema: JSONRPCResponseSchema,
-} = define<T.JSONRPCResponse>(_isJSONRPCResponse, _collectJSONRPCResponse);
+export const isJSONRPCResponse: (value: unknown) => value is T.JSONRPCResponse = guard<T.JSONRPCResponse>(_isJSONRPCResponse);
+/** `JSONRPCResponse` (schema.ts:309): every issue, or the value typed */
+export const validateJSONRPCResponse: (value: unknown) => ValidationResult<T.JSONRPCResponse> =
+  validator<T.JSONRPCResponse>(_collectJSONRPCResponse);
+/** `JSONRPCResponse` (schema.ts:309) as a Standard Schema v1 object */
+export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
-function _isParseError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32700 && typeof v.message === "string";
+function _isParseError(v: any, _d: number): boolean {
+  return isObject(v) && v["code"] === -32700 && typeof v["message"] === "string";
 }
 
 function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isParseError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v.code, v.code === -32700, "-32700", "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v["code"], v["code"] === -32700, "-32700", "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `ParseError` (schema.ts:328) */
-export const {
-  is: isParseError,
-  validate: validateParseError,
-  schema: ParseErrorSchema,
-} = define<T.ParseError>(_isParseError, _collectParseError);
+export const isParseError: (value: unknown) => value is T.ParseError = guard<T.ParseError>(_isParseError);
+/** `ParseError` (schema.ts:328): every issue, or the value typed */
+export const validateParseError: (value: unknown) => ValidationResult<T.ParseError> = validator<T.ParseError>(_collectParseError);
+/** `ParseError` (schema.ts:328) as a Standard Schema v1 object */
+export const ParseErrorSchema: StandardSchemaV1<unknown, T.ParseError> = standard(validateParseError);
 
-function _isInvalidRequestError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32600 && typeof v.message === "string";
+function _isInvalidRequestError(v: any, _d: number): boolean {
+  return isObject(v) && v["code"] === -32600 && typeof v["message"] === "string";
 }
 
 function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInvalidRequestError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v.code, v.code === -32600, "-32600", "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v["code"], v["code"] === -32600, "-32600", "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `InvalidRequestError` (schema.ts:339) */
-export const {
-  is: isInvalidRequestError,
-  validate: validateInvalidRequestError,
-  schema: InvalidRequestErrorSchema,
-} = define<T.InvalidRequestError>(_isInvalidRequestError, _collectInvalidRequestError);
+export const isInvalidRequestError: (value: unknown) => value is T.InvalidRequestError =
+  guard<T.InvalidRequestError>(_isInvalidRequestError);
+/** `InvalidRequestError` (schema.ts:339): every issue, or the value typed */
+export const validateInvalidRequestError: (value: unknown) => ValidationResult<T.InvalidRequestError> =
+  validator<T.InvalidRequestError>(_collectInvalidRequestError);
+/** `InvalidRequestError` (schema.ts:339) as a Standard Schema v1 object */
+export const InvalidRequestErrorSchema: StandardSchemaV1<unknown, T.InvalidRequestError> = standard(validateInvalidRequestError);
 
-function _isMethodNotFoundError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32601 && typeof v.message === "string";
+function _isMethodNotFoundError(v: any, _d: number): boolean {
+  return isObject(v) && v["code"] === -32601 && typeof v["message"] === "string";
 }
 
 function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isMethodNotFoundError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v.code, v.code === -32601, "-32601", "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v["code"], v["code"] === -32601, "-32601", "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `MethodNotFoundError` (schema.ts:357) */
-export const {
-  is: isMethodNotFoundError,
-  validate: validateMethodNotFoundError,
-  schema: MethodNotFoundErrorSchema,
-} = define<T.MethodNotFoundError>(_isMethodNotFoundError, _collectMethodNotFoundError);
+export const isMethodNotFoundError: (value: unknown) => value is T.MethodNotFoundError =
+  guard<T.MethodNotFoundError>(_isMethodNotFoundError);
+/** `MethodNotFoundError` (schema.ts:357): every issue, or the value typed */
+export const validateMethodNotFoundError: (value: unknown) => ValidationResult<T.MethodNotFoundError> =
+  validator<T.MethodNotFoundError>(_collectMethodNotFoundError);
+/** `MethodNotFoundError` (schema.ts:357) as a Standard Schema v1 object */
+export const MethodNotFoundErrorSchema: StandardSchemaV1<unknown, T.MethodNotFoundError> = standard(validateMethodNotFoundError);
 
-function _isInvalidParamsError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32602 && typeof v.message === "string";
+function _isInvalidParamsError(v: any, _d: number): boolean {
+  return isObject(v) && v["code"] === -32602 && typeof v["message"] === "string";
 }
 
 function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInvalidParamsError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v.code, v.code === -32602, "-32602", "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v["code"], v["code"] === -32602, "-32602", "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `InvalidParamsError` (schema.ts:389) */
-export const {
-  is: isInvalidParamsError,
-  validate: validateInvalidParamsError,
-  schema: InvalidParamsErrorSchema,
-} = define<T.InvalidParamsError>(_isInvalidParamsError, _collectInvalidParamsError);
+export const isInvalidParamsError: (value: unknown) => value is T.InvalidParamsError = guard<T.InvalidParamsError>(_isInvalidParamsError);
+/** `InvalidParamsError` (schema.ts:389): every issue, or the value typed */
+export const validateInvalidParamsError: (value: unknown) => ValidationResult<T.InvalidParamsError> =
+  validator<T.InvalidParamsError>(_collectInvalidParamsError);
+/** `InvalidParamsError` (schema.ts:389) as a Standard Schema v1 object */
+export const InvalidParamsErrorSchema: StandardSchemaV1<unknown, T.InvalidParamsError> = standard(validateInvalidParamsError);
 
-function _isInternalError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32603 && typeof v.message === "string";
+function _isInternalError(v: any, _d: number): boolean {
+  return isObject(v) && v["code"] === -32603 && typeof v["message"] === "string";
 }
 
 function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInternalError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v.code, v.code === -32603, "-32603", "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
+    req(o, p, "/code", v["code"], v["code"] === -32603, "-32603", "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `InternalError` (schema.ts:403) */
-export const {
-  is: isInternalError,
-  validate: validateInternalError,
-  schema: InternalErrorSchema,
-} = define<T.InternalError>(_isInternalError, _collectInternalError);
+export const isInternalError: (value: unknown) => value is T.InternalError = guard<T.InternalError>(_isInternalError);
+/** `InternalError` (schema.ts:403): every issue, or the value typed */
+export const validateInternalError: (value: unknown) => ValidationResult<T.InternalError> =
+  validator<T.InternalError>(_collectInternalError);
+/** `InternalError` (schema.ts:403) as a Standard Schema v1 object */
+export const InternalErrorSchema: StandardSchemaV1<unknown, T.InternalError> = standard(validateInternalError);
 
 function _isHeaderMismatchError(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
-    isObject(v.error) &&
-    v.error.code === -32020
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1) &&
+    isObject(v["error"]) &&
+    v["error"]["code"] === -32020
   );
 }
 
 function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isHeaderMismatchError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/error", v.error)) {
-      if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
-        if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "/code", v.error.code, v.error.code === -32020, "-32020", "const");
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/error", v["error"])) {
+      if (object(o, p + "/error", v["error"])) {
+        _collectError(v["error"], p + "/error", o, d + 1);
+        if (object(o, p + "/error", v["error"])) {
+          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32020, "-32020", "const");
         }
       }
     }
@@ -983,46 +1020,55 @@ function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `HeaderMismatchError` (schema.ts:463) */
-export const {
-  is: isHeaderMismatchError,
-  validate: validateHeaderMismatchError,
-  schema: HeaderMismatchErrorSchema,
-} = define<T.HeaderMismatchError>(_isHeaderMismatchError, _collectHeaderMismatchError);
+export const isHeaderMismatchError: (value: unknown) => value is T.HeaderMismatchError =
+  guard<T.HeaderMismatchError>(_isHeaderMismatchError);
+/** `HeaderMismatchError` (schema.ts:463): every issue, or the value typed */
+export const validateHeaderMismatchError: (value: unknown) => ValidationResult<T.HeaderMismatchError> =
+  validator<T.HeaderMismatchError>(_collectHeaderMismatchError);
+/** `HeaderMismatchError` (schema.ts:463) as a Standard Schema v1 object */
+export const HeaderMismatchErrorSchema: StandardSchemaV1<unknown, T.HeaderMismatchError> = standard(validateHeaderMismatchError);
 
 function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
-    isObject(v.error) &&
-    v.error.code === -32022 &&
-    isObject(v.error.data) &&
-    typeof v.error.data.requested === "string" &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.error.data.supported, d + 3)
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1) &&
+    isObject(v["error"]) &&
+    v["error"]["code"] === -32022 &&
+    isObject(v["error"]["data"]) &&
+    typeof v["error"]["data"]["requested"] === "string" &&
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v["error"]["data"]["supported"], d + 3)
   );
 }
 
 function _collectUnsupportedProtocolVersionError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUnsupportedProtocolVersionError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/error", v.error)) {
-      if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
-        if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "/code", v.error.code, v.error.code === -32022, "-32022", "const");
-          if (need(o, p + "/error", "/data", v.error.data)) {
-            if (object(o, p + "/error/data", v.error.data)) {
-              if (need(o, p + "/error/data", "/supported", v.error.data.supported))
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/error", v["error"])) {
+      if (object(o, p + "/error", v["error"])) {
+        _collectError(v["error"], p + "/error", o, d + 1);
+        if (object(o, p + "/error", v["error"])) {
+          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32022, "-32022", "const");
+          if (need(o, p + "/error", "/data", v["error"]["data"])) {
+            if (object(o, p + "/error/data", v["error"]["data"])) {
+              if (need(o, p + "/error/data", "/supported", v["error"]["data"]["supported"]))
                 _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
-                  v.error.data.supported,
+                  v["error"]["data"]["supported"],
                   p + "/error/data/supported",
                   o,
                   d + 3,
                 );
-              req(o, p + "/error/data", "/requested", v.error.data.requested, typeof v.error.data.requested === "string", "string");
+              req(
+                o,
+                p + "/error/data",
+                "/requested",
+                v["error"]["data"]["requested"],
+                typeof v["error"]["data"]["requested"] === "string",
+                "string",
+              );
             }
           }
         }
@@ -1031,7 +1077,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
   }
 }
 
-function _isUnsupportedProtocolVersionError$error$1$data$supported(v: any, d: number): boolean {
+function _isUnsupportedProtocolVersionError$error$1$data$supported(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
   return true;
@@ -1048,39 +1094,43 @@ function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v: an
 }
 
 /** `UnsupportedProtocolVersionError` (schema.ts:483) */
-export const {
-  is: isUnsupportedProtocolVersionError,
-  validate: validateUnsupportedProtocolVersionError,
-  schema: UnsupportedProtocolVersionErrorSchema,
-} = define<T.UnsupportedProtocolVersionError>(_isUnsupportedProtocolVersionError, _collectUnsupportedProtocolVersionError);
+export const isUnsupportedProtocolVersionError: (value: unknown) => value is T.UnsupportedProtocolVersionError =
+  guard<T.UnsupportedProtocolVersionError>(_isUnsupportedProtocolVersionError);
+/** `UnsupportedProtocolVersionError` (schema.ts:483): every issue, or the value typed */
+export const validateUnsupportedProtocolVersionError: (value: unknown) => ValidationResult<T.UnsupportedProtocolVersionError> =
+  validator<T.UnsupportedProtocolVersionError>(_collectUnsupportedProtocolVersionError);
+/** `UnsupportedProtocolVersionError` (schema.ts:483) as a Standard Schema v1 object */
+export const UnsupportedProtocolVersionErrorSchema: StandardSchemaV1<unknown, T.UnsupportedProtocolVersionError> = standard(
+  validateUnsupportedProtocolVersionError,
+);
 
 function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isError(v.error, d + 1) &&
-    isObject(v.error) &&
-    v.error.code === -32021 &&
-    isObject(v.error.data) &&
-    _isClientCapabilities(v.error.data.requiredCapabilities, d + 3)
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1) &&
+    isObject(v["error"]) &&
+    v["error"]["code"] === -32021 &&
+    isObject(v["error"]["data"]) &&
+    _isClientCapabilities(v["error"]["data"]["requiredCapabilities"], d + 3)
   );
 }
 
 function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isMissingRequiredClientCapabilityError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (v.id !== undefined) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/error", v.error)) {
-      if (object(o, p + "/error", v.error)) {
-        _collectError(v.error, p + "/error", o, d + 1);
-        if (object(o, p + "/error", v.error)) {
-          req(o, p + "/error", "/code", v.error.code, v.error.code === -32021, "-32021", "const");
-          if (need(o, p + "/error", "/data", v.error.data)) {
-            if (object(o, p + "/error/data", v.error.data)) {
-              if (need(o, p + "/error/data", "/requiredCapabilities", v.error.data.requiredCapabilities))
-                _collectClientCapabilities(v.error.data.requiredCapabilities, p + "/error/data/requiredCapabilities", o, d + 3);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/error", v["error"])) {
+      if (object(o, p + "/error", v["error"])) {
+        _collectError(v["error"], p + "/error", o, d + 1);
+        if (object(o, p + "/error", v["error"])) {
+          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32021, "-32021", "const");
+          if (need(o, p + "/error", "/data", v["error"]["data"])) {
+            if (object(o, p + "/error/data", v["error"]["data"])) {
+              if (need(o, p + "/error/data", "/requiredCapabilities", v["error"]["data"]["requiredCapabilities"]))
+                _collectClientCapabilities(v["error"]["data"]["requiredCapabilities"], p + "/error/data/requiredCapabilities", o, d + 3);
             }
           }
         }
@@ -1090,11 +1140,15 @@ function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: Vali
 }
 
 /** `MissingRequiredClientCapabilityError` (schema.ts:513) */
-export const {
-  is: isMissingRequiredClientCapabilityError,
-  validate: validateMissingRequiredClientCapabilityError,
-  schema: MissingRequiredClientCapabilityErrorSchema,
-} = define<T.MissingRequiredClientCapabilityError>(_isMissingRequiredClientCapabilityError, _collectMissingRequiredClientCapabilityError);
+export const isMissingRequiredClientCapabilityError: (value: unknown) => value is T.MissingRequiredClientCapabilityError =
+  guard<T.MissingRequiredClientCapabilityError>(_isMissingRequiredClientCapabilityError);
+/** `MissingRequiredClientCapabilityError` (schema.ts:513): every issue, or the value typed */
+export const validateMissingRequiredClientCapabilityError: (value: unknown) => ValidationResult<T.MissingRequiredClientCapabilityError> =
+  validator<T.MissingRequiredClientCapabilityError>(_collectMissingRequiredClientCapabilityError);
+/** `MissingRequiredClientCapabilityError` (schema.ts:513) as a Standard Schema v1 object */
+export const MissingRequiredClientCapabilityErrorSchema: StandardSchemaV1<unknown, T.MissingRequiredClientCapabilityError> = standard(
+  validateMissingRequiredClientCapabilityError,
+);
 
 function _isEmptyResult(v: any, d: number): boolean {
   return _isResult(v, d);
@@ -1106,15 +1160,15 @@ function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 /** `EmptyResult` (schema.ts:534) */
-export const {
-  is: isEmptyResult,
-  validate: validateEmptyResult,
-  schema: EmptyResultSchema,
-} = define<T.EmptyResult>(_isEmptyResult, _collectEmptyResult);
+export const isEmptyResult: (value: unknown) => value is T.EmptyResult = guard<T.EmptyResult>(_isEmptyResult);
+/** `EmptyResult` (schema.ts:534): every issue, or the value typed */
+export const validateEmptyResult: (value: unknown) => ValidationResult<T.EmptyResult> = validator<T.EmptyResult>(_collectEmptyResult);
+/** `EmptyResult` (schema.ts:534) as a Standard Schema v1 object */
+export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
 
 function _isInputRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.method) {
+  switch (v["method"]) {
     case "sampling/createMessage":
       return _isCreateMessageRequest(v, d);
     case "roots/list":
@@ -1129,7 +1183,7 @@ function _isInputRequest(v: any, d: number): boolean {
 function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInputRequest(v, d)) return;
   if (object(o, p, v))
-    switch (v.method) {
+    switch (v["method"]) {
       case "sampling/createMessage":
         _collectCreateMessageRequest(v, p, o, d);
         break;
@@ -1147,17 +1201,17 @@ function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/method",
           "discriminator",
-          "unknown method " + describeValue(v.method) + '; expected one of "sampling/createMessage", "roots/list", "elicitation/create"',
+          "unknown method " + describeValue(v["method"]) + '; expected one of "sampling/createMessage", "roots/list", "elicitation/create"',
         );
     }
 }
 
 /** `InputRequest` (schema.ts:537) */
-export const {
-  is: isInputRequest,
-  validate: validateInputRequest,
-  schema: InputRequestSchema,
-} = define<T.InputRequest>(_isInputRequest, _collectInputRequest);
+export const isInputRequest: (value: unknown) => value is T.InputRequest = guard<T.InputRequest>(_isInputRequest);
+/** `InputRequest` (schema.ts:537): every issue, or the value typed */
+export const validateInputRequest: (value: unknown) => ValidationResult<T.InputRequest> = validator<T.InputRequest>(_collectInputRequest);
+/** `InputRequest` (schema.ts:537) as a Standard Schema v1 object */
+export const InputRequestSchema: StandardSchemaV1<unknown, T.InputRequest> = standard(validateInputRequest);
 
 function _isInputResponse(v: any, d: number): boolean {
   return _isCreateMessageResult(v, d) || _isListRootsResult(v, d) || _isElicitResult(v, d);
@@ -1178,11 +1232,12 @@ function _collectInputResponse(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `InputResponse` (schema.ts:541) */
-export const {
-  is: isInputResponse,
-  validate: validateInputResponse,
-  schema: InputResponseSchema,
-} = define<T.InputResponse>(_isInputResponse, _collectInputResponse);
+export const isInputResponse: (value: unknown) => value is T.InputResponse = guard<T.InputResponse>(_isInputResponse);
+/** `InputResponse` (schema.ts:541): every issue, or the value typed */
+export const validateInputResponse: (value: unknown) => ValidationResult<T.InputResponse> =
+  validator<T.InputResponse>(_collectInputResponse);
+/** `InputResponse` (schema.ts:541) as a Standard Schema v1 object */
+export const InputResponseSchema: StandardSchemaV1<unknown, T.InputResponse> = standard(validateInputResponse);
 
 function _isInputRequests(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -1205,11 +1260,12 @@ function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `InputRequests` (schema.ts:553) */
-export const {
-  is: isInputRequests,
-  validate: validateInputRequests,
-  schema: InputRequestsSchema,
-} = define<T.InputRequests>(_isInputRequests, _collectInputRequests);
+export const isInputRequests: (value: unknown) => value is T.InputRequests = guard<T.InputRequests>(_isInputRequests);
+/** `InputRequests` (schema.ts:553): every issue, or the value typed */
+export const validateInputRequests: (value: unknown) => ValidationResult<T.InputRequests> =
+  validator<T.InputRequests>(_collectInputRequests);
+/** `InputRequests` (schema.ts:553) as a Standard Schema v1 object */
+export const InputRequestsSchema: StandardSchemaV1<unknown, T.InputRequests> = standard(validateInputRequests);
 
 function _isInputResponses(v: any, d: number): boolean {
   if (!isObject(v)) return false;
@@ -1232,229 +1288,259 @@ function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `InputResponses` (schema.ts:567) */
-export const {
-  is: isInputResponses,
-  validate: validateInputResponses,
-  schema: InputResponsesSchema,
-} = define<T.InputResponses>(_isInputResponses, _collectInputResponses);
+export const isInputResponses: (value: unknown) => value is T.InputResponses = guard<T.InputResponses>(_isInputResponses);
+/** `InputResponses` (schema.ts:567): every issue, or the value typed */
+export const validateInputResponses: (value: unknown) => ValidationResult<T.InputResponses> =
+  validator<T.InputResponses>(_collectInputResponses);
+/** `InputResponses` (schema.ts:567) as a Standard Schema v1 object */
+export const InputResponsesSchema: StandardSchemaV1<unknown, T.InputResponses> = standard(validateInputResponses);
 
 function _isInputRequiredResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.requestState === undefined || typeof v.requestState === "string") &&
-    typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    (v.inputRequests === undefined || _isInputRequests(v.inputRequests, d + 1))
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    (v["inputRequests"] === undefined || _isInputRequests(v["inputRequests"], d + 1))
   );
 }
 
 function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInputRequiredResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.inputRequests !== undefined) _collectInputRequests(v.inputRequests, p + "/inputRequests", o, d + 1);
-    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (v["inputRequests"] !== undefined) _collectInputRequests(v["inputRequests"], p + "/inputRequests", o, d + 1);
+    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
   }
 }
 
 /** `InputRequiredResult` (schema.ts:584) */
-export const {
-  is: isInputRequiredResult,
-  validate: validateInputRequiredResult,
-  schema: InputRequiredResultSchema,
-} = define<T.InputRequiredResult>(_isInputRequiredResult, _collectInputRequiredResult);
+export const isInputRequiredResult: (value: unknown) => value is T.InputRequiredResult =
+  guard<T.InputRequiredResult>(_isInputRequiredResult);
+/** `InputRequiredResult` (schema.ts:584): every issue, or the value typed */
+export const validateInputRequiredResult: (value: unknown) => ValidationResult<T.InputRequiredResult> =
+  validator<T.InputRequiredResult>(_collectInputRequiredResult);
+/** `InputRequiredResult` (schema.ts:584) as a Standard Schema v1 object */
+export const InputRequiredResultSchema: StandardSchemaV1<unknown, T.InputRequiredResult> = standard(validateInputRequiredResult);
 
 function _isInputResponseRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.requestState === undefined || typeof v.requestState === "string") &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1))
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1))
   );
 }
 
 function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInputResponseRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
+    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
   }
 }
 
 /** `InputResponseRequestParams` (schema.ts:600) */
-export const {
-  is: isInputResponseRequestParams,
-  validate: validateInputResponseRequestParams,
-  schema: InputResponseRequestParamsSchema,
-} = define<T.InputResponseRequestParams>(_isInputResponseRequestParams, _collectInputResponseRequestParams);
+export const isInputResponseRequestParams: (value: unknown) => value is T.InputResponseRequestParams =
+  guard<T.InputResponseRequestParams>(_isInputResponseRequestParams);
+/** `InputResponseRequestParams` (schema.ts:600): every issue, or the value typed */
+export const validateInputResponseRequestParams: (value: unknown) => ValidationResult<T.InputResponseRequestParams> =
+  validator<T.InputResponseRequestParams>(_collectInputResponseRequestParams);
+/** `InputResponseRequestParams` (schema.ts:600) as a Standard Schema v1 object */
+export const InputResponseRequestParamsSchema: StandardSchemaV1<unknown, T.InputResponseRequestParams> =
+  standard(validateInputResponseRequestParams);
 
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.reason === undefined || typeof v.reason === "string") &&
-    (typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1))
+    (v["reason"] === undefined || typeof v["reason"] === "string") &&
+    (typeof v["requestId"] === "string" || Number.isInteger(v["requestId"])) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/requestId", v.requestId)) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
-    opt(o, p, "/reason", v.reason, typeof v.reason === "string", "string");
+    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/requestId", v["requestId"])) _collectRequestId(v["requestId"], p + "/requestId", o, d + 1);
+    opt(o, p, "/reason", v["reason"], typeof v["reason"] === "string", "string");
   }
 }
 
 /** `CancelledNotificationParams` (schema.ts:620) */
-export const {
-  is: isCancelledNotificationParams,
-  validate: validateCancelledNotificationParams,
-  schema: CancelledNotificationParamsSchema,
-} = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
+export const isCancelledNotificationParams: (value: unknown) => value is T.CancelledNotificationParams =
+  guard<T.CancelledNotificationParams>(_isCancelledNotificationParams);
+/** `CancelledNotificationParams` (schema.ts:620): every issue, or the value typed */
+export const validateCancelledNotificationParams: (value: unknown) => ValidationResult<T.CancelledNotificationParams> =
+  validator<T.CancelledNotificationParams>(_collectCancelledNotificationParams);
+/** `CancelledNotificationParams` (schema.ts:620) as a Standard Schema v1 object */
+export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> =
+  standard(validateCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1);
+  return (
+    isObject(v) && v["method"] === "notifications/cancelled" && v["jsonrpc"] === "2.0" && _isCancelledNotificationParams(v["params"], d + 1)
+  );
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "/params", v.params)) _collectCancelledNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/cancelled", '"notifications/cancelled"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCancelledNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `CancelledNotification` (schema.ts:648) */
-export const {
-  is: isCancelledNotification,
-  validate: validateCancelledNotification,
-  schema: CancelledNotificationSchema,
-} = define<T.CancelledNotification>(_isCancelledNotification, _collectCancelledNotification);
+export const isCancelledNotification: (value: unknown) => value is T.CancelledNotification =
+  guard<T.CancelledNotification>(_isCancelledNotification);
+/** `CancelledNotification` (schema.ts:648): every issue, or the value typed */
+export const validateCancelledNotification: (value: unknown) => ValidationResult<T.CancelledNotification> =
+  validator<T.CancelledNotification>(_collectCancelledNotification);
+/** `CancelledNotification` (schema.ts:648) as a Standard Schema v1 object */
+export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
 
 function _isDiscoverRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "server/discover" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isRequestParams(v.params, d + 1)
+    v["method"] === "server/discover" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isDiscoverRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "server/discover", '"server/discover"', "const");
-    if (need(o, p, "/params", v.params)) _collectRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "server/discover", '"server/discover"', "const");
+    if (need(o, p, "/params", v["params"])) _collectRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `DiscoverRequest` (schema.ts:665) */
-export const {
-  is: isDiscoverRequest,
-  validate: validateDiscoverRequest,
-  schema: DiscoverRequestSchema,
-} = define<T.DiscoverRequest>(_isDiscoverRequest, _collectDiscoverRequest);
+export const isDiscoverRequest: (value: unknown) => value is T.DiscoverRequest = guard<T.DiscoverRequest>(_isDiscoverRequest);
+/** `DiscoverRequest` (schema.ts:665): every issue, or the value typed */
+export const validateDiscoverRequest: (value: unknown) => ValidationResult<T.DiscoverRequest> =
+  validator<T.DiscoverRequest>(_collectDiscoverRequest);
+/** `DiscoverRequest` (schema.ts:665) as a Standard Schema v1 object */
+export const DiscoverRequestSchema: StandardSchemaV1<unknown, T.DiscoverRequest> = standard(validateDiscoverRequest);
 
 function _isDiscoverResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.instructions === undefined || typeof v.instructions === "string") &&
-    typeof v.resultType === "string" &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0 &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.supportedVersions, d + 1) &&
-    _isServerCapabilities(v.capabilities, d + 1)
+    (v["instructions"] === undefined || typeof v["instructions"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v["supportedVersions"], d + 1) &&
+    _isServerCapabilities(v["capabilities"], d + 1)
   );
 }
 
 function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isDiscoverResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "/ttlMs", v.ttlMs)) {
-      if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
-      else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (need(o, p, "/ttlMs", v["ttlMs"])) {
+      if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
+      else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "/supportedVersions", v.supportedVersions))
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.supportedVersions, p + "/supportedVersions", o, d + 1);
-    if (need(o, p, "/capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
-    opt(o, p, "/instructions", v.instructions, typeof v.instructions === "string", "string");
+    req(
+      o,
+      p,
+      "/cacheScope",
+      v["cacheScope"],
+      v["cacheScope"] === "public" || v["cacheScope"] === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "/supportedVersions", v["supportedVersions"]))
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
+    if (need(o, p, "/capabilities", v["capabilities"])) _collectServerCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
+    opt(o, p, "/instructions", v["instructions"], typeof v["instructions"] === "string", "string");
   }
 }
 
 /** `DiscoverResult` (schema.ts:678) */
-export const {
-  is: isDiscoverResult,
-  validate: validateDiscoverResult,
-  schema: DiscoverResultSchema,
-} = define<T.DiscoverResult>(_isDiscoverResult, _collectDiscoverResult);
+export const isDiscoverResult: (value: unknown) => value is T.DiscoverResult = guard<T.DiscoverResult>(_isDiscoverResult);
+/** `DiscoverResult` (schema.ts:678): every issue, or the value typed */
+export const validateDiscoverResult: (value: unknown) => ValidationResult<T.DiscoverResult> =
+  validator<T.DiscoverResult>(_collectDiscoverResult);
+/** `DiscoverResult` (schema.ts:678) as a Standard Schema v1 object */
+export const DiscoverResultSchema: StandardSchemaV1<unknown, T.DiscoverResult> = standard(validateDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isDiscoverResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isDiscoverResult(v["result"], d + 1)
+  );
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isDiscoverResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectDiscoverResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectDiscoverResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `DiscoverResultResponse` (schema.ts:707) */
-export const {
-  is: isDiscoverResultResponse,
-  validate: validateDiscoverResultResponse,
-  schema: DiscoverResultResponseSchema,
-} = define<T.DiscoverResultResponse>(_isDiscoverResultResponse, _collectDiscoverResultResponse);
+export const isDiscoverResultResponse: (value: unknown) => value is T.DiscoverResultResponse =
+  guard<T.DiscoverResultResponse>(_isDiscoverResultResponse);
+/** `DiscoverResultResponse` (schema.ts:707): every issue, or the value typed */
+export const validateDiscoverResultResponse: (value: unknown) => ValidationResult<T.DiscoverResultResponse> =
+  validator<T.DiscoverResultResponse>(_collectDiscoverResultResponse);
+/** `DiscoverResultResponse` (schema.ts:707) as a Standard Schema v1 object */
+export const DiscoverResultResponseSchema: StandardSchemaV1<unknown, T.DiscoverResultResponse> = standard(validateDiscoverResultResponse);
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
-    (v.roots === undefined || isObject(v.roots)) &&
-    (v.sampling === undefined ||
-      (isObject(v.sampling) &&
-        (v.sampling.context === undefined || _isJSONObject(v.sampling.context, d + 2)) &&
-        (v.sampling.tools === undefined || _isJSONObject(v.sampling.tools, d + 2)))) &&
-    (v.elicitation === undefined ||
-      (isObject(v.elicitation) &&
-        (v.elicitation.form === undefined || _isJSONObject(v.elicitation.form, d + 2)) &&
-        (v.elicitation.url === undefined || _isJSONObject(v.elicitation.url, d + 2)))) &&
-    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d + 1))
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["roots"] === undefined || isObject(v["roots"])) &&
+    (v["sampling"] === undefined ||
+      (isObject(v["sampling"]) &&
+        (v["sampling"]["context"] === undefined || _isJSONObject(v["sampling"]["context"], d + 2)) &&
+        (v["sampling"]["tools"] === undefined || _isJSONObject(v["sampling"]["tools"], d + 2)))) &&
+    (v["elicitation"] === undefined ||
+      (isObject(v["elicitation"]) &&
+        (v["elicitation"]["form"] === undefined || _isJSONObject(v["elicitation"]["form"], d + 2)) &&
+        (v["elicitation"]["url"] === undefined || _isJSONObject(v["elicitation"]["url"], d + 2)))) &&
+    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1))
   );
 }
 
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    opt(o, p, "/roots", v.roots, isObject(v.roots), "object");
-    if (v.sampling !== undefined) {
-      if (object(o, p + "/sampling", v.sampling)) {
-        if (v.sampling.context !== undefined) _collectJSONObject(v.sampling.context, p + "/sampling/context", o, d + 2);
-        if (v.sampling.tools !== undefined) _collectJSONObject(v.sampling.tools, p + "/sampling/tools", o, d + 2);
+    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
+    opt(o, p, "/roots", v["roots"], isObject(v["roots"]), "object");
+    if (v["sampling"] !== undefined) {
+      if (object(o, p + "/sampling", v["sampling"])) {
+        if (v["sampling"]["context"] !== undefined) _collectJSONObject(v["sampling"]["context"], p + "/sampling/context", o, d + 2);
+        if (v["sampling"]["tools"] !== undefined) _collectJSONObject(v["sampling"]["tools"], p + "/sampling/tools", o, d + 2);
       }
     }
-    if (v.elicitation !== undefined) {
-      if (object(o, p + "/elicitation", v.elicitation)) {
-        if (v.elicitation.form !== undefined) _collectJSONObject(v.elicitation.form, p + "/elicitation/form", o, d + 2);
-        if (v.elicitation.url !== undefined) _collectJSONObject(v.elicitation.url, p + "/elicitation/url", o, d + 2);
+    if (v["elicitation"] !== undefined) {
+      if (object(o, p + "/elicitation", v["elicitation"])) {
+        if (v["elicitation"]["form"] !== undefined) _collectJSONObject(v["elicitation"]["form"], p + "/elicitation/form", o, d + 2);
+        if (v["elicitation"]["url"] !== undefined) _collectJSONObject(v["elicitation"]["url"], p + "/elicitation/url", o, d + 2);
       }
     }
-    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d + 1);
+    if (v["extensions"] !== undefined) _isClientCapabilities$experimental$collect(v["extensions"], p + "/extensions", o, d + 1);
   }
 }
 
@@ -1478,97 +1564,111 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
 }
 
 /** `ClientCapabilities` (schema.ts:716) */
-export const {
-  is: isClientCapabilities,
-  validate: validateClientCapabilities,
-  schema: ClientCapabilitiesSchema,
-} = define<T.ClientCapabilities>(_isClientCapabilities, _collectClientCapabilities);
+export const isClientCapabilities: (value: unknown) => value is T.ClientCapabilities = guard<T.ClientCapabilities>(_isClientCapabilities);
+/** `ClientCapabilities` (schema.ts:716): every issue, or the value typed */
+export const validateClientCapabilities: (value: unknown) => ValidationResult<T.ClientCapabilities> =
+  validator<T.ClientCapabilities>(_collectClientCapabilities);
+/** `ClientCapabilities` (schema.ts:716) as a Standard Schema v1 object */
+export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
-    (v.logging === undefined || _isJSONObject(v.logging, d + 1)) &&
-    (v.completions === undefined || _isJSONObject(v.completions, d + 1)) &&
-    (v.prompts === undefined ||
-      (isObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
-    (v.resources === undefined ||
-      (isObject(v.resources) &&
-        (v.resources.subscribe === undefined || typeof v.resources.subscribe === "boolean") &&
-        (v.resources.listChanged === undefined || typeof v.resources.listChanged === "boolean"))) &&
-    (v.tools === undefined || (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
-    (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d + 1))
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["logging"] === undefined || _isJSONObject(v["logging"], d + 1)) &&
+    (v["completions"] === undefined || _isJSONObject(v["completions"], d + 1)) &&
+    (v["prompts"] === undefined ||
+      (isObject(v["prompts"]) && (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean"))) &&
+    (v["resources"] === undefined ||
+      (isObject(v["resources"]) &&
+        (v["resources"]["subscribe"] === undefined || typeof v["resources"]["subscribe"] === "boolean") &&
+        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean"))) &&
+    (v["tools"] === undefined ||
+      (isObject(v["tools"]) && (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean"))) &&
+    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1))
   );
 }
 
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    if (v.logging !== undefined) _collectJSONObject(v.logging, p + "/logging", o, d + 1);
-    if (v.completions !== undefined) _collectJSONObject(v.completions, p + "/completions", o, d + 1);
-    if (v.prompts !== undefined) {
-      if (object(o, p + "/prompts", v.prompts)) {
-        opt(o, p + "/prompts", "/listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
+    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
+    if (v["logging"] !== undefined) _collectJSONObject(v["logging"], p + "/logging", o, d + 1);
+    if (v["completions"] !== undefined) _collectJSONObject(v["completions"], p + "/completions", o, d + 1);
+    if (v["prompts"] !== undefined) {
+      if (object(o, p + "/prompts", v["prompts"])) {
+        opt(o, p + "/prompts", "/listChanged", v["prompts"]["listChanged"], typeof v["prompts"]["listChanged"] === "boolean", "boolean");
       }
     }
-    if (v.resources !== undefined) {
-      if (object(o, p + "/resources", v.resources)) {
-        opt(o, p + "/resources", "/subscribe", v.resources.subscribe, typeof v.resources.subscribe === "boolean", "boolean");
-        opt(o, p + "/resources", "/listChanged", v.resources.listChanged, typeof v.resources.listChanged === "boolean", "boolean");
+    if (v["resources"] !== undefined) {
+      if (object(o, p + "/resources", v["resources"])) {
+        opt(o, p + "/resources", "/subscribe", v["resources"]["subscribe"], typeof v["resources"]["subscribe"] === "boolean", "boolean");
+        opt(
+          o,
+          p + "/resources",
+          "/listChanged",
+          v["resources"]["listChanged"],
+          typeof v["resources"]["listChanged"] === "boolean",
+          "boolean",
+        );
       }
     }
-    if (v.tools !== undefined) {
-      if (object(o, p + "/tools", v.tools)) {
-        opt(o, p + "/tools", "/listChanged", v.tools.listChanged, typeof v.tools.listChanged === "boolean", "boolean");
+    if (v["tools"] !== undefined) {
+      if (object(o, p + "/tools", v["tools"])) {
+        opt(o, p + "/tools", "/listChanged", v["tools"]["listChanged"], typeof v["tools"]["listChanged"] === "boolean", "boolean");
       }
     }
-    if (v.extensions !== undefined) _isClientCapabilities$experimental$collect(v.extensions, p + "/extensions", o, d + 1);
+    if (v["extensions"] !== undefined) _isClientCapabilities$experimental$collect(v["extensions"], p + "/extensions", o, d + 1);
   }
 }
 
 /** `ServerCapabilities` (schema.ts:793) */
-export const {
-  is: isServerCapabilities,
-  validate: validateServerCapabilities,
-  schema: ServerCapabilitiesSchema,
-} = define<T.ServerCapabilities>(_isServerCapabilities, _collectServerCapabilities);
+export const isServerCapabilities: (value: unknown) => value is T.ServerCapabilities = guard<T.ServerCapabilities>(_isServerCapabilities);
+/** `ServerCapabilities` (schema.ts:793): every issue, or the value typed */
+export const validateServerCapabilities: (value: unknown) => ValidationResult<T.ServerCapabilities> =
+  validator<T.ServerCapabilities>(_collectServerCapabilities);
+/** `ServerCapabilities` (schema.ts:793) as a Standard Schema v1 object */
+export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
-    typeof v.src === "string" &&
-    formatUri(v.src) &&
-    (v.sizes === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.sizes, d + 1))
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
+    typeof v["src"] === "string" &&
+    formatUri(v["src"]) &&
+    (v["sizes"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["sizes"], d + 1))
   );
 }
 
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcon(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/src", v.src)) {
-      if (!(typeof v.src === "string")) expected(o, p + "/src", "string", v.src);
-      else if (!formatUri(v.src)) issue(o, p + "/src", "format", "expected a uri string");
+    if (need(o, p, "/src", v["src"])) {
+      if (!(typeof v["src"] === "string")) expected(o, p + "/src", "string", v["src"]);
+      else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.sizes !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.sizes, p + "/sizes", o, d + 1);
-    opt(o, p, "/theme", v.theme, v.theme === "light" || v.theme === "dark", 'one of "light", "dark"', "enum");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["sizes"] !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["sizes"], p + "/sizes", o, d + 1);
+    opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
   }
 }
 
 /** `Icon` (schema.ts:890) */
-export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
+export const isIcon: (value: unknown) => value is T.Icon = guard<T.Icon>(_isIcon);
+/** `Icon` (schema.ts:890): every issue, or the value typed */
+export const validateIcon: (value: unknown) => ValidationResult<T.Icon> = validator<T.Icon>(_collectIcon);
+/** `Icon` (schema.ts:890) as a Standard Schema v1 object */
+export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
+  return isObject(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcons(v, d)) return;
   if (object(o, p, v)) {
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
   }
 }
 
@@ -1583,264 +1683,299 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `Icons` (schema.ts:934) */
-export const { is: isIcons, validate: validateIcons, schema: IconsSchema } = define<T.Icons>(_isIcons, _collectIcons);
+export const isIcons: (value: unknown) => value is T.Icons = guard<T.Icons>(_isIcons);
+/** `Icons` (schema.ts:934): every issue, or the value typed */
+export const validateIcons: (value: unknown) => ValidationResult<T.Icons> = validator<T.Icons>(_collectIcons);
+/** `Icons` (schema.ts:934) as a Standard Schema v1 object */
+export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
 
-function _isBaseMetadata(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
+function _isBaseMetadata(v: any, _d: number): boolean {
+  return isObject(v) && typeof v["name"] === "string" && (v["title"] === undefined || typeof v["title"] === "string");
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBaseMetadata(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
   }
 }
 
 /** `BaseMetadata` (schema.ts:954) */
-export const {
-  is: isBaseMetadata,
-  validate: validateBaseMetadata,
-  schema: BaseMetadataSchema,
-} = define<T.BaseMetadata>(_isBaseMetadata, _collectBaseMetadata);
+export const isBaseMetadata: (value: unknown) => value is T.BaseMetadata = guard<T.BaseMetadata>(_isBaseMetadata);
+/** `BaseMetadata` (schema.ts:954): every issue, or the value typed */
+export const validateBaseMetadata: (value: unknown) => ValidationResult<T.BaseMetadata> = validator<T.BaseMetadata>(_collectBaseMetadata);
+/** `BaseMetadata` (schema.ts:954) as a Standard Schema v1 object */
+export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    typeof v.version === "string" &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    (v.websiteUrl === undefined || (typeof v.websiteUrl === "string" && formatUri(v.websiteUrl)))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    typeof v["version"] === "string" &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"])))
   );
 }
 
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImplementation(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    req(o, p, "/version", v.version, typeof v.version === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (v.websiteUrl !== undefined) {
-      if (!(typeof v.websiteUrl === "string")) expected(o, p + "/websiteUrl", "string", v.websiteUrl);
-      else if (!formatUri(v.websiteUrl)) issue(o, p + "/websiteUrl", "format", "expected a uri string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    req(o, p, "/version", v["version"], typeof v["version"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (v["websiteUrl"] !== undefined) {
+      if (!(typeof v["websiteUrl"] === "string")) expected(o, p + "/websiteUrl", "string", v["websiteUrl"]);
+      else if (!formatUri(v["websiteUrl"])) issue(o, p + "/websiteUrl", "format", "expected a uri string");
     }
   }
 }
 
 /** `Implementation` (schema.ts:976) */
-export const {
-  is: isImplementation,
-  validate: validateImplementation,
-  schema: ImplementationSchema,
-} = define<T.Implementation>(_isImplementation, _collectImplementation);
+export const isImplementation: (value: unknown) => value is T.Implementation = guard<T.Implementation>(_isImplementation);
+/** `Implementation` (schema.ts:976): every issue, or the value typed */
+export const validateImplementation: (value: unknown) => ValidationResult<T.Implementation> =
+  validator<T.Implementation>(_collectImplementation);
+/** `Implementation` (schema.ts:976) as a Standard Schema v1 object */
+export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
 
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    Number.isFinite(v.progress) &&
-    (v.total === undefined || Number.isFinite(v.total)) &&
-    (v.message === undefined || typeof v.message === "string") &&
-    (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1))
+    Number.isFinite(v["progress"]) &&
+    (v["total"] === undefined || Number.isFinite(v["total"])) &&
+    (v["message"] === undefined || typeof v["message"] === "string") &&
+    (typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
-    req(o, p, "/progress", v.progress, Number.isFinite(v.progress), "number");
-    opt(o, p, "/total", v.total, Number.isFinite(v.total), "number");
-    opt(o, p, "/message", v.message, typeof v.message === "string", "string");
+    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/progressToken", v["progressToken"])) _collectProgressToken(v["progressToken"], p + "/progressToken", o, d + 1);
+    req(o, p, "/progress", v["progress"], Number.isFinite(v["progress"]), "number");
+    opt(o, p, "/total", v["total"], Number.isFinite(v["total"]), "number");
+    opt(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
   }
 }
 
 /** `ProgressNotificationParams` (schema.ts:1009) */
-export const {
-  is: isProgressNotificationParams,
-  validate: validateProgressNotificationParams,
-  schema: ProgressNotificationParamsSchema,
-} = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
+export const isProgressNotificationParams: (value: unknown) => value is T.ProgressNotificationParams =
+  guard<T.ProgressNotificationParams>(_isProgressNotificationParams);
+/** `ProgressNotificationParams` (schema.ts:1009): every issue, or the value typed */
+export const validateProgressNotificationParams: (value: unknown) => ValidationResult<T.ProgressNotificationParams> =
+  validator<T.ProgressNotificationParams>(_collectProgressNotificationParams);
+/** `ProgressNotificationParams` (schema.ts:1009) as a Standard Schema v1 object */
+export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> =
+  standard(validateProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
+  return (
+    isObject(v) && v["method"] === "notifications/progress" && v["jsonrpc"] === "2.0" && _isProgressNotificationParams(v["params"], d + 1)
+  );
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "/params", v.params)) _collectProgressNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/progress", '"notifications/progress"', "const");
+    if (need(o, p, "/params", v["params"])) _collectProgressNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ProgressNotification` (schema.ts:1040) */
-export const {
-  is: isProgressNotification,
-  validate: validateProgressNotification,
-  schema: ProgressNotificationSchema,
-} = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
+export const isProgressNotification: (value: unknown) => value is T.ProgressNotification =
+  guard<T.ProgressNotification>(_isProgressNotification);
+/** `ProgressNotification` (schema.ts:1040): every issue, or the value typed */
+export const validateProgressNotification: (value: unknown) => ValidationResult<T.ProgressNotification> =
+  validator<T.ProgressNotification>(_collectProgressNotification);
+/** `ProgressNotification` (schema.ts:1040) as a Standard Schema v1 object */
+export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
-  return isObject(v) && (v.cursor === undefined || typeof v.cursor === "string") && _isRequestMetaObject(v._meta, d + 1);
+  return isObject(v) && (v["cursor"] === undefined || typeof v["cursor"] === "string") && _isRequestMetaObject(v["_meta"], d + 1);
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.cursor !== undefined) _collectCursor(v.cursor, p + "/cursor", o, d + 1);
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (v["cursor"] !== undefined) _collectCursor(v["cursor"], p + "/cursor", o, d + 1);
   }
 }
 
 /** `PaginatedRequestParams` (schema.ts:1054) */
-export const {
-  is: isPaginatedRequestParams,
-  validate: validatePaginatedRequestParams,
-  schema: PaginatedRequestParamsSchema,
-} = define<T.PaginatedRequestParams>(_isPaginatedRequestParams, _collectPaginatedRequestParams);
+export const isPaginatedRequestParams: (value: unknown) => value is T.PaginatedRequestParams =
+  guard<T.PaginatedRequestParams>(_isPaginatedRequestParams);
+/** `PaginatedRequestParams` (schema.ts:1054): every issue, or the value typed */
+export const validatePaginatedRequestParams: (value: unknown) => ValidationResult<T.PaginatedRequestParams> =
+  validator<T.PaginatedRequestParams>(_collectPaginatedRequestParams);
+/** `PaginatedRequestParams` (schema.ts:1054) as a Standard Schema v1 object */
+export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.method === "string" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d + 1)
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `PaginatedRequest` (schema.ts:1063) */
-export const {
-  is: isPaginatedRequest,
-  validate: validatePaginatedRequest,
-  schema: PaginatedRequestSchema,
-} = define<T.PaginatedRequest>(_isPaginatedRequest, _collectPaginatedRequest);
+export const isPaginatedRequest: (value: unknown) => value is T.PaginatedRequest = guard<T.PaginatedRequest>(_isPaginatedRequest);
+/** `PaginatedRequest` (schema.ts:1063): every issue, or the value typed */
+export const validatePaginatedRequest: (value: unknown) => ValidationResult<T.PaginatedRequest> =
+  validator<T.PaginatedRequest>(_collectPaginatedRequest);
+/** `PaginatedRequest` (schema.ts:1063) as a Standard Schema v1 object */
+export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
 
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1))
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
   }
 }
 
 /** `PaginatedResult` (schema.ts:1068) */
-export const {
-  is: isPaginatedResult,
-  validate: validatePaginatedResult,
-  schema: PaginatedResultSchema,
-} = define<T.PaginatedResult>(_isPaginatedResult, _collectPaginatedResult);
+export const isPaginatedResult: (value: unknown) => value is T.PaginatedResult = guard<T.PaginatedResult>(_isPaginatedResult);
+/** `PaginatedResult` (schema.ts:1068): every issue, or the value typed */
+export const validatePaginatedResult: (value: unknown) => ValidationResult<T.PaginatedResult> =
+  validator<T.PaginatedResult>(_collectPaginatedResult);
+/** `PaginatedResult` (schema.ts:1068) as a Standard Schema v1 object */
+export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
 
 function _isCacheableResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.resultType === "string" &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0
   );
 }
 
 function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCacheableResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "/ttlMs", v.ttlMs)) {
-      if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
-      else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (need(o, p, "/ttlMs", v["ttlMs"])) {
+      if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
+      else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
+    req(
+      o,
+      p,
+      "/cacheScope",
+      v["cacheScope"],
+      v["cacheScope"] === "public" || v["cacheScope"] === "private",
+      'one of "public", "private"',
+      "enum",
+    );
   }
 }
 
 /** `CacheableResult` (schema.ts:1081) */
-export const {
-  is: isCacheableResult,
-  validate: validateCacheableResult,
-  schema: CacheableResultSchema,
-} = define<T.CacheableResult>(_isCacheableResult, _collectCacheableResult);
+export const isCacheableResult: (value: unknown) => value is T.CacheableResult = guard<T.CacheableResult>(_isCacheableResult);
+/** `CacheableResult` (schema.ts:1081): every issue, or the value typed */
+export const validateCacheableResult: (value: unknown) => ValidationResult<T.CacheableResult> =
+  validator<T.CacheableResult>(_collectCacheableResult);
+/** `CacheableResult` (schema.ts:1081) as a Standard Schema v1 object */
+export const CacheableResultSchema: StandardSchemaV1<unknown, T.CacheableResult> = standard(validateCacheableResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d + 1)
+    v["method"] === "resources/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/list", '"resources/list"', "const");
-    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/list", '"resources/list"', "const");
+    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListResourcesRequest` (schema.ts:1121) */
-export const {
-  is: isListResourcesRequest,
-  validate: validateListResourcesRequest,
-  schema: ListResourcesRequestSchema,
-} = define<T.ListResourcesRequest>(_isListResourcesRequest, _collectListResourcesRequest);
+export const isListResourcesRequest: (value: unknown) => value is T.ListResourcesRequest =
+  guard<T.ListResourcesRequest>(_isListResourcesRequest);
+/** `ListResourcesRequest` (schema.ts:1121): every issue, or the value typed */
+export const validateListResourcesRequest: (value: unknown) => ValidationResult<T.ListResourcesRequest> =
+  validator<T.ListResourcesRequest>(_collectListResourcesRequest);
+/** `ListResourcesRequest` (schema.ts:1121) as a Standard Schema v1 object */
+export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    typeof v.resultType === "string" &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0 &&
-    _isListResourcesResult$resources(v.resources, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isListResourcesResult$resources(v["resources"], d + 1)
   );
 }
 
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/ttlMs", v.ttlMs)) {
-      if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
-      else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/ttlMs", v["ttlMs"])) {
+      if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
+      else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "/resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
+    req(
+      o,
+      p,
+      "/cacheScope",
+      v["cacheScope"],
+      v["cacheScope"] === "public" || v["cacheScope"] === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "/resources", v["resources"])) _isListResourcesResult$resources$collect(v["resources"], p + "/resources", o, d + 1);
   }
 }
 
@@ -1855,87 +1990,107 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
 }
 
 /** `ListResourcesResult` (schema.ts:1133) */
-export const {
-  is: isListResourcesResult,
-  validate: validateListResourcesResult,
-  schema: ListResourcesResultSchema,
-} = define<T.ListResourcesResult>(_isListResourcesResult, _collectListResourcesResult);
+export const isListResourcesResult: (value: unknown) => value is T.ListResourcesResult =
+  guard<T.ListResourcesResult>(_isListResourcesResult);
+/** `ListResourcesResult` (schema.ts:1133): every issue, or the value typed */
+export const validateListResourcesResult: (value: unknown) => ValidationResult<T.ListResourcesResult> =
+  validator<T.ListResourcesResult>(_collectListResourcesResult);
+/** `ListResourcesResult` (schema.ts:1133) as a Standard Schema v1 object */
+export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListResourcesResult(v.result, d + 1)
+    isObject(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isListResourcesResult(v["result"], d + 1)
   );
 }
 
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectListResourcesResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectListResourcesResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `ListResourcesResultResponse` (schema.ts:1145) */
-export const {
-  is: isListResourcesResultResponse,
-  validate: validateListResourcesResultResponse,
-  schema: ListResourcesResultResponseSchema,
-} = define<T.ListResourcesResultResponse>(_isListResourcesResultResponse, _collectListResourcesResultResponse);
+export const isListResourcesResultResponse: (value: unknown) => value is T.ListResourcesResultResponse =
+  guard<T.ListResourcesResultResponse>(_isListResourcesResultResponse);
+/** `ListResourcesResultResponse` (schema.ts:1145): every issue, or the value typed */
+export const validateListResourcesResultResponse: (value: unknown) => ValidationResult<T.ListResourcesResultResponse> =
+  validator<T.ListResourcesResultResponse>(_collectListResourcesResultResponse);
+/** `ListResourcesResultResponse` (schema.ts:1145) as a Standard Schema v1 object */
+export const ListResourcesResultResponseSchema: StandardSchemaV1<unknown, T.ListResourcesResultResponse> =
+  standard(validateListResourcesResultResponse);
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/templates/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d + 1)
+    v["method"] === "resources/templates/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/templates/list", '"resources/templates/list"', "const");
-    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/templates/list", '"resources/templates/list"', "const");
+    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListResourceTemplatesRequest` (schema.ts:1157) */
-export const {
-  is: isListResourceTemplatesRequest,
-  validate: validateListResourceTemplatesRequest,
-  schema: ListResourceTemplatesRequestSchema,
-} = define<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest, _collectListResourceTemplatesRequest);
+export const isListResourceTemplatesRequest: (value: unknown) => value is T.ListResourceTemplatesRequest =
+  guard<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest);
+/** `ListResourceTemplatesRequest` (schema.ts:1157): every issue, or the value typed */
+export const validateListResourceTemplatesRequest: (value: unknown) => ValidationResult<T.ListResourceTemplatesRequest> =
+  validator<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest);
+/** `ListResourceTemplatesRequest` (schema.ts:1157) as a Standard Schema v1 object */
+export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
+  validateListResourceTemplatesRequest,
+);
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    typeof v.resultType === "string" &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0 &&
-    _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1)
   );
 }
 
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/ttlMs", v.ttlMs)) {
-      if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
-      else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/ttlMs", v["ttlMs"])) {
+      if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
+      else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "/resourceTemplates", v.resourceTemplates))
-      _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d + 1);
+    req(
+      o,
+      p,
+      "/cacheScope",
+      v["cacheScope"],
+      v["cacheScope"] === "public" || v["cacheScope"] === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "/resourceTemplates", v["resourceTemplates"]))
+      _isListResourceTemplatesResult$resourceTemplates$collect(v["resourceTemplates"], p + "/resourceTemplates", o, d + 1);
   }
 }
 
@@ -1950,140 +2105,162 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: str
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:1169) */
-export const {
-  is: isListResourceTemplatesResult,
-  validate: validateListResourceTemplatesResult,
-  schema: ListResourceTemplatesResultSchema,
-} = define<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult, _collectListResourceTemplatesResult);
+export const isListResourceTemplatesResult: (value: unknown) => value is T.ListResourceTemplatesResult =
+  guard<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult);
+/** `ListResourceTemplatesResult` (schema.ts:1169): every issue, or the value typed */
+export const validateListResourceTemplatesResult: (value: unknown) => ValidationResult<T.ListResourceTemplatesResult> =
+  validator<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult);
+/** `ListResourceTemplatesResult` (schema.ts:1169) as a Standard Schema v1 object */
+export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> =
+  standard(validateListResourceTemplatesResult);
 
 function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isListResourceTemplatesResult(v.result, d + 1)
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isListResourceTemplatesResult(v["result"], d + 1)
   );
 }
 
 function _collectListResourceTemplatesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectListResourceTemplatesResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectListResourceTemplatesResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `ListResourceTemplatesResultResponse` (schema.ts:1182) */
-export const {
-  is: isListResourceTemplatesResultResponse,
-  validate: validateListResourceTemplatesResultResponse,
-  schema: ListResourceTemplatesResultResponseSchema,
-} = define<T.ListResourceTemplatesResultResponse>(_isListResourceTemplatesResultResponse, _collectListResourceTemplatesResultResponse);
+export const isListResourceTemplatesResultResponse: (value: unknown) => value is T.ListResourceTemplatesResultResponse =
+  guard<T.ListResourceTemplatesResultResponse>(_isListResourceTemplatesResultResponse);
+/** `ListResourceTemplatesResultResponse` (schema.ts:1182): every issue, or the value typed */
+export const validateListResourceTemplatesResultResponse: (value: unknown) => ValidationResult<T.ListResourceTemplatesResultResponse> =
+  validator<T.ListResourceTemplatesResultResponse>(_collectListResourceTemplatesResultResponse);
+/** `ListResourceTemplatesResultResponse` (schema.ts:1182) as a Standard Schema v1 object */
+export const ListResourceTemplatesResultResponseSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResultResponse> = standard(
+  validateListResourceTemplatesResultResponse,
+);
 
 function _isResourceRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && typeof v.uri === "string" && formatUri(v.uri);
+  return isObject(v) && _isRequestMetaObject(v["_meta"], d + 1) && typeof v["uri"] === "string" && formatUri(v["uri"]);
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
 /** `ResourceRequestParams` (schema.ts:1191) */
-export const {
-  is: isResourceRequestParams,
-  validate: validateResourceRequestParams,
-  schema: ResourceRequestParamsSchema,
-} = define<T.ResourceRequestParams>(_isResourceRequestParams, _collectResourceRequestParams);
+export const isResourceRequestParams: (value: unknown) => value is T.ResourceRequestParams =
+  guard<T.ResourceRequestParams>(_isResourceRequestParams);
+/** `ResourceRequestParams` (schema.ts:1191): every issue, or the value typed */
+export const validateResourceRequestParams: (value: unknown) => ValidationResult<T.ResourceRequestParams> =
+  validator<T.ResourceRequestParams>(_collectResourceRequestParams);
+/** `ResourceRequestParams` (schema.ts:1191) as a Standard Schema v1 object */
+export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.requestState === undefined || typeof v.requestState === "string") &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1))
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1))
   );
 }
 
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
+    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
+    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
   }
 }
 
 /** `ReadResourceRequestParams` (schema.ts:1205) */
-export const {
-  is: isReadResourceRequestParams,
-  validate: validateReadResourceRequestParams,
-  schema: ReadResourceRequestParamsSchema,
-} = define<T.ReadResourceRequestParams>(_isReadResourceRequestParams, _collectReadResourceRequestParams);
+export const isReadResourceRequestParams: (value: unknown) => value is T.ReadResourceRequestParams =
+  guard<T.ReadResourceRequestParams>(_isReadResourceRequestParams);
+/** `ReadResourceRequestParams` (schema.ts:1205): every issue, or the value typed */
+export const validateReadResourceRequestParams: (value: unknown) => ValidationResult<T.ReadResourceRequestParams> =
+  validator<T.ReadResourceRequestParams>(_collectReadResourceRequestParams);
+/** `ReadResourceRequestParams` (schema.ts:1205) as a Standard Schema v1 object */
+export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> =
+  standard(validateReadResourceRequestParams);
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "resources/read" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isReadResourceRequestParams(v.params, d + 1)
+    v["method"] === "resources/read" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isReadResourceRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "/params", v.params)) _collectReadResourceRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "resources/read", '"resources/read"', "const");
+    if (need(o, p, "/params", v["params"])) _collectReadResourceRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ReadResourceRequest` (schema.ts:1216) */
-export const {
-  is: isReadResourceRequest,
-  validate: validateReadResourceRequest,
-  schema: ReadResourceRequestSchema,
-} = define<T.ReadResourceRequest>(_isReadResourceRequest, _collectReadResourceRequest);
+export const isReadResourceRequest: (value: unknown) => value is T.ReadResourceRequest =
+  guard<T.ReadResourceRequest>(_isReadResourceRequest);
+/** `ReadResourceRequest` (schema.ts:1216): every issue, or the value typed */
+export const validateReadResourceRequest: (value: unknown) => ValidationResult<T.ReadResourceRequest> =
+  validator<T.ReadResourceRequest>(_collectReadResourceRequest);
+/** `ReadResourceRequest` (schema.ts:1216) as a Standard Schema v1 object */
+export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.resultType === "string" &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0 &&
-    _isReadResourceResult$contents(v.contents, d + 1)
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isReadResourceResult$contents(v["contents"], d + 1)
   );
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "/ttlMs", v.ttlMs)) {
-      if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
-      else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (need(o, p, "/ttlMs", v["ttlMs"])) {
+      if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
+      else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "/contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
+    req(
+      o,
+      p,
+      "/cacheScope",
+      v["cacheScope"],
+      v["cacheScope"] === "public" || v["cacheScope"] === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "/contents", v["contents"])) _isReadResourceResult$contents$collect(v["contents"], p + "/contents", o, d + 1);
   }
 }
 
@@ -2113,32 +2290,33 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
 }
 
 /** `ReadResourceResult` (schema.ts:1229) */
-export const {
-  is: isReadResourceResult,
-  validate: validateReadResourceResult,
-  schema: ReadResourceResultSchema,
-} = define<T.ReadResourceResult>(_isReadResourceResult, _collectReadResourceResult);
+export const isReadResourceResult: (value: unknown) => value is T.ReadResourceResult = guard<T.ReadResourceResult>(_isReadResourceResult);
+/** `ReadResourceResult` (schema.ts:1229): every issue, or the value typed */
+export const validateReadResourceResult: (value: unknown) => ValidationResult<T.ReadResourceResult> =
+  validator<T.ReadResourceResult>(_collectReadResourceResult);
+/** `ReadResourceResult` (schema.ts:1229) as a Standard Schema v1 object */
+export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
 
 function _isReadResourceResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (_isReadResourceResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1))
   );
 }
 
 function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result))
-      if (!(_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"]))
+      if (!(_isReadResourceResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
           o,
           p + "/result",
-          v.result,
+          v["result"],
           d + 1,
           "ReadResourceResult | InputRequiredResult",
           [16, 16],
@@ -2148,110 +2326,134 @@ function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssu
 }
 
 /** `ReadResourceResultResponse` (schema.ts:1244) */
-export const {
-  is: isReadResourceResultResponse,
-  validate: validateReadResourceResultResponse,
-  schema: ReadResourceResultResponseSchema,
-} = define<T.ReadResourceResultResponse>(_isReadResourceResultResponse, _collectReadResourceResultResponse);
+export const isReadResourceResultResponse: (value: unknown) => value is T.ReadResourceResultResponse =
+  guard<T.ReadResourceResultResponse>(_isReadResourceResultResponse);
+/** `ReadResourceResultResponse` (schema.ts:1244): every issue, or the value typed */
+export const validateReadResourceResultResponse: (value: unknown) => ValidationResult<T.ReadResourceResultResponse> =
+  validator<T.ReadResourceResultResponse>(_collectReadResourceResultResponse);
+/** `ReadResourceResultResponse` (schema.ts:1244) as a Standard Schema v1 object */
+export const ReadResourceResultResponseSchema: StandardSchemaV1<unknown, T.ReadResourceResultResponse> =
+  standard(validateReadResourceResultResponse);
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/resources/list_changed" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/resources/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/resources/list_changed", '"notifications/resources/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(
+      o,
+      p,
+      "/method",
+      v["method"],
+      v["method"] === "notifications/resources/list_changed",
+      '"notifications/resources/list_changed"',
+      "const",
+    );
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ResourceListChangedNotification` (schema.ts:1256) */
-export const {
-  is: isResourceListChangedNotification,
-  validate: validateResourceListChangedNotification,
-  schema: ResourceListChangedNotificationSchema,
-} = define<T.ResourceListChangedNotification>(_isResourceListChangedNotification, _collectResourceListChangedNotification);
+export const isResourceListChangedNotification: (value: unknown) => value is T.ResourceListChangedNotification =
+  guard<T.ResourceListChangedNotification>(_isResourceListChangedNotification);
+/** `ResourceListChangedNotification` (schema.ts:1256): every issue, or the value typed */
+export const validateResourceListChangedNotification: (value: unknown) => ValidationResult<T.ResourceListChangedNotification> =
+  validator<T.ResourceListChangedNotification>(_collectResourceListChangedNotification);
+/** `ResourceListChangedNotification` (schema.ts:1256) as a Standard Schema v1 object */
+export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> = standard(
+  validateResourceListChangedNotification,
+);
 
 function _isSubscriptionFilter(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.toolsListChanged === undefined || typeof v.toolsListChanged === "boolean") &&
-    (v.promptsListChanged === undefined || typeof v.promptsListChanged === "boolean") &&
-    (v.resourcesListChanged === undefined || typeof v.resourcesListChanged === "boolean") &&
-    (v.resourceSubscriptions === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.resourceSubscriptions, d + 1))
+    (v["toolsListChanged"] === undefined || typeof v["toolsListChanged"] === "boolean") &&
+    (v["promptsListChanged"] === undefined || typeof v["promptsListChanged"] === "boolean") &&
+    (v["resourcesListChanged"] === undefined || typeof v["resourcesListChanged"] === "boolean") &&
+    (v["resourceSubscriptions"] === undefined ||
+      _isUnsupportedProtocolVersionError$error$1$data$supported(v["resourceSubscriptions"], d + 1))
   );
 }
 
 function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionFilter(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/toolsListChanged", v.toolsListChanged, typeof v.toolsListChanged === "boolean", "boolean");
-    opt(o, p, "/promptsListChanged", v.promptsListChanged, typeof v.promptsListChanged === "boolean", "boolean");
-    opt(o, p, "/resourcesListChanged", v.resourcesListChanged, typeof v.resourcesListChanged === "boolean", "boolean");
-    if (v.resourceSubscriptions !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.resourceSubscriptions, p + "/resourceSubscriptions", o, d + 1);
+    opt(o, p, "/toolsListChanged", v["toolsListChanged"], typeof v["toolsListChanged"] === "boolean", "boolean");
+    opt(o, p, "/promptsListChanged", v["promptsListChanged"], typeof v["promptsListChanged"] === "boolean", "boolean");
+    opt(o, p, "/resourcesListChanged", v["resourcesListChanged"], typeof v["resourcesListChanged"] === "boolean", "boolean");
+    if (v["resourceSubscriptions"] !== undefined)
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
   }
 }
 
 /** `SubscriptionFilter` (schema.ts:1270) */
-export const {
-  is: isSubscriptionFilter,
-  validate: validateSubscriptionFilter,
-  schema: SubscriptionFilterSchema,
-} = define<T.SubscriptionFilter>(_isSubscriptionFilter, _collectSubscriptionFilter);
+export const isSubscriptionFilter: (value: unknown) => value is T.SubscriptionFilter = guard<T.SubscriptionFilter>(_isSubscriptionFilter);
+/** `SubscriptionFilter` (schema.ts:1270): every issue, or the value typed */
+export const validateSubscriptionFilter: (value: unknown) => ValidationResult<T.SubscriptionFilter> =
+  validator<T.SubscriptionFilter>(_collectSubscriptionFilter);
+/** `SubscriptionFilter` (schema.ts:1270) as a Standard Schema v1 object */
+export const SubscriptionFilterSchema: StandardSchemaV1<unknown, T.SubscriptionFilter> = standard(validateSubscriptionFilter);
 
 function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && _isSubscriptionFilter(v.notifications, d + 1);
+  return isObject(v) && _isRequestMetaObject(v["_meta"], d + 1) && _isSubscriptionFilter(v["notifications"], d + 1);
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/notifications", v["notifications"])) _collectSubscriptionFilter(v["notifications"], p + "/notifications", o, d + 1);
   }
 }
 
 /** `SubscriptionsListenRequestParams` (schema.ts:1295) */
-export const {
-  is: isSubscriptionsListenRequestParams,
-  validate: validateSubscriptionsListenRequestParams,
-  schema: SubscriptionsListenRequestParamsSchema,
-} = define<T.SubscriptionsListenRequestParams>(_isSubscriptionsListenRequestParams, _collectSubscriptionsListenRequestParams);
+export const isSubscriptionsListenRequestParams: (value: unknown) => value is T.SubscriptionsListenRequestParams =
+  guard<T.SubscriptionsListenRequestParams>(_isSubscriptionsListenRequestParams);
+/** `SubscriptionsListenRequestParams` (schema.ts:1295): every issue, or the value typed */
+export const validateSubscriptionsListenRequestParams: (value: unknown) => ValidationResult<T.SubscriptionsListenRequestParams> =
+  validator<T.SubscriptionsListenRequestParams>(_collectSubscriptionsListenRequestParams);
+/** `SubscriptionsListenRequestParams` (schema.ts:1295) as a Standard Schema v1 object */
+export const SubscriptionsListenRequestParamsSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequestParams> = standard(
+  validateSubscriptionsListenRequestParams,
+);
 
 function _isSubscriptionsListenRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "subscriptions/listen" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSubscriptionsListenRequestParams(v.params, d + 1)
+    v["method"] === "subscriptions/listen" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isSubscriptionsListenRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "subscriptions/listen", '"subscriptions/listen"', "const");
-    if (need(o, p, "/params", v.params)) _collectSubscriptionsListenRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "subscriptions/listen", '"subscriptions/listen"', "const");
+    if (need(o, p, "/params", v["params"])) _collectSubscriptionsListenRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `SubscriptionsListenRequest` (schema.ts:1314) */
-export const {
-  is: isSubscriptionsListenRequest,
-  validate: validateSubscriptionsListenRequest,
-  schema: SubscriptionsListenRequestSchema,
-} = define<T.SubscriptionsListenRequest>(_isSubscriptionsListenRequest, _collectSubscriptionsListenRequest);
+export const isSubscriptionsListenRequest: (value: unknown) => value is T.SubscriptionsListenRequest =
+  guard<T.SubscriptionsListenRequest>(_isSubscriptionsListenRequest);
+/** `SubscriptionsListenRequest` (schema.ts:1314): every issue, or the value typed */
+export const validateSubscriptionsListenRequest: (value: unknown) => ValidationResult<T.SubscriptionsListenRequest> =
+  validator<T.SubscriptionsListenRequest>(_collectSubscriptionsListenRequest);
+/** `SubscriptionsListenRequest` (schema.ts:1314) as a Standard Schema v1 object */
+export const SubscriptionsListenRequestSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequest> =
+  standard(validateSubscriptionsListenRequest);
 
 function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   return (
@@ -2272,86 +2474,102 @@ function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: Valid
 }
 
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326) */
-export const {
-  is: isSubscriptionsListenResultMetaObject,
-  validate: validateSubscriptionsListenResultMetaObject,
-  schema: SubscriptionsListenResultMetaObjectSchema,
-} = define<T.SubscriptionsListenResultMetaObject>(_isSubscriptionsListenResultMetaObject, _collectSubscriptionsListenResultMetaObject);
+export const isSubscriptionsListenResultMetaObject: (value: unknown) => value is T.SubscriptionsListenResultMetaObject =
+  guard<T.SubscriptionsListenResultMetaObject>(_isSubscriptionsListenResultMetaObject);
+/** `SubscriptionsListenResultMetaObject` (schema.ts:1326): every issue, or the value typed */
+export const validateSubscriptionsListenResultMetaObject: (value: unknown) => ValidationResult<T.SubscriptionsListenResultMetaObject> =
+  validator<T.SubscriptionsListenResultMetaObject>(_collectSubscriptionsListenResultMetaObject);
+/** `SubscriptionsListenResultMetaObject` (schema.ts:1326) as a Standard Schema v1 object */
+export const SubscriptionsListenResultMetaObjectSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResultMetaObject> = standard(
+  validateSubscriptionsListenResultMetaObject,
+);
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
-  return isObject(v) && typeof v.resultType === "string" && _isSubscriptionsListenResultMetaObject(v._meta, d + 1);
+  return isObject(v) && typeof v["resultType"] === "string" && _isSubscriptionsListenResultMetaObject(v["_meta"], d + 1);
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectSubscriptionsListenResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
+    if (need(o, p, "/_meta", v["_meta"])) _collectSubscriptionsListenResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
   }
 }
 
 /** `SubscriptionsListenResult` (schema.ts:1349) */
-export const {
-  is: isSubscriptionsListenResult,
-  validate: validateSubscriptionsListenResult,
-  schema: SubscriptionsListenResultSchema,
-} = define<T.SubscriptionsListenResult>(_isSubscriptionsListenResult, _collectSubscriptionsListenResult);
+export const isSubscriptionsListenResult: (value: unknown) => value is T.SubscriptionsListenResult =
+  guard<T.SubscriptionsListenResult>(_isSubscriptionsListenResult);
+/** `SubscriptionsListenResult` (schema.ts:1349): every issue, or the value typed */
+export const validateSubscriptionsListenResult: (value: unknown) => ValidationResult<T.SubscriptionsListenResult> =
+  validator<T.SubscriptionsListenResult>(_collectSubscriptionsListenResult);
+/** `SubscriptionsListenResult` (schema.ts:1349) as a Standard Schema v1 object */
+export const SubscriptionsListenResultSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResult> =
+  standard(validateSubscriptionsListenResult);
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isSubscriptionsListenResult(v.result, d + 1)
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isSubscriptionsListenResult(v["result"], d + 1)
   );
 }
 
 function _collectSubscriptionsListenResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectSubscriptionsListenResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectSubscriptionsListenResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `SubscriptionsListenResultResponse` (schema.ts:1362) */
-export const {
-  is: isSubscriptionsListenResultResponse,
-  validate: validateSubscriptionsListenResultResponse,
-  schema: SubscriptionsListenResultResponseSchema,
-} = define<T.SubscriptionsListenResultResponse>(_isSubscriptionsListenResultResponse, _collectSubscriptionsListenResultResponse);
+export const isSubscriptionsListenResultResponse: (value: unknown) => value is T.SubscriptionsListenResultResponse =
+  guard<T.SubscriptionsListenResultResponse>(_isSubscriptionsListenResultResponse);
+/** `SubscriptionsListenResultResponse` (schema.ts:1362): every issue, or the value typed */
+export const validateSubscriptionsListenResultResponse: (value: unknown) => ValidationResult<T.SubscriptionsListenResultResponse> =
+  validator<T.SubscriptionsListenResultResponse>(_collectSubscriptionsListenResultResponse);
+/** `SubscriptionsListenResultResponse` (schema.ts:1362) as a Standard Schema v1 object */
+export const SubscriptionsListenResultResponseSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResultResponse> = standard(
+  validateSubscriptionsListenResultResponse,
+);
 
 function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) && _isSubscriptionFilter(v.notifications, d + 1)
+    isObject(v) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    _isSubscriptionFilter(v["notifications"], d + 1)
   );
 }
 
 function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsAcknowledgedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/notifications", v.notifications)) _collectSubscriptionFilter(v.notifications, p + "/notifications", o, d + 1);
+    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/notifications", v["notifications"])) _collectSubscriptionFilter(v["notifications"], p + "/notifications", o, d + 1);
   }
 }
 
 /** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) */
-export const {
-  is: isSubscriptionsAcknowledgedNotificationParams,
-  validate: validateSubscriptionsAcknowledgedNotificationParams,
-  schema: SubscriptionsAcknowledgedNotificationParamsSchema,
-} = define<T.SubscriptionsAcknowledgedNotificationParams>(
-  _isSubscriptionsAcknowledgedNotificationParams,
+export const isSubscriptionsAcknowledgedNotificationParams: (value: unknown) => value is T.SubscriptionsAcknowledgedNotificationParams =
+  guard<T.SubscriptionsAcknowledgedNotificationParams>(_isSubscriptionsAcknowledgedNotificationParams);
+/** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371): every issue, or the value typed */
+export const validateSubscriptionsAcknowledgedNotificationParams: (
+  value: unknown,
+) => ValidationResult<T.SubscriptionsAcknowledgedNotificationParams> = validator<T.SubscriptionsAcknowledgedNotificationParams>(
   _collectSubscriptionsAcknowledgedNotificationParams,
 );
+/** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) as a Standard Schema v1 object */
+export const SubscriptionsAcknowledgedNotificationParamsSchema: StandardSchemaV1<unknown, T.SubscriptionsAcknowledgedNotificationParams> =
+  standard(validateSubscriptionsAcknowledgedNotificationParams);
 
 function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/subscriptions/acknowledged" &&
-    v.jsonrpc === "2.0" &&
-    _isSubscriptionsAcknowledgedNotificationParams(v.params, d + 1)
+    v["method"] === "notifications/subscriptions/acknowledged" &&
+    v["jsonrpc"] === "2.0" &&
+    _isSubscriptionsAcknowledgedNotificationParams(v["params"], d + 1)
   );
 }
 
@@ -2362,298 +2580,328 @@ function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: Val
       o,
       p,
       "/method",
-      v.method,
-      v.method === "notifications/subscriptions/acknowledged",
+      v["method"],
+      v["method"] === "notifications/subscriptions/acknowledged",
       '"notifications/subscriptions/acknowledged"',
       "const",
     );
-    if (need(o, p, "/params", v.params)) _collectSubscriptionsAcknowledgedNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    if (need(o, p, "/params", v["params"])) _collectSubscriptionsAcknowledgedNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) */
-export const {
-  is: isSubscriptionsAcknowledgedNotification,
-  validate: validateSubscriptionsAcknowledgedNotification,
-  schema: SubscriptionsAcknowledgedNotificationSchema,
-} = define<T.SubscriptionsAcknowledgedNotification>(
-  _isSubscriptionsAcknowledgedNotification,
-  _collectSubscriptionsAcknowledgedNotification,
+export const isSubscriptionsAcknowledgedNotification: (value: unknown) => value is T.SubscriptionsAcknowledgedNotification =
+  guard<T.SubscriptionsAcknowledgedNotification>(_isSubscriptionsAcknowledgedNotification);
+/** `SubscriptionsAcknowledgedNotification` (schema.ts:1398): every issue, or the value typed */
+export const validateSubscriptionsAcknowledgedNotification: (value: unknown) => ValidationResult<T.SubscriptionsAcknowledgedNotification> =
+  validator<T.SubscriptionsAcknowledgedNotification>(_collectSubscriptionsAcknowledgedNotification);
+/** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) as a Standard Schema v1 object */
+export const SubscriptionsAcknowledgedNotificationSchema: StandardSchemaV1<unknown, T.SubscriptionsAcknowledgedNotification> = standard(
+  validateSubscriptionsAcknowledgedNotification,
 );
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) && typeof v.uri === "string" && formatUri(v.uri)
+    isObject(v) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"])
   );
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
   }
 }
 
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411) */
-export const {
-  is: isResourceUpdatedNotificationParams,
-  validate: validateResourceUpdatedNotificationParams,
-  schema: ResourceUpdatedNotificationParamsSchema,
-} = define<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams, _collectResourceUpdatedNotificationParams);
+export const isResourceUpdatedNotificationParams: (value: unknown) => value is T.ResourceUpdatedNotificationParams =
+  guard<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams);
+/** `ResourceUpdatedNotificationParams` (schema.ts:1411): every issue, or the value typed */
+export const validateResourceUpdatedNotificationParams: (value: unknown) => ValidationResult<T.ResourceUpdatedNotificationParams> =
+  validator<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams);
+/** `ResourceUpdatedNotificationParams` (schema.ts:1411) as a Standard Schema v1 object */
+export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> = standard(
+  validateResourceUpdatedNotificationParams,
+);
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/resources/updated" &&
-    v.jsonrpc === "2.0" &&
-    _isResourceUpdatedNotificationParams(v.params, d + 1)
+    v["method"] === "notifications/resources/updated" &&
+    v["jsonrpc"] === "2.0" &&
+    _isResourceUpdatedNotificationParams(v["params"], d + 1)
   );
 }
 
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "/params", v.params)) _collectResourceUpdatedNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/resources/updated", '"notifications/resources/updated"', "const");
+    if (need(o, p, "/params", v["params"])) _collectResourceUpdatedNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ResourceUpdatedNotification` (schema.ts:1428) */
-export const {
-  is: isResourceUpdatedNotification,
-  validate: validateResourceUpdatedNotification,
-  schema: ResourceUpdatedNotificationSchema,
-} = define<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification, _collectResourceUpdatedNotification);
+export const isResourceUpdatedNotification: (value: unknown) => value is T.ResourceUpdatedNotification =
+  guard<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification);
+/** `ResourceUpdatedNotification` (schema.ts:1428): every issue, or the value typed */
+export const validateResourceUpdatedNotification: (value: unknown) => ValidationResult<T.ResourceUpdatedNotification> =
+  validator<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification);
+/** `ResourceUpdatedNotification` (schema.ts:1428) as a Standard Schema v1 object */
+export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> =
+  standard(validateResourceUpdatedNotification);
 
 function _isResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.size === undefined || Number.isInteger(v.size)) &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `Resource` (schema.ts:1441) */
-export const { is: isResource, validate: validateResource, schema: ResourceSchema } = define<T.Resource>(_isResource, _collectResource);
+export const isResource: (value: unknown) => value is T.Resource = guard<T.Resource>(_isResource);
+/** `Resource` (schema.ts:1441): every issue, or the value typed */
+export const validateResource: (value: unknown) => ValidationResult<T.Resource> = validator<T.Resource>(_collectResource);
+/** `Resource` (schema.ts:1441) as a Standard Schema v1 object */
+export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    typeof v.uriTemplate === "string" &&
-    formatUriTemplate(v.uriTemplate) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uriTemplate"] === "string" &&
+    formatUriTemplate(v["uriTemplate"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "/uriTemplate", v.uriTemplate)) {
-      if (!(typeof v.uriTemplate === "string")) expected(o, p + "/uriTemplate", "string", v.uriTemplate);
-      else if (!formatUriTemplate(v.uriTemplate)) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    if (need(o, p, "/uriTemplate", v["uriTemplate"])) {
+      if (!(typeof v["uriTemplate"] === "string")) expected(o, p + "/uriTemplate", "string", v["uriTemplate"]);
+      else if (!formatUriTemplate(v["uriTemplate"])) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `ResourceTemplate` (schema.ts:1481) */
-export const {
-  is: isResourceTemplate,
-  validate: validateResourceTemplate,
-  schema: ResourceTemplateSchema,
-} = define<T.ResourceTemplate>(_isResourceTemplate, _collectResourceTemplate);
+export const isResourceTemplate: (value: unknown) => value is T.ResourceTemplate = guard<T.ResourceTemplate>(_isResourceTemplate);
+/** `ResourceTemplate` (schema.ts:1481): every issue, or the value typed */
+export const validateResourceTemplate: (value: unknown) => ValidationResult<T.ResourceTemplate> =
+  validator<T.ResourceTemplate>(_collectResourceTemplate);
+/** `ResourceTemplate` (schema.ts:1481) as a Standard Schema v1 object */
+export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
 
 function _isResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `ResourceContents` (schema.ts:1514) */
-export const {
-  is: isResourceContents,
-  validate: validateResourceContents,
-  schema: ResourceContentsSchema,
-} = define<T.ResourceContents>(_isResourceContents, _collectResourceContents);
+export const isResourceContents: (value: unknown) => value is T.ResourceContents = guard<T.ResourceContents>(_isResourceContents);
+/** `ResourceContents` (schema.ts:1514): every issue, or the value typed */
+export const validateResourceContents: (value: unknown) => ValidationResult<T.ResourceContents> =
+  validator<T.ResourceContents>(_collectResourceContents);
+/** `ResourceContents` (schema.ts:1514) as a Standard Schema v1 object */
+export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
 
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    typeof v.text === "string" &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["text"] === "string" &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    req(o, p, "/text", v.text, typeof v.text === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
   }
 }
 
 /** `TextResourceContents` (schema.ts:1535) */
-export const {
-  is: isTextResourceContents,
-  validate: validateTextResourceContents,
-  schema: TextResourceContentsSchema,
-} = define<T.TextResourceContents>(_isTextResourceContents, _collectTextResourceContents);
+export const isTextResourceContents: (value: unknown) => value is T.TextResourceContents =
+  guard<T.TextResourceContents>(_isTextResourceContents);
+/** `TextResourceContents` (schema.ts:1535): every issue, or the value typed */
+export const validateTextResourceContents: (value: unknown) => ValidationResult<T.TextResourceContents> =
+  validator<T.TextResourceContents>(_collectTextResourceContents);
+/** `TextResourceContents` (schema.ts:1535) as a Standard Schema v1 object */
+export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
 
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1)) &&
-    typeof v.blob === "string" &&
-    formatByte(v.blob)
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    typeof v["blob"] === "string" &&
+    formatByte(v["blob"])
   );
 }
 
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/blob", v.blob)) {
-      if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
-      else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/blob", v["blob"])) {
+      if (!(typeof v["blob"] === "string")) expected(o, p + "/blob", "string", v["blob"]);
+      else if (!formatByte(v["blob"])) issue(o, p + "/blob", "format", "expected a byte string");
     }
   }
 }
 
 /** `BlobResourceContents` (schema.ts:1548) */
-export const {
-  is: isBlobResourceContents,
-  validate: validateBlobResourceContents,
-  schema: BlobResourceContentsSchema,
-} = define<T.BlobResourceContents>(_isBlobResourceContents, _collectBlobResourceContents);
+export const isBlobResourceContents: (value: unknown) => value is T.BlobResourceContents =
+  guard<T.BlobResourceContents>(_isBlobResourceContents);
+/** `BlobResourceContents` (schema.ts:1548): every issue, or the value typed */
+export const validateBlobResourceContents: (value: unknown) => ValidationResult<T.BlobResourceContents> =
+  validator<T.BlobResourceContents>(_collectBlobResourceContents);
+/** `BlobResourceContents` (schema.ts:1548) as a Standard Schema v1 object */
+export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "prompts/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d + 1)
+    v["method"] === "prompts/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "prompts/list", '"prompts/list"', "const");
-    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "prompts/list", '"prompts/list"', "const");
+    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListPromptsRequest` (schema.ts:1566) */
-export const {
-  is: isListPromptsRequest,
-  validate: validateListPromptsRequest,
-  schema: ListPromptsRequestSchema,
-} = define<T.ListPromptsRequest>(_isListPromptsRequest, _collectListPromptsRequest);
+export const isListPromptsRequest: (value: unknown) => value is T.ListPromptsRequest = guard<T.ListPromptsRequest>(_isListPromptsRequest);
+/** `ListPromptsRequest` (schema.ts:1566): every issue, or the value typed */
+export const validateListPromptsRequest: (value: unknown) => ValidationResult<T.ListPromptsRequest> =
+  validator<T.ListPromptsRequest>(_collectListPromptsRequest);
+/** `ListPromptsRequest` (schema.ts:1566) as a Standard Schema v1 object */
+export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    typeof v.resultType === "string" &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0 &&
-    _isListPromptsResult$prompts(v.prompts, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isListPromptsResult$prompts(v["prompts"], d + 1)
   );
 }
 
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/ttlMs", v.ttlMs)) {
-      if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
-      else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/ttlMs", v["ttlMs"])) {
+      if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
+      else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "/prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
+    req(
+      o,
+      p,
+      "/cacheScope",
+      v["cacheScope"],
+      v["cacheScope"] === "public" || v["cacheScope"] === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "/prompts", v["prompts"])) _isListPromptsResult$prompts$collect(v["prompts"], p + "/prompts", o, d + 1);
   }
 }
 
@@ -2668,57 +2916,64 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
 }
 
 /** `ListPromptsResult` (schema.ts:1578) */
-export const {
-  is: isListPromptsResult,
-  validate: validateListPromptsResult,
-  schema: ListPromptsResultSchema,
-} = define<T.ListPromptsResult>(_isListPromptsResult, _collectListPromptsResult);
+export const isListPromptsResult: (value: unknown) => value is T.ListPromptsResult = guard<T.ListPromptsResult>(_isListPromptsResult);
+/** `ListPromptsResult` (schema.ts:1578): every issue, or the value typed */
+export const validateListPromptsResult: (value: unknown) => ValidationResult<T.ListPromptsResult> =
+  validator<T.ListPromptsResult>(_collectListPromptsResult);
+/** `ListPromptsResult` (schema.ts:1578) as a Standard Schema v1 object */
+export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListPromptsResult(v.result, d + 1)
+    isObject(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isListPromptsResult(v["result"], d + 1)
   );
 }
 
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectListPromptsResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectListPromptsResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `ListPromptsResultResponse` (schema.ts:1590) */
-export const {
-  is: isListPromptsResultResponse,
-  validate: validateListPromptsResultResponse,
-  schema: ListPromptsResultResponseSchema,
-} = define<T.ListPromptsResultResponse>(_isListPromptsResultResponse, _collectListPromptsResultResponse);
+export const isListPromptsResultResponse: (value: unknown) => value is T.ListPromptsResultResponse =
+  guard<T.ListPromptsResultResponse>(_isListPromptsResultResponse);
+/** `ListPromptsResultResponse` (schema.ts:1590): every issue, or the value typed */
+export const validateListPromptsResultResponse: (value: unknown) => ValidationResult<T.ListPromptsResultResponse> =
+  validator<T.ListPromptsResultResponse>(_collectListPromptsResultResponse);
+/** `ListPromptsResultResponse` (schema.ts:1590) as a Standard Schema v1 object */
+export const ListPromptsResultResponseSchema: StandardSchemaV1<unknown, T.ListPromptsResultResponse> =
+  standard(validateListPromptsResultResponse);
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.requestState === undefined || typeof v.requestState === "string") &&
-    typeof v.name === "string" &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
-    (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d + 1))
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    typeof v["name"] === "string" &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
+    (v["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["arguments"], d + 1))
   );
 }
 
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    if (v.arguments !== undefined) _isGetPromptRequestParams$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
+    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    if (v["arguments"] !== undefined) _isGetPromptRequestParams$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
   }
 }
 
-function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
+function _isGetPromptRequestParams$arguments(v: any, _d: number): boolean {
   if (!isObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
@@ -2738,56 +2993,59 @@ function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: Valid
 }
 
 /** `GetPromptRequestParams` (schema.ts:1602) */
-export const {
-  is: isGetPromptRequestParams,
-  validate: validateGetPromptRequestParams,
-  schema: GetPromptRequestParamsSchema,
-} = define<T.GetPromptRequestParams>(_isGetPromptRequestParams, _collectGetPromptRequestParams);
+export const isGetPromptRequestParams: (value: unknown) => value is T.GetPromptRequestParams =
+  guard<T.GetPromptRequestParams>(_isGetPromptRequestParams);
+/** `GetPromptRequestParams` (schema.ts:1602): every issue, or the value typed */
+export const validateGetPromptRequestParams: (value: unknown) => ValidationResult<T.GetPromptRequestParams> =
+  validator<T.GetPromptRequestParams>(_collectGetPromptRequestParams);
+/** `GetPromptRequestParams` (schema.ts:1602) as a Standard Schema v1 object */
+export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "prompts/get" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isGetPromptRequestParams(v.params, d + 1)
+    v["method"] === "prompts/get" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isGetPromptRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "/params", v.params)) _collectGetPromptRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "prompts/get", '"prompts/get"', "const");
+    if (need(o, p, "/params", v["params"])) _collectGetPromptRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `GetPromptRequest` (schema.ts:1621) */
-export const {
-  is: isGetPromptRequest,
-  validate: validateGetPromptRequest,
-  schema: GetPromptRequestSchema,
-} = define<T.GetPromptRequest>(_isGetPromptRequest, _collectGetPromptRequest);
+export const isGetPromptRequest: (value: unknown) => value is T.GetPromptRequest = guard<T.GetPromptRequest>(_isGetPromptRequest);
+/** `GetPromptRequest` (schema.ts:1621): every issue, or the value typed */
+export const validateGetPromptRequest: (value: unknown) => ValidationResult<T.GetPromptRequest> =
+  validator<T.GetPromptRequest>(_collectGetPromptRequest);
+/** `GetPromptRequest` (schema.ts:1621) as a Standard Schema v1 object */
+export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.description === undefined || typeof v.description === "string") &&
-    typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isGetPromptResult$messages(v.messages, d + 1)
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    _isGetPromptResult$messages(v["messages"], d + 1)
   );
 }
 
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/messages", v["messages"])) _isGetPromptResult$messages$collect(v["messages"], p + "/messages", o, d + 1);
   }
 }
 
@@ -2802,32 +3060,33 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
 }
 
 /** `GetPromptResult` (schema.ts:1634) */
-export const {
-  is: isGetPromptResult,
-  validate: validateGetPromptResult,
-  schema: GetPromptResultSchema,
-} = define<T.GetPromptResult>(_isGetPromptResult, _collectGetPromptResult);
+export const isGetPromptResult: (value: unknown) => value is T.GetPromptResult = guard<T.GetPromptResult>(_isGetPromptResult);
+/** `GetPromptResult` (schema.ts:1634): every issue, or the value typed */
+export const validateGetPromptResult: (value: unknown) => ValidationResult<T.GetPromptResult> =
+  validator<T.GetPromptResult>(_collectGetPromptResult);
+/** `GetPromptResult` (schema.ts:1634) as a Standard Schema v1 object */
+export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
 
 function _isGetPromptResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (_isGetPromptResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1))
   );
 }
 
 function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result))
-      if (!(_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"]))
+      if (!(_isGetPromptResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
           o,
           p + "/result",
-          v.result,
+          v["result"],
           d + 1,
           "GetPromptResult | InputRequiredResult",
           [16, 16],
@@ -2837,33 +3096,36 @@ function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `GetPromptResultResponse` (schema.ts:1650) */
-export const {
-  is: isGetPromptResultResponse,
-  validate: validateGetPromptResultResponse,
-  schema: GetPromptResultResponseSchema,
-} = define<T.GetPromptResultResponse>(_isGetPromptResultResponse, _collectGetPromptResultResponse);
+export const isGetPromptResultResponse: (value: unknown) => value is T.GetPromptResultResponse =
+  guard<T.GetPromptResultResponse>(_isGetPromptResultResponse);
+/** `GetPromptResultResponse` (schema.ts:1650): every issue, or the value typed */
+export const validateGetPromptResultResponse: (value: unknown) => ValidationResult<T.GetPromptResultResponse> =
+  validator<T.GetPromptResultResponse>(_collectGetPromptResultResponse);
+/** `GetPromptResultResponse` (schema.ts:1650) as a Standard Schema v1 object */
+export const GetPromptResultResponseSchema: StandardSchemaV1<unknown, T.GetPromptResultResponse> =
+  standard(validateGetPromptResultResponse);
 
 function _isPrompt(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    (v.arguments === undefined || _isPrompt$arguments(v.arguments, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["arguments"] === undefined || _isPrompt$arguments(v["arguments"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPrompt(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (v["arguments"] !== undefined) _isPrompt$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
@@ -2878,222 +3140,254 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `Prompt` (schema.ts:1659) */
-export const { is: isPrompt, validate: validatePrompt, schema: PromptSchema } = define<T.Prompt>(_isPrompt, _collectPrompt);
+export const isPrompt: (value: unknown) => value is T.Prompt = guard<T.Prompt>(_isPrompt);
+/** `Prompt` (schema.ts:1659): every issue, or the value typed */
+export const validatePrompt: (value: unknown) => ValidationResult<T.Prompt> = validator<T.Prompt>(_collectPrompt);
+/** `Prompt` (schema.ts:1659) as a Standard Schema v1 object */
+export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
 
-function _isPromptArgument(v: any, d: number): boolean {
+function _isPromptArgument(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.required === undefined || typeof v.required === "boolean")
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["required"] === undefined || typeof v["required"] === "boolean")
   );
 }
 
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptArgument(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/required", v.required, typeof v.required === "boolean", "boolean");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/required", v["required"], typeof v["required"] === "boolean", "boolean");
   }
 }
 
 /** `PromptArgument` (schema.ts:1678) */
-export const {
-  is: isPromptArgument,
-  validate: validatePromptArgument,
-  schema: PromptArgumentSchema,
-} = define<T.PromptArgument>(_isPromptArgument, _collectPromptArgument);
+export const isPromptArgument: (value: unknown) => value is T.PromptArgument = guard<T.PromptArgument>(_isPromptArgument);
+/** `PromptArgument` (schema.ts:1678): every issue, or the value typed */
+export const validatePromptArgument: (value: unknown) => ValidationResult<T.PromptArgument> =
+  validator<T.PromptArgument>(_collectPromptArgument);
+/** `PromptArgument` (schema.ts:1678) as a Standard Schema v1 object */
+export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
 
-function _isRole(v: any, d: number): boolean {
+function _isRole(v: any, _d: number): boolean {
   return v === "user" || v === "assistant";
 }
 
-function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectRole(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(v === "user" || v === "assistant")) expected(o, p, 'one of "user", "assistant"', v, "enum");
 }
 
 /** `Role` (schema.ts:1694) */
-export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
+export const isRole: (value: unknown) => value is T.Role = guard<T.Role>(_isRole);
+/** `Role` (schema.ts:1694): every issue, or the value typed */
+export const validateRole: (value: unknown) => ValidationResult<T.Role> = validator<T.Role>(_collectRole);
+/** `Role` (schema.ts:1694) as a Standard Schema v1 object */
+export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
+  return isObject(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "/content", v.content)) _collectContentBlock(v.content, p + "/content", o, d + 1);
+    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    if (need(o, p, "/content", v["content"])) _collectContentBlock(v["content"], p + "/content", o, d + 1);
   }
 }
 
 /** `PromptMessage` (schema.ts:1704) */
-export const {
-  is: isPromptMessage,
-  validate: validatePromptMessage,
-  schema: PromptMessageSchema,
-} = define<T.PromptMessage>(_isPromptMessage, _collectPromptMessage);
+export const isPromptMessage: (value: unknown) => value is T.PromptMessage = guard<T.PromptMessage>(_isPromptMessage);
+/** `PromptMessage` (schema.ts:1704): every issue, or the value typed */
+export const validatePromptMessage: (value: unknown) => ValidationResult<T.PromptMessage> =
+  validator<T.PromptMessage>(_collectPromptMessage);
+/** `PromptMessage` (schema.ts:1704) as a Standard Schema v1 object */
+export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.mimeType === undefined || typeof v.mimeType === "string") &&
-    (v.size === undefined || Number.isInteger(v.size)) &&
-    v.type === "resource_link" &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    v["type"] === "resource_link" &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceLink(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    req(o, p, "/type", v.type, v.type === "resource_link", '"resource_link"', "const");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    req(o, p, "/type", v["type"], v["type"] === "resource_link", '"resource_link"', "const");
   }
 }
 
 /** `ResourceLink` (schema.ts:1719) */
-export const {
-  is: isResourceLink,
-  validate: validateResourceLink,
-  schema: ResourceLinkSchema,
-} = define<T.ResourceLink>(_isResourceLink, _collectResourceLink);
+export const isResourceLink: (value: unknown) => value is T.ResourceLink = guard<T.ResourceLink>(_isResourceLink);
+/** `ResourceLink` (schema.ts:1719): every issue, or the value typed */
+export const validateResourceLink: (value: unknown) => ValidationResult<T.ResourceLink> = validator<T.ResourceLink>(_collectResourceLink);
+/** `ResourceLink` (schema.ts:1719) as a Standard Schema v1 object */
+export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "resource" &&
-    (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    v["type"] === "resource" &&
+    (_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "resource", '"resource"', "const");
-    if (need(o, p, "/resource", v.resource))
-      if (!(_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)))
+    req(o, p, "/type", v["type"], v["type"] === "resource", '"resource"', "const");
+    if (need(o, p, "/resource", v["resource"]))
+      if (!(_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)))
         anyOf(
           o,
           p + "/resource",
-          v.resource,
+          v["resource"],
           d + 1,
           "TextResourceContents | BlobResourceContents",
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `EmbeddedResource` (schema.ts:1734) */
-export const {
-  is: isEmbeddedResource,
-  validate: validateEmbeddedResource,
-  schema: EmbeddedResourceSchema,
-} = define<T.EmbeddedResource>(_isEmbeddedResource, _collectEmbeddedResource);
+export const isEmbeddedResource: (value: unknown) => value is T.EmbeddedResource = guard<T.EmbeddedResource>(_isEmbeddedResource);
+/** `EmbeddedResource` (schema.ts:1734): every issue, or the value typed */
+export const validateEmbeddedResource: (value: unknown) => ValidationResult<T.EmbeddedResource> =
+  validator<T.EmbeddedResource>(_collectEmbeddedResource);
+/** `EmbeddedResource` (schema.ts:1734) as a Standard Schema v1 object */
+export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/prompts/list_changed" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/prompts/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/prompts/list_changed", '"notifications/prompts/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(
+      o,
+      p,
+      "/method",
+      v["method"],
+      v["method"] === "notifications/prompts/list_changed",
+      '"notifications/prompts/list_changed"',
+      "const",
+    );
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `PromptListChangedNotification` (schema.ts:1753) */
-export const {
-  is: isPromptListChangedNotification,
-  validate: validatePromptListChangedNotification,
-  schema: PromptListChangedNotificationSchema,
-} = define<T.PromptListChangedNotification>(_isPromptListChangedNotification, _collectPromptListChangedNotification);
+export const isPromptListChangedNotification: (value: unknown) => value is T.PromptListChangedNotification =
+  guard<T.PromptListChangedNotification>(_isPromptListChangedNotification);
+/** `PromptListChangedNotification` (schema.ts:1753): every issue, or the value typed */
+export const validatePromptListChangedNotification: (value: unknown) => ValidationResult<T.PromptListChangedNotification> =
+  validator<T.PromptListChangedNotification>(_collectPromptListChangedNotification);
+/** `PromptListChangedNotification` (schema.ts:1753) as a Standard Schema v1 object */
+export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
+  validatePromptListChangedNotification,
+);
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tools/list" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isPaginatedRequestParams(v.params, d + 1)
+    v["method"] === "tools/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tools/list", '"tools/list"', "const");
-    if (need(o, p, "/params", v.params)) _collectPaginatedRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "tools/list", '"tools/list"', "const");
+    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `ListToolsRequest` (schema.ts:1767) */
-export const {
-  is: isListToolsRequest,
-  validate: validateListToolsRequest,
-  schema: ListToolsRequestSchema,
-} = define<T.ListToolsRequest>(_isListToolsRequest, _collectListToolsRequest);
+export const isListToolsRequest: (value: unknown) => value is T.ListToolsRequest = guard<T.ListToolsRequest>(_isListToolsRequest);
+/** `ListToolsRequest` (schema.ts:1767): every issue, or the value typed */
+export const validateListToolsRequest: (value: unknown) => ValidationResult<T.ListToolsRequest> =
+  validator<T.ListToolsRequest>(_collectListToolsRequest);
+/** `ListToolsRequest` (schema.ts:1767) as a Standard Schema v1 object */
+export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    typeof v.resultType === "string" &&
-    (v.cacheScope === "public" || v.cacheScope === "private") &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    Number.isInteger(v.ttlMs) &&
-    v.ttlMs >= 0 &&
-    _isListToolsResult$tools(v.tools, d + 1)
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isListToolsResult$tools(v["tools"], d + 1)
   );
 }
 
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/ttlMs", v.ttlMs)) {
-      if (!Number.isInteger(v.ttlMs)) expected(o, p + "/ttlMs", "integer", v.ttlMs);
-      else if (v.ttlMs < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    if (need(o, p, "/ttlMs", v["ttlMs"])) {
+      if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
+      else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
     }
-    req(o, p, "/cacheScope", v.cacheScope, v.cacheScope === "public" || v.cacheScope === "private", 'one of "public", "private"', "enum");
-    if (need(o, p, "/tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
+    req(
+      o,
+      p,
+      "/cacheScope",
+      v["cacheScope"],
+      v["cacheScope"] === "public" || v["cacheScope"] === "private",
+      'one of "public", "private"',
+      "enum",
+    );
+    if (need(o, p, "/tools", v["tools"])) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
   }
 }
 
@@ -3108,49 +3402,58 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListToolsResult` (schema.ts:1779) */
-export const {
-  is: isListToolsResult,
-  validate: validateListToolsResult,
-  schema: ListToolsResultSchema,
-} = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
+export const isListToolsResult: (value: unknown) => value is T.ListToolsResult = guard<T.ListToolsResult>(_isListToolsResult);
+/** `ListToolsResult` (schema.ts:1779): every issue, or the value typed */
+export const validateListToolsResult: (value: unknown) => ValidationResult<T.ListToolsResult> =
+  validator<T.ListToolsResult>(_collectListToolsResult);
+/** `ListToolsResult` (schema.ts:1779) as a Standard Schema v1 object */
+export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListToolsResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isListToolsResult(v["result"], d + 1)
+  );
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectListToolsResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectListToolsResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `ListToolsResultResponse` (schema.ts:1791) */
-export const {
-  is: isListToolsResultResponse,
-  validate: validateListToolsResultResponse,
-  schema: ListToolsResultResponseSchema,
-} = define<T.ListToolsResultResponse>(_isListToolsResultResponse, _collectListToolsResultResponse);
+export const isListToolsResultResponse: (value: unknown) => value is T.ListToolsResultResponse =
+  guard<T.ListToolsResultResponse>(_isListToolsResultResponse);
+/** `ListToolsResultResponse` (schema.ts:1791): every issue, or the value typed */
+export const validateListToolsResultResponse: (value: unknown) => ValidationResult<T.ListToolsResultResponse> =
+  validator<T.ListToolsResultResponse>(_collectListToolsResultResponse);
+/** `ListToolsResultResponse` (schema.ts:1791) as a Standard Schema v1 object */
+export const ListToolsResultResponseSchema: StandardSchemaV1<unknown, T.ListToolsResultResponse> =
+  standard(validateListToolsResultResponse);
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.isError === undefined || typeof v.isError === "boolean") &&
-    typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    _isCallToolResult$content(v.content, d + 1)
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    _isCallToolResult$content(v["content"], d + 1)
   );
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
+    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
   }
 }
 
@@ -3165,32 +3468,33 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `CallToolResult` (schema.ts:1809) */
-export const {
-  is: isCallToolResult,
-  validate: validateCallToolResult,
-  schema: CallToolResultSchema,
-} = define<T.CallToolResult>(_isCallToolResult, _collectCallToolResult);
+export const isCallToolResult: (value: unknown) => value is T.CallToolResult = guard<T.CallToolResult>(_isCallToolResult);
+/** `CallToolResult` (schema.ts:1809): every issue, or the value typed */
+export const validateCallToolResult: (value: unknown) => ValidationResult<T.CallToolResult> =
+  validator<T.CallToolResult>(_collectCallToolResult);
+/** `CallToolResult` (schema.ts:1809) as a Standard Schema v1 object */
+export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
 
 function _isCallToolResultResponse(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (_isCallToolResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1))
   );
 }
 
 function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result))
-      if (!(_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1)))
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"]))
+      if (!(_isCallToolResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
           o,
           p + "/result",
-          v.result,
+          v["result"],
           d + 1,
           "CallToolResult | InputRequiredResult",
           [16, 16],
@@ -3200,220 +3504,245 @@ function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `CallToolResultResponse` (schema.ts:1848) */
-export const {
-  is: isCallToolResultResponse,
-  validate: validateCallToolResultResponse,
-  schema: CallToolResultResponseSchema,
-} = define<T.CallToolResultResponse>(_isCallToolResultResponse, _collectCallToolResultResponse);
+export const isCallToolResultResponse: (value: unknown) => value is T.CallToolResultResponse =
+  guard<T.CallToolResultResponse>(_isCallToolResultResponse);
+/** `CallToolResultResponse` (schema.ts:1848): every issue, or the value typed */
+export const validateCallToolResultResponse: (value: unknown) => ValidationResult<T.CallToolResultResponse> =
+  validator<T.CallToolResultResponse>(_collectCallToolResultResponse);
+/** `CallToolResultResponse` (schema.ts:1848) as a Standard Schema v1 object */
+export const CallToolResultResponseSchema: StandardSchemaV1<unknown, T.CallToolResultResponse> = standard(validateCallToolResultResponse);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.requestState === undefined || typeof v.requestState === "string") &&
-    typeof v.name === "string" &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
-    (v.arguments === undefined || isObject(v.arguments))
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    typeof v["name"] === "string" &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
+    (v["arguments"] === undefined || isObject(v["arguments"]))
   );
 }
 
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/arguments", v.arguments, isObject(v.arguments), "object");
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
+    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/arguments", v["arguments"], isObject(v["arguments"]), "object");
   }
 }
 
 /** `CallToolRequestParams` (schema.ts:1863) */
-export const {
-  is: isCallToolRequestParams,
-  validate: validateCallToolRequestParams,
-  schema: CallToolRequestParamsSchema,
-} = define<T.CallToolRequestParams>(_isCallToolRequestParams, _collectCallToolRequestParams);
+export const isCallToolRequestParams: (value: unknown) => value is T.CallToolRequestParams =
+  guard<T.CallToolRequestParams>(_isCallToolRequestParams);
+/** `CallToolRequestParams` (schema.ts:1863): every issue, or the value typed */
+export const validateCallToolRequestParams: (value: unknown) => ValidationResult<T.CallToolRequestParams> =
+  validator<T.CallToolRequestParams>(_collectCallToolRequestParams);
+/** `CallToolRequestParams` (schema.ts:1863) as a Standard Schema v1 object */
+export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "tools/call" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCallToolRequestParams(v.params, d + 1)
+    v["method"] === "tools/call" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCallToolRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "/params", v.params)) _collectCallToolRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "tools/call", '"tools/call"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCallToolRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `CallToolRequest` (schema.ts:1882) */
-export const {
-  is: isCallToolRequest,
-  validate: validateCallToolRequest,
-  schema: CallToolRequestSchema,
-} = define<T.CallToolRequest>(_isCallToolRequest, _collectCallToolRequest);
+export const isCallToolRequest: (value: unknown) => value is T.CallToolRequest = guard<T.CallToolRequest>(_isCallToolRequest);
+/** `CallToolRequest` (schema.ts:1882): every issue, or the value typed */
+export const validateCallToolRequest: (value: unknown) => ValidationResult<T.CallToolRequest> =
+  validator<T.CallToolRequest>(_collectCallToolRequest);
+/** `CallToolRequest` (schema.ts:1882) as a Standard Schema v1 object */
+export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "notifications/tools/list_changed" &&
-    v.jsonrpc === "2.0" &&
-    (v.params === undefined || _isNotificationParams(v.params, d + 1))
+    v["method"] === "notifications/tools/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
   );
 }
 
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
-    if (v.params !== undefined) _collectNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
+    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `ToolListChangedNotification` (schema.ts:1895) */
-export const {
-  is: isToolListChangedNotification,
-  validate: validateToolListChangedNotification,
-  schema: ToolListChangedNotificationSchema,
-} = define<T.ToolListChangedNotification>(_isToolListChangedNotification, _collectToolListChangedNotification);
+export const isToolListChangedNotification: (value: unknown) => value is T.ToolListChangedNotification =
+  guard<T.ToolListChangedNotification>(_isToolListChangedNotification);
+/** `ToolListChangedNotification` (schema.ts:1895): every issue, or the value typed */
+export const validateToolListChangedNotification: (value: unknown) => ValidationResult<T.ToolListChangedNotification> =
+  validator<T.ToolListChangedNotification>(_collectToolListChangedNotification);
+/** `ToolListChangedNotification` (schema.ts:1895) as a Standard Schema v1 object */
+export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> =
+  standard(validateToolListChangedNotification);
 
-function _isToolAnnotations(v: any, d: number): boolean {
+function _isToolAnnotations(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.readOnlyHint === undefined || typeof v.readOnlyHint === "boolean") &&
-    (v.destructiveHint === undefined || typeof v.destructiveHint === "boolean") &&
-    (v.idempotentHint === undefined || typeof v.idempotentHint === "boolean") &&
-    (v.openWorldHint === undefined || typeof v.openWorldHint === "boolean")
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["readOnlyHint"] === undefined || typeof v["readOnlyHint"] === "boolean") &&
+    (v["destructiveHint"] === undefined || typeof v["destructiveHint"] === "boolean") &&
+    (v["idempotentHint"] === undefined || typeof v["idempotentHint"] === "boolean") &&
+    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean")
   );
 }
 
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/readOnlyHint", v.readOnlyHint, typeof v.readOnlyHint === "boolean", "boolean");
-    opt(o, p, "/destructiveHint", v.destructiveHint, typeof v.destructiveHint === "boolean", "boolean");
-    opt(o, p, "/idempotentHint", v.idempotentHint, typeof v.idempotentHint === "boolean", "boolean");
-    opt(o, p, "/openWorldHint", v.openWorldHint, typeof v.openWorldHint === "boolean", "boolean");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/readOnlyHint", v["readOnlyHint"], typeof v["readOnlyHint"] === "boolean", "boolean");
+    opt(o, p, "/destructiveHint", v["destructiveHint"], typeof v["destructiveHint"] === "boolean", "boolean");
+    opt(o, p, "/idempotentHint", v["idempotentHint"], typeof v["idempotentHint"] === "boolean", "boolean");
+    opt(o, p, "/openWorldHint", v["openWorldHint"], typeof v["openWorldHint"] === "boolean", "boolean");
   }
 }
 
 /** `ToolAnnotations` (schema.ts:1912) */
-export const {
-  is: isToolAnnotations,
-  validate: validateToolAnnotations,
-  schema: ToolAnnotationsSchema,
-} = define<T.ToolAnnotations>(_isToolAnnotations, _collectToolAnnotations);
+export const isToolAnnotations: (value: unknown) => value is T.ToolAnnotations = guard<T.ToolAnnotations>(_isToolAnnotations);
+/** `ToolAnnotations` (schema.ts:1912): every issue, or the value typed */
+export const validateToolAnnotations: (value: unknown) => ValidationResult<T.ToolAnnotations> =
+  validator<T.ToolAnnotations>(_collectToolAnnotations);
+/** `ToolAnnotations` (schema.ts:1912) as a Standard Schema v1 object */
+export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
 
 function _isTool(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.name === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    isObject(v.inputSchema) &&
-    (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
-    v.inputSchema.type === "object" &&
-    (v.outputSchema === undefined ||
-      (isObject(v.outputSchema) && (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string"))) &&
-    (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    isObject(v["inputSchema"]) &&
+    (v["inputSchema"]["$schema"] === undefined || typeof v["inputSchema"]["$schema"] === "string") &&
+    v["inputSchema"]["type"] === "object" &&
+    (v["outputSchema"] === undefined ||
+      (isObject(v["outputSchema"]) && (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string"))) &&
+    (v["annotations"] === undefined || _isToolAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTool(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/inputSchema", v.inputSchema)) {
-      if (object(o, p + "/inputSchema", v.inputSchema)) {
-        opt(o, p + "/inputSchema", "/$schema", v.inputSchema.$schema, typeof v.inputSchema.$schema === "string", "string");
-        req(o, p + "/inputSchema", "/type", v.inputSchema.type, v.inputSchema.type === "object", '"object"', "const");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/inputSchema", v["inputSchema"])) {
+      if (object(o, p + "/inputSchema", v["inputSchema"])) {
+        opt(o, p + "/inputSchema", "/$schema", v["inputSchema"]["$schema"], typeof v["inputSchema"]["$schema"] === "string", "string");
+        req(o, p + "/inputSchema", "/type", v["inputSchema"]["type"], v["inputSchema"]["type"] === "object", '"object"', "const");
       }
     }
-    if (v.outputSchema !== undefined) {
-      if (object(o, p + "/outputSchema", v.outputSchema)) {
-        opt(o, p + "/outputSchema", "/$schema", v.outputSchema.$schema, typeof v.outputSchema.$schema === "string", "string");
+    if (v["outputSchema"] !== undefined) {
+      if (object(o, p + "/outputSchema", v["outputSchema"])) {
+        opt(o, p + "/outputSchema", "/$schema", v["outputSchema"]["$schema"], typeof v["outputSchema"]["$schema"] === "string", "string");
       }
     }
-    if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v["annotations"] !== undefined) _collectToolAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `Tool` (schema.ts:1973) */
-export const { is: isTool, validate: validateTool, schema: ToolSchema } = define<T.Tool>(_isTool, _collectTool);
+export const isTool: (value: unknown) => value is T.Tool = guard<T.Tool>(_isTool);
+/** `Tool` (schema.ts:1973): every issue, or the value typed */
+export const validateTool: (value: unknown) => ValidationResult<T.Tool> = validator<T.Tool>(_collectTool);
+/** `Tool` (schema.ts:1973) as a Standard Schema v1 object */
+export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
 
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.logger === undefined || typeof v.logger === "string") &&
-    v.data !== undefined &&
-    (v.level === "debug" ||
-      v.level === "info" ||
-      v.level === "notice" ||
-      v.level === "warning" ||
-      v.level === "error" ||
-      v.level === "critical" ||
-      v.level === "alert" ||
-      v.level === "emergency") &&
-    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1))
+    (v["logger"] === undefined || typeof v["logger"] === "string") &&
+    v["data"] !== undefined &&
+    (v["level"] === "debug" ||
+      v["level"] === "info" ||
+      v["level"] === "notice" ||
+      v["level"] === "warning" ||
+      v["level"] === "error" ||
+      v["level"] === "critical" ||
+      v["level"] === "alert" ||
+      v["level"] === "emergency") &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectNotificationMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
-    opt(o, p, "/logger", v.logger, typeof v.logger === "string", "string");
-    need(o, p, "/data", v.data);
+    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/level", v["level"])) _collectLoggingLevel(v["level"], p + "/level", o, d + 1);
+    opt(o, p, "/logger", v["logger"], typeof v["logger"] === "string", "string");
+    need(o, p, "/data", v["data"]);
   }
 }
 
 /** `LoggingMessageNotificationParams` (schema.ts:2031) */
-export const {
-  is: isLoggingMessageNotificationParams,
-  validate: validateLoggingMessageNotificationParams,
-  schema: LoggingMessageNotificationParamsSchema,
-} = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
+export const isLoggingMessageNotificationParams: (value: unknown) => value is T.LoggingMessageNotificationParams =
+  guard<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams);
+/** `LoggingMessageNotificationParams` (schema.ts:2031): every issue, or the value typed */
+export const validateLoggingMessageNotificationParams: (value: unknown) => ValidationResult<T.LoggingMessageNotificationParams> =
+  validator<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams);
+/** `LoggingMessageNotificationParams` (schema.ts:2031) as a Standard Schema v1 object */
+export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> = standard(
+  validateLoggingMessageNotificationParams,
+);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1);
+  return (
+    isObject(v) &&
+    v["method"] === "notifications/message" &&
+    v["jsonrpc"] === "2.0" &&
+    _isLoggingMessageNotificationParams(v["params"], d + 1)
+  );
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "/params", v.params)) _collectLoggingMessageNotificationParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
+    req(o, p, "/method", v["method"], v["method"] === "notifications/message", '"notifications/message"', "const");
+    if (need(o, p, "/params", v["params"])) _collectLoggingMessageNotificationParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
   }
 }
 
 /** `LoggingMessageNotification` (schema.ts:2058) */
-export const {
-  is: isLoggingMessageNotification,
-  validate: validateLoggingMessageNotification,
-  schema: LoggingMessageNotificationSchema,
-} = define<T.LoggingMessageNotification>(_isLoggingMessageNotification, _collectLoggingMessageNotification);
+export const isLoggingMessageNotification: (value: unknown) => value is T.LoggingMessageNotification =
+  guard<T.LoggingMessageNotification>(_isLoggingMessageNotification);
+/** `LoggingMessageNotification` (schema.ts:2058): every issue, or the value typed */
+export const validateLoggingMessageNotification: (value: unknown) => ValidationResult<T.LoggingMessageNotification> =
+  validator<T.LoggingMessageNotification>(_collectLoggingMessageNotification);
+/** `LoggingMessageNotification` (schema.ts:2058) as a Standard Schema v1 object */
+export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> =
+  standard(validateLoggingMessageNotification);
 
-function _isLoggingLevel(v: any, d: number): boolean {
+function _isLoggingLevel(v: any, _d: number): boolean {
   return (
     v === "debug" ||
     v === "info" ||
@@ -3426,7 +3755,7 @@ function _isLoggingLevel(v: any, d: number): boolean {
   );
 }
 
-function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(
     v === "debug" ||
     v === "info" ||
@@ -3441,53 +3770,53 @@ function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `LoggingLevel` (schema.ts:2075) */
-export const {
-  is: isLoggingLevel,
-  validate: validateLoggingLevel,
-  schema: LoggingLevelSchema,
-} = define<T.LoggingLevel>(_isLoggingLevel, _collectLoggingLevel);
+export const isLoggingLevel: (value: unknown) => value is T.LoggingLevel = guard<T.LoggingLevel>(_isLoggingLevel);
+/** `LoggingLevel` (schema.ts:2075): every issue, or the value typed */
+export const validateLoggingLevel: (value: unknown) => ValidationResult<T.LoggingLevel> = validator<T.LoggingLevel>(_collectLoggingLevel);
+/** `LoggingLevel` (schema.ts:2075) as a Standard Schema v1 object */
+export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.systemPrompt === undefined || typeof v.systemPrompt === "string") &&
-    (v.temperature === undefined || Number.isFinite(v.temperature)) &&
-    Number.isInteger(v.maxTokens) &&
-    (v.includeContext === undefined ||
-      v.includeContext === "none" ||
-      v.includeContext === "thisServer" ||
-      v.includeContext === "allServers") &&
-    _isCreateMessageRequestParams$messages(v.messages, d + 1) &&
-    (v.modelPreferences === undefined || _isModelPreferences(v.modelPreferences, d + 1)) &&
-    (v.stopSequences === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.stopSequences, d + 1)) &&
-    (v.metadata === undefined || _isJSONObject(v.metadata, d + 1)) &&
-    (v.tools === undefined || _isListToolsResult$tools(v.tools, d + 1)) &&
-    (v.toolChoice === undefined || _isToolChoice(v.toolChoice, d + 1))
+    (v["systemPrompt"] === undefined || typeof v["systemPrompt"] === "string") &&
+    (v["temperature"] === undefined || Number.isFinite(v["temperature"])) &&
+    Number.isInteger(v["maxTokens"]) &&
+    (v["includeContext"] === undefined ||
+      v["includeContext"] === "none" ||
+      v["includeContext"] === "thisServer" ||
+      v["includeContext"] === "allServers") &&
+    _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
+    (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["stopSequences"], d + 1)) &&
+    (v["metadata"] === undefined || _isJSONObject(v["metadata"], d + 1)) &&
+    (v["tools"] === undefined || _isListToolsResult$tools(v["tools"], d + 1)) &&
+    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1))
   );
 }
 
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/messages", v.messages)) _isCreateMessageRequestParams$messages$collect(v.messages, p + "/messages", o, d + 1);
-    if (v.modelPreferences !== undefined) _collectModelPreferences(v.modelPreferences, p + "/modelPreferences", o, d + 1);
-    opt(o, p, "/systemPrompt", v.systemPrompt, typeof v.systemPrompt === "string", "string");
+    if (need(o, p, "/messages", v["messages"])) _isCreateMessageRequestParams$messages$collect(v["messages"], p + "/messages", o, d + 1);
+    if (v["modelPreferences"] !== undefined) _collectModelPreferences(v["modelPreferences"], p + "/modelPreferences", o, d + 1);
+    opt(o, p, "/systemPrompt", v["systemPrompt"], typeof v["systemPrompt"] === "string", "string");
     opt(
       o,
       p,
       "/includeContext",
-      v.includeContext,
-      v.includeContext === "none" || v.includeContext === "thisServer" || v.includeContext === "allServers",
+      v["includeContext"],
+      v["includeContext"] === "none" || v["includeContext"] === "thisServer" || v["includeContext"] === "allServers",
       'one of "none", "thisServer", "allServers"',
       "enum",
     );
-    opt(o, p, "/temperature", v.temperature, Number.isFinite(v.temperature), "number");
-    req(o, p, "/maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
-    if (v.stopSequences !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.stopSequences, p + "/stopSequences", o, d + 1);
-    if (v.metadata !== undefined) _collectJSONObject(v.metadata, p + "/metadata", o, d + 1);
-    if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
-    if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
+    opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
+    req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
+    if (v["stopSequences"] !== undefined)
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+    if (v["metadata"] !== undefined) _collectJSONObject(v["metadata"], p + "/metadata", o, d + 1);
+    if (v["tools"] !== undefined) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
   }
 }
 
@@ -3502,14 +3831,17 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 /** `CreateMessageRequestParams` (schema.ts:2104) */
-export const {
-  is: isCreateMessageRequestParams,
-  validate: validateCreateMessageRequestParams,
-  schema: CreateMessageRequestParamsSchema,
-} = define<T.CreateMessageRequestParams>(_isCreateMessageRequestParams, _collectCreateMessageRequestParams);
+export const isCreateMessageRequestParams: (value: unknown) => value is T.CreateMessageRequestParams =
+  guard<T.CreateMessageRequestParams>(_isCreateMessageRequestParams);
+/** `CreateMessageRequestParams` (schema.ts:2104): every issue, or the value typed */
+export const validateCreateMessageRequestParams: (value: unknown) => ValidationResult<T.CreateMessageRequestParams> =
+  validator<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams);
+/** `CreateMessageRequestParams` (schema.ts:2104) as a Standard Schema v1 object */
+export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> =
+  standard(validateCreateMessageRequestParams);
 
-function _isToolChoice(v: any, d: number): boolean {
-  return isObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
+function _isToolChoice(v: any, _d: number): boolean {
+  return isObject(v) && (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none");
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3519,8 +3851,8 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number):
       o,
       p,
       "/mode",
-      v.mode,
-      v.mode === "auto" || v.mode === "required" || v.mode === "none",
+      v["mode"],
+      v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none",
       'one of "auto", "required", "none"',
       "enum",
     );
@@ -3528,60 +3860,62 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `ToolChoice` (schema.ts:2163) */
-export const {
-  is: isToolChoice,
-  validate: validateToolChoice,
-  schema: ToolChoiceSchema,
-} = define<T.ToolChoice>(_isToolChoice, _collectToolChoice);
+export const isToolChoice: (value: unknown) => value is T.ToolChoice = guard<T.ToolChoice>(_isToolChoice);
+/** `ToolChoice` (schema.ts:2163): every issue, or the value typed */
+export const validateToolChoice: (value: unknown) => ValidationResult<T.ToolChoice> = validator<T.ToolChoice>(_collectToolChoice);
+/** `ToolChoice` (schema.ts:2163) as a Standard Schema v1 object */
+export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d + 1);
+  return isObject(v) && v["method"] === "sampling/createMessage" && _isCreateMessageRequestParams(v["params"], d + 1);
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "/params", v.params)) _collectCreateMessageRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "sampling/createMessage", '"sampling/createMessage"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCreateMessageRequestParams(v["params"], p + "/params", o, d + 1);
   }
 }
 
 /** `CreateMessageRequest` (schema.ts:2185) */
-export const {
-  is: isCreateMessageRequest,
-  validate: validateCreateMessageRequest,
-  schema: CreateMessageRequestSchema,
-} = define<T.CreateMessageRequest>(_isCreateMessageRequest, _collectCreateMessageRequest);
+export const isCreateMessageRequest: (value: unknown) => value is T.CreateMessageRequest =
+  guard<T.CreateMessageRequest>(_isCreateMessageRequest);
+/** `CreateMessageRequest` (schema.ts:2185): every issue, or the value typed */
+export const validateCreateMessageRequest: (value: unknown) => ValidationResult<T.CreateMessageRequest> =
+  validator<T.CreateMessageRequest>(_collectCreateMessageRequest);
+/** `CreateMessageRequest` (schema.ts:2185) as a Standard Schema v1 object */
+export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.model === "string" &&
-    (v.role === "user" || v.role === "assistant") &&
-    (v.stopReason === undefined || typeof v.stopReason === "string") &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    typeof v["model"] === "string" &&
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (v["stopReason"] === undefined || typeof v["stopReason"] === "string") &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "/content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
+    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    if (need(o, p, "/content", v["content"]))
+      if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
           o,
           p + "/content",
-          v.content,
+          v["content"],
           d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
-    req(o, p, "/model", v.model, typeof v.model === "string", "string");
-    opt(o, p, "/stopReason", v.stopReason, typeof v.stopReason === "string", "string");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    req(o, p, "/model", v["model"], typeof v["model"] === "string", "string");
+    opt(o, p, "/stopReason", v["stopReason"], typeof v["stopReason"] === "string", "string");
   }
 }
 
@@ -3596,50 +3930,53 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
 }
 
 /** `CreateMessageResult` (schema.ts:2210) */
-export const {
-  is: isCreateMessageResult,
-  validate: validateCreateMessageResult,
-  schema: CreateMessageResultSchema,
-} = define<T.CreateMessageResult>(_isCreateMessageResult, _collectCreateMessageResult);
+export const isCreateMessageResult: (value: unknown) => value is T.CreateMessageResult =
+  guard<T.CreateMessageResult>(_isCreateMessageResult);
+/** `CreateMessageResult` (schema.ts:2210): every issue, or the value typed */
+export const validateCreateMessageResult: (value: unknown) => ValidationResult<T.CreateMessageResult> =
+  validator<T.CreateMessageResult>(_collectCreateMessageResult);
+/** `CreateMessageResult` (schema.ts:2210) as a Standard Schema v1 object */
+export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.role === "user" || v.role === "assistant") &&
-    (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
-    if (need(o, p, "/content", v.content))
-      if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
+    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    if (need(o, p, "/content", v["content"]))
+      if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
           o,
           p + "/content",
-          v.content,
+          v["content"],
           d + 1,
           "SamplingMessageContentBlock | SamplingMessageContentBlock[]",
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `SamplingMessage` (schema.ts:2245) */
-export const {
-  is: isSamplingMessage,
-  validate: validateSamplingMessage,
-  schema: SamplingMessageSchema,
-} = define<T.SamplingMessage>(_isSamplingMessage, _collectSamplingMessage);
+export const isSamplingMessage: (value: unknown) => value is T.SamplingMessage = guard<T.SamplingMessage>(_isSamplingMessage);
+/** `SamplingMessage` (schema.ts:2245): every issue, or the value typed */
+export const validateSamplingMessage: (value: unknown) => ValidationResult<T.SamplingMessage> =
+  validator<T.SamplingMessage>(_collectSamplingMessage);
+/** `SamplingMessage` (schema.ts:2245) as a Standard Schema v1 object */
+export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.type) {
+  switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
     case "image":
@@ -3658,7 +3995,7 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
-    switch (v.type) {
+    switch (v["type"]) {
       case "text":
         _collectTextContent(v, p, o, d);
         break;
@@ -3682,41 +4019,44 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
+          "unknown type " + describeValue(v["type"]) + '; expected one of "text", "image", "audio", "tool_use", "tool_result"',
         );
     }
 }
 
 /** `SamplingMessageContentBlock` (schema.ts:2258) */
-export const {
-  is: isSamplingMessageContentBlock,
-  validate: validateSamplingMessageContentBlock,
-  schema: SamplingMessageContentBlockSchema,
-} = define<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock, _collectSamplingMessageContentBlock);
+export const isSamplingMessageContentBlock: (value: unknown) => value is T.SamplingMessageContentBlock =
+  guard<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock);
+/** `SamplingMessageContentBlock` (schema.ts:2258): every issue, or the value typed */
+export const validateSamplingMessageContentBlock: (value: unknown) => ValidationResult<T.SamplingMessageContentBlock> =
+  validator<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock);
+/** `SamplingMessageContentBlock` (schema.ts:2258) as a Standard Schema v1 object */
+export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> =
+  standard(validateSamplingMessageContentBlock);
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.lastModified === undefined || typeof v.lastModified === "string") &&
-    (v.audience === undefined || _isAnnotations$audience(v.audience, d + 1)) &&
-    (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
+    (v["lastModified"] === undefined || typeof v["lastModified"] === "string") &&
+    (v["audience"] === undefined || _isAnnotations$audience(v["audience"], d + 1)) &&
+    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1))
   );
 }
 
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    if (v.audience !== undefined) _isAnnotations$audience$collect(v.audience, p + "/audience", o, d + 1);
-    if (v.priority !== undefined) {
-      if (!Number.isFinite(v.priority)) expected(o, p + "/priority", "number", v.priority);
-      else if (v.priority < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
-      else if (v.priority > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
+    if (v["audience"] !== undefined) _isAnnotations$audience$collect(v["audience"], p + "/audience", o, d + 1);
+    if (v["priority"] !== undefined) {
+      if (!Number.isFinite(v["priority"])) expected(o, p + "/priority", "number", v["priority"]);
+      else if (v["priority"] < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
+      else if (v["priority"] > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    opt(o, p, "/lastModified", v.lastModified, typeof v.lastModified === "string", "string");
+    opt(o, p, "/lastModified", v["lastModified"], typeof v["lastModified"] === "string", "string");
   }
 }
 
-function _isAnnotations$audience(v: any, d: number): boolean {
+function _isAnnotations$audience(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
   return true;
@@ -3733,15 +4073,15 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `Annotations` (schema.ts:2270) */
-export const {
-  is: isAnnotations,
-  validate: validateAnnotations,
-  schema: AnnotationsSchema,
-} = define<T.Annotations>(_isAnnotations, _collectAnnotations);
+export const isAnnotations: (value: unknown) => value is T.Annotations = guard<T.Annotations>(_isAnnotations);
+/** `Annotations` (schema.ts:2270): every issue, or the value typed */
+export const validateAnnotations: (value: unknown) => ValidationResult<T.Annotations> = validator<T.Annotations>(_collectAnnotations);
+/** `Annotations` (schema.ts:2270) as a Standard Schema v1 object */
+export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.type) {
+  switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
     case "image":
@@ -3760,7 +4100,7 @@ function _isContentBlock(v: any, d: number): boolean {
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isContentBlock(v, d)) return;
   if (object(o, p, v))
-    switch (v.type) {
+    switch (v["type"]) {
       case "text":
         _collectTextContent(v, p, o, d);
         break;
@@ -3784,198 +4124,200 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
           o,
           p + "/type",
           "discriminator",
-          "unknown type " + describeValue(v.type) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
+          "unknown type " + describeValue(v["type"]) + '; expected one of "text", "image", "audio", "resource_link", "resource"',
         );
     }
 }
 
 /** `ContentBlock` (schema.ts:2305) */
-export const {
-  is: isContentBlock,
-  validate: validateContentBlock,
-  schema: ContentBlockSchema,
-} = define<T.ContentBlock>(_isContentBlock, _collectContentBlock);
+export const isContentBlock: (value: unknown) => value is T.ContentBlock = guard<T.ContentBlock>(_isContentBlock);
+/** `ContentBlock` (schema.ts:2305): every issue, or the value typed */
+export const validateContentBlock: (value: unknown) => ValidationResult<T.ContentBlock> = validator<T.ContentBlock>(_collectContentBlock);
+/** `ContentBlock` (schema.ts:2305) as a Standard Schema v1 object */
+export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "text" &&
-    typeof v.text === "string" &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    v["type"] === "text" &&
+    typeof v["text"] === "string" &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "text", '"text"', "const");
-    req(o, p, "/text", v.text, typeof v.text === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "/type", v["type"], v["type"] === "text", '"text"', "const");
+    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `TextContent` (schema.ts:2316) */
-export const {
-  is: isTextContent,
-  validate: validateTextContent,
-  schema: TextContentSchema,
-} = define<T.TextContent>(_isTextContent, _collectTextContent);
+export const isTextContent: (value: unknown) => value is T.TextContent = guard<T.TextContent>(_isTextContent);
+/** `TextContent` (schema.ts:2316): every issue, or the value typed */
+export const validateTextContent: (value: unknown) => ValidationResult<T.TextContent> = validator<T.TextContent>(_collectTextContent);
+/** `TextContent` (schema.ts:2316) as a Standard Schema v1 object */
+export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "image" &&
-    typeof v.mimeType === "string" &&
-    typeof v.data === "string" &&
-    formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    v["type"] === "image" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImageContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "image", '"image"', "const");
-    if (need(o, p, "/data", v.data)) {
-      if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+    req(o, p, "/type", v["type"], v["type"] === "image", '"image"', "const");
+    if (need(o, p, "/data", v["data"])) {
+      if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
+      else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `ImageContent` (schema.ts:2340) */
-export const {
-  is: isImageContent,
-  validate: validateImageContent,
-  schema: ImageContentSchema,
-} = define<T.ImageContent>(_isImageContent, _collectImageContent);
+export const isImageContent: (value: unknown) => value is T.ImageContent = guard<T.ImageContent>(_isImageContent);
+/** `ImageContent` (schema.ts:2340): every issue, or the value typed */
+export const validateImageContent: (value: unknown) => ValidationResult<T.ImageContent> = validator<T.ImageContent>(_collectImageContent);
+/** `ImageContent` (schema.ts:2340) as a Standard Schema v1 object */
+export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "audio" &&
-    typeof v.mimeType === "string" &&
-    typeof v.data === "string" &&
-    formatByte(v.data) &&
-    (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    v["type"] === "audio" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAudioContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "audio", '"audio"', "const");
-    if (need(o, p, "/data", v.data)) {
-      if (!(typeof v.data === "string")) expected(o, p + "/data", "string", v.data);
-      else if (!formatByte(v.data)) issue(o, p + "/data", "format", "expected a byte string");
+    req(o, p, "/type", v["type"], v["type"] === "audio", '"audio"', "const");
+    if (need(o, p, "/data", v["data"])) {
+      if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
+      else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `AudioContent` (schema.ts:2371) */
-export const {
-  is: isAudioContent,
-  validate: validateAudioContent,
-  schema: AudioContentSchema,
-} = define<T.AudioContent>(_isAudioContent, _collectAudioContent);
+export const isAudioContent: (value: unknown) => value is T.AudioContent = guard<T.AudioContent>(_isAudioContent);
+/** `AudioContent` (schema.ts:2371): every issue, or the value typed */
+export const validateAudioContent: (value: unknown) => ValidationResult<T.AudioContent> = validator<T.AudioContent>(_collectAudioContent);
+/** `AudioContent` (schema.ts:2371) as a Standard Schema v1 object */
+export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
 
 function _isToolUseContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "tool_use" &&
-    typeof v.id === "string" &&
-    typeof v.name === "string" &&
-    isObject(v.input) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    v["type"] === "tool_use" &&
+    typeof v["id"] === "string" &&
+    typeof v["name"] === "string" &&
+    isObject(v["input"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolUseContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "tool_use", '"tool_use"', "const");
-    req(o, p, "/id", v.id, typeof v.id === "string", "string");
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    req(o, p, "/input", v.input, isObject(v.input), "object");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "/type", v["type"], v["type"] === "tool_use", '"tool_use"', "const");
+    req(o, p, "/id", v["id"], typeof v["id"] === "string", "string");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    req(o, p, "/input", v["input"], isObject(v["input"]), "object");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `ToolUseContent` (schema.ts:2406) */
-export const {
-  is: isToolUseContent,
-  validate: validateToolUseContent,
-  schema: ToolUseContentSchema,
-} = define<T.ToolUseContent>(_isToolUseContent, _collectToolUseContent);
+export const isToolUseContent: (value: unknown) => value is T.ToolUseContent = guard<T.ToolUseContent>(_isToolUseContent);
+/** `ToolUseContent` (schema.ts:2406): every issue, or the value typed */
+export const validateToolUseContent: (value: unknown) => ValidationResult<T.ToolUseContent> =
+  validator<T.ToolUseContent>(_collectToolUseContent);
+/** `ToolUseContent` (schema.ts:2406) as a Standard Schema v1 object */
+export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "tool_result" &&
-    typeof v.toolUseId === "string" &&
-    (v.isError === undefined || typeof v.isError === "boolean") &&
-    _isCallToolResult$content(v.content, d + 1) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    v["type"] === "tool_result" &&
+    typeof v["toolUseId"] === "string" &&
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    _isCallToolResult$content(v["content"], d + 1) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "tool_result", '"tool_result"', "const");
-    req(o, p, "/toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
-    if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    req(o, p, "/type", v["type"], v["type"] === "tool_result", '"tool_result"', "const");
+    req(o, p, "/toolUseId", v["toolUseId"], typeof v["toolUseId"] === "string", "string");
+    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
+    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `ToolResultContent` (schema.ts:2445) */
-export const {
-  is: isToolResultContent,
-  validate: validateToolResultContent,
-  schema: ToolResultContentSchema,
-} = define<T.ToolResultContent>(_isToolResultContent, _collectToolResultContent);
+export const isToolResultContent: (value: unknown) => value is T.ToolResultContent = guard<T.ToolResultContent>(_isToolResultContent);
+/** `ToolResultContent` (schema.ts:2445): every issue, or the value typed */
+export const validateToolResultContent: (value: unknown) => ValidationResult<T.ToolResultContent> =
+  validator<T.ToolResultContent>(_collectToolResultContent);
+/** `ToolResultContent` (schema.ts:2445) as a Standard Schema v1 object */
+export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.hints === undefined || _isModelPreferences$hints(v.hints, d + 1)) &&
-    (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
-    (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
-    (v.intelligencePriority === undefined ||
-      (Number.isFinite(v.intelligencePriority) && v.intelligencePriority >= 0 && v.intelligencePriority <= 1))
+    (v["hints"] === undefined || _isModelPreferences$hints(v["hints"], d + 1)) &&
+    (v["costPriority"] === undefined || (Number.isFinite(v["costPriority"]) && v["costPriority"] >= 0 && v["costPriority"] <= 1)) &&
+    (v["speedPriority"] === undefined || (Number.isFinite(v["speedPriority"]) && v["speedPriority"] >= 0 && v["speedPriority"] <= 1)) &&
+    (v["intelligencePriority"] === undefined ||
+      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1))
   );
 }
 
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
-    if (v.hints !== undefined) _isModelPreferences$hints$collect(v.hints, p + "/hints", o, d + 1);
-    if (v.costPriority !== undefined) {
-      if (!Number.isFinite(v.costPriority)) expected(o, p + "/costPriority", "number", v.costPriority);
-      else if (v.costPriority < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
-      else if (v.costPriority > 1) issue(o, p + "/costPriority", "maximum", "must be <= 1");
+    if (v["hints"] !== undefined) _isModelPreferences$hints$collect(v["hints"], p + "/hints", o, d + 1);
+    if (v["costPriority"] !== undefined) {
+      if (!Number.isFinite(v["costPriority"])) expected(o, p + "/costPriority", "number", v["costPriority"]);
+      else if (v["costPriority"] < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
+      else if (v["costPriority"] > 1) issue(o, p + "/costPriority", "maximum", "must be <= 1");
     }
-    if (v.speedPriority !== undefined) {
-      if (!Number.isFinite(v.speedPriority)) expected(o, p + "/speedPriority", "number", v.speedPriority);
-      else if (v.speedPriority < 0) issue(o, p + "/speedPriority", "minimum", "must be >= 0");
-      else if (v.speedPriority > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
+    if (v["speedPriority"] !== undefined) {
+      if (!Number.isFinite(v["speedPriority"])) expected(o, p + "/speedPriority", "number", v["speedPriority"]);
+      else if (v["speedPriority"] < 0) issue(o, p + "/speedPriority", "minimum", "must be >= 0");
+      else if (v["speedPriority"] > 1) issue(o, p + "/speedPriority", "maximum", "must be <= 1");
     }
-    if (v.intelligencePriority !== undefined) {
-      if (!Number.isFinite(v.intelligencePriority)) expected(o, p + "/intelligencePriority", "number", v.intelligencePriority);
-      else if (v.intelligencePriority < 0) issue(o, p + "/intelligencePriority", "minimum", "must be >= 0");
-      else if (v.intelligencePriority > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
+    if (v["intelligencePriority"] !== undefined) {
+      if (!Number.isFinite(v["intelligencePriority"])) expected(o, p + "/intelligencePriority", "number", v["intelligencePriority"]);
+      else if (v["intelligencePriority"] < 0) issue(o, p + "/intelligencePriority", "minimum", "must be >= 0");
+      else if (v["intelligencePriority"] > 1) issue(o, p + "/intelligencePriority", "maximum", "must be <= 1");
     }
   }
 }
@@ -3991,58 +4333,60 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `ModelPreferences` (schema.ts:2508) */
-export const {
-  is: isModelPreferences,
-  validate: validateModelPreferences,
-  schema: ModelPreferencesSchema,
-} = define<T.ModelPreferences>(_isModelPreferences, _collectModelPreferences);
+export const isModelPreferences: (value: unknown) => value is T.ModelPreferences = guard<T.ModelPreferences>(_isModelPreferences);
+/** `ModelPreferences` (schema.ts:2508): every issue, or the value typed */
+export const validateModelPreferences: (value: unknown) => ValidationResult<T.ModelPreferences> =
+  validator<T.ModelPreferences>(_collectModelPreferences);
+/** `ModelPreferences` (schema.ts:2508) as a Standard Schema v1 object */
+export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
 
-function _isModelHint(v: any, d: number): boolean {
-  return isObject(v) && (v.name === undefined || typeof v.name === "string");
+function _isModelHint(v: any, _d: number): boolean {
+  return isObject(v) && (v["name"] === undefined || typeof v["name"] === "string");
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isModelHint(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
+    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
   }
 }
 
 /** `ModelHint` (schema.ts:2566) */
-export const {
-  is: isModelHint,
-  validate: validateModelHint,
-  schema: ModelHintSchema,
-} = define<T.ModelHint>(_isModelHint, _collectModelHint);
+export const isModelHint: (value: unknown) => value is T.ModelHint = guard<T.ModelHint>(_isModelHint);
+/** `ModelHint` (schema.ts:2566): every issue, or the value typed */
+export const validateModelHint: (value: unknown) => ValidationResult<T.ModelHint> = validator<T.ModelHint>(_collectModelHint);
+/** `ModelHint` (schema.ts:2566) as a Standard Schema v1 object */
+export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    _isRequestMetaObject(v._meta, d + 1) &&
-    _isCompleteRequestParams$ref(v.ref, d + 1) &&
-    isObject(v.argument) &&
-    typeof v.argument.name === "string" &&
-    typeof v.argument.value === "string" &&
-    (v.context === undefined ||
-      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    _isCompleteRequestParams$ref(v["ref"], d + 1) &&
+    isObject(v["argument"]) &&
+    typeof v["argument"]["name"] === "string" &&
+    typeof v["argument"]["value"] === "string" &&
+    (v["context"] === undefined ||
+      (isObject(v["context"]) &&
+        (v["context"]["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["context"]["arguments"], d + 2))))
   );
 }
 
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v._meta)) _collectRequestMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/ref", v.ref)) _isCompleteRequestParams$ref$collect(v.ref, p + "/ref", o, d + 1);
-    if (need(o, p, "/argument", v.argument)) {
-      if (object(o, p + "/argument", v.argument)) {
-        req(o, p + "/argument", "/name", v.argument.name, typeof v.argument.name === "string", "string");
-        req(o, p + "/argument", "/value", v.argument.value, typeof v.argument.value === "string", "string");
+    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/ref", v["ref"])) _isCompleteRequestParams$ref$collect(v["ref"], p + "/ref", o, d + 1);
+    if (need(o, p, "/argument", v["argument"])) {
+      if (object(o, p + "/argument", v["argument"])) {
+        req(o, p + "/argument", "/name", v["argument"]["name"], typeof v["argument"]["name"] === "string", "string");
+        req(o, p + "/argument", "/value", v["argument"]["value"], typeof v["argument"]["value"] === "string", "string");
       }
     }
-    if (v.context !== undefined) {
-      if (object(o, p + "/context", v.context)) {
-        if (v.context.arguments !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v.context.arguments, p + "/context/arguments", o, d + 2);
+    if (v["context"] !== undefined) {
+      if (object(o, p + "/context", v["context"])) {
+        if (v["context"]["arguments"] !== undefined)
+          _isGetPromptRequestParams$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
       }
     }
   }
@@ -4050,7 +4394,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
 
 function _isCompleteRequestParams$ref(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.type) {
+  switch (v["type"]) {
     case "ref/prompt":
       return _isPromptReference(v, d);
     case "ref/resource":
@@ -4062,7 +4406,7 @@ function _isCompleteRequestParams$ref(v: any, d: number): boolean {
 
 function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (object(o, p, v))
-    switch (v.type) {
+    switch (v["type"]) {
       case "ref/prompt":
         _collectPromptReference(v, p, o, d);
         break;
@@ -4073,73 +4417,81 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
         missing(o, p + "/type", "type");
         break;
       default:
-        issue(o, p + "/type", "discriminator", "unknown type " + describeValue(v.type) + '; expected one of "ref/prompt", "ref/resource"');
+        issue(
+          o,
+          p + "/type",
+          "discriminator",
+          "unknown type " + describeValue(v["type"]) + '; expected one of "ref/prompt", "ref/resource"',
+        );
     }
 }
 
 /** `CompleteRequestParams` (schema.ts:2593) */
-export const {
-  is: isCompleteRequestParams,
-  validate: validateCompleteRequestParams,
-  schema: CompleteRequestParamsSchema,
-} = define<T.CompleteRequestParams>(_isCompleteRequestParams, _collectCompleteRequestParams);
+export const isCompleteRequestParams: (value: unknown) => value is T.CompleteRequestParams =
+  guard<T.CompleteRequestParams>(_isCompleteRequestParams);
+/** `CompleteRequestParams` (schema.ts:2593): every issue, or the value typed */
+export const validateCompleteRequestParams: (value: unknown) => ValidationResult<T.CompleteRequestParams> =
+  validator<T.CompleteRequestParams>(_collectCompleteRequestParams);
+/** `CompleteRequestParams` (schema.ts:2593) as a Standard Schema v1 object */
+export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "completion/complete" &&
-    v.jsonrpc === "2.0" &&
-    (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    _isCompleteRequestParams(v.params, d + 1)
+    v["method"] === "completion/complete" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCompleteRequestParams(v["params"], d + 1)
   );
 }
 
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "/params", v.params)) _collectCompleteRequestParams(v.params, p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "completion/complete", '"completion/complete"', "const");
+    if (need(o, p, "/params", v["params"])) _collectCompleteRequestParams(v["params"], p + "/params", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
   }
 }
 
 /** `CompleteRequest` (schema.ts:2628) */
-export const {
-  is: isCompleteRequest,
-  validate: validateCompleteRequest,
-  schema: CompleteRequestSchema,
-} = define<T.CompleteRequest>(_isCompleteRequest, _collectCompleteRequest);
+export const isCompleteRequest: (value: unknown) => value is T.CompleteRequest = guard<T.CompleteRequest>(_isCompleteRequest);
+/** `CompleteRequest` (schema.ts:2628): every issue, or the value typed */
+export const validateCompleteRequest: (value: unknown) => ValidationResult<T.CompleteRequest> =
+  validator<T.CompleteRequest>(_collectCompleteRequest);
+/** `CompleteRequest` (schema.ts:2628) as a Standard Schema v1 object */
+export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    typeof v.resultType === "string" &&
-    (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    isObject(v.completion) &&
-    (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
-    (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
-    _isCompleteResult$completion$values(v.completion.values, d + 2)
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    isObject(v["completion"]) &&
+    (v["completion"]["total"] === undefined || Number.isInteger(v["completion"]["total"])) &&
+    (v["completion"]["hasMore"] === undefined || typeof v["completion"]["hasMore"] === "boolean") &&
+    _isCompleteResult$completion$values(v["completion"]["values"], d + 2)
   );
 }
 
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v._meta !== undefined) _collectResultMetaObject(v._meta, p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v.resultType)) _collectResultType(v.resultType, p + "/resultType", o, d + 1);
-    if (need(o, p, "/completion", v.completion)) {
-      if (object(o, p + "/completion", v.completion)) {
-        if (need(o, p + "/completion", "/values", v.completion.values))
-          _isCompleteResult$completion$values$collect(v.completion.values, p + "/completion/values", o, d + 2);
-        opt(o, p + "/completion", "/total", v.completion.total, Number.isInteger(v.completion.total), "integer");
-        opt(o, p + "/completion", "/hasMore", v.completion.hasMore, typeof v.completion.hasMore === "boolean", "boolean");
+    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    if (need(o, p, "/completion", v["completion"])) {
+      if (object(o, p + "/completion", v["completion"])) {
+        if (need(o, p + "/completion", "/values", v["completion"]["values"]))
+          _isCompleteResult$completion$values$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
+        opt(o, p + "/completion", "/total", v["completion"]["total"], Number.isInteger(v["completion"]["total"]), "integer");
+        opt(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], typeof v["completion"]["hasMore"] === "boolean", "boolean");
       }
     }
   }
 }
 
-function _isCompleteResult$completion$values(v: any, d: number): boolean {
+function _isCompleteResult$completion$values(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   if (v.length > 100) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
@@ -4158,109 +4510,128 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
 }
 
 /** `CompleteResult` (schema.ts:2644) */
-export const {
-  is: isCompleteResult,
-  validate: validateCompleteResult,
-  schema: CompleteResultSchema,
-} = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
+export const isCompleteResult: (value: unknown) => value is T.CompleteResult = guard<T.CompleteResult>(_isCompleteResult);
+/** `CompleteResult` (schema.ts:2644): every issue, or the value typed */
+export const validateCompleteResult: (value: unknown) => ValidationResult<T.CompleteResult> =
+  validator<T.CompleteResult>(_collectCompleteResult);
+/** `CompleteResult` (schema.ts:2644) as a Standard Schema v1 object */
+export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isCompleteResult(v.result, d + 1);
+  return (
+    isObject(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCompleteResult(v["result"], d + 1)
+  );
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
-    if (need(o, p, "/result", v.result)) _collectCompleteResult(v.result, p + "/result", o, d + 1);
+    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    if (need(o, p, "/result", v["result"])) _collectCompleteResult(v["result"], p + "/result", o, d + 1);
   }
 }
 
 /** `CompleteResultResponse` (schema.ts:2671) */
-export const {
-  is: isCompleteResultResponse,
-  validate: validateCompleteResultResponse,
-  schema: CompleteResultResponseSchema,
-} = define<T.CompleteResultResponse>(_isCompleteResultResponse, _collectCompleteResultResponse);
+export const isCompleteResultResponse: (value: unknown) => value is T.CompleteResultResponse =
+  guard<T.CompleteResultResponse>(_isCompleteResultResponse);
+/** `CompleteResultResponse` (schema.ts:2671): every issue, or the value typed */
+export const validateCompleteResultResponse: (value: unknown) => ValidationResult<T.CompleteResultResponse> =
+  validator<T.CompleteResultResponse>(_collectCompleteResultResponse);
+/** `CompleteResultResponse` (schema.ts:2671) as a Standard Schema v1 object */
+export const CompleteResultResponseSchema: StandardSchemaV1<unknown, T.CompleteResultResponse> = standard(validateCompleteResultResponse);
 
-function _isResourceTemplateReference(v: any, d: number): boolean {
-  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
+function _isResourceTemplateReference(v: any, _d: number): boolean {
+  return isObject(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "ref/resource", '"ref/resource"', "const");
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUriTemplate(v.uri)) issue(o, p + "/uri", "format", "expected a uri-template string");
+    req(o, p, "/type", v["type"], v["type"] === "ref/resource", '"ref/resource"', "const");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUriTemplate(v["uri"])) issue(o, p + "/uri", "format", "expected a uri-template string");
     }
   }
 }
 
 /** `ResourceTemplateReference` (schema.ts:2680) */
-export const {
-  is: isResourceTemplateReference,
-  validate: validateResourceTemplateReference,
-  schema: ResourceTemplateReferenceSchema,
-} = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
+export const isResourceTemplateReference: (value: unknown) => value is T.ResourceTemplateReference =
+  guard<T.ResourceTemplateReference>(_isResourceTemplateReference);
+/** `ResourceTemplateReference` (schema.ts:2680): every issue, or the value typed */
+export const validateResourceTemplateReference: (value: unknown) => ValidationResult<T.ResourceTemplateReference> =
+  validator<T.ResourceTemplateReference>(_collectResourceTemplateReference);
+/** `ResourceTemplateReference` (schema.ts:2680) as a Standard Schema v1 object */
+export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> =
+  standard(validateResourceTemplateReference);
 
-function _isPromptReference(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt";
+function _isPromptReference(v: any, _d: number): boolean {
+  return (
+    isObject(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    v["type"] === "ref/prompt"
+  );
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    req(o, p, "/type", v.type, v.type === "ref/prompt", '"ref/prompt"', "const");
+    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "ref/prompt", '"ref/prompt"', "const");
   }
 }
 
 /** `PromptReference` (schema.ts:2695) */
-export const {
-  is: isPromptReference,
-  validate: validatePromptReference,
-  schema: PromptReferenceSchema,
-} = define<T.PromptReference>(_isPromptReference, _collectPromptReference);
+export const isPromptReference: (value: unknown) => value is T.PromptReference = guard<T.PromptReference>(_isPromptReference);
+/** `PromptReference` (schema.ts:2695): every issue, or the value typed */
+export const validatePromptReference: (value: unknown) => ValidationResult<T.PromptReference> =
+  validator<T.PromptReference>(_collectPromptReference);
+/** `PromptReference` (schema.ts:2695) as a Standard Schema v1 object */
+export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.method === "roots/list" &&
-    (v.params === undefined || (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d + 2))))
+    v["method"] === "roots/list" &&
+    (v["params"] === undefined ||
+      (isObject(v["params"]) && (v["params"]["_meta"] === undefined || _isMetaObject(v["params"]["_meta"], d + 2))))
   );
 }
 
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "roots/list", '"roots/list"', "const");
-    if (v.params !== undefined) {
-      if (object(o, p + "/params", v.params)) {
-        if (v.params._meta !== undefined) _collectMetaObject(v.params._meta, p + "/params/_meta", o, d + 2);
+    req(o, p, "/method", v["method"], v["method"] === "roots/list", '"roots/list"', "const");
+    if (v["params"] !== undefined) {
+      if (object(o, p + "/params", v["params"])) {
+        if (v["params"]["_meta"] !== undefined) _collectMetaObject(v["params"]["_meta"], p + "/params/_meta", o, d + 2);
       }
     }
   }
 }
 
 /** `ListRootsRequest` (schema.ts:2718) */
-export const {
-  is: isListRootsRequest,
-  validate: validateListRootsRequest,
-  schema: ListRootsRequestSchema,
-} = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
+export const isListRootsRequest: (value: unknown) => value is T.ListRootsRequest = guard<T.ListRootsRequest>(_isListRootsRequest);
+/** `ListRootsRequest` (schema.ts:2718): every issue, or the value typed */
+export const validateListRootsRequest: (value: unknown) => ValidationResult<T.ListRootsRequest> =
+  validator<T.ListRootsRequest>(_collectListRootsRequest);
+/** `ListRootsRequest` (schema.ts:2718) as a Standard Schema v1 object */
+export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isObject(v) && _isListRootsResult$roots(v.roots, d + 1);
+  return isObject(v) && _isListRootsResult$roots(v["roots"], d + 1);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
+    if (need(o, p, "/roots", v["roots"])) _isListRootsResult$roots$collect(v["roots"], p + "/roots", o, d + 1);
   }
 }
 
@@ -4275,70 +4646,90 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListRootsResult` (schema.ts:2742) */
-export const {
-  is: isListRootsResult,
-  validate: validateListRootsResult,
-  schema: ListRootsResultSchema,
-} = define<T.ListRootsResult>(_isListRootsResult, _collectListRootsResult);
+export const isListRootsResult: (value: unknown) => value is T.ListRootsResult = guard<T.ListRootsResult>(_isListRootsResult);
+/** `ListRootsResult` (schema.ts:2742): every issue, or the value typed */
+export const validateListRootsResult: (value: unknown) => ValidationResult<T.ListRootsResult> =
+  validator<T.ListRootsResult>(_collectListRootsResult);
+/** `ListRootsResult` (schema.ts:2742) as a Standard Schema v1 object */
+export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
 
 function _isRoot(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.name === undefined || typeof v.name === "string") &&
-    typeof v.uri === "string" &&
-    formatUri(v.uri) &&
-    (v._meta === undefined || _isMetaObject(v._meta, d + 1))
+    (v["name"] === undefined || typeof v["name"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
   );
 }
 
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRoot(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/uri", v.uri)) {
-      if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
-      else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
+    if (need(o, p, "/uri", v["uri"])) {
+      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
+      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/name", v.name, typeof v.name === "string", "string");
-    if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
+    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
   }
 }
 
 /** `Root` (schema.ts:2758) */
-export const { is: isRoot, validate: validateRoot, schema: RootSchema } = define<T.Root>(_isRoot, _collectRoot);
+export const isRoot: (value: unknown) => value is T.Root = guard<T.Root>(_isRoot);
+/** `Root` (schema.ts:2758): every issue, or the value typed */
+export const validateRoot: (value: unknown) => ValidationResult<T.Root> = validator<T.Root>(_collectRoot);
+/** `Root` (schema.ts:2758) as a Standard Schema v1 object */
+export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.mode === undefined || v.mode === "form") &&
-    typeof v.message === "string" &&
-    isObject(v.requestedSchema) &&
-    (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
-    v.requestedSchema.type === "object" &&
-    _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d + 2) &&
-    (v.requestedSchema.required === undefined ||
-      _isUnsupportedProtocolVersionError$error$1$data$supported(v.requestedSchema.required, d + 2))
+    (v["mode"] === undefined || v["mode"] === "form") &&
+    typeof v["message"] === "string" &&
+    isObject(v["requestedSchema"]) &&
+    (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
+    v["requestedSchema"]["type"] === "object" &&
+    _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
+    (v["requestedSchema"]["required"] === undefined ||
+      _isUnsupportedProtocolVersionError$error$1$data$supported(v["requestedSchema"]["required"], d + 2))
   );
 }
 
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/mode", v.mode, v.mode === "form", '"form"', "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
-    if (need(o, p, "/requestedSchema", v.requestedSchema)) {
-      if (object(o, p + "/requestedSchema", v.requestedSchema)) {
-        opt(o, p + "/requestedSchema", "/$schema", v.requestedSchema.$schema, typeof v.requestedSchema.$schema === "string", "string");
-        req(o, p + "/requestedSchema", "/type", v.requestedSchema.type, v.requestedSchema.type === "object", '"object"', "const");
-        if (need(o, p + "/requestedSchema", "/properties", v.requestedSchema.properties))
+    opt(o, p, "/mode", v["mode"], v["mode"] === "form", '"form"', "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    if (need(o, p, "/requestedSchema", v["requestedSchema"])) {
+      if (object(o, p + "/requestedSchema", v["requestedSchema"])) {
+        opt(
+          o,
+          p + "/requestedSchema",
+          "/$schema",
+          v["requestedSchema"]["$schema"],
+          typeof v["requestedSchema"]["$schema"] === "string",
+          "string",
+        );
+        req(
+          o,
+          p + "/requestedSchema",
+          "/type",
+          v["requestedSchema"]["type"],
+          v["requestedSchema"]["type"] === "object",
+          '"object"',
+          "const",
+        );
+        if (need(o, p + "/requestedSchema", "/properties", v["requestedSchema"]["properties"]))
           _isElicitRequestFormParams$requestedSchema$properties$collect(
-            v.requestedSchema.properties,
+            v["requestedSchema"]["properties"],
             p + "/requestedSchema/properties",
             o,
             d + 2,
           );
-        if (v.requestedSchema.required !== undefined)
+        if (v["requestedSchema"]["required"] !== undefined)
           _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
-            v.requestedSchema.required,
+            v["requestedSchema"]["required"],
             p + "/requestedSchema/required",
             o,
             d + 2,
@@ -4368,38 +4759,43 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p
 }
 
 /** `ElicitRequestFormParams` (schema.ts:2788) */
-export const {
-  is: isElicitRequestFormParams,
-  validate: validateElicitRequestFormParams,
-  schema: ElicitRequestFormParamsSchema,
-} = define<T.ElicitRequestFormParams>(_isElicitRequestFormParams, _collectElicitRequestFormParams);
+export const isElicitRequestFormParams: (value: unknown) => value is T.ElicitRequestFormParams =
+  guard<T.ElicitRequestFormParams>(_isElicitRequestFormParams);
+/** `ElicitRequestFormParams` (schema.ts:2788): every issue, or the value typed */
+export const validateElicitRequestFormParams: (value: unknown) => ValidationResult<T.ElicitRequestFormParams> =
+  validator<T.ElicitRequestFormParams>(_collectElicitRequestFormParams);
+/** `ElicitRequestFormParams` (schema.ts:2788) as a Standard Schema v1 object */
+export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
+  standard(validateElicitRequestFormParams);
 
-function _isElicitRequestURLParams(v: any, d: number): boolean {
-  return isObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && formatUri(v.url);
+function _isElicitRequestURLParams(v: any, _d: number): boolean {
+  return isObject(v) && v["mode"] === "url" && typeof v["message"] === "string" && typeof v["url"] === "string" && formatUri(v["url"]);
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/mode", v.mode, v.mode === "url", '"url"', "const");
-    req(o, p, "/message", v.message, typeof v.message === "string", "string");
-    if (need(o, p, "/url", v.url)) {
-      if (!(typeof v.url === "string")) expected(o, p + "/url", "string", v.url);
-      else if (!formatUri(v.url)) issue(o, p + "/url", "format", "expected a uri string");
+    req(o, p, "/mode", v["mode"], v["mode"] === "url", '"url"', "const");
+    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    if (need(o, p, "/url", v["url"])) {
+      if (!(typeof v["url"] === "string")) expected(o, p + "/url", "string", v["url"]);
+      else if (!formatUri(v["url"])) issue(o, p + "/url", "format", "expected a uri string");
     }
   }
 }
 
 /** `ElicitRequestURLParams` (schema.ts:2821) */
-export const {
-  is: isElicitRequestURLParams,
-  validate: validateElicitRequestURLParams,
-  schema: ElicitRequestURLParamsSchema,
-} = define<T.ElicitRequestURLParams>(_isElicitRequestURLParams, _collectElicitRequestURLParams);
+export const isElicitRequestURLParams: (value: unknown) => value is T.ElicitRequestURLParams =
+  guard<T.ElicitRequestURLParams>(_isElicitRequestURLParams);
+/** `ElicitRequestURLParams` (schema.ts:2821): every issue, or the value typed */
+export const validateElicitRequestURLParams: (value: unknown) => ValidationResult<T.ElicitRequestURLParams> =
+  validator<T.ElicitRequestURLParams>(_collectElicitRequestURLParams);
+/** `ElicitRequestURLParams` (schema.ts:2821) as a Standard Schema v1 object */
+export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.mode) {
+  switch (v["mode"]) {
     case "form":
     case undefined:
       return _isElicitRequestFormParams(v, d);
@@ -4413,7 +4809,7 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
-    switch (v.mode) {
+    switch (v["mode"]) {
       case "form":
       case undefined:
         _collectElicitRequestFormParams(v, p, o, d);
@@ -4422,35 +4818,38 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
         _collectElicitRequestURLParams(v, p, o, d);
         break;
       default:
-        issue(o, p + "/mode", "discriminator", "unknown mode " + describeValue(v.mode) + '; expected one of "form", "url"');
+        issue(o, p + "/mode", "discriminator", "unknown mode " + describeValue(v["mode"]) + '; expected one of "form", "url"');
     }
 }
 
 /** `ElicitRequestParams` (schema.ts:2845) */
-export const {
-  is: isElicitRequestParams,
-  validate: validateElicitRequestParams,
-  schema: ElicitRequestParamsSchema,
-} = define<T.ElicitRequestParams>(_isElicitRequestParams, _collectElicitRequestParams);
+export const isElicitRequestParams: (value: unknown) => value is T.ElicitRequestParams =
+  guard<T.ElicitRequestParams>(_isElicitRequestParams);
+/** `ElicitRequestParams` (schema.ts:2845): every issue, or the value typed */
+export const validateElicitRequestParams: (value: unknown) => ValidationResult<T.ElicitRequestParams> =
+  validator<T.ElicitRequestParams>(_collectElicitRequestParams);
+/** `ElicitRequestParams` (schema.ts:2845) as a Standard Schema v1 object */
+export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d + 1);
+  return isObject(v) && v["method"] === "elicitation/create" && _isElicitRequestParams(v["params"], d + 1);
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v.method, v.method === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "/params", v.params)) _collectElicitRequestParams(v.params, p + "/params", o, d + 1);
+    req(o, p, "/method", v["method"], v["method"] === "elicitation/create", '"elicitation/create"', "const");
+    if (need(o, p, "/params", v["params"])) _collectElicitRequestParams(v["params"], p + "/params", o, d + 1);
   }
 }
 
 /** `ElicitRequest` (schema.ts:2856) */
-export const {
-  is: isElicitRequest,
-  validate: validateElicitRequest,
-  schema: ElicitRequestSchema,
-} = define<T.ElicitRequest>(_isElicitRequest, _collectElicitRequest);
+export const isElicitRequest: (value: unknown) => value is T.ElicitRequest = guard<T.ElicitRequest>(_isElicitRequest);
+/** `ElicitRequest` (schema.ts:2856): every issue, or the value typed */
+export const validateElicitRequest: (value: unknown) => ValidationResult<T.ElicitRequest> =
+  validator<T.ElicitRequest>(_collectElicitRequest);
+/** `ElicitRequest` (schema.ts:2856) as a Standard Schema v1 object */
+export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
 
 function _isPrimitiveSchemaDefinition(v: any, d: number): boolean {
   return _isStringSchema(v, d) || _isNumberSchema(v, d) || _isBooleanSchema(v, d) || _isEnumSchema(v, d);
@@ -4471,188 +4870,200 @@ function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue
 }
 
 /** `PrimitiveSchemaDefinition` (schema.ts:2867) */
-export const {
-  is: isPrimitiveSchemaDefinition,
-  validate: validatePrimitiveSchemaDefinition,
-  schema: PrimitiveSchemaDefinitionSchema,
-} = define<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition, _collectPrimitiveSchemaDefinition);
+export const isPrimitiveSchemaDefinition: (value: unknown) => value is T.PrimitiveSchemaDefinition =
+  guard<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition);
+/** `PrimitiveSchemaDefinition` (schema.ts:2867): every issue, or the value typed */
+export const validatePrimitiveSchemaDefinition: (value: unknown) => ValidationResult<T.PrimitiveSchemaDefinition> =
+  validator<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition);
+/** `PrimitiveSchemaDefinition` (schema.ts:2867) as a Standard Schema v1 object */
+export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> =
+  standard(validatePrimitiveSchemaDefinition);
 
-function _isStringSchema(v: any, d: number): boolean {
+function _isStringSchema(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minLength === undefined || Number.isInteger(v.minLength)) &&
-    (v.maxLength === undefined || Number.isInteger(v.maxLength)) &&
-    (v.default === undefined || typeof v.default === "string") &&
-    (v.format === undefined || v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time")
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minLength"] === undefined || Number.isInteger(v["minLength"])) &&
+    (v["maxLength"] === undefined || Number.isInteger(v["maxLength"])) &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    (v["format"] === undefined || v["format"] === "email" || v["format"] === "uri" || v["format"] === "date" || v["format"] === "date-time")
   );
 }
 
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isStringSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minLength", v.minLength, Number.isInteger(v.minLength), "integer");
-    opt(o, p, "/maxLength", v.maxLength, Number.isInteger(v.maxLength), "integer");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minLength", v["minLength"], Number.isInteger(v["minLength"]), "integer");
+    opt(o, p, "/maxLength", v["maxLength"], Number.isInteger(v["maxLength"]), "integer");
     opt(
       o,
       p,
       "/format",
-      v.format,
-      v.format === "email" || v.format === "uri" || v.format === "date" || v.format === "date-time",
+      v["format"],
+      v["format"] === "email" || v["format"] === "uri" || v["format"] === "date" || v["format"] === "date-time",
       'one of "email", "uri", "date", "date-time"',
       "enum",
     );
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `StringSchema` (schema.ts:2876) */
-export const {
-  is: isStringSchema,
-  validate: validateStringSchema,
-  schema: StringSchemaSchema,
-} = define<T.StringSchema>(_isStringSchema, _collectStringSchema);
+export const isStringSchema: (value: unknown) => value is T.StringSchema = guard<T.StringSchema>(_isStringSchema);
+/** `StringSchema` (schema.ts:2876): every issue, or the value typed */
+export const validateStringSchema: (value: unknown) => ValidationResult<T.StringSchema> = validator<T.StringSchema>(_collectStringSchema);
+/** `StringSchema` (schema.ts:2876) as a Standard Schema v1 object */
+export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
 
-function _isNumberSchema(v: any, d: number): boolean {
+function _isNumberSchema(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minimum === undefined || Number.isFinite(v.minimum)) &&
-    (v.maximum === undefined || Number.isFinite(v.maximum)) &&
-    (v.default === undefined || Number.isFinite(v.default)) &&
-    (v.type === "number" || v.type === "integer")
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minimum"] === undefined || Number.isFinite(v["minimum"])) &&
+    (v["maximum"] === undefined || Number.isFinite(v["maximum"])) &&
+    (v["default"] === undefined || Number.isFinite(v["default"])) &&
+    (v["type"] === "number" || v["type"] === "integer")
   );
 }
 
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNumberSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "number" || v.type === "integer", 'one of "number", "integer"', "enum");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minimum", v.minimum, Number.isFinite(v.minimum), "number");
-    opt(o, p, "/maximum", v.maximum, Number.isFinite(v.maximum), "number");
-    opt(o, p, "/default", v.default, Number.isFinite(v.default), "number");
+    req(o, p, "/type", v["type"], v["type"] === "number" || v["type"] === "integer", 'one of "number", "integer"', "enum");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minimum", v["minimum"], Number.isFinite(v["minimum"]), "number");
+    opt(o, p, "/maximum", v["maximum"], Number.isFinite(v["maximum"]), "number");
+    opt(o, p, "/default", v["default"], Number.isFinite(v["default"]), "number");
   }
 }
 
 /** `NumberSchema` (schema.ts:2892) */
-export const {
-  is: isNumberSchema,
-  validate: validateNumberSchema,
-  schema: NumberSchemaSchema,
-} = define<T.NumberSchema>(_isNumberSchema, _collectNumberSchema);
+export const isNumberSchema: (value: unknown) => value is T.NumberSchema = guard<T.NumberSchema>(_isNumberSchema);
+/** `NumberSchema` (schema.ts:2892): every issue, or the value typed */
+export const validateNumberSchema: (value: unknown) => ValidationResult<T.NumberSchema> = validator<T.NumberSchema>(_collectNumberSchema);
+/** `NumberSchema` (schema.ts:2892) as a Standard Schema v1 object */
+export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
 
-function _isBooleanSchema(v: any, d: number): boolean {
+function _isBooleanSchema(v: any, _d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "boolean" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "boolean")
+    v["type"] === "boolean" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "boolean")
   );
 }
 
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBooleanSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "boolean", '"boolean"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/default", v.default, typeof v.default === "boolean", "boolean");
+    req(o, p, "/type", v["type"], v["type"] === "boolean", '"boolean"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/default", v["default"], typeof v["default"] === "boolean", "boolean");
   }
 }
 
 /** `BooleanSchema` (schema.ts:2916) */
-export const {
-  is: isBooleanSchema,
-  validate: validateBooleanSchema,
-  schema: BooleanSchemaSchema,
-} = define<T.BooleanSchema>(_isBooleanSchema, _collectBooleanSchema);
+export const isBooleanSchema: (value: unknown) => value is T.BooleanSchema = guard<T.BooleanSchema>(_isBooleanSchema);
+/** `BooleanSchema` (schema.ts:2916): every issue, or the value typed */
+export const validateBooleanSchema: (value: unknown) => ValidationResult<T.BooleanSchema> =
+  validator<T.BooleanSchema>(_collectBooleanSchema);
+/** `BooleanSchema` (schema.ts:2916) as a Standard Schema v1 object */
+export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "string") &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d + 1)
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v["enum"], d + 1)
   );
 }
 
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931) */
-export const {
-  is: isUntitledSingleSelectEnumSchema,
-  validate: validateUntitledSingleSelectEnumSchema,
-  schema: UntitledSingleSelectEnumSchemaSchema,
-} = define<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema, _collectUntitledSingleSelectEnumSchema);
+export const isUntitledSingleSelectEnumSchema: (value: unknown) => value is T.UntitledSingleSelectEnumSchema =
+  guard<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema);
+/** `UntitledSingleSelectEnumSchema` (schema.ts:2931): every issue, or the value typed */
+export const validateUntitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledSingleSelectEnumSchema> =
+  validator<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema);
+/** `UntitledSingleSelectEnumSchema` (schema.ts:2931) as a Standard Schema v1 object */
+export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> = standard(
+  validateUntitledSingleSelectEnumSchema,
+);
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.oneOf, d + 1)
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isTitledSingleSelectEnumSchema$oneOf(v["oneOf"], d + 1)
   );
 }
 
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/oneOf", v.oneOf)) _isTitledSingleSelectEnumSchema$oneOf$collect(v.oneOf, p + "/oneOf", o, d + 1);
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledSingleSelectEnumSchema$oneOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
-function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
+function _isTitledSingleSelectEnumSchema$oneOf(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
-    if (!(isObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
+    if (!(isObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
   return true;
 }
 
-function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0.const, typeof e0.const === "string", "string");
-        req(o, p + "/" + i0, "/title", e0.title, typeof e0.title === "string", "string");
+        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
+        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
       }
     }
   }
 }
 
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959) */
-export const {
-  is: isTitledSingleSelectEnumSchema,
-  validate: validateTitledSingleSelectEnumSchema,
-  schema: TitledSingleSelectEnumSchemaSchema,
-} = define<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema, _collectTitledSingleSelectEnumSchema);
+export const isTitledSingleSelectEnumSchema: (value: unknown) => value is T.TitledSingleSelectEnumSchema =
+  guard<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema);
+/** `TitledSingleSelectEnumSchema` (schema.ts:2959): every issue, or the value typed */
+export const validateTitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledSingleSelectEnumSchema> =
+  validator<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema);
+/** `TitledSingleSelectEnumSchema` (schema.ts:2959) as a Standard Schema v1 object */
+export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
+  validateTitledSingleSelectEnumSchema,
+);
 
 function _isSingleSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledSingleSelectEnumSchema(v, d) || _isTitledSingleSelectEnumSchema(v, d);
@@ -4673,91 +5084,102 @@ function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `SingleSelectEnumSchema` (schema.ts:2992) */
-export const {
-  is: isSingleSelectEnumSchema,
-  validate: validateSingleSelectEnumSchema,
-  schema: SingleSelectEnumSchemaSchema,
-} = define<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema, _collectSingleSelectEnumSchema);
+export const isSingleSelectEnumSchema: (value: unknown) => value is T.SingleSelectEnumSchema =
+  guard<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema);
+/** `SingleSelectEnumSchema` (schema.ts:2992): every issue, or the value typed */
+export const validateSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.SingleSelectEnumSchema> =
+  validator<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema);
+/** `SingleSelectEnumSchema` (schema.ts:2992) as a Standard Schema v1 object */
+export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "array" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minItems === undefined || Number.isInteger(v.minItems)) &&
-    (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
-    v.items.type === "string" &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.items.enum, d + 2) &&
-    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d + 1))
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    isObject(v["items"]) &&
+    v["items"]["type"] === "string" &&
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v["items"]["enum"], d + 2) &&
+    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["default"], d + 1))
   );
 }
 
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "/items", v.items)) {
-      if (object(o, p + "/items", v.items)) {
-        req(o, p + "/items", "/type", v.items.type, v.items.type === "string", '"string"', "const");
-        if (need(o, p + "/items", "/enum", v.items.enum))
-          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.items.enum, p + "/items/enum", o, d + 2);
+    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
+    opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
+    if (need(o, p, "/items", v["items"])) {
+      if (object(o, p + "/items", v["items"])) {
+        req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
+        if (need(o, p + "/items", "/enum", v["items"]["enum"]))
+          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d + 1);
+    if (v["default"] !== undefined)
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003) */
-export const {
-  is: isUntitledMultiSelectEnumSchema,
-  validate: validateUntitledMultiSelectEnumSchema,
-  schema: UntitledMultiSelectEnumSchemaSchema,
-} = define<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema, _collectUntitledMultiSelectEnumSchema);
+export const isUntitledMultiSelectEnumSchema: (value: unknown) => value is T.UntitledMultiSelectEnumSchema =
+  guard<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema);
+/** `UntitledMultiSelectEnumSchema` (schema.ts:3003): every issue, or the value typed */
+export const validateUntitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledMultiSelectEnumSchema> =
+  validator<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema);
+/** `UntitledMultiSelectEnumSchema` (schema.ts:3003) as a Standard Schema v1 object */
+export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
+  validateUntitledMultiSelectEnumSchema,
+);
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "array" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.minItems === undefined || Number.isInteger(v.minItems)) &&
-    (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d + 2) &&
-    (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d + 1))
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    isObject(v["items"]) &&
+    _isTitledSingleSelectEnumSchema$oneOf(v["items"]["anyOf"], d + 2) &&
+    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["default"], d + 1))
   );
 }
 
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "array", '"array"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    opt(o, p, "/minItems", v.minItems, Number.isInteger(v.minItems), "integer");
-    opt(o, p, "/maxItems", v.maxItems, Number.isInteger(v.maxItems), "integer");
-    if (need(o, p, "/items", v.items)) {
-      if (object(o, p + "/items", v.items)) {
-        if (need(o, p + "/items", "/anyOf", v.items.anyOf))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v.items.anyOf, p + "/items/anyOf", o, d + 2);
+    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
+    opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
+    if (need(o, p, "/items", v["items"])) {
+      if (object(o, p + "/items", v["items"])) {
+        if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
+          _isTitledSingleSelectEnumSchema$oneOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v.default !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.default, p + "/default", o, d + 1);
+    if (v["default"] !== undefined)
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045) */
-export const {
-  is: isTitledMultiSelectEnumSchema,
-  validate: validateTitledMultiSelectEnumSchema,
-  schema: TitledMultiSelectEnumSchemaSchema,
-} = define<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema, _collectTitledMultiSelectEnumSchema);
+export const isTitledMultiSelectEnumSchema: (value: unknown) => value is T.TitledMultiSelectEnumSchema =
+  guard<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema);
+/** `TitledMultiSelectEnumSchema` (schema.ts:3045): every issue, or the value typed */
+export const validateTitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledMultiSelectEnumSchema> =
+  validator<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema);
+/** `TitledMultiSelectEnumSchema` (schema.ts:3045) as a Standard Schema v1 object */
+export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> =
+  standard(validateTitledMultiSelectEnumSchema);
 
 function _isMultiSelectEnumSchema(v: any, d: number): boolean {
   return _isUntitledMultiSelectEnumSchema(v, d) || _isTitledMultiSelectEnumSchema(v, d);
@@ -4778,43 +5200,47 @@ function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `MultiSelectEnumSchema` (schema.ts:3091) */
-export const {
-  is: isMultiSelectEnumSchema,
-  validate: validateMultiSelectEnumSchema,
-  schema: MultiSelectEnumSchemaSchema,
-} = define<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema, _collectMultiSelectEnumSchema);
+export const isMultiSelectEnumSchema: (value: unknown) => value is T.MultiSelectEnumSchema =
+  guard<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema);
+/** `MultiSelectEnumSchema` (schema.ts:3091): every issue, or the value typed */
+export const validateMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.MultiSelectEnumSchema> =
+  validator<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema);
+/** `MultiSelectEnumSchema` (schema.ts:3091) as a Standard Schema v1 object */
+export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    v.type === "string" &&
-    (v.title === undefined || typeof v.title === "string") &&
-    (v.description === undefined || typeof v.description === "string") &&
-    (v.default === undefined || typeof v.default === "string") &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v.enum, d + 1) &&
-    (v.enumNames === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.enumNames, d + 1))
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isUnsupportedProtocolVersionError$error$1$data$supported(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["enumNames"], d + 1))
   );
 }
 
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v.type, v.type === "string", '"string"', "const");
-    opt(o, p, "/title", v.title, typeof v.title === "string", "string");
-    opt(o, p, "/description", v.description, typeof v.description === "string", "string");
-    if (need(o, p, "/enum", v.enum)) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enum, p + "/enum", o, d + 1);
-    if (v.enumNames !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v.enumNames, p + "/enumNames", o, d + 1);
-    opt(o, p, "/default", v.default, typeof v.default === "string", "string");
+    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
+    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
+    if (v["enumNames"] !== undefined)
+      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["enumNames"], p + "/enumNames", o, d + 1);
+    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `LegacyTitledEnumSchema` (schema.ts:3100) */
-export const {
-  is: isLegacyTitledEnumSchema,
-  validate: validateLegacyTitledEnumSchema,
-  schema: LegacyTitledEnumSchemaSchema,
-} = define<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema, _collectLegacyTitledEnumSchema);
+export const isLegacyTitledEnumSchema: (value: unknown) => value is T.LegacyTitledEnumSchema =
+  guard<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema);
+/** `LegacyTitledEnumSchema` (schema.ts:3100): every issue, or the value typed */
+export const validateLegacyTitledEnumSchema: (value: unknown) => ValidationResult<T.LegacyTitledEnumSchema> =
+  validator<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema);
+/** `LegacyTitledEnumSchema` (schema.ts:3100) as a Standard Schema v1 object */
+export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
 
 function _isEnumSchema(v: any, d: number): boolean {
   return _isSingleSelectEnumSchema(v, d) || _isMultiSelectEnumSchema(v, d) || _isLegacyTitledEnumSchema(v, d);
@@ -4835,17 +5261,17 @@ function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `EnumSchema` (schema.ts:3117) */
-export const {
-  is: isEnumSchema,
-  validate: validateEnumSchema,
-  schema: EnumSchemaSchema,
-} = define<T.EnumSchema>(_isEnumSchema, _collectEnumSchema);
+export const isEnumSchema: (value: unknown) => value is T.EnumSchema = guard<T.EnumSchema>(_isEnumSchema);
+/** `EnumSchema` (schema.ts:3117): every issue, or the value typed */
+export const validateEnumSchema: (value: unknown) => ValidationResult<T.EnumSchema> = validator<T.EnumSchema>(_collectEnumSchema);
+/** `EnumSchema` (schema.ts:3117) as a Standard Schema v1 object */
+export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
     isObject(v) &&
-    (v.action === "accept" || v.action === "decline" || v.action === "cancel") &&
-    (v.content === undefined || _isElicitResult$content(v.content, d + 1))
+    (v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel") &&
+    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1))
   );
 }
 
@@ -4856,12 +5282,12 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
       o,
       p,
       "/action",
-      v.action,
-      v.action === "accept" || v.action === "decline" || v.action === "cancel",
+      v["action"],
+      v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel",
       'one of "accept", "decline", "cancel"',
       "enum",
     );
-    if (v.content !== undefined) _isElicitResult$content$collect(v.content, p + "/content", o, d + 1);
+    if (v["content"] !== undefined) _isElicitResult$content$collect(v["content"], p + "/content", o, d + 1);
   }
 }
 
@@ -4910,15 +5336,15 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `ElicitResult` (schema.ts:3134) */
-export const {
-  is: isElicitResult,
-  validate: validateElicitResult,
-  schema: ElicitResultSchema,
-} = define<T.ElicitResult>(_isElicitResult, _collectElicitResult);
+export const isElicitResult: (value: unknown) => value is T.ElicitResult = guard<T.ElicitResult>(_isElicitResult);
+/** `ElicitResult` (schema.ts:3134): every issue, or the value typed */
+export const validateElicitResult: (value: unknown) => ValidationResult<T.ElicitResult> = validator<T.ElicitResult>(_collectElicitResult);
+/** `ElicitResult` (schema.ts:3134) as a Standard Schema v1 object */
+export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
 
 function _isClientRequest(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.method) {
+  switch (v["method"]) {
     case "server/discover":
       return _isDiscoverRequest(v, d);
     case "completion/complete":
@@ -4947,7 +5373,7 @@ function _isClientRequest(v: any, d: number): boolean {
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isClientRequest(v, d)) return;
   if (object(o, p, v))
-    switch (v.method) {
+    switch (v["method"]) {
       case "server/discover":
         _collectDiscoverRequest(v, p, o, d);
         break;
@@ -4987,18 +5413,19 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
           p + "/method",
           "discriminator",
           "unknown method " +
-            describeValue(v.method) +
+            describeValue(v["method"]) +
             '; expected one of "server/discover", "completion/complete", "prompts/get", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "subscriptions/listen", "tools/call", "tools/list"',
         );
     }
 }
 
 /** `ClientRequest` (schema.ts:3153) */
-export const {
-  is: isClientRequest,
-  validate: validateClientRequest,
-  schema: ClientRequestSchema,
-} = define<T.ClientRequest>(_isClientRequest, _collectClientRequest);
+export const isClientRequest: (value: unknown) => value is T.ClientRequest = guard<T.ClientRequest>(_isClientRequest);
+/** `ClientRequest` (schema.ts:3153): every issue, or the value typed */
+export const validateClientRequest: (value: unknown) => ValidationResult<T.ClientRequest> =
+  validator<T.ClientRequest>(_collectClientRequest);
+/** `ClientRequest` (schema.ts:3153) as a Standard Schema v1 object */
+export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
   return _isCancelledNotification(v, d);
@@ -5010,11 +5437,12 @@ function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ClientNotification` (schema.ts:3166) */
-export const {
-  is: isClientNotification,
-  validate: validateClientNotification,
-  schema: ClientNotificationSchema,
-} = define<T.ClientNotification>(_isClientNotification, _collectClientNotification);
+export const isClientNotification: (value: unknown) => value is T.ClientNotification = guard<T.ClientNotification>(_isClientNotification);
+/** `ClientNotification` (schema.ts:3166): every issue, or the value typed */
+export const validateClientNotification: (value: unknown) => ValidationResult<T.ClientNotification> =
+  validator<T.ClientNotification>(_collectClientNotification);
+/** `ClientNotification` (schema.ts:3166) as a Standard Schema v1 object */
+export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
 
 function _isClientResult(v: any, d: number): boolean {
   return _isEmptyResult(v, d);
@@ -5026,15 +5454,15 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ClientResult` (schema.ts:3169) */
-export const {
-  is: isClientResult,
-  validate: validateClientResult,
-  schema: ClientResultSchema,
-} = define<T.ClientResult>(_isClientResult, _collectClientResult);
+export const isClientResult: (value: unknown) => value is T.ClientResult = guard<T.ClientResult>(_isClientResult);
+/** `ClientResult` (schema.ts:3169): every issue, or the value typed */
+export const validateClientResult: (value: unknown) => ValidationResult<T.ClientResult> = validator<T.ClientResult>(_collectClientResult);
+/** `ClientResult` (schema.ts:3169) as a Standard Schema v1 object */
+export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
 
 function _isServerNotification(v: any, d: number): boolean {
   if (!isObject(v)) return false;
-  switch (v.method) {
+  switch (v["method"]) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);
     case "notifications/progress":
@@ -5059,7 +5487,7 @@ function _isServerNotification(v: any, d: number): boolean {
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isServerNotification(v, d)) return;
   if (object(o, p, v))
-    switch (v.method) {
+    switch (v["method"]) {
       case "notifications/cancelled":
         _collectCancelledNotification(v, p, o, d);
         break;
@@ -5093,18 +5521,19 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
           p + "/method",
           "discriminator",
           "unknown method " +
-            describeValue(v.method) +
+            describeValue(v["method"]) +
             '; expected one of "notifications/cancelled", "notifications/progress", "notifications/message", "notifications/resources/updated", "notifications/resources/list_changed", "notifications/tools/list_changed", "notifications/prompts/list_changed", "notifications/subscriptions/acknowledged"',
         );
     }
 }
 
 /** `ServerNotification` (schema.ts:3174) */
-export const {
-  is: isServerNotification,
-  validate: validateServerNotification,
-  schema: ServerNotificationSchema,
-} = define<T.ServerNotification>(_isServerNotification, _collectServerNotification);
+export const isServerNotification: (value: unknown) => value is T.ServerNotification = guard<T.ServerNotification>(_isServerNotification);
+/** `ServerNotification` (schema.ts:3174): every issue, or the value typed */
+export const validateServerNotification: (value: unknown) => ValidationResult<T.ServerNotification> =
+  validator<T.ServerNotification>(_collectServerNotification);
+/** `ServerNotification` (schema.ts:3174) as a Standard Schema v1 object */
+export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
 
 function _isServerResult(v: any, d: number): boolean {
   return (
@@ -5164,11 +5593,11 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ServerResult` (schema.ts:3185) */
-export const {
-  is: isServerResult,
-  validate: validateServerResult,
-  schema: ServerResultSchema,
-} = define<T.ServerResult>(_isServerResult, _collectServerResult);
+export const isServerResult: (value: unknown) => value is T.ServerResult = guard<T.ServerResult>(_isServerResult);
+/** `ServerResult` (schema.ts:3185): every issue, or the value typed */
+export const validateServerResult: (value: unknown) => ValidationResult<T.ServerResult> = validator<T.ServerResult>(_collectServerResult);
+/** `ServerResult` (schema.ts:3185) as a Standard Schema v1 object */
+export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
 
 /** Every `validateX`, keyed by the schema's type name. Has no prototype, so any string key is safe to look up. */
 export const validatorsByType: Readonly<Record<string, (value: unknown) => ValidationResult<unknown>>> = Object.freeze(
