@@ -9,6 +9,8 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
+    // The pinned Node 22 and 24 binaries (.ci/nodes), installed once before any test file runs.
+    globalSetup: ["test/support/install-nodes.ts"],
     reporters: ["default", new SummaryReporter()],
   },
 });

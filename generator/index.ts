@@ -14,9 +14,10 @@ import { GeneratorError, isStackOverflow } from "./errors.js";
 import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { GENERATED_MARK } from "./write.js";
+import { rewriteImportExtensions } from "./emit/imports.js";
 
 export { GeneratorError, formatDiagnostic } from "./errors.js";
-export { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions } from "./options.js";
+export { DEFAULT_OPTIONS, IMPORT_EXTENSIONS, OPTION_SPECS, type GeneratorOptions, type ImportExtension } from "./options.js";
 export { TARGETS, TARGET_NAMES, type TargetName } from "./emit/index.js";
 export type { SchemaInput } from "./load/index.js";
 export type * from "./ir.js";
@@ -98,6 +99,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     targets: expandTargets(options.targets ?? DEFAULT_OPTIONS.targets),
     enumStyle: options.enumStyle ?? DEFAULT_OPTIONS.enumStyle,
     protocolRules: options.protocolRules ?? DEFAULT_OPTIONS.protocolRules,
+    importExtension: options.importExtension ?? DEFAULT_OPTIONS.importExtension,
   };
   const loaded = loadSchema(options.schema);
   const ir = lowerSchema(loaded, { numberType: resolved.numberType });
@@ -115,7 +117,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const context = { docs: resolved.docs, header, targets: resolved.targets, protocol, enumStyle: resolved.enumStyle };
     const files: GeneratedFile[] = [];
     for (const name of resolved.targets as TargetName[]) {
-      files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
+      const contents = await emitTargetChecked(name, model, context);
+      files.push({ path: TARGETS[name].file, contents: rewriteImportExtensions(contents, resolved.importExtension) });
     }
     checkExportCollisions(files, model);
     return { files, ir, protocol, warnings };

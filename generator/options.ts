@@ -18,7 +18,18 @@ export interface GeneratorOptions {
   readonly enumStyle: EnumStyle;
   /** Which revision's prose rules (`generator/rules`) apply: `auto` reads the schema's `LATEST_PROTOCOL_VERSION`. */
   readonly protocolRules: string;
+  /**
+   * The extension of relative import specifiers between generated files: `js` (`./types.js`,
+   * for tsc and bundlers), `ts` (`./types.ts`, for runtimes that strip types: Node 22.18+ and 24,
+   * Deno, Bun), or `none` (`./types`, for bundler resolution).
+   */
+  readonly importExtension: ImportExtension;
 }
+
+/** The values of {@link GeneratorOptions.importExtension}. */
+export const IMPORT_EXTENSIONS = ["js", "ts", "none"] as const;
+
+export type ImportExtension = (typeof IMPORT_EXTENSIONS)[number];
 
 /** Defaults shared by the CLI, the API and the tests. */
 export const DEFAULT_OPTIONS: GeneratorOptions = {
@@ -27,6 +38,7 @@ export const DEFAULT_OPTIONS: GeneratorOptions = {
   targets: TARGET_NAMES,
   enumStyle: "as-const",
   protocolRules: "auto",
+  importExtension: "js",
 };
 
 /** One row of the options table. */
@@ -69,6 +81,12 @@ export const OPTION_SPECS: readonly OptionSpec[] = [
     flag: "--protocol-rules <version>",
     description: "which revision's prose rules apply (auto: the schema's LATEST_PROTOCOL_VERSION)",
     choices: ["auto", ...RULE_VERSIONS],
+  },
+  {
+    key: "importExtension",
+    flag: "--import-extension <ext>",
+    description: "relative import specifiers between generated files: ./types.js (js), ./types.ts for type-stripping runtimes (ts), or ./types (none)",
+    choices: IMPORT_EXTENSIONS,
   },
 ];
 
