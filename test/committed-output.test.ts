@@ -2,11 +2,13 @@
  * The committed `generated/` folders are exactly what the generator produces today from
  * the upstream corpus (`--docs tags`), and generation is deterministic byte for byte.
  */
+import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
-import { ROOT, SPEC_DIR } from "./support/corpus.js";
+import { buildPrivateCli } from "./support/cli-build.js";
+import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 
 describe.each(["draft", "2025-11-25"])("generated/%s", (version) => {
   it("matches a fresh generation byte for byte (no drift)", async () => {
@@ -21,21 +23,23 @@ describe.each(["draft", "2025-11-25"])("generated/%s", (version) => {
 });
 
 describe("determinism", () => {
-  it("two generations in one process, under other TZ and LANG, are byte-identical", async () => {
-    const options = { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "full" as const };
-    const first = await generate(options);
-    const saved = { TZ: process.env.TZ, LANG: process.env.LANG, LC_ALL: process.env.LC_ALL };
-    try {
-      process.env.TZ = "Pacific/Chatham";
-      process.env.LANG = process.env.LC_ALL = "tr_TR.UTF-8";
-      const second = await generate(options);
-      expect(second.files.map((f) => f.contents)).toEqual(first.files.map((f) => f.contents));
-    } finally {
-      for (const [k, v] of Object.entries(saved)) {
-        if (v === undefined) delete process.env[k];
-        else process.env[k] = v;
-      }
-    }
+  it("a generation in a child process under another TZ, LANG and LC_ALL is byte-identical", async () => {
+    // V8 reads the locale and time zone when the process starts: setting them in this process
+    // would change nothing, so the second generation runs in a child started with them.
+    const env = { ...process.env, TZ: "Pacific/Chatham", LANG: "tr_TR.UTF-8", LC_ALL: "tr_TR.UTF-8" };
+    const probe = spawnSync(process.execPath, ["-e", "process.stdout.write(new Intl.Collator().resolvedOptions().locale + ' ' + Intl.DateTimeFormat().resolvedOptions().timeZone)"], { env, encoding: "utf8" });
+    expect(probe.stdout, "the child must really run in another locale and time zone").toBe("tr-TR Pacific/Chatham");
+    const here = `${new Intl.Collator().resolvedOptions().locale} ${Intl.DateTimeFormat().resolvedOptions().timeZone}`;
+    expect(here).not.toBe(probe.stdout);
+
+    const first = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "full" });
+    const out = join(scratchDir("determinism-child"), "out");
+    const cliPath = buildPrivateCli("determinism-cli");
+    const child = spawnSync(process.execPath, [cliPath, "generate", "--spec", SPEC_DIR, "--spec-version", "draft", "--docs", "full", "--out", out], { env, encoding: "utf8" });
+    expect(child.stderr).toBe("");
+    expect(child.status).toBe(0);
+    expect(readdirSync(out).sort()).toEqual(first.files.map((f) => f.path).sort());
+    for (const file of first.files) expect(readFileSync(join(out, file.path), "utf8") === file.contents, file.path).toBe(true);
   });
 
   it("headers name the generator version, the input's sha256 and the options", async () => {
