@@ -7,11 +7,12 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { PINNED_NODES } from "./support/node-versions.js";
 
 
 const SPEC = ["--spec", SPEC_DIR, "--spec-version"];
@@ -162,6 +163,25 @@ describe("scaffold command", () => {
     expect(code).toBe(0);
     for (const flag of ["--schema", "--spec", "--spec-version", "--name", "--example", "--force", "--docs"]) expect(stdout).toContain(flag);
     expect(stdout).toContain("Exit codes: 0 success, 2 error");
+  });
+});
+
+describe("the scaffold's test script", () => {
+  // `node --test dist/test/` reads the folder as a file on Node 22 and later; the script must
+  // find the compiled tests on every Node from 20 up. Run as npm runs it (sh -c), on a stand-in
+  // dist/test, under the machine's Node and the pinned 22 and 24.
+  const nodes: [string, string][] = [["this Node", process.execPath], ...Object.entries(PINNED_NODES).map(([m, p]): [string, string] => [`Node ${m}`, p])];
+  it.each(nodes)("runs the compiled tests under %s", async (_label, node) => {
+    const dir = join(scratchDir("scaffold-test-script"), _label.replace(/\s/g, "-"));
+    expect((await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none")).code).toBe(0);
+    const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: { test: string } }).scripts.test;
+    const [build, run] = script.split(" && ");
+    expect(build).toBe("npm run build");
+    mkdirSync(join(dir, "dist", "test"), { recursive: true });
+    writeFileSync(join(dir, "dist", "test", "server.test.js"), 'import test from "node:test";\ntest("stand-in", () => {});\n');
+    const result = spawnSync("sh", ["-c", run!], { cwd: dir, encoding: "utf8", env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` } });
+    expect(result.stdout + result.stderr).toMatch(/^(# |ℹ )pass 1$/m);
+    expect(result.status).toBe(0);
   });
 });
 
