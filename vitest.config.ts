@@ -5,7 +5,8 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // Scaffolded projects written into test/.tmp carry their own node:test files.
-    exclude: ["test/.tmp/**", "**/node_modules/**"],
+    // test/ci/ is the slower CI suite (vitest.ci.config.ts, `npm run test:ci`).
+    exclude: ["test/.tmp/**", "**/node_modules/**", "test/ci/**"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
