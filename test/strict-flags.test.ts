@@ -124,3 +124,28 @@ for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
     });
   }
 }
+
+describe("--import-extension ts and none compile too (draft, every strictness flag)", () => {
+  const variants = [
+    { extension: "ts", mode: "NodeNext", extra: { allowImportingTsExtensions: true } },
+    { extension: "ts", mode: "Bundler", extra: { allowImportingTsExtensions: true } },
+    { extension: "none", mode: "Bundler", extra: {} },
+  ] as const;
+  const draft = versions.find((v) => v.label === "draft")!;
+  const generated = new Map<string, ReturnType<typeof generate>>();
+  const generateWith = (extension: "ts" | "none") => {
+    if (!generated.has(extension)) generated.set(extension, generate({ schema: { path: draft.schemaTs }, importExtension: extension, docs: "none" }));
+    return generated.get(extension)!;
+  };
+  for (const { extension, mode, extra } of variants) {
+    for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
+      it(`${extension} under ${mode}, ${compilerName}`, async () => {
+        const label = `ext-${extension}-${mode}-${compilerName.replace(/\s/g, "")}`;
+        const result = await generateWith(extension);
+        const dir = writeGenerated(join("strict-flags", label), result.files);
+        const diagnostics = compileStrictest(compiler, root, result.files.map((f) => join(dir, f.path)), mode, extra);
+        expect([...diagnostics.values()].flat()).toEqual([]);
+      });
+    }
+  }
+});
