@@ -15,6 +15,7 @@ import ts5 from "typescript5";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
 import { corpusVersions, scratchDir, writeGenerated } from "./support/corpus.js";
+import { readmeUsageExample } from "./support/readme.js";
 
 /** Every flag a strict project may turn on (tsconfig names), all at once. */
 export const STRICTEST_FLAGS = {
@@ -95,6 +96,14 @@ beforeAll(async () => {
     const result = await generate({ schema: { path: version.schemaTs } });
     const dir = writeGenerated(join("strict-flags", version.label), result.files);
     files.push(...result.files.map((f) => join(dir, f.path)));
+    if (version.label === "draft") {
+      // The README's usage example, beside a copy of the draft's output as ./generated/.
+      const generatedDir = writeGenerated(join("strict-flags", "example", "generated"), result.files);
+      writeFileSync(join(generatedDir, "..", "example.ts"), readmeUsageExample());
+      // The example prints; these programs load no DOM or Node types, so declare console alone.
+      writeFileSync(join(generatedDir, "..", "console.d.ts"), "declare const console: { log(...data: unknown[]): void };\n");
+      files.push(join(generatedDir, "..", "example.ts"), join(generatedDir, "..", "console.d.ts"));
+    }
   }
 });
 
@@ -108,6 +117,10 @@ for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
 
       it("takes the options", () => {
         expect(diagnostics.get("(options)") ?? []).toEqual([]);
+      });
+
+      it("the README's usage example compiles against the draft's output", () => {
+        expect(diagnostics.get("example") ?? []).toEqual([]);
       });
 
       for (const version of versions) {

@@ -6,21 +6,14 @@
  * exists, and a test here holds it.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
 import { rewriteImportExtensions } from "../generator/emit/imports.js";
-import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { scratchDir, SPEC_DIR } from "./support/corpus.js";
 import { PINNED_NODES } from "./support/node-versions.js";
-
-/** The README's usage example: the ```ts block after the `<!-- usage-example -->` marker. */
-export function readmeUsageExample(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const match = /<!-- usage-example -->\s*```ts\n([\s\S]*?)```/.exec(readme);
-  if (!match?.[1]) throw new Error("README.md has no ```ts block after <!-- usage-example -->");
-  return match[1];
-}
+import { readmeUsageExample } from "./support/readme.js";
 
 /** Writes draft output with `importExtension` and the example beside it; returns the folder. */
 async function project(name: string, importExtension: "js" | "ts"): Promise<string> {
