@@ -22,6 +22,7 @@ export { TARGETS, TARGET_NAMES, type TargetName } from "./emit/index.js";
 export type { SchemaInput } from "./load/index.js";
 export type * from "./ir.js";
 export { GENERATOR_VERSION } from "./version.js";
+export { CONFIG_FILE_NAME, findConfigFile, loadConfig, type Config, type ConfigOutput } from "./config.js";
 
 /** Input and options of one generation. */
 export interface GenerateOptions extends Partial<GeneratorOptions> {

@@ -7,6 +7,7 @@ import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "../generator/config.js";
+import * as api from "../generator/index.js";
 import { GeneratorError } from "../generator/index.js";
 import { cli } from "./support/cli.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
@@ -128,6 +129,10 @@ describe("mcp-schema-codegen.config.json", () => {
     const file = writeConfig(dir, '{\n  "outputs": [\n    { "out": "x", },\n  ]\n}\n');
     const [problem] = problems(file);
     expect(problem).toMatch(/^3:\d+ MCG020 not valid JSON: /);
+  });
+
+  it("the library API exports the reader", () => {
+    expect([api.loadConfig, api.findConfigFile, api.CONFIG_FILE_NAME]).toEqual([loadConfig, findConfigFile, CONFIG_FILE_NAME]);
   });
 
   it("this repository's npm run generate uses it", () => {
