@@ -5,10 +5,13 @@ export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     // Scaffolded projects written into test/.tmp carry their own node:test files.
-    exclude: ["test/.tmp/**", "**/node_modules/**"],
+    // test/ci/ is the slower CI suite (vitest.ci.config.ts, `npm run test:ci`).
+    exclude: ["test/.tmp/**", "**/node_modules/**", "test/ci/**"],
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
+    // The pinned Node 22 and 24 binaries (.ci/nodes), installed once before any test file runs.
+    globalSetup: ["test/support/install-nodes.ts"],
     reporters: ["default", new SummaryReporter()],
   },
 });

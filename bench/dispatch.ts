@@ -30,7 +30,7 @@
  * a slice starts with a minor GC, not a full one (see `collectGarbage` below).
  *
  * Run alone (on the committed `generated/draft`): `npm run build && node --expose-gc
- * dist/bench/dispatch.js [--rounds 9] [--slice-ms 200] [--warmup-ms 100]`.
+ * dist-bench/bench/dispatch.js [--rounds 9] [--slice-ms 200] [--warmup-ms 100]`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -414,7 +414,7 @@ function version(name: string): string {
   }
 }
 
-/** Run alone: `node --expose-gc dist/bench/dispatch.js [--rounds N] [--slice-ms N] [--warmup-ms N]` on the committed output. */
+/** Run alone: `node --expose-gc dist-bench/bench/dispatch.js [--rounds N] [--slice-ms N] [--warmup-ms N]` on the committed output. */
 async function standalone(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
   const tmp = mkdtempSync(join(tmpdir(), "mcp-bench-dispatch-"));

@@ -3,7 +3,7 @@
  * options of the committed `generated/draft`: `--docs tags`), writes the files to the
  * folder given as argument, and prints `{ "generateMs": … }` as JSON on stdout.
  *
- * Usage: node dist/bench/gen-child.js <specDir> <version> <outDir>
+ * Usage: node dist-bench/bench/gen-child.js <specDir> <version> <outDir>
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -2,7 +2,7 @@
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The repository root (this file runs from `dist/bench/`). */
+/** The repository root (this file runs from `dist-bench/bench/`). */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
 /** The upstream spec corpus: `$MCP_SPEC_DIR`, default `../shared/upstream/modelcontextprotocol` beside the repo. */

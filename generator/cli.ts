@@ -7,8 +7,9 @@
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
 import { existsSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
+import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "./config.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
@@ -23,10 +24,28 @@ export interface CliIO {
   readonly stderr: (text: string) => void;
 }
 
-const processIO: CliIO = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
+/**
+ * Writes to `stream`, and stops quietly once its reader has closed the pipe (`… | head -1`
+ * has all it wanted): an EPIPE is not an error of the command, so it prints no stack trace.
+ */
+function pipeWriter(stream: NodeJS.WriteStream): (text: string) => void {
+  let closed = false;
+  stream.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code !== "EPIPE") throw error;
+    closed = true;
+  });
+  return (text) => {
+    if (!closed) stream.write(text);
+  };
+}
+
+let processIO: CliIO | undefined;
+
+/** The process's stdout and stderr, set up once, on first use. */
+function defaultIO(): CliIO {
+  processIO ??= { stdout: pipeWriter(process.stdout), stderr: pipeWriter(process.stderr) };
+  return processIO;
+}
 
 export const EXIT_OK = 0;
 export const EXIT_DRIFT = 1;
@@ -37,14 +56,15 @@ interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>> 
   schema?: string;
   spec?: string;
   specVersion?: string;
-  out: string;
+  out?: string;
+  config?: string;
   check?: boolean;
   dumpIr?: string;
   debug?: boolean;
 }
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
-export async function run(argv: readonly string[], io: CliIO = processIO): Promise<number> {
+export async function run(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   let exitCode = EXIT_OK;
   let debug = argv.includes("--debug");
   const program = new Command("mcp-schema-codegen")
@@ -65,7 +85,8 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file")
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
     .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25")
-    .requiredOption("--out <dir>", "the output folder (written atomically)");
+    .option("--out <dir>", "the output folder (written atomically)")
+    .option("--config <file>", `a configuration file to read instead of the nearest ${CONFIG_FILE_NAME} (used when no input and --out are given)`);
   for (const spec of OPTION_SPECS) {
     const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")}; default: all)` : spec.description);
     generateCommand.addOption(spec.list ? option : option.choices(spec.choices).default(DEFAULT_OPTIONS[spec.key]));
@@ -76,12 +97,15 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",
-      `\nTargets: ${TARGET_NAMES.join(", ")}\nExit codes: 0 success, 1 --check found drift, 2 error.\n` +
-        "Example:\n  mcp-schema-codegen generate --schema schema/draft/schema.ts --out src/generated --docs tags\n",
+      `\nTargets: ${TARGET_NAMES.join(", ")}\n` +
+        `Without an input and --out, every output of ${CONFIG_FILE_NAME} (the nearest, from the current folder up) is generated;\n` +
+        "option flags given then apply to every output.\nExit codes: 0 success, 1 --check found drift, 2 error.\n" +
+        "Examples:\n  mcp-schema-codegen generate --schema schema/draft/schema.ts --out src/generated --docs tags\n  mcp-schema-codegen generate --check\n",
     )
-    .action(async (flags: GenerateFlags) => {
+    .action(async (flags: GenerateFlags, command: Command) => {
       debug = Boolean(flags.debug);
-      exitCode = await runGenerate(flags, io);
+      const given = new Set(OPTION_SPECS.filter((spec) => command.getOptionValueSource(spec.key) === "cli").map((spec) => spec.key));
+      exitCode = await runGenerate(flags, given, io);
     });
 
   program
@@ -199,30 +223,76 @@ function parseList(spec: OptionSpec, list: string): string[] {
   return names;
 }
 
-/** The options given on the command line, every row of the options table included. */
-function chosenOptions(flags: GenerateFlags): Partial<GeneratorOptions> {
+/** The options given on the command line (`only`: those the user typed, not commander's defaults). */
+function chosenOptions(flags: GenerateFlags, only?: ReadonlySet<string>): Partial<GeneratorOptions> {
   const chosen: Record<string, unknown> = {};
   for (const spec of OPTION_SPECS) {
     const value = flags[spec.key];
-    if (value !== undefined) chosen[spec.key] = spec.list ? parseList(spec, value) : value;
+    if (value !== undefined && (!only || only.has(spec.key))) chosen[spec.key] = spec.list ? parseList(spec, value) : value;
   }
   return chosen as Partial<GeneratorOptions>;
 }
 
-async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
+/** One generation the command runs: from the flags, or one output of the configuration file. */
+interface GenerateJob {
+  readonly options: GenerateOptions;
+  readonly out: string;
+}
+
+/**
+ * What `generate` runs: the flags' one output, or, without an input and `--out`, every output of
+ * the configuration file (`--config`, else the nearest one), with option flags applied to each.
+ */
+function generateJobs(flags: GenerateFlags, given: ReadonlySet<string>): GenerateJob[] {
+  const hasInput = flags.schema !== undefined || flags.spec !== undefined || flags.specVersion !== undefined;
+  if (flags.config === undefined && (hasInput || flags.out !== undefined)) {
+    const options = { schema: schemaInput(flags), ...chosenOptions(flags) };
+    if (flags.out === undefined) throw usage("missing --out <dir>: the output folder");
+    return [{ options, out: flags.out }];
+  }
+  if (hasInput || flags.out !== undefined) throw usage("--config cannot be combined with --schema, --spec, --spec-version or --out");
+  if (flags.dumpIr !== undefined) throw usage("--dump-ir needs an input and --out (a configuration file may have several outputs)");
+  const file = flags.config ?? findConfigFile(process.cwd());
+  if (file === undefined) {
+    throw usage(`missing input: give --schema <file> (or --spec <dir> with --spec-version <name>) and --out <dir>, or write a ${CONFIG_FILE_NAME} (none was found in ${process.cwd()} or above)`);
+  }
+  const config = loadConfig(file);
+  const overrides = chosenOptions(flags, given);
+  return config.outputs.map((output) => ({ options: { schema: output.input, ...output.options, ...overrides }, out: relativeOut(output.out) }));
+}
+
+/** An output folder as printed: relative to the current folder when inside it. */
+function relativeOut(out: string): string {
+  const rel = relative(process.cwd(), out);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : out;
+}
+
+async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io: CliIO): Promise<number> {
+  let jobs: GenerateJob[];
   try {
-    const options: GenerateOptions = { schema: schemaInput(flags), ...chosenOptions(flags) };
+    jobs = generateJobs(flags, given);
+  } catch (error) {
+    reportError(error, io, Boolean(flags.debug));
+    return EXIT_ERROR;
+  }
+  let code = EXIT_OK;
+  for (const job of jobs) code = Math.max(code, await generateOne(job, flags, io));
+  return code;
+}
+
+async function generateOne({ options, out }: GenerateJob, flags: GenerateFlags, io: CliIO): Promise<number> {
+  try {
     const result = await generate(options);
     for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
     if (flags.check) {
-      const statuses = compareOutput(flags.out, result.files);
+      const statuses = compareOutput(out, result.files);
       const drift = statuses.filter((s) => s.state !== "unchanged");
       if (drift.length === 0) {
-        io.stdout(`${flags.out}: ${statuses.length} ${statuses.length === 1 ? "file" : "files"} up to date\n`);
+        io.stdout(`${out}: ${statuses.length} ${statuses.length === 1 ? "file" : "files"} up to date\n`);
         return EXIT_OK;
       }
       for (const s of drift) {
-        io.stdout(`${s.state}: ${flags.out}/${s.path}\n`);
+        io.stdout(`${s.state}: ${out}/${s.path}\n`);
         if (s.diff) io.stdout(`${s.diff}\n`);
       }
       io.stdout(`${drift.length} ${drift.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`);
@@ -235,15 +305,15 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
         throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${flags.dumpIr}: the folder ${folder} does not exist` }]);
       }
     }
-    const statuses = writeOutput(flags.out, result.files, {
-      onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${flags.out}\n`),
+    const statuses = writeOutput(out, result.files, {
+      onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${out}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
     });
     if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
     const count = (state: string) => statuses.filter((s) => s.state === state).length;
     const removed = count("stale");
     const written = count("changed") + count("missing");
-    io.stdout(`${flags.out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
+    io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));

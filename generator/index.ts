@@ -9,19 +9,24 @@ import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
 import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import { loadSchema, type SchemaInput } from "./load/index.js";
-import { runtimeFiles } from "./emit/runtime.js";
+import { runtimeFiles, runtimeModuleExports } from "./emit/runtime.js";
+
+/** The runtime modules of the Node.js transports (`--transports node`). */
+const NODE_TRANSPORTS = ["stdio", "http"] as const;
 import { lowerSchema } from "./lower/index.js";
 import { GeneratorError, isStackOverflow } from "./errors.js";
 import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { GENERATED_MARK } from "./write.js";
+import { rewriteImportExtensions } from "./emit/imports.js";
 
 export { GeneratorError, formatDiagnostic } from "./errors.js";
-export { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions } from "./options.js";
+export { DEFAULT_OPTIONS, IMPORT_EXTENSIONS, OPTION_SPECS, type GeneratorOptions, type ImportExtension } from "./options.js";
 export { TARGETS, TARGET_NAMES, type TargetName } from "./emit/index.js";
 export type { SchemaInput } from "./load/index.js";
 export type * from "./ir.js";
 export { GENERATOR_VERSION } from "./version.js";
+export { CONFIG_FILE_NAME, findConfigFile, loadConfig, type Config, type ConfigOutput } from "./config.js";
 
 /** Input and options of one generation. */
 export interface GenerateOptions extends Partial<GeneratorOptions> {
@@ -101,6 +106,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     targets: expandTargets(options.targets ?? DEFAULT_OPTIONS.targets),
     enumStyle: options.enumStyle ?? DEFAULT_OPTIONS.enumStyle,
     protocolRules: options.protocolRules ?? DEFAULT_OPTIONS.protocolRules,
+    importExtension: options.importExtension ?? DEFAULT_OPTIONS.importExtension,
+    transports: options.transports ?? DEFAULT_OPTIONS.transports,
   };
   const loaded = loadSchema(options.schema);
   const ir = lowerSchema(loaded, { numberType: resolved.numberType });
@@ -121,9 +128,12 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
     }
     checkExportCollisions(files, model);
-    // The runtime modules the generated files import, pruned to what they use.
-    files.push(...runtimeFiles(files, header));
-    return { files, ir, protocol, warnings, header };
+    // The runtime modules the generated files import, pruned to what they use; then every file's imports get their extension.
+    // With `--transports node`, the Node.js transports too (all they export).
+    const transports = resolved.transports === "node" ? new Map(NODE_TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])) : new Map<string, ReadonlySet<string>>();
+    files.push(...runtimeFiles(files, header, transports));
+    const written = files.map((f) => ({ path: f.path, contents: rewriteImportExtensions(f.contents, resolved.importExtension) }));
+    return { files: written, ir, protocol, warnings, header };
   } catch (error) {
     // A later stage's errors still come with the warnings found so far.
     if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) {

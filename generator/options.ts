@@ -18,7 +18,28 @@ export interface GeneratorOptions {
   readonly enumStyle: EnumStyle;
   /** Which revision's prose rules (`generator/rules`) apply: `auto` reads the schema's `LATEST_PROTOCOL_VERSION`. */
   readonly protocolRules: string;
+  /**
+   * The extension of relative import specifiers between generated files: `js` (`./types.js`,
+   * for tsc and bundlers), `ts` (`./types.ts`, for runtimes that strip types: Node 22.18+ and 24,
+   * Deno, Bun), or `none` (`./types`, for bundler resolution).
+   */
+  readonly importExtension: ImportExtension;
+  /**
+   * The transports written with the runtime: `none`, or `node` (the stdio and Streamable HTTP
+   * transports of `runtime/stdio.ts` and `runtime/http.ts`, for Node.js; `scaffold` uses them).
+   */
+  readonly transports: Transports;
 }
+
+/** The values of {@link GeneratorOptions.transports}. */
+export const TRANSPORTS = ["none", "node"] as const;
+
+export type Transports = (typeof TRANSPORTS)[number];
+
+/** The values of {@link GeneratorOptions.importExtension}. */
+export const IMPORT_EXTENSIONS = ["js", "ts", "none"] as const;
+
+export type ImportExtension = (typeof IMPORT_EXTENSIONS)[number];
 
 /** Defaults shared by the CLI, the API and the tests. */
 export const DEFAULT_OPTIONS: GeneratorOptions = {
@@ -27,6 +48,8 @@ export const DEFAULT_OPTIONS: GeneratorOptions = {
   targets: TARGET_NAMES,
   enumStyle: "as-const",
   protocolRules: "auto",
+  importExtension: "js",
+  transports: "none",
 };
 
 /** One row of the options table. */
@@ -69,6 +92,18 @@ export const OPTION_SPECS: readonly OptionSpec[] = [
     flag: "--protocol-rules <version>",
     description: "which revision's prose rules apply (auto: the schema's LATEST_PROTOCOL_VERSION)",
     choices: ["auto", ...RULE_VERSIONS],
+  },
+  {
+    key: "importExtension",
+    flag: "--import-extension <ext>",
+    description: "relative import specifiers between generated files: ./types.js (js), ./types.ts for type-stripping runtimes (ts), or ./types (none)",
+    choices: IMPORT_EXTENSIONS,
+  },
+  {
+    key: "transports",
+    flag: "--transports <kind>",
+    description: "also write the Node.js stdio and Streamable HTTP transports into runtime/ (node), as scaffold does, or not (none)",
+    choices: TRANSPORTS,
   },
 ];
 

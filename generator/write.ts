@@ -191,6 +191,16 @@ function outputFolder(outDir: string): string {
   return out;
 }
 
+/** Whether anything (a dangling link included) is at `path`. */
+function lstatExists(path: string): boolean {
+  try {
+    lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Runs a file-system step, turning its error into a coded one that names the path (MCG403). */
 function fsStep<T>(what: string, path: string, step: () => T): T {
   try {
@@ -209,6 +219,14 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
 export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: WriteOptions = {}): FileStatus[] {
   const out = outputFolder(outDir);
   fsStep("create the folder", dirname(out), () => mkdirSync(dirname(out), { recursive: true }));
+  // The runtime/ folder is the generator's too: a link or a file there would take writes and removals elsewhere.
+  const runtimeDir = join(out, RUNTIME_FOLDER);
+  if (existsSync(runtimeDir) || lstatExists(runtimeDir)) {
+    const stat = lstatSync(runtimeDir);
+    if (stat.isSymbolicLink() || !stat.isDirectory()) {
+      throw fail("MCG402", `${runtimeDir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes its runtime modules there: remove it and run again`);
+    }
+  }
   const release = fsStep("lock", `${out}.lock`, () => lock(out, options.lockTimeoutMs ?? 30_000, options.onWait));
   try {
     const statuses = compareOutput(out, files);
@@ -229,6 +247,9 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target, files.find((f) => f.path === status.path)!.contents);
       }
+      // A runtime/ folder left empty by stale removals goes too.
+      const tmpRuntime = join(tmp, RUNTIME_FOLDER);
+      if (existsSync(tmpRuntime) && readdirSync(tmpRuntime).length === 0) rmSync(tmpRuntime, { recursive: true });
     });
     if (existsSync(out)) {
       fsStep("move aside", out, () => renameSync(out, old));

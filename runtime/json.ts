@@ -48,7 +48,8 @@ export function isForeignObjectPrototype(proto: object): boolean {
 /**
  * Whether `value` is JSON data, as `JSON.stringify` would send it unchanged: strings, finite
  * numbers, booleans, `null`, arrays and plain objects of those (an `undefined` member of an
- * object is allowed: `JSON.stringify` drops it), without cycles, nested at most
+ * object is allowed: `JSON.stringify` drops it), none with a `toJSON` or (objects) a
+ * non-enumerable own member, without cycles, nested at most
  * {@link MAX_DEPTH} deep. Iterative, so it answers for any depth. May throw only when reading
  * the value throws (a getter or a Proxy trap); callers that take hostile values catch.
  */
@@ -72,12 +73,16 @@ export function isJsonData(value: unknown): boolean {
     if (typeof v !== "object") return false;
     const isArray = Array.isArray(v);
     if (!isArray && !isPlainObject(v)) return false;
+    // `JSON.stringify` would send something else: what a `toJSON` returns, or an object without its non-enumerable members.
+    if ("toJSON" in v) return false;
+    const keys = isArray ? undefined : Object.keys(v);
+    if (keys !== undefined && Object.getOwnPropertyNames(v).length !== keys.length) return false;
     if (open.has(v) || open.size >= MAX_DEPTH) return false;
     open.add(v);
     // Leaving `v` closes it again: a value shared by two members is not a cycle.
     stack.push(undefined);
     exits.push(v);
-    const members: readonly unknown[] = isArray ? (v as readonly unknown[]) : Object.keys(v).map((k) => (v as Record<string, unknown>)[k]);
+    const members: readonly unknown[] = keys === undefined ? (v as readonly unknown[]) : keys.map((k) => (v as Record<string, unknown>)[k]);
     for (const member of members) {
       if (member === undefined && !isArray) continue;
       stack.push(member);

@@ -224,9 +224,16 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (finished) return;
     finished = true;
     clearTimeout(graceTimer);
-    // Written in order: this callback runs once every answer before it is flushed.
-    if (broken || output.writableEnded) resolveClosed();
-    else output.write("", () => resolveClosed());
+    // Written in order: this callback runs once every answer before it is flushed. A reader that
+    // stopped reading does not hold the end up: after a second more, `closed` resolves anyway
+    // (as the HTTP transport gives open responses a second to flush).
+    if (broken || output.writableEnded) return resolveClosed();
+    const stalled = setTimeout(resolveClosed, 1000);
+    stalled.unref?.();
+    output.write("", () => {
+      clearTimeout(stalled);
+      resolveClosed();
+    });
   }
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
   /** No more input: listen streams end with their result; what still runs after the grace period is answered -32603. */

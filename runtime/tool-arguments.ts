@@ -11,8 +11,8 @@ const MAX_SCHEMA_DEPTH = 64;
  * Checks tool arguments against a tool's `inputSchema`. Covers the JSON Schema keywords
  * tools commonly use: `type`, `properties`, `required`, `additionalProperties`, `items`,
  * `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
- * `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `anyOf`, `oneOf`, `allOf`,
- * `not`. Other keywords (`$ref`, `format`, conditionals) are not checked. Never throws.
+ * `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `patternProperties`, `anyOf`,
+ * `oneOf`, `allOf`, `not`. Other keywords (`$ref`, `format`, conditionals) are not checked. Never throws.
  *
  * @returns `undefined` when `args` passes, else every problem found (at most {@link MAX_ISSUES}),
  *   each as `<JSON Pointer>: <what is wrong>`, joined with `; `
@@ -140,11 +140,17 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
       }
     }
     const additional = own(schema, "additionalProperties");
+    const patternProperties = own(schema, "patternProperties");
+    const patterns = isPlainObject(patternProperties) ? Object.keys(patternProperties).map((p) => ({ re: compilePattern(p), schema: patternProperties[p] })) : [];
     for (const key of Object.keys(v)) {
       if (problems.length > MAX_ISSUES) break;
       const sub = own(props, key);
       if (sub !== undefined) problems.push(...schemaProblems(sub, v[key], pointer(path, key), depth + 1));
-      else if (additional === false) problems.push(pointer(path, key) + ": is not an allowed property");
+      // A name matching a patternProperties pattern is checked against it, and is not an additional property.
+      const matched = patterns.filter((p) => p.re !== undefined && p.re.test(key));
+      for (const p of matched) problems.push(...schemaProblems(p.schema, v[key], pointer(path, key), depth + 1));
+      if (sub !== undefined || matched.length > 0) continue;
+      if (additional === false) problems.push(pointer(path, key) + ": is not an allowed property");
       else if (isPlainObject(additional)) problems.push(...schemaProblems(additional, v[key], pointer(path, key), depth + 1));
     }
   }

@@ -95,30 +95,28 @@ export function opt(o: ValidationIssue[], p: string, token: string, value: unkno
   if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
-/** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
-export interface Validators<T> {
-  readonly is: (value: unknown) => value is T;
-  readonly validate: (value: unknown) => ValidationResult<T>;
-  readonly schema: StandardSchemaV1<unknown, T>;
-}
-
 /**
- * Builds the public functions of one type. Each closure calls its own function directly,
- * so the engine can inline it; a throwing getter or Proxy trap becomes a "no" (for `is`)
- * or an `exception` issue (for `validate`), never an exception. `validate` runs only the
- * collector, which checks each nested part with the fast check first and skips it when it
- * passes; inside recursive types only the root is checked first (an invalid value nested d
- * deep would otherwise be walked d times).
+ * `isX` of one type, over its fast check `f`. The closure calls `f` directly, so the engine
+ * can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
  */
-export function define<T>(f: Check, c: Collect): Validators<T> {
-  const is = (value: unknown): value is T => {
+export function guard<T>(f: Check): (value: unknown) => value is T {
+  return (value: unknown): value is T => {
     try {
       return f(value, 0);
     } catch {
       return false;
     }
   };
-  const validate = (value: unknown): ValidationResult<T> => {
+}
+
+/**
+ * `validateX` of one type, over its collector `c`. It runs only the collector, which checks
+ * each nested part with the fast check first and skips it when it passes; inside recursive
+ * types only the root is checked first (an invalid value nested d deep would otherwise be
+ * walked d times). A throwing getter or Proxy trap becomes an `exception` issue.
+ */
+export function validator<T>(c: Collect): (value: unknown) => ValidationResult<T> {
+  return (value: unknown): ValidationResult<T> => {
     const issues: ValidationIssue[] = [];
     try {
       c(value, "", issues, 0);
@@ -132,7 +130,6 @@ export function define<T>(f: Check, c: Collect): Validators<T> {
     }
     return { ok: false, issues };
   };
-  return { is, validate, schema: standard(validate) };
 }
 
 export function describeError(error: unknown): string {

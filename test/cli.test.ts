@@ -5,7 +5,9 @@
  */
 import { existsSync, readFileSync, statSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
+import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { buildPrivateCli } from "./support/cli-build.js";
 import { cli } from "./support/cli.js";
 import { OPTION_SPECS, GENERATOR_VERSION } from "../generator/index.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
@@ -47,6 +49,13 @@ describe("mcp-schema-codegen CLI", () => {
     expect(outside.stderr).toContain("versions there: 2024-11-05, 2025-03-26");
     const noVersion = await cli("generate", "--spec", SPEC_DIR, "--out", "x");
     expect(noVersion.stderr).toContain("error MCG001: --spec needs --spec-version; versions there: ");
+    // An unknown flag is named (not a missing --out or input).
+    const unknownFlag = await cli("generate", "--frobnicate");
+    expect(unknownFlag.code).toBe(2);
+    expect(unknownFlag.stderr).toBe("error MCG001: unknown option '--frobnicate'\n(run with --help for usage)\n");
+    const noOut = await cli("generate", "--schema", DRAFT);
+    expect(noOut.code).toBe(2);
+    expect(noOut.stderr).toContain("error MCG001: missing --out <dir>");
     const badTarget = await cli("generate", "--schema", DRAFT, "--out", "x", "--targets", "types,nope");
     expect(badTarget.code).toBe(2);
     expect(badTarget.stderr).toContain("unknown target nope");
@@ -102,7 +111,7 @@ describe("mcp-schema-codegen CLI", () => {
     const run = await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "errors,meta", "--enum-style", "ts-enum", "--protocol-rules", "2025-06-18");
     expect(run.code).toBe(0);
     const errors = readFileSync(join(out, "errors.ts"), "utf8");
-    expect(errors.split("\n")[1]).toBe("// Options: --docs full --number-type integer --targets types,validators,errors,meta --enum-style ts-enum --protocol-rules 2025-06-18");
+    expect(errors.split("\n")[1]).toBe("// Options: --docs full --number-type integer --targets types,validators,errors,meta --enum-style ts-enum --protocol-rules 2025-06-18 --import-extension js --transports none");
     expect(errors).toMatch(/^export enum ErrorCode \{/m);
     // The 2025-06-18 rules: a label `mcp` followed by another label reserves the prefix (`mcp.dev/`, not `dev.mcp/`).
     const meta = (await import(join(out, "meta.ts"))) as { isReservedMetaKey: (key: string) => boolean };
@@ -206,6 +215,19 @@ describe("library options", () => {
       'docs: "bogus" is not one of full, tags, none',
       'targets: "nope" is not one of types, validators, errors, meta, methods, dispatch, index',
     ]);
+  });
+});
+
+describe("the built CLI in a shell pipeline", () => {
+  it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {
+    const cliPath = buildPrivateCli("cli-epipe");
+    // Several runs: whether the write races the reader's exit varies.
+    for (let i = 0; i < 5; i++) {
+      const run = spawnSync("bash", ["-o", "pipefail", "-c", `"${process.execPath}" "${cliPath}" help generate | head -1`], { encoding: "utf8" });
+      expect(run.stdout).toBe("Usage: mcp-schema-codegen generate [options]\n");
+      expect(run.stderr).toBe("");
+      expect(run.status).toBe(0);
+    }
   });
 });
 

@@ -367,7 +367,7 @@ describe("plain data", () => {
   });
 
   // Policy (README, "What the validators accept"): an object is JSON data only when its prototype is
-  // Object.prototype (of any realm) or null (`isObject` in templates/validators-runtime.ts). Before,
+  // Object.prototype (of any realm) or null (`isPlainObject` in runtime/json.ts). Before,
   // a Date passed as a JSONObject (it serializes as a string) and a class instance whose getters
   // supply `jsonrpc`, `id` and `method` passed as a JSONRPCRequest (it serializes as `{}`).
   const notPlain: [string, () => object][] = [
@@ -402,11 +402,18 @@ describe("plain data", () => {
 
   it("rejects every upstream example rebuilt as a class instance, or inheriting its properties", () => {
     class Data {}
+    let checked = 0;
     for (const { type, file, value } of examples) {
       if (!types.includes(type) || typeof value !== "object" || value === null || Array.isArray(value) || !answer(type, value).ok) continue;
       expect(answer(type, Object.assign(new Data(), value)).ok, `${file} as a class instance`).toBe(false);
       expect(answer(type, Object.create(value) as object).ok, `${file} inherited (JSON.stringify writes {})`).toBe(false);
+      checked++;
     }
+    // The filter above must leave every object example in (each is valid, of a declared type),
+    // and the corpus must still hold them: a loop that checks nothing cannot pass.
+    const objects = examples.filter((e) => typeof e.value === "object" && e.value !== null && !Array.isArray(e.value));
+    expect(objects.length).toBeGreaterThanOrEqual(100);
+    expect(checked).toBe(objects.length);
   });
 });
 

@@ -549,11 +549,21 @@ describe("meta.ts follows each version", () => {
   it("never throws on hostile params", async () => {
     const { meta } = await output("draft");
     const trap = new Proxy({}, { ownKeys: () => { throw new Error("trap"); }, get: () => { throw new Error("trap"); }, getOwnPropertyDescriptor: () => { throw new Error("trap"); } });
-    for (const params of [trap, { _meta: trap }, { _meta: Object.create(null) }, { _meta: { __proto__: { polluted: 1 } } }, 42, "x", null]) {
+    // JSON.parse makes "__proto__" an own key, as a message off the wire has it (an object
+    // literal's `__proto__:` would set the prototype instead, and test nothing).
+    const withProtoKey = JSON.parse(
+      '{ "__proto__": { "polluted": 1 }, "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {} }',
+    );
+    expect(Object.keys(withProtoKey)).toContain("__proto__");
+    // Strict mode sees the key itself (its name breaks the grammar), and nothing else is wrong.
+    const own = meta.checkRequestMeta({ _meta: withProtoKey }, { strict: true });
+    expect(own.ok ? [] : own.error.data.problems.map((p: { key: string; problem: string }) => `${p.key}: ${p.problem}`)).toEqual(["__proto__: invalid-key"]);
+    for (const params of [trap, { _meta: trap }, { _meta: Object.create(null) }, { _meta: withProtoKey }, 42, "x", null]) {
       const r = meta.checkRequestMeta(params, { strict: true });
       expect(r.ok).toBe(false);
     }
     expect(({} as any).polluted).toBeUndefined();
+    expect(Object.getPrototypeOf(withProtoKey)).toBe(Object.prototype);
   });
 });
 
@@ -665,7 +675,9 @@ describe("methods.ts follows each version", () => {
         return undefined;
       },
     };
-    expect(() => methods.parseResult("tools/call", late)).not.toThrow();
+    expect(methods.parseResult("tools/call", late)).toMatchObject({ ok: false, issues: [{ path: "", keyword: "exception" }] });
+    // The getter was read again after its first answer, so the late throw was met (and caught).
+    expect(reads).toBe(2);
   });
 
   it("never trusts options, and reads resultType once", async () => {

@@ -3,6 +3,8 @@
  * JSON helpers, the tool-arguments check and the dispatcher core, driven by a small revision
  * table written here (no schema involved).
  */
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
@@ -19,7 +21,7 @@ import {
 } from "../runtime/dispatcher.js";
 import { escapeToken, isJsonData, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
 import { checkToolArguments } from "../runtime/tool-arguments.js";
-import { SPEC_DIR } from "./support/corpus.js";
+import { generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
 
 describe("runtime/json.ts", () => {
   it("isPlainObject accepts plain and null-prototype objects, and Object.prototype of another realm", () => {
@@ -70,6 +72,12 @@ describe("runtime/tool-arguments.ts", () => {
   it("reports every problem, not only the first", () => {
     expect(checkToolArguments(schema, { a: "x" })).toBe('/: missing required property "b"; /a: expected number');
     expect(checkToolArguments(schema, { a: 1, b: 2 })).toBeUndefined();
+  });
+
+  it("patternProperties: a matching name is checked against its schema and is not an additional property", () => {
+    const headers = { type: "object", patternProperties: { "^x-": { type: "string" } }, additionalProperties: false };
+    expect(checkToolArguments(headers, { "x-trace": "t" })).toBeUndefined();
+    expect(checkToolArguments(headers, { "x-trace": 1, other: true })).toBe("/x-trace: expected string; /other: is not an allowed property");
   });
 
   it("lists problems of every array item and stops at the issue limit", () => {
@@ -276,5 +284,58 @@ describe("generated modules lay out data and types; their code is the runtime's"
     }
     // The check itself finds bodies where there are some.
     expect(functionBodies(files.find((f) => f.path === "runtime/dispatcher.ts")!.contents).length).toBeGreaterThan(10);
+  });
+});
+
+describe("isJsonData refuses what JSON.stringify would send differently", () => {
+  it("a toJSON (own, inherited, non-enumerable, on an Array subclass), a non-enumerable member", () => {
+    class Listy extends Array<unknown> {
+      toJSON(): string {
+        return "not an array";
+      }
+    }
+    const hiddenText = { type: "text" };
+    Object.defineProperty(hiddenText, "text", { value: "secret", enumerable: false });
+    const hiddenToJSON = { type: "text", text: "t" };
+    Object.defineProperty(hiddenToJSON, "toJSON", { value: () => ({ type: "bogus" }), enumerable: false });
+    const arrayToJSON = Object.assign([1], { toJSON: () => 1n });
+    for (const bad of [Listy.from([1]), { content: [hiddenText] }, { content: [hiddenToJSON] }, arrayToJSON, { toJSON: () => ({}) }]) {
+      expect(isJsonData(bad)).toBe(false);
+    }
+    expect(isJsonData({ content: [{ type: "text", text: "ok" }] })).toBe(true);
+  });
+
+  it("a result holding such a value is answered -32603, never sent altered", async () => {
+    const hidden = { type: "text" };
+    Object.defineProperty(hidden, "text", { value: "secret", enumerable: false });
+    const dispatcher = createDispatcher(revision("modern"), { serverInfo: { name: "t", version: "1" }, onError: () => {}, handlers: { "slow/op": () => ({ content: [hidden] }) } });
+    expect(await dispatcher.handle(call(1, "slow/op"))).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+  });
+});
+
+describe("a schema without methods", () => {
+  it("gets a dispatch.ts and runtime that compile at the strictest settings (no unused type parameter)", async () => {
+    const dir = await generateInto("runtime-methodless", { schema: { path: join(ROOT, "test", "fixtures", "aliases", "schema.ts") }, docs: "none" });
+    const roots = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
+    const program = ts.createProgram(roots, {
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      noPropertyAccessFromIndexSignature: true,
+      noUnusedLocals: true,
+      noUnusedParameters: true,
+      noImplicitReturns: true,
+      verbatimModuleSyntax: true,
+      isolatedDeclarations: true,
+      declaration: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.ESNext,
+      moduleResolution: ts.ModuleResolutionKind.Bundler,
+      lib: ["lib.es2022.d.ts"],
+      types: [],
+    });
+    expect(ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`)).toEqual([]);
+    expect(roots.some((f) => f.endsWith("dispatch.ts"))).toBe(true);
   });
 });

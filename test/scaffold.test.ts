@@ -7,12 +7,14 @@
 import { spawn, spawnSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { PINNED_NODES } from "./support/node-versions.js";
+import { conformanceSummary } from "./support/conformance.js";
 
 
 const SPEC = ["--spec", SPEC_DIR, "--spec-version"];
@@ -110,6 +112,10 @@ describe("scaffold command", () => {
       "test/server.test.ts",
       "tsconfig.json",
     ]);
+    // Regenerating as the project's README says finds it up to date, transports included.
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("--out src/generated --transports node\n");
+    const check = await cli("generate", ...SPEC, "draft", "--out", join(dir, "src", "generated"), "--transports", "node", "--check");
+    expect([check.code, check.stderr]).toEqual([0, ""]);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };
     expect(pkg.name).toBe("my-server");
     expect(Object.keys(pkg.scripts).sort()).toEqual(["build", "start", "start:http", "test"]);
@@ -212,6 +218,25 @@ describe("scaffold command", () => {
   });
 });
 
+describe("the scaffold's test script", () => {
+  // `node --test dist/test/` reads the folder as a file on Node 22 and later; the script must
+  // find the compiled tests on every Node from 20 up. Run as npm runs it (sh -c), on a stand-in
+  // dist/test, under the machine's Node and the pinned 22 and 24.
+  const nodes: [string, string][] = [["this Node", process.execPath], ...Object.entries(PINNED_NODES).map(([m, p]): [string, string] => [`Node ${m}`, p])];
+  it.each(nodes)("runs the compiled tests under %s", async (_label, node) => {
+    const dir = join(scratchDir("scaffold-test-script"), _label.replace(/\s/g, "-"));
+    expect((await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none")).code).toBe(0);
+    const script = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: { test: string } }).scripts.test;
+    const [build, run] = script.split(" && ");
+    expect(build).toBe("npm run build");
+    mkdirSync(join(dir, "dist", "test"), { recursive: true });
+    writeFileSync(join(dir, "dist", "test", "server.test.js"), 'import test from "node:test";\ntest("stand-in", () => {});\n');
+    const result = spawnSync("sh", ["-c", run!], { cwd: dir, encoding: "utf8", env: { ...process.env, PATH: `${dirname(node)}:${process.env.PATH}` } });
+    expect(result.stdout + result.stderr).toMatch(/^(# |ℹ )pass 1$/m);
+    expect(result.status).toBe(0);
+  });
+});
+
 describe("a scaffolded project", () => {
   it("installs with npm, builds, and passes its own tests (stdio and HTTP)", { timeout: 240_000 }, async () => {
     const dir = join(scratchDir("scaffold-npm"), "server");
@@ -225,33 +250,6 @@ describe("a scaffolded project", () => {
     expect(test.stdout).toMatch(/^# fail 0$/m);
   });
 });
-
-/** Scenario counts of a conformance run: scored ones from its summary, checks from its `checks.json` files. */
-function conformanceSummary(stdout: string, resultsDir: string) {
-  const summary = stdout.slice(stdout.indexOf("=== SUMMARY ==="));
-  const scenarios = [...summary.matchAll(/^([✓✗]) (\S+): (\d+) passed, (\d+) failed$/gm)].map((m) => ({
-    name: m[2]!,
-    ok: m[1] === "✓",
-  }));
-  const notScored = new Set([...summary.matchAll(/^ {2}[✓✗] (\S+) \(/gm)].map((m) => m[1]!));
-  const scored = scenarios.filter((s) => !notScored.has(s.name));
-  const checks = { success: 0, failure: 0, warning: 0 };
-  const failures: string[] = [];
-  for (const entry of readdirSync(resultsDir)) {
-    const name = /^server-(.+)-\d{4}-\d{2}-\d{2}T/.exec(entry)?.[1];
-    if (name === undefined || notScored.has(name)) continue;
-    const list = JSON.parse(readFileSync(join(resultsDir, entry, "checks.json"), "utf8")) as { id: string; status: string; errorMessage?: string }[];
-    for (const check of list) {
-      if (check.status === "SUCCESS") checks.success++;
-      if (check.status === "WARNING") checks.warning++;
-      if (check.status === "FAILURE") {
-        checks.failure++;
-        failures.push(`${name}:${check.id}: ${check.errorMessage ?? ""}`);
-      }
-    }
-  }
-  return { scored, notScored: [...notScored], checks, failures };
-}
 
 describe("conformance (@modelcontextprotocol/conformance, requirement set 2026-07-28)", () => {
   it("the --example conformance server passes every scored scenario over Streamable HTTP", { timeout: 180_000 }, async () => {

@@ -281,6 +281,18 @@ describe("stdio transport, hardened", () => {
     expect(got.has(3)).toBe(false);
   });
 
+  it("close() ends within a second past the grace period when the reader stopped reading (answers it cannot flush are not waited for)", async () => {
+    const input = new PassThrough();
+    // A reader that never reads: every write stays buffered, no write callback ever runs.
+    const output = new Writable({ highWaterMark: 16, write: () => {} });
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, shutdownGraceMs: 100 });
+    input.write(line(call(1, "slow", { ms: 1 })) + line(call(2, "never")));
+    await sleep(30);
+    const started = Date.now();
+    await within(server.close(), 3000, "close with a stalled reader");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
   it("aborts a request running longer than requestTimeoutMs and answers it -32603; listen streams are not timed", async () => {
     const { input, out, server } = stdioServer({ requestTimeoutMs: 50 });
     input.write(line(call(1, "never")) + line(listen(2)) + line(call(3, "slow", { ms: 1 })));

@@ -28,7 +28,7 @@ describe("names", () => {
   ])("propertyKey(%j) = %s", (name, key) => expect(propertyKey(name)).toBe(key));
 
   it.each([
-    ["method", "v.method"],
+    ["method", 'v["method"]'], // an element access: noPropertyAccessFromIndexSignature
     ["io.x/y", 'v["io.x/y"]'],
     ["constructor", 'own(v, "constructor")'],
     ["__proto__", 'own(v, "__proto__")'],

@@ -24,6 +24,32 @@ function codeOf(run: () => unknown): string | undefined {
 }
 
 describe("writeOutput", () => {
+  it("writes runtime/ files, removes stale ones and the runtime/ folder they leave empty", () => {
+    const out = join(scratchDir("writes-runtime"), "out");
+    writeOutput(out, [file("a.ts", "1"), file("runtime/json.ts", "2"), file("runtime/meta.ts", "3")]);
+    expect(readdirSync(join(out, "runtime")).sort()).toEqual(["json.ts", "meta.ts"]);
+    writeOutput(out, [file("a.ts", "1"), file("runtime/json.ts", "2")]);
+    expect(readdirSync(join(out, "runtime"))).toEqual(["json.ts"]);
+    writeOutput(out, [file("a.ts", "1")]);
+    expect(readdirSync(out)).toEqual(["a.ts"]);
+  });
+
+  it("refuses (MCG402, nothing written anywhere) a runtime/ that is a symbolic link or a file", () => {
+    const dir = scratchDir("writes-runtime-link");
+    const out = join(dir, "out");
+    mkdirSync(join(dir, "elsewhere"));
+    writeFileSync(join(dir, "elsewhere", "meta.ts"), `${GENERATED_MARK}someone else's\n`);
+    writeOutput(out, [file("a.ts", "1")]);
+    symlinkSync(join(dir, "elsewhere"), join(out, "runtime"), "dir");
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "2"), file("runtime/json.ts", "2")]))).toBe("MCG402");
+    expect(readdirSync(join(dir, "elsewhere"))).toEqual(["meta.ts"]);
+    expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(file("a.ts", "1").contents);
+    renameSync(join(out, "runtime"), join(dir, "link"));
+    writeFileSync(join(out, "runtime"), "a file");
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "2")]))).toBe("MCG402");
+    expect(readdirSync(dir).sort()).toEqual(["elsewhere", "link", "out"]);
+  });
+
   it("leaves folders beside the output alone, even when their names look like ours", () => {
     const dir = scratchDir("writes-siblings");
     mkdirSync(join(dir, "out.old-backup"));

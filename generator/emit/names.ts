@@ -20,11 +20,13 @@ export function propertyKey(name: string): string {
 /**
  * A read of property `name` of the object expression `object`, as generated validators do it.
  * Names found on `Object.prototype` (`constructor`, `__proto__`, `toString`, …) are read
- * through `own()` so an inherited member never counts as present.
+ * through `own()` so an inherited member never counts as present. Every other read is an
+ * element access (`v["name"]`): the object is typed `Record<string, any>` once it is known to
+ * be one, and a user's `noPropertyAccessFromIndexSignature` refuses `v.name` there.
  */
 export function propertyRead(object: string, name: string): string {
   if (PROTOTYPE_NAMES.has(name)) return `own(${object}, ${JSON.stringify(name)})`;
-  return IDENTIFIER.test(name) ? `${object}.${name}` : `${object}[${JSON.stringify(name)}]`;
+  return `${object}[${JSON.stringify(name)}]`;
 }
 
 /** One JSON Pointer reference token (RFC 6901): `~` → `~0`, `/` → `~1`. */

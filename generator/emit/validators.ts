@@ -109,8 +109,8 @@ class ValidatorEmitter {
       ...this.collectStatements(type, "v", "p", n.collect, 0, true),
     ];
     const own = [
-      `function ${n.check}(v: any, d: number): boolean {\n${indent(checkBody, "  ")}\n}`,
-      `function ${n.collect}(v: any, p: string, o: ValidationIssue[], d: number): void {\n${indent(collectBody, "  ")}\n}`,
+      checkFunction(n.check, checkBody),
+      collectFunction(n.collect, collectBody),
     ];
     return { names: n, line, internals: [...own, ...this.helpers].join("\n\n") };
   }
@@ -255,11 +255,9 @@ class ValidatorEmitter {
     this.helperCollectors.set(typeKey(type), collectName);
     this.helperChecks.set(typeKey(type), base);
     const checkBody = this.helperCheckBody(type, base);
-    this.helpers.push(`function ${base}(v: any, d: number): boolean {\n${indent(checkBody, "  ")}\n}`);
+    this.helpers.push(checkFunction(base, checkBody));
     const collectBody = this.collectStatements(type, "v", "p", collectName, 0, true);
-    this.helpers.push(
-      `function ${collectName}(v: any, p: string, o: ValidationIssue[], d: number): void {\n${indent(collectBody, "  ")}\n}`,
-    );
+    this.helpers.push(collectFunction(collectName, collectBody));
     return base;
   }
 
@@ -521,7 +519,7 @@ class ValidatorEmitter {
     const name = uniqueName(`${place.replace(IDENT_CHARS, "_")}$collect`, this.helperNames);
     this.helperCollectors.set(typeKey(member), name);
     const body = this.collectStatements(member, "v", "p", place, 0, false);
-    this.helpers.push(`function ${name}(v: any, p: string, o: ValidationIssue[], d: number): void {\n${indent(body, "  ")}\n}`);
+    this.helpers.push(collectFunction(name, body));
     return name;
   }
 
@@ -613,6 +611,27 @@ function paren(expression: string): string {
 
 function indentLines(lines: readonly string[]): string[] {
   return lines.map((l) => `  ${l}`);
+}
+
+/**
+ * A parameter as declared: its name, or `_name` when `body` never reads it, so that a user's
+ * `noUnusedParameters` accepts the function (the depth `d` goes unused in leaf checks).
+ */
+function parameter(name: string, type: string, body: readonly string[]): string {
+  const code = body.join("\n").replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
+  const used = new RegExp(`(?<![\\w$.])${name}(?![\\w$])`).test(code);
+  return `${used ? name : `_${name}`}: ${type}`;
+}
+
+/** An internal check function `name(v, d): boolean`. */
+function checkFunction(name: string, body: readonly string[]): string {
+  return `function ${name}(${parameter("v", "any", body)}, ${parameter("d", "number", body)}): boolean {\n${indent(body, "  ")}\n}`;
+}
+
+/** An internal collector function `name(v, p, o, d): void`. */
+function collectFunction(name: string, body: readonly string[]): string {
+  const params = [parameter("v", "any", body), parameter("p", "string", body), parameter("o", "ValidationIssue[]", body), parameter("d", "number", body)];
+  return `function ${name}(${params.join(", ")}): void {\n${indent(body, "  ")}\n}`;
 }
 
 function indent(lines: readonly string[], prefix: string): string {

@@ -19,7 +19,6 @@ import { generate, type GeneratedFile, type GenerateOptions } from "../index.js"
 import { objectLiteralKey } from "../emit/names.js";
 import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
-import { RUNTIME_FOLDER, runtimeFiles, runtimeModuleExports } from "../emit/runtime.js";
 import { writeFileAtomic } from "../write.js";
 
 /** Examples `--example` can put in place of the handler stubs. */
@@ -36,8 +35,6 @@ export interface ScaffoldOptions extends GenerateOptions {
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
 const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/server.test.ts"];
-/** The runtime's transports, written into `src/generated/runtime/` beside the dispatcher core they import. */
-const TRANSPORTS = ["stdio", "http"] as const;
 /** Files npm would leave out of the package under their own name: project path ← template name. */
 const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "gitignore"]];
 
@@ -72,7 +69,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     throw fail("MCG412", `--name ${JSON.stringify(options.name)} is a name npm refuses (a Node.js core module, node_modules or favicon.ico)`);
   }
   const { example, name, targets: _targets, ...generateOptions } = options;
-  const result = await generate(generateOptions);
+  // The runtime's transports are written into src/generated/runtime/ beside the dispatcher core they import.
+  const result = await generate({ ...generateOptions, transports: "node" });
   const facts = result.protocol;
   if (!isStateless(facts)) {
     throw fail(
@@ -81,9 +79,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     );
   }
   const version = facts.protocolVersion;
-  // The generated modules, and the runtime they and the transports use.
-  const modules = result.files.filter((f) => !f.path.startsWith(`${RUNTIME_FOLDER}/`));
-  const generated = [...modules, ...runtimeFiles(modules, result.header, new Map(TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])))];
+  const generated = result.files;
   const requests = clientRequests(facts);
   const builtins = new Set(Object.values(builtinRequests(facts)).map((m) => m.method));
   const builtin = (m: (typeof requests)[number]) => builtins.has(m.method);
@@ -101,6 +97,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
         resultTypes: m.results.join(" | ") || "unknown",
       })),
     example: example ?? "",
+    // The flags that regenerate src/generated/ as it was written (the header of each file names them all).
+    regenerateFlags: ["--transports node", ...(generateOptions.docs !== undefined && generateOptions.docs !== "full" ? [`--docs ${generateOptions.docs}`] : [])].join(" "),
   };
   const files: GeneratedFile[] = [
     { path: "package.json", contents: renderTemplate("scaffold/package.json.hbs", view) },

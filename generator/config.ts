@@ -1,0 +1,262 @@
+/**
+ * The configuration file, `mcp-schema-codegen.config.json`: one or more outputs, each an
+ * input, an output folder and options, so that `mcp-schema-codegen generate` (and
+ * `generate --check` in CI) needs no flags. Found as other tools find theirs: in the current
+ * folder or the nearest one above it; `--config <file>` names one instead.
+ *
+ * ```json
+ * {
+ *   "outputs": [
+ *     {
+ *       "input": { "spec": "${MCP_SPEC_DIR:-../spec}", "version": "draft" },
+ *       "out": "src/generated",
+ *       "options": { "docs": "tags", "importExtension": "js" }
+ *     }
+ *   ]
+ * }
+ * ```
+ *
+ * - `input`: `{ "schema": "<file>" }` or `{ "spec": "<dir>", "version": "<name>" }`.
+ * - `out`: the output folder.
+ * - `options` (optional): the options table's keys (`docs`, `numberType`, `targets` as an
+ *   array, `enumStyle`, `protocolRules`, `importExtension`).
+ * - `$schema` (optional, top level) is allowed and ignored.
+ *
+ * Paths are relative to the file's folder. In `input.schema`, `input.spec` and `out`,
+ * `${NAME}` is the environment variable's value and `${NAME:-default}` its value or, when
+ * unset or empty, `default` (as in a POSIX shell). Every problem (a key the file may not
+ * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
+ * at once with `file:line:col`, code MCG020.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { ts } from "ts-morph";
+import { DiagnosticBag, GeneratorError } from "./errors.js";
+import type { SourceSpan } from "./ir.js";
+import type { SchemaInput } from "./load/index.js";
+import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
+
+/** The file name looked for. */
+export const CONFIG_FILE_NAME = "mcp-schema-codegen.config.json";
+
+/** One output of the configuration: where from, where to, with which options. */
+export interface ConfigOutput {
+  readonly input: SchemaInput;
+  /** The output folder, absolute. */
+  readonly out: string;
+  readonly options: Partial<GeneratorOptions>;
+}
+
+/** A configuration file, read and checked. */
+export interface Config {
+  /** The file's path, absolute. */
+  readonly file: string;
+  readonly outputs: readonly ConfigOutput[];
+}
+
+/** The nearest configuration file: in `startDir` or the closest folder above it, or `undefined`. */
+export function findConfigFile(startDir: string): string | undefined {
+  for (let dir = resolve(startDir); ; dir = dirname(dir)) {
+    const candidate = join(dir, CONFIG_FILE_NAME);
+    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+const CODE = "MCG020";
+
+/** Reads and checks a configuration file; throws {@link GeneratorError} (MCG020, located) listing every problem. */
+export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Config {
+  const path = resolve(file);
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const reason = (error as NodeJS.ErrnoException).code ?? String(error);
+    throw new GeneratorError([{ code: CODE, message: `configuration file ${file} cannot be read (${reason})` }]);
+  }
+  const display = relative(process.cwd(), path) || path;
+  const source = ts.parseJsonText(display, text);
+  const span = (node: ts.Node | number): SourceSpan => {
+    const at = typeof node === "number" ? node : node.getStart(source);
+    const { line, character } = source.getLineAndCharacterOfPosition(at);
+    return { file: display, line: line + 1, column: character + 1 };
+  };
+  checkSyntax(text, source, span);
+  const bag = new DiagnosticBag();
+  const reader = new ConfigReader(bag, span, (node) => node.getText(source), dirname(path), env);
+  const outputs = reader.config(source.statements[0]?.expression);
+  bag.throwIfAny();
+  return { file: path, outputs };
+}
+
+/** Refuses text that is not strict JSON (comments and trailing commas included), at the first problem TypeScript's parser sees. */
+function checkSyntax(text: string, source: ts.JsonSourceFile, span: (at: number) => SourceSpan): void {
+  try {
+    JSON.parse(text);
+    return;
+  } catch (error) {
+    // TypeScript's JSON parser locates the problem; JSON.parse only says there is one. Its parse
+    // diagnostics are not part of its typed API, hence the cast.
+    const parsed = (source as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? [];
+    const converted: ts.Diagnostic[] = [];
+    ts.convertToObject(source, converted);
+    const first = [...parsed, ...converted].sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
+    const at = first?.start ?? firstTrailingComma(text) ?? 0;
+    const why = first ? ts.flattenDiagnosticMessageText(first.messageText, " ") : (error as Error).message;
+    throw new GeneratorError([{ code: CODE, message: `not valid JSON: ${why}`, span: span(at) }]);
+  }
+}
+
+/** Where a trailing comma or a comment (which TypeScript accepts and JSON does not) starts, if any. */
+function firstTrailingComma(text: string): number | undefined {
+  const match = /,\s*[\]}]|\/\/|\/\*/.exec(text);
+  return match?.index;
+}
+
+type Node = ts.Expression | undefined;
+
+/** Walks the parsed file, collecting every problem with its location. */
+class ConfigReader {
+  constructor(
+    private readonly bag: DiagnosticBag,
+    private readonly span: (node: ts.Node) => SourceSpan,
+    private readonly textOf: (node: ts.Node) => string,
+    private readonly baseDir: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  config(node: Node): ConfigOutput[] {
+    const top = this.object(node, "the configuration", ["$schema", "outputs"], ["outputs"]);
+    if (!top) return [];
+    const schemaRef = top.get("$schema");
+    if (schemaRef) this.string(schemaRef, "$schema");
+    const list = top.get("outputs");
+    if (!list) return [];
+    if (!ts.isArrayLiteralExpression(list) || list.elements.length === 0) {
+      this.bag.add(CODE, "outputs must be a non-empty array of { input, out, options }", this.span(list));
+      return [];
+    }
+    const outputs: ConfigOutput[] = [];
+    list.elements.forEach((element, i) => {
+      const output = this.output(element, `outputs[${i}]`);
+      if (output) outputs.push(output);
+    });
+    return outputs;
+  }
+
+  private output(node: ts.Expression, where: string): ConfigOutput | undefined {
+    const fields = this.object(node, where, ["input", "out", "options"], ["input", "out"]);
+    if (!fields) return undefined;
+    const input = fields.get("input") ? this.input(fields.get("input")!, `${where}.input`) : undefined;
+    const outNode = fields.get("out");
+    const out = outNode ? this.path(outNode, `${where}.out`) : undefined;
+    const optionsNode = fields.get("options");
+    const options = optionsNode ? this.options(optionsNode, `${where}.options`) : {};
+    return input && out && options ? { input, out, options } : undefined;
+  }
+
+  private input(node: ts.Expression, where: string): SchemaInput | undefined {
+    const fields = this.object(node, where, ["schema", "spec", "version"], []);
+    if (!fields) return undefined;
+    const schema = fields.get("schema");
+    const spec = fields.get("spec");
+    const version = fields.get("version");
+    if (schema && (spec || version)) {
+      this.bag.add(CODE, `${where}: give either "schema", or "spec" with "version", not both`, this.span(node));
+      return undefined;
+    }
+    if (schema) {
+      const path = this.path(schema, `${where}.schema`);
+      return path ? { path } : undefined;
+    }
+    if (spec && version) {
+      const specDir = this.path(spec, `${where}.spec`);
+      const name = this.string(version, `${where}.version`);
+      return specDir && name ? { specDir, version: name } : undefined;
+    }
+    this.bag.add(CODE, `${where} needs "schema" (a schema.ts file), or "spec" (a spec repository folder) with "version"`, this.span(node));
+    return undefined;
+  }
+
+  private options(node: ts.Expression, where: string): Partial<GeneratorOptions> | undefined {
+    const fields = this.object(node, where, OPTION_SPECS.map((s) => s.key), []);
+    if (!fields) return undefined;
+    const options: Record<string, unknown> = {};
+    let ok = true;
+    for (const spec of OPTION_SPECS) {
+      const value = fields.get(spec.key);
+      if (!value) continue;
+      const values = spec.list ? (ts.isArrayLiteralExpression(value) ? [...value.elements] : undefined) : [value];
+      if (!values) {
+        this.bag.add(CODE, `${where}.${spec.key} must be an array of: ${spec.choices.join(", ")}`, this.span(value));
+        ok = false;
+        continue;
+      }
+      const strings = values.map((v) => {
+        const s = ts.isStringLiteral(v) ? v.text : undefined;
+        if (s === undefined || !spec.choices.includes(s)) {
+          this.bag.add(CODE, `${where}.${spec.key}: ${this.textOf(v)} is not one of ${spec.choices.join(", ")}`, this.span(v));
+          ok = false;
+        }
+        return s;
+      });
+      options[spec.key] = spec.list ? strings : strings[0];
+    }
+    return ok ? (options as Partial<GeneratorOptions>) : undefined;
+  }
+
+  /** The properties of an object literal by name, after refusing unknown, duplicate and missing keys. */
+  private object(node: Node, where: string, allowed: readonly string[], required: readonly string[]): Map<string, ts.Expression> | undefined {
+    if (!node || !ts.isObjectLiteralExpression(node)) {
+      if (node) this.bag.add(CODE, `${where} must be an object`, this.span(node));
+      else this.bag.add(CODE, `${where} is empty; it must be an object`);
+      return undefined;
+    }
+    const fields = new Map<string, ts.Expression>();
+    for (const property of node.properties) {
+      if (!ts.isPropertyAssignment(property) || !ts.isStringLiteral(property.name)) {
+        this.bag.add(CODE, `${where}: not a JSON property`, this.span(property));
+        continue;
+      }
+      const key = property.name.text;
+      if (!allowed.includes(key)) {
+        this.bag.add(CODE, `${where}: unknown key ${JSON.stringify(key)}; allowed: ${allowed.join(", ")}`, this.span(property.name));
+      } else if (fields.has(key)) {
+        this.bag.add(CODE, `${where}: ${JSON.stringify(key)} is given twice`, this.span(property.name));
+      } else {
+        fields.set(key, property.initializer);
+      }
+    }
+    for (const key of required) {
+      if (!fields.has(key)) this.bag.add(CODE, `${where}: missing ${JSON.stringify(key)}`, this.span(node));
+    }
+    return fields;
+  }
+
+  private string(node: ts.Expression, where: string): string | undefined {
+    if (ts.isStringLiteral(node) && node.text !== "") return node.text;
+    this.bag.add(CODE, `${where} must be a non-empty string`, this.span(node));
+    return undefined;
+  }
+
+  /** A path string, its `${NAME}` and `${NAME:-default}` expanded, resolved against the file's folder. */
+  private path(node: ts.Expression, where: string): string | undefined {
+    const text = this.string(node, where);
+    if (text === undefined) return undefined;
+    let ok = true;
+    const expanded = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+      const value = this.env[name];
+      if (value !== undefined && value !== "") return value;
+      if (fallback !== undefined) return fallback;
+      this.bag.add(CODE, `${where}: the environment variable ${name} is not set (write \${${name}:-default} to give a default)`, this.span(node));
+      ok = false;
+      return "";
+    });
+    if (ok && expanded.includes("${")) {
+      this.bag.add(CODE, `${where}: \${…} must be \${NAME} or \${NAME:-default}`, this.span(node));
+      ok = false;
+    }
+    return ok ? resolve(this.baseDir, expanded) : undefined;
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * A scaffolded project under the pinned Node 22 and 24 (besides the machine's Node, which
+ * `npm test` covers): its own `npm test` (build, then its stdio and HTTP tests), and the
+ * `--example conformance` server, served and tested by the official conformance suite
+ * running on that Node too (no `fs.globSync` shim: Node 22 has it).
+ *
+ * Part of the CI suite (`npm run test:ci`, run by `.ci/run`), not of `npm test`.
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cli } from "../support/cli.js";
+import { conformanceSummary } from "../support/conformance.js";
+import { ROOT, scratchDir, SPEC_DIR } from "../support/corpus.js";
+import { PINNED_NODES } from "../support/node-versions.js";
+
+const SPEC = ["--spec", SPEC_DIR, "--spec-version", "draft"];
+
+/**
+ * The environment that puts `node` (the binary) first on PATH, for npm and every script it
+ * runs. The `npm_*` and `NODE` variables of the npm that started vitest are left out: with
+ * them, a nested npm runs its scripts on that npm's Node, whatever PATH says.
+ */
+function withNode(node: string): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^npm_/i.test(key) && key !== "NODE"));
+  return { ...env, PATH: `${dirname(node)}:${process.env.PATH ?? ""}` };
+}
+
+let project: string;
+let fixture: string;
+
+beforeAll(async () => {
+  project = join(scratchDir("nodes-scaffold"), "server");
+  expect((await cli("scaffold", project, ...SPEC, "--docs", "tags")).code).toBe(0);
+  const install = spawnSync("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund"], { cwd: project, encoding: "utf8" });
+  expect(install.status, install.stderr).toBe(0);
+
+  fixture = join(scratchDir("nodes-conformance"), "fixture");
+  expect((await cli("scaffold", fixture, ...SPEC, "--example", "conformance", "--docs", "tags")).code).toBe(0);
+  symlinkSync(join(ROOT, "node_modules"), join(fixture, "node_modules"), "dir");
+  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(fixture, "tsconfig.json")], { encoding: "utf8" });
+  expect(tsc.stdout + tsc.stderr).toBe("");
+}, 600_000);
+
+for (const [major, node] of Object.entries(PINNED_NODES)) {
+  describe(`Node ${major}`, () => {
+    it("a scaffolded project passes its own npm test (stdio and HTTP)", { timeout: 300_000 }, () => {
+      const test = spawnSync("npm", ["test"], { cwd: project, encoding: "utf8", env: withNode(node) });
+      expect(test.status, test.stdout + test.stderr).toBe(0);
+      expect(test.stdout).toMatch(/^(# |ℹ )pass 8$/m);
+      expect(test.stdout).toMatch(/^(# |ℹ )fail 0$/m);
+      // npm, and the scripts it runs, find that Node first on PATH.
+      const version = spawnSync("npm", ["exec", "--", "node", "--version"], { cwd: project, encoding: "utf8", env: withNode(node) });
+      expect(version.stdout).toMatch(new RegExp(`^v${major}\\.`));
+    });
+
+    it("the conformance server passes every scored scenario, suite and server on this Node", { timeout: 300_000 }, async () => {
+      const server = spawn(node, [join(fixture, "dist", "src", "main.js"), "--http", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+      try {
+        const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
+        const url = /listening on (\S+)/.exec(line)?.[1];
+        expect(url, line).toBeDefined();
+        const results = join(fixture, `results-${major}`);
+        mkdirSync(results);
+        const suite = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+        const child = spawn(node, [suite, "server", "--url", url!, "--requirements", "2026-07-28", "-o", results], { stdio: ["ignore", "pipe", "pipe"] });
+        let stdout = "";
+        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+        child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
+        const [exitCode] = (await once(child, "exit")) as [number];
+        const summary = conformanceSummary(stdout, results);
+        const passed = summary.scored.filter((s) => s.ok).length;
+        console.log(`Node ${major}: conformance 2026-07-28: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ${summary.checks.failure} failed`);
+        expect(summary.failures).toEqual([]);
+        expect(summary.scored.length).toBe(37);
+        expect(passed).toBe(37);
+        expect(exitCode).toBe(0);
+      } finally {
+        server.kill();
+      }
+    });
+  });
+}

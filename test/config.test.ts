@@ -1,0 +1,146 @@
+/**
+ * The configuration file (`mcp-schema-codegen.config.json`): found from the current folder
+ * upward, `--config` instead, every output generated and checked without flags, env
+ * expansion in paths, and every problem refused with its `file:line:col`.
+ */
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "../generator/config.js";
+import * as api from "../generator/index.js";
+import { GeneratorError } from "../generator/index.js";
+import { cli } from "./support/cli.js";
+import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+const DRAFT = join(SPEC_DIR, "schema", "draft", "schema.ts");
+const home = process.cwd();
+afterEach(() => process.chdir(home));
+
+/** Writes a config file into `dir` and returns its path. */
+function writeConfig(dir: string, config: unknown): string {
+  const file = join(dir, CONFIG_FILE_NAME);
+  writeFileSync(file, typeof config === "string" ? config : `${JSON.stringify(config, null, 2)}\n`);
+  return file;
+}
+
+/** The located messages of a config that fails to load. */
+function problems(file: string, env: NodeJS.ProcessEnv = {}): string[] {
+  try {
+    loadConfig(file, env);
+  } catch (error) {
+    if (!(error instanceof GeneratorError)) throw error;
+    return error.diagnostics.map((d) => `${d.span ? `${d.span.line}:${d.span.column} ` : ""}${d.code} ${d.message}`);
+  }
+  return [];
+}
+
+describe("mcp-schema-codegen.config.json", () => {
+  it("is found in the current folder or the nearest above it", () => {
+    const dir = scratchDir("config-find");
+    const nested = join(dir, "a", "b");
+    mkdirSync(nested, { recursive: true });
+    const file = writeConfig(dir, { outputs: [] });
+    expect(findConfigFile(nested)).toBe(file);
+    expect(findConfigFile(dir)).toBe(file);
+  });
+
+  it("drives generate and generate --check without flags, from a subfolder; option flags apply to every output", async () => {
+    const dir = scratchDir("config-run");
+    writeConfig(dir, {
+      $schema: "ignored",
+      outputs: [
+        { input: { schema: relative(dir, DRAFT) }, out: "gen/a", options: { docs: "none", targets: ["types"] } },
+        { input: { spec: "${CONFIG_TEST_SPEC:-" + relative(dir, SPEC_DIR) + "}", version: "draft" }, out: "gen/b", options: { targets: ["errors"], importExtension: "ts" } },
+      ],
+    });
+    mkdirSync(join(dir, "sub"));
+    process.chdir(join(dir, "sub"));
+    const first = await cli("generate");
+    expect(first.stderr).toBe("");
+    expect(first.code).toBe(0);
+    expect(readdirSync(join(dir, "gen", "a"))).toEqual(["types.ts"]);
+    expect(readdirSync(join(dir, "gen", "b")).sort()).toEqual(["errors.ts", "types.ts"]);
+    expect(await cli("generate", "--check")).toMatchObject({ code: 0 });
+    // A flag overrides every output's option: the folders drift from what is on disk.
+    const drift = await cli("generate", "--check", "--docs", "tags");
+    expect(drift.code).toBe(1);
+    expect(drift.stdout).toContain(`changed: ${join(dir, "gen", "a", "types.ts")}`);
+  });
+
+  it("--config names the file; it cannot be mixed with --out or an input", async () => {
+    const dir = scratchDir("config-flag");
+    const file = join(dir, "other.json");
+    writeFileSync(file, JSON.stringify({ outputs: [{ input: { schema: DRAFT }, out: join(dir, "out"), options: { targets: ["types"] } }] }));
+    expect((await cli("generate", "--config", file)).code).toBe(0);
+    expect(readdirSync(join(dir, "out"))).toEqual(["types.ts"]);
+    const mixed = await cli("generate", "--config", file, "--out", join(dir, "x"));
+    expect(mixed.code).toBe(2);
+    expect(mixed.stderr).toContain("error MCG001: --config cannot be combined with");
+  });
+
+  it("without flags and without a config file, says what is missing (exit 2)", async () => {
+    // test/.tmp lies inside the repository, whose own config would be found: look from / instead.
+    process.chdir("/");
+    const none = await cli("generate");
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain(`error MCG001: missing input: give --schema <file> (or --spec <dir> with --spec-version <name>) and --out <dir>, or write a ${CONFIG_FILE_NAME}`);
+  });
+
+  it("refuses unknown keys, wrong types and values, unset variables, with file:line:col (MCG020), all at once", () => {
+    const dir = scratchDir("config-bad");
+    const file = writeConfig(
+      dir,
+      [
+        "{",
+        '  "outputs": [',
+        "    {",
+        '      "input": { "spec": "${NO_SUCH_VAR}", "version": "draft" },',
+        '      "out": "gen",',
+        '      "options": { "docs": "some", "targets": "types", "frobnicate": true }',
+        "    },",
+        '    { "input": { "schema": "a.ts", "spec": "b" }, "outt": "x" }',
+        "  ],",
+        '  "extra": 1',
+        "}",
+      ].join("\n"),
+    );
+    expect(problems(file)).toEqual([
+      "4:26 MCG020 outputs[0].input.spec: the environment variable NO_SUCH_VAR is not set (write ${NO_SUCH_VAR:-default} to give a default)",
+      '6:28 MCG020 outputs[0].options.docs: "some" is not one of full, tags, none',
+      "6:47 MCG020 outputs[0].options.targets must be an array of: types, validators, errors, meta, methods, dispatch, index",
+      '6:56 MCG020 outputs[0].options: unknown key "frobnicate"; allowed: docs, numberType, targets, enumStyle, protocolRules, importExtension',
+      '8:5 MCG020 outputs[1]: missing "out"',
+      '8:16 MCG020 outputs[1].input: give either "schema", or "spec" with "version", not both',
+      '8:51 MCG020 outputs[1]: unknown key "outt"; allowed: input, out, options',
+      '10:3 MCG020 the configuration: unknown key "extra"; allowed: $schema, outputs',
+    ]);
+  });
+
+  it("expands ${NAME} and ${NAME:-default} in paths, against the file's folder", () => {
+    const dir = scratchDir("config-env");
+    const file = writeConfig(dir, { outputs: [{ input: { spec: "${SPEC:-spec}", version: "draft" }, out: "${OUT}/gen" }] });
+    const [withDefault] = loadConfig(file, { OUT: "o" }).outputs;
+    expect(withDefault).toEqual({ input: { specDir: join(dir, "spec"), version: "draft" }, out: join(dir, "o", "gen"), options: {} });
+    expect(loadConfig(file, { OUT: "/abs", SPEC: "/s" }).outputs[0]!.input).toEqual({ specDir: "/s", version: "draft" });
+  });
+
+  it("refuses text that is not JSON, at the place it breaks", () => {
+    const dir = scratchDir("config-syntax");
+    const file = writeConfig(dir, '{\n  "outputs": [\n    { "out": "x", },\n  ]\n}\n');
+    const [problem] = problems(file);
+    expect(problem).toMatch(/^3:\d+ MCG020 not valid JSON: /);
+  });
+
+  it("the library API exports the reader", () => {
+    expect([api.loadConfig, api.findConfigFile, api.CONFIG_FILE_NAME]).toEqual([loadConfig, findConfigFile, CONFIG_FILE_NAME]);
+  });
+
+  it("this repository's npm run generate uses it", () => {
+    const config = loadConfig(join(ROOT, CONFIG_FILE_NAME), { MCP_SPEC_DIR: SPEC_DIR });
+    expect(config.outputs.map((o) => relative(ROOT, o.out))).toEqual([join("generated", "draft"), join("generated", "2025-11-25")]);
+    expect(config.outputs.map((o) => o.input)).toEqual([
+      { specDir: SPEC_DIR, version: "draft" },
+      { specDir: SPEC_DIR, version: "2025-11-25" },
+    ]);
+  });
+});

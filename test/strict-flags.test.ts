@@ -1,0 +1,153 @@
+/**
+ * Vendored output must compile in the strictest project a user has: for every corpus
+ * version, every generated file (default options, every target) is type-checked with every
+ * strictness flag below at once, under module NodeNext and Bundler, on TypeScript 6 (the
+ * project's) and the latest TypeScript 5 (`typescript5`). A user cannot exclude a vendored
+ * folder from these flags (tsc checks every imported file), so none may be left out.
+ *
+ * One program per compiler and module mode holds every version's folder (one library load
+ * for all), and each test reads its own version's diagnostics.
+ */
+import { writeFileSync } from "node:fs";
+import { join, relative, sep } from "node:path";
+import ts6 from "typescript";
+import ts5 from "typescript5";
+import { beforeAll, describe, expect, it } from "vitest";
+import { generate } from "../generator/index.js";
+import { corpusVersions, scratchDir, writeGenerated } from "./support/corpus.js";
+import { readmeUsageExample } from "./support/readme.js";
+
+/** Every flag a strict project may turn on (tsconfig names), all at once. */
+export const STRICTEST_FLAGS = {
+  strict: true,
+  exactOptionalPropertyTypes: true,
+  noUncheckedIndexedAccess: true,
+  noPropertyAccessFromIndexSignature: true,
+  noUnusedLocals: true,
+  noUnusedParameters: true,
+  noImplicitReturns: true,
+  noImplicitOverride: true,
+  noFallthroughCasesInSwitch: true,
+  verbatimModuleSyntax: true,
+  isolatedModules: true,
+  erasableSyntaxOnly: true,
+  isolatedDeclarations: true,
+  // isolatedDeclarations needs declaration output to be on; nothing is written (noEmit).
+  declaration: true,
+  noEmit: true,
+  target: "ES2022",
+  lib: ["ES2022"],
+  types: [],
+} as const;
+
+/** The two module settings a vendoring project uses. */
+const MODULE_MODES = {
+  NodeNext: { module: "NodeNext", moduleResolution: "NodeNext" },
+  Bundler: { module: "ESNext", moduleResolution: "Bundler" },
+} as const;
+
+/** The part of the TypeScript API used here, which both major versions share. */
+type Compiler = Pick<
+  typeof ts6,
+  "convertCompilerOptionsFromJson" | "createProgram" | "getPreEmitDiagnostics" | "flattenDiagnosticMessageText" | "version"
+>;
+
+const COMPILERS: Record<string, Compiler> = { "TypeScript 6": ts6, "TypeScript 5": ts5 as unknown as Compiler };
+
+/** `file:line:col TScode message` of every diagnostic, by version folder name. */
+type DiagnosticsByVersion = Map<string, string[]>;
+
+/** Compiles every `.ts` file under `root/<version>/` as one program. */
+export function compileStrictest(compiler: Compiler, root: string, files: readonly string[], mode: keyof typeof MODULE_MODES, extra: object = {}): DiagnosticsByVersion {
+  const { options, errors } = compiler.convertCompilerOptionsFromJson({ ...STRICTEST_FLAGS, ...MODULE_MODES[mode], ...extra }, root);
+  if (errors.length > 0) throw new Error(`bad compiler options: ${errors.map((e) => compiler.flattenDiagnosticMessageText(e.messageText, " ")).join("; ")}`);
+  const program = compiler.createProgram([...files], options);
+  const byVersion: DiagnosticsByVersion = new Map();
+  for (const d of compiler.getPreEmitDiagnostics(program)) {
+    const text = compiler.flattenDiagnosticMessageText(d.messageText, " ");
+    if (!d.file || d.start === undefined) {
+      byVersion.set("(options)", [...(byVersion.get("(options)") ?? []), `TS${d.code} ${text}`]);
+      continue;
+    }
+    const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+    const path = relative(root, d.file.fileName);
+    const version = path.split(sep)[0] ?? path;
+    byVersion.set(version, [...(byVersion.get(version) ?? []), `${path}:${line + 1}:${character + 1} TS${d.code} ${text}`]);
+  }
+  return byVersion;
+}
+
+const versions = corpusVersions();
+const root = scratchDir("strict-flags");
+const files: string[] = [];
+
+beforeAll(async () => {
+  // An ESM project, as NodeNext needs to read the files as modules.
+  writeFileSync(join(root, "package.json"), '{ "type": "module" }\n');
+  for (const version of versions) {
+    const result = await generate({ schema: { path: version.schemaTs } });
+    const dir = writeGenerated(join("strict-flags", version.label), result.files);
+    files.push(...result.files.map((f) => join(dir, f.path)));
+    if (version.label === "draft") {
+      // The README's usage example, beside a copy of the draft's output as ./generated/.
+      const generatedDir = writeGenerated(join("strict-flags", "example", "generated"), result.files);
+      writeFileSync(join(generatedDir, "..", "example.ts"), readmeUsageExample());
+      // The example prints; these programs load no DOM or Node types, so declare console alone.
+      writeFileSync(join(generatedDir, "..", "console.d.ts"), "declare const console: { log(...data: unknown[]): void };\n");
+      files.push(join(generatedDir, "..", "example.ts"), join(generatedDir, "..", "console.d.ts"));
+    }
+  }
+});
+
+for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
+  for (const mode of Object.keys(MODULE_MODES) as (keyof typeof MODULE_MODES)[]) {
+    describe(`${compilerName} (${compiler.version}), module ${mode}, every strictness flag`, () => {
+      let diagnostics: DiagnosticsByVersion;
+      beforeAll(() => {
+        diagnostics = compileStrictest(compiler, root, files, mode);
+      });
+
+      it("takes the options", () => {
+        expect(diagnostics.get("(options)") ?? []).toEqual([]);
+      });
+
+      it("the README's usage example compiles against the draft's output", () => {
+        expect(diagnostics.get("example") ?? []).toEqual([]);
+      });
+
+      for (const version of versions) {
+        it(`${version.label}: every generated file, the runtime modules included, compiles`, () => {
+          const own = files.filter((f) => f.includes(`${sep}${version.label}${sep}`));
+          expect(own.length).toBeGreaterThanOrEqual(7);
+          expect(own.filter((f) => f.includes(`${sep}runtime${sep}`)).length).toBeGreaterThanOrEqual(3);
+          expect(diagnostics.get(version.label) ?? []).toEqual([]);
+        });
+      }
+    });
+  }
+}
+
+describe("--import-extension ts and none compile too (draft, every strictness flag)", () => {
+  const variants = [
+    { extension: "ts", mode: "NodeNext", extra: { allowImportingTsExtensions: true } },
+    { extension: "ts", mode: "Bundler", extra: { allowImportingTsExtensions: true } },
+    { extension: "none", mode: "Bundler", extra: {} },
+  ] as const;
+  const draft = versions.find((v) => v.label === "draft")!;
+  const generated = new Map<string, ReturnType<typeof generate>>();
+  const generateWith = (extension: "ts" | "none") => {
+    if (!generated.has(extension)) generated.set(extension, generate({ schema: { path: draft.schemaTs }, importExtension: extension, docs: "none" }));
+    return generated.get(extension)!;
+  };
+  for (const { extension, mode, extra } of variants) {
+    for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
+      it(`${extension} under ${mode}, ${compilerName}`, async () => {
+        const label = `ext-${extension}-${mode}-${compilerName.replace(/\s/g, "")}`;
+        const result = await generateWith(extension);
+        const dir = writeGenerated(join("strict-flags", label), result.files);
+        const diagnostics = compileStrictest(compiler, root, result.files.map((f) => join(dir, f.path)), mode, extra);
+        expect([...diagnostics.values()].flat()).toEqual([]);
+      });
+    }
+  }
+});
