@@ -15,6 +15,8 @@ import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
 import { compareOutput, writeFileAtomic, writeOutput } from "./write.js";
+import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
+import { lockedSpecDir } from "./spec/index.js";
 import { packageNameFor, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
@@ -33,7 +35,7 @@ export const EXIT_DRIFT = 1;
 export const EXIT_ERROR = 2;
 
 /** The generate flags: the options table's (commander names them by `key`), and the rest. */
-interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>> {
+interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>, LockedInputFlags {
   schema?: string;
   spec?: string;
   specVersion?: string;
@@ -64,8 +66,9 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
     .description("generate code from one schema.ts into a folder")
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file")
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25")
+    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25 (without --spec: of the locked spec revision)")
     .requiredOption("--out <dir>", "the output folder (written atomically)");
+  addLockedInputOptions(generateCommand);
   for (const spec of OPTION_SPECS) {
     const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")}; default: all)` : spec.description);
     generateCommand.addOption(spec.list ? option : option.choices(spec.choices).default(DEFAULT_OPTIONS[spec.key]));
@@ -84,13 +87,13 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
       exitCode = await runGenerate(flags, io);
     });
 
-  program
+  const scaffoldCommand = program
     .command("scaffold")
     .description("write a runnable MCP server project: generated code, one handler stub per method, stdio and HTTP transports, tests")
     .argument("<dir>", "the project folder to create (must be empty unless --force)")
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file of a stateless revision (2026-07-28 or later)")
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft")
+    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft (without --spec: of the locked spec revision)")
     .option("--name <name>", "the npm package name (default: from the folder name)")
     .addOption(new Option("--example <name>", "handlers of an example instead of stubs").choices([...SCAFFOLD_EXAMPLES]))
     .addOption(new Option("--docs <mode>", "doc comments in the generated code").choices(["full", "tags", "none"]).default("full"))
@@ -105,6 +108,9 @@ export async function run(argv: readonly string[], io: CliIO = processIO): Promi
       debug = Boolean(flags.debug);
       exitCode = await runScaffold(dir, flags, io);
     });
+  addLockedInputOptions(scaffoldCommand);
+
+  addSpecCommands(program, io, (flagDebug) => (debug = flagDebug), (code) => (exitCode = code));
 
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
@@ -131,7 +137,7 @@ function shellQuote(dir: string): string {
 }
 
 /** The scaffold flags. */
-interface ScaffoldFlags {
+interface ScaffoldFlags extends LockedInputFlags {
   schema?: string;
   spec?: string;
   specVersion?: string;
@@ -146,7 +152,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   try {
     const name = flags.name ?? packageNameFor(dir);
     const files = await scaffoldFiles({
-      schema: schemaInput(flags),
+      schema: await schemaInput(flags, io),
       name,
       docs: flags.docs,
       ...(flags.example !== undefined ? { example: flags.example } : {}),
@@ -161,9 +167,22 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   }
 }
 
-function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion">): SchemaInput {
+/**
+ * The input the flags name: `--schema`, `--spec` + `--spec-version`, or `--spec-version` alone,
+ * which reads the revision pinned in the lock file from the cache (fetching it unless `--offline`).
+ */
+export async function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput> {
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
   if (flags.schema) return { path: flags.schema };
+  if (flags.specVersion && !flags.spec) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flags.specVersion)) throw usage(`--spec-version ${flags.specVersion} is not a version name`);
+    const specDir = await lockedSpecDir(flags.specVersion, {
+      ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
+      ...(flags.offline ? { offline: true } : {}),
+      onProgress: (line) => io.stderr(`${line}\n`),
+    });
+    return { specDir, version: flags.specVersion };
+  }
   if (flags.spec && flags.specVersion) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flags.specVersion) || !existsSync(join(flags.spec, "schema", flags.specVersion))) {
       throw usage(`--spec-version ${flags.specVersion} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
@@ -171,8 +190,7 @@ function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion
     return { specDir: flags.spec, version: flags.specVersion };
   }
   if (flags.spec) throw usage(`--spec needs --spec-version${versionsIn(flags.spec)}`);
-  if (flags.specVersion) throw usage("--spec-version needs --spec <dir>, the spec repository folder");
-  throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>");
+  throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>, or --spec-version <name> alone for the locked spec revision (see `spec fetch`)");
 }
 
 /** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
@@ -185,7 +203,7 @@ function versionsIn(specDir: string): string {
   }
 }
 
-function usage(message: string): GeneratorError {
+export function usage(message: string): GeneratorError {
   return new GeneratorError([{ code: "MCG001", message }]);
 }
 
@@ -211,7 +229,7 @@ function chosenOptions(flags: GenerateFlags): Partial<GeneratorOptions> {
 
 async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
   try {
-    const options: GenerateOptions = { schema: schemaInput(flags), ...chosenOptions(flags) };
+    const options: GenerateOptions = { schema: await schemaInput(flags, io), ...chosenOptions(flags) };
     const result = await generate(options);
     for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
     if (flags.check) {
@@ -251,12 +269,12 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
   }
 }
 
-function reportError(error: unknown, io: CliIO, debug: boolean): void {
+export function reportError(error: unknown, io: CliIO, debug: boolean, outcome = "nothing was written"): void {
   if (error instanceof GeneratorError) {
     for (const w of error.warnings) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
     const n = error.diagnostics.length;
-    io.stderr(`${n} error${n === 1 ? "" : "s"}; nothing was written\n`);
+    io.stderr(`${n} error${n === 1 ? "" : "s"}; ${outcome}\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`error MCG999: internal error: ${message}\n`);
