@@ -10,9 +10,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic, GeneratorError } from "../generator/index.js";
-import { fetchSpec, lockedSpecDir, readLock, type FetchOptions } from "../generator/spec/index.js";
+import { fetchSpec, findCorpus, lockedSpecDir, readLock, type FetchOptions } from "../generator/spec/index.js";
 import { cli } from "./support/cli.js";
-import { ROOT, SPEC_DIR, scratchDir } from "./support/corpus.js";
+import { ROOT, SPEC_DIR, SPEC_DIR_2026_07_13, SPEC_LOCK, scratchDir } from "./support/corpus.js";
 import { corpusEntries, refusedPort, startSpecServer, tarGz, type SpecServer, type TarEntry } from "./support/spec-server.js";
 
 const COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15";
@@ -254,5 +254,32 @@ describe("--spec-version without --spec", () => {
     expect(result.stderr).toBe(
       `error MCG504: no lock file ${join(dir, "none.json")}: run \`mcp-schema-codegen spec fetch\` to pin a spec revision, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; nothing was written\n`,
     );
+  });
+});
+
+describe("this repository's own corpus (npm run generate, npm test)", () => {
+  const COMMIT_2026_07_13 = "9a4ff8af92ba00cbddbf94672dfade9279987e66";
+
+  it("is $MCP_SPEC_DIR when it exists, else every pin of mcp-spec.lock.json, fetched into the cache", async () => {
+    const { dir, cache } = place("corpus");
+    server.routes.set(COMMIT_2026_07_13, { kind: "archive", body: tarGz(`modelcontextprotocol-${COMMIT_2026_07_13}`, corpusEntries(SPEC_DIR_2026_07_13), COMMIT_2026_07_13) });
+    const options = { lockFile: SPEC_LOCK, cacheDir: cache, baseUrl: server.baseUrl, variable: "MCP_SPEC_DIR" };
+    expect(await findCorpus(SPEC_DIR, options)).toEqual({ source: "environment", dirs: [SPEC_DIR] });
+    const before = server.requests.length;
+    expect(await findCorpus(join(dir, "no-such-spec"), options)).toEqual({ source: "cache", dirs: [join(cache, COMMIT), join(cache, COMMIT_2026_07_13)] });
+    expect(server.requests.slice(before)).toEqual([COMMIT, COMMIT_2026_07_13]);
+    expect(readdirSync(join(cache, COMMIT_2026_07_13, "schema"))).toEqual(["draft"]);
+  });
+
+  it("missing, with no network, is one message naming both ways to provide it (MCG507)", async () => {
+    const { dir, cache } = place("corpus-missing");
+    const port = await refusedPort();
+    const base = `http://127.0.0.1:${port}/tar.gz`;
+    const options = { lockFile: SPEC_LOCK, cacheDir: cache, baseUrl: base, variable: "MCP_SPEC_DIR" };
+    expect(await failure(findCorpus(join(dir, "no-such-spec"), options))).toEqual([
+      `error MCG507: no spec corpus: MCP_SPEC_DIR ${join(dir, "no-such-spec")} does not exist, and the revisions pinned in ${SPEC_LOCK} could not be had ` +
+        `(MCG501 cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>). ` +
+        `Either set MCP_SPEC_DIR to a spec repository folder (one holding schema/<version>/schema.ts), or connect to the internet so that the pinned revisions are downloaded into ${cache}`,
+    ]);
   });
 });

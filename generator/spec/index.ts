@@ -395,3 +395,48 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   const [fetched] = await fetchSpec({ ...where, ref: pin.ref === pin.commit ? pin.commit : pin.ref, ...(options.offline ? { offline: true } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   return fetched!.dir;
 }
+
+// ---- this repository's own corpus --------------------------------------------------------
+
+/** Where a spec corpus was found: the folder of each pin (the first is the main one). */
+export interface Corpus {
+  /** `environment`: the folder the caller named; `cache`: the lock's revisions in the cache. */
+  readonly source: "environment" | "cache";
+  readonly dirs: readonly string[];
+}
+
+/**
+ * The spec corpus a repository's scripts and tests read (this one's `npm run generate` and
+ * `npm test`): `specDir` when it exists (the caller passes `$MCP_SPEC_DIR` or its default, and
+ * `besides` the folders of the other pins, when they exist beside it); otherwise every pin of
+ * `lockFile`, fetched into the cache when missing (unless `offline`).
+ *
+ * @throws GeneratorError MCG507, one message naming both ways to provide the spec, with the
+ *   reason the locked revision could not be had.
+ */
+export async function findCorpus(
+  specDir: string,
+  options: LockedSpecOptions & { readonly besides?: readonly string[]; readonly variable?: string },
+): Promise<Corpus> {
+  if (existsSync(join(specDir, "schema"))) {
+    return { source: "environment", dirs: [specDir, ...(options.besides ?? []).filter((d) => existsSync(d))] };
+  }
+  const where = located(options);
+  try {
+    const fetched = await fetchSpec({
+      ...where,
+      ...(options.offline ? { offline: true } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    return { source: "cache", dirs: fetched.map((f) => f.dir) };
+  } catch (error) {
+    if (!(error instanceof GeneratorError)) throw error;
+    const reason = error.diagnostics.map((d) => `${d.code} ${d.message}`).join("; ");
+    throw fail(
+      "MCG507",
+      `no spec corpus: ${options.variable ?? "the spec folder"} ${specDir} does not exist, and the revisions pinned in ${where.lockFile} could not be had (${reason}). ` +
+        `Either set ${options.variable ?? "the spec folder"} to a spec repository folder (one holding schema/<version>/schema.ts), or connect to the internet so that the pinned revisions are downloaded into ${where.cacheDir}`,
+    );
+  }
+}

@@ -6,7 +6,7 @@
  * 127.0.0.1 that serves them by ref. The server closes itself after `lifetimeMs`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { Header, Pax } from "tar";
@@ -58,7 +58,7 @@ export function corpusEntries(specDir: string, replace: Readonly<Record<string, 
       entries.push({ path: relative, body: replace[relative] ?? readFileSync(full) });
     }
   };
-  for (const name of ["LICENSE", "docs", "schema"]) walk(name);
+  for (const name of ["LICENSE", "docs", "schema"]) if (existsSync(join(specDir, name))) walk(name);
   return entries;
 }
 
