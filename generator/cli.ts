@@ -14,7 +14,10 @@ import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { compareOutput, writeFileAtomic, writeOutput } from "./write.js";
+import { compareOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
+import { diffSnapshots, formatDiff } from "./diff/index.js";
+import { MANIFEST_FILE, manifestFile, readManifest, type Manifest } from "./diff/manifest.js";
+import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { lockedSpecDir } from "./spec/index.js";
 import { packageNameFor, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
@@ -232,18 +235,17 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
     const options: GenerateOptions = { schema: await schemaInput(flags, io), ...chosenOptions(flags) };
     const result = await generate(options);
     for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
+    // The manifest goes with the generated files: `--check` reads it to explain drift.
+    const manifest = manifestFile(result, GENERATOR_VERSION);
+    const files = [...result.files, manifest];
     if (flags.check) {
-      const statuses = compareOutput(flags.out, result.files);
+      const statuses = compareOutput(flags.out, files);
       const drift = statuses.filter((s) => s.state !== "unchanged");
       if (drift.length === 0) {
-        io.stdout(`${flags.out}: ${statuses.length} ${statuses.length === 1 ? "file" : "files"} up to date\n`);
+        io.stdout(`${flags.out}: ${result.files.length} ${result.files.length === 1 ? "file" : "files"} up to date\n`);
         return EXIT_OK;
       }
-      for (const s of drift) {
-        io.stdout(`${s.state}: ${flags.out}/${s.path}\n`);
-        if (s.diff) io.stdout(`${s.diff}\n`);
-      }
-      io.stdout(`${drift.length} ${drift.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`);
+      explainDrift(flags.out, manifest, drift, io);
       return EXIT_DRIFT;
     }
     // Refuse a --dump-ir path whose folder is missing before anything is written.
@@ -253,12 +255,12 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
         throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${flags.dumpIr}: the folder ${folder} does not exist` }]);
       }
     }
-    const statuses = writeOutput(flags.out, result.files, {
+    const statuses = writeOutput(flags.out, files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${flags.out}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
     });
     if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
-    const count = (state: string) => statuses.filter((s) => s.state === state).length;
+    const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;
     const removed = count("stale");
     const written = count("changed") + count("missing");
     io.stdout(`${flags.out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
@@ -267,6 +269,42 @@ async function runGenerate(flags: GenerateFlags, io: CliIO): Promise<number> {
     reportError(error, io, Boolean(flags.debug));
     return EXIT_ERROR;
   }
+}
+
+/**
+ * What `--check` prints for drift: when the input changed, the protocol changes (from the
+ * manifest on disk) before the file diffs; when only the options changed, which ones and the
+ * files that differ, without their diffs; otherwise the file diffs.
+ */
+function explainDrift(out: string, manifest: GeneratedFile, drift: readonly FileStatus[], io: CliIO): void {
+  const fresh = JSON.parse(manifest.contents) as Manifest;
+  const old = readManifest(out);
+  const code = drift.filter((s) => s.path !== MANIFEST_FILE);
+  const files = code.length > 0 ? code : drift;
+  const tally = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
+  if (old && old.input.sha256 !== fresh.input.sha256) {
+    io.stdout(`the input changed since ${out} was generated: ${fresh.input.file} sha256 ${old.input.sha256.slice(0, 12)}… → ${fresh.input.sha256.slice(0, 12)}…\n`);
+    io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(old.protocol, fresh.protocol)).replace(/^(?=.)/gm, "  ")}`);
+  } else if (old && optionChanges(old.options, fresh.options).length > 0) {
+    io.stdout(`only the options changed since ${out} was generated: ${optionChanges(old.options, fresh.options).join(", ")}\n`);
+    for (const s of files) io.stdout(`${s.state}: ${out}/${s.path}\n`);
+    io.stdout(tally);
+    return;
+  } else if (old && old.generator !== fresh.generator) {
+    io.stdout(`${out} was generated by mcp-schema-codegen ${old.generator}; this is ${fresh.generator}\n`);
+  }
+  for (const s of files) {
+    io.stdout(`${s.state}: ${out}/${s.path}\n`);
+    if (s.diff) io.stdout(`${s.diff}\n`);
+  }
+  io.stdout(tally);
+}
+
+/** `--docs full → tags` for each option whose value differs. */
+function optionChanges(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
+  return Object.keys(after)
+    .filter((flag) => before[flag] !== after[flag])
+    .map((flag) => `${flag} ${before[flag] ?? "(unset)"} → ${after[flag]}`);
 }
 
 export function reportError(error: unknown, io: CliIO, debug: boolean, outcome = "nothing was written"): void {

@@ -201,7 +201,7 @@ beforeAll(async () => {
   template = join(dir, "out");
   const good = await runCli(dir, ["--schema", GOOD_SCHEMA, "--out", template, "--docs", "none", ...TARGETS]);
   expect(good.code, good.stderr).toBe(0);
-  expect(readdirSync(template).sort()).toEqual(["types.ts", "validators.ts"]);
+  expect(readdirSync(template).sort()).toEqual(["codegen-manifest.json", "types.ts", "validators.ts"]);
 });
 
 afterAll(() => {
