@@ -20,9 +20,9 @@ export interface LockedInputFlags {
 }
 
 /** Adds `--offline` and `--lock` to a command that reads a schema. */
-export function addLockedInputOptions(command: Command): void {
+export function addLockedInputOptions(command: Command, offline = "with --spec-version alone: never use the network; the locked revision must be in the cache"): void {
   command
-    .option("--offline", "with --spec-version alone: never use the network; the locked revision must be in the cache")
+    .option("--offline", offline)
     .option("--lock <file>", `the spec lock file (default: ./${LOCK_FILE_NAME})`);
 }
 
@@ -56,7 +56,7 @@ export function addSpecCommands(program: Command, io: CliIO, setDebug: (debug: b
       setDebug(Boolean(flags.debug));
       setExit(await runFetch(flags, io));
     });
-  addLockedInputOptions(fetchCommand);
+  addLockedInputOptions(fetchCommand, "never use the network: only check that the locked revisions are in the cache");
 
   const diffCommand = program
     .command("diff")

@@ -169,6 +169,14 @@ describe("spec fetch", () => {
     }
   });
 
+  it("removes a temporary folder a killed run left in the cache", async () => {
+    const { options, cache } = place("abandoned");
+    mkdirSync(join(cache, `.tmp-${COMMIT}-99999999-abcd1234`, "schema"), { recursive: true });
+    mkdirSync(join(cache, `.tmp-${COMMIT}-${process.pid}-abcd1234`), { recursive: true });
+    await fetchSpec({ ...options, ref: "main" });
+    expect(cacheEntries(cache)).toEqual([`.tmp-${COMMIT}-${process.pid}-abcd1234`, COMMIT]);
+  });
+
   it("two fetches at once both succeed, leaving one cache folder and no temporary folder", async () => {
     const { options, cache } = place("concurrent");
     const before = server.requests.length;

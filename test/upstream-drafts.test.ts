@@ -90,6 +90,14 @@ describe("one root cause, one diagnostic", () => {
     ]);
   });
 
+  it("reports a broken alias once, not again for each declaration built from it", async () => {
+    const failure = await generate({ schema: { path: join(DIR, "cascade-alias.ts") } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => formatDiagnostic(d)).map((line) => line.slice(line.indexOf("cascade-alias.ts")))).toEqual([
+      "cascade-alias.ts:2:31 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
+    ]);
+  });
+
   it("still reports a real cycle", async () => {
     const text = "export interface A extends B {}\nexport interface B extends A {}\n";
     const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);

@@ -337,6 +337,7 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
 async function install(cacheDir: string, commit: string, archive: Buffer, check: (digests: Record<string, string>) => void): Promise<string> {
   const target = join(cacheDir, commit);
   fsStep("create the cache folder", cacheDir, () => mkdirSync(cacheDir, { recursive: true }));
+  removeAbandoned(cacheDir);
   const temp = join(cacheDir, `.tmp-${commit}-${process.pid}-${randomBytes(4).toString("hex")}`);
   fsStep("create", temp, () => mkdirSync(temp));
   try {
@@ -364,6 +365,23 @@ async function install(cacheDir: string, commit: string, archive: Buffer, check:
     return target;
   } finally {
     rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** Removes temporary folders that killed runs left in the cache (`.tmp-<commit>-<pid>-<hex>` of a pid no longer alive). */
+function removeAbandoned(cacheDir: string): void {
+  for (const name of readdirSync(cacheDir)) {
+    const pid = Number(/^\.tmp-[0-9a-f]{40}-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(cacheDir, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
