@@ -410,7 +410,7 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   if (version !== undefined && !Object.hasOwn(pin.schemas, version)) {
     throw fail("MCG506", `the locked spec revision ${pin.commit} (${where.lockFile}) has no version ${version}; versions there: ${Object.keys(pin.schemas).sort().join(", ")}`);
   }
-  const [fetched] = await fetchSpec({ ...where, ref: pin.ref === pin.commit ? pin.commit : pin.ref, ...(options.offline ? { offline: true } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const [fetched] = await fetchSpec({ ...where, ref: pin.ref, ...(options.offline ? { offline: true } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
   return fetched!.dir;
 }
 
