@@ -5,7 +5,7 @@
  * the two schema.ts files themselves.
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
@@ -441,5 +441,20 @@ describe("generate --check explains drift in the protocol's terms", () => {
         `changed: ${out}/types.ts\nchanged: ${out}/validators.ts\n2 files differ; run without --check to regenerate\n`,
       stderr: "",
     });
+  });
+
+  it("an output without a manifest (written before manifests): the input change from the headers", async () => {
+    const out = join(scratchDir("check-no-manifest"), "out");
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).code).toBe(0);
+    rmSync(join(out, "codegen-manifest.json"));
+    const options = await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types", "--docs", "tags", "--check");
+    expect(options.stdout.split("\n").slice(0, 2)).toEqual([`only the options changed since ${out} was generated: --docs full → tags`, `changed: ${out}/types.ts`]);
+    const input = await cli("generate", "--schema", AFTER, "--out", out, "--targets", "types", "--check");
+    expect(input.code).toBe(1);
+    expect(input.stdout.split("\n").slice(0, 3)).toEqual([
+      `the input changed since ${out} was generated: after.ts sha256 ${createHash("sha256").update(readFileSync(BEFORE)).digest("hex").slice(0, 12)}… → ${createHash("sha256").update(readFileSync(AFTER)).digest("hex").slice(0, 12)}…`,
+      `(${out} has no codegen-manifest.json, so the protocol changes cannot be listed; it is written by the next run without --check)`,
+      `changed: ${out}/types.ts`,
+    ]);
   });
 });
