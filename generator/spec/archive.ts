@@ -61,7 +61,7 @@ function splitEntryPath(raw: string, url: string): { top: string; rest: string }
   if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has an absolute path`);
   if (/[\\\u0000]/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has a backslash or NUL in its path`);
   const segments = path.split("/");
-  if (segments.some((s) => s === ".." )) throw refuse(url, `entry ${JSON.stringify(raw)} climbs out of the archive's folder (..)`);
+  if (segments.some((s) => s === "..")) throw refuse(url, `entry ${JSON.stringify(raw)} climbs out of the archive's folder (..)`);
   const [top, ...rest] = segments.filter((s) => s !== "" && s !== ".");
   if (top === undefined) throw refuse(url, `entry ${JSON.stringify(raw)} has an empty path`);
   return { top, rest: rest.join("/") };

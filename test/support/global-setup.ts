@@ -18,7 +18,9 @@ export default async function setup(): Promise<void> {
     });
     if (corpus.source === "cache") process.stderr.write(`spec corpus: ${corpus.dirs.join(", ")} (pinned in ${SPEC_LOCK})\n`);
   } catch (error) {
-    if (error instanceof GeneratorError) throw new Error(error.diagnostics.map((d) => formatDiagnostic(d)).join("\n"));
-    throw error;
+    if (!(error instanceof GeneratorError)) throw error;
+    // One message, without a stack trace: what is missing and both ways to provide it.
+    process.stderr.write(`${error.diagnostics.map((d) => formatDiagnostic(d)).join("\n")}\n`);
+    process.exit(2);
   }
 }
