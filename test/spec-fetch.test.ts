@@ -6,7 +6,7 @@
  * symbolic links, a huge entry), each refused with nothing cached.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic, GeneratorError } from "../generator/index.js";
@@ -126,6 +126,23 @@ describe("spec fetch", () => {
       await local.close();
     }
     expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("refuses a cached folder that was changed (MCG503), with or without a lock", async () => {
+    const { options, cache, lock } = place("tampered-cache");
+    await fetchSpec({ ...options, ref: "main" });
+    const schema = join(cache, COMMIT, "schema", "draft", "schema.ts");
+    writeFileSync(schema, "export type Edited = string;\n");
+    const edited = sha256("export type Edited = string;\n");
+    expect(await failure(fetchSpec(options))).toEqual([
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${edited}; delete that folder and fetch again`,
+    ]);
+    rmSync(lock);
+    expect(await failure(fetchSpec({ ...options, ref: "main" }))).toEqual([
+      `error MCG503: the cached folder ${join(cache, COMMIT)} differs from the archive of its commit (schema/draft/schema.ts: archive ${DIGESTS.draft}, cached ${edited}); delete it and fetch again`,
+    ]);
+    expect(existsSync(lock)).toBe(false);
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
   });
 
   it("reports a truncated download (MCG501), caching nothing and writing no lock", async () => {

@@ -176,11 +176,11 @@ export function schemaDigests(dir: string): Record<string, string> {
  * locked …, got …` lines. A version the lock does not name is never read (MCG506), so it is
  * not compared.
  */
-function digestMismatches(locked: Readonly<Record<string, string>>, found: Readonly<Record<string, string>>): string[] {
+function digestMismatches(locked: Readonly<Record<string, string>>, found: Readonly<Record<string, string>>, labels: readonly [string, string] = ["locked", "got"]): string[] {
   const versions = Object.keys(locked).sort();
   return versions
     .filter((v) => locked[v] !== found[v])
-    .map((v) => `schema/${v}/schema.ts: locked ${locked[v] ?? "(absent)"}, got ${found[v] ?? "(absent)"}`);
+    .map((v) => `schema/${v}/schema.ts: ${labels[0]} ${locked[v] ?? "(absent)"}, ${labels[1]} ${found[v] ?? "(absent)"}`);
 }
 
 /** The cache folder of a commit, or `undefined` when it is not cached. */
@@ -306,14 +306,14 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
     }
-    const dir = await install(where.cacheDir, info.commit, archive, (digests) => {
+    const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
       if (!enforce) return;
       const mismatches = digestMismatches(job.locked!.schemas, digests);
       if (mismatches.length > 0) {
         throw fail("MCG503", `the archive from ${url} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached`);
       }
     });
-    const pin: SpecPin = enforce ? job.locked! : { ref: job.ref, commit: info.commit, schemas: schemaDigests(dir) };
+    const pin: SpecPin = enforce ? job.locked! : { ref: job.ref, commit: info.commit, schemas: digests };
     if (!enforce) {
       pins[job.index] = pin;
       lockChanged = true;
@@ -332,9 +332,18 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
 /**
  * Extracts `archive` into `<cacheDir>/<commit>` atomically: a temporary folder beside it,
  * checked with `check` (which throws to refuse), then renamed. When another run put the same
- * commit in place first, its folder is kept and checked instead.
+ * commit in place first, its folder is kept if it holds the same `schema.ts` files.
+ *
+ * @returns the folder and the digests of its `schema.ts` files.
+ * @throws GeneratorError MCG502 (extraction failed), what `check` throws, MCG503 (the cached
+ *   folder of that commit differs from the archive), MCG403.
  */
-async function install(cacheDir: string, commit: string, archive: Buffer, check: (digests: Record<string, string>) => void): Promise<string> {
+async function install(
+  cacheDir: string,
+  commit: string,
+  archive: Buffer,
+  check: (digests: Record<string, string>) => void,
+): Promise<{ dir: string; digests: Record<string, string> }> {
   const target = join(cacheDir, commit);
   fsStep("create the cache folder", cacheDir, () => mkdirSync(cacheDir, { recursive: true }));
   removeAbandoned(cacheDir);
@@ -346,23 +355,25 @@ async function install(cacheDir: string, commit: string, archive: Buffer, check:
     } catch (error) {
       throw fail("MCG502", `the archive could not be extracted (${(error as Error).message}); nothing was cached`);
     }
-    check(schemaDigests(temp));
-    if (existsSync(target)) {
-      check(schemaDigests(target));
-      return target;
-    }
+    const digests = schemaDigests(temp);
+    check(digests);
+    const keepExisting = () => {
+      const mismatches = digestMismatches(digests, schemaDigests(target), ["archive", "cached"]);
+      if (mismatches.length > 0) {
+        throw fail("MCG503", `the cached folder ${target} differs from the archive of its commit (${mismatches.join("; ")}); delete it and fetch again`);
+      }
+      return { dir: target, digests };
+    };
+    if (existsSync(target)) return keepExisting();
     try {
       renameSync(temp, target);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       // Another run renamed the same commit into place between our check and our rename.
-      if ((code === "ENOTEMPTY" || code === "EEXIST") && existsSync(target)) {
-        check(schemaDigests(target));
-        return target;
-      }
+      if ((code === "ENOTEMPTY" || code === "EEXIST") && existsSync(target)) return keepExisting();
       throw fail("MCG403", `cannot rename ${temp} to ${target}: ${code ?? (error as Error).message}`);
     }
-    return target;
+    return { dir: target, digests };
   } finally {
     rmSync(temp, { recursive: true, force: true });
   }
