@@ -5,7 +5,7 @@
  * size of the generated code.
  */
 import { readdirSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 import ts from "typescript";
@@ -26,11 +26,14 @@ export type ValidationResult =
 export async function loadGenerated(sourceDir: string, outDir: string): Promise<GeneratedValidators> {
   mkdirSync(outDir, { recursive: true });
   writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
-  for (const file of readdirSync(sourceDir).filter((f) => f.endsWith(".ts"))) {
+  // The generated modules and the runtime modules they import (in `runtime/`).
+  const files = (readdirSync(sourceDir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).sort();
+  for (const file of files) {
     const { outputText } = ts.transpileModule(readFileSync(join(sourceDir, file), "utf8"), {
       fileName: file,
       compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
     });
+    mkdirSync(dirname(join(outDir, file)), { recursive: true });
     writeFileSync(join(outDir, file.replace(/\.ts$/, ".js")), outputText);
   }
   let mod: Record<string, unknown>;

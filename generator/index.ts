@@ -9,6 +9,7 @@ import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
 import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import { loadSchema, type SchemaInput } from "./load/index.js";
+import { runtimeFiles } from "./emit/runtime.js";
 import { lowerSchema } from "./lower/index.js";
 import { GeneratorError, isStackOverflow } from "./errors.js";
 import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions } from "./options.js";
@@ -81,6 +82,8 @@ export interface GenerateResult {
   readonly protocol: ProtocolFacts;
   /** Non-fatal findings (e.g. merged interface declarations). */
   readonly warnings: readonly Diagnostic[];
+  /** The comment every generated file starts with (generator version, input hash, options). */
+  readonly header: string;
 }
 
 /**
@@ -118,7 +121,9 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
       files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
     }
     checkExportCollisions(files, model);
-    return { files, ir, protocol, warnings };
+    // The runtime modules the generated files import, pruned to what they use.
+    files.push(...runtimeFiles(files, header));
+    return { files, ir, protocol, warnings, header };
   } catch (error) {
     // A later stage's errors still come with the warnings found so far.
     if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) {

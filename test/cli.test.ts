@@ -115,14 +115,16 @@ describe("mcp-schema-codegen CLI", () => {
     const out = join(dir, "out");
     const first = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
     expect(first.code).toBe(0);
-    expect(first.stdout).toContain("7 written, 0 unchanged");
-    expect(readdirSync(out).sort()).toEqual(["codegen-manifest.json", "dispatch.ts", "errors.ts", "index.ts", "meta.ts", "methods.ts", "types.ts", "validators.ts"]);
+    // Seven generated modules and the six runtime modules they import.
+    expect(first.stdout).toContain("13 written, 0 unchanged");
+    expect(readdirSync(out).sort()).toEqual(["codegen-manifest.json", "dispatch.ts", "errors.ts", "index.ts", "meta.ts", "methods.ts", "runtime", "types.ts", "validators.ts"]);
+    expect(readdirSync(join(out, "runtime")).sort()).toEqual(["dispatcher.ts", "errors.ts", "json.ts", "meta.ts", "methods.ts", "tool-arguments.ts"]);
     expect(readdirSync(dir).sort()).toEqual(["out"]); // no temporary or lock folder left behind
 
     const past = new Date("2020-01-01T00:00:00Z");
     utimesSync(join(out, "types.ts"), past, past);
     const second = await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags");
-    expect(second.stdout).toContain("0 written, 7 unchanged");
+    expect(second.stdout).toContain("0 written, 13 unchanged");
     expect(statSync(join(out, "types.ts")).mtime.getTime()).toBe(past.getTime());
 
     expect((await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags", "--check")).code).toBe(0);

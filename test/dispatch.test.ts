@@ -4,12 +4,12 @@
  * expected; cancellation, duplicate ids, capability errors, handler failures, subscriptions;
  * hostile messages; and the dispatcher of a revision with an `initialize` handshake.
  */
-import { copyFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
 import { beforeAll, describe, expect, it } from "vitest";
-import { compileDiagnostics, generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { compileDiagnostics, generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
 
 type Json = { [key: string]: unknown };
 type Response = { jsonrpc: "2.0"; id?: string | number; result?: Json; error?: { code: number; message: string; data?: unknown } };
@@ -46,15 +46,13 @@ const ECHO = {
   inputSchema: { type: "object", properties: { text: { type: "string", "x-mcp-header": "Text" } }, required: ["text"] },
 };
 
-/** Generates the draft's modules and copies the scaffold's transports beside them; loads them through vitest. */
+/** Generates the draft's modules; loads them, and the runtime's transports, through vitest. */
 async function load(): Promise<{ dispatch: DispatchModule; http: HttpModule; stdio: StdioModule }> {
-  const dir = scratchDir("dispatch");
-  await generateInto("dispatch/generated", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
-  for (const f of ["http.ts", "stdio.ts"]) copyFileSync(join(ROOT, "templates", "scaffold", "src", f), join(dir, f));
+  const dir = await generateInto("dispatch", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
   return {
-    dispatch: (await import(join(dir, "generated", "dispatch.ts"))) as DispatchModule,
-    http: (await import(join(dir, "http.ts"))) as HttpModule,
-    stdio: (await import(join(dir, "stdio.ts"))) as StdioModule,
+    dispatch: (await import(join(dir, "dispatch.ts"))) as DispatchModule,
+    http: (await import(join(ROOT, "runtime", "http.ts"))) as HttpModule,
+    stdio: (await import(join(ROOT, "runtime", "stdio.ts"))) as StdioModule,
   };
 }
 

@@ -3,71 +3,59 @@
 // Do not edit: regenerate with `mcp-schema-codegen generate`.
 /* eslint-disable */
 import type * as T from "./types.js";
-import { validatorsByType, type ValidationIssue } from "./validators.js";
-import { methodInfo, parseResult, type MethodInfo, type MethodTypes, type RequestMethod } from "./methods.js";
+import { validatorsByType } from "./validators.js";
+import { methodInfo, parseResult, type MethodTypes } from "./methods.js";
+import {
+  dispatcherFor,
+  identity,
+  toolError as textToolError,
+  type DispatchAbortSignal,
+  type DispatchErrorInfo,
+  type DispatchRequestId,
+  type DispatchResponse,
+  type DispatchRevision,
+  type Era,
+  type HandleContext,
+} from "./runtime/dispatcher.js";
+
+export { checkToolArguments } from "./runtime/tool-arguments.js";
+export { HandlerError, notImplemented } from "./runtime/dispatcher.js";
+export type {
+  DispatchAbortSignal,
+  DispatchErrorInfo,
+  DispatchErrorObject,
+  DispatchRequestId,
+  DispatchResponse,
+  Era,
+  HandleContext,
+  OutgoingNotification,
+  SessionState,
+} from "./runtime/dispatcher.js";
 
 /** The protocol revision this dispatcher serves unless `supportedProtocolVersions` says otherwise. */
 export const DISPATCH_PROTOCOL_VERSION = "2025-11-25";
 
-/** A JSON-RPC request id: a string or an integer, never `null`. */
-export type DispatchRequestId = string | number;
-
-/** A response the dispatcher answers with: `{ jsonrpc, id, result }` or `{ jsonrpc, id?, error }` (`id` omitted only when the request's could not be read). */
-export type DispatchResponse =
-  | { readonly jsonrpc: "2.0"; readonly id: DispatchRequestId; readonly result: { readonly [key: string]: unknown } }
-  | { readonly jsonrpc: "2.0"; readonly id?: DispatchRequestId; readonly error: DispatchErrorObject };
-
-/** The `error` member of an error response. */
-export interface DispatchErrorObject {
-  readonly code: number;
-  readonly message: string;
-  readonly data?: unknown;
-}
-
-/** A notification the server sends: `{ jsonrpc: "2.0", method, params? }`. */
-export interface OutgoingNotification {
-  readonly jsonrpc: "2.0";
-  readonly method: string;
-  readonly params?: { readonly [key: string]: unknown };
-}
-
-/** The platform's `AbortSignal` when its lib declares one, else the part of it the dispatcher uses. */
-export type DispatchAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
-
-interface AbortSignalLike {
-  readonly aborted: boolean;
-  readonly reason?: unknown;
-  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
-  removeEventListener(type: "abort", listener: () => void): void;
-}
-
-interface AbortControllerLike {
-  readonly signal: AbortSignalLike;
-  abort(reason?: unknown): void;
-}
-
-const PLATFORM = globalThis as unknown as {
-  AbortController: new () => AbortControllerLike;
-  console?: { error(...args: unknown[]): void };
-  process?: { env?: { [key: string]: string | undefined } };
+/** What the dispatcher knows of revision "2025-11-25": read from the schema by the generator. */
+const REVISION: DispatchRevision = {
+  protocolVersion: "2025-11-25",
+  era: "legacy",
+  methodInfo,
+  validatorsByType,
+  parseResult,
+  metaKeys: {
+    protocolVersion: "io.modelcontextprotocol/protocolVersion",
+    clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+    clientInfo: "io.modelcontextprotocol/clientInfo",
+    logLevel: "io.modelcontextprotocol/logLevel",
+  },
+  cancelledMethod: "notifications/cancelled",
+  builtins: {
+    initialize: "initialize",
+    ping: "ping",
+  },
+  tools: true,
+  cacheable: [],
 };
-
-/**
- * An error a handler throws to choose the JSON-RPC error it is answered with. Any other
- * exception is answered `-32603` with a fixed message: nothing of it reaches the wire.
- *
- * @param code a safe integer; a code that is not one is answered `-32603`
- */
-export class HandlerError extends Error {
-  readonly code: number;
-  readonly data: unknown;
-  constructor(code: number, message: string, data?: unknown) {
-    super(message);
-    this.name = "HandlerError";
-    this.code = code;
-    this.data = data;
-  }
-}
 
 /** What a handler sees of the request besides its params. */
 export interface RequestContext {
@@ -75,12 +63,31 @@ export interface RequestContext {
   readonly method: string;
   /** The request's `params._meta`, checked (`{}` when absent). */
   readonly meta: { readonly [key: string]: unknown };
-  /** Aborted when the request is cancelled (`notifications/cancelled`, or the transport's signal). */
+  /** How the client opened: `modern` (per-request `_meta`) or `legacy` (an `initialize` handshake). */
+  readonly era: Era;
+  /** The protocol revision the client speaks for this request: one of the supported versions. */
+  readonly protocolVersion: string;
+  /** The client's capabilities for this request (`{}` when it declared none). */
+  readonly clientCapabilities: T.ClientCapabilities;
+  /** The client's `Implementation`, when it said. */
+  readonly clientInfo: T.Implementation | undefined;
+  /** The log level the client asked for, when it did. */
+  readonly logLevel: string | undefined;
+  /** Aborted when the request is cancelled (`notifications/cancelled`, or the transport's signal) or its deadline passes. */
   readonly signal: DispatchAbortSignal;
   /** What the transport passed as `HandleContext.transport`. */
   readonly transport: unknown;
   /** Sends a notification about this request (progress, log messages) through the transport; dropped after the response or when the transport has no stream for it. */
   notify<M extends OutgoingNotificationMethod>(method: M, params: OutgoingNotificationParams<M>): void;
+  /**
+   * Throws the `-32021` error (`data.requiredCapabilities`) unless the client's capabilities
+   * include every capability in `required` (an empty object means "present").
+   */
+  requireClientCapabilities(required: T.ClientCapabilities): void;
+  /** `params.inputResponses` of a retried request: the client's answers to the `inputRequests` of an earlier `InputRequiredResult`. */
+  readonly inputResponses: unknown | undefined;
+  /** `params.requestState` of a retried request, echoed from an earlier `InputRequiredResult` (opaque to the client: check it before trusting it). */
+  readonly requestState: string | undefined;
 }
 
 /** Server→client notification methods a handler may send with `context.notify`. */
@@ -161,9 +168,7 @@ export type ServerHandlers = { readonly [M in HandledRequestMethod]?: RequestHan
  * Types a handler table: `defineHandlers({ "tools/list": async () => ({ tools: [] }) })`
  * infers each handler's params and result from the method name.
  */
-export function defineHandlers<H extends ServerHandlers>(handlers: H): H {
-  return handlers;
-}
+export const defineHandlers: <H extends ServerHandlers>(handlers: H) => H = identity;
 
 /** A `tools/call` result a tool returns (see {@link Completable}). */
 export type ToolCallResult = T.CallToolResult | T.CreateTaskResult;
@@ -185,9 +190,7 @@ export interface ToolEntry {
  * A `tools/call` result for a tool that ran and failed in a way the model can read and act
  * on: `{ content: [{ type: "text", text }], isError: true }` (server/tools § Error Handling).
  */
-export function toolError(text: string): ToolCallResult {
-  return { content: [{ type: "text", text }], isError: true } as ToolCallResult;
-}
+export const toolError: (text: string) => ToolCallResult = textToolError;
 
 /** Options of {@link createServerDispatcher}. */
 export interface ServerDispatcherOptions {
@@ -208,30 +211,7 @@ export interface ServerDispatcherOptions {
   readonly onError?: (error: unknown, info: DispatchErrorInfo) => void;
 }
 
-/** What {@link ServerDispatcherOptions.onError} is told. */
-export interface DispatchErrorInfo {
-  readonly method: string;
-  readonly id?: DispatchRequestId;
-  readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw";
-}
-
-/** What a transport passes with each message. */
-export interface HandleContext {
-  /**
-   * The connection the message arrived on: request ids in flight, and `notifications/cancelled`,
-   * are scoped to it. Streamable HTTP passes a new object per POST; stdio one per process.
-   * Default: one channel for the dispatcher.
-   */
-  readonly channel?: object;
-  /** Aborts the request (an HTTP response stream that closed). */
-  readonly signal?: DispatchAbortSignal;
-  /** Where notifications about this request go (an SSE stream, stdout). Without it they are dropped. */
-  readonly notify?: (notification: OutgoingNotification) => void;
-  /** Passed through to handlers as `context.transport`. */
-  readonly transport?: unknown;
-}
-
-/** A transport-agnostic, stateless dispatcher: everything a request needs comes from the request. */
+/** A transport-agnostic dispatcher: everything a request needs comes from the request and its {@link HandleContext}. */
 export interface ServerDispatcher {
   /**
    * Answers one JSON-RPC message: JSON text, or an already parsed value. Resolves to the
@@ -242,598 +222,18 @@ export interface ServerDispatcher {
   readonly capabilities: T.ServerCapabilities;
   /** The supported protocol versions, preferred first. */
   readonly supportedProtocolVersions: readonly string[];
+  /** Ends every open subscription gracefully: each gets its `subscriptions/listen` result (none without subscriptions). */
+  closeSubscriptions(): void;
   /** The definition of a tool given in `options.tools`, by name (for transports that check `Mcp-Param-*` headers against `inputSchema`). */
   findTool(name: string): T.Tool | undefined;
 }
 
-/** The method-table row of a method the client sends (`kind` request or notification), else `undefined`. */
-function fromClient(method: string, kind: "request" | "notification"): MethodInfo | undefined {
-  const info = methodInfo(method);
-  return info !== undefined && info.kind === kind && info.direction !== "server-to-client" ? info : undefined;
-}
-
-const MAX_ISSUES = 20;
-
-function isPlainObject(v: unknown): v is { [key: string]: unknown } {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
-}
-
-function own(o: { readonly [key: string]: unknown }, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
-}
-
-function isRequestId(v: unknown): v is DispatchRequestId {
-  return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
-}
-
-/** Deepest nesting of arrays and objects a result may have: `JSON.stringify` recurses, and overflows the stack a few thousand levels down. */
-const MAX_RESULT_DEPTH = 1000;
-
 /**
- * Whether `value` is JSON data, as `JSON.stringify` would send it unchanged: strings, finite
- * numbers, booleans, `null`, arrays and plain objects of those (an `undefined` member is
- * dropped, as `JSON.stringify` drops it), without cycles, nested at most
- * {@link MAX_RESULT_DEPTH} deep. Iterative: it answers for any depth.
+ * Creates a server dispatcher for protocol revision "2025-11-25": the runtime's
+ * `createDispatcher` (see `runtime/dispatcher.ts` for the order in which it checks and answers
+ * each message) bound to this revision's tables.
  */
-function isJsonData(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  const open = new Set<object>();
-  const exits: (object | undefined)[] = [undefined];
-  while (stack.length > 0) {
-    const exit = exits.pop();
-    const v = stack.pop();
-    if (exit !== undefined) {
-      open.delete(exit);
-      continue;
-    }
-    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
-    if (typeof v === "number") {
-      if (!Number.isFinite(v)) return false;
-      continue;
-    }
-    if (typeof v !== "object") return false;
-    const isArray = Array.isArray(v);
-    if (!isArray && !isPlainObject(v)) return false;
-    if (open.has(v) || open.size >= MAX_RESULT_DEPTH) return false;
-    open.add(v);
-    // Leaving `v` closes it again: a value shared by two members is not a cycle.
-    stack.push(undefined);
-    exits.push(v);
-    const members = isArray ? (v as readonly unknown[]) : Object.keys(v).map((k) => (v as { readonly [key: string]: unknown })[k]);
-    for (const member of members) {
-      if (member === undefined && !isArray) continue;
-      stack.push(member);
-      exits.push(undefined);
-    }
-  }
-  return true;
-}
-
-function quote(s: string): string {
-  return JSON.stringify(s.length > 60 ? s.slice(0, 60) + "…" : s);
-}
-
-function errorOf(id: DispatchRequestId | undefined, code: number, message: string, data?: unknown): DispatchResponse {
-  const error: DispatchErrorObject = data === undefined ? { code, message } : { code, message, data };
-  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
-}
-
-function describeIssues(issues: readonly ValidationIssue[]): string {
-  return issues
-    .slice(0, 3)
-    .map((i) => (i.path === "" ? i.message : i.path + ": " + i.message))
-    .join("; ");
-}
-
-/** Whether `capabilities` has an entry at `path` (an advertised capability, or a `true` flag). */
-function hasCapability(capabilities: unknown, path: readonly string[]): boolean {
-  let node: unknown = capabilities;
-  for (const key of path) {
-    if (!isPlainObject(node)) return false;
-    node = own(node, key);
-    if (node === undefined || node === false || node === null) return false;
-  }
-  return true;
-}
-
-/** `["elicitation", "form"]` → `{ elicitation: { form: {} } }`, merged into `into`. */
-function addCapability(into: { [key: string]: unknown }, path: readonly string[]): void {
-  let node = into;
-  for (const key of path) {
-    const next = own(node, key);
-    if (isPlainObject(next)) node = next;
-    else {
-      const created: { [key: string]: unknown } = {};
-      node[key] = created;
-      node = created;
-    }
-  }
-}
-
-/**
- * Checks tool arguments against a tool's `inputSchema`. Covers the JSON Schema keywords
- * tools commonly use: `type`, `properties`, `required`, `additionalProperties`, `items`,
- * `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
- * `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `anyOf`, `oneOf`, `allOf`,
- * `not`. Other keywords (`$ref`, `format`, conditionals) are not checked. Never throws.
- *
- * @returns `undefined` when `args` passes, else a message naming the JSON Pointer of the first problem
- */
-export function checkToolArguments(schema: unknown, args: unknown): string | undefined {
-  try {
-    return checkSchema(schema, args, "", 0);
-  } catch {
-    return "the arguments could not be checked";
-  }
-}
-
-function jsonEqual(a: unknown, b: unknown, depth = 0): boolean {
-  if (a === b) return true;
-  if (depth > 64 || typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!jsonEqual((a as { [key: string]: unknown })[k], (b as { [key: string]: unknown })[k], depth + 1)) return false;
-  }
-  return true;
-}
-
-function typeMatches(type: unknown, v: unknown): boolean {
-  switch (type) {
-    case "object":
-      return isPlainObject(v);
-    case "array":
-      return Array.isArray(v);
-    case "string":
-      return typeof v === "string";
-    case "integer":
-      return typeof v === "number" && Number.isInteger(v);
-    case "number":
-      return typeof v === "number" && Number.isFinite(v);
-    case "boolean":
-      return typeof v === "boolean";
-    case "null":
-      return v === null;
-    default:
-      return true;
-  }
-}
-
-function pointer(path: string, key: string | number): string {
-  return path + "/" + String(key).replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
-/** A JSON Schema `pattern` as a regular expression: with the `u` flag (ECMA-262 semantics), else without it (patterns written for engines that allow `\_`), else `undefined`. */
-function compilePattern(pattern: string): RegExp | undefined {
-  for (const flags of ["u", ""]) {
-    try {
-      return new RegExp(pattern, flags);
-    } catch {
-      // try the next
-    }
-  }
-  return undefined;
-}
-
-function checkSchema(schema: unknown, v: unknown, path: string, depth: number): string | undefined {
-  if (schema === false) return (path || "/") + ": no value is allowed here";
-  if (!isPlainObject(schema)) return undefined;
-  if (depth > 64) return (path || "/") + ": the value is nested too deeply to check";
-  const at = path || "/";
-  const type = own(schema, "type");
-  if (type !== undefined) {
-    const types = Array.isArray(type) ? type : [type];
-    if (!types.some((t) => typeMatches(t, v))) return at + ": expected " + types.map(String).join(" or ");
-  }
-  const enumValues = own(schema, "enum");
-  if (Array.isArray(enumValues) && !enumValues.some((e) => jsonEqual(e, v)))
-    return at + ": expected one of " + JSON.stringify(enumValues).slice(0, 120);
-  if (Object.prototype.hasOwnProperty.call(schema, "const") && !jsonEqual(own(schema, "const"), v))
-    return at + ": expected " + JSON.stringify(own(schema, "const")).slice(0, 120);
-  if (typeof v === "number") {
-    const min = own(schema, "minimum");
-    const max = own(schema, "maximum");
-    const xmin = own(schema, "exclusiveMinimum");
-    const xmax = own(schema, "exclusiveMaximum");
-    if (typeof min === "number" && v < min) return at + ": must be at least " + min;
-    if (typeof max === "number" && v > max) return at + ": must be at most " + max;
-    if (typeof xmin === "number" && v <= xmin) return at + ": must be more than " + xmin;
-    if (typeof xmax === "number" && v >= xmax) return at + ": must be less than " + xmax;
-  }
-  if (typeof v === "string") {
-    const length = [...v].length;
-    const minLength = own(schema, "minLength");
-    const maxLength = own(schema, "maxLength");
-    const pattern = own(schema, "pattern");
-    if (typeof minLength === "number" && length < minLength) return at + ": must have at least " + minLength + " characters";
-    if (typeof maxLength === "number" && length > maxLength) return at + ": must have at most " + maxLength + " characters";
-    if (typeof pattern === "string") {
-      const re = compilePattern(pattern);
-      // A pattern the platform cannot compile checks nothing it could pass: it fails, naming the pattern.
-      if (re === undefined) return at + ": the schema's pattern " + quote(pattern) + " cannot be compiled";
-      if (!re.test(v)) return at + ": must match the pattern " + quote(pattern);
-    }
-  }
-  if (Array.isArray(v)) {
-    const minItems = own(schema, "minItems");
-    const maxItems = own(schema, "maxItems");
-    if (typeof minItems === "number" && v.length < minItems) return at + ": must have at least " + minItems + " items";
-    if (typeof maxItems === "number" && v.length > maxItems) return at + ": must have at most " + maxItems + " items";
-    const items = own(schema, "items");
-    if (isPlainObject(items) || typeof items === "boolean") {
-      for (let i = 0; i < v.length; i++) {
-        const problem = checkSchema(items, v[i], pointer(path, i), depth + 1);
-        if (problem !== undefined) return problem;
-      }
-    }
-  }
-  if (isPlainObject(v)) {
-    const properties = own(schema, "properties");
-    const props = isPlainObject(properties) ? properties : {};
-    const required = own(schema, "required");
-    if (Array.isArray(required)) {
-      for (const name of required) {
-        if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(v, name))
-          return at + ": missing required property " + quote(name);
-      }
-    }
-    const additional = own(schema, "additionalProperties");
-    for (const key of Object.keys(v)) {
-      const sub = own(props, key);
-      if (sub !== undefined) {
-        const problem = checkSchema(sub, v[key], pointer(path, key), depth + 1);
-        if (problem !== undefined) return problem;
-      } else if (additional === false) {
-        return pointer(path, key) + ": is not an allowed property";
-      } else if (isPlainObject(additional)) {
-        const problem = checkSchema(additional, v[key], pointer(path, key), depth + 1);
-        if (problem !== undefined) return problem;
-      }
-    }
-  }
-  const allOf = own(schema, "allOf");
-  if (Array.isArray(allOf)) {
-    for (const sub of allOf) {
-      const problem = checkSchema(sub, v, path, depth + 1);
-      if (problem !== undefined) return problem;
-    }
-  }
-  const anyOf = own(schema, "anyOf");
-  if (Array.isArray(anyOf) && anyOf.length > 0 && !anyOf.some((sub) => checkSchema(sub, v, path, depth + 1) === undefined))
-    return at + ": matches none of the allowed schemas";
-  const oneOf = own(schema, "oneOf");
-  if (Array.isArray(oneOf) && oneOf.length > 0 && oneOf.filter((sub) => checkSchema(sub, v, path, depth + 1) === undefined).length !== 1)
-    return at + ": must match exactly one of the allowed schemas";
-  const not = own(schema, "not");
-  if (not !== undefined && (isPlainObject(not) || typeof not === "boolean") && checkSchema(not, v, path, depth + 1) === undefined)
-    return at + ": matches a schema it must not match";
-  return undefined;
-}
-
-interface InFlight {
-  readonly controller: AbortControllerLike;
-}
-
-/**
- * Creates a stateless server dispatcher for protocol revision "2025-11-25". It checks each
- * message in this order and answers:
- *
- * 1. text that is not JSON → `-32700` without `id`;
- * 2. a batch (array), or a value that is not a request or notification → `-32600`, with the `id` when it can be read;
- * 3. a notification → handled (`notifications/cancelled` aborts its request), never answered;
- * 4. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
- * 5. params failing the schema → `-32602` naming what is wrong;
- * 6. an `id` already in flight on the same channel → `-32600` (the first request is not disturbed);
- * 7. the handler: its result; a {@link HandlerError} → its code; any other exception or a malformed result → `-32603`, logged.
- */
-export function createServerDispatcher(options: ServerDispatcherOptions): ServerDispatcher {
-  const handlers: { readonly [method: string]: ((params: unknown, context: never) => unknown) | undefined } = Object.assign(
-    Object.create(null),
-    options.handlers ?? {},
-  );
-  const supported: readonly string[] = [...(options.supportedProtocolVersions ?? [DISPATCH_PROTOCOL_VERSION])];
-  if (supported.length === 0 || supported.some((v) => typeof v !== "string"))
-    throw new TypeError("supportedProtocolVersions lists at least one version, as strings");
-  const tools = new Map<string, ToolEntry>();
-  for (const tool of options.tools ?? []) {
-    if (tools.has(tool.definition.name)) throw new TypeError("two tools are named " + quote(tool.definition.name));
-    tools.set(tool.definition.name, tool);
-  }
-  const capabilities = (options.capabilities ?? deriveCapabilities()) as T.ServerCapabilities;
-  const validateResults = options.validateResults ?? PLATFORM.process?.env?.["NODE_ENV"] !== "production";
-  const onError =
-    options.onError ??
-    ((error: unknown, info: DispatchErrorInfo) => {
-      PLATFORM.console?.error("mcp dispatcher: " + info.reason + " in " + info.method, error);
-    });
-  const defaultChannel = {};
-  const channels = new WeakMap<object, Map<string, InFlight>>();
-
-  function deriveCapabilities(): { [key: string]: unknown } {
-    const derived: { [key: string]: unknown } = {};
-    for (const method of Object.keys(handlers)) {
-      const info = methodInfo(method);
-      if (handlers[method] !== undefined && info?.capability?.side === "server") addCapability(derived, info.capability.path);
-    }
-    if (options.tools !== undefined) addCapability(derived, ["tools"]);
-    return derived;
-  }
-
-  function report(error: unknown, info: DispatchErrorInfo): void {
-    try {
-      onError(error, info);
-    } catch {
-      // a failing logger must not change the answer
-    }
-  }
-
-  function inFlightOf(channel: object): Map<string, InFlight> {
-    let map = channels.get(channel);
-    if (map === undefined) {
-      map = new Map();
-      channels.set(channel, map);
-    }
-    return map;
-  }
-
-  function idKey(id: DispatchRequestId): string {
-    return typeof id + ":" + String(id);
-  }
-
-  /** The built-in answers, used when no handler is given. */
-  const builtins: {
-    readonly [method: string]: ((params: { readonly [key: string]: unknown }, context: RequestContext) => unknown) | undefined;
-  } = Object.assign(Object.create(null), {
-    initialize: (params: { readonly [key: string]: unknown }) => {
-      const requested = own(params, "protocolVersion");
-      return {
-        protocolVersion: typeof requested === "string" && supported.includes(requested) ? requested : supported[0],
-        capabilities,
-        serverInfo: options.serverInfo,
-        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-      };
-    },
-    ping: () => ({}),
-    ...(options.tools !== undefined
-      ? {
-          "tools/list": () => ({ tools: [...tools.values()].map((t) => t.definition) }),
-          "tools/call": async (params: { readonly [key: string]: unknown }, context: RequestContext) => {
-            const name = own(params, "name");
-            const tool = typeof name === "string" ? tools.get(name) : undefined;
-            if (tool === undefined)
-              throw new HandlerError(-32602, "Unknown tool: " + (typeof name === "string" ? quote(name) : "(no name)"));
-            const given = own(params, "arguments");
-            const args = isPlainObject(given) ? given : {};
-            const problem =
-              tool.checkArguments !== undefined ? tool.checkArguments(args) : checkToolArguments(tool.definition.inputSchema, args);
-            if (problem !== undefined) return toolError("Invalid arguments for tool " + quote(tool.definition.name) + ": " + problem);
-            return tool.call(args, context);
-          },
-        }
-      : {}),
-  });
-
-  /** Runs a handler and shapes what it returns into the result sent on the wire. */
-  async function respond(
-    id: DispatchRequestId,
-    method: string,
-    params: { readonly [key: string]: unknown },
-    context: RequestContext,
-  ): Promise<DispatchResponse> {
-    const handler = handlers[method] ?? builtins[method];
-    if (handler === undefined) return errorOf(id, -32601, "Method not implemented: " + quote(method));
-    let value: unknown;
-    try {
-      value = await (handler as (p: unknown, c: RequestContext) => unknown)(params, context);
-    } catch (error) {
-      return thrown(id, method, error);
-    }
-    try {
-      return shape(id, method, value, context);
-    } catch (error) {
-      // a result whose getters or Proxy traps throw
-      report(error, { method, id, reason: "invalid-result" });
-      return errorOf(id, -32603, "Internal error");
-    }
-  }
-
-  /** The answer to an exception a handler threw: a {@link HandlerError}'s own error when its parts are JSON data, else `-32603`. */
-  function thrown(id: DispatchRequestId, method: string, error: unknown): DispatchResponse {
-    try {
-      if (error instanceof HandlerError && Number.isSafeInteger(error.code) && typeof error.message === "string") {
-        if (error.data === undefined || isJsonData(error.data)) return errorOf(id, error.code, error.message, error.data);
-        report(new TypeError("the " + method + " handler threw a HandlerError whose data is not JSON data"), {
-          method,
-          id,
-          reason: "invalid-result",
-        });
-        return errorOf(id, -32603, "Internal error");
-      }
-    } catch {
-      // a HandlerError whose parts cannot be read is answered like any other exception
-    }
-    report(error, { method, id, reason: "handler-threw" });
-    return errorOf(id, -32603, "Internal error");
-  }
-
-  /** What a handler returned, completed (`resultType`, caching fields, serverInfo) and checked. */
-  function shape(id: DispatchRequestId, method: string, value: unknown, context: RequestContext): DispatchResponse {
-    if (!isPlainObject(value)) {
-      report(new TypeError("the handler returned " + (value === null ? "null" : typeof value) + ", not a result object"), {
-        method,
-        id,
-        reason: "invalid-result",
-      });
-      return errorOf(id, -32603, "Internal error");
-    }
-    const result: { [key: string]: unknown } = { ...value };
-    // Whatever the schema allows (`unknown` members, `_meta`), the wire carries JSON: a bigint or a cycle is a server bug.
-    if (!isJsonData(result)) {
-      report(
-        new TypeError("the " + method + " handler returned a result that is not JSON data (a bigint, a cycle, a class instance, NaN…)"),
-        { method, id, reason: "invalid-result" },
-      );
-      return errorOf(id, -32603, "Internal error");
-    }
-    if (validateResults) {
-      // The `resultType` selects the shape: an `InputRequiredResult` is never read as a complete result, nor the other way round.
-      const parsed = parseResult(method as RequestMethod, result);
-      if (!parsed.ok) {
-        report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), {
-          method,
-          id,
-          reason: "invalid-result",
-        });
-        return errorOf(id, -32603, "Internal error");
-      }
-    }
-    return { jsonrpc: "2.0", id, result };
-  }
-
-  function notification(method: string, params: unknown, context: HandleContext | undefined): void {
-    const channel = context?.channel ?? defaultChannel;
-    const meta = isPlainObject(params) && isPlainObject(own(params, "_meta")) ? (own(params, "_meta") as { [key: string]: unknown }) : {};
-    if (method === "notifications/cancelled" && isPlainObject(params)) {
-      const target = own(params, "requestId");
-      if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.controller.abort(own(params, "reason"));
-    }
-    const info = fromClient(method, "notification");
-    const handler = info === undefined ? undefined : handlers[method];
-    if (info === undefined || handler === undefined) return;
-    const validate = validatorsByType[info.messageType];
-    if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
-    const notificationContext: NotificationContext = { method, meta, transport: context?.transport };
-    try {
-      const done = (handler as (p: unknown, c: NotificationContext) => unknown)(params, notificationContext);
-      if (done instanceof Promise) done.catch((error: unknown) => report(error, { method, reason: "notification-handler-threw" }));
-    } catch (error) {
-      report(error, { method, reason: "notification-handler-threw" });
-    }
-  }
-
-  async function request(
-    message: { readonly [key: string]: unknown },
-    id: DispatchRequestId,
-    method: string,
-    context: HandleContext | undefined,
-  ): Promise<DispatchResponse | undefined> {
-    const info = fromClient(method, "request");
-    if (info === undefined) return errorOf(id, -32601, "Method not found: " + quote(method));
-    if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path))
-      return errorOf(
-        id,
-        -32601,
-        "Method not found: " + quote(method) + " (the server does not advertise " + info.capability.path.join(".") + ")",
-      );
-    const rawParams = own(message, "params");
-    if (rawParams !== undefined && !isPlainObject(rawParams)) return errorOf(id, -32602, "Invalid params: params must be an object");
-    const params: { readonly [key: string]: unknown } = rawParams ?? {};
-    const validate = validatorsByType[info.messageType];
-    if (validate !== undefined) {
-      const checked = validate(message);
-      if (!checked.ok) {
-        const issues = checked.issues.slice(0, MAX_ISSUES).map((i) => ({ path: i.path, message: i.message }));
-        return errorOf(id, -32602, "Invalid params: " + describeIssues(checked.issues), { issues });
-      }
-    }
-    const inFlight = inFlightOf(context?.channel ?? defaultChannel);
-    const key = idKey(id);
-    if (inFlight.has(key)) return errorOf(id, -32600, "Invalid request: id " + quote(String(id)) + " is already in flight");
-    const controller = new PLATFORM.AbortController();
-    const outer = context?.signal as AbortSignalLike | undefined;
-    const abort = () => controller.abort(outer?.reason);
-    if (outer !== undefined) {
-      if (outer.aborted) return undefined;
-      outer.addEventListener("abort", abort, { once: true });
-    }
-    const entry: InFlight = { controller };
-    inFlight.set(key, entry);
-    // Cancelled: the id is free at once, before the handler (which may ignore its signal) is done.
-    const release = () => {
-      if (inFlight.get(key) === entry) inFlight.delete(key);
-    };
-    controller.signal.addEventListener("abort", release, { once: true });
-    let open = true;
-    const send = (notification: OutgoingNotification) => {
-      if (!open || controller.signal.aborted || context?.notify === undefined) return;
-      try {
-        context.notify(notification);
-      } catch {
-        // a transport that cannot deliver a notification does not fail the request
-      }
-    };
-    const meta = isPlainObject(own(params, "_meta")) ? (own(params, "_meta") as { readonly [key: string]: unknown }) : {};
-    const requestContext = {
-      id,
-      method,
-      meta,
-      signal: controller.signal as DispatchAbortSignal,
-      transport: context?.transport,
-      notify(notifyMethod: string, notifyParams: unknown): void {
-        send(
-          notifyParams === undefined
-            ? { jsonrpc: "2.0", method: notifyMethod }
-            : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as { readonly [key: string]: unknown } },
-        );
-      },
-    } as RequestContext;
-    // A cancelled request is answered at once (with nothing), even by a handler that ignores its signal.
-    let stopWaiting: () => void = () => {};
-    const cancelled = new Promise<undefined>((resolve) => {
-      stopWaiting = () => resolve(undefined);
-      controller.signal.addEventListener("abort", stopWaiting, { once: true });
-    });
-    try {
-      const response = await Promise.race([respond(id, method, params, requestContext), cancelled]);
-      return controller.signal.aborted ? undefined : response;
-    } finally {
-      controller.signal.removeEventListener("abort", stopWaiting);
-      controller.signal.removeEventListener("abort", release);
-      open = false;
-      release();
-      outer?.removeEventListener("abort", abort);
-    }
-  }
-
-  async function handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined> {
-    try {
-      let value: unknown = message;
-      if (typeof message === "string") {
-        try {
-          value = JSON.parse(message);
-        } catch {
-          return errorOf(undefined, -32700, "Parse error: the message is not JSON");
-        }
-      }
-      if (Array.isArray(value)) return errorOf(undefined, -32600, "Invalid request: batches are not supported");
-      if (!isPlainObject(value)) return errorOf(undefined, -32600, "Invalid request: a message is a JSON object");
-      const hasId = Object.prototype.hasOwnProperty.call(value, "id");
-      const rawId = own(value, "id");
-      const id = isRequestId(rawId) ? rawId : undefined;
-      if (own(value, "jsonrpc") !== "2.0") return errorOf(id, -32600, 'Invalid request: jsonrpc must be "2.0"');
-      const method = own(value, "method");
-      if (typeof method !== "string") return errorOf(id, -32600, "Invalid request: method must be a string");
-      if (!hasId) {
-        notification(method, own(value, "params"), context);
-        return undefined;
-      }
-      if (id === undefined) return errorOf(undefined, -32600, "Invalid request: id must be a string or an integer");
-      return await request(value, id, method, context);
-    } catch (error) {
-      report(error, { method: "(dispatch)", reason: "handler-threw" });
-      return errorOf(undefined, -32603, "Internal error");
-    }
-  }
-
-  return {
-    handle,
-    capabilities,
-    supportedProtocolVersions: supported,
-    findTool: (name) => tools.get(name)?.definition,
-  };
-}
+export const createServerDispatcher: (options: ServerDispatcherOptions) => ServerDispatcher = dispatcherFor<
+  ServerDispatcherOptions,
+  ServerDispatcher
+>(REVISION);

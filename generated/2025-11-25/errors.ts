@@ -3,6 +3,17 @@
 // Do not edit: regenerate with `mcp-schema-codegen generate`.
 /* eslint-disable */
 import type * as T from "./types.js";
+import {
+  errorCodeClassifier,
+  errorCodeTest,
+  errorConstructor,
+  errorResponder,
+  resourceNotFoundTest,
+  type ErrorCodeClass,
+  type ErrorCodeRules,
+} from "./runtime/errors.js";
+
+export type { ErrorCodeClass } from "./runtime/errors.js";
 
 /**
  * The error codes of protocol revision 2025-11-25: the schema's numeric constants, and codes
@@ -28,16 +39,21 @@ export const ErrorCode = {
 /** One of the values of {@link ErrorCode}. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-const STANDARD_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603]);
-const DEFINED_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603, -32042, -32002]);
+/**
+ * What protocol revision 2025-11-25 says about error codes (2025-11-25 basic/index § Responses (JSON-RPC 2.0 § 5.1 error codes); retired codes:
+ * no code retired): the data the functions below read.
+ */
+const ERROR_CODES: ErrorCodeRules = {
+  version: "2025-11-25",
+  partition: "jsonrpc-2.0",
+  standard: [-32700, -32600, -32601, -32602, -32603],
+  defined: [-32700, -32600, -32601, -32602, -32603, -32042, -32002],
+  retired: [],
+  withData: [[-32042, "urlElicitationRequired"]],
+};
 
 /** Whether `code` is one of the codes this revision defines ({@link ErrorCode}). */
-export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === "number" && DEFINED_CODES.has(code);
-}
-
-/** Where an error code falls in the partition of the integer space. */
-export type ErrorCodeClass = "standard" | "legacy" | "mcp" | "jsonrpc-reserved" | "application";
+export const isErrorCode: (code: unknown) => code is ErrorCode = errorCodeTest<ErrorCode>(ERROR_CODES.defined);
 
 /**
  * Classifies an error code (2025-11-25 basic/index § Responses (JSON-RPC 2.0 § 5.1 error codes)).
@@ -46,13 +62,7 @@ export type ErrorCodeClass = "standard" | "legacy" | "mcp" | "jsonrpc-reserved" 
  * -32768..-32000 `jsonrpc-reserved`; every other integer `application`. A value that is not
  * an integer is no valid code and is classed `application`.
  */
-export function classifyErrorCode(code: number): ErrorCodeClass {
-  if (!Number.isInteger(code)) return "application";
-  if (STANDARD_CODES.has(code)) return "standard";
-  if (code >= -32099 && code <= -32000) return DEFINED_CODES.has(code) ? "mcp" : "legacy";
-  if (code >= -32768 && code <= -32000) return "jsonrpc-reserved";
-  return "application";
-}
+export const classifyErrorCode: (code: number) => ErrorCodeClass = errorCodeClassifier(ERROR_CODES);
 
 /** A JSON-RPC error response: `{ jsonrpc: "2.0", id, error: { code, message, data? } }`. */
 export interface TypedErrorResponse<C extends number = number, D = unknown> {
@@ -68,23 +78,6 @@ export interface TypedErrorResponseWithData<C extends number, D> {
   error: { code: C; message: string; data: D };
 }
 
-function _response(id: T.RequestId | undefined, code: number, message: string, data: unknown): any {
-  const error: { code: number; message: string; data?: unknown } = { code, message };
-  if (data !== undefined) error.data = data;
-  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
-}
-
-/** Whether `code` lies where only defined codes may be sent: -32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors). */
-function _reserved(code: number): boolean {
-  return code >= -32768 && code <= -32100;
-}
-
-/** Codes earlier revisions defined that this one must not send (no code retired). */
-const RETIRED_CODES: ReadonlySet<number> = new Set([]);
-
-/** Codes whose `data` the schema requires, and the constructor that builds them. */
-const WITH_DATA: ReadonlyMap<number, string> = new Map([[-32042, "urlElicitationRequired"]]);
-
 /**
  * An error response for a code without a constructor of its own: an application code, or one
  * this revision defines.
@@ -94,20 +87,8 @@ const WITH_DATA: ReadonlyMap<number, string> = new Map([[-32042, "urlElicitation
  *   revision does not define it; is retired; or carries `data` the schema requires (use its constructor)
  * @throws TypeError when `message` is not a string, or `id` neither a string nor an integer
  */
-export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): TypedErrorResponse {
-  if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
-  if (typeof message !== "string") throw new TypeError("an error message is a string");
-  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id))
-    throw new TypeError("a request id is a string or an integer");
-  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2025-11-25 must not send it");
-  if (_reserved(code) && !DEFINED_CODES.has(code) && !STANDARD_CODES.has(code)) {
-    throw new RangeError("error code " + code + " is reserved and not defined by protocol revision 2025-11-25");
-  }
-  const constructor = WITH_DATA.get(code);
-  if (constructor !== undefined)
-    throw new RangeError("error code " + code + " carries data the schema requires: use " + constructor + "()");
-  return _response(id, code, message, data);
-}
+export const errorResponse: (id: T.RequestId | undefined, code: number, message: string, data?: unknown) => TypedErrorResponse =
+  errorResponder(ERROR_CODES);
 
 /**
  * The error response for `PARSE_ERROR` (schema.ts:173).
@@ -116,13 +97,11 @@ export function errorResponse(id: T.RequestId | undefined, code: number, message
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Parse error"
  */
-export function parseError(
+export const parseError: (
   id: T.RequestId | undefined,
   data?: unknown,
-  message: string = "Parse error",
-): TypedErrorResponse<typeof ErrorCode.ParseError, unknown> {
-  return _response(id, ErrorCode.ParseError, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.ParseError, unknown> = errorConstructor(ErrorCode.ParseError, "Parse error");
 
 /**
  * The error response for `INVALID_REQUEST` (schema.ts:174).
@@ -131,13 +110,11 @@ export function parseError(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Invalid request"
  */
-export function invalidRequest(
+export const invalidRequest: (
   id: T.RequestId | undefined,
   data?: unknown,
-  message: string = "Invalid request",
-): TypedErrorResponse<typeof ErrorCode.InvalidRequest, unknown> {
-  return _response(id, ErrorCode.InvalidRequest, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.InvalidRequest, unknown> = errorConstructor(ErrorCode.InvalidRequest, "Invalid request");
 
 /**
  * The error response for `METHOD_NOT_FOUND` (schema.ts:175).
@@ -146,13 +123,11 @@ export function invalidRequest(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Method not found"
  */
-export function methodNotFound(
+export const methodNotFound: (
   id: T.RequestId | undefined,
   data?: unknown,
-  message: string = "Method not found",
-): TypedErrorResponse<typeof ErrorCode.MethodNotFound, unknown> {
-  return _response(id, ErrorCode.MethodNotFound, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.MethodNotFound, unknown> = errorConstructor(ErrorCode.MethodNotFound, "Method not found");
 
 /**
  * The error response for `INVALID_PARAMS` (schema.ts:176).
@@ -161,13 +136,11 @@ export function methodNotFound(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Invalid params"
  */
-export function invalidParams(
+export const invalidParams: (
   id: T.RequestId | undefined,
   data?: unknown,
-  message: string = "Invalid params",
-): TypedErrorResponse<typeof ErrorCode.InvalidParams, unknown> {
-  return _response(id, ErrorCode.InvalidParams, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.InvalidParams, unknown> = errorConstructor(ErrorCode.InvalidParams, "Invalid params");
 
 /**
  * The error response for `INTERNAL_ERROR` (schema.ts:177).
@@ -176,13 +149,11 @@ export function invalidParams(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Internal error"
  */
-export function internalError(
+export const internalError: (
   id: T.RequestId | undefined,
   data?: unknown,
-  message: string = "Internal error",
-): TypedErrorResponse<typeof ErrorCode.InternalError, unknown> {
-  return _response(id, ErrorCode.InternalError, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.InternalError, unknown> = errorConstructor(ErrorCode.InternalError, "Internal error");
 
 /**
  * The error response for `URL_ELICITATION_REQUIRED` (schema.ts:181); shape: `URLElicitationRequiredError`.
@@ -191,13 +162,14 @@ export function internalError(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "URL elicitation required"
  */
-export function urlElicitationRequired(
+export const urlElicitationRequired: (
   id: T.RequestId | undefined,
   data: T.URLElicitationRequiredError["error"]["data"],
-  message: string = "URL elicitation required",
-): TypedErrorResponseWithData<typeof ErrorCode.UrlElicitationRequired, T.URLElicitationRequiredError["error"]["data"]> {
-  return _response(id, ErrorCode.UrlElicitationRequired, message, data);
-}
+  message?: string,
+) => TypedErrorResponseWithData<typeof ErrorCode.UrlElicitationRequired, T.URLElicitationRequiredError["error"]["data"]> = errorConstructor(
+  ErrorCode.UrlElicitationRequired,
+  "URL elicitation required",
+);
 
 /**
  * The error response for `RESOURCE_NOT_FOUND`, stated in prose: server/resources § Error Handling (resource not found: -32002).
@@ -206,25 +178,21 @@ export function urlElicitationRequired(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Resource not found"
  */
-export function resourceNotFound(
+export const resourceNotFound: (
   id: T.RequestId | undefined,
   data?: { uri: string },
-  message: string = "Resource not found",
-): TypedErrorResponse<typeof ErrorCode.ResourceNotFound, { uri: string }> {
-  return _response(id, ErrorCode.ResourceNotFound, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.ResourceNotFound, { uri: string }> = errorConstructor(
+  ErrorCode.ResourceNotFound,
+  "Resource not found",
+);
 
 /**
  * Whether an error (the `error` member, or a whole error response) means "resource not
  * found" (server/resources § Error Handling (resource not found: -32002)). Never throws.
  */
-export function isResourceNotFoundError(error: unknown): boolean {
-  try {
-    if (typeof error !== "object" || error === null) return false;
-    const e: any = typeof (error as any).code === "number" ? error : (error as any).error;
-    if (typeof e !== "object" || e === null || typeof e.code !== "number") return false;
-    return e.code === -32002;
-  } catch {
-    return false;
-  }
-}
+export const isResourceNotFoundError: (error: unknown) => boolean = resourceNotFoundTest({
+  code: -32002,
+  uriRequired: false,
+  accepted: [],
+});

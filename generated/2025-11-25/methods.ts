@@ -4,6 +4,16 @@
 /* eslint-disable */
 import type * as T from "./types.js";
 import { validatorsByType, type ValidationIssue } from "./validators.js";
+import {
+  resultParser,
+  resultTypeResolver,
+  tableLookup,
+  type ResultRules,
+  type ResultTypeOptions,
+  type ResultTypeResolution,
+} from "./runtime/methods.js";
+
+export type { ResultTypeOptions, ResultTypeResolution } from "./runtime/methods.js";
 
 /** `request`: a JSON-RPC request; `notification`: no response; `input-request`: a request a server embeds in an `InputRequiredResult`. */
 export type MethodKind = "request" | "notification" | "input-request";
@@ -416,64 +426,24 @@ export type RequestMethod = { [M in Method]: (typeof METHODS)[M]["kind"] extends
 /** Methods sent as notifications. */
 export type NotificationMethod = { [M in Method]: (typeof METHODS)[M]["kind"] extends "notification" ? M : never }[Method];
 
-const TABLE: Readonly<Record<string, MethodInfo>> = Object.freeze(
-  Object.assign(Object.create(null) as Record<string, MethodInfo>, METHODS),
-);
-
 /** The table row of `method`, or `undefined` for a method this revision does not have. Any string is safe. */
-export function methodInfo(method: string): MethodInfo | undefined {
-  return typeof method === "string" ? TABLE[method] : undefined;
-}
+export const methodInfo: (method: string) => MethodInfo | undefined = tableLookup<MethodInfo>(METHODS);
 
 /** The `resultType` values this revision's schema names. */
 export const RESULT_TYPES = ["complete"] as const;
 
-/** Options of {@link resolveResultType} and {@link parseResult}. */
-export interface ResultTypeOptions {
-  /** `resultType` values an extension adds; a value neither here nor in {@link RESULT_TYPES} is invalid. */
-  readonly known?: readonly string[];
-}
-
-/** What {@link resolveResultType} answers. */
-export type ResultTypeResolution = { readonly ok: true; readonly resultType: string } | { readonly ok: false; readonly reason: string };
+/** What this revision says about results: 2025-11-25: results carry no resultType; every result is complete. */
+const RESULT_RULES: ResultRules = {
+  resultTypes: RESULT_TYPES,
+  absentResultType: "complete",
+  fillResultType: false,
+};
 
 /**
  * The `resultType` of a result: absent → "complete" (2025-11-25: results carry no resultType; every result is complete); a value this
  * revision or `options.known` names → that value; anything else → invalid. Never throws.
  */
-export function resolveResultType(result: unknown, options: ResultTypeOptions = {}): ResultTypeResolution {
-  const read = readResultType(result, options);
-  return read.ok ? { ok: true, resultType: read.resultType } : read;
-}
-
-/** `options.known`, read without trusting `options`: only its strings count. */
-function knownOf(options: unknown): readonly string[] {
-  try {
-    const known = typeof options === "object" && options !== null ? (options as ResultTypeOptions).known : undefined;
-    return Array.isArray(known) ? known.filter((k): k is string => typeof k === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-/** Reads `resultType` once, as own data; says whether it was absent. */
-function readResultType(
-  result: unknown,
-  options: unknown,
-): { ok: true; resultType: string; absent: boolean } | { ok: false; reason: string } {
-  let value: unknown;
-  try {
-    if (typeof result !== "object" || result === null || Array.isArray(result)) return { ok: false, reason: "a result is an object" };
-    value = Object.prototype.hasOwnProperty.call(result, "resultType") ? (result as { resultType?: unknown }).resultType : undefined;
-  } catch {
-    return { ok: false, reason: "the result could not be read" };
-  }
-  if (value === undefined) return { ok: true, resultType: "complete", absent: true };
-  if (typeof value !== "string") return { ok: false, reason: "resultType must be a string" };
-  if ((RESULT_TYPES as readonly string[]).includes(value) || knownOf(options).includes(value))
-    return { ok: true, resultType: value, absent: false };
-  return { ok: false, reason: "unknown resultType " + JSON.stringify(value.length > 60 ? value.slice(0, 60) + "…" : value) };
-}
+export const resolveResultType: (result: unknown, options?: ResultTypeOptions) => ResultTypeResolution = resultTypeResolver(RESULT_RULES);
 
 /** What {@link parseResult} answers: the result with its `resultType` and the schema type it matched, or every issue. */
 export type ParsedResult<M extends RequestMethod = RequestMethod> =
@@ -481,41 +451,14 @@ export type ParsedResult<M extends RequestMethod = RequestMethod> =
   | { readonly ok: true; readonly resultType: string; readonly type: null; readonly value: unknown }
   | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 
-function fail(path: string, message: string, keyword: string): { readonly ok: false; readonly issues: readonly ValidationIssue[] } {
-  return { ok: false, issues: [{ path, message, keyword }] };
-}
+/** The signature of {@link parseResult}. */
+type ParseResult = <M extends RequestMethod>(method: M, result: unknown, options?: ResultTypeOptions) => ParsedResult<M>;
 
+// The core answers `value: unknown`; the generated type says that `value` is of the schema type named by `type`.
 /**
  * Reads the result of a request by its `resultType` first, then by structure: an
  * `input_required` reply is never read as an empty completed result. Extra members are
  * kept. A value added through `options.known` is returned unchecked with `type: null`.
  * Never throws.
  */
-export function parseResult<M extends RequestMethod>(method: M, result: unknown, options: ResultTypeOptions = {}): ParsedResult<M> {
-  const info = methodInfo(method);
-  if (info === undefined || info.kind === "notification") {
-    const name: unknown = method;
-    return fail(
-      "",
-      typeof name === "string"
-        ? "no request method " + JSON.stringify(name.length > 60 ? name.slice(0, 60) + "…" : name)
-        : "a method is a string",
-      "method",
-    );
-  }
-  const resolved = readResultType(result, options);
-  if (!resolved.ok) return fail("/resultType", resolved.reason, "resultType");
-  const resultType = resolved.resultType;
-  if (resultType !== "complete") return { ok: true, resultType, type: null, value: result };
-  let value: unknown = result;
-  let first: readonly ValidationIssue[] | undefined;
-  for (const type of info.results) {
-    if (type === "InputRequiredResult") continue;
-    const validate = validatorsByType[type];
-    if (validate === undefined) continue;
-    const checked = validate(value);
-    if (checked.ok) return { ok: true, resultType, type, value: value as MethodTypes[M]["result"] };
-    first ??= checked.issues;
-  }
-  return { ok: false, issues: first ?? [{ path: "", message: "no result type for " + method, keyword: "method" }] };
-}
+export const parseResult: ParseResult = resultParser(RESULT_RULES, methodInfo, validatorsByType) as ParseResult;

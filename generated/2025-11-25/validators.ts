@@ -4,6 +4,57 @@
 /* eslint-disable */
 import type * as T from "./types.js";
 
+/** `Object.prototype.hasOwnProperty`, called as `hasOwn.call(object, key)`. */
+const hasOwn: (this: unknown, key: PropertyKey) => boolean = Object.prototype.hasOwnProperty;
+
+/**
+ * Deepest nesting of arrays and objects a value may have: validators report deeper values as
+ * invalid, and results nested deeper are not sent (`JSON.stringify` recurses, and overflows the
+ * stack a few thousand levels down).
+ */
+export const MAX_DEPTH = 1000;
+
+/**
+ * The most issues a validation or an error's `data.issues` lists; past it, one more issue
+ * (`maxIssues`) says that the list stopped.
+ */
+export const MAX_ISSUES = 100;
+
+/**
+ * Whether `v` is a JSON object: a plain object whose prototype is `Object.prototype` (of any
+ * realm) or `null`. Arrays, `Date`, `Map`, boxed primitives, class instances and objects that
+ * inherit from another object are not.
+ */
+function isPlainObject(v: unknown): v is Record<string, any> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
+}
+
+/**
+ * Whether `proto` is `Object.prototype` of another realm: no prototype of its own, and
+ * `Object.prototype`'s own methods (so not a null-prototype object someone inherits data from).
+ */
+function isForeignObjectPrototype(proto: object): boolean {
+  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
+}
+
+/** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
+function escapeToken(k: string): string {
+  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** The property name a reference token stands for (RFC 6901 § 4): `a~1b` → `a/b`. */
+function unescapeToken(token: string): string {
+  return token.indexOf("~") < 0 ? token : token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** `name` in double quotes, escaped as JSON would write it. */
+function quote(name: string): string {
+  return name.indexOf('"') < 0 && name.indexOf("\\") < 0 ? '"' + name + '"' : JSON.stringify(name);
+}
+
 /** One problem found in a value. */
 export interface ValidationIssue {
   /** JSON Pointer (RFC 6901) into the validated value; "" is the value itself. */
@@ -35,43 +86,15 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
-/**
- * How deep a value may nest arrays and objects inside a recursive type (such as JSONValue)
- * before it is rejected with a `depth` issue. Keeps hostile nesting, and cycles, from
- * exhausting the stack.
- */
-export const MAX_DEPTH = 1000;
-
-/**
- * `validateX` lists at most this many issues; when there are more, it stops looking and says
- * so in one more issue (`maxIssues`). Collectors stop once they hold one issue more than this.
- */
-export const MAX_ISSUES = 100;
-
 type Check = (v: any, d: number) => boolean;
 
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
-
-/**
- * A JSON object: a plain object, whose prototype is `Object.prototype` (of any realm) or
- * `null`. Arrays, `Date`, `Map`, boxed primitives and class instances are not JSON objects.
- */
-function isObject(v: unknown): v is Record<string, any> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
-}
-
-/** `Object.prototype` of another realm: no prototype of its own, and `Object.prototype`'s own methods (not a null-prototype object someone inherits data from). */
-function isForeignObjectPrototype(proto: object): boolean {
-  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
-}
 
 function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
-  if (typeof v === "object" && !isObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
+  if (typeof v === "object" && !isPlainObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
 }
 
@@ -95,39 +118,23 @@ function missing(o: ValidationIssue[], path: string, name: string): void {
   o.push({ path, message: "missing required property " + quote(name), keyword: "required" });
 }
 
-/** `name` in double quotes, escaped as JSON would write it. */
-function quote(name: string): string {
-  return name.indexOf('"') < 0 && name.indexOf("\\") < 0 ? '"' + name + '"' : JSON.stringify(name);
-}
-
-function escapeToken(k: string): string {
-  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
-  return k.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 /** Pushes "expected object" unless `v` is a non-null, non-array object; true when it is. */
 function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
-  if (isObject(v)) return true;
+  if (isPlainObject(v)) return true;
   expected(o, p, "object", v);
   return false;
-}
-
-/** The property name a JSON Pointer reference token stands for: "/a~1b" → "a/b". */
-function tokenName(token: string): string {
-  const name = token.slice(1);
-  return name.indexOf("~") < 0 ? name : name.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /** Pushes "missing" when a required property (`token`: "/" and its escaped name) is absent; true when present. */
 function need(o: ValidationIssue[], p: string, token: string, value: unknown): boolean {
   if (value !== undefined) return true;
-  missing(o, p + token, tokenName(token));
+  missing(o, p + token, unescapeToken(token.slice(1)));
   return false;
 }
 
 /** A required property with a one-issue check. */
 function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value === undefined) missing(o, p + token, tokenName(token));
+  if (value === undefined) missing(o, p + token, unescapeToken(token.slice(1)));
   else if (!ok) expected(o, p + token, what, value, keyword);
 }
 
@@ -199,15 +206,8 @@ function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSch
 }
 
 function pointerSegments(pointer: string): string[] {
-  return pointer === ""
-    ? []
-    : pointer
-        .slice(1)
-        .split("/")
-        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeToken);
 }
-
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /** The JSON type of a value as a bit: string 1, number 2, boolean 4, null 8, object 16, array 32; 0 for anything else. */
 function jsonType(v: unknown): number {
@@ -216,7 +216,7 @@ function jsonType(v: unknown): number {
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
   if (Array.isArray(v)) return 32;
-  return isObject(v) ? 16 : 0;
+  return isPlainObject(v) ? 16 : 0;
 }
 
 /**
@@ -253,21 +253,21 @@ function anyOf(
   for (const i of best) o.push(i);
 }
 
-const URI_HEX = "%[0-9A-Fa-f]{2}";
+const URI_HEX: string = "%[0-9A-Fa-f]{2}";
 
-const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
+const URI_SUB: string = "A-Za-z0-9\\-._~!$&'()*+,;=";
 
 /** A run of `chars` with %HH escapes anywhere, as a pattern that matches in one linear pass. */
 function uriRun(chars: string): string {
   return "[" + chars + "]*(?:" + URI_HEX + "[" + chars + "]*)*";
 }
 
-const URI_AUTHORITY = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
+const URI_AUTHORITY: string = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
 
-const URI_TAIL = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
+const URI_TAIL: string = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
 
 /** RFC 3986 URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ]; IP-literals are checked by ipLiteralOk. */
-const URI = new RegExp(
+const URI: RegExp = new RegExp(
   "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" +
     URI_AUTHORITY +
     "(?:/" +
@@ -290,15 +290,15 @@ function ipLiteralOk(s: string): boolean {
   return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
-const URI_TEMPLATE_LITERAL =
+const URI_TEMPLATE_LITERAL: string =
   "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
   "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
   "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
   "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})";
 
-const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+const URI_TEMPLATE_VARSPEC: string = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 
-const URI_TEMPLATE = new RegExp(
+const URI_TEMPLATE: RegExp = new RegExp(
   "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
   "u",
 );
@@ -308,7 +308,7 @@ function formatUriTemplate(s: string): boolean {
 }
 
 /** RFC 4648 base64 with padding: alphabet characters, then at most two "=", in a length that is a multiple of 4. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64: RegExp = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function formatByte(s: string): boolean {
   return s.length % 4 === 0 && BASE64.test(s);
@@ -396,9 +396,9 @@ export const { is: isCursor, validate: validateCursor, schema: CursorSchema } = 
 
 function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1))
   );
@@ -425,9 +425,9 @@ export const {
 
 function _isRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
   );
 }
@@ -451,14 +451,14 @@ export const {
 } = define<T.RequestParams>(_isRequestParams, _collectRequestParams);
 
 function _isRequest(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+  return isPlainObject(v) && typeof v.method === "string" && (v.params === undefined || isPlainObject(v.params));
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
   }
 }
 
@@ -466,13 +466,13 @@ function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): vo
 export const { is: isRequest, validate: validateRequest, schema: RequestSchema } = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta));
+  return isPlainObject(v) && (v._meta === undefined || isPlainObject(v._meta));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -484,14 +484,14 @@ export const {
 } = define<T.NotificationParams>(_isNotificationParams, _collectNotificationParams);
 
 function _isNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+  return isPlainObject(v) && typeof v.method === "string" && (v.params === undefined || isPlainObject(v.params));
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
   }
 }
 
@@ -503,13 +503,13 @@ export const {
 } = define<T.Notification>(_isNotification, _collectNotification);
 
 function _isResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta));
+  return isPlainObject(v) && (v._meta === undefined || isPlainObject(v._meta));
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -517,7 +517,7 @@ function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): voi
 export const { is: isResult, validate: validateResult, schema: ResultSchema } = define<T.Result>(_isResult, _collectResult);
 
 function _isError(v: any, d: number): boolean {
-  return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
+  return isPlainObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -548,11 +548,11 @@ export const {
 
 function _isJSONRPCRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.method === "string" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || isObject(v.params))
+    (v.params === undefined || isPlainObject(v.params))
   );
 }
 
@@ -560,7 +560,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
   if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
     req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
@@ -574,14 +574,14 @@ export const {
 } = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params));
+  return isPlainObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isPlainObject(v.params));
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
     req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -594,7 +594,7 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
+  return isPlainObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -615,7 +615,7 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1)
@@ -665,13 +665,13 @@ export const {
 
 function _isURLElicitationRequiredError(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
-    isObject(v.error) &&
+    isPlainObject(v.error) &&
     v.error.code === -32042 &&
-    isObject(v.error.data) &&
+    isPlainObject(v.error.data) &&
     _isURLElicitationRequiredError$error$1$data$elicitations(v.error.data.elicitations, d + 3)
   );
 }
@@ -738,17 +738,17 @@ export const {
 
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.reason === undefined || typeof v.reason === "string") &&
     (v.requestId === undefined || typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (v.requestId !== undefined) _collectRequestId(v.requestId, p + "/requestId", o, d + 1);
     opt(o, p, "/reason", v.reason, typeof v.reason === "string", "string");
   }
@@ -762,7 +762,9 @@ export const {
 } = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1);
+  return (
+    isPlainObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1)
+  );
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -783,10 +785,10 @@ export const {
 
 function _isInitializeRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.protocolVersion === "string" &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     _isClientCapabilities(v.capabilities, d + 1) &&
     _isImplementation(v.clientInfo, d + 1)
@@ -816,7 +818,7 @@ export const {
 
 function _isInitializeRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "initialize" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -843,10 +845,10 @@ export const {
 
 function _isInitializeResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.protocolVersion === "string" &&
     (v.instructions === undefined || typeof v.instructions === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isServerCapabilities(v.capabilities, d + 1) &&
     _isImplementation(v.serverInfo, d + 1)
   );
@@ -855,7 +857,7 @@ function _isInitializeResult(v: any, d: number): boolean {
 function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializeResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     req(o, p, "/protocolVersion", v.protocolVersion, typeof v.protocolVersion === "string", "string");
     if (need(o, p, "/capabilities", v.capabilities)) _collectServerCapabilities(v.capabilities, p + "/capabilities", o, d + 1);
     if (need(o, p, "/serverInfo", v.serverInfo)) _collectImplementation(v.serverInfo, p + "/serverInfo", o, d + 1);
@@ -872,7 +874,7 @@ export const {
 
 function _isInitializedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/initialized" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -897,29 +899,30 @@ export const {
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
-    (v.roots === undefined || (isObject(v.roots) && (v.roots.listChanged === undefined || typeof v.roots.listChanged === "boolean"))) &&
+    (v.roots === undefined ||
+      (isPlainObject(v.roots) && (v.roots.listChanged === undefined || typeof v.roots.listChanged === "boolean"))) &&
     (v.sampling === undefined ||
-      (isObject(v.sampling) &&
-        (v.sampling.context === undefined || isObject(v.sampling.context)) &&
-        (v.sampling.tools === undefined || isObject(v.sampling.tools)))) &&
+      (isPlainObject(v.sampling) &&
+        (v.sampling.context === undefined || isPlainObject(v.sampling.context)) &&
+        (v.sampling.tools === undefined || isPlainObject(v.sampling.tools)))) &&
     (v.elicitation === undefined ||
-      (isObject(v.elicitation) &&
-        (v.elicitation.form === undefined || isObject(v.elicitation.form)) &&
-        (v.elicitation.url === undefined || isObject(v.elicitation.url)))) &&
+      (isPlainObject(v.elicitation) &&
+        (v.elicitation.form === undefined || isPlainObject(v.elicitation.form)) &&
+        (v.elicitation.url === undefined || isPlainObject(v.elicitation.url)))) &&
     (v.tasks === undefined ||
-      (isObject(v.tasks) &&
-        (v.tasks.list === undefined || isObject(v.tasks.list)) &&
-        (v.tasks.cancel === undefined || isObject(v.tasks.cancel)) &&
+      (isPlainObject(v.tasks) &&
+        (v.tasks.list === undefined || isPlainObject(v.tasks.list)) &&
+        (v.tasks.cancel === undefined || isPlainObject(v.tasks.cancel)) &&
         (v.tasks.requests === undefined ||
-          (isObject(v.tasks.requests) &&
+          (isPlainObject(v.tasks.requests) &&
             (v.tasks.requests.sampling === undefined ||
-              (isObject(v.tasks.requests.sampling) &&
-                (v.tasks.requests.sampling.createMessage === undefined || isObject(v.tasks.requests.sampling.createMessage)))) &&
+              (isPlainObject(v.tasks.requests.sampling) &&
+                (v.tasks.requests.sampling.createMessage === undefined || isPlainObject(v.tasks.requests.sampling.createMessage)))) &&
             (v.tasks.requests.elicitation === undefined ||
-              (isObject(v.tasks.requests.elicitation) &&
-                (v.tasks.requests.elicitation.create === undefined || isObject(v.tasks.requests.elicitation.create))))))))
+              (isPlainObject(v.tasks.requests.elicitation) &&
+                (v.tasks.requests.elicitation.create === undefined || isPlainObject(v.tasks.requests.elicitation.create))))))))
   );
 }
 
@@ -934,20 +937,20 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
     }
     if (v.sampling !== undefined) {
       if (object(o, p + "/sampling", v.sampling)) {
-        opt(o, p + "/sampling", "/context", v.sampling.context, isObject(v.sampling.context), "object");
-        opt(o, p + "/sampling", "/tools", v.sampling.tools, isObject(v.sampling.tools), "object");
+        opt(o, p + "/sampling", "/context", v.sampling.context, isPlainObject(v.sampling.context), "object");
+        opt(o, p + "/sampling", "/tools", v.sampling.tools, isPlainObject(v.sampling.tools), "object");
       }
     }
     if (v.elicitation !== undefined) {
       if (object(o, p + "/elicitation", v.elicitation)) {
-        opt(o, p + "/elicitation", "/form", v.elicitation.form, isObject(v.elicitation.form), "object");
-        opt(o, p + "/elicitation", "/url", v.elicitation.url, isObject(v.elicitation.url), "object");
+        opt(o, p + "/elicitation", "/form", v.elicitation.form, isPlainObject(v.elicitation.form), "object");
+        opt(o, p + "/elicitation", "/url", v.elicitation.url, isPlainObject(v.elicitation.url), "object");
       }
     }
     if (v.tasks !== undefined) {
       if (object(o, p + "/tasks", v.tasks)) {
-        opt(o, p + "/tasks", "/list", v.tasks.list, isObject(v.tasks.list), "object");
-        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
+        opt(o, p + "/tasks", "/list", v.tasks.list, isPlainObject(v.tasks.list), "object");
+        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isPlainObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
           if (object(o, p + "/tasks/requests", v.tasks.requests)) {
             if (v.tasks.requests.sampling !== undefined) {
@@ -957,7 +960,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
                   p + "/tasks/requests/sampling",
                   "/createMessage",
                   v.tasks.requests.sampling.createMessage,
-                  isObject(v.tasks.requests.sampling.createMessage),
+                  isPlainObject(v.tasks.requests.sampling.createMessage),
                   "object",
                 );
               }
@@ -969,7 +972,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
                   p + "/tasks/requests/elicitation",
                   "/create",
                   v.tasks.requests.elicitation.create,
-                  isObject(v.tasks.requests.elicitation.create),
+                  isPlainObject(v.tasks.requests.elicitation.create),
                   "object",
                 );
               }
@@ -982,10 +985,10 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 function _isClientCapabilities$experimental(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
-    if (!isObject(v[k])) return false;
+    if (!isPlainObject(v[k])) return false;
   }
   return true;
 }
@@ -995,7 +998,7 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
     for (const k0 in v) {
       if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
-      if (!isObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
+      if (!isPlainObject(v[k0])) expected(o, p + "/" + escapeToken(k0), "object", v[k0]);
     }
   }
 }
@@ -1009,26 +1012,27 @@ export const {
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    (v.logging === undefined || isObject(v.logging)) &&
-    (v.completions === undefined || isObject(v.completions)) &&
+    isPlainObject(v) &&
+    (v.logging === undefined || isPlainObject(v.logging)) &&
+    (v.completions === undefined || isPlainObject(v.completions)) &&
     (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
     (v.prompts === undefined ||
-      (isObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
+      (isPlainObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
     (v.resources === undefined ||
-      (isObject(v.resources) &&
+      (isPlainObject(v.resources) &&
         (v.resources.subscribe === undefined || typeof v.resources.subscribe === "boolean") &&
         (v.resources.listChanged === undefined || typeof v.resources.listChanged === "boolean"))) &&
-    (v.tools === undefined || (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
+    (v.tools === undefined ||
+      (isPlainObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
     (v.tasks === undefined ||
-      (isObject(v.tasks) &&
-        (v.tasks.list === undefined || isObject(v.tasks.list)) &&
-        (v.tasks.cancel === undefined || isObject(v.tasks.cancel)) &&
+      (isPlainObject(v.tasks) &&
+        (v.tasks.list === undefined || isPlainObject(v.tasks.list)) &&
+        (v.tasks.cancel === undefined || isPlainObject(v.tasks.cancel)) &&
         (v.tasks.requests === undefined ||
-          (isObject(v.tasks.requests) &&
+          (isPlainObject(v.tasks.requests) &&
             (v.tasks.requests.tools === undefined ||
-              (isObject(v.tasks.requests.tools) &&
-                (v.tasks.requests.tools.call === undefined || isObject(v.tasks.requests.tools.call))))))))
+              (isPlainObject(v.tasks.requests.tools) &&
+                (v.tasks.requests.tools.call === undefined || isPlainObject(v.tasks.requests.tools.call))))))))
   );
 }
 
@@ -1036,8 +1040,8 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
   if (p !== "" && _isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
     if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    opt(o, p, "/logging", v.logging, isObject(v.logging), "object");
-    opt(o, p, "/completions", v.completions, isObject(v.completions), "object");
+    opt(o, p, "/logging", v.logging, isPlainObject(v.logging), "object");
+    opt(o, p, "/completions", v.completions, isPlainObject(v.completions), "object");
     if (v.prompts !== undefined) {
       if (object(o, p + "/prompts", v.prompts)) {
         opt(o, p + "/prompts", "/listChanged", v.prompts.listChanged, typeof v.prompts.listChanged === "boolean", "boolean");
@@ -1056,13 +1060,20 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
     }
     if (v.tasks !== undefined) {
       if (object(o, p + "/tasks", v.tasks)) {
-        opt(o, p + "/tasks", "/list", v.tasks.list, isObject(v.tasks.list), "object");
-        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isObject(v.tasks.cancel), "object");
+        opt(o, p + "/tasks", "/list", v.tasks.list, isPlainObject(v.tasks.list), "object");
+        opt(o, p + "/tasks", "/cancel", v.tasks.cancel, isPlainObject(v.tasks.cancel), "object");
         if (v.tasks.requests !== undefined) {
           if (object(o, p + "/tasks/requests", v.tasks.requests)) {
             if (v.tasks.requests.tools !== undefined) {
               if (object(o, p + "/tasks/requests/tools", v.tasks.requests.tools)) {
-                opt(o, p + "/tasks/requests/tools", "/call", v.tasks.requests.tools.call, isObject(v.tasks.requests.tools.call), "object");
+                opt(
+                  o,
+                  p + "/tasks/requests/tools",
+                  "/call",
+                  v.tasks.requests.tools.call,
+                  isPlainObject(v.tasks.requests.tools.call),
+                  "object",
+                );
               }
             }
           }
@@ -1081,7 +1092,7 @@ export const {
 
 function _isIcon(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
     typeof v.src === "string" &&
@@ -1123,7 +1134,7 @@ function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], d: numbe
 export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
+  return isPlainObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1147,7 +1158,7 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
 export const { is: isIcons, validate: validateIcons, schema: IconsSchema } = define<T.Icons>(_isIcons, _collectIcons);
 
 function _isBaseMetadata(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
+  return isPlainObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1167,7 +1178,7 @@ export const {
 
 function _isImplementation(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     typeof v.version === "string" &&
@@ -1201,7 +1212,7 @@ export const {
 
 function _isPingRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "ping" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1228,19 +1239,19 @@ export const {
 
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     Number.isFinite(v.progress) &&
     (v.total === undefined || Number.isFinite(v.total)) &&
     (v.message === undefined || typeof v.message === "string") &&
     (typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/progressToken", v.progressToken)) _collectProgressToken(v.progressToken, p + "/progressToken", o, d + 1);
     req(o, p, "/progress", v.progress, Number.isFinite(v.progress), "number");
     opt(o, p, "/total", v.total, Number.isFinite(v.total), "number");
@@ -1256,7 +1267,7 @@ export const {
 } = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
+  return isPlainObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1277,10 +1288,10 @@ export const {
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.cursor === undefined || typeof v.cursor === "string") &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
   );
 }
@@ -1306,7 +1317,7 @@ export const {
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.method === "string" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1332,13 +1343,17 @@ export const {
 } = define<T.PaginatedRequest>(_isPaginatedRequest, _collectPaginatedRequest);
 
 function _isPaginatedResult(v: any, d: number): boolean {
-  return isObject(v) && (v.nextCursor === undefined || typeof v.nextCursor === "string") && (v._meta === undefined || isObject(v._meta));
+  return (
+    isPlainObject(v) &&
+    (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
+    (v._meta === undefined || isPlainObject(v._meta))
+  );
 }
 
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
   }
 }
@@ -1352,7 +1367,7 @@ export const {
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1379,9 +1394,9 @@ export const {
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isListResourcesResult$resources(v.resources, d + 1)
   );
 }
@@ -1389,7 +1404,7 @@ function _isListResourcesResult(v: any, d: number): boolean {
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "/resources", v.resources)) _isListResourcesResult$resources$collect(v.resources, p + "/resources", o, d + 1);
   }
@@ -1414,7 +1429,7 @@ export const {
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/templates/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1441,9 +1456,9 @@ export const {
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isListResourceTemplatesResult$resourceTemplates(v.resourceTemplates, d + 1)
   );
 }
@@ -1451,7 +1466,7 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "/resourceTemplates", v.resourceTemplates))
       _isListResourceTemplatesResult$resourceTemplates$collect(v.resourceTemplates, p + "/resourceTemplates", o, d + 1);
@@ -1477,9 +1492,9 @@ export const {
 
 function _isResourceRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
@@ -1510,9 +1525,9 @@ export const {
 
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
@@ -1543,7 +1558,7 @@ export const {
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/read" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1569,13 +1584,13 @@ export const {
 } = define<T.ReadResourceRequest>(_isReadResourceRequest, _collectReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isReadResourceResult$contents(v.contents, d + 1);
+  return isPlainObject(v) && (v._meta === undefined || isPlainObject(v._meta)) && _isReadResourceResult$contents(v.contents, d + 1);
 }
 
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/contents", v.contents)) _isReadResourceResult$contents$collect(v.contents, p + "/contents", o, d + 1);
   }
 }
@@ -1614,7 +1629,7 @@ export const {
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/resources/list_changed" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -1639,9 +1654,9 @@ export const {
 
 function _isSubscribeRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
@@ -1672,7 +1687,7 @@ export const {
 
 function _isSubscribeRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/subscribe" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1699,9 +1714,9 @@ export const {
 
 function _isUnsubscribeRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     typeof v.uri === "string" &&
     formatUri(v.uri)
@@ -1732,7 +1747,7 @@ export const {
 
 function _isUnsubscribeRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/unsubscribe" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1758,13 +1773,13 @@ export const {
 } = define<T.UnsubscribeRequest>(_isUnsubscribeRequest, _collectUnsubscribeRequest);
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && typeof v.uri === "string" && formatUri(v.uri);
+  return isPlainObject(v) && (v._meta === undefined || isPlainObject(v._meta)) && typeof v.uri === "string" && formatUri(v.uri);
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/uri", v.uri)) {
       if (!(typeof v.uri === "string")) expected(o, p + "/uri", "string", v.uri);
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
@@ -1781,7 +1796,7 @@ export const {
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/resources/updated" &&
     v.jsonrpc === "2.0" &&
     _isResourceUpdatedNotificationParams(v.params, d + 1)
@@ -1806,7 +1821,7 @@ export const {
 
 function _isResource(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -1816,7 +1831,7 @@ function _isResource(v: any, d: number): boolean {
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -1834,7 +1849,7 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
     opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -1843,7 +1858,7 @@ export const { is: isResource, validate: validateResource, schema: ResourceSchem
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -1852,7 +1867,7 @@ function _isResourceTemplate(v: any, d: number): boolean {
     typeof v.uriTemplate === "string" &&
     formatUriTemplate(v.uriTemplate) &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -1869,7 +1884,7 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
     opt(o, p, "/description", v.description, typeof v.description === "string", "string");
     opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -1882,11 +1897,11 @@ export const {
 
 function _isResourceContents(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -1898,7 +1913,7 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -1911,12 +1926,12 @@ export const {
 
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.text === "string" &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -1928,7 +1943,7 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     req(o, p, "/text", v.text, typeof v.text === "string", "string");
   }
 }
@@ -1942,11 +1957,11 @@ export const {
 
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     typeof v.blob === "string" &&
     formatByte(v.blob)
   );
@@ -1960,7 +1975,7 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/blob", v.blob)) {
       if (!(typeof v.blob === "string")) expected(o, p + "/blob", "string", v.blob);
       else if (!formatByte(v.blob)) issue(o, p + "/blob", "format", "expected a byte string");
@@ -1977,7 +1992,7 @@ export const {
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "prompts/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2004,9 +2019,9 @@ export const {
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isListPromptsResult$prompts(v.prompts, d + 1)
   );
 }
@@ -2014,7 +2029,7 @@ function _isListPromptsResult(v: any, d: number): boolean {
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "/prompts", v.prompts)) _isListPromptsResult$prompts$collect(v.prompts, p + "/prompts", o, d + 1);
   }
@@ -2039,10 +2054,10 @@ export const {
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.arguments === undefined || _isGetPromptRequestParams$arguments(v.arguments, d + 1))
   );
@@ -2062,7 +2077,7 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
 }
 
 function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!(typeof v[k] === "string")) return false;
@@ -2089,7 +2104,7 @@ export const {
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "prompts/get" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2116,9 +2131,9 @@ export const {
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.description === undefined || typeof v.description === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isGetPromptResult$messages(v.messages, d + 1)
   );
 }
@@ -2126,7 +2141,7 @@ function _isGetPromptResult(v: any, d: number): boolean {
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     opt(o, p, "/description", v.description, typeof v.description === "string", "string");
     if (need(o, p, "/messages", v.messages)) _isGetPromptResult$messages$collect(v.messages, p + "/messages", o, d + 1);
   }
@@ -2151,13 +2166,13 @@ export const {
 
 function _isPrompt(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
     (v.arguments === undefined || _isPrompt$arguments(v.arguments, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -2169,7 +2184,7 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
     if (v.icons !== undefined) _isIcons$icons$collect(v.icons, p + "/icons", o, d + 1);
     opt(o, p, "/description", v.description, typeof v.description === "string", "string");
     if (v.arguments !== undefined) _isPrompt$arguments$collect(v.arguments, p + "/arguments", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -2188,7 +2203,7 @@ export const { is: isPrompt, validate: validatePrompt, schema: PromptSchema } = 
 
 function _isPromptArgument(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -2225,7 +2240,7 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
+  return isPlainObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2245,7 +2260,7 @@ export const {
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -2256,7 +2271,7 @@ function _isResourceLink(v: any, d: number): boolean {
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -2274,7 +2289,7 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
     opt(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
     opt(o, p, "/size", v.size, Number.isInteger(v.size), "integer");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     req(o, p, "/type", v.type, v.type === "resource_link", '"resource_link"', "const");
   }
 }
@@ -2288,11 +2303,11 @@ export const {
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "resource" &&
     (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -2312,7 +2327,7 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -2325,7 +2340,7 @@ export const {
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/prompts/list_changed" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -2350,7 +2365,7 @@ export const {
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tools/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2377,9 +2392,9 @@ export const {
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isListToolsResult$tools(v.tools, d + 1)
   );
 }
@@ -2387,7 +2402,7 @@ function _isListToolsResult(v: any, d: number): boolean {
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "/tools", v.tools)) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
   }
@@ -2412,20 +2427,20 @@ export const {
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isCallToolResult$content(v.content, d + 1) &&
-    (v.structuredContent === undefined || isObject(v.structuredContent))
+    (v.structuredContent === undefined || isPlainObject(v.structuredContent))
   );
 }
 
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "/structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
+    opt(o, p, "/structuredContent", v.structuredContent, isPlainObject(v.structuredContent), "object");
     opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
   }
 }
@@ -2449,13 +2464,13 @@ export const {
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    (v.arguments === undefined || isObject(v.arguments))
+    (v.arguments === undefined || isPlainObject(v.arguments))
   );
 }
 
@@ -2469,7 +2484,7 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
     }
     if (v.task !== undefined) _collectTaskMetadata(v.task, p + "/task", o, d + 1);
     req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/arguments", v.arguments, isObject(v.arguments), "object");
+    opt(o, p, "/arguments", v.arguments, isPlainObject(v.arguments), "object");
   }
 }
 
@@ -2482,7 +2497,7 @@ export const {
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tools/call" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2509,7 +2524,7 @@ export const {
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/tools/list_changed" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -2534,7 +2549,7 @@ export const {
 
 function _isToolAnnotations(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.readOnlyHint === undefined || typeof v.readOnlyHint === "boolean") &&
     (v.destructiveHint === undefined || typeof v.destructiveHint === "boolean") &&
@@ -2563,7 +2578,7 @@ export const {
 
 function _isToolExecution(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.taskSupport === undefined || v.taskSupport === "forbidden" || v.taskSupport === "optional" || v.taskSupport === "required")
   );
 }
@@ -2592,25 +2607,25 @@ export const {
 
 function _isTool(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    isObject(v.inputSchema) &&
+    isPlainObject(v.inputSchema) &&
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
     (v.inputSchema.properties === undefined || _isClientCapabilities$experimental(v.inputSchema.properties, d + 2)) &&
     (v.inputSchema.required === undefined || _isIcon$sizes(v.inputSchema.required, d + 2)) &&
     (v.execution === undefined || _isToolExecution(v.execution, d + 1)) &&
     (v.outputSchema === undefined ||
-      (isObject(v.outputSchema) &&
+      (isPlainObject(v.outputSchema) &&
         (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string") &&
         v.outputSchema.type === "object" &&
         (v.outputSchema.properties === undefined || _isClientCapabilities$experimental(v.outputSchema.properties, d + 2)) &&
         (v.outputSchema.required === undefined || _isIcon$sizes(v.outputSchema.required, d + 2)))) &&
     (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -2641,7 +2656,7 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
       }
     }
     if (v.annotations !== undefined) _collectToolAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -2665,7 +2680,7 @@ export const {
 } = define<T.TaskStatus>(_isTaskStatus, _collectTaskStatus);
 
 function _isTaskMetadata(v: any, d: number): boolean {
-  return isObject(v) && (v.ttl === undefined || Number.isInteger(v.ttl));
+  return isPlainObject(v) && (v.ttl === undefined || Number.isInteger(v.ttl));
 }
 
 function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2683,7 +2698,7 @@ export const {
 } = define<T.TaskMetadata>(_isTaskMetadata, _collectTaskMetadata);
 
 function _isRelatedTaskMetadata(v: any, d: number): boolean {
-  return isObject(v) && typeof v.taskId === "string";
+  return isPlainObject(v) && typeof v.taskId === "string";
 }
 
 function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2702,7 +2717,7 @@ export const {
 
 function _isTask(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.taskId === "string" &&
     (v.statusMessage === undefined || typeof v.statusMessage === "string") &&
     typeof v.createdAt === "string" &&
@@ -2734,13 +2749,13 @@ function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isTask, validate: validateTask, schema: TaskSchema } = define<T.Task>(_isTask, _collectTask);
 
 function _isCreateTaskResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isTask(v.task, d + 1);
+  return isPlainObject(v) && (v._meta === undefined || isPlainObject(v._meta)) && _isTask(v.task, d + 1);
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateTaskResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/task", v.task)) _collectTask(v.task, p + "/task", o, d + 1);
   }
 }
@@ -2754,11 +2769,11 @@ export const {
 
 function _isGetTaskRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tasks/get" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    isObject(v.params) &&
+    isPlainObject(v.params) &&
     typeof v.params.taskId === "string"
   );
 }
@@ -2805,11 +2820,11 @@ export const {
 
 function _isGetTaskPayloadRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tasks/result" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    isObject(v.params) &&
+    isPlainObject(v.params) &&
     typeof v.params.taskId === "string"
   );
 }
@@ -2836,13 +2851,13 @@ export const {
 } = define<T.GetTaskPayloadRequest>(_isGetTaskPayloadRequest, _collectGetTaskPayloadRequest);
 
 function _isGetTaskPayloadResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta));
+  return isPlainObject(v) && (v._meta === undefined || isPlainObject(v._meta));
 }
 
 function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetTaskPayloadResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -2855,11 +2870,11 @@ export const {
 
 function _isCancelTaskRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tasks/cancel" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    isObject(v.params) &&
+    isPlainObject(v.params) &&
     typeof v.params.taskId === "string"
   );
 }
@@ -2906,7 +2921,7 @@ export const {
 
 function _isListTasksRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tasks/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2933,9 +2948,9 @@ export const {
 
 function _isListTasksResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     _isListTasksResult$tasks(v.tasks, d + 1)
   );
 }
@@ -2943,7 +2958,7 @@ function _isListTasksResult(v: any, d: number): boolean {
 function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListTasksResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (v.nextCursor !== undefined) _collectCursor(v.nextCursor, p + "/nextCursor", o, d + 1);
     if (need(o, p, "/tasks", v.tasks)) _isListTasksResult$tasks$collect(v.tasks, p + "/tasks", o, d + 1);
   }
@@ -2987,7 +3002,7 @@ export const {
 
 function _isTaskStatusNotification(v: any, d: number): boolean {
   return (
-    isObject(v) && v.method === "notifications/tasks/status" && v.jsonrpc === "2.0" && _isTaskStatusNotificationParams(v.params, d + 1)
+    isPlainObject(v) && v.method === "notifications/tasks/status" && v.jsonrpc === "2.0" && _isTaskStatusNotificationParams(v.params, d + 1)
   );
 }
 
@@ -3009,7 +3024,7 @@ export const {
 
 function _isSetLevelRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.level === "debug" ||
       v.level === "info" ||
       v.level === "notice" ||
@@ -3019,7 +3034,7 @@ function _isSetLevelRequestParams(v: any, d: number): boolean {
       v.level === "alert" ||
       v.level === "emergency") &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken))))
   );
 }
@@ -3045,7 +3060,7 @@ export const {
 
 function _isSetLevelRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "logging/setLevel" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -3072,7 +3087,7 @@ export const {
 
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.logger === undefined || typeof v.logger === "string") &&
     v.data !== undefined &&
     (v.level === "debug" ||
@@ -3083,14 +3098,14 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
       v.level === "critical" ||
       v.level === "alert" ||
       v.level === "emergency") &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/level", v.level)) _collectLoggingLevel(v.level, p + "/level", o, d + 1);
     opt(o, p, "/logger", v.logger, typeof v.logger === "string", "string");
     need(o, p, "/data", v.data);
@@ -3105,7 +3120,9 @@ export const {
 } = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1);
+  return (
+    isPlainObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1)
+  );
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3160,17 +3177,17 @@ export const {
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.systemPrompt === undefined || typeof v.systemPrompt === "string") &&
     (v.temperature === undefined || Number.isFinite(v.temperature)) &&
     Number.isInteger(v.maxTokens) &&
-    (v.metadata === undefined || isObject(v.metadata)) &&
+    (v.metadata === undefined || isPlainObject(v.metadata)) &&
     (v.includeContext === undefined ||
       v.includeContext === "none" ||
       v.includeContext === "thisServer" ||
       v.includeContext === "allServers") &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     _isCreateMessageRequestParams$messages(v.messages, d + 1) &&
@@ -3205,7 +3222,7 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     opt(o, p, "/temperature", v.temperature, Number.isFinite(v.temperature), "number");
     req(o, p, "/maxTokens", v.maxTokens, Number.isInteger(v.maxTokens), "integer");
     if (v.stopSequences !== undefined) _isIcon$sizes$collect(v.stopSequences, p + "/stopSequences", o, d + 1);
-    opt(o, p, "/metadata", v.metadata, isObject(v.metadata), "object");
+    opt(o, p, "/metadata", v.metadata, isPlainObject(v.metadata), "object");
     if (v.tools !== undefined) _isListToolsResult$tools$collect(v.tools, p + "/tools", o, d + 1);
     if (v.toolChoice !== undefined) _collectToolChoice(v.toolChoice, p + "/toolChoice", o, d + 1);
   }
@@ -3229,7 +3246,7 @@ export const {
 } = define<T.CreateMessageRequestParams>(_isCreateMessageRequestParams, _collectCreateMessageRequestParams);
 
 function _isToolChoice(v: any, d: number): boolean {
-  return isObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
+  return isPlainObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3256,7 +3273,7 @@ export const {
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "sampling/createMessage" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -3283,11 +3300,11 @@ export const {
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.model === "string" &&
     (v.role === "user" || v.role === "assistant") &&
     (v.stopReason === undefined || typeof v.stopReason === "string") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1))
   );
 }
@@ -3295,7 +3312,7 @@ function _isCreateMessageResult(v: any, d: number): boolean {
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/role", v.role)) _collectRole(v.role, p + "/role", o, d + 1);
     if (need(o, p, "/content", v.content))
       if (!(_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)))
@@ -3332,10 +3349,10 @@ export const {
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.role === "user" || v.role === "assistant") &&
     (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -3354,7 +3371,7 @@ function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: num
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -3366,7 +3383,7 @@ export const {
 } = define<T.SamplingMessage>(_isSamplingMessage, _collectSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.type) {
     case "text":
       return _isTextContent(v, d);
@@ -3424,7 +3441,7 @@ export const {
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.lastModified === undefined || typeof v.lastModified === "string") &&
     (v.audience === undefined || _isAnnotations$audience(v.audience, d + 1)) &&
     (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
@@ -3468,7 +3485,7 @@ export const {
 } = define<T.Annotations>(_isAnnotations, _collectAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.type) {
     case "text":
       return _isTextContent(v, d);
@@ -3526,11 +3543,11 @@ export const {
 
 function _isTextContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "text" &&
     typeof v.text === "string" &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -3540,7 +3557,7 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
     req(o, p, "/type", v.type, v.type === "text", '"text"', "const");
     req(o, p, "/text", v.text, typeof v.text === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -3553,13 +3570,13 @@ export const {
 
 function _isImageContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "image" &&
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
     formatByte(v.data) &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -3573,7 +3590,7 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
     }
     req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -3586,13 +3603,13 @@ export const {
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "audio" &&
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
     formatByte(v.data) &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -3606,7 +3623,7 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
     }
     req(o, p, "/mimeType", v.mimeType, typeof v.mimeType === "string", "string");
     if (v.annotations !== undefined) _collectAnnotations(v.annotations, p + "/annotations", o, d + 1);
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -3619,12 +3636,12 @@ export const {
 
 function _isToolUseContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "tool_use" &&
     typeof v.id === "string" &&
     typeof v.name === "string" &&
-    isObject(v.input) &&
-    (v._meta === undefined || isObject(v._meta))
+    isPlainObject(v.input) &&
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -3634,8 +3651,8 @@ function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "/type", v.type, v.type === "tool_use", '"tool_use"', "const");
     req(o, p, "/id", v.id, typeof v.id === "string", "string");
     req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    req(o, p, "/input", v.input, isObject(v.input), "object");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    req(o, p, "/input", v.input, isPlainObject(v.input), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -3648,13 +3665,13 @@ export const {
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
     _isCallToolResult$content(v.content, d + 1) &&
-    (v.structuredContent === undefined || isObject(v.structuredContent)) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v.structuredContent === undefined || isPlainObject(v.structuredContent)) &&
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -3664,9 +3681,9 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
     req(o, p, "/type", v.type, v.type === "tool_result", '"tool_result"', "const");
     req(o, p, "/toolUseId", v.toolUseId, typeof v.toolUseId === "string", "string");
     if (need(o, p, "/content", v.content)) _isCallToolResult$content$collect(v.content, p + "/content", o, d + 1);
-    opt(o, p, "/structuredContent", v.structuredContent, isObject(v.structuredContent), "object");
+    opt(o, p, "/structuredContent", v.structuredContent, isPlainObject(v.structuredContent), "object");
     opt(o, p, "/isError", v.isError, typeof v.isError === "boolean", "boolean");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -3679,7 +3696,7 @@ export const {
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.hints === undefined || _isModelPreferences$hints(v.hints, d + 1)) &&
     (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
     (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
@@ -3728,7 +3745,7 @@ export const {
 } = define<T.ModelPreferences>(_isModelPreferences, _collectModelPreferences);
 
 function _isModelHint(v: any, d: number): boolean {
-  return isObject(v) && (v.name === undefined || typeof v.name === "string");
+  return isPlainObject(v) && (v.name === undefined || typeof v.name === "string");
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3747,16 +3764,16 @@ export const {
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     _isCompleteRequestParams$ref(v.ref, d + 1) &&
-    isObject(v.argument) &&
+    isPlainObject(v.argument) &&
     typeof v.argument.name === "string" &&
     typeof v.argument.value === "string" &&
     (v.context === undefined ||
-      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
+      (isPlainObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
   );
 }
 
@@ -3785,7 +3802,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
 }
 
 function _isCompleteRequestParams$ref(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.type) {
     case "ref/prompt":
       return _isPromptReference(v, d);
@@ -3822,7 +3839,7 @@ export const {
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "completion/complete" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -3849,9 +3866,9 @@ export const {
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
-    (v._meta === undefined || isObject(v._meta)) &&
-    isObject(v.completion) &&
+    isPlainObject(v) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
+    isPlainObject(v.completion) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
     (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
     _isIcon$sizes(v.completion.values, d + 2)
@@ -3861,7 +3878,7 @@ function _isCompleteResult(v: any, d: number): boolean {
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/completion", v.completion)) {
       if (object(o, p + "/completion", v.completion)) {
         if (need(o, p + "/completion", "/values", v.completion.values))
@@ -3881,7 +3898,7 @@ export const {
 } = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isResourceTemplateReference(v: any, d: number): boolean {
-  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
+  return isPlainObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3903,7 +3920,9 @@ export const {
 } = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
 
 function _isPromptReference(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt";
+  return (
+    isPlainObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt"
+  );
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3924,7 +3943,7 @@ export const {
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "roots/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -3950,13 +3969,13 @@ export const {
 } = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || isObject(v._meta)) && _isListRootsResult$roots(v.roots, d + 1);
+  return isPlainObject(v) && (v._meta === undefined || isPlainObject(v._meta)) && _isListRootsResult$roots(v.roots, d + 1);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     if (need(o, p, "/roots", v.roots)) _isListRootsResult$roots$collect(v.roots, p + "/roots", o, d + 1);
   }
 }
@@ -3980,11 +3999,11 @@ export const {
 
 function _isRoot(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.name === undefined || typeof v.name === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
-    (v._meta === undefined || isObject(v._meta))
+    (v._meta === undefined || isPlainObject(v._meta))
   );
 }
 
@@ -3996,7 +4015,7 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v.uri)) issue(o, p + "/uri", "format", "expected a uri string");
     }
     opt(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
   }
 }
 
@@ -4005,7 +4024,7 @@ export const { is: isRoot, validate: validateRoot, schema: RootSchema } = define
 
 function _isRootsListChangedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/roots/list_changed" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -4030,14 +4049,14 @@ export const {
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mode === undefined || v.mode === "form") &&
     typeof v.message === "string" &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
-    isObject(v.requestedSchema) &&
+    isPlainObject(v.requestedSchema) &&
     (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
     v.requestedSchema.type === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d + 2) &&
@@ -4075,7 +4094,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
 }
 
 function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isPrimitiveSchemaDefinition(v[k], d + 1)) return false;
@@ -4102,12 +4121,12 @@ export const {
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.mode === "url" &&
     typeof v.message === "string" &&
     typeof v.elicitationId === "string" &&
     (v._meta === undefined ||
-      (isObject(v._meta) &&
+      (isPlainObject(v._meta) &&
         (v._meta.progressToken === undefined || typeof v._meta.progressToken === "string" || Number.isInteger(v._meta.progressToken)))) &&
     (v.task === undefined || _isTaskMetadata(v.task, d + 1)) &&
     typeof v.url === "string" &&
@@ -4142,7 +4161,7 @@ export const {
 } = define<T.ElicitRequestURLParams>(_isElicitRequestURLParams, _collectElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.mode) {
     case "form":
     case undefined:
@@ -4179,7 +4198,7 @@ export const {
 
 function _isElicitRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "elicitation/create" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -4231,7 +4250,7 @@ export const {
 
 function _isStringSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4272,7 +4291,7 @@ export const {
 
 function _isNumberSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minimum === undefined || Number.isFinite(v.minimum)) &&
@@ -4303,7 +4322,7 @@ export const {
 
 function _isBooleanSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "boolean" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4330,7 +4349,7 @@ export const {
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4359,7 +4378,7 @@ export const {
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4382,7 +4401,7 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
 function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
-    if (!(isObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
+    if (!(isPlainObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
   return true;
 }
 
@@ -4433,13 +4452,13 @@ export const {
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "array" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
+    isPlainObject(v.items) &&
     v.items.type === "string" &&
     _isIcon$sizes(v.items.enum, d + 2) &&
     (v.default === undefined || _isIcon$sizes(v.default, d + 1))
@@ -4473,13 +4492,13 @@ export const {
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "array" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
+    isPlainObject(v.items) &&
     _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d + 2) &&
     (v.default === undefined || _isIcon$sizes(v.default, d + 1))
   );
@@ -4537,7 +4556,7 @@ export const {
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4593,9 +4612,9 @@ export const {
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.action === "accept" || v.action === "decline" || v.action === "cancel") &&
-    (v._meta === undefined || isObject(v._meta)) &&
+    (v._meta === undefined || isPlainObject(v._meta)) &&
     (v.content === undefined || _isElicitResult$content(v.content, d + 1))
   );
 }
@@ -4603,7 +4622,7 @@ function _isElicitResult(v: any, d: number): boolean {
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitResult(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/_meta", v._meta, isObject(v._meta), "object");
+    opt(o, p, "/_meta", v._meta, isPlainObject(v._meta), "object");
     req(
       o,
       p,
@@ -4618,7 +4637,7 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 function _isElicitResult$content(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!(typeof v[k] === "string" || Number.isInteger(v[k]) || typeof v[k] === "boolean" || _isIcon$sizes(v[k], d + 1))) return false;
@@ -4671,10 +4690,10 @@ export const {
 
 function _isElicitationCompleteNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/elicitation/complete" &&
     v.jsonrpc === "2.0" &&
-    isObject(v.params) &&
+    isPlainObject(v.params) &&
     typeof v.params.elicitationId === "string"
   );
 }
@@ -4700,7 +4719,7 @@ export const {
 } = define<T.ElicitationCompleteNotification>(_isElicitationCompleteNotification, _collectElicitationCompleteNotification);
 
 function _isClientRequest(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.method) {
     case "ping":
       return _isPingRequest(v, d);
@@ -4819,7 +4838,7 @@ export const {
 } = define<T.ClientRequest>(_isClientRequest, _collectClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.method) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);
@@ -4930,7 +4949,7 @@ export const {
 } = define<T.ClientResult>(_isClientResult, _collectClientResult);
 
 function _isServerRequest(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.method) {
     case "ping":
       return _isPingRequest(v, d);
@@ -5004,7 +5023,7 @@ export const {
 } = define<T.ServerRequest>(_isServerRequest, _collectServerRequest);
 
 function _isServerNotification(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.method) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);

@@ -3,6 +3,17 @@
 // Do not edit: regenerate with `mcp-schema-codegen generate`.
 /* eslint-disable */
 import type * as T from "./types.js";
+import {
+  errorCodeClassifier,
+  errorCodeTest,
+  errorConstructor,
+  errorResponder,
+  resourceNotFoundTest,
+  type ErrorCodeClass,
+  type ErrorCodeRules,
+} from "./runtime/errors.js";
+
+export type { ErrorCodeClass } from "./runtime/errors.js";
 
 /**
  * The error codes of protocol revision 2026-07-28: the schema's numeric constants, and codes
@@ -30,16 +41,24 @@ export const ErrorCode = {
 /** One of the values of {@link ErrorCode}. */
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-const STANDARD_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603]);
-const DEFINED_CODES: ReadonlySet<number> = new Set([-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022]);
+/**
+ * What protocol revision 2026-07-28 says about error codes (2026-07-28 basic/index § Error Codes (the -32000..-32099 partition); retired codes:
+ * 2026-07-28 basic/index § Error Codes: implementations of this version MUST NOT emit -32002 or -32042): the data the functions below read.
+ */
+const ERROR_CODES: ErrorCodeRules = {
+  version: "2026-07-28",
+  partition: "mcp-partitioned",
+  standard: [-32700, -32600, -32601, -32602, -32603],
+  defined: [-32700, -32600, -32601, -32602, -32603, -32020, -32021, -32022],
+  retired: [-32002, -32042],
+  withData: [
+    [-32021, "missingRequiredClientCapability"],
+    [-32022, "unsupportedProtocolVersion"],
+  ],
+};
 
 /** Whether `code` is one of the codes this revision defines ({@link ErrorCode}). */
-export function isErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === "number" && DEFINED_CODES.has(code);
-}
-
-/** Where an error code falls in the partition of the integer space. */
-export type ErrorCodeClass = "standard" | "legacy" | "mcp" | "jsonrpc-reserved" | "application";
+export const isErrorCode: (code: unknown) => code is ErrorCode = errorCodeTest<ErrorCode>(ERROR_CODES.defined);
 
 /**
  * Classifies an error code (2026-07-28 basic/index § Error Codes (the -32000..-32099 partition)).
@@ -48,14 +67,7 @@ export type ErrorCodeClass = "standard" | "legacy" | "mcp" | "jsonrpc-reserved" 
  * -32768..-32000 `jsonrpc-reserved`; every other integer `application`. A value that is not
  * an integer is no valid code and is classed `application`.
  */
-export function classifyErrorCode(code: number): ErrorCodeClass {
-  if (!Number.isInteger(code)) return "application";
-  if (STANDARD_CODES.has(code)) return "standard";
-  if (code >= -32019 && code <= -32000) return "legacy";
-  if (code >= -32099 && code <= -32020) return "mcp";
-  if (code >= -32768 && code <= -32000) return "jsonrpc-reserved";
-  return "application";
-}
+export const classifyErrorCode: (code: number) => ErrorCodeClass = errorCodeClassifier(ERROR_CODES);
 
 /** A JSON-RPC error response: `{ jsonrpc: "2.0", id, error: { code, message, data? } }`. */
 export interface TypedErrorResponse<C extends number = number, D = unknown> {
@@ -71,26 +83,6 @@ export interface TypedErrorResponseWithData<C extends number, D> {
   error: { code: C; message: string; data: D };
 }
 
-function _response(id: T.RequestId | undefined, code: number, message: string, data: unknown): any {
-  const error: { code: number; message: string; data?: unknown } = { code, message };
-  if (data !== undefined) error.data = data;
-  return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
-}
-
-/** Whether `code` lies where only defined codes may be sent: -32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's). */
-function _reserved(code: number): boolean {
-  return (code >= -32768 && code <= -32100) || (code >= -32099 && code <= -32020);
-}
-
-/** Codes earlier revisions defined that this one must not send (2026-07-28 basic/index § Error Codes: implementations of this version MUST NOT emit -32002 or -32042). */
-const RETIRED_CODES: ReadonlySet<number> = new Set([-32002, -32042]);
-
-/** Codes whose `data` the schema requires, and the constructor that builds them. */
-const WITH_DATA: ReadonlyMap<number, string> = new Map([
-  [-32021, "missingRequiredClientCapability"],
-  [-32022, "unsupportedProtocolVersion"],
-]);
-
 /**
  * An error response for a code without a constructor of its own: an application code, or one
  * this revision defines.
@@ -100,20 +92,8 @@ const WITH_DATA: ReadonlyMap<number, string> = new Map([
  *   revision does not define it; is retired; or carries `data` the schema requires (use its constructor)
  * @throws TypeError when `message` is not a string, or `id` neither a string nor an integer
  */
-export function errorResponse(id: T.RequestId | undefined, code: number, message: string, data?: unknown): TypedErrorResponse {
-  if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
-  if (typeof message !== "string") throw new TypeError("an error message is a string");
-  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id))
-    throw new TypeError("a request id is a string or an integer");
-  if (RETIRED_CODES.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision 2026-07-28 must not send it");
-  if (_reserved(code) && !DEFINED_CODES.has(code) && !STANDARD_CODES.has(code)) {
-    throw new RangeError("error code " + code + " is reserved and not defined by protocol revision 2026-07-28");
-  }
-  const constructor = WITH_DATA.get(code);
-  if (constructor !== undefined)
-    throw new RangeError("error code " + code + " carries data the schema requires: use " + constructor + "()");
-  return _response(id, code, message, data);
-}
+export const errorResponse: (id: T.RequestId | undefined, code: number, message: string, data?: unknown) => TypedErrorResponse =
+  errorResponder(ERROR_CODES);
 
 /**
  * The error response for `PARSE_ERROR` (schema.ts:312); shape: `ParseError`.
@@ -122,13 +102,11 @@ export function errorResponse(id: T.RequestId | undefined, code: number, message
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Parse error"
  */
-export function parseError(
+export const parseError: (
   id: T.RequestId | undefined,
   data?: T.ParseError["data"],
-  message: string = "Parse error",
-): TypedErrorResponse<typeof ErrorCode.ParseError, T.ParseError["data"]> {
-  return _response(id, ErrorCode.ParseError, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.ParseError, T.ParseError["data"]> = errorConstructor(ErrorCode.ParseError, "Parse error");
 
 /**
  * The error response for `INVALID_REQUEST` (schema.ts:313); shape: `InvalidRequestError`.
@@ -137,13 +115,14 @@ export function parseError(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Invalid request"
  */
-export function invalidRequest(
+export const invalidRequest: (
   id: T.RequestId | undefined,
   data?: T.InvalidRequestError["data"],
-  message: string = "Invalid request",
-): TypedErrorResponse<typeof ErrorCode.InvalidRequest, T.InvalidRequestError["data"]> {
-  return _response(id, ErrorCode.InvalidRequest, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.InvalidRequest, T.InvalidRequestError["data"]> = errorConstructor(
+  ErrorCode.InvalidRequest,
+  "Invalid request",
+);
 
 /**
  * The error response for `METHOD_NOT_FOUND` (schema.ts:314); shape: `MethodNotFoundError`.
@@ -152,13 +131,14 @@ export function invalidRequest(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Method not found"
  */
-export function methodNotFound(
+export const methodNotFound: (
   id: T.RequestId | undefined,
   data?: T.MethodNotFoundError["data"],
-  message: string = "Method not found",
-): TypedErrorResponse<typeof ErrorCode.MethodNotFound, T.MethodNotFoundError["data"]> {
-  return _response(id, ErrorCode.MethodNotFound, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.MethodNotFound, T.MethodNotFoundError["data"]> = errorConstructor(
+  ErrorCode.MethodNotFound,
+  "Method not found",
+);
 
 /**
  * The error response for `INVALID_PARAMS` (schema.ts:315); shape: `InvalidParamsError`.
@@ -167,13 +147,14 @@ export function methodNotFound(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Invalid params"
  */
-export function invalidParams(
+export const invalidParams: (
   id: T.RequestId | undefined,
   data?: T.InvalidParamsError["data"],
-  message: string = "Invalid params",
-): TypedErrorResponse<typeof ErrorCode.InvalidParams, T.InvalidParamsError["data"]> {
-  return _response(id, ErrorCode.InvalidParams, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.InvalidParams, T.InvalidParamsError["data"]> = errorConstructor(
+  ErrorCode.InvalidParams,
+  "Invalid params",
+);
 
 /**
  * The error response for `INTERNAL_ERROR` (schema.ts:316); shape: `InternalError`.
@@ -182,13 +163,14 @@ export function invalidParams(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Internal error"
  */
-export function internalError(
+export const internalError: (
   id: T.RequestId | undefined,
   data?: T.InternalError["data"],
-  message: string = "Internal error",
-): TypedErrorResponse<typeof ErrorCode.InternalError, T.InternalError["data"]> {
-  return _response(id, ErrorCode.InternalError, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.InternalError, T.InternalError["data"]> = errorConstructor(
+  ErrorCode.InternalError,
+  "Internal error",
+);
 
 /**
  * The error response for `HEADER_MISMATCH` (schema.ts:434); shape: `HeaderMismatchError`.
@@ -197,13 +179,14 @@ export function internalError(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Header mismatch"
  */
-export function headerMismatch(
+export const headerMismatch: (
   id: T.RequestId | undefined,
   data?: T.HeaderMismatchError["error"]["data"],
-  message: string = "Header mismatch",
-): TypedErrorResponse<typeof ErrorCode.HeaderMismatch, T.HeaderMismatchError["error"]["data"]> {
-  return _response(id, ErrorCode.HeaderMismatch, message, data);
-}
+  message?: string,
+) => TypedErrorResponse<typeof ErrorCode.HeaderMismatch, T.HeaderMismatchError["error"]["data"]> = errorConstructor(
+  ErrorCode.HeaderMismatch,
+  "Header mismatch",
+);
 
 /**
  * The error response for `MISSING_REQUIRED_CLIENT_CAPABILITY` (schema.ts:442); shape: `MissingRequiredClientCapabilityError`.
@@ -212,13 +195,12 @@ export function headerMismatch(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Missing required client capability"
  */
-export function missingRequiredClientCapability(
+export const missingRequiredClientCapability: (
   id: T.RequestId | undefined,
   data: T.MissingRequiredClientCapabilityError["error"]["data"],
-  message: string = "Missing required client capability",
-): TypedErrorResponseWithData<typeof ErrorCode.MissingRequiredClientCapability, T.MissingRequiredClientCapabilityError["error"]["data"]> {
-  return _response(id, ErrorCode.MissingRequiredClientCapability, message, data);
-}
+  message?: string,
+) => TypedErrorResponseWithData<typeof ErrorCode.MissingRequiredClientCapability, T.MissingRequiredClientCapabilityError["error"]["data"]> =
+  errorConstructor(ErrorCode.MissingRequiredClientCapability, "Missing required client capability");
 
 /**
  * The error response for `UNSUPPORTED_PROTOCOL_VERSION` (schema.ts:450); shape: `UnsupportedProtocolVersionError`.
@@ -227,13 +209,12 @@ export function missingRequiredClientCapability(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Unsupported protocol version"
  */
-export function unsupportedProtocolVersion(
+export const unsupportedProtocolVersion: (
   id: T.RequestId | undefined,
   data: T.UnsupportedProtocolVersionError["error"]["data"],
-  message: string = "Unsupported protocol version",
-): TypedErrorResponseWithData<typeof ErrorCode.UnsupportedProtocolVersion, T.UnsupportedProtocolVersionError["error"]["data"]> {
-  return _response(id, ErrorCode.UnsupportedProtocolVersion, message, data);
-}
+  message?: string,
+) => TypedErrorResponseWithData<typeof ErrorCode.UnsupportedProtocolVersion, T.UnsupportedProtocolVersionError["error"]["data"]> =
+  errorConstructor(ErrorCode.UnsupportedProtocolVersion, "Unsupported protocol version");
 
 /**
  * The error response for resource not found: 2026-07-28 server/resources § Error Handling (-32602 with data.uri; clients SHOULD still accept -32002).
@@ -242,25 +223,21 @@ export function unsupportedProtocolVersion(
  * @param data the error's `data`, as the schema types it
  * @param message defaults to "Resource not found"
  */
-export function resourceNotFound(
+export const resourceNotFound: (
   id: T.RequestId | undefined,
   data: { uri: string; [key: string]: unknown },
-  message: string = "Resource not found",
-): TypedErrorResponseWithData<typeof ErrorCode.InvalidParams, { uri: string; [key: string]: unknown }> {
-  return _response(id, ErrorCode.InvalidParams, message, data);
-}
+  message?: string,
+) => TypedErrorResponseWithData<typeof ErrorCode.InvalidParams, { uri: string; [key: string]: unknown }> = errorConstructor(
+  ErrorCode.InvalidParams,
+  "Resource not found",
+);
 
 /**
  * Whether an error (the `error` member, or a whole error response) means "resource not
  * found" (2026-07-28 server/resources § Error Handling (-32602 with data.uri; clients SHOULD still accept -32002)). Never throws.
  */
-export function isResourceNotFoundError(error: unknown): boolean {
-  try {
-    if (typeof error !== "object" || error === null) return false;
-    const e: any = typeof (error as any).code === "number" ? error : (error as any).error;
-    if (typeof e !== "object" || e === null || typeof e.code !== "number") return false;
-    return (e.code === -32602 && typeof e.data === "object" && e.data !== null && typeof e.data.uri === "string") || e.code === -32002;
-  } catch {
-    return false;
-  }
-}
+export const isResourceNotFoundError: (error: unknown) => boolean = resourceNotFoundTest({
+  code: -32602,
+  uriRequired: true,
+  accepted: [-32002],
+});

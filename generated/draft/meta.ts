@@ -9,8 +9,20 @@ import {
   validateLoggingLevel,
   validateProgressToken,
   validateRequestId,
-  type ValidationResult,
 } from "./validators.js";
+import {
+  metaBuilder,
+  metaChecker,
+  metaKeyTest,
+  reservedMetaKeyTest,
+  type MetaCheck,
+  type MetaCheckOptions,
+  type MetaRules,
+  type MetaShape,
+} from "./runtime/meta.js";
+
+export { MAX_META_PROBLEMS, parseMetaKey } from "./runtime/meta.js";
+export type { InvalidMetaError, MetaCheckOptions, MetaKeyProblem, MetaProblem, ParsedMetaKey } from "./runtime/meta.js";
 
 /** The `_meta` keys the schema names (protocol revision 2026-07-28), by name. */
 export const MetaKey = {
@@ -42,308 +54,59 @@ export const REQUIRED_REQUEST_META_KEYS = [
   "io.modelcontextprotocol/clientCapabilities",
 ] as const;
 
-/** A key split by the `_meta` key grammar: `io.modelcontextprotocol/protocolVersion` → prefix `io.modelcontextprotocol/`, labels `["io", "modelcontextprotocol"]`, name `protocolVersion`. */
-export interface ParsedMetaKey {
-  readonly ok: true;
-  /** The prefix with its trailing `/`; absent for an unprefixed key. */
-  readonly prefix?: string;
-  /** The prefix's dot-separated labels; empty for an unprefixed key. */
-  readonly labels: readonly string[];
-  readonly name: string;
-}
-
-/** Why a string is not a `_meta` key. */
-export interface MetaKeyProblem {
-  readonly ok: false;
-  readonly reason: string;
-}
-
-const LABEL = /^[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?$/;
-const NAME = /^[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?$/;
-
-/** A string for a message: short ones quoted, long ones by length. */
-function show(s: string): string {
-  return s.length <= 60 ? JSON.stringify(s) : "a string of " + s.length + " characters";
-}
-
-/**
- * Splits a `_meta` key into prefix labels and name, following the key grammar of the
- * specification's `_meta` section: labels start with a letter, end with a letter or digit,
- * hold letters, digits and hyphens; a name is empty or starts and ends with a letter or
- * digit, with `-`, `_` and `.` inside. Never throws.
- */
-export function parseMetaKey(key: string): ParsedMetaKey | MetaKeyProblem {
-  if (typeof key !== "string") return { ok: false, reason: "a key is a string" };
-  const slash = key.indexOf("/");
-  const name = slash < 0 ? key : key.slice(slash + 1);
-  if (slash >= 0 && name.indexOf("/") >= 0) return { ok: false, reason: 'a key has one "/" at most, between prefix and name' };
-  const labels = slash < 0 ? [] : key.slice(0, slash).split(".");
-  for (const label of labels) {
-    if (!LABEL.test(label)) {
-      return {
-        ok: false,
-        reason:
-          "prefix label " +
-          show(label) +
-          " must start with a letter, end with a letter or digit, and hold only letters, digits and hyphens",
-      };
-    }
-  }
-  if (name !== "" && !NAME.test(name)) {
-    return {
-      ok: false,
-      reason: "name " + show(name) + " must start and end with a letter or digit, and hold only letters, digits, '-', '_' and '.'",
-    };
-  }
-  return slash < 0 ? { ok: true, labels, name } : { ok: true, prefix: key.slice(0, slash + 1), labels, name };
-}
-
 /**
  * Whether `key` is a valid `_meta` key in this revision (2026-07-28 basic/index § General fields › _meta (key name format)).
  */
-export function isValidMetaKey(key: string): boolean {
-  return parseMetaKey(key).ok;
-}
-
-/** a prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`). */
-function reservedPrefix(labels: readonly string[]): boolean {
-  if (labels.length < 2) return false;
-  const l = labels[1]!.toLowerCase();
-  return l === "modelcontextprotocol" || l === "mcp";
-}
-
-const RESERVED_UNPREFIXED: ReadonlySet<string> = new Set(["progressToken", "traceparent", "tracestate", "baggage"]);
+export const isValidMetaKey: (key: string) => boolean = metaKeyTest(true);
 
 /**
  * Whether `key` is reserved for MCP (2026-07-28 basic/index § General fields › _meta: the second label): a prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`); the unprefixed keys
  * the schema or the specification define are reserved too. Labels compare without regard to case.
  */
-export function isReservedMetaKey(key: string): boolean {
-  if (typeof key !== "string") return false;
-  const slash = key.indexOf("/");
-  if (slash < 0) return RESERVED_UNPREFIXED.has(key);
-  return reservedPrefix(key.slice(0, slash).split("."));
-}
-
-/** One problem with a `_meta` object. */
-export interface MetaProblem {
-  /** The key concerned ("" for `_meta` itself); a key longer than 200 characters is described, not copied. */
-  readonly key: string;
-  readonly problem: "missing" | "malformed" | "invalid-key" | "unknown-reserved-key" | "not-an-object" | "not-json" | "too-many";
-  readonly message: string;
-}
-
-/** At most this many problems are listed; one `too-many` problem says how many more there were. */
-export const MAX_META_PROBLEMS = 100;
-
-/** The `-32602` error object for a `_meta` with problems; `data.problems` names each one. */
-export interface InvalidMetaError {
-  readonly code: -32602;
-  readonly message: string;
-  readonly data: { readonly problems: readonly MetaProblem[] };
-}
-
-/** Options of the `check…Meta` readers. */
-export interface MetaCheckOptions {
-  /** Also report keys that break the key grammar, and unknown keys under reserved prefixes. Default: false (lenient). */
-  readonly strict?: boolean;
-}
-
-/** A known key: its value check answers a problem or `undefined`. */
-interface KnownKey {
-  readonly key: string;
-  readonly field: string;
-  readonly required: boolean;
-  readonly check: (v: unknown) => string | undefined;
-}
-
-function firstIssue(r: ValidationResult<unknown>): string | undefined {
-  if (r.ok) return undefined;
-  const issue = r.issues[0];
-  if (issue === undefined) return "invalid";
-  return (issue.path === "" ? "" : issue.path + ": ") + issue.message;
-}
-
-function own(o: object, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? (o as Record<string, unknown>)[key] : undefined;
-}
-
-/** A plain JSON object: its prototype is `Object.prototype` (of any realm) or `null`. */
-function isPlainObject(v: unknown): v is object {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  if (proto === null || proto === Object.prototype) return true;
-  // Object.prototype of another realm, not a null-prototype object someone inherits data from.
-  const own = Object.prototype.hasOwnProperty;
-  return Object.getPrototypeOf(proto) === null && own.call(proto, "isPrototypeOf") && own.call(proto, "propertyIsEnumerable");
-}
-
-/** Whether `v` is JSON data (what `JSON.stringify` sends unchanged), at most 1000 levels deep; false for cycles. */
-function isJsonData(v: unknown, depth: number): boolean {
-  if (typeof v === "string" || typeof v === "boolean" || v === null) return true;
-  if (typeof v === "number") return Number.isFinite(v);
-  if (depth > 1000) return false;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) if (!isJsonData(v[i], depth + 1)) return false;
-    return true;
-  }
-  if (!isPlainObject(v)) return false;
-  for (const key of Object.keys(v)) if (!isJsonData((v as Record<string, unknown>)[key], depth + 1)) return false;
-  return true;
-}
-
-function keyText(key: string): string {
-  return key.length <= 200 ? key : show(key);
-}
-
-const OPENTELEMETRY: ReadonlySet<string> = new Set(OPENTELEMETRY_META_KEYS);
-
-/** Every key this revision defines, in any `_meta` shape (strict mode does not call them unknown). */
-const DEFINED_KEYS: ReadonlySet<string> = new Set([
+export const isReservedMetaKey: (key: string) => boolean = reservedMetaKeyTest("second-label", [
   "progressToken",
-  "io.modelcontextprotocol/protocolVersion",
-  "io.modelcontextprotocol/clientInfo",
-  "io.modelcontextprotocol/clientCapabilities",
-  "io.modelcontextprotocol/logLevel",
-  "io.modelcontextprotocol/subscriptionId",
-  "io.modelcontextprotocol/serverInfo",
   "traceparent",
   "tracestate",
   "baggage",
 ]);
 
-/** `options.strict`, read without trusting `options`. */
-function strictOf(options: unknown): boolean {
-  try {
-    return typeof options === "object" && options !== null && (options as MetaCheckOptions).strict === true;
-  } catch {
-    return false;
-  }
-}
+/** What protocol revision 2026-07-28 says about `_meta` keys: the data the checks below read. */
+const META_RULES: MetaRules = {
+  version: "2026-07-28",
+  isValidKey: isValidMetaKey,
+  isReservedKey: isReservedMetaKey,
+  openTelemetryKeys: OPENTELEMETRY_META_KEYS,
+  definedKeys: [
+    "progressToken",
+    "io.modelcontextprotocol/protocolVersion",
+    "io.modelcontextprotocol/clientInfo",
+    "io.modelcontextprotocol/clientCapabilities",
+    "io.modelcontextprotocol/logLevel",
+    "io.modelcontextprotocol/subscriptionId",
+    "io.modelcontextprotocol/serverInfo",
+    "traceparent",
+    "tracestate",
+    "baggage",
+  ],
+};
 
-/** What `checkMeta` found: the problems, and the known keys' values, each read once. */
-interface MetaReading {
-  readonly problems: MetaProblem[];
-  readonly fields: Record<string, unknown>;
-}
-
-/** A message of at most 500 characters. */
-function clip(message: string): string {
-  return message.length <= 500 ? message : message.slice(0, 497) + "…";
-}
-
-/** What an exception says, read without trusting it. */
-function describeError(e: unknown): string {
-  try {
-    if (e instanceof Error && typeof e.message === "string") return clip(e.message);
-  } catch {
-    // a message getter that throws, a revoked Proxy: say no more
-  }
-  return "an exception";
-}
-
-/**
- * The problems of a `_meta`. `lenient` checks the known keys; `strict` also reports keys that
- * break the grammar, unknown keys under reserved prefixes and non-string OpenTelemetry values;
- * `build` (what we send) reports broken keys, non-string OpenTelemetry values and values that
- * are not JSON data.
- */
-function checkMeta(meta: unknown, known: readonly KnownKey[], metaRequired: boolean, keys: "lenient" | "strict" | "build"): MetaReading {
-  const found: MetaProblem[] = [];
-  const fields: Record<string, unknown> = {};
-  let dropped = 0;
-  const problems = {
-    push(p: MetaProblem): void {
-      if (found.length < MAX_META_PROBLEMS) found.push({ key: keyText(p.key), problem: p.problem, message: clip(p.message) });
-      else dropped++;
+/** The request `_meta`: the keys the schema names, each with its value check. */
+const REQUEST_META_KEYS: MetaShape = {
+  what: "request",
+  metaRequired: true,
+  keys: [
+    { key: "progressToken", field: "progressToken", required: false, check: { validate: validateProgressToken } },
+    { key: "io.modelcontextprotocol/protocolVersion", field: "protocolVersion", required: true, check: "string" },
+    { key: "io.modelcontextprotocol/clientInfo", field: "clientInfo", required: false, check: { validate: validateImplementation } },
+    {
+      key: "io.modelcontextprotocol/clientCapabilities",
+      field: "clientCapabilities",
+      required: true,
+      check: { validate: validateClientCapabilities },
     },
-  };
-  try {
-    if (meta === undefined) {
-      for (const k of known) if (k.required) problems.push({ key: k.key, problem: "missing", message: "missing required key " + k.key });
-      if (metaRequired && found.length === 0) problems.push({ key: "", problem: "missing", message: "_meta is required" });
-      return { problems: found, fields };
-    }
-    if (!isPlainObject(meta))
-      return { problems: [{ key: "", problem: "not-an-object", message: "_meta must be a plain JSON object" }], fields };
-    const knownKeys = new Set<string>();
-    for (const k of known) {
-      knownKeys.add(k.key);
-      const value = own(meta, k.key);
-      if (value === undefined) {
-        if (k.required) problems.push({ key: k.key, problem: "missing", message: "missing required key " + k.key });
-        continue;
-      }
-      // defineProperty: a field named `__proto__` is data, not the prototype.
-      Object.defineProperty(fields, k.field, { value, enumerable: true, writable: true, configurable: true });
-      const problem = k.check(value);
-      if (problem !== undefined) problems.push({ key: k.key, problem: "malformed", message: k.key + " is malformed: " + problem });
-    }
-    if (keys !== "lenient") {
-      for (const key of Object.keys(meta)) {
-        const value = (meta as Record<string, unknown>)[key];
-        if (keys === "build" && !isJsonData(value, 0)) {
-          problems.push({ key, problem: "not-json", message: "the value of " + show(key) + " is not JSON data" });
-        }
-        if (OPENTELEMETRY.has(key) && typeof value !== "string") {
-          problems.push({ key, problem: "malformed", message: key + " is malformed: expected a string (W3C Trace Context or Baggage)" });
-        }
-        if (knownKeys.has(key) || DEFINED_KEYS.has(key)) continue;
-        if (!isValidMetaKey(key)) {
-          const parsed = parseMetaKey(key);
-          problems.push({ key, problem: "invalid-key", message: "key " + show(key) + " is invalid: " + (parsed.ok ? "" : parsed.reason) });
-        } else if (keys === "strict" && key.indexOf("/") >= 0 && isReservedMetaKey(key)) {
-          problems.push({
-            key,
-            problem: "unknown-reserved-key",
-            message: "key " + show(key) + " uses a reserved prefix but is not defined by protocol revision 2026-07-28",
-          });
-        }
-      }
-    }
-  } catch (e) {
-    problems.push({ key: "", problem: "malformed", message: "_meta could not be read: " + describeError(e) });
-  }
-  if (dropped > 0) found.push({ key: "", problem: "too-many", message: dropped + " more problems not listed" });
-  return { problems: found, fields };
-}
-
-function invalidMeta(what: string, problems: readonly MetaProblem[]): InvalidMetaError {
-  return { code: -32602, message: "Invalid " + what + " _meta: " + problems.map((p) => p.message).join("; "), data: { problems } };
-}
-
-/** The `_meta` member of a params or result object, read as own data; `undefined` for anything else. */
-function metaOf(container: unknown): unknown {
-  try {
-    return typeof container === "object" && container !== null && !Array.isArray(container) ? own(container, "_meta") : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function build<M>(meta: M, known: readonly KnownKey[], what: string): M {
-  const { problems } = checkMeta(meta, known, true, "build");
-  if (problems.length > 0) throw new TypeError("invalid " + what + " _meta: " + problems.map((p) => p.message).join("; "));
-  return meta;
-}
-
-const REQUEST_META_KEYS: readonly KnownKey[] = [
-  { key: "progressToken", field: "progressToken", required: false, check: (v) => firstIssue(validateProgressToken(v)) },
-  {
-    key: "io.modelcontextprotocol/protocolVersion",
-    field: "protocolVersion",
-    required: true,
-    check: (v) => (typeof v === "string" ? undefined : "expected string"),
-  },
-  { key: "io.modelcontextprotocol/clientInfo", field: "clientInfo", required: false, check: (v) => firstIssue(validateImplementation(v)) },
-  {
-    key: "io.modelcontextprotocol/clientCapabilities",
-    field: "clientCapabilities",
-    required: true,
-    check: (v) => firstIssue(validateClientCapabilities(v)),
-  },
-  { key: "io.modelcontextprotocol/logLevel", field: "logLevel", required: false, check: (v) => firstIssue(validateLoggingLevel(v)) },
-];
+    { key: "io.modelcontextprotocol/logLevel", field: "logLevel", required: false, check: { validate: validateLoggingLevel } },
+  ],
+};
 
 /** The request `_meta` keys the schema names, as fields. */
 export interface RequestMetaFields {
@@ -355,20 +118,16 @@ export interface RequestMetaFields {
 }
 
 /** What `checkRequestMeta` answers: the `_meta` and its known fields, or the `-32602` error naming every problem. */
-export type RequestMetaCheck =
-  | { readonly ok: true; readonly meta: T.RequestMetaObject; readonly fields: RequestMetaFields }
-  | { readonly ok: false; readonly error: InvalidMetaError };
+export type RequestMetaCheck = MetaCheck<T.RequestMetaObject, RequestMetaFields>;
 
 /**
  * Reads and checks the `_meta` of a request (request params): io.modelcontextprotocol/protocolVersion and io.modelcontextprotocol/clientCapabilities are required. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export function checkRequestMeta(params: unknown, options: MetaCheckOptions = {}): RequestMetaCheck {
-  const meta = metaOf(params);
-  const { problems, fields } = checkMeta(meta, REQUEST_META_KEYS, true, strictOf(options) ? "strict" : "lenient");
-  if (problems.length > 0) return { ok: false, error: invalidMeta("request", problems) };
-  return { ok: true, meta: (meta ?? {}) as T.RequestMetaObject, fields: fields as unknown as RequestMetaFields };
-}
+export const checkRequestMeta: (params: unknown, options?: MetaCheckOptions) => RequestMetaCheck = metaChecker(
+  META_RULES,
+  REQUEST_META_KEYS,
+);
 
 /**
  * Returns `meta` once it is a valid request `_meta`: a plain object of JSON data, every key
@@ -378,18 +137,16 @@ export function checkRequestMeta(params: unknown, options: MetaCheckOptions = {}
  *
  * @throws TypeError naming every problem
  */
-export function buildRequestMeta(meta: T.RequestMetaObject): T.RequestMetaObject {
-  return build(meta, REQUEST_META_KEYS, "request");
-}
+export const buildRequestMeta: (meta: T.RequestMetaObject) => T.RequestMetaObject = metaBuilder(META_RULES, REQUEST_META_KEYS);
 
-const NOTIFICATION_META_KEYS: readonly KnownKey[] = [
-  {
-    key: "io.modelcontextprotocol/subscriptionId",
-    field: "subscriptionId",
-    required: false,
-    check: (v) => firstIssue(validateRequestId(v)),
-  },
-];
+/** The notification `_meta`: the keys the schema names, each with its value check. */
+const NOTIFICATION_META_KEYS: MetaShape = {
+  what: "notification",
+  metaRequired: false,
+  keys: [
+    { key: "io.modelcontextprotocol/subscriptionId", field: "subscriptionId", required: false, check: { validate: validateRequestId } },
+  ],
+};
 
 /** The notification `_meta` keys the schema names, as fields. */
 export interface NotificationMetaFields {
@@ -397,20 +154,16 @@ export interface NotificationMetaFields {
 }
 
 /** What `checkNotificationMeta` answers: the `_meta` and its known fields, or the `-32602` error naming every problem. */
-export type NotificationMetaCheck =
-  | { readonly ok: true; readonly meta: T.NotificationMetaObject; readonly fields: NotificationMetaFields }
-  | { readonly ok: false; readonly error: InvalidMetaError };
+export type NotificationMetaCheck = MetaCheck<T.NotificationMetaObject, NotificationMetaFields>;
 
 /**
  * Reads and checks the `_meta` of a notification (notification params): `_meta` and all its keys are optional. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export function checkNotificationMeta(params: unknown, options: MetaCheckOptions = {}): NotificationMetaCheck {
-  const meta = metaOf(params);
-  const { problems, fields } = checkMeta(meta, NOTIFICATION_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
-  if (problems.length > 0) return { ok: false, error: invalidMeta("notification", problems) };
-  return { ok: true, meta: (meta ?? {}) as T.NotificationMetaObject, fields: fields as unknown as NotificationMetaFields };
-}
+export const checkNotificationMeta: (params: unknown, options?: MetaCheckOptions) => NotificationMetaCheck = metaChecker(
+  META_RULES,
+  NOTIFICATION_META_KEYS,
+);
 
 /**
  * Returns `meta` once it is a valid notification `_meta`: a plain object of JSON data, every key
@@ -420,13 +173,17 @@ export function checkNotificationMeta(params: unknown, options: MetaCheckOptions
  *
  * @throws TypeError naming every problem
  */
-export function buildNotificationMeta(meta: T.NotificationMetaObject): T.NotificationMetaObject {
-  return build(meta, NOTIFICATION_META_KEYS, "notification");
-}
+export const buildNotificationMeta: (meta: T.NotificationMetaObject) => T.NotificationMetaObject = metaBuilder(
+  META_RULES,
+  NOTIFICATION_META_KEYS,
+);
 
-const RESULT_META_KEYS: readonly KnownKey[] = [
-  { key: "io.modelcontextprotocol/serverInfo", field: "serverInfo", required: false, check: (v) => firstIssue(validateImplementation(v)) },
-];
+/** The result `_meta`: the keys the schema names, each with its value check. */
+const RESULT_META_KEYS: MetaShape = {
+  what: "result",
+  metaRequired: false,
+  keys: [{ key: "io.modelcontextprotocol/serverInfo", field: "serverInfo", required: false, check: { validate: validateImplementation } }],
+};
 
 /** The result `_meta` keys the schema names, as fields. */
 export interface ResultMetaFields {
@@ -434,20 +191,13 @@ export interface ResultMetaFields {
 }
 
 /** What `checkResultMeta` answers: the `_meta` and its known fields, or the `-32602` error naming every problem. */
-export type ResultMetaCheck =
-  | { readonly ok: true; readonly meta: T.ResultMetaObject; readonly fields: ResultMetaFields }
-  | { readonly ok: false; readonly error: InvalidMetaError };
+export type ResultMetaCheck = MetaCheck<T.ResultMetaObject, ResultMetaFields>;
 
 /**
  * Reads and checks the `_meta` of a result (result object): `_meta` and all its keys are optional. Unknown
  * keys are kept and, unless `strict`, not reported. Never throws.
  */
-export function checkResultMeta(result: unknown, options: MetaCheckOptions = {}): ResultMetaCheck {
-  const meta = metaOf(result);
-  const { problems, fields } = checkMeta(meta, RESULT_META_KEYS, false, strictOf(options) ? "strict" : "lenient");
-  if (problems.length > 0) return { ok: false, error: invalidMeta("result", problems) };
-  return { ok: true, meta: (meta ?? {}) as T.ResultMetaObject, fields: fields as unknown as ResultMetaFields };
-}
+export const checkResultMeta: (result: unknown, options?: MetaCheckOptions) => ResultMetaCheck = metaChecker(META_RULES, RESULT_META_KEYS);
 
 /**
  * Returns `meta` once it is a valid result `_meta`: a plain object of JSON data, every key
@@ -457,6 +207,4 @@ export function checkResultMeta(result: unknown, options: MetaCheckOptions = {})
  *
  * @throws TypeError naming every problem
  */
-export function buildResultMeta(meta: T.ResultMetaObject): T.ResultMetaObject {
-  return build(meta, RESULT_META_KEYS, "result");
-}
+export const buildResultMeta: (meta: T.ResultMetaObject) => T.ResultMetaObject = metaBuilder(META_RULES, RESULT_META_KEYS);

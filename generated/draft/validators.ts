@@ -4,6 +4,57 @@
 /* eslint-disable */
 import type * as T from "./types.js";
 
+/** `Object.prototype.hasOwnProperty`, called as `hasOwn.call(object, key)`. */
+const hasOwn: (this: unknown, key: PropertyKey) => boolean = Object.prototype.hasOwnProperty;
+
+/**
+ * Deepest nesting of arrays and objects a value may have: validators report deeper values as
+ * invalid, and results nested deeper are not sent (`JSON.stringify` recurses, and overflows the
+ * stack a few thousand levels down).
+ */
+export const MAX_DEPTH = 1000;
+
+/**
+ * The most issues a validation or an error's `data.issues` lists; past it, one more issue
+ * (`maxIssues`) says that the list stopped.
+ */
+export const MAX_ISSUES = 100;
+
+/**
+ * Whether `v` is a JSON object: a plain object whose prototype is `Object.prototype` (of any
+ * realm) or `null`. Arrays, `Date`, `Map`, boxed primitives, class instances and objects that
+ * inherit from another object are not.
+ */
+function isPlainObject(v: unknown): v is Record<string, any> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
+}
+
+/**
+ * Whether `proto` is `Object.prototype` of another realm: no prototype of its own, and
+ * `Object.prototype`'s own methods (so not a null-prototype object someone inherits data from).
+ */
+function isForeignObjectPrototype(proto: object): boolean {
+  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
+}
+
+/** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
+function escapeToken(k: string): string {
+  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** The property name a reference token stands for (RFC 6901 § 4): `a~1b` → `a/b`. */
+function unescapeToken(token: string): string {
+  return token.indexOf("~") < 0 ? token : token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** `name` in double quotes, escaped as JSON would write it. */
+function quote(name: string): string {
+  return name.indexOf('"') < 0 && name.indexOf("\\") < 0 ? '"' + name + '"' : JSON.stringify(name);
+}
+
 /** One problem found in a value. */
 export interface ValidationIssue {
   /** JSON Pointer (RFC 6901) into the validated value; "" is the value itself. */
@@ -35,43 +86,15 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
-/**
- * How deep a value may nest arrays and objects inside a recursive type (such as JSONValue)
- * before it is rejected with a `depth` issue. Keeps hostile nesting, and cycles, from
- * exhausting the stack.
- */
-export const MAX_DEPTH = 1000;
-
-/**
- * `validateX` lists at most this many issues; when there are more, it stops looking and says
- * so in one more issue (`maxIssues`). Collectors stop once they hold one issue more than this.
- */
-export const MAX_ISSUES = 100;
-
 type Check = (v: any, d: number) => boolean;
 
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
-
-/**
- * A JSON object: a plain object, whose prototype is `Object.prototype` (of any realm) or
- * `null`. Arrays, `Date`, `Map`, boxed primitives and class instances are not JSON objects.
- */
-function isObject(v: unknown): v is Record<string, any> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
-}
-
-/** `Object.prototype` of another realm: no prototype of its own, and `Object.prototype`'s own methods (not a null-prototype object someone inherits data from). */
-function isForeignObjectPrototype(proto: object): boolean {
-  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
-}
 
 function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
-  if (typeof v === "object" && !isObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
+  if (typeof v === "object" && !isPlainObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
 }
 
@@ -95,39 +118,23 @@ function missing(o: ValidationIssue[], path: string, name: string): void {
   o.push({ path, message: "missing required property " + quote(name), keyword: "required" });
 }
 
-/** `name` in double quotes, escaped as JSON would write it. */
-function quote(name: string): string {
-  return name.indexOf('"') < 0 && name.indexOf("\\") < 0 ? '"' + name + '"' : JSON.stringify(name);
-}
-
-function escapeToken(k: string): string {
-  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
-  return k.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 /** Pushes "expected object" unless `v` is a non-null, non-array object; true when it is. */
 function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
-  if (isObject(v)) return true;
+  if (isPlainObject(v)) return true;
   expected(o, p, "object", v);
   return false;
-}
-
-/** The property name a JSON Pointer reference token stands for: "/a~1b" → "a/b". */
-function tokenName(token: string): string {
-  const name = token.slice(1);
-  return name.indexOf("~") < 0 ? name : name.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 
 /** Pushes "missing" when a required property (`token`: "/" and its escaped name) is absent; true when present. */
 function need(o: ValidationIssue[], p: string, token: string, value: unknown): boolean {
   if (value !== undefined) return true;
-  missing(o, p + token, tokenName(token));
+  missing(o, p + token, unescapeToken(token.slice(1)));
   return false;
 }
 
 /** A required property with a one-issue check. */
 function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value === undefined) missing(o, p + token, tokenName(token));
+  if (value === undefined) missing(o, p + token, unescapeToken(token.slice(1)));
   else if (!ok) expected(o, p + token, what, value, keyword);
 }
 
@@ -199,15 +206,8 @@ function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSch
 }
 
 function pointerSegments(pointer: string): string[] {
-  return pointer === ""
-    ? []
-    : pointer
-        .slice(1)
-        .split("/")
-        .map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeToken);
 }
-
-const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
 function stop(o: ValidationIssue[], path: string, d: number): boolean {
@@ -224,7 +224,7 @@ function jsonType(v: unknown): number {
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
   if (Array.isArray(v)) return 32;
-  return isObject(v) ? 16 : 0;
+  return isPlainObject(v) ? 16 : 0;
 }
 
 /**
@@ -261,21 +261,21 @@ function anyOf(
   for (const i of best) o.push(i);
 }
 
-const URI_HEX = "%[0-9A-Fa-f]{2}";
+const URI_HEX: string = "%[0-9A-Fa-f]{2}";
 
-const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
+const URI_SUB: string = "A-Za-z0-9\\-._~!$&'()*+,;=";
 
 /** A run of `chars` with %HH escapes anywhere, as a pattern that matches in one linear pass. */
 function uriRun(chars: string): string {
   return "[" + chars + "]*(?:" + URI_HEX + "[" + chars + "]*)*";
 }
 
-const URI_AUTHORITY = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
+const URI_AUTHORITY: string = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
 
-const URI_TAIL = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
+const URI_TAIL: string = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
 
 /** RFC 3986 URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ]; IP-literals are checked by ipLiteralOk. */
-const URI = new RegExp(
+const URI: RegExp = new RegExp(
   "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" +
     URI_AUTHORITY +
     "(?:/" +
@@ -298,15 +298,15 @@ function ipLiteralOk(s: string): boolean {
   return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
-const URI_TEMPLATE_LITERAL =
+const URI_TEMPLATE_LITERAL: string =
   "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
   "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
   "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
   "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})";
 
-const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+const URI_TEMPLATE_VARSPEC: string = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 
-const URI_TEMPLATE = new RegExp(
+const URI_TEMPLATE: RegExp = new RegExp(
   "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
   "u",
 );
@@ -316,7 +316,7 @@ function formatUriTemplate(s: string): boolean {
 }
 
 /** RFC 4648 base64 with padding: alphabet characters, then at most two "=", in a length that is a multiple of 4. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const BASE64: RegExp = /^[A-Za-z0-9+/]*={0,2}$/;
 
 function formatByte(s: string): boolean {
   return s.length % 4 === 0 && BASE64.test(s);
@@ -402,7 +402,7 @@ export const {
 
 function _isJSONObject(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isJSONValue(v[k], d + 1)) return false;
@@ -475,11 +475,11 @@ export const {
 } = define<T.JSONRPCMessage>(_isJSONRPCMessage, _collectJSONRPCMessage);
 
 function _isMetaObject(v: any, d: number): boolean {
-  return isObject(v);
+  return isPlainObject(v);
 }
 
 function _collectMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!isObject(v)) expected(o, p, "object", v);
+  if (!isPlainObject(v)) expected(o, p, "object", v);
 }
 
 /** `MetaObject` (schema.ts:54) */
@@ -491,7 +491,7 @@ export const {
 
 function _isRequestMetaObject(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v["io.modelcontextprotocol/protocolVersion"] === "string" &&
     (v.progressToken === undefined || typeof v.progressToken === "string" || Number.isInteger(v.progressToken)) &&
     (v["io.modelcontextprotocol/logLevel"] === undefined ||
@@ -543,7 +543,7 @@ export const {
 
 function _isNotificationMetaObject(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v["io.modelcontextprotocol/subscriptionId"] === undefined ||
       typeof v["io.modelcontextprotocol/subscriptionId"] === "string" ||
       Number.isInteger(v["io.modelcontextprotocol/subscriptionId"]))
@@ -567,7 +567,7 @@ export const {
 
 function _isResultMetaObject(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1))
   );
 }
@@ -614,7 +614,7 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], d: number): voi
 export const { is: isCursor, validate: validateCursor, schema: CursorSchema } = define<T.Cursor>(_isCursor, _collectCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1);
+  return isPlainObject(v) && _isRequestMetaObject(v._meta, d + 1);
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -632,14 +632,14 @@ export const {
 } = define<T.RequestParams>(_isRequestParams, _collectRequestParams);
 
 function _isRequest(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+  return isPlainObject(v) && typeof v.method === "string" && (v.params === undefined || isPlainObject(v.params));
 }
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
   }
 }
 
@@ -647,7 +647,7 @@ function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): vo
 export const { is: isRequest, validate: validateRequest, schema: RequestSchema } = define<T.Request>(_isRequest, _collectRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
-  return isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1));
+  return isPlainObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1));
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -665,14 +665,14 @@ export const {
 } = define<T.NotificationParams>(_isNotificationParams, _collectNotificationParams);
 
 function _isNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && (v.params === undefined || isObject(v.params));
+  return isPlainObject(v) && typeof v.method === "string" && (v.params === undefined || isPlainObject(v.params));
 }
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
   }
 }
 
@@ -699,7 +699,7 @@ export const {
 } = define<T.ResultType>(_isResultType, _collectResultType);
 
 function _isResult(v: any, d: number): boolean {
-  return isObject(v) && typeof v.resultType === "string" && (v._meta === undefined || _isResultMetaObject(v._meta, d + 1));
+  return isPlainObject(v) && typeof v.resultType === "string" && (v._meta === undefined || _isResultMetaObject(v._meta, d + 1));
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -714,7 +714,7 @@ function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): voi
 export const { is: isResult, validate: validateResult, schema: ResultSchema } = define<T.Result>(_isResult, _collectResult);
 
 function _isError(v: any, d: number): boolean {
-  return isObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
+  return isPlainObject(v) && Number.isInteger(v.code) && typeof v.message === "string";
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -745,11 +745,11 @@ export const {
 
 function _isJSONRPCRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.method === "string" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
-    (v.params === undefined || isObject(v.params))
+    (v.params === undefined || isPlainObject(v.params))
   );
 }
 
@@ -757,7 +757,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
   if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
     req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
     if (need(o, p, "/id", v.id)) _collectRequestId(v.id, p + "/id", o, d + 1);
   }
@@ -771,14 +771,14 @@ export const {
 } = define<T.JSONRPCRequest>(_isJSONRPCRequest, _collectJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, d: number): boolean {
-  return isObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isObject(v.params));
+  return isPlainObject(v) && typeof v.method === "string" && v.jsonrpc === "2.0" && (v.params === undefined || isPlainObject(v.params));
 }
 
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCNotification(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/method", v.method, typeof v.method === "string", "string");
-    opt(o, p, "/params", v.params, isObject(v.params), "object");
+    opt(o, p, "/params", v.params, isPlainObject(v.params), "object");
     req(o, p, "/jsonrpc", v.jsonrpc, v.jsonrpc === "2.0", '"2.0"', "const");
   }
 }
@@ -791,7 +791,7 @@ export const {
 } = define<T.JSONRPCNotification>(_isJSONRPCNotification, _collectJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
+  return isPlainObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isResult(v.result, d + 1);
 }
 
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -812,7 +812,7 @@ export const {
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1)
@@ -861,7 +861,7 @@ export const {
 } = define<T.JSONRPCResponse>(_isJSONRPCResponse, _collectJSONRPCResponse);
 
 function _isParseError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32700 && typeof v.message === "string";
+  return isPlainObject(v) && v.code === -32700 && typeof v.message === "string";
 }
 
 function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -880,7 +880,7 @@ export const {
 } = define<T.ParseError>(_isParseError, _collectParseError);
 
 function _isInvalidRequestError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32600 && typeof v.message === "string";
+  return isPlainObject(v) && v.code === -32600 && typeof v.message === "string";
 }
 
 function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -899,7 +899,7 @@ export const {
 } = define<T.InvalidRequestError>(_isInvalidRequestError, _collectInvalidRequestError);
 
 function _isMethodNotFoundError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32601 && typeof v.message === "string";
+  return isPlainObject(v) && v.code === -32601 && typeof v.message === "string";
 }
 
 function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -918,7 +918,7 @@ export const {
 } = define<T.MethodNotFoundError>(_isMethodNotFoundError, _collectMethodNotFoundError);
 
 function _isInvalidParamsError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32602 && typeof v.message === "string";
+  return isPlainObject(v) && v.code === -32602 && typeof v.message === "string";
 }
 
 function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -937,7 +937,7 @@ export const {
 } = define<T.InvalidParamsError>(_isInvalidParamsError, _collectInvalidParamsError);
 
 function _isInternalError(v: any, d: number): boolean {
-  return isObject(v) && v.code === -32603 && typeof v.message === "string";
+  return isPlainObject(v) && v.code === -32603 && typeof v.message === "string";
 }
 
 function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -957,11 +957,11 @@ export const {
 
 function _isHeaderMismatchError(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
-    isObject(v.error) &&
+    isPlainObject(v.error) &&
     v.error.code === -32020
   );
 }
@@ -991,13 +991,13 @@ export const {
 
 function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
-    isObject(v.error) &&
+    isPlainObject(v.error) &&
     v.error.code === -32022 &&
-    isObject(v.error.data) &&
+    isPlainObject(v.error.data) &&
     typeof v.error.data.requested === "string" &&
     _isUnsupportedProtocolVersionError$error$1$data$supported(v.error.data.supported, d + 3)
   );
@@ -1056,13 +1056,13 @@ export const {
 
 function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (v.id === undefined || typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isError(v.error, d + 1) &&
-    isObject(v.error) &&
+    isPlainObject(v.error) &&
     v.error.code === -32021 &&
-    isObject(v.error.data) &&
+    isPlainObject(v.error.data) &&
     _isClientCapabilities(v.error.data.requiredCapabilities, d + 3)
   );
 }
@@ -1113,7 +1113,7 @@ export const {
 } = define<T.EmptyResult>(_isEmptyResult, _collectEmptyResult);
 
 function _isInputRequest(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.method) {
     case "sampling/createMessage":
       return _isCreateMessageRequest(v, d);
@@ -1185,7 +1185,7 @@ export const {
 } = define<T.InputResponse>(_isInputResponse, _collectInputResponse);
 
 function _isInputRequests(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isInputRequest(v[k], d + 1)) return false;
@@ -1212,7 +1212,7 @@ export const {
 } = define<T.InputRequests>(_isInputRequests, _collectInputRequests);
 
 function _isInputResponses(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isInputResponse(v[k], d + 1)) return false;
@@ -1240,7 +1240,7 @@ export const {
 
 function _isInputRequiredResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.resultType === "string" &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
@@ -1267,7 +1267,7 @@ export const {
 
 function _isInputResponseRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     _isRequestMetaObject(v._meta, d + 1) &&
     (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1))
@@ -1292,7 +1292,7 @@ export const {
 
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.reason === undefined || typeof v.reason === "string") &&
     (typeof v.requestId === "string" || Number.isInteger(v.requestId)) &&
     (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1))
@@ -1316,7 +1316,9 @@ export const {
 } = define<T.CancelledNotificationParams>(_isCancelledNotificationParams, _collectCancelledNotificationParams);
 
 function _isCancelledNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1);
+  return (
+    isPlainObject(v) && v.method === "notifications/cancelled" && v.jsonrpc === "2.0" && _isCancelledNotificationParams(v.params, d + 1)
+  );
 }
 
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1337,7 +1339,7 @@ export const {
 
 function _isDiscoverRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "server/discover" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1364,7 +1366,7 @@ export const {
 
 function _isDiscoverResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.instructions === undefined || typeof v.instructions === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -1401,7 +1403,9 @@ export const {
 } = define<T.DiscoverResult>(_isDiscoverResult, _collectDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isDiscoverResult(v.result, d + 1);
+  return (
+    isPlainObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isDiscoverResult(v.result, d + 1)
+  );
 }
 
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1422,15 +1426,15 @@ export const {
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
-    (v.roots === undefined || isObject(v.roots)) &&
+    (v.roots === undefined || isPlainObject(v.roots)) &&
     (v.sampling === undefined ||
-      (isObject(v.sampling) &&
+      (isPlainObject(v.sampling) &&
         (v.sampling.context === undefined || _isJSONObject(v.sampling.context, d + 2)) &&
         (v.sampling.tools === undefined || _isJSONObject(v.sampling.tools, d + 2)))) &&
     (v.elicitation === undefined ||
-      (isObject(v.elicitation) &&
+      (isPlainObject(v.elicitation) &&
         (v.elicitation.form === undefined || _isJSONObject(v.elicitation.form, d + 2)) &&
         (v.elicitation.url === undefined || _isJSONObject(v.elicitation.url, d + 2)))) &&
     (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d + 1))
@@ -1441,7 +1445,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
   if (p !== "" && _isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
     if (v.experimental !== undefined) _isClientCapabilities$experimental$collect(v.experimental, p + "/experimental", o, d + 1);
-    opt(o, p, "/roots", v.roots, isObject(v.roots), "object");
+    opt(o, p, "/roots", v.roots, isPlainObject(v.roots), "object");
     if (v.sampling !== undefined) {
       if (object(o, p + "/sampling", v.sampling)) {
         if (v.sampling.context !== undefined) _collectJSONObject(v.sampling.context, p + "/sampling/context", o, d + 2);
@@ -1459,7 +1463,7 @@ function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 function _isClientCapabilities$experimental(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isJSONObject(v[k], d + 1)) return false;
@@ -1486,17 +1490,18 @@ export const {
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.experimental === undefined || _isClientCapabilities$experimental(v.experimental, d + 1)) &&
     (v.logging === undefined || _isJSONObject(v.logging, d + 1)) &&
     (v.completions === undefined || _isJSONObject(v.completions, d + 1)) &&
     (v.prompts === undefined ||
-      (isObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
+      (isPlainObject(v.prompts) && (v.prompts.listChanged === undefined || typeof v.prompts.listChanged === "boolean"))) &&
     (v.resources === undefined ||
-      (isObject(v.resources) &&
+      (isPlainObject(v.resources) &&
         (v.resources.subscribe === undefined || typeof v.resources.subscribe === "boolean") &&
         (v.resources.listChanged === undefined || typeof v.resources.listChanged === "boolean"))) &&
-    (v.tools === undefined || (isObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
+    (v.tools === undefined ||
+      (isPlainObject(v.tools) && (v.tools.listChanged === undefined || typeof v.tools.listChanged === "boolean"))) &&
     (v.extensions === undefined || _isClientCapabilities$experimental(v.extensions, d + 1))
   );
 }
@@ -1536,7 +1541,7 @@ export const {
 
 function _isIcon(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     (v.theme === undefined || v.theme === "light" || v.theme === "dark") &&
     typeof v.src === "string" &&
@@ -1562,7 +1567,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isIcon, validate: validateIcon, schema: IconSchema } = define<T.Icon>(_isIcon, _collectIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
+  return isPlainObject(v) && (v.icons === undefined || _isIcons$icons(v.icons, d + 1));
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1586,7 +1591,7 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
 export const { is: isIcons, validate: validateIcons, schema: IconsSchema } = define<T.Icons>(_isIcons, _collectIcons);
 
 function _isBaseMetadata(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
+  return isPlainObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string");
 }
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1606,7 +1611,7 @@ export const {
 
 function _isImplementation(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     typeof v.version === "string" &&
@@ -1640,7 +1645,7 @@ export const {
 
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     Number.isFinite(v.progress) &&
     (v.total === undefined || Number.isFinite(v.total)) &&
     (v.message === undefined || typeof v.message === "string") &&
@@ -1668,7 +1673,7 @@ export const {
 } = define<T.ProgressNotificationParams>(_isProgressNotificationParams, _collectProgressNotificationParams);
 
 function _isProgressNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
+  return isPlainObject(v) && v.method === "notifications/progress" && v.jsonrpc === "2.0" && _isProgressNotificationParams(v.params, d + 1);
 }
 
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1688,7 +1693,7 @@ export const {
 } = define<T.ProgressNotification>(_isProgressNotification, _collectProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
-  return isObject(v) && (v.cursor === undefined || typeof v.cursor === "string") && _isRequestMetaObject(v._meta, d + 1);
+  return isPlainObject(v) && (v.cursor === undefined || typeof v.cursor === "string") && _isRequestMetaObject(v._meta, d + 1);
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1708,7 +1713,7 @@ export const {
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.method === "string" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1735,7 +1740,7 @@ export const {
 
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1))
@@ -1760,7 +1765,7 @@ export const {
 
 function _isCacheableResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
@@ -1791,7 +1796,7 @@ export const {
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1818,7 +1823,7 @@ export const {
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -1863,7 +1868,10 @@ export const {
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListResourcesResult(v.result, d + 1)
+    isPlainObject(v) &&
+    v.jsonrpc === "2.0" &&
+    (typeof v.id === "string" || Number.isInteger(v.id)) &&
+    _isListResourcesResult(v.result, d + 1)
   );
 }
 
@@ -1885,7 +1893,7 @@ export const {
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/templates/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -1912,7 +1920,7 @@ export const {
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -1958,7 +1966,7 @@ export const {
 
 function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isListResourceTemplatesResult(v.result, d + 1)
@@ -1982,7 +1990,7 @@ export const {
 } = define<T.ListResourceTemplatesResultResponse>(_isListResourceTemplatesResultResponse, _collectListResourceTemplatesResultResponse);
 
 function _isResourceRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && typeof v.uri === "string" && formatUri(v.uri);
+  return isPlainObject(v) && _isRequestMetaObject(v._meta, d + 1) && typeof v.uri === "string" && formatUri(v.uri);
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2005,7 +2013,7 @@ export const {
 
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     _isRequestMetaObject(v._meta, d + 1) &&
     typeof v.uri === "string" &&
@@ -2036,7 +2044,7 @@ export const {
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "resources/read" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2063,7 +2071,7 @@ export const {
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
@@ -2121,7 +2129,7 @@ export const {
 
 function _isReadResourceResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
     (_isReadResourceResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
@@ -2156,7 +2164,7 @@ export const {
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/resources/list_changed" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -2181,7 +2189,7 @@ export const {
 
 function _isSubscriptionFilter(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.toolsListChanged === undefined || typeof v.toolsListChanged === "boolean") &&
     (v.promptsListChanged === undefined || typeof v.promptsListChanged === "boolean") &&
     (v.resourcesListChanged === undefined || typeof v.resourcesListChanged === "boolean") &&
@@ -2208,7 +2216,7 @@ export const {
 } = define<T.SubscriptionFilter>(_isSubscriptionFilter, _collectSubscriptionFilter);
 
 function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
-  return isObject(v) && _isRequestMetaObject(v._meta, d + 1) && _isSubscriptionFilter(v.notifications, d + 1);
+  return isPlainObject(v) && _isRequestMetaObject(v._meta, d + 1) && _isSubscriptionFilter(v.notifications, d + 1);
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2228,7 +2236,7 @@ export const {
 
 function _isSubscriptionsListenRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "subscriptions/listen" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2255,7 +2263,7 @@ export const {
 
 function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" || Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
     (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1))
   );
@@ -2279,7 +2287,7 @@ export const {
 } = define<T.SubscriptionsListenResultMetaObject>(_isSubscriptionsListenResultMetaObject, _collectSubscriptionsListenResultMetaObject);
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
-  return isObject(v) && typeof v.resultType === "string" && _isSubscriptionsListenResultMetaObject(v._meta, d + 1);
+  return isPlainObject(v) && typeof v.resultType === "string" && _isSubscriptionsListenResultMetaObject(v._meta, d + 1);
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2299,7 +2307,7 @@ export const {
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
     _isSubscriptionsListenResult(v.result, d + 1)
@@ -2324,7 +2332,9 @@ export const {
 
 function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) && _isSubscriptionFilter(v.notifications, d + 1)
+    isPlainObject(v) &&
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
+    _isSubscriptionFilter(v.notifications, d + 1)
   );
 }
 
@@ -2348,7 +2358,7 @@ export const {
 
 function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/subscriptions/acknowledged" &&
     v.jsonrpc === "2.0" &&
     _isSubscriptionsAcknowledgedNotificationParams(v.params, d + 1)
@@ -2384,7 +2394,10 @@ export const {
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) && (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) && typeof v.uri === "string" && formatUri(v.uri)
+    isPlainObject(v) &&
+    (v._meta === undefined || _isNotificationMetaObject(v._meta, d + 1)) &&
+    typeof v.uri === "string" &&
+    formatUri(v.uri)
   );
 }
 
@@ -2408,7 +2421,7 @@ export const {
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/resources/updated" &&
     v.jsonrpc === "2.0" &&
     _isResourceUpdatedNotificationParams(v.params, d + 1)
@@ -2433,7 +2446,7 @@ export const {
 
 function _isResource(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -2470,7 +2483,7 @@ export const { is: isResource, validate: validateResource, schema: ResourceSchem
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -2509,7 +2522,7 @@ export const {
 
 function _isResourceContents(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
@@ -2538,7 +2551,7 @@ export const {
 
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.text === "string" &&
     typeof v.uri === "string" &&
@@ -2569,7 +2582,7 @@ export const {
 
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mimeType === undefined || typeof v.mimeType === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
@@ -2604,7 +2617,7 @@ export const {
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "prompts/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2631,7 +2644,7 @@ export const {
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -2676,7 +2689,7 @@ export const {
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListPromptsResult(v.result, d + 1)
+    isPlainObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListPromptsResult(v.result, d + 1)
   );
 }
 
@@ -2698,7 +2711,7 @@ export const {
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.name === "string" &&
     _isRequestMetaObject(v._meta, d + 1) &&
@@ -2719,7 +2732,7 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
 }
 
 function _isGetPromptRequestParams$arguments(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!(typeof v[k] === "string")) return false;
@@ -2746,7 +2759,7 @@ export const {
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "prompts/get" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -2773,7 +2786,7 @@ export const {
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.description === undefined || typeof v.description === "string") &&
     typeof v.resultType === "string" &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
@@ -2810,7 +2823,7 @@ export const {
 
 function _isGetPromptResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
     (_isGetPromptResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
@@ -2845,7 +2858,7 @@ export const {
 
 function _isPrompt(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -2882,7 +2895,7 @@ export const { is: isPrompt, validate: validatePrompt, schema: PromptSchema } = 
 
 function _isPromptArgument(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -2919,7 +2932,7 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], d: number): void 
 export const { is: isRole, validate: validateRole, schema: RoleSchema } = define<T.Role>(_isRole, _collectRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
+  return isPlainObject(v) && (v.role === "user" || v.role === "assistant") && _isContentBlock(v.content, d + 1);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2939,7 +2952,7 @@ export const {
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -2982,7 +2995,7 @@ export const {
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "resource" &&
     (_isTextResourceContents(v.resource, d + 1) || _isBlobResourceContents(v.resource, d + 1)) &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
@@ -3019,7 +3032,7 @@ export const {
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/prompts/list_changed" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -3044,7 +3057,7 @@ export const {
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tools/list" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -3071,7 +3084,7 @@ export const {
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.nextCursor === undefined || typeof v.nextCursor === "string") &&
     typeof v.resultType === "string" &&
     (v.cacheScope === "public" || v.cacheScope === "private") &&
@@ -3115,7 +3128,9 @@ export const {
 } = define<T.ListToolsResult>(_isListToolsResult, _collectListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListToolsResult(v.result, d + 1);
+  return (
+    isPlainObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isListToolsResult(v.result, d + 1)
+  );
 }
 
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3136,7 +3151,7 @@ export const {
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
     typeof v.resultType === "string" &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
@@ -3173,7 +3188,7 @@ export const {
 
 function _isCallToolResultResponse(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
     (_isCallToolResult(v.result, d + 1) || _isInputRequiredResult(v.result, d + 1))
@@ -3208,12 +3223,12 @@ export const {
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.requestState === undefined || typeof v.requestState === "string") &&
     typeof v.name === "string" &&
     _isRequestMetaObject(v._meta, d + 1) &&
     (v.inputResponses === undefined || _isInputResponses(v.inputResponses, d + 1)) &&
-    (v.arguments === undefined || isObject(v.arguments))
+    (v.arguments === undefined || isPlainObject(v.arguments))
   );
 }
 
@@ -3224,7 +3239,7 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v.inputResponses !== undefined) _collectInputResponses(v.inputResponses, p + "/inputResponses", o, d + 1);
     opt(o, p, "/requestState", v.requestState, typeof v.requestState === "string", "string");
     req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    opt(o, p, "/arguments", v.arguments, isObject(v.arguments), "object");
+    opt(o, p, "/arguments", v.arguments, isPlainObject(v.arguments), "object");
   }
 }
 
@@ -3237,7 +3252,7 @@ export const {
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "tools/call" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -3264,7 +3279,7 @@ export const {
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "notifications/tools/list_changed" &&
     v.jsonrpc === "2.0" &&
     (v.params === undefined || _isNotificationParams(v.params, d + 1))
@@ -3289,7 +3304,7 @@ export const {
 
 function _isToolAnnotations(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.readOnlyHint === undefined || typeof v.readOnlyHint === "boolean") &&
     (v.destructiveHint === undefined || typeof v.destructiveHint === "boolean") &&
@@ -3318,16 +3333,16 @@ export const {
 
 function _isTool(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.name === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.icons === undefined || _isIcons$icons(v.icons, d + 1)) &&
-    isObject(v.inputSchema) &&
+    isPlainObject(v.inputSchema) &&
     (v.inputSchema.$schema === undefined || typeof v.inputSchema.$schema === "string") &&
     v.inputSchema.type === "object" &&
     (v.outputSchema === undefined ||
-      (isObject(v.outputSchema) && (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string"))) &&
+      (isPlainObject(v.outputSchema) && (v.outputSchema.$schema === undefined || typeof v.outputSchema.$schema === "string"))) &&
     (v.annotations === undefined || _isToolAnnotations(v.annotations, d + 1)) &&
     (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
@@ -3361,7 +3376,7 @@ export const { is: isTool, validate: validateTool, schema: ToolSchema } = define
 
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.logger === undefined || typeof v.logger === "string") &&
     v.data !== undefined &&
     (v.level === "debug" ||
@@ -3394,7 +3409,9 @@ export const {
 } = define<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams, _collectLoggingMessageNotificationParams);
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
-  return isObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1);
+  return (
+    isPlainObject(v) && v.method === "notifications/message" && v.jsonrpc === "2.0" && _isLoggingMessageNotificationParams(v.params, d + 1)
+  );
 }
 
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3449,7 +3466,7 @@ export const {
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.systemPrompt === undefined || typeof v.systemPrompt === "string") &&
     (v.temperature === undefined || Number.isFinite(v.temperature)) &&
     Number.isInteger(v.maxTokens) &&
@@ -3509,7 +3526,7 @@ export const {
 } = define<T.CreateMessageRequestParams>(_isCreateMessageRequestParams, _collectCreateMessageRequestParams);
 
 function _isToolChoice(v: any, d: number): boolean {
-  return isObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
+  return isPlainObject(v) && (v.mode === undefined || v.mode === "auto" || v.mode === "required" || v.mode === "none");
 }
 
 function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3535,7 +3552,7 @@ export const {
 } = define<T.ToolChoice>(_isToolChoice, _collectToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d + 1);
+  return isPlainObject(v) && v.method === "sampling/createMessage" && _isCreateMessageRequestParams(v.params, d + 1);
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3555,7 +3572,7 @@ export const {
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.model === "string" &&
     (v.role === "user" || v.role === "assistant") &&
     (v.stopReason === undefined || typeof v.stopReason === "string") &&
@@ -3604,7 +3621,7 @@ export const {
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.role === "user" || v.role === "assistant") &&
     (_isSamplingMessageContentBlock(v.content, d + 1) || _isCreateMessageResult$content$1(v.content, d + 1)) &&
     (v._meta === undefined || _isMetaObject(v._meta, d + 1))
@@ -3638,7 +3655,7 @@ export const {
 } = define<T.SamplingMessage>(_isSamplingMessage, _collectSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.type) {
     case "text":
       return _isTextContent(v, d);
@@ -3696,7 +3713,7 @@ export const {
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.lastModified === undefined || typeof v.lastModified === "string") &&
     (v.audience === undefined || _isAnnotations$audience(v.audience, d + 1)) &&
     (v.priority === undefined || (Number.isFinite(v.priority) && v.priority >= 0 && v.priority <= 1))
@@ -3740,7 +3757,7 @@ export const {
 } = define<T.Annotations>(_isAnnotations, _collectAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.type) {
     case "text":
       return _isTextContent(v, d);
@@ -3798,7 +3815,7 @@ export const {
 
 function _isTextContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "text" &&
     typeof v.text === "string" &&
     (v.annotations === undefined || _isAnnotations(v.annotations, d + 1)) &&
@@ -3825,7 +3842,7 @@ export const {
 
 function _isImageContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "image" &&
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
@@ -3858,7 +3875,7 @@ export const {
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "audio" &&
     typeof v.mimeType === "string" &&
     typeof v.data === "string" &&
@@ -3891,11 +3908,11 @@ export const {
 
 function _isToolUseContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "tool_use" &&
     typeof v.id === "string" &&
     typeof v.name === "string" &&
-    isObject(v.input) &&
+    isPlainObject(v.input) &&
     (v._meta === undefined || _isMetaObject(v._meta, d + 1))
   );
 }
@@ -3906,7 +3923,7 @@ function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: numb
     req(o, p, "/type", v.type, v.type === "tool_use", '"tool_use"', "const");
     req(o, p, "/id", v.id, typeof v.id === "string", "string");
     req(o, p, "/name", v.name, typeof v.name === "string", "string");
-    req(o, p, "/input", v.input, isObject(v.input), "object");
+    req(o, p, "/input", v.input, isPlainObject(v.input), "object");
     if (v._meta !== undefined) _collectMetaObject(v._meta, p + "/_meta", o, d + 1);
   }
 }
@@ -3920,7 +3937,7 @@ export const {
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "tool_result" &&
     typeof v.toolUseId === "string" &&
     (v.isError === undefined || typeof v.isError === "boolean") &&
@@ -3949,7 +3966,7 @@ export const {
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.hints === undefined || _isModelPreferences$hints(v.hints, d + 1)) &&
     (v.costPriority === undefined || (Number.isFinite(v.costPriority) && v.costPriority >= 0 && v.costPriority <= 1)) &&
     (v.speedPriority === undefined || (Number.isFinite(v.speedPriority) && v.speedPriority >= 0 && v.speedPriority <= 1)) &&
@@ -3998,7 +4015,7 @@ export const {
 } = define<T.ModelPreferences>(_isModelPreferences, _collectModelPreferences);
 
 function _isModelHint(v: any, d: number): boolean {
-  return isObject(v) && (v.name === undefined || typeof v.name === "string");
+  return isPlainObject(v) && (v.name === undefined || typeof v.name === "string");
 }
 
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4017,14 +4034,14 @@ export const {
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     _isRequestMetaObject(v._meta, d + 1) &&
     _isCompleteRequestParams$ref(v.ref, d + 1) &&
-    isObject(v.argument) &&
+    isPlainObject(v.argument) &&
     typeof v.argument.name === "string" &&
     typeof v.argument.value === "string" &&
     (v.context === undefined ||
-      (isObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
+      (isPlainObject(v.context) && (v.context.arguments === undefined || _isGetPromptRequestParams$arguments(v.context.arguments, d + 2))))
   );
 }
 
@@ -4049,7 +4066,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
 }
 
 function _isCompleteRequestParams$ref(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.type) {
     case "ref/prompt":
       return _isPromptReference(v, d);
@@ -4086,7 +4103,7 @@ export const {
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "completion/complete" &&
     v.jsonrpc === "2.0" &&
     (typeof v.id === "string" || Number.isInteger(v.id)) &&
@@ -4113,10 +4130,10 @@ export const {
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     typeof v.resultType === "string" &&
     (v._meta === undefined || _isResultMetaObject(v._meta, d + 1)) &&
-    isObject(v.completion) &&
+    isPlainObject(v.completion) &&
     (v.completion.total === undefined || Number.isInteger(v.completion.total)) &&
     (v.completion.hasMore === undefined || typeof v.completion.hasMore === "boolean") &&
     _isCompleteResult$completion$values(v.completion.values, d + 2)
@@ -4165,7 +4182,9 @@ export const {
 } = define<T.CompleteResult>(_isCompleteResult, _collectCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
-  return isObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isCompleteResult(v.result, d + 1);
+  return (
+    isPlainObject(v) && v.jsonrpc === "2.0" && (typeof v.id === "string" || Number.isInteger(v.id)) && _isCompleteResult(v.result, d + 1)
+  );
 }
 
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4185,7 +4204,7 @@ export const {
 } = define<T.CompleteResultResponse>(_isCompleteResultResponse, _collectCompleteResultResponse);
 
 function _isResourceTemplateReference(v: any, d: number): boolean {
-  return isObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
+  return isPlainObject(v) && v.type === "ref/resource" && typeof v.uri === "string" && formatUriTemplate(v.uri);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4207,7 +4226,9 @@ export const {
 } = define<T.ResourceTemplateReference>(_isResourceTemplateReference, _collectResourceTemplateReference);
 
 function _isPromptReference(v: any, d: number): boolean {
-  return isObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt";
+  return (
+    isPlainObject(v) && typeof v.name === "string" && (v.title === undefined || typeof v.title === "string") && v.type === "ref/prompt"
+  );
 }
 
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4228,9 +4249,9 @@ export const {
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.method === "roots/list" &&
-    (v.params === undefined || (isObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d + 2))))
+    (v.params === undefined || (isPlainObject(v.params) && (v.params._meta === undefined || _isMetaObject(v.params._meta, d + 2))))
   );
 }
 
@@ -4254,7 +4275,7 @@ export const {
 } = define<T.ListRootsRequest>(_isListRootsRequest, _collectListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isObject(v) && _isListRootsResult$roots(v.roots, d + 1);
+  return isPlainObject(v) && _isListRootsResult$roots(v.roots, d + 1);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4283,7 +4304,7 @@ export const {
 
 function _isRoot(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.name === undefined || typeof v.name === "string") &&
     typeof v.uri === "string" &&
     formatUri(v.uri) &&
@@ -4308,10 +4329,10 @@ export const { is: isRoot, validate: validateRoot, schema: RootSchema } = define
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.mode === undefined || v.mode === "form") &&
     typeof v.message === "string" &&
-    isObject(v.requestedSchema) &&
+    isPlainObject(v.requestedSchema) &&
     (v.requestedSchema.$schema === undefined || typeof v.requestedSchema.$schema === "string") &&
     v.requestedSchema.type === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v.requestedSchema.properties, d + 2) &&
@@ -4349,7 +4370,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
 }
 
 function _isElicitRequestFormParams$requestedSchema$properties(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!_isPrimitiveSchemaDefinition(v[k], d + 1)) return false;
@@ -4375,7 +4396,7 @@ export const {
 } = define<T.ElicitRequestFormParams>(_isElicitRequestFormParams, _collectElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
-  return isObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && formatUri(v.url);
+  return isPlainObject(v) && v.mode === "url" && typeof v.message === "string" && typeof v.url === "string" && formatUri(v.url);
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4398,7 +4419,7 @@ export const {
 } = define<T.ElicitRequestURLParams>(_isElicitRequestURLParams, _collectElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.mode) {
     case "form":
     case undefined:
@@ -4434,7 +4455,7 @@ export const {
 } = define<T.ElicitRequestParams>(_isElicitRequestParams, _collectElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
-  return isObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d + 1);
+  return isPlainObject(v) && v.method === "elicitation/create" && _isElicitRequestParams(v.params, d + 1);
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4479,7 +4500,7 @@ export const {
 
 function _isStringSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4520,7 +4541,7 @@ export const {
 
 function _isNumberSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minimum === undefined || Number.isFinite(v.minimum)) &&
@@ -4551,7 +4572,7 @@ export const {
 
 function _isBooleanSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "boolean" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4578,7 +4599,7 @@ export const {
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4607,7 +4628,7 @@ export const {
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4630,7 +4651,7 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
 function _isTitledSingleSelectEnumSchema$oneOf(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
-    if (!(isObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
+    if (!(isPlainObject(v[i]) && typeof v[i].const === "string" && typeof v[i].title === "string")) return false;
   return true;
 }
 
@@ -4681,13 +4702,13 @@ export const {
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "array" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
+    isPlainObject(v.items) &&
     v.items.type === "string" &&
     _isUnsupportedProtocolVersionError$error$1$data$supported(v.items.enum, d + 2) &&
     (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d + 1))
@@ -4722,13 +4743,13 @@ export const {
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "array" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
     (v.minItems === undefined || Number.isInteger(v.minItems)) &&
     (v.maxItems === undefined || Number.isInteger(v.maxItems)) &&
-    isObject(v.items) &&
+    isPlainObject(v.items) &&
     _isTitledSingleSelectEnumSchema$oneOf(v.items.anyOf, d + 2) &&
     (v.default === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v.default, d + 1))
   );
@@ -4786,7 +4807,7 @@ export const {
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     v.type === "string" &&
     (v.title === undefined || typeof v.title === "string") &&
     (v.description === undefined || typeof v.description === "string") &&
@@ -4843,7 +4864,7 @@ export const {
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
-    isObject(v) &&
+    isPlainObject(v) &&
     (v.action === "accept" || v.action === "decline" || v.action === "cancel") &&
     (v.content === undefined || _isElicitResult$content(v.content, d + 1))
   );
@@ -4866,7 +4887,7 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 function _isElicitResult$content(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
     if (!(
@@ -4917,7 +4938,7 @@ export const {
 } = define<T.ElicitResult>(_isElicitResult, _collectElicitResult);
 
 function _isClientRequest(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.method) {
     case "server/discover":
       return _isDiscoverRequest(v, d);
@@ -5033,7 +5054,7 @@ export const {
 } = define<T.ClientResult>(_isClientResult, _collectClientResult);
 
 function _isServerNotification(v: any, d: number): boolean {
-  if (!isObject(v)) return false;
+  if (!isPlainObject(v)) return false;
   switch (v.method) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);

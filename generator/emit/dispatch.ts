@@ -9,7 +9,6 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
-import { objectLiteralKey } from "./names.js";
 
 interface RequestView {
   readonly method: string;
@@ -23,54 +22,62 @@ interface ListenFilterView {
   readonly capability: string;
 }
 
+/**
+ * The view model of `dispatch.ts`: the revision's table for the runtime's dispatcher core
+ * (`runtime/dispatcher.ts`), as literals, and the type texts of its typed handler map.
+ * Strings that go into code are JSON literals; `""` means "absent".
+ */
 export interface DispatchView {
   readonly version: string;
+  readonly era: string;
   readonly usesTypes: boolean;
   readonly hasMethods: boolean;
-  readonly stateless: boolean;
-  readonly protocolVersionKey: string;
-  readonly clientCapabilitiesKey: string;
+  /** Whether the revision's requests carry `_meta` checked by `checkRequestMeta` (modern era). */
+  readonly checkRequestMeta: boolean;
+  readonly metaKeys: {
+    readonly protocolVersion: string;
+    readonly clientCapabilities: string;
+    readonly clientInfo: string;
+    readonly logLevel: string;
+    readonly serverInfo: string;
+    readonly subscriptionId: string;
+  };
   readonly clientCapabilitiesType: string;
+  readonly clientInfoType: string;
   readonly serverCapabilitiesType: string;
   readonly serverInfoType: string;
   readonly serverInfoMeta: boolean;
   readonly serverInfoKey: string;
-  readonly fillResultType: boolean;
   readonly absentResultType: string;
   readonly hasCacheable: boolean;
   readonly completableKeys: string;
-  readonly inputRequired: boolean;
   readonly inputRequiredValue: string;
-  /** The type of `params.inputResponses` (`T.InputResponses`) when requests may carry answers to input requests, else "". */
+  /** The type of `params.inputResponses` (`T.InputResponses`), or `unknown`. */
   readonly inputResponsesType: string;
-  /** Whether client capabilities are compared (declared per request, or needed by input requests). */
-  readonly checksClientCapabilities: boolean;
   readonly requests: readonly RequestView[];
   /** Request methods whose results carry the caching fields, as JSON strings. */
   readonly cacheableMethods: readonly string[];
   readonly notificationMethods: string;
   readonly outgoingNotificationMethods: string;
   readonly cancelledMethod: string;
+  /** The built-in answers by role (`discover`, `initialize`, `ping`, `listen`), methods as JSON strings. */
+  readonly builtins: readonly { readonly role: string; readonly method: string }[];
   readonly discover: boolean;
-  readonly discoverKey: string;
-  readonly initialize: boolean;
-  readonly initializeKey: string;
-  readonly ping: boolean;
-  readonly pingKey: string;
   readonly hasTools: boolean;
   readonly toolResultType: string;
+  readonly toolDefinitionType: string;
   readonly listen: boolean;
-  readonly listenKey: string;
   readonly listenAckMethod: string;
   readonly listenCite: string;
   readonly listenFilters: readonly ListenFilterView[];
   readonly listenMethodsType: string;
-  readonly subscriptionIdKey: string;
 }
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
+const CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo";
+const LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel";
 /** The caching fields of `CacheableResult` a handler may leave to the dispatcher's `cache` option. */
 const CACHE_FIELDS = ["ttlMs", "cacheScope"];
 
@@ -135,46 +142,49 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
   const notificationFacts = facts.methods.filter((m) => m.kind === "notification" && fromClient(m));
   const outgoing = facts.methods.filter((m) => m.kind === "notification" && (m.direction === "server-to-client" || m.direction === "both"));
 
-  const { discover, initialize, ping, listen: listenFact } = builtinRequests(facts);
+  const builtins = builtinRequests(facts);
+  const { discover, listen: listenFact } = builtins;
   const toolsCall = has("tools/call");
   const hasTools = toolsCall !== undefined && has("tools/list") !== undefined && exported("Tool") && exported("CallToolResult");
   const sub = facts.rules.subscriptions;
   const listenFilters = sub && listenFact ? sub.filters.filter((f) => outgoing.some((m) => m.method === f.notification)) : [];
 
+  const json = (v: string | undefined) => (v === undefined || v === "" ? "" : JSON.stringify(v));
   const view: Omit<DispatchView, "usesTypes"> = {
     version: JSON.stringify(facts.protocolVersion),
+    era: JSON.stringify(stateless ? "modern" : "legacy"),
     hasMethods: facts.methods.length > 0,
-    stateless,
-    protocolVersionKey: JSON.stringify(PROTOCOL_VERSION_KEY),
-    clientCapabilitiesKey: JSON.stringify(CLIENT_CAPABILITIES_KEY),
+    checkRequestMeta: stateless,
+    metaKeys: {
+      protocolVersion: JSON.stringify(PROTOCOL_VERSION_KEY),
+      clientCapabilities: JSON.stringify(CLIENT_CAPABILITIES_KEY),
+      clientInfo: JSON.stringify(CLIENT_INFO_KEY),
+      logLevel: JSON.stringify(LOG_LEVEL_KEY),
+      serverInfo: serverInfoMeta ? JSON.stringify(SERVER_INFO_KEY) : "",
+      subscriptionId: listenFact !== undefined ? json(sub?.idMetaKey) : "",
+    },
     clientCapabilitiesType: exported("ClientCapabilities") ? "T.ClientCapabilities" : "{ readonly [key: string]: unknown }",
+    clientInfoType: exported("Implementation") ? "T.Implementation" : "unknown",
     serverCapabilitiesType: exported("ServerCapabilities") ? "T.ServerCapabilities" : "{ readonly [key: string]: unknown }",
     serverInfoType: exported("Implementation") ? "T.Implementation" : "{ readonly name: string; readonly version: string }",
     serverInfoMeta,
     serverInfoKey: JSON.stringify(SERVER_INFO_KEY),
-    fillResultType,
-    absentResultType: JSON.stringify(facts.rules.absentResultType.value),
+    absentResultType: fillResultType ? JSON.stringify(facts.rules.absentResultType.value) : "",
     hasCacheable: cacheFields.length > 0,
     completableKeys: unionOf(completable),
-    inputRequired: inputRequiredType !== undefined,
-    inputResponsesType: stateless && exported("InputResponses") ? "T.InputResponses" : "",
-    checksClientCapabilities: stateless || inputRequiredType !== undefined,
-    inputRequiredValue: JSON.stringify(inputRequiredValue),
+    inputResponsesType: stateless && exported("InputResponses") ? "T.InputResponses" : "unknown",
+    inputRequiredValue: inputRequiredType !== undefined ? JSON.stringify(inputRequiredValue) : "",
     requests,
     cacheableMethods: requestFacts.filter(cacheable).map((m) => JSON.stringify(m.method)),
     notificationMethods: unionOf(notificationFacts.map((m) => m.method)),
     outgoingNotificationMethods: unionOf(outgoing.map((m) => m.method)),
     cancelledMethod: JSON.stringify(facts.methods.find((m) => m.messageType === "CancelledNotification")?.method ?? "notifications/cancelled"),
+    builtins: Object.entries(builtins).map(([role, m]) => ({ role, method: JSON.stringify(m.method) })),
     discover: discover !== undefined,
-    discoverKey: objectLiteralKey(discover?.method ?? ""),
-    initialize: initialize !== undefined,
-    initializeKey: objectLiteralKey(initialize?.method ?? ""),
-    ping: ping !== undefined,
-    pingKey: objectLiteralKey(ping?.method ?? ""),
     hasTools,
     toolResultType: toolsCall ? toolsCall.results.filter(exported).map(resultText).join(" | ") || "never" : "never",
-    listen: listenFact !== undefined,
-    listenKey: objectLiteralKey(listenFact?.method ?? ""),
+    toolDefinitionType: hasTools ? "T.Tool" : "{ readonly name: string; readonly inputSchema?: unknown }",
+    listen: listenFact !== undefined && sub !== undefined,
     listenAckMethod: JSON.stringify(sub?.acknowledgement ?? ""),
     listenCite: sub?.cite ?? "",
     listenFilters: listenFilters.map((f) => ({
@@ -184,14 +194,14 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
       capability: `[${f.capability.map((c) => JSON.stringify(c)).join(", ")}]`,
     })),
     listenMethodsType: unionOf(listenFilters.map((f) => f.notification)),
-    subscriptionIdKey: JSON.stringify(sub?.idMetaKey ?? ""),
   };
   // `types.ts` is imported when some type text names it (`T.X`).
   const typeTexts = [
     view.serverCapabilitiesType,
     view.serverInfoType,
-    ...(view.stateless ? [view.clientCapabilitiesType] : []),
-    ...(view.hasTools ? ["T.Tool"] : []),
+    view.clientCapabilitiesType,
+    view.clientInfoType,
+    view.toolDefinitionType,
     view.inputResponsesType,
     ...view.requests.map((r) => r.handlerResultType),
   ];

@@ -1,6 +1,7 @@
 /**
- * Builds the view model of `errors.ts`: the `ErrorCode` object (or enum), the range
- * classifier, one typed constructor per error code, and the resource-not-found test.
+ * Builds the view model of `errors.ts`: the `ErrorCode` object (or enum), the revision's
+ * error-code rules as data, and the typed bindings of `runtime/errors.ts` (the range
+ * classifier, one constructor per error code, the resource-not-found test).
  * Codes come from the schema's constants (and, where only the prose defines one, from
  * `generator/rules`); data types are the schema's own error interfaces.
  */
@@ -11,8 +12,18 @@ import { STANDARD_JSONRPC_CODES, type ErrorPartition } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
 import { isPlainIdentifier } from "./names.js";
 
-/** Names `errors.ts` declares that a constructor (a camelCase name) could take. */
-const OWN_NAMES = new Set(["isErrorCode", "classifyErrorCode", "errorResponse", "isResourceNotFoundError"]);
+/** Names `errors.ts` declares or imports from `runtime/errors.ts` that a constructor (a camelCase name) could take. */
+const OWN_NAMES = new Set([
+  "isErrorCode",
+  "classifyErrorCode",
+  "errorResponse",
+  "isResourceNotFoundError",
+  "errorCodeClassifier",
+  "errorCodeTest",
+  "errorConstructor",
+  "errorResponder",
+  "resourceNotFoundTest",
+]);
 
 /** Refuses error-code constants whose generated names are no identifiers or collide (MCG301). */
 function checkNames(facts: ProtocolFacts): void {
@@ -48,6 +59,8 @@ export interface ErrorsView {
   readonly codes: readonly { readonly member: string; readonly code: number; readonly origin: string }[];
   /** One constructor per code the rules do not retire (its code typed `typeof ErrorCode.X`, or `ErrorCode.X` for an enum). */
   readonly constructors: readonly ConstructorView[];
+  /** Whether there is a constructor (`errorConstructor` is imported only then: an unused import fails `noUnusedLocals`). */
+  readonly hasConstructors: boolean;
   /** Whether the module refers to `types.ts` (an unused import would fail `noUnusedLocals`). */
   readonly usesTypes: boolean;
   readonly idType: string;
@@ -56,17 +69,18 @@ export interface ErrorsView {
   readonly jsonrpc: string;
   readonly standardCodes: string;
   readonly definedCodes: string;
-  /** Lines of `classifyErrorCode`'s body for the partition rule. */
-  readonly classifyBody: string;
+  /** The revision's name as a JSON string. */
+  readonly versionText: string;
+  /** The partition rule (`runtime/errors.ts`'s `ErrorPartition`) as a JSON string. */
+  readonly partition: string;
   readonly classifyDoc: string;
-  /** The body of `_reserved(code)`: the ranges where only defined codes may be sent. */
-  readonly reservedBody: string;
   readonly reservedDoc: string;
   readonly retired: string;
   readonly retiredCite: string;
   /** `[code, "constructorName"]` for codes whose data the schema requires. */
   readonly withData: string;
-  readonly resourceNotFound: { readonly test: string; readonly cite: string };
+  /** The resource-not-found rule: its code, whether `data.uri` is required under it, the other codes still accepted. */
+  readonly resourceNotFound: { readonly code: number; readonly uriRequired: boolean; readonly accepted: string; readonly cite: string };
 }
 
 interface ConstructorView {
@@ -80,18 +94,14 @@ interface ConstructorView {
   readonly origin: string;
 }
 
-/** What each error partition (see `generator/rules`) puts into `classifyErrorCode` and `errorResponse`. */
-const PARTITIONS: Record<ErrorPartition, { classify: string[]; classifyDoc: string; reservedBody: string; reservedDoc: string }> = {
+/** How each error partition (see `generator/rules`, and `runtime/errors.ts` for its reading) is described in doc comments. */
+const PARTITIONS: Record<ErrorPartition, { classifyDoc: string; reservedDoc: string }> = {
   "mcp-partitioned": {
-    classify: ['if (code >= -32019 && code <= -32000) return "legacy";', 'if (code >= -32099 && code <= -32020) return "mcp";'],
     classifyDoc: "-32000..-32019 `legacy`; -32020..-32099 `mcp` (reserved for codes the specification defines)",
-    reservedBody: "return (code >= -32768 && code <= -32100) || (code >= -32099 && code <= -32020);",
     reservedDoc: "-32768..-32100 (JSON-RPC's, for future use) and -32020..-32099 (the specification's)",
   },
   "jsonrpc-2.0": {
-    classify: ['if (code >= -32099 && code <= -32000) return DEFINED_CODES.has(code) ? "mcp" : "legacy";'],
     classifyDoc: "-32000..-32099 (JSON-RPC's implementation-defined server errors) `mcp` when this revision defines the code, else `legacy`",
-    reservedBody: "return code >= -32768 && code <= -32100;",
     reservedDoc: "-32768..-32100 (JSON-RPC's, for future use; -32000..-32099 are implementation-defined server errors)",
   },
 };
@@ -135,16 +145,14 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     const dataType = "{ uri: string; [key: string]: unknown }";
     constructors.push(constructor("resourceNotFound", rnfMember.member, dataType, rnf.uriRequired, "Resource not found", `resource not found: ${rnf.cite}`));
   }
-  const current = rnf.uriRequired
-    ? `(e.code === ${rnf.code} && typeof e.data === "object" && e.data !== null && typeof e.data.uri === "string")`
-    : `e.code === ${rnf.code}`;
   // The code resourceNotFound() sends, when the schema or the prose gives it its own constant.
   const own = facts.errorCodes.find((f) => f.constructorName === "resourceNotFound");
   const acceptedCodes = [...rnf.acceptedCodes, ...(own ? [own.code] : [])];
-  const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code).map((c) => `e.code === ${c}`);
+  const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code);
   const partition = PARTITIONS[rules.errorPartition.rule];
   return {
-    reservedBody: partition.reservedBody,
+    versionText: JSON.stringify(rules.version),
+    partition: JSON.stringify(rules.errorPartition.rule),
     reservedDoc: partition.reservedDoc,
     retired: rules.retiredCodes.codes.join(", "),
     retiredCite: rules.retiredCodes.cite,
@@ -157,6 +165,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     tsEnum: enumStyle === "ts-enum",
     codes: facts.errorCodes.map((f) => ({ member: f.member, code: f.code, origin: origin(f, source) })),
     constructors,
+    hasConstructors: constructors.length > 0,
     usesTypes: id.startsWith("T.") || constructors.some((c) => c.dataType.startsWith("T.")),
     idType: id,
     idParam: facts.errorIdOptional ? `id: ${id} | undefined` : `id: ${id}`,
@@ -164,8 +173,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     jsonrpc: JSON.stringify("2.0"),
     standardCodes: STANDARD_JSONRPC_CODES.join(", "),
     definedCodes: facts.errorCodes.map((f) => f.code).join(", "),
-    classifyBody: partition.classify.join("\n  "),
     classifyDoc: partition.classifyDoc,
-    resourceNotFound: { test: [current, ...accepted].join(" || "), cite: rnf.cite },
+    resourceNotFound: { code: rnf.code, uriRequired: rnf.uriRequired, accepted: accepted.join(", "), cite: rnf.cite },
   };
 }

@@ -122,9 +122,18 @@ export async function emitTarget(name: TargetName, model: Model, context: EmitCo
   return prettier.format(source, { parser: "babel-ts", printWidth: 140, endOfLine: "lf" });
 }
 
-/** Top-level names a generated module exports (`export const|function|type|interface|enum|class X`, `export const { is: isX, … }`). */
+/**
+ * Top-level names a generated module exports (`export const|function|type|interface|enum|class X`,
+ * `export const { is: isX, … }`, and runtime names re-exported with `export { a, type B } from`).
+ */
 function exportedNames(contents: string): string[] {
   const names: string[] = [];
+  for (const m of contents.matchAll(/^export (?:type )?\{([^}]*)\} from /gm)) {
+    for (const part of m[1]!.split(",")) {
+      const alias = part.trim().split(/\s+as\s+/).pop()?.replace(/^type\s+/, "");
+      if (alias) names.push(alias);
+    }
+  }
   for (const m of contents.matchAll(/^export (?:declare )?(?:const|function|type|interface|enum|class|let|var|namespace) ([A-Za-z_$][\w$]*)/gm)) names.push(m[1]!);
   for (const m of contents.matchAll(/^export const \{([^}]*)\}/gm)) {
     for (const part of m[1]!.split(",")) {
@@ -143,7 +152,7 @@ export function checkExportCollisions(files: readonly { path: string; contents: 
   const owner = new Map<string, string>();
   const problems: Diagnostic[] = [];
   for (const file of files) {
-    if (file.path === "index.ts") continue;
+    if (file.path === "index.ts" || file.path.includes("/")) continue;
     // A type and a value of one name in one module (ErrorCode, MetaKey) are a single export.
     for (const name of new Set(exportedNames(file.contents))) {
       const other = owner.get(name);

@@ -1,7 +1,7 @@
 /**
- * Builds the view model of `meta.ts`: `_meta` key constants, the key grammar and the
- * reserved-prefix test of the selected revision, the required request keys, and checks
- * and builders for request, notification and result `_meta`.
+ * Builds the view model of `meta.ts`: `_meta` key constants, the revision's key rules and
+ * one table of known keys per `_meta` shape (request, notification, result) as data, each
+ * key's value check included; `runtime/meta.ts` reads them, bound in the generated module.
  */
 import type { Model } from "../analyze/index.js";
 import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
@@ -66,8 +66,10 @@ export interface MetaView {
   readonly grammarApplies: boolean;
   readonly grammarCite: string;
   readonly reservedCite: string;
-  /** The body of `reservedPrefix(labels)`, chosen by the revision's rule. */
-  readonly reservedBody: string;
+  /** The revision's reserved-prefix rule (`runtime/meta.ts`'s `ReservedPrefixRule`), as a JSON string. */
+  readonly reservedRule: string;
+  /** The revision's name, as a JSON string. */
+  readonly versionText: string;
   readonly reservedDoc: string;
   readonly unprefixedReserved: string;
   readonly shapes: readonly ShapeView[];
@@ -78,44 +80,40 @@ export interface MetaView {
   readonly usesTypes: boolean;
 }
 
-const RESERVED: Record<ReservedPrefixRule, { body: string; doc: string }> = {
-  none: { body: "void labels; // this revision reserves no prefix\n  return false;", doc: "this revision reserves no prefix" },
-  "label-followed-by-label": {
-    body: 'for (let i = 0; i < labels.length - 1; i++) {\n    const l = labels[i]!.toLowerCase();\n    if (l === "modelcontextprotocol" || l === "mcp") return true;\n  }\n  return false;',
-    doc: "a prefix is reserved when some label is `modelcontextprotocol` or `mcp` and another label follows it (`mcp.dev/`, `tools.mcp.com/`)",
-  },
-  "second-label": {
-    body: 'if (labels.length < 2) return false;\n  const l = labels[1]!.toLowerCase();\n  return l === "modelcontextprotocol" || l === "mcp";',
-    doc: "a prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`)",
-  },
+/** How each reserved-prefix rule (see `generator/rules`, and `runtime/meta.ts` for its reading) is described in doc comments. */
+const RESERVED_DOCS: Record<ReservedPrefixRule, string> = {
+  none: "this revision reserves no prefix",
+  "label-followed-by-label":
+    "a prefix is reserved when some label is `modelcontextprotocol` or `mcp` and another label follows it (`mcp.dev/`, `tools.mcp.com/`)",
+  "second-label":
+    "a prefix is reserved when its second label is `modelcontextprotocol` or `mcp` (`io.modelcontextprotocol/`, `com.mcp.tools/`; not `com.example.mcp/`)",
 };
 
-/** A check `(v) => string | undefined` (a problem, or none) for a key's value. */
+/**
+ * A key's value check as data (`runtime/meta.ts`'s `MetaValueCheck`): a JSON type, a literal,
+ * a reference to the generated validator of a named type, or `unchecked`.
+ */
 function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
   switch (type.kind) {
     case "ref": {
       if (model.isExportedType(type.name)) {
         imports.add(`validate${type.name}`);
-        return `(v) => firstIssue(validate${type.name}(v))`;
+        return `{ validate: validate${type.name} }`;
       }
       break;
     }
     case "keyword":
-      if (type.name === "string" || type.name === "boolean") return `(v) => (typeof v === "${type.name}" ? undefined : "expected ${type.name}")`;
-      if (type.name === "number") {
-        return type.numberType === "integer"
-          ? `(v) => (Number.isInteger(v) ? undefined : "expected integer")`
-          : `(v) => (typeof v === "number" && Number.isFinite(v) ? undefined : "expected number")`;
-      }
-      if (type.name === "unknown" || type.name === "any") return "() => undefined";
+      if (type.name === "string" || type.name === "boolean") return JSON.stringify(type.name);
+      if (type.name === "number") return type.numberType === "integer" ? '"integer"' : '"number"';
+      if (type.name === "unknown" || type.name === "any") return '"any"';
       break;
     case "literal":
-      return `(v) => (v === ${JSON.stringify(type.value)} ? undefined : ${JSON.stringify(`expected ${JSON.stringify(type.value)}`)})`;
+      return `{ literal: ${JSON.stringify(type.value)} }`;
     default:
       break;
   }
   // A value type without a name has no validator to call: the key is known, its value unchecked.
-  return "() => undefined /* value not checked: its type has no name in the schema */";
+  return '"unchecked" /* its type has no name in the schema */';
 }
 
 /** Field names of `…MetaFields`: the key's name in camelCase (`related-task` → `relatedTask`), or the whole key on a clash. */
@@ -183,7 +181,6 @@ export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
     shapeView("notification", facts.notificationMeta, model, imports),
     shapeView("result", facts.resultMeta, model, imports),
   ];
-  const reserved = RESERVED[rules.reservedPrefix.rule];
   const members = metaMembers(facts.metaKeys.map((k) => k.key));
   const unprefixed = facts.metaKeys.map((k) => k.key).filter((k) => !k.includes("/"));
   return {
@@ -199,8 +196,9 @@ export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
     grammarApplies: rules.metaKeyGrammar.applies,
     grammarCite: rules.metaKeyGrammar.cite,
     reservedCite: rules.reservedPrefix.cite,
-    reservedBody: reserved.body,
-    reservedDoc: reserved.doc,
+    reservedRule: JSON.stringify(rules.reservedPrefix.rule),
+    versionText: JSON.stringify(rules.version),
+    reservedDoc: RESERVED_DOCS[rules.reservedPrefix.rule],
     unprefixedReserved: [...unprefixed, ...rules.openTelemetryKeys.keys].map((k) => JSON.stringify(k)).join(", "),
     shapes,
     validatorImports: [...imports].sort().join(", "),

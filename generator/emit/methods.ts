@@ -1,7 +1,7 @@
 /**
  * Builds the view model of `methods.ts`: the method table read from the schema's request
  * and notification unions, with result types and capability gates, and the `resultType`
- * helpers (`resolveResultType`, `parseResult`).
+ * rules that `runtime/methods.ts` binds into `methodInfo`, `resolveResultType` and `parseResult`.
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";

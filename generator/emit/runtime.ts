@@ -1,21 +1,72 @@
 /**
- * The runtime helpers of generated validators live, as plain TypeScript, in
- * `templates/validators-runtime.ts`. This module splits that file into its top-level
- * declarations and copies into the output only those the generated code uses (directly
- * or through another copied declaration), plus the exported ones. So the output carries
- * no unused helper, and the generated code has no runtime dependency.
+ * The runtime: code that ships in generated output and does not depend on the schema. It
+ * lives as ordinary TypeScript modules in `runtime/` at the package root, compiled and
+ * unit-tested by this project. This module reads them and copies them into the output:
+ *
+ * - `validators.ts` carries its helpers inline (each top-level declaration of
+ *   `runtime/validation.ts`, and of the modules it imports, that the generated code uses):
+ *   validators stay one self-contained module, and every call is to a local function.
+ * - The other generated modules import from `runtime/<module>.js`; each such module is written
+ *   into the output's `runtime/` folder, with the top-level declarations (and imports) that
+ *   the output uses, directly or through another copied declaration.
+ *
+ * A declaration is copied verbatim, with its doc comment; only import lines are rewritten
+ * (to list what is kept). So the output has no unused helper and no runtime dependency.
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { ts } from "ts-morph";
-import { readTemplate } from "./templates.js";
 
-/** One top-level declaration of the runtime file. */
+/** One named import of a runtime module. */
+interface RuntimeImport {
+  readonly name: string;
+  /** The specifier as written: `./json.js` (another runtime module) or `node:http`. */
+  readonly from: string;
+  readonly typeOnly: boolean;
+}
+
+/** One top-level declaration of a runtime module. */
 interface RuntimeDeclaration {
   readonly name: string;
+  readonly module: string;
   readonly exported: boolean;
   /** Its text, with its leading doc comment. */
   readonly code: string;
   /** Every identifier it mentions. */
   readonly uses: ReadonlySet<string>;
+}
+
+/** One runtime module: `runtime/<name>.ts`. */
+interface RuntimeModule {
+  readonly name: string;
+  /** The module's own doc comment (before its first statement), or "". */
+  readonly doc: string;
+  readonly imports: readonly RuntimeImport[];
+  readonly declarations: readonly RuntimeDeclaration[];
+}
+
+/**
+ * The public names of the validators runtime: `validators.ts` exports them (they are part of
+ * its API); every other inlined helper is module-private there.
+ */
+const VALIDATORS_PUBLIC: ReadonlySet<string> = new Set(["ValidationIssue", "ValidationResult", "StandardSchemaV1", "MAX_DEPTH", "MAX_ISSUES"]);
+
+/** The runtime module whose helpers `validators.ts` carries inline. */
+const VALIDATION_MODULE = "validation";
+
+/** Where generated modules import runtime modules from: `./runtime/<name>.js`. */
+export const RUNTIME_FOLDER = "runtime";
+
+/** The package root's `runtime/` folder (the nearest one above this module holding `json.ts`). */
+function runtimeDir(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, RUNTIME_FOLDER);
+    if (existsSync(join(candidate, "json.ts")) && existsSync(join(candidate, "validation.ts"))) return candidate;
+    dir = dirname(dir);
+  }
+  throw new Error("runtime/ folder not found next to the generator");
 }
 
 /** Every identifier in a node (parsed by TypeScript, so strings, comments and regular expressions never count). */
@@ -28,10 +79,11 @@ function identifiersIn(node: ts.Node, out = new Set<string>()): Set<string> {
 function declaredName(statement: ts.Statement): string | undefined {
   if (ts.isVariableStatement(statement)) {
     const decl = statement.declarationList.declarations[0];
-    return decl && ts.isIdentifier(decl.name) ? decl.name.text : undefined;
+    return statement.declarationList.declarations.length === 1 && decl && ts.isIdentifier(decl.name) ? decl.name.text : undefined;
   }
   if (
     ts.isFunctionDeclaration(statement) ||
+    ts.isClassDeclaration(statement) ||
     ts.isInterfaceDeclaration(statement) ||
     ts.isTypeAliasDeclaration(statement) ||
     ts.isModuleDeclaration(statement)
@@ -41,66 +93,248 @@ function declaredName(statement: ts.Statement): string | undefined {
   return undefined;
 }
 
-function parseRuntime(text: string): RuntimeDeclaration[] {
-  const file = ts.createSourceFile("validators-runtime.ts", text, ts.ScriptTarget.ES2022, true);
-  return file.statements.map((statement) => {
-    const name = declaredName(statement);
-    if (!name) throw new Error(`templates/validators-runtime.ts: unsupported top-level statement at offset ${statement.pos}`);
+/** Parses one runtime module; a statement the copier cannot split (a re-export, a default export, top-level code) is a bug in the runtime. */
+export function parseRuntimeModule(name: string, text: string): RuntimeModule {
+  const file = ts.createSourceFile(`${name}.ts`, text, ts.ScriptTarget.ES2022, true);
+  const imports: RuntimeImport[] = [];
+  const declarations: RuntimeDeclaration[] = [];
+  const first = file.statements[0];
+  const firstDocs = first ? ts.getJSDocCommentsAndTags(first).filter(ts.isJSDoc) : [];
+  // A module doc comment is the first JSDoc of the file when another one sits on the first statement, or the first is an import.
+  const moduleDoc = first && (firstDocs.length > 1 || (firstDocs.length === 1 && ts.isImportDeclaration(first))) ? firstDocs[0] : undefined;
+  for (const statement of file.statements) {
+    const where = `runtime/${name}.ts:${file.getLineAndCharacterOfPosition(statement.getStart(file)).line + 1}`;
+    if (ts.isImportDeclaration(statement)) {
+      const clause = statement.importClause;
+      const bindings = clause?.namedBindings;
+      if (!clause || clause.name || !bindings || !ts.isNamedImports(bindings) || !ts.isStringLiteral(statement.moduleSpecifier)) {
+        throw new Error(`${where}: runtime modules use named imports only`);
+      }
+      for (const element of bindings.elements) {
+        if (element.propertyName) throw new Error(`${where}: runtime modules import names as they are (no "as")`);
+        imports.push({ name: element.name.text, from: statement.moduleSpecifier.text, typeOnly: clause.isTypeOnly || element.isTypeOnly });
+      }
+      continue;
+    }
+    const declared = declaredName(statement);
+    if (!declared) throw new Error(`${where}: unsupported top-level statement in a runtime module`);
     const exported = ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    // Keep the statement's own doc comment (not the file comment above the first one).
-    const jsDoc = ts.getJSDocCommentsAndTags(statement).filter(ts.isJSDoc).pop();
+    // The statement's own doc comment, not the module's.
+    const jsDoc = ts.getJSDocCommentsAndTags(statement).filter(ts.isJSDoc).filter((d) => d !== moduleDoc).pop();
     const start = jsDoc ? jsDoc.getStart(file) : statement.getStart(file);
-    return { name, exported, code: text.slice(start, statement.end), uses: identifiersIn(statement) };
-  });
+    declarations.push({ name: declared, module: name, exported, code: text.slice(start, statement.end), uses: identifiersIn(statement) });
+  }
+  return { name, doc: moduleDoc ? text.slice(moduleDoc.getStart(file), moduleDoc.end) : "", imports, declarations };
 }
 
-let parsed: RuntimeDeclaration[] | undefined;
+/** The runtime modules by name: read once per process (they are files of this package, not input). */
+let library: ReadonlyMap<string, RuntimeModule> | undefined;
 
-function runtimeDeclarations(): RuntimeDeclaration[] {
-  parsed ??= parseRuntime(readTemplate("validators-runtime.ts"));
-  return parsed;
+function runtimeLibrary(): ReadonlyMap<string, RuntimeModule> {
+  if (library) return library;
+  const dir = runtimeDir();
+  const modules = new Map<string, RuntimeModule>();
+  for (const file of readdirSync(dir).sort()) {
+    if (!file.endsWith(".ts") || file.endsWith(".test.ts") || file.endsWith(".d.ts")) continue;
+    const name = file.slice(0, -3);
+    modules.set(name, parseRuntimeModule(name, readFileSync(join(dir, file), "utf8")));
+  }
+  library = modules;
+  return modules;
 }
 
-/** Every name the runtime may declare in generated code; generated names must avoid them. */
-export function runtimeNames(): ReadonlySet<string> {
-  return new Set(runtimeDeclarations().map((d) => d.name));
+function moduleNamed(name: string): RuntimeModule {
+  const found = runtimeLibrary().get(name);
+  if (!found) throw new Error(`runtime/${name}.ts does not exist`);
+  return found;
 }
 
-/** The names the runtime exports (ValidationIssue, ValidationResult, StandardSchemaV1, MAX_DEPTH). */
-export function runtimeExports(): ReadonlySet<string> {
-  return new Set(runtimeDeclarations().filter((d) => d.exported).map((d) => d.name));
+/** `./json.js` → `json`; anything else (a Node.js module) → undefined. */
+function runtimeModuleOf(specifier: string): string | undefined {
+  const m = /^\.\/([a-z][a-z0-9-]*)\.js$/.exec(specifier);
+  return m ? m[1] : undefined;
 }
 
 /**
- * The runtime declarations that `generated` (the rest of the generated file) needs, in
- * the runtime file's order.
+ * The declarations needed for `roots` (names per module), following uses inside a module and
+ * imports across modules: by module, the names to keep.
+ */
+function closure(roots: ReadonlyMap<string, ReadonlySet<string>>): Map<string, Set<string>> {
+  const chosen = new Map<string, Set<string>>();
+  const queue: [string, string][] = [];
+  const want = (module: string, name: string) => {
+    const set = chosen.get(module) ?? new Set<string>();
+    chosen.set(module, set);
+    if (set.has(name)) return;
+    set.add(name);
+    queue.push([module, name]);
+  };
+  for (const [module, names] of roots) {
+    const m = moduleNamed(module);
+    chosen.set(module, chosen.get(module) ?? new Set());
+    for (const name of names) {
+      if (!m.declarations.some((d) => d.name === name) && !m.imports.some((i) => i.name === name)) {
+        throw new Error(`runtime/${module}.ts has no declaration ${name}`);
+      }
+      want(module, name);
+    }
+  }
+  while (queue.length > 0) {
+    const [module, name] = queue.pop()!;
+    const m = moduleNamed(module);
+    const imported = m.imports.find((i) => i.name === name);
+    if (imported) {
+      const from = runtimeModuleOf(imported.from);
+      if (from !== undefined) want(from, name);
+      continue;
+    }
+    const decl = m.declarations.find((d) => d.name === name);
+    if (!decl) continue;
+    for (const use of decl.uses) {
+      if (use === name) continue;
+      if (m.declarations.some((d) => d.name === use) || m.imports.some((i) => i.name === use)) want(module, use);
+    }
+  }
+  return chosen;
+}
+
+/** Modules in dependency order (a module after those it imports), then by name. */
+function dependencyOrder(modules: Iterable<string>): string[] {
+  const order: string[] = [];
+  const visit = (name: string, path: readonly string[]) => {
+    if (order.includes(name)) return;
+    if (path.includes(name)) throw new Error(`runtime modules import each other in a cycle: ${[...path, name].join(" → ")}`);
+    for (const i of moduleNamed(name).imports) {
+      const from = runtimeModuleOf(i.from);
+      if (from !== undefined) visit(from, [...path, name]);
+    }
+    order.push(name);
+  };
+  [...modules].sort().forEach((m) => visit(m, []));
+  return order;
+}
+
+/** The names a runtime module exports: the roots when the whole module is wanted (the scaffold's transports). */
+export function runtimeModuleExports(module: string): ReadonlySet<string> {
+  return new Set(moduleNamed(module).declarations.filter((d) => d.exported).map((d) => d.name));
+}
+
+/** Every name the validators runtime may declare in `validators.ts`; generated names must avoid them. */
+export function runtimeNames(): ReadonlySet<string> {
+  const names = new Set<string>();
+  for (const module of dependencyOrder([VALIDATION_MODULE])) moduleNamed(module).declarations.forEach((d) => names.add(d.name));
+  return names;
+}
+
+/** The names `validators.ts` exports from its runtime (ValidationIssue, ValidationResult, StandardSchemaV1, MAX_DEPTH, MAX_ISSUES). */
+export function runtimeExports(): ReadonlySet<string> {
+  return VALIDATORS_PUBLIC;
+}
+
+/**
+ * The runtime declarations that `generated` (the rest of `validators.ts`) needs, from
+ * `runtime/validation.ts` and the modules it imports, in dependency order; only the public
+ * names stay exported.
  */
 export function runtimeSource(generated: string): string {
-  const all = runtimeDeclarations();
   // The generated code's strings are JSON.stringify'd (double-quoted) and its comments are
   // block comments: without them, every word left is code. A word that is not a real use
   // could only add a declaration, never leave one out.
   const code = generated.replace(/"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\//g, " ");
   // Property names (`v.stop`) and object keys (`{ Tool: validateTool }`) are not uses.
-  const used = new Set(code.match(/(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$]|\s*:(?!:))/g));
-  const chosen = new Set<string>();
-  const choose = (d: RuntimeDeclaration) => {
-    chosen.add(d.name);
-    d.uses.forEach((u) => used.add(u));
-  };
-  all.filter((d) => d.exported).forEach(choose);
-  for (let changed = true; changed; ) {
-    changed = false;
-    for (const d of all) {
-      if (chosen.has(d.name) || !used.has(d.name)) continue;
-      choose(d);
-      changed = true;
+  const words = new Set(code.match(/(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$]|\s*:(?!:))/g));
+  const modules = dependencyOrder([VALIDATION_MODULE]);
+  const roots = new Map<string, Set<string>>();
+  for (const module of modules) {
+    const names = moduleNamed(module)
+      .declarations.filter((d) => words.has(d.name) || VALIDATORS_PUBLIC.has(d.name))
+      .map((d) => d.name);
+    roots.set(module, new Set(names));
+  }
+  const chosen = closure(roots);
+  const parts: string[] = [];
+  for (const module of modules) {
+    const keep = chosen.get(module) ?? new Set<string>();
+    for (const d of moduleNamed(module).declarations) {
+      if (!keep.has(d.name)) continue;
+      parts.push(d.exported && !VALIDATORS_PUBLIC.has(d.name) ? withoutExport(d.code) : d.code);
     }
   }
-  return all
-    .filter((d) => chosen.has(d.name))
-    .map((d) => d.code)
-    .join("\n\n");
+  return parts.join("\n\n");
+}
+
+/** A declaration's text without its `export` keyword (after its doc comment). */
+function withoutExport(code: string): string {
+  return code.replace(/^((?:\/\*\*[\s\S]*?\*\/\s*)?)export (declare )?/, (_, doc: string, declare: string | undefined) => doc + (declare ?? ""));
+}
+
+/**
+ * What a generated module imports from runtime modules (`import { a, type B } from
+ * "./runtime/x.js"` and `export { … } from "./runtime/x.js"`): names by module.
+ */
+export function runtimeImportsOf(text: string): Map<string, Set<string>> {
+  const file = ts.createSourceFile("generated.ts", text, ts.ScriptTarget.ES2022, false);
+  const found = new Map<string, Set<string>>();
+  const add = (specifier: ts.Expression | undefined, names: readonly string[]) => {
+    if (!specifier || !ts.isStringLiteral(specifier)) return;
+    const m = new RegExp(`^\\./${RUNTIME_FOLDER}/([a-z][a-z0-9-]*)\\.js$`).exec(specifier.text);
+    if (!m) return;
+    const set = found.get(m[1]!) ?? new Set<string>();
+    names.forEach((n) => set.add(n));
+    found.set(m[1]!, set);
+  };
+  for (const statement of file.statements) {
+    if (ts.isImportDeclaration(statement)) {
+      const bindings = statement.importClause?.namedBindings;
+      if (bindings && ts.isNamedImports(bindings)) add(statement.moduleSpecifier, bindings.elements.map((e) => (e.propertyName ?? e.name).text));
+    } else if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      add(statement.moduleSpecifier, statement.exportClause.elements.map((e) => (e.propertyName ?? e.name).text));
+    }
+  }
+  return found;
+}
+
+/**
+ * The runtime modules that `generated` files import, each pruned to what is used: files
+ * `runtime/<module>.ts`, starting with `header`. `extra` adds roots (the scaffold's transports).
+ */
+export function runtimeFiles(
+  generated: readonly { readonly contents: string }[],
+  header: string,
+  extra: ReadonlyMap<string, ReadonlySet<string>> = new Map(),
+): { path: string; contents: string }[] {
+  const roots = new Map<string, Set<string>>();
+  const merge = (from: ReadonlyMap<string, ReadonlySet<string>>) => {
+    for (const [module, names] of from) {
+      const set = roots.get(module) ?? new Set<string>();
+      names.forEach((n) => set.add(n));
+      roots.set(module, set);
+    }
+  };
+  generated.forEach((f) => merge(runtimeImportsOf(f.contents)));
+  merge(extra);
+  if (roots.size === 0) return [];
+  const chosen = closure(roots);
+  return dependencyOrder(chosen.keys()).map((name) => {
+    const module = moduleNamed(name);
+    const keep = chosen.get(name) ?? new Set<string>();
+    const kept = module.declarations.filter((d) => keep.has(d.name));
+    const uses = new Set<string>();
+    kept.forEach((d) => d.uses.forEach((u) => uses.add(u)));
+    const lines: string[] = [header];
+    if (module.doc) lines.push(module.doc);
+    // Imports: what the kept declarations use, grouped by specifier in the module's order.
+    const specifiers = [...new Set(module.imports.map((i) => i.from))];
+    for (const from of specifiers) {
+      const names = module.imports.filter((i) => i.from === from && uses.has(i.name));
+      if (names.length === 0) continue;
+      const allTypes = names.every((i) => i.typeOnly);
+      const list = names.map((i) => (i.typeOnly && !allTypes ? `type ${i.name}` : i.name)).join(", ");
+      lines.push(`import ${allTypes ? "type " : ""}{ ${list} } from ${JSON.stringify(from)};`);
+    }
+    const body = kept.map((d) => d.code).join("\n\n");
+    return { path: `${RUNTIME_FOLDER}/${name}.ts`, contents: `${lines.join("\n")}\n\n${body}\n` };
+  });
 }
 
 /** Name of the generated checker function for a format: `uri-template` → `formatUriTemplate`. */

@@ -188,7 +188,7 @@ class ValidatorEmitter {
         parts.push(`${v} === undefined`);
         break;
       case "object":
-        parts.push(`isObject(${v})`);
+        parts.push(`isPlainObject(${v})`);
         break;
       case "never":
         parts.push("false");
@@ -216,7 +216,7 @@ class ValidatorEmitter {
   }
 
   private objectCheck(type: ObjectType, v: string, place: string, level: number): string {
-    const parts = [`isObject(${v})`];
+    const parts = [`isPlainObject(${v})`];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
     const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
@@ -299,7 +299,7 @@ class ValidatorEmitter {
       }
       case "union": {
         const disc = this.model.discriminantOf(type)!;
-        const lines = [`if (!isObject(v)) return false;`, `switch (${propertyRead("v", disc.property)}) {`];
+        const lines = [`if (!isPlainObject(v)) return false;`, `switch (${propertyRead("v", disc.property)}) {`];
         for (const c of disc.cases) {
           for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
           if (c.member === disc.whenAbsent) lines.push("  case undefined:");
@@ -361,7 +361,7 @@ class ValidatorEmitter {
     }
     if (type.kind === "literal") return { check: this.check(type, v, place, level), what: describe(type), keyword: "const" };
     if (type.kind === "object" && type.properties.length === 0 && (!type.indexSignature || isAnything(type.indexSignature))) {
-      return { check: `isObject(${v})`, what: "object" };
+      return { check: `isPlainObject(${v})`, what: "object" };
     }
     if (type.kind === "union" && !this.needsStatements(type)) {
       const members = simplifyUnion(type);
@@ -472,7 +472,7 @@ class ValidatorEmitter {
       const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
       body.push(`for (const ${k} in ${v}) {`, "  if (o.length > MAX_ISSUES) break;", `  if (${skip}) continue;`, ...indentLines(inner), "}");
     }
-    if (body.length === 0) return [`if (!isObject(${v})) expected(o, ${p}, "object", ${v});`];
+    if (body.length === 0) return [`if (!isPlainObject(${v})) expected(o, ${p}, "object", ${v});`];
     return [`if (object(o, ${p}, ${v})) {`, ...indentLines(body), "}"];
   }
 

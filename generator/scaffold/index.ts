@@ -4,7 +4,8 @@
  * The project holds `package.json` (build, start, start:http, test), `tsconfig.json`, a
  * README, the generated modules under `src/generated/`, `src/handlers.ts` (one stub per
  * client→server method, or an example's handlers), `src/server.ts`, the stdio and Streamable
- * HTTP transports (`src/stdio.ts`, `src/http.ts`), `src/main.ts`, and tests that start the
+ * HTTP transports (`src/generated/runtime/stdio.ts`, `src/generated/runtime/http.ts`, copied from
+ * the runtime), `src/main.ts`, and tests that start the
  * server over both transports and talk to it.
  *
  * The transports speak the stateless revisions (2026-07-28 and later: per-request `_meta`,
@@ -18,6 +19,7 @@ import { generate, type GeneratedFile, type GenerateOptions } from "../index.js"
 import { objectLiteralKey } from "../emit/names.js";
 import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
+import { RUNTIME_FOLDER, runtimeFiles, runtimeModuleExports } from "../emit/runtime.js";
 import { writeFileAtomic } from "../write.js";
 
 /** Examples `--example` can put in place of the handler stubs. */
@@ -33,7 +35,9 @@ export interface ScaffoldOptions extends GenerateOptions {
 }
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
-const STATIC_FILES = ["tsconfig.json", "src/stdio.ts", "src/http.ts", "src/main.ts", "test/server.test.ts"];
+const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/server.test.ts"];
+/** The runtime's transports, written into `src/generated/runtime/` beside the dispatcher core they import. */
+const TRANSPORTS = ["stdio", "http"] as const;
 /** Files npm would leave out of the package under their own name: project path ← template name. */
 const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "gitignore"]];
 
@@ -77,6 +81,9 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     );
   }
   const version = facts.protocolVersion;
+  // The generated modules, and the runtime they and the transports use.
+  const modules = result.files.filter((f) => !f.path.startsWith(`${RUNTIME_FOLDER}/`));
+  const generated = [...modules, ...runtimeFiles(modules, result.header, new Map(TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])))];
   const requests = clientRequests(facts);
   const builtins = new Set(Object.values(builtinRequests(facts)).map((m) => m.method));
   const builtin = (m: (typeof requests)[number]) => builtins.has(m.method);
@@ -98,14 +105,14 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
   const files: GeneratedFile[] = [
     { path: "package.json", contents: renderTemplate("scaffold/package.json.hbs", view) },
     { path: "README.md", contents: renderTemplate("scaffold/README.md.hbs", view) },
-    { path: "src/server.ts", contents: renderTemplate("scaffold/src/server.ts.hbs", view) },
+    { path: "src/server-info.ts", contents: renderTemplate("scaffold/src/server-info.ts.hbs", view) },
     {
       path: "src/handlers.ts",
       contents: example === undefined ? renderTemplate("scaffold/src/handlers.ts.hbs", view) : readTemplate(`scaffold/examples/${example}/handlers.ts`),
     },
     ...STATIC_FILES.map((path) => ({ path, contents: readTemplate(`scaffold/${path}`) })),
     ...RENAMED_FILES.map(([path, template]) => ({ path, contents: readTemplate(`scaffold/${template}`) })),
-    ...result.files.map((f) => ({ path: `src/generated/${f.path}`, contents: f.contents })),
+    ...generated.map((f) => ({ path: `src/generated/${f.path}`, contents: f.contents })),
   ];
   return files.map((f) => (f.contents.endsWith("\n") ? f : { path: f.path, contents: f.contents + "\n" }));
 }

@@ -73,7 +73,10 @@ export function scratchDir(name: string): string {
 /** Writes generated files into a fresh scratch folder `test/.tmp/<name>` and returns the folder. */
 export function writeGenerated(name: string, files: readonly GeneratedFile[]): string {
   const dir = scratchDir(name);
-  for (const file of files) writeFileSync(join(dir, file.path), file.contents);
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file.path)), { recursive: true });
+    writeFileSync(join(dir, file.path), file.contents);
+  }
   return dir;
 }
 

@@ -3,9 +3,9 @@
  * `--http` (`npm run start:http`; `--port N`, `--host H`, or the PORT environment variable).
  * stdout carries only protocol messages; everything else goes to stderr.
  */
-import { serveHttp } from "./http.js";
+import { serveHttp } from "./generated/runtime/http.js";
+import { serveStdio } from "./generated/runtime/stdio.js";
 import { createDispatcher } from "./server.js";
-import { serveStdio } from "./stdio.js";
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);

@@ -19,7 +19,7 @@
  * The wire rules (`resultType`, `ttlMs`/`cacheScope`, `_meta` serverInfo, envelope checks,
  * `-32601` for removed methods, `-32021` for input requests the client cannot answer,
  * `subscriptions/listen`) are the generated dispatcher's job; the headers, status codes and SSE
- * streams are src/http.ts's. What is here is fixture data and behaviour only.
+ * streams are src/generated/runtime/http.ts's. What is here is fixture data and behaviour only.
  *
  * Nothing is stored between requests except the HMAC key that signs `requestState`
  * (MRTR, SEP-2322) and the dispatcher `onDispatcher` hands over for `publish`.
@@ -289,7 +289,7 @@ const FIXTURES: readonly Fixture[] = [
   ),
 
   // http-custom-header-server-validation (pending): a string parameter mirrored into the
-  // Mcp-Param-Region header, which src/http.ts checks against the arguments
+  // Mcp-Param-Region header, which src/generated/runtime/http.ts checks against the arguments
   tool(
     "test_custom_header",
     "Echoes a region argument that is mirrored into the Mcp-Param-Region header",
@@ -525,7 +525,7 @@ export const handlers = defineHandlers({
 
 export const options: Partial<Omit<ServerDispatcherOptions, "serverInfo" | "handlers">> = {
   // Served by the built-in tools/list and tools/call (unknown tool → -32602, arguments checked
-  // against inputSchema); their inputSchema also feeds src/http.ts's Mcp-Param-* checks.
+  // against inputSchema); their inputSchema also feeds src/generated/runtime/http.ts's Mcp-Param-* checks.
   tools: FIXTURES.map((fixture): ToolEntry => ({
     definition: fixture.definition,
     call: (args, context) => fixture.run(args, { inputResponses: context.inputResponses, requestState: context.requestState }, context),

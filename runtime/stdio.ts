@@ -5,7 +5,7 @@
  * response and the server keeps running.
  */
 import type { Readable, Writable } from "node:stream";
-import type { OutgoingNotification, ServerDispatcher } from "./generated/dispatch.js";
+import type { OutgoingNotification, TransportDispatcher } from "./dispatcher.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -31,7 +31,7 @@ const NEWLINE = 0x0a;
  * any request in flight and an id already in flight is refused. Lines end at `\n` (a `\r`
  * before it is dropped); a message may contain `\r` as JSON whitespace.
  */
-export function serveStdio(dispatcher: ServerDispatcher, options: StdioOptions = {}): StdioServer {
+export function serveStdio(dispatcher: TransportDispatcher, options: StdioOptions = {}): StdioServer {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;

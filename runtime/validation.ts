@@ -1,7 +1,12 @@
-// The runtime of generated validators.ts. The generator copies each top-level declaration
-// of this file into validators.ts only when the generated code (or another copied
-// declaration) uses it; exported declarations are always copied. This file is text the
-// generator lays out: it is type-checked as part of every generated validators.ts.
+/**
+ * The runtime of generated `validators.ts`: issue collection, the entry points of each type
+ * (`isX`, `validateX`, Standard Schema v1), union and array collectors, and the JSON Schema
+ * format checks. The generator copies each top-level declaration into `validators.ts` only
+ * when the generated code (or another copied declaration) uses it, together with the
+ * declarations of `json.ts` it imports; the public ones (see the validators emitter) stay
+ * exported there.
+ */
+import { isPlainObject, MAX_DEPTH, MAX_ISSUES, quote, unescapeToken } from "./json.js";
 
 /** One problem found in a value. */
 export interface ValidationIssue {
@@ -34,108 +39,64 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
-/**
- * How deep a value may nest arrays and objects inside a recursive type (such as JSONValue)
- * before it is rejected with a `depth` issue. Keeps hostile nesting, and cycles, from
- * exhausting the stack.
- */
-export const MAX_DEPTH = 1000;
+export type Check = (v: any, d: number) => boolean;
+export type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
-/**
- * `validateX` lists at most this many issues; when there are more, it stops looking and says
- * so in one more issue (`maxIssues`). Collectors stop once they hold one issue more than this.
- */
-export const MAX_ISSUES = 100;
-
-type Check = (v: any, d: number) => boolean;
-type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
-
-/**
- * A JSON object: a plain object, whose prototype is `Object.prototype` (of any realm) or
- * `null`. Arrays, `Date`, `Map`, boxed primitives and class instances are not JSON objects.
- */
-function isObject(v: unknown): v is Record<string, any> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
-  const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
-}
-
-/** `Object.prototype` of another realm: no prototype of its own, and `Object.prototype`'s own methods (not a null-prototype object someone inherits data from). */
-function isForeignObjectPrototype(proto: object): boolean {
-  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
-}
-
-function typeName(v: unknown): string {
+export function typeName(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
-  if (typeof v === "object" && !isObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
+  if (typeof v === "object" && !isPlainObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
 }
 
-function issue(o: ValidationIssue[], path: string, keyword: string, message: string): void {
+export function issue(o: ValidationIssue[], path: string, keyword: string, message: string): void {
   o.push({ path, message, keyword });
 }
 
-function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
+export function expected(o: ValidationIssue[], path: string, what: string, v: unknown, keyword: string = "type"): void {
   o.push({ path, message: "expected " + what + ", got " + describeValue(v), keyword });
 }
 
 /** A short description of a value for a message: the value itself when it is a short primitive, else its type. */
-function describeValue(v: unknown): string {
+export function describeValue(v: unknown): string {
   if (typeof v === "string") return v.length <= 40 ? JSON.stringify(v) : "a string of " + v.length + " characters";
   if (typeof v === "number") return Number.isInteger(v) ? String(v) : Number.isFinite(v) ? "number " + v : String(v);
   if (typeof v === "boolean") return String(v);
   return typeName(v);
 }
 
-function missing(o: ValidationIssue[], path: string, name: string): void {
+export function missing(o: ValidationIssue[], path: string, name: string): void {
   o.push({ path, message: "missing required property " + quote(name), keyword: "required" });
 }
 
-/** `name` in double quotes, escaped as JSON would write it. */
-function quote(name: string): string {
-  return name.indexOf('"') < 0 && name.indexOf("\\") < 0 ? '"' + name + '"' : JSON.stringify(name);
-}
-
-function escapeToken(k: string): string {
-  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
-  return k.replace(/~/g, "~0").replace(/\//g, "~1");
-}
-
 /** Pushes "expected object" unless `v` is a non-null, non-array object; true when it is. */
-function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
-  if (isObject(v)) return true;
+export function object(o: ValidationIssue[], p: string, v: unknown): v is Record<string, any> {
+  if (isPlainObject(v)) return true;
   expected(o, p, "object", v);
   return false;
 }
 
-/** The property name a JSON Pointer reference token stands for: "/a~1b" → "a/b". */
-function tokenName(token: string): string {
-  const name = token.slice(1);
-  return name.indexOf("~") < 0 ? name : name.replace(/~1/g, "/").replace(/~0/g, "~");
-}
-
 /** Pushes "missing" when a required property (`token`: "/" and its escaped name) is absent; true when present. */
-function need(o: ValidationIssue[], p: string, token: string, value: unknown): boolean {
+export function need(o: ValidationIssue[], p: string, token: string, value: unknown): boolean {
   if (value !== undefined) return true;
-  missing(o, p + token, tokenName(token));
+  missing(o, p + token, unescapeToken(token.slice(1)));
   return false;
 }
 
 /** A required property with a one-issue check. */
-function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value === undefined) missing(o, p + token, tokenName(token));
+export function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+  if (value === undefined) missing(o, p + token, unescapeToken(token.slice(1)));
   else if (!ok) expected(o, p + token, what, value, keyword);
 }
 
 /** An optional property with a one-issue check. */
-function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
+export function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
   if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
 /** The public functions of one type: `isX`, `validateX` and its Standard Schema object. */
-interface Validators<T> {
+export interface Validators<T> {
   readonly is: (value: unknown) => value is T;
   readonly validate: (value: unknown) => ValidationResult<T>;
   readonly schema: StandardSchemaV1<unknown, T>;
@@ -149,7 +110,7 @@ interface Validators<T> {
  * passes; inside recursive types only the root is checked first (an invalid value nested d
  * deep would otherwise be walked d times).
  */
-function define<T>(f: Check, c: Collect): Validators<T> {
+export function define<T>(f: Check, c: Collect): Validators<T> {
   const is = (value: unknown): value is T => {
     try {
       return f(value, 0);
@@ -174,7 +135,7 @@ function define<T>(f: Check, c: Collect): Validators<T> {
   return { is, validate, schema: standard(validate) };
 }
 
-function describeError(error: unknown): string {
+export function describeError(error: unknown): string {
   try {
     return error instanceof Error ? error.name + ": " + error.message : typeName(error);
   } catch {
@@ -182,7 +143,7 @@ function describeError(error: unknown): string {
   }
 }
 
-function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
+export function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSchemaV1<unknown, T> {
   return {
     "~standard": {
       version: 1,
@@ -196,18 +157,12 @@ function standard<T>(validate: (v: unknown) => ValidationResult<T>): StandardSch
   };
 }
 
-function pointerSegments(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((s) => s.replace(/~1/g, "/").replace(/~0/g, "~"));
-}
-
-const hasOwn = Object.prototype.hasOwnProperty;
-
-function own(v: any, k: string): any {
-  return hasOwn.call(v, k) ? v[k] : undefined;
+export function pointerSegments(pointer: string): string[] {
+  return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeToken);
 }
 
 /** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
-function stop(o: ValidationIssue[], path: string, d: number): boolean {
+export function stop(o: ValidationIssue[], path: string, d: number): boolean {
   if (o.length > MAX_ISSUES) return true;
   if (d <= MAX_DEPTH) return false;
   o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
@@ -215,13 +170,13 @@ function stop(o: ValidationIssue[], path: string, d: number): boolean {
 }
 
 /** The JSON type of a value as a bit: string 1, number 2, boolean 4, null 8, object 16, array 32; 0 for anything else. */
-function jsonType(v: unknown): number {
+export function jsonType(v: unknown): number {
   if (typeof v === "string") return 1;
   if (typeof v === "number") return 2;
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
   if (Array.isArray(v)) return 32;
-  return isObject(v) ? 16 : 0;
+  return isPlainObject(v) ? 16 : 0;
 }
 
 /**
@@ -231,7 +186,7 @@ function jsonType(v: unknown): number {
  * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
  * says what was expected.
  */
-function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, masks: readonly number[], collectors: readonly Collect[]): void {
+export function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, masks: readonly number[], collectors: readonly Collect[]): void {
   if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
@@ -250,28 +205,28 @@ function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: 
   for (const i of best) o.push(i);
 }
 
-const URI_HEX = "%[0-9A-Fa-f]{2}";
-const URI_SUB = "A-Za-z0-9\\-._~!$&'()*+,;=";
+export const URI_HEX: string = "%[0-9A-Fa-f]{2}";
+export const URI_SUB: string = "A-Za-z0-9\\-._~!$&'()*+,;=";
 
 /** A run of `chars` with %HH escapes anywhere, as a pattern that matches in one linear pass. */
-function uriRun(chars: string): string {
+export function uriRun(chars: string): string {
   return "[" + chars + "]*(?:" + URI_HEX + "[" + chars + "]*)*";
 }
 
-const URI_AUTHORITY = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
-const URI_TAIL = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
+export const URI_AUTHORITY: string = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
+export const URI_TAIL: string = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
 
 /** RFC 3986 URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ]; IP-literals are checked by ipLiteralOk. */
-const URI = new RegExp(
+export const URI: RegExp = new RegExp(
   "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" + URI_AUTHORITY + "(?:/" + uriRun(URI_SUB + ":@/") + ")?|(?!//)" + uriRun(URI_SUB + ":@/") + ")" + URI_TAIL,
 );
 
 /** RFC 3986 relative-ref: like a URI without a scheme; the first path segment has no ":". */
-const RELATIVE_REF = new RegExp(
+export const RELATIVE_REF: RegExp = new RegExp(
   "^(?://" + URI_AUTHORITY + "(?:/" + uriRun(URI_SUB + ":@/") + ")?|(?!//)" + uriRun(URI_SUB + "@") + "(?:/" + uriRun(URI_SUB + ":@/") + ")?)" + URI_TAIL,
 );
 
-function validDate(s: string): boolean {
+export function validDate(s: string): boolean {
   const m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(s);
   if (!m) return false;
   const year = Number(m[1]);
@@ -282,7 +237,7 @@ function validDate(s: string): boolean {
   return days !== undefined && day >= 1 && day <= days;
 }
 
-function validTime(s: string): boolean {
+export function validTime(s: string): boolean {
   const m = /^([0-9]{2}):([0-9]{2}):([0-9]{2})(?:\.[0-9]+)?(?:[Zz]|[+-]([0-9]{2}):([0-9]{2}))$/.exec(s);
   if (!m) return false;
   const hour = Number(m[1]);
@@ -293,88 +248,88 @@ function validTime(s: string): boolean {
   return hour <= 23 && minute <= 59 && second <= 60 && offsetHour <= 23 && offsetMinute <= 59;
 }
 
-const HOSTNAME_LABEL = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
-function validHostname(s: string): boolean {
+export const HOSTNAME_LABEL: RegExp = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+export function validHostname(s: string): boolean {
   if (s.length === 0 || s.length > 253) return false;
   return s.split(".").every((label) => HOSTNAME_LABEL.test(label));
 }
 
-function formatUri(s: string): boolean {
+export function formatUri(s: string): boolean {
   return URI.test(s) && ipLiteralOk(s);
 }
 
 /** The URI grammar above lets any IP-literal characters through; check the literal itself (RFC 3986 section 3.2.2). */
-function ipLiteralOk(s: string): boolean {
+export function ipLiteralOk(s: string): boolean {
   const open = s.indexOf("[");
   if (open < 0) return true;
   const inside = s.slice(open + 1, s.indexOf("]", open));
   return /^[vV][0-9A-Fa-f]+\.[A-Za-z0-9\-._~!$&'()*+,;=:]+$/.test(inside) || validIpv6(inside);
 }
 
-function formatUriReference(s: string): boolean {
+export function formatUriReference(s: string): boolean {
   return (URI.test(s) || RELATIVE_REF.test(s)) && ipLiteralOk(s);
 }
 
 // RFC 6570 section 2.1: ASCII literals, ucschar and iprivate (not C1 controls, surrogates or noncharacters), or pct-encoded.
-const URI_TEMPLATE_LITERAL =
+export const URI_TEMPLATE_LITERAL: string =
   "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
   "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
   "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
   "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})";
-const URI_TEMPLATE_VARSPEC = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
-const URI_TEMPLATE = new RegExp(
+export const URI_TEMPLATE_VARSPEC: string = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
+export const URI_TEMPLATE: RegExp = new RegExp(
   "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
   "u",
 );
-function formatUriTemplate(s: string): boolean {
+export function formatUriTemplate(s: string): boolean {
   return URI_TEMPLATE.test(s);
 }
 
 /** RFC 4648 base64 with padding: alphabet characters, then at most two "=", in a length that is a multiple of 4. */
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-function formatByte(s: string): boolean {
+export const BASE64: RegExp = /^[A-Za-z0-9+/]*={0,2}$/;
+export function formatByte(s: string): boolean {
   return s.length % 4 === 0 && BASE64.test(s);
 }
 
-function formatDate(s: string): boolean {
+export function formatDate(s: string): boolean {
   return validDate(s);
 }
 
-function formatTime(s: string): boolean {
+export function formatTime(s: string): boolean {
   return validTime(s);
 }
 
-function formatDateTime(s: string): boolean {
+export function formatDateTime(s: string): boolean {
   const at = s.search(/[Tt ]/);
   return at === 10 && validDate(s.slice(0, 10)) && validTime(s.slice(11));
 }
 
-const DURATION = /^P(?!$)(?:(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:T(?=[0-9])(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+S)?)?|[0-9]+W)$/;
-function formatDuration(s: string): boolean {
+export const DURATION: RegExp = /^P(?!$)(?:(?:[0-9]+Y)?(?:[0-9]+M)?(?:[0-9]+D)?(?:T(?=[0-9])(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+S)?)?|[0-9]+W)$/;
+export function formatDuration(s: string): boolean {
   return DURATION.test(s);
 }
 
-const EMAIL_LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
-function formatEmail(s: string): boolean {
+export const EMAIL_LOCAL: RegExp = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+export function formatEmail(s: string): boolean {
   const at = s.lastIndexOf("@");
   return at > 0 && at <= 64 && EMAIL_LOCAL.test(s.slice(0, at)) && validHostname(s.slice(at + 1));
 }
 
-function formatHostname(s: string): boolean {
+export function formatHostname(s: string): boolean {
   return validHostname(s);
 }
 
-const IPV4 = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
-function formatIpv4(s: string): boolean {
+export const IPV4: RegExp = /^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/;
+export function formatIpv4(s: string): boolean {
   return IPV4.test(s);
 }
 
-function formatIpv6(s: string): boolean {
+export function formatIpv6(s: string): boolean {
   return validIpv6(s);
 }
 
 /** An IPv6 address in text form (RFC 4291 section 2.2), with an optional IPv4 tail. */
-function validIpv6(s: string): boolean {
+export function validIpv6(s: string): boolean {
   let text = s;
   let groups = 8;
   const lastColon = text.lastIndexOf(":");
@@ -391,20 +346,20 @@ function validIpv6(s: string): boolean {
   return halves.length === 2 ? count < groups : count === groups;
 }
 
-const UUID = /^(?:urn:uuid:)?[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}$/;
-function formatUuid(s: string): boolean {
+export const UUID: RegExp = /^(?:urn:uuid:)?[0-9A-Fa-f]{8}-(?:[0-9A-Fa-f]{4}-){3}[0-9A-Fa-f]{12}$/;
+export function formatUuid(s: string): boolean {
   return UUID.test(s);
 }
 
-function formatJsonPointer(s: string): boolean {
+export function formatJsonPointer(s: string): boolean {
   return /^(?:\/(?:[^~/]|~[01])*)*$/.test(s);
 }
 
-function formatRelativeJsonPointer(s: string): boolean {
+export function formatRelativeJsonPointer(s: string): boolean {
   return /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~[01])*)*)$/.test(s);
 }
 
-function formatRegex(s: string): boolean {
+export function formatRegex(s: string): boolean {
   try {
     new RegExp(s, "u");
     return true;
@@ -413,7 +368,7 @@ function formatRegex(s: string): boolean {
   }
 }
 /** Collects the issues of every element of an array with `collect`. */
-function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
+export function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
   if (!Array.isArray(v)) return expected(o, p, "array", v);
   for (let i = 0; i < v.length && o.length <= MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }

@@ -1,12 +1,12 @@
 /**
  * The server: the generated dispatcher (src/generated/dispatch.ts) with the handlers of
- * src/handlers.ts. Transports (src/stdio.ts, src/http.ts) only move messages to it.
+ * src/handlers.ts. Transports (src/generated/runtime/stdio.ts, src/generated/runtime/http.ts) only move messages to it.
  */
 import { createServerDispatcher, type ServerDispatcher } from "./generated/dispatch.js";
 import * as module from "./handlers.js";
+import { SERVER_INFO } from "./server-info.js";
 
-/** Sent in every result's `_meta` (io.modelcontextprotocol/serverInfo). */
-export const SERVER_INFO = { name: {{nameJson}}, version: "0.1.0" };
+export { SERVER_INFO };
 
 /**
  * A dispatcher for this server; it keeps no state between requests. src/handlers.ts exports

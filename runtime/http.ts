@@ -19,7 +19,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DispatchResponse, OutgoingNotification, ServerDispatcher } from "./generated/dispatch.js";
+import type { DispatchResponse, OutgoingNotification, TransportDispatcher } from "./dispatcher.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -231,7 +231,7 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
 }
 
 /** A `node:http` request listener serving `dispatcher` at the MCP endpoint. */
-export function createHttpHandler(dispatcher: ServerDispatcher, options: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const path = options.path ?? "/mcp";
   const hosts = new Set((options.allowedHosts ?? DEFAULT_HOSTS).map((h) => h.toLowerCase()));
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
@@ -331,7 +331,7 @@ export function createHttpHandler(dispatcher: ServerDispatcher, options: HttpOpt
 }
 
 /** Serves `dispatcher` over Streamable HTTP; resolves once listening. */
-export function serveHttp(dispatcher: ServerDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
+export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
   const server = createServer(createHttpHandler(dispatcher, options));
   const host = options.host ?? "127.0.0.1";
   return new Promise((resolve, reject) => {

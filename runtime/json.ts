@@ -1,0 +1,109 @@
+/**
+ * JSON data helpers shared by every runtime module and by generated validators: own-property
+ * reads, the plain-object check, the JSON-data check, JSON Pointer escaping, and the limits
+ * on issues and nesting. One copy of each: the generator copies these declarations into the
+ * output (pruned to what the output uses), never a variant of them.
+ */
+
+/** `Object.prototype.hasOwnProperty`, called as `hasOwn.call(object, key)`. */
+export const hasOwn: (this: unknown, key: PropertyKey) => boolean = Object.prototype.hasOwnProperty;
+
+/**
+ * Deepest nesting of arrays and objects a value may have: validators report deeper values as
+ * invalid, and results nested deeper are not sent (`JSON.stringify` recurses, and overflows the
+ * stack a few thousand levels down).
+ */
+export const MAX_DEPTH = 1000;
+
+/**
+ * The most issues a validation or an error's `data.issues` lists; past it, one more issue
+ * (`maxIssues`) says that the list stopped.
+ */
+export const MAX_ISSUES = 100;
+
+/** The own property `key` of `o`, or `undefined` when `o` has none (inherited members are never read). */
+export function own(o: any, key: string): any {
+  return hasOwn.call(o, key) ? o[key] : undefined;
+}
+
+/**
+ * Whether `v` is a JSON object: a plain object whose prototype is `Object.prototype` (of any
+ * realm) or `null`. Arrays, `Date`, `Map`, boxed primitives, class instances and objects that
+ * inherit from another object are not.
+ */
+export function isPlainObject(v: unknown): v is Record<string, any> {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
+}
+
+/**
+ * Whether `proto` is `Object.prototype` of another realm: no prototype of its own, and
+ * `Object.prototype`'s own methods (so not a null-prototype object someone inherits data from).
+ */
+export function isForeignObjectPrototype(proto: object): boolean {
+  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
+}
+
+/**
+ * Whether `value` is JSON data, as `JSON.stringify` would send it unchanged: strings, finite
+ * numbers, booleans, `null`, arrays and plain objects of those (an `undefined` member of an
+ * object is allowed: `JSON.stringify` drops it), without cycles, nested at most
+ * {@link MAX_DEPTH} deep. Iterative, so it answers for any depth. May throw only when reading
+ * the value throws (a getter or a Proxy trap); callers that take hostile values catch.
+ */
+export function isJsonData(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  const open = new Set<object>();
+  // For each stack entry: the object to close when the entry is reached, or undefined for a value to check.
+  const exits: (object | undefined)[] = [undefined];
+  while (stack.length > 0) {
+    const exit = exits.pop();
+    const v = stack.pop();
+    if (exit !== undefined) {
+      open.delete(exit);
+      continue;
+    }
+    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
+    if (typeof v === "number") {
+      if (!Number.isFinite(v)) return false;
+      continue;
+    }
+    if (typeof v !== "object") return false;
+    const isArray = Array.isArray(v);
+    if (!isArray && !isPlainObject(v)) return false;
+    if (open.has(v) || open.size >= MAX_DEPTH) return false;
+    open.add(v);
+    // Leaving `v` closes it again: a value shared by two members is not a cycle.
+    stack.push(undefined);
+    exits.push(v);
+    const members: readonly unknown[] = isArray ? (v as readonly unknown[]) : Object.keys(v).map((k) => (v as Record<string, unknown>)[k]);
+    for (const member of members) {
+      if (member === undefined && !isArray) continue;
+      stack.push(member);
+      exits.push(undefined);
+    }
+  }
+  return true;
+}
+
+/** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
+export function escapeToken(k: string): string {
+  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
+  return k.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** The property name a reference token stands for (RFC 6901 § 4): `a~1b` → `a/b`. */
+export function unescapeToken(token: string): string {
+  return token.indexOf("~") < 0 ? token : token.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
+/** `name` in double quotes, escaped as JSON would write it. */
+export function quote(name: string): string {
+  return name.indexOf('"') < 0 && name.indexOf("\\") < 0 ? '"' + name + '"' : JSON.stringify(name);
+}
+
+/** `s` quoted for a message, cut to its first 60 characters. */
+export function quoteShort(s: string): string {
+  return JSON.stringify(s.length > 60 ? s.slice(0, 60) + "…" : s);
+}

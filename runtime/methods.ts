@@ -1,0 +1,171 @@
+/**
+ * The method table's lookup and the `resultType` helpers of the generated `methods.ts`, as
+ * functions of the revision's data: the table, the `resultType` values the schema names, and
+ * the result rules (what an absent `resultType` means, which type an `input_required` result
+ * is, whether it needs content). The generated module binds them to its data.
+ */
+import { hasOwn, quoteShort } from "./json.js";
+
+/** One problem found in a result (the generated validators' `ValidationIssue`, as far as this module reads it). */
+export interface ResultIssue {
+  readonly path: string;
+  readonly message: string;
+  readonly keyword: string;
+}
+
+/** What a generated validator answers, as far as this module reads it. */
+export type ResultCheck = { readonly ok: true } | { readonly ok: false; readonly issues: readonly ResultIssue[] };
+
+/** A row of the method table, as far as this module reads it. */
+export interface ResultMethodRow {
+  readonly kind: string;
+  /** The schema's result types of the method, by name. */
+  readonly results: readonly string[];
+}
+
+/** Options of `resolveResultType` and `parseResult`. */
+export interface ResultTypeOptions {
+  /** `resultType` values an extension adds; a value neither here nor in `RESULT_TYPES` is invalid. */
+  readonly known?: readonly string[];
+}
+
+/** What `resolveResultType` answers. */
+export type ResultTypeResolution = { readonly ok: true; readonly resultType: string } | { readonly ok: false; readonly reason: string };
+
+/** What `parseResult` answers, before the generated module types `value` by method. */
+export type ParsedResultCore =
+  | { readonly ok: true; readonly resultType: string; readonly type: string | null; readonly value: unknown }
+  | { readonly ok: false; readonly issues: readonly ResultIssue[] };
+
+/** What a revision says about results: read from its schema and prose by the generator. */
+export interface ResultRules {
+  /** The `resultType` values the schema names. */
+  readonly resultTypes: readonly string[];
+  /** The `resultType` a result without one has. */
+  readonly absentResultType: string;
+  /** Whether the schema's results require `resultType`: a result without one is validated as a copy with it filled in. */
+  readonly fillResultType: boolean;
+  /** The `InputRequiredResult` of the revision, when it has one. */
+  readonly inputRequired?: {
+    /** The schema type (`InputRequiredResult`). */
+    readonly type: string;
+    /** The `resultType` value that selects it (`input_required`). */
+    readonly resultType: string;
+    /** Whether it must carry `inputRequests` or `requestState` (or both). */
+    readonly needsContent: boolean;
+  };
+}
+
+/**
+ * The lookup of a method table: the row of `method`, or `undefined` for a method the table
+ * does not have (members of `Object.prototype` included). Any argument is safe.
+ */
+export function tableLookup<Row>(table: { readonly [method: string]: Row }): (method: string) => Row | undefined {
+  const rows: Readonly<Record<string, Row>> = Object.freeze(Object.assign(Object.create(null) as Record<string, Row>, table));
+  return (method) => (typeof method === "string" ? rows[method] : undefined);
+}
+
+/** `options.known`, read without trusting `options`: only its strings count. */
+function knownOf(options: unknown): readonly string[] {
+  try {
+    const known = typeof options === "object" && options !== null ? (options as ResultTypeOptions).known : undefined;
+    return Array.isArray(known) ? known.filter((k): k is string => typeof k === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Reads `resultType` once, as own data; says whether it was absent. */
+function readResultType(
+  rules: ResultRules,
+  result: unknown,
+  options: unknown,
+): { readonly ok: true; readonly resultType: string; readonly absent: boolean } | { readonly ok: false; readonly reason: string } {
+  let value: unknown;
+  try {
+    if (typeof result !== "object" || result === null || Array.isArray(result)) return { ok: false, reason: "a result is an object" };
+    value = hasOwn.call(result, "resultType") ? (result as { resultType?: unknown }).resultType : undefined;
+  } catch {
+    return { ok: false, reason: "the result could not be read" };
+  }
+  if (value === undefined) return { ok: true, resultType: rules.absentResultType, absent: true };
+  if (typeof value !== "string") return { ok: false, reason: "resultType must be a string" };
+  if (rules.resultTypes.includes(value) || knownOf(options).includes(value)) return { ok: true, resultType: value, absent: false };
+  return { ok: false, reason: "unknown resultType " + quoteShort(value) };
+}
+
+/**
+ * `resolveResultType` of a revision: the `resultType` of a result (absent → the rules'
+ * `absentResultType`; a value the revision or `options.known` names → that value; anything
+ * else → invalid). Never throws.
+ */
+export function resultTypeResolver(rules: ResultRules): (result: unknown, options?: ResultTypeOptions) => ResultTypeResolution {
+  return (result, options = {}) => {
+    const read = readResultType(rules, result, options);
+    return read.ok ? { ok: true, resultType: read.resultType } : read;
+  };
+}
+
+function fail(path: string, message: string, keyword: string): { readonly ok: false; readonly issues: readonly ResultIssue[] } {
+  return { ok: false, issues: [{ path, message, keyword }] };
+}
+
+/**
+ * `parseResult` of a revision: reads the result of a request by its `resultType` first, then
+ * by structure (an `input_required` reply is never read as an empty completed result). Extra
+ * members are kept. A value added through `options.known` is returned unchecked with
+ * `type: null`. When the rules fill `resultType`, a result without one is checked (and
+ * returned) as a copy with it filled in. Never throws.
+ */
+export function resultParser(
+  rules: ResultRules,
+  methodInfo: (method: string) => ResultMethodRow | undefined,
+  validatorsByType: { readonly [type: string]: ((value: unknown) => ResultCheck) | undefined },
+): (method: string, result: unknown, options?: ResultTypeOptions) => ParsedResultCore {
+  const inputRequired = rules.inputRequired;
+  return (method, result, options = {}) => {
+    const info = methodInfo(method);
+    if (info === undefined || info.kind === "notification") {
+      const name: unknown = method;
+      return fail("", typeof name === "string" ? "no request method " + quoteShort(name) : "a method is a string", "method");
+    }
+    const resolved = readResultType(rules, result, options);
+    if (!resolved.ok) return fail("/resultType", resolved.reason, "resultType");
+    const resultType = resolved.resultType;
+    if (inputRequired !== undefined && resultType === inputRequired.resultType) {
+      if (!info.results.includes(inputRequired.type)) return fail("/resultType", method + " cannot answer " + inputRequired.resultType, "resultType");
+      const checked = validatorsByType[inputRequired.type]!(result);
+      if (!checked.ok) return checked;
+      if (inputRequired.needsContent) {
+        let empty: boolean;
+        try {
+          const r = result as { inputRequests?: unknown; requestState?: unknown };
+          empty = r.inputRequests === undefined && r.requestState === undefined;
+        } catch {
+          return fail("", "the result could not be read", "exception");
+        }
+        if (empty) return fail("", "an InputRequiredResult needs inputRequests or requestState (or both)", "required");
+      }
+      return { ok: true, resultType, type: inputRequired.type, value: result };
+    }
+    if (resultType !== rules.absentResultType) return { ok: true, resultType, type: null, value: result };
+    let value: unknown = result;
+    if (rules.fillResultType) {
+      try {
+        if (resolved.absent) value = { ...(result as object), resultType };
+      } catch {
+        return fail("", "the result could not be read", "exception");
+      }
+    }
+    let first: readonly ResultIssue[] | undefined;
+    for (const type of info.results) {
+      if (type === inputRequired?.type) continue;
+      const validate = validatorsByType[type];
+      if (validate === undefined) continue;
+      const checked = validate(value);
+      if (checked.ok) return { ok: true, resultType, type, value };
+      first ??= checked.issues;
+    }
+    return { ok: false, issues: first ?? [{ path: "", message: "no result type for " + method, keyword: "method" }] };
+  };
+}

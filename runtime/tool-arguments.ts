@@ -1,0 +1,163 @@
+/**
+ * Tool arguments against a tool's `inputSchema` (a JSON Schema object, server/tools § Tool):
+ * the check the dispatcher's built-in `tools/call` runs before calling a tool.
+ */
+import { escapeToken, isPlainObject, MAX_ISSUES, own, quoteShort } from "./json.js";
+
+/** Deepest schema nesting followed; deeper parts are reported, not walked. */
+const MAX_SCHEMA_DEPTH = 64;
+
+/**
+ * Checks tool arguments against a tool's `inputSchema`. Covers the JSON Schema keywords
+ * tools commonly use: `type`, `properties`, `required`, `additionalProperties`, `items`,
+ * `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
+ * `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `anyOf`, `oneOf`, `allOf`,
+ * `not`. Other keywords (`$ref`, `format`, conditionals) are not checked. Never throws.
+ *
+ * @returns `undefined` when `args` passes, else every problem found (at most {@link MAX_ISSUES}),
+ *   each as `<JSON Pointer>: <what is wrong>`, joined with `; `
+ */
+export function checkToolArguments(schema: unknown, args: unknown): string | undefined {
+  try {
+    const problems = schemaProblems(schema, args, "", 0);
+    if (problems.length === 0) return undefined;
+    const listed = problems.slice(0, MAX_ISSUES);
+    return listed.join("; ") + (problems.length > listed.length ? "; and " + (problems.length - listed.length) + " more" : "");
+  } catch {
+    return "the arguments could not be checked";
+  }
+}
+
+/** Whether two JSON values are equal (deep, own enumerable keys; at most 64 levels). */
+function jsonEqual(a: unknown, b: unknown, depth = 0): boolean {
+  if (a === b) return true;
+  if (depth > MAX_SCHEMA_DEPTH || typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (const k of ka) {
+    if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
+    if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1)) return false;
+  }
+  return true;
+}
+
+function typeMatches(type: unknown, v: unknown): boolean {
+  switch (type) {
+    case "object":
+      return isPlainObject(v);
+    case "array":
+      return Array.isArray(v);
+    case "string":
+      return typeof v === "string";
+    case "integer":
+      return typeof v === "number" && Number.isInteger(v);
+    case "number":
+      return typeof v === "number" && Number.isFinite(v);
+    case "boolean":
+      return typeof v === "boolean";
+    case "null":
+      return v === null;
+    default:
+      return true;
+  }
+}
+
+function pointer(path: string, key: string | number): string {
+  return path + "/" + escapeToken(String(key));
+}
+
+/** A JSON Schema `pattern` as a regular expression: with the `u` flag (ECMA-262 semantics), else without it (patterns written for engines that allow `\_`), else `undefined`. */
+export function compilePattern(pattern: string): RegExp | undefined {
+  for (const flags of ["u", ""]) {
+    try {
+      return new RegExp(pattern, flags);
+    } catch {
+      // try the next
+    }
+  }
+  return undefined;
+}
+
+/** Every problem of `v` against `schema` (stopping past {@link MAX_ISSUES}); empty when it passes. */
+function schemaProblems(schema: unknown, v: unknown, path: string, depth: number): string[] {
+  const at = path || "/";
+  if (schema === false) return [at + ": no value is allowed here"];
+  if (!isPlainObject(schema)) return [];
+  if (depth > MAX_SCHEMA_DEPTH) return [at + ": the value is nested too deeply to check"];
+  const problems: string[] = [];
+  const type = own(schema, "type");
+  if (type !== undefined) {
+    const types: readonly unknown[] = Array.isArray(type) ? type : [type];
+    // A value of the wrong type: nothing else about it is worth saying.
+    if (!types.some((t) => typeMatches(t, v))) return [at + ": expected " + types.map(String).join(" or ")];
+  }
+  const enumValues = own(schema, "enum");
+  if (Array.isArray(enumValues) && !enumValues.some((e) => jsonEqual(e, v))) problems.push(at + ": expected one of " + JSON.stringify(enumValues).slice(0, 120));
+  if (Object.prototype.hasOwnProperty.call(schema, "const") && !jsonEqual(own(schema, "const"), v)) problems.push(at + ": expected " + JSON.stringify(own(schema, "const")).slice(0, 120));
+  if (typeof v === "number") {
+    const min = own(schema, "minimum");
+    const max = own(schema, "maximum");
+    const xmin = own(schema, "exclusiveMinimum");
+    const xmax = own(schema, "exclusiveMaximum");
+    if (typeof min === "number" && v < min) problems.push(at + ": must be at least " + min);
+    if (typeof max === "number" && v > max) problems.push(at + ": must be at most " + max);
+    if (typeof xmin === "number" && v <= xmin) problems.push(at + ": must be more than " + xmin);
+    if (typeof xmax === "number" && v >= xmax) problems.push(at + ": must be less than " + xmax);
+  }
+  if (typeof v === "string") {
+    const length = [...v].length;
+    const minLength = own(schema, "minLength");
+    const maxLength = own(schema, "maxLength");
+    const pattern = own(schema, "pattern");
+    if (typeof minLength === "number" && length < minLength) problems.push(at + ": must have at least " + minLength + " characters");
+    if (typeof maxLength === "number" && length > maxLength) problems.push(at + ": must have at most " + maxLength + " characters");
+    if (typeof pattern === "string") {
+      const re = compilePattern(pattern);
+      // A pattern the platform cannot compile checks nothing it could pass: it fails, naming the pattern.
+      if (re === undefined) problems.push(at + ": the schema's pattern " + quoteShort(pattern) + " cannot be compiled");
+      else if (!re.test(v)) problems.push(at + ": must match the pattern " + quoteShort(pattern));
+    }
+  }
+  if (Array.isArray(v)) {
+    const minItems = own(schema, "minItems");
+    const maxItems = own(schema, "maxItems");
+    if (typeof minItems === "number" && v.length < minItems) problems.push(at + ": must have at least " + minItems + " items");
+    if (typeof maxItems === "number" && v.length > maxItems) problems.push(at + ": must have at most " + maxItems + " items");
+    const items = own(schema, "items");
+    if (isPlainObject(items) || typeof items === "boolean") {
+      for (let i = 0; i < v.length && problems.length <= MAX_ISSUES; i++) problems.push(...schemaProblems(items, v[i], pointer(path, i), depth + 1));
+    }
+  }
+  if (isPlainObject(v)) {
+    const properties = own(schema, "properties");
+    const props = isPlainObject(properties) ? properties : {};
+    const required = own(schema, "required");
+    if (Array.isArray(required)) {
+      for (const name of required) {
+        if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(v, name)) problems.push(at + ": missing required property " + quoteShort(name));
+      }
+    }
+    const additional = own(schema, "additionalProperties");
+    for (const key of Object.keys(v)) {
+      if (problems.length > MAX_ISSUES) break;
+      const sub = own(props, key);
+      if (sub !== undefined) problems.push(...schemaProblems(sub, v[key], pointer(path, key), depth + 1));
+      else if (additional === false) problems.push(pointer(path, key) + ": is not an allowed property");
+      else if (isPlainObject(additional)) problems.push(...schemaProblems(additional, v[key], pointer(path, key), depth + 1));
+    }
+  }
+  const allOf = own(schema, "allOf");
+  if (Array.isArray(allOf)) {
+    for (const sub of allOf) problems.push(...schemaProblems(sub, v, path, depth + 1));
+  }
+  const passes = (sub: unknown) => schemaProblems(sub, v, path, depth + 1).length === 0;
+  const anyOf = own(schema, "anyOf");
+  if (Array.isArray(anyOf) && anyOf.length > 0 && !anyOf.some(passes)) problems.push(at + ": matches none of the allowed schemas");
+  const oneOf = own(schema, "oneOf");
+  if (Array.isArray(oneOf) && oneOf.length > 0 && oneOf.filter(passes).length !== 1) problems.push(at + ": must match exactly one of the allowed schemas");
+  const not = own(schema, "not");
+  if (not !== undefined && (isPlainObject(not) || typeof not === "boolean") && passes(not)) problems.push(at + ": matches a schema it must not match");
+  return problems;
+}

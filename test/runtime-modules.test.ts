@@ -1,0 +1,387 @@
+/**
+ * Unit tests of the runtime modules behind the generated `methods.ts`, `errors.ts` and
+ * `meta.ts` (`runtime/methods.ts`, `runtime/errors.ts`, `runtime/meta.ts`), imported as
+ * they are: each factory bound to small tables of our own, not to a schema.
+ */
+import { describe, expect, it } from "vitest";
+import {
+  errorCodeClassifier,
+  errorCodeTest,
+  errorConstructor,
+  errorResponder,
+  resourceNotFoundTest,
+  type ErrorCodeRules,
+  type ErrorResponseShape,
+} from "../runtime/errors.js";
+import {
+  MAX_META_PROBLEMS,
+  metaBuilder,
+  metaChecker,
+  metaKeyTest,
+  metaValueProblem,
+  parseMetaKey,
+  reservedMetaKeyTest,
+  type MetaCheck,
+  type MetaRules,
+  type MetaShape,
+  type MetaValueCheckResult,
+} from "../runtime/meta.js";
+import { resultParser, resultTypeResolver, tableLookup, type ResultCheck, type ResultRules } from "../runtime/methods.js";
+
+describe("runtime/methods.ts", () => {
+  const TABLE = {
+    ping: { kind: "request", results: ["EmptyResult"] },
+    "tools/call": { kind: "request", results: ["CallToolResult", "InputRequiredResult"] },
+    "notifications/cancelled": { kind: "notification", results: [] },
+  } as const;
+  const lookup = tableLookup<{ readonly kind: string; readonly results: readonly string[] }>(TABLE);
+  /** A validator that accepts objects whose `marker` is `type`. */
+  const byMarker =
+    (type: string) =>
+    (v: unknown): ResultCheck =>
+      typeof v === "object" && v !== null && (v as { marker?: unknown }).marker === type
+        ? { ok: true }
+        : { ok: false, issues: [{ path: "/marker", message: "expected " + type, keyword: "const" }] };
+  const validators = {
+    EmptyResult: byMarker("empty"),
+    CallToolResult: byMarker("call"),
+    InputRequiredResult: (v: unknown): ResultCheck => (typeof v === "object" && v !== null ? { ok: true } : { ok: false, issues: [] }),
+  };
+  const RULES: ResultRules = {
+    resultTypes: ["complete", "input_required"],
+    absentResultType: "complete",
+    fillResultType: true,
+    inputRequired: { type: "InputRequiredResult", resultType: "input_required", needsContent: true },
+  };
+
+  it("tableLookup answers rows of the table only, for any argument", () => {
+    expect(lookup("ping")).toBe(TABLE.ping);
+    expect(lookup("toString")).toBeUndefined();
+    expect(lookup("__proto__")).toBeUndefined();
+    expect(lookup(42 as unknown as string)).toBeUndefined();
+  });
+
+  it("tableLookup keeps a method named __proto__ as a row", () => {
+    const table = JSON.parse('{"__proto__": {"kind": "request", "results": []}}') as Record<string, { kind: string }>;
+    expect(tableLookup(table)("__proto__")).toEqual({ kind: "request", results: [] });
+  });
+
+  it("resultTypeResolver reads an absent resultType as the rules say and refuses unknown values", () => {
+    const resolve = resultTypeResolver(RULES);
+    expect(resolve({})).toEqual({ ok: true, resultType: "complete" });
+    expect(resolve({ resultType: "input_required" })).toEqual({ ok: true, resultType: "input_required" });
+    expect(resolve({ resultType: "x-ext" })).toEqual({ ok: false, reason: 'unknown resultType "x-ext"' });
+    expect(resolve({ resultType: "x-ext" }, { known: ["x-ext"] })).toEqual({ ok: true, resultType: "x-ext" });
+    expect(resolve({ resultType: 1 })).toEqual({ ok: false, reason: "resultType must be a string" });
+    expect(resolve([])).toEqual({ ok: false, reason: "a result is an object" });
+    expect(resolve(Object.create({ resultType: "input_required" }))).toEqual({ ok: true, resultType: "complete" });
+    expect(resolve({ resultType: "y".repeat(70) })).toEqual({ ok: false, reason: `unknown resultType "${"y".repeat(60)}…"` });
+    const hostile = new Proxy({}, { getOwnPropertyDescriptor: () => { throw new Error("trap"); } });
+    expect(resolve(hostile)).toEqual({ ok: false, reason: "the result could not be read" });
+    expect(resolve({ resultType: "x" }, { get known(): never { throw new Error("trap"); } })).toEqual({ ok: false, reason: 'unknown resultType "x"' });
+  });
+
+  it("resultParser fills resultType, checks every result type in order, and keeps the first issues", () => {
+    const parse = resultParser(RULES, lookup, validators);
+    expect(parse("ping", { marker: "empty" })).toEqual({ ok: true, resultType: "complete", type: "EmptyResult", value: { marker: "empty", resultType: "complete" } });
+    const given = { marker: "call", resultType: "complete" };
+    const call = parse("tools/call", given);
+    expect(call).toEqual({ ok: true, resultType: "complete", type: "CallToolResult", value: given });
+    expect(call.ok && call.value).toBe(given);
+    expect(parse("ping", { marker: "call" })).toEqual({ ok: false, issues: [{ path: "/marker", message: "expected empty", keyword: "const" }] });
+  });
+
+  it("resultParser reads input_required by its rules", () => {
+    const parse = resultParser(RULES, lookup, validators);
+    expect(parse("ping", { resultType: "input_required", requestState: "s" })).toEqual({
+      ok: false,
+      issues: [{ path: "/resultType", message: "ping cannot answer input_required", keyword: "resultType" }],
+    });
+    expect(parse("tools/call", { resultType: "input_required" })).toEqual({
+      ok: false,
+      issues: [{ path: "", message: "an InputRequiredResult needs inputRequests or requestState (or both)", keyword: "required" }],
+    });
+    const waiting = { resultType: "input_required", requestState: "s" };
+    expect(parse("tools/call", waiting)).toEqual({ ok: true, resultType: "input_required", type: "InputRequiredResult", value: waiting });
+    const lenient = resultParser({ ...RULES, inputRequired: { type: "InputRequiredResult", resultType: "input_required", needsContent: false } }, lookup, validators);
+    expect(lenient("tools/call", { resultType: "input_required" })).toMatchObject({ ok: true, type: "InputRequiredResult" });
+  });
+
+  it("resultParser answers methods it cannot read results of, and values added by options.known, without throwing", () => {
+    const parse = resultParser(RULES, lookup, validators);
+    expect(parse("notifications/cancelled", {})).toEqual({ ok: false, issues: [{ path: "", message: 'no request method "notifications/cancelled"', keyword: "method" }] });
+    expect(parse(7 as unknown as string, {})).toEqual({ ok: false, issues: [{ path: "", message: "a method is a string", keyword: "method" }] });
+    expect(parse("ping", { resultType: "x-ext" }, { known: ["x-ext"] })).toEqual({ ok: true, resultType: "x-ext", type: null, value: { resultType: "x-ext" } });
+    expect(parse("ping", null)).toEqual({ ok: false, issues: [{ path: "/resultType", message: "a result is an object", keyword: "resultType" }] });
+    const throwing = new Proxy({}, { ownKeys: () => { throw new Error("trap"); } });
+    expect(parse("ping", throwing)).toEqual({ ok: false, issues: [{ path: "", message: "the result could not be read", keyword: "exception" }] });
+  });
+
+  it("resultParser without fillResultType or an input-required type validates the result as given", () => {
+    const parse = resultParser({ resultTypes: [], absentResultType: "complete", fillResultType: false }, lookup, validators);
+    const given = { marker: "empty" };
+    expect(parse("ping", given)).toEqual({ ok: true, resultType: "complete", type: "EmptyResult", value: given });
+    expect(parse("ping", { resultType: "input_required" })).toEqual({
+      ok: false,
+      issues: [{ path: "/resultType", message: 'unknown resultType "input_required"', keyword: "resultType" }],
+    });
+    expect(parse("ping", {})).toEqual({ ok: false, issues: [{ path: "/marker", message: "expected empty", keyword: "const" }] });
+  });
+});
+
+describe("runtime/errors.ts", () => {
+  const RULES: ErrorCodeRules = {
+    version: "test-rev",
+    partition: "mcp-partitioned",
+    standard: [-32700, -32600, -32601, -32602, -32603],
+    defined: [-32700, -32600, -32601, -32602, -32603, -32021],
+    retired: [-32002],
+    withData: [[-32021, "missingCapability"]],
+  };
+  type Response = ErrorResponseShape & { readonly error: { readonly data?: unknown } };
+
+  it("errorCodeTest accepts the given codes only", () => {
+    const is = errorCodeTest<-32700 | -32021>(RULES.defined);
+    expect([-32700, -32021, -32002, "-32700", Number.NaN, null].map((c) => is(c))).toEqual([true, true, false, false, false, false]);
+  });
+
+  it("errorCodeClassifier partitions the integers by the revision's rule", () => {
+    const codes = [-32700, -32000, -32019, -32020, -32021, -32099, -32100, -32768, -32769, 1, 0.5, Number.NaN];
+    expect(codes.map(errorCodeClassifier(RULES))).toEqual([
+      "standard",
+      "legacy",
+      "legacy",
+      "mcp",
+      "mcp",
+      "mcp",
+      "jsonrpc-reserved",
+      "jsonrpc-reserved",
+      "application",
+      "application",
+      "application",
+      "application",
+    ]);
+    expect([-32000, -32021, -32099, -32100].map(errorCodeClassifier({ ...RULES, partition: "jsonrpc-2.0" }))).toEqual([
+      "legacy",
+      "mcp",
+      "legacy",
+      "jsonrpc-reserved",
+    ]);
+  });
+
+  it("errorResponder builds responses and refuses what the revision forbids, with exact messages", () => {
+    const respond = errorResponder<Response>(RULES);
+    expect(respond(1, 42, "nope")).toEqual({ jsonrpc: "2.0", id: 1, error: { code: 42, message: "nope" } });
+    expect(respond(undefined, -32600, "bad", { why: 1 })).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "bad", data: { why: 1 } } });
+    expect(respond("a", -32010, "legacy")).toEqual({ jsonrpc: "2.0", id: "a", error: { code: -32010, message: "legacy" } });
+    const thrown = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+      return "no throw";
+    };
+    expect(thrown(() => respond(1, 1.5, "m"))).toBe("RangeError: error code 1.5 is not an integer");
+    expect(thrown(() => respond(1, 1, 2 as unknown as string))).toBe("TypeError: an error message is a string");
+    expect(thrown(() => respond(1.5, 1, "m"))).toBe("TypeError: a request id is a string or an integer");
+    expect(thrown(() => respond(1, -32002, "m"))).toBe("RangeError: error code -32002 is retired: protocol revision test-rev must not send it");
+    expect(thrown(() => respond(1, -32050, "m"))).toBe("RangeError: error code -32050 is reserved and not defined by protocol revision test-rev");
+    expect(thrown(() => respond(1, -32200, "m"))).toBe("RangeError: error code -32200 is reserved and not defined by protocol revision test-rev");
+    expect(thrown(() => respond(1, -32021, "m"))).toBe("RangeError: error code -32021 carries data the schema requires: use missingCapability()");
+    // Under jsonrpc-2.0, -32000..-32099 are implementation-defined: not reserved.
+    expect(errorResponder<Response>({ ...RULES, partition: "jsonrpc-2.0" })(1, -32050, "m")).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32050, message: "m" } });
+  });
+
+  it("errorConstructor sends its code, its default message, and data when given", () => {
+    const make = errorConstructor<Response, string | number, unknown>(-32021, "Missing capability");
+    expect(make(3, { required: ["x"] })).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32021, message: "Missing capability", data: { required: ["x"] } } });
+    expect(make("r", undefined, "other")).toEqual({ jsonrpc: "2.0", id: "r", error: { code: -32021, message: "other" } });
+    const noId = errorConstructor<Response, undefined, unknown>(-32700, "Parse error");
+    expect(noId(undefined, undefined)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } });
+  });
+
+  it("resourceNotFoundTest reads the current code (with data.uri when required) and older accepted codes, never throwing", () => {
+    const test = resourceNotFoundTest({ code: -32602, uriRequired: true, accepted: [-32002, -32602] });
+    expect(test({ code: -32602, message: "m", data: { uri: "file:///a" } })).toBe(true);
+    expect(test({ jsonrpc: "2.0", id: 1, error: { code: -32602, message: "m", data: { uri: "x" } } })).toBe(true);
+    expect(test({ code: -32602, message: "m" })).toBe(false);
+    expect(test({ code: -32602, data: { uri: 1 } })).toBe(false);
+    expect(test({ code: -32002 })).toBe(true);
+    expect(test({ error: { code: -32002 } })).toBe(true);
+    expect(test({ code: -32601 })).toBe(false);
+    expect(test(null)).toBe(false);
+    expect(test("x")).toBe(false);
+    expect(test({ get code(): never { throw new Error("trap"); } })).toBe(false);
+    const plain = resourceNotFoundTest({ code: -32002, uriRequired: false, accepted: [] });
+    expect([plain({ code: -32002 }), plain({ code: -32602, data: { uri: "x" } })]).toEqual([true, false]);
+  });
+});
+
+describe("runtime/meta.ts", () => {
+  const isValidKey = metaKeyTest(true);
+  const isReservedKey = reservedMetaKeyTest("second-label", ["progressToken", "traceparent"]);
+  const RULES: MetaRules = {
+    version: "test-rev",
+    isValidKey,
+    isReservedKey,
+    openTelemetryKeys: ["traceparent"],
+    definedKeys: ["progressToken", "io.modelcontextprotocol/version", "io.modelcontextprotocol/other", "traceparent"],
+  };
+  const validateInfo = (v: unknown): MetaValueCheckResult =>
+    typeof v === "object" && v !== null && typeof (v as { name?: unknown }).name === "string"
+      ? { ok: true }
+      : { ok: false, issues: [{ path: "/name", message: "expected string" }] };
+  const SHAPE: MetaShape = {
+    what: "request",
+    metaRequired: false,
+    keys: [
+      { key: "io.modelcontextprotocol/version", field: "version", required: true, check: "string" },
+      { key: "io.modelcontextprotocol/info", field: "info", required: false, check: { validate: validateInfo } },
+      { key: "x/__proto__", field: "__proto__", required: false, check: "any" },
+    ],
+  };
+  type Fields = { version: string; info?: unknown };
+  const check = metaChecker<Record<string, unknown>, Fields>(RULES, SHAPE);
+  const messages = (r: MetaCheck<unknown, unknown>) => (r.ok ? [] : r.error.data.problems.map((p) => `${p.problem} ${p.key}: ${p.message}`));
+
+  it("parseMetaKey splits keys by the grammar and says why others are not keys", () => {
+    expect(parseMetaKey("io.modelcontextprotocol/protocolVersion")).toEqual({
+      ok: true,
+      prefix: "io.modelcontextprotocol/",
+      labels: ["io", "modelcontextprotocol"],
+      name: "protocolVersion",
+    });
+    expect(parseMetaKey("progressToken")).toEqual({ ok: true, labels: [], name: "progressToken" });
+    expect(parseMetaKey("a/")).toEqual({ ok: true, prefix: "a/", labels: ["a"], name: "" });
+    expect(parseMetaKey("a/b/c")).toEqual({ ok: false, reason: 'a key has one "/" at most, between prefix and name' });
+    expect(parseMetaKey("1a/b")).toEqual({
+      ok: false,
+      reason: 'prefix label "1a" must start with a letter, end with a letter or digit, and hold only letters, digits and hyphens',
+    });
+    expect(parseMetaKey("a/-b")).toEqual({
+      ok: false,
+      reason: "name \"-b\" must start and end with a letter or digit, and hold only letters, digits, '-', '_' and '.'",
+    });
+    expect(parseMetaKey(`a/-${"b".repeat(70)}`)).toEqual({
+      ok: false,
+      reason: "name a string of 71 characters must start and end with a letter or digit, and hold only letters, digits, '-', '_' and '.'",
+    });
+    expect(parseMetaKey(5 as unknown as string)).toEqual({ ok: false, reason: "a key is a string" });
+  });
+
+  it("metaKeyTest follows the grammar, or accepts every string when the revision states none", () => {
+    expect(["a.b/c", "a/b/c", "", 1].map((k) => isValidKey(k as string))).toEqual([true, false, true, false]);
+    expect(["a/b/c", "", 1].map((k) => metaKeyTest(false)(k as string))).toEqual([true, true, false]);
+  });
+
+  it("reservedMetaKeyTest reads each reserved-prefix rule and the reserved unprefixed keys", () => {
+    const keys = ["io.modelcontextprotocol/x", "dev.MCP/x", "com.example.mcp/x", "mcp.dev/x", "mcp/x", "progressToken", "other", 3];
+    expect(keys.map((k) => isReservedKey(k as string))).toEqual([true, true, false, false, false, true, false, false]);
+    const followed = reservedMetaKeyTest("label-followed-by-label", []);
+    expect(keys.map((k) => followed(k as string))).toEqual([false, false, false, true, false, false, false, false]);
+    expect(["tools.mcp.com/x", "a.modelcontextprotocol.b/x"].map(followed)).toEqual([true, true]);
+    const none = reservedMetaKeyTest("none", ["traceparent"]);
+    expect(["io.modelcontextprotocol/x", "traceparent"].map(none)).toEqual([false, true]);
+  });
+
+  it("metaValueProblem interprets each value check given as data", () => {
+    const cases: [Parameters<typeof metaValueProblem>[0], unknown, string | undefined][] = [
+      ["string", "s", undefined],
+      ["string", 1, "expected string"],
+      ["boolean", 0, "expected boolean"],
+      ["integer", 1.5, "expected integer"],
+      ["integer", 2, undefined],
+      ["number", Number.POSITIVE_INFINITY, "expected number"],
+      ["number", 1.5, undefined],
+      ["any", Symbol.iterator, undefined],
+      ["unchecked", undefined, undefined],
+      [{ literal: "x" }, "y", 'expected "x"'],
+      [{ literal: 3 }, 3, undefined],
+      [{ validate: validateInfo }, {}, "/name: expected string"],
+      [{ validate: () => ({ ok: false, issues: [{ path: "", message: "bad" }] }) }, {}, "bad"],
+      [{ validate: () => ({ ok: false, issues: [] }) }, {}, "invalid"],
+    ];
+    expect(cases.map(([c, v]) => metaValueProblem(c, v))).toEqual(cases.map(([, , want]) => want));
+  });
+
+  it("metaChecker reads known keys into fields and reports every problem of a lenient read", () => {
+    const meta = { "io.modelcontextprotocol/version": "v1", "io.modelcontextprotocol/info": { name: "n" }, "x/other": 1 };
+    const ok = check({ _meta: meta });
+    expect(ok).toEqual({ ok: true, meta, fields: { version: "v1", info: { name: "n" } } });
+    expect(check({})).toEqual({
+      ok: false,
+      error: {
+        code: -32602,
+        message: "Invalid request _meta: missing required key io.modelcontextprotocol/version",
+        data: { problems: [{ key: "io.modelcontextprotocol/version", problem: "missing", message: "missing required key io.modelcontextprotocol/version" }] },
+      },
+    });
+    expect(messages(check({ _meta: { "io.modelcontextprotocol/version": 1, "io.modelcontextprotocol/info": {}, "bad key/x/y": 1 } }))).toEqual([
+      "malformed io.modelcontextprotocol/version: io.modelcontextprotocol/version is malformed: expected string",
+      "malformed io.modelcontextprotocol/info: io.modelcontextprotocol/info is malformed: /name: expected string",
+    ]);
+    expect(messages(check({ _meta: [] }))).toEqual(["not-an-object : _meta must be a plain JSON object"]);
+    // Inherited members are not read; a field named __proto__ is data.
+    expect(messages(check({ _meta: Object.create({ "io.modelcontextprotocol/version": "v" }) }))).toEqual([
+      "not-an-object : _meta must be a plain JSON object",
+    ]);
+    const proto = check({ _meta: JSON.parse('{"io.modelcontextprotocol/version": "v", "x/__proto__": "p"}') });
+    expect(proto.ok && Object.getOwnPropertyDescriptor(proto.fields, "__proto__")?.value).toBe("p");
+    expect(proto.ok && Object.getPrototypeOf(proto.fields)).toBe(Object.prototype);
+  });
+
+  it("metaChecker reports bad keys, unknown reserved keys and non-string trace keys only when strict", () => {
+    const meta = { "io.modelcontextprotocol/version": "v", "a/b/c": 1, "io.modelcontextprotocol/unknown": 1, "io.modelcontextprotocol/other": 1, traceparent: 2, "com.x/y": 1 };
+    expect(check({ _meta: meta }).ok).toBe(true);
+    expect(messages(check({ _meta: meta }, { strict: true }))).toEqual([
+      'invalid-key a/b/c: key "a/b/c" is invalid: a key has one "/" at most, between prefix and name',
+      'unknown-reserved-key io.modelcontextprotocol/unknown: key "io.modelcontextprotocol/unknown" uses a reserved prefix but is not defined by protocol revision test-rev',
+      "malformed traceparent: traceparent is malformed: expected a string (W3C Trace Context or Baggage)",
+    ]);
+    expect(check({ _meta: meta }, { get strict(): never { throw new Error("trap"); } }).ok).toBe(true);
+  });
+
+  it("metaChecker never throws, caps its problems and clips long keys and messages", () => {
+    const hostile = new Proxy({}, { ownKeys: () => { throw new Error("no keys"); } });
+    expect(messages(check({ _meta: hostile }, { strict: true }))).toEqual([
+      "missing io.modelcontextprotocol/version: missing required key io.modelcontextprotocol/version",
+      "malformed : _meta could not be read: no keys",
+    ]);
+    expect(check(null)).toMatchObject({ ok: false });
+    const many = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`-bad${i}`, 1]));
+    const r = check({ _meta: { ...many, "io.modelcontextprotocol/version": "v" } }, { strict: true });
+    const problems = r.ok ? [] : r.error.data.problems;
+    expect(problems.length).toBe(MAX_META_PROBLEMS + 1);
+    expect(problems[MAX_META_PROBLEMS]).toEqual({ key: "", problem: "too-many", message: "50 more problems not listed" });
+    const long = "-".repeat(300);
+    const one = check({ _meta: { [long]: 1, "io.modelcontextprotocol/version": "v" } }, { strict: true });
+    const p = one.ok ? undefined : one.error.data.problems[0];
+    expect(p?.key).toBe("a string of 300 characters");
+    expect(p?.message).toBe('key a string of 300 characters is invalid: name a string of 300 characters must start and end with a letter or digit, and hold only letters, digits, \'-\', \'_\' and \'.\'');
+  });
+
+  it("metaChecker of a shape whose _meta is required says so when nothing else is missing", () => {
+    const required = metaChecker(RULES, { what: "result", metaRequired: true, keys: [] });
+    expect(messages(required({}))).toEqual(["missing : _meta is required"]);
+    expect(required({ _meta: {} })).toEqual({ ok: true, meta: {}, fields: {} });
+  });
+
+  it("metaBuilder returns valid _meta as is and throws a TypeError naming every problem", () => {
+    const build = metaBuilder<Record<string, unknown>>(RULES, SHAPE);
+    const meta = { "io.modelcontextprotocol/version": "v", "com.x/y": [1, { a: null }] };
+    expect(build(meta)).toBe(meta);
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    expect(() => build({ "io.modelcontextprotocol/version": "v", "com.x/n": Number.NaN, "com.x/c": cyclic, traceparent: 1, "a/b/c": "x" })).toThrow(
+      new TypeError(
+        'invalid request _meta: the value of "com.x/n" is not JSON data; the value of "com.x/c" is not JSON data; ' +
+          'traceparent is malformed: expected a string (W3C Trace Context or Baggage); key "a/b/c" is invalid: a key has one "/" at most, between prefix and name',
+      ),
+    );
+    expect(() => build(undefined as unknown as Record<string, unknown>)).toThrow(
+      new TypeError("invalid request _meta: missing required key io.modelcontextprotocol/version"),
+    );
+    expect(() => metaBuilder(RULES, { what: "result", metaRequired: false, keys: [] })(undefined)).toThrow(new TypeError("invalid result _meta: _meta is required"));
+  });
+});

@@ -1,0 +1,280 @@
+/**
+ * The runtime modules (`runtime/*.ts`) tested as they are, not through rendered output: the
+ * JSON helpers, the tool-arguments check and the dispatcher core, driven by a small revision
+ * table written here (no schema involved).
+ */
+import { runInNewContext } from "node:vm";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { generate } from "../generator/index.js";
+import {
+  createDispatcher,
+  HandlerError,
+  notImplemented,
+  type CheckOutcome,
+  type DispatchRevision,
+  type DispatchResponse,
+  type MethodRow,
+  type RequestContextCore,
+} from "../runtime/dispatcher.js";
+import { escapeToken, isJsonData, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
+import { checkToolArguments } from "../runtime/tool-arguments.js";
+import { SPEC_DIR } from "./support/corpus.js";
+
+describe("runtime/json.ts", () => {
+  it("isPlainObject accepts plain and null-prototype objects, and Object.prototype of another realm", () => {
+    expect(isPlainObject({})).toBe(true);
+    expect(isPlainObject(Object.create(null))).toBe(true);
+    expect(isPlainObject(runInNewContext("({ a: 1 })"))).toBe(true);
+  });
+
+  it("isPlainObject refuses arrays, class instances, boxed values and objects inheriting from a null-prototype object", () => {
+    const base = Object.create(null) as Record<string, unknown>;
+    base["secret"] = 1;
+    class Point {
+      x = 1;
+    }
+    for (const v of [[], new Point(), new Date(0), Object(1), Object.create(base), Object.create({ a: 1 }), null, "x"]) {
+      expect(isPlainObject(v)).toBe(false);
+    }
+  });
+
+  it("isJsonData: cycles, shared members, non-finite numbers, depth", () => {
+    const shared = { a: 1 };
+    expect(isJsonData({ x: shared, y: [shared, shared] })).toBe(true);
+    const cyclic: Record<string, unknown> = {};
+    cyclic["self"] = cyclic;
+    expect(isJsonData(cyclic)).toBe(false);
+    expect(isJsonData({ n: Number.NaN })).toBe(false);
+    expect(isJsonData({ n: 1n })).toBe(false);
+    expect(isJsonData({ u: undefined })).toBe(true);
+    expect(isJsonData([undefined])).toBe(false);
+    let deep: unknown = 1;
+    for (let i = 0; i < MAX_DEPTH; i++) deep = [deep];
+    expect(isJsonData(deep)).toBe(true);
+    expect(isJsonData([deep])).toBe(false);
+  });
+
+  it("own reads own members only; JSON Pointer tokens round-trip", () => {
+    expect(own(Object.create({ a: 1 }), "a")).toBeUndefined();
+    expect(own({ a: 2 }, "a")).toBe(2);
+    expect(escapeToken("a/b~c")).toBe("a~1b~0c");
+    expect(unescapeToken("a~1b~0c")).toBe("a/b~c");
+    expect(unescapeToken(escapeToken("~1"))).toBe("~1");
+  });
+});
+
+describe("runtime/tool-arguments.ts", () => {
+  const schema = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
+
+  it("reports every problem, not only the first", () => {
+    expect(checkToolArguments(schema, { a: "x" })).toBe('/: missing required property "b"; /a: expected number');
+    expect(checkToolArguments(schema, { a: 1, b: 2 })).toBeUndefined();
+  });
+
+  it("lists problems of every array item and stops at the issue limit", () => {
+    const many = checkToolArguments({ type: "array", items: { type: "string" } }, Array.from({ length: 150 }, (_, i) => i));
+    expect(many?.split("; ").length).toBe(101);
+    expect(many?.endsWith("; and 1 more")).toBe(true);
+  });
+});
+
+/** A revision table small enough to read: three requests, a cancellation notification, results checked by hand. */
+function revision(era: "modern" | "legacy"): DispatchRevision {
+  const rows: Record<string, MethodRow> = {
+    "tools/call": { kind: "request", direction: "client-to-server", messageType: "CallToolRequest", capability: { side: "server", path: ["tools"] } },
+    "tools/list": { kind: "request", direction: "client-to-server", messageType: "ListToolsRequest", capability: { side: "server", path: ["tools"] } },
+    "slow/op": { kind: "request", direction: "client-to-server", messageType: "SlowRequest", capability: null },
+    "elicitation/create": { kind: "input-request", direction: "server-to-client", messageType: "ElicitRequest", capability: { side: "client", path: ["elicitation"] } },
+    "notifications/cancelled": { kind: "notification", direction: "both", messageType: "CancelledNotification", capability: null },
+  };
+  const ok: CheckOutcome = { ok: true };
+  return {
+    protocolVersion: "2099-01-01",
+    era,
+    methodInfo: (method) => (Object.prototype.hasOwnProperty.call(rows, method) ? rows[method] : undefined),
+    validatorsByType: {},
+    parseResult: () => ok,
+    metaKeys: {
+      protocolVersion: "example.test/protocolVersion",
+      clientCapabilities: "example.test/clientCapabilities",
+      clientInfo: "example.test/clientInfo",
+      logLevel: "example.test/logLevel",
+    },
+    cancelledMethod: "notifications/cancelled",
+    builtins: {},
+    tools: true,
+    absentResultType: "complete",
+    inputRequiredResultType: "input_required",
+    cacheable: [],
+  };
+}
+
+const modernMeta = { "example.test/protocolVersion": "2099-01-01", "example.test/clientCapabilities": {} };
+
+function call(id: number, method: string, params: object = { _meta: modernMeta }): string {
+  return JSON.stringify({ jsonrpc: "2.0", id, method, params });
+}
+
+describe("runtime/dispatcher.ts", () => {
+  it("answers -32603 for a tool result whose structuredContent holds inherited data (it used to be sent as {})", async () => {
+    const errors: unknown[] = [];
+    const base = Object.create(null) as Record<string, unknown>;
+    base["answer"] = 42;
+    const dispatcher = createDispatcher(revision("modern"), {
+      serverInfo: { name: "t", version: "1" },
+      onError: (e) => errors.push(e),
+      tools: [{ definition: { name: "t", inputSchema: { type: "object" } }, call: () => ({ content: [], structuredContent: Object.create(base) }) }],
+    });
+    const answer = await dispatcher.handle(call(1, "tools/call", { name: "t", arguments: {}, _meta: modernMeta }));
+    expect(answer).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+    expect(errors).toHaveLength(1);
+  });
+
+  it("answers a request whose deadline passes with -32603 and the reason, aborts the handler's signal and frees the id", async () => {
+    let seen: RequestContextCore | undefined;
+    const dispatcher = createDispatcher(revision("modern"), {
+      serverInfo: { name: "t", version: "1" },
+      handlers: {
+        "slow/op": (_params: unknown, context: RequestContextCore) => {
+          seen = context;
+          return new Promise(() => {});
+        },
+      },
+    });
+    const deadline = new AbortController();
+    const channel = {};
+    const pending = dispatcher.handle(call(7, "slow/op"), { channel, deadline: deadline.signal });
+    await new Promise((r) => setTimeout(r, 5));
+    deadline.abort("Request timed out after 5 ms");
+    expect(await pending).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32603, message: "Request timed out after 5 ms" } });
+    expect(seen?.signal.aborted).toBe(true);
+    // The id is free again: a new request with it is not a duplicate.
+    const again = new AbortController();
+    const second = dispatcher.handle(call(7, "slow/op"), { channel, deadline: again.signal });
+    again.abort();
+    expect(await second).toEqual({ jsonrpc: "2.0", id: 7, error: { code: -32603, message: "Request aborted before it completed" } });
+  });
+
+  it("a deadline already passed is answered without running the handler; a cancelled request is not answered", async () => {
+    let runs = 0;
+    const dispatcher = createDispatcher(revision("modern"), {
+      serverInfo: { name: "t", version: "1" },
+      handlers: { "slow/op": () => (runs++, new Promise(() => {})) },
+    });
+    expect(await dispatcher.handle(call(1, "slow/op"), { deadline: AbortSignal.abort("Server shutting down") })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: "Server shutting down" },
+    });
+    expect(runs).toBe(0);
+    const cancel = new AbortController();
+    const pending = dispatcher.handle(call(2, "slow/op"), { signal: cancel.signal });
+    await new Promise((r) => setTimeout(r, 1));
+    cancel.abort();
+    expect(await pending).toBeUndefined();
+    expect(runs).toBe(1);
+  });
+
+  it("modern arrival: the request's _meta names the revision and the client's capabilities", async () => {
+    const contexts: RequestContextCore[] = [];
+    const dispatcher = createDispatcher(revision("modern"), {
+      serverInfo: { name: "t", version: "1" },
+      handlers: { "slow/op": (_p: unknown, c: RequestContextCore) => (contexts.push(c), {}) },
+    });
+    const unsupported = await dispatcher.handle(call(1, "slow/op", { _meta: { ...modernMeta, "example.test/protocolVersion": "1999-01-01" } }));
+    expect(unsupported).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32022, message: 'Unsupported protocol version: "1999-01-01"', data: { supported: ["2099-01-01"], requested: "1999-01-01" } },
+    });
+    const meta = { ...modernMeta, "example.test/clientCapabilities": { elicitation: {} }, "example.test/logLevel": "debug", "example.test/clientInfo": { name: "c" } };
+    expect(await dispatcher.handle(call(2, "slow/op", { _meta: meta }))).toEqual({ jsonrpc: "2.0", id: 2, result: { resultType: "complete" } });
+    expect(contexts[0]).toMatchObject({ era: "modern", protocolVersion: "2099-01-01", clientCapabilities: { elicitation: {} }, logLevel: "debug", clientInfo: { name: "c" } });
+  });
+
+  it("legacy arrival: the channel's session gives the revision and capabilities; requireClientCapabilities and input requests read them", async () => {
+    const dispatcher = createDispatcher(revision("legacy"), {
+      serverInfo: { name: "t", version: "1" },
+      supportedProtocolVersions: ["2099-01-01", "2098-01-01"],
+      handlers: {
+        "slow/op": (_p: unknown, c: RequestContextCore) => {
+          c.requireClientCapabilities({ sampling: {} });
+          return { era: c.era, version: c.protocolVersion };
+        },
+        "tools/list": () => ({ resultType: "input_required", inputRequests: { q: { method: "elicitation/create", params: {} } } }),
+      },
+    });
+    const session = { protocolVersion: "2098-01-01", clientCapabilities: { sampling: {} } };
+    expect(await dispatcher.handle(call(1, "slow/op", {}), { session })).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { era: "legacy", version: "2098-01-01", resultType: "complete" },
+    });
+    const without: DispatchResponse | undefined = await dispatcher.handle(call(2, "slow/op", {}));
+    expect(without).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } } });
+    expect(await dispatcher.handle(call(3, "tools/list", {}), { session })).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } },
+    });
+  });
+
+  it("a HandlerError keeps its code; anything else thrown is -32603 with nothing of it on the wire", async () => {
+    const dispatcher = createDispatcher(revision("modern"), {
+      serverInfo: { name: "t", version: "1" },
+      onError: () => {},
+      handlers: {
+        "slow/op": (params: { which?: string }) => {
+          if (params.which === "handler") throw new HandlerError(-32050, "resting", { retryAfterMs: 10 });
+          throw new Error("secret");
+        },
+      },
+    });
+    expect(await dispatcher.handle(call(1, "slow/op", { which: "handler", _meta: modernMeta }))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32050, message: "resting", data: { retryAfterMs: 10 } },
+    });
+    expect(await dispatcher.handle(call(2, "slow/op"))).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+  });
+});
+
+describe("notImplemented", () => {
+  it("is a handler stub answering -32601 with the method and where it lives", async () => {
+    const dispatcher = createDispatcher(revision("modern"), { serverInfo: { name: "t", version: "1" }, handlers: { "slow/op": notImplemented("slow/op") } });
+    expect(await dispatcher.handle(call(1, "slow/op"))).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32601, message: "Method not implemented yet: slow/op (see src/handlers.ts)" },
+    });
+  });
+});
+
+/** Function bodies (declarations, expressions, arrows, methods, accessors) in a TypeScript text. */
+function functionBodies(text: string): string[] {
+  const file = ts.createSourceFile("x.ts", text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if ((ts.isFunctionLike(node) && "body" in node && node.body !== undefined) || ts.isClassStaticBlockDeclaration(node)) {
+      const { line } = file.getLineAndCharacterOfPosition(node.getStart(file));
+      found.push(`line ${line + 1}: ${node.getText(file).slice(0, 60)}`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe("generated modules lay out data and types; their code is the runtime's", () => {
+  it.each(["draft", "2025-11-25"])("%s: dispatch.ts, methods.ts, errors.ts, meta.ts and index.ts hold no function body", async (version) => {
+    const { files } = await generate({ schema: { specDir: SPEC_DIR, version }, docs: "none" });
+    for (const name of ["dispatch.ts", "methods.ts", "errors.ts", "meta.ts", "index.ts"]) {
+      const file = files.find((f) => f.path === name);
+      expect(file, name).toBeDefined();
+      expect(functionBodies(file!.contents), name).toEqual([]);
+    }
+    // The check itself finds bodies where there are some.
+    expect(functionBodies(files.find((f) => f.path === "runtime/dispatcher.ts")!.contents).length).toBeGreaterThan(10);
+  });
+});
