@@ -157,6 +157,20 @@ describe("spec fetch", () => {
     expect(existsSync(lock)).toBe(false);
   });
 
+  it("retries a connection reset once, and reports a second one (MCG501)", async () => {
+    const { options } = place("reset");
+    server.routes.set("reset-once", { kind: "reset", resets: 1, body: good });
+    const before = server.requests.length;
+    const [fetched] = await fetchSpec({ ...options, ref: "reset-once" });
+    expect(fetched!.pin.commit).toBe(COMMIT);
+    expect(server.requests.slice(before)).toEqual(["reset-once", "reset-once"]);
+    const { options: other } = place("reset-twice");
+    server.routes.set("reset-twice", { kind: "reset", resets: 2, body: good });
+    expect(await failure(fetchSpec({ ...other, ref: "reset-twice" }))).toEqual([
+      `error MCG501: cannot download the spec from ${server.baseUrl}/reset-twice: the server closed the connection without an answer (UND_ERR_SOCKET); give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+    ]);
+  });
+
   it("reports 404 (MCG501) with the URL and the alternatives", async () => {
     const { options } = place("404");
     expect(await failure(fetchSpec({ ...options, ref: "no-such-tag" }))).toEqual([

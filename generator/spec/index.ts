@@ -200,15 +200,24 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
 
 // ---- download ------------------------------------------------------------------------
 
-/** GETs `url` into memory, at most {@link MAX_ARCHIVE_BYTES}. @throws MCG501 naming the URL and the alternatives. */
+/**
+ * GETs `url` into memory, at most {@link MAX_ARCHIVE_BYTES}. A connection reset before the
+ * response starts (a kept-alive connection the server closed at that moment) is retried once.
+ *
+ * @throws MCG501 naming the URL and the alternatives.
+ */
 async function download(url: string, timeoutMs: number): Promise<Buffer> {
   const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${ALTERNATIVES}`);
-  let response: Response;
+  let response: Response | undefined;
   const signal = AbortSignal.timeout(timeoutMs);
-  try {
-    response = await fetch(url, { redirect: "follow", signal });
-  } catch (error) {
-    throw failed(networkReason(error, timeoutMs));
+  for (let attempt = 1; response === undefined; attempt++) {
+    try {
+      response = await fetch(url, { redirect: "follow", signal });
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (attempt === 1 && (code === "ECONNRESET" || code === "UND_ERR_SOCKET")) continue;
+      throw failed(networkReason(error, timeoutMs));
+    }
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -239,6 +248,7 @@ async function download(url: string, timeoutMs: number): Promise<Buffer> {
 function networkReason(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === "TimeoutError" || e.name === "AbortError") return `timed out after ${timeoutMs / 1000} s`;
+  if (e.cause?.code === "UND_ERR_SOCKET") return "the server closed the connection without an answer (UND_ERR_SOCKET)";
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
 }
 

@@ -67,7 +67,9 @@ export type Route =
   | { readonly kind: "archive"; readonly body: Buffer }
   /** Sends the full Content-Length, then only the first `bytes` bytes, then drops the connection. */
   | { readonly kind: "truncated"; readonly body: Buffer; readonly bytes: number }
-  | { readonly kind: "status"; readonly status: number };
+  | { readonly kind: "status"; readonly status: number }
+  /** Drops the connection without an answer `resets` times, then serves `body`. */
+  | { readonly kind: "reset"; resets: number; readonly body: Buffer };
 
 export interface SpecServer {
   /** The base URL: the archive of ref R is `<baseUrl>/R`. */
@@ -86,12 +88,16 @@ export async function startSpecServer(lifetimeMs = 120_000): Promise<SpecServer>
     const path = decodeURIComponent((request.url ?? "/").replace(/^\/tar\.gz\//, ""));
     requests.push(path);
     const route = routes.get(path) ?? { kind: "status", status: 404 };
-    if (route.kind === "status") {
-      response.writeHead(route.status, { "content-type": "text/plain" }).end("not found\n");
-    } else if (route.kind === "archive") {
-      response.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(route.body.length) }).end(route.body);
+    // One request per connection: no idle keep-alive socket for the client to reuse as the server closes it.
+    if (route.kind === "reset" && route.resets > 0) {
+      route.resets--;
+      request.socket.destroy();
+    } else if (route.kind === "status") {
+      response.writeHead(route.status, { "content-type": "text/plain", connection: "close" }).end("not found\n");
+    } else if (route.kind === "archive" || route.kind === "reset") {
+      response.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(route.body.length), connection: "close" }).end(route.body);
     } else {
-      response.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(route.body.length) });
+      response.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(route.body.length), connection: "close" });
       response.write(route.body.subarray(0, route.bytes), () => response.destroy());
     }
   });
