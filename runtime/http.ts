@@ -16,10 +16,19 @@
  * - A response is JSON, unless the handler sends a notification first (progress, log messages,
  *   `subscriptions/listen`): then the response is an SSE stream of those notifications ended by
  *   the response. Closing the stream cancels the request (§ Cancellation).
+ * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
+ * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
+ *   keep-alive time, open connections, listen backlog, open `subscriptions/listen` streams (one
+ *   more → `-32603`, 503), and an optional time limit per request (→ `-32603`, 500).
+ * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
+ *   `subscriptions/listen` streams get their result, requests in flight get `shutdownGraceMs`
+ *   to finish, then every request still running is answered `-32603` "Server shutting down".
  */
+import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchResponse, OutgoingNotification, TransportDispatcher } from "./dispatcher.js";
+import { isPlainObject, own } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -39,6 +48,22 @@ export interface HttpOptions {
   readonly keepAliveMs?: number;
   /** The `inputSchema` of a tool by name, for `Mcp-Param-{Name}` checks; without it those headers are not checked. */
   readonly toolInputSchema?: (name: string) => unknown;
+  /** A request running longer than this is aborted and answered `-32603` "Request timed out after N ms" (`subscriptions/listen` excepted). Default: none. */
+  readonly requestTimeoutMs?: number;
+  /** Open `subscriptions/listen` streams at once; one more is answered `-32603` with status 503. Default: 256. */
+  readonly maxSubscriptions?: number;
+  /** On {@link HttpServer.close}: how long requests in flight may still finish before they are aborted and answered `-32603`. Default: 5000. */
+  readonly shutdownGraceMs?: number;
+  /** Time to receive a request's headers (node:http `headersTimeout`); then 408 and the connection is closed. Default: 10000. */
+  readonly headersTimeoutMs?: number;
+  /** Time to receive a whole request, headers and body (node:http `requestTimeout`); then 408 and the connection is closed. Default: 30000. */
+  readonly receiveTimeoutMs?: number;
+  /** How long an idle keep-alive connection is kept open (node:http `keepAliveTimeout`). Default: 5000. */
+  readonly keepAliveTimeoutMs?: number;
+  /** Open connections at once (node:http `maxConnections`); one more is closed as soon as it is accepted. Default: 512. */
+  readonly maxConnections?: number;
+  /** Connections the system queues before they are accepted (`listen` backlog; the system may cap it, Linux at `net.core.somaxconn`). Default: 2048. */
+  readonly backlog?: number;
 }
 
 /** A running HTTP server. */
@@ -46,6 +71,7 @@ export interface HttpServer {
   readonly server: Server;
   /** `http://host:port/path` of the MCP endpoint. */
   readonly url: string;
+  /** Shuts down gracefully (see {@link HttpOptions.shutdownGraceMs}); resolves when every connection is closed. */
   close(): Promise<void>;
 }
 
@@ -57,6 +83,8 @@ const NAME_SOURCES: ReadonlyMap<string, string> = new Map([
   ["resources/read", "uri"],
 ]);
 const BAD_REQUEST = new Set([-32700, -32600, -32602, -32020, -32021, -32022]);
+const LISTEN = "subscriptions/listen";
+const SHUTTING_DOWN = "Server shutting down";
 const DEFAULT_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
 
 /** The HTTP status of a JSON-RPC response. */
@@ -67,10 +95,6 @@ export function statusOf(response: DispatchResponse): number {
   if (code === -32601) return 404;
   if (code === -32603) return 500;
   return 200;
-}
-
-function isObject(v: unknown): v is { readonly [key: string]: unknown } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -108,13 +132,13 @@ export function decodeHeaderValue(value: string): string | undefined {
 
 /** The primitive value at `x-mcp-header` parameters of an `inputSchema`: header name → property path (§ Custom Headers from Tool Parameters). */
 function mcpParamHeaders(schema: unknown, path: readonly string[] = [], out = new Map<string, readonly string[]>()): Map<string, readonly string[]> {
-  if (!isObject(schema) || path.length > 32) return out;
-  const properties = schema["properties"];
-  if (!isObject(properties)) return out;
+  if (!isPlainObject(schema) || path.length > 32) return out;
+  const properties = own(schema, "properties");
+  if (!isPlainObject(properties)) return out;
   for (const key of Object.keys(properties)) {
-    const sub = properties[key];
-    if (!isObject(sub)) continue;
-    const name = sub["x-mcp-header"];
+    const sub: unknown = properties[key];
+    if (!isPlainObject(sub)) continue;
+    const name = own(sub, "x-mcp-header");
     if (typeof name === "string" && name !== "") out.set(name.toLowerCase(), [...path, key]);
     mcpParamHeaders(sub, [...path, key], out);
   }
@@ -130,10 +154,11 @@ function headerText(v: unknown): string | undefined {
 
 /** What is wrong with the request metadata headers of a parsed request, or `undefined`. */
 function headerMismatch(req: IncomingMessage, message: { readonly [key: string]: unknown }, options: HttpOptions): string | undefined {
-  const method = message["method"];
-  const params = isObject(message["params"]) ? message["params"] : {};
-  const meta = isObject(params["_meta"]) ? params["_meta"] : {};
-  const bodyVersion = meta[PROTOCOL_VERSION_KEY];
+  const method = own(message, "method");
+  const rawParams = own(message, "params");
+  const params: { readonly [key: string]: unknown } = isPlainObject(rawParams) ? rawParams : {};
+  const rawMeta = own(params, "_meta");
+  const bodyVersion = isPlainObject(rawMeta) ? own(rawMeta, PROTOCOL_VERSION_KEY) : undefined;
   const version = header(req, "mcp-protocol-version");
   if (typeof bodyVersion === "string") {
     if (version === undefined) return "the MCP-Protocol-Version header is missing";
@@ -143,7 +168,7 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
   if (mcpMethod === undefined) return "the Mcp-Method header is missing";
   if (mcpMethod.trim() !== method) return `Mcp-Method header ${JSON.stringify(mcpMethod)} does not match the body's method`;
   const source = typeof method === "string" ? NAME_SOURCES.get(method) : undefined;
-  const bodyName = source === undefined ? undefined : params[source];
+  const bodyName = source === undefined ? undefined : own(params, source);
   if (typeof bodyName === "string") {
     const raw = header(req, "mcp-name");
     if (raw === undefined) return "the Mcp-Name header is missing";
@@ -152,10 +177,11 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
     if (name !== bodyName) return `Mcp-Name header does not match the body's params.${source}`;
   }
   if (method === "tools/call" && typeof bodyName === "string" && options.toolInputSchema !== undefined) {
-    const args = isObject(params["arguments"]) ? params["arguments"] : {};
+    const rawArgs = own(params, "arguments");
+    const args = isPlainObject(rawArgs) ? rawArgs : {};
     for (const [name, path] of mcpParamHeaders(options.toolInputSchema(bodyName))) {
       let value: unknown = args;
-      for (const key of path) value = isObject(value) ? value[key] : undefined;
+      for (const key of path) value = isPlainObject(value) ? own(value, key) : undefined;
       const raw = header(req, "mcp-param-" + name);
       if (value === undefined || value === null) {
         // The client omits the header when the argument is absent: a header without its argument disagrees with the body.
@@ -194,7 +220,7 @@ function forbidden(res: ServerResponse, why: string): void {
 }
 
 /** Reads the body, or answers 413 and resolves `undefined` when it is too large. */
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<string | undefined> {
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const declared = Number(header(req, "content-length"));
     if (Number.isFinite(declared) && declared > limit) {
@@ -221,7 +247,7 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!done) resolve(Buffer.concat(chunks).toString("utf8"));
+      if (!done) resolve(Buffer.concat(chunks));
     });
     req.on("error", () => {
       if (!done) resolve(undefined);
@@ -230,12 +256,42 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
   });
 }
 
-/** A `node:http` request listener serving `dispatcher` at the MCP endpoint. */
+/** One HTTP request being served: whether it reached the dispatcher, and its own deadline when it has a time limit. */
+interface Exchange {
+  readonly res: ServerResponse;
+  timed: AbortController | undefined;
+  /** Resolves when the response is finished or its connection closed. */
+  readonly done: Promise<void>;
+  dispatched: boolean;
+}
+
+/** The request listener and what a graceful shutdown needs of it. */
+interface Endpoint {
+  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Refuses new requests, ends listen streams, waits `shutdownGraceMs` for requests in flight, then answers the rest `-32603`. */
+  shutdown(): Promise<void>;
+}
+
+/** A `node:http` request listener serving `dispatcher` at the MCP endpoint (without graceful shutdown: {@link serveHttp} has it). */
 export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  return endpoint(dispatcher, options).listener;
+}
+
+function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoint {
   const path = options.path ?? "/mcp";
   const hosts = new Set((options.allowedHosts ?? DEFAULT_HOSTS).map((h) => h.toLowerCase()));
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 15000;
+  const maxSubscriptions = options.maxSubscriptions ?? 256;
+  const requestTimeoutMs = options.requestTimeoutMs;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
+  const exchanges = new Set<Exchange>();
+  // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal);
+  let streams = 0; // open subscriptions/listen streams
+  let closing = false;
   const originAllowed = (origin: string): boolean => {
     if (options.allowedOrigins !== undefined) return options.allowedOrigins.includes(origin);
     try {
@@ -246,97 +302,186 @@ export function createHttpHandler(dispatcher: TransportDispatcher, options: Http
       return false;
     }
   };
+  /** 503 with a JSON-RPC error, the connection closed after it. */
+  const unavailable = (res: ServerResponse, id: unknown, message: string): void => {
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    res.setHeader("connection", "close");
+    const error = { code: -32603, message };
+    sendJson(res, 503, typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error });
+  };
 
-  return (req, res) => {
-    void (async () => {
-      const host = header(req, "host");
-      const name = host === undefined ? undefined : hostName(host);
-      if (name === undefined || !hosts.has(name)) return forbidden(res, "the Host header is not allowed");
-      const origin = header(req, "origin");
-      if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
-      let url: URL;
-      try {
-        url = new URL(req.url ?? "/", "http://localhost");
-      } catch {
-        return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the request target is malformed" } });
+  const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> => {
+    if (closing) return unavailable(res, undefined, SHUTTING_DOWN);
+    const host = header(req, "host");
+    const name = host === undefined ? undefined : hostName(host);
+    if (name === undefined || !hosts.has(name)) return forbidden(res, "the Host header is not allowed");
+    const origin = header(req, "origin");
+    if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
+    let url: URL;
+    try {
+      url = new URL(req.url ?? "/", "http://localhost");
+    } catch {
+      return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the request target is malformed" } });
+    }
+    if (url.pathname !== path) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32601, message: "Not found: the MCP endpoint is " + path } });
+    if (req.method !== "POST") {
+      res.writeHead(405, { allow: "POST", "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "Method not allowed: the MCP endpoint accepts POST" } }));
+      return;
+    }
+    const type = header(req, "content-type") ?? "";
+    if (!/^application\/json\s*(?:;|$)/i.test(type.trim())) {
+      sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: "Unsupported media type: send application/json" } });
+      req.resume();
+      return;
+    }
+    const bytes = await readBody(req, res, limit);
+    // Answered already: too large, or 503 when the shutdown's grace period ended while the body was arriving.
+    if (bytes === undefined || res.writableEnded) return;
+    let body: string;
+    try {
+      // A leading byte order mark is dropped by the decoder.
+      body = utf8.decode(bytes);
+    } catch {
+      return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } });
+    }
+    let message: unknown;
+    try {
+      message = JSON.parse(body);
+    } catch {
+      const response = (await dispatcher.handle(body))!;
+      return sendJson(res, statusOf(response), response);
+    }
+    const id = isPlainObject(message) ? own(message, "id") : undefined;
+    const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
+    // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
+    if (request !== undefined) {
+      const problem = headerMismatch(req, request, options);
+      if (problem !== undefined) {
+        const error = { code: -32020, message: "Header mismatch: " + problem };
+        return sendJson(res, 400, { jsonrpc: "2.0", id, error });
       }
-      if (url.pathname !== path) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32601, message: "Not found: the MCP endpoint is " + path } });
-      if (req.method !== "POST") {
-        res.writeHead(405, { allow: "POST", "content-type": "application/json" });
-        res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "Method not allowed: the MCP endpoint accepts POST" } }));
-        return;
-      }
-      const type = header(req, "content-type") ?? "";
-      if (!/^application\/json\s*(?:;|$)/i.test(type.trim())) {
-        sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: "Unsupported media type: send application/json" } });
-        req.resume();
-        return;
-      }
-      const body = await readBody(req, res, limit);
-      if (body === undefined) return;
-      let message: unknown;
-      try {
-        message = JSON.parse(body);
-      } catch {
-        const response = (await dispatcher.handle(body))!;
-        return sendJson(res, statusOf(response), response);
-      }
-      const id = isObject(message) ? message["id"] : undefined;
-      // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
-      if (isObject(message) && typeof message["method"] === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)))) {
-        const problem = headerMismatch(req, message, options);
-        if (problem !== undefined) {
-          const error = { code: -32020, message: "Header mismatch: " + problem };
-          return sendJson(res, 400, { jsonrpc: "2.0", id, error });
-        }
-      }
-      const controller = new AbortController();
-      let sse = false;
-      let keepAlive: ReturnType<typeof setInterval> | undefined;
-      res.on("close", () => {
-        if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
-        if (keepAlive !== undefined) clearInterval(keepAlive);
-      });
-      const notify = (notification: OutgoingNotification) => {
-        if (res.writableEnded || controller.signal.aborted) return;
-        if (!sse) {
-          sse = true;
-          res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
-          keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
-          keepAlive.unref();
-        }
-        res.write("event: message\ndata: " + JSON.stringify(notification) + "\n\n");
-      };
-      const response = await dispatcher.handle(message, { channel: {}, signal: controller.signal, notify, transport: { kind: "http", request: req } });
+    }
+    if (closing) return unavailable(res, id, SHUTTING_DOWN);
+    const listen = request !== undefined && own(request, "method") === LISTEN;
+    if (listen && streams >= maxSubscriptions) return unavailable(res, id, `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`);
+    const controller = new AbortController();
+    let sse = false;
+    let keepAlive: ReturnType<typeof setInterval> | undefined;
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
       if (keepAlive !== undefined) clearInterval(keepAlive);
+    });
+    const notify = (notification: OutgoingNotification) => {
       if (res.writableEnded || controller.signal.aborted) return;
-      if (response === undefined) {
-        if (sse) res.end();
-        else {
-          res.writeHead(202);
-          res.end();
-        }
-        return;
+      if (!sse) {
+        sse = true;
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+        keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
+        keepAlive.unref();
       }
-      if (sse) {
-        res.end("event: message\ndata: " + JSON.stringify(response) + "\n\n");
-        return;
+      res.write("event: message\ndata: " + JSON.stringify(notification) + "\n\n");
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (requestTimeoutMs !== undefined && !listen && request !== undefined) {
+      const timed = (exchange.timed = new AbortController());
+      timer = setTimeout(() => timed.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
+    }
+    exchange.dispatched = true;
+    if (listen) streams++;
+    let response: DispatchResponse | undefined;
+    try {
+      response = await dispatcher.handle(message, {
+        channel: {},
+        signal: controller.signal,
+        deadline: (exchange.timed ?? shutdown).signal,
+        notify,
+        transport: { kind: "http", request: req },
+      });
+    } finally {
+      if (listen) streams--;
+      if (timer !== undefined) clearTimeout(timer);
+    }
+    if (keepAlive !== undefined) clearInterval(keepAlive);
+    if (res.writableEnded || controller.signal.aborted) return;
+    if (closing && !res.headersSent) res.setHeader("connection", "close");
+    if (response === undefined) {
+      if (sse) res.end();
+      else {
+        res.writeHead(202);
+        res.end();
       }
-      sendJson(res, statusOf(response), response);
-    })().catch(() => {
+      return;
+    }
+    if (sse) {
+      res.end("event: message\ndata: " + JSON.stringify(response) + "\n\n");
+      return;
+    }
+    sendJson(res, statusOf(response), response);
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse) => {
+    const exchange: Exchange = {
+      res,
+      timed: undefined,
+      done: new Promise<void>((resolve) => res.once("close", () => resolve())),
+      dispatched: false,
+    };
+    exchanges.add(exchange);
+    void exchange.done.then(() => exchanges.delete(exchange));
+    serve(req, res, exchange).catch(() => {
       if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
       else res.end();
     });
   };
+
+  const close = async (): Promise<void> => {
+    closing = true;
+    // No more requests can reach a stream: each ends with its subscriptions/listen result.
+    dispatcher.closeSubscriptions();
+    const settled = () => Promise.all([...exchanges].map((e) => e.done));
+    let graceTimer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([settled(), new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, shutdownGraceMs)))]);
+    clearTimeout(graceTimer);
+    // In the dispatcher: answered -32603 at once; still receiving its body: 503.
+    shutdown.abort(SHUTTING_DOWN);
+    for (const exchange of exchanges) {
+      if (exchange.dispatched) exchange.timed?.abort(SHUTTING_DOWN);
+      else unavailable(exchange.res, undefined, SHUTTING_DOWN);
+    }
+    // The answers are written at once; a client that does not read them does not hold the shutdown up for more than a second.
+    let flushTimer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([settled(), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, 1000)))]);
+    clearTimeout(flushTimer);
+  };
+
+  return { listener, shutdown: close };
 }
 
 /** Serves `dispatcher` over Streamable HTTP; resolves once listening. */
 export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
-  const server = createServer(createHttpHandler(dispatcher, options));
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  const requestTimeout = options.receiveTimeoutMs ?? 30_000;
+  const { listener, shutdown } = endpoint(dispatcher, options);
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // node:http checks both every 30 s by default, letting a slow client stay that much past its limit.
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(headersTimeout, requestTimeout) / 4))),
+    },
+    listener,
+  );
+  server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
+  server.maxConnections = options.maxConnections ?? 512;
   const host = options.host ?? "127.0.0.1";
+  let closing: Promise<void> | undefined;
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 3000, host, () => {
+    server.listen({ port: options.port ?? 3000, host, backlog: options.backlog ?? 2048 }, () => {
       server.off("error", reject);
       const address = server.address() as AddressInfo;
       const shown = host.includes(":") ? `[${host}]` : host;
@@ -344,10 +489,12 @@ export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions 
         server,
         url: `http://${shown}:${address.port}${options.path ?? "/mcp"}`,
         close: () =>
-          new Promise<void>((done) => {
-            server.closeAllConnections();
+          (closing ??= new Promise<void>((done) => {
+            // Stops accepting connections, and closes the idle keep-alive ones.
             server.close(() => done());
-          }),
+            server.closeIdleConnections();
+            void shutdown().then(() => server.closeAllConnections());
+          })),
       });
     });
   });

@@ -3,9 +3,17 @@
  * responses and notifications on stdout, one message per line. stdout carries nothing but
  * protocol messages; diagnostics go to stderr. A malformed line is answered with its error
  * response and the server keeps running.
+ *
+ * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
+ * requests are running or while more than `maxOutputBytes` of answers wait to be written.
+ * When the input ends, or on {@link StdioServer.close}, open `subscriptions/listen` streams get
+ * their result, requests in flight get `shutdownGraceMs` to finish, and every request still
+ * running then is answered `-32603` "Server shutting down": every request is answered once.
  */
+import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { OutgoingNotification, TransportDispatcher } from "./dispatcher.js";
+import { isPlainObject, own } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -15,31 +23,53 @@ export interface StdioOptions {
   readonly output?: Writable;
   /** A line longer than this many bytes is answered `-32600` and dropped as it arrives, never held whole. Default: 4 MiB. */
   readonly maxLineBytes?: number;
+  /** Requests running at once (open `subscriptions/listen` streams not counted); at the cap, input is not read until one finishes. Default: 64. */
+  readonly maxInFlight?: number;
+  /** Input is not read while more than this many bytes of output wait to be written (at least the output's own high-water mark). Default: 1 MiB. */
+  readonly maxOutputBytes?: number;
+  /** Open `subscriptions/listen` streams at once; one more is answered `-32603`. Default: 256. */
+  readonly maxSubscriptions?: number;
+  /** A request running longer than this is aborted and answered `-32603` "Request timed out after N ms" (`subscriptions/listen` excepted). Default: none. */
+  readonly requestTimeoutMs?: number;
+  /** On input end or {@link StdioServer.close}: how long requests in flight may still finish before they are aborted and answered `-32603`. Default: 5000. */
+  readonly shutdownGraceMs?: number;
 }
 
 /** A running stdio server. */
 export interface StdioServer {
-  /** Resolves when the input has ended and every answer is written. */
+  /** Resolves when the input has ended (or {@link close} was called), every request is answered and the output is flushed. */
   readonly closed: Promise<void>;
+  /** Stops reading input and shuts down as when the input ends (see {@link StdioOptions.shutdownGraceMs}); resolves with {@link closed}. */
+  close(): Promise<void>;
 }
 
 const NEWLINE = 0x0a;
+const LISTEN = "subscriptions/listen";
+const SHUTTING_DOWN = "Server shutting down";
 
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
  * done; one channel is shared by the whole connection, so `notifications/cancelled` reaches
  * any request in flight and an id already in flight is refused. Lines end at `\n` (a `\r`
- * before it is dropped); a message may contain `\r` as JSON whitespace.
+ * before it is dropped); a message may contain `\r` as JSON whitespace. A line that is not
+ * UTF-8 is answered `-32700`; a UTF-8 byte order mark starting a line is ignored.
  */
 export function serveStdio(dispatcher: TransportDispatcher, options: StdioOptions = {}): StdioServer {
   const input = options.input ?? process.stdin;
   const output = options.output ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
+  const maxInFlight = options.maxInFlight ?? 64;
+  const maxOutputBytes = Math.max(options.maxOutputBytes ?? 1024 * 1024, output.writableHighWaterMark);
+  const maxSubscriptions = options.maxSubscriptions ?? 256;
+  const requestTimeoutMs = options.requestTimeoutMs;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
+  const utf8 = new TextDecoder("utf-8", { fatal: true });
   const channel = {};
   let broken = false;
   output.on("error", () => {
     // The reader went away (EPIPE): nothing more can be answered.
     broken = true;
+    pump();
   });
   const write = (message: unknown) => {
     if (broken) return;
@@ -56,20 +86,66 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     output.write(text + "\n");
   };
   const notify = (notification: OutgoingNotification) => write(notification);
-  const pending = new Set<Promise<void>>();
+  // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
+  const shutdown = new AbortController();
+  setMaxListeners(0, shutdown.signal);
+  const timed = new Set<AbortController>();
+  let running = 0;
+  let requests = 0; // running, listen streams not counted
+  let streams = 0; // open subscriptions/listen streams
+  let closing = false;
+  let graceOver = false;
 
-  const handleLine = (line: string) => {
+  /** Dispatches one complete line. */
+  const handleLine = (bytes: Buffer) => {
+    let line: string;
+    try {
+      line = utf8.decode(bytes);
+    } catch {
+      write({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } });
+      return;
+    }
     if (line.trim() === "") return;
-    const done = dispatcher
-      .handle(line, { channel, notify, transport: { kind: "stdio" } })
+    // Parsed here to know a subscriptions/listen request; a line that is not JSON goes to the dispatcher as text, which answers it.
+    let message: unknown = line;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      // answered -32700 by the dispatcher
+    }
+    const request = requestOf(message);
+    const listen = request?.method === LISTEN;
+    if (listen && (closing || streams >= maxSubscriptions)) {
+      const why = closing ? SHUTTING_DOWN : `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`;
+      write({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: why } });
+      return;
+    }
+    let own: AbortController | undefined;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (requestTimeoutMs !== undefined && !listen && request !== undefined && !graceOver) {
+      const controller = (own = new AbortController());
+      timed.add(controller);
+      timer = setTimeout(() => controller.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
+    }
+    running++;
+    if (listen) streams++;
+    else requests++;
+    void dispatcher
+      .handle(message, { channel, notify, deadline: (own ?? shutdown).signal, transport: { kind: "stdio" } })
       .then((response) => {
         if (response !== undefined) write(response);
       })
       .catch((error: unknown) => {
         process.stderr.write(`stdio: ${String(error)}\n`);
+      })
+      .finally(() => {
+        if (timer !== undefined) clearTimeout(timer);
+        if (own !== undefined) timed.delete(own);
+        running--;
+        if (listen) streams--;
+        else requests--;
+        pump();
       });
-    pending.add(done);
-    void done.finally(() => pending.delete(done));
   };
 
   // Bytes of the current line, and whether it already went over the limit (then it is skipped to its end).
@@ -80,32 +156,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (skipping) {
       skipping = false;
     } else {
-      const bytes = Buffer.concat([...chunks, last]);
+      const bytes = chunks.length === 0 ? last : Buffer.concat([...chunks, last]);
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-      handleLine(bytes.subarray(0, end).toString("utf8"));
+      handleLine(bytes.subarray(0, end));
     }
     chunks = [];
     size = 0;
   };
-  input.on("data", (data: Buffer | string) => {
-    let chunk = typeof data === "string" ? Buffer.from(data) : data;
-    for (let newline = chunk.indexOf(NEWLINE); newline !== -1; newline = chunk.indexOf(NEWLINE)) {
-      // The limit counts the message: a CR ending the line is not part of it.
-      const held = chunks[chunks.length - 1];
-      const before = newline > 0 ? chunk[newline - 1] : held?.[held.length - 1];
-      const length = size + newline - (before === 0x0d ? 1 : 0);
-      if (!skipping && length > maxLineBytes) tooLong();
-      endLine(chunk.subarray(0, newline));
-      chunk = chunk.subarray(newline + 1);
-    }
-    if (chunk.length === 0 || skipping) return;
-    if (size + chunk.length > maxLineBytes + 1) {
-      tooLong();
-      return;
-    }
-    chunks.push(chunk);
-    size += chunk.length;
-  });
   function tooLong(): void {
     skipping = true;
     chunks = [];
@@ -113,15 +170,107 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     write({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the message is longer than ${maxLineBytes} bytes` } });
   }
 
-  const closed = new Promise<void>((resolve) => {
-    const finish = () => {
-      if (size > 0 && !skipping) endLine(Buffer.alloc(0));
-      // No more requests can come: open subscriptions/listen streams end with their result.
-      dispatcher.closeSubscriptions();
-      void Promise.all([...pending]).then(() => resolve());
-    };
-    input.once("end", finish);
-    input.once("error", finish);
+  /** Whether another line may be dispatched now. */
+  const mayDispatch = () => graceOver || (requests < maxInFlight && (broken || output.writableLength < maxOutputBytes));
+  // The part of the last chunk read that is not dispatched yet: at most one chunk is held.
+  let rest: Buffer | undefined;
+  let inputEnded = false;
+  /** Dispatches held lines while capacity allows; reads on when none are held; finishes the shutdown when all is answered. */
+  function pump(): void {
+    while (rest !== undefined && mayDispatch()) {
+      const newline = rest.indexOf(NEWLINE);
+      if (newline === -1) {
+        hold(rest);
+        rest = undefined;
+        break;
+      }
+      // The limit counts the message: a CR ending the line is not part of it.
+      const held = chunks[chunks.length - 1];
+      const before = newline > 0 ? rest[newline - 1] : held?.[held.length - 1];
+      const length = size + newline - (before === 0x0d ? 1 : 0);
+      if (!skipping && length > maxLineBytes) tooLong();
+      endLine(rest.subarray(0, newline));
+      rest = newline + 1 < rest.length ? rest.subarray(newline + 1) : undefined;
+    }
+    if (rest === undefined && !closing && !inputEnded) input.resume();
+    if (closing && rest === undefined && running === 0) finish();
+  }
+  /** Keeps the start of a line that continues in the next chunk. */
+  function hold(chunk: Buffer): void {
+    if (chunk.length === 0 || skipping) return;
+    if (size + chunk.length > maxLineBytes + 1) {
+      tooLong();
+      return;
+    }
+    chunks.push(chunk);
+    size += chunk.length;
+  }
+  input.on("data", (data: Buffer | string) => {
+    if (closing && !inputEnded) return; // close() was called: nothing more is read
+    input.pause();
+    const chunk = typeof data === "string" ? Buffer.from(data) : data;
+    rest = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
+    pump();
   });
-  return { closed };
+  // Paused for output: resume when it drains (the mark is at least the output's own high-water mark, so a 'drain' comes).
+  output.on("drain", () => pump());
+
+  let resolveClosed: () => void = () => {};
+  const closed = new Promise<void>((resolve) => {
+    resolveClosed = resolve;
+  });
+  let finished = false;
+  function finish(): void {
+    if (finished) return;
+    finished = true;
+    clearTimeout(graceTimer);
+    // Written in order: this callback runs once every answer before it is flushed.
+    if (broken || output.writableEnded) resolveClosed();
+    else output.write("", () => resolveClosed());
+  }
+  let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** No more input: listen streams end with their result; what still runs after the grace period is answered -32603. */
+  function beginShutdown(): void {
+    if (closing) return;
+    closing = true;
+    input.pause();
+    dispatcher.closeSubscriptions();
+    graceTimer = setTimeout(() => {
+      graceOver = true;
+      shutdown.abort(SHUTTING_DOWN);
+      for (const controller of timed) controller.abort(SHUTTING_DOWN);
+      pump();
+    }, shutdownGraceMs);
+    pump();
+  }
+  const ended = () => {
+    if (inputEnded) return;
+    inputEnded = true;
+    if (!closing) {
+      // The last line needs no newline.
+      if (rest !== undefined) rest = Buffer.concat([rest, Buffer.from("\n")]);
+      else if (size > 0 && !skipping) rest = Buffer.from("\n");
+    }
+    beginShutdown();
+  };
+  input.once("end", ended);
+  input.once("error", ended);
+  return {
+    closed,
+    close: () => {
+      // Lines already read are still answered; a line not read to its end is dropped.
+      chunks = [];
+      size = 0;
+      beginShutdown();
+      return closed;
+    },
+  };
+}
+
+/** A request's id and method (`undefined` for anything else: a notification, a malformed message). */
+function requestOf(message: unknown): { readonly id: string | number; readonly method: unknown } | undefined {
+  if (!isPlainObject(message)) return undefined;
+  const id = own(message, "id");
+  const method = own(message, "method");
+  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? { id, method } : undefined;
 }

@@ -2,6 +2,10 @@
  * Starts the server: over stdio by default (`npm start`), or over Streamable HTTP with
  * `--http` (`npm run start:http`; `--port N`, `--host H`, or the PORT environment variable).
  * stdout carries only protocol messages; everything else goes to stderr.
+ *
+ * SIGTERM and SIGINT shut down gracefully (see the transports' `shutdownGraceMs`): no new
+ * requests, open `subscriptions/listen` streams get their result, requests in flight may
+ * finish, the rest are answered `-32603`; then the process exits 0. A second signal exits at once (1).
  */
 import { serveHttp } from "./generated/runtime/http.js";
 import { serveStdio } from "./generated/runtime/stdio.js";
@@ -10,6 +14,18 @@ import { createDispatcher } from "./server.js";
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i === -1 ? undefined : process.argv[i + 1];
+}
+
+/** Calls `stop` on the first SIGTERM or SIGINT, then exits 0; a second signal exits at once. */
+function onSignal(stop: () => Promise<void>): void {
+  let stopping = false;
+  const handler = () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    void stop().then(() => process.exit(0));
+  };
+  process.on("SIGINT", handler);
+  process.on("SIGTERM", handler);
 }
 
 const dispatcher = createDispatcher();
@@ -28,13 +44,11 @@ if (process.argv.includes("--http")) {
     },
   );
   process.stderr.write(`listening on ${http.url}\n`);
-  const stop = () => {
-    dispatcher.closeSubscriptions();
-    void http.close().then(() => process.exit(0));
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
+  onSignal(() => http.close());
 } else {
   const stdio = serveStdio(dispatcher);
+  onSignal(() => stdio.close());
   await stdio.closed;
+  // Every request is answered and stdout is flushed: a handler's pending timer does not keep the process alive.
+  process.exit(0);
 }

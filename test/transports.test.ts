@@ -1,0 +1,539 @@
+/**
+ * The scaffold's transports under load and faults (issue 10, "Transports, hardened"): stdio
+ * backpressure and its in-flight cap, shutdown on input end and on close() (every request
+ * answered once), SIGTERM, per-request time limits, HTTP timeouts and caps, strict UTF-8, the
+ * cap on open `subscriptions/listen` streams; and the dispatcher's `HandleContext.deadline`
+ * they are built on. In-process through vitest, and as a separate Node process for exit codes
+ * and signals (the transports and `main.ts` transpiled beside the generated draft).
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { once } from "node:events";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { request as httpRequest, Server } from "node:http";
+import { connect, type Socket } from "node:net";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { PassThrough, Readable, Writable } from "node:stream";
+import ts from "typescript";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+type Json = { [key: string]: unknown };
+type Response = { jsonrpc: "2.0"; id?: string | number; result?: Json; error?: { code: number; message: string; data?: unknown } };
+interface Dispatcher {
+  handle(message: unknown, context?: object): Promise<Response | undefined>;
+  closeSubscriptions(): void;
+}
+interface DispatchModule {
+  createServerDispatcher(options: Json): Dispatcher;
+}
+interface HttpServer {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+interface HttpModule {
+  serveHttp(dispatcher: Dispatcher, options?: Json): Promise<HttpServer>;
+}
+interface StdioModule {
+  serveStdio(dispatcher: Dispatcher, options: Json): { closed: Promise<void>; close(): Promise<void> };
+}
+
+const VERSION = "2026-07-28";
+const META = { "io.modelcontextprotocol/protocolVersion": VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
+const SERVER_INFO = { name: "test-server", version: "1.0.0" };
+const NO_ARGS = { type: "object", properties: {} };
+
+let m: { dispatch: DispatchModule; http: HttpModule; stdio: StdioModule };
+/** A folder with the draft's modules, the transports and `main.ts` as JavaScript, and a `server.js` with the tools below. */
+let processDir = "";
+
+/** What the tools saw: calls started, signals aborted. */
+const seen = { calls: 0, running: 0, maxRunning: 0, aborted: 0 };
+let gate: { open: () => void; opened: Promise<void> };
+function newGate(): void {
+  let open = () => {};
+  const opened = new Promise<void>((resolve) => (open = resolve));
+  gate = { open, opened };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const text = (t: string) => ({ content: [{ type: "text", text: t }] });
+
+/** Tools that never settle, sleep, or wait for the test's gate; each counts itself and its aborted signals. */
+function makeDispatcher(): Dispatcher {
+  const tool = (name: string, call: (args: Json) => Promise<unknown>) => ({
+    definition: { name, inputSchema: { ...NO_ARGS, properties: { ms: { type: "integer" } } } },
+    call: async (args: Json, context: { signal: AbortSignal }) => {
+      seen.calls++;
+      seen.running++;
+      seen.maxRunning = Math.max(seen.maxRunning, seen.running);
+      context.signal.addEventListener("abort", () => seen.aborted++);
+      try {
+        return await call(args);
+      } finally {
+        seen.running--;
+      }
+    },
+  });
+  return m.dispatch.createServerDispatcher({
+    serverInfo: SERVER_INFO,
+    capabilities: { tools: { listChanged: true } },
+    tools: [
+      tool("never", () => new Promise(() => {})),
+      tool("slow", async (args) => {
+        await sleep(typeof args["ms"] === "number" ? args["ms"] : 50);
+        return text("slept");
+      }),
+      tool("gate", async () => {
+        await gate.opened;
+        return text("opened");
+      }),
+    ],
+  });
+}
+
+const call = (id: string | number, name: string, args: Json = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: META, name, arguments: args } });
+const listen = (id: string | number) => ({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { _meta: META, notifications: { toolsListChanged: true } } });
+const list = (id: string | number) => ({ jsonrpc: "2.0", id, method: "tools/list", params: { _meta: META } });
+const line = (message: unknown) => JSON.stringify(message) + "\n";
+
+/** Resolves with `promise`, or rejects after `ms` (a hang fails the test quickly instead of at the suite's timeout). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms))),
+  ]);
+}
+
+/** The answers written to a stdio output so far, by id (and those without an id under "none"). */
+function answers(out: string[]): Map<string | number, Response[]> {
+  const byId = new Map<string | number, Response[]>();
+  for (const l of out.join("").split("\n")) {
+    if (l === "") continue;
+    const r = JSON.parse(l) as Response;
+    const key = r.id ?? "none";
+    byId.set(key, [...(byId.get(key) ?? []), r]);
+  }
+  return byId;
+}
+
+/** A stdio server on in-memory streams; `out` collects what it writes. */
+function stdioServer(options: Json = {}) {
+  const input = new PassThrough();
+  const chunks: string[] = [];
+  const output = new PassThrough();
+  output.on("data", (c: Buffer) => chunks.push(c.toString("utf8")));
+  const server = m.stdio.serveStdio(makeDispatcher(), { input, output, ...options });
+  return { input, out: chunks, server };
+}
+
+beforeAll(async () => {
+  // The scaffold's layout: generated modules, the runtime (with the transports) in generated/runtime/, main.ts beside.
+  const dir = scratchDir("transports");
+  await generateInto("transports/generated", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
+  for (const f of ["http.ts", "stdio.ts"]) copyFileSync(join(ROOT, "runtime", f), join(dir, "generated", "runtime", f));
+  copyFileSync(join(ROOT, "templates", "scaffold", "src", "main.ts"), join(dir, "main.ts"));
+  m = {
+    dispatch: (await import(join(dir, "generated", "dispatch.ts"))) as DispatchModule,
+    http: (await import(join(dir, "generated", "runtime", "http.ts"))) as HttpModule,
+    stdio: (await import(join(dir, "generated", "runtime", "stdio.ts"))) as StdioModule,
+  };
+  // The same files as JavaScript, for a server run as its own process (main.ts's signals and exit code).
+  processDir = scratchDir("transports-process");
+  const transpile = (from: string, to: string) => {
+    const out = ts.transpileModule(readFileSync(from, "utf8"), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, out.outputText);
+  };
+  for (const f of (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts"))) transpile(join(dir, f), join(processDir, f.replace(/\.ts$/, ".js")));
+  writeFileSync(join(processDir, "package.json"), '{ "type": "module" }\n');
+  writeFileSync(
+    join(processDir, "server.js"),
+    `import { createServerDispatcher } from "./generated/dispatch.js";
+const schema = { type: "object", properties: { ms: { type: "integer" } } };
+export function createDispatcher() {
+  return createServerDispatcher({
+    serverInfo: { name: "p", version: "1.0.0" },
+    capabilities: { tools: { listChanged: true } },
+    tools: [
+      { definition: { name: "never", inputSchema: schema }, call: () => { process.stderr.write("called\\n"); return new Promise(() => {}); } },
+      { definition: { name: "slow", inputSchema: schema }, call: async ({ ms }) => { process.stderr.write("called\\n"); await new Promise((r) => setTimeout(r, ms)); return { content: [{ type: "text", text: "slept" }] }; } },
+    ],
+  });
+}
+`,
+  );
+});
+
+afterEach(() => {
+  Object.assign(seen, { calls: 0, running: 0, maxRunning: 0, aborted: 0 });
+  vi.restoreAllMocks();
+});
+
+describe("HandleContext.deadline", () => {
+  it("answers -32603 at once with the abort reason, aborts the handler's signal and frees the id, even when the handler ignores its signal", async () => {
+    const d = makeDispatcher();
+    const channel = {};
+    const deadline = new AbortController();
+    const pending = d.handle(call(1, "never"), { channel, deadline: deadline.signal });
+    await sleep(5);
+    deadline.abort("Request timed out after 5 ms");
+    expect(await within(pending, 1000, "answer")).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Request timed out after 5 ms" } });
+    expect(seen.aborted).toBe(1);
+    // The id is free again: the same id is served, not refused as in flight.
+    expect((await d.handle(call(1, "slow", { ms: 1 }), { channel }))?.result?.["content"]).toEqual(text("slept").content);
+    // A reason that is not text gets a fixed message; a deadline already past is answered without running the handler.
+    const other = new AbortController();
+    const second = d.handle(call(2, "never"), { channel, deadline: other.signal });
+    other.abort(new Error("secret"));
+    expect(await second).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Request aborted before it completed" } });
+    const calls = seen.calls;
+    expect(await d.handle(call(3, "never"), { channel, deadline: AbortSignal.abort("Server shutting down") })).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32603, message: "Server shutting down" },
+    });
+    expect(seen.calls).toBe(calls);
+    // A request answered before its deadline is unaffected by it.
+    const late = new AbortController();
+    expect((await d.handle(call(4, "slow", { ms: 1 }), { channel, deadline: late.signal }))?.result).toBeDefined();
+    late.abort("too late");
+  });
+});
+
+describe("stdio transport, hardened", () => {
+  it("keeps memory bounded with a stalled reader: stops reading input while answers wait to be written, then answers everything", async () => {
+    const total = 10_000;
+    let produced = 0;
+    const input = new Readable({
+      read() {
+        for (let i = 0; i < 50 && produced < total; i++) this.push(line(list(++produced)));
+        if (produced >= total) this.push(null);
+      },
+    });
+    // A reader that reads nothing until released.
+    const held: (() => void)[] = [];
+    let released = false;
+    let lines = 0;
+    const output = new Writable({
+      highWaterMark: 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        for (const byte of chunk) if (byte === 0x0a) lines++;
+        if (released) callback();
+        else held.push(callback);
+      },
+    });
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, maxOutputBytes: 64 * 1024 });
+    await sleep(300);
+    // Each answer is ~200 bytes: 64 KiB of them, plus one chunk of input and the input stream's own buffer.
+    expect(produced).toBeLessThan(2000);
+    expect(output.writableLength).toBeLessThan(256 * 1024);
+    released = true;
+    for (const callback of held.splice(0)) callback();
+    await within(server.closed, 20_000, "closed");
+    expect(produced).toBe(total);
+    expect(lines).toBe(total);
+  });
+
+  it("runs at most maxInFlight requests at once (open subscriptions/listen streams not counted), reading on as they finish", async () => {
+    newGate();
+    const { input, out, server } = stdioServer({ maxInFlight: 4 });
+    input.write(line(listen("l1")) + line(listen("l2")));
+    for (let i = 0; i < 40; i++) input.write(line(call(i, "gate")));
+    input.end();
+    await sleep(100);
+    expect(seen.calls).toBe(4);
+    gate.open();
+    await within(server.closed, 5000, "closed");
+    expect(seen.maxRunning).toBe(4);
+    const got = answers(out);
+    for (let i = 0; i < 40; i++) expect(got.get(i)?.[0]?.result?.["content"]).toEqual(text("opened").content);
+    // The input ended: the listen streams got their result.
+    expect(got.get("l1")?.at(-1)?.result?.["resultType"]).toBe("complete");
+  });
+
+  it("on input end, answers a request whose handler never settles with -32603 after the grace period, aborting its signal; a quicker one finishes", async () => {
+    const { input, out, server } = stdioServer({ shutdownGraceMs: 200 });
+    input.end(line(call(1, "never")) + line(call(2, "slow", { ms: 50 })) + line(listen(3)));
+    const started = Date.now();
+    await within(server.closed, 3000, "closed");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(150);
+    const got = answers(out);
+    expect(got.get(1)).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Server shutting down" } }]);
+    expect(got.get(2)?.[0]?.result?.["content"]).toEqual(text("slept").content);
+    expect(got.get(3)?.at(-1)?.result?.["resultType"]).toBe("complete");
+    expect(seen.aborted).toBe(1);
+  });
+
+  it("close(): stops reading, ends listen streams with their result, lets requests finish within the grace period, answers the rest -32603", async () => {
+    const { input, out, server } = stdioServer({ shutdownGraceMs: 200 });
+    input.write(line(listen("l")) + line(call(1, "never")) + line(call(2, "slow", { ms: 50 })));
+    await sleep(50);
+    const closing = server.close();
+    input.write(line(call(3, "slow", { ms: 1 })));
+    await within(closing, 3000, "close");
+    const got = answers(out);
+    expect(got.get("l")?.at(-1)?.result?.["resultType"]).toBe("complete");
+    expect(got.get(1)).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Server shutting down" } }]);
+    expect(got.get(2)?.[0]?.result).toBeDefined();
+    expect(got.has(3)).toBe(false);
+  });
+
+  it("aborts a request running longer than requestTimeoutMs and answers it -32603; listen streams are not timed", async () => {
+    const { input, out, server } = stdioServer({ requestTimeoutMs: 50 });
+    input.write(line(call(1, "never")) + line(listen(2)) + line(call(3, "slow", { ms: 1 })));
+    await sleep(150);
+    let got = answers(out);
+    expect(got.get(1)).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Request timed out after 50 ms" } }]);
+    expect(seen.aborted).toBe(1);
+    expect(got.get(3)?.[0]?.result).toBeDefined();
+    expect(got.has(2)).toBe(false);
+    input.end();
+    await within(server.closed, 3000, "closed");
+    got = answers(out);
+    expect(got.get(2)?.at(-1)?.result?.["resultType"]).toBe("complete");
+  });
+
+  it("answers a line that is not UTF-8 with -32700 (never a string id altered to U+FFFD) and ignores a leading byte order mark", async () => {
+    const { input, out, server } = stdioServer();
+    const bad = Buffer.from(line(list("é")).replace("é", "\u0000"));
+    bad[bad.indexOf(0)] = 0xff;
+    input.write(bad);
+    input.write(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(line(list("bom")))]));
+    input.end();
+    await within(server.closed, 3000, "closed");
+    const got = answers(out);
+    expect(got.get("none")).toEqual([{ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } }]);
+    expect(got.get("bom")?.[0]?.result?.["tools"]).toBeDefined();
+    expect(got.size).toBe(2);
+  });
+
+  it("caps open subscriptions/listen streams: one more is answered -32603, and one can open again after another closed", async () => {
+    const { input, out, server } = stdioServer({ maxSubscriptions: 2 });
+    input.write(line(listen(1)) + line(listen(2)) + line(listen(3)));
+    await sleep(50);
+    expect(answers(out).get(3)).toEqual([
+      { jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Too many open subscriptions/listen streams (at most 2); close one first" } },
+    ]);
+    input.write(line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }));
+    await sleep(20);
+    input.write(line(listen(4)));
+    await sleep(20);
+    // Not refused: still open.
+    expect(answers(out).has(4)).toBe(false);
+    input.end();
+    await within(server.closed, 3000, "closed");
+    expect(answers(out).get(4)?.at(-1)?.result?.["resultType"]).toBe("complete");
+  });
+});
+
+/** POSTs one JSON-RPC message on a connection of its own; the request metadata headers mirror the body. */
+function post(url: string, message: unknown, body?: Buffer): Promise<{ status: number; body: string }> {
+  const m = message as Json;
+  const params = (m["params"] ?? {}) as Json;
+  const headers: Record<string, string> = { "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION };
+  if (typeof m["method"] === "string") headers["mcp-method"] = m["method"];
+  if (typeof params["name"] === "string") headers["mcp-name"] = params["name"];
+  const target = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers, agent: false }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => (text += c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body ?? JSON.stringify(message));
+  });
+}
+
+/** The last JSON-RPC message of a response body (JSON, or the last event of an SSE stream). */
+function lastMessage(body: string): Response {
+  const data = body.split("\n").filter((l) => l.startsWith("data: "));
+  return JSON.parse(data.length > 0 ? data[data.length - 1]!.slice(6) : body) as Response;
+}
+
+/** A raw TCP connection to the server; resolves `closed` with the milliseconds until the server closed it. */
+function rawConnection(url: string): { socket: Socket; closed: Promise<number>; connected: Promise<unknown> } {
+  const target = new URL(url);
+  const started = Date.now();
+  const socket = connect(Number(target.port), target.hostname);
+  socket.on("error", () => {});
+  socket.resume();
+  return { socket, closed: once(socket, "close").then(() => Date.now() - started), connected: once(socket, "connect") };
+}
+
+describe("Streamable HTTP transport, hardened", () => {
+  let servers: HttpServer[] = [];
+  afterEach(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    servers = [];
+  });
+  const serve = async (options: Json = {}) => {
+    const s = await m.http.serveHttp(makeDispatcher(), { port: 0, shutdownGraceMs: 200, ...options });
+    servers.push(s);
+    return s;
+  };
+
+  it("close(): refuses new connections, ends listen streams with their result, lets requests finish within the grace period, answers the rest -32603", async () => {
+    const s = await serve({ shutdownGraceMs: 300 });
+    const stream = post(s.url, listen("l"));
+    const slow = Array.from({ length: 5 }, (_, i) => post(s.url, call(i, "slow", { ms: 100 })));
+    const never = Array.from({ length: 5 }, (_, i) => post(s.url, call(10 + i, "never")));
+    await within(until(() => seen.calls === 10), 5000, "calls");
+    const closing = s.close();
+    await sleep(20);
+    await expect(post(s.url, list(99))).rejects.toThrow(/ECONNREFUSED/);
+    await within(closing, 3000, "close");
+    const listened = await stream;
+    expect(lastMessage(listened.body).result?.["resultType"]).toBe("complete");
+    for (const r of await Promise.all(slow)) expect([r.status, lastMessage(r.body).result?.["content"]]).toEqual([200, text("slept").content]);
+    for (const [i, r] of (await Promise.all(never)).entries())
+      expect([r.status, lastMessage(r.body)]).toEqual([500, { jsonrpc: "2.0", id: 10 + i, error: { code: -32603, message: "Server shutting down" } }]);
+    expect(seen.aborted).toBe(5);
+  });
+
+  it("aborts a request running longer than requestTimeoutMs and answers it -32603 (500); listen streams are not timed", async () => {
+    const s = await serve({ requestTimeoutMs: 50 });
+    const stream = post(s.url, listen("l"));
+    const r = await within(post(s.url, call(1, "never")), 2000, "answer");
+    expect([r.status, JSON.parse(r.body)]).toEqual([500, { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Request timed out after 50 ms" } }]);
+    expect(seen.aborted).toBe(1);
+    await sleep(100);
+    await s.close();
+    expect(lastMessage((await stream).body).result?.["resultType"]).toBe("complete");
+  });
+
+  it("answers a body that is not UTF-8 with -32700 (400) and ignores a leading byte order mark", async () => {
+    const s = await serve();
+    const bad = Buffer.from(JSON.stringify(list("é")).replace("é", "\u0000"));
+    bad[bad.indexOf(0)] = 0xff;
+    const r = await post(s.url, list("x"), bad);
+    expect([r.status, JSON.parse(r.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } }]);
+    const bom = await post(s.url, list("bom"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(list("bom")))]));
+    expect([bom.status, (JSON.parse(bom.body) as Response).id]).toEqual([200, "bom"]);
+  });
+
+  it("caps open subscriptions/listen streams: one more is answered -32603 with 503", async () => {
+    const s = await serve({ maxSubscriptions: 1 });
+    const first = post(s.url, listen(1));
+    await sleep(50);
+    const second = await within(post(s.url, listen(2)), 2000, "answer");
+    expect([second.status, JSON.parse(second.body)]).toEqual([
+      503,
+      { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Too many open subscriptions/listen streams (at most 1); close one first" } },
+    ]);
+    await s.close();
+    expect(lastMessage((await first).body).result?.["resultType"]).toBe("complete");
+  });
+
+  it("sets explicit timeouts, a connection cap and a listen backlog (defaults, and as given)", async () => {
+    const listen = vi.spyOn(Server.prototype, "listen");
+    const d = await serve();
+    expect([d.server.headersTimeout, d.server.requestTimeout, d.server.keepAliveTimeout, d.server.maxConnections]).toEqual([10_000, 30_000, 5_000, 512]);
+    expect(listen.mock.calls[0]?.[0]).toMatchObject({ backlog: 2048 });
+    const s = await serve({ headersTimeoutMs: 1000, receiveTimeoutMs: 2000, keepAliveTimeoutMs: 500, maxConnections: 7, backlog: 100 });
+    expect([s.server.headersTimeout, s.server.requestTimeout, s.server.keepAliveTimeout, s.server.maxConnections]).toEqual([1000, 2000, 500, 7]);
+    expect(listen.mock.calls[1]?.[0]).toMatchObject({ backlog: 100 });
+  });
+
+  it("drops a connection sending headers or a body too slowly, and one past the connection cap, while serving others", async () => {
+    const s = await serve({ headersTimeoutMs: 300, receiveTimeoutMs: 600, maxConnections: 3 });
+    const headers = rawConnection(s.url);
+    await headers.connected;
+    headers.socket.write("POST /mcp HTTP/1.1\r\nHost: localhost\r\n");
+    const body = rawConnection(s.url);
+    await body.connected;
+    body.socket.write(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nMcp-Method: tools/list\r\n\r\n{"jsonrpc"`);
+    const third = rawConnection(s.url);
+    await third.connected;
+    await sleep(30);
+    // Three of three connections are taken: one more is closed at once (well before the slow ones time out).
+    const fourth = rawConnection(s.url);
+    expect(await within(fourth.closed, 1000, "connection past the cap")).toBeLessThan(250);
+    // With one given up, a request is served while the slow ones are still connected.
+    third.socket.destroy();
+    await sleep(30);
+    expect((await post(s.url, list(1))).status).toBe(200);
+    const [headersMs, bodyMs] = await Promise.all([within(headers.closed, 3000, "slow headers"), within(body.closed, 3000, "slow body")]);
+    expect(headersMs).toBeGreaterThanOrEqual(250);
+    expect(headersMs).toBeLessThan(1500);
+    expect(bodyMs).toBeGreaterThanOrEqual(550);
+    expect(bodyMs).toBeLessThan(2000);
+  });
+
+  it("keeps a listen stream open longer than the receive timeout", async () => {
+    const s = await serve({ headersTimeoutMs: 100, receiveTimeoutMs: 200 });
+    const stream = post(s.url, listen(1));
+    await sleep(600);
+    await s.close();
+    expect(lastMessage((await stream).body).result?.["resultType"]).toBe("complete");
+  });
+});
+
+/** The JavaScript build of main.ts, run as its own process; its tools write "called" to stderr when called. */
+function startProcess(args: string[] = []): { child: ChildProcessWithoutNullStreams; lines: string[]; errors: string[]; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, [join(processDir, "main.js"), ...args], { stdio: "pipe" });
+  const lines: string[] = [];
+  const errors: string[] = [];
+  createInterface({ input: child.stdout }).on("line", (l) => lines.push(l));
+  createInterface({ input: child.stderr }).on("line", (l) => errors.push(l));
+  const exited = once(child, "exit").then(([code]) => code as number | null);
+  return { child, lines, errors, exited };
+}
+
+/** Waits until `test` holds, polling (bounded by `within`). */
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await sleep(20);
+}
+
+describe("the server process (main.ts)", () => {
+  it.concurrent("stdio: stdin closed while a handler never settles → the request is answered -32603 and the process exits 0", async () => {
+    const p = startProcess();
+    p.child.stdin.end(line(call(1, "never")));
+    expect(await within(p.exited, 15_000, "exit")).toBe(0);
+    expect(p.lines.map((l) => JSON.parse(l) as Response)).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Server shutting down" } }]);
+  });
+
+  it.concurrent("stdio: SIGTERM ends listen streams with their result, lets a short request finish, answers one that never settles, exits 0", async () => {
+    const p = startProcess();
+    p.child.stdin.write(line(listen("l")) + line(call(1, "never")) + line(call(2, "slow", { ms: 300 })));
+    await within(
+      until(() => p.errors.filter((l) => l === "called").length === 2),
+      10_000,
+      "calls",
+    );
+    p.child.kill("SIGTERM");
+    expect(await within(p.exited, 15_000, "exit")).toBe(0);
+    const got = answers(p.lines.map((l) => l + "\n"));
+    expect(got.get("l")?.at(-1)?.result?.["resultType"]).toBe("complete");
+    expect(got.get(1)).toEqual([{ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Server shutting down" } }]);
+    expect(got.get(2)?.[0]?.result?.["content"]).toEqual(text("slept").content);
+  });
+
+  it.concurrent("HTTP: SIGTERM with 50 requests in flight answers all 50 and exits 0", async () => {
+    const p = startProcess(["--http", "--port", "0"]);
+    await within(
+      until(() => p.errors.length > 0),
+      10_000,
+      "listening",
+    );
+    const url = /listening on (\S+)/.exec(p.errors[0]!)?.[1] ?? "";
+    const requests = Array.from({ length: 50 }, (_, i) => post(url, i % 2 === 0 ? call(i, "slow", { ms: 300 }) : call(i, "never")));
+    // All 50 are in their handlers.
+    await within(
+      until(() => p.errors.filter((l) => l === "called").length === 50),
+      10_000,
+      "calls",
+    );
+    p.child.kill("SIGTERM");
+    const answered = await within(Promise.all(requests), 15_000, "answers");
+    expect(await within(p.exited, 15_000, "exit")).toBe(0);
+    expect(answered.map((r) => lastMessage(r.body).id)).toEqual(Array.from({ length: 50 }, (_, i) => i));
+    expect(answered.filter((r) => r.status === 200)).toHaveLength(25);
+    expect(answered.filter((r) => r.status === 500).map((r) => lastMessage(r.body).error?.message)).toEqual(Array(25).fill("Server shutting down"));
+  });
+});
