@@ -12,7 +12,7 @@ export default defineConfig({
     testTimeout: 300_000,
     hookTimeout: 600_000,
     pool: "forks",
-    globalSetup: ["test/support/install-nodes.ts"],
+    globalSetup: ["test/support/global-setup.ts", "test/support/install-nodes.ts"],
     reporters: ["default", new SummaryReporter()],
   },
 });

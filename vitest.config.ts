@@ -10,8 +10,9 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     pool: "forks",
-    // The pinned Node 22 and 24 binaries (.ci/nodes), installed once before any test file runs.
-    globalSetup: ["test/support/install-nodes.ts"],
+    // Before any test file runs: the spec corpus ($MCP_SPEC_DIR when it exists, else the revisions of
+    // mcp-spec.lock.json, fetched once into the cache), and the pinned Node 22 and 24 binaries (.ci/nodes).
+    globalSetup: ["test/support/global-setup.ts", "test/support/install-nodes.ts"],
     reporters: ["default", new SummaryReporter()],
   },
 });

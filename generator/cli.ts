@@ -6,7 +6,7 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, readdirSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "./config.js";
@@ -15,7 +15,12 @@ import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { compareOutput, writeFileAtomic, writeOutput } from "./write.js";
+import { compareOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
+import { diffSnapshots, formatDiff } from "./diff/index.js";
+import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest } from "./diff/manifest.js";
+import type { GeneratedFile } from "./index.js";
+import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
+import { lockedSpecDir } from "./spec/index.js";
 import { packageNameFor, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
@@ -52,7 +57,7 @@ export const EXIT_DRIFT = 1;
 export const EXIT_ERROR = 2;
 
 /** The generate flags: the options table's (commander names them by `key`), and the rest. */
-interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>> {
+interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>, LockedInputFlags {
   schema?: string;
   spec?: string;
   specVersion?: string;
@@ -84,9 +89,10 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .description("generate code from one schema.ts into a folder")
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file")
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25")
+    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25 (without --spec: of the locked spec revision)")
     .option("--out <dir>", "the output folder (written atomically)")
     .option("--config <file>", `a configuration file to read instead of the nearest ${CONFIG_FILE_NAME} (used when no input and --out are given)`);
+  addLockedInputOptions(generateCommand);
   for (const spec of OPTION_SPECS) {
     const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")}; default: all)` : spec.description);
     generateCommand.addOption(spec.list ? option : option.choices(spec.choices).default(DEFAULT_OPTIONS[spec.key]));
@@ -108,13 +114,13 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       exitCode = await runGenerate(flags, given, io);
     });
 
-  program
+  const scaffoldCommand = program
     .command("scaffold")
     .description("write a runnable MCP server project: generated code, one handler stub per method, stdio and HTTP transports, tests")
     .argument("<dir>", "the project folder to create (must be empty unless --force)")
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file of a stateless revision (2026-07-28 or later)")
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft")
+    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft (without --spec: of the locked spec revision)")
     .option("--name <name>", "the npm package name (default: from the folder name)")
     .addOption(new Option("--example <name>", "handlers of an example instead of stubs").choices([...SCAFFOLD_EXAMPLES]))
     .addOption(new Option("--docs <mode>", "doc comments in the generated code").choices(["full", "tags", "none"]).default("full"))
@@ -129,6 +135,9 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       debug = Boolean(flags.debug);
       exitCode = await runScaffold(dir, flags, io);
     });
+  addLockedInputOptions(scaffoldCommand);
+
+  addSpecCommands(program, io, (flagDebug) => (debug = flagDebug), (code) => (exitCode = code));
 
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
@@ -155,7 +164,7 @@ function shellQuote(dir: string): string {
 }
 
 /** The scaffold flags. */
-interface ScaffoldFlags {
+interface ScaffoldFlags extends LockedInputFlags {
   schema?: string;
   spec?: string;
   specVersion?: string;
@@ -170,7 +179,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   try {
     const name = flags.name ?? packageNameFor(dir);
     const files = await scaffoldFiles({
-      schema: schemaInput(flags),
+      schema: await schemaInput(flags, io),
       name,
       docs: flags.docs,
       ...(flags.example !== undefined ? { example: flags.example } : {}),
@@ -185,9 +194,22 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   }
 }
 
-function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion">): SchemaInput {
+/**
+ * The input the flags name: `--schema`, `--spec` + `--spec-version`, or `--spec-version` alone,
+ * which reads the revision pinned in the lock file from the cache (fetching it unless `--offline`).
+ */
+export async function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput> {
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
   if (flags.schema) return { path: flags.schema };
+  if (flags.specVersion && !flags.spec) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flags.specVersion)) throw usage(`--spec-version ${flags.specVersion} is not a version name`);
+    const specDir = await lockedSpecDir(flags.specVersion, {
+      ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
+      ...(flags.offline ? { offline: true } : {}),
+      onProgress: (line) => io.stderr(`${line}\n`),
+    });
+    return { specDir, version: flags.specVersion };
+  }
   if (flags.spec && flags.specVersion) {
     if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flags.specVersion) || !existsSync(join(flags.spec, "schema", flags.specVersion))) {
       throw usage(`--spec-version ${flags.specVersion} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
@@ -195,8 +217,7 @@ function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion
     return { specDir: flags.spec, version: flags.specVersion };
   }
   if (flags.spec) throw usage(`--spec needs --spec-version${versionsIn(flags.spec)}`);
-  if (flags.specVersion) throw usage("--spec-version needs --spec <dir>, the spec repository folder");
-  throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>");
+  throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>, or --spec-version <name> alone for the locked spec revision (see `spec fetch`)");
 }
 
 /** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
@@ -209,7 +230,7 @@ function versionsIn(specDir: string): string {
   }
 }
 
-function usage(message: string): GeneratorError {
+export function usage(message: string): GeneratorError {
   return new GeneratorError([{ code: "MCG001", message }]);
 }
 
@@ -235,7 +256,9 @@ function chosenOptions(flags: GenerateFlags, only?: ReadonlySet<string>): Partia
 
 /** One generation the command runs: from the flags, or one output of the configuration file. */
 interface GenerateJob {
-  readonly options: GenerateOptions;
+  readonly options: Omit<GenerateOptions, "schema">;
+  /** The input; `undefined` when the flags name it (read, and fetched if need be, when the job runs). */
+  readonly schema: SchemaInput | undefined;
   readonly out: string;
 }
 
@@ -246,9 +269,8 @@ interface GenerateJob {
 function generateJobs(flags: GenerateFlags, given: ReadonlySet<string>): GenerateJob[] {
   const hasInput = flags.schema !== undefined || flags.spec !== undefined || flags.specVersion !== undefined;
   if (flags.config === undefined && (hasInput || flags.out !== undefined)) {
-    const options = { schema: schemaInput(flags), ...chosenOptions(flags) };
     if (flags.out === undefined) throw usage("missing --out <dir>: the output folder");
-    return [{ options, out: flags.out }];
+    return [{ options: chosenOptions(flags), schema: undefined, out: flags.out }];
   }
   if (hasInput || flags.out !== undefined) throw usage("--config cannot be combined with --schema, --spec, --spec-version or --out");
   if (flags.dumpIr !== undefined) throw usage("--dump-ir needs an input and --out (a configuration file may have several outputs)");
@@ -258,7 +280,7 @@ function generateJobs(flags: GenerateFlags, given: ReadonlySet<string>): Generat
   }
   const config = loadConfig(file);
   const overrides = chosenOptions(flags, given);
-  return config.outputs.map((output) => ({ options: { schema: output.input, ...output.options, ...overrides }, out: relativeOut(output.out) }));
+  return config.outputs.map((output) => ({ options: { ...output.options, ...overrides }, schema: output.input, out: relativeOut(output.out) }));
 }
 
 /** An output folder as printed: relative to the current folder when inside it. */
@@ -280,22 +302,23 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
   return code;
 }
 
-async function generateOne({ options, out }: GenerateJob, flags: GenerateFlags, io: CliIO): Promise<number> {
+async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO): Promise<number> {
+  const out = job.out;
   try {
+    const options: GenerateOptions = { ...job.options, schema: job.schema ?? (await schemaInput(flags, io)) };
     const result = await generate(options);
     for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
+    // The manifest goes with the generated files: `--check` reads it to explain drift.
+    const manifest = manifestFile(result, GENERATOR_VERSION);
+    const files = [...result.files, manifest];
     if (flags.check) {
-      const statuses = compareOutput(out, result.files);
+      const statuses = compareOutput(out, files);
       const drift = statuses.filter((s) => s.state !== "unchanged");
       if (drift.length === 0) {
-        io.stdout(`${out}: ${statuses.length} ${statuses.length === 1 ? "file" : "files"} up to date\n`);
+        io.stdout(`${out}: ${result.files.length} ${result.files.length === 1 ? "file" : "files"} up to date\n`);
         return EXIT_OK;
       }
-      for (const s of drift) {
-        io.stdout(`${s.state}: ${out}/${s.path}\n`);
-        if (s.diff) io.stdout(`${s.diff}\n`);
-      }
-      io.stdout(`${drift.length} ${drift.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`);
+      explainDrift(out, manifest, drift, io);
       return EXIT_DRIFT;
     }
     // Refuse a --dump-ir path whose folder is missing before anything is written.
@@ -305,12 +328,12 @@ async function generateOne({ options, out }: GenerateJob, flags: GenerateFlags, 
         throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${flags.dumpIr}: the folder ${folder} does not exist` }]);
       }
     }
-    const statuses = writeOutput(out, result.files, {
+    const statuses = writeOutput(out, files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${out}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
     });
     if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
-    const count = (state: string) => statuses.filter((s) => s.state === state).length;
+    const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;
     const removed = count("stale");
     const written = count("changed") + count("missing");
     io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
@@ -321,12 +344,63 @@ async function generateOne({ options, out }: GenerateJob, flags: GenerateFlags, 
   }
 }
 
-function reportError(error: unknown, io: CliIO, debug: boolean): void {
+/**
+ * What `--check` prints for drift: when the input changed, the protocol changes (from the
+ * manifest on disk) before the file diffs; when only the options changed, which ones and the
+ * files that differ, without their diffs; otherwise the file diffs.
+ */
+function explainDrift(out: string, manifest: GeneratedFile, drift: readonly FileStatus[], io: CliIO): void {
+  const fresh = JSON.parse(manifest.contents) as Manifest;
+  const old = readManifest(out);
+  const code = drift.filter((s) => s.path !== MANIFEST_FILE);
+  const files = code.length > 0 ? code : drift;
+  const tally = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
+  // An output written before manifests existed still names its input and options in each header.
+  const before = old ? { sha256: old.input.sha256, options: old.options } : headerFacts(out, code);
+  if (before && before.sha256 !== fresh.input.sha256) {
+    io.stdout(`the input changed since ${out} was generated: ${fresh.input.file} sha256 ${before.sha256.slice(0, 12)}… → ${fresh.input.sha256.slice(0, 12)}…\n`);
+    if (old) io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(old.protocol, fresh.protocol)).replace(/^(?=.)/gm, "  ")}`);
+    else io.stdout(`(${out} has no ${MANIFEST_FILE}, so the protocol changes cannot be listed; it is written by the next run without --check)\n`);
+  } else if (before && optionChanges(before.options, fresh.options).length > 0) {
+    io.stdout(`only the options changed since ${out} was generated: ${optionChanges(before.options, fresh.options).join(", ")}\n`);
+    for (const s of files) io.stdout(`${s.state}: ${out}/${s.path}\n`);
+    io.stdout(tally);
+    return;
+  } else if (old && old.generator !== fresh.generator) {
+    io.stdout(`${out} was generated by mcp-schema-codegen ${old.generator}; this is ${fresh.generator}\n`);
+  }
+  for (const s of files) {
+    io.stdout(`${s.state}: ${out}/${s.path}\n`);
+    if (s.diff) io.stdout(`${s.diff}\n`);
+  }
+  io.stdout(tally);
+}
+
+/** The input sha256 and options named by the header of the first changed file on disk. */
+function headerFacts(out: string, changed: readonly FileStatus[]): { sha256: string; options: Record<string, string> } | undefined {
+  for (const s of changed) {
+    if (s.state !== "changed") continue;
+    const head = readFileSync(join(out, s.path), "utf8").slice(0, 4096);
+    const sha256 = /^\/\/ Generated by .* \(sha256 ([0-9a-f]{64})\)\.$/m.exec(head)?.[1];
+    const options = headerOptions(head);
+    if (sha256 && options) return { sha256, options };
+  }
+  return undefined;
+}
+
+/** `--docs full → tags` for each option whose value differs. */
+function optionChanges(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
+  return Object.keys(after)
+    .filter((flag) => before[flag] !== after[flag])
+    .map((flag) => `${flag} ${before[flag] ?? "(unset)"} → ${after[flag]}`);
+}
+
+export function reportError(error: unknown, io: CliIO, debug: boolean, outcome = "nothing was written"): void {
   if (error instanceof GeneratorError) {
     for (const w of error.warnings) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
     const n = error.diagnostics.length;
-    io.stderr(`${n} error${n === 1 ? "" : "s"}; nothing was written\n`);
+    io.stderr(`${n} error${n === 1 ? "" : "s"}; ${outcome}\n`);
   } else {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`error MCG999: internal error: ${message}\n`);

@@ -38,9 +38,22 @@ export class DiagnosticBag {
     this.items.push(span ? { code, message, span } : { code, message });
   }
 
-  /** Throws every collected diagnostic at once, ordered by file, line and column, with the stage's warnings. */
+  /**
+   * Throws every collected diagnostic at once, ordered by file, line and column, with the
+   * stage's warnings. A diagnostic found again at the same place with the same words (a type
+   * lowered once for itself and again for each declaration built from it) is one root cause,
+   * reported once.
+   */
   throwIfAny(warnings: readonly Diagnostic[] = []): void {
-    if (this.items.length > 0) throw new GeneratorError(sortDiagnostics(this.items), warnings);
+    if (this.items.length === 0) return;
+    const seen = new Set<string>();
+    const distinct = this.items.filter((d) => {
+      const key = formatDiagnostic(d);
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    throw new GeneratorError(sortDiagnostics(distinct), warnings);
   }
 }
 

@@ -126,7 +126,7 @@ describe("mcp-schema-codegen CLI", () => {
     expect(first.code).toBe(0);
     // Seven generated modules and the six runtime modules they import.
     expect(first.stdout).toContain("13 written, 0 unchanged");
-    expect(readdirSync(out).sort()).toEqual(["dispatch.ts", "errors.ts", "index.ts", "meta.ts", "methods.ts", "runtime", "types.ts", "validators.ts"]);
+    expect(readdirSync(out).sort()).toEqual(["codegen-manifest.json", "dispatch.ts", "errors.ts", "index.ts", "meta.ts", "methods.ts", "runtime", "types.ts", "validators.ts"]);
     expect(readdirSync(join(out, "runtime")).sort()).toEqual(["dispatcher.ts", "errors.ts", "json.ts", "meta.ts", "methods.ts", "tool-arguments.ts"]);
     expect(readdirSync(dir).sort()).toEqual(["out"]); // no temporary or lock folder left behind
 
@@ -165,9 +165,9 @@ describe("mcp-schema-codegen CLI", () => {
   it("--targets generates only what is asked for, plus what it imports", async () => {
     const dir = scratchDir("cli-targets");
     expect((await cli("generate", "--schema", DRAFT, "--out", join(dir, "a"), "--targets", "types")).code).toBe(0);
-    expect(readdirSync(join(dir, "a"))).toEqual(["types.ts"]);
+    expect(readdirSync(join(dir, "a")).sort()).toEqual(["codegen-manifest.json", "types.ts"]);
     expect((await cli("generate", "--schema", DRAFT, "--out", join(dir, "b"), "--targets", "validators")).code).toBe(0);
-    expect(readdirSync(join(dir, "b")).sort()).toEqual(["types.ts", "validators.ts"]);
+    expect(readdirSync(join(dir, "b")).sort()).toEqual(["codegen-manifest.json", "types.ts", "validators.ts"]);
   });
 
   it("shows the warnings of a run that fails, before its errors", async () => {

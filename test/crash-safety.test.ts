@@ -21,7 +21,13 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { join, relative } from "node:path";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { GeneratedFile } from "../generator/index.js";
+import { MANIFEST_FILE } from "../generator/diff/manifest.js";
 import { GENERATED_MARK, writeOutput } from "../generator/write.js";
+
+/** A file the CLI writes: one with the generated-file header, or the manifest beside them. */
+function isGenerated(path: string, bytes: Buffer): boolean {
+  return path === MANIFEST_FILE || bytes.subarray(0, GENERATED_MARK.length).toString() === GENERATED_MARK;
+}
 import { ROOT, scratchDir } from "./support/corpus.js";
 import { seededRandom } from "./support/random.js";
 import { buildPrivateCli } from "./support/cli-build.js";
@@ -353,12 +359,12 @@ describe("the real CLI", () => {
     runMs = Math.max(...times.map((t) => t.run));
     writeMs = Math.max(...times.map((t) => t.write), 5);
     NEW_GENERATED = [...NEW]
-      .filter(([, bytes]) => bytes.subarray(0, GENERATED_MARK.length).toString() === GENERATED_MARK)
+      .filter(([path, bytes]) => isGenerated(path, bytes))
       .map(([path, bytes]) => ({ path, contents: bytes.toString() }));
     // The transition changes every generated file and removes the ones --targets no longer asks for.
-    expect(NEW_GENERATED.map((f) => f.path).sort()).toEqual(["types.ts", "validators.ts"]);
+    expect(NEW_GENERATED.map((f) => f.path).sort()).toEqual([MANIFEST_FILE, "types.ts", "validators.ts"]);
     for (const f of NEW_GENERATED) expect(OLD.get(f.path)?.equals(Buffer.from(f.contents))).toBe(false);
-    const generatedOld = [...OLD.keys()].filter((path) => OLD.get(path)!.subarray(0, GENERATED_MARK.length).toString() === GENERATED_MARK);
+    const generatedOld = [...OLD.keys()].filter((path) => isGenerated(path, OLD.get(path)!));
     expect(generatedOld).toContain("index.ts");
     expect(NEW.size).toBe(OLD.size - generatedOld.length + NEW_GENERATED.length);
   }, 300_000);

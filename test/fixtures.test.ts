@@ -874,7 +874,7 @@ describe("fixture unsupported: constructs the generator refuses, with located di
       { code: "MCG201", message: "unsupported construct: generic type alias Box<T>", span: { file, line: 9, column: 1 } },
       {
         code: "MCG206",
-        message: "reference to an unknown type Date: it is not declared in this file",
+        message: "reference to an unknown type Promise: it is not declared in this file",
         span: { file, line: 12, column: 9 },
       },
       { code: "MCG201", message: "unsupported construct: keyof operator type `keyof Fine`", span: { file, line: 15, column: 20 } },

@@ -201,7 +201,7 @@ beforeAll(async () => {
   template = join(dir, "out");
   const good = await runCli(dir, ["--schema", GOOD_SCHEMA, "--out", template, "--docs", "none", ...TARGETS]);
   expect(good.code, good.stderr).toBe(0);
-  expect(readdirSync(template).sort()).toEqual(["types.ts", "validators.ts"]);
+  expect(readdirSync(template).sort()).toEqual(["codegen-manifest.json", "types.ts", "validators.ts"]);
 });
 
 afterAll(() => {
@@ -298,7 +298,7 @@ describe("merged interfaces: generated, with warning MCG250", () => {
     for (const line of lines) expect(line).toMatch(/^(?:\S+:\d+:\d+ - )?warning MCG\d{3}: /);
     expect(run.stdout).toBe(`${prepared.out}: 2 written, 0 unchanged\n`);
     expect(readdirSync(prepared.target)).toEqual(["out"]);
-    expect(readdirSync(prepared.out).sort()).toEqual(["NOTES.md", "types.ts", "validators.ts"]);
+    expect(readdirSync(prepared.out).sort()).toEqual(["NOTES.md", "codegen-manifest.json", "types.ts", "validators.ts"]);
     const types = readFileSync(join(prepared.out, "types.ts"), "utf8");
     expect(types).toContain("export interface Tool {\n  name: string;\n  title?: string;\n  version: number;\n}\n");
     const v = (await import(join(prepared.out, "validators.ts"))) as Record<string, (x: unknown) => boolean>;

@@ -55,9 +55,20 @@ export function isConstraintTag(name: string): boolean {
   return CONSTRAINT_TAGS.has(name) && name !== "default";
 }
 
-export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[]): TypeExpr | string {
+/**
+ * A constraint tag written with a colon after its name (`@format: uri`) is read as the tag
+ * without it (`@format uri`), and `warn` (MCG251) names the tag and what was assumed:
+ * the intent is clear, and upstream's own pipeline once published such a tag (as the
+ * broken format `": uri"`).
+ */
+export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[], warn: (message: string) => void = () => {}): TypeExpr | string {
   let result = type;
-  const tags = docsOf(jsDocs).tags;
+  const tags = docsOf(jsDocs).tags.map((tag) => {
+    const colon = /^:\s*(\S+)$/.exec(tag.text);
+    if (!colon || !CONSTRAINT_TAGS.has(tag.name) || tag.name === "default") return tag;
+    warn(`malformed tag \`@${tag.name}: ${colon[1]}\` (a colon after the tag name): read as \`@${tag.name} ${colon[1]}\``);
+    return { name: tag.name, text: colon[1]! };
+  });
   const seen = new Set<string>();
   for (const tag of tags) {
     if (CONSTRAINT_TAGS.has(tag.name) && seen.has(tag.name)) return `@${tag.name} is given more than once`;

@@ -70,8 +70,12 @@ class Lowerer {
   private readonly constObjects = new Map<string, ConstObject | null>();
   /** Member values of each enum, in source order; `null` marks an enum already reported as refused. */
   private readonly enums = new Map<string, ReadonlyMap<string, string | number> | null>();
-  /** Flattened interface shapes, memoised; `null` marks one being resolved (a cycle). */
-  private readonly shapes = new Map<string, ObjectType | null>();
+  /**
+   * Flattened interface shapes, memoised; `null` marks one being resolved (a cycle), and
+   * `"failed"` one whose problems were already reported (so that each root cause is reported
+   * once, not again by every interface that extends it).
+   */
+  private readonly shapes = new Map<string, ObjectType | null | "failed">();
 
   constructor(
     private readonly loaded: LoadedSchema,
@@ -385,10 +389,23 @@ class Lowerer {
   /** The flattened shape of interface `name`: inherited properties, then its own. */
   interfaceShape(name: string): ObjectType {
     const known = this.shapes.get(name);
+    // Its problems were reported where it first failed: nothing new to say here.
+    if (known === "failed") throw new GeneratorError([]);
     if (known) return known;
     const nodes = (this.nodes.get(name) ?? []) as import("ts-morph").InterfaceDeclaration[];
     if (known === null) throw this.unsupported(nodes[0]!, `interface ${name} extends itself`);
     this.shapes.set(name, null);
+    try {
+      const shape = this.resolveInterfaceShape(name, nodes);
+      this.shapes.set(name, shape);
+      return shape;
+    } catch (error) {
+      this.shapes.set(name, "failed");
+      throw error;
+    }
+  }
+
+  private resolveInterfaceShape(name: string, nodes: import("ts-morph").InterfaceDeclaration[]): ObjectType {
     let shape: ObjectType = { kind: "object", properties: [] };
     for (const node of nodes) {
       if (node.getTypeParameters().length > 0) {
@@ -403,7 +420,6 @@ class Lowerer {
       const own = this.members(node.getMembers());
       shape = mergeShapes(shape, own, true);
     }
-    this.shapes.set(name, shape);
     return shape;
   }
 
@@ -537,7 +553,7 @@ class Lowerer {
   }
 
   private constrain(type: TypeExpr, jsDocs: JSDoc[], at: Node): TypeExpr {
-    const result = applyConstraintTags(type, jsDocs);
+    const result = applyConstraintTags(type, jsDocs, (message) => this.warnings.push({ code: "MCG251", message, span: this.span(at) }));
     if (typeof result === "string") throw new GeneratorError([{ code: "MCG220", message: result, span: this.span(at) }]);
     return result;
   }
@@ -715,11 +731,22 @@ class Lowerer {
     }
     const shape = this.utilityShape(name, args, node);
     if (shape) return shape;
+    const json = LIBRARY_TYPES_AS_JSON.get(name);
+    if (json && args.length === 0) return json;
     throw new GeneratorError([
       { code: "MCG206", message: `reference to an unknown type ${name}: it is not declared in this file`, span: this.span(node) },
     ]);
   }
 }
+
+/**
+ * Standard library types a schema may use, as upstream's JSON Schema pipeline
+ * (typescript-json-schema) publishes them: `Date` is a `date-time` string. Any other
+ * library type (`Promise`, `RegExp`, …) has no JSON form and stays an error (MCG206).
+ */
+const LIBRARY_TYPES_AS_JSON: ReadonlyMap<string, TypeExpr> = new Map([
+  ["Date", { kind: "keyword", name: "string", constraints: { format: "date-time" } }],
+]);
 
 /** Merges `extra` into `base`: a property of `extra` replaces one of the same name in place. */
 function mergeShapes(base: ObjectType, extra: ObjectType, override: boolean): ObjectType {

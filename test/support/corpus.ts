@@ -7,15 +7,31 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import { generate, type GenerateOptions, type GeneratedFile } from "../../generator/index.js";
+import { defaultCacheDir, readLock } from "../../generator/spec/index.js";
 
 /** The repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** The upstream spec corpus: `$MCP_SPEC_DIR`, default `../shared/upstream/modelcontextprotocol` beside the repo. */
-export const SPEC_DIR = resolve(ROOT, process.env.MCP_SPEC_DIR ?? "../shared/upstream/modelcontextprotocol");
+/** The spec folder the environment names: `$MCP_SPEC_DIR`, default `../shared/upstream/modelcontextprotocol` beside the repo. */
+export const ENV_SPEC_DIR = resolve(ROOT, process.env.MCP_SPEC_DIR ?? "../shared/upstream/modelcontextprotocol");
 
-/** The earlier draft kept beside the corpus (`io.modelcontextprotocol/clientInfo` still required there). */
-export const SPEC_DIR_2026_07_13 = resolve(SPEC_DIR, "../modelcontextprotocol-2026-07-13");
+/** This repository's spec lock: the commits of the corpus it is tested on. */
+export const SPEC_LOCK = join(ROOT, "mcp-spec.lock.json");
+
+/** The cache folder of the lock's pin `index` (`test/support/global-setup.ts` fetches it when missing). */
+function lockedPinDir(index: number): string {
+  const pin = readLock(SPEC_LOCK)?.pins[index];
+  if (!pin) throw new Error(`${SPEC_LOCK} has no pin ${index}`);
+  return join(defaultCacheDir(), pin.commit);
+}
+
+const FROM_ENVIRONMENT = existsSync(join(ENV_SPEC_DIR, "schema"));
+
+/** The upstream spec corpus: {@link ENV_SPEC_DIR} when it exists, else the lock's first pin in the cache. */
+export const SPEC_DIR = FROM_ENVIRONMENT ? ENV_SPEC_DIR : lockedPinDir(0);
+
+/** The earlier draft (`io.modelcontextprotocol/clientInfo` still required there): beside the corpus, else the lock's second pin. */
+export const SPEC_DIR_2026_07_13 = FROM_ENVIRONMENT ? resolve(ENV_SPEC_DIR, "../modelcontextprotocol-2026-07-13") : lockedPinDir(1);
 
 /** One schema of the corpus. */
 export interface CorpusVersion {

@@ -1,0 +1,114 @@
+/**
+ * The CLI's commands for following the spec: `spec fetch` (download and pin a revision) and
+ * `diff` (what changed between two schemas, in the protocol's terms), plus the `--offline` and
+ * `--lock` flags that `generate` and `scaffold` take for `--spec-version` without `--spec`.
+ *
+ * Exit codes: `spec fetch` 0 success, 2 error; `diff` 0 nothing changed, 1 something did, 2 error.
+ */
+import type { Command } from "commander";
+import { existsSync, statSync } from "node:fs";
+import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, reportError, schemaInput, type CliIO } from "./cli.js";
+import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
+import { formatDiagnostic } from "./errors.js";
+import type { SchemaInput } from "./load/index.js";
+import { fetchSpec, LOCK_FILE_NAME } from "./spec/index.js";
+
+/** The flags that choose how a locked revision is read. */
+export interface LockedInputFlags {
+  offline?: boolean;
+  lock?: string;
+}
+
+/** Adds `--offline` and `--lock` to a command that reads a schema. */
+export function addLockedInputOptions(command: Command, offline = "with --spec-version alone: never use the network; the locked revision must be in the cache"): void {
+  command
+    .option("--offline", offline)
+    .option("--lock <file>", `the spec lock file (default: ./${LOCK_FILE_NAME})`);
+}
+
+interface FetchFlags extends LockedInputFlags {
+  ref?: string;
+  update?: boolean;
+  debug?: boolean;
+}
+
+interface DiffFlags extends LockedInputFlags {
+  spec?: string;
+  json?: boolean;
+  debug?: boolean;
+}
+
+/** Adds `spec fetch` and `diff` to the program. */
+export function addSpecCommands(program: Command, io: CliIO, setDebug: (debug: boolean) => void, setExit: (code: number) => void): void {
+  const spec = program.command("spec").description("follow the upstream spec: download and pin a revision");
+  const fetchCommand = spec
+    .command("fetch")
+    .description(`download the spec repository at a ref, pin it in ./${LOCK_FILE_NAME} and keep schema/ and docs/specification/ in the cache`)
+    .option("--ref <ref>", "a tag, branch or commit (default: the locked pins, or main when there is no lock)")
+    .option("--update", "move the pin to what the ref names now and rewrite the lock")
+    .option("--debug", "print stack traces for errors")
+    .addHelpText(
+      "after",
+      "\nEnvironment: MCP_SPEC_BASE_URL (archive base URL; the archive of ref R is <base>/R), MCP_SPEC_CACHE_DIR (cache folder).\n" +
+        "Exit codes: 0 success, 2 error.\n",
+    )
+    .action(async (flags: FetchFlags) => {
+      setDebug(Boolean(flags.debug));
+      setExit(await runFetch(flags, io));
+    });
+  addLockedInputOptions(fetchCommand, "never use the network: only check that the locked revisions are in the cache");
+
+  const diffCommand = program
+    .command("diff")
+    .description("what changed between two schemas in the protocol's terms: methods, types, error codes, _meta keys, capabilities, resultType values, protocol version")
+    .argument("<from>", "a schema.ts file, or a version name (of --spec <dir>, else of the locked spec revision)")
+    .argument("<to>", "the same, for the newer side")
+    .option("--spec <dir>", "a spec repository folder in which version names are read")
+    .option("--json", "print the diff as JSON (methods, types, errorCodes, metaKeys, capabilities, resultTypes, protocolVersion; each added/removed/changed)")
+    .option("--debug", "print stack traces for errors")
+    .addHelpText("after", "\nExit codes: 0 nothing changed, 1 something changed, 2 error.\nExample:\n  mcp-schema-codegen diff 2025-11-25 draft\n")
+    .action(async (from: string, to: string, flags: DiffFlags) => {
+      setDebug(Boolean(flags.debug));
+      setExit(await runDiff(from, to, flags, io));
+    });
+  addLockedInputOptions(diffCommand);
+}
+
+/** A `diff` side: an existing file is a schema file; a version name is read from `--spec` or the locked revision. */
+async function diffInput(side: string, flags: DiffFlags, io: CliIO): Promise<SchemaInput> {
+  const isFile = existsSync(side) && statSync(side).isFile();
+  if (isFile || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(side) || side.endsWith(".ts")) return { path: side };
+  return schemaInput({ specVersion: side, ...(flags.spec !== undefined ? { spec: flags.spec } : {}), ...(flags.offline ? { offline: true } : {}), ...(flags.lock !== undefined ? { lock: flags.lock } : {}) }, io);
+}
+
+async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): Promise<number> {
+  try {
+    const [a, b] = [schemaSnapshot(await diffInput(from, flags, io)), schemaSnapshot(await diffInput(to, flags, io))];
+    for (const w of [...a.warnings, ...b.warnings]) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
+    const diff = diffSnapshots(a.snapshot, b.snapshot);
+    io.stdout(flags.json ? `${JSON.stringify(diff, null, 2)}\n` : formatDiff(diff));
+    return hasChanges(diff) ? EXIT_DRIFT : EXIT_OK;
+  } catch (error) {
+    reportError(error, io, Boolean(flags.debug), "nothing was compared");
+    return EXIT_ERROR;
+  }
+}
+
+async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
+  try {
+    const fetched = await fetchSpec({
+      ...(flags.ref !== undefined ? { ref: flags.ref } : {}),
+      ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
+      ...(flags.update ? { update: true } : {}),
+      ...(flags.offline ? { offline: true } : {}),
+      onProgress: (line) => io.stderr(`${line}\n`),
+    });
+    for (const f of fetched) {
+      io.stdout(`${f.pin.ref} ${f.pin.commit} ${f.dir} (versions: ${Object.keys(f.pin.schemas).join(", ")})\n`);
+    }
+    return EXIT_OK;
+  } catch (error) {
+    reportError(error, io, Boolean(flags.debug), "nothing was cached");
+    return EXIT_ERROR;
+  }
+}

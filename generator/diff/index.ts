@@ -1,0 +1,282 @@
+/**
+ * `diff`: what changed between two schemas in the protocol's terms, from their
+ * {@link ProtocolSnapshot}s. The JSON shape ({@link ProtocolDiff}) is stable: seven sections,
+ * each with `added`, `removed` and `changed` lists, every list sorted by its key (method,
+ * type name, constant, `_meta` key, capability path, value) in code-unit order.
+ *
+ * `formatDiff` prints it for people, grouped by section; `hasChanges` is what the exit code
+ * follows (0 nothing changed, 1 something did).
+ */
+import { analyze } from "../analyze/index.js";
+import { protocolFacts } from "../analyze/protocol.js";
+import type { Diagnostic } from "../ir.js";
+import { loadSchema, type SchemaInput } from "../load/index.js";
+import { lowerSchema } from "../lower/index.js";
+import { protocolSnapshot, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
+
+export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
+
+/**
+ * Reads one schema as `generate` does (load, lower, analyze, with the default options and the
+ * prose rules its `LATEST_PROTOCOL_VERSION` selects) and returns its snapshot.
+ *
+ * @throws GeneratorError as `generate` does for a schema it cannot read.
+ */
+export function schemaSnapshot(input: SchemaInput): { snapshot: ProtocolSnapshot; warnings: Diagnostic[] } {
+  const ir = lowerSchema(loadSchema(input), { numberType: "integer" });
+  const model = analyze(ir);
+  const facts = protocolFacts(model, "auto");
+  return { snapshot: protocolSnapshot(model, facts), warnings: [...ir.warnings, ...facts.warnings] };
+}
+
+/** One section of the diff. */
+export interface Section<A, C> {
+  readonly added: readonly A[];
+  readonly removed: readonly A[];
+  readonly changed: readonly C[];
+}
+
+/** A field of a method row that changed. */
+export interface FieldChange {
+  readonly field: "kind" | "direction" | "params" | "results";
+  readonly from: string;
+  readonly to: string;
+}
+
+/** One change inside a type. `from`/`to` are type texts, tag values, or `null` for absent. */
+export type TypeChange =
+  | { readonly change: "kind"; readonly from: string; readonly to: string }
+  | { readonly change: "extends"; readonly from: readonly string[]; readonly to: readonly string[] }
+  | { readonly change: "alias-type"; readonly from: string; readonly to: string }
+  | { readonly change: "index-signature"; readonly from: string | null; readonly to: string | null }
+  | { readonly change: "property-added"; readonly property: string; readonly optional: boolean; readonly type: string }
+  | { readonly change: "property-removed"; readonly property: string }
+  | { readonly change: "required"; readonly property: string; readonly from: "optional" | "required"; readonly to: "optional" | "required" }
+  | { readonly change: "property-type"; readonly property: string; readonly from: string; readonly to: string }
+  | { readonly change: "constraint"; readonly property: string; readonly tag: string; readonly from: string | number | null; readonly to: string | number | null };
+
+/** The whole diff; see the module comment. */
+export interface ProtocolDiff {
+  readonly methods: Section<{ readonly method: string } & MethodSnapshot, { readonly method: string; readonly changes: readonly FieldChange[] }>;
+  readonly types: Section<{ readonly name: string; readonly kind: string }, { readonly name: string; readonly changes: readonly TypeChange[] }>;
+  readonly errorCodes: Section<{ readonly constant: string; readonly code: number }, { readonly constant: string; readonly from: number; readonly to: number }>;
+  readonly metaKeys: Section<{ readonly key: string; readonly required: boolean }, { readonly key: string; readonly from: "optional" | "required"; readonly to: "optional" | "required" }>;
+  readonly capabilities: Section<{ readonly path: string; readonly type: string }, { readonly path: string; readonly from: string; readonly to: string }>;
+  readonly resultTypes: Section<string, never>;
+  readonly protocolVersion: Section<string, { readonly from: string; readonly to: string }>;
+}
+
+const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Keys of two records: only in `to`, only in `from`, in both; each sorted. */
+function keys<T>(from: Readonly<Record<string, T>>, to: Readonly<Record<string, T>>): { added: string[]; removed: string[]; both: string[] } {
+  const a = new Set(Object.keys(from));
+  const b = new Set(Object.keys(to));
+  return {
+    added: [...b].filter((k) => !a.has(k)).sort(byCodeUnits),
+    removed: [...a].filter((k) => !b.has(k)).sort(byCodeUnits),
+    both: [...a].filter((k) => b.has(k)).sort(byCodeUnits),
+  };
+}
+
+function own<T>(record: Readonly<Record<string, T>>, key: string): T {
+  return Object.getOwnPropertyDescriptor(record, key)!.value as T;
+}
+
+const requiredness = (optional: boolean) => (optional ? "optional" : "required");
+
+function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnapshot): TypeChange[] {
+  const changes: TypeChange[] = [];
+  if (from.optional !== to.optional) changes.push({ change: "required", property: name, from: requiredness(from.optional), to: requiredness(to.optional) });
+  if (from.type !== to.type) changes.push({ change: "property-type", property: name, from: from.type, to: to.type });
+  const tags = keys(from.constraints ?? {}, to.constraints ?? {});
+  for (const tag of [...tags.added, ...tags.removed, ...tags.both].sort(byCodeUnits)) {
+    const a = from.constraints?.[tag] ?? null;
+    const b = to.constraints?.[tag] ?? null;
+    if (a !== b) changes.push({ change: "constraint", property: name, tag, from: a, to: b });
+  }
+  return changes;
+}
+
+function typeChanges(from: TypeSnapshot, to: TypeSnapshot): TypeChange[] {
+  if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
+  if (from.kind === "alias") return from.type === to.type ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
+  const changes: TypeChange[] = [];
+  const [ea, eb] = [from.extends ?? [], to.extends ?? []];
+  if (ea.join("\n") !== eb.join("\n")) changes.push({ change: "extends", from: ea, to: eb });
+  if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
+  const pa = from.properties ?? {};
+  const pb = to.properties ?? {};
+  const k = keys(pa, pb);
+  const perProperty = new Map<string, TypeChange[]>();
+  for (const p of k.added) {
+    const prop = own(pb, p);
+    perProperty.set(p, [{ change: "property-added", property: p, optional: prop.optional, type: prop.type }]);
+  }
+  for (const p of k.removed) perProperty.set(p, [{ change: "property-removed", property: p }]);
+  for (const p of k.both) perProperty.set(p, propertyChanges(p, own(pa, p), own(pb, p)));
+  for (const p of [...perProperty.keys()].sort(byCodeUnits)) changes.push(...perProperty.get(p)!);
+  return changes;
+}
+
+/** What changed from `from` to `to`. */
+export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): ProtocolDiff {
+  const m = keys(from.methods, to.methods);
+  const methodRow = (record: Readonly<Record<string, MethodSnapshot>>, method: string) => ({ method, ...own(record, method) });
+  const methodChanges = m.both.flatMap((method) => {
+    const [a, b] = [own(from.methods, method), own(to.methods, method)];
+    const changes: FieldChange[] = [];
+    for (const field of ["kind", "direction", "params"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
+    if (a.results.join(", ") !== b.results.join(", ")) changes.push({ field: "results", from: a.results.join(", "), to: b.results.join(", ") });
+    return changes.length > 0 ? [{ method, changes }] : [];
+  });
+
+  const t = keys(from.types, to.types);
+  const typeChangeList = t.both.flatMap((name) => {
+    const changes = typeChanges(own(from.types, name), own(to.types, name));
+    return changes.length > 0 ? [{ name, changes }] : [];
+  });
+
+  const e = keys(from.errorCodes, to.errorCodes);
+  const mk = keys(from.metaKeys, to.metaKeys);
+  const c = keys(from.capabilities, to.capabilities);
+  const ra = new Set(from.resultTypes);
+  const rb = new Set(to.resultTypes);
+  const pv = from.protocolVersion;
+  const pw = to.protocolVersion;
+  return {
+    methods: { added: m.added.map((k) => methodRow(to.methods, k)), removed: m.removed.map((k) => methodRow(from.methods, k)), changed: methodChanges },
+    types: {
+      added: t.added.map((name) => ({ name, kind: own(to.types, name).kind })),
+      removed: t.removed.map((name) => ({ name, kind: own(from.types, name).kind })),
+      changed: typeChangeList,
+    },
+    errorCodes: {
+      added: e.added.map((constant) => ({ constant, code: own(to.errorCodes, constant) })),
+      removed: e.removed.map((constant) => ({ constant, code: own(from.errorCodes, constant) })),
+      changed: e.both.filter((k) => own(from.errorCodes, k) !== own(to.errorCodes, k)).map((constant) => ({ constant, from: own(from.errorCodes, constant), to: own(to.errorCodes, constant) })),
+    },
+    metaKeys: {
+      added: mk.added.map((key) => ({ key, required: own(to.metaKeys, key).required })),
+      removed: mk.removed.map((key) => ({ key, required: own(from.metaKeys, key).required })),
+      changed: mk.both
+        .filter((k) => own(from.metaKeys, k).required !== own(to.metaKeys, k).required)
+        .map((key) => ({ key, from: requiredness(!own(from.metaKeys, key).required), to: requiredness(!own(to.metaKeys, key).required) })),
+    },
+    capabilities: {
+      added: c.added.map((path) => ({ path, type: own(to.capabilities, path) })),
+      removed: c.removed.map((path) => ({ path, type: own(from.capabilities, path) })),
+      changed: c.both.filter((k) => own(from.capabilities, k) !== own(to.capabilities, k)).map((path) => ({ path, from: own(from.capabilities, path), to: own(to.capabilities, path) })),
+    },
+    resultTypes: { added: [...rb].filter((v) => !ra.has(v)).sort(byCodeUnits), removed: [...ra].filter((v) => !rb.has(v)).sort(byCodeUnits), changed: [] },
+    protocolVersion: {
+      added: pv === undefined && pw !== undefined ? [pw] : [],
+      removed: pv !== undefined && pw === undefined ? [pv] : [],
+      changed: pv !== undefined && pw !== undefined && pv !== pw ? [{ from: pv, to: pw }] : [],
+    },
+  };
+}
+
+/** Whether anything changed. */
+export function hasChanges(diff: ProtocolDiff): boolean {
+  return Object.values(diff).some((s: Section<unknown, unknown>) => s.added.length + s.removed.length + s.changed.length > 0);
+}
+
+const SECTION_TITLES: Record<keyof ProtocolDiff, string> = {
+  protocolVersion: "protocol version",
+  methods: "methods",
+  types: "types",
+  errorCodes: "error codes",
+  metaKeys: "_meta keys",
+  capabilities: "capabilities",
+  resultTypes: "resultType values",
+};
+
+function counts(section: Section<unknown, unknown>): string {
+  return [
+    section.added.length ? `${section.added.length} added` : "",
+    section.removed.length ? `${section.removed.length} removed` : "",
+    section.changed.length ? `${section.changed.length} changed` : "",
+  ]
+    .filter(Boolean)
+    .join(", ");
+}
+
+const show = (v: string | number | null) => (v === null ? "(none)" : String(v));
+
+function typeChangeLine(change: TypeChange): string {
+  switch (change.change) {
+    case "kind":
+      return `kind: ${change.from} → ${change.to}`;
+    case "extends":
+      return `extends: ${change.from.join(", ") || "(nothing)"} → ${change.to.join(", ") || "(nothing)"}`;
+    case "alias-type":
+      return `type: ${change.from} → ${change.to}`;
+    case "index-signature":
+      return `index signature: ${show(change.from)} → ${show(change.to)}`;
+    case "property-added":
+      return `+ ${change.property}${change.optional ? "?" : ""}: ${change.type}`;
+    case "property-removed":
+      return `- ${change.property}`;
+    case "required":
+      return `~ ${change.property}: ${change.from} → ${change.to}`;
+    case "property-type":
+      return `~ ${change.property}: ${change.from} → ${change.to}`;
+    case "constraint":
+      return `~ ${change.property}: @${change.tag} ${show(change.from)} → ${show(change.to)}`;
+  }
+}
+
+/** The diff for people: one block per section that changed, `+` added, `-` removed, `~` changed. */
+export function formatDiff(diff: ProtocolDiff): string {
+  if (!hasChanges(diff)) return "no protocol changes\n";
+  const out: string[] = [];
+  for (const key of Object.keys(SECTION_TITLES) as (keyof ProtocolDiff)[]) {
+    const section = diff[key] as Section<unknown, unknown>;
+    const summary = counts(section);
+    if (!summary) continue;
+    out.push(`${SECTION_TITLES[key]}: ${summary}`);
+    switch (key) {
+      case "protocolVersion":
+        for (const v of diff.protocolVersion.added) out.push(`  + ${v}`);
+        for (const v of diff.protocolVersion.removed) out.push(`  - ${v}`);
+        for (const c of diff.protocolVersion.changed) out.push(`  ~ ${c.from} → ${c.to}`);
+        break;
+      case "methods":
+        for (const r of diff.methods.added) {
+          out.push(`  + ${r.method} (${r.kind}, ${r.direction}): params ${r.params}${r.results.length ? `; results ${r.results.join(", ")}` : ""}`);
+        }
+        for (const r of diff.methods.removed) out.push(`  - ${r.method} (${r.kind}, ${r.direction})`);
+        for (const c of diff.methods.changed) for (const f of c.changes) out.push(`  ~ ${c.method}: ${f.field} ${f.from} → ${f.to}`);
+        break;
+      case "types":
+        for (const r of diff.types.added) out.push(`  + ${r.name} (${r.kind})`);
+        for (const r of diff.types.removed) out.push(`  - ${r.name} (${r.kind})`);
+        for (const c of diff.types.changed) {
+          out.push(`  ~ ${c.name}`);
+          for (const change of c.changes) out.push(`      ${typeChangeLine(change)}`);
+        }
+        break;
+      case "errorCodes":
+        for (const r of diff.errorCodes.added) out.push(`  + ${r.constant} ${r.code}`);
+        for (const r of diff.errorCodes.removed) out.push(`  - ${r.constant} ${r.code}`);
+        for (const c of diff.errorCodes.changed) out.push(`  ~ ${c.constant}: ${c.from} → ${c.to}`);
+        break;
+      case "metaKeys":
+        for (const r of diff.metaKeys.added) out.push(`  + ${r.key}${r.required ? " (required)" : ""}`);
+        for (const r of diff.metaKeys.removed) out.push(`  - ${r.key}${r.required ? " (required)" : ""}`);
+        for (const c of diff.metaKeys.changed) out.push(`  ~ ${c.key}: ${c.from} → ${c.to}`);
+        break;
+      case "capabilities":
+        for (const r of diff.capabilities.added) out.push(`  + ${r.path}: ${r.type}`);
+        for (const r of diff.capabilities.removed) out.push(`  - ${r.path}: ${r.type}`);
+        for (const c of diff.capabilities.changed) out.push(`  ~ ${c.path}: ${c.from} → ${c.to}`);
+        break;
+      case "resultTypes":
+        for (const v of diff.resultTypes.added) out.push(`  + ${v}`);
+        for (const v of diff.resultTypes.removed) out.push(`  - ${v}`);
+        break;
+    }
+  }
+  return `${out.join("\n")}\n`;
+}

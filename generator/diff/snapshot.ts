@@ -1,0 +1,139 @@
+/**
+ * A schema's protocol, as plain JSON data to compare: what `diff` compares and what
+ * `generate` keeps in the output's manifest (so that `--check` can say what changed in the
+ * protocol's terms). Built from the analysed {@link Model} and its {@link ProtocolFacts};
+ * nothing is parsed again.
+ *
+ * Types keep their own properties only (inherited ones are compared where they are declared)
+ * and their `extends` list; type texts are one-line TypeScript without doc comments.
+ */
+import type { Model } from "../analyze/index.js";
+import type { ProtocolFacts } from "../analyze/protocol.js";
+import { printType } from "../emit/print-type.js";
+import type { Constraints, TypeExpr } from "../ir.js";
+
+/** One property of a type. */
+export interface PropertySnapshot {
+  readonly optional: boolean;
+  /** The type as one-line TypeScript. */
+  readonly type: string;
+  /** Constraint tags on it (`format`, `minimum`, `maximum`, `maxItems`, `pattern`), sorted by tag. */
+  readonly constraints?: Readonly<Record<string, string | number>>;
+}
+
+/** One interface or type alias. */
+export interface TypeSnapshot {
+  readonly kind: "interface" | "alias";
+  /** Interface: its `extends` list as written. */
+  readonly extends?: readonly string[];
+  /** Interface: its own properties by name. */
+  readonly properties?: Readonly<Record<string, PropertySnapshot>>;
+  /** Interface: the type of its string index signature, if it has one. */
+  readonly indexSignature?: string;
+  /** Alias: the aliased type as one-line TypeScript. */
+  readonly type?: string;
+}
+
+/** One row of the method table. */
+export interface MethodSnapshot {
+  readonly kind: string;
+  readonly direction: string;
+  /** The message type's `params` type (`CallToolRequestParams`, `…?` when optional), or `none`. */
+  readonly params: string;
+  readonly results: readonly string[];
+}
+
+/** Everything `diff` compares; every record is keyed and sorted by name. */
+export interface ProtocolSnapshot {
+  /** The schema's `LATEST_PROTOCOL_VERSION`, when it has one. */
+  readonly protocolVersion?: string;
+  readonly methods: Readonly<Record<string, MethodSnapshot>>;
+  readonly types: Readonly<Record<string, TypeSnapshot>>;
+  /** Error-code constants (and the prose rules' named codes) by constant name. */
+  readonly errorCodes: Readonly<Record<string, number>>;
+  /** Known `_meta` keys; `required` when a request, notification or result `_meta` shape requires it. */
+  readonly metaKeys: Readonly<Record<string, { readonly required: boolean }>>;
+  /** Capability fields by path (`server.tools.listChanged`): the field's type, `{…}` for an object whose fields are listed. */
+  readonly capabilities: Readonly<Record<string, string>>;
+  /** The `ResultType` values. */
+  readonly resultTypes: readonly string[];
+}
+
+const noDocs = () => "";
+
+/** A capability field whose value is an object with named fields (listed under it). */
+export const NESTED = "{…}";
+
+/** A type as one line of TypeScript. */
+export function typeText(type: TypeExpr): string {
+  return printType(type, noDocs).replace(/\s*\n\s*/g, " ").replace(/\{ \}/g, "{}");
+}
+
+/** The constraint tags on a type, its union members and its array elements' type (merged). */
+function constraintsOf(type: TypeExpr): Record<string, string | number> | undefined {
+  const found: Partial<Record<keyof Constraints, string | number>> = {};
+  const visit = (t: TypeExpr) => {
+    if ((t.kind === "keyword" || t.kind === "array") && t.constraints) Object.assign(found, t.constraints);
+    if (t.kind === "union") t.members.forEach(visit);
+  };
+  visit(type);
+  const keys = Object.keys(found).sort() as (keyof Constraints)[];
+  return keys.length > 0 ? Object.fromEntries(keys.map((k) => [k, found[k]!])) : undefined;
+}
+
+function sortedRecord<T>(entries: Iterable<[string, T]>): Record<string, T> {
+  return Object.fromEntries([...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** Capability fields of `ClientCapabilities` and `ServerCapabilities`, nested objects walked (4 levels at most). */
+function capabilities(model: Model): [string, string][] {
+  const fields: [string, string][] = [];
+  const walk = (prefix: string, type: TypeExpr, depth: number) => {
+    const resolved = model.resolve(type);
+    const shape = depth < 4 && (resolved.kind === "object" || resolved.kind === "ref") ? model.shapeOf(resolved) : undefined;
+    if (!shape || shape.indexSignature || shape.properties.length === 0) {
+      fields.push([prefix, typeText(type)]);
+      return;
+    }
+    fields.push([prefix, NESTED]);
+    for (const p of shape.properties) walk(`${prefix}.${p.name}`, p.type, depth + 1);
+  };
+  for (const [side, name] of [["client", "ClientCapabilities"], ["server", "ServerCapabilities"]] as const) {
+    const shape = model.declarations.has(name) ? model.shapeOf({ kind: "ref", name }) : undefined;
+    for (const p of shape?.properties ?? []) walk(`${side}.${p.name}`, p.type, 1);
+  }
+  return fields;
+}
+
+/** The snapshot of one analysed schema. */
+export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSnapshot {
+  const types: [string, TypeSnapshot][] = model.types.map((decl) => {
+    if (decl.kind === "alias") return [decl.name, { kind: "alias", type: typeText(decl.type) }];
+    const own = decl.type.properties.filter((p) => p.inheritedFrom === undefined);
+    const properties = sortedRecord(
+      own.map((p): [string, PropertySnapshot] => {
+        const constraints = constraintsOf(p.type);
+        return [p.name, { optional: p.optional, type: typeText(p.type), ...(constraints ? { constraints } : {}) }];
+      }),
+    );
+    const index = decl.type.indexSignature ? { indexSignature: typeText(decl.type.indexSignature) } : {};
+    return [decl.name, { kind: "interface", extends: decl.heritage, properties, ...index }];
+  });
+  const methods = facts.methods.map((m): [string, MethodSnapshot] => {
+    const params = model.shapeOf({ kind: "ref", name: m.messageType })?.properties.find((p) => p.name === "params");
+    return [m.method, { kind: m.kind, direction: m.direction, params: params ? `${typeText(params.type)}${params.optional ? "?" : ""}` : "none", results: m.results }];
+  });
+  const required = new Set(
+    [facts.requestMeta, facts.notificationMeta, facts.resultMeta].flatMap((shape) => shape?.properties.filter((p) => !p.optional).map((p) => p.name) ?? []),
+  );
+  const latest = model.declarations.get("LATEST_PROTOCOL_VERSION");
+  return {
+    ...(latest?.kind === "const" ? { protocolVersion: String(latest.value) } : {}),
+    methods: sortedRecord(methods),
+    types: sortedRecord(types),
+    errorCodes: sortedRecord(facts.errorCodes.map((e): [string, number] => [e.constant, e.code])),
+    metaKeys: sortedRecord(facts.metaKeys.map((k): [string, { required: boolean }] => [k.key, { required: required.has(k.key) }])),
+    capabilities: sortedRecord(capabilities(model)),
+    resultTypes: [...facts.resultTypes].sort(),
+  };
+}

@@ -1,0 +1,154 @@
+/**
+ * The spec repository's archive: checks every entry of a downloaded `.tar.gz` before
+ * anything is written, learns the commit it holds, then extracts the kept folders
+ * (`schema/`, `docs/specification/`) with `tar`'s own extractor.
+ *
+ * The resolved commit comes from, in this order: the pax global header's `comment` (what
+ * `git archive`, and so GitHub, writes there: the commit's full sha); the top folder's name
+ * when it ends in `-<40 hex digits>` (GitHub names it `<repo>-<ref>`); the requested ref when
+ * it is itself a full commit sha. An archive that gives none of them is refused (MCG502).
+ *
+ * Errors (GeneratorError): MCG502 an archive refused (not a tar.gz, entries outside one top
+ * folder, `..` or absolute paths, links or special files in a kept folder, an entry or the
+ * whole larger than the limits, no commit to be learnt).
+ */
+import { Parser, Unpack, type ReadEntry } from "tar";
+import { fail } from "../errors.js";
+
+/** The folders of the spec repository that are kept, relative to its root. */
+export const KEPT_FOLDERS = ["schema/", "docs/specification/"] as const;
+
+/** Limits on what an archive may hold. */
+export interface ArchiveLimits {
+  /** Largest entry in a kept folder, in bytes (the largest upstream file there is well under 1 MB). */
+  readonly maxEntryBytes: number;
+  /** Largest sum of all entry sizes, kept or not (a decompression bomb stops here). */
+  readonly maxTotalBytes: number;
+  /** Most entries. */
+  readonly maxEntries: number;
+}
+
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+  maxEntryBytes: 16 * 1024 * 1024,
+  maxTotalBytes: 1024 * 1024 * 1024,
+  maxEntries: 200_000,
+};
+
+/** What the check of an archive learnt. */
+export interface ArchiveInfo {
+  /** The commit the archive holds (40 hex digits, lowercase). */
+  readonly commit: string;
+  /** The top folder every entry sits in, without its `/`. */
+  readonly topFolder: string;
+  /** Files in the kept folders, relative to the repository root. */
+  readonly keptFiles: readonly string[];
+}
+
+const SHA = /^[0-9a-f]{40}$/;
+
+function refuse(url: string, reason: string): Error {
+  return fail("MCG502", `the archive from ${url} was refused: ${reason}; nothing was cached`);
+}
+
+/** Whether a repository-relative path lies in a kept folder. */
+export function isKept(path: string): boolean {
+  return KEPT_FOLDERS.some((folder) => path === folder.slice(0, -1) || path.startsWith(folder));
+}
+
+/** Splits an entry path into its top folder and the rest; refuses absolute paths, `..`, `\` and NUL. */
+function splitEntryPath(raw: string, url: string): { top: string; rest: string } {
+  const path = raw.replace(/\/+$/, "");
+  if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has an absolute path`);
+  if (/[\\\u0000]/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has a backslash or NUL in its path`);
+  const segments = path.split("/");
+  if (segments.some((s) => s === "..")) throw refuse(url, `entry ${JSON.stringify(raw)} climbs out of the archive's folder (..)`);
+  const [top, ...rest] = segments.filter((s) => s !== "" && s !== ".");
+  if (top === undefined) throw refuse(url, `entry ${JSON.stringify(raw)} has an empty path`);
+  return { top, rest: rest.join("/") };
+}
+
+/**
+ * Reads every entry of `archive` (a gzip-compressed tar) and checks it against the rules
+ * above. `requestedRef` is used for the commit only when the archive names none.
+ *
+ * @throws GeneratorError MCG502 naming the first entry refused and why.
+ */
+export async function checkArchive(archive: Buffer, url: string, requestedRef: string, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<ArchiveInfo> {
+  let topFolder: string | undefined;
+  let comment: string | undefined;
+  let entries = 0;
+  let total = 0;
+  const keptFiles: string[] = [];
+  let problem: Error | undefined;
+  const parser = new Parser({
+    strict: true,
+    onReadEntry: (entry: ReadEntry) => {
+      entry.resume();
+      if (problem) return;
+      try {
+        const c = entry.globalExtended?.comment?.trim().toLowerCase();
+        if (comment === undefined && c !== undefined && SHA.test(c)) comment = c;
+        if (++entries > limits.maxEntries) throw refuse(url, `it holds more than ${limits.maxEntries} entries`);
+        const { top, rest } = splitEntryPath(entry.path, url);
+        if (topFolder === undefined) topFolder = top;
+        else if (top !== topFolder) throw refuse(url, `entry ${JSON.stringify(entry.path)} is outside the top folder ${topFolder}/`);
+        const size = entry.size ?? 0;
+        total += size;
+        if (total > limits.maxTotalBytes) throw refuse(url, `its entries add up to more than ${limits.maxTotalBytes} bytes`);
+        if (!isKept(rest)) return;
+        if (entry.type === "SymbolicLink" || entry.type === "Link") {
+          throw refuse(url, `entry ${JSON.stringify(entry.path)} is a ${entry.type === "Link" ? "hard" : "symbolic"} link (links are not extracted)`);
+        }
+        if (entry.type === "Directory") return;
+        if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
+          throw refuse(url, `entry ${JSON.stringify(entry.path)} is a ${entry.type}, not a file or folder`);
+        }
+        if (size > limits.maxEntryBytes) throw refuse(url, `entry ${JSON.stringify(entry.path)} is ${size} bytes; the limit is ${limits.maxEntryBytes}`);
+        keptFiles.push(rest);
+      } catch (error) {
+        problem = error as Error;
+        parser.abort(problem);
+      }
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    parser.on("error", (error: Error) => reject(problem ?? refuse(url, `it is not a readable tar.gz (${error.message})`)));
+    parser.on("end", () => resolve());
+    parser.end(archive);
+  });
+  if (problem) throw problem;
+  if (topFolder === undefined) throw refuse(url, "it holds no entries");
+  if (keptFiles.length === 0) throw refuse(url, `it holds no ${KEPT_FOLDERS.join(" or ")} folder: is it the spec repository?`);
+  const fromFolder = /-([0-9a-f]{40})$/.exec(topFolder)?.[1];
+  const commit = comment ?? fromFolder ?? (SHA.test(requestedRef) ? requestedRef : undefined);
+  if (commit === undefined) {
+    throw refuse(url, `it names no commit (no pax comment, and the top folder ${topFolder}/ does not end in one)`);
+  }
+  return { commit, topFolder, keptFiles: keptFiles.sort() };
+}
+
+/**
+ * Extracts the kept folders of an archive that {@link checkArchive} accepted into `dir`
+ * (which must exist and be empty), with the top folder stripped. Only files and folders are
+ * written; modes are the process's defaults, owners and times are not restored.
+ */
+export async function extractArchive(archive: Buffer, dir: string): Promise<void> {
+  const unpack = new Unpack({
+    cwd: dir,
+    strip: 1,
+    strict: true,
+    preservePaths: false,
+    preserveOwner: false,
+    noMtime: true,
+    filter: (path: string, entry: ReadEntry | import("node:fs").Stats) => {
+      const type = "type" in entry ? entry.type : undefined;
+      const rest = path.split("/").slice(1).join("/");
+      return isKept(rest) && (type === "File" || type === "OldFile" || type === "ContiguousFile" || type === "Directory");
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    unpack.on("error", reject);
+    unpack.on("close", () => resolve());
+    unpack.end(archive);
+  });
+}

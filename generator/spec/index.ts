@@ -1,0 +1,481 @@
+/**
+ * Following the upstream spec: `spec fetch` downloads the spec repository
+ * (`modelcontextprotocol/modelcontextprotocol`) as one `.tar.gz` for a ref, pins it in a
+ * lock file and keeps `schema/` and `docs/specification/` in a per-commit cache folder;
+ * `--spec-version <v>` without `--spec` then reads the locked revision from that cache.
+ *
+ * Lock file (`mcp-spec.lock.json` in the user's project), one pin per revision followed;
+ * the first pin is the one `--spec-version` reads:
+ *
+ * ```json
+ * { "lockVersion": 1, "repository": "modelcontextprotocol/modelcontextprotocol",
+ *   "pins": [{ "ref": "main", "commit": "<40 hex>", "schemas": { "draft": "<sha256 of schema/draft/schema.ts>", … } }] }
+ * ```
+ *
+ * The lock keeps the sha256 of every `schema.ts` (hosted archives are not byte-stable, their
+ * contents are): written on the first fetch, enforced after (a pinned revision is always
+ * downloaded by its commit), changed only with `update`.
+ *
+ * Environment: `MCP_SPEC_BASE_URL` replaces the archive base URL (default {@link DEFAULT_BASE_URL};
+ * the archive of ref R is `<base>/<R>`); `MCP_SPEC_CACHE_DIR` replaces the cache folder (default
+ * `$XDG_CACHE_HOME/mcp-schema-codegen/spec`, else `~/.cache/mcp-schema-codegen/spec`). A
+ * revision's folder is `<cache>/<commit>/`, built in a temporary folder beside it and renamed
+ * into place, so it is complete or absent.
+ *
+ * Errors (GeneratorError): MCG501 the download failed (network, HTTP status, truncated, too
+ * large, timed out; the URL and the alternatives `--spec <clone>` and `--schema <file>` are
+ * named); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
+ * differs from the lock (nothing cached); MCG504 a lock file that cannot be read or used, or a
+ * ref other than the locked one without `update`; MCG505 `offline` and the revision is not
+ * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step failed.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { fail, GeneratorError } from "../errors.js";
+import { writeFileAtomic } from "../write.js";
+import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, type ArchiveLimits } from "./archive.js";
+
+export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive.js";
+
+export const SPEC_REPOSITORY = "modelcontextprotocol/modelcontextprotocol";
+/** Where archives come from: `<base>/<ref>` is the `.tar.gz` of `ref`. */
+export const DEFAULT_BASE_URL = `https://codeload.github.com/${SPEC_REPOSITORY}/tar.gz`;
+export const LOCK_FILE_NAME = "mcp-spec.lock.json";
+/** Largest download accepted, in bytes (the repository's archive is a few MB). */
+export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
+/** How long one download may take, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 120_000;
+const ALTERNATIVES = "give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>";
+
+/** One followed revision. */
+export interface SpecPin {
+  /** The ref asked for: a tag, branch or commit. */
+  readonly ref: string;
+  /** The commit it resolved to. */
+  readonly commit: string;
+  /** sha256 (hex) of `schema/<version>/schema.ts`, by version folder name, sorted. */
+  readonly schemas: Readonly<Record<string, string>>;
+}
+
+/** The lock file's contents. */
+export interface SpecLock {
+  readonly lockVersion: 1;
+  readonly repository: string;
+  readonly pins: readonly SpecPin[];
+}
+
+/** Where things are; every field has a default from the environment. */
+export interface SpecLocation {
+  /** The lock file. Default: `mcp-spec.lock.json` in the current folder. */
+  readonly lockFile?: string;
+  /** The cache folder holding one folder per commit. */
+  readonly cacheDir?: string;
+  /** The archive base URL. */
+  readonly baseUrl?: string;
+}
+
+export interface FetchOptions extends SpecLocation {
+  /** The ref to follow; default: every locked pin, or `main` when there is no lock. */
+  readonly ref?: string;
+  /** Move the pin (of `ref`, or every pin) to what its ref names now, rewriting the lock. */
+  readonly update?: boolean;
+  /** Never use the network: only check that the locked revisions are cached. */
+  readonly offline?: boolean;
+  readonly timeoutMs?: number;
+  readonly limits?: ArchiveLimits;
+  /** Progress lines (what is downloaded, what was found in the cache). */
+  readonly onProgress?: (line: string) => void;
+}
+
+/** What one fetched (or found) pin gave. */
+export interface FetchedSpec {
+  readonly pin: SpecPin;
+  /** The revision's folder in the cache: a spec repository folder (`schema/`, `docs/specification/`). */
+  readonly dir: string;
+  /** Whether it was downloaded now (false: found in the cache). */
+  readonly downloaded: boolean;
+  /** Whether the lock was written. */
+  readonly lockWritten: boolean;
+}
+
+/** The cache folder: `MCP_SPEC_CACHE_DIR`, else the XDG cache location. */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MCP_SPEC_CACHE_DIR) return resolve(env.MCP_SPEC_CACHE_DIR);
+  const xdg = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/") ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
+  return join(xdg, "mcp-schema-codegen", "spec");
+}
+
+function located(location: SpecLocation): Required<SpecLocation> {
+  return {
+    lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME),
+    cacheDir: resolve(location.cacheDir ?? defaultCacheDir()),
+    baseUrl: (location.baseUrl ?? process.env.MCP_SPEC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+  };
+}
+
+/** The archive URL of `ref` (each path segment encoded; a branch may hold `/`). */
+export function archiveUrl(baseUrl: string, ref: string): string {
+  return `${baseUrl}/${ref.split("/").map(encodeURIComponent).join("/")}`;
+}
+
+/** A ref as git allows it, without what would escape a URL path: no `..`, no leading `-` or `/`. */
+function checkRef(ref: string): void {
+  if (!/^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(ref) || ref.includes("..") || ref.endsWith("/") || ref.length > 200) {
+    throw fail("MCG001", `--ref ${JSON.stringify(ref)} is not a tag, branch or commit name`);
+  }
+}
+
+// ---- lock file -----------------------------------------------------------------------
+
+/** Reads the lock file; `undefined` when there is none. @throws MCG504 when it cannot be read or has the wrong shape. */
+export function readLock(lockFile: string): SpecLock | undefined {
+  if (!existsSync(lockFile)) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(lockFile, "utf8"));
+  } catch (error) {
+    throw fail("MCG504", `the lock file ${lockFile} is not readable JSON (${(error as Error).message}); fix it, or delete it and run \`spec fetch\``);
+  }
+  const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`spec fetch\``);
+  if (typeof data !== "object" || data === null) throw bad("is not an object");
+  const lock = data as Partial<SpecLock>;
+  if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`);
+  if (!Array.isArray(lock.pins) || lock.pins.length === 0) throw bad("has no pins");
+  for (const [i, pin] of lock.pins.entries()) {
+    const p = pin as Partial<SpecPin> | null;
+    if (!p || typeof p.ref !== "string" || typeof p.commit !== "string" || !/^[0-9a-f]{40}$/.test(p.commit)) throw bad(`has a pin (${i}) without a ref and a 40-digit commit`);
+    if (typeof p.schemas !== "object" || p.schemas === null || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
+      throw bad(`has a pin (${i}) whose schemas are not sha256 digests by version`);
+    }
+  }
+  return { lockVersion: 1, repository: typeof lock.repository === "string" ? lock.repository : SPEC_REPOSITORY, pins: lock.pins };
+}
+
+function writeLock(lockFile: string, lock: SpecLock): void {
+  writeFileAtomic(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+// ---- cache ---------------------------------------------------------------------------
+
+/** sha256 of every `schema/<version>/schema.ts` under `dir`, by version, sorted. */
+export function schemaDigests(dir: string): Record<string, string> {
+  const digests: Record<string, string> = {};
+  const schemaDir = join(dir, "schema");
+  if (!existsSync(schemaDir)) return digests;
+  for (const version of readdirSync(schemaDir).sort()) {
+    const file = join(schemaDir, version, "schema.ts");
+    if (existsSync(file) && statSync(file).isFile()) digests[version] = createHash("sha256").update(readFileSync(file)).digest("hex");
+  }
+  return digests;
+}
+
+/**
+ * The locked versions whose digest differs from the one found, as `schema/draft/schema.ts:
+ * locked …, got …` lines. A version the lock does not name is never read (MCG506), so it is
+ * not compared.
+ */
+function digestMismatches(locked: Readonly<Record<string, string>>, found: Readonly<Record<string, string>>, labels: readonly [string, string] = ["locked", "got"]): string[] {
+  const versions = Object.keys(locked).sort();
+  return versions
+    .filter((v) => locked[v] !== found[v])
+    .map((v) => `schema/${v}/schema.ts: ${labels[0]} ${locked[v] ?? "(absent)"}, ${labels[1]} ${found[v] ?? "(absent)"}`);
+}
+
+/** The cache folder of a commit, or `undefined` when it is not cached. */
+function cachedDir(cacheDir: string, commit: string): string | undefined {
+  const dir = join(cacheDir, commit);
+  return existsSync(join(dir, "schema")) ? dir : undefined;
+}
+
+function fsStep<T>(what: string, path: string, step: () => T): T {
+  try {
+    return step();
+  } catch (error) {
+    if (error instanceof GeneratorError) throw error;
+    throw fail("MCG403", `cannot ${what} ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+// ---- download ------------------------------------------------------------------------
+
+/**
+ * GETs `url` into memory, at most {@link MAX_ARCHIVE_BYTES}. A connection reset before the
+ * response starts (a kept-alive connection the server closed at that moment) is retried once.
+ *
+ * @throws MCG501 naming the URL and the alternatives.
+ */
+async function download(url: string, timeoutMs: number): Promise<Buffer> {
+  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${ALTERNATIVES}`);
+  let response: Response | undefined;
+  const signal = AbortSignal.timeout(timeoutMs);
+  for (let attempt = 1; response === undefined; attempt++) {
+    try {
+      response = await fetch(url, { redirect: "follow", signal });
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (attempt === 1 && (code === "ECONNRESET" || code === "UND_ERR_SOCKET")) continue;
+      throw failed(networkReason(error, timeoutMs));
+    }
+  }
+  if (!response.ok) {
+    await response.body?.cancel().catch(() => undefined);
+    throw failed(`HTTP ${response.status}${response.status === 404 ? " (no such ref?)" : ""}`);
+  }
+  const declared = Number(response.headers.get("content-length") ?? NaN);
+  if (declared > MAX_ARCHIVE_BYTES) {
+    await response.body?.cancel().catch(() => undefined);
+    throw failed(`it is ${declared} bytes; the limit is ${MAX_ARCHIVE_BYTES}`);
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of response.body ?? []) {
+      size += chunk.length;
+      if (size > MAX_ARCHIVE_BYTES) throw failed(`it is larger than ${MAX_ARCHIVE_BYTES} bytes`);
+      chunks.push(Buffer.from(chunk));
+    }
+  } catch (error) {
+    if (error instanceof GeneratorError) throw error;
+    throw failed(`the download broke off after ${size} bytes (${networkReason(error, timeoutMs)})`);
+  }
+  if (Number.isFinite(declared) && size !== declared) throw failed(`the download broke off after ${size} of ${declared} bytes`);
+  return Buffer.concat(chunks);
+}
+
+/** A network error's reason in a few words: `ECONNREFUSED`, `timed out after 120 s`, … */
+function networkReason(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (e.name === "TimeoutError" || e.name === "AbortError") return `timed out after ${timeoutMs / 1000} s`;
+  if (e.cause?.code === "UND_ERR_SOCKET") return "the server closed the connection without an answer (UND_ERR_SOCKET)";
+  return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
+}
+
+// ---- fetch ---------------------------------------------------------------------------
+
+/**
+ * Downloads (or finds in the cache) the revisions to follow, checks them against the lock and
+ * writes the lock when it is new or `update` is given. See the module comment for the rules.
+ *
+ * @returns one {@link FetchedSpec} per pin handled, in lock order.
+ * @throws GeneratorError MCG001 a bad ref, MCG403, MCG501–MCG505.
+ */
+export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec[]> {
+  const where = located(options);
+  if (options.ref !== undefined) checkRef(options.ref);
+  const lock = readLock(where.lockFile);
+  const progress = options.onProgress ?? (() => {});
+
+  // Which pins to handle, and whether each is downloaded by its commit (enforced) or by its ref (new or updated).
+  interface Job {
+    readonly ref: string;
+    readonly locked?: SpecPin;
+    readonly index: number;
+  }
+  let jobs: Job[];
+  if (!lock) {
+    if (options.offline) throw fail("MCG505", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`spec fetch\` once with the network, or ${ALTERNATIVES}`);
+    jobs = [{ ref: options.ref ?? "main", index: 0 }];
+  } else if (options.ref === undefined) {
+    jobs = lock.pins.map((pin, index) => ({ ref: pin.ref, locked: pin, index }));
+  } else {
+    const index = lock.pins.findIndex((p) => p.ref === options.ref || p.commit === options.ref);
+    if (index < 0 && !options.update) {
+      const pinned = lock.pins.map((p) => `${p.ref} (${p.commit})`).join(", ");
+      throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${options.ref}; run \`spec fetch --ref ${options.ref} --update\` to move the first pin`);
+    }
+    jobs = [{ ref: options.ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}) }];
+  }
+
+  const results: FetchedSpec[] = [];
+  const pins = [...(lock?.pins ?? [])];
+  let lockChanged = !lock;
+  for (const job of jobs) {
+    const enforce = job.locked !== undefined && !options.update;
+    if (enforce) {
+      const cached = cachedDir(where.cacheDir, job.locked!.commit);
+      if (cached) {
+        const mismatches = digestMismatches(job.locked!.schemas, schemaDigests(cached));
+        if (mismatches.length > 0) {
+          throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; delete that folder and fetch again`);
+        }
+        progress(`${job.locked!.ref}: ${job.locked!.commit} found in the cache ${cached}`);
+        results.push({ pin: job.locked!, dir: cached, downloaded: false, lockWritten: false });
+        continue;
+      }
+    }
+    const ref = enforce ? job.locked!.commit : job.ref;
+    const url = archiveUrl(where.baseUrl, ref);
+    if (options.offline) {
+      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${url}); run without --offline, or ${ALTERNATIVES}`);
+    }
+    progress(`${job.ref}: downloading ${url}`);
+    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
+    if (enforce && info.commit !== job.locked!.commit) {
+      throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
+    }
+    const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
+      if (!enforce) return;
+      const mismatches = digestMismatches(job.locked!.schemas, digests);
+      if (mismatches.length > 0) {
+        throw fail("MCG503", `the archive from ${url} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached`);
+      }
+    });
+    const pin: SpecPin = enforce ? job.locked! : { ref: job.ref, commit: info.commit, schemas: digests };
+    if (!enforce) {
+      pins[job.index] = pin;
+      lockChanged = true;
+    }
+    progress(`${job.ref}: ${info.commit} cached in ${dir}`);
+    results.push({ pin, dir, downloaded: true, lockWritten: false });
+  }
+  if (lockChanged) {
+    writeLock(where.lockFile, { lockVersion: 1, repository: lock?.repository ?? SPEC_REPOSITORY, pins });
+    progress(`${where.lockFile} written`);
+    return results.map((r) => ({ ...r, lockWritten: true }));
+  }
+  return results;
+}
+
+/**
+ * Extracts `archive` into `<cacheDir>/<commit>` atomically: a temporary folder beside it,
+ * checked with `check` (which throws to refuse), then renamed. When another run put the same
+ * commit in place first, its folder is kept if it holds the same `schema.ts` files.
+ *
+ * @returns the folder and the digests of its `schema.ts` files.
+ * @throws GeneratorError MCG502 (extraction failed), what `check` throws, MCG503 (the cached
+ *   folder of that commit differs from the archive), MCG403.
+ */
+async function install(
+  cacheDir: string,
+  commit: string,
+  archive: Buffer,
+  check: (digests: Record<string, string>) => void,
+): Promise<{ dir: string; digests: Record<string, string> }> {
+  const target = join(cacheDir, commit);
+  fsStep("create the cache folder", cacheDir, () => mkdirSync(cacheDir, { recursive: true }));
+  removeAbandoned(cacheDir);
+  const temp = join(cacheDir, `.tmp-${commit}-${process.pid}-${randomBytes(4).toString("hex")}`);
+  fsStep("create", temp, () => mkdirSync(temp));
+  try {
+    try {
+      await extractArchive(archive, temp);
+    } catch (error) {
+      throw fail("MCG502", `the archive could not be extracted (${(error as Error).message}); nothing was cached`);
+    }
+    const digests = schemaDigests(temp);
+    check(digests);
+    const keepExisting = () => {
+      const mismatches = digestMismatches(digests, schemaDigests(target), ["archive", "cached"]);
+      if (mismatches.length > 0) {
+        throw fail("MCG503", `the cached folder ${target} differs from the archive of its commit (${mismatches.join("; ")}); delete it and fetch again`);
+      }
+      return { dir: target, digests };
+    };
+    if (existsSync(target)) return keepExisting();
+    try {
+      renameSync(temp, target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // Another run renamed the same commit into place between our check and our rename.
+      if ((code === "ENOTEMPTY" || code === "EEXIST") && existsSync(target)) return keepExisting();
+      throw fail("MCG403", `cannot rename ${temp} to ${target}: ${code ?? (error as Error).message}`);
+    }
+    return { dir: target, digests };
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
+}
+
+/** Removes temporary folders that killed runs left in the cache (`.tmp-<commit>-<pid>-<hex>` of a pid no longer alive). */
+function removeAbandoned(cacheDir: string): void {
+  for (const name of readdirSync(cacheDir)) {
+    const pid = Number(/^\.tmp-[0-9a-f]{40}-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(cacheDir, name), { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+// ---- reading the locked revision -------------------------------------------------------
+
+export interface LockedSpecOptions extends SpecLocation {
+  readonly offline?: boolean;
+  readonly timeoutMs?: number;
+  readonly onProgress?: (line: string) => void;
+}
+
+/**
+ * The spec folder of the lock's first pin, fetched into the cache when it is not there (unless
+ * `offline`), checked against the lock, and holding `version` when one is given.
+ *
+ * @throws GeneratorError MCG504 no lock file (naming `spec fetch` and the alternatives), MCG506
+ *   a version the revision lacks, and what {@link fetchSpec} throws.
+ */
+export async function lockedSpecDir(version: string | undefined, options: LockedSpecOptions = {}): Promise<string> {
+  const where = located(options);
+  const lock = readLock(where.lockFile);
+  if (!lock) {
+    throw fail("MCG504", `no lock file ${where.lockFile}: run \`mcp-schema-codegen spec fetch\` to pin a spec revision, or ${ALTERNATIVES}`);
+  }
+  const pin = lock.pins[0]!;
+  if (version !== undefined && !Object.hasOwn(pin.schemas, version)) {
+    throw fail("MCG506", `the locked spec revision ${pin.commit} (${where.lockFile}) has no version ${version}; versions there: ${Object.keys(pin.schemas).sort().join(", ")}`);
+  }
+  const [fetched] = await fetchSpec({ ...where, ref: pin.ref, ...(options.offline ? { offline: true } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  return fetched!.dir;
+}
+
+// ---- this repository's own corpus --------------------------------------------------------
+
+/** Where a spec corpus was found: the folder of each pin (the first is the main one). */
+export interface Corpus {
+  /** `environment`: the folder the caller named; `cache`: the lock's revisions in the cache. */
+  readonly source: "environment" | "cache";
+  readonly dirs: readonly string[];
+}
+
+/**
+ * The spec corpus a repository's scripts and tests read (this one's `npm run generate` and
+ * `npm test`): `specDir` when it exists (the caller passes `$MCP_SPEC_DIR` or its default, and
+ * `besides` the folders of the other pins, when they exist beside it); otherwise every pin of
+ * `lockFile`, fetched into the cache when missing (unless `offline`).
+ *
+ * @throws GeneratorError MCG507, one message naming both ways to provide the spec, with the
+ *   reason the locked revision could not be had.
+ */
+export async function findCorpus(
+  specDir: string,
+  options: LockedSpecOptions & { readonly besides?: readonly string[]; readonly variable?: string },
+): Promise<Corpus> {
+  if (existsSync(join(specDir, "schema"))) {
+    return { source: "environment", dirs: [specDir, ...(options.besides ?? []).filter((d) => existsSync(d))] };
+  }
+  const where = located(options);
+  try {
+    const fetched = await fetchSpec({
+      ...where,
+      ...(options.offline ? { offline: true } : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+      ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    });
+    return { source: "cache", dirs: fetched.map((f) => f.dir) };
+  } catch (error) {
+    if (!(error instanceof GeneratorError)) throw error;
+    const reason = error.diagnostics.map((d) => `${d.code} ${d.message}`).join("; ");
+    throw fail(
+      "MCG507",
+      `no spec corpus: ${options.variable ?? "the spec folder"} ${specDir} does not exist, and the revisions pinned in ${where.lockFile} could not be had (${reason}). ` +
+        `Either set ${options.variable ?? "the spec folder"} to a spec repository folder (one holding schema/<version>/schema.ts), or connect to the internet so that the pinned revisions are downloaded into ${where.cacheDir}`,
+    );
+  }
+}

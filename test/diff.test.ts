@@ -1,0 +1,460 @@
+/**
+ * `diff` (issue 12, part 3) and `generate --check` explaining drift (part 4). A fixture pair of
+ * our own (`test/diff-fixtures/before.ts` → `after.ts`, one known change of every kind) gives
+ * exact JSON and text; the real 2025-11-25 → draft pair is spot-checked against facts read from
+ * the two schema.ts files themselves.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { cli } from "./support/cli.js";
+import { ROOT, SPEC_DIR, scratchDir } from "./support/corpus.js";
+
+const BEFORE = join(ROOT, "test", "diff-fixtures", "before.ts");
+const AFTER = join(ROOT, "test", "diff-fixtures", "after.ts");
+
+const EXPECTED_JSON = {
+  "methods": {
+    "added": [
+      {
+        "method": "resources/read",
+        "kind": "request",
+        "direction": "client-to-server",
+        "params": "ReadResourceRequestParams",
+        "results": [
+          "ReadResourceResult"
+        ]
+      }
+    ],
+    "removed": [
+      {
+        "method": "ping",
+        "kind": "request",
+        "direction": "client-to-server",
+        "params": "RequestParams?",
+        "results": []
+      }
+    ],
+    "changed": [
+      {
+        "method": "tools/list",
+        "changes": [
+          {
+            "field": "params",
+            "from": "RequestParams?",
+            "to": "RequestParams"
+          }
+        ]
+      }
+    ]
+  },
+  "types": {
+    "added": [
+      {
+        "name": "ReadResourceRequest",
+        "kind": "interface"
+      },
+      {
+        "name": "ReadResourceRequestParams",
+        "kind": "interface"
+      },
+      {
+        "name": "ReadResourceResult",
+        "kind": "interface"
+      },
+      {
+        "name": "ToolName",
+        "kind": "alias"
+      }
+    ],
+    "removed": [
+      {
+        "name": "Legacy",
+        "kind": "interface"
+      },
+      {
+        "name": "PingRequest",
+        "kind": "interface"
+      }
+    ],
+    "changed": [
+      {
+        "name": "ClientCapabilities",
+        "changes": [
+          {
+            "change": "property-type",
+            "property": "roots",
+            "from": "{ listChanged?: boolean; }",
+            "to": "{}"
+          }
+        ]
+      },
+      {
+        "name": "ClientRequest",
+        "changes": [
+          {
+            "change": "alias-type",
+            "from": "ListToolsRequest | CallToolRequest | PingRequest",
+            "to": "ListToolsRequest | CallToolRequest | ReadResourceRequest"
+          }
+        ]
+      },
+      {
+        "name": "ListToolsRequest",
+        "changes": [
+          {
+            "change": "required",
+            "property": "params",
+            "from": "optional",
+            "to": "required"
+          }
+        ]
+      },
+      {
+        "name": "RequestMetaObject",
+        "changes": [
+          {
+            "change": "required",
+            "property": "io.modelcontextprotocol/clientInfo",
+            "from": "optional",
+            "to": "required"
+          },
+          {
+            "change": "property-removed",
+            "property": "progressToken"
+          },
+          {
+            "change": "property-added",
+            "property": "traceparent",
+            "optional": true,
+            "type": "string"
+          }
+        ]
+      },
+      {
+        "name": "ResultType",
+        "changes": [
+          {
+            "change": "alias-type",
+            "from": "\"complete\"",
+            "to": "\"complete\" | \"input_required\""
+          }
+        ]
+      },
+      {
+        "name": "ServerCapabilities",
+        "changes": [
+          {
+            "change": "property-added",
+            "property": "resources",
+            "optional": true,
+            "type": "{ subscribe?: boolean; }"
+          }
+        ]
+      },
+      {
+        "name": "Tool",
+        "changes": [
+          {
+            "change": "property-added",
+            "property": "description",
+            "optional": true,
+            "type": "string"
+          },
+          {
+            "change": "constraint",
+            "property": "icon",
+            "tag": "format",
+            "from": "uri",
+            "to": "uri-reference"
+          },
+          {
+            "change": "property-type",
+            "property": "name",
+            "from": "string",
+            "to": "ToolName"
+          },
+          {
+            "change": "constraint",
+            "property": "priority",
+            "tag": "maximum",
+            "from": 10,
+            "to": 100
+          },
+          {
+            "change": "required",
+            "property": "title",
+            "from": "optional",
+            "to": "required"
+          }
+        ]
+      }
+    ]
+  },
+  "errorCodes": {
+    "added": [
+      {
+        "constant": "RESOURCE_GONE",
+        "code": -32031
+      }
+    ],
+    "removed": [
+      {
+        "constant": "OLD_CODE",
+        "code": -32001
+      }
+    ],
+    "changed": [
+      {
+        "constant": "HEADER_MISMATCH",
+        "from": -32020,
+        "to": -32030
+      }
+    ]
+  },
+  "metaKeys": {
+    "added": [
+      {
+        "key": "traceparent",
+        "required": false
+      }
+    ],
+    "removed": [
+      {
+        "key": "progressToken",
+        "required": false
+      }
+    ],
+    "changed": [
+      {
+        "key": "io.modelcontextprotocol/clientInfo",
+        "from": "optional",
+        "to": "required"
+      }
+    ]
+  },
+  "capabilities": {
+    "added": [
+      {
+        "path": "server.resources",
+        "type": "{…}"
+      },
+      {
+        "path": "server.resources.subscribe",
+        "type": "boolean"
+      }
+    ],
+    "removed": [
+      {
+        "path": "client.roots.listChanged",
+        "type": "boolean"
+      }
+    ],
+    "changed": [
+      {
+        "path": "client.roots",
+        "from": "{…}",
+        "to": "{}"
+      }
+    ]
+  },
+  "resultTypes": {
+    "added": [
+      "input_required"
+    ],
+    "removed": [],
+    "changed": []
+  },
+  "protocolVersion": {
+    "added": [],
+    "removed": [],
+    "changed": [
+      {
+        "from": "2026-07-28",
+        "to": "2026-09-01"
+      }
+    ]
+  }
+};
+
+const EXPECTED_TEXT = [
+  "protocol version: 1 changed",
+  "  ~ 2026-07-28 → 2026-09-01",
+  "methods: 1 added, 1 removed, 1 changed",
+  "  + resources/read (request, client-to-server): params ReadResourceRequestParams; results ReadResourceResult",
+  "  - ping (request, client-to-server)",
+  "  ~ tools/list: params RequestParams? → RequestParams",
+  "types: 4 added, 2 removed, 7 changed",
+  "  + ReadResourceRequest (interface)",
+  "  + ReadResourceRequestParams (interface)",
+  "  + ReadResourceResult (interface)",
+  "  + ToolName (alias)",
+  "  - Legacy (interface)",
+  "  - PingRequest (interface)",
+  "  ~ ClientCapabilities",
+  "      ~ roots: { listChanged?: boolean; } → {}",
+  "  ~ ClientRequest",
+  "      type: ListToolsRequest | CallToolRequest | PingRequest → ListToolsRequest | CallToolRequest | ReadResourceRequest",
+  "  ~ ListToolsRequest",
+  "      ~ params: optional → required",
+  "  ~ RequestMetaObject",
+  "      ~ io.modelcontextprotocol/clientInfo: optional → required",
+  "      - progressToken",
+  "      + traceparent?: string",
+  "  ~ ResultType",
+  '      type: "complete" → "complete" | "input_required"',
+  "  ~ ServerCapabilities",
+  "      + resources?: { subscribe?: boolean; }",
+  "  ~ Tool",
+  "      + description?: string",
+  "      ~ icon: @format uri → uri-reference",
+  "      ~ name: string → ToolName",
+  "      ~ priority: @maximum 10 → 100",
+  "      ~ title: optional → required",
+  "error codes: 1 added, 1 removed, 1 changed",
+  "  + RESOURCE_GONE -32031",
+  "  - OLD_CODE -32001",
+  "  ~ HEADER_MISMATCH: -32020 → -32030",
+  "_meta keys: 1 added, 1 removed, 1 changed",
+  "  + traceparent",
+  "  - progressToken",
+  "  ~ io.modelcontextprotocol/clientInfo: optional → required",
+  "capabilities: 2 added, 1 removed, 1 changed",
+  "  + server.resources: {…}",
+  "  + server.resources.subscribe: boolean",
+  "  - client.roots.listChanged: boolean",
+  "  ~ client.roots: {…} → {}",
+  "resultType values: 1 added",
+  "  + input_required",
+];
+
+describe("diff on a fixture pair", () => {
+  it("--json gives every known change, in the documented shape, and exits 1", async () => {
+    const result = await cli("diff", BEFORE, AFTER, "--json");
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.stdout)).toEqual(EXPECTED_JSON);
+  });
+
+  it("prints the same for people, grouped and sorted", async () => {
+    const result = await cli("diff", BEFORE, AFTER);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe(`${EXPECTED_TEXT.join("\n")}\n`);
+  });
+
+  it("reversed, swaps added and removed", async () => {
+    const result = await cli("diff", AFTER, BEFORE, "--json");
+    const reversed = JSON.parse(result.stdout) as typeof EXPECTED_JSON;
+    expect(reversed.errorCodes).toEqual({
+      added: [{ constant: "OLD_CODE", code: -32001 }],
+      removed: [{ constant: "RESOURCE_GONE", code: -32031 }],
+      changed: [{ constant: "HEADER_MISMATCH", from: -32030, to: -32020 }],
+    });
+    expect(reversed.methods.added.map((m) => m.method)).toEqual(["ping"]);
+    expect(reversed.protocolVersion.changed).toEqual([{ from: "2026-09-01", to: "2026-07-28" }]);
+  });
+
+  it("exits 0 with nothing changed, and 2 on an error", async () => {
+    expect(await cli("diff", BEFORE, BEFORE)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    const missing = await cli("diff", BEFORE, join(ROOT, "test", "diff-fixtures", "none.ts"));
+    expect(missing).toEqual({
+      code: 2,
+      stdout: "",
+      stderr: `error MCG101: schema file not found: ${join(ROOT, "test", "diff-fixtures", "none.ts")}\n1 error; nothing was compared\n`,
+    });
+  });
+});
+
+describe("diff on the real 2025-11-25 → draft pair", () => {
+  const older = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");
+  const newer = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
+  /** The value of `export const NAME = …` in a schema's text. */
+  const value = (text: string, name: string) => {
+    const m = new RegExp(`export const ${name} = (-?\\d+|"[^"]*")`).exec(text);
+    if (!m) throw new Error(`${name} not found`);
+    return JSON.parse(m[1]!) as string | number;
+  };
+
+  it("names what the two schema.ts files show", async () => {
+    const result = await cli("diff", "--spec", SPEC_DIR, "2025-11-25", "draft", "--json");
+    expect(result.code).toBe(1);
+    const diff = JSON.parse(result.stdout) as typeof EXPECTED_JSON;
+    // LATEST_PROTOCOL_VERSION of each file.
+    expect(diff.protocolVersion.changed).toEqual([{ from: value(older, "LATEST_PROTOCOL_VERSION"), to: value(newer, "LATEST_PROTOCOL_VERSION") }]);
+    // initialize is a method of 2025-11-25 only; server/discover of the draft only.
+    expect(older).toContain('method: "initialize";');
+    expect(newer).not.toContain('method: "initialize";');
+    expect(newer).toContain('method: "server/discover";');
+    expect(diff.methods.removed.map((m) => m.method)).toContain("initialize");
+    expect(diff.methods.added.find((m) => m.method === "server/discover")).toEqual({
+      method: "server/discover",
+      kind: "request",
+      direction: "client-to-server",
+      params: "RequestParams",
+      results: ["DiscoverResult"],
+    });
+    // The draft's error codes -32020..-32022 are new; 2025-11-25's URL_ELICITATION_REQUIRED is gone.
+    expect(diff.errorCodes.added).toEqual([
+      { constant: "HEADER_MISMATCH", code: value(newer, "HEADER_MISMATCH") },
+      { constant: "MISSING_REQUIRED_CLIENT_CAPABILITY", code: value(newer, "MISSING_REQUIRED_CLIENT_CAPABILITY") },
+      { constant: "UNSUPPORTED_PROTOCOL_VERSION", code: value(newer, "UNSUPPORTED_PROTOCOL_VERSION") },
+    ]);
+    expect(diff.errorCodes.removed).toContainEqual({ constant: "URL_ELICITATION_REQUIRED", code: value(older, "URL_ELICITATION_REQUIRED") });
+    // The draft's RequestMetaObject requires the protocol version (no `?`).
+    expect(newer).toMatch(/"io\.modelcontextprotocol\/protocolVersion": /);
+    expect(diff.metaKeys.added).toContainEqual({ key: "io.modelcontextprotocol/protocolVersion", required: true });
+    // ResultType gains input_required; Tool loses execution (2025-11-25 has `execution?: ToolExecution`).
+    expect(diff.resultTypes).toEqual({ added: ["input_required"], removed: [], changed: [] });
+    expect(older).toContain("execution?: ToolExecution;");
+    expect(newer).not.toContain("execution?: ToolExecution;");
+    expect(diff.types.changed.find((t) => t.name === "Tool")!.changes).toContainEqual({ change: "property-removed", property: "execution" });
+    expect(diff.types.removed).toContainEqual({ name: "InitializeRequest", kind: "interface" });
+  });
+});
+
+describe("generate --check explains drift in the protocol's terms", () => {
+  it("a changed input: the protocol changes, then the file diffs", async () => {
+    const out = join(scratchDir("check-input"), "out");
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).code).toBe(0);
+    const check = await cli("generate", "--schema", AFTER, "--out", out, "--targets", "types", "--check");
+    expect(check.code).toBe(1);
+    const lines = check.stdout.split("\n");
+    const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
+    expect(lines.slice(0, EXPECTED_TEXT.length + 2)).toEqual([
+      `the input changed since ${out} was generated: after.ts sha256 ${sha(BEFORE)}… → ${sha(AFTER)}…`,
+      "protocol changes:",
+      ...EXPECTED_TEXT.map((line) => `  ${line}`),
+    ]);
+    expect(lines[EXPECTED_TEXT.length + 2]).toBe(`changed: ${out}/types.ts`);
+    expect(lines.at(-2)).toBe("1 file differs; run without --check to regenerate");
+  });
+
+  it("only changed options: which ones, and the files, without every diff", async () => {
+    const out = join(scratchDir("check-options"), "out");
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types,validators")).code).toBe(0);
+    const check = await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types,validators", "--docs", "none", "--number-type", "number", "--check");
+    expect(check).toEqual({
+      code: 1,
+      stdout:
+        `only the options changed since ${out} was generated: --docs full → none, --number-type integer → number\n` +
+        `changed: ${out}/types.ts\nchanged: ${out}/validators.ts\n2 files differ; run without --check to regenerate\n`,
+      stderr: "",
+    });
+  });
+
+  it("an output without a manifest (written before manifests): the input change from the headers", async () => {
+    const out = join(scratchDir("check-no-manifest"), "out");
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).code).toBe(0);
+    rmSync(join(out, "codegen-manifest.json"));
+    const options = await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types", "--docs", "tags", "--check");
+    expect(options.stdout.split("\n").slice(0, 2)).toEqual([`only the options changed since ${out} was generated: --docs full → tags`, `changed: ${out}/types.ts`]);
+    const input = await cli("generate", "--schema", AFTER, "--out", out, "--targets", "types", "--check");
+    expect(input.code).toBe(1);
+    expect(input.stdout.split("\n").slice(0, 3)).toEqual([
+      `the input changed since ${out} was generated: after.ts sha256 ${createHash("sha256").update(readFileSync(BEFORE)).digest("hex").slice(0, 12)}… → ${createHash("sha256").update(readFileSync(AFTER)).digest("hex").slice(0, 12)}…`,
+      `(${out} has no codegen-manifest.json, so the protocol changes cannot be listed; it is written by the next run without --check)`,
+      `changed: ${out}/types.ts`,
+    ]);
+  });
+});

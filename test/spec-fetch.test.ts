@@ -1,0 +1,334 @@
+/**
+ * `spec fetch` (issue 12, part 1) against a loopback HTTP server (127.0.0.1 only, bounded in
+ * time) that serves GitHub-shaped archives built on the fly from the corpus folder: fetch,
+ * cache reuse, `--offline`, the lock written then enforced, a checksum mismatch, a truncated
+ * download, 404, a refused connection, two fetches at once, and hostile archives (`../` paths,
+ * symbolic links, a huge entry), each refused with nothing cached.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatDiagnostic, GeneratorError } from "../generator/index.js";
+import { fetchSpec, findCorpus, lockedSpecDir, readLock, type FetchOptions } from "../generator/spec/index.js";
+import { cli } from "./support/cli.js";
+import { ROOT, SPEC_DIR, SPEC_DIR_2026_07_13, SPEC_LOCK, scratchDir } from "./support/corpus.js";
+import { corpusEntries, refusedPort, startSpecServer, tarGz, type SpecServer, type TarEntry } from "./support/spec-server.js";
+
+const COMMIT = "b0f60ba5409db7a6582440a7b473cc0398890f15";
+const OTHER = "1111111111111111111111111111111111111111";
+const TOP = `modelcontextprotocol-${COMMIT}`;
+/** The project's own lock: its first pin is the corpus's commit, with the digests of every schema.ts. */
+const LOCK = JSON.parse(readFileSync(join(ROOT, "mcp-spec.lock.json"), "utf8")) as { pins: { schemas: Record<string, string> }[] };
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+const DIGESTS = LOCK.pins[0]!.schemas;
+
+let server: SpecServer;
+let good: Buffer;
+
+beforeAll(async () => {
+  server = await startSpecServer();
+  good = tarGz(TOP, corpusEntries(SPEC_DIR), COMMIT);
+  server.routes.set("main", { kind: "archive", body: good });
+  server.routes.set(COMMIT, { kind: "archive", body: good });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** A fresh project folder and cache folder; the options that point fetchSpec at them and at the server. */
+function place(name: string): { dir: string; cache: string; lock: string; options: FetchOptions } {
+  const dir = scratchDir(`spec-fetch-${name}`);
+  const cache = join(dir, "cache");
+  const lock = join(dir, "mcp-spec.lock.json");
+  return { dir, cache, lock, options: { lockFile: lock, cacheDir: cache, baseUrl: server.baseUrl, timeoutMs: 20_000 } };
+}
+
+async function failure(promise: Promise<unknown>): Promise<string[]> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof GeneratorError)) throw new Error(`expected a GeneratorError, got ${String(error)}`);
+  return error.diagnostics.map((d) => formatDiagnostic(d));
+}
+
+/** Every entry under the cache folder (temporary folders included). */
+function cacheEntries(cache: string): string[] {
+  return existsSync(cache) ? readdirSync(cache).sort() : [];
+}
+
+describe("spec fetch", () => {
+  it("downloads the archive, keeps schema/ and docs/specification/ under the commit, and writes the lock", async () => {
+    const { cache, lock, options } = place("first");
+    const before = server.requests.length;
+    const [fetched] = await fetchSpec({ ...options, ref: "main" });
+    expect(server.requests.slice(before)).toEqual(["main"]);
+    expect(fetched).toEqual({ pin: { ref: "main", commit: COMMIT, schemas: DIGESTS }, dir: join(cache, COMMIT), downloaded: true, lockWritten: true });
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
+    expect(readdirSync(join(cache, COMMIT)).sort()).toEqual(["docs", "schema"]);
+    expect(readdirSync(join(cache, COMMIT, "docs"))).toEqual(["specification"]);
+    expect(readFileSync(join(cache, COMMIT, "schema", "draft", "schema.ts"))).toEqual(readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts")));
+    expect(JSON.parse(readFileSync(lock, "utf8"))).toEqual({
+      lockVersion: 1,
+      repository: "modelcontextprotocol/modelcontextprotocol",
+      pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }],
+    });
+  });
+
+  it("reuses the cache: a second fetch makes no request", async () => {
+    const { cache, options } = place("reuse");
+    await fetchSpec({ ...options, ref: "main" });
+    const before = server.requests.length;
+    const [again] = await fetchSpec(options);
+    expect(server.requests.length).toBe(before);
+    expect(again).toEqual({ pin: { ref: "main", commit: COMMIT, schemas: DIGESTS }, dir: join(cache, COMMIT), downloaded: false, lockWritten: false });
+  });
+
+  it("--offline reads the cache, and without it names the URL it would use and the alternatives", async () => {
+    const { options, cache } = place("offline");
+    await fetchSpec({ ...options, ref: "main" });
+    const before = server.requests.length;
+    expect(await lockedSpecDir("draft", { ...options, offline: true })).toBe(join(cache, COMMIT));
+    const { options: empty, lock } = place("offline-empty");
+    writeFileSync(lock, readFileSync(options.lockFile!));
+    expect(await failure(lockedSpecDir("draft", { ...empty, offline: true }))).toEqual([
+      `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${empty.cacheDir} (it would be downloaded from ${server.baseUrl}/${COMMIT}); run without --offline, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+    ]);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("enforces the lock: another ref needs --update, which moves the pin", async () => {
+    const { options, lock } = place("enforce");
+    await fetchSpec({ ...options, ref: "main" });
+    expect(await failure(fetchSpec({ ...options, ref: "v2" }))).toEqual([
+      `error MCG504: the lock file ${lock} pins main (${COMMIT}), not v2; run \`spec fetch --ref v2 --update\` to move the first pin`,
+    ]);
+    const otherArchive = tarGz(`modelcontextprotocol-${OTHER}`, corpusEntries(SPEC_DIR, { "schema/draft/schema.ts": Buffer.from("export type Changed = string;\n") }), OTHER);
+    server.routes.set("v2", { kind: "archive", body: otherArchive });
+    const [moved] = await fetchSpec({ ...options, ref: "v2", update: true });
+    expect(moved!.pin.commit).toBe(OTHER);
+    expect(moved!.pin.schemas.draft).toBe(sha256("export type Changed = string;\n"));
+    expect(readLock(lock)!.pins).toEqual([moved!.pin]);
+  });
+
+  it("refuses an archive whose schema.ts differs from the lock (MCG503), caching nothing", async () => {
+    const { options, cache, lock } = place("mismatch");
+    writeFileSync(lock, `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }] })}\n`);
+    const tampered = tarGz(TOP, corpusEntries(SPEC_DIR, { "schema/draft/schema.ts": Buffer.from("export type Tampered = string;\n") }), COMMIT);
+    const local = await startSpecServer(30_000);
+    local.routes.set(COMMIT, { kind: "archive", body: tampered });
+    try {
+      expect(await failure(fetchSpec({ ...options, baseUrl: local.baseUrl }))).toEqual([
+        `error MCG503: the archive from ${local.baseUrl}/${COMMIT} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${sha256("export type Tampered = string;\n")}; nothing was cached`,
+      ]);
+    } finally {
+      await local.close();
+    }
+    expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("refuses a cached folder that was changed (MCG503), with or without a lock", async () => {
+    const { options, cache, lock } = place("tampered-cache");
+    await fetchSpec({ ...options, ref: "main" });
+    const schema = join(cache, COMMIT, "schema", "draft", "schema.ts");
+    writeFileSync(schema, "export type Edited = string;\n");
+    const edited = sha256("export type Edited = string;\n");
+    expect(await failure(fetchSpec(options))).toEqual([
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${edited}; delete that folder and fetch again`,
+    ]);
+    rmSync(lock);
+    expect(await failure(fetchSpec({ ...options, ref: "main" }))).toEqual([
+      `error MCG503: the cached folder ${join(cache, COMMIT)} differs from the archive of its commit (schema/draft/schema.ts: archive ${DIGESTS.draft}, cached ${edited}); delete it and fetch again`,
+    ]);
+    expect(existsSync(lock)).toBe(false);
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
+  });
+
+  it("reports a truncated download (MCG501), caching nothing and writing no lock", async () => {
+    const { options, cache, lock } = place("truncated");
+    server.routes.set("truncated", { kind: "truncated", body: good, bytes: 1000 });
+    const lines = await failure(fetchSpec({ ...options, ref: "truncated" }));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(`^error MCG501: cannot download the spec from ${server.baseUrl}/truncated: the download broke off after 1000 (of ${good.length} )?bytes.*; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>$`),
+    );
+    expect(cacheEntries(cache)).toEqual([]);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it("retries a connection reset once, and reports a second one (MCG501)", async () => {
+    const { options } = place("reset");
+    server.routes.set("reset-once", { kind: "reset", resets: 1, body: good });
+    const before = server.requests.length;
+    const [fetched] = await fetchSpec({ ...options, ref: "reset-once" });
+    expect(fetched!.pin.commit).toBe(COMMIT);
+    expect(server.requests.slice(before)).toEqual(["reset-once", "reset-once"]);
+    const { options: other } = place("reset-twice");
+    server.routes.set("reset-twice", { kind: "reset", resets: 2, body: good });
+    expect(await failure(fetchSpec({ ...other, ref: "reset-twice" }))).toEqual([
+      `error MCG501: cannot download the spec from ${server.baseUrl}/reset-twice: the server closed the connection without an answer (UND_ERR_SOCKET); give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+    ]);
+  });
+
+  it("reports 404 (MCG501) with the URL and the alternatives", async () => {
+    const { options } = place("404");
+    expect(await failure(fetchSpec({ ...options, ref: "no-such-tag" }))).toEqual([
+      `error MCG501: cannot download the spec from ${server.baseUrl}/no-such-tag: HTTP 404 (no such ref?); give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+    ]);
+  });
+
+  it("reports a refused connection (MCG501), and the CLI exits 2 without a stack trace", async () => {
+    const { dir, cache } = place("refused");
+    const port = await refusedPort();
+    const previous = { base: process.env.MCP_SPEC_BASE_URL, cache: process.env.MCP_SPEC_CACHE_DIR };
+    process.env.MCP_SPEC_BASE_URL = `http://127.0.0.1:${port}/tar.gz`;
+    process.env.MCP_SPEC_CACHE_DIR = cache;
+    try {
+      const result = await cli("spec", "fetch", "--ref", "main", "--lock", join(dir, "mcp-spec.lock.json"));
+      expect(result.code).toBe(2);
+      expect(result.stderr).toBe(
+        `main: downloading http://127.0.0.1:${port}/tar.gz/main\n` +
+          `error MCG501: cannot download the spec from http://127.0.0.1:${port}/tar.gz/main: ECONNREFUSED; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n` +
+          "1 error; nothing was cached\n",
+      );
+    } finally {
+      for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
+  it("removes a temporary folder a killed run left in the cache", async () => {
+    const { options, cache } = place("abandoned");
+    mkdirSync(join(cache, `.tmp-${COMMIT}-99999999-abcd1234`, "schema"), { recursive: true });
+    mkdirSync(join(cache, `.tmp-${COMMIT}-${process.pid}-abcd1234`), { recursive: true });
+    await fetchSpec({ ...options, ref: "main" });
+    expect(cacheEntries(cache)).toEqual([`.tmp-${COMMIT}-${process.pid}-abcd1234`, COMMIT]);
+  });
+
+  it("two fetches at once both succeed, leaving one cache folder and no temporary folder", async () => {
+    const { options, cache } = place("concurrent");
+    const before = server.requests.length;
+    const [a, b] = await Promise.all([fetchSpec({ ...options, ref: "main" }), fetchSpec({ ...options, ref: "main" })]);
+    expect(server.requests.length - before).toBe(2);
+    expect(a![0]!.dir).toBe(join(cache, COMMIT));
+    expect(b![0]!.dir).toBe(join(cache, COMMIT));
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
+    expect(readLock(options.lockFile!)!.pins).toEqual([{ ref: "main", commit: COMMIT, schemas: DIGESTS }]);
+  });
+});
+
+describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => {
+  const schema: TarEntry = { path: "schema/draft/schema.ts", body: Buffer.from("export type A = string;\n") };
+  const cases: [string, Buffer, string][] = [
+    [
+      "a ../ path",
+      tarGz(TOP, [schema, { path: `${TOP}/schema/../../../evil.txt`, body: Buffer.from("x"), raw: true }], COMMIT),
+      `entry "${TOP}/schema/../../../evil.txt" climbs out of the archive's folder (..)`,
+    ],
+    ["an absolute path", tarGz(TOP, [schema, { path: "/tmp/evil.txt", body: Buffer.from("x"), raw: true }], COMMIT), 'entry "/tmp/evil.txt" has an absolute path'],
+    [
+      "a symbolic link in schema/",
+      tarGz(TOP, [schema, { path: "schema/draft/examples", type: "SymbolicLink", linkpath: "/etc" }], COMMIT),
+      `entry "${TOP}/schema/draft/examples" is a symbolic link (links are not extracted)`,
+    ],
+    [
+      "a hard link in docs/specification/",
+      tarGz(TOP, [schema, { path: "docs/specification/x.mdx", type: "Link", linkpath: "/etc/passwd" }], COMMIT),
+      `entry "${TOP}/docs/specification/x.mdx" is a hard link (links are not extracted)`,
+    ],
+    [
+      "a huge entry",
+      tarGz(TOP, [schema, { path: "schema/draft/schema.json", body: Buffer.alloc(17 * 1024 * 1024) }], COMMIT),
+      `entry "${TOP}/schema/draft/schema.json" is 17825792 bytes; the limit is 16777216`,
+    ],
+    ["a second top folder", tarGz(TOP, [schema, { path: "other/x", body: Buffer.from("x"), raw: true }], COMMIT), `entry "other/x" is outside the top folder ${TOP}/`],
+    ["no commit anywhere", tarGz("modelcontextprotocol-main", [schema], undefined), "it names no commit (no pax comment, and the top folder modelcontextprotocol-main/ does not end in one)"],
+    ["not a tar.gz at all", Buffer.from("<html>rate limited</html>\n"), "it is not a readable tar.gz (TAR_BAD_ARCHIVE: Unrecognized archive format)"],
+  ];
+  it.each(cases)("%s", async (name, body, reason) => {
+    const ref = `hostile-${name.replace(/\W+/g, "-")}`;
+    const { options, cache, lock } = place(ref);
+    server.routes.set(ref, { kind: "archive", body });
+    const lines = await failure(fetchSpec({ ...options, ref }));
+    const prefix = `error MCG502: the archive from ${server.baseUrl}/${ref} was refused: ${reason}`;
+    expect(lines).toEqual([`${prefix}; nothing was cached`]);
+    expect(cacheEntries(cache)).toEqual([]);
+    expect(existsSync(lock)).toBe(false);
+    expect(existsSync(join(options.cacheDir!, "..", "evil.txt"))).toBe(false);
+  });
+});
+
+describe("--spec-version without --spec", () => {
+  it("generates from the locked revision in the cache", async () => {
+    const { dir, options } = place("generate");
+    await fetchSpec({ ...options, ref: "main" });
+    mkdirSync(join(dir, "out"));
+    const previous = process.env.MCP_SPEC_CACHE_DIR;
+    process.env.MCP_SPEC_CACHE_DIR = options.cacheDir;
+    try {
+      const result = await cli("generate", "--spec-version", "2025-11-25", "--offline", "--lock", options.lockFile!, "--out", join(dir, "out"), "--targets", "types");
+      expect(result.stderr).toBe(`main: ${COMMIT} found in the cache ${join(options.cacheDir!, COMMIT)}\n`);
+      expect(result.code).toBe(0);
+      expect(readFileSync(join(dir, "out", "types.ts"), "utf8").split("\n")[0]).toBe(
+        `// Generated by mcp-schema-codegen 0.1.0 from schema.ts (sha256 ${DIGESTS["2025-11-25"]}).`,
+      );
+      expect(await cli("diff", "2025-11-25", "2025-11-25", "--offline", "--lock", options.lockFile!)).toEqual({
+        code: 0,
+        stdout: "no protocol changes\n",
+        stderr: `main: ${COMMIT} found in the cache ${join(options.cacheDir!, COMMIT)}\n`.repeat(2),
+      });
+      const scaffold = await cli("scaffold", join(dir, "server"), "--spec-version", "draft", "--offline", "--lock", options.lockFile!, "--docs", "none");
+      expect(scaffold.code).toBe(0);
+      expect(readFileSync(join(dir, "server", "src", "generated", "types.ts"), "utf8").split("\n")[0]).toBe(
+        `// Generated by mcp-schema-codegen 0.1.0 from schema.ts (sha256 ${DIGESTS.draft}).`,
+      );
+      const missing = await cli("generate", "--spec-version", "1999-01-01", "--offline", "--lock", options.lockFile!, "--out", join(dir, "out"));
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toBe(
+        `error MCG506: the locked spec revision ${COMMIT} (${options.lockFile}) has no version 1999-01-01; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft\n1 error; nothing was written\n`,
+      );
+    } finally {
+      if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
+      else process.env.MCP_SPEC_CACHE_DIR = previous;
+    }
+  });
+
+  it("without a lock names spec fetch and the two alternatives (MCG504)", async () => {
+    const { dir } = place("nolock");
+    const result = await cli("generate", "--spec-version", "draft", "--lock", join(dir, "none.json"), "--out", join(dir, "out"));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `error MCG504: no lock file ${join(dir, "none.json")}: run \`mcp-schema-codegen spec fetch\` to pin a spec revision, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; nothing was written\n`,
+    );
+  });
+});
+
+describe("this repository's own corpus (npm run generate, npm test)", () => {
+  const COMMIT_2026_07_13 = "9a4ff8af92ba00cbddbf94672dfade9279987e66";
+
+  it("is $MCP_SPEC_DIR when it exists, else every pin of mcp-spec.lock.json, fetched into the cache", async () => {
+    const { dir, cache } = place("corpus");
+    server.routes.set(COMMIT_2026_07_13, { kind: "archive", body: tarGz(`modelcontextprotocol-${COMMIT_2026_07_13}`, corpusEntries(SPEC_DIR_2026_07_13), COMMIT_2026_07_13) });
+    const options = { lockFile: SPEC_LOCK, cacheDir: cache, baseUrl: server.baseUrl, variable: "MCP_SPEC_DIR" };
+    expect(await findCorpus(SPEC_DIR, options)).toEqual({ source: "environment", dirs: [SPEC_DIR] });
+    const before = server.requests.length;
+    expect(await findCorpus(join(dir, "no-such-spec"), options)).toEqual({ source: "cache", dirs: [join(cache, COMMIT), join(cache, COMMIT_2026_07_13)] });
+    expect(server.requests.slice(before)).toEqual([COMMIT, COMMIT_2026_07_13]);
+    expect(readdirSync(join(cache, COMMIT_2026_07_13, "schema"))).toEqual(["draft"]);
+  });
+
+  it("missing, with no network, is one message naming both ways to provide it (MCG507)", async () => {
+    const { dir, cache } = place("corpus-missing");
+    const port = await refusedPort();
+    const base = `http://127.0.0.1:${port}/tar.gz`;
+    const options = { lockFile: SPEC_LOCK, cacheDir: cache, baseUrl: base, variable: "MCP_SPEC_DIR" };
+    expect(await failure(findCorpus(join(dir, "no-such-spec"), options))).toEqual([
+      `error MCG507: no spec corpus: MCP_SPEC_DIR ${join(dir, "no-such-spec")} does not exist, and the revisions pinned in ${SPEC_LOCK} could not be had ` +
+        `(MCG501 cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>). ` +
+        `Either set MCP_SPEC_DIR to a spec repository folder (one holding schema/<version>/schema.ts), or connect to the internet so that the pinned revisions are downloaded into ${cache}`,
+    ]);
+  });
+});

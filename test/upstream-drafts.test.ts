@@ -1,0 +1,107 @@
+/**
+ * Issue 12, part 5: upstream drafts that type-check generate. Each class of failure seen in
+ * upstream's history has a small schema of our own in `test/upstream-drafts/`: a standard
+ * library type (`Date`, a `date-time` string in upstream's schema.json), a malformed tag
+ * whose intent is clear (`@format: uri`), and one root cause that used to cascade into
+ * "interface … extends itself" for every interface extending the broken one.
+ */
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
+import { ROOT, writeGenerated } from "./support/corpus.js";
+
+const DIR = join(ROOT, "test", "upstream-drafts");
+
+describe("a standard library type: Date", () => {
+  it("lowers to a string with format date-time, with no diagnostic", async () => {
+    const { ir, warnings } = await generate({ schema: { path: join(DIR, "date.ts") }, targets: ["types", "validators"] });
+    expect(warnings.filter((w) => w.code !== "MCG260")).toEqual([]);
+    const annotations = ir.declarations.find((d) => d.name === "Annotations");
+    const resource = ir.declarations.find((d) => d.name === "Resource");
+    if (annotations?.kind !== "interface" || resource?.kind !== "interface") throw new Error("interfaces expected");
+    expect(annotations.type.properties[1]!.type).toEqual({ kind: "keyword", name: "string", constraints: { format: "date-time" } });
+    expect(resource.type.properties[2]!.type).toEqual({
+      kind: "union",
+      members: [
+        { kind: "keyword", name: "string", constraints: { format: "date-time" } },
+        { kind: "keyword", name: "null" },
+      ],
+    });
+  });
+
+  it("validates it as upstream's schema.json does: a date-time string", async () => {
+    const { files } = await generate({ schema: { path: join(DIR, "date.ts") }, targets: ["types", "validators"] });
+    const dir = writeGenerated("upstream-drafts-date", files);
+    expect(files.find((f) => f.path === "types.ts")!.contents).toContain("  lastModified?: string;\n");
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (value: unknown) => { ok: boolean; issues?: unknown }>;
+    expect(v.validateResource!({ uri: "x", created: "2025-01-02T03:04:05Z" })).toEqual({ ok: true, value: { uri: "x", created: "2025-01-02T03:04:05Z" } });
+    expect(v.validateResource!({ uri: "x", created: null, annotations: { lastModified: "yesterday" } })).toEqual({
+      ok: false,
+      issues: [{ path: "/annotations/lastModified", message: "expected a date-time string", keyword: "format" }],
+    });
+  });
+
+  it("keeps refusing library types with no JSON form (MCG206), each once", async () => {
+    const failure = await generate({ schema: { path: join(ROOT, "test", "hostile-schemas", "lib-types.ts") } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => formatDiagnostic(d)).map((line) => line.slice(line.indexOf("lib-types.ts")))).toEqual([
+      "lib-types.ts:4:12 - error MCG206: reference to an unknown type RegExp: it is not declared in this file",
+      "lib-types.ts:5:12 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
+      "lib-types.ts:6:10 - error MCG206: reference to an unknown type ArrayBuffer: it is not declared in this file",
+    ]);
+  });
+});
+
+describe("a malformed tag whose intent is clear", () => {
+  it("is read without its colon, with a warning naming the tag and what was assumed (MCG251)", async () => {
+    const { ir, warnings } = await generate({ schema: { path: join(DIR, "colon-tag.ts") }, targets: ["types"] });
+    const lines = warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"));
+    expect(lines.map((line) => line.slice(line.indexOf("colon-tag.ts")))).toEqual([
+      "colon-tag.ts:4:3 - warning MCG251: malformed tag `@format: uri` (a colon after the tag name): read as `@format uri`",
+      "colon-tag.ts:9:3 - warning MCG251: malformed tag `@maximum: 4096` (a colon after the tag name): read as `@maximum 4096`",
+    ]);
+    const icon = ir.declarations.find((d) => d.name === "Icon");
+    if (icon?.kind !== "interface") throw new Error("interface expected");
+    expect(icon.type.properties.map((p) => p.type)).toEqual([
+      { kind: "keyword", name: "string", constraints: { format: "uri" } },
+      { kind: "keyword", name: "number", numberType: "integer", constraints: { maximum: 4096 } },
+    ]);
+  });
+
+  it("stays an error when the value after the colon is no known format (MCG220)", async () => {
+    const text = "export interface A {\n  /** @format: url */\n  s: string;\n}\n";
+    const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => formatDiagnostic(d))).toEqual([
+      "s.ts:3:3 - error MCG220: @format url is not supported (supported: byte, date, date-time, duration, email, hostname, ipv4, ipv6, json-pointer, regex, relative-json-pointer, time, uri, uri-reference, uri-template, uuid)",
+    ]);
+    expect(failure.warnings.map((d) => formatDiagnostic(d, "warning"))).toEqual([
+      "s.ts:3:3 - warning MCG251: malformed tag `@format: url` (a colon after the tag name): read as `@format url`",
+    ]);
+  });
+});
+
+describe("one root cause, one diagnostic", () => {
+  it("reports a broken base interface once, not again for each of the six interfaces extending it", async () => {
+    const failure = await generate({ schema: { path: join(DIR, "cascade.ts") } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => formatDiagnostic(d)).map((line) => line.slice(line.indexOf("cascade.ts")))).toEqual([
+      "cascade.ts:3:29 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
+    ]);
+  });
+
+  it("reports a broken alias once, not again for each declaration built from it", async () => {
+    const failure = await generate({ schema: { path: join(DIR, "cascade-alias.ts") } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => formatDiagnostic(d)).map((line) => line.slice(line.indexOf("cascade-alias.ts")))).toEqual([
+      "cascade-alias.ts:2:31 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
+    ]);
+  });
+
+  it("still reports a real cycle", async () => {
+    const text = "export interface A extends B {}\nexport interface B extends A {}\n";
+    const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => d.code)).toEqual(["MCG110", "MCG110"]);
+  });
+});
