@@ -58,8 +58,8 @@ describe("mcp-schema-codegen.config.json", () => {
     const first = await cli("generate");
     expect(first.stderr).toBe("");
     expect(first.code).toBe(0);
-    expect(readdirSync(join(dir, "gen", "a"))).toEqual(["types.ts"]);
-    expect(readdirSync(join(dir, "gen", "b")).sort()).toEqual(["errors.ts", "types.ts"]);
+    expect(readdirSync(join(dir, "gen", "a")).sort()).toEqual(["codegen-manifest.json", "types.ts"]);
+    expect(readdirSync(join(dir, "gen", "b")).sort()).toEqual(["codegen-manifest.json", "errors.ts", "runtime", "types.ts"]);
     expect(await cli("generate", "--check")).toMatchObject({ code: 0 });
     // A flag overrides every output's option: the folders drift from what is on disk.
     const drift = await cli("generate", "--check", "--docs", "tags");
@@ -72,7 +72,7 @@ describe("mcp-schema-codegen.config.json", () => {
     const file = join(dir, "other.json");
     writeFileSync(file, JSON.stringify({ outputs: [{ input: { schema: DRAFT }, out: join(dir, "out"), options: { targets: ["types"] } }] }));
     expect((await cli("generate", "--config", file)).code).toBe(0);
-    expect(readdirSync(join(dir, "out"))).toEqual(["types.ts"]);
+    expect(readdirSync(join(dir, "out")).sort()).toEqual(["codegen-manifest.json", "types.ts"]);
     const mixed = await cli("generate", "--config", file, "--out", join(dir, "x"));
     expect(mixed.code).toBe(2);
     expect(mixed.stderr).toContain("error MCG001: --config cannot be combined with");
@@ -108,7 +108,7 @@ describe("mcp-schema-codegen.config.json", () => {
       "4:26 MCG020 outputs[0].input.spec: the environment variable NO_SUCH_VAR is not set (write ${NO_SUCH_VAR:-default} to give a default)",
       '6:28 MCG020 outputs[0].options.docs: "some" is not one of full, tags, none',
       "6:47 MCG020 outputs[0].options.targets must be an array of: types, validators, errors, meta, methods, dispatch, index",
-      '6:56 MCG020 outputs[0].options: unknown key "frobnicate"; allowed: docs, numberType, targets, enumStyle, protocolRules, importExtension',
+      '6:56 MCG020 outputs[0].options: unknown key "frobnicate"; allowed: docs, numberType, targets, enumStyle, protocolRules, importExtension, transports',
       '8:5 MCG020 outputs[1]: missing "out"',
       '8:16 MCG020 outputs[1].input: give either "schema", or "spec" with "version", not both',
       '8:51 MCG020 outputs[1]: unknown key "outt"; allowed: input, out, options',

@@ -6,8 +6,8 @@
  * exists, and a test here holds it.
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
 import { rewriteImportExtensions } from "../generator/emit/imports.js";
@@ -22,7 +22,10 @@ async function project(name: string, importExtension: "js" | "ts"): Promise<stri
   const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none", importExtension });
   const out = join(dir, "generated");
   scratchDir(join(name, "generated"));
-  for (const f of files) writeFileSync(join(out, f.path), f.contents);
+  for (const f of files) {
+    mkdirSync(dirname(join(out, f.path)), { recursive: true });
+    writeFileSync(join(out, f.path), f.contents);
+  }
   const example = readmeUsageExample();
   writeFileSync(join(dir, "example.ts"), importExtension === "ts" ? example.replaceAll('/index.js"', '/index.ts"') : example);
   return dir;
