@@ -80,7 +80,8 @@ export function shortDiff(before: string, after: string, limit = 8): string {
   return lines.join("\n");
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process with this pid is alive (one of another user's counts); false for anything that is no pid. */
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
   try {
     process.kill(pid, 0);

@@ -22,6 +22,7 @@ import {
 import { escapeToken, isJsonData, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
 import { checkToolArguments } from "../runtime/tool-arguments.js";
 import { generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
+import { strictestDiagnostics } from "./support/strict.js";
 
 describe("runtime/json.ts", () => {
   it("isPlainObject accepts plain and null-prototype objects, and Object.prototype of another realm", () => {
@@ -317,25 +318,7 @@ describe("a schema without methods", () => {
   it("gets a dispatch.ts and runtime that compile at the strictest settings (no unused type parameter)", async () => {
     const dir = await generateInto("runtime-methodless", { schema: { path: join(ROOT, "test", "fixtures", "aliases", "schema.ts") }, docs: "none" });
     const roots = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
-    const program = ts.createProgram(roots, {
-      strict: true,
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      noPropertyAccessFromIndexSignature: true,
-      noUnusedLocals: true,
-      noUnusedParameters: true,
-      noImplicitReturns: true,
-      verbatimModuleSyntax: true,
-      isolatedDeclarations: true,
-      declaration: true,
-      noEmit: true,
-      target: ts.ScriptTarget.ES2022,
-      module: ts.ModuleKind.ESNext,
-      moduleResolution: ts.ModuleResolutionKind.Bundler,
-      lib: ["lib.es2022.d.ts"],
-      types: [],
-    });
-    expect(ts.getPreEmitDiagnostics(program).map((d) => `${d.file?.fileName ?? ""} ${ts.flattenDiagnosticMessageText(d.messageText, " ")}`)).toEqual([]);
+    expect(strictestDiagnostics(roots, { module: "ESNext", moduleResolution: "Bundler" })).toEqual([]);
     expect(roots.some((f) => f.endsWith("dispatch.ts"))).toBe(true);
   });
 });

@@ -16,29 +16,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
 import { corpusVersions, scratchDir, writeGenerated } from "./support/corpus.js";
 import { readmeUsageExample } from "./support/readme.js";
-
-/** Every flag a strict project may turn on (tsconfig names), all at once. */
-export const STRICTEST_FLAGS = {
-  strict: true,
-  exactOptionalPropertyTypes: true,
-  noUncheckedIndexedAccess: true,
-  noPropertyAccessFromIndexSignature: true,
-  noUnusedLocals: true,
-  noUnusedParameters: true,
-  noImplicitReturns: true,
-  noImplicitOverride: true,
-  noFallthroughCasesInSwitch: true,
-  verbatimModuleSyntax: true,
-  isolatedModules: true,
-  erasableSyntaxOnly: true,
-  isolatedDeclarations: true,
-  // isolatedDeclarations needs declaration output to be on; nothing is written (noEmit).
-  declaration: true,
-  noEmit: true,
-  target: "ES2022",
-  lib: ["ES2022"],
-  types: [],
-} as const;
+import { STRICTEST_FLAGS } from "./support/strict.js";
 
 /** The two module settings a vendoring project uses. */
 const MODULE_MODES = {

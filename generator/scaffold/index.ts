@@ -19,7 +19,7 @@ import { generate, type GeneratedFile, type GenerateOptions } from "../index.js"
 import { objectLiteralKey } from "../emit/names.js";
 import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
-import { writeFileAtomic } from "../write.js";
+import { isAlive, writeFileAtomic } from "../write.js";
 
 /** Examples `--example` can put in place of the handler stubs. */
 export const SCAFFOLD_EXAMPLES = ["conformance"] as const;
@@ -169,14 +169,6 @@ function removeAbandoned(target: string): void {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 /** Runs a write step, turning a file-system error into MCG403 naming `dir`. */
 function writing<T>(dir: string, step: () => T): T {

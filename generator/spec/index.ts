@@ -34,7 +34,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
-import { writeFileAtomic } from "../write.js";
+import { isAlive, writeFileAtomic } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, type ArchiveLimits } from "./archive.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive.js";
@@ -397,14 +397,6 @@ function removeAbandoned(cacheDir: string): void {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 // ---- reading the locked revision -------------------------------------------------------
 
