@@ -189,6 +189,12 @@ export interface DispatchRevision {
   readonly cacheable: readonly string[];
   /** `subscriptions/listen`: its acknowledgement notification and filters. */
   readonly listen?: { readonly acknowledgement: string; readonly filters: readonly ListenFilter[] };
+  /**
+   * The method a legacy client opens with (`initialize`), when this revision does not serve it:
+   * such a request is answered `-32022` naming the supported versions (a legacy client cannot
+   * fall forward, so this error may be all it can show its user).
+   */
+  readonly legacyHandshake?: string;
 }
 
 /** A tool served by the dispatcher (the generated `ToolEntry`, as far as the core reads it). */
@@ -657,6 +663,7 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
 
   async function request(message: JsonObject, id: DispatchRequestId, method: string, context: HandleContext | undefined): Promise<DispatchResponse | undefined> {
     const info = fromClient(method, "request");
+    if (info === undefined && method === revision.legacyHandshake) return legacyHandshakeAnswer(id, own(message, "params"));
     if (info === undefined) return errorOf(id, -32601, "Method not found: " + quoteShort(method));
     if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path))
       return errorOf(id, -32601, "Method not found: " + quoteShort(method) + " (the server does not advertise " + info.capability.path.join(".") + ")");
@@ -742,6 +749,18 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
       release();
       outer?.removeEventListener("abort", abort);
     }
+  }
+
+  /** `-32022` to a legacy client's opening request: the versions served, and the one it asked for. */
+  function legacyHandshakeAnswer(id: DispatchRequestId, params: unknown): DispatchResponse {
+    const asked = isPlainObject(params) ? own(params, "protocolVersion") : undefined;
+    const requested = typeof asked === "string" ? asked : "(none)";
+    return errorOf(
+      id,
+      -32022,
+      "Unsupported protocol version: " + quoteShort(requested) + "; this server supports " + supported.join(", ") + " (per-request _meta, without the initialize handshake)",
+      { supported: [...supported], requested },
+    );
   }
 
   async function handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined> {

@@ -76,6 +76,8 @@ export interface HttpServer {
 }
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+/** The method a legacy client (2025-11-25 and earlier) opens with (draft basic/versioning). */
+const LEGACY_HANDSHAKE = "initialize";
 /** Methods whose `Mcp-Name` header mirrors a params member (§ Standard Request Headers). */
 const NAME_SOURCES: ReadonlyMap<string, string> = new Map([
   ["tools/call", "name"],
@@ -155,6 +157,9 @@ function headerText(v: unknown): string | undefined {
 /** What is wrong with the request metadata headers of a parsed request, or `undefined`. */
 function headerMismatch(req: IncomingMessage, message: { readonly [key: string]: unknown }, options: HttpOptions): string | undefined {
   const method = own(message, "method");
+  // A legacy client's opening request carries none of the modern headers: the dispatcher answers it
+  // (a modern-only one with -32022 naming the versions it serves, rather than a header error).
+  if (method === LEGACY_HANDSHAKE) return undefined;
   const rawParams = own(message, "params");
   const params: { readonly [key: string]: unknown } = isPlainObject(rawParams) ? rawParams : {};
   const rawMeta = own(params, "_meta");

@@ -130,8 +130,21 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
   },
   {
     name: "a method this revision removed",
-    message: JSON.stringify(request(8, "initialize")),
-    expected: { jsonrpc: "2.0", id: 8, error: { code: -32601, message: 'Method not found: "initialize"' } },
+    message: JSON.stringify(request(8, "logging/setLevel", { level: "info" })),
+    expected: { jsonrpc: "2.0", id: 8, error: { code: -32601, message: 'Method not found: "logging/setLevel"' } },
+  },
+  {
+    name: "a legacy client's initialize: -32022 naming the versions served (draft basic/versioning)",
+    message: JSON.stringify({ jsonrpc: "2.0", id: 28, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
+    expected: {
+      jsonrpc: "2.0",
+      id: 28,
+      error: {
+        code: -32022,
+        message: 'Unsupported protocol version: "2025-11-25"; this server supports 2026-07-28 (per-request _meta, without the initialize handshake)',
+        data: { supported: ["2026-07-28"], requested: "2025-11-25" },
+      },
+    },
   },
   {
     name: "a method whose capability is not advertised",
@@ -566,6 +579,18 @@ describe("Streamable HTTP transport", () => {
         expect(response.status, row.name).toBe(expectedStatus(row.expected));
         expect(response.body === "" ? undefined : JSON.parse(response.body), row.name).toEqual(row.expected);
       }
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("answers a legacy client's initialize (none of the modern headers) with 400 and -32022 naming the versions served, not a header error", async () => {
+    const server = await m.http.serveHttp(makeDispatcher(), { port: 0 });
+    try {
+      const body = JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "c", version: "1" } } });
+      const response = await post(server.url, body, { "mcp-protocol-version": undefined, "mcp-method": undefined, "mcp-name": undefined });
+      expect(response.status).toBe(400);
+      expect((JSON.parse(response.body) as Response).error).toMatchObject({ code: -32022, data: { supported: [VERSION], requested: "2025-06-18" } });
     } finally {
       await server.close();
     }

@@ -61,6 +61,8 @@ const REVISION: DispatchRevision = {
   absentResultType: "complete",
   inputRequiredResultType: "input_required",
   cacheable: ["server/discover", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "tools/list"],
+  /** draft basic/versioning § Backward Compatibility with Initialization-Based Versions: a modern-only server SHOULD name the versions it supports in any error it returns to an initialize request */
+  legacyHandshake: "initialize",
   /** 2026-07-28 basic/patterns/subscriptions § Notification Filter and § Acknowledgment */
   listen: {
     acknowledgement: "notifications/subscriptions/acknowledged",

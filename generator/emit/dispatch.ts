@@ -71,6 +71,9 @@ export interface DispatchView {
   readonly listenCite: string;
   readonly listenFilters: readonly ListenFilterView[];
   readonly listenMethodsType: string;
+  /** The legacy handshake method a modern-only revision answers with `-32022` (JSON), or "". */
+  readonly legacyHandshake: string;
+  readonly legacyHandshakeCite: string;
 }
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -194,6 +197,9 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
       capability: `[${f.capability.map((c) => JSON.stringify(c)).join(", ")}]`,
     })),
     listenMethodsType: unionOf(listenFilters.map((f) => f.notification)),
+    // Only where the schema itself has no such method (a revision that still has the handshake answers it).
+    legacyHandshake: stateless && facts.rules.legacyHandshake !== undefined && !facts.methods.some((m) => m.method === facts.rules.legacyHandshake!.method) ? JSON.stringify(facts.rules.legacyHandshake.method) : "",
+    legacyHandshakeCite: facts.rules.legacyHandshake?.cite ?? "",
   };
   // `types.ts` is imported when some type text names it (`T.X`).
   const typeTexts = [

@@ -107,6 +107,12 @@ export interface ProtocolRules {
    * which change notification (each sent only when its server capability is advertised).
    */
   readonly subscriptions?: SubscriptionRule;
+  /**
+   * A modern-only server's answer to the legacy handshake: the method a legacy client opens with,
+   * answered with the unsupported-protocol-version error naming the versions served (the legacy
+   * client has no fall-forward: this message may be all it can show its user).
+   */
+  readonly legacyHandshake?: { readonly method: string; readonly cite: string };
 }
 
 /** How a `subscriptions/listen` stream is opened and filtered. */
@@ -287,6 +293,10 @@ export const RULES: readonly ProtocolRules[] = [
         { field: "resourceSubscriptions", notification: "notifications/resources/updated", list: true, capability: ["resources", "subscribe"] },
       ],
       cite: "2026-07-28 basic/patterns/subscriptions § Notification Filter and § Acknowledgment",
+    },
+    legacyHandshake: {
+      method: "initialize",
+      cite: "draft basic/versioning § Backward Compatibility with Initialization-Based Versions: a modern-only server SHOULD name the versions it supports in any error it returns to an initialize request",
     },
   },
 ];
