@@ -298,11 +298,12 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
     return EXIT_ERROR;
   }
   let code = EXIT_OK;
-  for (const job of jobs) code = Math.max(code, await generateOne(job, flags, io));
+  for (const job of jobs) code = Math.max(code, await generateOne(job, flags, io, jobs.length > 1));
   return code;
 }
 
-async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO): Promise<number> {
+/** Runs one output; with several (a configuration file), an error names the output it stopped, and the others go on. */
+async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, several = false): Promise<number> {
   const out = job.out;
   try {
     const options: GenerateOptions = { ...job.options, schema: job.schema ?? (await schemaInput(flags, io)) };
@@ -339,7 +340,7 @@ async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO): P
     io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
     return EXIT_OK;
   } catch (error) {
-    reportError(error, io, Boolean(flags.debug));
+    reportError(error, io, Boolean(flags.debug), several ? `nothing was written to ${out}` : undefined);
     return EXIT_ERROR;
   }
 }

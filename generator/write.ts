@@ -38,7 +38,7 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     if (!existsSync(target)) return { path: file.path, state: "missing" };
     const current = readFileSync(target, "utf8");
     if (current === file.contents) return { path: file.path, state: "unchanged" };
-    return { path: file.path, state: "changed", diff: shortDiff(current, file.contents) };
+    return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, headerLines(current, file.contents)) };
   });
   const produced = new Set(files.map((f) => f.path));
   // Generated files sit in the folder and in its runtime/ folder.
@@ -56,13 +56,31 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
 }
 
 /**
- * The first differing region of two texts as `-`/`+` lines with line numbers,
- * at most `limit` lines per side.
+ * The lines of the generator's header (`//` lines at the top) when both texts have one of the
+ * same length, so a diff can look past it; else 0.
  */
-export function shortDiff(before: string, after: string, limit = 8): string {
+function headerLines(before: string, after: string): number {
+  if (!before.startsWith(GENERATED_MARK) || !after.startsWith(GENERATED_MARK)) return 0;
+  const count = (text: string) => {
+    const lines = text.split("\n");
+    let n = 0;
+    while (n < lines.length && lines[n]!.startsWith("//")) n++;
+    return n;
+  };
+  const n = count(before);
+  return n === count(after) ? n : 0;
+}
+
+/**
+ * The first differing region of two texts as `-`/`+` lines with line numbers,
+ * at most `limit` lines per side; from line `skip` on (past a header) when the texts differ
+ * there too.
+ */
+export function shortDiff(before: string, after: string, limit = 8, skip = 0): string {
   const a = before.split("\n");
   const b = after.split("\n");
-  let start = 0;
+  // Past a differing header (its input hash and options), the first change of the code itself.
+  let start = a.slice(skip).join("\n") === b.slice(skip).join("\n") ? 0 : skip;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length - 1;
   let endB = b.length - 1;

@@ -157,13 +157,13 @@ function headerText(v: unknown): string | undefined {
 /** What is wrong with the request metadata headers of a parsed request, or `undefined`. */
 function headerMismatch(req: IncomingMessage, message: { readonly [key: string]: unknown }, options: HttpOptions): string | undefined {
   const method = own(message, "method");
-  // A legacy client's opening request carries none of the modern headers: the dispatcher answers it
-  // (a modern-only one with -32022 naming the versions it serves, rather than a header error).
-  if (method === LEGACY_HANDSHAKE) return undefined;
   const rawParams = own(message, "params");
   const params: { readonly [key: string]: unknown } = isPlainObject(rawParams) ? rawParams : {};
   const rawMeta = own(params, "_meta");
   const bodyVersion = isPlainObject(rawMeta) ? own(rawMeta, PROTOCOL_VERSION_KEY) : undefined;
+  // A legacy client's opening request (no per-request _meta version) carries none of the modern
+  // headers: the dispatcher answers it (a modern-only one with -32022 naming the versions it serves).
+  if (method === LEGACY_HANDSHAKE && bodyVersion === undefined) return undefined;
   const version = header(req, "mcp-protocol-version");
   if (typeof bodyVersion === "string") {
     if (version === undefined) return "the MCP-Protocol-Version header is missing";

@@ -134,6 +134,11 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
     expected: { jsonrpc: "2.0", id: 8, error: { code: -32601, message: 'Method not found: "logging/setLevel"' } },
   },
   {
+    name: "initialize as a modern request (with the per-request _meta version): a removed method, -32601",
+    message: JSON.stringify(request(29, "initialize", { protocolVersion: "2026-07-28", capabilities: {}, clientInfo: { name: "c", version: "1" } })),
+    expected: { jsonrpc: "2.0", id: 29, error: { code: -32601, message: 'Method not found: "initialize"' } },
+  },
+  {
     name: "a legacy client's initialize: -32022 naming the versions served (draft basic/versioning)",
     message: JSON.stringify({ jsonrpc: "2.0", id: 28, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } }),
     expected: {

@@ -60,11 +60,12 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("24 files written (package my-server)");
+    expect(stdout).toContain("25 files written (package my-server)");
     expect(listFiles(dir)).toEqual([
       ".gitignore",
       "README.md",
       "package.json",
+      "src/generated/codegen-manifest.json",
       "src/generated/dispatch.ts",
       "src/generated/errors.ts",
       "src/generated/index.ts",
@@ -129,7 +130,7 @@ describe("scaffold command", () => {
     expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(25);
+    expect(listFiles(dir)).toHaveLength(26);
   });
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
@@ -164,7 +165,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(24);
+    expect(listFiles(project)).toHaveLength(25);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {

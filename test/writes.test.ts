@@ -23,6 +23,16 @@ function codeOf(run: () => unknown): string | undefined {
   }
 }
 
+describe("compareOutput", () => {
+  it("shows the first change past the generator's header, not the header's new input hash", () => {
+    const out = join(scratchDir("writes-diff-header"), "out");
+    const body = (changed: string) => ["a", "b", "c", "d", "e", "f", "g", "h", "i", changed, "k"].join("\n");
+    writeOutput(out, [{ path: "a.ts", contents: `${GENERATED_MARK}1 (sha256 aaa)\n// Options: x\n${body("j")}\n` }]);
+    const [status] = compareOutput(out, [{ path: "a.ts", contents: `${GENERATED_MARK}1 (sha256 bbb)\n// Options: x\n${body("J")}\n` }]);
+    expect(status).toEqual({ path: "a.ts", state: "changed", diff: "@@ line 12 @@\n- j\n+ J" });
+  });
+});
+
 describe("writeOutput", () => {
   it("writes runtime/ files, removes stale ones and the runtime/ folder they leave empty", () => {
     const out = join(scratchDir("writes-runtime"), "out");

@@ -15,7 +15,8 @@ import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync,
 import { builtinModules } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
-import { generate, type GeneratedFile, type GenerateOptions } from "../index.js";
+import { manifestFile } from "../diff/manifest.js";
+import { generate, GENERATOR_VERSION, type GeneratedFile, type GenerateOptions } from "../index.js";
 import { objectLiteralKey } from "../emit/names.js";
 import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
@@ -79,7 +80,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     );
   }
   const version = facts.protocolVersion;
-  const generated = result.files;
+  // With the manifest `generate` writes beside them, so `generate --check` finds a fresh project up to date.
+  const generated = [...result.files, manifestFile(result, GENERATOR_VERSION)];
   const requests = clientRequests(facts);
   const builtins = new Set(Object.values(builtinRequests(facts)).map((m) => m.method));
   const builtin = (m: (typeof requests)[number]) => builtins.has(m.method);

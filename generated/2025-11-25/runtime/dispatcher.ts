@@ -194,8 +194,9 @@ export interface DispatchRevision {
   readonly listen?: { readonly acknowledgement: string; readonly filters: readonly ListenFilter[] };
   /**
    * The method a legacy client opens with (`initialize`), when this revision does not serve it:
-   * such a request is answered `-32022` naming the supported versions (a legacy client cannot
-   * fall forward, so this error may be all it can show its user).
+   * such a request without the modern per-request `_meta` version (a legacy client's) is answered
+   * `-32022` naming the supported versions (a legacy client cannot fall forward, so this error
+   * may be all it can show its user); one with it is a modern request for a removed method (`-32601`).
    */
   readonly legacyHandshake?: string;
 }
@@ -656,7 +657,9 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
 
   async function request(message: JsonObject, id: DispatchRequestId, method: string, context: HandleContext | undefined): Promise<DispatchResponse | undefined> {
     const info = fromClient(method, "request");
-    if (info === undefined && method === revision.legacyHandshake) return legacyHandshakeAnswer(id, own(message, "params"));
+    // A legacy client's opening request carries no per-request _meta version; a modern one that sends
+    // the removed method is told it is not found, like any other.
+    if (info === undefined && method === revision.legacyHandshake && !hasModernMeta(own(message, "params"))) return legacyHandshakeAnswer(id, own(message, "params"));
     if (info === undefined) return errorOf(id, -32601, "Method not found: " + quoteShort(method));
     if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path))
       return errorOf(id, -32601, "Method not found: " + quoteShort(method) + " (the server does not advertise " + info.capability.path.join(".") + ")");
@@ -742,6 +745,12 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
       release();
       outer?.removeEventListener("abort", abort);
     }
+  }
+
+  /** Whether params carry the modern per-request protocol version in `_meta`. */
+  function hasModernMeta(params: unknown): boolean {
+    const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
+    return isPlainObject(meta) && own(meta, revision.metaKeys.protocolVersion) !== undefined;
   }
 
   /** `-32022` to a legacy client's opening request: the versions served, and the one it asked for. */
