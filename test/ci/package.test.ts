@@ -56,7 +56,8 @@ describe("the packed tarball", () => {
     const out = run("npx", ["--no", "mcp-schema-codegen", "generate", "--schema", DRAFT, "--out", "gen", "--docs", "none"], { cwd: project });
     expect(out.stderr).toBe("");
     expect(out.status).toBe(0);
-    expect(readdirSync(join(project, "gen")).sort()).toEqual(["dispatch.ts", "errors.ts", "index.ts", "meta.ts", "methods.ts", "runtime", "types.ts", "validators.ts"]);
+    expect(readdirSync(join(project, "gen")).sort()).toEqual(["codegen-manifest.json", "dispatch.ts", "errors.ts", "index.ts", "meta.ts", "methods.ts", "runtime", "types.ts", "validators.ts"]);
+    expect(readdirSync(join(project, "gen", "runtime")).sort()).toEqual(["dispatcher.ts", "errors.ts", "json.ts", "meta.ts", "methods.ts", "tool-arguments.ts"]);
   });
 
   it("installed: generate and generate --check read mcp-schema-codegen.config.json, no flags", () => {
@@ -75,7 +76,7 @@ describe("the packed tarball", () => {
     const out = run("npx", ["--no", "mcp-schema-codegen", "scaffold", "srv", "--schema", DRAFT], { cwd: project });
     expect(out.stderr).toBe("");
     expect(out.status).toBe(0);
-    expect(out.stdout).toContain("srv: 17 files written (package srv)");
+    expect(out.stdout).toContain("srv: 25 files written (package srv)");
   });
 
   it("installed: the library API generates in memory", () => {
@@ -85,7 +86,7 @@ console.log(GENERATOR_VERSION, files.map((f) => f.path).join(","));`;
     const out = run(process.execPath, ["--input-type=module", "-e", script], { cwd: project });
     expect(out.stderr).toBe("");
     const version = (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
-    expect(out.stdout).toBe(`${version} types.ts,errors.ts\n`);
+    expect(out.stdout).toBe(`${version} types.ts,errors.ts,runtime/errors.ts\n`);
   });
 
   for (const [major, node] of Object.entries(PINNED_NODES)) {
@@ -96,7 +97,9 @@ console.log(GENERATOR_VERSION, files.map((f) => f.path).join(","));`;
       const out = run(node, [cli, "generate", "--schema", DRAFT, "--out", `gen-${major}`, "--docs", "none"], { cwd: project });
       expect(out.stderr).toBe("");
       expect(out.status).toBe(0);
-      for (const file of readdirSync(join(project, "gen"))) {
+      const files = (readdirSync(join(project, "gen"), { recursive: true }) as string[]).filter((f) => /\.(ts|json)$/.test(f));
+      expect(files.length).toBeGreaterThanOrEqual(14);
+      for (const file of files) {
         expect(readFileSync(join(project, `gen-${major}`, file), "utf8") === readFileSync(join(project, "gen", file), "utf8"), file).toBe(true);
       }
     });
