@@ -6,7 +6,7 @@
  * Usage: node dist-bench/bench/gen-child.js <specDir> <version> <outDir>
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { generate } from "../generator/index.js";
 
@@ -18,5 +18,8 @@ const start = performance.now();
 const result = await generate({ schema: { specDir, version }, docs: "tags" });
 const generateMs = performance.now() - start;
 mkdirSync(outDir, { recursive: true });
-for (const file of result.files) writeFileSync(join(outDir, file.path), file.contents);
+for (const file of result.files) {
+  mkdirSync(dirname(join(outDir, file.path)), { recursive: true });
+  writeFileSync(join(outDir, file.path), file.contents);
+}
 process.stdout.write(JSON.stringify({ generateMs }));
