@@ -147,8 +147,9 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
+      // Help or the version asked for exits 0; help shown because a command is incomplete (`spec` without its subcommand) is bad usage.
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") {
-        return EXIT_OK;
+        return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
       }
       return EXIT_ERROR;
     }

@@ -219,6 +219,14 @@ describe("library options", () => {
 });
 
 describe("the built CLI in a shell pipeline", () => {
+  it("exits 0 for help asked for, and 2 (bad usage) for a command without its subcommand, which shows its help on stderr", async () => {
+    const incomplete = await cli("spec");
+    expect(incomplete.code).toBe(2);
+    expect(incomplete.stderr).toContain("Usage: mcp-schema-codegen spec");
+    expect((await cli("spec", "--help")).code).toBe(0);
+    expect((await cli("help", "generate")).code).toBe(0);
+  });
+
   it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {
     const cliPath = buildPrivateCli("cli-epipe");
     // Several runs: whether the write races the reader's exit varies.
