@@ -240,7 +240,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
   fsStep("create the folder", dirname(out), () => mkdirSync(dirname(out), { recursive: true }));
   // The runtime/ folder is the generator's too: a link or a file there would take writes and removals elsewhere.
   const runtimeDir = join(out, RUNTIME_FOLDER);
-  if (existsSync(runtimeDir) || lstatExists(runtimeDir)) {
+  if (lstatExists(runtimeDir)) {
     const stat = lstatSync(runtimeDir);
     if (stat.isSymbolicLink() || !stat.isDirectory()) {
       throw fail("MCG402", `${runtimeDir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes its runtime modules there: remove it and run again`);

@@ -6,12 +6,12 @@
  * exists, and a test here holds it.
  */
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
 import { rewriteImportExtensions } from "../generator/emit/imports.js";
-import { scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { scratchDir, SPEC_DIR, writeGenerated } from "./support/corpus.js";
 import { PINNED_NODES } from "./support/node-versions.js";
 import { readmeUsageExample } from "./support/readme.js";
 
@@ -20,12 +20,7 @@ async function project(name: string, importExtension: "js" | "ts"): Promise<stri
   const dir = scratchDir(name);
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none", importExtension });
-  const out = join(dir, "generated");
-  scratchDir(join(name, "generated"));
-  for (const f of files) {
-    mkdirSync(dirname(join(out, f.path)), { recursive: true });
-    writeFileSync(join(out, f.path), f.contents);
-  }
+  writeGenerated(join(name, "generated"), files);
   const example = readmeUsageExample();
   writeFileSync(join(dir, "example.ts"), importExtension === "ts" ? example.replaceAll('/index.js"', '/index.ts"') : example);
   return dir;

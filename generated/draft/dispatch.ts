@@ -17,6 +17,8 @@ import {
   type DispatchRevision,
   type Era,
   type HandleContext,
+  type NotificationHandlerOf,
+  type RequestHandlerOf,
 } from "./runtime/dispatcher.js";
 
 export { checkToolArguments } from "./runtime/tool-arguments.js";
@@ -150,10 +152,7 @@ export interface HandlerResults {
 export type HandledRequestMethod = keyof HandlerResults;
 
 /** A request handler: params in (checked against the schema), a result out. */
-export type RequestHandler<M extends HandledRequestMethod> = (
-  params: MethodTypes[M]["params"],
-  context: RequestContext,
-) => HandlerResults[M] | Promise<HandlerResults[M]>;
+export type RequestHandler<M extends HandledRequestMethod> = RequestHandlerOf<MethodTypes[M]["params"], RequestContext, HandlerResults[M]>;
 
 /** What a notification handler sees. */
 export interface NotificationContext {
@@ -166,10 +165,7 @@ export interface NotificationContext {
 export type HandledNotificationMethod = "notifications/cancelled";
 
 /** A notification handler: never answered; an exception is logged through `onError`. */
-export type NotificationHandler<M extends HandledNotificationMethod> = (
-  params: MethodTypes[M]["params"],
-  context: NotificationContext,
-) => void | Promise<void>;
+export type NotificationHandler<M extends HandledNotificationMethod> = NotificationHandlerOf<MethodTypes[M]["params"], NotificationContext>;
 
 /** One optional, typed handler per client→server method of protocol revision "2026-07-28". */
 export type ServerHandlers = { readonly [M in HandledRequestMethod]?: RequestHandler<M> } & {
@@ -177,8 +173,8 @@ export type ServerHandlers = { readonly [M in HandledRequestMethod]?: RequestHan
 };
 
 /**
- * Types a handler table: `defineHandlers({ "tools/list": async () => ({ tools: [] }) })`
- * infers each handler's params and result from the method name.
+ * Types a handler table: in `defineHandlers({ "tools/list": listTools })`, each handler's params
+ * and result are inferred from its method name.
  */
 export const defineHandlers: <H extends ServerHandlers>(handlers: H) => H = identity;
 

@@ -101,6 +101,12 @@ export function identity<T>(value: T): T {
   return value;
 }
 
+/** A request handler: params in (checked against the schema), its result or a promise of it out. The generated `RequestHandler` types it per method. */
+export type RequestHandlerOf<P, C, R> = (params: P, context: C) => R | Promise<R>;
+
+/** A notification handler: params in, never answered. The generated `NotificationHandler` types it per method. */
+export type NotificationHandlerOf<P, C> = (params: P, context: C) => void | Promise<void>;
+
 /** A protocol era (draft basic/versioning, "Backward Compatibility"): `legacy` opens with `initialize`; `modern` carries everything in each request's `_meta`. */
 export type Era = "legacy" | "modern";
 
@@ -477,19 +483,18 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
   type Answer = (params: { readonly [key: string]: unknown }, context: RequestContextCore) => unknown;
 
   /** The built-in answers, used when no handler is given. */
-  const builtins: { readonly [method: string]: Answer | undefined } = Object.create(null) as JsonObject as { [method: string]: Answer | undefined };
+  const builtins = Object.create(null) as { [method: string]: Answer | undefined };
   {
-    const table = builtins as { [method: string]: Answer | undefined };
     const { discover, initialize, ping, listen } = revision.builtins;
     if (discover !== undefined) {
-      table[discover] = () => ({
+      builtins[discover] = () => ({
         supportedVersions: [...supported],
         capabilities,
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
       });
     }
     if (initialize !== undefined) {
-      table[initialize] = (params) => {
+      builtins[initialize] = (params) => {
         const requested = own(params, "protocolVersion");
         return {
           protocolVersion: typeof requested === "string" && supported.includes(requested) ? requested : supported[0],
@@ -499,10 +504,10 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
         };
       };
     }
-    if (ping !== undefined) table[ping] = () => ({});
+    if (ping !== undefined) builtins[ping] = () => ({});
     if (revision.tools && options.tools !== undefined) {
-      table["tools/list"] = () => ({ tools: [...tools.values()].map((t) => t.definition) });
-      table["tools/call"] = (params, context) => {
+      builtins["tools/list"] = () => ({ tools: [...tools.values()].map((t) => t.definition) });
+      builtins["tools/call"] = (params, context) => {
         const name = own(params, "name");
         const tool = typeof name === "string" ? tools.get(name) : undefined;
         if (tool === undefined) throw new HandlerError(-32602, "Unknown tool: " + (typeof name === "string" ? quoteShort(name) : "(no name)"));
@@ -513,7 +518,7 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
         return tool.call(args, context as never);
       };
     }
-    if (listen !== undefined && revision.listen !== undefined) table[listen] = (params, context) => subscribe(params, context);
+    if (listen !== undefined && revision.listen !== undefined) builtins[listen] = (params, context) => subscribe(params, context);
   }
 
   /** The built-in `subscriptions/listen`: acknowledges the part of the filter the server can honour, then stays open until cancelled or closed. */
@@ -698,6 +703,8 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
         // a transport that cannot deliver a notification does not fail the request
       }
     };
+    const inputResponses: unknown = own(params, "inputResponses");
+    const requestState: unknown = own(params, "requestState");
     const requestContext: RequestContextCore = {
       id,
       method,
@@ -711,8 +718,8 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
         const missing = missingCapabilities(arrival.clientCapabilities, required);
         if (missing !== undefined) throw new HandlerError(-32021, "Missing required client capability", { requiredCapabilities: missing });
       },
-      inputResponses: isPlainObject(own(params, "inputResponses")) ? own(params, "inputResponses") : undefined,
-      requestState: typeof own(params, "requestState") === "string" ? own(params, "requestState") : undefined,
+      inputResponses: isPlainObject(inputResponses) ? inputResponses : undefined,
+      requestState: typeof requestState === "string" ? requestState : undefined,
       signal: controller.signal,
       transport: context?.transport,
       notify(notifyMethod: string, notifyParams?: unknown): void {
