@@ -271,11 +271,7 @@ export interface CoreDispatcher {
  * What a transport needs of a dispatcher: any revision's generated `ServerDispatcher` is one
  * (only these members are read, so its typed `capabilities` and `publish` do not matter).
  */
-export interface TransportDispatcher {
-  handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;
-  closeSubscriptions(): void;
-  findTool(name: string): { readonly name: string; readonly inputSchema?: unknown } | undefined;
-}
+export type TransportDispatcher = Pick<CoreDispatcher, "handle" | "closeSubscriptions" | "findTool">;
 
 type JsonObject = { [key: string]: unknown };
 

@@ -4,17 +4,15 @@
  * project, built and served over Streamable HTTP, passes the official conformance suite
  * (@modelcontextprotocol/conformance, requirement set 2026-07-28).
  */
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
 import { PINNED_NODES } from "./support/node-versions.js";
-import { conformanceSummary } from "./support/conformance.js";
+import { runConformance } from "./support/conformance.js";
 
 
 const SPEC = ["--spec", SPEC_DIR, "--spec-version"];
@@ -232,34 +230,16 @@ describe("conformance (@modelcontextprotocol/conformance, requirement set 2026-0
     const dir = join(scratchDir("scaffold-conformance"), "fixture");
     expect((await cli("scaffold", dir, ...SPEC, "draft", "--example", "conformance", "--docs", "tags")).code).toBe(0);
     buildWithRepoModules(dir);
-    const server = spawn(process.execPath, [join(dir, "dist", "src", "main.js"), "--http", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-    try {
-      const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
-      const url = /listening on (\S+)/.exec(line)?.[1];
-      expect(url, line).toBeDefined();
-      const results = join(dir, "results");
-      mkdirSync(results);
-      const suite = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-      const shim = join(ROOT, "test", "support", "globsync-shim.mjs");
-      const child = spawn(process.execPath, ["--import", shim, suite, "server", "--url", url!, "--requirements", "2026-07-28", "-o", results], {
-        stdio: ["ignore", "pipe", "pipe"],
-      });
-      let stdout = "";
-      child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-      child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
-      const [exitCode] = (await once(child, "exit")) as [number];
-      const summary = conformanceSummary(stdout, results);
-      const passed = summary.scored.filter((s) => s.ok).length;
-      console.log(
-        `conformance 2026-07-28: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ` +
-          `${summary.checks.failure} failed, ${summary.checks.warning} warnings; not scored: ${summary.notScored.length} (${summary.notScored.join(", ")})`,
-      );
-      expect(summary.failures).toEqual([]);
-      expect(summary.scored.length).toBe(37);
-      expect(passed).toBe(37);
-      expect(exitCode).toBe(0);
-    } finally {
-      server.kill();
-    }
+    const shim = join(ROOT, "test", "support", "globsync-shim.mjs");
+    const { summary, exitCode } = await runConformance(process.execPath, ["--import", shim], join(dir, "dist", "src", "main.js"), join(dir, "results"));
+    const passed = summary.scored.filter((s) => s.ok).length;
+    console.log(
+      `conformance 2026-07-28: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ` +
+        `${summary.checks.failure} failed, ${summary.checks.warning} warnings; not scored: ${summary.notScored.length} (${summary.notScored.join(", ")})`,
+    );
+    expect(summary.failures).toEqual([]);
+    expect(summary.scored.length).toBe(37);
+    expect(passed).toBe(37);
+    expect(exitCode).toBe(0);
   });
 });

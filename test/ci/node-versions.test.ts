@@ -6,14 +6,12 @@
  *
  * Part of the CI suite (`npm run test:ci`, run by `.ci/run`), not of `npm test`.
  */
-import { spawn, spawnSync } from "node:child_process";
-import { once } from "node:events";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { createInterface } from "node:readline";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cli } from "../support/cli.js";
-import { conformanceSummary } from "../support/conformance.js";
+import { runConformance } from "../support/conformance.js";
 import { ROOT, scratchDir, SPEC_DIR } from "../support/corpus.js";
 import { PINNED_NODES } from "../support/node-versions.js";
 
@@ -58,29 +56,13 @@ for (const [major, node] of Object.entries(PINNED_NODES)) {
     });
 
     it("the conformance server passes every scored scenario, suite and server on this Node", { timeout: 300_000 }, async () => {
-      const server = spawn(node, [join(fixture, "dist", "src", "main.js"), "--http", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
-      try {
-        const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
-        const url = /listening on (\S+)/.exec(line)?.[1];
-        expect(url, line).toBeDefined();
-        const results = join(fixture, `results-${major}`);
-        mkdirSync(results);
-        const suite = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-        const child = spawn(node, [suite, "server", "--url", url!, "--requirements", "2026-07-28", "-o", results], { stdio: ["ignore", "pipe", "pipe"] });
-        let stdout = "";
-        child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-        child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
-        const [exitCode] = (await once(child, "exit")) as [number];
-        const summary = conformanceSummary(stdout, results);
-        const passed = summary.scored.filter((s) => s.ok).length;
-        console.log(`Node ${major}: conformance 2026-07-28: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ${summary.checks.failure} failed`);
-        expect(summary.failures).toEqual([]);
-        expect(summary.scored.length).toBe(37);
-        expect(passed).toBe(37);
-        expect(exitCode).toBe(0);
-      } finally {
-        server.kill();
-      }
+      const { summary, exitCode } = await runConformance(node, [], join(fixture, "dist", "src", "main.js"), join(fixture, `results-${major}`));
+      const passed = summary.scored.filter((s) => s.ok).length;
+      console.log(`Node ${major}: conformance 2026-07-28: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ${summary.checks.failure} failed`);
+      expect(summary.failures).toEqual([]);
+      expect(summary.scored.length).toBe(37);
+      expect(passed).toBe(37);
+      expect(exitCode).toBe(0);
     });
   });
 }

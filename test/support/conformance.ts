@@ -1,6 +1,10 @@
 /** Reading a run of the official conformance suite (@modelcontextprotocol/conformance). */
-import { readdirSync, readFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { ROOT } from "./corpus.js";
 
 /** Scenario counts of a conformance run: scored ones from its summary, checks from its `checks.json` files. */
 export function conformanceSummary(stdout: string, resultsDir: string) {
@@ -27,4 +31,34 @@ export function conformanceSummary(stdout: string, resultsDir: string) {
     }
   }
   return { scored, notScored: [...notScored], checks, failures };
+}
+
+/**
+ * Starts a built scaffolded server (`mainJs`) over HTTP on a free 127.0.0.1 port with `node`,
+ * runs the conformance suite's server scenarios (`--requirements 2026-07-28`) against it with
+ * `node` and `nodeArgs` (the globsync shim on Node 20), writing results into `resultsDir`, and
+ * stops the server. Answers the run's summary and the suite's exit code.
+ */
+export async function runConformance(
+  node: string,
+  nodeArgs: readonly string[],
+  mainJs: string,
+  resultsDir: string,
+): Promise<{ summary: ReturnType<typeof conformanceSummary>; exitCode: number }> {
+  const server = spawn(node, [mainJs, "--http", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
+    const url = /listening on (\S+)/.exec(line)?.[1];
+    if (url === undefined) throw new Error(`the server did not say where it listens: ${line}`);
+    mkdirSync(resultsDir);
+    const suite = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+    const child = spawn(node, [...nodeArgs, suite, "server", "--url", url, "--requirements", "2026-07-28", "-o", resultsDir], { stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
+    const [exitCode] = (await once(child, "exit")) as [number];
+    return { summary: conformanceSummary(stdout, resultsDir), exitCode };
+  } finally {
+    server.kill();
+  }
 }
