@@ -12,7 +12,8 @@ import { cli } from "./support/cli.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
 import { PINNED_NODES } from "./support/node-versions.js";
-import { runConformance } from "./support/conformance.js";
+import { conformanceLine, runConformance } from "./support/conformance.js";
+import { buildWithRepoModules } from "./support/servers.js";
 
 
 const SPEC = ["--spec", SPEC_DIR, "--spec-version"];
@@ -26,16 +27,6 @@ function listFiles(dir: string, prefix = ""): string[] {
       return e.isDirectory() ? listFiles(dir, path) : [path];
     })
     .sort();
-}
-
-/** Compiles a scaffolded project with the repository's TypeScript and @types/node (linked in as its node_modules). */
-function buildWithRepoModules(project: string): void {
-  symlinkSync(join(ROOT, "node_modules"), join(project, "node_modules"), "dir");
-  const tsc = spawnSync(process.execPath, [join(ROOT, "node_modules", "typescript", "bin", "tsc"), "-p", join(project, "tsconfig.json")], {
-    encoding: "utf8",
-  });
-  expect(tsc.stdout + tsc.stderr).toBe("");
-  expect(tsc.status).toBe(0);
 }
 
 describe("scaffolded sources", () => {
@@ -225,21 +216,21 @@ describe("a scaffolded project", () => {
   });
 });
 
-describe("conformance (@modelcontextprotocol/conformance, requirement set 2026-07-28)", () => {
-  it("the --example conformance server passes every scored scenario over Streamable HTTP", { timeout: 180_000 }, async () => {
+describe("conformance (@modelcontextprotocol/conformance, requirement sets 2025-11-25 and 2026-07-28)", () => {
+  it("the --example conformance server passes every scored scenario of both sets, one process on one Streamable HTTP endpoint", { timeout: 400_000 }, async () => {
     const dir = join(scratchDir("scaffold-conformance"), "fixture");
     expect((await cli("scaffold", dir, ...SPEC, "draft", "--example", "conformance", "--docs", "tags")).code).toBe(0);
     buildWithRepoModules(dir);
     const shim = join(ROOT, "test", "support", "globsync-shim.mjs");
-    const { summary, exitCode } = await runConformance(process.execPath, ["--import", shim], join(dir, "dist", "src", "main.js"), join(dir, "results"));
-    const passed = summary.scored.filter((s) => s.ok).length;
-    console.log(
-      `conformance 2026-07-28: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ` +
-        `${summary.checks.failure} failed, ${summary.checks.warning} warnings; not scored: ${summary.notScored.length} (${summary.notScored.join(", ")})`,
-    );
-    expect(summary.failures).toEqual([]);
-    expect(summary.scored.length).toBe(37);
-    expect(passed).toBe(37);
-    expect(exitCode).toBe(0);
+    const runs = await runConformance(process.execPath, ["--import", shim], join(dir, "dist", "src", "main.js"), join(dir, "results"), ["2025-11-25", "2026-07-28"]);
+    for (const [set, scored] of [["2025-11-25", 30], ["2026-07-28", 37]] as const) {
+      const run = runs[set];
+      if (run === undefined) throw new Error(`no ${set} run`);
+      console.log(conformanceLine(`conformance ${set}`, run));
+      expect.soft(run.summary.failures, set).toEqual([]);
+      expect.soft(run.summary.scored.length, set).toBe(scored);
+      expect.soft(run.summary.scored.filter((s) => !s.ok).map((s) => s.name), set).toEqual([]);
+      expect.soft(run.exitCode, set).toBe(0);
+    }
   });
 });

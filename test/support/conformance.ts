@@ -3,8 +3,8 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
 import { ROOT } from "./corpus.js";
+import { startHttpServer } from "./servers.js";
 
 /** Scenario counts of a conformance run: scored ones from its summary, checks from its `checks.json` files. */
 export function conformanceSummary(stdout: string, resultsDir: string) {
@@ -33,32 +33,73 @@ export function conformanceSummary(stdout: string, resultsDir: string) {
   return { scored, notScored: [...notScored], checks, failures };
 }
 
+/** The requirement sets the suite knows (`conformance list --requirements`): one per spec revision, frozen at its release. */
+export type Requirements = "2025-11-25" | "2026-07-28";
+
+/** One requirement set's run: its summary and the suite's exit code. */
+export interface ConformanceRun {
+  readonly summary: ReturnType<typeof conformanceSummary>;
+  readonly exitCode: number;
+}
+
+/** Per-run bound: the suite's own per-scenario timeout is 30 s, and a run has some 40 scenarios. */
+const RUN_TIMEOUT_MS = 240_000;
+
 /**
- * Starts a built scaffolded server (`mainJs`) over HTTP on a free 127.0.0.1 port with `node`,
- * runs the conformance suite's server scenarios (`--requirements 2026-07-28`) against it with
- * `node` and `nodeArgs` (the globsync shim on Node 20), writing results into `resultsDir`, and
- * stops the server. Answers the run's summary and the suite's exit code.
+ * Runs the conformance suite's server scenarios for `requirements` against `url` with `node`
+ * and `nodeArgs` (the globsync shim on Node 20), writing results into `resultsDir`. Killed after
+ * {@link RUN_TIMEOUT_MS}.
+ */
+export async function runConformanceSuite(
+  node: string,
+  nodeArgs: readonly string[],
+  url: string,
+  requirements: Requirements,
+  resultsDir: string,
+): Promise<ConformanceRun> {
+  mkdirSync(resultsDir, { recursive: true });
+  const suite = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
+  const child = spawn(node, [...nodeArgs, suite, "server", "--url", url, "--requirements", requirements, "-o", resultsDir], { stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
+  const timer = setTimeout(() => child.kill("SIGKILL"), RUN_TIMEOUT_MS);
+  const [exitCode] = (await once(child, "exit")) as [number | null];
+  clearTimeout(timer);
+  if (exitCode === null) throw new Error(`conformance --requirements ${requirements} did not finish within ${RUN_TIMEOUT_MS} ms:\n${stdout}`);
+  return { summary: conformanceSummary(stdout, resultsDir), exitCode };
+}
+
+/**
+ * Starts ONE built scaffolded server process (`mainJs`) over HTTP on a free 127.0.0.1 port with
+ * `node`, runs the conformance suite's server scenarios for each of `requirements` in turn
+ * against its one endpoint (results in `resultsDir/<requirements>`), and stops the server.
+ * Answers each set's summary and the suite's exit code.
  */
 export async function runConformance(
   node: string,
   nodeArgs: readonly string[],
   mainJs: string,
   resultsDir: string,
-): Promise<{ summary: ReturnType<typeof conformanceSummary>; exitCode: number }> {
-  const server = spawn(node, [mainJs, "--http", "--port", "0"], { stdio: ["ignore", "pipe", "pipe"] });
+  requirements: readonly Requirements[] = ["2026-07-28"],
+): Promise<Record<Requirements, ConformanceRun | undefined>> {
+  const server = await startHttpServer(node, [mainJs, "--http", "--port", "0"]);
   try {
-    const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
-    const url = /listening on (\S+)/.exec(line)?.[1];
-    if (url === undefined) throw new Error(`the server did not say where it listens: ${line}`);
-    mkdirSync(resultsDir);
-    const suite = join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-    const child = spawn(node, [...nodeArgs, suite, "server", "--url", url, "--requirements", "2026-07-28", "-o", resultsDir], { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stdout += d.toString()));
-    const [exitCode] = (await once(child, "exit")) as [number];
-    return { summary: conformanceSummary(stdout, resultsDir), exitCode };
+    const runs: Record<Requirements, ConformanceRun | undefined> = { "2025-11-25": undefined, "2026-07-28": undefined };
+    for (const set of requirements) runs[set] = await runConformanceSuite(node, nodeArgs, server.url, set, join(resultsDir, set));
+    return runs;
   } finally {
-    server.kill();
+    await server.stop();
   }
+}
+
+/** One line for the test log: a run's scored scenarios and checks. */
+export function conformanceLine(label: string, run: ConformanceRun): string {
+  const { summary } = run;
+  const passed = summary.scored.filter((s) => s.ok).length;
+  return (
+    `${label}: ${passed}/${summary.scored.length} scored scenarios pass; scored checks ${summary.checks.success} passed, ` +
+    `${summary.checks.failure} failed, ${summary.checks.warning} warnings; not scored: ${summary.notScored.length} (${summary.notScored.join(", ")})` +
+    (summary.failures.length === 0 ? "" : `\n  failures:\n    ${summary.failures.join("\n    ")}`)
+  );
 }

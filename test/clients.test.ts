@@ -1,0 +1,284 @@
+/**
+ * Real MCP clients, written independently of this project, against a server made by `scaffold`
+ * with default options (dual-era: the draft schema and 2025-11-25), over stdio and Streamable
+ * HTTP (issue 11, item 7):
+ *
+ * - the TypeScript SDK v1 `Client` (`@modelcontextprotocol/sdk` 1.32.2) with its
+ *   `StdioClientTransport` and `StreamableHTTPClientTransport`: opens with `initialize`;
+ * - the SDK v2 `Client` (`@modelcontextprotocol/client` 2.4.0) in its default mode (`legacy`:
+ *   `initialize`), in `auto` (probes with `server/discover`, falls back to `initialize`) and
+ *   pinned to 2026-07-28 (`server/discover`, then per-request `_meta`).
+ *
+ * Each connects, lists and calls tools, lists and reads resources, gets a prompt, and completes
+ * a tool call that needs elicitation: the server's handler, written once with the modern types
+ * (templates/scaffold/examples/conformance/handlers.ts), answers the first round with an
+ * `InputRequiredResult`; the client's elicitation handler answers (a server→client request on
+ * the legacy session, or the client's own retry with `inputResponses` in the modern era).
+ * Which era each client spoke is read off the wire, not assumed.
+ *
+ * The same clients run first against the official `@modelcontextprotocol/server` 2.4.0 serving
+ * the same names (test/support/reference-server.mjs): that proves the harness, independently
+ * of this project's server.
+ */
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
+import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
+import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport as HttpV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { join } from "node:path";
+import type { Readable } from "node:stream";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ROOT, SPEC_DIR } from "./support/corpus.js";
+import { scaffoldBuilt, startHttpServer, type HttpServer } from "./support/servers.js";
+
+/** How long one client may take for its whole exchange (connect to close) before the test fails. */
+const EXCHANGE_MS = 20_000;
+const NAME = "Ada";
+
+/** A server to talk to: how to start it over stdio, and how to start it over HTTP. */
+interface Target {
+  readonly name: string;
+  /** `node` arguments that serve stdio; `--http` is appended to serve HTTP. */
+  args(): readonly string[];
+  /** The `serverInfo.name` it reports. */
+  readonly serverName: string;
+}
+
+type Endpoint = { readonly transport: "stdio"; readonly args: readonly string[] } | { readonly transport: "http"; readonly url: string };
+
+/** What both SDKs' `Client` offer that the exchange uses, in the shape the test reads. */
+interface ClientFace {
+  listTools(): Promise<{ tools: { name: string }[] }>;
+  callTool(params: { name: string; arguments: { [key: string]: unknown } }): Promise<unknown>;
+  listResources(): Promise<{ resources: { uri: string }[] }>;
+  readResource(params: { uri: string }): Promise<{ contents: unknown[] }>;
+  getPrompt(params: { name: string }): Promise<{ messages: unknown[] }>;
+  getServerVersion(): { name: string } | undefined;
+  close(): Promise<void>;
+}
+
+/** The messages a client transport sent and received, in order (both SDKs' `Transport`: `send` and `onmessage`). */
+interface Wire {
+  readonly sent: { [key: string]: unknown }[];
+  readonly received: { [key: string]: unknown }[];
+}
+
+/** Records what passes through `transport`; set before `connect`, which installs `onmessage`. */
+function recordWire(transport: object): Wire {
+  const wire: Wire = { sent: [], received: [] };
+  const t = transport as { send(message: unknown, options?: unknown): Promise<void>; onmessage?: (message: unknown, extra?: unknown) => void };
+  const send = t.send.bind(t);
+  t.send = (message, options) => {
+    wire.sent.push(message as { [key: string]: unknown });
+    return send(message, options);
+  };
+  let handler: ((message: unknown, extra?: unknown) => void) | undefined;
+  Object.defineProperty(t, "onmessage", {
+    configurable: true,
+    enumerable: true,
+    get: () =>
+      handler === undefined
+        ? undefined
+        : (message: unknown, extra?: unknown) => {
+            wire.received.push(message as { [key: string]: unknown });
+            handler?.(message, extra);
+          },
+    set: (value: ((message: unknown, extra?: unknown) => void) | undefined) => (handler = value),
+  });
+  return wire;
+}
+
+const MODERN_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+
+/** The era and protocol version a client spoke, from its wire: `initialize` and its result, or the modern `_meta` key of its requests. */
+function spoken(wire: Wire): { era: "legacy" | "modern"; protocolVersion: unknown } {
+  const initialize = wire.sent.find((m) => m["method"] === "initialize");
+  if (initialize !== undefined) {
+    const answer = wire.received.find((m) => m["id"] === initialize["id"] && "result" in m);
+    return { era: "legacy", protocolVersion: (answer?.["result"] as { protocolVersion?: unknown } | undefined)?.protocolVersion };
+  }
+  const request = wire.sent.find((m) => typeof m["method"] === "string" && "id" in m);
+  const meta = (request?.["params"] as { _meta?: { [key: string]: unknown } } | undefined)?._meta;
+  return { era: "modern", protocolVersion: meta?.[MODERN_VERSION_KEY] };
+}
+
+/** The text of the first content block of a `CallToolResult` (with `isError` when set). */
+function toolText(result: unknown): string {
+  const r = result as { content?: { type?: string; text?: string }[]; isError?: boolean };
+  const first = r.content?.[0];
+  const text = first?.type === "text" ? String(first.text) : JSON.stringify(r);
+  return r.isError === true ? `isError: ${text}` : text;
+}
+
+function firstText(items: readonly unknown[] | undefined, pick: (item: { [key: string]: unknown }) => unknown): unknown {
+  const first = items?.[0];
+  return typeof first === "object" && first !== null ? pick(first as { [key: string]: unknown }) : undefined;
+}
+
+/** A client kind: how it is built and connected, and the era it must end up speaking with a dual-era server. */
+interface ClientKind {
+  readonly name: string;
+  readonly expected: { era: "legacy" | "modern"; protocolVersion: string };
+  connect(endpoint: Endpoint, elicited: string[], stderr: { text: string }): Promise<{ client: ClientFace; wire: Wire }>;
+}
+
+function collect(stream: Readable | null, into: { text: string }): void {
+  stream?.on("data", (chunk: Buffer) => (into.text += chunk.toString()));
+}
+
+const INFO = { name: "clients-test", version: "1.0.0" } as const;
+
+const SDK_V1: ClientKind = {
+  name: "SDK v1 Client (@modelcontextprotocol/sdk 1.32.2)",
+  expected: { era: "legacy", protocolVersion: "2025-11-25" },
+  async connect(endpoint, elicited, stderr) {
+    const client = new ClientV1(INFO, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      elicited.push(request.params.message);
+      return { action: "accept", content: { name: NAME } };
+    });
+    const transport =
+      endpoint.transport === "stdio"
+        ? new StdioV1({ command: process.execPath, args: [...endpoint.args], stderr: "pipe" })
+        : new HttpV1(new URL(endpoint.url));
+    if (transport instanceof StdioV1) collect(transport.stderr as Readable | null, stderr);
+    const wire = recordWire(transport);
+    await client.connect(transport);
+    return { client: client as unknown as ClientFace, wire };
+  },
+};
+
+function sdkV2(mode: "default" | "auto" | "pinned"): ClientKind {
+  const negotiation = mode === "default" ? {} : { versionNegotiation: { mode: mode === "auto" ? ("auto" as const) : { pin: "2026-07-28" } } };
+  return {
+    name: `SDK v2 Client (@modelcontextprotocol/client 2.4.0), ${mode === "pinned" ? "pinned to 2026-07-28" : mode === "auto" ? "mode auto" : "default mode"}`,
+    expected: mode === "default" ? { era: "legacy", protocolVersion: "2025-11-25" } : { era: "modern", protocolVersion: "2026-07-28" },
+    async connect(endpoint, elicited, stderr) {
+      const client = new ClientV2(INFO, { capabilities: { elicitation: { form: {} } }, ...negotiation });
+      client.setRequestHandler("elicitation/create", async (request) => {
+        elicited.push(request.params.message);
+        return { action: "accept", content: { name: NAME } };
+      });
+      const transport =
+        endpoint.transport === "stdio"
+          ? new StdioV2({ command: process.execPath, args: [...endpoint.args], stderr: "pipe" })
+          : new HttpV2(new URL(endpoint.url));
+      if (transport instanceof StdioV2) collect(transport.stderr as Readable | null, stderr);
+      const wire = recordWire(transport);
+      await client.connect(transport);
+      return { client: client as unknown as ClientFace, wire };
+    },
+  };
+}
+
+const CLIENTS: readonly ClientKind[] = [SDK_V1, sdkV2("default"), sdkV2("auto"), sdkV2("pinned")];
+
+/** `promise`, or a rejection after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms)));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Connects `kind` to `endpoint`, runs the exchange, closes, and answers what it observed. */
+async function exchange(kind: ClientKind, endpoint: Endpoint, serverStderr: () => string) {
+  const elicited: string[] = [];
+  const stderr = { text: "" };
+  let connected: { client: ClientFace; wire: Wire } | undefined;
+  try {
+    return await within(
+      (async () => {
+        connected = await kind.connect(endpoint, elicited, stderr);
+        const { client, wire } = connected;
+        const tools = await client.listTools();
+        const simple = await client.callTool({ name: "test_simple_text", arguments: {} });
+        const resources = await client.listResources();
+        const read = await client.readResource({ uri: "test://static-text" });
+        const prompt = await client.getPrompt({ name: "test_simple_prompt" });
+        const elicitation = await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} });
+        return {
+          ...spoken(wire),
+          serverName: client.getServerVersion()?.name,
+          tools: ["test_simple_text", "test_input_required_result_elicitation"].filter((name) => tools.tools.some((t) => t.name === name)),
+          simple: toolText(simple),
+          resources: resources.resources.map((r) => r.uri).filter((uri) => uri === "test://static-text"),
+          read: firstText(read.contents, (c) => c["text"]),
+          prompt: firstText(prompt.messages, (m) => (m["content"] as { text?: unknown } | undefined)?.text),
+          elicitation: toolText(elicitation),
+          elicited,
+        };
+      })(),
+      EXCHANGE_MS,
+      kind.name,
+    );
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : String(error);
+    const wire = connected?.wire;
+    throw new Error(
+      `${kind.name} over ${endpoint.transport}: ${detail}\n` +
+        (wire === undefined ? "" : `sent: ${JSON.stringify(wire.sent).slice(0, 3000)}\nreceived: ${JSON.stringify(wire.received).slice(0, 3000)}\n`) +
+        `server stderr: ${(endpoint.transport === "stdio" ? stderr.text : serverStderr()).slice(0, 2000)}`,
+      { cause: error },
+    );
+  } finally {
+    await within(connected?.client.close() ?? Promise.resolve(), 5_000, `${kind.name}: close`).catch(() => {});
+  }
+}
+
+/** What every client must observe against a dual-era server that serves the fixture's names. */
+function expectedFor(kind: ClientKind, serverName: string) {
+  return {
+    ...kind.expected,
+    serverName,
+    tools: ["test_simple_text", "test_input_required_result_elicitation"],
+    simple: "This is a simple text response for testing.",
+    resources: ["test://static-text"],
+    read: "This is the content of the static text resource.",
+    prompt: "This is a simple prompt for testing.",
+    elicitation: `Hello, ${NAME}!`,
+    elicited: ["What is your name?"],
+  };
+}
+
+const REFERENCE: Target = {
+  name: "the official @modelcontextprotocol/server 2.4.0 (reference: proves the harness)",
+  serverName: "reference",
+  args: () => [join(ROOT, "test", "support", "reference-server.mjs")],
+};
+
+let scaffolded: string | undefined;
+const SCAFFOLDED: Target = {
+  name: "a server made by scaffold with default options (--example conformance)",
+  serverName: "server",
+  args: () => {
+    if (scaffolded === undefined) throw new Error("the scaffolded project was not built");
+    return [join(scaffolded, "dist", "src", "main.js")];
+  },
+};
+
+describe.each([REFERENCE, SCAFFOLDED])("$name", (target) => {
+  let http: HttpServer | undefined;
+  beforeAll(async () => {
+    if (target === SCAFFOLDED)
+      scaffolded = await scaffoldBuilt("clients-scaffold", ["--spec", SPEC_DIR, "--spec-version", "draft", "--example", "conformance", "--docs", "none"]);
+    http = await startHttpServer(process.execPath, [...target.args(), "--http", "--port", "0"]);
+  }, 120_000);
+  afterAll(async () => {
+    await http?.stop();
+  });
+
+  for (const transport of ["stdio", "http"] as const)
+    describe(`over ${transport === "stdio" ? "stdio" : "Streamable HTTP"}`, () => {
+      it.each(CLIENTS.map((kind) => [kind.name, kind] as const))("%s", { timeout: EXCHANGE_MS + 10_000 }, async (_name, kind) => {
+        if (http === undefined) throw new Error("the HTTP server did not start");
+        const endpoint: Endpoint = transport === "stdio" ? { transport, args: target.args() } : { transport, url: http.url };
+        const observed = await exchange(kind, endpoint, http.stderr);
+        expect(observed).toEqual(expectedFor(kind, target.serverName));
+      });
+    });
+});
