@@ -1,11 +1,14 @@
 /**
  * Conformance fixture server: the tools, resources, prompts and completions that the official
- * MCP conformance suite (`@modelcontextprotocol/conformance`, `server --requirements 2026-07-28`)
- * calls by name. Each fixture says which scenario it serves. Generate a project with this file
- * as src/handlers.ts, then run the suite against it:
+ * MCP conformance suite (`@modelcontextprotocol/conformance`, `server --requirements 2026-07-28`
+ * and `--requirements 2025-11-25`) calls by name, written once with the modern types: one process
+ * on one endpoint serves both requirement sets (the dispatcher adapts them to 2025-11-25 clients).
+ * Each fixture says which scenario it serves. Generate a project with this file as
+ * src/handlers.ts, then run the suite against it, once per requirement set:
  *
  *     node dist/src/main.js --http --port 3000
  *     npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --url http://127.0.0.1:3000/mcp --requirements 2026-07-28
+ *     npx @modelcontextprotocol/conformance@0.2.0-alpha.12 server --url http://127.0.0.1:3000/mcp --requirements 2025-11-25
  *
  * The suite imports `fs.globSync`, which Node 22 has and Node 20 lacks: on Node 20 run it from
  * an mcp-schema-codegen checkout, under its loader that supplies it:
@@ -22,7 +25,8 @@
  * streams are src/generated/runtime/http.ts's. What is here is fixture data and behaviour only.
  *
  * Nothing is stored between requests except the HMAC key that signs `requestState`
- * (MRTR, SEP-2322) and the dispatcher `onDispatcher` hands over for `publish`.
+ * (MRTR, SEP-2322) and the dispatcher `onDispatcher` hands over for `publish`; what a 2025-11-25
+ * session negotiated (its log level, its resource subscriptions) the dispatcher keeps.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import {
@@ -102,14 +106,43 @@ function tool(name: string, description: string, run: Fixture["run"], inputSchem
   return { definition: { name, description, inputSchema }, run };
 }
 
+/**
+ * Sends `notifications/message` at `level` when the client asked for log messages at that level or
+ * below: `context.logLevel` is the request's io.modelcontextprotocol/logLevel `_meta` (modern) or
+ * what the session set with logging/setLevel (2025-11-25); without it nothing is sent.
+ */
+function logger(context: RequestContext): (level: T.LoggingLevel, data: string) => void {
+  const threshold = LOG_LEVELS.indexOf(context.logLevel as T.LoggingLevel);
+  return (level, data) => {
+    if (threshold !== -1 && LOG_LEVELS.indexOf(level) >= threshold) context.notify("notifications/message", { level, logger: "conformance-fixture", data });
+  };
+}
+
 /** An `elicitation/create` input request for a form of string/boolean fields, all required. */
 function elicit(message: string, fields: { readonly [field: string]: "string" | "boolean" }): T.ElicitRequest {
   const properties: { [field: string]: T.PrimitiveSchemaDefinition } = {};
   for (const [field, type] of Object.entries(fields)) properties[field] = type === "string" ? { type: "string" } : { type: "boolean" };
-  return {
-    method: "elicitation/create",
-    params: { mode: "form", message, requestedSchema: { type: "object", properties, required: Object.keys(fields) } },
-  };
+  return elicitForm(message, properties);
+}
+
+/** An `elicitation/create` input request for a form of the given fields (`required`: all of them unless given). */
+function elicitForm(
+  message: string,
+  properties: { readonly [field: string]: T.PrimitiveSchemaDefinition },
+  required: readonly string[] = Object.keys(properties),
+): T.ElicitRequest {
+  return { method: "elicitation/create", params: { mode: "form", message, requestedSchema: { type: "object", properties: { ...properties }, required: [...required] } } };
+}
+
+/** `action=…, content={…}` of an elicitation answer (accept, decline or cancel). */
+function describeElicitation(response: { readonly [key: string]: unknown }): string {
+  return `action=${String(response["action"])}, content=${JSON.stringify(response["content"] ?? {})}`;
+}
+
+/** The text a sampling answer carries (its content's `text`, else the content as JSON). */
+function sampledText(response: { readonly [key: string]: unknown }): string {
+  const content = response["content"];
+  return isObject(content) && typeof content["text"] === "string" ? content["text"] : JSON.stringify(content);
 }
 
 function sample(prompt: string, maxTokens: number): T.CreateMessageRequest {
@@ -242,16 +275,22 @@ const FIXTURES: readonly Fixture[] = [
 
   // server-stateless (sep-2575-server-no-log-without-loglevel): log messages only when the
   // request's `_meta` asks for them with io.modelcontextprotocol/logLevel, at or above that level
-  tool("test_logging_tool", "Emits log messages only when the request's _meta sets a logLevel", (_args, _input, context) => {
-    const wanted = context.meta["io.modelcontextprotocol/logLevel"];
-    const threshold = LOG_LEVELS.indexOf(wanted as T.LoggingLevel);
-    const log = (level: T.LoggingLevel, data: string) => {
-      if (threshold !== -1 && LOG_LEVELS.indexOf(level) >= threshold)
-        context.notify("notifications/message", { level, logger: "conformance-fixture", data });
-    };
+  tool("test_logging_tool", "Emits log messages only when the client asked for them (logLevel)", (_args, _input, context) => {
+    const log = logger(context);
     log("info", "Tool execution started");
     log("info", "Tool execution completed");
     return text("Logging tool executed");
+  }),
+
+  // tools-call-with-logging (2025-11-25, after logging/setLevel): three info messages ~50 ms apart
+  tool("test_tool_with_logging", "Sends three log messages while it runs, when the client asked for them", async (_args, _input, context) => {
+    const log = logger(context);
+    log("info", "Tool execution started");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    log("info", "Tool processing data");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    log("info", "Tool execution completed");
+    return text("Logging tool completed");
   }),
 
   // server-stateless (sep-2575-server-rejects-undeclared-capability): without the sampling client
@@ -301,6 +340,103 @@ const FIXTURES: readonly Fixture[] = [
     },
   ),
 
+  // ---- 2025-11-25 clients (--requirements 2025-11-25), served by the same handlers ----
+  // These ask for input the modern way, with an InputRequiredResult; for a client that opened with
+  // initialize the dispatcher sends each input request as a server→client request on its session
+  // (elicitation/create, sampling/createMessage), collects the answers and calls the tool again with
+  // them as inputResponses. A client without the capability is answered -32021 in both eras.
+
+  // tools-call-sampling: one sampling/createMessage of the prompt argument, maxTokens 100
+  tool(
+    "test_sampling",
+    "Asks the client's LLM to answer a prompt (sampling)",
+    (args, input) => {
+      const response = input.inputResponses?.["completion"];
+      if (isObject(response) && response["content"] !== undefined) return text(`LLM response: ${sampledText(response)}`);
+      return inputRequired({ completion: sample(String(args["prompt"]), 100) });
+    },
+    { type: "object", properties: { prompt: { type: "string", description: "The prompt to send to the LLM" } }, required: ["prompt"] },
+  ),
+
+  // tools-call-elicitation: one elicitation/create showing the message argument, asking for a username and an email
+  tool(
+    "test_elicitation",
+    "Asks the user for a username and an email address (elicitation)",
+    (args, input) => {
+      const response = input.inputResponses?.["user_info"];
+      if (isObject(response)) return text(`User response: ${describeElicitation(response)}`);
+      return inputRequired({
+        user_info: elicitForm(String(args["message"]), {
+          username: { type: "string", description: "User's response" },
+          email: { type: "string", description: "User's email address" },
+        }),
+      });
+    },
+    { type: "object", properties: { message: { type: "string", description: "The message to show the user" } }, required: ["message"] },
+  ),
+
+  // elicitation-sep1034-defaults: a form whose every primitive type carries a default
+  tool("test_elicitation_sep1034_defaults", "Elicitation whose fields carry default values (SEP-1034)", (_args, input) => {
+    const response = input.inputResponses?.["defaults"];
+    if (isObject(response)) return text(`Elicitation completed: ${describeElicitation(response)}`);
+    return inputRequired({
+      defaults: elicitForm(
+        "Please review and update the form fields with defaults",
+        {
+          name: { type: "string", description: "User name", default: "John Doe" },
+          age: { type: "integer", description: "User age", default: 30 },
+          score: { type: "number", description: "User score", default: 95.5 },
+          status: { type: "string", description: "User status", enum: ["active", "inactive", "pending"], default: "active" },
+          verified: { type: "boolean", description: "Verification status", default: true },
+        },
+        [],
+      ),
+    });
+  }),
+
+  // elicitation-sep1330-enums: the five enum shapes (untitled and titled single-select, the legacy
+  // enumNames form, untitled and titled multi-select)
+  tool("test_elicitation_sep1330_enums", "Elicitation with every enum schema variant (SEP-1330)", (_args, input) => {
+    const response = input.inputResponses?.["enums"];
+    if (isObject(response)) return text(`Elicitation completed: ${describeElicitation(response)}`);
+    return inputRequired({
+      enums: elicitForm(
+        "Please choose from the enum fields",
+        {
+          untitledSingle: { type: "string", description: "Untitled single-select", enum: ["option1", "option2", "option3"] },
+          titledSingle: {
+            type: "string",
+            description: "Titled single-select",
+            oneOf: [
+              { const: "value1", title: "First Option" },
+              { const: "value2", title: "Second Option" },
+              { const: "value3", title: "Third Option" },
+            ],
+          },
+          legacyEnum: {
+            type: "string",
+            description: "Legacy titled enum (enumNames)",
+            enum: ["opt1", "opt2", "opt3"],
+            enumNames: ["Option One", "Option Two", "Option Three"],
+          },
+          untitledMulti: { type: "array", description: "Untitled multi-select", items: { type: "string", enum: ["option1", "option2", "option3"] } },
+          titledMulti: {
+            type: "array",
+            description: "Titled multi-select",
+            items: {
+              anyOf: [
+                { const: "value1", title: "First Choice" },
+                { const: "value2", title: "Second Choice" },
+                { const: "value3", title: "Third Choice" },
+              ],
+            },
+          },
+        },
+        [],
+      ),
+    });
+  }),
+
   // ---- MRTR (SEP-2322): input-required-result-* scenarios ----
 
   // input-required-result-basic-elicitation, -result-type, -missing-input-response (a wrong key → asked
@@ -315,11 +451,7 @@ const FIXTURES: readonly Fixture[] = [
   // input-required-result-basic-sampling
   tool("test_input_required_result_sampling", "MRTR: asks for one sampling completion", (_args, input) => {
     const response = input.inputResponses?.["capital_question"];
-    if (isObject(response) && response["content"] !== undefined) {
-      const content = response["content"];
-      const said = isObject(content) && typeof content["text"] === "string" ? content["text"] : JSON.stringify(content);
-      return text(`Sampling said: ${said}`);
-    }
+    if (isObject(response) && response["content"] !== undefined) return text(`Sampling said: ${sampledText(response)}`);
     return inputRequired({ capital_question: sample("What is the capital of France?", 100) });
   }),
 
@@ -535,7 +667,8 @@ export const options: Partial<Omit<ServerDispatcherOptions, "serverInfo" | "hand
   capabilities: {
     tools: { listChanged: true },
     prompts: { listChanged: true },
-    resources: {},
+    // subscribe: resources-subscribe and resources-unsubscribe (2025-11-25), served by the dispatcher
+    resources: { subscribe: true },
     completions: {},
     logging: {},
   },
