@@ -5,7 +5,9 @@
  * revision's modules (types, validators, errors, meta, methods, `index.ts`) and `revision.ts`,
  * its table for the dispatcher core (data only). Beside the folders: the shared `runtime/`
  * (the folders import `../runtime/`), one `dispatch.ts` whose `createServerDispatcher` is typed
- * with the handler revision and serves every revision, and `index.ts`.
+ * with the handler revision and serves every revision, `index.ts`, and one module per
+ * revision module (`types.ts`, `validators.ts`, …) re-exporting the handler revision's, so that
+ * imports written against a single-revision output (`./generated/types.js`) keep working.
  *
  * The handler revision is the first modern (stateless) one given; the others follow in the
  * order given. Each other revision's table gets `resultDrop`: per method, the handler
@@ -142,6 +144,13 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
       })),
       handler.schema.model,
     );
+    // The handler revision's modules, re-exported where a single-revision output has them (`./types.js`, …):
+    // code written against one layout (a scaffold's handlers and tests) compiles against the other.
+    for (const target of targets.filter((t) => t !== "dispatch" && t !== "index")) {
+      const file = TARGETS[target].file;
+      const text = renderTemplate("index.ts.hbs", { header, modules: [`${handler.folder}/${file.replace(/\.ts$/, "")}`], namespaces: [] });
+      top.push({ path: file, contents: await formatModule(text) });
+    }
     if (targets.includes("index")) {
       const index = renderTemplate("index.ts.hbs", {
         header,
