@@ -7,7 +7,7 @@
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "./config.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
@@ -17,11 +17,11 @@ import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec }
 import { TARGET_NAMES } from "./emit/index.js";
 import { compareOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
 import { diffSnapshots, formatDiff } from "./diff/index.js";
-import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest } from "./diff/manifest.js";
+import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { lockedSpecDir } from "./spec/index.js";
-import { packageNameFor, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
+import { LEGACY_SPEC_VERSION, packageNameFor, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -58,7 +58,7 @@ export const EXIT_ERROR = 2;
 
 /** The generate flags: the options table's (commander names them by `key`), and the rest. */
 interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>, LockedInputFlags {
-  schema?: string;
+  schema?: string[];
   spec?: string;
   specVersion?: string;
   out?: string;
@@ -86,10 +86,10 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
 
   const generateCommand = program
     .command("generate")
-    .description("generate code from one schema.ts into a folder")
-    .option("--schema <file>", "the schema: a schema.ts or .d.ts file")
+    .description("generate code from one schema.ts, or several (one per protocol revision served), into a folder")
+    .option("--schema <file>", "the schema: a schema.ts or .d.ts file; repeat it for several revisions", collect)
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25 (without --spec: of the locked spec revision)")
+    .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25, or several: draft,2025-11-25 (without --spec: of the locked spec revision)")
     .option("--out <dir>", "the output folder (written atomically)")
     .option("--config <file>", `a configuration file to read instead of the nearest ${CONFIG_FILE_NAME} (used when no input and --out are given)`);
   addLockedInputOptions(generateCommand);
@@ -106,7 +106,11 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       `\nTargets: ${TARGET_NAMES.join(", ")}\n` +
         `Without an input and --out, every output of ${CONFIG_FILE_NAME} (the nearest, from the current folder up) is generated;\n` +
         "option flags given then apply to every output.\nExit codes: 0 success, 1 --check found drift, 2 error.\n" +
-        "Examples:\n  mcp-schema-codegen generate --schema schema/draft/schema.ts --out src/generated --docs tags\n  mcp-schema-codegen generate --check\n",
+        "Several schemas (repeated --schema, or --spec-version draft,2025-11-25) make one output serving every revision:\n" +
+        "a folder per protocol revision (e.g. 2026-07-28/, 2025-11-25/) with its modules, runtime/ shared, and one dispatch.ts\n" +
+        "and index.ts at the top; handlers are typed with the first modern (2026-07-28 or later) revision.\n" +
+        "Examples:\n  mcp-schema-codegen generate --schema schema/draft/schema.ts --out src/generated --docs tags\n" +
+        "  mcp-schema-codegen generate --spec ../spec --spec-version draft,2025-11-25 --out src/generated\n  mcp-schema-codegen generate --check\n",
     )
     .action(async (flags: GenerateFlags, command: Command) => {
       debug = Boolean(flags.debug);
@@ -118,9 +122,15 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .command("scaffold")
     .description("write a runnable MCP server project: generated code, one handler stub per method, stdio and HTTP transports, tests")
     .argument("<dir>", "the project folder to create (must be empty unless --force)")
-    .option("--schema <file>", "the schema: a schema.ts or .d.ts file of a stateless revision (2026-07-28 or later)")
+    .option("--schema <file>", "the schema: a schema.ts or .d.ts file of a stateless revision (2026-07-28 or later); repeat it to name the legacy one too", collect)
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <name>", "the version folder under <dir>/schema, e.g. draft (without --spec: of the locked spec revision)")
+    .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft, or several: draft,2025-11-25 (without --spec: of the locked spec revision)")
+    .addOption(
+      new Option(
+        "--eras <list>",
+        `the eras served: modern,legacy (default: also the ${LEGACY_SPEC_VERSION} schema, found beside the modern one, for clients that open with initialize) or modern (the modern revision only)`,
+      ).choices(["modern,legacy", "legacy,modern", "modern"]),
+    )
     .option("--name <name>", "the npm package name (default: from the folder name)")
     .addOption(new Option("--example <name>", "handlers of an example instead of stubs").choices([...SCAFFOLD_EXAMPLES]))
     .addOption(new Option("--docs <mode>", "doc comments in the generated code").choices(["full", "tags", "none"]).default("full"))
@@ -128,8 +138,12 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",
-      "\nExit codes: 0 success, 2 error (bad input, a folder that is not empty, a schema of an older revision).\n" +
-        "Example:\n  mcp-schema-codegen scaffold my-server --schema schema/draft/schema.ts\n  cd my-server && npm install && npm test\n",
+      `\nBy default the server is dual-era: the modern schema given and the ${LEGACY_SPEC_VERSION} schema of the same spec folder\n` +
+        `(--spec/--spec-version: <dir>/schema/${LEGACY_SPEC_VERSION}/schema.ts; --schema <dir>/<v>/schema.ts: <dir>/${LEGACY_SPEC_VERSION}/schema.ts),\n` +
+        "so clients of both eras connect. Without that schema scaffold refuses; --eras modern writes a modern-only server.\n" +
+        "The project's mcp-schema-codegen.config.json regenerates src/generated/ with the same schemas (generate, in the project).\n" +
+        "Exit codes: 0 success, 2 error (bad input, a folder that is not empty, a schema of an older revision, no legacy schema).\n" +
+        "Example:\n  mcp-schema-codegen scaffold my-server --spec ../spec --spec-version draft\n  cd my-server && npm install && npm test\n",
     )
     .action(async (dir: string, flags: ScaffoldFlags) => {
       debug = Boolean(flags.debug);
@@ -166,7 +180,8 @@ function shellQuote(dir: string): string {
 
 /** The scaffold flags. */
 interface ScaffoldFlags extends LockedInputFlags {
-  schema?: string;
+  schema?: string[];
+  eras?: string;
   spec?: string;
   specVersion?: string;
   name?: string;
@@ -180,7 +195,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   try {
     const name = flags.name ?? packageNameFor(dir);
     const files = await scaffoldFiles({
-      schema: await schemaInput(flags, io),
+      schema: await scaffoldInputs(flags, io),
       name,
       docs: flags.docs,
       ...(flags.example !== undefined ? { example: flags.example } : {}),
@@ -195,30 +210,99 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   }
 }
 
+/** Commander's collector of a repeated option: every value, in order. */
+function collect(value: string, previous: string[] | undefined): string[] {
+  return [...(previous ?? []), value];
+}
+
 /**
- * The input the flags name: `--schema`, `--spec` + `--spec-version`, or `--spec-version` alone,
- * which reads the revision pinned in the lock file from the cache (fetching it unless `--offline`).
+ * The inputs the flags name: `--schema` (repeated for several), `--spec` + `--spec-version`, or
+ * `--spec-version` alone, which reads the revision pinned in the lock file from the cache
+ * (fetching it unless `--offline`); `--spec-version` takes a comma-separated list.
  */
-export async function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput> {
+export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput[]> {
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
-  if (flags.schema) return { path: flags.schema };
-  if (flags.specVersion && !flags.spec) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flags.specVersion)) throw usage(`--spec-version ${flags.specVersion} is not a version name`);
-    const specDir = await lockedSpecDir(flags.specVersion, {
-      ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
-      ...(flags.offline ? { offline: true } : {}),
-      onProgress: (line) => io.stderr(`${line}\n`),
-    });
-    return { specDir, version: flags.specVersion };
+  if (flags.schema) return flags.schema.map((path) => ({ path }));
+  const versions = flags.specVersion?.split(",").map((v) => v.trim());
+  if (versions !== undefined) {
+    const bad = versions.find((v) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v));
+    if (bad !== undefined) throw usage(`--spec-version ${flags.specVersion}: ${JSON.stringify(bad)} is not a version name`);
+    const twice = versions.find((v, i) => versions.indexOf(v) !== i);
+    if (twice !== undefined) throw usage(`--spec-version ${flags.specVersion} names ${twice} twice`);
   }
-  if (flags.spec && flags.specVersion) {
-    if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(flags.specVersion) || !existsSync(join(flags.spec, "schema", flags.specVersion))) {
-      throw usage(`--spec-version ${flags.specVersion} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+  if (versions && !flags.spec) {
+    const inputs: SchemaInput[] = [];
+    for (const version of versions) {
+      const specDir = await lockedSpecDir(version, {
+        ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
+        ...(flags.offline ? { offline: true } : {}),
+        onProgress: (line) => io.stderr(`${line}\n`),
+      });
+      inputs.push({ specDir, version });
     }
-    return { specDir: flags.spec, version: flags.specVersion };
+    return inputs;
+  }
+  if (flags.spec && versions) {
+    const missing = versions.find((v) => !existsSync(join(flags.spec!, "schema", v)));
+    if (missing !== undefined) throw usage(`--spec-version ${missing} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+    return versions.map((version) => ({ specDir: flags.spec!, version }));
   }
   if (flags.spec) throw usage(`--spec needs --spec-version${versionsIn(flags.spec)}`);
   throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>, or --spec-version <name> alone for the locked spec revision (see `spec fetch`)");
+}
+
+/** The one input the flags name (`diff`): {@link schemaInputs}, refusing several. */
+export async function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput> {
+  const inputs = await schemaInputs(flags, io);
+  if (inputs.length !== 1) throw usage(`${flags.specVersion ?? ""} names ${inputs.length} schemas; give one`);
+  return inputs[0]!;
+}
+
+/**
+ * The schemas a scaffold serves. With one modern schema and `--eras` not `modern`, the
+ * {@link LEGACY_SPEC_VERSION} schema of the same spec folder joins it (dual-era); when it cannot
+ * be found, scaffold refuses (MCG413) naming where it looked and `--eras modern`.
+ */
+async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaInput[]> {
+  const inputs = await schemaInputs(flags, io);
+  const modernOnly = flags.eras === "modern";
+  if (inputs.length > 1) {
+    if (modernOnly) throw usage(`--eras modern serves one schema; ${inputs.length} were given`);
+    return inputs;
+  }
+  if (modernOnly || isLegacyInput(inputs[0]!)) return inputs;
+  const legacy = legacyBeside(inputs[0]!);
+  if (legacy === undefined || !existsSync(legacy.path)) {
+    throw new GeneratorError([
+      {
+        code: "MCG413",
+        message:
+          `scaffold serves both eras by default and needs the ${LEGACY_SPEC_VERSION} schema for clients that open with initialize; ` +
+          (legacy ? `it is not at ${legacy.path}` : "a schema given as text has no spec folder to find it in") +
+          `. Give it (--spec-version <modern>,${LEGACY_SPEC_VERSION}, or a second --schema), or pass --eras modern for a modern-only server`,
+      },
+    ]);
+  }
+  return [inputs[0]!, legacy.input];
+}
+
+/** Where the legacy schema of a modern input's spec folder is: `<spec>/schema/2025-11-25/schema.ts`, or beside `--schema`'s version folder. */
+function legacyBeside(input: SchemaInput): { path: string; input: SchemaInput } | undefined {
+  if ("specDir" in input) {
+    const path = join(input.specDir, "schema", LEGACY_SPEC_VERSION, "schema.ts");
+    return { path, input: { specDir: input.specDir, version: LEGACY_SPEC_VERSION } };
+  }
+  if ("path" in input) {
+    const path = join(dirname(dirname(resolve(input.path))), LEGACY_SPEC_VERSION, "schema.ts");
+    return { path, input: { path } };
+  }
+  return undefined;
+}
+
+/** Whether `input` is itself the legacy schema (scaffold then refuses it as of an older revision, MCG411). */
+function isLegacyInput(input: SchemaInput): boolean {
+  if ("specDir" in input) return input.version === LEGACY_SPEC_VERSION;
+  return "path" in input && basename(dirname(resolve(input.path))) === LEGACY_SPEC_VERSION;
 }
 
 /** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
@@ -258,8 +342,8 @@ function chosenOptions(flags: GenerateFlags, only?: ReadonlySet<string>): Partia
 /** One generation the command runs: from the flags, or one output of the configuration file. */
 interface GenerateJob {
   readonly options: Omit<GenerateOptions, "schema">;
-  /** The input; `undefined` when the flags name it (read, and fetched if need be, when the job runs). */
-  readonly schema: SchemaInput | undefined;
+  /** The input(s); `undefined` when the flags name them (read, and fetched if need be, when the job runs). */
+  readonly schema: SchemaInput | readonly SchemaInput[] | undefined;
   readonly out: string;
 }
 
@@ -307,7 +391,7 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
 async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, several = false): Promise<number> {
   const out = job.out;
   try {
-    const options: GenerateOptions = { ...job.options, schema: job.schema ?? (await schemaInput(flags, io)) };
+    const options: GenerateOptions = { ...job.options, schema: job.schema ?? (await schemaInputs(flags, io)) };
     const result = await generate(options);
     for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
     // The manifest goes with the generated files: `--check` reads it to explain drift.
@@ -359,7 +443,9 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
   const tally = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
   // An output written before manifests existed still names its input and options in each header.
   const before = old ? { sha256: old.input.sha256, options: old.options } : headerFacts(out, code);
-  if (before && before.sha256 !== fresh.input.sha256) {
+  if (old && (old.revisions !== undefined || fresh.revisions !== undefined) && revisionChanges(out, old, fresh, io)) {
+    // each changed revision was named with its protocol changes; the file diffs follow
+  } else if (before && before.sha256 !== fresh.input.sha256) {
     io.stdout(`the input changed since ${out} was generated: ${fresh.input.file} sha256 ${before.sha256.slice(0, 12)}… → ${fresh.input.sha256.slice(0, 12)}…\n`);
     if (old) io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(old.protocol, fresh.protocol)).replace(/^(?=.)/gm, "  ")}`);
     else io.stdout(`(${out} has no ${MANIFEST_FILE}, so the protocol changes cannot be listed; it is written by the next run without --check)\n`);
@@ -376,6 +462,41 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
     if (s.diff) io.stdout(`${s.diff}\n`);
   }
   io.stdout(tally);
+}
+
+/** A manifest's revisions: those of a multi-revision output, or its one input as folder "" (the output folder itself). */
+function revisionsOf(manifest: Manifest): readonly ManifestRevision[] {
+  return manifest.revisions ?? [{ folder: "", input: manifest.input, protocol: manifest.protocol }];
+}
+
+/**
+ * For an output of several revisions (before or now): prints each revision whose input changed
+ * (with its protocol changes), was added or is gone. Answers whether there was any.
+ */
+function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO): boolean {
+  const before = revisionsOf(old);
+  const after = revisionsOf(fresh);
+  const where = (folder: string) => (folder === "" ? out : `${out}/${folder}`);
+  let any = false;
+  for (const revision of after) {
+    const was = before.find((r) => r.folder === revision.folder);
+    if (was?.input.sha256 === revision.input.sha256) continue;
+    any = true;
+    if (was === undefined) {
+      io.stdout(revision.folder === "" ? `${out} now holds one revision (${revision.input.file}), not a folder per revision\n` : `${where(revision.folder)} is a new revision (${revision.input.file})\n`);
+      continue;
+    }
+    io.stdout(`the input of ${where(revision.folder)} changed since it was generated: ${revision.input.file} sha256 ${was.input.sha256.slice(0, 12)}… → ${revision.input.sha256.slice(0, 12)}…\n`);
+    io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(was.protocol, revision.protocol)).replace(/^(?=.)/gm, "  ")}`);
+  }
+  for (const revision of before) {
+    if (after.some((r) => r.folder === revision.folder)) continue;
+    any = true;
+    io.stdout(revision.folder === "" ? `${out} held one revision (${revision.input.file}); it now holds a folder per revision\n` : `${where(revision.folder)} (${revision.input.file}) is no longer generated\n`);
+  }
+  const options = optionChanges(old.options, fresh.options);
+  if (any && options.length > 0) io.stdout(`the options changed too: ${options.join(", ")}\n`);
+  return any;
 }
 
 /** The input sha256 and options named by the header of the first changed file on disk. */

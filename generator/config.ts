@@ -16,7 +16,9 @@
  * }
  * ```
  *
- * - `input`: `{ "schema": "<file>" }` or `{ "spec": "<dir>", "version": "<name>" }`.
+ * - `input`: `{ "schema": "<file>" }` or `{ "spec": "<dir>", "version": "<name>" }`, or a
+ *   non-empty list of them: one output serving several protocol revisions (a folder per
+ *   revision, one dispatcher; see `generate`).
  * - `out`: the output folder.
  * - `options` (optional): the options table's keys (`docs`, `numberType`, `targets` as an
  *   array, `enumStyle`, `protocolRules`, `importExtension`).
@@ -41,7 +43,8 @@ export const CONFIG_FILE_NAME = "mcp-schema-codegen.config.json";
 
 /** One output of the configuration: where from, where to, with which options. */
 export interface ConfigOutput {
-  readonly input: SchemaInput;
+  /** One schema, or several (one per protocol revision the output serves). */
+  readonly input: SchemaInput | readonly SchemaInput[];
   /** The output folder, absolute. */
   readonly out: string;
   readonly options: Partial<GeneratorOptions>;
@@ -148,12 +151,23 @@ class ConfigReader {
   private output(node: ts.Expression, where: string): ConfigOutput | undefined {
     const fields = this.object(node, where, ["input", "out", "options"], ["input", "out"]);
     if (!fields) return undefined;
-    const input = fields.get("input") ? this.input(fields.get("input")!, `${where}.input`) : undefined;
+    const input = fields.get("input") ? this.inputs(fields.get("input")!, `${where}.input`) : undefined;
     const outNode = fields.get("out");
     const out = outNode ? this.path(outNode, `${where}.out`) : undefined;
     const optionsNode = fields.get("options");
     const options = optionsNode ? this.options(optionsNode, `${where}.options`) : {};
     return input && out && options ? { input, out, options } : undefined;
+  }
+
+  /** One input, or a non-empty list of them. */
+  private inputs(node: ts.Expression, where: string): SchemaInput | SchemaInput[] | undefined {
+    if (!ts.isArrayLiteralExpression(node)) return this.input(node, where);
+    if (node.elements.length === 0) {
+      this.bag.add(CODE, `${where} must be an input object or a non-empty array of them`, this.span(node));
+      return undefined;
+    }
+    const inputs = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
+    return inputs.every((i) => i !== undefined) ? (inputs as SchemaInput[]) : undefined;
   }
 
   private input(node: ts.Expression, where: string): SchemaInput | undefined {

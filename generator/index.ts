@@ -8,7 +8,7 @@ import { analyze, type Model } from "./analyze/index.js";
 import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
 import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
-import { loadSchema, type SchemaInput } from "./load/index.js";
+import { loadSchema, type LoadedSchema, type SchemaInput } from "./load/index.js";
 import { runtimeFiles, runtimeModuleExports } from "./emit/runtime.js";
 
 /** The runtime modules of the Node.js transports (`--transports node`). */
@@ -19,6 +19,7 @@ import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions }
 import { GENERATOR_VERSION } from "./version.js";
 import { GENERATED_MARK } from "./write.js";
 import { rewriteImportExtensions } from "./emit/imports.js";
+import { generateRevisions } from "./multi.js";
 
 export { GeneratorError, formatDiagnostic } from "./errors.js";
 export { DEFAULT_OPTIONS, IMPORT_EXTENSIONS, OPTION_SPECS, type GeneratorOptions, type ImportExtension } from "./options.js";
@@ -30,7 +31,12 @@ export { CONFIG_FILE_NAME, findConfigFile, loadConfig, type Config, type ConfigO
 
 /** Input and options of one generation. */
 export interface GenerateOptions extends Partial<GeneratorOptions> {
-  readonly schema: SchemaInput;
+  /**
+   * The schema, or several: one per protocol revision the output serves. With several, each
+   * revision's modules go in a folder named by its protocol version, beside one `dispatch.ts`
+   * serving them all, whose handlers are typed with the first modern revision (see `multi.ts`).
+   */
+  readonly schema: SchemaInput | readonly SchemaInput[];
 }
 
 /** A file name fit for a `//` comment: line breaks and other control characters become `?`. */
@@ -57,7 +63,7 @@ function checkOptions(options: GenerateOptions): void {
  * Emits one target; a stack overflow while building or formatting it (a union or interface
  * with thousands of members makes expressions Prettier cannot walk) becomes MCG310.
  */
-async function emitTargetChecked(name: TargetName, model: Model, context: EmitContext): Promise<string> {
+export async function emitTargetChecked(name: TargetName, model: Model, context: EmitContext): Promise<string> {
   try {
     return await emitTarget(name, model, context);
   } catch (error) {
@@ -79,28 +85,34 @@ export interface GeneratedFile {
   readonly contents: string;
 }
 
-/** What {@link generate} returns. */
-export interface GenerateResult {
-  readonly files: readonly GeneratedFile[];
+/** One revision of a multi-revision output. */
+export interface RevisionResult {
+  /** The folder its modules are in, relative to the output folder (its protocol version). */
+  readonly folder: string;
   readonly ir: SchemaIR;
-  /** What the schema and the selected prose rules say about the protocol (methods, error codes, `_meta`). */
   readonly protocol: ProtocolFacts;
-  /** Non-fatal findings (e.g. merged interface declarations). */
-  readonly warnings: readonly Diagnostic[];
-  /** The comment every generated file starts with (generator version, input hash, options). */
+  /** The header of the files in its folder (its input's name and sha256). */
   readonly header: string;
 }
 
-/**
- * Generates the output files for one schema. Deterministic: the same input bytes and
- * options give the same files, byte for byte, on any machine, locale or time zone.
- *
- * @throws GeneratorError with every problem found (file:line:col and a code) when the
- *   schema cannot be read, does not compile, or uses a construct the generator does not support.
- */
-export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  checkOptions(options);
-  const resolved: GeneratorOptions = {
+/** What {@link generate} returns. */
+export interface GenerateResult {
+  readonly files: readonly GeneratedFile[];
+  /** The schema's IR (with several schemas: the handler revision's). */
+  readonly ir: SchemaIR;
+  /** What the schema and the selected prose rules say about the protocol (methods, error codes, `_meta`); with several schemas, the handler revision's. */
+  readonly protocol: ProtocolFacts;
+  /** Non-fatal findings (e.g. merged interface declarations). */
+  readonly warnings: readonly Diagnostic[];
+  /** The comment every generated file starts with (generator version, input hash, options); with several schemas, that of the shared files (dispatch.ts, index.ts, runtime/). */
+  readonly header: string;
+  /** With several schemas: each revision, the handler revision first. */
+  readonly revisions?: readonly RevisionResult[];
+}
+
+/** The options with their defaults. */
+function resolveOptions(options: GenerateOptions): GeneratorOptions {
+  return {
     docs: options.docs ?? DEFAULT_OPTIONS.docs,
     numberType: options.numberType ?? DEFAULT_OPTIONS.numberType,
     targets: expandTargets(options.targets ?? DEFAULT_OPTIONS.targets),
@@ -109,7 +121,33 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     importExtension: options.importExtension ?? DEFAULT_OPTIONS.importExtension,
     transports: options.transports ?? DEFAULT_OPTIONS.transports,
   };
-  const loaded = loadSchema(options.schema);
+}
+
+/** One schema read, lowered and analysed, with the header of the files generated from it. */
+export interface AnalyzedSchema {
+  readonly loaded: LoadedSchema;
+  readonly ir: SchemaIR;
+  readonly model: Model;
+  readonly protocol: ProtocolFacts;
+  readonly warnings: readonly Diagnostic[];
+  readonly header: string;
+}
+
+/** The first line of a header: the generator and the input(s) it read. */
+export function headerSource(inputs: readonly { readonly fileName: string; readonly sha256: string }[]): string {
+  return `${GENERATED_MARK}${GENERATOR_VERSION} from ${inputs.map((i) => `${headerSafe(i.fileName)} (sha256 ${i.sha256})`).join(" and ")}.`;
+}
+
+/** The header every file of an output starts with. */
+export function headerOf(source: string, resolved: GeneratorOptions): string {
+  return [source, `// Options: ${describeOptions(resolved)}`, "// Do not edit: regenerate with `mcp-schema-codegen generate`."].join("\n");
+}
+
+/**
+ * Loads, lowers and analyses one schema. A later stage's errors carry the warnings found so far.
+ */
+export function analyzeSchema(input: SchemaInput, resolved: GeneratorOptions): AnalyzedSchema {
+  const loaded = loadSchema(input);
   const ir = lowerSchema(loaded, { numberType: resolved.numberType });
   const warnings: Diagnostic[] = [...ir.warnings];
   try {
@@ -117,28 +155,63 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
     const protocol = protocolFacts(model, resolved.protocolRules);
     if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
     warnings.push(...protocol.warnings);
-    const header = [
-      `${GENERATED_MARK}${GENERATOR_VERSION} from ${headerSafe(loaded.fileName)} (sha256 ${loaded.sha256}).`,
-      `// Options: ${describeOptions(resolved)}`,
-      "// Do not edit: regenerate with `mcp-schema-codegen generate`.",
-    ].join("\n");
-    const context = { docs: resolved.docs, header, targets: resolved.targets, protocol, enumStyle: resolved.enumStyle };
-    const files: GeneratedFile[] = [];
-    for (const name of resolved.targets as TargetName[]) {
-      files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, model, context) });
-    }
-    checkExportCollisions(files, model);
-    // The runtime modules the generated files import, pruned to what they use; then every file's imports get their extension.
-    // With `--transports node`, the Node.js transports too (all they export).
-    const transports = resolved.transports === "node" ? new Map(NODE_TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])) : new Map<string, ReadonlySet<string>>();
-    files.push(...runtimeFiles(files, header, transports));
-    const written = files.map((f) => ({ path: f.path, contents: rewriteImportExtensions(f.contents, resolved.importExtension) }));
-    return { files: written, ir, protocol, warnings, header };
+    return { loaded, ir, model, protocol, warnings, header: headerOf(headerSource([loaded]), resolved) };
   } catch (error) {
-    // A later stage's errors still come with the warnings found so far.
-    if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) {
-      throw new GeneratorError(error.diagnostics, warnings);
-    }
-    throw error;
+    throw withWarnings(error, warnings);
   }
+}
+
+/** A generator error with `warnings` added, when it has none of its own. */
+export function withWarnings(error: unknown, warnings: readonly Diagnostic[]): unknown {
+  if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) return new GeneratorError(error.diagnostics, warnings);
+  return error;
+}
+
+/** The modules of one revision, from the targets in table order (paths relative to their folder). */
+export async function emitModules(schema: AnalyzedSchema, targets: readonly TargetName[], resolved: GeneratorOptions): Promise<GeneratedFile[]> {
+  const context = { docs: resolved.docs, header: schema.header, targets, protocol: schema.protocol, enumStyle: resolved.enumStyle };
+  const files: GeneratedFile[] = [];
+  for (const name of targets) {
+    files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, schema.model, context) });
+  }
+  checkExportCollisions(files, schema.model);
+  return files;
+}
+
+/**
+ * The runtime modules the generated files import, pruned to what they use, after them; then
+ * every file's imports get their extension. With `--transports node`, the Node.js transports
+ * too (all they export).
+ */
+export function withRuntime(files: readonly GeneratedFile[], header: string, resolved: GeneratorOptions): GeneratedFile[] {
+  const transports = resolved.transports === "node" ? new Map(NODE_TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])) : new Map<string, ReadonlySet<string>>();
+  return [...files, ...runtimeFiles(files, header, transports)].map((f) => ({ path: f.path, contents: rewriteImportExtensions(f.contents, resolved.importExtension) }));
+}
+
+/**
+ * Generates the output files for one schema, or for several (one per protocol revision the
+ * output serves). Deterministic: the same input bytes and options give the same files, byte
+ * for byte, on any machine, locale or time zone.
+ *
+ * @throws GeneratorError with every problem found (file:line:col and a code) when a
+ *   schema cannot be read, does not compile, or uses a construct the generator does not support;
+ *   MCG320 when several schemas cannot be served together
+ */
+export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  checkOptions(options);
+  const resolved = resolveOptions(options);
+  const inputs: readonly SchemaInput[] = isInputList(options.schema) ? options.schema : [options.schema];
+  if (inputs.length === 0) throw new GeneratorError([{ code: "MCG001", message: "no schema given" }]);
+  if (inputs.length > 1) return generateRevisions(inputs, resolved, options.protocolRules !== undefined);
+  const schema = analyzeSchema(inputs[0]!, resolved);
+  try {
+    const files = await emitModules(schema, resolved.targets as TargetName[], resolved);
+    return { files: withRuntime(files, schema.header, resolved), ir: schema.ir, protocol: schema.protocol, warnings: schema.warnings, header: schema.header };
+  } catch (error) {
+    throw withWarnings(error, schema.warnings);
+  }
+}
+
+function isInputList(schema: SchemaInput | readonly SchemaInput[]): schema is readonly SchemaInput[] {
+  return Array.isArray(schema);
 }

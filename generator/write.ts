@@ -41,8 +41,9 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, headerLines(current, file.contents)) };
   });
   const produced = new Set(files.map((f) => f.path));
-  // Generated files sit in the folder and in its runtime/ folder.
-  for (const folder of ["", `${RUNTIME_FOLDER}/`]) {
+  // Generated files sit in the folder and in its subfolders: runtime/, and the revision folders of a multi-revision output
+  // (those of an earlier run too, so that a folder no longer produced is removed).
+  for (const folder of ["", ...subfolders(outDir).map((name) => `${name}/`)]) {
     const dir = join(outDir, folder);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) continue;
     for (const entry of readdirSync(dir).sort()) {
@@ -53,6 +54,20 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     }
   }
   return statuses;
+}
+
+/** The real folders (not links) directly in `outDir`, sorted; none when it is missing. */
+function subfolders(outDir: string): string[] {
+  if (!existsSync(outDir) || !statSync(outDir).isDirectory()) return [];
+  return readdirSync(outDir, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
+/** The folders of the output the generator writes into: runtime/ and every folder a file goes in. */
+function generatorFolders(files: readonly GeneratedFile[]): string[] {
+  return [...new Set([RUNTIME_FOLDER, ...files.filter((f) => f.path.includes("/")).map((f) => f.path.slice(0, f.path.indexOf("/")))])].sort();
 }
 
 /**
@@ -238,12 +253,15 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
 export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: WriteOptions = {}): FileStatus[] {
   const out = outputFolder(outDir);
   fsStep("create the folder", dirname(out), () => mkdirSync(dirname(out), { recursive: true }));
-  // The runtime/ folder is the generator's too: a link or a file there would take writes and removals elsewhere.
-  const runtimeDir = join(out, RUNTIME_FOLDER);
-  if (lstatExists(runtimeDir)) {
-    const stat = lstatSync(runtimeDir);
+  // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
+  // there would take writes and removals elsewhere.
+  for (const folder of generatorFolders(files)) {
+    const dir = join(out, folder);
+    if (!lstatExists(dir)) continue;
+    const stat = lstatSync(dir);
     if (stat.isSymbolicLink() || !stat.isDirectory()) {
-      throw fail("MCG402", `${runtimeDir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes its runtime modules there: remove it and run again`);
+      const what = folder === RUNTIME_FOLDER ? "its runtime modules" : "a revision's modules";
+      throw fail("MCG402", `${dir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes ${what} there: remove it and run again`);
     }
   }
   const release = fsStep("lock", `${out}.lock`, () => lock(out, options.lockTimeoutMs ?? 30_000, options.onWait));
@@ -266,9 +284,12 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
         mkdirSync(dirname(target), { recursive: true });
         writeFileSync(target, files.find((f) => f.path === status.path)!.contents);
       }
-      // A runtime/ folder left empty by stale removals goes too.
-      const tmpRuntime = join(tmp, RUNTIME_FOLDER);
-      if (existsSync(tmpRuntime) && readdirSync(tmpRuntime).length === 0) rmSync(tmpRuntime, { recursive: true });
+      // A folder left empty by stale removals (runtime/, a revision folder no longer produced) goes too.
+      const emptied = new Set([RUNTIME_FOLDER, ...statuses.filter((st) => st.state === "stale" && st.path.includes("/")).map((st) => dirname(st.path))]);
+      for (const name of emptied) {
+        const folder = join(tmp, name);
+        if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
+      }
     });
     if (existsSync(out)) {
       fsStep("move aside", out, () => renameSync(out, old));

@@ -6,7 +6,10 @@
  * changed options are named.
  *
  * Shape: `{ "manifestVersion": 1, "generator": "0.1.0", "input": { "file": "schema.ts",
- * "sha256": "…" }, "options": { "--docs": "tags", … }, "protocol": ProtocolSnapshot }`.
+ * "sha256": "…" }, "options": { "--docs": "tags", … }, "protocol": ProtocolSnapshot }`. An
+ * output of several revisions has one manifest for all its files: `input` and `protocol` are
+ * the handler revision's, and `revisions` lists every revision (`folder`, `input`, `protocol`),
+ * the handler revision first.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -22,6 +25,15 @@ export interface Manifest {
   readonly input: { readonly file: string; readonly sha256: string };
   /** Flag → value, in the options table's order (`--docs` → `tags`). */
   readonly options: Readonly<Record<string, string>>;
+  readonly protocol: ProtocolSnapshot;
+  /** An output of several revisions: each one, the handler revision first. */
+  readonly revisions?: readonly ManifestRevision[];
+}
+
+/** One revision of a multi-revision output, in its manifest. */
+export interface ManifestRevision {
+  readonly folder: string;
+  readonly input: { readonly file: string; readonly sha256: string };
   readonly protocol: ProtocolSnapshot;
 }
 
@@ -47,20 +59,40 @@ export function manifestFile(result: GenerateResult, generatorVersion: string): 
     input: { file: result.ir.source, sha256: result.ir.sha256 },
     options: headerOptions(result.files[0]?.contents ?? "") ?? {},
     protocol: protocolSnapshot(analyze(result.ir), result.protocol),
+    ...(result.revisions !== undefined
+      ? {
+          revisions: result.revisions.map((r) => ({
+            folder: r.folder,
+            input: { file: r.ir.source, sha256: r.ir.sha256 },
+            protocol: protocolSnapshot(analyze(r.ir), r.protocol),
+          })),
+        }
+      : {}),
   };
   return { path: MANIFEST_FILE, contents: stringify(manifest) };
 }
 
 /** JSON with one line per entry of each protocol section (small, and diffs line by line). */
 function stringify(manifest: Manifest): string {
-  const { protocol, ...head } = manifest;
+  const { protocol, revisions, ...head } = manifest;
   const lines = Object.entries(head).map(([k, v]) => `  ${JSON.stringify(k)}: ${JSON.stringify(v)}`);
+  const body = `{\n${lines.join(",\n")},\n  "protocol": ${snapshotText(protocol, "  ")}`;
+  if (revisions === undefined) return `${body}\n}\n`;
+  const listed = revisions.map(
+    (r) =>
+      `    {\n      "folder": ${JSON.stringify(r.folder)},\n      "input": ${JSON.stringify(r.input)},\n      "protocol": ${snapshotText(r.protocol, "      ")}\n    }`,
+  );
+  return `${body},\n  "revisions": [\n${listed.join(",\n")}\n  ]\n}\n`;
+}
+
+/** A protocol snapshot as JSON, one line per entry of each section, indented by `indent`. */
+function snapshotText(protocol: ProtocolSnapshot, indent: string): string {
   const sections = Object.entries(protocol).map(([k, v]) => {
-    if (typeof v !== "object" || v === null || Array.isArray(v)) return `    ${JSON.stringify(k)}: ${JSON.stringify(v)}`;
-    const entries = Object.entries(v as Record<string, unknown>).map(([name, value]) => `      ${JSON.stringify(name)}: ${JSON.stringify(value)}`);
-    return entries.length === 0 ? `    ${JSON.stringify(k)}: {}` : `    ${JSON.stringify(k)}: {\n${entries.join(",\n")}\n    }`;
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return `${indent}  ${JSON.stringify(k)}: ${JSON.stringify(v)}`;
+    const entries = Object.entries(v as Record<string, unknown>).map(([name, value]) => `${indent}    ${JSON.stringify(name)}: ${JSON.stringify(value)}`);
+    return entries.length === 0 ? `${indent}  ${JSON.stringify(k)}: {}` : `${indent}  ${JSON.stringify(k)}: {\n${entries.join(",\n")}\n${indent}  }`;
   });
-  return `{\n${lines.join(",\n")},\n  "protocol": {\n${sections.join(",\n")}\n  }\n}\n`;
+  return `{\n${sections.join(",\n")}\n${indent}}`;
 }
 
 /** The manifest in `outDir`, or `undefined` when there is none or it cannot be read. */

@@ -9,6 +9,7 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import { renderTemplate } from "./templates.js";
 
 interface RequestView {
   readonly method: string;
@@ -60,8 +61,10 @@ export interface DispatchView {
   readonly notificationMethods: string;
   readonly outgoingNotificationMethods: string;
   readonly cancelledMethod: string;
-  /** The built-in answers by role (`discover`, `initialize`, `ping`, `listen`), methods as JSON strings. */
+  /** The built-in answers by role (`discover`, `initialize`, `ping`, `listen`; legacy revisions also `setLevel`, `subscribe`, `unsubscribe`), methods as JSON strings. */
   readonly builtins: readonly { readonly role: string; readonly method: string }[];
+  /** The notification that completes a legacy handshake (JSON), or "". */
+  readonly initializedNotification: string;
   readonly discover: boolean;
   readonly hasTools: boolean;
   readonly toolResultType: string;
@@ -94,15 +97,44 @@ export function clientRequests(facts: ProtocolFacts): MethodFact[] {
   return facts.methods.filter((m) => m.kind === "request" && fromClient(m));
 }
 
-/** The requests the dispatcher answers itself when no handler is given, by role (a built-in `tools/…` needs `options.tools`, so it is not one). */
-export function builtinRequests(facts: ProtocolFacts): { discover?: MethodFact; initialize?: MethodFact; ping?: MethodFact; listen?: MethodFact } {
+/**
+ * The requests a legacy session answers in the runtime core (2025-11-25 basic/utilities/logging,
+ * server/resources § Subscriptions), by role, and the notification that completes the handshake
+ * (basic/lifecycle § Initialization). Found in a schema by method name.
+ */
+const LEGACY_SESSION_METHODS = { setLevel: "logging/setLevel", subscribe: "resources/subscribe", unsubscribe: "resources/unsubscribe" } as const;
+const INITIALIZED_NOTIFICATION = "notifications/initialized";
+
+/** The built-in roles of {@link builtinRequests}. */
+export interface BuiltinRequests {
+  discover?: MethodFact;
+  initialize?: MethodFact;
+  ping?: MethodFact;
+  listen?: MethodFact;
+  setLevel?: MethodFact;
+  subscribe?: MethodFact;
+  unsubscribe?: MethodFact;
+}
+
+/**
+ * The requests the dispatcher answers itself when no handler is given, by role (a built-in
+ * `tools/…` needs `options.tools`, so it is not one). The session requests (`setLevel`,
+ * `subscribe`, `unsubscribe`) are built in for legacy revisions only: they act on the state a
+ * legacy channel keeps.
+ */
+export function builtinRequests(facts: ProtocolFacts): BuiltinRequests {
   const requests = clientRequests(facts);
   const listen = facts.rules.subscriptions?.method;
+  const legacy = !isStateless(facts);
+  const session = (method: string) => (legacy ? requests.find((m) => m.method === method) : undefined);
   const found = {
     discover: requests.find((m) => m.results.includes("DiscoverResult")),
     initialize: requests.find((m) => m.results.includes("InitializeResult")),
     ping: requests.find((m) => m.method === "ping"),
     listen: listen === undefined ? undefined : requests.find((m) => m.method === listen),
+    setLevel: session(LEGACY_SESSION_METHODS.setLevel),
+    subscribe: session(LEGACY_SESSION_METHODS.subscribe),
+    unsubscribe: session(LEGACY_SESSION_METHODS.unsubscribe),
   };
   return Object.fromEntries(Object.entries(found).filter(([, m]) => m !== undefined));
 }
@@ -183,6 +215,8 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     outgoingNotificationMethods: unionOf(outgoing.map((m) => m.method)),
     cancelledMethod: JSON.stringify(facts.methods.find((m) => m.messageType === "CancelledNotification")?.method ?? "notifications/cancelled"),
     builtins: Object.entries(builtins).map(([role, m]) => ({ role, method: JSON.stringify(m.method) })),
+    initializedNotification:
+      !stateless && notificationFacts.some((m) => m.method === INITIALIZED_NOTIFICATION) ? JSON.stringify(INITIALIZED_NOTIFICATION) : "",
     discover: discover !== undefined,
     hasTools,
     toolResultType: toolsCall ? toolsCall.results.filter(exported).map(resultText).join(" | ") || "never" : "never",
@@ -212,4 +246,95 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     ...view.requests.map((r) => r.handlerResultType),
   ];
   return { ...view, usesTypes: typeTexts.some((t) => t.includes("T.")) };
+}
+
+/** One revision a multi-revision `dispatch.ts` serves, in the order it lists them. */
+export interface ServedRevisionView {
+  /** The protocol version, as a JSON string. */
+  readonly version: string;
+  /** The local name its imported table gets (`REVISION_2025_11_25`). */
+  readonly constant: string;
+  /** Where its table is imported from (`./2025-11-25/revision.js`). */
+  readonly from: string;
+  /** Whether it is the handler revision (the first). */
+  readonly handler: boolean;
+  /** Per method (JSON), the result members (JSON strings) to remove before a result goes to a client of this revision. */
+  readonly resultDrop: readonly { readonly method: string; readonly members: readonly string[] }[];
+}
+
+/** How `dispatch.ts` is laid out: the one revision's modules beside it, or several revisions in subfolders. */
+export interface DispatchLayout {
+  readonly multi: boolean;
+  /** Where the handler revision's `types.ts` and `methods.ts` are, relative to `dispatch.ts` (`./` or `./2026-07-28/`). */
+  readonly modulePrefix: string;
+  readonly served: readonly ServedRevisionView[];
+  /** The methods `publish` takes (several revisions: the modern listen filters' and the legacy sessions' notifications). */
+  readonly publishMethodsType: string;
+}
+
+/** Today's layout: one revision, its modules beside `dispatch.ts`. */
+export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never" };
+
+/** The text of `dispatch.ts`. */
+export function renderDispatch(header: string, view: DispatchView, layout: DispatchLayout = SINGLE_LAYOUT): string {
+  return renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, revisionTable: renderTemplate("revision-table.hbs", view) });
+}
+
+/** The text of a revision folder's `revision.ts`: the revision's table for the dispatcher core, data only. */
+export function renderRevision(header: string, view: DispatchView): string {
+  return renderTemplate("revision.ts.hbs", { header, ...view, era: JSON.parse(view.era) as string, revisionTable: renderTemplate("revision-table.hbs", view) });
+}
+
+/** One revision's facts and model, for the comparisons of a multi-revision output. */
+export interface RevisionFacts {
+  readonly facts: ProtocolFacts;
+  readonly model: Model;
+}
+
+/**
+ * Per request method both revisions have, the top-level members of the handler revision's
+ * result types that `other`'s result types lack (`resultType`, `ttlMs`, `cacheScope`, …): what
+ * the core removes from a handler's result before checking it with `other` and sending it to
+ * a client of that revision. The handler revision's `InputRequiredResult` is left out: the core
+ * never sends one to a legacy client (it asks the client for the input instead). A method whose
+ * result types in `other` have no readable shape drops nothing.
+ */
+export function resultDrop(handler: RevisionFacts, other: RevisionFacts): { method: string; members: string[] }[] {
+  const shape = (r: RevisionFacts, type: string) => r.model.shapeOf({ kind: "ref", name: type });
+  const handlerRequests = clientRequests(handler.facts);
+  const drops: { method: string; members: string[] }[] = [];
+  for (const theirs of clientRequests(other.facts)) {
+    const ours = handlerRequests.find((m) => m.method === theirs.method);
+    if (ours === undefined || theirs.results.length === 0) continue;
+    const theirShapes = theirs.results.map((r) => shape(other, r));
+    if (theirShapes.some((s) => s === undefined)) continue;
+    const kept = new Set(theirShapes.flatMap((s) => s!.properties.map((p) => p.name)));
+    const members = ours.results
+      .filter((r) => r !== handler.facts.inputRequiredResult)
+      .flatMap((r) => (shape(handler, r)?.properties ?? []).map((p) => p.name));
+    const drop = [...new Set(members)].filter((name) => !kept.has(name));
+    if (drop.length > 0) drops.push({ method: theirs.method, members: drop });
+  }
+  return drops;
+}
+
+/**
+ * The notifications a multi-revision dispatcher's `publish` takes: the handler revision's
+ * `subscriptions/listen` filters', and each other legacy revision's server→client notifications
+ * gated by a server capability (list changes, resource updates, log messages), which the core
+ * pushes to legacy sessions.
+ */
+export function publishMethods(handler: RevisionFacts, others: readonly RevisionFacts[]): string {
+  const methods = new Set<string>();
+  const sub = handler.facts.rules.subscriptions;
+  if (sub !== undefined && builtinRequests(handler.facts).listen !== undefined) {
+    for (const f of sub.filters) if (handler.facts.methods.some((m) => m.method === f.notification && m.kind === "notification")) methods.add(f.notification);
+  }
+  for (const other of others) {
+    if (isStateless(other.facts)) continue;
+    for (const m of other.facts.methods) {
+      if (m.kind === "notification" && m.direction !== "client-to-server" && m.capability?.side === "server") methods.add(m.method);
+    }
+  }
+  return unionOf([...methods]);
 }

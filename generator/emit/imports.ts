@@ -42,3 +42,22 @@ export function rewriteImportExtensions(contents: string, extension: ImportExten
   }
   return out + contents.slice(last);
 }
+
+/**
+ * `contents` of a module written one folder below the output folder (a revision folder of a
+ * multi-revision output): its imports of the shared runtime, `./runtime/x.js`, become
+ * `../runtime/x.js`. Imports of its sibling modules (`./types.js`) stay as they are.
+ */
+export function importRuntimeFromParent(contents: string, runtimeFolder: string): string {
+  const file = ts.createSourceFile("generated.ts", contents, ts.ScriptTarget.ES2022, true, ts.ScriptKind.TS);
+  let out = "";
+  let last = 0;
+  for (const literal of relativeSpecifiers(file)) {
+    if (!literal.text.startsWith(`./${runtimeFolder}/`)) continue;
+    const start = literal.getStart(file);
+    const quote = contents[start];
+    out += contents.slice(last, start) + quote + "." + literal.text + quote;
+    last = literal.end;
+  }
+  return out + contents.slice(last);
+}

@@ -9,7 +9,7 @@ import type { ProtocolFacts } from "../analyze/protocol.js";
 import { GeneratorError } from "../errors.js";
 import type { Diagnostic } from "../ir.js";
 import type { DocsMode } from "./docs.js";
-import { buildDispatch } from "./dispatch.js";
+import { buildDispatch, renderDispatch } from "./dispatch.js";
 import { buildErrors, type EnumStyle } from "./errors.js";
 import { buildMeta } from "./meta.js";
 import { buildMethods } from "./methods.js";
@@ -88,7 +88,7 @@ export const TARGETS: Record<TargetName, Target> = {
     file: "dispatch.ts",
     description: "ServerHandlers (a typed handler per client→server method) and createServerDispatcher, a stateless JSON-RPC dispatcher",
     requires: ["types", "validators", "meta", "methods"],
-    render: (model, context) => renderTemplate("dispatch.ts.hbs", { header: context.header, ...buildDispatch(context.protocol, model) }),
+    render: (model, context) => renderDispatch(context.header, buildDispatch(context.protocol, model)),
   },
   index: {
     file: "index.ts",
@@ -98,6 +98,7 @@ export const TARGETS: Record<TargetName, Target> = {
       renderTemplate("index.ts.hbs", {
         header: context.header,
         modules: context.targets.filter((t) => t !== "index").map((t) => TARGETS[t].file.replace(/\.ts$/, "")),
+        namespaces: [],
       }),
   },
 };
@@ -116,8 +117,11 @@ export function expandTargets(requested: readonly TargetName[]): TargetName[] {
 
 /** Renders and formats one target. */
 export async function emitTarget(name: TargetName, model: Model, context: EmitContext): Promise<string> {
-  const target = TARGETS[name];
-  const source = target.render(model, context);
+  return formatModule(TARGETS[name].render(model, context));
+}
+
+/** Formats one generated module with Prettier. */
+export function formatModule(source: string): Promise<string> {
   // babel-ts formats TypeScript exactly as the typescript parser does here, in about half the time.
   return prettier.format(source, { parser: "babel-ts", printWidth: 140, endOfLine: "lf" });
 }

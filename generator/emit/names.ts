@@ -119,3 +119,18 @@ export function isPlainIdentifier(name: string): boolean {
 export function objectLiteralKey(name: string): string {
   return name === "__proto__" ? '["__proto__"]' : JSON.stringify(name);
 }
+
+/** A path segment the generator may name a folder with: letters, digits, `.`, `_`, `-`, starting with a letter or digit. */
+const FOLDER_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * The names one protocol revision gets in a multi-revision output: its folder (the protocol
+ * version itself, as the wire and the spec name it: `2025-11-25/`), the local name of its
+ * dispatch table in `dispatch.ts` (`REVISION_2025_11_25`) and its namespace in `index.ts`
+ * (`v2025_11_25`). `undefined` when the version cannot name a folder.
+ */
+export function revisionNames(protocolVersion: string): { folder: string; constant: string; namespace: string } | undefined {
+  if (!FOLDER_NAME.test(protocolVersion)) return undefined;
+  const word = protocolVersion.replace(/[^A-Za-z0-9_]/g, "_");
+  return { folder: protocolVersion, constant: `REVISION_${word}`, namespace: `v${word}` };
+}

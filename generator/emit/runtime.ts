@@ -277,8 +277,8 @@ export function runtimeImportsOf(text: string): Map<string, Set<string>> {
   const found = new Map<string, Set<string>>();
   const add = (specifier: ts.Expression | undefined, names: readonly string[]) => {
     if (!specifier || !ts.isStringLiteral(specifier)) return;
-    // `./runtime/x.js`, or as `--import-extension` writes it: `./runtime/x.ts`, `./runtime/x`.
-    const m = new RegExp(`^\\./${RUNTIME_FOLDER}/([a-z][a-z0-9-]*)(?:\\.js|\\.ts)?$`).exec(specifier.text);
+    // `./runtime/x.js`, or as `--import-extension` writes it: `./runtime/x.ts`, `./runtime/x`; `../runtime/x.js` from a revision folder.
+    const m = new RegExp(`^\\.\\.?/${RUNTIME_FOLDER}/([a-z][a-z0-9-]*)(?:\\.js|\\.ts)?$`).exec(specifier.text);
     if (!m) return;
     const set = found.get(m[1]!) ?? new Set<string>();
     names.forEach((n) => set.add(n));

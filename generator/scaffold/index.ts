@@ -8,8 +8,12 @@
  * the runtime), `src/main.ts`, and tests that start the
  * server over both transports and talk to it.
  *
- * The transports speak the stateless revisions (2026-07-28 and later: per-request `_meta`,
- * `server/discover`); a schema of an earlier revision is refused (MCG411).
+ * The handlers are written against a stateless revision (2026-07-28 and later: per-request
+ * `_meta`, `server/discover`); a schema of an earlier revision alone is refused (MCG411). By
+ * default the project is dual-era: the CLI adds the {@link LEGACY_SPEC_VERSION} schema, and the
+ * generated code serves both (one folder per revision under `src/generated/`). The project's
+ * `mcp-schema-codegen.config.json` names the schemas and options, so `generate` run in the
+ * project regenerates `src/generated/` as the scaffold wrote it, eras included.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -20,7 +24,15 @@ import { generate, GENERATOR_VERSION, type GeneratedFile, type GenerateOptions }
 import { objectLiteralKey } from "../emit/names.js";
 import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
+import { CONFIG_FILE_NAME } from "../config.js";
+import type { SchemaInput } from "../load/index.js";
 import { isAlive, writeFileAtomic } from "../write.js";
+
+/**
+ * The latest legacy revision (draft basic/versioning: revisions up to 2025-11-25 open with
+ * `initialize`): a dual-era scaffold serves it beside the modern one.
+ */
+export const LEGACY_SPEC_VERSION = "2025-11-25";
 
 /** Examples `--example` can put in place of the handler stubs. */
 export const SCAFFOLD_EXAMPLES = ["conformance"] as const;
@@ -80,6 +92,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     );
   }
   const version = facts.protocolVersion;
+  const revisions = result.revisions ?? [];
   // With the manifest `generate` writes beside them, so `generate --check` finds a fresh project up to date.
   const generated = [...result.files, manifestFile(result, GENERATOR_VERSION)];
   const requests = clientRequests(facts);
@@ -101,7 +114,13 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     example: example ?? "",
     // The flags that regenerate src/generated/ as it was written (the header of each file names them all).
     regenerateFlags: ["--transports node", ...(generateOptions.docs !== undefined && generateOptions.docs !== "full" ? [`--docs ${generateOptions.docs}`] : [])].join(" "),
+    dualEra: revisions.length > 1,
+    versions: revisions.map((r) => r.protocol.protocolVersion).join(", ") || version,
+    legacyVersions: revisions.slice(1).map((r) => r.protocol.protocolVersion).join(", "),
+    // Where the handler revision's modules are (src/generated/types.ts also re-exports them in a dual-era project).
+    modules: revisions.length > 1 ? `src/generated/${revisions[0]!.folder}/` : "src/generated/",
   };
+  const config = configFile(generateOptions.schema, generateOptions.docs);
   const files: GeneratedFile[] = [
     { path: "package.json", contents: renderTemplate("scaffold/package.json.hbs", view) },
     { path: "README.md", contents: renderTemplate("scaffold/README.md.hbs", view) },
@@ -112,12 +131,31 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     },
     ...STATIC_FILES.map((path) => ({ path, contents: readTemplate(`scaffold/${path}`) })),
     ...RENAMED_FILES.map(([path, template]) => ({ path, contents: readTemplate(`scaffold/${template}`) })),
+    ...(config !== undefined ? [{ path: CONFIG_FILE_NAME, contents: config }] : []),
     ...generated.map((f) => ({ path: `src/generated/${f.path}`, contents: f.contents })),
   ];
   return files.map((f) => (f.contents.endsWith("\n") ? f : { path: f.path, contents: f.contents + "\n" }));
 }
 
-/** Whether a folder is missing or empty. */
+/**
+ * The project's configuration file: `src/generated/` from the scaffold's schemas with its
+ * options, so that `generate` in the project regenerates it as written (both eras, or one).
+ * A spec folder is written as `${MCP_SPEC_DIR:-<folder>}` (another checkout can stand in);
+ * `undefined` for a schema given as text, which has no path to name.
+ */
+function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string | undefined): string | undefined {
+  const inputs: readonly SchemaInput[] = Array.isArray(schema) ? schema : [schema as SchemaInput];
+  const entries: object[] = [];
+  for (const input of inputs) {
+    if ("specDir" in input) entries.push({ spec: `\${MCP_SPEC_DIR:-${resolve(input.specDir)}}`, version: input.version });
+    else if ("path" in input) entries.push({ schema: resolve(input.path) });
+    else return undefined;
+  }
+  const options = { ...(docs !== undefined && docs !== "full" ? { docs } : {}), transports: "node" };
+  const output = { input: entries.length === 1 ? entries[0] : entries, out: "src/generated", options };
+  return `${JSON.stringify({ outputs: [output] }, null, 2)}\n`;
+}
+
 /** The kind of thing at `path`, without following a final symbolic link. */
 function kindOf(path: string): "missing" | "file" | "folder" | "link" | "other" {
   let stat;

@@ -1,0 +1,173 @@
+/**
+ * Several schemas in one output: one folder per protocol revision, named by its protocol
+ * version (`2026-07-28/`, `2025-11-25/`: what the wire, the spec and a client's error name it;
+ * a spec folder name such as `draft` moves when the draft is released), holding that
+ * revision's modules (types, validators, errors, meta, methods, `index.ts`) and `revision.ts`,
+ * its table for the dispatcher core (data only). Beside the folders: the shared `runtime/`
+ * (the folders import `../runtime/`), one `dispatch.ts` whose `createServerDispatcher` is typed
+ * with the handler revision and serves every revision, `index.ts`, and one module per
+ * revision module (`types.ts`, `validators.ts`, …) re-exporting the handler revision's, so that
+ * imports written against a single-revision output (`./generated/types.js`) keep working.
+ *
+ * The handler revision is the first modern (stateless) one given; the others follow in the
+ * order given. Each other revision's table gets `resultDrop`: per method, the handler
+ * revision's result members its own result types lack, computed here from both models.
+ */
+import { GeneratorError } from "./errors.js";
+import type { Diagnostic } from "./ir.js";
+import type { SchemaInput } from "./load/index.js";
+import type { GeneratorOptions } from "./options.js";
+import { TARGETS, formatModule, checkExportCollisions, type TargetName } from "./emit/index.js";
+import { buildDispatch, isStateless, publishMethods, renderDispatch, renderRevision, resultDrop, type ServedRevisionView } from "./emit/dispatch.js";
+import { importRuntimeFromParent } from "./emit/imports.js";
+import { revisionNames } from "./emit/names.js";
+import { renderTemplate } from "./emit/templates.js";
+import { RUNTIME_FOLDER } from "./emit/runtime.js";
+import {
+  analyzeSchema,
+  emitModules,
+  headerOf,
+  headerSource,
+  withRuntime,
+  withWarnings,
+  type AnalyzedSchema,
+  type GeneratedFile,
+  type GenerateResult,
+} from "./index.js";
+
+const CODE = "MCG320";
+
+/** A revision of the output: its analysed schema and the names it gets. */
+interface Revision {
+  readonly schema: AnalyzedSchema;
+  readonly era: "modern" | "legacy";
+  readonly folder: string;
+  readonly constant: string;
+  readonly namespace: string;
+}
+
+/** What a schema is called in an error: its file and protocol version. */
+function described(schema: AnalyzedSchema): string {
+  return `${schema.loaded.displayPath} (protocol version ${schema.protocol.protocolVersion})`;
+}
+
+/**
+ * The revisions in output order (the first modern one first, then the others as given), after
+ * refusing combinations one output cannot serve: two schemas of one protocol version (they would
+ * share a folder, and a client naming that version could get either), none of the modern era
+ * (nothing to type the handlers with), a version that cannot name a folder.
+ */
+function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
+  const problems: Diagnostic[] = [];
+  const revisions: Revision[] = [];
+  for (const schema of schemas) {
+    const version = schema.protocol.protocolVersion;
+    const names = revisionNames(version);
+    const era = isStateless(schema.protocol) ? "modern" : "legacy";
+    if (names === undefined || names.folder === RUNTIME_FOLDER) {
+      problems.push({ code: CODE, message: `${described(schema)}: the protocol version cannot name a folder of the output` });
+      continue;
+    }
+    const same = revisions.find((r) => r.folder === names.folder || r.constant === names.constant);
+    if (same !== undefined) {
+      problems.push({
+        code: CODE,
+        message: `${described(same.schema)} and ${described(schema)} are both ${era}-era revisions ${version}: one output serves each protocol version once; give one of them`,
+      });
+      continue;
+    }
+    revisions.push({ schema, era, ...names });
+  }
+  if (problems.length === 0 && !revisions.some((r) => r.era === "modern")) {
+    problems.push({
+      code: CODE,
+      message: `none of the schemas is of a modern (stateless) revision (2026-07-28 or later), whose types the handlers are written against: ${revisions.map((r) => described(r.schema)).join(", ")}; add one (e.g. --spec-version draft,2025-11-25)`,
+    });
+  }
+  if (problems.length > 0) throw new GeneratorError(problems);
+  const handler = revisions.find((r) => r.era === "modern")!;
+  return [handler, ...revisions.filter((r) => r !== handler)];
+}
+
+/** The modules of one revision folder: the targets except `dispatch` and `index` (which sit at the top), as files of that folder. */
+async function revisionFiles(revision: Revision, targets: readonly TargetName[], resolved: GeneratorOptions): Promise<GeneratedFile[]> {
+  const modules = targets.filter((t) => t !== "dispatch");
+  const files = await emitModules(revision.schema, modules, resolved);
+  if (targets.includes("dispatch")) {
+    const view = buildDispatch(revision.schema.protocol, revision.schema.model);
+    files.push({ path: "revision.ts", contents: await formatModule(renderRevision(revision.schema.header, view)) });
+  }
+  return files.map((f) => ({ path: `${revision.folder}/${f.path}`, contents: importRuntimeFromParent(f.contents, RUNTIME_FOLDER) }));
+}
+
+/** Generates one output serving several revisions (see the module comment). */
+export async function generateRevisions(inputs: readonly SchemaInput[], resolved: GeneratorOptions, rulesGiven: boolean): Promise<GenerateResult> {
+  if (rulesGiven && resolved.protocolRules !== "auto") {
+    throw new GeneratorError([
+      {
+        code: CODE,
+        message: `--protocol-rules ${resolved.protocolRules} applies to one schema; with several, each schema's rules follow its LATEST_PROTOCOL_VERSION (auto)`,
+      },
+    ]);
+  }
+  const schemas = inputs.map((input) => analyzeSchema(input, resolved));
+  const warnings = schemas.flatMap((s) => s.warnings);
+  try {
+    const revisions = orderRevisions(schemas);
+    const [handler, ...others] = revisions as [Revision, ...Revision[]];
+    const targets = resolved.targets as TargetName[];
+    const header = headerOf(headerSource(revisions.map((r) => r.schema.loaded)), resolved);
+    const files: GeneratedFile[] = [];
+    for (const revision of revisions) files.push(...(await revisionFiles(revision, targets, resolved)));
+    const top: GeneratedFile[] = [];
+    if (targets.includes("dispatch")) {
+      const facts = (r: Revision) => ({ facts: r.schema.protocol, model: r.schema.model });
+      const served: ServedRevisionView[] = revisions.map((r) => ({
+        version: JSON.stringify(r.schema.protocol.protocolVersion),
+        constant: r.constant,
+        from: `./${r.folder}/revision.js`,
+        handler: r === handler,
+        resultDrop:
+          r === handler
+            ? []
+            : resultDrop(facts(handler), facts(r)).map((d) => ({ method: JSON.stringify(d.method), members: d.members.map((m) => JSON.stringify(m)) })),
+      }));
+      const view = buildDispatch(handler.schema.protocol, handler.schema.model);
+      const layout = { multi: true, modulePrefix: `./${handler.folder}/`, served, publishMethodsType: publishMethods(facts(handler), others.map(facts)) };
+      top.push({ path: TARGETS.dispatch.file, contents: await formatModule(renderDispatch(header, view, layout)) });
+    }
+    // Names the handler revision's modules and dispatch.ts both export would be lost in index.ts.
+    checkExportCollisions(
+      [...top, ...files.filter((f) => f.path.startsWith(`${handler.folder}/`) && !f.path.endsWith("/index.ts"))].map((f) => ({
+        path: f.path.replace(`${handler.folder}/`, ""),
+        contents: f.contents,
+      })),
+      handler.schema.model,
+    );
+    // The handler revision's modules, re-exported where a single-revision output has them (`./types.js`, …):
+    // code written against one layout (a scaffold's handlers and tests) compiles against the other.
+    for (const target of targets.filter((t) => t !== "dispatch" && t !== "index")) {
+      const file = TARGETS[target].file;
+      const text = renderTemplate("index.ts.hbs", { header, modules: [`${handler.folder}/${file.replace(/\.ts$/, "")}`], namespaces: [] });
+      top.push({ path: file, contents: await formatModule(text) });
+    }
+    if (targets.includes("index")) {
+      const index = renderTemplate("index.ts.hbs", {
+        header,
+        modules: [...(top.length > 0 ? ["dispatch"] : []), `${handler.folder}/index`],
+        namespaces: others.map((r) => ({ name: r.namespace, module: `${r.folder}/index` })),
+      });
+      top.push({ path: TARGETS.index.file, contents: await formatModule(index) });
+    }
+    return {
+      files: withRuntime([...top, ...files], header, resolved),
+      ir: handler.schema.ir,
+      protocol: handler.schema.protocol,
+      warnings,
+      header,
+      revisions: revisions.map((r) => ({ folder: r.folder, ir: r.schema.ir, protocol: r.schema.protocol, header: r.schema.header })),
+    };
+  } catch (error) {
+    throw withWarnings(error, warnings);
+  }
+}
