@@ -24,18 +24,7 @@ export type ValidationResult =
 
 /** Transpiles `sourceDir/*.ts` into `outDir` and imports the validators. */
 export async function loadGenerated(sourceDir: string, outDir: string): Promise<GeneratedValidators> {
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
-  // The generated modules and the runtime modules they import (in `runtime/`).
-  const files = (readdirSync(sourceDir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).sort();
-  for (const file of files) {
-    const { outputText } = ts.transpileModule(readFileSync(join(sourceDir, file), "utf8"), {
-      fileName: file,
-      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
-    });
-    mkdirSync(dirname(join(outDir, file)), { recursive: true });
-    writeFileSync(join(outDir, file.replace(/\.ts$/, ".js")), outputText);
-  }
+  transpileGenerated(sourceDir, outDir);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(join(outDir, "validators.js")).href)) as Record<string, unknown>;
@@ -48,6 +37,22 @@ export async function loadGenerated(sourceDir: string, outDir: string): Promise<
     is: (type) => exported<(value: unknown) => boolean>(`is${type}`),
     validate: (type) => exported<(value: unknown) => ValidationResult>(`validate${type}`),
   };
+}
+
+/** Transpiles every `.ts` file under `sourceDir` (revision folders and `runtime/` included) into `outDir` as ES modules. */
+export function transpileGenerated(sourceDir: string, outDir: string): void {
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, "package.json"), JSON.stringify({ type: "module" }));
+  // The generated modules and the runtime modules they import (in `runtime/`).
+  const files = (readdirSync(sourceDir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).sort();
+  for (const file of files) {
+    const { outputText } = ts.transpileModule(readFileSync(join(sourceDir, file), "utf8"), {
+      fileName: file,
+      compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ES2022 },
+    });
+    mkdirSync(dirname(join(outDir, file)), { recursive: true });
+    writeFileSync(join(outDir, file.replace(/\.ts$/, ".js")), outputText);
+  }
 }
 
 /** Size of one generated file. */

@@ -19,14 +19,16 @@
  *    process (robust on a shared machine) and per wall-second (`timing.ts`). Ratios and
  *    targets use the CPU figures; one op is one validation call.
  * 5. Dispatch (`dispatch.ts`): the generated dispatcher's `handle()` beside
- *    `@modelcontextprotocol/server`, requests per second on `tools/list` and `tools/call`.
+ *    `@modelcontextprotocol/server`, requests per second on `tools/list` and `tools/call`, and
+ *    legacy `tools/call` (2025-11-25, after `initialize`) on the dual-era dispatcher beside the
+ *    SDK's legacy mode.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildMutants, loadExamples, type Case } from "./corpus.js";
 import { ajvContender, generatedContenders, zodContender, type Contender } from "./contenders.js";
-import { benchDispatch } from "./dispatch.js";
+import { benchDispatch, prepareDualEra } from "./dispatch.js";
 import { codeSize, loadGenerated } from "./generated.js";
 import { measureGeneration } from "./generation.js";
 import { parseOptions, type BenchOptions } from "./options.js";
@@ -123,11 +125,14 @@ async function main(options: BenchOptions): Promise<void> {
       files,
     );
 
-    progress(`dispatch: 8 workloads × ${options.rounds} rounds × ${options.sliceMs} ms`);
+    progress("dispatch: generating the dual-era output (draft, 2025-11-25) for the legacy rows");
+    const dual = prepareDualEra(tmp);
+    progress(`dispatch: ${"failed" in dual ? 8 : 12} workloads × ${options.rounds} rounds × ${options.sliceMs} ms`);
     await benchDispatch(
       compiledDir,
       options.committed ? "committed generated/draft" : "fresh generate() output",
       options,
+      dual,
     );
     print.footer(loadAtStart, loadavg()[0] ?? 0, timing.sink);
   } finally {
