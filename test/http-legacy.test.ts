@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createDispatcher,
@@ -288,6 +288,18 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await messages.next()).toBeUndefined();
   });
 
+  it("holds a session's requests to requestTimeoutMs: one waiting for the client's answer is answered -32603 on its stream", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { requestTimeoutMs: 150 });
+    const sessionId = await open(url);
+    const response = await post(url, { jsonrpc: "2.0", id: 5, method: "elicit" }, { "mcp-session-id": sessionId });
+    const messages = sseMessages(response);
+    expect(await within(messages.next(), 2000, "elicitation request")).toMatchObject({ method: "elicitation/create" });
+    expect(await within(messages.next(), 2000, "answer")).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "Request timed out after 150 ms" } });
+    // The session lives on.
+    expect((await post(url, { jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(200);
+  });
+
   it("refuses a session beyond maxSessions with 503 until one ends or expires; an idle session expires (closeChannel, then 404)", async () => {
     const d = recordingDispatcher();
     const store = createMemorySessionStore();
@@ -406,6 +418,8 @@ const META_KEYS = {
  * output's `createServerDispatcher` does).
  */
 let dualEra: (options: DispatcherOptions) => CoreDispatcher;
+/** The draft revision alone: a modern-only server (`--eras modern`). */
+let modernOnly: (options: DispatcherOptions) => CoreDispatcher;
 
 beforeAll(async () => {
   const modern = await revisionModules("draft");
@@ -444,13 +458,14 @@ beforeAll(async () => {
     cacheable: [],
   };
   dualEra = (options) => createDispatcher([MODERN_REVISION, LEGACY_REVISION], options);
+  modernOnly = (options) => createDispatcher(MODERN_REVISION, options);
 });
 
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 
 /** A server with an `echo` tool and a `greet` tool that asks for the user's name (an `InputRequiredResult`, written once for both eras). */
-function greeter(): CoreDispatcher {
-  return dualEra({
+function greeter(make: (options: DispatcherOptions) => CoreDispatcher = dualEra): CoreDispatcher {
+  return make({
     serverInfo: { name: "dual-era", version: "1.0.0" },
     capabilities: { tools: { listChanged: true } },
     tools: [
@@ -500,6 +515,11 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     expect((tools.result["tools"] as Json[]).map((t) => t["name"])).toEqual(["echo", "greet"]);
     expect(tools.result).not.toHaveProperty("resultType");
     expect(tools.result).not.toHaveProperty("ttlMs");
+    // JSON-RPC errors come with status 200: a 404 would tell the client its session is gone.
+    const unknownMethod = await post(url, { jsonrpc: "2.0", id: 3, method: "no/such/method" }, headers);
+    expect([unknownMethod.status, ((await unknownMethod.json()) as { error: { code: number } }).error.code]).toEqual([200, -32601]);
+    const unknownTool = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "nope", arguments: {} } }, headers);
+    expect([unknownTool.status, ((await unknownTool.json()) as { error: { code: number } }).error.code]).toEqual([200, -32602]);
     expect((await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...headers, "mcp-protocol-version": MODERN })).status).toBe(400);
     expect((await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...headers, "mcp-session-id": "0" })).status).toBe(404);
 
@@ -539,7 +559,8 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
   });
 
   it("serves the official SDK v1 client (Client + StreamableHTTPClientTransport): connect, listTools, callTool, a tool that elicits", async () => {
-    const { url } = await serve(greeter());
+    const dispatcher = greeter();
+    const { url } = await serve(dispatcher);
     const client = new Client({ name: "sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
       expect(request.params.message).toBe("Your name?");
@@ -554,10 +575,40 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
       expect(tools.map((t) => t.name)).toEqual(["echo", "greet"]);
       expect(await within(client.callTool({ name: "echo", arguments: { text: "hello" } }), 5000, "callTool")).toEqual(text("hello"));
       expect(await within(client.callTool({ name: "greet", arguments: {} }), 5000, "callTool with elicitation")).toEqual(text("Hello, Grace"));
+      // The client opened the session's GET stream after notifications/initialized: a published list change reaches it.
+      const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+      await within(
+        (async () => {
+          while (dispatcher.publish("notifications/tools/list_changed") === 0) await sleep(20);
+        })(),
+        5000,
+        "GET stream open",
+      );
+      await within(changed, 5000, "tools/list_changed");
       await within(transport.terminateSession(), 5000, "terminateSession");
       expect(transport.sessionId).toBeUndefined();
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("Streamable HTTP, a modern-only dispatcher", () => {
+  it("has no sessions: initialize gets -32022 naming the versions (no session id), GET and DELETE are 405, Mcp-Session-Id is ignored", async () => {
+    const { url } = await serve(greeter(modernOnly));
+    const refused = await post(url, initialize(1));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    expect(await refused.json()).toMatchObject({ id: 1, error: { code: -32022, data: { supported: [MODERN] } } });
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(url, { method, headers: { "mcp-session-id": "abc", accept: "text/event-stream" } });
+      expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
+    }
+    const modern = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [VERSION_KEY]: MODERN, [META_KEYS.clientCapabilities]: {} } } };
+    const listed = await post(url, modern, { "mcp-session-id": "abc", "mcp-protocol-version": MODERN, "mcp-method": "tools/list" });
+    expect(listed.status).toBe(200);
+    // Without the modern key, a session id does not make a request legacy here: it is held to the modern headers.
+    const bare = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": "abc" });
+    expect([bare.status, ((await bare.json()) as { error: { code: number } }).error.code]).toEqual([400, -32020]);
   });
 });
