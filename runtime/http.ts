@@ -44,7 +44,8 @@
  * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
  * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
  *   keep-alive time, open connections, listen backlog, open `subscriptions/listen` streams (one
- *   more → `-32603`, 503), legacy sessions, and an optional time limit per request (→ `-32603`).
+ *   more → `-32603`, 503; legacy GET streams count too), legacy sessions, and an optional time
+ *   limit per request (→ `-32603`).
  *   An SSE stream whose reader falls more than 16 MiB behind is closed.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
  *   `subscriptions/listen` streams get their result, legacy GET streams end, requests in flight
@@ -78,7 +79,7 @@ export interface HttpOptions {
   readonly toolInputSchema?: (name: string) => unknown;
   /** A request running longer than this is aborted and answered `-32603` "Request timed out after N ms" (`subscriptions/listen` excepted). Default: none. */
   readonly requestTimeoutMs?: number;
-  /** Open `subscriptions/listen` streams at once; one more is answered `-32603` with status 503. Default: 256. */
+  /** Open `subscriptions/listen` streams at once, legacy sessions' GET streams included; one more is answered `-32603` with status 503. Default: 256. */
   readonly maxSubscriptions?: number;
   /** On {@link HttpServer.close}: how long requests in flight may still finish before they are aborted and answered `-32603`. Default: 5000. */
   readonly shutdownGraceMs?: number;
@@ -419,12 +420,16 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions.
   // (A dispatcher generated before sessions existed has no opensSession, and serves none.)
   const legacy = dispatcher.opensSession?.(LEGACY_PROBE) === true;
+  // Long-lived streams share one budget, so that together they never take every connection.
+  const tooManyStreams = legacy
+    ? `Too many open streams (${LISTEN} and session GET streams together, at most ${maxSubscriptions}); close one first`
+    : `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const exchanges = new Set<Exchange>();
   // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal);
-  let streams = 0; // open subscriptions/listen streams
+  let streams = 0; // open subscriptions/listen streams and legacy GET streams
   let closing = false;
   const live = new Map<string, LiveSession>(); // legacy sessions this process serves, by id
   let opening = 0; // initialize requests being answered, each of which may add a session
@@ -540,7 +545,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const run = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, message: unknown, request: { readonly [key: string]: unknown } | undefined, route: Route): Promise<void> => {
     const id = request === undefined ? undefined : own(request, "id");
     const listen = request !== undefined && own(request, "method") === LISTEN;
-    if (listen && streams >= maxSubscriptions) return unavailable(res, id, `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`);
+    if (listen && streams >= maxSubscriptions) return unavailable(res, id, tooManyStreams);
     const controller = new AbortController();
     let sse = false;
     let keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -685,12 +690,15 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     }
     const session = found.session;
     if (session.stream !== undefined) return sendJson(res, 409, errorBody(undefined, -32600, "Conflict: this session's GET stream is open already (one at a time)"));
+    if (streams >= maxSubscriptions) return sendJson(res, 503, errorBody(undefined, -32603, tooManyStreams));
+    streams++;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
     res.flushHeaders();
     session.stream = res;
     const keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
     keepAlive.unref();
     res.on("close", () => {
+      streams--;
       clearInterval(keepAlive);
       if (session.stream === res) session.stream = undefined;
       touch(sessionId);
@@ -761,7 +769,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);
       if (problem !== undefined) {
-        const error = { code: -32020, message: "Header mismatch: " + problem };
+        // Perhaps a legacy client without its session (lost, or never opened): say how one starts.
+        const hint = legacy && !isModern(request) ? "; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" : "";
+        const error = { code: -32020, message: "Header mismatch: " + problem + hint };
         return sendJson(res, 400, { jsonrpc: "2.0", id, error });
       }
     }

@@ -288,6 +288,24 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await messages.next()).toBeUndefined();
   });
 
+  it("counts session GET streams with subscriptions/listen streams against maxSubscriptions", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { maxSubscriptions: 1 });
+    const [first, second] = [await open(url), await open(url)];
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { "mcp-session-id": first, accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const refused = await fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32603, message: "Too many open streams (subscriptions/listen and session GET streams together, at most 1); close one first" },
+    });
+    controller.abort();
+    await sleep(50);
+    expect((await fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } })).status).toBe(200);
+  });
+
   it("holds a session's requests to requestTimeoutMs: one waiting for the client's answer is answered -32603 on its stream", async () => {
     const d = recordingDispatcher();
     const { url } = await serve(d.dispatcher, { requestTimeoutMs: 150 });
@@ -366,8 +384,12 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     const refused = await post(url, modernInit);
     expect(refused.status).toBe(400);
     expect(refused.headers.get("mcp-session-id")).toBeNull();
-    // A request without the key and without a session is a modern one, as before: held to the headers.
-    expect(await (await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" })).json()).toMatchObject({ error: { code: -32020 } });
+    // A request without the key and without a session is a modern one, as before: held to the headers (the message says how a legacy client starts a session).
+    expect(await (await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" })).json()).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32020, message: "Header mismatch: the Mcp-Method header is missing; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" },
+    });
   });
 
   it("on close: the GET stream ends, requests in flight are answered, every session is closed", async () => {
