@@ -1,10 +1,10 @@
 /**
- * The Streamable HTTP transport of protocol revision 2026-07-28 (basic/transports/streamable-http),
- * on `node:http`: one MCP endpoint that accepts POST, one JSON-RPC message per request.
+ * The Streamable HTTP transport on `node:http`: one MCP endpoint serving both protocol eras
+ * (draft basic/versioning, "Backward Compatibility"), one JSON-RPC message per request.
  *
+ * Modern clients (2026-07-28, basic/transports/streamable-http): stateless POSTs.
  * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
  *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
- * - GET and DELETE (the sessions and standalone stream of earlier revisions) → 405.
  * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
  * - Request metadata headers (§ Request Metadata, § Server Validation): `MCP-Protocol-Version`
  *   must be present and equal the body's `io.modelcontextprotocol/protocolVersion`; `Mcp-Method`
@@ -16,18 +16,47 @@
  * - A response is JSON, unless the handler sends a notification first (progress, log messages,
  *   `subscriptions/listen`): then the response is an SSE stream of those notifications ended by
  *   the response. Closing the stream cancels the request (§ Cancellation).
+ * - An `Mcp-Session-Id` header on a modern request is ignored.
+ *
+ * Legacy clients (2025-11-25 and earlier, 2025-11-25 basic/transports "Streamable HTTP"), when
+ * the dispatcher serves a legacy revision (`opensSession`); otherwise GET and DELETE → 405 and
+ * `Mcp-Session-Id` is ignored, as for a modern-only server.
+ * - An `initialize` POST without the modern `_meta` version opens a session: its answer carries a
+ *   new `Mcp-Session-Id` (a random UUID) when it is a result; nothing is kept after an error.
+ * - A POST with `Mcp-Session-Id`: an unknown or expired session → 404; an `MCP-Protocol-Version`
+ *   header other than the negotiated version → 400; a request is answered as JSON, or as an SSE
+ *   stream when notifications or server→client requests (elicitation, sampling, roots) come
+ *   first; a notification, or a response to a server→client request, → 202 without a body.
+ *   JSON-RPC errors are answered with status 200 (the body carries them; a 404 would tell the
+ *   client its session is gone). None of the modern metadata headers are asked for.
+ * - GET with `Mcp-Session-Id` and `Accept: text/event-stream` → the session's standalone SSE
+ *   stream, where notifications not tied to a request go (list changes, resource updates, log
+ *   messages); one per session (another → 409). Streams carry no event ids and are not
+ *   resumable (`Last-Event-ID` is ignored). GET or DELETE without a session → 405.
+ * - DELETE with `Mcp-Session-Id` ends the session (`closeChannel`) → 200; unknown → 404.
+ * - Sessions live in a {@link SessionStore} (in memory by default), at most `maxSessions` (a new
+ *   one beyond → 503, after expired ones are removed); a session without requests or a GET
+ *   stream for `sessionIdleMs` expires.
+ * - Closing a POST's response stream cancels its request, in both eras: nothing is resumable
+ *   here, so its answer could never be delivered.
+ *
+ * Both eras:
  * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
  * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
  *   keep-alive time, open connections, listen backlog, open `subscriptions/listen` streams (one
- *   more → `-32603`, 503), and an optional time limit per request (→ `-32603`, 500).
+ *   more → `-32603`, 503; legacy GET streams count too), legacy sessions, and an optional time
+ *   limit per request (→ `-32603`).
+ *   An SSE stream whose reader falls more than 16 MiB behind is closed.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
- *   `subscriptions/listen` streams get their result, requests in flight get `shutdownGraceMs`
- *   to finish, then every request still running is answered `-32603` "Server shutting down".
+ *   `subscriptions/listen` streams get their result, legacy GET streams end, requests in flight
+ *   get `shutdownGraceMs` to finish, then every request still running is answered `-32603`
+ *   "Server shutting down" and every legacy session is closed.
  */
+import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DispatchResponse, OutgoingNotification, TransportDispatcher } from "./dispatcher.js";
+import type { DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
 import { isPlainObject, own } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
@@ -50,7 +79,7 @@ export interface HttpOptions {
   readonly toolInputSchema?: (name: string) => unknown;
   /** A request running longer than this is aborted and answered `-32603` "Request timed out after N ms" (`subscriptions/listen` excepted). Default: none. */
   readonly requestTimeoutMs?: number;
-  /** Open `subscriptions/listen` streams at once; one more is answered `-32603` with status 503. Default: 256. */
+  /** Open `subscriptions/listen` streams at once, legacy sessions' GET streams included; one more is answered `-32603` with status 503. Default: 256. */
   readonly maxSubscriptions?: number;
   /** On {@link HttpServer.close}: how long requests in flight may still finish before they are aborted and answered `-32603`. Default: 5000. */
   readonly shutdownGraceMs?: number;
@@ -64,6 +93,46 @@ export interface HttpOptions {
   readonly maxConnections?: number;
   /** Connections the system queues before they are accepted (`listen` backlog; the system may cap it, Linux at `net.core.somaxconn`). Default: 2048. */
   readonly backlog?: number;
+  /** Where legacy sessions (`Mcp-Session-Id`) are kept. Default: {@link createMemorySessionStore}, in this process. */
+  readonly sessionStore?: SessionStore;
+  /** Legacy sessions at once (expired ones are removed first); an `initialize` opening one more is answered `-32603` with status 503. Default: 1000. */
+  readonly maxSessions?: number;
+  /** A legacy session with no request in flight and no GET stream open for this long expires: it is closed, and its id answered 404. Default: 1800000 (30 minutes). */
+  readonly sessionIdleMs?: number;
+}
+
+/** A legacy session as a {@link SessionStore} keeps it. */
+export interface LegacySessionRecord {
+  /** The channel the dispatcher keys the session by (`HandleContext.channel`): what it negotiated, requests in flight, subscriptions. */
+  readonly channel: object;
+  /** The protocol version negotiated at `initialize`. */
+  readonly protocolVersion: string;
+  /** When the session was last used (`Date.now()`): a request arrived or ended, or its GET stream closed. */
+  readonly lastActive: number;
+}
+
+/**
+ * Storage of legacy sessions by `Mcp-Session-Id`. It only stores: the endpoint applies
+ * `maxSessions` (through `size`) and `sessionIdleMs` (through `lastActive`), and closes sessions.
+ */
+export interface SessionStore {
+  get(id: string): LegacySessionRecord | undefined;
+  set(id: string, record: LegacySessionRecord): void;
+  delete(id: string): void;
+  readonly size: number;
+}
+
+/** The default {@link SessionStore}: a `Map` in this process. */
+export function createMemorySessionStore(): SessionStore {
+  const records = new Map<string, LegacySessionRecord>();
+  return {
+    get: (id) => records.get(id),
+    set: (id, record) => void records.set(id, record),
+    delete: (id) => void records.delete(id),
+    get size() {
+      return records.size;
+    },
+  };
 }
 
 /** A running HTTP server. */
@@ -88,6 +157,13 @@ const BAD_REQUEST = new Set([-32700, -32600, -32602, -32020, -32021, -32022]);
 const LISTEN = "subscriptions/listen";
 const SHUTTING_DOWN = "Server shutting down";
 const DEFAULT_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+/** A 2025-11-25 client's `initialize`: asks the dispatcher whether it serves the legacy era at all. */
+const LEGACY_PROBE = {
+  jsonrpc: "2.0",
+  id: 0,
+  method: LEGACY_HANDSHAKE,
+  params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "probe", version: "0" } },
+};
 
 /** The HTTP status of a JSON-RPC response. */
 export function statusOf(response: DispatchResponse): number {
@@ -220,6 +296,34 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/** A JSON-RPC error response, with the request's `id` when it is one. */
+function errorBody(id: unknown, code: number, message: string): unknown {
+  const error = { code, message };
+  return typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error };
+}
+
+/** A reader this far behind on an SSE stream has the stream closed, rather than the server holding what it has not read. */
+const STREAM_BACKLOG_BYTES = 16 * 1024 * 1024;
+
+/** Writes one message to an SSE stream; false when the stream is closed (or was closed now, its reader too far behind). */
+function writeEvent(res: ServerResponse, message: unknown): boolean {
+  if (res.writableEnded || res.destroyed) return false;
+  if (res.writableLength > STREAM_BACKLOG_BYTES) {
+    res.destroy();
+    return false;
+  }
+  res.write("event: message\ndata: " + JSON.stringify(message) + "\n\n");
+  return true;
+}
+
+/** Whether a message names the modern per-request protocol version (`params._meta`). */
+function isModern(message: unknown): boolean {
+  if (!isPlainObject(message)) return false;
+  const params: unknown = own(message, "params");
+  const meta: unknown = isPlainObject(params) ? own(params, "_meta") : undefined;
+  return isPlainObject(meta) && own(meta, PROTOCOL_VERSION_KEY) !== undefined;
+}
+
 function forbidden(res: ServerResponse, why: string): void {
   sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: " + why } });
 }
@@ -282,6 +386,26 @@ export function createHttpHandler(dispatcher: TransportDispatcher, options: Http
   return endpoint(dispatcher, options).listener;
 }
 
+/** One legacy session as this process serves it: its standalone GET stream and how many of its POSTs are running. */
+interface LiveSession {
+  readonly channel: object;
+  stream: ServerResponse | undefined;
+  busy: number;
+  /** `HandleContext.push` of the session, the same function for every request: to the GET stream when one is open. */
+  readonly push: (message: OutgoingMessage) => boolean;
+}
+
+/** How a POST's message reaches the dispatcher. */
+interface Route {
+  readonly channel: object;
+  readonly push?: (message: OutgoingMessage) => boolean;
+  /** A legacy session's message: JSON-RPC errors are sent with status 200. */
+  readonly legacy: boolean;
+  readonly sessionId?: string;
+  /** The `initialize` opening a session: its id (on the SSE stream's headers, sent before the answer is known), and what keeps or drops the session once the answer is known (true: keep it, send its id). */
+  readonly opening?: { readonly id: string; readonly settle: (response: DispatchResponse | undefined) => boolean };
+}
+
 function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoint {
   const path = options.path ?? "/mcp";
   const hosts = new Set((options.allowedHosts ?? DEFAULT_HOSTS).map((h) => h.toLowerCase()));
@@ -290,13 +414,26 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
+  const store = options.sessionStore ?? createMemorySessionStore();
+  const maxSessions = options.maxSessions ?? 1000;
+  const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions.
+  // (A dispatcher generated before sessions existed has no opensSession, and serves none.)
+  const legacy = dispatcher.opensSession?.(LEGACY_PROBE) === true;
+  // Long-lived streams share one budget, so that together they never take every connection.
+  const tooManyStreams = legacy
+    ? `Too many open streams (${LISTEN} and session GET streams together, at most ${maxSubscriptions}); close one first`
+    : `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const exchanges = new Set<Exchange>();
   // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal);
-  let streams = 0; // open subscriptions/listen streams
+  let streams = 0; // open subscriptions/listen streams and legacy GET streams
   let closing = false;
+  const live = new Map<string, LiveSession>(); // legacy sessions this process serves, by id
+  let opening = 0; // initialize requests being answered, each of which may add a session
+  let sweeper: ReturnType<typeof setInterval> | undefined;
   const originAllowed = (origin: string): boolean => {
     if (options.allowedOrigins !== undefined) return options.allowedOrigins.includes(origin);
     try {
@@ -314,8 +451,269 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       return;
     }
     res.setHeader("connection", "close");
-    const error = { code: -32603, message };
-    sendJson(res, 503, typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error });
+    sendJson(res, 503, errorBody(id, -32603, message));
+  };
+  const notAllowed = (req: IncomingMessage, res: ServerResponse): void => {
+    const message = !legacy
+      ? "Method not allowed: the MCP endpoint accepts POST"
+      : req.method === "GET" || req.method === "DELETE"
+        ? `Method not allowed: ${req.method} needs the Mcp-Session-Id of a session opened with initialize`
+        : "Method not allowed: the MCP endpoint accepts POST, and GET and DELETE within a session";
+    res.writeHead(405, { allow: legacy ? "GET, POST, DELETE" : "POST", "content-type": "application/json" });
+    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message } }));
+  };
+
+  // Legacy sessions. The store keeps the records; this process keeps their streams, and applies the limits.
+  const newSession = (channel: object): LiveSession => {
+    const session: LiveSession = {
+      channel,
+      stream: undefined,
+      busy: 0,
+      push: (message) => session.stream !== undefined && writeEvent(session.stream, message),
+    };
+    return session;
+  };
+  /** Forgets a session: its record, its GET stream, and its channel in the dispatcher. */
+  const endSession = (id: string, channel: object): void => {
+    const session = live.get(id);
+    store.delete(id);
+    live.delete(id);
+    session?.stream?.end();
+    dispatcher.closeChannel?.(channel);
+  };
+  const expired = (record: LegacySessionRecord, session: LiveSession | undefined, now: number): boolean =>
+    (session === undefined || (session.busy === 0 && session.stream === undefined)) && now - record.lastActive >= sessionIdleMs;
+  /** The session `id` names, unless it is unknown or expired (an expired one is closed now). */
+  const findSession = (id: string): { readonly record: LegacySessionRecord; readonly session: LiveSession } | undefined => {
+    const record = store.get(id);
+    let session = live.get(id);
+    if (record === undefined) {
+      // Removed from the store behind this process's back: close what is left of it.
+      if (session !== undefined) endSession(id, session.channel);
+      return undefined;
+    }
+    if (expired(record, session, Date.now())) {
+      endSession(id, record.channel);
+      return undefined;
+    }
+    if (session === undefined || session.channel !== record.channel) {
+      // A record this process did not open (a store shared with another endpoint).
+      session = newSession(record.channel);
+      live.set(id, session);
+      startSweeper();
+    }
+    return { record, session };
+  };
+  const touch = (id: string): void => {
+    const record = store.get(id);
+    if (record !== undefined) store.set(id, { ...record, lastActive: Date.now() });
+  };
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const [id, session] of live) {
+      const record = store.get(id);
+      if (record === undefined || expired(record, session, now)) endSession(id, record?.channel ?? session.channel);
+    }
+    if (live.size === 0 && sweeper !== undefined) {
+      clearInterval(sweeper);
+      sweeper = undefined;
+    }
+  };
+  function startSweeper(): void {
+    if (sweeper !== undefined || closing) return;
+    sweeper = setInterval(sweep, Math.max(10, Math.min(sessionIdleMs, 60_000)));
+    sweeper.unref();
+  }
+  /** Whether another session would be one too many (after expired ones are removed). */
+  const sessionsFull = (): boolean => {
+    if (store.size + opening < maxSessions) return false;
+    sweep();
+    return store.size + opening >= maxSessions;
+  };
+  const sessionNotFound = (res: ServerResponse, id: unknown): void =>
+    sendJson(res, 404, errorBody(id, -32600, "Session not found: the Mcp-Session-Id is unknown or has expired; start a new session with initialize"));
+  /** What is wrong with the `MCP-Protocol-Version` header of a session's request, or `undefined` (it may be absent). */
+  const versionProblem = (req: IncomingMessage, record: LegacySessionRecord): string | undefined => {
+    const given = header(req, "mcp-protocol-version");
+    if (given === undefined) return undefined;
+    const negotiated = dispatcher.sessionOf?.(record.channel)?.protocolVersion ?? record.protocolVersion;
+    if (given.trim() === negotiated) return undefined;
+    return `Bad request: the MCP-Protocol-Version header ${JSON.stringify(given)} is not the version this session negotiated (${negotiated})`;
+  };
+
+  /** Hands a POSTed message to the dispatcher and writes its answer: JSON, an SSE stream when messages come first, or 202. */
+  const run = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, message: unknown, request: { readonly [key: string]: unknown } | undefined, route: Route): Promise<void> => {
+    const id = request === undefined ? undefined : own(request, "id");
+    const listen = request !== undefined && own(request, "method") === LISTEN;
+    if (listen && streams >= maxSubscriptions) return unavailable(res, id, tooManyStreams);
+    const controller = new AbortController();
+    let sse = false;
+    let keepAlive: ReturnType<typeof setInterval> | undefined;
+    res.on("close", () => {
+      if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
+      if (keepAlive !== undefined) clearInterval(keepAlive);
+    });
+    const notify = (outgoing: OutgoingMessage) => {
+      if (res.writableEnded || controller.signal.aborted) return;
+      if (!sse) {
+        sse = true;
+        const headers: { [name: string]: string } = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
+        if (route.opening !== undefined) headers["mcp-session-id"] = route.opening.id;
+        res.writeHead(200, headers);
+        keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
+        keepAlive.unref();
+      }
+      writeEvent(res, outgoing);
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (requestTimeoutMs !== undefined && !listen && request !== undefined) {
+      const timed = (exchange.timed = new AbortController());
+      timer = setTimeout(() => timed.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
+    }
+    exchange.dispatched = true;
+    if (listen) streams++;
+    let response: DispatchResponse | undefined;
+    try {
+      response = await dispatcher.handle(message, {
+        channel: route.channel,
+        signal: controller.signal,
+        deadline: (exchange.timed ?? shutdown).signal,
+        notify,
+        ...(route.push !== undefined ? { push: route.push } : {}),
+        transport: route.sessionId === undefined ? { kind: "http", request: req } : { kind: "http", request: req, sessionId: route.sessionId },
+      });
+    } finally {
+      if (listen) streams--;
+      if (timer !== undefined) clearTimeout(timer);
+    }
+    const keepSession = route.opening?.settle(response) ?? false;
+    if (keepAlive !== undefined) clearInterval(keepAlive);
+    if (res.writableEnded || controller.signal.aborted) return;
+    if (closing && !res.headersSent) res.setHeader("connection", "close");
+    if (response === undefined) {
+      if (sse) res.end();
+      else {
+        res.writeHead(202);
+        res.end();
+      }
+      return;
+    }
+    if (sse) {
+      res.end("event: message\ndata: " + JSON.stringify(response) + "\n\n");
+      return;
+    }
+    if (keepSession) res.setHeader("mcp-session-id", route.opening!.id);
+    sendJson(res, route.legacy ? 200 : statusOf(response), response);
+  };
+
+  /** An `initialize` without the modern `_meta` version and without `Mcp-Session-Id`: a new legacy session, kept when the answer is a result. */
+  const openSession = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, message: unknown, request: { readonly [key: string]: unknown } | undefined): Promise<void> => {
+    const id = request === undefined ? undefined : own(request, "id");
+    if (closing) return unavailable(res, id, SHUTTING_DOWN);
+    if (sessionsFull()) return sendJson(res, 503, errorBody(id, -32603, `Too many sessions (at most ${maxSessions}); try again later`));
+    const sessionId = randomUUID();
+    const channel = {};
+    const session = newSession(channel);
+    const settle = (response: DispatchResponse | undefined): boolean => {
+      opening--;
+      if (response === undefined || !("result" in response) || closing) {
+        dispatcher.closeChannel?.(channel);
+        return false;
+      }
+      const answered: unknown = own(response.result, "protocolVersion");
+      const negotiated = dispatcher.sessionOf?.(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
+      store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: Date.now() });
+      live.set(sessionId, session);
+      startSweeper();
+      return true;
+    };
+    opening++;
+    let settled = false;
+    try {
+      await run(req, res, exchange, message, request, {
+        channel,
+        push: session.push,
+        legacy: true,
+        sessionId,
+        opening: {
+          id: sessionId,
+          settle: (response) => {
+            settled = true;
+            return settle(response);
+          },
+        },
+      });
+    } finally {
+      if (!settled) {
+        opening--;
+        dispatcher.closeChannel?.(channel);
+      }
+    }
+  };
+
+  /** A POST with `Mcp-Session-Id` whose message is not modern: served in that session. */
+  const serveInSession = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    exchange: Exchange,
+    message: unknown,
+    request: { readonly [key: string]: unknown } | undefined,
+    sessionId: string,
+  ): Promise<void> => {
+    const id = request === undefined ? undefined : own(request, "id");
+    const found = findSession(sessionId);
+    if (found === undefined) return sessionNotFound(res, id);
+    if (dispatcher.opensSession?.(message) === true) {
+      return sendJson(res, 400, errorBody(id, -32600, "Invalid request: this session is initialized already; to start another, send initialize without Mcp-Session-Id"));
+    }
+    const problem = versionProblem(req, found.record);
+    if (problem !== undefined) return sendJson(res, 400, errorBody(id, -32600, problem));
+    if (closing) return unavailable(res, id, SHUTTING_DOWN);
+    found.session.busy++;
+    touch(sessionId);
+    try {
+      await run(req, res, exchange, message, request, { channel: found.record.channel, push: found.session.push, legacy: true, sessionId });
+    } finally {
+      found.session.busy--;
+      touch(sessionId);
+    }
+  };
+
+  /** GET with `Mcp-Session-Id`: the session's standalone SSE stream, open until either side closes it. */
+  const openStream = (req: IncomingMessage, res: ServerResponse, sessionId: string): void => {
+    const found = findSession(sessionId);
+    if (found === undefined) return sessionNotFound(res, undefined);
+    const problem = versionProblem(req, found.record);
+    if (problem !== undefined) return sendJson(res, 400, errorBody(undefined, -32600, problem));
+    if (!/(?:^|,)\s*text\/event-stream\s*(?:;|,|$)/i.test(header(req, "accept") ?? "")) {
+      return sendJson(res, 406, errorBody(undefined, -32600, "Not acceptable: the session's stream is text/event-stream; send Accept: text/event-stream"));
+    }
+    const session = found.session;
+    if (session.stream !== undefined) return sendJson(res, 409, errorBody(undefined, -32600, "Conflict: this session's GET stream is open already (one at a time)"));
+    if (streams >= maxSubscriptions) return sendJson(res, 503, errorBody(undefined, -32603, tooManyStreams));
+    streams++;
+    res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
+    res.flushHeaders();
+    session.stream = res;
+    const keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
+    keepAlive.unref();
+    res.on("close", () => {
+      streams--;
+      clearInterval(keepAlive);
+      if (session.stream === res) session.stream = undefined;
+      touch(sessionId);
+    });
+  };
+
+  /** DELETE with `Mcp-Session-Id`: the session ends. */
+  const deleteSession = (req: IncomingMessage, res: ServerResponse, sessionId: string): void => {
+    const found = findSession(sessionId);
+    if (found === undefined) return sessionNotFound(res, undefined);
+    const problem = versionProblem(req, found.record);
+    if (problem !== undefined) return sendJson(res, 400, errorBody(undefined, -32600, problem));
+    endSession(sessionId, found.record.channel);
+    res.writeHead(200, { "content-length": "0" });
+    res.end();
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> => {
@@ -332,11 +730,13 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the request target is malformed" } });
     }
     if (url.pathname !== path) return sendJson(res, 404, { jsonrpc: "2.0", error: { code: -32601, message: "Not found: the MCP endpoint is " + path } });
-    if (req.method !== "POST") {
-      res.writeHead(405, { allow: "POST", "content-type": "application/json" });
-      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "Method not allowed: the MCP endpoint accepts POST" } }));
-      return;
+    // A modern-only server ignores the header (draft transports, "Earlier Streamable HTTP Revisions").
+    const sessionId = legacy ? header(req, "mcp-session-id") : undefined;
+    if ((req.method === "GET" || req.method === "DELETE") && sessionId !== undefined) {
+      req.resume();
+      return req.method === "GET" ? openStream(req, res, sessionId) : deleteSession(req, res, sessionId);
     }
+    if (req.method !== "POST") return notAllowed(req, res);
     const type = header(req, "content-type") ?? "";
     if (!/^application\/json\s*(?:;|$)/i.test(type.trim())) {
       sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: "Unsupported media type: send application/json" } });
@@ -362,70 +762,21 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     }
     const id = isPlainObject(message) ? own(message, "id") : undefined;
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
+    // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
+    if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
+    if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);
       if (problem !== undefined) {
-        const error = { code: -32020, message: "Header mismatch: " + problem };
+        // Perhaps a legacy client without its session (lost, or never opened): say how one starts.
+        const hint = legacy && !isModern(request) ? "; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" : "";
+        const error = { code: -32020, message: "Header mismatch: " + problem + hint };
         return sendJson(res, 400, { jsonrpc: "2.0", id, error });
       }
     }
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
-    const listen = request !== undefined && own(request, "method") === LISTEN;
-    if (listen && streams >= maxSubscriptions) return unavailable(res, id, `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`);
-    const controller = new AbortController();
-    let sse = false;
-    let keepAlive: ReturnType<typeof setInterval> | undefined;
-    res.on("close", () => {
-      if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
-      if (keepAlive !== undefined) clearInterval(keepAlive);
-    });
-    const notify = (notification: OutgoingNotification) => {
-      if (res.writableEnded || controller.signal.aborted) return;
-      if (!sse) {
-        sse = true;
-        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
-        keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
-        keepAlive.unref();
-      }
-      res.write("event: message\ndata: " + JSON.stringify(notification) + "\n\n");
-    };
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (requestTimeoutMs !== undefined && !listen && request !== undefined) {
-      const timed = (exchange.timed = new AbortController());
-      timer = setTimeout(() => timed.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
-    }
-    exchange.dispatched = true;
-    if (listen) streams++;
-    let response: DispatchResponse | undefined;
-    try {
-      response = await dispatcher.handle(message, {
-        channel: {},
-        signal: controller.signal,
-        deadline: (exchange.timed ?? shutdown).signal,
-        notify,
-        transport: { kind: "http", request: req },
-      });
-    } finally {
-      if (listen) streams--;
-      if (timer !== undefined) clearTimeout(timer);
-    }
-    if (keepAlive !== undefined) clearInterval(keepAlive);
-    if (res.writableEnded || controller.signal.aborted) return;
-    if (closing && !res.headersSent) res.setHeader("connection", "close");
-    if (response === undefined) {
-      if (sse) res.end();
-      else {
-        res.writeHead(202);
-        res.end();
-      }
-      return;
-    }
-    if (sse) {
-      res.end("event: message\ndata: " + JSON.stringify(response) + "\n\n");
-      return;
-    }
-    sendJson(res, statusOf(response), response);
+    return run(req, res, exchange, message, request, { channel: {}, legacy: false });
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
@@ -445,8 +796,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
 
   const close = async (): Promise<void> => {
     closing = true;
-    // No more requests can reach a stream: each ends with its subscriptions/listen result.
+    if (sweeper !== undefined) clearInterval(sweeper);
+    sweeper = undefined;
+    // No more requests can reach a stream: each ends with its subscriptions/listen result; a session's GET stream just ends.
     dispatcher.closeSubscriptions();
+    for (const session of live.values()) session.stream?.end();
     const settled = () => Promise.all([...exchanges].map((e) => e.done));
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, shutdownGraceMs)))]);
@@ -457,6 +811,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       if (exchange.dispatched) exchange.timed?.abort(SHUTTING_DOWN);
       else unavailable(exchange.res, undefined, SHUTTING_DOWN);
     }
+    // Every session ends: server→client requests still pending are rejected.
+    for (const [id, session] of live) endSession(id, session.channel);
     // The answers are written at once; a client that does not read them does not hold the shutdown up for more than a second.
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, 1000)))]);

@@ -4,15 +4,21 @@
  * protocol messages; diagnostics go to stderr. A malformed line is answered with its error
  * response and the server keeps running.
  *
+ * The process is one channel: an `initialize` opens a legacy session on it (draft
+ * basic/versioning, "Backward Compatibility"), whose notifications (`publish`) and server→client
+ * requests go to stdout, and whose client's responses, read from stdin, go to the dispatcher.
+ *
  * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
  * requests are running or while more than `maxOutputBytes` of answers wait to be written.
  * When the input ends, or on {@link StdioServer.close}, open `subscriptions/listen` streams get
- * their result, requests in flight get `shutdownGraceMs` to finish, and every request still
- * running then is answered `-32603` "Server shutting down": every request is answered once.
+ * their result, the channel is closed (a request waiting for a legacy client's answer to a
+ * server→client request is answered `-32603`: no answer can come any more), requests in flight
+ * get `shutdownGraceMs` to finish, and every request still running then is answered `-32603`
+ * "Server shutting down": every request is answered once.
  */
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import type { OutgoingNotification, TransportDispatcher } from "./dispatcher.js";
+import type { OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
 import { isPlainObject, own } from "./json.js";
 
 /** Options of {@link serveStdio}. */
@@ -85,7 +91,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     }
     output.write(text + "\n");
   };
-  const notify = (notification: OutgoingNotification) => write(notification);
+  // Notifications and server→client requests (of a request, or of the channel's legacy session) all go to stdout.
+  const notify = (message: OutgoingMessage) => write(message);
+  const push = (message: OutgoingMessage): boolean => {
+    if (broken || closing) return false;
+    write(message);
+    return true;
+  };
   // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal);
@@ -131,7 +143,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (listen) streams++;
     else requests++;
     void dispatcher
-      .handle(message, { channel, notify, deadline: (own ?? shutdown).signal, transport: { kind: "stdio" } })
+      .handle(message, { channel, notify, push, deadline: (own ?? shutdown).signal, transport: { kind: "stdio" } })
       .then((response) => {
         if (response !== undefined) write(response);
       })
@@ -242,6 +254,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     closing = true;
     input.pause();
     dispatcher.closeSubscriptions();
+    // No client response can be read any more: requests waiting for one are answered now.
+    dispatcher.closeChannel(channel);
     graceTimer = setTimeout(() => {
       graceOver = true;
       shutdown.abort(SHUTTING_DOWN);

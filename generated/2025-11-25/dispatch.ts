@@ -17,6 +17,7 @@ import {
   type Era,
   type HandleContext,
   type NotificationHandlerOf,
+  type SessionState,
   type RequestHandlerOf,
 } from "./runtime/dispatcher.js";
 
@@ -37,8 +38,8 @@ export type {
 /** The protocol revision this dispatcher serves unless `supportedProtocolVersions` says otherwise. */
 export const DISPATCH_PROTOCOL_VERSION = "2025-11-25";
 
-/** What the dispatcher knows of revision "2025-11-25": read from the schema by the generator. */
-const REVISION: DispatchRevision = {
+/** What the dispatcher knows of revision "2025-11-25": read from the schema by the generator (a multi-revision output's dispatcher serves it beside others). */
+export const DISPATCH_REVISION: DispatchRevision = {
   protocolVersion: "2025-11-25",
   era: "legacy",
   methodInfo,
@@ -54,7 +55,11 @@ const REVISION: DispatchRevision = {
   builtins: {
     initialize: "initialize",
     ping: "ping",
+    setLevel: "logging/setLevel",
+    subscribe: "resources/subscribe",
+    unsubscribe: "resources/unsubscribe",
   },
+  initializedNotification: "notifications/initialized",
   tools: true,
   cacheable: [],
 };
@@ -222,6 +227,12 @@ export interface ServerDispatcher {
   closeSubscriptions(): void;
   /** The definition of a tool given in `options.tools`, by name (for transports that check `Mcp-Param-*` headers against `inputSchema`). */
   findTool(name: string): T.Tool | undefined;
+  /** Whether `message` opens a legacy session: an `initialize` request without the modern per-request version key. */
+  opensSession(message: unknown): boolean;
+  /** What a channel negotiated, when it has a legacy session. */
+  sessionOf(channel: object): SessionState | undefined;
+  /** Forgets a channel: its session, resource subscriptions; pending server→client requests are given up and the requests waiting for them answered `-32603`. */
+  closeChannel(channel: object): void;
 }
 
 /**
@@ -232,4 +243,4 @@ export interface ServerDispatcher {
 export const createServerDispatcher: (options: ServerDispatcherOptions) => ServerDispatcher = dispatcherFor<
   ServerDispatcherOptions,
   ServerDispatcher
->(REVISION);
+>(DISPATCH_REVISION);

@@ -18,6 +18,7 @@ import {
   type Era,
   type HandleContext,
   type NotificationHandlerOf,
+  type SessionState,
   type RequestHandlerOf,
 } from "./runtime/dispatcher.js";
 
@@ -38,8 +39,8 @@ export type {
 /** The protocol revision this dispatcher serves unless `supportedProtocolVersions` says otherwise. */
 export const DISPATCH_PROTOCOL_VERSION = "2026-07-28";
 
-/** What the dispatcher knows of revision "2026-07-28": read from the schema by the generator. */
-const REVISION: DispatchRevision = {
+/** What the dispatcher knows of revision "2026-07-28": read from the schema by the generator (a multi-revision output's dispatcher serves it beside others). */
+export const DISPATCH_REVISION: DispatchRevision = {
   protocolVersion: "2026-07-28",
   era: "modern",
   methodInfo,
@@ -252,6 +253,12 @@ export interface ServerDispatcher {
   closeSubscriptions(): void;
   /** The definition of a tool given in `options.tools`, by name (for transports that check `Mcp-Param-*` headers against `inputSchema`). */
   findTool(name: string): T.Tool | undefined;
+  /** Whether `message` opens a legacy session: an `initialize` request without the modern per-request version key. */
+  opensSession(message: unknown): boolean;
+  /** What a channel negotiated, when it has a legacy session. */
+  sessionOf(channel: object): SessionState | undefined;
+  /** Forgets a channel: its session, resource subscriptions; pending server→client requests are given up and the requests waiting for them answered `-32603`. */
+  closeChannel(channel: object): void;
 }
 
 /**
@@ -262,4 +269,4 @@ export interface ServerDispatcher {
 export const createServerDispatcher: (options: ServerDispatcherOptions) => ServerDispatcher = dispatcherFor<
   ServerDispatcherOptions,
   ServerDispatcher
->(REVISION);
+>(DISPATCH_REVISION);

@@ -37,6 +37,22 @@ export interface OutgoingNotification {
   readonly params?: { readonly [key: string]: unknown };
 }
 
+/**
+ * A request the server sends the client over a legacy session (`elicitation/create`,
+ * `sampling/createMessage`, `roots/list`, asked for by an `InputRequiredResult`):
+ * `{ jsonrpc: "2.0", id, method, params? }`. The client's response comes back through
+ * {@link CoreDispatcher.handle} on the same channel.
+ */
+export interface OutgoingRequest {
+  readonly jsonrpc: "2.0";
+  readonly id: DispatchRequestId;
+  readonly method: string;
+  readonly params?: { readonly [key: string]: unknown };
+}
+
+/** What the server sends the client besides responses: a notification, or (to a legacy session) a request. */
+export type OutgoingMessage = OutgoingNotification | OutgoingRequest;
+
 /** The platform's `AbortSignal` when its lib declares one, else the part of it the dispatcher uses. */
 export type DispatchAbortSignal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : AbortSignalLike;
 
@@ -55,6 +71,8 @@ interface AbortControllerLike {
 
 const PLATFORM = globalThis as unknown as {
   AbortController: new () => AbortControllerLike;
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
   console?: { error(...args: unknown[]): void };
   process?: { env?: { [key: string]: string | undefined } };
 };
@@ -186,8 +204,33 @@ export interface DispatchRevision {
     readonly subscriptionId?: string;
   };
   readonly cancelledMethod: string;
-  /** Methods answered by the core unless a handler takes them, by role. */
-  readonly builtins: { readonly discover?: string; readonly initialize?: string; readonly ping?: string; readonly listen?: string };
+  /**
+   * Methods answered by the core unless a handler takes them, by role. The legacy roles
+   * (2025-11-25 lifecycle and utilities): `setLevel` stores the session's log level
+   * (`logging/setLevel`); `subscribe`/`unsubscribe` keep the session's resource subscriptions
+   * (`resources/subscribe`, `resources/unsubscribe`). A legacy revision that names none of
+   * these gets the 2025-11-25 method names its method table has.
+   */
+  readonly builtins: {
+    readonly discover?: string;
+    readonly initialize?: string;
+    readonly ping?: string;
+    readonly listen?: string;
+    readonly setLevel?: string;
+    readonly subscribe?: string;
+    readonly unsubscribe?: string;
+  };
+  /** The notification a legacy client sends after `initialize` (`notifications/initialized`); default: that name when the method table has it. */
+  readonly initializedNotification?: string;
+  /**
+   * A legacy revision served beside a different handler revision: per method, the top-level
+   * result members the handler revision's result has and this revision's result type lacks
+   * (`resultType`, `ttlMs`, `cacheScope`); they are deleted before the result is checked with
+   * this revision. Default: the members the core fills in for the handler revision.
+   */
+  readonly resultDrop?: { readonly [method: string]: readonly string[] };
+  /** The log levels, least severe first (`LoggingLevel`); default: the RFC 5424 order the spec uses (`debug` … `emergency`). */
+  readonly logLevels?: readonly string[];
   /** Whether `tools/list` and `tools/call` are answered from `options.tools`. */
   readonly tools: boolean;
   /** The `resultType` a result without one gets, when results require it. */
@@ -218,7 +261,11 @@ export interface DispatcherTool {
 export interface DispatchErrorInfo {
   readonly method: string;
   readonly id?: DispatchRequestId;
-  readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw";
+  /**
+   * `invalid-outgoing`: a notification or request for a legacy client failed the schema of the
+   * revision it speaks (or that revision has no such server→client message): it was not sent.
+   */
+  readonly reason: "handler-threw" | "invalid-result" | "notification-handler-threw" | "invalid-outgoing";
 }
 
 /** The options of a dispatcher (the generated `ServerDispatcherOptions` types each of them). */
@@ -234,14 +281,20 @@ export interface DispatcherOptions {
   readonly validateResults?: boolean;
   readonly strictMeta?: boolean;
   readonly onError?: (error: unknown, info: DispatchErrorInfo) => void;
+  /** An `InputRequiredResult` to a legacy client: how many rounds of server→client requests one request may take before it is answered `-32603`. Default: 8. */
+  readonly maxInputRounds?: number;
+  /** An `InputRequiredResult` to a legacy client: how long one round waits for the client's responses before the request is answered `-32603`. Default: 600000 (10 minutes). */
+  readonly inputTimeoutMs?: number;
 }
 
 /** What a transport passes with each message. */
 export interface HandleContext {
   /**
    * The connection the message arrived on: request ids in flight, and `notifications/cancelled`,
-   * are scoped to it. Streamable HTTP passes a new object per POST; stdio one per process.
-   * Default: one channel for the dispatcher.
+   * are scoped to it, and so is a legacy session (opened by `initialize`) with its log level,
+   * resource subscriptions and server→client requests awaiting their responses. stdio passes
+   * one object per process; Streamable HTTP one per legacy session, and a new one per POST of
+   * a modern request. Default: one channel for the dispatcher.
    */
   readonly channel?: object;
   /** Cancels the request (an HTTP response stream that closed): the handler's signal aborts and nothing is answered. */
@@ -252,9 +305,20 @@ export interface HandleContext {
    * abort reason when that is a string.
    */
   readonly deadline?: DispatchAbortSignal;
-  /** Where notifications about this request go (an SSE stream, stdout). Without it they are dropped. */
-  readonly notify?: (notification: OutgoingNotification) => void;
-  /** What a legacy channel negotiated at `initialize`; read by the arrival step of legacy revisions. */
+  /**
+   * Where messages about this request go (an SSE stream, stdout): notifications, and to a
+   * legacy client the server→client requests an `InputRequiredResult` asks for. Without it
+   * notifications are dropped (and requests go through {@link push}).
+   */
+  readonly notify?: (message: OutgoingMessage) => void;
+  /**
+   * Channel-level delivery, not tied to a request: stdio → stdout; HTTP → the session's GET SSE
+   * stream. Answers false when nothing is open to carry it. The transport passes the same
+   * function for a channel every time (it may route to whatever stream is open now); a legacy
+   * session keeps the last one passed, for {@link CoreDispatcher.publish}.
+   */
+  readonly push?: (message: OutgoingMessage) => boolean;
+  /** What a legacy channel negotiated at `initialize`, when the transport keeps it itself; default: the session the dispatcher opened on {@link channel}. */
   readonly session?: SessionState;
   /** Passed through to handlers as `context.transport`. */
   readonly transport?: unknown;
@@ -262,12 +326,36 @@ export interface HandleContext {
 
 /** The dispatcher the core makes (the generated `ServerDispatcher` types it per revision). */
 export interface CoreDispatcher {
+  /**
+   * Answers one JSON-RPC message (see {@link createDispatcher} for the order of checks). A
+   * JSON-RPC *response* (`id` and `result` or `error`, no `method`) is a legacy client's answer
+   * to a server→client request: it settles the request with that id on the same channel and is
+   * never answered (an unknown id is ignored). Never rejects.
+   */
   handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;
   readonly capabilities: { readonly [key: string]: unknown };
   readonly supportedProtocolVersions: readonly string[];
+  /**
+   * Delivers a server notification: to every open `subscriptions/listen` stream whose filter
+   * asked for it (modern), and through `push` to every legacy session it concerns (2025-11-25):
+   * list changes to every session (when the server advertises `listChanged`),
+   * `notifications/resources/updated` to sessions subscribed to its `uri`,
+   * `notifications/message` to sessions whose log level it reaches. Each legacy message is
+   * checked with the session's revision first. Answers how many streams and sessions it reached.
+   */
   publish(method: string, params?: { readonly [key: string]: unknown }): number;
   closeSubscriptions(): void;
   findTool(name: string): { readonly name: string; readonly inputSchema?: unknown } | undefined;
+  /** Whether `message` (parsed, or JSON text) opens a legacy session: an `initialize` request without the modern per-request version key, on a dispatcher serving a legacy revision. */
+  opensSession(message: unknown): boolean;
+  /** What a channel negotiated, when it has a legacy session (its log level as set now). */
+  sessionOf(channel: object): SessionState | undefined;
+  /**
+   * Forgets a channel: its legacy session and resource subscriptions. Server→client requests
+   * still awaiting the client's response are given up, and the requests that asked for them are
+   * answered `-32603`.
+   */
+  closeChannel(channel: object): void;
 }
 
 type JsonObject = { [key: string]: unknown };
@@ -350,20 +438,21 @@ function metaOfParams(params: { readonly [key: string]: unknown }): { readonly [
 }
 
 /**
- * The arrival step of a modern revision: the request's own `_meta` names the revision (a
- * supported one, else `-32022` with `data.supported` and `data.requested`), the client's
+ * The arrival step of a modern revision: the request's own `_meta` names the revision (one it
+ * `serves`, else `-32022` with `data.supported` and `data.requested`), the client's
  * capabilities, info and log level; `_meta` failing the schema is `-32602`.
  */
 function arriveByRequestMeta(
   revision: DispatchRevision,
   params: { readonly [key: string]: unknown },
   supported: readonly string[],
+  serves: (version: string) => boolean,
   strict: boolean,
 ): Arrival | { readonly error: DispatchErrorObject } {
   const keys = revision.metaKeys;
   const rawMeta = own(params, "_meta");
   const requested = isPlainObject(rawMeta) ? own(rawMeta, keys.protocolVersion) : undefined;
-  if (typeof requested === "string" && !supported.includes(requested)) {
+  if (typeof requested === "string" && !serves(requested)) {
     return { error: { code: -32022, message: "Unsupported protocol version: " + quoteShort(requested), data: { supported: [...supported], requested } } };
   }
   if (revision.checkRequestMeta !== undefined) {
@@ -397,31 +486,102 @@ function arriveBySession(params: { readonly [key: string]: unknown }, supported:
 }
 
 /**
- * Creates a dispatcher for one protocol revision. It checks each message in this order and
- * answers:
+ * The 2025-11-25 names of the legacy lifecycle and utility messages, used when a legacy
+ * revision's table does not name them (a table generated before it could) and its method
+ * table has them.
+ */
+const LEGACY_NAMES = {
+  setLevel: "logging/setLevel",
+  subscribe: "resources/subscribe",
+  unsubscribe: "resources/unsubscribe",
+  initialized: "notifications/initialized",
+  logMessage: "notifications/message",
+  resourceUpdated: "notifications/resources/updated",
+} as const;
+
+/** The log levels of `LoggingLevel`, least severe first (RFC 5424, as 2025-11-25 server/utilities/logging orders them). */
+const LOG_LEVELS: readonly string[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+/** A legacy session: what the channel negotiated, and what the client asked for since. */
+interface LegacySession {
+  readonly revision: DispatchRevision;
+  readonly protocolVersion: string;
+  readonly clientCapabilities: { readonly [key: string]: unknown };
+  readonly clientInfo: unknown;
+  logLevel: string | undefined;
+  initialized: boolean;
+  readonly resources: Set<string>;
+  push: ((message: OutgoingMessage) => boolean) | undefined;
+}
+
+/** How a server→client request ended: the client's result or error, or no answer (why). */
+type InputOutcome = { readonly result: JsonObject } | { readonly error: DispatchErrorObject } | { readonly gone: string };
+
+/** The answer, or the reason there is none, of a server→client request awaiting the client's response. */
+interface PendingInput {
+  settle(outcome: InputOutcome): void;
+}
+
+/** Whether a result (a handler's, or a client's) is an `InputRequiredResult` of `resultType`. */
+function isInputRequiredOf(value: unknown, resultType: string | undefined): boolean {
+  return resultType !== undefined && isPlainObject(value) && own(value, "resultType") === resultType;
+}
+
+/**
+ * Creates a dispatcher serving one protocol revision, or several (an array: the FIRST is the
+ * *handler revision*, whose types the handlers and tools are written against; the others are
+ * served by adapting to it). It routes each request (draft basic/versioning, "Backward
+ * Compatibility with Initialization-Based Versions"):
+ *
+ * - `params._meta` carries the modern per-request protocol version → the modern revision that
+ *   version names, statelessly;
+ * - an `initialize` request without it, on a dispatcher serving a legacy revision → a legacy
+ *   session on the channel, negotiated per the 2025-11-25 lifecycle (the requested version when
+ *   a legacy revision serves it, else the latest legacy version served), answered with that
+ *   revision's `InitializeResult`;
+ * - any other request on a channel with a legacy session → the session's revision: checked with
+ *   its validators, answered by the same handlers; results lose the members that revision lacks
+ *   (`resultType`, `ttlMs`, `cacheScope`: {@link DispatchRevision.resultDrop}) and get no modern
+ *   `_meta` keys, then are checked with its `parseResult`; an `InputRequiredResult` becomes the
+ *   server→client requests it lists, sent over the request's stream, and the handler is called
+ *   again with the client's `inputResponses` and the `requestState` (at most
+ *   {@link DispatcherOptions.maxInputRounds} rounds); the core answers `ping`,
+ *   `logging/setLevel`, `resources/subscribe`/`unsubscribe` and takes `notifications/initialized`;
+ *   every notification or request sent to the client is checked with its revision first;
+ * - anything else → the first revision (a modern one checks the per-request `_meta`, as alone).
+ *
+ * It checks each message in this order and answers:
  *
  * 1. text that is not JSON → `-32700` without `id`;
- * 2. a batch (array), or a value that is not a request or notification → `-32600`, with the `id` when it can be read;
- * 3. a notification → handled (`notifications/cancelled` aborts its request), never answered;
- * 4. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
- * 5. the arrival step (modern revisions): a readable `io.modelcontextprotocol/protocolVersion` that is not supported → `-32022`
- *    with `data.supported` and `data.requested` (before the params: a client of another revision is told to switch, not that
- *    its params are wrong), a per-request `_meta` failing the schema → `-32602`;
- * 6. params failing the schema → `-32602` naming what is wrong (`data.issues`);
- * 7. an `id` already in flight on the same channel → `-32600` (the first request is not disturbed);
- * 8. the handler: its result (with `resultType`, caching fields and `_meta` serverInfo filled in where the revision has them);
+ * 2. a batch (array), or a value that is not a request, notification or response → `-32600`, with the `id` when it can be read;
+ * 3. a response (`id` and `result` or `error`, no `method`) → settles the server→client request it answers; never answered;
+ * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered;
+ * 5. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
+ * 6. the arrival step (modern revisions): a readable `io.modelcontextprotocol/protocolVersion` that is not a modern version served → `-32022`
+ *    with `data.supported` (every version served, both eras) and `data.requested` (before the params: a client of another revision is told
+ *    to switch, not that its params are wrong), a per-request `_meta` failing the schema → `-32602`;
+ * 7. params failing the schema (of the revision serving the request) → `-32602` naming what is wrong (`data.issues`);
+ * 8. an `id` already in flight on the same channel → `-32600` (the first request is not disturbed);
+ * 9. the handler: its result (with `resultType`, caching fields and `_meta` serverInfo filled in where the revision has them);
  *    an input request needing a client capability the client did not declare, or `requireClientCapabilities`, → `-32021`;
  *    a {@link HandlerError} → its code; any other exception, a malformed result or one that is not JSON data → `-32603`,
- *    logged through `onError`, with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason.
+ *    logged through `onError`, with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
+ *    client's input round that fails (the client answers an error, a malformed result or nothing in time, the channel closes,
+ *    too many rounds) → `-32603` saying which.
  *
- * @throws TypeError when `supportedProtocolVersions` is empty or not strings, or two tools share a name
+ * @throws TypeError when no revision is given, `supportedProtocolVersions` is empty or not strings, or two tools share a name
  */
-export function createDispatcher(revision: DispatchRevision, options: DispatcherOptions): CoreDispatcher {
+export function createDispatcher(revisions: DispatchRevision | readonly DispatchRevision[], options: DispatcherOptions): CoreDispatcher {
+  const served: readonly DispatchRevision[] = Array.isArray(revisions) ? [...(revisions as readonly DispatchRevision[])] : [revisions as DispatchRevision];
+  if (served.length === 0) throw new TypeError("createDispatcher serves at least one revision");
+  /** The handler revision: handlers and tools are written against its types. */
+  const revision = served[0]!;
+  const modern = served.filter((r) => r.era === "modern");
   const handlers: { readonly [method: string]: unknown } = Object.assign(Object.create(null) as JsonObject, options.handlers ?? {});
-  const supported: readonly string[] = [...(options.supportedProtocolVersions ?? [revision.protocolVersion])];
+  const supported: readonly string[] = [...(options.supportedProtocolVersions ?? [...new Set(served.map((r) => r.protocolVersion))])];
   if (supported.length === 0 || supported.some((v) => typeof v !== "string")) throw new TypeError("supportedProtocolVersions lists at least one version, as strings");
   const tools = new Map<string, DispatcherTool>();
-  if (revision.tools) {
+  if (served.some((r) => r.tools)) {
     for (const tool of options.tools ?? []) {
       if (tools.has(tool.definition.name)) throw new TypeError("two tools are named " + quoteShort(tool.definition.name));
       tools.set(tool.definition.name, tool);
@@ -433,6 +593,8 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
   const serverInfoKey = options.serverInfoMeta === false ? undefined : revision.metaKeys.serverInfo;
   const validateResults = options.validateResults ?? PLATFORM.process?.env?.["NODE_ENV"] !== "production";
   const strictMeta = options.strictMeta ?? false;
+  const maxInputRounds = options.maxInputRounds ?? 8;
+  const inputTimeoutMs = options.inputTimeoutMs ?? 600_000;
   const onError =
     options.onError ??
     ((error: unknown, info: DispatchErrorInfo) => {
@@ -442,6 +604,28 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
   const channels = new WeakMap<object, Map<string, AbortControllerLike>>();
   const subscriptions = new Set<Subscription>();
   const listenFilters = revision.listen?.filters ?? [];
+  /** The key of the modern per-request protocol version (a legacy-only dispatcher reads its own table's). */
+  const modernVersionKey = (modern[0] ?? revision).metaKeys.protocolVersion;
+  /** Each supported version → the revision serving it: the one of that version, else the newest older one, else the oldest. */
+  const byVersion = new Map<string, DispatchRevision>();
+  {
+    const ascending = [...served].sort((a, b) => (a.protocolVersion < b.protocolVersion ? -1 : a.protocolVersion > b.protocolVersion ? 1 : 0));
+    for (const version of supported) {
+      const exact = served.find((r) => r.protocolVersion === version);
+      const older = ascending.filter((r) => r.protocolVersion <= version);
+      byVersion.set(version, exact ?? older[older.length - 1] ?? ascending[0]!);
+    }
+  }
+  const legacyVersions = supported.filter((v) => byVersion.get(v)?.era === "legacy");
+  /** What a legacy client that asks for a version not served gets (2025-11-25 basic/lifecycle § Version Negotiation: the latest version served). */
+  const latestLegacy: string | undefined = legacyVersions.reduce<string | undefined>((a, v) => (a === undefined || v > a ? v : a), undefined);
+  /** The `initialize` methods of the legacy revisions served. */
+  const openingMethods: ReadonlySet<string> = new Set(
+    latestLegacy === undefined ? [] : served.flatMap((r) => (r.era === "legacy" && r.builtins.initialize !== undefined ? [r.builtins.initialize] : [])),
+  );
+  const sessions = new Map<object, LegacySession>();
+  const pendingInputs = new WeakMap<object, Map<string, PendingInput>>();
+  let outgoingIds = 0;
 
   function deriveCapabilities(): JsonObject {
     const derived: JsonObject = {};
@@ -449,7 +633,7 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
       const info = revision.methodInfo(method);
       if (handlers[method] !== undefined && info?.capability?.side === "server") addCapability(derived, info.capability.path);
     }
-    if (revision.tools && options.tools !== undefined) addCapability(derived, ["tools"]);
+    if (served.some((r) => r.tools) && options.tools !== undefined) addCapability(derived, ["tools"]);
     return derived;
   }
 
@@ -462,9 +646,17 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
   }
 
   /** The method-table row of a method the client sends (`kind` request or notification), else `undefined`. */
-  function fromClient(method: string, kind: "request" | "notification"): MethodRow | undefined {
-    const info = revision.methodInfo(method);
+  function fromClient(of: DispatchRevision, method: string, kind: "request" | "notification"): MethodRow | undefined {
+    const info = of.methodInfo(method);
     return info !== undefined && info.kind === kind && info.direction !== "server-to-client" ? info : undefined;
+  }
+
+  /** A legacy role's method: the revision's own name, else the 2025-11-25 name when its table has that client→server message. */
+  function legacyMethod(of: DispatchRevision, role: "setLevel" | "subscribe" | "unsubscribe" | "initialized"): string | undefined {
+    const named = role === "initialized" ? of.initializedNotification : of.builtins[role];
+    if (named !== undefined || of.era !== "legacy") return named;
+    const name = LEGACY_NAMES[role];
+    return fromClient(of, name, role === "initialized" ? "notification" : "request") !== undefined ? name : undefined;
   }
 
   function inFlightOf(channel: object): Map<string, AbortControllerLike> {
@@ -480,12 +672,15 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     return typeof id + ":" + String(id);
   }
 
-  type Answer = (params: { readonly [key: string]: unknown }, context: RequestContextCore) => unknown;
+  type Answer = (params: { readonly [key: string]: unknown }, context: RequestContextCore, channel: object) => unknown;
 
-  /** The built-in answers, used when no handler is given. */
-  const builtins = Object.create(null) as { [method: string]: Answer | undefined };
-  {
-    const { discover, initialize, ping, listen } = revision.builtins;
+  /** The built-in answers of each revision, used when no handler is given. */
+  const builtinTables = new Map<DispatchRevision, { readonly [method: string]: Answer | undefined }>();
+  for (const r of served) builtinTables.set(r, makeBuiltins(r));
+
+  function makeBuiltins(of: DispatchRevision): { readonly [method: string]: Answer | undefined } {
+    const builtins = Object.create(null) as { [method: string]: Answer | undefined };
+    const { discover, initialize, ping, listen } = of.builtins;
     if (discover !== undefined) {
       builtins[discover] = () => ({
         supportedVersions: [...supported],
@@ -494,18 +689,40 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
       });
     }
     if (initialize !== undefined) {
-      builtins[initialize] = (params) => {
-        const requested = own(params, "protocolVersion");
-        return {
-          protocolVersion: typeof requested === "string" && supported.includes(requested) ? requested : supported[0],
-          capabilities,
-          serverInfo: options.serverInfo,
-          ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
-        };
-      };
+      builtins[initialize] = (params) => ({
+        protocolVersion: negotiate(own(params, "protocolVersion")) ?? supported[0],
+        capabilities,
+        serverInfo: options.serverInfo,
+        ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
+      });
     }
     if (ping !== undefined) builtins[ping] = () => ({});
-    if (revision.tools && options.tools !== undefined) {
+    const setLevel = legacyMethod(of, "setLevel");
+    if (setLevel !== undefined) {
+      builtins[setLevel] = (params, _context, channel) => {
+        const level = own(params, "level");
+        const session = sessions.get(channel);
+        if (session !== undefined && typeof level === "string") session.logLevel = level;
+        return {};
+      };
+    }
+    const subscribe = legacyMethod(of, "subscribe");
+    if (subscribe !== undefined) {
+      builtins[subscribe] = (params, _context, channel) => {
+        const uri = own(params, "uri");
+        if (typeof uri === "string") sessions.get(channel)?.resources.add(uri);
+        return {};
+      };
+    }
+    const unsubscribe = legacyMethod(of, "unsubscribe");
+    if (unsubscribe !== undefined) {
+      builtins[unsubscribe] = (params, _context, channel) => {
+        const uri = own(params, "uri");
+        if (typeof uri === "string") sessions.get(channel)?.resources.delete(uri);
+        return {};
+      };
+    }
+    if (of.tools && options.tools !== undefined) {
       builtins["tools/list"] = () => ({ tools: [...tools.values()].map((t) => t.definition) });
       builtins["tools/call"] = (params, context) => {
         const name = own(params, "name");
@@ -518,11 +735,17 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
         return tool.call(args, context as never);
       };
     }
-    if (listen !== undefined && revision.listen !== undefined) builtins[listen] = (params, context) => subscribe(params, context);
+    if (listen !== undefined && of.listen !== undefined) builtins[listen] = (params, context) => subscribe_(params, context);
+    return builtins;
+  }
+
+  /** The legacy version a client asking for `requested` gets (2025-11-25 basic/lifecycle § Version Negotiation), or `undefined` when no legacy revision is served. */
+  function negotiate(requested: unknown): string | undefined {
+    return typeof requested === "string" && byVersion.get(requested)?.era === "legacy" ? requested : latestLegacy;
   }
 
   /** The built-in `subscriptions/listen`: acknowledges the part of the filter the server can honour, then stays open until cancelled or closed. */
-  function subscribe(params: { readonly [key: string]: unknown }, context: RequestContextCore): Promise<unknown> {
+  function subscribe_(params: { readonly [key: string]: unknown }, context: RequestContextCore): Promise<unknown> {
     const requested = own(params, "notifications");
     const asked = isPlainObject(requested) ? requested : {};
     const agreed: JsonObject = {};
@@ -552,23 +775,185 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     });
   }
 
-  /** Runs a handler and shapes what it returns into the result sent on the wire. */
-  async function respond(id: DispatchRequestId, method: string, params: { readonly [key: string]: unknown }, context: RequestContextCore): Promise<DispatchResponse> {
-    const handler = (handlers[method] ?? builtins[method]) as Answer | undefined;
-    if (handler === undefined) return errorOf(id, -32601, "Method not implemented: " + quoteShort(method));
-    let value: unknown;
-    try {
-      value = await handler(params, context);
-    } catch (error) {
-      return thrown(id, method, error);
+  /** What one request needs to be served: the revision serving it, its channel's session, and how to reach the client. */
+  interface Serving {
+    readonly revision: DispatchRevision;
+    readonly channel: object;
+    /** Whether the result is adapted from the handler revision to this (legacy) one. */
+    readonly adapt: boolean;
+    /** Sends a server→client request for this request (its stream, else the session's push); false when nothing carries it. */
+    readonly deliver: (message: OutgoingRequest) => boolean;
+    readonly signal: AbortSignalLike;
+  }
+
+  /** Runs a handler (again, for each round of a legacy client's input) and shapes what it returns into the result sent on the wire. */
+  async function respond(id: DispatchRequestId, method: string, params: { readonly [key: string]: unknown }, context: RequestContextCore, serving: Serving): Promise<DispatchResponse> {
+    const own_ = handlers[method] as Answer | undefined;
+    const builtin = own_ === undefined ? builtinTables.get(serving.revision)?.[method] : undefined;
+    if (own_ === undefined && builtin === undefined) return errorOf(id, -32601, "Method not implemented: " + quoteShort(method));
+    // A legacy client cannot retry with inputResponses: the core asks it and retries for it.
+    const rounds = serving.revision.era === "legacy" && revision.inputRequiredResultType !== undefined;
+    let currentParams = params;
+    let currentContext = context;
+    for (let round = 0; ; round++) {
+      let value: unknown;
+      try {
+        value = own_ !== undefined ? await own_(currentParams, currentContext, serving.channel) : await builtin!(currentParams, currentContext, serving.channel);
+      } catch (error) {
+        return thrown(id, method, error);
+      }
+      try {
+        if (!rounds || !isInputRequiredOf(value, revision.inputRequiredResultType)) return shape(id, method, value, context, serving);
+        const missing = inputRequestsNeed(serving.revision, own(value, "inputRequests"), context.clientCapabilities);
+        if (missing !== undefined) return errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+        if (round + 1 >= maxInputRounds) {
+          report(new TypeError("the " + method + " handler still asked for input after " + maxInputRounds + " rounds"), { method, id, reason: "invalid-result" });
+          return errorOf(id, -32603, "Internal error: the request needed more than " + maxInputRounds + " rounds of input");
+        }
+        const requestState: unknown = own(value, "requestState");
+        const collected = await collectInputs(id, method, own(value, "inputRequests"), serving);
+        if ("error" in collected) return collected.error;
+        const next: JsonObject = { ...params, inputResponses: collected.responses };
+        delete next["requestState"];
+        if (typeof requestState === "string") next["requestState"] = requestState;
+        currentParams = next;
+        currentContext = { ...context, inputResponses: collected.responses, requestState: typeof requestState === "string" ? requestState : undefined };
+      } catch (error) {
+        // a result whose getters or Proxy traps throw
+        report(error, { method, id, reason: "invalid-result" });
+        return errorOf(id, -32603, "Internal error");
+      }
     }
+  }
+
+  /**
+   * One round of a legacy client's input: each `inputRequests[key]` sent as a server→client
+   * request (checked with the session's revision), the client's results collected by key.
+   */
+  async function collectInputs(
+    id: DispatchRequestId,
+    method: string,
+    inputRequests: unknown,
+    serving: Serving,
+  ): Promise<{ readonly responses: JsonObject } | { readonly error: DispatchResponse }> {
+    const responses: JsonObject = {};
+    if (!isPlainObject(inputRequests)) return { responses };
+    const pending = pendingOf(serving.channel);
+    const asked: { readonly key: string; readonly method: string; readonly id: DispatchRequestId; readonly answer: Promise<InputOutcome> }[] = [];
+    const settlers = new Map<string, PendingInput>();
+    const giveUp = (why: string) => {
+      for (const [key, entry] of settlers) {
+        if (pending.get(key) === entry) entry.settle({ gone: why });
+      }
+    };
+    const onAbort = () => giveUp("the request was cancelled");
+    serving.signal.addEventListener("abort", onAbort, { once: true });
+    const timer = PLATFORM.setTimeout(() => giveUp("the client did not answer within " + inputTimeoutMs + " ms"), inputTimeoutMs);
+    (timer as { unref?: () => void } | null)?.unref?.();
     try {
-      return shape(id, method, value, context);
-    } catch (error) {
-      // a result whose getters or Proxy traps throw
-      report(error, { method, id, reason: "invalid-result" });
-      return errorOf(id, -32603, "Internal error");
+      for (const key of Object.keys(inputRequests)) {
+        const entry = inputRequests[key];
+        const inputMethod = isPlainObject(entry) ? own(entry, "method") : undefined;
+        const inputParams = isPlainObject(entry) ? own(entry, "params") : undefined;
+        if (typeof inputMethod !== "string") {
+          report(new TypeError("the " + method + " handler asked for input " + quoteShort(key) + " without a method"), { method, id, reason: "invalid-result" });
+          return { error: errorOf(id, -32603, "Internal error") };
+        }
+        const outgoingId = ++outgoingIds;
+        const message: OutgoingRequest = isPlainObject(inputParams)
+          ? { jsonrpc: "2.0", id: outgoingId, method: inputMethod, params: inputParams }
+          : { jsonrpc: "2.0", id: outgoingId, method: inputMethod };
+        const problem = outgoingProblem(serving.revision, message);
+        if (problem !== undefined) {
+          report(new TypeError("a " + inputMethod + " request for a " + serving.revision.protocolVersion + " client: " + problem), { method, id, reason: "invalid-outgoing" });
+          return { error: errorOf(id, -32603, "Internal error") };
+        }
+        const pendingKey = idKey(outgoingId);
+        let settle: (outcome: InputOutcome) => void = () => {};
+        const answer = new Promise<InputOutcome>((resolve) => (settle = resolve));
+        const input: PendingInput = {
+          settle: (outcome) => {
+            if (pending.get(pendingKey) === input) pending.delete(pendingKey);
+            settle(outcome);
+          },
+        };
+        pending.set(pendingKey, input);
+        settlers.set(pendingKey, input);
+        asked.push({ key, method: inputMethod, id: outgoingId, answer });
+        if (serving.signal.aborted) input.settle({ gone: "the request was cancelled" });
+        else if (!serving.deliver(message)) input.settle({ gone: "nothing carries requests to the client" });
+      }
+      for (const { key, method: inputMethod, id: outgoingId, answer } of asked) {
+        const outcome = await answer;
+        if ("gone" in outcome) {
+          // Tell the client to stop on the rest (best effort; nothing carries it once the channel is gone).
+          for (const other of asked) {
+            if (pending.has(idKey(other.id))) cancelInput(serving, other.id, outcome.gone);
+          }
+          giveUp(outcome.gone);
+          return { error: errorOf(id, -32603, "Internal error: no answer to " + inputMethod + " (id " + String(outgoingId) + "): " + outcome.gone) };
+        }
+        if ("error" in outcome) {
+          giveUp("another input failed");
+          return {
+            error: errorOf(id, -32603, "The client answered " + inputMethod + " with error " + String(outcome.error.code) + ": " + outcome.error.message),
+          };
+        }
+        const checked = serving.revision.parseResult(inputMethod as never, outcome.result);
+        if (!checked.ok) {
+          giveUp("another input failed");
+          return { error: errorOf(id, -32602, "Invalid " + inputMethod + " result from the client: " + describeIssues(checked.issues)) };
+        }
+        // Handlers read the handler revision's types, whose results carry `resultType`.
+        const result = outcome.result;
+        responses[key] = revision.absentResultType !== undefined && own(result, "resultType") === undefined ? { ...result, resultType: revision.absentResultType } : result;
+      }
+      return { responses };
+    } finally {
+      PLATFORM.clearTimeout(timer);
+      serving.signal.removeEventListener("abort", onAbort);
     }
+  }
+
+  /** `notifications/cancelled` for a server→client request the core gave up on (best effort). */
+  function cancelInput(serving: Serving, requestId: DispatchRequestId, reason: string): void {
+    const message: OutgoingNotification = { jsonrpc: "2.0", method: serving.revision.cancelledMethod, params: { requestId, reason } };
+    if (outgoingProblem(serving.revision, message) !== undefined) return;
+    const push = sessions.get(serving.channel)?.push;
+    try {
+      push?.(message);
+    } catch {
+      // nothing carries it
+    }
+  }
+
+  function pendingOf(channel: object): Map<string, PendingInput> {
+    let map = pendingInputs.get(channel);
+    if (map === undefined) {
+      map = new Map();
+      pendingInputs.set(channel, map);
+    }
+    return map;
+  }
+
+  /** What is wrong with a message for a client of a legacy revision (it is not a server→client message of that revision, or fails its schema), else `undefined`. */
+  function outgoingProblem(of: DispatchRevision, message: OutgoingMessage): string | undefined {
+    const info = of.methodInfo(message.method);
+    const isRequest = Object.prototype.hasOwnProperty.call(message, "id");
+    if (info === undefined || info.direction === "client-to-server" || (info.kind === "notification") === isRequest) {
+      return quoteShort(message.method) + " is not a server-to-client " + (isRequest ? "request" : "notification") + " of " + of.protocolVersion;
+    }
+    if (!isJsonData(message)) return "it is not JSON data";
+    const validate = of.validatorsByType[info.messageType];
+    const checked = validate === undefined ? undefined : validate(message);
+    return checked === undefined || checked.ok ? undefined : describeIssues(checked.issues);
+  }
+
+  /** Whether a log message at `level` reaches a session whose client asked for `threshold` (2025-11-25 server/utilities/logging). */
+  function levelReaches(of: DispatchRevision, level: unknown, threshold: string | undefined): boolean {
+    if (threshold === undefined || typeof level !== "string") return true;
+    const order = of.logLevels ?? LOG_LEVELS;
+    return order.indexOf(level) >= order.indexOf(threshold);
   }
 
   /** The answer to an exception a handler threw: a {@link HandlerError}'s own error when its parts are JSON data, else `-32603`. */
@@ -586,26 +971,46 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     return errorOf(id, -32603, "Internal error");
   }
 
-  /** What a handler returned, completed (`resultType`, caching fields, serverInfo) and checked. */
-  function shape(id: DispatchRequestId, method: string, value: unknown, context: RequestContextCore): DispatchResponse {
+  /** The result members a legacy revision's result lacks (see {@link DispatchRevision.resultDrop}). */
+  function dropped(of: DispatchRevision, method: string): readonly string[] {
+    if (of.resultDrop !== undefined) {
+      const listed: unknown = own(of.resultDrop, method);
+      return Array.isArray(listed) ? (listed as readonly string[]) : [];
+    }
+    const members: string[] = [];
+    if (revision.absentResultType !== undefined) members.push("resultType");
+    if (cacheable.has(method)) members.push("ttlMs", "cacheScope");
+    return members;
+  }
+
+  /**
+   * What a handler returned, completed (`resultType`, caching fields, serverInfo) and checked;
+   * for a legacy revision served by adaptation, the members it lacks deleted instead, nothing
+   * added, and checked with that revision.
+   */
+  function shape(id: DispatchRequestId, method: string, value: unknown, context: RequestContextCore, serving: Serving): DispatchResponse {
     if (!isPlainObject(value)) {
       report(new TypeError("the handler returned " + (value === null ? "null" : typeof value) + ", not a result object"), { method, id, reason: "invalid-result" });
       return errorOf(id, -32603, "Internal error");
     }
     const result: JsonObject = { ...value };
-    if (revision.absentResultType !== undefined && result["resultType"] === undefined) result["resultType"] = revision.absentResultType;
-    const inputRequired = revision.inputRequiredResultType !== undefined && result["resultType"] === revision.inputRequiredResultType;
-    if (cacheable.has(method) && !inputRequired) {
-      if (result["ttlMs"] === undefined) result["ttlMs"] = cache.ttlMs;
-      if (result["cacheScope"] === undefined) result["cacheScope"] = cache.cacheScope;
-    }
-    if (serverInfoKey !== undefined) {
-      const meta = isPlainObject(result["_meta"]) ? result["_meta"] : {};
-      result["_meta"] = { ...meta, [serverInfoKey]: options.serverInfo };
-    }
-    if (inputRequired) {
-      const missing = inputRequestsNeed(result["inputRequests"], context.clientCapabilities);
-      if (missing !== undefined) return errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+    if (serving.adapt) {
+      for (const member of dropped(serving.revision, method)) delete result[member];
+    } else {
+      if (revision.absentResultType !== undefined && result["resultType"] === undefined) result["resultType"] = revision.absentResultType;
+      const inputRequired = isInputRequiredOf(result, revision.inputRequiredResultType);
+      if (cacheable.has(method) && !inputRequired) {
+        if (result["ttlMs"] === undefined) result["ttlMs"] = cache.ttlMs;
+        if (result["cacheScope"] === undefined) result["cacheScope"] = cache.cacheScope;
+      }
+      if (serverInfoKey !== undefined) {
+        const meta = isPlainObject(result["_meta"]) ? result["_meta"] : {};
+        result["_meta"] = { ...meta, [serverInfoKey]: options.serverInfo };
+      }
+      if (inputRequired) {
+        const missing = inputRequestsNeed(serving.revision, result["inputRequests"], context.clientCapabilities);
+        if (missing !== undefined) return errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+      }
     }
     // Whatever the schema allows (`unknown` members, `_meta`), the wire carries JSON: a bigint or a cycle is a server bug.
     if (!isJsonData(result)) {
@@ -618,7 +1023,7 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     }
     if (validateResults) {
       // The `resultType` selects the shape: an `InputRequiredResult` is never read as a complete result, nor the other way round.
-      const parsed = revision.parseResult(method as never, result);
+      const parsed = (serving.adapt ? serving.revision : revision).parseResult(method as never, result);
       if (!parsed.ok) {
         report(new TypeError("the " + method + " handler returned a malformed result: " + describeIssues(parsed.issues)), { method, id, reason: "invalid-result" });
         return errorOf(id, -32603, "Internal error");
@@ -628,30 +1033,59 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
   }
 
   /** The client capabilities the input requests of an `InputRequiredResult` need and the client did not declare. */
-  function inputRequestsNeed(inputRequests: unknown, declared: unknown): JsonObject | undefined {
+  function inputRequestsNeed(of: DispatchRevision, inputRequests: unknown, declared: unknown): JsonObject | undefined {
     if (!isPlainObject(inputRequests)) return undefined;
     const required: JsonObject = {};
     for (const key of Object.keys(inputRequests)) {
       const request = inputRequests[key];
       const method = isPlainObject(request) ? own(request, "method") : undefined;
-      const info = typeof method === "string" ? revision.methodInfo(method) : undefined;
+      const info = typeof method === "string" ? (of.methodInfo(method) ?? revision.methodInfo(method)) : undefined;
       if (info?.capability?.side === "client") addCapability(required, info.capability.path);
     }
     return missingCapabilities(declared, required);
   }
 
+  /** The legacy session a message on `channel` belongs to: the one the transport passes, else the one opened on the channel. */
+  function sessionFor(channel: object, context: HandleContext | undefined): { readonly state: SessionState; readonly revision: DispatchRevision } | undefined {
+    if (context?.session !== undefined) {
+      const of = byVersion.get(context.session.protocolVersion) ?? served.find((r) => r.era === "legacy") ?? revision;
+      return { state: context.session, revision: of };
+    }
+    const session = sessions.get(channel);
+    if (session === undefined) return undefined;
+    if (context?.push !== undefined) session.push = context.push;
+    return { state: stateOf(session), revision: session.revision };
+  }
+
+  function stateOf(session: LegacySession): SessionState {
+    const state: { -readonly [K in keyof SessionState]: SessionState[K] } = {
+      protocolVersion: session.protocolVersion,
+      clientCapabilities: session.clientCapabilities,
+      clientInfo: session.clientInfo,
+    };
+    if (session.logLevel !== undefined) state.logLevel = session.logLevel;
+    return state;
+  }
+
   function notification(method: string, params: unknown, context: HandleContext | undefined): void {
     const channel = context?.channel ?? defaultChannel;
+    const session = hasModernMeta(params) && modern.length > 0 ? undefined : sessionFor(channel, context);
+    const serving = session?.revision ?? revision;
     const meta = isPlainObject(params) ? metaOfParams(params) : {};
-    if (method === revision.cancelledMethod && isPlainObject(params)) {
+    if (method === serving.cancelledMethod && isPlainObject(params)) {
       const target = own(params, "requestId");
       if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.abort(own(params, "reason"));
     }
-    const info = fromClient(method, "notification");
-    const handler = info === undefined ? undefined : (handlers[method] as ((p: unknown, c: unknown) => unknown) | undefined);
-    if (info === undefined || handler === undefined) return;
-    const validate = revision.validatorsByType[info.messageType];
+    const info = fromClient(serving, method, "notification");
+    if (info === undefined) return;
+    const validate = serving.validatorsByType[info.messageType];
     if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
+    if (session !== undefined && method === legacyMethod(serving, "initialized")) {
+      const opened = sessions.get(channel);
+      if (opened !== undefined) opened.initialized = true;
+    }
+    const handler = handlers[method] as ((p: unknown, c: unknown) => unknown) | undefined;
+    if (handler === undefined) return;
     try {
       const done = handler(params, { method, meta, transport: context?.transport });
       if (done instanceof Promise) done.catch((error: unknown) => report(error, { method, reason: "notification-handler-threw" }));
@@ -660,25 +1094,104 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     }
   }
 
+  /** A client's response to a server→client request: settles the request it answers on its channel. */
+  function response(message: JsonObject, id: DispatchRequestId | undefined, context: HandleContext | undefined): void {
+    if (id === undefined) return;
+    const pending = pendingInputs.get(context?.channel ?? defaultChannel)?.get(idKey(id));
+    if (pending === undefined) return;
+    const result = own(message, "result");
+    const error = own(message, "error");
+    if (isPlainObject(error)) {
+      const code = own(error, "code");
+      const text = own(error, "message");
+      pending.settle({ error: { code: typeof code === "number" ? code : -32603, message: typeof text === "string" ? text : "(no message)" } });
+    } else if (isPlainObject(result)) {
+      pending.settle({ result });
+    } else {
+      pending.settle({ error: { code: -32603, message: "the response's result is not an object" } });
+    }
+  }
+
+  /** Which revision serves a request, and whether it opens a legacy session (then with what it negotiated). */
+  function route(
+    method: string,
+    params: unknown,
+    channel: object,
+    context: HandleContext | undefined,
+  ): { readonly revision: DispatchRevision; readonly session?: SessionState; readonly opening?: SessionState } {
+    if (hasModernMeta(params) && modern.length > 0) {
+      const meta = own(params, "_meta") as JsonObject;
+      const requested: unknown = own(meta, modernVersionKey);
+      const named = typeof requested === "string" ? byVersion.get(requested) : undefined;
+      // A version not served (or a legacy one) is answered -32022 by the arrival step of the handler revision, or the first modern one.
+      return { revision: named?.era === "modern" ? named : revision.era === "modern" ? revision : modern[0]! };
+    }
+    if (openingMethods.has(method)) {
+      const requested: unknown = isPlainObject(params) ? own(params, "protocolVersion") : undefined;
+      const version = negotiate(requested)!;
+      const declared: unknown = isPlainObject(params) ? own(params, "capabilities") : undefined;
+      const opening: SessionState = {
+        protocolVersion: version,
+        clientCapabilities: isPlainObject(declared) ? declared : {},
+        clientInfo: isPlainObject(params) ? own(params, "clientInfo") : undefined,
+      };
+      return { revision: byVersion.get(version)!, opening };
+    }
+    const session = sessionFor(channel, context);
+    if (session !== undefined) return { revision: session.revision, session: session.state };
+    return { revision };
+  }
+
+  /** Opens (or, on a second `initialize`, replaces) the legacy session of a channel after a successful `initialize`. */
+  function openSession(channel: object, of: DispatchRevision, opening: SessionState, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): void {
+    const answered = own(result, "protocolVersion");
+    const version = typeof answered === "string" ? answered : opening.protocolVersion;
+    closeChannel(channel, "the client initialized the session again");
+    sessions.set(channel, {
+      revision: byVersion.get(version) ?? of,
+      protocolVersion: version,
+      clientCapabilities: opening.clientCapabilities ?? {},
+      clientInfo: opening.clientInfo,
+      logLevel: undefined,
+      initialized: false,
+      resources: new Set(),
+      push: context?.push,
+    });
+  }
+
+  function closeChannel(channel: object, why: string = "the session closed"): void {
+    sessions.delete(channel);
+    const pending = pendingInputs.get(channel);
+    if (pending === undefined) return;
+    for (const entry of [...pending.values()]) entry.settle({ gone: why });
+    pending.clear();
+  }
+
   async function request(message: JsonObject, id: DispatchRequestId, method: string, context: HandleContext | undefined): Promise<DispatchResponse | undefined> {
-    const info = fromClient(method, "request");
+    const channel = context?.channel ?? defaultChannel;
+    const rawParams = own(message, "params");
+    const routed = route(method, rawParams, channel, context);
+    const of = routed.revision;
+    const info = fromClient(of, method, "request");
     // A legacy client's opening request carries no per-request _meta version; a modern one that sends
     // the removed method is told it is not found, like any other.
-    if (info === undefined && method === revision.legacyHandshake && !hasModernMeta(own(message, "params"))) return legacyHandshakeAnswer(id, own(message, "params"));
+    if (info === undefined && method === of.legacyHandshake && !hasModernMeta(rawParams)) return legacyHandshakeAnswer(id, rawParams);
     if (info === undefined) return errorOf(id, -32601, "Method not found: " + quoteShort(method));
     if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path))
       return errorOf(id, -32601, "Method not found: " + quoteShort(method) + " (the server does not advertise " + info.capability.path.join(".") + ")");
-    const rawParams = own(message, "params");
     if (rawParams !== undefined && !isPlainObject(rawParams)) return errorOf(id, -32602, "Invalid params: params must be an object");
     const params: { readonly [key: string]: unknown } = rawParams ?? {};
-    const arrival = revision.era === "modern" ? arriveByRequestMeta(revision, params, supported, strictMeta) : arriveBySession(params, supported, context?.session);
+    const arrival =
+      of.era === "modern"
+        ? arriveByRequestMeta(of, params, supported, (v) => byVersion.get(v)?.era === "modern" || (modern.length === 0 && byVersion.has(v)), strictMeta)
+        : arriveBySession(params, supported, routed.opening ?? routed.session);
     if ("error" in arrival) return errorOf(id, arrival.error.code, arrival.error.message, arrival.error.data);
-    const validate = revision.validatorsByType[info.messageType];
+    const validate = of.validatorsByType[info.messageType];
     if (validate !== undefined) {
       const checked = validate(message);
       if (!checked.ok) return errorOf(id, -32602, "Invalid params: " + describeIssues(checked.issues), { issues: checked.issues.map((i) => ({ path: i.path, message: i.message })) });
     }
-    const inFlight = inFlightOf(context?.channel ?? defaultChannel);
+    const inFlight = inFlightOf(channel);
     const key = idKey(id);
     if (inFlight.has(key)) return errorOf(id, -32600, "Invalid request: id " + quoteShort(String(id)) + " is already in flight");
     const outer = context?.signal as AbortSignalLike | undefined;
@@ -695,12 +1208,35 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     };
     controller.signal.addEventListener("abort", release, { once: true });
     let open = true;
+    const legacy = of.era === "legacy";
+    const sessionLevel = (): string | undefined => sessions.get(channel)?.logLevel ?? routed.session?.logLevel;
     const send = (notification: OutgoingNotification) => {
       if (!open || controller.signal.aborted || context?.notify === undefined) return;
+      if (legacy) {
+        if (notification.method === LEGACY_NAMES.logMessage && !levelReaches(of, own(notification.params, "level"), sessionLevel())) return;
+        const problem = outgoingProblem(of, notification);
+        if (problem !== undefined) {
+          report(new TypeError("a " + notification.method + " notification for a " + of.protocolVersion + " client: " + problem), { method, id, reason: "invalid-outgoing" });
+          return;
+        }
+      }
       try {
         context.notify(notification);
       } catch {
         // a transport that cannot deliver a notification does not fail the request
+      }
+    };
+    const deliver = (outgoing: OutgoingRequest): boolean => {
+      if (!open || controller.signal.aborted) return false;
+      try {
+        if (context?.notify !== undefined) {
+          context.notify(outgoing);
+          return true;
+        }
+        const push = context?.push ?? sessions.get(channel)?.push;
+        return push !== undefined && push(outgoing);
+      } catch {
+        return false;
       }
     };
     const inputResponses: unknown = own(params, "inputResponses");
@@ -726,6 +1262,7 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
         send(notifyParams === undefined ? { jsonrpc: "2.0", method: notifyMethod } : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as JsonObject });
       },
     };
+    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, signal: controller.signal };
     // Cancelled: answered at once with nothing; past the deadline: answered at once with an error.
     // Either way even a handler that ignores its signal is not waited for.
     let stopWaiting: () => void = () => {};
@@ -742,8 +1279,10 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
       deadline?.addEventListener("abort", expire, { once: true });
     });
     try {
-      const response = await Promise.race([respond(id, method, params, requestContext), cut]);
-      return controller.signal.aborted && !expired ? undefined : response;
+      const response = await Promise.race([respond(id, method, params, requestContext, serving), cut]);
+      const answered = controller.signal.aborted && !expired ? undefined : response;
+      if (routed.opening !== undefined && answered !== undefined && "result" in answered) openSession(channel, of, routed.opening, answered.result, context);
+      return answered;
     } finally {
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
@@ -757,7 +1296,7 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
   /** Whether params carry the modern per-request protocol version in `_meta`. */
   function hasModernMeta(params: unknown): boolean {
     const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
-    return isPlainObject(meta) && own(meta, revision.metaKeys.protocolVersion) !== undefined;
+    return isPlainObject(meta) && own(meta, modernVersionKey) !== undefined;
   }
 
   /** `-32022` to a legacy client's opening request: the versions served, and the one it asked for. */
@@ -789,6 +1328,10 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
       const id = isRequestId(rawId) ? rawId : undefined;
       if (own(value, "jsonrpc") !== "2.0") return errorOf(id, -32600, 'Invalid request: jsonrpc must be "2.0"');
       const method = own(value, "method");
+      if (method === undefined && hasId && (own(value, "result") !== undefined || own(value, "error") !== undefined)) {
+        response(value, id, context);
+        return undefined;
+      }
       if (typeof method !== "string") return errorOf(id, -32600, "Invalid request: method must be a string");
       if (!hasId) {
         notification(method, own(value, "params"), context);
@@ -802,15 +1345,43 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     }
   }
 
+  /** Delivers a published notification to the legacy sessions it concerns; answers how many it reached. */
+  function publishToSessions(method: string, params: { readonly [key: string]: unknown } | undefined): number {
+    let reached = 0;
+    const uri = params === undefined ? undefined : own(params, "uri");
+    for (const session of sessions.values()) {
+      if (session.push === undefined) continue;
+      const of = session.revision;
+      const info = of.methodInfo(method);
+      if (info === undefined || info.kind !== "notification" || info.direction === "client-to-server") continue;
+      // A list change goes only where the server advertised it (e.g. tools.listChanged).
+      if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path)) continue;
+      if (method === LEGACY_NAMES.resourceUpdated && !(typeof uri === "string" && session.resources.has(uri))) continue;
+      if (method === LEGACY_NAMES.logMessage && !levelReaches(of, own(params, "level"), session.logLevel)) continue;
+      const message: OutgoingNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+      const problem = outgoingProblem(of, message);
+      if (problem !== undefined) {
+        report(new TypeError("a " + method + " notification for a " + of.protocolVersion + " client: " + problem), { method, reason: "invalid-outgoing" });
+        continue;
+      }
+      try {
+        if (session.push(message)) reached++;
+      } catch {
+        // a transport that cannot deliver it does not stop the others
+      }
+    }
+    return reached;
+  }
+
   return {
     handle,
     capabilities,
     supportedProtocolVersions: supported,
     findTool: (name) => tools.get(name)?.definition,
     publish(method, params) {
+      let reached = publishToSessions(method, params);
       const filter = listenFilters.find((f) => f.method === method);
-      if (filter === undefined) return 0;
-      let reached = 0;
+      if (filter === undefined) return reached;
       const uri = params === undefined ? undefined : own(params, "uri");
       for (const subscription of subscriptions) {
         const asked = own(subscription.filter, filter.field);
@@ -824,6 +1395,26 @@ export function createDispatcher(revision: DispatchRevision, options: Dispatcher
     },
     closeSubscriptions() {
       for (const subscription of [...subscriptions]) subscription.end();
+    },
+    opensSession(message) {
+      let value: unknown = message;
+      if (typeof message === "string") {
+        try {
+          value = JSON.parse(message);
+        } catch {
+          return false;
+        }
+      }
+      if (!isPlainObject(value) || !Object.prototype.hasOwnProperty.call(value, "id")) return false;
+      const method = own(value, "method");
+      return typeof method === "string" && openingMethods.has(method) && !hasModernMeta(own(value, "params"));
+    },
+    sessionOf(channel) {
+      const session = sessions.get(channel);
+      return session === undefined ? undefined : stateOf(session);
+    },
+    closeChannel(channel) {
+      closeChannel(channel);
     },
   };
 }
@@ -853,10 +1444,11 @@ export interface RequestContextCore {
 }
 
 /**
- * The generated `createServerDispatcher` of a revision: {@link createDispatcher} bound to its
- * table, typed by the generated options and dispatcher types (`O` narrows
- * {@link DispatcherOptions}; `D` is the typed view of {@link CoreDispatcher}).
+ * The generated `createServerDispatcher`: {@link createDispatcher} bound to one revision's
+ * table, or to several (the first is the handler revision; see {@link createDispatcher}),
+ * typed by the generated options and dispatcher types (`O` narrows {@link DispatcherOptions};
+ * `D` is the typed view of {@link CoreDispatcher}).
  */
-export function dispatcherFor<O extends DispatcherOptions, D>(revision: DispatchRevision): (options: O) => D {
-  return (options: O) => createDispatcher(revision, options) as unknown as D;
+export function dispatcherFor<O extends DispatcherOptions, D>(revisions: DispatchRevision | readonly DispatchRevision[]): (options: O) => D {
+  return (options: O) => createDispatcher(revisions, options) as unknown as D;
 }

@@ -1,0 +1,602 @@
+/**
+ * Dual-era serving (issue 11, runtime core): one dispatcher made of the draft's revision table
+ * (the handler revision) and the 2025-11-25 one, driven with raw JSON-RPC messages. Legacy
+ * clients open with `initialize` and get a session on their channel (negotiated per the
+ * 2025-11-25 lifecycle), results adapted to their revision and checked against the published
+ * 2025-11-25 `schema.json`, `InputRequiredResult` turned into server→client requests answered
+ * through `handle()`, log levels, resource subscriptions, `closeChannel`; modern clients are
+ * served as before, on the same dispatcher at the same time; and a stdio server process serving
+ * both eras end to end.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import ts from "typescript";
+import { beforeAll, describe, expect, it } from "vitest";
+import {
+  createDispatcher,
+  type CoreDispatcher,
+  type DispatcherOptions,
+  type DispatchRevision,
+  type HandleContext,
+  type OutgoingMessage,
+  type RequestContextCore,
+} from "../runtime/dispatcher.js";
+import { ajvOracle, readSchemaJson, type AjvOracle } from "./support/ajv-oracle.js";
+import { generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+type Json = { [key: string]: unknown };
+type Response = { jsonrpc: "2.0"; id?: string | number; result?: Json; error?: { code: number; message: string; data?: unknown } };
+/** The core dispatcher, its answers read loosely (a test looks at `result` or `error` without narrowing first). */
+interface Dispatcher extends Omit<CoreDispatcher, "handle"> {
+  handle(message: unknown, context?: HandleContext): Promise<Response | undefined>;
+}
+const create = (revisions: DispatchRevision | readonly DispatchRevision[], options: DispatcherOptions) => createDispatcher(revisions, options) as unknown as Dispatcher;
+
+const MODERN_VERSION = "2026-07-28";
+const LEGACY_VERSION = "2025-11-25";
+const META = { "io.modelcontextprotocol/protocolVersion": MODERN_VERSION, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+const SERVER_INFO = { name: "dual", version: "1.0.0" };
+const CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, logging: {} };
+const ECHO = { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } };
+const ASK = { name: "ask", inputSchema: { type: "object", properties: {} } };
+const NAME_REQUEST = {
+  method: "elicitation/create",
+  params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+};
+
+let MODERN: DispatchRevision;
+let LEGACY: DispatchRevision;
+/** ajv over the published 2025-11-25 `schema.json`: what a legacy client may receive. */
+let legacySchema: AjvOracle;
+let modernDir = "";
+let legacyDir = "";
+
+beforeAll(async () => {
+  modernDir = await generateInto("dual-era/modern", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
+  legacyDir = await generateInto("dual-era/legacy", { schema: { specDir: SPEC_DIR, version: LEGACY_VERSION }, docs: "none" });
+  MODERN = ((await import(join(modernDir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+  LEGACY = ((await import(join(legacyDir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+  legacySchema = ajvOracle(readSchemaJson(join(SPEC_DIR, "schema", LEGACY_VERSION, "schema.json")));
+});
+
+/** The contract's table for the legacy revision of a multi-revision output (what GEN fills in): its legacy builtins named. */
+function legacyTable(): DispatchRevision {
+  return {
+    ...LEGACY,
+    builtins: { ...LEGACY.builtins, setLevel: "logging/setLevel", subscribe: "resources/subscribe", unsubscribe: "resources/unsubscribe" },
+    initializedNotification: "notifications/initialized",
+  };
+}
+
+let logged: { error: unknown; info: Json }[] = [];
+
+/** A dual-era dispatcher: an echo tool, a tool that asks the user's name (an `InputRequiredResult`), resources, a logging handler. */
+function dual(extra: Partial<DispatcherOptions> = {}, revisions: readonly DispatchRevision[] = [MODERN, legacyTable()]): Dispatcher {
+  logged = [];
+  return create(revisions, {
+    serverInfo: SERVER_INFO,
+    capabilities: CAPABILITIES,
+    tools: [
+      { definition: ECHO, call: (args: Json) => ({ content: [{ type: "text", text: String(args["text"]) }] }) },
+      {
+        definition: ASK,
+        call: (_args: Json, context: RequestContextCore) => {
+          const responses = context.inputResponses as { name?: { action: string; content?: { name?: string } } } | undefined;
+          if (responses?.name === undefined) return { resultType: "input_required", inputRequests: { name: NAME_REQUEST }, requestState: "asked-once" };
+          return { content: [{ type: "text", text: "Hello " + String(responses.name.content?.name) + " (" + String(context.requestState) + ")" }] };
+        },
+      },
+    ] as never,
+    handlers: {
+      "resources/list": () => ({ resources: [{ uri: "test://a", name: "a" }] }),
+      "prompts/list": (_params: Json, context: RequestContextCore) => {
+        // A handler that logs: what reaches a legacy client depends on the level it set.
+        for (const level of ["debug", "info", "warning", "error"]) context.notify("notifications/message", { level, data: level });
+        context.notify("notifications/subscriptions/acknowledged", { notifications: {} });
+        return { prompts: [] };
+      },
+    },
+    onError: (error: unknown, info: unknown) => logged.push({ error, info: info as Json }),
+    ...extra,
+  });
+}
+
+const initialize = (id: number | string, protocolVersion: string, capabilities: Json = {}) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities, clientInfo: { name: "legacy-client", version: "1.0.0" } },
+});
+const legacy = (id: number | string, method: string, params?: Json) => ({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+const modern = (id: number | string, method: string, params: Json = {}) => ({ jsonrpc: "2.0", id, method, params: { _meta: META, ...params } });
+
+/** A legacy client on its own channel: what the server sent it (request streams and pushes), and a `send` that passes them. */
+function legacyClient(d: Dispatcher) {
+  const channel = {};
+  const sent: OutgoingMessage[] = [];
+  const pushed: OutgoingMessage[] = [];
+  /** Answers server→client requests as they arrive (none: they wait). */
+  let answer: ((request: OutgoingMessage & { id: string | number }) => Json | undefined) | undefined;
+  const notify = (message: OutgoingMessage) => {
+    sent.push(message);
+    if ("id" in message && answer !== undefined) {
+      const reply = answer(message);
+      if (reply !== undefined) void d.handle({ jsonrpc: "2.0", id: message.id, ...reply }, { channel });
+    }
+  };
+  const push = (message: OutgoingMessage) => (pushed.push(message), true);
+  return {
+    channel,
+    sent,
+    pushed,
+    answerWith(f: typeof answer) {
+      answer = f;
+    },
+    send: (message: unknown) => d.handle(message, { channel, notify, push }),
+    async open(version = LEGACY_VERSION, capabilities: Json = { elicitation: {} }) {
+      const response = await d.handle(initialize(0, version, capabilities), { channel, notify, push });
+      await d.handle({ jsonrpc: "2.0", method: "notifications/initialized" }, { channel, notify, push });
+      return response;
+    },
+  };
+}
+
+/** What ajv says of a value under a 2025-11-25 type (empty: valid). */
+function legacyErrors(type: string, value: unknown): unknown[] {
+  return [...legacySchema.validate(type, value).errors];
+}
+
+describe("legacy initialize: a session on the channel, negotiated per the 2025-11-25 lifecycle", () => {
+  it("answers the requested version when a legacy revision serves it, else the latest legacy version served; the result is a 2025-11-25 InitializeResult", async () => {
+    const d = dual({}, [MODERN, legacyTable()]);
+    const channel = {};
+    const first = await d.handle(initialize(1, LEGACY_VERSION), { channel });
+    expect(first).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      result: { protocolVersion: LEGACY_VERSION, capabilities: CAPABILITIES, serverInfo: SERVER_INFO },
+    });
+    expect(legacyErrors("InitializeResult", first?.result)).toEqual([]);
+    expect(d.sessionOf(channel)).toEqual({ protocolVersion: LEGACY_VERSION, clientCapabilities: {}, clientInfo: { name: "legacy-client", version: "1.0.0" } });
+    // Not served: an older legacy version, a modern one asked through initialize, nonsense → the latest legacy version served.
+    for (const asked of ["2025-06-18", MODERN_VERSION, "1999-01-01"]) {
+      expect((await d.handle(initialize(2, asked), { channel: {} }))?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
+    }
+    // Served by the 2025-11-25 tables when the server lists it.
+    const wider = create([MODERN, legacyTable()], { serverInfo: SERVER_INFO, supportedProtocolVersions: [MODERN_VERSION, LEGACY_VERSION, "2025-06-18"] });
+    const older = {};
+    expect((await wider.handle(initialize(3, "2025-06-18"), { channel: older }))?.result?.["protocolVersion"]).toBe("2025-06-18");
+    expect(wider.sessionOf(older)?.protocolVersion).toBe("2025-06-18");
+    expect((await wider.handle(initialize(4, "2024-01-01"), { channel: {} }))?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
+  });
+
+  it("opensSession: an initialize request without the modern per-request version key, only when a legacy revision is served", () => {
+    const d = dual();
+    expect(d.opensSession(initialize(1, LEGACY_VERSION))).toBe(true);
+    expect(d.opensSession(JSON.stringify(initialize(1, LEGACY_VERSION)))).toBe(true);
+    expect(d.opensSession(modern(1, "initialize", { protocolVersion: LEGACY_VERSION }))).toBe(false);
+    expect(d.opensSession({ jsonrpc: "2.0", method: "initialize", params: {} })).toBe(false);
+    expect(d.opensSession(legacy(1, "tools/list"))).toBe(false);
+    expect(d.opensSession("{oops")).toBe(false);
+    expect(create(MODERN, { serverInfo: SERVER_INFO }).opensSession(initialize(1, LEGACY_VERSION))).toBe(false);
+  });
+
+  it("a modern-only dispatcher still answers a legacy initialize with -32022 naming the versions, and opens no session", async () => {
+    const d = create(MODERN, { serverInfo: SERVER_INFO });
+    const channel = {};
+    expect((await d.handle(initialize(1, LEGACY_VERSION), { channel }))?.error).toMatchObject({ code: -32022, data: { supported: [MODERN_VERSION], requested: LEGACY_VERSION } });
+    expect(d.sessionOf(channel)).toBeUndefined();
+  });
+
+  it("a failed initialize (params failing the 2025-11-25 schema) opens no session", async () => {
+    const d = dual();
+    const channel = {};
+    const response = await d.handle({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: LEGACY_VERSION } }, { channel });
+    expect(response?.error?.code).toBe(-32602);
+    expect(d.sessionOf(channel)).toBeUndefined();
+  });
+
+  it("later requests on the channel: ping, and the session's revision checks the params", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open();
+    expect(await client.send(legacy(1, "ping"))).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect((await client.send(legacy(2, "tools/call", { name: 5 })))?.error?.code).toBe(-32602);
+    // A modern-only method is not one of 2025-11-25's.
+    expect((await client.send(legacy(3, "server/discover")))?.error).toEqual({ code: -32601, message: 'Method not found: "server/discover"' });
+  });
+});
+
+describe("handlers written once: results adapted to the legacy revision", () => {
+  it("a legacy tools/call result has no resultType, ttlMs, cacheScope or modern _meta, and validates against the 2025-11-25 schema", async () => {
+    const d = dual({ cache: { ttlMs: 1000, cacheScope: "public" } });
+    const client = legacyClient(d);
+    await client.open();
+    const called = await client.send(legacy(1, "tools/call", { name: "echo", arguments: { text: "hi" } }));
+    expect(called).toEqual({ jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "hi" }] } });
+    expect(legacyErrors("CallToolResult", called?.result)).toEqual([]);
+    expect(legacyErrors("JSONRPCResponse", called)).toEqual([]);
+    // The oracle does refuse: the same result with a member of the wrong type.
+    expect(legacyErrors("CallToolResult", { ...called?.result, isError: "yes" })).not.toEqual([]);
+    const listed = await client.send(legacy(2, "tools/list"));
+    expect(listed).toEqual({ jsonrpc: "2.0", id: 2, result: { tools: [ECHO, ASK] } });
+    expect(legacyErrors("ListToolsResult", listed?.result)).toEqual([]);
+    const resources = await client.send(legacy(3, "resources/list"));
+    expect(resources?.result).toEqual({ resources: [{ uri: "test://a", name: "a" }] });
+    // The same handlers, to a modern client: completed as before.
+    expect((await d.handle(modern(4, "tools/list")))?.result).toEqual({
+      tools: [ECHO, ASK],
+      resultType: "complete",
+      ttlMs: 1000,
+      cacheScope: "public",
+      _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO },
+    });
+  });
+
+  it("resultDrop, when the table gives it, says what is deleted", async () => {
+    const echo = { definition: ECHO, call: () => ({ content: [], extra: 1, kept: 2 }) };
+    const withExtra = create([MODERN, { ...legacyTable(), resultDrop: { "tools/call": ["resultType", "extra"] } }], { serverInfo: SERVER_INFO, tools: [echo] as never });
+    const other = legacyClient(withExtra);
+    await other.open();
+    expect((await other.send(legacy(1, "tools/call", { name: "echo", arguments: { text: "x" } })))?.result).toEqual({ content: [], kept: 2 });
+  });
+
+  it("a result the legacy revision cannot carry is answered -32603 and logged (checked with the legacy parseResult)", async () => {
+    const d = dual({ handlers: { "resources/list": () => ({ resources: [{ uri: 5 }] }) } });
+    const client = legacyClient(d);
+    await client.open();
+    expect(await client.send(legacy(1, "resources/list"))).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+    expect(logged.map((l) => l.info)).toEqual([{ method: "resources/list", id: 1, reason: "invalid-result" }]);
+  });
+
+  it("the handler context says which era and revision it serves, with the session's capabilities (requireClientCapabilities works)", async () => {
+    const contexts: RequestContextCore[] = [];
+    const d = dual({
+      handlers: {
+        "resources/list": (_p: Json, c: RequestContextCore) => {
+          contexts.push(c);
+          c.requireClientCapabilities({ roots: {} });
+          return { resources: [] };
+        },
+      },
+    });
+    const client = legacyClient(d);
+    await client.open(LEGACY_VERSION, { sampling: {} });
+    expect((await client.send(legacy(1, "resources/list")))?.error).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { roots: {} } },
+    });
+    expect(contexts[0]).toMatchObject({ era: "legacy", protocolVersion: LEGACY_VERSION, clientCapabilities: { sampling: {} }, clientInfo: { name: "legacy-client" } });
+    await d.handle(modern(2, "resources/list"));
+    expect(contexts[1]).toMatchObject({ era: "modern", protocolVersion: MODERN_VERSION });
+  });
+});
+
+describe("InputRequiredResult to a legacy client: server→client requests, responses through handle()", () => {
+  it("elicitation round trip: the request goes over the request's stream, the client's answer comes back through handle(), the handler runs again with inputResponses and requestState", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open();
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Ada" } } }));
+    const answered = await client.send(legacy(7, "tools/call", { name: "ask", arguments: {} }));
+    expect(answered).toEqual({ jsonrpc: "2.0", id: 7, result: { content: [{ type: "text", text: "Hello Ada (asked-once)" }] } });
+    expect(legacyErrors("CallToolResult", answered?.result)).toEqual([]);
+    const asked = client.sent.filter((m) => "id" in m);
+    expect(asked).toEqual([{ jsonrpc: "2.0", id: expect.any(Number), method: "elicitation/create", params: NAME_REQUEST.params }]);
+    expect(legacyErrors("ElicitRequest", asked[0])).toEqual([]);
+    // A modern client gets the InputRequiredResult itself, to retry.
+    expect((await d.handle(modern(8, "tools/call", { name: "ask", arguments: {} })))?.result?.["resultType"]).toBe("input_required");
+  });
+
+  it("the handler sees inputResponses in its params and its context, with resultType filled in (the handler revision's types)", async () => {
+    const seen: { params: Json; inputResponses: unknown; requestState: unknown }[] = [];
+    const d = dual({
+      handlers: {
+        "prompts/get": (params: Json, c: RequestContextCore) => {
+          seen.push({ params, inputResponses: c.inputResponses, requestState: c.requestState });
+          if (c.inputResponses === undefined) return { resultType: "input_required", inputRequests: { name: NAME_REQUEST, roots: { method: "roots/list" } } };
+          return { messages: [] };
+        },
+      },
+      capabilities: { ...CAPABILITIES, prompts: {} },
+    });
+    const client = legacyClient(d);
+    await client.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
+    client.answerWith((r) => (r.method === "roots/list" ? { result: { roots: [] } } : { result: { action: "decline" } }));
+    expect((await client.send(legacy(1, "prompts/get", { name: "p" })))?.result).toEqual({ messages: [] });
+    expect(seen[1]?.params).toEqual({ name: "p", inputResponses: { name: { action: "decline", resultType: "complete" }, roots: { roots: [], resultType: "complete" } } });
+    expect(seen[1]?.inputResponses).toEqual(seen[1]?.params["inputResponses"]);
+    expect(seen[1]?.requestState).toBeUndefined();
+  });
+
+  it("a missing client capability is -32021; an error answer, a malformed answer, too many rounds are -32603 or -32602", async () => {
+    const d = dual();
+    const noElicitation = legacyClient(d);
+    await noElicitation.open(LEGACY_VERSION, {});
+    expect((await noElicitation.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.error).toEqual({
+      code: -32021,
+      message: "Missing required client capability",
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    expect(noElicitation.sent.filter((m) => "id" in m)).toEqual([]);
+
+    const refusing = legacyClient(d);
+    await refusing.open();
+    refusing.answerWith(() => ({ error: { code: -32601, message: "Method not found" } }));
+    expect((await refusing.send(legacy(2, "tools/call", { name: "ask", arguments: {} })))?.error).toEqual({
+      code: -32603,
+      message: "The client answered elicitation/create with error -32601: Method not found",
+    });
+
+    const malformed = legacyClient(d);
+    await malformed.open();
+    malformed.answerWith(() => ({ result: { action: "maybe" } }));
+    expect((await malformed.send(legacy(3, "tools/call", { name: "ask", arguments: {} })))?.error?.code).toBe(-32602);
+
+    const forever = dual({
+      maxInputRounds: 3,
+      tools: [{ definition: ASK, call: () => ({ resultType: "input_required", inputRequests: { name: NAME_REQUEST } }) }] as never,
+    });
+    const patient = legacyClient(forever);
+    await patient.open();
+    patient.answerWith(() => ({ result: { action: "cancel" } }));
+    expect((await patient.send(legacy(4, "tools/call", { name: "ask", arguments: {} })))?.error).toEqual({
+      code: -32603,
+      message: "Internal error: the request needed more than 3 rounds of input",
+    });
+    expect(patient.sent.filter((m) => "id" in m)).toHaveLength(2);
+  });
+
+  it("closeChannel rejects what is pending: the request waiting for the client's answer is answered -32603; the session is gone", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open();
+    const pending = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await until(() => client.sent.some((m) => "id" in m));
+    d.closeChannel(client.channel);
+    expect(await pending).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringContaining("the session closed") } });
+    expect(d.sessionOf(client.channel)).toBeUndefined();
+    // A late answer to the request given up on is ignored.
+    const asked = client.sent.find((m) => "id" in m) as { id: number };
+    expect(await d.handle({ jsonrpc: "2.0", id: asked.id, result: { action: "accept" } }, { channel: client.channel })).toBeUndefined();
+  });
+
+  it("cancellation of the original request and the wait's time limit give up the pending request", async () => {
+    const d = dual({ inputTimeoutMs: 50 });
+    const client = legacyClient(d);
+    await client.open();
+    expect((await client.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.error).toEqual({
+      code: -32603,
+      message: expect.stringContaining("the client did not answer within 50 ms"),
+    });
+    const cancelled = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
+    await until(() => client.sent.filter((m) => "id" in m).length === 2);
+    await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
+    expect(await cancelled).toBeUndefined();
+  });
+
+  it("responses: an unknown id, or one from another channel, is ignored and never answered", async () => {
+    const d = dual();
+    expect(await d.handle({ jsonrpc: "2.0", id: 99, result: {} })).toBeUndefined();
+    expect(await d.handle({ jsonrpc: "2.0", id: 99, error: { code: -1, message: "x" } }, { channel: {} })).toBeUndefined();
+    const client = legacyClient(d);
+    await client.open();
+    const pending = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await until(() => client.sent.some((m) => "id" in m));
+    const asked = client.sent.find((m) => "id" in m) as { id: number };
+    expect(await d.handle({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Eve" } } }, { channel: {} })).toBeUndefined();
+    expect(await d.handle({ jsonrpc: "2.0", id: asked.id, result: { action: "accept", content: { name: "Bo" } } }, { channel: client.channel })).toBeUndefined();
+    expect((await pending)?.result).toEqual({ content: [{ type: "text", text: "Hello Bo (asked-once)" }] });
+  });
+});
+
+describe("legacy utilities: logging/setLevel, resources/subscribe, publish", () => {
+  it("setLevel: request-scoped and published notifications/message below the session's level are not sent; each message is checked with 2025-11-25", async () => {
+    const d = dual({ capabilities: { ...CAPABILITIES, prompts: {} } });
+    const client = legacyClient(d);
+    await client.open();
+    expect(await client.send(legacy(1, "logging/setLevel", { level: "warning" }))).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(d.sessionOf(client.channel)?.logLevel).toBe("warning");
+    await client.send(legacy(2, "prompts/list"));
+    expect(client.sent.map((m) => (m.params as Json | undefined)?.["level"])).toEqual(["warning", "error"]);
+    for (const m of client.sent) expect(legacyErrors("LoggingMessageNotification", m)).toEqual([]);
+    // The modern-only notification the handler sent was not for this client: dropped, logged.
+    expect(logged.map((l) => l.info)).toEqual([{ method: "prompts/list", id: 2, reason: "invalid-outgoing" }]);
+    expect(d.publish("notifications/message", { level: "info", data: "quiet" })).toBe(0);
+    expect(d.publish("notifications/message", { level: "critical", data: "loud" })).toBe(1);
+    expect(client.pushed).toEqual([{ jsonrpc: "2.0", method: "notifications/message", params: { level: "critical", data: "loud" } }]);
+    // setLevel needs the logging capability (2025-11-25 server/utilities/logging).
+    const quiet = dual({ capabilities: { tools: {} } });
+    const other = legacyClient(quiet);
+    await other.open();
+    expect((await other.send(legacy(1, "logging/setLevel", { level: "debug" })))?.error?.code).toBe(-32601);
+  });
+
+  it("subscribe + publish: resources/updated reaches subscribed sessions only; list changes reach every session; unsubscribe stops it", async () => {
+    const d = dual();
+    const a = legacyClient(d);
+    const b = legacyClient(d);
+    await a.open();
+    await b.open();
+    expect(await a.send(legacy(1, "resources/subscribe", { uri: "test://a" }))).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(d.publish("notifications/resources/updated", { uri: "test://a" })).toBe(1);
+    expect(d.publish("notifications/resources/updated", { uri: "test://b" })).toBe(0);
+    expect(a.pushed).toEqual([{ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "test://a" } }]);
+    expect(legacyErrors("ResourceUpdatedNotification", a.pushed[0])).toEqual([]);
+    expect(d.publish("notifications/tools/list_changed")).toBe(2);
+    expect(b.pushed).toEqual([{ jsonrpc: "2.0", method: "notifications/tools/list_changed" }]);
+    expect(await a.send(legacy(2, "resources/unsubscribe", { uri: "test://a" }))).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(d.publish("notifications/resources/updated", { uri: "test://a" })).toBe(0);
+    // A list change the server does not advertise is not sent (prompts has no listChanged here).
+    expect(d.publish("notifications/prompts/list_changed")).toBe(0);
+    d.closeChannel(a.channel);
+    expect(d.publish("notifications/tools/list_changed")).toBe(1);
+  });
+
+  it("subscribe needs resources.subscribe advertised", async () => {
+    const d = dual({ capabilities: { resources: {} } });
+    const client = legacyClient(d);
+    await client.open();
+    expect((await client.send(legacy(1, "resources/subscribe", { uri: "test://a" })))?.error).toEqual({
+      code: -32601,
+      message: 'Method not found: "resources/subscribe" (the server does not advertise resources.subscribe)',
+    });
+  });
+});
+
+describe("both eras on one dispatcher", () => {
+  it("interleaved: legacy sessions and modern requests at once, each answered in its era; a modern request on a legacy channel is modern", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const d = dual({
+      tools: [{ definition: ECHO, call: async (args: Json) => (await gate, { content: [{ type: "text", text: String(args["text"]) }] }) }] as never,
+    });
+    const a = legacyClient(d);
+    await a.open();
+    const modernChannel = {};
+    const answers = Promise.all([
+      a.send(legacy(1, "tools/call", { name: "echo", arguments: { text: "legacy" } })),
+      d.handle(modern(1, "tools/call", { name: "echo", arguments: { text: "modern" } }), { channel: modernChannel }),
+      a.send(modern(2, "tools/call", { name: "echo", arguments: { text: "modern on a legacy channel" } })),
+      d.handle(modern(3, "tools/call", { name: "echo", arguments: { text: "no channel" } })),
+    ]);
+    release();
+    const [l, m1, m2, m3] = await answers;
+    expect(l?.result).toEqual({ content: [{ type: "text", text: "legacy" }] });
+    for (const r of [m1, m2, m3]) expect(r?.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } });
+    // A modern request naming a version not served as modern is -32022 listing both eras.
+    const wrong = await d.handle({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": LEGACY_VERSION } } });
+    expect(wrong?.error).toEqual({
+      code: -32022,
+      message: 'Unsupported protocol version: "2025-11-25"',
+      data: { supported: [MODERN_VERSION, LEGACY_VERSION], requested: LEGACY_VERSION },
+    });
+    // A request without the modern _meta on a channel without a session is today's modern request: its _meta is missing.
+    expect((await d.handle(legacy(5, "tools/list"), { channel: {} }))?.error?.code).toBe(-32602);
+    // server/discover lists both eras.
+    expect((await d.handle(modern(6, "server/discover")))?.result?.["supportedVersions"]).toEqual([MODERN_VERSION, LEGACY_VERSION]);
+  });
+
+  it("a single legacy revision (today's generated 2025-11-25 dispatcher) serves as a legacy server: initialize opens a session, setLevel is built in", async () => {
+    const d = create(LEGACY, { serverInfo: SERVER_INFO, capabilities: { tools: {}, logging: {} }, tools: [{ definition: ECHO, call: (args: Json) => ({ content: [{ type: "text", text: String(args["text"]) }] }) }] as never });
+    const client = legacyClient(d);
+    expect((await client.open())?.result).toEqual({ protocolVersion: LEGACY_VERSION, capabilities: { tools: {}, logging: {} }, serverInfo: SERVER_INFO });
+    expect(d.sessionOf(client.channel)?.protocolVersion).toBe(LEGACY_VERSION);
+    expect(await client.send(legacy(1, "logging/setLevel", { level: "error" }))).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
+    expect(d.sessionOf(client.channel)?.logLevel).toBe("error");
+    const called = await client.send(legacy(2, "tools/call", { name: "echo", arguments: { text: "x" } }));
+    expect(called).toEqual({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "x" }] } });
+    expect(legacyErrors("CallToolResult", called?.result)).toEqual([]);
+  });
+});
+
+describe("stdio, both eras, end to end (a server process)", () => {
+  it("a legacy client initializes, calls tools, answers an elicitation on stdin, gets pushed notifications; a modern client on the same process is served too", async () => {
+    const dir = buildProcess();
+    const child = spawn(process.execPath, [join(dir, "server.js")], { stdio: "pipe" });
+    const lines: Json[] = [];
+    createInterface({ input: child.stdout }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const errors: string[] = [];
+    createInterface({ input: child.stderr }).on("line", (l) => errors.push(l));
+    const exited = once(child, "exit");
+    const write = (message: unknown) => child.stdin.write(JSON.stringify(message) + "\n");
+    const byId = (id: number | string) => lines.find((l) => l["id"] === id && ("result" in l || "error" in l));
+    try {
+      write(initialize(1, LEGACY_VERSION, { elicitation: {} }));
+      await within(until(() => byId(1) !== undefined));
+      expect(byId(1)?.["result"]).toMatchObject({ protocolVersion: LEGACY_VERSION, serverInfo: { name: "stdio-dual" } });
+      write({ jsonrpc: "2.0", method: "notifications/initialized" });
+      write(legacy(2, "tools/call", { name: "echo", arguments: { text: "over stdio" } }));
+      await within(until(() => byId(2) !== undefined));
+      expect(byId(2)?.["result"]).toEqual({ content: [{ type: "text", text: "over stdio" }] });
+      // The elicitation: a server→client request on stdout, answered on stdin.
+      write(legacy(3, "tools/call", { name: "ask", arguments: {} }));
+      await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+      const asked = lines.find((l) => l["method"] === "elicitation/create")!;
+      expect(legacyErrors("ElicitRequest", asked)).toEqual([]);
+      write({ jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: { name: "Stdio" } } });
+      await within(until(() => byId(3) !== undefined));
+      expect(byId(3)?.["result"]).toEqual({ content: [{ type: "text", text: "Hello Stdio (asked-once)" }] });
+      // The "announce" tool publishes a list change: pushed to the session on stdout.
+      write(legacy(4, "tools/call", { name: "announce", arguments: {} }));
+      await within(until(() => byId(4) !== undefined));
+      expect(lines.some((l) => l["method"] === "notifications/tools/list_changed")).toBe(true);
+      // A modern request on the same process.
+      write(modern(5, "tools/call", { name: "echo", arguments: { text: "modern" } }));
+      await within(until(() => byId(5) !== undefined));
+      expect(byId(5)?.["result"]).toMatchObject({ content: [{ type: "text", text: "modern" }], resultType: "complete" });
+      // A request waiting for an answer when stdin ends is answered -32603; the process exits 0.
+      write(legacy(6, "tools/call", { name: "ask", arguments: {} }));
+      await within(until(() => lines.filter((l) => l["method"] === "elicitation/create").length === 2));
+      child.stdin.end();
+      const [code] = await within(exited, 10_000);
+      expect(code).toBe(0);
+      expect(byId(6)?.["error"]).toMatchObject({ code: -32603 });
+      for (const l of lines.filter((l) => "result" in l && l["id"] !== 5)) expect(legacyErrors("JSONRPCResponse", l)).toEqual([]);
+    } finally {
+      child.kill();
+    }
+    expect(errors).toEqual([]);
+  }, 30_000);
+});
+
+/** The dual-era stdio server as JavaScript: the generated modules of both revisions, the runtime and a server.js. */
+function buildProcess(): string {
+  const dir = scratchDir("dual-era-process");
+  const transpile = (from: string, to: string) => {
+    const out = ts.transpileModule(readFileSync(from, "utf8"), { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } });
+    mkdirSync(dirname(to), { recursive: true });
+    writeFileSync(to, out.outputText);
+  };
+  for (const [from, to] of [
+    [modernDir, "modern"],
+    [legacyDir, "legacy"],
+    [join(ROOT, "runtime"), "runtime"],
+  ] as const) {
+    for (const f of (readdirSync(from, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts"))) transpile(join(from, f), join(dir, to, f.replace(/\.ts$/, ".js")));
+  }
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  writeFileSync(
+    join(dir, "server.js"),
+    `import { createDispatcher } from "./runtime/dispatcher.js";
+import { serveStdio } from "./runtime/stdio.js";
+import { DISPATCH_REVISION as MODERN } from "./modern/dispatch.js";
+import { DISPATCH_REVISION as LEGACY } from "./legacy/dispatch.js";
+const empty = { type: "object", properties: {} };
+let dispatcher;
+dispatcher = createDispatcher([MODERN, LEGACY], {
+  serverInfo: { name: "stdio-dual", version: "1.0.0" },
+  capabilities: { tools: { listChanged: true } },
+  tools: [
+    { definition: { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } } } }, call: (args) => ({ content: [{ type: "text", text: args.text }] }) },
+    { definition: { name: "ask", inputSchema: empty }, call: (_args, context) => context.inputResponses?.name === undefined
+      ? { resultType: "input_required", inputRequests: { name: ${JSON.stringify(NAME_REQUEST)} }, requestState: "asked-once" }
+      : { content: [{ type: "text", text: "Hello " + context.inputResponses.name.content.name + " (" + context.requestState + ")" }] } },
+    { definition: { name: "announce", inputSchema: empty }, call: () => { dispatcher.publish("notifications/tools/list_changed"); return { content: [] }; } },
+  ],
+});
+const server = serveStdio(dispatcher, { shutdownGraceMs: 2000 });
+await server.closed;
+process.exit(0);
+`,
+  );
+  return dir;
+}
+
+/** Resolves with `promise`, or rejects after `ms`. */
+function within<T>(promise: Promise<T>, ms = 5000): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`not within ${ms} ms`)), ms))),
+  ]);
+}
+
+/** Waits until `test` holds, polling. */
+async function until(test: () => boolean): Promise<void> {
+  while (!test()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -1,0 +1,636 @@
+/**
+ * Legacy clients over Streamable HTTP (issue 11, item 4): the 2025-11-25 transport's sessions on
+ * the endpoint that serves modern traffic. First the transport's own rules, against a small
+ * dispatcher written here (what it answers is fixed, so each rule is seen alone); then a
+ * dual-era dispatcher from the generated draft and 2025-11-25 revisions, driven with fetch and
+ * with the official SDK v1 client.
+ */
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  createDispatcher,
+  type CoreDispatcher,
+  type DispatcherOptions,
+  type DispatchResponse,
+  type DispatchRevision,
+  type HandleContext,
+  type OutgoingMessage,
+  type SessionState,
+  type TransportDispatcher,
+} from "../runtime/dispatcher.js";
+import { createMemorySessionStore, serveHttp, type HttpOptions, type HttpServer } from "../runtime/http.js";
+import { generateInto, SPEC_DIR } from "./support/corpus.js";
+
+type Json = { [key: string]: unknown };
+
+const VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+const LEGACY = "2025-11-25";
+const MODERN = "2026-07-28";
+const CLIENT_INFO = { name: "test-client", version: "1.0.0" };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Resolves with `promise`, or rejects after `ms` (a hang fails the test quickly instead of at the suite's timeout). */
+function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([promise.finally(() => clearTimeout(timer)), new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]);
+}
+
+const initialize = (id: number | string, protocolVersion = LEGACY) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities: { elicitation: {} }, clientInfo: CLIENT_INFO },
+});
+const initialized = { jsonrpc: "2.0", method: "notifications/initialized" };
+
+/** POSTs one message with the headers a 2025-11-25 client sends. */
+function post(url: string, message: unknown, headers: { [name: string]: string } = {}): Promise<Response> {
+  return fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    body: JSON.stringify(message),
+  });
+}
+
+/** The messages of an SSE response, one at a time, as they arrive. */
+function sseMessages(response: Response): { next(): Promise<Json | undefined> } {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  return {
+    async next() {
+      for (;;) {
+        const end = buffer.indexOf("\n\n");
+        if (end >= 0) {
+          const event = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const data = event
+            .split("\n")
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5).trimStart())
+            .join("\n");
+          if (data !== "") return JSON.parse(data) as Json;
+          continue; // a keep-alive comment
+        }
+        const { value, done } = await reader.read();
+        if (done) return undefined;
+        buffer += value;
+      }
+    },
+  };
+}
+
+const servers: HttpServer[] = [];
+async function serve(dispatcher: TransportDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
+  const server = await serveHttp(dispatcher, { port: 0, shutdownGraceMs: 200, ...options });
+  servers.push(server);
+  return server;
+}
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/**
+ * A dispatcher with fixed answers, keeping sessions as the contract says: `initialize` without
+ * the modern key opens one (an `initialize` whose `protocolVersion` is "bad" fails), `elicit`
+ * sends `elicitation/create` on the request's stream and answers with what the client said,
+ * `announce` pushes a notification on the session's channel, anything else answers which era
+ * and channel it was served in. Records what the transport passed.
+ */
+function recordingDispatcher() {
+  const sessions = new Map<object, SessionState>();
+  const closed: object[] = [];
+  const pushes = new Map<object, Set<(message: OutgoingMessage) => boolean>>();
+  const waiting = new Map<string | number, (answer: unknown) => void>();
+  const contexts: HandleContext[] = [];
+  const dispatcher: TransportDispatcher = {
+    opensSession: (message: unknown) => {
+      const m = message as Json;
+      const meta = (m["params"] as Json | undefined)?.["_meta"] as Json | undefined;
+      return m["method"] === "initialize" && m["id"] !== undefined && meta?.[VERSION_KEY] === undefined;
+    },
+    sessionOf: (channel: object) => sessions.get(channel),
+    closeChannel: (channel: object) => {
+      sessions.delete(channel);
+      closed.push(channel);
+    },
+    closeSubscriptions: () => {},
+    findTool: () => undefined,
+    async handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined> {
+      contexts.push(context ?? {});
+      const m = message as Json;
+      const channel = context?.channel ?? {};
+      if (m["method"] === undefined) {
+        // A client's answer to a server→client request.
+        waiting.get(m["id"] as string)?.(m["result"] ?? m["error"]);
+        return undefined;
+      }
+      if (m["id"] === undefined) return undefined;
+      const id = m["id"] as string | number;
+      const params = (m["params"] ?? {}) as Json;
+      if (m["method"] === "initialize") {
+        if (params["protocolVersion"] === "bad") return { jsonrpc: "2.0", id, error: { code: -32602, message: "Invalid params" } };
+        sessions.set(channel, { protocolVersion: LEGACY, clientCapabilities: params["capabilities"] as Json });
+        if (context?.push !== undefined) pushes.set(channel, new Set([...(pushes.get(channel) ?? []), context.push]));
+        return { jsonrpc: "2.0", id, result: { protocolVersion: LEGACY, capabilities: { tools: {} }, serverInfo: { name: "s", version: "1" } } };
+      }
+      if (context?.push !== undefined) pushes.get(channel)?.add(context.push);
+      if (m["method"] === "elicit") {
+        const answer = new Promise((resolve) => waiting.set("e-" + String(id), resolve));
+        context?.notify?.({
+          jsonrpc: "2.0",
+          id: "e-" + String(id),
+          method: "elicitation/create",
+          params: { message: "Your name?", requestedSchema: { type: "object", properties: {} } },
+        } as OutgoingMessage);
+        // As the core does: a deadline (time limit, shutdown) answers -32603 with its reason.
+        const deadline = context?.deadline;
+        const ended = new Promise<string>((resolve) => deadline?.addEventListener("abort", () => resolve(String(deadline.reason)), { once: true }));
+        const outcome = await Promise.race([answer.then((value) => ({ value })), ended]);
+        if (typeof outcome === "string") return { jsonrpc: "2.0", id, error: { code: -32603, message: outcome } };
+        return { jsonrpc: "2.0", id, result: { answer: outcome.value as Json } };
+      }
+      if (m["method"] === "announce") {
+        const delivered = context?.push?.({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }) ?? false;
+        return { jsonrpc: "2.0", id, result: { delivered } };
+      }
+      return { jsonrpc: "2.0", id, result: { era: sessions.has(channel) ? "legacy" : "modern", protocolVersion: sessions.get(channel)?.protocolVersion ?? null } };
+    },
+  };
+  return { dispatcher, sessions, closed, pushes, contexts };
+}
+
+/** Opens a session; its id. */
+async function open(url: string): Promise<string> {
+  const response = await post(url, initialize(1));
+  expect(response.status).toBe(200);
+  await response.json();
+  const id = response.headers.get("mcp-session-id");
+  expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  return id!;
+}
+
+describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
+  it("issues Mcp-Session-Id for a successful initialize (no modern header asked for), serves the session's requests on one channel, and keeps nothing after a failed initialize", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher);
+    const response = await post(url, initialize(1));
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("application/json");
+    expect(await response.json()).toMatchObject({ id: 1, result: { protocolVersion: LEGACY } });
+    const sessionId = response.headers.get("mcp-session-id")!;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const channel = d.contexts[0]!.channel!;
+    expect(d.sessions.has(channel)).toBe(true);
+    // The same channel, and the same push function, for every message of the session.
+    const notified = await post(url, initialized, { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY });
+    expect(notified.status).toBe(202);
+    expect(await notified.text()).toBe("");
+    const listed = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY });
+    expect(listed.status).toBe(200);
+    expect(await listed.json()).toEqual({ jsonrpc: "2.0", id: 2, result: { era: "legacy", protocolVersion: LEGACY } });
+    // Without MCP-Protocol-Version (a 2025-03-26 client): served by what the session negotiated.
+    const bare = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": sessionId });
+    expect((await bare.json()) as Json).toMatchObject({ result: { era: "legacy" } });
+    expect(d.contexts.slice(1).every((c) => c.channel === channel)).toBe(true);
+    expect(d.pushes.get(channel)?.size).toBe(1);
+    expect(d.contexts.every((c) => (c.transport as Json)["sessionId"] === sessionId)).toBe(true);
+
+    // A failed initialize: answered (status 200, the error in the body), no session id, its channel closed.
+    const failed = await post(url, initialize(4, "bad"));
+    expect(failed.status).toBe(200);
+    expect(failed.headers.get("mcp-session-id")).toBeNull();
+    expect(await failed.json()).toMatchObject({ id: 4, error: { code: -32602 } });
+    expect(d.closed).toEqual([d.contexts.at(-1)!.channel]);
+  });
+
+  it("answers an unknown session 404 with a JSON-RPC error, a wrong MCP-Protocol-Version 400, and a second initialize in a session 400", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher);
+    const sessionId = await open(url);
+    const unknown = await post(url, { jsonrpc: "2.0", id: 7, method: "tools/list" }, { "mcp-session-id": "no-such-session" });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32600, message: expect.stringContaining("Session not found") } });
+    const wrong = await post(url, { jsonrpc: "2.0", id: 8, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": "2025-06-18" });
+    expect(wrong.status).toBe(400);
+    expect(await wrong.json()).toMatchObject({ id: 8, error: { code: -32600, message: expect.stringContaining("2025-11-25") } });
+    const again = await post(url, initialize(9), { "mcp-session-id": sessionId });
+    expect(again.status).toBe(400);
+    expect(await again.json()).toMatchObject({ id: 9, error: { code: -32600 } });
+    // Neither touched the session.
+    const fine = await post(url, { jsonrpc: "2.0", id: 10, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY });
+    expect(fine.status).toBe(200);
+  });
+
+  it("DELETE ends a session (closeChannel, then 404 for it); an unknown one is 404; GET and DELETE without a session are 405", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher);
+    const sessionId = await open(url);
+    const channel = d.contexts[0]!.channel!;
+    const deleted = await fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY } });
+    expect(deleted.status).toBe(200);
+    expect(d.closed).toEqual([channel]);
+    expect((await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId })).status).toBe(404);
+    expect((await fetch(url, { method: "DELETE", headers: { "mcp-session-id": sessionId } })).status).toBe(404);
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(url, { method, headers: { accept: "text/event-stream" } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, POST, DELETE");
+      expect(await response.json()).toMatchObject({ error: { code: -32600 } });
+    }
+  });
+
+  it("GET opens the session's stream, which push writes to (false while none is open); one at a time, text/event-stream only", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher);
+    const sessionId = await open(url);
+    const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
+    const announce = async (id: number) => ((await (await post(url, { jsonrpc: "2.0", id, method: "announce" }, headers)).json()) as Json)["result"];
+    expect(await announce(2)).toEqual({ delivered: false });
+    expect((await fetch(url, { headers: { ...headers, accept: "application/json" } })).status).toBe(406);
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    expect((await fetch(url, { headers: { ...headers, accept: "text/event-stream" } })).status).toBe(409);
+    const messages = sseMessages(stream);
+    expect(await announce(3)).toEqual({ delivered: true });
+    expect(await within(messages.next(), 2000, "pushed notification")).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+    // The client closes it: push has nowhere to go again, and another GET may open.
+    controller.abort();
+    await sleep(50);
+    expect(await announce(4)).toEqual({ delivered: false });
+    const reopened = await fetch(url, { headers: { ...headers, accept: "text/event-stream" } });
+    expect(reopened.status).toBe(200);
+    // DELETE ends the stream with the session.
+    await fetch(url, { method: "DELETE", headers });
+    expect(await within(sseMessages(reopened).next(), 2000, "stream end")).toBeUndefined();
+  });
+
+  it("answers a request as SSE when a server→client request comes first, and takes the client's answer POSTed back (202)", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher);
+    const sessionId = await open(url);
+    const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
+    const response = await post(url, { jsonrpc: "2.0", id: 5, method: "elicit" }, headers);
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/event-stream");
+    const messages = sseMessages(response);
+    const asked = await within(messages.next(), 2000, "elicitation request");
+    expect(asked).toMatchObject({ jsonrpc: "2.0", id: "e-5", method: "elicitation/create" });
+    const answered = await post(url, { jsonrpc: "2.0", id: "e-5", result: { action: "accept", content: { name: "Ada" } } }, headers);
+    expect(answered.status).toBe(202);
+    expect(await answered.text()).toBe("");
+    expect(await within(messages.next(), 2000, "response")).toEqual({ jsonrpc: "2.0", id: 5, result: { answer: { action: "accept", content: { name: "Ada" } } } });
+    expect(await messages.next()).toBeUndefined();
+  });
+
+  it("counts session GET streams with subscriptions/listen streams against maxSubscriptions", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { maxSubscriptions: 1 });
+    const [first, second] = [await open(url), await open(url)];
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { "mcp-session-id": first, accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const refused = await fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } });
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32603, message: "Too many open streams (subscriptions/listen and session GET streams together, at most 1); close one first" },
+    });
+    controller.abort();
+    await sleep(50);
+    expect((await fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } })).status).toBe(200);
+  });
+
+  it("holds a session's requests to requestTimeoutMs: one waiting for the client's answer is answered -32603 on its stream", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { requestTimeoutMs: 150 });
+    const sessionId = await open(url);
+    const response = await post(url, { jsonrpc: "2.0", id: 5, method: "elicit" }, { "mcp-session-id": sessionId });
+    const messages = sseMessages(response);
+    expect(await within(messages.next(), 2000, "elicitation request")).toMatchObject({ method: "elicitation/create" });
+    expect(await within(messages.next(), 2000, "answer")).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "Request timed out after 150 ms" } });
+    // The session lives on.
+    expect((await post(url, { jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(200);
+  });
+
+  it("refuses a session beyond maxSessions with 503 until one ends or expires; an idle session expires (closeChannel, then 404)", async () => {
+    const d = recordingDispatcher();
+    const store = createMemorySessionStore();
+    const { url } = await serve(d.dispatcher, { maxSessions: 2, sessionIdleMs: 300, sessionStore: store });
+    const first = await open(url);
+    await open(url);
+    expect(store.size).toBe(2);
+    const refused = await post(url, initialize(3));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    expect(await refused.json()).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Too many sessions (at most 2); try again later" } });
+    // Ending one makes room.
+    await fetch(url, { method: "DELETE", headers: { "mcp-session-id": first } });
+    const third = await open(url);
+    // A session in use does not expire; an idle one does, its channel closed without any request for it.
+    const kept = setInterval(() => void post(url, { jsonrpc: "2.0", id: "k", method: "ping" }, { "mcp-session-id": third }).then((r) => r.text()), 50);
+    try {
+      await sleep(800);
+    } finally {
+      clearInterval(kept);
+    }
+    expect(store.size).toBe(1);
+    expect(d.closed.length).toBe(2);
+    expect((await post(url, { jsonrpc: "2.0", id: 4, method: "ping" }, { "mcp-session-id": third })).status).toBe(200);
+    // The expired ones leave room for new sessions.
+    await open(url);
+    expect(store.size).toBe(2);
+  });
+
+  it("an open GET stream keeps a session from expiring", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { sessionIdleMs: 100 });
+    const sessionId = await open(url);
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { "mcp-session-id": sessionId, accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    await sleep(400);
+    expect(d.closed).toEqual([]);
+    controller.abort();
+    await sleep(400);
+    expect(d.closed.length).toBe(1);
+    expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(404);
+  });
+
+  it("keeps every modern header rule on the same endpoint, and ignores Mcp-Session-Id on a modern request", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher);
+    const sessionId = await open(url);
+    const modern = { jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { [VERSION_KEY]: MODERN } } };
+    const missing = await post(url, modern);
+    expect(missing.status).toBe(400);
+    expect(await missing.json()).toMatchObject({ error: { code: -32020 } });
+    const mismatch = await post(url, modern, { "mcp-protocol-version": MODERN, "mcp-method": "tools/call" });
+    expect(await mismatch.json()).toMatchObject({ error: { code: -32020 } });
+    const headers = { "mcp-protocol-version": MODERN, "mcp-method": "tools/list" };
+    expect(await (await post(url, modern, headers)).json()).toEqual({ jsonrpc: "2.0", id: 1, result: { era: "modern", protocolVersion: null } });
+    // A session id beside a modern request: stateless all the same (a fresh channel), headers still checked.
+    const inSession = await post(url, modern, { ...headers, "mcp-session-id": sessionId });
+    expect(await inSession.json()).toEqual({ jsonrpc: "2.0", id: 1, result: { era: "modern", protocolVersion: null } });
+    expect((await post(url, modern, { "mcp-session-id": sessionId })).status).toBe(400);
+    expect((await post(url, modern, { "mcp-session-id": "no-such-session", ...headers })).status).toBe(200);
+    // A modern initialize (it carries the key) is not a legacy one: no session, headers checked.
+    const modernInit = { ...initialize(2), params: { ...initialize(2).params, _meta: { [VERSION_KEY]: MODERN } } };
+    const refused = await post(url, modernInit);
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    // A request without the key and without a session is a modern one, as before: held to the headers (the message says how a legacy client starts a session).
+    expect(await (await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" })).json()).toEqual({
+      jsonrpc: "2.0",
+      id: 3,
+      error: { code: -32020, message: "Header mismatch: the Mcp-Method header is missing; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" },
+    });
+  });
+
+  it("on close: the GET stream ends, requests in flight are answered, every session is closed", async () => {
+    const d = recordingDispatcher();
+    const server = await serveHttp(d.dispatcher, { port: 0, shutdownGraceMs: 100 });
+    const { url } = server;
+    const sessionId = await open(url);
+    const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
+    const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream" } });
+    const waiting = await post(url, { jsonrpc: "2.0", id: 5, method: "elicit" }, headers);
+    const messages = sseMessages(waiting);
+    expect(await within(messages.next(), 2000, "elicitation request")).toMatchObject({ method: "elicitation/create" });
+    await within(server.close(), 5000, "close");
+    expect(await within(sseMessages(stream).next(), 2000, "GET stream end")).toBeUndefined();
+    expect(await within(messages.next(), 2000, "answer")).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "Server shutting down" } });
+    expect(d.closed).toEqual([d.contexts[0]!.channel]);
+  });
+});
+
+// ---------------------------------------------------------------- a dual-era dispatcher ----
+
+/** What a revision table is built from: one generated output's methods, validators and meta modules. */
+interface RevisionModules {
+  readonly methodInfo: DispatchRevision["methodInfo"];
+  readonly parseResult: DispatchRevision["parseResult"];
+  readonly validatorsByType: DispatchRevision["validatorsByType"];
+  readonly checkRequestMeta?: DispatchRevision["checkRequestMeta"];
+}
+
+async function revisionModules(version: string): Promise<RevisionModules> {
+  const dir = await generateInto(`http-legacy/${version}`, { schema: { specDir: SPEC_DIR, version }, docs: "none" });
+  const methods = (await import(join(dir, "methods.ts"))) as RevisionModules;
+  const validators = (await import(join(dir, "validators.ts"))) as RevisionModules;
+  const meta = (await import(join(dir, "meta.ts"))) as RevisionModules;
+  return { methodInfo: methods.methodInfo, parseResult: methods.parseResult, validatorsByType: validators.validatorsByType, checkRequestMeta: meta.checkRequestMeta };
+}
+
+const META_KEYS = {
+  protocolVersion: VERSION_KEY,
+  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
+  clientInfo: "io.modelcontextprotocol/clientInfo",
+  logLevel: "io.modelcontextprotocol/logLevel",
+};
+
+/**
+ * The draft (modern, the handler revision) and 2025-11-25 (legacy) tables, as the generated
+ * `dispatch.ts` of each output writes them, served by one dispatcher (what a multi-revision
+ * output's `createServerDispatcher` does).
+ */
+let dualEra: (options: DispatcherOptions) => CoreDispatcher;
+/** The draft revision alone: a modern-only server (`--eras modern`). */
+let modernOnly: (options: DispatcherOptions) => CoreDispatcher;
+
+beforeAll(async () => {
+  const modern = await revisionModules("draft");
+  const legacy = await revisionModules(LEGACY);
+  const MODERN_REVISION: DispatchRevision = {
+    protocolVersion: MODERN,
+    era: "modern",
+    methodInfo: modern.methodInfo,
+    validatorsByType: modern.validatorsByType,
+    parseResult: modern.parseResult,
+    ...(modern.checkRequestMeta !== undefined ? { checkRequestMeta: modern.checkRequestMeta } : {}),
+    metaKeys: { ...META_KEYS, serverInfo: "io.modelcontextprotocol/serverInfo", subscriptionId: "io.modelcontextprotocol/subscriptionId" },
+    cancelledMethod: "notifications/cancelled",
+    builtins: { discover: "server/discover", listen: "subscriptions/listen" },
+    tools: true,
+    absentResultType: "complete",
+    inputRequiredResultType: "input_required",
+    cacheable: ["server/discover", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "tools/list"],
+    legacyHandshake: "initialize",
+    listen: {
+      acknowledgement: "notifications/subscriptions/acknowledged",
+      filters: [{ field: "toolsListChanged", method: "notifications/tools/list_changed", list: false, capability: ["tools", "listChanged"] }],
+    },
+  };
+  const LEGACY_REVISION: DispatchRevision = {
+    protocolVersion: LEGACY,
+    era: "legacy",
+    methodInfo: legacy.methodInfo,
+    validatorsByType: legacy.validatorsByType,
+    parseResult: legacy.parseResult,
+    metaKeys: META_KEYS,
+    cancelledMethod: "notifications/cancelled",
+    builtins: { initialize: "initialize", ping: "ping", setLevel: "logging/setLevel", subscribe: "resources/subscribe", unsubscribe: "resources/unsubscribe" },
+    initializedNotification: "notifications/initialized",
+    tools: true,
+    cacheable: [],
+  };
+  dualEra = (options) => createDispatcher([MODERN_REVISION, LEGACY_REVISION], options);
+  modernOnly = (options) => createDispatcher(MODERN_REVISION, options);
+});
+
+const text = (t: string) => ({ content: [{ type: "text", text: t }] });
+
+/** A server with an `echo` tool and a `greet` tool that asks for the user's name (an `InputRequiredResult`, written once for both eras). */
+function greeter(make: (options: DispatcherOptions) => CoreDispatcher = dualEra): CoreDispatcher {
+  return make({
+    serverInfo: { name: "dual-era", version: "1.0.0" },
+    capabilities: { tools: { listChanged: true } },
+    tools: [
+      {
+        definition: { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+        call: (args) => text(String(args["text"])),
+      },
+      {
+        definition: { name: "greet", inputSchema: { type: "object", properties: {} } },
+        call: (_args, context: { readonly inputResponses?: { readonly [key: string]: { readonly content?: { readonly name?: string } } } }) => {
+          const name = context.inputResponses?.["name"]?.content?.name;
+          if (name !== undefined) return text("Hello, " + name);
+          return {
+            resultType: "input_required",
+            inputRequests: {
+              name: {
+                method: "elicitation/create",
+                params: { mode: "form", message: "Your name?", requestedSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } },
+              },
+            },
+          };
+        },
+      },
+    ] as NonNullable<DispatcherOptions["tools"]>,
+  });
+}
+
+describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoint", () => {
+  it("serves a 2025-11-25 client over fetch: session, list, the GET stream, an elicitation round trip, DELETE; a modern request beside it", async () => {
+    const dispatcher = greeter();
+    const { url } = await serve(dispatcher);
+    const opened = await post(url, initialize(1));
+    expect(opened.status).toBe(200);
+    const sessionId = opened.headers.get("mcp-session-id")!;
+    expect(sessionId).toMatch(/^[0-9a-f-]{36}$/);
+    const init = (await opened.json()) as Json;
+    expect(init).toMatchObject({ id: 1, result: { protocolVersion: LEGACY, serverInfo: { name: "dual-era" } } });
+    expect(init["result"]).not.toHaveProperty("resultType");
+    const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
+    expect((await post(url, initialized, headers)).status).toBe(202);
+
+    // A request needs the session; with it, the legacy revision answers (no modern members).
+    expect((await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(400);
+    const listed = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
+    expect(listed.status).toBe(200);
+    const tools = (await listed.json()) as { result: Json };
+    expect((tools.result["tools"] as Json[]).map((t) => t["name"])).toEqual(["echo", "greet"]);
+    expect(tools.result).not.toHaveProperty("resultType");
+    expect(tools.result).not.toHaveProperty("ttlMs");
+    // JSON-RPC errors come with status 200: a 404 would tell the client its session is gone.
+    const unknownMethod = await post(url, { jsonrpc: "2.0", id: 3, method: "no/such/method" }, headers);
+    expect([unknownMethod.status, ((await unknownMethod.json()) as { error: { code: number } }).error.code]).toEqual([200, -32601]);
+    const unknownTool = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "nope", arguments: {} } }, headers);
+    expect([unknownTool.status, ((await unknownTool.json()) as { error: { code: number } }).error.code]).toEqual([200, -32602]);
+    expect((await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...headers, "mcp-protocol-version": MODERN })).status).toBe(400);
+    expect((await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { ...headers, "mcp-session-id": "0" })).status).toBe(404);
+
+    // The GET stream carries what the server publishes.
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    const pushed = sseMessages(stream);
+    await sleep(20);
+    expect(dispatcher.publish("notifications/tools/list_changed")).toBeGreaterThanOrEqual(1);
+    expect(await within(pushed.next(), 2000, "published notification")).toMatchObject({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
+
+    // The tool asks for input: an elicitation/create request on the POST's SSE stream, the client's answer POSTed back.
+    const call = await post(url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "greet", arguments: {} } }, headers);
+    expect(call.status).toBe(200);
+    expect(call.headers.get("content-type")).toBe("text/event-stream");
+    const messages = sseMessages(call);
+    const asked = (await within(messages.next(), 5000, "elicitation request"))!;
+    expect(asked).toMatchObject({ jsonrpc: "2.0", method: "elicitation/create", params: { message: "Your name?" } });
+    const answered = await post(url, { jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: { name: "Ada" } } }, headers);
+    expect(answered.status).toBe(202);
+    expect(await within(messages.next(), 5000, "tool result")).toEqual({ jsonrpc: "2.0", id: 4, result: text("Hello, Ada") });
+
+    // A modern request on the same endpoint, with its headers, at the same time: stateless, with its own result members.
+    const modern = await post(
+      url,
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { _meta: { [VERSION_KEY]: MODERN, [META_KEYS.clientCapabilities]: {} }, name: "echo", arguments: { text: "hi" } } },
+      { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "echo" },
+    );
+    expect(modern.status).toBe(200);
+    expect(await modern.json()).toMatchObject({ id: 5, result: { ...text("hi"), resultType: "complete" } });
+
+    // DELETE ends the session and its stream.
+    expect((await fetch(url, { method: "DELETE", headers })).status).toBe(200);
+    expect(await within(pushed.next(), 2000, "stream end")).toBeUndefined();
+    expect((await post(url, { jsonrpc: "2.0", id: 6, method: "tools/list" }, headers)).status).toBe(404);
+  });
+
+  it("serves the official SDK v1 client (Client + StreamableHTTPClientTransport): connect, listTools, callTool, a tool that elicits", async () => {
+    const dispatcher = greeter();
+    const { url } = await serve(dispatcher);
+    const client = new Client({ name: "sdk-v1", version: "1.0.0" }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      expect(request.params.message).toBe("Your name?");
+      return { action: "accept", content: { name: "Grace" } };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await within(client.connect(transport), 5000, "connect");
+    try {
+      expect(transport.sessionId).toMatch(/^[0-9a-f-]{36}$/);
+      expect(client.getServerVersion()).toMatchObject({ name: "dual-era" });
+      const { tools } = await within(client.listTools(), 5000, "listTools");
+      expect(tools.map((t) => t.name)).toEqual(["echo", "greet"]);
+      expect(await within(client.callTool({ name: "echo", arguments: { text: "hello" } }), 5000, "callTool")).toEqual(text("hello"));
+      expect(await within(client.callTool({ name: "greet", arguments: {} }), 5000, "callTool with elicitation")).toEqual(text("Hello, Grace"));
+      // The client opened the session's GET stream after notifications/initialized: a published list change reaches it.
+      const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+      await within(
+        (async () => {
+          while (dispatcher.publish("notifications/tools/list_changed") === 0) await sleep(20);
+        })(),
+        5000,
+        "GET stream open",
+      );
+      await within(changed, 5000, "tools/list_changed");
+      await within(transport.terminateSession(), 5000, "terminateSession");
+      expect(transport.sessionId).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("Streamable HTTP, a modern-only dispatcher", () => {
+  it("has no sessions: initialize gets -32022 naming the versions (no session id), GET and DELETE are 405, Mcp-Session-Id is ignored", async () => {
+    const { url } = await serve(greeter(modernOnly));
+    const refused = await post(url, initialize(1));
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get("mcp-session-id")).toBeNull();
+    expect(await refused.json()).toMatchObject({ id: 1, error: { code: -32022, data: { supported: [MODERN] } } });
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(url, { method, headers: { "mcp-session-id": "abc", accept: "text/event-stream" } });
+      expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
+    }
+    const modern = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [VERSION_KEY]: MODERN, [META_KEYS.clientCapabilities]: {} } } };
+    const listed = await post(url, modern, { "mcp-session-id": "abc", "mcp-protocol-version": MODERN, "mcp-method": "tools/list" });
+    expect(listed.status).toBe(200);
+    // Without the modern key, a session id does not make a request legacy here: it is held to the modern headers.
+    const bare = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" }, { "mcp-session-id": "abc" });
+    expect([bare.status, ((await bare.json()) as { error: { code: number } }).error.code]).toEqual([400, -32020]);
+  });
+});
