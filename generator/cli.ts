@@ -224,13 +224,14 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
   if (flags.schema) return flags.schema.map((path) => ({ path }));
   const versions = flags.specVersion?.split(",").map((v) => v.trim());
+  const isName = (v: string) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v);
   if (versions !== undefined) {
-    const bad = versions.find((v) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v));
-    if (bad !== undefined) throw usage(`--spec-version ${flags.specVersion}: ${JSON.stringify(bad)} is not a version name`);
     const twice = versions.find((v, i) => versions.indexOf(v) !== i);
     if (twice !== undefined) throw usage(`--spec-version ${flags.specVersion} names ${twice} twice`);
   }
   if (versions && !flags.spec) {
+    const bad = versions.find((v) => !isName(v));
+    if (bad !== undefined) throw usage(`--spec-version ${bad} is not a version name`);
     const inputs: SchemaInput[] = [];
     for (const version of versions) {
       const specDir = await lockedSpecDir(version, {
@@ -243,7 +244,7 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
     return inputs;
   }
   if (flags.spec && versions) {
-    const missing = versions.find((v) => !existsSync(join(flags.spec!, "schema", v)));
+    const missing = versions.find((v) => !isName(v) || !existsSync(join(flags.spec!, "schema", v)));
     if (missing !== undefined) throw usage(`--spec-version ${missing} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
     return versions.map((version) => ({ specDir: flags.spec!, version }));
   }

@@ -54,7 +54,11 @@ const REVISION: DispatchRevision = {
   builtins: {
     initialize: "initialize",
     ping: "ping",
+    setLevel: "logging/setLevel",
+    subscribe: "resources/subscribe",
+    unsubscribe: "resources/unsubscribe",
   },
+  initializedNotification: "notifications/initialized",
   tools: true,
   cacheable: [],
 };

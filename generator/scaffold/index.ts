@@ -117,6 +117,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     dualEra: revisions.length > 1,
     versions: revisions.map((r) => r.protocol.protocolVersion).join(", ") || version,
     legacyVersions: revisions.slice(1).map((r) => r.protocol.protocolVersion).join(", "),
+    legacyVersion: revisions[1]?.protocol.protocolVersion ?? "",
+    legacyBuiltins: [...new Set(revisions.slice(1).flatMap((r) => Object.values(builtinRequests(r.protocol)).map((m) => m.method)))].join(", "),
     // Where the handler revision's modules are (src/generated/types.ts also re-exports them in a dual-era project).
     modules: revisions.length > 1 ? `src/generated/${revisions[0]!.folder}/` : "src/generated/",
   };

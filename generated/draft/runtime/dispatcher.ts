@@ -187,7 +187,17 @@ export interface DispatchRevision {
   };
   readonly cancelledMethod: string;
   /** Methods answered by the core unless a handler takes them, by role. */
-  readonly builtins: { readonly discover?: string; readonly initialize?: string; readonly ping?: string; readonly listen?: string };
+  readonly builtins: {
+    readonly discover?: string;
+    readonly initialize?: string;
+    readonly ping?: string;
+    readonly listen?: string;
+    readonly setLevel?: string;
+    readonly subscribe?: string;
+    readonly unsubscribe?: string;
+  };
+  /** The notification that completes a legacy handshake (`notifications/initialized`). */
+  readonly initializedNotification?: string;
   /** Whether `tools/list` and `tools/call` are answered from `options.tools`. */
   readonly tools: boolean;
   /** The `resultType` a result without one gets, when results require it. */
@@ -205,6 +215,12 @@ export interface DispatchRevision {
    * may be all it can show its user); one with it is a modern request for a removed method (`-32601`).
    */
   readonly legacyHandshake?: string;
+  /**
+   * Legacy revisions in a multi-revision output: per method, the top-level result members the
+   * handler revision's result has and this revision's result type lacks (e.g. resultType, ttlMs,
+   * cacheScope); the core deletes them before checking the result with this revision.
+   */
+  readonly resultDrop?: { readonly [method: string]: readonly string[] };
 }
 
 /** A tool served by the dispatcher (the generated `ToolEntry`, as far as the core reads it). */
@@ -857,6 +873,8 @@ export interface RequestContextCore {
  * table, typed by the generated options and dispatcher types (`O` narrows
  * {@link DispatcherOptions}; `D` is the typed view of {@link CoreDispatcher}).
  */
-export function dispatcherFor<O extends DispatcherOptions, D>(revision: DispatchRevision): (options: O) => D {
+export function dispatcherFor<O extends DispatcherOptions, D>(revisions: DispatchRevision | readonly DispatchRevision[]): (options: O) => D {
+  // Until the multi-revision core lands (issue 11, RT-core): the handler revision alone.
+  const revision = Array.isArray(revisions) ? (revisions as readonly DispatchRevision[])[0]! : (revisions as DispatchRevision);
   return (options: O) => createDispatcher(revision, options) as unknown as D;
 }
