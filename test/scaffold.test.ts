@@ -225,6 +225,11 @@ describe("scaffold command", () => {
     // The same bytes as generate writes from the one schema.
     const same = await cli("generate", ...SPEC, "draft", "--out", join(dir, "src", "generated"), "--transports", "node", "--docs", "tags", "--check");
     expect(same.code).toBe(0);
+    // A modern-only server answers a legacy client's initialize with -32022 naming the versions it serves (issue 11, item 5).
+    buildWithRepoModules(dir);
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    const served = spawnSync(process.execPath, [join(dir, "dist", "src", "main.js")], { input: `${JSON.stringify(initialize)}\n`, encoding: "utf8", timeout: 20_000 });
+    expect(JSON.parse(served.stdout.trim())).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"] } } });
   });
 
   it("takes both schemas given explicitly (--spec-version draft,2025-11-25, or two --schema), and refuses --eras modern with two", async () => {
