@@ -154,7 +154,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
     if (targets.includes("index")) {
       const index = renderTemplate("index.ts.hbs", {
         header,
-        modules: [...(top.length > 0 ? ["dispatch"] : []), `${handler.folder}/index`],
+        modules: [...(targets.includes("dispatch") ? ["dispatch"] : []), `${handler.folder}/index`],
         namespaces: others.map((r) => ({ name: r.namespace, module: `${r.folder}/index` })),
       });
       top.push({ path: TARGETS.index.file, contents: await formatModule(index) });

@@ -268,6 +268,29 @@ describe("fixture schemas", () => {
     expect(strictestDiagnostics(roots, { ...NODE_NEXT, types: [] })).toEqual([]);
   });
 
+  it("generates the same bytes twice, and compiles with only some targets (meta and index)", async () => {
+    const [first, second] = [await generate({ schema: [MODERN_FIXTURE, legacyFixture("2020-01-01")] }), await generate({ schema: [MODERN_FIXTURE, legacyFixture("2020-01-01")] })];
+    expect(second.files).toEqual(first.files);
+    const some = await generate({ schema: [MODERN_FIXTURE, legacyFixture("2020-01-01")], targets: ["meta", "index"], docs: "none" });
+    expect(some.files.map((f) => f.path).filter((p) => !p.startsWith("runtime/"))).toEqual([
+      "types.ts",
+      "validators.ts",
+      "meta.ts",
+      "index.ts",
+      "2030-01-01/types.ts",
+      "2030-01-01/validators.ts",
+      "2030-01-01/meta.ts",
+      "2030-01-01/index.ts",
+      "2020-01-01/types.ts",
+      "2020-01-01/validators.ts",
+      "2020-01-01/meta.ts",
+      "2020-01-01/index.ts",
+    ]);
+    const dir = writeGenerated("multi-revision/some-targets", some.files);
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    expect(strictestDiagnostics(listFiles(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f)), { ...NODE_NEXT, types: [] })).toEqual([]);
+  });
+
   it("refuses two legacy schemas of one version, none modern, and a version that cannot name a folder (MCG320)", async () => {
     expect(await refusal({ schema: [MODERN_FIXTURE, legacyFixture("2020-01-01", "a.ts"), legacyFixture("2020-01-01", "b.ts")] })).toEqual([
       "MCG320 a.ts (protocol version 2020-01-01) and b.ts (protocol version 2020-01-01) are both legacy-era revisions 2020-01-01: one output serves each protocol version once; give one of them",
