@@ -23,17 +23,8 @@ import { importRuntimeFromParent } from "./emit/imports.js";
 import { revisionNames } from "./emit/names.js";
 import { renderTemplate } from "./emit/templates.js";
 import { RUNTIME_FOLDER } from "./emit/runtime.js";
-import {
-  analyzeSchema,
-  emitModules,
-  headerOf,
-  headerSource,
-  withRuntime,
-  withWarnings,
-  type AnalyzedSchema,
-  type GeneratedFile,
-  type GenerateResult,
-} from "./index.js";
+import type { GeneratedFile, GenerateResult } from "./index.js";
+import { analyzeSchema, emitModules, headerOf, headerSource, withRuntime, withWarnings, type AnalyzedSchema } from "./pipeline.js";
 
 const CODE = "MCG320";
 
