@@ -418,8 +418,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const maxSessions = options.maxSessions ?? 1000;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions.
-  // (A dispatcher generated before sessions existed has no opensSession, and serves none.)
-  const legacy = dispatcher.opensSession?.(LEGACY_PROBE) === true;
+  const legacy = dispatcher.opensSession(LEGACY_PROBE);
   // Long-lived streams share one budget, so that together they never take every connection.
   const tooManyStreams = legacy
     ? `Too many open streams (${LISTEN} and session GET streams together, at most ${maxSubscriptions}); close one first`
@@ -479,7 +478,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     store.delete(id);
     live.delete(id);
     session?.stream?.end();
-    dispatcher.closeChannel?.(channel);
+    dispatcher.closeChannel(channel);
   };
   const expired = (record: LegacySessionRecord, session: LiveSession | undefined, now: number): boolean =>
     (session === undefined || (session.busy === 0 && session.stream === undefined)) && now - record.lastActive >= sessionIdleMs;
@@ -536,7 +535,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const versionProblem = (req: IncomingMessage, record: LegacySessionRecord): string | undefined => {
     const given = header(req, "mcp-protocol-version");
     if (given === undefined) return undefined;
-    const negotiated = dispatcher.sessionOf?.(record.channel)?.protocolVersion ?? record.protocolVersion;
+    const negotiated = dispatcher.sessionOf(record.channel)?.protocolVersion ?? record.protocolVersion;
     if (given.trim() === negotiated) return undefined;
     return `Bad request: the MCP-Protocol-Version header ${JSON.stringify(given)} is not the version this session negotiated (${negotiated})`;
   };
@@ -617,11 +616,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const settle = (response: DispatchResponse | undefined): boolean => {
       opening--;
       if (response === undefined || !("result" in response) || closing) {
-        dispatcher.closeChannel?.(channel);
+        dispatcher.closeChannel(channel);
         return false;
       }
       const answered: unknown = own(response.result, "protocolVersion");
-      const negotiated = dispatcher.sessionOf?.(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
+      const negotiated = dispatcher.sessionOf(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
       store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: Date.now() });
       live.set(sessionId, session);
       startSweeper();
@@ -646,7 +645,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     } finally {
       if (!settled) {
         opening--;
-        dispatcher.closeChannel?.(channel);
+        dispatcher.closeChannel(channel);
       }
     }
   };
@@ -663,7 +662,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const id = request === undefined ? undefined : own(request, "id");
     const found = findSession(sessionId);
     if (found === undefined) return sessionNotFound(res, id);
-    if (dispatcher.opensSession?.(message) === true) {
+    if (dispatcher.opensSession(message)) {
       return sendJson(res, 400, errorBody(id, -32600, "Invalid request: this session is initialized already; to start another, send initialize without Mcp-Session-Id"));
     }
     const problem = versionProblem(req, found.record);
@@ -764,7 +763,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
-    if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
+    if (sessionId === undefined && legacy && dispatcher.opensSession(message)) return openSession(req, res, exchange, message, request);
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);

@@ -411,76 +411,24 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
 
 // ---------------------------------------------------------------- a dual-era dispatcher ----
 
-/** What a revision table is built from: one generated output's methods, validators and meta modules. */
-interface RevisionModules {
-  readonly methodInfo: DispatchRevision["methodInfo"];
-  readonly parseResult: DispatchRevision["parseResult"];
-  readonly validatorsByType: DispatchRevision["validatorsByType"];
-  readonly checkRequestMeta?: DispatchRevision["checkRequestMeta"];
-}
+const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 
-async function revisionModules(version: string): Promise<RevisionModules> {
+/** The revision table (`DISPATCH_REVISION`) of one generated output. */
+async function revisionOf(version: string): Promise<DispatchRevision> {
   const dir = await generateInto(`http-legacy/${version}`, { schema: { specDir: SPEC_DIR, version }, docs: "none" });
-  const methods = (await import(join(dir, "methods.ts"))) as RevisionModules;
-  const validators = (await import(join(dir, "validators.ts"))) as RevisionModules;
-  const meta = (await import(join(dir, "meta.ts"))) as RevisionModules;
-  return { methodInfo: methods.methodInfo, parseResult: methods.parseResult, validatorsByType: validators.validatorsByType, checkRequestMeta: meta.checkRequestMeta };
+  return ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
 }
 
-const META_KEYS = {
-  protocolVersion: VERSION_KEY,
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-};
-
-/**
- * The draft (modern, the handler revision) and 2025-11-25 (legacy) tables, as the generated
- * `dispatch.ts` of each output writes them, served by one dispatcher (what a multi-revision
- * output's `createServerDispatcher` does).
- */
+/** The draft (modern, the handler revision) and 2025-11-25 (legacy) tables served by one dispatcher, as a multi-revision output's `createServerDispatcher` does. */
 let dualEra: (options: DispatcherOptions) => CoreDispatcher;
 /** The draft revision alone: a modern-only server (`--eras modern`). */
 let modernOnly: (options: DispatcherOptions) => CoreDispatcher;
 
 beforeAll(async () => {
-  const modern = await revisionModules("draft");
-  const legacy = await revisionModules(LEGACY);
-  const MODERN_REVISION: DispatchRevision = {
-    protocolVersion: MODERN,
-    era: "modern",
-    methodInfo: modern.methodInfo,
-    validatorsByType: modern.validatorsByType,
-    parseResult: modern.parseResult,
-    ...(modern.checkRequestMeta !== undefined ? { checkRequestMeta: modern.checkRequestMeta } : {}),
-    metaKeys: { ...META_KEYS, serverInfo: "io.modelcontextprotocol/serverInfo", subscriptionId: "io.modelcontextprotocol/subscriptionId" },
-    cancelledMethod: "notifications/cancelled",
-    builtins: { discover: "server/discover", listen: "subscriptions/listen" },
-    tools: true,
-    absentResultType: "complete",
-    inputRequiredResultType: "input_required",
-    cacheable: ["server/discover", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "tools/list"],
-    legacyHandshake: "initialize",
-    listen: {
-      acknowledgement: "notifications/subscriptions/acknowledged",
-      filters: [{ field: "toolsListChanged", method: "notifications/tools/list_changed", list: false, capability: ["tools", "listChanged"] }],
-    },
-  };
-  const LEGACY_REVISION: DispatchRevision = {
-    protocolVersion: LEGACY,
-    era: "legacy",
-    methodInfo: legacy.methodInfo,
-    validatorsByType: legacy.validatorsByType,
-    parseResult: legacy.parseResult,
-    metaKeys: META_KEYS,
-    cancelledMethod: "notifications/cancelled",
-    builtins: { initialize: "initialize", ping: "ping", setLevel: "logging/setLevel", subscribe: "resources/subscribe", unsubscribe: "resources/unsubscribe" },
-    initializedNotification: "notifications/initialized",
-    tools: true,
-    cacheable: [],
-  };
-  dualEra = (options) => createDispatcher([MODERN_REVISION, LEGACY_REVISION], options);
-  modernOnly = (options) => createDispatcher(MODERN_REVISION, options);
+  const modern = await revisionOf("draft");
+  const legacy = await revisionOf(LEGACY);
+  dualEra = (options) => createDispatcher([modern, legacy], options);
+  modernOnly = (options) => createDispatcher(modern, options);
 });
 
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
@@ -568,7 +516,7 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     // A modern request on the same endpoint, with its headers, at the same time: stateless, with its own result members.
     const modern = await post(
       url,
-      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { _meta: { [VERSION_KEY]: MODERN, [META_KEYS.clientCapabilities]: {} }, name: "echo", arguments: { text: "hi" } } },
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { _meta: { [VERSION_KEY]: MODERN, [CLIENT_CAPABILITIES_KEY]: {} }, name: "echo", arguments: { text: "hi" } } },
       { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "echo" },
     );
     expect(modern.status).toBe(200);
@@ -626,7 +574,7 @@ describe("Streamable HTTP, a modern-only dispatcher", () => {
       const response = await fetch(url, { method, headers: { "mcp-session-id": "abc", accept: "text/event-stream" } });
       expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
     }
-    const modern = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [VERSION_KEY]: MODERN, [META_KEYS.clientCapabilities]: {} } } };
+    const modern = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [VERSION_KEY]: MODERN, [CLIENT_CAPABILITIES_KEY]: {} } } };
     const listed = await post(url, modern, { "mcp-session-id": "abc", "mcp-protocol-version": MODERN, "mcp-method": "tools/list" });
     expect(listed.status).toBe(200);
     // Without the modern key, a session id does not make a request legacy here: it is held to the modern headers.
