@@ -3,9 +3,6 @@
  * (draft basic/versioning, "Backward Compatibility"), one JSON-RPC message per request.
  *
  * Modern clients (2026-07-28, basic/transports/streamable-http): stateless POSTs.
- * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
- *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
- * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
  * - Request metadata headers (§ Request Metadata, § Server Validation): `MCP-Protocol-Version`
  *   must be present and equal the body's `io.modelcontextprotocol/protocolVersion`; `Mcp-Method`
  *   must equal `method`; `Mcp-Name` must equal `params.name` (tools/call, prompts/get) or
@@ -22,7 +19,8 @@
  * the dispatcher serves a legacy revision (`opensSession`); otherwise GET and DELETE → 405 and
  * `Mcp-Session-Id` is ignored, as for a modern-only server.
  * - An `initialize` POST without the modern `_meta` version opens a session: its answer carries a
- *   new `Mcp-Session-Id` (a random UUID) when it is a result; nothing is kept after an error.
+ *   new `Mcp-Session-Id` (a random UUID, or `createSessionId`'s) when it is a result; nothing is
+ *   kept after an error.
  * - A POST with `Mcp-Session-Id`: an unknown or expired session → 404; an `MCP-Protocol-Version`
  *   header other than the negotiated version → 400; a request is answered as JSON, or as an SSE
  *   stream when notifications or server→client requests (elicitation, sampling, roots) come
@@ -41,6 +39,9 @@
  *   here, so its answer could never be delivered.
  *
  * Both eras:
+ * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
+ *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
+ * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
  * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
  * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
  *   keep-alive time, open connections, listen backlog, open `subscriptions/listen` streams (one
@@ -99,6 +100,13 @@ export interface HttpOptions {
   readonly maxSessions?: number;
   /** A legacy session with no request in flight and no GET stream open for this long expires: it is closed, and its id answered 404. Default: 1800000 (30 minutes). */
   readonly sessionIdleMs?: number;
+  /**
+   * Makes a new session's `Mcp-Session-Id`: unguessable, unique, visible ASCII only (0x21–0x7E), at
+   * most 256 characters (another answer fails that `initialize` with `-32603`, status 500). For
+   * example, an instance name and a UUID, so that a proxy can route a session to the instance that
+   * opened it. Default: `crypto.randomUUID()`.
+   */
+  readonly createSessionId?: () => string;
 }
 
 /** A legacy session as a {@link SessionStore} keeps it. */
@@ -417,6 +425,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const store = options.sessionStore ?? createMemorySessionStore();
   const maxSessions = options.maxSessions ?? 1000;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const createSessionId = options.createSessionId ?? randomUUID;
   // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions.
   const legacy = dispatcher.opensSession(LEGACY_PROBE);
   // Long-lived streams share one budget, so that together they never take every connection.
@@ -610,7 +619,15 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const id = request === undefined ? undefined : own(request, "id");
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
     if (sessionsFull()) return sendJson(res, 503, errorBody(id, -32603, `Too many sessions (at most ${maxSessions}); try again later`));
-    const sessionId = randomUUID();
+    let sessionId: string;
+    try {
+      sessionId = createSessionId();
+    } catch {
+      sessionId = "";
+    }
+    if (!/^[\x21-\x7e]{1,256}$/.test(sessionId) || store.get(sessionId) !== undefined || live.has(sessionId)) {
+      return sendJson(res, 500, errorBody(id, -32603, "Internal error: createSessionId did not give a new session id of visible ASCII characters"));
+    }
     const channel = {};
     const session = newSession(channel);
     const settle = (response: DispatchResponse | undefined): boolean => {

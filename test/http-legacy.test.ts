@@ -306,6 +306,24 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect((await fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } })).status).toBe(200);
   });
 
+  it("makes session ids with createSessionId (an instance prefix, for routing); one that is not visible ASCII, or already in use, fails the initialize with 500", async () => {
+    const d = recordingDispatcher();
+    let next = "node-a.1";
+    const { url } = await serve(d.dispatcher, { createSessionId: () => next });
+    const response = await post(url, initialize(1));
+    expect(response.headers.get("mcp-session-id")).toBe("node-a.1");
+    await response.text();
+    expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": "node-a.1" })).status).toBe(200);
+    for (const bad of ["node-a.1", "with space", ""]) {
+      next = bad;
+      const refused = await post(url, initialize(3));
+      expect([refused.status, refused.headers.get("mcp-session-id")]).toEqual([500, null]);
+      expect(await refused.json()).toMatchObject({ id: 3, error: { code: -32603 } });
+    }
+    // The session already open is untouched.
+    expect((await post(url, { jsonrpc: "2.0", id: 4, method: "ping" }, { "mcp-session-id": "node-a.1" })).status).toBe(200);
+  });
+
   it("holds a session's requests to requestTimeoutMs: one waiting for the client's answer is answered -32603 on its stream", async () => {
     const d = recordingDispatcher();
     const { url } = await serve(d.dispatcher, { requestTimeoutMs: 150 });
