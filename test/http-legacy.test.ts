@@ -39,6 +39,22 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise.finally(() => clearTimeout(timer)), new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]);
 }
 
+/** Waits until `check` holds (asked every 20 ms), or fails after `ms`: for what the server notices in its own time (a closed connection, an expiry). */
+async function eventually(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+/** The status of a response, its body discarded. */
+const statusOf = async (response: Promise<Response>): Promise<number> => {
+  const r = await response;
+  await r.body?.cancel();
+  return r.status;
+};
+
 const initialize = (id: number | string, protocolVersion = LEGACY) => ({
   jsonrpc: "2.0",
   id,
@@ -261,8 +277,8 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await within(messages.next(), 2000, "pushed notification")).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     // The client closes it: push has nowhere to go again, and another GET may open.
     controller.abort();
-    await sleep(50);
-    expect(await announce(4)).toEqual({ delivered: false });
+    let id = 4;
+    await eventually(async () => ((await announce(id++)) as Json)["delivered"] === false, 3000, "push with the stream closed");
     const reopened = await fetch(url, { headers: { ...headers, accept: "text/event-stream" } });
     expect(reopened.status).toBe(200);
     // DELETE ends the stream with the session.
@@ -302,8 +318,7 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
       error: { code: -32603, message: "Too many open streams (subscriptions/listen and session GET streams together, at most 1); close one first" },
     });
     controller.abort();
-    await sleep(50);
-    expect((await fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } })).status).toBe(200);
+    await eventually(async () => (await statusOf(fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } }))) === 200, 3000, "a GET stream after one closed");
   });
 
   it("makes session ids with createSessionId (an instance prefix, for routing); one that is not visible ASCII, or already in use, fails the initialize with 500", async () => {
@@ -353,7 +368,8 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     // A session in use does not expire; an idle one does, its channel closed without any request for it.
     const kept = setInterval(() => void post(url, { jsonrpc: "2.0", id: "k", method: "ping" }, { "mcp-session-id": third }).then((r) => r.text()), 50);
     try {
-      await sleep(800);
+      await eventually(() => d.closed.length === 2, 5000, "expiry");
+      await sleep(400);
     } finally {
       clearInterval(kept);
     }
@@ -375,8 +391,7 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     await sleep(400);
     expect(d.closed).toEqual([]);
     controller.abort();
-    await sleep(400);
-    expect(d.closed.length).toBe(1);
+    await eventually(() => d.closed.length === 1, 5000, "expiry after the stream closed");
     expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(404);
   });
 
@@ -516,7 +531,6 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
     expect(stream.status).toBe(200);
     const pushed = sseMessages(stream);
-    await sleep(20);
     expect(dispatcher.publish("notifications/tools/list_changed")).toBeGreaterThanOrEqual(1);
     expect(await within(pushed.next(), 2000, "published notification")).toMatchObject({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
 
