@@ -3,9 +3,6 @@
  * (draft basic/versioning, "Backward Compatibility"), one JSON-RPC message per request.
  *
  * Modern clients (2026-07-28, basic/transports/streamable-http): stateless POSTs.
- * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
- *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
- * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
  * - Request metadata headers (§ Request Metadata, § Server Validation): `MCP-Protocol-Version`
  *   must be present and equal the body's `io.modelcontextprotocol/protocolVersion`; `Mcp-Method`
  *   must equal `method`; `Mcp-Name` must equal `params.name` (tools/call, prompts/get) or
@@ -22,7 +19,8 @@
  * the dispatcher serves a legacy revision (`opensSession`); otherwise GET and DELETE → 405 and
  * `Mcp-Session-Id` is ignored, as for a modern-only server.
  * - An `initialize` POST without the modern `_meta` version opens a session: its answer carries a
- *   new `Mcp-Session-Id` (a random UUID) when it is a result; nothing is kept after an error.
+ *   new `Mcp-Session-Id` (a random UUID, or `createSessionId`'s) when it is a result; nothing is
+ *   kept after an error.
  * - A POST with `Mcp-Session-Id`: an unknown or expired session → 404; an `MCP-Protocol-Version`
  *   header other than the negotiated version → 400; a request is answered as JSON, or as an SSE
  *   stream when notifications or server→client requests (elicitation, sampling, roots) come
@@ -41,6 +39,9 @@
  *   here, so its answer could never be delivered.
  *
  * Both eras:
+ * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
+ *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
+ * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
  * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
  * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
  *   keep-alive time, open connections, listen backlog, open `subscriptions/listen` streams (one
@@ -99,6 +100,13 @@ export interface HttpOptions {
   readonly maxSessions?: number;
   /** A legacy session with no request in flight and no GET stream open for this long expires: it is closed, and its id answered 404. Default: 1800000 (30 minutes). */
   readonly sessionIdleMs?: number;
+  /**
+   * Makes a new session's `Mcp-Session-Id`: unguessable, unique, visible ASCII only (0x21–0x7E), at
+   * most 256 characters (another answer fails that `initialize` with `-32603`, status 500). For
+   * example, an instance name and a UUID, so that a proxy can route a session to the instance that
+   * opened it. Default: `crypto.randomUUID()`.
+   */
+  readonly createSessionId?: () => string;
 }
 
 /** A legacy session as a {@link SessionStore} keeps it. */
@@ -417,9 +425,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const store = options.sessionStore ?? createMemorySessionStore();
   const maxSessions = options.maxSessions ?? 1000;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const createSessionId = options.createSessionId ?? randomUUID;
   // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions.
-  // (A dispatcher generated before sessions existed has no opensSession, and serves none.)
-  const legacy = dispatcher.opensSession?.(LEGACY_PROBE) === true;
+  const legacy = dispatcher.opensSession(LEGACY_PROBE);
   // Long-lived streams share one budget, so that together they never take every connection.
   const tooManyStreams = legacy
     ? `Too many open streams (${LISTEN} and session GET streams together, at most ${maxSubscriptions}); close one first`
@@ -479,7 +487,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     store.delete(id);
     live.delete(id);
     session?.stream?.end();
-    dispatcher.closeChannel?.(channel);
+    dispatcher.closeChannel(channel);
   };
   const expired = (record: LegacySessionRecord, session: LiveSession | undefined, now: number): boolean =>
     (session === undefined || (session.busy === 0 && session.stream === undefined)) && now - record.lastActive >= sessionIdleMs;
@@ -536,7 +544,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const versionProblem = (req: IncomingMessage, record: LegacySessionRecord): string | undefined => {
     const given = header(req, "mcp-protocol-version");
     if (given === undefined) return undefined;
-    const negotiated = dispatcher.sessionOf?.(record.channel)?.protocolVersion ?? record.protocolVersion;
+    const negotiated = dispatcher.sessionOf(record.channel)?.protocolVersion ?? record.protocolVersion;
     if (given.trim() === negotiated) return undefined;
     return `Bad request: the MCP-Protocol-Version header ${JSON.stringify(given)} is not the version this session negotiated (${negotiated})`;
   };
@@ -611,17 +619,25 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const id = request === undefined ? undefined : own(request, "id");
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
     if (sessionsFull()) return sendJson(res, 503, errorBody(id, -32603, `Too many sessions (at most ${maxSessions}); try again later`));
-    const sessionId = randomUUID();
+    let sessionId: string;
+    try {
+      sessionId = createSessionId();
+    } catch {
+      sessionId = "";
+    }
+    if (!/^[\x21-\x7e]{1,256}$/.test(sessionId) || store.get(sessionId) !== undefined || live.has(sessionId)) {
+      return sendJson(res, 500, errorBody(id, -32603, "Internal error: createSessionId did not give a new session id of visible ASCII characters"));
+    }
     const channel = {};
     const session = newSession(channel);
     const settle = (response: DispatchResponse | undefined): boolean => {
       opening--;
       if (response === undefined || !("result" in response) || closing) {
-        dispatcher.closeChannel?.(channel);
+        dispatcher.closeChannel(channel);
         return false;
       }
       const answered: unknown = own(response.result, "protocolVersion");
-      const negotiated = dispatcher.sessionOf?.(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
+      const negotiated = dispatcher.sessionOf(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
       store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: Date.now() });
       live.set(sessionId, session);
       startSweeper();
@@ -646,7 +662,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     } finally {
       if (!settled) {
         opening--;
-        dispatcher.closeChannel?.(channel);
+        dispatcher.closeChannel(channel);
       }
     }
   };
@@ -663,7 +679,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const id = request === undefined ? undefined : own(request, "id");
     const found = findSession(sessionId);
     if (found === undefined) return sessionNotFound(res, id);
-    if (dispatcher.opensSession?.(message) === true) {
+    if (dispatcher.opensSession(message)) {
       return sendJson(res, 400, errorBody(id, -32600, "Invalid request: this session is initialized already; to start another, send initialize without Mcp-Session-Id"));
     }
     const problem = versionProblem(req, found.record);
@@ -764,7 +780,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
-    if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
+    if (sessionId === undefined && legacy && dispatcher.opensSession(message)) return openSession(req, res, exchange, message, request);
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);

@@ -9,7 +9,10 @@
  * requests go to stdout, and whose client's responses, read from stdin, go to the dispatcher.
  *
  * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
- * requests are running or while more than `maxOutputBytes` of answers wait to be written.
+ * requests are running or while more than `maxOutputBytes` of answers wait to be written. At
+ * the in-flight cap, up to 64 KiB more are read to find a client's response to a
+ * server→client request (the requests running may be waiting for it), which is dispatched
+ * ahead of the requests held.
  * When the input ends, or on {@link StdioServer.close}, open `subscriptions/listen` streams get
  * their result, the channel is closed (a request waiting for a legacy client's answer to a
  * server→client request is answered `-32603`: no answer can come any more), requests in flight
@@ -52,6 +55,8 @@ export interface StdioServer {
 const NEWLINE = 0x0a;
 const LISTEN = "subscriptions/listen";
 const SHUTTING_DOWN = "Server shutting down";
+/** At the in-flight cap, how much input may be held while looking for a client's response. */
+const LOOKAHEAD_BYTES = 64 * 1024;
 
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
@@ -184,12 +189,16 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
 
   /** Whether another line may be dispatched now. */
   const mayDispatch = () => graceOver || (requests < maxInFlight && (broken || output.writableLength < maxOutputBytes));
-  // The part of the last chunk read that is not dispatched yet: at most one chunk is held.
+  // What was read and is not dispatched yet: at most one chunk is held (at the in-flight cap, up to LOOKAHEAD_BYTES more, see lookingForResponses).
   let rest: Buffer | undefined;
   let inputEnded = false;
   /** Dispatches held lines while capacity allows; reads on when none are held; finishes the shutdown when all is answered. */
   function pump(): void {
-    while (rest !== undefined && mayDispatch()) {
+    while (rest !== undefined) {
+      if (!mayDispatch()) {
+        if (takeResponse()) continue;
+        break;
+      }
       const newline = rest.indexOf(NEWLINE);
       if (newline === -1) {
         hold(rest);
@@ -204,8 +213,48 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       endLine(rest.subarray(0, newline));
       rest = newline + 1 < rest.length ? rest.subarray(newline + 1) : undefined;
     }
-    if (rest === undefined && !closing && !inputEnded) input.resume();
+    if (!closing && !inputEnded && (rest === undefined || lookingForResponses())) input.resume();
     if (closing && rest === undefined && running === 0) finish();
+  }
+  /**
+   * At the in-flight cap: dispatches the first complete line held that is a client's response
+   * to a server→client request (a legacy session's elicitation, say), out of its turn, since the
+   * requests in flight may be the ones waiting for it (it writes nothing). Answers whether it
+   * found one; the lines before it stay held, in order.
+   */
+  function takeResponse(): boolean {
+    if (rest === undefined || skipping) return false;
+    // A line whose start is held in `chunks` is not looked at: the first line of `rest` ends it.
+    let start = chunks.length > 0 ? rest.indexOf(NEWLINE) + 1 : 0;
+    while (start > 0 || chunks.length === 0) {
+      const newline = rest.indexOf(NEWLINE, start);
+      if (newline === -1) return false;
+      if (newline - start <= maxLineBytes + 1 && isResponse(rest.subarray(start, newline))) {
+        const line = rest.subarray(start, newline);
+        const after = newline + 1 < rest.length ? rest.subarray(newline + 1) : undefined;
+        rest = start === 0 ? after : after === undefined ? rest.subarray(0, start) : Buffer.concat([rest.subarray(0, start), after]);
+        handleLine(line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, line.length - 1) : line);
+        return true;
+      }
+      start = newline + 1;
+    }
+    return false;
+  }
+  /** Whether a line is a JSON-RPC response (an `id`, no `method`). */
+  function isResponse(bytes: Buffer): boolean {
+    try {
+      const message: unknown = JSON.parse(utf8.decode(bytes));
+      return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined;
+    } catch {
+      return false;
+    }
+  }
+  /**
+   * At the in-flight cap (and not waiting for output to drain), input is still read, up to
+   * 64 KiB held, for a client's response that requests in flight may be waiting for.
+   */
+  function lookingForResponses(): boolean {
+    return rest !== undefined && !graceOver && requests >= maxInFlight && (broken || output.writableLength < maxOutputBytes) && rest.length < LOOKAHEAD_BYTES;
   }
   /** Keeps the start of a line that continues in the next chunk. */
   function hold(chunk: Buffer): void {

@@ -13,6 +13,7 @@ import { once } from "node:events";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
+import { PassThrough } from "node:stream";
 import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
@@ -24,6 +25,7 @@ import {
   type OutgoingMessage,
   type RequestContextCore,
 } from "../runtime/dispatcher.js";
+import { serveStdio } from "../runtime/stdio.js";
 import { ajvOracle, readSchemaJson, type AjvOracle } from "./support/ajv-oracle.js";
 import { generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 
@@ -373,6 +375,12 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       code: -32603,
       message: expect.stringContaining("the client did not answer within 50 ms"),
     });
+    // The client is told to stop working on the request given up on, through the session's push.
+    const first = client.sent.find((m) => "id" in m) as { id: number };
+    expect(client.pushed).toEqual([
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: first.id, reason: "the client did not answer within 50 ms" } },
+    ]);
+    expect(legacyErrors("CancelledNotification", client.pushed[0])).toEqual([]);
     const cancelled = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
     await until(() => client.sent.filter((m) => "id" in m).length === 2);
     await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
@@ -494,7 +502,29 @@ describe("both eras on one dispatcher", () => {
   });
 });
 
-describe("stdio, both eras, end to end (a server process)", () => {
+describe("stdio, both eras", () => {
+  it("reads a client's response even at the in-flight cap, when the request in flight is the one waiting for it", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n");
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    const asked = lines.find((l) => l["method"] === "elicitation/create")!;
+    // Another request first, held at the cap; then, written later, the answer: read and dispatched ahead of it.
+    input.write(JSON.stringify(legacy(3, "ping")) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(lines.some((l) => l["id"] === 3)).toBe(false);
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: { name: "Cap" } } }) + "\n");
+    await within(until(() => lines.some((l) => l["id"] === 2)));
+    expect(lines.find((l) => l["id"] === 2)?.["result"]).toEqual({ content: [{ type: "text", text: "Hello Cap (asked-once)" }] });
+    input.end();
+    await within(server.closed);
+    expect(lines.find((l) => l["id"] === 3)).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+  });
+
   it("a legacy client initializes, calls tools, answers an elicitation on stdin, gets pushed notifications; a modern client on the same process is served too", async () => {
     const dir = buildProcess();
     const child = spawn(process.execPath, [join(dir, "server.js")], { stdio: "pipe" });

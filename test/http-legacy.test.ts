@@ -39,6 +39,22 @@ function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([promise.finally(() => clearTimeout(timer)), new Promise<T>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what}: not within ${ms} ms`)), ms)))]);
 }
 
+/** Waits until `check` holds (asked every 20 ms), or fails after `ms`: for what the server notices in its own time (a closed connection, an expiry). */
+async function eventually(check: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(20);
+  }
+}
+
+/** The status of a response, its body discarded. */
+const statusOf = async (response: Promise<Response>): Promise<number> => {
+  const r = await response;
+  await r.body?.cancel();
+  return r.status;
+};
+
 const initialize = (id: number | string, protocolVersion = LEGACY) => ({
   jsonrpc: "2.0",
   id,
@@ -261,8 +277,8 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await within(messages.next(), 2000, "pushed notification")).toEqual({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
     // The client closes it: push has nowhere to go again, and another GET may open.
     controller.abort();
-    await sleep(50);
-    expect(await announce(4)).toEqual({ delivered: false });
+    let id = 4;
+    await eventually(async () => ((await announce(id++)) as Json)["delivered"] === false, 3000, "push with the stream closed");
     const reopened = await fetch(url, { headers: { ...headers, accept: "text/event-stream" } });
     expect(reopened.status).toBe(200);
     // DELETE ends the stream with the session.
@@ -302,8 +318,25 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
       error: { code: -32603, message: "Too many open streams (subscriptions/listen and session GET streams together, at most 1); close one first" },
     });
     controller.abort();
-    await sleep(50);
-    expect((await fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } })).status).toBe(200);
+    await eventually(async () => (await statusOf(fetch(url, { headers: { "mcp-session-id": second, accept: "text/event-stream" } }))) === 200, 3000, "a GET stream after one closed");
+  });
+
+  it("makes session ids with createSessionId (an instance prefix, for routing); one that is not visible ASCII, or already in use, fails the initialize with 500", async () => {
+    const d = recordingDispatcher();
+    let next = "node-a.1";
+    const { url } = await serve(d.dispatcher, { createSessionId: () => next });
+    const response = await post(url, initialize(1));
+    expect(response.headers.get("mcp-session-id")).toBe("node-a.1");
+    await response.text();
+    expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": "node-a.1" })).status).toBe(200);
+    for (const bad of ["node-a.1", "with space", ""]) {
+      next = bad;
+      const refused = await post(url, initialize(3));
+      expect([refused.status, refused.headers.get("mcp-session-id")]).toEqual([500, null]);
+      expect(await refused.json()).toMatchObject({ id: 3, error: { code: -32603 } });
+    }
+    // The session already open is untouched.
+    expect((await post(url, { jsonrpc: "2.0", id: 4, method: "ping" }, { "mcp-session-id": "node-a.1" })).status).toBe(200);
   });
 
   it("holds a session's requests to requestTimeoutMs: one waiting for the client's answer is answered -32603 on its stream", async () => {
@@ -335,7 +368,8 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     // A session in use does not expire; an idle one does, its channel closed without any request for it.
     const kept = setInterval(() => void post(url, { jsonrpc: "2.0", id: "k", method: "ping" }, { "mcp-session-id": third }).then((r) => r.text()), 50);
     try {
-      await sleep(800);
+      await eventually(() => d.closed.length === 2, 5000, "expiry");
+      await sleep(400);
     } finally {
       clearInterval(kept);
     }
@@ -357,8 +391,7 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     await sleep(400);
     expect(d.closed).toEqual([]);
     controller.abort();
-    await sleep(400);
-    expect(d.closed.length).toBe(1);
+    await eventually(() => d.closed.length === 1, 5000, "expiry after the stream closed");
     expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(404);
   });
 
@@ -411,76 +444,24 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
 
 // ---------------------------------------------------------------- a dual-era dispatcher ----
 
-/** What a revision table is built from: one generated output's methods, validators and meta modules. */
-interface RevisionModules {
-  readonly methodInfo: DispatchRevision["methodInfo"];
-  readonly parseResult: DispatchRevision["parseResult"];
-  readonly validatorsByType: DispatchRevision["validatorsByType"];
-  readonly checkRequestMeta?: DispatchRevision["checkRequestMeta"];
-}
+const CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities";
 
-async function revisionModules(version: string): Promise<RevisionModules> {
+/** The revision table (`DISPATCH_REVISION`) of one generated output. */
+async function revisionOf(version: string): Promise<DispatchRevision> {
   const dir = await generateInto(`http-legacy/${version}`, { schema: { specDir: SPEC_DIR, version }, docs: "none" });
-  const methods = (await import(join(dir, "methods.ts"))) as RevisionModules;
-  const validators = (await import(join(dir, "validators.ts"))) as RevisionModules;
-  const meta = (await import(join(dir, "meta.ts"))) as RevisionModules;
-  return { methodInfo: methods.methodInfo, parseResult: methods.parseResult, validatorsByType: validators.validatorsByType, checkRequestMeta: meta.checkRequestMeta };
+  return ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
 }
 
-const META_KEYS = {
-  protocolVersion: VERSION_KEY,
-  clientCapabilities: "io.modelcontextprotocol/clientCapabilities",
-  clientInfo: "io.modelcontextprotocol/clientInfo",
-  logLevel: "io.modelcontextprotocol/logLevel",
-};
-
-/**
- * The draft (modern, the handler revision) and 2025-11-25 (legacy) tables, as the generated
- * `dispatch.ts` of each output writes them, served by one dispatcher (what a multi-revision
- * output's `createServerDispatcher` does).
- */
+/** The draft (modern, the handler revision) and 2025-11-25 (legacy) tables served by one dispatcher, as a multi-revision output's `createServerDispatcher` does. */
 let dualEra: (options: DispatcherOptions) => CoreDispatcher;
 /** The draft revision alone: a modern-only server (`--eras modern`). */
 let modernOnly: (options: DispatcherOptions) => CoreDispatcher;
 
 beforeAll(async () => {
-  const modern = await revisionModules("draft");
-  const legacy = await revisionModules(LEGACY);
-  const MODERN_REVISION: DispatchRevision = {
-    protocolVersion: MODERN,
-    era: "modern",
-    methodInfo: modern.methodInfo,
-    validatorsByType: modern.validatorsByType,
-    parseResult: modern.parseResult,
-    ...(modern.checkRequestMeta !== undefined ? { checkRequestMeta: modern.checkRequestMeta } : {}),
-    metaKeys: { ...META_KEYS, serverInfo: "io.modelcontextprotocol/serverInfo", subscriptionId: "io.modelcontextprotocol/subscriptionId" },
-    cancelledMethod: "notifications/cancelled",
-    builtins: { discover: "server/discover", listen: "subscriptions/listen" },
-    tools: true,
-    absentResultType: "complete",
-    inputRequiredResultType: "input_required",
-    cacheable: ["server/discover", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "tools/list"],
-    legacyHandshake: "initialize",
-    listen: {
-      acknowledgement: "notifications/subscriptions/acknowledged",
-      filters: [{ field: "toolsListChanged", method: "notifications/tools/list_changed", list: false, capability: ["tools", "listChanged"] }],
-    },
-  };
-  const LEGACY_REVISION: DispatchRevision = {
-    protocolVersion: LEGACY,
-    era: "legacy",
-    methodInfo: legacy.methodInfo,
-    validatorsByType: legacy.validatorsByType,
-    parseResult: legacy.parseResult,
-    metaKeys: META_KEYS,
-    cancelledMethod: "notifications/cancelled",
-    builtins: { initialize: "initialize", ping: "ping", setLevel: "logging/setLevel", subscribe: "resources/subscribe", unsubscribe: "resources/unsubscribe" },
-    initializedNotification: "notifications/initialized",
-    tools: true,
-    cacheable: [],
-  };
-  dualEra = (options) => createDispatcher([MODERN_REVISION, LEGACY_REVISION], options);
-  modernOnly = (options) => createDispatcher(MODERN_REVISION, options);
+  const modern = await revisionOf("draft");
+  const legacy = await revisionOf(LEGACY);
+  dualEra = (options) => createDispatcher([modern, legacy], options);
+  modernOnly = (options) => createDispatcher(modern, options);
 });
 
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
@@ -550,7 +531,6 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     const stream = await fetch(url, { headers: { ...headers, accept: "text/event-stream" }, signal: controller.signal });
     expect(stream.status).toBe(200);
     const pushed = sseMessages(stream);
-    await sleep(20);
     expect(dispatcher.publish("notifications/tools/list_changed")).toBeGreaterThanOrEqual(1);
     expect(await within(pushed.next(), 2000, "published notification")).toMatchObject({ jsonrpc: "2.0", method: "notifications/tools/list_changed" });
 
@@ -568,7 +548,7 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     // A modern request on the same endpoint, with its headers, at the same time: stateless, with its own result members.
     const modern = await post(
       url,
-      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { _meta: { [VERSION_KEY]: MODERN, [META_KEYS.clientCapabilities]: {} }, name: "echo", arguments: { text: "hi" } } },
+      { jsonrpc: "2.0", id: 5, method: "tools/call", params: { _meta: { [VERSION_KEY]: MODERN, [CLIENT_CAPABILITIES_KEY]: {} }, name: "echo", arguments: { text: "hi" } } },
       { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "echo" },
     );
     expect(modern.status).toBe(200);
@@ -626,7 +606,7 @@ describe("Streamable HTTP, a modern-only dispatcher", () => {
       const response = await fetch(url, { method, headers: { "mcp-session-id": "abc", accept: "text/event-stream" } });
       expect([response.status, response.headers.get("allow")]).toEqual([405, "POST"]);
     }
-    const modern = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [VERSION_KEY]: MODERN, [META_KEYS.clientCapabilities]: {} } } };
+    const modern = { jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { [VERSION_KEY]: MODERN, [CLIENT_CAPABILITIES_KEY]: {} } } };
     const listed = await post(url, modern, { "mcp-session-id": "abc", "mcp-protocol-version": MODERN, "mcp-method": "tools/list" });
     expect(listed.status).toBe(200);
     // Without the modern key, a session id does not make a request legacy here: it is held to the modern headers.

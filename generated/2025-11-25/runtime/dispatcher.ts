@@ -2,15 +2,20 @@
 // Options: --docs tags --number-type integer --targets types,validators,errors,meta,methods,dispatch,index --enum-style as-const --protocol-rules auto --import-extension js --transports none
 // Do not edit: regenerate with `mcp-schema-codegen generate`.
 /**
- * The server dispatcher's core: one fixed, era-neutral function of a protocol revision's
- * generated tables (the method table, validators, `_meta` checks, the result rules) and the
- * server's options. It answers JSON-RPC messages and does no I/O; transports feed it.
+ * The server dispatcher's core: one fixed function of protocol revisions' generated tables
+ * (the method table, validators, `_meta` checks, the result rules) and the server's options.
+ * It answers JSON-RPC messages and does no I/O; transports feed it.
  *
  * What a request says about its client (protocol revision, client capabilities, client info,
  * log level) comes through one {@link Arrival} per request, made by the arrival step of the
  * revision's era: `modern` revisions (2026-07-28 and later) read it from the request's own
- * `_meta`; `legacy` revisions (an `initialize` handshake) from what the channel negotiated
- * ({@link HandleContext.session}). The rest of the core never looks at the era.
+ * `_meta`; `legacy` revisions (an `initialize` handshake) from what the channel negotiated (a
+ * session the dispatcher opened at `initialize`, or {@link HandleContext.session}).
+ *
+ * Several revisions may be served at once (a dual-era server, draft basic/versioning,
+ * "Backward Compatibility"): handlers are written against the first, and what goes to a client
+ * of another (legacy) revision is adapted to it and checked with its tables: see
+ * {@link createDispatcher}.
  */
 import { isJsonData, isPlainObject, own, quoteShort } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
@@ -840,10 +845,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (!isPlainObject(inputRequests)) return { responses };
     const pending = pendingOf(serving.channel);
     const asked: { readonly key: string; readonly method: string; readonly id: DispatchRequestId; readonly answer: Promise<InputOutcome> }[] = [];
-    const settlers = new Map<string, PendingInput>();
+    const settlers = new Map<string, { readonly id: DispatchRequestId; readonly entry: PendingInput }>();
+    /** Gives up what is still pending, telling the client to stop working on it (2025-11-25 basic/utilities/cancellation). */
     const giveUp = (why: string) => {
-      for (const [key, entry] of settlers) {
-        if (pending.get(key) === entry) entry.settle({ gone: why });
+      for (const [key, { id: outgoingId, entry }] of settlers) {
+        if (pending.get(key) !== entry) continue;
+        cancelInput(serving, outgoingId, why);
+        entry.settle({ gone: why });
       }
     };
     const onAbort = () => giveUp("the request was cancelled");
@@ -878,7 +886,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           },
         };
         pending.set(pendingKey, input);
-        settlers.set(pendingKey, input);
+        settlers.set(pendingKey, { id: outgoingId, entry: input });
         asked.push({ key, method: inputMethod, id: outgoingId, answer });
         if (serving.signal.aborted) input.settle({ gone: "the request was cancelled" });
         else if (!serving.deliver(message)) input.settle({ gone: "nothing carries requests to the client" });
@@ -886,10 +894,6 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       for (const { key, method: inputMethod, id: outgoingId, answer } of asked) {
         const outcome = await answer;
         if ("gone" in outcome) {
-          // Tell the client to stop on the rest (best effort; nothing carries it once the channel is gone).
-          for (const other of asked) {
-            if (pending.has(idKey(other.id))) cancelInput(serving, other.id, outcome.gone);
-          }
           giveUp(outcome.gone);
           return { error: errorOf(id, -32603, "Internal error: no answer to " + inputMethod + " (id " + String(outgoingId) + "): " + outcome.gone) };
         }
@@ -899,6 +903,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
             error: errorOf(id, -32603, "The client answered " + inputMethod + " with error " + String(outcome.error.code) + ": " + outcome.error.message),
           };
         }
+        // As a modern client's inputResponses failing the schema would make its retried request's params invalid: -32602.
         const checked = serving.revision.parseResult(inputMethod as never, outcome.result);
         if (!checked.ok) {
           giveUp("another input failed");
@@ -915,7 +920,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
   }
 
-  /** `notifications/cancelled` for a server→client request the core gave up on (best effort). */
+  /** `notifications/cancelled` for a server→client request the core gave up on, through the session's push (best effort: the request's own stream may be gone). */
   function cancelInput(serving: Serving, requestId: DispatchRequestId, reason: string): void {
     const message: OutgoingNotification = { jsonrpc: "2.0", method: serving.revision.cancelledMethod, params: { requestId, reason } };
     if (outgoingProblem(serving.revision, message) !== undefined) return;
