@@ -4,21 +4,13 @@
  * `generate(options)` runs load → lower → analyze → emit and returns the output files
  * as `{ path, contents }`; it reads the schema but never writes to disk (see `writeOutput`).
  */
-import { analyze, type Model } from "./analyze/index.js";
-import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
-import { checkExportCollisions, emitTarget, expandTargets, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
+import type { ProtocolFacts } from "./analyze/protocol.js";
+import { expandTargets, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
-import { loadSchema, type LoadedSchema, type SchemaInput } from "./load/index.js";
-import { runtimeFiles, runtimeModuleExports } from "./emit/runtime.js";
-
-/** The runtime modules of the Node.js transports (`--transports node`). */
-const NODE_TRANSPORTS = ["stdio", "http"] as const;
-import { lowerSchema } from "./lower/index.js";
-import { GeneratorError, isStackOverflow } from "./errors.js";
-import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions } from "./options.js";
-import { GENERATOR_VERSION } from "./version.js";
-import { GENERATED_MARK } from "./write.js";
-import { rewriteImportExtensions } from "./emit/imports.js";
+import type { SchemaInput } from "./load/index.js";
+import { GeneratorError } from "./errors.js";
+import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions } from "./options.js";
+import { analyzeSchema, emitModules, withRuntime, withWarnings } from "./pipeline.js";
 import { generateRevisions } from "./multi.js";
 
 export { GeneratorError, formatDiagnostic } from "./errors.js";
@@ -28,6 +20,7 @@ export type { SchemaInput } from "./load/index.js";
 export type * from "./ir.js";
 export { GENERATOR_VERSION } from "./version.js";
 export { CONFIG_FILE_NAME, findConfigFile, loadConfig, type Config, type ConfigOutput } from "./config.js";
+export { analyzeSchema, type AnalyzedSchema } from "./pipeline.js";
 
 /** Input and options of one generation. */
 export interface GenerateOptions extends Partial<GeneratorOptions> {
@@ -37,11 +30,6 @@ export interface GenerateOptions extends Partial<GeneratorOptions> {
    * serving them all, whose handlers are typed with the first modern revision (see `multi.ts`).
    */
   readonly schema: SchemaInput | readonly SchemaInput[];
-}
-
-/** A file name fit for a `//` comment: line breaks and other control characters become `?`. */
-function headerSafe(name: string): string {
-  return name.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, "?");
 }
 
 /** Rejects option values outside the options table (MCG001), as the CLI does. */
@@ -57,26 +45,6 @@ function checkOptions(options: GenerateOptions): void {
     }
   }
   if (problems.length > 0) throw new GeneratorError(problems.map((message) => ({ code: "MCG001", message })));
-}
-
-/**
- * Emits one target; a stack overflow while building or formatting it (a union or interface
- * with thousands of members makes expressions Prettier cannot walk) becomes MCG310.
- */
-export async function emitTargetChecked(name: TargetName, model: Model, context: EmitContext): Promise<string> {
-  try {
-    return await emitTarget(name, model, context);
-  } catch (error) {
-    if (isStackOverflow(error)) {
-      throw new GeneratorError([
-        {
-          code: "MCG310",
-          message: `${TARGETS[name].file} is too large to build: a type with thousands of members or union members; split it into named parts`,
-        },
-      ]);
-    }
-    throw error;
-  }
 }
 
 /** One output file: a path relative to the output folder, and its full text. */
@@ -121,71 +89,6 @@ function resolveOptions(options: GenerateOptions): GeneratorOptions {
     importExtension: options.importExtension ?? DEFAULT_OPTIONS.importExtension,
     transports: options.transports ?? DEFAULT_OPTIONS.transports,
   };
-}
-
-/** One schema read, lowered and analysed, with the header of the files generated from it. */
-export interface AnalyzedSchema {
-  readonly loaded: LoadedSchema;
-  readonly ir: SchemaIR;
-  readonly model: Model;
-  readonly protocol: ProtocolFacts;
-  readonly warnings: readonly Diagnostic[];
-  readonly header: string;
-}
-
-/** The first line of a header: the generator and the input(s) it read. */
-export function headerSource(inputs: readonly { readonly fileName: string; readonly sha256: string }[]): string {
-  return `${GENERATED_MARK}${GENERATOR_VERSION} from ${inputs.map((i) => `${headerSafe(i.fileName)} (sha256 ${i.sha256})`).join(" and ")}.`;
-}
-
-/** The header every file of an output starts with. */
-export function headerOf(source: string, resolved: GeneratorOptions): string {
-  return [source, `// Options: ${describeOptions(resolved)}`, "// Do not edit: regenerate with `mcp-schema-codegen generate`."].join("\n");
-}
-
-/**
- * Loads, lowers and analyses one schema. A later stage's errors carry the warnings found so far.
- */
-export function analyzeSchema(input: SchemaInput, resolved: GeneratorOptions): AnalyzedSchema {
-  const loaded = loadSchema(input);
-  const ir = lowerSchema(loaded, { numberType: resolved.numberType });
-  const warnings: Diagnostic[] = [...ir.warnings];
-  try {
-    const model = analyze(ir);
-    const protocol = protocolFacts(model, resolved.protocolRules);
-    if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
-    warnings.push(...protocol.warnings);
-    return { loaded, ir, model, protocol, warnings, header: headerOf(headerSource([loaded]), resolved) };
-  } catch (error) {
-    throw withWarnings(error, warnings);
-  }
-}
-
-/** A generator error with `warnings` added, when it has none of its own. */
-export function withWarnings(error: unknown, warnings: readonly Diagnostic[]): unknown {
-  if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) return new GeneratorError(error.diagnostics, warnings);
-  return error;
-}
-
-/** The modules of one revision, from the targets in table order (paths relative to their folder). */
-export async function emitModules(schema: AnalyzedSchema, targets: readonly TargetName[], resolved: GeneratorOptions): Promise<GeneratedFile[]> {
-  const context = { docs: resolved.docs, header: schema.header, targets, protocol: schema.protocol, enumStyle: resolved.enumStyle };
-  const files: GeneratedFile[] = [];
-  for (const name of targets) {
-    files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, schema.model, context) });
-  }
-  checkExportCollisions(files, schema.model);
-  return files;
-}
-
-/**
- * The runtime modules the generated files import, pruned to what they use, after them; then
- * every file's imports get their extension. With `--transports node`, the Node.js transports
- * too (all they export).
- */
-export function withRuntime(files: readonly GeneratedFile[], header: string, resolved: GeneratorOptions): GeneratedFile[] {
-  const transports = resolved.transports === "node" ? new Map(NODE_TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])) : new Map<string, ReadonlySet<string>>();
-  return [...files, ...runtimeFiles(files, header, transports)].map((f) => ({ path: f.path, contents: rewriteImportExtensions(f.contents, resolved.importExtension) }));
 }
 
 /**

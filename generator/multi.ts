@@ -23,17 +23,8 @@ import { importRuntimeFromParent } from "./emit/imports.js";
 import { revisionNames } from "./emit/names.js";
 import { renderTemplate } from "./emit/templates.js";
 import { RUNTIME_FOLDER } from "./emit/runtime.js";
-import {
-  analyzeSchema,
-  emitModules,
-  headerOf,
-  headerSource,
-  withRuntime,
-  withWarnings,
-  type AnalyzedSchema,
-  type GeneratedFile,
-  type GenerateResult,
-} from "./index.js";
+import type { GeneratedFile, GenerateResult } from "./index.js";
+import { analyzeSchema, emitModules, headerOf, headerSource, withRuntime, withWarnings, type AnalyzedSchema } from "./pipeline.js";
 
 const CODE = "MCG320";
 
@@ -154,7 +145,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
     if (targets.includes("index")) {
       const index = renderTemplate("index.ts.hbs", {
         header,
-        modules: [...(top.length > 0 ? ["dispatch"] : []), `${handler.folder}/index`],
+        modules: [...(targets.includes("dispatch") ? ["dispatch"] : []), `${handler.folder}/index`],
         namespaces: others.map((r) => ({ name: r.namespace, module: `${r.folder}/index` })),
       });
       top.push({ path: TARGETS.index.file, contents: await formatModule(index) });

@@ -24,6 +24,7 @@ describe("mcp-schema-codegen CLI", () => {
       for (const choice of spec.choices) expect(stdout).toContain(choice);
     }
     expect(stdout).toContain("Exit codes: 0 success, 1 --check found drift, 2 error.");
+    expect(stdout).toContain("Several schemas (repeated --schema, or --spec-version draft,2025-11-25) make one output serving every revision:");
   });
 
   it("prints the package version", async () => {

@@ -30,9 +30,13 @@ function listFiles(dir: string, prefix = ""): string[] {
 }
 
 describe("scaffolded sources", () => {
-  it.each(["stubs", "conformance"])("%s: src/ and test/ type-check at the strictest settings", async (example) => {
-    const dir = join(scratchDir(`scaffold-strict-${example}`), "p");
-    const { code } = await cli("scaffold", dir, ...SPEC, "draft", ...(example === "stubs" ? [] : ["--example", example]));
+  it.each([
+    ["stubs", []],
+    ["conformance", ["--example", "conformance"]],
+    ["stubs, --eras modern", ["--eras", "modern"]],
+  ])("%s: src/ and test/ type-check at the strictest settings", async (label, flags) => {
+    const dir = join(scratchDir(`scaffold-strict-${label.replace(/\W+/g, "-")}`), "p");
+    const { code } = await cli("scaffold", dir, ...SPEC, "draft", ...flags);
     expect(code).toBe(0);
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     const roots = listFiles(dir).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
@@ -44,16 +48,20 @@ describe("scaffolded sources", () => {
 });
 
 describe("scaffold command", () => {
-  it("writes the project: package.json scripts, tsconfig, README, generated code, handlers, transports, tests", async () => {
+  it("writes the project: package.json scripts, tsconfig, README, config, generated code of both eras, handlers, transports, tests", async () => {
     const dir = join(scratchDir("scaffold-files"), "My Server");
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("25 files written (package my-server)");
+    expect(stdout).toContain("40 files written (package my-server)");
+    const revision = ["errors.ts", "index.ts", "meta.ts", "methods.ts", "revision.ts", "types.ts", "validators.ts"];
     expect(listFiles(dir)).toEqual([
       ".gitignore",
       "README.md",
+      "mcp-schema-codegen.config.json",
       "package.json",
+      ...revision.map((f) => `src/generated/2025-11-25/${f}`),
+      ...revision.map((f) => `src/generated/2026-07-28/${f}`),
       "src/generated/codegen-manifest.json",
       "src/generated/dispatch.ts",
       "src/generated/errors.ts",
@@ -77,10 +85,19 @@ describe("scaffold command", () => {
       "test/server.test.ts",
       "tsconfig.json",
     ]);
-    // Regenerating as the project's README says finds it up to date, transports included.
-    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("--out src/generated --transports node\n");
-    const check = await cli("generate", ...SPEC, "draft", "--out", join(dir, "src", "generated"), "--transports", "node", "--check");
+    // The project's configuration names both schemas and the options; generate in the project finds it up to date.
+    expect(JSON.parse(readFileSync(join(dir, "mcp-schema-codegen.config.json"), "utf8"))).toEqual({
+      outputs: [
+        {
+          input: ["draft", "2025-11-25"].map((version) => ({ spec: SPEC_DIR, version })),
+          out: "src/generated",
+          options: { transports: "node" },
+        },
+      ],
+    });
+    const check = await cli("generate", "--config", join(dir, "mcp-schema-codegen.config.json"), "--check");
     expect([check.code, check.stderr]).toEqual([0, ""]);
+    expect(readFileSync(join(dir, "src/generated/dispatch.ts"), "utf8")).toContain('export const DISPATCH_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", "2025-11-25"];');
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string; scripts: Record<string, string> };
     expect(pkg.name).toBe("my-server");
     expect(Object.keys(pkg.scripts).sort()).toEqual(["build", "start", "start:http", "test"]);
@@ -98,6 +115,7 @@ describe("scaffold command", () => {
       "tools/list",
     ]);
     expect(handlers).toContain("Built in, and not listed here: server/discover, subscriptions/listen.");
+    expect(handlers).toContain("against 2026-07-28. Built in for them: initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe.");
     expect(readFileSync(join(dir, "src/generated/types.ts"), "utf8")).toContain("--docs full");
   });
 
@@ -119,7 +137,7 @@ describe("scaffold command", () => {
     expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(26);
+    expect(listFiles(dir)).toHaveLength(41);
   });
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
@@ -154,7 +172,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(25);
+    expect(listFiles(project)).toHaveLength(40);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {
@@ -175,10 +193,74 @@ describe("scaffold command", () => {
     expect(readdirSync(parent)).toEqual([]);
   });
 
+  it("--eras modern writes today's single-revision project (and its configuration keeps it so)", async () => {
+    const dir = join(scratchDir("scaffold-modern"), "p");
+    const { code, stdout } = await cli("scaffold", dir, ...SPEC, "draft", "--eras", "modern", "--docs", "tags");
+    expect(code).toBe(0);
+    expect(stdout).toContain("26 files written");
+    expect(listFiles(join(dir, "src", "generated")).filter((f) => !f.startsWith("runtime/"))).toEqual([
+      "codegen-manifest.json",
+      "dispatch.ts",
+      "errors.ts",
+      "index.ts",
+      "meta.ts",
+      "methods.ts",
+      "types.ts",
+      "validators.ts",
+    ]);
+    expect(JSON.parse(readFileSync(join(dir, "mcp-schema-codegen.config.json"), "utf8"))).toEqual({
+      outputs: [{ input: { spec: SPEC_DIR, version: "draft" }, out: "src/generated", options: { docs: "tags", transports: "node" } }],
+    });
+    const check = await cli("generate", "--config", join(dir, "mcp-schema-codegen.config.json"), "--check");
+    expect([check.code, check.stderr]).toEqual([0, ""]);
+    // The same bytes as generate writes from the one schema.
+    const same = await cli("generate", ...SPEC, "draft", "--out", join(dir, "src", "generated"), "--transports", "node", "--docs", "tags", "--check");
+    expect(same.code).toBe(0);
+    // A modern-only server answers a legacy client's initialize with -32022 naming the versions it serves (issue 11, item 5).
+    buildWithRepoModules(dir);
+    const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
+    const served = spawnSync(process.execPath, [join(dir, "dist", "src", "main.js")], { input: `${JSON.stringify(initialize)}\n`, encoding: "utf8", timeout: 20_000 });
+    expect(JSON.parse(served.stdout.trim())).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+  });
+
+  it("takes both schemas given explicitly (--spec-version draft,2025-11-25, or two --schema), and refuses --eras modern with two", async () => {
+    const parent = scratchDir("scaffold-explicit");
+    const listed = await cli("scaffold", join(parent, "listed"), ...SPEC, "draft,2025-11-25", "--docs", "none");
+    expect(listed.code).toBe(0);
+    const schemas = ["draft", "2025-11-25"].flatMap((v) => ["--schema", join(SPEC_DIR, "schema", v, "schema.ts")]);
+    const twice = await cli("scaffold", join(parent, "schemas"), ...schemas, "--docs", "none", "--eras", "modern,legacy");
+    expect(twice.code).toBe(0);
+    expect(readdirSync(join(parent, "schemas", "src", "generated")).filter((f) => /^\d/.test(f)).sort()).toEqual(["2025-11-25", "2026-07-28"]);
+    const refused = await cli("scaffold", join(parent, "refused"), ...schemas, "--eras", "modern");
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe("error MCG001: --eras modern serves one schema; 2 were given\n1 error; nothing was written\n");
+    expect(readdirSync(parent).sort()).toEqual(["listed", "schemas"]);
+  });
+
+  it("refuses (MCG413, exit 2, nothing written) when the legacy schema is not beside the modern one and --eras modern is not given", async () => {
+    const parent = scratchDir("scaffold-no-legacy");
+    const spec = join(parent, "spec");
+    mkdirSync(join(spec, "schema", "draft"), { recursive: true });
+    writeFileSync(join(spec, "schema", "draft", "schema.ts"), readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts")));
+    const bySpec = await cli("scaffold", join(parent, "p"), "--spec", spec, "--spec-version", "draft");
+    expect(bySpec.code).toBe(2);
+    expect(bySpec.stderr).toBe(
+      `error MCG413: scaffold serves both eras by default and needs the 2025-11-25 schema for clients that open with initialize; it is not at ${join(spec, "schema", "2025-11-25", "schema.ts")}. ` +
+        "Give it (--spec-version <modern>,2025-11-25, or a second --schema), or pass --eras modern for a modern-only server\n1 error; nothing was written\n",
+    );
+    const bySchema = await cli("scaffold", join(parent, "p"), "--schema", join(spec, "schema", "draft", "schema.ts"));
+    expect(bySchema.code).toBe(2);
+    expect(bySchema.stderr).toContain(`it is not at ${join(spec, "schema", "2025-11-25", "schema.ts")}.`);
+    expect(readdirSync(parent)).toEqual(["spec"]);
+    const modern = await cli("scaffold", join(parent, "p"), "--spec", spec, "--spec-version", "draft", "--eras", "modern");
+    expect(modern.code).toBe(0);
+  });
+
   it("documents itself in --help with its exit codes", async () => {
     const { code, stdout } = await cli("scaffold", "--help");
     expect(code).toBe(0);
-    for (const flag of ["--schema", "--spec", "--spec-version", "--name", "--example", "--force", "--docs"]) expect(stdout).toContain(flag);
+    for (const flag of ["--schema", "--spec", "--spec-version", "--eras", "--name", "--example", "--force", "--docs"]) expect(stdout).toContain(flag);
+    expect(stdout).toContain("By default the server is dual-era");
     expect(stdout).toContain("Exit codes: 0 success, 2 error");
   });
 });

@@ -117,6 +117,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     dualEra: revisions.length > 1,
     versions: revisions.map((r) => r.protocol.protocolVersion).join(", ") || version,
     legacyVersions: revisions.slice(1).map((r) => r.protocol.protocolVersion).join(", "),
+    legacyVersion: revisions[1]?.protocol.protocolVersion ?? "",
+    legacyBuiltins: [...new Set(revisions.slice(1).flatMap((r) => Object.values(builtinRequests(r.protocol)).map((m) => m.method)))].join(", "),
     // Where the handler revision's modules are (src/generated/types.ts also re-exports them in a dual-era project).
     modules: revisions.length > 1 ? `src/generated/${revisions[0]!.folder}/` : "src/generated/",
   };
@@ -140,14 +142,15 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
 /**
  * The project's configuration file: `src/generated/` from the scaffold's schemas with its
  * options, so that `generate` in the project regenerates it as written (both eras, or one).
- * A spec folder is written as `${MCP_SPEC_DIR:-<folder>}` (another checkout can stand in);
- * `undefined` for a schema given as text, which has no path to name.
+ * Paths are absolute (the project may move; the spec checkout stays where it is; edit them, or
+ * write `${NAME:-default}`, to use another); `undefined` for a schema given as text, which has
+ * no path to name.
  */
 function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string | undefined): string | undefined {
   const inputs: readonly SchemaInput[] = Array.isArray(schema) ? schema : [schema as SchemaInput];
   const entries: object[] = [];
   for (const input of inputs) {
-    if ("specDir" in input) entries.push({ spec: `\${MCP_SPEC_DIR:-${resolve(input.specDir)}}`, version: input.version });
+    if ("specDir" in input) entries.push({ spec: resolve(input.specDir), version: input.version });
     else if ("path" in input) entries.push({ schema: resolve(input.path) });
     else return undefined;
   }

@@ -1,0 +1,111 @@
+/**
+ * The stages of one generation, shared by the one-schema path (`index.ts`) and the
+ * several-revision one (`multi.ts`): a schema loaded, lowered and analysed; its modules emitted;
+ * the runtime modules they use added; every file's imports given their extension.
+ */
+import { analyze, type Model } from "./analyze/index.js";
+import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
+import { checkExportCollisions, emitTarget, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
+import { rewriteImportExtensions } from "./emit/imports.js";
+import { runtimeFiles, runtimeModuleExports } from "./emit/runtime.js";
+import { GeneratorError, isStackOverflow } from "./errors.js";
+import type { GeneratedFile } from "./index.js";
+import type { Diagnostic, SchemaIR } from "./ir.js";
+import { loadSchema, type LoadedSchema, type SchemaInput } from "./load/index.js";
+import { lowerSchema } from "./lower/index.js";
+import { describeOptions, type GeneratorOptions } from "./options.js";
+import { GENERATOR_VERSION } from "./version.js";
+import { GENERATED_MARK } from "./write.js";
+
+/** The runtime modules of the Node.js transports (`--transports node`). */
+const NODE_TRANSPORTS = ["stdio", "http"] as const;
+
+/** A file name fit for a `//` comment: line breaks and other control characters become `?`. */
+function headerSafe(name: string): string {
+  return name.replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, "?");
+}
+
+/**
+ * Emits one target; a stack overflow while building or formatting it (a union or interface
+ * with thousands of members makes expressions Prettier cannot walk) becomes MCG310.
+ */
+async function emitTargetChecked(name: TargetName, model: Model, context: EmitContext): Promise<string> {
+  try {
+    return await emitTarget(name, model, context);
+  } catch (error) {
+    if (isStackOverflow(error)) {
+      throw new GeneratorError([
+        {
+          code: "MCG310",
+          message: `${TARGETS[name].file} is too large to build: a type with thousands of members or union members; split it into named parts`,
+        },
+      ]);
+    }
+    throw error;
+  }
+}
+
+/** One schema read, lowered and analysed, with the header of the files generated from it. */
+export interface AnalyzedSchema {
+  readonly loaded: LoadedSchema;
+  readonly ir: SchemaIR;
+  readonly model: Model;
+  readonly protocol: ProtocolFacts;
+  readonly warnings: readonly Diagnostic[];
+  readonly header: string;
+}
+
+/** The first line of a header: the generator and the input(s) it read. */
+export function headerSource(inputs: readonly { readonly fileName: string; readonly sha256: string }[]): string {
+  return `${GENERATED_MARK}${GENERATOR_VERSION} from ${inputs.map((i) => `${headerSafe(i.fileName)} (sha256 ${i.sha256})`).join(" and ")}.`;
+}
+
+/** The header every file of an output starts with. */
+export function headerOf(source: string, resolved: GeneratorOptions): string {
+  return [source, `// Options: ${describeOptions(resolved)}`, "// Do not edit: regenerate with `mcp-schema-codegen generate`."].join("\n");
+}
+
+/**
+ * Loads, lowers and analyses one schema. A later stage's errors carry the warnings found so far.
+ */
+export function analyzeSchema(input: SchemaInput, resolved: GeneratorOptions): AnalyzedSchema {
+  const loaded = loadSchema(input);
+  const ir = lowerSchema(loaded, { numberType: resolved.numberType });
+  const warnings: Diagnostic[] = [...ir.warnings];
+  try {
+    const model = analyze(ir);
+    const protocol = protocolFacts(model, resolved.protocolRules);
+    if (protocol.rulesNote !== undefined) warnings.push({ code: "MCG260", message: protocol.rulesNote });
+    warnings.push(...protocol.warnings);
+    return { loaded, ir, model, protocol, warnings, header: headerOf(headerSource([loaded]), resolved) };
+  } catch (error) {
+    throw withWarnings(error, warnings);
+  }
+}
+
+/** A generator error with `warnings` added, when it has none of its own. */
+export function withWarnings(error: unknown, warnings: readonly Diagnostic[]): unknown {
+  if (error instanceof GeneratorError && error.warnings.length === 0 && warnings.length > 0) return new GeneratorError(error.diagnostics, warnings);
+  return error;
+}
+
+/** The modules of one revision, from the targets in table order (paths relative to their folder). */
+export async function emitModules(schema: AnalyzedSchema, targets: readonly TargetName[], resolved: GeneratorOptions): Promise<GeneratedFile[]> {
+  const context = { docs: resolved.docs, header: schema.header, targets, protocol: schema.protocol, enumStyle: resolved.enumStyle };
+  const files: GeneratedFile[] = [];
+  for (const name of targets) {
+    files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, schema.model, context) });
+  }
+  checkExportCollisions(files, schema.model);
+  return files;
+}
+
+/**
+ * The runtime modules the generated files import, pruned to what they use, after them; then
+ * every file's imports get their extension. With `--transports node`, the Node.js transports
+ * too (all they export).
+ */
+export function withRuntime(files: readonly GeneratedFile[], header: string, resolved: GeneratorOptions): GeneratedFile[] {
+  const transports = resolved.transports === "node" ? new Map(NODE_TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])) : new Map<string, ReadonlySet<string>>();
+  return [...files, ...runtimeFiles(files, header, transports)].map((f) => ({ path: f.path, contents: rewriteImportExtensions(f.contents, resolved.importExtension) }));
+}
