@@ -49,9 +49,10 @@
  *   limit per request (→ `-32603`).
  *   An SSE stream whose reader falls more than 16 MiB behind is closed.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
- *   `subscriptions/listen` streams get their result, legacy GET streams end, requests in flight
- *   get `shutdownGraceMs` to finish, then every request still running is answered `-32603`
- *   "Server shutting down" and every legacy session is closed.
+ *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
+ *   end; a request waiting for the client's answer to a server→client request is answered
+ *   `-32603` at once), requests in flight get `shutdownGraceMs` to finish, then every request
+ *   still running is answered `-32603` "Server shutting down".
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
@@ -426,8 +427,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const maxSessions = options.maxSessions ?? 1000;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   const createSessionId = options.createSessionId ?? randomUUID;
-  // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions.
-  const legacy = dispatcher.opensSession(LEGACY_PROBE);
+  // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions. (The
+  // session members are called with ?. so that a dispatcher typed without them, a modern-only one, is served as before.)
+  const legacy = dispatcher.opensSession?.(LEGACY_PROBE) === true;
   // Long-lived streams share one budget, so that together they never take every connection.
   const tooManyStreams = legacy
     ? `Too many open streams (${LISTEN} and session GET streams together, at most ${maxSubscriptions}); close one first`
@@ -487,7 +489,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     store.delete(id);
     live.delete(id);
     session?.stream?.end();
-    dispatcher.closeChannel(channel);
+    dispatcher.closeChannel?.(channel);
   };
   const expired = (record: LegacySessionRecord, session: LiveSession | undefined, now: number): boolean =>
     (session === undefined || (session.busy === 0 && session.stream === undefined)) && now - record.lastActive >= sessionIdleMs;
@@ -544,7 +546,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const versionProblem = (req: IncomingMessage, record: LegacySessionRecord): string | undefined => {
     const given = header(req, "mcp-protocol-version");
     if (given === undefined) return undefined;
-    const negotiated = dispatcher.sessionOf(record.channel)?.protocolVersion ?? record.protocolVersion;
+    const negotiated = dispatcher.sessionOf?.(record.channel)?.protocolVersion ?? record.protocolVersion;
     if (given.trim() === negotiated) return undefined;
     return `Bad request: the MCP-Protocol-Version header ${JSON.stringify(given)} is not the version this session negotiated (${negotiated})`;
   };
@@ -633,11 +635,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const settle = (response: DispatchResponse | undefined): boolean => {
       opening--;
       if (response === undefined || !("result" in response) || closing) {
-        dispatcher.closeChannel(channel);
+        dispatcher.closeChannel?.(channel);
         return false;
       }
       const answered: unknown = own(response.result, "protocolVersion");
-      const negotiated = dispatcher.sessionOf(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
+      const negotiated = dispatcher.sessionOf?.(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
       store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: Date.now() });
       live.set(sessionId, session);
       startSweeper();
@@ -662,7 +664,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     } finally {
       if (!settled) {
         opening--;
-        dispatcher.closeChannel(channel);
+        dispatcher.closeChannel?.(channel);
       }
     }
   };
@@ -679,7 +681,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const id = request === undefined ? undefined : own(request, "id");
     const found = findSession(sessionId);
     if (found === undefined) return sessionNotFound(res, id);
-    if (dispatcher.opensSession(message)) {
+    if (dispatcher.opensSession?.(message) === true) {
       return sendJson(res, 400, errorBody(id, -32600, "Invalid request: this session is initialized already; to start another, send initialize without Mcp-Session-Id"));
     }
     const problem = versionProblem(req, found.record);
@@ -780,7 +782,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
-    if (sessionId === undefined && legacy && dispatcher.opensSession(message)) return openSession(req, res, exchange, message, request);
+    if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);
@@ -814,9 +816,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     closing = true;
     if (sweeper !== undefined) clearInterval(sweeper);
     sweeper = undefined;
-    // No more requests can reach a stream: each ends with its subscriptions/listen result; a session's GET stream just ends.
+    // No more requests can reach a stream: each ends with its subscriptions/listen result.
     dispatcher.closeSubscriptions();
-    for (const session of live.values()) session.stream?.end();
+    // No client can answer a server→client request any more (no new connections): every legacy session ends now, its GET
+    // stream with it, and a request waiting for the client's answer is answered -32603 at once rather than after the grace period.
+    for (const [id, session] of live) endSession(id, session.channel);
     const settled = () => Promise.all([...exchanges].map((e) => e.done));
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, shutdownGraceMs)))]);
@@ -827,8 +831,6 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       if (exchange.dispatched) exchange.timed?.abort(SHUTTING_DOWN);
       else unavailable(exchange.res, undefined, SHUTTING_DOWN);
     }
-    // Every session ends: server→client requests still pending are rejected.
-    for (const [id, session] of live) endSession(id, session.channel);
     // The answers are written at once; a client that does not read them does not hold the shutdown up for more than a second.
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, 1000)))]);
