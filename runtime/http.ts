@@ -33,8 +33,9 @@
  *   resumable (`Last-Event-ID` is ignored). GET or DELETE without a session → 405.
  * - DELETE with `Mcp-Session-Id` ends the session (`closeChannel`) → 200; unknown → 404.
  * - Sessions live in a {@link SessionStore} (in memory by default), at most `maxSessions` (a new
- *   one beyond → 503, after expired ones are removed); a session without requests or a GET
- *   stream for `sessionIdleMs` expires.
+ *   one beyond → 503, after expired ones are removed and then the oldest never used after its
+ *   `initialize`); a session without requests or a GET stream for `sessionIdleMs` expires.
+ * - A JSON-RPC response POSTed without `Mcp-Session-Id` → 400 (it answers a session's request).
  * - Closing a POST's response stream cancels its request, in both eras: nothing is resumable
  *   here, so its answer could never be delivered.
  *
@@ -97,7 +98,7 @@ export interface HttpOptions {
   readonly backlog?: number;
   /** Where legacy sessions (`Mcp-Session-Id`) are kept. Default: {@link createMemorySessionStore}, in this process. */
   readonly sessionStore?: SessionStore;
-  /** Legacy sessions at once (expired ones are removed first); an `initialize` opening one more is answered `-32603` with status 503. Default: 1000. */
+  /** Legacy sessions at once. When full, expired sessions are removed, then the oldest one never used after its `initialize`; if none is, an `initialize` opening one more is answered `-32603` with status 503. Default: 1000. */
   readonly maxSessions?: number;
   /** A legacy session with no request in flight and no GET stream open for this long expires: it is closed, and its id answered 404. Default: 1800000 (30 minutes). */
   readonly sessionIdleMs?: number;
@@ -325,6 +326,11 @@ function writeEvent(res: ServerResponse, message: unknown): boolean {
   return true;
 }
 
+/** Whether a message is a JSON-RPC response (an `id` and `result` or `error`, no `method`). */
+function isResponse(message: unknown): boolean {
+  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
+}
+
 /** Whether a message names the modern per-request protocol version (`params._meta`). */
 function isModern(message: unknown): boolean {
   if (!isPlainObject(message)) return false;
@@ -400,6 +406,8 @@ interface LiveSession {
   readonly channel: object;
   stream: ServerResponse | undefined;
   busy: number;
+  /** Whether the client did anything after `initialize` (a POST or a GET): a session never used is the first given up when sessions run out. */
+  used: boolean;
   /** `HandleContext.push` of the session, the same function for every request: to the GET stream when one is open. */
   readonly push: (message: OutgoingMessage) => boolean;
 }
@@ -479,6 +487,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       channel,
       stream: undefined,
       busy: 0,
+      used: false,
       push: (message) => session.stream !== undefined && writeEvent(session.stream, message),
     };
     return session;
@@ -534,10 +543,22 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     sweeper = setInterval(sweep, Math.max(10, Math.min(sessionIdleMs, 60_000)));
     sweeper.unref();
   }
-  /** Whether another session would be one too many (after expired ones are removed). */
+  /**
+   * Whether another session would be one too many, after expired ones are removed and, failing
+   * that, the least recently opened session never used after its `initialize` (so that a flood of
+   * bare `initialize` requests cannot lock clients out for `sessionIdleMs`).
+   */
   const sessionsFull = (): boolean => {
     if (store.size + opening < maxSessions) return false;
     sweep();
+    if (store.size + opening < maxSessions) return false;
+    let oldest: { id: string; channel: object; lastActive: number } | undefined;
+    for (const [id, session] of live) {
+      const record = store.get(id);
+      if (record === undefined || session.used || session.busy > 0 || session.stream !== undefined) continue;
+      if (oldest === undefined || record.lastActive < oldest.lastActive) oldest = { id, channel: record.channel, lastActive: record.lastActive };
+    }
+    if (oldest !== undefined) endSession(oldest.id, oldest.channel);
     return store.size + opening >= maxSessions;
   };
   const sessionNotFound = (res: ServerResponse, id: unknown): void =>
@@ -687,6 +708,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const problem = versionProblem(req, found.record);
     if (problem !== undefined) return sendJson(res, 400, errorBody(id, -32600, problem));
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
+    found.session.used = true;
     found.session.busy++;
     touch(sessionId);
     try {
@@ -710,6 +732,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     if (session.stream !== undefined) return sendJson(res, 409, errorBody(undefined, -32600, "Conflict: this session's GET stream is open already (one at a time)"));
     if (streams >= maxSubscriptions) return sendJson(res, 503, errorBody(undefined, -32603, tooManyStreams));
     streams++;
+    session.used = true;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
     res.flushHeaders();
     session.stream = res;
@@ -783,6 +806,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
     if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
+    // A client's answer to a server→client request belongs to a session: without one it could only be dropped.
+    if (sessionId === undefined && legacy && isResponse(message)) {
+      return sendJson(res, 400, errorBody(undefined, -32600, "Invalid request: a response to a server request needs the Mcp-Session-Id of the session it belongs to"));
+    }
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);

@@ -356,12 +356,32 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect((await post(url, { jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(200);
   });
 
+  it("when sessions run out, gives up the oldest one never used after its initialize; a JSON-RPC response without Mcp-Session-Id is 400", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { maxSessions: 2 });
+    const first = await open(url);
+    const second = await open(url);
+    expect((await post(url, initialized, { "mcp-session-id": second })).status).toBe(202);
+    await sleep(5);
+    const third = await open(url);
+    expect(d.closed).toEqual([d.contexts[0]!.channel]);
+    expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": first })).status).toBe(404);
+    for (const id of [second, third]) expect((await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-session-id": id })).status).toBe(200);
+    // Both used now: the next initialize is refused.
+    expect((await post(url, initialize(4))).status).toBe(503);
+    const stray = await post(url, { jsonrpc: "2.0", id: 7, result: {} });
+    expect(stray.status).toBe(400);
+    expect(await stray.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("Mcp-Session-Id") } });
+  });
+
   it("refuses a session beyond maxSessions with 503 until one ends or expires; an idle session expires (closeChannel, then 404)", async () => {
     const d = recordingDispatcher();
     const store = createMemorySessionStore();
     const { url } = await serve(d.dispatcher, { maxSessions: 2, sessionIdleMs: 300, sessionStore: store });
     const first = await open(url);
-    await open(url);
+    const second = await open(url);
+    // Sessions in use (a session never used after initialize would be given up for a new one).
+    for (const id of [first, second]) await post(url, initialized, { "mcp-session-id": id });
     expect(store.size).toBe(2);
     const refused = await post(url, initialize(3));
     expect(refused.status).toBe(503);
