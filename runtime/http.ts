@@ -653,12 +653,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     }
     const channel = {};
     const session = newSession(channel);
-    const settle = (response: DispatchResponse | undefined): boolean => {
-      opening--;
-      if (response === undefined || !("result" in response) || closing) {
-        dispatcher.closeChannel?.(channel);
-        return false;
-      }
+    /** Keeps the session when the answer is a result (and the server is not closing); says whether it did. */
+    const keep = (response: DispatchResponse | undefined): boolean => {
+      if (response === undefined || !("result" in response) || closing) return false;
       const answered: unknown = own(response.result, "protocolVersion");
       const negotiated = dispatcher.sessionOf?.(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
       store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: Date.now() });
@@ -666,27 +663,14 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       startSweeper();
       return true;
     };
+    let kept = false;
     opening++;
-    let settled = false;
     try {
-      await run(req, res, exchange, message, request, {
-        channel,
-        push: session.push,
-        legacy: true,
-        sessionId,
-        opening: {
-          id: sessionId,
-          settle: (response) => {
-            settled = true;
-            return settle(response);
-          },
-        },
-      });
+      await run(req, res, exchange, message, request, { channel, push: session.push, legacy: true, sessionId, opening: { id: sessionId, settle: (response) => (kept = keep(response)) } });
     } finally {
-      if (!settled) {
-        opening--;
-        dispatcher.closeChannel?.(channel);
-      }
+      opening--;
+      // An error, no answer (the client went away), or the server closing: nothing of the session is kept.
+      if (!kept) dispatcher.closeChannel?.(channel);
     }
   };
 
