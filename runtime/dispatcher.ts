@@ -151,6 +151,8 @@ export interface SessionState {
   readonly clientCapabilities?: { readonly [key: string]: unknown };
   readonly clientInfo?: unknown;
   readonly logLevel?: string;
+  /** Present (true) once the client sent `notifications/initialized` (2025-11-25 basic/lifecycle § Initialization). */
+  readonly initialized?: true;
 }
 
 /** The part of a method-table row (generated `methods.ts`) the core reads. */
@@ -1074,6 +1076,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       clientInfo: session.clientInfo,
     };
     if (session.logLevel !== undefined) state.logLevel = session.logLevel;
+    if (session.initialized) state.initialized = true;
     return state;
   }
 
