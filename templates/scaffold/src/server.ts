@@ -9,7 +9,9 @@ import { SERVER_INFO } from "./server-info.js";
 export { SERVER_INFO };
 
 /**
- * A dispatcher for this server; it keeps no state between requests. src/handlers.ts exports
+ * A dispatcher for this server. Modern requests carry everything they need (no state between
+ * them); a legacy client's `initialize` opens a session on its channel (the stdio process, or an
+ * HTTP session), when the project serves the legacy era (the default). src/handlers.ts exports
  * `handlers`, `options`, and optionally `onDispatcher(dispatcher)`, called once with the new
  * dispatcher (to `publish` change notifications to `subscriptions/listen` streams).
  */
