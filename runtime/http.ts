@@ -33,8 +33,9 @@
  *   resumable (`Last-Event-ID` is ignored). GET or DELETE without a session → 405.
  * - DELETE with `Mcp-Session-Id` ends the session (`closeChannel`) → 200; unknown → 404.
  * - Sessions live in a {@link SessionStore} (in memory by default), at most `maxSessions` (a new
- *   one beyond → 503, after expired ones are removed); a session without requests or a GET
- *   stream for `sessionIdleMs` expires.
+ *   one beyond → 503, after expired ones are removed and then the oldest never used after its
+ *   `initialize`); a session without requests or a GET stream for `sessionIdleMs` expires.
+ * - A JSON-RPC response POSTed without `Mcp-Session-Id` → 400 (it answers a session's request).
  * - Closing a POST's response stream cancels its request, in both eras: nothing is resumable
  *   here, so its answer could never be delivered.
  *
@@ -49,9 +50,10 @@
  *   limit per request (→ `-32603`).
  *   An SSE stream whose reader falls more than 16 MiB behind is closed.
  * - {@link HttpServer.close} shuts down gracefully: no new connections or requests (503), open
- *   `subscriptions/listen` streams get their result, legacy GET streams end, requests in flight
- *   get `shutdownGraceMs` to finish, then every request still running is answered `-32603`
- *   "Server shutting down" and every legacy session is closed.
+ *   `subscriptions/listen` streams get their result, legacy sessions are closed (their GET streams
+ *   end; a request waiting for the client's answer to a server→client request is answered
+ *   `-32603` at once), requests in flight get `shutdownGraceMs` to finish, then every request
+ *   still running is answered `-32603` "Server shutting down".
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
@@ -96,7 +98,7 @@ export interface HttpOptions {
   readonly backlog?: number;
   /** Where legacy sessions (`Mcp-Session-Id`) are kept. Default: {@link createMemorySessionStore}, in this process. */
   readonly sessionStore?: SessionStore;
-  /** Legacy sessions at once (expired ones are removed first); an `initialize` opening one more is answered `-32603` with status 503. Default: 1000. */
+  /** Legacy sessions at once. When full, expired sessions are removed, then the oldest one never used after its `initialize`; if none is, an `initialize` opening one more is answered `-32603` with status 503. Default: 1000. */
   readonly maxSessions?: number;
   /** A legacy session with no request in flight and no GET stream open for this long expires: it is closed, and its id answered 404. Default: 1800000 (30 minutes). */
   readonly sessionIdleMs?: number;
@@ -324,6 +326,11 @@ function writeEvent(res: ServerResponse, message: unknown): boolean {
   return true;
 }
 
+/** Whether a message is a JSON-RPC response (an `id` and `result` or `error`, no `method`). */
+function isResponse(message: unknown): boolean {
+  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
+}
+
 /** Whether a message names the modern per-request protocol version (`params._meta`). */
 function isModern(message: unknown): boolean {
   if (!isPlainObject(message)) return false;
@@ -399,6 +406,8 @@ interface LiveSession {
   readonly channel: object;
   stream: ServerResponse | undefined;
   busy: number;
+  /** Whether the client did anything after `initialize` (a POST or a GET): a session never used is the first given up when sessions run out. */
+  used: boolean;
   /** `HandleContext.push` of the session, the same function for every request: to the GET stream when one is open. */
   readonly push: (message: OutgoingMessage) => boolean;
 }
@@ -426,8 +435,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const maxSessions = options.maxSessions ?? 1000;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
   const createSessionId = options.createSessionId ?? randomUUID;
-  // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions.
-  const legacy = dispatcher.opensSession(LEGACY_PROBE);
+  // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions. (The
+  // session members are called with ?. so that a dispatcher typed without them, a modern-only one, is served as before.)
+  const legacy = dispatcher.opensSession?.(LEGACY_PROBE) === true;
   // Long-lived streams share one budget, so that together they never take every connection.
   const tooManyStreams = legacy
     ? `Too many open streams (${LISTEN} and session GET streams together, at most ${maxSubscriptions}); close one first`
@@ -477,6 +487,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       channel,
       stream: undefined,
       busy: 0,
+      used: false,
       push: (message) => session.stream !== undefined && writeEvent(session.stream, message),
     };
     return session;
@@ -487,7 +498,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     store.delete(id);
     live.delete(id);
     session?.stream?.end();
-    dispatcher.closeChannel(channel);
+    dispatcher.closeChannel?.(channel);
   };
   const expired = (record: LegacySessionRecord, session: LiveSession | undefined, now: number): boolean =>
     (session === undefined || (session.busy === 0 && session.stream === undefined)) && now - record.lastActive >= sessionIdleMs;
@@ -532,10 +543,22 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     sweeper = setInterval(sweep, Math.max(10, Math.min(sessionIdleMs, 60_000)));
     sweeper.unref();
   }
-  /** Whether another session would be one too many (after expired ones are removed). */
+  /**
+   * Whether another session would be one too many, after expired ones are removed and, failing
+   * that, the least recently opened session never used after its `initialize` (so that a flood of
+   * bare `initialize` requests cannot lock clients out for `sessionIdleMs`).
+   */
   const sessionsFull = (): boolean => {
     if (store.size + opening < maxSessions) return false;
     sweep();
+    if (store.size + opening < maxSessions) return false;
+    let oldest: { id: string; channel: object; lastActive: number } | undefined;
+    for (const [id, session] of live) {
+      const record = store.get(id);
+      if (record === undefined || session.used || session.busy > 0 || session.stream !== undefined) continue;
+      if (oldest === undefined || record.lastActive < oldest.lastActive) oldest = { id, channel: record.channel, lastActive: record.lastActive };
+    }
+    if (oldest !== undefined) endSession(oldest.id, oldest.channel);
     return store.size + opening >= maxSessions;
   };
   const sessionNotFound = (res: ServerResponse, id: unknown): void =>
@@ -544,7 +567,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const versionProblem = (req: IncomingMessage, record: LegacySessionRecord): string | undefined => {
     const given = header(req, "mcp-protocol-version");
     if (given === undefined) return undefined;
-    const negotiated = dispatcher.sessionOf(record.channel)?.protocolVersion ?? record.protocolVersion;
+    const negotiated = dispatcher.sessionOf?.(record.channel)?.protocolVersion ?? record.protocolVersion;
     if (given.trim() === negotiated) return undefined;
     return `Bad request: the MCP-Protocol-Version header ${JSON.stringify(given)} is not the version this session negotiated (${negotiated})`;
   };
@@ -630,40 +653,24 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     }
     const channel = {};
     const session = newSession(channel);
-    const settle = (response: DispatchResponse | undefined): boolean => {
-      opening--;
-      if (response === undefined || !("result" in response) || closing) {
-        dispatcher.closeChannel(channel);
-        return false;
-      }
+    /** Keeps the session when the answer is a result (and the server is not closing); says whether it did. */
+    const keep = (response: DispatchResponse | undefined): boolean => {
+      if (response === undefined || !("result" in response) || closing) return false;
       const answered: unknown = own(response.result, "protocolVersion");
-      const negotiated = dispatcher.sessionOf(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
+      const negotiated = dispatcher.sessionOf?.(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
       store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: Date.now() });
       live.set(sessionId, session);
       startSweeper();
       return true;
     };
+    let kept = false;
     opening++;
-    let settled = false;
     try {
-      await run(req, res, exchange, message, request, {
-        channel,
-        push: session.push,
-        legacy: true,
-        sessionId,
-        opening: {
-          id: sessionId,
-          settle: (response) => {
-            settled = true;
-            return settle(response);
-          },
-        },
-      });
+      await run(req, res, exchange, message, request, { channel, push: session.push, legacy: true, sessionId, opening: { id: sessionId, settle: (response) => (kept = keep(response)) } });
     } finally {
-      if (!settled) {
-        opening--;
-        dispatcher.closeChannel(channel);
-      }
+      opening--;
+      // An error, no answer (the client went away), or the server closing: nothing of the session is kept.
+      if (!kept) dispatcher.closeChannel?.(channel);
     }
   };
 
@@ -679,12 +686,13 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const id = request === undefined ? undefined : own(request, "id");
     const found = findSession(sessionId);
     if (found === undefined) return sessionNotFound(res, id);
-    if (dispatcher.opensSession(message)) {
+    if (dispatcher.opensSession?.(message) === true) {
       return sendJson(res, 400, errorBody(id, -32600, "Invalid request: this session is initialized already; to start another, send initialize without Mcp-Session-Id"));
     }
     const problem = versionProblem(req, found.record);
     if (problem !== undefined) return sendJson(res, 400, errorBody(id, -32600, problem));
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
+    found.session.used = true;
     found.session.busy++;
     touch(sessionId);
     try {
@@ -708,6 +716,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     if (session.stream !== undefined) return sendJson(res, 409, errorBody(undefined, -32600, "Conflict: this session's GET stream is open already (one at a time)"));
     if (streams >= maxSubscriptions) return sendJson(res, 503, errorBody(undefined, -32603, tooManyStreams));
     streams++;
+    session.used = true;
     res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" });
     res.flushHeaders();
     session.stream = res;
@@ -780,7 +789,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
-    if (sessionId === undefined && legacy && dispatcher.opensSession(message)) return openSession(req, res, exchange, message, request);
+    if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
+    // A client's answer to a server→client request belongs to a session: without one it could only be dropped.
+    if (sessionId === undefined && legacy && isResponse(message)) {
+      return sendJson(res, 400, errorBody(undefined, -32600, "Invalid request: a response to a server request needs the Mcp-Session-Id of the session it belongs to"));
+    }
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
     if (request !== undefined) {
       const problem = headerMismatch(req, request, options);
@@ -814,9 +827,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     closing = true;
     if (sweeper !== undefined) clearInterval(sweeper);
     sweeper = undefined;
-    // No more requests can reach a stream: each ends with its subscriptions/listen result; a session's GET stream just ends.
+    // No more requests can reach a stream: each ends with its subscriptions/listen result.
     dispatcher.closeSubscriptions();
-    for (const session of live.values()) session.stream?.end();
+    // No client can answer a server→client request any more (no new connections): every legacy session ends now, its GET
+    // stream with it, and a request waiting for the client's answer is answered -32603 at once rather than after the grace period.
+    for (const [id, session] of live) endSession(id, session.channel);
     const settled = () => Promise.all([...exchanges].map((e) => e.done));
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, shutdownGraceMs)))]);
@@ -827,8 +842,6 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       if (exchange.dispatched) exchange.timed?.abort(SHUTTING_DOWN);
       else unavailable(exchange.res, undefined, SHUTTING_DOWN);
     }
-    // Every session ends: server→client requests still pending are rejected.
-    for (const [id, session] of live) endSession(id, session.channel);
     // The answers are written at once; a client that does not read them does not hold the shutdown up for more than a second.
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, 1000)))]);

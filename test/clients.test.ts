@@ -14,7 +14,8 @@
  * (templates/scaffold/examples/conformance/handlers.ts), answers the first round with an
  * `InputRequiredResult`; the client's elicitation handler answers (a server→client request on
  * the legacy session, or the client's own retry with `inputResponses` in the modern era).
- * Which era each client spoke is read off the wire, not assumed.
+ * Which era each client spoke is read off the wire, not assumed; a legacy client must receive no
+ * modern-only result member (`resultType`, `ttlMs`, `cacheScope`, `io.modelcontextprotocol/` `_meta` keys).
  *
  * The same clients run first against the official `@modelcontextprotocol/server` 2.4.0 serving
  * the same names (test/support/reference-server.mjs): that proves the harness, independently
@@ -101,6 +102,25 @@ function spoken(wire: Wire): { era: "legacy" | "modern"; protocolVersion: unknow
   const request = wire.sent.find((m) => typeof m["method"] === "string" && "id" in m);
   const meta = (request?.["params"] as { _meta?: { [key: string]: unknown } } | undefined)?._meta;
   return { era: "modern", protocolVersion: meta?.[MODERN_VERSION_KEY] };
+}
+
+/**
+ * The modern-only members in what a legacy client received: `resultType`, `ttlMs`, `cacheScope`
+ * at a result's top level and `io.modelcontextprotocol/` keys in its `_meta` (a 2025-11-25
+ * result has none of them). Empty for a modern client, which may get them all.
+ */
+function modernMembersSeenByLegacy(wire: Wire): string[] {
+  if (spoken(wire).era === "modern") return [];
+  return wire.received.flatMap((message) => {
+    const result = message["result"];
+    if (typeof result !== "object" || result === null) return [];
+    const r = result as { [key: string]: unknown };
+    const meta = typeof r["_meta"] === "object" && r["_meta"] !== null ? Object.keys(r["_meta"]) : [];
+    return [
+      ...["resultType", "ttlMs", "cacheScope"].filter((key) => key in r),
+      ...meta.filter((key) => key.startsWith("io.modelcontextprotocol/")).map((key) => `_meta.${key}`),
+    ].map((member) => `id ${String(message["id"])}: ${member}`);
+  });
 }
 
 /** The text of the first content block of a `CallToolResult` (with `isError` when set). */
@@ -211,6 +231,7 @@ async function exchange(kind: ClientKind, endpoint: Endpoint, serverStderr: () =
           prompt: firstText(prompt.messages, (m) => (m["content"] as { text?: unknown } | undefined)?.text),
           elicitation: toolText(elicitation),
           elicited,
+          modernMembersSeenByLegacy: modernMembersSeenByLegacy(wire),
         };
       })(),
       EXCHANGE_MS,
@@ -242,6 +263,7 @@ function expectedFor(kind: ClientKind, serverName: string) {
     prompt: "This is a simple prompt for testing.",
     elicitation: `Hello, ${NAME}!`,
     elicited: ["What is your name?"],
+    modernMembersSeenByLegacy: [],
   };
 }
 

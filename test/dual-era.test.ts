@@ -204,7 +204,11 @@ describe("legacy initialize: a session on the channel, negotiated per the 2025-1
   it("later requests on the channel: ping, and the session's revision checks the params", async () => {
     const d = dual();
     const client = legacyClient(d);
+    // A ping may come before the session is open (2025-11-25 basic/lifecycle); it opens none.
+    expect(await client.send(legacy(0, "ping"))).toEqual({ jsonrpc: "2.0", id: 0, result: {} });
+    expect(d.sessionOf(client.channel)).toBeUndefined();
     await client.open();
+    expect(d.sessionOf(client.channel)?.initialized).toBe(true);
     expect(await client.send(legacy(1, "ping"))).toEqual({ jsonrpc: "2.0", id: 1, result: {} });
     expect((await client.send(legacy(2, "tools/call", { name: 5 })))?.error?.code).toBe(-32602);
     // A modern-only method is not one of 2025-11-25's.

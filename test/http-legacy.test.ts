@@ -121,6 +121,7 @@ function recordingDispatcher() {
   const closed: object[] = [];
   const pushes = new Map<object, Set<(message: OutgoingMessage) => boolean>>();
   const waiting = new Map<string | number, (answer: unknown) => void>();
+  const waitingOn = new Map<object, (() => void)[]>();
   const contexts: HandleContext[] = [];
   const dispatcher: TransportDispatcher = {
     opensSession: (message: unknown) => {
@@ -132,6 +133,9 @@ function recordingDispatcher() {
     closeChannel: (channel: object) => {
       sessions.delete(channel);
       closed.push(channel);
+      // As the core does: requests waiting for this channel's answers are answered -32603.
+      for (const give of waitingOn.get(channel) ?? []) give();
+      waitingOn.delete(channel);
     },
     closeSubscriptions: () => {},
     findTool: () => undefined,
@@ -156,6 +160,7 @@ function recordingDispatcher() {
       if (context?.push !== undefined) pushes.get(channel)?.add(context.push);
       if (m["method"] === "elicit") {
         const answer = new Promise((resolve) => waiting.set("e-" + String(id), resolve));
+        const gone = new Promise<string>((resolve) => waitingOn.set(channel, [...(waitingOn.get(channel) ?? []), () => resolve("The session closed")]));
         context?.notify?.({
           jsonrpc: "2.0",
           id: "e-" + String(id),
@@ -165,7 +170,7 @@ function recordingDispatcher() {
         // As the core does: a deadline (time limit, shutdown) answers -32603 with its reason.
         const deadline = context?.deadline;
         const ended = new Promise<string>((resolve) => deadline?.addEventListener("abort", () => resolve(String(deadline.reason)), { once: true }));
-        const outcome = await Promise.race([answer.then((value) => ({ value })), ended]);
+        const outcome = await Promise.race([answer.then((value) => ({ value })), ended, gone]);
         if (typeof outcome === "string") return { jsonrpc: "2.0", id, error: { code: -32603, message: outcome } };
         return { jsonrpc: "2.0", id, result: { answer: outcome.value as Json } };
       }
@@ -351,12 +356,32 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect((await post(url, { jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(200);
   });
 
+  it("when sessions run out, gives up the oldest one never used after its initialize; a JSON-RPC response without Mcp-Session-Id is 400", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { maxSessions: 2 });
+    const first = await open(url);
+    const second = await open(url);
+    expect((await post(url, initialized, { "mcp-session-id": second })).status).toBe(202);
+    await sleep(5);
+    const third = await open(url);
+    expect(d.closed).toEqual([d.contexts[0]!.channel]);
+    expect((await post(url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": first })).status).toBe(404);
+    for (const id of [second, third]) expect((await post(url, { jsonrpc: "2.0", id: 3, method: "ping" }, { "mcp-session-id": id })).status).toBe(200);
+    // Both used now: the next initialize is refused.
+    expect((await post(url, initialize(4))).status).toBe(503);
+    const stray = await post(url, { jsonrpc: "2.0", id: 7, result: {} });
+    expect(stray.status).toBe(400);
+    expect(await stray.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("Mcp-Session-Id") } });
+  });
+
   it("refuses a session beyond maxSessions with 503 until one ends or expires; an idle session expires (closeChannel, then 404)", async () => {
     const d = recordingDispatcher();
     const store = createMemorySessionStore();
     const { url } = await serve(d.dispatcher, { maxSessions: 2, sessionIdleMs: 300, sessionStore: store });
     const first = await open(url);
-    await open(url);
+    const second = await open(url);
+    // Sessions in use (a session never used after initialize would be given up for a new one).
+    for (const id of [first, second]) await post(url, initialized, { "mcp-session-id": id });
     expect(store.size).toBe(2);
     const refused = await post(url, initialize(3));
     expect(refused.status).toBe(503);
@@ -425,9 +450,9 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     });
   });
 
-  it("on close: the GET stream ends, requests in flight are answered, every session is closed", async () => {
+  it("on close: every session is closed at once (its GET stream ends; a request waiting for the client is answered then), other requests get the grace period", async () => {
     const d = recordingDispatcher();
-    const server = await serveHttp(d.dispatcher, { port: 0, shutdownGraceMs: 100 });
+    const server = await serveHttp(d.dispatcher, { port: 0, shutdownGraceMs: 2000 });
     const { url } = server;
     const sessionId = await open(url);
     const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
@@ -435,10 +460,12 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     const waiting = await post(url, { jsonrpc: "2.0", id: 5, method: "elicit" }, headers);
     const messages = sseMessages(waiting);
     expect(await within(messages.next(), 2000, "elicitation request")).toMatchObject({ method: "elicitation/create" });
-    await within(server.close(), 5000, "close");
-    expect(await within(sseMessages(stream).next(), 2000, "GET stream end")).toBeUndefined();
-    expect(await within(messages.next(), 2000, "answer")).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "Server shutting down" } });
+    const closed = server.close();
+    // Well inside the 2 s grace period.
+    expect(await within(sseMessages(stream).next(), 500, "GET stream end")).toBeUndefined();
+    expect(await within(messages.next(), 500, "answer")).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "The session closed" } });
     expect(d.closed).toEqual([d.contexts[0]!.channel]);
+    await within(closed, 1000, "close");
   });
 });
 

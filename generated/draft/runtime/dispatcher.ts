@@ -154,6 +154,8 @@ export interface SessionState {
   readonly clientCapabilities?: { readonly [key: string]: unknown };
   readonly clientInfo?: unknown;
   readonly logLevel?: string;
+  /** Present (true) once the client sent `notifications/initialized` (2025-11-25 basic/lifecycle § Initialization). */
+  readonly initialized?: true;
 }
 
 /** The part of a method-table row (generated `methods.ts`) the core reads. */
@@ -553,6 +555,8 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  *   {@link DispatcherOptions.maxInputRounds} rounds); the core answers `ping`,
  *   `logging/setLevel`, `resources/subscribe`/`unsubscribe` and takes `notifications/initialized`;
  *   every notification or request sent to the client is checked with its revision first;
+ * - a `ping` without it on a channel without session (a legacy client may ping before
+ *   `initialize`) → the latest legacy revision, when the first revision has no `ping`;
  * - anything else → the first revision (a modern one checks the per-request `_meta`, as alone).
  *
  * It checks each message in this order and answers:
@@ -1069,6 +1073,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       clientInfo: session.clientInfo,
     };
     if (session.logLevel !== undefined) state.logLevel = session.logLevel;
+    if (session.initialized) state.initialized = true;
     return state;
   }
 
@@ -1144,6 +1149,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
     const session = sessionFor(channel, context);
     if (session !== undefined) return { revision: session.revision, session: session.state };
+    // A legacy client may ping before its session is open (2025-11-25 basic/lifecycle § Initialization): the latest legacy revision answers.
+    if (latestLegacy !== undefined && fromClient(revision, method, "request") === undefined) {
+      const latest = byVersion.get(latestLegacy)!;
+      if (latest.builtins.ping === method) return { revision: latest, session: { protocolVersion: latestLegacy } };
+    }
     return { revision };
   }
 
