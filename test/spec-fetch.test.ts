@@ -96,6 +96,9 @@ describe("spec fetch", () => {
       `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${empty.cacheDir} (it would be downloaded from ${server.baseUrl}/${COMMIT}); run without --offline, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
     ]);
     expect(server.requests.length).toBe(before);
+    // No lock at all: the lock is what is missing (MCG504), not a cached revision.
+    const { options: unlocked, lock: none } = place("offline-unlocked");
+    expect((await failure(fetchSpec({ ...unlocked, offline: true })))[0]).toMatch(new RegExp(`^error MCG504: --offline: there is no lock file ${none.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} `));
   });
 
   it("enforces the lock: another ref needs --update, which moves the pin", async () => {

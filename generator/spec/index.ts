@@ -275,7 +275,7 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
   }
   let jobs: Job[];
   if (!lock) {
-    if (options.offline) throw fail("MCG505", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`spec fetch\` once with the network, or ${ALTERNATIVES}`);
+    if (options.offline) throw fail("MCG504", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`spec fetch\` once with the network, or ${ALTERNATIVES}`);
     jobs = [{ ref: options.ref ?? "main", index: 0 }];
   } else if (options.ref === undefined) {
     jobs = lock.pins.map((pin, index) => ({ ref: pin.ref, locked: pin, index }));
