@@ -30,7 +30,7 @@
  * a slice starts with a minor GC, not a full one (see `collectGarbage` below).
  *
  * Run alone (on the committed `generated/draft`): `npm run build && node --expose-gc
- * dist-bench/bench/dispatch.js [--rounds 9] [--slice-ms 200] [--warmup-ms 100]`.
+ * dist-bench/bench/dispatch.js [--rounds 9] [--slice-ms 200] [--warmup-ms 200]`.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
