@@ -43,7 +43,7 @@
  *
  * Run alone (on the committed `generated/draft`, and a fresh dual-era output for the legacy
  * rows): `npm run bench` once (it builds dist-bench/), then `node --expose-gc
- * dist-bench/bench/dispatch.js [--rounds 9] [--slice-ms 200] [--warmup-ms 100]`.
+ * dist-bench/bench/dispatch.js [--rounds 9] [--slice-ms 200] [--warmup-ms 200]`.
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";

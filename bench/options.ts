@@ -6,15 +6,19 @@ export interface BenchOptions {
   readonly rounds: number;
   /** Time slice of one workload in one round. */
   readonly sliceMs: number;
-  /** Unrecorded warm-up slice per workload. */
+  /** Unrecorded warm-up slices per workload, until steady (see `timing.ts`). */
   readonly warmupMs: number;
+  /** Least warm-up CPU time per workload. */
+  readonly minWarmupMs: number;
+  /** Cap on one workload's warm-up CPU time. */
+  readonly maxWarmupMs: number;
   /** Child-process runs of each generator. */
   readonly genRuns: number;
   /** Benchmark the committed `generated/draft` instead of a fresh `generate()` output. */
   readonly committed: boolean;
 }
 
-const USAGE = "usage: npm run bench -- [--rounds 9] [--slice-ms 200] [--warmup-ms 100] [--gen-runs 5] [--committed]";
+const USAGE = "usage: npm run bench -- [--rounds 9] [--slice-ms 200] [--warmup-ms 200] [--min-warmup-ms 4000] [--max-warmup-ms 12000] [--gen-runs 5] [--committed]";
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
@@ -22,7 +26,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     options: {
       rounds: { type: "string", default: "9" },
       "slice-ms": { type: "string", default: "200" },
-      "warmup-ms": { type: "string", default: "100" },
+      "warmup-ms": { type: "string", default: "200" },
+      "min-warmup-ms": { type: "string", default: "4000" },
+      "max-warmup-ms": { type: "string", default: "12000" },
       "gen-runs": { type: "string", default: "5" },
       committed: { type: "boolean", default: false },
       help: { type: "boolean", default: false },
@@ -36,6 +42,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     rounds: positive("rounds", values.rounds),
     sliceMs: positive("slice-ms", values["slice-ms"]),
     warmupMs: positive("warmup-ms", values["warmup-ms"]),
+    minWarmupMs: positive("min-warmup-ms", values["min-warmup-ms"]),
+    maxWarmupMs: positive("max-warmup-ms", values["max-warmup-ms"]),
     genRuns: positive("gen-runs", values["gen-runs"]),
     committed: values.committed,
   };

@@ -1,6 +1,6 @@
 /**
- * `npm run bench`: the generated draft validators against ajv and the SDK's zod schemas,
- * plus the cost of generating them.
+ * `npm run bench`: the generated draft validators against ajv, typia and the SDK's zod
+ * schemas, plus the cost of generating them.
  *
  * Method
  * 1. Generation: our `generate()` (in `gen-child.js`) and typescript-json-schema run on the
@@ -8,6 +8,8 @@
  *    time, CPU time and peak RSS (`generation.ts`). Our last run's output is what gets
  *    benchmarked (or the committed `generated/draft` with `--committed`), transpiled and
  *    imported (`generated.ts`).
+ *    typia's `createIs`/`createValidate` for every draft type are compiled in this process
+ *    (`typia.ts`).
  * 2. Inputs: every upstream draft example, validated as the type its folder names (valid),
  *    and mutants of them that ajv rejects (invalid; `mutants.ts`).
  * 3. Correctness pre-check (`precheck.ts`): every contender's verdict on every input is
@@ -17,7 +19,10 @@
  *    Mutants that ajv accepts are not timed, but ours must accept them too.
  * 4. Throughput: interleaved rounds of fixed time slices; median ops per CPU-second of this
  *    process (robust on a shared machine) and per wall-second (`timing.ts`). Ratios and
- *    targets use the CPU figures; one op is one validation call.
+ *    targets use the CPU figures; one op is one validation call. Against typia the ratio is
+ *    the median of the per-round ratios.
+ * 4b. Footprint (`footprint.ts`): both validator modules bundled and minified, gzip size;
+ *    import + first pass in fresh processes.
  * 5. Dispatch (`dispatch.ts`): the generated dispatcher's `handle()` beside
  *    `@modelcontextprotocol/server`, requests per second on `tools/list` and `tools/call`, and
  *    legacy `tools/call` (2025-11-25, after `initialize`) on the dual-era dispatcher beside the
@@ -29,6 +34,7 @@ import { join } from "node:path";
 import { buildMutants, loadExamples, type Case } from "./corpus.js";
 import { ajvContender, generatedContenders, zodContender, type Contender } from "./contenders.js";
 import { benchDispatch, prepareDualEra } from "./dispatch.js";
+import { bundleSize, coldStarts, writeInputs } from "./footprint.js";
 import { codeSize, loadGenerated } from "./generated.js";
 import { measureGeneration } from "./generation.js";
 import { parseOptions, type BenchOptions } from "./options.js";
@@ -37,6 +43,7 @@ import { answersRight, malformedResults, verdicts } from "./precheck.js";
 import * as print from "./sections.js";
 import { median } from "./stats.js";
 import { runRounds, type BoundCase, type Slice, type Workload } from "./timing.js";
+import { buildTypia, typiaContenders } from "./typia.js";
 
 const progress = (message: string) => process.stderr.write(`… ${message}\n`);
 
@@ -51,6 +58,10 @@ async function main(options: BenchOptions): Promise<void> {
     const sourceDir = options.committed ? COMMITTED_DIR : generation.outDir;
     const compiledDir = join(tmp, "compiled");
     const generated = await loadGenerated(sourceDir, compiledDir);
+
+    progress("typia: compiling createIs/createValidate for every draft type");
+    const typiaBuild = buildTypia(DRAFT.schemaTs);
+    const typia = await typiaContenders(typiaBuild);
 
     progress("inputs and correctness pre-check");
     const { is, validate } = generatedContenders(generated);
@@ -68,7 +79,7 @@ async function main(options: BenchOptions): Promise<void> {
     const malformed = new Set(malformedResults(generated, inputs));
     const trusted = inputs.filter((c) => !malformed.has(c) && core.every((k) => answersRight(k.checkFor(c.type), c)));
     print.precheck(
-      [...core, zod].map((k) => verdicts(k, inputs)),
+      [...core, typia.is, typia.validate, zod].map((k) => verdicts(k, inputs)),
       inputs.length,
       [...malformed],
       trusted.length,
@@ -85,7 +96,10 @@ async function main(options: BenchOptions): Promise<void> {
       sdkInvalid: trusted.filter((c) => !c.valid && zod.checkFor(c.type)),
     };
     const workloads = [
-      ...core.flatMap((k) => [workload(k, "valid", sets.valid), workload(k, "invalid", sets.invalid)]),
+      ...[...core, typia.is, typia.validate].flatMap((k) => [
+        workload(k, "valid", sets.valid),
+        workload(k, "invalid", sets.invalid),
+      ]),
       ...[...core, zod].flatMap((k) => [
         workload(k, "sdkValid", sets.sdkValid),
         workload(k, "sdkInvalid", sets.sdkInvalid),
@@ -100,9 +114,19 @@ async function main(options: BenchOptions): Promise<void> {
     const ajvBaseline = (k: Contender) => (k === is ? ajv : k === validate ? ajvAll : undefined);
     const sizes = (set: keyof typeof sets) => sets[set].length;
 
-    print.throughputIntro(options, timing.cpuShare);
+    print.throughputIntro(options, timing.cpuShare, timing.warmupMs);
     print.throughput("all draft types, ops per CPU-second", core, ["valid", "invalid"], sizes, ajvBaseline, cpu);
     print.throughput("all draft types, ops per wall-second", core, ["valid", "invalid"], sizes, ajvBaseline, wall);
+    const typiaBaseline = (k: Contender) => (k === is ? typia.is : k === validate ? typia.validate : undefined);
+    print.throughput(
+      "all draft types, ops per CPU-second, ratios against typia (median of the per-round ratios)",
+      [is, validate, typia.is, typia.validate],
+      ["valid", "invalid"],
+      sizes,
+      typiaBaseline,
+      cpu,
+      "per-round",
+    );
     print.throughput(
       `types the SDK has a zod schema for (${new Set(sets.sdkValid.map((c) => c.type)).size}), ops per CPU-second, ratios against zod`,
       [...core, zod],
@@ -114,15 +138,36 @@ async function main(options: BenchOptions): Promise<void> {
 
     const files = codeSize(sourceDir);
     print.codeSize(files, options.committed ? "committed generated/draft" : "fresh generate() output, --docs tags");
+    progress("footprint: bundle sizes and cold starts");
+    const ourModule = join(compiledDir, "validators.js");
+    const bundles = { ours: await bundleSize(ourModule), typia: await bundleSize(typiaBuild.modulePath) };
+    const inputsFile = writeInputs([...sets.valid, ...sets.invalid], join(tmp, "inputs.json"));
+    const [oursCold, typiaCold] = await coldStarts(
+      [
+        { path: ourModule, layout: "generated" },
+        { path: typiaBuild.modulePath, layout: "typia" },
+      ],
+      inputsFile,
+      options.genRuns,
+    );
+    if (!oursCold || !typiaCold) throw new Error("cold-start runs missing");
+    const footprint = { bundles, cold: { ours: oursCold, typia: typiaCold } };
+    print.footprint(footprint, sets.valid.length + sets.invalid.length, options.genRuns, typiaBuild);
     print.generation(generation);
 
     const worst = (k: Contender, base: Contender, stat: (k: Contender, set: string) => number[]) =>
       Math.min(...(["valid", "invalid"] as const).map((set) => median(stat(k, set)) / median(stat(base, set))));
+    const vsTypia = (k: Contender, base: Contender) => ({
+      valid: print.perRoundRatio(cpu(k, "valid"), cpu(base, "valid")),
+      invalid: print.perRoundRatio(cpu(k, "invalid"), cpu(base, "invalid")),
+    });
     print.targets(
       { cpu: worst(is, ajv, cpu), wall: worst(is, ajv, wall) },
       { cpu: worst(validate, ajvAll, cpu), wall: worst(validate, ajvAll, wall) },
+      { is: vsTypia(is, typia.is), validate: vsTypia(validate, typia.validate) },
       generation,
       files,
+      footprint,
     );
 
     progress("dispatch: generating the dual-era output (draft, 2025-11-25) for the legacy rows");

@@ -1,5 +1,13 @@
 /**
- * Throughput measurement by interleaved rounds. In each round every workload (one
+ * Throughput measurement by interleaved rounds. First each workload warms up alone: slices of
+ * `warmupMs` until it has spent `minWarmupMs` of CPU time and a slice is no faster than 1.05×
+ * the one before (at most `maxWarmupMs` of CPU time). Code the engine has not yet optimised
+ * runs many times slower, and how long optimising takes differs between contenders: typia's
+ * module, with its own copy of every nested check per root type (and another for
+ * `validate`), runs for seconds at an intermediate tier before its optimised code is ready,
+ * steady enough there to fool a rule that only waits for two equal slices. CPU time, not
+ * wall time, because the optimising compiler runs on other threads of this process and a
+ * loaded machine stretches wall time. Then, in each round every workload (one
  * contender over one input set) runs for a fixed time slice, in an order rotated from
  * round to round, so drift (JIT tiers, CPU frequency, neighbours) spreads over all
  * contenders alike. When Node runs with `--expose-gc` (as `npm run bench` does), a full
@@ -30,8 +38,12 @@ export interface TimingOptions {
   readonly rounds: number;
   /** Wall time of one slice. */
   readonly sliceMs: number;
-  /** Unrecorded warm-up slice per workload, before the rounds. */
+  /** Unrecorded warm-up slices per workload, before the rounds: this long each. */
   readonly warmupMs: number;
+  /** CPU time each workload warms up at least. */
+  readonly minWarmupMs: number;
+  /** The most warm-up CPU time one workload gets. */
+  readonly maxWarmupMs: number;
 }
 
 /** One workload in one round. */
@@ -47,6 +59,8 @@ export interface RoundResults {
   readonly cpuShare: number;
   /** Accepted verdicts summed over every slice: printed, so the work is observable. */
   readonly sink: number;
+  /** CPU time each workload took to become steady, by key. */
+  readonly warmupMs: ReadonlyMap<string, number>;
 }
 
 /** `global.gc` when Node runs with `--expose-gc`. */
@@ -54,7 +68,20 @@ export const collectGarbage = (globalThis as { gc?: () => void }).gc;
 
 export function runRounds(workloads: readonly Workload[], options: TimingOptions): RoundResults {
   let sink = 0;
-  for (const w of workloads) sink += runSlice(w.cases, options.warmupMs).accepted;
+  const warmup = new Map<string, number>();
+  for (const w of workloads) {
+    let spent = 0;
+    let before = 0;
+    for (let n = 1; ; n++) {
+      const slice = runSlice(w.cases, options.warmupMs);
+      sink += slice.accepted;
+      spent += slice.cpuMs;
+      const rate = slice.ops / slice.cpuMs;
+      if ((n >= 3 && spent >= options.minWarmupMs && rate <= before * 1.05) || spent >= options.maxWarmupMs) break;
+      before = rate;
+    }
+    warmup.set(w.key, spent);
+  }
   const slices = new Map<string, Slice[]>(workloads.map((w) => [w.key, []]));
   let cpuMs = 0;
   let wallMs = 0;
@@ -71,7 +98,7 @@ export function runRounds(workloads: readonly Workload[], options: TimingOptions
       sink += slice.accepted;
     }
   }
-  return { slices, cpuShare: cpuMs / wallMs, sink };
+  return { slices, cpuShare: cpuMs / wallMs, sink, warmupMs: warmup };
 }
 
 /** Runs whole passes over `cases` until `sliceMs` of wall time is spent. */

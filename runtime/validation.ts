@@ -116,20 +116,27 @@ export function guard<T>(f: Check): (value: unknown) => value is T {
  * walked d times). A throwing getter or Proxy trap becomes an `exception` issue.
  */
 export function validator<T>(c: Collect): (value: unknown) => ValidationResult<T> {
-  return (value: unknown): ValidationResult<T> => {
-    const issues: ValidationIssue[] = [];
-    try {
-      c(value, "", issues, 0);
-    } catch (error) {
-      issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
-    }
-    if (issues.length === 0) return { ok: true, value: value as T };
-    if (issues.length > MAX_ISSUES) {
-      issues.length = MAX_ISSUES;
-      issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
-    }
-    return { ok: false, issues };
-  };
+  return (value: unknown): ValidationResult<T> => collectIssues<T>(c, value);
+}
+
+/**
+ * The answer of a `validateX` from its collector `c` alone: every issue of `value`, or the
+ * value when there is none. Generated `validateX` functions call it when their fast check
+ * did not accept the value. A throwing getter or Proxy trap becomes an `exception` issue.
+ */
+export function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T> {
+  const issues: ValidationIssue[] = [];
+  try {
+    c(value, "", issues, 0);
+  } catch (error) {
+    issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
+  }
+  if (issues.length === 0) return { ok: true, value: value as T };
+  if (issues.length > MAX_ISSUES) {
+    issues.length = MAX_ISSUES;
+    issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
+  }
+  return { ok: false, issues };
 }
 
 export function describeError(error: unknown): string {

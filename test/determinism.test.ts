@@ -169,7 +169,7 @@ describe("a shuffled order of top-level declarations", () => {
     for (const v of shuffled) {
       expect(exported(v), v.label).toEqual(exported(original));
       expect(Object.keys(v.validators.validatorsByType as object), v.label).toEqual(typeNames(v));
-      const blocks = [...v.files.get("validators.ts")!.matchAll(/\bguard<T\.(\w+)>/g)].map((m) => m[1]);
+      const blocks = [...v.files.get("validators.ts")!.matchAll(/\): value is T\.(\w+) \{/g)].map((m) => m[1]);
       expect(blocks, v.label).toEqual(typeNames(v));
     }
     // `ItemSchema` is a type, so Item's Standard Schema is `ItemStandardSchema` in every order.

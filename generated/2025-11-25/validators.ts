@@ -86,8 +86,6 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
-type Check = (v: any, d: number) => boolean;
-
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
 function typeName(v: unknown): string {
@@ -144,40 +142,23 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
 }
 
 /**
- * `isX` of one type, over its fast check `f`. The closure calls `f` directly, so the engine
- * can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ * The answer of a `validateX` from its collector `c` alone: every issue of `value`, or the
+ * value when there is none. Generated `validateX` functions call it when their fast check
+ * did not accept the value. A throwing getter or Proxy trap becomes an `exception` issue.
  */
-function guard<T>(f: Check): (value: unknown) => value is T {
-  return (value: unknown): value is T => {
-    try {
-      return f(value, 0);
-    } catch {
-      return false;
-    }
-  };
-}
-
-/**
- * `validateX` of one type, over its collector `c`. It runs only the collector, which checks
- * each nested part with the fast check first and skips it when it passes; inside recursive
- * types only the root is checked first (an invalid value nested d deep would otherwise be
- * walked d times). A throwing getter or Proxy trap becomes an `exception` issue.
- */
-function validator<T>(c: Collect): (value: unknown) => ValidationResult<T> {
-  return (value: unknown): ValidationResult<T> => {
-    const issues: ValidationIssue[] = [];
-    try {
-      c(value, "", issues, 0);
-    } catch (error) {
-      issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
-    }
-    if (issues.length === 0) return { ok: true, value: value as T };
-    if (issues.length > MAX_ISSUES) {
-      issues.length = MAX_ISSUES;
-      issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
-    }
-    return { ok: false, issues };
-  };
+function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T> {
+  const issues: ValidationIssue[] = [];
+  try {
+    c(value, "", issues, 0);
+  } catch (error) {
+    issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
+  }
+  if (issues.length === 0) return { ok: true, value: value as T };
+  if (issues.length > MAX_ISSUES) {
+    issues.length = MAX_ISSUES;
+    issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
+  }
+  return { ok: false, issues };
 }
 
 function describeError(error: unknown): string {
@@ -359,10 +340,17 @@ function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `JSONRPCMessage` (schema.ts:8) */
-export const isJSONRPCMessage: (value: unknown) => value is T.JSONRPCMessage = guard<T.JSONRPCMessage>(_isJSONRPCMessage);
+export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
+  try {
+    return _isJSONRPCMessage(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCMessage` (schema.ts:8): every issue, or the value typed */
-export const validateJSONRPCMessage: (value: unknown) => ValidationResult<T.JSONRPCMessage> =
-  validator<T.JSONRPCMessage>(_collectJSONRPCMessage);
+export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONRPCMessage> {
+  return isJSONRPCMessage(value) ? { ok: true, value } : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
+}
 /** `JSONRPCMessage` (schema.ts:8) as a Standard Schema v1 object */
 export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
 
@@ -375,10 +363,17 @@ function _collectProgressToken(v: any, p: string, o: ValidationIssue[], _d: numb
 }
 
 /** `ProgressToken` (schema.ts:21) */
-export const isProgressToken: (value: unknown) => value is T.ProgressToken = guard<T.ProgressToken>(_isProgressToken);
+export function isProgressToken(value: unknown): value is T.ProgressToken {
+  try {
+    return _isProgressToken(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ProgressToken` (schema.ts:21): every issue, or the value typed */
-export const validateProgressToken: (value: unknown) => ValidationResult<T.ProgressToken> =
-  validator<T.ProgressToken>(_collectProgressToken);
+export function validateProgressToken(value: unknown): ValidationResult<T.ProgressToken> {
+  return isProgressToken(value) ? { ok: true, value } : collectIssues<T.ProgressToken>(_collectProgressToken, value);
+}
 /** `ProgressToken` (schema.ts:21) as a Standard Schema v1 object */
 export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
 
@@ -391,9 +386,17 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], _d: number): vo
 }
 
 /** `Cursor` (schema.ts:28) */
-export const isCursor: (value: unknown) => value is T.Cursor = guard<T.Cursor>(_isCursor);
+export function isCursor(value: unknown): value is T.Cursor {
+  try {
+    return _isCursor(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Cursor` (schema.ts:28): every issue, or the value typed */
-export const validateCursor: (value: unknown) => ValidationResult<T.Cursor> = validator<T.Cursor>(_collectCursor);
+export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
+  return isCursor(value) ? { ok: true, value } : collectIssues<T.Cursor>(_collectCursor, value);
+}
 /** `Cursor` (schema.ts:28) as a Standard Schema v1 object */
 export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
 
@@ -423,11 +426,19 @@ function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssu
 }
 
 /** `TaskAugmentedRequestParams` (schema.ts:35) */
-export const isTaskAugmentedRequestParams: (value: unknown) => value is T.TaskAugmentedRequestParams =
-  guard<T.TaskAugmentedRequestParams>(_isTaskAugmentedRequestParams);
+export function isTaskAugmentedRequestParams(value: unknown): value is T.TaskAugmentedRequestParams {
+  try {
+    return _isTaskAugmentedRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TaskAugmentedRequestParams` (schema.ts:35): every issue, or the value typed */
-export const validateTaskAugmentedRequestParams: (value: unknown) => ValidationResult<T.TaskAugmentedRequestParams> =
-  validator<T.TaskAugmentedRequestParams>(_collectTaskAugmentedRequestParams);
+export function validateTaskAugmentedRequestParams(value: unknown): ValidationResult<T.TaskAugmentedRequestParams> {
+  return isTaskAugmentedRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.TaskAugmentedRequestParams>(_collectTaskAugmentedRequestParams, value);
+}
 /** `TaskAugmentedRequestParams` (schema.ts:35) as a Standard Schema v1 object */
 export const TaskAugmentedRequestParamsSchema: StandardSchemaV1<unknown, T.TaskAugmentedRequestParams> =
   standard(validateTaskAugmentedRequestParams);
@@ -456,10 +467,17 @@ function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `RequestParams` (schema.ts:51) */
-export const isRequestParams: (value: unknown) => value is T.RequestParams = guard<T.RequestParams>(_isRequestParams);
+export function isRequestParams(value: unknown): value is T.RequestParams {
+  try {
+    return _isRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `RequestParams` (schema.ts:51): every issue, or the value typed */
-export const validateRequestParams: (value: unknown) => ValidationResult<T.RequestParams> =
-  validator<T.RequestParams>(_collectRequestParams);
+export function validateRequestParams(value: unknown): ValidationResult<T.RequestParams> {
+  return isRequestParams(value) ? { ok: true, value } : collectIssues<T.RequestParams>(_collectRequestParams, value);
+}
 /** `RequestParams` (schema.ts:51) as a Standard Schema v1 object */
 export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
 
@@ -476,9 +494,17 @@ function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): vo
 }
 
 /** `Request` (schema.ts:65) */
-export const isRequest: (value: unknown) => value is T.Request = guard<T.Request>(_isRequest);
+export function isRequest(value: unknown): value is T.Request {
+  try {
+    return _isRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Request` (schema.ts:65): every issue, or the value typed */
-export const validateRequest: (value: unknown) => ValidationResult<T.Request> = validator<T.Request>(_collectRequest);
+export function validateRequest(value: unknown): ValidationResult<T.Request> {
+  return isRequest(value) ? { ok: true, value } : collectIssues<T.Request>(_collectRequest, value);
+}
 /** `Request` (schema.ts:65) as a Standard Schema v1 object */
 export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
 
@@ -494,10 +520,17 @@ function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `NotificationParams` (schema.ts:73) */
-export const isNotificationParams: (value: unknown) => value is T.NotificationParams = guard<T.NotificationParams>(_isNotificationParams);
+export function isNotificationParams(value: unknown): value is T.NotificationParams {
+  try {
+    return _isNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `NotificationParams` (schema.ts:73): every issue, or the value typed */
-export const validateNotificationParams: (value: unknown) => ValidationResult<T.NotificationParams> =
-  validator<T.NotificationParams>(_collectNotificationParams);
+export function validateNotificationParams(value: unknown): ValidationResult<T.NotificationParams> {
+  return isNotificationParams(value) ? { ok: true, value } : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
+}
 /** `NotificationParams` (schema.ts:73) as a Standard Schema v1 object */
 export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
 
@@ -514,9 +547,17 @@ function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `Notification` (schema.ts:81) */
-export const isNotification: (value: unknown) => value is T.Notification = guard<T.Notification>(_isNotification);
+export function isNotification(value: unknown): value is T.Notification {
+  try {
+    return _isNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Notification` (schema.ts:81): every issue, or the value typed */
-export const validateNotification: (value: unknown) => ValidationResult<T.Notification> = validator<T.Notification>(_collectNotification);
+export function validateNotification(value: unknown): ValidationResult<T.Notification> {
+  return isNotification(value) ? { ok: true, value } : collectIssues<T.Notification>(_collectNotification, value);
+}
 /** `Notification` (schema.ts:81) as a Standard Schema v1 object */
 export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
 
@@ -532,9 +573,17 @@ function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 /** `Result` (schema.ts:91) */
-export const isResult: (value: unknown) => value is T.Result = guard<T.Result>(_isResult);
+export function isResult(value: unknown): value is T.Result {
+  try {
+    return _isResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Result` (schema.ts:91): every issue, or the value typed */
-export const validateResult: (value: unknown) => ValidationResult<T.Result> = validator<T.Result>(_collectResult);
+export function validateResult(value: unknown): ValidationResult<T.Result> {
+  return isResult(value) ? { ok: true, value } : collectIssues<T.Result>(_collectResult, value);
+}
 /** `Result` (schema.ts:91) as a Standard Schema v1 object */
 export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
 
@@ -551,9 +600,17 @@ function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void
 }
 
 /** `Error` (schema.ts:102) */
-export const isError: (value: unknown) => value is T.Error = guard<T.Error>(_isError);
+export function isError(value: unknown): value is T.Error {
+  try {
+    return _isError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Error` (schema.ts:102): every issue, or the value typed */
-export const validateError: (value: unknown) => ValidationResult<T.Error> = validator<T.Error>(_collectError);
+export function validateError(value: unknown): ValidationResult<T.Error> {
+  return isError(value) ? { ok: true, value } : collectIssues<T.Error>(_collectError, value);
+}
 /** `Error` (schema.ts:102) as a Standard Schema v1 object */
 export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
 
@@ -566,9 +623,17 @@ function _collectRequestId(v: any, p: string, o: ValidationIssue[], _d: number):
 }
 
 /** `RequestId` (schema.ts:122) */
-export const isRequestId: (value: unknown) => value is T.RequestId = guard<T.RequestId>(_isRequestId);
+export function isRequestId(value: unknown): value is T.RequestId {
+  try {
+    return _isRequestId(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `RequestId` (schema.ts:122): every issue, or the value typed */
-export const validateRequestId: (value: unknown) => ValidationResult<T.RequestId> = validator<T.RequestId>(_collectRequestId);
+export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
+  return isRequestId(value) ? { ok: true, value } : collectIssues<T.RequestId>(_collectRequestId, value);
+}
 /** `RequestId` (schema.ts:122) as a Standard Schema v1 object */
 export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
 
@@ -593,10 +658,17 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `JSONRPCRequest` (schema.ts:129) */
-export const isJSONRPCRequest: (value: unknown) => value is T.JSONRPCRequest = guard<T.JSONRPCRequest>(_isJSONRPCRequest);
+export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
+  try {
+    return _isJSONRPCRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCRequest` (schema.ts:129): every issue, or the value typed */
-export const validateJSONRPCRequest: (value: unknown) => ValidationResult<T.JSONRPCRequest> =
-  validator<T.JSONRPCRequest>(_collectJSONRPCRequest);
+export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONRPCRequest> {
+  return isJSONRPCRequest(value) ? { ok: true, value } : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
+}
 /** `JSONRPCRequest` (schema.ts:129) as a Standard Schema v1 object */
 export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
@@ -619,11 +691,17 @@ function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `JSONRPCNotification` (schema.ts:139) */
-export const isJSONRPCNotification: (value: unknown) => value is T.JSONRPCNotification =
-  guard<T.JSONRPCNotification>(_isJSONRPCNotification);
+export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
+  try {
+    return _isJSONRPCNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCNotification` (schema.ts:139): every issue, or the value typed */
-export const validateJSONRPCNotification: (value: unknown) => ValidationResult<T.JSONRPCNotification> =
-  validator<T.JSONRPCNotification>(_collectJSONRPCNotification);
+export function validateJSONRPCNotification(value: unknown): ValidationResult<T.JSONRPCNotification> {
+  return isJSONRPCNotification(value) ? { ok: true, value } : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
+}
 /** `JSONRPCNotification` (schema.ts:139) as a Standard Schema v1 object */
 export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
@@ -646,11 +724,19 @@ function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `JSONRPCResultResponse` (schema.ts:148) */
-export const isJSONRPCResultResponse: (value: unknown) => value is T.JSONRPCResultResponse =
-  guard<T.JSONRPCResultResponse>(_isJSONRPCResultResponse);
+export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
+  try {
+    return _isJSONRPCResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCResultResponse` (schema.ts:148): every issue, or the value typed */
-export const validateJSONRPCResultResponse: (value: unknown) => ValidationResult<T.JSONRPCResultResponse> =
-  validator<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse);
+export function validateJSONRPCResultResponse(value: unknown): ValidationResult<T.JSONRPCResultResponse> {
+  return isJSONRPCResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
+}
 /** `JSONRPCResultResponse` (schema.ts:148) as a Standard Schema v1 object */
 export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
@@ -673,11 +759,17 @@ function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `JSONRPCErrorResponse` (schema.ts:159) */
-export const isJSONRPCErrorResponse: (value: unknown) => value is T.JSONRPCErrorResponse =
-  guard<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse);
+export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
+  try {
+    return _isJSONRPCErrorResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCErrorResponse` (schema.ts:159): every issue, or the value typed */
-export const validateJSONRPCErrorResponse: (value: unknown) => ValidationResult<T.JSONRPCErrorResponse> =
-  validator<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse);
+export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T.JSONRPCErrorResponse> {
+  return isJSONRPCErrorResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
+}
 /** `JSONRPCErrorResponse` (schema.ts:159) as a Standard Schema v1 object */
 export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
 
@@ -700,10 +792,17 @@ function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `JSONRPCResponse` (schema.ts:170) */
-export const isJSONRPCResponse: (value: unknown) => value is T.JSONRPCResponse = guard<T.JSONRPCResponse>(_isJSONRPCResponse);
+export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
+  try {
+    return _isJSONRPCResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCResponse` (schema.ts:170): every issue, or the value typed */
-export const validateJSONRPCResponse: (value: unknown) => ValidationResult<T.JSONRPCResponse> =
-  validator<T.JSONRPCResponse>(_collectJSONRPCResponse);
+export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSONRPCResponse> {
+  return isJSONRPCResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
+}
 /** `JSONRPCResponse` (schema.ts:170) as a Standard Schema v1 object */
 export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
@@ -712,11 +811,12 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
     isPlainObject(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isError(v["error"], d + 1) &&
     isPlainObject(v["error"]) &&
+    Number.isInteger(v["error"]["code"]) &&
+    typeof v["error"]["message"] === "string" &&
     v["error"]["code"] === -32042 &&
     isPlainObject(v["error"]["data"]) &&
-    _isURLElicitationRequiredError$error$1$data$elicitations(v["error"]["data"]["elicitations"], d + 3)
+    _isURLElicitationRequiredError$error$data$elicitations(v["error"]["data"]["elicitations"], d + 3)
   );
 }
 
@@ -733,7 +833,7 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
               if (need(o, p + "/error/data", "/elicitations", v["error"]["data"]["elicitations"]))
-                _isURLElicitationRequiredError$error$1$data$elicitations$collect(
+                _isURLElicitationRequiredError$error$data$elicitations$collect(
                   v["error"]["data"]["elicitations"],
                   p + "/error/data/elicitations",
                   o,
@@ -747,22 +847,30 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
   }
 }
 
-function _isURLElicitationRequiredError$error$1$data$elicitations(v: any, d: number): boolean {
+function _isURLElicitationRequiredError$error$data$elicitations(v: any, d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isElicitRequestURLParams(v[i], d + 1)) return false;
   return true;
 }
 
-function _isURLElicitationRequiredError$error$1$data$elicitations$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isURLElicitationRequiredError$error$data$elicitations$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   items(o, p, v, d + 1, _collectElicitRequestURLParams);
 }
 
 /** `URLElicitationRequiredError` (schema.ts:188) */
-export const isURLElicitationRequiredError: (value: unknown) => value is T.URLElicitationRequiredError =
-  guard<T.URLElicitationRequiredError>(_isURLElicitationRequiredError);
+export function isURLElicitationRequiredError(value: unknown): value is T.URLElicitationRequiredError {
+  try {
+    return _isURLElicitationRequiredError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `URLElicitationRequiredError` (schema.ts:188): every issue, or the value typed */
-export const validateURLElicitationRequiredError: (value: unknown) => ValidationResult<T.URLElicitationRequiredError> =
-  validator<T.URLElicitationRequiredError>(_collectURLElicitationRequiredError);
+export function validateURLElicitationRequiredError(value: unknown): ValidationResult<T.URLElicitationRequiredError> {
+  return isURLElicitationRequiredError(value)
+    ? { ok: true, value }
+    : collectIssues<T.URLElicitationRequiredError>(_collectURLElicitationRequiredError, value);
+}
 /** `URLElicitationRequiredError` (schema.ts:188) as a Standard Schema v1 object */
 export const URLElicitationRequiredErrorSchema: StandardSchemaV1<unknown, T.URLElicitationRequiredError> =
   standard(validateURLElicitationRequiredError);
@@ -777,9 +885,17 @@ function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 /** `EmptyResult` (schema.ts:207) */
-export const isEmptyResult: (value: unknown) => value is T.EmptyResult = guard<T.EmptyResult>(_isEmptyResult);
+export function isEmptyResult(value: unknown): value is T.EmptyResult {
+  try {
+    return _isEmptyResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `EmptyResult` (schema.ts:207): every issue, or the value typed */
-export const validateEmptyResult: (value: unknown) => ValidationResult<T.EmptyResult> = validator<T.EmptyResult>(_collectEmptyResult);
+export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyResult> {
+  return isEmptyResult(value) ? { ok: true, value } : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
+}
 /** `EmptyResult` (schema.ts:207) as a Standard Schema v1 object */
 export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
 
@@ -802,11 +918,19 @@ function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIss
 }
 
 /** `CancelledNotificationParams` (schema.ts:215) */
-export const isCancelledNotificationParams: (value: unknown) => value is T.CancelledNotificationParams =
-  guard<T.CancelledNotificationParams>(_isCancelledNotificationParams);
+export function isCancelledNotificationParams(value: unknown): value is T.CancelledNotificationParams {
+  try {
+    return _isCancelledNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CancelledNotificationParams` (schema.ts:215): every issue, or the value typed */
-export const validateCancelledNotificationParams: (value: unknown) => ValidationResult<T.CancelledNotificationParams> =
-  validator<T.CancelledNotificationParams>(_collectCancelledNotificationParams);
+export function validateCancelledNotificationParams(value: unknown): ValidationResult<T.CancelledNotificationParams> {
+  return isCancelledNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CancelledNotificationParams>(_collectCancelledNotificationParams, value);
+}
 /** `CancelledNotificationParams` (schema.ts:215) as a Standard Schema v1 object */
 export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> =
   standard(validateCancelledNotificationParams);
@@ -830,11 +954,19 @@ function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `CancelledNotification` (schema.ts:244) */
-export const isCancelledNotification: (value: unknown) => value is T.CancelledNotification =
-  guard<T.CancelledNotification>(_isCancelledNotification);
+export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
+  try {
+    return _isCancelledNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CancelledNotification` (schema.ts:244): every issue, or the value typed */
-export const validateCancelledNotification: (value: unknown) => ValidationResult<T.CancelledNotification> =
-  validator<T.CancelledNotification>(_collectCancelledNotification);
+export function validateCancelledNotification(value: unknown): ValidationResult<T.CancelledNotification> {
+  return isCancelledNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
+}
 /** `CancelledNotification` (schema.ts:244) as a Standard Schema v1 object */
 export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
 
@@ -868,11 +1000,19 @@ function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `InitializeRequestParams` (schema.ts:255) */
-export const isInitializeRequestParams: (value: unknown) => value is T.InitializeRequestParams =
-  guard<T.InitializeRequestParams>(_isInitializeRequestParams);
+export function isInitializeRequestParams(value: unknown): value is T.InitializeRequestParams {
+  try {
+    return _isInitializeRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InitializeRequestParams` (schema.ts:255): every issue, or the value typed */
-export const validateInitializeRequestParams: (value: unknown) => ValidationResult<T.InitializeRequestParams> =
-  validator<T.InitializeRequestParams>(_collectInitializeRequestParams);
+export function validateInitializeRequestParams(value: unknown): ValidationResult<T.InitializeRequestParams> {
+  return isInitializeRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.InitializeRequestParams>(_collectInitializeRequestParams, value);
+}
 /** `InitializeRequestParams` (schema.ts:255) as a Standard Schema v1 object */
 export const InitializeRequestParamsSchema: StandardSchemaV1<unknown, T.InitializeRequestParams> =
   standard(validateInitializeRequestParams);
@@ -898,10 +1038,17 @@ function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 /** `InitializeRequest` (schema.ts:269) */
-export const isInitializeRequest: (value: unknown) => value is T.InitializeRequest = guard<T.InitializeRequest>(_isInitializeRequest);
+export function isInitializeRequest(value: unknown): value is T.InitializeRequest {
+  try {
+    return _isInitializeRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InitializeRequest` (schema.ts:269): every issue, or the value typed */
-export const validateInitializeRequest: (value: unknown) => ValidationResult<T.InitializeRequest> =
-  validator<T.InitializeRequest>(_collectInitializeRequest);
+export function validateInitializeRequest(value: unknown): ValidationResult<T.InitializeRequest> {
+  return isInitializeRequest(value) ? { ok: true, value } : collectIssues<T.InitializeRequest>(_collectInitializeRequest, value);
+}
 /** `InitializeRequest` (schema.ts:269) as a Standard Schema v1 object */
 export const InitializeRequestSchema: StandardSchemaV1<unknown, T.InitializeRequest> = standard(validateInitializeRequest);
 
@@ -928,10 +1075,17 @@ function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `InitializeResult` (schema.ts:279) */
-export const isInitializeResult: (value: unknown) => value is T.InitializeResult = guard<T.InitializeResult>(_isInitializeResult);
+export function isInitializeResult(value: unknown): value is T.InitializeResult {
+  try {
+    return _isInitializeResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InitializeResult` (schema.ts:279): every issue, or the value typed */
-export const validateInitializeResult: (value: unknown) => ValidationResult<T.InitializeResult> =
-  validator<T.InitializeResult>(_collectInitializeResult);
+export function validateInitializeResult(value: unknown): ValidationResult<T.InitializeResult> {
+  return isInitializeResult(value) ? { ok: true, value } : collectIssues<T.InitializeResult>(_collectInitializeResult, value);
+}
 /** `InitializeResult` (schema.ts:279) as a Standard Schema v1 object */
 export const InitializeResultSchema: StandardSchemaV1<unknown, T.InitializeResult> = standard(validateInitializeResult);
 
@@ -954,11 +1108,19 @@ function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `InitializedNotification` (schema.ts:300) */
-export const isInitializedNotification: (value: unknown) => value is T.InitializedNotification =
-  guard<T.InitializedNotification>(_isInitializedNotification);
+export function isInitializedNotification(value: unknown): value is T.InitializedNotification {
+  try {
+    return _isInitializedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InitializedNotification` (schema.ts:300): every issue, or the value typed */
-export const validateInitializedNotification: (value: unknown) => ValidationResult<T.InitializedNotification> =
-  validator<T.InitializedNotification>(_collectInitializedNotification);
+export function validateInitializedNotification(value: unknown): ValidationResult<T.InitializedNotification> {
+  return isInitializedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.InitializedNotification>(_collectInitializedNotification, value);
+}
 /** `InitializedNotification` (schema.ts:300) as a Standard Schema v1 object */
 export const InitializedNotificationSchema: StandardSchemaV1<unknown, T.InitializedNotification> =
   standard(validateInitializedNotification);
@@ -1072,10 +1234,17 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
 }
 
 /** `ClientCapabilities` (schema.ts:310) */
-export const isClientCapabilities: (value: unknown) => value is T.ClientCapabilities = guard<T.ClientCapabilities>(_isClientCapabilities);
+export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
+  try {
+    return _isClientCapabilities(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientCapabilities` (schema.ts:310): every issue, or the value typed */
-export const validateClientCapabilities: (value: unknown) => ValidationResult<T.ClientCapabilities> =
-  validator<T.ClientCapabilities>(_collectClientCapabilities);
+export function validateClientCapabilities(value: unknown): ValidationResult<T.ClientCapabilities> {
+  return isClientCapabilities(value) ? { ok: true, value } : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
+}
 /** `ClientCapabilities` (schema.ts:310) as a Standard Schema v1 object */
 export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
 
@@ -1160,10 +1329,17 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ServerCapabilities` (schema.ts:386) */
-export const isServerCapabilities: (value: unknown) => value is T.ServerCapabilities = guard<T.ServerCapabilities>(_isServerCapabilities);
+export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
+  try {
+    return _isServerCapabilities(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ServerCapabilities` (schema.ts:386): every issue, or the value typed */
-export const validateServerCapabilities: (value: unknown) => ValidationResult<T.ServerCapabilities> =
-  validator<T.ServerCapabilities>(_collectServerCapabilities);
+export function validateServerCapabilities(value: unknown): ValidationResult<T.ServerCapabilities> {
+  return isServerCapabilities(value) ? { ok: true, value } : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
+}
 /** `ServerCapabilities` (schema.ts:386) as a Standard Schema v1 object */
 export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
 
@@ -1208,9 +1384,17 @@ function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], _d: numb
 }
 
 /** `Icon` (schema.ts:464) */
-export const isIcon: (value: unknown) => value is T.Icon = guard<T.Icon>(_isIcon);
+export function isIcon(value: unknown): value is T.Icon {
+  try {
+    return _isIcon(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Icon` (schema.ts:464): every issue, or the value typed */
-export const validateIcon: (value: unknown) => ValidationResult<T.Icon> = validator<T.Icon>(_collectIcon);
+export function validateIcon(value: unknown): ValidationResult<T.Icon> {
+  return isIcon(value) ? { ok: true, value } : collectIssues<T.Icon>(_collectIcon, value);
+}
 /** `Icon` (schema.ts:464) as a Standard Schema v1 object */
 export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
 
@@ -1236,9 +1420,17 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `Icons` (schema.ts:508) */
-export const isIcons: (value: unknown) => value is T.Icons = guard<T.Icons>(_isIcons);
+export function isIcons(value: unknown): value is T.Icons {
+  try {
+    return _isIcons(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Icons` (schema.ts:508): every issue, or the value typed */
-export const validateIcons: (value: unknown) => ValidationResult<T.Icons> = validator<T.Icons>(_collectIcons);
+export function validateIcons(value: unknown): ValidationResult<T.Icons> {
+  return isIcons(value) ? { ok: true, value } : collectIssues<T.Icons>(_collectIcons, value);
+}
 /** `Icons` (schema.ts:508) as a Standard Schema v1 object */
 export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
 
@@ -1255,9 +1447,17 @@ function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `BaseMetadata` (schema.ts:528) */
-export const isBaseMetadata: (value: unknown) => value is T.BaseMetadata = guard<T.BaseMetadata>(_isBaseMetadata);
+export function isBaseMetadata(value: unknown): value is T.BaseMetadata {
+  try {
+    return _isBaseMetadata(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `BaseMetadata` (schema.ts:528): every issue, or the value typed */
-export const validateBaseMetadata: (value: unknown) => ValidationResult<T.BaseMetadata> = validator<T.BaseMetadata>(_collectBaseMetadata);
+export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMetadata> {
+  return isBaseMetadata(value) ? { ok: true, value } : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
+}
 /** `BaseMetadata` (schema.ts:528) as a Standard Schema v1 object */
 export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
 
@@ -1289,10 +1489,17 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `Implementation` (schema.ts:550) */
-export const isImplementation: (value: unknown) => value is T.Implementation = guard<T.Implementation>(_isImplementation);
+export function isImplementation(value: unknown): value is T.Implementation {
+  try {
+    return _isImplementation(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Implementation` (schema.ts:550): every issue, or the value typed */
-export const validateImplementation: (value: unknown) => ValidationResult<T.Implementation> =
-  validator<T.Implementation>(_collectImplementation);
+export function validateImplementation(value: unknown): ValidationResult<T.Implementation> {
+  return isImplementation(value) ? { ok: true, value } : collectIssues<T.Implementation>(_collectImplementation, value);
+}
 /** `Implementation` (schema.ts:550) as a Standard Schema v1 object */
 export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
 
@@ -1317,9 +1524,17 @@ function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 /** `PingRequest` (schema.ts:576) */
-export const isPingRequest: (value: unknown) => value is T.PingRequest = guard<T.PingRequest>(_isPingRequest);
+export function isPingRequest(value: unknown): value is T.PingRequest {
+  try {
+    return _isPingRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PingRequest` (schema.ts:576): every issue, or the value typed */
-export const validatePingRequest: (value: unknown) => ValidationResult<T.PingRequest> = validator<T.PingRequest>(_collectPingRequest);
+export function validatePingRequest(value: unknown): ValidationResult<T.PingRequest> {
+  return isPingRequest(value) ? { ok: true, value } : collectIssues<T.PingRequest>(_collectPingRequest, value);
+}
 /** `PingRequest` (schema.ts:576) as a Standard Schema v1 object */
 export const PingRequestSchema: StandardSchemaV1<unknown, T.PingRequest> = standard(validatePingRequest);
 
@@ -1346,11 +1561,19 @@ function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssu
 }
 
 /** `ProgressNotificationParams` (schema.ts:588) */
-export const isProgressNotificationParams: (value: unknown) => value is T.ProgressNotificationParams =
-  guard<T.ProgressNotificationParams>(_isProgressNotificationParams);
+export function isProgressNotificationParams(value: unknown): value is T.ProgressNotificationParams {
+  try {
+    return _isProgressNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ProgressNotificationParams` (schema.ts:588): every issue, or the value typed */
-export const validateProgressNotificationParams: (value: unknown) => ValidationResult<T.ProgressNotificationParams> =
-  validator<T.ProgressNotificationParams>(_collectProgressNotificationParams);
+export function validateProgressNotificationParams(value: unknown): ValidationResult<T.ProgressNotificationParams> {
+  return isProgressNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ProgressNotificationParams>(_collectProgressNotificationParams, value);
+}
 /** `ProgressNotificationParams` (schema.ts:588) as a Standard Schema v1 object */
 export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> =
   standard(validateProgressNotificationParams);
@@ -1374,11 +1597,17 @@ function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `ProgressNotification` (schema.ts:616) */
-export const isProgressNotification: (value: unknown) => value is T.ProgressNotification =
-  guard<T.ProgressNotification>(_isProgressNotification);
+export function isProgressNotification(value: unknown): value is T.ProgressNotification {
+  try {
+    return _isProgressNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ProgressNotification` (schema.ts:616): every issue, or the value typed */
-export const validateProgressNotification: (value: unknown) => ValidationResult<T.ProgressNotification> =
-  validator<T.ProgressNotification>(_collectProgressNotification);
+export function validateProgressNotification(value: unknown): ValidationResult<T.ProgressNotification> {
+  return isProgressNotification(value) ? { ok: true, value } : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
+}
 /** `ProgressNotification` (schema.ts:616) as a Standard Schema v1 object */
 export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
 
@@ -1408,11 +1637,19 @@ function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `PaginatedRequestParams` (schema.ts:627) */
-export const isPaginatedRequestParams: (value: unknown) => value is T.PaginatedRequestParams =
-  guard<T.PaginatedRequestParams>(_isPaginatedRequestParams);
+export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRequestParams {
+  try {
+    return _isPaginatedRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PaginatedRequestParams` (schema.ts:627): every issue, or the value typed */
-export const validatePaginatedRequestParams: (value: unknown) => ValidationResult<T.PaginatedRequestParams> =
-  validator<T.PaginatedRequestParams>(_collectPaginatedRequestParams);
+export function validatePaginatedRequestParams(value: unknown): ValidationResult<T.PaginatedRequestParams> {
+  return isPaginatedRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
+}
 /** `PaginatedRequestParams` (schema.ts:627) as a Standard Schema v1 object */
 export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
@@ -1437,10 +1674,17 @@ function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `PaginatedRequest` (schema.ts:636) */
-export const isPaginatedRequest: (value: unknown) => value is T.PaginatedRequest = guard<T.PaginatedRequest>(_isPaginatedRequest);
+export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest {
+  try {
+    return _isPaginatedRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PaginatedRequest` (schema.ts:636): every issue, or the value typed */
-export const validatePaginatedRequest: (value: unknown) => ValidationResult<T.PaginatedRequest> =
-  validator<T.PaginatedRequest>(_collectPaginatedRequest);
+export function validatePaginatedRequest(value: unknown): ValidationResult<T.PaginatedRequest> {
+  return isPaginatedRequest(value) ? { ok: true, value } : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
+}
 /** `PaginatedRequest` (schema.ts:636) as a Standard Schema v1 object */
 export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
 
@@ -1461,10 +1705,17 @@ function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `PaginatedResult` (schema.ts:641) */
-export const isPaginatedResult: (value: unknown) => value is T.PaginatedResult = guard<T.PaginatedResult>(_isPaginatedResult);
+export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
+  try {
+    return _isPaginatedResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PaginatedResult` (schema.ts:641): every issue, or the value typed */
-export const validatePaginatedResult: (value: unknown) => ValidationResult<T.PaginatedResult> =
-  validator<T.PaginatedResult>(_collectPaginatedResult);
+export function validatePaginatedResult(value: unknown): ValidationResult<T.PaginatedResult> {
+  return isPaginatedResult(value) ? { ok: true, value } : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
+}
 /** `PaginatedResult` (schema.ts:641) as a Standard Schema v1 object */
 export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
 
@@ -1489,11 +1740,17 @@ function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `ListResourcesRequest` (schema.ts:655) */
-export const isListResourcesRequest: (value: unknown) => value is T.ListResourcesRequest =
-  guard<T.ListResourcesRequest>(_isListResourcesRequest);
+export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
+  try {
+    return _isListResourcesRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourcesRequest` (schema.ts:655): every issue, or the value typed */
-export const validateListResourcesRequest: (value: unknown) => ValidationResult<T.ListResourcesRequest> =
-  validator<T.ListResourcesRequest>(_collectListResourcesRequest);
+export function validateListResourcesRequest(value: unknown): ValidationResult<T.ListResourcesRequest> {
+  return isListResourcesRequest(value) ? { ok: true, value } : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
+}
 /** `ListResourcesRequest` (schema.ts:655) as a Standard Schema v1 object */
 export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
@@ -1526,11 +1783,17 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
 }
 
 /** `ListResourcesResult` (schema.ts:664) */
-export const isListResourcesResult: (value: unknown) => value is T.ListResourcesResult =
-  guard<T.ListResourcesResult>(_isListResourcesResult);
+export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
+  try {
+    return _isListResourcesResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourcesResult` (schema.ts:664): every issue, or the value typed */
-export const validateListResourcesResult: (value: unknown) => ValidationResult<T.ListResourcesResult> =
-  validator<T.ListResourcesResult>(_collectListResourcesResult);
+export function validateListResourcesResult(value: unknown): ValidationResult<T.ListResourcesResult> {
+  return isListResourcesResult(value) ? { ok: true, value } : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
+}
 /** `ListResourcesResult` (schema.ts:664) as a Standard Schema v1 object */
 export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
 
@@ -1555,11 +1818,19 @@ function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIs
 }
 
 /** `ListResourceTemplatesRequest` (schema.ts:673) */
-export const isListResourceTemplatesRequest: (value: unknown) => value is T.ListResourceTemplatesRequest =
-  guard<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest);
+export function isListResourceTemplatesRequest(value: unknown): value is T.ListResourceTemplatesRequest {
+  try {
+    return _isListResourceTemplatesRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourceTemplatesRequest` (schema.ts:673): every issue, or the value typed */
-export const validateListResourceTemplatesRequest: (value: unknown) => ValidationResult<T.ListResourceTemplatesRequest> =
-  validator<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest);
+export function validateListResourceTemplatesRequest(value: unknown): ValidationResult<T.ListResourceTemplatesRequest> {
+  return isListResourceTemplatesRequest(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest, value);
+}
 /** `ListResourceTemplatesRequest` (schema.ts:673) as a Standard Schema v1 object */
 export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
   validateListResourceTemplatesRequest,
@@ -1595,11 +1866,19 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: str
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:682) */
-export const isListResourceTemplatesResult: (value: unknown) => value is T.ListResourceTemplatesResult =
-  guard<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult);
+export function isListResourceTemplatesResult(value: unknown): value is T.ListResourceTemplatesResult {
+  try {
+    return _isListResourceTemplatesResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourceTemplatesResult` (schema.ts:682): every issue, or the value typed */
-export const validateListResourceTemplatesResult: (value: unknown) => ValidationResult<T.ListResourceTemplatesResult> =
-  validator<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult);
+export function validateListResourceTemplatesResult(value: unknown): ValidationResult<T.ListResourceTemplatesResult> {
+  return isListResourceTemplatesResult(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult, value);
+}
 /** `ListResourceTemplatesResult` (schema.ts:682) as a Standard Schema v1 object */
 export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> =
   standard(validateListResourceTemplatesResult);
@@ -1634,11 +1913,19 @@ function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `ResourceRequestParams` (schema.ts:691) */
-export const isResourceRequestParams: (value: unknown) => value is T.ResourceRequestParams =
-  guard<T.ResourceRequestParams>(_isResourceRequestParams);
+export function isResourceRequestParams(value: unknown): value is T.ResourceRequestParams {
+  try {
+    return _isResourceRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceRequestParams` (schema.ts:691): every issue, or the value typed */
-export const validateResourceRequestParams: (value: unknown) => ValidationResult<T.ResourceRequestParams> =
-  validator<T.ResourceRequestParams>(_collectResourceRequestParams);
+export function validateResourceRequestParams(value: unknown): ValidationResult<T.ResourceRequestParams> {
+  return isResourceRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
+}
 /** `ResourceRequestParams` (schema.ts:691) as a Standard Schema v1 object */
 export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
@@ -1672,11 +1959,19 @@ function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue
 }
 
 /** `ReadResourceRequestParams` (schema.ts:706) */
-export const isReadResourceRequestParams: (value: unknown) => value is T.ReadResourceRequestParams =
-  guard<T.ReadResourceRequestParams>(_isReadResourceRequestParams);
+export function isReadResourceRequestParams(value: unknown): value is T.ReadResourceRequestParams {
+  try {
+    return _isReadResourceRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ReadResourceRequestParams` (schema.ts:706): every issue, or the value typed */
-export const validateReadResourceRequestParams: (value: unknown) => ValidationResult<T.ReadResourceRequestParams> =
-  validator<T.ReadResourceRequestParams>(_collectReadResourceRequestParams);
+export function validateReadResourceRequestParams(value: unknown): ValidationResult<T.ReadResourceRequestParams> {
+  return isReadResourceRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ReadResourceRequestParams>(_collectReadResourceRequestParams, value);
+}
 /** `ReadResourceRequestParams` (schema.ts:706) as a Standard Schema v1 object */
 export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> =
   standard(validateReadResourceRequestParams);
@@ -1702,11 +1997,17 @@ function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `ReadResourceRequest` (schema.ts:713) */
-export const isReadResourceRequest: (value: unknown) => value is T.ReadResourceRequest =
-  guard<T.ReadResourceRequest>(_isReadResourceRequest);
+export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
+  try {
+    return _isReadResourceRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ReadResourceRequest` (schema.ts:713): every issue, or the value typed */
-export const validateReadResourceRequest: (value: unknown) => ValidationResult<T.ReadResourceRequest> =
-  validator<T.ReadResourceRequest>(_collectReadResourceRequest);
+export function validateReadResourceRequest(value: unknown): ValidationResult<T.ReadResourceRequest> {
+  return isReadResourceRequest(value) ? { ok: true, value } : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
+}
 /** `ReadResourceRequest` (schema.ts:713) as a Standard Schema v1 object */
 export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
@@ -1750,10 +2051,17 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
 }
 
 /** `ReadResourceResult` (schema.ts:723) */
-export const isReadResourceResult: (value: unknown) => value is T.ReadResourceResult = guard<T.ReadResourceResult>(_isReadResourceResult);
+export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
+  try {
+    return _isReadResourceResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ReadResourceResult` (schema.ts:723): every issue, or the value typed */
-export const validateReadResourceResult: (value: unknown) => ValidationResult<T.ReadResourceResult> =
-  validator<T.ReadResourceResult>(_collectReadResourceResult);
+export function validateReadResourceResult(value: unknown): ValidationResult<T.ReadResourceResult> {
+  return isReadResourceResult(value) ? { ok: true, value } : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
+}
 /** `ReadResourceResult` (schema.ts:723) as a Standard Schema v1 object */
 export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
 
@@ -1784,11 +2092,19 @@ function _collectResourceListChangedNotification(v: any, p: string, o: Validatio
 }
 
 /** `ResourceListChangedNotification` (schema.ts:732) */
-export const isResourceListChangedNotification: (value: unknown) => value is T.ResourceListChangedNotification =
-  guard<T.ResourceListChangedNotification>(_isResourceListChangedNotification);
+export function isResourceListChangedNotification(value: unknown): value is T.ResourceListChangedNotification {
+  try {
+    return _isResourceListChangedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceListChangedNotification` (schema.ts:732): every issue, or the value typed */
-export const validateResourceListChangedNotification: (value: unknown) => ValidationResult<T.ResourceListChangedNotification> =
-  validator<T.ResourceListChangedNotification>(_collectResourceListChangedNotification);
+export function validateResourceListChangedNotification(value: unknown): ValidationResult<T.ResourceListChangedNotification> {
+  return isResourceListChangedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceListChangedNotification>(_collectResourceListChangedNotification, value);
+}
 /** `ResourceListChangedNotification` (schema.ts:732) as a Standard Schema v1 object */
 export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> = standard(
   validateResourceListChangedNotification,
@@ -1824,11 +2140,19 @@ function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `SubscribeRequestParams` (schema.ts:743) */
-export const isSubscribeRequestParams: (value: unknown) => value is T.SubscribeRequestParams =
-  guard<T.SubscribeRequestParams>(_isSubscribeRequestParams);
+export function isSubscribeRequestParams(value: unknown): value is T.SubscribeRequestParams {
+  try {
+    return _isSubscribeRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscribeRequestParams` (schema.ts:743): every issue, or the value typed */
-export const validateSubscribeRequestParams: (value: unknown) => ValidationResult<T.SubscribeRequestParams> =
-  validator<T.SubscribeRequestParams>(_collectSubscribeRequestParams);
+export function validateSubscribeRequestParams(value: unknown): ValidationResult<T.SubscribeRequestParams> {
+  return isSubscribeRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscribeRequestParams>(_collectSubscribeRequestParams, value);
+}
 /** `SubscribeRequestParams` (schema.ts:743) as a Standard Schema v1 object */
 export const SubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.SubscribeRequestParams> = standard(validateSubscribeRequestParams);
 
@@ -1853,10 +2177,17 @@ function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `SubscribeRequest` (schema.ts:750) */
-export const isSubscribeRequest: (value: unknown) => value is T.SubscribeRequest = guard<T.SubscribeRequest>(_isSubscribeRequest);
+export function isSubscribeRequest(value: unknown): value is T.SubscribeRequest {
+  try {
+    return _isSubscribeRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscribeRequest` (schema.ts:750): every issue, or the value typed */
-export const validateSubscribeRequest: (value: unknown) => ValidationResult<T.SubscribeRequest> =
-  validator<T.SubscribeRequest>(_collectSubscribeRequest);
+export function validateSubscribeRequest(value: unknown): ValidationResult<T.SubscribeRequest> {
+  return isSubscribeRequest(value) ? { ok: true, value } : collectIssues<T.SubscribeRequest>(_collectSubscribeRequest, value);
+}
 /** `SubscribeRequest` (schema.ts:750) as a Standard Schema v1 object */
 export const SubscribeRequestSchema: StandardSchemaV1<unknown, T.SubscribeRequest> = standard(validateSubscribeRequest);
 
@@ -1890,11 +2221,19 @@ function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[
 }
 
 /** `UnsubscribeRequestParams` (schema.ts:761) */
-export const isUnsubscribeRequestParams: (value: unknown) => value is T.UnsubscribeRequestParams =
-  guard<T.UnsubscribeRequestParams>(_isUnsubscribeRequestParams);
+export function isUnsubscribeRequestParams(value: unknown): value is T.UnsubscribeRequestParams {
+  try {
+    return _isUnsubscribeRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `UnsubscribeRequestParams` (schema.ts:761): every issue, or the value typed */
-export const validateUnsubscribeRequestParams: (value: unknown) => ValidationResult<T.UnsubscribeRequestParams> =
-  validator<T.UnsubscribeRequestParams>(_collectUnsubscribeRequestParams);
+export function validateUnsubscribeRequestParams(value: unknown): ValidationResult<T.UnsubscribeRequestParams> {
+  return isUnsubscribeRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.UnsubscribeRequestParams>(_collectUnsubscribeRequestParams, value);
+}
 /** `UnsubscribeRequestParams` (schema.ts:761) as a Standard Schema v1 object */
 export const UnsubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.UnsubscribeRequestParams> =
   standard(validateUnsubscribeRequestParams);
@@ -1920,10 +2259,17 @@ function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `UnsubscribeRequest` (schema.ts:768) */
-export const isUnsubscribeRequest: (value: unknown) => value is T.UnsubscribeRequest = guard<T.UnsubscribeRequest>(_isUnsubscribeRequest);
+export function isUnsubscribeRequest(value: unknown): value is T.UnsubscribeRequest {
+  try {
+    return _isUnsubscribeRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `UnsubscribeRequest` (schema.ts:768): every issue, or the value typed */
-export const validateUnsubscribeRequest: (value: unknown) => ValidationResult<T.UnsubscribeRequest> =
-  validator<T.UnsubscribeRequest>(_collectUnsubscribeRequest);
+export function validateUnsubscribeRequest(value: unknown): ValidationResult<T.UnsubscribeRequest> {
+  return isUnsubscribeRequest(value) ? { ok: true, value } : collectIssues<T.UnsubscribeRequest>(_collectUnsubscribeRequest, value);
+}
 /** `UnsubscribeRequest` (schema.ts:768) as a Standard Schema v1 object */
 export const UnsubscribeRequestSchema: StandardSchemaV1<unknown, T.UnsubscribeRequest> = standard(validateUnsubscribeRequest);
 
@@ -1943,11 +2289,19 @@ function _collectResourceUpdatedNotificationParams(v: any, p: string, o: Validat
 }
 
 /** `ResourceUpdatedNotificationParams` (schema.ts:778) */
-export const isResourceUpdatedNotificationParams: (value: unknown) => value is T.ResourceUpdatedNotificationParams =
-  guard<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams);
+export function isResourceUpdatedNotificationParams(value: unknown): value is T.ResourceUpdatedNotificationParams {
+  try {
+    return _isResourceUpdatedNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceUpdatedNotificationParams` (schema.ts:778): every issue, or the value typed */
-export const validateResourceUpdatedNotificationParams: (value: unknown) => ValidationResult<T.ResourceUpdatedNotificationParams> =
-  validator<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams);
+export function validateResourceUpdatedNotificationParams(value: unknown): ValidationResult<T.ResourceUpdatedNotificationParams> {
+  return isResourceUpdatedNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams, value);
+}
 /** `ResourceUpdatedNotificationParams` (schema.ts:778) as a Standard Schema v1 object */
 export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> = standard(
   validateResourceUpdatedNotificationParams,
@@ -1972,11 +2326,19 @@ function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIss
 }
 
 /** `ResourceUpdatedNotification` (schema.ts:792) */
-export const isResourceUpdatedNotification: (value: unknown) => value is T.ResourceUpdatedNotification =
-  guard<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification);
+export function isResourceUpdatedNotification(value: unknown): value is T.ResourceUpdatedNotification {
+  try {
+    return _isResourceUpdatedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceUpdatedNotification` (schema.ts:792): every issue, or the value typed */
-export const validateResourceUpdatedNotification: (value: unknown) => ValidationResult<T.ResourceUpdatedNotification> =
-  validator<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification);
+export function validateResourceUpdatedNotification(value: unknown): ValidationResult<T.ResourceUpdatedNotification> {
+  return isResourceUpdatedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification, value);
+}
 /** `ResourceUpdatedNotification` (schema.ts:792) as a Standard Schema v1 object */
 export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> =
   standard(validateResourceUpdatedNotification);
@@ -2016,9 +2378,17 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
 }
 
 /** `Resource` (schema.ts:802) */
-export const isResource: (value: unknown) => value is T.Resource = guard<T.Resource>(_isResource);
+export function isResource(value: unknown): value is T.Resource {
+  try {
+    return _isResource(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Resource` (schema.ts:802): every issue, or the value typed */
-export const validateResource: (value: unknown) => ValidationResult<T.Resource> = validator<T.Resource>(_collectResource);
+export function validateResource(value: unknown): ValidationResult<T.Resource> {
+  return isResource(value) ? { ok: true, value } : collectIssues<T.Resource>(_collectResource, value);
+}
 /** `Resource` (schema.ts:802) as a Standard Schema v1 object */
 export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
 
@@ -2055,10 +2425,17 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ResourceTemplate` (schema.ts:845) */
-export const isResourceTemplate: (value: unknown) => value is T.ResourceTemplate = guard<T.ResourceTemplate>(_isResourceTemplate);
+export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
+  try {
+    return _isResourceTemplate(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceTemplate` (schema.ts:845): every issue, or the value typed */
-export const validateResourceTemplate: (value: unknown) => ValidationResult<T.ResourceTemplate> =
-  validator<T.ResourceTemplate>(_collectResourceTemplate);
+export function validateResourceTemplate(value: unknown): ValidationResult<T.ResourceTemplate> {
+  return isResourceTemplate(value) ? { ok: true, value } : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
+}
 /** `ResourceTemplate` (schema.ts:845) as a Standard Schema v1 object */
 export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
 
@@ -2085,10 +2462,17 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ResourceContents` (schema.ts:881) */
-export const isResourceContents: (value: unknown) => value is T.ResourceContents = guard<T.ResourceContents>(_isResourceContents);
+export function isResourceContents(value: unknown): value is T.ResourceContents {
+  try {
+    return _isResourceContents(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceContents` (schema.ts:881): every issue, or the value typed */
-export const validateResourceContents: (value: unknown) => ValidationResult<T.ResourceContents> =
-  validator<T.ResourceContents>(_collectResourceContents);
+export function validateResourceContents(value: unknown): ValidationResult<T.ResourceContents> {
+  return isResourceContents(value) ? { ok: true, value } : collectIssues<T.ResourceContents>(_collectResourceContents, value);
+}
 /** `ResourceContents` (schema.ts:881) as a Standard Schema v1 object */
 export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
 
@@ -2117,11 +2501,17 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `TextResourceContents` (schema.ts:902) */
-export const isTextResourceContents: (value: unknown) => value is T.TextResourceContents =
-  guard<T.TextResourceContents>(_isTextResourceContents);
+export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
+  try {
+    return _isTextResourceContents(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TextResourceContents` (schema.ts:902): every issue, or the value typed */
-export const validateTextResourceContents: (value: unknown) => ValidationResult<T.TextResourceContents> =
-  validator<T.TextResourceContents>(_collectTextResourceContents);
+export function validateTextResourceContents(value: unknown): ValidationResult<T.TextResourceContents> {
+  return isTextResourceContents(value) ? { ok: true, value } : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
+}
 /** `TextResourceContents` (schema.ts:902) as a Standard Schema v1 object */
 export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
 
@@ -2154,11 +2544,17 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `BlobResourceContents` (schema.ts:912) */
-export const isBlobResourceContents: (value: unknown) => value is T.BlobResourceContents =
-  guard<T.BlobResourceContents>(_isBlobResourceContents);
+export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
+  try {
+    return _isBlobResourceContents(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `BlobResourceContents` (schema.ts:912): every issue, or the value typed */
-export const validateBlobResourceContents: (value: unknown) => ValidationResult<T.BlobResourceContents> =
-  validator<T.BlobResourceContents>(_collectBlobResourceContents);
+export function validateBlobResourceContents(value: unknown): ValidationResult<T.BlobResourceContents> {
+  return isBlobResourceContents(value) ? { ok: true, value } : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
+}
 /** `BlobResourceContents` (schema.ts:912) as a Standard Schema v1 object */
 export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
 
@@ -2183,10 +2579,17 @@ function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ListPromptsRequest` (schema.ts:927) */
-export const isListPromptsRequest: (value: unknown) => value is T.ListPromptsRequest = guard<T.ListPromptsRequest>(_isListPromptsRequest);
+export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
+  try {
+    return _isListPromptsRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListPromptsRequest` (schema.ts:927): every issue, or the value typed */
-export const validateListPromptsRequest: (value: unknown) => ValidationResult<T.ListPromptsRequest> =
-  validator<T.ListPromptsRequest>(_collectListPromptsRequest);
+export function validateListPromptsRequest(value: unknown): ValidationResult<T.ListPromptsRequest> {
+  return isListPromptsRequest(value) ? { ok: true, value } : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
+}
 /** `ListPromptsRequest` (schema.ts:927) as a Standard Schema v1 object */
 export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
@@ -2219,10 +2622,17 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
 }
 
 /** `ListPromptsResult` (schema.ts:936) */
-export const isListPromptsResult: (value: unknown) => value is T.ListPromptsResult = guard<T.ListPromptsResult>(_isListPromptsResult);
+export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
+  try {
+    return _isListPromptsResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListPromptsResult` (schema.ts:936): every issue, or the value typed */
-export const validateListPromptsResult: (value: unknown) => ValidationResult<T.ListPromptsResult> =
-  validator<T.ListPromptsResult>(_collectListPromptsResult);
+export function validateListPromptsResult(value: unknown): ValidationResult<T.ListPromptsResult> {
+  return isListPromptsResult(value) ? { ok: true, value } : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
+}
 /** `ListPromptsResult` (schema.ts:936) as a Standard Schema v1 object */
 export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
 
@@ -2273,11 +2683,19 @@ function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: Valid
 }
 
 /** `GetPromptRequestParams` (schema.ts:945) */
-export const isGetPromptRequestParams: (value: unknown) => value is T.GetPromptRequestParams =
-  guard<T.GetPromptRequestParams>(_isGetPromptRequestParams);
+export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRequestParams {
+  try {
+    return _isGetPromptRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetPromptRequestParams` (schema.ts:945): every issue, or the value typed */
-export const validateGetPromptRequestParams: (value: unknown) => ValidationResult<T.GetPromptRequestParams> =
-  validator<T.GetPromptRequestParams>(_collectGetPromptRequestParams);
+export function validateGetPromptRequestParams(value: unknown): ValidationResult<T.GetPromptRequestParams> {
+  return isGetPromptRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
+}
 /** `GetPromptRequestParams` (schema.ts:945) as a Standard Schema v1 object */
 export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
@@ -2302,10 +2720,17 @@ function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `GetPromptRequest` (schema.ts:961) */
-export const isGetPromptRequest: (value: unknown) => value is T.GetPromptRequest = guard<T.GetPromptRequest>(_isGetPromptRequest);
+export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
+  try {
+    return _isGetPromptRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetPromptRequest` (schema.ts:961): every issue, or the value typed */
-export const validateGetPromptRequest: (value: unknown) => ValidationResult<T.GetPromptRequest> =
-  validator<T.GetPromptRequest>(_collectGetPromptRequest);
+export function validateGetPromptRequest(value: unknown): ValidationResult<T.GetPromptRequest> {
+  return isGetPromptRequest(value) ? { ok: true, value } : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
+}
 /** `GetPromptRequest` (schema.ts:961) as a Standard Schema v1 object */
 export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
 
@@ -2338,10 +2763,17 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
 }
 
 /** `GetPromptResult` (schema.ts:971) */
-export const isGetPromptResult: (value: unknown) => value is T.GetPromptResult = guard<T.GetPromptResult>(_isGetPromptResult);
+export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
+  try {
+    return _isGetPromptResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetPromptResult` (schema.ts:971): every issue, or the value typed */
-export const validateGetPromptResult: (value: unknown) => ValidationResult<T.GetPromptResult> =
-  validator<T.GetPromptResult>(_collectGetPromptResult);
+export function validateGetPromptResult(value: unknown): ValidationResult<T.GetPromptResult> {
+  return isGetPromptResult(value) ? { ok: true, value } : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
+}
 /** `GetPromptResult` (schema.ts:971) as a Standard Schema v1 object */
 export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
 
@@ -2380,9 +2812,17 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `Prompt` (schema.ts:984) */
-export const isPrompt: (value: unknown) => value is T.Prompt = guard<T.Prompt>(_isPrompt);
+export function isPrompt(value: unknown): value is T.Prompt {
+  try {
+    return _isPrompt(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Prompt` (schema.ts:984): every issue, or the value typed */
-export const validatePrompt: (value: unknown) => ValidationResult<T.Prompt> = validator<T.Prompt>(_collectPrompt);
+export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
+  return isPrompt(value) ? { ok: true, value } : collectIssues<T.Prompt>(_collectPrompt, value);
+}
 /** `Prompt` (schema.ts:984) as a Standard Schema v1 object */
 export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
 
@@ -2407,10 +2847,17 @@ function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `PromptArgument` (schema.ts:1006) */
-export const isPromptArgument: (value: unknown) => value is T.PromptArgument = guard<T.PromptArgument>(_isPromptArgument);
+export function isPromptArgument(value: unknown): value is T.PromptArgument {
+  try {
+    return _isPromptArgument(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptArgument` (schema.ts:1006): every issue, or the value typed */
-export const validatePromptArgument: (value: unknown) => ValidationResult<T.PromptArgument> =
-  validator<T.PromptArgument>(_collectPromptArgument);
+export function validatePromptArgument(value: unknown): ValidationResult<T.PromptArgument> {
+  return isPromptArgument(value) ? { ok: true, value } : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
+}
 /** `PromptArgument` (schema.ts:1006) as a Standard Schema v1 object */
 export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
 
@@ -2423,9 +2870,17 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], _d: number): void
 }
 
 /** `Role` (schema.ts:1022) */
-export const isRole: (value: unknown) => value is T.Role = guard<T.Role>(_isRole);
+export function isRole(value: unknown): value is T.Role {
+  try {
+    return _isRole(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Role` (schema.ts:1022): every issue, or the value typed */
-export const validateRole: (value: unknown) => ValidationResult<T.Role> = validator<T.Role>(_collectRole);
+export function validateRole(value: unknown): ValidationResult<T.Role> {
+  return isRole(value) ? { ok: true, value } : collectIssues<T.Role>(_collectRole, value);
+}
 /** `Role` (schema.ts:1022) as a Standard Schema v1 object */
 export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
 
@@ -2442,10 +2897,17 @@ function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `PromptMessage` (schema.ts:1032) */
-export const isPromptMessage: (value: unknown) => value is T.PromptMessage = guard<T.PromptMessage>(_isPromptMessage);
+export function isPromptMessage(value: unknown): value is T.PromptMessage {
+  try {
+    return _isPromptMessage(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptMessage` (schema.ts:1032): every issue, or the value typed */
-export const validatePromptMessage: (value: unknown) => ValidationResult<T.PromptMessage> =
-  validator<T.PromptMessage>(_collectPromptMessage);
+export function validatePromptMessage(value: unknown): ValidationResult<T.PromptMessage> {
+  return isPromptMessage(value) ? { ok: true, value } : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
+}
 /** `PromptMessage` (schema.ts:1032) as a Standard Schema v1 object */
 export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
 
@@ -2486,9 +2948,17 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ResourceLink` (schema.ts:1044) */
-export const isResourceLink: (value: unknown) => value is T.ResourceLink = guard<T.ResourceLink>(_isResourceLink);
+export function isResourceLink(value: unknown): value is T.ResourceLink {
+  try {
+    return _isResourceLink(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceLink` (schema.ts:1044): every issue, or the value typed */
-export const validateResourceLink: (value: unknown) => ValidationResult<T.ResourceLink> = validator<T.ResourceLink>(_collectResourceLink);
+export function validateResourceLink(value: unknown): ValidationResult<T.ResourceLink> {
+  return isResourceLink(value) ? { ok: true, value } : collectIssues<T.ResourceLink>(_collectResourceLink, value);
+}
 /** `ResourceLink` (schema.ts:1044) as a Standard Schema v1 object */
 export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
 
@@ -2523,10 +2993,17 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `EmbeddedResource` (schema.ts:1056) */
-export const isEmbeddedResource: (value: unknown) => value is T.EmbeddedResource = guard<T.EmbeddedResource>(_isEmbeddedResource);
+export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
+  try {
+    return _isEmbeddedResource(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `EmbeddedResource` (schema.ts:1056): every issue, or the value typed */
-export const validateEmbeddedResource: (value: unknown) => ValidationResult<T.EmbeddedResource> =
-  validator<T.EmbeddedResource>(_collectEmbeddedResource);
+export function validateEmbeddedResource(value: unknown): ValidationResult<T.EmbeddedResource> {
+  return isEmbeddedResource(value) ? { ok: true, value } : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
+}
 /** `EmbeddedResource` (schema.ts:1056) as a Standard Schema v1 object */
 export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
 
@@ -2557,11 +3034,19 @@ function _collectPromptListChangedNotification(v: any, p: string, o: ValidationI
 }
 
 /** `PromptListChangedNotification` (schema.ts:1075) */
-export const isPromptListChangedNotification: (value: unknown) => value is T.PromptListChangedNotification =
-  guard<T.PromptListChangedNotification>(_isPromptListChangedNotification);
+export function isPromptListChangedNotification(value: unknown): value is T.PromptListChangedNotification {
+  try {
+    return _isPromptListChangedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptListChangedNotification` (schema.ts:1075): every issue, or the value typed */
-export const validatePromptListChangedNotification: (value: unknown) => ValidationResult<T.PromptListChangedNotification> =
-  validator<T.PromptListChangedNotification>(_collectPromptListChangedNotification);
+export function validatePromptListChangedNotification(value: unknown): ValidationResult<T.PromptListChangedNotification> {
+  return isPromptListChangedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.PromptListChangedNotification>(_collectPromptListChangedNotification, value);
+}
 /** `PromptListChangedNotification` (schema.ts:1075) as a Standard Schema v1 object */
 export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
   validatePromptListChangedNotification,
@@ -2588,10 +3073,17 @@ function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ListToolsRequest` (schema.ts:1086) */
-export const isListToolsRequest: (value: unknown) => value is T.ListToolsRequest = guard<T.ListToolsRequest>(_isListToolsRequest);
+export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
+  try {
+    return _isListToolsRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListToolsRequest` (schema.ts:1086): every issue, or the value typed */
-export const validateListToolsRequest: (value: unknown) => ValidationResult<T.ListToolsRequest> =
-  validator<T.ListToolsRequest>(_collectListToolsRequest);
+export function validateListToolsRequest(value: unknown): ValidationResult<T.ListToolsRequest> {
+  return isListToolsRequest(value) ? { ok: true, value } : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
+}
 /** `ListToolsRequest` (schema.ts:1086) as a Standard Schema v1 object */
 export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
 
@@ -2624,10 +3116,17 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListToolsResult` (schema.ts:1095) */
-export const isListToolsResult: (value: unknown) => value is T.ListToolsResult = guard<T.ListToolsResult>(_isListToolsResult);
+export function isListToolsResult(value: unknown): value is T.ListToolsResult {
+  try {
+    return _isListToolsResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListToolsResult` (schema.ts:1095): every issue, or the value typed */
-export const validateListToolsResult: (value: unknown) => ValidationResult<T.ListToolsResult> =
-  validator<T.ListToolsResult>(_collectListToolsResult);
+export function validateListToolsResult(value: unknown): ValidationResult<T.ListToolsResult> {
+  return isListToolsResult(value) ? { ok: true, value } : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
+}
 /** `ListToolsResult` (schema.ts:1095) as a Standard Schema v1 object */
 export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
 
@@ -2662,10 +3161,17 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `CallToolResult` (schema.ts:1104) */
-export const isCallToolResult: (value: unknown) => value is T.CallToolResult = guard<T.CallToolResult>(_isCallToolResult);
+export function isCallToolResult(value: unknown): value is T.CallToolResult {
+  try {
+    return _isCallToolResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CallToolResult` (schema.ts:1104): every issue, or the value typed */
-export const validateCallToolResult: (value: unknown) => ValidationResult<T.CallToolResult> =
-  validator<T.CallToolResult>(_collectCallToolResult);
+export function validateCallToolResult(value: unknown): ValidationResult<T.CallToolResult> {
+  return isCallToolResult(value) ? { ok: true, value } : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
+}
 /** `CallToolResult` (schema.ts:1104) as a Standard Schema v1 object */
 export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
 
@@ -2699,11 +3205,19 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `CallToolRequestParams` (schema.ts:1137) */
-export const isCallToolRequestParams: (value: unknown) => value is T.CallToolRequestParams =
-  guard<T.CallToolRequestParams>(_isCallToolRequestParams);
+export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
+  try {
+    return _isCallToolRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CallToolRequestParams` (schema.ts:1137): every issue, or the value typed */
-export const validateCallToolRequestParams: (value: unknown) => ValidationResult<T.CallToolRequestParams> =
-  validator<T.CallToolRequestParams>(_collectCallToolRequestParams);
+export function validateCallToolRequestParams(value: unknown): ValidationResult<T.CallToolRequestParams> {
+  return isCallToolRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
+}
 /** `CallToolRequestParams` (schema.ts:1137) as a Standard Schema v1 object */
 export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
@@ -2728,10 +3242,17 @@ function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `CallToolRequest` (schema.ts:1153) */
-export const isCallToolRequest: (value: unknown) => value is T.CallToolRequest = guard<T.CallToolRequest>(_isCallToolRequest);
+export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
+  try {
+    return _isCallToolRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CallToolRequest` (schema.ts:1153): every issue, or the value typed */
-export const validateCallToolRequest: (value: unknown) => ValidationResult<T.CallToolRequest> =
-  validator<T.CallToolRequest>(_collectCallToolRequest);
+export function validateCallToolRequest(value: unknown): ValidationResult<T.CallToolRequest> {
+  return isCallToolRequest(value) ? { ok: true, value } : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
+}
 /** `CallToolRequest` (schema.ts:1153) as a Standard Schema v1 object */
 export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
 
@@ -2754,11 +3275,19 @@ function _collectToolListChangedNotification(v: any, p: string, o: ValidationIss
 }
 
 /** `ToolListChangedNotification` (schema.ts:1163) */
-export const isToolListChangedNotification: (value: unknown) => value is T.ToolListChangedNotification =
-  guard<T.ToolListChangedNotification>(_isToolListChangedNotification);
+export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
+  try {
+    return _isToolListChangedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolListChangedNotification` (schema.ts:1163): every issue, or the value typed */
-export const validateToolListChangedNotification: (value: unknown) => ValidationResult<T.ToolListChangedNotification> =
-  validator<T.ToolListChangedNotification>(_collectToolListChangedNotification);
+export function validateToolListChangedNotification(value: unknown): ValidationResult<T.ToolListChangedNotification> {
+  return isToolListChangedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.ToolListChangedNotification>(_collectToolListChangedNotification, value);
+}
 /** `ToolListChangedNotification` (schema.ts:1163) as a Standard Schema v1 object */
 export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> =
   standard(validateToolListChangedNotification);
@@ -2786,10 +3315,17 @@ function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `ToolAnnotations` (schema.ts:1180) */
-export const isToolAnnotations: (value: unknown) => value is T.ToolAnnotations = guard<T.ToolAnnotations>(_isToolAnnotations);
+export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
+  try {
+    return _isToolAnnotations(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolAnnotations` (schema.ts:1180): every issue, or the value typed */
-export const validateToolAnnotations: (value: unknown) => ValidationResult<T.ToolAnnotations> =
-  validator<T.ToolAnnotations>(_collectToolAnnotations);
+export function validateToolAnnotations(value: unknown): ValidationResult<T.ToolAnnotations> {
+  return isToolAnnotations(value) ? { ok: true, value } : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
+}
 /** `ToolAnnotations` (schema.ts:1180) as a Standard Schema v1 object */
 export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
 
@@ -2819,10 +3355,17 @@ function _collectToolExecution(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `ToolExecution` (schema.ts:1229) */
-export const isToolExecution: (value: unknown) => value is T.ToolExecution = guard<T.ToolExecution>(_isToolExecution);
+export function isToolExecution(value: unknown): value is T.ToolExecution {
+  try {
+    return _isToolExecution(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolExecution` (schema.ts:1229): every issue, or the value typed */
-export const validateToolExecution: (value: unknown) => ValidationResult<T.ToolExecution> =
-  validator<T.ToolExecution>(_collectToolExecution);
+export function validateToolExecution(value: unknown): ValidationResult<T.ToolExecution> {
+  return isToolExecution(value) ? { ok: true, value } : collectIssues<T.ToolExecution>(_collectToolExecution, value);
+}
 /** `ToolExecution` (schema.ts:1229) as a Standard Schema v1 object */
 export const ToolExecutionSchema: StandardSchemaV1<unknown, T.ToolExecution> = standard(validateToolExecution);
 
@@ -2884,9 +3427,17 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
 }
 
 /** `Tool` (schema.ts:1249) */
-export const isTool: (value: unknown) => value is T.Tool = guard<T.Tool>(_isTool);
+export function isTool(value: unknown): value is T.Tool {
+  try {
+    return _isTool(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Tool` (schema.ts:1249): every issue, or the value typed */
-export const validateTool: (value: unknown) => ValidationResult<T.Tool> = validator<T.Tool>(_collectTool);
+export function validateTool(value: unknown): ValidationResult<T.Tool> {
+  return isTool(value) ? { ok: true, value } : collectIssues<T.Tool>(_collectTool, value);
+}
 /** `Tool` (schema.ts:1249) as a Standard Schema v1 object */
 export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
 
@@ -2900,9 +3451,17 @@ function _collectTaskStatus(v: any, p: string, o: ValidationIssue[], _d: number)
 }
 
 /** `TaskStatus` (schema.ts:1306) */
-export const isTaskStatus: (value: unknown) => value is T.TaskStatus = guard<T.TaskStatus>(_isTaskStatus);
+export function isTaskStatus(value: unknown): value is T.TaskStatus {
+  try {
+    return _isTaskStatus(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TaskStatus` (schema.ts:1306): every issue, or the value typed */
-export const validateTaskStatus: (value: unknown) => ValidationResult<T.TaskStatus> = validator<T.TaskStatus>(_collectTaskStatus);
+export function validateTaskStatus(value: unknown): ValidationResult<T.TaskStatus> {
+  return isTaskStatus(value) ? { ok: true, value } : collectIssues<T.TaskStatus>(_collectTaskStatus, value);
+}
 /** `TaskStatus` (schema.ts:1306) as a Standard Schema v1 object */
 export const TaskStatusSchema: StandardSchemaV1<unknown, T.TaskStatus> = standard(validateTaskStatus);
 
@@ -2918,9 +3477,17 @@ function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `TaskMetadata` (schema.ts:1319) */
-export const isTaskMetadata: (value: unknown) => value is T.TaskMetadata = guard<T.TaskMetadata>(_isTaskMetadata);
+export function isTaskMetadata(value: unknown): value is T.TaskMetadata {
+  try {
+    return _isTaskMetadata(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TaskMetadata` (schema.ts:1319): every issue, or the value typed */
-export const validateTaskMetadata: (value: unknown) => ValidationResult<T.TaskMetadata> = validator<T.TaskMetadata>(_collectTaskMetadata);
+export function validateTaskMetadata(value: unknown): ValidationResult<T.TaskMetadata> {
+  return isTaskMetadata(value) ? { ok: true, value } : collectIssues<T.TaskMetadata>(_collectTaskMetadata, value);
+}
 /** `TaskMetadata` (schema.ts:1319) as a Standard Schema v1 object */
 export const TaskMetadataSchema: StandardSchemaV1<unknown, T.TaskMetadata> = standard(validateTaskMetadata);
 
@@ -2936,11 +3503,17 @@ function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `RelatedTaskMetadata` (schema.ts:1332) */
-export const isRelatedTaskMetadata: (value: unknown) => value is T.RelatedTaskMetadata =
-  guard<T.RelatedTaskMetadata>(_isRelatedTaskMetadata);
+export function isRelatedTaskMetadata(value: unknown): value is T.RelatedTaskMetadata {
+  try {
+    return _isRelatedTaskMetadata(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `RelatedTaskMetadata` (schema.ts:1332): every issue, or the value typed */
-export const validateRelatedTaskMetadata: (value: unknown) => ValidationResult<T.RelatedTaskMetadata> =
-  validator<T.RelatedTaskMetadata>(_collectRelatedTaskMetadata);
+export function validateRelatedTaskMetadata(value: unknown): ValidationResult<T.RelatedTaskMetadata> {
+  return isRelatedTaskMetadata(value) ? { ok: true, value } : collectIssues<T.RelatedTaskMetadata>(_collectRelatedTaskMetadata, value);
+}
 /** `RelatedTaskMetadata` (schema.ts:1332) as a Standard Schema v1 object */
 export const RelatedTaskMetadataSchema: StandardSchemaV1<unknown, T.RelatedTaskMetadata> = standard(validateRelatedTaskMetadata);
 
@@ -2975,9 +3548,17 @@ function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void 
 }
 
 /** `Task` (schema.ts:1344) */
-export const isTask: (value: unknown) => value is T.Task = guard<T.Task>(_isTask);
+export function isTask(value: unknown): value is T.Task {
+  try {
+    return _isTask(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Task` (schema.ts:1344): every issue, or the value typed */
-export const validateTask: (value: unknown) => ValidationResult<T.Task> = validator<T.Task>(_collectTask);
+export function validateTask(value: unknown): ValidationResult<T.Task> {
+  return isTask(value) ? { ok: true, value } : collectIssues<T.Task>(_collectTask, value);
+}
 /** `Task` (schema.ts:1344) as a Standard Schema v1 object */
 export const TaskSchema: StandardSchemaV1<unknown, T.Task> = standard(validateTask);
 
@@ -2994,10 +3575,17 @@ function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `CreateTaskResult` (schema.ts:1391) */
-export const isCreateTaskResult: (value: unknown) => value is T.CreateTaskResult = guard<T.CreateTaskResult>(_isCreateTaskResult);
+export function isCreateTaskResult(value: unknown): value is T.CreateTaskResult {
+  try {
+    return _isCreateTaskResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CreateTaskResult` (schema.ts:1391): every issue, or the value typed */
-export const validateCreateTaskResult: (value: unknown) => ValidationResult<T.CreateTaskResult> =
-  validator<T.CreateTaskResult>(_collectCreateTaskResult);
+export function validateCreateTaskResult(value: unknown): ValidationResult<T.CreateTaskResult> {
+  return isCreateTaskResult(value) ? { ok: true, value } : collectIssues<T.CreateTaskResult>(_collectCreateTaskResult, value);
+}
 /** `CreateTaskResult` (schema.ts:1391) as a Standard Schema v1 object */
 export const CreateTaskResultSchema: StandardSchemaV1<unknown, T.CreateTaskResult> = standard(validateCreateTaskResult);
 
@@ -3027,15 +3615,36 @@ function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `GetTaskRequest` (schema.ts:1400) */
-export const isGetTaskRequest: (value: unknown) => value is T.GetTaskRequest = guard<T.GetTaskRequest>(_isGetTaskRequest);
+export function isGetTaskRequest(value: unknown): value is T.GetTaskRequest {
+  try {
+    return _isGetTaskRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetTaskRequest` (schema.ts:1400): every issue, or the value typed */
-export const validateGetTaskRequest: (value: unknown) => ValidationResult<T.GetTaskRequest> =
-  validator<T.GetTaskRequest>(_collectGetTaskRequest);
+export function validateGetTaskRequest(value: unknown): ValidationResult<T.GetTaskRequest> {
+  return isGetTaskRequest(value) ? { ok: true, value } : collectIssues<T.GetTaskRequest>(_collectGetTaskRequest, value);
+}
 /** `GetTaskRequest` (schema.ts:1400) as a Standard Schema v1 object */
 export const GetTaskRequestSchema: StandardSchemaV1<unknown, T.GetTaskRequest> = standard(validateGetTaskRequest);
 
-function _isGetTaskResult(v: any, d: number): boolean {
-  return _isResult(v, d) && _isTask(v, d);
+function _isGetTaskResult(v: any, _d: number): boolean {
+  return (
+    isPlainObject(v) &&
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+  );
 }
 
 function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3047,10 +3656,17 @@ function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `GetTaskResult` (schema.ts:1415) */
-export const isGetTaskResult: (value: unknown) => value is T.GetTaskResult = guard<T.GetTaskResult>(_isGetTaskResult);
+export function isGetTaskResult(value: unknown): value is T.GetTaskResult {
+  try {
+    return _isGetTaskResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetTaskResult` (schema.ts:1415): every issue, or the value typed */
-export const validateGetTaskResult: (value: unknown) => ValidationResult<T.GetTaskResult> =
-  validator<T.GetTaskResult>(_collectGetTaskResult);
+export function validateGetTaskResult(value: unknown): ValidationResult<T.GetTaskResult> {
+  return isGetTaskResult(value) ? { ok: true, value } : collectIssues<T.GetTaskResult>(_collectGetTaskResult, value);
+}
 /** `GetTaskResult` (schema.ts:1415) as a Standard Schema v1 object */
 export const GetTaskResultSchema: StandardSchemaV1<unknown, T.GetTaskResult> = standard(validateGetTaskResult);
 
@@ -3080,11 +3696,19 @@ function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `GetTaskPayloadRequest` (schema.ts:1422) */
-export const isGetTaskPayloadRequest: (value: unknown) => value is T.GetTaskPayloadRequest =
-  guard<T.GetTaskPayloadRequest>(_isGetTaskPayloadRequest);
+export function isGetTaskPayloadRequest(value: unknown): value is T.GetTaskPayloadRequest {
+  try {
+    return _isGetTaskPayloadRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetTaskPayloadRequest` (schema.ts:1422): every issue, or the value typed */
-export const validateGetTaskPayloadRequest: (value: unknown) => ValidationResult<T.GetTaskPayloadRequest> =
-  validator<T.GetTaskPayloadRequest>(_collectGetTaskPayloadRequest);
+export function validateGetTaskPayloadRequest(value: unknown): ValidationResult<T.GetTaskPayloadRequest> {
+  return isGetTaskPayloadRequest(value)
+    ? { ok: true, value }
+    : collectIssues<T.GetTaskPayloadRequest>(_collectGetTaskPayloadRequest, value);
+}
 /** `GetTaskPayloadRequest` (schema.ts:1422) as a Standard Schema v1 object */
 export const GetTaskPayloadRequestSchema: StandardSchemaV1<unknown, T.GetTaskPayloadRequest> = standard(validateGetTaskPayloadRequest);
 
@@ -3100,11 +3724,17 @@ function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `GetTaskPayloadResult` (schema.ts:1439) */
-export const isGetTaskPayloadResult: (value: unknown) => value is T.GetTaskPayloadResult =
-  guard<T.GetTaskPayloadResult>(_isGetTaskPayloadResult);
+export function isGetTaskPayloadResult(value: unknown): value is T.GetTaskPayloadResult {
+  try {
+    return _isGetTaskPayloadResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetTaskPayloadResult` (schema.ts:1439): every issue, or the value typed */
-export const validateGetTaskPayloadResult: (value: unknown) => ValidationResult<T.GetTaskPayloadResult> =
-  validator<T.GetTaskPayloadResult>(_collectGetTaskPayloadResult);
+export function validateGetTaskPayloadResult(value: unknown): ValidationResult<T.GetTaskPayloadResult> {
+  return isGetTaskPayloadResult(value) ? { ok: true, value } : collectIssues<T.GetTaskPayloadResult>(_collectGetTaskPayloadResult, value);
+}
 /** `GetTaskPayloadResult` (schema.ts:1439) as a Standard Schema v1 object */
 export const GetTaskPayloadResultSchema: StandardSchemaV1<unknown, T.GetTaskPayloadResult> = standard(validateGetTaskPayloadResult);
 
@@ -3134,15 +3764,36 @@ function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 /** `CancelTaskRequest` (schema.ts:1448) */
-export const isCancelTaskRequest: (value: unknown) => value is T.CancelTaskRequest = guard<T.CancelTaskRequest>(_isCancelTaskRequest);
+export function isCancelTaskRequest(value: unknown): value is T.CancelTaskRequest {
+  try {
+    return _isCancelTaskRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CancelTaskRequest` (schema.ts:1448): every issue, or the value typed */
-export const validateCancelTaskRequest: (value: unknown) => ValidationResult<T.CancelTaskRequest> =
-  validator<T.CancelTaskRequest>(_collectCancelTaskRequest);
+export function validateCancelTaskRequest(value: unknown): ValidationResult<T.CancelTaskRequest> {
+  return isCancelTaskRequest(value) ? { ok: true, value } : collectIssues<T.CancelTaskRequest>(_collectCancelTaskRequest, value);
+}
 /** `CancelTaskRequest` (schema.ts:1448) as a Standard Schema v1 object */
 export const CancelTaskRequestSchema: StandardSchemaV1<unknown, T.CancelTaskRequest> = standard(validateCancelTaskRequest);
 
-function _isCancelTaskResult(v: any, d: number): boolean {
-  return _isResult(v, d) && _isTask(v, d);
+function _isCancelTaskResult(v: any, _d: number): boolean {
+  return (
+    isPlainObject(v) &&
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+  );
 }
 
 function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3154,10 +3805,17 @@ function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `CancelTaskResult` (schema.ts:1463) */
-export const isCancelTaskResult: (value: unknown) => value is T.CancelTaskResult = guard<T.CancelTaskResult>(_isCancelTaskResult);
+export function isCancelTaskResult(value: unknown): value is T.CancelTaskResult {
+  try {
+    return _isCancelTaskResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CancelTaskResult` (schema.ts:1463): every issue, or the value typed */
-export const validateCancelTaskResult: (value: unknown) => ValidationResult<T.CancelTaskResult> =
-  validator<T.CancelTaskResult>(_collectCancelTaskResult);
+export function validateCancelTaskResult(value: unknown): ValidationResult<T.CancelTaskResult> {
+  return isCancelTaskResult(value) ? { ok: true, value } : collectIssues<T.CancelTaskResult>(_collectCancelTaskResult, value);
+}
 /** `CancelTaskResult` (schema.ts:1463) as a Standard Schema v1 object */
 export const CancelTaskResultSchema: StandardSchemaV1<unknown, T.CancelTaskResult> = standard(validateCancelTaskResult);
 
@@ -3182,10 +3840,17 @@ function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ListTasksRequest` (schema.ts:1470) */
-export const isListTasksRequest: (value: unknown) => value is T.ListTasksRequest = guard<T.ListTasksRequest>(_isListTasksRequest);
+export function isListTasksRequest(value: unknown): value is T.ListTasksRequest {
+  try {
+    return _isListTasksRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListTasksRequest` (schema.ts:1470): every issue, or the value typed */
-export const validateListTasksRequest: (value: unknown) => ValidationResult<T.ListTasksRequest> =
-  validator<T.ListTasksRequest>(_collectListTasksRequest);
+export function validateListTasksRequest(value: unknown): ValidationResult<T.ListTasksRequest> {
+  return isListTasksRequest(value) ? { ok: true, value } : collectIssues<T.ListTasksRequest>(_collectListTasksRequest, value);
+}
 /** `ListTasksRequest` (schema.ts:1470) as a Standard Schema v1 object */
 export const ListTasksRequestSchema: StandardSchemaV1<unknown, T.ListTasksRequest> = standard(validateListTasksRequest);
 
@@ -3218,15 +3883,36 @@ function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListTasksResult` (schema.ts:1479) */
-export const isListTasksResult: (value: unknown) => value is T.ListTasksResult = guard<T.ListTasksResult>(_isListTasksResult);
+export function isListTasksResult(value: unknown): value is T.ListTasksResult {
+  try {
+    return _isListTasksResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListTasksResult` (schema.ts:1479): every issue, or the value typed */
-export const validateListTasksResult: (value: unknown) => ValidationResult<T.ListTasksResult> =
-  validator<T.ListTasksResult>(_collectListTasksResult);
+export function validateListTasksResult(value: unknown): ValidationResult<T.ListTasksResult> {
+  return isListTasksResult(value) ? { ok: true, value } : collectIssues<T.ListTasksResult>(_collectListTasksResult, value);
+}
 /** `ListTasksResult` (schema.ts:1479) as a Standard Schema v1 object */
 export const ListTasksResultSchema: StandardSchemaV1<unknown, T.ListTasksResult> = standard(validateListTasksResult);
 
-function _isTaskStatusNotificationParams(v: any, d: number): boolean {
-  return _isNotificationParams(v, d) && _isTask(v, d);
+function _isTaskStatusNotificationParams(v: any, _d: number): boolean {
+  return (
+    isPlainObject(v) &&
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+  );
 }
 
 function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3238,11 +3924,19 @@ function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIs
 }
 
 /** `TaskStatusNotificationParams` (schema.ts:1488) */
-export const isTaskStatusNotificationParams: (value: unknown) => value is T.TaskStatusNotificationParams =
-  guard<T.TaskStatusNotificationParams>(_isTaskStatusNotificationParams);
+export function isTaskStatusNotificationParams(value: unknown): value is T.TaskStatusNotificationParams {
+  try {
+    return _isTaskStatusNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TaskStatusNotificationParams` (schema.ts:1488): every issue, or the value typed */
-export const validateTaskStatusNotificationParams: (value: unknown) => ValidationResult<T.TaskStatusNotificationParams> =
-  validator<T.TaskStatusNotificationParams>(_collectTaskStatusNotificationParams);
+export function validateTaskStatusNotificationParams(value: unknown): ValidationResult<T.TaskStatusNotificationParams> {
+  return isTaskStatusNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.TaskStatusNotificationParams>(_collectTaskStatusNotificationParams, value);
+}
 /** `TaskStatusNotificationParams` (schema.ts:1488) as a Standard Schema v1 object */
 export const TaskStatusNotificationParamsSchema: StandardSchemaV1<unknown, T.TaskStatusNotificationParams> = standard(
   validateTaskStatusNotificationParams,
@@ -3267,11 +3961,19 @@ function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `TaskStatusNotification` (schema.ts:1495) */
-export const isTaskStatusNotification: (value: unknown) => value is T.TaskStatusNotification =
-  guard<T.TaskStatusNotification>(_isTaskStatusNotification);
+export function isTaskStatusNotification(value: unknown): value is T.TaskStatusNotification {
+  try {
+    return _isTaskStatusNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TaskStatusNotification` (schema.ts:1495): every issue, or the value typed */
-export const validateTaskStatusNotification: (value: unknown) => ValidationResult<T.TaskStatusNotification> =
-  validator<T.TaskStatusNotification>(_collectTaskStatusNotification);
+export function validateTaskStatusNotification(value: unknown): ValidationResult<T.TaskStatusNotification> {
+  return isTaskStatusNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.TaskStatusNotification>(_collectTaskStatusNotification, value);
+}
 /** `TaskStatusNotification` (schema.ts:1495) as a Standard Schema v1 object */
 export const TaskStatusNotificationSchema: StandardSchemaV1<unknown, T.TaskStatusNotification> = standard(validateTaskStatusNotification);
 
@@ -3308,11 +4010,19 @@ function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `SetLevelRequestParams` (schema.ts:1507) */
-export const isSetLevelRequestParams: (value: unknown) => value is T.SetLevelRequestParams =
-  guard<T.SetLevelRequestParams>(_isSetLevelRequestParams);
+export function isSetLevelRequestParams(value: unknown): value is T.SetLevelRequestParams {
+  try {
+    return _isSetLevelRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SetLevelRequestParams` (schema.ts:1507): every issue, or the value typed */
-export const validateSetLevelRequestParams: (value: unknown) => ValidationResult<T.SetLevelRequestParams> =
-  validator<T.SetLevelRequestParams>(_collectSetLevelRequestParams);
+export function validateSetLevelRequestParams(value: unknown): ValidationResult<T.SetLevelRequestParams> {
+  return isSetLevelRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.SetLevelRequestParams>(_collectSetLevelRequestParams, value);
+}
 /** `SetLevelRequestParams` (schema.ts:1507) as a Standard Schema v1 object */
 export const SetLevelRequestParamsSchema: StandardSchemaV1<unknown, T.SetLevelRequestParams> = standard(validateSetLevelRequestParams);
 
@@ -3337,10 +4047,17 @@ function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `SetLevelRequest` (schema.ts:1519) */
-export const isSetLevelRequest: (value: unknown) => value is T.SetLevelRequest = guard<T.SetLevelRequest>(_isSetLevelRequest);
+export function isSetLevelRequest(value: unknown): value is T.SetLevelRequest {
+  try {
+    return _isSetLevelRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SetLevelRequest` (schema.ts:1519): every issue, or the value typed */
-export const validateSetLevelRequest: (value: unknown) => ValidationResult<T.SetLevelRequest> =
-  validator<T.SetLevelRequest>(_collectSetLevelRequest);
+export function validateSetLevelRequest(value: unknown): ValidationResult<T.SetLevelRequest> {
+  return isSetLevelRequest(value) ? { ok: true, value } : collectIssues<T.SetLevelRequest>(_collectSetLevelRequest, value);
+}
 /** `SetLevelRequest` (schema.ts:1519) as a Standard Schema v1 object */
 export const SetLevelRequestSchema: StandardSchemaV1<unknown, T.SetLevelRequest> = standard(validateSetLevelRequest);
 
@@ -3372,11 +4089,19 @@ function _collectLoggingMessageNotificationParams(v: any, p: string, o: Validati
 }
 
 /** `LoggingMessageNotificationParams` (schema.ts:1529) */
-export const isLoggingMessageNotificationParams: (value: unknown) => value is T.LoggingMessageNotificationParams =
-  guard<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams);
+export function isLoggingMessageNotificationParams(value: unknown): value is T.LoggingMessageNotificationParams {
+  try {
+    return _isLoggingMessageNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LoggingMessageNotificationParams` (schema.ts:1529): every issue, or the value typed */
-export const validateLoggingMessageNotificationParams: (value: unknown) => ValidationResult<T.LoggingMessageNotificationParams> =
-  validator<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams);
+export function validateLoggingMessageNotificationParams(value: unknown): ValidationResult<T.LoggingMessageNotificationParams> {
+  return isLoggingMessageNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams, value);
+}
 /** `LoggingMessageNotificationParams` (schema.ts:1529) as a Standard Schema v1 object */
 export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> = standard(
   validateLoggingMessageNotificationParams,
@@ -3401,11 +4126,19 @@ function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssu
 }
 
 /** `LoggingMessageNotification` (schema.ts:1549) */
-export const isLoggingMessageNotification: (value: unknown) => value is T.LoggingMessageNotification =
-  guard<T.LoggingMessageNotification>(_isLoggingMessageNotification);
+export function isLoggingMessageNotification(value: unknown): value is T.LoggingMessageNotification {
+  try {
+    return _isLoggingMessageNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LoggingMessageNotification` (schema.ts:1549): every issue, or the value typed */
-export const validateLoggingMessageNotification: (value: unknown) => ValidationResult<T.LoggingMessageNotification> =
-  validator<T.LoggingMessageNotification>(_collectLoggingMessageNotification);
+export function validateLoggingMessageNotification(value: unknown): ValidationResult<T.LoggingMessageNotification> {
+  return isLoggingMessageNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.LoggingMessageNotification>(_collectLoggingMessageNotification, value);
+}
 /** `LoggingMessageNotification` (schema.ts:1549) as a Standard Schema v1 object */
 export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> =
   standard(validateLoggingMessageNotification);
@@ -3438,9 +4171,17 @@ function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], _d: numbe
 }
 
 /** `LoggingLevel` (schema.ts:1562) */
-export const isLoggingLevel: (value: unknown) => value is T.LoggingLevel = guard<T.LoggingLevel>(_isLoggingLevel);
+export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
+  try {
+    return _isLoggingLevel(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LoggingLevel` (schema.ts:1562): every issue, or the value typed */
-export const validateLoggingLevel: (value: unknown) => ValidationResult<T.LoggingLevel> = validator<T.LoggingLevel>(_collectLoggingLevel);
+export function validateLoggingLevel(value: unknown): ValidationResult<T.LoggingLevel> {
+  return isLoggingLevel(value) ? { ok: true, value } : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
+}
 /** `LoggingLevel` (schema.ts:1562) as a Standard Schema v1 object */
 export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
 
@@ -3511,11 +4252,19 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 /** `CreateMessageRequestParams` (schema.ts:1578) */
-export const isCreateMessageRequestParams: (value: unknown) => value is T.CreateMessageRequestParams =
-  guard<T.CreateMessageRequestParams>(_isCreateMessageRequestParams);
+export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
+  try {
+    return _isCreateMessageRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CreateMessageRequestParams` (schema.ts:1578): every issue, or the value typed */
-export const validateCreateMessageRequestParams: (value: unknown) => ValidationResult<T.CreateMessageRequestParams> =
-  validator<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams);
+export function validateCreateMessageRequestParams(value: unknown): ValidationResult<T.CreateMessageRequestParams> {
+  return isCreateMessageRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams, value);
+}
 /** `CreateMessageRequestParams` (schema.ts:1578) as a Standard Schema v1 object */
 export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> =
   standard(validateCreateMessageRequestParams);
@@ -3540,9 +4289,17 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `ToolChoice` (schema.ts:1629) */
-export const isToolChoice: (value: unknown) => value is T.ToolChoice = guard<T.ToolChoice>(_isToolChoice);
+export function isToolChoice(value: unknown): value is T.ToolChoice {
+  try {
+    return _isToolChoice(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolChoice` (schema.ts:1629): every issue, or the value typed */
-export const validateToolChoice: (value: unknown) => ValidationResult<T.ToolChoice> = validator<T.ToolChoice>(_collectToolChoice);
+export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoice> {
+  return isToolChoice(value) ? { ok: true, value } : collectIssues<T.ToolChoice>(_collectToolChoice, value);
+}
 /** `ToolChoice` (schema.ts:1629) as a Standard Schema v1 object */
 export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
 
@@ -3567,11 +4324,17 @@ function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `CreateMessageRequest` (schema.ts:1644) */
-export const isCreateMessageRequest: (value: unknown) => value is T.CreateMessageRequest =
-  guard<T.CreateMessageRequest>(_isCreateMessageRequest);
+export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
+  try {
+    return _isCreateMessageRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CreateMessageRequest` (schema.ts:1644): every issue, or the value typed */
-export const validateCreateMessageRequest: (value: unknown) => ValidationResult<T.CreateMessageRequest> =
-  validator<T.CreateMessageRequest>(_collectCreateMessageRequest);
+export function validateCreateMessageRequest(value: unknown): ValidationResult<T.CreateMessageRequest> {
+  return isCreateMessageRequest(value) ? { ok: true, value } : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
+}
 /** `CreateMessageRequest` (schema.ts:1644) as a Standard Schema v1 object */
 export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
@@ -3618,11 +4381,17 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
 }
 
 /** `CreateMessageResult` (schema.ts:1656) */
-export const isCreateMessageResult: (value: unknown) => value is T.CreateMessageResult =
-  guard<T.CreateMessageResult>(_isCreateMessageResult);
+export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
+  try {
+    return _isCreateMessageResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CreateMessageResult` (schema.ts:1656): every issue, or the value typed */
-export const validateCreateMessageResult: (value: unknown) => ValidationResult<T.CreateMessageResult> =
-  validator<T.CreateMessageResult>(_collectCreateMessageResult);
+export function validateCreateMessageResult(value: unknown): ValidationResult<T.CreateMessageResult> {
+  return isCreateMessageResult(value) ? { ok: true, value } : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
+}
 /** `CreateMessageResult` (schema.ts:1656) as a Standard Schema v1 object */
 export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
 
@@ -3655,10 +4424,17 @@ function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `SamplingMessage` (schema.ts:1681) */
-export const isSamplingMessage: (value: unknown) => value is T.SamplingMessage = guard<T.SamplingMessage>(_isSamplingMessage);
+export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
+  try {
+    return _isSamplingMessage(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SamplingMessage` (schema.ts:1681): every issue, or the value typed */
-export const validateSamplingMessage: (value: unknown) => ValidationResult<T.SamplingMessage> =
-  validator<T.SamplingMessage>(_collectSamplingMessage);
+export function validateSamplingMessage(value: unknown): ValidationResult<T.SamplingMessage> {
+  return isSamplingMessage(value) ? { ok: true, value } : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
+}
 /** `SamplingMessage` (schema.ts:1681) as a Standard Schema v1 object */
 export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
 
@@ -3713,11 +4489,19 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
 }
 
 /** `SamplingMessageContentBlock` (schema.ts:1693) */
-export const isSamplingMessageContentBlock: (value: unknown) => value is T.SamplingMessageContentBlock =
-  guard<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock);
+export function isSamplingMessageContentBlock(value: unknown): value is T.SamplingMessageContentBlock {
+  try {
+    return _isSamplingMessageContentBlock(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SamplingMessageContentBlock` (schema.ts:1693): every issue, or the value typed */
-export const validateSamplingMessageContentBlock: (value: unknown) => ValidationResult<T.SamplingMessageContentBlock> =
-  validator<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock);
+export function validateSamplingMessageContentBlock(value: unknown): ValidationResult<T.SamplingMessageContentBlock> {
+  return isSamplingMessageContentBlock(value)
+    ? { ok: true, value }
+    : collectIssues<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock, value);
+}
 /** `SamplingMessageContentBlock` (schema.ts:1693) as a Standard Schema v1 object */
 export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> =
   standard(validateSamplingMessageContentBlock);
@@ -3761,9 +4545,17 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `Annotations` (schema.ts:1705) */
-export const isAnnotations: (value: unknown) => value is T.Annotations = guard<T.Annotations>(_isAnnotations);
+export function isAnnotations(value: unknown): value is T.Annotations {
+  try {
+    return _isAnnotations(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Annotations` (schema.ts:1705): every issue, or the value typed */
-export const validateAnnotations: (value: unknown) => ValidationResult<T.Annotations> = validator<T.Annotations>(_collectAnnotations);
+export function validateAnnotations(value: unknown): ValidationResult<T.Annotations> {
+  return isAnnotations(value) ? { ok: true, value } : collectIssues<T.Annotations>(_collectAnnotations, value);
+}
 /** `Annotations` (schema.ts:1705) as a Standard Schema v1 object */
 export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
 
@@ -3818,9 +4610,17 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ContentBlock` (schema.ts:1740) */
-export const isContentBlock: (value: unknown) => value is T.ContentBlock = guard<T.ContentBlock>(_isContentBlock);
+export function isContentBlock(value: unknown): value is T.ContentBlock {
+  try {
+    return _isContentBlock(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ContentBlock` (schema.ts:1740): every issue, or the value typed */
-export const validateContentBlock: (value: unknown) => ValidationResult<T.ContentBlock> = validator<T.ContentBlock>(_collectContentBlock);
+export function validateContentBlock(value: unknown): ValidationResult<T.ContentBlock> {
+  return isContentBlock(value) ? { ok: true, value } : collectIssues<T.ContentBlock>(_collectContentBlock, value);
+}
 /** `ContentBlock` (schema.ts:1740) as a Standard Schema v1 object */
 export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
 
@@ -3845,9 +4645,17 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 /** `TextContent` (schema.ts:1748) */
-export const isTextContent: (value: unknown) => value is T.TextContent = guard<T.TextContent>(_isTextContent);
+export function isTextContent(value: unknown): value is T.TextContent {
+  try {
+    return _isTextContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TextContent` (schema.ts:1748): every issue, or the value typed */
-export const validateTextContent: (value: unknown) => ValidationResult<T.TextContent> = validator<T.TextContent>(_collectTextContent);
+export function validateTextContent(value: unknown): ValidationResult<T.TextContent> {
+  return isTextContent(value) ? { ok: true, value } : collectIssues<T.TextContent>(_collectTextContent, value);
+}
 /** `TextContent` (schema.ts:1748) as a Standard Schema v1 object */
 export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
 
@@ -3878,9 +4686,17 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ImageContent` (schema.ts:1772) */
-export const isImageContent: (value: unknown) => value is T.ImageContent = guard<T.ImageContent>(_isImageContent);
+export function isImageContent(value: unknown): value is T.ImageContent {
+  try {
+    return _isImageContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ImageContent` (schema.ts:1772): every issue, or the value typed */
-export const validateImageContent: (value: unknown) => ValidationResult<T.ImageContent> = validator<T.ImageContent>(_collectImageContent);
+export function validateImageContent(value: unknown): ValidationResult<T.ImageContent> {
+  return isImageContent(value) ? { ok: true, value } : collectIssues<T.ImageContent>(_collectImageContent, value);
+}
 /** `ImageContent` (schema.ts:1772) as a Standard Schema v1 object */
 export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
 
@@ -3911,9 +4727,17 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `AudioContent` (schema.ts:1803) */
-export const isAudioContent: (value: unknown) => value is T.AudioContent = guard<T.AudioContent>(_isAudioContent);
+export function isAudioContent(value: unknown): value is T.AudioContent {
+  try {
+    return _isAudioContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `AudioContent` (schema.ts:1803): every issue, or the value typed */
-export const validateAudioContent: (value: unknown) => ValidationResult<T.AudioContent> = validator<T.AudioContent>(_collectAudioContent);
+export function validateAudioContent(value: unknown): ValidationResult<T.AudioContent> {
+  return isAudioContent(value) ? { ok: true, value } : collectIssues<T.AudioContent>(_collectAudioContent, value);
+}
 /** `AudioContent` (schema.ts:1803) as a Standard Schema v1 object */
 export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
 
@@ -3940,10 +4764,17 @@ function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `ToolUseContent` (schema.ts:1834) */
-export const isToolUseContent: (value: unknown) => value is T.ToolUseContent = guard<T.ToolUseContent>(_isToolUseContent);
+export function isToolUseContent(value: unknown): value is T.ToolUseContent {
+  try {
+    return _isToolUseContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolUseContent` (schema.ts:1834): every issue, or the value typed */
-export const validateToolUseContent: (value: unknown) => ValidationResult<T.ToolUseContent> =
-  validator<T.ToolUseContent>(_collectToolUseContent);
+export function validateToolUseContent(value: unknown): ValidationResult<T.ToolUseContent> {
+  return isToolUseContent(value) ? { ok: true, value } : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
+}
 /** `ToolUseContent` (schema.ts:1834) as a Standard Schema v1 object */
 export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
 
@@ -3972,10 +4803,17 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 /** `ToolResultContent` (schema.ts:1868) */
-export const isToolResultContent: (value: unknown) => value is T.ToolResultContent = guard<T.ToolResultContent>(_isToolResultContent);
+export function isToolResultContent(value: unknown): value is T.ToolResultContent {
+  try {
+    return _isToolResultContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolResultContent` (schema.ts:1868): every issue, or the value typed */
-export const validateToolResultContent: (value: unknown) => ValidationResult<T.ToolResultContent> =
-  validator<T.ToolResultContent>(_collectToolResultContent);
+export function validateToolResultContent(value: unknown): ValidationResult<T.ToolResultContent> {
+  return isToolResultContent(value) ? { ok: true, value } : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
+}
 /** `ToolResultContent` (schema.ts:1868) as a Standard Schema v1 object */
 export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
 
@@ -4023,10 +4861,17 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `ModelPreferences` (schema.ts:1925) */
-export const isModelPreferences: (value: unknown) => value is T.ModelPreferences = guard<T.ModelPreferences>(_isModelPreferences);
+export function isModelPreferences(value: unknown): value is T.ModelPreferences {
+  try {
+    return _isModelPreferences(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ModelPreferences` (schema.ts:1925): every issue, or the value typed */
-export const validateModelPreferences: (value: unknown) => ValidationResult<T.ModelPreferences> =
-  validator<T.ModelPreferences>(_collectModelPreferences);
+export function validateModelPreferences(value: unknown): ValidationResult<T.ModelPreferences> {
+  return isModelPreferences(value) ? { ok: true, value } : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
+}
 /** `ModelPreferences` (schema.ts:1925) as a Standard Schema v1 object */
 export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
 
@@ -4042,9 +4887,17 @@ function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): 
 }
 
 /** `ModelHint` (schema.ts:1979) */
-export const isModelHint: (value: unknown) => value is T.ModelHint = guard<T.ModelHint>(_isModelHint);
+export function isModelHint(value: unknown): value is T.ModelHint {
+  try {
+    return _isModelHint(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ModelHint` (schema.ts:1979): every issue, or the value typed */
-export const validateModelHint: (value: unknown) => ValidationResult<T.ModelHint> = validator<T.ModelHint>(_collectModelHint);
+export function validateModelHint(value: unknown): ValidationResult<T.ModelHint> {
+  return isModelHint(value) ? { ok: true, value } : collectIssues<T.ModelHint>(_collectModelHint, value);
+}
 /** `ModelHint` (schema.ts:1979) as a Standard Schema v1 object */
 export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
 
@@ -4126,11 +4979,19 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
 }
 
 /** `CompleteRequestParams` (schema.ts:2000) */
-export const isCompleteRequestParams: (value: unknown) => value is T.CompleteRequestParams =
-  guard<T.CompleteRequestParams>(_isCompleteRequestParams);
+export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
+  try {
+    return _isCompleteRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CompleteRequestParams` (schema.ts:2000): every issue, or the value typed */
-export const validateCompleteRequestParams: (value: unknown) => ValidationResult<T.CompleteRequestParams> =
-  validator<T.CompleteRequestParams>(_collectCompleteRequestParams);
+export function validateCompleteRequestParams(value: unknown): ValidationResult<T.CompleteRequestParams> {
+  return isCompleteRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
+}
 /** `CompleteRequestParams` (schema.ts:2000) as a Standard Schema v1 object */
 export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
@@ -4155,10 +5016,17 @@ function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `CompleteRequest` (schema.ts:2032) */
-export const isCompleteRequest: (value: unknown) => value is T.CompleteRequest = guard<T.CompleteRequest>(_isCompleteRequest);
+export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
+  try {
+    return _isCompleteRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CompleteRequest` (schema.ts:2032): every issue, or the value typed */
-export const validateCompleteRequest: (value: unknown) => ValidationResult<T.CompleteRequest> =
-  validator<T.CompleteRequest>(_collectCompleteRequest);
+export function validateCompleteRequest(value: unknown): ValidationResult<T.CompleteRequest> {
+  return isCompleteRequest(value) ? { ok: true, value } : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
+}
 /** `CompleteRequest` (schema.ts:2032) as a Standard Schema v1 object */
 export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
 
@@ -4189,10 +5057,17 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `CompleteResult` (schema.ts:2042) */
-export const isCompleteResult: (value: unknown) => value is T.CompleteResult = guard<T.CompleteResult>(_isCompleteResult);
+export function isCompleteResult(value: unknown): value is T.CompleteResult {
+  try {
+    return _isCompleteResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CompleteResult` (schema.ts:2042): every issue, or the value typed */
-export const validateCompleteResult: (value: unknown) => ValidationResult<T.CompleteResult> =
-  validator<T.CompleteResult>(_collectCompleteResult);
+export function validateCompleteResult(value: unknown): ValidationResult<T.CompleteResult> {
+  return isCompleteResult(value) ? { ok: true, value } : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
+}
 /** `CompleteResult` (schema.ts:2042) as a Standard Schema v1 object */
 export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
 
@@ -4212,11 +5087,19 @@ function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue
 }
 
 /** `ResourceTemplateReference` (schema.ts:2064) */
-export const isResourceTemplateReference: (value: unknown) => value is T.ResourceTemplateReference =
-  guard<T.ResourceTemplateReference>(_isResourceTemplateReference);
+export function isResourceTemplateReference(value: unknown): value is T.ResourceTemplateReference {
+  try {
+    return _isResourceTemplateReference(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceTemplateReference` (schema.ts:2064): every issue, or the value typed */
-export const validateResourceTemplateReference: (value: unknown) => ValidationResult<T.ResourceTemplateReference> =
-  validator<T.ResourceTemplateReference>(_collectResourceTemplateReference);
+export function validateResourceTemplateReference(value: unknown): ValidationResult<T.ResourceTemplateReference> {
+  return isResourceTemplateReference(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceTemplateReference>(_collectResourceTemplateReference, value);
+}
 /** `ResourceTemplateReference` (schema.ts:2064) as a Standard Schema v1 object */
 export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> =
   standard(validateResourceTemplateReference);
@@ -4240,10 +5123,17 @@ function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `PromptReference` (schema.ts:2079) */
-export const isPromptReference: (value: unknown) => value is T.PromptReference = guard<T.PromptReference>(_isPromptReference);
+export function isPromptReference(value: unknown): value is T.PromptReference {
+  try {
+    return _isPromptReference(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptReference` (schema.ts:2079): every issue, or the value typed */
-export const validatePromptReference: (value: unknown) => ValidationResult<T.PromptReference> =
-  validator<T.PromptReference>(_collectPromptReference);
+export function validatePromptReference(value: unknown): ValidationResult<T.PromptReference> {
+  return isPromptReference(value) ? { ok: true, value } : collectIssues<T.PromptReference>(_collectPromptReference, value);
+}
 /** `PromptReference` (schema.ts:2079) as a Standard Schema v1 object */
 export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
 
@@ -4268,10 +5158,17 @@ function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ListRootsRequest` (schema.ts:2095) */
-export const isListRootsRequest: (value: unknown) => value is T.ListRootsRequest = guard<T.ListRootsRequest>(_isListRootsRequest);
+export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
+  try {
+    return _isListRootsRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListRootsRequest` (schema.ts:2095): every issue, or the value typed */
-export const validateListRootsRequest: (value: unknown) => ValidationResult<T.ListRootsRequest> =
-  validator<T.ListRootsRequest>(_collectListRootsRequest);
+export function validateListRootsRequest(value: unknown): ValidationResult<T.ListRootsRequest> {
+  return isListRootsRequest(value) ? { ok: true, value } : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
+}
 /** `ListRootsRequest` (schema.ts:2095) as a Standard Schema v1 object */
 export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
 
@@ -4298,10 +5195,17 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListRootsResult` (schema.ts:2107) */
-export const isListRootsResult: (value: unknown) => value is T.ListRootsResult = guard<T.ListRootsResult>(_isListRootsResult);
+export function isListRootsResult(value: unknown): value is T.ListRootsResult {
+  try {
+    return _isListRootsResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListRootsResult` (schema.ts:2107): every issue, or the value typed */
-export const validateListRootsResult: (value: unknown) => ValidationResult<T.ListRootsResult> =
-  validator<T.ListRootsResult>(_collectListRootsResult);
+export function validateListRootsResult(value: unknown): ValidationResult<T.ListRootsResult> {
+  return isListRootsResult(value) ? { ok: true, value } : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
+}
 /** `ListRootsResult` (schema.ts:2107) as a Standard Schema v1 object */
 export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
 
@@ -4328,9 +5232,17 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
 }
 
 /** `Root` (schema.ts:2116) */
-export const isRoot: (value: unknown) => value is T.Root = guard<T.Root>(_isRoot);
+export function isRoot(value: unknown): value is T.Root {
+  try {
+    return _isRoot(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Root` (schema.ts:2116): every issue, or the value typed */
-export const validateRoot: (value: unknown) => ValidationResult<T.Root> = validator<T.Root>(_collectRoot);
+export function validateRoot(value: unknown): ValidationResult<T.Root> {
+  return isRoot(value) ? { ok: true, value } : collectIssues<T.Root>(_collectRoot, value);
+}
 /** `Root` (schema.ts:2116) as a Standard Schema v1 object */
 export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
 
@@ -4353,11 +5265,19 @@ function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIs
 }
 
 /** `RootsListChangedNotification` (schema.ts:2145) */
-export const isRootsListChangedNotification: (value: unknown) => value is T.RootsListChangedNotification =
-  guard<T.RootsListChangedNotification>(_isRootsListChangedNotification);
+export function isRootsListChangedNotification(value: unknown): value is T.RootsListChangedNotification {
+  try {
+    return _isRootsListChangedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `RootsListChangedNotification` (schema.ts:2145): every issue, or the value typed */
-export const validateRootsListChangedNotification: (value: unknown) => ValidationResult<T.RootsListChangedNotification> =
-  validator<T.RootsListChangedNotification>(_collectRootsListChangedNotification);
+export function validateRootsListChangedNotification(value: unknown): ValidationResult<T.RootsListChangedNotification> {
+  return isRootsListChangedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.RootsListChangedNotification>(_collectRootsListChangedNotification, value);
+}
 /** `RootsListChangedNotification` (schema.ts:2145) as a Standard Schema v1 object */
 export const RootsListChangedNotificationSchema: StandardSchemaV1<unknown, T.RootsListChangedNotification> = standard(
   validateRootsListChangedNotification,
@@ -4447,11 +5367,19 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p
 }
 
 /** `ElicitRequestFormParams` (schema.ts:2155) */
-export const isElicitRequestFormParams: (value: unknown) => value is T.ElicitRequestFormParams =
-  guard<T.ElicitRequestFormParams>(_isElicitRequestFormParams);
+export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequestFormParams {
+  try {
+    return _isElicitRequestFormParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequestFormParams` (schema.ts:2155): every issue, or the value typed */
-export const validateElicitRequestFormParams: (value: unknown) => ValidationResult<T.ElicitRequestFormParams> =
-  validator<T.ElicitRequestFormParams>(_collectElicitRequestFormParams);
+export function validateElicitRequestFormParams(value: unknown): ValidationResult<T.ElicitRequestFormParams> {
+  return isElicitRequestFormParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
+}
 /** `ElicitRequestFormParams` (schema.ts:2155) as a Standard Schema v1 object */
 export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
   standard(validateElicitRequestFormParams);
@@ -4494,11 +5422,19 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `ElicitRequestURLParams` (schema.ts:2185) */
-export const isElicitRequestURLParams: (value: unknown) => value is T.ElicitRequestURLParams =
-  guard<T.ElicitRequestURLParams>(_isElicitRequestURLParams);
+export function isElicitRequestURLParams(value: unknown): value is T.ElicitRequestURLParams {
+  try {
+    return _isElicitRequestURLParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequestURLParams` (schema.ts:2185): every issue, or the value typed */
-export const validateElicitRequestURLParams: (value: unknown) => ValidationResult<T.ElicitRequestURLParams> =
-  validator<T.ElicitRequestURLParams>(_collectElicitRequestURLParams);
+export function validateElicitRequestURLParams(value: unknown): ValidationResult<T.ElicitRequestURLParams> {
+  return isElicitRequestURLParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
+}
 /** `ElicitRequestURLParams` (schema.ts:2185) as a Standard Schema v1 object */
 export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
@@ -4532,11 +5468,17 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `ElicitRequestParams` (schema.ts:2215) */
-export const isElicitRequestParams: (value: unknown) => value is T.ElicitRequestParams =
-  guard<T.ElicitRequestParams>(_isElicitRequestParams);
+export function isElicitRequestParams(value: unknown): value is T.ElicitRequestParams {
+  try {
+    return _isElicitRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequestParams` (schema.ts:2215): every issue, or the value typed */
-export const validateElicitRequestParams: (value: unknown) => ValidationResult<T.ElicitRequestParams> =
-  validator<T.ElicitRequestParams>(_collectElicitRequestParams);
+export function validateElicitRequestParams(value: unknown): ValidationResult<T.ElicitRequestParams> {
+  return isElicitRequestParams(value) ? { ok: true, value } : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
+}
 /** `ElicitRequestParams` (schema.ts:2215) as a Standard Schema v1 object */
 export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
@@ -4561,10 +5503,17 @@ function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `ElicitRequest` (schema.ts:2223) */
-export const isElicitRequest: (value: unknown) => value is T.ElicitRequest = guard<T.ElicitRequest>(_isElicitRequest);
+export function isElicitRequest(value: unknown): value is T.ElicitRequest {
+  try {
+    return _isElicitRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequest` (schema.ts:2223): every issue, or the value typed */
-export const validateElicitRequest: (value: unknown) => ValidationResult<T.ElicitRequest> =
-  validator<T.ElicitRequest>(_collectElicitRequest);
+export function validateElicitRequest(value: unknown): ValidationResult<T.ElicitRequest> {
+  return isElicitRequest(value) ? { ok: true, value } : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
+}
 /** `ElicitRequest` (schema.ts:2223) as a Standard Schema v1 object */
 export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
 
@@ -4587,11 +5536,19 @@ function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue
 }
 
 /** `PrimitiveSchemaDefinition` (schema.ts:2234) */
-export const isPrimitiveSchemaDefinition: (value: unknown) => value is T.PrimitiveSchemaDefinition =
-  guard<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition);
+export function isPrimitiveSchemaDefinition(value: unknown): value is T.PrimitiveSchemaDefinition {
+  try {
+    return _isPrimitiveSchemaDefinition(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PrimitiveSchemaDefinition` (schema.ts:2234): every issue, or the value typed */
-export const validatePrimitiveSchemaDefinition: (value: unknown) => ValidationResult<T.PrimitiveSchemaDefinition> =
-  validator<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition);
+export function validatePrimitiveSchemaDefinition(value: unknown): ValidationResult<T.PrimitiveSchemaDefinition> {
+  return isPrimitiveSchemaDefinition(value)
+    ? { ok: true, value }
+    : collectIssues<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition, value);
+}
 /** `PrimitiveSchemaDefinition` (schema.ts:2234) as a Standard Schema v1 object */
 export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> =
   standard(validatePrimitiveSchemaDefinition);
@@ -4631,9 +5588,17 @@ function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `StringSchema` (schema.ts:2240) */
-export const isStringSchema: (value: unknown) => value is T.StringSchema = guard<T.StringSchema>(_isStringSchema);
+export function isStringSchema(value: unknown): value is T.StringSchema {
+  try {
+    return _isStringSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `StringSchema` (schema.ts:2240): every issue, or the value typed */
-export const validateStringSchema: (value: unknown) => ValidationResult<T.StringSchema> = validator<T.StringSchema>(_collectStringSchema);
+export function validateStringSchema(value: unknown): ValidationResult<T.StringSchema> {
+  return isStringSchema(value) ? { ok: true, value } : collectIssues<T.StringSchema>(_collectStringSchema, value);
+}
 /** `StringSchema` (schema.ts:2240) as a Standard Schema v1 object */
 export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
 
@@ -4662,9 +5627,17 @@ function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `NumberSchema` (schema.ts:2253) */
-export const isNumberSchema: (value: unknown) => value is T.NumberSchema = guard<T.NumberSchema>(_isNumberSchema);
+export function isNumberSchema(value: unknown): value is T.NumberSchema {
+  try {
+    return _isNumberSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `NumberSchema` (schema.ts:2253): every issue, or the value typed */
-export const validateNumberSchema: (value: unknown) => ValidationResult<T.NumberSchema> = validator<T.NumberSchema>(_collectNumberSchema);
+export function validateNumberSchema(value: unknown): ValidationResult<T.NumberSchema> {
+  return isNumberSchema(value) ? { ok: true, value } : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
+}
 /** `NumberSchema` (schema.ts:2253) as a Standard Schema v1 object */
 export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
 
@@ -4689,10 +5662,17 @@ function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `BooleanSchema` (schema.ts:2274) */
-export const isBooleanSchema: (value: unknown) => value is T.BooleanSchema = guard<T.BooleanSchema>(_isBooleanSchema);
+export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
+  try {
+    return _isBooleanSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `BooleanSchema` (schema.ts:2274): every issue, or the value typed */
-export const validateBooleanSchema: (value: unknown) => ValidationResult<T.BooleanSchema> =
-  validator<T.BooleanSchema>(_collectBooleanSchema);
+export function validateBooleanSchema(value: unknown): ValidationResult<T.BooleanSchema> {
+  return isBooleanSchema(value) ? { ok: true, value } : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
+}
 /** `BooleanSchema` (schema.ts:2274) as a Standard Schema v1 object */
 export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
 
@@ -4719,11 +5699,19 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
 }
 
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286) */
-export const isUntitledSingleSelectEnumSchema: (value: unknown) => value is T.UntitledSingleSelectEnumSchema =
-  guard<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema);
+export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.UntitledSingleSelectEnumSchema {
+  try {
+    return _isUntitledSingleSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286): every issue, or the value typed */
-export const validateUntitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledSingleSelectEnumSchema> =
-  validator<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema);
+export function validateUntitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.UntitledSingleSelectEnumSchema> {
+  return isUntitledSingleSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema, value);
+}
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286) as a Standard Schema v1 object */
 export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> = standard(
   validateUntitledSingleSelectEnumSchema,
@@ -4772,11 +5760,19 @@ function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: Val
 }
 
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311) */
-export const isTitledSingleSelectEnumSchema: (value: unknown) => value is T.TitledSingleSelectEnumSchema =
-  guard<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema);
+export function isTitledSingleSelectEnumSchema(value: unknown): value is T.TitledSingleSelectEnumSchema {
+  try {
+    return _isTitledSingleSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311): every issue, or the value typed */
-export const validateTitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledSingleSelectEnumSchema> =
-  validator<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema);
+export function validateTitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.TitledSingleSelectEnumSchema> {
+  return isTitledSingleSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema, value);
+}
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311) as a Standard Schema v1 object */
 export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
   validateTitledSingleSelectEnumSchema,
@@ -4801,11 +5797,19 @@ function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `SingleSelectEnumSchema` (schema.ts:2344) */
-export const isSingleSelectEnumSchema: (value: unknown) => value is T.SingleSelectEnumSchema =
-  guard<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema);
+export function isSingleSelectEnumSchema(value: unknown): value is T.SingleSelectEnumSchema {
+  try {
+    return _isSingleSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SingleSelectEnumSchema` (schema.ts:2344): every issue, or the value typed */
-export const validateSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.SingleSelectEnumSchema> =
-  validator<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema);
+export function validateSingleSelectEnumSchema(value: unknown): ValidationResult<T.SingleSelectEnumSchema> {
+  return isSingleSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
+}
 /** `SingleSelectEnumSchema` (schema.ts:2344) as a Standard Schema v1 object */
 export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
@@ -4843,11 +5847,19 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
 }
 
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352) */
-export const isUntitledMultiSelectEnumSchema: (value: unknown) => value is T.UntitledMultiSelectEnumSchema =
-  guard<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema);
+export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.UntitledMultiSelectEnumSchema {
+  try {
+    return _isUntitledMultiSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352): every issue, or the value typed */
-export const validateUntitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledMultiSelectEnumSchema> =
-  validator<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema);
+export function validateUntitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.UntitledMultiSelectEnumSchema> {
+  return isUntitledMultiSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema, value);
+}
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352) as a Standard Schema v1 object */
 export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
   validateUntitledMultiSelectEnumSchema,
@@ -4886,11 +5898,19 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
 }
 
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391) */
-export const isTitledMultiSelectEnumSchema: (value: unknown) => value is T.TitledMultiSelectEnumSchema =
-  guard<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema);
+export function isTitledMultiSelectEnumSchema(value: unknown): value is T.TitledMultiSelectEnumSchema {
+  try {
+    return _isTitledMultiSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391): every issue, or the value typed */
-export const validateTitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledMultiSelectEnumSchema> =
-  validator<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema);
+export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.TitledMultiSelectEnumSchema> {
+  return isTitledMultiSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema, value);
+}
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391) as a Standard Schema v1 object */
 export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> =
   standard(validateTitledMultiSelectEnumSchema);
@@ -4914,11 +5934,19 @@ function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `MultiSelectEnumSchema` (schema.ts:2437) */
-export const isMultiSelectEnumSchema: (value: unknown) => value is T.MultiSelectEnumSchema =
-  guard<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema);
+export function isMultiSelectEnumSchema(value: unknown): value is T.MultiSelectEnumSchema {
+  try {
+    return _isMultiSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `MultiSelectEnumSchema` (schema.ts:2437): every issue, or the value typed */
-export const validateMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.MultiSelectEnumSchema> =
-  validator<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema);
+export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<T.MultiSelectEnumSchema> {
+  return isMultiSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
+}
 /** `MultiSelectEnumSchema` (schema.ts:2437) as a Standard Schema v1 object */
 export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
@@ -4947,11 +5975,19 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `LegacyTitledEnumSchema` (schema.ts:2446) */
-export const isLegacyTitledEnumSchema: (value: unknown) => value is T.LegacyTitledEnumSchema =
-  guard<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema);
+export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitledEnumSchema {
+  try {
+    return _isLegacyTitledEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LegacyTitledEnumSchema` (schema.ts:2446): every issue, or the value typed */
-export const validateLegacyTitledEnumSchema: (value: unknown) => ValidationResult<T.LegacyTitledEnumSchema> =
-  validator<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema);
+export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult<T.LegacyTitledEnumSchema> {
+  return isLegacyTitledEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
+}
 /** `LegacyTitledEnumSchema` (schema.ts:2446) as a Standard Schema v1 object */
 export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
 
@@ -4974,9 +6010,17 @@ function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `EnumSchema` (schema.ts:2463) */
-export const isEnumSchema: (value: unknown) => value is T.EnumSchema = guard<T.EnumSchema>(_isEnumSchema);
+export function isEnumSchema(value: unknown): value is T.EnumSchema {
+  try {
+    return _isEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `EnumSchema` (schema.ts:2463): every issue, or the value typed */
-export const validateEnumSchema: (value: unknown) => ValidationResult<T.EnumSchema> = validator<T.EnumSchema>(_collectEnumSchema);
+export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchema> {
+  return isEnumSchema(value) ? { ok: true, value } : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
+}
 /** `EnumSchema` (schema.ts:2463) as a Standard Schema v1 object */
 export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
 
@@ -5052,9 +6096,17 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `ElicitResult` (schema.ts:2471) */
-export const isElicitResult: (value: unknown) => value is T.ElicitResult = guard<T.ElicitResult>(_isElicitResult);
+export function isElicitResult(value: unknown): value is T.ElicitResult {
+  try {
+    return _isElicitResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitResult` (schema.ts:2471): every issue, or the value typed */
-export const validateElicitResult: (value: unknown) => ValidationResult<T.ElicitResult> = validator<T.ElicitResult>(_collectElicitResult);
+export function validateElicitResult(value: unknown): ValidationResult<T.ElicitResult> {
+  return isElicitResult(value) ? { ok: true, value } : collectIssues<T.ElicitResult>(_collectElicitResult, value);
+}
 /** `ElicitResult` (schema.ts:2471) as a Standard Schema v1 object */
 export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
 
@@ -5090,11 +6142,19 @@ function _collectElicitationCompleteNotification(v: any, p: string, o: Validatio
 }
 
 /** `ElicitationCompleteNotification` (schema.ts:2493) */
-export const isElicitationCompleteNotification: (value: unknown) => value is T.ElicitationCompleteNotification =
-  guard<T.ElicitationCompleteNotification>(_isElicitationCompleteNotification);
+export function isElicitationCompleteNotification(value: unknown): value is T.ElicitationCompleteNotification {
+  try {
+    return _isElicitationCompleteNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitationCompleteNotification` (schema.ts:2493): every issue, or the value typed */
-export const validateElicitationCompleteNotification: (value: unknown) => ValidationResult<T.ElicitationCompleteNotification> =
-  validator<T.ElicitationCompleteNotification>(_collectElicitationCompleteNotification);
+export function validateElicitationCompleteNotification(value: unknown): ValidationResult<T.ElicitationCompleteNotification> {
+  return isElicitationCompleteNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.ElicitationCompleteNotification>(_collectElicitationCompleteNotification, value);
+}
 /** `ElicitationCompleteNotification` (schema.ts:2493) as a Standard Schema v1 object */
 export const ElicitationCompleteNotificationSchema: StandardSchemaV1<unknown, T.ElicitationCompleteNotification> = standard(
   validateElicitationCompleteNotification,
@@ -5213,10 +6273,17 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `ClientRequest` (schema.ts:2505) */
-export const isClientRequest: (value: unknown) => value is T.ClientRequest = guard<T.ClientRequest>(_isClientRequest);
+export function isClientRequest(value: unknown): value is T.ClientRequest {
+  try {
+    return _isClientRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientRequest` (schema.ts:2505): every issue, or the value typed */
-export const validateClientRequest: (value: unknown) => ValidationResult<T.ClientRequest> =
-  validator<T.ClientRequest>(_collectClientRequest);
+export function validateClientRequest(value: unknown): ValidationResult<T.ClientRequest> {
+  return isClientRequest(value) ? { ok: true, value } : collectIssues<T.ClientRequest>(_collectClientRequest, value);
+}
 /** `ClientRequest` (schema.ts:2505) as a Standard Schema v1 object */
 export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
 
@@ -5273,10 +6340,17 @@ function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ClientNotification` (schema.ts:2525) */
-export const isClientNotification: (value: unknown) => value is T.ClientNotification = guard<T.ClientNotification>(_isClientNotification);
+export function isClientNotification(value: unknown): value is T.ClientNotification {
+  try {
+    return _isClientNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientNotification` (schema.ts:2525): every issue, or the value typed */
-export const validateClientNotification: (value: unknown) => ValidationResult<T.ClientNotification> =
-  validator<T.ClientNotification>(_collectClientNotification);
+export function validateClientNotification(value: unknown): ValidationResult<T.ClientNotification> {
+  return isClientNotification(value) ? { ok: true, value } : collectIssues<T.ClientNotification>(_collectClientNotification, value);
+}
 /** `ClientNotification` (schema.ts:2525) as a Standard Schema v1 object */
 export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
 
@@ -5326,9 +6400,17 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ClientResult` (schema.ts:2533) */
-export const isClientResult: (value: unknown) => value is T.ClientResult = guard<T.ClientResult>(_isClientResult);
+export function isClientResult(value: unknown): value is T.ClientResult {
+  try {
+    return _isClientResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientResult` (schema.ts:2533): every issue, or the value typed */
-export const validateClientResult: (value: unknown) => ValidationResult<T.ClientResult> = validator<T.ClientResult>(_collectClientResult);
+export function validateClientResult(value: unknown): ValidationResult<T.ClientResult> {
+  return isClientResult(value) ? { ok: true, value } : collectIssues<T.ClientResult>(_collectClientResult, value);
+}
 /** `ClientResult` (schema.ts:2533) as a Standard Schema v1 object */
 export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
 
@@ -5400,10 +6482,17 @@ function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `ServerRequest` (schema.ts:2545) */
-export const isServerRequest: (value: unknown) => value is T.ServerRequest = guard<T.ServerRequest>(_isServerRequest);
+export function isServerRequest(value: unknown): value is T.ServerRequest {
+  try {
+    return _isServerRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ServerRequest` (schema.ts:2545): every issue, or the value typed */
-export const validateServerRequest: (value: unknown) => ValidationResult<T.ServerRequest> =
-  validator<T.ServerRequest>(_collectServerRequest);
+export function validateServerRequest(value: unknown): ValidationResult<T.ServerRequest> {
+  return isServerRequest(value) ? { ok: true, value } : collectIssues<T.ServerRequest>(_collectServerRequest, value);
+}
 /** `ServerRequest` (schema.ts:2545) as a Standard Schema v1 object */
 export const ServerRequestSchema: StandardSchemaV1<unknown, T.ServerRequest> = standard(validateServerRequest);
 
@@ -5480,10 +6569,17 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ServerNotification` (schema.ts:2556) */
-export const isServerNotification: (value: unknown) => value is T.ServerNotification = guard<T.ServerNotification>(_isServerNotification);
+export function isServerNotification(value: unknown): value is T.ServerNotification {
+  try {
+    return _isServerNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ServerNotification` (schema.ts:2556): every issue, or the value typed */
-export const validateServerNotification: (value: unknown) => ValidationResult<T.ServerNotification> =
-  validator<T.ServerNotification>(_collectServerNotification);
+export function validateServerNotification(value: unknown): ValidationResult<T.ServerNotification> {
+  return isServerNotification(value) ? { ok: true, value } : collectIssues<T.ServerNotification>(_collectServerNotification, value);
+}
 /** `ServerNotification` (schema.ts:2556) as a Standard Schema v1 object */
 export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
 
@@ -5551,9 +6647,17 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ServerResult` (schema.ts:2568) */
-export const isServerResult: (value: unknown) => value is T.ServerResult = guard<T.ServerResult>(_isServerResult);
+export function isServerResult(value: unknown): value is T.ServerResult {
+  try {
+    return _isServerResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ServerResult` (schema.ts:2568): every issue, or the value typed */
-export const validateServerResult: (value: unknown) => ValidationResult<T.ServerResult> = validator<T.ServerResult>(_collectServerResult);
+export function validateServerResult(value: unknown): ValidationResult<T.ServerResult> {
+  return isServerResult(value) ? { ok: true, value } : collectIssues<T.ServerResult>(_collectServerResult, value);
+}
 /** `ServerResult` (schema.ts:2568) as a Standard Schema v1 object */
 export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
 

@@ -86,8 +86,6 @@ export declare namespace StandardSchemaV1 {
   }
 }
 
-type Check = (v: any, d: number) => boolean;
-
 type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
 function typeName(v: unknown): string {
@@ -144,40 +142,23 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
 }
 
 /**
- * `isX` of one type, over its fast check `f`. The closure calls `f` directly, so the engine
- * can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.
+ * The answer of a `validateX` from its collector `c` alone: every issue of `value`, or the
+ * value when there is none. Generated `validateX` functions call it when their fast check
+ * did not accept the value. A throwing getter or Proxy trap becomes an `exception` issue.
  */
-function guard<T>(f: Check): (value: unknown) => value is T {
-  return (value: unknown): value is T => {
-    try {
-      return f(value, 0);
-    } catch {
-      return false;
-    }
-  };
-}
-
-/**
- * `validateX` of one type, over its collector `c`. It runs only the collector, which checks
- * each nested part with the fast check first and skips it when it passes; inside recursive
- * types only the root is checked first (an invalid value nested d deep would otherwise be
- * walked d times). A throwing getter or Proxy trap becomes an `exception` issue.
- */
-function validator<T>(c: Collect): (value: unknown) => ValidationResult<T> {
-  return (value: unknown): ValidationResult<T> => {
-    const issues: ValidationIssue[] = [];
-    try {
-      c(value, "", issues, 0);
-    } catch (error) {
-      issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
-    }
-    if (issues.length === 0) return { ok: true, value: value as T };
-    if (issues.length > MAX_ISSUES) {
-      issues.length = MAX_ISSUES;
-      issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
-    }
-    return { ok: false, issues };
-  };
+function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T> {
+  const issues: ValidationIssue[] = [];
+  try {
+    c(value, "", issues, 0);
+  } catch (error) {
+    issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
+  }
+  if (issues.length === 0) return { ok: true, value: value as T };
+  if (issues.length > MAX_ISSUES) {
+    issues.length = MAX_ISSUES;
+    issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
+  }
+  return { ok: false, issues };
 }
 
 function describeError(error: unknown): string {
@@ -391,9 +372,17 @@ function _collectJSONValue$3$collect(v: any, p: string, o: ValidationIssue[], _d
 }
 
 /** `JSONValue` (schema.ts:6) */
-export const isJSONValue: (value: unknown) => value is T.JSONValue = guard<T.JSONValue>(_isJSONValue);
+export function isJSONValue(value: unknown): value is T.JSONValue {
+  try {
+    return _isJSONValue(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONValue` (schema.ts:6): every issue, or the value typed */
-export const validateJSONValue: (value: unknown) => ValidationResult<T.JSONValue> = validator<T.JSONValue>(_collectJSONValue);
+export function validateJSONValue(value: unknown): ValidationResult<T.JSONValue> {
+  return isJSONValue(value) ? { ok: true, value } : collectIssues<T.JSONValue>(_collectJSONValue, value);
+}
 /** `JSONValue` (schema.ts:6) as a Standard Schema v1 object */
 export const JSONValueSchema: StandardSchemaV1<unknown, T.JSONValue> = standard(validateJSONValue);
 
@@ -420,9 +409,17 @@ function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `JSONObject` (schema.ts:12) */
-export const isJSONObject: (value: unknown) => value is T.JSONObject = guard<T.JSONObject>(_isJSONObject);
+export function isJSONObject(value: unknown): value is T.JSONObject {
+  try {
+    return _isJSONObject(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONObject` (schema.ts:12): every issue, or the value typed */
-export const validateJSONObject: (value: unknown) => ValidationResult<T.JSONObject> = validator<T.JSONObject>(_collectJSONObject);
+export function validateJSONObject(value: unknown): ValidationResult<T.JSONObject> {
+  return isJSONObject(value) ? { ok: true, value } : collectIssues<T.JSONObject>(_collectJSONObject, value);
+}
 /** `JSONObject` (schema.ts:12) as a Standard Schema v1 object */
 export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standard(validateJSONObject);
 
@@ -440,9 +437,17 @@ function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): 
 }
 
 /** `JSONArray` (schema.ts:17) */
-export const isJSONArray: (value: unknown) => value is T.JSONArray = guard<T.JSONArray>(_isJSONArray);
+export function isJSONArray(value: unknown): value is T.JSONArray {
+  try {
+    return _isJSONArray(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONArray` (schema.ts:17): every issue, or the value typed */
-export const validateJSONArray: (value: unknown) => ValidationResult<T.JSONArray> = validator<T.JSONArray>(_collectJSONArray);
+export function validateJSONArray(value: unknown): ValidationResult<T.JSONArray> {
+  return isJSONArray(value) ? { ok: true, value } : collectIssues<T.JSONArray>(_collectJSONArray, value);
+}
 /** `JSONArray` (schema.ts:17) as a Standard Schema v1 object */
 export const JSONArraySchema: StandardSchemaV1<unknown, T.JSONArray> = standard(validateJSONArray);
 
@@ -465,10 +470,17 @@ function _collectJSONRPCMessage(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `JSONRPCMessage` (schema.ts:26) */
-export const isJSONRPCMessage: (value: unknown) => value is T.JSONRPCMessage = guard<T.JSONRPCMessage>(_isJSONRPCMessage);
+export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
+  try {
+    return _isJSONRPCMessage(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCMessage` (schema.ts:26): every issue, or the value typed */
-export const validateJSONRPCMessage: (value: unknown) => ValidationResult<T.JSONRPCMessage> =
-  validator<T.JSONRPCMessage>(_collectJSONRPCMessage);
+export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONRPCMessage> {
+  return isJSONRPCMessage(value) ? { ok: true, value } : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
+}
 /** `JSONRPCMessage` (schema.ts:26) as a Standard Schema v1 object */
 export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
 
@@ -481,9 +493,17 @@ function _collectMetaObject(v: any, p: string, o: ValidationIssue[], _d: number)
 }
 
 /** `MetaObject` (schema.ts:54) */
-export const isMetaObject: (value: unknown) => value is T.MetaObject = guard<T.MetaObject>(_isMetaObject);
+export function isMetaObject(value: unknown): value is T.MetaObject {
+  try {
+    return _isMetaObject(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `MetaObject` (schema.ts:54): every issue, or the value typed */
-export const validateMetaObject: (value: unknown) => ValidationResult<T.MetaObject> = validator<T.MetaObject>(_collectMetaObject);
+export function validateMetaObject(value: unknown): ValidationResult<T.MetaObject> {
+  return isMetaObject(value) ? { ok: true, value } : collectIssues<T.MetaObject>(_collectMetaObject, value);
+}
 /** `MetaObject` (schema.ts:54) as a Standard Schema v1 object */
 export const MetaObjectSchema: StandardSchemaV1<unknown, T.MetaObject> = standard(validateMetaObject);
 
@@ -533,10 +553,17 @@ function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 /** `RequestMetaObject` (schema.ts:63) */
-export const isRequestMetaObject: (value: unknown) => value is T.RequestMetaObject = guard<T.RequestMetaObject>(_isRequestMetaObject);
+export function isRequestMetaObject(value: unknown): value is T.RequestMetaObject {
+  try {
+    return _isRequestMetaObject(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `RequestMetaObject` (schema.ts:63): every issue, or the value typed */
-export const validateRequestMetaObject: (value: unknown) => ValidationResult<T.RequestMetaObject> =
-  validator<T.RequestMetaObject>(_collectRequestMetaObject);
+export function validateRequestMetaObject(value: unknown): ValidationResult<T.RequestMetaObject> {
+  return isRequestMetaObject(value) ? { ok: true, value } : collectIssues<T.RequestMetaObject>(_collectRequestMetaObject, value);
+}
 /** `RequestMetaObject` (schema.ts:63) as a Standard Schema v1 object */
 export const RequestMetaObjectSchema: StandardSchemaV1<unknown, T.RequestMetaObject> = standard(validateRequestMetaObject);
 
@@ -558,11 +585,19 @@ function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `NotificationMetaObject` (schema.ts:120) */
-export const isNotificationMetaObject: (value: unknown) => value is T.NotificationMetaObject =
-  guard<T.NotificationMetaObject>(_isNotificationMetaObject);
+export function isNotificationMetaObject(value: unknown): value is T.NotificationMetaObject {
+  try {
+    return _isNotificationMetaObject(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `NotificationMetaObject` (schema.ts:120): every issue, or the value typed */
-export const validateNotificationMetaObject: (value: unknown) => ValidationResult<T.NotificationMetaObject> =
-  validator<T.NotificationMetaObject>(_collectNotificationMetaObject);
+export function validateNotificationMetaObject(value: unknown): ValidationResult<T.NotificationMetaObject> {
+  return isNotificationMetaObject(value)
+    ? { ok: true, value }
+    : collectIssues<T.NotificationMetaObject>(_collectNotificationMetaObject, value);
+}
 /** `NotificationMetaObject` (schema.ts:120) as a Standard Schema v1 object */
 export const NotificationMetaObjectSchema: StandardSchemaV1<unknown, T.NotificationMetaObject> = standard(validateNotificationMetaObject);
 
@@ -582,10 +617,17 @@ function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ResultMetaObject` (schema.ts:143) */
-export const isResultMetaObject: (value: unknown) => value is T.ResultMetaObject = guard<T.ResultMetaObject>(_isResultMetaObject);
+export function isResultMetaObject(value: unknown): value is T.ResultMetaObject {
+  try {
+    return _isResultMetaObject(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResultMetaObject` (schema.ts:143): every issue, or the value typed */
-export const validateResultMetaObject: (value: unknown) => ValidationResult<T.ResultMetaObject> =
-  validator<T.ResultMetaObject>(_collectResultMetaObject);
+export function validateResultMetaObject(value: unknown): ValidationResult<T.ResultMetaObject> {
+  return isResultMetaObject(value) ? { ok: true, value } : collectIssues<T.ResultMetaObject>(_collectResultMetaObject, value);
+}
 /** `ResultMetaObject` (schema.ts:143) as a Standard Schema v1 object */
 export const ResultMetaObjectSchema: StandardSchemaV1<unknown, T.ResultMetaObject> = standard(validateResultMetaObject);
 
@@ -598,10 +640,17 @@ function _collectProgressToken(v: any, p: string, o: ValidationIssue[], _d: numb
 }
 
 /** `ProgressToken` (schema.ts:165) */
-export const isProgressToken: (value: unknown) => value is T.ProgressToken = guard<T.ProgressToken>(_isProgressToken);
+export function isProgressToken(value: unknown): value is T.ProgressToken {
+  try {
+    return _isProgressToken(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ProgressToken` (schema.ts:165): every issue, or the value typed */
-export const validateProgressToken: (value: unknown) => ValidationResult<T.ProgressToken> =
-  validator<T.ProgressToken>(_collectProgressToken);
+export function validateProgressToken(value: unknown): ValidationResult<T.ProgressToken> {
+  return isProgressToken(value) ? { ok: true, value } : collectIssues<T.ProgressToken>(_collectProgressToken, value);
+}
 /** `ProgressToken` (schema.ts:165) as a Standard Schema v1 object */
 export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
 
@@ -614,9 +663,17 @@ function _collectCursor(v: any, p: string, o: ValidationIssue[], _d: number): vo
 }
 
 /** `Cursor` (schema.ts:172) */
-export const isCursor: (value: unknown) => value is T.Cursor = guard<T.Cursor>(_isCursor);
+export function isCursor(value: unknown): value is T.Cursor {
+  try {
+    return _isCursor(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Cursor` (schema.ts:172): every issue, or the value typed */
-export const validateCursor: (value: unknown) => ValidationResult<T.Cursor> = validator<T.Cursor>(_collectCursor);
+export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
+  return isCursor(value) ? { ok: true, value } : collectIssues<T.Cursor>(_collectCursor, value);
+}
 /** `Cursor` (schema.ts:172) as a Standard Schema v1 object */
 export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
 
@@ -632,10 +689,17 @@ function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `RequestParams` (schema.ts:179) */
-export const isRequestParams: (value: unknown) => value is T.RequestParams = guard<T.RequestParams>(_isRequestParams);
+export function isRequestParams(value: unknown): value is T.RequestParams {
+  try {
+    return _isRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `RequestParams` (schema.ts:179): every issue, or the value typed */
-export const validateRequestParams: (value: unknown) => ValidationResult<T.RequestParams> =
-  validator<T.RequestParams>(_collectRequestParams);
+export function validateRequestParams(value: unknown): ValidationResult<T.RequestParams> {
+  return isRequestParams(value) ? { ok: true, value } : collectIssues<T.RequestParams>(_collectRequestParams, value);
+}
 /** `RequestParams` (schema.ts:179) as a Standard Schema v1 object */
 export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
 
@@ -652,9 +716,17 @@ function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): vo
 }
 
 /** `Request` (schema.ts:184) */
-export const isRequest: (value: unknown) => value is T.Request = guard<T.Request>(_isRequest);
+export function isRequest(value: unknown): value is T.Request {
+  try {
+    return _isRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Request` (schema.ts:184): every issue, or the value typed */
-export const validateRequest: (value: unknown) => ValidationResult<T.Request> = validator<T.Request>(_collectRequest);
+export function validateRequest(value: unknown): ValidationResult<T.Request> {
+  return isRequest(value) ? { ok: true, value } : collectIssues<T.Request>(_collectRequest, value);
+}
 /** `Request` (schema.ts:184) as a Standard Schema v1 object */
 export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
 
@@ -670,10 +742,17 @@ function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `NotificationParams` (schema.ts:196) */
-export const isNotificationParams: (value: unknown) => value is T.NotificationParams = guard<T.NotificationParams>(_isNotificationParams);
+export function isNotificationParams(value: unknown): value is T.NotificationParams {
+  try {
+    return _isNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `NotificationParams` (schema.ts:196): every issue, or the value typed */
-export const validateNotificationParams: (value: unknown) => ValidationResult<T.NotificationParams> =
-  validator<T.NotificationParams>(_collectNotificationParams);
+export function validateNotificationParams(value: unknown): ValidationResult<T.NotificationParams> {
+  return isNotificationParams(value) ? { ok: true, value } : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
+}
 /** `NotificationParams` (schema.ts:196) as a Standard Schema v1 object */
 export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
 
@@ -690,9 +769,17 @@ function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `Notification` (schema.ts:201) */
-export const isNotification: (value: unknown) => value is T.Notification = guard<T.Notification>(_isNotification);
+export function isNotification(value: unknown): value is T.Notification {
+  try {
+    return _isNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Notification` (schema.ts:201): every issue, or the value typed */
-export const validateNotification: (value: unknown) => ValidationResult<T.Notification> = validator<T.Notification>(_collectNotification);
+export function validateNotification(value: unknown): ValidationResult<T.Notification> {
+  return isNotification(value) ? { ok: true, value } : collectIssues<T.Notification>(_collectNotification, value);
+}
 /** `Notification` (schema.ts:201) as a Standard Schema v1 object */
 export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
 
@@ -705,9 +792,17 @@ function _collectResultType(v: any, p: string, o: ValidationIssue[], _d: number)
 }
 
 /** `ResultType` (schema.ts:216) */
-export const isResultType: (value: unknown) => value is T.ResultType = guard<T.ResultType>(_isResultType);
+export function isResultType(value: unknown): value is T.ResultType {
+  try {
+    return _isResultType(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResultType` (schema.ts:216): every issue, or the value typed */
-export const validateResultType: (value: unknown) => ValidationResult<T.ResultType> = validator<T.ResultType>(_collectResultType);
+export function validateResultType(value: unknown): ValidationResult<T.ResultType> {
+  return isResultType(value) ? { ok: true, value } : collectIssues<T.ResultType>(_collectResultType, value);
+}
 /** `ResultType` (schema.ts:216) as a Standard Schema v1 object */
 export const ResultTypeSchema: StandardSchemaV1<unknown, T.ResultType> = standard(validateResultType);
 
@@ -724,9 +819,17 @@ function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 /** `Result` (schema.ts:223) */
-export const isResult: (value: unknown) => value is T.Result = guard<T.Result>(_isResult);
+export function isResult(value: unknown): value is T.Result {
+  try {
+    return _isResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Result` (schema.ts:223): every issue, or the value typed */
-export const validateResult: (value: unknown) => ValidationResult<T.Result> = validator<T.Result>(_collectResult);
+export function validateResult(value: unknown): ValidationResult<T.Result> {
+  return isResult(value) ? { ok: true, value } : collectIssues<T.Result>(_collectResult, value);
+}
 /** `Result` (schema.ts:223) as a Standard Schema v1 object */
 export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
 
@@ -743,9 +846,17 @@ function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void
 }
 
 /** `Error` (schema.ts:241) */
-export const isError: (value: unknown) => value is T.Error = guard<T.Error>(_isError);
+export function isError(value: unknown): value is T.Error {
+  try {
+    return _isError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Error` (schema.ts:241): every issue, or the value typed */
-export const validateError: (value: unknown) => ValidationResult<T.Error> = validator<T.Error>(_collectError);
+export function validateError(value: unknown): ValidationResult<T.Error> {
+  return isError(value) ? { ok: true, value } : collectIssues<T.Error>(_collectError, value);
+}
 /** `Error` (schema.ts:241) as a Standard Schema v1 object */
 export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
 
@@ -758,9 +869,17 @@ function _collectRequestId(v: any, p: string, o: ValidationIssue[], _d: number):
 }
 
 /** `RequestId` (schema.ts:261) */
-export const isRequestId: (value: unknown) => value is T.RequestId = guard<T.RequestId>(_isRequestId);
+export function isRequestId(value: unknown): value is T.RequestId {
+  try {
+    return _isRequestId(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `RequestId` (schema.ts:261): every issue, or the value typed */
-export const validateRequestId: (value: unknown) => ValidationResult<T.RequestId> = validator<T.RequestId>(_collectRequestId);
+export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
+  return isRequestId(value) ? { ok: true, value } : collectIssues<T.RequestId>(_collectRequestId, value);
+}
 /** `RequestId` (schema.ts:261) as a Standard Schema v1 object */
 export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
 
@@ -785,10 +904,17 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `JSONRPCRequest` (schema.ts:268) */
-export const isJSONRPCRequest: (value: unknown) => value is T.JSONRPCRequest = guard<T.JSONRPCRequest>(_isJSONRPCRequest);
+export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
+  try {
+    return _isJSONRPCRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCRequest` (schema.ts:268): every issue, or the value typed */
-export const validateJSONRPCRequest: (value: unknown) => ValidationResult<T.JSONRPCRequest> =
-  validator<T.JSONRPCRequest>(_collectJSONRPCRequest);
+export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONRPCRequest> {
+  return isJSONRPCRequest(value) ? { ok: true, value } : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
+}
 /** `JSONRPCRequest` (schema.ts:268) as a Standard Schema v1 object */
 export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
@@ -811,11 +937,17 @@ function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `JSONRPCNotification` (schema.ts:278) */
-export const isJSONRPCNotification: (value: unknown) => value is T.JSONRPCNotification =
-  guard<T.JSONRPCNotification>(_isJSONRPCNotification);
+export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
+  try {
+    return _isJSONRPCNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCNotification` (schema.ts:278): every issue, or the value typed */
-export const validateJSONRPCNotification: (value: unknown) => ValidationResult<T.JSONRPCNotification> =
-  validator<T.JSONRPCNotification>(_collectJSONRPCNotification);
+export function validateJSONRPCNotification(value: unknown): ValidationResult<T.JSONRPCNotification> {
+  return isJSONRPCNotification(value) ? { ok: true, value } : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
+}
 /** `JSONRPCNotification` (schema.ts:278) as a Standard Schema v1 object */
 export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
@@ -838,11 +970,19 @@ function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `JSONRPCResultResponse` (schema.ts:287) */
-export const isJSONRPCResultResponse: (value: unknown) => value is T.JSONRPCResultResponse =
-  guard<T.JSONRPCResultResponse>(_isJSONRPCResultResponse);
+export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
+  try {
+    return _isJSONRPCResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCResultResponse` (schema.ts:287): every issue, or the value typed */
-export const validateJSONRPCResultResponse: (value: unknown) => ValidationResult<T.JSONRPCResultResponse> =
-  validator<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse);
+export function validateJSONRPCResultResponse(value: unknown): ValidationResult<T.JSONRPCResultResponse> {
+  return isJSONRPCResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
+}
 /** `JSONRPCResultResponse` (schema.ts:287) as a Standard Schema v1 object */
 export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
@@ -865,11 +1005,17 @@ function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `JSONRPCErrorResponse` (schema.ts:298) */
-export const isJSONRPCErrorResponse: (value: unknown) => value is T.JSONRPCErrorResponse =
-  guard<T.JSONRPCErrorResponse>(_isJSONRPCErrorResponse);
+export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
+  try {
+    return _isJSONRPCErrorResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCErrorResponse` (schema.ts:298): every issue, or the value typed */
-export const validateJSONRPCErrorResponse: (value: unknown) => ValidationResult<T.JSONRPCErrorResponse> =
-  validator<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse);
+export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T.JSONRPCErrorResponse> {
+  return isJSONRPCErrorResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
+}
 /** `JSONRPCErrorResponse` (schema.ts:298) as a Standard Schema v1 object */
 export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
 
@@ -892,10 +1038,17 @@ function _collectJSONRPCResponse(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `JSONRPCResponse` (schema.ts:309) */
-export const isJSONRPCResponse: (value: unknown) => value is T.JSONRPCResponse = guard<T.JSONRPCResponse>(_isJSONRPCResponse);
+export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
+  try {
+    return _isJSONRPCResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `JSONRPCResponse` (schema.ts:309): every issue, or the value typed */
-export const validateJSONRPCResponse: (value: unknown) => ValidationResult<T.JSONRPCResponse> =
-  validator<T.JSONRPCResponse>(_collectJSONRPCResponse);
+export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSONRPCResponse> {
+  return isJSONRPCResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
+}
 /** `JSONRPCResponse` (schema.ts:309) as a Standard Schema v1 object */
 export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
@@ -912,9 +1065,17 @@ function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `ParseError` (schema.ts:328) */
-export const isParseError: (value: unknown) => value is T.ParseError = guard<T.ParseError>(_isParseError);
+export function isParseError(value: unknown): value is T.ParseError {
+  try {
+    return _isParseError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ParseError` (schema.ts:328): every issue, or the value typed */
-export const validateParseError: (value: unknown) => ValidationResult<T.ParseError> = validator<T.ParseError>(_collectParseError);
+export function validateParseError(value: unknown): ValidationResult<T.ParseError> {
+  return isParseError(value) ? { ok: true, value } : collectIssues<T.ParseError>(_collectParseError, value);
+}
 /** `ParseError` (schema.ts:328) as a Standard Schema v1 object */
 export const ParseErrorSchema: StandardSchemaV1<unknown, T.ParseError> = standard(validateParseError);
 
@@ -931,11 +1092,17 @@ function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `InvalidRequestError` (schema.ts:339) */
-export const isInvalidRequestError: (value: unknown) => value is T.InvalidRequestError =
-  guard<T.InvalidRequestError>(_isInvalidRequestError);
+export function isInvalidRequestError(value: unknown): value is T.InvalidRequestError {
+  try {
+    return _isInvalidRequestError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InvalidRequestError` (schema.ts:339): every issue, or the value typed */
-export const validateInvalidRequestError: (value: unknown) => ValidationResult<T.InvalidRequestError> =
-  validator<T.InvalidRequestError>(_collectInvalidRequestError);
+export function validateInvalidRequestError(value: unknown): ValidationResult<T.InvalidRequestError> {
+  return isInvalidRequestError(value) ? { ok: true, value } : collectIssues<T.InvalidRequestError>(_collectInvalidRequestError, value);
+}
 /** `InvalidRequestError` (schema.ts:339) as a Standard Schema v1 object */
 export const InvalidRequestErrorSchema: StandardSchemaV1<unknown, T.InvalidRequestError> = standard(validateInvalidRequestError);
 
@@ -952,11 +1119,17 @@ function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `MethodNotFoundError` (schema.ts:357) */
-export const isMethodNotFoundError: (value: unknown) => value is T.MethodNotFoundError =
-  guard<T.MethodNotFoundError>(_isMethodNotFoundError);
+export function isMethodNotFoundError(value: unknown): value is T.MethodNotFoundError {
+  try {
+    return _isMethodNotFoundError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `MethodNotFoundError` (schema.ts:357): every issue, or the value typed */
-export const validateMethodNotFoundError: (value: unknown) => ValidationResult<T.MethodNotFoundError> =
-  validator<T.MethodNotFoundError>(_collectMethodNotFoundError);
+export function validateMethodNotFoundError(value: unknown): ValidationResult<T.MethodNotFoundError> {
+  return isMethodNotFoundError(value) ? { ok: true, value } : collectIssues<T.MethodNotFoundError>(_collectMethodNotFoundError, value);
+}
 /** `MethodNotFoundError` (schema.ts:357) as a Standard Schema v1 object */
 export const MethodNotFoundErrorSchema: StandardSchemaV1<unknown, T.MethodNotFoundError> = standard(validateMethodNotFoundError);
 
@@ -973,10 +1146,17 @@ function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `InvalidParamsError` (schema.ts:389) */
-export const isInvalidParamsError: (value: unknown) => value is T.InvalidParamsError = guard<T.InvalidParamsError>(_isInvalidParamsError);
+export function isInvalidParamsError(value: unknown): value is T.InvalidParamsError {
+  try {
+    return _isInvalidParamsError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InvalidParamsError` (schema.ts:389): every issue, or the value typed */
-export const validateInvalidParamsError: (value: unknown) => ValidationResult<T.InvalidParamsError> =
-  validator<T.InvalidParamsError>(_collectInvalidParamsError);
+export function validateInvalidParamsError(value: unknown): ValidationResult<T.InvalidParamsError> {
+  return isInvalidParamsError(value) ? { ok: true, value } : collectIssues<T.InvalidParamsError>(_collectInvalidParamsError, value);
+}
 /** `InvalidParamsError` (schema.ts:389) as a Standard Schema v1 object */
 export const InvalidParamsErrorSchema: StandardSchemaV1<unknown, T.InvalidParamsError> = standard(validateInvalidParamsError);
 
@@ -993,20 +1173,28 @@ function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `InternalError` (schema.ts:403) */
-export const isInternalError: (value: unknown) => value is T.InternalError = guard<T.InternalError>(_isInternalError);
+export function isInternalError(value: unknown): value is T.InternalError {
+  try {
+    return _isInternalError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InternalError` (schema.ts:403): every issue, or the value typed */
-export const validateInternalError: (value: unknown) => ValidationResult<T.InternalError> =
-  validator<T.InternalError>(_collectInternalError);
+export function validateInternalError(value: unknown): ValidationResult<T.InternalError> {
+  return isInternalError(value) ? { ok: true, value } : collectIssues<T.InternalError>(_collectInternalError, value);
+}
 /** `InternalError` (schema.ts:403) as a Standard Schema v1 object */
 export const InternalErrorSchema: StandardSchemaV1<unknown, T.InternalError> = standard(validateInternalError);
 
-function _isHeaderMismatchError(v: any, d: number): boolean {
+function _isHeaderMismatchError(v: any, _d: number): boolean {
   return (
     isPlainObject(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isError(v["error"], d + 1) &&
     isPlainObject(v["error"]) &&
+    Number.isInteger(v["error"]["code"]) &&
+    typeof v["error"]["message"] === "string" &&
     v["error"]["code"] === -32020
   );
 }
@@ -1028,11 +1216,17 @@ function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `HeaderMismatchError` (schema.ts:463) */
-export const isHeaderMismatchError: (value: unknown) => value is T.HeaderMismatchError =
-  guard<T.HeaderMismatchError>(_isHeaderMismatchError);
+export function isHeaderMismatchError(value: unknown): value is T.HeaderMismatchError {
+  try {
+    return _isHeaderMismatchError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `HeaderMismatchError` (schema.ts:463): every issue, or the value typed */
-export const validateHeaderMismatchError: (value: unknown) => ValidationResult<T.HeaderMismatchError> =
-  validator<T.HeaderMismatchError>(_collectHeaderMismatchError);
+export function validateHeaderMismatchError(value: unknown): ValidationResult<T.HeaderMismatchError> {
+  return isHeaderMismatchError(value) ? { ok: true, value } : collectIssues<T.HeaderMismatchError>(_collectHeaderMismatchError, value);
+}
 /** `HeaderMismatchError` (schema.ts:463) as a Standard Schema v1 object */
 export const HeaderMismatchErrorSchema: StandardSchemaV1<unknown, T.HeaderMismatchError> = standard(validateHeaderMismatchError);
 
@@ -1041,12 +1235,13 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
     isPlainObject(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isError(v["error"], d + 1) &&
     isPlainObject(v["error"]) &&
+    Number.isInteger(v["error"]["code"]) &&
+    typeof v["error"]["message"] === "string" &&
     v["error"]["code"] === -32022 &&
     isPlainObject(v["error"]["data"]) &&
     typeof v["error"]["data"]["requested"] === "string" &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v["error"]["data"]["supported"], d + 3)
+    _isUnsupportedProtocolVersionError$error$data$supported(v["error"]["data"]["supported"], d + 3)
   );
 }
 
@@ -1063,7 +1258,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
               if (need(o, p + "/error/data", "/supported", v["error"]["data"]["supported"]))
-                _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
+                _isUnsupportedProtocolVersionError$error$data$supported$collect(
                   v["error"]["data"]["supported"],
                   p + "/error/data/supported",
                   o,
@@ -1085,13 +1280,13 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
   }
 }
 
-function _isUnsupportedProtocolVersionError$error$1$data$supported(v: any, _d: number): boolean {
+function _isUnsupportedProtocolVersionError$error$data$supported(v: any, _d: number): boolean {
   if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
   return true;
 }
 
-function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isUnsupportedProtocolVersionError$error$data$supported$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
@@ -1102,11 +1297,19 @@ function _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v: an
 }
 
 /** `UnsupportedProtocolVersionError` (schema.ts:483) */
-export const isUnsupportedProtocolVersionError: (value: unknown) => value is T.UnsupportedProtocolVersionError =
-  guard<T.UnsupportedProtocolVersionError>(_isUnsupportedProtocolVersionError);
+export function isUnsupportedProtocolVersionError(value: unknown): value is T.UnsupportedProtocolVersionError {
+  try {
+    return _isUnsupportedProtocolVersionError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `UnsupportedProtocolVersionError` (schema.ts:483): every issue, or the value typed */
-export const validateUnsupportedProtocolVersionError: (value: unknown) => ValidationResult<T.UnsupportedProtocolVersionError> =
-  validator<T.UnsupportedProtocolVersionError>(_collectUnsupportedProtocolVersionError);
+export function validateUnsupportedProtocolVersionError(value: unknown): ValidationResult<T.UnsupportedProtocolVersionError> {
+  return isUnsupportedProtocolVersionError(value)
+    ? { ok: true, value }
+    : collectIssues<T.UnsupportedProtocolVersionError>(_collectUnsupportedProtocolVersionError, value);
+}
 /** `UnsupportedProtocolVersionError` (schema.ts:483) as a Standard Schema v1 object */
 export const UnsupportedProtocolVersionErrorSchema: StandardSchemaV1<unknown, T.UnsupportedProtocolVersionError> = standard(
   validateUnsupportedProtocolVersionError,
@@ -1117,8 +1320,9 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
     isPlainObject(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isError(v["error"], d + 1) &&
     isPlainObject(v["error"]) &&
+    Number.isInteger(v["error"]["code"]) &&
+    typeof v["error"]["message"] === "string" &&
     v["error"]["code"] === -32021 &&
     isPlainObject(v["error"]["data"]) &&
     _isClientCapabilities(v["error"]["data"]["requiredCapabilities"], d + 3)
@@ -1148,11 +1352,19 @@ function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: Vali
 }
 
 /** `MissingRequiredClientCapabilityError` (schema.ts:513) */
-export const isMissingRequiredClientCapabilityError: (value: unknown) => value is T.MissingRequiredClientCapabilityError =
-  guard<T.MissingRequiredClientCapabilityError>(_isMissingRequiredClientCapabilityError);
+export function isMissingRequiredClientCapabilityError(value: unknown): value is T.MissingRequiredClientCapabilityError {
+  try {
+    return _isMissingRequiredClientCapabilityError(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `MissingRequiredClientCapabilityError` (schema.ts:513): every issue, or the value typed */
-export const validateMissingRequiredClientCapabilityError: (value: unknown) => ValidationResult<T.MissingRequiredClientCapabilityError> =
-  validator<T.MissingRequiredClientCapabilityError>(_collectMissingRequiredClientCapabilityError);
+export function validateMissingRequiredClientCapabilityError(value: unknown): ValidationResult<T.MissingRequiredClientCapabilityError> {
+  return isMissingRequiredClientCapabilityError(value)
+    ? { ok: true, value }
+    : collectIssues<T.MissingRequiredClientCapabilityError>(_collectMissingRequiredClientCapabilityError, value);
+}
 /** `MissingRequiredClientCapabilityError` (schema.ts:513) as a Standard Schema v1 object */
 export const MissingRequiredClientCapabilityErrorSchema: StandardSchemaV1<unknown, T.MissingRequiredClientCapabilityError> = standard(
   validateMissingRequiredClientCapabilityError,
@@ -1168,9 +1380,17 @@ function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 /** `EmptyResult` (schema.ts:534) */
-export const isEmptyResult: (value: unknown) => value is T.EmptyResult = guard<T.EmptyResult>(_isEmptyResult);
+export function isEmptyResult(value: unknown): value is T.EmptyResult {
+  try {
+    return _isEmptyResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `EmptyResult` (schema.ts:534): every issue, or the value typed */
-export const validateEmptyResult: (value: unknown) => ValidationResult<T.EmptyResult> = validator<T.EmptyResult>(_collectEmptyResult);
+export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyResult> {
+  return isEmptyResult(value) ? { ok: true, value } : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
+}
 /** `EmptyResult` (schema.ts:534) as a Standard Schema v1 object */
 export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
 
@@ -1215,9 +1435,17 @@ function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `InputRequest` (schema.ts:537) */
-export const isInputRequest: (value: unknown) => value is T.InputRequest = guard<T.InputRequest>(_isInputRequest);
+export function isInputRequest(value: unknown): value is T.InputRequest {
+  try {
+    return _isInputRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InputRequest` (schema.ts:537): every issue, or the value typed */
-export const validateInputRequest: (value: unknown) => ValidationResult<T.InputRequest> = validator<T.InputRequest>(_collectInputRequest);
+export function validateInputRequest(value: unknown): ValidationResult<T.InputRequest> {
+  return isInputRequest(value) ? { ok: true, value } : collectIssues<T.InputRequest>(_collectInputRequest, value);
+}
 /** `InputRequest` (schema.ts:537) as a Standard Schema v1 object */
 export const InputRequestSchema: StandardSchemaV1<unknown, T.InputRequest> = standard(validateInputRequest);
 
@@ -1240,10 +1468,17 @@ function _collectInputResponse(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `InputResponse` (schema.ts:541) */
-export const isInputResponse: (value: unknown) => value is T.InputResponse = guard<T.InputResponse>(_isInputResponse);
+export function isInputResponse(value: unknown): value is T.InputResponse {
+  try {
+    return _isInputResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InputResponse` (schema.ts:541): every issue, or the value typed */
-export const validateInputResponse: (value: unknown) => ValidationResult<T.InputResponse> =
-  validator<T.InputResponse>(_collectInputResponse);
+export function validateInputResponse(value: unknown): ValidationResult<T.InputResponse> {
+  return isInputResponse(value) ? { ok: true, value } : collectIssues<T.InputResponse>(_collectInputResponse, value);
+}
 /** `InputResponse` (schema.ts:541) as a Standard Schema v1 object */
 export const InputResponseSchema: StandardSchemaV1<unknown, T.InputResponse> = standard(validateInputResponse);
 
@@ -1268,10 +1503,17 @@ function _collectInputRequests(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `InputRequests` (schema.ts:553) */
-export const isInputRequests: (value: unknown) => value is T.InputRequests = guard<T.InputRequests>(_isInputRequests);
+export function isInputRequests(value: unknown): value is T.InputRequests {
+  try {
+    return _isInputRequests(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InputRequests` (schema.ts:553): every issue, or the value typed */
-export const validateInputRequests: (value: unknown) => ValidationResult<T.InputRequests> =
-  validator<T.InputRequests>(_collectInputRequests);
+export function validateInputRequests(value: unknown): ValidationResult<T.InputRequests> {
+  return isInputRequests(value) ? { ok: true, value } : collectIssues<T.InputRequests>(_collectInputRequests, value);
+}
 /** `InputRequests` (schema.ts:553) as a Standard Schema v1 object */
 export const InputRequestsSchema: StandardSchemaV1<unknown, T.InputRequests> = standard(validateInputRequests);
 
@@ -1296,10 +1538,17 @@ function _collectInputResponses(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `InputResponses` (schema.ts:567) */
-export const isInputResponses: (value: unknown) => value is T.InputResponses = guard<T.InputResponses>(_isInputResponses);
+export function isInputResponses(value: unknown): value is T.InputResponses {
+  try {
+    return _isInputResponses(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InputResponses` (schema.ts:567): every issue, or the value typed */
-export const validateInputResponses: (value: unknown) => ValidationResult<T.InputResponses> =
-  validator<T.InputResponses>(_collectInputResponses);
+export function validateInputResponses(value: unknown): ValidationResult<T.InputResponses> {
+  return isInputResponses(value) ? { ok: true, value } : collectIssues<T.InputResponses>(_collectInputResponses, value);
+}
 /** `InputResponses` (schema.ts:567) as a Standard Schema v1 object */
 export const InputResponsesSchema: StandardSchemaV1<unknown, T.InputResponses> = standard(validateInputResponses);
 
@@ -1324,11 +1573,17 @@ function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `InputRequiredResult` (schema.ts:584) */
-export const isInputRequiredResult: (value: unknown) => value is T.InputRequiredResult =
-  guard<T.InputRequiredResult>(_isInputRequiredResult);
+export function isInputRequiredResult(value: unknown): value is T.InputRequiredResult {
+  try {
+    return _isInputRequiredResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InputRequiredResult` (schema.ts:584): every issue, or the value typed */
-export const validateInputRequiredResult: (value: unknown) => ValidationResult<T.InputRequiredResult> =
-  validator<T.InputRequiredResult>(_collectInputRequiredResult);
+export function validateInputRequiredResult(value: unknown): ValidationResult<T.InputRequiredResult> {
+  return isInputRequiredResult(value) ? { ok: true, value } : collectIssues<T.InputRequiredResult>(_collectInputRequiredResult, value);
+}
 /** `InputRequiredResult` (schema.ts:584) as a Standard Schema v1 object */
 export const InputRequiredResultSchema: StandardSchemaV1<unknown, T.InputRequiredResult> = standard(validateInputRequiredResult);
 
@@ -1351,11 +1606,19 @@ function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssu
 }
 
 /** `InputResponseRequestParams` (schema.ts:600) */
-export const isInputResponseRequestParams: (value: unknown) => value is T.InputResponseRequestParams =
-  guard<T.InputResponseRequestParams>(_isInputResponseRequestParams);
+export function isInputResponseRequestParams(value: unknown): value is T.InputResponseRequestParams {
+  try {
+    return _isInputResponseRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `InputResponseRequestParams` (schema.ts:600): every issue, or the value typed */
-export const validateInputResponseRequestParams: (value: unknown) => ValidationResult<T.InputResponseRequestParams> =
-  validator<T.InputResponseRequestParams>(_collectInputResponseRequestParams);
+export function validateInputResponseRequestParams(value: unknown): ValidationResult<T.InputResponseRequestParams> {
+  return isInputResponseRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.InputResponseRequestParams>(_collectInputResponseRequestParams, value);
+}
 /** `InputResponseRequestParams` (schema.ts:600) as a Standard Schema v1 object */
 export const InputResponseRequestParamsSchema: StandardSchemaV1<unknown, T.InputResponseRequestParams> =
   standard(validateInputResponseRequestParams);
@@ -1379,11 +1642,19 @@ function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIss
 }
 
 /** `CancelledNotificationParams` (schema.ts:620) */
-export const isCancelledNotificationParams: (value: unknown) => value is T.CancelledNotificationParams =
-  guard<T.CancelledNotificationParams>(_isCancelledNotificationParams);
+export function isCancelledNotificationParams(value: unknown): value is T.CancelledNotificationParams {
+  try {
+    return _isCancelledNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CancelledNotificationParams` (schema.ts:620): every issue, or the value typed */
-export const validateCancelledNotificationParams: (value: unknown) => ValidationResult<T.CancelledNotificationParams> =
-  validator<T.CancelledNotificationParams>(_collectCancelledNotificationParams);
+export function validateCancelledNotificationParams(value: unknown): ValidationResult<T.CancelledNotificationParams> {
+  return isCancelledNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CancelledNotificationParams>(_collectCancelledNotificationParams, value);
+}
 /** `CancelledNotificationParams` (schema.ts:620) as a Standard Schema v1 object */
 export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.CancelledNotificationParams> =
   standard(validateCancelledNotificationParams);
@@ -1407,11 +1678,19 @@ function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `CancelledNotification` (schema.ts:648) */
-export const isCancelledNotification: (value: unknown) => value is T.CancelledNotification =
-  guard<T.CancelledNotification>(_isCancelledNotification);
+export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
+  try {
+    return _isCancelledNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CancelledNotification` (schema.ts:648): every issue, or the value typed */
-export const validateCancelledNotification: (value: unknown) => ValidationResult<T.CancelledNotification> =
-  validator<T.CancelledNotification>(_collectCancelledNotification);
+export function validateCancelledNotification(value: unknown): ValidationResult<T.CancelledNotification> {
+  return isCancelledNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
+}
 /** `CancelledNotification` (schema.ts:648) as a Standard Schema v1 object */
 export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
 
@@ -1436,10 +1715,17 @@ function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `DiscoverRequest` (schema.ts:665) */
-export const isDiscoverRequest: (value: unknown) => value is T.DiscoverRequest = guard<T.DiscoverRequest>(_isDiscoverRequest);
+export function isDiscoverRequest(value: unknown): value is T.DiscoverRequest {
+  try {
+    return _isDiscoverRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `DiscoverRequest` (schema.ts:665): every issue, or the value typed */
-export const validateDiscoverRequest: (value: unknown) => ValidationResult<T.DiscoverRequest> =
-  validator<T.DiscoverRequest>(_collectDiscoverRequest);
+export function validateDiscoverRequest(value: unknown): ValidationResult<T.DiscoverRequest> {
+  return isDiscoverRequest(value) ? { ok: true, value } : collectIssues<T.DiscoverRequest>(_collectDiscoverRequest, value);
+}
 /** `DiscoverRequest` (schema.ts:665) as a Standard Schema v1 object */
 export const DiscoverRequestSchema: StandardSchemaV1<unknown, T.DiscoverRequest> = standard(validateDiscoverRequest);
 
@@ -1452,7 +1738,7 @@ function _isDiscoverResult(v: any, d: number): boolean {
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v["supportedVersions"], d + 1) &&
+    _isUnsupportedProtocolVersionError$error$data$supported(v["supportedVersions"], d + 1) &&
     _isServerCapabilities(v["capabilities"], d + 1)
   );
 }
@@ -1476,17 +1762,24 @@ function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: numb
       "enum",
     );
     if (need(o, p, "/supportedVersions", v["supportedVersions"]))
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
+      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
     if (need(o, p, "/capabilities", v["capabilities"])) _collectServerCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
     opt(o, p, "/instructions", v["instructions"], typeof v["instructions"] === "string", "string");
   }
 }
 
 /** `DiscoverResult` (schema.ts:678) */
-export const isDiscoverResult: (value: unknown) => value is T.DiscoverResult = guard<T.DiscoverResult>(_isDiscoverResult);
+export function isDiscoverResult(value: unknown): value is T.DiscoverResult {
+  try {
+    return _isDiscoverResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `DiscoverResult` (schema.ts:678): every issue, or the value typed */
-export const validateDiscoverResult: (value: unknown) => ValidationResult<T.DiscoverResult> =
-  validator<T.DiscoverResult>(_collectDiscoverResult);
+export function validateDiscoverResult(value: unknown): ValidationResult<T.DiscoverResult> {
+  return isDiscoverResult(value) ? { ok: true, value } : collectIssues<T.DiscoverResult>(_collectDiscoverResult, value);
+}
 /** `DiscoverResult` (schema.ts:678) as a Standard Schema v1 object */
 export const DiscoverResultSchema: StandardSchemaV1<unknown, T.DiscoverResult> = standard(validateDiscoverResult);
 
@@ -1509,11 +1802,19 @@ function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `DiscoverResultResponse` (schema.ts:707) */
-export const isDiscoverResultResponse: (value: unknown) => value is T.DiscoverResultResponse =
-  guard<T.DiscoverResultResponse>(_isDiscoverResultResponse);
+export function isDiscoverResultResponse(value: unknown): value is T.DiscoverResultResponse {
+  try {
+    return _isDiscoverResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `DiscoverResultResponse` (schema.ts:707): every issue, or the value typed */
-export const validateDiscoverResultResponse: (value: unknown) => ValidationResult<T.DiscoverResultResponse> =
-  validator<T.DiscoverResultResponse>(_collectDiscoverResultResponse);
+export function validateDiscoverResultResponse(value: unknown): ValidationResult<T.DiscoverResultResponse> {
+  return isDiscoverResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.DiscoverResultResponse>(_collectDiscoverResultResponse, value);
+}
 /** `DiscoverResultResponse` (schema.ts:707) as a Standard Schema v1 object */
 export const DiscoverResultResponseSchema: StandardSchemaV1<unknown, T.DiscoverResultResponse> = standard(validateDiscoverResultResponse);
 
@@ -1575,10 +1876,17 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
 }
 
 /** `ClientCapabilities` (schema.ts:716) */
-export const isClientCapabilities: (value: unknown) => value is T.ClientCapabilities = guard<T.ClientCapabilities>(_isClientCapabilities);
+export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
+  try {
+    return _isClientCapabilities(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientCapabilities` (schema.ts:716): every issue, or the value typed */
-export const validateClientCapabilities: (value: unknown) => ValidationResult<T.ClientCapabilities> =
-  validator<T.ClientCapabilities>(_collectClientCapabilities);
+export function validateClientCapabilities(value: unknown): ValidationResult<T.ClientCapabilities> {
+  return isClientCapabilities(value) ? { ok: true, value } : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
+}
 /** `ClientCapabilities` (schema.ts:716) as a Standard Schema v1 object */
 export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
 
@@ -1634,10 +1942,17 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ServerCapabilities` (schema.ts:793) */
-export const isServerCapabilities: (value: unknown) => value is T.ServerCapabilities = guard<T.ServerCapabilities>(_isServerCapabilities);
+export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
+  try {
+    return _isServerCapabilities(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ServerCapabilities` (schema.ts:793): every issue, or the value typed */
-export const validateServerCapabilities: (value: unknown) => ValidationResult<T.ServerCapabilities> =
-  validator<T.ServerCapabilities>(_collectServerCapabilities);
+export function validateServerCapabilities(value: unknown): ValidationResult<T.ServerCapabilities> {
+  return isServerCapabilities(value) ? { ok: true, value } : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
+}
 /** `ServerCapabilities` (schema.ts:793) as a Standard Schema v1 object */
 export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
 
@@ -1648,7 +1963,7 @@ function _isIcon(v: any, d: number): boolean {
     (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
     typeof v["src"] === "string" &&
     formatUri(v["src"]) &&
-    (v["sizes"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["sizes"], d + 1))
+    (v["sizes"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["sizes"], d + 1))
   );
 }
 
@@ -1660,15 +1975,23 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["sizes"] !== undefined) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["sizes"], p + "/sizes", o, d + 1);
+    if (v["sizes"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["sizes"], p + "/sizes", o, d + 1);
     opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
   }
 }
 
 /** `Icon` (schema.ts:890) */
-export const isIcon: (value: unknown) => value is T.Icon = guard<T.Icon>(_isIcon);
+export function isIcon(value: unknown): value is T.Icon {
+  try {
+    return _isIcon(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Icon` (schema.ts:890): every issue, or the value typed */
-export const validateIcon: (value: unknown) => ValidationResult<T.Icon> = validator<T.Icon>(_collectIcon);
+export function validateIcon(value: unknown): ValidationResult<T.Icon> {
+  return isIcon(value) ? { ok: true, value } : collectIssues<T.Icon>(_collectIcon, value);
+}
 /** `Icon` (schema.ts:890) as a Standard Schema v1 object */
 export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
 
@@ -1694,9 +2017,17 @@ function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `Icons` (schema.ts:934) */
-export const isIcons: (value: unknown) => value is T.Icons = guard<T.Icons>(_isIcons);
+export function isIcons(value: unknown): value is T.Icons {
+  try {
+    return _isIcons(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Icons` (schema.ts:934): every issue, or the value typed */
-export const validateIcons: (value: unknown) => ValidationResult<T.Icons> = validator<T.Icons>(_collectIcons);
+export function validateIcons(value: unknown): ValidationResult<T.Icons> {
+  return isIcons(value) ? { ok: true, value } : collectIssues<T.Icons>(_collectIcons, value);
+}
 /** `Icons` (schema.ts:934) as a Standard Schema v1 object */
 export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
 
@@ -1713,9 +2044,17 @@ function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `BaseMetadata` (schema.ts:954) */
-export const isBaseMetadata: (value: unknown) => value is T.BaseMetadata = guard<T.BaseMetadata>(_isBaseMetadata);
+export function isBaseMetadata(value: unknown): value is T.BaseMetadata {
+  try {
+    return _isBaseMetadata(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `BaseMetadata` (schema.ts:954): every issue, or the value typed */
-export const validateBaseMetadata: (value: unknown) => ValidationResult<T.BaseMetadata> = validator<T.BaseMetadata>(_collectBaseMetadata);
+export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMetadata> {
+  return isBaseMetadata(value) ? { ok: true, value } : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
+}
 /** `BaseMetadata` (schema.ts:954) as a Standard Schema v1 object */
 export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
 
@@ -1747,10 +2086,17 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `Implementation` (schema.ts:976) */
-export const isImplementation: (value: unknown) => value is T.Implementation = guard<T.Implementation>(_isImplementation);
+export function isImplementation(value: unknown): value is T.Implementation {
+  try {
+    return _isImplementation(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Implementation` (schema.ts:976): every issue, or the value typed */
-export const validateImplementation: (value: unknown) => ValidationResult<T.Implementation> =
-  validator<T.Implementation>(_collectImplementation);
+export function validateImplementation(value: unknown): ValidationResult<T.Implementation> {
+  return isImplementation(value) ? { ok: true, value } : collectIssues<T.Implementation>(_collectImplementation, value);
+}
 /** `Implementation` (schema.ts:976) as a Standard Schema v1 object */
 export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
 
@@ -1777,11 +2123,19 @@ function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssu
 }
 
 /** `ProgressNotificationParams` (schema.ts:1009) */
-export const isProgressNotificationParams: (value: unknown) => value is T.ProgressNotificationParams =
-  guard<T.ProgressNotificationParams>(_isProgressNotificationParams);
+export function isProgressNotificationParams(value: unknown): value is T.ProgressNotificationParams {
+  try {
+    return _isProgressNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ProgressNotificationParams` (schema.ts:1009): every issue, or the value typed */
-export const validateProgressNotificationParams: (value: unknown) => ValidationResult<T.ProgressNotificationParams> =
-  validator<T.ProgressNotificationParams>(_collectProgressNotificationParams);
+export function validateProgressNotificationParams(value: unknown): ValidationResult<T.ProgressNotificationParams> {
+  return isProgressNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ProgressNotificationParams>(_collectProgressNotificationParams, value);
+}
 /** `ProgressNotificationParams` (schema.ts:1009) as a Standard Schema v1 object */
 export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.ProgressNotificationParams> =
   standard(validateProgressNotificationParams);
@@ -1805,11 +2159,17 @@ function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `ProgressNotification` (schema.ts:1040) */
-export const isProgressNotification: (value: unknown) => value is T.ProgressNotification =
-  guard<T.ProgressNotification>(_isProgressNotification);
+export function isProgressNotification(value: unknown): value is T.ProgressNotification {
+  try {
+    return _isProgressNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ProgressNotification` (schema.ts:1040): every issue, or the value typed */
-export const validateProgressNotification: (value: unknown) => ValidationResult<T.ProgressNotification> =
-  validator<T.ProgressNotification>(_collectProgressNotification);
+export function validateProgressNotification(value: unknown): ValidationResult<T.ProgressNotification> {
+  return isProgressNotification(value) ? { ok: true, value } : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
+}
 /** `ProgressNotification` (schema.ts:1040) as a Standard Schema v1 object */
 export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
 
@@ -1826,11 +2186,19 @@ function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `PaginatedRequestParams` (schema.ts:1054) */
-export const isPaginatedRequestParams: (value: unknown) => value is T.PaginatedRequestParams =
-  guard<T.PaginatedRequestParams>(_isPaginatedRequestParams);
+export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRequestParams {
+  try {
+    return _isPaginatedRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PaginatedRequestParams` (schema.ts:1054): every issue, or the value typed */
-export const validatePaginatedRequestParams: (value: unknown) => ValidationResult<T.PaginatedRequestParams> =
-  validator<T.PaginatedRequestParams>(_collectPaginatedRequestParams);
+export function validatePaginatedRequestParams(value: unknown): ValidationResult<T.PaginatedRequestParams> {
+  return isPaginatedRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
+}
 /** `PaginatedRequestParams` (schema.ts:1054) as a Standard Schema v1 object */
 export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
@@ -1855,10 +2223,17 @@ function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `PaginatedRequest` (schema.ts:1063) */
-export const isPaginatedRequest: (value: unknown) => value is T.PaginatedRequest = guard<T.PaginatedRequest>(_isPaginatedRequest);
+export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest {
+  try {
+    return _isPaginatedRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PaginatedRequest` (schema.ts:1063): every issue, or the value typed */
-export const validatePaginatedRequest: (value: unknown) => ValidationResult<T.PaginatedRequest> =
-  validator<T.PaginatedRequest>(_collectPaginatedRequest);
+export function validatePaginatedRequest(value: unknown): ValidationResult<T.PaginatedRequest> {
+  return isPaginatedRequest(value) ? { ok: true, value } : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
+}
 /** `PaginatedRequest` (schema.ts:1063) as a Standard Schema v1 object */
 export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
 
@@ -1881,10 +2256,17 @@ function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `PaginatedResult` (schema.ts:1068) */
-export const isPaginatedResult: (value: unknown) => value is T.PaginatedResult = guard<T.PaginatedResult>(_isPaginatedResult);
+export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
+  try {
+    return _isPaginatedResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PaginatedResult` (schema.ts:1068): every issue, or the value typed */
-export const validatePaginatedResult: (value: unknown) => ValidationResult<T.PaginatedResult> =
-  validator<T.PaginatedResult>(_collectPaginatedResult);
+export function validatePaginatedResult(value: unknown): ValidationResult<T.PaginatedResult> {
+  return isPaginatedResult(value) ? { ok: true, value } : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
+}
 /** `PaginatedResult` (schema.ts:1068) as a Standard Schema v1 object */
 export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
 
@@ -1921,10 +2303,17 @@ function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `CacheableResult` (schema.ts:1081) */
-export const isCacheableResult: (value: unknown) => value is T.CacheableResult = guard<T.CacheableResult>(_isCacheableResult);
+export function isCacheableResult(value: unknown): value is T.CacheableResult {
+  try {
+    return _isCacheableResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CacheableResult` (schema.ts:1081): every issue, or the value typed */
-export const validateCacheableResult: (value: unknown) => ValidationResult<T.CacheableResult> =
-  validator<T.CacheableResult>(_collectCacheableResult);
+export function validateCacheableResult(value: unknown): ValidationResult<T.CacheableResult> {
+  return isCacheableResult(value) ? { ok: true, value } : collectIssues<T.CacheableResult>(_collectCacheableResult, value);
+}
 /** `CacheableResult` (schema.ts:1081) as a Standard Schema v1 object */
 export const CacheableResultSchema: StandardSchemaV1<unknown, T.CacheableResult> = standard(validateCacheableResult);
 
@@ -1949,11 +2338,17 @@ function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `ListResourcesRequest` (schema.ts:1121) */
-export const isListResourcesRequest: (value: unknown) => value is T.ListResourcesRequest =
-  guard<T.ListResourcesRequest>(_isListResourcesRequest);
+export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
+  try {
+    return _isListResourcesRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourcesRequest` (schema.ts:1121): every issue, or the value typed */
-export const validateListResourcesRequest: (value: unknown) => ValidationResult<T.ListResourcesRequest> =
-  validator<T.ListResourcesRequest>(_collectListResourcesRequest);
+export function validateListResourcesRequest(value: unknown): ValidationResult<T.ListResourcesRequest> {
+  return isListResourcesRequest(value) ? { ok: true, value } : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
+}
 /** `ListResourcesRequest` (schema.ts:1121) as a Standard Schema v1 object */
 export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
@@ -2004,11 +2399,17 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
 }
 
 /** `ListResourcesResult` (schema.ts:1133) */
-export const isListResourcesResult: (value: unknown) => value is T.ListResourcesResult =
-  guard<T.ListResourcesResult>(_isListResourcesResult);
+export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
+  try {
+    return _isListResourcesResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourcesResult` (schema.ts:1133): every issue, or the value typed */
-export const validateListResourcesResult: (value: unknown) => ValidationResult<T.ListResourcesResult> =
-  validator<T.ListResourcesResult>(_collectListResourcesResult);
+export function validateListResourcesResult(value: unknown): ValidationResult<T.ListResourcesResult> {
+  return isListResourcesResult(value) ? { ok: true, value } : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
+}
 /** `ListResourcesResult` (schema.ts:1133) as a Standard Schema v1 object */
 export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
 
@@ -2031,11 +2432,19 @@ function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIss
 }
 
 /** `ListResourcesResultResponse` (schema.ts:1145) */
-export const isListResourcesResultResponse: (value: unknown) => value is T.ListResourcesResultResponse =
-  guard<T.ListResourcesResultResponse>(_isListResourcesResultResponse);
+export function isListResourcesResultResponse(value: unknown): value is T.ListResourcesResultResponse {
+  try {
+    return _isListResourcesResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourcesResultResponse` (schema.ts:1145): every issue, or the value typed */
-export const validateListResourcesResultResponse: (value: unknown) => ValidationResult<T.ListResourcesResultResponse> =
-  validator<T.ListResourcesResultResponse>(_collectListResourcesResultResponse);
+export function validateListResourcesResultResponse(value: unknown): ValidationResult<T.ListResourcesResultResponse> {
+  return isListResourcesResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListResourcesResultResponse>(_collectListResourcesResultResponse, value);
+}
 /** `ListResourcesResultResponse` (schema.ts:1145) as a Standard Schema v1 object */
 export const ListResourcesResultResponseSchema: StandardSchemaV1<unknown, T.ListResourcesResultResponse> =
   standard(validateListResourcesResultResponse);
@@ -2061,11 +2470,19 @@ function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIs
 }
 
 /** `ListResourceTemplatesRequest` (schema.ts:1157) */
-export const isListResourceTemplatesRequest: (value: unknown) => value is T.ListResourceTemplatesRequest =
-  guard<T.ListResourceTemplatesRequest>(_isListResourceTemplatesRequest);
+export function isListResourceTemplatesRequest(value: unknown): value is T.ListResourceTemplatesRequest {
+  try {
+    return _isListResourceTemplatesRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourceTemplatesRequest` (schema.ts:1157): every issue, or the value typed */
-export const validateListResourceTemplatesRequest: (value: unknown) => ValidationResult<T.ListResourceTemplatesRequest> =
-  validator<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest);
+export function validateListResourceTemplatesRequest(value: unknown): ValidationResult<T.ListResourceTemplatesRequest> {
+  return isListResourceTemplatesRequest(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest, value);
+}
 /** `ListResourceTemplatesRequest` (schema.ts:1157) as a Standard Schema v1 object */
 export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesRequest> = standard(
   validateListResourceTemplatesRequest,
@@ -2119,11 +2536,19 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: str
 }
 
 /** `ListResourceTemplatesResult` (schema.ts:1169) */
-export const isListResourceTemplatesResult: (value: unknown) => value is T.ListResourceTemplatesResult =
-  guard<T.ListResourceTemplatesResult>(_isListResourceTemplatesResult);
+export function isListResourceTemplatesResult(value: unknown): value is T.ListResourceTemplatesResult {
+  try {
+    return _isListResourceTemplatesResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourceTemplatesResult` (schema.ts:1169): every issue, or the value typed */
-export const validateListResourceTemplatesResult: (value: unknown) => ValidationResult<T.ListResourceTemplatesResult> =
-  validator<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult);
+export function validateListResourceTemplatesResult(value: unknown): ValidationResult<T.ListResourceTemplatesResult> {
+  return isListResourceTemplatesResult(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult, value);
+}
 /** `ListResourceTemplatesResult` (schema.ts:1169) as a Standard Schema v1 object */
 export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResult> =
   standard(validateListResourceTemplatesResult);
@@ -2147,11 +2572,19 @@ function _collectListResourceTemplatesResultResponse(v: any, p: string, o: Valid
 }
 
 /** `ListResourceTemplatesResultResponse` (schema.ts:1182) */
-export const isListResourceTemplatesResultResponse: (value: unknown) => value is T.ListResourceTemplatesResultResponse =
-  guard<T.ListResourceTemplatesResultResponse>(_isListResourceTemplatesResultResponse);
+export function isListResourceTemplatesResultResponse(value: unknown): value is T.ListResourceTemplatesResultResponse {
+  try {
+    return _isListResourceTemplatesResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListResourceTemplatesResultResponse` (schema.ts:1182): every issue, or the value typed */
-export const validateListResourceTemplatesResultResponse: (value: unknown) => ValidationResult<T.ListResourceTemplatesResultResponse> =
-  validator<T.ListResourceTemplatesResultResponse>(_collectListResourceTemplatesResultResponse);
+export function validateListResourceTemplatesResultResponse(value: unknown): ValidationResult<T.ListResourceTemplatesResultResponse> {
+  return isListResourceTemplatesResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListResourceTemplatesResultResponse>(_collectListResourceTemplatesResultResponse, value);
+}
 /** `ListResourceTemplatesResultResponse` (schema.ts:1182) as a Standard Schema v1 object */
 export const ListResourceTemplatesResultResponseSchema: StandardSchemaV1<unknown, T.ListResourceTemplatesResultResponse> = standard(
   validateListResourceTemplatesResultResponse,
@@ -2173,11 +2606,19 @@ function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `ResourceRequestParams` (schema.ts:1191) */
-export const isResourceRequestParams: (value: unknown) => value is T.ResourceRequestParams =
-  guard<T.ResourceRequestParams>(_isResourceRequestParams);
+export function isResourceRequestParams(value: unknown): value is T.ResourceRequestParams {
+  try {
+    return _isResourceRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceRequestParams` (schema.ts:1191): every issue, or the value typed */
-export const validateResourceRequestParams: (value: unknown) => ValidationResult<T.ResourceRequestParams> =
-  validator<T.ResourceRequestParams>(_collectResourceRequestParams);
+export function validateResourceRequestParams(value: unknown): ValidationResult<T.ResourceRequestParams> {
+  return isResourceRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
+}
 /** `ResourceRequestParams` (schema.ts:1191) as a Standard Schema v1 object */
 export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
@@ -2206,11 +2647,19 @@ function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue
 }
 
 /** `ReadResourceRequestParams` (schema.ts:1205) */
-export const isReadResourceRequestParams: (value: unknown) => value is T.ReadResourceRequestParams =
-  guard<T.ReadResourceRequestParams>(_isReadResourceRequestParams);
+export function isReadResourceRequestParams(value: unknown): value is T.ReadResourceRequestParams {
+  try {
+    return _isReadResourceRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ReadResourceRequestParams` (schema.ts:1205): every issue, or the value typed */
-export const validateReadResourceRequestParams: (value: unknown) => ValidationResult<T.ReadResourceRequestParams> =
-  validator<T.ReadResourceRequestParams>(_collectReadResourceRequestParams);
+export function validateReadResourceRequestParams(value: unknown): ValidationResult<T.ReadResourceRequestParams> {
+  return isReadResourceRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ReadResourceRequestParams>(_collectReadResourceRequestParams, value);
+}
 /** `ReadResourceRequestParams` (schema.ts:1205) as a Standard Schema v1 object */
 export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadResourceRequestParams> =
   standard(validateReadResourceRequestParams);
@@ -2236,11 +2685,17 @@ function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `ReadResourceRequest` (schema.ts:1216) */
-export const isReadResourceRequest: (value: unknown) => value is T.ReadResourceRequest =
-  guard<T.ReadResourceRequest>(_isReadResourceRequest);
+export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
+  try {
+    return _isReadResourceRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ReadResourceRequest` (schema.ts:1216): every issue, or the value typed */
-export const validateReadResourceRequest: (value: unknown) => ValidationResult<T.ReadResourceRequest> =
-  validator<T.ReadResourceRequest>(_collectReadResourceRequest);
+export function validateReadResourceRequest(value: unknown): ValidationResult<T.ReadResourceRequest> {
+  return isReadResourceRequest(value) ? { ok: true, value } : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
+}
 /** `ReadResourceRequest` (schema.ts:1216) as a Standard Schema v1 object */
 export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
@@ -2304,10 +2759,17 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
 }
 
 /** `ReadResourceResult` (schema.ts:1229) */
-export const isReadResourceResult: (value: unknown) => value is T.ReadResourceResult = guard<T.ReadResourceResult>(_isReadResourceResult);
+export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
+  try {
+    return _isReadResourceResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ReadResourceResult` (schema.ts:1229): every issue, or the value typed */
-export const validateReadResourceResult: (value: unknown) => ValidationResult<T.ReadResourceResult> =
-  validator<T.ReadResourceResult>(_collectReadResourceResult);
+export function validateReadResourceResult(value: unknown): ValidationResult<T.ReadResourceResult> {
+  return isReadResourceResult(value) ? { ok: true, value } : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
+}
 /** `ReadResourceResult` (schema.ts:1229) as a Standard Schema v1 object */
 export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
 
@@ -2340,11 +2802,19 @@ function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssu
 }
 
 /** `ReadResourceResultResponse` (schema.ts:1244) */
-export const isReadResourceResultResponse: (value: unknown) => value is T.ReadResourceResultResponse =
-  guard<T.ReadResourceResultResponse>(_isReadResourceResultResponse);
+export function isReadResourceResultResponse(value: unknown): value is T.ReadResourceResultResponse {
+  try {
+    return _isReadResourceResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ReadResourceResultResponse` (schema.ts:1244): every issue, or the value typed */
-export const validateReadResourceResultResponse: (value: unknown) => ValidationResult<T.ReadResourceResultResponse> =
-  validator<T.ReadResourceResultResponse>(_collectReadResourceResultResponse);
+export function validateReadResourceResultResponse(value: unknown): ValidationResult<T.ReadResourceResultResponse> {
+  return isReadResourceResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.ReadResourceResultResponse>(_collectReadResourceResultResponse, value);
+}
 /** `ReadResourceResultResponse` (schema.ts:1244) as a Standard Schema v1 object */
 export const ReadResourceResultResponseSchema: StandardSchemaV1<unknown, T.ReadResourceResultResponse> =
   standard(validateReadResourceResultResponse);
@@ -2376,11 +2846,19 @@ function _collectResourceListChangedNotification(v: any, p: string, o: Validatio
 }
 
 /** `ResourceListChangedNotification` (schema.ts:1256) */
-export const isResourceListChangedNotification: (value: unknown) => value is T.ResourceListChangedNotification =
-  guard<T.ResourceListChangedNotification>(_isResourceListChangedNotification);
+export function isResourceListChangedNotification(value: unknown): value is T.ResourceListChangedNotification {
+  try {
+    return _isResourceListChangedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceListChangedNotification` (schema.ts:1256): every issue, or the value typed */
-export const validateResourceListChangedNotification: (value: unknown) => ValidationResult<T.ResourceListChangedNotification> =
-  validator<T.ResourceListChangedNotification>(_collectResourceListChangedNotification);
+export function validateResourceListChangedNotification(value: unknown): ValidationResult<T.ResourceListChangedNotification> {
+  return isResourceListChangedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceListChangedNotification>(_collectResourceListChangedNotification, value);
+}
 /** `ResourceListChangedNotification` (schema.ts:1256) as a Standard Schema v1 object */
 export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.ResourceListChangedNotification> = standard(
   validateResourceListChangedNotification,
@@ -2392,8 +2870,7 @@ function _isSubscriptionFilter(v: any, d: number): boolean {
     (v["toolsListChanged"] === undefined || typeof v["toolsListChanged"] === "boolean") &&
     (v["promptsListChanged"] === undefined || typeof v["promptsListChanged"] === "boolean") &&
     (v["resourcesListChanged"] === undefined || typeof v["resourcesListChanged"] === "boolean") &&
-    (v["resourceSubscriptions"] === undefined ||
-      _isUnsupportedProtocolVersionError$error$1$data$supported(v["resourceSubscriptions"], d + 1))
+    (v["resourceSubscriptions"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["resourceSubscriptions"], d + 1))
   );
 }
 
@@ -2404,15 +2881,22 @@ function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: 
     opt(o, p, "/promptsListChanged", v["promptsListChanged"], typeof v["promptsListChanged"] === "boolean", "boolean");
     opt(o, p, "/resourcesListChanged", v["resourcesListChanged"], typeof v["resourcesListChanged"] === "boolean", "boolean");
     if (v["resourceSubscriptions"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
+      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
   }
 }
 
 /** `SubscriptionFilter` (schema.ts:1270) */
-export const isSubscriptionFilter: (value: unknown) => value is T.SubscriptionFilter = guard<T.SubscriptionFilter>(_isSubscriptionFilter);
+export function isSubscriptionFilter(value: unknown): value is T.SubscriptionFilter {
+  try {
+    return _isSubscriptionFilter(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionFilter` (schema.ts:1270): every issue, or the value typed */
-export const validateSubscriptionFilter: (value: unknown) => ValidationResult<T.SubscriptionFilter> =
-  validator<T.SubscriptionFilter>(_collectSubscriptionFilter);
+export function validateSubscriptionFilter(value: unknown): ValidationResult<T.SubscriptionFilter> {
+  return isSubscriptionFilter(value) ? { ok: true, value } : collectIssues<T.SubscriptionFilter>(_collectSubscriptionFilter, value);
+}
 /** `SubscriptionFilter` (schema.ts:1270) as a Standard Schema v1 object */
 export const SubscriptionFilterSchema: StandardSchemaV1<unknown, T.SubscriptionFilter> = standard(validateSubscriptionFilter);
 
@@ -2429,11 +2913,19 @@ function _collectSubscriptionsListenRequestParams(v: any, p: string, o: Validati
 }
 
 /** `SubscriptionsListenRequestParams` (schema.ts:1295) */
-export const isSubscriptionsListenRequestParams: (value: unknown) => value is T.SubscriptionsListenRequestParams =
-  guard<T.SubscriptionsListenRequestParams>(_isSubscriptionsListenRequestParams);
+export function isSubscriptionsListenRequestParams(value: unknown): value is T.SubscriptionsListenRequestParams {
+  try {
+    return _isSubscriptionsListenRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionsListenRequestParams` (schema.ts:1295): every issue, or the value typed */
-export const validateSubscriptionsListenRequestParams: (value: unknown) => ValidationResult<T.SubscriptionsListenRequestParams> =
-  validator<T.SubscriptionsListenRequestParams>(_collectSubscriptionsListenRequestParams);
+export function validateSubscriptionsListenRequestParams(value: unknown): ValidationResult<T.SubscriptionsListenRequestParams> {
+  return isSubscriptionsListenRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscriptionsListenRequestParams>(_collectSubscriptionsListenRequestParams, value);
+}
 /** `SubscriptionsListenRequestParams` (schema.ts:1295) as a Standard Schema v1 object */
 export const SubscriptionsListenRequestParamsSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequestParams> = standard(
   validateSubscriptionsListenRequestParams,
@@ -2460,11 +2952,19 @@ function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssu
 }
 
 /** `SubscriptionsListenRequest` (schema.ts:1314) */
-export const isSubscriptionsListenRequest: (value: unknown) => value is T.SubscriptionsListenRequest =
-  guard<T.SubscriptionsListenRequest>(_isSubscriptionsListenRequest);
+export function isSubscriptionsListenRequest(value: unknown): value is T.SubscriptionsListenRequest {
+  try {
+    return _isSubscriptionsListenRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionsListenRequest` (schema.ts:1314): every issue, or the value typed */
-export const validateSubscriptionsListenRequest: (value: unknown) => ValidationResult<T.SubscriptionsListenRequest> =
-  validator<T.SubscriptionsListenRequest>(_collectSubscriptionsListenRequest);
+export function validateSubscriptionsListenRequest(value: unknown): ValidationResult<T.SubscriptionsListenRequest> {
+  return isSubscriptionsListenRequest(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscriptionsListenRequest>(_collectSubscriptionsListenRequest, value);
+}
 /** `SubscriptionsListenRequest` (schema.ts:1314) as a Standard Schema v1 object */
 export const SubscriptionsListenRequestSchema: StandardSchemaV1<unknown, T.SubscriptionsListenRequest> =
   standard(validateSubscriptionsListenRequest);
@@ -2488,11 +2988,19 @@ function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: Valid
 }
 
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326) */
-export const isSubscriptionsListenResultMetaObject: (value: unknown) => value is T.SubscriptionsListenResultMetaObject =
-  guard<T.SubscriptionsListenResultMetaObject>(_isSubscriptionsListenResultMetaObject);
+export function isSubscriptionsListenResultMetaObject(value: unknown): value is T.SubscriptionsListenResultMetaObject {
+  try {
+    return _isSubscriptionsListenResultMetaObject(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326): every issue, or the value typed */
-export const validateSubscriptionsListenResultMetaObject: (value: unknown) => ValidationResult<T.SubscriptionsListenResultMetaObject> =
-  validator<T.SubscriptionsListenResultMetaObject>(_collectSubscriptionsListenResultMetaObject);
+export function validateSubscriptionsListenResultMetaObject(value: unknown): ValidationResult<T.SubscriptionsListenResultMetaObject> {
+  return isSubscriptionsListenResultMetaObject(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscriptionsListenResultMetaObject>(_collectSubscriptionsListenResultMetaObject, value);
+}
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326) as a Standard Schema v1 object */
 export const SubscriptionsListenResultMetaObjectSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResultMetaObject> = standard(
   validateSubscriptionsListenResultMetaObject,
@@ -2511,11 +3019,19 @@ function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue
 }
 
 /** `SubscriptionsListenResult` (schema.ts:1349) */
-export const isSubscriptionsListenResult: (value: unknown) => value is T.SubscriptionsListenResult =
-  guard<T.SubscriptionsListenResult>(_isSubscriptionsListenResult);
+export function isSubscriptionsListenResult(value: unknown): value is T.SubscriptionsListenResult {
+  try {
+    return _isSubscriptionsListenResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionsListenResult` (schema.ts:1349): every issue, or the value typed */
-export const validateSubscriptionsListenResult: (value: unknown) => ValidationResult<T.SubscriptionsListenResult> =
-  validator<T.SubscriptionsListenResult>(_collectSubscriptionsListenResult);
+export function validateSubscriptionsListenResult(value: unknown): ValidationResult<T.SubscriptionsListenResult> {
+  return isSubscriptionsListenResult(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscriptionsListenResult>(_collectSubscriptionsListenResult, value);
+}
 /** `SubscriptionsListenResult` (schema.ts:1349) as a Standard Schema v1 object */
 export const SubscriptionsListenResultSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResult> =
   standard(validateSubscriptionsListenResult);
@@ -2539,11 +3055,19 @@ function _collectSubscriptionsListenResultResponse(v: any, p: string, o: Validat
 }
 
 /** `SubscriptionsListenResultResponse` (schema.ts:1362) */
-export const isSubscriptionsListenResultResponse: (value: unknown) => value is T.SubscriptionsListenResultResponse =
-  guard<T.SubscriptionsListenResultResponse>(_isSubscriptionsListenResultResponse);
+export function isSubscriptionsListenResultResponse(value: unknown): value is T.SubscriptionsListenResultResponse {
+  try {
+    return _isSubscriptionsListenResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionsListenResultResponse` (schema.ts:1362): every issue, or the value typed */
-export const validateSubscriptionsListenResultResponse: (value: unknown) => ValidationResult<T.SubscriptionsListenResultResponse> =
-  validator<T.SubscriptionsListenResultResponse>(_collectSubscriptionsListenResultResponse);
+export function validateSubscriptionsListenResultResponse(value: unknown): ValidationResult<T.SubscriptionsListenResultResponse> {
+  return isSubscriptionsListenResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscriptionsListenResultResponse>(_collectSubscriptionsListenResultResponse, value);
+}
 /** `SubscriptionsListenResultResponse` (schema.ts:1362) as a Standard Schema v1 object */
 export const SubscriptionsListenResultResponseSchema: StandardSchemaV1<unknown, T.SubscriptionsListenResultResponse> = standard(
   validateSubscriptionsListenResultResponse,
@@ -2566,14 +3090,21 @@ function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, 
 }
 
 /** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) */
-export const isSubscriptionsAcknowledgedNotificationParams: (value: unknown) => value is T.SubscriptionsAcknowledgedNotificationParams =
-  guard<T.SubscriptionsAcknowledgedNotificationParams>(_isSubscriptionsAcknowledgedNotificationParams);
+export function isSubscriptionsAcknowledgedNotificationParams(value: unknown): value is T.SubscriptionsAcknowledgedNotificationParams {
+  try {
+    return _isSubscriptionsAcknowledgedNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371): every issue, or the value typed */
-export const validateSubscriptionsAcknowledgedNotificationParams: (
+export function validateSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
-) => ValidationResult<T.SubscriptionsAcknowledgedNotificationParams> = validator<T.SubscriptionsAcknowledgedNotificationParams>(
-  _collectSubscriptionsAcknowledgedNotificationParams,
-);
+): ValidationResult<T.SubscriptionsAcknowledgedNotificationParams> {
+  return isSubscriptionsAcknowledgedNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscriptionsAcknowledgedNotificationParams>(_collectSubscriptionsAcknowledgedNotificationParams, value);
+}
 /** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) as a Standard Schema v1 object */
 export const SubscriptionsAcknowledgedNotificationParamsSchema: StandardSchemaV1<unknown, T.SubscriptionsAcknowledgedNotificationParams> =
   standard(validateSubscriptionsAcknowledgedNotificationParams);
@@ -2605,11 +3136,19 @@ function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: Val
 }
 
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) */
-export const isSubscriptionsAcknowledgedNotification: (value: unknown) => value is T.SubscriptionsAcknowledgedNotification =
-  guard<T.SubscriptionsAcknowledgedNotification>(_isSubscriptionsAcknowledgedNotification);
+export function isSubscriptionsAcknowledgedNotification(value: unknown): value is T.SubscriptionsAcknowledgedNotification {
+  try {
+    return _isSubscriptionsAcknowledgedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398): every issue, or the value typed */
-export const validateSubscriptionsAcknowledgedNotification: (value: unknown) => ValidationResult<T.SubscriptionsAcknowledgedNotification> =
-  validator<T.SubscriptionsAcknowledgedNotification>(_collectSubscriptionsAcknowledgedNotification);
+export function validateSubscriptionsAcknowledgedNotification(value: unknown): ValidationResult<T.SubscriptionsAcknowledgedNotification> {
+  return isSubscriptionsAcknowledgedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.SubscriptionsAcknowledgedNotification>(_collectSubscriptionsAcknowledgedNotification, value);
+}
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) as a Standard Schema v1 object */
 export const SubscriptionsAcknowledgedNotificationSchema: StandardSchemaV1<unknown, T.SubscriptionsAcknowledgedNotification> = standard(
   validateSubscriptionsAcknowledgedNotification,
@@ -2636,11 +3175,19 @@ function _collectResourceUpdatedNotificationParams(v: any, p: string, o: Validat
 }
 
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411) */
-export const isResourceUpdatedNotificationParams: (value: unknown) => value is T.ResourceUpdatedNotificationParams =
-  guard<T.ResourceUpdatedNotificationParams>(_isResourceUpdatedNotificationParams);
+export function isResourceUpdatedNotificationParams(value: unknown): value is T.ResourceUpdatedNotificationParams {
+  try {
+    return _isResourceUpdatedNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411): every issue, or the value typed */
-export const validateResourceUpdatedNotificationParams: (value: unknown) => ValidationResult<T.ResourceUpdatedNotificationParams> =
-  validator<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams);
+export function validateResourceUpdatedNotificationParams(value: unknown): ValidationResult<T.ResourceUpdatedNotificationParams> {
+  return isResourceUpdatedNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams, value);
+}
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411) as a Standard Schema v1 object */
 export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotificationParams> = standard(
   validateResourceUpdatedNotificationParams,
@@ -2665,11 +3212,19 @@ function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIss
 }
 
 /** `ResourceUpdatedNotification` (schema.ts:1428) */
-export const isResourceUpdatedNotification: (value: unknown) => value is T.ResourceUpdatedNotification =
-  guard<T.ResourceUpdatedNotification>(_isResourceUpdatedNotification);
+export function isResourceUpdatedNotification(value: unknown): value is T.ResourceUpdatedNotification {
+  try {
+    return _isResourceUpdatedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceUpdatedNotification` (schema.ts:1428): every issue, or the value typed */
-export const validateResourceUpdatedNotification: (value: unknown) => ValidationResult<T.ResourceUpdatedNotification> =
-  validator<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification);
+export function validateResourceUpdatedNotification(value: unknown): ValidationResult<T.ResourceUpdatedNotification> {
+  return isResourceUpdatedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification, value);
+}
 /** `ResourceUpdatedNotification` (schema.ts:1428) as a Standard Schema v1 object */
 export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.ResourceUpdatedNotification> =
   standard(validateResourceUpdatedNotification);
@@ -2709,9 +3264,17 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
 }
 
 /** `Resource` (schema.ts:1441) */
-export const isResource: (value: unknown) => value is T.Resource = guard<T.Resource>(_isResource);
+export function isResource(value: unknown): value is T.Resource {
+  try {
+    return _isResource(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Resource` (schema.ts:1441): every issue, or the value typed */
-export const validateResource: (value: unknown) => ValidationResult<T.Resource> = validator<T.Resource>(_collectResource);
+export function validateResource(value: unknown): ValidationResult<T.Resource> {
+  return isResource(value) ? { ok: true, value } : collectIssues<T.Resource>(_collectResource, value);
+}
 /** `Resource` (schema.ts:1441) as a Standard Schema v1 object */
 export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
 
@@ -2748,10 +3311,17 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ResourceTemplate` (schema.ts:1481) */
-export const isResourceTemplate: (value: unknown) => value is T.ResourceTemplate = guard<T.ResourceTemplate>(_isResourceTemplate);
+export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
+  try {
+    return _isResourceTemplate(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceTemplate` (schema.ts:1481): every issue, or the value typed */
-export const validateResourceTemplate: (value: unknown) => ValidationResult<T.ResourceTemplate> =
-  validator<T.ResourceTemplate>(_collectResourceTemplate);
+export function validateResourceTemplate(value: unknown): ValidationResult<T.ResourceTemplate> {
+  return isResourceTemplate(value) ? { ok: true, value } : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
+}
 /** `ResourceTemplate` (schema.ts:1481) as a Standard Schema v1 object */
 export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
 
@@ -2778,10 +3348,17 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ResourceContents` (schema.ts:1514) */
-export const isResourceContents: (value: unknown) => value is T.ResourceContents = guard<T.ResourceContents>(_isResourceContents);
+export function isResourceContents(value: unknown): value is T.ResourceContents {
+  try {
+    return _isResourceContents(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceContents` (schema.ts:1514): every issue, or the value typed */
-export const validateResourceContents: (value: unknown) => ValidationResult<T.ResourceContents> =
-  validator<T.ResourceContents>(_collectResourceContents);
+export function validateResourceContents(value: unknown): ValidationResult<T.ResourceContents> {
+  return isResourceContents(value) ? { ok: true, value } : collectIssues<T.ResourceContents>(_collectResourceContents, value);
+}
 /** `ResourceContents` (schema.ts:1514) as a Standard Schema v1 object */
 export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
 
@@ -2810,11 +3387,17 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `TextResourceContents` (schema.ts:1535) */
-export const isTextResourceContents: (value: unknown) => value is T.TextResourceContents =
-  guard<T.TextResourceContents>(_isTextResourceContents);
+export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
+  try {
+    return _isTextResourceContents(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TextResourceContents` (schema.ts:1535): every issue, or the value typed */
-export const validateTextResourceContents: (value: unknown) => ValidationResult<T.TextResourceContents> =
-  validator<T.TextResourceContents>(_collectTextResourceContents);
+export function validateTextResourceContents(value: unknown): ValidationResult<T.TextResourceContents> {
+  return isTextResourceContents(value) ? { ok: true, value } : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
+}
 /** `TextResourceContents` (schema.ts:1535) as a Standard Schema v1 object */
 export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
 
@@ -2847,11 +3430,17 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `BlobResourceContents` (schema.ts:1548) */
-export const isBlobResourceContents: (value: unknown) => value is T.BlobResourceContents =
-  guard<T.BlobResourceContents>(_isBlobResourceContents);
+export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
+  try {
+    return _isBlobResourceContents(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `BlobResourceContents` (schema.ts:1548): every issue, or the value typed */
-export const validateBlobResourceContents: (value: unknown) => ValidationResult<T.BlobResourceContents> =
-  validator<T.BlobResourceContents>(_collectBlobResourceContents);
+export function validateBlobResourceContents(value: unknown): ValidationResult<T.BlobResourceContents> {
+  return isBlobResourceContents(value) ? { ok: true, value } : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
+}
 /** `BlobResourceContents` (schema.ts:1548) as a Standard Schema v1 object */
 export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
 
@@ -2876,10 +3465,17 @@ function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ListPromptsRequest` (schema.ts:1566) */
-export const isListPromptsRequest: (value: unknown) => value is T.ListPromptsRequest = guard<T.ListPromptsRequest>(_isListPromptsRequest);
+export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
+  try {
+    return _isListPromptsRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListPromptsRequest` (schema.ts:1566): every issue, or the value typed */
-export const validateListPromptsRequest: (value: unknown) => ValidationResult<T.ListPromptsRequest> =
-  validator<T.ListPromptsRequest>(_collectListPromptsRequest);
+export function validateListPromptsRequest(value: unknown): ValidationResult<T.ListPromptsRequest> {
+  return isListPromptsRequest(value) ? { ok: true, value } : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
+}
 /** `ListPromptsRequest` (schema.ts:1566) as a Standard Schema v1 object */
 export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
@@ -2930,10 +3526,17 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
 }
 
 /** `ListPromptsResult` (schema.ts:1578) */
-export const isListPromptsResult: (value: unknown) => value is T.ListPromptsResult = guard<T.ListPromptsResult>(_isListPromptsResult);
+export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
+  try {
+    return _isListPromptsResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListPromptsResult` (schema.ts:1578): every issue, or the value typed */
-export const validateListPromptsResult: (value: unknown) => ValidationResult<T.ListPromptsResult> =
-  validator<T.ListPromptsResult>(_collectListPromptsResult);
+export function validateListPromptsResult(value: unknown): ValidationResult<T.ListPromptsResult> {
+  return isListPromptsResult(value) ? { ok: true, value } : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
+}
 /** `ListPromptsResult` (schema.ts:1578) as a Standard Schema v1 object */
 export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
 
@@ -2956,11 +3559,19 @@ function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue
 }
 
 /** `ListPromptsResultResponse` (schema.ts:1590) */
-export const isListPromptsResultResponse: (value: unknown) => value is T.ListPromptsResultResponse =
-  guard<T.ListPromptsResultResponse>(_isListPromptsResultResponse);
+export function isListPromptsResultResponse(value: unknown): value is T.ListPromptsResultResponse {
+  try {
+    return _isListPromptsResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListPromptsResultResponse` (schema.ts:1590): every issue, or the value typed */
-export const validateListPromptsResultResponse: (value: unknown) => ValidationResult<T.ListPromptsResultResponse> =
-  validator<T.ListPromptsResultResponse>(_collectListPromptsResultResponse);
+export function validateListPromptsResultResponse(value: unknown): ValidationResult<T.ListPromptsResultResponse> {
+  return isListPromptsResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListPromptsResultResponse>(_collectListPromptsResultResponse, value);
+}
 /** `ListPromptsResultResponse` (schema.ts:1590) as a Standard Schema v1 object */
 export const ListPromptsResultResponseSchema: StandardSchemaV1<unknown, T.ListPromptsResultResponse> =
   standard(validateListPromptsResultResponse);
@@ -3007,11 +3618,19 @@ function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: Valid
 }
 
 /** `GetPromptRequestParams` (schema.ts:1602) */
-export const isGetPromptRequestParams: (value: unknown) => value is T.GetPromptRequestParams =
-  guard<T.GetPromptRequestParams>(_isGetPromptRequestParams);
+export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRequestParams {
+  try {
+    return _isGetPromptRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetPromptRequestParams` (schema.ts:1602): every issue, or the value typed */
-export const validateGetPromptRequestParams: (value: unknown) => ValidationResult<T.GetPromptRequestParams> =
-  validator<T.GetPromptRequestParams>(_collectGetPromptRequestParams);
+export function validateGetPromptRequestParams(value: unknown): ValidationResult<T.GetPromptRequestParams> {
+  return isGetPromptRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
+}
 /** `GetPromptRequestParams` (schema.ts:1602) as a Standard Schema v1 object */
 export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
@@ -3036,10 +3655,17 @@ function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `GetPromptRequest` (schema.ts:1621) */
-export const isGetPromptRequest: (value: unknown) => value is T.GetPromptRequest = guard<T.GetPromptRequest>(_isGetPromptRequest);
+export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
+  try {
+    return _isGetPromptRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetPromptRequest` (schema.ts:1621): every issue, or the value typed */
-export const validateGetPromptRequest: (value: unknown) => ValidationResult<T.GetPromptRequest> =
-  validator<T.GetPromptRequest>(_collectGetPromptRequest);
+export function validateGetPromptRequest(value: unknown): ValidationResult<T.GetPromptRequest> {
+  return isGetPromptRequest(value) ? { ok: true, value } : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
+}
 /** `GetPromptRequest` (schema.ts:1621) as a Standard Schema v1 object */
 export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
 
@@ -3074,10 +3700,17 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
 }
 
 /** `GetPromptResult` (schema.ts:1634) */
-export const isGetPromptResult: (value: unknown) => value is T.GetPromptResult = guard<T.GetPromptResult>(_isGetPromptResult);
+export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
+  try {
+    return _isGetPromptResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetPromptResult` (schema.ts:1634): every issue, or the value typed */
-export const validateGetPromptResult: (value: unknown) => ValidationResult<T.GetPromptResult> =
-  validator<T.GetPromptResult>(_collectGetPromptResult);
+export function validateGetPromptResult(value: unknown): ValidationResult<T.GetPromptResult> {
+  return isGetPromptResult(value) ? { ok: true, value } : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
+}
 /** `GetPromptResult` (schema.ts:1634) as a Standard Schema v1 object */
 export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
 
@@ -3110,11 +3743,19 @@ function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `GetPromptResultResponse` (schema.ts:1650) */
-export const isGetPromptResultResponse: (value: unknown) => value is T.GetPromptResultResponse =
-  guard<T.GetPromptResultResponse>(_isGetPromptResultResponse);
+export function isGetPromptResultResponse(value: unknown): value is T.GetPromptResultResponse {
+  try {
+    return _isGetPromptResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `GetPromptResultResponse` (schema.ts:1650): every issue, or the value typed */
-export const validateGetPromptResultResponse: (value: unknown) => ValidationResult<T.GetPromptResultResponse> =
-  validator<T.GetPromptResultResponse>(_collectGetPromptResultResponse);
+export function validateGetPromptResultResponse(value: unknown): ValidationResult<T.GetPromptResultResponse> {
+  return isGetPromptResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.GetPromptResultResponse>(_collectGetPromptResultResponse, value);
+}
 /** `GetPromptResultResponse` (schema.ts:1650) as a Standard Schema v1 object */
 export const GetPromptResultResponseSchema: StandardSchemaV1<unknown, T.GetPromptResultResponse> =
   standard(validateGetPromptResultResponse);
@@ -3154,9 +3795,17 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `Prompt` (schema.ts:1659) */
-export const isPrompt: (value: unknown) => value is T.Prompt = guard<T.Prompt>(_isPrompt);
+export function isPrompt(value: unknown): value is T.Prompt {
+  try {
+    return _isPrompt(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Prompt` (schema.ts:1659): every issue, or the value typed */
-export const validatePrompt: (value: unknown) => ValidationResult<T.Prompt> = validator<T.Prompt>(_collectPrompt);
+export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
+  return isPrompt(value) ? { ok: true, value } : collectIssues<T.Prompt>(_collectPrompt, value);
+}
 /** `Prompt` (schema.ts:1659) as a Standard Schema v1 object */
 export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
 
@@ -3181,10 +3830,17 @@ function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `PromptArgument` (schema.ts:1678) */
-export const isPromptArgument: (value: unknown) => value is T.PromptArgument = guard<T.PromptArgument>(_isPromptArgument);
+export function isPromptArgument(value: unknown): value is T.PromptArgument {
+  try {
+    return _isPromptArgument(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptArgument` (schema.ts:1678): every issue, or the value typed */
-export const validatePromptArgument: (value: unknown) => ValidationResult<T.PromptArgument> =
-  validator<T.PromptArgument>(_collectPromptArgument);
+export function validatePromptArgument(value: unknown): ValidationResult<T.PromptArgument> {
+  return isPromptArgument(value) ? { ok: true, value } : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
+}
 /** `PromptArgument` (schema.ts:1678) as a Standard Schema v1 object */
 export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
 
@@ -3197,9 +3853,17 @@ function _collectRole(v: any, p: string, o: ValidationIssue[], _d: number): void
 }
 
 /** `Role` (schema.ts:1694) */
-export const isRole: (value: unknown) => value is T.Role = guard<T.Role>(_isRole);
+export function isRole(value: unknown): value is T.Role {
+  try {
+    return _isRole(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Role` (schema.ts:1694): every issue, or the value typed */
-export const validateRole: (value: unknown) => ValidationResult<T.Role> = validator<T.Role>(_collectRole);
+export function validateRole(value: unknown): ValidationResult<T.Role> {
+  return isRole(value) ? { ok: true, value } : collectIssues<T.Role>(_collectRole, value);
+}
 /** `Role` (schema.ts:1694) as a Standard Schema v1 object */
 export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
 
@@ -3216,10 +3880,17 @@ function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `PromptMessage` (schema.ts:1704) */
-export const isPromptMessage: (value: unknown) => value is T.PromptMessage = guard<T.PromptMessage>(_isPromptMessage);
+export function isPromptMessage(value: unknown): value is T.PromptMessage {
+  try {
+    return _isPromptMessage(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptMessage` (schema.ts:1704): every issue, or the value typed */
-export const validatePromptMessage: (value: unknown) => ValidationResult<T.PromptMessage> =
-  validator<T.PromptMessage>(_collectPromptMessage);
+export function validatePromptMessage(value: unknown): ValidationResult<T.PromptMessage> {
+  return isPromptMessage(value) ? { ok: true, value } : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
+}
 /** `PromptMessage` (schema.ts:1704) as a Standard Schema v1 object */
 export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
 
@@ -3260,9 +3931,17 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ResourceLink` (schema.ts:1719) */
-export const isResourceLink: (value: unknown) => value is T.ResourceLink = guard<T.ResourceLink>(_isResourceLink);
+export function isResourceLink(value: unknown): value is T.ResourceLink {
+  try {
+    return _isResourceLink(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceLink` (schema.ts:1719): every issue, or the value typed */
-export const validateResourceLink: (value: unknown) => ValidationResult<T.ResourceLink> = validator<T.ResourceLink>(_collectResourceLink);
+export function validateResourceLink(value: unknown): ValidationResult<T.ResourceLink> {
+  return isResourceLink(value) ? { ok: true, value } : collectIssues<T.ResourceLink>(_collectResourceLink, value);
+}
 /** `ResourceLink` (schema.ts:1719) as a Standard Schema v1 object */
 export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
 
@@ -3297,10 +3976,17 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `EmbeddedResource` (schema.ts:1734) */
-export const isEmbeddedResource: (value: unknown) => value is T.EmbeddedResource = guard<T.EmbeddedResource>(_isEmbeddedResource);
+export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
+  try {
+    return _isEmbeddedResource(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `EmbeddedResource` (schema.ts:1734): every issue, or the value typed */
-export const validateEmbeddedResource: (value: unknown) => ValidationResult<T.EmbeddedResource> =
-  validator<T.EmbeddedResource>(_collectEmbeddedResource);
+export function validateEmbeddedResource(value: unknown): ValidationResult<T.EmbeddedResource> {
+  return isEmbeddedResource(value) ? { ok: true, value } : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
+}
 /** `EmbeddedResource` (schema.ts:1734) as a Standard Schema v1 object */
 export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
 
@@ -3331,11 +4017,19 @@ function _collectPromptListChangedNotification(v: any, p: string, o: ValidationI
 }
 
 /** `PromptListChangedNotification` (schema.ts:1753) */
-export const isPromptListChangedNotification: (value: unknown) => value is T.PromptListChangedNotification =
-  guard<T.PromptListChangedNotification>(_isPromptListChangedNotification);
+export function isPromptListChangedNotification(value: unknown): value is T.PromptListChangedNotification {
+  try {
+    return _isPromptListChangedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptListChangedNotification` (schema.ts:1753): every issue, or the value typed */
-export const validatePromptListChangedNotification: (value: unknown) => ValidationResult<T.PromptListChangedNotification> =
-  validator<T.PromptListChangedNotification>(_collectPromptListChangedNotification);
+export function validatePromptListChangedNotification(value: unknown): ValidationResult<T.PromptListChangedNotification> {
+  return isPromptListChangedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.PromptListChangedNotification>(_collectPromptListChangedNotification, value);
+}
 /** `PromptListChangedNotification` (schema.ts:1753) as a Standard Schema v1 object */
 export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.PromptListChangedNotification> = standard(
   validatePromptListChangedNotification,
@@ -3362,10 +4056,17 @@ function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ListToolsRequest` (schema.ts:1767) */
-export const isListToolsRequest: (value: unknown) => value is T.ListToolsRequest = guard<T.ListToolsRequest>(_isListToolsRequest);
+export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
+  try {
+    return _isListToolsRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListToolsRequest` (schema.ts:1767): every issue, or the value typed */
-export const validateListToolsRequest: (value: unknown) => ValidationResult<T.ListToolsRequest> =
-  validator<T.ListToolsRequest>(_collectListToolsRequest);
+export function validateListToolsRequest(value: unknown): ValidationResult<T.ListToolsRequest> {
+  return isListToolsRequest(value) ? { ok: true, value } : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
+}
 /** `ListToolsRequest` (schema.ts:1767) as a Standard Schema v1 object */
 export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
 
@@ -3416,10 +4117,17 @@ function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListToolsResult` (schema.ts:1779) */
-export const isListToolsResult: (value: unknown) => value is T.ListToolsResult = guard<T.ListToolsResult>(_isListToolsResult);
+export function isListToolsResult(value: unknown): value is T.ListToolsResult {
+  try {
+    return _isListToolsResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListToolsResult` (schema.ts:1779): every issue, or the value typed */
-export const validateListToolsResult: (value: unknown) => ValidationResult<T.ListToolsResult> =
-  validator<T.ListToolsResult>(_collectListToolsResult);
+export function validateListToolsResult(value: unknown): ValidationResult<T.ListToolsResult> {
+  return isListToolsResult(value) ? { ok: true, value } : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
+}
 /** `ListToolsResult` (schema.ts:1779) as a Standard Schema v1 object */
 export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
 
@@ -3442,11 +4150,19 @@ function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `ListToolsResultResponse` (schema.ts:1791) */
-export const isListToolsResultResponse: (value: unknown) => value is T.ListToolsResultResponse =
-  guard<T.ListToolsResultResponse>(_isListToolsResultResponse);
+export function isListToolsResultResponse(value: unknown): value is T.ListToolsResultResponse {
+  try {
+    return _isListToolsResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListToolsResultResponse` (schema.ts:1791): every issue, or the value typed */
-export const validateListToolsResultResponse: (value: unknown) => ValidationResult<T.ListToolsResultResponse> =
-  validator<T.ListToolsResultResponse>(_collectListToolsResultResponse);
+export function validateListToolsResultResponse(value: unknown): ValidationResult<T.ListToolsResultResponse> {
+  return isListToolsResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.ListToolsResultResponse>(_collectListToolsResultResponse, value);
+}
 /** `ListToolsResultResponse` (schema.ts:1791) as a Standard Schema v1 object */
 export const ListToolsResultResponseSchema: StandardSchemaV1<unknown, T.ListToolsResultResponse> =
   standard(validateListToolsResultResponse);
@@ -3482,10 +4198,17 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `CallToolResult` (schema.ts:1809) */
-export const isCallToolResult: (value: unknown) => value is T.CallToolResult = guard<T.CallToolResult>(_isCallToolResult);
+export function isCallToolResult(value: unknown): value is T.CallToolResult {
+  try {
+    return _isCallToolResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CallToolResult` (schema.ts:1809): every issue, or the value typed */
-export const validateCallToolResult: (value: unknown) => ValidationResult<T.CallToolResult> =
-  validator<T.CallToolResult>(_collectCallToolResult);
+export function validateCallToolResult(value: unknown): ValidationResult<T.CallToolResult> {
+  return isCallToolResult(value) ? { ok: true, value } : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
+}
 /** `CallToolResult` (schema.ts:1809) as a Standard Schema v1 object */
 export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
 
@@ -3518,11 +4241,19 @@ function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `CallToolResultResponse` (schema.ts:1848) */
-export const isCallToolResultResponse: (value: unknown) => value is T.CallToolResultResponse =
-  guard<T.CallToolResultResponse>(_isCallToolResultResponse);
+export function isCallToolResultResponse(value: unknown): value is T.CallToolResultResponse {
+  try {
+    return _isCallToolResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CallToolResultResponse` (schema.ts:1848): every issue, or the value typed */
-export const validateCallToolResultResponse: (value: unknown) => ValidationResult<T.CallToolResultResponse> =
-  validator<T.CallToolResultResponse>(_collectCallToolResultResponse);
+export function validateCallToolResultResponse(value: unknown): ValidationResult<T.CallToolResultResponse> {
+  return isCallToolResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.CallToolResultResponse>(_collectCallToolResultResponse, value);
+}
 /** `CallToolResultResponse` (schema.ts:1848) as a Standard Schema v1 object */
 export const CallToolResultResponseSchema: StandardSchemaV1<unknown, T.CallToolResultResponse> = standard(validateCallToolResultResponse);
 
@@ -3549,11 +4280,19 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `CallToolRequestParams` (schema.ts:1863) */
-export const isCallToolRequestParams: (value: unknown) => value is T.CallToolRequestParams =
-  guard<T.CallToolRequestParams>(_isCallToolRequestParams);
+export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
+  try {
+    return _isCallToolRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CallToolRequestParams` (schema.ts:1863): every issue, or the value typed */
-export const validateCallToolRequestParams: (value: unknown) => ValidationResult<T.CallToolRequestParams> =
-  validator<T.CallToolRequestParams>(_collectCallToolRequestParams);
+export function validateCallToolRequestParams(value: unknown): ValidationResult<T.CallToolRequestParams> {
+  return isCallToolRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
+}
 /** `CallToolRequestParams` (schema.ts:1863) as a Standard Schema v1 object */
 export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
@@ -3578,10 +4317,17 @@ function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `CallToolRequest` (schema.ts:1882) */
-export const isCallToolRequest: (value: unknown) => value is T.CallToolRequest = guard<T.CallToolRequest>(_isCallToolRequest);
+export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
+  try {
+    return _isCallToolRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CallToolRequest` (schema.ts:1882): every issue, or the value typed */
-export const validateCallToolRequest: (value: unknown) => ValidationResult<T.CallToolRequest> =
-  validator<T.CallToolRequest>(_collectCallToolRequest);
+export function validateCallToolRequest(value: unknown): ValidationResult<T.CallToolRequest> {
+  return isCallToolRequest(value) ? { ok: true, value } : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
+}
 /** `CallToolRequest` (schema.ts:1882) as a Standard Schema v1 object */
 export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
 
@@ -3604,11 +4350,19 @@ function _collectToolListChangedNotification(v: any, p: string, o: ValidationIss
 }
 
 /** `ToolListChangedNotification` (schema.ts:1895) */
-export const isToolListChangedNotification: (value: unknown) => value is T.ToolListChangedNotification =
-  guard<T.ToolListChangedNotification>(_isToolListChangedNotification);
+export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
+  try {
+    return _isToolListChangedNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolListChangedNotification` (schema.ts:1895): every issue, or the value typed */
-export const validateToolListChangedNotification: (value: unknown) => ValidationResult<T.ToolListChangedNotification> =
-  validator<T.ToolListChangedNotification>(_collectToolListChangedNotification);
+export function validateToolListChangedNotification(value: unknown): ValidationResult<T.ToolListChangedNotification> {
+  return isToolListChangedNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.ToolListChangedNotification>(_collectToolListChangedNotification, value);
+}
 /** `ToolListChangedNotification` (schema.ts:1895) as a Standard Schema v1 object */
 export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.ToolListChangedNotification> =
   standard(validateToolListChangedNotification);
@@ -3636,10 +4390,17 @@ function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `ToolAnnotations` (schema.ts:1912) */
-export const isToolAnnotations: (value: unknown) => value is T.ToolAnnotations = guard<T.ToolAnnotations>(_isToolAnnotations);
+export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
+  try {
+    return _isToolAnnotations(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolAnnotations` (schema.ts:1912): every issue, or the value typed */
-export const validateToolAnnotations: (value: unknown) => ValidationResult<T.ToolAnnotations> =
-  validator<T.ToolAnnotations>(_collectToolAnnotations);
+export function validateToolAnnotations(value: unknown): ValidationResult<T.ToolAnnotations> {
+  return isToolAnnotations(value) ? { ok: true, value } : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
+}
 /** `ToolAnnotations` (schema.ts:1912) as a Standard Schema v1 object */
 export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
 
@@ -3685,9 +4446,17 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
 }
 
 /** `Tool` (schema.ts:1973) */
-export const isTool: (value: unknown) => value is T.Tool = guard<T.Tool>(_isTool);
+export function isTool(value: unknown): value is T.Tool {
+  try {
+    return _isTool(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Tool` (schema.ts:1973): every issue, or the value typed */
-export const validateTool: (value: unknown) => ValidationResult<T.Tool> = validator<T.Tool>(_collectTool);
+export function validateTool(value: unknown): ValidationResult<T.Tool> {
+  return isTool(value) ? { ok: true, value } : collectIssues<T.Tool>(_collectTool, value);
+}
 /** `Tool` (schema.ts:1973) as a Standard Schema v1 object */
 export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
 
@@ -3719,11 +4488,19 @@ function _collectLoggingMessageNotificationParams(v: any, p: string, o: Validati
 }
 
 /** `LoggingMessageNotificationParams` (schema.ts:2031) */
-export const isLoggingMessageNotificationParams: (value: unknown) => value is T.LoggingMessageNotificationParams =
-  guard<T.LoggingMessageNotificationParams>(_isLoggingMessageNotificationParams);
+export function isLoggingMessageNotificationParams(value: unknown): value is T.LoggingMessageNotificationParams {
+  try {
+    return _isLoggingMessageNotificationParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LoggingMessageNotificationParams` (schema.ts:2031): every issue, or the value typed */
-export const validateLoggingMessageNotificationParams: (value: unknown) => ValidationResult<T.LoggingMessageNotificationParams> =
-  validator<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams);
+export function validateLoggingMessageNotificationParams(value: unknown): ValidationResult<T.LoggingMessageNotificationParams> {
+  return isLoggingMessageNotificationParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams, value);
+}
 /** `LoggingMessageNotificationParams` (schema.ts:2031) as a Standard Schema v1 object */
 export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T.LoggingMessageNotificationParams> = standard(
   validateLoggingMessageNotificationParams,
@@ -3748,11 +4525,19 @@ function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssu
 }
 
 /** `LoggingMessageNotification` (schema.ts:2058) */
-export const isLoggingMessageNotification: (value: unknown) => value is T.LoggingMessageNotification =
-  guard<T.LoggingMessageNotification>(_isLoggingMessageNotification);
+export function isLoggingMessageNotification(value: unknown): value is T.LoggingMessageNotification {
+  try {
+    return _isLoggingMessageNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LoggingMessageNotification` (schema.ts:2058): every issue, or the value typed */
-export const validateLoggingMessageNotification: (value: unknown) => ValidationResult<T.LoggingMessageNotification> =
-  validator<T.LoggingMessageNotification>(_collectLoggingMessageNotification);
+export function validateLoggingMessageNotification(value: unknown): ValidationResult<T.LoggingMessageNotification> {
+  return isLoggingMessageNotification(value)
+    ? { ok: true, value }
+    : collectIssues<T.LoggingMessageNotification>(_collectLoggingMessageNotification, value);
+}
 /** `LoggingMessageNotification` (schema.ts:2058) as a Standard Schema v1 object */
 export const LoggingMessageNotificationSchema: StandardSchemaV1<unknown, T.LoggingMessageNotification> =
   standard(validateLoggingMessageNotification);
@@ -3785,9 +4570,17 @@ function _collectLoggingLevel(v: any, p: string, o: ValidationIssue[], _d: numbe
 }
 
 /** `LoggingLevel` (schema.ts:2075) */
-export const isLoggingLevel: (value: unknown) => value is T.LoggingLevel = guard<T.LoggingLevel>(_isLoggingLevel);
+export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
+  try {
+    return _isLoggingLevel(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LoggingLevel` (schema.ts:2075): every issue, or the value typed */
-export const validateLoggingLevel: (value: unknown) => ValidationResult<T.LoggingLevel> = validator<T.LoggingLevel>(_collectLoggingLevel);
+export function validateLoggingLevel(value: unknown): ValidationResult<T.LoggingLevel> {
+  return isLoggingLevel(value) ? { ok: true, value } : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
+}
 /** `LoggingLevel` (schema.ts:2075) as a Standard Schema v1 object */
 export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
 
@@ -3803,7 +4596,7 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
       v["includeContext"] === "allServers") &&
     _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
     (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
-    (v["stopSequences"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["stopSequences"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["stopSequences"], d + 1)) &&
     (v["metadata"] === undefined || _isJSONObject(v["metadata"], d + 1)) &&
     (v["tools"] === undefined || _isListToolsResult$tools(v["tools"], d + 1)) &&
     (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1))
@@ -3828,7 +4621,7 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
     req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
     if (v["stopSequences"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
     if (v["metadata"] !== undefined) _collectJSONObject(v["metadata"], p + "/metadata", o, d + 1);
     if (v["tools"] !== undefined) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
     if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
@@ -3846,11 +4639,19 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 /** `CreateMessageRequestParams` (schema.ts:2104) */
-export const isCreateMessageRequestParams: (value: unknown) => value is T.CreateMessageRequestParams =
-  guard<T.CreateMessageRequestParams>(_isCreateMessageRequestParams);
+export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
+  try {
+    return _isCreateMessageRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CreateMessageRequestParams` (schema.ts:2104): every issue, or the value typed */
-export const validateCreateMessageRequestParams: (value: unknown) => ValidationResult<T.CreateMessageRequestParams> =
-  validator<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams);
+export function validateCreateMessageRequestParams(value: unknown): ValidationResult<T.CreateMessageRequestParams> {
+  return isCreateMessageRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams, value);
+}
 /** `CreateMessageRequestParams` (schema.ts:2104) as a Standard Schema v1 object */
 export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.CreateMessageRequestParams> =
   standard(validateCreateMessageRequestParams);
@@ -3875,9 +4676,17 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `ToolChoice` (schema.ts:2163) */
-export const isToolChoice: (value: unknown) => value is T.ToolChoice = guard<T.ToolChoice>(_isToolChoice);
+export function isToolChoice(value: unknown): value is T.ToolChoice {
+  try {
+    return _isToolChoice(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolChoice` (schema.ts:2163): every issue, or the value typed */
-export const validateToolChoice: (value: unknown) => ValidationResult<T.ToolChoice> = validator<T.ToolChoice>(_collectToolChoice);
+export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoice> {
+  return isToolChoice(value) ? { ok: true, value } : collectIssues<T.ToolChoice>(_collectToolChoice, value);
+}
 /** `ToolChoice` (schema.ts:2163) as a Standard Schema v1 object */
 export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
 
@@ -3894,11 +4703,17 @@ function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d
 }
 
 /** `CreateMessageRequest` (schema.ts:2185) */
-export const isCreateMessageRequest: (value: unknown) => value is T.CreateMessageRequest =
-  guard<T.CreateMessageRequest>(_isCreateMessageRequest);
+export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
+  try {
+    return _isCreateMessageRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CreateMessageRequest` (schema.ts:2185): every issue, or the value typed */
-export const validateCreateMessageRequest: (value: unknown) => ValidationResult<T.CreateMessageRequest> =
-  validator<T.CreateMessageRequest>(_collectCreateMessageRequest);
+export function validateCreateMessageRequest(value: unknown): ValidationResult<T.CreateMessageRequest> {
+  return isCreateMessageRequest(value) ? { ok: true, value } : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
+}
 /** `CreateMessageRequest` (schema.ts:2185) as a Standard Schema v1 object */
 export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
@@ -3945,11 +4760,17 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
 }
 
 /** `CreateMessageResult` (schema.ts:2210) */
-export const isCreateMessageResult: (value: unknown) => value is T.CreateMessageResult =
-  guard<T.CreateMessageResult>(_isCreateMessageResult);
+export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
+  try {
+    return _isCreateMessageResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CreateMessageResult` (schema.ts:2210): every issue, or the value typed */
-export const validateCreateMessageResult: (value: unknown) => ValidationResult<T.CreateMessageResult> =
-  validator<T.CreateMessageResult>(_collectCreateMessageResult);
+export function validateCreateMessageResult(value: unknown): ValidationResult<T.CreateMessageResult> {
+  return isCreateMessageResult(value) ? { ok: true, value } : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
+}
 /** `CreateMessageResult` (schema.ts:2210) as a Standard Schema v1 object */
 export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
 
@@ -3982,10 +4803,17 @@ function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `SamplingMessage` (schema.ts:2245) */
-export const isSamplingMessage: (value: unknown) => value is T.SamplingMessage = guard<T.SamplingMessage>(_isSamplingMessage);
+export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
+  try {
+    return _isSamplingMessage(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SamplingMessage` (schema.ts:2245): every issue, or the value typed */
-export const validateSamplingMessage: (value: unknown) => ValidationResult<T.SamplingMessage> =
-  validator<T.SamplingMessage>(_collectSamplingMessage);
+export function validateSamplingMessage(value: unknown): ValidationResult<T.SamplingMessage> {
+  return isSamplingMessage(value) ? { ok: true, value } : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
+}
 /** `SamplingMessage` (schema.ts:2245) as a Standard Schema v1 object */
 export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
 
@@ -4040,11 +4868,19 @@ function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIss
 }
 
 /** `SamplingMessageContentBlock` (schema.ts:2258) */
-export const isSamplingMessageContentBlock: (value: unknown) => value is T.SamplingMessageContentBlock =
-  guard<T.SamplingMessageContentBlock>(_isSamplingMessageContentBlock);
+export function isSamplingMessageContentBlock(value: unknown): value is T.SamplingMessageContentBlock {
+  try {
+    return _isSamplingMessageContentBlock(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SamplingMessageContentBlock` (schema.ts:2258): every issue, or the value typed */
-export const validateSamplingMessageContentBlock: (value: unknown) => ValidationResult<T.SamplingMessageContentBlock> =
-  validator<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock);
+export function validateSamplingMessageContentBlock(value: unknown): ValidationResult<T.SamplingMessageContentBlock> {
+  return isSamplingMessageContentBlock(value)
+    ? { ok: true, value }
+    : collectIssues<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock, value);
+}
 /** `SamplingMessageContentBlock` (schema.ts:2258) as a Standard Schema v1 object */
 export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.SamplingMessageContentBlock> =
   standard(validateSamplingMessageContentBlock);
@@ -4088,9 +4924,17 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `Annotations` (schema.ts:2270) */
-export const isAnnotations: (value: unknown) => value is T.Annotations = guard<T.Annotations>(_isAnnotations);
+export function isAnnotations(value: unknown): value is T.Annotations {
+  try {
+    return _isAnnotations(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Annotations` (schema.ts:2270): every issue, or the value typed */
-export const validateAnnotations: (value: unknown) => ValidationResult<T.Annotations> = validator<T.Annotations>(_collectAnnotations);
+export function validateAnnotations(value: unknown): ValidationResult<T.Annotations> {
+  return isAnnotations(value) ? { ok: true, value } : collectIssues<T.Annotations>(_collectAnnotations, value);
+}
 /** `Annotations` (schema.ts:2270) as a Standard Schema v1 object */
 export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
 
@@ -4145,9 +4989,17 @@ function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ContentBlock` (schema.ts:2305) */
-export const isContentBlock: (value: unknown) => value is T.ContentBlock = guard<T.ContentBlock>(_isContentBlock);
+export function isContentBlock(value: unknown): value is T.ContentBlock {
+  try {
+    return _isContentBlock(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ContentBlock` (schema.ts:2305): every issue, or the value typed */
-export const validateContentBlock: (value: unknown) => ValidationResult<T.ContentBlock> = validator<T.ContentBlock>(_collectContentBlock);
+export function validateContentBlock(value: unknown): ValidationResult<T.ContentBlock> {
+  return isContentBlock(value) ? { ok: true, value } : collectIssues<T.ContentBlock>(_collectContentBlock, value);
+}
 /** `ContentBlock` (schema.ts:2305) as a Standard Schema v1 object */
 export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
 
@@ -4172,9 +5024,17 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 /** `TextContent` (schema.ts:2316) */
-export const isTextContent: (value: unknown) => value is T.TextContent = guard<T.TextContent>(_isTextContent);
+export function isTextContent(value: unknown): value is T.TextContent {
+  try {
+    return _isTextContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TextContent` (schema.ts:2316): every issue, or the value typed */
-export const validateTextContent: (value: unknown) => ValidationResult<T.TextContent> = validator<T.TextContent>(_collectTextContent);
+export function validateTextContent(value: unknown): ValidationResult<T.TextContent> {
+  return isTextContent(value) ? { ok: true, value } : collectIssues<T.TextContent>(_collectTextContent, value);
+}
 /** `TextContent` (schema.ts:2316) as a Standard Schema v1 object */
 export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
 
@@ -4205,9 +5065,17 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ImageContent` (schema.ts:2340) */
-export const isImageContent: (value: unknown) => value is T.ImageContent = guard<T.ImageContent>(_isImageContent);
+export function isImageContent(value: unknown): value is T.ImageContent {
+  try {
+    return _isImageContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ImageContent` (schema.ts:2340): every issue, or the value typed */
-export const validateImageContent: (value: unknown) => ValidationResult<T.ImageContent> = validator<T.ImageContent>(_collectImageContent);
+export function validateImageContent(value: unknown): ValidationResult<T.ImageContent> {
+  return isImageContent(value) ? { ok: true, value } : collectIssues<T.ImageContent>(_collectImageContent, value);
+}
 /** `ImageContent` (schema.ts:2340) as a Standard Schema v1 object */
 export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
 
@@ -4238,9 +5106,17 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `AudioContent` (schema.ts:2371) */
-export const isAudioContent: (value: unknown) => value is T.AudioContent = guard<T.AudioContent>(_isAudioContent);
+export function isAudioContent(value: unknown): value is T.AudioContent {
+  try {
+    return _isAudioContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `AudioContent` (schema.ts:2371): every issue, or the value typed */
-export const validateAudioContent: (value: unknown) => ValidationResult<T.AudioContent> = validator<T.AudioContent>(_collectAudioContent);
+export function validateAudioContent(value: unknown): ValidationResult<T.AudioContent> {
+  return isAudioContent(value) ? { ok: true, value } : collectIssues<T.AudioContent>(_collectAudioContent, value);
+}
 /** `AudioContent` (schema.ts:2371) as a Standard Schema v1 object */
 export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
 
@@ -4267,10 +5143,17 @@ function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 /** `ToolUseContent` (schema.ts:2406) */
-export const isToolUseContent: (value: unknown) => value is T.ToolUseContent = guard<T.ToolUseContent>(_isToolUseContent);
+export function isToolUseContent(value: unknown): value is T.ToolUseContent {
+  try {
+    return _isToolUseContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolUseContent` (schema.ts:2406): every issue, or the value typed */
-export const validateToolUseContent: (value: unknown) => ValidationResult<T.ToolUseContent> =
-  validator<T.ToolUseContent>(_collectToolUseContent);
+export function validateToolUseContent(value: unknown): ValidationResult<T.ToolUseContent> {
+  return isToolUseContent(value) ? { ok: true, value } : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
+}
 /** `ToolUseContent` (schema.ts:2406) as a Standard Schema v1 object */
 export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
 
@@ -4297,10 +5180,17 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 /** `ToolResultContent` (schema.ts:2445) */
-export const isToolResultContent: (value: unknown) => value is T.ToolResultContent = guard<T.ToolResultContent>(_isToolResultContent);
+export function isToolResultContent(value: unknown): value is T.ToolResultContent {
+  try {
+    return _isToolResultContent(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ToolResultContent` (schema.ts:2445): every issue, or the value typed */
-export const validateToolResultContent: (value: unknown) => ValidationResult<T.ToolResultContent> =
-  validator<T.ToolResultContent>(_collectToolResultContent);
+export function validateToolResultContent(value: unknown): ValidationResult<T.ToolResultContent> {
+  return isToolResultContent(value) ? { ok: true, value } : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
+}
 /** `ToolResultContent` (schema.ts:2445) as a Standard Schema v1 object */
 export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
 
@@ -4348,10 +5238,17 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
 }
 
 /** `ModelPreferences` (schema.ts:2508) */
-export const isModelPreferences: (value: unknown) => value is T.ModelPreferences = guard<T.ModelPreferences>(_isModelPreferences);
+export function isModelPreferences(value: unknown): value is T.ModelPreferences {
+  try {
+    return _isModelPreferences(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ModelPreferences` (schema.ts:2508): every issue, or the value typed */
-export const validateModelPreferences: (value: unknown) => ValidationResult<T.ModelPreferences> =
-  validator<T.ModelPreferences>(_collectModelPreferences);
+export function validateModelPreferences(value: unknown): ValidationResult<T.ModelPreferences> {
+  return isModelPreferences(value) ? { ok: true, value } : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
+}
 /** `ModelPreferences` (schema.ts:2508) as a Standard Schema v1 object */
 export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
 
@@ -4367,9 +5264,17 @@ function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): 
 }
 
 /** `ModelHint` (schema.ts:2566) */
-export const isModelHint: (value: unknown) => value is T.ModelHint = guard<T.ModelHint>(_isModelHint);
+export function isModelHint(value: unknown): value is T.ModelHint {
+  try {
+    return _isModelHint(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ModelHint` (schema.ts:2566): every issue, or the value typed */
-export const validateModelHint: (value: unknown) => ValidationResult<T.ModelHint> = validator<T.ModelHint>(_collectModelHint);
+export function validateModelHint(value: unknown): ValidationResult<T.ModelHint> {
+  return isModelHint(value) ? { ok: true, value } : collectIssues<T.ModelHint>(_collectModelHint, value);
+}
 /** `ModelHint` (schema.ts:2566) as a Standard Schema v1 object */
 export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
 
@@ -4442,11 +5347,19 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
 }
 
 /** `CompleteRequestParams` (schema.ts:2593) */
-export const isCompleteRequestParams: (value: unknown) => value is T.CompleteRequestParams =
-  guard<T.CompleteRequestParams>(_isCompleteRequestParams);
+export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
+  try {
+    return _isCompleteRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CompleteRequestParams` (schema.ts:2593): every issue, or the value typed */
-export const validateCompleteRequestParams: (value: unknown) => ValidationResult<T.CompleteRequestParams> =
-  validator<T.CompleteRequestParams>(_collectCompleteRequestParams);
+export function validateCompleteRequestParams(value: unknown): ValidationResult<T.CompleteRequestParams> {
+  return isCompleteRequestParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
+}
 /** `CompleteRequestParams` (schema.ts:2593) as a Standard Schema v1 object */
 export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
@@ -4471,10 +5384,17 @@ function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `CompleteRequest` (schema.ts:2628) */
-export const isCompleteRequest: (value: unknown) => value is T.CompleteRequest = guard<T.CompleteRequest>(_isCompleteRequest);
+export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
+  try {
+    return _isCompleteRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CompleteRequest` (schema.ts:2628): every issue, or the value typed */
-export const validateCompleteRequest: (value: unknown) => ValidationResult<T.CompleteRequest> =
-  validator<T.CompleteRequest>(_collectCompleteRequest);
+export function validateCompleteRequest(value: unknown): ValidationResult<T.CompleteRequest> {
+  return isCompleteRequest(value) ? { ok: true, value } : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
+}
 /** `CompleteRequest` (schema.ts:2628) as a Standard Schema v1 object */
 export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
 
@@ -4525,10 +5445,17 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
 }
 
 /** `CompleteResult` (schema.ts:2644) */
-export const isCompleteResult: (value: unknown) => value is T.CompleteResult = guard<T.CompleteResult>(_isCompleteResult);
+export function isCompleteResult(value: unknown): value is T.CompleteResult {
+  try {
+    return _isCompleteResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CompleteResult` (schema.ts:2644): every issue, or the value typed */
-export const validateCompleteResult: (value: unknown) => ValidationResult<T.CompleteResult> =
-  validator<T.CompleteResult>(_collectCompleteResult);
+export function validateCompleteResult(value: unknown): ValidationResult<T.CompleteResult> {
+  return isCompleteResult(value) ? { ok: true, value } : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
+}
 /** `CompleteResult` (schema.ts:2644) as a Standard Schema v1 object */
 export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
 
@@ -4551,11 +5478,19 @@ function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `CompleteResultResponse` (schema.ts:2671) */
-export const isCompleteResultResponse: (value: unknown) => value is T.CompleteResultResponse =
-  guard<T.CompleteResultResponse>(_isCompleteResultResponse);
+export function isCompleteResultResponse(value: unknown): value is T.CompleteResultResponse {
+  try {
+    return _isCompleteResultResponse(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `CompleteResultResponse` (schema.ts:2671): every issue, or the value typed */
-export const validateCompleteResultResponse: (value: unknown) => ValidationResult<T.CompleteResultResponse> =
-  validator<T.CompleteResultResponse>(_collectCompleteResultResponse);
+export function validateCompleteResultResponse(value: unknown): ValidationResult<T.CompleteResultResponse> {
+  return isCompleteResultResponse(value)
+    ? { ok: true, value }
+    : collectIssues<T.CompleteResultResponse>(_collectCompleteResultResponse, value);
+}
 /** `CompleteResultResponse` (schema.ts:2671) as a Standard Schema v1 object */
 export const CompleteResultResponseSchema: StandardSchemaV1<unknown, T.CompleteResultResponse> = standard(validateCompleteResultResponse);
 
@@ -4575,11 +5510,19 @@ function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue
 }
 
 /** `ResourceTemplateReference` (schema.ts:2680) */
-export const isResourceTemplateReference: (value: unknown) => value is T.ResourceTemplateReference =
-  guard<T.ResourceTemplateReference>(_isResourceTemplateReference);
+export function isResourceTemplateReference(value: unknown): value is T.ResourceTemplateReference {
+  try {
+    return _isResourceTemplateReference(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ResourceTemplateReference` (schema.ts:2680): every issue, or the value typed */
-export const validateResourceTemplateReference: (value: unknown) => ValidationResult<T.ResourceTemplateReference> =
-  validator<T.ResourceTemplateReference>(_collectResourceTemplateReference);
+export function validateResourceTemplateReference(value: unknown): ValidationResult<T.ResourceTemplateReference> {
+  return isResourceTemplateReference(value)
+    ? { ok: true, value }
+    : collectIssues<T.ResourceTemplateReference>(_collectResourceTemplateReference, value);
+}
 /** `ResourceTemplateReference` (schema.ts:2680) as a Standard Schema v1 object */
 export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.ResourceTemplateReference> =
   standard(validateResourceTemplateReference);
@@ -4603,10 +5546,17 @@ function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 /** `PromptReference` (schema.ts:2695) */
-export const isPromptReference: (value: unknown) => value is T.PromptReference = guard<T.PromptReference>(_isPromptReference);
+export function isPromptReference(value: unknown): value is T.PromptReference {
+  try {
+    return _isPromptReference(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PromptReference` (schema.ts:2695): every issue, or the value typed */
-export const validatePromptReference: (value: unknown) => ValidationResult<T.PromptReference> =
-  validator<T.PromptReference>(_collectPromptReference);
+export function validatePromptReference(value: unknown): ValidationResult<T.PromptReference> {
+  return isPromptReference(value) ? { ok: true, value } : collectIssues<T.PromptReference>(_collectPromptReference, value);
+}
 /** `PromptReference` (schema.ts:2695) as a Standard Schema v1 object */
 export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
 
@@ -4632,10 +5582,17 @@ function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 /** `ListRootsRequest` (schema.ts:2718) */
-export const isListRootsRequest: (value: unknown) => value is T.ListRootsRequest = guard<T.ListRootsRequest>(_isListRootsRequest);
+export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
+  try {
+    return _isListRootsRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListRootsRequest` (schema.ts:2718): every issue, or the value typed */
-export const validateListRootsRequest: (value: unknown) => ValidationResult<T.ListRootsRequest> =
-  validator<T.ListRootsRequest>(_collectListRootsRequest);
+export function validateListRootsRequest(value: unknown): ValidationResult<T.ListRootsRequest> {
+  return isListRootsRequest(value) ? { ok: true, value } : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
+}
 /** `ListRootsRequest` (schema.ts:2718) as a Standard Schema v1 object */
 export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
 
@@ -4661,10 +5618,17 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
 }
 
 /** `ListRootsResult` (schema.ts:2742) */
-export const isListRootsResult: (value: unknown) => value is T.ListRootsResult = guard<T.ListRootsResult>(_isListRootsResult);
+export function isListRootsResult(value: unknown): value is T.ListRootsResult {
+  try {
+    return _isListRootsResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ListRootsResult` (schema.ts:2742): every issue, or the value typed */
-export const validateListRootsResult: (value: unknown) => ValidationResult<T.ListRootsResult> =
-  validator<T.ListRootsResult>(_collectListRootsResult);
+export function validateListRootsResult(value: unknown): ValidationResult<T.ListRootsResult> {
+  return isListRootsResult(value) ? { ok: true, value } : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
+}
 /** `ListRootsResult` (schema.ts:2742) as a Standard Schema v1 object */
 export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
 
@@ -4691,9 +5655,17 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
 }
 
 /** `Root` (schema.ts:2758) */
-export const isRoot: (value: unknown) => value is T.Root = guard<T.Root>(_isRoot);
+export function isRoot(value: unknown): value is T.Root {
+  try {
+    return _isRoot(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `Root` (schema.ts:2758): every issue, or the value typed */
-export const validateRoot: (value: unknown) => ValidationResult<T.Root> = validator<T.Root>(_collectRoot);
+export function validateRoot(value: unknown): ValidationResult<T.Root> {
+  return isRoot(value) ? { ok: true, value } : collectIssues<T.Root>(_collectRoot, value);
+}
 /** `Root` (schema.ts:2758) as a Standard Schema v1 object */
 export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
 
@@ -4707,7 +5679,7 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
     v["requestedSchema"]["type"] === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
     (v["requestedSchema"]["required"] === undefined ||
-      _isUnsupportedProtocolVersionError$error$1$data$supported(v["requestedSchema"]["required"], d + 2))
+      _isUnsupportedProtocolVersionError$error$data$supported(v["requestedSchema"]["required"], d + 2))
   );
 }
 
@@ -4743,7 +5715,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             d + 2,
           );
         if (v["requestedSchema"]["required"] !== undefined)
-          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(
+          _isUnsupportedProtocolVersionError$error$data$supported$collect(
             v["requestedSchema"]["required"],
             p + "/requestedSchema/required",
             o,
@@ -4774,11 +5746,19 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p
 }
 
 /** `ElicitRequestFormParams` (schema.ts:2788) */
-export const isElicitRequestFormParams: (value: unknown) => value is T.ElicitRequestFormParams =
-  guard<T.ElicitRequestFormParams>(_isElicitRequestFormParams);
+export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequestFormParams {
+  try {
+    return _isElicitRequestFormParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequestFormParams` (schema.ts:2788): every issue, or the value typed */
-export const validateElicitRequestFormParams: (value: unknown) => ValidationResult<T.ElicitRequestFormParams> =
-  validator<T.ElicitRequestFormParams>(_collectElicitRequestFormParams);
+export function validateElicitRequestFormParams(value: unknown): ValidationResult<T.ElicitRequestFormParams> {
+  return isElicitRequestFormParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
+}
 /** `ElicitRequestFormParams` (schema.ts:2788) as a Standard Schema v1 object */
 export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
   standard(validateElicitRequestFormParams);
@@ -4800,11 +5780,19 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `ElicitRequestURLParams` (schema.ts:2821) */
-export const isElicitRequestURLParams: (value: unknown) => value is T.ElicitRequestURLParams =
-  guard<T.ElicitRequestURLParams>(_isElicitRequestURLParams);
+export function isElicitRequestURLParams(value: unknown): value is T.ElicitRequestURLParams {
+  try {
+    return _isElicitRequestURLParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequestURLParams` (schema.ts:2821): every issue, or the value typed */
-export const validateElicitRequestURLParams: (value: unknown) => ValidationResult<T.ElicitRequestURLParams> =
-  validator<T.ElicitRequestURLParams>(_collectElicitRequestURLParams);
+export function validateElicitRequestURLParams(value: unknown): ValidationResult<T.ElicitRequestURLParams> {
+  return isElicitRequestURLParams(value)
+    ? { ok: true, value }
+    : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
+}
 /** `ElicitRequestURLParams` (schema.ts:2821) as a Standard Schema v1 object */
 export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
@@ -4838,11 +5826,17 @@ function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d:
 }
 
 /** `ElicitRequestParams` (schema.ts:2845) */
-export const isElicitRequestParams: (value: unknown) => value is T.ElicitRequestParams =
-  guard<T.ElicitRequestParams>(_isElicitRequestParams);
+export function isElicitRequestParams(value: unknown): value is T.ElicitRequestParams {
+  try {
+    return _isElicitRequestParams(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequestParams` (schema.ts:2845): every issue, or the value typed */
-export const validateElicitRequestParams: (value: unknown) => ValidationResult<T.ElicitRequestParams> =
-  validator<T.ElicitRequestParams>(_collectElicitRequestParams);
+export function validateElicitRequestParams(value: unknown): ValidationResult<T.ElicitRequestParams> {
+  return isElicitRequestParams(value) ? { ok: true, value } : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
+}
 /** `ElicitRequestParams` (schema.ts:2845) as a Standard Schema v1 object */
 export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
@@ -4859,10 +5853,17 @@ function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `ElicitRequest` (schema.ts:2856) */
-export const isElicitRequest: (value: unknown) => value is T.ElicitRequest = guard<T.ElicitRequest>(_isElicitRequest);
+export function isElicitRequest(value: unknown): value is T.ElicitRequest {
+  try {
+    return _isElicitRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitRequest` (schema.ts:2856): every issue, or the value typed */
-export const validateElicitRequest: (value: unknown) => ValidationResult<T.ElicitRequest> =
-  validator<T.ElicitRequest>(_collectElicitRequest);
+export function validateElicitRequest(value: unknown): ValidationResult<T.ElicitRequest> {
+  return isElicitRequest(value) ? { ok: true, value } : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
+}
 /** `ElicitRequest` (schema.ts:2856) as a Standard Schema v1 object */
 export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
 
@@ -4885,11 +5886,19 @@ function _collectPrimitiveSchemaDefinition(v: any, p: string, o: ValidationIssue
 }
 
 /** `PrimitiveSchemaDefinition` (schema.ts:2867) */
-export const isPrimitiveSchemaDefinition: (value: unknown) => value is T.PrimitiveSchemaDefinition =
-  guard<T.PrimitiveSchemaDefinition>(_isPrimitiveSchemaDefinition);
+export function isPrimitiveSchemaDefinition(value: unknown): value is T.PrimitiveSchemaDefinition {
+  try {
+    return _isPrimitiveSchemaDefinition(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `PrimitiveSchemaDefinition` (schema.ts:2867): every issue, or the value typed */
-export const validatePrimitiveSchemaDefinition: (value: unknown) => ValidationResult<T.PrimitiveSchemaDefinition> =
-  validator<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition);
+export function validatePrimitiveSchemaDefinition(value: unknown): ValidationResult<T.PrimitiveSchemaDefinition> {
+  return isPrimitiveSchemaDefinition(value)
+    ? { ok: true, value }
+    : collectIssues<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition, value);
+}
 /** `PrimitiveSchemaDefinition` (schema.ts:2867) as a Standard Schema v1 object */
 export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.PrimitiveSchemaDefinition> =
   standard(validatePrimitiveSchemaDefinition);
@@ -4929,9 +5938,17 @@ function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `StringSchema` (schema.ts:2876) */
-export const isStringSchema: (value: unknown) => value is T.StringSchema = guard<T.StringSchema>(_isStringSchema);
+export function isStringSchema(value: unknown): value is T.StringSchema {
+  try {
+    return _isStringSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `StringSchema` (schema.ts:2876): every issue, or the value typed */
-export const validateStringSchema: (value: unknown) => ValidationResult<T.StringSchema> = validator<T.StringSchema>(_collectStringSchema);
+export function validateStringSchema(value: unknown): ValidationResult<T.StringSchema> {
+  return isStringSchema(value) ? { ok: true, value } : collectIssues<T.StringSchema>(_collectStringSchema, value);
+}
 /** `StringSchema` (schema.ts:2876) as a Standard Schema v1 object */
 export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
 
@@ -4960,9 +5977,17 @@ function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `NumberSchema` (schema.ts:2892) */
-export const isNumberSchema: (value: unknown) => value is T.NumberSchema = guard<T.NumberSchema>(_isNumberSchema);
+export function isNumberSchema(value: unknown): value is T.NumberSchema {
+  try {
+    return _isNumberSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `NumberSchema` (schema.ts:2892): every issue, or the value typed */
-export const validateNumberSchema: (value: unknown) => ValidationResult<T.NumberSchema> = validator<T.NumberSchema>(_collectNumberSchema);
+export function validateNumberSchema(value: unknown): ValidationResult<T.NumberSchema> {
+  return isNumberSchema(value) ? { ok: true, value } : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
+}
 /** `NumberSchema` (schema.ts:2892) as a Standard Schema v1 object */
 export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
 
@@ -4987,10 +6012,17 @@ function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `BooleanSchema` (schema.ts:2916) */
-export const isBooleanSchema: (value: unknown) => value is T.BooleanSchema = guard<T.BooleanSchema>(_isBooleanSchema);
+export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
+  try {
+    return _isBooleanSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `BooleanSchema` (schema.ts:2916): every issue, or the value typed */
-export const validateBooleanSchema: (value: unknown) => ValidationResult<T.BooleanSchema> =
-  validator<T.BooleanSchema>(_collectBooleanSchema);
+export function validateBooleanSchema(value: unknown): ValidationResult<T.BooleanSchema> {
+  return isBooleanSchema(value) ? { ok: true, value } : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
+}
 /** `BooleanSchema` (schema.ts:2916) as a Standard Schema v1 object */
 export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
 
@@ -5001,7 +6033,7 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v["enum"], d + 1)
+    _isUnsupportedProtocolVersionError$error$data$supported(v["enum"], d + 1)
   );
 }
 
@@ -5011,17 +6043,25 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931) */
-export const isUntitledSingleSelectEnumSchema: (value: unknown) => value is T.UntitledSingleSelectEnumSchema =
-  guard<T.UntitledSingleSelectEnumSchema>(_isUntitledSingleSelectEnumSchema);
+export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.UntitledSingleSelectEnumSchema {
+  try {
+    return _isUntitledSingleSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931): every issue, or the value typed */
-export const validateUntitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledSingleSelectEnumSchema> =
-  validator<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema);
+export function validateUntitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.UntitledSingleSelectEnumSchema> {
+  return isUntitledSingleSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema, value);
+}
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931) as a Standard Schema v1 object */
 export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledSingleSelectEnumSchema> = standard(
   validateUntitledSingleSelectEnumSchema,
@@ -5070,11 +6110,19 @@ function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: Val
 }
 
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959) */
-export const isTitledSingleSelectEnumSchema: (value: unknown) => value is T.TitledSingleSelectEnumSchema =
-  guard<T.TitledSingleSelectEnumSchema>(_isTitledSingleSelectEnumSchema);
+export function isTitledSingleSelectEnumSchema(value: unknown): value is T.TitledSingleSelectEnumSchema {
+  try {
+    return _isTitledSingleSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959): every issue, or the value typed */
-export const validateTitledSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledSingleSelectEnumSchema> =
-  validator<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema);
+export function validateTitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.TitledSingleSelectEnumSchema> {
+  return isTitledSingleSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema, value);
+}
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959) as a Standard Schema v1 object */
 export const TitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledSingleSelectEnumSchema> = standard(
   validateTitledSingleSelectEnumSchema,
@@ -5099,11 +6147,19 @@ function _collectSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[],
 }
 
 /** `SingleSelectEnumSchema` (schema.ts:2992) */
-export const isSingleSelectEnumSchema: (value: unknown) => value is T.SingleSelectEnumSchema =
-  guard<T.SingleSelectEnumSchema>(_isSingleSelectEnumSchema);
+export function isSingleSelectEnumSchema(value: unknown): value is T.SingleSelectEnumSchema {
+  try {
+    return _isSingleSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `SingleSelectEnumSchema` (schema.ts:2992): every issue, or the value typed */
-export const validateSingleSelectEnumSchema: (value: unknown) => ValidationResult<T.SingleSelectEnumSchema> =
-  validator<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema);
+export function validateSingleSelectEnumSchema(value: unknown): ValidationResult<T.SingleSelectEnumSchema> {
+  return isSingleSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
+}
 /** `SingleSelectEnumSchema` (schema.ts:2992) as a Standard Schema v1 object */
 export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
@@ -5117,8 +6173,8 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
     isPlainObject(v["items"]) &&
     v["items"]["type"] === "string" &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v["items"]["enum"], d + 2) &&
-    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["default"], d + 1))
+    _isUnsupportedProtocolVersionError$error$data$supported(v["items"]["enum"], d + 2) &&
+    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["default"], d + 1))
   );
 }
 
@@ -5134,20 +6190,27 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
       if (object(o, p + "/items", v["items"])) {
         req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
         if (need(o, p + "/items", "/enum", v["items"]["enum"]))
-          _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
+          _isUnsupportedProtocolVersionError$error$data$supported$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
       }
     }
-    if (v["default"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003) */
-export const isUntitledMultiSelectEnumSchema: (value: unknown) => value is T.UntitledMultiSelectEnumSchema =
-  guard<T.UntitledMultiSelectEnumSchema>(_isUntitledMultiSelectEnumSchema);
+export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.UntitledMultiSelectEnumSchema {
+  try {
+    return _isUntitledMultiSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003): every issue, or the value typed */
-export const validateUntitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.UntitledMultiSelectEnumSchema> =
-  validator<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema);
+export function validateUntitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.UntitledMultiSelectEnumSchema> {
+  return isUntitledMultiSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema, value);
+}
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003) as a Standard Schema v1 object */
 export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.UntitledMultiSelectEnumSchema> = standard(
   validateUntitledMultiSelectEnumSchema,
@@ -5163,7 +6226,7 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
     isPlainObject(v["items"]) &&
     _isTitledSingleSelectEnumSchema$oneOf(v["items"]["anyOf"], d + 2) &&
-    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["default"], d + 1))
+    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["default"], d + 1))
   );
 }
 
@@ -5181,17 +6244,24 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
           _isTitledSingleSelectEnumSchema$oneOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v["default"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045) */
-export const isTitledMultiSelectEnumSchema: (value: unknown) => value is T.TitledMultiSelectEnumSchema =
-  guard<T.TitledMultiSelectEnumSchema>(_isTitledMultiSelectEnumSchema);
+export function isTitledMultiSelectEnumSchema(value: unknown): value is T.TitledMultiSelectEnumSchema {
+  try {
+    return _isTitledMultiSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045): every issue, or the value typed */
-export const validateTitledMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.TitledMultiSelectEnumSchema> =
-  validator<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema);
+export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.TitledMultiSelectEnumSchema> {
+  return isTitledMultiSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema, value);
+}
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045) as a Standard Schema v1 object */
 export const TitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.TitledMultiSelectEnumSchema> =
   standard(validateTitledMultiSelectEnumSchema);
@@ -5215,11 +6285,19 @@ function _collectMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], 
 }
 
 /** `MultiSelectEnumSchema` (schema.ts:3091) */
-export const isMultiSelectEnumSchema: (value: unknown) => value is T.MultiSelectEnumSchema =
-  guard<T.MultiSelectEnumSchema>(_isMultiSelectEnumSchema);
+export function isMultiSelectEnumSchema(value: unknown): value is T.MultiSelectEnumSchema {
+  try {
+    return _isMultiSelectEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `MultiSelectEnumSchema` (schema.ts:3091): every issue, or the value typed */
-export const validateMultiSelectEnumSchema: (value: unknown) => ValidationResult<T.MultiSelectEnumSchema> =
-  validator<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema);
+export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<T.MultiSelectEnumSchema> {
+  return isMultiSelectEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
+}
 /** `MultiSelectEnumSchema` (schema.ts:3091) as a Standard Schema v1 object */
 export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
@@ -5230,8 +6308,8 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isUnsupportedProtocolVersionError$error$1$data$supported(v["enum"], d + 1) &&
-    (v["enumNames"] === undefined || _isUnsupportedProtocolVersionError$error$1$data$supported(v["enumNames"], d + 1))
+    _isUnsupportedProtocolVersionError$error$data$supported(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["enumNames"], d + 1))
   );
 }
 
@@ -5241,19 +6319,27 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
     if (v["enumNames"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$1$data$supported$collect(v["enumNames"], p + "/enumNames", o, d + 1);
+      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enumNames"], p + "/enumNames", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
 
 /** `LegacyTitledEnumSchema` (schema.ts:3100) */
-export const isLegacyTitledEnumSchema: (value: unknown) => value is T.LegacyTitledEnumSchema =
-  guard<T.LegacyTitledEnumSchema>(_isLegacyTitledEnumSchema);
+export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitledEnumSchema {
+  try {
+    return _isLegacyTitledEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `LegacyTitledEnumSchema` (schema.ts:3100): every issue, or the value typed */
-export const validateLegacyTitledEnumSchema: (value: unknown) => ValidationResult<T.LegacyTitledEnumSchema> =
-  validator<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema);
+export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult<T.LegacyTitledEnumSchema> {
+  return isLegacyTitledEnumSchema(value)
+    ? { ok: true, value }
+    : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
+}
 /** `LegacyTitledEnumSchema` (schema.ts:3100) as a Standard Schema v1 object */
 export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
 
@@ -5276,9 +6362,17 @@ function _collectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number):
 }
 
 /** `EnumSchema` (schema.ts:3117) */
-export const isEnumSchema: (value: unknown) => value is T.EnumSchema = guard<T.EnumSchema>(_isEnumSchema);
+export function isEnumSchema(value: unknown): value is T.EnumSchema {
+  try {
+    return _isEnumSchema(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `EnumSchema` (schema.ts:3117): every issue, or the value typed */
-export const validateEnumSchema: (value: unknown) => ValidationResult<T.EnumSchema> = validator<T.EnumSchema>(_collectEnumSchema);
+export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchema> {
+  return isEnumSchema(value) ? { ok: true, value } : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
+}
 /** `EnumSchema` (schema.ts:3117) as a Standard Schema v1 object */
 export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
 
@@ -5314,7 +6408,7 @@ function _isElicitResult$content(v: any, d: number): boolean {
       typeof v[k] === "string" ||
       Number.isInteger(v[k]) ||
       typeof v[k] === "boolean" ||
-      _isUnsupportedProtocolVersionError$error$1$data$supported(v[k], d + 1)
+      _isUnsupportedProtocolVersionError$error$data$supported(v[k], d + 1)
     ))
       return false;
   }
@@ -5330,7 +6424,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
         typeof v[k0] === "string" ||
         Number.isInteger(v[k0]) ||
         typeof v[k0] === "boolean" ||
-        _isUnsupportedProtocolVersionError$error$1$data$supported(v[k0], d + 1)
+        _isUnsupportedProtocolVersionError$error$data$supported(v[k0], d + 1)
       ))
         anyOf(
           o,
@@ -5343,7 +6437,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
             _collectJSONValue$0$collect,
             _collectJSONValue$1$collect,
             _collectJSONValue$2$collect,
-            _isUnsupportedProtocolVersionError$error$1$data$supported$collect,
+            _isUnsupportedProtocolVersionError$error$data$supported$collect,
           ],
         );
     }
@@ -5351,9 +6445,17 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
 }
 
 /** `ElicitResult` (schema.ts:3134) */
-export const isElicitResult: (value: unknown) => value is T.ElicitResult = guard<T.ElicitResult>(_isElicitResult);
+export function isElicitResult(value: unknown): value is T.ElicitResult {
+  try {
+    return _isElicitResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ElicitResult` (schema.ts:3134): every issue, or the value typed */
-export const validateElicitResult: (value: unknown) => ValidationResult<T.ElicitResult> = validator<T.ElicitResult>(_collectElicitResult);
+export function validateElicitResult(value: unknown): ValidationResult<T.ElicitResult> {
+  return isElicitResult(value) ? { ok: true, value } : collectIssues<T.ElicitResult>(_collectElicitResult, value);
+}
 /** `ElicitResult` (schema.ts:3134) as a Standard Schema v1 object */
 export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
 
@@ -5435,10 +6537,17 @@ function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: numbe
 }
 
 /** `ClientRequest` (schema.ts:3153) */
-export const isClientRequest: (value: unknown) => value is T.ClientRequest = guard<T.ClientRequest>(_isClientRequest);
+export function isClientRequest(value: unknown): value is T.ClientRequest {
+  try {
+    return _isClientRequest(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientRequest` (schema.ts:3153): every issue, or the value typed */
-export const validateClientRequest: (value: unknown) => ValidationResult<T.ClientRequest> =
-  validator<T.ClientRequest>(_collectClientRequest);
+export function validateClientRequest(value: unknown): ValidationResult<T.ClientRequest> {
+  return isClientRequest(value) ? { ok: true, value } : collectIssues<T.ClientRequest>(_collectClientRequest, value);
+}
 /** `ClientRequest` (schema.ts:3153) as a Standard Schema v1 object */
 export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
 
@@ -5452,10 +6561,17 @@ function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ClientNotification` (schema.ts:3166) */
-export const isClientNotification: (value: unknown) => value is T.ClientNotification = guard<T.ClientNotification>(_isClientNotification);
+export function isClientNotification(value: unknown): value is T.ClientNotification {
+  try {
+    return _isClientNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientNotification` (schema.ts:3166): every issue, or the value typed */
-export const validateClientNotification: (value: unknown) => ValidationResult<T.ClientNotification> =
-  validator<T.ClientNotification>(_collectClientNotification);
+export function validateClientNotification(value: unknown): ValidationResult<T.ClientNotification> {
+  return isClientNotification(value) ? { ok: true, value } : collectIssues<T.ClientNotification>(_collectClientNotification, value);
+}
 /** `ClientNotification` (schema.ts:3166) as a Standard Schema v1 object */
 export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
 
@@ -5469,9 +6585,17 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ClientResult` (schema.ts:3169) */
-export const isClientResult: (value: unknown) => value is T.ClientResult = guard<T.ClientResult>(_isClientResult);
+export function isClientResult(value: unknown): value is T.ClientResult {
+  try {
+    return _isClientResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ClientResult` (schema.ts:3169): every issue, or the value typed */
-export const validateClientResult: (value: unknown) => ValidationResult<T.ClientResult> = validator<T.ClientResult>(_collectClientResult);
+export function validateClientResult(value: unknown): ValidationResult<T.ClientResult> {
+  return isClientResult(value) ? { ok: true, value } : collectIssues<T.ClientResult>(_collectClientResult, value);
+}
 /** `ClientResult` (schema.ts:3169) as a Standard Schema v1 object */
 export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
 
@@ -5543,10 +6667,17 @@ function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 /** `ServerNotification` (schema.ts:3174) */
-export const isServerNotification: (value: unknown) => value is T.ServerNotification = guard<T.ServerNotification>(_isServerNotification);
+export function isServerNotification(value: unknown): value is T.ServerNotification {
+  try {
+    return _isServerNotification(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ServerNotification` (schema.ts:3174): every issue, or the value typed */
-export const validateServerNotification: (value: unknown) => ValidationResult<T.ServerNotification> =
-  validator<T.ServerNotification>(_collectServerNotification);
+export function validateServerNotification(value: unknown): ValidationResult<T.ServerNotification> {
+  return isServerNotification(value) ? { ok: true, value } : collectIssues<T.ServerNotification>(_collectServerNotification, value);
+}
 /** `ServerNotification` (schema.ts:3174) as a Standard Schema v1 object */
 export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
 
@@ -5608,9 +6739,17 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
 }
 
 /** `ServerResult` (schema.ts:3185) */
-export const isServerResult: (value: unknown) => value is T.ServerResult = guard<T.ServerResult>(_isServerResult);
+export function isServerResult(value: unknown): value is T.ServerResult {
+  try {
+    return _isServerResult(value, 0);
+  } catch {
+    return false;
+  }
+}
 /** `ServerResult` (schema.ts:3185): every issue, or the value typed */
-export const validateServerResult: (value: unknown) => ValidationResult<T.ServerResult> = validator<T.ServerResult>(_collectServerResult);
+export function validateServerResult(value: unknown): ValidationResult<T.ServerResult> {
+  return isServerResult(value) ? { ok: true, value } : collectIssues<T.ServerResult>(_collectServerResult, value);
+}
 /** `ServerResult` (schema.ts:3185) as a Standard Schema v1 object */
 export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);
 

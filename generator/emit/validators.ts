@@ -24,6 +24,8 @@ export interface ValidatorBlock {
   readonly internals: string;
   /** Whether the type is exported (only exported types get public functions). */
   readonly exported: boolean;
+  /** The public `isX` and `validateX` functions (when exported), source text. */
+  readonly publics: string;
   /** The key in `validatorsByType`: the name, or `["__proto__"]` so an object literal makes it an own key. */
   readonly key: string;
 }
@@ -42,6 +44,7 @@ export function buildValidators(model: Model): ValidatorsView {
   const blocks = model.types.map((decl) => ({
     ...emitter.declaration(decl.name, decl.type, decl.span.line),
     exported: decl.exported,
+    publics: decl.exported ? publicFunctions(names.get(decl.name)!, `${model.ir.source}:${decl.span.line}`) : "",
     key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
   }));
   return { blocks, constants: emitter.constants };
@@ -83,7 +86,7 @@ class ValidatorEmitter {
     for (const n of names.values()) for (const name of [n.check, n.collect, n.is, n.validate, n.standard]) this.helperNames.add(name);
   }
 
-  declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key"> {
+  declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key" | "publics"> {
     const n = this.names.get(name)!;
     this.helpers = [];
     const recursive = this.model.recursive.has(name);
@@ -155,8 +158,10 @@ class ValidatorEmitter {
       case "union":
         return this.unionCheck(type, v, place, level);
       case "intersection": {
-        const merged = this.mergedIntersection(type);
-        if (merged) return this.check(merged, v, place, level);
+        // Members that are all plain object shapes are checked as one object: one plain-object
+        // test, no call per member (`Error & { code; data }` was two object tests and a call).
+        const merged = this.mergedIntersection(type) ?? this.flatShape(type);
+        if (merged) return this.objectCheck(merged, v, place, level);
         return chain(type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " && ");
       }
       case "object":
@@ -485,6 +490,31 @@ class ValidatorEmitter {
     return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
   }
 
+  /**
+   * The properties of a type that is an object shape without a constrained index signature,
+   * through references and intersections, as one object type; `undefined` for anything else,
+   * and for a reference to a recursive type (its own check holds the depth guard). Only for
+   * checks: a property in several members is listed once per member and each check holds.
+   */
+  private flatShape(type: TypeExpr): ObjectType | undefined {
+    switch (type.kind) {
+      case "ref": {
+        if (this.model.recursive.has(type.name)) return undefined;
+        const target = this.model.typeOf(type.name);
+        return target && this.flatShape(target);
+      }
+      case "object":
+        return type.indexSignature && !isAnything(type.indexSignature) ? undefined : { kind: "object", properties: type.properties };
+      case "intersection": {
+        const shapes = type.members.map((m) => this.flatShape(m));
+        if (shapes.some((shape) => shape === undefined)) return undefined;
+        return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
+      }
+      default:
+        return undefined;
+    }
+  }
+
   private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: string, p: string, place: string, depth: number): string[] {
     const merged = this.mergedIntersection(type);
     if (merged) return this.collect(merged, v, p, place, depth);
@@ -571,6 +601,31 @@ class ValidatorEmitter {
     }
     return name;
   }
+}
+
+/**
+ * `isX` and `validateX` of one type, each its own function calling the type's own check:
+ * a wrapper shared by every type (a closure made by one runtime function) has one call site
+ * for all checks, which the engine then neither inlines nor specialises. `validateX` answers
+ * from the fast check when it accepts (a valid value costs no more than `isX`) and collects
+ * the issues only otherwise; `isX` turns a throwing getter or Proxy trap into a "no", and
+ * `validateX` leaves it to the collector, which reports it as an `exception` issue.
+ */
+function publicFunctions(n: TypeNames, where: string): string {
+  return [
+    `/** \`${n.type}\` (${where}) */`,
+    `export function ${n.is}(value: unknown): value is T.${n.type} {`,
+    `  try {`,
+    `    return ${n.check}(value, 0);`,
+    `  } catch {`,
+    `    return false;`,
+    `  }`,
+    `}`,
+    `/** \`${n.type}\` (${where}): every issue, or the value typed */`,
+    `export function ${n.validate}(value: unknown): ValidationResult<T.${n.type}> {`,
+    `  return ${n.is}(value) ? { ok: true, value } : collectIssues<T.${n.type}>(${n.collect}, value);`,
+    `}`,
+  ].join("\n");
 }
 
 /** `p + "/a"`, folding into a trailing string literal: `p + "/a" + "/b"` becomes `p + "/a/b"`. */
