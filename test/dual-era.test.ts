@@ -518,7 +518,7 @@ describe("stdio, both eras", () => {
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
     const asked = lines.find((l) => l["method"] === "elicitation/create")!;
     // Another request first, held at the cap; then, written later, the answer: read and dispatched ahead of it.
-    input.write(JSON.stringify(legacy(3, "ping")) + "\n");
+    input.write(JSON.stringify(legacy(3, "tools/call", { name: "echo", arguments: { text: "held" } })) + "\n");
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lines.some((l) => l["id"] === 3)).toBe(false);
     input.write(JSON.stringify({ jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: { name: "Cap" } } }) + "\n");
@@ -526,7 +526,37 @@ describe("stdio, both eras", () => {
     expect(lines.find((l) => l["id"] === 2)?.["result"]).toEqual({ content: [{ type: "text", text: "Hello Cap (asked-once)" }] });
     input.end();
     await within(server.closed);
-    expect(lines.find((l) => l["id"] === 3)).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(lines.find((l) => l["id"] === 3)?.["result"]).toEqual({ content: [{ type: "text", text: "held" }] });
+  });
+
+  it("at the cap, with 64 KiB or more of requests held, a client's response, a ping and notifications/cancelled are still read (review 11: finding 1, 5)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    // Answers only: the server's own requests have ids too.
+    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 2 });
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    input.write(JSON.stringify(legacy(3, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    await within(until(() => lines.filter((l) => l["method"] === "elicitation/create").length === 2));
+    const [first, second] = lines.filter((l) => l["method"] === "elicitation/create");
+    // A big request, held at the cap (more than the 64 KiB read ahead), then a ping, a cancellation and an answer.
+    input.write(JSON.stringify(legacy(4, "tools/call", { name: "echo", arguments: { text: "x".repeat(100 * 1024) } })) + "\n");
+    input.write(JSON.stringify(legacy(5, "ping")) + "\n");
+    await within(until(() => answered(5) !== undefined));
+    expect(answered(5)).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
+    input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "no" } }) + "\n");
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: first!["id"], result: { action: "accept", content: { name: "Big" } } }) + "\n");
+    await within(until(() => answered(2) !== undefined && answered(4) !== undefined));
+    expect(answered(2)?.["result"]).toEqual({ content: [{ type: "text", text: "Hello Big (asked-once)" }] });
+    // The cancelled request gave its elicitation up and is not answered.
+    expect(lines.some((l) => l["method"] === "notifications/cancelled" && (l["params"] as Json)["requestId"] === second!["id"])).toBe(true);
+    expect(answered(3)).toBeUndefined();
+    input.end();
+    await within(server.closed);
   });
 
   it("a legacy client initializes, calls tools, answers an elicitation on stdin, gets pushed notifications; a modern client on the same process is served too", async () => {

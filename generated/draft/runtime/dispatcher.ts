@@ -860,8 +860,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     };
     const onAbort = () => giveUp("the request was cancelled");
     serving.signal.addEventListener("abort", onAbort, { once: true });
+    // Not unref'd: a process whose requests wait for the client's answers must not exit while they do (a stdio server with its input paused).
     const timer = PLATFORM.setTimeout(() => giveUp("the client did not answer within " + inputTimeoutMs + " ms"), inputTimeoutMs);
-    (timer as { unref?: () => void } | null)?.unref?.();
     try {
       for (const key of Object.keys(inputRequests)) {
         const entry = inputRequests[key];
