@@ -636,6 +636,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     latestLegacy === undefined ? [] : served.flatMap((r) => (r.era === "legacy" && r.builtins.initialize !== undefined ? [r.builtins.initialize] : [])),
   );
   const sessions = new Map<object, LegacySession>();
+  /**
+   * The session an `initialize` in flight is opening, per channel: messages that follow it before
+   * its answer (a client may write them at once) are served by it; it becomes the channel's
+   * session when the `initialize` succeeds, with what they set (log level, subscriptions,
+   * `initialized`), and is forgotten when it fails.
+   */
+  const openingSessions = new Map<object, LegacySession>();
+  /** The session messages on a channel are served by: the one an `initialize` in flight is opening, else the open one. */
+  const liveSession = (channel: object): LegacySession | undefined => openingSessions.get(channel) ?? sessions.get(channel);
   const pendingInputs = new WeakMap<object, Map<string, PendingInput>>();
   let outgoingIds = 0;
 
@@ -713,7 +722,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (setLevel !== undefined) {
       builtins[setLevel] = (params, _context, channel) => {
         const level = own(params, "level");
-        const session = sessions.get(channel);
+        const session = liveSession(channel);
         if (session !== undefined && typeof level === "string") session.logLevel = level;
         return {};
       };
@@ -722,7 +731,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (subscribe !== undefined) {
       builtins[subscribe] = (params, _context, channel) => {
         const uri = own(params, "uri");
-        if (typeof uri === "string") sessions.get(channel)?.resources.add(uri);
+        if (typeof uri === "string") liveSession(channel)?.resources.add(uri);
         return {};
       };
     }
@@ -730,7 +739,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (unsubscribe !== undefined) {
       builtins[unsubscribe] = (params, _context, channel) => {
         const uri = own(params, "uri");
-        if (typeof uri === "string") sessions.get(channel)?.resources.delete(uri);
+        if (typeof uri === "string") liveSession(channel)?.resources.delete(uri);
         return {};
       };
     }
@@ -931,7 +940,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   function cancelInput(serving: Serving, requestId: DispatchRequestId, reason: string): void {
     const message: OutgoingNotification = { jsonrpc: "2.0", method: serving.revision.cancelledMethod, params: { requestId, reason } };
     if (outgoingProblem(serving.revision, message) !== undefined) return;
-    const push = sessions.get(serving.channel)?.push;
+    const push = liveSession(serving.channel)?.push;
     try {
       push?.(message);
     } catch {
@@ -1063,7 +1072,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const of = byVersion.get(context.session.protocolVersion) ?? served.find((r) => r.era === "legacy") ?? revision;
       return { state: context.session, revision: of };
     }
-    const session = sessions.get(channel);
+    const session = liveSession(channel);
     if (session === undefined) return undefined;
     if (context?.push !== undefined) session.push = context.push;
     return { state: stateOf(session), revision: session.revision };
@@ -1094,7 +1103,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const validate = serving.validatorsByType[info.messageType];
     if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
     if (session !== undefined && method === legacyMethod(serving, "initialized")) {
-      const opened = sessions.get(channel);
+      const opened = liveSession(channel);
       if (opened !== undefined) opened.initialized = true;
     }
     const handler = handlers[method] as ((p: unknown, c: unknown) => unknown) | undefined;
@@ -1160,25 +1169,36 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     return { revision };
   }
 
-  /** Opens (or, on a second `initialize`, replaces) the legacy session of a channel after a successful `initialize`. */
-  function openSession(channel: object, of: DispatchRevision, opening: SessionState, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): void {
-    const answered = own(result, "protocolVersion");
-    const version = typeof answered === "string" ? answered : opening.protocolVersion;
-    closeChannel(channel, "the client initialized the session again");
-    sessions.set(channel, {
-      revision: byVersion.get(version) ?? of,
-      protocolVersion: version,
+  /** A legacy session of what an `initialize` asked for (see {@link openingSessions}). */
+  function newSession(of: DispatchRevision, opening: SessionState, context: HandleContext | undefined): LegacySession {
+    return {
+      revision: of,
+      protocolVersion: opening.protocolVersion,
       clientCapabilities: opening.clientCapabilities ?? {},
       clientInfo: opening.clientInfo,
       logLevel: undefined,
       initialized: false,
       resources: new Set(),
       push: context?.push,
-    });
+    };
+  }
+
+  /**
+   * Opens (or, on a second `initialize`, replaces) the legacy session of a channel after a
+   * successful `initialize`: the one it was opening, with what the messages since set, unless
+   * the channel was closed meanwhile.
+   */
+  function openSession(channel: object, of: DispatchRevision, pending: LegacySession, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): void {
+    if (openingSessions.get(channel) !== pending) return;
+    const answered = own(result, "protocolVersion");
+    const version = typeof answered === "string" ? answered : pending.protocolVersion;
+    closeChannel(channel, "the client initialized the session again");
+    sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
   function closeChannel(channel: object, why: string = "the session closed"): void {
     sessions.delete(channel);
+    openingSessions.delete(channel);
     const pending = pendingInputs.get(channel);
     if (pending === undefined) return;
     for (const entry of [...pending.values()]) entry.settle({ gone: why });
@@ -1225,9 +1245,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (inFlight.get(key) === controller) inFlight.delete(key);
     };
     controller.signal.addEventListener("abort", release, { once: true });
+    // Recorded now, before the handler runs: the lines a client writes right after its initialize are served by this session.
+    let pendingSession: LegacySession | undefined;
+    if (routed.opening !== undefined) {
+      pendingSession = newSession(of, routed.opening, context);
+      openingSessions.set(channel, pendingSession);
+    }
     let open = true;
     const legacy = of.era === "legacy";
-    const sessionLevel = (): string | undefined => sessions.get(channel)?.logLevel ?? routed.session?.logLevel;
+    const sessionLevel = (): string | undefined => liveSession(channel)?.logLevel ?? routed.session?.logLevel;
     const send = (notification: OutgoingNotification) => {
       if (!open || controller.signal.aborted || context?.notify === undefined) return;
       if (legacy) {
@@ -1251,7 +1277,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           context.notify(outgoing);
           return true;
         }
-        const push = context?.push ?? sessions.get(channel)?.push;
+        const push = context?.push ?? liveSession(channel)?.push;
         return push !== undefined && push(outgoing);
       } catch {
         return false;
@@ -1299,9 +1325,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     try {
       const response = await Promise.race([respond(id, method, params, requestContext, serving), cut]);
       const answered = controller.signal.aborted && !expired ? undefined : response;
-      if (routed.opening !== undefined && answered !== undefined && "result" in answered) openSession(channel, of, routed.opening, answered.result, context);
+      if (pendingSession !== undefined && answered !== undefined && "result" in answered) openSession(channel, of, pendingSession, answered.result, context);
       return answered;
     } finally {
+      if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) openingSessions.delete(channel);
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
       deadline?.removeEventListener("abort", expire);

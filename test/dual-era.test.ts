@@ -18,6 +18,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createDispatcher,
+  HandlerError,
   type CoreDispatcher,
   type DispatcherOptions,
   type DispatchRevision,
@@ -213,6 +214,30 @@ describe("legacy initialize: a session on the channel, negotiated per the 2025-1
     expect((await client.send(legacy(2, "tools/call", { name: 5 })))?.error?.code).toBe(-32602);
     // A modern-only method is not one of 2025-11-25's.
     expect((await client.send(legacy(3, "server/discover")))?.error).toEqual({ code: -32601, message: 'Method not found: "server/discover"' });
+  });
+  it("messages written right after initialize, before its answer, are served by the session it opens (review 11: finding 2)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    const opened = client.send(initialize(1, LEGACY_VERSION, { elicitation: {} }));
+    const pinged = client.send(legacy(2, "ping"));
+    void client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const listed = client.send(legacy(3, "tools/list"));
+    const [init, ping, list] = await Promise.all([opened, pinged, listed]);
+    expect(init?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
+    expect(ping).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(list?.result).toEqual({ tools: [ECHO, ASK] });
+    expect(legacyErrors("ListToolsResult", list?.result)).toEqual([]);
+    expect(d.sessionOf(client.channel)).toMatchObject({ protocolVersion: LEGACY_VERSION, initialized: true, clientCapabilities: { elicitation: {} } });
+  });
+
+  it("an initialize that fails opens no session, for the messages written after it either", async () => {
+    const d = dual({ handlers: { initialize: () => Promise.reject(new HandlerError(-32603, "not now")) } });
+    const client = legacyClient(d);
+    const opened = client.send(initialize(1, LEGACY_VERSION));
+    const pinged = client.send(legacy(2, "ping"));
+    expect((await opened)?.error?.message).toBe("not now");
+    expect(await pinged).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(d.sessionOf(client.channel)).toBeUndefined();
   });
 });
 
