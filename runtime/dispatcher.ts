@@ -212,7 +212,8 @@ export interface DispatchRevision {
    * Methods answered by the core unless a handler takes them, by role. The legacy roles
    * (2025-11-25 lifecycle and utilities): `setLevel` stores the session's log level
    * (`logging/setLevel`); `subscribe`/`unsubscribe` keep the session's resource subscriptions
-   * (`resources/subscribe`, `resources/unsubscribe`). A legacy revision that names none of
+   * (`resources/subscribe`, `resources/unsubscribe`: at most 1000 per session, one more is
+   * answered `-32603`; a URI longer than 8192 characters is answered `-32602`). A legacy revision that names none of
    * these gets the 2025-11-25 method names its method table has.
    */
   readonly builtins: {
@@ -512,6 +513,11 @@ const LEGACY_NAMES = {
 /** The log levels of `LoggingLevel`, least severe first (RFC 5424, as 2025-11-25 server/utilities/logging orders them). */
 const LOG_LEVELS: readonly string[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
+/** The resources one legacy session may be subscribed to at once (`resources/subscribe`); one more is answered `-32603`. */
+const MAX_SESSION_SUBSCRIPTIONS = 1000;
+/** The longest URI a legacy session may subscribe to, in UTF-16 code units; a longer one is answered `-32602`. */
+const MAX_SUBSCRIBED_URI_LENGTH = 8192;
+
 /** A legacy session: what the channel negotiated, and what the client asked for since. */
 interface LegacySession {
   readonly revision: DispatchRevision;
@@ -731,7 +737,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (subscribe !== undefined) {
       builtins[subscribe] = (params, _context, channel) => {
         const uri = own(params, "uri");
-        if (typeof uri === "string") liveSession(channel)?.resources.add(uri);
+        const resources = liveSession(channel)?.resources;
+        if (typeof uri !== "string" || resources === undefined || resources.has(uri)) return {};
+        if (uri.length > MAX_SUBSCRIBED_URI_LENGTH) throw new HandlerError(-32602, "Invalid params: uri: a subscribed URI is at most " + MAX_SUBSCRIBED_URI_LENGTH + " characters");
+        if (resources.size >= MAX_SESSION_SUBSCRIPTIONS) {
+          throw new HandlerError(-32603, "Too many resource subscriptions on this session (at most " + MAX_SESSION_SUBSCRIPTIONS + "); unsubscribe from one first");
+        }
+        resources.add(uri);
         return {};
       };
     }

@@ -474,6 +474,28 @@ describe("legacy utilities: logging/setLevel, resources/subscribe, publish", () 
     expect(d.publish("notifications/tools/list_changed")).toBe(1);
   });
 
+  it("subscriptions per session are capped at 1000, and a subscribed URI at 8192 characters (review 11: finding 3)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open();
+    for (let i = 0; i < 1000; i++) expect((await client.send(legacy(i, "resources/subscribe", { uri: "test://r" + i })))?.result).toEqual({});
+    expect((await client.send(legacy(1000, "resources/subscribe", { uri: "test://one-more" })))?.error).toEqual({
+      code: -32603,
+      message: "Too many resource subscriptions on this session (at most 1000); unsubscribe from one first",
+    });
+    // Subscribing again to one already held costs nothing; after an unsubscribe there is room again.
+    expect((await client.send(legacy(1001, "resources/subscribe", { uri: "test://r0" })))?.result).toEqual({});
+    await client.send(legacy(1002, "resources/unsubscribe", { uri: "test://r0" }));
+    expect((await client.send(legacy(1003, "resources/subscribe", { uri: "test://one-more" })))?.result).toEqual({});
+    const other = legacyClient(d);
+    await other.open();
+    expect((await other.send(legacy(1, "resources/subscribe", { uri: "test://" + "x".repeat(8192) })))?.error).toEqual({
+      code: -32602,
+      message: "Invalid params: uri: a subscribed URI is at most 8192 characters",
+    });
+    expect((await other.send(legacy(2, "resources/subscribe", { uri: "test://" + "x".repeat(8185) })))?.result).toEqual({});
+  });
+
   it("subscribe needs resources.subscribe advertised", async () => {
     const d = dual({ capabilities: { resources: {} } });
     const client = legacyClient(d);
