@@ -344,6 +344,46 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(seen[1]?.requestState).toBeUndefined();
   });
 
+  it("a mode or feature the client did not declare is -32021, in both eras: url elicitation, form elicitation to a url-only client, sampling with tools (review 11: finding 4)", async () => {
+    const URL_REQUEST = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/sign-in", elicitationId: "e1" } };
+    const SAMPLING_WITH_TOOLS = {
+      method: "sampling/createMessage",
+      params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10, tools: [{ name: "t", inputSchema: { type: "object" } }] },
+    };
+    const asks: { [name: string]: Json } = { url: URL_REQUEST, form: NAME_REQUEST, sampling: SAMPLING_WITH_TOOLS };
+    const d = dual({
+      handlers: {
+        "prompts/get": (params: Json, c: RequestContextCore) =>
+          c.inputResponses === undefined ? { resultType: "input_required", inputRequests: { it: asks[String(params["name"])] } } : { messages: [] },
+      },
+      capabilities: { ...CAPABILITIES, prompts: {} },
+    });
+    const missing = (requiredCapabilities: Json) => ({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities } });
+    const formOnly = legacyClient(d);
+    await formOnly.open(LEGACY_VERSION, { elicitation: {}, sampling: {} });
+    expect((await formOnly.send(legacy(1, "prompts/get", { name: "url" })))?.error).toEqual(missing({ elicitation: { url: {} } }));
+    expect((await formOnly.send(legacy(2, "prompts/get", { name: "sampling" })))?.error).toEqual(missing({ sampling: { tools: {} } }));
+    const urlOnly = legacyClient(d);
+    await urlOnly.open(LEGACY_VERSION, { elicitation: { url: {} } });
+    expect((await urlOnly.send(legacy(3, "prompts/get", { name: "form" })))?.error).toEqual(missing({ elicitation: { form: {} } }));
+    expect([...formOnly.sent, ...urlOnly.sent].filter((m) => "id" in m)).toEqual([]);
+    // Declared: sent.
+    urlOnly.answerWith(() => ({ result: { action: "cancel" } }));
+    expect((await urlOnly.send(legacy(4, "prompts/get", { name: "url" })))?.result).toEqual({ messages: [] });
+    expect(urlOnly.sent.filter((m) => "id" in m).map((m) => m.params?.["mode"])).toEqual(["url"]);
+    // A modern client: the same rule on its InputRequiredResult.
+    const modernMeta = (capabilities: Json) => ({ _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": capabilities } });
+    expect((await d.handle({ jsonrpc: "2.0", id: 5, method: "prompts/get", params: { name: "url", ...modernMeta({ elicitation: {} }) } }))?.error).toEqual(
+      missing({ elicitation: { url: {} } }),
+    );
+    expect((await d.handle({ jsonrpc: "2.0", id: 6, method: "prompts/get", params: { name: "sampling", ...modernMeta({ sampling: {} }) } }))?.error).toEqual(
+      missing({ sampling: { tools: {} } }),
+    );
+    expect((await d.handle({ jsonrpc: "2.0", id: 7, method: "prompts/get", params: { name: "url", ...modernMeta({ elicitation: { url: {} } }) } }))?.result?.["resultType"]).toBe(
+      "input_required",
+    );
+  });
+
   it("a missing client capability is -32021; an error answer, a malformed answer, too many rounds are -32603 or -32602", async () => {
     const d = dual();
     const noElicitation = legacyClient(d);

@@ -579,7 +579,9 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  * 7. params failing the schema (of the revision serving the request) → `-32602` naming what is wrong (`data.issues`);
  * 8. an `id` already in flight on the same channel → `-32600` (the first request is not disturbed);
  * 9. the handler: its result (with `resultType`, caching fields and `_meta` serverInfo filled in where the revision has them);
- *    an input request needing a client capability the client did not declare, or `requireClientCapabilities`, → `-32021`;
+ *    an input request needing a client capability the client did not declare (a url-mode elicitation needs `elicitation.url`, a
+ *    form one `elicitation.form` unless `elicitation` is empty, a sampling request with `tools` or `toolChoice` `sampling.tools`),
+ *    or `requireClientCapabilities`, → `-32021` with `data.requiredCapabilities`;
  *    a {@link HandlerError} → its code; any other exception, a malformed result or one that is not JSON data → `-32603`,
  *    logged through `onError`, with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
  *    client's input round that fails (the client answers an error, a malformed result or nothing in time, the channel closes,
@@ -1072,8 +1074,30 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const method = isPlainObject(request) ? own(request, "method") : undefined;
       const info = typeof method === "string" ? (of.methodInfo(method) ?? revision.methodInfo(method)) : undefined;
       if (info?.capability?.side === "client") addCapability(required, info.capability.path);
+      const params = isPlainObject(request) ? own(request, "params") : undefined;
+      if (typeof method === "string" && isPlainObject(params)) {
+        for (const path of featuresNeeded(method, params, declared)) addCapability(required, path);
+      }
     }
     return missingCapabilities(declared, required);
+  }
+
+  /**
+   * The capabilities below a method's own that a server→client request's params need: servers
+   * must not send an elicitation in a mode the client did not declare, an empty `elicitation`
+   * meaning form only (draft client/elicitation, "Capabilities"), nor a sampling request with
+   * tools to a client without `sampling.tools` (draft client/sampling).
+   */
+  function featuresNeeded(method: string, params: { readonly [key: string]: unknown }, declared: unknown): readonly (readonly string[])[] {
+    if (method === "elicitation/create") {
+      const mode = own(params, "mode");
+      if (mode === "url") return [["elicitation", "url"]];
+      const elicitation = isPlainObject(declared) ? own(declared, "elicitation") : undefined;
+      // Form (the default mode): an empty `elicitation` declares it; one naming other modes only does not.
+      return isPlainObject(elicitation) && Object.keys(elicitation).length > 0 ? [["elicitation", "form"]] : [];
+    }
+    if (method === "sampling/createMessage" && (own(params, "tools") !== undefined || own(params, "toolChoice") !== undefined)) return [["sampling", "tools"]];
+    return [];
   }
 
   /** The legacy session a message on `channel` belongs to: the one the transport passes, else the one opened on the channel. */
