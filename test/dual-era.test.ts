@@ -567,17 +567,19 @@ describe("both eras on one dispatcher", () => {
     const [l, m1, m2, m3] = await answers;
     expect(l?.result).toEqual({ content: [{ type: "text", text: "legacy" }] });
     for (const r of [m1, m2, m3]) expect(r?.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } });
-    // A modern request naming a version not served as modern is -32022 listing both eras.
+    // A modern request naming a version not served as modern is -32022 listing the modern versions only (review 11: finding 5).
     const wrong = await d.handle({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": LEGACY_VERSION } } });
     expect(wrong?.error).toEqual({
       code: -32022,
       message: 'Unsupported protocol version: "2025-11-25"',
-      data: { supported: [MODERN_VERSION, LEGACY_VERSION], requested: LEGACY_VERSION },
+      data: { supported: [MODERN_VERSION], requested: LEGACY_VERSION },
     });
     // A request without the modern _meta on a channel without a session is today's modern request: its _meta is missing.
     expect((await d.handle(legacy(5, "tools/list"), { channel: {} }))?.error?.code).toBe(-32602);
-    // server/discover lists both eras.
-    expect((await d.handle(modern(6, "server/discover")))?.result?.["supportedVersions"]).toEqual([MODERN_VERSION, LEGACY_VERSION]);
+    // server/discover lists the modern versions: a legacy client negotiates at initialize, where the legacy ones are offered.
+    expect((await d.handle(modern(6, "server/discover")))?.result?.["supportedVersions"]).toEqual([MODERN_VERSION]);
+    expect(d.supportedProtocolVersions).toEqual([MODERN_VERSION, LEGACY_VERSION]);
+    expect((await d.handle(initialize(7, "2024-11-05"), { channel: {} }))?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
   });
 
   it("a single legacy revision (today's generated 2025-11-25 dispatcher) serves as a legacy server: initialize opens a session, setLevel is built in", async () => {

@@ -342,6 +342,7 @@ export interface CoreDispatcher {
    */
   handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;
   readonly capabilities: { readonly [key: string]: unknown };
+  /** Every version served, both eras (`server/discover` and `-32022` list the modern ones; `initialize` negotiates among the legacy ones). */
   readonly supportedProtocolVersions: readonly string[];
   /**
    * Delivers a server notification: to every open `subscriptions/listen` stream whose filter
@@ -574,7 +575,7 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered;
  * 5. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
  * 6. the arrival step (modern revisions): a readable `io.modelcontextprotocol/protocolVersion` that is not a modern version served → `-32022`
- *    with `data.supported` (every version served, both eras) and `data.requested` (before the params: a client of another revision is told
+ *    with `data.supported` (the modern versions served: a legacy one is reached only through `initialize`) and `data.requested` (before the params: a client of another revision is told
  *    to switch, not that its params are wrong), a per-request `_meta` failing the schema → `-32602`;
  * 7. params failing the schema (of the revision serving the request) → `-32602` naming what is wrong (`data.issues`);
  * 8. an `id` already in flight on the same channel → `-32600` (the first request is not disturbed);
@@ -635,6 +636,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
   }
   const legacyVersions = supported.filter((v) => byVersion.get(v)?.era === "legacy");
+  /**
+   * What a modern client is told is served (`server/discover`, `-32022`): the modern versions
+   * only, since a modern request naming a legacy one is refused (a legacy client negotiates among
+   * the legacy ones at `initialize`). A dispatcher serving no modern revision lists every version.
+   */
+  const modernVersions: readonly string[] = modern.length > 0 ? supported.filter((v) => byVersion.get(v)?.era === "modern") : supported;
   /** What a legacy client that asks for a version not served gets (2025-11-25 basic/lifecycle § Version Negotiation: the latest version served). */
   const latestLegacy: string | undefined = legacyVersions.reduce<string | undefined>((a, v) => (a === undefined || v > a ? v : a), undefined);
   /** The `initialize` methods of the legacy revisions served. */
@@ -710,7 +717,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const { discover, initialize, ping, listen } = of.builtins;
     if (discover !== undefined) {
       builtins[discover] = () => ({
-        supportedVersions: [...supported],
+        supportedVersions: [...modernVersions],
         capabilities,
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
       });
@@ -1255,7 +1262,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const params: { readonly [key: string]: unknown } = rawParams ?? {};
     const arrival =
       of.era === "modern"
-        ? arriveByRequestMeta(of, params, supported, (v) => byVersion.get(v)?.era === "modern" || (modern.length === 0 && byVersion.has(v)), strictMeta)
+        ? arriveByRequestMeta(of, params, modernVersions, (v) => byVersion.get(v)?.era === "modern" || (modern.length === 0 && byVersion.has(v)), strictMeta)
         : arriveBySession(params, supported, routed.opening ?? routed.session);
     if ("error" in arrival) return errorOf(id, arrival.error.code, arrival.error.message, arrival.error.data);
     const validate = of.validatorsByType[info.messageType];
