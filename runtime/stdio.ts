@@ -17,8 +17,9 @@
  * by `maxLineBytes`, as any line); a request read then beyond the 64 KiB held is answered
  * `-32603` "Server busy".
  * When the input ends, or on {@link StdioServer.close}, open `subscriptions/listen` streams get
- * their result, the channel is closed (a request waiting for a legacy client's answer to a
- * server→client request is answered `-32603`: no answer can come any more), requests in flight
+ * their result, the lines read are dispatched (served by the legacy session), then the channel is
+ * closed (a request waiting for a legacy client's answer to a server→client request is answered
+ * `-32603`: no answer can come any more), requests in flight
  * get `shutdownGraceMs` to finish, and every request still running then is answered `-32603`
  * "Server shutting down": every request is answered once.
  */
@@ -107,7 +108,11 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (!isPlainObject(message)) return;
     const method = own(message, "method");
     const id = own(message, "id");
-    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) awaiting.add(typeof id + ":" + String(id));
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+      awaiting.add(typeof id + ":" + String(id));
+      // Shutting down with lines held: a request now waits for an answer that cannot come (see closeWhenServed).
+      if (closing && !channelClosed) queueMicrotask(pump);
+    }
     const params = own(message, "params");
     const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? own(params, "requestId") : undefined;
     if (typeof cancelled === "string" || typeof cancelled === "number") awaiting.delete(typeof cancelled + ":" + String(cancelled));
@@ -222,6 +227,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       heldBytes -= line.length;
       handleLine(line);
     }
+    if (closing) closeWhenServed();
     if (!closing && !inputEnded && mayRead()) input.resume();
     if (closing && held.length === 0 && running === 0) finish();
   }
@@ -337,15 +343,32 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     });
   }
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let channelClosed = false;
+  /**
+   * Shutting down: closes the channel once the lines read are dispatched, so they are served by
+   * the session (the cap still holds them back while the requests running can finish). No client
+   * response can be read any more: when a request waits for one, what is held is dispatched at
+   * once, over the cap (at most 64 KiB of it), and the channel closed, which answers the requests
+   * waiting `-32603`.
+   */
+  function closeWhenServed(): void {
+    if (channelClosed || (held.length > 0 && awaiting.size === 0 && !graceOver)) return;
+    channelClosed = true;
+    while (held.length > 0) {
+      const line = held.shift()!;
+      heldBytes -= line.length;
+      handleLine(line);
+    }
+    dispatcher.closeChannel(channel);
+    awaiting.clear();
+  }
   /** No more input: listen streams end with their result; what still runs after the grace period is answered -32603. */
   function beginShutdown(): void {
     if (closing) return;
     closing = true;
     input.pause();
     dispatcher.closeSubscriptions();
-    // No client response can be read any more: requests waiting for one are answered now.
-    dispatcher.closeChannel(channel);
-    awaiting.clear();
+    closeWhenServed();
     graceTimer = setTimeout(() => {
       graceOver = true;
       shutdown.abort(SHUTTING_DOWN);

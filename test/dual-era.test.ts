@@ -648,6 +648,23 @@ describe("stdio, both eras", () => {
     await within(server.closed);
   });
 
+  it("on input end, lines held at the cap are served by the session before the channel closes (review 11: finding 6)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    input.end(JSON.stringify(legacy(3, "tools/list")) + "\n");
+    await within(server.closed);
+    expect(answered(3)?.["result"]).toEqual({ tools: [ECHO, ASK] });
+    expect(answered(2)?.["error"]).toMatchObject({ code: -32603 });
+  });
+
   it("a legacy client initializes, calls tools, answers an elicitation on stdin, gets pushed notifications; a modern client on the same process is served too", async () => {
     const dir = buildProcess();
     const child = spawn(process.execPath, [join(dir, "server.js")], { stdio: "pipe" });
