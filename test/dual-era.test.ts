@@ -384,6 +384,28 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     );
   });
 
+  it("no server→client request goes out before the client sent notifications/initialized: the round waits for it, within its time limit (review 11: finding 7)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Late" } } }));
+    const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.sent.filter((m) => "id" in m)).toEqual([]);
+    await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect((await called)?.result).toEqual({ content: [{ type: "text", text: "Hello Late (asked-once)" }] });
+    expect(client.sent.filter((m) => "id" in m).map((m) => m.method)).toEqual(["elicitation/create"]);
+
+    const never = dual({ inputTimeoutMs: 50 });
+    const silent = legacyClient(never);
+    await silent.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    expect((await silent.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.error).toEqual({
+      code: -32603,
+      message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the client did not answer within 50 ms",
+    });
+    expect(silent.sent).toEqual([]);
+  });
+
   it("a missing client capability is -32021; an error answer, a malformed answer, too many rounds are -32603 or -32602", async () => {
     const d = dual();
     const noElicitation = legacyClient(d);
@@ -602,7 +624,7 @@ describe("stdio, both eras", () => {
     const lines: Json[] = [];
     createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
     const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n");
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
     const asked = lines.find((l) => l["method"] === "elicitation/create")!;
@@ -626,7 +648,7 @@ describe("stdio, both eras", () => {
     // Answers only: the server's own requests have ids too.
     const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
     const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 2 });
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n");
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     await within(until(() => answered(1) !== undefined));
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     input.write(JSON.stringify(legacy(3, "tools/call", { name: "ask", arguments: {} })) + "\n");
@@ -655,7 +677,7 @@ describe("stdio, both eras", () => {
     createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
     const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
     const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n");
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     await within(until(() => answered(1) !== undefined));
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));

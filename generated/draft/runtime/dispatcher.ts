@@ -527,6 +527,8 @@ interface LegacySession {
   initialized: boolean;
   readonly resources: Set<string>;
   push: ((message: OutgoingMessage) => boolean) | undefined;
+  /** Rounds of input waiting for `notifications/initialized` before they send anything: called with nothing when it comes, with why not when the session closes. */
+  readonly untilInitialized: Set<(gone?: string) => void>;
 }
 
 /** How a server→client request ended: the client's result or error, or no answer (why). */
@@ -558,7 +560,8 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  *   its validators, answered by the same handlers; results lose the members that revision lacks
  *   (`resultType`, `ttlMs`, `cacheScope`: {@link DispatchRevision.resultDrop}) and get no modern
  *   `_meta` keys, then are checked with its `parseResult`; an `InputRequiredResult` becomes the
- *   server→client requests it lists, sent over the request's stream, and the handler is called
+ *   server→client requests it lists, sent over the request's stream (once the client sent
+ *   `notifications/initialized`: until then the round waits), and the handler is called
  *   again with the client's `inputResponses` and the `requestState` (at most
  *   {@link DispatcherOptions.maxInputRounds} rounds); the core answers `ping`,
  *   `logging/setLevel`, `resources/subscribe`/`unsubscribe` and takes `notifications/initialized`;
@@ -882,7 +885,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const asked: { readonly key: string; readonly method: string; readonly id: DispatchRequestId; readonly answer: Promise<InputOutcome> }[] = [];
     const settlers = new Map<string, { readonly id: DispatchRequestId; readonly entry: PendingInput }>();
     /** Gives up what is still pending, telling the client to stop working on it (2025-11-25 basic/utilities/cancellation). */
+    let stop: (why: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
     const giveUp = (why: string) => {
+      stop(why);
       for (const [key, { id: outgoingId, entry }] of settlers) {
         if (pending.get(key) !== entry) continue;
         cancelInput(serving, outgoingId, why);
@@ -894,6 +900,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     // Not unref'd: a process whose requests wait for the client's answers must not exit while they do (a stdio server with its input paused).
     const timer = PLATFORM.setTimeout(() => giveUp("the client did not answer within " + inputTimeoutMs + " ms"), inputTimeoutMs);
     try {
+      // Nothing but pings and logging goes to a client before it said it is initialized (2025-11-25 basic/lifecycle § Initialization): the round waits for it, within its time limit.
+      const session = liveSession(serving.channel);
+      if (session !== undefined && !session.initialized) {
+        let waiting: (gone?: string) => void = () => {};
+        const initialized = new Promise<string | undefined>((resolve) => (waiting = resolve));
+        session.untilInitialized.add(waiting);
+        const gone = await Promise.race([initialized, stopped]);
+        session.untilInitialized.delete(waiting);
+        if (gone !== undefined) return { error: errorOf(id, -32603, "Internal error: the client never sent notifications/initialized, so no request could be sent to it: " + gone) };
+      }
       for (const key of Object.keys(inputRequests)) {
         const entry = inputRequests[key];
         const inputMethod = isPlainObject(entry) ? own(entry, "method") : undefined;
@@ -1145,7 +1161,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
     if (session !== undefined && method === legacyMethod(serving, "initialized")) {
       const opened = liveSession(channel);
-      if (opened !== undefined) opened.initialized = true;
+      if (opened !== undefined) {
+        opened.initialized = true;
+        for (const waiting of [...opened.untilInitialized]) waiting();
+        opened.untilInitialized.clear();
+      }
     }
     const handler = handlers[method] as ((p: unknown, c: unknown) => unknown) | undefined;
     if (handler === undefined) return;
@@ -1221,6 +1241,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       initialized: false,
       resources: new Set(),
       push: context?.push,
+      untilInitialized: new Set(),
     };
   }
 
@@ -1238,6 +1259,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   function closeChannel(channel: object, why: string = "the session closed"): void {
+    for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
+      for (const waiting of [...(session?.untilInitialized ?? [])]) waiting(why);
+      session?.untilInitialized.clear();
+    }
     sessions.delete(channel);
     openingSessions.delete(channel);
     const pending = pendingInputs.get(channel);
