@@ -7,6 +7,9 @@
  * The process is one channel: an `initialize` opens a legacy session on it (draft
  * basic/versioning, "Backward Compatibility"), whose notifications (`publish`) and server→client
  * requests go to stdout, and whose client's responses, read from stdin, go to the dispatcher.
+ * Until an `initialize` came, an error answering a request without the modern per-request
+ * version ends with "; a 2025-11-25 client opens with initialize" (a legacy client that skipped
+ * it would otherwise read only about the modern `_meta`).
  *
  * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
  * requests are running (then up to 64 KiB of requests are held, read ahead) or while more than
@@ -59,6 +62,9 @@ export interface StdioServer {
 const NEWLINE = 0x0a;
 const LISTEN = "subscriptions/listen";
 const SHUTTING_DOWN = "Server shutting down";
+/** Added to an error answering a request without the modern per-request version before any `initialize`, on a dispatcher serving the legacy era. */
+const LEGACY_HINT = "; a 2025-11-25 client opens with initialize";
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 /** At the in-flight cap, how much input may be held while looking for a client's response. */
 const LOOKAHEAD_BYTES = 64 * 1024;
 
@@ -80,6 +86,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const channel = {};
+  /** Whether the dispatcher serves the legacy era, and whether an `initialize` was dispatched on this process yet. */
+  const servesLegacy = dispatcher.opensSession?.({ jsonrpc: "2.0", id: 0, method: "initialize" }) === true;
+  let openedSession = false;
   let broken = false;
   output.on("error", () => {
     // The reader went away (EPIPE): nothing more can be answered.
@@ -162,6 +171,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       write({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: why } });
       return;
     }
+    // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
+    if (request !== undefined && !openedSession && servesLegacy && dispatcher.opensSession?.(message) === true) openedSession = true;
+    const hint = request !== undefined && !openedSession && servesLegacy && !isModern(message);
     let limit: AbortController | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (requestTimeoutMs !== undefined && !listen && request !== undefined && !graceOver) {
@@ -175,7 +187,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     void dispatcher
       .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" } })
       .then((response) => {
-        if (response !== undefined) write(response);
+        if (response === undefined) return;
+        write(hint && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
       })
       .catch((error: unknown) => {
         process.stderr.write(`stdio: ${String(error)}\n`);
@@ -404,4 +417,11 @@ function requestOf(message: unknown): { readonly id: string | number; readonly m
   const id = own(message, "id");
   const method = own(message, "method");
   return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? { id, method } : undefined;
+}
+
+/** Whether a message carries the modern per-request protocol version in `params._meta`. */
+function isModern(message: unknown): boolean {
+  const params = isPlainObject(message) ? own(message, "params") : undefined;
+  const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
+  return isPlainObject(meta) && own(meta, PROTOCOL_VERSION_KEY) !== undefined;
 }

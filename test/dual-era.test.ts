@@ -687,6 +687,28 @@ describe("stdio, both eras", () => {
     expect(answered(2)?.["error"]).toMatchObject({ code: -32603 });
   });
 
+  it("a legacy client that skips initialize is told how a session starts; a modern request, or one after initialize, is not (review 11: finding 9)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output });
+    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    input.write(JSON.stringify(legacy(1, "tools/list")) + "\n");
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }) + "\n");
+    await within(until(() => answered(1) !== undefined && answered(2) !== undefined));
+    expect((answered(1)?.["error"] as Json)["message"]).toBe(
+      "Invalid request _meta: missing required key io.modelcontextprotocol/protocolVersion; missing required key io.modelcontextprotocol/clientCapabilities; a 2025-11-25 client opens with initialize",
+    );
+    expect((answered(2)?.["error"] as Json)["message"]).toBe('Unsupported protocol version: "1999-01-01"');
+    input.write(JSON.stringify(initialize(3, LEGACY_VERSION)) + "\n" + JSON.stringify(legacy(4, "tools/call", { name: 5 })) + "\n");
+    await within(until(() => answered(4) !== undefined));
+    expect(answered(4)?.["error"]).toMatchObject({ code: -32602 });
+    expect(String((answered(4)?.["error"] as Json)["message"]).endsWith("opens with initialize")).toBe(false);
+    input.end();
+    await within(server.closed);
+  });
+
   it("a legacy client initializes, calls tools, answers an elicitation on stdin, gets pushed notifications; a modern client on the same process is served too", async () => {
     const dir = buildProcess();
     const child = spawn(process.execPath, [join(dir, "server.js")], { stdio: "pipe" });
