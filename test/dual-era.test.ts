@@ -466,16 +466,59 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       code: -32603,
       message: expect.stringContaining("the client did not answer within 50 ms"),
     });
-    // The client is told to stop working on the request given up on, through the session's push.
+    // The client is told to stop working on the request given up on, on the stream of the request that asked for it.
     const first = client.sent.find((m) => "id" in m) as { id: number };
-    expect(client.pushed).toEqual([
+    const cancellations = client.sent.filter((m) => m.method === "notifications/cancelled");
+    expect(cancellations).toEqual([
       { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: first.id, reason: "the client did not answer within 50 ms" } },
     ]);
-    expect(legacyErrors("CancelledNotification", client.pushed[0])).toEqual([]);
+    expect(client.pushed).toEqual([]);
+    expect(legacyErrors("CancelledNotification", cancellations[0])).toEqual([]);
     const cancelled = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
     await until(() => client.sent.filter((m) => "id" in m).length === 2);
     await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
     expect(await cancelled).toBeUndefined();
+  });
+
+  it("a round abandoned (an answer that fails, closeChannel, a second initialize) cancels the sibling requests still pending, on the request's stream (review 11: finding 11)", async () => {
+    const d = dual({
+      handlers: {
+        "prompts/get": (_params: Json, c: RequestContextCore) =>
+          c.inputResponses === undefined ? { resultType: "input_required", inputRequests: { name: NAME_REQUEST, roots: { method: "roots/list" } } } : { messages: [] },
+      },
+      capabilities: { ...CAPABILITIES, prompts: {} },
+    });
+    const cancelledIds = (client: ReturnType<typeof legacyClient>) =>
+      client.sent.filter((m) => m.method === "notifications/cancelled").map((m) => [m.params?.["requestId"], m.params?.["reason"]]);
+    const asked = (client: ReturnType<typeof legacyClient>, method: string) => (client.sent.find((m) => m.method === method) as { id: number }).id;
+
+    const failing = legacyClient(d);
+    await failing.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
+    const first = failing.send(legacy(1, "prompts/get", { name: "p" }));
+    await within(until(() => failing.sent.filter((m) => "id" in m).length === 2));
+    await failing.send({ jsonrpc: "2.0", id: asked(failing, "elicitation/create"), error: { code: -1, message: "declined" } });
+    expect((await first)?.error?.code).toBe(-32603);
+    expect(cancelledIds(failing)).toEqual([[asked(failing, "roots/list"), "another input failed"]]);
+    expect(failing.pushed).toEqual([]);
+
+    const closed = legacyClient(d);
+    await closed.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
+    const second = closed.send(legacy(1, "prompts/get", { name: "p" }));
+    await within(until(() => closed.sent.filter((m) => "id" in m).length === 2));
+    d.closeChannel(closed.channel);
+    expect((await second)?.error?.code).toBe(-32603);
+    expect(cancelledIds(closed)).toEqual([
+      [asked(closed, "elicitation/create"), "the session closed"],
+      [asked(closed, "roots/list"), "the session closed"],
+    ]);
+
+    const again = legacyClient(d);
+    await again.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
+    const third = again.send(legacy(1, "prompts/get", { name: "p" }));
+    await within(until(() => again.sent.filter((m) => "id" in m).length === 2));
+    await again.send(initialize(2, LEGACY_VERSION));
+    expect((await third)?.error?.code).toBe(-32603);
+    expect(cancelledIds(again).map(([, reason]) => reason)).toEqual(["the client initialized the session again", "the client initialized the session again"]);
   });
 
   it("responses: an unknown id, or one from another channel, is ignored and never answered", async () => {

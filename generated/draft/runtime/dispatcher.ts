@@ -361,8 +361,9 @@ export interface CoreDispatcher {
   sessionOf(channel: object): SessionState | undefined;
   /**
    * Forgets a channel: its legacy session and resource subscriptions. Server→client requests
-   * still awaiting the client's response are given up, and the requests that asked for them are
-   * answered `-32603`.
+   * still awaiting the client's response are given up (the client is sent `notifications/cancelled`
+   * for each, on the stream of the request that asked for it while that is open, else through the
+   * session's push), and the requests that asked for them are answered `-32603`.
    */
   closeChannel(channel: object): void;
 }
@@ -537,6 +538,8 @@ type InputOutcome = { readonly result: JsonObject } | { readonly error: Dispatch
 /** The answer, or the reason there is none, of a server→client request awaiting the client's response. */
 interface PendingInput {
   settle(outcome: InputOutcome): void;
+  /** Tells the client to stop working on it (`notifications/cancelled`): it is given up. */
+  cancel(reason: string): void;
 }
 
 /** Whether a result (a handler's, or a client's) is an `InputRequiredResult` of `resultType`. */
@@ -826,6 +829,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     readonly adapt: boolean;
     /** Sends a server→client request for this request (its stream, else the session's push); false when nothing carries it. */
     readonly deliver: (message: OutgoingRequest) => boolean;
+    /** Sends a notification about this request's server→client requests: on its stream while the request is unanswered, else through the session's push. */
+    readonly tell: (message: OutgoingNotification) => void;
     readonly signal: AbortSignalLike;
   }
 
@@ -889,9 +894,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const stopped = new Promise<string>((resolve) => (stop = resolve));
     const giveUp = (why: string) => {
       stop(why);
-      for (const [key, { id: outgoingId, entry }] of settlers) {
+      for (const [key, { entry }] of settlers) {
         if (pending.get(key) !== entry) continue;
-        cancelInput(serving, outgoingId, why);
+        entry.cancel(why);
         entry.settle({ gone: why });
       }
     };
@@ -935,6 +940,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
             if (pending.get(pendingKey) === input) pending.delete(pendingKey);
             settle(outcome);
           },
+          cancel: (reason) => cancelInput(serving, outgoingId, reason),
         };
         pending.set(pendingKey, input);
         settlers.set(pendingKey, { id: outgoingId, entry: input });
@@ -971,16 +977,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
   }
 
-  /** `notifications/cancelled` for a server→client request the core gave up on, through the session's push (best effort: the request's own stream may be gone). */
+  /**
+   * `notifications/cancelled` for a server→client request the core gave up on (2025-11-25
+   * basic/utilities/cancellation): on the stream of the request that asked for it while that is
+   * open, else through the session's push (best effort: nothing may carry it any more).
+   */
   function cancelInput(serving: Serving, requestId: DispatchRequestId, reason: string): void {
     const message: OutgoingNotification = { jsonrpc: "2.0", method: serving.revision.cancelledMethod, params: { requestId, reason } };
     if (outgoingProblem(serving.revision, message) !== undefined) return;
-    const push = liveSession(serving.channel)?.push;
-    try {
-      push?.(message);
-    } catch {
-      // nothing carries it
-    }
+    serving.tell(message);
   }
 
   function pendingOf(channel: object): Map<string, PendingInput> {
@@ -1267,7 +1272,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     openingSessions.delete(channel);
     const pending = pendingInputs.get(channel);
     if (pending === undefined) return;
-    for (const entry of [...pending.values()]) entry.settle({ gone: why });
+    for (const entry of [...pending.values()]) {
+      entry.cancel(why);
+      entry.settle({ gone: why });
+    }
     pending.clear();
   }
 
@@ -1349,6 +1357,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         return false;
       }
     };
+    const tell = (message: OutgoingNotification): void => {
+      try {
+        if (open && context?.notify !== undefined) return context.notify(message);
+        (context?.push ?? liveSession(channel)?.push)?.(message);
+      } catch {
+        // nothing carries it
+      }
+    };
     const inputResponses: unknown = own(params, "inputResponses");
     const requestState: unknown = own(params, "requestState");
     const requestContext: RequestContextCore = {
@@ -1372,7 +1388,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         send(notifyParams === undefined ? { jsonrpc: "2.0", method: notifyMethod } : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as JsonObject });
       },
     };
-    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, signal: controller.signal };
+    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, tell, signal: controller.signal };
     // Cancelled: answered at once with nothing; past the deadline: answered at once with an error.
     // Either way even a handler that ignores its signal is not waited for.
     let stopWaiting: () => void = () => {};
