@@ -212,7 +212,8 @@ export interface DispatchRevision {
    * Methods answered by the core unless a handler takes them, by role. The legacy roles
    * (2025-11-25 lifecycle and utilities): `setLevel` stores the session's log level
    * (`logging/setLevel`); `subscribe`/`unsubscribe` keep the session's resource subscriptions
-   * (`resources/subscribe`, `resources/unsubscribe`). A legacy revision that names none of
+   * (`resources/subscribe`, `resources/unsubscribe`: at most 1000 per session, one more is
+   * answered `-32603`; a URI longer than 8192 characters is answered `-32602`). A legacy revision that names none of
    * these gets the 2025-11-25 method names its method table has.
    */
   readonly builtins: {
@@ -338,6 +339,7 @@ export interface CoreDispatcher {
    */
   handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;
   readonly capabilities: { readonly [key: string]: unknown };
+  /** Every version served, both eras (`server/discover` and `-32022` list the modern ones; `initialize` negotiates among the legacy ones). */
   readonly supportedProtocolVersions: readonly string[];
   /**
    * Delivers a server notification: to every open `subscriptions/listen` stream whose filter
@@ -356,8 +358,9 @@ export interface CoreDispatcher {
   sessionOf(channel: object): SessionState | undefined;
   /**
    * Forgets a channel: its legacy session and resource subscriptions. Server→client requests
-   * still awaiting the client's response are given up, and the requests that asked for them are
-   * answered `-32603`.
+   * still awaiting the client's response are given up (the client is sent `notifications/cancelled`
+   * for each, on the stream of the request that asked for it while that is open, else through the
+   * session's push), and the requests that asked for them are answered `-32603`.
    */
   closeChannel(channel: object): void;
 }
@@ -512,6 +515,11 @@ const LEGACY_NAMES = {
 /** The log levels of `LoggingLevel`, least severe first (RFC 5424, as 2025-11-25 server/utilities/logging orders them). */
 const LOG_LEVELS: readonly string[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
+/** The resources one legacy session may be subscribed to at once (`resources/subscribe`); one more is answered `-32603`. */
+const MAX_SESSION_SUBSCRIPTIONS = 1000;
+/** The longest URI a legacy session may subscribe to, in UTF-16 code units; a longer one is answered `-32602`. */
+const MAX_SUBSCRIBED_URI_LENGTH = 8192;
+
 /** A legacy session: what the channel negotiated, and what the client asked for since. */
 interface LegacySession {
   readonly revision: DispatchRevision;
@@ -522,6 +530,8 @@ interface LegacySession {
   initialized: boolean;
   readonly resources: Set<string>;
   push: ((message: OutgoingMessage) => boolean) | undefined;
+  /** Rounds of input waiting for `notifications/initialized` before they send anything: called with nothing when it comes, with why not when the session closes. */
+  readonly untilInitialized: Set<(gone?: string) => void>;
 }
 
 /** How a server→client request ended: the client's result or error, or no answer (why). */
@@ -530,6 +540,8 @@ type InputOutcome = { readonly result: JsonObject } | { readonly error: Dispatch
 /** The answer, or the reason there is none, of a server→client request awaiting the client's response. */
 interface PendingInput {
   settle(outcome: InputOutcome): void;
+  /** Tells the client to stop working on it (`notifications/cancelled`): it is given up. */
+  cancel(reason: string): void;
 }
 
 /** Whether a result (a handler's, or a client's) is an `InputRequiredResult` of `resultType`. */
@@ -553,7 +565,8 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  *   its validators, answered by the same handlers; results lose the members that revision lacks
  *   (`resultType`, `ttlMs`, `cacheScope`: {@link DispatchRevision.resultDrop}) and get no modern
  *   `_meta` keys, then are checked with its `parseResult`; an `InputRequiredResult` becomes the
- *   server→client requests it lists, sent over the request's stream, and the handler is called
+ *   server→client requests it lists, sent over the request's stream (once the client sent
+ *   `notifications/initialized`: until then the round waits), and the handler is called
  *   again with the client's `inputResponses` and the `requestState` (at most
  *   {@link DispatcherOptions.maxInputRounds} rounds); the core answers `ping`,
  *   `logging/setLevel`, `resources/subscribe`/`unsubscribe` and takes `notifications/initialized`;
@@ -570,12 +583,14 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered;
  * 5. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
  * 6. the arrival step (modern revisions): a readable `io.modelcontextprotocol/protocolVersion` that is not a modern version served → `-32022`
- *    with `data.supported` (every version served, both eras) and `data.requested` (before the params: a client of another revision is told
+ *    with `data.supported` (the modern versions served: a legacy one is reached only through `initialize`) and `data.requested` (before the params: a client of another revision is told
  *    to switch, not that its params are wrong), a per-request `_meta` failing the schema → `-32602`;
  * 7. params failing the schema (of the revision serving the request) → `-32602` naming what is wrong (`data.issues`);
  * 8. an `id` already in flight on the same channel → `-32600` (the first request is not disturbed);
  * 9. the handler: its result (with `resultType`, caching fields and `_meta` serverInfo filled in where the revision has them);
- *    an input request needing a client capability the client did not declare, or `requireClientCapabilities`, → `-32021`;
+ *    an input request needing a client capability the client did not declare (a url-mode elicitation needs `elicitation.url`, a
+ *    form one `elicitation.form` unless `elicitation` is empty, a sampling request with `tools` or `toolChoice` `sampling.tools`),
+ *    or `requireClientCapabilities`, → `-32021` with `data.requiredCapabilities`;
  *    a {@link HandlerError} → its code; any other exception, a malformed result or one that is not JSON data → `-32603`,
  *    logged through `onError`, with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
  *    client's input round that fails (the client answers an error, a malformed result or nothing in time, the channel closes,
@@ -629,6 +644,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
   }
   const legacyVersions = supported.filter((v) => byVersion.get(v)?.era === "legacy");
+  /**
+   * What a modern client is told is served (`server/discover`, `-32022`): the modern versions
+   * only, since a modern request naming a legacy one is refused (a legacy client negotiates among
+   * the legacy ones at `initialize`). A dispatcher serving no modern revision lists every version.
+   */
+  const modernVersions: readonly string[] = modern.length > 0 ? supported.filter((v) => byVersion.get(v)?.era === "modern") : supported;
   /** What a legacy client that asks for a version not served gets (2025-11-25 basic/lifecycle § Version Negotiation: the latest version served). */
   const latestLegacy: string | undefined = legacyVersions.reduce<string | undefined>((a, v) => (a === undefined || v > a ? v : a), undefined);
   /** The `initialize` methods of the legacy revisions served. */
@@ -636,6 +657,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     latestLegacy === undefined ? [] : served.flatMap((r) => (r.era === "legacy" && r.builtins.initialize !== undefined ? [r.builtins.initialize] : [])),
   );
   const sessions = new Map<object, LegacySession>();
+  /**
+   * The session an `initialize` in flight is opening, per channel: messages that follow it before
+   * its answer (a client may write them at once) are served by it; it becomes the channel's
+   * session when the `initialize` succeeds, with what they set (log level, subscriptions,
+   * `initialized`), and is forgotten when it fails.
+   */
+  const openingSessions = new Map<object, LegacySession>();
+  /** The session messages on a channel are served by: the one an `initialize` in flight is opening, else the open one. */
+  const liveSession = (channel: object): LegacySession | undefined => openingSessions.get(channel) ?? sessions.get(channel);
   const pendingInputs = new WeakMap<object, Map<string, PendingInput>>();
   let outgoingIds = 0;
 
@@ -695,7 +725,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const { discover, initialize, ping, listen } = of.builtins;
     if (discover !== undefined) {
       builtins[discover] = () => ({
-        supportedVersions: [...supported],
+        supportedVersions: [...modernVersions],
         capabilities,
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
       });
@@ -713,7 +743,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (setLevel !== undefined) {
       builtins[setLevel] = (params, _context, channel) => {
         const level = own(params, "level");
-        const session = sessions.get(channel);
+        const session = liveSession(channel);
         if (session !== undefined && typeof level === "string") session.logLevel = level;
         return {};
       };
@@ -722,7 +752,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (subscribe !== undefined) {
       builtins[subscribe] = (params, _context, channel) => {
         const uri = own(params, "uri");
-        if (typeof uri === "string") sessions.get(channel)?.resources.add(uri);
+        const resources = liveSession(channel)?.resources;
+        if (typeof uri !== "string" || resources === undefined || resources.has(uri)) return {};
+        if (uri.length > MAX_SUBSCRIBED_URI_LENGTH) throw new HandlerError(-32602, "Invalid params: uri: a subscribed URI is at most " + MAX_SUBSCRIBED_URI_LENGTH + " characters");
+        if (resources.size >= MAX_SESSION_SUBSCRIPTIONS) {
+          throw new HandlerError(-32603, "Too many resource subscriptions on this session (at most " + MAX_SESSION_SUBSCRIPTIONS + "); unsubscribe from one first");
+        }
+        resources.add(uri);
         return {};
       };
     }
@@ -730,7 +766,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (unsubscribe !== undefined) {
       builtins[unsubscribe] = (params, _context, channel) => {
         const uri = own(params, "uri");
-        if (typeof uri === "string") sessions.get(channel)?.resources.delete(uri);
+        if (typeof uri === "string") liveSession(channel)?.resources.delete(uri);
         return {};
       };
     }
@@ -795,6 +831,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     readonly adapt: boolean;
     /** Sends a server→client request for this request (its stream, else the session's push); false when nothing carries it. */
     readonly deliver: (message: OutgoingRequest) => boolean;
+    /** Sends a notification about this request's server→client requests: on its stream while the request is unanswered, else through the session's push. */
+    readonly tell: (message: OutgoingNotification) => void;
     readonly signal: AbortSignalLike;
   }
 
@@ -854,18 +892,31 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const asked: { readonly key: string; readonly method: string; readonly id: DispatchRequestId; readonly answer: Promise<InputOutcome> }[] = [];
     const settlers = new Map<string, { readonly id: DispatchRequestId; readonly entry: PendingInput }>();
     /** Gives up what is still pending, telling the client to stop working on it (2025-11-25 basic/utilities/cancellation). */
+    let stop: (why: string) => void = () => {};
+    const stopped = new Promise<string>((resolve) => (stop = resolve));
     const giveUp = (why: string) => {
-      for (const [key, { id: outgoingId, entry }] of settlers) {
+      stop(why);
+      for (const [key, { entry }] of settlers) {
         if (pending.get(key) !== entry) continue;
-        cancelInput(serving, outgoingId, why);
+        entry.cancel(why);
         entry.settle({ gone: why });
       }
     };
     const onAbort = () => giveUp("the request was cancelled");
     serving.signal.addEventListener("abort", onAbort, { once: true });
+    // Not unref'd: a process whose requests wait for the client's answers must not exit while they do (a stdio server with its input paused).
     const timer = PLATFORM.setTimeout(() => giveUp("the client did not answer within " + inputTimeoutMs + " ms"), inputTimeoutMs);
-    (timer as { unref?: () => void } | null)?.unref?.();
     try {
+      // Nothing but pings and logging goes to a client before it said it is initialized (2025-11-25 basic/lifecycle § Initialization): the round waits for it, within its time limit.
+      const session = liveSession(serving.channel);
+      if (session !== undefined && !session.initialized) {
+        let waiting: (gone?: string) => void = () => {};
+        const initialized = new Promise<string | undefined>((resolve) => (waiting = resolve));
+        session.untilInitialized.add(waiting);
+        const gone = await Promise.race([initialized, stopped]);
+        session.untilInitialized.delete(waiting);
+        if (gone !== undefined) return { error: errorOf(id, -32603, "Internal error: the client never sent notifications/initialized, so no request could be sent to it: " + gone) };
+      }
       for (const key of Object.keys(inputRequests)) {
         const entry = inputRequests[key];
         const inputMethod = isPlainObject(entry) ? own(entry, "method") : undefined;
@@ -891,6 +942,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
             if (pending.get(pendingKey) === input) pending.delete(pendingKey);
             settle(outcome);
           },
+          cancel: (reason) => cancelInput(serving, outgoingId, reason),
         };
         pending.set(pendingKey, input);
         settlers.set(pendingKey, { id: outgoingId, entry: input });
@@ -927,16 +979,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
   }
 
-  /** `notifications/cancelled` for a server→client request the core gave up on, through the session's push (best effort: the request's own stream may be gone). */
+  /**
+   * `notifications/cancelled` for a server→client request the core gave up on (2025-11-25
+   * basic/utilities/cancellation): on the stream of the request that asked for it while that is
+   * open, else through the session's push (best effort: nothing may carry it any more).
+   */
   function cancelInput(serving: Serving, requestId: DispatchRequestId, reason: string): void {
     const message: OutgoingNotification = { jsonrpc: "2.0", method: serving.revision.cancelledMethod, params: { requestId, reason } };
     if (outgoingProblem(serving.revision, message) !== undefined) return;
-    const push = sessions.get(serving.channel)?.push;
-    try {
-      push?.(message);
-    } catch {
-      // nothing carries it
-    }
+    serving.tell(message);
   }
 
   function pendingOf(channel: object): Map<string, PendingInput> {
@@ -1053,8 +1104,30 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const method = isPlainObject(request) ? own(request, "method") : undefined;
       const info = typeof method === "string" ? (of.methodInfo(method) ?? revision.methodInfo(method)) : undefined;
       if (info?.capability?.side === "client") addCapability(required, info.capability.path);
+      const params = isPlainObject(request) ? own(request, "params") : undefined;
+      if (typeof method === "string" && isPlainObject(params)) {
+        for (const path of featuresNeeded(method, params, declared)) addCapability(required, path);
+      }
     }
     return missingCapabilities(declared, required);
+  }
+
+  /**
+   * The capabilities below a method's own that a server→client request's params need: servers
+   * must not send an elicitation in a mode the client did not declare, an empty `elicitation`
+   * meaning form only (draft client/elicitation, "Capabilities"), nor a sampling request with
+   * tools to a client without `sampling.tools` (draft client/sampling).
+   */
+  function featuresNeeded(method: string, params: { readonly [key: string]: unknown }, declared: unknown): readonly (readonly string[])[] {
+    if (method === "elicitation/create") {
+      const mode = own(params, "mode");
+      if (mode === "url") return [["elicitation", "url"]];
+      const elicitation = isPlainObject(declared) ? own(declared, "elicitation") : undefined;
+      // Form (the default mode): an empty `elicitation` declares it; one naming other modes only does not.
+      return isPlainObject(elicitation) && Object.keys(elicitation).length > 0 ? [["elicitation", "form"]] : [];
+    }
+    if (method === "sampling/createMessage" && (own(params, "tools") !== undefined || own(params, "toolChoice") !== undefined)) return [["sampling", "tools"]];
+    return [];
   }
 
   /** The legacy session a message on `channel` belongs to: the one the transport passes, else the one opened on the channel. */
@@ -1063,7 +1136,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const of = byVersion.get(context.session.protocolVersion) ?? served.find((r) => r.era === "legacy") ?? revision;
       return { state: context.session, revision: of };
     }
-    const session = sessions.get(channel);
+    const session = liveSession(channel);
     if (session === undefined) return undefined;
     if (context?.push !== undefined) session.push = context.push;
     return { state: stateOf(session), revision: session.revision };
@@ -1094,8 +1167,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const validate = serving.validatorsByType[info.messageType];
     if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
     if (session !== undefined && method === legacyMethod(serving, "initialized")) {
-      const opened = sessions.get(channel);
-      if (opened !== undefined) opened.initialized = true;
+      const opened = liveSession(channel);
+      if (opened !== undefined) {
+        opened.initialized = true;
+        for (const waiting of [...opened.untilInitialized]) waiting();
+        opened.untilInitialized.clear();
+      }
     }
     const handler = handlers[method] as ((p: unknown, c: unknown) => unknown) | undefined;
     if (handler === undefined) return;
@@ -1160,28 +1237,47 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     return { revision };
   }
 
-  /** Opens (or, on a second `initialize`, replaces) the legacy session of a channel after a successful `initialize`. */
-  function openSession(channel: object, of: DispatchRevision, opening: SessionState, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): void {
-    const answered = own(result, "protocolVersion");
-    const version = typeof answered === "string" ? answered : opening.protocolVersion;
-    closeChannel(channel, "the client initialized the session again");
-    sessions.set(channel, {
-      revision: byVersion.get(version) ?? of,
-      protocolVersion: version,
+  /** A legacy session of what an `initialize` asked for (see {@link openingSessions}). */
+  function newSession(of: DispatchRevision, opening: SessionState, context: HandleContext | undefined): LegacySession {
+    return {
+      revision: of,
+      protocolVersion: opening.protocolVersion,
       clientCapabilities: opening.clientCapabilities ?? {},
       clientInfo: opening.clientInfo,
       logLevel: undefined,
       initialized: false,
       resources: new Set(),
       push: context?.push,
-    });
+      untilInitialized: new Set(),
+    };
+  }
+
+  /**
+   * Opens (or, on a second `initialize`, replaces) the legacy session of a channel after a
+   * successful `initialize`: the one it was opening, with what the messages since set, unless
+   * the channel was closed meanwhile.
+   */
+  function openSession(channel: object, of: DispatchRevision, pending: LegacySession, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): void {
+    if (openingSessions.get(channel) !== pending) return;
+    const answered = own(result, "protocolVersion");
+    const version = typeof answered === "string" ? answered : pending.protocolVersion;
+    closeChannel(channel, "the client initialized the session again");
+    sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
   function closeChannel(channel: object, why: string = "the session closed"): void {
+    for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
+      for (const waiting of [...(session?.untilInitialized ?? [])]) waiting(why);
+      session?.untilInitialized.clear();
+    }
     sessions.delete(channel);
+    openingSessions.delete(channel);
     const pending = pendingInputs.get(channel);
     if (pending === undefined) return;
-    for (const entry of [...pending.values()]) entry.settle({ gone: why });
+    for (const entry of [...pending.values()]) {
+      entry.cancel(why);
+      entry.settle({ gone: why });
+    }
     pending.clear();
   }
 
@@ -1201,7 +1297,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const params: { readonly [key: string]: unknown } = rawParams ?? {};
     const arrival =
       of.era === "modern"
-        ? arriveByRequestMeta(of, params, supported, (v) => byVersion.get(v)?.era === "modern" || (modern.length === 0 && byVersion.has(v)), strictMeta)
+        ? arriveByRequestMeta(of, params, modernVersions, (v) => byVersion.get(v)?.era === "modern" || (modern.length === 0 && byVersion.has(v)), strictMeta)
         : arriveBySession(params, supported, routed.opening ?? routed.session);
     if ("error" in arrival) return errorOf(id, arrival.error.code, arrival.error.message, arrival.error.data);
     const validate = of.validatorsByType[info.messageType];
@@ -1225,9 +1321,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (inFlight.get(key) === controller) inFlight.delete(key);
     };
     controller.signal.addEventListener("abort", release, { once: true });
+    // Recorded now, before the handler runs: the lines a client writes right after its initialize are served by this session.
+    let pendingSession: LegacySession | undefined;
+    if (routed.opening !== undefined) {
+      pendingSession = newSession(of, routed.opening, context);
+      openingSessions.set(channel, pendingSession);
+    }
     let open = true;
     const legacy = of.era === "legacy";
-    const sessionLevel = (): string | undefined => sessions.get(channel)?.logLevel ?? routed.session?.logLevel;
+    const sessionLevel = (): string | undefined => liveSession(channel)?.logLevel ?? routed.session?.logLevel;
     const send = (notification: OutgoingNotification) => {
       if (!open || controller.signal.aborted || context?.notify === undefined) return;
       if (legacy) {
@@ -1251,10 +1353,18 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
           context.notify(outgoing);
           return true;
         }
-        const push = context?.push ?? sessions.get(channel)?.push;
+        const push = context?.push ?? liveSession(channel)?.push;
         return push !== undefined && push(outgoing);
       } catch {
         return false;
+      }
+    };
+    const tell = (message: OutgoingNotification): void => {
+      try {
+        if (open && context?.notify !== undefined) return context.notify(message);
+        (context?.push ?? liveSession(channel)?.push)?.(message);
+      } catch {
+        // nothing carries it
       }
     };
     const inputResponses: unknown = own(params, "inputResponses");
@@ -1280,7 +1390,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         send(notifyParams === undefined ? { jsonrpc: "2.0", method: notifyMethod } : { jsonrpc: "2.0", method: notifyMethod, params: notifyParams as JsonObject });
       },
     };
-    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, signal: controller.signal };
+    const serving: Serving = { revision: of, channel, adapt: legacy && of !== revision, deliver, tell, signal: controller.signal };
     // Cancelled: answered at once with nothing; past the deadline: answered at once with an error.
     // Either way even a handler that ignores its signal is not waited for.
     let stopWaiting: () => void = () => {};
@@ -1299,9 +1409,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     try {
       const response = await Promise.race([respond(id, method, params, requestContext, serving), cut]);
       const answered = controller.signal.aborted && !expired ? undefined : response;
-      if (routed.opening !== undefined && answered !== undefined && "result" in answered) openSession(channel, of, routed.opening, answered.result, context);
+      if (pendingSession !== undefined && answered !== undefined && "result" in answered) openSession(channel, of, pendingSession, answered.result, context);
       return answered;
     } finally {
+      if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) openingSessions.delete(channel);
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
       deadline?.removeEventListener("abort", expire);

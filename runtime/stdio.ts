@@ -7,15 +7,22 @@
  * The process is one channel: an `initialize` opens a legacy session on it (draft
  * basic/versioning, "Backward Compatibility"), whose notifications (`publish`) and server→client
  * requests go to stdout, and whose client's responses, read from stdin, go to the dispatcher.
+ * Until an `initialize` came, an error answering a request without the modern per-request
+ * version ends with "; a 2025-11-25 client opens with initialize" (a legacy client that skipped
+ * it would otherwise read only about the modern `_meta`).
  *
  * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
- * requests are running or while more than `maxOutputBytes` of answers wait to be written. At
- * the in-flight cap, up to 64 KiB more are read to find a client's response to a
- * server→client request (the requests running may be waiting for it), which is dispatched
- * ahead of the requests held.
+ * requests are running (then up to 64 KiB of requests are held, read ahead) or while more than
+ * `maxOutputBytes` of answers wait to be written. A client's response, a notification (such as
+ * `notifications/cancelled`) or a `ping` read while requests are held is dispatched ahead of
+ * them. While a server→client request awaits the client's response (the requests running may be
+ * waiting for it), input is read on whatever is held, so the response is always read (bounded
+ * by `maxLineBytes`, as any line); a request read then beyond the 64 KiB held is answered
+ * `-32603` "Server busy".
  * When the input ends, or on {@link StdioServer.close}, open `subscriptions/listen` streams get
- * their result, the channel is closed (a request waiting for a legacy client's answer to a
- * server→client request is answered `-32603`: no answer can come any more), requests in flight
+ * their result, the lines read are dispatched (served by the legacy session), then the channel is
+ * closed (a request waiting for a legacy client's answer to a server→client request is answered
+ * `-32603`: no answer can come any more), requests in flight
  * get `shutdownGraceMs` to finish, and every request still running then is answered `-32603`
  * "Server shutting down": every request is answered once.
  */
@@ -55,6 +62,9 @@ export interface StdioServer {
 const NEWLINE = 0x0a;
 const LISTEN = "subscriptions/listen";
 const SHUTTING_DOWN = "Server shutting down";
+/** Added to an error answering a request without the modern per-request version before any `initialize`, on a dispatcher serving the legacy era. */
+const LEGACY_HINT = "; a 2025-11-25 client opens with initialize";
+const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 /** At the in-flight cap, how much input may be held while looking for a client's response. */
 const LOOKAHEAD_BYTES = 64 * 1024;
 
@@ -76,6 +86,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const channel = {};
+  /** Whether the dispatcher serves the legacy era, and whether an `initialize` was dispatched on this process yet. */
+  const servesLegacy = dispatcher.opensSession?.({ jsonrpc: "2.0", id: 0, method: "initialize" }) === true;
+  let openedSession = false;
   let broken = false;
   output.on("error", () => {
     // The reader went away (EPIPE): nothing more can be answered.
@@ -95,7 +108,24 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       text = JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "Internal error" } });
     }
     output.write(text + "\n");
+    track(message);
   };
+  // The server→client requests written whose response has not been read (their ids): while there are any, input is read on.
+  const awaiting = new Set<string>();
+  /** Keeps {@link awaiting}: a request written is awaited until its response is read, or it is cancelled. */
+  function track(message: unknown): void {
+    if (!isPlainObject(message)) return;
+    const method = own(message, "method");
+    const id = own(message, "id");
+    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+      awaiting.add(typeof id + ":" + String(id));
+      // Shutting down with lines held: a request now waits for an answer that cannot come (see closeWhenServed).
+      if (closing && !channelClosed) queueMicrotask(pump);
+    }
+    const params = own(message, "params");
+    const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? own(params, "requestId") : undefined;
+    if (typeof cancelled === "string" || typeof cancelled === "number") awaiting.delete(typeof cancelled + ":" + String(cancelled));
+  }
   // Notifications and server→client requests (of a request, or of the channel's legacy session) all go to stdout.
   const notify = (message: OutgoingMessage) => write(message);
   const push = (message: OutgoingMessage): boolean => {
@@ -130,6 +160,10 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     } catch {
       // answered -32700 by the dispatcher
     }
+    if (isPlainObject(message) && own(message, "method") === undefined) {
+      const id = own(message, "id");
+      if (typeof id === "string" || typeof id === "number") awaiting.delete(typeof id + ":" + String(id));
+    }
     const request = requestOf(message);
     const listen = request?.method === LISTEN;
     if (listen && (closing || streams >= maxSubscriptions)) {
@@ -137,10 +171,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       write({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: why } });
       return;
     }
-    let own: AbortController | undefined;
+    // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
+    if (request !== undefined && !openedSession && servesLegacy && dispatcher.opensSession?.(message) === true) openedSession = true;
+    const hint = request !== undefined && !openedSession && servesLegacy && !isModern(message);
+    let limit: AbortController | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (requestTimeoutMs !== undefined && !listen && request !== undefined && !graceOver) {
-      const controller = (own = new AbortController());
+      const controller = (limit = new AbortController());
       timed.add(controller);
       timer = setTimeout(() => controller.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
     }
@@ -148,16 +185,17 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (listen) streams++;
     else requests++;
     void dispatcher
-      .handle(message, { channel, notify, push, deadline: (own ?? shutdown).signal, transport: { kind: "stdio" } })
+      .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" } })
       .then((response) => {
-        if (response !== undefined) write(response);
+        if (response === undefined) return;
+        write(hint && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
       })
       .catch((error: unknown) => {
         process.stderr.write(`stdio: ${String(error)}\n`);
       })
       .finally(() => {
         if (timer !== undefined) clearTimeout(timer);
-        if (own !== undefined) timed.delete(own);
+        if (limit !== undefined) timed.delete(limit);
         running--;
         if (listen) streams--;
         else requests--;
@@ -175,7 +213,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     } else {
       const bytes = chunks.length === 0 ? last : Buffer.concat([...chunks, last]);
       const end = bytes.length > 0 && bytes[bytes.length - 1] === 0x0d ? bytes.length - 1 : bytes.length;
-      handleLine(bytes.subarray(0, end));
+      arrive(bytes.subarray(0, end));
     }
     chunks = [];
     size = 0;
@@ -187,74 +225,95 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     write({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the message is longer than ${maxLineBytes} bytes` } });
   }
 
-  /** Whether another line may be dispatched now. */
-  const mayDispatch = () => graceOver || (requests < maxInFlight && (broken || output.writableLength < maxOutputBytes));
-  // What was read and is not dispatched yet: at most one chunk is held (at the in-flight cap, up to LOOKAHEAD_BYTES more, see lookingForResponses).
-  let rest: Buffer | undefined;
+  /** Whether another request may be dispatched now. */
+  const mayDispatch = () => graceOver || (requests < maxInFlight && !outputFull());
+  /** Whether more than `maxOutputBytes` of answers wait to be written (input is not read then: a 'drain' resumes it). */
+  const outputFull = () => !broken && !graceOver && output.writableLength >= maxOutputBytes;
+  // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), and their bytes.
+  const held: Buffer[] = [];
+  let heldBytes = 0;
   let inputEnded = false;
-  /** Dispatches held lines while capacity allows; reads on when none are held; finishes the shutdown when all is answered. */
+  /** Dispatches held lines while capacity allows; reads on while it may; finishes the shutdown when all is answered. */
   function pump(): void {
-    while (rest !== undefined) {
-      if (!mayDispatch()) {
-        if (takeResponse()) continue;
-        break;
-      }
-      const newline = rest.indexOf(NEWLINE);
+    while (held.length > 0 && mayDispatch()) {
+      const line = held.shift()!;
+      heldBytes -= line.length;
+      handleLine(line);
+    }
+    if (closing) closeWhenServed();
+    if (!closing && !inputEnded && mayRead()) input.resume();
+    if (closing && held.length === 0 && running === 0) finish();
+  }
+  /**
+   * Whether input is read now: not while output waits to drain; at the in-flight cap, while
+   * fewer than 64 KiB of lines are held, and always while a server→client request awaits the
+   * client's response (the requests running may be waiting for it: see {@link arrive}).
+   */
+  function mayRead(): boolean {
+    if (outputFull()) return false;
+    return held.length === 0 || heldBytes < LOOKAHEAD_BYTES || awaiting.size > 0;
+  }
+  /**
+   * One complete line read: dispatched now when nothing is held and there is room; else a line
+   * that can only help the requests in flight along (a client's response, a notification such
+   * as `notifications/cancelled`, a `ping`) is dispatched out of its turn, and a request is held
+   * in order, while fewer than 64 KiB are. A request beyond that, read only because a request in
+   * flight awaits the client's response, is answered `-32603` (memory stays bounded).
+   */
+  function arrive(line: Buffer): void {
+    if (held.length === 0 && mayDispatch()) return handleLine(line);
+    const kind = kindOf(line);
+    if (kind === "ahead" || graceOver) return handleLine(line);
+    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) {
+      held.push(line);
+      heldBytes += line.length;
+      return;
+    }
+    const id = kind === "request" ? requestIdOf(line) : undefined;
+    write({
+      jsonrpc: "2.0",
+      ...(id === undefined ? {} : { id }),
+      error: { code: -32603, message: `Server busy: ${maxInFlight} requests are running and ${LOOKAHEAD_BYTES} bytes of requests wait; send it again later` },
+    });
+  }
+  /** What a line read is: one that may go ahead of held requests (a response, a notification, a `ping`), or a request (or anything else), held in order. */
+  function kindOf(line: Buffer): "ahead" | "request" {
+    try {
+      const message: unknown = JSON.parse(utf8.decode(line));
+      if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
+      const method = own(message, "method");
+      if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
+      if (typeof method !== "string") return "request";
+      return !Object.prototype.hasOwnProperty.call(message, "id") || method === "ping" ? "ahead" : "request";
+    } catch {
+      return "request";
+    }
+  }
+  /** The id of a request line, when it can be read. */
+  function requestIdOf(line: Buffer): string | number | undefined {
+    try {
+      return requestOf(JSON.parse(utf8.decode(line)))?.id;
+    } catch {
+      return undefined;
+    }
+  }
+  /** Splits a chunk read into lines (a line longer than `maxLineBytes` is answered `-32600` and skipped to its end). */
+  function split(chunk: Buffer): void {
+    let start = 0;
+    for (;;) {
+      const newline = chunk.indexOf(NEWLINE, start);
       if (newline === -1) {
-        hold(rest);
-        rest = undefined;
-        break;
+        hold(chunk.subarray(start));
+        return;
       }
       // The limit counts the message: a CR ending the line is not part of it.
-      const held = chunks[chunks.length - 1];
-      const before = newline > 0 ? rest[newline - 1] : held?.[held.length - 1];
-      const length = size + newline - (before === 0x0d ? 1 : 0);
+      const last = chunks[chunks.length - 1];
+      const before = newline > start ? chunk[newline - 1] : last?.[last.length - 1];
+      const length = size + newline - start - (before === 0x0d ? 1 : 0);
       if (!skipping && length > maxLineBytes) tooLong();
-      endLine(rest.subarray(0, newline));
-      rest = newline + 1 < rest.length ? rest.subarray(newline + 1) : undefined;
-    }
-    if (!closing && !inputEnded && (rest === undefined || lookingForResponses())) input.resume();
-    if (closing && rest === undefined && running === 0) finish();
-  }
-  /**
-   * At the in-flight cap: dispatches the first complete line held that is a client's response
-   * to a server→client request (a legacy session's elicitation, say), out of its turn, since the
-   * requests in flight may be the ones waiting for it (it writes nothing). Answers whether it
-   * found one; the lines before it stay held, in order.
-   */
-  function takeResponse(): boolean {
-    if (rest === undefined || skipping) return false;
-    // A line whose start is held in `chunks` is not looked at: the first line of `rest` ends it.
-    let start = chunks.length > 0 ? rest.indexOf(NEWLINE) + 1 : 0;
-    while (start > 0 || chunks.length === 0) {
-      const newline = rest.indexOf(NEWLINE, start);
-      if (newline === -1) return false;
-      if (newline - start <= maxLineBytes + 1 && isResponse(rest.subarray(start, newline))) {
-        const line = rest.subarray(start, newline);
-        const after = newline + 1 < rest.length ? rest.subarray(newline + 1) : undefined;
-        rest = start === 0 ? after : after === undefined ? rest.subarray(0, start) : Buffer.concat([rest.subarray(0, start), after]);
-        handleLine(line.length > 0 && line[line.length - 1] === 0x0d ? line.subarray(0, line.length - 1) : line);
-        return true;
-      }
+      endLine(chunk.subarray(start, newline));
       start = newline + 1;
     }
-    return false;
-  }
-  /** Whether a line is a JSON-RPC response (an `id`, no `method`). */
-  function isResponse(bytes: Buffer): boolean {
-    try {
-      const message: unknown = JSON.parse(utf8.decode(bytes));
-      return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined;
-    } catch {
-      return false;
-    }
-  }
-  /**
-   * At the in-flight cap (and not waiting for output to drain), input is still read, up to
-   * 64 KiB held, for a client's response that requests in flight may be waiting for.
-   */
-  function lookingForResponses(): boolean {
-    return rest !== undefined && !graceOver && requests >= maxInFlight && (broken || output.writableLength < maxOutputBytes) && rest.length < LOOKAHEAD_BYTES;
   }
   /** Keeps the start of a line that continues in the next chunk. */
   function hold(chunk: Buffer): void {
@@ -263,14 +322,14 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       tooLong();
       return;
     }
-    chunks.push(chunk);
+    // Copied: a small remainder must not keep the whole chunk it came in alive.
+    chunks.push(Buffer.from(chunk));
     size += chunk.length;
   }
   input.on("data", (data: Buffer | string) => {
     if (closing && !inputEnded) return; // close() was called: nothing more is read
     input.pause();
-    const chunk = typeof data === "string" ? Buffer.from(data) : data;
-    rest = rest === undefined ? chunk : Buffer.concat([rest, chunk]);
+    split(typeof data === "string" ? Buffer.from(data) : data);
     pump();
   });
   // Paused for output: resume when it drains (the mark is at least the output's own high-water mark, so a 'drain' comes).
@@ -297,14 +356,32 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     });
   }
   let graceTimer: ReturnType<typeof setTimeout> | undefined;
+  let channelClosed = false;
+  /**
+   * Shutting down: closes the channel once the lines read are dispatched, so they are served by
+   * the session (the cap still holds them back while the requests running can finish). No client
+   * response can be read any more: when a request waits for one, what is held is dispatched at
+   * once, over the cap (at most 64 KiB of it), and the channel closed, which answers the requests
+   * waiting `-32603`.
+   */
+  function closeWhenServed(): void {
+    if (channelClosed || (held.length > 0 && awaiting.size === 0 && !graceOver)) return;
+    channelClosed = true;
+    while (held.length > 0) {
+      const line = held.shift()!;
+      heldBytes -= line.length;
+      handleLine(line);
+    }
+    dispatcher.closeChannel(channel);
+    awaiting.clear();
+  }
   /** No more input: listen streams end with their result; what still runs after the grace period is answered -32603. */
   function beginShutdown(): void {
     if (closing) return;
     closing = true;
     input.pause();
     dispatcher.closeSubscriptions();
-    // No client response can be read any more: requests waiting for one are answered now.
-    dispatcher.closeChannel(channel);
+    closeWhenServed();
     graceTimer = setTimeout(() => {
       graceOver = true;
       shutdown.abort(SHUTTING_DOWN);
@@ -316,11 +393,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const ended = () => {
     if (inputEnded) return;
     inputEnded = true;
-    if (!closing) {
-      // The last line needs no newline.
-      if (rest !== undefined) rest = Buffer.concat([rest, Buffer.from("\n")]);
-      else if (size > 0 && !skipping) rest = Buffer.from("\n");
-    }
+    // The last line needs no newline.
+    if (!closing && size > 0 && !skipping) split(Buffer.from("\n"));
     beginShutdown();
   };
   input.once("end", ended);
@@ -343,4 +417,11 @@ function requestOf(message: unknown): { readonly id: string | number; readonly m
   const id = own(message, "id");
   const method = own(message, "method");
   return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? { id, method } : undefined;
+}
+
+/** Whether a message carries the modern per-request protocol version in `params._meta`. */
+function isModern(message: unknown): boolean {
+  const params = isPlainObject(message) ? own(message, "params") : undefined;
+  const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
+  return isPlainObject(meta) && own(meta, PROTOCOL_VERSION_KEY) !== undefined;
 }

@@ -18,6 +18,7 @@ import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   createDispatcher,
+  HandlerError,
   type CoreDispatcher,
   type DispatcherOptions,
   type DispatchRevision,
@@ -214,6 +215,30 @@ describe("legacy initialize: a session on the channel, negotiated per the 2025-1
     // A modern-only method is not one of 2025-11-25's.
     expect((await client.send(legacy(3, "server/discover")))?.error).toEqual({ code: -32601, message: 'Method not found: "server/discover"' });
   });
+  it("messages written right after initialize, before its answer, are served by the session it opens (review 11: finding 2)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    const opened = client.send(initialize(1, LEGACY_VERSION, { elicitation: {} }));
+    const pinged = client.send(legacy(2, "ping"));
+    void client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const listed = client.send(legacy(3, "tools/list"));
+    const [init, ping, list] = await Promise.all([opened, pinged, listed]);
+    expect(init?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
+    expect(ping).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(list?.result).toEqual({ tools: [ECHO, ASK] });
+    expect(legacyErrors("ListToolsResult", list?.result)).toEqual([]);
+    expect(d.sessionOf(client.channel)).toMatchObject({ protocolVersion: LEGACY_VERSION, initialized: true, clientCapabilities: { elicitation: {} } });
+  });
+
+  it("an initialize that fails opens no session, for the messages written after it either", async () => {
+    const d = dual({ handlers: { initialize: () => Promise.reject(new HandlerError(-32603, "not now")) } });
+    const client = legacyClient(d);
+    const opened = client.send(initialize(1, LEGACY_VERSION));
+    const pinged = client.send(legacy(2, "ping"));
+    expect((await opened)?.error?.message).toBe("not now");
+    expect(await pinged).toEqual({ jsonrpc: "2.0", id: 2, result: {} });
+    expect(d.sessionOf(client.channel)).toBeUndefined();
+  });
 });
 
 describe("handlers written once: results adapted to the legacy revision", () => {
@@ -319,6 +344,68 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(seen[1]?.requestState).toBeUndefined();
   });
 
+  it("a mode or feature the client did not declare is -32021, in both eras: url elicitation, form elicitation to a url-only client, sampling with tools (review 11: finding 4)", async () => {
+    const URL_REQUEST = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/sign-in", elicitationId: "e1" } };
+    const SAMPLING_WITH_TOOLS = {
+      method: "sampling/createMessage",
+      params: { messages: [{ role: "user", content: { type: "text", text: "hi" } }], maxTokens: 10, tools: [{ name: "t", inputSchema: { type: "object" } }] },
+    };
+    const asks: { [name: string]: Json } = { url: URL_REQUEST, form: NAME_REQUEST, sampling: SAMPLING_WITH_TOOLS };
+    const d = dual({
+      handlers: {
+        "prompts/get": (params: Json, c: RequestContextCore) =>
+          c.inputResponses === undefined ? { resultType: "input_required", inputRequests: { it: asks[String(params["name"])] } } : { messages: [] },
+      },
+      capabilities: { ...CAPABILITIES, prompts: {} },
+    });
+    const missing = (requiredCapabilities: Json) => ({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities } });
+    const formOnly = legacyClient(d);
+    await formOnly.open(LEGACY_VERSION, { elicitation: {}, sampling: {} });
+    expect((await formOnly.send(legacy(1, "prompts/get", { name: "url" })))?.error).toEqual(missing({ elicitation: { url: {} } }));
+    expect((await formOnly.send(legacy(2, "prompts/get", { name: "sampling" })))?.error).toEqual(missing({ sampling: { tools: {} } }));
+    const urlOnly = legacyClient(d);
+    await urlOnly.open(LEGACY_VERSION, { elicitation: { url: {} } });
+    expect((await urlOnly.send(legacy(3, "prompts/get", { name: "form" })))?.error).toEqual(missing({ elicitation: { form: {} } }));
+    expect([...formOnly.sent, ...urlOnly.sent].filter((m) => "id" in m)).toEqual([]);
+    // Declared: sent.
+    urlOnly.answerWith(() => ({ result: { action: "cancel" } }));
+    expect((await urlOnly.send(legacy(4, "prompts/get", { name: "url" })))?.result).toEqual({ messages: [] });
+    expect(urlOnly.sent.filter((m) => "id" in m).map((m) => m.params?.["mode"])).toEqual(["url"]);
+    // A modern client: the same rule on its InputRequiredResult.
+    const modernMeta = (capabilities: Json) => ({ _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": capabilities } });
+    expect((await d.handle({ jsonrpc: "2.0", id: 5, method: "prompts/get", params: { name: "url", ...modernMeta({ elicitation: {} }) } }))?.error).toEqual(
+      missing({ elicitation: { url: {} } }),
+    );
+    expect((await d.handle({ jsonrpc: "2.0", id: 6, method: "prompts/get", params: { name: "sampling", ...modernMeta({ sampling: {} }) } }))?.error).toEqual(
+      missing({ sampling: { tools: {} } }),
+    );
+    expect((await d.handle({ jsonrpc: "2.0", id: 7, method: "prompts/get", params: { name: "url", ...modernMeta({ elicitation: { url: {} } }) } }))?.result?.["resultType"]).toBe(
+      "input_required",
+    );
+  });
+
+  it("no server→client request goes out before the client sent notifications/initialized: the round waits for it, within its time limit (review 11: finding 7)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Late" } } }));
+    const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.sent.filter((m) => "id" in m)).toEqual([]);
+    await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect((await called)?.result).toEqual({ content: [{ type: "text", text: "Hello Late (asked-once)" }] });
+    expect(client.sent.filter((m) => "id" in m).map((m) => m.method)).toEqual(["elicitation/create"]);
+
+    const never = dual({ inputTimeoutMs: 50 });
+    const silent = legacyClient(never);
+    await silent.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    expect((await silent.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.error).toEqual({
+      code: -32603,
+      message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the client did not answer within 50 ms",
+    });
+    expect(silent.sent).toEqual([]);
+  });
+
   it("a missing client capability is -32021; an error answer, a malformed answer, too many rounds are -32603 or -32602", async () => {
     const d = dual();
     const noElicitation = legacyClient(d);
@@ -379,16 +466,59 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       code: -32603,
       message: expect.stringContaining("the client did not answer within 50 ms"),
     });
-    // The client is told to stop working on the request given up on, through the session's push.
+    // The client is told to stop working on the request given up on, on the stream of the request that asked for it.
     const first = client.sent.find((m) => "id" in m) as { id: number };
-    expect(client.pushed).toEqual([
+    const cancellations = client.sent.filter((m) => m.method === "notifications/cancelled");
+    expect(cancellations).toEqual([
       { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: first.id, reason: "the client did not answer within 50 ms" } },
     ]);
-    expect(legacyErrors("CancelledNotification", client.pushed[0])).toEqual([]);
+    expect(client.pushed).toEqual([]);
+    expect(legacyErrors("CancelledNotification", cancellations[0])).toEqual([]);
     const cancelled = client.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
     await until(() => client.sent.filter((m) => "id" in m).length === 2);
     await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
     expect(await cancelled).toBeUndefined();
+  });
+
+  it("a round abandoned (an answer that fails, closeChannel, a second initialize) cancels the sibling requests still pending, on the request's stream (review 11: finding 11)", async () => {
+    const d = dual({
+      handlers: {
+        "prompts/get": (_params: Json, c: RequestContextCore) =>
+          c.inputResponses === undefined ? { resultType: "input_required", inputRequests: { name: NAME_REQUEST, roots: { method: "roots/list" } } } : { messages: [] },
+      },
+      capabilities: { ...CAPABILITIES, prompts: {} },
+    });
+    const cancelledIds = (client: ReturnType<typeof legacyClient>) =>
+      client.sent.filter((m) => m.method === "notifications/cancelled").map((m) => [m.params?.["requestId"], m.params?.["reason"]]);
+    const asked = (client: ReturnType<typeof legacyClient>, method: string) => (client.sent.find((m) => m.method === method) as { id: number }).id;
+
+    const failing = legacyClient(d);
+    await failing.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
+    const first = failing.send(legacy(1, "prompts/get", { name: "p" }));
+    await within(until(() => failing.sent.filter((m) => "id" in m).length === 2));
+    await failing.send({ jsonrpc: "2.0", id: asked(failing, "elicitation/create"), error: { code: -1, message: "declined" } });
+    expect((await first)?.error?.code).toBe(-32603);
+    expect(cancelledIds(failing)).toEqual([[asked(failing, "roots/list"), "another input failed"]]);
+    expect(failing.pushed).toEqual([]);
+
+    const closed = legacyClient(d);
+    await closed.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
+    const second = closed.send(legacy(1, "prompts/get", { name: "p" }));
+    await within(until(() => closed.sent.filter((m) => "id" in m).length === 2));
+    d.closeChannel(closed.channel);
+    expect((await second)?.error?.code).toBe(-32603);
+    expect(cancelledIds(closed)).toEqual([
+      [asked(closed, "elicitation/create"), "the session closed"],
+      [asked(closed, "roots/list"), "the session closed"],
+    ]);
+
+    const again = legacyClient(d);
+    await again.open(LEGACY_VERSION, { elicitation: {}, roots: {} });
+    const third = again.send(legacy(1, "prompts/get", { name: "p" }));
+    await within(until(() => again.sent.filter((m) => "id" in m).length === 2));
+    await again.send(initialize(2, LEGACY_VERSION));
+    expect((await third)?.error?.code).toBe(-32603);
+    expect(cancelledIds(again).map(([, reason]) => reason)).toEqual(["the client initialized the session again", "the client initialized the session again"]);
   });
 
   it("responses: an unknown id, or one from another channel, is ignored and never answered", async () => {
@@ -449,6 +579,28 @@ describe("legacy utilities: logging/setLevel, resources/subscribe, publish", () 
     expect(d.publish("notifications/tools/list_changed")).toBe(1);
   });
 
+  it("subscriptions per session are capped at 1000, and a subscribed URI at 8192 characters (review 11: finding 3)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open();
+    for (let i = 0; i < 1000; i++) expect((await client.send(legacy(i, "resources/subscribe", { uri: "test://r" + i })))?.result).toEqual({});
+    expect((await client.send(legacy(1000, "resources/subscribe", { uri: "test://one-more" })))?.error).toEqual({
+      code: -32603,
+      message: "Too many resource subscriptions on this session (at most 1000); unsubscribe from one first",
+    });
+    // Subscribing again to one already held costs nothing; after an unsubscribe there is room again.
+    expect((await client.send(legacy(1001, "resources/subscribe", { uri: "test://r0" })))?.result).toEqual({});
+    await client.send(legacy(1002, "resources/unsubscribe", { uri: "test://r0" }));
+    expect((await client.send(legacy(1003, "resources/subscribe", { uri: "test://one-more" })))?.result).toEqual({});
+    const other = legacyClient(d);
+    await other.open();
+    expect((await other.send(legacy(1, "resources/subscribe", { uri: "test://" + "x".repeat(8192) })))?.error).toEqual({
+      code: -32602,
+      message: "Invalid params: uri: a subscribed URI is at most 8192 characters",
+    });
+    expect((await other.send(legacy(2, "resources/subscribe", { uri: "test://" + "x".repeat(8185) })))?.result).toEqual({});
+  });
+
   it("subscribe needs resources.subscribe advertised", async () => {
     const d = dual({ capabilities: { resources: {} } });
     const client = legacyClient(d);
@@ -480,17 +632,19 @@ describe("both eras on one dispatcher", () => {
     const [l, m1, m2, m3] = await answers;
     expect(l?.result).toEqual({ content: [{ type: "text", text: "legacy" }] });
     for (const r of [m1, m2, m3]) expect(r?.result).toMatchObject({ resultType: "complete", _meta: { "io.modelcontextprotocol/serverInfo": SERVER_INFO } });
-    // A modern request naming a version not served as modern is -32022 listing both eras.
+    // A modern request naming a version not served as modern is -32022 listing the modern versions only (review 11: finding 5).
     const wrong = await d.handle({ jsonrpc: "2.0", id: 4, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": LEGACY_VERSION } } });
     expect(wrong?.error).toEqual({
       code: -32022,
       message: 'Unsupported protocol version: "2025-11-25"',
-      data: { supported: [MODERN_VERSION, LEGACY_VERSION], requested: LEGACY_VERSION },
+      data: { supported: [MODERN_VERSION], requested: LEGACY_VERSION },
     });
     // A request without the modern _meta on a channel without a session is today's modern request: its _meta is missing.
     expect((await d.handle(legacy(5, "tools/list"), { channel: {} }))?.error?.code).toBe(-32602);
-    // server/discover lists both eras.
-    expect((await d.handle(modern(6, "server/discover")))?.result?.["supportedVersions"]).toEqual([MODERN_VERSION, LEGACY_VERSION]);
+    // server/discover lists the modern versions: a legacy client negotiates at initialize, where the legacy ones are offered.
+    expect((await d.handle(modern(6, "server/discover")))?.result?.["supportedVersions"]).toEqual([MODERN_VERSION]);
+    expect(d.supportedProtocolVersions).toEqual([MODERN_VERSION, LEGACY_VERSION]);
+    expect((await d.handle(initialize(7, "2024-11-05"), { channel: {} }))?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
   });
 
   it("a single legacy revision (today's generated 2025-11-25 dispatcher) serves as a legacy server: initialize opens a session, setLevel is built in", async () => {
@@ -513,12 +667,12 @@ describe("stdio, both eras", () => {
     const lines: Json[] = [];
     createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
     const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n");
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
     const asked = lines.find((l) => l["method"] === "elicitation/create")!;
     // Another request first, held at the cap; then, written later, the answer: read and dispatched ahead of it.
-    input.write(JSON.stringify(legacy(3, "ping")) + "\n");
+    input.write(JSON.stringify(legacy(3, "tools/call", { name: "echo", arguments: { text: "held" } })) + "\n");
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(lines.some((l) => l["id"] === 3)).toBe(false);
     input.write(JSON.stringify({ jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: { name: "Cap" } } }) + "\n");
@@ -526,7 +680,76 @@ describe("stdio, both eras", () => {
     expect(lines.find((l) => l["id"] === 2)?.["result"]).toEqual({ content: [{ type: "text", text: "Hello Cap (asked-once)" }] });
     input.end();
     await within(server.closed);
-    expect(lines.find((l) => l["id"] === 3)).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(lines.find((l) => l["id"] === 3)?.["result"]).toEqual({ content: [{ type: "text", text: "held" }] });
+  });
+
+  it("at the cap, with 64 KiB or more of requests held, a client's response, a ping and notifications/cancelled are still read (review 11: finding 1, 5)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    // Answers only: the server's own requests have ids too.
+    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 2 });
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    input.write(JSON.stringify(legacy(3, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    await within(until(() => lines.filter((l) => l["method"] === "elicitation/create").length === 2));
+    const [first, second] = lines.filter((l) => l["method"] === "elicitation/create");
+    // A big request, held at the cap (more than the 64 KiB read ahead), then a ping, a cancellation and an answer.
+    input.write(JSON.stringify(legacy(4, "tools/call", { name: "echo", arguments: { text: "x".repeat(100 * 1024) } })) + "\n");
+    input.write(JSON.stringify(legacy(5, "ping")) + "\n");
+    await within(until(() => answered(5) !== undefined));
+    expect(answered(5)).toEqual({ jsonrpc: "2.0", id: 5, result: {} });
+    input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3, reason: "no" } }) + "\n");
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: first!["id"], result: { action: "accept", content: { name: "Big" } } }) + "\n");
+    await within(until(() => answered(2) !== undefined && answered(4) !== undefined));
+    expect(answered(2)?.["result"]).toEqual({ content: [{ type: "text", text: "Hello Big (asked-once)" }] });
+    // The cancelled request gave its elicitation up and is not answered.
+    expect(lines.some((l) => l["method"] === "notifications/cancelled" && (l["params"] as Json)["requestId"] === second!["id"])).toBe(true);
+    expect(answered(3)).toBeUndefined();
+    input.end();
+    await within(server.closed);
+  });
+
+  it("on input end, lines held at the cap are served by the session before the channel closes (review 11: finding 6)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    input.end(JSON.stringify(legacy(3, "tools/list")) + "\n");
+    await within(server.closed);
+    expect(answered(3)?.["result"]).toEqual({ tools: [ECHO, ASK] });
+    expect(answered(2)?.["error"]).toMatchObject({ code: -32603 });
+  });
+
+  it("a legacy client that skips initialize is told how a session starts; a modern request, or one after initialize, is not (review 11: finding 9)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output });
+    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    input.write(JSON.stringify(legacy(1, "tools/list")) + "\n");
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }) + "\n");
+    await within(until(() => answered(1) !== undefined && answered(2) !== undefined));
+    expect((answered(1)?.["error"] as Json)["message"]).toBe(
+      "Invalid request _meta: missing required key io.modelcontextprotocol/protocolVersion; missing required key io.modelcontextprotocol/clientCapabilities; a 2025-11-25 client opens with initialize",
+    );
+    expect((answered(2)?.["error"] as Json)["message"]).toBe('Unsupported protocol version: "1999-01-01"');
+    input.write(JSON.stringify(initialize(3, LEGACY_VERSION)) + "\n" + JSON.stringify(legacy(4, "tools/call", { name: 5 })) + "\n");
+    await within(until(() => answered(4) !== undefined));
+    expect(answered(4)?.["error"]).toMatchObject({ code: -32602 });
+    expect(String((answered(4)?.["error"] as Json)["message"]).endsWith("opens with initialize")).toBe(false);
+    input.end();
+    await within(server.closed);
   });
 
   it("a legacy client initializes, calls tools, answers an elicitation on stdin, gets pushed notifications; a modern client on the same process is served too", async () => {
