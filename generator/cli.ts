@@ -120,7 +120,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
 
   const scaffoldCommand = program
     .command("scaffold")
-    .description("write a runnable MCP server project: generated code, one handler stub per method, stdio and HTTP transports, tests")
+    .description("write a runnable MCP server project: generated code, example handlers to replace, stdio and HTTP transports, tests")
     .argument("<dir>", "the project folder to create (must be empty unless --force)")
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file of a stateless revision (2026-07-28 or later); repeat it to name the legacy one too", collect)
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
@@ -132,7 +132,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       ).choices(["modern,legacy", "legacy,modern", "modern"]),
     )
     .option("--name <name>", "the npm package name (default: from the folder name)")
-    .addOption(new Option("--example <name>", "handlers of an example instead of stubs").choices([...SCAFFOLD_EXAMPLES]))
+    .addOption(new Option("--example <name>", "handlers of another example instead of the default one").choices([...SCAFFOLD_EXAMPLES]))
     .addOption(new Option("--docs <mode>", "doc comments in the generated code").choices(["full", "tags", "none"]).default("full"))
     .option("--force", "write into a folder that is not empty, replacing the scaffold's files and keeping the others")
     .option("--debug", "print stack traces for errors")

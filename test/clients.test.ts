@@ -11,15 +11,17 @@
  *
  * Each connects, lists and calls tools, lists and reads resources, gets a prompt, and completes
  * a tool call that needs elicitation: the server's handler, written once with the modern types
- * (templates/scaffold/examples/conformance/handlers.ts), answers the first round with an
- * `InputRequiredResult`; the client's elicitation handler answers (a server→client request on
- * the legacy session, or the client's own retry with `inputResponses` in the modern era).
+ * (the scaffold's default example, templates/scaffold/src/handlers.ts.hbs: `greet`), answers
+ * the first round with an `InputRequiredResult`; the client's elicitation handler answers (a
+ * server→client request on the legacy session, or the client's own retry with `inputResponses`
+ * and `requestState` in the modern era).
  * Which era each client spoke is read off the wire, not assumed; a legacy client must receive no
  * modern-only result member (`resultType`, `ttlMs`, `cacheScope`, `io.modelcontextprotocol/` `_meta` keys).
  *
  * The same clients run first against the official `@modelcontextprotocol/server` 2.4.0 serving
- * the same names (test/support/reference-server.mjs): that proves the harness, independently
- * of this project's server.
+ * the conformance fixture's names (test/support/reference-server.mjs): that proves the harness,
+ * independently of this project's server. (The `--example conformance` project itself is
+ * checked by the conformance suite, in test/scaffold.test.ts.)
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { StdioClientTransport as StdioV2 } from "@modelcontextprotocol/client/stdio";
@@ -37,6 +39,16 @@ import { scaffoldBuilt, startHttpServer, type HttpServer } from "./support/serve
 const EXCHANGE_MS = 20_000;
 const NAME = "Ada";
 
+/** What a client calls on a server, and the text each call must answer. */
+interface Script {
+  /** A tool without input rounds, its arguments and the text it answers. */
+  readonly tool: { readonly name: string; readonly arguments: { readonly [key: string]: unknown }; readonly text: string };
+  /** A tool that asks for the user's name (elicitation), the message it asks with, and its text when the name is given. */
+  readonly asking: { readonly name: string; readonly message: string; readonly text: string };
+  readonly resource: { readonly uri: string; readonly text: string };
+  readonly prompt: { readonly name: string; readonly text: string };
+}
+
 /** A server to talk to: how to start it over stdio, and how to start it over HTTP. */
 interface Target {
   readonly name: string;
@@ -44,6 +56,7 @@ interface Target {
   args(): readonly string[];
   /** The `serverInfo.name` it reports. */
   readonly serverName: string;
+  readonly script: Script;
 }
 
 type Endpoint = { readonly transport: "stdio"; readonly args: readonly string[] } | { readonly transport: "http"; readonly url: string };
@@ -206,7 +219,7 @@ async function within<T>(promise: Promise<T>, ms: number, what: string): Promise
 }
 
 /** Connects `kind` to `endpoint`, runs the exchange, closes, and answers what it observed. */
-async function exchange(kind: ClientKind, endpoint: Endpoint, serverStderr: () => string) {
+async function exchange(kind: ClientKind, endpoint: Endpoint, script: Script, serverStderr: () => string) {
   const elicited: string[] = [];
   const stderr = { text: "" };
   let connected: { client: ClientFace; wire: Wire } | undefined;
@@ -216,17 +229,17 @@ async function exchange(kind: ClientKind, endpoint: Endpoint, serverStderr: () =
         connected = await kind.connect(endpoint, elicited, stderr);
         const { client, wire } = connected;
         const tools = await client.listTools();
-        const simple = await client.callTool({ name: "test_simple_text", arguments: {} });
+        const simple = await client.callTool({ name: script.tool.name, arguments: { ...script.tool.arguments } });
         const resources = await client.listResources();
-        const read = await client.readResource({ uri: "test://static-text" });
-        const prompt = await client.getPrompt({ name: "test_simple_prompt" });
-        const elicitation = await client.callTool({ name: "test_input_required_result_elicitation", arguments: {} });
+        const read = await client.readResource({ uri: script.resource.uri });
+        const prompt = await client.getPrompt({ name: script.prompt.name });
+        const elicitation = await client.callTool({ name: script.asking.name, arguments: {} });
         return {
           ...spoken(wire),
           serverName: client.getServerVersion()?.name,
-          tools: ["test_simple_text", "test_input_required_result_elicitation"].filter((name) => tools.tools.some((t) => t.name === name)),
+          tools: [script.tool.name, script.asking.name].filter((name) => tools.tools.some((t) => t.name === name)),
           simple: toolText(simple),
-          resources: resources.resources.map((r) => r.uri).filter((uri) => uri === "test://static-text"),
+          resources: resources.resources.map((r) => r.uri).filter((uri) => uri === script.resource.uri),
           read: firstText(read.contents, (c) => c["text"]),
           prompt: firstText(prompt.messages, (m) => (m["content"] as { text?: unknown } | undefined)?.text),
           elicitation: toolText(elicitation),
@@ -251,18 +264,19 @@ async function exchange(kind: ClientKind, endpoint: Endpoint, serverStderr: () =
   }
 }
 
-/** What every client must observe against a dual-era server that serves the fixture's names. */
-function expectedFor(kind: ClientKind, serverName: string) {
+/** What every client must observe against a dual-era server running `target.script`. */
+function expectedFor(kind: ClientKind, target: Target) {
+  const { script } = target;
   return {
     ...kind.expected,
-    serverName,
-    tools: ["test_simple_text", "test_input_required_result_elicitation"],
-    simple: "This is a simple text response for testing.",
-    resources: ["test://static-text"],
-    read: "This is the content of the static text resource.",
-    prompt: "This is a simple prompt for testing.",
-    elicitation: `Hello, ${NAME}!`,
-    elicited: ["What is your name?"],
+    serverName: target.serverName,
+    tools: [script.tool.name, script.asking.name],
+    simple: script.tool.text,
+    resources: [script.resource.uri],
+    read: script.resource.text,
+    prompt: script.prompt.text,
+    elicitation: script.asking.text,
+    elicited: [script.asking.message],
     modernMembersSeenByLegacy: [],
   };
 }
@@ -271,12 +285,26 @@ const REFERENCE: Target = {
   name: "the official @modelcontextprotocol/server 2.4.0 (reference: proves the harness)",
   serverName: "reference",
   args: () => [join(ROOT, "test", "support", "reference-server.mjs")],
+  // The conformance fixture's names, which the reference server serves.
+  script: {
+    tool: { name: "test_simple_text", arguments: {}, text: "This is a simple text response for testing." },
+    asking: { name: "test_input_required_result_elicitation", message: "What is your name?", text: `Hello, ${NAME}!` },
+    resource: { uri: "test://static-text", text: "This is the content of the static text resource." },
+    prompt: { name: "test_simple_prompt", text: "This is a simple prompt for testing." },
+  },
 };
 
 let scaffolded: string | undefined;
 const SCAFFOLDED: Target = {
-  name: "a server made by scaffold with default options (--example conformance)",
+  name: "a server made by scaffold with default options (its example handlers)",
   serverName: "server",
+  // The default example of src/handlers.ts.
+  script: {
+    tool: { name: "echo", arguments: { text: "hi" }, text: "hi" },
+    asking: { name: "greet", message: "What is your name?", text: `Hello, ${NAME}!` },
+    resource: { uri: "example://about", text: "An MCP server scaffolded by mcp-schema-codegen." },
+    prompt: { name: "haiku", text: "Write a haiku about the sea." },
+  },
   args: () => {
     if (scaffolded === undefined) throw new Error("the scaffolded project was not built");
     return [join(scaffolded, "dist", "src", "main.js")];
@@ -287,7 +315,7 @@ describe.each([REFERENCE, SCAFFOLDED])("$name", (target) => {
   let http: HttpServer | undefined;
   beforeAll(async () => {
     if (target === SCAFFOLDED)
-      scaffolded = await scaffoldBuilt("clients-scaffold", ["--spec", SPEC_DIR, "--spec-version", "draft", "--example", "conformance", "--docs", "none"]);
+      scaffolded = await scaffoldBuilt("clients-scaffold", ["--spec", SPEC_DIR, "--spec-version", "draft", "--docs", "none"]);
     http = await startHttpServer(process.execPath, [...target.args(), "--http", "--port", "0"]);
   }, 120_000);
   afterAll(async () => {
@@ -299,8 +327,8 @@ describe.each([REFERENCE, SCAFFOLDED])("$name", (target) => {
       it.each(CLIENTS.map((kind) => [kind.name, kind] as const))("%s", { timeout: EXCHANGE_MS + 10_000 }, async (_name, kind) => {
         if (http === undefined) throw new Error("the HTTP server did not start");
         const endpoint: Endpoint = transport === "stdio" ? { transport, args: target.args() } : { transport, url: http.url };
-        const observed = await exchange(kind, endpoint, http.stderr);
-        expect(observed).toEqual(expectedFor(kind, target.serverName));
+        const observed = await exchange(kind, endpoint, target.script, http.stderr);
+        expect(observed).toEqual(expectedFor(kind, target));
       });
     });
 });

@@ -31,9 +31,9 @@ function listFiles(dir: string, prefix = ""): string[] {
 
 describe("scaffolded sources", () => {
   it.each([
-    ["stubs", []],
+    ["default example", []],
     ["conformance", ["--example", "conformance"]],
-    ["stubs, --eras modern", ["--eras", "modern"]],
+    ["default example, --eras modern", ["--eras", "modern"]],
   ])("%s: src/ and test/ type-check at the strictest settings", async (label, flags) => {
     const dir = join(scratchDir(`scaffold-strict-${label.replace(/\W+/g, "-")}`), "p");
     const { code } = await cli("scaffold", dir, ...SPEC, "draft", ...flags);
@@ -102,20 +102,18 @@ describe("scaffold command", () => {
     expect(pkg.name).toBe("my-server");
     expect(Object.keys(pkg.scripts).sort()).toEqual(["build", "start", "start:http", "test"]);
     const handlers = readFileSync(join(dir, "src/handlers.ts"), "utf8");
-    // One stub per client→server request method the dispatcher does not answer itself.
-    const stubs = [...handlers.matchAll(/^ {2}"([a-z/]+)": notImplemented\("\1"\),$/gm)].map((m) => m[1]);
-    expect(stubs).toEqual([
-      "completion/complete",
-      "prompts/get",
-      "prompts/list",
-      "resources/list",
-      "resources/templates/list",
-      "resources/read",
-      "tools/call",
-      "tools/list",
-    ]);
+    // The default handlers are a working example, not stubs; the README shows its input-asking tool as it is in src/handlers.ts.
+    expect(handlers).not.toContain("notImplemented");
     expect(handlers).toContain("Built in, and not listed here: server/discover, subscriptions/listen.");
     expect(handlers).toContain("against 2026-07-28. Built in for them: initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe.");
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    for (const text of [readme, readFileSync(join(ROOT, "README.md"), "utf8")]) {
+      const snippet = /### Asking the user for input\n[^]*?```ts\n([^]*?)```/.exec(text)?.[1];
+      expect(snippet).toBeDefined();
+      expect(handlers).toContain(snippet!.split("\n").map((line) => (line === "" ? line : `  ${line}`)).join("\n"));
+    }
+    expect(readme).toContain("GET with `Accept: text/event-stream`");
+    expect(readme).not.toContain("POST only");
     expect(readFileSync(join(dir, "src/generated/types.ts"), "utf8")).toContain("--docs full");
   });
 
@@ -198,6 +196,7 @@ describe("scaffold command", () => {
     const { code, stdout } = await cli("scaffold", dir, ...SPEC, "draft", "--eras", "modern", "--docs", "tags");
     expect(code).toBe(0);
     expect(stdout).toContain("26 files written");
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/It accepts\s+POST only: GET and DELETE are answered 405/);
     expect(listFiles(join(dir, "src", "generated")).filter((f) => !f.startsWith("runtime/"))).toEqual([
       "codegen-manifest.json",
       "dispatch.ts",
@@ -293,7 +292,7 @@ describe("a scaffolded project", () => {
     expect(install.status, install.stderr).toBe(0);
     const test = spawnSync("npm", ["test"], { cwd: dir, encoding: "utf8" });
     expect(test.status, test.stdout + test.stderr).toBe(0);
-    expect(test.stdout).toMatch(/^# pass 8$/m);
+    expect(test.stdout).toMatch(/^# pass 11$/m);
     expect(test.stdout).toMatch(/^# fail 0$/m);
   });
 });

@@ -2,8 +2,9 @@
  * `scaffold`: a runnable MCP server project around the generated code.
  *
  * The project holds `package.json` (build, start, start:http, test), `tsconfig.json`, a
- * README, the generated modules under `src/generated/`, `src/handlers.ts` (one stub per
- * client→server method, or an example's handlers), `src/server.ts`, the stdio and Streamable
+ * README, the generated modules under `src/generated/`, `src/handlers.ts` (a small working
+ * example: two tools, one of them asking for input, a resource, a prompt, completions; or the
+ * handlers of `--example`), `src/server.ts`, the stdio and Streamable
  * HTTP transports (`src/generated/runtime/stdio.ts`, `src/generated/runtime/http.ts`, copied from
  * the runtime), `src/main.ts`, and tests that start the
  * server over both transports and talk to it.
@@ -21,7 +22,6 @@ import { basename, dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { manifestFile } from "../diff/manifest.js";
 import { generate, GENERATOR_VERSION, type GeneratedFile, type GenerateOptions } from "../index.js";
-import { objectLiteralKey } from "../emit/names.js";
 import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
 import { CONFIG_FILE_NAME } from "../config.js";
@@ -34,7 +34,7 @@ import { isAlive, writeFileAtomic } from "../write.js";
  */
 export const LEGACY_SPEC_VERSION = "2025-11-25";
 
-/** Examples `--example` can put in place of the handler stubs. */
+/** Examples `--example` can put in place of the default example handlers. */
 export const SCAFFOLD_EXAMPLES = ["conformance"] as const;
 export type ScaffoldExample = (typeof SCAFFOLD_EXAMPLES)[number];
 
@@ -42,7 +42,7 @@ export type ScaffoldExample = (typeof SCAFFOLD_EXAMPLES)[number];
 export interface ScaffoldOptions extends GenerateOptions {
   /** The npm package name (lowercase, URL-safe). */
   readonly name: string;
-  /** Handlers of an example instead of the stubs. */
+  /** Handlers of an example instead of the default example. */
   readonly example?: ScaffoldExample;
 }
 
@@ -103,14 +103,6 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     name,
     version,
     builtins: requests.filter(builtin).map((m) => m.method).join(", ") || "none",
-    stubs: requests
-      .filter((m) => !builtin(m))
-      .map((m) => ({
-        method: JSON.stringify(m.method),
-        methodKey: objectLiteralKey(m.method),
-        messageType: m.messageType,
-        resultTypes: m.results.join(" | ") || "unknown",
-      })),
     example: example ?? "",
     // The flags that regenerate src/generated/ as it was written (the header of each file names them all).
     regenerateFlags: ["--transports node", ...(generateOptions.docs !== undefined && generateOptions.docs !== "full" ? [`--docs ${generateOptions.docs}`] : [])].join(" "),
