@@ -94,6 +94,15 @@ describe("draft + 2025-11-25 in one output", () => {
     expect(strictestDiagnostics(roots, NODE_NEXT)).toEqual([]);
   });
 
+  it("lets a server set the legacy input-round options through the typed options, and refuses a misspelt one", () => {
+    const consumer = join(dirname(dir), "dual-options.ts");
+    const serverInfo = '{ serverInfo: { name: "s", version: "1" }';
+    writeFileSync(consumer, `import { createServerDispatcher } from "./dual/dispatch.js";\ncreateServerDispatcher(${serverInfo}, maxInputRounds: 2, inputTimeoutMs: 1000 });\n`);
+    expect(strictestDiagnostics([consumer], NODE_NEXT)).toEqual([]);
+    writeFileSync(consumer, `import { createServerDispatcher } from "./dual/dispatch.js";\ncreateServerDispatcher(${serverInfo}, maxInputRound: 2 });\n`);
+    expect(strictestDiagnostics([consumer], NODE_NEXT).join("\n")).toMatch(/maxInputRound/);
+  });
+
   it("imports the shared runtime as ../runtime/ from the revision folders, and every relative import names a generated file", () => {
     const paths = new Set(result.files.map((f) => f.path));
     for (const file of result.files) {
