@@ -8,7 +8,7 @@
  * Part of the CI suite (`npm run test:ci`, run by `.ci/run`), not of `npm test`.
  */
 import { spawnSync, type SpawnSyncOptions } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROOT, scratchDir, SPEC_DIR } from "../support/corpus.js";
@@ -76,7 +76,9 @@ describe("the packed tarball", () => {
     const out = run("npx", ["--no", "mcp-schema-codegen", "scaffold", "srv", "--schema", DRAFT], { cwd: project });
     expect(out.stderr).toBe("");
     expect(out.status).toBe(0);
-    expect(out.stdout).toContain("srv: 25 files written (package srv)");
+    // Dual-era by default: the 2025-11-25 schema beside the draft one is found from the installed package too.
+    expect(out.stdout).toContain("srv: 40 files written (package srv)");
+    expect(existsSync(join(project, "srv", "src", "generated", "2025-11-25", "revision.ts"))).toBe(true);
   });
 
   it("installed: the library API generates in memory", () => {
