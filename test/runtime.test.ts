@@ -3,7 +3,7 @@
  * JSON helpers, the tool-arguments check and the dispatcher core, driven by a small revision
  * table written here (no schema involved).
  */
-import { readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
@@ -285,6 +285,15 @@ describe("generated modules lay out data and types; their code is the runtime's"
     }
     // The check itself finds bodies where there are some.
     expect(functionBodies(files.find((f) => f.path === "runtime/dispatcher.ts")!.contents).length).toBeGreaterThan(10);
+  });
+
+  it("the output templates, read as TypeScript as they stand, hold no function body (a `=> {{type}}` reads as one: function types come as data)", () => {
+    const dir = join(ROOT, "templates");
+    const templates = readdirSync(dir).filter((f) => f.endsWith(".hbs"));
+    expect(templates.length).toBeGreaterThan(5);
+    for (const name of templates) expect(functionBodies(readFileSync(join(dir, name), "utf8")), name).toEqual([]);
+    // The check finds what such a line used to be.
+    expect(functionBodies("export const {{checkName}}: ({{param}}: unknown) => {{resultType}} = metaChecker(RULES);").length).toBe(1);
   });
 });
 

@@ -10,7 +10,7 @@ import {
   identity,
   toolError as textToolError,
   type DispatchAbortSignal,
-  type DispatchErrorInfo,
+  type DispatchErrorListener,
   type DispatchRequestId,
   type DispatchResponse,
   type DispatchRevision,
@@ -26,6 +26,7 @@ export { HandlerError, notImplemented } from "./runtime/dispatcher.js";
 export type {
   DispatchAbortSignal,
   DispatchErrorInfo,
+  DispatchErrorListener,
   DispatchErrorObject,
   DispatchRequestId,
   DispatchResponse,
@@ -209,7 +210,7 @@ export interface ServerDispatcherOptions {
   /** Whether results are checked against the schema; a malformed result is answered `-32603` and logged. Default: true unless `NODE_ENV` is `"production"`. */
   readonly validateResults?: boolean;
   /** Told about server-side failures that the wire only sees as `-32603` (default: `console.error`). Never told about client mistakes. */
-  readonly onError?: (error: unknown, info: DispatchErrorInfo) => void;
+  readonly onError?: DispatchErrorListener;
 }
 
 /** A transport-agnostic dispatcher: everything a request needs comes from the request and its {@link HandleContext}. */

@@ -11,7 +11,7 @@ import {
   identity,
   toolError as textToolError,
   type DispatchAbortSignal,
-  type DispatchErrorInfo,
+  type DispatchErrorListener,
   type DispatchRequestId,
   type DispatchResponse,
   type DispatchRevision,
@@ -27,6 +27,7 @@ export { HandlerError, notImplemented } from "./runtime/dispatcher.js";
 export type {
   DispatchAbortSignal,
   DispatchErrorInfo,
+  DispatchErrorListener,
   DispatchErrorObject,
   DispatchRequestId,
   DispatchResponse,
@@ -223,7 +224,7 @@ export interface ServerDispatcherOptions {
   /** Whether `_meta` keys are checked strictly (key grammar, unknown reserved keys). Default: false. */
   readonly strictMeta?: boolean;
   /** Told about server-side failures that the wire only sees as `-32603` (default: `console.error`). Never told about client mistakes. */
-  readonly onError?: (error: unknown, info: DispatchErrorInfo) => void;
+  readonly onError?: DispatchErrorListener;
 }
 
 /** A transport-agnostic dispatcher: everything a request needs comes from the request and its {@link HandleContext}. */

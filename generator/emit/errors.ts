@@ -88,8 +88,8 @@ interface ConstructorView {
   readonly codeType: string;
   readonly codeValue: string;
   readonly dataType: string;
-  readonly dataParam: string;
-  readonly returnType: string;
+  /** The constructor's function type, e.g. `(id: T.RequestId, data?: unknown, message?: string) => TypedErrorResponse<…>`. */
+  readonly signature: string;
   readonly message: string;
   readonly origin: string;
 }
@@ -123,16 +123,20 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
   // The schema's RequestId, or JSON-RPC's own id type when the schema has none.
   const id = facts.requestIdType ?? "string | number";
   const codeType = (member: string) => (enumStyle === "ts-enum" ? `ErrorCode.${member}` : `typeof ErrorCode.${member}`);
-  const constructor = (name: string, member: string, dataType: string, dataRequired: boolean, message: string, origin: string): ConstructorView => ({
-    name,
-    codeType: codeType(member),
-    codeValue: `ErrorCode.${member}`,
-    dataType,
-    dataParam: dataRequired ? `data: ${dataType}` : `data?: ${dataType}`,
-    returnType: `${dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(member)}, ${dataType}>`,
-    message: JSON.stringify(message),
-    origin,
-  });
+  const idParam = facts.errorIdOptional ? `id: ${id} | undefined` : `id: ${id}`;
+  const constructor = (name: string, member: string, dataType: string, dataRequired: boolean, message: string, origin: string): ConstructorView => {
+    const dataParam = dataRequired ? `data: ${dataType}` : `data?: ${dataType}`;
+    const returnType = `${dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(member)}, ${dataType}>`;
+    return {
+      name,
+      codeType: codeType(member),
+      codeValue: `ErrorCode.${member}`,
+      dataType,
+      signature: `(${idParam}, ${dataParam}, message?: string) => ${returnType}`,
+      message: JSON.stringify(message),
+      origin,
+    };
+  };
   // A code the chosen rules retire gets no constructor: nothing here may send it.
   const retired = new Set(rules.retiredCodes.codes);
   const constructors = facts.errorCodes
@@ -168,7 +172,7 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     hasConstructors: constructors.length > 0,
     usesTypes: id.startsWith("T.") || constructors.some((c) => c.dataType.startsWith("T.")),
     idType: id,
-    idParam: facts.errorIdOptional ? `id: ${id} | undefined` : `id: ${id}`,
+    idParam,
     idMember: facts.errorIdOptional ? `id?: ${id}` : `id: ${id}`,
     jsonrpc: JSON.stringify("2.0"),
     standardCodes: STANDARD_JSONRPC_CODES.join(", "),

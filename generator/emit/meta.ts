@@ -43,7 +43,6 @@ interface KeyCheckView {
 interface ShapeView {
   readonly what: string;
   readonly container: string;
-  readonly containerParam: string;
   readonly requirement: string;
   readonly constName: string;
   readonly fieldsType: string;
@@ -51,6 +50,9 @@ interface ShapeView {
   readonly checkName: string;
   readonly buildName: string;
   readonly typeText: string;
+  /** The function types of `checkName` and `buildName`. */
+  readonly checkSignature: string;
+  readonly buildSignature: string;
   readonly metaRequired: boolean;
   readonly keys: readonly KeyCheckView[];
   readonly fields: readonly { readonly field: string; readonly optional: string; readonly type: string }[];
@@ -149,14 +151,15 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
   return {
     what,
     container: s.container,
-    containerParam: s.containerParam,
     requirement: commentSafe(requirement),
     constName: `${what.toUpperCase()}_META_KEYS`,
     fieldsType: `${s.name}MetaFields`,
     resultType: `${s.name}MetaCheck`,
+    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${s.name}MetaCheck`,
     checkName: `check${s.name}Meta`,
     buildName: `build${s.name}Meta`,
     typeText: shape?.typeText ?? "{ [key: string]: unknown }",
+    buildSignature: `(meta: ${shape?.typeText ?? "{ [key: string]: unknown }"}) => ${shape?.typeText ?? "{ [key: string]: unknown }"}`,
     metaRequired: shape?.metaRequired ?? false,
     keys: properties.map((p) => ({
       key: JSON.stringify(p.name),

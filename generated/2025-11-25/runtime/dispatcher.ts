@@ -265,7 +265,10 @@ export interface DispatcherTool {
   checkArguments?(args: { readonly [key: string]: unknown }): string | undefined;
 }
 
-/** What {@link DispatcherOptions.onError} is told. */
+/** What {@link DispatcherOptions.onError} is: told of each server-side failure the wire sees only as `-32603`. */
+export type DispatchErrorListener = (error: unknown, info: DispatchErrorInfo) => void;
+
+/** What {@link DispatchErrorListener} is told. */
 export interface DispatchErrorInfo {
   readonly method: string;
   readonly id?: DispatchRequestId;
@@ -288,7 +291,7 @@ export interface DispatcherOptions {
   readonly serverInfoMeta?: boolean;
   readonly validateResults?: boolean;
   readonly strictMeta?: boolean;
-  readonly onError?: (error: unknown, info: DispatchErrorInfo) => void;
+  readonly onError?: DispatchErrorListener;
   /** An `InputRequiredResult` to a legacy client: how many rounds of server→client requests one request may take before it is answered `-32603`. Default: 8. */
   readonly maxInputRounds?: number;
   /** An `InputRequiredResult` to a legacy client: how long one round waits for the client's responses before the request is answered `-32603`. Default: 600000 (10 minutes). */
