@@ -59,10 +59,9 @@ export const TARGETS: Record<TargetName, Target> = {
     description: "isX, validateX and a Standard Schema object per type; validatorsByType",
     requires: ["types"],
     render: (model, context) => {
-      const view = { header: context.header, source: model.ir.source, ...buildValidators(model) };
-      // The runtime is what the rest of the file uses: render without it, then with it.
-      const withoutRuntime = renderTemplate("validators.ts.hbs", { ...view, runtime: "" });
-      return renderTemplate("validators.ts.hbs", { ...view, runtime: runtimeSource(withoutRuntime) });
+      const view = buildValidators(model);
+      // The runtime is what the emitted code refers to: the roots recorded as it was built.
+      return renderTemplate("validators.ts.hbs", { header: context.header, source: model.ir.source, ...view, runtime: runtimeSource(view.runtimeRoots) });
     },
   },
   errors: {
