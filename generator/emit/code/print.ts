@@ -74,6 +74,8 @@ export function printExpression(e: Expression): string {
     case "element":
       return `${operand(e.object, PRECEDENCE.call)}[${printExpression(e.index)}]`;
     case "property":
+      // `1.length` would read as the number `1.` followed by a name.
+      if (e.object.kind === "literal" && typeof e.object.value === "number") return `(${printExpression(e.object)}).${e.name}`;
       return `${operand(e.object, PRECEDENCE.call)}.${e.name}`;
     case "array":
       return `[${e.elements.map((x) => operand(x, PRECEDENCE.arrow)).join(", ")}]`;
@@ -85,23 +87,27 @@ export function printExpression(e: Expression): string {
 }
 
 /**
- * A path as a string concatenation: `p + "/a/b"`. A constant name folds into the string
- * before it; a tuple position is its own string (`"/0"`) and a run-time token follows a `"/"`.
+ * A path as one string concatenation, constant text folded: the base, then `"/a/0/"` for the
+ * tokens known when generating, then each run-time token (`p + "/a/" + i0 + "/b"`).
  */
 function printPath(path: PathExpression): string {
   const parts: (string | { readonly code: string })[] = [{ code: operand(path.base, PRECEDENCE.additive) }];
-  for (const token of path.tokens) {
+  const text = (more: string) => {
     const last = parts[parts.length - 1]!;
+    if (typeof last === "string") parts[parts.length - 1] = last + more;
+    else parts.push(more);
+  };
+  for (const token of path.tokens) {
     switch (token.kind) {
       case "name":
-        if (typeof last === "string") parts[parts.length - 1] = `${last}/${pointerToken(token.name)}`;
-        else parts.push(`/${pointerToken(token.name)}`);
+        text(`/${pointerToken(token.name)}`);
         break;
       case "index":
-        parts.push(`/${token.index}`);
+        text(`/${token.index}`);
         break;
       case "dynamic":
-        parts.push("/", { code: operand(token.expression, PRECEDENCE.additive + 1) });
+        text("/");
+        parts.push({ code: operand(token.expression, PRECEDENCE.additive + 1) });
         break;
     }
   }

@@ -38,7 +38,8 @@ export type Expression =
 
 /**
  * A JSON Pointer (RFC 6901) built at run time: the string `base` (an expression, usually the
- * parameter `p`) followed by `/token` for each token. Printed as one string concatenation.
+ * parameter `p`) followed by `/token` for each token. Printed as one string concatenation in
+ * which the text of consecutive constant tokens is one string literal.
  */
 export interface PathExpression {
   readonly kind: "path";
@@ -47,9 +48,9 @@ export interface PathExpression {
 }
 
 export type PathToken =
-  /** A property name known when generating; escaped (`~0`, `~1`) when printed, folded into the string before it. */
+  /** A property name known when generating; escaped (`~0`, `~1`) when printed. */
   | { readonly kind: "name"; readonly name: string }
-  /** A tuple position known when generating: printed as its own `"/i"` string. */
+  /** A tuple position known when generating. */
   | { readonly kind: "index"; readonly index: number }
   /** A token known at run time: `"/" + expression`; the expression escapes it if it must (`escapeToken(k)`). */
   | { readonly kind: "dynamic"; readonly expression: Expression };
