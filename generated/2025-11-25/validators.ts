@@ -1350,7 +1350,7 @@ function _isIcon(v: any, d: number): boolean {
     (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
     typeof v["src"] === "string" &&
     formatUri(v["src"]) &&
-    (v["sizes"] === undefined || _isIcon$sizes(v["sizes"], d + 1))
+    (v["sizes"] === undefined || _isCompleteResult$completion$values(v["sizes"], d + 1))
   );
 }
 
@@ -1362,24 +1362,8 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["sizes"] !== undefined) _isIcon$sizes$collect(v["sizes"], p + "/sizes", o, d + 1);
+    if (v["sizes"] !== undefined) _isCompleteResult$completion$values$collect(v["sizes"], p + "/sizes", o, d + 1);
     opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
-  }
-}
-
-function _isIcon$sizes(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -2645,7 +2629,7 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
           Number.isInteger(v["_meta"]["progressToken"])))) &&
-    (v["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["arguments"], d + 1))
+    (v["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["arguments"], d + 1))
   );
 }
 
@@ -2659,26 +2643,7 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
       }
     }
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    if (v["arguments"] !== undefined) _isGetPromptRequestParams$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
-  }
-}
-
-function _isGetPromptRequestParams$arguments(v: any, _d: number): boolean {
-  if (!isPlainObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
-    if (!(typeof v[k] === "string")) return false;
-  }
-  return true;
-}
-
-function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (o.length > MAX_ISSUES) break;
-      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
-      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
-    }
+    if (v["arguments"] !== undefined) _isCompleteRequestParams$context$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
   }
 }
 
@@ -3092,7 +3057,7 @@ function _isListToolsResult(v: any, d: number): boolean {
     isPlainObject(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    _isListToolsResult$tools(v["tools"], d + 1)
+    _isCreateMessageRequestParams$tools(v["tools"], d + 1)
   );
 }
 
@@ -3101,18 +3066,8 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
     if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/tools", v["tools"])) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (need(o, p, "/tools", v["tools"])) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
   }
-}
-
-function _isListToolsResult$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
-  return true;
-}
-
-function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1095) */
@@ -3380,14 +3335,14 @@ function _isTool(v: any, d: number): boolean {
     (v["inputSchema"]["$schema"] === undefined || typeof v["inputSchema"]["$schema"] === "string") &&
     v["inputSchema"]["type"] === "object" &&
     (v["inputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["inputSchema"]["properties"], d + 2)) &&
-    (v["inputSchema"]["required"] === undefined || _isIcon$sizes(v["inputSchema"]["required"], d + 2)) &&
+    (v["inputSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["inputSchema"]["required"], d + 2)) &&
     (v["execution"] === undefined || _isToolExecution(v["execution"], d + 1)) &&
     (v["outputSchema"] === undefined ||
       (isPlainObject(v["outputSchema"]) &&
         (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string") &&
         v["outputSchema"]["type"] === "object" &&
         (v["outputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["outputSchema"]["properties"], d + 2)) &&
-        (v["outputSchema"]["required"] === undefined || _isIcon$sizes(v["outputSchema"]["required"], d + 2)))) &&
+        (v["outputSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["outputSchema"]["required"], d + 2)))) &&
     (v["annotations"] === undefined || _isToolAnnotations(v["annotations"], d + 1)) &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"]))
   );
@@ -3407,7 +3362,7 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         if (v["inputSchema"]["properties"] !== undefined)
           _isClientCapabilities$experimental$collect(v["inputSchema"]["properties"], p + "/inputSchema/properties", o, d + 2);
         if (v["inputSchema"]["required"] !== undefined)
-          _isIcon$sizes$collect(v["inputSchema"]["required"], p + "/inputSchema/required", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["inputSchema"]["required"], p + "/inputSchema/required", o, d + 2);
       }
     }
     if (v["execution"] !== undefined) _collectToolExecution(v["execution"], p + "/execution", o, d + 1);
@@ -3418,7 +3373,7 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         if (v["outputSchema"]["properties"] !== undefined)
           _isClientCapabilities$experimental$collect(v["outputSchema"]["properties"], p + "/outputSchema/properties", o, d + 2);
         if (v["outputSchema"]["required"] !== undefined)
-          _isIcon$sizes$collect(v["outputSchema"]["required"], p + "/outputSchema/required", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["outputSchema"]["required"], p + "/outputSchema/required", o, d + 2);
       }
     }
     if (v["annotations"] !== undefined) _collectToolAnnotations(v["annotations"], p + "/annotations", o, d + 1);
@@ -4204,8 +4159,8 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
     (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
     _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
     (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
-    (v["stopSequences"] === undefined || _isIcon$sizes(v["stopSequences"], d + 1)) &&
-    (v["tools"] === undefined || _isListToolsResult$tools(v["tools"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isCompleteResult$completion$values(v["stopSequences"], d + 1)) &&
+    (v["tools"] === undefined || _isCreateMessageRequestParams$tools(v["tools"], d + 1)) &&
     (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1))
   );
 }
@@ -4234,9 +4189,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     );
     opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
     req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
-    if (v["stopSequences"] !== undefined) _isIcon$sizes$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+    if (v["stopSequences"] !== undefined) _isCompleteResult$completion$values$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
     opt(o, p, "/metadata", v["metadata"], isPlainObject(v["metadata"]), "object");
-    if (v["tools"] !== undefined) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (v["tools"] !== undefined) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
     if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
   }
 }
@@ -4249,6 +4204,16 @@ function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   items(o, p, v, d + 1, _collectSamplingMessage);
+}
+
+function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  return true;
+}
+
+function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `CreateMessageRequestParams` (schema.ts:1578) */
@@ -4915,7 +4880,7 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
     typeof v["argument"]["value"] === "string" &&
     (v["context"] === undefined ||
       (isPlainObject(v["context"]) &&
-        (v["context"]["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["context"]["arguments"], d + 2))))
+        (v["context"]["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["context"]["arguments"], d + 2))))
   );
 }
 
@@ -4938,7 +4903,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v["context"] !== undefined) {
       if (object(o, p + "/context", v["context"])) {
         if (v["context"]["arguments"] !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
+          _isCompleteRequestParams$context$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
       }
     }
   }
@@ -4976,6 +4941,25 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
           "unknown type " + describeValue(v["type"]) + '; expected one of "ref/prompt", "ref/resource"',
         );
     }
+}
+
+function _isCompleteRequestParams$context$arguments(v: any, _d: number): boolean {
+  if (!isPlainObject(v)) return false;
+  for (const k in v) {
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!(typeof v[k] === "string")) return false;
+  }
+  return true;
+}
+
+function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (object(o, p, v)) {
+    for (const k0 in v) {
+      if (o.length > MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
+    }
+  }
 }
 
 /** `CompleteRequestParams` (schema.ts:2000) */
@@ -5037,7 +5021,7 @@ function _isCompleteResult(v: any, d: number): boolean {
     isPlainObject(v["completion"]) &&
     (v["completion"]["total"] === undefined || Number.isInteger(v["completion"]["total"])) &&
     (v["completion"]["hasMore"] === undefined || typeof v["completion"]["hasMore"] === "boolean") &&
-    _isIcon$sizes(v["completion"]["values"], d + 2)
+    _isCompleteResult$completion$values(v["completion"]["values"], d + 2)
   );
 }
 
@@ -5048,10 +5032,26 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
     if (need(o, p, "/completion", v["completion"])) {
       if (object(o, p + "/completion", v["completion"])) {
         if (need(o, p + "/completion", "/values", v["completion"]["values"]))
-          _isIcon$sizes$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
         opt(o, p + "/completion", "/total", v["completion"]["total"], Number.isInteger(v["completion"]["total"]), "integer");
         opt(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], typeof v["completion"]["hasMore"] === "boolean", "boolean");
       }
+    }
+  }
+}
+
+function _isCompleteResult$completion$values(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
+  return true;
+}
+
+function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
   }
 }
@@ -5298,7 +5298,7 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
     (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
     v["requestedSchema"]["type"] === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
-    (v["requestedSchema"]["required"] === undefined || _isIcon$sizes(v["requestedSchema"]["required"], d + 2))
+    (v["requestedSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["requestedSchema"]["required"], d + 2))
   );
 }
 
@@ -5341,7 +5341,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             d + 2,
           );
         if (v["requestedSchema"]["required"] !== undefined)
-          _isIcon$sizes$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -5683,7 +5683,7 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isIcon$sizes(v["enum"], d + 1)
+    _isCompleteResult$completion$values(v["enum"], d + 1)
   );
 }
 
@@ -5693,7 +5693,7 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isIcon$sizes$collect(v["enum"], p + "/enum", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCompleteResult$completion$values$collect(v["enum"], p + "/enum", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -5724,7 +5724,7 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["oneOf"], d + 1)
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["oneOf"], d + 1)
   );
 }
 
@@ -5734,28 +5734,8 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledSingleSelectEnumSchema$oneOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
+    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
-  }
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(isPlainObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
-  return true;
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
-        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
-      }
-    }
   }
 }
 
@@ -5823,8 +5803,8 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
     isPlainObject(v["items"]) &&
     v["items"]["type"] === "string" &&
-    _isIcon$sizes(v["items"]["enum"], d + 2) &&
-    (v["default"] === undefined || _isIcon$sizes(v["default"], d + 1))
+    _isCompleteResult$completion$values(v["items"]["enum"], d + 2) &&
+    (v["default"] === undefined || _isCompleteResult$completion$values(v["default"], d + 1))
   );
 }
 
@@ -5839,10 +5819,11 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
         req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
-        if (need(o, p + "/items", "/enum", v["items"]["enum"])) _isIcon$sizes$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
+        if (need(o, p + "/items", "/enum", v["items"]["enum"]))
+          _isCompleteResult$completion$values$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isIcon$sizes$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCompleteResult$completion$values$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
@@ -5874,8 +5855,8 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
     isPlainObject(v["items"]) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["items"]["anyOf"], d + 2) &&
-    (v["default"] === undefined || _isIcon$sizes(v["default"], d + 1))
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["items"]["anyOf"], d + 2) &&
+    (v["default"] === undefined || _isCompleteResult$completion$values(v["default"], d + 1))
   );
 }
 
@@ -5890,10 +5871,30 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
         if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
+          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isIcon$sizes$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCompleteResult$completion$values$collect(v["default"], p + "/default", o, d + 1);
+  }
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++)
+    if (!(isPlainObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
+  return true;
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
+        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
+      }
+    }
   }
 }
 
@@ -5957,8 +5958,8 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isIcon$sizes(v["enum"], d + 1) &&
-    (v["enumNames"] === undefined || _isIcon$sizes(v["enumNames"], d + 1))
+    _isCompleteResult$completion$values(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isCompleteResult$completion$values(v["enumNames"], d + 1))
   );
 }
 
@@ -5968,8 +5969,8 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isIcon$sizes$collect(v["enum"], p + "/enum", o, d + 1);
-    if (v["enumNames"] !== undefined) _isIcon$sizes$collect(v["enumNames"], p + "/enumNames", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCompleteResult$completion$values$collect(v["enum"], p + "/enum", o, d + 1);
+    if (v["enumNames"] !== undefined) _isCompleteResult$completion$values$collect(v["enumNames"], p + "/enumNames", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -6054,7 +6055,13 @@ function _isElicitResult$content(v: any, d: number): boolean {
   if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
-    if (!(typeof v[k] === "string" || Number.isInteger(v[k]) || typeof v[k] === "boolean" || _isIcon$sizes(v[k], d + 1))) return false;
+    if (!(
+      typeof v[k] === "string" ||
+      Number.isInteger(v[k]) ||
+      typeof v[k] === "boolean" ||
+      _isCompleteResult$completion$values(v[k], d + 1)
+    ))
+      return false;
   }
   return true;
 }
@@ -6076,7 +6083,12 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
     for (const k0 in v) {
       if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
-      if (!(typeof v[k0] === "string" || Number.isInteger(v[k0]) || typeof v[k0] === "boolean" || _isIcon$sizes(v[k0], d + 1)))
+      if (!(
+        typeof v[k0] === "string" ||
+        Number.isInteger(v[k0]) ||
+        typeof v[k0] === "boolean" ||
+        _isCompleteResult$completion$values(v[k0], d + 1)
+      ))
         anyOf(
           o,
           p + "/" + escapeToken(k0),
@@ -6088,7 +6100,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
             _isElicitResult$content$collect$values$0$collect,
             _isElicitResult$content$collect$values$1$collect,
             _isElicitResult$content$collect$values$2$collect,
-            _isIcon$sizes$collect,
+            _isCompleteResult$completion$values$collect,
           ],
         );
     }

@@ -345,26 +345,14 @@ function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): 
     "string | integer | boolean | null | JSONObject | JSONArray",
     [1, 2, 4, 8, 16, 32],
     [
-      _collectJSONValue$0$collect,
-      _collectJSONValue$1$collect,
-      _collectJSONValue$2$collect,
+      _isElicitResult$content$collect$values$0$collect,
+      _isElicitResult$content$collect$values$1$collect,
+      _isElicitResult$content$collect$values$2$collect,
       _collectJSONValue$3$collect,
       _collectJSONObject,
       _collectJSONArray,
     ],
   );
-}
-
-function _collectJSONValue$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "string")) expected(o, p, "string", v);
-}
-
-function _collectJSONValue$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Number.isInteger(v)) expected(o, p, "integer", v);
-}
-
-function _collectJSONValue$2$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "boolean")) expected(o, p, "boolean", v);
 }
 
 function _collectJSONValue$3$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -1241,7 +1229,7 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
     v["error"]["code"] === -32022 &&
     isPlainObject(v["error"]["data"]) &&
     typeof v["error"]["data"]["requested"] === "string" &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["error"]["data"]["supported"], d + 3)
+    _isCreateMessageRequestParams$stopSequences(v["error"]["data"]["supported"], d + 3)
   );
 }
 
@@ -1258,12 +1246,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
               if (need(o, p + "/error/data", "/supported", v["error"]["data"]["supported"]))
-                _isUnsupportedProtocolVersionError$error$data$supported$collect(
-                  v["error"]["data"]["supported"],
-                  p + "/error/data/supported",
-                  o,
-                  d + 3,
-                );
+                _isCreateMessageRequestParams$stopSequences$collect(v["error"]["data"]["supported"], p + "/error/data/supported", o, d + 3);
               req(
                 o,
                 p + "/error/data",
@@ -1276,22 +1259,6 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
           }
         }
       }
-    }
-  }
-}
-
-function _isUnsupportedProtocolVersionError$error$data$supported(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUnsupportedProtocolVersionError$error$data$supported$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
     }
   }
 }
@@ -1738,7 +1705,7 @@ function _isDiscoverResult(v: any, d: number): boolean {
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["supportedVersions"], d + 1) &&
+    _isCreateMessageRequestParams$stopSequences(v["supportedVersions"], d + 1) &&
     _isServerCapabilities(v["capabilities"], d + 1)
   );
 }
@@ -1762,7 +1729,7 @@ function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: numb
       "enum",
     );
     if (need(o, p, "/supportedVersions", v["supportedVersions"]))
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
+      _isCreateMessageRequestParams$stopSequences$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
     if (need(o, p, "/capabilities", v["capabilities"])) _collectServerCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
     opt(o, p, "/instructions", v["instructions"], typeof v["instructions"] === "string", "string");
   }
@@ -1963,7 +1930,7 @@ function _isIcon(v: any, d: number): boolean {
     (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
     typeof v["src"] === "string" &&
     formatUri(v["src"]) &&
-    (v["sizes"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["sizes"], d + 1))
+    (v["sizes"] === undefined || _isCreateMessageRequestParams$stopSequences(v["sizes"], d + 1))
   );
 }
 
@@ -1975,7 +1942,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["sizes"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["sizes"], p + "/sizes", o, d + 1);
+    if (v["sizes"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["sizes"], p + "/sizes", o, d + 1);
     opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
   }
 }
@@ -2870,7 +2837,7 @@ function _isSubscriptionFilter(v: any, d: number): boolean {
     (v["toolsListChanged"] === undefined || typeof v["toolsListChanged"] === "boolean") &&
     (v["promptsListChanged"] === undefined || typeof v["promptsListChanged"] === "boolean") &&
     (v["resourcesListChanged"] === undefined || typeof v["resourcesListChanged"] === "boolean") &&
-    (v["resourceSubscriptions"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["resourceSubscriptions"], d + 1))
+    (v["resourceSubscriptions"] === undefined || _isCreateMessageRequestParams$stopSequences(v["resourceSubscriptions"], d + 1))
   );
 }
 
@@ -2881,7 +2848,7 @@ function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: 
     opt(o, p, "/promptsListChanged", v["promptsListChanged"], typeof v["promptsListChanged"] === "boolean", "boolean");
     opt(o, p, "/resourcesListChanged", v["resourcesListChanged"], typeof v["resourcesListChanged"] === "boolean", "boolean");
     if (v["resourceSubscriptions"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
+      _isCreateMessageRequestParams$stopSequences$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
   }
 }
 
@@ -3583,7 +3550,7 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
     typeof v["name"] === "string" &&
     _isRequestMetaObject(v["_meta"], d + 1) &&
     (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
-    (v["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["arguments"], d + 1))
+    (v["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["arguments"], d + 1))
   );
 }
 
@@ -3594,26 +3561,7 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
     if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
     opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    if (v["arguments"] !== undefined) _isGetPromptRequestParams$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
-  }
-}
-
-function _isGetPromptRequestParams$arguments(v: any, _d: number): boolean {
-  if (!isPlainObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
-    if (!(typeof v[k] === "string")) return false;
-  }
-  return true;
-}
-
-function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (o.length > MAX_ISSUES) break;
-      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
-      _collectJSONValue$0$collect(v[k0], p + "/" + escapeToken(k0), o, d + 1);
-    }
+    if (v["arguments"] !== undefined) _isCompleteRequestParams$context$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
   }
 }
 
@@ -4079,7 +4027,7 @@ function _isListToolsResult(v: any, d: number): boolean {
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isListToolsResult$tools(v["tools"], d + 1)
+    _isCreateMessageRequestParams$tools(v["tools"], d + 1)
   );
 }
 
@@ -4102,18 +4050,8 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/tools", v["tools"])) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (need(o, p, "/tools", v["tools"])) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
   }
-}
-
-function _isListToolsResult$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
-  return true;
-}
-
-function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1779) */
@@ -4596,9 +4534,9 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
       v["includeContext"] === "allServers") &&
     _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
     (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
-    (v["stopSequences"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["stopSequences"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isCreateMessageRequestParams$stopSequences(v["stopSequences"], d + 1)) &&
     (v["metadata"] === undefined || _isJSONObject(v["metadata"], d + 1)) &&
-    (v["tools"] === undefined || _isListToolsResult$tools(v["tools"], d + 1)) &&
+    (v["tools"] === undefined || _isCreateMessageRequestParams$tools(v["tools"], d + 1)) &&
     (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1))
   );
 }
@@ -4621,9 +4559,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
     req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
     if (v["stopSequences"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+      _isCreateMessageRequestParams$stopSequences$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
     if (v["metadata"] !== undefined) _collectJSONObject(v["metadata"], p + "/metadata", o, d + 1);
-    if (v["tools"] !== undefined) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (v["tools"] !== undefined) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
     if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
   }
 }
@@ -4636,6 +4574,32 @@ function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
   items(o, p, v, d + 1, _collectSamplingMessage);
+}
+
+function _isCreateMessageRequestParams$stopSequences(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
+  return true;
+}
+
+function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
+    }
+  }
+}
+
+function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  return true;
+}
+
+function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `CreateMessageRequestParams` (schema.ts:2104) */
@@ -5288,7 +5252,7 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
     typeof v["argument"]["value"] === "string" &&
     (v["context"] === undefined ||
       (isPlainObject(v["context"]) &&
-        (v["context"]["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["context"]["arguments"], d + 2))))
+        (v["context"]["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["context"]["arguments"], d + 2))))
   );
 }
 
@@ -5306,7 +5270,7 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v["context"] !== undefined) {
       if (object(o, p + "/context", v["context"])) {
         if (v["context"]["arguments"] !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
+          _isCompleteRequestParams$context$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
       }
     }
   }
@@ -5344,6 +5308,25 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
           "unknown type " + describeValue(v["type"]) + '; expected one of "ref/prompt", "ref/resource"',
         );
     }
+}
+
+function _isCompleteRequestParams$context$arguments(v: any, _d: number): boolean {
+  if (!isPlainObject(v)) return false;
+  for (const k in v) {
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!(typeof v[k] === "string")) return false;
+  }
+  return true;
+}
+
+function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (object(o, p, v)) {
+    for (const k0 in v) {
+      if (o.length > MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
+    }
+  }
 }
 
 /** `CompleteRequestParams` (schema.ts:2593) */
@@ -5433,13 +5416,13 @@ function _isCompleteResult$completion$values(v: any, _d: number): boolean {
   return true;
 }
 
-function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     if (v.length > 100) issue(o, p, "maxItems", "must have at most 100 items, has " + v.length);
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
+      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
   }
 }
@@ -5678,8 +5661,7 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
     (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
     v["requestedSchema"]["type"] === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
-    (v["requestedSchema"]["required"] === undefined ||
-      _isUnsupportedProtocolVersionError$error$data$supported(v["requestedSchema"]["required"], d + 2))
+    (v["requestedSchema"]["required"] === undefined || _isCreateMessageRequestParams$stopSequences(v["requestedSchema"]["required"], d + 2))
   );
 }
 
@@ -5715,12 +5697,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             d + 2,
           );
         if (v["requestedSchema"]["required"] !== undefined)
-          _isUnsupportedProtocolVersionError$error$data$supported$collect(
-            v["requestedSchema"]["required"],
-            p + "/requestedSchema/required",
-            o,
-            d + 2,
-          );
+          _isCreateMessageRequestParams$stopSequences$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -6033,7 +6010,7 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["enum"], d + 1)
+    _isCreateMessageRequestParams$stopSequences(v["enum"], d + 1)
   );
 }
 
@@ -6043,7 +6020,7 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCreateMessageRequestParams$stopSequences$collect(v["enum"], p + "/enum", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -6074,7 +6051,7 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["oneOf"], d + 1)
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["oneOf"], d + 1)
   );
 }
 
@@ -6084,28 +6061,8 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledSingleSelectEnumSchema$oneOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
+    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
-  }
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(isPlainObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
-  return true;
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
-        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
-      }
-    }
   }
 }
 
@@ -6173,8 +6130,8 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
     isPlainObject(v["items"]) &&
     v["items"]["type"] === "string" &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["items"]["enum"], d + 2) &&
-    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["default"], d + 1))
+    _isCreateMessageRequestParams$stopSequences(v["items"]["enum"], d + 2) &&
+    (v["default"] === undefined || _isCreateMessageRequestParams$stopSequences(v["default"], d + 1))
   );
 }
 
@@ -6190,10 +6147,10 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
       if (object(o, p + "/items", v["items"])) {
         req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
         if (need(o, p + "/items", "/enum", v["items"]["enum"]))
-          _isUnsupportedProtocolVersionError$error$data$supported$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
+          _isCreateMessageRequestParams$stopSequences$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
@@ -6225,8 +6182,8 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
     (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
     isPlainObject(v["items"]) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["items"]["anyOf"], d + 2) &&
-    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["default"], d + 1))
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["items"]["anyOf"], d + 2) &&
+    (v["default"] === undefined || _isCreateMessageRequestParams$stopSequences(v["default"], d + 1))
   );
 }
 
@@ -6241,10 +6198,30 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
         if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
+          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["default"], p + "/default", o, d + 1);
+  }
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++)
+    if (!(isPlainObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
+  return true;
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
+        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
+      }
+    }
   }
 }
 
@@ -6308,8 +6285,8 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["enum"], d + 1) &&
-    (v["enumNames"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["enumNames"], d + 1))
+    _isCreateMessageRequestParams$stopSequences(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isCreateMessageRequestParams$stopSequences(v["enumNames"], d + 1))
   );
 }
 
@@ -6319,9 +6296,8 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
-    if (v["enumNames"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enumNames"], p + "/enumNames", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCreateMessageRequestParams$stopSequences$collect(v["enum"], p + "/enum", o, d + 1);
+    if (v["enumNames"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["enumNames"], p + "/enumNames", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -6408,11 +6384,23 @@ function _isElicitResult$content(v: any, d: number): boolean {
       typeof v[k] === "string" ||
       Number.isInteger(v[k]) ||
       typeof v[k] === "boolean" ||
-      _isUnsupportedProtocolVersionError$error$data$supported(v[k], d + 1)
+      _isCreateMessageRequestParams$stopSequences(v[k], d + 1)
     ))
       return false;
   }
   return true;
+}
+
+function _isElicitResult$content$collect$values$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!(typeof v === "string")) expected(o, p, "string", v);
+}
+
+function _isElicitResult$content$collect$values$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Number.isInteger(v)) expected(o, p, "integer", v);
+}
+
+function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!(typeof v === "boolean")) expected(o, p, "boolean", v);
 }
 
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6424,7 +6412,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
         typeof v[k0] === "string" ||
         Number.isInteger(v[k0]) ||
         typeof v[k0] === "boolean" ||
-        _isUnsupportedProtocolVersionError$error$data$supported(v[k0], d + 1)
+        _isCreateMessageRequestParams$stopSequences(v[k0], d + 1)
       ))
         anyOf(
           o,
@@ -6434,10 +6422,10 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
           "string | integer | boolean | string[]",
           [1, 2, 4, 32],
           [
-            _collectJSONValue$0$collect,
-            _collectJSONValue$1$collect,
-            _collectJSONValue$2$collect,
-            _isUnsupportedProtocolVersionError$error$data$supported$collect,
+            _isElicitResult$content$collect$values$0$collect,
+            _isElicitResult$content$collect$values$1$collect,
+            _isElicitResult$content$collect$values$2$collect,
+            _isCreateMessageRequestParams$stopSequences$collect,
           ],
         );
     }

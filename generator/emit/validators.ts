@@ -74,8 +74,13 @@ export function buildValidators(model: Model): ValidatorsView {
   const names = assignTypeNames(model.ir.declarations);
   const runtime = new RuntimeUses();
   const emitter = new ValidatorEmitter(model, names, runtime);
+  // Functions are built in one canonical order (by name, compared by code unit), so which
+  // declaration a shared helper is named after and placed with, which uses share it, and the
+  // numbering of constants do not depend on the schema's order; blocks follow the schema's order.
+  const canonical = [...model.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const built = new Map(canonical.map((decl) => [decl.name, emitter.declaration(decl.name, decl.type, decl.span.line)]));
   const blocks = model.types.map((decl) => ({
-    ...emitter.declaration(decl.name, decl.type, decl.span.line),
+    ...built.get(decl.name)!,
     exported: decl.exported,
     publics: decl.exported ? publicFunctions(names.get(decl.name)!, `${model.ir.source}:${decl.span.line}`, runtime) : "",
     key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
