@@ -49,6 +49,8 @@ describe("printer: precedence", () => {
     ["+ on the left of +", binary(binary(v, "+", p), "+", lit(1)), "v + p + 1"],
     ["comparison of a sum", binary(binary(id("d"), "+", lit(1)), ">", id("MAX_DEPTH")), "d + 1 > MAX_DEPTH"],
     ["member of a call", call(property(id("PATTERN_1"), "test"), element(v, lit("a"))), 'PATTERN_1.test(v["a"])'],
+    ["new with a plain callee", { kind: "new", callee: id("RegExp"), args: [lit("^a$"), lit("u")] }, 'new RegExp("^a$", "u")'],
+    ["new with a call as callee", { kind: "new", callee: call(id("f")), args: [] }, "new (f())()"],
     ["literals", call(id("f"), lit(undefined), lit(null), lit(-1), lit('a"b'), TRUE, FALSE), 'f(undefined, null, -1, "a\\"b", true, false)'],
   ])("%s", (_, e, text) => expect(printExpression(e)).toBe(text));
 
@@ -170,6 +172,11 @@ describe("printer: unused parameters", () => {
 });
 
 describe("printer: statements and chains", () => {
+  it("a constant with a type annotation", () => {
+    const s = { kind: "const" as const, name: "LITERALS_1", type: "ReadonlySet<unknown>", value: { kind: "new" as const, callee: id("Set"), args: [{ kind: "array" as const, elements: [lit("a"), lit(1)] }] } };
+    expect(printStatements([s])).toEqual(['const LITERALS_1: ReadonlySet<unknown> = new Set(["a", 1]);']);
+  });
+
   it("an if without braces around one line, braces around a block, else if chains", () => {
     const s = ifStatement(v, expressionStatement(call(id("a"))), ifStatement(p, block([expressionStatement(call(id("b"))), expressionStatement(call(id("c")))])));
     expect(printStatements([s])).toEqual(["if (v) a();", "else if (p) {", "  b();", "  c();", "}"]);

@@ -16,7 +16,7 @@
  */
 import { refsIn, type Model } from "../analyze/index.js";
 import type { KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
-import { isOneLine, printFunction } from "./code/print.js";
+import { isOneLine, printFunction, printStatements } from "./code/print.js";
 import {
   array,
   binary,
@@ -63,7 +63,7 @@ export interface ValidatorBlock {
 /** The view model of `validators.ts`. */
 export interface ValidatorsView {
   readonly blocks: readonly ValidatorBlock[];
-  /** Module-level constants (regular expressions), source text. */
+  /** Module-level constants (regular expressions, literal sets), source text. */
   readonly constants: readonly string[];
   /** The runtime declarations the file refers to (the template's and the functions'), recorded as they were made. */
   readonly runtimeRoots: ReadonlySet<string>;
@@ -691,25 +691,32 @@ class ValidatorEmitter {
     return this.rt(formatFunction(format));
   }
 
+  /** A module constant `LITERALS_n`, a `Set` of the values (one per distinct value list). */
   private literalSet(values: readonly (string | number | boolean)[]): string {
-    const source = `[${[...new Set(values.map((x) => JSON.stringify(x)))].join(", ")}]`;
-    let name = this.literalSetNames.get(source);
+    const distinct = [...new Map(values.map((x) => [JSON.stringify(x), x])).values()];
+    const key = JSON.stringify(distinct);
+    let name = this.literalSetNames.get(key);
     if (!name) {
       name = `LITERALS_${this.literalSetNames.size + 1}`;
-      this.literalSetNames.set(source, name);
-      this.constants.push(`const ${name}: ReadonlySet<unknown> = new Set(${source});`);
+      this.literalSetNames.set(key, name);
+      this.constant({ kind: "const", name, type: "ReadonlySet<unknown>", value: { kind: "new", callee: id("Set"), args: [array(distinct.map((x) => lit(x)))] } });
     }
     return name;
   }
 
+  /** A module constant `PATTERN_n`, the regular expression of a `@pattern` (one per distinct source). */
   private pattern(source: string): string {
     let name = this.patternNames.get(source);
     if (!name) {
       name = `PATTERN_${this.patternNames.size + 1}`;
       this.patternNames.set(source, name);
-      this.constants.push(`const ${name} = new RegExp(${JSON.stringify(source)}, "u");`);
+      this.constant({ kind: "const", name, value: { kind: "new", callee: id("RegExp"), args: [lit(source), lit("u")] } });
     }
     return name;
+  }
+
+  private constant(declaration: Statement): void {
+    this.constants.push(...printStatements([declaration]));
   }
 }
 

@@ -28,6 +28,7 @@ function precedence(e: Expression): number {
     case "array":
       return PRECEDENCE.primary;
     case "call":
+    case "new":
     case "element":
     case "property":
     case "arrow-call":
@@ -81,6 +82,11 @@ export function printExpression(e: Expression): string {
       return `[${e.elements.map((x) => operand(x, PRECEDENCE.arrow)).join(", ")}]`;
     case "arrow-call":
       return `(() => ${operand(e.body, PRECEDENCE.arrow)})()`;
+    case "new":
+      // The callee of `new` holds no call: `new (f())()` and `new f()()` differ.
+      return `new ${e.callee.kind === "identifier" || e.callee.kind === "property" ? printExpression(e.callee) : `(${printExpression(e.callee)})`}(${e.args
+        .map((a) => operand(a, PRECEDENCE.arrow))
+        .join(", ")})`;
     case "path":
       return printPath(e);
   }
@@ -157,7 +163,7 @@ function printStatement(s: Statement, indent: string): string[] {
     case "block":
       return [`${indent}{`, ...printStatements(s.body, `${indent}  `), `${indent}}`];
     case "const":
-      return [`${indent}const ${s.name} = ${printExpression(s.value)};`];
+      return [`${indent}const ${s.name}${s.type ? `: ${s.type}` : ""} = ${printExpression(s.value)};`];
     case "break":
       return [`${indent}break;`];
     case "continue":

@@ -32,6 +32,8 @@ export type Expression =
   /** `object.name` (a name of a global or a built-in method: `Number.isFinite`, `v.length`) */
   | { readonly kind: "property"; readonly object: Expression; readonly name: string }
   | { readonly kind: "array"; readonly elements: readonly Expression[] }
+  /** `new callee(args)` */
+  | { readonly kind: "new"; readonly callee: Expression; readonly args: readonly Expression[] }
   /** `(() => body)()`: an arrow function called in place. */
   | { readonly kind: "arrow-call"; readonly body: Expression }
   | PathExpression;
@@ -65,7 +67,8 @@ export type Statement =
   | { readonly kind: "return"; readonly value?: Expression }
   | { readonly kind: "expression"; readonly expression: Expression }
   | { readonly kind: "block"; readonly body: readonly Statement[] }
-  | { readonly kind: "const"; readonly name: string; readonly value: Expression }
+  /** `const name: type = value;` (`type`, TypeScript source, when given) */
+  | { readonly kind: "const"; readonly name: string; readonly type?: string; readonly value: Expression }
   | { readonly kind: "break" }
   | { readonly kind: "continue" };
 
@@ -205,6 +208,10 @@ export function* identifiersOf(e: Expression): Generator<string> {
       return;
     case "arrow-call":
       yield* identifiersOf(e.body);
+      return;
+    case "new":
+      yield* identifiersOf(e.callee);
+      for (const a of e.args) yield* identifiersOf(a);
       return;
     case "path":
       yield* identifiersOf(e.base);
