@@ -51,7 +51,11 @@ describe("printer: precedence", () => {
     ["member of a call", call(property(id("PATTERN_1"), "test"), element(v, lit("a"))), 'PATTERN_1.test(v["a"])'],
     ["new with a plain callee", { kind: "new", callee: id("RegExp"), args: [lit("^a$"), lit("u")] }, 'new RegExp("^a$", "u")'],
     ["new with a call as callee", { kind: "new", callee: call(id("f")), args: [] }, "new (f())()"],
-    ["literals", call(id("f"), lit(undefined), lit(null), lit(-1), lit('a"b'), TRUE, FALSE), 'f(undefined, null, -1, "a\\"b", true, false)'],
+    [
+      "literals",
+      call(id("f"), lit(undefined), lit(null), lit(-1), lit('a"b'), TRUE, FALSE),
+      'f(undefined, null, -1, "a\\"b", true, false)',
+    ],
   ])("%s", (_, e, text) => expect(printExpression(e)).toBe(text));
 
   /** A random expression over the operators the emitter uses. */
@@ -62,7 +66,9 @@ describe("printer: precedence", () => {
       fc
         .tuple(tie("e"), fc.constantFrom<BinaryOperator>("===", "!==", "<", ">", "<=", ">=", "+"), tie("e"))
         .map(([l, op, r]) => binary(l, op, r)),
-      fc.tuple(fc.array(tie("e"), { minLength: 2, maxLength: 4 }), fc.constantFrom<"&&" | "||">("&&", "||")).map(([es, op]) => chain(es, op)),
+      fc
+        .tuple(fc.array(tie("e"), { minLength: 2, maxLength: 4 }), fc.constantFrom<"&&" | "||">("&&", "||"))
+        .map(([es, op]) => chain(es, op)),
       tie("e").map(not),
       tie("e").map(typeOf),
       fc.array(tie("e"), { maxLength: 2 }).map((args) => call(id("f"), ...args)),
@@ -126,17 +132,30 @@ describe("printer: precedence", () => {
 });
 
 describe("printer: JSON Pointer paths", () => {
-  const path = (...tokens: PathExpression["tokens"]): PathExpression => tokens.reduce<PathExpression>((e, t) => pathAppend(e, t), { kind: "path", base: p, tokens: [] });
+  const path = (...tokens: PathExpression["tokens"]): PathExpression =>
+    tokens.reduce<PathExpression>((e, t) => pathAppend(e, t), { kind: "path", base: p, tokens: [] });
   const i0 = id("i0");
   const key = call(id("escapeToken"), id("k0"));
   it.each<[string, PathExpression, string]>([
     ["no token", path(), "p"],
     ["constant names fold", path({ kind: "name", name: "a" }, { kind: "name", name: "b" }), 'p + "/a/b"'],
     ["names are escaped (RFC 6901)", path({ kind: "name", name: "a/b~c" }), 'p + "/a~1b~0c"'],
-    ["a tuple position folds with names", path({ kind: "name", name: "a" }, { kind: "index", index: 0 }, { kind: "name", name: "b" }), 'p + "/a/0/b"'],
+    [
+      "a tuple position folds with names",
+      path({ kind: "name", name: "a" }, { kind: "index", index: 0 }, { kind: "name", name: "b" }),
+      'p + "/a/0/b"',
+    ],
     ["a run-time index", path({ kind: "name", name: "a" }, { kind: "dynamic", expression: i0 }), 'p + "/a/" + i0'],
-    ["text after a run-time token", path({ kind: "dynamic", expression: key }, { kind: "name", name: "b" }), 'p + "/" + escapeToken(k0) + "/b"'],
-    ["two run-time tokens", path({ kind: "dynamic", expression: i0 }, { kind: "dynamic", expression: key }), 'p + "/" + i0 + "/" + escapeToken(k0)'],
+    [
+      "text after a run-time token",
+      path({ kind: "dynamic", expression: key }, { kind: "name", name: "b" }),
+      'p + "/" + escapeToken(k0) + "/b"',
+    ],
+    [
+      "two run-time tokens",
+      path({ kind: "dynamic", expression: i0 }, { kind: "dynamic", expression: key }),
+      'p + "/" + i0 + "/" + escapeToken(k0)',
+    ],
   ])("%s", (_, e, text) => expect(printExpression(e)).toBe(text));
 
   it("appending to a plain expression starts a path at it", () => {
@@ -165,20 +184,36 @@ describe("printer: unused parameters", () => {
   it("reads inside nested statements, paths and loops count", () => {
     const body = [
       ifStatement(not(v), returnStatement(FALSE)),
-      { kind: "for" as const, variable: "i", test: binary(id("i"), "<", property(v, "length")), body: block([expressionStatement(call(id("g"), pathAppend(p, { kind: "dynamic", expression: id("d") })))]) },
+      {
+        kind: "for" as const,
+        variable: "i",
+        test: binary(id("i"), "<", property(v, "length")),
+        body: block([expressionStatement(call(id("g"), pathAppend(p, { kind: "dynamic", expression: id("d") })))]),
+      },
     ];
-    expect(printFunction({ name: "f", params: [...params, { name: "p", type: "string" }], returns: "void", body })).toMatch(/^function f\(v: any, d: number, p: string\)/);
+    expect(printFunction({ name: "f", params: [...params, { name: "p", type: "string" }], returns: "void", body })).toMatch(
+      /^function f\(v: any, d: number, p: string\)/,
+    );
   });
 });
 
 describe("printer: statements and chains", () => {
   it("a constant with a type annotation", () => {
-    const s = { kind: "const" as const, name: "LITERALS_1", type: "ReadonlySet<unknown>", value: { kind: "new" as const, callee: id("Set"), args: [{ kind: "array" as const, elements: [lit("a"), lit(1)] }] } };
+    const s = {
+      kind: "const" as const,
+      name: "LITERALS_1",
+      type: "ReadonlySet<unknown>",
+      value: { kind: "new" as const, callee: id("Set"), args: [{ kind: "array" as const, elements: [lit("a"), lit(1)] }] },
+    };
     expect(printStatements([s])).toEqual(['const LITERALS_1: ReadonlySet<unknown> = new Set(["a", 1]);']);
   });
 
   it("an if without braces around one line, braces around a block, else if chains", () => {
-    const s = ifStatement(v, expressionStatement(call(id("a"))), ifStatement(p, block([expressionStatement(call(id("b"))), expressionStatement(call(id("c")))])));
+    const s = ifStatement(
+      v,
+      expressionStatement(call(id("a"))),
+      ifStatement(p, block([expressionStatement(call(id("b"))), expressionStatement(call(id("c")))])),
+    );
     expect(printStatements([s])).toEqual(["if (v) a();", "else if (p) {", "  b();", "  c();", "}"]);
   });
 

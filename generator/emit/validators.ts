@@ -127,13 +127,23 @@ class ValidatorEmitter {
   }
 
   /**
-   * The one place internal helper names are made: `place` (where the type sits, `Tool$inputSchema`)
-   * made an identifier, numbered when taken (`_2`, `_3`, …).
+   * The one place internal names are made (to be swapped for the symbol table's
+   * `internal(file, base, owner)`): a helper is named after `place` (where its type sits,
+   * `Tool$inputSchema`) made an identifier, plus `suffix`, numbered when taken (`_2`, `_3`, …);
+   * a module constant is `<prefix>_<n>`, numbered from 1 by `count`.
    */
-  private helperName(place: string, suffix = ""): string {
-    const base = `${place.replace(IDENT_CHARS, "_")}${suffix}`;
+  private internalName(request: { place: string; suffix?: string } | { prefix: string; count: number }): string {
+    if ("prefix" in request) return `${request.prefix}_${request.count + 1}`;
+    const base = `${request.place.replace(IDENT_CHARS, "_")}${request.suffix ?? ""}`;
     let name = base;
     for (let n = 2; this.helperNames.has(name); n++) name = `${base}_${n}`;
+    this.helperNames.add(name);
+    return name;
+  }
+
+  /** The collector's name for the check helper `check`: `<check>$collect`, reserved. */
+  private collectorOf(check: string): string {
+    const name = `${check}$collect`;
     this.helperNames.add(name);
     return name;
   }
@@ -323,9 +333,8 @@ class ValidatorEmitter {
   private helper(type: TypeExpr, place: string): string {
     const known = this.helperChecks.get(typeKey(type));
     if (known) return known;
-    const base = this.helperName(place);
-    const collectName = `${base}$collect`;
-    this.helperNames.add(collectName);
+    const base = this.internalName({ place });
+    const collectName = this.collectorOf(base);
     this.helperCollectors.set(typeKey(type), collectName);
     this.helperChecks.set(typeKey(type), base);
     const checkBody = this.helperCheckBody(type, base);
@@ -657,7 +666,7 @@ class ValidatorEmitter {
     if (member.kind === "ref") return this.names.get(member.name)!.collect;
     const known = this.helperCollectors.get(typeKey(member));
     if (known) return known;
-    const name = this.helperName(place, "$collect");
+    const name = this.internalName({ place, suffix: "$collect" });
     this.helperCollectors.set(typeKey(member), name);
     const body = this.collectStatements(member, V, P, place, 0, false);
     this.helpers.push(collectFunction(name, body));
@@ -697,7 +706,7 @@ class ValidatorEmitter {
     const key = JSON.stringify(distinct);
     let name = this.literalSetNames.get(key);
     if (!name) {
-      name = `LITERALS_${this.literalSetNames.size + 1}`;
+      name = this.internalName({ prefix: "LITERALS", count: this.literalSetNames.size });
       this.literalSetNames.set(key, name);
       this.constant({ kind: "const", name, type: "ReadonlySet<unknown>", value: { kind: "new", callee: id("Set"), args: [array(distinct.map((x) => lit(x)))] } });
     }
@@ -708,7 +717,7 @@ class ValidatorEmitter {
   private pattern(source: string): string {
     let name = this.patternNames.get(source);
     if (!name) {
-      name = `PATTERN_${this.patternNames.size + 1}`;
+      name = this.internalName({ prefix: "PATTERN", count: this.patternNames.size });
       this.patternNames.set(source, name);
       this.constant({ kind: "const", name, value: { kind: "new", callee: id("RegExp"), args: [lit(source), lit("u")] } });
     }

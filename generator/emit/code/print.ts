@@ -38,7 +38,11 @@ function precedence(e: Expression): number {
     case "logical":
       return PRECEDENCE[e.operator];
     case "binary":
-      return e.operator === "+" ? PRECEDENCE.additive : e.operator === "===" || e.operator === "!==" ? PRECEDENCE.equality : PRECEDENCE.relational;
+      return e.operator === "+"
+        ? PRECEDENCE.additive
+        : e.operator === "===" || e.operator === "!=="
+          ? PRECEDENCE.equality
+          : PRECEDENCE.relational;
     case "path":
       return e.tokens.length === 0 ? precedence(e.base) : PRECEDENCE.additive;
   }

@@ -100,7 +100,12 @@ export const lit = (value: string | number | boolean | null | undefined): Expres
 export const TRUE = lit(true);
 export const FALSE = lit(false);
 export const call = (callee: Expression, ...args: Expression[]): Expression => ({ kind: "call", callee, args });
-export const binary = (left: Expression, operator: BinaryOperator, right: Expression): Expression => ({ kind: "binary", operator, left, right });
+export const binary = (left: Expression, operator: BinaryOperator, right: Expression): Expression => ({
+  kind: "binary",
+  operator,
+  left,
+  right,
+});
 export const not = (operand: Expression): Expression => ({ kind: "unary", operator: "!", operand });
 export const typeOf = (operand: Expression): Expression => ({ kind: "unary", operator: "typeof", operand });
 export const element = (object: Expression, index: Expression): Expression => ({ kind: "element", object, index });
@@ -137,7 +142,9 @@ export function chain(operands: readonly Expression[], operator: "&&" | "||"): E
 
 /** `path` followed by one more token (a path node from any expression: `p` becomes the path `p`). */
 export function pathAppend(path: Expression, token: PathToken): PathExpression {
-  return path.kind === "path" ? { kind: "path", base: path.base, tokens: [...path.tokens, token] } : { kind: "path", base: path, tokens: [token] };
+  return path.kind === "path"
+    ? { kind: "path", base: path.base, tokens: [...path.tokens, token] }
+    : { kind: "path", base: path, tokens: [token] };
 }
 
 export const ifStatement = (test: Expression, then: Statement, otherwise?: Statement): Statement =>
