@@ -508,7 +508,8 @@ class ValidatorEmitter {
   }
 
   private arrayCollect(type: Extract<TypeExpr, { kind: "array" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
-    const i = id(`i${depth}`);
+    const index = `i${depth}`;
+    const i = id(index);
     const e = `e${depth}`;
     const named = type.constraints?.maxItems === undefined ? this.namedCollector(type.element, `${place}$items`, depth + 1) : undefined;
     if (named) return [expressionStatement(call(this.rt("items"), O, p, v, named.depth, id(named.name)))];
@@ -522,7 +523,7 @@ class ValidatorEmitter {
     if (item.length > 0) {
       inner.push({
         kind: "for",
-        variable: i.kind === "identifier" ? i.name : "",
+        variable: index,
         test: chain([binary(i, "<", length), binary(property(O, "length"), "<=", this.rt("MAX_ISSUES"))], "&&"),
         body: block([{ kind: "const", name: e, value: element(v, i) }, ...item]),
       });
