@@ -61,6 +61,8 @@ export interface FlatShape {
   readonly properties: readonly Property[];
   /** The index signature of each member that has one, in member order (`[key: string]: T` as `T`). */
   readonly indexSignatures: readonly TypeExpr[];
+  /** The object type itself when the walk met only one (no copy needed: both views are that object). */
+  readonly sole?: ObjectType;
 }
 
 /**
@@ -70,10 +72,12 @@ export interface FlatShape {
 export function flatShape(type: TypeExpr, lookup: ShapeLookup, options: ShapeOptions = {}): FlatShape | undefined {
   const properties: Property[] = [];
   const indexSignatures: TypeExpr[] = [];
+  const objects: ObjectType[] = [];
   const active = new Set<string>();
   const visit = (t: TypeExpr): boolean => {
     switch (t.kind) {
       case "object":
+        objects.push(t);
         properties.push(...t.properties);
         if (t.indexSignature) indexSignatures.push(t.indexSignature);
         return true;
@@ -94,11 +98,13 @@ export function flatShape(type: TypeExpr, lookup: ShapeLookup, options: ShapeOpt
         return false;
     }
   };
-  return visit(type) ? { properties, indexSignatures } : undefined;
+  if (!visit(type)) return undefined;
+  return objects.length === 1 ? { properties, indexSignatures, sole: objects[0]! } : { properties, indexSignatures };
 }
 
 /** The merged view of a flat shape: one property per name, one index signature (the module doc's rule). */
 export function mergedShape(flat: FlatShape): ObjectType {
+  if (flat.sole) return flat.sole;
   const properties: Property[] = [];
   const at = new Map<string, number>();
   for (const property of flat.properties) {

@@ -105,6 +105,13 @@ describe("references and recursion", () => {
     expect(flatShape(ref("A"), types)).toBeUndefined();
   });
 
+  it("a type standing for one object gives that object itself (no copy) in both views", () => {
+    const flat = flatShape(ref("Error"), lookup)!;
+    expect(flat.sole).toBe(ERROR);
+    expect(mergedShape(flat)).toBe(ERROR);
+    expect(flatShape({ kind: "intersection", members: [ref("Error"), SPECIFIC] }, lookup)?.sole).toBeUndefined();
+  });
+
   it("the same declaration twice in one intersection is not a cycle", () => {
     expect(flatShape({ kind: "intersection", members: [ref("Error"), ref("Error")] }, lookup)?.properties).toHaveLength(6);
   });
@@ -222,6 +229,7 @@ export interface Empty extends Partial<object> {}
     expect(model.shapeOf(ref("Inline"))?.properties.map((p) => p.name)).toEqual(["code", "message", "data", "code", "data"]);
     expect(model.shapeOf(ref("LooseAndMore"))?.indexSignature).toEqual(UNKNOWN);
     expect(model.shapeOf(STRING)).toBeUndefined();
+    expect(model.shapeOf(ref("Base"))).toBe(decl("Base").type);
   });
 
   it("validators: an intersection is one object unless an index signature constrains values or a reference is recursive", () => {

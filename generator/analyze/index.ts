@@ -73,9 +73,9 @@ export class Model {
    * the rule); the index signature is the intersection of the members' ones.
    */
   shapeOf(type: TypeExpr): ObjectType | undefined {
-    if (type.kind === "object") return type;
     const flat = flatShape(type, this.lookup);
     if (!flat) return undefined;
+    if (flat.sole) return flat.sole;
     const index = mergedIndexSignature(flat.indexSignatures);
     return index ? { kind: "object", properties: [...flat.properties], indexSignature: index } : { kind: "object", properties: [...flat.properties] };
   }

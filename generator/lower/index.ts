@@ -497,8 +497,6 @@ class Lowerer {
       if (node && Node.isTypeAliasDeclaration(node)) return this.lowerType(node.getTypeNodeOrThrow());
       return undefined;
     };
-    // A lone object keeps its identity (and so its shape stays exactly as lowered).
-    if (type.kind === "object") return type;
     const flat = flatShape(type, lookup, { emptyKeywords: true });
     if (flat) return mergedShape(flat);
     throw this.unsupported(at, `${at.getText()} is not an object type and cannot be extended or used with Omit/Pick/Partial/Required`);
