@@ -225,6 +225,23 @@ export interface Empty extends Partial<object> {}
     expect(decl("Empty").type).toEqual({ kind: "object", properties: [] });
   });
 
+  it("lower: a utility type over something that is not an object shape is reported where it is used", () => {
+    const text = 'export type S = string | number;\nexport interface X { a: Omit<S, "a">; }\n';
+    let diagnostics: unknown;
+    try {
+      lowerSchema(loadSchema({ text, fileName: "shape.ts" }), { numberType: "integer" });
+    } catch (error) {
+      diagnostics = (error as { diagnostics: unknown }).diagnostics;
+    }
+    expect(diagnostics).toEqual([
+      {
+        code: "MCG201",
+        message: "unsupported construct: S is not an object type and cannot be extended or used with Omit/Pick/Partial/Required",
+        span: { file: "shape.ts", line: 2, column: 30 },
+      },
+    ]);
+  });
+
   it("analyze: Model.shapeOf is the flat view, and the discriminant search reads each entry", () => {
     expect(model.shapeOf(ref("Inline"))?.properties.map((p) => p.name)).toEqual(["code", "message", "data", "code", "data"]);
     expect(model.shapeOf(ref("LooseAndMore"))?.indexSignature).toEqual(UNKNOWN);
