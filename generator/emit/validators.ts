@@ -160,7 +160,7 @@ class ValidatorEmitter {
       case "intersection": {
         // Members that are all plain object shapes are checked as one object: one plain-object
         // test, no call per member (`Error & { code; data }` was two object tests and a call).
-        const merged = this.mergedIntersection(type) ?? this.flatShape(type);
+        const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         if (merged) return this.objectCheck(merged, v, place, level);
         return chain(type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " && ");
       }
@@ -484,35 +484,7 @@ class ValidatorEmitter {
    * object type: one object test instead of one per member, which TypeScript could not analyse.
    */
   private mergedIntersection(type: Extract<TypeExpr, { kind: "intersection" }>): ObjectType | undefined {
-    if (type.members.length <= LONG) return undefined;
-    const shapes = type.members.map((m) => this.model.shapeOf(m));
-    if (shapes.some((shape) => shape === undefined || shape.indexSignature !== undefined)) return undefined;
-    return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
-  }
-
-  /**
-   * The properties of a type that is an object shape without a constrained index signature,
-   * through references and intersections, as one object type; `undefined` for anything else,
-   * and for a reference to a recursive type (its own check holds the depth guard). Only for
-   * checks: a property in several members is listed once per member and each check holds.
-   */
-  private flatShape(type: TypeExpr): ObjectType | undefined {
-    switch (type.kind) {
-      case "ref": {
-        if (this.model.recursive.has(type.name)) return undefined;
-        const target = this.model.typeOf(type.name);
-        return target && this.flatShape(target);
-      }
-      case "object":
-        return type.indexSignature && !isAnything(type.indexSignature) ? undefined : { kind: "object", properties: type.properties };
-      case "intersection": {
-        const shapes = type.members.map((m) => this.flatShape(m));
-        if (shapes.some((shape) => shape === undefined)) return undefined;
-        return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
-      }
-      default:
-        return undefined;
-    }
+    return type.members.length > LONG ? this.model.checkShape(type, { throughRecursive: true, anyIndexSignature: false }) : undefined;
   }
 
   private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: string, p: string, place: string, depth: number): string[] {
