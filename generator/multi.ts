@@ -20,7 +20,7 @@ import type { GeneratorOptions } from "./options.js";
 import { TARGETS, formatModule, checkExportCollisions, type TargetName } from "./emit/index.js";
 import { buildDispatch, isStateless, publishMethods, renderDispatch, renderRevision, resultDrop, type ServedRevisionView } from "./emit/dispatch.js";
 import { importRuntimeFromParent } from "./emit/imports.js";
-import { revisionNames } from "./emit/names.js";
+import { revisionNames, SymbolTable } from "./emit/symbols.js";
 import { renderTemplate } from "./emit/templates.js";
 import { RUNTIME_FOLDER } from "./emit/runtime.js";
 import type { GeneratedFile, GenerateResult } from "./index.js";
@@ -81,9 +81,9 @@ function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
 }
 
 /** The modules of one revision folder: the targets except `dispatch` and `index` (which sit at the top), as files of that folder. */
-async function revisionFiles(revision: Revision, targets: readonly TargetName[], resolved: GeneratorOptions): Promise<GeneratedFile[]> {
+async function revisionFiles(revision: Revision, targets: readonly TargetName[], resolved: GeneratorOptions, table: SymbolTable): Promise<GeneratedFile[]> {
   const modules = targets.filter((t) => t !== "dispatch");
-  const files = await emitModules(revision.schema, modules, resolved);
+  const files = await emitModules(revision.schema, modules, resolved, table, `${revision.folder}/`);
   if (targets.includes("dispatch")) {
     const view = buildDispatch(revision.schema.protocol, revision.schema.model);
     files.push({ path: "revision.ts", contents: await formatModule(renderRevision(revision.schema.header, view)) });
@@ -109,7 +109,9 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
     const targets = resolved.targets as TargetName[];
     const header = headerOf(headerSource(revisions.map((r) => r.schema.loaded)), resolved);
     const files: GeneratedFile[] = [];
-    for (const revision of revisions) files.push(...(await revisionFiles(revision, targets, resolved)));
+    // One symbol table for the run: each revision's modules are declared under their folder.
+    const table = new SymbolTable();
+    for (const revision of revisions) files.push(...(await revisionFiles(revision, targets, resolved, table)));
     const top: GeneratedFile[] = [];
     if (targets.includes("dispatch")) {
       const facts = (r: Revision) => ({ facts: r.schema.protocol, model: r.schema.model });

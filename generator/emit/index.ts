@@ -10,10 +10,11 @@ import { GeneratorError } from "../errors.js";
 import type { Diagnostic } from "../ir.js";
 import type { DocsMode } from "./docs.js";
 import { buildDispatch, renderDispatch } from "./dispatch.js";
-import { buildErrors, type EnumStyle } from "./errors.js";
+import { buildErrors, declareErrorNames, type ErrorCodeNames, type EnumStyle } from "./errors.js";
 import { buildMeta } from "./meta.js";
 import { buildMethods } from "./methods.js";
-import { runtimeSource } from "./runtime.js";
+import { runtimeExports, runtimeNames, runtimeSource } from "./runtime.js";
+import { declareTypeNames, SymbolTable, type TypeNames } from "./symbols.js";
 import { renderTemplate } from "./templates.js";
 import { buildTypes } from "./types.js";
 import { buildValidators } from "./validators.js";
@@ -28,6 +29,36 @@ export interface EmitContext {
   /** What the schema and the selected prose rules say about the protocol. */
   readonly protocol: ProtocolFacts;
   readonly enumStyle: EnumStyle;
+  /** The names of this schema's modules, declared before anything is rendered. */
+  readonly names: ModuleNames;
+}
+
+/** The names one schema's modules get, from the run's symbol table. */
+export interface ModuleNames {
+  readonly table: SymbolTable;
+  /** The table's namespace of each output file: its path in the output (`validators.ts`, `2025-11-25/validators.ts`). */
+  readonly files: Readonly<Record<TargetName, string>>;
+  readonly types: ReadonlyMap<string, TypeNames>;
+  readonly errors: ReadonlyMap<string, ErrorCodeNames>;
+}
+
+/**
+ * Declares the names of one schema's modules into `table` (the run's one table): the schema's
+ * declarations (`types.ts`), the validators runtime and each type's `isX`, `validateX`, `XSchema`,
+ * `_isX`, `_collectX` (`validators.ts`), the error codes' members and constructors (`errors.ts`).
+ * The modules of one folder are re-exported together by its `index.ts`: their exports share a
+ * namespace. Reports every collision (MCG301) before anything is rendered.
+ *
+ * @param folder where the modules sit in the output: `""`, or `2025-11-25/`
+ * @throws GeneratorError MCG301 for each collision
+ */
+export function declareModuleNames(model: Model, protocol: ProtocolFacts, table: SymbolTable, folder = ""): ModuleNames {
+  const files = Object.fromEntries(TARGET_NAMES.map((t) => [t, `${folder}${TARGETS[t].file}`])) as Record<TargetName, string>;
+  table.shareExports(TARGET_NAMES.filter((t) => t !== "index").map((t) => files[t]));
+  const types = declareTypeNames(table, files, model.ir.declarations, { names: runtimeNames(), exported: runtimeExports() });
+  const errors = declareErrorNames(table, files.errors, protocol);
+  table.check();
+  return { table, files, types, errors };
 }
 
 interface Target {
@@ -59,7 +90,8 @@ export const TARGETS: Record<TargetName, Target> = {
     description: "isX, validateX and a Standard Schema object per type; validatorsByType",
     requires: ["types"],
     render: (model, context) => {
-      const view = { header: context.header, source: model.ir.source, ...buildValidators(model) };
+      const names = context.names;
+      const view = { header: context.header, source: model.ir.source, ...buildValidators(model, { table: names.table, file: names.files.validators, types: names.types }) };
       // The runtime is what the rest of the file uses: render without it, then with it.
       const withoutRuntime = renderTemplate("validators.ts.hbs", { ...view, runtime: "" });
       return renderTemplate("validators.ts.hbs", { ...view, runtime: runtimeSource(withoutRuntime) });
@@ -70,7 +102,7 @@ export const TARGETS: Record<TargetName, Target> = {
     description: "ErrorCode, classifyErrorCode, a typed constructor per error code, isResourceNotFoundError",
     requires: ["types"],
     render: (model, context) =>
-      renderTemplate("errors.ts.hbs", { header: context.header, ...buildErrors(context.protocol, model.ir.source, context.enumStyle) }),
+      renderTemplate("errors.ts.hbs", { header: context.header, ...buildErrors(context.protocol, context.names.errors, model.ir.source, context.enumStyle) }),
   },
   meta: {
     file: "meta.ts",

@@ -8,7 +8,8 @@ import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
-import { IDENTIFIER, isPlainIdentifier, objectLiteralKey } from "./names.js";
+import { objectLiteralKey } from "./names.js";
+import { camelCase, IDENTIFIER, isPlainIdentifier, pascalCase, typeReferenceText, words } from "./symbols.js";
 
 /**
  * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a
@@ -16,12 +17,10 @@ import { IDENTIFIER, isPlainIdentifier, objectLiteralKey } from "./names.js";
  * no identifier of its own is its own (quoted) member name.
  */
 function metaMembers(keys: readonly string[]): Map<string, string> {
-  const camel = (s: string) => s.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
-  const short = (key: string) => camel(key.slice(key.lastIndexOf("/") + 1));
-  const cap = (s: string) => (s === "" ? s : s[0]!.toUpperCase() + s.slice(1));
+  const short = (key: string) => pascalCase(words(key.slice(key.lastIndexOf("/") + 1)));
   const counts = new Map<string, number>();
   for (const k of keys) counts.set(short(k), (counts.get(short(k)) ?? 0) + 1);
-  const chosen = keys.map((k) => cap(counts.get(short(k))! > 1 ? camel(k) : short(k)));
+  const chosen = keys.map((k) => (counts.get(short(k))! > 1 ? pascalCase(words(k)) : short(k)));
   return new Map(
     keys.map((k, i) => {
       const name = chosen[i]!;
@@ -50,6 +49,8 @@ interface ShapeView {
   readonly checkName: string;
   readonly buildName: string;
   readonly typeText: string;
+  /** Whether `typeText` names a schema type (`types.ts` is imported then). */
+  readonly usesTypes: boolean;
   /** The function types of `checkName` and `buildName`. */
   readonly checkSignature: string;
   readonly buildSignature: string;
@@ -118,9 +119,9 @@ function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
   return '"unchecked" /* its type has no name in the schema */';
 }
 
-/** Field names of `…MetaFields`: the key's name in camelCase (`related-task` → `relatedTask`), or the whole key on a clash. */
+/** Field names of `…MetaFields`: the key's name (after its prefix) in camelCase (`related-task` → `relatedTask`), or the whole key on a clash. */
 function fieldNames(properties: readonly Property[]): Map<string, string> {
-  const short = (key: string) => key.slice(key.lastIndexOf("/") + 1).replace(/-+([A-Za-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  const short = (key: string) => camelCase(words(key.slice(key.lastIndexOf("/") + 1)));
   const counts = new Map<string, number>();
   for (const p of properties) counts.set(short(p.name), (counts.get(short(p.name)) ?? 0) + 1);
   return new Map(
@@ -139,6 +140,7 @@ const SHAPES = {
 
 function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, model: Model, imports: Set<string>): ShapeView {
   const s = SHAPES[what];
+  const typeText = shape ? typeReferenceText(shape.type) : "{ [key: string]: unknown }";
   const properties = shape?.properties ?? [];
   const fields = fieldNames(properties);
   const required = properties.filter((p) => !p.optional).map((p) => p.name);
@@ -158,8 +160,9 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
     checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${s.name}MetaCheck`,
     checkName: `check${s.name}Meta`,
     buildName: `build${s.name}Meta`,
-    typeText: shape?.typeText ?? "{ [key: string]: unknown }",
-    buildSignature: `(meta: ${shape?.typeText ?? "{ [key: string]: unknown }"}) => ${shape?.typeText ?? "{ [key: string]: unknown }"}`,
+    typeText,
+    usesTypes: shape !== undefined,
+    buildSignature: `(meta: ${typeText}) => ${typeText}`,
     metaRequired: shape?.metaRequired ?? false,
     keys: properties.map((p) => ({
       key: JSON.stringify(p.name),
@@ -170,7 +173,7 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
     fields: properties.map((p) => ({
       field: fields.get(p.name)!,
       optional: p.optional ? "?" : "",
-      type: shape!.proseKeys.has(p.name) ? `T.${shape!.proseKeys.get(p.name)!}` : `${shape!.typeText}[${JSON.stringify(p.name)}]`,
+      type: typeReferenceText(shape!.proseKeys.has(p.name) ? { type: shape!.proseKeys.get(p.name)!, path: [] } : { ...shape!.type, path: [...shape!.type.path, { key: p.name }] }),
     })),
   };
 }
@@ -206,6 +209,6 @@ export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
     shapes,
     validatorImports: [...imports].sort().join(", "),
     definedKeys: [...facts.metaKeys.map((k) => k.key), ...rules.openTelemetryKeys.keys].map((k) => JSON.stringify(k)).join(", "),
-    usesTypes: shapes.some((s) => s.typeText.includes("T.")),
+    usesTypes: shapes.some((s) => s.usesTypes),
   };
 }
