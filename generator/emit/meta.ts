@@ -9,7 +9,7 @@ import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
 import { objectLiteralKey } from "./names.js";
-import { camelCase, IDENTIFIER, isPlainIdentifier, pascalCase, typeReferenceText, words } from "./symbols.js";
+import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words } from "./symbols.js";
 
 /**
  * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a
@@ -119,9 +119,9 @@ function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
   return '"unchecked" /* its type has no name in the schema */';
 }
 
-/** Field names of `…MetaFields`: the key's name (after its prefix) in camelCase (`related-task` → `relatedTask`), or the whole key on a clash. */
+/** Field names of `…MetaFields`: the key's name (after its prefix), hyphenated words joined (`related-task` → `relatedTask`), or the whole key on a clash. */
 function fieldNames(properties: readonly Property[]): Map<string, string> {
-  const short = (key: string) => camelCase(words(key.slice(key.lastIndexOf("/") + 1)));
+  const short = (key: string) => joinedCase(memberWords(key.slice(key.lastIndexOf("/") + 1)));
   const counts = new Map<string, number>();
   for (const p of properties) counts.set(short(p.name), (counts.get(short(p.name)) ?? 0) + 1);
   return new Map(

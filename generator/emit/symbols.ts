@@ -46,6 +46,15 @@ export function words(text: string): string[] {
   return text.split(/[^A-Za-z0-9]+/).filter(Boolean);
 }
 
+/**
+ * The words of a JSON member name as a field name reads them: the parts between hyphens, every
+ * other character kept (`related-task` → `["related", "task"]`; `progress_token` and `__proto__`
+ * are one word each: the member's own spelling).
+ */
+export function memberWords(name: string): string[] {
+  return name.split(/-+/).filter(Boolean);
+}
+
 /** The words of a CONSTANT_CASE name, in lower case: `UNSUPPORTED_PROTOCOL_VERSION` → `["unsupported", "protocol", "version"]`. */
 export function constantWords(constant: string): string[] {
   return words(constant.toLowerCase());
@@ -62,6 +71,11 @@ export function pascalCase(ws: readonly string[]): string {
 /** `["related", "task"]` → `relatedTask`; `["parse", "error"]` → `parseError`. */
 export function camelCase(ws: readonly string[]): string {
   return lowerFirst(pascalCase(ws));
+}
+
+/** camelCase that keeps the first word as written: `["related", "task"]` → `relatedTask`, `["X", "trace"]` → `XTrace`. */
+export function joinedCase(ws: readonly string[]): string {
+  return (ws[0] ?? "") + pascalCase(ws.slice(1));
 }
 
 /** `["revision", "2025", "11", "25"]` → `REVISION_2025_11_25`. */
