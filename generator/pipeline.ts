@@ -5,7 +5,7 @@
  */
 import { analyze, type Model } from "./analyze/index.js";
 import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
-import { checkExportCollisions, declareModuleNames, emitTarget, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
+import { declareModuleNames, emitTarget, TARGETS, type EmitContext, type ModuleNames, type TargetName } from "./emit/index.js";
 import { rewriteImportExtensions } from "./emit/imports.js";
 import { runtimeFiles, runtimeModuleExports } from "./emit/runtime.js";
 import { SymbolTable } from "./emit/symbols.js";
@@ -92,23 +92,20 @@ export function withWarnings(error: unknown, warnings: readonly Diagnostic[]): u
 
 /**
  * The modules of one revision, from the targets in table order (paths relative to their folder).
- * Their names are declared into `table` (the run's symbol table; `folder` is where the modules
- * sit in the output) and checked before any is rendered.
+ * `names`: their names, declared and checked before anything is rendered (by default into a
+ * symbol table of their own: a one-schema run).
  */
 export async function emitModules(
   schema: AnalyzedSchema,
   targets: readonly TargetName[],
   resolved: GeneratorOptions,
-  table: SymbolTable = new SymbolTable(),
-  folder = "",
+  names: ModuleNames = declareModuleNames(schema.model, schema.protocol, targets, new SymbolTable()),
 ): Promise<GeneratedFile[]> {
-  const names = declareModuleNames(schema.model, schema.protocol, table, folder);
   const context = { docs: resolved.docs, header: schema.header, targets, protocol: schema.protocol, enumStyle: resolved.enumStyle, names };
   const files: GeneratedFile[] = [];
   for (const name of targets) {
     files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, schema.model, context) });
   }
-  checkExportCollisions(files, schema.model);
   return files;
 }
 

@@ -18,9 +18,14 @@ import {
   typeReferenceText,
   words,
 } from "../generator/emit/symbols.js";
+import ts from "typescript";
+import { declareModuleNames, TARGETS, TARGET_NAMES } from "../generator/emit/index.js";
 import { GeneratorError } from "../generator/errors.js";
 import { generate } from "../generator/index.js";
 import type { SourceSpan } from "../generator/ir.js";
+import { DEFAULT_OPTIONS } from "../generator/options.js";
+import { analyzeSchema } from "../generator/pipeline.js";
+import { corpusVersions } from "./support/corpus.js";
 
 const at = (line: number): SourceSpan => ({ file: "s.ts", line, column: 1 });
 
@@ -107,9 +112,10 @@ describe("SymbolTable", () => {
     table.declare("other.ts", "MetaKey", { exported: true, owner: "other.ts itself" });
     expect(table.diagnostics()).toEqual([]);
     table.declare("meta.ts", "ParsedMetaKey", { exported: true, owner: "meta.ts itself" });
-    table.declare("types.ts", "ParsedMetaKey", { exported: true, owner: "the schema's ParsedMetaKey", span: at(5) });
+    table.declare("types.ts", "ParsedMetaKey", { exported: true, owner: "the schema's ParsedMetaKey", rename: "the schema's ParsedMetaKey", span: at(5) });
+    table.declare("other.ts", "ParsedMetaKey", { exported: true, owner: "other.ts itself" });
     expect(table.diagnostics().map((d) => [d.message, d.span?.line])).toEqual([
-      ["ParsedMetaKey is declared in types.ts by the schema's ParsedMetaKey and in meta.ts by meta.ts itself; rename one of them", 5],
+      ["ParsedMetaKey is exported by both meta.ts and types.ts; rename the schema's ParsedMetaKey", 5],
     ]);
   });
 
@@ -192,5 +198,50 @@ describe("names of a generated output, checked before rendering", () => {
     ]);
     const ok = await generate({ schema: { text: "export interface _isFoo {\n  a: string;\n}\nexport interface Foo {\n  b: string;\n}\n", fileName: "s.ts" } });
     expect(ok.files.some((f) => f.path === "validators.ts")).toBe(true);
+  });
+});
+
+/** The names a module exports, read by TypeScript's parser: declarations, `export { … }` and `export const { a, b }`. */
+function exportsOf(text: string): string[] {
+  const file = ts.createSourceFile("m.ts", text, ts.ScriptTarget.ES2022, false);
+  const names: string[] = [];
+  for (const statement of file.statements) {
+    if (ts.isExportDeclaration(statement) && statement.exportClause && ts.isNamedExports(statement.exportClause)) {
+      names.push(...statement.exportClause.elements.map((e) => e.name.text));
+      continue;
+    }
+    const exported = ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
+    if (!exported) continue;
+    if (ts.isVariableStatement(statement)) {
+      for (const d of statement.declarationList.declarations) {
+        if (ts.isIdentifier(d.name)) names.push(d.name.text);
+        else if (ts.isObjectBindingPattern(d.name)) d.name.elements.forEach((e) => ts.isIdentifier(e.name) && names.push(e.name.text));
+      }
+    } else if ((ts.isFunctionDeclaration(statement) || ts.isClassDeclaration(statement) || ts.isInterfaceDeclaration(statement) || ts.isTypeAliasDeclaration(statement) || ts.isEnumDeclaration(statement) || ts.isModuleDeclaration(statement)) && statement.name && ts.isIdentifier(statement.name)) {
+      names.push(statement.name.text);
+    }
+  }
+  return [...new Set(names)].sort();
+}
+
+describe("the symbol table knows every name a module exports", () => {
+  // The table is checked before rendering, so it must hold what the templates write: a name a
+  // template exports and the table misses would escape the collision check.
+  const cases = [
+    ...corpusVersions()
+      .filter((v) => ["draft", "2025-11-25", "2024-11-05"].includes(v.label))
+      .map((v) => [v.label, { path: v.schemaTs }] as const),
+    ["a schema without tools, keys or error constants", { text: "export type RequestId = string | number;\nexport interface A {\n  a: string;\n}\n", fileName: "s.ts" }] as const,
+  ];
+  it.each(cases)("%s", async (_label, schema) => {
+    const resolved = { ...DEFAULT_OPTIONS, targets: TARGET_NAMES };
+    const analyzed = analyzeSchema(schema, resolved);
+    const names = declareModuleNames(analyzed.model, analyzed.protocol, TARGET_NAMES, new SymbolTable());
+    const result = await generate({ schema });
+    for (const target of TARGET_NAMES.filter((t) => t !== "index")) {
+      const file = TARGETS[target].file;
+      const contents = result.files.find((f) => f.path === file)!.contents;
+      expect([...names.table.exports(file)].sort(), file).toEqual(exportsOf(contents));
+    }
   });
 });

@@ -9,6 +9,7 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import type { SymbolTable } from "./symbols.js";
 import { renderTemplate } from "./templates.js";
 
 interface RequestView {
@@ -273,6 +274,52 @@ export interface DispatchLayout {
 }
 
 /** Today's layout: one revision, its modules beside `dispatch.ts`. */
+/** What `dispatch.ts` exports in every layout (its template's names and the runtime names it re-exports). */
+const EXPORTS = [
+  "checkToolArguments",
+  "HandlerError",
+  "notImplemented",
+  "DispatchAbortSignal",
+  "DispatchErrorInfo",
+  "DispatchErrorListener",
+  "DispatchErrorObject",
+  "DispatchRequestId",
+  "DispatchResponse",
+  "Era",
+  "HandleContext",
+  "OutgoingNotification",
+  "SessionState",
+  "DISPATCH_PROTOCOL_VERSION",
+  "RequestContext",
+  "OutgoingNotificationMethod",
+  "OutgoingNotificationParams",
+  "Completable",
+  "HandlerResults",
+  "HandledRequestMethod",
+  "RequestHandler",
+  "NotificationContext",
+  "HandledNotificationMethod",
+  "NotificationHandler",
+  "ServerHandlers",
+  "defineHandlers",
+  "ServerDispatcherOptions",
+  "ServerDispatcher",
+  "createServerDispatcher",
+] as const;
+
+/**
+ * Declares the names `dispatch.ts` (`file`) exports into the run's symbol table: with the
+ * single layout its revision table, with the multi-revision one the versions it serves, and the
+ * tool helpers when the schema has tools.
+ */
+export function declareDispatchNames(table: SymbolTable, file: string, view: Pick<DispatchView, "hasTools">, multi: boolean): void {
+  table.declareExports(file, [
+    ...EXPORTS,
+    ...(multi ? ["DISPATCH_PROTOCOL_VERSIONS"] : ["DISPATCH_REVISION"]),
+    ...(view.hasTools ? ["ToolCallResult", "ToolEntry", "toolError"] : []),
+  ]);
+}
+
 export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never" };
 
 /** The text of `dispatch.ts`. */

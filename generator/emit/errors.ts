@@ -23,6 +23,9 @@ const OWN_NAMES: ReadonlyMap<string, boolean> = new Map([
   ["resourceNotFoundTest", false],
 ]);
 
+/** The other names `errors.ts` exports: its types, and the runtime's `ErrorCodeClass`. */
+const OWN_EXPORTS = ["ErrorCodeClass", "ErrorCode", "TypedErrorResponse", "TypedErrorResponseWithData"] as const;
+
 /** The names of one error code in `errors.ts`. */
 export interface ErrorCodeNames {
   /** Member of `ErrorCode`: `ParseError`. */
@@ -30,6 +33,9 @@ export interface ErrorCodeNames {
   /** Constructor: `parseError`. */
   readonly constructorName: string;
 }
+
+/** The constructor for resource-not-found errors, made from the rules when no constant gives it. */
+const RESOURCE_NOT_FOUND = "resourceNotFound";
 
 /** `PARSE_ERROR` → `ParseError` and `parseError`. */
 function namesOf(constant: string): ErrorCodeNames {
@@ -48,6 +54,8 @@ function namesOf(constant: string): ErrorCodeNames {
 export function declareErrorNames(table: SymbolTable, file: string, facts: ProtocolFacts): Map<string, ErrorCodeNames> {
   const itself = `${file} itself`;
   for (const [name, exported] of OWN_NAMES) table.declare(file, name, { exported, owner: itself });
+  table.declareExports(file, OWN_EXPORTS, itself);
+  const retired = new Set(facts.rules.retiredCodes.codes);
   const members = `${file}#ErrorCode`;
   const out = new Map<string, ErrorCodeNames>();
   /** The constant each constructor name came from. */
@@ -67,8 +75,14 @@ export function declareErrorNames(table: SymbolTable, file: string, facts: Proto
         : `error-code constants ${constantOf.get(names.constructorName) ?? earlier.owner} and ${f.constant} both give ${names.member} / ${names.constructorName} in errors.ts; rename one`;
     const declaration = { owner: `error-code constant ${f.constant}`, ...at, clash };
     table.declare(members, names.member, { ...declaration, exported: false });
-    table.declare(file, names.constructorName, { ...declaration, exported: true });
+    // A code the rules retire gets no constructor (the name stays taken: the constant is still the schema's).
+    table.declare(file, names.constructorName, { ...declaration, exported: !retired.has(f.code) });
     if (!constantOf.has(names.constructorName)) constantOf.set(names.constructorName, f.constant);
+  }
+  // resourceNotFound() under a code that is not its own constant (see buildErrors).
+  const rnf = facts.rules.resourceNotFound;
+  if (facts.errorCodes.some((f) => f.code === rnf.code) && !table.has(file, RESOURCE_NOT_FOUND)) {
+    table.declare(file, RESOURCE_NOT_FOUND, { exported: true, owner: "the resource-not-found rule" });
   }
   return out;
 }
@@ -171,12 +185,12 @@ export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, Err
   // Resource not found under a code that is not its own constant (2026-07-28: -32602 with data.uri).
   const rnf = rules.resourceNotFound;
   const rnfMember = facts.errorCodes.find((f) => f.code === rnf.code);
-  if (rnfMember && !constructors.some((c) => c.name === "resourceNotFound")) {
+  if (rnfMember && !constructors.some((c) => c.name === RESOURCE_NOT_FOUND)) {
     const dataType = "{ uri: string; [key: string]: unknown }";
-    constructors.push(constructor("resourceNotFound", named(rnfMember).member, dataType, rnf.uriRequired, "Resource not found", `resource not found: ${rnf.cite}`));
+    constructors.push(constructor(RESOURCE_NOT_FOUND, named(rnfMember).member, dataType, rnf.uriRequired, "Resource not found", `resource not found: ${rnf.cite}`));
   }
   // The code resourceNotFound() sends, when the schema or the prose gives it its own constant.
-  const own = facts.errorCodes.find((f) => named(f).constructorName === "resourceNotFound");
+  const own = facts.errorCodes.find((f) => named(f).constructorName === RESOURCE_NOT_FOUND);
   const acceptedCodes = [...rnf.acceptedCodes, ...(own ? [own.code] : [])];
   const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code);
   const partition = PARTITIONS[rules.errorPartition.rule];

@@ -6,13 +6,11 @@
 import * as prettier from "prettier";
 import type { Model } from "../analyze/index.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
-import { GeneratorError } from "../errors.js";
-import type { Diagnostic } from "../ir.js";
 import type { DocsMode } from "./docs.js";
-import { buildDispatch, renderDispatch } from "./dispatch.js";
+import { buildDispatch, declareDispatchNames, renderDispatch } from "./dispatch.js";
 import { buildErrors, declareErrorNames, type ErrorCodeNames, type EnumStyle } from "./errors.js";
-import { buildMeta } from "./meta.js";
-import { buildMethods } from "./methods.js";
+import { buildMeta, declareMetaNames } from "./meta.js";
+import { buildMethods, declareMethodsNames } from "./methods.js";
 import { runtimeExports, runtimeNames, runtimeSource } from "./runtime.js";
 import { declareTypeNames, SymbolTable, type TypeNames } from "./symbols.js";
 import { renderTemplate } from "./templates.js";
@@ -40,25 +38,6 @@ export interface ModuleNames {
   readonly files: Readonly<Record<TargetName, string>>;
   readonly types: ReadonlyMap<string, TypeNames>;
   readonly errors: ReadonlyMap<string, ErrorCodeNames>;
-}
-
-/**
- * Declares the names of one schema's modules into `table` (the run's one table): the schema's
- * declarations (`types.ts`), the validators runtime and each type's `isX`, `validateX`, `XSchema`,
- * `_isX`, `_collectX` (`validators.ts`), the error codes' members and constructors (`errors.ts`).
- * The modules of one folder are re-exported together by its `index.ts`: their exports share a
- * namespace. Reports every collision (MCG301) before anything is rendered.
- *
- * @param folder where the modules sit in the output: `""`, or `2025-11-25/`
- * @throws GeneratorError MCG301 for each collision
- */
-export function declareModuleNames(model: Model, protocol: ProtocolFacts, table: SymbolTable, folder = ""): ModuleNames {
-  const files = Object.fromEntries(TARGET_NAMES.map((t) => [t, `${folder}${TARGETS[t].file}`])) as Record<TargetName, string>;
-  table.shareExports(TARGET_NAMES.filter((t) => t !== "index").map((t) => files[t]));
-  const types = declareTypeNames(table, files, model.ir.declarations, { names: runtimeNames(), exported: runtimeExports() });
-  const errors = declareErrorNames(table, files.errors, protocol);
-  table.check();
-  return { table, files, types, errors };
 }
 
 interface Target {
@@ -135,6 +114,31 @@ export const TARGETS: Record<TargetName, Target> = {
   },
 };
 
+/**
+ * Declares the names of one schema's modules (the `targets` generated) into `table`, the run's
+ * one symbol table, before any is rendered: the schema's declarations (`types.ts`); the
+ * validators runtime and each type's `isX`, `validateX`, `XSchema`, `_isX`, `_collectX`
+ * (`validators.ts`); the error codes' members and constructors (`errors.ts`); and what each
+ * other module exports. The modules of one folder are re-exported together by its `index.ts`:
+ * their exports share a namespace.
+ *
+ * @param folder where the modules sit in the output: `""`, or `2025-11-25/`
+ * @throws GeneratorError MCG301 for every collision, each at its schema span
+ */
+export function declareModuleNames(model: Model, protocol: ProtocolFacts, targets: readonly TargetName[], table: SymbolTable, folder = ""): ModuleNames {
+  const files = Object.fromEntries(TARGET_NAMES.map((t) => [t, `${folder}${TARGETS[t].file}`])) as Record<TargetName, string>;
+  const emitted = new Set(targets);
+  table.shareExports(targets.filter((t) => t !== "index").map((t) => files[t]));
+  const runtime = emitted.has("validators") ? { names: runtimeNames(), exported: runtimeExports() } : { names: new Set<string>(), exported: new Set<string>() };
+  const types = declareTypeNames(table, files, model.ir.declarations, runtime, emitted.has("validators"));
+  const errors = emitted.has("errors") ? declareErrorNames(table, files.errors, protocol) : new Map<string, ErrorCodeNames>();
+  if (emitted.has("meta")) declareMetaNames(table, files.meta, protocol);
+  if (emitted.has("methods")) declareMethodsNames(table, files.methods);
+  if (emitted.has("dispatch")) declareDispatchNames(table, files.dispatch, buildDispatch(protocol, model), false);
+  table.check();
+  return { table, files, types, errors };
+}
+
 /** Adds the targets that the requested ones import, and puts them in table order. */
 export function expandTargets(requested: readonly TargetName[]): TargetName[] {
   const wanted = new Set<TargetName>();
@@ -156,53 +160,4 @@ export async function emitTarget(name: TargetName, model: Model, context: EmitCo
 export function formatModule(source: string): Promise<string> {
   // babel-ts formats TypeScript exactly as the typescript parser does here, in about half the time.
   return prettier.format(source, { parser: "babel-ts", printWidth: 140, endOfLine: "lf" });
-}
-
-/**
- * Top-level names a generated module exports (`export const|function|type|interface|enum|class X`,
- * `export const { is: isX, … }`, and runtime names re-exported with `export { a, type B } from`).
- */
-function exportedNames(contents: string): string[] {
-  const names: string[] = [];
-  for (const m of contents.matchAll(/^export (?:type )?\{([^}]*)\} from /gm)) {
-    for (const part of m[1]!.split(",")) {
-      const alias = part.trim().split(/\s+as\s+/).pop()?.replace(/^type\s+/, "");
-      if (alias) names.push(alias);
-    }
-  }
-  for (const m of contents.matchAll(/^export (?:declare )?(?:const|function|type|interface|enum|class|let|var|namespace) ([A-Za-z_$][\w$]*)/gm)) names.push(m[1]!);
-  for (const m of contents.matchAll(/^export const \{([^}]*)\}/gm)) {
-    for (const part of m[1]!.split(",")) {
-      const alias = part.split(":").pop()?.trim();
-      if (alias) names.push(alias);
-    }
-  }
-  return names;
-}
-
-/**
- * `index.ts` re-exports every generated module: a name two modules export would be
- * silently dropped (or fail to compile). Reports each such name (MCG301).
- */
-export function checkExportCollisions(files: readonly { path: string; contents: string }[], model: Model): void {
-  const owner = new Map<string, string>();
-  const problems: Diagnostic[] = [];
-  for (const file of files) {
-    if (file.path === "index.ts" || file.path.includes("/")) continue;
-    // A type and a value of one name in one module (ErrorCode, MetaKey) are a single export.
-    for (const name of new Set(exportedNames(file.contents))) {
-      const other = owner.get(name);
-      if (other === undefined) {
-        owner.set(name, file.path);
-        continue;
-      }
-      const decl = model.declarations.get(name);
-      problems.push({
-        code: "MCG301",
-        message: `${name} is exported by both ${other} and ${file.path}; rename the schema's ${name}`,
-        ...(decl ? { span: decl.span } : {}),
-      });
-    }
-  }
-  if (problems.length > 0) throw new GeneratorError(problems);
 }

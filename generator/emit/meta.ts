@@ -9,7 +9,7 @@ import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
 import { objectLiteralKey } from "./names.js";
-import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words } from "./symbols.js";
+import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words, type SymbolTable } from "./symbols.js";
 
 /**
  * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a
@@ -132,6 +132,33 @@ function fieldNames(properties: readonly Property[]): Map<string, string> {
   );
 }
 
+/** The names `meta.ts` exports of one `_meta` shape: `RequestMetaFields`, `RequestMetaCheck`, `checkRequestMeta`, `buildRequestMeta`. */
+function shapeNames(what: keyof typeof SHAPES): { fieldsType: string; resultType: string; checkName: string; buildName: string } {
+  const name = SHAPES[what].name;
+  return { fieldsType: `${name}MetaFields`, resultType: `${name}MetaCheck`, checkName: `check${name}Meta`, buildName: `build${name}Meta` };
+}
+
+/** What `meta.ts` exports besides its shapes' names: runtime re-exports and its constants and tests (`MetaKey` when the schema names keys). */
+const OWN_EXPORTS = [
+  "MAX_META_PROBLEMS",
+  "parseMetaKey",
+  "InvalidMetaError",
+  "MetaCheckOptions",
+  "MetaKeyProblem",
+  "MetaProblem",
+  "ParsedMetaKey",
+  "OPENTELEMETRY_META_KEYS",
+  "REQUIRED_REQUEST_META_KEYS",
+  "isValidMetaKey",
+  "isReservedMetaKey",
+] as const;
+
+/** Declares the names `meta.ts` (`file`) exports into the run's symbol table. */
+export function declareMetaNames(table: SymbolTable, file: string, facts: ProtocolFacts): void {
+  table.declareExports(file, [...OWN_EXPORTS, ...(facts.metaKeys.length > 0 ? ["MetaKey"] : [])]);
+  for (const what of Object.keys(SHAPES) as (keyof typeof SHAPES)[]) table.declareExports(file, Object.values(shapeNames(what)));
+}
+
 const SHAPES = {
   request: { container: "request params", containerParam: "params", name: "Request" },
   notification: { container: "notification params", containerParam: "params", name: "Notification" },
@@ -140,6 +167,7 @@ const SHAPES = {
 
 function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, model: Model, imports: Set<string>): ShapeView {
   const s = SHAPES[what];
+  const names = shapeNames(what);
   const typeText = shape ? typeReferenceText(shape.type) : "{ [key: string]: unknown }";
   const properties = shape?.properties ?? [];
   const fields = fieldNames(properties);
@@ -155,11 +183,8 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
     container: s.container,
     requirement: commentSafe(requirement),
     constName: `${what.toUpperCase()}_META_KEYS`,
-    fieldsType: `${s.name}MetaFields`,
-    resultType: `${s.name}MetaCheck`,
-    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${s.name}MetaCheck`,
-    checkName: `check${s.name}Meta`,
-    buildName: `build${s.name}Meta`,
+    ...names,
+    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${names.resultType}`,
     typeText,
     usesTypes: shape !== undefined,
     buildSignature: `(meta: ${typeText}) => ${typeText}`,

@@ -6,6 +6,31 @@
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
 import { objectLiteralKey } from "./names.js";
+import type { SymbolTable } from "./symbols.js";
+
+/** What `methods.ts` exports (its template's names and the runtime types it re-exports). */
+const EXPORTS = [
+  "ResultTypeOptions",
+  "ResultTypeResolution",
+  "MethodKind",
+  "Direction",
+  "MethodInfo",
+  "METHODS",
+  "Method",
+  "MethodTypes",
+  "RequestMethod",
+  "NotificationMethod",
+  "methodInfo",
+  "RESULT_TYPES",
+  "resolveResultType",
+  "ParsedResult",
+  "parseResult",
+] as const;
+
+/** Declares the names `methods.ts` (`file`) exports into the run's symbol table. */
+export function declareMethodsNames(table: SymbolTable, file: string): void {
+  table.declareExports(file, EXPORTS);
+}
 
 interface MethodView {
   readonly method: string;

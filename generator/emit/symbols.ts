@@ -154,6 +154,8 @@ export interface SymbolOwner {
   readonly owner: string;
   /** Where the owner is written (a schema declaration); absent for the generator's own names. */
   readonly span?: SourceSpan;
+  /** What a collision message advises to rename when this owner is involved (`the schema's X`). */
+  readonly rename?: string;
 }
 
 /** One declared name. */
@@ -163,8 +165,8 @@ export interface DeclaredSymbol extends SymbolOwner {
   readonly name: string;
   /** Whether the file exports it (then it shares the namespace of modules re-exported together). */
   readonly exported: boolean;
-  /** How to word a collision of this (later) name with an `earlier` one; a generic sentence otherwise. */
-  readonly clash?: (earlier: DeclaredSymbol) => string;
+  /** How to word a collision of this (later) name with an `earlier` one; a generic sentence when absent or `undefined`. */
+  readonly clash?: (earlier: DeclaredSymbol) => string | undefined;
 }
 
 /** What {@link SymbolTable.declare} takes besides the file and name. */
@@ -191,20 +193,23 @@ interface Collision {
  */
 export class SymbolTable {
   private readonly files = new Map<string, Map<string, DeclaredSymbol>>();
-  /** Exported names by group: files whose exports one module re-exports together. */
-  private readonly groups: { readonly files: ReadonlySet<string>; readonly names: Map<string, DeclaredSymbol> }[] = [];
-  private readonly collisions: Collision[] = [];
+  /** Groups of files whose exports one module re-exports together. */
+  private readonly groups: ReadonlySet<string>[] = [];
+  /** Every declaration that took its name, in declaration order. */
+  private readonly order: DeclaredSymbol[] = [];
+  /** Collisions within one file, by the position the later declaration would have had in {@link order}. */
+  private readonly collisions: (Collision & { readonly at: number })[] = [];
   private readonly problems: Diagnostic[] = [];
   private readonly internals = new Map<string, string>();
   private readonly reserved: { file: string; base: string; owner: string; text?: string }[] = [];
 
   /**
    * Makes the exported names of `files` one namespace (the modules that one `index.ts`
-   * re-exports with `export *`, where a name two of them export would be dropped). Call it
-   * before declaring into those files.
+   * re-exports with `export *`, where a name two of them export would be dropped). Applies to
+   * names declared before and after the call.
    */
   shareExports(files: Iterable<string>): void {
-    this.groups.push({ files: new Set(files), names: new Map() });
+    this.groups.push(new Set(files));
   }
 
   /**
@@ -216,17 +221,23 @@ export class SymbolTable {
     const symbol: DeclaredSymbol = { ...declaration, file, name };
     const names = this.namesOf(file);
     const earlier = names.get(name);
-    if (earlier !== undefined) this.collisions.push({ later: symbol, earlier });
-    else names.set(name, symbol);
-    if (symbol.exported && earlier === undefined) {
-      for (const group of this.groups) {
-        if (!group.files.has(file)) continue;
-        const other = group.names.get(name);
-        if (other !== undefined && other.file !== file) this.collisions.push({ later: symbol, earlier: other });
-        else if (other === undefined) group.names.set(name, symbol);
-      }
+    if (earlier !== undefined) {
+      this.collisions.push({ later: symbol, earlier, at: this.order.length });
+    } else {
+      names.set(name, symbol);
+      this.order.push(symbol);
     }
     return name;
+  }
+
+  /** The exported names of `file`, in declaration order. */
+  exports(file: string): string[] {
+    return [...(this.files.get(file)?.values() ?? [])].filter((s) => s.exported).map((s) => s.name);
+  }
+
+  /** Declares names `file` exports on its own behalf (its template's names, the runtime names it re-exports). */
+  declareExports(file: string, names: Iterable<string>, owner = `${file} itself`): void {
+    for (const name of names) this.declare(file, name, { exported: true, owner });
   }
 
   /** Whether `name` is declared in `file` (or reserved there by {@link internal}). */
@@ -294,14 +305,33 @@ export class SymbolTable {
     this.problems.push(problem);
   }
 
-  /** Every problem reported and every collision declared so far, as MCG301 diagnostics (each once). */
+  /** Collisions of exported names across the files of each group, by the later declaration's position. */
+  private exportCollisions(): (Collision & { readonly at: number })[] {
+    const out: (Collision & { readonly at: number })[] = [];
+    for (const group of this.groups) {
+      const owners = new Map<string, DeclaredSymbol>();
+      this.order.forEach((symbol, at) => {
+        if (!symbol.exported || !group.has(symbol.file)) return;
+        const earlier = owners.get(symbol.name);
+        if (earlier === undefined) owners.set(symbol.name, symbol);
+        else out.push({ later: symbol, earlier, at });
+      });
+    }
+    return out;
+  }
+
+  /** Every problem reported and every collision declared so far, as MCG301 diagnostics (each once, in declaration order). */
   diagnostics(): Diagnostic[] {
     const seen = new Set<string>();
     const out: Diagnostic[] = [...this.problems];
-    for (const { later, earlier } of this.collisions) {
-      const message = later.clash
-        ? later.clash(earlier)
-        : `${later.name} is declared in ${later.file} by ${later.owner} and ${earlier.file === later.file ? "" : `in ${earlier.file} `}by ${earlier.owner}; rename one of them`;
+    const collisions = [...this.collisions, ...this.exportCollisions()].sort((a, b) => a.at - b.at);
+    for (const { later, earlier } of collisions) {
+      const rename = earlier.rename ?? later.rename ?? "one of them";
+      const message =
+        later.clash?.(earlier) ??
+        (earlier.file !== later.file && earlier.exported && later.exported
+          ? `${later.name} is exported by both ${earlier.file} and ${later.file}; rename ${rename}`
+          : `${later.name} is declared in ${later.file} by ${later.owner} and ${earlier.file === later.file ? "" : `in ${earlier.file} `}by ${earlier.owner}; rename ${rename}`);
       const span = later.span ?? earlier.span;
       const related = later.span && earlier.span ? [{ message: `${earlier.owner} is declared here`, span: earlier.span }] : [];
       const key = `${message}\u0000${span ? `${span.file}:${span.line}:${span.column}` : ""}`;
@@ -369,8 +399,8 @@ export interface ModuleFiles {
 
 /**
  * Declares the schema's declarations (in `types.ts`) and the names generated for each type (in
- * `validators.ts`): `isX`, `validateX`, `XSchema` (exported when the type is), `_isX`,
- * `_collectX`. `runtime` gives the names the validators runtime declares in `validators.ts`
+ * `validators.ts`, when it is generated): `isX`, `validateX`, `XSchema` (exported when the
+ * type is), `_isX`, `_collectX`. `runtime` gives the names the validators runtime declares in `validators.ts`
  * and those of them the module exports; declare them first, so a collision names the schema's side.
  */
 export function declareTypeNames(
@@ -378,22 +408,24 @@ export function declareTypeNames(
   files: ModuleFiles,
   declarations: readonly Declaration[],
   runtime: { readonly names: ReadonlySet<string>; readonly exported: ReadonlySet<string> },
+  validators = true,
 ): Map<string, TypeNames> {
   const byValidators = (earlier: DeclaredSymbol, name: string) => earlier.file === files.validators && (runtime.names.has(name) || name === VALIDATORS_BY_TYPE);
-  for (const name of runtime.names) table.declare(files.validators, name, { exported: runtime.exported.has(name), owner: "the validators runtime" });
-  table.declare(files.validators, VALIDATORS_BY_TYPE, { exported: true, owner: "the validators module" });
-  table.declare(files.validators, TYPES_NAMESPACE, { exported: false, owner: "the import of types.ts" });
+  if (validators) {
+    for (const name of runtime.names) table.declare(files.validators, name, { exported: runtime.exported.has(name), owner: "the validators runtime" });
+    table.declare(files.validators, VALIDATORS_BY_TYPE, { exported: true, owner: "the validators module" });
+    table.declare(files.validators, TYPES_NAMESPACE, { exported: false, owner: "the import of types.ts" });
+  }
   for (const decl of declarations) {
     // A value and a type of one name (`const X` beside `type X`) are one export; lower refuses real duplicates.
     if (table.has(files.types, decl.name)) continue;
     table.declare(files.types, decl.name, {
       exported: decl.exported,
       owner: `the schema's ${decl.name}`,
+      rename: `the schema's ${decl.name}`,
       span: decl.span,
       clash: (earlier) =>
-        byValidators(earlier, decl.name)
-          ? `type name ${decl.name} collides with a name the generated validators export; rename the type`
-          : `${decl.name} of the schema collides with ${earlier.owner} (${earlier.file}); rename the type`,
+        byValidators(earlier, decl.name) ? `type name ${decl.name} collides with a name the generated validators export; rename the type` : undefined,
     });
   }
   const typeNames = new Set(declarations.map((d) => d.name));
@@ -415,8 +447,10 @@ export function declareTypeNames(
       span: decl.span,
       clash: (earlier) => `generated name ${earlier.name} for type ${n} collides with a name from ${earlier.owner}; rename one of them`,
     };
-    for (const value of [names.is, names.validate, names.standard]) table.declare(files.validators, value, generated);
-    for (const value of [names.check, names.collect]) table.declare(files.validators, value, { ...generated, exported: false });
+    if (validators) {
+      for (const value of [names.is, names.validate, names.standard]) table.declare(files.validators, value, generated);
+      for (const value of [names.check, names.collect]) table.declare(files.validators, value, { ...generated, exported: false });
+    }
     result.set(n, names);
   }
   return result;
