@@ -9,7 +9,10 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
-import type { SymbolTable } from "./symbols.js";
+import { typeReference, typeReferenceText, type SymbolTable } from "./symbols.js";
+
+/** `T.X`: the schema type `name` as `dispatch.ts` refers to it. */
+const typeText = (name: string) => typeReferenceText(typeReference(name));
 import { renderTemplate } from "./templates.js";
 
 interface RequestView {
@@ -163,7 +166,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
   const inputRequiredType = facts.inputRequiredResult;
   const inputRequiredValue = facts.rules.inputRequiredNeedsContent.resultType;
 
-  const resultText = (r: string) => (r === inputRequiredType || completable.length === 0 ? `T.${r}` : `Completable<T.${r}>`);
+  const resultText = (r: string) => (r === inputRequiredType || completable.length === 0 ? typeText(r) : `Completable<${typeText(r)}>`);
   const requestFacts = clientRequests(facts);
   const requests: RequestView[] = requestFacts.map((m) => {
     const results = m.results.filter(exported);
@@ -199,16 +202,16 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
       serverInfo: serverInfoMeta ? JSON.stringify(SERVER_INFO_KEY) : "",
       subscriptionId: listenFact !== undefined ? json(sub?.idMetaKey) : "",
     },
-    clientCapabilitiesType: exported("ClientCapabilities") ? "T.ClientCapabilities" : "{ readonly [key: string]: unknown }",
-    clientInfoType: exported("Implementation") ? "T.Implementation" : "unknown",
-    serverCapabilitiesType: exported("ServerCapabilities") ? "T.ServerCapabilities" : "{ readonly [key: string]: unknown }",
-    serverInfoType: exported("Implementation") ? "T.Implementation" : "{ readonly name: string; readonly version: string }",
+    clientCapabilitiesType: exported("ClientCapabilities") ? typeText("ClientCapabilities") : "{ readonly [key: string]: unknown }",
+    clientInfoType: exported("Implementation") ? typeText("Implementation") : "unknown",
+    serverCapabilitiesType: exported("ServerCapabilities") ? typeText("ServerCapabilities") : "{ readonly [key: string]: unknown }",
+    serverInfoType: exported("Implementation") ? typeText("Implementation") : "{ readonly name: string; readonly version: string }",
     serverInfoMeta,
     serverInfoKey: JSON.stringify(SERVER_INFO_KEY),
     absentResultType: fillResultType ? JSON.stringify(facts.rules.absentResultType.value) : "",
     hasCacheable: cacheFields.length > 0,
     completableKeys: unionOf(completable),
-    inputResponsesType: stateless && exported("InputResponses") ? "T.InputResponses" : "unknown",
+    inputResponsesType: stateless && exported("InputResponses") ? typeText("InputResponses") : "unknown",
     inputRequiredValue: inputRequiredType !== undefined ? JSON.stringify(inputRequiredValue) : "",
     requests,
     cacheableMethods: requestFacts.filter(cacheable).map((m) => JSON.stringify(m.method)),
@@ -221,7 +224,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     discover: discover !== undefined,
     hasTools,
     toolResultType: toolsCall ? toolsCall.results.filter(exported).map(resultText).join(" | ") || "never" : "never",
-    toolDefinitionType: hasTools ? "T.Tool" : "{ readonly name: string; readonly inputSchema?: unknown }",
+    toolDefinitionType: hasTools ? typeText("Tool") : "{ readonly name: string; readonly inputSchema?: unknown }",
     listen: listenFact !== undefined && sub !== undefined,
     listenAckMethod: JSON.stringify(sub?.acknowledgement ?? ""),
     listenCite: sub?.cite ?? "",

@@ -87,7 +87,7 @@ export const TARGETS: Record<TargetName, Target> = {
     file: "meta.ts",
     description: "_meta key constants, key grammar and reserved prefixes, required request keys, checks and builders",
     requires: ["types", "validators"],
-    render: (model, context) => renderTemplate("meta.ts.hbs", { header: context.header, ...buildMeta(context.protocol, model) }),
+    render: (model, context) => renderTemplate("meta.ts.hbs", { header: context.header, ...buildMeta(context.protocol, model, context.names.types) }),
   },
   methods: {
     file: "methods.ts",

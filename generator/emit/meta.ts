@@ -9,7 +9,7 @@ import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
 import { objectLiteralKey } from "./names.js";
-import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words, type SymbolTable } from "./symbols.js";
+import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words, type SymbolTable, type TypeNames } from "./symbols.js";
 
 /**
  * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a
@@ -96,12 +96,13 @@ const RESERVED_DOCS: Record<ReservedPrefixRule, string> = {
  * A key's value check as data (`runtime/meta.ts`'s `MetaValueCheck`): a JSON type, a literal,
  * a reference to the generated validator of a named type, or `unchecked`.
  */
-function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
+function checkFor(type: TypeExpr, model: Model, names: ReadonlyMap<string, TypeNames>, imports: Set<string>): string {
   switch (type.kind) {
     case "ref": {
       if (model.isExportedType(type.name)) {
-        imports.add(`validate${type.name}`);
-        return `{ validate: validate${type.name} }`;
+        const validate = names.get(type.name)!.validate;
+        imports.add(validate);
+        return `{ validate: ${validate} }`;
       }
       break;
     }
@@ -165,9 +166,15 @@ const SHAPES = {
   result: { container: "result object", containerParam: "result", name: "Result" },
 } as const;
 
-function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, model: Model, imports: Set<string>): ShapeView {
+function shapeView(
+  what: keyof typeof SHAPES,
+  shape: MetaShapeFact | undefined,
+  model: Model,
+  typeNames: ReadonlyMap<string, TypeNames>,
+  imports: Set<string>,
+): ShapeView {
   const s = SHAPES[what];
-  const names = shapeNames(what);
+  const own = shapeNames(what);
   const typeText = shape ? typeReferenceText(shape.type) : "{ [key: string]: unknown }";
   const properties = shape?.properties ?? [];
   const fields = fieldNames(properties);
@@ -183,8 +190,8 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
     container: s.container,
     requirement: commentSafe(requirement),
     constName: `${what.toUpperCase()}_META_KEYS`,
-    ...names,
-    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${names.resultType}`,
+    ...own,
+    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${own.resultType}`,
     typeText,
     usesTypes: shape !== undefined,
     buildSignature: `(meta: ${typeText}) => ${typeText}`,
@@ -193,7 +200,7 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
       key: JSON.stringify(p.name),
       field: fields.get(p.name)!,
       required: !p.optional,
-      check: checkFor(p.type, model, imports),
+      check: checkFor(p.type, model, typeNames, imports),
     })),
     fields: properties.map((p) => ({
       field: fields.get(p.name)!,
@@ -204,13 +211,13 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
 }
 
 /** Builds the view model of `meta.ts` for the protocol facts of one schema. */
-export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
+export function buildMeta(facts: ProtocolFacts, model: Model, names: ReadonlyMap<string, TypeNames>): MetaView {
   const rules = facts.rules;
   const imports = new Set<string>();
   const shapes = [
-    shapeView("request", facts.requestMeta, model, imports),
-    shapeView("notification", facts.notificationMeta, model, imports),
-    shapeView("result", facts.resultMeta, model, imports),
+    shapeView("request", facts.requestMeta, model, names, imports),
+    shapeView("notification", facts.notificationMeta, model, names, imports),
+    shapeView("result", facts.resultMeta, model, names, imports),
   ];
   const members = metaMembers(facts.metaKeys.map((k) => k.key));
   const unprefixed = facts.metaKeys.map((k) => k.key).filter((k) => !k.includes("/"));

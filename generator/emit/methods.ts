@@ -6,7 +6,7 @@
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
 import { objectLiteralKey } from "./names.js";
-import type { SymbolTable } from "./symbols.js";
+import { typeReference, typeReferenceText, type SymbolTable } from "./symbols.js";
 
 /** What `methods.ts` exports (its template's names and the runtime types it re-exports). */
 const EXPORTS = [
@@ -69,7 +69,7 @@ export interface MethodsView {
 
 
 function view(m: MethodFact, model: Model): MethodView {
-  const message = model.isExportedType(m.messageType) ? `T.${m.messageType}` : "unknown";
+  const message = model.isExportedType(m.messageType) ? typeReferenceText(typeReference(m.messageType)) : "unknown";
   const results = m.results.filter((r) => model.isExportedType(r));
   return {
     method: JSON.stringify(m.method),
@@ -85,7 +85,7 @@ function view(m: MethodFact, model: Model): MethodView {
     capabilityCite: m.capability ? m.capability.cite : "not gated by a capability",
     messageTypeText: message,
     paramsTypeText: m.params === "none" || message === "unknown" ? "undefined" : `${message}["params"]`,
-    resultTypeText: m.kind === "notification" ? "undefined" : results.length > 0 ? results.map((r) => `T.${r}`).join(" | ") : "unknown",
+    resultTypeText: m.kind === "notification" ? "undefined" : results.length > 0 ? results.map((r) => typeReferenceText(typeReference(r))).join(" | ") : "unknown",
   };
 }
 
