@@ -20,7 +20,7 @@ import {
 } from "../generator/emit/symbols.js";
 import ts from "typescript";
 import { declareModuleNames, TARGETS, TARGET_NAMES } from "../generator/emit/index.js";
-import { GeneratorError } from "../generator/errors.js";
+import { formatRelated, GeneratorError } from "../generator/errors.js";
 import { generate } from "../generator/index.js";
 import type { SourceSpan } from "../generator/ir.js";
 import { DEFAULT_OPTIONS } from "../generator/options.js";
@@ -102,6 +102,7 @@ describe("SymbolTable", () => {
       },
     ]);
     expect(() => table.check()).toThrow(GeneratorError);
+    expect(formatRelated(table.diagnostics()[0]!)).toEqual(["  s.ts:1:1 - type X is declared here"]);
   });
 
   it("keeps files apart, except for the exports of files re-exported together", () => {
