@@ -210,7 +210,8 @@ export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, Err
     codes: facts.errorCodes.map((f) => ({ member: named(f).member, code: f.code, origin: origin(f, source) })),
     constructors,
     hasConstructors: constructors.length > 0,
-    usesTypes: id.startsWith("T.") || constructors.some((c) => c.dataType.startsWith("T.")),
+    // A schema type appears as the id type or as a constructor's data type (a reference, not the rules' own text).
+    usesTypes: facts.requestIdType !== undefined || facts.errorCodes.some((f) => !retired.has(f.code) && typeof f.dataType !== "string"),
     idType: id,
     idParam,
     idMember: facts.errorIdOptional ? `id?: ${id}` : `id: ${id}`,

@@ -84,7 +84,7 @@ function view(m: MethodFact, model: Model): MethodView {
       : "null",
     capabilityCite: m.capability ? m.capability.cite : "not gated by a capability",
     messageTypeText: message,
-    paramsTypeText: m.params === "none" || message === "unknown" ? "undefined" : `${message}["params"]`,
+    paramsTypeText: m.params === "none" || !model.isExportedType(m.messageType) ? "undefined" : typeReferenceText(typeReference(m.messageType, { key: "params" })),
     resultTypeText: m.kind === "notification" ? "undefined" : results.length > 0 ? results.map((r) => typeReferenceText(typeReference(r))).join(" | ") : "unknown",
   };
 }
@@ -96,7 +96,7 @@ export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
   const methods = facts.methods.map((m) => view(m, model));
   return {
     version: rules.version,
-    usesTypes: methods.some((m) => m.messageTypeText.startsWith("T.") || m.resultTypeText.includes("T.")),
+    usesTypes: facts.methods.some((m) => model.isExportedType(m.messageType) || (m.kind !== "notification" && m.results.some((r) => model.isExportedType(r)))),
     methods,
     resultTypes: facts.resultTypes.map((t) => JSON.stringify(t)).join(", "),
     absentResultType: JSON.stringify(rules.absentResultType.value),
