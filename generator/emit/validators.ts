@@ -42,8 +42,16 @@ import {
   type Statement,
   type SwitchCase,
 } from "./code/tree.js";
-import { assignTypeNames, pointerToken, readsThroughOwn, type TypeNames } from "./names.js";
-import { formatFunction } from "./runtime.js";
+import { pointerToken, readsThroughOwn } from "./names.js";
+import { formatFunction, identifierPart, type SymbolTable, type TypeNames } from "./symbols.js";
+
+/** The names `validators.ts` gets from the run's symbol table: its file, the types' names, the table for internal names. */
+export interface ValidatorNames {
+  readonly table: SymbolTable;
+  /** The output file (the table's namespace): `validators.ts`, `2025-11-25/validators.ts`. */
+  readonly file: string;
+  readonly types: ReadonlyMap<string, TypeNames>;
+}
 
 /** One block of generated code for a type: its functions and its public exports. */
 export interface ValidatorBlock {
@@ -70,10 +78,10 @@ export interface ValidatorsView {
 }
 
 /** Builds the `validators.ts` view model from the analysed schema. */
-export function buildValidators(model: Model): ValidatorsView {
-  const names = assignTypeNames(model.ir.declarations);
+export function buildValidators(model: Model, symbols: ValidatorNames): ValidatorsView {
+  const names = symbols.types;
   const runtime = new RuntimeUses();
-  const emitter = new ValidatorEmitter(model, names, runtime);
+  const emitter = new ValidatorEmitter(model, names, symbols, runtime);
   // Functions are built in one canonical order (by name, compared by code unit), so which
   // declaration a shared helper is named after and placed with, which uses share it, and the
   // numbering of constants do not depend on the schema's order; blocks follow the schema's order.
@@ -97,9 +105,6 @@ const O = id("o");
 const D = id("d");
 const UNDEFINED = lit(undefined);
 
-/** Characters a helper name may not hold (helper names come from places in a type: `Tool$inputSchema$items`). */
-const IDENT_CHARS = /[^A-Za-z0-9_$]/g;
-
 /** A check, its description and the keyword of its one possible issue (see `simpleLeaf`). */
 interface SimpleLeaf {
   readonly check: Expression;
@@ -110,7 +115,6 @@ interface SimpleLeaf {
 class ValidatorEmitter {
   readonly constants: string[] = [];
   private helpers: string[] = [];
-  private readonly helperNames = new Set<string>();
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
   /** Hoisted functions by the structure of their type: equal types share one function. */
@@ -119,33 +123,27 @@ class ValidatorEmitter {
 
   constructor(
     private readonly model: Model,
-    private readonly names: Map<string, TypeNames>,
+    private readonly names: ReadonlyMap<string, TypeNames>,
+    private readonly symbols: ValidatorNames,
     private readonly runtime: RuntimeUses,
-  ) {
-    // Helper names must not take a name a declaration's own functions use.
-    for (const n of names.values()) for (const name of [n.check, n.collect, n.is, n.validate, n.standard]) this.helperNames.add(name);
-  }
+  ) {}
 
   /**
-   * The one place internal names are made (to be swapped for the symbol table's
-   * `internal(file, base, owner)`): a helper is named after `place` (where its type sits,
-   * `Tool$inputSchema`) made an identifier, plus `suffix`, numbered when taken (`_2`, `_3`, …);
-   * a module constant is `<prefix>_<n>`, numbered from 1 by `count`.
+   * The one place internal names are made, by the run's symbol table (`internal`: the base when
+   * free in this file, else numbered `_2`, `_3`, …; never a declared or runtime name): a helper is
+   * named after `place` (where its type sits, `Tool$inputSchema`) made an identifier, plus
+   * `suffix`; a module constant is `<prefix>_<n>`, numbered from 1 by `count`. Functions are
+   * built in one canonical order (see {@link buildValidators}), so the calls come in an order
+   * that does not depend on the schema's.
    */
   private internalName(request: { place: string; suffix?: string } | { prefix: string; count: number }): string {
-    if ("prefix" in request) return `${request.prefix}_${request.count + 1}`;
-    const base = `${request.place.replace(IDENT_CHARS, "_")}${request.suffix ?? ""}`;
-    let name = base;
-    for (let n = 2; this.helperNames.has(name); n++) name = `${base}_${n}`;
-    this.helperNames.add(name);
-    return name;
+    const base = "prefix" in request ? `${request.prefix}_${request.count + 1}` : `${identifierPart(request.place)}${request.suffix ?? ""}`;
+    return this.symbols.table.internal(this.symbols.file, base);
   }
 
-  /** The collector's name for the check helper `check`: `<check>$collect`, reserved. */
+  /** The collector's name for the check helper `check`: `<check>$collect`. */
   private collectorOf(check: string): string {
-    const name = `${check}$collect`;
-    this.helperNames.add(name);
-    return name;
+    return this.symbols.table.internal(this.symbols.file, `${check}$collect`);
   }
 
   private rt(name: string): Expression {
@@ -233,7 +231,7 @@ class ValidatorEmitter {
       case "intersection": {
         // Members that are all plain object shapes are checked as one object: one plain-object
         // test, no call per member (`Error & { code; data }` was two object tests and a call).
-        const merged = this.mergedIntersection(type) ?? this.flatShape(type);
+        const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         if (merged) return this.objectCheck(merged, v, place, level);
         return chain(
           type.members.map((m, i) => this.check(m, v, `${place}$${i}`, level)),
@@ -603,35 +601,7 @@ class ValidatorEmitter {
    * object type: one object test instead of one per member, which TypeScript could not analyse.
    */
   private mergedIntersection(type: Extract<TypeExpr, { kind: "intersection" }>): ObjectType | undefined {
-    if (type.members.length <= LONG) return undefined;
-    const shapes = type.members.map((m) => this.model.shapeOf(m));
-    if (shapes.some((shape) => shape === undefined || shape.indexSignature !== undefined)) return undefined;
-    return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
-  }
-
-  /**
-   * The properties of a type that is an object shape without a constrained index signature,
-   * through references and intersections, as one object type; `undefined` for anything else,
-   * and for a reference to a recursive type (its own check holds the depth guard). Only for
-   * checks: a property in several members is listed once per member and each check holds.
-   */
-  private flatShape(type: TypeExpr): ObjectType | undefined {
-    switch (type.kind) {
-      case "ref": {
-        if (this.model.recursive.has(type.name)) return undefined;
-        const target = this.model.typeOf(type.name);
-        return target && this.flatShape(target);
-      }
-      case "object":
-        return type.indexSignature && !isAnything(type.indexSignature) ? undefined : { kind: "object", properties: type.properties };
-      case "intersection": {
-        const shapes = type.members.map((m) => this.flatShape(m));
-        if (shapes.some((shape) => shape === undefined)) return undefined;
-        return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
-      }
-      default:
-        return undefined;
-    }
+    return type.members.length > LONG ? this.model.checkShape(type, { throughRecursive: true, anyIndexSignature: false }) : undefined;
   }
 
   private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
@@ -791,7 +761,7 @@ function constraintsKey(c: KeywordType["constraints"]): string {
 }
 
 function caseName(values: readonly (string | number | boolean)[]): string {
-  return String(values[0]).replace(IDENT_CHARS, "_");
+  return identifierPart(String(values[0]));
 }
 
 /** An internal check function `name(v, d): boolean`. */
