@@ -108,7 +108,14 @@ class ValidatorEmitter {
       // Inside recursive types only at the root (a valid value then costs one fast check): at
       // every level the check would walk the subtree again, and collecting an invalid value d
       // levels deep would take d² steps.
-      ...(this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (${recursive ? 'p === ""' : 'p !== ""'} && ${n.check}(v, d)) return;`]),
+      // Not for a leaf, nor for an object of leaf properties: collecting a valid one pushes
+      // nothing and builds no path (each property is one `req`/`opt` call), so the check
+      // first would cost as much as it saves, in time and in code.
+      // Nor for a discriminated union of named types: the member's collector it switches to
+      // has the check first (or is a leaf object's).
+      ...(this.simpleLeaf(type, "v", n.check, 0) || (!recursive && (this.leafObject(type) || this.switchesToNamed(type)))
+        ? []
+        : [`if (${recursive ? 'p === ""' : 'p !== ""'} && ${n.check}(v, d)) return;`]),
       ...this.collectStatements(type, "v", "p", n.collect, 0, true),
     ];
     const own = [
@@ -220,8 +227,15 @@ class ValidatorEmitter {
     return chain(members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " || ");
   }
 
+  /**
+   * An object's check: `objectLike(v)` first, then the properties, and the plain-data
+   * prototype test (`plainPrototype(v)`) last: by then the property reads have told the
+   * engine `v`'s hidden class, and it answers the prototype from it instead of calling
+   * `Object.getPrototypeOf`. Without properties, `isPlainObject(v)` alone.
+   */
   private objectCheck(type: ObjectType, v: string, place: string, level: number): string {
-    const parts = [`isPlainObject(${v})`];
+    if (type.properties.length === 0) return `isPlainObject(${v})`;
+    const parts = [`objectLike(${v})`];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
     const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
@@ -234,6 +248,7 @@ class ValidatorEmitter {
         if (check !== "true") parts.push(paren(check));
       } else parts.push(paren(check));
     }
+    parts.push(`plainPrototype(${v})`);
     return chain(parts, " && ");
   }
 
@@ -302,7 +317,8 @@ class ValidatorEmitter {
       }
       case "union": {
         const disc = this.model.discriminantOf(type)!;
-        const lines = [`if (!isPlainObject(v)) return false;`, `switch (${propertyRead("v", disc.property)}) {`];
+        // Each member's own check tests the prototype (see objectCheck): here only that `v` is an object.
+        const lines = [`if (!objectLike(v)) return false;`, `switch (${propertyRead("v", disc.property)}) {`];
         for (const c of disc.cases) {
           for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
           if (c.member === disc.whenAbsent) lines.push("  case undefined:");
@@ -378,6 +394,19 @@ class ValidatorEmitter {
       return allLiterals ? { check, what, keyword: "enum" } : { check, what };
     }
     return undefined;
+  }
+
+  /** A discriminated union whose every case is a reference to a non-recursive declaration. */
+  private switchesToNamed(type: TypeExpr): boolean {
+    if (type.kind !== "union" || !this.needsStatements(type)) return false;
+    const disc = this.model.discriminantOf(type)!;
+    return disc.cases.every((c) => c.member.kind === "ref" && !this.model.recursive.has(c.member.name));
+  }
+
+  /** An object type without a constrained index signature whose every property is a {@link simpleLeaf}. */
+  private leafObject(type: TypeExpr): boolean {
+    if (type.kind !== "object" || (type.indexSignature !== undefined && !isAnything(type.indexSignature))) return false;
+    return type.properties.every((p) => this.simpleLeaf(p.type, "v", "", 1) !== undefined);
   }
 
   private leafCollect(type: KeywordType | Extract<TypeExpr, { kind: "literal" }>, v: string, p: string, place: string, depth: number): string[] {
@@ -623,7 +652,7 @@ function publicFunctions(n: TypeNames, where: string): string {
     `}`,
     `/** \`${n.type}\` (${where}): every issue, or the value typed */`,
     `export function ${n.validate}(value: unknown): ValidationResult<T.${n.type}> {`,
-    `  return ${n.is}(value) ? { ok: true, value } : collectIssues<T.${n.type}>(${n.collect}, value);`,
+    `  return ${n.is}(value) ? valid(value) : collectIssues<T.${n.type}>(${n.collect}, value);`,
     `}`,
   ].join("\n");
 }
