@@ -172,7 +172,12 @@ class ValidatorEmitter {
       // Inside recursive types only at the root (a valid value then costs one fast check): at
       // every level the check would walk the subtree again, and collecting an invalid value d
       // levels deep would take d² steps.
-      ...(this.simpleLeaf(type, V, n.check, 0)
+      // Not for a leaf, nor for an object of leaf properties: collecting a valid one pushes
+      // nothing and builds no path (each property is one `req`/`opt` call), so the check
+      // first would cost as much as it saves, in time and in code.
+      // Nor for a discriminated union of named types: the member's collector it switches to
+      // has the check first (or is a leaf object's).
+      ...(this.simpleLeaf(type, V, n.check, 0) || (!recursive && (this.leafObject(type) || this.switchesToNamed(type)))
         ? []
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
@@ -297,8 +302,15 @@ class ValidatorEmitter {
     );
   }
 
+  /**
+   * An object's check: `objectLike(v)` first, then the properties, and the plain-data
+   * prototype test (`plainPrototype(v)`) last: by then the property reads have told the
+   * engine `v`'s hidden class, and it answers the prototype from it instead of calling
+   * `Object.getPrototypeOf`. Without properties, `isPlainObject(v)` alone.
+   */
   private objectCheck(type: ObjectType, v: Expression, place: string, level: number): Expression {
-    const parts = [call(this.rt("isPlainObject"), v)];
+    if (type.properties.length === 0) return call(this.rt("isPlainObject"), v);
+    const parts = [call(this.rt("objectLike"), v)];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
     const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
@@ -311,6 +323,7 @@ class ValidatorEmitter {
         if (!isTrue(check)) parts.push(check);
       } else parts.push(check);
     }
+    parts.push(call(this.rt("plainPrototype"), v));
     return chain(parts, "&&");
   }
 
@@ -392,8 +405,9 @@ class ValidatorEmitter {
           labels: [...c.values.map((x) => lit(x)), ...(c.member === disc.whenAbsent ? [UNDEFINED] : [])],
           body: [returnStatement(this.check(c.member, V, `${place}$${caseName(c.values)}`, 0))],
         }));
+        // Each member's own check tests the prototype (see objectCheck): here only that `v` is an object.
         return [
-          ifStatement(not(call(this.rt("isPlainObject"), V)), returnStatement(FALSE)),
+          ifStatement(not(call(this.rt("objectLike"), V)), returnStatement(FALSE)),
           { kind: "switch", discriminant: this.read(V, disc.property), cases: [...cases, { labels: [], isDefault: true, body: [returnStatement(FALSE)] }] },
         ];
       }
@@ -476,6 +490,19 @@ class ValidatorEmitter {
       return allLiterals ? { check, what, keyword: "enum" } : { check, what };
     }
     return undefined;
+  }
+
+  /** A discriminated union whose every case is a reference to a non-recursive declaration. */
+  private switchesToNamed(type: TypeExpr): boolean {
+    if (type.kind !== "union" || !this.needsStatements(type)) return false;
+    const disc = this.model.discriminantOf(type)!;
+    return disc.cases.every((c) => c.member.kind === "ref" && !this.model.recursive.has(c.member.name));
+  }
+
+  /** An object type without a constrained index signature whose every property is a {@link simpleLeaf}. */
+  private leafObject(type: TypeExpr): boolean {
+    if (type.kind !== "object" || (type.indexSignature !== undefined && !isAnything(type.indexSignature))) return false;
+    return type.properties.every((p) => this.simpleLeaf(p.type, V, "", 1) !== undefined);
   }
 
   /** `expected(o, p, what, v[, keyword])`: one "expected …" issue. */
@@ -720,7 +747,7 @@ function publicFunctions(n: TypeNames, where: string, runtime: RuntimeUses): str
     `}`,
     `/** \`${n.type}\` (${where}): every issue, or the value typed */`,
     `export function ${n.validate}(value: unknown): ValidationResult<T.${n.type}> {`,
-    `  return ${n.is}(value) ? { ok: true, value } : ${runtime.use("collectIssues")}<T.${n.type}>(${n.collect}, value);`,
+    `  return ${n.is}(value) ? ${runtime.use("valid")}(value) : ${runtime.use("collectIssues")}<T.${n.type}>(${n.collect}, value);`,
     `}`,
   ].join("\n");
 }
