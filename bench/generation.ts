@@ -80,6 +80,13 @@ export async function measureGeneration(
   };
 }
 
+/** One untimed run of our generator (for `--only validators`): the folder it wrote. */
+export async function generateOnce(specDir: string, version: string, tmpDir: string): Promise<string> {
+  const outDir = join(tmpDir, "generated");
+  await runChild([join(HERE, "gen-child.js"), specDir, version, outDir], tmpDir);
+  return outDir;
+}
+
 function summarize(tool: string, command: string, runs: readonly ProcessRun[]): ToolCost {
   return {
     tool,

@@ -16,9 +16,15 @@ export interface BenchOptions {
   readonly genRuns: number;
   /** Benchmark the committed `generated/draft` instead of a fresh `generate()` output. */
   readonly committed: boolean;
+  /**
+   * `all` (default) or `validators`: the validator sections only (inputs, pre-check,
+   * throughput, footprint, targets), over one untimed `generate()` run (or the committed
+   * output with `--committed`); no generation timing, no dispatch.
+   */
+  readonly only: "all" | "validators";
 }
 
-const USAGE = "usage: npm run bench -- [--rounds 9] [--slice-ms 200] [--warmup-ms 200] [--min-warmup-ms 4000] [--max-warmup-ms 12000] [--gen-runs 5] [--committed]";
+const USAGE = "usage: npm run bench -- [--rounds 9] [--slice-ms 200] [--warmup-ms 200] [--min-warmup-ms 4000] [--max-warmup-ms 12000] [--gen-runs 5] [--committed] [--only validators]";
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
@@ -31,6 +37,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       "max-warmup-ms": { type: "string", default: "12000" },
       "gen-runs": { type: "string", default: "5" },
       committed: { type: "boolean", default: false },
+      only: { type: "string", default: "all" },
       help: { type: "boolean", default: false },
     },
   });
@@ -46,6 +53,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     maxWarmupMs: positive("max-warmup-ms", values["max-warmup-ms"]),
     genRuns: positive("gen-runs", values["gen-runs"]),
     committed: values.committed,
+    only: section(values.only),
   };
 }
 
@@ -54,4 +62,9 @@ function positive(name: string, text: string): number {
   if (!Number.isInteger(n) || n < 1)
     throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(text)}\n${USAGE}`);
   return n;
+}
+
+function section(text: string): BenchOptions["only"] {
+  if (text === "all" || text === "validators") return text;
+  throw new Error(`--only must be all or validators, got ${JSON.stringify(text)}\n${USAGE}`);
 }

@@ -36,7 +36,7 @@ import { ajvContender, generatedContenders, zodContender, type Contender } from 
 import { benchDispatch, prepareDualEra } from "./dispatch.js";
 import { bundleSize, coldStarts, writeInputs } from "./footprint.js";
 import { codeSize, loadGenerated } from "./generated.js";
-import { measureGeneration } from "./generation.js";
+import { generateOnce, measureGeneration } from "./generation.js";
 import { parseOptions, type BenchOptions } from "./options.js";
 import { COMMITTED_DIR, DRAFT, SPEC_DIR, VERSION } from "./paths.js";
 import { answersRight, malformedResults, verdicts } from "./precheck.js";
@@ -53,9 +53,12 @@ async function main(options: BenchOptions): Promise<void> {
   try {
     print.header(options.committed);
 
-    progress(`generation: ${options.genRuns} runs of each generator`);
-    const generation = await measureGeneration(SPEC_DIR, VERSION, DRAFT.schemaTs, tmp, options.genRuns);
-    const sourceDir = options.committed ? COMMITTED_DIR : generation.outDir;
+    const full = options.only === "all";
+    if (full) progress(`generation: ${options.genRuns} runs of each generator`);
+    const generation = full ? await measureGeneration(SPEC_DIR, VERSION, DRAFT.schemaTs, tmp, options.genRuns) : undefined;
+    const sourceDir = options.committed
+      ? COMMITTED_DIR
+      : (generation?.outDir ?? (await generateOnce(SPEC_DIR, VERSION, tmp)));
     const compiledDir = join(tmp, "compiled");
     const generated = await loadGenerated(sourceDir, compiledDir);
 
@@ -153,7 +156,7 @@ async function main(options: BenchOptions): Promise<void> {
     if (!oursCold || !typiaCold) throw new Error("cold-start runs missing");
     const footprint = { bundles, cold: { ours: oursCold, typia: typiaCold } };
     print.footprint(footprint, sets.valid.length + sets.invalid.length, options.genRuns, typiaBuild);
-    print.generation(generation);
+    if (generation) print.generation(generation);
 
     const worst = (k: Contender, base: Contender, stat: (k: Contender, set: string) => number[]) =>
       Math.min(...(["valid", "invalid"] as const).map((set) => median(stat(k, set)) / median(stat(base, set))));
@@ -169,6 +172,7 @@ async function main(options: BenchOptions): Promise<void> {
       files,
       footprint,
     );
+    if (!full) return print.footer(loadAtStart, loadavg()[0] ?? 0, timing.sink);
 
     progress("dispatch: generating the dual-era output (draft, 2025-11-25) for the legacy rows");
     const dual = prepareDualEra(tmp);

@@ -26,9 +26,28 @@ export const MAX_ISSUES = 100;
  * inherit from another object are not.
  */
 function isPlainObject(v: unknown): v is Record<string, any> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  return objectLike(v) && plainPrototype(v);
+}
+
+/**
+ * Whether `v` is an object and not `null`: the cheap first half of {@link isPlainObject}, which
+ * generated checks test before reading `v`'s properties and finish with {@link plainPrototype}
+ * (so that the prototype is read after the property reads, where the engine already knows
+ * `v`'s hidden class and can answer from it). Small enough for the engine to inline everywhere.
+ */
+function objectLike(v: unknown): v is Record<string, any> {
+  return typeof v === "object" && v !== null;
+}
+
+/**
+ * The rest of {@link isPlainObject} for a `v` that {@link objectLike} accepted: not an array,
+ * and its prototype is `Object.prototype` (of any realm) or `null`. Where the engine knows
+ * `v`'s hidden class (after reads of `v`'s properties), it answers this from the class alone.
+ */
+function plainPrototype(v: object): boolean {
+  if (Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
+  return proto === Object.prototype || proto === null || isForeignObjectPrototype(proto);
 }
 
 /**
@@ -142,6 +161,14 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
 }
 
 /**
+ * The answer of a `validateX` whose fast check accepted `value`: `{ ok: true, value }`, made
+ * here once instead of in every `validateX` (the same object, in fewer bytes of code).
+ */
+function valid<T>(value: T): ValidationResult<T> {
+  return { ok: true, value };
+}
+
+/**
  * The answer of a `validateX` from its collector `c` alone: every issue of `value`, or the
  * value when there is none. Generated `validateX` functions call it when their fast check
  * did not accept the value. A throwing getter or Proxy trap becomes an `exception` issue.
@@ -242,22 +269,31 @@ function uriRun(chars: string): string {
 
 const URI_AUTHORITY: string = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
 
-const URI_TAIL: string = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
+/**
+ * RFC 3986 URI, scheme ":" hier-part [ "?" query ] [ "#" fragment ], as a pattern over `run`
+ * (how a run of characters is written) and `authority` (after "//"): {@link URI} and
+ * {@link PLAIN_URI} are this one grammar.
+ */
+function uriPattern(run: (chars: string) => string, authority: string): RegExp {
+  const path = run(URI_SUB + ":@/");
+  const rest = run(URI_SUB + ":@/?");
+  return new RegExp(
+    "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" + authority + "(?:/" + path + ")?|(?!//)" + path + ")(?:\\?" + rest + ")?(?:#" + rest + ")?$",
+  );
+}
 
 /** RFC 3986 URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ]; IP-literals are checked by ipLiteralOk. */
-const URI: RegExp = new RegExp(
-  "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" +
-    URI_AUTHORITY +
-    "(?:/" +
-    uriRun(URI_SUB + ":@/") +
-    ")?|(?!//)" +
-    uriRun(URI_SUB + ":@/") +
-    ")" +
-    URI_TAIL,
-);
+const URI: RegExp = uriPattern(uriRun, URI_AUTHORITY);
+
+/**
+ * The common URIs, without %HH escapes, userinfo or IP-literal: {@link URI}'s grammar with
+ * runs of plain characters, which the engine matches in one pass (no backtracking out of a
+ * userinfo that is not there). Every string it accepts, {@link URI} and ipLiteralOk accept.
+ */
+const PLAIN_URI: RegExp = uriPattern((chars) => "[" + chars + "]*", "[" + URI_SUB + "]*(?::[0-9]*)?");
 
 function formatUri(s: string): boolean {
-  return URI.test(s) && ipLiteralOk(s);
+  return PLAIN_URI.test(s) || (URI.test(s) && ipLiteralOk(s));
 }
 
 /** The URI grammar above lets any IP-literal characters through; check the literal itself (RFC 3986 section 3.2.2). */
@@ -349,7 +385,7 @@ export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
 }
 /** `JSONRPCMessage` (schema.ts:8): every issue, or the value typed */
 export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONRPCMessage> {
-  return isJSONRPCMessage(value) ? { ok: true, value } : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
+  return isJSONRPCMessage(value) ? valid(value) : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
 }
 /** `JSONRPCMessage` (schema.ts:8) as a Standard Schema v1 object */
 export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
@@ -372,7 +408,7 @@ export function isProgressToken(value: unknown): value is T.ProgressToken {
 }
 /** `ProgressToken` (schema.ts:21): every issue, or the value typed */
 export function validateProgressToken(value: unknown): ValidationResult<T.ProgressToken> {
-  return isProgressToken(value) ? { ok: true, value } : collectIssues<T.ProgressToken>(_collectProgressToken, value);
+  return isProgressToken(value) ? valid(value) : collectIssues<T.ProgressToken>(_collectProgressToken, value);
 }
 /** `ProgressToken` (schema.ts:21) as a Standard Schema v1 object */
 export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
@@ -395,20 +431,22 @@ export function isCursor(value: unknown): value is T.Cursor {
 }
 /** `Cursor` (schema.ts:28): every issue, or the value typed */
 export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
-  return isCursor(value) ? { ok: true, value } : collectIssues<T.Cursor>(_collectCursor, value);
+  return isCursor(value) ? valid(value) : collectIssues<T.Cursor>(_collectCursor, value);
 }
 /** `Cursor` (schema.ts:28) as a Standard Schema v1 object */
 export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
 
 function _isTaskAugmentedRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
-    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1))
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -436,7 +474,7 @@ export function isTaskAugmentedRequestParams(value: unknown): value is T.TaskAug
 /** `TaskAugmentedRequestParams` (schema.ts:35): every issue, or the value typed */
 export function validateTaskAugmentedRequestParams(value: unknown): ValidationResult<T.TaskAugmentedRequestParams> {
   return isTaskAugmentedRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.TaskAugmentedRequestParams>(_collectTaskAugmentedRequestParams, value);
 }
 /** `TaskAugmentedRequestParams` (schema.ts:35) as a Standard Schema v1 object */
@@ -445,12 +483,14 @@ export const TaskAugmentedRequestParamsSchema: StandardSchemaV1<unknown, T.TaskA
 
 function _isRequestParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"]))))
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -476,17 +516,16 @@ export function isRequestParams(value: unknown): value is T.RequestParams {
 }
 /** `RequestParams` (schema.ts:51): every issue, or the value typed */
 export function validateRequestParams(value: unknown): ValidationResult<T.RequestParams> {
-  return isRequestParams(value) ? { ok: true, value } : collectIssues<T.RequestParams>(_collectRequestParams, value);
+  return isRequestParams(value) ? valid(value) : collectIssues<T.RequestParams>(_collectRequestParams, value);
 }
 /** `RequestParams` (schema.ts:51) as a Standard Schema v1 object */
 export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
 
 function _isRequest(v: any, _d: number): boolean {
-  return isPlainObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"]));
+  return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
-function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isRequest(v, d)) return;
+function _collectRequest(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
@@ -503,17 +542,16 @@ export function isRequest(value: unknown): value is T.Request {
 }
 /** `Request` (schema.ts:65): every issue, or the value typed */
 export function validateRequest(value: unknown): ValidationResult<T.Request> {
-  return isRequest(value) ? { ok: true, value } : collectIssues<T.Request>(_collectRequest, value);
+  return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectRequest, value);
 }
 /** `Request` (schema.ts:65) as a Standard Schema v1 object */
 export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
 
 function _isNotificationParams(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"]));
+  return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
-function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isNotificationParams(v, d)) return;
+function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
@@ -529,17 +567,16 @@ export function isNotificationParams(value: unknown): value is T.NotificationPar
 }
 /** `NotificationParams` (schema.ts:73): every issue, or the value typed */
 export function validateNotificationParams(value: unknown): ValidationResult<T.NotificationParams> {
-  return isNotificationParams(value) ? { ok: true, value } : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
+  return isNotificationParams(value) ? valid(value) : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
 }
 /** `NotificationParams` (schema.ts:73) as a Standard Schema v1 object */
 export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
 
 function _isNotification(v: any, _d: number): boolean {
-  return isPlainObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"]));
+  return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
-function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isNotification(v, d)) return;
+function _collectNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
@@ -556,17 +593,16 @@ export function isNotification(value: unknown): value is T.Notification {
 }
 /** `Notification` (schema.ts:81): every issue, or the value typed */
 export function validateNotification(value: unknown): ValidationResult<T.Notification> {
-  return isNotification(value) ? { ok: true, value } : collectIssues<T.Notification>(_collectNotification, value);
+  return isNotification(value) ? valid(value) : collectIssues<T.Notification>(_collectNotification, value);
 }
 /** `Notification` (schema.ts:81) as a Standard Schema v1 object */
 export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
 
 function _isResult(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"]));
+  return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
-function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isResult(v, d)) return;
+function _collectResult(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
@@ -582,13 +618,13 @@ export function isResult(value: unknown): value is T.Result {
 }
 /** `Result` (schema.ts:91): every issue, or the value typed */
 export function validateResult(value: unknown): ValidationResult<T.Result> {
-  return isResult(value) ? { ok: true, value } : collectIssues<T.Result>(_collectResult, value);
+  return isResult(value) ? valid(value) : collectIssues<T.Result>(_collectResult, value);
 }
 /** `Result` (schema.ts:91) as a Standard Schema v1 object */
 export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
 
 function _isError(v: any, _d: number): boolean {
-  return isPlainObject(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string";
+  return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -609,7 +645,7 @@ export function isError(value: unknown): value is T.Error {
 }
 /** `Error` (schema.ts:102): every issue, or the value typed */
 export function validateError(value: unknown): ValidationResult<T.Error> {
-  return isError(value) ? { ok: true, value } : collectIssues<T.Error>(_collectError, value);
+  return isError(value) ? valid(value) : collectIssues<T.Error>(_collectError, value);
 }
 /** `Error` (schema.ts:102) as a Standard Schema v1 object */
 export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
@@ -632,18 +668,19 @@ export function isRequestId(value: unknown): value is T.RequestId {
 }
 /** `RequestId` (schema.ts:122): every issue, or the value typed */
 export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
-  return isRequestId(value) ? { ok: true, value } : collectIssues<T.RequestId>(_collectRequestId, value);
+  return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectRequestId, value);
 }
 /** `RequestId` (schema.ts:122) as a Standard Schema v1 object */
 export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
 
 function _isJSONRPCRequest(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["method"] === "string" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || isPlainObject(v["params"]))
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -667,22 +704,22 @@ export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
 }
 /** `JSONRPCRequest` (schema.ts:129): every issue, or the value typed */
 export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONRPCRequest> {
-  return isJSONRPCRequest(value) ? { ok: true, value } : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
+  return isJSONRPCRequest(value) ? valid(value) : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
 }
 /** `JSONRPCRequest` (schema.ts:129) as a Standard Schema v1 object */
 export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["method"] === "string" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || isPlainObject(v["params"]))
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
   );
 }
 
-function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isJSONRPCNotification(v, d)) return;
+function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
@@ -700,17 +737,18 @@ export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotific
 }
 /** `JSONRPCNotification` (schema.ts:139): every issue, or the value typed */
 export function validateJSONRPCNotification(value: unknown): ValidationResult<T.JSONRPCNotification> {
-  return isJSONRPCNotification(value) ? { ok: true, value } : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
+  return isJSONRPCNotification(value) ? valid(value) : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
 }
 /** `JSONRPCNotification` (schema.ts:139) as a Standard Schema v1 object */
 export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isResult(v["result"], d + 1)
+    _isResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -733,19 +771,18 @@ export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResul
 }
 /** `JSONRPCResultResponse` (schema.ts:148): every issue, or the value typed */
 export function validateJSONRPCResultResponse(value: unknown): ValidationResult<T.JSONRPCResultResponse> {
-  return isJSONRPCResultResponse(value)
-    ? { ok: true, value }
-    : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
+  return isJSONRPCResultResponse(value) ? valid(value) : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
 }
 /** `JSONRPCResultResponse` (schema.ts:148) as a Standard Schema v1 object */
 export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isError(v["error"], d + 1)
+    _isError(v["error"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -768,7 +805,7 @@ export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorR
 }
 /** `JSONRPCErrorResponse` (schema.ts:159): every issue, or the value typed */
 export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T.JSONRPCErrorResponse> {
-  return isJSONRPCErrorResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
+  return isJSONRPCErrorResponse(value) ? valid(value) : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
 }
 /** `JSONRPCErrorResponse` (schema.ts:159) as a Standard Schema v1 object */
 export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
@@ -801,22 +838,25 @@ export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
 }
 /** `JSONRPCResponse` (schema.ts:170): every issue, or the value typed */
 export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSONRPCResponse> {
-  return isJSONRPCResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
+  return isJSONRPCResponse(value) ? valid(value) : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
 }
 /** `JSONRPCResponse` (schema.ts:170) as a Standard Schema v1 object */
 export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
 function _isURLElicitationRequiredError(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    isPlainObject(v["error"]) &&
+    objectLike(v["error"]) &&
     Number.isInteger(v["error"]["code"]) &&
     typeof v["error"]["message"] === "string" &&
     v["error"]["code"] === -32042 &&
-    isPlainObject(v["error"]["data"]) &&
-    _isURLElicitationRequiredError$error$data$elicitations(v["error"]["data"]["elicitations"], d + 3)
+    objectLike(v["error"]["data"]) &&
+    _isURLElicitationRequiredError$error$data$elicitations(v["error"]["data"]["elicitations"], d + 3) &&
+    plainPrototype(v["error"]["data"]) &&
+    plainPrototype(v["error"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -868,7 +908,7 @@ export function isURLElicitationRequiredError(value: unknown): value is T.URLEli
 /** `URLElicitationRequiredError` (schema.ts:188): every issue, or the value typed */
 export function validateURLElicitationRequiredError(value: unknown): ValidationResult<T.URLElicitationRequiredError> {
   return isURLElicitationRequiredError(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.URLElicitationRequiredError>(_collectURLElicitationRequiredError, value);
 }
 /** `URLElicitationRequiredError` (schema.ts:188) as a Standard Schema v1 object */
@@ -894,17 +934,18 @@ export function isEmptyResult(value: unknown): value is T.EmptyResult {
 }
 /** `EmptyResult` (schema.ts:207): every issue, or the value typed */
 export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyResult> {
-  return isEmptyResult(value) ? { ok: true, value } : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
+  return isEmptyResult(value) ? valid(value) : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
 }
 /** `EmptyResult` (schema.ts:207) as a Standard Schema v1 object */
 export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
 
 function _isCancelledNotificationParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["reason"] === undefined || typeof v["reason"] === "string") &&
     (v["requestId"] === undefined || typeof v["requestId"] === "string" || Number.isInteger(v["requestId"])) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -928,7 +969,7 @@ export function isCancelledNotificationParams(value: unknown): value is T.Cancel
 /** `CancelledNotificationParams` (schema.ts:215): every issue, or the value typed */
 export function validateCancelledNotificationParams(value: unknown): ValidationResult<T.CancelledNotificationParams> {
   return isCancelledNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.CancelledNotificationParams>(_collectCancelledNotificationParams, value);
 }
 /** `CancelledNotificationParams` (schema.ts:215) as a Standard Schema v1 object */
@@ -937,10 +978,11 @@ export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.Canc
 
 function _isCancelledNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/cancelled" &&
     v["jsonrpc"] === "2.0" &&
-    _isCancelledNotificationParams(v["params"], d + 1)
+    _isCancelledNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -963,24 +1005,24 @@ export function isCancelledNotification(value: unknown): value is T.CancelledNot
 }
 /** `CancelledNotification` (schema.ts:244): every issue, or the value typed */
 export function validateCancelledNotification(value: unknown): ValidationResult<T.CancelledNotification> {
-  return isCancelledNotification(value)
-    ? { ok: true, value }
-    : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
+  return isCancelledNotification(value) ? valid(value) : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
 }
 /** `CancelledNotification` (schema.ts:244) as a Standard Schema v1 object */
 export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
 
 function _isInitializeRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["protocolVersion"] === "string" &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     _isClientCapabilities(v["capabilities"], d + 1) &&
-    _isImplementation(v["clientInfo"], d + 1)
+    _isImplementation(v["clientInfo"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1009,9 +1051,7 @@ export function isInitializeRequestParams(value: unknown): value is T.Initialize
 }
 /** `InitializeRequestParams` (schema.ts:255): every issue, or the value typed */
 export function validateInitializeRequestParams(value: unknown): ValidationResult<T.InitializeRequestParams> {
-  return isInitializeRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.InitializeRequestParams>(_collectInitializeRequestParams, value);
+  return isInitializeRequestParams(value) ? valid(value) : collectIssues<T.InitializeRequestParams>(_collectInitializeRequestParams, value);
 }
 /** `InitializeRequestParams` (schema.ts:255) as a Standard Schema v1 object */
 export const InitializeRequestParamsSchema: StandardSchemaV1<unknown, T.InitializeRequestParams> =
@@ -1019,11 +1059,12 @@ export const InitializeRequestParamsSchema: StandardSchemaV1<unknown, T.Initiali
 
 function _isInitializeRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "initialize" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isInitializeRequestParams(v["params"], d + 1)
+    _isInitializeRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1047,19 +1088,20 @@ export function isInitializeRequest(value: unknown): value is T.InitializeReques
 }
 /** `InitializeRequest` (schema.ts:269): every issue, or the value typed */
 export function validateInitializeRequest(value: unknown): ValidationResult<T.InitializeRequest> {
-  return isInitializeRequest(value) ? { ok: true, value } : collectIssues<T.InitializeRequest>(_collectInitializeRequest, value);
+  return isInitializeRequest(value) ? valid(value) : collectIssues<T.InitializeRequest>(_collectInitializeRequest, value);
 }
 /** `InitializeRequest` (schema.ts:269) as a Standard Schema v1 object */
 export const InitializeRequestSchema: StandardSchemaV1<unknown, T.InitializeRequest> = standard(validateInitializeRequest);
 
 function _isInitializeResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["protocolVersion"] === "string" &&
     (v["instructions"] === undefined || typeof v["instructions"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
     _isServerCapabilities(v["capabilities"], d + 1) &&
-    _isImplementation(v["serverInfo"], d + 1)
+    _isImplementation(v["serverInfo"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1084,17 +1126,18 @@ export function isInitializeResult(value: unknown): value is T.InitializeResult 
 }
 /** `InitializeResult` (schema.ts:279): every issue, or the value typed */
 export function validateInitializeResult(value: unknown): ValidationResult<T.InitializeResult> {
-  return isInitializeResult(value) ? { ok: true, value } : collectIssues<T.InitializeResult>(_collectInitializeResult, value);
+  return isInitializeResult(value) ? valid(value) : collectIssues<T.InitializeResult>(_collectInitializeResult, value);
 }
 /** `InitializeResult` (schema.ts:279) as a Standard Schema v1 object */
 export const InitializeResultSchema: StandardSchemaV1<unknown, T.InitializeResult> = standard(validateInitializeResult);
 
 function _isInitializedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/initialized" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1117,9 +1160,7 @@ export function isInitializedNotification(value: unknown): value is T.Initialize
 }
 /** `InitializedNotification` (schema.ts:300): every issue, or the value typed */
 export function validateInitializedNotification(value: unknown): ValidationResult<T.InitializedNotification> {
-  return isInitializedNotification(value)
-    ? { ok: true, value }
-    : collectIssues<T.InitializedNotification>(_collectInitializedNotification, value);
+  return isInitializedNotification(value) ? valid(value) : collectIssues<T.InitializedNotification>(_collectInitializedNotification, value);
 }
 /** `InitializedNotification` (schema.ts:300) as a Standard Schema v1 object */
 export const InitializedNotificationSchema: StandardSchemaV1<unknown, T.InitializedNotification> =
@@ -1127,32 +1168,41 @@ export const InitializedNotificationSchema: StandardSchemaV1<unknown, T.Initiali
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
     (v["roots"] === undefined ||
-      (isPlainObject(v["roots"]) && (v["roots"]["listChanged"] === undefined || typeof v["roots"]["listChanged"] === "boolean"))) &&
+      (objectLike(v["roots"]) &&
+        (v["roots"]["listChanged"] === undefined || typeof v["roots"]["listChanged"] === "boolean") &&
+        plainPrototype(v["roots"]))) &&
     (v["sampling"] === undefined ||
-      (isPlainObject(v["sampling"]) &&
+      (objectLike(v["sampling"]) &&
         (v["sampling"]["context"] === undefined || isPlainObject(v["sampling"]["context"])) &&
-        (v["sampling"]["tools"] === undefined || isPlainObject(v["sampling"]["tools"])))) &&
+        (v["sampling"]["tools"] === undefined || isPlainObject(v["sampling"]["tools"])) &&
+        plainPrototype(v["sampling"]))) &&
     (v["elicitation"] === undefined ||
-      (isPlainObject(v["elicitation"]) &&
+      (objectLike(v["elicitation"]) &&
         (v["elicitation"]["form"] === undefined || isPlainObject(v["elicitation"]["form"])) &&
-        (v["elicitation"]["url"] === undefined || isPlainObject(v["elicitation"]["url"])))) &&
+        (v["elicitation"]["url"] === undefined || isPlainObject(v["elicitation"]["url"])) &&
+        plainPrototype(v["elicitation"]))) &&
     (v["tasks"] === undefined ||
-      (isPlainObject(v["tasks"]) &&
+      (objectLike(v["tasks"]) &&
         (v["tasks"]["list"] === undefined || isPlainObject(v["tasks"]["list"])) &&
         (v["tasks"]["cancel"] === undefined || isPlainObject(v["tasks"]["cancel"])) &&
         (v["tasks"]["requests"] === undefined ||
-          (isPlainObject(v["tasks"]["requests"]) &&
+          (objectLike(v["tasks"]["requests"]) &&
             (v["tasks"]["requests"]["sampling"] === undefined ||
-              (isPlainObject(v["tasks"]["requests"]["sampling"]) &&
+              (objectLike(v["tasks"]["requests"]["sampling"]) &&
                 (v["tasks"]["requests"]["sampling"]["createMessage"] === undefined ||
-                  isPlainObject(v["tasks"]["requests"]["sampling"]["createMessage"])))) &&
+                  isPlainObject(v["tasks"]["requests"]["sampling"]["createMessage"])) &&
+                plainPrototype(v["tasks"]["requests"]["sampling"]))) &&
             (v["tasks"]["requests"]["elicitation"] === undefined ||
-              (isPlainObject(v["tasks"]["requests"]["elicitation"]) &&
+              (objectLike(v["tasks"]["requests"]["elicitation"]) &&
                 (v["tasks"]["requests"]["elicitation"]["create"] === undefined ||
-                  isPlainObject(v["tasks"]["requests"]["elicitation"]["create"]))))))))
+                  isPlainObject(v["tasks"]["requests"]["elicitation"]["create"])) &&
+                plainPrototype(v["tasks"]["requests"]["elicitation"]))) &&
+            plainPrototype(v["tasks"]["requests"]))) &&
+        plainPrototype(v["tasks"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -1243,34 +1293,43 @@ export function isClientCapabilities(value: unknown): value is T.ClientCapabilit
 }
 /** `ClientCapabilities` (schema.ts:310): every issue, or the value typed */
 export function validateClientCapabilities(value: unknown): ValidationResult<T.ClientCapabilities> {
-  return isClientCapabilities(value) ? { ok: true, value } : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
+  return isClientCapabilities(value) ? valid(value) : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
 }
 /** `ClientCapabilities` (schema.ts:310) as a Standard Schema v1 object */
 export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["logging"] === undefined || isPlainObject(v["logging"])) &&
     (v["completions"] === undefined || isPlainObject(v["completions"])) &&
     (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
     (v["prompts"] === undefined ||
-      (isPlainObject(v["prompts"]) && (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean"))) &&
+      (objectLike(v["prompts"]) &&
+        (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean") &&
+        plainPrototype(v["prompts"]))) &&
     (v["resources"] === undefined ||
-      (isPlainObject(v["resources"]) &&
+      (objectLike(v["resources"]) &&
         (v["resources"]["subscribe"] === undefined || typeof v["resources"]["subscribe"] === "boolean") &&
-        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean"))) &&
+        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean") &&
+        plainPrototype(v["resources"]))) &&
     (v["tools"] === undefined ||
-      (isPlainObject(v["tools"]) && (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean"))) &&
+      (objectLike(v["tools"]) &&
+        (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean") &&
+        plainPrototype(v["tools"]))) &&
     (v["tasks"] === undefined ||
-      (isPlainObject(v["tasks"]) &&
+      (objectLike(v["tasks"]) &&
         (v["tasks"]["list"] === undefined || isPlainObject(v["tasks"]["list"])) &&
         (v["tasks"]["cancel"] === undefined || isPlainObject(v["tasks"]["cancel"])) &&
         (v["tasks"]["requests"] === undefined ||
-          (isPlainObject(v["tasks"]["requests"]) &&
+          (objectLike(v["tasks"]["requests"]) &&
             (v["tasks"]["requests"]["tools"] === undefined ||
-              (isPlainObject(v["tasks"]["requests"]["tools"]) &&
-                (v["tasks"]["requests"]["tools"]["call"] === undefined || isPlainObject(v["tasks"]["requests"]["tools"]["call"]))))))))
+              (objectLike(v["tasks"]["requests"]["tools"]) &&
+                (v["tasks"]["requests"]["tools"]["call"] === undefined || isPlainObject(v["tasks"]["requests"]["tools"]["call"])) &&
+                plainPrototype(v["tasks"]["requests"]["tools"]))) &&
+            plainPrototype(v["tasks"]["requests"]))) &&
+        plainPrototype(v["tasks"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -1338,19 +1397,20 @@ export function isServerCapabilities(value: unknown): value is T.ServerCapabilit
 }
 /** `ServerCapabilities` (schema.ts:386): every issue, or the value typed */
 export function validateServerCapabilities(value: unknown): ValidationResult<T.ServerCapabilities> {
-  return isServerCapabilities(value) ? { ok: true, value } : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
+  return isServerCapabilities(value) ? valid(value) : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
 }
 /** `ServerCapabilities` (schema.ts:386) as a Standard Schema v1 object */
 export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
     typeof v["src"] === "string" &&
     formatUri(v["src"]) &&
-    (v["sizes"] === undefined || _isIcon$sizes(v["sizes"], d + 1))
+    (v["sizes"] === undefined || _isCompleteResult$completion$values(v["sizes"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1362,24 +1422,8 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["sizes"] !== undefined) _isIcon$sizes$collect(v["sizes"], p + "/sizes", o, d + 1);
+    if (v["sizes"] !== undefined) _isCompleteResult$completion$values$collect(v["sizes"], p + "/sizes", o, d + 1);
     opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
-  }
-}
-
-function _isIcon$sizes(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isIcon$sizes$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
-    }
   }
 }
 
@@ -1393,13 +1437,13 @@ export function isIcon(value: unknown): value is T.Icon {
 }
 /** `Icon` (schema.ts:464): every issue, or the value typed */
 export function validateIcon(value: unknown): ValidationResult<T.Icon> {
-  return isIcon(value) ? { ok: true, value } : collectIssues<T.Icon>(_collectIcon, value);
+  return isIcon(value) ? valid(value) : collectIssues<T.Icon>(_collectIcon, value);
 }
 /** `Icon` (schema.ts:464) as a Standard Schema v1 object */
 export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1));
+  return objectLike(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) && plainPrototype(v);
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1429,17 +1473,18 @@ export function isIcons(value: unknown): value is T.Icons {
 }
 /** `Icons` (schema.ts:508): every issue, or the value typed */
 export function validateIcons(value: unknown): ValidationResult<T.Icons> {
-  return isIcons(value) ? { ok: true, value } : collectIssues<T.Icons>(_collectIcons, value);
+  return isIcons(value) ? valid(value) : collectIssues<T.Icons>(_collectIcons, value);
 }
 /** `Icons` (schema.ts:508) as a Standard Schema v1 object */
 export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
 
 function _isBaseMetadata(v: any, _d: number): boolean {
-  return isPlainObject(v) && typeof v["name"] === "string" && (v["title"] === undefined || typeof v["title"] === "string");
+  return (
+    objectLike(v) && typeof v["name"] === "string" && (v["title"] === undefined || typeof v["title"] === "string") && plainPrototype(v)
+  );
 }
 
-function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isBaseMetadata(v, d)) return;
+function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -1456,20 +1501,21 @@ export function isBaseMetadata(value: unknown): value is T.BaseMetadata {
 }
 /** `BaseMetadata` (schema.ts:528): every issue, or the value typed */
 export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMetadata> {
-  return isBaseMetadata(value) ? { ok: true, value } : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
+  return isBaseMetadata(value) ? valid(value) : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
 }
 /** `BaseMetadata` (schema.ts:528) as a Standard Schema v1 object */
 export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     typeof v["version"] === "string" &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
-    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"])))
+    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -1498,18 +1544,19 @@ export function isImplementation(value: unknown): value is T.Implementation {
 }
 /** `Implementation` (schema.ts:550): every issue, or the value typed */
 export function validateImplementation(value: unknown): ValidationResult<T.Implementation> {
-  return isImplementation(value) ? { ok: true, value } : collectIssues<T.Implementation>(_collectImplementation, value);
+  return isImplementation(value) ? valid(value) : collectIssues<T.Implementation>(_collectImplementation, value);
 }
 /** `Implementation` (schema.ts:550) as a Standard Schema v1 object */
 export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
 
 function _isPingRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "ping" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1533,19 +1580,20 @@ export function isPingRequest(value: unknown): value is T.PingRequest {
 }
 /** `PingRequest` (schema.ts:576): every issue, or the value typed */
 export function validatePingRequest(value: unknown): ValidationResult<T.PingRequest> {
-  return isPingRequest(value) ? { ok: true, value } : collectIssues<T.PingRequest>(_collectPingRequest, value);
+  return isPingRequest(value) ? valid(value) : collectIssues<T.PingRequest>(_collectPingRequest, value);
 }
 /** `PingRequest` (schema.ts:576) as a Standard Schema v1 object */
 export const PingRequestSchema: StandardSchemaV1<unknown, T.PingRequest> = standard(validatePingRequest);
 
 function _isProgressNotificationParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     Number.isFinite(v["progress"]) &&
     (v["total"] === undefined || Number.isFinite(v["total"])) &&
     (v["message"] === undefined || typeof v["message"] === "string") &&
     (typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -1571,7 +1619,7 @@ export function isProgressNotificationParams(value: unknown): value is T.Progres
 /** `ProgressNotificationParams` (schema.ts:588): every issue, or the value typed */
 export function validateProgressNotificationParams(value: unknown): ValidationResult<T.ProgressNotificationParams> {
   return isProgressNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ProgressNotificationParams>(_collectProgressNotificationParams, value);
 }
 /** `ProgressNotificationParams` (schema.ts:588) as a Standard Schema v1 object */
@@ -1580,10 +1628,11 @@ export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.Progr
 
 function _isProgressNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/progress" &&
     v["jsonrpc"] === "2.0" &&
-    _isProgressNotificationParams(v["params"], d + 1)
+    _isProgressNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1606,20 +1655,22 @@ export function isProgressNotification(value: unknown): value is T.ProgressNotif
 }
 /** `ProgressNotification` (schema.ts:616): every issue, or the value typed */
 export function validateProgressNotification(value: unknown): ValidationResult<T.ProgressNotification> {
-  return isProgressNotification(value) ? { ok: true, value } : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
+  return isProgressNotification(value) ? valid(value) : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
 }
 /** `ProgressNotification` (schema.ts:616) as a Standard Schema v1 object */
 export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
 
 function _isPaginatedRequestParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["cursor"] === undefined || typeof v["cursor"] === "string") &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"]))))
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -1646,20 +1697,19 @@ export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRe
 }
 /** `PaginatedRequestParams` (schema.ts:627): every issue, or the value typed */
 export function validatePaginatedRequestParams(value: unknown): ValidationResult<T.PaginatedRequestParams> {
-  return isPaginatedRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
+  return isPaginatedRequestParams(value) ? valid(value) : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
 }
 /** `PaginatedRequestParams` (schema.ts:627) as a Standard Schema v1 object */
 export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["method"] === "string" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1683,16 +1733,17 @@ export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest 
 }
 /** `PaginatedRequest` (schema.ts:636): every issue, or the value typed */
 export function validatePaginatedRequest(value: unknown): ValidationResult<T.PaginatedRequest> {
-  return isPaginatedRequest(value) ? { ok: true, value } : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
+  return isPaginatedRequest(value) ? valid(value) : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
 }
 /** `PaginatedRequest` (schema.ts:636) as a Standard Schema v1 object */
 export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
 
 function _isPaginatedResult(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -1714,18 +1765,19 @@ export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
 }
 /** `PaginatedResult` (schema.ts:641): every issue, or the value typed */
 export function validatePaginatedResult(value: unknown): ValidationResult<T.PaginatedResult> {
-  return isPaginatedResult(value) ? { ok: true, value } : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
+  return isPaginatedResult(value) ? valid(value) : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
 }
 /** `PaginatedResult` (schema.ts:641) as a Standard Schema v1 object */
 export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1749,17 +1801,18 @@ export function isListResourcesRequest(value: unknown): value is T.ListResources
 }
 /** `ListResourcesRequest` (schema.ts:655): every issue, or the value typed */
 export function validateListResourcesRequest(value: unknown): ValidationResult<T.ListResourcesRequest> {
-  return isListResourcesRequest(value) ? { ok: true, value } : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
+  return isListResourcesRequest(value) ? valid(value) : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
 }
 /** `ListResourcesRequest` (schema.ts:655) as a Standard Schema v1 object */
 export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    _isListResourcesResult$resources(v["resources"], d + 1)
+    _isListResourcesResult$resources(v["resources"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1792,18 +1845,19 @@ export function isListResourcesResult(value: unknown): value is T.ListResourcesR
 }
 /** `ListResourcesResult` (schema.ts:664): every issue, or the value typed */
 export function validateListResourcesResult(value: unknown): ValidationResult<T.ListResourcesResult> {
-  return isListResourcesResult(value) ? { ok: true, value } : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
+  return isListResourcesResult(value) ? valid(value) : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
 }
 /** `ListResourcesResult` (schema.ts:664) as a Standard Schema v1 object */
 export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/templates/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1828,7 +1882,7 @@ export function isListResourceTemplatesRequest(value: unknown): value is T.ListR
 /** `ListResourceTemplatesRequest` (schema.ts:673): every issue, or the value typed */
 export function validateListResourceTemplatesRequest(value: unknown): ValidationResult<T.ListResourceTemplatesRequest> {
   return isListResourceTemplatesRequest(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest, value);
 }
 /** `ListResourceTemplatesRequest` (schema.ts:673) as a Standard Schema v1 object */
@@ -1838,10 +1892,11 @@ export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.Lis
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1)
+    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1876,7 +1931,7 @@ export function isListResourceTemplatesResult(value: unknown): value is T.ListRe
 /** `ListResourceTemplatesResult` (schema.ts:682): every issue, or the value typed */
 export function validateListResourceTemplatesResult(value: unknown): ValidationResult<T.ListResourceTemplatesResult> {
   return isListResourceTemplatesResult(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult, value);
 }
 /** `ListResourceTemplatesResult` (schema.ts:682) as a Standard Schema v1 object */
@@ -1885,14 +1940,16 @@ export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.List
 
 function _isResourceRequestParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     typeof v["uri"] === "string" &&
-    formatUri(v["uri"])
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -1922,23 +1979,23 @@ export function isResourceRequestParams(value: unknown): value is T.ResourceRequ
 }
 /** `ResourceRequestParams` (schema.ts:691): every issue, or the value typed */
 export function validateResourceRequestParams(value: unknown): ValidationResult<T.ResourceRequestParams> {
-  return isResourceRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
+  return isResourceRequestParams(value) ? valid(value) : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
 }
 /** `ResourceRequestParams` (schema.ts:691) as a Standard Schema v1 object */
 export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
 function _isReadResourceRequestParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     typeof v["uri"] === "string" &&
-    formatUri(v["uri"])
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -1969,7 +2026,7 @@ export function isReadResourceRequestParams(value: unknown): value is T.ReadReso
 /** `ReadResourceRequestParams` (schema.ts:706): every issue, or the value typed */
 export function validateReadResourceRequestParams(value: unknown): ValidationResult<T.ReadResourceRequestParams> {
   return isReadResourceRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ReadResourceRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `ReadResourceRequestParams` (schema.ts:706) as a Standard Schema v1 object */
@@ -1978,11 +2035,12 @@ export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadRe
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/read" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isReadResourceRequestParams(v["params"], d + 1)
+    _isReadResourceRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2006,14 +2064,17 @@ export function isReadResourceRequest(value: unknown): value is T.ReadResourceRe
 }
 /** `ReadResourceRequest` (schema.ts:713): every issue, or the value typed */
 export function validateReadResourceRequest(value: unknown): ValidationResult<T.ReadResourceRequest> {
-  return isReadResourceRequest(value) ? { ok: true, value } : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
+  return isReadResourceRequest(value) ? valid(value) : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
 }
 /** `ReadResourceRequest` (schema.ts:713) as a Standard Schema v1 object */
 export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && _isReadResourceResult$contents(v["contents"], d + 1)
+    objectLike(v) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isReadResourceResult$contents(v["contents"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2060,17 +2121,18 @@ export function isReadResourceResult(value: unknown): value is T.ReadResourceRes
 }
 /** `ReadResourceResult` (schema.ts:723): every issue, or the value typed */
 export function validateReadResourceResult(value: unknown): ValidationResult<T.ReadResourceResult> {
-  return isReadResourceResult(value) ? { ok: true, value } : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
+  return isReadResourceResult(value) ? valid(value) : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
 }
 /** `ReadResourceResult` (schema.ts:723) as a Standard Schema v1 object */
 export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/resources/list_changed" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2102,7 +2164,7 @@ export function isResourceListChangedNotification(value: unknown): value is T.Re
 /** `ResourceListChangedNotification` (schema.ts:732): every issue, or the value typed */
 export function validateResourceListChangedNotification(value: unknown): ValidationResult<T.ResourceListChangedNotification> {
   return isResourceListChangedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceListChangedNotification>(_collectResourceListChangedNotification, value);
 }
 /** `ResourceListChangedNotification` (schema.ts:732) as a Standard Schema v1 object */
@@ -2112,14 +2174,16 @@ export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.
 
 function _isSubscribeRequestParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     typeof v["uri"] === "string" &&
-    formatUri(v["uri"])
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -2149,20 +2213,19 @@ export function isSubscribeRequestParams(value: unknown): value is T.SubscribeRe
 }
 /** `SubscribeRequestParams` (schema.ts:743): every issue, or the value typed */
 export function validateSubscribeRequestParams(value: unknown): ValidationResult<T.SubscribeRequestParams> {
-  return isSubscribeRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.SubscribeRequestParams>(_collectSubscribeRequestParams, value);
+  return isSubscribeRequestParams(value) ? valid(value) : collectIssues<T.SubscribeRequestParams>(_collectSubscribeRequestParams, value);
 }
 /** `SubscribeRequestParams` (schema.ts:743) as a Standard Schema v1 object */
 export const SubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.SubscribeRequestParams> = standard(validateSubscribeRequestParams);
 
 function _isSubscribeRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/subscribe" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isSubscribeRequestParams(v["params"], d + 1)
+    _isSubscribeRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2186,21 +2249,23 @@ export function isSubscribeRequest(value: unknown): value is T.SubscribeRequest 
 }
 /** `SubscribeRequest` (schema.ts:750): every issue, or the value typed */
 export function validateSubscribeRequest(value: unknown): ValidationResult<T.SubscribeRequest> {
-  return isSubscribeRequest(value) ? { ok: true, value } : collectIssues<T.SubscribeRequest>(_collectSubscribeRequest, value);
+  return isSubscribeRequest(value) ? valid(value) : collectIssues<T.SubscribeRequest>(_collectSubscribeRequest, value);
 }
 /** `SubscribeRequest` (schema.ts:750) as a Standard Schema v1 object */
 export const SubscribeRequestSchema: StandardSchemaV1<unknown, T.SubscribeRequest> = standard(validateSubscribeRequest);
 
 function _isUnsubscribeRequestParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     typeof v["uri"] === "string" &&
-    formatUri(v["uri"])
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -2231,7 +2296,7 @@ export function isUnsubscribeRequestParams(value: unknown): value is T.Unsubscri
 /** `UnsubscribeRequestParams` (schema.ts:761): every issue, or the value typed */
 export function validateUnsubscribeRequestParams(value: unknown): ValidationResult<T.UnsubscribeRequestParams> {
   return isUnsubscribeRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.UnsubscribeRequestParams>(_collectUnsubscribeRequestParams, value);
 }
 /** `UnsubscribeRequestParams` (schema.ts:761) as a Standard Schema v1 object */
@@ -2240,11 +2305,12 @@ export const UnsubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.Unsubsc
 
 function _isUnsubscribeRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/unsubscribe" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isUnsubscribeRequestParams(v["params"], d + 1)
+    _isUnsubscribeRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2268,13 +2334,19 @@ export function isUnsubscribeRequest(value: unknown): value is T.UnsubscribeRequ
 }
 /** `UnsubscribeRequest` (schema.ts:768): every issue, or the value typed */
 export function validateUnsubscribeRequest(value: unknown): ValidationResult<T.UnsubscribeRequest> {
-  return isUnsubscribeRequest(value) ? { ok: true, value } : collectIssues<T.UnsubscribeRequest>(_collectUnsubscribeRequest, value);
+  return isUnsubscribeRequest(value) ? valid(value) : collectIssues<T.UnsubscribeRequest>(_collectUnsubscribeRequest, value);
 }
 /** `UnsubscribeRequest` (schema.ts:768) as a Standard Schema v1 object */
 export const UnsubscribeRequestSchema: StandardSchemaV1<unknown, T.UnsubscribeRequest> = standard(validateUnsubscribeRequest);
 
 function _isResourceUpdatedNotificationParams(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && typeof v["uri"] === "string" && formatUri(v["uri"]);
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
+  );
 }
 
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2299,7 +2371,7 @@ export function isResourceUpdatedNotificationParams(value: unknown): value is T.
 /** `ResourceUpdatedNotificationParams` (schema.ts:778): every issue, or the value typed */
 export function validateResourceUpdatedNotificationParams(value: unknown): ValidationResult<T.ResourceUpdatedNotificationParams> {
   return isResourceUpdatedNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams, value);
 }
 /** `ResourceUpdatedNotificationParams` (schema.ts:778) as a Standard Schema v1 object */
@@ -2309,10 +2381,11 @@ export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, 
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/resources/updated" &&
     v["jsonrpc"] === "2.0" &&
-    _isResourceUpdatedNotificationParams(v["params"], d + 1)
+    _isResourceUpdatedNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2336,7 +2409,7 @@ export function isResourceUpdatedNotification(value: unknown): value is T.Resour
 /** `ResourceUpdatedNotification` (schema.ts:792): every issue, or the value typed */
 export function validateResourceUpdatedNotification(value: unknown): ValidationResult<T.ResourceUpdatedNotification> {
   return isResourceUpdatedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification, value);
 }
 /** `ResourceUpdatedNotification` (schema.ts:792) as a Standard Schema v1 object */
@@ -2345,7 +2418,7 @@ export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.Reso
 
 function _isResource(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
@@ -2355,7 +2428,8 @@ function _isResource(v: any, d: number): boolean {
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -2387,14 +2461,14 @@ export function isResource(value: unknown): value is T.Resource {
 }
 /** `Resource` (schema.ts:802): every issue, or the value typed */
 export function validateResource(value: unknown): ValidationResult<T.Resource> {
-  return isResource(value) ? { ok: true, value } : collectIssues<T.Resource>(_collectResource, value);
+  return isResource(value) ? valid(value) : collectIssues<T.Resource>(_collectResource, value);
 }
 /** `Resource` (schema.ts:802) as a Standard Schema v1 object */
 export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
@@ -2403,7 +2477,8 @@ function _isResourceTemplate(v: any, d: number): boolean {
     typeof v["uriTemplate"] === "string" &&
     formatUriTemplate(v["uriTemplate"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -2434,18 +2509,19 @@ export function isResourceTemplate(value: unknown): value is T.ResourceTemplate 
 }
 /** `ResourceTemplate` (schema.ts:845): every issue, or the value typed */
 export function validateResourceTemplate(value: unknown): ValidationResult<T.ResourceTemplate> {
-  return isResourceTemplate(value) ? { ok: true, value } : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
+  return isResourceTemplate(value) ? valid(value) : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
 }
 /** `ResourceTemplate` (schema.ts:845) as a Standard Schema v1 object */
 export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
 
 function _isResourceContents(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -2471,19 +2547,20 @@ export function isResourceContents(value: unknown): value is T.ResourceContents 
 }
 /** `ResourceContents` (schema.ts:881): every issue, or the value typed */
 export function validateResourceContents(value: unknown): ValidationResult<T.ResourceContents> {
-  return isResourceContents(value) ? { ok: true, value } : collectIssues<T.ResourceContents>(_collectResourceContents, value);
+  return isResourceContents(value) ? valid(value) : collectIssues<T.ResourceContents>(_collectResourceContents, value);
 }
 /** `ResourceContents` (schema.ts:881) as a Standard Schema v1 object */
 export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
 
 function _isTextResourceContents(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     typeof v["text"] === "string" &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -2510,20 +2587,21 @@ export function isTextResourceContents(value: unknown): value is T.TextResourceC
 }
 /** `TextResourceContents` (schema.ts:902): every issue, or the value typed */
 export function validateTextResourceContents(value: unknown): ValidationResult<T.TextResourceContents> {
-  return isTextResourceContents(value) ? { ok: true, value } : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
+  return isTextResourceContents(value) ? valid(value) : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
 }
 /** `TextResourceContents` (schema.ts:902) as a Standard Schema v1 object */
 export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
 
 function _isBlobResourceContents(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
     typeof v["blob"] === "string" &&
-    formatByte(v["blob"])
+    formatByte(v["blob"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -2553,18 +2631,19 @@ export function isBlobResourceContents(value: unknown): value is T.BlobResourceC
 }
 /** `BlobResourceContents` (schema.ts:912): every issue, or the value typed */
 export function validateBlobResourceContents(value: unknown): ValidationResult<T.BlobResourceContents> {
-  return isBlobResourceContents(value) ? { ok: true, value } : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
+  return isBlobResourceContents(value) ? valid(value) : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
 }
 /** `BlobResourceContents` (schema.ts:912) as a Standard Schema v1 object */
 export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "prompts/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2588,17 +2667,18 @@ export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequ
 }
 /** `ListPromptsRequest` (schema.ts:927): every issue, or the value typed */
 export function validateListPromptsRequest(value: unknown): ValidationResult<T.ListPromptsRequest> {
-  return isListPromptsRequest(value) ? { ok: true, value } : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
+  return isListPromptsRequest(value) ? valid(value) : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
 }
 /** `ListPromptsRequest` (schema.ts:927) as a Standard Schema v1 object */
 export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    _isListPromptsResult$prompts(v["prompts"], d + 1)
+    _isListPromptsResult$prompts(v["prompts"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2631,21 +2711,23 @@ export function isListPromptsResult(value: unknown): value is T.ListPromptsResul
 }
 /** `ListPromptsResult` (schema.ts:936): every issue, or the value typed */
 export function validateListPromptsResult(value: unknown): ValidationResult<T.ListPromptsResult> {
-  return isListPromptsResult(value) ? { ok: true, value } : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
+  return isListPromptsResult(value) ? valid(value) : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
 }
 /** `ListPromptsResult` (schema.ts:936) as a Standard Schema v1 object */
 export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
-    (v["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["arguments"], d + 1))
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    (v["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["arguments"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2659,26 +2741,7 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
       }
     }
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    if (v["arguments"] !== undefined) _isGetPromptRequestParams$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
-  }
-}
-
-function _isGetPromptRequestParams$arguments(v: any, _d: number): boolean {
-  if (!isPlainObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
-    if (!(typeof v[k] === "string")) return false;
-  }
-  return true;
-}
-
-function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (o.length > MAX_ISSUES) break;
-      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
-      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
-    }
+    if (v["arguments"] !== undefined) _isCompleteRequestParams$context$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
   }
 }
 
@@ -2692,20 +2755,19 @@ export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRe
 }
 /** `GetPromptRequestParams` (schema.ts:945): every issue, or the value typed */
 export function validateGetPromptRequestParams(value: unknown): ValidationResult<T.GetPromptRequestParams> {
-  return isGetPromptRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
+  return isGetPromptRequestParams(value) ? valid(value) : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
 }
 /** `GetPromptRequestParams` (schema.ts:945) as a Standard Schema v1 object */
 export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "prompts/get" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isGetPromptRequestParams(v["params"], d + 1)
+    _isGetPromptRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2729,17 +2791,18 @@ export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest 
 }
 /** `GetPromptRequest` (schema.ts:961): every issue, or the value typed */
 export function validateGetPromptRequest(value: unknown): ValidationResult<T.GetPromptRequest> {
-  return isGetPromptRequest(value) ? { ok: true, value } : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
+  return isGetPromptRequest(value) ? valid(value) : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
 }
 /** `GetPromptRequest` (schema.ts:961) as a Standard Schema v1 object */
 export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    _isGetPromptResult$messages(v["messages"], d + 1)
+    _isGetPromptResult$messages(v["messages"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2772,20 +2835,21 @@ export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
 }
 /** `GetPromptResult` (schema.ts:971): every issue, or the value typed */
 export function validateGetPromptResult(value: unknown): ValidationResult<T.GetPromptResult> {
-  return isGetPromptResult(value) ? { ok: true, value } : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
+  return isGetPromptResult(value) ? valid(value) : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
 }
 /** `GetPromptResult` (schema.ts:971) as a Standard Schema v1 object */
 export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
 
 function _isPrompt(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
     (v["arguments"] === undefined || _isPrompt$arguments(v["arguments"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -2821,23 +2885,23 @@ export function isPrompt(value: unknown): value is T.Prompt {
 }
 /** `Prompt` (schema.ts:984): every issue, or the value typed */
 export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
-  return isPrompt(value) ? { ok: true, value } : collectIssues<T.Prompt>(_collectPrompt, value);
+  return isPrompt(value) ? valid(value) : collectIssues<T.Prompt>(_collectPrompt, value);
 }
 /** `Prompt` (schema.ts:984) as a Standard Schema v1 object */
 export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
 
 function _isPromptArgument(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
-    (v["required"] === undefined || typeof v["required"] === "boolean")
+    (v["required"] === undefined || typeof v["required"] === "boolean") &&
+    plainPrototype(v)
   );
 }
 
-function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isPromptArgument(v, d)) return;
+function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -2856,7 +2920,7 @@ export function isPromptArgument(value: unknown): value is T.PromptArgument {
 }
 /** `PromptArgument` (schema.ts:1006): every issue, or the value typed */
 export function validatePromptArgument(value: unknown): ValidationResult<T.PromptArgument> {
-  return isPromptArgument(value) ? { ok: true, value } : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
+  return isPromptArgument(value) ? valid(value) : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
 }
 /** `PromptArgument` (schema.ts:1006) as a Standard Schema v1 object */
 export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
@@ -2879,13 +2943,13 @@ export function isRole(value: unknown): value is T.Role {
 }
 /** `Role` (schema.ts:1022): every issue, or the value typed */
 export function validateRole(value: unknown): ValidationResult<T.Role> {
-  return isRole(value) ? { ok: true, value } : collectIssues<T.Role>(_collectRole, value);
+  return isRole(value) ? valid(value) : collectIssues<T.Role>(_collectRole, value);
 }
 /** `Role` (schema.ts:1022) as a Standard Schema v1 object */
 export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1);
+  return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2906,14 +2970,14 @@ export function isPromptMessage(value: unknown): value is T.PromptMessage {
 }
 /** `PromptMessage` (schema.ts:1032): every issue, or the value typed */
 export function validatePromptMessage(value: unknown): ValidationResult<T.PromptMessage> {
-  return isPromptMessage(value) ? { ok: true, value } : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
+  return isPromptMessage(value) ? valid(value) : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
 }
 /** `PromptMessage` (schema.ts:1032) as a Standard Schema v1 object */
 export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
@@ -2924,7 +2988,8 @@ function _isResourceLink(v: any, d: number): boolean {
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -2957,18 +3022,19 @@ export function isResourceLink(value: unknown): value is T.ResourceLink {
 }
 /** `ResourceLink` (schema.ts:1044): every issue, or the value typed */
 export function validateResourceLink(value: unknown): ValidationResult<T.ResourceLink> {
-  return isResourceLink(value) ? { ok: true, value } : collectIssues<T.ResourceLink>(_collectResourceLink, value);
+  return isResourceLink(value) ? valid(value) : collectIssues<T.ResourceLink>(_collectResourceLink, value);
 }
 /** `ResourceLink` (schema.ts:1044) as a Standard Schema v1 object */
 export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "resource" &&
     (_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -3002,17 +3068,18 @@ export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource 
 }
 /** `EmbeddedResource` (schema.ts:1056): every issue, or the value typed */
 export function validateEmbeddedResource(value: unknown): ValidationResult<T.EmbeddedResource> {
-  return isEmbeddedResource(value) ? { ok: true, value } : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
+  return isEmbeddedResource(value) ? valid(value) : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
 }
 /** `EmbeddedResource` (schema.ts:1056) as a Standard Schema v1 object */
 export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/prompts/list_changed" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3044,7 +3111,7 @@ export function isPromptListChangedNotification(value: unknown): value is T.Prom
 /** `PromptListChangedNotification` (schema.ts:1075): every issue, or the value typed */
 export function validatePromptListChangedNotification(value: unknown): ValidationResult<T.PromptListChangedNotification> {
   return isPromptListChangedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.PromptListChangedNotification>(_collectPromptListChangedNotification, value);
 }
 /** `PromptListChangedNotification` (schema.ts:1075) as a Standard Schema v1 object */
@@ -3054,11 +3121,12 @@ export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.Pr
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tools/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3082,17 +3150,18 @@ export function isListToolsRequest(value: unknown): value is T.ListToolsRequest 
 }
 /** `ListToolsRequest` (schema.ts:1086): every issue, or the value typed */
 export function validateListToolsRequest(value: unknown): ValidationResult<T.ListToolsRequest> {
-  return isListToolsRequest(value) ? { ok: true, value } : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
+  return isListToolsRequest(value) ? valid(value) : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
 }
 /** `ListToolsRequest` (schema.ts:1086) as a Standard Schema v1 object */
 export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    _isListToolsResult$tools(v["tools"], d + 1)
+    _isCreateMessageRequestParams$tools(v["tools"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3101,18 +3170,8 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
     if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/tools", v["tools"])) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (need(o, p, "/tools", v["tools"])) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
   }
-}
-
-function _isListToolsResult$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
-  return true;
-}
-
-function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1095) */
@@ -3125,18 +3184,19 @@ export function isListToolsResult(value: unknown): value is T.ListToolsResult {
 }
 /** `ListToolsResult` (schema.ts:1095): every issue, or the value typed */
 export function validateListToolsResult(value: unknown): ValidationResult<T.ListToolsResult> {
-  return isListToolsResult(value) ? { ok: true, value } : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
+  return isListToolsResult(value) ? valid(value) : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
 }
 /** `ListToolsResult` (schema.ts:1095) as a Standard Schema v1 object */
 export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
     _isCallToolResult$content(v["content"], d + 1) &&
-    (v["structuredContent"] === undefined || isPlainObject(v["structuredContent"]))
+    (v["structuredContent"] === undefined || isPlainObject(v["structuredContent"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -3170,22 +3230,24 @@ export function isCallToolResult(value: unknown): value is T.CallToolResult {
 }
 /** `CallToolResult` (schema.ts:1104): every issue, or the value typed */
 export function validateCallToolResult(value: unknown): ValidationResult<T.CallToolResult> {
-  return isCallToolResult(value) ? { ok: true, value } : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
+  return isCallToolResult(value) ? valid(value) : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
 }
 /** `CallToolResult` (schema.ts:1104) as a Standard Schema v1 object */
 export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
-    (v["arguments"] === undefined || isPlainObject(v["arguments"]))
+    (v["arguments"] === undefined || isPlainObject(v["arguments"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -3214,20 +3276,19 @@ export function isCallToolRequestParams(value: unknown): value is T.CallToolRequ
 }
 /** `CallToolRequestParams` (schema.ts:1137): every issue, or the value typed */
 export function validateCallToolRequestParams(value: unknown): ValidationResult<T.CallToolRequestParams> {
-  return isCallToolRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
+  return isCallToolRequestParams(value) ? valid(value) : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
 }
 /** `CallToolRequestParams` (schema.ts:1137) as a Standard Schema v1 object */
 export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tools/call" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isCallToolRequestParams(v["params"], d + 1)
+    _isCallToolRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3251,17 +3312,18 @@ export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
 }
 /** `CallToolRequest` (schema.ts:1153): every issue, or the value typed */
 export function validateCallToolRequest(value: unknown): ValidationResult<T.CallToolRequest> {
-  return isCallToolRequest(value) ? { ok: true, value } : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
+  return isCallToolRequest(value) ? valid(value) : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
 }
 /** `CallToolRequest` (schema.ts:1153) as a Standard Schema v1 object */
 export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/tools/list_changed" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3285,7 +3347,7 @@ export function isToolListChangedNotification(value: unknown): value is T.ToolLi
 /** `ToolListChangedNotification` (schema.ts:1163): every issue, or the value typed */
 export function validateToolListChangedNotification(value: unknown): ValidationResult<T.ToolListChangedNotification> {
   return isToolListChangedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ToolListChangedNotification>(_collectToolListChangedNotification, value);
 }
 /** `ToolListChangedNotification` (schema.ts:1163) as a Standard Schema v1 object */
@@ -3294,17 +3356,17 @@ export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.Tool
 
 function _isToolAnnotations(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["readOnlyHint"] === undefined || typeof v["readOnlyHint"] === "boolean") &&
     (v["destructiveHint"] === undefined || typeof v["destructiveHint"] === "boolean") &&
     (v["idempotentHint"] === undefined || typeof v["idempotentHint"] === "boolean") &&
-    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean")
+    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean") &&
+    plainPrototype(v)
   );
 }
 
-function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isToolAnnotations(v, d)) return;
+function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/readOnlyHint", v["readOnlyHint"], typeof v["readOnlyHint"] === "boolean", "boolean");
@@ -3324,23 +3386,23 @@ export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
 }
 /** `ToolAnnotations` (schema.ts:1180): every issue, or the value typed */
 export function validateToolAnnotations(value: unknown): ValidationResult<T.ToolAnnotations> {
-  return isToolAnnotations(value) ? { ok: true, value } : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
+  return isToolAnnotations(value) ? valid(value) : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
 }
 /** `ToolAnnotations` (schema.ts:1180) as a Standard Schema v1 object */
 export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
 
 function _isToolExecution(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["taskSupport"] === undefined ||
       v["taskSupport"] === "forbidden" ||
       v["taskSupport"] === "optional" ||
-      v["taskSupport"] === "required")
+      v["taskSupport"] === "required") &&
+    plainPrototype(v)
   );
 }
 
-function _collectToolExecution(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isToolExecution(v, d)) return;
+function _collectToolExecution(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(
       o,
@@ -3364,32 +3426,35 @@ export function isToolExecution(value: unknown): value is T.ToolExecution {
 }
 /** `ToolExecution` (schema.ts:1229): every issue, or the value typed */
 export function validateToolExecution(value: unknown): ValidationResult<T.ToolExecution> {
-  return isToolExecution(value) ? { ok: true, value } : collectIssues<T.ToolExecution>(_collectToolExecution, value);
+  return isToolExecution(value) ? valid(value) : collectIssues<T.ToolExecution>(_collectToolExecution, value);
 }
 /** `ToolExecution` (schema.ts:1229) as a Standard Schema v1 object */
 export const ToolExecutionSchema: StandardSchemaV1<unknown, T.ToolExecution> = standard(validateToolExecution);
 
 function _isTool(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
-    isPlainObject(v["inputSchema"]) &&
+    objectLike(v["inputSchema"]) &&
     (v["inputSchema"]["$schema"] === undefined || typeof v["inputSchema"]["$schema"] === "string") &&
     v["inputSchema"]["type"] === "object" &&
     (v["inputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["inputSchema"]["properties"], d + 2)) &&
-    (v["inputSchema"]["required"] === undefined || _isIcon$sizes(v["inputSchema"]["required"], d + 2)) &&
+    (v["inputSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["inputSchema"]["required"], d + 2)) &&
+    plainPrototype(v["inputSchema"]) &&
     (v["execution"] === undefined || _isToolExecution(v["execution"], d + 1)) &&
     (v["outputSchema"] === undefined ||
-      (isPlainObject(v["outputSchema"]) &&
+      (objectLike(v["outputSchema"]) &&
         (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string") &&
         v["outputSchema"]["type"] === "object" &&
         (v["outputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["outputSchema"]["properties"], d + 2)) &&
-        (v["outputSchema"]["required"] === undefined || _isIcon$sizes(v["outputSchema"]["required"], d + 2)))) &&
+        (v["outputSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["outputSchema"]["required"], d + 2)) &&
+        plainPrototype(v["outputSchema"]))) &&
     (v["annotations"] === undefined || _isToolAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -3407,7 +3472,7 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         if (v["inputSchema"]["properties"] !== undefined)
           _isClientCapabilities$experimental$collect(v["inputSchema"]["properties"], p + "/inputSchema/properties", o, d + 2);
         if (v["inputSchema"]["required"] !== undefined)
-          _isIcon$sizes$collect(v["inputSchema"]["required"], p + "/inputSchema/required", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["inputSchema"]["required"], p + "/inputSchema/required", o, d + 2);
       }
     }
     if (v["execution"] !== undefined) _collectToolExecution(v["execution"], p + "/execution", o, d + 1);
@@ -3418,7 +3483,7 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
         if (v["outputSchema"]["properties"] !== undefined)
           _isClientCapabilities$experimental$collect(v["outputSchema"]["properties"], p + "/outputSchema/properties", o, d + 2);
         if (v["outputSchema"]["required"] !== undefined)
-          _isIcon$sizes$collect(v["outputSchema"]["required"], p + "/outputSchema/required", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["outputSchema"]["required"], p + "/outputSchema/required", o, d + 2);
       }
     }
     if (v["annotations"] !== undefined) _collectToolAnnotations(v["annotations"], p + "/annotations", o, d + 1);
@@ -3436,7 +3501,7 @@ export function isTool(value: unknown): value is T.Tool {
 }
 /** `Tool` (schema.ts:1249): every issue, or the value typed */
 export function validateTool(value: unknown): ValidationResult<T.Tool> {
-  return isTool(value) ? { ok: true, value } : collectIssues<T.Tool>(_collectTool, value);
+  return isTool(value) ? valid(value) : collectIssues<T.Tool>(_collectTool, value);
 }
 /** `Tool` (schema.ts:1249) as a Standard Schema v1 object */
 export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
@@ -3460,17 +3525,16 @@ export function isTaskStatus(value: unknown): value is T.TaskStatus {
 }
 /** `TaskStatus` (schema.ts:1306): every issue, or the value typed */
 export function validateTaskStatus(value: unknown): ValidationResult<T.TaskStatus> {
-  return isTaskStatus(value) ? { ok: true, value } : collectIssues<T.TaskStatus>(_collectTaskStatus, value);
+  return isTaskStatus(value) ? valid(value) : collectIssues<T.TaskStatus>(_collectTaskStatus, value);
 }
 /** `TaskStatus` (schema.ts:1306) as a Standard Schema v1 object */
 export const TaskStatusSchema: StandardSchemaV1<unknown, T.TaskStatus> = standard(validateTaskStatus);
 
 function _isTaskMetadata(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["ttl"] === undefined || Number.isInteger(v["ttl"]));
+  return objectLike(v) && (v["ttl"] === undefined || Number.isInteger(v["ttl"])) && plainPrototype(v);
 }
 
-function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isTaskMetadata(v, d)) return;
+function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/ttl", v["ttl"], Number.isInteger(v["ttl"]), "integer");
   }
@@ -3486,17 +3550,16 @@ export function isTaskMetadata(value: unknown): value is T.TaskMetadata {
 }
 /** `TaskMetadata` (schema.ts:1319): every issue, or the value typed */
 export function validateTaskMetadata(value: unknown): ValidationResult<T.TaskMetadata> {
-  return isTaskMetadata(value) ? { ok: true, value } : collectIssues<T.TaskMetadata>(_collectTaskMetadata, value);
+  return isTaskMetadata(value) ? valid(value) : collectIssues<T.TaskMetadata>(_collectTaskMetadata, value);
 }
 /** `TaskMetadata` (schema.ts:1319) as a Standard Schema v1 object */
 export const TaskMetadataSchema: StandardSchemaV1<unknown, T.TaskMetadata> = standard(validateTaskMetadata);
 
 function _isRelatedTaskMetadata(v: any, _d: number): boolean {
-  return isPlainObject(v) && typeof v["taskId"] === "string";
+  return objectLike(v) && typeof v["taskId"] === "string" && plainPrototype(v);
 }
 
-function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isRelatedTaskMetadata(v, d)) return;
+function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/taskId", v["taskId"], typeof v["taskId"] === "string", "string");
   }
@@ -3512,14 +3575,14 @@ export function isRelatedTaskMetadata(value: unknown): value is T.RelatedTaskMet
 }
 /** `RelatedTaskMetadata` (schema.ts:1332): every issue, or the value typed */
 export function validateRelatedTaskMetadata(value: unknown): ValidationResult<T.RelatedTaskMetadata> {
-  return isRelatedTaskMetadata(value) ? { ok: true, value } : collectIssues<T.RelatedTaskMetadata>(_collectRelatedTaskMetadata, value);
+  return isRelatedTaskMetadata(value) ? valid(value) : collectIssues<T.RelatedTaskMetadata>(_collectRelatedTaskMetadata, value);
 }
 /** `RelatedTaskMetadata` (schema.ts:1332) as a Standard Schema v1 object */
 export const RelatedTaskMetadataSchema: StandardSchemaV1<unknown, T.RelatedTaskMetadata> = standard(validateRelatedTaskMetadata);
 
 function _isTask(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["taskId"] === "string" &&
     (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
     typeof v["createdAt"] === "string" &&
@@ -3530,7 +3593,8 @@ function _isTask(v: any, _d: number): boolean {
       v["status"] === "completed" ||
       v["status"] === "failed" ||
       v["status"] === "cancelled") &&
-    (Number.isInteger(v["ttl"]) || v["ttl"] === null)
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    plainPrototype(v)
   );
 }
 
@@ -3557,13 +3621,13 @@ export function isTask(value: unknown): value is T.Task {
 }
 /** `Task` (schema.ts:1344): every issue, or the value typed */
 export function validateTask(value: unknown): ValidationResult<T.Task> {
-  return isTask(value) ? { ok: true, value } : collectIssues<T.Task>(_collectTask, value);
+  return isTask(value) ? valid(value) : collectIssues<T.Task>(_collectTask, value);
 }
 /** `Task` (schema.ts:1344) as a Standard Schema v1 object */
 export const TaskSchema: StandardSchemaV1<unknown, T.Task> = standard(validateTask);
 
 function _isCreateTaskResult(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && _isTask(v["task"], d + 1);
+  return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && _isTask(v["task"], d + 1) && plainPrototype(v);
 }
 
 function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3584,19 +3648,21 @@ export function isCreateTaskResult(value: unknown): value is T.CreateTaskResult 
 }
 /** `CreateTaskResult` (schema.ts:1391): every issue, or the value typed */
 export function validateCreateTaskResult(value: unknown): ValidationResult<T.CreateTaskResult> {
-  return isCreateTaskResult(value) ? { ok: true, value } : collectIssues<T.CreateTaskResult>(_collectCreateTaskResult, value);
+  return isCreateTaskResult(value) ? valid(value) : collectIssues<T.CreateTaskResult>(_collectCreateTaskResult, value);
 }
 /** `CreateTaskResult` (schema.ts:1391) as a Standard Schema v1 object */
 export const CreateTaskResultSchema: StandardSchemaV1<unknown, T.CreateTaskResult> = standard(validateCreateTaskResult);
 
 function _isGetTaskRequest(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tasks/get" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    isPlainObject(v["params"]) &&
-    typeof v["params"]["taskId"] === "string"
+    objectLike(v["params"]) &&
+    typeof v["params"]["taskId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -3624,14 +3690,14 @@ export function isGetTaskRequest(value: unknown): value is T.GetTaskRequest {
 }
 /** `GetTaskRequest` (schema.ts:1400): every issue, or the value typed */
 export function validateGetTaskRequest(value: unknown): ValidationResult<T.GetTaskRequest> {
-  return isGetTaskRequest(value) ? { ok: true, value } : collectIssues<T.GetTaskRequest>(_collectGetTaskRequest, value);
+  return isGetTaskRequest(value) ? valid(value) : collectIssues<T.GetTaskRequest>(_collectGetTaskRequest, value);
 }
 /** `GetTaskRequest` (schema.ts:1400) as a Standard Schema v1 object */
 export const GetTaskRequestSchema: StandardSchemaV1<unknown, T.GetTaskRequest> = standard(validateGetTaskRequest);
 
 function _isGetTaskResult(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["taskId"] === "string" &&
     (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
     typeof v["createdAt"] === "string" &&
@@ -3643,7 +3709,8 @@ function _isGetTaskResult(v: any, _d: number): boolean {
       v["status"] === "failed" ||
       v["status"] === "cancelled") &&
     (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -3665,19 +3732,21 @@ export function isGetTaskResult(value: unknown): value is T.GetTaskResult {
 }
 /** `GetTaskResult` (schema.ts:1415): every issue, or the value typed */
 export function validateGetTaskResult(value: unknown): ValidationResult<T.GetTaskResult> {
-  return isGetTaskResult(value) ? { ok: true, value } : collectIssues<T.GetTaskResult>(_collectGetTaskResult, value);
+  return isGetTaskResult(value) ? valid(value) : collectIssues<T.GetTaskResult>(_collectGetTaskResult, value);
 }
 /** `GetTaskResult` (schema.ts:1415) as a Standard Schema v1 object */
 export const GetTaskResultSchema: StandardSchemaV1<unknown, T.GetTaskResult> = standard(validateGetTaskResult);
 
 function _isGetTaskPayloadRequest(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tasks/result" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    isPlainObject(v["params"]) &&
-    typeof v["params"]["taskId"] === "string"
+    objectLike(v["params"]) &&
+    typeof v["params"]["taskId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -3705,19 +3774,16 @@ export function isGetTaskPayloadRequest(value: unknown): value is T.GetTaskPaylo
 }
 /** `GetTaskPayloadRequest` (schema.ts:1422): every issue, or the value typed */
 export function validateGetTaskPayloadRequest(value: unknown): ValidationResult<T.GetTaskPayloadRequest> {
-  return isGetTaskPayloadRequest(value)
-    ? { ok: true, value }
-    : collectIssues<T.GetTaskPayloadRequest>(_collectGetTaskPayloadRequest, value);
+  return isGetTaskPayloadRequest(value) ? valid(value) : collectIssues<T.GetTaskPayloadRequest>(_collectGetTaskPayloadRequest, value);
 }
 /** `GetTaskPayloadRequest` (schema.ts:1422) as a Standard Schema v1 object */
 export const GetTaskPayloadRequestSchema: StandardSchemaV1<unknown, T.GetTaskPayloadRequest> = standard(validateGetTaskPayloadRequest);
 
 function _isGetTaskPayloadResult(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"]));
+  return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
-function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isGetTaskPayloadResult(v, d)) return;
+function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
@@ -3733,19 +3799,21 @@ export function isGetTaskPayloadResult(value: unknown): value is T.GetTaskPayloa
 }
 /** `GetTaskPayloadResult` (schema.ts:1439): every issue, or the value typed */
 export function validateGetTaskPayloadResult(value: unknown): ValidationResult<T.GetTaskPayloadResult> {
-  return isGetTaskPayloadResult(value) ? { ok: true, value } : collectIssues<T.GetTaskPayloadResult>(_collectGetTaskPayloadResult, value);
+  return isGetTaskPayloadResult(value) ? valid(value) : collectIssues<T.GetTaskPayloadResult>(_collectGetTaskPayloadResult, value);
 }
 /** `GetTaskPayloadResult` (schema.ts:1439) as a Standard Schema v1 object */
 export const GetTaskPayloadResultSchema: StandardSchemaV1<unknown, T.GetTaskPayloadResult> = standard(validateGetTaskPayloadResult);
 
 function _isCancelTaskRequest(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tasks/cancel" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    isPlainObject(v["params"]) &&
-    typeof v["params"]["taskId"] === "string"
+    objectLike(v["params"]) &&
+    typeof v["params"]["taskId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -3773,14 +3841,14 @@ export function isCancelTaskRequest(value: unknown): value is T.CancelTaskReques
 }
 /** `CancelTaskRequest` (schema.ts:1448): every issue, or the value typed */
 export function validateCancelTaskRequest(value: unknown): ValidationResult<T.CancelTaskRequest> {
-  return isCancelTaskRequest(value) ? { ok: true, value } : collectIssues<T.CancelTaskRequest>(_collectCancelTaskRequest, value);
+  return isCancelTaskRequest(value) ? valid(value) : collectIssues<T.CancelTaskRequest>(_collectCancelTaskRequest, value);
 }
 /** `CancelTaskRequest` (schema.ts:1448) as a Standard Schema v1 object */
 export const CancelTaskRequestSchema: StandardSchemaV1<unknown, T.CancelTaskRequest> = standard(validateCancelTaskRequest);
 
 function _isCancelTaskResult(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["taskId"] === "string" &&
     (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
     typeof v["createdAt"] === "string" &&
@@ -3792,7 +3860,8 @@ function _isCancelTaskResult(v: any, _d: number): boolean {
       v["status"] === "failed" ||
       v["status"] === "cancelled") &&
     (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -3814,18 +3883,19 @@ export function isCancelTaskResult(value: unknown): value is T.CancelTaskResult 
 }
 /** `CancelTaskResult` (schema.ts:1463): every issue, or the value typed */
 export function validateCancelTaskResult(value: unknown): ValidationResult<T.CancelTaskResult> {
-  return isCancelTaskResult(value) ? { ok: true, value } : collectIssues<T.CancelTaskResult>(_collectCancelTaskResult, value);
+  return isCancelTaskResult(value) ? valid(value) : collectIssues<T.CancelTaskResult>(_collectCancelTaskResult, value);
 }
 /** `CancelTaskResult` (schema.ts:1463) as a Standard Schema v1 object */
 export const CancelTaskResultSchema: StandardSchemaV1<unknown, T.CancelTaskResult> = standard(validateCancelTaskResult);
 
 function _isListTasksRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tasks/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3849,17 +3919,18 @@ export function isListTasksRequest(value: unknown): value is T.ListTasksRequest 
 }
 /** `ListTasksRequest` (schema.ts:1470): every issue, or the value typed */
 export function validateListTasksRequest(value: unknown): ValidationResult<T.ListTasksRequest> {
-  return isListTasksRequest(value) ? { ok: true, value } : collectIssues<T.ListTasksRequest>(_collectListTasksRequest, value);
+  return isListTasksRequest(value) ? valid(value) : collectIssues<T.ListTasksRequest>(_collectListTasksRequest, value);
 }
 /** `ListTasksRequest` (schema.ts:1470) as a Standard Schema v1 object */
 export const ListTasksRequestSchema: StandardSchemaV1<unknown, T.ListTasksRequest> = standard(validateListTasksRequest);
 
 function _isListTasksResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    _isListTasksResult$tasks(v["tasks"], d + 1)
+    _isListTasksResult$tasks(v["tasks"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3892,14 +3963,14 @@ export function isListTasksResult(value: unknown): value is T.ListTasksResult {
 }
 /** `ListTasksResult` (schema.ts:1479): every issue, or the value typed */
 export function validateListTasksResult(value: unknown): ValidationResult<T.ListTasksResult> {
-  return isListTasksResult(value) ? { ok: true, value } : collectIssues<T.ListTasksResult>(_collectListTasksResult, value);
+  return isListTasksResult(value) ? valid(value) : collectIssues<T.ListTasksResult>(_collectListTasksResult, value);
 }
 /** `ListTasksResult` (schema.ts:1479) as a Standard Schema v1 object */
 export const ListTasksResultSchema: StandardSchemaV1<unknown, T.ListTasksResult> = standard(validateListTasksResult);
 
 function _isTaskStatusNotificationParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["taskId"] === "string" &&
     (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
     typeof v["createdAt"] === "string" &&
@@ -3911,7 +3982,8 @@ function _isTaskStatusNotificationParams(v: any, _d: number): boolean {
       v["status"] === "failed" ||
       v["status"] === "cancelled") &&
     (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -3934,7 +4006,7 @@ export function isTaskStatusNotificationParams(value: unknown): value is T.TaskS
 /** `TaskStatusNotificationParams` (schema.ts:1488): every issue, or the value typed */
 export function validateTaskStatusNotificationParams(value: unknown): ValidationResult<T.TaskStatusNotificationParams> {
   return isTaskStatusNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.TaskStatusNotificationParams>(_collectTaskStatusNotificationParams, value);
 }
 /** `TaskStatusNotificationParams` (schema.ts:1488) as a Standard Schema v1 object */
@@ -3944,10 +4016,11 @@ export const TaskStatusNotificationParamsSchema: StandardSchemaV1<unknown, T.Tas
 
 function _isTaskStatusNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/tasks/status" &&
     v["jsonrpc"] === "2.0" &&
-    _isTaskStatusNotificationParams(v["params"], d + 1)
+    _isTaskStatusNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3970,16 +4043,14 @@ export function isTaskStatusNotification(value: unknown): value is T.TaskStatusN
 }
 /** `TaskStatusNotification` (schema.ts:1495): every issue, or the value typed */
 export function validateTaskStatusNotification(value: unknown): ValidationResult<T.TaskStatusNotification> {
-  return isTaskStatusNotification(value)
-    ? { ok: true, value }
-    : collectIssues<T.TaskStatusNotification>(_collectTaskStatusNotification, value);
+  return isTaskStatusNotification(value) ? valid(value) : collectIssues<T.TaskStatusNotification>(_collectTaskStatusNotification, value);
 }
 /** `TaskStatusNotification` (schema.ts:1495) as a Standard Schema v1 object */
 export const TaskStatusNotificationSchema: StandardSchemaV1<unknown, T.TaskStatusNotification> = standard(validateTaskStatusNotification);
 
 function _isSetLevelRequestParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["level"] === "debug" ||
       v["level"] === "info" ||
       v["level"] === "notice" ||
@@ -3989,10 +4060,12 @@ function _isSetLevelRequestParams(v: any, _d: number): boolean {
       v["level"] === "alert" ||
       v["level"] === "emergency") &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"]))))
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -4019,20 +4092,19 @@ export function isSetLevelRequestParams(value: unknown): value is T.SetLevelRequ
 }
 /** `SetLevelRequestParams` (schema.ts:1507): every issue, or the value typed */
 export function validateSetLevelRequestParams(value: unknown): ValidationResult<T.SetLevelRequestParams> {
-  return isSetLevelRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.SetLevelRequestParams>(_collectSetLevelRequestParams, value);
+  return isSetLevelRequestParams(value) ? valid(value) : collectIssues<T.SetLevelRequestParams>(_collectSetLevelRequestParams, value);
 }
 /** `SetLevelRequestParams` (schema.ts:1507) as a Standard Schema v1 object */
 export const SetLevelRequestParamsSchema: StandardSchemaV1<unknown, T.SetLevelRequestParams> = standard(validateSetLevelRequestParams);
 
 function _isSetLevelRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "logging/setLevel" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isSetLevelRequestParams(v["params"], d + 1)
+    _isSetLevelRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4056,14 +4128,14 @@ export function isSetLevelRequest(value: unknown): value is T.SetLevelRequest {
 }
 /** `SetLevelRequest` (schema.ts:1519): every issue, or the value typed */
 export function validateSetLevelRequest(value: unknown): ValidationResult<T.SetLevelRequest> {
-  return isSetLevelRequest(value) ? { ok: true, value } : collectIssues<T.SetLevelRequest>(_collectSetLevelRequest, value);
+  return isSetLevelRequest(value) ? valid(value) : collectIssues<T.SetLevelRequest>(_collectSetLevelRequest, value);
 }
 /** `SetLevelRequest` (schema.ts:1519) as a Standard Schema v1 object */
 export const SetLevelRequestSchema: StandardSchemaV1<unknown, T.SetLevelRequest> = standard(validateSetLevelRequest);
 
 function _isLoggingMessageNotificationParams(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["logger"] === undefined || typeof v["logger"] === "string") &&
     v["data"] !== undefined &&
     (v["level"] === "debug" ||
@@ -4074,7 +4146,8 @@ function _isLoggingMessageNotificationParams(v: any, _d: number): boolean {
       v["level"] === "critical" ||
       v["level"] === "alert" ||
       v["level"] === "emergency") &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -4099,7 +4172,7 @@ export function isLoggingMessageNotificationParams(value: unknown): value is T.L
 /** `LoggingMessageNotificationParams` (schema.ts:1529): every issue, or the value typed */
 export function validateLoggingMessageNotificationParams(value: unknown): ValidationResult<T.LoggingMessageNotificationParams> {
   return isLoggingMessageNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams, value);
 }
 /** `LoggingMessageNotificationParams` (schema.ts:1529) as a Standard Schema v1 object */
@@ -4109,10 +4182,11 @@ export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/message" &&
     v["jsonrpc"] === "2.0" &&
-    _isLoggingMessageNotificationParams(v["params"], d + 1)
+    _isLoggingMessageNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4136,7 +4210,7 @@ export function isLoggingMessageNotification(value: unknown): value is T.Logging
 /** `LoggingMessageNotification` (schema.ts:1549): every issue, or the value typed */
 export function validateLoggingMessageNotification(value: unknown): ValidationResult<T.LoggingMessageNotification> {
   return isLoggingMessageNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.LoggingMessageNotification>(_collectLoggingMessageNotification, value);
 }
 /** `LoggingMessageNotification` (schema.ts:1549) as a Standard Schema v1 object */
@@ -4180,14 +4254,14 @@ export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
 }
 /** `LoggingLevel` (schema.ts:1562): every issue, or the value typed */
 export function validateLoggingLevel(value: unknown): ValidationResult<T.LoggingLevel> {
-  return isLoggingLevel(value) ? { ok: true, value } : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
+  return isLoggingLevel(value) ? valid(value) : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
 }
 /** `LoggingLevel` (schema.ts:1562) as a Standard Schema v1 object */
 export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["systemPrompt"] === undefined || typeof v["systemPrompt"] === "string") &&
     (v["temperature"] === undefined || Number.isFinite(v["temperature"])) &&
     Number.isInteger(v["maxTokens"]) &&
@@ -4197,16 +4271,18 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
       v["includeContext"] === "thisServer" ||
       v["includeContext"] === "allServers") &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
     _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
     (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
-    (v["stopSequences"] === undefined || _isIcon$sizes(v["stopSequences"], d + 1)) &&
-    (v["tools"] === undefined || _isListToolsResult$tools(v["tools"], d + 1)) &&
-    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1))
+    (v["stopSequences"] === undefined || _isCompleteResult$completion$values(v["stopSequences"], d + 1)) &&
+    (v["tools"] === undefined || _isCreateMessageRequestParams$tools(v["tools"], d + 1)) &&
+    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4234,9 +4310,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     );
     opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
     req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
-    if (v["stopSequences"] !== undefined) _isIcon$sizes$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+    if (v["stopSequences"] !== undefined) _isCompleteResult$completion$values$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
     opt(o, p, "/metadata", v["metadata"], isPlainObject(v["metadata"]), "object");
-    if (v["tools"] !== undefined) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (v["tools"] !== undefined) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
     if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
   }
 }
@@ -4251,6 +4327,16 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
   items(o, p, v, d + 1, _collectSamplingMessage);
 }
 
+function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  return true;
+}
+
+function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+  items(o, p, v, d + 1, _collectTool);
+}
+
 /** `CreateMessageRequestParams` (schema.ts:1578) */
 export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
   try {
@@ -4262,7 +4348,7 @@ export function isCreateMessageRequestParams(value: unknown): value is T.CreateM
 /** `CreateMessageRequestParams` (schema.ts:1578): every issue, or the value typed */
 export function validateCreateMessageRequestParams(value: unknown): ValidationResult<T.CreateMessageRequestParams> {
   return isCreateMessageRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams, value);
 }
 /** `CreateMessageRequestParams` (schema.ts:1578) as a Standard Schema v1 object */
@@ -4270,11 +4356,14 @@ export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.Creat
   standard(validateCreateMessageRequestParams);
 
 function _isToolChoice(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none");
+  return (
+    objectLike(v) &&
+    (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none") &&
+    plainPrototype(v)
+  );
 }
 
-function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isToolChoice(v, d)) return;
+function _collectToolChoice(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(
       o,
@@ -4298,18 +4387,19 @@ export function isToolChoice(value: unknown): value is T.ToolChoice {
 }
 /** `ToolChoice` (schema.ts:1629): every issue, or the value typed */
 export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoice> {
-  return isToolChoice(value) ? { ok: true, value } : collectIssues<T.ToolChoice>(_collectToolChoice, value);
+  return isToolChoice(value) ? valid(value) : collectIssues<T.ToolChoice>(_collectToolChoice, value);
 }
 /** `ToolChoice` (schema.ts:1629) as a Standard Schema v1 object */
 export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "sampling/createMessage" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isCreateMessageRequestParams(v["params"], d + 1)
+    _isCreateMessageRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4333,19 +4423,20 @@ export function isCreateMessageRequest(value: unknown): value is T.CreateMessage
 }
 /** `CreateMessageRequest` (schema.ts:1644): every issue, or the value typed */
 export function validateCreateMessageRequest(value: unknown): ValidationResult<T.CreateMessageRequest> {
-  return isCreateMessageRequest(value) ? { ok: true, value } : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
+  return isCreateMessageRequest(value) ? valid(value) : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
 }
 /** `CreateMessageRequest` (schema.ts:1644) as a Standard Schema v1 object */
 export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["model"] === "string" &&
     (v["role"] === "user" || v["role"] === "assistant") &&
     (v["stopReason"] === undefined || typeof v["stopReason"] === "string") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1))
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4390,17 +4481,18 @@ export function isCreateMessageResult(value: unknown): value is T.CreateMessageR
 }
 /** `CreateMessageResult` (schema.ts:1656): every issue, or the value typed */
 export function validateCreateMessageResult(value: unknown): ValidationResult<T.CreateMessageResult> {
-  return isCreateMessageResult(value) ? { ok: true, value } : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
+  return isCreateMessageResult(value) ? valid(value) : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
 }
 /** `CreateMessageResult` (schema.ts:1656) as a Standard Schema v1 object */
 export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["role"] === "user" || v["role"] === "assistant") &&
     (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -4433,13 +4525,13 @@ export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
 }
 /** `SamplingMessage` (schema.ts:1681): every issue, or the value typed */
 export function validateSamplingMessage(value: unknown): ValidationResult<T.SamplingMessage> {
-  return isSamplingMessage(value) ? { ok: true, value } : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
+  return isSamplingMessage(value) ? valid(value) : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
 }
 /** `SamplingMessage` (schema.ts:1681) as a Standard Schema v1 object */
 export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
@@ -4457,7 +4549,6 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v["type"]) {
       case "text":
@@ -4499,7 +4590,7 @@ export function isSamplingMessageContentBlock(value: unknown): value is T.Sampli
 /** `SamplingMessageContentBlock` (schema.ts:1693): every issue, or the value typed */
 export function validateSamplingMessageContentBlock(value: unknown): ValidationResult<T.SamplingMessageContentBlock> {
   return isSamplingMessageContentBlock(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock, value);
 }
 /** `SamplingMessageContentBlock` (schema.ts:1693) as a Standard Schema v1 object */
@@ -4508,10 +4599,11 @@ export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.Samp
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["lastModified"] === undefined || typeof v["lastModified"] === "string") &&
     (v["audience"] === undefined || _isAnnotations$audience(v["audience"], d + 1)) &&
-    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1))
+    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4554,13 +4646,13 @@ export function isAnnotations(value: unknown): value is T.Annotations {
 }
 /** `Annotations` (schema.ts:1705): every issue, or the value typed */
 export function validateAnnotations(value: unknown): ValidationResult<T.Annotations> {
-  return isAnnotations(value) ? { ok: true, value } : collectIssues<T.Annotations>(_collectAnnotations, value);
+  return isAnnotations(value) ? valid(value) : collectIssues<T.Annotations>(_collectAnnotations, value);
 }
 /** `Annotations` (schema.ts:1705) as a Standard Schema v1 object */
 export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
@@ -4578,7 +4670,6 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v["type"]) {
       case "text":
@@ -4619,18 +4710,19 @@ export function isContentBlock(value: unknown): value is T.ContentBlock {
 }
 /** `ContentBlock` (schema.ts:1740): every issue, or the value typed */
 export function validateContentBlock(value: unknown): ValidationResult<T.ContentBlock> {
-  return isContentBlock(value) ? { ok: true, value } : collectIssues<T.ContentBlock>(_collectContentBlock, value);
+  return isContentBlock(value) ? valid(value) : collectIssues<T.ContentBlock>(_collectContentBlock, value);
 }
 /** `ContentBlock` (schema.ts:1740) as a Standard Schema v1 object */
 export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "text" &&
     typeof v["text"] === "string" &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -4654,20 +4746,21 @@ export function isTextContent(value: unknown): value is T.TextContent {
 }
 /** `TextContent` (schema.ts:1748): every issue, or the value typed */
 export function validateTextContent(value: unknown): ValidationResult<T.TextContent> {
-  return isTextContent(value) ? { ok: true, value } : collectIssues<T.TextContent>(_collectTextContent, value);
+  return isTextContent(value) ? valid(value) : collectIssues<T.TextContent>(_collectTextContent, value);
 }
 /** `TextContent` (schema.ts:1748) as a Standard Schema v1 object */
 export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "image" &&
     typeof v["mimeType"] === "string" &&
     typeof v["data"] === "string" &&
     formatByte(v["data"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -4695,20 +4788,21 @@ export function isImageContent(value: unknown): value is T.ImageContent {
 }
 /** `ImageContent` (schema.ts:1772): every issue, or the value typed */
 export function validateImageContent(value: unknown): ValidationResult<T.ImageContent> {
-  return isImageContent(value) ? { ok: true, value } : collectIssues<T.ImageContent>(_collectImageContent, value);
+  return isImageContent(value) ? valid(value) : collectIssues<T.ImageContent>(_collectImageContent, value);
 }
 /** `ImageContent` (schema.ts:1772) as a Standard Schema v1 object */
 export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "audio" &&
     typeof v["mimeType"] === "string" &&
     typeof v["data"] === "string" &&
     formatByte(v["data"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -4736,24 +4830,24 @@ export function isAudioContent(value: unknown): value is T.AudioContent {
 }
 /** `AudioContent` (schema.ts:1803): every issue, or the value typed */
 export function validateAudioContent(value: unknown): ValidationResult<T.AudioContent> {
-  return isAudioContent(value) ? { ok: true, value } : collectIssues<T.AudioContent>(_collectAudioContent, value);
+  return isAudioContent(value) ? valid(value) : collectIssues<T.AudioContent>(_collectAudioContent, value);
 }
 /** `AudioContent` (schema.ts:1803) as a Standard Schema v1 object */
 export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
 
 function _isToolUseContent(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "tool_use" &&
     typeof v["id"] === "string" &&
     typeof v["name"] === "string" &&
     isPlainObject(v["input"]) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
-function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isToolUseContent(v, d)) return;
+function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "tool_use", '"tool_use"', "const");
     req(o, p, "/id", v["id"], typeof v["id"] === "string", "string");
@@ -4773,20 +4867,21 @@ export function isToolUseContent(value: unknown): value is T.ToolUseContent {
 }
 /** `ToolUseContent` (schema.ts:1834): every issue, or the value typed */
 export function validateToolUseContent(value: unknown): ValidationResult<T.ToolUseContent> {
-  return isToolUseContent(value) ? { ok: true, value } : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
+  return isToolUseContent(value) ? valid(value) : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
 }
 /** `ToolUseContent` (schema.ts:1834) as a Standard Schema v1 object */
 export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "tool_result" &&
     typeof v["toolUseId"] === "string" &&
     (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
     _isCallToolResult$content(v["content"], d + 1) &&
     (v["structuredContent"] === undefined || isPlainObject(v["structuredContent"])) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -4812,19 +4907,20 @@ export function isToolResultContent(value: unknown): value is T.ToolResultConten
 }
 /** `ToolResultContent` (schema.ts:1868): every issue, or the value typed */
 export function validateToolResultContent(value: unknown): ValidationResult<T.ToolResultContent> {
-  return isToolResultContent(value) ? { ok: true, value } : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
+  return isToolResultContent(value) ? valid(value) : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
 }
 /** `ToolResultContent` (schema.ts:1868) as a Standard Schema v1 object */
 export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["hints"] === undefined || _isModelPreferences$hints(v["hints"], d + 1)) &&
     (v["costPriority"] === undefined || (Number.isFinite(v["costPriority"]) && v["costPriority"] >= 0 && v["costPriority"] <= 1)) &&
     (v["speedPriority"] === undefined || (Number.isFinite(v["speedPriority"]) && v["speedPriority"] >= 0 && v["speedPriority"] <= 1)) &&
     (v["intelligencePriority"] === undefined ||
-      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1))
+      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4870,17 +4966,16 @@ export function isModelPreferences(value: unknown): value is T.ModelPreferences 
 }
 /** `ModelPreferences` (schema.ts:1925): every issue, or the value typed */
 export function validateModelPreferences(value: unknown): ValidationResult<T.ModelPreferences> {
-  return isModelPreferences(value) ? { ok: true, value } : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
+  return isModelPreferences(value) ? valid(value) : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
 }
 /** `ModelPreferences` (schema.ts:1925) as a Standard Schema v1 object */
 export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
 
 function _isModelHint(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["name"] === undefined || typeof v["name"] === "string");
+  return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
 }
 
-function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isModelHint(v, d)) return;
+function _collectModelHint(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
   }
@@ -4896,26 +4991,30 @@ export function isModelHint(value: unknown): value is T.ModelHint {
 }
 /** `ModelHint` (schema.ts:1979): every issue, or the value typed */
 export function validateModelHint(value: unknown): ValidationResult<T.ModelHint> {
-  return isModelHint(value) ? { ok: true, value } : collectIssues<T.ModelHint>(_collectModelHint, value);
+  return isModelHint(value) ? valid(value) : collectIssues<T.ModelHint>(_collectModelHint, value);
 }
 /** `ModelHint` (schema.ts:1979) as a Standard Schema v1 object */
 export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     _isCompleteRequestParams$ref(v["ref"], d + 1) &&
-    isPlainObject(v["argument"]) &&
+    objectLike(v["argument"]) &&
     typeof v["argument"]["name"] === "string" &&
     typeof v["argument"]["value"] === "string" &&
+    plainPrototype(v["argument"]) &&
     (v["context"] === undefined ||
-      (isPlainObject(v["context"]) &&
-        (v["context"]["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["context"]["arguments"], d + 2))))
+      (objectLike(v["context"]) &&
+        (v["context"]["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["context"]["arguments"], d + 2)) &&
+        plainPrototype(v["context"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -4938,14 +5037,14 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v["context"] !== undefined) {
       if (object(o, p + "/context", v["context"])) {
         if (v["context"]["arguments"] !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
+          _isCompleteRequestParams$context$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
       }
     }
   }
 }
 
 function _isCompleteRequestParams$ref(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["type"]) {
     case "ref/prompt":
       return _isPromptReference(v, d);
@@ -4978,6 +5077,25 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
     }
 }
 
+function _isCompleteRequestParams$context$arguments(v: any, _d: number): boolean {
+  if (!isPlainObject(v)) return false;
+  for (const k in v) {
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!(typeof v[k] === "string")) return false;
+  }
+  return true;
+}
+
+function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (object(o, p, v)) {
+    for (const k0 in v) {
+      if (o.length > MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
+    }
+  }
+}
+
 /** `CompleteRequestParams` (schema.ts:2000) */
 export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
   try {
@@ -4988,20 +5106,19 @@ export function isCompleteRequestParams(value: unknown): value is T.CompleteRequ
 }
 /** `CompleteRequestParams` (schema.ts:2000): every issue, or the value typed */
 export function validateCompleteRequestParams(value: unknown): ValidationResult<T.CompleteRequestParams> {
-  return isCompleteRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
+  return isCompleteRequestParams(value) ? valid(value) : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
 }
 /** `CompleteRequestParams` (schema.ts:2000) as a Standard Schema v1 object */
 export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "completion/complete" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isCompleteRequestParams(v["params"], d + 1)
+    _isCompleteRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -5025,19 +5142,21 @@ export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
 }
 /** `CompleteRequest` (schema.ts:2032): every issue, or the value typed */
 export function validateCompleteRequest(value: unknown): ValidationResult<T.CompleteRequest> {
-  return isCompleteRequest(value) ? { ok: true, value } : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
+  return isCompleteRequest(value) ? valid(value) : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
 }
 /** `CompleteRequest` (schema.ts:2032) as a Standard Schema v1 object */
 export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    isPlainObject(v["completion"]) &&
+    objectLike(v["completion"]) &&
     (v["completion"]["total"] === undefined || Number.isInteger(v["completion"]["total"])) &&
     (v["completion"]["hasMore"] === undefined || typeof v["completion"]["hasMore"] === "boolean") &&
-    _isIcon$sizes(v["completion"]["values"], d + 2)
+    _isCompleteResult$completion$values(v["completion"]["values"], d + 2) &&
+    plainPrototype(v["completion"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -5048,10 +5167,26 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
     if (need(o, p, "/completion", v["completion"])) {
       if (object(o, p + "/completion", v["completion"])) {
         if (need(o, p + "/completion", "/values", v["completion"]["values"]))
-          _isIcon$sizes$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
         opt(o, p + "/completion", "/total", v["completion"]["total"], Number.isInteger(v["completion"]["total"]), "integer");
         opt(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], typeof v["completion"]["hasMore"] === "boolean", "boolean");
       }
+    }
+  }
+}
+
+function _isCompleteResult$completion$values(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
+  return true;
+}
+
+function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
   }
 }
@@ -5066,13 +5201,13 @@ export function isCompleteResult(value: unknown): value is T.CompleteResult {
 }
 /** `CompleteResult` (schema.ts:2042): every issue, or the value typed */
 export function validateCompleteResult(value: unknown): ValidationResult<T.CompleteResult> {
-  return isCompleteResult(value) ? { ok: true, value } : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
+  return isCompleteResult(value) ? valid(value) : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
 }
 /** `CompleteResult` (schema.ts:2042) as a Standard Schema v1 object */
 export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
 
 function _isResourceTemplateReference(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]);
+  return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5097,7 +5232,7 @@ export function isResourceTemplateReference(value: unknown): value is T.Resource
 /** `ResourceTemplateReference` (schema.ts:2064): every issue, or the value typed */
 export function validateResourceTemplateReference(value: unknown): ValidationResult<T.ResourceTemplateReference> {
   return isResourceTemplateReference(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceTemplateReference>(_collectResourceTemplateReference, value);
 }
 /** `ResourceTemplateReference` (schema.ts:2064) as a Standard Schema v1 object */
@@ -5106,15 +5241,15 @@ export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.Resour
 
 function _isPromptReference(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
-    v["type"] === "ref/prompt"
+    v["type"] === "ref/prompt" &&
+    plainPrototype(v)
   );
 }
 
-function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isPromptReference(v, d)) return;
+function _collectPromptReference(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -5132,18 +5267,19 @@ export function isPromptReference(value: unknown): value is T.PromptReference {
 }
 /** `PromptReference` (schema.ts:2079): every issue, or the value typed */
 export function validatePromptReference(value: unknown): ValidationResult<T.PromptReference> {
-  return isPromptReference(value) ? { ok: true, value } : collectIssues<T.PromptReference>(_collectPromptReference, value);
+  return isPromptReference(value) ? valid(value) : collectIssues<T.PromptReference>(_collectPromptReference, value);
 }
 /** `PromptReference` (schema.ts:2079) as a Standard Schema v1 object */
 export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "roots/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || _isRequestParams(v["params"], d + 1))
+    (v["params"] === undefined || _isRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5167,13 +5303,18 @@ export function isListRootsRequest(value: unknown): value is T.ListRootsRequest 
 }
 /** `ListRootsRequest` (schema.ts:2095): every issue, or the value typed */
 export function validateListRootsRequest(value: unknown): ValidationResult<T.ListRootsRequest> {
-  return isListRootsRequest(value) ? { ok: true, value } : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
+  return isListRootsRequest(value) ? valid(value) : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
 }
 /** `ListRootsRequest` (schema.ts:2095) as a Standard Schema v1 object */
 export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && _isListRootsResult$roots(v["roots"], d + 1);
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isListRootsResult$roots(v["roots"], d + 1) &&
+    plainPrototype(v)
+  );
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5204,18 +5345,19 @@ export function isListRootsResult(value: unknown): value is T.ListRootsResult {
 }
 /** `ListRootsResult` (schema.ts:2107): every issue, or the value typed */
 export function validateListRootsResult(value: unknown): ValidationResult<T.ListRootsResult> {
-  return isListRootsResult(value) ? { ok: true, value } : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
+  return isListRootsResult(value) ? valid(value) : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
 }
 /** `ListRootsResult` (schema.ts:2107) as a Standard Schema v1 object */
 export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
 
 function _isRoot(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["name"] === undefined || typeof v["name"] === "string") &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
-    (v["_meta"] === undefined || isPlainObject(v["_meta"]))
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -5241,17 +5383,18 @@ export function isRoot(value: unknown): value is T.Root {
 }
 /** `Root` (schema.ts:2116): every issue, or the value typed */
 export function validateRoot(value: unknown): ValidationResult<T.Root> {
-  return isRoot(value) ? { ok: true, value } : collectIssues<T.Root>(_collectRoot, value);
+  return isRoot(value) ? valid(value) : collectIssues<T.Root>(_collectRoot, value);
 }
 /** `Root` (schema.ts:2116) as a Standard Schema v1 object */
 export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
 
 function _isRootsListChangedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/roots/list_changed" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5275,7 +5418,7 @@ export function isRootsListChangedNotification(value: unknown): value is T.Roots
 /** `RootsListChangedNotification` (schema.ts:2145): every issue, or the value typed */
 export function validateRootsListChangedNotification(value: unknown): ValidationResult<T.RootsListChangedNotification> {
   return isRootsListChangedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.RootsListChangedNotification>(_collectRootsListChangedNotification, value);
 }
 /** `RootsListChangedNotification` (schema.ts:2145) as a Standard Schema v1 object */
@@ -5285,20 +5428,23 @@ export const RootsListChangedNotificationSchema: StandardSchemaV1<unknown, T.Roo
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mode"] === undefined || v["mode"] === "form") &&
     typeof v["message"] === "string" &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
-    isPlainObject(v["requestedSchema"]) &&
+    objectLike(v["requestedSchema"]) &&
     (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
     v["requestedSchema"]["type"] === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
-    (v["requestedSchema"]["required"] === undefined || _isIcon$sizes(v["requestedSchema"]["required"], d + 2))
+    (v["requestedSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["requestedSchema"]["required"], d + 2)) &&
+    plainPrototype(v["requestedSchema"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -5341,7 +5487,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             d + 2,
           );
         if (v["requestedSchema"]["required"] !== undefined)
-          _isIcon$sizes$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
+          _isCompleteResult$completion$values$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -5376,9 +5522,7 @@ export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequ
 }
 /** `ElicitRequestFormParams` (schema.ts:2155): every issue, or the value typed */
 export function validateElicitRequestFormParams(value: unknown): ValidationResult<T.ElicitRequestFormParams> {
-  return isElicitRequestFormParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
+  return isElicitRequestFormParams(value) ? valid(value) : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
 }
 /** `ElicitRequestFormParams` (schema.ts:2155) as a Standard Schema v1 object */
 export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
@@ -5386,18 +5530,20 @@ export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRe
 
 function _isElicitRequestURLParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["mode"] === "url" &&
     typeof v["message"] === "string" &&
     typeof v["elicitationId"] === "string" &&
     (v["_meta"] === undefined ||
-      (isPlainObject(v["_meta"]) &&
+      (objectLike(v["_meta"]) &&
         (v["_meta"]["progressToken"] === undefined ||
           typeof v["_meta"]["progressToken"] === "string" ||
-          Number.isInteger(v["_meta"]["progressToken"])))) &&
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
     (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
     typeof v["url"] === "string" &&
-    formatUri(v["url"])
+    formatUri(v["url"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -5431,15 +5577,13 @@ export function isElicitRequestURLParams(value: unknown): value is T.ElicitReque
 }
 /** `ElicitRequestURLParams` (schema.ts:2185): every issue, or the value typed */
 export function validateElicitRequestURLParams(value: unknown): ValidationResult<T.ElicitRequestURLParams> {
-  return isElicitRequestURLParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
+  return isElicitRequestURLParams(value) ? valid(value) : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
 }
 /** `ElicitRequestURLParams` (schema.ts:2185) as a Standard Schema v1 object */
 export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["mode"]) {
     case "form":
     case undefined:
@@ -5452,7 +5596,6 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
     switch (v["mode"]) {
       case "form":
@@ -5477,18 +5620,19 @@ export function isElicitRequestParams(value: unknown): value is T.ElicitRequestP
 }
 /** `ElicitRequestParams` (schema.ts:2215): every issue, or the value typed */
 export function validateElicitRequestParams(value: unknown): ValidationResult<T.ElicitRequestParams> {
-  return isElicitRequestParams(value) ? { ok: true, value } : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
+  return isElicitRequestParams(value) ? valid(value) : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
 }
 /** `ElicitRequestParams` (schema.ts:2215) as a Standard Schema v1 object */
 export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "elicitation/create" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isElicitRequestParams(v["params"], d + 1)
+    _isElicitRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -5512,7 +5656,7 @@ export function isElicitRequest(value: unknown): value is T.ElicitRequest {
 }
 /** `ElicitRequest` (schema.ts:2223): every issue, or the value typed */
 export function validateElicitRequest(value: unknown): ValidationResult<T.ElicitRequest> {
-  return isElicitRequest(value) ? { ok: true, value } : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
+  return isElicitRequest(value) ? valid(value) : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
 }
 /** `ElicitRequest` (schema.ts:2223) as a Standard Schema v1 object */
 export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
@@ -5546,7 +5690,7 @@ export function isPrimitiveSchemaDefinition(value: unknown): value is T.Primitiv
 /** `PrimitiveSchemaDefinition` (schema.ts:2234): every issue, or the value typed */
 export function validatePrimitiveSchemaDefinition(value: unknown): ValidationResult<T.PrimitiveSchemaDefinition> {
   return isPrimitiveSchemaDefinition(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition, value);
 }
 /** `PrimitiveSchemaDefinition` (schema.ts:2234) as a Standard Schema v1 object */
@@ -5555,19 +5699,23 @@ export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.Primit
 
 function _isStringSchema(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minLength"] === undefined || Number.isInteger(v["minLength"])) &&
     (v["maxLength"] === undefined || Number.isInteger(v["maxLength"])) &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    (v["format"] === undefined || v["format"] === "email" || v["format"] === "uri" || v["format"] === "date" || v["format"] === "date-time")
+    (v["format"] === undefined ||
+      v["format"] === "email" ||
+      v["format"] === "uri" ||
+      v["format"] === "date" ||
+      v["format"] === "date-time") &&
+    plainPrototype(v)
   );
 }
 
-function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isStringSchema(v, d)) return;
+function _collectStringSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -5597,25 +5745,25 @@ export function isStringSchema(value: unknown): value is T.StringSchema {
 }
 /** `StringSchema` (schema.ts:2240): every issue, or the value typed */
 export function validateStringSchema(value: unknown): ValidationResult<T.StringSchema> {
-  return isStringSchema(value) ? { ok: true, value } : collectIssues<T.StringSchema>(_collectStringSchema, value);
+  return isStringSchema(value) ? valid(value) : collectIssues<T.StringSchema>(_collectStringSchema, value);
 }
 /** `StringSchema` (schema.ts:2240) as a Standard Schema v1 object */
 export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
 
 function _isNumberSchema(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minimum"] === undefined || Number.isFinite(v["minimum"])) &&
     (v["maximum"] === undefined || Number.isFinite(v["maximum"])) &&
     (v["default"] === undefined || Number.isFinite(v["default"])) &&
-    (v["type"] === "number" || v["type"] === "integer")
+    (v["type"] === "number" || v["type"] === "integer") &&
+    plainPrototype(v)
   );
 }
 
-function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isNumberSchema(v, d)) return;
+function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "number" || v["type"] === "integer", 'one of "number", "integer"', "enum");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -5636,23 +5784,23 @@ export function isNumberSchema(value: unknown): value is T.NumberSchema {
 }
 /** `NumberSchema` (schema.ts:2253): every issue, or the value typed */
 export function validateNumberSchema(value: unknown): ValidationResult<T.NumberSchema> {
-  return isNumberSchema(value) ? { ok: true, value } : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
+  return isNumberSchema(value) ? valid(value) : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
 }
 /** `NumberSchema` (schema.ts:2253) as a Standard Schema v1 object */
 export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
 
 function _isBooleanSchema(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "boolean" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
-    (v["default"] === undefined || typeof v["default"] === "boolean")
+    (v["default"] === undefined || typeof v["default"] === "boolean") &&
+    plainPrototype(v)
   );
 }
 
-function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isBooleanSchema(v, d)) return;
+function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "boolean", '"boolean"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -5671,19 +5819,20 @@ export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
 }
 /** `BooleanSchema` (schema.ts:2274): every issue, or the value typed */
 export function validateBooleanSchema(value: unknown): ValidationResult<T.BooleanSchema> {
-  return isBooleanSchema(value) ? { ok: true, value } : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
+  return isBooleanSchema(value) ? valid(value) : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
 }
 /** `BooleanSchema` (schema.ts:2274) as a Standard Schema v1 object */
 export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isIcon$sizes(v["enum"], d + 1)
+    _isCompleteResult$completion$values(v["enum"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -5693,7 +5842,7 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isIcon$sizes$collect(v["enum"], p + "/enum", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCompleteResult$completion$values$collect(v["enum"], p + "/enum", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -5709,7 +5858,7 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.Unt
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286): every issue, or the value typed */
 export function validateUntitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.UntitledSingleSelectEnumSchema> {
   return isUntitledSingleSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema, value);
 }
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286) as a Standard Schema v1 object */
@@ -5719,12 +5868,13 @@ export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.U
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["oneOf"], d + 1)
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["oneOf"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -5734,28 +5884,8 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledSingleSelectEnumSchema$oneOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
+    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
-  }
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(isPlainObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
-  return true;
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
-        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
-      }
-    }
   }
 }
 
@@ -5770,7 +5900,7 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is T.Title
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311): every issue, or the value typed */
 export function validateTitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.TitledSingleSelectEnumSchema> {
   return isTitledSingleSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema, value);
 }
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311) as a Standard Schema v1 object */
@@ -5806,25 +5936,25 @@ export function isSingleSelectEnumSchema(value: unknown): value is T.SingleSelec
 }
 /** `SingleSelectEnumSchema` (schema.ts:2344): every issue, or the value typed */
 export function validateSingleSelectEnumSchema(value: unknown): ValidationResult<T.SingleSelectEnumSchema> {
-  return isSingleSelectEnumSchema(value)
-    ? { ok: true, value }
-    : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
+  return isSingleSelectEnumSchema(value) ? valid(value) : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
 }
 /** `SingleSelectEnumSchema` (schema.ts:2344) as a Standard Schema v1 object */
 export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "array" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
-    isPlainObject(v["items"]) &&
+    objectLike(v["items"]) &&
     v["items"]["type"] === "string" &&
-    _isIcon$sizes(v["items"]["enum"], d + 2) &&
-    (v["default"] === undefined || _isIcon$sizes(v["default"], d + 1))
+    _isCompleteResult$completion$values(v["items"]["enum"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCompleteResult$completion$values(v["default"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5839,10 +5969,11 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
         req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
-        if (need(o, p + "/items", "/enum", v["items"]["enum"])) _isIcon$sizes$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
+        if (need(o, p + "/items", "/enum", v["items"]["enum"]))
+          _isCompleteResult$completion$values$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isIcon$sizes$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCompleteResult$completion$values$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
@@ -5857,7 +5988,7 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.Unti
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352): every issue, or the value typed */
 export function validateUntitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.UntitledMultiSelectEnumSchema> {
   return isUntitledMultiSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema, value);
 }
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352) as a Standard Schema v1 object */
@@ -5867,15 +5998,17 @@ export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.Un
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "array" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
-    isPlainObject(v["items"]) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["items"]["anyOf"], d + 2) &&
-    (v["default"] === undefined || _isIcon$sizes(v["default"], d + 1))
+    objectLike(v["items"]) &&
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["items"]["anyOf"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCompleteResult$completion$values(v["default"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5890,10 +6023,30 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
         if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
+          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isIcon$sizes$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCompleteResult$completion$values$collect(v["default"], p + "/default", o, d + 1);
+  }
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++)
+    if (!(objectLike(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string" && plainPrototype(v[i]))) return false;
+  return true;
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
+        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
+      }
+    }
   }
 }
 
@@ -5908,7 +6061,7 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is T.Titled
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391): every issue, or the value typed */
 export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.TitledMultiSelectEnumSchema> {
   return isTitledMultiSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema, value);
 }
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391) as a Standard Schema v1 object */
@@ -5943,22 +6096,21 @@ export function isMultiSelectEnumSchema(value: unknown): value is T.MultiSelectE
 }
 /** `MultiSelectEnumSchema` (schema.ts:2437): every issue, or the value typed */
 export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<T.MultiSelectEnumSchema> {
-  return isMultiSelectEnumSchema(value)
-    ? { ok: true, value }
-    : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
+  return isMultiSelectEnumSchema(value) ? valid(value) : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
 }
 /** `MultiSelectEnumSchema` (schema.ts:2437) as a Standard Schema v1 object */
 export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isIcon$sizes(v["enum"], d + 1) &&
-    (v["enumNames"] === undefined || _isIcon$sizes(v["enumNames"], d + 1))
+    _isCompleteResult$completion$values(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isCompleteResult$completion$values(v["enumNames"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5968,8 +6120,8 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isIcon$sizes$collect(v["enum"], p + "/enum", o, d + 1);
-    if (v["enumNames"] !== undefined) _isIcon$sizes$collect(v["enumNames"], p + "/enumNames", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCompleteResult$completion$values$collect(v["enum"], p + "/enum", o, d + 1);
+    if (v["enumNames"] !== undefined) _isCompleteResult$completion$values$collect(v["enumNames"], p + "/enumNames", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -5984,9 +6136,7 @@ export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitle
 }
 /** `LegacyTitledEnumSchema` (schema.ts:2446): every issue, or the value typed */
 export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult<T.LegacyTitledEnumSchema> {
-  return isLegacyTitledEnumSchema(value)
-    ? { ok: true, value }
-    : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
+  return isLegacyTitledEnumSchema(value) ? valid(value) : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
 }
 /** `LegacyTitledEnumSchema` (schema.ts:2446) as a Standard Schema v1 object */
 export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
@@ -6019,17 +6169,18 @@ export function isEnumSchema(value: unknown): value is T.EnumSchema {
 }
 /** `EnumSchema` (schema.ts:2463): every issue, or the value typed */
 export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchema> {
-  return isEnumSchema(value) ? { ok: true, value } : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
+  return isEnumSchema(value) ? valid(value) : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
 }
 /** `EnumSchema` (schema.ts:2463) as a Standard Schema v1 object */
 export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel") &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
-    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1))
+    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -6054,7 +6205,13 @@ function _isElicitResult$content(v: any, d: number): boolean {
   if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
-    if (!(typeof v[k] === "string" || Number.isInteger(v[k]) || typeof v[k] === "boolean" || _isIcon$sizes(v[k], d + 1))) return false;
+    if (!(
+      typeof v[k] === "string" ||
+      Number.isInteger(v[k]) ||
+      typeof v[k] === "boolean" ||
+      _isCompleteResult$completion$values(v[k], d + 1)
+    ))
+      return false;
   }
   return true;
 }
@@ -6076,7 +6233,12 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
     for (const k0 in v) {
       if (o.length > MAX_ISSUES) break;
       if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
-      if (!(typeof v[k0] === "string" || Number.isInteger(v[k0]) || typeof v[k0] === "boolean" || _isIcon$sizes(v[k0], d + 1)))
+      if (!(
+        typeof v[k0] === "string" ||
+        Number.isInteger(v[k0]) ||
+        typeof v[k0] === "boolean" ||
+        _isCompleteResult$completion$values(v[k0], d + 1)
+      ))
         anyOf(
           o,
           p + "/" + escapeToken(k0),
@@ -6088,7 +6250,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
             _isElicitResult$content$collect$values$0$collect,
             _isElicitResult$content$collect$values$1$collect,
             _isElicitResult$content$collect$values$2$collect,
-            _isIcon$sizes$collect,
+            _isCompleteResult$completion$values$collect,
           ],
         );
     }
@@ -6105,18 +6267,20 @@ export function isElicitResult(value: unknown): value is T.ElicitResult {
 }
 /** `ElicitResult` (schema.ts:2471): every issue, or the value typed */
 export function validateElicitResult(value: unknown): ValidationResult<T.ElicitResult> {
-  return isElicitResult(value) ? { ok: true, value } : collectIssues<T.ElicitResult>(_collectElicitResult, value);
+  return isElicitResult(value) ? valid(value) : collectIssues<T.ElicitResult>(_collectElicitResult, value);
 }
 /** `ElicitResult` (schema.ts:2471) as a Standard Schema v1 object */
 export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
 
 function _isElicitationCompleteNotification(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/elicitation/complete" &&
     v["jsonrpc"] === "2.0" &&
-    isPlainObject(v["params"]) &&
-    typeof v["params"]["elicitationId"] === "string"
+    objectLike(v["params"]) &&
+    typeof v["params"]["elicitationId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -6152,7 +6316,7 @@ export function isElicitationCompleteNotification(value: unknown): value is T.El
 /** `ElicitationCompleteNotification` (schema.ts:2493): every issue, or the value typed */
 export function validateElicitationCompleteNotification(value: unknown): ValidationResult<T.ElicitationCompleteNotification> {
   return isElicitationCompleteNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ElicitationCompleteNotification>(_collectElicitationCompleteNotification, value);
 }
 /** `ElicitationCompleteNotification` (schema.ts:2493) as a Standard Schema v1 object */
@@ -6161,7 +6325,7 @@ export const ElicitationCompleteNotificationSchema: StandardSchemaV1<unknown, T.
 );
 
 function _isClientRequest(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["method"]) {
     case "ping":
       return _isPingRequest(v, d);
@@ -6203,7 +6367,6 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isClientRequest(v, d)) return;
   if (object(o, p, v))
     switch (v["method"]) {
       case "ping":
@@ -6282,13 +6445,13 @@ export function isClientRequest(value: unknown): value is T.ClientRequest {
 }
 /** `ClientRequest` (schema.ts:2505): every issue, or the value typed */
 export function validateClientRequest(value: unknown): ValidationResult<T.ClientRequest> {
-  return isClientRequest(value) ? { ok: true, value } : collectIssues<T.ClientRequest>(_collectClientRequest, value);
+  return isClientRequest(value) ? valid(value) : collectIssues<T.ClientRequest>(_collectClientRequest, value);
 }
 /** `ClientRequest` (schema.ts:2505) as a Standard Schema v1 object */
 export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
 
 function _isClientNotification(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["method"]) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);
@@ -6306,7 +6469,6 @@ function _isClientNotification(v: any, d: number): boolean {
 }
 
 function _collectClientNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isClientNotification(v, d)) return;
   if (object(o, p, v))
     switch (v["method"]) {
       case "notifications/cancelled":
@@ -6349,7 +6511,7 @@ export function isClientNotification(value: unknown): value is T.ClientNotificat
 }
 /** `ClientNotification` (schema.ts:2525): every issue, or the value typed */
 export function validateClientNotification(value: unknown): ValidationResult<T.ClientNotification> {
-  return isClientNotification(value) ? { ok: true, value } : collectIssues<T.ClientNotification>(_collectClientNotification, value);
+  return isClientNotification(value) ? valid(value) : collectIssues<T.ClientNotification>(_collectClientNotification, value);
 }
 /** `ClientNotification` (schema.ts:2525) as a Standard Schema v1 object */
 export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
@@ -6409,13 +6571,13 @@ export function isClientResult(value: unknown): value is T.ClientResult {
 }
 /** `ClientResult` (schema.ts:2533): every issue, or the value typed */
 export function validateClientResult(value: unknown): ValidationResult<T.ClientResult> {
-  return isClientResult(value) ? { ok: true, value } : collectIssues<T.ClientResult>(_collectClientResult, value);
+  return isClientResult(value) ? valid(value) : collectIssues<T.ClientResult>(_collectClientResult, value);
 }
 /** `ClientResult` (schema.ts:2533) as a Standard Schema v1 object */
 export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
 
 function _isServerRequest(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["method"]) {
     case "ping":
       return _isPingRequest(v, d);
@@ -6439,7 +6601,6 @@ function _isServerRequest(v: any, d: number): boolean {
 }
 
 function _collectServerRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isServerRequest(v, d)) return;
   if (object(o, p, v))
     switch (v["method"]) {
       case "ping":
@@ -6491,13 +6652,13 @@ export function isServerRequest(value: unknown): value is T.ServerRequest {
 }
 /** `ServerRequest` (schema.ts:2545): every issue, or the value typed */
 export function validateServerRequest(value: unknown): ValidationResult<T.ServerRequest> {
-  return isServerRequest(value) ? { ok: true, value } : collectIssues<T.ServerRequest>(_collectServerRequest, value);
+  return isServerRequest(value) ? valid(value) : collectIssues<T.ServerRequest>(_collectServerRequest, value);
 }
 /** `ServerRequest` (schema.ts:2545) as a Standard Schema v1 object */
 export const ServerRequestSchema: StandardSchemaV1<unknown, T.ServerRequest> = standard(validateServerRequest);
 
 function _isServerNotification(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["method"]) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);
@@ -6523,7 +6684,6 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isServerNotification(v, d)) return;
   if (object(o, p, v))
     switch (v["method"]) {
       case "notifications/cancelled":
@@ -6578,7 +6738,7 @@ export function isServerNotification(value: unknown): value is T.ServerNotificat
 }
 /** `ServerNotification` (schema.ts:2556): every issue, or the value typed */
 export function validateServerNotification(value: unknown): ValidationResult<T.ServerNotification> {
-  return isServerNotification(value) ? { ok: true, value } : collectIssues<T.ServerNotification>(_collectServerNotification, value);
+  return isServerNotification(value) ? valid(value) : collectIssues<T.ServerNotification>(_collectServerNotification, value);
 }
 /** `ServerNotification` (schema.ts:2556) as a Standard Schema v1 object */
 export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
@@ -6656,7 +6816,7 @@ export function isServerResult(value: unknown): value is T.ServerResult {
 }
 /** `ServerResult` (schema.ts:2568): every issue, or the value typed */
 export function validateServerResult(value: unknown): ValidationResult<T.ServerResult> {
-  return isServerResult(value) ? { ok: true, value } : collectIssues<T.ServerResult>(_collectServerResult, value);
+  return isServerResult(value) ? valid(value) : collectIssues<T.ServerResult>(_collectServerResult, value);
 }
 /** `ServerResult` (schema.ts:2568) as a Standard Schema v1 object */
 export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);

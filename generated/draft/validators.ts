@@ -26,9 +26,28 @@ export const MAX_ISSUES = 100;
  * inherit from another object are not.
  */
 function isPlainObject(v: unknown): v is Record<string, any> {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return false;
+  return objectLike(v) && plainPrototype(v);
+}
+
+/**
+ * Whether `v` is an object and not `null`: the cheap first half of {@link isPlainObject}, which
+ * generated checks test before reading `v`'s properties and finish with {@link plainPrototype}
+ * (so that the prototype is read after the property reads, where the engine already knows
+ * `v`'s hidden class and can answer from it). Small enough for the engine to inline everywhere.
+ */
+function objectLike(v: unknown): v is Record<string, any> {
+  return typeof v === "object" && v !== null;
+}
+
+/**
+ * The rest of {@link isPlainObject} for a `v` that {@link objectLike} accepted: not an array,
+ * and its prototype is `Object.prototype` (of any realm) or `null`. Where the engine knows
+ * `v`'s hidden class (after reads of `v`'s properties), it answers this from the class alone.
+ */
+function plainPrototype(v: object): boolean {
+  if (Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === null || proto === Object.prototype || isForeignObjectPrototype(proto);
+  return proto === Object.prototype || proto === null || isForeignObjectPrototype(proto);
 }
 
 /**
@@ -142,6 +161,14 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
 }
 
 /**
+ * The answer of a `validateX` whose fast check accepted `value`: `{ ok: true, value }`, made
+ * here once instead of in every `validateX` (the same object, in fewer bytes of code).
+ */
+function valid<T>(value: T): ValidationResult<T> {
+  return { ok: true, value };
+}
+
+/**
  * The answer of a `validateX` from its collector `c` alone: every issue of `value`, or the
  * value when there is none. Generated `validateX` functions call it when their fast check
  * did not accept the value. A throwing getter or Proxy trap becomes an `exception` issue.
@@ -250,22 +277,31 @@ function uriRun(chars: string): string {
 
 const URI_AUTHORITY: string = "(?:" + uriRun(URI_SUB + ":") + "@)?(?:\\[[" + URI_SUB + ":]+\\]|" + uriRun(URI_SUB) + ")(?::[0-9]*)?";
 
-const URI_TAIL: string = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" + uriRun(URI_SUB + ":@/?") + ")?$";
+/**
+ * RFC 3986 URI, scheme ":" hier-part [ "?" query ] [ "#" fragment ], as a pattern over `run`
+ * (how a run of characters is written) and `authority` (after "//"): {@link URI} and
+ * {@link PLAIN_URI} are this one grammar.
+ */
+function uriPattern(run: (chars: string) => string, authority: string): RegExp {
+  const path = run(URI_SUB + ":@/");
+  const rest = run(URI_SUB + ":@/?");
+  return new RegExp(
+    "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" + authority + "(?:/" + path + ")?|(?!//)" + path + ")(?:\\?" + rest + ")?(?:#" + rest + ")?$",
+  );
+}
 
 /** RFC 3986 URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ]; IP-literals are checked by ipLiteralOk. */
-const URI: RegExp = new RegExp(
-  "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" +
-    URI_AUTHORITY +
-    "(?:/" +
-    uriRun(URI_SUB + ":@/") +
-    ")?|(?!//)" +
-    uriRun(URI_SUB + ":@/") +
-    ")" +
-    URI_TAIL,
-);
+const URI: RegExp = uriPattern(uriRun, URI_AUTHORITY);
+
+/**
+ * The common URIs, without %HH escapes, userinfo or IP-literal: {@link URI}'s grammar with
+ * runs of plain characters, which the engine matches in one pass (no backtracking out of a
+ * userinfo that is not there). Every string it accepts, {@link URI} and ipLiteralOk accept.
+ */
+const PLAIN_URI: RegExp = uriPattern((chars) => "[" + chars + "]*", "[" + URI_SUB + "]*(?::[0-9]*)?");
 
 function formatUri(s: string): boolean {
-  return URI.test(s) && ipLiteralOk(s);
+  return PLAIN_URI.test(s) || (URI.test(s) && ipLiteralOk(s));
 }
 
 /** The URI grammar above lets any IP-literal characters through; check the literal itself (RFC 3986 section 3.2.2). */
@@ -345,26 +381,14 @@ function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): 
     "string | integer | boolean | null | JSONObject | JSONArray",
     [1, 2, 4, 8, 16, 32],
     [
-      _collectJSONValue$0$collect,
-      _collectJSONValue$1$collect,
-      _collectJSONValue$2$collect,
+      _isElicitResult$content$collect$values$0$collect,
+      _isElicitResult$content$collect$values$1$collect,
+      _isElicitResult$content$collect$values$2$collect,
       _collectJSONValue$3$collect,
       _collectJSONObject,
       _collectJSONArray,
     ],
   );
-}
-
-function _collectJSONValue$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "string")) expected(o, p, "string", v);
-}
-
-function _collectJSONValue$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Number.isInteger(v)) expected(o, p, "integer", v);
-}
-
-function _collectJSONValue$2$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "boolean")) expected(o, p, "boolean", v);
 }
 
 function _collectJSONValue$3$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -381,7 +405,7 @@ export function isJSONValue(value: unknown): value is T.JSONValue {
 }
 /** `JSONValue` (schema.ts:6): every issue, or the value typed */
 export function validateJSONValue(value: unknown): ValidationResult<T.JSONValue> {
-  return isJSONValue(value) ? { ok: true, value } : collectIssues<T.JSONValue>(_collectJSONValue, value);
+  return isJSONValue(value) ? valid(value) : collectIssues<T.JSONValue>(_collectJSONValue, value);
 }
 /** `JSONValue` (schema.ts:6) as a Standard Schema v1 object */
 export const JSONValueSchema: StandardSchemaV1<unknown, T.JSONValue> = standard(validateJSONValue);
@@ -418,7 +442,7 @@ export function isJSONObject(value: unknown): value is T.JSONObject {
 }
 /** `JSONObject` (schema.ts:12): every issue, or the value typed */
 export function validateJSONObject(value: unknown): ValidationResult<T.JSONObject> {
-  return isJSONObject(value) ? { ok: true, value } : collectIssues<T.JSONObject>(_collectJSONObject, value);
+  return isJSONObject(value) ? valid(value) : collectIssues<T.JSONObject>(_collectJSONObject, value);
 }
 /** `JSONObject` (schema.ts:12) as a Standard Schema v1 object */
 export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standard(validateJSONObject);
@@ -446,7 +470,7 @@ export function isJSONArray(value: unknown): value is T.JSONArray {
 }
 /** `JSONArray` (schema.ts:17): every issue, or the value typed */
 export function validateJSONArray(value: unknown): ValidationResult<T.JSONArray> {
-  return isJSONArray(value) ? { ok: true, value } : collectIssues<T.JSONArray>(_collectJSONArray, value);
+  return isJSONArray(value) ? valid(value) : collectIssues<T.JSONArray>(_collectJSONArray, value);
 }
 /** `JSONArray` (schema.ts:17) as a Standard Schema v1 object */
 export const JSONArraySchema: StandardSchemaV1<unknown, T.JSONArray> = standard(validateJSONArray);
@@ -479,7 +503,7 @@ export function isJSONRPCMessage(value: unknown): value is T.JSONRPCMessage {
 }
 /** `JSONRPCMessage` (schema.ts:26): every issue, or the value typed */
 export function validateJSONRPCMessage(value: unknown): ValidationResult<T.JSONRPCMessage> {
-  return isJSONRPCMessage(value) ? { ok: true, value } : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
+  return isJSONRPCMessage(value) ? valid(value) : collectIssues<T.JSONRPCMessage>(_collectJSONRPCMessage, value);
 }
 /** `JSONRPCMessage` (schema.ts:26) as a Standard Schema v1 object */
 export const JSONRPCMessageSchema: StandardSchemaV1<unknown, T.JSONRPCMessage> = standard(validateJSONRPCMessage);
@@ -502,14 +526,14 @@ export function isMetaObject(value: unknown): value is T.MetaObject {
 }
 /** `MetaObject` (schema.ts:54): every issue, or the value typed */
 export function validateMetaObject(value: unknown): ValidationResult<T.MetaObject> {
-  return isMetaObject(value) ? { ok: true, value } : collectIssues<T.MetaObject>(_collectMetaObject, value);
+  return isMetaObject(value) ? valid(value) : collectIssues<T.MetaObject>(_collectMetaObject, value);
 }
 /** `MetaObject` (schema.ts:54) as a Standard Schema v1 object */
 export const MetaObjectSchema: StandardSchemaV1<unknown, T.MetaObject> = standard(validateMetaObject);
 
 function _isRequestMetaObject(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["io.modelcontextprotocol/protocolVersion"] === "string" &&
     (v["progressToken"] === undefined || typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
     (v["io.modelcontextprotocol/logLevel"] === undefined ||
@@ -522,7 +546,8 @@ function _isRequestMetaObject(v: any, d: number): boolean {
       v["io.modelcontextprotocol/logLevel"] === "alert" ||
       v["io.modelcontextprotocol/logLevel"] === "emergency") &&
     (v["io.modelcontextprotocol/clientInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/clientInfo"], d + 1)) &&
-    _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d + 1)
+    _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -562,17 +587,18 @@ export function isRequestMetaObject(value: unknown): value is T.RequestMetaObjec
 }
 /** `RequestMetaObject` (schema.ts:63): every issue, or the value typed */
 export function validateRequestMetaObject(value: unknown): ValidationResult<T.RequestMetaObject> {
-  return isRequestMetaObject(value) ? { ok: true, value } : collectIssues<T.RequestMetaObject>(_collectRequestMetaObject, value);
+  return isRequestMetaObject(value) ? valid(value) : collectIssues<T.RequestMetaObject>(_collectRequestMetaObject, value);
 }
 /** `RequestMetaObject` (schema.ts:63) as a Standard Schema v1 object */
 export const RequestMetaObjectSchema: StandardSchemaV1<unknown, T.RequestMetaObject> = standard(validateRequestMetaObject);
 
 function _isNotificationMetaObject(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["io.modelcontextprotocol/subscriptionId"] === undefined ||
       typeof v["io.modelcontextprotocol/subscriptionId"] === "string" ||
-      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"]))
+      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -594,17 +620,16 @@ export function isNotificationMetaObject(value: unknown): value is T.Notificatio
 }
 /** `NotificationMetaObject` (schema.ts:120): every issue, or the value typed */
 export function validateNotificationMetaObject(value: unknown): ValidationResult<T.NotificationMetaObject> {
-  return isNotificationMetaObject(value)
-    ? { ok: true, value }
-    : collectIssues<T.NotificationMetaObject>(_collectNotificationMetaObject, value);
+  return isNotificationMetaObject(value) ? valid(value) : collectIssues<T.NotificationMetaObject>(_collectNotificationMetaObject, value);
 }
 /** `NotificationMetaObject` (schema.ts:120) as a Standard Schema v1 object */
 export const NotificationMetaObjectSchema: StandardSchemaV1<unknown, T.NotificationMetaObject> = standard(validateNotificationMetaObject);
 
 function _isResultMetaObject(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
-    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1))
+    objectLike(v) &&
+    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -626,7 +651,7 @@ export function isResultMetaObject(value: unknown): value is T.ResultMetaObject 
 }
 /** `ResultMetaObject` (schema.ts:143): every issue, or the value typed */
 export function validateResultMetaObject(value: unknown): ValidationResult<T.ResultMetaObject> {
-  return isResultMetaObject(value) ? { ok: true, value } : collectIssues<T.ResultMetaObject>(_collectResultMetaObject, value);
+  return isResultMetaObject(value) ? valid(value) : collectIssues<T.ResultMetaObject>(_collectResultMetaObject, value);
 }
 /** `ResultMetaObject` (schema.ts:143) as a Standard Schema v1 object */
 export const ResultMetaObjectSchema: StandardSchemaV1<unknown, T.ResultMetaObject> = standard(validateResultMetaObject);
@@ -649,7 +674,7 @@ export function isProgressToken(value: unknown): value is T.ProgressToken {
 }
 /** `ProgressToken` (schema.ts:165): every issue, or the value typed */
 export function validateProgressToken(value: unknown): ValidationResult<T.ProgressToken> {
-  return isProgressToken(value) ? { ok: true, value } : collectIssues<T.ProgressToken>(_collectProgressToken, value);
+  return isProgressToken(value) ? valid(value) : collectIssues<T.ProgressToken>(_collectProgressToken, value);
 }
 /** `ProgressToken` (schema.ts:165) as a Standard Schema v1 object */
 export const ProgressTokenSchema: StandardSchemaV1<unknown, T.ProgressToken> = standard(validateProgressToken);
@@ -672,13 +697,13 @@ export function isCursor(value: unknown): value is T.Cursor {
 }
 /** `Cursor` (schema.ts:172): every issue, or the value typed */
 export function validateCursor(value: unknown): ValidationResult<T.Cursor> {
-  return isCursor(value) ? { ok: true, value } : collectIssues<T.Cursor>(_collectCursor, value);
+  return isCursor(value) ? valid(value) : collectIssues<T.Cursor>(_collectCursor, value);
 }
 /** `Cursor` (schema.ts:172) as a Standard Schema v1 object */
 export const CursorSchema: StandardSchemaV1<unknown, T.Cursor> = standard(validateCursor);
 
 function _isRequestParams(v: any, d: number): boolean {
-  return isPlainObject(v) && _isRequestMetaObject(v["_meta"], d + 1);
+  return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && plainPrototype(v);
 }
 
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -698,17 +723,16 @@ export function isRequestParams(value: unknown): value is T.RequestParams {
 }
 /** `RequestParams` (schema.ts:179): every issue, or the value typed */
 export function validateRequestParams(value: unknown): ValidationResult<T.RequestParams> {
-  return isRequestParams(value) ? { ok: true, value } : collectIssues<T.RequestParams>(_collectRequestParams, value);
+  return isRequestParams(value) ? valid(value) : collectIssues<T.RequestParams>(_collectRequestParams, value);
 }
 /** `RequestParams` (schema.ts:179) as a Standard Schema v1 object */
 export const RequestParamsSchema: StandardSchemaV1<unknown, T.RequestParams> = standard(validateRequestParams);
 
 function _isRequest(v: any, _d: number): boolean {
-  return isPlainObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"]));
+  return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
-function _collectRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isRequest(v, d)) return;
+function _collectRequest(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
@@ -725,13 +749,13 @@ export function isRequest(value: unknown): value is T.Request {
 }
 /** `Request` (schema.ts:184): every issue, or the value typed */
 export function validateRequest(value: unknown): ValidationResult<T.Request> {
-  return isRequest(value) ? { ok: true, value } : collectIssues<T.Request>(_collectRequest, value);
+  return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectRequest, value);
 }
 /** `Request` (schema.ts:184) as a Standard Schema v1 object */
 export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
 
 function _isNotificationParams(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1));
+  return objectLike(v) && (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) && plainPrototype(v);
 }
 
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -751,17 +775,16 @@ export function isNotificationParams(value: unknown): value is T.NotificationPar
 }
 /** `NotificationParams` (schema.ts:196): every issue, or the value typed */
 export function validateNotificationParams(value: unknown): ValidationResult<T.NotificationParams> {
-  return isNotificationParams(value) ? { ok: true, value } : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
+  return isNotificationParams(value) ? valid(value) : collectIssues<T.NotificationParams>(_collectNotificationParams, value);
 }
 /** `NotificationParams` (schema.ts:196) as a Standard Schema v1 object */
 export const NotificationParamsSchema: StandardSchemaV1<unknown, T.NotificationParams> = standard(validateNotificationParams);
 
 function _isNotification(v: any, _d: number): boolean {
-  return isPlainObject(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"]));
+  return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
-function _collectNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isNotification(v, d)) return;
+function _collectNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
@@ -778,7 +801,7 @@ export function isNotification(value: unknown): value is T.Notification {
 }
 /** `Notification` (schema.ts:201): every issue, or the value typed */
 export function validateNotification(value: unknown): ValidationResult<T.Notification> {
-  return isNotification(value) ? { ok: true, value } : collectIssues<T.Notification>(_collectNotification, value);
+  return isNotification(value) ? valid(value) : collectIssues<T.Notification>(_collectNotification, value);
 }
 /** `Notification` (schema.ts:201) as a Standard Schema v1 object */
 export const NotificationSchema: StandardSchemaV1<unknown, T.Notification> = standard(validateNotification);
@@ -801,13 +824,18 @@ export function isResultType(value: unknown): value is T.ResultType {
 }
 /** `ResultType` (schema.ts:216): every issue, or the value typed */
 export function validateResultType(value: unknown): ValidationResult<T.ResultType> {
-  return isResultType(value) ? { ok: true, value } : collectIssues<T.ResultType>(_collectResultType, value);
+  return isResultType(value) ? valid(value) : collectIssues<T.ResultType>(_collectResultType, value);
 }
 /** `ResultType` (schema.ts:216) as a Standard Schema v1 object */
 export const ResultTypeSchema: StandardSchemaV1<unknown, T.ResultType> = standard(validateResultType);
 
 function _isResult(v: any, d: number): boolean {
-  return isPlainObject(v) && typeof v["resultType"] === "string" && (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1));
+  return (
+    objectLike(v) &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
 }
 
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -828,13 +856,13 @@ export function isResult(value: unknown): value is T.Result {
 }
 /** `Result` (schema.ts:223): every issue, or the value typed */
 export function validateResult(value: unknown): ValidationResult<T.Result> {
-  return isResult(value) ? { ok: true, value } : collectIssues<T.Result>(_collectResult, value);
+  return isResult(value) ? valid(value) : collectIssues<T.Result>(_collectResult, value);
 }
 /** `Result` (schema.ts:223) as a Standard Schema v1 object */
 export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
 
 function _isError(v: any, _d: number): boolean {
-  return isPlainObject(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string";
+  return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
 }
 
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -855,7 +883,7 @@ export function isError(value: unknown): value is T.Error {
 }
 /** `Error` (schema.ts:241): every issue, or the value typed */
 export function validateError(value: unknown): ValidationResult<T.Error> {
-  return isError(value) ? { ok: true, value } : collectIssues<T.Error>(_collectError, value);
+  return isError(value) ? valid(value) : collectIssues<T.Error>(_collectError, value);
 }
 /** `Error` (schema.ts:241) as a Standard Schema v1 object */
 export const ErrorSchema: StandardSchemaV1<unknown, T.Error> = standard(validateError);
@@ -878,18 +906,19 @@ export function isRequestId(value: unknown): value is T.RequestId {
 }
 /** `RequestId` (schema.ts:261): every issue, or the value typed */
 export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
-  return isRequestId(value) ? { ok: true, value } : collectIssues<T.RequestId>(_collectRequestId, value);
+  return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectRequestId, value);
 }
 /** `RequestId` (schema.ts:261) as a Standard Schema v1 object */
 export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
 
 function _isJSONRPCRequest(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["method"] === "string" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (v["params"] === undefined || isPlainObject(v["params"]))
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -913,22 +942,22 @@ export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
 }
 /** `JSONRPCRequest` (schema.ts:268): every issue, or the value typed */
 export function validateJSONRPCRequest(value: unknown): ValidationResult<T.JSONRPCRequest> {
-  return isJSONRPCRequest(value) ? { ok: true, value } : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
+  return isJSONRPCRequest(value) ? valid(value) : collectIssues<T.JSONRPCRequest>(_collectJSONRPCRequest, value);
 }
 /** `JSONRPCRequest` (schema.ts:268) as a Standard Schema v1 object */
 export const JSONRPCRequestSchema: StandardSchemaV1<unknown, T.JSONRPCRequest> = standard(validateJSONRPCRequest);
 
 function _isJSONRPCNotification(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["method"] === "string" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || isPlainObject(v["params"]))
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
   );
 }
 
-function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isJSONRPCNotification(v, d)) return;
+function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
@@ -946,17 +975,18 @@ export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotific
 }
 /** `JSONRPCNotification` (schema.ts:278): every issue, or the value typed */
 export function validateJSONRPCNotification(value: unknown): ValidationResult<T.JSONRPCNotification> {
-  return isJSONRPCNotification(value) ? { ok: true, value } : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
+  return isJSONRPCNotification(value) ? valid(value) : collectIssues<T.JSONRPCNotification>(_collectJSONRPCNotification, value);
 }
 /** `JSONRPCNotification` (schema.ts:278) as a Standard Schema v1 object */
 export const JSONRPCNotificationSchema: StandardSchemaV1<unknown, T.JSONRPCNotification> = standard(validateJSONRPCNotification);
 
 function _isJSONRPCResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isResult(v["result"], d + 1)
+    _isResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -979,19 +1009,18 @@ export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResul
 }
 /** `JSONRPCResultResponse` (schema.ts:287): every issue, or the value typed */
 export function validateJSONRPCResultResponse(value: unknown): ValidationResult<T.JSONRPCResultResponse> {
-  return isJSONRPCResultResponse(value)
-    ? { ok: true, value }
-    : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
+  return isJSONRPCResultResponse(value) ? valid(value) : collectIssues<T.JSONRPCResultResponse>(_collectJSONRPCResultResponse, value);
 }
 /** `JSONRPCResultResponse` (schema.ts:287) as a Standard Schema v1 object */
 export const JSONRPCResultResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResultResponse> = standard(validateJSONRPCResultResponse);
 
 function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isError(v["error"], d + 1)
+    _isError(v["error"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1014,7 +1043,7 @@ export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorR
 }
 /** `JSONRPCErrorResponse` (schema.ts:298): every issue, or the value typed */
 export function validateJSONRPCErrorResponse(value: unknown): ValidationResult<T.JSONRPCErrorResponse> {
-  return isJSONRPCErrorResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
+  return isJSONRPCErrorResponse(value) ? valid(value) : collectIssues<T.JSONRPCErrorResponse>(_collectJSONRPCErrorResponse, value);
 }
 /** `JSONRPCErrorResponse` (schema.ts:298) as a Standard Schema v1 object */
 export const JSONRPCErrorResponseSchema: StandardSchemaV1<unknown, T.JSONRPCErrorResponse> = standard(validateJSONRPCErrorResponse);
@@ -1047,13 +1076,13 @@ export function isJSONRPCResponse(value: unknown): value is T.JSONRPCResponse {
 }
 /** `JSONRPCResponse` (schema.ts:309): every issue, or the value typed */
 export function validateJSONRPCResponse(value: unknown): ValidationResult<T.JSONRPCResponse> {
-  return isJSONRPCResponse(value) ? { ok: true, value } : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
+  return isJSONRPCResponse(value) ? valid(value) : collectIssues<T.JSONRPCResponse>(_collectJSONRPCResponse, value);
 }
 /** `JSONRPCResponse` (schema.ts:309) as a Standard Schema v1 object */
 export const JSONRPCResponseSchema: StandardSchemaV1<unknown, T.JSONRPCResponse> = standard(validateJSONRPCResponse);
 
 function _isParseError(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["code"] === -32700 && typeof v["message"] === "string";
+  return objectLike(v) && v["code"] === -32700 && typeof v["message"] === "string" && plainPrototype(v);
 }
 
 function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1074,13 +1103,13 @@ export function isParseError(value: unknown): value is T.ParseError {
 }
 /** `ParseError` (schema.ts:328): every issue, or the value typed */
 export function validateParseError(value: unknown): ValidationResult<T.ParseError> {
-  return isParseError(value) ? { ok: true, value } : collectIssues<T.ParseError>(_collectParseError, value);
+  return isParseError(value) ? valid(value) : collectIssues<T.ParseError>(_collectParseError, value);
 }
 /** `ParseError` (schema.ts:328) as a Standard Schema v1 object */
 export const ParseErrorSchema: StandardSchemaV1<unknown, T.ParseError> = standard(validateParseError);
 
 function _isInvalidRequestError(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["code"] === -32600 && typeof v["message"] === "string";
+  return objectLike(v) && v["code"] === -32600 && typeof v["message"] === "string" && plainPrototype(v);
 }
 
 function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1101,13 +1130,13 @@ export function isInvalidRequestError(value: unknown): value is T.InvalidRequest
 }
 /** `InvalidRequestError` (schema.ts:339): every issue, or the value typed */
 export function validateInvalidRequestError(value: unknown): ValidationResult<T.InvalidRequestError> {
-  return isInvalidRequestError(value) ? { ok: true, value } : collectIssues<T.InvalidRequestError>(_collectInvalidRequestError, value);
+  return isInvalidRequestError(value) ? valid(value) : collectIssues<T.InvalidRequestError>(_collectInvalidRequestError, value);
 }
 /** `InvalidRequestError` (schema.ts:339) as a Standard Schema v1 object */
 export const InvalidRequestErrorSchema: StandardSchemaV1<unknown, T.InvalidRequestError> = standard(validateInvalidRequestError);
 
 function _isMethodNotFoundError(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["code"] === -32601 && typeof v["message"] === "string";
+  return objectLike(v) && v["code"] === -32601 && typeof v["message"] === "string" && plainPrototype(v);
 }
 
 function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1128,13 +1157,13 @@ export function isMethodNotFoundError(value: unknown): value is T.MethodNotFound
 }
 /** `MethodNotFoundError` (schema.ts:357): every issue, or the value typed */
 export function validateMethodNotFoundError(value: unknown): ValidationResult<T.MethodNotFoundError> {
-  return isMethodNotFoundError(value) ? { ok: true, value } : collectIssues<T.MethodNotFoundError>(_collectMethodNotFoundError, value);
+  return isMethodNotFoundError(value) ? valid(value) : collectIssues<T.MethodNotFoundError>(_collectMethodNotFoundError, value);
 }
 /** `MethodNotFoundError` (schema.ts:357) as a Standard Schema v1 object */
 export const MethodNotFoundErrorSchema: StandardSchemaV1<unknown, T.MethodNotFoundError> = standard(validateMethodNotFoundError);
 
 function _isInvalidParamsError(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["code"] === -32602 && typeof v["message"] === "string";
+  return objectLike(v) && v["code"] === -32602 && typeof v["message"] === "string" && plainPrototype(v);
 }
 
 function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1155,13 +1184,13 @@ export function isInvalidParamsError(value: unknown): value is T.InvalidParamsEr
 }
 /** `InvalidParamsError` (schema.ts:389): every issue, or the value typed */
 export function validateInvalidParamsError(value: unknown): ValidationResult<T.InvalidParamsError> {
-  return isInvalidParamsError(value) ? { ok: true, value } : collectIssues<T.InvalidParamsError>(_collectInvalidParamsError, value);
+  return isInvalidParamsError(value) ? valid(value) : collectIssues<T.InvalidParamsError>(_collectInvalidParamsError, value);
 }
 /** `InvalidParamsError` (schema.ts:389) as a Standard Schema v1 object */
 export const InvalidParamsErrorSchema: StandardSchemaV1<unknown, T.InvalidParamsError> = standard(validateInvalidParamsError);
 
 function _isInternalError(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["code"] === -32603 && typeof v["message"] === "string";
+  return objectLike(v) && v["code"] === -32603 && typeof v["message"] === "string" && plainPrototype(v);
 }
 
 function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1182,20 +1211,22 @@ export function isInternalError(value: unknown): value is T.InternalError {
 }
 /** `InternalError` (schema.ts:403): every issue, or the value typed */
 export function validateInternalError(value: unknown): ValidationResult<T.InternalError> {
-  return isInternalError(value) ? { ok: true, value } : collectIssues<T.InternalError>(_collectInternalError, value);
+  return isInternalError(value) ? valid(value) : collectIssues<T.InternalError>(_collectInternalError, value);
 }
 /** `InternalError` (schema.ts:403) as a Standard Schema v1 object */
 export const InternalErrorSchema: StandardSchemaV1<unknown, T.InternalError> = standard(validateInternalError);
 
 function _isHeaderMismatchError(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    isPlainObject(v["error"]) &&
+    objectLike(v["error"]) &&
     Number.isInteger(v["error"]["code"]) &&
     typeof v["error"]["message"] === "string" &&
-    v["error"]["code"] === -32020
+    v["error"]["code"] === -32020 &&
+    plainPrototype(v["error"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -1225,23 +1256,26 @@ export function isHeaderMismatchError(value: unknown): value is T.HeaderMismatch
 }
 /** `HeaderMismatchError` (schema.ts:463): every issue, or the value typed */
 export function validateHeaderMismatchError(value: unknown): ValidationResult<T.HeaderMismatchError> {
-  return isHeaderMismatchError(value) ? { ok: true, value } : collectIssues<T.HeaderMismatchError>(_collectHeaderMismatchError, value);
+  return isHeaderMismatchError(value) ? valid(value) : collectIssues<T.HeaderMismatchError>(_collectHeaderMismatchError, value);
 }
 /** `HeaderMismatchError` (schema.ts:463) as a Standard Schema v1 object */
 export const HeaderMismatchErrorSchema: StandardSchemaV1<unknown, T.HeaderMismatchError> = standard(validateHeaderMismatchError);
 
 function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    isPlainObject(v["error"]) &&
+    objectLike(v["error"]) &&
     Number.isInteger(v["error"]["code"]) &&
     typeof v["error"]["message"] === "string" &&
     v["error"]["code"] === -32022 &&
-    isPlainObject(v["error"]["data"]) &&
+    objectLike(v["error"]["data"]) &&
     typeof v["error"]["data"]["requested"] === "string" &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["error"]["data"]["supported"], d + 3)
+    _isCreateMessageRequestParams$stopSequences(v["error"]["data"]["supported"], d + 3) &&
+    plainPrototype(v["error"]["data"]) &&
+    plainPrototype(v["error"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -1258,12 +1292,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
               if (need(o, p + "/error/data", "/supported", v["error"]["data"]["supported"]))
-                _isUnsupportedProtocolVersionError$error$data$supported$collect(
-                  v["error"]["data"]["supported"],
-                  p + "/error/data/supported",
-                  o,
-                  d + 3,
-                );
+                _isCreateMessageRequestParams$stopSequences$collect(v["error"]["data"]["supported"], p + "/error/data/supported", o, d + 3);
               req(
                 o,
                 p + "/error/data",
@@ -1280,22 +1309,6 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
   }
 }
 
-function _isUnsupportedProtocolVersionError$error$data$supported(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
-}
-
-function _isUnsupportedProtocolVersionError$error$data$supported$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
-    }
-  }
-}
-
 /** `UnsupportedProtocolVersionError` (schema.ts:483) */
 export function isUnsupportedProtocolVersionError(value: unknown): value is T.UnsupportedProtocolVersionError {
   try {
@@ -1307,7 +1320,7 @@ export function isUnsupportedProtocolVersionError(value: unknown): value is T.Un
 /** `UnsupportedProtocolVersionError` (schema.ts:483): every issue, or the value typed */
 export function validateUnsupportedProtocolVersionError(value: unknown): ValidationResult<T.UnsupportedProtocolVersionError> {
   return isUnsupportedProtocolVersionError(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.UnsupportedProtocolVersionError>(_collectUnsupportedProtocolVersionError, value);
 }
 /** `UnsupportedProtocolVersionError` (schema.ts:483) as a Standard Schema v1 object */
@@ -1317,15 +1330,18 @@ export const UnsupportedProtocolVersionErrorSchema: StandardSchemaV1<unknown, T.
 
 function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    isPlainObject(v["error"]) &&
+    objectLike(v["error"]) &&
     Number.isInteger(v["error"]["code"]) &&
     typeof v["error"]["message"] === "string" &&
     v["error"]["code"] === -32021 &&
-    isPlainObject(v["error"]["data"]) &&
-    _isClientCapabilities(v["error"]["data"]["requiredCapabilities"], d + 3)
+    objectLike(v["error"]["data"]) &&
+    _isClientCapabilities(v["error"]["data"]["requiredCapabilities"], d + 3) &&
+    plainPrototype(v["error"]["data"]) &&
+    plainPrototype(v["error"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -1362,7 +1378,7 @@ export function isMissingRequiredClientCapabilityError(value: unknown): value is
 /** `MissingRequiredClientCapabilityError` (schema.ts:513): every issue, or the value typed */
 export function validateMissingRequiredClientCapabilityError(value: unknown): ValidationResult<T.MissingRequiredClientCapabilityError> {
   return isMissingRequiredClientCapabilityError(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.MissingRequiredClientCapabilityError>(_collectMissingRequiredClientCapabilityError, value);
 }
 /** `MissingRequiredClientCapabilityError` (schema.ts:513) as a Standard Schema v1 object */
@@ -1389,13 +1405,13 @@ export function isEmptyResult(value: unknown): value is T.EmptyResult {
 }
 /** `EmptyResult` (schema.ts:534): every issue, or the value typed */
 export function validateEmptyResult(value: unknown): ValidationResult<T.EmptyResult> {
-  return isEmptyResult(value) ? { ok: true, value } : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
+  return isEmptyResult(value) ? valid(value) : collectIssues<T.EmptyResult>(_collectEmptyResult, value);
 }
 /** `EmptyResult` (schema.ts:534) as a Standard Schema v1 object */
 export const EmptyResultSchema: StandardSchemaV1<unknown, T.EmptyResult> = standard(validateEmptyResult);
 
 function _isInputRequest(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["method"]) {
     case "sampling/createMessage":
       return _isCreateMessageRequest(v, d);
@@ -1409,7 +1425,6 @@ function _isInputRequest(v: any, d: number): boolean {
 }
 
 function _collectInputRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isInputRequest(v, d)) return;
   if (object(o, p, v))
     switch (v["method"]) {
       case "sampling/createMessage":
@@ -1444,7 +1459,7 @@ export function isInputRequest(value: unknown): value is T.InputRequest {
 }
 /** `InputRequest` (schema.ts:537): every issue, or the value typed */
 export function validateInputRequest(value: unknown): ValidationResult<T.InputRequest> {
-  return isInputRequest(value) ? { ok: true, value } : collectIssues<T.InputRequest>(_collectInputRequest, value);
+  return isInputRequest(value) ? valid(value) : collectIssues<T.InputRequest>(_collectInputRequest, value);
 }
 /** `InputRequest` (schema.ts:537) as a Standard Schema v1 object */
 export const InputRequestSchema: StandardSchemaV1<unknown, T.InputRequest> = standard(validateInputRequest);
@@ -1477,7 +1492,7 @@ export function isInputResponse(value: unknown): value is T.InputResponse {
 }
 /** `InputResponse` (schema.ts:541): every issue, or the value typed */
 export function validateInputResponse(value: unknown): ValidationResult<T.InputResponse> {
-  return isInputResponse(value) ? { ok: true, value } : collectIssues<T.InputResponse>(_collectInputResponse, value);
+  return isInputResponse(value) ? valid(value) : collectIssues<T.InputResponse>(_collectInputResponse, value);
 }
 /** `InputResponse` (schema.ts:541) as a Standard Schema v1 object */
 export const InputResponseSchema: StandardSchemaV1<unknown, T.InputResponse> = standard(validateInputResponse);
@@ -1512,7 +1527,7 @@ export function isInputRequests(value: unknown): value is T.InputRequests {
 }
 /** `InputRequests` (schema.ts:553): every issue, or the value typed */
 export function validateInputRequests(value: unknown): ValidationResult<T.InputRequests> {
-  return isInputRequests(value) ? { ok: true, value } : collectIssues<T.InputRequests>(_collectInputRequests, value);
+  return isInputRequests(value) ? valid(value) : collectIssues<T.InputRequests>(_collectInputRequests, value);
 }
 /** `InputRequests` (schema.ts:553) as a Standard Schema v1 object */
 export const InputRequestsSchema: StandardSchemaV1<unknown, T.InputRequests> = standard(validateInputRequests);
@@ -1547,18 +1562,19 @@ export function isInputResponses(value: unknown): value is T.InputResponses {
 }
 /** `InputResponses` (schema.ts:567): every issue, or the value typed */
 export function validateInputResponses(value: unknown): ValidationResult<T.InputResponses> {
-  return isInputResponses(value) ? { ok: true, value } : collectIssues<T.InputResponses>(_collectInputResponses, value);
+  return isInputResponses(value) ? valid(value) : collectIssues<T.InputResponses>(_collectInputResponses, value);
 }
 /** `InputResponses` (schema.ts:567) as a Standard Schema v1 object */
 export const InputResponsesSchema: StandardSchemaV1<unknown, T.InputResponses> = standard(validateInputResponses);
 
 function _isInputRequiredResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
     typeof v["resultType"] === "string" &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
-    (v["inputRequests"] === undefined || _isInputRequests(v["inputRequests"], d + 1))
+    (v["inputRequests"] === undefined || _isInputRequests(v["inputRequests"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1582,17 +1598,18 @@ export function isInputRequiredResult(value: unknown): value is T.InputRequiredR
 }
 /** `InputRequiredResult` (schema.ts:584): every issue, or the value typed */
 export function validateInputRequiredResult(value: unknown): ValidationResult<T.InputRequiredResult> {
-  return isInputRequiredResult(value) ? { ok: true, value } : collectIssues<T.InputRequiredResult>(_collectInputRequiredResult, value);
+  return isInputRequiredResult(value) ? valid(value) : collectIssues<T.InputRequiredResult>(_collectInputRequiredResult, value);
 }
 /** `InputRequiredResult` (schema.ts:584) as a Standard Schema v1 object */
 export const InputRequiredResultSchema: StandardSchemaV1<unknown, T.InputRequiredResult> = standard(validateInputRequiredResult);
 
 function _isInputResponseRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
     _isRequestMetaObject(v["_meta"], d + 1) &&
-    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1))
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1616,7 +1633,7 @@ export function isInputResponseRequestParams(value: unknown): value is T.InputRe
 /** `InputResponseRequestParams` (schema.ts:600): every issue, or the value typed */
 export function validateInputResponseRequestParams(value: unknown): ValidationResult<T.InputResponseRequestParams> {
   return isInputResponseRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.InputResponseRequestParams>(_collectInputResponseRequestParams, value);
 }
 /** `InputResponseRequestParams` (schema.ts:600) as a Standard Schema v1 object */
@@ -1625,10 +1642,11 @@ export const InputResponseRequestParamsSchema: StandardSchemaV1<unknown, T.Input
 
 function _isCancelledNotificationParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["reason"] === undefined || typeof v["reason"] === "string") &&
     (typeof v["requestId"] === "string" || Number.isInteger(v["requestId"])) &&
-    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1652,7 +1670,7 @@ export function isCancelledNotificationParams(value: unknown): value is T.Cancel
 /** `CancelledNotificationParams` (schema.ts:620): every issue, or the value typed */
 export function validateCancelledNotificationParams(value: unknown): ValidationResult<T.CancelledNotificationParams> {
   return isCancelledNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.CancelledNotificationParams>(_collectCancelledNotificationParams, value);
 }
 /** `CancelledNotificationParams` (schema.ts:620) as a Standard Schema v1 object */
@@ -1661,10 +1679,11 @@ export const CancelledNotificationParamsSchema: StandardSchemaV1<unknown, T.Canc
 
 function _isCancelledNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/cancelled" &&
     v["jsonrpc"] === "2.0" &&
-    _isCancelledNotificationParams(v["params"], d + 1)
+    _isCancelledNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1687,20 +1706,19 @@ export function isCancelledNotification(value: unknown): value is T.CancelledNot
 }
 /** `CancelledNotification` (schema.ts:648): every issue, or the value typed */
 export function validateCancelledNotification(value: unknown): ValidationResult<T.CancelledNotification> {
-  return isCancelledNotification(value)
-    ? { ok: true, value }
-    : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
+  return isCancelledNotification(value) ? valid(value) : collectIssues<T.CancelledNotification>(_collectCancelledNotification, value);
 }
 /** `CancelledNotification` (schema.ts:648) as a Standard Schema v1 object */
 export const CancelledNotificationSchema: StandardSchemaV1<unknown, T.CancelledNotification> = standard(validateCancelledNotification);
 
 function _isDiscoverRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "server/discover" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isRequestParams(v["params"], d + 1)
+    _isRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1724,22 +1742,23 @@ export function isDiscoverRequest(value: unknown): value is T.DiscoverRequest {
 }
 /** `DiscoverRequest` (schema.ts:665): every issue, or the value typed */
 export function validateDiscoverRequest(value: unknown): ValidationResult<T.DiscoverRequest> {
-  return isDiscoverRequest(value) ? { ok: true, value } : collectIssues<T.DiscoverRequest>(_collectDiscoverRequest, value);
+  return isDiscoverRequest(value) ? valid(value) : collectIssues<T.DiscoverRequest>(_collectDiscoverRequest, value);
 }
 /** `DiscoverRequest` (schema.ts:665) as a Standard Schema v1 object */
 export const DiscoverRequestSchema: StandardSchemaV1<unknown, T.DiscoverRequest> = standard(validateDiscoverRequest);
 
 function _isDiscoverResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["instructions"] === undefined || typeof v["instructions"] === "string") &&
     typeof v["resultType"] === "string" &&
     (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["supportedVersions"], d + 1) &&
-    _isServerCapabilities(v["capabilities"], d + 1)
+    _isCreateMessageRequestParams$stopSequences(v["supportedVersions"], d + 1) &&
+    _isServerCapabilities(v["capabilities"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1762,7 +1781,7 @@ function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: numb
       "enum",
     );
     if (need(o, p, "/supportedVersions", v["supportedVersions"]))
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
+      _isCreateMessageRequestParams$stopSequences$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
     if (need(o, p, "/capabilities", v["capabilities"])) _collectServerCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
     opt(o, p, "/instructions", v["instructions"], typeof v["instructions"] === "string", "string");
   }
@@ -1778,17 +1797,18 @@ export function isDiscoverResult(value: unknown): value is T.DiscoverResult {
 }
 /** `DiscoverResult` (schema.ts:678): every issue, or the value typed */
 export function validateDiscoverResult(value: unknown): ValidationResult<T.DiscoverResult> {
-  return isDiscoverResult(value) ? { ok: true, value } : collectIssues<T.DiscoverResult>(_collectDiscoverResult, value);
+  return isDiscoverResult(value) ? valid(value) : collectIssues<T.DiscoverResult>(_collectDiscoverResult, value);
 }
 /** `DiscoverResult` (schema.ts:678) as a Standard Schema v1 object */
 export const DiscoverResultSchema: StandardSchemaV1<unknown, T.DiscoverResult> = standard(validateDiscoverResult);
 
 function _isDiscoverResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isDiscoverResult(v["result"], d + 1)
+    _isDiscoverResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -1811,27 +1831,28 @@ export function isDiscoverResultResponse(value: unknown): value is T.DiscoverRes
 }
 /** `DiscoverResultResponse` (schema.ts:707): every issue, or the value typed */
 export function validateDiscoverResultResponse(value: unknown): ValidationResult<T.DiscoverResultResponse> {
-  return isDiscoverResultResponse(value)
-    ? { ok: true, value }
-    : collectIssues<T.DiscoverResultResponse>(_collectDiscoverResultResponse, value);
+  return isDiscoverResultResponse(value) ? valid(value) : collectIssues<T.DiscoverResultResponse>(_collectDiscoverResultResponse, value);
 }
 /** `DiscoverResultResponse` (schema.ts:707) as a Standard Schema v1 object */
 export const DiscoverResultResponseSchema: StandardSchemaV1<unknown, T.DiscoverResultResponse> = standard(validateDiscoverResultResponse);
 
 function _isClientCapabilities(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
     (v["roots"] === undefined || isPlainObject(v["roots"])) &&
     (v["sampling"] === undefined ||
-      (isPlainObject(v["sampling"]) &&
+      (objectLike(v["sampling"]) &&
         (v["sampling"]["context"] === undefined || _isJSONObject(v["sampling"]["context"], d + 2)) &&
-        (v["sampling"]["tools"] === undefined || _isJSONObject(v["sampling"]["tools"], d + 2)))) &&
+        (v["sampling"]["tools"] === undefined || _isJSONObject(v["sampling"]["tools"], d + 2)) &&
+        plainPrototype(v["sampling"]))) &&
     (v["elicitation"] === undefined ||
-      (isPlainObject(v["elicitation"]) &&
+      (objectLike(v["elicitation"]) &&
         (v["elicitation"]["form"] === undefined || _isJSONObject(v["elicitation"]["form"], d + 2)) &&
-        (v["elicitation"]["url"] === undefined || _isJSONObject(v["elicitation"]["url"], d + 2)))) &&
-    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1))
+        (v["elicitation"]["url"] === undefined || _isJSONObject(v["elicitation"]["url"], d + 2)) &&
+        plainPrototype(v["elicitation"]))) &&
+    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1885,26 +1906,32 @@ export function isClientCapabilities(value: unknown): value is T.ClientCapabilit
 }
 /** `ClientCapabilities` (schema.ts:716): every issue, or the value typed */
 export function validateClientCapabilities(value: unknown): ValidationResult<T.ClientCapabilities> {
-  return isClientCapabilities(value) ? { ok: true, value } : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
+  return isClientCapabilities(value) ? valid(value) : collectIssues<T.ClientCapabilities>(_collectClientCapabilities, value);
 }
 /** `ClientCapabilities` (schema.ts:716) as a Standard Schema v1 object */
 export const ClientCapabilitiesSchema: StandardSchemaV1<unknown, T.ClientCapabilities> = standard(validateClientCapabilities);
 
 function _isServerCapabilities(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
     (v["logging"] === undefined || _isJSONObject(v["logging"], d + 1)) &&
     (v["completions"] === undefined || _isJSONObject(v["completions"], d + 1)) &&
     (v["prompts"] === undefined ||
-      (isPlainObject(v["prompts"]) && (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean"))) &&
+      (objectLike(v["prompts"]) &&
+        (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean") &&
+        plainPrototype(v["prompts"]))) &&
     (v["resources"] === undefined ||
-      (isPlainObject(v["resources"]) &&
+      (objectLike(v["resources"]) &&
         (v["resources"]["subscribe"] === undefined || typeof v["resources"]["subscribe"] === "boolean") &&
-        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean"))) &&
+        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean") &&
+        plainPrototype(v["resources"]))) &&
     (v["tools"] === undefined ||
-      (isPlainObject(v["tools"]) && (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean"))) &&
-    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1))
+      (objectLike(v["tools"]) &&
+        (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean") &&
+        plainPrototype(v["tools"]))) &&
+    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1951,19 +1978,20 @@ export function isServerCapabilities(value: unknown): value is T.ServerCapabilit
 }
 /** `ServerCapabilities` (schema.ts:793): every issue, or the value typed */
 export function validateServerCapabilities(value: unknown): ValidationResult<T.ServerCapabilities> {
-  return isServerCapabilities(value) ? { ok: true, value } : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
+  return isServerCapabilities(value) ? valid(value) : collectIssues<T.ServerCapabilities>(_collectServerCapabilities, value);
 }
 /** `ServerCapabilities` (schema.ts:793) as a Standard Schema v1 object */
 export const ServerCapabilitiesSchema: StandardSchemaV1<unknown, T.ServerCapabilities> = standard(validateServerCapabilities);
 
 function _isIcon(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
     typeof v["src"] === "string" &&
     formatUri(v["src"]) &&
-    (v["sizes"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["sizes"], d + 1))
+    (v["sizes"] === undefined || _isCreateMessageRequestParams$stopSequences(v["sizes"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -1975,7 +2003,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
     opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["sizes"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["sizes"], p + "/sizes", o, d + 1);
+    if (v["sizes"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["sizes"], p + "/sizes", o, d + 1);
     opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
   }
 }
@@ -1990,13 +2018,13 @@ export function isIcon(value: unknown): value is T.Icon {
 }
 /** `Icon` (schema.ts:890): every issue, or the value typed */
 export function validateIcon(value: unknown): ValidationResult<T.Icon> {
-  return isIcon(value) ? { ok: true, value } : collectIssues<T.Icon>(_collectIcon, value);
+  return isIcon(value) ? valid(value) : collectIssues<T.Icon>(_collectIcon, value);
 }
 /** `Icon` (schema.ts:890) as a Standard Schema v1 object */
 export const IconSchema: StandardSchemaV1<unknown, T.Icon> = standard(validateIcon);
 
 function _isIcons(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1));
+  return objectLike(v) && (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) && plainPrototype(v);
 }
 
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2026,17 +2054,18 @@ export function isIcons(value: unknown): value is T.Icons {
 }
 /** `Icons` (schema.ts:934): every issue, or the value typed */
 export function validateIcons(value: unknown): ValidationResult<T.Icons> {
-  return isIcons(value) ? { ok: true, value } : collectIssues<T.Icons>(_collectIcons, value);
+  return isIcons(value) ? valid(value) : collectIssues<T.Icons>(_collectIcons, value);
 }
 /** `Icons` (schema.ts:934) as a Standard Schema v1 object */
 export const IconsSchema: StandardSchemaV1<unknown, T.Icons> = standard(validateIcons);
 
 function _isBaseMetadata(v: any, _d: number): boolean {
-  return isPlainObject(v) && typeof v["name"] === "string" && (v["title"] === undefined || typeof v["title"] === "string");
+  return (
+    objectLike(v) && typeof v["name"] === "string" && (v["title"] === undefined || typeof v["title"] === "string") && plainPrototype(v)
+  );
 }
 
-function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isBaseMetadata(v, d)) return;
+function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -2053,20 +2082,21 @@ export function isBaseMetadata(value: unknown): value is T.BaseMetadata {
 }
 /** `BaseMetadata` (schema.ts:954): every issue, or the value typed */
 export function validateBaseMetadata(value: unknown): ValidationResult<T.BaseMetadata> {
-  return isBaseMetadata(value) ? { ok: true, value } : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
+  return isBaseMetadata(value) ? valid(value) : collectIssues<T.BaseMetadata>(_collectBaseMetadata, value);
 }
 /** `BaseMetadata` (schema.ts:954) as a Standard Schema v1 object */
 export const BaseMetadataSchema: StandardSchemaV1<unknown, T.BaseMetadata> = standard(validateBaseMetadata);
 
 function _isImplementation(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     typeof v["version"] === "string" &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
-    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"])))
+    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -2095,19 +2125,20 @@ export function isImplementation(value: unknown): value is T.Implementation {
 }
 /** `Implementation` (schema.ts:976): every issue, or the value typed */
 export function validateImplementation(value: unknown): ValidationResult<T.Implementation> {
-  return isImplementation(value) ? { ok: true, value } : collectIssues<T.Implementation>(_collectImplementation, value);
+  return isImplementation(value) ? valid(value) : collectIssues<T.Implementation>(_collectImplementation, value);
 }
 /** `Implementation` (schema.ts:976) as a Standard Schema v1 object */
 export const ImplementationSchema: StandardSchemaV1<unknown, T.Implementation> = standard(validateImplementation);
 
 function _isProgressNotificationParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     Number.isFinite(v["progress"]) &&
     (v["total"] === undefined || Number.isFinite(v["total"])) &&
     (v["message"] === undefined || typeof v["message"] === "string") &&
     (typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
-    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2133,7 +2164,7 @@ export function isProgressNotificationParams(value: unknown): value is T.Progres
 /** `ProgressNotificationParams` (schema.ts:1009): every issue, or the value typed */
 export function validateProgressNotificationParams(value: unknown): ValidationResult<T.ProgressNotificationParams> {
   return isProgressNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ProgressNotificationParams>(_collectProgressNotificationParams, value);
 }
 /** `ProgressNotificationParams` (schema.ts:1009) as a Standard Schema v1 object */
@@ -2142,10 +2173,11 @@ export const ProgressNotificationParamsSchema: StandardSchemaV1<unknown, T.Progr
 
 function _isProgressNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/progress" &&
     v["jsonrpc"] === "2.0" &&
-    _isProgressNotificationParams(v["params"], d + 1)
+    _isProgressNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2168,13 +2200,18 @@ export function isProgressNotification(value: unknown): value is T.ProgressNotif
 }
 /** `ProgressNotification` (schema.ts:1040): every issue, or the value typed */
 export function validateProgressNotification(value: unknown): ValidationResult<T.ProgressNotification> {
-  return isProgressNotification(value) ? { ok: true, value } : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
+  return isProgressNotification(value) ? valid(value) : collectIssues<T.ProgressNotification>(_collectProgressNotification, value);
 }
 /** `ProgressNotification` (schema.ts:1040) as a Standard Schema v1 object */
 export const ProgressNotificationSchema: StandardSchemaV1<unknown, T.ProgressNotification> = standard(validateProgressNotification);
 
 function _isPaginatedRequestParams(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["cursor"] === undefined || typeof v["cursor"] === "string") && _isRequestMetaObject(v["_meta"], d + 1);
+  return (
+    objectLike(v) &&
+    (v["cursor"] === undefined || typeof v["cursor"] === "string") &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    plainPrototype(v)
+  );
 }
 
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2195,20 +2232,19 @@ export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRe
 }
 /** `PaginatedRequestParams` (schema.ts:1054): every issue, or the value typed */
 export function validatePaginatedRequestParams(value: unknown): ValidationResult<T.PaginatedRequestParams> {
-  return isPaginatedRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
+  return isPaginatedRequestParams(value) ? valid(value) : collectIssues<T.PaginatedRequestParams>(_collectPaginatedRequestParams, value);
 }
 /** `PaginatedRequestParams` (schema.ts:1054) as a Standard Schema v1 object */
 export const PaginatedRequestParamsSchema: StandardSchemaV1<unknown, T.PaginatedRequestParams> = standard(validatePaginatedRequestParams);
 
 function _isPaginatedRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["method"] === "string" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isPaginatedRequestParams(v["params"], d + 1)
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2232,17 +2268,18 @@ export function isPaginatedRequest(value: unknown): value is T.PaginatedRequest 
 }
 /** `PaginatedRequest` (schema.ts:1063): every issue, or the value typed */
 export function validatePaginatedRequest(value: unknown): ValidationResult<T.PaginatedRequest> {
-  return isPaginatedRequest(value) ? { ok: true, value } : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
+  return isPaginatedRequest(value) ? valid(value) : collectIssues<T.PaginatedRequest>(_collectPaginatedRequest, value);
 }
 /** `PaginatedRequest` (schema.ts:1063) as a Standard Schema v1 object */
 export const PaginatedRequestSchema: StandardSchemaV1<unknown, T.PaginatedRequest> = standard(validatePaginatedRequest);
 
 function _isPaginatedResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     typeof v["resultType"] === "string" &&
-    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2265,19 +2302,20 @@ export function isPaginatedResult(value: unknown): value is T.PaginatedResult {
 }
 /** `PaginatedResult` (schema.ts:1068): every issue, or the value typed */
 export function validatePaginatedResult(value: unknown): ValidationResult<T.PaginatedResult> {
-  return isPaginatedResult(value) ? { ok: true, value } : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
+  return isPaginatedResult(value) ? valid(value) : collectIssues<T.PaginatedResult>(_collectPaginatedResult, value);
 }
 /** `PaginatedResult` (schema.ts:1068) as a Standard Schema v1 object */
 export const PaginatedResultSchema: StandardSchemaV1<unknown, T.PaginatedResult> = standard(validatePaginatedResult);
 
 function _isCacheableResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["resultType"] === "string" &&
     (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
-    v["ttlMs"] >= 0
+    v["ttlMs"] >= 0 &&
+    plainPrototype(v)
   );
 }
 
@@ -2312,18 +2350,19 @@ export function isCacheableResult(value: unknown): value is T.CacheableResult {
 }
 /** `CacheableResult` (schema.ts:1081): every issue, or the value typed */
 export function validateCacheableResult(value: unknown): ValidationResult<T.CacheableResult> {
-  return isCacheableResult(value) ? { ok: true, value } : collectIssues<T.CacheableResult>(_collectCacheableResult, value);
+  return isCacheableResult(value) ? valid(value) : collectIssues<T.CacheableResult>(_collectCacheableResult, value);
 }
 /** `CacheableResult` (schema.ts:1081) as a Standard Schema v1 object */
 export const CacheableResultSchema: StandardSchemaV1<unknown, T.CacheableResult> = standard(validateCacheableResult);
 
 function _isListResourcesRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isPaginatedRequestParams(v["params"], d + 1)
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2347,21 +2386,22 @@ export function isListResourcesRequest(value: unknown): value is T.ListResources
 }
 /** `ListResourcesRequest` (schema.ts:1121): every issue, or the value typed */
 export function validateListResourcesRequest(value: unknown): ValidationResult<T.ListResourcesRequest> {
-  return isListResourcesRequest(value) ? { ok: true, value } : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
+  return isListResourcesRequest(value) ? valid(value) : collectIssues<T.ListResourcesRequest>(_collectListResourcesRequest, value);
 }
 /** `ListResourcesRequest` (schema.ts:1121) as a Standard Schema v1 object */
 export const ListResourcesRequestSchema: StandardSchemaV1<unknown, T.ListResourcesRequest> = standard(validateListResourcesRequest);
 
 function _isListResourcesResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     typeof v["resultType"] === "string" &&
     (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isListResourcesResult$resources(v["resources"], d + 1)
+    _isListResourcesResult$resources(v["resources"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2408,17 +2448,18 @@ export function isListResourcesResult(value: unknown): value is T.ListResourcesR
 }
 /** `ListResourcesResult` (schema.ts:1133): every issue, or the value typed */
 export function validateListResourcesResult(value: unknown): ValidationResult<T.ListResourcesResult> {
-  return isListResourcesResult(value) ? { ok: true, value } : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
+  return isListResourcesResult(value) ? valid(value) : collectIssues<T.ListResourcesResult>(_collectListResourcesResult, value);
 }
 /** `ListResourcesResult` (schema.ts:1133) as a Standard Schema v1 object */
 export const ListResourcesResultSchema: StandardSchemaV1<unknown, T.ListResourcesResult> = standard(validateListResourcesResult);
 
 function _isListResourcesResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isListResourcesResult(v["result"], d + 1)
+    _isListResourcesResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2442,7 +2483,7 @@ export function isListResourcesResultResponse(value: unknown): value is T.ListRe
 /** `ListResourcesResultResponse` (schema.ts:1145): every issue, or the value typed */
 export function validateListResourcesResultResponse(value: unknown): ValidationResult<T.ListResourcesResultResponse> {
   return isListResourcesResultResponse(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ListResourcesResultResponse>(_collectListResourcesResultResponse, value);
 }
 /** `ListResourcesResultResponse` (schema.ts:1145) as a Standard Schema v1 object */
@@ -2451,11 +2492,12 @@ export const ListResourcesResultResponseSchema: StandardSchemaV1<unknown, T.List
 
 function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/templates/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isPaginatedRequestParams(v["params"], d + 1)
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2480,7 +2522,7 @@ export function isListResourceTemplatesRequest(value: unknown): value is T.ListR
 /** `ListResourceTemplatesRequest` (schema.ts:1157): every issue, or the value typed */
 export function validateListResourceTemplatesRequest(value: unknown): ValidationResult<T.ListResourceTemplatesRequest> {
   return isListResourceTemplatesRequest(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ListResourceTemplatesRequest>(_collectListResourceTemplatesRequest, value);
 }
 /** `ListResourceTemplatesRequest` (schema.ts:1157) as a Standard Schema v1 object */
@@ -2490,14 +2532,15 @@ export const ListResourceTemplatesRequestSchema: StandardSchemaV1<unknown, T.Lis
 
 function _isListResourceTemplatesResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     typeof v["resultType"] === "string" &&
     (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1)
+    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2546,7 +2589,7 @@ export function isListResourceTemplatesResult(value: unknown): value is T.ListRe
 /** `ListResourceTemplatesResult` (schema.ts:1169): every issue, or the value typed */
 export function validateListResourceTemplatesResult(value: unknown): ValidationResult<T.ListResourceTemplatesResult> {
   return isListResourceTemplatesResult(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ListResourceTemplatesResult>(_collectListResourceTemplatesResult, value);
 }
 /** `ListResourceTemplatesResult` (schema.ts:1169) as a Standard Schema v1 object */
@@ -2555,10 +2598,11 @@ export const ListResourceTemplatesResultSchema: StandardSchemaV1<unknown, T.List
 
 function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isListResourceTemplatesResult(v["result"], d + 1)
+    _isListResourceTemplatesResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2582,7 +2626,7 @@ export function isListResourceTemplatesResultResponse(value: unknown): value is 
 /** `ListResourceTemplatesResultResponse` (schema.ts:1182): every issue, or the value typed */
 export function validateListResourceTemplatesResultResponse(value: unknown): ValidationResult<T.ListResourceTemplatesResultResponse> {
   return isListResourceTemplatesResultResponse(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ListResourceTemplatesResultResponse>(_collectListResourceTemplatesResultResponse, value);
 }
 /** `ListResourceTemplatesResultResponse` (schema.ts:1182) as a Standard Schema v1 object */
@@ -2591,7 +2635,9 @@ export const ListResourceTemplatesResultResponseSchema: StandardSchemaV1<unknown
 );
 
 function _isResourceRequestParams(v: any, d: number): boolean {
-  return isPlainObject(v) && _isRequestMetaObject(v["_meta"], d + 1) && typeof v["uri"] === "string" && formatUri(v["uri"]);
+  return (
+    objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && typeof v["uri"] === "string" && formatUri(v["uri"]) && plainPrototype(v)
+  );
 }
 
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2615,21 +2661,20 @@ export function isResourceRequestParams(value: unknown): value is T.ResourceRequ
 }
 /** `ResourceRequestParams` (schema.ts:1191): every issue, or the value typed */
 export function validateResourceRequestParams(value: unknown): ValidationResult<T.ResourceRequestParams> {
-  return isResourceRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
+  return isResourceRequestParams(value) ? valid(value) : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
 }
 /** `ResourceRequestParams` (schema.ts:1191) as a Standard Schema v1 object */
 export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
 
 function _isReadResourceRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
     _isRequestMetaObject(v["_meta"], d + 1) &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
-    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1))
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2657,7 +2702,7 @@ export function isReadResourceRequestParams(value: unknown): value is T.ReadReso
 /** `ReadResourceRequestParams` (schema.ts:1205): every issue, or the value typed */
 export function validateReadResourceRequestParams(value: unknown): ValidationResult<T.ReadResourceRequestParams> {
   return isReadResourceRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ReadResourceRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `ReadResourceRequestParams` (schema.ts:1205) as a Standard Schema v1 object */
@@ -2666,11 +2711,12 @@ export const ReadResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ReadRe
 
 function _isReadResourceRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "resources/read" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isReadResourceRequestParams(v["params"], d + 1)
+    _isReadResourceRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2694,20 +2740,21 @@ export function isReadResourceRequest(value: unknown): value is T.ReadResourceRe
 }
 /** `ReadResourceRequest` (schema.ts:1216): every issue, or the value typed */
 export function validateReadResourceRequest(value: unknown): ValidationResult<T.ReadResourceRequest> {
-  return isReadResourceRequest(value) ? { ok: true, value } : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
+  return isReadResourceRequest(value) ? valid(value) : collectIssues<T.ReadResourceRequest>(_collectReadResourceRequest, value);
 }
 /** `ReadResourceRequest` (schema.ts:1216) as a Standard Schema v1 object */
 export const ReadResourceRequestSchema: StandardSchemaV1<unknown, T.ReadResourceRequest> = standard(validateReadResourceRequest);
 
 function _isReadResourceResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["resultType"] === "string" &&
     (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isReadResourceResult$contents(v["contents"], d + 1)
+    _isReadResourceResult$contents(v["contents"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2768,17 +2815,18 @@ export function isReadResourceResult(value: unknown): value is T.ReadResourceRes
 }
 /** `ReadResourceResult` (schema.ts:1229): every issue, or the value typed */
 export function validateReadResourceResult(value: unknown): ValidationResult<T.ReadResourceResult> {
-  return isReadResourceResult(value) ? { ok: true, value } : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
+  return isReadResourceResult(value) ? valid(value) : collectIssues<T.ReadResourceResult>(_collectReadResourceResult, value);
 }
 /** `ReadResourceResult` (schema.ts:1229) as a Standard Schema v1 object */
 export const ReadResourceResultSchema: StandardSchemaV1<unknown, T.ReadResourceResult> = standard(validateReadResourceResult);
 
 function _isReadResourceResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (_isReadResourceResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1))
+    (_isReadResourceResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2812,7 +2860,7 @@ export function isReadResourceResultResponse(value: unknown): value is T.ReadRes
 /** `ReadResourceResultResponse` (schema.ts:1244): every issue, or the value typed */
 export function validateReadResourceResultResponse(value: unknown): ValidationResult<T.ReadResourceResultResponse> {
   return isReadResourceResultResponse(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ReadResourceResultResponse>(_collectReadResourceResultResponse, value);
 }
 /** `ReadResourceResultResponse` (schema.ts:1244) as a Standard Schema v1 object */
@@ -2821,10 +2869,11 @@ export const ReadResourceResultResponseSchema: StandardSchemaV1<unknown, T.ReadR
 
 function _isResourceListChangedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/resources/list_changed" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2856,7 +2905,7 @@ export function isResourceListChangedNotification(value: unknown): value is T.Re
 /** `ResourceListChangedNotification` (schema.ts:1256): every issue, or the value typed */
 export function validateResourceListChangedNotification(value: unknown): ValidationResult<T.ResourceListChangedNotification> {
   return isResourceListChangedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceListChangedNotification>(_collectResourceListChangedNotification, value);
 }
 /** `ResourceListChangedNotification` (schema.ts:1256) as a Standard Schema v1 object */
@@ -2866,11 +2915,12 @@ export const ResourceListChangedNotificationSchema: StandardSchemaV1<unknown, T.
 
 function _isSubscriptionFilter(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["toolsListChanged"] === undefined || typeof v["toolsListChanged"] === "boolean") &&
     (v["promptsListChanged"] === undefined || typeof v["promptsListChanged"] === "boolean") &&
     (v["resourcesListChanged"] === undefined || typeof v["resourcesListChanged"] === "boolean") &&
-    (v["resourceSubscriptions"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["resourceSubscriptions"], d + 1))
+    (v["resourceSubscriptions"] === undefined || _isCreateMessageRequestParams$stopSequences(v["resourceSubscriptions"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2881,7 +2931,7 @@ function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: 
     opt(o, p, "/promptsListChanged", v["promptsListChanged"], typeof v["promptsListChanged"] === "boolean", "boolean");
     opt(o, p, "/resourcesListChanged", v["resourcesListChanged"], typeof v["resourcesListChanged"] === "boolean", "boolean");
     if (v["resourceSubscriptions"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
+      _isCreateMessageRequestParams$stopSequences$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
   }
 }
 
@@ -2895,13 +2945,13 @@ export function isSubscriptionFilter(value: unknown): value is T.SubscriptionFil
 }
 /** `SubscriptionFilter` (schema.ts:1270): every issue, or the value typed */
 export function validateSubscriptionFilter(value: unknown): ValidationResult<T.SubscriptionFilter> {
-  return isSubscriptionFilter(value) ? { ok: true, value } : collectIssues<T.SubscriptionFilter>(_collectSubscriptionFilter, value);
+  return isSubscriptionFilter(value) ? valid(value) : collectIssues<T.SubscriptionFilter>(_collectSubscriptionFilter, value);
 }
 /** `SubscriptionFilter` (schema.ts:1270) as a Standard Schema v1 object */
 export const SubscriptionFilterSchema: StandardSchemaV1<unknown, T.SubscriptionFilter> = standard(validateSubscriptionFilter);
 
 function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
-  return isPlainObject(v) && _isRequestMetaObject(v["_meta"], d + 1) && _isSubscriptionFilter(v["notifications"], d + 1);
+  return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && _isSubscriptionFilter(v["notifications"], d + 1) && plainPrototype(v);
 }
 
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2923,7 +2973,7 @@ export function isSubscriptionsListenRequestParams(value: unknown): value is T.S
 /** `SubscriptionsListenRequestParams` (schema.ts:1295): every issue, or the value typed */
 export function validateSubscriptionsListenRequestParams(value: unknown): ValidationResult<T.SubscriptionsListenRequestParams> {
   return isSubscriptionsListenRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SubscriptionsListenRequestParams>(_collectSubscriptionsListenRequestParams, value);
 }
 /** `SubscriptionsListenRequestParams` (schema.ts:1295) as a Standard Schema v1 object */
@@ -2933,11 +2983,12 @@ export const SubscriptionsListenRequestParamsSchema: StandardSchemaV1<unknown, T
 
 function _isSubscriptionsListenRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "subscriptions/listen" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isSubscriptionsListenRequestParams(v["params"], d + 1)
+    _isSubscriptionsListenRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -2962,7 +3013,7 @@ export function isSubscriptionsListenRequest(value: unknown): value is T.Subscri
 /** `SubscriptionsListenRequest` (schema.ts:1314): every issue, or the value typed */
 export function validateSubscriptionsListenRequest(value: unknown): ValidationResult<T.SubscriptionsListenRequest> {
   return isSubscriptionsListenRequest(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SubscriptionsListenRequest>(_collectSubscriptionsListenRequest, value);
 }
 /** `SubscriptionsListenRequest` (schema.ts:1314) as a Standard Schema v1 object */
@@ -2971,9 +3022,10 @@ export const SubscriptionsListenRequestSchema: StandardSchemaV1<unknown, T.Subsc
 
 function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" || Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
-    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1))
+    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -2998,7 +3050,7 @@ export function isSubscriptionsListenResultMetaObject(value: unknown): value is 
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326): every issue, or the value typed */
 export function validateSubscriptionsListenResultMetaObject(value: unknown): ValidationResult<T.SubscriptionsListenResultMetaObject> {
   return isSubscriptionsListenResultMetaObject(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SubscriptionsListenResultMetaObject>(_collectSubscriptionsListenResultMetaObject, value);
 }
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326) as a Standard Schema v1 object */
@@ -3007,7 +3059,9 @@ export const SubscriptionsListenResultMetaObjectSchema: StandardSchemaV1<unknown
 );
 
 function _isSubscriptionsListenResult(v: any, d: number): boolean {
-  return isPlainObject(v) && typeof v["resultType"] === "string" && _isSubscriptionsListenResultMetaObject(v["_meta"], d + 1);
+  return (
+    objectLike(v) && typeof v["resultType"] === "string" && _isSubscriptionsListenResultMetaObject(v["_meta"], d + 1) && plainPrototype(v)
+  );
 }
 
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3029,7 +3083,7 @@ export function isSubscriptionsListenResult(value: unknown): value is T.Subscrip
 /** `SubscriptionsListenResult` (schema.ts:1349): every issue, or the value typed */
 export function validateSubscriptionsListenResult(value: unknown): ValidationResult<T.SubscriptionsListenResult> {
   return isSubscriptionsListenResult(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SubscriptionsListenResult>(_collectSubscriptionsListenResult, value);
 }
 /** `SubscriptionsListenResult` (schema.ts:1349) as a Standard Schema v1 object */
@@ -3038,10 +3092,11 @@ export const SubscriptionsListenResultSchema: StandardSchemaV1<unknown, T.Subscr
 
 function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isSubscriptionsListenResult(v["result"], d + 1)
+    _isSubscriptionsListenResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3065,7 +3120,7 @@ export function isSubscriptionsListenResultResponse(value: unknown): value is T.
 /** `SubscriptionsListenResultResponse` (schema.ts:1362): every issue, or the value typed */
 export function validateSubscriptionsListenResultResponse(value: unknown): ValidationResult<T.SubscriptionsListenResultResponse> {
   return isSubscriptionsListenResultResponse(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SubscriptionsListenResultResponse>(_collectSubscriptionsListenResultResponse, value);
 }
 /** `SubscriptionsListenResultResponse` (schema.ts:1362) as a Standard Schema v1 object */
@@ -3075,9 +3130,10 @@ export const SubscriptionsListenResultResponseSchema: StandardSchemaV1<unknown, 
 
 function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
-    _isSubscriptionFilter(v["notifications"], d + 1)
+    _isSubscriptionFilter(v["notifications"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3102,7 +3158,7 @@ export function validateSubscriptionsAcknowledgedNotificationParams(
   value: unknown,
 ): ValidationResult<T.SubscriptionsAcknowledgedNotificationParams> {
   return isSubscriptionsAcknowledgedNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SubscriptionsAcknowledgedNotificationParams>(_collectSubscriptionsAcknowledgedNotificationParams, value);
 }
 /** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) as a Standard Schema v1 object */
@@ -3111,10 +3167,11 @@ export const SubscriptionsAcknowledgedNotificationParamsSchema: StandardSchemaV1
 
 function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/subscriptions/acknowledged" &&
     v["jsonrpc"] === "2.0" &&
-    _isSubscriptionsAcknowledgedNotificationParams(v["params"], d + 1)
+    _isSubscriptionsAcknowledgedNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3146,7 +3203,7 @@ export function isSubscriptionsAcknowledgedNotification(value: unknown): value i
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398): every issue, or the value typed */
 export function validateSubscriptionsAcknowledgedNotification(value: unknown): ValidationResult<T.SubscriptionsAcknowledgedNotification> {
   return isSubscriptionsAcknowledgedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SubscriptionsAcknowledgedNotification>(_collectSubscriptionsAcknowledgedNotification, value);
 }
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) as a Standard Schema v1 object */
@@ -3156,10 +3213,11 @@ export const SubscriptionsAcknowledgedNotificationSchema: StandardSchemaV1<unkno
 
 function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
     typeof v["uri"] === "string" &&
-    formatUri(v["uri"])
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -3185,7 +3243,7 @@ export function isResourceUpdatedNotificationParams(value: unknown): value is T.
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411): every issue, or the value typed */
 export function validateResourceUpdatedNotificationParams(value: unknown): ValidationResult<T.ResourceUpdatedNotificationParams> {
   return isResourceUpdatedNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceUpdatedNotificationParams>(_collectResourceUpdatedNotificationParams, value);
 }
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411) as a Standard Schema v1 object */
@@ -3195,10 +3253,11 @@ export const ResourceUpdatedNotificationParamsSchema: StandardSchemaV1<unknown, 
 
 function _isResourceUpdatedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/resources/updated" &&
     v["jsonrpc"] === "2.0" &&
-    _isResourceUpdatedNotificationParams(v["params"], d + 1)
+    _isResourceUpdatedNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3222,7 +3281,7 @@ export function isResourceUpdatedNotification(value: unknown): value is T.Resour
 /** `ResourceUpdatedNotification` (schema.ts:1428): every issue, or the value typed */
 export function validateResourceUpdatedNotification(value: unknown): ValidationResult<T.ResourceUpdatedNotification> {
   return isResourceUpdatedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceUpdatedNotification>(_collectResourceUpdatedNotification, value);
 }
 /** `ResourceUpdatedNotification` (schema.ts:1428) as a Standard Schema v1 object */
@@ -3231,7 +3290,7 @@ export const ResourceUpdatedNotificationSchema: StandardSchemaV1<unknown, T.Reso
 
 function _isResource(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
@@ -3241,7 +3300,8 @@ function _isResource(v: any, d: number): boolean {
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3273,14 +3333,14 @@ export function isResource(value: unknown): value is T.Resource {
 }
 /** `Resource` (schema.ts:1441): every issue, or the value typed */
 export function validateResource(value: unknown): ValidationResult<T.Resource> {
-  return isResource(value) ? { ok: true, value } : collectIssues<T.Resource>(_collectResource, value);
+  return isResource(value) ? valid(value) : collectIssues<T.Resource>(_collectResource, value);
 }
 /** `Resource` (schema.ts:1441) as a Standard Schema v1 object */
 export const ResourceSchema: StandardSchemaV1<unknown, T.Resource> = standard(validateResource);
 
 function _isResourceTemplate(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
@@ -3289,7 +3349,8 @@ function _isResourceTemplate(v: any, d: number): boolean {
     typeof v["uriTemplate"] === "string" &&
     formatUriTemplate(v["uriTemplate"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3320,18 +3381,19 @@ export function isResourceTemplate(value: unknown): value is T.ResourceTemplate 
 }
 /** `ResourceTemplate` (schema.ts:1481): every issue, or the value typed */
 export function validateResourceTemplate(value: unknown): ValidationResult<T.ResourceTemplate> {
-  return isResourceTemplate(value) ? { ok: true, value } : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
+  return isResourceTemplate(value) ? valid(value) : collectIssues<T.ResourceTemplate>(_collectResourceTemplate, value);
 }
 /** `ResourceTemplate` (schema.ts:1481) as a Standard Schema v1 object */
 export const ResourceTemplateSchema: StandardSchemaV1<unknown, T.ResourceTemplate> = standard(validateResourceTemplate);
 
 function _isResourceContents(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3357,19 +3419,20 @@ export function isResourceContents(value: unknown): value is T.ResourceContents 
 }
 /** `ResourceContents` (schema.ts:1514): every issue, or the value typed */
 export function validateResourceContents(value: unknown): ValidationResult<T.ResourceContents> {
-  return isResourceContents(value) ? { ok: true, value } : collectIssues<T.ResourceContents>(_collectResourceContents, value);
+  return isResourceContents(value) ? valid(value) : collectIssues<T.ResourceContents>(_collectResourceContents, value);
 }
 /** `ResourceContents` (schema.ts:1514) as a Standard Schema v1 object */
 export const ResourceContentsSchema: StandardSchemaV1<unknown, T.ResourceContents> = standard(validateResourceContents);
 
 function _isTextResourceContents(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     typeof v["text"] === "string" &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3396,20 +3459,21 @@ export function isTextResourceContents(value: unknown): value is T.TextResourceC
 }
 /** `TextResourceContents` (schema.ts:1535): every issue, or the value typed */
 export function validateTextResourceContents(value: unknown): ValidationResult<T.TextResourceContents> {
-  return isTextResourceContents(value) ? { ok: true, value } : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
+  return isTextResourceContents(value) ? valid(value) : collectIssues<T.TextResourceContents>(_collectTextResourceContents, value);
 }
 /** `TextResourceContents` (schema.ts:1535) as a Standard Schema v1 object */
 export const TextResourceContentsSchema: StandardSchemaV1<unknown, T.TextResourceContents> = standard(validateTextResourceContents);
 
 function _isBlobResourceContents(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
     (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
     typeof v["blob"] === "string" &&
-    formatByte(v["blob"])
+    formatByte(v["blob"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -3439,18 +3503,19 @@ export function isBlobResourceContents(value: unknown): value is T.BlobResourceC
 }
 /** `BlobResourceContents` (schema.ts:1548): every issue, or the value typed */
 export function validateBlobResourceContents(value: unknown): ValidationResult<T.BlobResourceContents> {
-  return isBlobResourceContents(value) ? { ok: true, value } : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
+  return isBlobResourceContents(value) ? valid(value) : collectIssues<T.BlobResourceContents>(_collectBlobResourceContents, value);
 }
 /** `BlobResourceContents` (schema.ts:1548) as a Standard Schema v1 object */
 export const BlobResourceContentsSchema: StandardSchemaV1<unknown, T.BlobResourceContents> = standard(validateBlobResourceContents);
 
 function _isListPromptsRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "prompts/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isPaginatedRequestParams(v["params"], d + 1)
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3474,21 +3539,22 @@ export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequ
 }
 /** `ListPromptsRequest` (schema.ts:1566): every issue, or the value typed */
 export function validateListPromptsRequest(value: unknown): ValidationResult<T.ListPromptsRequest> {
-  return isListPromptsRequest(value) ? { ok: true, value } : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
+  return isListPromptsRequest(value) ? valid(value) : collectIssues<T.ListPromptsRequest>(_collectListPromptsRequest, value);
 }
 /** `ListPromptsRequest` (schema.ts:1566) as a Standard Schema v1 object */
 export const ListPromptsRequestSchema: StandardSchemaV1<unknown, T.ListPromptsRequest> = standard(validateListPromptsRequest);
 
 function _isListPromptsResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     typeof v["resultType"] === "string" &&
     (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isListPromptsResult$prompts(v["prompts"], d + 1)
+    _isListPromptsResult$prompts(v["prompts"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3535,17 +3601,18 @@ export function isListPromptsResult(value: unknown): value is T.ListPromptsResul
 }
 /** `ListPromptsResult` (schema.ts:1578): every issue, or the value typed */
 export function validateListPromptsResult(value: unknown): ValidationResult<T.ListPromptsResult> {
-  return isListPromptsResult(value) ? { ok: true, value } : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
+  return isListPromptsResult(value) ? valid(value) : collectIssues<T.ListPromptsResult>(_collectListPromptsResult, value);
 }
 /** `ListPromptsResult` (schema.ts:1578) as a Standard Schema v1 object */
 export const ListPromptsResultSchema: StandardSchemaV1<unknown, T.ListPromptsResult> = standard(validateListPromptsResult);
 
 function _isListPromptsResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isListPromptsResult(v["result"], d + 1)
+    _isListPromptsResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3569,7 +3636,7 @@ export function isListPromptsResultResponse(value: unknown): value is T.ListProm
 /** `ListPromptsResultResponse` (schema.ts:1590): every issue, or the value typed */
 export function validateListPromptsResultResponse(value: unknown): ValidationResult<T.ListPromptsResultResponse> {
   return isListPromptsResultResponse(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ListPromptsResultResponse>(_collectListPromptsResultResponse, value);
 }
 /** `ListPromptsResultResponse` (schema.ts:1590) as a Standard Schema v1 object */
@@ -3578,12 +3645,13 @@ export const ListPromptsResultResponseSchema: StandardSchemaV1<unknown, T.ListPr
 
 function _isGetPromptRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
     typeof v["name"] === "string" &&
     _isRequestMetaObject(v["_meta"], d + 1) &&
     (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
-    (v["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["arguments"], d + 1))
+    (v["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["arguments"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3594,26 +3662,7 @@ function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[],
     if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
     opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    if (v["arguments"] !== undefined) _isGetPromptRequestParams$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
-  }
-}
-
-function _isGetPromptRequestParams$arguments(v: any, _d: number): boolean {
-  if (!isPlainObject(v)) return false;
-  for (const k in v) {
-    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
-    if (!(typeof v[k] === "string")) return false;
-  }
-  return true;
-}
-
-function _isGetPromptRequestParams$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (object(o, p, v)) {
-    for (const k0 in v) {
-      if (o.length > MAX_ISSUES) break;
-      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
-      _collectJSONValue$0$collect(v[k0], p + "/" + escapeToken(k0), o, d + 1);
-    }
+    if (v["arguments"] !== undefined) _isCompleteRequestParams$context$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
   }
 }
 
@@ -3627,20 +3676,19 @@ export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRe
 }
 /** `GetPromptRequestParams` (schema.ts:1602): every issue, or the value typed */
 export function validateGetPromptRequestParams(value: unknown): ValidationResult<T.GetPromptRequestParams> {
-  return isGetPromptRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
+  return isGetPromptRequestParams(value) ? valid(value) : collectIssues<T.GetPromptRequestParams>(_collectGetPromptRequestParams, value);
 }
 /** `GetPromptRequestParams` (schema.ts:1602) as a Standard Schema v1 object */
 export const GetPromptRequestParamsSchema: StandardSchemaV1<unknown, T.GetPromptRequestParams> = standard(validateGetPromptRequestParams);
 
 function _isGetPromptRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "prompts/get" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isGetPromptRequestParams(v["params"], d + 1)
+    _isGetPromptRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3664,18 +3712,19 @@ export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest 
 }
 /** `GetPromptRequest` (schema.ts:1621): every issue, or the value typed */
 export function validateGetPromptRequest(value: unknown): ValidationResult<T.GetPromptRequest> {
-  return isGetPromptRequest(value) ? { ok: true, value } : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
+  return isGetPromptRequest(value) ? valid(value) : collectIssues<T.GetPromptRequest>(_collectGetPromptRequest, value);
 }
 /** `GetPromptRequest` (schema.ts:1621) as a Standard Schema v1 object */
 export const GetPromptRequestSchema: StandardSchemaV1<unknown, T.GetPromptRequest> = standard(validateGetPromptRequest);
 
 function _isGetPromptResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     typeof v["resultType"] === "string" &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
-    _isGetPromptResult$messages(v["messages"], d + 1)
+    _isGetPromptResult$messages(v["messages"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -3709,17 +3758,18 @@ export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
 }
 /** `GetPromptResult` (schema.ts:1634): every issue, or the value typed */
 export function validateGetPromptResult(value: unknown): ValidationResult<T.GetPromptResult> {
-  return isGetPromptResult(value) ? { ok: true, value } : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
+  return isGetPromptResult(value) ? valid(value) : collectIssues<T.GetPromptResult>(_collectGetPromptResult, value);
 }
 /** `GetPromptResult` (schema.ts:1634) as a Standard Schema v1 object */
 export const GetPromptResultSchema: StandardSchemaV1<unknown, T.GetPromptResult> = standard(validateGetPromptResult);
 
 function _isGetPromptResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (_isGetPromptResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1))
+    (_isGetPromptResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3752,9 +3802,7 @@ export function isGetPromptResultResponse(value: unknown): value is T.GetPromptR
 }
 /** `GetPromptResultResponse` (schema.ts:1650): every issue, or the value typed */
 export function validateGetPromptResultResponse(value: unknown): ValidationResult<T.GetPromptResultResponse> {
-  return isGetPromptResultResponse(value)
-    ? { ok: true, value }
-    : collectIssues<T.GetPromptResultResponse>(_collectGetPromptResultResponse, value);
+  return isGetPromptResultResponse(value) ? valid(value) : collectIssues<T.GetPromptResultResponse>(_collectGetPromptResultResponse, value);
 }
 /** `GetPromptResultResponse` (schema.ts:1650) as a Standard Schema v1 object */
 export const GetPromptResultResponseSchema: StandardSchemaV1<unknown, T.GetPromptResultResponse> =
@@ -3762,13 +3810,14 @@ export const GetPromptResultResponseSchema: StandardSchemaV1<unknown, T.GetPromp
 
 function _isPrompt(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
     (v["arguments"] === undefined || _isPrompt$arguments(v["arguments"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3804,23 +3853,23 @@ export function isPrompt(value: unknown): value is T.Prompt {
 }
 /** `Prompt` (schema.ts:1659): every issue, or the value typed */
 export function validatePrompt(value: unknown): ValidationResult<T.Prompt> {
-  return isPrompt(value) ? { ok: true, value } : collectIssues<T.Prompt>(_collectPrompt, value);
+  return isPrompt(value) ? valid(value) : collectIssues<T.Prompt>(_collectPrompt, value);
 }
 /** `Prompt` (schema.ts:1659) as a Standard Schema v1 object */
 export const PromptSchema: StandardSchemaV1<unknown, T.Prompt> = standard(validatePrompt);
 
 function _isPromptArgument(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
-    (v["required"] === undefined || typeof v["required"] === "boolean")
+    (v["required"] === undefined || typeof v["required"] === "boolean") &&
+    plainPrototype(v)
   );
 }
 
-function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isPromptArgument(v, d)) return;
+function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -3839,7 +3888,7 @@ export function isPromptArgument(value: unknown): value is T.PromptArgument {
 }
 /** `PromptArgument` (schema.ts:1678): every issue, or the value typed */
 export function validatePromptArgument(value: unknown): ValidationResult<T.PromptArgument> {
-  return isPromptArgument(value) ? { ok: true, value } : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
+  return isPromptArgument(value) ? valid(value) : collectIssues<T.PromptArgument>(_collectPromptArgument, value);
 }
 /** `PromptArgument` (schema.ts:1678) as a Standard Schema v1 object */
 export const PromptArgumentSchema: StandardSchemaV1<unknown, T.PromptArgument> = standard(validatePromptArgument);
@@ -3862,13 +3911,13 @@ export function isRole(value: unknown): value is T.Role {
 }
 /** `Role` (schema.ts:1694): every issue, or the value typed */
 export function validateRole(value: unknown): ValidationResult<T.Role> {
-  return isRole(value) ? { ok: true, value } : collectIssues<T.Role>(_collectRole, value);
+  return isRole(value) ? valid(value) : collectIssues<T.Role>(_collectRole, value);
 }
 /** `Role` (schema.ts:1694) as a Standard Schema v1 object */
 export const RoleSchema: StandardSchemaV1<unknown, T.Role> = standard(validateRole);
 
 function _isPromptMessage(v: any, d: number): boolean {
-  return isPlainObject(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1);
+  return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
 }
 
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3889,14 +3938,14 @@ export function isPromptMessage(value: unknown): value is T.PromptMessage {
 }
 /** `PromptMessage` (schema.ts:1704): every issue, or the value typed */
 export function validatePromptMessage(value: unknown): ValidationResult<T.PromptMessage> {
-  return isPromptMessage(value) ? { ok: true, value } : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
+  return isPromptMessage(value) ? valid(value) : collectIssues<T.PromptMessage>(_collectPromptMessage, value);
 }
 /** `PromptMessage` (schema.ts:1704) as a Standard Schema v1 object */
 export const PromptMessageSchema: StandardSchemaV1<unknown, T.PromptMessage> = standard(validatePromptMessage);
 
 function _isResourceLink(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
@@ -3907,7 +3956,8 @@ function _isResourceLink(v: any, d: number): boolean {
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3940,18 +3990,19 @@ export function isResourceLink(value: unknown): value is T.ResourceLink {
 }
 /** `ResourceLink` (schema.ts:1719): every issue, or the value typed */
 export function validateResourceLink(value: unknown): ValidationResult<T.ResourceLink> {
-  return isResourceLink(value) ? { ok: true, value } : collectIssues<T.ResourceLink>(_collectResourceLink, value);
+  return isResourceLink(value) ? valid(value) : collectIssues<T.ResourceLink>(_collectResourceLink, value);
 }
 /** `ResourceLink` (schema.ts:1719) as a Standard Schema v1 object */
 export const ResourceLinkSchema: StandardSchemaV1<unknown, T.ResourceLink> = standard(validateResourceLink);
 
 function _isEmbeddedResource(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "resource" &&
     (_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -3985,17 +4036,18 @@ export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource 
 }
 /** `EmbeddedResource` (schema.ts:1734): every issue, or the value typed */
 export function validateEmbeddedResource(value: unknown): ValidationResult<T.EmbeddedResource> {
-  return isEmbeddedResource(value) ? { ok: true, value } : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
+  return isEmbeddedResource(value) ? valid(value) : collectIssues<T.EmbeddedResource>(_collectEmbeddedResource, value);
 }
 /** `EmbeddedResource` (schema.ts:1734) as a Standard Schema v1 object */
 export const EmbeddedResourceSchema: StandardSchemaV1<unknown, T.EmbeddedResource> = standard(validateEmbeddedResource);
 
 function _isPromptListChangedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/prompts/list_changed" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4027,7 +4079,7 @@ export function isPromptListChangedNotification(value: unknown): value is T.Prom
 /** `PromptListChangedNotification` (schema.ts:1753): every issue, or the value typed */
 export function validatePromptListChangedNotification(value: unknown): ValidationResult<T.PromptListChangedNotification> {
   return isPromptListChangedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.PromptListChangedNotification>(_collectPromptListChangedNotification, value);
 }
 /** `PromptListChangedNotification` (schema.ts:1753) as a Standard Schema v1 object */
@@ -4037,11 +4089,12 @@ export const PromptListChangedNotificationSchema: StandardSchemaV1<unknown, T.Pr
 
 function _isListToolsRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tools/list" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isPaginatedRequestParams(v["params"], d + 1)
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4065,21 +4118,22 @@ export function isListToolsRequest(value: unknown): value is T.ListToolsRequest 
 }
 /** `ListToolsRequest` (schema.ts:1767): every issue, or the value typed */
 export function validateListToolsRequest(value: unknown): ValidationResult<T.ListToolsRequest> {
-  return isListToolsRequest(value) ? { ok: true, value } : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
+  return isListToolsRequest(value) ? valid(value) : collectIssues<T.ListToolsRequest>(_collectListToolsRequest, value);
 }
 /** `ListToolsRequest` (schema.ts:1767) as a Standard Schema v1 object */
 export const ListToolsRequestSchema: StandardSchemaV1<unknown, T.ListToolsRequest> = standard(validateListToolsRequest);
 
 function _isListToolsResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
     typeof v["resultType"] === "string" &&
     (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
     Number.isInteger(v["ttlMs"]) &&
     v["ttlMs"] >= 0 &&
-    _isListToolsResult$tools(v["tools"], d + 1)
+    _isCreateMessageRequestParams$tools(v["tools"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4102,18 +4156,8 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/tools", v["tools"])) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (need(o, p, "/tools", v["tools"])) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
   }
-}
-
-function _isListToolsResult$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
-  return true;
-}
-
-function _isListToolsResult$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  items(o, p, v, d + 1, _collectTool);
 }
 
 /** `ListToolsResult` (schema.ts:1779) */
@@ -4126,17 +4170,18 @@ export function isListToolsResult(value: unknown): value is T.ListToolsResult {
 }
 /** `ListToolsResult` (schema.ts:1779): every issue, or the value typed */
 export function validateListToolsResult(value: unknown): ValidationResult<T.ListToolsResult> {
-  return isListToolsResult(value) ? { ok: true, value } : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
+  return isListToolsResult(value) ? valid(value) : collectIssues<T.ListToolsResult>(_collectListToolsResult, value);
 }
 /** `ListToolsResult` (schema.ts:1779) as a Standard Schema v1 object */
 export const ListToolsResultSchema: StandardSchemaV1<unknown, T.ListToolsResult> = standard(validateListToolsResult);
 
 function _isListToolsResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isListToolsResult(v["result"], d + 1)
+    _isListToolsResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4159,9 +4204,7 @@ export function isListToolsResultResponse(value: unknown): value is T.ListToolsR
 }
 /** `ListToolsResultResponse` (schema.ts:1791): every issue, or the value typed */
 export function validateListToolsResultResponse(value: unknown): ValidationResult<T.ListToolsResultResponse> {
-  return isListToolsResultResponse(value)
-    ? { ok: true, value }
-    : collectIssues<T.ListToolsResultResponse>(_collectListToolsResultResponse, value);
+  return isListToolsResultResponse(value) ? valid(value) : collectIssues<T.ListToolsResultResponse>(_collectListToolsResultResponse, value);
 }
 /** `ListToolsResultResponse` (schema.ts:1791) as a Standard Schema v1 object */
 export const ListToolsResultResponseSchema: StandardSchemaV1<unknown, T.ListToolsResultResponse> =
@@ -4169,11 +4212,12 @@ export const ListToolsResultResponseSchema: StandardSchemaV1<unknown, T.ListTool
 
 function _isCallToolResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
     typeof v["resultType"] === "string" &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
-    _isCallToolResult$content(v["content"], d + 1)
+    _isCallToolResult$content(v["content"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4207,17 +4251,18 @@ export function isCallToolResult(value: unknown): value is T.CallToolResult {
 }
 /** `CallToolResult` (schema.ts:1809): every issue, or the value typed */
 export function validateCallToolResult(value: unknown): ValidationResult<T.CallToolResult> {
-  return isCallToolResult(value) ? { ok: true, value } : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
+  return isCallToolResult(value) ? valid(value) : collectIssues<T.CallToolResult>(_collectCallToolResult, value);
 }
 /** `CallToolResult` (schema.ts:1809) as a Standard Schema v1 object */
 export const CallToolResultSchema: StandardSchemaV1<unknown, T.CallToolResult> = standard(validateCallToolResult);
 
 function _isCallToolResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    (_isCallToolResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1))
+    (_isCallToolResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4250,21 +4295,20 @@ export function isCallToolResultResponse(value: unknown): value is T.CallToolRes
 }
 /** `CallToolResultResponse` (schema.ts:1848): every issue, or the value typed */
 export function validateCallToolResultResponse(value: unknown): ValidationResult<T.CallToolResultResponse> {
-  return isCallToolResultResponse(value)
-    ? { ok: true, value }
-    : collectIssues<T.CallToolResultResponse>(_collectCallToolResultResponse, value);
+  return isCallToolResultResponse(value) ? valid(value) : collectIssues<T.CallToolResultResponse>(_collectCallToolResultResponse, value);
 }
 /** `CallToolResultResponse` (schema.ts:1848) as a Standard Schema v1 object */
 export const CallToolResultResponseSchema: StandardSchemaV1<unknown, T.CallToolResultResponse> = standard(validateCallToolResultResponse);
 
 function _isCallToolRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
     typeof v["name"] === "string" &&
     _isRequestMetaObject(v["_meta"], d + 1) &&
     (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
-    (v["arguments"] === undefined || isPlainObject(v["arguments"]))
+    (v["arguments"] === undefined || isPlainObject(v["arguments"])) &&
+    plainPrototype(v)
   );
 }
 
@@ -4289,20 +4333,19 @@ export function isCallToolRequestParams(value: unknown): value is T.CallToolRequ
 }
 /** `CallToolRequestParams` (schema.ts:1863): every issue, or the value typed */
 export function validateCallToolRequestParams(value: unknown): ValidationResult<T.CallToolRequestParams> {
-  return isCallToolRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
+  return isCallToolRequestParams(value) ? valid(value) : collectIssues<T.CallToolRequestParams>(_collectCallToolRequestParams, value);
 }
 /** `CallToolRequestParams` (schema.ts:1863) as a Standard Schema v1 object */
 export const CallToolRequestParamsSchema: StandardSchemaV1<unknown, T.CallToolRequestParams> = standard(validateCallToolRequestParams);
 
 function _isCallToolRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "tools/call" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isCallToolRequestParams(v["params"], d + 1)
+    _isCallToolRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4326,17 +4369,18 @@ export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
 }
 /** `CallToolRequest` (schema.ts:1882): every issue, or the value typed */
 export function validateCallToolRequest(value: unknown): ValidationResult<T.CallToolRequest> {
-  return isCallToolRequest(value) ? { ok: true, value } : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
+  return isCallToolRequest(value) ? valid(value) : collectIssues<T.CallToolRequest>(_collectCallToolRequest, value);
 }
 /** `CallToolRequest` (schema.ts:1882) as a Standard Schema v1 object */
 export const CallToolRequestSchema: StandardSchemaV1<unknown, T.CallToolRequest> = standard(validateCallToolRequest);
 
 function _isToolListChangedNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/tools/list_changed" &&
     v["jsonrpc"] === "2.0" &&
-    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1))
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4360,7 +4404,7 @@ export function isToolListChangedNotification(value: unknown): value is T.ToolLi
 /** `ToolListChangedNotification` (schema.ts:1895): every issue, or the value typed */
 export function validateToolListChangedNotification(value: unknown): ValidationResult<T.ToolListChangedNotification> {
   return isToolListChangedNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ToolListChangedNotification>(_collectToolListChangedNotification, value);
 }
 /** `ToolListChangedNotification` (schema.ts:1895) as a Standard Schema v1 object */
@@ -4369,17 +4413,17 @@ export const ToolListChangedNotificationSchema: StandardSchemaV1<unknown, T.Tool
 
 function _isToolAnnotations(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["readOnlyHint"] === undefined || typeof v["readOnlyHint"] === "boolean") &&
     (v["destructiveHint"] === undefined || typeof v["destructiveHint"] === "boolean") &&
     (v["idempotentHint"] === undefined || typeof v["idempotentHint"] === "boolean") &&
-    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean")
+    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean") &&
+    plainPrototype(v)
   );
 }
 
-function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isToolAnnotations(v, d)) return;
+function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/readOnlyHint", v["readOnlyHint"], typeof v["readOnlyHint"] === "boolean", "boolean");
@@ -4399,26 +4443,29 @@ export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
 }
 /** `ToolAnnotations` (schema.ts:1912): every issue, or the value typed */
 export function validateToolAnnotations(value: unknown): ValidationResult<T.ToolAnnotations> {
-  return isToolAnnotations(value) ? { ok: true, value } : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
+  return isToolAnnotations(value) ? valid(value) : collectIssues<T.ToolAnnotations>(_collectToolAnnotations, value);
 }
 /** `ToolAnnotations` (schema.ts:1912) as a Standard Schema v1 object */
 export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
 
 function _isTool(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
-    isPlainObject(v["inputSchema"]) &&
+    objectLike(v["inputSchema"]) &&
     (v["inputSchema"]["$schema"] === undefined || typeof v["inputSchema"]["$schema"] === "string") &&
     v["inputSchema"]["type"] === "object" &&
+    plainPrototype(v["inputSchema"]) &&
     (v["outputSchema"] === undefined ||
-      (isPlainObject(v["outputSchema"]) &&
-        (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string"))) &&
+      (objectLike(v["outputSchema"]) &&
+        (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string") &&
+        plainPrototype(v["outputSchema"]))) &&
     (v["annotations"] === undefined || _isToolAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4455,14 +4502,14 @@ export function isTool(value: unknown): value is T.Tool {
 }
 /** `Tool` (schema.ts:1973): every issue, or the value typed */
 export function validateTool(value: unknown): ValidationResult<T.Tool> {
-  return isTool(value) ? { ok: true, value } : collectIssues<T.Tool>(_collectTool, value);
+  return isTool(value) ? valid(value) : collectIssues<T.Tool>(_collectTool, value);
 }
 /** `Tool` (schema.ts:1973) as a Standard Schema v1 object */
 export const ToolSchema: StandardSchemaV1<unknown, T.Tool> = standard(validateTool);
 
 function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["logger"] === undefined || typeof v["logger"] === "string") &&
     v["data"] !== undefined &&
     (v["level"] === "debug" ||
@@ -4473,7 +4520,8 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
       v["level"] === "critical" ||
       v["level"] === "alert" ||
       v["level"] === "emergency") &&
-    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4498,7 +4546,7 @@ export function isLoggingMessageNotificationParams(value: unknown): value is T.L
 /** `LoggingMessageNotificationParams` (schema.ts:2031): every issue, or the value typed */
 export function validateLoggingMessageNotificationParams(value: unknown): ValidationResult<T.LoggingMessageNotificationParams> {
   return isLoggingMessageNotificationParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.LoggingMessageNotificationParams>(_collectLoggingMessageNotificationParams, value);
 }
 /** `LoggingMessageNotificationParams` (schema.ts:2031) as a Standard Schema v1 object */
@@ -4508,10 +4556,11 @@ export const LoggingMessageNotificationParamsSchema: StandardSchemaV1<unknown, T
 
 function _isLoggingMessageNotification(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "notifications/message" &&
     v["jsonrpc"] === "2.0" &&
-    _isLoggingMessageNotificationParams(v["params"], d + 1)
+    _isLoggingMessageNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -4535,7 +4584,7 @@ export function isLoggingMessageNotification(value: unknown): value is T.Logging
 /** `LoggingMessageNotification` (schema.ts:2058): every issue, or the value typed */
 export function validateLoggingMessageNotification(value: unknown): ValidationResult<T.LoggingMessageNotification> {
   return isLoggingMessageNotification(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.LoggingMessageNotification>(_collectLoggingMessageNotification, value);
 }
 /** `LoggingMessageNotification` (schema.ts:2058) as a Standard Schema v1 object */
@@ -4579,14 +4628,14 @@ export function isLoggingLevel(value: unknown): value is T.LoggingLevel {
 }
 /** `LoggingLevel` (schema.ts:2075): every issue, or the value typed */
 export function validateLoggingLevel(value: unknown): ValidationResult<T.LoggingLevel> {
-  return isLoggingLevel(value) ? { ok: true, value } : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
+  return isLoggingLevel(value) ? valid(value) : collectIssues<T.LoggingLevel>(_collectLoggingLevel, value);
 }
 /** `LoggingLevel` (schema.ts:2075) as a Standard Schema v1 object */
 export const LoggingLevelSchema: StandardSchemaV1<unknown, T.LoggingLevel> = standard(validateLoggingLevel);
 
 function _isCreateMessageRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["systemPrompt"] === undefined || typeof v["systemPrompt"] === "string") &&
     (v["temperature"] === undefined || Number.isFinite(v["temperature"])) &&
     Number.isInteger(v["maxTokens"]) &&
@@ -4596,10 +4645,11 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
       v["includeContext"] === "allServers") &&
     _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
     (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
-    (v["stopSequences"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["stopSequences"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isCreateMessageRequestParams$stopSequences(v["stopSequences"], d + 1)) &&
     (v["metadata"] === undefined || _isJSONObject(v["metadata"], d + 1)) &&
-    (v["tools"] === undefined || _isListToolsResult$tools(v["tools"], d + 1)) &&
-    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1))
+    (v["tools"] === undefined || _isCreateMessageRequestParams$tools(v["tools"], d + 1)) &&
+    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4621,9 +4671,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
     req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
     if (v["stopSequences"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+      _isCreateMessageRequestParams$stopSequences$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
     if (v["metadata"] !== undefined) _collectJSONObject(v["metadata"], p + "/metadata", o, d + 1);
-    if (v["tools"] !== undefined) _isListToolsResult$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    if (v["tools"] !== undefined) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
     if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
   }
 }
@@ -4638,6 +4688,32 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
   items(o, p, v, d + 1, _collectSamplingMessage);
 }
 
+function _isCreateMessageRequestParams$stopSequences(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
+  return true;
+}
+
+function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
+    }
+  }
+}
+
+function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
+  return true;
+}
+
+function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+  items(o, p, v, d + 1, _collectTool);
+}
+
 /** `CreateMessageRequestParams` (schema.ts:2104) */
 export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
   try {
@@ -4649,7 +4725,7 @@ export function isCreateMessageRequestParams(value: unknown): value is T.CreateM
 /** `CreateMessageRequestParams` (schema.ts:2104): every issue, or the value typed */
 export function validateCreateMessageRequestParams(value: unknown): ValidationResult<T.CreateMessageRequestParams> {
   return isCreateMessageRequestParams(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.CreateMessageRequestParams>(_collectCreateMessageRequestParams, value);
 }
 /** `CreateMessageRequestParams` (schema.ts:2104) as a Standard Schema v1 object */
@@ -4657,11 +4733,14 @@ export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.Creat
   standard(validateCreateMessageRequestParams);
 
 function _isToolChoice(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none");
+  return (
+    objectLike(v) &&
+    (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none") &&
+    plainPrototype(v)
+  );
 }
 
-function _collectToolChoice(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isToolChoice(v, d)) return;
+function _collectToolChoice(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(
       o,
@@ -4685,13 +4764,15 @@ export function isToolChoice(value: unknown): value is T.ToolChoice {
 }
 /** `ToolChoice` (schema.ts:2163): every issue, or the value typed */
 export function validateToolChoice(value: unknown): ValidationResult<T.ToolChoice> {
-  return isToolChoice(value) ? { ok: true, value } : collectIssues<T.ToolChoice>(_collectToolChoice, value);
+  return isToolChoice(value) ? valid(value) : collectIssues<T.ToolChoice>(_collectToolChoice, value);
 }
 /** `ToolChoice` (schema.ts:2163) as a Standard Schema v1 object */
 export const ToolChoiceSchema: StandardSchemaV1<unknown, T.ToolChoice> = standard(validateToolChoice);
 
 function _isCreateMessageRequest(v: any, d: number): boolean {
-  return isPlainObject(v) && v["method"] === "sampling/createMessage" && _isCreateMessageRequestParams(v["params"], d + 1);
+  return (
+    objectLike(v) && v["method"] === "sampling/createMessage" && _isCreateMessageRequestParams(v["params"], d + 1) && plainPrototype(v)
+  );
 }
 
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4712,19 +4793,20 @@ export function isCreateMessageRequest(value: unknown): value is T.CreateMessage
 }
 /** `CreateMessageRequest` (schema.ts:2185): every issue, or the value typed */
 export function validateCreateMessageRequest(value: unknown): ValidationResult<T.CreateMessageRequest> {
-  return isCreateMessageRequest(value) ? { ok: true, value } : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
+  return isCreateMessageRequest(value) ? valid(value) : collectIssues<T.CreateMessageRequest>(_collectCreateMessageRequest, value);
 }
 /** `CreateMessageRequest` (schema.ts:2185) as a Standard Schema v1 object */
 export const CreateMessageRequestSchema: StandardSchemaV1<unknown, T.CreateMessageRequest> = standard(validateCreateMessageRequest);
 
 function _isCreateMessageResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["model"] === "string" &&
     (v["role"] === "user" || v["role"] === "assistant") &&
     (v["stopReason"] === undefined || typeof v["stopReason"] === "string") &&
     (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4769,17 +4851,18 @@ export function isCreateMessageResult(value: unknown): value is T.CreateMessageR
 }
 /** `CreateMessageResult` (schema.ts:2210): every issue, or the value typed */
 export function validateCreateMessageResult(value: unknown): ValidationResult<T.CreateMessageResult> {
-  return isCreateMessageResult(value) ? { ok: true, value } : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
+  return isCreateMessageResult(value) ? valid(value) : collectIssues<T.CreateMessageResult>(_collectCreateMessageResult, value);
 }
 /** `CreateMessageResult` (schema.ts:2210) as a Standard Schema v1 object */
 export const CreateMessageResultSchema: StandardSchemaV1<unknown, T.CreateMessageResult> = standard(validateCreateMessageResult);
 
 function _isSamplingMessage(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["role"] === "user" || v["role"] === "assistant") &&
     (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4812,13 +4895,13 @@ export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
 }
 /** `SamplingMessage` (schema.ts:2245): every issue, or the value typed */
 export function validateSamplingMessage(value: unknown): ValidationResult<T.SamplingMessage> {
-  return isSamplingMessage(value) ? { ok: true, value } : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
+  return isSamplingMessage(value) ? valid(value) : collectIssues<T.SamplingMessage>(_collectSamplingMessage, value);
 }
 /** `SamplingMessage` (schema.ts:2245) as a Standard Schema v1 object */
 export const SamplingMessageSchema: StandardSchemaV1<unknown, T.SamplingMessage> = standard(validateSamplingMessage);
 
 function _isSamplingMessageContentBlock(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
@@ -4836,7 +4919,6 @@ function _isSamplingMessageContentBlock(v: any, d: number): boolean {
 }
 
 function _collectSamplingMessageContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isSamplingMessageContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v["type"]) {
       case "text":
@@ -4878,7 +4960,7 @@ export function isSamplingMessageContentBlock(value: unknown): value is T.Sampli
 /** `SamplingMessageContentBlock` (schema.ts:2258): every issue, or the value typed */
 export function validateSamplingMessageContentBlock(value: unknown): ValidationResult<T.SamplingMessageContentBlock> {
   return isSamplingMessageContentBlock(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.SamplingMessageContentBlock>(_collectSamplingMessageContentBlock, value);
 }
 /** `SamplingMessageContentBlock` (schema.ts:2258) as a Standard Schema v1 object */
@@ -4887,10 +4969,11 @@ export const SamplingMessageContentBlockSchema: StandardSchemaV1<unknown, T.Samp
 
 function _isAnnotations(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["lastModified"] === undefined || typeof v["lastModified"] === "string") &&
     (v["audience"] === undefined || _isAnnotations$audience(v["audience"], d + 1)) &&
-    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1))
+    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -4933,13 +5016,13 @@ export function isAnnotations(value: unknown): value is T.Annotations {
 }
 /** `Annotations` (schema.ts:2270): every issue, or the value typed */
 export function validateAnnotations(value: unknown): ValidationResult<T.Annotations> {
-  return isAnnotations(value) ? { ok: true, value } : collectIssues<T.Annotations>(_collectAnnotations, value);
+  return isAnnotations(value) ? valid(value) : collectIssues<T.Annotations>(_collectAnnotations, value);
 }
 /** `Annotations` (schema.ts:2270) as a Standard Schema v1 object */
 export const AnnotationsSchema: StandardSchemaV1<unknown, T.Annotations> = standard(validateAnnotations);
 
 function _isContentBlock(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["type"]) {
     case "text":
       return _isTextContent(v, d);
@@ -4957,7 +5040,6 @@ function _isContentBlock(v: any, d: number): boolean {
 }
 
 function _collectContentBlock(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isContentBlock(v, d)) return;
   if (object(o, p, v))
     switch (v["type"]) {
       case "text":
@@ -4998,18 +5080,19 @@ export function isContentBlock(value: unknown): value is T.ContentBlock {
 }
 /** `ContentBlock` (schema.ts:2305): every issue, or the value typed */
 export function validateContentBlock(value: unknown): ValidationResult<T.ContentBlock> {
-  return isContentBlock(value) ? { ok: true, value } : collectIssues<T.ContentBlock>(_collectContentBlock, value);
+  return isContentBlock(value) ? valid(value) : collectIssues<T.ContentBlock>(_collectContentBlock, value);
 }
 /** `ContentBlock` (schema.ts:2305) as a Standard Schema v1 object */
 export const ContentBlockSchema: StandardSchemaV1<unknown, T.ContentBlock> = standard(validateContentBlock);
 
 function _isTextContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "text" &&
     typeof v["text"] === "string" &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5033,20 +5116,21 @@ export function isTextContent(value: unknown): value is T.TextContent {
 }
 /** `TextContent` (schema.ts:2316): every issue, or the value typed */
 export function validateTextContent(value: unknown): ValidationResult<T.TextContent> {
-  return isTextContent(value) ? { ok: true, value } : collectIssues<T.TextContent>(_collectTextContent, value);
+  return isTextContent(value) ? valid(value) : collectIssues<T.TextContent>(_collectTextContent, value);
 }
 /** `TextContent` (schema.ts:2316) as a Standard Schema v1 object */
 export const TextContentSchema: StandardSchemaV1<unknown, T.TextContent> = standard(validateTextContent);
 
 function _isImageContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "image" &&
     typeof v["mimeType"] === "string" &&
     typeof v["data"] === "string" &&
     formatByte(v["data"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5074,20 +5158,21 @@ export function isImageContent(value: unknown): value is T.ImageContent {
 }
 /** `ImageContent` (schema.ts:2340): every issue, or the value typed */
 export function validateImageContent(value: unknown): ValidationResult<T.ImageContent> {
-  return isImageContent(value) ? { ok: true, value } : collectIssues<T.ImageContent>(_collectImageContent, value);
+  return isImageContent(value) ? valid(value) : collectIssues<T.ImageContent>(_collectImageContent, value);
 }
 /** `ImageContent` (schema.ts:2340) as a Standard Schema v1 object */
 export const ImageContentSchema: StandardSchemaV1<unknown, T.ImageContent> = standard(validateImageContent);
 
 function _isAudioContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "audio" &&
     typeof v["mimeType"] === "string" &&
     typeof v["data"] === "string" &&
     formatByte(v["data"]) &&
     (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5115,19 +5200,20 @@ export function isAudioContent(value: unknown): value is T.AudioContent {
 }
 /** `AudioContent` (schema.ts:2371): every issue, or the value typed */
 export function validateAudioContent(value: unknown): ValidationResult<T.AudioContent> {
-  return isAudioContent(value) ? { ok: true, value } : collectIssues<T.AudioContent>(_collectAudioContent, value);
+  return isAudioContent(value) ? valid(value) : collectIssues<T.AudioContent>(_collectAudioContent, value);
 }
 /** `AudioContent` (schema.ts:2371) as a Standard Schema v1 object */
 export const AudioContentSchema: StandardSchemaV1<unknown, T.AudioContent> = standard(validateAudioContent);
 
 function _isToolUseContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "tool_use" &&
     typeof v["id"] === "string" &&
     typeof v["name"] === "string" &&
     isPlainObject(v["input"]) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5152,19 +5238,20 @@ export function isToolUseContent(value: unknown): value is T.ToolUseContent {
 }
 /** `ToolUseContent` (schema.ts:2406): every issue, or the value typed */
 export function validateToolUseContent(value: unknown): ValidationResult<T.ToolUseContent> {
-  return isToolUseContent(value) ? { ok: true, value } : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
+  return isToolUseContent(value) ? valid(value) : collectIssues<T.ToolUseContent>(_collectToolUseContent, value);
 }
 /** `ToolUseContent` (schema.ts:2406) as a Standard Schema v1 object */
 export const ToolUseContentSchema: StandardSchemaV1<unknown, T.ToolUseContent> = standard(validateToolUseContent);
 
 function _isToolResultContent(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "tool_result" &&
     typeof v["toolUseId"] === "string" &&
     (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
     _isCallToolResult$content(v["content"], d + 1) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5189,19 +5276,20 @@ export function isToolResultContent(value: unknown): value is T.ToolResultConten
 }
 /** `ToolResultContent` (schema.ts:2445): every issue, or the value typed */
 export function validateToolResultContent(value: unknown): ValidationResult<T.ToolResultContent> {
-  return isToolResultContent(value) ? { ok: true, value } : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
+  return isToolResultContent(value) ? valid(value) : collectIssues<T.ToolResultContent>(_collectToolResultContent, value);
 }
 /** `ToolResultContent` (schema.ts:2445) as a Standard Schema v1 object */
 export const ToolResultContentSchema: StandardSchemaV1<unknown, T.ToolResultContent> = standard(validateToolResultContent);
 
 function _isModelPreferences(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["hints"] === undefined || _isModelPreferences$hints(v["hints"], d + 1)) &&
     (v["costPriority"] === undefined || (Number.isFinite(v["costPriority"]) && v["costPriority"] >= 0 && v["costPriority"] <= 1)) &&
     (v["speedPriority"] === undefined || (Number.isFinite(v["speedPriority"]) && v["speedPriority"] >= 0 && v["speedPriority"] <= 1)) &&
     (v["intelligencePriority"] === undefined ||
-      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1))
+      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5247,17 +5335,16 @@ export function isModelPreferences(value: unknown): value is T.ModelPreferences 
 }
 /** `ModelPreferences` (schema.ts:2508): every issue, or the value typed */
 export function validateModelPreferences(value: unknown): ValidationResult<T.ModelPreferences> {
-  return isModelPreferences(value) ? { ok: true, value } : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
+  return isModelPreferences(value) ? valid(value) : collectIssues<T.ModelPreferences>(_collectModelPreferences, value);
 }
 /** `ModelPreferences` (schema.ts:2508) as a Standard Schema v1 object */
 export const ModelPreferencesSchema: StandardSchemaV1<unknown, T.ModelPreferences> = standard(validateModelPreferences);
 
 function _isModelHint(v: any, _d: number): boolean {
-  return isPlainObject(v) && (v["name"] === undefined || typeof v["name"] === "string");
+  return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
 }
 
-function _collectModelHint(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isModelHint(v, d)) return;
+function _collectModelHint(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
   }
@@ -5273,22 +5360,25 @@ export function isModelHint(value: unknown): value is T.ModelHint {
 }
 /** `ModelHint` (schema.ts:2566): every issue, or the value typed */
 export function validateModelHint(value: unknown): ValidationResult<T.ModelHint> {
-  return isModelHint(value) ? { ok: true, value } : collectIssues<T.ModelHint>(_collectModelHint, value);
+  return isModelHint(value) ? valid(value) : collectIssues<T.ModelHint>(_collectModelHint, value);
 }
 /** `ModelHint` (schema.ts:2566) as a Standard Schema v1 object */
 export const ModelHintSchema: StandardSchemaV1<unknown, T.ModelHint> = standard(validateModelHint);
 
 function _isCompleteRequestParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     _isRequestMetaObject(v["_meta"], d + 1) &&
     _isCompleteRequestParams$ref(v["ref"], d + 1) &&
-    isPlainObject(v["argument"]) &&
+    objectLike(v["argument"]) &&
     typeof v["argument"]["name"] === "string" &&
     typeof v["argument"]["value"] === "string" &&
+    plainPrototype(v["argument"]) &&
     (v["context"] === undefined ||
-      (isPlainObject(v["context"]) &&
-        (v["context"]["arguments"] === undefined || _isGetPromptRequestParams$arguments(v["context"]["arguments"], d + 2))))
+      (objectLike(v["context"]) &&
+        (v["context"]["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["context"]["arguments"], d + 2)) &&
+        plainPrototype(v["context"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -5306,14 +5396,14 @@ function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], 
     if (v["context"] !== undefined) {
       if (object(o, p + "/context", v["context"])) {
         if (v["context"]["arguments"] !== undefined)
-          _isGetPromptRequestParams$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
+          _isCompleteRequestParams$context$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
       }
     }
   }
 }
 
 function _isCompleteRequestParams$ref(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["type"]) {
     case "ref/prompt":
       return _isPromptReference(v, d);
@@ -5346,6 +5436,25 @@ function _isCompleteRequestParams$ref$collect(v: any, p: string, o: ValidationIs
     }
 }
 
+function _isCompleteRequestParams$context$arguments(v: any, _d: number): boolean {
+  if (!isPlainObject(v)) return false;
+  for (const k in v) {
+    if (!hasOwn.call(v, k) || v[k] === undefined) continue;
+    if (!(typeof v[k] === "string")) return false;
+  }
+  return true;
+}
+
+function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (object(o, p, v)) {
+    for (const k0 in v) {
+      if (o.length > MAX_ISSUES) break;
+      if (!hasOwn.call(v, k0) || v[k0] === undefined) continue;
+      if (!(typeof v[k0] === "string")) expected(o, p + "/" + escapeToken(k0), "string", v[k0]);
+    }
+  }
+}
+
 /** `CompleteRequestParams` (schema.ts:2593) */
 export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
   try {
@@ -5356,20 +5465,19 @@ export function isCompleteRequestParams(value: unknown): value is T.CompleteRequ
 }
 /** `CompleteRequestParams` (schema.ts:2593): every issue, or the value typed */
 export function validateCompleteRequestParams(value: unknown): ValidationResult<T.CompleteRequestParams> {
-  return isCompleteRequestParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
+  return isCompleteRequestParams(value) ? valid(value) : collectIssues<T.CompleteRequestParams>(_collectCompleteRequestParams, value);
 }
 /** `CompleteRequestParams` (schema.ts:2593) as a Standard Schema v1 object */
 export const CompleteRequestParamsSchema: StandardSchemaV1<unknown, T.CompleteRequestParams> = standard(validateCompleteRequestParams);
 
 function _isCompleteRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "completion/complete" &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isCompleteRequestParams(v["params"], d + 1)
+    _isCompleteRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -5393,20 +5501,22 @@ export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
 }
 /** `CompleteRequest` (schema.ts:2628): every issue, or the value typed */
 export function validateCompleteRequest(value: unknown): ValidationResult<T.CompleteRequest> {
-  return isCompleteRequest(value) ? { ok: true, value } : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
+  return isCompleteRequest(value) ? valid(value) : collectIssues<T.CompleteRequest>(_collectCompleteRequest, value);
 }
 /** `CompleteRequest` (schema.ts:2628) as a Standard Schema v1 object */
 export const CompleteRequestSchema: StandardSchemaV1<unknown, T.CompleteRequest> = standard(validateCompleteRequest);
 
 function _isCompleteResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["resultType"] === "string" &&
     (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
-    isPlainObject(v["completion"]) &&
+    objectLike(v["completion"]) &&
     (v["completion"]["total"] === undefined || Number.isInteger(v["completion"]["total"])) &&
     (v["completion"]["hasMore"] === undefined || typeof v["completion"]["hasMore"] === "boolean") &&
-    _isCompleteResult$completion$values(v["completion"]["values"], d + 2)
+    _isCompleteResult$completion$values(v["completion"]["values"], d + 2) &&
+    plainPrototype(v["completion"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -5433,13 +5543,13 @@ function _isCompleteResult$completion$values(v: any, _d: number): boolean {
   return true;
 }
 
-function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
+function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Array.isArray(v)) expected(o, p, "array", v);
   else {
     if (v.length > 100) issue(o, p, "maxItems", "must have at most 100 items, has " + v.length);
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
-      _collectJSONValue$0$collect(e0, p + "/" + i0, o, d + 1);
+      if (!(typeof e0 === "string")) expected(o, p + "/" + i0, "string", e0);
     }
   }
 }
@@ -5454,17 +5564,18 @@ export function isCompleteResult(value: unknown): value is T.CompleteResult {
 }
 /** `CompleteResult` (schema.ts:2644): every issue, or the value typed */
 export function validateCompleteResult(value: unknown): ValidationResult<T.CompleteResult> {
-  return isCompleteResult(value) ? { ok: true, value } : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
+  return isCompleteResult(value) ? valid(value) : collectIssues<T.CompleteResult>(_collectCompleteResult, value);
 }
 /** `CompleteResult` (schema.ts:2644) as a Standard Schema v1 object */
 export const CompleteResultSchema: StandardSchemaV1<unknown, T.CompleteResult> = standard(validateCompleteResult);
 
 function _isCompleteResultResponse(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["jsonrpc"] === "2.0" &&
     (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
-    _isCompleteResult(v["result"], d + 1)
+    _isCompleteResult(v["result"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -5487,15 +5598,13 @@ export function isCompleteResultResponse(value: unknown): value is T.CompleteRes
 }
 /** `CompleteResultResponse` (schema.ts:2671): every issue, or the value typed */
 export function validateCompleteResultResponse(value: unknown): ValidationResult<T.CompleteResultResponse> {
-  return isCompleteResultResponse(value)
-    ? { ok: true, value }
-    : collectIssues<T.CompleteResultResponse>(_collectCompleteResultResponse, value);
+  return isCompleteResultResponse(value) ? valid(value) : collectIssues<T.CompleteResultResponse>(_collectCompleteResultResponse, value);
 }
 /** `CompleteResultResponse` (schema.ts:2671) as a Standard Schema v1 object */
 export const CompleteResultResponseSchema: StandardSchemaV1<unknown, T.CompleteResultResponse> = standard(validateCompleteResultResponse);
 
 function _isResourceTemplateReference(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]);
+  return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
 }
 
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5520,7 +5629,7 @@ export function isResourceTemplateReference(value: unknown): value is T.Resource
 /** `ResourceTemplateReference` (schema.ts:2680): every issue, or the value typed */
 export function validateResourceTemplateReference(value: unknown): ValidationResult<T.ResourceTemplateReference> {
   return isResourceTemplateReference(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.ResourceTemplateReference>(_collectResourceTemplateReference, value);
 }
 /** `ResourceTemplateReference` (schema.ts:2680) as a Standard Schema v1 object */
@@ -5529,15 +5638,15 @@ export const ResourceTemplateReferenceSchema: StandardSchemaV1<unknown, T.Resour
 
 function _isPromptReference(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     typeof v["name"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
-    v["type"] === "ref/prompt"
+    v["type"] === "ref/prompt" &&
+    plainPrototype(v)
   );
 }
 
-function _collectPromptReference(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isPromptReference(v, d)) return;
+function _collectPromptReference(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -5555,17 +5664,20 @@ export function isPromptReference(value: unknown): value is T.PromptReference {
 }
 /** `PromptReference` (schema.ts:2695): every issue, or the value typed */
 export function validatePromptReference(value: unknown): ValidationResult<T.PromptReference> {
-  return isPromptReference(value) ? { ok: true, value } : collectIssues<T.PromptReference>(_collectPromptReference, value);
+  return isPromptReference(value) ? valid(value) : collectIssues<T.PromptReference>(_collectPromptReference, value);
 }
 /** `PromptReference` (schema.ts:2695) as a Standard Schema v1 object */
 export const PromptReferenceSchema: StandardSchemaV1<unknown, T.PromptReference> = standard(validatePromptReference);
 
 function _isListRootsRequest(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["method"] === "roots/list" &&
     (v["params"] === undefined ||
-      (isPlainObject(v["params"]) && (v["params"]["_meta"] === undefined || _isMetaObject(v["params"]["_meta"], d + 2))))
+      (objectLike(v["params"]) &&
+        (v["params"]["_meta"] === undefined || _isMetaObject(v["params"]["_meta"], d + 2)) &&
+        plainPrototype(v["params"]))) &&
+    plainPrototype(v)
   );
 }
 
@@ -5591,13 +5703,13 @@ export function isListRootsRequest(value: unknown): value is T.ListRootsRequest 
 }
 /** `ListRootsRequest` (schema.ts:2718): every issue, or the value typed */
 export function validateListRootsRequest(value: unknown): ValidationResult<T.ListRootsRequest> {
-  return isListRootsRequest(value) ? { ok: true, value } : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
+  return isListRootsRequest(value) ? valid(value) : collectIssues<T.ListRootsRequest>(_collectListRootsRequest, value);
 }
 /** `ListRootsRequest` (schema.ts:2718) as a Standard Schema v1 object */
 export const ListRootsRequestSchema: StandardSchemaV1<unknown, T.ListRootsRequest> = standard(validateListRootsRequest);
 
 function _isListRootsResult(v: any, d: number): boolean {
-  return isPlainObject(v) && _isListRootsResult$roots(v["roots"], d + 1);
+  return objectLike(v) && _isListRootsResult$roots(v["roots"], d + 1) && plainPrototype(v);
 }
 
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5627,18 +5739,19 @@ export function isListRootsResult(value: unknown): value is T.ListRootsResult {
 }
 /** `ListRootsResult` (schema.ts:2742): every issue, or the value typed */
 export function validateListRootsResult(value: unknown): ValidationResult<T.ListRootsResult> {
-  return isListRootsResult(value) ? { ok: true, value } : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
+  return isListRootsResult(value) ? valid(value) : collectIssues<T.ListRootsResult>(_collectListRootsResult, value);
 }
 /** `ListRootsResult` (schema.ts:2742) as a Standard Schema v1 object */
 export const ListRootsResultSchema: StandardSchemaV1<unknown, T.ListRootsResult> = standard(validateListRootsResult);
 
 function _isRoot(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["name"] === undefined || typeof v["name"] === "string") &&
     typeof v["uri"] === "string" &&
     formatUri(v["uri"]) &&
-    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1))
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -5664,22 +5777,24 @@ export function isRoot(value: unknown): value is T.Root {
 }
 /** `Root` (schema.ts:2758): every issue, or the value typed */
 export function validateRoot(value: unknown): ValidationResult<T.Root> {
-  return isRoot(value) ? { ok: true, value } : collectIssues<T.Root>(_collectRoot, value);
+  return isRoot(value) ? valid(value) : collectIssues<T.Root>(_collectRoot, value);
 }
 /** `Root` (schema.ts:2758) as a Standard Schema v1 object */
 export const RootSchema: StandardSchemaV1<unknown, T.Root> = standard(validateRoot);
 
 function _isElicitRequestFormParams(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["mode"] === undefined || v["mode"] === "form") &&
     typeof v["message"] === "string" &&
-    isPlainObject(v["requestedSchema"]) &&
+    objectLike(v["requestedSchema"]) &&
     (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
     v["requestedSchema"]["type"] === "object" &&
     _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
     (v["requestedSchema"]["required"] === undefined ||
-      _isUnsupportedProtocolVersionError$error$data$supported(v["requestedSchema"]["required"], d + 2))
+      _isCreateMessageRequestParams$stopSequences(v["requestedSchema"]["required"], d + 2)) &&
+    plainPrototype(v["requestedSchema"]) &&
+    plainPrototype(v)
   );
 }
 
@@ -5715,12 +5830,7 @@ function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[]
             d + 2,
           );
         if (v["requestedSchema"]["required"] !== undefined)
-          _isUnsupportedProtocolVersionError$error$data$supported$collect(
-            v["requestedSchema"]["required"],
-            p + "/requestedSchema/required",
-            o,
-            d + 2,
-          );
+          _isCreateMessageRequestParams$stopSequences$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -5755,16 +5865,21 @@ export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequ
 }
 /** `ElicitRequestFormParams` (schema.ts:2788): every issue, or the value typed */
 export function validateElicitRequestFormParams(value: unknown): ValidationResult<T.ElicitRequestFormParams> {
-  return isElicitRequestFormParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
+  return isElicitRequestFormParams(value) ? valid(value) : collectIssues<T.ElicitRequestFormParams>(_collectElicitRequestFormParams, value);
 }
 /** `ElicitRequestFormParams` (schema.ts:2788) as a Standard Schema v1 object */
 export const ElicitRequestFormParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestFormParams> =
   standard(validateElicitRequestFormParams);
 
 function _isElicitRequestURLParams(v: any, _d: number): boolean {
-  return isPlainObject(v) && v["mode"] === "url" && typeof v["message"] === "string" && typeof v["url"] === "string" && formatUri(v["url"]);
+  return (
+    objectLike(v) &&
+    v["mode"] === "url" &&
+    typeof v["message"] === "string" &&
+    typeof v["url"] === "string" &&
+    formatUri(v["url"]) &&
+    plainPrototype(v)
+  );
 }
 
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5789,15 +5904,13 @@ export function isElicitRequestURLParams(value: unknown): value is T.ElicitReque
 }
 /** `ElicitRequestURLParams` (schema.ts:2821): every issue, or the value typed */
 export function validateElicitRequestURLParams(value: unknown): ValidationResult<T.ElicitRequestURLParams> {
-  return isElicitRequestURLParams(value)
-    ? { ok: true, value }
-    : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
+  return isElicitRequestURLParams(value) ? valid(value) : collectIssues<T.ElicitRequestURLParams>(_collectElicitRequestURLParams, value);
 }
 /** `ElicitRequestURLParams` (schema.ts:2821) as a Standard Schema v1 object */
 export const ElicitRequestURLParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestURLParams> = standard(validateElicitRequestURLParams);
 
 function _isElicitRequestParams(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["mode"]) {
     case "form":
     case undefined:
@@ -5810,7 +5923,6 @@ function _isElicitRequestParams(v: any, d: number): boolean {
 }
 
 function _collectElicitRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isElicitRequestParams(v, d)) return;
   if (object(o, p, v))
     switch (v["mode"]) {
       case "form":
@@ -5835,13 +5947,13 @@ export function isElicitRequestParams(value: unknown): value is T.ElicitRequestP
 }
 /** `ElicitRequestParams` (schema.ts:2845): every issue, or the value typed */
 export function validateElicitRequestParams(value: unknown): ValidationResult<T.ElicitRequestParams> {
-  return isElicitRequestParams(value) ? { ok: true, value } : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
+  return isElicitRequestParams(value) ? valid(value) : collectIssues<T.ElicitRequestParams>(_collectElicitRequestParams, value);
 }
 /** `ElicitRequestParams` (schema.ts:2845) as a Standard Schema v1 object */
 export const ElicitRequestParamsSchema: StandardSchemaV1<unknown, T.ElicitRequestParams> = standard(validateElicitRequestParams);
 
 function _isElicitRequest(v: any, d: number): boolean {
-  return isPlainObject(v) && v["method"] === "elicitation/create" && _isElicitRequestParams(v["params"], d + 1);
+  return objectLike(v) && v["method"] === "elicitation/create" && _isElicitRequestParams(v["params"], d + 1) && plainPrototype(v);
 }
 
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5862,7 +5974,7 @@ export function isElicitRequest(value: unknown): value is T.ElicitRequest {
 }
 /** `ElicitRequest` (schema.ts:2856): every issue, or the value typed */
 export function validateElicitRequest(value: unknown): ValidationResult<T.ElicitRequest> {
-  return isElicitRequest(value) ? { ok: true, value } : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
+  return isElicitRequest(value) ? valid(value) : collectIssues<T.ElicitRequest>(_collectElicitRequest, value);
 }
 /** `ElicitRequest` (schema.ts:2856) as a Standard Schema v1 object */
 export const ElicitRequestSchema: StandardSchemaV1<unknown, T.ElicitRequest> = standard(validateElicitRequest);
@@ -5896,7 +6008,7 @@ export function isPrimitiveSchemaDefinition(value: unknown): value is T.Primitiv
 /** `PrimitiveSchemaDefinition` (schema.ts:2867): every issue, or the value typed */
 export function validatePrimitiveSchemaDefinition(value: unknown): ValidationResult<T.PrimitiveSchemaDefinition> {
   return isPrimitiveSchemaDefinition(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.PrimitiveSchemaDefinition>(_collectPrimitiveSchemaDefinition, value);
 }
 /** `PrimitiveSchemaDefinition` (schema.ts:2867) as a Standard Schema v1 object */
@@ -5905,19 +6017,23 @@ export const PrimitiveSchemaDefinitionSchema: StandardSchemaV1<unknown, T.Primit
 
 function _isStringSchema(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minLength"] === undefined || Number.isInteger(v["minLength"])) &&
     (v["maxLength"] === undefined || Number.isInteger(v["maxLength"])) &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    (v["format"] === undefined || v["format"] === "email" || v["format"] === "uri" || v["format"] === "date" || v["format"] === "date-time")
+    (v["format"] === undefined ||
+      v["format"] === "email" ||
+      v["format"] === "uri" ||
+      v["format"] === "date" ||
+      v["format"] === "date-time") &&
+    plainPrototype(v)
   );
 }
 
-function _collectStringSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isStringSchema(v, d)) return;
+function _collectStringSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -5947,25 +6063,25 @@ export function isStringSchema(value: unknown): value is T.StringSchema {
 }
 /** `StringSchema` (schema.ts:2876): every issue, or the value typed */
 export function validateStringSchema(value: unknown): ValidationResult<T.StringSchema> {
-  return isStringSchema(value) ? { ok: true, value } : collectIssues<T.StringSchema>(_collectStringSchema, value);
+  return isStringSchema(value) ? valid(value) : collectIssues<T.StringSchema>(_collectStringSchema, value);
 }
 /** `StringSchema` (schema.ts:2876) as a Standard Schema v1 object */
 export const StringSchemaSchema: StandardSchemaV1<unknown, T.StringSchema> = standard(validateStringSchema);
 
 function _isNumberSchema(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minimum"] === undefined || Number.isFinite(v["minimum"])) &&
     (v["maximum"] === undefined || Number.isFinite(v["maximum"])) &&
     (v["default"] === undefined || Number.isFinite(v["default"])) &&
-    (v["type"] === "number" || v["type"] === "integer")
+    (v["type"] === "number" || v["type"] === "integer") &&
+    plainPrototype(v)
   );
 }
 
-function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isNumberSchema(v, d)) return;
+function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "number" || v["type"] === "integer", 'one of "number", "integer"', "enum");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -5986,23 +6102,23 @@ export function isNumberSchema(value: unknown): value is T.NumberSchema {
 }
 /** `NumberSchema` (schema.ts:2892): every issue, or the value typed */
 export function validateNumberSchema(value: unknown): ValidationResult<T.NumberSchema> {
-  return isNumberSchema(value) ? { ok: true, value } : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
+  return isNumberSchema(value) ? valid(value) : collectIssues<T.NumberSchema>(_collectNumberSchema, value);
 }
 /** `NumberSchema` (schema.ts:2892) as a Standard Schema v1 object */
 export const NumberSchemaSchema: StandardSchemaV1<unknown, T.NumberSchema> = standard(validateNumberSchema);
 
 function _isBooleanSchema(v: any, _d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "boolean" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
-    (v["default"] === undefined || typeof v["default"] === "boolean")
+    (v["default"] === undefined || typeof v["default"] === "boolean") &&
+    plainPrototype(v)
   );
 }
 
-function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isBooleanSchema(v, d)) return;
+function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "boolean", '"boolean"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
@@ -6021,19 +6137,20 @@ export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
 }
 /** `BooleanSchema` (schema.ts:2916): every issue, or the value typed */
 export function validateBooleanSchema(value: unknown): ValidationResult<T.BooleanSchema> {
-  return isBooleanSchema(value) ? { ok: true, value } : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
+  return isBooleanSchema(value) ? valid(value) : collectIssues<T.BooleanSchema>(_collectBooleanSchema, value);
 }
 /** `BooleanSchema` (schema.ts:2916) as a Standard Schema v1 object */
 export const BooleanSchemaSchema: StandardSchemaV1<unknown, T.BooleanSchema> = standard(validateBooleanSchema);
 
 function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["enum"], d + 1)
+    _isCreateMessageRequestParams$stopSequences(v["enum"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -6043,7 +6160,7 @@ function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: Validation
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCreateMessageRequestParams$stopSequences$collect(v["enum"], p + "/enum", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -6059,7 +6176,7 @@ export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.Unt
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931): every issue, or the value typed */
 export function validateUntitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.UntitledSingleSelectEnumSchema> {
   return isUntitledSingleSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.UntitledSingleSelectEnumSchema>(_collectUntitledSingleSelectEnumSchema, value);
 }
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931) as a Standard Schema v1 object */
@@ -6069,12 +6186,13 @@ export const UntitledSingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.U
 
 function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["oneOf"], d + 1)
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["oneOf"], d + 1) &&
+    plainPrototype(v)
   );
 }
 
@@ -6084,28 +6202,8 @@ function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIs
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledSingleSelectEnumSchema$oneOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
+    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
-  }
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
-  for (let i = 0; i < v.length; i++)
-    if (!(isPlainObject(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string")) return false;
-  return true;
-}
-
-function _isTitledSingleSelectEnumSchema$oneOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
-  else {
-    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
-      const e0 = v[i0];
-      if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
-        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
-      }
-    }
   }
 }
 
@@ -6120,7 +6218,7 @@ export function isTitledSingleSelectEnumSchema(value: unknown): value is T.Title
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959): every issue, or the value typed */
 export function validateTitledSingleSelectEnumSchema(value: unknown): ValidationResult<T.TitledSingleSelectEnumSchema> {
   return isTitledSingleSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.TitledSingleSelectEnumSchema>(_collectTitledSingleSelectEnumSchema, value);
 }
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959) as a Standard Schema v1 object */
@@ -6156,25 +6254,25 @@ export function isSingleSelectEnumSchema(value: unknown): value is T.SingleSelec
 }
 /** `SingleSelectEnumSchema` (schema.ts:2992): every issue, or the value typed */
 export function validateSingleSelectEnumSchema(value: unknown): ValidationResult<T.SingleSelectEnumSchema> {
-  return isSingleSelectEnumSchema(value)
-    ? { ok: true, value }
-    : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
+  return isSingleSelectEnumSchema(value) ? valid(value) : collectIssues<T.SingleSelectEnumSchema>(_collectSingleSelectEnumSchema, value);
 }
 /** `SingleSelectEnumSchema` (schema.ts:2992) as a Standard Schema v1 object */
 export const SingleSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.SingleSelectEnumSchema> = standard(validateSingleSelectEnumSchema);
 
 function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "array" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
-    isPlainObject(v["items"]) &&
+    objectLike(v["items"]) &&
     v["items"]["type"] === "string" &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["items"]["enum"], d + 2) &&
-    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["default"], d + 1))
+    _isCreateMessageRequestParams$stopSequences(v["items"]["enum"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCreateMessageRequestParams$stopSequences(v["default"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -6190,10 +6288,10 @@ function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationI
       if (object(o, p + "/items", v["items"])) {
         req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
         if (need(o, p + "/items", "/enum", v["items"]["enum"]))
-          _isUnsupportedProtocolVersionError$error$data$supported$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
+          _isCreateMessageRequestParams$stopSequences$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["default"], p + "/default", o, d + 1);
   }
 }
 
@@ -6208,7 +6306,7 @@ export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.Unti
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003): every issue, or the value typed */
 export function validateUntitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.UntitledMultiSelectEnumSchema> {
   return isUntitledMultiSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.UntitledMultiSelectEnumSchema>(_collectUntitledMultiSelectEnumSchema, value);
 }
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003) as a Standard Schema v1 object */
@@ -6218,15 +6316,17 @@ export const UntitledMultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.Un
 
 function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "array" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
     (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
-    isPlainObject(v["items"]) &&
-    _isTitledSingleSelectEnumSchema$oneOf(v["items"]["anyOf"], d + 2) &&
-    (v["default"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["default"], d + 1))
+    objectLike(v["items"]) &&
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["items"]["anyOf"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCreateMessageRequestParams$stopSequences(v["default"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -6241,10 +6341,30 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
         if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
-          _isTitledSingleSelectEnumSchema$oneOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
+          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
       }
     }
-    if (v["default"] !== undefined) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["default"], p + "/default", o, d + 1);
+    if (v["default"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["default"], p + "/default", o, d + 1);
+  }
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++)
+    if (!(objectLike(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string" && plainPrototype(v[i]))) return false;
+  return true;
+}
+
+function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Array.isArray(v)) expected(o, p, "array", v);
+  else {
+    for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
+      const e0 = v[i0];
+      if (object(o, p + "/" + i0, e0)) {
+        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
+        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
+      }
+    }
   }
 }
 
@@ -6259,7 +6379,7 @@ export function isTitledMultiSelectEnumSchema(value: unknown): value is T.Titled
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045): every issue, or the value typed */
 export function validateTitledMultiSelectEnumSchema(value: unknown): ValidationResult<T.TitledMultiSelectEnumSchema> {
   return isTitledMultiSelectEnumSchema(value)
-    ? { ok: true, value }
+    ? valid(value)
     : collectIssues<T.TitledMultiSelectEnumSchema>(_collectTitledMultiSelectEnumSchema, value);
 }
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045) as a Standard Schema v1 object */
@@ -6294,22 +6414,21 @@ export function isMultiSelectEnumSchema(value: unknown): value is T.MultiSelectE
 }
 /** `MultiSelectEnumSchema` (schema.ts:3091): every issue, or the value typed */
 export function validateMultiSelectEnumSchema(value: unknown): ValidationResult<T.MultiSelectEnumSchema> {
-  return isMultiSelectEnumSchema(value)
-    ? { ok: true, value }
-    : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
+  return isMultiSelectEnumSchema(value) ? valid(value) : collectIssues<T.MultiSelectEnumSchema>(_collectMultiSelectEnumSchema, value);
 }
 /** `MultiSelectEnumSchema` (schema.ts:3091) as a Standard Schema v1 object */
 export const MultiSelectEnumSchemaSchema: StandardSchemaV1<unknown, T.MultiSelectEnumSchema> = standard(validateMultiSelectEnumSchema);
 
 function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     v["type"] === "string" &&
     (v["title"] === undefined || typeof v["title"] === "string") &&
     (v["description"] === undefined || typeof v["description"] === "string") &&
     (v["default"] === undefined || typeof v["default"] === "string") &&
-    _isUnsupportedProtocolVersionError$error$data$supported(v["enum"], d + 1) &&
-    (v["enumNames"] === undefined || _isUnsupportedProtocolVersionError$error$data$supported(v["enumNames"], d + 1))
+    _isCreateMessageRequestParams$stopSequences(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isCreateMessageRequestParams$stopSequences(v["enumNames"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -6319,9 +6438,8 @@ function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[],
     req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
     opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
     opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enum"], p + "/enum", o, d + 1);
-    if (v["enumNames"] !== undefined)
-      _isUnsupportedProtocolVersionError$error$data$supported$collect(v["enumNames"], p + "/enumNames", o, d + 1);
+    if (need(o, p, "/enum", v["enum"])) _isCreateMessageRequestParams$stopSequences$collect(v["enum"], p + "/enum", o, d + 1);
+    if (v["enumNames"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["enumNames"], p + "/enumNames", o, d + 1);
     opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
   }
 }
@@ -6336,9 +6454,7 @@ export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitle
 }
 /** `LegacyTitledEnumSchema` (schema.ts:3100): every issue, or the value typed */
 export function validateLegacyTitledEnumSchema(value: unknown): ValidationResult<T.LegacyTitledEnumSchema> {
-  return isLegacyTitledEnumSchema(value)
-    ? { ok: true, value }
-    : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
+  return isLegacyTitledEnumSchema(value) ? valid(value) : collectIssues<T.LegacyTitledEnumSchema>(_collectLegacyTitledEnumSchema, value);
 }
 /** `LegacyTitledEnumSchema` (schema.ts:3100) as a Standard Schema v1 object */
 export const LegacyTitledEnumSchemaSchema: StandardSchemaV1<unknown, T.LegacyTitledEnumSchema> = standard(validateLegacyTitledEnumSchema);
@@ -6371,16 +6487,17 @@ export function isEnumSchema(value: unknown): value is T.EnumSchema {
 }
 /** `EnumSchema` (schema.ts:3117): every issue, or the value typed */
 export function validateEnumSchema(value: unknown): ValidationResult<T.EnumSchema> {
-  return isEnumSchema(value) ? { ok: true, value } : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
+  return isEnumSchema(value) ? valid(value) : collectIssues<T.EnumSchema>(_collectEnumSchema, value);
 }
 /** `EnumSchema` (schema.ts:3117) as a Standard Schema v1 object */
 export const EnumSchemaSchema: StandardSchemaV1<unknown, T.EnumSchema> = standard(validateEnumSchema);
 
 function _isElicitResult(v: any, d: number): boolean {
   return (
-    isPlainObject(v) &&
+    objectLike(v) &&
     (v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel") &&
-    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1))
+    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1)) &&
+    plainPrototype(v)
   );
 }
 
@@ -6408,11 +6525,23 @@ function _isElicitResult$content(v: any, d: number): boolean {
       typeof v[k] === "string" ||
       Number.isInteger(v[k]) ||
       typeof v[k] === "boolean" ||
-      _isUnsupportedProtocolVersionError$error$data$supported(v[k], d + 1)
+      _isCreateMessageRequestParams$stopSequences(v[k], d + 1)
     ))
       return false;
   }
   return true;
+}
+
+function _isElicitResult$content$collect$values$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!(typeof v === "string")) expected(o, p, "string", v);
+}
+
+function _isElicitResult$content$collect$values$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!Number.isInteger(v)) expected(o, p, "integer", v);
+}
+
+function _isElicitResult$content$collect$values$2$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
+  if (!(typeof v === "boolean")) expected(o, p, "boolean", v);
 }
 
 function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6424,7 +6553,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
         typeof v[k0] === "string" ||
         Number.isInteger(v[k0]) ||
         typeof v[k0] === "boolean" ||
-        _isUnsupportedProtocolVersionError$error$data$supported(v[k0], d + 1)
+        _isCreateMessageRequestParams$stopSequences(v[k0], d + 1)
       ))
         anyOf(
           o,
@@ -6434,10 +6563,10 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
           "string | integer | boolean | string[]",
           [1, 2, 4, 32],
           [
-            _collectJSONValue$0$collect,
-            _collectJSONValue$1$collect,
-            _collectJSONValue$2$collect,
-            _isUnsupportedProtocolVersionError$error$data$supported$collect,
+            _isElicitResult$content$collect$values$0$collect,
+            _isElicitResult$content$collect$values$1$collect,
+            _isElicitResult$content$collect$values$2$collect,
+            _isCreateMessageRequestParams$stopSequences$collect,
           ],
         );
     }
@@ -6454,13 +6583,13 @@ export function isElicitResult(value: unknown): value is T.ElicitResult {
 }
 /** `ElicitResult` (schema.ts:3134): every issue, or the value typed */
 export function validateElicitResult(value: unknown): ValidationResult<T.ElicitResult> {
-  return isElicitResult(value) ? { ok: true, value } : collectIssues<T.ElicitResult>(_collectElicitResult, value);
+  return isElicitResult(value) ? valid(value) : collectIssues<T.ElicitResult>(_collectElicitResult, value);
 }
 /** `ElicitResult` (schema.ts:3134) as a Standard Schema v1 object */
 export const ElicitResultSchema: StandardSchemaV1<unknown, T.ElicitResult> = standard(validateElicitResult);
 
 function _isClientRequest(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["method"]) {
     case "server/discover":
       return _isDiscoverRequest(v, d);
@@ -6488,7 +6617,6 @@ function _isClientRequest(v: any, d: number): boolean {
 }
 
 function _collectClientRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isClientRequest(v, d)) return;
   if (object(o, p, v))
     switch (v["method"]) {
       case "server/discover":
@@ -6546,7 +6674,7 @@ export function isClientRequest(value: unknown): value is T.ClientRequest {
 }
 /** `ClientRequest` (schema.ts:3153): every issue, or the value typed */
 export function validateClientRequest(value: unknown): ValidationResult<T.ClientRequest> {
-  return isClientRequest(value) ? { ok: true, value } : collectIssues<T.ClientRequest>(_collectClientRequest, value);
+  return isClientRequest(value) ? valid(value) : collectIssues<T.ClientRequest>(_collectClientRequest, value);
 }
 /** `ClientRequest` (schema.ts:3153) as a Standard Schema v1 object */
 export const ClientRequestSchema: StandardSchemaV1<unknown, T.ClientRequest> = standard(validateClientRequest);
@@ -6570,7 +6698,7 @@ export function isClientNotification(value: unknown): value is T.ClientNotificat
 }
 /** `ClientNotification` (schema.ts:3166): every issue, or the value typed */
 export function validateClientNotification(value: unknown): ValidationResult<T.ClientNotification> {
-  return isClientNotification(value) ? { ok: true, value } : collectIssues<T.ClientNotification>(_collectClientNotification, value);
+  return isClientNotification(value) ? valid(value) : collectIssues<T.ClientNotification>(_collectClientNotification, value);
 }
 /** `ClientNotification` (schema.ts:3166) as a Standard Schema v1 object */
 export const ClientNotificationSchema: StandardSchemaV1<unknown, T.ClientNotification> = standard(validateClientNotification);
@@ -6594,13 +6722,13 @@ export function isClientResult(value: unknown): value is T.ClientResult {
 }
 /** `ClientResult` (schema.ts:3169): every issue, or the value typed */
 export function validateClientResult(value: unknown): ValidationResult<T.ClientResult> {
-  return isClientResult(value) ? { ok: true, value } : collectIssues<T.ClientResult>(_collectClientResult, value);
+  return isClientResult(value) ? valid(value) : collectIssues<T.ClientResult>(_collectClientResult, value);
 }
 /** `ClientResult` (schema.ts:3169) as a Standard Schema v1 object */
 export const ClientResultSchema: StandardSchemaV1<unknown, T.ClientResult> = standard(validateClientResult);
 
 function _isServerNotification(v: any, d: number): boolean {
-  if (!isPlainObject(v)) return false;
+  if (!objectLike(v)) return false;
   switch (v["method"]) {
     case "notifications/cancelled":
       return _isCancelledNotification(v, d);
@@ -6624,7 +6752,6 @@ function _isServerNotification(v: any, d: number): boolean {
 }
 
 function _collectServerNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isServerNotification(v, d)) return;
   if (object(o, p, v))
     switch (v["method"]) {
       case "notifications/cancelled":
@@ -6676,7 +6803,7 @@ export function isServerNotification(value: unknown): value is T.ServerNotificat
 }
 /** `ServerNotification` (schema.ts:3174): every issue, or the value typed */
 export function validateServerNotification(value: unknown): ValidationResult<T.ServerNotification> {
-  return isServerNotification(value) ? { ok: true, value } : collectIssues<T.ServerNotification>(_collectServerNotification, value);
+  return isServerNotification(value) ? valid(value) : collectIssues<T.ServerNotification>(_collectServerNotification, value);
 }
 /** `ServerNotification` (schema.ts:3174) as a Standard Schema v1 object */
 export const ServerNotificationSchema: StandardSchemaV1<unknown, T.ServerNotification> = standard(validateServerNotification);
@@ -6748,7 +6875,7 @@ export function isServerResult(value: unknown): value is T.ServerResult {
 }
 /** `ServerResult` (schema.ts:3185): every issue, or the value typed */
 export function validateServerResult(value: unknown): ValidationResult<T.ServerResult> {
-  return isServerResult(value) ? { ok: true, value } : collectIssues<T.ServerResult>(_collectServerResult, value);
+  return isServerResult(value) ? valid(value) : collectIssues<T.ServerResult>(_collectServerResult, value);
 }
 /** `ServerResult` (schema.ts:3185) as a Standard Schema v1 object */
 export const ServerResultSchema: StandardSchemaV1<unknown, T.ServerResult> = standard(validateServerResult);

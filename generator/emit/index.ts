@@ -70,10 +70,9 @@ export const TARGETS: Record<TargetName, Target> = {
     requires: ["types"],
     render: (model, context) => {
       const names = context.names;
-      const view = { header: context.header, source: model.ir.source, ...buildValidators(model, { table: names.table, file: names.files.validators, types: names.types }) };
-      // The runtime is what the rest of the file uses: render without it, then with it.
-      const withoutRuntime = renderTemplate("validators.ts.hbs", { ...view, runtime: "" });
-      return renderTemplate("validators.ts.hbs", { ...view, runtime: runtimeSource(withoutRuntime) });
+      const view = buildValidators(model, { table: names.table, file: names.files.validators, types: names.types });
+      // The runtime is what the emitted code refers to: the roots recorded as it was built.
+      return renderTemplate("validators.ts.hbs", { header: context.header, source: model.ir.source, ...view, runtime: runtimeSource(view.runtimeRoots) });
     },
   },
   errors: {

@@ -20,8 +20,13 @@ export function propertyKey(name: string): string {
  * be one, and a user's `noPropertyAccessFromIndexSignature` refuses `v.name` there.
  */
 export function propertyRead(object: string, name: string): string {
-  if (PROTOTYPE_NAMES.has(name)) return `own(${object}, ${JSON.stringify(name)})`;
+  if (readsThroughOwn(name)) return `own(${object}, ${JSON.stringify(name)})`;
   return `${object}[${JSON.stringify(name)}]`;
+}
+
+/** Whether a property `name` is read through `own()`: a name found on `Object.prototype` (see {@link propertyRead}). */
+export function readsThroughOwn(name: string): boolean {
+  return PROTOTYPE_NAMES.has(name);
 }
 
 /** One JSON Pointer reference token (RFC 6901): `~` → `~0`, `/` → `~1`. */

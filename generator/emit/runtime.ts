@@ -232,26 +232,26 @@ export function runtimeExports(): ReadonlySet<string> {
 }
 
 /**
- * The runtime declarations that `generated` (the rest of `validators.ts`) needs, from
- * `runtime/validation.ts` and the modules it imports, in dependency order; only the public
- * names stay exported.
+ * The runtime declarations `validators.ts` carries: those its code refers to (`roots`, the
+ * names the emitter recorded as it made each reference) and what they use in turn, from
+ * `runtime/validation.ts` and the modules it imports, in dependency order; the public names
+ * are always kept and only they stay exported. A root that is no runtime declaration is a bug
+ * in the emitter.
  */
-export function runtimeSource(generated: string): string {
-  // The generated code's strings are JSON.stringify'd (double-quoted) and its comments are
-  // block comments: without them, every word left is code. A word that is not a real use
-  // could only add a declaration, never leave one out.
-  const code = generated.replace(/"(?:[^"\\\n]|\\.)*"|\/\*[\s\S]*?\*\//g, " ");
-  // Property names (`v.stop`) and object keys (`{ Tool: validateTool }`) are not uses.
-  const words = new Set(code.match(/(?<![\w$.])[A-Za-z_$][\w$]*(?![\w$]|\s*:(?!:))/g));
+export function runtimeSource(roots: ReadonlySet<string>): string {
   const modules = dependencyOrder([VALIDATION_MODULE]);
-  const roots = new Map<string, Set<string>>();
+  const wanted = new Map<string, Set<string>>();
+  const found = new Set<string>();
   for (const module of modules) {
     const names = moduleNamed(module)
-      .declarations.filter((d) => words.has(d.name) || VALIDATORS_PUBLIC.has(d.name))
+      .declarations.filter((d) => roots.has(d.name) || VALIDATORS_PUBLIC.has(d.name))
       .map((d) => d.name);
-    roots.set(module, new Set(names));
+    names.forEach((n) => found.add(n));
+    wanted.set(module, new Set(names));
   }
-  const chosen = closure(roots);
+  const unknown = [...roots].filter((name) => !found.has(name));
+  if (unknown.length > 0) throw new Error(`the validators runtime has no declaration ${unknown.join(", ")}`);
+  const chosen = closure(wanted);
   const parts: string[] = [];
   for (const module of modules) {
     const keep = chosen.get(module) ?? new Set<string>();

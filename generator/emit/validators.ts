@@ -5,14 +5,44 @@
  * Schema object. Nested arrays, index signatures, discriminated unions and union members
  * that need statements become helper functions named after their place in the type.
  *
+ * The functions are built as trees (`code/tree.ts`) and printed once (`code/print.ts`); the
+ * runtime helpers they refer to are recorded as the references are made, and the runtime
+ * copied into the file is what those roots need.
+ *
  * Semantics (DESIGN.md, "Number semantics"; upstream's schema.json): `number` is an
  * integer unless `@TJS-type number`; NaN and ±Infinity are never numbers; a property whose
  * value is `undefined` is absent; interfaces without an index signature accept unknown
  * properties; `object` excludes arrays and null.
  */
 import { refsIn, type Model } from "../analyze/index.js";
-import type { KeywordType, ObjectType, TypeExpr, UnionType } from "../ir.js";
-import { pointerToken, propertyRead } from "./names.js";
+import type { KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
+import { isOneLine, printFunction, printStatements } from "./code/print.js";
+import {
+  array,
+  binary,
+  block,
+  call,
+  chain,
+  element,
+  expressionStatement,
+  FALSE,
+  id,
+  ifStatement,
+  isTrue,
+  lit,
+  LONG,
+  not,
+  pathAppend,
+  property,
+  returnStatement,
+  RuntimeUses,
+  TRUE,
+  typeOf,
+  type Expression,
+  type Statement,
+  type SwitchCase,
+} from "./code/tree.js";
+import { pointerToken, readsThroughOwn } from "./names.js";
 import { formatFunction, identifierPart, type SymbolTable, type TypeNames } from "./symbols.js";
 
 /** The names `validators.ts` gets from the run's symbol table: its file, the types' names, the table for internal names. */
@@ -41,42 +71,45 @@ export interface ValidatorBlock {
 /** The view model of `validators.ts`. */
 export interface ValidatorsView {
   readonly blocks: readonly ValidatorBlock[];
-  /** Module-level constants (regular expressions), source text. */
+  /** Module-level constants (regular expressions, literal sets), source text. */
   readonly constants: readonly string[];
+  /** The runtime declarations the file refers to (the template's and the functions'), recorded as they were made. */
+  readonly runtimeRoots: ReadonlySet<string>;
 }
 
 /** Builds the `validators.ts` view model from the analysed schema. */
 export function buildValidators(model: Model, symbols: ValidatorNames): ValidatorsView {
   const names = symbols.types;
-  const emitter = new ValidatorEmitter(model, names, symbols);
+  const runtime = new RuntimeUses();
+  const emitter = new ValidatorEmitter(model, names, symbols, runtime);
+  // Functions are built in one canonical order (by name, compared by code unit), so which
+  // declaration a shared helper is named after and placed with, which uses share it, and the
+  // numbering of constants do not depend on the schema's order; blocks follow the schema's order.
+  const canonical = [...model.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const built = new Map(canonical.map((decl) => [decl.name, emitter.declaration(decl.name, decl.type, decl.span.line)]));
   const blocks = model.types.map((decl) => ({
-    ...emitter.declaration(decl.name, decl.type, decl.span.line),
+    ...built.get(decl.name)!,
     exported: decl.exported,
-    publics: decl.exported ? publicFunctions(names.get(decl.name)!, `${model.ir.source}:${decl.span.line}`) : "",
+    publics: decl.exported ? publicFunctions(names.get(decl.name)!, `${model.ir.source}:${decl.span.line}`, runtime) : "",
     key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
   }));
-  return { blocks, constants: emitter.constants };
+  // The template makes each exported type's Standard Schema object with `standard(validateX)`.
+  if (blocks.some((b) => b.exported)) runtime.use("standard");
+  return { blocks, constants: emitter.constants, runtimeRoots: runtime.roots };
 }
 
-const IDENT_CHARS = /[^A-Za-z0-9_$]/g;
+/** The parameters of every internal function: the value, its JSON Pointer, the issues, the depth. */
+const V = id("v");
+const P = id("p");
+const O = id("o");
+const D = id("d");
+const UNDEFINED = lit(undefined);
 
-/**
- * How many conditions one expression holds before the emitter splits it (see {@link chain},
- * long literal unions and long intersections). No type of the MCP schemas comes near it.
- */
-const LONG = 64;
-
-/**
- * Joins conditions with `&&` or `||`. Past 64 terms each run of 64 becomes an arrow function
- * called in place (and runs of those, the same): TypeScript follows a chain of thousands of
- * conditions one stack frame per condition and overflows (an interface of 1 200 properties did),
- * while a function body starts afresh.
- */
-function chain(parts: readonly string[], operator: " && " | " || "): string {
-  if (parts.length <= LONG) return parts.join(operator);
-  const groups: string[] = [];
-  for (let i = 0; i < parts.length; i += LONG) groups.push(`(() => ${parts.slice(i, i + LONG).join(operator)})()`);
-  return chain(groups, operator);
+/** A check, its description and the keyword of its one possible issue (see `simpleLeaf`). */
+interface SimpleLeaf {
+  readonly check: Expression;
+  readonly what: string;
+  readonly keyword?: string;
 }
 
 class ValidatorEmitter {
@@ -84,16 +117,37 @@ class ValidatorEmitter {
   private helpers: string[] = [];
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
+  /** Hoisted functions by the structure of their type: equal types share one function. */
+  private readonly helperCollectors = new Map<string, string>();
+  private readonly helperChecks = new Map<string, string>();
 
   constructor(
     private readonly model: Model,
     private readonly names: ReadonlyMap<string, TypeNames>,
     private readonly symbols: ValidatorNames,
+    private readonly runtime: RuntimeUses,
   ) {}
 
-  /** A new internal name of the module, from the symbol table (helpers never take a declared name). */
-  private internalName(base: string): string {
+  /**
+   * The one place internal names are made, by the run's symbol table (`internal`: the base when
+   * free in this file, else numbered `_2`, `_3`, …; never a declared or runtime name): a helper is
+   * named after `place` (where its type sits, `Tool$inputSchema`) made an identifier, plus
+   * `suffix`; a module constant is `<prefix>_<n>`, numbered from 1 by `count`. Functions are
+   * built in one canonical order (see {@link buildValidators}), so the calls come in an order
+   * that does not depend on the schema's.
+   */
+  private internalName(request: { place: string; suffix?: string } | { prefix: string; count: number }): string {
+    const base = "prefix" in request ? `${request.prefix}_${request.count + 1}` : `${identifierPart(request.place)}${request.suffix ?? ""}`;
     return this.symbols.table.internal(this.symbols.file, base);
+  }
+
+  /** The collector's name for the check helper `check`: `<check>$collect`. */
+  private collectorOf(check: string): string {
+    return this.symbols.table.internal(this.symbols.file, `${check}$collect`);
+  }
+
+  private rt(name: string): Expression {
+    return this.runtime.ref(name);
   }
 
   declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key" | "publics"> {
@@ -107,24 +161,28 @@ class ValidatorEmitter {
       this.helperCollectors.set(typeKey(type), n.collect);
     }
     const checkBody = [
-      ...(recursive ? ["if (d > MAX_DEPTH) return false;"] : []),
-      ...(statements ? this.helperCheckBody(type, n.check) : [`return ${this.check(type, "v", n.check, 0)};`]),
+      ...(recursive ? [ifStatement(binary(D, ">", this.rt("MAX_DEPTH")), returnStatement(FALSE))] : []),
+      ...(statements ? this.helperCheckBody(type, n.check) : [returnStatement(this.check(type, V, n.check, 0))]),
     ];
     const collectBody = [
-      ...(recursive ? ["if (stop(o, p, d)) return;"] : []),
+      ...(recursive ? [ifStatement(call(this.rt("stop"), O, P, D), returnStatement())] : []),
       // A nested part that passes the fast check has no issues: skip it without building paths.
       // At the root (p === "") the value is collected directly: validate has not checked it yet,
       // and when it is invalid (the usual reason to collect) the check would be wasted work.
       // Inside recursive types only at the root (a valid value then costs one fast check): at
       // every level the check would walk the subtree again, and collecting an invalid value d
       // levels deep would take d² steps.
-      ...(this.simpleLeaf(type, "v", n.check, 0) ? [] : [`if (${recursive ? 'p === ""' : 'p !== ""'} && ${n.check}(v, d)) return;`]),
-      ...this.collectStatements(type, "v", "p", n.collect, 0, true),
+      // Not for a leaf, nor for an object of leaf properties: collecting a valid one pushes
+      // nothing and builds no path (each property is one `req`/`opt` call), so the check
+      // first would cost as much as it saves, in time and in code.
+      // Nor for a discriminated union of named types: the member's collector it switches to
+      // has the check first (or is a leaf object's).
+      ...(this.simpleLeaf(type, V, n.check, 0) || (!recursive && (this.leafObject(type) || this.switchesToNamed(type)))
+        ? []
+        : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
+      ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
-    const own = [
-      checkFunction(n.check, checkBody),
-      collectFunction(n.collect, collectBody),
-    ];
+    const own = [checkFunction(n.check, checkBody), collectFunction(n.collect, collectBody)];
     return { names: n, line, internals: [...own, ...this.helpers].join("\n\n") };
   }
 
@@ -143,6 +201,14 @@ class ValidatorEmitter {
     }
   }
 
+  /**
+   * A read of property `name` of `object`: `object["name"]`, or `own(object, "name")` for a
+   * name found on `Object.prototype` (an inherited member never counts as present).
+   */
+  private read(object: Expression, name: string): Expression {
+    return readsThroughOwn(name) ? call(this.rt("own"), object, lit(name)) : element(object, lit(name));
+  }
+
   // ---- boolean checks ------------------------------------------------------------------
 
   /**
@@ -150,21 +216,21 @@ class ValidatorEmitter {
    * how many arrays and objects `v` lies below the value the function was called with; calls
    * pass `d + level`, so `d` is always the nesting depth of the value being checked.
    */
-  check(type: TypeExpr, v: string, place: string, level: number): string {
+  check(type: TypeExpr, v: Expression, place: string, level: number): Expression {
     switch (type.kind) {
       case "keyword":
         return this.keywordCheck(type, v);
       case "literal":
-        return `${v} === ${JSON.stringify(type.value)}`;
+        return binary(v, "===", lit(type.value));
       case "ref": {
         // A reference to a plain alias (`RequestId = string | number`) is checked in place.
         const target = this.model.typeOf(type.name);
-        if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return paren(this.check(target, v, place, level));
-        return `${this.names.get(type.name)!.check}(${v}, ${depthArg(level)})`;
+        if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return this.check(target, v, place, level);
+        return call(id(this.names.get(type.name)!.check), v, depthArg(level));
       }
       case "array":
       case "tuple":
-        return `${this.helper(type, place)}(${v}, ${depthArg(level)})`;
+        return call(id(this.helper(type, place)), v, depthArg(level));
       case "union":
         return this.unionCheck(type, v, place, level);
       case "intersection": {
@@ -172,79 +238,93 @@ class ValidatorEmitter {
         // test, no call per member (`Error & { code; data }` was two object tests and a call).
         const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         if (merged) return this.objectCheck(merged, v, place, level);
-        return chain(type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " && ");
+        return chain(
+          type.members.map((m, i) => this.check(m, v, `${place}$${i}`, level)),
+          "&&",
+        );
       }
       case "object":
-        return this.needsStatements(type) ? `${this.helper(type, place)}(${v}, ${depthArg(level)})` : this.objectCheck(type, v, place, level);
+        return this.needsStatements(type) ? call(id(this.helper(type, place)), v, depthArg(level)) : this.objectCheck(type, v, place, level);
     }
   }
 
-  private keywordCheck(type: KeywordType, v: string): string {
+  private keywordCheck(type: KeywordType, v: Expression): Expression {
     const c = type.constraints;
-    const parts: string[] = [];
+    const parts: Expression[] = [];
     switch (type.name) {
       case "string":
-        parts.push(`typeof ${v} === "string"`);
-        if (c?.format) parts.push(`${this.format(c.format)}(${v})`);
-        if (c?.pattern !== undefined) parts.push(`${this.pattern(c.pattern)}.test(${v})`);
+        parts.push(binary(typeOf(v), "===", lit("string")));
+        if (c?.format) parts.push(call(this.format(c.format), v));
+        if (c?.pattern !== undefined) parts.push(call(property(id(this.pattern(c.pattern)), "test"), v));
         break;
       case "number":
-        parts.push(type.numberType === "number" ? `Number.isFinite(${v})` : `Number.isInteger(${v})`);
-        if (c?.minimum !== undefined) parts.push(`${v} >= ${c.minimum}`);
-        if (c?.maximum !== undefined) parts.push(`${v} <= ${c.maximum}`);
+        parts.push(call(property(id("Number"), type.numberType === "number" ? "isFinite" : "isInteger"), v));
+        if (c?.minimum !== undefined) parts.push(binary(v, ">=", lit(c.minimum)));
+        if (c?.maximum !== undefined) parts.push(binary(v, "<=", lit(c.maximum)));
         break;
       case "boolean":
-        parts.push(`typeof ${v} === "boolean"`);
+        parts.push(binary(typeOf(v), "===", lit("boolean")));
         break;
       case "null":
-        parts.push(`${v} === null`);
+        parts.push(binary(v, "===", lit(null)));
         break;
       case "undefined":
-        parts.push(`${v} === undefined`);
+        parts.push(binary(v, "===", UNDEFINED));
         break;
       case "object":
-        parts.push(`isPlainObject(${v})`);
+        parts.push(call(this.rt("isPlainObject"), v));
         break;
       case "never":
-        parts.push("false");
+        parts.push(FALSE);
         break;
       case "unknown":
       case "any":
-        parts.push("true");
+        parts.push(TRUE);
         break;
     }
-    return chain(parts, " && ");
+    return chain(parts, "&&");
   }
 
-  private unionCheck(type: UnionType, v: string, place: string, level: number): string {
+  private unionCheck(type: UnionType, v: Expression, place: string, level: number): Expression {
     const members = simplifyUnion(type);
-    if (members.some(isAnything)) return "true";
-    if (this.needsStatements(type)) return `${this.helper(type, place)}(${v}, ${depthArg(level)})`;
+    if (members.some(isAnything)) return TRUE;
+    if (this.needsStatements(type)) return call(id(this.helper(type, place)), v, depthArg(level));
     // A long union of literals is one Set lookup (TypeScript cannot analyse thousands of `===`).
     if (members.length > LONG) {
       const resolved = members.map((m) => this.model.resolve(m));
       if (resolved.every((m) => m.kind === "literal")) {
-        return `${this.literalSet(resolved.map((m) => (m as Extract<TypeExpr, { kind: "literal" }>).value))}.has(${v})`;
+        return call(property(id(this.literalSet(resolved.map((m) => (m as LiteralType).value))), "has"), v);
       }
     }
-    return chain(members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " || ");
+    return chain(
+      members.map((m, i) => this.check(m, v, `${place}$${i}`, level)),
+      "||",
+    );
   }
 
-  private objectCheck(type: ObjectType, v: string, place: string, level: number): string {
-    const parts = [`isPlainObject(${v})`];
+  /**
+   * An object's check: `objectLike(v)` first, then the properties, and the plain-data
+   * prototype test (`plainPrototype(v)`) last: by then the property reads have told the
+   * engine `v`'s hidden class, and it answers the prototype from it instead of calling
+   * `Object.getPrototypeOf`. Without properties, `isPlainObject(v)` alone.
+   */
+  private objectCheck(type: ObjectType, v: Expression, place: string, level: number): Expression {
+    if (type.properties.length === 0) return call(this.rt("isPlainObject"), v);
+    const parts = [call(this.rt("objectLike"), v)];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
     const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
-      const read = propertyRead(v, p.name);
+      const read = this.read(v, p.name);
       const check = this.check(p.type, read, `${place}$${p.name}`, level + 1);
       if (p.optional) {
-        if (check !== "true") parts.push(`(${read} === undefined || ${check})`);
-      } else if (acceptsUndefined(p.type) || check === "true") {
-        parts.push(`${read} !== undefined`);
-        if (check !== "true") parts.push(paren(check));
-      } else parts.push(paren(check));
+        if (!isTrue(check)) parts.push(chain([binary(read, "===", UNDEFINED), check], "||"));
+      } else if (acceptsUndefined(p.type) || isTrue(check)) {
+        parts.push(binary(read, "!==", UNDEFINED));
+        if (!isTrue(check)) parts.push(check);
+      } else parts.push(check);
     }
-    return chain(parts, " && ");
+    parts.push(call(this.rt("plainPrototype"), v));
+    return chain(parts, "&&");
   }
 
   /** 0 for a literal or primitive check, 1 for a plain union, 2 for anything that may visit nested values. */
@@ -264,65 +344,88 @@ class ValidatorEmitter {
   private helper(type: TypeExpr, place: string): string {
     const known = this.helperChecks.get(typeKey(type));
     if (known) return known;
-    const base = this.internalName(identifierPart(place));
-    const collectName = this.internalName(`${base}$collect`);
+    const base = this.internalName({ place });
+    const collectName = this.collectorOf(base);
     this.helperCollectors.set(typeKey(type), collectName);
     this.helperChecks.set(typeKey(type), base);
     const checkBody = this.helperCheckBody(type, base);
     this.helpers.push(checkFunction(base, checkBody));
-    const collectBody = this.collectStatements(type, "v", "p", collectName, 0, true);
+    const collectBody = this.collectStatements(type, V, P, collectName, 0, true);
     this.helpers.push(collectFunction(collectName, collectBody));
     return base;
   }
 
-  /** Hoisted functions by the structure of their type: equal types share one function. */
-  private readonly helperCollectors = new Map<string, string>();
-  private readonly helperChecks = new Map<string, string>();
-
-  private helperCheckBody(type: TypeExpr, place: string): string[] {
+  private helperCheckBody(type: TypeExpr, place: string): Statement[] {
     switch (type.kind) {
       case "array": {
-        const lines = ["if (!Array.isArray(v)) return false;"];
+        const lines = [ifStatement(not(call(property(id("Array"), "isArray"), V)), returnStatement(FALSE))];
         const max = type.constraints?.maxItems;
-        if (max !== undefined) lines.push(`if (v.length > ${max}) return false;`);
-        const element = this.check(type.element, "v[i]", `${place}$items`, 1);
-        if (element !== "true") lines.push(`for (let i = 0; i < v.length; i++) if (!(${element})) return false;`);
-        lines.push("return true;");
+        if (max !== undefined) lines.push(ifStatement(binary(property(V, "length"), ">", lit(max)), returnStatement(FALSE)));
+        const i = id("i");
+        const item = this.check(type.element, element(V, i), `${place}$items`, 1);
+        if (!isTrue(item)) {
+          lines.push({ kind: "for", variable: "i", test: binary(i, "<", property(V, "length")), body: ifStatement(not(item), returnStatement(FALSE)) });
+        }
+        lines.push(returnStatement(TRUE));
         return lines;
       }
       case "tuple":
         return [
-          `return Array.isArray(v) && v.length === ${type.elements.length}${type.elements
-            .map((e, i) => ` && ${paren(this.check(e, `v[${i}]`, `${place}$${i}`, 1))}`)
-            .join("")};`,
+          returnStatement(
+            chain(
+              [
+                call(property(id("Array"), "isArray"), V),
+                binary(property(V, "length"), "===", lit(type.elements.length)),
+                ...type.elements.map((e, i) => this.check(e, element(V, lit(i)), `${place}$${i}`, 1)),
+              ],
+              "&&",
+            ),
+          ),
         ];
       case "object": {
-        const named = type.properties.map((p) => `k === ${JSON.stringify(p.name)}`);
+        const k = id("k");
         // Inherited keys, named properties and undefined values (absent in JSON) are not index entries.
-        const skip = chain(["!hasOwn.call(v, k)", ...named, "v[k] === undefined"], " || ");
+        const skip = this.indexSkip(type, V, k);
+        const own = this.objectCheck(type, V, place, 0);
+        const value = this.check(type.indexSignature!, element(V, k), `${place}$values`, 1);
         return [
-          `if (!(${this.objectCheck(type, "v", place, 0)})) return false;`,
-          `for (const k in v) {`,
-          `  if (${skip}) continue;`,
-          `  if (!(${this.check(type.indexSignature!, "v[k]", `${place}$values`, 1)})) return false;`,
-          `}`,
-          `return true;`,
+          ifStatement(not(own), returnStatement(FALSE)),
+          {
+            kind: "for-in",
+            variable: "k",
+            object: V,
+            body: block([ifStatement(skip, { kind: "continue" }), ifStatement(not(value), returnStatement(FALSE))]),
+          },
+          returnStatement(TRUE),
         ];
       }
       case "union": {
         const disc = this.model.discriminantOf(type)!;
-        const lines = [`if (!isPlainObject(v)) return false;`, `switch (${propertyRead("v", disc.property)}) {`];
-        for (const c of disc.cases) {
-          for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
-          if (c.member === disc.whenAbsent) lines.push("  case undefined:");
-          lines.push(`    return ${this.check(c.member, "v", `${place}$${caseName(c.values)}`, 0)};`);
-        }
-        lines.push("  default:", "    return false;", "}");
-        return lines;
+        const cases: SwitchCase[] = disc.cases.map((c) => ({
+          labels: [...c.values.map((x) => lit(x)), ...(c.member === disc.whenAbsent ? [UNDEFINED] : [])],
+          body: [returnStatement(this.check(c.member, V, `${place}$${caseName(c.values)}`, 0))],
+        }));
+        // Each member's own check tests the prototype (see objectCheck): here only that `v` is an object.
+        return [
+          ifStatement(not(call(this.rt("objectLike"), V)), returnStatement(FALSE)),
+          { kind: "switch", discriminant: this.read(V, disc.property), cases: [...cases, { labels: [], isDefault: true, body: [returnStatement(FALSE)] }] },
+        ];
       }
       default:
         throw new Error(`no helper for ${type.kind}`);
     }
+  }
+
+  /** The entries of `v` an index signature does not cover: inherited keys, named properties, undefined values. */
+  private indexSkip(type: ObjectType, v: Expression, k: Expression): Expression {
+    return chain(
+      [
+        not(call(property(this.rt("hasOwn"), "call"), v, k)),
+        ...type.properties.map((q) => binary(k, "===", lit(q.name))),
+        binary(element(v, k), "===", UNDEFINED),
+      ],
+      "||",
+    );
   }
 
   // ---- issue collectors --------------------------------------------------------------------
@@ -332,20 +435,20 @@ class ValidatorEmitter {
    * expression `p`. `depth` is how many arrays and objects `v` lies below the function's
    * value (as `level` in {@link check}); it also numbers the loop variables.
    */
-  collect(type: TypeExpr, v: string, p: string, place: string, depth: number): string[] {
+  collect(type: TypeExpr, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const hoisted = this.helperCollectors.get(typeKey(type));
-    if (hoisted) return [`${hoisted}(${v}, ${p}, o, ${depthArg(depth)});`];
+    if (hoisted) return [expressionStatement(call(id(hoisted), v, p, O, depthArg(depth)))];
     return this.collectStatements(type, v, p, place, depth, false);
   }
 
-  private collectStatements(type: TypeExpr, v: string, p: string, place: string, depth: number, inHelper: boolean): string[] {
+  private collectStatements(type: TypeExpr, v: Expression, p: Expression, place: string, depth: number, inHelper: boolean): Statement[] {
     if (!inHelper && type.kind === "union" && this.needsStatements(type)) {
       this.helper(type, place);
-      return [`${this.helperCollectors.get(typeKey(type))!}(${v}, ${p}, o, ${depthArg(depth)});`];
+      return [expressionStatement(call(id(this.helperCollectors.get(typeKey(type))!), v, p, O, depthArg(depth)))];
     }
     switch (type.kind) {
       case "ref":
-        return [`${this.names.get(type.name)!.collect}(${v}, ${p}, o, ${depthArg(depth)});`];
+        return [expressionStatement(call(id(this.names.get(type.name)!.collect), v, p, O, depthArg(depth)))];
       case "keyword":
       case "literal":
         return this.leafCollect(type, v, p, place, depth);
@@ -366,14 +469,14 @@ class ValidatorEmitter {
    * A type whose only possible issue is one "expected …" (no format, pattern or bounds):
    * its check expression, its description and the issue keyword; `undefined` otherwise.
    */
-  private simpleLeaf(type: TypeExpr, v: string, place: string, level: number): { check: string; what: string; keyword?: string } | undefined {
+  private simpleLeaf(type: TypeExpr, v: Expression, place: string, level: number): SimpleLeaf | undefined {
     if (type.kind === "keyword") {
       if (isAnything(type) || type.constraints) return undefined;
       return { check: this.keywordCheck(type, v), what: describe(type) };
     }
     if (type.kind === "literal") return { check: this.check(type, v, place, level), what: describe(type), keyword: "const" };
     if (type.kind === "object" && type.properties.length === 0 && (!type.indexSignature || isAnything(type.indexSignature))) {
-      return { check: `isPlainObject(${v})`, what: "object" };
+      return { check: call(this.rt("isPlainObject"), v), what: "object" };
     }
     if (type.kind === "union" && !this.needsStatements(type)) {
       const members = simplifyUnion(type);
@@ -389,48 +492,72 @@ class ValidatorEmitter {
     return undefined;
   }
 
-  private leafCollect(type: KeywordType | Extract<TypeExpr, { kind: "literal" }>, v: string, p: string, place: string, depth: number): string[] {
-    const simple = this.simpleLeaf(type, v, place, depth);
-    if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
-    if (type.kind !== "keyword" || isAnything(type)) return [];
-    const base: KeywordType = { kind: "keyword", name: type.name, ...(type.numberType ? { numberType: type.numberType } : {}) };
-    const lines = [`if (!(${this.check(base, v, place, depth)})) expected(o, ${p}, ${JSON.stringify(describe(type))}, ${v});`];
-    const c = type.constraints;
-    if (c?.format) {
-      lines.push(`else if (!${this.format(c.format)}(${v})) issue(o, ${p}, "format", ${JSON.stringify(`expected a ${c.format} string`)});`);
-    }
-    if (c?.pattern !== undefined) {
-      lines.push(`else if (!${this.pattern(c.pattern)}.test(${v})) issue(o, ${p}, "pattern", ${JSON.stringify(`must match /${c.pattern}/`)});`);
-    }
-    if (c?.minimum !== undefined) {
-      lines.push(`else if (${v} < ${c.minimum}) issue(o, ${p}, "minimum", ${JSON.stringify(`must be >= ${c.minimum}`)});`);
-    }
-    if (c?.maximum !== undefined) {
-      lines.push(`else if (${v} > ${c.maximum}) issue(o, ${p}, "maximum", ${JSON.stringify(`must be <= ${c.maximum}`)});`);
-    }
-    return lines;
+  /** A discriminated union whose every case is a reference to a non-recursive declaration. */
+  private switchesToNamed(type: TypeExpr): boolean {
+    if (type.kind !== "union" || !this.needsStatements(type)) return false;
+    const disc = this.model.discriminantOf(type)!;
+    return disc.cases.every((c) => c.member.kind === "ref" && !this.model.recursive.has(c.member.name));
   }
 
-  private arrayCollect(type: Extract<TypeExpr, { kind: "array" }>, v: string, p: string, place: string, depth: number): string[] {
-    const i = `i${depth}`;
+  /** An object type without a constrained index signature whose every property is a {@link simpleLeaf}. */
+  private leafObject(type: TypeExpr): boolean {
+    if (type.kind !== "object" || (type.indexSignature !== undefined && !isAnything(type.indexSignature))) return false;
+    return type.properties.every((p) => this.simpleLeaf(p.type, V, "", 1) !== undefined);
+  }
+
+  /** `expected(o, p, what, v[, keyword])`: one "expected …" issue. */
+  private expected(p: Expression, simple: SimpleLeaf, v: Expression): Statement {
+    return expressionStatement(call(this.rt("expected"), O, p, lit(simple.what), v, ...(simple.keyword ? [lit(simple.keyword)] : [])));
+  }
+
+  /** `issue(o, p, keyword, message)` */
+  private issue(p: Expression, keyword: string, message: Expression): Statement {
+    return expressionStatement(call(this.rt("issue"), O, p, lit(keyword), message));
+  }
+
+  private leafCollect(type: KeywordType | LiteralType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
+    const simple = this.simpleLeaf(type, v, place, depth);
+    if (simple) return [ifStatement(not(simple.check), this.expected(p, simple, v))];
+    if (type.kind !== "keyword" || isAnything(type)) return [];
+    const base: KeywordType = { kind: "keyword", name: type.name, ...(type.numberType ? { numberType: type.numberType } : {}) };
+    // The type first, then each constraint: `if (…) expected(…); else if (…) issue(…); …`
+    const tests: [Expression, Statement][] = [[not(this.check(base, v, place, depth)), this.expected(p, { check: TRUE, what: describe(type) }, v)]];
+    const c = type.constraints;
+    if (c?.format) tests.push([not(call(this.format(c.format), v)), this.issue(p, "format", lit(`expected a ${c.format} string`))]);
+    if (c?.pattern !== undefined) {
+      tests.push([not(call(property(id(this.pattern(c.pattern)), "test"), v)), this.issue(p, "pattern", lit(`must match /${c.pattern}/`))]);
+    }
+    if (c?.minimum !== undefined) tests.push([binary(v, "<", lit(c.minimum)), this.issue(p, "minimum", lit(`must be >= ${c.minimum}`))]);
+    if (c?.maximum !== undefined) tests.push([binary(v, ">", lit(c.maximum)), this.issue(p, "maximum", lit(`must be <= ${c.maximum}`))]);
+    return [tests.reduceRight<Statement | undefined>((otherwise, [test, then]) => ifStatement(test, then, otherwise), undefined)!];
+  }
+
+  private arrayCollect(type: Extract<TypeExpr, { kind: "array" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
+    const index = `i${depth}`;
+    const i = id(index);
     const e = `e${depth}`;
     const named = type.constraints?.maxItems === undefined ? this.namedCollector(type.element, `${place}$items`, depth + 1) : undefined;
-    if (named) return [`items(o, ${p}, ${v}, ${named.depth}, ${named.name});`];
-    const lines = [`if (!Array.isArray(${v})) expected(o, ${p}, "array", ${v});`, `else {`];
+    if (named) return [expressionStatement(call(this.rt("items"), O, p, v, named.depth, id(named.name)))];
+    const inner: Statement[] = [];
     const max = type.constraints?.maxItems;
+    const length = property(v, "length");
     if (max !== undefined) {
-      lines.push(`  if (${v}.length > ${max}) issue(o, ${p}, "maxItems", "must have at most ${max} items, has " + ${v}.length);`);
+      inner.push(ifStatement(binary(length, ">", lit(max)), this.issue(p, "maxItems", binary(lit(`must have at most ${max} items, has `), "+", length))));
     }
-    const element = this.collect(type.element, e, `${p} + "/" + ${i}`, `${place}$items`, depth + 1);
-    if (element.length > 0) {
-      lines.push(`  for (let ${i} = 0; ${i} < ${v}.length && o.length <= MAX_ISSUES; ${i}++) {`, `    const ${e} = ${v}[${i}];`, ...indent(element, "    ").split("\n"), "  }");
+    const item = this.collect(type.element, id(e), pathAppend(p, { kind: "dynamic", expression: i }), `${place}$items`, depth + 1);
+    if (item.length > 0) {
+      inner.push({
+        kind: "for",
+        variable: index,
+        test: chain([binary(i, "<", length), binary(property(O, "length"), "<=", this.rt("MAX_ISSUES"))], "&&"),
+        body: block([{ kind: "const", name: e, value: element(v, i) }, ...item]),
+      });
     }
-    lines.push("}");
-    return lines;
+    return [ifStatement(not(call(property(id("Array"), "isArray"), v)), this.expected(p, { check: TRUE, what: "array" }, v), block(inner))];
   }
 
   /** The named collector of a type, if it has one (a reference, or a hoisted helper), and the depth to call it with. */
-  private namedCollector(type: TypeExpr, place: string, depth: number): { name: string; depth: string } | undefined {
+  private namedCollector(type: TypeExpr, place: string, depth: number): { name: string; depth: Expression } | undefined {
     if (type.kind === "ref") {
       const target = this.model.typeOf(type.name);
       if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return undefined;
@@ -443,49 +570,57 @@ class ValidatorEmitter {
     return undefined;
   }
 
-  private tupleCollect(type: Extract<TypeExpr, { kind: "tuple" }>, v: string, p: string, place: string, depth: number): string[] {
+  private tupleCollect(type: Extract<TypeExpr, { kind: "tuple" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const n = type.elements.length;
-    const lines = [
-      `if (!Array.isArray(${v})) expected(o, ${p}, "array", ${v});`,
-      `else if (${v}.length !== ${n}) issue(o, ${p}, "items", "must have exactly ${n} items, has " + ${v}.length);`,
-      `else {`,
+    const length = property(v, "length");
+    const inner = type.elements.flatMap((el, idx) => this.collect(el, element(v, lit(idx)), pathAppend(p, { kind: "index", index: idx }), `${place}$${idx}`, depth + 1));
+    return [
+      ifStatement(
+        not(call(property(id("Array"), "isArray"), v)),
+        this.expected(p, { check: TRUE, what: "array" }, v),
+        ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)), block(inner)),
+      ),
     ];
-    type.elements.forEach((el, idx) => {
-      lines.push(...indent(this.collect(el, `${v}[${idx}]`, `${p} + "/${idx}"`, `${place}$${idx}`, depth + 1), "  ").split("\n"));
-    });
-    lines.push("}");
-    return lines.filter((l) => l.trim() !== "");
   }
 
-  private objectCollect(type: ObjectType, v: string, p: string, place: string, depth: number): string[] {
-    const body: string[] = [];
+  private objectCollect(type: ObjectType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
+    const body: Statement[] = [];
     for (const prop of type.properties) {
-      const read = propertyRead(v, prop.name);
+      const read = this.read(v, prop.name);
       // need/req/opt take the property's JSON Pointer token, "/" and its escaped name.
-      const name = JSON.stringify(`/${pointerToken(prop.name)}`);
+      const token = lit(`/${pointerToken(prop.name)}`);
       const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`, depth + 1);
       if (simple) {
-        // One line per plain property: `req`/`opt` push "missing" or "expected …".
-        const args = `o, ${p}, ${name}, ${read}, ${simple.check}, ${JSON.stringify(simple.what)}${simple.keyword ? `, "${simple.keyword}"` : ""}`;
-        body.push(`${prop.optional ? "opt" : "req"}(${args});`);
+        // One call per plain property: `req`/`opt` push "missing" or "expected …".
+        const args = [O, p, token, read, simple.check, lit(simple.what), ...(simple.keyword ? [lit(simple.keyword)] : [])];
+        body.push(expressionStatement(call(this.rt(prop.optional ? "opt" : "req"), ...args)));
         continue;
       }
-      const path = appendPath(p, `/${pointerToken(prop.name)}`);
+      const path = pathAppend(p, { kind: "name", name: prop.name });
       const inner = this.collect(prop.type, read, path, `${place}$${prop.name}`, depth + 1);
-      const guardExpression = prop.optional ? `${read} !== undefined` : `need(o, ${p}, ${name}, ${read})`;
+      const guard = prop.optional ? binary(read, "!==", UNDEFINED) : call(this.rt("need"), O, p, token, read);
       if (inner.length === 0) {
-        if (!prop.optional) body.push(`${guardExpression};`);
-      } else if (inner.length === 1) body.push(`if (${guardExpression}) ${inner[0]}`);
-      else body.push(`if (${guardExpression}) {`, ...indentLines(inner), "}");
+        if (!prop.optional) body.push(expressionStatement(guard));
+      } else body.push(ifStatement(guard, inner.length === 1 && isOneLine(inner[0]!) ? inner[0]! : block(inner)));
     }
     if (type.indexSignature && !isAnything(type.indexSignature)) {
       const k = `k${depth}`;
-      const skip = chain([`!hasOwn.call(${v}, ${k})`, ...type.properties.map((q) => `${k} === ${JSON.stringify(q.name)}`), `${v}[${k}] === undefined`], " || ");
-      const inner = this.collect(type.indexSignature, `${v}[${k}]`, `${p} + "/" + escapeToken(${k})`, `${place}$values`, depth + 1);
-      body.push(`for (const ${k} in ${v}) {`, "  if (o.length > MAX_ISSUES) break;", `  if (${skip}) continue;`, ...indentLines(inner), "}");
+      const skip = this.indexSkip(type, v, id(k));
+      const key = call(this.rt("escapeToken"), id(k));
+      const inner = this.collect(type.indexSignature, element(v, id(k)), pathAppend(p, { kind: "dynamic", expression: key }), `${place}$values`, depth + 1);
+      body.push({
+        kind: "for-in",
+        variable: k,
+        object: v,
+        body: block([
+          ifStatement(binary(property(O, "length"), ">", this.rt("MAX_ISSUES")), { kind: "break" }),
+          ifStatement(skip, { kind: "continue" }),
+          ...inner,
+        ]),
+      });
     }
-    if (body.length === 0) return [`if (!isPlainObject(${v})) expected(o, ${p}, "object", ${v});`];
-    return [`if (object(o, ${p}, ${v})) {`, ...indentLines(body), "}"];
+    if (body.length === 0) return [ifStatement(not(call(this.rt("isPlainObject"), v)), this.expected(p, { check: TRUE, what: "object" }, v))];
+    return [ifStatement(call(this.rt("object"), O, p, v), block(body))];
   }
 
   /**
@@ -496,30 +631,32 @@ class ValidatorEmitter {
     return type.members.length > LONG ? this.model.checkShape(type, { throughRecursive: true, anyIndexSignature: false }) : undefined;
   }
 
-  private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: string, p: string, place: string, depth: number): string[] {
+  private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const merged = this.mergedIntersection(type);
     if (merged) return this.collect(merged, v, p, place, depth);
     const objects = type.members.every((m) => this.model.shapeOf(m) !== undefined);
     const inner = type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
     if (!objects) return inner;
-    return [`if (object(o, ${p}, ${v})) {`, ...indentLines(inner), "}"];
+    return [ifStatement(call(this.rt("object"), O, p, v), block(inner))];
   }
 
-  private unionCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
+  private unionCollect(type: UnionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const members = simplifyUnion(type);
     if (members.some(isAnything)) return [];
     const disc = this.model.discriminantOf(type);
     if (disc) return this.discriminatedCollect(type, v, p, place, depth);
     const simple = this.simpleLeaf(type, v, place, depth);
-    if (simple) return [`if (!(${simple.check})) ${expectedCall(p, simple, v)};`];
+    if (simple) return [ifStatement(not(simple.check), this.expected(p, simple, v))];
     const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
     const masks = members.map((m) => jsonTypeMask(m, this.model));
     const label = members.map((m) => labelOf(m)).join(" | ");
-    const call = `anyOf(o, ${p}, ${v}, ${depthArg(depth)}, ${JSON.stringify(label)}, [${masks.join(", ")}], [${collectors.join(", ")}]);`;
+    const anyOf = expressionStatement(
+      call(this.rt("anyOf"), O, p, v, depthArg(depth), lit(label), array(masks.map((m) => lit(m))), array(collectors.map((c) => id(c)))),
+    );
     // A union reaching a recursive type: anyOf itself finds a matching member (one without
     // issues); a fast check first would walk the subtree once more at every level.
-    if ([...refsIn(type)].some((name) => this.model.recursive.has(name))) return [call];
-    return [`if (!(${this.unionCheck(type, v, place, depth)})) ${call}`];
+    if ([...refsIn(type)].some((name) => this.model.recursive.has(name))) return [anyOf];
+    return [ifStatement(not(this.unionCheck(type, v, place, depth)), anyOf)];
   }
 
   /** A collector function for one union member: the type's own, or a hoisted one. */
@@ -527,60 +664,66 @@ class ValidatorEmitter {
     if (member.kind === "ref") return this.names.get(member.name)!.collect;
     const known = this.helperCollectors.get(typeKey(member));
     if (known) return known;
-    const name = this.internalName(`${identifierPart(place)}$collect`);
+    const name = this.internalName({ place, suffix: "$collect" });
     this.helperCollectors.set(typeKey(member), name);
-    const body = this.collectStatements(member, "v", "p", place, 0, false);
+    const body = this.collectStatements(member, V, P, place, 0, false);
     this.helpers.push(collectFunction(name, body));
     return name;
   }
 
-  private discriminatedCollect(type: UnionType, v: string, p: string, place: string, depth: number): string[] {
+  private discriminatedCollect(type: UnionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const disc = this.model.discriminantOf(type)!;
-    const read = propertyRead(v, disc.property);
-    const lines = [`if (object(o, ${p}, ${v}))`, `  switch (${read}) {`];
-    for (const c of disc.cases) {
-      for (const value of c.values) lines.push(`  case ${JSON.stringify(value)}:`);
-      if (c.member === disc.whenAbsent) lines.push("  case undefined:");
-      lines.push(`    ${this.memberCollector(c.member, `${place}$${caseName(c.values)}`)}(${v}, ${p}, o, ${depthArg(depth)});`, "    break;");
-    }
+    const read = this.read(v, disc.property);
+    const cases: SwitchCase[] = disc.cases.map((c) => ({
+      labels: [...c.values.map((x) => lit(x)), ...(c.member === disc.whenAbsent ? [UNDEFINED] : [])],
+      body: [
+        expressionStatement(call(id(this.memberCollector(c.member, `${place}$${caseName(c.values)}`)), v, p, O, depthArg(depth))),
+        { kind: "break" },
+      ],
+    }));
     const allowed = disc.cases.flatMap((c) => c.values.map((x) => JSON.stringify(x))).join(", ");
-    const path = appendPath(p, `/${pointerToken(disc.property)}`);
+    const path = pathAppend(p, { kind: "name", name: disc.property });
     if (!disc.whenAbsent) {
-      lines.push("  case undefined:", `    missing(o, ${path}, ${JSON.stringify(disc.property)});`, "    break;");
+      cases.push({ labels: [UNDEFINED], body: [expressionStatement(call(this.rt("missing"), O, path, lit(disc.property))), { kind: "break" }] });
     }
-    lines.push(
-      "  default:",
-      `    issue(o, ${path}, "discriminator", ${JSON.stringify(`unknown ${disc.property} `)} + describeValue(${read}) + ${JSON.stringify(`; expected one of ${allowed}`)});`,
-      "}",
-    );
-    return lines;
+    const message = binary(binary(lit(`unknown ${disc.property} `), "+", call(this.rt("describeValue"), read)), "+", lit(`; expected one of ${allowed}`));
+    cases.push({ labels: [], isDefault: true, body: [this.issue(path, "discriminator", message)] });
+    return [ifStatement(call(this.rt("object"), O, p, v), { kind: "switch", discriminant: read, cases })];
   }
 
   // ---- constants ---------------------------------------------------------------------------
 
-  private format(format: string): string {
-    return formatFunction(format);
+  /** The runtime's checker function for a string format (`uri-template` → `formatUriTemplate`). */
+  private format(format: string): Expression {
+    return this.rt(formatFunction(format));
   }
 
+  /** A module constant `LITERALS_n`, a `Set` of the values (one per distinct value list). */
   private literalSet(values: readonly (string | number | boolean)[]): string {
-    const source = `[${[...new Set(values.map((x) => JSON.stringify(x)))].join(", ")}]`;
-    let name = this.literalSetNames.get(source);
+    const distinct = [...new Map(values.map((x) => [JSON.stringify(x), x])).values()];
+    const key = JSON.stringify(distinct);
+    let name = this.literalSetNames.get(key);
     if (!name) {
-      name = this.internalName(`LITERALS_${this.literalSetNames.size + 1}`);
-      this.literalSetNames.set(source, name);
-      this.constants.push(`const ${name}: ReadonlySet<unknown> = new Set(${source});`);
+      name = this.internalName({ prefix: "LITERALS", count: this.literalSetNames.size });
+      this.literalSetNames.set(key, name);
+      this.constant({ kind: "const", name, type: "ReadonlySet<unknown>", value: { kind: "new", callee: id("Set"), args: [array(distinct.map((x) => lit(x)))] } });
     }
     return name;
   }
 
+  /** A module constant `PATTERN_n`, the regular expression of a `@pattern` (one per distinct source). */
   private pattern(source: string): string {
     let name = this.patternNames.get(source);
     if (!name) {
-      name = this.internalName(`PATTERN_${this.patternNames.size + 1}`);
+      name = this.internalName({ prefix: "PATTERN", count: this.patternNames.size });
       this.patternNames.set(source, name);
-      this.constants.push(`const ${name} = new RegExp(${JSON.stringify(source)}, "u");`);
+      this.constant({ kind: "const", name, value: { kind: "new", callee: id("RegExp"), args: [lit(source), lit("u")] } });
     }
     return name;
+  }
+
+  private constant(declaration: Statement): void {
+    this.constants.push(...printStatements([declaration]));
   }
 }
 
@@ -592,7 +735,7 @@ class ValidatorEmitter {
  * the issues only otherwise; `isX` turns a throwing getter or Proxy trap into a "no", and
  * `validateX` leaves it to the collector, which reports it as an `exception` issue.
  */
-function publicFunctions(n: TypeNames, where: string): string {
+function publicFunctions(n: TypeNames, where: string, runtime: RuntimeUses): string {
   return [
     `/** \`${n.type}\` (${where}) */`,
     `export function ${n.is}(value: unknown): value is T.${n.type} {`,
@@ -604,67 +747,68 @@ function publicFunctions(n: TypeNames, where: string): string {
     `}`,
     `/** \`${n.type}\` (${where}): every issue, or the value typed */`,
     `export function ${n.validate}(value: unknown): ValidationResult<T.${n.type}> {`,
-    `  return ${n.is}(value) ? { ok: true, value } : collectIssues<T.${n.type}>(${n.collect}, value);`,
+    `  return ${n.is}(value) ? ${runtime.use("valid")}(value) : ${runtime.use("collectIssues")}<T.${n.type}>(${n.collect}, value);`,
     `}`,
   ].join("\n");
 }
 
-/** `p + "/a"`, folding into a trailing string literal: `p + "/a" + "/b"` becomes `p + "/a/b"`. */
-function appendPath(p: string, suffix: string): string {
-  const m = /^(.*) \+ ("(?:[^"\\]|\\.)*")$/.exec(p);
-  if (m) return `${m[1]} + ${JSON.stringify((JSON.parse(m[2]!) as string) + suffix)}`;
-  return `${p} + ${JSON.stringify(suffix)}`;
-}
-
 /** The depth argument for a call on a value `level` arrays or objects below the function's own value. */
-function depthArg(level: number): string {
-  return level === 0 ? "d" : `d + ${level}`;
-}
-
-function expectedCall(p: string, simple: { what: string; keyword?: string }, v: string): string {
-  return `expected(o, ${p}, ${JSON.stringify(simple.what)}, ${v}${simple.keyword ? `, "${simple.keyword}"` : ""})`;
-}
-
-/** A key equal for structurally equal types (source positions and docs left out). */
-function typeKey(type: TypeExpr): string {
-  return JSON.stringify(type, (key, value: unknown) => (key === "span" || key === "docs" || key === "inheritedFrom" ? undefined : value));
-}
-
-function caseName(values: readonly (string | number | boolean)[]): string {
-  return String(values[0]).replace(IDENT_CHARS, "_");
-}
-
-function paren(expression: string): string {
-  return /\|\||&&|[<>=]=|===/.test(expression) ? `(${expression})` : expression;
-}
-
-function indentLines(lines: readonly string[]): string[] {
-  return lines.map((l) => `  ${l}`);
+function depthArg(level: number): Expression {
+  return level === 0 ? D : binary(D, "+", lit(level));
 }
 
 /**
- * A parameter as declared: its name, or `_name` when `body` never reads it, so that a user's
- * `noUnusedParameters` accepts the function (the depth `d` goes unused in leaf checks).
+ * A key equal for structurally equal types: source positions, docs and where a property was
+ * inherited from are left out. Each kind lists its fields in a fixed order.
  */
-function parameter(name: string, type: string, body: readonly string[]): string {
-  const code = body.join("\n").replace(/"(?:[^"\\\n]|\\.)*"/g, '""');
-  const used = new RegExp(`(?<![\\w$.])${name}(?![\\w$])`).test(code);
-  return `${used ? name : `_${name}`}: ${type}`;
+export function typeKey(type: TypeExpr): string {
+  switch (type.kind) {
+    case "keyword":
+      return `k(${type.name},${type.numberType ?? ""},${constraintsKey(type.constraints)})`;
+    case "literal":
+      return `l(${JSON.stringify(type.value)},${type.fromConst ?? ""})`;
+    case "ref":
+      return `r(${JSON.stringify(type.name)})`;
+    case "array":
+      return `a(${typeKey(type.element)},${constraintsKey(type.constraints)})`;
+    case "tuple":
+      return `t(${type.elements.map(typeKey).join(",")})`;
+    case "union":
+      return `u(${type.members.map(typeKey).join(",")})`;
+    case "intersection":
+      return `i(${type.members.map(typeKey).join(",")})`;
+    case "object":
+      return `o(${type.properties.map((p) => `${JSON.stringify(p.name)}${p.optional ? "?" : ""}:${typeKey(p.type)}`).join(",")};${type.indexSignature ? typeKey(type.indexSignature) : ""})`;
+  }
+}
+
+function constraintsKey(c: KeywordType["constraints"]): string {
+  if (!c) return "";
+  return [c.format, c.minimum, c.maximum, c.maxItems, c.pattern].map((x) => (x === undefined ? "" : JSON.stringify(x))).join(";");
+}
+
+function caseName(values: readonly (string | number | boolean)[]): string {
+  return identifierPart(String(values[0]));
 }
 
 /** An internal check function `name(v, d): boolean`. */
-function checkFunction(name: string, body: readonly string[]): string {
-  return `function ${name}(${parameter("v", "any", body)}, ${parameter("d", "number", body)}): boolean {\n${indent(body, "  ")}\n}`;
+function checkFunction(name: string, body: readonly Statement[]): string {
+  return printFunction({ name, params: [{ name: "v", type: "any" }, { name: "d", type: "number" }], returns: "boolean", body });
 }
 
 /** An internal collector function `name(v, p, o, d): void`. */
-function collectFunction(name: string, body: readonly string[]): string {
-  const params = [parameter("v", "any", body), parameter("p", "string", body), parameter("o", "ValidationIssue[]", body), parameter("d", "number", body)];
-  return `function ${name}(${params.join(", ")}): void {\n${indent(body, "  ")}\n}`;
-}
-
-function indent(lines: readonly string[], prefix: string): string {
-  return lines.map((l) => prefix + l).join("\n");
+function collectFunction(name: string, body: readonly Statement[]): string {
+  return printFunction({
+    name,
+    params: [
+      { name: "v", type: "any" },
+      { name: "p", type: "string" },
+      { name: "o", type: "ValidationIssue[]" },
+      { name: "d", type: "number" },
+    ],
+    returns: "void",
+    body,
+  });
 }
 
 /** `unknown` and `any` accept everything. */

@@ -1,0 +1,246 @@
+/**
+ * The expression tree of emitted code (`generator/emit/code/`): the printer's parentheses
+ * (precedence, checked against TypeScript's own parser on random trees), JSON Pointer path
+ * folding, parameters a body never reads, long chains, and the recording of runtime helpers.
+ */
+import fc from "fast-check";
+import ts from "typescript";
+import { describe, expect, it } from "vitest";
+import { printExpression, printFunction, printStatements } from "../generator/emit/code/print.js";
+import {
+  binary,
+  block,
+  call,
+  chain,
+  element,
+  expressionStatement,
+  FALSE,
+  id,
+  ifStatement,
+  lit,
+  LONG,
+  not,
+  pathAppend,
+  property,
+  returnStatement,
+  RuntimeUses,
+  TRUE,
+  typeOf,
+  type BinaryOperator,
+  type Expression,
+  type PathExpression,
+} from "../generator/emit/code/tree.js";
+import { runtimeSource } from "../generator/emit/runtime.js";
+
+const v = id("v");
+const p = id("p");
+
+describe("printer: precedence", () => {
+  it.each<[string, Expression, string]>([
+    ["&& inside ||", chain([chain([v, p], "&&"), id("x")], "||"), "(v && p) || x"],
+    ["|| inside &&", chain([chain([v, p], "||"), id("x")], "&&"), "(v || p) && x"],
+    ["comparison inside &&: no parentheses", chain([binary(v, "===", lit(1)), binary(p, "!==", lit("a"))], "&&"), 'v === 1 && p !== "a"'],
+    ["&& as a later operand of &&", chain([v, chain([p, id("x")], "&&")], "&&"), "v && (p && x)"],
+    ["! of a call", not(call(id("f"), v)), "!f(v)"],
+    ["! of a chain", not(chain([v, p], "&&")), "!(v && p)"],
+    ["! of a comparison", not(binary(v, "<", lit(2))), "!(v < 2)"],
+    ["typeof in a comparison", binary(typeOf(v), "===", lit("string")), 'typeof v === "string"'],
+    ["+ on the right of +", binary(v, "+", binary(p, "+", lit(1))), "v + (p + 1)"],
+    ["+ on the left of +", binary(binary(v, "+", p), "+", lit(1)), "v + p + 1"],
+    ["comparison of a sum", binary(binary(id("d"), "+", lit(1)), ">", id("MAX_DEPTH")), "d + 1 > MAX_DEPTH"],
+    ["member of a call", call(property(id("PATTERN_1"), "test"), element(v, lit("a"))), 'PATTERN_1.test(v["a"])'],
+    ["new with a plain callee", { kind: "new", callee: id("RegExp"), args: [lit("^a$"), lit("u")] }, 'new RegExp("^a$", "u")'],
+    ["new with a call as callee", { kind: "new", callee: call(id("f")), args: [] }, "new (f())()"],
+    [
+      "literals",
+      call(id("f"), lit(undefined), lit(null), lit(-1), lit('a"b'), TRUE, FALSE),
+      'f(undefined, null, -1, "a\\"b", true, false)',
+    ],
+  ])("%s", (_, e, text) => expect(printExpression(e)).toBe(text));
+
+  /** A random expression over the operators the emitter uses. */
+  const expression: fc.Arbitrary<Expression> = fc.letrec<{ e: Expression }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom<Expression>(v, p, lit(1), lit("s"), TRUE),
+      fc
+        .tuple(tie("e"), fc.constantFrom<BinaryOperator>("===", "!==", "<", ">", "<=", ">=", "+"), tie("e"))
+        .map(([l, op, r]) => binary(l, op, r)),
+      fc
+        .tuple(fc.array(tie("e"), { minLength: 2, maxLength: 4 }), fc.constantFrom<"&&" | "||">("&&", "||"))
+        .map(([es, op]) => chain(es, op)),
+      tie("e").map(not),
+      tie("e").map(typeOf),
+      fc.array(tie("e"), { maxLength: 2 }).map((args) => call(id("f"), ...args)),
+      tie("e").map((i) => element(v, i)),
+      tie("e").map((o) => property(o, "length")),
+    ),
+  })).e;
+
+  /** The tree as nested binary operations (an n-ary chain associates to the left, as JavaScript's). */
+  function shape(e: Expression): unknown {
+    switch (e.kind) {
+      case "identifier":
+        return e.name;
+      case "literal":
+        return JSON.stringify(e.value);
+      case "binary":
+        return [e.operator, shape(e.left), shape(e.right)];
+      case "logical":
+        return e.operands.map(shape).reduce((l, r) => [e.operator, l, r]);
+      case "unary":
+        return [e.operator, shape(e.operand)];
+      case "call":
+        return ["call", shape(e.callee), ...e.args.map(shape)];
+      case "element":
+        return ["[]", shape(e.object), shape(e.index)];
+      case "property":
+        return [".", shape(e.object), e.name];
+      default:
+        throw new Error(`no shape for ${e.kind}`);
+    }
+  }
+
+  /** What TypeScript parses from the printed text, in the same form (parentheses dropped). */
+  function parsed(node: ts.Expression): unknown {
+    if (ts.isParenthesizedExpression(node)) return parsed(node.expression);
+    if (ts.isIdentifier(node)) return node.text;
+    if (ts.isNumericLiteral(node)) return node.text;
+    if (ts.isStringLiteral(node)) return JSON.stringify(node.text);
+    if (node.kind === ts.SyntaxKind.TrueKeyword) return "true";
+    if (ts.isBinaryExpression(node)) return [ts.tokenToString(node.operatorToken.kind), parsed(node.left), parsed(node.right)];
+    if (ts.isPrefixUnaryExpression(node)) return ["!", parsed(node.operand)];
+    if (ts.isTypeOfExpression(node)) return ["typeof", parsed(node.expression)];
+    if (ts.isCallExpression(node)) return ["call", parsed(node.expression), ...node.arguments.map(parsed)];
+    if (ts.isElementAccessExpression(node)) return ["[]", parsed(node.expression), parsed(node.argumentExpression)];
+    if (ts.isPropertyAccessExpression(node)) return [".", parsed(node.expression), node.name.text];
+    throw new Error(`unexpected ${ts.SyntaxKind[node.kind]}`);
+  }
+
+  it("prints what TypeScript parses back as the same tree", () => {
+    fc.assert(
+      fc.property(expression, (e) => {
+        const text = printExpression(e);
+        const file = ts.createSourceFile("x.ts", `${text};`, ts.ScriptTarget.ES2022, true);
+        const statement = file.statements[0]!;
+        expect(ts.isExpressionStatement(statement)).toBe(true);
+        expect(parsed((statement as ts.ExpressionStatement).expression)).toEqual(shape(e));
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("printer: JSON Pointer paths", () => {
+  const path = (...tokens: PathExpression["tokens"]): PathExpression =>
+    tokens.reduce<PathExpression>((e, t) => pathAppend(e, t), { kind: "path", base: p, tokens: [] });
+  const i0 = id("i0");
+  const key = call(id("escapeToken"), id("k0"));
+  it.each<[string, PathExpression, string]>([
+    ["no token", path(), "p"],
+    ["constant names fold", path({ kind: "name", name: "a" }, { kind: "name", name: "b" }), 'p + "/a/b"'],
+    ["names are escaped (RFC 6901)", path({ kind: "name", name: "a/b~c" }), 'p + "/a~1b~0c"'],
+    [
+      "a tuple position folds with names",
+      path({ kind: "name", name: "a" }, { kind: "index", index: 0 }, { kind: "name", name: "b" }),
+      'p + "/a/0/b"',
+    ],
+    ["a run-time index", path({ kind: "name", name: "a" }, { kind: "dynamic", expression: i0 }), 'p + "/a/" + i0'],
+    [
+      "text after a run-time token",
+      path({ kind: "dynamic", expression: key }, { kind: "name", name: "b" }),
+      'p + "/" + escapeToken(k0) + "/b"',
+    ],
+    [
+      "two run-time tokens",
+      path({ kind: "dynamic", expression: i0 }, { kind: "dynamic", expression: key }),
+      'p + "/" + i0 + "/" + escapeToken(k0)',
+    ],
+  ])("%s", (_, e, text) => expect(printExpression(e)).toBe(text));
+
+  it("appending to a plain expression starts a path at it", () => {
+    expect(pathAppend(p, { kind: "name", name: "x" })).toEqual({ kind: "path", base: p, tokens: [{ kind: "name", name: "x" }] });
+  });
+
+  it("a path as an argument or operand needs no parentheses, and a sum as a run-time token does", () => {
+    const e = path({ kind: "name", name: "a" }, { kind: "dynamic", expression: binary(i0, "+", lit(1)) });
+    expect(printExpression(call(id("f"), e))).toBe('f(p + "/a/" + (i0 + 1))');
+  });
+});
+
+describe("printer: unused parameters", () => {
+  const params = [
+    { name: "v", type: "any" },
+    { name: "d", type: "number" },
+  ];
+  it("a parameter the body never reads is printed _name", () => {
+    const text = printFunction({ name: "f", params, returns: "boolean", body: [returnStatement(binary(v, "===", lit(1)))] });
+    expect(text).toBe("function f(v: any, _d: number): boolean {\n  return v === 1;\n}");
+  });
+  it("strings and property names that spell a parameter are not reads", () => {
+    const body = [returnStatement(chain([binary(lit("d"), "===", property(v, "d")), TRUE], "&&"))];
+    expect(printFunction({ name: "f", params, returns: "boolean", body })).toMatch(/^function f\(v: any, _d: number\)/);
+  });
+  it("reads inside nested statements, paths and loops count", () => {
+    const body = [
+      ifStatement(not(v), returnStatement(FALSE)),
+      {
+        kind: "for" as const,
+        variable: "i",
+        test: binary(id("i"), "<", property(v, "length")),
+        body: block([expressionStatement(call(id("g"), pathAppend(p, { kind: "dynamic", expression: id("d") })))]),
+      },
+    ];
+    expect(printFunction({ name: "f", params: [...params, { name: "p", type: "string" }], returns: "void", body })).toMatch(
+      /^function f\(v: any, d: number, p: string\)/,
+    );
+  });
+});
+
+describe("printer: statements and chains", () => {
+  it("a constant with a type annotation", () => {
+    const s = {
+      kind: "const" as const,
+      name: "LITERALS_1",
+      type: "ReadonlySet<unknown>",
+      value: { kind: "new" as const, callee: id("Set"), args: [{ kind: "array" as const, elements: [lit("a"), lit(1)] }] },
+    };
+    expect(printStatements([s])).toEqual(['const LITERALS_1: ReadonlySet<unknown> = new Set(["a", 1]);']);
+  });
+
+  it("an if without braces around one line, braces around a block, else if chains", () => {
+    const s = ifStatement(
+      v,
+      expressionStatement(call(id("a"))),
+      ifStatement(p, block([expressionStatement(call(id("b"))), expressionStatement(call(id("c")))])),
+    );
+    expect(printStatements([s])).toEqual(["if (v) a();", "else if (p) {", "  b();", "  c();", "}"]);
+  });
+
+  it(`past ${LONG} conditions a chain is split into arrow functions called in place`, () => {
+    const operands = Array.from({ length: LONG + 2 }, (_, i) => id(`c${i}`));
+    const e = chain(operands, "&&");
+    expect(e.kind).toBe("logical");
+    const text = printExpression(e);
+    expect(text.startsWith("(() => c0 && c1")).toBe(true);
+    expect(text.endsWith(`)() && (() => c${LONG} && c${LONG + 1})()`)).toBe(true);
+    expect(chain([v], "||")).toBe(v);
+  });
+});
+
+describe("runtime helpers recorded as referenced", () => {
+  it("records each reference and the runtime copier keeps what they need", () => {
+    const uses = new RuntimeUses();
+    expect(printExpression(call(uses.ref("isPlainObject"), v))).toBe("isPlainObject(v)");
+    uses.ref("expected");
+    expect([...uses.roots]).toEqual(["expected", "isPlainObject"]);
+    const source = runtimeSource(uses.roots);
+    expect(source).toContain("function isPlainObject(");
+    expect(source).toContain("function expected(");
+    expect(source).not.toContain("function anyOf(");
+  });
+
+  it("a root the runtime does not declare is an error", () => {
+    expect(() => runtimeSource(new Set(["noSuchHelper"]))).toThrow(/no declaration noSuchHelper/);
+  });
+});
