@@ -279,16 +279,20 @@ function withoutExport(code: string): string {
  * "./runtime/x.js"` and `export { … } from "./runtime/x.js"`): names by module.
  */
 export function runtimeImportsOf(text: string): Map<string, Set<string>> {
-  const file = ts.createSourceFile("generated.ts", text, ts.ScriptTarget.ES2022, false);
   const found = new Map<string, Set<string>>();
+  // `./runtime/x.js`, or as `--import-extension` writes it: `./runtime/x.ts`, `./runtime/x`; `../runtime/x.js` from a revision folder.
+  const runtimeModule = (specifier: string) => new RegExp(`^\\.\\.?/${RUNTIME_FOLDER}/([a-z][a-z0-9-]*)(?:\\.js|\\.ts)?$`).exec(specifier)?.[1];
+  // TypeScript's scanner-based list of the specifiers a file imports first: a file that imports
+  // no runtime module (validators.ts, most of the output's text) is not parsed.
+  if (!ts.preProcessFile(text, true, false).importedFiles.some((f) => runtimeModule(f.fileName) !== undefined)) return found;
+  const file = ts.createSourceFile("generated.ts", text, { languageVersion: ts.ScriptTarget.ES2022, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false);
   const add = (specifier: ts.Expression | undefined, names: readonly string[]) => {
     if (!specifier || !ts.isStringLiteral(specifier)) return;
-    // `./runtime/x.js`, or as `--import-extension` writes it: `./runtime/x.ts`, `./runtime/x`; `../runtime/x.js` from a revision folder.
-    const m = new RegExp(`^\\.\\.?/${RUNTIME_FOLDER}/([a-z][a-z0-9-]*)(?:\\.js|\\.ts)?$`).exec(specifier.text);
-    if (!m) return;
-    const set = found.get(m[1]!) ?? new Set<string>();
+    const module = runtimeModule(specifier.text);
+    if (module === undefined) return;
+    const set = found.get(module) ?? new Set<string>();
     names.forEach((n) => set.add(n));
-    found.set(m[1]!, set);
+    found.set(module, set);
   };
   for (const statement of file.statements) {
     if (ts.isImportDeclaration(statement)) {
