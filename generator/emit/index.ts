@@ -1,8 +1,7 @@
 /**
  * Stage 4, emit: the table of output files. Each target builds a view model in
  * TypeScript and renders its template; Prettier formats the result, unless the target's
- * emitter prints Prettier's layout itself (`layout: "emitter"`). `--targets` reads the names
- * from {@link TARGETS}.
+ * emitter printed Prettier's layout itself. `--targets` reads the names from {@link TARGETS}.
  */
 import type { Model } from "../analyze/index.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
@@ -37,15 +36,14 @@ interface Target {
   readonly description: string;
   /** Targets whose output this one imports. */
   readonly requires: readonly TargetName[];
-  readonly render: (model: Model, context: EmitContext) => string;
   /**
-   * Who lays the file out. `"prettier"`: the rendered text is formatted with
-   * {@link formatModule}. `"emitter"`: the emitter and template already print what Prettier
-   * would (test/formatting.test.ts runs Prettier over every such file of the committed outputs
-   * and the fixtures and finds no change), so the text is written as rendered. Prettier is
-   * most of a generation's time (about 1.5 s of CPU for the draft's 300 KB `validators.ts`).
+   * The file's text: for Prettier to format ({@link formatModule}), or, as `{ laidOut }`,
+   * already printed by the emitter and template as Prettier prints it, written as it is
+   * (test/formatting.test.ts runs Prettier over every such file of the upstream schemas and
+   * the fixtures and finds no change). Prettier is most of a generation's time (about 1.5 s of
+   * CPU for the draft's 300 KB `validators.ts`, 0.3 s to load and warm up for a small file).
    */
-  readonly layout: "prettier" | "emitter";
+  readonly render: (model: Model, context: EmitContext) => string | { readonly laidOut: string };
 }
 
 /** Names of the output targets, in the order they are written and listed. */
@@ -59,15 +57,16 @@ export const TARGETS: Record<TargetName, Target> = {
     file: "types.ts",
     description: "the schema's types, self-contained",
     requires: [],
-    layout: "prettier",
-    render: (model, context) =>
-      renderTemplate("types.ts.hbs", { header: context.header, ...buildTypes(model, context.docs) }),
+    render: (model, context) => {
+      const view = buildTypes(model, context.docs);
+      const text = renderTemplate("types.ts.hbs", { header: context.header, ...view });
+      return view.laidOut ? { laidOut: text } : text;
+    },
   },
   validators: {
     file: "validators.ts",
     description: "isX, validateX and a Standard Schema object per type; validatorsByType",
     requires: ["types"],
-    layout: "prettier",
     render: (model, context) => {
       const view = { header: context.header, source: model.ir.source, ...buildValidators(model) };
       // The runtime is what the rest of the file uses: render without it, then with it.
@@ -79,7 +78,6 @@ export const TARGETS: Record<TargetName, Target> = {
     file: "errors.ts",
     description: "ErrorCode, classifyErrorCode, a typed constructor per error code, isResourceNotFoundError",
     requires: ["types"],
-    layout: "prettier",
     render: (model, context) =>
       renderTemplate("errors.ts.hbs", { header: context.header, ...buildErrors(context.protocol, model.ir.source, context.enumStyle) }),
   },
@@ -87,34 +85,31 @@ export const TARGETS: Record<TargetName, Target> = {
     file: "meta.ts",
     description: "_meta key constants, key grammar and reserved prefixes, required request keys, checks and builders",
     requires: ["types", "validators"],
-    layout: "prettier",
     render: (model, context) => renderTemplate("meta.ts.hbs", { header: context.header, ...buildMeta(context.protocol, model) }),
   },
   methods: {
     file: "methods.ts",
     description: "the method table (direction, params, results, capability), resolveResultType, parseResult",
     requires: ["types", "validators"],
-    layout: "prettier",
     render: (model, context) => renderTemplate("methods.ts.hbs", { header: context.header, ...buildMethods(context.protocol, model) }),
   },
   dispatch: {
     file: "dispatch.ts",
     description: "ServerHandlers (a typed handler per client→server method) and createServerDispatcher, a stateless JSON-RPC dispatcher",
     requires: ["types", "validators", "meta", "methods"],
-    layout: "prettier",
     render: (model, context) => renderDispatch(context.header, buildDispatch(context.protocol, model)),
   },
   index: {
     file: "index.ts",
     description: "re-exports of the other generated files",
     requires: ["types", "validators"],
-    layout: "emitter",
-    render: (_model, context) =>
-      renderTemplate("index.ts.hbs", {
+    render: (_model, context) => ({
+      laidOut: renderTemplate("index.ts.hbs", {
         header: context.header,
         modules: context.targets.filter((t) => t !== "index").map((t) => TARGETS[t].file.replace(/\.ts$/, "")),
         namespaces: [],
       }),
+    }),
   },
 };
 
@@ -130,11 +125,10 @@ export function expandTargets(requested: readonly TargetName[]): TargetName[] {
   return TARGET_NAMES.filter((t) => wanted.has(t));
 }
 
-/** Renders one target, formatted with Prettier unless its emitter lays it out (see {@link Target.layout}). */
+/** Renders one target, formatted with Prettier unless its emitter laid it out (see {@link Target.render}). */
 export async function emitTarget(name: TargetName, model: Model, context: EmitContext): Promise<string> {
-  const target = TARGETS[name];
-  const text = target.render(model, context);
-  return target.layout === "emitter" ? text : formatModule(text);
+  const rendered = TARGETS[name].render(model, context);
+  return typeof rendered === "string" ? formatModule(rendered) : rendered.laidOut;
 }
 
 /**
