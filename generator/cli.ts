@@ -10,7 +10,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "./config.js";
-import { formatDiagnostic, GeneratorError } from "./errors.js";
+import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
 import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
@@ -527,7 +527,7 @@ function optionChanges(before: Readonly<Record<string, string>>, after: Readonly
 export function reportError(error: unknown, io: CliIO, debug: boolean, outcome = "nothing was written"): void {
   if (error instanceof GeneratorError) {
     for (const w of error.warnings) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
-    for (const d of error.diagnostics) io.stderr(`${formatDiagnostic(d)}\n`);
+    for (const d of error.diagnostics) io.stderr([formatDiagnostic(d), ...formatRelated(d)].map((line) => `${line}\n`).join(""));
     const n = error.diagnostics.length;
     io.stderr(`${n} error${n === 1 ? "" : "s"}; ${outcome}\n`);
   } else {

@@ -30,6 +30,11 @@ export function formatDiagnostic(d: Diagnostic, severity: "error" | "warning" = 
   return `${where}${severity} ${d.code}: ${d.message}`;
 }
 
+/** The related places of a diagnostic, one line each, indented under it: `  s.ts:1:1 - the schema's isFoo is declared here`. */
+export function formatRelated(d: Diagnostic): string[] {
+  return (d.related ?? []).map((r) => `  ${r.span.file}:${r.span.line}:${r.span.column} - ${r.message}`);
+}
+
 /** Collects diagnostics across a stage so all problems are reported together. */
 export class DiagnosticBag {
   readonly items: Diagnostic[] = [];

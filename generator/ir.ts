@@ -185,4 +185,6 @@ export interface Diagnostic {
   readonly code: string;
   readonly message: string;
   readonly span?: SourceSpan;
+  /** Other places the finding involves (the other owner of a colliding name). */
+  readonly related?: readonly { readonly message: string; readonly span: SourceSpan }[];
 }

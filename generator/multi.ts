@@ -17,10 +17,19 @@ import { GeneratorError } from "./errors.js";
 import type { Diagnostic } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import type { GeneratorOptions } from "./options.js";
-import { TARGETS, formatModule, checkExportCollisions, type TargetName } from "./emit/index.js";
-import { buildDispatch, isStateless, publishMethods, renderDispatch, renderRevision, resultDrop, type ServedRevisionView } from "./emit/dispatch.js";
+import { TARGETS, declareModuleNames, formatModule, type ModuleNames, type TargetName } from "./emit/index.js";
+import {
+  buildDispatch,
+  declareDispatchNames,
+  isStateless,
+  publishMethods,
+  renderDispatch,
+  renderRevision,
+  resultDrop,
+  type ServedRevisionView,
+} from "./emit/dispatch.js";
 import { importRuntimeFromParent } from "./emit/imports.js";
-import { revisionNames } from "./emit/names.js";
+import { revisionNames, SymbolTable } from "./emit/symbols.js";
 import { renderTemplate } from "./emit/templates.js";
 import { RUNTIME_FOLDER } from "./emit/runtime.js";
 import type { GeneratedFile, GenerateResult } from "./index.js";
@@ -81,14 +90,42 @@ function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
 }
 
 /** The modules of one revision folder: the targets except `dispatch` and `index` (which sit at the top), as files of that folder. */
-async function revisionFiles(revision: Revision, targets: readonly TargetName[], resolved: GeneratorOptions): Promise<GeneratedFile[]> {
+async function revisionFiles(revision: Revision, targets: readonly TargetName[], resolved: GeneratorOptions, names: ModuleNames): Promise<GeneratedFile[]> {
   const modules = targets.filter((t) => t !== "dispatch");
-  const files = await emitModules(revision.schema, modules, resolved);
+  const files = await emitModules(revision.schema, modules, resolved, names);
   if (targets.includes("dispatch")) {
     const view = buildDispatch(revision.schema.protocol, revision.schema.model);
     files.push({ path: "revision.ts", contents: await formatModule(renderRevision(revision.schema.header, view)) });
   }
   return files.map((f) => ({ path: `${revision.folder}/${f.path}`, contents: importRuntimeFromParent(f.contents, RUNTIME_FOLDER) }));
+}
+
+/**
+ * Declares every name of the output into one symbol table before anything is rendered: each
+ * revision's modules under its folder; the top `dispatch.ts` (its exports, and each revision
+ * table's local name) and the top `index.ts`'s namespaces, whose exports share a namespace with
+ * the handler revision's modules (the top `index.ts` re-exports them together).
+ *
+ * @returns each revision's names, in the order of `revisions` (the handler revision first)
+ * @throws GeneratorError MCG301 for every collision
+ */
+function declareNames(revisions: readonly Revision[], targets: readonly TargetName[]): ModuleNames[] {
+  const table = new SymbolTable();
+  const modules = targets.filter((t) => t !== "dispatch");
+  const names = revisions.map((r) => declareModuleNames(r.schema.model, r.schema.protocol, modules, table, `${r.folder}/`));
+  const handler = revisions[0]!;
+  const top = { dispatch: TARGETS.dispatch.file, index: TARGETS.index.file };
+  if (targets.includes("dispatch")) {
+    declareDispatchNames(table, top.dispatch, buildDispatch(handler.schema.protocol, handler.schema.model), true);
+    for (const r of revisions) table.declare(top.dispatch, r.constant, { exported: false, owner: `the table of revision ${r.folder}` });
+  }
+  if (targets.includes("index")) {
+    for (const r of revisions.slice(1)) table.declare(top.index, r.namespace, { exported: true, owner: `the namespace of revision ${r.folder}` });
+  }
+  const handlerFiles = modules.filter((t) => t !== "index").map((t) => names[0]!.files[t]);
+  table.shareExports([...handlerFiles, top.dispatch, top.index]);
+  table.check();
+  return names;
 }
 
 /** Generates one output serving several revisions (see the module comment). */
@@ -109,7 +146,8 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
     const targets = resolved.targets as TargetName[];
     const header = headerOf(headerSource(revisions.map((r) => r.schema.loaded)), resolved);
     const files: GeneratedFile[] = [];
-    for (const revision of revisions) files.push(...(await revisionFiles(revision, targets, resolved)));
+    const names = declareNames(revisions, targets);
+    for (const [i, revision] of revisions.entries()) files.push(...(await revisionFiles(revision, targets, resolved, names[i]!)));
     const top: GeneratedFile[] = [];
     if (targets.includes("dispatch")) {
       const facts = (r: Revision) => ({ facts: r.schema.protocol, model: r.schema.model });
@@ -127,14 +165,6 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
       const layout = { multi: true, modulePrefix: `./${handler.folder}/`, served, publishMethodsType: publishMethods(facts(handler), others.map(facts)) };
       top.push({ path: TARGETS.dispatch.file, contents: await formatModule(renderDispatch(header, view, layout)) });
     }
-    // Names the handler revision's modules and dispatch.ts both export would be lost in index.ts.
-    checkExportCollisions(
-      [...top, ...files.filter((f) => f.path.startsWith(`${handler.folder}/`) && !f.path.endsWith("/index.ts"))].map((f) => ({
-        path: f.path.replace(`${handler.folder}/`, ""),
-        contents: f.contents,
-      })),
-      handler.schema.model,
-    );
     // The handler revision's modules, re-exported where a single-revision output has them (`./types.js`, …):
     // code written against one layout (a scaffold's handlers and tests) compiles against the other.
     for (const target of targets.filter((t) => t !== "dispatch" && t !== "index")) {

@@ -5,9 +5,10 @@
  */
 import { analyze, type Model } from "./analyze/index.js";
 import { protocolFacts, type ProtocolFacts } from "./analyze/protocol.js";
-import { checkExportCollisions, emitTarget, TARGETS, type EmitContext, type TargetName } from "./emit/index.js";
+import { declareModuleNames, emitTarget, TARGETS, type EmitContext, type ModuleNames, type TargetName } from "./emit/index.js";
 import { rewriteImportExtensions } from "./emit/imports.js";
 import { runtimeFiles, runtimeModuleExports } from "./emit/runtime.js";
+import { SymbolTable } from "./emit/symbols.js";
 import { GeneratorError, isStackOverflow } from "./errors.js";
 import type { GeneratedFile } from "./index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
@@ -89,14 +90,22 @@ export function withWarnings(error: unknown, warnings: readonly Diagnostic[]): u
   return error;
 }
 
-/** The modules of one revision, from the targets in table order (paths relative to their folder). */
-export async function emitModules(schema: AnalyzedSchema, targets: readonly TargetName[], resolved: GeneratorOptions): Promise<GeneratedFile[]> {
-  const context = { docs: resolved.docs, header: schema.header, targets, protocol: schema.protocol, enumStyle: resolved.enumStyle };
+/**
+ * The modules of one revision, from the targets in table order (paths relative to their folder).
+ * `names`: their names, declared and checked before anything is rendered (by default into a
+ * symbol table of their own: a one-schema run).
+ */
+export async function emitModules(
+  schema: AnalyzedSchema,
+  targets: readonly TargetName[],
+  resolved: GeneratorOptions,
+  names: ModuleNames = declareModuleNames(schema.model, schema.protocol, targets, new SymbolTable()),
+): Promise<GeneratedFile[]> {
+  const context = { docs: resolved.docs, header: schema.header, targets, protocol: schema.protocol, enumStyle: resolved.enumStyle, names };
   const files: GeneratedFile[] = [];
   for (const name of targets) {
     files.push({ path: TARGETS[name].file, contents: await emitTargetChecked(name, schema.model, context) });
   }
-  checkExportCollisions(files, schema.model);
   return files;
 }
 

@@ -9,7 +9,8 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatModule, TARGETS, type EmitContext } from "../generator/emit/index.js";
+import { declareModuleNames, formatModule, TARGETS, type EmitContext } from "../generator/emit/index.js";
+import { SymbolTable } from "../generator/emit/symbols.js";
 import { analyzeSchema, DEFAULT_OPTIONS, GeneratorError, type SchemaInput } from "../generator/index.js";
 import type { DocsMode } from "../generator/emit/docs.js";
 import { fixtureSchema } from "./support/fixtures.js";
@@ -27,6 +28,7 @@ function laidOutFiles(input: SchemaInput, docs: DocsMode): Map<string, string | 
     targets: resolved.targets,
     protocol: schema.protocol,
     enumStyle: resolved.enumStyle,
+    names: declareModuleNames(schema.model, schema.protocol, resolved.targets, new SymbolTable()),
   };
   const files = new Map<string, string | undefined>();
   for (const name of resolved.targets) {

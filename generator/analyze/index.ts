@@ -5,6 +5,7 @@
  * (a property such as `type`, `method` or `mode` whose literal value picks the member).
  */
 import type { Declaration, ObjectType, Property, SchemaIR, TypeExpr, UnionType } from "../ir.js";
+import { checkShape, flatShape, mergedIndexSignature } from "../shape.js";
 
 /** One case of a discriminated union: the literal values that select `member`. */
 export interface DiscriminantCase {
@@ -65,21 +66,36 @@ export class Model {
     return current;
   }
 
-  /** The object shape a type stands for, if it is one (through references and intersections). */
+  /**
+   * The object shape a type stands for, if it is one (through references and intersections),
+   * in the flat view of `generator/shape.ts`: a property several intersected members declare
+   * is listed once per member, each entry a constraint that holds (the module doc there states
+   * the rule); the index signature is the intersection of the members' ones.
+   */
   shapeOf(type: TypeExpr): ObjectType | undefined {
-    if (type.kind === "ref") {
-      const decl = this.declarations.get(type.name);
-      if (!decl || decl.kind === "const") return undefined;
-      return this.shapeOf(decl.type);
-    }
-    if (type.kind === "object") return type;
-    if (type.kind === "intersection") {
-      const shapes = type.members.map((m) => this.shapeOf(m));
-      if (shapes.some((s) => s === undefined)) return undefined;
-      return { kind: "object", properties: shapes.flatMap((s) => s!.properties) };
-    }
-    return undefined;
+    const flat = flatShape(type, this.lookup);
+    if (!flat) return undefined;
+    if (flat.sole) return flat.sole;
+    const index = mergedIndexSignature(flat.indexSignatures);
+    return index ? { kind: "object", properties: [...flat.properties], indexSignature: index } : { kind: "object", properties: [...flat.properties] };
   }
+
+  /**
+   * The object shape a validator may test as one object, or `undefined` (see `checkShape` in
+   * `generator/shape.ts`): its properties through references and intersections, a property in
+   * several members listed once per member; refused when an index signature constrains values.
+   * Recursive references stop the walk (their own check holds the depth guard) unless
+   * `throughRecursive`; `anyIndexSignature: false` refuses every index signature, `unknown` ones too.
+   */
+  checkShape(type: TypeExpr, options: { readonly throughRecursive?: boolean; readonly anyIndexSignature?: boolean } = {}): ObjectType | undefined {
+    return checkShape(type, this.lookup, {
+      ...(options.throughRecursive ? {} : { stopAt: (name: string) => this.recursive.has(name) }),
+      unconstrained: (index) => options.anyIndexSignature !== false && index.kind === "keyword" && (index.name === "unknown" || index.name === "any"),
+    });
+  }
+
+  /** The type a declaration name stands for, for the shape resolver. */
+  private readonly lookup = (name: string): TypeExpr | undefined => this.typeOf(name);
 
   /** Members of a union, with members that are references to union aliases spread in place. */
   flattenUnion(type: UnionType): TypeExpr[] {

@@ -10,23 +10,23 @@
  * `InputRequest`); result types from `XResultResponse.result`, else `XResult`, else
  * `EmptyResult`; the `ResultType` literals.
  */
+import { constantWords, type TypeReference } from "../emit/symbols.js";
 import type { Diagnostic, ObjectType, Property, SourceSpan, TypeExpr } from "../ir.js";
 import { selectRules, type ProtocolRules } from "../rules/index.js";
 import type { Model } from "./index.js";
 
-/** One error code and the constructor made for it. */
+/** One error code (`errors.ts` names its `ErrorCode` member and constructor from `constant`). */
 export interface ErrorCodeFact {
   /** The schema's constant (`PARSE_ERROR`), or the prose name (`RESOURCE_NOT_FOUND`). */
   readonly constant: string;
-  /** Member of `ErrorCode`: `ParseError`. */
-  readonly member: string;
-  /** Constructor name: `parseError`. */
-  readonly constructorName: string;
   readonly code: number;
   /** Default message: `Parse error`. */
   readonly message: string;
-  /** Type of `data`, as TypeScript in the generated module (`T.X["error"]["data"]`, `unknown`). */
-  readonly dataType: string;
+  /**
+   * Type of `data`: the member of the schema's error interface (`{ type: "X", path: [{ key: "error" }, { key: "data" }] }`),
+   * or, for a code only the prose defines, the rules' TypeScript text (`unknown`, `{ uri: string }`).
+   */
+  readonly dataType: TypeReference | string;
   readonly dataRequired: boolean;
   /** The interface that defines the error's shape, if the schema has one. */
   readonly shape?: string;
@@ -44,8 +44,8 @@ export interface MetaKeyFact {
 
 /** One `_meta` shape (request, notification or result). */
 export interface MetaShapeFact {
-  /** TypeScript type of the `_meta` object in the generated module (`T.RequestMetaObject`, `NonNullable<T.RequestParams["_meta"]>`). */
-  readonly typeText: string;
+  /** Type of the `_meta` object: the schema's `RequestMetaObject`, or the (defined) `_meta` member of `RequestParams`. */
+  readonly type: TypeReference;
   /** Whether `_meta` itself must be present. */
   readonly metaRequired: boolean;
   readonly properties: readonly Property[];
@@ -78,8 +78,8 @@ export interface ProtocolFacts {
   /** Why the rules were chosen when not an exact match (a warning). */
   readonly rulesNote?: string;
   readonly errorCodes: readonly ErrorCodeFact[];
-  /** `T.RequestId` when the schema exports `RequestId`. */
-  readonly requestIdType?: string;
+  /** `RequestId` when the schema exports it. */
+  readonly requestIdType?: TypeReference;
   /** Whether an error response may omit `id`. */
   readonly errorIdOptional: boolean;
   readonly metaKeys: readonly MetaKeyFact[];
@@ -97,28 +97,11 @@ export interface ProtocolFacts {
 
 const JSONRPC_RESERVED = { min: -32768, max: -32000 };
 
-/** `UNSUPPORTED_PROTOCOL_VERSION` → `["unsupported", "protocol", "version"]`. */
-function words(constant: string): string[] {
-  return constant.toLowerCase().split(/_+/).filter(Boolean);
-}
-
 const ACRONYMS = new Set(["url", "uri", "json", "rpc", "http", "id", "mcp"]);
-
-/** `PARSE_ERROR` → `ParseError`. */
-export function pascalCase(constant: string): string {
-  return words(constant)
-    .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join("");
-}
-
-function camelCase(constant: string): string {
-  const p = pascalCase(constant);
-  return p === "" ? p : p[0]!.toLowerCase() + p.slice(1);
-}
 
 /** `URL_ELICITATION_REQUIRED` → `URL elicitation required`. */
 function sentence(constant: string): string {
-  const ws = words(constant).map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
+  const ws = constantWords(constant).map((w) => (ACRONYMS.has(w) ? w.toUpperCase() : w));
   const first = ws[0];
   if (first === undefined) return constant;
   ws[0] = first[0]!.toUpperCase() + first.slice(1);
@@ -138,14 +121,14 @@ function constOf(properties: Property[]): string | undefined {
 /** Error codes: numeric constants used as `code: typeof X` or inside the JSON-RPC reserved range, plus prose codes. */
 function errorCodes(model: Model, rules: ProtocolRules): ErrorCodeFact[] {
   // Which interface gives each constant its shape: `code: typeof C` (error object) or `error: { code: typeof C }` (response).
-  const shapes = new Map<string, { shape: string; dataType: string; dataRequired: boolean }>();
+  const shapes = new Map<string, { shape: string; dataType: TypeReference; dataRequired: boolean }>();
   for (const decl of model.types) {
     if (!decl.exported) continue;
     const shape = model.shapeOf({ kind: "ref", name: decl.name });
     const direct = constOf(prop(shape, "code"));
     if (direct && !shapes.has(direct)) {
       const data = prop(shape, "data");
-      shapes.set(direct, { shape: decl.name, dataType: `T.${decl.name}["data"]`, dataRequired: data.some((p) => !p.optional) });
+      shapes.set(direct, { shape: decl.name, dataType: { type: decl.name, path: [{ key: "data" }] }, dataRequired: data.some((p) => !p.optional) });
       continue;
     }
     const error = prop(shape, "error");
@@ -155,7 +138,7 @@ function errorCodes(model: Model, rules: ProtocolRules): ErrorCodeFact[] {
       const data = prop(errorShape, "data");
       shapes.set(nested, {
         shape: decl.name,
-        dataType: `T.${decl.name}["error"]["data"]`,
+        dataType: { type: decl.name, path: [{ key: "error" }, { key: "data" }] },
         dataRequired: data.some((p) => !p.optional),
       });
     }
@@ -168,8 +151,6 @@ function errorCodes(model: Model, rules: ProtocolRules): ErrorCodeFact[] {
     if (!shape && !inRange) continue;
     out.push({
       constant: decl.name,
-      member: pascalCase(decl.name),
-      constructorName: camelCase(decl.name),
       code: decl.value,
       message: sentence(decl.name),
       dataType: shape?.dataType ?? "unknown",
@@ -182,8 +163,6 @@ function errorCodes(model: Model, rules: ProtocolRules): ErrorCodeFact[] {
     if (out.some((e) => e.code === prose.code || e.constant === prose.constant)) continue;
     out.push({
       constant: prose.constant,
-      member: pascalCase(prose.constant),
-      constructorName: camelCase(prose.constant),
       code: prose.code,
       message: sentence(prose.constant),
       dataType: prose.dataType,
@@ -199,20 +178,21 @@ function metaShape(model: Model, declName: string, viaParams: boolean): MetaShap
   const decl = model.declarations.get(declName);
   if (!decl || decl.kind === "const") return undefined;
   let owner = model.shapeOf({ kind: "ref", name: declName });
-  let access = `T.${declName}`;
+  let access: TypeReference = { type: declName, path: [] };
   if (viaParams) {
     const params = prop(owner, "params");
     if (params.length !== 1) return undefined;
     owner = model.shapeOf(params[0]!.type);
-    access = `NonNullable<T.${declName}["params"]>`;
+    access = { type: declName, path: [{ key: "params", defined: true }] };
   }
   const meta = prop(owner, "_meta");
   if (meta.length !== 1) return undefined;
   const type = meta[0]!.type;
   const shape = model.shapeOf(type);
   if (!shape) return undefined;
-  const typeText = type.kind === "ref" && model.isExportedType(type.name) ? `T.${type.name}` : `NonNullable<${access}["_meta"]>`;
-  return { typeText, metaRequired: !meta[0]!.optional, properties: shape.properties, proseKeys: new Map() };
+  const metaType: TypeReference =
+    type.kind === "ref" && model.isExportedType(type.name) ? { type: type.name, path: [] } : { ...access, path: [...access.path, { key: "_meta", defined: true }] };
+  return { type: metaType, metaRequired: !meta[0]!.optional, properties: shape.properties, proseKeys: new Map() };
 }
 
 function firstMetaShape(model: Model, candidates: [string, boolean][]): MetaShapeFact | undefined {
@@ -420,7 +400,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     protocolVersion: latestProtocolVersion ?? rules.version,
     ...(note !== undefined ? { rulesNote: note } : {}),
     errorCodes: errorCodes(model, rules),
-    ...(model.isExportedType("RequestId") ? { requestIdType: "T.RequestId" } : {}),
+    ...(model.isExportedType("RequestId") ? { requestIdType: { type: "RequestId", path: [] } } : {}),
     errorIdOptional: idProps.length === 0 || idProps.every((p) => p.optional),
     ...metaFacts(model, withProse("request", requestMeta), withProse("notification", notificationMeta), withProse("result", resultMeta)),
     methods: methods(model, rules, warnings),

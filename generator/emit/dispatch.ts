@@ -9,6 +9,10 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import { typeReference, typeReferenceText, type SymbolTable } from "./symbols.js";
+
+/** `T.X`: the schema type `name` as `dispatch.ts` refers to it. */
+const typeText = (name: string) => typeReferenceText(typeReference(name));
 import { renderTemplate } from "./templates.js";
 
 interface RequestView {
@@ -162,7 +166,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
   const inputRequiredType = facts.inputRequiredResult;
   const inputRequiredValue = facts.rules.inputRequiredNeedsContent.resultType;
 
-  const resultText = (r: string) => (r === inputRequiredType || completable.length === 0 ? `T.${r}` : `Completable<T.${r}>`);
+  const resultText = (r: string) => (r === inputRequiredType || completable.length === 0 ? typeText(r) : `Completable<${typeText(r)}>`);
   const requestFacts = clientRequests(facts);
   const requests: RequestView[] = requestFacts.map((m) => {
     const results = m.results.filter(exported);
@@ -198,16 +202,16 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
       serverInfo: serverInfoMeta ? JSON.stringify(SERVER_INFO_KEY) : "",
       subscriptionId: listenFact !== undefined ? json(sub?.idMetaKey) : "",
     },
-    clientCapabilitiesType: exported("ClientCapabilities") ? "T.ClientCapabilities" : "{ readonly [key: string]: unknown }",
-    clientInfoType: exported("Implementation") ? "T.Implementation" : "unknown",
-    serverCapabilitiesType: exported("ServerCapabilities") ? "T.ServerCapabilities" : "{ readonly [key: string]: unknown }",
-    serverInfoType: exported("Implementation") ? "T.Implementation" : "{ readonly name: string; readonly version: string }",
+    clientCapabilitiesType: exported("ClientCapabilities") ? typeText("ClientCapabilities") : "{ readonly [key: string]: unknown }",
+    clientInfoType: exported("Implementation") ? typeText("Implementation") : "unknown",
+    serverCapabilitiesType: exported("ServerCapabilities") ? typeText("ServerCapabilities") : "{ readonly [key: string]: unknown }",
+    serverInfoType: exported("Implementation") ? typeText("Implementation") : "{ readonly name: string; readonly version: string }",
     serverInfoMeta,
     serverInfoKey: JSON.stringify(SERVER_INFO_KEY),
     absentResultType: fillResultType ? JSON.stringify(facts.rules.absentResultType.value) : "",
     hasCacheable: cacheFields.length > 0,
     completableKeys: unionOf(completable),
-    inputResponsesType: stateless && exported("InputResponses") ? "T.InputResponses" : "unknown",
+    inputResponsesType: stateless && exported("InputResponses") ? typeText("InputResponses") : "unknown",
     inputRequiredValue: inputRequiredType !== undefined ? JSON.stringify(inputRequiredValue) : "",
     requests,
     cacheableMethods: requestFacts.filter(cacheable).map((m) => JSON.stringify(m.method)),
@@ -220,7 +224,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     discover: discover !== undefined,
     hasTools,
     toolResultType: toolsCall ? toolsCall.results.filter(exported).map(resultText).join(" | ") || "never" : "never",
-    toolDefinitionType: hasTools ? "T.Tool" : "{ readonly name: string; readonly inputSchema?: unknown }",
+    toolDefinitionType: hasTools ? typeText("Tool") : "{ readonly name: string; readonly inputSchema?: unknown }",
     listen: listenFact !== undefined && sub !== undefined,
     listenAckMethod: JSON.stringify(sub?.acknowledgement ?? ""),
     listenCite: sub?.cite ?? "",
@@ -273,6 +277,52 @@ export interface DispatchLayout {
 }
 
 /** Today's layout: one revision, its modules beside `dispatch.ts`. */
+/** What `dispatch.ts` exports in every layout (its template's names and the runtime names it re-exports). */
+const EXPORTS = [
+  "checkToolArguments",
+  "HandlerError",
+  "notImplemented",
+  "DispatchAbortSignal",
+  "DispatchErrorInfo",
+  "DispatchErrorListener",
+  "DispatchErrorObject",
+  "DispatchRequestId",
+  "DispatchResponse",
+  "Era",
+  "HandleContext",
+  "OutgoingNotification",
+  "SessionState",
+  "DISPATCH_PROTOCOL_VERSION",
+  "RequestContext",
+  "OutgoingNotificationMethod",
+  "OutgoingNotificationParams",
+  "Completable",
+  "HandlerResults",
+  "HandledRequestMethod",
+  "RequestHandler",
+  "NotificationContext",
+  "HandledNotificationMethod",
+  "NotificationHandler",
+  "ServerHandlers",
+  "defineHandlers",
+  "ServerDispatcherOptions",
+  "ServerDispatcher",
+  "createServerDispatcher",
+] as const;
+
+/**
+ * Declares the names `dispatch.ts` (`file`) exports into the run's symbol table: with the
+ * single layout its revision table, with the multi-revision one the versions it serves, and the
+ * tool helpers when the schema has tools.
+ */
+export function declareDispatchNames(table: SymbolTable, file: string, view: Pick<DispatchView, "hasTools">, multi: boolean): void {
+  table.declareExports(file, [
+    ...EXPORTS,
+    ...(multi ? ["DISPATCH_PROTOCOL_VERSIONS"] : ["DISPATCH_REVISION"]),
+    ...(view.hasTools ? ["ToolCallResult", "ToolEntry", "toolError"] : []),
+  ]);
+}
+
 export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never" };
 
 /** The text of `dispatch.ts`. */

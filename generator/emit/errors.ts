@@ -6,46 +6,85 @@
  * `generator/rules`); data types are the schema's own error interfaces.
  */
 import type { ErrorCodeFact, ProtocolFacts } from "../analyze/protocol.js";
-import { GeneratorError } from "../errors.js";
-import type { Diagnostic } from "../ir.js";
 import { STANDARD_JSONRPC_CODES, type ErrorPartition } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
-import { isPlainIdentifier } from "./names.js";
+import { camelCase, constantWords, isPlainIdentifier, pascalCase, typeReferenceText, type DeclaredSymbol, type SymbolTable, type TypeReference } from "./symbols.js";
 
-/** Names `errors.ts` declares or imports from `runtime/errors.ts` that a constructor (a camelCase name) could take. */
-const OWN_NAMES = new Set([
-  "isErrorCode",
-  "classifyErrorCode",
-  "errorResponse",
-  "isResourceNotFoundError",
-  "errorCodeClassifier",
-  "errorCodeTest",
-  "errorConstructor",
-  "errorResponder",
-  "resourceNotFoundTest",
+/** Names `errors.ts` declares or imports from `runtime/errors.ts` that a constructor (a camelCase name) could take; `true` when exported. */
+const OWN_NAMES: ReadonlyMap<string, boolean> = new Map([
+  ["isErrorCode", true],
+  ["classifyErrorCode", true],
+  ["errorResponse", true],
+  ["isResourceNotFoundError", true],
+  ["errorCodeClassifier", false],
+  ["errorCodeTest", false],
+  ["errorConstructor", false],
+  ["errorResponder", false],
+  ["resourceNotFoundTest", false],
 ]);
 
-/** Refuses error-code constants whose generated names are no identifiers or collide (MCG301). */
-function checkNames(facts: ProtocolFacts): void {
-  const problems: Diagnostic[] = [];
-  const members = new Map<string, string>();
-  const constructors = new Map<string, string>();
+/** The other names `errors.ts` exports: its types, and the runtime's `ErrorCodeClass`. */
+const OWN_EXPORTS = ["ErrorCodeClass", "ErrorCode", "TypedErrorResponse", "TypedErrorResponseWithData"] as const;
+
+/** The names of one error code in `errors.ts`. */
+export interface ErrorCodeNames {
+  /** Member of `ErrorCode`: `ParseError`. */
+  readonly member: string;
+  /** Constructor: `parseError`. */
+  readonly constructorName: string;
+}
+
+/** The constructor for resource-not-found errors, made from the rules when no constant gives it. */
+const RESOURCE_NOT_FOUND = "resourceNotFound";
+
+/** `PARSE_ERROR` → `ParseError` and `parseError`. */
+function namesOf(constant: string): ErrorCodeNames {
+  const ws = constantWords(constant);
+  return { member: pascalCase(ws), constructorName: camelCase(ws) };
+}
+
+/**
+ * Declares the names of `errors.ts` (`file`) in the run's symbol table: its own names, and for
+ * every error code its `ErrorCode` member (scope `file#ErrorCode`) and constructor. A constant
+ * that gives no identifier, or two constants that give one name, are MCG301 (reported by the
+ * table's check, with the constants' spans).
+ *
+ * @returns the names by constant
+ */
+export function declareErrorNames(table: SymbolTable, file: string, facts: ProtocolFacts): Map<string, ErrorCodeNames> {
+  const itself = `${file} itself`;
+  for (const [name, exported] of OWN_NAMES) table.declare(file, name, { exported, owner: itself });
+  table.declareExports(file, OWN_EXPORTS, itself);
+  const retired = new Set(facts.rules.retiredCodes.codes);
+  const members = `${file}#ErrorCode`;
+  const out = new Map<string, ErrorCodeNames>();
+  /** The constant each constructor name came from. */
+  const constantOf = new Map<string, string>();
   for (const f of facts.errorCodes) {
+    const names = namesOf(f.constant);
+    out.set(f.constant, names);
     const at = f.span ? { span: f.span } : {};
-    if (!isPlainIdentifier(f.member) || !isPlainIdentifier(f.constructorName)) {
-      problems.push({ code: "MCG301", message: `error-code constant ${f.constant} gives no usable name (${f.member}, ${f.constructorName}); rename the constant`, ...at });
+    if (!isPlainIdentifier(names.member) || !isPlainIdentifier(names.constructorName)) {
+      table.report({ code: "MCG301", message: `error-code constant ${f.constant} gives no usable name (${names.member}, ${names.constructorName}); rename the constant`, ...at });
       continue;
     }
-    const other = members.get(f.member) ?? constructors.get(f.constructorName);
-    if (other !== undefined) {
-      problems.push({ code: "MCG301", message: `error-code constants ${other} and ${f.constant} both give ${f.member} / ${f.constructorName} in errors.ts; rename one`, ...at });
-    } else if (OWN_NAMES.has(f.constructorName)) {
-      problems.push({ code: "MCG301", message: `error-code constant ${f.constant} gives ${f.constructorName}, a name errors.ts uses itself; rename the constant`, ...at });
-    }
-    members.set(f.member, f.constant);
-    constructors.set(f.constructorName, f.constant);
+    // Member and constructor come from the same words: two constants share both or neither, and both give one message.
+    const clash = (earlier: DeclaredSymbol) =>
+      earlier.owner === itself
+        ? `error-code constant ${f.constant} gives ${names.constructorName}, a name errors.ts uses itself; rename the constant`
+        : `error-code constants ${constantOf.get(names.constructorName) ?? earlier.owner} and ${f.constant} both give ${names.member} / ${names.constructorName} in errors.ts; rename one`;
+    const declaration = { owner: `error-code constant ${f.constant}`, ...at, clash };
+    table.declare(members, names.member, { ...declaration, exported: false });
+    // A code the rules retire gets no constructor (the name stays taken: the constant is still the schema's).
+    table.declare(file, names.constructorName, { ...declaration, exported: !retired.has(f.code) });
+    if (!constantOf.has(names.constructorName)) constantOf.set(names.constructorName, f.constant);
   }
-  if (problems.length > 0) throw new GeneratorError(problems);
+  // resourceNotFound() under a code that is not its own constant (see buildErrors).
+  const rnf = facts.rules.resourceNotFound;
+  if (facts.errorCodes.some((f) => f.code === rnf.code) && !table.has(file, RESOURCE_NOT_FOUND)) {
+    table.declare(file, RESOURCE_NOT_FOUND, { exported: true, owner: "the resource-not-found rule" });
+  }
+  return out;
 }
 
 /** `--enum-style`: an `as const` object plus a union type, or a TypeScript `enum`. */
@@ -117,14 +156,15 @@ function origin(fact: ErrorCodeFact, source: string): string {
  * @param source the input file name, for the `schema.ts:LINE` references in doc comments
  * @throws GeneratorError (MCG301) when an error-code constant gives no usable name
  */
-export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: EnumStyle): ErrorsView {
-  checkNames(facts);
+export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, ErrorCodeNames>, source: string, enumStyle: EnumStyle): ErrorsView {
   const rules = facts.rules;
+  const named = (f: ErrorCodeFact) => names.get(f.constant)!;
   // The schema's RequestId, or JSON-RPC's own id type when the schema has none.
-  const id = facts.requestIdType ?? "string | number";
+  const id = facts.requestIdType ? typeReferenceText(facts.requestIdType) : "string | number";
   const codeType = (member: string) => (enumStyle === "ts-enum" ? `ErrorCode.${member}` : `typeof ErrorCode.${member}`);
   const idParam = facts.errorIdOptional ? `id: ${id} | undefined` : `id: ${id}`;
-  const constructor = (name: string, member: string, dataType: string, dataRequired: boolean, message: string, origin: string): ConstructorView => {
+  const constructor = (name: string, member: string, data: TypeReference | string, dataRequired: boolean, message: string, origin: string): ConstructorView => {
+    const dataType = typeof data === "string" ? data : typeReferenceText(data);
     const dataParam = dataRequired ? `data: ${dataType}` : `data?: ${dataType}`;
     const returnType = `${dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(member)}, ${dataType}>`;
     return {
@@ -141,16 +181,16 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
   const retired = new Set(rules.retiredCodes.codes);
   const constructors = facts.errorCodes
     .filter((f) => !retired.has(f.code))
-    .map((f) => constructor(f.constructorName, f.member, f.dataType, f.dataRequired, f.message, origin(f, source)));
+    .map((f) => constructor(named(f).constructorName, named(f).member, f.dataType, f.dataRequired, f.message, origin(f, source)));
   // Resource not found under a code that is not its own constant (2026-07-28: -32602 with data.uri).
   const rnf = rules.resourceNotFound;
   const rnfMember = facts.errorCodes.find((f) => f.code === rnf.code);
-  if (rnfMember && !constructors.some((c) => c.name === "resourceNotFound")) {
+  if (rnfMember && !constructors.some((c) => c.name === RESOURCE_NOT_FOUND)) {
     const dataType = "{ uri: string; [key: string]: unknown }";
-    constructors.push(constructor("resourceNotFound", rnfMember.member, dataType, rnf.uriRequired, "Resource not found", `resource not found: ${rnf.cite}`));
+    constructors.push(constructor(RESOURCE_NOT_FOUND, named(rnfMember).member, dataType, rnf.uriRequired, "Resource not found", `resource not found: ${rnf.cite}`));
   }
   // The code resourceNotFound() sends, when the schema or the prose gives it its own constant.
-  const own = facts.errorCodes.find((f) => f.constructorName === "resourceNotFound");
+  const own = facts.errorCodes.find((f) => named(f).constructorName === RESOURCE_NOT_FOUND);
   const acceptedCodes = [...rnf.acceptedCodes, ...(own ? [own.code] : [])];
   const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code);
   const partition = PARTITIONS[rules.errorPartition.rule];
@@ -162,15 +202,16 @@ export function buildErrors(facts: ProtocolFacts, source: string, enumStyle: Enu
     retiredCite: rules.retiredCodes.cite,
     withData: facts.errorCodes
       .filter((f) => f.dataRequired && !retired.has(f.code))
-      .map((f) => `[${f.code}, ${JSON.stringify(f.constructorName)}]`)
+      .map((f) => `[${f.code}, ${JSON.stringify(named(f).constructorName)}]`)
       .join(", "),
     version: rules.version,
     rulesCite: rules.errorPartition.cite,
     tsEnum: enumStyle === "ts-enum",
-    codes: facts.errorCodes.map((f) => ({ member: f.member, code: f.code, origin: origin(f, source) })),
+    codes: facts.errorCodes.map((f) => ({ member: named(f).member, code: f.code, origin: origin(f, source) })),
     constructors,
     hasConstructors: constructors.length > 0,
-    usesTypes: id.startsWith("T.") || constructors.some((c) => c.dataType.startsWith("T.")),
+    // A schema type appears as the id type or as a constructor's data type (a reference, not the rules' own text).
+    usesTypes: facts.requestIdType !== undefined || facts.errorCodes.some((f) => !retired.has(f.code) && typeof f.dataType !== "string"),
     idType: id,
     idParam,
     idMember: facts.errorIdOptional ? `id?: ${id}` : `id: ${id}`,

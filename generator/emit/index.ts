@@ -5,14 +5,13 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
-import { GeneratorError } from "../errors.js";
-import type { Diagnostic } from "../ir.js";
 import type { DocsMode } from "./docs.js";
-import { buildDispatch, renderDispatch } from "./dispatch.js";
-import { buildErrors, type EnumStyle } from "./errors.js";
-import { buildMeta } from "./meta.js";
-import { buildMethods } from "./methods.js";
-import { runtimeSource } from "./runtime.js";
+import { buildDispatch, declareDispatchNames, renderDispatch } from "./dispatch.js";
+import { buildErrors, declareErrorNames, type ErrorCodeNames, type EnumStyle } from "./errors.js";
+import { buildMeta, declareMetaNames } from "./meta.js";
+import { buildMethods, declareMethodsNames } from "./methods.js";
+import { runtimeExports, runtimeNames, runtimeSource } from "./runtime.js";
+import { declareTypeNames, SymbolTable, type TypeNames } from "./symbols.js";
 import { renderTemplate } from "./templates.js";
 import { buildTypes } from "./types.js";
 import { buildValidators } from "./validators.js";
@@ -27,6 +26,17 @@ export interface EmitContext {
   /** What the schema and the selected prose rules say about the protocol. */
   readonly protocol: ProtocolFacts;
   readonly enumStyle: EnumStyle;
+  /** The names of this schema's modules, declared before anything is rendered. */
+  readonly names: ModuleNames;
+}
+
+/** The names one schema's modules get, from the run's symbol table. */
+export interface ModuleNames {
+  readonly table: SymbolTable;
+  /** The table's namespace of each output file: its path in the output (`validators.ts`, `2025-11-25/validators.ts`). */
+  readonly files: Readonly<Record<TargetName, string>>;
+  readonly types: ReadonlyMap<string, TypeNames>;
+  readonly errors: ReadonlyMap<string, ErrorCodeNames>;
 }
 
 interface Target {
@@ -68,7 +78,8 @@ export const TARGETS: Record<TargetName, Target> = {
     description: "isX, validateX and a Standard Schema object per type; validatorsByType",
     requires: ["types"],
     render: (model, context) => {
-      const view = { header: context.header, source: model.ir.source, ...buildValidators(model) };
+      const names = context.names;
+      const view = { header: context.header, source: model.ir.source, ...buildValidators(model, { table: names.table, file: names.files.validators, types: names.types }) };
       // The runtime is what the rest of the file uses: render without it, then with it.
       const withoutRuntime = renderTemplate("validators.ts.hbs", { ...view, runtime: "" });
       return renderTemplate("validators.ts.hbs", { ...view, runtime: runtimeSource(withoutRuntime) });
@@ -79,13 +90,13 @@ export const TARGETS: Record<TargetName, Target> = {
     description: "ErrorCode, classifyErrorCode, a typed constructor per error code, isResourceNotFoundError",
     requires: ["types"],
     render: (model, context) =>
-      renderTemplate("errors.ts.hbs", { header: context.header, ...buildErrors(context.protocol, model.ir.source, context.enumStyle) }),
+      renderTemplate("errors.ts.hbs", { header: context.header, ...buildErrors(context.protocol, context.names.errors, model.ir.source, context.enumStyle) }),
   },
   meta: {
     file: "meta.ts",
     description: "_meta key constants, key grammar and reserved prefixes, required request keys, checks and builders",
     requires: ["types", "validators"],
-    render: (model, context) => renderTemplate("meta.ts.hbs", { header: context.header, ...buildMeta(context.protocol, model) }),
+    render: (model, context) => renderTemplate("meta.ts.hbs", { header: context.header, ...buildMeta(context.protocol, model, context.names.types) }),
   },
   methods: {
     file: "methods.ts",
@@ -113,6 +124,31 @@ export const TARGETS: Record<TargetName, Target> = {
   },
 };
 
+/**
+ * Declares the names of one schema's modules (the `targets` generated) into `table`, the run's
+ * one symbol table, before any is rendered: the schema's declarations (`types.ts`); the
+ * validators runtime and each type's `isX`, `validateX`, `XSchema`, `_isX`, `_collectX`
+ * (`validators.ts`); the error codes' members and constructors (`errors.ts`); and what each
+ * other module exports. The modules of one folder are re-exported together by its `index.ts`:
+ * their exports share a namespace.
+ *
+ * @param folder where the modules sit in the output: `""`, or `2025-11-25/`
+ * @throws GeneratorError MCG301 for every collision, each at its schema span
+ */
+export function declareModuleNames(model: Model, protocol: ProtocolFacts, targets: readonly TargetName[], table: SymbolTable, folder = ""): ModuleNames {
+  const files = Object.fromEntries(TARGET_NAMES.map((t) => [t, `${folder}${TARGETS[t].file}`])) as Record<TargetName, string>;
+  const emitted = new Set(targets);
+  table.shareExports(targets.filter((t) => t !== "index").map((t) => files[t]));
+  const runtime = emitted.has("validators") ? { names: runtimeNames(), exported: runtimeExports() } : { names: new Set<string>(), exported: new Set<string>() };
+  const types = declareTypeNames(table, files, model.ir.declarations, runtime, emitted.has("validators"));
+  const errors = emitted.has("errors") ? declareErrorNames(table, files.errors, protocol) : new Map<string, ErrorCodeNames>();
+  if (emitted.has("meta")) declareMetaNames(table, files.meta, protocol);
+  if (emitted.has("methods")) declareMethodsNames(table, files.methods);
+  if (emitted.has("dispatch")) declareDispatchNames(table, files.dispatch, buildDispatch(protocol, model), false);
+  table.check();
+  return { table, files, types, errors };
+}
+
 /** Adds the targets that the requested ones import, and puts them in table order. */
 export function expandTargets(requested: readonly TargetName[]): TargetName[] {
   const wanted = new Set<TargetName>();
@@ -139,53 +175,4 @@ export async function formatModule(source: string): Promise<string> {
   const prettier = await import("prettier");
   // babel-ts formats TypeScript exactly as the typescript parser does here, in about half the time.
   return prettier.format(source, { parser: "babel-ts", printWidth: 140, endOfLine: "lf" });
-}
-
-/**
- * Top-level names a generated module exports (`export const|function|type|interface|enum|class X`,
- * `export const { is: isX, … }`, and runtime names re-exported with `export { a, type B } from`).
- */
-function exportedNames(contents: string): string[] {
-  const names: string[] = [];
-  for (const m of contents.matchAll(/^export (?:type )?\{([^}]*)\} from /gm)) {
-    for (const part of m[1]!.split(",")) {
-      const alias = part.trim().split(/\s+as\s+/).pop()?.replace(/^type\s+/, "");
-      if (alias) names.push(alias);
-    }
-  }
-  for (const m of contents.matchAll(/^export (?:declare )?(?:const|function|type|interface|enum|class|let|var|namespace) ([A-Za-z_$][\w$]*)/gm)) names.push(m[1]!);
-  for (const m of contents.matchAll(/^export const \{([^}]*)\}/gm)) {
-    for (const part of m[1]!.split(",")) {
-      const alias = part.split(":").pop()?.trim();
-      if (alias) names.push(alias);
-    }
-  }
-  return names;
-}
-
-/**
- * `index.ts` re-exports every generated module: a name two modules export would be
- * silently dropped (or fail to compile). Reports each such name (MCG301).
- */
-export function checkExportCollisions(files: readonly { path: string; contents: string }[], model: Model): void {
-  const owner = new Map<string, string>();
-  const problems: Diagnostic[] = [];
-  for (const file of files) {
-    if (file.path === "index.ts" || file.path.includes("/")) continue;
-    // A type and a value of one name in one module (ErrorCode, MetaKey) are a single export.
-    for (const name of new Set(exportedNames(file.contents))) {
-      const other = owner.get(name);
-      if (other === undefined) {
-        owner.set(name, file.path);
-        continue;
-      }
-      const decl = model.declarations.get(name);
-      problems.push({
-        code: "MCG301",
-        message: `${name} is exported by both ${other} and ${file.path}; rename the schema's ${name}`,
-        ...(decl ? { span: decl.span } : {}),
-      });
-    }
-  }
-  if (problems.length > 0) throw new GeneratorError(problems);
 }

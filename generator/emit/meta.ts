@@ -8,7 +8,8 @@ import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
-import { IDENTIFIER, isPlainIdentifier, objectLiteralKey } from "./names.js";
+import { objectLiteralKey } from "./names.js";
+import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words, type SymbolTable, type TypeNames } from "./symbols.js";
 
 /**
  * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a
@@ -16,12 +17,10 @@ import { IDENTIFIER, isPlainIdentifier, objectLiteralKey } from "./names.js";
  * no identifier of its own is its own (quoted) member name.
  */
 function metaMembers(keys: readonly string[]): Map<string, string> {
-  const camel = (s: string) => s.replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""));
-  const short = (key: string) => camel(key.slice(key.lastIndexOf("/") + 1));
-  const cap = (s: string) => (s === "" ? s : s[0]!.toUpperCase() + s.slice(1));
+  const short = (key: string) => pascalCase(words(key.slice(key.lastIndexOf("/") + 1)));
   const counts = new Map<string, number>();
   for (const k of keys) counts.set(short(k), (counts.get(short(k)) ?? 0) + 1);
-  const chosen = keys.map((k) => cap(counts.get(short(k))! > 1 ? camel(k) : short(k)));
+  const chosen = keys.map((k) => (counts.get(short(k))! > 1 ? pascalCase(words(k)) : short(k)));
   return new Map(
     keys.map((k, i) => {
       const name = chosen[i]!;
@@ -50,6 +49,8 @@ interface ShapeView {
   readonly checkName: string;
   readonly buildName: string;
   readonly typeText: string;
+  /** Whether `typeText` names a schema type (`types.ts` is imported then). */
+  readonly usesTypes: boolean;
   /** The function types of `checkName` and `buildName`. */
   readonly checkSignature: string;
   readonly buildSignature: string;
@@ -95,12 +96,13 @@ const RESERVED_DOCS: Record<ReservedPrefixRule, string> = {
  * A key's value check as data (`runtime/meta.ts`'s `MetaValueCheck`): a JSON type, a literal,
  * a reference to the generated validator of a named type, or `unchecked`.
  */
-function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
+function checkFor(type: TypeExpr, model: Model, names: ReadonlyMap<string, TypeNames>, imports: Set<string>): string {
   switch (type.kind) {
     case "ref": {
       if (model.isExportedType(type.name)) {
-        imports.add(`validate${type.name}`);
-        return `{ validate: validate${type.name} }`;
+        const validate = names.get(type.name)!.validate;
+        imports.add(validate);
+        return `{ validate: ${validate} }`;
       }
       break;
     }
@@ -118,9 +120,9 @@ function checkFor(type: TypeExpr, model: Model, imports: Set<string>): string {
   return '"unchecked" /* its type has no name in the schema */';
 }
 
-/** Field names of `…MetaFields`: the key's name in camelCase (`related-task` → `relatedTask`), or the whole key on a clash. */
+/** Field names of `…MetaFields`: the key's name (after its prefix), hyphenated words joined (`related-task` → `relatedTask`), or the whole key on a clash. */
 function fieldNames(properties: readonly Property[]): Map<string, string> {
-  const short = (key: string) => key.slice(key.lastIndexOf("/") + 1).replace(/-+([A-Za-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  const short = (key: string) => joinedCase(memberWords(key.slice(key.lastIndexOf("/") + 1)));
   const counts = new Map<string, number>();
   for (const p of properties) counts.set(short(p.name), (counts.get(short(p.name)) ?? 0) + 1);
   return new Map(
@@ -131,14 +133,49 @@ function fieldNames(properties: readonly Property[]): Map<string, string> {
   );
 }
 
+/** The names `meta.ts` exports of one `_meta` shape: `RequestMetaFields`, `RequestMetaCheck`, `checkRequestMeta`, `buildRequestMeta`. */
+function shapeNames(what: keyof typeof SHAPES): { fieldsType: string; resultType: string; checkName: string; buildName: string } {
+  const name = SHAPES[what].name;
+  return { fieldsType: `${name}MetaFields`, resultType: `${name}MetaCheck`, checkName: `check${name}Meta`, buildName: `build${name}Meta` };
+}
+
+/** What `meta.ts` exports besides its shapes' names: runtime re-exports and its constants and tests (`MetaKey` when the schema names keys). */
+const OWN_EXPORTS = [
+  "MAX_META_PROBLEMS",
+  "parseMetaKey",
+  "InvalidMetaError",
+  "MetaCheckOptions",
+  "MetaKeyProblem",
+  "MetaProblem",
+  "ParsedMetaKey",
+  "OPENTELEMETRY_META_KEYS",
+  "REQUIRED_REQUEST_META_KEYS",
+  "isValidMetaKey",
+  "isReservedMetaKey",
+] as const;
+
+/** Declares the names `meta.ts` (`file`) exports into the run's symbol table. */
+export function declareMetaNames(table: SymbolTable, file: string, facts: ProtocolFacts): void {
+  table.declareExports(file, [...OWN_EXPORTS, ...(facts.metaKeys.length > 0 ? ["MetaKey"] : [])]);
+  for (const what of Object.keys(SHAPES) as (keyof typeof SHAPES)[]) table.declareExports(file, Object.values(shapeNames(what)));
+}
+
 const SHAPES = {
   request: { container: "request params", containerParam: "params", name: "Request" },
   notification: { container: "notification params", containerParam: "params", name: "Notification" },
   result: { container: "result object", containerParam: "result", name: "Result" },
 } as const;
 
-function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, model: Model, imports: Set<string>): ShapeView {
+function shapeView(
+  what: keyof typeof SHAPES,
+  shape: MetaShapeFact | undefined,
+  model: Model,
+  typeNames: ReadonlyMap<string, TypeNames>,
+  imports: Set<string>,
+): ShapeView {
   const s = SHAPES[what];
+  const own = shapeNames(what);
+  const typeText = shape ? typeReferenceText(shape.type) : "{ [key: string]: unknown }";
   const properties = shape?.properties ?? [];
   const fields = fieldNames(properties);
   const required = properties.filter((p) => !p.optional).map((p) => p.name);
@@ -153,36 +190,34 @@ function shapeView(what: keyof typeof SHAPES, shape: MetaShapeFact | undefined, 
     container: s.container,
     requirement: commentSafe(requirement),
     constName: `${what.toUpperCase()}_META_KEYS`,
-    fieldsType: `${s.name}MetaFields`,
-    resultType: `${s.name}MetaCheck`,
-    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${s.name}MetaCheck`,
-    checkName: `check${s.name}Meta`,
-    buildName: `build${s.name}Meta`,
-    typeText: shape?.typeText ?? "{ [key: string]: unknown }",
-    buildSignature: `(meta: ${shape?.typeText ?? "{ [key: string]: unknown }"}) => ${shape?.typeText ?? "{ [key: string]: unknown }"}`,
+    ...own,
+    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${own.resultType}`,
+    typeText,
+    usesTypes: shape !== undefined,
+    buildSignature: `(meta: ${typeText}) => ${typeText}`,
     metaRequired: shape?.metaRequired ?? false,
     keys: properties.map((p) => ({
       key: JSON.stringify(p.name),
       field: fields.get(p.name)!,
       required: !p.optional,
-      check: checkFor(p.type, model, imports),
+      check: checkFor(p.type, model, typeNames, imports),
     })),
     fields: properties.map((p) => ({
       field: fields.get(p.name)!,
       optional: p.optional ? "?" : "",
-      type: shape!.proseKeys.has(p.name) ? `T.${shape!.proseKeys.get(p.name)!}` : `${shape!.typeText}[${JSON.stringify(p.name)}]`,
+      type: typeReferenceText(shape!.proseKeys.has(p.name) ? { type: shape!.proseKeys.get(p.name)!, path: [] } : { ...shape!.type, path: [...shape!.type.path, { key: p.name }] }),
     })),
   };
 }
 
 /** Builds the view model of `meta.ts` for the protocol facts of one schema. */
-export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
+export function buildMeta(facts: ProtocolFacts, model: Model, names: ReadonlyMap<string, TypeNames>): MetaView {
   const rules = facts.rules;
   const imports = new Set<string>();
   const shapes = [
-    shapeView("request", facts.requestMeta, model, imports),
-    shapeView("notification", facts.notificationMeta, model, imports),
-    shapeView("result", facts.resultMeta, model, imports),
+    shapeView("request", facts.requestMeta, model, names, imports),
+    shapeView("notification", facts.notificationMeta, model, names, imports),
+    shapeView("result", facts.resultMeta, model, names, imports),
   ];
   const members = metaMembers(facts.metaKeys.map((k) => k.key));
   const unprefixed = facts.metaKeys.map((k) => k.key).filter((k) => !k.includes("/"));
@@ -206,6 +241,6 @@ export function buildMeta(facts: ProtocolFacts, model: Model): MetaView {
     shapes,
     validatorImports: [...imports].sort().join(", "),
     definedKeys: [...facts.metaKeys.map((k) => k.key), ...rules.openTelemetryKeys.keys].map((k) => JSON.stringify(k)).join(", "),
-    usesTypes: shapes.some((s) => s.typeText.includes("T.")),
+    usesTypes: shapes.some((s) => s.usesTypes),
   };
 }

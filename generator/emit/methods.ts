@@ -6,6 +6,31 @@
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
 import { objectLiteralKey } from "./names.js";
+import { typeReference, typeReferenceText, type SymbolTable } from "./symbols.js";
+
+/** What `methods.ts` exports (its template's names and the runtime types it re-exports). */
+const EXPORTS = [
+  "ResultTypeOptions",
+  "ResultTypeResolution",
+  "MethodKind",
+  "Direction",
+  "MethodInfo",
+  "METHODS",
+  "Method",
+  "MethodTypes",
+  "RequestMethod",
+  "NotificationMethod",
+  "methodInfo",
+  "RESULT_TYPES",
+  "resolveResultType",
+  "ParsedResult",
+  "parseResult",
+] as const;
+
+/** Declares the names `methods.ts` (`file`) exports into the run's symbol table. */
+export function declareMethodsNames(table: SymbolTable, file: string): void {
+  table.declareExports(file, EXPORTS);
+}
 
 interface MethodView {
   readonly method: string;
@@ -44,7 +69,7 @@ export interface MethodsView {
 
 
 function view(m: MethodFact, model: Model): MethodView {
-  const message = model.isExportedType(m.messageType) ? `T.${m.messageType}` : "unknown";
+  const message = model.isExportedType(m.messageType) ? typeReferenceText(typeReference(m.messageType)) : "unknown";
   const results = m.results.filter((r) => model.isExportedType(r));
   return {
     method: JSON.stringify(m.method),
@@ -59,8 +84,8 @@ function view(m: MethodFact, model: Model): MethodView {
       : "null",
     capabilityCite: m.capability ? m.capability.cite : "not gated by a capability",
     messageTypeText: message,
-    paramsTypeText: m.params === "none" || message === "unknown" ? "undefined" : `${message}["params"]`,
-    resultTypeText: m.kind === "notification" ? "undefined" : results.length > 0 ? results.map((r) => `T.${r}`).join(" | ") : "unknown",
+    paramsTypeText: m.params === "none" || !model.isExportedType(m.messageType) ? "undefined" : typeReferenceText(typeReference(m.messageType, { key: "params" })),
+    resultTypeText: m.kind === "notification" ? "undefined" : results.length > 0 ? results.map((r) => typeReferenceText(typeReference(r))).join(" | ") : "unknown",
   };
 }
 
@@ -71,7 +96,7 @@ export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
   const methods = facts.methods.map((m) => view(m, model));
   return {
     version: rules.version,
-    usesTypes: methods.some((m) => m.messageTypeText.startsWith("T.") || m.resultTypeText.includes("T.")),
+    usesTypes: facts.methods.some((m) => model.isExportedType(m.messageType) || (m.kind !== "notification" && m.results.some((r) => model.isExportedType(r)))),
     methods,
     resultTypes: facts.resultTypes.map((t) => JSON.stringify(t)).join(", "),
     absentResultType: JSON.stringify(rules.absentResultType.value),

@@ -396,8 +396,3 @@ export function runtimeFiles(
     return { path: `${RUNTIME_FOLDER}/${name}.ts`, contents: `${lines.join("\n")}\n\n${body}\n` };
   });
 }
-
-/** Name of the generated checker function for a format: `uri-template` → `formatUriTemplate`. */
-export function formatFunction(format: string): string {
-  return `format${format.replace(/(^|-)([a-z])/g, (_, __, c: string) => c.toUpperCase())}`;
-}

@@ -12,8 +12,16 @@
  */
 import { refsIn, type Model } from "../analyze/index.js";
 import type { KeywordType, ObjectType, TypeExpr, UnionType } from "../ir.js";
-import { assignTypeNames, pointerToken, propertyRead, type TypeNames } from "./names.js";
-import { formatFunction } from "./runtime.js";
+import { pointerToken, propertyRead } from "./names.js";
+import { formatFunction, identifierPart, type SymbolTable, type TypeNames } from "./symbols.js";
+
+/** The names `validators.ts` gets from the run's symbol table: its file, the types' names, the table for internal names. */
+export interface ValidatorNames {
+  readonly table: SymbolTable;
+  /** The output file (the table's namespace): `validators.ts`, `2025-11-25/validators.ts`. */
+  readonly file: string;
+  readonly types: ReadonlyMap<string, TypeNames>;
+}
 
 /** One block of generated code for a type: its functions and its public exports. */
 export interface ValidatorBlock {
@@ -38,9 +46,9 @@ export interface ValidatorsView {
 }
 
 /** Builds the `validators.ts` view model from the analysed schema. */
-export function buildValidators(model: Model): ValidatorsView {
-  const names = assignTypeNames(model.ir.declarations);
-  const emitter = new ValidatorEmitter(model, names);
+export function buildValidators(model: Model, symbols: ValidatorNames): ValidatorsView {
+  const names = symbols.types;
+  const emitter = new ValidatorEmitter(model, names, symbols);
   const blocks = model.types.map((decl) => ({
     ...emitter.declaration(decl.name, decl.type, decl.span.line),
     exported: decl.exported,
@@ -74,16 +82,18 @@ function chain(parts: readonly string[], operator: " && " | " || "): string {
 class ValidatorEmitter {
   readonly constants: string[] = [];
   private helpers: string[] = [];
-  private readonly helperNames = new Set<string>();
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
 
   constructor(
     private readonly model: Model,
-    private readonly names: Map<string, TypeNames>,
-  ) {
-    // Helper names must not take a name a declaration's own functions use.
-    for (const n of names.values()) for (const name of [n.check, n.collect, n.is, n.validate, n.standard]) this.helperNames.add(name);
+    private readonly names: ReadonlyMap<string, TypeNames>,
+    private readonly symbols: ValidatorNames,
+  ) {}
+
+  /** A new internal name of the module, from the symbol table (helpers never take a declared name). */
+  private internalName(base: string): string {
+    return this.symbols.table.internal(this.symbols.file, base);
   }
 
   declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key" | "publics"> {
@@ -160,7 +170,7 @@ class ValidatorEmitter {
       case "intersection": {
         // Members that are all plain object shapes are checked as one object: one plain-object
         // test, no call per member (`Error & { code; data }` was two object tests and a call).
-        const merged = this.mergedIntersection(type) ?? this.flatShape(type);
+        const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         if (merged) return this.objectCheck(merged, v, place, level);
         return chain(type.members.map((m, i) => paren(this.check(m, v, `${place}$${i}`, level))), " && ");
       }
@@ -254,9 +264,8 @@ class ValidatorEmitter {
   private helper(type: TypeExpr, place: string): string {
     const known = this.helperChecks.get(typeKey(type));
     if (known) return known;
-    const base = uniqueName(place.replace(IDENT_CHARS, "_"), this.helperNames);
-    const collectName = `${base}$collect`;
-    this.helperNames.add(collectName);
+    const base = this.internalName(identifierPart(place));
+    const collectName = this.internalName(`${base}$collect`);
     this.helperCollectors.set(typeKey(type), collectName);
     this.helperChecks.set(typeKey(type), base);
     const checkBody = this.helperCheckBody(type, base);
@@ -484,35 +493,7 @@ class ValidatorEmitter {
    * object type: one object test instead of one per member, which TypeScript could not analyse.
    */
   private mergedIntersection(type: Extract<TypeExpr, { kind: "intersection" }>): ObjectType | undefined {
-    if (type.members.length <= LONG) return undefined;
-    const shapes = type.members.map((m) => this.model.shapeOf(m));
-    if (shapes.some((shape) => shape === undefined || shape.indexSignature !== undefined)) return undefined;
-    return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
-  }
-
-  /**
-   * The properties of a type that is an object shape without a constrained index signature,
-   * through references and intersections, as one object type; `undefined` for anything else,
-   * and for a reference to a recursive type (its own check holds the depth guard). Only for
-   * checks: a property in several members is listed once per member and each check holds.
-   */
-  private flatShape(type: TypeExpr): ObjectType | undefined {
-    switch (type.kind) {
-      case "ref": {
-        if (this.model.recursive.has(type.name)) return undefined;
-        const target = this.model.typeOf(type.name);
-        return target && this.flatShape(target);
-      }
-      case "object":
-        return type.indexSignature && !isAnything(type.indexSignature) ? undefined : { kind: "object", properties: type.properties };
-      case "intersection": {
-        const shapes = type.members.map((m) => this.flatShape(m));
-        if (shapes.some((shape) => shape === undefined)) return undefined;
-        return { kind: "object", properties: shapes.flatMap((shape) => shape!.properties) };
-      }
-      default:
-        return undefined;
-    }
+    return type.members.length > LONG ? this.model.checkShape(type, { throughRecursive: true, anyIndexSignature: false }) : undefined;
   }
 
   private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: string, p: string, place: string, depth: number): string[] {
@@ -546,7 +527,7 @@ class ValidatorEmitter {
     if (member.kind === "ref") return this.names.get(member.name)!.collect;
     const known = this.helperCollectors.get(typeKey(member));
     if (known) return known;
-    const name = uniqueName(`${place.replace(IDENT_CHARS, "_")}$collect`, this.helperNames);
+    const name = this.internalName(`${identifierPart(place)}$collect`);
     this.helperCollectors.set(typeKey(member), name);
     const body = this.collectStatements(member, "v", "p", place, 0, false);
     this.helpers.push(collectFunction(name, body));
@@ -585,7 +566,7 @@ class ValidatorEmitter {
     const source = `[${[...new Set(values.map((x) => JSON.stringify(x)))].join(", ")}]`;
     let name = this.literalSetNames.get(source);
     if (!name) {
-      name = `LITERALS_${this.literalSetNames.size + 1}`;
+      name = this.internalName(`LITERALS_${this.literalSetNames.size + 1}`);
       this.literalSetNames.set(source, name);
       this.constants.push(`const ${name}: ReadonlySet<unknown> = new Set(${source});`);
     }
@@ -595,7 +576,7 @@ class ValidatorEmitter {
   private pattern(source: string): string {
     let name = this.patternNames.get(source);
     if (!name) {
-      name = `PATTERN_${this.patternNames.size + 1}`;
+      name = this.internalName(`PATTERN_${this.patternNames.size + 1}`);
       this.patternNames.set(source, name);
       this.constants.push(`const ${name} = new RegExp(${JSON.stringify(source)}, "u");`);
     }
@@ -647,13 +628,6 @@ function expectedCall(p: string, simple: { what: string; keyword?: string }, v: 
 /** A key equal for structurally equal types (source positions and docs left out). */
 function typeKey(type: TypeExpr): string {
   return JSON.stringify(type, (key, value: unknown) => (key === "span" || key === "docs" || key === "inheritedFrom" ? undefined : value));
-}
-
-function uniqueName(base: string, taken: Set<string>): string {
-  let name = base;
-  for (let n = 2; taken.has(name); n++) name = `${base}_${n}`;
-  taken.add(name);
-  return name;
 }
 
 function caseName(values: readonly (string | number | boolean)[]): string {

@@ -34,6 +34,7 @@ import type {
   TypeExpr,
 } from "../ir.js";
 import { lineAndColumnAt, snippet, type LoadedSchema } from "../load/index.js";
+import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, selectProperties, withOptional } from "../shape.js";
 import { applyConstraintTags, docsOf, isConstraintTag } from "./docs.js";
 
 /** Options that change lowering. */
@@ -413,13 +414,12 @@ class Lowerer {
         throw this.unsupported(node, `generic interface ${name}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>`);
       }
       for (const heritage of node.getExtends()) {
-        const base = this.heritageShape(heritage);
-        shape = mergeShapes(shape, base, false);
+        shape = intersectShapes(shape, this.heritageShape(heritage));
       }
     }
     for (const node of nodes) {
       const own = this.members(node.getMembers());
-      shape = mergeShapes(shape, own, true);
+      shape = extendShape(shape, own);
     }
     return shape;
   }
@@ -430,9 +430,9 @@ class Lowerer {
     const name = expression.getText();
     const args = heritage.getTypeArguments();
     const base = this.utilityShape(name, args, heritage);
-    if (base) return withOrigin(base, name);
+    if (base) return inheritedFrom(base, name);
     if (args.length > 0) throw this.unsupported(heritage, `extends a generic type ${heritage.getText()}`);
-    return withOrigin(this.shapeOf({ kind: "ref", name }, heritage), name);
+    return inheritedFrom(this.shapeOf({ kind: "ref", name }, heritage), name);
   }
 
   /**
@@ -450,15 +450,13 @@ class Lowerer {
           // TypeScript's Omit/Pick over an index signature drop every named property; say so rather than guess.
           throw this.unsupported(at, `${name} of a type with an index signature`);
         }
-        const keys = this.keyLiterals(args[1]!);
-        const keep = (p: Property) => (name === "Omit" ? !keys.includes(p.name) : keys.includes(p.name));
-        return { ...target, properties: target.properties.filter(keep) };
+        return selectProperties(target, this.keyLiterals(args[1]!), name === "Pick");
       }
       case "Partial":
       case "Required": {
         if (args.length !== 1) throw this.unsupported(at, `${name} with ${args.length} type arguments`);
         const target = this.shapeOf(this.lowerType(args[0]!), args[0]!);
-        return { ...target, properties: target.properties.map((p) => ({ ...p, optional: name === "Partial" })) };
+        return withOptional(target, name === "Partial");
       }
       case "Record": {
         if (args.length !== 2) throw this.unsupported(at, `Record with ${args.length} type arguments`);
@@ -486,26 +484,22 @@ class Lowerer {
     });
   }
 
-  /** Resolves a type expression to an object shape, through references and intersections. */
+  /**
+   * Resolves a type expression to an object shape (the merged view of `generator/shape.ts`,
+   * whose module doc states the intersection rule), through references and intersections;
+   * `object`, `unknown` and `any` are the empty shape. Declarations are looked up in the
+   * source, as they may not be lowered yet: an interface through {@link interfaceShape}, an
+   * alias by lowering its type.
+   */
   shapeOf(type: TypeExpr, at: Node): ObjectType {
-    switch (type.kind) {
-      case "object":
-        return type;
-      case "ref": {
-        const nodes = this.nodes.get(type.name);
-        const node = nodes?.[0];
-        if (node && Node.isInterfaceDeclaration(node)) return this.interfaceShape(type.name);
-        if (node && Node.isTypeAliasDeclaration(node)) return this.shapeOf(this.lowerType(node.getTypeNodeOrThrow()), node);
-        break;
-      }
-      case "intersection":
-        return type.members.map((m) => this.shapeOf(m, at)).reduce((a, b) => mergeShapes(a, b, false));
-      case "keyword":
-        if (type.name === "object" || type.name === "unknown" || type.name === "any") return { kind: "object", properties: [] };
-        break;
-      default:
-        break;
-    }
+    const lookup = (name: string): TypeExpr | undefined => {
+      const node = this.nodes.get(name)?.[0];
+      if (node && Node.isInterfaceDeclaration(node)) return this.interfaceShape(name);
+      if (node && Node.isTypeAliasDeclaration(node)) return this.lowerType(node.getTypeNodeOrThrow());
+      return undefined;
+    };
+    const flat = flatShape(type, lookup, { emptyKeywords: true });
+    if (flat) return mergedShape(flat);
     throw this.unsupported(at, `${at.getText()} is not an object type and cannot be extended or used with Omit/Pick/Partial/Required`);
   }
 
@@ -748,38 +742,6 @@ class Lowerer {
 const LIBRARY_TYPES_AS_JSON: ReadonlyMap<string, TypeExpr> = new Map([
   ["Date", { kind: "keyword", name: "string", constraints: { format: "date-time" } }],
 ]);
-
-/** Merges `extra` into `base`: a property of `extra` replaces one of the same name in place. */
-function mergeShapes(base: ObjectType, extra: ObjectType, override: boolean): ObjectType {
-  const properties = [...base.properties];
-  for (const property of extra.properties) {
-    const at = properties.findIndex((p) => p.name === property.name);
-    if (at < 0) properties.push(property);
-    else if (override) properties[at] = property;
-    else {
-      const existing = properties[at]!;
-      properties[at] = {
-        ...existing,
-        optional: existing.optional && property.optional,
-        type: sameType(existing.type, property.type) ? existing.type : { kind: "intersection", members: [existing.type, property.type] },
-      };
-    }
-  }
-  const index = base.indexSignature && extra.indexSignature && !override
-    ? sameType(base.indexSignature, extra.indexSignature)
-      ? base.indexSignature
-      : ({ kind: "intersection", members: [base.indexSignature, extra.indexSignature] } as TypeExpr)
-    : (extra.indexSignature ?? base.indexSignature);
-  return index ? { kind: "object", properties, indexSignature: index } : { kind: "object", properties };
-}
-
-function sameType(a: TypeExpr, b: TypeExpr): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
-}
-
-function withOrigin(shape: ObjectType, origin: string): ObjectType {
-  return { ...shape, properties: shape.properties.map((p) => (p.inheritedFrom ? p : { ...p, inheritedFrom: origin })) };
-}
 
 /**
  * The value of a numeric literal. TypeScript keeps the literal's text normalised (`1e21` is
