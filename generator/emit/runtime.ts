@@ -34,6 +34,8 @@ interface RuntimeDeclaration {
   readonly exported: boolean;
   /** Its text, with its leading doc comment. */
   readonly code: string;
+  /** For an exported declaration: its text without the `export` keyword (a module-private copy). */
+  readonly privateCode?: string;
   /** Every identifier it mentions. */
   readonly uses: ReadonlySet<string>;
 }
@@ -138,7 +140,13 @@ export function parseRuntimeModule(name: string, text: string): RuntimeModule {
     const exported = ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
     const jsDoc = docComment(text, statement);
     const start = jsDoc ? jsDoc.pos : statement.getStart(file);
-    declarations.push({ name: declared, module: name, exported, code: text.slice(start, statement.end), uses: identifiersIn(statement) });
+    const code = text.slice(start, statement.end);
+    // The `export` modifier's own span, from the syntax tree: the private copy is the text around it.
+    const exportModifier = ts.canHaveModifiers(statement) ? ts.getModifiers(statement)?.find((m) => m.kind === ts.SyntaxKind.ExportKeyword) : undefined;
+    const privateCode = exportModifier
+      ? text.slice(start, exportModifier.getStart(file)) + text.slice(exportModifier.end, statement.end).trimStart()
+      : undefined;
+    declarations.push({ name: declared, module: name, exported, code, ...(privateCode === undefined ? {} : { privateCode }), uses: identifiersIn(statement) });
   }
   return { name, doc: moduleDoc ? text.slice(moduleDoc.pos, moduleDoc.end) : "", imports, declarations };
 }
@@ -154,6 +162,7 @@ const RUNTIME_INDEX = join(dirname(fileURLToPath(import.meta.url)), "runtime-ind
 
 /** One entry of `runtime-index.json`: a parsed module, `uses` as arrays. */
 interface IndexedModule {
+  readonly format: number;
   readonly sha256: string;
   readonly doc: string;
   readonly imports: readonly RuntimeImport[];
@@ -165,9 +174,12 @@ let runtimeIndex: Readonly<Record<string, IndexedModule>> | undefined;
 function indexedModule(name: string, text: string): RuntimeModule | undefined {
   runtimeIndex ??= existsSync(RUNTIME_INDEX) ? (JSON.parse(readFileSync(RUNTIME_INDEX, "utf8")) as Record<string, IndexedModule>) : {};
   const entry = Object.hasOwn(runtimeIndex, name) ? runtimeIndex[name] : undefined;
-  if (entry === undefined || entry.sha256 !== sha256(text)) return undefined;
+  if (entry === undefined || entry.format !== INDEX_FORMAT || entry.sha256 !== sha256(text)) return undefined;
   return { name, doc: entry.doc, imports: entry.imports, declarations: entry.declarations.map((d) => ({ ...d, uses: new Set(d.uses) })) };
 }
+
+/** What an index entry holds; bumped when {@link RuntimeDeclaration} gains a field, so an index built before is not used. */
+const INDEX_FORMAT = 2;
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
@@ -181,6 +193,7 @@ export function runtimeIndexJson(): string {
     const text = readFileSync(join(runtimeDir(), file), "utf8");
     const parsed = parseRuntimeModule(file.slice(0, -3), text);
     index[parsed.name] = {
+      format: INDEX_FORMAT,
       sha256: sha256(text),
       doc: parsed.doc,
       imports: parsed.imports,
@@ -312,15 +325,10 @@ export function runtimeSource(roots: ReadonlySet<string>): string {
     const keep = chosen.get(module) ?? new Set<string>();
     for (const d of moduleNamed(module).declarations) {
       if (!keep.has(d.name)) continue;
-      parts.push(d.exported && !VALIDATORS_PUBLIC.has(d.name) ? withoutExport(d.code) : d.code);
+      parts.push(d.privateCode !== undefined && !VALIDATORS_PUBLIC.has(d.name) ? d.privateCode : d.code);
     }
   }
   return parts.join("\n\n");
-}
-
-/** A declaration's text without its `export` keyword (after its doc comment). */
-function withoutExport(code: string): string {
-  return code.replace(/^((?:\/\*\*[\s\S]*?\*\/\s*)?)export (declare )?/, (_, doc: string, declare: string | undefined) => doc + (declare ?? ""));
 }
 
 /**
