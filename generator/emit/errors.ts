@@ -216,7 +216,7 @@ export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, Err
   const partition = PARTITIONS[rules.errorPartition.rule];
   const withData = facts.errorCodes.filter((f) => f.dataRequired && !retired.has(f.code));
   const codes = (key: string, values: readonly number[]) =>
-    pieces.take(propertyLine(key, array(values.map(numberCode), true), 1), `  ${key}: [${values.join(", ")}],`);
+    pieces.take(propertyLine(key, array(values.map(numberCode)), 1), `  ${key}: [${values.join(", ")}],`);
   const runtimeNames = ["errorCodeClassifier", "errorCodeTest", ...(constructors.length > 0 ? ["errorConstructor"] : []), "errorResponder", "resourceNotFoundTest", "type ErrorCodeClass", "type ErrorCodeRules"];
   const errorResponseType: Code = { kind: "fnType", params: [idParam, "code: number", "message: string", "data?: unknown"], returns: text("TypedErrorResponse") };
   // Without codes the template leaves `{` and `}` on two lines, which Prettier joins: not laid out here.

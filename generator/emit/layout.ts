@@ -46,7 +46,12 @@ export type Code =
   | { readonly kind: "asConst"; readonly expression: Code };
 
 export const text = (value: string, extra: { lone?: boolean; literal?: "string" | "number" | "boolean" } = {}): Code => ({ kind: "text", text: value, ...extra });
-export const array = (elements: readonly Code[], numbers = false): Code => ({ kind: "array", elements, numbers });
+/** An array literal; `numbers` when every element is a number literal (Prettier prints those otherwise). */
+export const array = (elements: readonly Code[]): Code => ({
+  kind: "array",
+  elements,
+  numbers: elements.length > 0 && elements.every((e) => e.kind === "text" && e.literal === "number"),
+});
 export const object = (properties: readonly (readonly [string, Code])[], broken = false): Code => ({ kind: "object", properties, broken });
 export const call = (callee: string, args: readonly Code[], typeArgs?: readonly string[]): Code => ({ kind: "call", callee, args, ...(typeArgs ? { typeArgs } : {}) });
 
