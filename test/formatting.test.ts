@@ -21,8 +21,8 @@ import { SPEC_DIR } from "./support/corpus.js";
 const FIXTURE_FAMILIES = ["aliases", "constraints", "discriminated", "enums", "interfaces", "names", "objects", "recursive"] as const;
 
 /** Every target's rendering of one schema: the laid-out text, or undefined when it goes through Prettier. */
-function laidOutFiles(input: SchemaInput, docs: DocsMode): Map<string, string | undefined> {
-  const resolved = { ...DEFAULT_OPTIONS, docs };
+function laidOutFiles(input: SchemaInput, docs: DocsMode, enumStyle = DEFAULT_OPTIONS.enumStyle): Map<string, string | undefined> {
+  const resolved = { ...DEFAULT_OPTIONS, docs, enumStyle };
   const schema = analyzeSchema(input, resolved);
   const context: EmitContext = {
     docs,
@@ -91,6 +91,15 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
     for (const undecided of ["export type N = 1e21;", `export type U = (${long(1)} & ${long(2)}) | ${long(3)} | ${long(4)};`]) {
       const declarations = [1, 2, 3, 4].map((n) => `export interface ${long(n)} { a: string }`);
       expect(laidOutFiles({ text: [...declarations, undecided].join("\n"), fileName: "undecided.ts" }, "tags").get("types.ts"), undecided).toBeUndefined();
+    }
+  });
+
+  it("errors.ts with --enum-style ts-enum (upstream draft, and a fixture without error codes)", async () => {
+    const draft = laidOutFiles({ specDir: SPEC_DIR, version: "draft" }, "tags", "ts-enum");
+    const fixture = laidOutFiles({ path: fixtureSchema("objects") }, "tags", "ts-enum");
+    for (const [where, files] of [["draft", draft], ["objects", fixture]] as const) {
+      expect(files.get("errors.ts"), where).toBeDefined();
+      await expectPrettiersFixedPoint(new Map([["errors.ts", files.get("errors.ts")]]), `${where} --enum-style ts-enum`);
     }
   });
 

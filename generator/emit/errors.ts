@@ -98,6 +98,8 @@ export interface ErrorsView {
   readonly rulesCite: string;
   readonly tsEnum: boolean;
   readonly codes: readonly { readonly member: string; readonly code: number; readonly origin: string }[];
+  /** Whether there is a code (an empty `ErrorCode` is `{}` on its line). */
+  readonly hasCodes: boolean;
   /** One constructor per code the rules do not retire (its code typed `typeof ErrorCode.X`, or `ErrorCode.X` for an enum). */
   readonly constructors: readonly ConstructorView[];
   /** Whether there is a constructor (`errorConstructor` is imported only then: an unused import fails `noUnusedLocals`). */
@@ -219,8 +221,6 @@ export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, Err
     pieces.take(propertyLine(key, array(values.map(numberCode)), 1), `  ${key}: [${values.join(", ")}],`);
   const runtimeNames = ["errorCodeClassifier", "errorCodeTest", ...(constructors.length > 0 ? ["errorConstructor"] : []), "errorResponder", "resourceNotFoundTest", "type ErrorCodeClass", "type ErrorCodeRules"];
   const errorResponseType: Code = { kind: "fnType", params: [idParam, "code: number", "message: string", "data?: unknown"], returns: text("TypedErrorResponse") };
-  // Without codes the template leaves `{` and `}` on two lines, which Prettier joins: not laid out here.
-  if (facts.errorCodes.length === 0) pieces.undecided();
   const layout = {
     runtimeImport: pieces.take(importStatement(runtimeNames, JSON.stringify("./runtime/errors.js")), `import { ${runtimeNames.join(", ")} } from "./runtime/errors.js";`),
     standardProperty: codes("standard", STANDARD_JSONRPC_CODES),
@@ -238,6 +238,7 @@ export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, Err
   return {
     ...layout,
     laidOut: pieces.laidOut,
+    hasCodes: facts.errorCodes.length > 0,
     versionText: JSON.stringify(rules.version),
     partition: JSON.stringify(rules.errorPartition.rule),
     reservedDoc: partition.reservedDoc,
