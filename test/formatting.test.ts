@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { declareModuleNames, formatModule, TARGETS, type EmitContext } from "../generator/emit/index.js";
 import { buildDispatch, renderRevision } from "../generator/emit/dispatch.js";
 import { SymbolTable } from "../generator/emit/symbols.js";
-import { analyzeSchema, DEFAULT_OPTIONS, GeneratorError, type SchemaInput } from "../generator/index.js";
+import { analyzeSchema, DEFAULT_OPTIONS, generate, GeneratorError, type SchemaInput } from "../generator/index.js";
 import type { DocsMode } from "../generator/emit/docs.js";
 import { fixtureSchema } from "./support/fixtures.js";
 import { SPEC_DIR } from "./support/corpus.js";
@@ -92,6 +92,14 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
       const declarations = [1, 2, 3, 4].map((n) => `export interface ${long(n)} { a: string }`);
       expect(laidOutFiles({ text: [...declarations, undecided].join("\n"), fileName: "undecided.ts" }, "tags").get("types.ts"), undecided).toBeUndefined();
     }
+  });
+
+  it("a multi-revision output's files written without Prettier: top re-exports, index.ts, each revision.ts", async () => {
+    const result = await generate({ schema: ["draft", "2025-11-25", "2024-11-05"].map((version) => ({ specDir: SPEC_DIR, version })), docs: "tags" });
+    const unformatted = result.files.filter((f) => f.path.endsWith("revision.ts") || (!f.path.includes("/") && f.path.endsWith(".ts") && f.path !== "dispatch.ts"));
+    expect(unformatted.map((f) => f.path).sort()).toContain("index.ts");
+    expect(unformatted.filter((f) => f.path.endsWith("revision.ts"))).toHaveLength(3);
+    await expectPrettiersFixedPoint(new Map(unformatted.map((f) => [f.path, f.contents])), "draft,2025-11-25,2024-11-05");
   });
 
   it("errors.ts with --enum-style ts-enum (upstream draft, and a fixture without error codes)", async () => {
