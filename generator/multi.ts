@@ -89,13 +89,18 @@ function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
   return [handler, ...revisions.filter((r) => r !== handler)];
 }
 
+/** A rendered module: written as it is when laid out by its emitter, else formatted by Prettier. */
+async function formatted(rendered: string | { readonly laidOut: string }): Promise<string> {
+  return typeof rendered === "string" ? formatModule(rendered) : rendered.laidOut;
+}
+
 /** The modules of one revision folder: the targets except `dispatch` and `index` (which sit at the top), as files of that folder. */
 async function revisionFiles(revision: Revision, targets: readonly TargetName[], resolved: GeneratorOptions, names: ModuleNames): Promise<GeneratedFile[]> {
   const modules = targets.filter((t) => t !== "dispatch");
   const files = await emitModules(revision.schema, modules, resolved, names);
   if (targets.includes("dispatch")) {
     const view = buildDispatch(revision.schema.protocol, revision.schema.model);
-    files.push({ path: "revision.ts", contents: await formatModule(renderRevision(revision.schema.header, view)) });
+    files.push({ path: "revision.ts", contents: await formatted(renderRevision(revision.schema.header, view)) });
   }
   return files.map((f) => ({ path: `${revision.folder}/${f.path}`, contents: importRuntimeFromParent(f.contents, RUNTIME_FOLDER) }));
 }
@@ -163,14 +168,15 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
       }));
       const view = buildDispatch(handler.schema.protocol, handler.schema.model);
       const layout = { multi: true, modulePrefix: `./${handler.folder}/`, served, publishMethodsType: publishMethods(facts(handler), others.map(facts)) };
-      top.push({ path: TARGETS.dispatch.file, contents: await formatModule(renderDispatch(header, view, layout)) });
+      top.push({ path: TARGETS.dispatch.file, contents: await formatted(renderDispatch(header, view, layout)) });
     }
     // The handler revision's modules, re-exported where a single-revision output has them (`./types.js`, …):
     // code written against one layout (a scaffold's handlers and tests) compiles against the other.
     for (const target of targets.filter((t) => t !== "dispatch" && t !== "index")) {
       const file = TARGETS[target].file;
       const text = renderTemplate("index.ts.hbs", { header, modules: [`${handler.folder}/${file.replace(/\.ts$/, "")}`], namespaces: [] });
-      top.push({ path: file, contents: await formatModule(text) });
+      // `export * from "…";` lines, as `index.ts` of one revision: Prettier's layout already.
+      top.push({ path: file, contents: text });
     }
     if (targets.includes("index")) {
       const index = renderTemplate("index.ts.hbs", {
@@ -178,7 +184,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
         modules: [...(targets.includes("dispatch") ? ["dispatch"] : []), `${handler.folder}/index`],
         namespaces: others.map((r) => ({ name: r.namespace, module: `${r.folder}/index` })),
       });
-      top.push({ path: TARGETS.index.file, contents: await formatModule(index) });
+      top.push({ path: TARGETS.index.file, contents: index });
     }
     return {
       files: withRuntime([...top, ...files], header, resolved),

@@ -3,15 +3,17 @@
  * is written without running Prettier: its text must be exactly what Prettier prints.
  * Prettier runs here over every file so laid out from every upstream schema revision (both
  * docs modes that print comments) and from every fixture family (each docs mode), and must change
- * nothing; and the draft's `types.ts` and `index.ts` must be laid out so (else the check
- * would hold by running Prettier, and generation would pay for it).
+ * nothing; and the committed outputs' files other than `validators.ts` must be laid out so
+ * (else the check would hold by running Prettier, and generation would pay for it), as must
+ * every revision's `revision.ts` of a multi-revision output.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { declareModuleNames, formatModule, TARGETS, type EmitContext } from "../generator/emit/index.js";
+import { buildDispatch, renderRevision } from "../generator/emit/dispatch.js";
 import { SymbolTable } from "../generator/emit/symbols.js";
-import { analyzeSchema, DEFAULT_OPTIONS, GeneratorError, type SchemaInput } from "../generator/index.js";
+import { analyzeSchema, DEFAULT_OPTIONS, generate, GeneratorError, type SchemaInput } from "../generator/index.js";
 import type { DocsMode } from "../generator/emit/docs.js";
 import { fixtureSchema } from "./support/fixtures.js";
 import { SPEC_DIR } from "./support/corpus.js";
@@ -19,8 +21,8 @@ import { SPEC_DIR } from "./support/corpus.js";
 const FIXTURE_FAMILIES = ["aliases", "constraints", "discriminated", "enums", "interfaces", "names", "objects", "recursive"] as const;
 
 /** Every target's rendering of one schema: the laid-out text, or undefined when it goes through Prettier. */
-function laidOutFiles(input: SchemaInput, docs: DocsMode): Map<string, string | undefined> {
-  const resolved = { ...DEFAULT_OPTIONS, docs };
+function laidOutFiles(input: SchemaInput, docs: DocsMode, enumStyle = DEFAULT_OPTIONS.enumStyle): Map<string, string | undefined> {
+  const resolved = { ...DEFAULT_OPTIONS, docs, enumStyle };
   const schema = analyzeSchema(input, resolved);
   const context: EmitContext = {
     docs,
@@ -49,7 +51,15 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
     for (const docs of ["tags", "full"] as const) {
       it(`upstream ${version}, --docs ${docs}`, async () => {
         const files = laidOutFiles({ specDir: SPEC_DIR, version }, docs);
-        if (version === "draft") expect([...files].filter(([, text]) => text !== undefined).map(([path]) => path)).toEqual(["types.ts", "index.ts"]);
+        // The committed outputs: every file but validators.ts laid out (a default `generate` formats only that one).
+        if (version === "draft" || version === "2025-11-25") {
+          expect([...files].filter(([, text]) => text !== undefined).map(([path]) => path)).toEqual(["types.ts", "errors.ts", "meta.ts", "methods.ts", "dispatch.ts", "index.ts"]);
+        }
+        // A multi-revision output's revision.ts (the revision's dispatcher table).
+        const schema = analyzeSchema({ specDir: SPEC_DIR, version }, { ...DEFAULT_OPTIONS, docs });
+        const revision = renderRevision(schema.header, buildDispatch(schema.protocol, schema.model));
+        expect(typeof revision, `${version} revision.ts laid out`).toBe("object");
+        files.set("revision.ts", typeof revision === "string" ? undefined : revision.laidOut);
         await expectPrettiersFixedPoint(files, `${version} --docs ${docs}`);
       });
     }
@@ -81,6 +91,23 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
     for (const undecided of ["export type N = 1e21;", `export type U = (${long(1)} & ${long(2)}) | ${long(3)} | ${long(4)};`]) {
       const declarations = [1, 2, 3, 4].map((n) => `export interface ${long(n)} { a: string }`);
       expect(laidOutFiles({ text: [...declarations, undecided].join("\n"), fileName: "undecided.ts" }, "tags").get("types.ts"), undecided).toBeUndefined();
+    }
+  });
+
+  it("a multi-revision output's files written without Prettier: top re-exports, index.ts, each revision.ts", async () => {
+    const result = await generate({ schema: ["draft", "2025-11-25", "2024-11-05"].map((version) => ({ specDir: SPEC_DIR, version })), docs: "tags" });
+    const unformatted = result.files.filter((f) => f.path.endsWith("revision.ts") || (!f.path.includes("/") && f.path.endsWith(".ts") && f.path !== "dispatch.ts"));
+    expect(unformatted.map((f) => f.path).sort()).toContain("index.ts");
+    expect(unformatted.filter((f) => f.path.endsWith("revision.ts"))).toHaveLength(3);
+    await expectPrettiersFixedPoint(new Map(unformatted.map((f) => [f.path, f.contents])), "draft,2025-11-25,2024-11-05");
+  });
+
+  it("errors.ts with --enum-style ts-enum (upstream draft, and a fixture without error codes)", async () => {
+    const draft = laidOutFiles({ specDir: SPEC_DIR, version: "draft" }, "tags", "ts-enum");
+    const fixture = laidOutFiles({ path: fixtureSchema("objects") }, "tags", "ts-enum");
+    for (const [where, files] of [["draft", draft], ["objects", fixture]] as const) {
+      expect(files.get("errors.ts"), where).toBeDefined();
+      await expectPrettiersFixedPoint(new Map([["errors.ts", files.get("errors.ts")]]), `${where} --enum-style ts-enum`);
     }
   });
 

@@ -9,6 +9,9 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import type { TypeExpr } from "../ir.js";
+import { array, call, constStatement, withinWidth, identifierCode, mappedIntersectionAlias, object, Pieces, plainLine, propertyLine, stringCode, text, unionParameterMethod, type Code } from "./layout.js";
+import { keyText, layOutAlias, stringLiteralText } from "./print-type.js";
 import { typeReference, typeReferenceText, type SymbolTable } from "./symbols.js";
 
 /** `T.X`: the schema type `name` as `dispatch.ts` refers to it. */
@@ -25,6 +28,10 @@ interface ListenFilterView {
   readonly method: string;
   readonly list: boolean;
   readonly capability: string;
+  /** The raw values, for the layout. */
+  readonly fieldName: string;
+  readonly methodName: string;
+  readonly capabilityPath: readonly string[];
 }
 
 /**
@@ -63,6 +70,12 @@ export interface DispatchView {
   /** Request methods whose results carry the caching fields, as JSON strings. */
   readonly cacheableMethods: readonly string[];
   readonly notificationMethods: string;
+  /** The raw method names and keys of the unions above and below, for the layout. */
+  readonly notificationList: readonly string[];
+  readonly outgoingNotificationList: readonly string[];
+  readonly completableList: readonly string[];
+  readonly listenMethodList: readonly string[];
+  readonly cacheableList: readonly string[];
   readonly outgoingNotificationMethods: string;
   readonly cancelledMethod: string;
   /** The built-in answers by role (`discover`, `initialize`, `ping`, `listen`; legacy revisions also `setLevel`, `subscribe`, `unsubscribe`), methods as JSON strings. */
@@ -216,6 +229,11 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     requests,
     cacheableMethods: requestFacts.filter(cacheable).map((m) => JSON.stringify(m.method)),
     notificationMethods: unionOf(notificationFacts.map((m) => m.method)),
+    notificationList: notificationFacts.map((m) => m.method),
+    outgoingNotificationList: outgoing.map((m) => m.method),
+    completableList: completable,
+    listenMethodList: listenFilters.map((f) => f.notification),
+    cacheableList: requestFacts.filter(cacheable).map((m) => m.method),
     outgoingNotificationMethods: unionOf(outgoing.map((m) => m.method)),
     cancelledMethod: JSON.stringify(facts.methods.find((m) => m.messageType === "CancelledNotification")?.method ?? "notifications/cancelled"),
     builtins: Object.entries(builtins).map(([role, m]) => ({ role, method: JSON.stringify(m.method) })),
@@ -233,6 +251,9 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
       method: JSON.stringify(f.notification),
       list: f.list,
       capability: `[${f.capability.map((c) => JSON.stringify(c)).join(", ")}]`,
+      fieldName: f.field,
+      methodName: f.notification,
+      capabilityPath: f.capability,
     })),
     listenMethodsType: unionOf(listenFilters.map((f) => f.notification)),
     // Only where the schema itself has no such method (a revision that still has the handshake answers it).
@@ -325,14 +346,84 @@ export function declareDispatchNames(table: SymbolTable, file: string, view: Pic
 
 export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never" };
 
-/** The text of `dispatch.ts`. */
-export function renderDispatch(header: string, view: DispatchView, layout: DispatchLayout = SINGLE_LAYOUT): string {
-  return renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, revisionTable: renderTemplate("revision-table.hbs", view) });
+/** The statements and table rows of `dispatch.ts` and `revision.ts` that may pass the line width, laid out as Prettier prints them (see `layout.ts`). */
+function layOut(view: DispatchView, layout: DispatchLayout, pieces: Pieces) {
+  const union = (values: readonly string[]): TypeExpr =>
+    values.length === 0 ? { kind: "keyword", name: "never" } : values.length === 1 ? { kind: "literal", value: values[0]! } : { kind: "union", members: values.map((v) => ({ kind: "literal", value: v })) };
+  const alias = (name: string, values: readonly string[], flat: string) => pieces.take(layOutAlias(true, name, union(values), () => ""), `export type ${name} = ${flat};`);
+  const keys = view.completableList;
+  // `(A | B)` keeps its parentheses after `&`; a lone member (or `never`) has none.
+  const keysText = keys.length === 0 ? "never" : keys.map(stringLiteralText).join(" | ");
+  const grouped = keys.length > 1 ? `(${keysText})` : keysText;
+  const strings = (values: readonly string[]): Code[] => values.map((v) => stringCode(stringLiteralText(v)));
+  const filters = view.listenFilters.map((f) =>
+    object([
+      ["field", stringCode(stringLiteralText(f.fieldName))],
+      ["method", stringCode(stringLiteralText(f.methodName))],
+      ["list", text(String(f.list), { literal: "boolean", lone: true })],
+      ["capability", array(strings(f.capabilityPath))],
+    ]),
+  );
+  const publishRest = ["params?: { readonly [key: string]: unknown }"];
+  return {
+    outgoingDeclaration: alias("OutgoingNotificationMethod", view.outgoingNotificationList, view.outgoingNotificationMethods),
+    notificationDeclaration: alias("HandledNotificationMethod", view.notificationList, view.notificationMethods),
+    completableDeclaration: pieces.take(
+      mappedIntersectionAlias("export type Completable<R>", `{ [K in keyof R as K extends ${keysText} ? never : K]: R[K] }`, `[K in keyof R & ${grouped}]?: R[K]`),
+      `export type Completable<R> = { [K in keyof R as K extends ${view.completableKeys} ? never : K]: R[K] } & { [K in keyof R & (${view.completableKeys})]?: R[K] };`,
+    ),
+    requests: view.requests.map((r) => {
+      const key = keyText(JSON.parse(r.method) as string);
+      return { ...r, member: pieces.take(key === undefined ? undefined : plainLine(`  ${key}: ${r.handlerResultType};`), `  ${r.method}: ${r.handlerResultType};`) };
+    }),
+    listenPublish: layout.multi
+      ? `  publish(method: ${view.listenMethodsType}, ${publishRest[0]}): number;`
+      : pieces.take(unionParameterMethod("publish", "method", view.listenMethodList, publishRest, "number"), `  publish(method: ${view.listenMethodsType}, ${publishRest[0]}): number;`),
+    createDeclaration: pieces.take(
+      constStatement(
+        true,
+        "createServerDispatcher",
+        { kind: "fnType", params: ["options: ServerDispatcherOptions"], returns: text("ServerDispatcher") },
+        call("dispatcherFor", [identifierCode("DISPATCH_REVISION")], ["ServerDispatcherOptions", "ServerDispatcher"]),
+      ),
+      "export const createServerDispatcher: (options: ServerDispatcherOptions) => ServerDispatcher = dispatcherFor<ServerDispatcherOptions, ServerDispatcher>(DISPATCH_REVISION);",
+    ),
+    cacheableProperty: pieces.take(propertyLine("cacheable", array(strings(view.cacheableList)), 1), `  cacheable: [${view.cacheableMethods.join(", ")}],`),
+    filtersProperty: pieces.take(
+      propertyLine("filters", array(filters), 2),
+      `    filters: [${view.listenFilters.map((f) => `{ field: ${f.field}, method: ${f.method}, list: ${f.list}, capability: ${f.capability} }`).join(", ")}],`,
+    ),
+  };
 }
 
-/** The text of a revision folder's `revision.ts`: the revision's table for the dispatcher core, data only. */
-export function renderRevision(header: string, view: DispatchView): string {
-  return renderTemplate("revision.ts.hbs", { header, ...view, era: JSON.parse(view.era) as string, revisionTable: renderTemplate("revision-table.hbs", view) });
+/** The revision table (`DISPATCH_REVISION`'s value), without a final newline. */
+function revisionTable(view: DispatchView, laidOut: ReturnType<typeof layOut>): string {
+  return renderTemplate("revision-table.hbs", { ...view, ...laidOut });
+}
+
+/**
+ * The text of `dispatch.ts`: as `{ laidOut }` when the single layout's every piece is laid out
+ * as Prettier prints it, else for Prettier (the multi-revision layout always goes through Prettier).
+ */
+export function renderDispatch(header: string, view: DispatchView, layout: DispatchLayout = SINGLE_LAYOUT): string | { readonly laidOut: string } {
+  const pieces = new Pieces();
+  // A schema without methods leaves empty bodies on two lines and longer type lines: not laid out here.
+  if (!view.hasMethods || view.requests.length === 0 || view.builtins.length === 0) pieces.undecided();
+  const laidOut = layOut(view, layout, pieces);
+  const text = renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, ...laidOut, revisionTable: revisionTable(view, laidOut) });
+  return pieces.laidOut && !layout.multi && withinWidth(text) ? { laidOut: text } : text;
+}
+
+/**
+ * The text of a revision folder's `revision.ts`: the revision's table for the dispatcher core,
+ * data only; as `{ laidOut }` when the table's every piece is laid out as Prettier prints it.
+ */
+export function renderRevision(header: string, view: DispatchView): string | { readonly laidOut: string } {
+  const pieces = new Pieces();
+  if (view.builtins.length === 0) pieces.undecided();
+  const laidOut = layOut(view, SINGLE_LAYOUT, pieces);
+  const text = renderTemplate("revision.ts.hbs", { header, ...view, era: JSON.parse(view.era) as string, revisionTable: revisionTable(view, laidOut) });
+  return pieces.laidOut && withinWidth(text) ? { laidOut: text } : text;
 }
 
 /** One revision's facts and model, for the comparisons of a multi-revision output. */

@@ -8,6 +8,8 @@
 import type { ErrorCodeFact, ProtocolFacts } from "../analyze/protocol.js";
 import { STANDARD_JSONRPC_CODES, type ErrorPartition } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
+import { array, call, constStatement, identifierCode, importStatement, memberCode, numberCode, Pieces, propertyLine, stringCode, text, type Code } from "./layout.js";
+import { stringLiteralText } from "./print-type.js";
 import { camelCase, constantWords, isPlainIdentifier, pascalCase, typeReferenceText, type DeclaredSymbol, type SymbolTable, type TypeReference } from "./symbols.js";
 
 /** Names `errors.ts` declares or imports from `runtime/errors.ts` that a constructor (a camelCase name) could take; `true` when exported. */
@@ -96,6 +98,8 @@ export interface ErrorsView {
   readonly rulesCite: string;
   readonly tsEnum: boolean;
   readonly codes: readonly { readonly member: string; readonly code: number; readonly origin: string }[];
+  /** Whether there is a code (an empty `ErrorCode` is `{}` on its line). */
+  readonly hasCodes: boolean;
   /** One constructor per code the rules do not retire (its code typed `typeof ErrorCode.X`, or `ErrorCode.X` for an enum). */
   readonly constructors: readonly ConstructorView[];
   /** Whether there is a constructor (`errorConstructor` is imported only then: an unused import fails `noUnusedLocals`). */
@@ -120,6 +124,15 @@ export interface ErrorsView {
   readonly withData: string;
   /** The resource-not-found rule: its code, whether `data.uri` is required under it, the other codes still accepted. */
   readonly resourceNotFound: { readonly code: number; readonly uriRequired: boolean; readonly accepted: string; readonly cite: string };
+  /** The statements and properties that may pass the line width, laid out as Prettier prints them (see `layout.ts`). */
+  readonly runtimeImport: string;
+  readonly standardProperty: string;
+  readonly definedProperty: string;
+  readonly retiredProperty: string;
+  readonly withDataProperty: string;
+  readonly errorResponseDeclaration: string;
+  /** Whether every piece is laid out: the file is then written without Prettier. */
+  readonly laidOut: boolean;
 }
 
 interface ConstructorView {
@@ -131,6 +144,8 @@ interface ConstructorView {
   readonly signature: string;
   readonly message: string;
   readonly origin: string;
+  /** `export const name: signature = errorConstructor(code, message);`, laid out. */
+  readonly declaration: string;
 }
 
 /** How each error partition (see `generator/rules`, and `runtime/errors.ts` for its reading) is described in doc comments. */
@@ -163,18 +178,25 @@ export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, Err
   const id = facts.requestIdType ? typeReferenceText(facts.requestIdType) : "string | number";
   const codeType = (member: string) => (enumStyle === "ts-enum" ? `ErrorCode.${member}` : `typeof ErrorCode.${member}`);
   const idParam = facts.errorIdOptional ? `id: ${id} | undefined` : `id: ${id}`;
+  const pieces = new Pieces();
   const constructor = (name: string, member: string, data: TypeReference | string, dataRequired: boolean, message: string, origin: string): ConstructorView => {
     const dataType = typeof data === "string" ? data : typeReferenceText(data);
     const dataParam = dataRequired ? `data: ${dataType}` : `data?: ${dataType}`;
-    const returnType = `${dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse"}<${codeType(member)}, ${dataType}>`;
+    const responseType = dataRequired ? "TypedErrorResponseWithData" : "TypedErrorResponse";
+    const returnType = `${responseType}<${codeType(member)}, ${dataType}>`;
+    const signature = `(${idParam}, ${dataParam}, message?: string) => ${returnType}`;
+    const messageText = stringLiteralText(message);
+    const flat = `export const ${name}: ${signature} = errorConstructor(ErrorCode.${member}, ${messageText});`;
+    const type: Code = { kind: "fnType", params: [idParam, dataParam, "message?: string"], returns: { kind: "typeArgs", name: responseType, args: [codeType(member), dataType] } };
     return {
       name,
       codeType: codeType(member),
       codeValue: `ErrorCode.${member}`,
       dataType,
-      signature: `(${idParam}, ${dataParam}, message?: string) => ${returnType}`,
-      message: JSON.stringify(message),
+      signature,
+      message: messageText,
       origin,
+      declaration: pieces.take(constStatement(true, name, type, call("errorConstructor", [memberCode(`ErrorCode.${member}`), stringCode(messageText)])), flat),
     };
   };
   // A code the chosen rules retire gets no constructor: nothing here may send it.
@@ -194,7 +216,29 @@ export function buildErrors(facts: ProtocolFacts, names: ReadonlyMap<string, Err
   const acceptedCodes = [...rnf.acceptedCodes, ...(own ? [own.code] : [])];
   const accepted = [...new Set(acceptedCodes)].filter((c) => c !== rnf.code);
   const partition = PARTITIONS[rules.errorPartition.rule];
+  const withData = facts.errorCodes.filter((f) => f.dataRequired && !retired.has(f.code));
+  const codes = (key: string, values: readonly number[]) =>
+    pieces.take(propertyLine(key, array(values.map(numberCode)), 1), `  ${key}: [${values.join(", ")}],`);
+  const runtimeNames = ["errorCodeClassifier", "errorCodeTest", ...(constructors.length > 0 ? ["errorConstructor"] : []), "errorResponder", "resourceNotFoundTest", "type ErrorCodeClass", "type ErrorCodeRules"];
+  const errorResponseType: Code = { kind: "fnType", params: [idParam, "code: number", "message: string", "data?: unknown"], returns: text("TypedErrorResponse") };
+  const layout = {
+    runtimeImport: pieces.take(importStatement(runtimeNames, JSON.stringify("./runtime/errors.js")), `import { ${runtimeNames.join(", ")} } from "./runtime/errors.js";`),
+    standardProperty: codes("standard", STANDARD_JSONRPC_CODES),
+    definedProperty: codes("defined", facts.errorCodes.map((f) => f.code)),
+    retiredProperty: codes("retired", rules.retiredCodes.codes),
+    withDataProperty: pieces.take(
+      propertyLine("withData", array(withData.map((f) => array([numberCode(f.code), stringCode(stringLiteralText(named(f).constructorName))]))), 1),
+      `  withData: [${withData.map((f) => `[${f.code}, ${JSON.stringify(named(f).constructorName)}]`).join(", ")}],`,
+    ),
+    errorResponseDeclaration: pieces.take(
+      constStatement(true, "errorResponse", errorResponseType, call("errorResponder", [identifierCode("ERROR_CODES")])),
+      `export const errorResponse: (${idParam}, code: number, message: string, data?: unknown) => TypedErrorResponse = errorResponder(ERROR_CODES);`,
+    ),
+  };
   return {
+    ...layout,
+    laidOut: pieces.laidOut,
+    hasCodes: facts.errorCodes.length > 0,
     versionText: JSON.stringify(rules.version),
     partition: JSON.stringify(rules.errorPartition.rule),
     reservedDoc: partition.reservedDoc,

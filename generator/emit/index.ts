@@ -12,6 +12,7 @@ import { buildMeta, declareMetaNames } from "./meta.js";
 import { buildMethods, declareMethodsNames } from "./methods.js";
 import { runtimeExports, runtimeNames, runtimeSource } from "./runtime.js";
 import { declareTypeNames, SymbolTable, type TypeNames } from "./symbols.js";
+import { withinWidth } from "./layout.js";
 import { renderTemplate } from "./templates.js";
 import { buildTypes } from "./types.js";
 import { buildValidators } from "./validators.js";
@@ -88,20 +89,28 @@ export const TARGETS: Record<TargetName, Target> = {
     file: "errors.ts",
     description: "ErrorCode, classifyErrorCode, a typed constructor per error code, isResourceNotFoundError",
     requires: ["types"],
-    render: (model, context) =>
-      renderTemplate("errors.ts.hbs", { header: context.header, ...buildErrors(context.protocol, context.names.errors, model.ir.source, context.enumStyle) }),
+    render: (model, context) => {
+      const view = buildErrors(context.protocol, context.names.errors, model.ir.source, context.enumStyle);
+      return laidOutWhen(view.laidOut, renderTemplate("errors.ts.hbs", { header: context.header, ...view }));
+    },
   },
   meta: {
     file: "meta.ts",
     description: "_meta key constants, key grammar and reserved prefixes, required request keys, checks and builders",
     requires: ["types", "validators"],
-    render: (model, context) => renderTemplate("meta.ts.hbs", { header: context.header, ...buildMeta(context.protocol, model, context.names.types) }),
+    render: (model, context) => {
+      const view = buildMeta(context.protocol, model, context.names.types);
+      return laidOutWhen(view.laidOut, renderTemplate("meta.ts.hbs", { header: context.header, ...view }));
+    },
   },
   methods: {
     file: "methods.ts",
     description: "the method table (direction, params, results, capability), resolveResultType, parseResult",
     requires: ["types", "validators"],
-    render: (model, context) => renderTemplate("methods.ts.hbs", { header: context.header, ...buildMethods(context.protocol, model) }),
+    render: (model, context) => {
+      const view = buildMethods(context.protocol, model);
+      return laidOutWhen(view.laidOut, renderTemplate("methods.ts.hbs", { header: context.header, ...view }));
+    },
   },
   dispatch: {
     file: "dispatch.ts",
@@ -122,6 +131,11 @@ export const TARGETS: Record<TargetName, Target> = {
     }),
   },
 };
+
+/** The rendered text as `{ laidOut }` when its emitter laid out every piece (see `layout.ts`), else for Prettier. */
+export function laidOutWhen(laidOut: boolean, text: string): string | { readonly laidOut: string } {
+  return laidOut && withinWidth(text) ? { laidOut: text } : text;
+}
 
 /**
  * Declares the names of one schema's modules (the `targets` generated) into `table`, the run's

@@ -8,7 +8,9 @@ import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
+import { array, call, constArrayStatement, constStatement, identifierCode, importStatement, object, Pieces, plainLine, propertyLine, stringCode, text, type Code } from "./layout.js";
 import { objectLiteralKey } from "./names.js";
+import { keyText, stringLiteralText } from "./print-type.js";
 import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words, type SymbolTable, type TypeNames } from "./symbols.js";
 
 /**
@@ -39,6 +41,9 @@ interface KeyCheckView {
   readonly check: string;
 }
 
+/** A key's value check as layout code; undefined for an unchecked value (its text carries a comment). */
+type CheckCode = Code | undefined;
+
 interface ShapeView {
   readonly what: string;
   readonly container: string;
@@ -56,12 +61,18 @@ interface ShapeView {
   readonly buildSignature: string;
   readonly metaRequired: boolean;
   readonly keys: readonly KeyCheckView[];
-  readonly fields: readonly { readonly field: string; readonly optional: string; readonly type: string }[];
+  readonly fields: readonly { readonly field: string; readonly optional: string; readonly type: string; readonly line: string }[];
+  /** Laid out as Prettier prints them (see `layout.ts`). */
+  readonly keysProperty: string;
+  /** The body of the fields interface: its members one per line, or `{}`. */
+  readonly fieldsBody: string;
+  readonly checkDeclaration: string;
+  readonly buildDeclaration: string;
 }
 
 export interface MetaView {
   readonly version: string;
-  readonly keys: readonly { readonly member: string; readonly key: string; readonly declaredIn: string }[];
+  readonly keys: readonly { readonly member: string; readonly key: string; readonly declaredIn: string; readonly property: string }[];
   readonly hasKeys: boolean;
   readonly otelKeys: string;
   readonly otelCite: string;
@@ -81,6 +92,28 @@ export interface MetaView {
   readonly definedKeys: string;
   /** Whether the module refers to `types.ts`. */
   readonly usesTypes: boolean;
+  /** Laid out as Prettier prints them (see `layout.ts`). */
+  readonly validatorImport: string;
+  readonly runtimeImport: string;
+  readonly otelDeclaration: string;
+  readonly requiredDeclaration: string;
+  readonly reservedDeclaration: string;
+  readonly definedKeysProperty: string;
+  readonly keyProperties: readonly string[];
+  /** Whether every piece is laid out: the file is then written without Prettier. */
+  readonly laidOut: boolean;
+}
+
+/** A key's value check (the text {@link checkFor} gives) as layout code, or undefined when not decided here. */
+function checkCode(type: TypeExpr, check: string, validate: string | undefined): CheckCode {
+  if (validate !== undefined) return object([["validate", identifierCode(validate)]]);
+  if (type.kind === "literal") {
+    const value = type.value;
+    const literal = typeof value === "string" ? stringCode(stringLiteralText(value)) : text(JSON.stringify(value), { literal: typeof value === "number" ? "number" : "boolean", lone: true });
+    return typeof value === "number" && !Number.isSafeInteger(value) ? undefined : object([["literal", literal]]);
+  }
+  // A JSON type name (`"string"`, `"integer"`, …); "unchecked" carries a comment, left to Prettier.
+  return check.startsWith('"') && check.endsWith('"') && check.indexOf('"', 1) === check.length - 1 ? stringCode(check) : undefined;
 }
 
 /** How each reserved-prefix rule (see `generator/rules`, and `runtime/meta.ts` for its reading) is described in doc comments. */
@@ -172,6 +205,7 @@ function shapeView(
   model: Model,
   typeNames: ReadonlyMap<string, TypeNames>,
   imports: Set<string>,
+  pieces: Pieces,
 ): ShapeView {
   const s = SHAPES[what];
   const own = shapeNames(what);
@@ -185,24 +219,64 @@ function shapeView(
       : shape?.metaRequired
         ? "`_meta` is required"
         : "`_meta` and all its keys are optional";
+  const keys = properties.map((p) => {
+    const check = checkFor(p.type, model, typeNames, imports);
+    const validate = p.type.kind === "ref" && model.isExportedType(p.type.name) ? typeNames.get(p.type.name)!.validate : undefined;
+    return { p, check, code: checkCode(p.type, check, validate) };
+  });
+  const constName = `${what.toUpperCase()}_META_KEYS`;
+  const keyRows = keys.map(({ p, code }) =>
+    code === undefined
+      ? undefined
+      : object([
+          ["key", stringCode(stringLiteralText(p.name))],
+          ["field", stringCode(stringLiteralText(JSON.parse(fields.get(p.name)!) as string))],
+          ["required", text(String(!p.optional), { literal: "boolean", lone: true })],
+          ["check", code],
+        ]),
+  );
+  const keysFlat = `  keys: [${keys.map(({ p, check }) => `{ key: ${JSON.stringify(p.name)}, field: ${fields.get(p.name)!}, required: ${!p.optional}, check: ${check} }`).join(", ")}],`;
+  const keysProperty = pieces.take(keyRows.every((r) => r !== undefined) ? propertyLine("keys", array(keyRows as Code[]), 1) : undefined, keysFlat);
+  const params = [`${s.containerParam}: unknown`, "options?: MetaCheckOptions"];
+  const checkSignature = `(${params.join(", ")}) => ${own.resultType}`;
+  const buildSignature = `(meta: ${typeText}) => ${typeText}`;
+  const bound = (callee: string) => call(callee, [identifierCode("META_RULES"), identifierCode(constName)]);
+  const fieldLines = properties.map((p) => {
+    const name = JSON.parse(fields.get(p.name)!) as string;
+    const type = typeReferenceText(shape!.proseKeys.has(p.name) ? { type: shape!.proseKeys.get(p.name)!, path: [] } : { ...shape!.type, path: [...shape!.type.path, { key: p.name }] });
+    const key = keyText(name);
+    return pieces.take(key === undefined ? undefined : plainLine(`  ${key}${p.optional ? "?" : ""}: ${type};`), `  ${fields.get(p.name)!}${p.optional ? "?" : ""}: ${type};`);
+  });
   return {
+    // An interface without members is `{}` on its line.
+    fieldsBody: fieldLines.length === 0 ? "{}" : `{\n${fieldLines.join("\n")}\n}`,
+    keysProperty,
+    checkDeclaration: pieces.take(
+      constStatement(true, own.checkName, { kind: "fnType", params, returns: text(own.resultType) }, bound("metaChecker")),
+      `export const ${own.checkName}: ${checkSignature} = metaChecker(META_RULES, ${constName});`,
+    ),
+    buildDeclaration: pieces.take(
+      constStatement(true, own.buildName, { kind: "fnType", params: [`meta: ${typeText}`], returns: text(typeText) }, bound("metaBuilder")),
+      `export const ${own.buildName}: ${buildSignature} = metaBuilder(META_RULES, ${constName});`,
+    ),
     what,
     container: s.container,
     requirement: commentSafe(requirement),
-    constName: `${what.toUpperCase()}_META_KEYS`,
+    constName,
     ...own,
-    checkSignature: `(${s.containerParam}: unknown, options?: MetaCheckOptions) => ${own.resultType}`,
+    checkSignature,
     typeText,
     usesTypes: shape !== undefined,
-    buildSignature: `(meta: ${typeText}) => ${typeText}`,
+    buildSignature,
     metaRequired: shape?.metaRequired ?? false,
-    keys: properties.map((p) => ({
+    keys: keys.map(({ p, check }) => ({
       key: JSON.stringify(p.name),
       field: fields.get(p.name)!,
       required: !p.optional,
-      check: checkFor(p.type, model, typeNames, imports),
+      check,
     })),
-    fields: properties.map((p) => ({
+    fields: properties.map((p, i) => ({
+      line: fieldLines[i]!,
       field: fields.get(p.name)!,
       optional: p.optional ? "?" : "",
       type: typeReferenceText(shape!.proseKeys.has(p.name) ? { type: shape!.proseKeys.get(p.name)!, path: [] } : { ...shape!.type, path: [...shape!.type.path, { key: p.name }] }),
@@ -214,16 +288,49 @@ function shapeView(
 export function buildMeta(facts: ProtocolFacts, model: Model, names: ReadonlyMap<string, TypeNames>): MetaView {
   const rules = facts.rules;
   const imports = new Set<string>();
+  const pieces = new Pieces();
   const shapes = [
-    shapeView("request", facts.requestMeta, model, names, imports),
-    shapeView("notification", facts.notificationMeta, model, names, imports),
-    shapeView("result", facts.resultMeta, model, names, imports),
+    shapeView("request", facts.requestMeta, model, names, imports, pieces),
+    shapeView("notification", facts.notificationMeta, model, names, imports, pieces),
+    shapeView("result", facts.resultMeta, model, names, imports, pieces),
   ];
   const members = metaMembers(facts.metaKeys.map((k) => k.key));
   const unprefixed = facts.metaKeys.map((k) => k.key).filter((k) => !k.includes("/"));
+  const strings = (values: readonly string[]) => values.map((v) => stringCode(stringLiteralText(v)));
+  const otel = rules.openTelemetryKeys.keys;
+  const required = (facts.requestMeta?.properties ?? []).filter((p) => !p.optional).map((p) => p.name);
+  const reserved = [...unprefixed, ...otel];
+  const defined = [...facts.metaKeys.map((k) => k.key), ...otel];
+  const validators = [...imports].sort();
+  const runtimeNames = ["metaBuilder", "metaChecker", "metaKeyTest", "reservedMetaKeyTest", "type MetaCheck", "type MetaCheckOptions", "type MetaRules", "type MetaShape"];
+  const json = (values: readonly string[]) => values.map((v) => JSON.stringify(v)).join(", ");
+  const layout = {
+    validatorImport: pieces.take(validators.length > 0 ? importStatement(validators, JSON.stringify("./validators.js")) : "", `import { ${validators.join(", ")} } from "./validators.js";`),
+    runtimeImport: pieces.take(importStatement(runtimeNames, JSON.stringify("./runtime/meta.js")), `import { ${runtimeNames.join(", ")} } from "./runtime/meta.js";`),
+    otelDeclaration: pieces.take(constArrayStatement(true, "OPENTELEMETRY_META_KEYS", strings(otel)), `export const OPENTELEMETRY_META_KEYS = [${json(otel)}] as const;`),
+    requiredDeclaration: pieces.take(constArrayStatement(true, "REQUIRED_REQUEST_META_KEYS", strings(required)), `export const REQUIRED_REQUEST_META_KEYS = [${json(required)}] as const;`),
+    reservedDeclaration: pieces.take(
+      constStatement(
+        true,
+        "isReservedMetaKey",
+        { kind: "fnType", params: ["key: string"], returns: text("boolean") },
+        call("reservedMetaKeyTest", [stringCode(stringLiteralText(rules.reservedPrefix.rule)), array(strings(reserved))]),
+      ),
+      `export const isReservedMetaKey: (key: string) => boolean = reservedMetaKeyTest(${JSON.stringify(rules.reservedPrefix.rule)}, [${json(reserved)}]);`,
+    ),
+    definedKeysProperty: pieces.take(propertyLine("definedKeys", array(strings(defined)), 1), `  definedKeys: [${json(defined)}],`),
+    keyProperties: facts.metaKeys.map((k) => {
+      const member = members.get(k.key)!;
+      // A quoted member name is a key Prettier may print otherwise: decided only for a plain identifier or a computed key.
+      const decided = isPlainIdentifier(member) || member.startsWith("[");
+      return pieces.take(decided ? propertyLine(member, stringCode(stringLiteralText(k.key)), 1) : undefined, `  ${member}: ${JSON.stringify(k.key)},`);
+    }),
+  };
   return {
+    ...layout,
+    laidOut: pieces.laidOut,
     version: rules.version,
-    keys: facts.metaKeys.map((k) => ({ member: members.get(k.key)!, key: JSON.stringify(k.key), declaredIn: k.declaredIn.join(", ") })),
+    keys: facts.metaKeys.map((k, i) => ({ member: members.get(k.key)!, key: JSON.stringify(k.key), declaredIn: k.declaredIn.join(", "), property: layout.keyProperties[i]! })),
     hasKeys: facts.metaKeys.length > 0,
     otelKeys: rules.openTelemetryKeys.keys.map((k) => JSON.stringify(k)).join(", "),
     otelCite: rules.openTelemetryKeys.cite,

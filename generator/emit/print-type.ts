@@ -120,7 +120,7 @@ function literalText(value: string | number | boolean): string | undefined {
 }
 
 /** A property key as Prettier prints it, or undefined when not known here. */
-function keyText(name: string): string | undefined {
+export function keyText(name: string): string | undefined {
   const key = propertyKey(name);
   if (key === name) return key;
   // A quoted key Prettier could unquote (an ES5 identifier with non-ASCII letters) is not decided here.
