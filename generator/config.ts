@@ -32,7 +32,7 @@
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
-import { ts } from "ts-morph";
+import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
 import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";

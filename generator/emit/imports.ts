@@ -5,7 +5,7 @@
  * extension. It reads the file with TypeScript's parser, so text in strings and comments is
  * never touched.
  */
-import { ts } from "ts-morph";
+import { ts } from "../ts-morph.js";
 import type { ImportExtension } from "../options.js";
 
 /** The string-literal specifiers of a file's imports and re-exports, with their positions. */

@@ -13,10 +13,11 @@
  * A declaration is copied verbatim, with its doc comment; only import lines are rewritten
  * (to list what is kept). So the output has no unused helper and no runtime dependency.
  */
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { ts } from "ts-morph";
+import { ts } from "../ts-morph.js";
 
 /** One named import of a runtime module. */
 interface RuntimeImport {
@@ -58,12 +59,15 @@ const VALIDATION_MODULE = "validation";
 /** Where generated modules import runtime modules from: `./runtime/<name>.js`. */
 export const RUNTIME_FOLDER = "runtime";
 
+let foundRuntimeDir: string | undefined;
+
 /** The package root's `runtime/` folder (the nearest one above this module holding `json.ts`). */
 function runtimeDir(): string {
+  if (foundRuntimeDir !== undefined) return foundRuntimeDir;
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
     const candidate = join(dir, RUNTIME_FOLDER);
-    if (existsSync(join(candidate, "json.ts")) && existsSync(join(candidate, "validation.ts"))) return candidate;
+    if (existsSync(join(candidate, "json.ts")) && existsSync(join(candidate, "validation.ts"))) return (foundRuntimeDir = candidate);
     dir = dirname(dir);
   }
   throw new Error("runtime/ folder not found next to the generator");
@@ -93,15 +97,28 @@ function declaredName(statement: ts.Statement): string | undefined {
   return undefined;
 }
 
-/** Parses one runtime module; a statement the copier cannot split (a re-export, a default export, top-level code) is a bug in the runtime. */
+/**
+ * The doc comment TypeScript attaches to a top-level statement: the last `/** … *\/` comment
+ * just before it (an earlier one, like a module's doc before the first declaration, is not
+ * the statement's and not copied). Its range in `text`.
+ */
+function docComment(text: string, statement: ts.Statement): ts.CommentRange | undefined {
+  const isDoc = (r: ts.CommentRange) => text.startsWith("/**", r.pos) && text[r.pos + 3] !== "/";
+  return (ts.getLeadingCommentRanges(text, statement.pos) ?? []).filter(isDoc).pop();
+}
+
+/**
+ * Parses one runtime module; a statement the copier cannot split (a re-export, a default
+ * export, top-level code) is a bug in the runtime. Parsed without parent links or JSDoc
+ * nodes (only top-level statements, their identifiers and the comments before them are read).
+ */
 export function parseRuntimeModule(name: string, text: string): RuntimeModule {
-  const file = ts.createSourceFile(`${name}.ts`, text, ts.ScriptTarget.ES2022, true);
+  const file = ts.createSourceFile(`${name}.ts`, text, { languageVersion: ts.ScriptTarget.ES2022, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false);
   const imports: RuntimeImport[] = [];
   const declarations: RuntimeDeclaration[] = [];
   const first = file.statements[0];
-  const firstDocs = first ? ts.getJSDocCommentsAndTags(first).filter(ts.isJSDoc) : [];
-  // A module doc comment is the first JSDoc of the file when another one sits on the first statement, or the first is an import.
-  const moduleDoc = first && (firstDocs.length > 1 || (firstDocs.length === 1 && ts.isImportDeclaration(first))) ? firstDocs[0] : undefined;
+  // A module doc comment is the doc comment of the first statement when that is an import.
+  const moduleDoc = first && ts.isImportDeclaration(first) ? docComment(text, first) : undefined;
   for (const statement of file.statements) {
     const where = `runtime/${name}.ts:${file.getLineAndCharacterOfPosition(statement.getStart(file)).line + 1}`;
     if (ts.isImportDeclaration(statement)) {
@@ -119,34 +136,72 @@ export function parseRuntimeModule(name: string, text: string): RuntimeModule {
     const declared = declaredName(statement);
     if (!declared) throw new Error(`${where}: unsupported top-level statement in a runtime module`);
     const exported = ts.canHaveModifiers(statement) && (ts.getModifiers(statement) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword);
-    // The statement's own doc comment, not the module's.
-    const jsDoc = ts.getJSDocCommentsAndTags(statement).filter(ts.isJSDoc).filter((d) => d !== moduleDoc).pop();
-    const start = jsDoc ? jsDoc.getStart(file) : statement.getStart(file);
+    const jsDoc = docComment(text, statement);
+    const start = jsDoc ? jsDoc.pos : statement.getStart(file);
     declarations.push({ name: declared, module: name, exported, code: text.slice(start, statement.end), uses: identifiersIn(statement) });
   }
-  return { name, doc: moduleDoc ? text.slice(moduleDoc.getStart(file), moduleDoc.end) : "", imports, declarations };
+  return { name, doc: moduleDoc ? text.slice(moduleDoc.pos, moduleDoc.end) : "", imports, declarations };
 }
 
-/** The runtime modules by name: read once per process (they are files of this package, not input). */
-let library: ReadonlyMap<string, RuntimeModule> | undefined;
+/**
+ * The runtime modules parsed ahead of time: `runtime-index.json` beside this module, written by
+ * the build (`scripts/runtime-index.mjs`, from {@link runtimeIndexJson}). Parsing the runtime
+ * modules an output uses costs about 0.3 s of CPU per generation; the index is used for a
+ * module only when the sha256 of the module's text is the one it was built from, so an edited
+ * runtime module (or a run from source, without a build) is parsed as before.
+ */
+const RUNTIME_INDEX = join(dirname(fileURLToPath(import.meta.url)), "runtime-index.json");
 
-function runtimeLibrary(): ReadonlyMap<string, RuntimeModule> {
-  if (library) return library;
-  const dir = runtimeDir();
-  const modules = new Map<string, RuntimeModule>();
-  for (const file of readdirSync(dir).sort()) {
+/** One entry of `runtime-index.json`: a parsed module, `uses` as arrays. */
+interface IndexedModule {
+  readonly sha256: string;
+  readonly doc: string;
+  readonly imports: readonly RuntimeImport[];
+  readonly declarations: readonly (Omit<RuntimeDeclaration, "uses"> & { readonly uses: readonly string[] })[];
+}
+
+let runtimeIndex: Readonly<Record<string, IndexedModule>> | undefined;
+
+function indexedModule(name: string, text: string): RuntimeModule | undefined {
+  runtimeIndex ??= existsSync(RUNTIME_INDEX) ? (JSON.parse(readFileSync(RUNTIME_INDEX, "utf8")) as Record<string, IndexedModule>) : {};
+  const entry = Object.hasOwn(runtimeIndex, name) ? runtimeIndex[name] : undefined;
+  if (entry === undefined || entry.sha256 !== sha256(text)) return undefined;
+  return { name, doc: entry.doc, imports: entry.imports, declarations: entry.declarations.map((d) => ({ ...d, uses: new Set(d.uses) })) };
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}
+
+/** The text of `runtime-index.json`: every runtime module parsed, with the sha256 of its text. */
+export function runtimeIndexJson(): string {
+  const index: Record<string, IndexedModule> = {};
+  for (const file of readdirSync(runtimeDir()).sort()) {
     if (!file.endsWith(".ts") || file.endsWith(".test.ts") || file.endsWith(".d.ts")) continue;
-    const name = file.slice(0, -3);
-    modules.set(name, parseRuntimeModule(name, readFileSync(join(dir, file), "utf8")));
+    const text = readFileSync(join(runtimeDir(), file), "utf8");
+    const parsed = parseRuntimeModule(file.slice(0, -3), text);
+    index[parsed.name] = {
+      sha256: sha256(text),
+      doc: parsed.doc,
+      imports: parsed.imports,
+      declarations: parsed.declarations.map((d) => ({ ...d, uses: [...d.uses] })),
+    };
   }
-  library = modules;
-  return modules;
+  return `${JSON.stringify(index)}\n`;
 }
+
+/** The runtime modules read so far, by name: each read once per process, when first needed (they are files of this package, not input). */
+const library = new Map<string, RuntimeModule>();
 
 function moduleNamed(name: string): RuntimeModule {
-  const found = runtimeLibrary().get(name);
-  if (!found) throw new Error(`runtime/${name}.ts does not exist`);
-  return found;
+  const known = library.get(name);
+  if (known) return known;
+  const path = join(runtimeDir(), `${name}.ts`);
+  if (!existsSync(path)) throw new Error(`runtime/${name}.ts does not exist`);
+  const text = readFileSync(path, "utf8");
+  const parsed = indexedModule(name, text) ?? parseRuntimeModule(name, text);
+  library.set(name, parsed);
+  return parsed;
 }
 
 /** `./json.js` → `json`; anything else (a Node.js module) → undefined. */
@@ -273,16 +328,20 @@ function withoutExport(code: string): string {
  * "./runtime/x.js"` and `export { … } from "./runtime/x.js"`): names by module.
  */
 export function runtimeImportsOf(text: string): Map<string, Set<string>> {
-  const file = ts.createSourceFile("generated.ts", text, ts.ScriptTarget.ES2022, false);
   const found = new Map<string, Set<string>>();
+  // `./runtime/x.js`, or as `--import-extension` writes it: `./runtime/x.ts`, `./runtime/x`; `../runtime/x.js` from a revision folder.
+  const runtimeModule = (specifier: string) => new RegExp(`^\\.\\.?/${RUNTIME_FOLDER}/([a-z][a-z0-9-]*)(?:\\.js|\\.ts)?$`).exec(specifier)?.[1];
+  // TypeScript's scanner-based list of the specifiers a file imports first: a file that imports
+  // no runtime module (validators.ts, most of the output's text) is not parsed.
+  if (!ts.preProcessFile(text, true, false).importedFiles.some((f) => runtimeModule(f.fileName) !== undefined)) return found;
+  const file = ts.createSourceFile("generated.ts", text, { languageVersion: ts.ScriptTarget.ES2022, jsDocParsingMode: ts.JSDocParsingMode.ParseNone }, false);
   const add = (specifier: ts.Expression | undefined, names: readonly string[]) => {
     if (!specifier || !ts.isStringLiteral(specifier)) return;
-    // `./runtime/x.js`, or as `--import-extension` writes it: `./runtime/x.ts`, `./runtime/x`; `../runtime/x.js` from a revision folder.
-    const m = new RegExp(`^\\.\\.?/${RUNTIME_FOLDER}/([a-z][a-z0-9-]*)(?:\\.js|\\.ts)?$`).exec(specifier.text);
-    if (!m) return;
-    const set = found.get(m[1]!) ?? new Set<string>();
+    const module = runtimeModule(specifier.text);
+    if (module === undefined) return;
+    const set = found.get(module) ?? new Set<string>();
     names.forEach((n) => set.add(n));
-    found.set(m[1]!, set);
+    found.set(module, set);
   };
   for (const statement of file.statements) {
     if (ts.isImportDeclaration(statement)) {

@@ -17,7 +17,8 @@
  *   becomes `"A" | "B"`;
  * - named tuple members `[name: string]` are tuple elements.
  */
-import { Node, SyntaxKind, ts, type JSDoc, type SourceFile, type TypeNode } from "ts-morph";
+import type { JSDoc, SourceFile, TypeNode } from "ts-morph";
+import { Node, SyntaxKind, ts } from "../ts-morph.js";
 import { DiagnosticBag, GeneratorError, isStackOverflow } from "../errors.js";
 import type {
   AliasDecl,
@@ -32,7 +33,7 @@ import type {
   SourceSpan,
   TypeExpr,
 } from "../ir.js";
-import { snippet, type LoadedSchema } from "../load/index.js";
+import { lineAndColumnAt, snippet, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, selectProperties, withOptional } from "../shape.js";
 import { applyConstraintTags, docsOf, isConstraintTag } from "./docs.js";
 
@@ -121,7 +122,7 @@ class Lowerer {
   }
 
   span(node: Node): SourceSpan {
-    const { line, column } = this.loaded.sourceFile.getLineAndColumnAtPos(node.getStart());
+    const { line, column } = lineAndColumnAt(this.loaded.sourceFile, node.getStart());
     return { file: this.loaded.displayPath, line, column };
   }
 
@@ -161,7 +162,7 @@ class Lowerer {
       if (!comment.startsWith("/**") || attached.has(pos)) continue;
       const tag = /@(TJS-[\w-]+|format|minimum|maximum|maxItems|nullable|default)\b/.exec(comment);
       if (!tag) continue;
-      const { line, column } = sf.getLineAndColumnAtPos(pos);
+      const { line, column } = lineAndColumnAt(sf, pos);
       this.bag.add(
         "MCG221",
         `this doc comment's @${tag[1]} applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it`,
