@@ -3,7 +3,7 @@
  * is written without running Prettier: its text must be exactly what Prettier prints.
  * Prettier runs here over every file so laid out from every upstream schema revision (both
  * docs modes that print comments) and from every fixture family (each docs mode), and must change
- * nothing; and the draft's `types.ts` and `index.ts` must be laid out so (else the check
+ * nothing; and the draft's `types.ts`, `validators.ts` and `index.ts` must be laid out so (else the check
  * would hold by running Prettier, and generation would pay for it).
  */
 import { readdirSync } from "node:fs";
@@ -13,6 +13,7 @@ import { declareModuleNames, formatModule, TARGETS, type EmitContext } from "../
 import { SymbolTable } from "../generator/emit/symbols.js";
 import { analyzeSchema, DEFAULT_OPTIONS, GeneratorError, type SchemaInput } from "../generator/index.js";
 import type { DocsMode } from "../generator/emit/docs.js";
+import { runtimeNames, runtimeSource } from "../generator/emit/runtime.js";
 import { fixtureSchema } from "./support/fixtures.js";
 import { SPEC_DIR } from "./support/corpus.js";
 
@@ -49,7 +50,7 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
     for (const docs of ["tags", "full"] as const) {
       it(`upstream ${version}, --docs ${docs}`, async () => {
         const files = laidOutFiles({ specDir: SPEC_DIR, version }, docs);
-        if (version === "draft") expect([...files].filter(([, text]) => text !== undefined).map(([path]) => path)).toEqual(["types.ts", "index.ts"]);
+        if (version === "draft") expect([...files].filter(([, text]) => text !== undefined).map(([path]) => path)).toEqual(["types.ts", "validators.ts", "index.ts"]);
         await expectPrettiersFixedPoint(files, `${version} --docs ${docs}`);
       });
     }
@@ -81,6 +82,39 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
     for (const undecided of ["export type N = 1e21;", `export type U = (${long(1)} & ${long(2)}) | ${long(3)} | ${long(4)};`]) {
       const declarations = [1, 2, 3, 4].map((n) => `export interface ${long(n)} { a: string }`);
       expect(laidOutFiles({ text: [...declarations, undecided].join("\n"), fileName: "undecided.ts" }, "tags").get("types.ts"), undecided).toBeUndefined();
+    }
+  });
+
+  it("the validators runtime: every declaration, as inlined into validators.ts (export removed), is Prettier's fixed point", async () => {
+    const inlined = runtimeSource(runtimeNames());
+    expect(`${inlined}\n`).toBe(await formatModule(inlined));
+  });
+
+  it("a schema of the layouts code/layout.ts decides (validators: long chains, hugged sets, patterns, quotes, long names)", async () => {
+    const long = (n: number) => `property${"X".repeat(30)}${n}`;
+    const longName = `Type${"Long".repeat(9)}`;
+    const text = [
+      `export interface Chains {`,
+      ...[1, 2, 3, 4, 5].map((n) => `  ${long(n)}?: string | number | boolean | null;`),
+      `  'quoted "key"': 'say "hi"' | "it's";`,
+      `  kind: ${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `"literal-value-number-${n}"`).join(" | ")};`,
+      `  /** @TJS-pattern ^(?:${"[a-z]+-".repeat(20)})$ */`,
+      `  patterned: string;`,
+      `  /** @minimum -3 @maximum 1000000 */`,
+      `  bounded: number;`,
+      `  list: { ${long(1)}: string; ${long(2)}?: number[] }[];`,
+      `  [key: string]: unknown;`,
+      `}`,
+      `export interface ${longName} { ${long(1)}: ${longName} | null; ${long(2)}?: Chains }`,
+      `export type Either = { kind: "a"; ${long(1)}: string } | { kind: "b"; ${long(2)}: Chains[] } | ${longName};`,
+    ].join("\n");
+    const files = laidOutFiles({ text, fileName: "validator-layouts.ts" }, "tags");
+    expect(files.get("validators.ts")).toBeDefined();
+    await expectPrettiersFixedPoint(files, "validator-layouts.ts");
+    // Layouts not decided here leave validators.ts to Prettier: a number Prettier rewrites
+    // (`1e+21` → `1e21`), a Standard Schema declaration whose type arguments break.
+    for (const undecided of ["export interface N { n: 1e21 }", `export interface ${"Long".repeat(30)} { a: string }`]) {
+      expect(laidOutFiles({ text: undecided, fileName: "undecided.ts" }, "tags").get("validators.ts"), undecided).toBeUndefined();
     }
   });
 
