@@ -86,8 +86,7 @@ export function need(o: ValidationIssue[], p: string, token: string, value: unkn
 
 /** A required property with a one-issue check. */
 export function req(o: ValidationIssue[], p: string, token: string, value: unknown, ok: boolean, what: string, keyword?: string): void {
-  if (value === undefined) missing(o, p + token, unescapeToken(token.slice(1)));
-  else if (!ok) expected(o, p + token, what, value, keyword);
+  if (need(o, p, token, value) && !ok) expected(o, p + token, what, value, keyword);
 }
 
 /** An optional property with a one-issue check. */
@@ -139,7 +138,7 @@ export function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T
   } catch (error) {
     issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
   }
-  if (issues.length === 0) return { ok: true, value: value as T };
+  if (issues.length === 0) return valid(value as T);
   if (issues.length > MAX_ISSUES) {
     issues.length = MAX_ISSUES;
     issues.push({ path: "", message: "stopped after " + MAX_ISSUES + " issues", keyword: "maxIssues" });
@@ -214,7 +213,7 @@ export function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, me
   if (best === undefined) return expected(o, p, members, v);
   // With one member of the value's JSON type, its issues say it all; with several, say which were tried.
   if (candidates > 1) o.push({ path: p, message: "matches none of " + members, keyword: "anyOf" });
-  for (const i of best) o.push(i);
+  o.push(...best);
 }
 
 export const URI_HEX: string = "%[0-9A-Fa-f]{2}";
@@ -301,9 +300,9 @@ export function formatUriReference(s: string): boolean {
 // RFC 6570 section 2.1: ASCII literals, ucschar and iprivate (not C1 controls, surrogates or noncharacters), or pct-encoded.
 export const URI_TEMPLATE_LITERAL: string =
   "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
-  "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
-  "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
-  "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})";
+  // Planes 1 to 16 without their last two code points (noncharacters), plane 14 from U+E1000: \u{10000}-\u{1FFFD}…\u{100000}-\u{10FFFD}.
+  Array.from({ length: 16 }, (_, i) => "\\u{" + (i + 1).toString(16) + (i === 13 ? "1" : "0") + "000}-\\u{" + (i + 1).toString(16) + "FFFD}").join("") +
+  "]|%[0-9A-Fa-f]{2})";
 export const URI_TEMPLATE_VARSPEC: string = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 export const URI_TEMPLATE: RegExp = new RegExp(
   "^(?:" + URI_TEMPLATE_LITERAL + "|\\{[+#./;?&=,!@|]?" + URI_TEMPLATE_VARSPEC + "(?:," + URI_TEMPLATE_VARSPEC + ")*\\})*$",
@@ -357,8 +356,7 @@ export function formatIpv6(s: string): boolean {
 }
 
 /** An IPv6 address in text form (RFC 4291 section 2.2), with an optional IPv4 tail. */
-export function validIpv6(s: string): boolean {
-  let text = s;
+export function validIpv6(text: string): boolean {
   let groups = 8;
   const lastColon = text.lastIndexOf(":");
   if (lastColon >= 0 && text.indexOf(".", lastColon) > lastColon) {

@@ -1,8 +1,10 @@
 /**
  * Unit tests of the runtime modules behind the generated `methods.ts`, `errors.ts` and
  * `meta.ts` (`runtime/methods.ts`, `runtime/errors.ts`, `runtime/meta.ts`), imported as
- * they are: each factory bound to small tables of our own, not to a schema.
+ * they are: each factory bound to small tables of our own, not to a schema; and of the
+ * format checks' fast paths in `runtime/validation.ts` against the slow paths they stand in for.
  */
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   errorCodeClassifier,
@@ -27,6 +29,7 @@ import {
   type MetaValueCheckResult,
 } from "../runtime/meta.js";
 import { resultParser, resultTypeResolver, tableLookup, type ResultCheck, type ResultRules } from "../runtime/methods.js";
+import { formatUri, ipLiteralOk, PLAIN_URI, URI, URI_TEMPLATE_LITERAL } from "../runtime/validation.js";
 
 describe("runtime/methods.ts", () => {
   const TABLE = {
@@ -383,5 +386,77 @@ describe("runtime/meta.ts", () => {
       new TypeError("invalid request _meta: missing required key io.modelcontextprotocol/version"),
     );
     expect(() => metaBuilder(RULES, { what: "result", metaRequired: false, keys: [] })(undefined)).toThrow(new TypeError("invalid result _meta: _meta is required"));
+  });
+});
+
+describe("runtime/validation.ts format checks", () => {
+  /** `formatUri` as it was before its fast path: the full RFC 3986 pattern and the IP-literal check. */
+  const slowFormatUri = (s: string) => URI.test(s) && ipLiteralOk(s);
+  /** Characters that matter to the URI grammar, a few that never occur in one, and a non-ASCII letter. */
+  const URI_CHARS = [..."aZ09:/?#@[]%.-_~!$&'()*+,;=Fv \"<>^`{}|\\é"];
+  /** Mostly characters that every part of a URI takes, sometimes any of URI_CHARS. */
+  const unit = fc.oneof({ arbitrary: fc.constantFrom(..."abXY09-._~"), weight: 6 }, { arbitrary: fc.constantFrom(...URI_CHARS), weight: 1 });
+  const run = (min: number) => fc.string({ unit, minLength: min, maxLength: 12 });
+  /** Strings shaped like URIs (scheme, optional authority with userinfo, host or IP-literal and port, path, query, fragment), then mutated. */
+  const uriLike = fc
+    .tuple(
+      fc.constantFrom("https", "file", "urn", "a", "x+y.z-1", "1a", ""),
+      fc.option(fc.tuple(fc.option(run(0)), fc.oneof(run(0), fc.constantFrom("[::1]", "[v7.x]", "[1:2:3:4:5:6:7:8]", "[::ffff:1.2.3.4]", "[::g]")), fc.option(fc.stringMatching(/^[0-9a]{0,4}$/)))),
+      run(0),
+      fc.option(run(0)),
+      fc.option(run(0)),
+    )
+    .map(([scheme, authority, path, query, fragment]) => {
+      const auth = authority === null ? "" : "//" + (authority[0] === null ? "" : authority[0] + "@") + authority[1] + (authority[2] === null ? "" : ":" + authority[2]);
+      return scheme + ":" + auth + (auth !== "" && path !== "" ? "/" : "") + path + (query === null ? "" : "?" + query) + (fragment === null ? "" : "#" + fragment);
+    });
+  const mutated = fc
+    .tuple(uriLike, fc.array(fc.tuple(fc.nat(), fc.constantFrom(...URI_CHARS), fc.constantFrom("insert", "delete", "replace")), { maxLength: 3 }))
+    .map(([s, edits]) =>
+      edits.reduce((t, [at, ch, op]) => {
+        const i = at % (t.length + 1);
+        return op === "insert" ? t.slice(0, i) + ch + t.slice(i) : op === "delete" ? t.slice(0, i) + t.slice(i + 1) : t.slice(0, i) + ch + t.slice(i + 1);
+      }, s),
+    );
+
+  it("formatUri answers exactly as the full pattern and the IP-literal check; PLAIN_URI accepts only what they accept", () => {
+    let plain = 0;
+    fc.assert(
+      fc.property(fc.oneof(uriLike, mutated, run(0)), (s) => {
+        if (PLAIN_URI.test(s)) {
+          plain++;
+          expect(slowFormatUri(s)).toBe(true);
+        }
+        expect(formatUri(s)).toBe(slowFormatUri(s));
+      }),
+      { seed: 14, numRuns: 50_000 },
+    );
+    // The fast path is exercised, not bypassed.
+    expect(plain).toBeGreaterThan(1_000);
+  });
+
+  it("URI_TEMPLATE_LITERAL, built with its astral planes in a loop, is the pattern written out", () => {
+    expect(URI_TEMPLATE_LITERAL).toBe(
+      "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
+        "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
+        "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{a0000}-\\u{aFFFD}\\u{b0000}-\\u{bFFFD}\\u{c0000}-\\u{cFFFD}" +
+        "\\u{d0000}-\\u{dFFFD}\\u{e1000}-\\u{eFFFD}\\u{f0000}-\\u{fFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})",
+    );
+    // Lower-case hex digits in \u{…} name the same code points as the upper-case ones before: every code point gets the same answer.
+    const before = new RegExp(
+      "^(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
+        "\\u{10000}-\\u{1FFFD}\\u{20000}-\\u{2FFFD}\\u{30000}-\\u{3FFFD}\\u{40000}-\\u{4FFFD}\\u{50000}-\\u{5FFFD}\\u{60000}-\\u{6FFFD}" +
+        "\\u{70000}-\\u{7FFFD}\\u{80000}-\\u{8FFFD}\\u{90000}-\\u{9FFFD}\\u{A0000}-\\u{AFFFD}\\u{B0000}-\\u{BFFFD}\\u{C0000}-\\u{CFFFD}" +
+        "\\u{D0000}-\\u{DFFFD}\\u{E1000}-\\u{EFFFD}\\u{F0000}-\\u{FFFFD}\\u{100000}-\\u{10FFFD}]|%[0-9A-Fa-f]{2})$",
+      "u",
+    );
+    const now = new RegExp("^" + URI_TEMPLATE_LITERAL + "$", "u");
+    let differences = 0;
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const s = String.fromCodePoint(cp);
+      if (before.test(s) !== now.test(s)) differences++;
+    }
+    expect(differences).toBe(0);
   });
 });
