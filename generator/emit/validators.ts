@@ -16,7 +16,7 @@
  */
 import { refsIn, type Model } from "../analyze/index.js";
 import type { KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
-import { Layout, layOutPublicFunctions, layOutStandardSchema } from "./code/layout.js";
+import { Layout, layOutPublicFunctions, layOutStandardSchema, PRINT_WIDTH } from "./code/layout.js";
 import { isOneLine } from "./code/print.js";
 import {
   array,
@@ -106,7 +106,7 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
     key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
   }));
   // The template's `validatorsByType` rows (`    key: validateX,`) must fit on their lines.
-  const rowsFit = blocks.every((b) => !b.exported || `    ${b.key}: ${b.names.validate},`.length <= 140);
+  const rowsFit = blocks.every((b) => !b.exported || `    ${b.key}: ${b.names.validate},`.length <= PRINT_WIDTH);
   return { blocks, constants: emitter.constants, runtimeRoots: runtime.roots, laidOut: layout.decided && rowsFit && blocks.some((b) => b.exported) };
 }
 

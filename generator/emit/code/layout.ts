@@ -31,8 +31,11 @@ type Doc = builders.Doc;
 
 const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup, fill, indentIfBreak } = builders;
 
+/** The line width of generated modules (generator/emit/index.ts `formatModule`). */
+export const PRINT_WIDTH = 140;
+
 /** Prettier's options for generated modules (generator/emit/index.ts `formatModule`). */
-const PRINT_OPTIONS = { printWidth: 140, tabWidth: 2, useTabs: false } as const;
+const PRINT_OPTIONS = { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false } as const;
 
 /** Thrown inside a layout for a construct whose Prettier layout is not decided here. */
 class Undecided extends Error {}
