@@ -197,7 +197,15 @@ export function jsonType(v: unknown): number {
  * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
  * says what was expected.
  */
-export function anyOf(o: ValidationIssue[], p: string, v: unknown, d: number, members: string, masks: readonly number[], collectors: readonly Collect[]): void {
+export function anyOf(
+  o: ValidationIssue[],
+  p: string,
+  v: unknown,
+  d: number,
+  members: string,
+  masks: readonly number[],
+  collectors: readonly Collect[],
+): void {
   if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
@@ -235,7 +243,9 @@ export const URI_TAIL: string = "(?:\\?" + uriRun(URI_SUB + ":@/?") + ")?(?:#" +
 export function uriPattern(run: (chars: string) => string, authority: string): RegExp {
   const path = run(URI_SUB + ":@/");
   const rest = run(URI_SUB + ":@/?");
-  return new RegExp("^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" + authority + "(?:/" + path + ")?|(?!//)" + path + ")(?:\\?" + rest + ")?(?:#" + rest + ")?$");
+  return new RegExp(
+    "^[A-Za-z][A-Za-z0-9+.\\-]*:(?://" + authority + "(?:/" + path + ")?|(?!//)" + path + ")(?:\\?" + rest + ")?(?:#" + rest + ")?$",
+  );
 }
 
 /** RFC 3986 URI: scheme ":" hier-part [ "?" query ] [ "#" fragment ]; IP-literals are checked by ipLiteralOk. */
@@ -250,7 +260,16 @@ export const PLAIN_URI: RegExp = uriPattern((chars) => "[" + chars + "]*", "[" +
 
 /** RFC 3986 relative-ref: like a URI without a scheme; the first path segment has no ":". */
 export const RELATIVE_REF: RegExp = new RegExp(
-  "^(?://" + URI_AUTHORITY + "(?:/" + uriRun(URI_SUB + ":@/") + ")?|(?!//)" + uriRun(URI_SUB + "@") + "(?:/" + uriRun(URI_SUB + ":@/") + ")?)" + URI_TAIL,
+  "^(?://" +
+    URI_AUTHORITY +
+    "(?:/" +
+    uriRun(URI_SUB + ":@/") +
+    ")?|(?!//)" +
+    uriRun(URI_SUB + "@") +
+    "(?:/" +
+    uriRun(URI_SUB + ":@/") +
+    ")?)" +
+    URI_TAIL,
 );
 
 export function validDate(s: string): boolean {
@@ -301,7 +320,10 @@ export function formatUriReference(s: string): boolean {
 export const URI_TEMPLATE_LITERAL: string =
   "(?:[\\x21\\x23\\x24\\x26\\x28-\\x3B\\x3D\\x3F-\\x5B\\x5D\\x5F\\x61-\\x7A\\x7E\\u00A0-\\uD7FF\\uE000-\\uFDCF\\uFDF0-\\uFFEF" +
   // Planes 1 to 16 without their last two code points (noncharacters), plane 14 from U+E1000: \u{10000}-\u{1FFFD}…\u{100000}-\u{10FFFD}.
-  Array.from({ length: 16 }, (_, i) => "\\u{" + (i + 1).toString(16) + (i === 13 ? "1" : "0") + "000}-\\u{" + (i + 1).toString(16) + "FFFD}").join("") +
+  Array.from(
+    { length: 16 },
+    (_, i) => "\\u{" + (i + 1).toString(16) + (i === 13 ? "1" : "0") + "000}-\\u{" + (i + 1).toString(16) + "FFFD}",
+  ).join("") +
   "]|%[0-9A-Fa-f]{2})";
 export const URI_TEMPLATE_VARSPEC: string = "(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*(?::[1-9][0-9]{0,3}|\\*)?";
 export const URI_TEMPLATE: RegExp = new RegExp(
@@ -360,7 +382,12 @@ export function validIpv6(text: string): boolean {
   let groups = 8;
   const lastColon = text.lastIndexOf(":");
   if (lastColon >= 0 && text.indexOf(".", lastColon) > lastColon) {
-    if (!/^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/.test(text.slice(lastColon + 1))) return false;
+    if (
+      !/^(?:(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\.){3}(?:25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])$/.test(
+        text.slice(lastColon + 1),
+      )
+    )
+      return false;
     text = text.slice(0, lastColon + 1) + "0";
     groups = 7;
   }

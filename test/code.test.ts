@@ -6,7 +6,9 @@
 import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
+import { layOutFunction, layOutStatements } from "../generator/emit/code/layout.js";
 import { printExpression, printFunction, printStatements } from "../generator/emit/code/print.js";
+import { formatModule } from "../generator/emit/index.js";
 import {
   binary,
   block,
@@ -29,6 +31,7 @@ import {
   type BinaryOperator,
   type Expression,
   type PathExpression,
+  type Statement,
 } from "../generator/emit/code/tree.js";
 import { runtimeSource } from "../generator/emit/runtime.js";
 
@@ -242,5 +245,90 @@ describe("runtime helpers recorded as referenced", () => {
 
   it("a root the runtime does not declare is an error", () => {
     expect(() => runtimeSource(new Set(["noSuchHelper"]))).toThrow(/no declaration noSuchHelper/);
+  });
+});
+
+describe("layout: Prettier's layout printed without Prettier", () => {
+  /** Names long enough that chains, calls and conditions pass 140 columns and break. */
+  const leaf = fc.constantFrom<Expression>(
+    v,
+    id("valueOfSomeLongPropertyName"),
+    element(v, lit("io.modelcontextprotocol/some-long-key")),
+    element(id("anotherLongIdentifierForTheValue"), id("k0")),
+    lit("a string literal that takes some room"),
+    lit('say "hi"'),
+    lit(-3),
+    lit(0.5),
+    lit(undefined),
+    pathAppend(p, { kind: "name", name: "a/b~c" }),
+    pathAppend(pathAppend(p, { kind: "dynamic", expression: id("i0") }), { kind: "name", name: "items" }),
+    call(property(id("Number"), "isInteger"), v),
+  );
+  const expression: fc.Arbitrary<Expression> = fc.letrec<{ e: Expression }>((tie) => ({
+    e: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      leaf,
+      fc
+        .tuple(tie("e"), fc.constantFrom<BinaryOperator>("===", "!==", "<", ">=", "+"), tie("e"))
+        .map(([l, op, r]) => binary(l, op, r)),
+      fc
+        .tuple(fc.array(tie("e"), { minLength: 2, maxLength: 6 }), fc.constantFrom<"&&" | "||">("&&", "||"))
+        .map(([es, op]) => chain(es, op)),
+      tie("e").map(not),
+      tie("e").map(typeOf),
+      fc
+        .tuple(fc.constantFrom("f", "_collectSomeLongTypeName$withAPlaceInIt", "anyOf"), fc.array(tie("e"), { maxLength: 7 }))
+        .map(([name, args]) => call(id(name), ...args)),
+      fc.array(tie("e"), { maxLength: 6 }).map((elements) => call(id("g"), lit("message"), { kind: "array", elements })),
+    ),
+  })).e;
+  const statement: fc.Arbitrary<Statement> = fc.letrec<{ s: Statement }>((tie) => ({
+    s: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      expression.map(returnStatement),
+      expression.map((e) => expressionStatement(call(id("report"), e))),
+      fc.tuple(expression, tie("s")).map(([t, s]) => ifStatement(t, s)),
+      fc.tuple(expression, fc.array(tie("s"), { minLength: 1, maxLength: 3 }), fc.option(tie("s"), { nil: undefined })).map(([t, b, o]) => ifStatement(t, block(b), o)),
+      fc.tuple(expression, tie("s")).map(([t, s]): Statement => ({ kind: "for", variable: "i", test: t, body: s })),
+      fc.tuple(expression, tie("s")).map(([o, s]): Statement => ({ kind: "for-in", variable: "k", object: o, body: s })),
+      fc.tuple(expression, fc.array(tie("s"), { maxLength: 2 })).map(
+        ([d, body]): Statement => ({ kind: "switch", discriminant: d, cases: [{ labels: [lit("a"), lit("b")], body }, { labels: [], isDefault: true, body: [{ kind: "break" }] }] }),
+      ),
+    ),
+  })).s;
+
+  it("a laid-out function is what Prettier prints for it (or undecided)", async () => {
+    let decided = 0;
+    let long = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(statement, { minLength: 1, maxLength: 4 }), async (body) => {
+        const f = { name: "_isSomeTypeName", params: [{ name: "v", type: "any" }, { name: "d", type: "number" }], returns: "boolean", body };
+        const laidOut = layOutFunction(f);
+        if (laidOut === undefined) return;
+        decided++;
+        // Those whose plain print has a line past 140 columns test the breaking.
+        if (printFunction(f).split("\n").some((line) => line.length > 140)) long++;
+        expect(`${laidOut}\n`).toBe(await formatModule(printFunction(f)));
+      }),
+      { numRuns: 300 },
+    );
+    expect(decided).toBeGreaterThan(100);
+    expect(long).toBeGreaterThan(50);
+  });
+
+  it("module constants: a hugged literal set, a long pattern broken inside its parentheses", async () => {
+    const set: Statement = {
+      kind: "const",
+      name: "LITERALS_1",
+      type: "ReadonlySet<unknown>",
+      value: { kind: "new", callee: id("Set"), args: [{ kind: "array", elements: Array.from({ length: 12 }, (_, i) => lit(`literal-value-${i}`)) }] },
+    };
+    const pattern: Statement = { kind: "const", name: "PATTERN_1", value: { kind: "new", callee: id("RegExp"), args: [lit(`^(?:${"[a-z]+-".repeat(20)})$`), lit("u")] } };
+    for (const s of [set, pattern]) {
+      const laidOut = layOutStatements([s]);
+      expect(laidOut).toBeDefined();
+      expect(laidOut!.split("\n").length).toBeGreaterThan(1);
+      expect(`${laidOut}\n`).toBe(await formatModule(printStatements([s]).join("\n")));
+    }
   });
 });

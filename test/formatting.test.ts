@@ -3,9 +3,9 @@
  * is written without running Prettier: its text must be exactly what Prettier prints.
  * Prettier runs here over every file so laid out from every upstream schema revision (both
  * docs modes that print comments) and from every fixture family (each docs mode), and must change
- * nothing; and the committed outputs' files other than `validators.ts` must be laid out so
- * (else the check would hold by running Prettier, and generation would pay for it), as must
- * every revision's `revision.ts` of a multi-revision output.
+ * nothing; and every file of the committed outputs must be laid out so (else the check would
+ * hold by running Prettier, and generation would pay for it), as must every revision's
+ * `revision.ts` of a multi-revision output.
  */
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -15,6 +15,7 @@ import { buildDispatch, renderRevision } from "../generator/emit/dispatch.js";
 import { SymbolTable } from "../generator/emit/symbols.js";
 import { analyzeSchema, DEFAULT_OPTIONS, generate, GeneratorError, type SchemaInput } from "../generator/index.js";
 import type { DocsMode } from "../generator/emit/docs.js";
+import { runtimeNames, runtimeSource } from "../generator/emit/runtime.js";
 import { fixtureSchema } from "./support/fixtures.js";
 import { SPEC_DIR } from "./support/corpus.js";
 
@@ -51,9 +52,9 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
     for (const docs of ["tags", "full"] as const) {
       it(`upstream ${version}, --docs ${docs}`, async () => {
         const files = laidOutFiles({ specDir: SPEC_DIR, version }, docs);
-        // The committed outputs: every file but validators.ts laid out (a default `generate` formats only that one).
+        // The committed outputs: every file laid out (a default `generate` runs no Prettier).
         if (version === "draft" || version === "2025-11-25") {
-          expect([...files].filter(([, text]) => text !== undefined).map(([path]) => path)).toEqual(["types.ts", "errors.ts", "meta.ts", "methods.ts", "dispatch.ts", "index.ts"]);
+          expect([...files].filter(([, text]) => text !== undefined).map(([path]) => path)).toEqual(["types.ts", "validators.ts", "errors.ts", "meta.ts", "methods.ts", "dispatch.ts", "index.ts"]);
         }
         // A multi-revision output's revision.ts (the revision's dispatcher table).
         const schema = analyzeSchema({ specDir: SPEC_DIR, version }, { ...DEFAULT_OPTIONS, docs });
@@ -108,6 +109,39 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
     for (const [where, files] of [["draft", draft], ["objects", fixture]] as const) {
       expect(files.get("errors.ts"), where).toBeDefined();
       await expectPrettiersFixedPoint(new Map([["errors.ts", files.get("errors.ts")]]), `${where} --enum-style ts-enum`);
+    }
+  });
+
+  it("the validators runtime: every declaration, as inlined into validators.ts (export removed), is Prettier's fixed point", async () => {
+    const inlined = runtimeSource(runtimeNames());
+    expect(`${inlined}\n`).toBe(await formatModule(inlined));
+  });
+
+  it("a schema of the layouts code/layout.ts decides (validators: long chains, hugged sets, patterns, quotes, long names)", async () => {
+    const long = (n: number) => `property${"X".repeat(30)}${n}`;
+    const longName = `Type${"Long".repeat(9)}`;
+    const text = [
+      `export interface Chains {`,
+      ...[1, 2, 3, 4, 5].map((n) => `  ${long(n)}?: string | number | boolean | null;`),
+      `  'quoted "key"': 'say "hi"' | "it's";`,
+      `  kind: ${[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => `"literal-value-number-${n}"`).join(" | ")};`,
+      `  /** @TJS-pattern ^(?:${"[a-z]+-".repeat(20)})$ */`,
+      `  patterned: string;`,
+      `  /** @minimum -3 @maximum 1000000 */`,
+      `  bounded: number;`,
+      `  list: { ${long(1)}: string; ${long(2)}?: number[] }[];`,
+      `  [key: string]: unknown;`,
+      `}`,
+      `export interface ${longName} { ${long(1)}: ${longName} | null; ${long(2)}?: Chains }`,
+      `export type Either = { kind: "a"; ${long(1)}: string } | { kind: "b"; ${long(2)}: Chains[] } | ${longName};`,
+    ].join("\n");
+    const files = laidOutFiles({ text, fileName: "validator-layouts.ts" }, "tags");
+    expect(files.get("validators.ts")).toBeDefined();
+    await expectPrettiersFixedPoint(files, "validator-layouts.ts");
+    // Layouts not decided here leave validators.ts to Prettier: a number Prettier rewrites
+    // (`1e+21` → `1e21`), a Standard Schema declaration whose type arguments break.
+    for (const undecided of ["export interface N { n: 1e21 }", `export interface ${"Long".repeat(30)} { a: string }`]) {
+      expect(laidOutFiles({ text: undecided, fileName: "undecided.ts" }, "tags").get("validators.ts"), undecided).toBeUndefined();
     }
   });
 

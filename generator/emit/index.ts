@@ -81,8 +81,11 @@ export const TARGETS: Record<TargetName, Target> = {
     render: (model, context) => {
       const names = context.names;
       const view = buildValidators(model, { table: names.table, file: names.files.validators, types: names.types });
-      // The runtime is what the emitted code refers to: the roots recorded as it was built.
-      return renderTemplate("validators.ts.hbs", { header: context.header, source: model.ir.source, ...view, runtime: runtimeSource(view.runtimeRoots) });
+      // The runtime is what the emitted code refers to: the roots recorded as it was built; the
+      // module constants follow it (one blank line between, as Prettier keeps it).
+      const prelude = [runtimeSource(view.runtimeRoots), view.constants.join("\n")].filter((part) => part !== "").join("\n\n");
+      const text = renderTemplate("validators.ts.hbs", { header: context.header, source: model.ir.source, ...view, prelude });
+      return view.laidOut ? { laidOut: text } : text;
     },
   },
   errors: {

@@ -16,7 +16,8 @@
  */
 import { refsIn, type Model } from "../analyze/index.js";
 import type { KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
-import { isOneLine, printFunction, printStatements } from "./code/print.js";
+import { Layout, layOutPublicFunctions, layOutStandardSchema, PRINT_WIDTH } from "./code/layout.js";
+import { isOneLine } from "./code/print.js";
 import {
   array,
   binary,
@@ -64,6 +65,8 @@ export interface ValidatorBlock {
   readonly exported: boolean;
   /** The public `isX` and `validateX` functions (when exported), source text. */
   readonly publics: string;
+  /** The declaration of the Standard Schema object (when exported), source text. */
+  readonly standardSchema: string;
   /** The key in `validatorsByType`: the name, or `["__proto__"]` so an object literal makes it an own key. */
   readonly key: string;
 }
@@ -75,6 +78,12 @@ export interface ValidatorsView {
   readonly constants: readonly string[];
   /** The runtime declarations the file refers to (the template's and the functions'), recorded as they were made. */
   readonly runtimeRoots: ReadonlySet<string>;
+  /**
+   * Whether the code is laid out as Prettier prints it (`code/layout.ts`): false when some
+   * construct's layout is not decided there, or the file has no exported type (the template's
+   * `validatorsByType` would be an empty object literal).
+   */
+  readonly laidOut: boolean;
 }
 
 /** Builds the `validators.ts` view model from the analysed schema. */
@@ -87,15 +96,18 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
   // numbering of constants do not depend on the schema's order; blocks follow the schema's order.
   const canonical = [...model.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const built = new Map(canonical.map((decl) => [decl.name, emitter.declaration(decl.name, decl.type, decl.span.line)]));
+  const layout = emitter.layout;
   const blocks = model.types.map((decl) => ({
     ...built.get(decl.name)!,
     exported: decl.exported,
-    publics: decl.exported ? publicFunctions(names.get(decl.name)!, `${model.ir.source}:${decl.span.line}`, runtime) : "",
+    publics: decl.exported ? layOutPublicFunctions(names.get(decl.name)!, `${model.ir.source}:${decl.span.line}`, runtime.use("valid"), runtime.use("collectIssues")) : "",
+    // Each exported type's Standard Schema object is made with `standard(validateX)`.
+    standardSchema: decl.exported ? standardSchema(names.get(decl.name)!, runtime.use("standard"), layout) : "",
     key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
   }));
-  // The template makes each exported type's Standard Schema object with `standard(validateX)`.
-  if (blocks.some((b) => b.exported)) runtime.use("standard");
-  return { blocks, constants: emitter.constants, runtimeRoots: runtime.roots };
+  // The template's `validatorsByType` rows (`    key: validateX,`) must fit on their lines.
+  const rowsFit = blocks.every((b) => !b.exported || `    ${b.key}: ${b.names.validate},`.length <= PRINT_WIDTH);
+  return { blocks, constants: emitter.constants, runtimeRoots: runtime.roots, laidOut: layout.decided && rowsFit && blocks.some((b) => b.exported) };
 }
 
 /** The parameters of every internal function: the value, its JSON Pointer, the issues, the depth. */
@@ -114,6 +126,8 @@ interface SimpleLeaf {
 
 class ValidatorEmitter {
   readonly constants: string[] = [];
+  /** How the functions and constants are laid out; `decided` is false when one needs Prettier. */
+  readonly layout = new Layout();
   private helpers: string[] = [];
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
@@ -150,7 +164,7 @@ class ValidatorEmitter {
     return this.runtime.ref(name);
   }
 
-  declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key" | "publics"> {
+  declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key" | "publics" | "standardSchema"> {
     const n = this.names.get(name)!;
     this.helpers = [];
     const recursive = this.model.recursive.has(name);
@@ -182,7 +196,7 @@ class ValidatorEmitter {
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
-    const own = [checkFunction(n.check, checkBody), collectFunction(n.collect, collectBody)];
+    const own = [checkFunction(this.layout, n.check, checkBody), collectFunction(this.layout, n.collect, collectBody)];
     return { names: n, line, internals: [...own, ...this.helpers].join("\n\n") };
   }
 
@@ -349,9 +363,9 @@ class ValidatorEmitter {
     this.helperCollectors.set(typeKey(type), collectName);
     this.helperChecks.set(typeKey(type), base);
     const checkBody = this.helperCheckBody(type, base);
-    this.helpers.push(checkFunction(base, checkBody));
+    this.helpers.push(checkFunction(this.layout, base, checkBody));
     const collectBody = this.collectStatements(type, V, P, collectName, 0, true);
-    this.helpers.push(collectFunction(collectName, collectBody));
+    this.helpers.push(collectFunction(this.layout, collectName, collectBody));
     return base;
   }
 
@@ -667,7 +681,7 @@ class ValidatorEmitter {
     const name = this.internalName({ place, suffix: "$collect" });
     this.helperCollectors.set(typeKey(member), name);
     const body = this.collectStatements(member, V, P, place, 0, false);
-    this.helpers.push(collectFunction(name, body));
+    this.helpers.push(collectFunction(this.layout, name, body));
     return name;
   }
 
@@ -723,33 +737,16 @@ class ValidatorEmitter {
   }
 
   private constant(declaration: Statement): void {
-    this.constants.push(...printStatements([declaration]));
+    this.constants.push(...this.layout.statements([declaration]));
   }
 }
 
-/**
- * `isX` and `validateX` of one type, each its own function calling the type's own check:
- * a wrapper shared by every type (a closure made by one runtime function) has one call site
- * for all checks, which the engine then neither inlines nor specialises. `validateX` answers
- * from the fast check when it accepts (a valid value costs no more than `isX`) and collects
- * the issues only otherwise; `isX` turns a throwing getter or Proxy trap into a "no", and
- * `validateX` leaves it to the collector, which reports it as an `exception` issue.
- */
-function publicFunctions(n: TypeNames, where: string, runtime: RuntimeUses): string {
-  return [
-    `/** \`${n.type}\` (${where}) */`,
-    `export function ${n.is}(value: unknown): value is T.${n.type} {`,
-    `  try {`,
-    `    return ${n.check}(value, 0);`,
-    `  } catch {`,
-    `    return false;`,
-    `  }`,
-    `}`,
-    `/** \`${n.type}\` (${where}): every issue, or the value typed */`,
-    `export function ${n.validate}(value: unknown): ValidationResult<T.${n.type}> {`,
-    `  return ${n.is}(value) ? ${runtime.use("valid")}(value) : ${runtime.use("collectIssues")}<T.${n.type}>(${n.collect}, value);`,
-    `}`,
-  ].join("\n");
+/** The declaration of a type's Standard Schema object, laid out (or plain, and the layout undecided). */
+function standardSchema(n: TypeNames, standard: string, layout: Layout): string {
+  const text = layOutStandardSchema(n, standard);
+  if (text !== undefined) return text;
+  layout.decided = false;
+  return `export const ${n.standard}: StandardSchemaV1<unknown, T.${n.type}> = ${standard}(${n.validate});`;
 }
 
 /** The depth argument for a call on a value `level` arrays or objects below the function's own value. */
@@ -792,13 +789,13 @@ function caseName(values: readonly (string | number | boolean)[]): string {
 }
 
 /** An internal check function `name(v, d): boolean`. */
-function checkFunction(name: string, body: readonly Statement[]): string {
-  return printFunction({ name, params: [{ name: "v", type: "any" }, { name: "d", type: "number" }], returns: "boolean", body });
+function checkFunction(layout: Layout, name: string, body: readonly Statement[]): string {
+  return layout.function({ name, params: [{ name: "v", type: "any" }, { name: "d", type: "number" }], returns: "boolean", body });
 }
 
 /** An internal collector function `name(v, p, o, d): void`. */
-function collectFunction(name: string, body: readonly Statement[]): string {
-  return printFunction({
+function collectFunction(layout: Layout, name: string, body: readonly Statement[]): string {
+  return layout.function({
     name,
     params: [
       { name: "v", type: "any" },

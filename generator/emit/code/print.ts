@@ -3,7 +3,8 @@
  * precedence (ECMAScript's operator table): an operand is wrapped only when its operator binds
  * less tightly than its place needs, and, as Prettier does for readability, a `&&` chain inside
  * `||` (or the reverse) is always wrapped. The layout is plain (two-space indentation, one
- * statement a line); the emitted module goes through Prettier afterwards.
+ * statement a line): `layout.ts` prints the same nodes as Prettier lays them out, and falls back
+ * to this printer (the file then goes through Prettier) for what it does not decide.
  */
 import { pointerToken } from "../names.js";
 import { reads, type Expression, type FunctionDeclaration, type PathExpression, type Statement } from "./tree.js";
