@@ -88,13 +88,18 @@ export function printExpression(e: Expression): string {
     case "arrow-call":
       return `(() => ${operand(e.body, PRECEDENCE.arrow)})()`;
     case "new":
-      // The callee of `new` holds no call: `new (f())()` and `new f()()` differ.
-      return `new ${e.callee.kind === "identifier" || e.callee.kind === "property" ? printExpression(e.callee) : `(${printExpression(e.callee)})`}(${e.args
+      // The callee of `new` holds no call: `new (f())()` and `new f()()` differ, as do `new (f().g)()` and `new f().g()`.
+      return `new ${isNameChain(e.callee) ? printExpression(e.callee) : `(${printExpression(e.callee)})`}(${e.args
         .map((a) => operand(a, PRECEDENCE.arrow))
         .join(", ")})`;
     case "path":
       return printPath(e);
   }
+}
+
+/** A name or a chain of property reads on a name (`Set`, `globalThis.URL`): a callee `new` may take as it is. */
+function isNameChain(e: Expression): boolean {
+  return e.kind === "identifier" || (e.kind === "property" && isNameChain(e.object));
 }
 
 /**

@@ -147,8 +147,26 @@ export function pathAppend(path: Expression, token: PathToken): PathExpression {
     : { kind: "path", base: path, tokens: [token] };
 }
 
+/**
+ * `if (test) then else otherwise`. With an `else`, a `then` that ends in an `if` without one
+ * (`if (a) if (b) x(); else y();`, also through an unbraced loop body) goes in a block: else the
+ * `else` would belong to the inner `if`.
+ */
 export const ifStatement = (test: Expression, then: Statement, otherwise?: Statement): Statement =>
-  otherwise ? { kind: "if", test, then, otherwise } : { kind: "if", test, then };
+  otherwise ? { kind: "if", test, then: endsInOpenIf(then) ? block([then]) : then, otherwise } : { kind: "if", test, then };
+
+/** Whether a statement, printed without braces, ends in an `if` that has no `else` (one an `else` after it would attach to). */
+function endsInOpenIf(s: Statement): boolean {
+  switch (s.kind) {
+    case "if":
+      return s.otherwise === undefined || endsInOpenIf(s.otherwise);
+    case "for":
+    case "for-in":
+      return endsInOpenIf(s.body);
+    default:
+      return false;
+  }
+}
 export const expressionStatement = (expression: Expression): Statement => ({ kind: "expression", expression });
 export const returnStatement = (value?: Expression): Statement => (value ? { kind: "return", value } : { kind: "return" });
 export const block = (body: readonly Statement[]): Statement => ({ kind: "block", body });
