@@ -24,6 +24,7 @@
 import { builders, printer } from "prettier/doc";
 import { pointerToken } from "../names.js";
 import { stringLiteralText } from "../print-type.js";
+import type { TypeNames } from "../symbols.js";
 import { printFunction, printStatements } from "./print.js";
 import { reads, type Expression, type FunctionDeclaration, type Statement } from "./tree.js";
 
@@ -438,15 +439,6 @@ export class Layout {
   }
 }
 
-/** The names `isX`, `validateX` and the Standard Schema object of one type use. */
-export interface PublicNames {
-  readonly type: string;
-  readonly is: string;
-  readonly validate: string;
-  readonly standard: string;
-  readonly check: string;
-  readonly collect: string;
-}
 
 /** `name(params): returns {` as Prettier prints a function's head (parameters one per line when it does not fit). */
 function functionHead(prefix: string, name: string, params: readonly string[], returns: string): Doc {
@@ -464,7 +456,7 @@ function functionHead(prefix: string, name: string, params: readonly string[], r
  * Laid out as Prettier prints them: `validateX` answers `isX(value) ? valid(value) : collectIssues<T.X>(_collectX, value)`,
  * broken before `?` and `:` when it does not fit on one line.
  */
-export function layOutPublicFunctions(n: PublicNames, where: string, valid: string, collectIssues: string): string {
+export function layOutPublicFunctions(n: TypeNames, where: string, valid: string, collectIssues: string): string {
   const call = (callee: string, args: readonly string[]) => [callee, argumentsDoc(args.map((a) => ({ kind: "identifier", name: a }) as Expression))];
   const ternary = group([
     call(n.is, ["value"]),
@@ -494,7 +486,7 @@ export function layOutPublicFunctions(n: PublicNames, where: string, valid: stri
  * on the first line, else on the next line ("fluid"). Undefined when even the text before `=`
  * does not fit (the type arguments would break).
  */
-export function layOutStandardSchema(n: PublicNames, standard: string): string | undefined {
+export function layOutStandardSchema(n: TypeNames, standard: string): string | undefined {
   const left = `export const ${n.standard}: StandardSchemaV1<unknown, T.${n.type}>`;
   if (left.length + " =".length > PRINT_OPTIONS.printWidth) return undefined;
   const right = [standard, argumentsDoc([{ kind: "identifier", name: n.validate }])];
