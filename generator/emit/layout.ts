@@ -13,14 +13,11 @@
  * unusual schema costs time, never a wrong byte. test/formatting.test.ts runs Prettier over
  * every file laid out so and finds no change.
  */
-import { createRequire } from "node:module";
-import type { builders as Builders, printer as Printer, utils as Utils } from "prettier/doc";
+// `prettier/doc` only: the document builders and printer, not Prettier's parsers (imported as code/layout.ts does).
+import { builders, printer, utils } from "prettier/doc";
 import { PRINT_WIDTH, stringLiteralText } from "./print-type.js";
 
-type Doc = Builders.Doc;
-
-// `prettier/doc` only: the document builders and printer, not Prettier's parsers.
-const { builders, printer, utils } = createRequire(import.meta.url)("prettier/doc") as { builders: typeof Builders; printer: typeof Printer; utils: typeof Utils };
+type Doc = builders.Doc;
 const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup, indentIfBreak, breakParent } = builders;
 
 /**
