@@ -94,6 +94,36 @@ export function opt(o: ValidationIssue[], p: string, token: string, value: unkno
   if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
+/** A required property that must be the literal `c`: "missing", or "expected <c as JSON>" (keyword `const`). */
+export function reqConst(o: ValidationIssue[], p: string, token: string, value: unknown, c: string | number | boolean): void {
+  if (need(o, p, token, value) && value !== c) expected(o, p + token, JSON.stringify(c), value, "const");
+}
+
+/** An optional property that must be the literal `c` when present. */
+export function optConst(o: ValidationIssue[], p: string, token: string, value: unknown, c: string | number | boolean): void {
+  if (value !== undefined && value !== c) expected(o, p + token, JSON.stringify(c), value, "const");
+}
+
+/** A required property whose `typeof` must be `type`: "missing", or "expected string" / "expected boolean". */
+export function reqTypeof(o: ValidationIssue[], p: string, token: string, value: unknown, type: "string" | "boolean"): void {
+  if (need(o, p, token, value) && typeof value !== type) expected(o, p + token, type, value);
+}
+
+/** An optional property whose `typeof` must be `type` when present. */
+export function optTypeof(o: ValidationIssue[], p: string, token: string, value: unknown, type: "string" | "boolean"): void {
+  if (value !== undefined && typeof value !== type) expected(o, p + token, type, value);
+}
+
+/** A required property whose issues `collect` finds, at path `p + token` and depth `d`: "missing" when absent. */
+export function reqCollect(o: ValidationIssue[], p: string, token: string, value: unknown, d: number, collect: Collect): void {
+  if (need(o, p, token, value)) collect(value, p + token, o, d);
+}
+
+/** An optional property whose issues `collect` finds when present, at path `p + token` and depth `d`. */
+export function optCollect(o: ValidationIssue[], p: string, token: string, value: unknown, d: number, collect: Collect): void {
+  if (value !== undefined) collect(value, p + token, o, d);
+}
+
 /**
  * `isX` of one type, over its fast check `f`. The closure calls `f` directly, so the engine
  * can inline it; a throwing getter or Proxy trap becomes a "no", never an exception.

@@ -159,6 +159,36 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
   if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
+/** A required property that must be the literal `c`: "missing", or "expected <c as JSON>" (keyword `const`). */
+function reqConst(o: ValidationIssue[], p: string, token: string, value: unknown, c: string | number | boolean): void {
+  if (need(o, p, token, value) && value !== c) expected(o, p + token, JSON.stringify(c), value, "const");
+}
+
+/** An optional property that must be the literal `c` when present. */
+function optConst(o: ValidationIssue[], p: string, token: string, value: unknown, c: string | number | boolean): void {
+  if (value !== undefined && value !== c) expected(o, p + token, JSON.stringify(c), value, "const");
+}
+
+/** A required property whose `typeof` must be `type`: "missing", or "expected string" / "expected boolean". */
+function reqTypeof(o: ValidationIssue[], p: string, token: string, value: unknown, type: "string" | "boolean"): void {
+  if (need(o, p, token, value) && typeof value !== type) expected(o, p + token, type, value);
+}
+
+/** An optional property whose `typeof` must be `type` when present. */
+function optTypeof(o: ValidationIssue[], p: string, token: string, value: unknown, type: "string" | "boolean"): void {
+  if (value !== undefined && typeof value !== type) expected(o, p + token, type, value);
+}
+
+/** A required property whose issues `collect` finds, at path `p + token` and depth `d`: "missing" when absent. */
+function reqCollect(o: ValidationIssue[], p: string, token: string, value: unknown, d: number, collect: Collect): void {
+  if (need(o, p, token, value)) collect(value, p + token, o, d);
+}
+
+/** An optional property whose issues `collect` finds when present, at path `p + token` and depth `d`. */
+function optCollect(o: ValidationIssue[], p: string, token: string, value: unknown, d: number, collect: Collect): void {
+  if (value !== undefined) collect(value, p + token, o, d);
+}
+
 /**
  * The answer of a `validateX` whose fast check accepted `value`: `{ ok: true, value }`, made
  * here once instead of in every `validateX` (the same object, in fewer bytes of code).
@@ -456,11 +486,10 @@ function _collectTaskAugmentedRequestParams(v: any, p: string, o: ValidationIssu
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
+    optCollect(o, p, "/task", v["task"], d + 1, _collectTaskMetadata);
   }
 }
 
@@ -495,13 +524,25 @@ function _isRequestParams(v: any, _d: number): boolean {
   );
 }
 
+function _isRequestParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
   }
@@ -510,7 +551,7 @@ function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: numbe
 /** `RequestParams` (schema.ts:51) */
 export function isRequestParams(value: unknown): value is T.RequestParams {
   try {
-    return _isRequestParams(value, 0);
+    return _isRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -528,7 +569,7 @@ function _isRequest(v: any, _d: number): boolean {
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
   }
 }
@@ -552,6 +593,10 @@ function _isNotificationParams(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
+function _isNotificationParams$entry(v: any, _d: number): boolean {
+  return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
+}
+
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
@@ -561,7 +606,7 @@ function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], _d:
 /** `NotificationParams` (schema.ts:73) */
 export function isNotificationParams(value: unknown): value is T.NotificationParams {
   try {
-    return _isNotificationParams(value, 0);
+    return _isNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -579,7 +624,7 @@ function _isNotification(v: any, _d: number): boolean {
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
   }
 }
@@ -603,6 +648,10 @@ function _isResult(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
+function _isResult$entry(v: any, _d: number): boolean {
+  return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
+}
+
 function _collectResult(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
@@ -612,7 +661,7 @@ function _collectResult(v: any, p: string, o: ValidationIssue[], _d: number): vo
 /** `Result` (schema.ts:91) */
 export function isResult(value: unknown): value is T.Result {
   try {
-    return _isResult(value, 0);
+    return _isResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -628,18 +677,22 @@ function _isError(v: any, _d: number): boolean {
   return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
 }
 
+function _isError$entry(v: any, _d: number): boolean {
+  return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
+}
+
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/code", v["code"], Number.isInteger(v["code"]), "integer");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
 /** `Error` (schema.ts:102) */
 export function isError(value: unknown): value is T.Error {
   try {
-    return _isError(value, 0);
+    return _isError$entry(value, 0);
   } catch {
     return false;
   }
@@ -685,20 +738,31 @@ function _isJSONRPCRequest(v: any, _d: number): boolean {
   );
 }
 
+function _isJSONRPCRequest$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `JSONRPCRequest` (schema.ts:129) */
 export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
   try {
-    return _isJSONRPCRequest(value, 0);
+    return _isJSONRPCRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -720,18 +784,28 @@ function _isJSONRPCNotification(v: any, _d: number): boolean {
   );
 }
 
+function _isJSONRPCNotification$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `JSONRPCNotification` (schema.ts:139) */
 export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
   try {
-    return _isJSONRPCNotification(value, 0);
+    return _isJSONRPCNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -753,19 +827,29 @@ function _isJSONRPCResultResponse(v: any, d: number): boolean {
   );
 }
 
+function _isJSONRPCResultResponse$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isResult(v["result"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectResult);
   }
 }
 
 /** `JSONRPCResultResponse` (schema.ts:148) */
 export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
   try {
-    return _isJSONRPCResultResponse(value, 0);
+    return _isJSONRPCResultResponse$entry(value, 0);
   } catch {
     return false;
   }
@@ -787,19 +871,29 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   );
 }
 
+function _isJSONRPCErrorResponse$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/error", v["error"])) _collectError(v["error"], p + "/error", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/error", v["error"], d + 1, _collectError);
   }
 }
 
 /** `JSONRPCErrorResponse` (schema.ts:159) */
 export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
   try {
-    return _isJSONRPCErrorResponse(value, 0);
+    return _isJSONRPCErrorResponse$entry(value, 0);
   } catch {
     return false;
   }
@@ -864,22 +958,23 @@ function _isURLElicitationRequiredError(v: any, d: number): boolean {
 function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isURLElicitationRequiredError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32042, "-32042", "const");
+          reqConst(o, p + "/error", "/code", v["error"]["code"], -32042);
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
-              if (need(o, p + "/error/data", "/elicitations", v["error"]["data"]["elicitations"]))
-                _isURLElicitationRequiredError$error$data$elicitations$collect(
-                  v["error"]["data"]["elicitations"],
-                  p + "/error/data/elicitations",
-                  o,
-                  d + 3,
-                );
+              reqCollect(
+                o,
+                p + "/error/data",
+                "/elicitations",
+                v["error"]["data"]["elicitations"],
+                d + 3,
+                _isURLElicitationRequiredError$error$data$elicitations$collect,
+              );
             }
           }
         }
@@ -950,19 +1045,29 @@ function _isCancelledNotificationParams(v: any, _d: number): boolean {
   );
 }
 
+function _isCancelledNotificationParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["reason"] === undefined || typeof v["reason"] === "string") &&
+    (v["requestId"] === undefined || typeof v["requestId"] === "string" || Number.isInteger(v["requestId"])) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (v["requestId"] !== undefined) _collectRequestId(v["requestId"], p + "/requestId", o, d + 1);
-    opt(o, p, "/reason", v["reason"], typeof v["reason"] === "string", "string");
+    optCollect(o, p, "/requestId", v["requestId"], d + 1, _collectRequestId);
+    optTypeof(o, p, "/reason", v["reason"], "string");
   }
 }
 
 /** `CancelledNotificationParams` (schema.ts:215) */
 export function isCancelledNotificationParams(value: unknown): value is T.CancelledNotificationParams {
   try {
-    return _isCancelledNotificationParams(value, 0);
+    return _isCancelledNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -987,19 +1092,29 @@ function _isCancelledNotification(v: any, d: number): boolean {
   );
 }
 
+function _isCancelledNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/cancelled" &&
+    v["jsonrpc"] === "2.0" &&
+    _isCancelledNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCancelledNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/cancelled");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCancelledNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `CancelledNotification` (schema.ts:244) */
 export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
   try {
-    return _isCancelledNotification(value, 0);
+    return _isCancelledNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -1027,25 +1142,40 @@ function _isInitializeRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isInitializeRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["protocolVersion"] === "string" &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    _isClientCapabilities(v["capabilities"], d + 1) &&
+    _isImplementation(v["clientInfo"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectInitializeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    req(o, p, "/protocolVersion", v["protocolVersion"], typeof v["protocolVersion"] === "string", "string");
-    if (need(o, p, "/capabilities", v["capabilities"])) _collectClientCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
-    if (need(o, p, "/clientInfo", v["clientInfo"])) _collectImplementation(v["clientInfo"], p + "/clientInfo", o, d + 1);
+    reqTypeof(o, p, "/protocolVersion", v["protocolVersion"], "string");
+    reqCollect(o, p, "/capabilities", v["capabilities"], d + 1, _collectClientCapabilities);
+    reqCollect(o, p, "/clientInfo", v["clientInfo"], d + 1, _collectImplementation);
   }
 }
 
 /** `InitializeRequestParams` (schema.ts:255) */
 export function isInitializeRequestParams(value: unknown): value is T.InitializeRequestParams {
   try {
-    return _isInitializeRequestParams(value, 0);
+    return _isInitializeRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -1069,20 +1199,31 @@ function _isInitializeRequest(v: any, d: number): boolean {
   );
 }
 
+function _isInitializeRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "initialize" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isInitializeRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "initialize", '"initialize"', "const");
-    if (need(o, p, "/params", v["params"])) _collectInitializeRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "initialize");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectInitializeRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `InitializeRequest` (schema.ts:269) */
 export function isInitializeRequest(value: unknown): value is T.InitializeRequest {
   try {
-    return _isInitializeRequest(value, 0);
+    return _isInitializeRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -1106,21 +1247,33 @@ function _isInitializeResult(v: any, d: number): boolean {
   );
 }
 
+function _isInitializeResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["protocolVersion"] === "string" &&
+    (v["instructions"] === undefined || typeof v["instructions"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isServerCapabilities(v["capabilities"], d + 1) &&
+    _isImplementation(v["serverInfo"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectInitializeResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializeResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    req(o, p, "/protocolVersion", v["protocolVersion"], typeof v["protocolVersion"] === "string", "string");
-    if (need(o, p, "/capabilities", v["capabilities"])) _collectServerCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
-    if (need(o, p, "/serverInfo", v["serverInfo"])) _collectImplementation(v["serverInfo"], p + "/serverInfo", o, d + 1);
-    opt(o, p, "/instructions", v["instructions"], typeof v["instructions"] === "string", "string");
+    reqTypeof(o, p, "/protocolVersion", v["protocolVersion"], "string");
+    reqCollect(o, p, "/capabilities", v["capabilities"], d + 1, _collectServerCapabilities);
+    reqCollect(o, p, "/serverInfo", v["serverInfo"], d + 1, _collectImplementation);
+    optTypeof(o, p, "/instructions", v["instructions"], "string");
   }
 }
 
 /** `InitializeResult` (schema.ts:279) */
 export function isInitializeResult(value: unknown): value is T.InitializeResult {
   try {
-    return _isInitializeResult(value, 0);
+    return _isInitializeResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -1142,19 +1295,29 @@ function _isInitializedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isInitializedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/initialized" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectInitializedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInitializedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/initialized", '"notifications/initialized"', "const");
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/initialized");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `InitializedNotification` (schema.ts:300) */
 export function isInitializedNotification(value: unknown): value is T.InitializedNotification {
   try {
-    return _isInitializedNotification(value, 0);
+    return _isInitializedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -1207,13 +1370,53 @@ function _isClientCapabilities(v: any, d: number): boolean {
   );
 }
 
+function _isClientCapabilities$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["roots"] === undefined ||
+      (objectLike(v["roots"]) &&
+        (v["roots"]["listChanged"] === undefined || typeof v["roots"]["listChanged"] === "boolean") &&
+        plainPrototype(v["roots"]))) &&
+    (v["sampling"] === undefined ||
+      (objectLike(v["sampling"]) &&
+        (v["sampling"]["context"] === undefined || isPlainObject(v["sampling"]["context"])) &&
+        (v["sampling"]["tools"] === undefined || isPlainObject(v["sampling"]["tools"])) &&
+        plainPrototype(v["sampling"]))) &&
+    (v["elicitation"] === undefined ||
+      (objectLike(v["elicitation"]) &&
+        (v["elicitation"]["form"] === undefined || isPlainObject(v["elicitation"]["form"])) &&
+        (v["elicitation"]["url"] === undefined || isPlainObject(v["elicitation"]["url"])) &&
+        plainPrototype(v["elicitation"]))) &&
+    (v["tasks"] === undefined ||
+      (objectLike(v["tasks"]) &&
+        (v["tasks"]["list"] === undefined || isPlainObject(v["tasks"]["list"])) &&
+        (v["tasks"]["cancel"] === undefined || isPlainObject(v["tasks"]["cancel"])) &&
+        (v["tasks"]["requests"] === undefined ||
+          (objectLike(v["tasks"]["requests"]) &&
+            (v["tasks"]["requests"]["sampling"] === undefined ||
+              (objectLike(v["tasks"]["requests"]["sampling"]) &&
+                (v["tasks"]["requests"]["sampling"]["createMessage"] === undefined ||
+                  isPlainObject(v["tasks"]["requests"]["sampling"]["createMessage"])) &&
+                plainPrototype(v["tasks"]["requests"]["sampling"]))) &&
+            (v["tasks"]["requests"]["elicitation"] === undefined ||
+              (objectLike(v["tasks"]["requests"]["elicitation"]) &&
+                (v["tasks"]["requests"]["elicitation"]["create"] === undefined ||
+                  isPlainObject(v["tasks"]["requests"]["elicitation"]["create"])) &&
+                plainPrototype(v["tasks"]["requests"]["elicitation"]))) &&
+            plainPrototype(v["tasks"]["requests"]))) &&
+        plainPrototype(v["tasks"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
+    optCollect(o, p, "/experimental", v["experimental"], d + 1, _isClientCapabilities$experimental$collect);
     if (v["roots"] !== undefined) {
       if (object(o, p + "/roots", v["roots"])) {
-        opt(o, p + "/roots", "/listChanged", v["roots"]["listChanged"], typeof v["roots"]["listChanged"] === "boolean", "boolean");
+        optTypeof(o, p + "/roots", "/listChanged", v["roots"]["listChanged"], "boolean");
       }
     }
     if (v["sampling"] !== undefined) {
@@ -1287,7 +1490,7 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
 /** `ClientCapabilities` (schema.ts:310) */
 export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
   try {
-    return _isClientCapabilities(value, 0);
+    return _isClientCapabilities$entry(value, 0);
   } catch {
     return false;
   }
@@ -1334,33 +1537,61 @@ function _isServerCapabilities(v: any, d: number): boolean {
   );
 }
 
+function _isServerCapabilities$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["logging"] === undefined || isPlainObject(v["logging"])) &&
+    (v["completions"] === undefined || isPlainObject(v["completions"])) &&
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["prompts"] === undefined ||
+      (objectLike(v["prompts"]) &&
+        (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean") &&
+        plainPrototype(v["prompts"]))) &&
+    (v["resources"] === undefined ||
+      (objectLike(v["resources"]) &&
+        (v["resources"]["subscribe"] === undefined || typeof v["resources"]["subscribe"] === "boolean") &&
+        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean") &&
+        plainPrototype(v["resources"]))) &&
+    (v["tools"] === undefined ||
+      (objectLike(v["tools"]) &&
+        (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean") &&
+        plainPrototype(v["tools"]))) &&
+    (v["tasks"] === undefined ||
+      (objectLike(v["tasks"]) &&
+        (v["tasks"]["list"] === undefined || isPlainObject(v["tasks"]["list"])) &&
+        (v["tasks"]["cancel"] === undefined || isPlainObject(v["tasks"]["cancel"])) &&
+        (v["tasks"]["requests"] === undefined ||
+          (objectLike(v["tasks"]["requests"]) &&
+            (v["tasks"]["requests"]["tools"] === undefined ||
+              (objectLike(v["tasks"]["requests"]["tools"]) &&
+                (v["tasks"]["requests"]["tools"]["call"] === undefined || isPlainObject(v["tasks"]["requests"]["tools"]["call"])) &&
+                plainPrototype(v["tasks"]["requests"]["tools"]))) &&
+            plainPrototype(v["tasks"]["requests"]))) &&
+        plainPrototype(v["tasks"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
+    optCollect(o, p, "/experimental", v["experimental"], d + 1, _isClientCapabilities$experimental$collect);
     opt(o, p, "/logging", v["logging"], isPlainObject(v["logging"]), "object");
     opt(o, p, "/completions", v["completions"], isPlainObject(v["completions"]), "object");
     if (v["prompts"] !== undefined) {
       if (object(o, p + "/prompts", v["prompts"])) {
-        opt(o, p + "/prompts", "/listChanged", v["prompts"]["listChanged"], typeof v["prompts"]["listChanged"] === "boolean", "boolean");
+        optTypeof(o, p + "/prompts", "/listChanged", v["prompts"]["listChanged"], "boolean");
       }
     }
     if (v["resources"] !== undefined) {
       if (object(o, p + "/resources", v["resources"])) {
-        opt(o, p + "/resources", "/subscribe", v["resources"]["subscribe"], typeof v["resources"]["subscribe"] === "boolean", "boolean");
-        opt(
-          o,
-          p + "/resources",
-          "/listChanged",
-          v["resources"]["listChanged"],
-          typeof v["resources"]["listChanged"] === "boolean",
-          "boolean",
-        );
+        optTypeof(o, p + "/resources", "/subscribe", v["resources"]["subscribe"], "boolean");
+        optTypeof(o, p + "/resources", "/listChanged", v["resources"]["listChanged"], "boolean");
       }
     }
     if (v["tools"] !== undefined) {
       if (object(o, p + "/tools", v["tools"])) {
-        opt(o, p + "/tools", "/listChanged", v["tools"]["listChanged"], typeof v["tools"]["listChanged"] === "boolean", "boolean");
+        optTypeof(o, p + "/tools", "/listChanged", v["tools"]["listChanged"], "boolean");
       }
     }
     if (v["tasks"] !== undefined) {
@@ -1391,7 +1622,7 @@ function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: 
 /** `ServerCapabilities` (schema.ts:386) */
 export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
   try {
-    return _isServerCapabilities(value, 0);
+    return _isServerCapabilities$entry(value, 0);
   } catch {
     return false;
   }
@@ -1415,6 +1646,18 @@ function _isIcon(v: any, d: number): boolean {
   );
 }
 
+function _isIcon$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
+    typeof v["src"] === "string" &&
+    formatUri(v["src"]) &&
+    (v["sizes"] === undefined || _isCompleteResult$completion$values(v["sizes"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcon(v, d)) return;
   if (object(o, p, v)) {
@@ -1422,8 +1665,8 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       if (!(typeof v["src"] === "string")) expected(o, p + "/src", "string", v["src"]);
       else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["sizes"] !== undefined) _isCompleteResult$completion$values$collect(v["sizes"], p + "/sizes", o, d + 1);
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/sizes", v["sizes"], d + 1, _isCompleteResult$completion$values$collect);
     opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
   }
 }
@@ -1431,7 +1674,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
 /** `Icon` (schema.ts:464) */
 export function isIcon(value: unknown): value is T.Icon {
   try {
-    return _isIcon(value, 0);
+    return _isIcon$entry(value, 0);
   } catch {
     return false;
   }
@@ -1450,7 +1693,7 @@ function _isIcons(v: any, d: number): boolean {
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcons(v, d)) return;
   if (object(o, p, v)) {
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
   }
 }
 
@@ -1487,8 +1730,8 @@ function _isBaseMetadata(v: any, _d: number): boolean {
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
   }
 }
 
@@ -1520,14 +1763,27 @@ function _isImplementation(v: any, d: number): boolean {
   );
 }
 
+function _isImplementation$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    typeof v["version"] === "string" &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImplementation(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
-    req(o, p, "/version", v["version"], typeof v["version"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
+    reqTypeof(o, p, "/version", v["version"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     if (v["websiteUrl"] !== undefined) {
       if (!(typeof v["websiteUrl"] === "string")) expected(o, p + "/websiteUrl", "string", v["websiteUrl"]);
       else if (!formatUri(v["websiteUrl"])) issue(o, p + "/websiteUrl", "format", "expected a uri string");
@@ -1538,7 +1794,7 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
 /** `Implementation` (schema.ts:550) */
 export function isImplementation(value: unknown): value is T.Implementation {
   try {
-    return _isImplementation(value, 0);
+    return _isImplementation$entry(value, 0);
   } catch {
     return false;
   }
@@ -1561,20 +1817,31 @@ function _isPingRequest(v: any, d: number): boolean {
   );
 }
 
+function _isPingRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "ping" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPingRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "ping", '"ping"', "const");
-    if (v["params"] !== undefined) _collectRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "ping");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `PingRequest` (schema.ts:576) */
 export function isPingRequest(value: unknown): value is T.PingRequest {
   try {
-    return _isPingRequest(value, 0);
+    return _isPingRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -1598,21 +1865,33 @@ function _isProgressNotificationParams(v: any, _d: number): boolean {
   );
 }
 
+function _isProgressNotificationParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    Number.isFinite(v["progress"]) &&
+    (v["total"] === undefined || Number.isFinite(v["total"])) &&
+    (v["message"] === undefined || typeof v["message"] === "string") &&
+    (typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (need(o, p, "/progressToken", v["progressToken"])) _collectProgressToken(v["progressToken"], p + "/progressToken", o, d + 1);
+    reqCollect(o, p, "/progressToken", v["progressToken"], d + 1, _collectProgressToken);
     req(o, p, "/progress", v["progress"], Number.isFinite(v["progress"]), "number");
     opt(o, p, "/total", v["total"], Number.isFinite(v["total"]), "number");
-    opt(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    optTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
 /** `ProgressNotificationParams` (schema.ts:588) */
 export function isProgressNotificationParams(value: unknown): value is T.ProgressNotificationParams {
   try {
-    return _isProgressNotificationParams(value, 0);
+    return _isProgressNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -1637,19 +1916,29 @@ function _isProgressNotification(v: any, d: number): boolean {
   );
 }
 
+function _isProgressNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/progress" &&
+    v["jsonrpc"] === "2.0" &&
+    _isProgressNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "/params", v["params"])) _collectProgressNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/progress");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectProgressNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ProgressNotification` (schema.ts:616) */
 export function isProgressNotification(value: unknown): value is T.ProgressNotification {
   try {
-    return _isProgressNotification(value, 0);
+    return _isProgressNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -1675,23 +1964,36 @@ function _isPaginatedRequestParams(v: any, _d: number): boolean {
   );
 }
 
+function _isPaginatedRequestParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["cursor"] === undefined || typeof v["cursor"] === "string") &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (v["cursor"] !== undefined) _collectCursor(v["cursor"], p + "/cursor", o, d + 1);
+    optCollect(o, p, "/cursor", v["cursor"], d + 1, _collectCursor);
   }
 }
 
 /** `PaginatedRequestParams` (schema.ts:627) */
 export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRequestParams {
   try {
-    return _isPaginatedRequestParams(value, 0);
+    return _isPaginatedRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -1717,10 +2019,10 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
-    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqTypeof(o, p, "/method", v["method"], "string");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
@@ -1752,7 +2054,7 @@ function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: num
   if (p !== "" && _isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
   }
 }
 
@@ -1782,20 +2084,31 @@ function _isListResourcesRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListResourcesRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/list", '"resources/list"', "const");
-    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/list");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListResourcesRequest` (schema.ts:655) */
 export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
   try {
-    return _isListResourcesRequest(value, 0);
+    return _isListResourcesRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -1817,12 +2130,22 @@ function _isListResourcesResult(v: any, d: number): boolean {
   );
 }
 
+function _isListResourcesResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isListResourcesResult$resources(v["resources"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/resources", v["resources"])) _isListResourcesResult$resources$collect(v["resources"], p + "/resources", o, d + 1);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
+    reqCollect(o, p, "/resources", v["resources"], d + 1, _isListResourcesResult$resources$collect);
   }
 }
 
@@ -1839,7 +2162,7 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
 /** `ListResourcesResult` (schema.ts:664) */
 export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
   try {
-    return _isListResourcesResult(value, 0);
+    return _isListResourcesResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -1862,20 +2185,31 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListResourceTemplatesRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/templates/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/templates/list", '"resources/templates/list"', "const");
-    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/templates/list");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListResourceTemplatesRequest` (schema.ts:673) */
 export function isListResourceTemplatesRequest(value: unknown): value is T.ListResourceTemplatesRequest {
   try {
-    return _isListResourceTemplatesRequest(value, 0);
+    return _isListResourceTemplatesRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -1901,13 +2235,22 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
   );
 }
 
+function _isListResourceTemplatesResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/resourceTemplates", v["resourceTemplates"]))
-      _isListResourceTemplatesResult$resourceTemplates$collect(v["resourceTemplates"], p + "/resourceTemplates", o, d + 1);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
+    reqCollect(o, p, "/resourceTemplates", v["resourceTemplates"], d + 1, _isListResourceTemplatesResult$resourceTemplates$collect);
   }
 }
 
@@ -1924,7 +2267,7 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: str
 /** `ListResourceTemplatesResult` (schema.ts:682) */
 export function isListResourceTemplatesResult(value: unknown): value is T.ListResourceTemplatesResult {
   try {
-    return _isListResourceTemplatesResult(value, 0);
+    return _isListResourceTemplatesResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -1959,8 +2302,7 @@ function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], 
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
     if (need(o, p, "/uri", v["uri"])) {
@@ -2000,13 +2342,27 @@ function _isReadResourceRequestParams(v: any, _d: number): boolean {
   );
 }
 
+function _isReadResourceRequestParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
     if (need(o, p, "/uri", v["uri"])) {
@@ -2019,7 +2375,7 @@ function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue
 /** `ReadResourceRequestParams` (schema.ts:706) */
 export function isReadResourceRequestParams(value: unknown): value is T.ReadResourceRequestParams {
   try {
-    return _isReadResourceRequestParams(value, 0);
+    return _isReadResourceRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2045,20 +2401,31 @@ function _isReadResourceRequest(v: any, d: number): boolean {
   );
 }
 
+function _isReadResourceRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/read" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isReadResourceRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "/params", v["params"])) _collectReadResourceRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/read");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectReadResourceRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ReadResourceRequest` (schema.ts:713) */
 export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
   try {
-    return _isReadResourceRequest(value, 0);
+    return _isReadResourceRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2079,11 +2446,20 @@ function _isReadResourceResult(v: any, d: number): boolean {
   );
 }
 
+function _isReadResourceResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isReadResourceResult$contents(v["contents"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (need(o, p, "/contents", v["contents"])) _isReadResourceResult$contents$collect(v["contents"], p + "/contents", o, d + 1);
+    reqCollect(o, p, "/contents", v["contents"], d + 1, _isReadResourceResult$contents$collect);
   }
 }
 
@@ -2115,7 +2491,7 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
 /** `ReadResourceResult` (schema.ts:723) */
 export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
   try {
-    return _isReadResourceResult(value, 0);
+    return _isReadResourceResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -2137,27 +2513,29 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isResourceListChangedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/resources/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "/method",
-      v["method"],
-      v["method"] === "notifications/resources/list_changed",
-      '"notifications/resources/list_changed"',
-      "const",
-    );
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/resources/list_changed");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ResourceListChangedNotification` (schema.ts:732) */
 export function isResourceListChangedNotification(value: unknown): value is T.ResourceListChangedNotification {
   try {
-    return _isResourceListChangedNotification(value, 0);
+    return _isResourceListChangedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -2188,13 +2566,27 @@ function _isSubscribeRequestParams(v: any, _d: number): boolean {
   );
 }
 
+function _isSubscribeRequestParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
     if (need(o, p, "/uri", v["uri"])) {
@@ -2207,7 +2599,7 @@ function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[],
 /** `SubscribeRequestParams` (schema.ts:743) */
 export function isSubscribeRequestParams(value: unknown): value is T.SubscribeRequestParams {
   try {
-    return _isSubscribeRequestParams(value, 0);
+    return _isSubscribeRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2230,20 +2622,31 @@ function _isSubscribeRequest(v: any, d: number): boolean {
   );
 }
 
+function _isSubscribeRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/subscribe" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isSubscribeRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/subscribe", '"resources/subscribe"', "const");
-    if (need(o, p, "/params", v["params"])) _collectSubscribeRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/subscribe");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectSubscribeRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `SubscribeRequest` (schema.ts:750) */
 export function isSubscribeRequest(value: unknown): value is T.SubscribeRequest {
   try {
-    return _isSubscribeRequest(value, 0);
+    return _isSubscribeRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2270,13 +2673,27 @@ function _isUnsubscribeRequestParams(v: any, _d: number): boolean {
   );
 }
 
+function _isUnsubscribeRequestParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUnsubscribeRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
     if (need(o, p, "/uri", v["uri"])) {
@@ -2289,7 +2706,7 @@ function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[
 /** `UnsubscribeRequestParams` (schema.ts:761) */
 export function isUnsubscribeRequestParams(value: unknown): value is T.UnsubscribeRequestParams {
   try {
-    return _isUnsubscribeRequestParams(value, 0);
+    return _isUnsubscribeRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2315,20 +2732,31 @@ function _isUnsubscribeRequest(v: any, d: number): boolean {
   );
 }
 
+function _isUnsubscribeRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/unsubscribe" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isUnsubscribeRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUnsubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/unsubscribe", '"resources/unsubscribe"', "const");
-    if (need(o, p, "/params", v["params"])) _collectUnsubscribeRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/unsubscribe");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectUnsubscribeRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `UnsubscribeRequest` (schema.ts:768) */
 export function isUnsubscribeRequest(value: unknown): value is T.UnsubscribeRequest {
   try {
-    return _isUnsubscribeRequest(value, 0);
+    return _isUnsubscribeRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2341,6 +2769,16 @@ export function validateUnsubscribeRequest(value: unknown): ValidationResult<T.U
 export const UnsubscribeRequestSchema: StandardSchemaV1<unknown, T.UnsubscribeRequest> = standard(validateUnsubscribeRequest);
 
 function _isResourceUpdatedNotificationParams(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
+  );
+}
+
+function _isResourceUpdatedNotificationParams$entry(v: any, _d: number): boolean {
   return (
     objectLike(v) &&
     (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
@@ -2364,7 +2802,7 @@ function _collectResourceUpdatedNotificationParams(v: any, p: string, o: Validat
 /** `ResourceUpdatedNotificationParams` (schema.ts:778) */
 export function isResourceUpdatedNotificationParams(value: unknown): value is T.ResourceUpdatedNotificationParams {
   try {
-    return _isResourceUpdatedNotificationParams(value, 0);
+    return _isResourceUpdatedNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2390,19 +2828,29 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isResourceUpdatedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/resources/updated" &&
+    v["jsonrpc"] === "2.0" &&
+    _isResourceUpdatedNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "/params", v["params"])) _collectResourceUpdatedNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/resources/updated");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectResourceUpdatedNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ResourceUpdatedNotification` (schema.ts:792) */
 export function isResourceUpdatedNotification(value: unknown): value is T.ResourceUpdatedNotification {
   try {
-    return _isResourceUpdatedNotification(value, 0);
+    return _isResourceUpdatedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -2434,19 +2882,36 @@ function _isResource(v: any, d: number): boolean {
   );
 }
 
+function _isResource$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
@@ -2455,7 +2920,7 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
 /** `Resource` (schema.ts:802) */
 export function isResource(value: unknown): value is T.Resource {
   try {
-    return _isResource(value, 0);
+    return _isResource$entry(value, 0);
   } catch {
     return false;
   }
@@ -2483,19 +2948,35 @@ function _isResourceTemplate(v: any, d: number): boolean {
   );
 }
 
+function _isResourceTemplate$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uriTemplate"] === "string" &&
+    formatUriTemplate(v["uriTemplate"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uriTemplate", v["uriTemplate"])) {
       if (!(typeof v["uriTemplate"] === "string")) expected(o, p + "/uriTemplate", "string", v["uriTemplate"]);
       else if (!formatUriTemplate(v["uriTemplate"])) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -2503,7 +2984,7 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
 /** `ResourceTemplate` (schema.ts:845) */
 export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
   try {
-    return _isResourceTemplate(value, 0);
+    return _isResourceTemplate$entry(value, 0);
   } catch {
     return false;
   }
@@ -2533,7 +3014,7 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -2565,6 +3046,18 @@ function _isTextResourceContents(v: any, _d: number): boolean {
   );
 }
 
+function _isTextResourceContents$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["text"] === "string" &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
@@ -2572,16 +3065,16 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
+    reqTypeof(o, p, "/text", v["text"], "string");
   }
 }
 
 /** `TextResourceContents` (schema.ts:902) */
 export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
   try {
-    return _isTextResourceContents(value, 0);
+    return _isTextResourceContents$entry(value, 0);
   } catch {
     return false;
   }
@@ -2606,6 +3099,19 @@ function _isBlobResourceContents(v: any, _d: number): boolean {
   );
 }
 
+function _isBlobResourceContents$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    typeof v["blob"] === "string" &&
+    formatByte(v["blob"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
@@ -2613,7 +3119,7 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
     if (need(o, p, "/blob", v["blob"])) {
       if (!(typeof v["blob"] === "string")) expected(o, p + "/blob", "string", v["blob"]);
@@ -2625,7 +3131,7 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
 /** `BlobResourceContents` (schema.ts:912) */
 export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
   try {
-    return _isBlobResourceContents(value, 0);
+    return _isBlobResourceContents$entry(value, 0);
   } catch {
     return false;
   }
@@ -2648,20 +3154,31 @@ function _isListPromptsRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListPromptsRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "prompts/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "prompts/list", '"prompts/list"', "const");
-    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "prompts/list");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListPromptsRequest` (schema.ts:927) */
 export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
   try {
-    return _isListPromptsRequest(value, 0);
+    return _isListPromptsRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2683,12 +3200,22 @@ function _isListPromptsResult(v: any, d: number): boolean {
   );
 }
 
+function _isListPromptsResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isListPromptsResult$prompts(v["prompts"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/prompts", v["prompts"])) _isListPromptsResult$prompts$collect(v["prompts"], p + "/prompts", o, d + 1);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
+    reqCollect(o, p, "/prompts", v["prompts"], d + 1, _isListPromptsResult$prompts$collect);
   }
 }
 
@@ -2705,7 +3232,7 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
 /** `ListPromptsResult` (schema.ts:936) */
 export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
   try {
-    return _isListPromptsResult(value, 0);
+    return _isListPromptsResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -2732,24 +3259,38 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isGetPromptRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    (v["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["arguments"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    if (v["arguments"] !== undefined) _isCompleteRequestParams$context$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optCollect(o, p, "/arguments", v["arguments"], d + 1, _isCompleteRequestParams$context$arguments$collect);
   }
 }
 
 /** `GetPromptRequestParams` (schema.ts:945) */
 export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRequestParams {
   try {
-    return _isGetPromptRequestParams(value, 0);
+    return _isGetPromptRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2772,20 +3313,31 @@ function _isGetPromptRequest(v: any, d: number): boolean {
   );
 }
 
+function _isGetPromptRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "prompts/get" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isGetPromptRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "/params", v["params"])) _collectGetPromptRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "prompts/get");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectGetPromptRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `GetPromptRequest` (schema.ts:961) */
 export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
   try {
-    return _isGetPromptRequest(value, 0);
+    return _isGetPromptRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2807,12 +3359,22 @@ function _isGetPromptResult(v: any, d: number): boolean {
   );
 }
 
+function _isGetPromptResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isGetPromptResult$messages(v["messages"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/messages", v["messages"])) _isGetPromptResult$messages$collect(v["messages"], p + "/messages", o, d + 1);
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/messages", v["messages"], d + 1, _isGetPromptResult$messages$collect);
   }
 }
 
@@ -2829,7 +3391,7 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
 /** `GetPromptResult` (schema.ts:971) */
 export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
   try {
-    return _isGetPromptResult(value, 0);
+    return _isGetPromptResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -2854,14 +3416,27 @@ function _isPrompt(v: any, d: number): boolean {
   );
 }
 
+function _isPrompt$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["arguments"] === undefined || _isPrompt$arguments(v["arguments"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPrompt(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (v["arguments"] !== undefined) _isPrompt$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optCollect(o, p, "/arguments", v["arguments"], d + 1, _isPrompt$arguments$collect);
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -2879,7 +3454,7 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
 /** `Prompt` (schema.ts:984) */
 export function isPrompt(value: unknown): value is T.Prompt {
   try {
-    return _isPrompt(value, 0);
+    return _isPrompt$entry(value, 0);
   } catch {
     return false;
   }
@@ -2902,19 +3477,30 @@ function _isPromptArgument(v: any, _d: number): boolean {
   );
 }
 
+function _isPromptArgument$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["required"] === undefined || typeof v["required"] === "boolean") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/required", v["required"], typeof v["required"] === "boolean", "boolean");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/required", v["required"], "boolean");
   }
 }
 
 /** `PromptArgument` (schema.ts:1006) */
 export function isPromptArgument(value: unknown): value is T.PromptArgument {
   try {
-    return _isPromptArgument(value, 0);
+    return _isPromptArgument$entry(value, 0);
   } catch {
     return false;
   }
@@ -2953,18 +3539,22 @@ function _isPromptMessage(v: any, d: number): boolean {
   return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
 }
 
+function _isPromptMessage$entry(v: any, d: number): boolean {
+  return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
+}
+
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
-    if (need(o, p, "/content", v["content"])) _collectContentBlock(v["content"], p + "/content", o, d + 1);
+    reqCollect(o, p, "/role", v["role"], d + 1, _collectRole);
+    reqCollect(o, p, "/content", v["content"], d + 1, _collectContentBlock);
   }
 }
 
 /** `PromptMessage` (schema.ts:1032) */
 export function isPromptMessage(value: unknown): value is T.PromptMessage {
   try {
-    return _isPromptMessage(value, 0);
+    return _isPromptMessage$entry(value, 0);
   } catch {
     return false;
   }
@@ -2994,29 +3584,47 @@ function _isResourceLink(v: any, d: number): boolean {
   );
 }
 
+function _isResourceLink$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    v["type"] === "resource_link" &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceLink(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    req(o, p, "/type", v["type"], v["type"] === "resource_link", '"resource_link"', "const");
+    reqConst(o, p, "/type", v["type"], "resource_link");
   }
 }
 
 /** `ResourceLink` (schema.ts:1044) */
 export function isResourceLink(value: unknown): value is T.ResourceLink {
   try {
-    return _isResourceLink(value, 0);
+    return _isResourceLink$entry(value, 0);
   } catch {
     return false;
   }
@@ -3039,10 +3647,21 @@ function _isEmbeddedResource(v: any, d: number): boolean {
   );
 }
 
+function _isEmbeddedResource$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "resource" &&
+    (_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "resource", '"resource"', "const");
+    reqConst(o, p, "/type", v["type"], "resource");
     if (need(o, p, "/resource", v["resource"]))
       if (!(_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)))
         anyOf(
@@ -3054,7 +3673,7 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -3062,7 +3681,7 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
 /** `EmbeddedResource` (schema.ts:1056) */
 export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
   try {
-    return _isEmbeddedResource(value, 0);
+    return _isEmbeddedResource$entry(value, 0);
   } catch {
     return false;
   }
@@ -3084,27 +3703,29 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isPromptListChangedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/prompts/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "/method",
-      v["method"],
-      v["method"] === "notifications/prompts/list_changed",
-      '"notifications/prompts/list_changed"',
-      "const",
-    );
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/prompts/list_changed");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `PromptListChangedNotification` (schema.ts:1075) */
 export function isPromptListChangedNotification(value: unknown): value is T.PromptListChangedNotification {
   try {
-    return _isPromptListChangedNotification(value, 0);
+    return _isPromptListChangedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -3131,20 +3752,31 @@ function _isListToolsRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListToolsRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tools/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tools/list", '"tools/list"', "const");
-    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "tools/list");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListToolsRequest` (schema.ts:1086) */
 export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
   try {
-    return _isListToolsRequest(value, 0);
+    return _isListToolsRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3166,19 +3798,29 @@ function _isListToolsResult(v: any, d: number): boolean {
   );
 }
 
+function _isListToolsResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isCreateMessageRequestParams$tools(v["tools"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/tools", v["tools"])) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
+    reqCollect(o, p, "/tools", v["tools"], d + 1, _isCreateMessageRequestParams$tools$collect);
   }
 }
 
 /** `ListToolsResult` (schema.ts:1095) */
 export function isListToolsResult(value: unknown): value is T.ListToolsResult {
   try {
-    return _isListToolsResult(value, 0);
+    return _isListToolsResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3201,13 +3843,24 @@ function _isCallToolResult(v: any, d: number): boolean {
   );
 }
 
+function _isCallToolResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isCallToolResult$content(v["content"], d + 1) &&
+    (v["structuredContent"] === undefined || isPlainObject(v["structuredContent"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
+    reqCollect(o, p, "/content", v["content"], d + 1, _isCallToolResult$content$collect);
     opt(o, p, "/structuredContent", v["structuredContent"], isPlainObject(v["structuredContent"]), "object");
-    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
+    optTypeof(o, p, "/isError", v["isError"], "boolean");
   }
 }
 
@@ -3224,7 +3877,7 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
 /** `CallToolResult` (schema.ts:1104) */
 export function isCallToolResult(value: unknown): value is T.CallToolResult {
   try {
-    return _isCallToolResult(value, 0);
+    return _isCallToolResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3252,17 +3905,32 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isCallToolRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    (v["arguments"] === undefined || isPlainObject(v["arguments"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    optCollect(o, p, "/task", v["task"], d + 1, _collectTaskMetadata);
+    reqTypeof(o, p, "/name", v["name"], "string");
     opt(o, p, "/arguments", v["arguments"], isPlainObject(v["arguments"]), "object");
   }
 }
@@ -3270,7 +3938,7 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
 /** `CallToolRequestParams` (schema.ts:1137) */
 export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
   try {
-    return _isCallToolRequestParams(value, 0);
+    return _isCallToolRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -3293,20 +3961,31 @@ function _isCallToolRequest(v: any, d: number): boolean {
   );
 }
 
+function _isCallToolRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tools/call" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCallToolRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCallToolRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "tools/call");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCallToolRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `CallToolRequest` (schema.ts:1153) */
 export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
   try {
-    return _isCallToolRequest(value, 0);
+    return _isCallToolRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3328,19 +4007,29 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isToolListChangedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/tools/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/tools/list_changed");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ToolListChangedNotification` (schema.ts:1163) */
 export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
   try {
-    return _isToolListChangedNotification(value, 0);
+    return _isToolListChangedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -3367,20 +4056,32 @@ function _isToolAnnotations(v: any, _d: number): boolean {
   );
 }
 
+function _isToolAnnotations$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["readOnlyHint"] === undefined || typeof v["readOnlyHint"] === "boolean") &&
+    (v["destructiveHint"] === undefined || typeof v["destructiveHint"] === "boolean") &&
+    (v["idempotentHint"] === undefined || typeof v["idempotentHint"] === "boolean") &&
+    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/readOnlyHint", v["readOnlyHint"], typeof v["readOnlyHint"] === "boolean", "boolean");
-    opt(o, p, "/destructiveHint", v["destructiveHint"], typeof v["destructiveHint"] === "boolean", "boolean");
-    opt(o, p, "/idempotentHint", v["idempotentHint"], typeof v["idempotentHint"] === "boolean", "boolean");
-    opt(o, p, "/openWorldHint", v["openWorldHint"], typeof v["openWorldHint"] === "boolean", "boolean");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/readOnlyHint", v["readOnlyHint"], "boolean");
+    optTypeof(o, p, "/destructiveHint", v["destructiveHint"], "boolean");
+    optTypeof(o, p, "/idempotentHint", v["idempotentHint"], "boolean");
+    optTypeof(o, p, "/openWorldHint", v["openWorldHint"], "boolean");
   }
 }
 
 /** `ToolAnnotations` (schema.ts:1180) */
 export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
   try {
-    return _isToolAnnotations(value, 0);
+    return _isToolAnnotations$entry(value, 0);
   } catch {
     return false;
   }
@@ -3393,6 +4094,17 @@ export function validateToolAnnotations(value: unknown): ValidationResult<T.Tool
 export const ToolAnnotationsSchema: StandardSchemaV1<unknown, T.ToolAnnotations> = standard(validateToolAnnotations);
 
 function _isToolExecution(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["taskSupport"] === undefined ||
+      v["taskSupport"] === "forbidden" ||
+      v["taskSupport"] === "optional" ||
+      v["taskSupport"] === "required") &&
+    plainPrototype(v)
+  );
+}
+
+function _isToolExecution$entry(v: any, _d: number): boolean {
   return (
     objectLike(v) &&
     (v["taskSupport"] === undefined ||
@@ -3420,7 +4132,7 @@ function _collectToolExecution(v: any, p: string, o: ValidationIssue[], _d: numb
 /** `ToolExecution` (schema.ts:1229) */
 export function isToolExecution(value: unknown): value is T.ToolExecution {
   try {
-    return _isToolExecution(value, 0);
+    return _isToolExecution$entry(value, 0);
   } catch {
     return false;
   }
@@ -3459,35 +4171,65 @@ function _isTool(v: any, d: number): boolean {
   );
 }
 
+function _isTool$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    objectLike(v["inputSchema"]) &&
+    (v["inputSchema"]["$schema"] === undefined || typeof v["inputSchema"]["$schema"] === "string") &&
+    v["inputSchema"]["type"] === "object" &&
+    (v["inputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["inputSchema"]["properties"], d + 2)) &&
+    (v["inputSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["inputSchema"]["required"], d + 2)) &&
+    plainPrototype(v["inputSchema"]) &&
+    (v["execution"] === undefined || _isToolExecution(v["execution"], d + 1)) &&
+    (v["outputSchema"] === undefined ||
+      (objectLike(v["outputSchema"]) &&
+        (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string") &&
+        v["outputSchema"]["type"] === "object" &&
+        (v["outputSchema"]["properties"] === undefined || _isClientCapabilities$experimental(v["outputSchema"]["properties"], d + 2)) &&
+        (v["outputSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["outputSchema"]["required"], d + 2)) &&
+        plainPrototype(v["outputSchema"]))) &&
+    (v["annotations"] === undefined || _isToolAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTool(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
+    optTypeof(o, p, "/description", v["description"], "string");
     if (need(o, p, "/inputSchema", v["inputSchema"])) {
       if (object(o, p + "/inputSchema", v["inputSchema"])) {
-        opt(o, p + "/inputSchema", "/$schema", v["inputSchema"]["$schema"], typeof v["inputSchema"]["$schema"] === "string", "string");
-        req(o, p + "/inputSchema", "/type", v["inputSchema"]["type"], v["inputSchema"]["type"] === "object", '"object"', "const");
-        if (v["inputSchema"]["properties"] !== undefined)
-          _isClientCapabilities$experimental$collect(v["inputSchema"]["properties"], p + "/inputSchema/properties", o, d + 2);
-        if (v["inputSchema"]["required"] !== undefined)
-          _isCompleteResult$completion$values$collect(v["inputSchema"]["required"], p + "/inputSchema/required", o, d + 2);
+        optTypeof(o, p + "/inputSchema", "/$schema", v["inputSchema"]["$schema"], "string");
+        reqConst(o, p + "/inputSchema", "/type", v["inputSchema"]["type"], "object");
+        optCollect(o, p + "/inputSchema", "/properties", v["inputSchema"]["properties"], d + 2, _isClientCapabilities$experimental$collect);
+        optCollect(o, p + "/inputSchema", "/required", v["inputSchema"]["required"], d + 2, _isCompleteResult$completion$values$collect);
       }
     }
-    if (v["execution"] !== undefined) _collectToolExecution(v["execution"], p + "/execution", o, d + 1);
+    optCollect(o, p, "/execution", v["execution"], d + 1, _collectToolExecution);
     if (v["outputSchema"] !== undefined) {
       if (object(o, p + "/outputSchema", v["outputSchema"])) {
-        opt(o, p + "/outputSchema", "/$schema", v["outputSchema"]["$schema"], typeof v["outputSchema"]["$schema"] === "string", "string");
-        req(o, p + "/outputSchema", "/type", v["outputSchema"]["type"], v["outputSchema"]["type"] === "object", '"object"', "const");
-        if (v["outputSchema"]["properties"] !== undefined)
-          _isClientCapabilities$experimental$collect(v["outputSchema"]["properties"], p + "/outputSchema/properties", o, d + 2);
-        if (v["outputSchema"]["required"] !== undefined)
-          _isCompleteResult$completion$values$collect(v["outputSchema"]["required"], p + "/outputSchema/required", o, d + 2);
+        optTypeof(o, p + "/outputSchema", "/$schema", v["outputSchema"]["$schema"], "string");
+        reqConst(o, p + "/outputSchema", "/type", v["outputSchema"]["type"], "object");
+        optCollect(
+          o,
+          p + "/outputSchema",
+          "/properties",
+          v["outputSchema"]["properties"],
+          d + 2,
+          _isClientCapabilities$experimental$collect,
+        );
+        optCollect(o, p + "/outputSchema", "/required", v["outputSchema"]["required"], d + 2, _isCompleteResult$completion$values$collect);
       }
     }
-    if (v["annotations"] !== undefined) _collectToolAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectToolAnnotations);
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -3495,7 +4237,7 @@ function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void 
 /** `Tool` (schema.ts:1249) */
 export function isTool(value: unknown): value is T.Tool {
   try {
-    return _isTool(value, 0);
+    return _isTool$entry(value, 0);
   } catch {
     return false;
   }
@@ -3535,6 +4277,10 @@ function _isTaskMetadata(v: any, _d: number): boolean {
   return objectLike(v) && (v["ttl"] === undefined || Number.isInteger(v["ttl"])) && plainPrototype(v);
 }
 
+function _isTaskMetadata$entry(v: any, _d: number): boolean {
+  return objectLike(v) && (v["ttl"] === undefined || Number.isInteger(v["ttl"])) && plainPrototype(v);
+}
+
 function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/ttl", v["ttl"], Number.isInteger(v["ttl"]), "integer");
@@ -3544,7 +4290,7 @@ function _collectTaskMetadata(v: any, p: string, o: ValidationIssue[], _d: numbe
 /** `TaskMetadata` (schema.ts:1319) */
 export function isTaskMetadata(value: unknown): value is T.TaskMetadata {
   try {
-    return _isTaskMetadata(value, 0);
+    return _isTaskMetadata$entry(value, 0);
   } catch {
     return false;
   }
@@ -3562,7 +4308,7 @@ function _isRelatedTaskMetadata(v: any, _d: number): boolean {
 
 function _collectRelatedTaskMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/taskId", v["taskId"], typeof v["taskId"] === "string", "string");
+    reqTypeof(o, p, "/taskId", v["taskId"], "string");
   }
 }
 
@@ -3599,14 +4345,32 @@ function _isTask(v: any, _d: number): boolean {
   );
 }
 
+function _isTask$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTask(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/taskId", v["taskId"], typeof v["taskId"] === "string", "string");
-    if (need(o, p, "/status", v["status"])) _collectTaskStatus(v["status"], p + "/status", o, d + 1);
-    opt(o, p, "/statusMessage", v["statusMessage"], typeof v["statusMessage"] === "string", "string");
-    req(o, p, "/createdAt", v["createdAt"], typeof v["createdAt"] === "string", "string");
-    req(o, p, "/lastUpdatedAt", v["lastUpdatedAt"], typeof v["lastUpdatedAt"] === "string", "string");
+    reqTypeof(o, p, "/taskId", v["taskId"], "string");
+    reqCollect(o, p, "/status", v["status"], d + 1, _collectTaskStatus);
+    optTypeof(o, p, "/statusMessage", v["statusMessage"], "string");
+    reqTypeof(o, p, "/createdAt", v["createdAt"], "string");
+    reqTypeof(o, p, "/lastUpdatedAt", v["lastUpdatedAt"], "string");
     req(o, p, "/ttl", v["ttl"], Number.isInteger(v["ttl"]) || v["ttl"] === null, "integer or null");
     opt(o, p, "/pollInterval", v["pollInterval"], Number.isInteger(v["pollInterval"]), "integer");
   }
@@ -3615,7 +4379,7 @@ function _collectTask(v: any, p: string, o: ValidationIssue[], d: number): void 
 /** `Task` (schema.ts:1344) */
 export function isTask(value: unknown): value is T.Task {
   try {
-    return _isTask(value, 0);
+    return _isTask$entry(value, 0);
   } catch {
     return false;
   }
@@ -3635,7 +4399,7 @@ function _collectCreateTaskResult(v: any, p: string, o: ValidationIssue[], d: nu
   if (p !== "" && _isCreateTaskResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (need(o, p, "/task", v["task"])) _collectTask(v["task"], p + "/task", o, d + 1);
+    reqCollect(o, p, "/task", v["task"], d + 1, _collectTask);
   }
 }
 
@@ -3667,24 +4431,37 @@ function _isGetTaskRequest(v: any, _d: number): boolean {
   );
 }
 
+function _isGetTaskRequest$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tasks/get" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    objectLike(v["params"]) &&
+    typeof v["params"]["taskId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetTaskRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tasks/get", '"tasks/get"', "const");
+    reqConst(o, p, "/method", v["method"], "tasks/get");
     if (need(o, p, "/params", v["params"])) {
       if (object(o, p + "/params", v["params"])) {
-        req(o, p + "/params", "/taskId", v["params"]["taskId"], typeof v["params"]["taskId"] === "string", "string");
+        reqTypeof(o, p + "/params", "/taskId", v["params"]["taskId"], "string");
       }
     }
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `GetTaskRequest` (schema.ts:1400) */
 export function isGetTaskRequest(value: unknown): value is T.GetTaskRequest {
   try {
-    return _isGetTaskRequest(value, 0);
+    return _isGetTaskRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3715,6 +4492,25 @@ function _isGetTaskResult(v: any, _d: number): boolean {
   );
 }
 
+function _isGetTaskResult$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetTaskResult(v, d)) return;
   if (object(o, p, v)) {
@@ -3726,7 +4522,7 @@ function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: numbe
 /** `GetTaskResult` (schema.ts:1415) */
 export function isGetTaskResult(value: unknown): value is T.GetTaskResult {
   try {
-    return _isGetTaskResult(value, 0);
+    return _isGetTaskResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3751,24 +4547,37 @@ function _isGetTaskPayloadRequest(v: any, _d: number): boolean {
   );
 }
 
+function _isGetTaskPayloadRequest$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tasks/result" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    objectLike(v["params"]) &&
+    typeof v["params"]["taskId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetTaskPayloadRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tasks/result", '"tasks/result"', "const");
+    reqConst(o, p, "/method", v["method"], "tasks/result");
     if (need(o, p, "/params", v["params"])) {
       if (object(o, p + "/params", v["params"])) {
-        req(o, p + "/params", "/taskId", v["params"]["taskId"], typeof v["params"]["taskId"] === "string", "string");
+        reqTypeof(o, p + "/params", "/taskId", v["params"]["taskId"], "string");
       }
     }
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `GetTaskPayloadRequest` (schema.ts:1422) */
 export function isGetTaskPayloadRequest(value: unknown): value is T.GetTaskPayloadRequest {
   try {
-    return _isGetTaskPayloadRequest(value, 0);
+    return _isGetTaskPayloadRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3784,6 +4593,10 @@ function _isGetTaskPayloadResult(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
+function _isGetTaskPayloadResult$entry(v: any, _d: number): boolean {
+  return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
+}
+
 function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
@@ -3793,7 +4606,7 @@ function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], _
 /** `GetTaskPayloadResult` (schema.ts:1439) */
 export function isGetTaskPayloadResult(value: unknown): value is T.GetTaskPayloadResult {
   try {
-    return _isGetTaskPayloadResult(value, 0);
+    return _isGetTaskPayloadResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3818,24 +4631,37 @@ function _isCancelTaskRequest(v: any, _d: number): boolean {
   );
 }
 
+function _isCancelTaskRequest$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tasks/cancel" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    objectLike(v["params"]) &&
+    typeof v["params"]["taskId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelTaskRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tasks/cancel", '"tasks/cancel"', "const");
+    reqConst(o, p, "/method", v["method"], "tasks/cancel");
     if (need(o, p, "/params", v["params"])) {
       if (object(o, p + "/params", v["params"])) {
-        req(o, p + "/params", "/taskId", v["params"]["taskId"], typeof v["params"]["taskId"] === "string", "string");
+        reqTypeof(o, p + "/params", "/taskId", v["params"]["taskId"], "string");
       }
     }
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `CancelTaskRequest` (schema.ts:1448) */
 export function isCancelTaskRequest(value: unknown): value is T.CancelTaskRequest {
   try {
-    return _isCancelTaskRequest(value, 0);
+    return _isCancelTaskRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3866,6 +4692,25 @@ function _isCancelTaskResult(v: any, _d: number): boolean {
   );
 }
 
+function _isCancelTaskResult$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelTaskResult(v, d)) return;
   if (object(o, p, v)) {
@@ -3877,7 +4722,7 @@ function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: nu
 /** `CancelTaskResult` (schema.ts:1463) */
 export function isCancelTaskResult(value: unknown): value is T.CancelTaskResult {
   try {
-    return _isCancelTaskResult(value, 0);
+    return _isCancelTaskResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3900,20 +4745,31 @@ function _isListTasksRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListTasksRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tasks/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isPaginatedRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListTasksRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tasks/list", '"tasks/list"', "const");
-    if (v["params"] !== undefined) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "tasks/list");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListTasksRequest` (schema.ts:1470) */
 export function isListTasksRequest(value: unknown): value is T.ListTasksRequest {
   try {
-    return _isListTasksRequest(value, 0);
+    return _isListTasksRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3935,12 +4791,22 @@ function _isListTasksResult(v: any, d: number): boolean {
   );
 }
 
+function _isListTasksResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isListTasksResult$tasks(v["tasks"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListTasksResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
-    if (need(o, p, "/tasks", v["tasks"])) _isListTasksResult$tasks$collect(v["tasks"], p + "/tasks", o, d + 1);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
+    reqCollect(o, p, "/tasks", v["tasks"], d + 1, _isListTasksResult$tasks$collect);
   }
 }
 
@@ -3957,7 +4823,7 @@ function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[
 /** `ListTasksResult` (schema.ts:1479) */
 export function isListTasksResult(value: unknown): value is T.ListTasksResult {
   try {
-    return _isListTasksResult(value, 0);
+    return _isListTasksResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3988,6 +4854,25 @@ function _isTaskStatusNotificationParams(v: any, _d: number): boolean {
   );
 }
 
+function _isTaskStatusNotificationParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["taskId"] === "string" &&
+    (v["statusMessage"] === undefined || typeof v["statusMessage"] === "string") &&
+    typeof v["createdAt"] === "string" &&
+    typeof v["lastUpdatedAt"] === "string" &&
+    (v["pollInterval"] === undefined || Number.isInteger(v["pollInterval"])) &&
+    (v["status"] === "working" ||
+      v["status"] === "input_required" ||
+      v["status"] === "completed" ||
+      v["status"] === "failed" ||
+      v["status"] === "cancelled") &&
+    (Number.isInteger(v["ttl"]) || v["ttl"] === null) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTaskStatusNotificationParams(v, d)) return;
   if (object(o, p, v)) {
@@ -3999,7 +4884,7 @@ function _collectTaskStatusNotificationParams(v: any, p: string, o: ValidationIs
 /** `TaskStatusNotificationParams` (schema.ts:1488) */
 export function isTaskStatusNotificationParams(value: unknown): value is T.TaskStatusNotificationParams {
   try {
-    return _isTaskStatusNotificationParams(value, 0);
+    return _isTaskStatusNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -4025,19 +4910,29 @@ function _isTaskStatusNotification(v: any, d: number): boolean {
   );
 }
 
+function _isTaskStatusNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/tasks/status" &&
+    v["jsonrpc"] === "2.0" &&
+    _isTaskStatusNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTaskStatusNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTaskStatusNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/tasks/status", '"notifications/tasks/status"', "const");
-    if (need(o, p, "/params", v["params"])) _collectTaskStatusNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/tasks/status");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectTaskStatusNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `TaskStatusNotification` (schema.ts:1495) */
 export function isTaskStatusNotification(value: unknown): value is T.TaskStatusNotification {
   try {
-    return _isTaskStatusNotification(value, 0);
+    return _isTaskStatusNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -4070,23 +4965,43 @@ function _isSetLevelRequestParams(v: any, _d: number): boolean {
   );
 }
 
+function _isSetLevelRequestParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["level"] === "debug" ||
+      v["level"] === "info" ||
+      v["level"] === "notice" ||
+      v["level"] === "warning" ||
+      v["level"] === "error" ||
+      v["level"] === "critical" ||
+      v["level"] === "alert" ||
+      v["level"] === "emergency") &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSetLevelRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSetLevelRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (need(o, p, "/level", v["level"])) _collectLoggingLevel(v["level"], p + "/level", o, d + 1);
+    reqCollect(o, p, "/level", v["level"], d + 1, _collectLoggingLevel);
   }
 }
 
 /** `SetLevelRequestParams` (schema.ts:1507) */
 export function isSetLevelRequestParams(value: unknown): value is T.SetLevelRequestParams {
   try {
-    return _isSetLevelRequestParams(value, 0);
+    return _isSetLevelRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -4109,20 +5024,31 @@ function _isSetLevelRequest(v: any, d: number): boolean {
   );
 }
 
+function _isSetLevelRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "logging/setLevel" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isSetLevelRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSetLevelRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "logging/setLevel", '"logging/setLevel"', "const");
-    if (need(o, p, "/params", v["params"])) _collectSetLevelRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "logging/setLevel");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectSetLevelRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `SetLevelRequest` (schema.ts:1519) */
 export function isSetLevelRequest(value: unknown): value is T.SetLevelRequest {
   try {
-    return _isSetLevelRequest(value, 0);
+    return _isSetLevelRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -4152,12 +5078,30 @@ function _isLoggingMessageNotificationParams(v: any, _d: number): boolean {
   );
 }
 
+function _isLoggingMessageNotificationParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["logger"] === undefined || typeof v["logger"] === "string") &&
+    v["data"] !== undefined &&
+    (v["level"] === "debug" ||
+      v["level"] === "info" ||
+      v["level"] === "notice" ||
+      v["level"] === "warning" ||
+      v["level"] === "error" ||
+      v["level"] === "critical" ||
+      v["level"] === "alert" ||
+      v["level"] === "emergency") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (need(o, p, "/level", v["level"])) _collectLoggingLevel(v["level"], p + "/level", o, d + 1);
-    opt(o, p, "/logger", v["logger"], typeof v["logger"] === "string", "string");
+    reqCollect(o, p, "/level", v["level"], d + 1, _collectLoggingLevel);
+    optTypeof(o, p, "/logger", v["logger"], "string");
     need(o, p, "/data", v["data"]);
   }
 }
@@ -4165,7 +5109,7 @@ function _collectLoggingMessageNotificationParams(v: any, p: string, o: Validati
 /** `LoggingMessageNotificationParams` (schema.ts:1529) */
 export function isLoggingMessageNotificationParams(value: unknown): value is T.LoggingMessageNotificationParams {
   try {
-    return _isLoggingMessageNotificationParams(value, 0);
+    return _isLoggingMessageNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -4191,19 +5135,29 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
   );
 }
 
+function _isLoggingMessageNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/message" &&
+    v["jsonrpc"] === "2.0" &&
+    _isLoggingMessageNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "/params", v["params"])) _collectLoggingMessageNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/message");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectLoggingMessageNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `LoggingMessageNotification` (schema.ts:1549) */
 export function isLoggingMessageNotification(value: unknown): value is T.LoggingMessageNotification {
   try {
-    return _isLoggingMessageNotification(value, 0);
+    return _isLoggingMessageNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -4287,19 +5241,45 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isCreateMessageRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["systemPrompt"] === undefined || typeof v["systemPrompt"] === "string") &&
+    (v["temperature"] === undefined || Number.isFinite(v["temperature"])) &&
+    Number.isInteger(v["maxTokens"]) &&
+    (v["metadata"] === undefined || isPlainObject(v["metadata"])) &&
+    (v["includeContext"] === undefined ||
+      v["includeContext"] === "none" ||
+      v["includeContext"] === "thisServer" ||
+      v["includeContext"] === "allServers") &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
+    (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isCompleteResult$completion$values(v["stopSequences"], d + 1)) &&
+    (v["tools"] === undefined || _isCreateMessageRequestParams$tools(v["tools"], d + 1)) &&
+    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
-    if (need(o, p, "/messages", v["messages"])) _isCreateMessageRequestParams$messages$collect(v["messages"], p + "/messages", o, d + 1);
-    if (v["modelPreferences"] !== undefined) _collectModelPreferences(v["modelPreferences"], p + "/modelPreferences", o, d + 1);
-    opt(o, p, "/systemPrompt", v["systemPrompt"], typeof v["systemPrompt"] === "string", "string");
+    optCollect(o, p, "/task", v["task"], d + 1, _collectTaskMetadata);
+    reqCollect(o, p, "/messages", v["messages"], d + 1, _isCreateMessageRequestParams$messages$collect);
+    optCollect(o, p, "/modelPreferences", v["modelPreferences"], d + 1, _collectModelPreferences);
+    optTypeof(o, p, "/systemPrompt", v["systemPrompt"], "string");
     opt(
       o,
       p,
@@ -4311,10 +5291,10 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     );
     opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
     req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
-    if (v["stopSequences"] !== undefined) _isCompleteResult$completion$values$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
+    optCollect(o, p, "/stopSequences", v["stopSequences"], d + 1, _isCompleteResult$completion$values$collect);
     opt(o, p, "/metadata", v["metadata"], isPlainObject(v["metadata"]), "object");
-    if (v["tools"] !== undefined) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
-    if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
+    optCollect(o, p, "/tools", v["tools"], d + 1, _isCreateMessageRequestParams$tools$collect);
+    optCollect(o, p, "/toolChoice", v["toolChoice"], d + 1, _collectToolChoice);
   }
 }
 
@@ -4341,7 +5321,7 @@ function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: Valid
 /** `CreateMessageRequestParams` (schema.ts:1578) */
 export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
   try {
-    return _isCreateMessageRequestParams(value, 0);
+    return _isCreateMessageRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -4357,6 +5337,14 @@ export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.Creat
   standard(validateCreateMessageRequestParams);
 
 function _isToolChoice(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none") &&
+    plainPrototype(v)
+  );
+}
+
+function _isToolChoice$entry(v: any, _d: number): boolean {
   return (
     objectLike(v) &&
     (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none") &&
@@ -4381,7 +5369,7 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], _d: number)
 /** `ToolChoice` (schema.ts:1629) */
 export function isToolChoice(value: unknown): value is T.ToolChoice {
   try {
-    return _isToolChoice(value, 0);
+    return _isToolChoice$entry(value, 0);
   } catch {
     return false;
   }
@@ -4404,20 +5392,31 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
   );
 }
 
+function _isCreateMessageRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "sampling/createMessage" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCreateMessageRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCreateMessageRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "sampling/createMessage");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCreateMessageRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `CreateMessageRequest` (schema.ts:1644) */
 export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
   try {
-    return _isCreateMessageRequest(value, 0);
+    return _isCreateMessageRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -4441,11 +5440,23 @@ function _isCreateMessageResult(v: any, d: number): boolean {
   );
 }
 
+function _isCreateMessageResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["model"] === "string" &&
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (v["stopReason"] === undefined || typeof v["stopReason"] === "string") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    reqCollect(o, p, "/role", v["role"], d + 1, _collectRole);
     if (need(o, p, "/content", v["content"]))
       if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
@@ -4457,7 +5468,7 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    req(o, p, "/model", v["model"], typeof v["model"] === "string", "string");
+    reqTypeof(o, p, "/model", v["model"], "string");
     opt(o, p, "/stopReason", v["stopReason"], typeof v["stopReason"] === "string", "string");
   }
 }
@@ -4475,7 +5486,7 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
 /** `CreateMessageResult` (schema.ts:1656) */
 export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
   try {
-    return _isCreateMessageResult(value, 0);
+    return _isCreateMessageResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -4497,10 +5508,20 @@ function _isSamplingMessage(v: any, d: number): boolean {
   );
 }
 
+function _isSamplingMessage$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    reqCollect(o, p, "/role", v["role"], d + 1, _collectRole);
     if (need(o, p, "/content", v["content"]))
       if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
@@ -4519,7 +5540,7 @@ function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: num
 /** `SamplingMessage` (schema.ts:1681) */
 export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
   try {
-    return _isSamplingMessage(value, 0);
+    return _isSamplingMessage$entry(value, 0);
   } catch {
     return false;
   }
@@ -4608,16 +5629,26 @@ function _isAnnotations(v: any, d: number): boolean {
   );
 }
 
+function _isAnnotations$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["lastModified"] === undefined || typeof v["lastModified"] === "string") &&
+    (v["audience"] === undefined || _isAnnotations$audience(v["audience"], d + 1)) &&
+    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    if (v["audience"] !== undefined) _isAnnotations$audience$collect(v["audience"], p + "/audience", o, d + 1);
+    optCollect(o, p, "/audience", v["audience"], d + 1, _isAnnotations$audience$collect);
     if (v["priority"] !== undefined) {
       if (!Number.isFinite(v["priority"])) expected(o, p + "/priority", "number", v["priority"]);
       else if (v["priority"] < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
       else if (v["priority"] > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    opt(o, p, "/lastModified", v["lastModified"], typeof v["lastModified"] === "string", "string");
+    optTypeof(o, p, "/lastModified", v["lastModified"], "string");
   }
 }
 
@@ -4640,7 +5671,7 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
 /** `Annotations` (schema.ts:1705) */
 export function isAnnotations(value: unknown): value is T.Annotations {
   try {
-    return _isAnnotations(value, 0);
+    return _isAnnotations$entry(value, 0);
   } catch {
     return false;
   }
@@ -4727,12 +5758,23 @@ function _isTextContent(v: any, d: number): boolean {
   );
 }
 
+function _isTextContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "text" &&
+    typeof v["text"] === "string" &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "text", '"text"', "const");
-    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    reqConst(o, p, "/type", v["type"], "text");
+    reqTypeof(o, p, "/text", v["text"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -4740,7 +5782,7 @@ function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number)
 /** `TextContent` (schema.ts:1748) */
 export function isTextContent(value: unknown): value is T.TextContent {
   try {
-    return _isTextContent(value, 0);
+    return _isTextContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -4765,16 +5807,29 @@ function _isImageContent(v: any, d: number): boolean {
   );
 }
 
+function _isImageContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "image" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImageContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "image", '"image"', "const");
+    reqConst(o, p, "/type", v["type"], "image");
     if (need(o, p, "/data", v["data"])) {
       if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
       else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    reqTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -4782,7 +5837,7 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
 /** `ImageContent` (schema.ts:1772) */
 export function isImageContent(value: unknown): value is T.ImageContent {
   try {
-    return _isImageContent(value, 0);
+    return _isImageContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -4807,16 +5862,29 @@ function _isAudioContent(v: any, d: number): boolean {
   );
 }
 
+function _isAudioContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "audio" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAudioContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "audio", '"audio"', "const");
+    reqConst(o, p, "/type", v["type"], "audio");
     if (need(o, p, "/data", v["data"])) {
       if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
       else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    reqTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -4824,7 +5892,7 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
 /** `AudioContent` (schema.ts:1803) */
 export function isAudioContent(value: unknown): value is T.AudioContent {
   try {
-    return _isAudioContent(value, 0);
+    return _isAudioContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -4848,11 +5916,23 @@ function _isToolUseContent(v: any, _d: number): boolean {
   );
 }
 
+function _isToolUseContent$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "tool_use" &&
+    typeof v["id"] === "string" &&
+    typeof v["name"] === "string" &&
+    isPlainObject(v["input"]) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "tool_use", '"tool_use"', "const");
-    req(o, p, "/id", v["id"], typeof v["id"] === "string", "string");
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "tool_use");
+    reqTypeof(o, p, "/id", v["id"], "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
     req(o, p, "/input", v["input"], isPlainObject(v["input"]), "object");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
@@ -4861,7 +5941,7 @@ function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], _d: num
 /** `ToolUseContent` (schema.ts:1834) */
 export function isToolUseContent(value: unknown): value is T.ToolUseContent {
   try {
-    return _isToolUseContent(value, 0);
+    return _isToolUseContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -4886,14 +5966,27 @@ function _isToolResultContent(v: any, d: number): boolean {
   );
 }
 
+function _isToolResultContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "tool_result" &&
+    typeof v["toolUseId"] === "string" &&
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    _isCallToolResult$content(v["content"], d + 1) &&
+    (v["structuredContent"] === undefined || isPlainObject(v["structuredContent"])) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "tool_result", '"tool_result"', "const");
-    req(o, p, "/toolUseId", v["toolUseId"], typeof v["toolUseId"] === "string", "string");
-    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
+    reqConst(o, p, "/type", v["type"], "tool_result");
+    reqTypeof(o, p, "/toolUseId", v["toolUseId"], "string");
+    reqCollect(o, p, "/content", v["content"], d + 1, _isCallToolResult$content$collect);
     opt(o, p, "/structuredContent", v["structuredContent"], isPlainObject(v["structuredContent"]), "object");
-    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
+    optTypeof(o, p, "/isError", v["isError"], "boolean");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -4901,7 +5994,7 @@ function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: n
 /** `ToolResultContent` (schema.ts:1868) */
 export function isToolResultContent(value: unknown): value is T.ToolResultContent {
   try {
-    return _isToolResultContent(value, 0);
+    return _isToolResultContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -4925,10 +6018,22 @@ function _isModelPreferences(v: any, d: number): boolean {
   );
 }
 
+function _isModelPreferences$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["hints"] === undefined || _isModelPreferences$hints(v["hints"], d + 1)) &&
+    (v["costPriority"] === undefined || (Number.isFinite(v["costPriority"]) && v["costPriority"] >= 0 && v["costPriority"] <= 1)) &&
+    (v["speedPriority"] === undefined || (Number.isFinite(v["speedPriority"]) && v["speedPriority"] >= 0 && v["speedPriority"] <= 1)) &&
+    (v["intelligencePriority"] === undefined ||
+      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
-    if (v["hints"] !== undefined) _isModelPreferences$hints$collect(v["hints"], p + "/hints", o, d + 1);
+    optCollect(o, p, "/hints", v["hints"], d + 1, _isModelPreferences$hints$collect);
     if (v["costPriority"] !== undefined) {
       if (!Number.isFinite(v["costPriority"])) expected(o, p + "/costPriority", "number", v["costPriority"]);
       else if (v["costPriority"] < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
@@ -4960,7 +6065,7 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
 /** `ModelPreferences` (schema.ts:1925) */
 export function isModelPreferences(value: unknown): value is T.ModelPreferences {
   try {
-    return _isModelPreferences(value, 0);
+    return _isModelPreferences$entry(value, 0);
   } catch {
     return false;
   }
@@ -4976,16 +6081,20 @@ function _isModelHint(v: any, _d: number): boolean {
   return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
 }
 
+function _isModelHint$entry(v: any, _d: number): boolean {
+  return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
+}
+
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    optTypeof(o, p, "/name", v["name"], "string");
   }
 }
 
 /** `ModelHint` (schema.ts:1979) */
 export function isModelHint(value: unknown): value is T.ModelHint {
   try {
-    return _isModelHint(value, 0);
+    return _isModelHint$entry(value, 0);
   } catch {
     return false;
   }
@@ -5019,26 +6128,46 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isCompleteRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    _isCompleteRequestParams$ref(v["ref"], d + 1) &&
+    objectLike(v["argument"]) &&
+    typeof v["argument"]["name"] === "string" &&
+    typeof v["argument"]["value"] === "string" &&
+    plainPrototype(v["argument"]) &&
+    (v["context"] === undefined ||
+      (objectLike(v["context"]) &&
+        (v["context"]["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["context"]["arguments"], d + 2)) &&
+        plainPrototype(v["context"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (need(o, p, "/ref", v["ref"])) _isCompleteRequestParams$ref$collect(v["ref"], p + "/ref", o, d + 1);
+    reqCollect(o, p, "/ref", v["ref"], d + 1, _isCompleteRequestParams$ref$collect);
     if (need(o, p, "/argument", v["argument"])) {
       if (object(o, p + "/argument", v["argument"])) {
-        req(o, p + "/argument", "/name", v["argument"]["name"], typeof v["argument"]["name"] === "string", "string");
-        req(o, p + "/argument", "/value", v["argument"]["value"], typeof v["argument"]["value"] === "string", "string");
+        reqTypeof(o, p + "/argument", "/name", v["argument"]["name"], "string");
+        reqTypeof(o, p + "/argument", "/value", v["argument"]["value"], "string");
       }
     }
     if (v["context"] !== undefined) {
       if (object(o, p + "/context", v["context"])) {
-        if (v["context"]["arguments"] !== undefined)
-          _isCompleteRequestParams$context$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
+        optCollect(o, p + "/context", "/arguments", v["context"]["arguments"], d + 2, _isCompleteRequestParams$context$arguments$collect);
       }
     }
   }
@@ -5100,7 +6229,7 @@ function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o
 /** `CompleteRequestParams` (schema.ts:2000) */
 export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
   try {
-    return _isCompleteRequestParams(value, 0);
+    return _isCompleteRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -5123,20 +6252,31 @@ function _isCompleteRequest(v: any, d: number): boolean {
   );
 }
 
+function _isCompleteRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "completion/complete" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCompleteRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCompleteRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "completion/complete");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCompleteRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `CompleteRequest` (schema.ts:2032) */
 export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
   try {
-    return _isCompleteRequest(value, 0);
+    return _isCompleteRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -5161,16 +6301,28 @@ function _isCompleteResult(v: any, d: number): boolean {
   );
 }
 
+function _isCompleteResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    objectLike(v["completion"]) &&
+    (v["completion"]["total"] === undefined || Number.isInteger(v["completion"]["total"])) &&
+    (v["completion"]["hasMore"] === undefined || typeof v["completion"]["hasMore"] === "boolean") &&
+    _isCompleteResult$completion$values(v["completion"]["values"], d + 2) &&
+    plainPrototype(v["completion"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
     if (need(o, p, "/completion", v["completion"])) {
       if (object(o, p + "/completion", v["completion"])) {
-        if (need(o, p + "/completion", "/values", v["completion"]["values"]))
-          _isCompleteResult$completion$values$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
+        reqCollect(o, p + "/completion", "/values", v["completion"]["values"], d + 2, _isCompleteResult$completion$values$collect);
         opt(o, p + "/completion", "/total", v["completion"]["total"], Number.isInteger(v["completion"]["total"]), "integer");
-        opt(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], typeof v["completion"]["hasMore"] === "boolean", "boolean");
+        optTypeof(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], "boolean");
       }
     }
   }
@@ -5195,7 +6347,7 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
 /** `CompleteResult` (schema.ts:2042) */
 export function isCompleteResult(value: unknown): value is T.CompleteResult {
   try {
-    return _isCompleteResult(value, 0);
+    return _isCompleteResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -5211,10 +6363,14 @@ function _isResourceTemplateReference(v: any, _d: number): boolean {
   return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
 }
 
+function _isResourceTemplateReference$entry(v: any, _d: number): boolean {
+  return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
+}
+
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "ref/resource", '"ref/resource"', "const");
+    reqConst(o, p, "/type", v["type"], "ref/resource");
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUriTemplate(v["uri"])) issue(o, p + "/uri", "format", "expected a uri-template string");
@@ -5225,7 +6381,7 @@ function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue
 /** `ResourceTemplateReference` (schema.ts:2064) */
 export function isResourceTemplateReference(value: unknown): value is T.ResourceTemplateReference {
   try {
-    return _isResourceTemplateReference(value, 0);
+    return _isResourceTemplateReference$entry(value, 0);
   } catch {
     return false;
   }
@@ -5250,18 +6406,28 @@ function _isPromptReference(v: any, _d: number): boolean {
   );
 }
 
+function _isPromptReference$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    v["type"] === "ref/prompt" &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    req(o, p, "/type", v["type"], v["type"] === "ref/prompt", '"ref/prompt"', "const");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    reqConst(o, p, "/type", v["type"], "ref/prompt");
   }
 }
 
 /** `PromptReference` (schema.ts:2079) */
 export function isPromptReference(value: unknown): value is T.PromptReference {
   try {
-    return _isPromptReference(value, 0);
+    return _isPromptReference$entry(value, 0);
   } catch {
     return false;
   }
@@ -5284,20 +6450,31 @@ function _isListRootsRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListRootsRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "roots/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || _isRequestParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "roots/list", '"roots/list"', "const");
-    if (v["params"] !== undefined) _collectRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "roots/list");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListRootsRequest` (schema.ts:2095) */
 export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
   try {
-    return _isListRootsRequest(value, 0);
+    return _isListRootsRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -5318,11 +6495,20 @@ function _isListRootsResult(v: any, d: number): boolean {
   );
 }
 
+function _isListRootsResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    _isListRootsResult$roots(v["roots"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    if (need(o, p, "/roots", v["roots"])) _isListRootsResult$roots$collect(v["roots"], p + "/roots", o, d + 1);
+    reqCollect(o, p, "/roots", v["roots"], d + 1, _isListRootsResult$roots$collect);
   }
 }
 
@@ -5339,7 +6525,7 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
 /** `ListRootsResult` (schema.ts:2107) */
 export function isListRootsResult(value: unknown): value is T.ListRootsResult {
   try {
-    return _isListRootsResult(value, 0);
+    return _isListRootsResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -5362,6 +6548,17 @@ function _isRoot(v: any, _d: number): boolean {
   );
 }
 
+function _isRoot$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["name"] === undefined || typeof v["name"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRoot(v, d)) return;
   if (object(o, p, v)) {
@@ -5369,7 +6566,7 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    optTypeof(o, p, "/name", v["name"], "string");
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
   }
 }
@@ -5377,7 +6574,7 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
 /** `Root` (schema.ts:2116) */
 export function isRoot(value: unknown): value is T.Root {
   try {
-    return _isRoot(value, 0);
+    return _isRoot$entry(value, 0);
   } catch {
     return false;
   }
@@ -5399,19 +6596,29 @@ function _isRootsListChangedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isRootsListChangedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/roots/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectRootsListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRootsListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/roots/list_changed", '"notifications/roots/list_changed"', "const");
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/roots/list_changed");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `RootsListChangedNotification` (schema.ts:2145) */
 export function isRootsListChangedNotification(value: unknown): value is T.RootsListChangedNotification {
   try {
-    return _isRootsListChangedNotification(value, 0);
+    return _isRootsListChangedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -5449,46 +6656,59 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
   );
 }
 
+function _isElicitRequestFormParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mode"] === undefined || v["mode"] === "form") &&
+    typeof v["message"] === "string" &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    objectLike(v["requestedSchema"]) &&
+    (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
+    v["requestedSchema"]["type"] === "object" &&
+    _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
+    (v["requestedSchema"]["required"] === undefined || _isCompleteResult$completion$values(v["requestedSchema"]["required"], d + 2)) &&
+    plainPrototype(v["requestedSchema"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
-    opt(o, p, "/mode", v["mode"], v["mode"] === "form", '"form"', "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    optCollect(o, p, "/task", v["task"], d + 1, _collectTaskMetadata);
+    optConst(o, p, "/mode", v["mode"], "form");
+    reqTypeof(o, p, "/message", v["message"], "string");
     if (need(o, p, "/requestedSchema", v["requestedSchema"])) {
       if (object(o, p + "/requestedSchema", v["requestedSchema"])) {
-        opt(
+        optTypeof(o, p + "/requestedSchema", "/$schema", v["requestedSchema"]["$schema"], "string");
+        reqConst(o, p + "/requestedSchema", "/type", v["requestedSchema"]["type"], "object");
+        reqCollect(
           o,
           p + "/requestedSchema",
-          "/$schema",
-          v["requestedSchema"]["$schema"],
-          typeof v["requestedSchema"]["$schema"] === "string",
-          "string",
+          "/properties",
+          v["requestedSchema"]["properties"],
+          d + 2,
+          _isElicitRequestFormParams$requestedSchema$properties$collect,
         );
-        req(
+        optCollect(
           o,
           p + "/requestedSchema",
-          "/type",
-          v["requestedSchema"]["type"],
-          v["requestedSchema"]["type"] === "object",
-          '"object"',
-          "const",
+          "/required",
+          v["requestedSchema"]["required"],
+          d + 2,
+          _isCompleteResult$completion$values$collect,
         );
-        if (need(o, p + "/requestedSchema", "/properties", v["requestedSchema"]["properties"]))
-          _isElicitRequestFormParams$requestedSchema$properties$collect(
-            v["requestedSchema"]["properties"],
-            p + "/requestedSchema/properties",
-            o,
-            d + 2,
-          );
-        if (v["requestedSchema"]["required"] !== undefined)
-          _isCompleteResult$completion$values$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -5516,7 +6736,7 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p
 /** `ElicitRequestFormParams` (schema.ts:2155) */
 export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequestFormParams {
   try {
-    return _isElicitRequestFormParams(value, 0);
+    return _isElicitRequestFormParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -5548,19 +6768,37 @@ function _isElicitRequestURLParams(v: any, d: number): boolean {
   );
 }
 
+function _isElicitRequestURLParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["mode"] === "url" &&
+    typeof v["message"] === "string" &&
+    typeof v["elicitationId"] === "string" &&
+    (v["_meta"] === undefined ||
+      (objectLike(v["_meta"]) &&
+        (v["_meta"]["progressToken"] === undefined ||
+          typeof v["_meta"]["progressToken"] === "string" ||
+          Number.isInteger(v["_meta"]["progressToken"])) &&
+        plainPrototype(v["_meta"]))) &&
+    (v["task"] === undefined || _isTaskMetadata(v["task"], d + 1)) &&
+    typeof v["url"] === "string" &&
+    formatUri(v["url"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
     if (v["_meta"] !== undefined) {
       if (object(o, p + "/_meta", v["_meta"])) {
-        if (v["_meta"]["progressToken"] !== undefined)
-          _collectProgressToken(v["_meta"]["progressToken"], p + "/_meta/progressToken", o, d + 2);
+        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
       }
     }
-    if (v["task"] !== undefined) _collectTaskMetadata(v["task"], p + "/task", o, d + 1);
-    req(o, p, "/mode", v["mode"], v["mode"] === "url", '"url"', "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
-    req(o, p, "/elicitationId", v["elicitationId"], typeof v["elicitationId"] === "string", "string");
+    optCollect(o, p, "/task", v["task"], d + 1, _collectTaskMetadata);
+    reqConst(o, p, "/mode", v["mode"], "url");
+    reqTypeof(o, p, "/message", v["message"], "string");
+    reqTypeof(o, p, "/elicitationId", v["elicitationId"], "string");
     if (need(o, p, "/url", v["url"])) {
       if (!(typeof v["url"] === "string")) expected(o, p + "/url", "string", v["url"]);
       else if (!formatUri(v["url"])) issue(o, p + "/url", "format", "expected a uri string");
@@ -5571,7 +6809,7 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
 /** `ElicitRequestURLParams` (schema.ts:2185) */
 export function isElicitRequestURLParams(value: unknown): value is T.ElicitRequestURLParams {
   try {
-    return _isElicitRequestURLParams(value, 0);
+    return _isElicitRequestURLParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -5637,20 +6875,31 @@ function _isElicitRequest(v: any, d: number): boolean {
   );
 }
 
+function _isElicitRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "elicitation/create" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isElicitRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "/params", v["params"])) _collectElicitRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "elicitation/create");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectElicitRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ElicitRequest` (schema.ts:2223) */
 export function isElicitRequest(value: unknown): value is T.ElicitRequest {
   try {
-    return _isElicitRequest(value, 0);
+    return _isElicitRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -5716,11 +6965,29 @@ function _isStringSchema(v: any, _d: number): boolean {
   );
 }
 
+function _isStringSchema$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minLength"] === undefined || Number.isInteger(v["minLength"])) &&
+    (v["maxLength"] === undefined || Number.isInteger(v["maxLength"])) &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    (v["format"] === undefined ||
+      v["format"] === "email" ||
+      v["format"] === "uri" ||
+      v["format"] === "date" ||
+      v["format"] === "date-time") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minLength", v["minLength"], Number.isInteger(v["minLength"]), "integer");
     opt(o, p, "/maxLength", v["maxLength"], Number.isInteger(v["maxLength"]), "integer");
     opt(
@@ -5732,14 +6999,14 @@ function _collectStringSchema(v: any, p: string, o: ValidationIssue[], _d: numbe
       'one of "email", "uri", "date", "date-time"',
       "enum",
     );
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `StringSchema` (schema.ts:2240) */
 export function isStringSchema(value: unknown): value is T.StringSchema {
   try {
-    return _isStringSchema(value, 0);
+    return _isStringSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -5764,11 +7031,24 @@ function _isNumberSchema(v: any, _d: number): boolean {
   );
 }
 
+function _isNumberSchema$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minimum"] === undefined || Number.isFinite(v["minimum"])) &&
+    (v["maximum"] === undefined || Number.isFinite(v["maximum"])) &&
+    (v["default"] === undefined || Number.isFinite(v["default"])) &&
+    (v["type"] === "number" || v["type"] === "integer") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "number" || v["type"] === "integer", 'one of "number", "integer"', "enum");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minimum", v["minimum"], Number.isFinite(v["minimum"]), "number");
     opt(o, p, "/maximum", v["maximum"], Number.isFinite(v["maximum"]), "number");
     opt(o, p, "/default", v["default"], Number.isFinite(v["default"]), "number");
@@ -5778,7 +7058,7 @@ function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], _d: numbe
 /** `NumberSchema` (schema.ts:2253) */
 export function isNumberSchema(value: unknown): value is T.NumberSchema {
   try {
-    return _isNumberSchema(value, 0);
+    return _isNumberSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -5801,19 +7081,30 @@ function _isBooleanSchema(v: any, _d: number): boolean {
   );
 }
 
+function _isBooleanSchema$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "boolean" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "boolean") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "boolean", '"boolean"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/default", v["default"], typeof v["default"] === "boolean", "boolean");
+    reqConst(o, p, "/type", v["type"], "boolean");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/default", v["default"], "boolean");
   }
 }
 
 /** `BooleanSchema` (schema.ts:2274) */
 export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
   try {
-    return _isBooleanSchema(value, 0);
+    return _isBooleanSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -5837,21 +7128,33 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isUntitledSingleSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isCompleteResult$completion$values(v["enum"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isCompleteResult$completion$values$collect(v["enum"], p + "/enum", o, d + 1);
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/enum", v["enum"], d + 1, _isCompleteResult$completion$values$collect);
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2286) */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.UntitledSingleSelectEnumSchema {
   try {
-    return _isUntitledSingleSelectEnumSchema(value, 0);
+    return _isUntitledSingleSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -5879,21 +7182,33 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isTitledSingleSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["oneOf"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/oneOf", v["oneOf"], d + 1, _isTitledMultiSelectEnumSchema$items$anyOf$collect);
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `TitledSingleSelectEnumSchema` (schema.ts:2311) */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is T.TitledSingleSelectEnumSchema {
   try {
-    return _isTitledSingleSelectEnumSchema(value, 0);
+    return _isTitledSingleSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -5959,29 +7274,45 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isUntitledMultiSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    objectLike(v["items"]) &&
+    v["items"]["type"] === "string" &&
+    _isCompleteResult$completion$values(v["items"]["enum"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCompleteResult$completion$values(v["default"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "array");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
     opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
-        req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
-        if (need(o, p + "/items", "/enum", v["items"]["enum"]))
-          _isCompleteResult$completion$values$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
+        reqConst(o, p + "/items", "/type", v["items"]["type"], "string");
+        reqCollect(o, p + "/items", "/enum", v["items"]["enum"], d + 2, _isCompleteResult$completion$values$collect);
       }
     }
-    if (v["default"] !== undefined) _isCompleteResult$completion$values$collect(v["default"], p + "/default", o, d + 1);
+    optCollect(o, p, "/default", v["default"], d + 1, _isCompleteResult$completion$values$collect);
   }
 }
 
 /** `UntitledMultiSelectEnumSchema` (schema.ts:2352) */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.UntitledMultiSelectEnumSchema {
   try {
-    return _isUntitledMultiSelectEnumSchema(value, 0);
+    return _isUntitledMultiSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6013,21 +7344,36 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isTitledMultiSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    objectLike(v["items"]) &&
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["items"]["anyOf"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCompleteResult$completion$values(v["default"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "array");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
     opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
-        if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
-          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
+        reqCollect(o, p + "/items", "/anyOf", v["items"]["anyOf"], d + 2, _isTitledMultiSelectEnumSchema$items$anyOf$collect);
       }
     }
-    if (v["default"] !== undefined) _isCompleteResult$completion$values$collect(v["default"], p + "/default", o, d + 1);
+    optCollect(o, p, "/default", v["default"], d + 1, _isCompleteResult$completion$values$collect);
   }
 }
 
@@ -6044,8 +7390,8 @@ function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
-        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
+        reqTypeof(o, p + "/" + i0, "/const", e0["const"], "string");
+        reqTypeof(o, p + "/" + i0, "/title", e0["title"], "string");
       }
     }
   }
@@ -6054,7 +7400,7 @@ function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o
 /** `TitledMultiSelectEnumSchema` (schema.ts:2391) */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is T.TitledMultiSelectEnumSchema {
   try {
-    return _isTitledMultiSelectEnumSchema(value, 0);
+    return _isTitledMultiSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6115,22 +7461,35 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isLegacyTitledEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isCompleteResult$completion$values(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isCompleteResult$completion$values(v["enumNames"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isCompleteResult$completion$values$collect(v["enum"], p + "/enum", o, d + 1);
-    if (v["enumNames"] !== undefined) _isCompleteResult$completion$values$collect(v["enumNames"], p + "/enumNames", o, d + 1);
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/enum", v["enum"], d + 1, _isCompleteResult$completion$values$collect);
+    optCollect(o, p, "/enumNames", v["enumNames"], d + 1, _isCompleteResult$completion$values$collect);
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `LegacyTitledEnumSchema` (schema.ts:2446) */
 export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitledEnumSchema {
   try {
-    return _isLegacyTitledEnumSchema(value, 0);
+    return _isLegacyTitledEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6185,6 +7544,16 @@ function _isElicitResult(v: any, d: number): boolean {
   );
 }
 
+function _isElicitResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel") &&
+    (v["_meta"] === undefined || isPlainObject(v["_meta"])) &&
+    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitResult(v, d)) return;
   if (object(o, p, v)) {
@@ -6198,7 +7567,7 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
       'one of "accept", "decline", "cancel"',
       "enum",
     );
-    if (v["content"] !== undefined) _isElicitResult$content$collect(v["content"], p + "/content", o, d + 1);
+    optCollect(o, p, "/content", v["content"], d + 1, _isElicitResult$content$collect);
   }
 }
 
@@ -6261,7 +7630,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
 /** `ElicitResult` (schema.ts:2471) */
 export function isElicitResult(value: unknown): value is T.ElicitResult {
   try {
-    return _isElicitResult(value, 0);
+    return _isElicitResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -6285,31 +7654,35 @@ function _isElicitationCompleteNotification(v: any, _d: number): boolean {
   );
 }
 
+function _isElicitationCompleteNotification$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/elicitation/complete" &&
+    v["jsonrpc"] === "2.0" &&
+    objectLike(v["params"]) &&
+    typeof v["params"]["elicitationId"] === "string" &&
+    plainPrototype(v["params"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitationCompleteNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitationCompleteNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "/method",
-      v["method"],
-      v["method"] === "notifications/elicitation/complete",
-      '"notifications/elicitation/complete"',
-      "const",
-    );
+    reqConst(o, p, "/method", v["method"], "notifications/elicitation/complete");
     if (need(o, p, "/params", v["params"])) {
       if (object(o, p + "/params", v["params"])) {
-        req(o, p + "/params", "/elicitationId", v["params"]["elicitationId"], typeof v["params"]["elicitationId"] === "string", "string");
+        reqTypeof(o, p + "/params", "/elicitationId", v["params"]["elicitationId"], "string");
       }
     }
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ElicitationCompleteNotification` (schema.ts:2493) */
 export function isElicitationCompleteNotification(value: unknown): value is T.ElicitationCompleteNotification {
   try {
-    return _isElicitationCompleteNotification(value, 0);
+    return _isElicitationCompleteNotification$entry(value, 0);
   } catch {
     return false;
   }

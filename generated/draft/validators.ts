@@ -159,6 +159,36 @@ function opt(o: ValidationIssue[], p: string, token: string, value: unknown, ok:
   if (value !== undefined && !ok) expected(o, p + token, what, value, keyword);
 }
 
+/** A required property that must be the literal `c`: "missing", or "expected <c as JSON>" (keyword `const`). */
+function reqConst(o: ValidationIssue[], p: string, token: string, value: unknown, c: string | number | boolean): void {
+  if (need(o, p, token, value) && value !== c) expected(o, p + token, JSON.stringify(c), value, "const");
+}
+
+/** An optional property that must be the literal `c` when present. */
+function optConst(o: ValidationIssue[], p: string, token: string, value: unknown, c: string | number | boolean): void {
+  if (value !== undefined && value !== c) expected(o, p + token, JSON.stringify(c), value, "const");
+}
+
+/** A required property whose `typeof` must be `type`: "missing", or "expected string" / "expected boolean". */
+function reqTypeof(o: ValidationIssue[], p: string, token: string, value: unknown, type: "string" | "boolean"): void {
+  if (need(o, p, token, value) && typeof value !== type) expected(o, p + token, type, value);
+}
+
+/** An optional property whose `typeof` must be `type` when present. */
+function optTypeof(o: ValidationIssue[], p: string, token: string, value: unknown, type: "string" | "boolean"): void {
+  if (value !== undefined && typeof value !== type) expected(o, p + token, type, value);
+}
+
+/** A required property whose issues `collect` finds, at path `p + token` and depth `d`: "missing" when absent. */
+function reqCollect(o: ValidationIssue[], p: string, token: string, value: unknown, d: number, collect: Collect): void {
+  if (need(o, p, token, value)) collect(value, p + token, o, d);
+}
+
+/** An optional property whose issues `collect` finds when present, at path `p + token` and depth `d`. */
+function optCollect(o: ValidationIssue[], p: string, token: string, value: unknown, d: number, collect: Collect): void {
+  if (value !== undefined) collect(value, p + token, o, d);
+}
+
 /**
  * The answer of a `validateX` whose fast check accepted `value`: `{ ok: true, value }`, made
  * here once instead of in every `validateX` (the same object, in fewer bytes of code).
@@ -513,6 +543,10 @@ function _isMetaObject(v: any, _d: number): boolean {
   return isPlainObject(v);
 }
 
+function _isMetaObject$entry(v: any, _d: number): boolean {
+  return isPlainObject(v);
+}
+
 function _collectMetaObject(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!isPlainObject(v)) expected(o, p, "object", v);
 }
@@ -520,7 +554,7 @@ function _collectMetaObject(v: any, p: string, o: ValidationIssue[], _d: number)
 /** `MetaObject` (schema.ts:54) */
 export function isMetaObject(value: unknown): value is T.MetaObject {
   try {
-    return _isMetaObject(value, 0);
+    return _isMetaObject$entry(value, 0);
   } catch {
     return false;
   }
@@ -552,36 +586,48 @@ function _isRequestMetaObject(v: any, d: number): boolean {
   );
 }
 
+function _isRequestMetaObject$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["io.modelcontextprotocol/protocolVersion"] === "string" &&
+    (v["progressToken"] === undefined || typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
+    (v["io.modelcontextprotocol/logLevel"] === undefined ||
+      v["io.modelcontextprotocol/logLevel"] === "debug" ||
+      v["io.modelcontextprotocol/logLevel"] === "info" ||
+      v["io.modelcontextprotocol/logLevel"] === "notice" ||
+      v["io.modelcontextprotocol/logLevel"] === "warning" ||
+      v["io.modelcontextprotocol/logLevel"] === "error" ||
+      v["io.modelcontextprotocol/logLevel"] === "critical" ||
+      v["io.modelcontextprotocol/logLevel"] === "alert" ||
+      v["io.modelcontextprotocol/logLevel"] === "emergency") &&
+    (v["io.modelcontextprotocol/clientInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/clientInfo"], d + 1)) &&
+    _isClientCapabilities(v["io.modelcontextprotocol/clientCapabilities"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectRequestMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequestMetaObject(v, d)) return;
   if (object(o, p, v)) {
-    if (v["progressToken"] !== undefined) _collectProgressToken(v["progressToken"], p + "/progressToken", o, d + 1);
-    req(
+    optCollect(o, p, "/progressToken", v["progressToken"], d + 1, _collectProgressToken);
+    reqTypeof(o, p, "/io.modelcontextprotocol~1protocolVersion", v["io.modelcontextprotocol/protocolVersion"], "string");
+    optCollect(o, p, "/io.modelcontextprotocol~1clientInfo", v["io.modelcontextprotocol/clientInfo"], d + 1, _collectImplementation);
+    reqCollect(
       o,
       p,
-      "/io.modelcontextprotocol~1protocolVersion",
-      v["io.modelcontextprotocol/protocolVersion"],
-      typeof v["io.modelcontextprotocol/protocolVersion"] === "string",
-      "string",
+      "/io.modelcontextprotocol~1clientCapabilities",
+      v["io.modelcontextprotocol/clientCapabilities"],
+      d + 1,
+      _collectClientCapabilities,
     );
-    if (v["io.modelcontextprotocol/clientInfo"] !== undefined)
-      _collectImplementation(v["io.modelcontextprotocol/clientInfo"], p + "/io.modelcontextprotocol~1clientInfo", o, d + 1);
-    if (need(o, p, "/io.modelcontextprotocol~1clientCapabilities", v["io.modelcontextprotocol/clientCapabilities"]))
-      _collectClientCapabilities(
-        v["io.modelcontextprotocol/clientCapabilities"],
-        p + "/io.modelcontextprotocol~1clientCapabilities",
-        o,
-        d + 1,
-      );
-    if (v["io.modelcontextprotocol/logLevel"] !== undefined)
-      _collectLoggingLevel(v["io.modelcontextprotocol/logLevel"], p + "/io.modelcontextprotocol~1logLevel", o, d + 1);
+    optCollect(o, p, "/io.modelcontextprotocol~1logLevel", v["io.modelcontextprotocol/logLevel"], d + 1, _collectLoggingLevel);
   }
 }
 
 /** `RequestMetaObject` (schema.ts:63) */
 export function isRequestMetaObject(value: unknown): value is T.RequestMetaObject {
   try {
-    return _isRequestMetaObject(value, 0);
+    return _isRequestMetaObject$entry(value, 0);
   } catch {
     return false;
   }
@@ -603,18 +649,27 @@ function _isNotificationMetaObject(v: any, _d: number): boolean {
   );
 }
 
+function _isNotificationMetaObject$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["io.modelcontextprotocol/subscriptionId"] === undefined ||
+      typeof v["io.modelcontextprotocol/subscriptionId"] === "string" ||
+      Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotificationMetaObject(v, d)) return;
   if (object(o, p, v)) {
-    if (v["io.modelcontextprotocol/subscriptionId"] !== undefined)
-      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d + 1);
+    optCollect(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"], d + 1, _collectRequestId);
   }
 }
 
 /** `NotificationMetaObject` (schema.ts:120) */
 export function isNotificationMetaObject(value: unknown): value is T.NotificationMetaObject {
   try {
-    return _isNotificationMetaObject(value, 0);
+    return _isNotificationMetaObject$entry(value, 0);
   } catch {
     return false;
   }
@@ -634,18 +689,25 @@ function _isResultMetaObject(v: any, d: number): boolean {
   );
 }
 
+function _isResultMetaObject$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
-    if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
-      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d + 1);
+    optCollect(o, p, "/io.modelcontextprotocol~1serverInfo", v["io.modelcontextprotocol/serverInfo"], d + 1, _collectImplementation);
   }
 }
 
 /** `ResultMetaObject` (schema.ts:143) */
 export function isResultMetaObject(value: unknown): value is T.ResultMetaObject {
   try {
-    return _isResultMetaObject(value, 0);
+    return _isResultMetaObject$entry(value, 0);
   } catch {
     return false;
   }
@@ -707,17 +769,21 @@ function _isRequestParams(v: any, d: number): boolean {
   return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && plainPrototype(v);
 }
 
+function _isRequestParams$entry(v: any, d: number): boolean {
+  return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && plainPrototype(v);
+}
+
 function _collectRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
   }
 }
 
 /** `RequestParams` (schema.ts:179) */
 export function isRequestParams(value: unknown): value is T.RequestParams {
   try {
-    return _isRequestParams(value, 0);
+    return _isRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -735,7 +801,7 @@ function _isRequest(v: any, _d: number): boolean {
 
 function _collectRequest(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
   }
 }
@@ -759,17 +825,21 @@ function _isNotificationParams(v: any, d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) && plainPrototype(v);
 }
 
+function _isNotificationParams$entry(v: any, d: number): boolean {
+  return objectLike(v) && (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) && plainPrototype(v);
+}
+
 function _collectNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
   }
 }
 
 /** `NotificationParams` (schema.ts:196) */
 export function isNotificationParams(value: unknown): value is T.NotificationParams {
   try {
-    return _isNotificationParams(value, 0);
+    return _isNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -787,7 +857,7 @@ function _isNotification(v: any, _d: number): boolean {
 
 function _collectNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
   }
 }
@@ -839,18 +909,27 @@ function _isResult(v: any, d: number): boolean {
   );
 }
 
+function _isResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
   }
 }
 
 /** `Result` (schema.ts:223) */
 export function isResult(value: unknown): value is T.Result {
   try {
-    return _isResult(value, 0);
+    return _isResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -866,18 +945,22 @@ function _isError(v: any, _d: number): boolean {
   return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
 }
 
+function _isError$entry(v: any, _d: number): boolean {
+  return objectLike(v) && Number.isInteger(v["code"]) && typeof v["message"] === "string" && plainPrototype(v);
+}
+
 function _collectError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isError(v, d)) return;
   if (object(o, p, v)) {
     req(o, p, "/code", v["code"], Number.isInteger(v["code"]), "integer");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
 /** `Error` (schema.ts:241) */
 export function isError(value: unknown): value is T.Error {
   try {
-    return _isError(value, 0);
+    return _isError$entry(value, 0);
   } catch {
     return false;
   }
@@ -923,20 +1006,31 @@ function _isJSONRPCRequest(v: any, _d: number): boolean {
   );
 }
 
+function _isJSONRPCRequest$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `JSONRPCRequest` (schema.ts:268) */
 export function isJSONRPCRequest(value: unknown): value is T.JSONRPCRequest {
   try {
-    return _isJSONRPCRequest(value, 0);
+    return _isJSONRPCRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -958,18 +1052,28 @@ function _isJSONRPCNotification(v: any, _d: number): boolean {
   );
 }
 
+function _isJSONRPCNotification$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["method"] === "string" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || isPlainObject(v["params"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
+    reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `JSONRPCNotification` (schema.ts:278) */
 export function isJSONRPCNotification(value: unknown): value is T.JSONRPCNotification {
   try {
-    return _isJSONRPCNotification(value, 0);
+    return _isJSONRPCNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -991,19 +1095,29 @@ function _isJSONRPCResultResponse(v: any, d: number): boolean {
   );
 }
 
+function _isJSONRPCResultResponse$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isResult(v["result"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectResult);
   }
 }
 
 /** `JSONRPCResultResponse` (schema.ts:287) */
 export function isJSONRPCResultResponse(value: unknown): value is T.JSONRPCResultResponse {
   try {
-    return _isJSONRPCResultResponse(value, 0);
+    return _isJSONRPCResultResponse$entry(value, 0);
   } catch {
     return false;
   }
@@ -1025,19 +1139,29 @@ function _isJSONRPCErrorResponse(v: any, d: number): boolean {
   );
 }
 
+function _isJSONRPCErrorResponse$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["jsonrpc"] === "2.0" &&
+    (v["id"] === undefined || typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isError(v["error"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/error", v["error"])) _collectError(v["error"], p + "/error", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/error", v["error"], d + 1, _collectError);
   }
 }
 
 /** `JSONRPCErrorResponse` (schema.ts:298) */
 export function isJSONRPCErrorResponse(value: unknown): value is T.JSONRPCErrorResponse {
   try {
-    return _isJSONRPCErrorResponse(value, 0);
+    return _isJSONRPCErrorResponse$entry(value, 0);
   } catch {
     return false;
   }
@@ -1089,8 +1213,8 @@ function _isParseError(v: any, _d: number): boolean {
 function _collectParseError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isParseError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v["code"], v["code"] === -32700, "-32700", "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqConst(o, p, "/code", v["code"], -32700);
+    reqTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
@@ -1116,8 +1240,8 @@ function _isInvalidRequestError(v: any, _d: number): boolean {
 function _collectInvalidRequestError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInvalidRequestError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v["code"], v["code"] === -32600, "-32600", "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqConst(o, p, "/code", v["code"], -32600);
+    reqTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
@@ -1143,8 +1267,8 @@ function _isMethodNotFoundError(v: any, _d: number): boolean {
 function _collectMethodNotFoundError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isMethodNotFoundError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v["code"], v["code"] === -32601, "-32601", "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqConst(o, p, "/code", v["code"], -32601);
+    reqTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
@@ -1170,8 +1294,8 @@ function _isInvalidParamsError(v: any, _d: number): boolean {
 function _collectInvalidParamsError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInvalidParamsError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v["code"], v["code"] === -32602, "-32602", "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqConst(o, p, "/code", v["code"], -32602);
+    reqTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
@@ -1197,8 +1321,8 @@ function _isInternalError(v: any, _d: number): boolean {
 function _collectInternalError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInternalError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/code", v["code"], v["code"] === -32603, "-32603", "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqConst(o, p, "/code", v["code"], -32603);
+    reqTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
@@ -1234,13 +1358,13 @@ function _isHeaderMismatchError(v: any, _d: number): boolean {
 function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isHeaderMismatchError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32020, "-32020", "const");
+          reqConst(o, p + "/error", "/code", v["error"]["code"], -32020);
         }
       }
     }
@@ -1283,25 +1407,24 @@ function _isUnsupportedProtocolVersionError(v: any, d: number): boolean {
 function _collectUnsupportedProtocolVersionError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUnsupportedProtocolVersionError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32022, "-32022", "const");
+          reqConst(o, p + "/error", "/code", v["error"]["code"], -32022);
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
-              if (need(o, p + "/error/data", "/supported", v["error"]["data"]["supported"]))
-                _isCreateMessageRequestParams$stopSequences$collect(v["error"]["data"]["supported"], p + "/error/data/supported", o, d + 3);
-              req(
+              reqCollect(
                 o,
                 p + "/error/data",
-                "/requested",
-                v["error"]["data"]["requested"],
-                typeof v["error"]["data"]["requested"] === "string",
-                "string",
+                "/supported",
+                v["error"]["data"]["supported"],
+                d + 3,
+                _isCreateMessageRequestParams$stopSequences$collect,
               );
+              reqTypeof(o, p + "/error/data", "/requested", v["error"]["data"]["requested"], "string");
             }
           }
         }
@@ -1349,17 +1472,23 @@ function _isMissingRequiredClientCapabilityError(v: any, d: number): boolean {
 function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isMissingRequiredClientCapabilityError(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (v["id"] !== undefined) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          req(o, p + "/error", "/code", v["error"]["code"], v["error"]["code"] === -32021, "-32021", "const");
+          reqConst(o, p + "/error", "/code", v["error"]["code"], -32021);
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
-              if (need(o, p + "/error/data", "/requiredCapabilities", v["error"]["data"]["requiredCapabilities"]))
-                _collectClientCapabilities(v["error"]["data"]["requiredCapabilities"], p + "/error/data/requiredCapabilities", o, d + 3);
+              reqCollect(
+                o,
+                p + "/error/data",
+                "/requiredCapabilities",
+                v["error"]["data"]["requiredCapabilities"],
+                d + 3,
+                _collectClientCapabilities,
+              );
             }
           }
         }
@@ -1579,20 +1708,31 @@ function _isInputRequiredResult(v: any, d: number): boolean {
   );
 }
 
+function _isInputRequiredResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    (v["inputRequests"] === undefined || _isInputRequests(v["inputRequests"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectInputRequiredResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInputRequiredResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    if (v["inputRequests"] !== undefined) _collectInputRequests(v["inputRequests"], p + "/inputRequests", o, d + 1);
-    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    optCollect(o, p, "/inputRequests", v["inputRequests"], d + 1, _collectInputRequests);
+    optTypeof(o, p, "/requestState", v["requestState"], "string");
   }
 }
 
 /** `InputRequiredResult` (schema.ts:584) */
 export function isInputRequiredResult(value: unknown): value is T.InputRequiredResult {
   try {
-    return _isInputRequiredResult(value, 0);
+    return _isInputRequiredResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -1617,9 +1757,9 @@ function _isInputResponseRequestParams(v: any, d: number): boolean {
 function _collectInputResponseRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isInputResponseRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
+    optCollect(o, p, "/inputResponses", v["inputResponses"], d + 1, _collectInputResponses);
+    optTypeof(o, p, "/requestState", v["requestState"], "string");
   }
 }
 
@@ -1651,19 +1791,29 @@ function _isCancelledNotificationParams(v: any, d: number): boolean {
   );
 }
 
+function _isCancelledNotificationParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["reason"] === undefined || typeof v["reason"] === "string") &&
+    (typeof v["requestId"] === "string" || Number.isInteger(v["requestId"])) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/requestId", v["requestId"])) _collectRequestId(v["requestId"], p + "/requestId", o, d + 1);
-    opt(o, p, "/reason", v["reason"], typeof v["reason"] === "string", "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
+    reqCollect(o, p, "/requestId", v["requestId"], d + 1, _collectRequestId);
+    optTypeof(o, p, "/reason", v["reason"], "string");
   }
 }
 
 /** `CancelledNotificationParams` (schema.ts:620) */
 export function isCancelledNotificationParams(value: unknown): value is T.CancelledNotificationParams {
   try {
-    return _isCancelledNotificationParams(value, 0);
+    return _isCancelledNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -1688,19 +1838,29 @@ function _isCancelledNotification(v: any, d: number): boolean {
   );
 }
 
+function _isCancelledNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/cancelled" &&
+    v["jsonrpc"] === "2.0" &&
+    _isCancelledNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCancelledNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelledNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/cancelled", '"notifications/cancelled"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCancelledNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/cancelled");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCancelledNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `CancelledNotification` (schema.ts:648) */
 export function isCancelledNotification(value: unknown): value is T.CancelledNotification {
   try {
-    return _isCancelledNotification(value, 0);
+    return _isCancelledNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -1723,20 +1883,31 @@ function _isDiscoverRequest(v: any, d: number): boolean {
   );
 }
 
+function _isDiscoverRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "server/discover" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isDiscoverRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "server/discover", '"server/discover"', "const");
-    if (need(o, p, "/params", v["params"])) _collectRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "server/discover");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `DiscoverRequest` (schema.ts:665) */
 export function isDiscoverRequest(value: unknown): value is T.DiscoverRequest {
   try {
-    return _isDiscoverRequest(value, 0);
+    return _isDiscoverRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -1763,11 +1934,26 @@ function _isDiscoverResult(v: any, d: number): boolean {
   );
 }
 
+function _isDiscoverResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["instructions"] === undefined || typeof v["instructions"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isCreateMessageRequestParams$stopSequences(v["supportedVersions"], d + 1) &&
+    _isServerCapabilities(v["capabilities"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isDiscoverResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
     if (need(o, p, "/ttlMs", v["ttlMs"])) {
       if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
       else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -1781,17 +1967,16 @@ function _collectDiscoverResult(v: any, p: string, o: ValidationIssue[], d: numb
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/supportedVersions", v["supportedVersions"]))
-      _isCreateMessageRequestParams$stopSequences$collect(v["supportedVersions"], p + "/supportedVersions", o, d + 1);
-    if (need(o, p, "/capabilities", v["capabilities"])) _collectServerCapabilities(v["capabilities"], p + "/capabilities", o, d + 1);
-    opt(o, p, "/instructions", v["instructions"], typeof v["instructions"] === "string", "string");
+    reqCollect(o, p, "/supportedVersions", v["supportedVersions"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
+    reqCollect(o, p, "/capabilities", v["capabilities"], d + 1, _collectServerCapabilities);
+    optTypeof(o, p, "/instructions", v["instructions"], "string");
   }
 }
 
 /** `DiscoverResult` (schema.ts:678) */
 export function isDiscoverResult(value: unknown): value is T.DiscoverResult {
   try {
-    return _isDiscoverResult(value, 0);
+    return _isDiscoverResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -1816,9 +2001,9 @@ function _isDiscoverResultResponse(v: any, d: number): boolean {
 function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isDiscoverResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectDiscoverResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectDiscoverResult);
   }
 }
 
@@ -1857,24 +2042,44 @@ function _isClientCapabilities(v: any, d: number): boolean {
   );
 }
 
+function _isClientCapabilities$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["roots"] === undefined || isPlainObject(v["roots"])) &&
+    (v["sampling"] === undefined ||
+      (objectLike(v["sampling"]) &&
+        (v["sampling"]["context"] === undefined || _isJSONObject(v["sampling"]["context"], d + 2)) &&
+        (v["sampling"]["tools"] === undefined || _isJSONObject(v["sampling"]["tools"], d + 2)) &&
+        plainPrototype(v["sampling"]))) &&
+    (v["elicitation"] === undefined ||
+      (objectLike(v["elicitation"]) &&
+        (v["elicitation"]["form"] === undefined || _isJSONObject(v["elicitation"]["form"], d + 2)) &&
+        (v["elicitation"]["url"] === undefined || _isJSONObject(v["elicitation"]["url"], d + 2)) &&
+        plainPrototype(v["elicitation"]))) &&
+    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectClientCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isClientCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
+    optCollect(o, p, "/experimental", v["experimental"], d + 1, _isClientCapabilities$experimental$collect);
     opt(o, p, "/roots", v["roots"], isPlainObject(v["roots"]), "object");
     if (v["sampling"] !== undefined) {
       if (object(o, p + "/sampling", v["sampling"])) {
-        if (v["sampling"]["context"] !== undefined) _collectJSONObject(v["sampling"]["context"], p + "/sampling/context", o, d + 2);
-        if (v["sampling"]["tools"] !== undefined) _collectJSONObject(v["sampling"]["tools"], p + "/sampling/tools", o, d + 2);
+        optCollect(o, p + "/sampling", "/context", v["sampling"]["context"], d + 2, _collectJSONObject);
+        optCollect(o, p + "/sampling", "/tools", v["sampling"]["tools"], d + 2, _collectJSONObject);
       }
     }
     if (v["elicitation"] !== undefined) {
       if (object(o, p + "/elicitation", v["elicitation"])) {
-        if (v["elicitation"]["form"] !== undefined) _collectJSONObject(v["elicitation"]["form"], p + "/elicitation/form", o, d + 2);
-        if (v["elicitation"]["url"] !== undefined) _collectJSONObject(v["elicitation"]["url"], p + "/elicitation/url", o, d + 2);
+        optCollect(o, p + "/elicitation", "/form", v["elicitation"]["form"], d + 2, _collectJSONObject);
+        optCollect(o, p + "/elicitation", "/url", v["elicitation"]["url"], d + 2, _collectJSONObject);
       }
     }
-    if (v["extensions"] !== undefined) _isClientCapabilities$experimental$collect(v["extensions"], p + "/extensions", o, d + 1);
+    optCollect(o, p, "/extensions", v["extensions"], d + 1, _isClientCapabilities$experimental$collect);
   }
 }
 
@@ -1900,7 +2105,7 @@ function _isClientCapabilities$experimental$collect(v: any, p: string, o: Valida
 /** `ClientCapabilities` (schema.ts:716) */
 export function isClientCapabilities(value: unknown): value is T.ClientCapabilities {
   try {
-    return _isClientCapabilities(value, 0);
+    return _isClientCapabilities$entry(value, 0);
   } catch {
     return false;
   }
@@ -1936,43 +2141,60 @@ function _isServerCapabilities(v: any, d: number): boolean {
   );
 }
 
+function _isServerCapabilities$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["experimental"] === undefined || _isClientCapabilities$experimental(v["experimental"], d + 1)) &&
+    (v["logging"] === undefined || _isJSONObject(v["logging"], d + 1)) &&
+    (v["completions"] === undefined || _isJSONObject(v["completions"], d + 1)) &&
+    (v["prompts"] === undefined ||
+      (objectLike(v["prompts"]) &&
+        (v["prompts"]["listChanged"] === undefined || typeof v["prompts"]["listChanged"] === "boolean") &&
+        plainPrototype(v["prompts"]))) &&
+    (v["resources"] === undefined ||
+      (objectLike(v["resources"]) &&
+        (v["resources"]["subscribe"] === undefined || typeof v["resources"]["subscribe"] === "boolean") &&
+        (v["resources"]["listChanged"] === undefined || typeof v["resources"]["listChanged"] === "boolean") &&
+        plainPrototype(v["resources"]))) &&
+    (v["tools"] === undefined ||
+      (objectLike(v["tools"]) &&
+        (v["tools"]["listChanged"] === undefined || typeof v["tools"]["listChanged"] === "boolean") &&
+        plainPrototype(v["tools"]))) &&
+    (v["extensions"] === undefined || _isClientCapabilities$experimental(v["extensions"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectServerCapabilities(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isServerCapabilities(v, d)) return;
   if (object(o, p, v)) {
-    if (v["experimental"] !== undefined) _isClientCapabilities$experimental$collect(v["experimental"], p + "/experimental", o, d + 1);
-    if (v["logging"] !== undefined) _collectJSONObject(v["logging"], p + "/logging", o, d + 1);
-    if (v["completions"] !== undefined) _collectJSONObject(v["completions"], p + "/completions", o, d + 1);
+    optCollect(o, p, "/experimental", v["experimental"], d + 1, _isClientCapabilities$experimental$collect);
+    optCollect(o, p, "/logging", v["logging"], d + 1, _collectJSONObject);
+    optCollect(o, p, "/completions", v["completions"], d + 1, _collectJSONObject);
     if (v["prompts"] !== undefined) {
       if (object(o, p + "/prompts", v["prompts"])) {
-        opt(o, p + "/prompts", "/listChanged", v["prompts"]["listChanged"], typeof v["prompts"]["listChanged"] === "boolean", "boolean");
+        optTypeof(o, p + "/prompts", "/listChanged", v["prompts"]["listChanged"], "boolean");
       }
     }
     if (v["resources"] !== undefined) {
       if (object(o, p + "/resources", v["resources"])) {
-        opt(o, p + "/resources", "/subscribe", v["resources"]["subscribe"], typeof v["resources"]["subscribe"] === "boolean", "boolean");
-        opt(
-          o,
-          p + "/resources",
-          "/listChanged",
-          v["resources"]["listChanged"],
-          typeof v["resources"]["listChanged"] === "boolean",
-          "boolean",
-        );
+        optTypeof(o, p + "/resources", "/subscribe", v["resources"]["subscribe"], "boolean");
+        optTypeof(o, p + "/resources", "/listChanged", v["resources"]["listChanged"], "boolean");
       }
     }
     if (v["tools"] !== undefined) {
       if (object(o, p + "/tools", v["tools"])) {
-        opt(o, p + "/tools", "/listChanged", v["tools"]["listChanged"], typeof v["tools"]["listChanged"] === "boolean", "boolean");
+        optTypeof(o, p + "/tools", "/listChanged", v["tools"]["listChanged"], "boolean");
       }
     }
-    if (v["extensions"] !== undefined) _isClientCapabilities$experimental$collect(v["extensions"], p + "/extensions", o, d + 1);
+    optCollect(o, p, "/extensions", v["extensions"], d + 1, _isClientCapabilities$experimental$collect);
   }
 }
 
 /** `ServerCapabilities` (schema.ts:793) */
 export function isServerCapabilities(value: unknown): value is T.ServerCapabilities {
   try {
-    return _isServerCapabilities(value, 0);
+    return _isServerCapabilities$entry(value, 0);
   } catch {
     return false;
   }
@@ -1996,6 +2218,18 @@ function _isIcon(v: any, d: number): boolean {
   );
 }
 
+function _isIcon$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["theme"] === undefined || v["theme"] === "light" || v["theme"] === "dark") &&
+    typeof v["src"] === "string" &&
+    formatUri(v["src"]) &&
+    (v["sizes"] === undefined || _isCreateMessageRequestParams$stopSequences(v["sizes"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcon(v, d)) return;
   if (object(o, p, v)) {
@@ -2003,8 +2237,8 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
       if (!(typeof v["src"] === "string")) expected(o, p + "/src", "string", v["src"]);
       else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["sizes"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["sizes"], p + "/sizes", o, d + 1);
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/sizes", v["sizes"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
     opt(o, p, "/theme", v["theme"], v["theme"] === "light" || v["theme"] === "dark", 'one of "light", "dark"', "enum");
   }
 }
@@ -2012,7 +2246,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
 /** `Icon` (schema.ts:890) */
 export function isIcon(value: unknown): value is T.Icon {
   try {
-    return _isIcon(value, 0);
+    return _isIcon$entry(value, 0);
   } catch {
     return false;
   }
@@ -2031,7 +2265,7 @@ function _isIcons(v: any, d: number): boolean {
 function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isIcons(v, d)) return;
   if (object(o, p, v)) {
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
   }
 }
 
@@ -2068,8 +2302,8 @@ function _isBaseMetadata(v: any, _d: number): boolean {
 
 function _collectBaseMetadata(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
   }
 }
 
@@ -2101,14 +2335,27 @@ function _isImplementation(v: any, d: number): boolean {
   );
 }
 
+function _isImplementation$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    typeof v["version"] === "string" &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["websiteUrl"] === undefined || (typeof v["websiteUrl"] === "string" && formatUri(v["websiteUrl"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImplementation(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
-    req(o, p, "/version", v["version"], typeof v["version"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
+    reqTypeof(o, p, "/version", v["version"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     if (v["websiteUrl"] !== undefined) {
       if (!(typeof v["websiteUrl"] === "string")) expected(o, p + "/websiteUrl", "string", v["websiteUrl"]);
       else if (!formatUri(v["websiteUrl"])) issue(o, p + "/websiteUrl", "format", "expected a uri string");
@@ -2119,7 +2366,7 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
 /** `Implementation` (schema.ts:976) */
 export function isImplementation(value: unknown): value is T.Implementation {
   try {
-    return _isImplementation(value, 0);
+    return _isImplementation$entry(value, 0);
   } catch {
     return false;
   }
@@ -2143,21 +2390,33 @@ function _isProgressNotificationParams(v: any, d: number): boolean {
   );
 }
 
+function _isProgressNotificationParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    Number.isFinite(v["progress"]) &&
+    (v["total"] === undefined || Number.isFinite(v["total"])) &&
+    (v["message"] === undefined || typeof v["message"] === "string") &&
+    (typeof v["progressToken"] === "string" || Number.isInteger(v["progressToken"])) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectProgressNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/progressToken", v["progressToken"])) _collectProgressToken(v["progressToken"], p + "/progressToken", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
+    reqCollect(o, p, "/progressToken", v["progressToken"], d + 1, _collectProgressToken);
     req(o, p, "/progress", v["progress"], Number.isFinite(v["progress"]), "number");
     opt(o, p, "/total", v["total"], Number.isFinite(v["total"]), "number");
-    opt(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    optTypeof(o, p, "/message", v["message"], "string");
   }
 }
 
 /** `ProgressNotificationParams` (schema.ts:1009) */
 export function isProgressNotificationParams(value: unknown): value is T.ProgressNotificationParams {
   try {
-    return _isProgressNotificationParams(value, 0);
+    return _isProgressNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2182,19 +2441,29 @@ function _isProgressNotification(v: any, d: number): boolean {
   );
 }
 
+function _isProgressNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/progress" &&
+    v["jsonrpc"] === "2.0" &&
+    _isProgressNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectProgressNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isProgressNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/progress", '"notifications/progress"', "const");
-    if (need(o, p, "/params", v["params"])) _collectProgressNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/progress");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectProgressNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ProgressNotification` (schema.ts:1040) */
 export function isProgressNotification(value: unknown): value is T.ProgressNotification {
   try {
-    return _isProgressNotification(value, 0);
+    return _isProgressNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -2215,18 +2484,27 @@ function _isPaginatedRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isPaginatedRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["cursor"] === undefined || typeof v["cursor"] === "string") &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPaginatedRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (v["cursor"] !== undefined) _collectCursor(v["cursor"], p + "/cursor", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
+    optCollect(o, p, "/cursor", v["cursor"], d + 1, _collectCursor);
   }
 }
 
 /** `PaginatedRequestParams` (schema.ts:1054) */
 export function isPaginatedRequestParams(value: unknown): value is T.PaginatedRequestParams {
   try {
-    return _isPaginatedRequestParams(value, 0);
+    return _isPaginatedRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2252,10 +2530,10 @@ function _isPaginatedRequest(v: any, d: number): boolean {
 function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], typeof v["method"] === "string", "string");
-    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqTypeof(o, p, "/method", v["method"], "string");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
@@ -2287,9 +2565,9 @@ function _isPaginatedResult(v: any, d: number): boolean {
 function _collectPaginatedResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPaginatedResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
   }
 }
 
@@ -2323,8 +2601,8 @@ function _isCacheableResult(v: any, d: number): boolean {
 function _collectCacheableResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCacheableResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
     if (need(o, p, "/ttlMs", v["ttlMs"])) {
       if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
       else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -2367,20 +2645,31 @@ function _isListResourcesRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListResourcesRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/list", '"resources/list"', "const");
-    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/list");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListResourcesRequest` (schema.ts:1121) */
 export function isListResourcesRequest(value: unknown): value is T.ListResourcesRequest {
   try {
-    return _isListResourcesRequest(value, 0);
+    return _isListResourcesRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2406,12 +2695,26 @@ function _isListResourcesResult(v: any, d: number): boolean {
   );
 }
 
+function _isListResourcesResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isListResourcesResult$resources(v["resources"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
     if (need(o, p, "/ttlMs", v["ttlMs"])) {
       if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
       else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -2425,7 +2728,7 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/resources", v["resources"])) _isListResourcesResult$resources$collect(v["resources"], p + "/resources", o, d + 1);
+    reqCollect(o, p, "/resources", v["resources"], d + 1, _isListResourcesResult$resources$collect);
   }
 }
 
@@ -2442,7 +2745,7 @@ function _isListResourcesResult$resources$collect(v: any, p: string, o: Validati
 /** `ListResourcesResult` (schema.ts:1133) */
 export function isListResourcesResult(value: unknown): value is T.ListResourcesResult {
   try {
-    return _isListResourcesResult(value, 0);
+    return _isListResourcesResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -2467,9 +2770,9 @@ function _isListResourcesResultResponse(v: any, d: number): boolean {
 function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourcesResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectListResourcesResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectListResourcesResult);
   }
 }
 
@@ -2502,20 +2805,31 @@ function _isListResourceTemplatesRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListResourceTemplatesRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/templates/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/templates/list", '"resources/templates/list"', "const");
-    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/templates/list");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListResourceTemplatesRequest` (schema.ts:1157) */
 export function isListResourceTemplatesRequest(value: unknown): value is T.ListResourceTemplatesRequest {
   try {
-    return _isListResourceTemplatesRequest(value, 0);
+    return _isListResourceTemplatesRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2545,12 +2859,26 @@ function _isListResourceTemplatesResult(v: any, d: number): boolean {
   );
 }
 
+function _isListResourceTemplatesResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isListResourceTemplatesResult$resourceTemplates(v["resourceTemplates"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
     if (need(o, p, "/ttlMs", v["ttlMs"])) {
       if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
       else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -2564,8 +2892,7 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/resourceTemplates", v["resourceTemplates"]))
-      _isListResourceTemplatesResult$resourceTemplates$collect(v["resourceTemplates"], p + "/resourceTemplates", o, d + 1);
+    reqCollect(o, p, "/resourceTemplates", v["resourceTemplates"], d + 1, _isListResourceTemplatesResult$resourceTemplates$collect);
   }
 }
 
@@ -2582,7 +2909,7 @@ function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: str
 /** `ListResourceTemplatesResult` (schema.ts:1169) */
 export function isListResourceTemplatesResult(value: unknown): value is T.ListResourceTemplatesResult {
   try {
-    return _isListResourceTemplatesResult(value, 0);
+    return _isListResourceTemplatesResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -2610,9 +2937,9 @@ function _isListResourceTemplatesResultResponse(v: any, d: number): boolean {
 function _collectListResourceTemplatesResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListResourceTemplatesResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectListResourceTemplatesResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectListResourceTemplatesResult);
   }
 }
 
@@ -2644,7 +2971,7 @@ function _isResourceRequestParams(v: any, d: number): boolean {
 function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
@@ -2679,23 +3006,35 @@ function _isReadResourceRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isReadResourceRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
+    optCollect(o, p, "/inputResponses", v["inputResponses"], d + 1, _collectInputResponses);
+    optTypeof(o, p, "/requestState", v["requestState"], "string");
   }
 }
 
 /** `ReadResourceRequestParams` (schema.ts:1205) */
 export function isReadResourceRequestParams(value: unknown): value is T.ReadResourceRequestParams {
   try {
-    return _isReadResourceRequestParams(value, 0);
+    return _isReadResourceRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2721,20 +3060,31 @@ function _isReadResourceRequest(v: any, d: number): boolean {
   );
 }
 
+function _isReadResourceRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "resources/read" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isReadResourceRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "resources/read", '"resources/read"', "const");
-    if (need(o, p, "/params", v["params"])) _collectReadResourceRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "resources/read");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectReadResourceRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ReadResourceRequest` (schema.ts:1216) */
 export function isReadResourceRequest(value: unknown): value is T.ReadResourceRequest {
   try {
-    return _isReadResourceRequest(value, 0);
+    return _isReadResourceRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -2759,11 +3109,24 @@ function _isReadResourceResult(v: any, d: number): boolean {
   );
 }
 
+function _isReadResourceResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isReadResourceResult$contents(v["contents"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
     if (need(o, p, "/ttlMs", v["ttlMs"])) {
       if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
       else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -2777,7 +3140,7 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/contents", v["contents"])) _isReadResourceResult$contents$collect(v["contents"], p + "/contents", o, d + 1);
+    reqCollect(o, p, "/contents", v["contents"], d + 1, _isReadResourceResult$contents$collect);
   }
 }
 
@@ -2809,7 +3172,7 @@ function _isReadResourceResult$contents$collect(v: any, p: string, o: Validation
 /** `ReadResourceResult` (schema.ts:1229) */
 export function isReadResourceResult(value: unknown): value is T.ReadResourceResult {
   try {
-    return _isReadResourceResult(value, 0);
+    return _isReadResourceResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -2834,8 +3197,8 @@ function _isReadResourceResultResponse(v: any, d: number): boolean {
 function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
     if (need(o, p, "/result", v["result"]))
       if (!(_isReadResourceResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
@@ -2878,27 +3241,29 @@ function _isResourceListChangedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isResourceListChangedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/resources/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "/method",
-      v["method"],
-      v["method"] === "notifications/resources/list_changed",
-      '"notifications/resources/list_changed"',
-      "const",
-    );
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/resources/list_changed");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ResourceListChangedNotification` (schema.ts:1256) */
 export function isResourceListChangedNotification(value: unknown): value is T.ResourceListChangedNotification {
   try {
-    return _isResourceListChangedNotification(value, 0);
+    return _isResourceListChangedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -2925,21 +3290,31 @@ function _isSubscriptionFilter(v: any, d: number): boolean {
   );
 }
 
+function _isSubscriptionFilter$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["toolsListChanged"] === undefined || typeof v["toolsListChanged"] === "boolean") &&
+    (v["promptsListChanged"] === undefined || typeof v["promptsListChanged"] === "boolean") &&
+    (v["resourcesListChanged"] === undefined || typeof v["resourcesListChanged"] === "boolean") &&
+    (v["resourceSubscriptions"] === undefined || _isCreateMessageRequestParams$stopSequences(v["resourceSubscriptions"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSubscriptionFilter(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionFilter(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/toolsListChanged", v["toolsListChanged"], typeof v["toolsListChanged"] === "boolean", "boolean");
-    opt(o, p, "/promptsListChanged", v["promptsListChanged"], typeof v["promptsListChanged"] === "boolean", "boolean");
-    opt(o, p, "/resourcesListChanged", v["resourcesListChanged"], typeof v["resourcesListChanged"] === "boolean", "boolean");
-    if (v["resourceSubscriptions"] !== undefined)
-      _isCreateMessageRequestParams$stopSequences$collect(v["resourceSubscriptions"], p + "/resourceSubscriptions", o, d + 1);
+    optTypeof(o, p, "/toolsListChanged", v["toolsListChanged"], "boolean");
+    optTypeof(o, p, "/promptsListChanged", v["promptsListChanged"], "boolean");
+    optTypeof(o, p, "/resourcesListChanged", v["resourcesListChanged"], "boolean");
+    optCollect(o, p, "/resourceSubscriptions", v["resourceSubscriptions"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
   }
 }
 
 /** `SubscriptionFilter` (schema.ts:1270) */
 export function isSubscriptionFilter(value: unknown): value is T.SubscriptionFilter {
   try {
-    return _isSubscriptionFilter(value, 0);
+    return _isSubscriptionFilter$entry(value, 0);
   } catch {
     return false;
   }
@@ -2955,18 +3330,22 @@ function _isSubscriptionsListenRequestParams(v: any, d: number): boolean {
   return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && _isSubscriptionFilter(v["notifications"], d + 1) && plainPrototype(v);
 }
 
+function _isSubscriptionsListenRequestParams$entry(v: any, d: number): boolean {
+  return objectLike(v) && _isRequestMetaObject(v["_meta"], d + 1) && _isSubscriptionFilter(v["notifications"], d + 1) && plainPrototype(v);
+}
+
 function _collectSubscriptionsListenRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/notifications", v["notifications"])) _collectSubscriptionFilter(v["notifications"], p + "/notifications", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
+    reqCollect(o, p, "/notifications", v["notifications"], d + 1, _collectSubscriptionFilter);
   }
 }
 
 /** `SubscriptionsListenRequestParams` (schema.ts:1295) */
 export function isSubscriptionsListenRequestParams(value: unknown): value is T.SubscriptionsListenRequestParams {
   try {
-    return _isSubscriptionsListenRequestParams(value, 0);
+    return _isSubscriptionsListenRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -2993,20 +3372,31 @@ function _isSubscriptionsListenRequest(v: any, d: number): boolean {
   );
 }
 
+function _isSubscriptionsListenRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "subscriptions/listen" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isSubscriptionsListenRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "subscriptions/listen", '"subscriptions/listen"', "const");
-    if (need(o, p, "/params", v["params"])) _collectSubscriptionsListenRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "subscriptions/listen");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectSubscriptionsListenRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `SubscriptionsListenRequest` (schema.ts:1314) */
 export function isSubscriptionsListenRequest(value: unknown): value is T.SubscriptionsListenRequest {
   try {
-    return _isSubscriptionsListenRequest(value, 0);
+    return _isSubscriptionsListenRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3030,20 +3420,27 @@ function _isSubscriptionsListenResultMetaObject(v: any, d: number): boolean {
   );
 }
 
+function _isSubscriptionsListenResultMetaObject$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (typeof v["io.modelcontextprotocol/subscriptionId"] === "string" || Number.isInteger(v["io.modelcontextprotocol/subscriptionId"])) &&
+    (v["io.modelcontextprotocol/serverInfo"] === undefined || _isImplementation(v["io.modelcontextprotocol/serverInfo"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
-    if (v["io.modelcontextprotocol/serverInfo"] !== undefined)
-      _collectImplementation(v["io.modelcontextprotocol/serverInfo"], p + "/io.modelcontextprotocol~1serverInfo", o, d + 1);
-    if (need(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"]))
-      _collectRequestId(v["io.modelcontextprotocol/subscriptionId"], p + "/io.modelcontextprotocol~1subscriptionId", o, d + 1);
+    optCollect(o, p, "/io.modelcontextprotocol~1serverInfo", v["io.modelcontextprotocol/serverInfo"], d + 1, _collectImplementation);
+    reqCollect(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"], d + 1, _collectRequestId);
   }
 }
 
 /** `SubscriptionsListenResultMetaObject` (schema.ts:1326) */
 export function isSubscriptionsListenResultMetaObject(value: unknown): value is T.SubscriptionsListenResultMetaObject {
   try {
-    return _isSubscriptionsListenResultMetaObject(value, 0);
+    return _isSubscriptionsListenResultMetaObject$entry(value, 0);
   } catch {
     return false;
   }
@@ -3065,18 +3462,24 @@ function _isSubscriptionsListenResult(v: any, d: number): boolean {
   );
 }
 
+function _isSubscriptionsListenResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) && typeof v["resultType"] === "string" && _isSubscriptionsListenResultMetaObject(v["_meta"], d + 1) && plainPrototype(v)
+  );
+}
+
 function _collectSubscriptionsListenResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectSubscriptionsListenResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectSubscriptionsListenResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
   }
 }
 
 /** `SubscriptionsListenResult` (schema.ts:1349) */
 export function isSubscriptionsListenResult(value: unknown): value is T.SubscriptionsListenResult {
   try {
-    return _isSubscriptionsListenResult(value, 0);
+    return _isSubscriptionsListenResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3104,9 +3507,9 @@ function _isSubscriptionsListenResultResponse(v: any, d: number): boolean {
 function _collectSubscriptionsListenResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsListenResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectSubscriptionsListenResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectSubscriptionsListenResult);
   }
 }
 
@@ -3138,18 +3541,27 @@ function _isSubscriptionsAcknowledgedNotificationParams(v: any, d: number): bool
   );
 }
 
+function _isSubscriptionsAcknowledgedNotificationParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    _isSubscriptionFilter(v["notifications"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSubscriptionsAcknowledgedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsAcknowledgedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/notifications", v["notifications"])) _collectSubscriptionFilter(v["notifications"], p + "/notifications", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
+    reqCollect(o, p, "/notifications", v["notifications"], d + 1, _collectSubscriptionFilter);
   }
 }
 
 /** `SubscriptionsAcknowledgedNotificationParams` (schema.ts:1371) */
 export function isSubscriptionsAcknowledgedNotificationParams(value: unknown): value is T.SubscriptionsAcknowledgedNotificationParams {
   try {
-    return _isSubscriptionsAcknowledgedNotificationParams(value, 0);
+    return _isSubscriptionsAcknowledgedNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -3176,27 +3588,29 @@ function _isSubscriptionsAcknowledgedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isSubscriptionsAcknowledgedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/subscriptions/acknowledged" &&
+    v["jsonrpc"] === "2.0" &&
+    _isSubscriptionsAcknowledgedNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSubscriptionsAcknowledgedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSubscriptionsAcknowledgedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "/method",
-      v["method"],
-      v["method"] === "notifications/subscriptions/acknowledged",
-      '"notifications/subscriptions/acknowledged"',
-      "const",
-    );
-    if (need(o, p, "/params", v["params"])) _collectSubscriptionsAcknowledgedNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/subscriptions/acknowledged");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectSubscriptionsAcknowledgedNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `SubscriptionsAcknowledgedNotification` (schema.ts:1398) */
 export function isSubscriptionsAcknowledgedNotification(value: unknown): value is T.SubscriptionsAcknowledgedNotification {
   try {
-    return _isSubscriptionsAcknowledgedNotification(value, 0);
+    return _isSubscriptionsAcknowledgedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -3222,10 +3636,20 @@ function _isResourceUpdatedNotificationParams(v: any, d: number): boolean {
   );
 }
 
+function _isResourceUpdatedNotificationParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceUpdatedNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
@@ -3236,7 +3660,7 @@ function _collectResourceUpdatedNotificationParams(v: any, p: string, o: Validat
 /** `ResourceUpdatedNotificationParams` (schema.ts:1411) */
 export function isResourceUpdatedNotificationParams(value: unknown): value is T.ResourceUpdatedNotificationParams {
   try {
-    return _isResourceUpdatedNotificationParams(value, 0);
+    return _isResourceUpdatedNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -3262,19 +3686,29 @@ function _isResourceUpdatedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isResourceUpdatedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/resources/updated" &&
+    v["jsonrpc"] === "2.0" &&
+    _isResourceUpdatedNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceUpdatedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceUpdatedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/resources/updated", '"notifications/resources/updated"', "const");
-    if (need(o, p, "/params", v["params"])) _collectResourceUpdatedNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/resources/updated");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectResourceUpdatedNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ResourceUpdatedNotification` (schema.ts:1428) */
 export function isResourceUpdatedNotification(value: unknown): value is T.ResourceUpdatedNotification {
   try {
-    return _isResourceUpdatedNotification(value, 0);
+    return _isResourceUpdatedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -3306,28 +3740,45 @@ function _isResource(v: any, d: number): boolean {
   );
 }
 
+function _isResource$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `Resource` (schema.ts:1441) */
 export function isResource(value: unknown): value is T.Resource {
   try {
-    return _isResource(value, 0);
+    return _isResource$entry(value, 0);
   } catch {
     return false;
   }
@@ -3355,27 +3806,43 @@ function _isResourceTemplate(v: any, d: number): boolean {
   );
 }
 
+function _isResourceTemplate$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uriTemplate"] === "string" &&
+    formatUriTemplate(v["uriTemplate"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplate(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uriTemplate", v["uriTemplate"])) {
       if (!(typeof v["uriTemplate"] === "string")) expected(o, p + "/uriTemplate", "string", v["uriTemplate"]);
       else if (!formatUriTemplate(v["uriTemplate"])) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
     }
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `ResourceTemplate` (schema.ts:1481) */
 export function isResourceTemplate(value: unknown): value is T.ResourceTemplate {
   try {
-    return _isResourceTemplate(value, 0);
+    return _isResourceTemplate$entry(value, 0);
   } catch {
     return false;
   }
@@ -3405,8 +3872,8 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
@@ -3437,6 +3904,18 @@ function _isTextResourceContents(v: any, d: number): boolean {
   );
 }
 
+function _isTextResourceContents$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["text"] === "string" &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextResourceContents(v, d)) return;
   if (object(o, p, v)) {
@@ -3444,16 +3923,16 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
+    reqTypeof(o, p, "/text", v["text"], "string");
   }
 }
 
 /** `TextResourceContents` (schema.ts:1535) */
 export function isTextResourceContents(value: unknown): value is T.TextResourceContents {
   try {
-    return _isTextResourceContents(value, 0);
+    return _isTextResourceContents$entry(value, 0);
   } catch {
     return false;
   }
@@ -3478,6 +3957,19 @@ function _isBlobResourceContents(v: any, d: number): boolean {
   );
 }
 
+function _isBlobResourceContents$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    typeof v["blob"] === "string" &&
+    formatByte(v["blob"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isBlobResourceContents(v, d)) return;
   if (object(o, p, v)) {
@@ -3485,8 +3977,8 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
     if (need(o, p, "/blob", v["blob"])) {
       if (!(typeof v["blob"] === "string")) expected(o, p + "/blob", "string", v["blob"]);
       else if (!formatByte(v["blob"])) issue(o, p + "/blob", "format", "expected a byte string");
@@ -3497,7 +3989,7 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
 /** `BlobResourceContents` (schema.ts:1548) */
 export function isBlobResourceContents(value: unknown): value is T.BlobResourceContents {
   try {
-    return _isBlobResourceContents(value, 0);
+    return _isBlobResourceContents$entry(value, 0);
   } catch {
     return false;
   }
@@ -3520,20 +4012,31 @@ function _isListPromptsRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListPromptsRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "prompts/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "prompts/list", '"prompts/list"', "const");
-    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "prompts/list");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListPromptsRequest` (schema.ts:1566) */
 export function isListPromptsRequest(value: unknown): value is T.ListPromptsRequest {
   try {
-    return _isListPromptsRequest(value, 0);
+    return _isListPromptsRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3559,12 +4062,26 @@ function _isListPromptsResult(v: any, d: number): boolean {
   );
 }
 
+function _isListPromptsResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isListPromptsResult$prompts(v["prompts"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
     if (need(o, p, "/ttlMs", v["ttlMs"])) {
       if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
       else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -3578,7 +4095,7 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/prompts", v["prompts"])) _isListPromptsResult$prompts$collect(v["prompts"], p + "/prompts", o, d + 1);
+    reqCollect(o, p, "/prompts", v["prompts"], d + 1, _isListPromptsResult$prompts$collect);
   }
 }
 
@@ -3595,7 +4112,7 @@ function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIs
 /** `ListPromptsResult` (schema.ts:1578) */
 export function isListPromptsResult(value: unknown): value is T.ListPromptsResult {
   try {
-    return _isListPromptsResult(value, 0);
+    return _isListPromptsResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3620,9 +4137,9 @@ function _isListPromptsResultResponse(v: any, d: number): boolean {
 function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListPromptsResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectListPromptsResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectListPromptsResult);
   }
 }
 
@@ -3656,21 +4173,33 @@ function _isGetPromptRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isGetPromptRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    typeof v["name"] === "string" &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
+    (v["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["arguments"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetPromptRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    if (v["arguments"] !== undefined) _isCompleteRequestParams$context$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
+    optCollect(o, p, "/inputResponses", v["inputResponses"], d + 1, _collectInputResponses);
+    optTypeof(o, p, "/requestState", v["requestState"], "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optCollect(o, p, "/arguments", v["arguments"], d + 1, _isCompleteRequestParams$context$arguments$collect);
   }
 }
 
 /** `GetPromptRequestParams` (schema.ts:1602) */
 export function isGetPromptRequestParams(value: unknown): value is T.GetPromptRequestParams {
   try {
-    return _isGetPromptRequestParams(value, 0);
+    return _isGetPromptRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -3693,20 +4222,31 @@ function _isGetPromptRequest(v: any, d: number): boolean {
   );
 }
 
+function _isGetPromptRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "prompts/get" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isGetPromptRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "prompts/get", '"prompts/get"', "const");
-    if (need(o, p, "/params", v["params"])) _collectGetPromptRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "prompts/get");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectGetPromptRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `GetPromptRequest` (schema.ts:1621) */
 export function isGetPromptRequest(value: unknown): value is T.GetPromptRequest {
   try {
-    return _isGetPromptRequest(value, 0);
+    return _isGetPromptRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -3729,13 +4269,24 @@ function _isGetPromptResult(v: any, d: number): boolean {
   );
 }
 
+function _isGetPromptResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    _isGetPromptResult$messages(v["messages"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/messages", v["messages"])) _isGetPromptResult$messages$collect(v["messages"], p + "/messages", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/messages", v["messages"], d + 1, _isGetPromptResult$messages$collect);
   }
 }
 
@@ -3752,7 +4303,7 @@ function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIss
 /** `GetPromptResult` (schema.ts:1634) */
 export function isGetPromptResult(value: unknown): value is T.GetPromptResult {
   try {
-    return _isGetPromptResult(value, 0);
+    return _isGetPromptResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -3777,8 +4328,8 @@ function _isGetPromptResultResponse(v: any, d: number): boolean {
 function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isGetPromptResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
     if (need(o, p, "/result", v["result"]))
       if (!(_isGetPromptResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
@@ -3822,15 +4373,28 @@ function _isPrompt(v: any, d: number): boolean {
   );
 }
 
+function _isPrompt$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    (v["arguments"] === undefined || _isPrompt$arguments(v["arguments"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPrompt(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (v["arguments"] !== undefined) _isPrompt$arguments$collect(v["arguments"], p + "/arguments", o, d + 1);
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optCollect(o, p, "/arguments", v["arguments"], d + 1, _isPrompt$arguments$collect);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
@@ -3847,7 +4411,7 @@ function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d:
 /** `Prompt` (schema.ts:1659) */
 export function isPrompt(value: unknown): value is T.Prompt {
   try {
-    return _isPrompt(value, 0);
+    return _isPrompt$entry(value, 0);
   } catch {
     return false;
   }
@@ -3870,19 +4434,30 @@ function _isPromptArgument(v: any, _d: number): boolean {
   );
 }
 
+function _isPromptArgument$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["required"] === undefined || typeof v["required"] === "boolean") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPromptArgument(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/required", v["required"], typeof v["required"] === "boolean", "boolean");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/required", v["required"], "boolean");
   }
 }
 
 /** `PromptArgument` (schema.ts:1678) */
 export function isPromptArgument(value: unknown): value is T.PromptArgument {
   try {
-    return _isPromptArgument(value, 0);
+    return _isPromptArgument$entry(value, 0);
   } catch {
     return false;
   }
@@ -3921,18 +4496,22 @@ function _isPromptMessage(v: any, d: number): boolean {
   return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
 }
 
+function _isPromptMessage$entry(v: any, d: number): boolean {
+  return objectLike(v) && (v["role"] === "user" || v["role"] === "assistant") && _isContentBlock(v["content"], d + 1) && plainPrototype(v);
+}
+
 function _collectPromptMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
-    if (need(o, p, "/content", v["content"])) _collectContentBlock(v["content"], p + "/content", o, d + 1);
+    reqCollect(o, p, "/role", v["role"], d + 1, _collectRole);
+    reqCollect(o, p, "/content", v["content"], d + 1, _collectContentBlock);
   }
 }
 
 /** `PromptMessage` (schema.ts:1704) */
 export function isPromptMessage(value: unknown): value is T.PromptMessage {
   try {
-    return _isPromptMessage(value, 0);
+    return _isPromptMessage$entry(value, 0);
   } catch {
     return false;
   }
@@ -3962,29 +4541,47 @@ function _isResourceLink(v: any, d: number): boolean {
   );
 }
 
+function _isResourceLink$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["mimeType"] === undefined || typeof v["mimeType"] === "string") &&
+    (v["size"] === undefined || Number.isInteger(v["size"])) &&
+    v["type"] === "resource_link" &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceLink(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
     opt(o, p, "/size", v["size"], Number.isInteger(v["size"]), "integer");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    req(o, p, "/type", v["type"], v["type"] === "resource_link", '"resource_link"', "const");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
+    reqConst(o, p, "/type", v["type"], "resource_link");
   }
 }
 
 /** `ResourceLink` (schema.ts:1719) */
 export function isResourceLink(value: unknown): value is T.ResourceLink {
   try {
-    return _isResourceLink(value, 0);
+    return _isResourceLink$entry(value, 0);
   } catch {
     return false;
   }
@@ -4007,10 +4604,21 @@ function _isEmbeddedResource(v: any, d: number): boolean {
   );
 }
 
+function _isEmbeddedResource$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "resource" &&
+    (_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isEmbeddedResource(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "resource", '"resource"', "const");
+    reqConst(o, p, "/type", v["type"], "resource");
     if (need(o, p, "/resource", v["resource"]))
       if (!(_isTextResourceContents(v["resource"], d + 1) || _isBlobResourceContents(v["resource"], d + 1)))
         anyOf(
@@ -4022,15 +4630,15 @@ function _collectEmbeddedResource(v: any, p: string, o: ValidationIssue[], d: nu
           [16, 16],
           [_collectTextResourceContents, _collectBlobResourceContents],
         );
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `EmbeddedResource` (schema.ts:1734) */
 export function isEmbeddedResource(value: unknown): value is T.EmbeddedResource {
   try {
-    return _isEmbeddedResource(value, 0);
+    return _isEmbeddedResource$entry(value, 0);
   } catch {
     return false;
   }
@@ -4052,27 +4660,29 @@ function _isPromptListChangedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isPromptListChangedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/prompts/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPromptListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isPromptListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(
-      o,
-      p,
-      "/method",
-      v["method"],
-      v["method"] === "notifications/prompts/list_changed",
-      '"notifications/prompts/list_changed"',
-      "const",
-    );
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/prompts/list_changed");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `PromptListChangedNotification` (schema.ts:1753) */
 export function isPromptListChangedNotification(value: unknown): value is T.PromptListChangedNotification {
   try {
-    return _isPromptListChangedNotification(value, 0);
+    return _isPromptListChangedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -4099,20 +4709,31 @@ function _isListToolsRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListToolsRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tools/list" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isPaginatedRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tools/list", '"tools/list"', "const");
-    if (need(o, p, "/params", v["params"])) _collectPaginatedRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "tools/list");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `ListToolsRequest` (schema.ts:1767) */
 export function isListToolsRequest(value: unknown): value is T.ListToolsRequest {
   try {
-    return _isListToolsRequest(value, 0);
+    return _isListToolsRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -4138,12 +4759,26 @@ function _isListToolsResult(v: any, d: number): boolean {
   );
 }
 
+function _isListToolsResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["nextCursor"] === undefined || typeof v["nextCursor"] === "string") &&
+    typeof v["resultType"] === "string" &&
+    (v["cacheScope"] === "public" || v["cacheScope"] === "private") &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    Number.isInteger(v["ttlMs"]) &&
+    v["ttlMs"] >= 0 &&
+    _isCreateMessageRequestParams$tools(v["tools"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    if (v["nextCursor"] !== undefined) _collectCursor(v["nextCursor"], p + "/nextCursor", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    optCollect(o, p, "/nextCursor", v["nextCursor"], d + 1, _collectCursor);
     if (need(o, p, "/ttlMs", v["ttlMs"])) {
       if (!Number.isInteger(v["ttlMs"])) expected(o, p + "/ttlMs", "integer", v["ttlMs"]);
       else if (v["ttlMs"] < 0) issue(o, p + "/ttlMs", "minimum", "must be >= 0");
@@ -4157,14 +4792,14 @@ function _collectListToolsResult(v: any, p: string, o: ValidationIssue[], d: num
       'one of "public", "private"',
       "enum",
     );
-    if (need(o, p, "/tools", v["tools"])) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
+    reqCollect(o, p, "/tools", v["tools"], d + 1, _isCreateMessageRequestParams$tools$collect);
   }
 }
 
 /** `ListToolsResult` (schema.ts:1779) */
 export function isListToolsResult(value: unknown): value is T.ListToolsResult {
   try {
-    return _isListToolsResult(value, 0);
+    return _isListToolsResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -4189,9 +4824,9 @@ function _isListToolsResultResponse(v: any, d: number): boolean {
 function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListToolsResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectListToolsResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectListToolsResult);
   }
 }
 
@@ -4222,13 +4857,24 @@ function _isCallToolResult(v: any, d: number): boolean {
   );
 }
 
+function _isCallToolResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    _isCallToolResult$content(v["content"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
-    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
-    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
+    reqCollect(o, p, "/content", v["content"], d + 1, _isCallToolResult$content$collect);
+    optTypeof(o, p, "/isError", v["isError"], "boolean");
   }
 }
 
@@ -4245,7 +4891,7 @@ function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue
 /** `CallToolResult` (schema.ts:1809) */
 export function isCallToolResult(value: unknown): value is T.CallToolResult {
   try {
-    return _isCallToolResult(value, 0);
+    return _isCallToolResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -4270,8 +4916,8 @@ function _isCallToolResultResponse(v: any, d: number): boolean {
 function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
     if (need(o, p, "/result", v["result"]))
       if (!(_isCallToolResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
@@ -4313,13 +4959,25 @@ function _isCallToolRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isCallToolRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["requestState"] === undefined || typeof v["requestState"] === "string") &&
+    typeof v["name"] === "string" &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    (v["inputResponses"] === undefined || _isInputResponses(v["inputResponses"], d + 1)) &&
+    (v["arguments"] === undefined || isPlainObject(v["arguments"])) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (v["inputResponses"] !== undefined) _collectInputResponses(v["inputResponses"], p + "/inputResponses", o, d + 1);
-    opt(o, p, "/requestState", v["requestState"], typeof v["requestState"] === "string", "string");
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
+    optCollect(o, p, "/inputResponses", v["inputResponses"], d + 1, _collectInputResponses);
+    optTypeof(o, p, "/requestState", v["requestState"], "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
     opt(o, p, "/arguments", v["arguments"], isPlainObject(v["arguments"]), "object");
   }
 }
@@ -4327,7 +4985,7 @@ function _collectCallToolRequestParams(v: any, p: string, o: ValidationIssue[], 
 /** `CallToolRequestParams` (schema.ts:1863) */
 export function isCallToolRequestParams(value: unknown): value is T.CallToolRequestParams {
   try {
-    return _isCallToolRequestParams(value, 0);
+    return _isCallToolRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -4350,20 +5008,31 @@ function _isCallToolRequest(v: any, d: number): boolean {
   );
 }
 
+function _isCallToolRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "tools/call" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCallToolRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCallToolRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "tools/call", '"tools/call"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCallToolRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "tools/call");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCallToolRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `CallToolRequest` (schema.ts:1882) */
 export function isCallToolRequest(value: unknown): value is T.CallToolRequest {
   try {
-    return _isCallToolRequest(value, 0);
+    return _isCallToolRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -4385,19 +5054,29 @@ function _isToolListChangedNotification(v: any, d: number): boolean {
   );
 }
 
+function _isToolListChangedNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/tools/list_changed" &&
+    v["jsonrpc"] === "2.0" &&
+    (v["params"] === undefined || _isNotificationParams(v["params"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolListChangedNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolListChangedNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/tools/list_changed", '"notifications/tools/list_changed"', "const");
-    if (v["params"] !== undefined) _collectNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/tools/list_changed");
+    optCollect(o, p, "/params", v["params"], d + 1, _collectNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `ToolListChangedNotification` (schema.ts:1895) */
 export function isToolListChangedNotification(value: unknown): value is T.ToolListChangedNotification {
   try {
-    return _isToolListChangedNotification(value, 0);
+    return _isToolListChangedNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -4424,20 +5103,32 @@ function _isToolAnnotations(v: any, _d: number): boolean {
   );
 }
 
+function _isToolAnnotations$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["readOnlyHint"] === undefined || typeof v["readOnlyHint"] === "boolean") &&
+    (v["destructiveHint"] === undefined || typeof v["destructiveHint"] === "boolean") &&
+    (v["idempotentHint"] === undefined || typeof v["idempotentHint"] === "boolean") &&
+    (v["openWorldHint"] === undefined || typeof v["openWorldHint"] === "boolean") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolAnnotations(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/readOnlyHint", v["readOnlyHint"], typeof v["readOnlyHint"] === "boolean", "boolean");
-    opt(o, p, "/destructiveHint", v["destructiveHint"], typeof v["destructiveHint"] === "boolean", "boolean");
-    opt(o, p, "/idempotentHint", v["idempotentHint"], typeof v["idempotentHint"] === "boolean", "boolean");
-    opt(o, p, "/openWorldHint", v["openWorldHint"], typeof v["openWorldHint"] === "boolean", "boolean");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/readOnlyHint", v["readOnlyHint"], "boolean");
+    optTypeof(o, p, "/destructiveHint", v["destructiveHint"], "boolean");
+    optTypeof(o, p, "/idempotentHint", v["idempotentHint"], "boolean");
+    optTypeof(o, p, "/openWorldHint", v["openWorldHint"], "boolean");
   }
 }
 
 /** `ToolAnnotations` (schema.ts:1912) */
 export function isToolAnnotations(value: unknown): value is T.ToolAnnotations {
   try {
-    return _isToolAnnotations(value, 0);
+    return _isToolAnnotations$entry(value, 0);
   } catch {
     return false;
   }
@@ -4470,33 +5161,54 @@ function _isTool(v: any, d: number): boolean {
   );
 }
 
+function _isTool$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["icons"] === undefined || _isIcons$icons(v["icons"], d + 1)) &&
+    objectLike(v["inputSchema"]) &&
+    (v["inputSchema"]["$schema"] === undefined || typeof v["inputSchema"]["$schema"] === "string") &&
+    v["inputSchema"]["type"] === "object" &&
+    plainPrototype(v["inputSchema"]) &&
+    (v["outputSchema"] === undefined ||
+      (objectLike(v["outputSchema"]) &&
+        (v["outputSchema"]["$schema"] === undefined || typeof v["outputSchema"]["$schema"] === "string") &&
+        plainPrototype(v["outputSchema"]))) &&
+    (v["annotations"] === undefined || _isToolAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTool(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTool(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    if (v["icons"] !== undefined) _isIcons$icons$collect(v["icons"], p + "/icons", o, d + 1);
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
+    optTypeof(o, p, "/description", v["description"], "string");
     if (need(o, p, "/inputSchema", v["inputSchema"])) {
       if (object(o, p + "/inputSchema", v["inputSchema"])) {
-        opt(o, p + "/inputSchema", "/$schema", v["inputSchema"]["$schema"], typeof v["inputSchema"]["$schema"] === "string", "string");
-        req(o, p + "/inputSchema", "/type", v["inputSchema"]["type"], v["inputSchema"]["type"] === "object", '"object"', "const");
+        optTypeof(o, p + "/inputSchema", "/$schema", v["inputSchema"]["$schema"], "string");
+        reqConst(o, p + "/inputSchema", "/type", v["inputSchema"]["type"], "object");
       }
     }
     if (v["outputSchema"] !== undefined) {
       if (object(o, p + "/outputSchema", v["outputSchema"])) {
-        opt(o, p + "/outputSchema", "/$schema", v["outputSchema"]["$schema"], typeof v["outputSchema"]["$schema"] === "string", "string");
+        optTypeof(o, p + "/outputSchema", "/$schema", v["outputSchema"]["$schema"], "string");
       }
     }
-    if (v["annotations"] !== undefined) _collectToolAnnotations(v["annotations"], p + "/annotations", o, d + 1);
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectToolAnnotations);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `Tool` (schema.ts:1973) */
 export function isTool(value: unknown): value is T.Tool {
   try {
-    return _isTool(value, 0);
+    return _isTool$entry(value, 0);
   } catch {
     return false;
   }
@@ -4526,12 +5238,30 @@ function _isLoggingMessageNotificationParams(v: any, d: number): boolean {
   );
 }
 
+function _isLoggingMessageNotificationParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["logger"] === undefined || typeof v["logger"] === "string") &&
+    v["data"] !== undefined &&
+    (v["level"] === "debug" ||
+      v["level"] === "info" ||
+      v["level"] === "notice" ||
+      v["level"] === "warning" ||
+      v["level"] === "error" ||
+      v["level"] === "critical" ||
+      v["level"] === "alert" ||
+      v["level"] === "emergency") &&
+    (v["_meta"] === undefined || _isNotificationMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectLoggingMessageNotificationParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotificationParams(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectNotificationMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/level", v["level"])) _collectLoggingLevel(v["level"], p + "/level", o, d + 1);
-    opt(o, p, "/logger", v["logger"], typeof v["logger"] === "string", "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
+    reqCollect(o, p, "/level", v["level"], d + 1, _collectLoggingLevel);
+    optTypeof(o, p, "/logger", v["logger"], "string");
     need(o, p, "/data", v["data"]);
   }
 }
@@ -4539,7 +5269,7 @@ function _collectLoggingMessageNotificationParams(v: any, p: string, o: Validati
 /** `LoggingMessageNotificationParams` (schema.ts:2031) */
 export function isLoggingMessageNotificationParams(value: unknown): value is T.LoggingMessageNotificationParams {
   try {
-    return _isLoggingMessageNotificationParams(value, 0);
+    return _isLoggingMessageNotificationParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -4565,19 +5295,29 @@ function _isLoggingMessageNotification(v: any, d: number): boolean {
   );
 }
 
+function _isLoggingMessageNotification$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "notifications/message" &&
+    v["jsonrpc"] === "2.0" &&
+    _isLoggingMessageNotificationParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectLoggingMessageNotification(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLoggingMessageNotification(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "notifications/message", '"notifications/message"', "const");
-    if (need(o, p, "/params", v["params"])) _collectLoggingMessageNotificationParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
+    reqConst(o, p, "/method", v["method"], "notifications/message");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectLoggingMessageNotificationParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
   }
 }
 
 /** `LoggingMessageNotification` (schema.ts:2058) */
 export function isLoggingMessageNotification(value: unknown): value is T.LoggingMessageNotification {
   try {
-    return _isLoggingMessageNotification(value, 0);
+    return _isLoggingMessageNotification$entry(value, 0);
   } catch {
     return false;
   }
@@ -4654,12 +5394,32 @@ function _isCreateMessageRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isCreateMessageRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["systemPrompt"] === undefined || typeof v["systemPrompt"] === "string") &&
+    (v["temperature"] === undefined || Number.isFinite(v["temperature"])) &&
+    Number.isInteger(v["maxTokens"]) &&
+    (v["includeContext"] === undefined ||
+      v["includeContext"] === "none" ||
+      v["includeContext"] === "thisServer" ||
+      v["includeContext"] === "allServers") &&
+    _isCreateMessageRequestParams$messages(v["messages"], d + 1) &&
+    (v["modelPreferences"] === undefined || _isModelPreferences(v["modelPreferences"], d + 1)) &&
+    (v["stopSequences"] === undefined || _isCreateMessageRequestParams$stopSequences(v["stopSequences"], d + 1)) &&
+    (v["metadata"] === undefined || _isJSONObject(v["metadata"], d + 1)) &&
+    (v["tools"] === undefined || _isCreateMessageRequestParams$tools(v["tools"], d + 1)) &&
+    (v["toolChoice"] === undefined || _isToolChoice(v["toolChoice"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/messages", v["messages"])) _isCreateMessageRequestParams$messages$collect(v["messages"], p + "/messages", o, d + 1);
-    if (v["modelPreferences"] !== undefined) _collectModelPreferences(v["modelPreferences"], p + "/modelPreferences", o, d + 1);
-    opt(o, p, "/systemPrompt", v["systemPrompt"], typeof v["systemPrompt"] === "string", "string");
+    reqCollect(o, p, "/messages", v["messages"], d + 1, _isCreateMessageRequestParams$messages$collect);
+    optCollect(o, p, "/modelPreferences", v["modelPreferences"], d + 1, _collectModelPreferences);
+    optTypeof(o, p, "/systemPrompt", v["systemPrompt"], "string");
     opt(
       o,
       p,
@@ -4671,11 +5431,10 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
     );
     opt(o, p, "/temperature", v["temperature"], Number.isFinite(v["temperature"]), "number");
     req(o, p, "/maxTokens", v["maxTokens"], Number.isInteger(v["maxTokens"]), "integer");
-    if (v["stopSequences"] !== undefined)
-      _isCreateMessageRequestParams$stopSequences$collect(v["stopSequences"], p + "/stopSequences", o, d + 1);
-    if (v["metadata"] !== undefined) _collectJSONObject(v["metadata"], p + "/metadata", o, d + 1);
-    if (v["tools"] !== undefined) _isCreateMessageRequestParams$tools$collect(v["tools"], p + "/tools", o, d + 1);
-    if (v["toolChoice"] !== undefined) _collectToolChoice(v["toolChoice"], p + "/toolChoice", o, d + 1);
+    optCollect(o, p, "/stopSequences", v["stopSequences"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
+    optCollect(o, p, "/metadata", v["metadata"], d + 1, _collectJSONObject);
+    optCollect(o, p, "/tools", v["tools"], d + 1, _isCreateMessageRequestParams$tools$collect);
+    optCollect(o, p, "/toolChoice", v["toolChoice"], d + 1, _collectToolChoice);
   }
 }
 
@@ -4718,7 +5477,7 @@ function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: Valid
 /** `CreateMessageRequestParams` (schema.ts:2104) */
 export function isCreateMessageRequestParams(value: unknown): value is T.CreateMessageRequestParams {
   try {
-    return _isCreateMessageRequestParams(value, 0);
+    return _isCreateMessageRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -4734,6 +5493,14 @@ export const CreateMessageRequestParamsSchema: StandardSchemaV1<unknown, T.Creat
   standard(validateCreateMessageRequestParams);
 
 function _isToolChoice(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none") &&
+    plainPrototype(v)
+  );
+}
+
+function _isToolChoice$entry(v: any, _d: number): boolean {
   return (
     objectLike(v) &&
     (v["mode"] === undefined || v["mode"] === "auto" || v["mode"] === "required" || v["mode"] === "none") &&
@@ -4758,7 +5525,7 @@ function _collectToolChoice(v: any, p: string, o: ValidationIssue[], _d: number)
 /** `ToolChoice` (schema.ts:2163) */
 export function isToolChoice(value: unknown): value is T.ToolChoice {
   try {
-    return _isToolChoice(value, 0);
+    return _isToolChoice$entry(value, 0);
   } catch {
     return false;
   }
@@ -4776,18 +5543,24 @@ function _isCreateMessageRequest(v: any, d: number): boolean {
   );
 }
 
+function _isCreateMessageRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) && v["method"] === "sampling/createMessage" && _isCreateMessageRequestParams(v["params"], d + 1) && plainPrototype(v)
+  );
+}
+
 function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "sampling/createMessage", '"sampling/createMessage"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCreateMessageRequestParams(v["params"], p + "/params", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "sampling/createMessage");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCreateMessageRequestParams);
   }
 }
 
 /** `CreateMessageRequest` (schema.ts:2185) */
 export function isCreateMessageRequest(value: unknown): value is T.CreateMessageRequest {
   try {
-    return _isCreateMessageRequest(value, 0);
+    return _isCreateMessageRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -4811,10 +5584,22 @@ function _isCreateMessageResult(v: any, d: number): boolean {
   );
 }
 
+function _isCreateMessageResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["model"] === "string" &&
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (v["stopReason"] === undefined || typeof v["stopReason"] === "string") &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCreateMessageResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    reqCollect(o, p, "/role", v["role"], d + 1, _collectRole);
     if (need(o, p, "/content", v["content"]))
       if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
@@ -4826,8 +5611,8 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    req(o, p, "/model", v["model"], typeof v["model"] === "string", "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
+    reqTypeof(o, p, "/model", v["model"], "string");
     opt(o, p, "/stopReason", v["stopReason"], typeof v["stopReason"] === "string", "string");
   }
 }
@@ -4845,7 +5630,7 @@ function _isCreateMessageResult$content$1$collect(v: any, p: string, o: Validati
 /** `CreateMessageResult` (schema.ts:2210) */
 export function isCreateMessageResult(value: unknown): value is T.CreateMessageResult {
   try {
-    return _isCreateMessageResult(value, 0);
+    return _isCreateMessageResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -4867,10 +5652,20 @@ function _isSamplingMessage(v: any, d: number): boolean {
   );
 }
 
+function _isSamplingMessage$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["role"] === "user" || v["role"] === "assistant") &&
+    (_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isSamplingMessage(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/role", v["role"])) _collectRole(v["role"], p + "/role", o, d + 1);
+    reqCollect(o, p, "/role", v["role"], d + 1, _collectRole);
     if (need(o, p, "/content", v["content"]))
       if (!(_isSamplingMessageContentBlock(v["content"], d + 1) || _isCreateMessageResult$content$1(v["content"], d + 1)))
         anyOf(
@@ -4882,14 +5677,14 @@ function _collectSamplingMessage(v: any, p: string, o: ValidationIssue[], d: num
           [16, 32],
           [_collectSamplingMessageContentBlock, _isCreateMessageResult$content$1$collect],
         );
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `SamplingMessage` (schema.ts:2245) */
 export function isSamplingMessage(value: unknown): value is T.SamplingMessage {
   try {
-    return _isSamplingMessage(value, 0);
+    return _isSamplingMessage$entry(value, 0);
   } catch {
     return false;
   }
@@ -4978,16 +5773,26 @@ function _isAnnotations(v: any, d: number): boolean {
   );
 }
 
+function _isAnnotations$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["lastModified"] === undefined || typeof v["lastModified"] === "string") &&
+    (v["audience"] === undefined || _isAnnotations$audience(v["audience"], d + 1)) &&
+    (v["priority"] === undefined || (Number.isFinite(v["priority"]) && v["priority"] >= 0 && v["priority"] <= 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAnnotations(v, d)) return;
   if (object(o, p, v)) {
-    if (v["audience"] !== undefined) _isAnnotations$audience$collect(v["audience"], p + "/audience", o, d + 1);
+    optCollect(o, p, "/audience", v["audience"], d + 1, _isAnnotations$audience$collect);
     if (v["priority"] !== undefined) {
       if (!Number.isFinite(v["priority"])) expected(o, p + "/priority", "number", v["priority"]);
       else if (v["priority"] < 0) issue(o, p + "/priority", "minimum", "must be >= 0");
       else if (v["priority"] > 1) issue(o, p + "/priority", "maximum", "must be <= 1");
     }
-    opt(o, p, "/lastModified", v["lastModified"], typeof v["lastModified"] === "string", "string");
+    optTypeof(o, p, "/lastModified", v["lastModified"], "string");
   }
 }
 
@@ -5010,7 +5815,7 @@ function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[]
 /** `Annotations` (schema.ts:2270) */
 export function isAnnotations(value: unknown): value is T.Annotations {
   try {
-    return _isAnnotations(value, 0);
+    return _isAnnotations$entry(value, 0);
   } catch {
     return false;
   }
@@ -5097,20 +5902,31 @@ function _isTextContent(v: any, d: number): boolean {
   );
 }
 
+function _isTextContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "text" &&
+    typeof v["text"] === "string" &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTextContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTextContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "text", '"text"', "const");
-    req(o, p, "/text", v["text"], typeof v["text"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqConst(o, p, "/type", v["type"], "text");
+    reqTypeof(o, p, "/text", v["text"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `TextContent` (schema.ts:2316) */
 export function isTextContent(value: unknown): value is T.TextContent {
   try {
-    return _isTextContent(value, 0);
+    return _isTextContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -5135,24 +5951,37 @@ function _isImageContent(v: any, d: number): boolean {
   );
 }
 
+function _isImageContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "image" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isImageContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "image", '"image"', "const");
+    reqConst(o, p, "/type", v["type"], "image");
     if (need(o, p, "/data", v["data"])) {
       if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
       else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `ImageContent` (schema.ts:2340) */
 export function isImageContent(value: unknown): value is T.ImageContent {
   try {
-    return _isImageContent(value, 0);
+    return _isImageContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -5177,24 +6006,37 @@ function _isAudioContent(v: any, d: number): boolean {
   );
 }
 
+function _isAudioContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "audio" &&
+    typeof v["mimeType"] === "string" &&
+    typeof v["data"] === "string" &&
+    formatByte(v["data"]) &&
+    (v["annotations"] === undefined || _isAnnotations(v["annotations"], d + 1)) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isAudioContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "audio", '"audio"', "const");
+    reqConst(o, p, "/type", v["type"], "audio");
     if (need(o, p, "/data", v["data"])) {
       if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
       else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
     }
-    req(o, p, "/mimeType", v["mimeType"], typeof v["mimeType"] === "string", "string");
-    if (v["annotations"] !== undefined) _collectAnnotations(v["annotations"], p + "/annotations", o, d + 1);
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqTypeof(o, p, "/mimeType", v["mimeType"], "string");
+    optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `AudioContent` (schema.ts:2371) */
 export function isAudioContent(value: unknown): value is T.AudioContent {
   try {
-    return _isAudioContent(value, 0);
+    return _isAudioContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -5218,21 +6060,33 @@ function _isToolUseContent(v: any, d: number): boolean {
   );
 }
 
+function _isToolUseContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "tool_use" &&
+    typeof v["id"] === "string" &&
+    typeof v["name"] === "string" &&
+    isPlainObject(v["input"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolUseContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolUseContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "tool_use", '"tool_use"', "const");
-    req(o, p, "/id", v["id"], typeof v["id"] === "string", "string");
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "tool_use");
+    reqTypeof(o, p, "/id", v["id"], "string");
+    reqTypeof(o, p, "/name", v["name"], "string");
     req(o, p, "/input", v["input"], isPlainObject(v["input"]), "object");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `ToolUseContent` (schema.ts:2406) */
 export function isToolUseContent(value: unknown): value is T.ToolUseContent {
   try {
-    return _isToolUseContent(value, 0);
+    return _isToolUseContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -5256,21 +6110,33 @@ function _isToolResultContent(v: any, d: number): boolean {
   );
 }
 
+function _isToolResultContent$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "tool_result" &&
+    typeof v["toolUseId"] === "string" &&
+    (v["isError"] === undefined || typeof v["isError"] === "boolean") &&
+    _isCallToolResult$content(v["content"], d + 1) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectToolResultContent(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isToolResultContent(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "tool_result", '"tool_result"', "const");
-    req(o, p, "/toolUseId", v["toolUseId"], typeof v["toolUseId"] === "string", "string");
-    if (need(o, p, "/content", v["content"])) _isCallToolResult$content$collect(v["content"], p + "/content", o, d + 1);
-    opt(o, p, "/isError", v["isError"], typeof v["isError"] === "boolean", "boolean");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    reqConst(o, p, "/type", v["type"], "tool_result");
+    reqTypeof(o, p, "/toolUseId", v["toolUseId"], "string");
+    reqCollect(o, p, "/content", v["content"], d + 1, _isCallToolResult$content$collect);
+    optTypeof(o, p, "/isError", v["isError"], "boolean");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `ToolResultContent` (schema.ts:2445) */
 export function isToolResultContent(value: unknown): value is T.ToolResultContent {
   try {
-    return _isToolResultContent(value, 0);
+    return _isToolResultContent$entry(value, 0);
   } catch {
     return false;
   }
@@ -5294,10 +6160,22 @@ function _isModelPreferences(v: any, d: number): boolean {
   );
 }
 
+function _isModelPreferences$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["hints"] === undefined || _isModelPreferences$hints(v["hints"], d + 1)) &&
+    (v["costPriority"] === undefined || (Number.isFinite(v["costPriority"]) && v["costPriority"] >= 0 && v["costPriority"] <= 1)) &&
+    (v["speedPriority"] === undefined || (Number.isFinite(v["speedPriority"]) && v["speedPriority"] >= 0 && v["speedPriority"] <= 1)) &&
+    (v["intelligencePriority"] === undefined ||
+      (Number.isFinite(v["intelligencePriority"]) && v["intelligencePriority"] >= 0 && v["intelligencePriority"] <= 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isModelPreferences(v, d)) return;
   if (object(o, p, v)) {
-    if (v["hints"] !== undefined) _isModelPreferences$hints$collect(v["hints"], p + "/hints", o, d + 1);
+    optCollect(o, p, "/hints", v["hints"], d + 1, _isModelPreferences$hints$collect);
     if (v["costPriority"] !== undefined) {
       if (!Number.isFinite(v["costPriority"])) expected(o, p + "/costPriority", "number", v["costPriority"]);
       else if (v["costPriority"] < 0) issue(o, p + "/costPriority", "minimum", "must be >= 0");
@@ -5329,7 +6207,7 @@ function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue
 /** `ModelPreferences` (schema.ts:2508) */
 export function isModelPreferences(value: unknown): value is T.ModelPreferences {
   try {
-    return _isModelPreferences(value, 0);
+    return _isModelPreferences$entry(value, 0);
   } catch {
     return false;
   }
@@ -5345,16 +6223,20 @@ function _isModelHint(v: any, _d: number): boolean {
   return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
 }
 
+function _isModelHint$entry(v: any, _d: number): boolean {
+  return objectLike(v) && (v["name"] === undefined || typeof v["name"] === "string") && plainPrototype(v);
+}
+
 function _collectModelHint(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
+    optTypeof(o, p, "/name", v["name"], "string");
   }
 }
 
 /** `ModelHint` (schema.ts:2566) */
 export function isModelHint(value: unknown): value is T.ModelHint {
   try {
-    return _isModelHint(value, 0);
+    return _isModelHint$entry(value, 0);
   } catch {
     return false;
   }
@@ -5383,21 +6265,37 @@ function _isCompleteRequestParams(v: any, d: number): boolean {
   );
 }
 
+function _isCompleteRequestParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    _isRequestMetaObject(v["_meta"], d + 1) &&
+    _isCompleteRequestParams$ref(v["ref"], d + 1) &&
+    objectLike(v["argument"]) &&
+    typeof v["argument"]["name"] === "string" &&
+    typeof v["argument"]["value"] === "string" &&
+    plainPrototype(v["argument"]) &&
+    (v["context"] === undefined ||
+      (objectLike(v["context"]) &&
+        (v["context"]["arguments"] === undefined || _isCompleteRequestParams$context$arguments(v["context"]["arguments"], d + 2)) &&
+        plainPrototype(v["context"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCompleteRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequestParams(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/_meta", v["_meta"])) _collectRequestMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/ref", v["ref"])) _isCompleteRequestParams$ref$collect(v["ref"], p + "/ref", o, d + 1);
+    reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
+    reqCollect(o, p, "/ref", v["ref"], d + 1, _isCompleteRequestParams$ref$collect);
     if (need(o, p, "/argument", v["argument"])) {
       if (object(o, p + "/argument", v["argument"])) {
-        req(o, p + "/argument", "/name", v["argument"]["name"], typeof v["argument"]["name"] === "string", "string");
-        req(o, p + "/argument", "/value", v["argument"]["value"], typeof v["argument"]["value"] === "string", "string");
+        reqTypeof(o, p + "/argument", "/name", v["argument"]["name"], "string");
+        reqTypeof(o, p + "/argument", "/value", v["argument"]["value"], "string");
       }
     }
     if (v["context"] !== undefined) {
       if (object(o, p + "/context", v["context"])) {
-        if (v["context"]["arguments"] !== undefined)
-          _isCompleteRequestParams$context$arguments$collect(v["context"]["arguments"], p + "/context/arguments", o, d + 2);
+        optCollect(o, p + "/context", "/arguments", v["context"]["arguments"], d + 2, _isCompleteRequestParams$context$arguments$collect);
       }
     }
   }
@@ -5459,7 +6357,7 @@ function _isCompleteRequestParams$context$arguments$collect(v: any, p: string, o
 /** `CompleteRequestParams` (schema.ts:2593) */
 export function isCompleteRequestParams(value: unknown): value is T.CompleteRequestParams {
   try {
-    return _isCompleteRequestParams(value, 0);
+    return _isCompleteRequestParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -5482,20 +6380,31 @@ function _isCompleteRequest(v: any, d: number): boolean {
   );
 }
 
+function _isCompleteRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "completion/complete" &&
+    v["jsonrpc"] === "2.0" &&
+    (typeof v["id"] === "string" || Number.isInteger(v["id"])) &&
+    _isCompleteRequestParams(v["params"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "completion/complete", '"completion/complete"', "const");
-    if (need(o, p, "/params", v["params"])) _collectCompleteRequestParams(v["params"], p + "/params", o, d + 1);
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "completion/complete");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectCompleteRequestParams);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
   }
 }
 
 /** `CompleteRequest` (schema.ts:2628) */
 export function isCompleteRequest(value: unknown): value is T.CompleteRequest {
   try {
-    return _isCompleteRequest(value, 0);
+    return _isCompleteRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -5521,17 +6430,30 @@ function _isCompleteResult(v: any, d: number): boolean {
   );
 }
 
+function _isCompleteResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["resultType"] === "string" &&
+    (v["_meta"] === undefined || _isResultMetaObject(v["_meta"], d + 1)) &&
+    objectLike(v["completion"]) &&
+    (v["completion"]["total"] === undefined || Number.isInteger(v["completion"]["total"])) &&
+    (v["completion"]["hasMore"] === undefined || typeof v["completion"]["hasMore"] === "boolean") &&
+    _isCompleteResult$completion$values(v["completion"]["values"], d + 2) &&
+    plainPrototype(v["completion"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteResult(v, d)) return;
   if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) _collectResultMetaObject(v["_meta"], p + "/_meta", o, d + 1);
-    if (need(o, p, "/resultType", v["resultType"])) _collectResultType(v["resultType"], p + "/resultType", o, d + 1);
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectResultMetaObject);
+    reqCollect(o, p, "/resultType", v["resultType"], d + 1, _collectResultType);
     if (need(o, p, "/completion", v["completion"])) {
       if (object(o, p + "/completion", v["completion"])) {
-        if (need(o, p + "/completion", "/values", v["completion"]["values"]))
-          _isCompleteResult$completion$values$collect(v["completion"]["values"], p + "/completion/values", o, d + 2);
+        reqCollect(o, p + "/completion", "/values", v["completion"]["values"], d + 2, _isCompleteResult$completion$values$collect);
         opt(o, p + "/completion", "/total", v["completion"]["total"], Number.isInteger(v["completion"]["total"]), "integer");
-        opt(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], typeof v["completion"]["hasMore"] === "boolean", "boolean");
+        optTypeof(o, p + "/completion", "/hasMore", v["completion"]["hasMore"], "boolean");
       }
     }
   }
@@ -5558,7 +6480,7 @@ function _isCompleteResult$completion$values$collect(v: any, p: string, o: Valid
 /** `CompleteResult` (schema.ts:2644) */
 export function isCompleteResult(value: unknown): value is T.CompleteResult {
   try {
-    return _isCompleteResult(value, 0);
+    return _isCompleteResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -5583,9 +6505,9 @@ function _isCompleteResultResponse(v: any, d: number): boolean {
 function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCompleteResultResponse(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/jsonrpc", v["jsonrpc"], v["jsonrpc"] === "2.0", '"2.0"', "const");
-    if (need(o, p, "/id", v["id"])) _collectRequestId(v["id"], p + "/id", o, d + 1);
-    if (need(o, p, "/result", v["result"])) _collectCompleteResult(v["result"], p + "/result", o, d + 1);
+    reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectCompleteResult);
   }
 }
 
@@ -5608,10 +6530,14 @@ function _isResourceTemplateReference(v: any, _d: number): boolean {
   return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
 }
 
+function _isResourceTemplateReference$entry(v: any, _d: number): boolean {
+  return objectLike(v) && v["type"] === "ref/resource" && typeof v["uri"] === "string" && formatUriTemplate(v["uri"]) && plainPrototype(v);
+}
+
 function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isResourceTemplateReference(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "ref/resource", '"ref/resource"', "const");
+    reqConst(o, p, "/type", v["type"], "ref/resource");
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUriTemplate(v["uri"])) issue(o, p + "/uri", "format", "expected a uri-template string");
@@ -5622,7 +6548,7 @@ function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue
 /** `ResourceTemplateReference` (schema.ts:2680) */
 export function isResourceTemplateReference(value: unknown): value is T.ResourceTemplateReference {
   try {
-    return _isResourceTemplateReference(value, 0);
+    return _isResourceTemplateReference$entry(value, 0);
   } catch {
     return false;
   }
@@ -5647,18 +6573,28 @@ function _isPromptReference(v: any, _d: number): boolean {
   );
 }
 
+function _isPromptReference$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    typeof v["name"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    v["type"] === "ref/prompt" &&
+    plainPrototype(v)
+  );
+}
+
 function _collectPromptReference(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    req(o, p, "/type", v["type"], v["type"] === "ref/prompt", '"ref/prompt"', "const");
+    reqTypeof(o, p, "/name", v["name"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    reqConst(o, p, "/type", v["type"], "ref/prompt");
   }
 }
 
 /** `PromptReference` (schema.ts:2695) */
 export function isPromptReference(value: unknown): value is T.PromptReference {
   try {
-    return _isPromptReference(value, 0);
+    return _isPromptReference$entry(value, 0);
   } catch {
     return false;
   }
@@ -5682,13 +6618,25 @@ function _isListRootsRequest(v: any, d: number): boolean {
   );
 }
 
+function _isListRootsRequest$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["method"] === "roots/list" &&
+    (v["params"] === undefined ||
+      (objectLike(v["params"]) &&
+        (v["params"]["_meta"] === undefined || _isMetaObject(v["params"]["_meta"], d + 2)) &&
+        plainPrototype(v["params"]))) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "roots/list", '"roots/list"', "const");
+    reqConst(o, p, "/method", v["method"], "roots/list");
     if (v["params"] !== undefined) {
       if (object(o, p + "/params", v["params"])) {
-        if (v["params"]["_meta"] !== undefined) _collectMetaObject(v["params"]["_meta"], p + "/params/_meta", o, d + 2);
+        optCollect(o, p + "/params", "/_meta", v["params"]["_meta"], d + 2, _collectMetaObject);
       }
     }
   }
@@ -5697,7 +6645,7 @@ function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: nu
 /** `ListRootsRequest` (schema.ts:2718) */
 export function isListRootsRequest(value: unknown): value is T.ListRootsRequest {
   try {
-    return _isListRootsRequest(value, 0);
+    return _isListRootsRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -5713,10 +6661,14 @@ function _isListRootsResult(v: any, d: number): boolean {
   return objectLike(v) && _isListRootsResult$roots(v["roots"], d + 1) && plainPrototype(v);
 }
 
+function _isListRootsResult$entry(v: any, d: number): boolean {
+  return objectLike(v) && _isListRootsResult$roots(v["roots"], d + 1) && plainPrototype(v);
+}
+
 function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isListRootsResult(v, d)) return;
   if (object(o, p, v)) {
-    if (need(o, p, "/roots", v["roots"])) _isListRootsResult$roots$collect(v["roots"], p + "/roots", o, d + 1);
+    reqCollect(o, p, "/roots", v["roots"], d + 1, _isListRootsResult$roots$collect);
   }
 }
 
@@ -5733,7 +6685,7 @@ function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[
 /** `ListRootsResult` (schema.ts:2742) */
 export function isListRootsResult(value: unknown): value is T.ListRootsResult {
   try {
-    return _isListRootsResult(value, 0);
+    return _isListRootsResult$entry(value, 0);
   } catch {
     return false;
   }
@@ -5756,6 +6708,17 @@ function _isRoot(v: any, d: number): boolean {
   );
 }
 
+function _isRoot$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["name"] === undefined || typeof v["name"] === "string") &&
+    typeof v["uri"] === "string" &&
+    formatUri(v["uri"]) &&
+    (v["_meta"] === undefined || _isMetaObject(v["_meta"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isRoot(v, d)) return;
   if (object(o, p, v)) {
@@ -5763,15 +6726,15 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
       else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
     }
-    opt(o, p, "/name", v["name"], typeof v["name"] === "string", "string");
-    if (v["_meta"] !== undefined) _collectMetaObject(v["_meta"], p + "/_meta", o, d + 1);
+    optTypeof(o, p, "/name", v["name"], "string");
+    optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
   }
 }
 
 /** `Root` (schema.ts:2758) */
 export function isRoot(value: unknown): value is T.Root {
   try {
-    return _isRoot(value, 0);
+    return _isRoot$entry(value, 0);
   } catch {
     return false;
   }
@@ -5799,39 +6762,47 @@ function _isElicitRequestFormParams(v: any, d: number): boolean {
   );
 }
 
+function _isElicitRequestFormParams$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["mode"] === undefined || v["mode"] === "form") &&
+    typeof v["message"] === "string" &&
+    objectLike(v["requestedSchema"]) &&
+    (v["requestedSchema"]["$schema"] === undefined || typeof v["requestedSchema"]["$schema"] === "string") &&
+    v["requestedSchema"]["type"] === "object" &&
+    _isElicitRequestFormParams$requestedSchema$properties(v["requestedSchema"]["properties"], d + 2) &&
+    (v["requestedSchema"]["required"] === undefined ||
+      _isCreateMessageRequestParams$stopSequences(v["requestedSchema"]["required"], d + 2)) &&
+    plainPrototype(v["requestedSchema"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitRequestFormParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestFormParams(v, d)) return;
   if (object(o, p, v)) {
-    opt(o, p, "/mode", v["mode"], v["mode"] === "form", '"form"', "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    optConst(o, p, "/mode", v["mode"], "form");
+    reqTypeof(o, p, "/message", v["message"], "string");
     if (need(o, p, "/requestedSchema", v["requestedSchema"])) {
       if (object(o, p + "/requestedSchema", v["requestedSchema"])) {
-        opt(
+        optTypeof(o, p + "/requestedSchema", "/$schema", v["requestedSchema"]["$schema"], "string");
+        reqConst(o, p + "/requestedSchema", "/type", v["requestedSchema"]["type"], "object");
+        reqCollect(
           o,
           p + "/requestedSchema",
-          "/$schema",
-          v["requestedSchema"]["$schema"],
-          typeof v["requestedSchema"]["$schema"] === "string",
-          "string",
+          "/properties",
+          v["requestedSchema"]["properties"],
+          d + 2,
+          _isElicitRequestFormParams$requestedSchema$properties$collect,
         );
-        req(
+        optCollect(
           o,
           p + "/requestedSchema",
-          "/type",
-          v["requestedSchema"]["type"],
-          v["requestedSchema"]["type"] === "object",
-          '"object"',
-          "const",
+          "/required",
+          v["requestedSchema"]["required"],
+          d + 2,
+          _isCreateMessageRequestParams$stopSequences$collect,
         );
-        if (need(o, p + "/requestedSchema", "/properties", v["requestedSchema"]["properties"]))
-          _isElicitRequestFormParams$requestedSchema$properties$collect(
-            v["requestedSchema"]["properties"],
-            p + "/requestedSchema/properties",
-            o,
-            d + 2,
-          );
-        if (v["requestedSchema"]["required"] !== undefined)
-          _isCreateMessageRequestParams$stopSequences$collect(v["requestedSchema"]["required"], p + "/requestedSchema/required", o, d + 2);
       }
     }
   }
@@ -5859,7 +6830,7 @@ function _isElicitRequestFormParams$requestedSchema$properties$collect(v: any, p
 /** `ElicitRequestFormParams` (schema.ts:2788) */
 export function isElicitRequestFormParams(value: unknown): value is T.ElicitRequestFormParams {
   try {
-    return _isElicitRequestFormParams(value, 0);
+    return _isElicitRequestFormParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -5883,11 +6854,22 @@ function _isElicitRequestURLParams(v: any, _d: number): boolean {
   );
 }
 
+function _isElicitRequestURLParams$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["mode"] === "url" &&
+    typeof v["message"] === "string" &&
+    typeof v["url"] === "string" &&
+    formatUri(v["url"]) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequestURLParams(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/mode", v["mode"], v["mode"] === "url", '"url"', "const");
-    req(o, p, "/message", v["message"], typeof v["message"] === "string", "string");
+    reqConst(o, p, "/mode", v["mode"], "url");
+    reqTypeof(o, p, "/message", v["message"], "string");
     if (need(o, p, "/url", v["url"])) {
       if (!(typeof v["url"] === "string")) expected(o, p + "/url", "string", v["url"]);
       else if (!formatUri(v["url"])) issue(o, p + "/url", "format", "expected a uri string");
@@ -5898,7 +6880,7 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
 /** `ElicitRequestURLParams` (schema.ts:2821) */
 export function isElicitRequestURLParams(value: unknown): value is T.ElicitRequestURLParams {
   try {
-    return _isElicitRequestURLParams(value, 0);
+    return _isElicitRequestURLParams$entry(value, 0);
   } catch {
     return false;
   }
@@ -5957,18 +6939,22 @@ function _isElicitRequest(v: any, d: number): boolean {
   return objectLike(v) && v["method"] === "elicitation/create" && _isElicitRequestParams(v["params"], d + 1) && plainPrototype(v);
 }
 
+function _isElicitRequest$entry(v: any, d: number): boolean {
+  return objectLike(v) && v["method"] === "elicitation/create" && _isElicitRequestParams(v["params"], d + 1) && plainPrototype(v);
+}
+
 function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitRequest(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/method", v["method"], v["method"] === "elicitation/create", '"elicitation/create"', "const");
-    if (need(o, p, "/params", v["params"])) _collectElicitRequestParams(v["params"], p + "/params", o, d + 1);
+    reqConst(o, p, "/method", v["method"], "elicitation/create");
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectElicitRequestParams);
   }
 }
 
 /** `ElicitRequest` (schema.ts:2856) */
 export function isElicitRequest(value: unknown): value is T.ElicitRequest {
   try {
-    return _isElicitRequest(value, 0);
+    return _isElicitRequest$entry(value, 0);
   } catch {
     return false;
   }
@@ -6034,11 +7020,29 @@ function _isStringSchema(v: any, _d: number): boolean {
   );
 }
 
+function _isStringSchema$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minLength"] === undefined || Number.isInteger(v["minLength"])) &&
+    (v["maxLength"] === undefined || Number.isInteger(v["maxLength"])) &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    (v["format"] === undefined ||
+      v["format"] === "email" ||
+      v["format"] === "uri" ||
+      v["format"] === "date" ||
+      v["format"] === "date-time") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectStringSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minLength", v["minLength"], Number.isInteger(v["minLength"]), "integer");
     opt(o, p, "/maxLength", v["maxLength"], Number.isInteger(v["maxLength"]), "integer");
     opt(
@@ -6050,14 +7054,14 @@ function _collectStringSchema(v: any, p: string, o: ValidationIssue[], _d: numbe
       'one of "email", "uri", "date", "date-time"',
       "enum",
     );
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `StringSchema` (schema.ts:2876) */
 export function isStringSchema(value: unknown): value is T.StringSchema {
   try {
-    return _isStringSchema(value, 0);
+    return _isStringSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6082,11 +7086,24 @@ function _isNumberSchema(v: any, _d: number): boolean {
   );
 }
 
+function _isNumberSchema$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minimum"] === undefined || Number.isFinite(v["minimum"])) &&
+    (v["maximum"] === undefined || Number.isFinite(v["maximum"])) &&
+    (v["default"] === undefined || Number.isFinite(v["default"])) &&
+    (v["type"] === "number" || v["type"] === "integer") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     req(o, p, "/type", v["type"], v["type"] === "number" || v["type"] === "integer", 'one of "number", "integer"', "enum");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minimum", v["minimum"], Number.isFinite(v["minimum"]), "number");
     opt(o, p, "/maximum", v["maximum"], Number.isFinite(v["maximum"]), "number");
     opt(o, p, "/default", v["default"], Number.isFinite(v["default"]), "number");
@@ -6096,7 +7113,7 @@ function _collectNumberSchema(v: any, p: string, o: ValidationIssue[], _d: numbe
 /** `NumberSchema` (schema.ts:2892) */
 export function isNumberSchema(value: unknown): value is T.NumberSchema {
   try {
-    return _isNumberSchema(value, 0);
+    return _isNumberSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6119,19 +7136,30 @@ function _isBooleanSchema(v: any, _d: number): boolean {
   );
 }
 
+function _isBooleanSchema$entry(v: any, _d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "boolean" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "boolean") &&
+    plainPrototype(v)
+  );
+}
+
 function _collectBooleanSchema(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "boolean", '"boolean"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    opt(o, p, "/default", v["default"], typeof v["default"] === "boolean", "boolean");
+    reqConst(o, p, "/type", v["type"], "boolean");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    optTypeof(o, p, "/default", v["default"], "boolean");
   }
 }
 
 /** `BooleanSchema` (schema.ts:2916) */
 export function isBooleanSchema(value: unknown): value is T.BooleanSchema {
   try {
-    return _isBooleanSchema(value, 0);
+    return _isBooleanSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6155,21 +7183,33 @@ function _isUntitledSingleSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isUntitledSingleSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isCreateMessageRequestParams$stopSequences(v["enum"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectUntitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isCreateMessageRequestParams$stopSequences$collect(v["enum"], p + "/enum", o, d + 1);
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/enum", v["enum"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `UntitledSingleSelectEnumSchema` (schema.ts:2931) */
 export function isUntitledSingleSelectEnumSchema(value: unknown): value is T.UntitledSingleSelectEnumSchema {
   try {
-    return _isUntitledSingleSelectEnumSchema(value, 0);
+    return _isUntitledSingleSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6197,21 +7237,33 @@ function _isTitledSingleSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isTitledSingleSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["oneOf"], d + 1) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTitledSingleSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledSingleSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/oneOf", v["oneOf"])) _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["oneOf"], p + "/oneOf", o, d + 1);
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/oneOf", v["oneOf"], d + 1, _isTitledMultiSelectEnumSchema$items$anyOf$collect);
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `TitledSingleSelectEnumSchema` (schema.ts:2959) */
 export function isTitledSingleSelectEnumSchema(value: unknown): value is T.TitledSingleSelectEnumSchema {
   try {
-    return _isTitledSingleSelectEnumSchema(value, 0);
+    return _isTitledSingleSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6277,29 +7329,45 @@ function _isUntitledMultiSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isUntitledMultiSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    objectLike(v["items"]) &&
+    v["items"]["type"] === "string" &&
+    _isCreateMessageRequestParams$stopSequences(v["items"]["enum"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCreateMessageRequestParams$stopSequences(v["default"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectUntitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isUntitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "array");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
     opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
-        req(o, p + "/items", "/type", v["items"]["type"], v["items"]["type"] === "string", '"string"', "const");
-        if (need(o, p + "/items", "/enum", v["items"]["enum"]))
-          _isCreateMessageRequestParams$stopSequences$collect(v["items"]["enum"], p + "/items/enum", o, d + 2);
+        reqConst(o, p + "/items", "/type", v["items"]["type"], "string");
+        reqCollect(o, p + "/items", "/enum", v["items"]["enum"], d + 2, _isCreateMessageRequestParams$stopSequences$collect);
       }
     }
-    if (v["default"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["default"], p + "/default", o, d + 1);
+    optCollect(o, p, "/default", v["default"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
   }
 }
 
 /** `UntitledMultiSelectEnumSchema` (schema.ts:3003) */
 export function isUntitledMultiSelectEnumSchema(value: unknown): value is T.UntitledMultiSelectEnumSchema {
   try {
-    return _isUntitledMultiSelectEnumSchema(value, 0);
+    return _isUntitledMultiSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6331,21 +7399,36 @@ function _isTitledMultiSelectEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isTitledMultiSelectEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "array" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["minItems"] === undefined || Number.isInteger(v["minItems"])) &&
+    (v["maxItems"] === undefined || Number.isInteger(v["maxItems"])) &&
+    objectLike(v["items"]) &&
+    _isTitledMultiSelectEnumSchema$items$anyOf(v["items"]["anyOf"], d + 2) &&
+    plainPrototype(v["items"]) &&
+    (v["default"] === undefined || _isCreateMessageRequestParams$stopSequences(v["default"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isTitledMultiSelectEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "array", '"array"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "array");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
     opt(o, p, "/minItems", v["minItems"], Number.isInteger(v["minItems"]), "integer");
     opt(o, p, "/maxItems", v["maxItems"], Number.isInteger(v["maxItems"]), "integer");
     if (need(o, p, "/items", v["items"])) {
       if (object(o, p + "/items", v["items"])) {
-        if (need(o, p + "/items", "/anyOf", v["items"]["anyOf"]))
-          _isTitledMultiSelectEnumSchema$items$anyOf$collect(v["items"]["anyOf"], p + "/items/anyOf", o, d + 2);
+        reqCollect(o, p + "/items", "/anyOf", v["items"]["anyOf"], d + 2, _isTitledMultiSelectEnumSchema$items$anyOf$collect);
       }
     }
-    if (v["default"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["default"], p + "/default", o, d + 1);
+    optCollect(o, p, "/default", v["default"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
   }
 }
 
@@ -6362,8 +7445,8 @@ function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
       if (object(o, p + "/" + i0, e0)) {
-        req(o, p + "/" + i0, "/const", e0["const"], typeof e0["const"] === "string", "string");
-        req(o, p + "/" + i0, "/title", e0["title"], typeof e0["title"] === "string", "string");
+        reqTypeof(o, p + "/" + i0, "/const", e0["const"], "string");
+        reqTypeof(o, p + "/" + i0, "/title", e0["title"], "string");
       }
     }
   }
@@ -6372,7 +7455,7 @@ function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o
 /** `TitledMultiSelectEnumSchema` (schema.ts:3045) */
 export function isTitledMultiSelectEnumSchema(value: unknown): value is T.TitledMultiSelectEnumSchema {
   try {
-    return _isTitledMultiSelectEnumSchema(value, 0);
+    return _isTitledMultiSelectEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6433,22 +7516,35 @@ function _isLegacyTitledEnumSchema(v: any, d: number): boolean {
   );
 }
 
+function _isLegacyTitledEnumSchema$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    v["type"] === "string" &&
+    (v["title"] === undefined || typeof v["title"] === "string") &&
+    (v["description"] === undefined || typeof v["description"] === "string") &&
+    (v["default"] === undefined || typeof v["default"] === "string") &&
+    _isCreateMessageRequestParams$stopSequences(v["enum"], d + 1) &&
+    (v["enumNames"] === undefined || _isCreateMessageRequestParams$stopSequences(v["enumNames"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectLegacyTitledEnumSchema(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isLegacyTitledEnumSchema(v, d)) return;
   if (object(o, p, v)) {
-    req(o, p, "/type", v["type"], v["type"] === "string", '"string"', "const");
-    opt(o, p, "/title", v["title"], typeof v["title"] === "string", "string");
-    opt(o, p, "/description", v["description"], typeof v["description"] === "string", "string");
-    if (need(o, p, "/enum", v["enum"])) _isCreateMessageRequestParams$stopSequences$collect(v["enum"], p + "/enum", o, d + 1);
-    if (v["enumNames"] !== undefined) _isCreateMessageRequestParams$stopSequences$collect(v["enumNames"], p + "/enumNames", o, d + 1);
-    opt(o, p, "/default", v["default"], typeof v["default"] === "string", "string");
+    reqConst(o, p, "/type", v["type"], "string");
+    optTypeof(o, p, "/title", v["title"], "string");
+    optTypeof(o, p, "/description", v["description"], "string");
+    reqCollect(o, p, "/enum", v["enum"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
+    optCollect(o, p, "/enumNames", v["enumNames"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
+    optTypeof(o, p, "/default", v["default"], "string");
   }
 }
 
 /** `LegacyTitledEnumSchema` (schema.ts:3100) */
 export function isLegacyTitledEnumSchema(value: unknown): value is T.LegacyTitledEnumSchema {
   try {
-    return _isLegacyTitledEnumSchema(value, 0);
+    return _isLegacyTitledEnumSchema$entry(value, 0);
   } catch {
     return false;
   }
@@ -6502,6 +7598,15 @@ function _isElicitResult(v: any, d: number): boolean {
   );
 }
 
+function _isElicitResult$entry(v: any, d: number): boolean {
+  return (
+    objectLike(v) &&
+    (v["action"] === "accept" || v["action"] === "decline" || v["action"] === "cancel") &&
+    (v["content"] === undefined || _isElicitResult$content(v["content"], d + 1)) &&
+    plainPrototype(v)
+  );
+}
+
 function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isElicitResult(v, d)) return;
   if (object(o, p, v)) {
@@ -6514,7 +7619,7 @@ function _collectElicitResult(v: any, p: string, o: ValidationIssue[], d: number
       'one of "accept", "decline", "cancel"',
       "enum",
     );
-    if (v["content"] !== undefined) _isElicitResult$content$collect(v["content"], p + "/content", o, d + 1);
+    optCollect(o, p, "/content", v["content"], d + 1, _isElicitResult$content$collect);
   }
 }
 
@@ -6577,7 +7682,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
 /** `ElicitResult` (schema.ts:3134) */
 export function isElicitResult(value: unknown): value is T.ElicitResult {
   try {
-    return _isElicitResult(value, 0);
+    return _isElicitResult$entry(value, 0);
   } catch {
     return false;
   }

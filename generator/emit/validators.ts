@@ -61,6 +61,8 @@ export interface ValidatorBlock {
   readonly line: number;
   /** Internal functions (check, collect and helpers), source text. */
   readonly internals: string;
+  /** The check `isX` calls: `names.check`, or the entry's own copy of it (see {@link ValidatorEmitter.entryCopy}). */
+  readonly entry: string;
   /** Whether the type is exported (only exported types get public functions). */
   readonly exported: boolean;
   /** The public `isX` and `validateX` functions (when exported), source text. */
@@ -90,7 +92,9 @@ export interface ValidatorsView {
 export function buildValidators(model: Model, symbols: ValidatorNames): ValidatorsView {
   const names = symbols.types;
   const runtime = new RuntimeUses();
-  const emitter = new ValidatorEmitter(model, names, symbols, runtime);
+  // Declarations whose check another declaration's check may call.
+  const shared = new Set(model.types.flatMap((decl) => [...refsIn(decl.type)].filter((name) => name !== decl.name)));
+  const emitter = new ValidatorEmitter(model, names, symbols, runtime, shared);
   // Functions are built in one canonical order (by name, compared by code unit), so which
   // declaration a shared helper is named after and placed with, which uses share it, and the
   // numbering of constants do not depend on the schema's order; blocks follow the schema's order.
@@ -100,7 +104,7 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
   const blocks = model.types.map((decl) => ({
     ...built.get(decl.name)!,
     exported: decl.exported,
-    publics: decl.exported ? layOutPublicFunctions(names.get(decl.name)!, `${model.ir.source}:${decl.span.line}`, runtime.use("valid"), runtime.use("collectIssues")) : "",
+    publics: decl.exported ? layOutPublicFunctions(names.get(decl.name)!, built.get(decl.name)!.entry, `${model.ir.source}:${decl.span.line}`, runtime.use("valid"), runtime.use("collectIssues")) : "",
     // Each exported type's Standard Schema object is made with `standard(validateX)`.
     standardSchema: decl.exported ? standardSchema(names.get(decl.name)!, runtime.use("standard"), layout) : "",
     key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
@@ -140,6 +144,7 @@ class ValidatorEmitter {
     private readonly names: ReadonlyMap<string, TypeNames>,
     private readonly symbols: ValidatorNames,
     private readonly runtime: RuntimeUses,
+    private readonly shared: ReadonlySet<string>,
   ) {}
 
   /**
@@ -162,6 +167,21 @@ class ValidatorEmitter {
 
   private rt(name: string): Expression {
     return this.runtime.ref(name);
+  }
+
+  /**
+   * Whether `isX` calls its own copy of the check `_isX` rather than the shared one. The engine
+   * keeps type feedback per function: a check that other checks call sees the hidden classes of
+   * every caller's values, its property reads go megamorphic, and the prototype test at its end
+   * (`plainPrototype`) can no longer be answered from known maps, so it becomes a call of
+   * `Object.getPrototypeOf`. The copy's reads see only the values given to `isX`. Copied: a
+   * non-recursive object check of one expression that another declaration refers to (a check
+   * nobody else calls is the entry's already). Each copy costs about 7 B of min+gzip; the
+   * draft has 91.
+   */
+  private entryCopy(name: string, type: TypeExpr): boolean {
+    if (!this.shared.has(name) || this.model.recursive.has(name) || this.needsStatements(type)) return false;
+    return type.kind === "object" || type.kind === "intersection";
   }
 
   declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key" | "publics" | "standardSchema"> {
@@ -196,8 +216,13 @@ class ValidatorEmitter {
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
-    const own = [checkFunction(this.layout, n.check, checkBody), collectFunction(this.layout, n.collect, collectBody)];
-    return { names: n, line, internals: [...own, ...this.helpers].join("\n\n") };
+    const entry = this.entryCopy(name, type) ? this.internalName({ place: n.check, suffix: "$entry" }) : n.check;
+    const own = [
+      checkFunction(this.layout, n.check, checkBody),
+      ...(entry === n.check ? [] : [checkFunction(this.layout, entry, checkBody)]),
+      collectFunction(this.layout, n.collect, collectBody),
+    ];
+    return { names: n, line, internals: [...own, ...this.helpers].join("\n\n"), entry };
   }
 
   /** Whether checking `type` takes statements (a loop or a switch), not one expression. */
@@ -480,6 +505,23 @@ class ValidatorEmitter {
   }
 
   /**
+   * The call that collects the one possible issue of a plain property: "missing" when
+   * required and absent, else "expected …" when `simple.check` fails. A literal goes through
+   * `reqConst`/`optConst` and an unconstrained `string` or `boolean` through
+   * `reqTypeof`/`optTypeof`, which derive the check and the message from the value they are
+   * given (the message `describe` gives); anything else through `req`/`opt`, with the check
+   * and the message written out.
+   */
+  private plainProperty(type: TypeExpr, optional: boolean, token: Expression, read: Expression, simple: SimpleLeaf, p: Expression): Expression {
+    if (type.kind === "literal") return call(this.rt(optional ? "optConst" : "reqConst"), O, p, token, read, lit(type.value));
+    if (type.kind === "keyword" && (type.name === "string" || type.name === "boolean") && !type.constraints) {
+      return call(this.rt(optional ? "optTypeof" : "reqTypeof"), O, p, token, read, lit(type.name));
+    }
+    const args = [O, p, token, read, simple.check, lit(simple.what), ...(simple.keyword ? [lit(simple.keyword)] : [])];
+    return call(this.rt(optional ? "opt" : "req"), ...args);
+  }
+
+  /**
    * A type whose only possible issue is one "expected …" (no format, pattern or bounds):
    * its check expression, its description and the issue keyword; `undefined` otherwise.
    */
@@ -605,13 +647,19 @@ class ValidatorEmitter {
       const token = lit(`/${pointerToken(prop.name)}`);
       const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`, depth + 1);
       if (simple) {
-        // One call per plain property: `req`/`opt` push "missing" or "expected …".
-        const args = [O, p, token, read, simple.check, lit(simple.what), ...(simple.keyword ? [lit(simple.keyword)] : [])];
-        body.push(expressionStatement(call(this.rt(prop.optional ? "opt" : "req"), ...args)));
+        body.push(expressionStatement(this.plainProperty(prop.type, prop.optional, token, read, simple, p)));
         continue;
       }
       const path = pathAppend(p, { kind: "name", name: prop.name });
       const inner = this.collect(prop.type, read, path, `${place}$${prop.name}`, depth + 1);
+      const only = inner.length === 1 ? inner[0]! : undefined;
+      if (only?.kind === "expression" && only.expression.kind === "call" && only.expression.args[0] === read && only.expression.args[1] === path) {
+        // One collector call at the property's path (a named type or a shared helper):
+        // `reqCollect`/`optCollect` append the token to the path and call it.
+        const [, , , d] = only.expression.args;
+        body.push(expressionStatement(call(this.rt(prop.optional ? "optCollect" : "reqCollect"), O, p, token, read, d!, only.expression.callee)));
+        continue;
+      }
       const guard = prop.optional ? binary(read, "!==", UNDEFINED) : call(this.rt("need"), O, p, token, read);
       if (inner.length === 0) {
         if (!prop.optional) body.push(expressionStatement(guard));

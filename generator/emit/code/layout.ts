@@ -446,7 +446,8 @@ function functionHead(prefix: string, name: string, params: readonly string[], r
 }
 
 /**
- * `isX` and `validateX` of one type, each its own function calling the type's own check:
+ * `isX` and `validateX` of one type. `isX` calls `entry`: the type's check, or the entry's own
+ * copy of it (see `entryCopy` in `validators.ts`). Each is its own function:
  * a wrapper shared by every type (a closure made by one runtime function) has one call site
  * for all checks, which the engine then neither inlines nor specialises. `validateX` answers
  * from the fast check when it accepts (a valid value costs no more than `isX`) and collects
@@ -456,7 +457,7 @@ function functionHead(prefix: string, name: string, params: readonly string[], r
  * Laid out as Prettier prints them: `validateX` answers `isX(value) ? valid(value) : collectIssues<T.X>(_collectX, value)`,
  * broken before `?` and `:` when it does not fit on one line.
  */
-export function layOutPublicFunctions(n: TypeNames, where: string, valid: string, collectIssues: string): string {
+export function layOutPublicFunctions(n: TypeNames, entry: string, where: string, valid: string, collectIssues: string): string {
   const call = (callee: string, args: readonly string[]) => [callee, argumentsDoc(args.map((a) => ({ kind: "identifier", name: a }) as Expression))];
   const ternary = group([
     call(n.is, ["value"]),
@@ -466,7 +467,7 @@ export function layOutPublicFunctions(n: TypeNames, where: string, valid: string
     `/** \`${n.type}\` (${where}) */`,
     hardline,
     functionHead("export function ", n.is, ["value: unknown"], `value is T.${n.type}`),
-    indent([hardline, "try {", indent([hardline, "return ", call(n.check, ["value", "0"]), ";"]), hardline, "} catch {", indent([hardline, "return false;"]), hardline, "}"]),
+    indent([hardline, "try {", indent([hardline, "return ", call(entry, ["value", "0"]), ";"]), hardline, "} catch {", indent([hardline, "return false;"]), hardline, "}"]),
     hardline,
     "}",
     hardline,
