@@ -29,7 +29,23 @@ import {
   type MetaValueCheckResult,
 } from "../runtime/meta.js";
 import { resultParser, resultTypeResolver, tableLookup, type ResultCheck, type ResultRules } from "../runtime/methods.js";
-import { formatUri, ipLiteralOk, PLAIN_URI, URI, URI_TEMPLATE_LITERAL } from "../runtime/validation.js";
+import {
+  formatUri,
+  ipLiteralOk,
+  need,
+  optCollect,
+  optConst,
+  optTypeof,
+  opt,
+  PLAIN_URI,
+  req,
+  reqCollect,
+  reqConst,
+  reqTypeof,
+  URI,
+  URI_TEMPLATE_LITERAL,
+  type ValidationIssue,
+} from "../runtime/validation.js";
 
 describe("runtime/methods.ts", () => {
   const TABLE = {
@@ -458,5 +474,66 @@ describe("runtime/validation.ts format checks", () => {
       if (before.test(s) !== now.test(s)) differences++;
     }
     expect(differences).toBe(0);
+  });
+});
+
+describe("runtime/validation.ts property helpers", () => {
+  /** A JSON Pointer to the object and a property's token ("/" and its escaped name), as the collectors pass them. */
+  const pointer = fc.array(fc.string({ maxLength: 4 }), { maxLength: 3 }).map((ts) => ts.map((t) => "/" + t.replace(/~/g, "~0").replace(/\//g, "~1")).join(""));
+  const token = fc.string({ maxLength: 6 }).map((name) => "/" + name.replace(/~/g, "~0").replace(/\//g, "~1"));
+  const literal = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constantFrom("2.0", "tools/call", "a\nb", "\u2028", -32700));
+  /** Any value a property can hold, absent included, and values equal to the literals often. */
+  const value = (c?: unknown) => fc.oneof(fc.constant(undefined), fc.anything(), ...(c === undefined ? [] : [fc.constant(c)]));
+  const issues = (push: (o: ValidationIssue[]) => void) => {
+    const o: ValidationIssue[] = [];
+    push(o);
+    return o;
+  };
+
+  it("reqConst and optConst push what req and opt push with the check and the message written out", () => {
+    fc.assert(
+      fc.property(pointer, token, literal, fc.boolean(), (p, t, c, same) => {
+        fc.assert(
+          fc.property(value(same ? c : undefined), (v) => {
+            expect(issues((o) => reqConst(o, p, t, v, c))).toEqual(issues((o) => req(o, p, t, v, v === c, JSON.stringify(c), "const")));
+            expect(issues((o) => optConst(o, p, t, v, c))).toEqual(issues((o) => opt(o, p, t, v, v === c, JSON.stringify(c), "const")));
+          }),
+          { numRuns: 20 },
+        );
+      }),
+      { seed: 14, numRuns: 500 },
+    );
+  });
+
+  it("reqTypeof and optTypeof push what req and opt push with the typeof check written out", () => {
+    fc.assert(
+      fc.property(pointer, token, fc.constantFrom("string" as const, "boolean" as const), value(), (p, t, type, v) => {
+        expect(issues((o) => reqTypeof(o, p, t, v, type))).toEqual(issues((o) => req(o, p, t, v, typeof v === type, type)));
+        expect(issues((o) => optTypeof(o, p, t, v, type))).toEqual(issues((o) => opt(o, p, t, v, typeof v === type, type)));
+      }),
+      { seed: 14, numRuns: 10_000 },
+    );
+  });
+
+  it("reqCollect and optCollect call the collector at the property's path and depth exactly when it is present", () => {
+    fc.assert(
+      fc.property(pointer, token, value(), fc.nat(2000), (p, t, v, d) => {
+        const calls = (helper: (o: ValidationIssue[], collect: (...args: unknown[]) => void) => void) => {
+          const seen: unknown[][] = [];
+          const o = issues((o) => helper(o, (...args) => seen.push(args)));
+          return { o, seen };
+        };
+        const required = calls((o, collect) => reqCollect(o, p, t, v, d, collect));
+        const expected = calls((o, collect) => {
+          if (need(o, p, t, v)) collect(v, p + t, o, d);
+        });
+        expect(required.o).toEqual(expected.o);
+        expect(required.seen.map(([x, path, , depth]) => [x, path, depth])).toEqual(expected.seen.map(([x, path, , depth]) => [x, path, depth]));
+        const optional = calls((o, collect) => optCollect(o, p, t, v, d, collect));
+        expect(optional.o).toEqual([]);
+        expect(optional.seen.map(([x, path, , depth]) => [x, path, depth])).toEqual(v === undefined ? [] : [[v, p + t, d]]);
+      }),
+      { seed: 14, numRuns: 10_000 },
+    );
   });
 });

@@ -543,10 +543,6 @@ function _isMetaObject(v: any, _d: number): boolean {
   return isPlainObject(v);
 }
 
-function _isMetaObject$entry(v: any, _d: number): boolean {
-  return isPlainObject(v);
-}
-
 function _collectMetaObject(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!isPlainObject(v)) expected(o, p, "object", v);
 }
@@ -554,7 +550,7 @@ function _collectMetaObject(v: any, p: string, o: ValidationIssue[], _d: number)
 /** `MetaObject` (schema.ts:54) */
 export function isMetaObject(value: unknown): value is T.MetaObject {
   try {
-    return _isMetaObject$entry(value, 0);
+    return _isMetaObject(value, 0);
   } catch {
     return false;
   }
