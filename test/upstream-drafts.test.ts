@@ -68,6 +68,17 @@ describe("a malformed tag whose intent is clear", () => {
     ]);
   });
 
+  it("warns of a required property no value satisfies (MCG252), and validates as written", async () => {
+    const text = "export interface A {\n  a: undefined;\n  b?: never;\n  c: never;\n  d: string | undefined;\n}\n";
+    const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
+    expect(warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+      "s.ts:2:3 - warning MCG252: property a is required but typed `undefined`: no value satisfies it, so no object of this type is valid (write `a?: undefined` if the property must be absent)",
+      "s.ts:4:3 - warning MCG252: property c is required but typed `never`: no value satisfies it, so no object of this type is valid (write `c?: never` if the property must be absent)",
+    ]);
+    const v = (await import(join(writeGenerated("upstream-drafts-unsatisfiable", files), "validators.ts"))) as Record<string, (value: unknown) => boolean>;
+    expect([v.isA!({ d: "x" }), v.isA!({ a: undefined, c: undefined, d: "x" }), v.isA!({ a: null, c: 1, d: "x" })]).toEqual([false, false, false]);
+  });
+
   it("stays an error when the value after the colon is no known format (MCG220)", async () => {
     const text = "export interface A {\n  /** @format: url */\n  s: string;\n}\n";
     const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);

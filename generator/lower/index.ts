@@ -544,6 +544,16 @@ class Lowerer {
     const type = this.constrain(this.lowerType(typeNode), jsDocs, node);
     const docs = docsOf(jsDocs);
     const property: Property = { name, optional: node.hasQuestionToken(), type, span: this.span(node) };
+    // A required property is present when its value is not `undefined`; typed `undefined` or
+    // `never`, it can hold no value, so no object of the type is valid. Said, not refused: the
+    // types and validators still follow the schema.
+    if (!property.optional && type.kind === "keyword" && (type.name === "undefined" || type.name === "never")) {
+      this.warnings.push({
+        code: "MCG252",
+        message: `property ${name} is required but typed \`${type.name}\`: no value satisfies it, so no object of this type is valid (write \`${name}?: ${type.name}\` if the property must be absent)`,
+        span: this.span(node),
+      });
+    }
     return docs.text || docs.tags.length ? { ...property, docs } : property;
   }
 
