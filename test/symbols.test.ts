@@ -1,23 +1,11 @@
 /**
- * The symbol table and the case module (`generator/emit/symbols.ts`): case styles from a
- * name's words, reserved words, collisions per file and across re-exported files (MCG301 with
- * both owners' spans), internal names, and type references as text.
+ * The case module (`generator/case.ts`) and the symbol table (`generator/emit/symbols.ts`):
+ * case styles from a name's words, reserved words, collisions per file and across re-exported
+ * files (MCG301 with both owners' spans), internal names, and type references as text.
  */
 import { describe, expect, it } from "vitest";
-import {
-  camelCase,
-  constantCase,
-  constantWords,
-  formatFunction,
-  isPlainIdentifier,
-  joinedCase,
-  memberWords,
-  pascalCase,
-  revisionNames,
-  SymbolTable,
-  typeReferenceText,
-  words,
-} from "../generator/emit/symbols.js";
+import { camelCase, constantCase, constantWords, isPlainIdentifier, joinedCase, memberWords, pascalCase, words } from "../generator/case.js";
+import { formatFunction, revisionNames, SymbolTable, typeReferenceText } from "../generator/emit/symbols.js";
 import ts from "typescript";
 import { declareModuleNames, TARGETS, TARGET_NAMES } from "../generator/emit/index.js";
 import { formatRelated, GeneratorError } from "../generator/errors.js";

@@ -10,10 +10,11 @@
  * `InputRequest`); result types from `XResultResponse.result`, else `XResult`, else
  * `EmptyResult`; the `ResultType` literals.
  */
-import { constantWords, type TypeReference } from "../emit/symbols.js";
+import { constantWords } from "../case.js";
 import type { Diagnostic, ObjectType, Property, SourceSpan, TypeExpr } from "../ir.js";
 import { selectRules, type ProtocolRules } from "../rules/index.js";
 import type { Model } from "./index.js";
+import type { TypeReference } from "./reference.js";
 
 /** One error code (`errors.ts` names its `ErrorCode` member and constructor from `constant`). */
 export interface ErrorCodeFact {

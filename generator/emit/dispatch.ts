@@ -9,10 +9,11 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import { typeReference } from "../analyze/reference.js";
 import type { TypeExpr } from "../ir.js";
 import { array, call, constStatement, withinWidth, identifierCode, mappedIntersectionAlias, object, Pieces, plainLine, propertyLine, stringCode, text, unionParameterMethod, type Code } from "./layout.js";
 import { keyText, layOutAlias, stringLiteralText } from "./print-type.js";
-import { typeReference, typeReferenceText, type SymbolTable } from "./symbols.js";
+import { typeReferenceText, type SymbolTable } from "./symbols.js";
 
 /** `T.X`: the schema type `name` as `dispatch.ts` refers to it. */
 const typeText = (name: string) => typeReferenceText(typeReference(name));

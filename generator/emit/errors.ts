@@ -6,11 +6,13 @@
  * `generator/rules`); data types are the schema's own error interfaces.
  */
 import type { ErrorCodeFact, ProtocolFacts } from "../analyze/protocol.js";
+import type { TypeReference } from "../analyze/reference.js";
+import { camelCase, constantWords, isPlainIdentifier, pascalCase } from "../case.js";
 import { STANDARD_JSONRPC_CODES, type ErrorPartition } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
 import { array, call, constStatement, identifierCode, importStatement, memberCode, numberCode, Pieces, propertyLine, stringCode, text, type Code } from "./layout.js";
 import { stringLiteralText } from "./print-type.js";
-import { camelCase, constantWords, isPlainIdentifier, pascalCase, typeReferenceText, type DeclaredSymbol, type SymbolTable, type TypeReference } from "./symbols.js";
+import { typeReferenceText, type DeclaredSymbol, type SymbolTable } from "./symbols.js";
 
 /** Names `errors.ts` declares or imports from `runtime/errors.ts` that a constructor (a camelCase name) could take; `true` when exported. */
 const OWN_NAMES: ReadonlyMap<string, boolean> = new Map([

@@ -5,13 +5,14 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
+import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, words } from "../case.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
 import { commentSafe } from "./docs.js";
 import { array, call, constArrayStatement, constStatement, identifierCode, importStatement, object, Pieces, plainLine, propertyLine, stringCode, text, type Code } from "./layout.js";
 import { objectLiteralKey } from "./names.js";
 import { keyText, stringLiteralText } from "./print-type.js";
-import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, typeReferenceText, words, type SymbolTable, type TypeNames } from "./symbols.js";
+import { typeReferenceText, type SymbolTable, type TypeNames } from "./symbols.js";
 
 /**
  * `MetaKey` member names: `io.modelcontextprotocol/protocolVersion` → `ProtocolVersion`; on a

@@ -5,10 +5,11 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import { typeReference } from "../analyze/reference.js";
 import { array, constArrayStatement, importStatement, object, Pieces, propertyLine, stringCode, text, typeLiteralMember, type Code } from "./layout.js";
 import { objectLiteralKey } from "./names.js";
 import { keyText, stringLiteralText } from "./print-type.js";
-import { typeReference, typeReferenceText, type SymbolTable } from "./symbols.js";
+import { typeReferenceText, type SymbolTable } from "./symbols.js";
 
 /** What `methods.ts` exports (its template's names and the runtime types it re-exports). */
 const EXPORTS = [

@@ -1,8 +1,8 @@
 /**
- * Property keys and reads as the emitters write them. Identifiers (case styles, reserved
- * words, collisions) come from `symbols.ts`, the one naming authority.
+ * Property keys and reads as the emitters write them. Identifiers come from the one naming
+ * authority: case styles and reserved words from `../case.ts`, collisions from `symbols.ts`.
  */
-import { IDENTIFIER } from "./symbols.js";
+import { IDENTIFIER } from "../case.js";
 
 /** Names that plain property access would find on `Object.prototype`: read them as own properties only. */
 const PROTOTYPE_NAMES = new Set(Object.getOwnPropertyNames(Object.prototype));

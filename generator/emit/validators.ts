@@ -15,6 +15,7 @@
  * properties; `object` excludes arrays and null.
  */
 import { refsIn, type Model } from "../analyze/index.js";
+import { identifierPart } from "../case.js";
 import type { KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
 import { Layout, layOutPublicFunctions, layOutStandardSchema, PRINT_WIDTH } from "./code/layout.js";
 import { isOneLine } from "./code/print.js";
@@ -44,7 +45,7 @@ import {
   type SwitchCase,
 } from "./code/tree.js";
 import { pointerToken, readsThroughOwn } from "./names.js";
-import { formatFunction, identifierPart, type SymbolTable, type TypeNames } from "./symbols.js";
+import { formatFunction, type SymbolTable, type TypeNames } from "./symbols.js";
 
 /** The names `validators.ts` gets from the run's symbol table: its file, the types' names, the table for internal names. */
 export interface ValidatorNames {
