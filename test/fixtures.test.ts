@@ -531,6 +531,26 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
   });
 });
 
+describe("fixture copies: isX calls its own copy of a shared check, and nothing is left unused", () => {
+  const { get, validators: v } = fixtureSuite("copies", { docs: "tags" }, ["validators.ts"]);
+
+  it("copies exactly the shared, exported object checks that read properties", () => {
+    const text = get().read("validators.ts");
+    const copies = [...text.matchAll(/^function (_is\w+)\$entry\(/gm)].map((m) => m[1]);
+    expect(copies).toEqual(["_isShared"]);
+    expect(text).toContain("return _isShared$entry(value, 0);");
+    expect(text).toContain("return _isOnlyInIntersection(value, 0);");
+  });
+
+  verdicts(v, "Shared", { valid: [{ id: "x" }, { id: "x", note: "n" }], invalid: [[{ id: 1 }, [I("/id", "type")]]] });
+  verdicts(v, "Second", {
+    valid: [{ items: [{ id: "a" }], extra: { id: "b" } }],
+    invalid: [[{ items: [{ id: "a" }, {}] }, [I("/items/1/id", "required")]]],
+  });
+  verdicts(v, "Merged", { valid: [{ a: "x", b: 1 }], invalid: [[{ a: "x" }, [I("/b", "required")]]] });
+  verdicts(v, "UsesHidden", { valid: [{ first: { h: "x" } }], invalid: [[{ first: { h: "x" }, second: {} }, [I("/second/h", "required")]]] });
+});
+
 describe("fixture discriminated: unions switched on type, method and mode", () => {
   const { validators: v } = fixtureSuite("discriminated", { docs: "tags" }, ["validators.ts"]);
 

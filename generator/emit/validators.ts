@@ -38,6 +38,7 @@ import {
   property,
   returnStatement,
   RuntimeUses,
+  statementIdentifiers,
   TRUE,
   typeOf,
   type Expression,
@@ -60,9 +61,9 @@ export interface ValidatorBlock {
   readonly names: TypeNames;
   /** `schema.ts:LINE` of the declaration. */
   readonly line: number;
-  /** Internal functions (check, collect and helpers), source text. */
+  /** Internal functions (check, its entry copy, collect and helpers), source text. */
   readonly internals: string;
-  /** The check `isX` calls: `names.check`, or the entry's own copy of it (see {@link ValidatorEmitter.entryCopy}). */
+  /** The check `isX` calls: `names.check`, or the entry's own copy of it (see {@link ValidatorEmitter.entry}). */
   readonly entry: string;
   /** Whether the type is exported (only exported types get public functions). */
   readonly exported: boolean;
@@ -93,17 +94,19 @@ export interface ValidatorsView {
 export function buildValidators(model: Model, symbols: ValidatorNames): ValidatorsView {
   const names = symbols.types;
   const runtime = new RuntimeUses();
-  // Declarations whose check another declaration's check may call.
-  const shared = new Set(model.types.flatMap((decl) => [...refsIn(decl.type)].filter((name) => name !== decl.name)));
-  const emitter = new ValidatorEmitter(model, names, symbols, runtime, shared);
+  const emitter = new ValidatorEmitter(model, names, symbols, runtime);
   // Functions are built in one canonical order (by name, compared by code unit), so which
   // declaration a shared helper is named after and placed with, which uses share it, and the
   // numbering of constants do not depend on the schema's order; blocks follow the schema's order.
   const canonical = [...model.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const built = new Map(canonical.map((decl) => [decl.name, emitter.declaration(decl.name, decl.type, decl.span.line)]));
+  const functions = new Map(canonical.map((decl) => [decl.name, emitter.declaration(decl.name, decl.type)]));
+  // Entry copies are decided once every function is built, from which functions read which check.
+  const built = new Map(canonical.map((decl) => [decl.name, emitter.finish(decl, functions.get(decl.name)!)]));
   const layout = emitter.layout;
   const blocks = model.types.map((decl) => ({
     ...built.get(decl.name)!,
+    names: names.get(decl.name)!,
+    line: decl.span.line,
     exported: decl.exported,
     publics: decl.exported ? layOutPublicFunctions(names.get(decl.name)!, built.get(decl.name)!.entry, `${model.ir.source}:${decl.span.line}`, runtime.use("valid"), runtime.use("collectIssues")) : "",
     // Each exported type's Standard Schema object is made with `standard(validateX)`.
@@ -122,6 +125,16 @@ const O = id("o");
 const D = id("d");
 const UNDEFINED = lit(undefined);
 
+/** A declaration's functions as built, before its entry copy is decided (see `ValidatorEmitter.finish`). */
+interface DeclarationFunctions {
+  readonly checkName: string;
+  readonly checkBody: readonly Statement[];
+  /** The check, the collector and the helpers, laid out. */
+  readonly check: string;
+  readonly collect: string;
+  readonly helpers: readonly string[];
+}
+
 /** A check, its description and the keyword of its one possible issue (see `simpleLeaf`). */
 interface SimpleLeaf {
   readonly check: Expression;
@@ -134,6 +147,8 @@ class ValidatorEmitter {
   /** How the functions and constants are laid out; `decided` is false when one needs Prettier. */
   readonly layout = new Layout();
   private helpers: string[] = [];
+  /** Which functions read each identifier, by the identifier: filled as functions are laid out. */
+  private readonly readers = new Map<string, Set<string>>();
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
   /** Hoisted functions by the structure of their type: equal types share one function. */
@@ -145,7 +160,6 @@ class ValidatorEmitter {
     private readonly names: ReadonlyMap<string, TypeNames>,
     private readonly symbols: ValidatorNames,
     private readonly runtime: RuntimeUses,
-    private readonly shared: ReadonlySet<string>,
   ) {}
 
   /**
@@ -171,22 +185,48 @@ class ValidatorEmitter {
   }
 
   /**
-   * Whether `isX` calls its own copy of the check `_isX` rather than the shared one. The engine
-   * keeps type feedback per function: a check that other checks call sees the hidden classes of
-   * every caller's values, its property reads go megamorphic, and the prototype test at its end
-   * (`plainPrototype`) can no longer be answered from known maps, so it becomes a call of
-   * `Object.getPrototypeOf`. The copy's reads see only the values given to `isX`. Copied: a
-   * non-recursive object check of one expression, with properties to read, that another
-   * declaration refers to (a check nobody else calls is the entry's already). Each copy costs
-   * about 8 B of min+gzip; the draft has 98.
+   * A function laid out as source text; the identifiers its body reads are recorded under its
+   * name (see {@link entry}).
    */
-  private entryCopy(name: string, type: TypeExpr): boolean {
-    if (!this.shared.has(name) || this.model.recursive.has(name) || this.needsStatements(type)) return false;
-    // Without properties the check reads nothing (`isPlainObject(v)`): a copy would gain nothing.
-    return type.kind === "object" ? type.properties.length > 0 : type.kind === "intersection";
+  private render(kind: "check" | "collect", name: string, body: readonly Statement[]): string {
+    for (const read of new Set(body.flatMap((s) => [...statementIdentifiers(s)]))) {
+      const readers = this.readers.get(read) ?? new Set<string>();
+      readers.add(name);
+      this.readers.set(read, readers);
+    }
+    return kind === "check" ? checkFunction(this.layout, name, body) : collectFunction(this.layout, name, body);
   }
 
-  declaration(name: string, type: TypeExpr, line: number): Omit<ValidatorBlock, "exported" | "key" | "publics" | "standardSchema"> {
+  /**
+   * The check `isX` calls: the declaration's check, or its own copy of it. The engine keeps
+   * type feedback per function: a check that other functions call sees the hidden classes of
+   * every caller's values, its property reads go megamorphic, and the prototype test at its end
+   * (`plainPrototype`) can no longer be answered from known maps, so it becomes a call of
+   * `Object.getPrototypeOf`. The copy's reads see only the values given to `isX`. Copied: the
+   * check of an exported declaration that is a non-recursive object check of one expression,
+   * with properties to read, that a generated function other than its own collector reads (a
+   * check nobody else calls is the entry's already, and the shared one must stay in use). Each
+   * copy costs about 8 B of min+gzip; the draft has 98.
+   */
+  private entry(decl: { readonly name: string; readonly type: TypeExpr; readonly exported: boolean }): string {
+    const { check, collect } = this.names.get(decl.name)!;
+    const { type } = decl;
+    if (!decl.exported || this.model.recursive.has(decl.name) || this.needsStatements(type)) return check;
+    // Without properties the check reads nothing (`isPlainObject(v)`): a copy would gain nothing.
+    if (type.kind === "object" ? type.properties.length === 0 : type.kind !== "intersection") return check;
+    // Read by the declaration's own collector only, the check sees nested values just when some other function does.
+    const readers = [...(this.readers.get(check) ?? [])].filter((reader) => reader !== check && reader !== collect);
+    return readers.length > 0 ? this.internalName({ place: check, suffix: "$entry" }) : check;
+  }
+
+  /** The declaration's internal functions as source text, with the entry copy after the check when {@link entry} makes one. */
+  finish(decl: { readonly name: string; readonly type: TypeExpr; readonly exported: boolean }, built: DeclarationFunctions): { internals: string; entry: string } {
+    const entry = this.entry(decl);
+    const copy = entry === built.checkName ? [] : [this.render("check", entry, built.checkBody)];
+    return { internals: [built.check, ...copy, built.collect, ...built.helpers].join("\n\n"), entry };
+  }
+
+  declaration(name: string, type: TypeExpr): DeclarationFunctions {
     const n = this.names.get(name)!;
     this.helpers = [];
     const recursive = this.model.recursive.has(name);
@@ -218,13 +258,13 @@ class ValidatorEmitter {
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
-    const entry = this.entryCopy(name, type) ? this.internalName({ place: n.check, suffix: "$entry" }) : n.check;
-    const own = [
-      checkFunction(this.layout, n.check, checkBody),
-      ...(entry === n.check ? [] : [checkFunction(this.layout, entry, checkBody)]),
-      collectFunction(this.layout, n.collect, collectBody),
-    ];
-    return { names: n, line, internals: [...own, ...this.helpers].join("\n\n"), entry };
+    return {
+      checkName: n.check,
+      checkBody,
+      check: this.render("check", n.check, checkBody),
+      collect: this.render("collect", n.collect, collectBody),
+      helpers: this.helpers,
+    };
   }
 
   /** Whether checking `type` takes statements (a loop or a switch), not one expression. */
@@ -390,9 +430,9 @@ class ValidatorEmitter {
     this.helperCollectors.set(typeKey(type), collectName);
     this.helperChecks.set(typeKey(type), base);
     const checkBody = this.helperCheckBody(type, base);
-    this.helpers.push(checkFunction(this.layout, base, checkBody));
+    this.helpers.push(this.render("check", base, checkBody));
     const collectBody = this.collectStatements(type, V, P, collectName, 0, true);
-    this.helpers.push(collectFunction(this.layout, collectName, collectBody));
+    this.helpers.push(this.render("collect", collectName, collectBody));
     return base;
   }
 
@@ -731,7 +771,7 @@ class ValidatorEmitter {
     const name = this.internalName({ place, suffix: "$collect" });
     this.helperCollectors.set(typeKey(member), name);
     const body = this.collectStatements(member, V, P, place, 0, false);
-    this.helpers.push(collectFunction(this.layout, name, body));
+    this.helpers.push(this.render("collect", name, body));
     return name;
   }
 
