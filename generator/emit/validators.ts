@@ -214,7 +214,7 @@ class ValidatorEmitter {
     if (!decl.exported || this.model.recursive.has(decl.name) || this.needsStatements(type)) return check;
     // Without properties the check reads nothing (`isPlainObject(v)`): a copy would gain nothing.
     if (type.kind === "object" ? type.properties.length === 0 : type.kind !== "intersection") return check;
-    // Read by the declaration's own collector only, the check sees nested values just when some other function does.
+    // Its own collector calls it on nested values only, and those come through some other function: not a reason alone.
     const readers = [...(this.readers.get(check) ?? [])].filter((reader) => reader !== check && reader !== collect);
     return readers.length > 0 ? this.internalName({ place: check, suffix: "$entry" }) : check;
   }
