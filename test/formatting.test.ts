@@ -19,7 +19,7 @@ import { runtimeNames, runtimeSource } from "../generator/emit/runtime.js";
 import { fixtureSchema } from "./support/fixtures.js";
 import { SPEC_DIR } from "./support/corpus.js";
 
-const FIXTURE_FAMILIES = ["aliases", "constraints", "discriminated", "enums", "interfaces", "names", "objects", "recursive"] as const;
+const FIXTURE_FAMILIES = ["aliases", "constraints", "copies", "discriminated", "enums", "interfaces", "names", "objects", "recursive"] as const;
 
 /** Every target's rendering of one schema: the laid-out text, or undefined when it goes through Prettier. */
 function laidOutFiles(input: SchemaInput, docs: DocsMode, enumStyle = DEFAULT_OPTIONS.enumStyle): Map<string, string | undefined> {
@@ -129,6 +129,10 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
       `  patterned: string;`,
       `  /** @minimum -3 @maximum 1000000 */`,
       `  bounded: number;`,
+      // Negative exponents print as JavaScript writes them (\`1e-7\`), as Prettier does.
+      `  /** @maximum 0.0000001 */`,
+      `  tiny: number;`,
+      `  small: 1e-7 | 2.5e-8;`,
       `  list: { ${long(1)}: string; ${long(2)}?: number[] }[];`,
       `  [key: string]: unknown;`,
       `}`,

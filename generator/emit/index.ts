@@ -13,6 +13,7 @@ import { buildMethods, declareMethodsNames } from "./methods.js";
 import { runtimeExports, runtimeNames, runtimeSource } from "./runtime.js";
 import { declareTypeNames, SymbolTable, type TypeNames } from "./symbols.js";
 import { withinWidth } from "./layout.js";
+import { PRINT_WIDTH } from "./print-type.js";
 import { renderTemplate } from "./templates.js";
 import { buildTypes } from "./types.js";
 import { buildValidators } from "./validators.js";
@@ -190,5 +191,5 @@ export async function emitTarget(name: TargetName, model: Model, context: EmitCo
 export async function formatModule(source: string): Promise<string> {
   const prettier = await import("prettier");
   // babel-ts formats TypeScript exactly as the typescript parser does here, in about half the time.
-  return prettier.format(source, { parser: "babel-ts", printWidth: 140, endOfLine: "lf" });
+  return prettier.format(source, { parser: "babel-ts", printWidth: PRINT_WIDTH, endOfLine: "lf" });
 }

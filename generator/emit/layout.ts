@@ -15,7 +15,7 @@
  */
 // `prettier/doc` only: the document builders and printer, not Prettier's parsers (imported as code/layout.ts does).
 import { builders, printer, utils } from "prettier/doc";
-import { PRINT_WIDTH, stringLiteralText } from "./print-type.js";
+import { PRINT_OPTIONS, PRINT_WIDTH, stringLiteralText } from "./print-type.js";
 
 type Doc = builders.Doc;
 const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup, indentIfBreak, breakParent } = builders;
@@ -186,7 +186,7 @@ function assignment(left: Doc, operator: string, right: Code, leftCanBreak: bool
 function print(doc: Doc, depth = 0): string | undefined {
   let wrapped: Doc = depth > 0 ? [hardline, doc] : doc;
   for (let i = 0; i < depth; i++) wrapped = indent(wrapped);
-  const formatted = printer.printDocToString(wrapped, { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false }).formatted as string;
+  const formatted = printer.printDocToString(wrapped, PRINT_OPTIONS).formatted as string;
   let column = 0;
   for (let i = 0; i < formatted.length; i++) {
     const c = formatted.charCodeAt(i);

@@ -39,15 +39,37 @@ function needsParens(type: TypeExpr): boolean {
 
 /** `{ a: string; b?: number; [key: string]: unknown }`, one member per line. */
 export function printObject(type: ObjectType, doc: DocRenderer, indent = ""): string {
+  return objectMembers(type, doc, indent, propertyKey, (head, t, inner) => `${head}${printType(t, doc, inner)};`)!;
+}
+
+/**
+ * An object type with one member per line, each property after its doc comment: `key` writes a
+ * property's key and `member` a member's line(s) from its head (`  key?: `, `  [key: string]: `);
+ * undefined when either gives undefined for some member.
+ */
+function objectMembers(
+  type: ObjectType,
+  doc: DocRenderer,
+  indent: string,
+  key: (name: string) => string | undefined,
+  member: (head: string, type: TypeExpr, inner: string) => string | undefined,
+): string | undefined {
   if (type.properties.length === 0 && !type.indexSignature) return "{}";
   const inner = `${indent}  `;
   const lines: string[] = [];
   for (const p of type.properties) {
     const comment = doc(p.docs);
     if (comment) lines.push(...comment.split("\n").map((l) => inner + l));
-    lines.push(`${inner}${propertyKey(p.name)}${p.optional ? "?" : ""}: ${printType(p.type, doc, inner)};`);
+    const k = key(p.name);
+    const text = k === undefined ? undefined : member(`${inner}${k}${p.optional ? "?" : ""}: `, p.type, inner);
+    if (text === undefined) return undefined;
+    lines.push(text);
   }
-  if (type.indexSignature) lines.push(`${inner}[key: string]: ${printType(type.indexSignature, doc, inner)};`);
+  if (type.indexSignature) {
+    const text = member(`${inner}[key: string]: `, type.indexSignature, inner);
+    if (text === undefined) return undefined;
+    lines.push(text);
+  }
   return `{\n${lines.join("\n")}\n${indent}}`;
 }
 
@@ -56,6 +78,9 @@ export function printObject(type: ObjectType, doc: DocRenderer, indent = ""): st
  * gives Prettier.
  */
 export const PRINT_WIDTH = 140;
+
+/** The layout options of generated modules as Prettier's document printer takes them (`formatModule`'s, with its defaults). */
+export const PRINT_OPTIONS = { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false } as const;
 
 /*
  * Prettier's layout, printed directly. `types.ts` is most often a file of short declarations
@@ -109,7 +134,7 @@ export function stringLiteralText(value: string): string {
 }
 
 /** A literal value as Prettier prints it, or undefined when not known here. */
-function literalText(value: string | number | boolean): string | undefined {
+export function literalText(value: string | number | boolean): string | undefined {
   if (typeof value === "string") return stringLiteralText(value);
   if (typeof value === "number") {
     const text = JSON.stringify(value);
@@ -202,23 +227,7 @@ function isBrokenObject(type: TypeExpr): type is ObjectType {
 
 /** An object type, one member per line, as Prettier prints it; undefined when the layout is not known here. */
 function layOutObject(type: ObjectType, doc: DocRenderer, indent: string): string | undefined {
-  if (type.properties.length === 0 && !type.indexSignature) return "{}";
-  const inner = `${indent}  `;
-  const lines: string[] = [];
-  for (const p of type.properties) {
-    const comment = doc(p.docs);
-    if (comment) lines.push(...comment.split("\n").map((l) => inner + l));
-    const key = keyText(p.name);
-    const member = key === undefined ? undefined : layOutTyped(`${inner}${key}${p.optional ? "?" : ""}: `, p.type, ";", inner, doc);
-    if (member === undefined) return undefined;
-    lines.push(member);
-  }
-  if (type.indexSignature) {
-    const member = layOutTyped(`${inner}[key: string]: `, type.indexSignature, ";", inner, doc);
-    if (member === undefined) return undefined;
-    lines.push(member);
-  }
-  return `{\n${lines.join("\n")}\n${indent}}`;
+  return objectMembers(type, doc, indent, keyText, (head, t, inner) => layOutTyped(head, t, ";", inner, doc));
 }
 
 /** `[export ]type name = …;` as Prettier prints it, or undefined when the layout is not known here. */

@@ -17,7 +17,7 @@
 import { refsIn, type Model } from "../analyze/index.js";
 import { identifierPart } from "../case.js";
 import type { KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
-import { Layout, layOutPublicFunctions, layOutStandardSchema, PRINT_WIDTH } from "./code/layout.js";
+import { Layout, layOutPublicFunctions, layOutStandardSchema } from "./code/layout.js";
 import { isOneLine } from "./code/print.js";
 import {
   array,
@@ -46,6 +46,7 @@ import {
   type SwitchCase,
 } from "./code/tree.js";
 import { pointerToken, readsThroughOwn } from "./names.js";
+import { PRINT_WIDTH } from "./print-type.js";
 import { formatFunction, type SymbolTable, type TypeNames } from "./symbols.js";
 
 /** The names `validators.ts` gets from the run's symbol table: its file, the types' names, the table for internal names. */

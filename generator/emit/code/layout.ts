@@ -23,7 +23,7 @@
  */
 import { builders, printer } from "prettier/doc";
 import { pointerToken } from "../names.js";
-import { stringLiteralText } from "../print-type.js";
+import { literalText, PRINT_OPTIONS } from "../print-type.js";
 import type { TypeNames } from "../symbols.js";
 import { printFunction, printStatements } from "./print.js";
 import { reads, type Expression, type FunctionDeclaration, type Statement } from "./tree.js";
@@ -31,12 +31,6 @@ import { reads, type Expression, type FunctionDeclaration, type Statement } from
 type Doc = builders.Doc;
 
 const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup, fill, indentIfBreak } = builders;
-
-/** The line width of generated modules (generator/emit/index.ts `formatModule`). */
-export const PRINT_WIDTH = 140;
-
-/** Prettier's options for generated modules (generator/emit/index.ts `formatModule`). */
-const PRINT_OPTIONS = { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false } as const;
 
 /** Thrown inside a layout for a construct whose Prettier layout is not decided here. */
 class Undecided extends Error {}
@@ -197,14 +191,10 @@ function placed(e: Expression, place: Place): Doc {
 }
 
 function literalDoc(value: string | number | boolean | null | undefined): string {
-  if (typeof value === "string") return stringLiteralText(value);
-  if (typeof value === "number") {
-    const text = JSON.stringify(value);
-    // Prettier rewrites exponents (`1e+21` → `1e21`); such numbers are left to it.
-    if (text.includes("e")) throw new Undecided();
-    return text;
-  }
-  return value === undefined ? "undefined" : JSON.stringify(value);
+  if (value === undefined || value === null) return String(value);
+  const text = literalText(value);
+  if (text === undefined) throw new Undecided();
+  return text;
 }
 
 /** Whether Prettier prints the array's numbers filled (`isConciselyPrintedArray`). */
