@@ -6,7 +6,8 @@
  * timestamps, plus the changed files), then swaps the two with renames and removes the
  * old one. Before it creates anything it records in the lock folder's `journal` the two folders
  * it may create, so a later run that finds the lock's owner dead knows exactly what to
- * put back or remove, and touches nothing else. A process killed at any moment leaves the
+ * put back or remove, and touches nothing else (one run at a time, under `<out>.lock.takeover`,
+ * so that no run removes a lock another has taken since it looked). A process killed at any moment leaves the
  * old folder or the new one (put back by the next run if the kill fell between the two
  * renames). Files whose bytes did not change are not rewritten, and when nothing changed
  * nothing is touched. Generated files that the run no longer produces (they start with
@@ -150,9 +151,78 @@ function recover(out: string, journal: Journal): void {
 /** A lock folder without a pid file older than this was left by a run killed while taking or releasing it. */
 const EMPTY_LOCK_AGE_MS = 5_000;
 
+/** Who holds a lock folder: its owner's pid (NaN while the pid file is empty or missing) and when the folder was made. */
+interface Holder {
+  readonly owner: number;
+  readonly mtimeMs: number;
+}
+
+/**
+ * Reads who holds the lock folder, or `undefined` when it is gone (its owner released it between
+ * our attempt to take it and this look).
+ *
+ * @throws GeneratorError MCG401 when the path exists and is not a folder.
+ */
+function holder(lockDir: string): Holder | undefined {
+  let mtimeMs: number;
+  try {
+    const stat = statSync(lockDir);
+    if (!stat.isDirectory()) throw fail("MCG401", `${lockDir} exists and is not a lock folder of this tool; remove it and run again`);
+    mtimeMs = stat.mtimeMs;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw error;
+  }
+  let owner = NaN;
+  try {
+    // An empty pid file is one its owner is still writing (or was killed writing): no pid yet.
+    const text = readFileSync(join(lockDir, "pid"), "utf8");
+    if (/^[1-9][0-9]*$/.test(text)) owner = Number(text);
+  } catch {
+    // no pid yet: its owner is taking it, or was killed while taking or releasing it
+  }
+  return { owner, mtimeMs };
+}
+
+/** Whether the lock's holder is gone for good: a dead pid, or no pid long after the folder was made. */
+function abandoned(held: Holder): boolean {
+  return Number.isNaN(held.owner) ? Date.now() - held.mtimeMs > EMPTY_LOCK_AGE_MS : !isAlive(held.owner);
+}
+
+/**
+ * Recovers from an abandoned lock and removes it, unless another run is doing so. Several waiting
+ * runs can find the same dead lock; the one that creates `<out>.lock.takeover` looks again under
+ * it and removes the lock only if it is still the one found abandoned, so no run removes a lock a
+ * live run has taken since. The others go back to waiting.
+ */
+function takeOver(out: string, lockDir: string, found: Holder): void {
+  const guard = `${lockDir}.takeover`;
+  try {
+    mkdirSync(guard);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    // Another run is taking it over; a guard this old was left by a run killed while doing so.
+    const age = Date.now() - (statSync(guard, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
+    if (age > EMPTY_LOCK_AGE_MS) rmSync(guard, { recursive: true, force: true });
+    return;
+  }
+  try {
+    const now = holder(lockDir);
+    const same = now !== undefined && Object.is(now.owner, found.owner) && now.mtimeMs === found.mtimeMs;
+    if (same && abandoned(now)) {
+      recover(out, readJournal(lockDir));
+      rmSync(lockDir, { recursive: true, force: true });
+    }
+  } finally {
+    rmSync(guard, { recursive: true, force: true });
+  }
+}
+
 /**
  * Takes `<out>.lock`, waiting up to `timeoutMs` for another live run to finish. A lock whose
  * owner is dead is taken over after recovering from its journal.
+ *
+ * @throws GeneratorError MCG401 when the wait times out or the lock path is not a folder.
  */
 function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner: number) => void): () => void {
   const lockDir = `${out}.lock`;
@@ -168,33 +238,23 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
       };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const stat = statSync(lockDir);
-      if (!stat.isDirectory()) throw fail("MCG401", `${lockDir} exists and is not a lock folder of this tool; remove it and run again`);
-      let owner = NaN;
-      try {
-        // An empty pid file is one its owner is still writing (or was killed writing): no pid yet.
-        const text = readFileSync(join(lockDir, "pid"), "utf8");
-        if (/^[1-9][0-9]*$/.test(text)) owner = Number(text);
-      } catch {
-        // no pid yet: its owner is taking it, or was killed while taking or releasing it
-      }
-      const abandoned = Number.isNaN(owner) ? Date.now() - stat.mtimeMs > EMPTY_LOCK_AGE_MS : !isAlive(owner);
-      if (abandoned) {
-        recover(out, readJournal(lockDir));
-        rmSync(lockDir, { recursive: true, force: true });
-        continue;
-      }
-      if (Date.now() > deadline) {
-        throw fail(
-          "MCG401",
-          `output folder ${out} is locked by another generate run (pid ${Number.isNaN(owner) ? "unknown" : owner}); ` +
-            `if no run is active, remove ${lockDir} and run again`,
-        );
-      }
-      if (!told) onWait?.(lockDir, owner);
-      told = true;
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
     }
+    const held = holder(lockDir);
+    if (held === undefined) continue; // released since: try again at once
+    if (abandoned(held)) {
+      takeOver(out, lockDir, held);
+      continue;
+    }
+    if (Date.now() > deadline) {
+      throw fail(
+        "MCG401",
+        `output folder ${out} is locked by another generate run (pid ${Number.isNaN(held.owner) ? "unknown" : held.owner}); ` +
+          `if no run is active, remove ${lockDir} and run again`,
+      );
+    }
+    if (!told) onWait?.(lockDir, held.owner);
+    told = true;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
   }
 }
 

@@ -14,11 +14,14 @@
  *    (default 20); a failure names the seed and the kill that broke.
  * 3. Two CLI runs into one folder at once (different options): the folder ends as exactly
  *    one run's output, both exit 0 (or the loser says MCG401), nothing is left beside it.
- *    Also with a dead run's lock left in the way, which both runs try to take over.
+ *    Also with a dead run's lock left in the way, which both runs try to take over, and with
+ *    four runners that find such a lock at the same moment (none may remove a lock another has
+ *    taken since it looked).
  */
 import { spawn, spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, watch, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { GeneratedFile } from "../generator/index.js";
 import { MANIFEST_FILE } from "../generator/diff/manifest.js";
@@ -507,5 +510,47 @@ describe("the real CLI", () => {
       },
       120_000,
     );
+
+    it("several runs that find one dead run's lock at the same moment: one takes it over, the rest wait, none removes a live lock", async () => {
+      // Each runner imports the private build's writeOutput, spins until a shared start time and
+      // writes its own files. A runner that judged the dead lock abandoned must not, a moment
+      // later, recover from and remove a lock that another runner has taken since.
+      const write = pathToFileURL(join(CLI, "..", "..", "generator", "write.js")).href;
+      const runner = [
+        `import { writeOutput } from ${JSON.stringify(write)};`,
+        "const [out, who, at] = process.argv.slice(1);",
+        "const files = Array.from({ length: 40 }, (_, i) => ({ path: `f${i}.ts`, contents: `" + GENERATED_MARK + "t\\n${who}/${i}\\n` }));",
+        "while (Date.now() < Number(at));",
+        "writeOutput(out, files, { lockTimeoutMs: 20_000 });",
+      ].join("\n");
+      const RUNNERS = 4;
+      for (let round = 0; round < 12; round++) {
+        const parent = scratchDir("crash-takeover");
+        const out = join(parent, "out");
+        writeTree(out, OLD);
+        cpSync(out, `${out}.old-${DEAD_PID}`, { recursive: true });
+        rmSync(out, { recursive: true });
+        mkdirSync(`${out}.lock`);
+        writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+        writeFileSync(join(`${out}.lock`, "journal"), JSON.stringify({ tmp: `${out}.tmp-${DEAD_PID}`, old: `${out}.old-${DEAD_PID}` }));
+        const at = Date.now() + 400;
+        const runs = await Promise.all(
+          Array.from({ length: RUNNERS }, (_, who) => {
+            const child = spawn(process.execPath, ["--input-type=module", "-e", runner, out, String(who), String(at)], { stdio: ["ignore", "ignore", "pipe"] });
+            let stderr = "";
+            child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+            return new Promise<{ code: number | null; stderr: string }>((resolve) => child.on("close", (code) => resolve({ code, stderr })));
+          }),
+        );
+        for (const run of runs) expect(run.code, `round ${round}: ${run.stderr}`).toBe(0);
+        const now = readTree(out)!;
+        const owners = new Set([...now].filter(([path]) => /^f\d+\.ts$/.test(path)).map(([, bytes]) => bytes.toString().split("\n")[1]!.split("/")[0]));
+        expect(owners.size, `round ${round}: files from runners ${[...owners].join(", ")}`).toBe(1);
+        // writeOutput removes the old generated files (those with the header) and keeps the rest.
+        const kept = [...OLD].filter(([, bytes]) => !bytes.subarray(0, GENERATED_MARK.length).equals(Buffer.from(GENERATED_MARK)));
+        expect(now.size, `round ${round}`).toBe(40 + kept.length);
+        expect(readdirSync(parent), `round ${round}`).toEqual(["out"]);
+      }
+    }, 120_000);
   });
 });

@@ -4,6 +4,7 @@
  * generated files no longer produced removed (other files kept).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
@@ -114,6 +115,30 @@ describe("writeOutput", () => {
     writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 });
     expect(readdirSync(dir)).toEqual(["out"]);
   });
+
+  it("takes the lock when its owner releases it between this run's attempt and its look (no MCG403)", async () => {
+    // A live process takes and releases the lock as fast as it can, so this run often finds the
+    // folder at mkdir and then not at stat. Before the fix one of those ended the run with MCG403 ENOENT.
+    const out = join(scratchDir("writes-released-lock"), "out");
+    const churn = [
+      "const fs = require('node:fs'), path = require('node:path');",
+      "const [lock, ms] = process.argv.slice(1); const until = Date.now() + Number(ms); let said = false;",
+      "while (Date.now() < until) {",
+      "  try { fs.mkdirSync(lock); fs.writeFileSync(path.join(lock, 'pid'), String(process.pid)); fs.rmSync(lock, { recursive: true }); }",
+      "  catch (e) { if (e.code !== 'EEXIST') throw e; }",
+      "  if (!said) { said = true; process.stdout.write('go\\n'); }",
+      "}",
+    ].join("\n");
+    const child = spawn(process.execPath, ["-e", churn, `${out}.lock`, "2500"], { stdio: ["ignore", "pipe", "inherit"] });
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    await new Promise<void>((resolve) => child.stdout!.once("data", () => resolve()));
+    let writes = 0;
+    const until = Date.now() + 1_500;
+    while (Date.now() < until) writeOutput(out, [file("a.ts", String(++writes))], { lockTimeoutMs: 10_000 });
+    expect(await exited).toBe(0);
+    expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(file("a.ts", String(writes)).contents);
+    expect(readdirSync(join(out, ".."))).toEqual(["out"]);
+  }, 20_000);
 
   it("waits for a live lock, says so, and then gives up with MCG401", () => {
     const dir = scratchDir("writes-live-lock");
