@@ -194,8 +194,11 @@ function abandoned(held: Holder): boolean {
  * runs can find the same dead lock; the one that creates `<out>.lock.takeover` looks again under
  * it and removes the lock only if it is still the one found abandoned, so no run removes a lock a
  * live run has taken since. The others go back to waiting.
+ *
+ * @returns `false` when another run holds the guard (wait before looking again), `true` otherwise
+ *   (the lock was removed, or it changed since it was found: look again at once).
  */
-function takeOver(out: string, lockDir: string, found: Holder): void {
+function takeOver(out: string, lockDir: string, found: Holder): boolean {
   const guard = `${lockDir}.takeover`;
   try {
     mkdirSync(guard);
@@ -204,7 +207,7 @@ function takeOver(out: string, lockDir: string, found: Holder): void {
     // Another run is taking it over; a guard this old was left by a run killed while doing so.
     const age = Date.now() - (statSync(guard, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
     if (age > EMPTY_LOCK_AGE_MS) rmSync(guard, { recursive: true, force: true });
-    return;
+    return false;
   }
   try {
     const now = holder(lockDir);
@@ -213,6 +216,7 @@ function takeOver(out: string, lockDir: string, found: Holder): void {
       recover(out, readJournal(lockDir));
       rmSync(lockDir, { recursive: true, force: true });
     }
+    return true;
   } finally {
     rmSync(guard, { recursive: true, force: true });
   }
@@ -241,10 +245,7 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
     }
     const held = holder(lockDir);
     if (held === undefined) continue; // released since: try again at once
-    if (abandoned(held)) {
-      takeOver(out, lockDir, held);
-      continue;
-    }
+    if (abandoned(held) && takeOver(out, lockDir, held)) continue;
     if (Date.now() > deadline) {
       throw fail(
         "MCG401",

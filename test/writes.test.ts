@@ -140,6 +140,22 @@ describe("writeOutput", () => {
     expect(readdirSync(join(out, ".."))).toEqual(["out"]);
   }, 20_000);
 
+  it("takes over a dead run's lock only through the takeover guard, and removes a guard left by a killed run", () => {
+    const out = join(scratchDir("writes-takeover-guard"), "out");
+    mkdirSync(`${out}.lock`);
+    writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+    // Another run is taking the dead lock over right now: this one waits, and leaves both alone.
+    mkdirSync(`${out}.lock.takeover`);
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 }))).toBe("MCG401");
+    expect(readdirSync(join(out, "..")).sort()).toEqual(["out.lock", "out.lock.takeover"]);
+    // A guard this old was left by a run killed while taking over: removed, and the lock taken.
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${out}.lock.takeover`, past, past);
+    writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 1000 });
+    expect(readdirSync(join(out, ".."))).toEqual(["out"]);
+    expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(file("a.ts", "1").contents);
+  });
+
   it("waits for a live lock, says so, and then gives up with MCG401", () => {
     const dir = scratchDir("writes-live-lock");
     const out = join(dir, "out");

@@ -15,7 +15,7 @@
  */
 // `prettier/doc` only: the document builders and printer, not Prettier's parsers (imported as code/layout.ts does).
 import { builders, printer, utils } from "prettier/doc";
-import { PRINT_OPTIONS, PRINT_WIDTH, stringLiteralText } from "./print-type.js";
+import { LayoutUndecided, PRINT_OPTIONS, PRINT_WIDTH, stringLiteralText } from "./print-type.js";
 
 type Doc = builders.Doc;
 const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup, indentIfBreak, breakParent } = builders;
@@ -51,9 +51,6 @@ export const array = (elements: readonly Code[]): Code => ({
 });
 export const object = (properties: readonly (readonly [string, Code])[], broken = false): Code => ({ kind: "object", properties, broken });
 export const call = (callee: string, args: readonly Code[], typeArgs?: readonly string[]): Code => ({ kind: "call", callee, args, ...(typeArgs ? { typeArgs } : {}) });
-
-/** Thrown inside this module when a construct's layout is not decided here. */
-class Undecided extends Error {}
 
 function toDoc(code: Code): Doc {
   switch (code.kind) {
@@ -114,9 +111,9 @@ function callArgumentsDoc(args: readonly Code[]): Doc {
   // Prettier's shouldGroupLast, for the argument kinds of these files: the last argument an
   // object or array with entries, no other argument one, the one before not of its kind.
   if (couldExpand(last) && !args.slice(0, -1).some((a) => a.kind === "object" || a.kind === "array" || a.kind === "call")) {
-    if (penultimate !== undefined && penultimate.kind === last.kind) throw new Undecided();
+    if (penultimate !== undefined && penultimate.kind === last.kind) throw new LayoutUndecided();
     const head = printed.slice(0, -1);
-    if (head.some((d) => utils.willBreak(d))) throw new Undecided();
+    if (head.some((d) => utils.willBreak(d))) throw new LayoutUndecided();
     const expanded = printed[printed.length - 1]!;
     return [
       printed.some((d) => utils.willBreak(d)) ? breakParent : "",
@@ -127,7 +124,7 @@ function callArgumentsDoc(args: readonly Code[]): Doc {
       ]),
     ];
   }
-  if (args.some((a) => a.kind === "object" || a.kind === "array" || a.kind === "call")) throw new Undecided();
+  if (args.some((a) => a.kind === "object" || a.kind === "array" || a.kind === "call")) throw new LayoutUndecided();
   return group(["(", indent([softline, join([",", line], printed)]), ifBreak(","), softline, ")"]);
 }
 
@@ -153,10 +150,10 @@ function assignmentLayout(right: Code, leftCanBreak: boolean, shortKey: boolean)
     if (right.args.length === 1 && right.args[0]!.kind === "text") {
       if (right.args[0]!.lone === true) return "break-after-operator";
       // Not a lone short argument only when known so (a member expression, a long identifier).
-      if (right.args[0]!.lone === undefined) throw new Undecided();
+      if (right.args[0]!.lone === undefined) throw new LayoutUndecided();
     }
   }
-  if (right.kind === "text" && right.literal === undefined && right.lone === undefined) throw new Undecided();
+  if (right.kind === "text" && right.literal === undefined && right.lone === undefined) throw new LayoutUndecided();
   if (!leftCanBreak && (shortKey || (right.kind === "text" && (right.literal === "number" || right.literal === "boolean")))) return "never-break-after-operator";
   return "fluid";
 }
@@ -200,7 +197,7 @@ function attempt(make: () => Doc, depth = 0): string | undefined {
   try {
     return print(make(), depth);
   } catch (error) {
-    if (error instanceof Undecided) return undefined;
+    if (error instanceof LayoutUndecided) return undefined;
     throw error;
   }
 }

@@ -82,6 +82,12 @@ export const PRINT_WIDTH = 140;
 /** The layout options of generated modules as Prettier's document printer takes them (`formatModule`'s, with its defaults). */
 export const PRINT_OPTIONS = { printWidth: PRINT_WIDTH, tabWidth: 2, useTabs: false } as const;
 
+/**
+ * Thrown inside a layout (the code and data layout modules) for a construct whose Prettier
+ * layout is not decided there; the layout's entry point catches it and answers `undefined`.
+ */
+export class LayoutUndecided extends Error {}
+
 /*
  * Prettier's layout, printed directly. `types.ts` is most often a file of short declarations
  * that Prettier would leave as they are; running Prettier over it costs about 0.3 s of CPU

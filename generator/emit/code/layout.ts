@@ -23,7 +23,7 @@
  */
 import { builders, printer } from "prettier/doc";
 import { pointerToken } from "../names.js";
-import { literalText, PRINT_OPTIONS } from "../print-type.js";
+import { LayoutUndecided, literalText, PRINT_OPTIONS } from "../print-type.js";
 import type { TypeNames } from "../symbols.js";
 import { printFunction, printStatements } from "./print.js";
 import { reads, type Expression, type FunctionDeclaration, type Statement } from "./tree.js";
@@ -31,9 +31,6 @@ import { reads, type Expression, type FunctionDeclaration, type Statement } from
 type Doc = builders.Doc;
 
 const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup, fill, indentIfBreak } = builders;
-
-/** Thrown inside a layout for a construct whose Prettier layout is not decided here. */
-class Undecided extends Error {}
 
 /** A binary or logical operation as Prettier's AST has it: one operator, two operands. */
 interface Binaryish {
@@ -193,7 +190,7 @@ function placed(e: Expression, place: Place): Doc {
 function literalDoc(value: string | number | boolean | null | undefined): string {
   if (value === undefined || value === null) return String(value);
   const text = literalText(value);
-  if (text === undefined) throw new Undecided();
+  if (text === undefined) throw new LayoutUndecided();
   return text;
 }
 
@@ -253,10 +250,10 @@ function expressionDoc(e: Expression): Doc {
       // A method of a name (`Number.isInteger(x)`, `PATTERN_1.test(v)`): Prettier's member chain of one call prints on one line.
       if (e.callee.kind === "identifier") return [e.callee.name, argumentsDoc(e.args)];
       if (e.callee.kind === "property" && e.callee.object.kind === "identifier") return group([e.callee.object.name, ".", e.callee.name, argumentsDoc(e.args)]);
-      throw new Undecided();
+      throw new LayoutUndecided();
     }
     case "new":
-      if (e.callee.kind !== "identifier") throw new Undecided();
+      if (e.callee.kind !== "identifier") throw new LayoutUndecided();
       return ["new ", e.callee.name, argumentsDoc(e.args)];
     case "unary": {
       const operator = e.operator === "typeof" ? "typeof " : "!";
@@ -271,7 +268,7 @@ function expressionDoc(e: Expression): Doc {
     }
     case "property": {
       // A member of a name prints inline; of anything else Prettier may break before the dot.
-      if (e.object.kind !== "identifier") throw new Undecided();
+      if (e.object.kind !== "identifier") throw new LayoutUndecided();
       return [e.object.name, ".", e.name];
     }
     case "array":
@@ -280,15 +277,15 @@ function expressionDoc(e: Expression): Doc {
     case "logical":
     case "binary":
     case "path":
-      throw new Undecided();
+      throw new LayoutUndecided();
   }
 }
 
 /** The object of a member access, in parentheses when it binds less tightly than a call. */
 function memberObject(object: Expression): Doc {
-  if (object.kind === "literal" && typeof object.value === "number") throw new Undecided();
+  if (object.kind === "literal" && typeof object.value === "number") throw new LayoutUndecided();
   const inner = binaryish(object);
-  if (inner) throw new Undecided();
+  if (inner) throw new LayoutUndecided();
   return precedence(object) < 17 ? ["(", expressionDoc(object), ")"] : expressionDoc(object);
 }
 
@@ -357,7 +354,7 @@ function statementDoc(s: Statement): Doc {
       return ["return ", expressionDoc(s.value), ";"];
     }
     case "expression":
-      if (binaryish(s.expression)) throw new Undecided();
+      if (binaryish(s.expression)) throw new LayoutUndecided();
       return [expressionDoc(s.expression), ";"];
     case "block":
       return blockDoc(s.body);
@@ -391,7 +388,7 @@ export function layOutFunction(f: FunctionDeclaration): string | undefined {
     const head = group(["(", indent([softline, join([",", line], params), ifBreak(",")]), softline, ")", ": ", f.returns]);
     return print(["function ", f.name, head, " ", blockDoc(f.body)]);
   } catch (error) {
-    if (error instanceof Undecided) return undefined;
+    if (error instanceof LayoutUndecided) return undefined;
     throw error;
   }
 }
@@ -401,7 +398,7 @@ export function layOutStatements(body: readonly Statement[]): string | undefined
   try {
     return print(join(hardline, body.map(statementDoc)));
   } catch (error) {
-    if (error instanceof Undecided) return undefined;
+    if (error instanceof LayoutUndecided) return undefined;
     throw error;
   }
 }
