@@ -13,8 +13,8 @@
  * nothing is touched. Generated files that the run no longer produces (they start with
  * the generator's header) are removed; other files in the folder are kept.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { homedir, hostname } from "node:os";
 import { dirname, join, parse, relative, resolve } from "node:path";
 import { fail, GeneratorError } from "./errors.js";
 import type { GeneratedFile } from "./index.js";
@@ -151,49 +151,98 @@ function recover(out: string, journal: Journal): void {
 /** A lock folder without a pid file older than this was left by a run killed while taking or releasing it. */
 const EMPTY_LOCK_AGE_MS = 5_000;
 
-/** Who holds a lock folder: its owner's pid (NaN while the pid file is empty or missing) and when the folder was made. */
+/**
+ * Where this process's pid means something: the host's name and, on Linux, the pid namespace
+ * (`pid:[4026531836]`). Two containers sharing an output folder have separate pid spaces, and a
+ * pid from another space says nothing about whether that run is alive.
+ */
+function pidSpace(): string {
+  let namespace = "";
+  try {
+    namespace = readlinkSync("/proc/self/ns/pid");
+  } catch {
+    // not Linux: the host's name alone
+  }
+  return namespace === "" ? hostname() : `${hostname()}/${namespace}`;
+}
+
+const PID_SPACE = pidSpace();
+
+/** What this process writes as the `pid` file of a lock or takeover folder: `<pid> <pid space>`. */
+const OWNER_TEXT = `${process.pid} ${PID_SPACE}`;
+
+/**
+ * Who holds a lock (or takeover) folder: its owner's pid (NaN while the pid file is empty or
+ * missing), the owner's pid space when it is not this process's, the file's text, and when the
+ * folder last changed.
+ */
 interface Holder {
   readonly owner: number;
+  readonly foreign?: string;
+  readonly text: string;
   readonly mtimeMs: number;
 }
 
 /**
- * Reads who holds the lock folder, or `undefined` when it is gone (its owner released it between
- * our attempt to take it and this look).
+ * Reads who holds the lock (or takeover) folder, or `undefined` when it is gone (its owner
+ * released it between our attempt to take it and this look). A bare pid, as earlier versions
+ * wrote, is read as one of this pid space.
  *
- * @throws GeneratorError MCG401 when the path exists and is not a folder.
+ * @throws GeneratorError MCG401 when the path exists and is not a folder (a file, a symbolic link).
  */
-function holder(lockDir: string): Holder | undefined {
-  let mtimeMs: number;
+function holder(folder: string): Holder | undefined {
+  const stat = lstatSync(folder, { throwIfNoEntry: false });
+  if (stat === undefined) return undefined;
+  if (!stat.isDirectory()) throw fail("MCG401", `${folder} exists and is not a lock folder of this tool; remove it and run again`);
+  let text = "";
   try {
-    const stat = statSync(lockDir);
-    if (!stat.isDirectory()) throw fail("MCG401", `${lockDir} exists and is not a lock folder of this tool; remove it and run again`);
-    mtimeMs = stat.mtimeMs;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
-    throw error;
-  }
-  let owner = NaN;
-  try {
-    // An empty pid file is one its owner is still writing (or was killed writing): no pid yet.
-    const text = readFileSync(join(lockDir, "pid"), "utf8");
-    if (/^[1-9][0-9]*$/.test(text)) owner = Number(text);
+    text = readFileSync(join(folder, "pid"), "utf8");
   } catch {
     // no pid yet: its owner is taking it, or was killed while taking or releasing it
   }
-  return { owner, mtimeMs };
+  // An empty pid file is one its owner is still writing (or was killed writing): no pid yet.
+  const match = /^([1-9][0-9]*)(?: (.+))?$/s.exec(text);
+  if (match === null) return { owner: NaN, text, mtimeMs: stat.mtimeMs };
+  const space = match[2];
+  const foreign = space !== undefined && space !== PID_SPACE ? space : undefined;
+  return { owner: Number(match[1]), ...(foreign !== undefined ? { foreign } : {}), text, mtimeMs: stat.mtimeMs };
 }
 
-/** Whether the lock's holder is gone for good: a dead pid, or no pid long after the folder was made. */
+/** Whether two looks at a folder saw the same holder (same pid file, folder unchanged). */
+function sameHolder(a: Holder, b: Holder): boolean {
+  return a.text === b.text && a.mtimeMs === b.mtimeMs;
+}
+
+/**
+ * Whether the holder is gone for good: a dead pid of this pid space, or no pid long after the
+ * folder was made. A pid of another pid space is never judged (that run may be alive).
+ */
 function abandoned(held: Holder): boolean {
+  if (held.foreign !== undefined) return false;
   return Number.isNaN(held.owner) ? Date.now() - held.mtimeMs > EMPTY_LOCK_AGE_MS : !isAlive(held.owner);
+}
+
+/** Whether this process holds the folder (its pid file is this process's); false when the folder or its pid file is gone. */
+function ours(folder: string): boolean {
+  try {
+    return readFileSync(join(folder, "pid"), "utf8") === OWNER_TEXT;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/** Removes a folder found abandoned, if it is still the one found (another run may have replaced it since). */
+function removeIfSame(folder: string, found: Holder): void {
+  const now = holder(folder);
+  if (now !== undefined && sameHolder(now, found)) rmSync(folder, { recursive: true, force: true });
 }
 
 /**
  * Recovers from an abandoned lock and removes it, unless another run is doing so. Several waiting
- * runs can find the same dead lock; the one that creates `<out>.lock.takeover` looks again under
- * it and removes the lock only if it is still the one found abandoned, so no run removes a lock a
- * live run has taken since. The others go back to waiting.
+ * runs can find the same dead lock; the one that creates `<out>.lock.takeover` (holding its pid)
+ * looks again under it and removes the lock only if it is still the one found abandoned, so no
+ * run removes a lock a live run has taken since. A guard whose owner is dead is removed.
  *
  * @returns `false` when another run holds the guard (wait before looking again), `true` otherwise
  *   (the lock was removed, or it changed since it was found: look again at once).
@@ -204,54 +253,64 @@ function takeOver(out: string, lockDir: string, found: Holder): boolean {
     mkdirSync(guard);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    // Another run is taking it over; a guard this old was left by a run killed while doing so.
-    const age = Date.now() - (statSync(guard, { throwIfNoEntry: false })?.mtimeMs ?? Date.now());
-    if (age > EMPTY_LOCK_AGE_MS) rmSync(guard, { recursive: true, force: true });
+    const other = holder(guard);
+    if (other !== undefined && abandoned(other)) removeIfSame(guard, other);
     return false;
   }
   try {
+    writeFileSync(join(guard, "pid"), OWNER_TEXT);
     const now = holder(lockDir);
-    const same = now !== undefined && Object.is(now.owner, found.owner) && now.mtimeMs === found.mtimeMs;
-    if (same && abandoned(now)) {
+    if (now !== undefined && sameHolder(now, found) && abandoned(now)) {
       recover(out, readJournal(lockDir));
-      rmSync(lockDir, { recursive: true, force: true });
+      if (ours(guard)) rmSync(lockDir, { recursive: true, force: true });
     }
     return true;
   } finally {
-    rmSync(guard, { recursive: true, force: true });
+    if (ours(guard)) rmSync(guard, { recursive: true, force: true });
   }
 }
 
 /**
  * Takes `<out>.lock`, waiting up to `timeoutMs` for another live run to finish. A lock whose
- * owner is dead is taken over after recovering from its journal.
+ * owner is dead is taken over after recovering from its journal. The returned release removes
+ * the lock only while it is still this process's.
  *
  * @throws GeneratorError MCG401 when the wait times out or the lock path is not a folder.
  */
 function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner: number) => void): () => void {
   const lockDir = `${out}.lock`;
+  const guard = `${lockDir}.takeover`;
   const deadline = Date.now() + timeoutMs;
   let told = false;
   for (;;) {
+    let taken = false;
     try {
       mkdirSync(lockDir);
-      writeFileSync(join(lockDir, "pid"), String(process.pid));
+      writeFileSync(join(lockDir, "pid"), OWNER_TEXT);
+      taken = true;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    if (taken) {
+      try {
+        // A takeover guard left by a run killed while taking over a lock (no one else would remove it).
+        const left = holder(guard);
+        if (left !== undefined && abandoned(left)) removeIfSame(guard, left);
+      } catch {
+        // a guard this run cannot read or remove stays for the next takeover to report
+      }
       return () => {
+        if (!ours(lockDir)) return;
         rmSync(join(lockDir, "journal"), { force: true });
         rmSync(lockDir, { recursive: true, force: true });
       };
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
     }
     const held = holder(lockDir);
     if (held === undefined) continue; // released since: try again at once
     if (abandoned(held) && takeOver(out, lockDir, held)) continue;
     if (Date.now() > deadline) {
-      throw fail(
-        "MCG401",
-        `output folder ${out} is locked by another generate run (pid ${Number.isNaN(held.owner) ? "unknown" : held.owner}); ` +
-          `if no run is active, remove ${lockDir} and run again`,
-      );
+      const who = Number.isNaN(held.owner) ? "unknown" : held.foreign !== undefined ? `${held.owner} of ${held.foreign}` : held.owner;
+      throw fail("MCG401", `output folder ${out} is locked by another generate run (pid ${who}); if no run is active, remove ${lockDir} and run again`);
     }
     if (!told) onWait?.(lockDir, held.owner);
     told = true;
@@ -276,23 +335,24 @@ export interface WriteOptions {
  */
 function outputFolder(outDir: string): string {
   let out = resolve(outDir);
-  if (existsSync(out) && lstatSync(out).isSymbolicLink()) out = realpathSync(out);
+  // Another run may be between its two renames, so `out` can be missing for a moment: no exists-then-stat.
+  if (entry(out, lstatSync)?.isSymbolicLink()) out = realpathSync(out);
   const cwd = process.cwd();
   const containsCwd = !relative(out, cwd).startsWith("..") && !relative(out, cwd).startsWith("/");
   if (out === parse(out).root || out === homedir() || containsCwd) {
     throw fail("MCG402", `refusing to replace ${out} (it holds the current folder, or is the home or root folder): give --out a folder of its own`);
   }
-  if (existsSync(out) && !statSync(out).isDirectory()) throw fail("MCG402", `--out ${outDir} exists and is not a folder`);
+  const stat = entry(out, statSync);
+  if (stat !== undefined && !stat.isDirectory()) throw fail("MCG402", `--out ${outDir} exists and is not a folder`);
   return out;
 }
 
-/** Whether anything (a dangling link included) is at `path`. */
-function lstatExists(path: string): boolean {
+/** What `look` (`lstatSync` or `statSync`) says of `path`, or undefined when it cannot say (nothing there, a file as a parent), as `existsSync` would. */
+function entry(path: string, look: (path: string) => Stats): Stats | undefined {
   try {
-    lstatSync(path);
-    return true;
+    return look(path);
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -314,19 +374,19 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
 export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: WriteOptions = {}): FileStatus[] {
   const out = outputFolder(outDir);
   fsStep("create the folder", dirname(out), () => mkdirSync(dirname(out), { recursive: true }));
-  // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
-  // there would take writes and removals elsewhere.
-  for (const folder of generatorFolders(files)) {
-    const dir = join(out, folder);
-    if (!lstatExists(dir)) continue;
-    const stat = lstatSync(dir);
-    if (stat.isSymbolicLink() || !stat.isDirectory()) {
-      const what = folder === RUNTIME_FOLDER ? "its runtime modules" : "a revision's modules";
-      throw fail("MCG402", `${dir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes ${what} there: remove it and run again`);
-    }
-  }
   const release = fsStep("lock", `${out}.lock`, () => lock(out, options.lockTimeoutMs ?? 30_000, options.onWait));
   try {
+    // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
+    // there would take writes and removals elsewhere. Checked under the lock: another run swaps the folder while it holds it.
+    for (const folder of generatorFolders(files)) {
+      const dir = join(out, folder);
+      const stat = lstatSync(dir, { throwIfNoEntry: false });
+      if (stat === undefined) continue;
+      if (stat.isSymbolicLink() || !stat.isDirectory()) {
+        const what = folder === RUNTIME_FOLDER ? "its runtime modules" : "a revision's modules";
+        throw fail("MCG402", `${dir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes ${what} there: remove it and run again`);
+      }
+    }
     const statuses = compareOutput(out, files);
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
     const tmp = `${out}.tmp-${process.pid}`;

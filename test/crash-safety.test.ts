@@ -219,7 +219,7 @@ describe("writeOutput killed at every file-system step (in-process fault injecti
       if (existsSync(`${out}.${kind}-${process.pid}`)) renameSync(`${out}.${kind}-${process.pid}`, `${out}.${kind}-${DEAD_PID}`);
     }
     if (existsSync(join(lock, "journal"))) writeFileSync(join(lock, "journal"), renumber(readFileSync(join(lock, "journal"), "utf8")));
-    if (existsSync(join(lock, "pid")) && readFileSync(join(lock, "pid"), "utf8") === String(process.pid))
+    if (existsSync(join(lock, "pid")) && readFileSync(join(lock, "pid"), "utf8").split(" ")[0] === String(process.pid))
       writeFileSync(join(lock, "pid"), String(DEAD_PID));
     if (existsSync(lock)) utimesSync(lock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
 

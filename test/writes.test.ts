@@ -156,6 +156,56 @@ describe("writeOutput", () => {
     expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(file("a.ts", "1").contents);
   });
 
+  it("leaves a takeover guard whose owner is alive, however old; removes one whose owner is dead, with or without a lock", () => {
+    const parent = scratchDir("writes-guard-owner");
+    const out = join(parent, "out");
+    const past = new Date(Date.now() - 60_000);
+    mkdirSync(`${out}.lock`);
+    writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+    // A live run stalled while it takes the dead lock over (stopped, in a debugger): not stale.
+    mkdirSync(`${out}.lock.takeover`);
+    writeFileSync(join(`${out}.lock.takeover`, "pid"), String(process.ppid));
+    utimesSync(`${out}.lock.takeover`, past, past);
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 }))).toBe("MCG401");
+    expect(readdirSync(parent).sort()).toEqual(["out.lock", "out.lock.takeover"]);
+    // Its owner died: the guard goes, then the lock.
+    writeFileSync(join(`${out}.lock.takeover`, "pid"), String(DEAD_PID));
+    writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 1000 });
+    expect(readdirSync(parent)).toEqual(["out"]);
+    // A guard left by a run killed after it removed the dead lock: no takeover is needed, and the next run removes it.
+    mkdirSync(`${out}.lock.takeover`);
+    writeFileSync(join(`${out}.lock.takeover`, "pid"), String(DEAD_PID));
+    writeOutput(out, [file("a.ts", "2")], { lockTimeoutMs: 1000 });
+    expect(readdirSync(parent)).toEqual(["out"]);
+  });
+
+  it("never judges a lock whose pid belongs to another pid space (another host or container)", () => {
+    const parent = scratchDir("writes-foreign-lock");
+    const out = join(parent, "out");
+    mkdirSync(`${out}.lock`);
+    writeFileSync(join(`${out}.lock`, "pid"), `${DEAD_PID} elsewhere/pid:[4026531836]`);
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(`${out}.lock`, past, past);
+    let message = "";
+    try {
+      writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 });
+    } catch (error) {
+      message = error instanceof GeneratorError ? error.diagnostics.map((d) => `${d.code} ${d.message}`).join("\n") : String(error);
+    }
+    expect(message).toMatch(/^MCG401 .*pid \d+ of elsewhere\/pid:\[4026531836\].*remove .*out\.lock and run again/);
+    expect(readdirSync(parent)).toEqual(["out.lock"]);
+  });
+
+  it("refuses a lock path that is a symbolic link (dangling or not) at once, without spinning", () => {
+    const parent = scratchDir("writes-link-lock");
+    const out = join(parent, "out");
+    symlinkSync(join(parent, "nowhere"), `${out}.lock`);
+    const started = Date.now();
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 5000 }))).toBe("MCG401");
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(readdirSync(parent)).toEqual(["out.lock"]);
+  });
+
   it("waits for a live lock, says so, and then gives up with MCG401", () => {
     const dir = scratchDir("writes-live-lock");
     const out = join(dir, "out");
