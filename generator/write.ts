@@ -13,9 +13,9 @@
  * nothing is touched. Generated files that the run no longer produces (they start with
  * the generator's header) are removed; other files in the folder are kept.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
-import { dirname, join, parse, relative, resolve } from "node:path";
+import { basename, dirname, join, parse, relative, resolve } from "node:path";
 import { fail, GeneratorError } from "./errors.js";
 import type { GeneratedFile } from "./index.js";
 import { RUNTIME_FOLDER } from "./emit/runtime.js";
@@ -232,10 +232,50 @@ function ours(folder: string): boolean {
   }
 }
 
+/**
+ * Claims `folder` for this process: makes it, then creates its pid file exclusively. The run whose
+ * pid file is created holds the folder, whoever made it: a run that made the folder and stalled
+ * before writing its pid (while another judged the pid-less folder abandoned, removed it and
+ * made its own) finds a pid file there, or no folder, and has not claimed it. Returns false then,
+ * and when `folder` exists.
+ */
+function claim(folder: string): boolean {
+  try {
+    mkdirSync(folder);
+    writeFileSync(join(folder, "pid"), OWNER_TEXT, { flag: "wx" });
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EEXIST" || code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+/**
+ * Removes a lock or takeover folder: its journal, its pid file, then the folder itself only if it
+ * is empty. A run that made the folder earlier and creates its pid file in between holds it (see
+ * {@link claim}): the last step then fails with ENOTEMPTY, and the folder stays.
+ *
+ * @throws GeneratorError MCG401 when the folder holds other files (not a folder of this tool's).
+ */
+function dismantle(folder: string): void {
+  rmSync(join(folder, "journal"), { force: true });
+  rmSync(join(folder, "pid"), { force: true });
+  try {
+    rmdirSync(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+    // Claimed since (it holds a pid again), or it holds something this tool never writes there.
+    if (!existsSync(join(folder, "pid"))) throw fail("MCG401", `${folder} holds files that are not a lock's; remove it and run again`);
+  }
+}
+
 /** Removes a folder found abandoned, if it is still the one found (another run may have replaced it since). */
 function removeIfSame(folder: string, found: Holder): void {
   const now = holder(folder);
-  if (now !== undefined && sameHolder(now, found)) rmSync(folder, { recursive: true, force: true });
+  if (now !== undefined && sameHolder(now, found)) dismantle(folder);
 }
 
 /**
@@ -249,24 +289,23 @@ function removeIfSame(folder: string, found: Holder): void {
  */
 function takeOver(out: string, lockDir: string, found: Holder): boolean {
   const guard = `${lockDir}.takeover`;
-  try {
-    mkdirSync(guard);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  if (!claim(guard)) {
     const other = holder(guard);
-    if (other !== undefined && abandoned(other)) removeIfSame(guard, other);
+    // A guard is claimed with its pid in it: one without is being removed, or its remover was killed.
+    if (other !== undefined && (Number.isNaN(other.owner) || abandoned(other))) removeIfSame(guard, other);
     return false;
   }
   try {
-    writeFileSync(join(guard, "pid"), OWNER_TEXT);
+    // The journal first: if the lock changes after this look, what is recovered is still the dead run's.
+    const journal = readJournal(lockDir);
     const now = holder(lockDir);
-    if (now !== undefined && sameHolder(now, found) && abandoned(now)) {
-      recover(out, readJournal(lockDir));
-      if (ours(guard)) rmSync(lockDir, { recursive: true, force: true });
+    if (now !== undefined && sameHolder(now, found) && abandoned(now) && ours(guard)) {
+      recover(out, journal);
+      if (ours(guard)) dismantle(lockDir);
     }
     return true;
   } finally {
-    if (ours(guard)) rmSync(guard, { recursive: true, force: true });
+    if (ours(guard)) dismantle(guard);
   }
 }
 
@@ -283,26 +322,16 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
   const deadline = Date.now() + timeoutMs;
   let told = false;
   for (;;) {
-    let taken = false;
-    try {
-      mkdirSync(lockDir);
-      writeFileSync(join(lockDir, "pid"), OWNER_TEXT);
-      taken = true;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    }
-    if (taken) {
+    if (claim(lockDir)) {
       try {
         // A takeover guard left by a run killed while taking over a lock (no one else would remove it).
         const left = holder(guard);
-        if (left !== undefined && abandoned(left)) removeIfSame(guard, left);
+        if (left !== undefined && (Number.isNaN(left.owner) || abandoned(left))) removeIfSame(guard, left);
       } catch {
-        // a guard this run cannot read or remove stays for the next takeover to report
+        // what this run cannot read or remove stays for a later run
       }
       return () => {
-        if (!ours(lockDir)) return;
-        rmSync(join(lockDir, "journal"), { force: true });
-        rmSync(lockDir, { recursive: true, force: true });
+        if (ours(lockDir)) dismantle(lockDir);
       };
     }
     const held = holder(lockDir);
@@ -336,7 +365,7 @@ export interface WriteOptions {
 function outputFolder(outDir: string): string {
   let out = resolve(outDir);
   // Another run may be between its two renames, so `out` can be missing for a moment: no exists-then-stat.
-  if (entry(out, lstatSync)?.isSymbolicLink()) out = realpathSync(out);
+  if (entry(out, lstatSync)?.isSymbolicLink()) out = linkTarget(out);
   const cwd = process.cwd();
   const containsCwd = !relative(out, cwd).startsWith("..") && !relative(out, cwd).startsWith("/");
   if (out === parse(out).root || out === homedir() || containsCwd) {
@@ -347,8 +376,32 @@ function outputFolder(outDir: string): string {
   return out;
 }
 
-/** What `look` (`lstatSync` or `statSync`) says of `path`, or undefined when it cannot say (nothing there, a file as a parent), as `existsSync` would. */
-function entry(path: string, look: (path: string) => Stats): Stats | undefined {
+/**
+ * The folder a symbolic link names, through any chain of links, whether or not it exists now (a
+ * run killed between its renames leaves the target missing, and the next run must still find its
+ * lock and journal beside it).
+ *
+ * @throws GeneratorError MCG402 for a chain of more than 40 links (a loop).
+ */
+function linkTarget(link: string): string {
+  let path = link;
+  for (let hops = 0; hops <= 40; hops++) {
+    if (!entry(path, lstatSync)?.isSymbolicLink()) return entry(path, (p) => realpathSync(p)) ?? resolve(realParent(path), basename(path));
+    path = resolve(dirname(path), readlinkSync(path));
+  }
+  throw fail("MCG402", `--out ${link} is a chain of more than 40 symbolic links`);
+}
+
+/** The real path of `path`'s parent folder (links in it resolved), or the parent as written when it does not exist. */
+function realParent(path: string): string {
+  return entry(dirname(path), (p) => realpathSync(p)) ?? dirname(path);
+}
+
+/**
+ * What `look` (`lstatSync`, `statSync`, `realpathSync`) says of `path`, or undefined when it cannot
+ * say (nothing there, a file as a parent), as `existsSync` would.
+ */
+function entry<T>(path: string, look: (path: string) => T): T | undefined {
   try {
     return look(path);
   } catch {

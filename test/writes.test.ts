@@ -124,7 +124,9 @@ describe("writeOutput", () => {
       "const fs = require('node:fs'), path = require('node:path');",
       "const [lock, ms] = process.argv.slice(1); const until = Date.now() + Number(ms); let said = false;",
       "while (Date.now() < until) {",
-      "  try { fs.mkdirSync(lock); fs.writeFileSync(path.join(lock, 'pid'), String(process.pid)); fs.rmSync(lock, { recursive: true }); }",
+      // Released as writeOutput releases: the pid file, then the folder if it is still empty.
+      "  try { fs.mkdirSync(lock); fs.writeFileSync(path.join(lock, 'pid'), String(process.pid)); fs.rmSync(path.join(lock, 'pid'));",
+      "    try { fs.rmdirSync(lock); } catch (e) { if (e.code !== 'ENOTEMPTY') throw e; } }",
       "  catch (e) { if (e.code !== 'EEXIST') throw e; }",
       "  if (!said) { said = true; process.stdout.write('go\\n'); }",
       "}",
@@ -140,20 +142,35 @@ describe("writeOutput", () => {
     expect(readdirSync(join(out, ".."))).toEqual(["out"]);
   }, 20_000);
 
-  it("takes over a dead run's lock only through the takeover guard, and removes a guard left by a killed run", () => {
+  it("removes at once a takeover guard without a pid file (a guard is claimed with its pid; one without is being removed)", () => {
     const out = join(scratchDir("writes-takeover-guard"), "out");
     mkdirSync(`${out}.lock`);
     writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
-    // Another run is taking the dead lock over right now: this one waits, and leaves both alone.
     mkdirSync(`${out}.lock.takeover`);
-    expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 }))).toBe("MCG401");
-    expect(readdirSync(join(out, "..")).sort()).toEqual(["out.lock", "out.lock.takeover"]);
-    // A guard this old was left by a run killed while taking over: removed, and the lock taken.
-    const past = new Date(Date.now() - 60_000);
-    utimesSync(`${out}.lock.takeover`, past, past);
     writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 1000 });
     expect(readdirSync(join(out, ".."))).toEqual(["out"]);
     expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(file("a.ts", "1").contents);
+    // Left by a run killed while removing its guard, with no lock in the way: the next run removes it too.
+    mkdirSync(`${out}.lock.takeover`);
+    writeOutput(out, [file("a.ts", "2")], { lockTimeoutMs: 1000 });
+    expect(readdirSync(join(out, ".."))).toEqual(["out"]);
+  });
+
+  it("recovers through a symbolic link --out whose folder a killed run left moved aside", () => {
+    const parent = scratchDir("writes-link-recover");
+    const real = join(parent, "real");
+    // What a run killed between its two renames leaves: the folder aside, the lock and its journal.
+    mkdirSync(`${real}.old-${DEAD_PID}`);
+    writeFileSync(join(`${real}.old-${DEAD_PID}`, "keep.txt"), "the user's");
+    mkdirSync(`${real}.tmp-${DEAD_PID}`);
+    mkdirSync(`${real}.lock`);
+    writeFileSync(join(`${real}.lock`, "pid"), String(DEAD_PID));
+    writeFileSync(join(`${real}.lock`, "journal"), JSON.stringify({ tmp: `${real}.tmp-${DEAD_PID}`, old: `${real}.old-${DEAD_PID}` }));
+    symlinkSync("real", join(parent, "link"));
+    writeOutput(join(parent, "link"), [file("a.ts", "1")], { lockTimeoutMs: 1000 });
+    expect(readdirSync(parent).sort()).toEqual(["link", "real"]);
+    expect(readFileSync(join(parent, "link", "keep.txt"), "utf8")).toBe("the user's");
+    expect(readlinkSync(join(parent, "link"))).toBe("real");
   });
 
   it("leaves a takeover guard whose owner is alive, however old; removes one whose owner is dead, with or without a lock", () => {
