@@ -242,11 +242,16 @@ function ours(folder: string): boolean {
 function claim(folder: string): boolean {
   try {
     mkdirSync(folder);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error; // e.g. ENOENT: the folder that holds it is gone
+  }
+  try {
     writeFileSync(join(folder, "pid"), OWNER_TEXT, { flag: "wx" });
     return true;
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "EEXIST" || code === "ENOENT") return false;
+    if (code === "EEXIST" || code === "ENOENT") return false; // another run's pid file, or the folder removed as pid-less
     throw error;
   }
 }
@@ -272,10 +277,41 @@ function dismantle(folder: string): void {
   }
 }
 
-/** Removes a folder found abandoned, if it is still the one found (another run may have replaced it since). */
+/**
+ * Removes a folder found abandoned, if it is still the one found. It is first renamed to a name
+ * of this process's (`<folder>.gone-<pid>`), which takes it out of every other run's reach, and
+ * looked at there: the one found is deleted; another (a run claimed the name since) is put back,
+ * or, when the name has been claimed yet again meanwhile, deleted (its owner finds it gone and
+ * gives up its turn).
+ */
 function removeIfSame(folder: string, found: Holder): void {
-  const now = holder(folder);
-  if (now !== undefined && sameHolder(now, found)) dismantle(folder);
+  const aside = `${folder}.gone-${process.pid}`;
+  rmSync(aside, { recursive: true, force: true });
+  try {
+    renameSync(folder, aside);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw error;
+  }
+  const moved = holder(aside);
+  if (moved !== undefined && !sameHolder(moved, found)) {
+    try {
+      renameSync(aside, folder);
+      return;
+    } catch {
+      // the name was claimed again meanwhile
+    }
+  }
+  rmSync(aside, { recursive: true, force: true });
+}
+
+/** Removes `<folder>.gone-<pid>` folders left by runs of this pid space killed inside {@link removeIfSame}. */
+function removeDeadAsides(folder: string): void {
+  const prefix = `${basename(folder)}.gone-`;
+  for (const name of readdirSync(dirname(folder))) {
+    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(dirname(folder), name), { recursive: true, force: true });
+  }
 }
 
 /**
@@ -301,7 +337,7 @@ function takeOver(out: string, lockDir: string, found: Holder): boolean {
     const now = holder(lockDir);
     if (now !== undefined && sameHolder(now, found) && abandoned(now) && ours(guard)) {
       recover(out, journal);
-      if (ours(guard)) dismantle(lockDir);
+      removeIfSame(lockDir, found);
     }
     return true;
   } finally {
@@ -327,6 +363,8 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
         // A takeover guard left by a run killed while taking over a lock (no one else would remove it).
         const left = holder(guard);
         if (left !== undefined && (Number.isNaN(left.owner) || abandoned(left))) removeIfSame(guard, left);
+        removeDeadAsides(lockDir);
+        removeDeadAsides(guard);
       } catch {
         // what this run cannot read or remove stays for a later run
       }
@@ -387,7 +425,7 @@ function linkTarget(link: string): string {
   let path = link;
   for (let hops = 0; hops <= 40; hops++) {
     if (!entry(path, lstatSync)?.isSymbolicLink()) return entry(path, (p) => realpathSync(p)) ?? resolve(realParent(path), basename(path));
-    path = resolve(dirname(path), readlinkSync(path));
+    path = resolve(realParent(path), readlinkSync(path)); // `..` in the target is taken from where the link really is
   }
   throw fail("MCG402", `--out ${link} is a chain of more than 40 symbolic links`);
 }

@@ -3,7 +3,7 @@
  * nothing outside the output folder touched, symbolic links kept, dangerous folders refused,
  * generated files no longer produced removed (other files kept).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -221,6 +221,29 @@ describe("writeOutput", () => {
     expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 5000 }))).toBe("MCG401");
     expect(Date.now() - started).toBeLessThan(2000);
     expect(readdirSync(parent)).toEqual(["out.lock"]);
+  });
+
+  it("stops with MCG403 (no spin) when the folder that holds --out is removed while it waits", () => {
+    const parent = join(scratchDir("writes-parent-gone"), "gen");
+    const out = join(parent, "out");
+    mkdirSync(`${out}.lock`, { recursive: true });
+    writeFileSync(join(`${out}.lock`, "pid"), String(process.ppid));
+    const started = Date.now();
+    const onWait = () => rmSync(parent, { recursive: true, force: true });
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 3000, onWait }))).toBe("MCG403");
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("follows a symbolic link --out whose target climbs with .. from where the link really is", () => {
+    const root = scratchDir("writes-link-dotdot");
+    mkdirSync(join(root, "x"));
+    mkdirSync(join(root, "y", "b"), { recursive: true });
+    symlinkSync(join("..", "y", "b"), join(root, "x", "a"));
+    symlinkSync(join("..", "real"), join(root, "y", "b", "out"));
+    writeOutput(join(root, "x", "a", "out"), [file("a.ts", "1")], { lockTimeoutMs: 1000 });
+    expect(readFileSync(join(root, "y", "real", "a.ts"), "utf8")).toBe(file("a.ts", "1").contents);
+    expect(readdirSync(join(root, "x")).sort()).toEqual(["a"]);
+    expect(readdirSync(join(root, "y")).sort()).toEqual(["b", "real"]);
   });
 
   it("waits for a live lock, says so, and then gives up with MCG401", () => {
