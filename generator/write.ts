@@ -281,8 +281,9 @@ function dismantle(folder: string): void {
  * Removes a folder found abandoned, if it is still the one found. It is first renamed to a name
  * of this process's (`<folder>.gone-<pid>`), which takes it out of every other run's reach, and
  * looked at there: the one found is deleted; another (a run claimed the name since) is put back,
- * or, when the name has been claimed yet again meanwhile, deleted (its owner finds it gone and
- * gives up its turn).
+ * or, when the name has been claimed yet again meanwhile, deleted. While a live folder is aside its
+ * name is free: a remover paused there while a third run completes a takeover can leave two
+ * holders (the one case this lock does not close; see the README's "Writes are all or nothing").
  */
 function removeIfSame(folder: string, found: Holder): void {
   const aside = `${folder}.gone-${process.pid}`;
