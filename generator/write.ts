@@ -306,13 +306,20 @@ function removeIfSame(folder: string, found: Holder): void {
   rmSync(aside, { recursive: true, force: true });
 }
 
-/** Removes `<folder>.gone-<pid>` folders left by runs of this pid space killed inside {@link removeIfSame}. */
-function removeDeadAsides(folder: string): void {
-  const prefix = `${basename(folder)}.gone-`;
-  for (const name of readdirSync(dirname(folder))) {
-    const pid = name.startsWith(prefix) ? Number(name.slice(prefix.length)) : NaN;
-    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(dirname(folder), name), { recursive: true, force: true });
+/** Removes `<folder>.gone-<pid>` folders, for each of `folders` (all in one parent), left by runs of this pid space killed inside {@link removeIfSame}. */
+function removeDeadAsides(folders: readonly string[]): void {
+  const parent = dirname(folders[0]!);
+  const prefixes = folders.map((folder) => `${basename(folder)}.gone-`);
+  for (const name of readdirSync(parent)) {
+    const prefix = prefixes.find((p) => name.startsWith(p));
+    const pid = prefix === undefined ? NaN : Number(name.slice(prefix.length));
+    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
+}
+
+/** Whether a takeover guard may be removed: its owner is dead, or it has no pid file (a guard is claimed with one, so it is being removed). */
+function staleGuard(held: Holder): boolean {
+  return Number.isNaN(held.owner) || abandoned(held);
 }
 
 /**
@@ -328,8 +335,7 @@ function takeOver(out: string, lockDir: string, found: Holder): boolean {
   const guard = `${lockDir}.takeover`;
   if (!claim(guard)) {
     const other = holder(guard);
-    // A guard is claimed with its pid in it: one without is being removed, or its remover was killed.
-    if (other !== undefined && (Number.isNaN(other.owner) || abandoned(other))) removeIfSame(guard, other);
+    if (other !== undefined && staleGuard(other)) removeIfSame(guard, other);
     return false;
   }
   try {
@@ -363,9 +369,8 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
       try {
         // A takeover guard left by a run killed while taking over a lock (no one else would remove it).
         const left = holder(guard);
-        if (left !== undefined && (Number.isNaN(left.owner) || abandoned(left))) removeIfSame(guard, left);
-        removeDeadAsides(lockDir);
-        removeDeadAsides(guard);
+        if (left !== undefined && staleGuard(left)) removeIfSame(guard, left);
+        removeDeadAsides([lockDir, guard]);
       } catch {
         // what this run cannot read or remove stays for a later run
       }

@@ -15,6 +15,12 @@ import { scratchDir } from "./support/corpus.js";
 const file = (path: string, body: string): GeneratedFile => ({ path, contents: `${GENERATED_MARK}test\n${body}\n` });
 const DEAD_PID = 2 ** 22 + 12345; // above Linux's pid_max default: never a live process
 
+/** Makes a lock (or takeover) folder holding the pid file `pid`, as a run of the tool leaves it. */
+function lockFolder(path: string, pid: string | number): void {
+  mkdirSync(path, { recursive: true });
+  writeFileSync(join(path, "pid"), String(pid));
+}
+
 function codeOf(run: () => unknown): string | undefined {
   try {
     run();
@@ -81,8 +87,7 @@ describe("writeOutput", () => {
     const tmp = `${out}.tmp-${DEAD_PID}`;
     writeOutput(tmp, [file("a.ts", "half")]);
     renameSync(out, old);
-    mkdirSync(`${out}.lock`);
-    writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+    lockFolder(`${out}.lock`, DEAD_PID);
     writeFileSync(join(`${out}.lock`, "journal"), JSON.stringify({ tmp, old }));
     expect(compareOutput(out, [file("a.ts", "old")])[0]!.state).toBe("missing");
     const statuses = writeOutput(out, [file("a.ts", "old")]);
@@ -105,8 +110,7 @@ describe("writeOutput", () => {
     // moment as another took over the other's live lock and both wrote the folder.
     const dir = scratchDir("writes-empty-pid");
     const out = join(dir, "out");
-    mkdirSync(`${out}.lock`);
-    writeFileSync(join(`${out}.lock`, "pid"), "");
+    lockFolder(`${out}.lock`, "");
     expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 }))).toBe("MCG401");
     expect(existsSync(out)).toBe(false);
     // Left empty by a run killed while writing it: taken over once it is old.
@@ -144,8 +148,7 @@ describe("writeOutput", () => {
 
   it("removes at once a takeover guard without a pid file (a guard is claimed with its pid; one without is being removed)", () => {
     const out = join(scratchDir("writes-takeover-guard"), "out");
-    mkdirSync(`${out}.lock`);
-    writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+    lockFolder(`${out}.lock`, DEAD_PID);
     mkdirSync(`${out}.lock.takeover`);
     writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 1000 });
     expect(readdirSync(join(out, ".."))).toEqual(["out"]);
@@ -163,8 +166,7 @@ describe("writeOutput", () => {
     mkdirSync(`${real}.old-${DEAD_PID}`);
     writeFileSync(join(`${real}.old-${DEAD_PID}`, "keep.txt"), "the user's");
     mkdirSync(`${real}.tmp-${DEAD_PID}`);
-    mkdirSync(`${real}.lock`);
-    writeFileSync(join(`${real}.lock`, "pid"), String(DEAD_PID));
+    lockFolder(`${real}.lock`, DEAD_PID);
     writeFileSync(join(`${real}.lock`, "journal"), JSON.stringify({ tmp: `${real}.tmp-${DEAD_PID}`, old: `${real}.old-${DEAD_PID}` }));
     symlinkSync("real", join(parent, "link"));
     writeOutput(join(parent, "link"), [file("a.ts", "1")], { lockTimeoutMs: 1000 });
@@ -177,11 +179,9 @@ describe("writeOutput", () => {
     const parent = scratchDir("writes-guard-owner");
     const out = join(parent, "out");
     const past = new Date(Date.now() - 60_000);
-    mkdirSync(`${out}.lock`);
-    writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+    lockFolder(`${out}.lock`, DEAD_PID);
     // A live run stalled while it takes the dead lock over (stopped, in a debugger): not stale.
-    mkdirSync(`${out}.lock.takeover`);
-    writeFileSync(join(`${out}.lock.takeover`, "pid"), String(process.ppid));
+    lockFolder(`${out}.lock.takeover`, process.ppid);
     utimesSync(`${out}.lock.takeover`, past, past);
     expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 300 }))).toBe("MCG401");
     expect(readdirSync(parent).sort()).toEqual(["out.lock", "out.lock.takeover"]);
@@ -190,8 +190,7 @@ describe("writeOutput", () => {
     writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 1000 });
     expect(readdirSync(parent)).toEqual(["out"]);
     // A guard left by a run killed after it removed the dead lock: no takeover is needed, and the next run removes it.
-    mkdirSync(`${out}.lock.takeover`);
-    writeFileSync(join(`${out}.lock.takeover`, "pid"), String(DEAD_PID));
+    lockFolder(`${out}.lock.takeover`, DEAD_PID);
     writeOutput(out, [file("a.ts", "2")], { lockTimeoutMs: 1000 });
     expect(readdirSync(parent)).toEqual(["out"]);
   });
@@ -199,8 +198,7 @@ describe("writeOutput", () => {
   it("never judges a lock whose pid belongs to another pid space (another host or container)", () => {
     const parent = scratchDir("writes-foreign-lock");
     const out = join(parent, "out");
-    mkdirSync(`${out}.lock`);
-    writeFileSync(join(`${out}.lock`, "pid"), `${DEAD_PID} elsewhere/pid:[4026531836]`);
+    lockFolder(`${out}.lock`, `${DEAD_PID} elsewhere/pid:[4026531836]`);
     const past = new Date(Date.now() - 60_000);
     utimesSync(`${out}.lock`, past, past);
     let message = "";
@@ -226,8 +224,7 @@ describe("writeOutput", () => {
   it("stops with MCG403 (no spin) when the folder that holds --out is removed while it waits", () => {
     const parent = join(scratchDir("writes-parent-gone"), "gen");
     const out = join(parent, "out");
-    mkdirSync(`${out}.lock`, { recursive: true });
-    writeFileSync(join(`${out}.lock`, "pid"), String(process.ppid));
+    lockFolder(`${out}.lock`, process.ppid);
     const started = Date.now();
     const onWait = () => rmSync(parent, { recursive: true, force: true });
     expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 3000, onWait }))).toBe("MCG403");
@@ -249,8 +246,7 @@ describe("writeOutput", () => {
   it("waits for a live lock, says so, and then gives up with MCG401", () => {
     const dir = scratchDir("writes-live-lock");
     const out = join(dir, "out");
-    mkdirSync(`${out}.lock`);
-    writeFileSync(join(`${out}.lock`, "pid"), String(process.pid));
+    lockFolder(`${out}.lock`, process.pid);
     const waits: string[] = [];
     expect(codeOf(() => writeOutput(out, [file("a.ts", "1")], { lockTimeoutMs: 200, onWait: (lock) => waits.push(lock) }))).toBe("MCG401");
     expect(waits).toEqual([`${out}.lock`]);
