@@ -13,6 +13,7 @@
  * nothing is touched. Generated files that the run no longer produces (they start with
  * the generator's header) are removed; other files in the folder are kept.
  */
+import { createHash } from "node:crypto";
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { basename, dirname, join, parse, relative, resolve } from "node:path";
@@ -171,6 +172,17 @@ const PID_SPACE = pidSpace();
 /** What this process writes as the `pid` file of a lock or takeover folder: `<pid> <pid space>`. */
 const OWNER_TEXT = `${process.pid} ${PID_SPACE}`;
 
+/** The pid space in a file name: 8 hex digits of its SHA-256. */
+const SPACE_TAG = createHash("sha256").update(PID_SPACE).digest("hex").slice(0, 8);
+
+/**
+ * The name `removeIfSame` moves `folder` to while it looks at it: `<folder>.gone-<pid>-<pid space tag>`.
+ * The tag keeps a run of another pid space from judging the pid in the name.
+ */
+export function asideName(folder: string, pid = process.pid): string {
+  return `${folder}.gone-${pid}-${SPACE_TAG}`;
+}
+
 /**
  * Who holds a lock (or takeover) folder: its owner's pid (NaN while the pid file is empty or
  * missing), the owner's pid space when it is not this process's, the file's text, and when the
@@ -279,14 +291,14 @@ function dismantle(folder: string): void {
 
 /**
  * Removes a folder found abandoned, if it is still the one found. It is first renamed to a name
- * of this process's (`<folder>.gone-<pid>`), which takes it out of every other run's reach, and
+ * of this process's ({@link asideName}), which takes it out of every other run's reach, and
  * looked at there: the one found is deleted; another (a run claimed the name since) is put back,
  * or, when the name has been claimed yet again meanwhile, deleted. While a live folder is aside its
  * name is free: a remover paused there while a third run completes a takeover can leave two
  * holders (the one case this lock does not close; see the README's "Writes are all or nothing").
  */
 function removeIfSame(folder: string, found: Holder): void {
-  const aside = `${folder}.gone-${process.pid}`;
+  const aside = asideName(folder);
   rmSync(aside, { recursive: true, force: true });
   try {
     renameSync(folder, aside);
@@ -306,14 +318,20 @@ function removeIfSame(folder: string, found: Holder): void {
   rmSync(aside, { recursive: true, force: true });
 }
 
-/** Removes `<folder>.gone-<pid>` folders, for each of `folders` (all in one parent), left by runs of this pid space killed inside {@link removeIfSame}. */
+/**
+ * Removes the {@link asideName} folders of `folders` (all in one parent) left by runs killed inside
+ * {@link removeIfSame}: those of a dead pid of this pid space (a name without a tag counts as this
+ * space's). Another space's are left alone: their pid says nothing here.
+ */
 function removeDeadAsides(folders: readonly string[]): void {
   const parent = dirname(folders[0]!);
   const prefixes = folders.map((folder) => `${basename(folder)}.gone-`);
   for (const name of readdirSync(parent)) {
     const prefix = prefixes.find((p) => name.startsWith(p));
-    const pid = prefix === undefined ? NaN : Number(name.slice(prefix.length));
-    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
+    if (prefix === undefined) continue;
+    const [pidText = "", tag = SPACE_TAG, ...rest] = name.slice(prefix.length).split("-");
+    const pid = /^\d+$/.test(pidText) ? Number(pidText) : NaN;
+    if (rest.length === 0 && tag === SPACE_TAG && pid > 0 && !isAlive(pid)) rmSync(join(parent, name), { recursive: true, force: true });
   }
 }
 

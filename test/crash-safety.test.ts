@@ -449,6 +449,15 @@ describe("the real CLI", () => {
     );
   });
 
+  /** Leaves `out` as a run killed between its renames does: the old output aside, the dead run's lock and its journal. */
+  function killedBetweenRenames(out: string): void {
+    cpSync(out, `${out}.old-${DEAD_PID}`, { recursive: true });
+    rmSync(out, { recursive: true });
+    mkdirSync(`${out}.lock`);
+    writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
+    writeFileSync(join(`${out}.lock`, "journal"), JSON.stringify({ tmp: `${out}.tmp-${DEAD_PID}`, old: `${out}.old-${DEAD_PID}` }));
+  }
+
   describe("two CLI runs into one folder at once", () => {
     const A_ARGS = ["--docs", "tags"];
     const B_ARGS = ["--docs", "full", "--targets", "types,validators"];
@@ -480,20 +489,7 @@ describe("the real CLI", () => {
           const parent = scratchDir(`crash-concurrent-${staleLock ? "stale" : "plain"}`);
           const out = join(parent, "out");
           writeTree(out, OLD);
-          if (staleLock) {
-            // A run killed between its renames: the old output aside, the lock and its journal.
-            cpSync(out, `${out}.old-${DEAD_PID}`, { recursive: true });
-            rmSync(out, { recursive: true });
-            mkdirSync(`${out}.lock`);
-            writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
-            writeFileSync(
-              join(`${out}.lock`, "journal"),
-              JSON.stringify({
-                tmp: `${out}.tmp-${DEAD_PID}`,
-                old: `${out}.old-${DEAD_PID}`,
-              }),
-            );
-          }
+          if (staleLock) killedBetweenRenames(out);
           const a = startCli(out, A_ARGS);
           await pause(rng() * 40);
           const b = startCli(out, B_ARGS);
@@ -528,11 +524,7 @@ describe("the real CLI", () => {
         const parent = scratchDir("crash-takeover");
         const out = join(parent, "out");
         writeTree(out, OLD);
-        cpSync(out, `${out}.old-${DEAD_PID}`, { recursive: true });
-        rmSync(out, { recursive: true });
-        mkdirSync(`${out}.lock`);
-        writeFileSync(join(`${out}.lock`, "pid"), String(DEAD_PID));
-        writeFileSync(join(`${out}.lock`, "journal"), JSON.stringify({ tmp: `${out}.tmp-${DEAD_PID}`, old: `${out}.old-${DEAD_PID}` }));
+        killedBetweenRenames(out);
         const at = Date.now() + 400;
         const runs = await Promise.all(
           Array.from({ length: RUNNERS }, (_, who) => {

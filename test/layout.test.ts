@@ -67,6 +67,9 @@ describe("layout.ts prints as Prettier does", () => {
     expect(constStatement(true, long(60), text(long(60)), call("make", [text("A.b")]))).toBeUndefined();
     // A numbers array that would break (Prettier fills lines with numbers).
     expect(constArrayStatement(true, "CODES", Array.from({ length: 30 }, (_, i) => numberCode(-32000 - i)))).toBeUndefined();
+    // A number Prettier prints otherwise than JavaScript does (`1e+21` → `1e21`), and the same array with a plain number.
+    expect(constArrayStatement(true, "CODES", [numberCode(1e21)])).toBeUndefined();
+    expect(constArrayStatement(true, "CODES", [numberCode(-32000.5)])).toBe("export const CODES = [-32000.5] as const;");
     // A character outside printable ASCII.
     expect(constArrayStatement(true, "KEYS", [stringCode('"é"')])).toBeUndefined();
     expect(withinWidth(`const a = ${"x".repeat(140)};`)).toBe(false);

@@ -144,23 +144,6 @@ describe("SymbolTable", () => {
     expect(table.internal("w.ts", "_isTool")).toBe("_isTool");
     expect(table.diagnostics()).toEqual([]);
   });
-
-  it("resolves reserved names by owner, whatever the order of the calls", () => {
-    const names = (owners: readonly string[]) => {
-      const table = new SymbolTable();
-      table.declare("v.ts", "h", { exported: false, owner: "taken" });
-      const symbols = owners.map((o) => table.reserve("v.ts", "h", o));
-      table.resolve();
-      return Object.fromEntries(symbols.map((s) => [s.owner, s.text]));
-    };
-    const expected = { a: "h_2", b: "h_3", c: "h_4" };
-    expect(names(["a", "b", "c"])).toEqual(expected);
-    expect(names(["c", "a", "b"])).toEqual(expected);
-    expect(names(["b", "c", "a", "b"])).toEqual(expected);
-    const table = new SymbolTable();
-    const early = table.reserve("v.ts", "h", "a");
-    expect(() => early.text).toThrow(/before SymbolTable.resolve/);
-  });
 });
 
 describe("names of a generated output, checked before rendering", () => {

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
 import type { GeneratedFile } from "../generator/index.js";
-import { compareOutput, GENERATED_MARK, writeOutput } from "../generator/write.js";
+import { asideName, compareOutput, GENERATED_MARK, writeOutput } from "../generator/write.js";
 import { scratchDir } from "./support/corpus.js";
 
 const file = (path: string, body: string): GeneratedFile => ({ path, contents: `${GENERATED_MARK}test\n${body}\n` });
@@ -193,6 +193,20 @@ describe("writeOutput", () => {
     lockFolder(`${out}.lock.takeover`, DEAD_PID);
     writeOutput(out, [file("a.ts", "2")], { lockTimeoutMs: 1000 });
     expect(readdirSync(parent)).toEqual(["out"]);
+  });
+
+  it("removes a folder a killed run of this pid space left renamed aside, and never another space's", () => {
+    const parent = scratchDir("writes-asides");
+    const out = join(parent, "out");
+    const ours = asideName(`${out}.lock`, DEAD_PID);
+    const untagged = `${out}.lock.gone-${DEAD_PID}`; // read as this space's, as a bare pid in a pid file is
+    const foreign = `${out}.lock.gone-${DEAD_PID}-0a1b2c3d`;
+    const live = asideName(`${out}.lock.takeover`, process.ppid);
+    const unrelated = `${out}.lock.gone-${DEAD_PID}-0a1b2c3d-x`;
+    for (const folder of [ours, untagged, foreign, live, unrelated]) lockFolder(folder, DEAD_PID);
+    writeOutput(out, [file("a.ts", "1")]);
+    expect(ours).toMatch(new RegExp(`\\.lock\\.gone-${DEAD_PID}-[0-9a-f]{8}$`));
+    expect(readdirSync(parent).sort()).toEqual(["out", ...[foreign, live, unrelated].map((f) => f.slice(parent.length + 1))].sort());
   });
 
   it("never judges a lock whose pid belongs to another pid space (another host or container)", () => {

@@ -15,7 +15,7 @@
  */
 // `prettier/doc` only: the document builders and printer, not Prettier's parsers (imported as code/layout.ts does).
 import { builders, printer, utils } from "prettier/doc";
-import { LayoutUndecided, PRINT_OPTIONS, PRINT_WIDTH, stringLiteralText } from "./print-type.js";
+import { LayoutUndecided, literalText, PRINT_OPTIONS, PRINT_WIDTH, stringLiteralText } from "./print-type.js";
 
 type Doc = builders.Doc;
 const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup, indentIfBreak, breakParent } = builders;
@@ -25,7 +25,8 @@ const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup
  * - `text`: printed as it is and never broken (an identifier, a literal, a short type);
  *   `lone` when Prettier counts it a "lone short argument" (an identifier of at most 35
  *   characters, a number, a string literal of at most 35): see {@link assignmentLayout};
- *   `literal` for a string, number or boolean literal;
+ *   `literal` for a string, number or boolean literal; `undecided` when Prettier's printing
+ *   of it is not known here (laying it out then leaves the file to Prettier);
  * - `array`: `[a, b]`; `numbers` when every element is a (signed) number literal (Prettier then fills lines);
  * - `object`: `{ key: value }`; `broken` when the source puts the first key on a new line
  *   (Prettier keeps such an object broken);
@@ -34,7 +35,7 @@ const { group, indent, line, softline, hardline, ifBreak, join, conditionalGroup
  * - `typeArgs`: `Name<A, B>`.
  */
 export type Code =
-  | { readonly kind: "text"; readonly text: string; readonly lone?: boolean; readonly literal?: "string" | "number" | "boolean" }
+  | { readonly kind: "text"; readonly text: string; readonly lone?: boolean; readonly literal?: "string" | "number" | "boolean"; readonly undecided?: true }
   | { readonly kind: "array"; readonly elements: readonly Code[]; readonly numbers?: boolean }
   | { readonly kind: "object"; readonly properties: readonly (readonly [key: string, value: Code])[]; readonly broken?: boolean }
   | { readonly kind: "call"; readonly callee: string; readonly typeArgs?: readonly string[]; readonly args: readonly Code[] }
@@ -42,7 +43,7 @@ export type Code =
   | { readonly kind: "typeArgs"; readonly name: string; readonly args: readonly string[] }
   | { readonly kind: "asConst"; readonly expression: Code };
 
-export const text = (value: string, extra: { lone?: boolean; literal?: "string" | "number" | "boolean" } = {}): Code => ({ kind: "text", text: value, ...extra });
+export const text = (value: string, extra: { lone?: boolean; literal?: "string" | "number" | "boolean"; undecided?: true } = {}): Code => ({ kind: "text", text: value, ...extra });
 /** An array literal; `numbers` when every element is a number literal (Prettier prints those otherwise). */
 export const array = (elements: readonly Code[]): Code => ({
   kind: "array",
@@ -55,6 +56,7 @@ export const call = (callee: string, args: readonly Code[], typeArgs?: readonly 
 function toDoc(code: Code): Doc {
   switch (code.kind) {
     case "text":
+      if (code.undecided) throw new LayoutUndecided();
       return code.text;
     case "array":
       return arrayDoc(code);
@@ -274,9 +276,13 @@ export function stringCode(literal: string): Code {
   return text(literal, { literal: "string", lone: literal.length <= PRINT_WIDTH / 4 });
 }
 
-/** A number literal as a `Code` (negative numbers included). */
+/**
+ * A number literal as a `Code` (negative numbers included), as Prettier prints it (`literalText`);
+ * a number whose printing is left to Prettier (`1e+21`, a non-finite value) is `undecided`.
+ */
 export function numberCode(value: number): Code {
-  return text(String(value), { literal: "number", lone: true });
+  const literal = literalText(value);
+  return literal === undefined ? text(String(value), { literal: "number", lone: true, undecided: true }) : text(literal, { literal: "number", lone: true });
 }
 
 /** An identifier as a `Code`: lone when at most a quarter of the width. */

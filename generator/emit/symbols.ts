@@ -9,9 +9,8 @@
  *   of one name in one namespace are a collision: {@link SymbolTable.check} reports each as
  *   MCG301, located at the later owner's span, with the other owner's span as related
  *   information.
- * - Internal names (hoisted helpers, constants) come from {@link SymbolTable.internal} (at once,
- *   in call order) or {@link SymbolTable.reserve} (resolved by {@link SymbolTable.resolve},
- *   independent of call order).
+ * - Internal names (hoisted helpers, constants) come from {@link SymbolTable.internal}, in the
+ *   order of the calls; its callers call in an order that does not depend on the schema's.
  */
 import type { TypeReference } from "../analyze/reference.js";
 import { constantCase, identifierPart, pascalCase, RESERVED_WORDS, words } from "../case.js";
@@ -84,15 +83,6 @@ export interface DeclaredSymbol extends SymbolOwner {
 /** What {@link SymbolTable.declare} takes besides the file and name. */
 export type SymbolDeclaration = Omit<DeclaredSymbol, "file" | "name">;
 
-/** A name asked for with {@link SymbolTable.reserve}: its text once {@link SymbolTable.resolve} has run. */
-export interface ReservedSymbol {
-  readonly file: string;
-  readonly base: string;
-  readonly owner: string;
-  /** The unique identifier; reading it before `resolve()` throws. */
-  readonly text: string;
-}
-
 interface Collision {
   readonly later: DeclaredSymbol;
   readonly earlier: DeclaredSymbol;
@@ -113,7 +103,6 @@ export class SymbolTable {
   private readonly collisions: (Collision & { readonly at: number })[] = [];
   private readonly problems: Diagnostic[] = [];
   private readonly internals = new Map<string, string>();
-  private readonly reserved: { file: string; base: string; owner: string; text?: string }[] = [];
 
   /**
    * Makes the exported names of `files` one namespace (the modules that one `index.ts`
@@ -169,8 +158,8 @@ export class SymbolTable {
    * owner is a stable key: a type's name and place, a structural key of a type).
    *
    * Order: which of two owners of one base gets `base` and which `base_2` follows the order of
-   * the calls. Callers that make the names in a fixed order (declaration order of the schema)
-   * get a deterministic output; for names independent of call order use {@link reserve}.
+   * the calls, so callers make their names in an order of their own that does not depend on the
+   * schema's (the validators emitter builds its functions in one canonical order).
    */
   internal(file: string, base: string, owner?: string): string {
     const key = owner === undefined ? undefined : `${file}\u0000${base}\u0000${owner}`;
@@ -180,36 +169,6 @@ export class SymbolTable {
     this.declare(file, name, { exported: false, owner: owner ?? `an internal name of ${file}` });
     if (key !== undefined) this.internals.set(key, name);
     return name;
-  }
-
-  /**
-   * Asks for an internal identifier made from `base`, resolved by {@link resolve}: within a
-   * base, owners are numbered in the order of their keys (a code-unit comparison, no locale),
-   * so the names do not depend on the order of the calls. The same base and owner give one symbol.
-   */
-  reserve(file: string, base: string, owner: string): ReservedSymbol {
-    const found = this.reserved.find((r) => r.file === file && r.base === base && r.owner === owner);
-    const entry = found ?? { file, base, owner };
-    if (!found) this.reserved.push(entry);
-    return {
-      file,
-      base,
-      owner,
-      get text(): string {
-        if (entry.text === undefined) throw new Error(`internal name ${base} in ${file} read before SymbolTable.resolve()`);
-        return entry.text;
-      },
-    };
-  }
-
-  /** Gives every {@link reserve}d symbol its name (after every declaration it must avoid). */
-  resolve(): void {
-    const pending = this.reserved.filter((r) => r.text === undefined);
-    pending.sort((a, b) => compare(a.file, b.file) || compare(a.base, b.base) || compare(a.owner, b.owner));
-    for (const r of pending) {
-      r.text = this.free(r.file, safeBase(r.base));
-      this.declare(r.file, r.text, { exported: false, owner: r.owner });
-    }
   }
 
   /** Records a naming problem found while declaring (a name that is no identifier), reported by {@link check} with the collisions. */
@@ -280,10 +239,6 @@ export class SymbolTable {
 function safeBase(base: string): string {
   const part = identifierPart(base);
   return part === "" || /^[0-9]/.test(part) ? `_${part}` : part;
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 // ---- the names of one schema's modules -----------------------------------------------------
