@@ -246,6 +246,8 @@ function safeBase(base: string): string {
 /** Public and internal names generated for one schema type. */
 export interface TypeNames {
   readonly type: string;
+  /** The type as the validators module refers to it (`T.X`, {@link typeReferenceText}). */
+  readonly typeText: string;
   /** `isX`: the public type guard. */
   readonly is: string;
   /** `validateX`: the public validator returning issues. */
@@ -302,6 +304,7 @@ export function declareTypeNames(
     const n = decl.name;
     const names: TypeNames = {
       type: n,
+      typeText: typeReferenceText({ type: n, path: [] }),
       is: `is${n}`,
       validate: `validate${n}`,
       standard: typeNames.has(`${n}Schema`) ? `${n}StandardSchema` : `${n}Schema`,

@@ -448,19 +448,19 @@ export function layOutPublicFunctions(n: TypeNames, entry: string, where: string
   const call = (callee: string, args: readonly string[]) => [callee, argumentsDoc(args.map((a) => ({ kind: "identifier", name: a }) as Expression))];
   const ternary = group([
     call(n.is, ["value"]),
-    indent([line, "? ", builders.align(2, call(valid, ["value"])), line, ": ", builders.align(2, call(`${collectIssues}<T.${n.type}>`, [n.collect, "value"]))]),
+    indent([line, "? ", builders.align(2, call(valid, ["value"])), line, ": ", builders.align(2, call(`${collectIssues}<${n.typeText}>`, [n.collect, "value"]))]),
   ]);
   return print([
     `/** \`${n.type}\` (${where}) */`,
     hardline,
-    functionHead("export function ", n.is, ["value: unknown"], `value is T.${n.type}`),
+    functionHead("export function ", n.is, ["value: unknown"], `value is ${n.typeText}`),
     indent([hardline, "try {", indent([hardline, "return ", call(entry, ["value", "0"]), ";"]), hardline, "} catch {", indent([hardline, "return false;"]), hardline, "}"]),
     hardline,
     "}",
     hardline,
     `/** \`${n.type}\` (${where}): every issue, or the value typed */`,
     hardline,
-    functionHead("export function ", n.validate, ["value: unknown"], `ValidationResult<T.${n.type}>`),
+    functionHead("export function ", n.validate, ["value: unknown"], `ValidationResult<${n.typeText}>`),
     indent([hardline, "return ", ternary, ";"]),
     hardline,
     "}",
@@ -475,7 +475,7 @@ export function layOutPublicFunctions(n: TypeNames, entry: string, where: string
  * does not fit (the type arguments would break).
  */
 export function layOutStandardSchema(n: TypeNames, standard: string): string | undefined {
-  const left = `export const ${n.standard}: StandardSchemaV1<unknown, T.${n.type}>`;
+  const left = `export const ${n.standard}: StandardSchemaV1<unknown, ${n.typeText}>`;
   if (left.length + " =".length > PRINT_OPTIONS.printWidth) return undefined;
   const right = [standard, argumentsDoc([{ kind: "identifier", name: n.validate }])];
   if (n.validate.length <= PRINT_OPTIONS.printWidth * 0.25) return print([group([group(left), " =", group(indent([line, right]))]), ";"]);
