@@ -7,11 +7,12 @@
  */
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
-import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, reportError, schemaInput, type CliIO } from "./cli.js";
+import { join } from "node:path";
+import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, reportError, usage, versionsIn, type CliIO } from "./cli.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
-import { fetchSpec, LOCK_FILE_NAME } from "./spec/index.js";
+import { fetchSpec, LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {
@@ -71,14 +72,32 @@ export function addSpecCommands(program: Command, io: CliIO, setDebug: (debug: b
       setDebug(Boolean(flags.debug));
       setExit(await runDiff(from, to, flags, io));
     });
-  addLockedInputOptions(diffCommand);
+  addLockedInputOptions(diffCommand, "for version names without --spec: never use the network; the locked revision must be in the cache");
 }
 
-/** A `diff` side: an existing file is a schema file; a version name is read from `--spec` or the locked revision. */
+/** What `diff`'s messages offer instead of the lock, in its own terms. */
+const DIFF_ALTERNATIVES = "name versions of a local clone with --spec <clone>, or give two schema.ts files";
+
+/**
+ * A `diff` side: an existing file is a schema file; a version name is read from `--spec` or the locked revision.
+ *
+ * @throws GeneratorError MCG001 a version `--spec` does not have (naming those it has); what
+ *   `lockedSpecDir` throws (MCG504–MCG506, offering {@link DIFF_ALTERNATIVES}).
+ */
 async function diffInput(side: string, flags: DiffFlags, io: CliIO): Promise<SchemaInput> {
   const isFile = existsSync(side) && statSync(side).isFile();
   if (isFile || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(side) || side.endsWith(".ts")) return { path: side };
-  return schemaInput({ specVersion: side, ...(flags.spec !== undefined ? { spec: flags.spec } : {}), ...(flags.offline ? { offline: true } : {}), ...(flags.lock !== undefined ? { lock: flags.lock } : {}) }, io);
+  if (flags.spec !== undefined) {
+    if (!existsSync(join(flags.spec, "schema", side, "schema.ts"))) throw usage(`${side} is neither a file nor a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+    return { specDir: flags.spec, version: side };
+  }
+  const specDir = await lockedSpecDir(side, {
+    ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
+    ...(flags.offline ? { offline: true } : {}),
+    onProgress: (line) => io.stderr(`${line}\n`),
+    alternatives: DIFF_ALTERNATIVES,
+  });
+  return { specDir, version: side };
 }
 
 async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): Promise<number> {

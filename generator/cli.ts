@@ -65,6 +65,7 @@ interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>,
   config?: string;
   check?: boolean;
   dumpIr?: string;
+  force?: boolean;
   debug?: boolean;
 }
 
@@ -100,6 +101,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   generateCommand
     .option("--check", "write nothing; exit 1 and show a short diff if the folder differs from what would be generated")
     .option("--dump-ir <file>", "also write the intermediate representation as JSON")
+    .option("--force", "replace files in --out that the generator did not write (without it: MCG404, nothing written)")
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",
@@ -252,13 +254,6 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   throw usage("missing input: give --schema <file>, or --spec <dir> with --spec-version <name>, or --spec-version <name> alone for the locked spec revision (see `spec fetch`)");
 }
 
-/** The one input the flags name (`diff`): {@link schemaInputs}, refusing several. */
-export async function schemaInput(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput> {
-  const inputs = await schemaInputs(flags, io);
-  if (inputs.length !== 1) throw usage(`${flags.specVersion ?? ""} names ${inputs.length} schemas; give one`);
-  return inputs[0]!;
-}
-
 /**
  * The schemas a scaffold serves. With one modern schema and `--eras` not `modern`, the
  * {@link LEGACY_SPEC_VERSION} schema of the same spec folder joins it (dual-era); when it cannot
@@ -307,7 +302,7 @@ function isLegacyInput(input: SchemaInput): boolean {
 }
 
 /** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
-function versionsIn(specDir: string): string {
+export function versionsIn(specDir: string): string {
   try {
     const versions = readdirSync(join(specDir, "schema")).filter((v) => existsSync(join(specDir, "schema", v, "schema.ts"))).sort();
     return versions.length > 0 ? `; versions there: ${versions.join(", ")}` : "";
@@ -418,6 +413,7 @@ async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, se
     const statuses = writeOutput(out, files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${out}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
+      replaceForeign: Boolean(flags.force),
     });
     if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
     const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;

@@ -31,6 +31,11 @@ export interface FileStatus {
   readonly state: "unchanged" | "changed" | "missing" | "stale";
   /** A short line diff for `changed` files. */
   readonly diff?: string;
+  /**
+   * A `changed` file the generator did not write: this run's file starts with {@link GENERATED_MARK}
+   * and the one on disk does not (a hand-written file at a generated file's path).
+   */
+  readonly foreign?: true;
 }
 
 /** Compares generated files with the folder's contents. */
@@ -40,7 +45,8 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     if (!existsSync(target)) return { path: file.path, state: "missing" };
     const current = readFileSync(target, "utf8");
     if (current === file.contents) return { path: file.path, state: "unchanged" };
-    return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, headerLines(current, file.contents)) };
+    const foreign = file.contents.startsWith(GENERATED_MARK) && !current.startsWith(GENERATED_MARK);
+    return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, headerLines(current, file.contents)), ...(foreign ? { foreign } : {}) };
   });
   const produced = new Set(files.map((f) => f.path));
   // Generated files sit in the folder and in its subfolders: runtime/, and the revision folders of a multi-revision output
@@ -417,6 +423,8 @@ export interface WriteOptions {
   readonly onWait?: (lockPath: string, owner: number) => void;
   /** Called for problems that did not stop the write (e.g. the old folder could not be removed). */
   readonly onWarning?: (message: string) => void;
+  /** Replace files the generator did not write (`foreign`) instead of refusing with MCG404. */
+  readonly replaceForeign?: boolean;
 }
 
 /**
@@ -435,6 +443,13 @@ function outputFolder(outDir: string): string {
   }
   const stat = entry(out, statSync);
   if (stat !== undefined && !stat.isDirectory()) throw fail("MCG402", `--out ${outDir} exists and is not a folder`);
+  // The nearest existing folder above `out`: a file in its place would stop the mkdir with a bare EEXIST.
+  for (let above = dirname(out); stat === undefined && above !== dirname(above); above = dirname(above)) {
+    const there = entry(above, statSync);
+    if (there === undefined) continue;
+    if (!there.isDirectory()) throw fail("MCG402", `--out ${outDir} is inside ${above}, which is not a folder`);
+    break;
+  }
   return out;
 }
 
@@ -503,6 +518,13 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
       }
     }
     const statuses = compareOutput(out, files);
+    const foreign = statuses.filter((s) => s.foreign).map((s) => s.path);
+    if (foreign.length > 0 && !options.replaceForeign) {
+      throw fail(
+        "MCG404",
+        `${out} holds ${foreign.length === 1 ? "a file" : "files"} the generator did not write, where it writes its own: ${foreign.join(", ")}; move ${foreign.length === 1 ? "it" : "them"} away, or give --force to replace ${foreign.length === 1 ? "it" : "them"}`,
+      );
+    }
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
     const tmp = `${out}.tmp-${process.pid}`;
     const old = `${out}.old-${process.pid}`;

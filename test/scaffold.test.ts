@@ -177,7 +177,13 @@ describe("scaffold command", () => {
     const parent = scratchDir("scaffold-refuse-schema");
     const old = await cli("scaffold", join(parent, "old"), ...SPEC, "2025-11-25");
     expect(old.code).toBe(2);
-    expect(old.stderr).toMatch(/^error MCG411: scaffold needs a schema of a stateless protocol revision .*; this schema is 2025-11-25\. Use generate for it\.\n/);
+    expect(old.stderr).toMatch(/^error MCG411: scaffold needs a schema of a stateless protocol revision .*; this schema is 2025-11-25, and its request _meta has no required io\.modelcontextprotocol\/protocolVersion\. Use generate for it\.\n/);
+    // A schema without LATEST_PROTOCOL_VERSION is read with the newest rules; the message says what it lacks, not a version it does not have.
+    const bareSchema = join(scratchDir("scaffold-refuse-bare"), "bare.ts");
+    writeFileSync(bareSchema, "export interface Request {\n  method: string;\n  params?: { _meta?: { [key: string]: unknown } };\n}\n");
+    const bare = await cli("scaffold", join(parent, "bare"), "--schema", bareSchema, "--eras", "modern");
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toMatch(/^error MCG411: .*; this schema declares no LATEST_PROTOCOL_VERSION, and its request _meta has no required io\.modelcontextprotocol\/protocolVersion\./);
     const named = await cli("scaffold", join(parent, "named"), ...SPEC, "draft", "--name", "Bad Name");
     expect(named.code).toBe(2);
     expect(named.stderr).toMatch(/^error MCG412: --name "Bad Name" is not an npm package name/);

@@ -304,9 +304,16 @@ describe("writeOutput", () => {
     expect(readFileSync(join(out, "mine.ts"), "utf8")).toBe("// not generated\n");
   });
 
-  it("reports a folder it cannot create with MCG403 and the path", () => {
-    const dir = scratchDir("writes-blocked");
-    writeFileSync(join(dir, "file"), "");
-    expect(codeOf(() => writeOutput(join(dir, "file", "out"), [file("a.ts", "1")]))).toBe("MCG403");
+  it("refuses (MCG402) an --out inside a file, naming the file", () => {
+    const parent = scratchDir("writes-under-file");
+    writeFileSync(join(parent, "afile"), "x");
+    let message = "";
+    try {
+      writeOutput(join(parent, "afile", "sub", "out"), [file("a.ts", "1")]);
+    } catch (error) {
+      message = error instanceof GeneratorError ? error.diagnostics.map((d) => `${d.code} ${d.message}`).join("\n") : String(error);
+    }
+    expect(message).toBe(`MCG402 --out ${join(parent, "afile", "sub", "out")} is inside ${join(parent, "afile")}, which is not a folder`);
+    expect(readdirSync(parent)).toEqual(["afile"]);
   });
 });

@@ -86,9 +86,11 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
   const result = await generate({ ...generateOptions, transports: "node" });
   const facts = result.protocol;
   if (!isStateless(facts)) {
+    const declared = result.ir.declarations.some((d) => d.name === "LATEST_PROTOCOL_VERSION");
     throw fail(
       "MCG411",
-      `scaffold needs a schema of a stateless protocol revision (per-request _meta with io.modelcontextprotocol/protocolVersion, 2026-07-28 or later); this schema is ${facts.protocolVersion}. Use generate for it.`,
+      `scaffold needs a schema of a stateless protocol revision (2026-07-28 or later), whose requests carry io.modelcontextprotocol/protocolVersion in _meta; ` +
+        `this schema ${declared ? `is ${facts.protocolVersion}` : "declares no LATEST_PROTOCOL_VERSION"}, and its request _meta has no required io.modelcontextprotocol/protocolVersion. Use generate for it.`,
     );
   }
   const version = facts.protocolVersion;

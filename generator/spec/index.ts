@@ -47,6 +47,7 @@ export const LOCK_FILE_NAME = "mcp-spec.lock.json";
 export const MAX_ARCHIVE_BYTES = 256 * 1024 * 1024;
 /** How long one download may take, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 120_000;
+/** What messages offer instead of the lock, by default (`generate`, `scaffold`). */
 const ALTERNATIVES = "give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>";
 
 /** One followed revision. */
@@ -87,6 +88,8 @@ export interface FetchOptions extends SpecLocation {
   readonly limits?: ArchiveLimits;
   /** Progress lines (what is downloaded, what was found in the cache). */
   readonly onProgress?: (line: string) => void;
+  /** What error messages offer instead of the lock, in the calling command's flags (default: `--spec <clone> --spec-version <v>`, or `--schema <file>`). */
+  readonly alternatives?: string;
 }
 
 /** What one fetched (or found) pin gave. */
@@ -206,8 +209,8 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
  *
  * @throws MCG501 naming the URL and the alternatives.
  */
-async function download(url: string, timeoutMs: number): Promise<Buffer> {
-  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${ALTERNATIVES}`);
+async function download(url: string, timeoutMs: number, alternatives: string): Promise<Buffer> {
+  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${alternatives}`);
   let response: Response | undefined;
   const signal = AbortSignal.timeout(timeoutMs);
   for (let attempt = 1; response === undefined; attempt++) {
@@ -263,6 +266,7 @@ function networkReason(error: unknown, timeoutMs: number): string {
  */
 export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec[]> {
   const where = located(options);
+  const alternatives = options.alternatives ?? ALTERNATIVES;
   if (options.ref !== undefined) checkRef(options.ref);
   const lock = readLock(where.lockFile);
   const progress = options.onProgress ?? (() => {});
@@ -275,7 +279,7 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
   }
   let jobs: Job[];
   if (!lock) {
-    if (options.offline) throw fail("MCG504", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`spec fetch\` once with the network, or ${ALTERNATIVES}`);
+    if (options.offline) throw fail("MCG504", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`spec fetch\` once with the network, or ${alternatives}`);
     jobs = [{ ref: options.ref ?? "main", index: 0 }];
   } else if (options.ref === undefined) {
     jobs = lock.pins.map((pin, index) => ({ ref: pin.ref, locked: pin, index }));
@@ -308,10 +312,10 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
     const ref = enforce ? job.locked!.commit : job.ref;
     const url = archiveUrl(where.baseUrl, ref);
     if (options.offline) {
-      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${url}); run without --offline, or ${ALTERNATIVES}`);
+      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${url}); run without --offline, or ${alternatives}`);
     }
     progress(`${job.ref}: downloading ${url}`);
-    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, alternatives);
     const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
@@ -404,6 +408,8 @@ export interface LockedSpecOptions extends SpecLocation {
   readonly offline?: boolean;
   readonly timeoutMs?: number;
   readonly onProgress?: (line: string) => void;
+  /** As {@link FetchOptions.alternatives}. */
+  readonly alternatives?: string;
 }
 
 /**
@@ -417,13 +423,20 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   const where = located(options);
   const lock = readLock(where.lockFile);
   if (!lock) {
-    throw fail("MCG504", `no lock file ${where.lockFile}: run \`mcp-schema-codegen spec fetch\` to pin a spec revision, or ${ALTERNATIVES}`);
+    throw fail("MCG504", `no lock file ${where.lockFile}: run \`mcp-schema-codegen spec fetch\` to pin a spec revision, or ${options.alternatives ?? ALTERNATIVES}`);
   }
   const pin = lock.pins[0]!;
   if (version !== undefined && !Object.hasOwn(pin.schemas, version)) {
     throw fail("MCG506", `the locked spec revision ${pin.commit} (${where.lockFile}) has no version ${version}; versions there: ${Object.keys(pin.schemas).sort().join(", ")}`);
   }
-  const [fetched] = await fetchSpec({ ...where, ref: pin.ref, ...(options.offline ? { offline: true } : {}), ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}), ...(options.onProgress ? { onProgress: options.onProgress } : {}) });
+  const [fetched] = await fetchSpec({
+    ...where,
+    ref: pin.ref,
+    ...(options.offline ? { offline: true } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.alternatives !== undefined ? { alternatives: options.alternatives } : {}),
+  });
   return fetched!.dir;
 }
 
