@@ -225,7 +225,8 @@ export function jsonType(v: unknown): number {
  * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; when one of
  * them has no issue the value matches and nothing is reported; otherwise the issues of the
  * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
- * says what was expected.
+ * says what was expected. `memo`, when given, finds each member's issues instead (unions in
+ * recursive types, where a member's issues are found once per value and path).
  */
 export function anyOf(
   o: ValidationIssue[],
@@ -235,6 +236,7 @@ export function anyOf(
   members: string,
   masks: readonly number[],
   collectors: readonly Collect[],
+  memo?: (collect: Collect, v: unknown, p: string, d: number) => ValidationIssue[],
 ): void {
   if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
@@ -243,8 +245,9 @@ export function anyOf(
   for (let i = 0; i < collectors.length; i++) {
     if ((masks[i]! & type) === 0) continue;
     candidates++;
-    const found: ValidationIssue[] = [];
-    collectors[i]!(v, p, found, d);
+    let found: ValidationIssue[] = [];
+    if (memo) found = memo(collectors[i]!, v, p, d);
+    else collectors[i]!(v, p, found, d);
     if (found.length === 0) return; // this member matches
     if (best === undefined || found.length < best.length) best = found;
   }
@@ -252,6 +255,55 @@ export function anyOf(
   // With one member of the value's JSON type, its issues say it all; with several, say which were tried.
   if (candidates > 1) o.push({ path: p, message: "matches none of " + members, keyword: "anyOf" });
   o.push(...best);
+}
+
+/**
+ * What the union members' collectors found during the outermost {@link anyOfRecursive} call now
+ * running: by the object or array collected, the collector, then `path + "\u0000" + depth`.
+ */
+let unionIssues: WeakMap<object, Map<Collect, Map<string, ValidationIssue[]>>> | undefined;
+
+/** The issues `collect` finds in `v` at `p` and depth `d`: for an object or array, found once per outermost {@link anyOfRecursive} call. */
+function memberIssues(collect: Collect, v: unknown, p: string, d: number): ValidationIssue[] {
+  let byPlace: Map<string, ValidationIssue[]> | undefined;
+  const place = p + "\u0000" + d;
+  if (unionIssues !== undefined && typeof v === "object" && v !== null) {
+    let byCollector = unionIssues.get(v);
+    if (byCollector === undefined) unionIssues.set(v, (byCollector = new Map()));
+    byPlace = byCollector.get(collect);
+    if (byPlace === undefined) byCollector.set(collect, (byPlace = new Map()));
+    const known = byPlace.get(place);
+    if (known !== undefined) return known;
+  }
+  const found: ValidationIssue[] = [];
+  collect(v, p, found, d);
+  byPlace?.set(place, found);
+  return found;
+}
+
+/**
+ * {@link anyOf} for a union inside a recursive type whose members can hold one JSON type
+ * (`{ a?: R; x: string } | { a?: R; y: number }`). Such members often share a property of the
+ * union's own type, and each would collect that property's value again, doubling the work at
+ * every level; here a member collects an object or array at one path once per outermost call,
+ * so the time is linear in the value.
+ */
+export function anyOfRecursive(
+  o: ValidationIssue[],
+  p: string,
+  v: unknown,
+  d: number,
+  members: string,
+  masks: readonly number[],
+  collectors: readonly Collect[],
+): void {
+  const outermost = unionIssues === undefined;
+  if (outermost) unionIssues = new WeakMap();
+  try {
+    anyOf(o, p, v, d, members, masks, collectors, memberIssues);
+  } finally {
+    if (outermost) unionIssues = undefined;
+  }
 }
 
 export const URI_HEX: string = "%[0-9A-Fa-f]{2}";

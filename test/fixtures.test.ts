@@ -511,6 +511,35 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     ],
   });
 
+  verdicts(v, "Overlap", {
+    valid: [{ x: "s" }, { y: 1, a: { x: "s", a: { y: 2 } } }],
+    invalid: [
+      [{}, [I("", "anyOf"), I("/x", "required")]],
+      [{ x: "s", a: { x: 1 } }, [I("", "anyOf"), I("/a", "anyOf"), I("/a/x", "type")]],
+    ],
+  });
+
+  it("collects a recursive union whose members share its own type once per value and path (linear, not doubling per level)", () => {
+    // Every level matches both members' shape but the innermost; each member collects `a`. Collected
+    // again by each member, `a` of the innermost level would be read 2^16 times; a getter counts the reads.
+    const DEPTH = 16;
+    let reads = 0;
+    let value: unknown = { x: 1 };
+    for (let i = 0; i < DEPTH; i++) {
+      const inner = value;
+      value = Object.defineProperty({ x: "s" }, "a", { enumerable: true, get: () => (reads++, inner) });
+    }
+    const validate = v().validateOverlap as (x: unknown) => { ok: boolean; issues: { path: string; keyword: string }[] };
+    const result = validate(value);
+    expect(result.ok).toBe(false);
+    expect(result.issues.at(-1)).toMatchObject({ path: `${"/a".repeat(DEPTH)}/x`, keyword: "type" });
+    expect(reads).toBeLessThan(10 * DEPTH);
+    // One object at two paths: each issue names the path it was reached by.
+    const shared = { x: 1 };
+    const twice = validate({ x: "s", a: shared, b: shared });
+    expect(twice.issues.map((i) => i.path)).toEqual(["", "/a", "/a/x", "/b", "/b/x"]);
+  });
+
   it("rejects hostile nesting with a depth issue instead of exhausting the stack", () => {
     let deep: unknown = [];
     for (let i = 0; i < 100_000; i++) deep = [deep];

@@ -258,7 +258,8 @@ function jsonType(v: unknown): number {
  * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; when one of
  * them has no issue the value matches and nothing is reported; otherwise the issues of the
  * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
- * says what was expected.
+ * says what was expected. `memo`, when given, finds each member's issues instead (unions in
+ * recursive types, where a member's issues are found once per value and path).
  */
 function anyOf(
   o: ValidationIssue[],
@@ -268,6 +269,7 @@ function anyOf(
   members: string,
   masks: readonly number[],
   collectors: readonly Collect[],
+  memo?: (collect: Collect, v: unknown, p: string, d: number) => ValidationIssue[],
 ): void {
   if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
@@ -276,8 +278,9 @@ function anyOf(
   for (let i = 0; i < collectors.length; i++) {
     if ((masks[i]! & type) === 0) continue;
     candidates++;
-    const found: ValidationIssue[] = [];
-    collectors[i]!(v, p, found, d);
+    let found: ValidationIssue[] = [];
+    if (memo) found = memo(collectors[i]!, v, p, d);
+    else collectors[i]!(v, p, found, d);
     if (found.length === 0) return; // this member matches
     if (best === undefined || found.length < best.length) best = found;
   }

@@ -755,12 +755,15 @@ class ValidatorEmitter {
     const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
     const masks = members.map((m) => jsonTypeMask(m, this.model));
     const label = members.map((m) => labelOf(m)).join(" | ");
+    const recursive = [...refsIn(type)].some((name) => this.model.recursive.has(name));
+    // Members that can hold one JSON type may each collect a shared recursive property: anyOfRecursive collects it once.
+    const overlapping = masks.some((m, i) => masks.some((n, j) => j > i && (m & n) !== 0));
     const anyOf = expressionStatement(
-      call(this.rt("anyOf"), O, p, v, depthArg(depth), lit(label), array(masks.map((m) => lit(m))), array(collectors.map((c) => id(c)))),
+      call(this.rt(recursive && overlapping ? "anyOfRecursive" : "anyOf"), O, p, v, depthArg(depth), lit(label), array(masks.map((m) => lit(m))), array(collectors.map((c) => id(c)))),
     );
     // A union reaching a recursive type: anyOf itself finds a matching member (one without
     // issues); a fast check first would walk the subtree once more at every level.
-    if ([...refsIn(type)].some((name) => this.model.recursive.has(name))) return [anyOf];
+    if (recursive) return [anyOf];
     return [ifStatement(not(this.unionCheck(type, v, place, depth)), anyOf)];
   }
 
