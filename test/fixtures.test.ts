@@ -251,7 +251,19 @@ describe("fixture aliases: unions, literals, open unions, intersections, referen
       "NamedPair",
       "PairAlias",
       "Message",
+      "MaybeText",
+      "ViaAlias",
     ]);
+  });
+
+  verdicts(v, "ViaAlias", {
+    valid: [{ text: "a", count: 1 }],
+    invalid: [
+      // Required through the alias as written inline: present (JSON has no undefined, so as ajv reads `required`).
+      [{ count: 1 }, [I("/text", "required")]],
+      [{ text: undefined, count: 1 }, [I("/text", "required")]],
+      [{ count: "x" }, [I("/text", "required"), I("/count", "type")]],
+    ],
   });
 
   verdicts(v, "Version", {

@@ -400,13 +400,34 @@ class ValidatorEmitter {
       const check = this.check(p.type, read, `${place}$${p.name}`, level + 1);
       if (p.optional) {
         if (!isTrue(check)) parts.push(chain([binary(read, "===", UNDEFINED), check], "||"));
-      } else if (acceptsUndefined(p.type) || isTrue(check)) {
+      } else if (this.acceptsUndefined(p.type) || isTrue(check)) {
         parts.push(binary(read, "!==", UNDEFINED));
         if (!isTrue(check)) parts.push(check);
       } else parts.push(check);
     }
     parts.push(call(this.rt("plainPrototype"), v));
     return chain(parts, "&&");
+  }
+
+  /**
+   * Whether `undefined` passes `type`'s check, through aliases (`type U = string | undefined`):
+   * a required property of such a type needs its own presence test.
+   */
+  private acceptsUndefined(type: TypeExpr, seen: ReadonlySet<string> = new Set()): boolean {
+    switch (type.kind) {
+      case "keyword":
+        return type.name === "unknown" || type.name === "any" || type.name === "undefined";
+      case "union":
+        return type.members.some((m) => this.acceptsUndefined(m, seen));
+      case "intersection":
+        return type.members.every((m) => this.acceptsUndefined(m, seen));
+      case "ref": {
+        const target = seen.has(type.name) ? undefined : this.model.typeOf(type.name);
+        return target !== undefined && this.acceptsUndefined(target, new Set([...seen, type.name]));
+      }
+      default:
+        return false;
+    }
   }
 
   /** 0 for a literal or primitive check, 1 for a plain union, 2 for anything that may visit nested values. */
@@ -908,13 +929,6 @@ function isAnything(type: TypeExpr): boolean {
 }
 
 /** Whether `undefined` passes the type's check (so a required property needs its own presence test). */
-function acceptsUndefined(type: TypeExpr): boolean {
-  if (type.kind === "keyword") return type.name === "unknown" || type.name === "any" || type.name === "undefined";
-  if (type.kind === "union") return type.members.some(acceptsUndefined);
-  if (type.kind === "intersection") return type.members.every(acceptsUndefined);
-  return false;
-}
-
 /** Drops string literals from a union that also has `string` (an open union `"a" | "b" | string`). */
 function simplifyUnion(type: UnionType): TypeExpr[] {
   const open = type.members.some((m) => m.kind === "keyword" && m.name === "string" && !m.constraints);
