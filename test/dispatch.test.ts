@@ -511,19 +511,21 @@ describe("checkToolArguments", () => {
       additionalProperties: false,
     };
     expect(checkToolArguments(schema, { n: 1, tags: ["a"], "a/b": true })).toBeUndefined();
-    expect(checkToolArguments(schema, {})).toBe('/: missing required property "n"');
+    expect(checkToolArguments(schema, {})).toBe('missing required property "n"');
+    // A property named "" is at the pointer "/", which no longer also stands for the root.
+    expect(checkToolArguments({ type: "object", properties: { "": { type: "string" } }, required: ["x"] }, { "": 5 })).toBe('missing required property "x"; /: expected string');
     expect(checkToolArguments(schema, { n: 0 })).toBe("/n: must be at least 1");
     expect(checkToolArguments(schema, { n: 1.5 })).toBe("/n: expected integer");
     expect(checkToolArguments(schema, { n: 1, tags: ["c"] })).toBe('/tags/0: expected one of ["a","b"]');
     expect(checkToolArguments(schema, { n: 1, tags: ["a", "a", "a"] })).toBe("/tags: must have at most 2 items");
     expect(checkToolArguments(schema, { n: 1, "a/b": false })).toBe("/a~1b: expected true");
     expect(checkToolArguments(schema, { n: 1, extra: 1 })).toBe("/extra: is not an allowed property");
-    expect(checkToolArguments({ anyOf: [{ type: "string" }, { type: "integer" }] }, true)).toBe("/: matches none of the allowed schemas");
-    expect(checkToolArguments({ type: "string", pattern: "^[a-z]+$" }, "ABC")).toBe('/: must match the pattern "^[a-z]+$"');
+    expect(checkToolArguments({ anyOf: [{ type: "string" }, { type: "integer" }] }, true)).toBe("matches none of the allowed schemas");
+    expect(checkToolArguments({ type: "string", pattern: "^[a-z]+$" }, "ABC")).toBe('must match the pattern "^[a-z]+$"');
     // A pattern written for engines that allow `\_` compiles without the u flag; one that compiles nowhere fails.
     expect(checkToolArguments({ type: "string", pattern: "^[a-z\\_]+$" }, "a_b")).toBeUndefined();
-    expect(checkToolArguments({ type: "string", pattern: "^[a-z\\_]+$" }, "../etc")).toBe('/: must match the pattern "^[a-z\\\\_]+$"');
-    expect(checkToolArguments({ type: "string", pattern: "(" }, "x")).toBe('/: the schema\'s pattern "(" cannot be compiled');
+    expect(checkToolArguments({ type: "string", pattern: "^[a-z\\_]+$" }, "../etc")).toBe('must match the pattern "^[a-z\\\\_]+$"');
+    expect(checkToolArguments({ type: "string", pattern: "(" }, "x")).toBe('the schema\'s pattern "(" cannot be compiled');
     // Keywords it does not know, and schemas that are not objects, do not reject.
     expect(checkToolArguments({ $ref: "#/nowhere", format: "email" }, "x")).toBeUndefined();
     expect(checkToolArguments("not a schema", { a: 1 })).toBeUndefined();

@@ -71,7 +71,7 @@ describe("runtime/tool-arguments.ts", () => {
   const schema = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
 
   it("reports every problem, not only the first", () => {
-    expect(checkToolArguments(schema, { a: "x" })).toBe('/: missing required property "b"; /a: expected number');
+    expect(checkToolArguments(schema, { a: "x" })).toBe('missing required property "b"; /a: expected number');
     expect(checkToolArguments(schema, { a: 1, b: 2 })).toBeUndefined();
   });
 

@@ -18,7 +18,8 @@ const MAX_SCHEMA_DEPTH = 64;
  * `oneOf`, `allOf`, `not`. Other keywords (`$ref`, `format`, conditionals) are not checked. Never throws.
  *
  * @returns `undefined` when `args` passes, else every problem found (at most {@link MAX_ISSUES}),
- *   each as `<JSON Pointer>: <what is wrong>`, joined with `; `
+ *   each as `<JSON Pointer>: <what is wrong>` (at the arguments object itself, whose pointer is
+ *   empty, `<what is wrong>` alone), joined with `; `
  */
 export function checkToolArguments(schema: unknown, args: unknown): string | undefined {
   try {
@@ -85,49 +86,50 @@ export function compilePattern(pattern: string): RegExp | undefined {
 
 /** Every problem of `v` against `schema` (stopping past {@link MAX_ISSUES}); empty when it passes. */
 function schemaProblems(schema: unknown, v: unknown, path: string, depth: number): string[] {
-  const at = path || "/";
-  if (schema === false) return [at + ": no value is allowed here"];
+  // Where a problem is: the JSON Pointer and a colon, nothing at the root (whose pointer is empty).
+  const at = path === "" ? "" : path + ": ";
+  if (schema === false) return [at + "no value is allowed here"];
   if (!isPlainObject(schema)) return [];
-  if (depth > MAX_SCHEMA_DEPTH) return [at + ": the value is nested too deeply to check"];
+  if (depth > MAX_SCHEMA_DEPTH) return [at + "the value is nested too deeply to check"];
   const problems: string[] = [];
   const type = own(schema, "type");
   if (type !== undefined) {
     const types: readonly unknown[] = Array.isArray(type) ? type : [type];
     // A value of the wrong type: nothing else about it is worth saying.
-    if (!types.some((t) => typeMatches(t, v))) return [at + ": expected " + types.map(String).join(" or ")];
+    if (!types.some((t) => typeMatches(t, v))) return [at + "expected " + types.map(String).join(" or ")];
   }
   const enumValues = own(schema, "enum");
-  if (Array.isArray(enumValues) && !enumValues.some((e) => jsonEqual(e, v))) problems.push(at + ": expected one of " + JSON.stringify(enumValues).slice(0, 120));
-  if (Object.prototype.hasOwnProperty.call(schema, "const") && !jsonEqual(own(schema, "const"), v)) problems.push(at + ": expected " + JSON.stringify(own(schema, "const")).slice(0, 120));
+  if (Array.isArray(enumValues) && !enumValues.some((e) => jsonEqual(e, v))) problems.push(at + "expected one of " + JSON.stringify(enumValues).slice(0, 120));
+  if (Object.prototype.hasOwnProperty.call(schema, "const") && !jsonEqual(own(schema, "const"), v)) problems.push(at + "expected " + JSON.stringify(own(schema, "const")).slice(0, 120));
   if (typeof v === "number") {
     const min = own(schema, "minimum");
     const max = own(schema, "maximum");
     const xmin = own(schema, "exclusiveMinimum");
     const xmax = own(schema, "exclusiveMaximum");
-    if (typeof min === "number" && v < min) problems.push(at + ": must be at least " + min);
-    if (typeof max === "number" && v > max) problems.push(at + ": must be at most " + max);
-    if (typeof xmin === "number" && v <= xmin) problems.push(at + ": must be more than " + xmin);
-    if (typeof xmax === "number" && v >= xmax) problems.push(at + ": must be less than " + xmax);
+    if (typeof min === "number" && v < min) problems.push(at + "must be at least " + min);
+    if (typeof max === "number" && v > max) problems.push(at + "must be at most " + max);
+    if (typeof xmin === "number" && v <= xmin) problems.push(at + "must be more than " + xmin);
+    if (typeof xmax === "number" && v >= xmax) problems.push(at + "must be less than " + xmax);
   }
   if (typeof v === "string") {
     const length = [...v].length;
     const minLength = own(schema, "minLength");
     const maxLength = own(schema, "maxLength");
     const pattern = own(schema, "pattern");
-    if (typeof minLength === "number" && length < minLength) problems.push(at + ": must have at least " + minLength + " characters");
-    if (typeof maxLength === "number" && length > maxLength) problems.push(at + ": must have at most " + maxLength + " characters");
+    if (typeof minLength === "number" && length < minLength) problems.push(at + "must have at least " + minLength + " characters");
+    if (typeof maxLength === "number" && length > maxLength) problems.push(at + "must have at most " + maxLength + " characters");
     if (typeof pattern === "string") {
       const re = compilePattern(pattern);
       // A pattern the platform cannot compile checks nothing it could pass: it fails, naming the pattern.
-      if (re === undefined) problems.push(at + ": the schema's pattern " + quoteShort(pattern) + " cannot be compiled");
-      else if (!re.test(v)) problems.push(at + ": must match the pattern " + quoteShort(pattern));
+      if (re === undefined) problems.push(at + "the schema's pattern " + quoteShort(pattern) + " cannot be compiled");
+      else if (!re.test(v)) problems.push(at + "must match the pattern " + quoteShort(pattern));
     }
   }
   if (Array.isArray(v)) {
     const minItems = own(schema, "minItems");
     const maxItems = own(schema, "maxItems");
-    if (typeof minItems === "number" && v.length < minItems) problems.push(at + ": must have at least " + minItems + " items");
-    if (typeof maxItems === "number" && v.length > maxItems) problems.push(at + ": must have at most " + maxItems + " items");
+    if (typeof minItems === "number" && v.length < minItems) problems.push(at + "must have at least " + minItems + " items");
+    if (typeof maxItems === "number" && v.length > maxItems) problems.push(at + "must have at most " + maxItems + " items");
     const items = own(schema, "items");
     if (isPlainObject(items) || typeof items === "boolean") {
       for (let i = 0; i < v.length && problems.length <= MAX_ISSUES; i++) problems.push(...schemaProblems(items, v[i], pointer(path, i), depth + 1));
@@ -139,7 +141,7 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     const required = own(schema, "required");
     if (Array.isArray(required)) {
       for (const name of required) {
-        if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(v, name)) problems.push(at + ": missing required property " + quoteShort(name));
+        if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(v, name)) problems.push(at + "missing required property " + quoteShort(name));
       }
     }
     const additional = own(schema, "additionalProperties");
@@ -163,10 +165,10 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
   }
   const passes = (sub: unknown) => schemaProblems(sub, v, path, depth + 1).length === 0;
   const anyOf = own(schema, "anyOf");
-  if (Array.isArray(anyOf) && anyOf.length > 0 && !anyOf.some(passes)) problems.push(at + ": matches none of the allowed schemas");
+  if (Array.isArray(anyOf) && anyOf.length > 0 && !anyOf.some(passes)) problems.push(at + "matches none of the allowed schemas");
   const oneOf = own(schema, "oneOf");
-  if (Array.isArray(oneOf) && oneOf.length > 0 && oneOf.filter(passes).length !== 1) problems.push(at + ": must match exactly one of the allowed schemas");
+  if (Array.isArray(oneOf) && oneOf.length > 0 && oneOf.filter(passes).length !== 1) problems.push(at + "must match exactly one of the allowed schemas");
   const not = own(schema, "not");
-  if (not !== undefined && (isPlainObject(not) || typeof not === "boolean") && passes(not)) problems.push(at + ": matches a schema it must not match");
+  if (not !== undefined && (isPlainObject(not) || typeof not === "boolean") && passes(not)) problems.push(at + "matches a schema it must not match");
   return problems;
 }
