@@ -531,6 +531,15 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     ],
   });
 
+  verdicts(v, "Branch", {
+    valid: [{ name: "a", kids: [undefined, { name: "b" }] }],
+    invalid: [
+      // The undefined element is no issue: only the name is.
+      [{ name: 1, kids: [undefined] }, [I("/name", "type")]],
+      [{ name: "a", kids: [null] }, [I("/kids/0", "type")]],
+    ],
+  });
+
   it("collects a recursive union whose members share its own type once per value and path (linear, not doubling per level)", () => {
     // Every level matches both members' shape but the innermost; each member collects `a`. Collected
     // again by each member, `a` of the innermost level would be read 2^16 times; a getter counts the reads.

@@ -783,8 +783,9 @@ class ValidatorEmitter {
       call(this.rt(recursive && overlapping ? "anyOfRecursive" : "anyOf"), O, p, v, depthArg(depth), lit(label), array(masks.map((m) => lit(m))), array(collectors.map((c) => id(c)))),
     );
     // A union reaching a recursive type: anyOf itself finds a matching member (one without
-    // issues); a fast check first would walk the subtree once more at every level.
-    if (recursive) return [anyOf];
+    // issues); a fast check first would walk the subtree once more at every level. Its masks
+    // hold JSON types only, so a union that admits undefined says so itself.
+    if (recursive) return members.some((m) => this.acceptsUndefined(m)) ? [ifStatement(binary(v, "!==", UNDEFINED), anyOf)] : [anyOf];
     return [ifStatement(not(this.unionCheck(type, v, place, depth)), anyOf)];
   }
 
