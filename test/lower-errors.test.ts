@@ -29,6 +29,14 @@ describe("refused schemas", () => {
       ["s.ts:6:3 - error MCG220: @minimum 2 is greater than @maximum 1: no number fits"],
     ],
     ["a tag with two values", "export interface A {\n  /** @minimum 2 x */\n  n: number;\n}\n", ['s.ts:3:3 - error MCG220: @minimum takes one value, got "2 x"']],
+    [
+      "JSON Schema keywords as tags, which the validators would not check",
+      "export interface A {\n  /** @pattern ^a+$ */\n  s: string;\n  /** @minItems 1 */\n  l: string[];\n}\n",
+      [
+        "s.ts:3:3 - error MCG220: @pattern is a JSON Schema keyword the generated validators do not check (write @TJS-pattern for a pattern); the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable",
+        "s.ts:5:3 - error MCG220: @minItems is a JSON Schema keyword the generated validators do not check; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable",
+      ],
+    ],
     ["an empty @TJS-pattern", "export interface A {\n  /** @TJS-pattern */\n  s: string;\n}\n", ["s.ts:3:3 - error MCG220: @TJS-pattern needs a value"]],
     [
       "a constraint tag on an interface",

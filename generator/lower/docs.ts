@@ -46,6 +46,24 @@ export function docsOf(jsDocs: readonly JSDoc[]): Docs {
 const CONSTRAINT_TAGS = new Set(["TJS-type", "format", "minimum", "maximum", "maxItems", "nullable", "TJS-pattern", "default"]);
 
 /**
+ * JSON Schema validation keywords that typescript-json-schema reads from a tag of the same name
+ * (so upstream's `schema.json` would carry them) and the generated validators do not check:
+ * refused rather than left unchecked.
+ */
+const UNCHECKED_KEYWORD_TAGS = new Set([
+  "pattern",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "uniqueItems",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minProperties",
+  "maxProperties",
+]);
+
+/**
  * Applies the constraint tags found in `jsDocs` to `type`. Returns the constrained type,
  * or an error message when a tag does not fit the type (e.g. `@format` on a number) or
  * is unknown (`@TJS-foo`).
@@ -79,6 +97,10 @@ export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[], wa
   for (const tag of tags) {
     if (!CONSTRAINT_TAGS.has(tag.name)) {
       if (tag.name.startsWith("TJS-")) return `unsupported JSDoc tag @${tag.name}`;
+      if (UNCHECKED_KEYWORD_TAGS.has(tag.name)) {
+        const instead = tag.name === "pattern" ? " (write @TJS-pattern for a pattern)" : "";
+        return `@${tag.name} is a JSON Schema keyword the generated validators do not check${instead}; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable`;
+      }
       continue;
     }
     const next = applyTag(result, tag);
