@@ -726,6 +726,12 @@ describe("fixture constraints: JSDoc tags, number semantics, --docs full", () =>
   const v = suite.validators;
   const base = { uri: "https://example.com/a", ttl: null };
 
+  it("says which format a string missed, and quotes the string", () => {
+    const validate = v().validateResource as (x: unknown) => { issues?: { path: string; message: string }[] };
+    const messages = validate({ ...base, blob: "not base64!", contact: "nobody", uri: "no scheme" }).issues?.map((i) => `${i.path} ${i.message}`);
+    expect(messages).toEqual(['/uri expected a uri string, got "no scheme"', '/blob expected a base64 string, got "not base64!"', '/contact expected an email string, got "nobody"']);
+  });
+
   it.each(["tags", "none"] as const)("matches the file snapshot of types.ts with --docs %s", async (docs) => {
     const result = await generate({ schema: { path: fixtureSchema("constraints") }, docs, targets: ["types"] });
     const types = result.files.find((f) => f.path === "types.ts")!.contents;

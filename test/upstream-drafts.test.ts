@@ -37,7 +37,7 @@ describe("a standard library type: Date", () => {
     expect(v.validateResource!({ uri: "x", created: "2025-01-02T03:04:05Z" })).toEqual({ ok: true, value: { uri: "x", created: "2025-01-02T03:04:05Z" } });
     expect(v.validateResource!({ uri: "x", created: null, annotations: { lastModified: "yesterday" } })).toEqual({
       ok: false,
-      issues: [{ path: "/annotations/lastModified", message: "expected a date-time string", keyword: "format" }],
+      issues: [{ path: "/annotations/lastModified", message: 'expected a date-time string, got "yesterday"', keyword: "format" }],
     });
   });
 

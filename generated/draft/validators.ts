@@ -2234,7 +2234,7 @@ function _collectIcon(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     if (need(o, p, "/src", v["src"])) {
       if (!(typeof v["src"] === "string")) expected(o, p + "/src", "string", v["src"]);
-      else if (!formatUri(v["src"])) issue(o, p + "/src", "format", "expected a uri string");
+      else if (!formatUri(v["src"])) expected(o, p + "/src", "a uri string", v["src"], "format");
     }
     optTypeof(o, p, "/mimeType", v["mimeType"], "string");
     optCollect(o, p, "/sizes", v["sizes"], d + 1, _isCreateMessageRequestParams$stopSequences$collect);
@@ -2357,7 +2357,7 @@ function _collectImplementation(v: any, p: string, o: ValidationIssue[], d: numb
     optTypeof(o, p, "/description", v["description"], "string");
     if (v["websiteUrl"] !== undefined) {
       if (!(typeof v["websiteUrl"] === "string")) expected(o, p + "/websiteUrl", "string", v["websiteUrl"]);
-      else if (!formatUri(v["websiteUrl"])) issue(o, p + "/websiteUrl", "format", "expected a uri string");
+      else if (!formatUri(v["websiteUrl"])) expected(o, p + "/websiteUrl", "a uri string", v["websiteUrl"], "format");
     }
   }
 }
@@ -2973,7 +2973,7 @@ function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], 
     reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
   }
 }
@@ -3023,7 +3023,7 @@ function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue
     reqCollect(o, p, "/_meta", v["_meta"], d + 1, _collectRequestMetaObject);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
     optCollect(o, p, "/inputResponses", v["inputResponses"], d + 1, _collectInputResponses);
     optTypeof(o, p, "/requestState", v["requestState"], "string");
@@ -3651,7 +3651,7 @@ function _collectResourceUpdatedNotificationParams(v: any, p: string, o: Validat
     optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
   }
 }
@@ -3764,7 +3764,7 @@ function _collectResource(v: any, p: string, o: ValidationIssue[], d: number): v
     optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
     optTypeof(o, p, "/description", v["description"], "string");
     optTypeof(o, p, "/mimeType", v["mimeType"], "string");
@@ -3829,7 +3829,7 @@ function _collectResourceTemplate(v: any, p: string, o: ValidationIssue[], d: nu
     optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uriTemplate", v["uriTemplate"])) {
       if (!(typeof v["uriTemplate"] === "string")) expected(o, p + "/uriTemplate", "string", v["uriTemplate"]);
-      else if (!formatUriTemplate(v["uriTemplate"])) issue(o, p + "/uriTemplate", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v["uriTemplate"])) expected(o, p + "/uriTemplate", "a uri-template string", v["uriTemplate"], "format");
     }
     optTypeof(o, p, "/description", v["description"], "string");
     optTypeof(o, p, "/mimeType", v["mimeType"], "string");
@@ -3869,7 +3869,7 @@ function _collectResourceContents(v: any, p: string, o: ValidationIssue[], d: nu
   if (object(o, p, v)) {
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
     optTypeof(o, p, "/mimeType", v["mimeType"], "string");
     optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
@@ -3920,7 +3920,7 @@ function _collectTextResourceContents(v: any, p: string, o: ValidationIssue[], d
   if (object(o, p, v)) {
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
     optTypeof(o, p, "/mimeType", v["mimeType"], "string");
     optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
@@ -3974,13 +3974,13 @@ function _collectBlobResourceContents(v: any, p: string, o: ValidationIssue[], d
   if (object(o, p, v)) {
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
     optTypeof(o, p, "/mimeType", v["mimeType"], "string");
     optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
     if (need(o, p, "/blob", v["blob"])) {
       if (!(typeof v["blob"] === "string")) expected(o, p + "/blob", "string", v["blob"]);
-      else if (!formatByte(v["blob"])) issue(o, p + "/blob", "format", "expected a byte string");
+      else if (!formatByte(v["blob"])) expected(o, p + "/blob", "a base64 string", v["blob"], "format");
     }
   }
 }
@@ -4566,7 +4566,7 @@ function _collectResourceLink(v: any, p: string, o: ValidationIssue[], d: number
     optCollect(o, p, "/icons", v["icons"], d + 1, _isIcons$icons$collect);
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
     optTypeof(o, p, "/description", v["description"], "string");
     optTypeof(o, p, "/mimeType", v["mimeType"], "string");
@@ -5969,7 +5969,7 @@ function _collectImageContent(v: any, p: string, o: ValidationIssue[], d: number
     reqConst(o, p, "/type", v["type"], "image");
     if (need(o, p, "/data", v["data"])) {
       if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
-      else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
+      else if (!formatByte(v["data"])) expected(o, p + "/data", "a base64 string", v["data"], "format");
     }
     reqTypeof(o, p, "/mimeType", v["mimeType"], "string");
     optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
@@ -6024,7 +6024,7 @@ function _collectAudioContent(v: any, p: string, o: ValidationIssue[], d: number
     reqConst(o, p, "/type", v["type"], "audio");
     if (need(o, p, "/data", v["data"])) {
       if (!(typeof v["data"] === "string")) expected(o, p + "/data", "string", v["data"]);
-      else if (!formatByte(v["data"])) issue(o, p + "/data", "format", "expected a byte string");
+      else if (!formatByte(v["data"])) expected(o, p + "/data", "a base64 string", v["data"], "format");
     }
     reqTypeof(o, p, "/mimeType", v["mimeType"], "string");
     optCollect(o, p, "/annotations", v["annotations"], d + 1, _collectAnnotations);
@@ -6539,7 +6539,7 @@ function _collectResourceTemplateReference(v: any, p: string, o: ValidationIssue
     reqConst(o, p, "/type", v["type"], "ref/resource");
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUriTemplate(v["uri"])) issue(o, p + "/uri", "format", "expected a uri-template string");
+      else if (!formatUriTemplate(v["uri"])) expected(o, p + "/uri", "a uri-template string", v["uri"], "format");
     }
   }
 }
@@ -6723,7 +6723,7 @@ function _collectRoot(v: any, p: string, o: ValidationIssue[], d: number): void 
   if (object(o, p, v)) {
     if (need(o, p, "/uri", v["uri"])) {
       if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) issue(o, p + "/uri", "format", "expected a uri string");
+      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
     }
     optTypeof(o, p, "/name", v["name"], "string");
     optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectMetaObject);
@@ -6871,7 +6871,7 @@ function _collectElicitRequestURLParams(v: any, p: string, o: ValidationIssue[],
     reqTypeof(o, p, "/message", v["message"], "string");
     if (need(o, p, "/url", v["url"])) {
       if (!(typeof v["url"] === "string")) expected(o, p + "/url", "string", v["url"]);
-      else if (!formatUri(v["url"])) issue(o, p + "/url", "format", "expected a uri string");
+      else if (!formatUri(v["url"])) expected(o, p + "/url", "a uri string", v["url"], "format");
     }
   }
 }

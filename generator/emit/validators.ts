@@ -643,7 +643,12 @@ class ValidatorEmitter {
     // The type first, then each constraint: `if (…) expected(…); else if (…) issue(…); …`
     const tests: [Expression, Statement][] = [[not(this.check(base, v, place, depth)), this.expected(p, { check: TRUE, what: describe(type) }, v)]];
     const c = type.constraints;
-    if (c?.format) tests.push([not(call(this.format(c.format), v)), this.issue(p, "format", lit(`expected a ${c.format} string`))]);
+    // "expected a uri string, got "x"": the value quoted as a type issue quotes it (`byte` named by its encoding).
+    if (c?.format) {
+      const name = c.format === "byte" ? "base64" : c.format;
+      const what = `${/^[aeio]/.test(name) ? "an" : "a"} ${name} string`;
+      tests.push([not(call(this.format(c.format), v)), this.expected(p, { check: TRUE, what, keyword: "format" }, v)]);
+    }
     if (c?.pattern !== undefined) {
       tests.push([not(call(property(id(this.pattern(c.pattern)), "test"), v)), this.issue(p, "pattern", lit(`must match /${c.pattern}/`))]);
     }
