@@ -163,6 +163,13 @@ describe("names of a generated output, checked before rendering", () => {
     ]);
   });
 
+  it("names both owners when an error-code constant's constructor is also a schema name", async () => {
+    const error = await failure("export const PARSE_ERROR = -32700;\nexport const ParseError = -32701;\nexport interface parseError {\n  a: string;\n}\n");
+    expect(error.diagnostics.map((d) => `${d.span?.line} ${d.message} | ${(d.related ?? []).map((r) => r.span.line).join(",")}`)).toEqual([
+      "1 error-code constant PARSE_ERROR gives parseError, which the schema's parseError also names; rename one of them | 3",
+    ]);
+  });
+
   it("reports a type named like a runtime helper's generated names, and not a type whose _isX name nobody exports", async () => {
     const error = await failure("export interface PlainObject {\n  a: string;\n}\n");
     expect(error.diagnostics.map((d) => d.message)).toEqual([

@@ -47,6 +47,9 @@ function namesOf(constant: string): ErrorCodeNames {
   return { member: pascalCase(ws), constructorName: camelCase(ws) };
 }
 
+/** How a name's owner reads when an error-code constant gave the name: `error-code constant PARSE_ERROR`. */
+const CONSTANT_OWNER = "error-code constant ";
+
 /**
  * Declares the names of `errors.ts` (`file`) in the run's symbol table: its own names, and for
  * every error code its `ErrorCode` member (scope `file#ErrorCode`) and constructor. A constant
@@ -62,8 +65,6 @@ export function declareErrorNames(table: SymbolTable, file: string, facts: Proto
   const retired = new Set(facts.rules.retiredCodes.codes);
   const members = `${file}#ErrorCode`;
   const out = new Map<string, ErrorCodeNames>();
-  /** The constant each constructor name came from. */
-  const constantOf = new Map<string, string>();
   for (const f of facts.errorCodes) {
     const names = namesOf(f.constant);
     out.set(f.constant, names);
@@ -73,15 +74,17 @@ export function declareErrorNames(table: SymbolTable, file: string, facts: Proto
       continue;
     }
     // Member and constructor come from the same words: two constants share both or neither, and both give one message.
-    const clash = (earlier: DeclaredSymbol) =>
-      earlier.owner === itself
-        ? `error-code constant ${f.constant} gives ${names.constructorName}, a name errors.ts uses itself; rename the constant`
-        : `error-code constants ${constantOf.get(names.constructorName) ?? earlier.owner} and ${f.constant} both give ${names.member} / ${names.constructorName} in errors.ts; rename one`;
-    const declaration = { owner: `error-code constant ${f.constant}`, ...at, clash };
+    const clash = (earlier: DeclaredSymbol) => {
+      if (earlier.owner === itself) return `error-code constant ${f.constant} gives ${names.constructorName}, a name errors.ts uses itself; rename the constant`;
+      const other = earlier.owner.startsWith(CONSTANT_OWNER) ? earlier.owner.slice(CONSTANT_OWNER.length) : undefined;
+      return other !== undefined
+        ? `error-code constants ${other} and ${f.constant} both give ${names.member} / ${names.constructorName} in errors.ts; rename one`
+        : `error-code constant ${f.constant} gives ${names.constructorName}, which ${earlier.owner} also names; rename one of them`;
+    };
+    const declaration = { owner: `${CONSTANT_OWNER}${f.constant}`, ...at, clash };
     table.declare(members, names.member, { ...declaration, exported: false });
     // A code the rules retire gets no constructor (the name stays taken: the constant is still the schema's).
     table.declare(file, names.constructorName, { ...declaration, exported: !retired.has(f.code) });
-    if (!constantOf.has(names.constructorName)) constantOf.set(names.constructorName, f.constant);
   }
   // resourceNotFound() under a code that is not its own constant (see buildErrors).
   const rnf = facts.rules.resourceNotFound;
