@@ -11,7 +11,8 @@
  * old folder or the new one (put back by the next run if the kill fell between the two
  * renames). Files whose bytes did not change are not rewritten, and when nothing changed
  * nothing is touched. Generated files that the run no longer produces (they start with
- * the generator's header) are removed; other files in the folder are kept.
+ * the generator's header) are removed; other files in the folder are kept, and one without the
+ * header at a path the run writes stops it (MCG404) unless `replaceForeign`.
  */
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";

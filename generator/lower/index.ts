@@ -190,7 +190,8 @@ class Lowerer {
       } else if (Node.isEmptyStatement(statement)) {
         // a stray `;`
       } else {
-        this.bag.add("MCG201", `unsupported construct: ${describeKind(statement)}`, this.span(statement));
+        // A class, function, namespace or statement: a schema holds declarations of types and constants.
+        this.bag.add("MCG201", `unsupported construct: ${describeKind(statement)}; a schema declares interfaces, type aliases, enums and constants only`, this.span(statement));
       }
     }
   }
@@ -359,7 +360,9 @@ class Lowerer {
   }
 
   private lowerAlias(node: import("ts-morph").TypeAliasDeclaration): AliasDecl {
-    if (node.getTypeParameters().length > 0) throw this.unsupported(node, `generic type alias ${node.getName()}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>`);
+    if (node.getTypeParameters().length > 0) {
+      throw this.unsupported(node, `generic type alias ${node.getName()}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>${GENERIC_INSTEAD}`);
+    }
     const docs = docsOf(node.getJsDocs());
     const type = this.constrain(this.lowerType(node.getTypeNodeOrThrow()), node.getJsDocs(), node);
     return { kind: "alias", name: node.getName(), type, exported: node.isExported(), docs, span: this.span(node) };
@@ -411,7 +414,7 @@ class Lowerer {
     let shape: ObjectType = { kind: "object", properties: [] };
     for (const node of nodes) {
       if (node.getTypeParameters().length > 0) {
-        throw this.unsupported(node, `generic interface ${name}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>`);
+        throw this.unsupported(node, `generic interface ${name}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>${GENERIC_INSTEAD}`);
       }
       for (const heritage of node.getExtends()) {
         shape = intersectShapes(shape, this.heritageShape(heritage));
@@ -614,7 +617,8 @@ class Lowerer {
           if (object) return literalUnion([...object.entries.keys()]);
           if (object === null) return { kind: "keyword", name: "never" }; // the constant itself was reported
         }
-        throw this.unsupported(node, `${ts.tokenToString(op.getOperator()) ?? "type"} operator type \`${snippet(node)}\``);
+        const instead = op.getOperator() === SyntaxKind.KeyOfKeyword ? "; write the keys out as a union of string literals" : "";
+        throw this.unsupported(node, `${ts.tokenToString(op.getOperator()) ?? "type"} operator type \`${snippet(node)}\`${instead}`);
       }
       case SyntaxKind.IndexedAccessType:
         return this.indexedAccess(node.asKindOrThrow(SyntaxKind.IndexedAccessType));
@@ -793,6 +797,9 @@ function declarationKind(node: DeclNode): string {
 }
 
 /** A readable name for a node kind: "MappedType" → "mapped type". */
+/** What an MCG201 for a generic declaration advises. */
+const GENERIC_INSTEAD = "; declare a type of its own for each type argument it is used with";
+
 export function describeKind(node: Node): string {
   const kind = node.getKindName();
   const words = kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
