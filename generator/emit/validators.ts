@@ -413,17 +413,18 @@ class ValidatorEmitter {
    * Whether `undefined` passes `type`'s check, through aliases (`type U = string | undefined`):
    * a required property of such a type needs its own presence test.
    */
-  private acceptsUndefined(type: TypeExpr, seen: ReadonlySet<string> = new Set()): boolean {
+  private acceptsUndefined(type: TypeExpr): boolean {
     switch (type.kind) {
       case "keyword":
         return type.name === "unknown" || type.name === "any" || type.name === "undefined";
       case "union":
-        return type.members.some((m) => this.acceptsUndefined(m, seen));
+        return type.members.some((m) => this.acceptsUndefined(m));
       case "intersection":
-        return type.members.every((m) => this.acceptsUndefined(m, seen));
+        return type.members.every((m) => this.acceptsUndefined(m));
       case "ref": {
-        const target = seen.has(type.name) ? undefined : this.model.typeOf(type.name);
-        return target !== undefined && this.acceptsUndefined(target, new Set([...seen, type.name]));
+        // Through aliases only (an interface is an object); TypeScript refuses aliases that reach themselves without an object between.
+        const target = this.model.resolve(type);
+        return target.kind !== "ref" && this.acceptsUndefined(target);
       }
       default:
         return false;
@@ -934,7 +935,6 @@ function isAnything(type: TypeExpr): boolean {
   return type.kind === "keyword" && (type.name === "unknown" || type.name === "any");
 }
 
-/** Whether `undefined` passes the type's check (so a required property needs its own presence test). */
 /** Drops string literals from a union that also has `string` (an open union `"a" | "b" | string`). */
 function simplifyUnion(type: UnionType): TypeExpr[] {
   const open = type.members.some((m) => m.kind === "keyword" && m.name === "string" && !m.constraints);
