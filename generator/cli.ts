@@ -11,7 +11,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve } from "node:pat
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "./config.js";
 import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
-import { generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
+import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
@@ -21,7 +21,7 @@ import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { lockedSpecDir } from "./spec/index.js";
-import { LEGACY_SPEC_VERSION, packageNameFor, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
+import { LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -257,7 +257,8 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
 /**
  * The schemas a scaffold serves. With one modern schema and `--eras` not `modern`, the
  * {@link LEGACY_SPEC_VERSION} schema of the same spec folder joins it (dual-era); when it cannot
- * be found, scaffold refuses (MCG413) naming where it looked and `--eras modern`.
+ * be found, scaffold refuses (MCG413) naming where it looked and `--eras modern`, unless the
+ * schema is too old to scaffold at all (MCG411).
  */
 async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaInput[]> {
   const inputs = await schemaInputs(flags, io);
@@ -269,6 +270,9 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaIn
   if (modernOnly || isLegacyInput(inputs[0]!)) return inputs;
   const legacy = legacyBeside(inputs[0]!);
   if (legacy === undefined || !existsSync(legacy.path)) {
+    // A schema too old to scaffold at all says so first, not that its legacy partner is missing.
+    const { protocol, ir } = analyzeSchema(inputs[0]!, DEFAULT_OPTIONS);
+    requireStateless(protocol, ir);
     throw new GeneratorError([
       {
         code: "MCG413",

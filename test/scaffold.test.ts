@@ -184,6 +184,10 @@ describe("scaffold command", () => {
     const bare = await cli("scaffold", join(parent, "bare"), "--schema", bareSchema, "--eras", "modern");
     expect(bare.code).toBe(2);
     expect(bare.stderr).toMatch(/^error MCG411: .*; this schema declares no LATEST_PROTOCOL_VERSION, and its request _meta has no required io\.modelcontextprotocol\/protocolVersion\./);
+    // Without --eras modern no legacy schema is beside it either; the schema's own revision is what is wrong, so that is the error (not MCG413).
+    const bareDual = await cli("scaffold", join(parent, "bare-dual"), "--schema", bareSchema);
+    expect(bareDual.code).toBe(2);
+    expect(bareDual.stderr).toMatch(/^error MCG411: .*; this schema declares no LATEST_PROTOCOL_VERSION/);
     const named = await cli("scaffold", join(parent, "named"), ...SPEC, "draft", "--name", "Bad Name");
     expect(named.code).toBe(2);
     expect(named.stderr).toMatch(/^error MCG412: --name "Bad Name" is not an npm package name/);

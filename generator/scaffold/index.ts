@@ -26,6 +26,8 @@ import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.j
 import { readTemplate, renderTemplate } from "../emit/templates.js";
 import { CONFIG_FILE_NAME } from "../config.js";
 import type { SchemaInput } from "../load/index.js";
+import type { SchemaIR } from "../ir.js";
+import type { ProtocolFacts } from "../analyze/protocol.js";
 import { isAlive, writeFileAtomic } from "../write.js";
 
 /**
@@ -85,14 +87,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
   // The runtime's transports are written into src/generated/runtime/ beside the dispatcher core they import.
   const result = await generate({ ...generateOptions, transports: "node" });
   const facts = result.protocol;
-  if (!isStateless(facts)) {
-    const declared = result.ir.declarations.some((d) => d.name === "LATEST_PROTOCOL_VERSION");
-    throw fail(
-      "MCG411",
-      `scaffold needs a schema of a stateless protocol revision (2026-07-28 or later), whose requests carry io.modelcontextprotocol/protocolVersion in _meta; ` +
-        `this schema ${declared ? `is ${facts.protocolVersion}` : "declares no LATEST_PROTOCOL_VERSION"}, and its request _meta has no required io.modelcontextprotocol/protocolVersion. Use generate for it.`,
-    );
-  }
+  requireStateless(facts, result.ir);
   const version = facts.protocolVersion;
   const revisions = result.revisions ?? [];
   // With the manifest `generate` writes beside them, so `generate --check` finds a fresh project up to date.
@@ -131,6 +126,23 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     ...generated.map((f) => ({ path: `src/generated/${f.path}`, contents: f.contents })),
   ];
   return files.map((f) => (f.contents.endsWith("\n") ? f : { path: f.path, contents: f.contents + "\n" }));
+}
+
+/**
+ * Refuses a schema whose revision the scaffold's handlers and transports do not speak: one
+ * before the stateless revision (2026-07-28), whose requests carry no required
+ * `io.modelcontextprotocol/protocolVersion` in `_meta`.
+ *
+ * @throws GeneratorError MCG411 saying which revision the schema is, or that it declares none
+ */
+export function requireStateless(facts: ProtocolFacts, ir: SchemaIR): void {
+  if (isStateless(facts)) return;
+  const declared = ir.declarations.some((d) => d.name === "LATEST_PROTOCOL_VERSION");
+  throw fail(
+    "MCG411",
+    `scaffold needs a schema of a stateless protocol revision (2026-07-28 or later), whose requests carry io.modelcontextprotocol/protocolVersion in _meta; ` +
+      `this schema ${declared ? `is ${facts.protocolVersion}` : "declares no LATEST_PROTOCOL_VERSION"}, and its request _meta has no required io.modelcontextprotocol/protocolVersion. Use generate for it.`,
+  );
 }
 
 /**
