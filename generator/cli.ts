@@ -9,7 +9,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "./config.js";
+import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, type ConfigInput } from "./config.js";
 import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
 import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
@@ -20,7 +20,7 @@ import { diffSnapshots, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
-import { lockedSpecDir } from "./spec/index.js";
+import { LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
 import { LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
@@ -93,7 +93,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25, or several: draft,2025-11-25 (without --spec: of the locked spec revision)")
     .option("--out <dir>", "the output folder (written atomically)")
     .option("--config <file>", `a configuration file to read instead of the nearest ${CONFIG_FILE_NAME} (used when no input and --out are given)`);
-  addLockedInputOptions(generateCommand);
+  addLockedInputOptions(generateCommand, "with --spec-version alone, or a configuration input { \"version\": … } alone: never use the network; the locked revision must be in the cache");
   for (const spec of OPTION_SPECS) {
     const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")}; default: all)` : spec.description);
     generateCommand.addOption(spec.list ? option : option.choices(spec.choices).default(DEFAULT_OPTIONS[spec.key]));
@@ -196,9 +196,13 @@ interface ScaffoldFlags extends LockedInputFlags {
 async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promise<number> {
   try {
     const name = flags.name ?? packageNameFor(dir);
+    const schema = await scaffoldInputs(flags, io);
+    // Inputs read through the lock: the project keeps a copy and names versions, not the cache's folders.
+    const specLock = flags.specVersion !== undefined && flags.spec === undefined ? readFileSync(flags.lock ?? LOCK_FILE_NAME, "utf8") : undefined;
     const files = await scaffoldFiles({
-      schema: await scaffoldInputs(flags, io),
+      schema,
       name,
+      ...(specLock !== undefined ? { specLock } : {}),
       docs: flags.docs,
       ...(flags.example !== undefined ? { example: flags.example } : {}),
     });
@@ -342,8 +346,8 @@ function chosenOptions(flags: GenerateFlags, only?: ReadonlySet<string>): Partia
 /** One generation the command runs: from the flags, or one output of the configuration file. */
 interface GenerateJob {
   readonly options: Omit<GenerateOptions, "schema">;
-  /** The input(s); `undefined` when the flags name them (read, and fetched if need be, when the job runs). */
-  readonly schema: SchemaInput | readonly SchemaInput[] | undefined;
+  /** The input(s); `undefined` when the flags name them. Locked versions are read (and fetched if need be) when the job runs. */
+  readonly schema: ConfigInput | readonly ConfigInput[] | undefined;
   readonly out: string;
 }
 
@@ -358,6 +362,7 @@ function generateJobs(flags: GenerateFlags, given: ReadonlySet<string>): Generat
     return [{ options: chosenOptions(flags), schema: undefined, out: flags.out }];
   }
   if (hasInput || flags.out !== undefined) throw usage("--config cannot be combined with --schema, --spec, --spec-version or --out");
+  if (flags.lock !== undefined) throw usage(`--lock goes with --spec-version; in a configuration file, an input { "version": "<name>" } names its lock with "lock" (default: ${LOCK_FILE_NAME} beside the file)`);
   if (flags.dumpIr !== undefined) throw usage("--dump-ir needs an input and --out (a configuration file may have several outputs)");
   const file = flags.config ?? findConfigFile(process.cwd());
   if (file === undefined) {
@@ -391,7 +396,9 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
 async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, several = false): Promise<number> {
   const out = job.out;
   try {
-    const options: GenerateOptions = { ...job.options, schema: job.schema ?? (await schemaInputs(flags, io)) };
+    const progress = { ...(flags.offline ? { offline: true } : {}), onProgress: (line: string) => io.stderr(`${line}\n`) };
+    const schema = job.schema !== undefined ? await configInputs(job.schema, progress) : await schemaInputs(flags, io);
+    const options: GenerateOptions = { ...job.options, schema };
     const result = await generate(options);
     for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
     // The manifest goes with the generated files: `--check` reads it to explain drift.

@@ -16,15 +16,18 @@
  * }
  * ```
  *
- * - `input`: `{ "schema": "<file>" }` or `{ "spec": "<dir>", "version": "<name>" }`, or a
- *   non-empty list of them: one output serving several protocol revisions (a folder per
- *   revision, one dispatcher; see `generate`).
+ * - `input`: `{ "schema": "<file>" }`, `{ "spec": "<dir>", "version": "<name>" }`, or
+ *   `{ "version": "<name>" }` alone (optionally with `"lock": "<file>"`, default
+ *   `mcp-spec.lock.json` beside this file): a version of the spec revision the lock pins, read
+ *   from the cache and fetched when missing (see `spec fetch`); or a non-empty list of them: one
+ *   output serving several protocol revisions (a folder per revision, one dispatcher; see
+ *   `generate`).
  * - `out`: the output folder.
  * - `options` (optional): the options table's keys (`docs`, `numberType`, `targets` as an
  *   array, `enumStyle`, `protocolRules`, `importExtension`).
  * - `$schema` (optional, top level) is allowed and ignored.
  *
- * Paths are relative to the file's folder. In `input.schema`, `input.spec` and `out`,
+ * Paths are relative to the file's folder. In `input.schema`, `input.spec`, `input.lock` and `out`,
  * `${NAME}` is the environment variable's value and `${NAME:-default}` its value or, when
  * unset or empty, `default` (as in a POSIX shell). Every problem (a key the file may not
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
@@ -37,14 +40,63 @@ import { DiagnosticBag, GeneratorError } from "./errors.js";
 import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
+import { LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
 
 /** The file name looked for. */
 export const CONFIG_FILE_NAME = "mcp-schema-codegen.config.json";
 
+/**
+ * A version of the spec revision a lock file pins (`{ "version": "draft" }` in the file): a
+ * {@link SchemaInput} once the revision is in the cache (`lockedSpecDir(version, { lockFile })`
+ * of `spec/index.ts` fetches it when missing).
+ */
+export interface LockedInput {
+  readonly version: string;
+  /** The lock file, absolute. */
+  readonly lockFile: string;
+}
+
+/** An input of the configuration file: a schema, a spec folder's version, or a locked version. */
+export type ConfigInput = SchemaInput | LockedInput;
+
+/** Whether `input` names a version of a locked revision (resolved when its output runs). */
+export function isLockedInput(input: ConfigInput): input is LockedInput {
+  return "lockFile" in input;
+}
+
+/**
+ * The schemas an output reads: its inputs, each locked version replaced by the spec folder of
+ * the revision its lock pins (from the cache; fetched when missing, unless `offline`).
+ *
+ * @throws GeneratorError what `lockedSpecDir` throws: MCG504 (no lock file), MCG505 (`offline`
+ *   and not cached), MCG506 (a version the revision lacks), MCG501–503 (the download)
+ */
+export async function configInputs(
+  input: ConfigInput | readonly ConfigInput[],
+  options: { readonly offline?: boolean; readonly onProgress?: (line: string) => void } = {},
+): Promise<SchemaInput[]> {
+  const inputs: readonly ConfigInput[] = Array.isArray(input) ? input : [input as ConfigInput];
+  const resolved: SchemaInput[] = [];
+  // Several versions of one lock share its revision: its progress is said once.
+  const reported = new Set<string>();
+  for (const one of inputs) {
+    if (!isLockedInput(one)) {
+      resolved.push(one);
+      continue;
+    }
+    const { onProgress, ...rest } = options;
+    const progress = onProgress !== undefined && !reported.has(one.lockFile) ? { onProgress } : {};
+    reported.add(one.lockFile);
+    const specDir = await lockedSpecDir(one.version, { lockFile: one.lockFile, ...rest, ...progress });
+    resolved.push({ specDir, version: one.version });
+  }
+  return resolved;
+}
+
 /** One output of the configuration: where from, where to, with which options. */
 export interface ConfigOutput {
-  /** One schema, or several (one per protocol revision the output serves). */
-  readonly input: SchemaInput | readonly SchemaInput[];
+  /** One input, or several (one per protocol revision the output serves). */
+  readonly input: ConfigInput | readonly ConfigInput[];
   /** The output folder, absolute. */
   readonly out: string;
   readonly options: Partial<GeneratorOptions>;
@@ -160,25 +212,35 @@ class ConfigReader {
   }
 
   /** One input, or a non-empty list of them. */
-  private inputs(node: ts.Expression, where: string): SchemaInput | SchemaInput[] | undefined {
+  private inputs(node: ts.Expression, where: string): ConfigInput | ConfigInput[] | undefined {
     if (!ts.isArrayLiteralExpression(node)) return this.input(node, where);
     if (node.elements.length === 0) {
       this.bag.add(CODE, `${where} must be an input object or a non-empty array of them`, this.span(node));
       return undefined;
     }
     const inputs = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
-    return inputs.every((i) => i !== undefined) ? (inputs as SchemaInput[]) : undefined;
+    return inputs.every((i) => i !== undefined) ? (inputs as ConfigInput[]) : undefined;
   }
 
-  private input(node: ts.Expression, where: string): SchemaInput | undefined {
-    const fields = this.object(node, where, ["schema", "spec", "version"], []);
+  private input(node: ts.Expression, where: string): ConfigInput | undefined {
+    const fields = this.object(node, where, ["schema", "spec", "version", "lock"], []);
     if (!fields) return undefined;
     const schema = fields.get("schema");
     const spec = fields.get("spec");
     const version = fields.get("version");
-    if (schema && (spec || version)) {
-      this.bag.add(CODE, `${where}: give either "schema", or "spec" with "version", not both`, this.span(node));
+    const lock = fields.get("lock");
+    if (schema && (spec || version || lock)) {
+      this.bag.add(CODE, `${where}: give either "schema", or "spec" with "version", or "version" alone (of the locked revision), not several`, this.span(node));
       return undefined;
+    }
+    if (spec && lock) {
+      this.bag.add(CODE, `${where}: "lock" names the lock of a version read from the cache; with "spec" the version is read from that folder`, this.span(lock));
+      return undefined;
+    }
+    if (version && !spec) {
+      const name = this.string(version, `${where}.version`);
+      const lockFile = lock ? this.path(lock, `${where}.lock`) : join(this.baseDir, LOCK_FILE_NAME);
+      return name && lockFile ? { version: name, lockFile } : undefined;
     }
     if (schema) {
       const path = this.path(schema, `${where}.schema`);
@@ -189,7 +251,11 @@ class ConfigReader {
       const name = this.string(version, `${where}.version`);
       return specDir && name ? { specDir, version: name } : undefined;
     }
-    this.bag.add(CODE, `${where} needs "schema" (a schema.ts file), or "spec" (a spec repository folder) with "version"`, this.span(node));
+    this.bag.add(
+      CODE,
+      `${where} needs "schema" (a schema.ts file), or "spec" (a spec repository folder) with "version", or "version" alone (of the revision ${LOCK_FILE_NAME} pins)`,
+      this.span(node),
+    );
     return undefined;
   }
 

@@ -19,7 +19,7 @@ export { TARGETS, TARGET_NAMES, type TargetName } from "./emit/index.js";
 export type { SchemaInput } from "./load/index.js";
 export type * from "./ir.js";
 export { GENERATOR_VERSION } from "./version.js";
-export { CONFIG_FILE_NAME, findConfigFile, loadConfig, type Config, type ConfigOutput } from "./config.js";
+export { CONFIG_FILE_NAME, configInputs, findConfigFile, isLockedInput, loadConfig, type Config, type ConfigInput, type ConfigOutput, type LockedInput } from "./config.js";
 export { analyzeSchema, type AnalyzedSchema } from "./pipeline.js";
 
 /** Input and options of one generation. */

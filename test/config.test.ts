@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE_NAME, findConfigFile, loadConfig } from "../generator/config.js";
+import { CONFIG_FILE_NAME, findConfigFile, isLockedInput, loadConfig, type ConfigInput } from "../generator/config.js";
 import * as api from "../generator/index.js";
 import { GeneratorError } from "../generator/index.js";
 import { cli } from "./support/cli.js";
@@ -110,7 +110,7 @@ describe("mcp-schema-codegen.config.json", () => {
       "6:47 MCG020 outputs[0].options.targets must be an array of: types, validators, errors, meta, methods, dispatch, index",
       '6:56 MCG020 outputs[0].options: unknown key "frobnicate"; allowed: docs, numberType, targets, enumStyle, protocolRules, importExtension, transports',
       '8:5 MCG020 outputs[1]: missing "out"',
-      '8:16 MCG020 outputs[1].input: give either "schema", or "spec" with "version", not both',
+      '8:16 MCG020 outputs[1].input: give either "schema", or "spec" with "version", or "version" alone (of the locked revision), not several',
       '8:51 MCG020 outputs[1]: unknown key "outt"; allowed: input, out, options',
       '10:3 MCG020 the configuration: unknown key "extra"; allowed: $schema, outputs',
     ]);
@@ -124,6 +124,37 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(loadConfig(file, { OUT: "/abs", SPEC: "/s" }).outputs[0]!.input).toEqual({ specDir: "/s", version: "draft" });
   });
 
+  it('reads { "version" } alone as a version of the locked revision: the lock beside the file, or "lock" relative to it', () => {
+    const dir = scratchDir("config-locked");
+    const file = writeConfig(dir, {
+      outputs: [
+        { input: [{ version: "draft" }, { version: "2025-11-25", lock: "${LOCKS:-pins}/mcp-spec.lock.json" }], out: "gen" },
+        { input: { schema: "a.ts" }, out: "other" },
+      ],
+    });
+    const [locked, plain] = loadConfig(file, {}).outputs;
+    expect(locked!.input).toEqual([
+      { version: "draft", lockFile: join(dir, "mcp-spec.lock.json") },
+      { version: "2025-11-25", lockFile: join(dir, "pins", "mcp-spec.lock.json") },
+    ]);
+    expect((locked!.input as ConfigInput[]).map(isLockedInput)).toEqual([true, true]);
+    expect(isLockedInput(plain!.input as ConfigInput)).toBe(false);
+    const bad = writeConfig(scratchDir("config-locked-bad"), {
+      outputs: [
+        { input: { spec: "s", version: "draft", lock: "l.json" }, out: "a" },
+        { input: { lock: "l.json" }, out: "b" },
+        { input: { schema: "a.ts", version: "draft" }, out: "c" },
+        { input: { version: "" }, out: "d" },
+      ],
+    });
+    expect(problems(bad).map((p) => p.replace(/^\d+:\d+ /, ""))).toEqual([
+      'MCG020 outputs[0].input: "lock" names the lock of a version read from the cache; with "spec" the version is read from that folder',
+      'MCG020 outputs[1].input needs "schema" (a schema.ts file), or "spec" (a spec repository folder) with "version", or "version" alone (of the revision mcp-spec.lock.json pins)',
+      'MCG020 outputs[2].input: give either "schema", or "spec" with "version", or "version" alone (of the locked revision), not several',
+      "MCG020 outputs[3].input.version must be a non-empty string",
+    ]);
+  });
+
   it("refuses text that is not JSON, at the place it breaks", () => {
     const dir = scratchDir("config-syntax");
     const file = writeConfig(dir, '{\n  "outputs": [\n    { "out": "x", },\n  ]\n}\n');
@@ -132,7 +163,8 @@ describe("mcp-schema-codegen.config.json", () => {
   });
 
   it("the library API exports the reader", () => {
-    expect([api.loadConfig, api.findConfigFile, api.CONFIG_FILE_NAME]).toEqual([loadConfig, findConfigFile, CONFIG_FILE_NAME]);
+    expect([api.loadConfig, api.findConfigFile, api.CONFIG_FILE_NAME, api.isLockedInput]).toEqual([loadConfig, findConfigFile, CONFIG_FILE_NAME, isLockedInput]);
+    expect(typeof api.configInputs).toBe("function");
   });
 
   it("this repository's npm run generate uses it", () => {

@@ -14,7 +14,9 @@
  * default the project is dual-era: the CLI adds the {@link LEGACY_SPEC_VERSION} schema, and the
  * generated code serves both (one folder per revision under `src/generated/`). The project's
  * `mcp-schema-codegen.config.json` names the schemas and options, so `generate` run in the
- * project regenerates `src/generated/` as the scaffold wrote it, eras included.
+ * project regenerates `src/generated/` as the scaffold wrote it, eras included; schemas read
+ * through the spec lock (`--spec-version` alone) are named as versions of the revision a copy of
+ * the lock (`mcp-spec.lock.json`) pins.
  */
 import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -25,6 +27,7 @@ import { generate, GENERATOR_VERSION, type GeneratedFile, type GenerateOptions }
 import { builtinRequests, clientRequests, isStateless } from "../emit/dispatch.js";
 import { readTemplate, renderTemplate } from "../emit/templates.js";
 import { CONFIG_FILE_NAME } from "../config.js";
+import { LOCK_FILE_NAME } from "../spec/index.js";
 import type { SchemaInput } from "../load/index.js";
 import type { SchemaIR } from "../ir.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
@@ -46,6 +49,13 @@ export interface ScaffoldOptions extends GenerateOptions {
   readonly name: string;
   /** Handlers of an example instead of the default example. */
   readonly example?: ScaffoldExample;
+  /**
+   * The text of the spec lock file the inputs were read through (`--spec-version` alone; every
+   * input is then a version of its first pin): the project gets a copy as `mcp-spec.lock.json`,
+   * and its configuration names the versions (`{ "version": "draft" }`) instead of the cache's
+   * folder, so that `generate` in the project reads the same revision on any machine.
+   */
+  readonly specLock?: string;
 }
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
@@ -83,7 +93,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
   if (RESERVED_NAMES.has(options.name)) {
     throw fail("MCG412", `--name ${JSON.stringify(options.name)} is a name npm refuses (a Node.js core module, node_modules or favicon.ico)`);
   }
-  const { example, name, targets: _targets, ...generateOptions } = options;
+  const { example, name, specLock, targets: _targets, ...generateOptions } = options;
   // The runtime's transports are written into src/generated/runtime/ beside the dispatcher core they import.
   const result = await generate({ ...generateOptions, transports: "node" });
   const facts = result.protocol;
@@ -101,6 +111,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     version,
     builtins: requests.filter(builtin).map((m) => m.method).join(", ") || "none",
     example: example ?? "",
+    locked: specLock !== undefined,
     // The flags that regenerate src/generated/ as it was written (the header of each file names them all).
     regenerateFlags: ["--transports node", ...(generateOptions.docs !== undefined && generateOptions.docs !== "full" ? [`--docs ${generateOptions.docs}`] : [])].join(" "),
     dualEra: revisions.length > 1,
@@ -111,7 +122,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     // Where the handler revision's modules are (src/generated/types.ts also re-exports them in a dual-era project).
     modules: revisions.length > 1 ? `src/generated/${revisions[0]!.folder}/` : "src/generated/",
   };
-  const config = configFile(generateOptions.schema, generateOptions.docs);
+  const config = configFile(generateOptions.schema, generateOptions.docs, specLock !== undefined);
   const files: GeneratedFile[] = [
     { path: "package.json", contents: renderTemplate("scaffold/package.json.hbs", view) },
     { path: "README.md", contents: renderTemplate("scaffold/README.md.hbs", view) },
@@ -123,6 +134,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     ...STATIC_FILES.map((path) => ({ path, contents: readTemplate(`scaffold/${path}`) })),
     ...RENAMED_FILES.map(([path, template]) => ({ path, contents: readTemplate(`scaffold/${template}`) })),
     ...(config !== undefined ? [{ path: CONFIG_FILE_NAME, contents: config }] : []),
+    ...(specLock !== undefined ? [{ path: LOCK_FILE_NAME, contents: specLock }] : []),
     ...generated.map((f) => ({ path: `src/generated/${f.path}`, contents: f.contents })),
   ];
   return files.map((f) => (f.contents.endsWith("\n") ? f : { path: f.path, contents: f.contents + "\n" }));
@@ -148,15 +160,16 @@ export function requireStateless(facts: ProtocolFacts, ir: SchemaIR): void {
 /**
  * The project's configuration file: `src/generated/` from the scaffold's schemas with its
  * options, so that `generate` in the project regenerates it as written (both eras, or one).
- * Paths are absolute (the project may move; the spec checkout stays where it is; edit them, or
- * write `${NAME:-default}`, to use another); `undefined` for a schema given as text, which has
- * no path to name.
+ * `locked`: the inputs are versions of the revision the project's `mcp-spec.lock.json` pins,
+ * written as `{ "version": … }`. Otherwise paths are absolute (the project may move; the spec
+ * checkout stays where it is; edit them, or write `${NAME:-default}`, to use another);
+ * `undefined` for a schema given as text, which has no path to name.
  */
-function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string | undefined): string | undefined {
+function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string | undefined, locked: boolean): string | undefined {
   const inputs: readonly SchemaInput[] = Array.isArray(schema) ? schema : [schema as SchemaInput];
   const entries: object[] = [];
   for (const input of inputs) {
-    if ("specDir" in input) entries.push({ spec: resolve(input.specDir), version: input.version });
+    if ("specDir" in input) entries.push(locked ? { version: input.version } : { spec: resolve(input.specDir), version: input.version });
     else if ("path" in input) entries.push({ schema: resolve(input.path) });
     else return undefined;
   }
