@@ -176,6 +176,25 @@ export function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T
   return { ok: false, issues };
 }
 
+/**
+ * Removes the issues from index `from` on that equal an earlier one there (path, keyword and
+ * message), in place, keeping the first. Members of an intersection that declare one property
+ * each check it: an invalid value there would be reported once per member.
+ */
+export function dropRepeats(o: ValidationIssue[], from: number): void {
+  if (o.length - from < 2) return;
+  const seen = new Set<string>();
+  let kept = from;
+  for (let i = from; i < o.length; i++) {
+    const one = o[i]!;
+    const key = one.path + "\u0000" + one.keyword + "\u0000" + one.message;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    o[kept++] = one;
+  }
+  o.length = kept;
+}
+
 export function describeError(error: unknown): string {
   try {
     return error instanceof Error ? error.name + ": " + error.message : typeName(error);
@@ -258,18 +277,18 @@ export function anyOf(
 }
 
 /**
- * What the union members' collectors found during the outermost {@link anyOfRecursive} call now
- * running: by the object or array collected, the collector, then `path + "\u0000" + depth`.
+ * What collectors found during the outermost {@link anyOfRecursive} or {@link collectOnce} call
+ * now running: by the object or array collected, the collector, then `path + "\u0000" + depth`.
  */
-let unionIssues: WeakMap<object, Map<Collect, Map<string, ValidationIssue[]>>> | undefined;
+let collected: WeakMap<object, Map<Collect, Map<string, ValidationIssue[]>>> | undefined;
 
-/** The issues `collect` finds in `v` at `p` and depth `d`: for an object or array, found once per outermost {@link anyOfRecursive} call. */
+/** The issues `collect` finds in `v` at `p` and depth `d`: for an object or array, found once per outermost {@link anyOfRecursive} or {@link collectOnce} call. */
 function memberIssues(collect: Collect, v: unknown, p: string, d: number): ValidationIssue[] {
   let byPlace: Map<string, ValidationIssue[]> | undefined;
   const place = p + "\u0000" + d;
-  if (unionIssues !== undefined && typeof v === "object" && v !== null) {
-    let byCollector = unionIssues.get(v);
-    if (byCollector === undefined) unionIssues.set(v, (byCollector = new Map()));
+  if (collected !== undefined && typeof v === "object" && v !== null) {
+    let byCollector = collected.get(v);
+    if (byCollector === undefined) collected.set(v, (byCollector = new Map()));
     byPlace = byCollector.get(collect);
     if (byPlace === undefined) byCollector.set(collect, (byPlace = new Map()));
     const known = byPlace.get(place);
@@ -297,12 +316,61 @@ export function anyOfRecursive(
   masks: readonly number[],
   collectors: readonly Collect[],
 ): void {
-  const outermost = unionIssues === undefined;
-  if (outermost) unionIssues = new WeakMap();
+  const outermost = collected === undefined;
+  if (outermost) collected = new WeakMap();
   try {
     anyOf(o, p, v, d, members, masks, collectors, memberIssues);
   } finally {
-    if (outermost) unionIssues = undefined;
+    if (outermost) collected = undefined;
+  }
+}
+
+/**
+ * `collect(v, p, o, d)` for a recursive type whose check can reach one value twice (see
+ * {@link checkOnce}): an object or array is collected at one path once per outermost call, and
+ * its issues are reported again from that (then dropped as repeats), so the time is linear in the
+ * value instead of doubling at every level.
+ */
+export function collectOnce(collect: Collect, v: unknown, p: string, o: ValidationIssue[], d: number): void {
+  const outermost = collected === undefined;
+  if (outermost) collected = new WeakMap();
+  try {
+    for (const found of memberIssues(collect, v, p, d)) o.push(found);
+  } finally {
+    if (outermost) collected = undefined;
+  }
+}
+
+/**
+ * The verdicts found during the outermost {@link checkOnce} call now running: by the object or
+ * array checked, then the check, with the depth it was checked at.
+ */
+let checkVerdicts: WeakMap<object, Map<Check, { readonly d: number; readonly ok: boolean }>> | undefined;
+
+/**
+ * `check(v, d)` for a recursive type whose check can reach one value twice: a union whose
+ * members can hold one JSON type and each reach the recursion
+ * (`{ a?: R; x: string } | { a?: R; y: number }`), or an intersection of two or more members
+ * that do (`A & B`, both with `next?: R`). Checked plainly, each level doubles the work: 2^n
+ * steps for a value n levels deep. Here an object or array is checked once per check and
+ * outermost call, so the time is linear in the value. Only `d` (how much deeper the value may
+ * still go, see `MAX_DEPTH`) can change a verdict: one found at depth `d` is reused at depth
+ * `d` or more when false, at `d` or less when true, and found again otherwise.
+ */
+export function checkOnce(check: Check, v: unknown, d: number): boolean {
+  if (typeof v !== "object" || v === null) return check(v, d);
+  const outermost = checkVerdicts === undefined;
+  const verdicts = checkVerdicts ?? (checkVerdicts = new WeakMap());
+  try {
+    let byCheck = verdicts.get(v);
+    if (byCheck === undefined) verdicts.set(v, (byCheck = new Map()));
+    const known = byCheck.get(check);
+    if (known !== undefined && (known.ok ? d <= known.d : d >= known.d)) return known.ok;
+    const ok = check(v, d);
+    byCheck.set(check, { d, ok });
+    return ok;
+  } finally {
+    if (outermost) checkVerdicts = undefined;
   }
 }
 

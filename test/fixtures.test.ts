@@ -492,7 +492,7 @@ describe("fixture objects: index signatures, Record, arrays, nested and empty ob
 });
 
 describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive interface", () => {
-  const { validators: v } = fixtureSuite("recursive", { docs: "tags" }, ["validators.ts"]);
+  const { get, validators: v } = fixtureSuite("recursive", { docs: "tags" }, ["validators.ts"]);
 
   verdicts(v, "JSONValue", {
     valid: ["s", 1, true, null, {}, [], { a: [1, { b: null, c: "x" }], d: { e: [[]] } }],
@@ -559,6 +559,66 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     const shared = { x: 1 };
     const twice = validate({ x: "s", a: shared, b: shared });
     expect(twice.issues.map((i) => i.path)).toEqual(["", "/a", "/a/x", "/b", "/b/x"]);
+  });
+
+  verdicts(v, "Both", {
+    valid: [{}, { next: { l: "a", next: { r: 1 } } }],
+    invalid: [[{ next: { l: 1 } }, [I("/next/l", "type")]]],
+  });
+  verdicts(v, "Holder", {
+    valid: [{}, { child: { x: "s", a: { child: { y: 1 } } } }],
+    invalid: [[{ child: { a: {} } }, [I("/child", "anyOf"), I("/child/x", "required")]]],
+  });
+
+  it("checks a recursive type with two branches into its recursion once per value: reads grow linearly, not 2^depth", () => {
+    // A getter counts the reads of each level's link. Checked once per branch, the innermost link
+    // would be read 2^16 times.
+    const DEPTH = 16;
+    const chain = (leaf: unknown, level: (inner: () => unknown) => object, counter: { reads: number }) => {
+      let value = leaf;
+      for (let i = 0; i < DEPTH; i++) {
+        const inner = value;
+        value = level(() => (counter.reads++, inner));
+      }
+      return value;
+    };
+    const link = (name: string, own: object) => (get: () => unknown) => Object.defineProperty({ ...own }, name, { enumerable: true, get });
+    const cases: [string, unknown, boolean, { reads: number }][] = [];
+    // Overlap: every level matches both members' own properties, the innermost level neither.
+    const overlap = { reads: 0 };
+    cases.push(["Overlap", chain({ x: 1 }, link("a", { x: "s", y: 1 }), overlap), false, overlap]);
+    // Both: a valid value; each member of the intersection checks `next` whole.
+    const both = { reads: 0 };
+    cases.push(["Both", chain({}, link("next", { l: "s" }), both), true, both]);
+    // Holder: the union sits inline, one level below the interface.
+    const holder = { reads: 0 };
+    cases.push(["Holder", chain({ child: { x: 1 } }, (get) => ({ child: Object.defineProperty({ x: "s", y: 1 }, "a", { enumerable: true, get }) }), holder), false, holder]);
+    for (const [type, value, ok, counter] of cases) {
+      expect((v()[`is${type}`] as (x: unknown) => boolean)(value), type).toBe(ok);
+      expect(counter.reads, type).toBeLessThanOrEqual(4 * DEPTH);
+      expect((v()[`validate${type}`] as (x: unknown) => { ok: boolean })(value).ok, type).toBe(ok);
+    }
+    // Only those three check through checkOnce; the draft's types have no such branches.
+    const text = get().read("validators.ts");
+    expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual(["_isBoth$once", "_isHolder$once", "_isOverlap$once"]);
+  });
+
+  it("reuses a remembered verdict only where the depth limit cannot change it", () => {
+    // One object reached near the top and again near the depth limit (1000), where its own ten
+    // levels go past the limit when the chain above it is long enough.
+    let shared: Record<string, unknown> = { x: "s" };
+    for (let i = 0; i < 10; i++) shared = { x: "s", a: shared };
+    const build = (chain: number, sharedFirst: boolean) => {
+      let deep: Record<string, unknown> = { x: "s", a: shared };
+      for (let i = 0; i < chain; i++) deep = { x: "s", a: deep };
+      return sharedFirst ? { x: "s", a: shared, b: deep } : { x: "s", a: deep, b: shared };
+    };
+    const isOverlap = v().isOverlap as (x: unknown) => boolean;
+    for (const sharedFirst of [true, false]) {
+      expect(isOverlap(build(980, sharedFirst)), `within the limit, shared first: ${sharedFirst}`).toBe(true);
+      expect(isOverlap(build(995, sharedFirst)), `past the limit, shared first: ${sharedFirst}`).toBe(false);
+      expect((v().validateOverlap as (x: unknown) => { ok: boolean })(build(995, sharedFirst)).ok).toBe(false);
+    }
   });
 
   it("rejects hostile nesting with a depth issue instead of exhausting the stack", () => {

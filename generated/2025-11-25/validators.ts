@@ -967,7 +967,7 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          reqConst(o, p + "/error", "/code", v["error"]["code"], -32042);
+          optConst(o, p + "/error", "/code", v["error"]["code"], -32042);
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
               reqCollect(

@@ -1363,7 +1363,7 @@ function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d:
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          reqConst(o, p + "/error", "/code", v["error"]["code"], -32020);
+          optConst(o, p + "/error", "/code", v["error"]["code"], -32020);
         }
       }
     }
@@ -1412,7 +1412,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          reqConst(o, p + "/error", "/code", v["error"]["code"], -32022);
+          optConst(o, p + "/error", "/code", v["error"]["code"], -32022);
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
               reqCollect(
@@ -1477,7 +1477,7 @@ function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: Vali
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
         if (object(o, p + "/error", v["error"])) {
-          reqConst(o, p + "/error", "/code", v["error"]["code"], -32021);
+          optConst(o, p + "/error", "/code", v["error"]["code"], -32021);
           if (need(o, p + "/error", "/data", v["error"]["data"])) {
             if (object(o, p + "/error/data", v["error"]["data"])) {
               reqCollect(

@@ -237,11 +237,18 @@ class ValidatorEmitter {
       this.helperChecks.set(typeKey(type), n.check);
       this.helperCollectors.set(typeKey(type), n.collect);
     }
-    const checkBody = [
+    const branching = recursive && this.branchesIntoRecursion(type);
+    let checkBody: Statement[] = [
       ...(recursive ? [ifStatement(binary(D, ">", this.rt("MAX_DEPTH")), returnStatement(FALSE))] : []),
       ...(statements ? this.helperCheckBody(type, n.check) : [returnStatement(this.check(type, V, n.check, 0))]),
     ];
-    const collectBody = [
+    if (branching) {
+      // Two branches would check the same nested values again at every level: checkOnce remembers verdicts.
+      const once = this.internalName({ place: n.check, suffix: "$once" });
+      this.helpers.push(this.render("check", once, checkBody));
+      checkBody = [returnStatement(call(this.rt("checkOnce"), id(once), V, D))];
+    }
+    let collectBody: Statement[] = [
       ...(recursive ? [ifStatement(call(this.rt("stop"), O, P, D), returnStatement())] : []),
       // A nested part that passes the fast check has no issues: skip it without building paths.
       // At the root (p === "") the value is collected directly: validate has not checked it yet,
@@ -259,6 +266,12 @@ class ValidatorEmitter {
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
+    if (branching) {
+      // And would collect them again: collectOnce remembers what each collected.
+      const once = this.internalName({ place: n.collect, suffix: "$once" });
+      this.helpers.push(this.render("collect", once, collectBody));
+      collectBody = [expressionStatement(call(this.rt("collectOnce"), id(once), V, P, O, D))];
+    }
     return {
       checkName: n.check,
       checkBody,
@@ -266,6 +279,35 @@ class ValidatorEmitter {
       collect: this.render("collect", n.collect, collectBody),
       helpers: this.helpers,
     };
+  }
+
+  /**
+   * Whether `type` (inline, not through named types) holds a construct whose check takes two
+   * branches into the recursion for one value: an intersection with two or more members that
+   * reach a recursive type, or a union without a discriminant with two such members that can
+   * hold one JSON type. A recursive declaration holding one checks with `checkOnce` (see the
+   * runtime): without it, a value n levels deep costs 2^n steps.
+   */
+  private branchesIntoRecursion(type: TypeExpr): boolean {
+    const recurses = (t: TypeExpr) => [...refsIn(t)].some((name) => this.model.recursive.has(name));
+    switch (type.kind) {
+      case "array":
+        return this.branchesIntoRecursion(type.element);
+      case "tuple":
+        return type.elements.some((e) => this.branchesIntoRecursion(e));
+      case "object":
+        return type.properties.some((p) => this.branchesIntoRecursion(p.type)) || (type.indexSignature !== undefined && this.branchesIntoRecursion(type.indexSignature));
+      case "intersection":
+        return type.members.filter(recurses).length > 1 || type.members.some((m) => this.branchesIntoRecursion(m));
+      case "union": {
+        if (type.members.some((m) => this.branchesIntoRecursion(m))) return true;
+        if (this.model.discriminantOf(type) !== undefined) return false;
+        const branches = simplifyUnion(type).filter(recurses).map((m) => jsonTypeMask(m, this.model));
+        return branches.some((m, i) => branches.some((n, j) => j > i && (m & n) !== 0));
+      }
+      default:
+        return false;
+    }
   }
 
   /** Whether checking `type` takes statements (a loop or a switch), not one expression. */
@@ -766,10 +808,40 @@ class ValidatorEmitter {
   private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const merged = this.mergedIntersection(type);
     if (merged) return this.collect(merged, v, p, place, depth);
-    const objects = type.members.every((m) => this.model.shapeOf(m) !== undefined);
-    const inner = type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
-    if (!objects) return inner;
-    return [ifStatement(call(this.rt("object"), O, p, v), block(inner))];
+    const shapes = type.members.map((m) => this.model.shapeOf(m));
+    if (!shapes.every((s) => s !== undefined)) return type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
+    // A property several members declare is one constraint per member, but one missing
+    // property: an object member after the first leaves out what an earlier member already
+    // collects (the same type) and does not report missing what an earlier member requires.
+    const declared = new Map<string, Set<string>>();
+    const required = new Set<string>();
+    let repeats = false;
+    const inner = type.members.flatMap((m, i) => {
+      let member = m;
+      if (m.kind === "object") {
+        const properties = m.properties
+          .filter((prop) => !declared.get(prop.name)?.has(typeKey(prop.type)))
+          .map((prop) => (!prop.optional && required.has(prop.name) ? { ...prop, optional: true } : prop));
+        member = { ...m, properties };
+      } else {
+        // A named member collects in its own function: an earlier member's issue there is reported again.
+        repeats ||= shapes[i]!.properties.some((prop) => declared.has(prop.name));
+      }
+      for (const prop of shapes[i]!.properties) {
+        declared.set(prop.name, (declared.get(prop.name) ?? new Set()).add(typeKey(prop.type)));
+        if (!prop.optional) required.add(prop.name);
+      }
+      const empty = member.kind === "object" && member.properties.length === 0 && member.indexSignature === undefined;
+      return empty ? [] : this.collect(member, v, p, `${place}$${i}`, depth);
+    });
+    if (!repeats) return [ifStatement(call(this.rt("object"), O, p, v), block(inner))];
+    const from = "from";
+    return [
+      ifStatement(
+        call(this.rt("object"), O, p, v),
+        block([{ kind: "const", name: from, value: property(O, "length") }, ...inner, expressionStatement(call(this.rt("dropRepeats"), O, id(from)))]),
+      ),
+    ];
   }
 
   private unionCollect(type: UnionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {

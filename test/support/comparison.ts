@@ -46,7 +46,7 @@ export class Comparison {
 
   /**
    * Checks one value against `type`: `isX` must agree with `validateX`, a rejection must
-   * come with issues whose paths point into the value, our verdict must be ajv's or an
+   * come with issues whose paths point into the value, none of them twice, our verdict must be ajv's or an
    * intended difference, and, with `mustBeValid`, ours must accept. Returns our verdict.
    */
   check(type: string, source: string, mutant: Pick<Mutant, "description" | "kind">, value: Json, mustBeValid: boolean): boolean {
@@ -70,6 +70,9 @@ export class Comparison {
       const stray = ours.issues.filter((i) => !pointsInto(value, i.path));
       if (ours.issues.length === 0 || stray.length > 0)
         problems.push(`validate${type} rejected with issues whose path is not in the value: ${JSON.stringify(ours.issues.length === 0 ? [] : stray)}`);
+      const keys = ours.issues.map((i) => JSON.stringify([i.path, i.keyword, i.message]));
+      const repeated = keys.filter((k, i) => keys.indexOf(k) !== i);
+      if (repeated.length > 0) problems.push(`validate${type} reported one issue more than once: ${repeated.join(", ")}`);
     }
     if (mustBeValid && !ours.ok) problems.push("a valid instance was rejected by ours");
     if (ours.ok !== ajv.valid) {
