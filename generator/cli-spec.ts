@@ -21,10 +21,12 @@ export interface LockedInputFlags {
 }
 
 /** Adds `--offline` and `--lock` to a command that reads a schema. */
-export function addLockedInputOptions(command: Command, offline = "with --spec-version alone: never use the network; the locked revision must be in the cache"): void {
-  command
-    .option("--offline", offline)
-    .option("--lock <file>", `the spec lock file (default: ./${LOCK_FILE_NAME})`);
+export function addLockedInputOptions(
+  command: Command,
+  offline = "with --spec-version alone: never use the network; the locked revision must be in the cache",
+  lock = `the spec lock file (default: ./${LOCK_FILE_NAME})`,
+): void {
+  command.option("--offline", offline).option("--lock <file>", lock);
 }
 
 interface FetchFlags extends LockedInputFlags {

@@ -20,7 +20,7 @@ import { diffSnapshots, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
-import { LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
+import { LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
 import { LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
@@ -93,7 +93,11 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25, or several: draft,2025-11-25 (without --spec: of the locked spec revision)")
     .option("--out <dir>", "the output folder (written atomically)")
     .option("--config <file>", `a configuration file to read instead of the nearest ${CONFIG_FILE_NAME} (used when no input and --out are given)`);
-  addLockedInputOptions(generateCommand, "with --spec-version alone, or a configuration input { \"version\": … } alone: never use the network; the locked revision must be in the cache");
+  addLockedInputOptions(
+    generateCommand,
+    'with --spec-version alone, or a configuration input { "version": … } alone: never use the network; the locked revision must be in the cache',
+    `the spec lock file of --spec-version alone (default: ./${LOCK_FILE_NAME}; a configuration input names its own with "lock")`,
+  );
   for (const spec of OPTION_SPECS) {
     const option = new Option(spec.flag, spec.list ? `${spec.description} (from: ${spec.choices.join(", ")}; default: all)` : spec.description);
     generateCommand.addOption(spec.list ? option : option.choices(spec.choices).default(DEFAULT_OPTIONS[spec.key]));
@@ -143,7 +147,8 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       `\nBy default the server is dual-era: the modern schema given and the ${LEGACY_SPEC_VERSION} schema of the same spec folder\n` +
         `(--spec/--spec-version: <dir>/schema/${LEGACY_SPEC_VERSION}/schema.ts; --schema <dir>/<v>/schema.ts: <dir>/${LEGACY_SPEC_VERSION}/schema.ts),\n` +
         "so clients of both eras connect. Without that schema scaffold refuses; --eras modern writes a modern-only server.\n" +
-        "The project's mcp-schema-codegen.config.json regenerates src/generated/ with the same schemas (generate, in the project).\n" +
+        "The project's mcp-schema-codegen.config.json regenerates src/generated/ with the same schemas (generate, in the project);\n" +
+        `with --spec-version alone they are versions of the locked revision, and the project gets a copy of the lock (${LOCK_FILE_NAME}).\n` +
         "Exit codes: 0 success, 2 error (bad input, a folder that is not empty, a schema of an older revision, no legacy schema).\n" +
         "Example:\n  mcp-schema-codegen scaffold my-server --spec ../spec --spec-version draft\n  cd my-server && npm install && npm test\n",
     )
@@ -151,7 +156,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       debug = Boolean(flags.debug);
       exitCode = await runScaffold(dir, flags, io);
     });
-  addLockedInputOptions(scaffoldCommand);
+  addLockedInputOptions(scaffoldCommand, undefined, `the spec lock file of --spec-version alone (default: ./${LOCK_FILE_NAME}); the project gets a copy`);
 
   addSpecCommands(program, io, (flagDebug) => (debug = flagDebug), (code) => (exitCode = code));
 
@@ -198,13 +203,21 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     const name = flags.name ?? packageNameFor(dir);
     const schema = await scaffoldInputs(flags, io);
     // Inputs read through the lock: the project keeps a copy and names versions, not the cache's folders.
-    const specLock = flags.specVersion !== undefined && flags.spec === undefined ? readFileSync(flags.lock ?? LOCK_FILE_NAME, "utf8") : undefined;
+    const specLock = lockedInputs(flags) ? readFileSync(flags.lock ?? LOCK_FILE_NAME, "utf8") : undefined;
     const files = await scaffoldFiles({
       schema,
       name,
       ...(specLock !== undefined ? { specLock } : {}),
       docs: flags.docs,
       ...(flags.example !== undefined ? { example: flags.example } : {}),
+    }).catch((error: unknown) => {
+      // An old schema and the legacy partner scaffold added to it: "none is modern" (MCG320) is
+      // about a schema the user never named; the given one's own refusal (MCG411) says it all.
+      if (schema.length === 2 && !multipleGiven(flags) && error instanceof GeneratorError && error.diagnostics.some((d) => d.code === "MCG320")) {
+        const { protocol, ir } = analyzeSchema(schema[0]!, DEFAULT_OPTIONS);
+        requireStateless(protocol, ir);
+      }
+      throw error;
     });
     const replaced = writeScaffold(dir, files, Boolean(flags.force));
     for (const path of replaced) io.stdout(`replaced: ${join(dir, path)}\n`);
@@ -228,6 +241,9 @@ function collect(value: string, previous: string[] | undefined): string[] {
  */
 export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput[]> {
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
+  if (flags.lock !== undefined && (flags.specVersion === undefined || flags.spec !== undefined)) {
+    throw usage("--lock names the lock of --spec-version alone (the locked revision); --schema and --spec read no lock");
+  }
   if (flags.schema) return flags.schema.map((path) => ({ path }));
   const versions = flags.specVersion?.split(",").map((v) => v.trim());
   const isName = (v: string) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v);
@@ -272,6 +288,26 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaIn
     return inputs;
   }
   if (modernOnly || isLegacyInput(inputs[0]!)) return inputs;
+  if (lockedInputs(flags)) {
+    // The partner of a locked version is a version of the same lock, read and checked as the first was.
+    const lockFile = flags.lock ?? LOCK_FILE_NAME;
+    const pin = readLock(lockFile)?.pins[0];
+    if (pin !== undefined && !Object.hasOwn(pin.schemas, LEGACY_SPEC_VERSION)) {
+      const { protocol, ir } = analyzeSchema(inputs[0]!, DEFAULT_OPTIONS);
+      requireStateless(protocol, ir);
+      throw new GeneratorError([
+        {
+          code: "MCG413",
+          message:
+            `scaffold serves both eras by default and needs the ${LEGACY_SPEC_VERSION} schema for clients that open with initialize; ` +
+            `the locked revision ${pin.commit} (${lockFile}) does not name it (versions there: ${Object.keys(pin.schemas).sort().join(", ")}). ` +
+            `Pin a revision that has it (spec fetch --ref <ref> --update), or pass --eras modern for a modern-only server`,
+        },
+      ]);
+    }
+    const [partner] = await schemaInputs({ ...flags, specVersion: LEGACY_SPEC_VERSION }, { ...io, stderr: () => {} });
+    return [inputs[0]!, partner!];
+  }
   const legacy = legacyBeside(inputs[0]!);
   if (legacy === undefined || !existsSync(legacy.path)) {
     // A schema too old to scaffold at all says so first, not that its legacy partner is missing.
@@ -288,6 +324,16 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaIn
     ]);
   }
   return [inputs[0]!, legacy.input];
+}
+
+/** Whether the flags read the inputs through the spec lock: `--spec-version` without `--spec`. */
+function lockedInputs(flags: Pick<ScaffoldFlags, "spec" | "specVersion">): boolean {
+  return flags.specVersion !== undefined && flags.spec === undefined;
+}
+
+/** Whether the flags name several schemas (scaffold then adds none). */
+function multipleGiven(flags: Pick<ScaffoldFlags, "schema" | "specVersion">): boolean {
+  return (flags.schema?.length ?? 0) > 1 || (flags.specVersion?.includes(",") ?? false);
 }
 
 /** Where the legacy schema of a modern input's spec folder is: `<spec>/schema/2025-11-25/schema.ts`, or beside `--schema`'s version folder. */

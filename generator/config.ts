@@ -54,6 +54,8 @@ export interface LockedInput {
   readonly version: string;
   /** The lock file, absolute. */
   readonly lockFile: string;
+  /** Where the configuration file names it: errors reading the revision are located there. */
+  readonly span?: SourceSpan;
 }
 
 /** An input of the configuration file: a schema, a spec folder's version, or a locked version. */
@@ -63,6 +65,9 @@ export type ConfigInput = SchemaInput | LockedInput;
 export function isLockedInput(input: ConfigInput): input is LockedInput {
   return "lockFile" in input;
 }
+
+/** What else a configuration input can name when the locked revision cannot be read. */
+const CONFIG_ALTERNATIVES = 'name a local clone ({ "spec": "<clone>", "version": "<v>" }) or one file ({ "schema": "<file>" }) in this input instead';
 
 /**
  * The schemas an output reads: its inputs, each locked version replaced by the spec folder of
@@ -87,7 +92,14 @@ export async function configInputs(
     const { onProgress, ...rest } = options;
     const progress = onProgress !== undefined && !reported.has(one.lockFile) ? { onProgress } : {};
     reported.add(one.lockFile);
-    const specDir = await lockedSpecDir(one.version, { lockFile: one.lockFile, ...rest, ...progress });
+    let specDir: string;
+    try {
+      specDir = await lockedSpecDir(one.version, { lockFile: one.lockFile, alternatives: CONFIG_ALTERNATIVES, ...rest, ...progress });
+    } catch (error) {
+      // Located at the input that named the version, so the message points into the configuration file.
+      if (!(error instanceof GeneratorError) || one.span === undefined) throw error;
+      throw new GeneratorError(error.diagnostics.map((d) => (d.span ? d : { ...d, span: one.span! })), error.warnings);
+    }
     resolved.push({ specDir, version: one.version });
   }
   return resolved;
@@ -219,7 +231,15 @@ class ConfigReader {
       return undefined;
     }
     const inputs = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
-    return inputs.every((i) => i !== undefined) ? (inputs as ConfigInput[]) : undefined;
+    if (!inputs.every((i) => i !== undefined)) return undefined;
+    // One revision twice is one folder twice: refused here, where the file says it, as --spec-version refuses draft,draft.
+    const keys = inputs.map((i) => ("path" in i ? `schema ${i.path}` : "specDir" in i ? `spec ${i.specDir} ${i.version}` : "lockFile" in i ? `version ${i.version} of ${i.lockFile}` : ""));
+    const twice = keys.findIndex((k, i) => k !== "" && keys.indexOf(k) !== i);
+    if (twice >= 0) {
+      this.bag.add(CODE, `${where}[${twice}] names the same schema as ${where}[${keys.indexOf(keys[twice]!)}]`, this.span(node.elements[twice]!));
+      return undefined;
+    }
+    return inputs;
   }
 
   private input(node: ts.Expression, where: string): ConfigInput | undefined {
@@ -240,7 +260,7 @@ class ConfigReader {
     if (version && !spec) {
       const name = this.string(version, `${where}.version`);
       const lockFile = lock ? this.path(lock, `${where}.lock`) : join(this.baseDir, LOCK_FILE_NAME);
-      return name && lockFile ? { version: name, lockFile } : undefined;
+      return name && lockFile ? { version: name, lockFile, span: this.span(node) } : undefined;
     }
     if (schema) {
       const path = this.path(schema, `${where}.schema`);
@@ -253,7 +273,9 @@ class ConfigReader {
     }
     this.bag.add(
       CODE,
-      `${where} needs "schema" (a schema.ts file), or "spec" (a spec repository folder) with "version", or "version" alone (of the revision ${LOCK_FILE_NAME} pins)`,
+      lock
+        ? `${where}: "lock" goes with "version" (a version of the revision the lock pins)`
+        : `${where} needs "schema" (a schema.ts file), or "spec" (a spec repository folder) with "version", or "version" alone (of the revision ${LOCK_FILE_NAME} pins)`,
       this.span(node),
     );
     return undefined;
@@ -335,6 +357,10 @@ class ConfigReader {
     });
     if (ok && expanded.includes("${")) {
       this.bag.add(CODE, `${where}: \${…} must be \${NAME} or \${NAME:-default}`, this.span(node));
+      ok = false;
+    }
+    if (ok && expanded.trim() === "") {
+      this.bag.add(CODE, `${where}: ${this.textOf(node)} is an empty path once its variables are expanded`, this.span(node));
       ok = false;
     }
     return ok ? resolve(this.baseDir, expanded) : undefined;

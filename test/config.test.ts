@@ -134,8 +134,8 @@ describe("mcp-schema-codegen.config.json", () => {
     });
     const [locked, plain] = loadConfig(file, {}).outputs;
     expect(locked!.input).toEqual([
-      { version: "draft", lockFile: join(dir, "mcp-spec.lock.json") },
-      { version: "2025-11-25", lockFile: join(dir, "pins", "mcp-spec.lock.json") },
+      { version: "draft", lockFile: join(dir, "mcp-spec.lock.json"), span: { file: relative(process.cwd(), file), line: 5, column: 9 } },
+      { version: "2025-11-25", lockFile: join(dir, "pins", "mcp-spec.lock.json"), span: { file: relative(process.cwd(), file), line: 8, column: 9 } },
     ]);
     expect((locked!.input as ConfigInput[]).map(isLockedInput)).toEqual([true, true]);
     expect(isLockedInput(plain!.input as ConfigInput)).toBe(false);
@@ -145,13 +145,17 @@ describe("mcp-schema-codegen.config.json", () => {
         { input: { lock: "l.json" }, out: "b" },
         { input: { schema: "a.ts", version: "draft" }, out: "c" },
         { input: { version: "" }, out: "d" },
+        { input: [{ version: "draft" }, { version: "draft" }], out: "e" },
+        { input: { version: "draft", lock: "${EMPTY:-}" }, out: "f" },
       ],
     });
     expect(problems(bad).map((p) => p.replace(/^\d+:\d+ /, ""))).toEqual([
       'MCG020 outputs[0].input: "lock" names the lock of a version read from the cache; with "spec" the version is read from that folder',
-      'MCG020 outputs[1].input needs "schema" (a schema.ts file), or "spec" (a spec repository folder) with "version", or "version" alone (of the revision mcp-spec.lock.json pins)',
+      'MCG020 outputs[1].input: "lock" goes with "version" (a version of the revision the lock pins)',
       'MCG020 outputs[2].input: give either "schema", or "spec" with "version", or "version" alone (of the locked revision), not several',
       "MCG020 outputs[3].input.version must be a non-empty string",
+      "MCG020 outputs[4].input[1] names the same schema as outputs[4].input[0]",
+      'MCG020 outputs[5].input.lock: "${EMPTY:-}" is an empty path once its variables are expanded',
     ]);
   });
 

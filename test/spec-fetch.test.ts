@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { formatDiagnostic, GeneratorError } from "../generator/index.js";
+import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
 import { fetchSpec, findCorpus, lockedSpecDir, readLock, type FetchOptions } from "../generator/spec/index.js";
 import { configInputs, loadConfig } from "../generator/config.js";
 import { cli } from "./support/cli.js";
@@ -320,12 +320,58 @@ describe("--spec-version without --spec", () => {
     }
   });
 
+  it("scaffold takes the legacy schema from the lock too, and refuses what the lock does not pin or an old revision (MCG413, MCG411)", async () => {
+    const { dir, options } = place("scaffold-lock");
+    await fetchSpec({ ...options, ref: "main" });
+    const previous = process.env.MCP_SPEC_CACHE_DIR;
+    process.env.MCP_SPEC_CACHE_DIR = options.cacheDir;
+    try {
+      // A lock pinning the same commit without 2025-11-25: the cached folder has it, but the lock does not name it.
+      const lock = JSON.parse(readFileSync(options.lockFile!, "utf8")) as { pins: { schemas: Record<string, string> }[] };
+      delete lock.pins[0]!.schemas["2025-11-25"];
+      const draftOnly = join(dir, "draft-only.lock.json");
+      writeFileSync(draftOnly, JSON.stringify(lock));
+      const refused = await cli("scaffold", join(dir, "a"), "--spec-version", "draft", "--offline", "--lock", draftOnly);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toMatch(/\nerror MCG413: .*; the locked revision b0f60ba5\w+ \(.*draft-only\.lock\.json\) does not name it \(versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2026-07-28, draft\)\. .*--eras modern/);
+      // An old revision with its partner present: the error is about the schema named (MCG411), not the pair (MCG320).
+      const old = await cli("scaffold", join(dir, "b"), "--spec-version", "2025-06-18", "--offline", "--lock", options.lockFile!);
+      expect(old.code).toBe(2);
+      expect(old.stderr).toMatch(/\nerror MCG411: .*this schema is 2025-06-18/);
+      const oldSpec = await cli("scaffold", join(dir, "c"), "--spec", SPEC_DIR, "--spec-version", "2025-06-18");
+      expect(oldSpec.stderr).toMatch(/^error MCG411: .*this schema is 2025-06-18/);
+      expect(existsSync(join(dir, "a")) || existsSync(join(dir, "b")) || existsSync(join(dir, "c"))).toBe(false);
+      // --lock belongs to --spec-version alone.
+      const lockWithSchema = await cli("generate", "--schema", join(SPEC_DIR, "schema", "draft", "schema.ts"), "--out", join(dir, "o"), "--lock", options.lockFile!);
+      expect(lockWithSchema.code).toBe(2);
+      expect(lockWithSchema.stderr).toMatch(/^error MCG001: --lock names the lock of --spec-version alone/);
+    } finally {
+      if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
+      else process.env.MCP_SPEC_CACHE_DIR = previous;
+    }
+  });
+
+  it("a configuration input's lock errors point into the configuration file and name its own alternatives", async () => {
+    const { dir } = place("config-lock");
+    const config = join(dir, "mcp-schema-codegen.config.json");
+    writeFileSync(config, '{\n  "outputs": [\n    { "input": { "version": "draft" }, "out": "gen" }\n  ]\n}\n');
+    const result = await cli("generate", "--config", config, "--offline");
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe(
+      `${relative(ROOT, config)}:3:16 - error MCG504: no lock file ${join(dir, "mcp-spec.lock.json")}: run \`mcp-schema-codegen spec fetch --lock ${join(dir, "mcp-spec.lock.json")}\` to pin a spec revision, or ` +
+        'name a local clone ({ "spec": "<clone>", "version": "<v>" }) or one file ({ "schema": "<file>" }) in this input instead\n1 error; nothing was written\n',
+    );
+    // The library refuses a locked input that did not go through configInputs, saying so.
+    const locked = loadConfig(config).outputs[0]!.input;
+    await expect(generate({ schema: locked as never })).rejects.toThrow(/MCG001: a schema input is \{ path \}, \{ specDir, version \} or \{ text, fileName \}, not \["version","lockFile","span"\]: a locked version \(\{ version, lockFile \}\) is read by configInputs\(\) first/);
+  });
+
   it("without a lock names spec fetch and the two alternatives (MCG504)", async () => {
     const { dir } = place("nolock");
     const result = await cli("generate", "--spec-version", "draft", "--lock", join(dir, "none.json"), "--out", join(dir, "out"));
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error MCG504: no lock file ${join(dir, "none.json")}: run \`mcp-schema-codegen spec fetch\` to pin a spec revision, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; nothing was written\n`,
+      `error MCG504: no lock file ${join(dir, "none.json")}: run \`mcp-schema-codegen spec fetch --lock ${join(dir, "none.json")}\` to pin a spec revision, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; nothing was written\n`,
     );
   });
 });

@@ -79,9 +79,14 @@ export function lineAndColumnAt(sourceFile: SourceFile, pos: number): { line: nu
 
 /** Resolves a {@link SchemaInput} to a path or in-memory text. */
 export function resolveInputPath(input: SchemaInput): string | undefined {
-  if ("path" in input) return input.path;
-  if ("specDir" in input) return join(input.specDir, "schema", input.version, "schema.ts");
-  return undefined;
+  // Checked, not trusted: library callers may pass any object here (a configuration file's
+  // locked version, `{ version, lockFile }`, is one until `configInputs` reads it).
+  const given = input as Partial<Record<"path" | "specDir" | "version" | "text" | "fileName" | "lockFile", unknown>>;
+  if (typeof given.path === "string") return given.path;
+  if (typeof given.specDir === "string" && typeof given.version === "string") return join(given.specDir, "schema", given.version, "schema.ts");
+  if (typeof given.text === "string" && typeof given.fileName === "string") return undefined;
+  const hint = typeof given.lockFile === "string" ? ": a locked version ({ version, lockFile }) is read by configInputs() first" : "";
+  throw fail("MCG001", `a schema input is { path }, { specDir, version } or { text, fileName }, not ${JSON.stringify(Object.keys(input ?? {}))}${hint}`);
 }
 
 function readInput(path: string): Buffer {

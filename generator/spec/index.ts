@@ -135,6 +135,7 @@ function checkRef(ref: string): void {
 /** Reads the lock file; `undefined` when there is none. @throws MCG504 when it cannot be read or has the wrong shape. */
 export function readLock(lockFile: string): SpecLock | undefined {
   if (!existsSync(lockFile)) return undefined;
+  if (!statSync(lockFile).isFile()) throw fail("MCG504", `the lock file ${lockFile} is not a file (a folder?); name the lock file itself`);
   let data: unknown;
   try {
     data = JSON.parse(readFileSync(lockFile, "utf8"));
@@ -423,7 +424,9 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   const where = located(options);
   const lock = readLock(where.lockFile);
   if (!lock) {
-    throw fail("MCG504", `no lock file ${where.lockFile}: run \`mcp-schema-codegen spec fetch\` to pin a spec revision, or ${options.alternatives ?? ALTERNATIVES}`);
+    // `spec fetch` writes ./mcp-spec.lock.json unless told otherwise: name the lock this run looked for.
+    const fetch = where.lockFile === resolve(LOCK_FILE_NAME) ? "mcp-schema-codegen spec fetch" : `mcp-schema-codegen spec fetch --lock ${where.lockFile}`;
+    throw fail("MCG504", `no lock file ${where.lockFile}: run \`${fetch}\` to pin a spec revision, or ${options.alternatives ?? ALTERNATIVES}`);
   }
   const pin = lock.pins[0]!;
   if (version !== undefined && !Object.hasOwn(pin.schemas, version)) {
