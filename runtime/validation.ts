@@ -332,10 +332,22 @@ export function anyOfRecursive(
  * value instead of doubling at every level.
  */
 export function collectOnce(collect: Collect, v: unknown, p: string, o: ValidationIssue[], d: number): void {
+  if (typeof v !== "object" || v === null) return collect(v, p, o, d);
   const outermost = collected === undefined;
-  if (outermost) collected = new WeakMap();
+  const memo = collected ?? (collected = new WeakMap());
   try {
-    for (const found of memberIssues(collect, v, p, d)) o.push(found);
+    // As memberIssues, inlined: one stack frame fewer per level of the value.
+    let byCollector = memo.get(v);
+    if (byCollector === undefined) memo.set(v, (byCollector = new Map()));
+    let byPlace = byCollector.get(collect);
+    if (byPlace === undefined) byCollector.set(collect, (byPlace = new Map()));
+    const place = p + "\u0000" + d;
+    let found = byPlace.get(place);
+    if (found === undefined) {
+      byPlace.set(place, (found = []));
+      collect(v, p, found, d);
+    }
+    for (const one of found) o.push(one);
   } finally {
     if (outermost) collected = undefined;
   }

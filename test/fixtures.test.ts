@@ -603,6 +603,13 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual(["_isBoth$once", "_isHolder$once", "_isOverlap$once"]);
   });
 
+  it("collects an intersection's invalid value 990 levels deep to its issue, within the stack", () => {
+    let value: unknown = { l: 1 };
+    for (let i = 0; i < 990; i++) value = { next: value };
+    const result = (v().validateBoth as (x: unknown) => { ok: boolean; issues: { path: string; keyword: string }[] })(value);
+    expect(result.issues.map((i) => [i.path, i.keyword])).toEqual([[`${"/next".repeat(990)}/l`, "type"]]);
+  });
+
   it("reuses a remembered verdict only where the depth limit cannot change it", () => {
     // One object reached near the top and again near the depth limit (1000), where its own ten
     // levels go past the limit when the chain above it is long enough.

@@ -266,8 +266,9 @@ class ValidatorEmitter {
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
-    if (branching) {
-      // And would collect them again: collectOnce remembers what each collected.
+    if (branching && this.branchesIntoRecursion(type, "intersections")) {
+      // An intersection's members would collect them again too: collectOnce remembers what each
+      // collected. (A union's members collect through anyOfRecursive, which remembers already.)
       const once = this.internalName({ place: n.collect, suffix: "$once" });
       this.helpers.push(this.render("collect", once, collectBody));
       collectBody = [expressionStatement(call(this.rt("collectOnce"), id(once), V, P, O, D))];
@@ -286,22 +287,22 @@ class ValidatorEmitter {
    * branches into the recursion for one value: an intersection with two or more members that
    * reach a recursive type, or a union without a discriminant with two such members that can
    * hold one JSON type. A recursive declaration holding one checks with `checkOnce` (see the
-   * runtime): without it, a value n levels deep costs 2^n steps.
+   * runtime): without it, a value n levels deep costs 2^n steps. `only` counts intersections alone.
    */
-  private branchesIntoRecursion(type: TypeExpr): boolean {
+  private branchesIntoRecursion(type: TypeExpr, only?: "intersections"): boolean {
     const recurses = (t: TypeExpr) => [...refsIn(t)].some((name) => this.model.recursive.has(name));
     switch (type.kind) {
       case "array":
-        return this.branchesIntoRecursion(type.element);
+        return this.branchesIntoRecursion(type.element, only);
       case "tuple":
-        return type.elements.some((e) => this.branchesIntoRecursion(e));
+        return type.elements.some((e) => this.branchesIntoRecursion(e, only));
       case "object":
-        return type.properties.some((p) => this.branchesIntoRecursion(p.type)) || (type.indexSignature !== undefined && this.branchesIntoRecursion(type.indexSignature));
+        return type.properties.some((p) => this.branchesIntoRecursion(p.type, only)) || (type.indexSignature !== undefined && this.branchesIntoRecursion(type.indexSignature, only));
       case "intersection":
-        return type.members.filter(recurses).length > 1 || type.members.some((m) => this.branchesIntoRecursion(m));
+        return type.members.filter(recurses).length > 1 || type.members.some((m) => this.branchesIntoRecursion(m, only));
       case "union": {
-        if (type.members.some((m) => this.branchesIntoRecursion(m))) return true;
-        if (this.model.discriminantOf(type) !== undefined) return false;
+        if (type.members.some((m) => this.branchesIntoRecursion(m, only))) return true;
+        if (only !== undefined || this.model.discriminantOf(type) !== undefined) return false;
         const branches = simplifyUnion(type).filter(recurses).map((m) => jsonTypeMask(m, this.model));
         return branches.some((m, i) => branches.some((n, j) => j > i && (m & n) !== 0));
       }
