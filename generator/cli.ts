@@ -214,8 +214,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
       // An old schema and the legacy partner scaffold added to it: "none is modern" (MCG320) is
       // about a schema the user never named; the given one's own refusal (MCG411) says it all.
       if (schema.length === 2 && !multipleGiven(flags) && error instanceof GeneratorError && error.diagnostics.some((d) => d.code === "MCG320")) {
-        const { protocol, ir } = analyzeSchema(schema[0]!, DEFAULT_OPTIONS);
-        requireStateless(protocol, ir);
+        requireStatelessInput(schema[0]!);
       }
       throw error;
     });
@@ -293,37 +292,46 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaIn
     const lockFile = flags.lock ?? LOCK_FILE_NAME;
     const pin = readLock(lockFile)?.pins[0];
     if (pin !== undefined && !Object.hasOwn(pin.schemas, LEGACY_SPEC_VERSION)) {
-      const { protocol, ir } = analyzeSchema(inputs[0]!, DEFAULT_OPTIONS);
-      requireStateless(protocol, ir);
-      throw new GeneratorError([
-        {
-          code: "MCG413",
-          message:
-            `scaffold serves both eras by default and needs the ${LEGACY_SPEC_VERSION} schema for clients that open with initialize; ` +
-            `the locked revision ${pin.commit} (${lockFile}) does not name it (versions there: ${Object.keys(pin.schemas).sort().join(", ")}). ` +
-            `Pin a revision that has it (spec fetch --ref <ref> --update), or pass --eras modern for a modern-only server`,
-        },
-      ]);
+      throw missingLegacy(
+        inputs[0]!,
+        `the locked revision ${pin.commit} (${lockFile}) does not name it (versions there: ${Object.keys(pin.schemas).sort().join(", ")})`,
+        "Pin a revision that has it (spec fetch --ref <ref> --update)",
+      );
     }
     const [partner] = await schemaInputs({ ...flags, specVersion: LEGACY_SPEC_VERSION }, { ...io, stderr: () => {} });
     return [inputs[0]!, partner!];
   }
   const legacy = legacyBeside(inputs[0]!);
   if (legacy === undefined || !existsSync(legacy.path)) {
-    // A schema too old to scaffold at all says so first, not that its legacy partner is missing.
-    const { protocol, ir } = analyzeSchema(inputs[0]!, DEFAULT_OPTIONS);
-    requireStateless(protocol, ir);
-    throw new GeneratorError([
-      {
-        code: "MCG413",
-        message:
-          `scaffold serves both eras by default and needs the ${LEGACY_SPEC_VERSION} schema for clients that open with initialize; ` +
-          (legacy ? `it is not at ${legacy.path}` : "a schema given as text has no spec folder to find it in") +
-          `. Give it (--spec-version <modern>,${LEGACY_SPEC_VERSION}, or a second --schema), or pass --eras modern for a modern-only server`,
-      },
-    ]);
+    throw missingLegacy(
+      inputs[0]!,
+      legacy ? `it is not at ${legacy.path}` : "a schema given as text has no spec folder to find it in",
+      `Give it (--spec-version <modern>,${LEGACY_SPEC_VERSION}, or a second --schema)`,
+    );
   }
   return [inputs[0]!, legacy.input];
+}
+
+/** Refuses a schema too old to scaffold (MCG411): that says more than anything else wrong with the inputs. */
+function requireStatelessInput(input: SchemaInput): void {
+  const { protocol, ir } = analyzeSchema(input, DEFAULT_OPTIONS);
+  requireStateless(protocol, ir);
+}
+
+/**
+ * MCG413: the legacy schema a dual-era scaffold needs is missing (`why`), with `remedy` and
+ * `--eras modern`; throws MCG411 instead when the modern `input` is too old to scaffold anyway.
+ */
+function missingLegacy(input: SchemaInput, why: string, remedy: string): GeneratorError {
+  requireStatelessInput(input);
+  return new GeneratorError([
+    {
+      code: "MCG413",
+      message:
+        `scaffold serves both eras by default and needs the ${LEGACY_SPEC_VERSION} schema for clients that open with initialize; ${why}. ` +
+        `${remedy}, or pass --eras modern for a modern-only server`,
+    },
+  ]);
 }
 
 /** Whether the flags read the inputs through the spec lock: `--spec-version` without `--spec`. */
