@@ -354,10 +354,10 @@ export function collectOnce(collect: Collect, v: unknown, p: string, o: Validati
 }
 
 /**
- * The verdicts found during the outermost {@link checkOnce} call now running: by the object or
- * array checked, then the check, with the depth it was checked at.
+ * The verdicts found during the outermost {@link checkOnce} call now running: by the check, then
+ * the object or array checked, as one number: `d + 1` for true at depth `d`, `-(d + 1)` for false.
  */
-let checkVerdicts: WeakMap<object, Map<Check, { readonly d: number; readonly ok: boolean }>> | undefined;
+let checkVerdicts: Map<Check, WeakMap<object, number>> | undefined;
 
 /**
  * `check(v, d)` for a recursive type whose check can reach one value twice: a union whose
@@ -367,19 +367,19 @@ let checkVerdicts: WeakMap<object, Map<Check, { readonly d: number; readonly ok:
  * steps for a value n levels deep. Here an object or array is checked once per check and
  * outermost call, so the time is linear in the value. Only `d` (how much deeper the value may
  * still go, see `MAX_DEPTH`) can change a verdict: one found at depth `d` is reused at depth
- * `d` or more when false, at `d` or less when true, and found again otherwise.
+ * `d` or less when true, at `d` or more when false, and found again otherwise.
  */
 export function checkOnce(check: Check, v: unknown, d: number): boolean {
   if (typeof v !== "object" || v === null) return check(v, d);
   const outermost = checkVerdicts === undefined;
-  const verdicts = checkVerdicts ?? (checkVerdicts = new WeakMap());
+  const memo = checkVerdicts ?? (checkVerdicts = new Map());
   try {
-    let byCheck = verdicts.get(v);
-    if (byCheck === undefined) verdicts.set(v, (byCheck = new Map()));
-    const known = byCheck.get(check);
-    if (known !== undefined && (known.ok ? d <= known.d : d >= known.d)) return known.ok;
+    let verdicts = memo.get(check);
+    if (verdicts === undefined) memo.set(check, (verdicts = new WeakMap()));
+    const known = verdicts.get(v);
+    if (known !== undefined && (known > 0 ? d < known : d >= -known - 1)) return known > 0;
     const ok = check(v, d);
-    byCheck.set(check, { d, ok });
+    verdicts.set(v, ok ? d + 1 : -(d + 1));
     return ok;
   } finally {
     if (outermost) checkVerdicts = undefined;

@@ -570,6 +570,22 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     invalid: [[{ child: { a: {} } }, [I("/child", "anyOf"), I("/child/x", "required")]]],
   });
 
+  verdicts(v, "Patch", {
+    valid: [{ id: "a" }, { id: "a", name: "n" }],
+    invalid: [
+      [{ name: "x" }, [I("/id", "required")]],
+      [{ id: 5 }, [I("/id", "type")]],
+    ],
+  });
+  verdicts(v, "Chain", {
+    valid: [{ a: "x" }, { a: "x", next: { a: "y" } }],
+    invalid: [
+      [{}, [I("/a", "required")]],
+      [{ a: "x", next: {} }, [I("/next/a", "required")]],
+      [{ a: 1 }, [I("/a", "type")]],
+    ],
+  });
+
   it("checks a recursive type with two branches into its recursion once per value: reads grow linearly, not 2^depth", () => {
     // A getter counts the reads of each level's link. Checked once per branch, the innermost link
     // would be read 2^16 times.
@@ -598,9 +614,9 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
       expect(counter.reads, type).toBeLessThanOrEqual(4 * DEPTH);
       expect((v()[`validate${type}`] as (x: unknown) => { ok: boolean })(value).ok, type).toBe(ok);
     }
-    // Only those three check through checkOnce; the draft's types have no such branches.
+    // Only those (and Chain, an intersection of two recursing members) check through checkOnce; the draft's types have no such branches.
     const text = get().read("validators.ts");
-    expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual(["_isBoth$once", "_isHolder$once", "_isOverlap$once"]);
+    expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual(["_isBoth$once", "_isChain$once", "_isHolder$once", "_isOverlap$once"]);
   });
 
   it("collects an intersection's invalid value 990 levels deep to its issue, within the stack", () => {

@@ -820,9 +820,14 @@ class ValidatorEmitter {
     const inner = type.members.flatMap((m, i) => {
       let member = m;
       if (m.kind === "object") {
-        const properties = m.properties
-          .filter((prop) => !declared.get(prop.name)?.has(typeKey(prop.type)))
-          .map((prop) => (!prop.optional && required.has(prop.name) ? { ...prop, optional: true } : prop));
+        const properties = m.properties.flatMap((prop) => {
+          const sameType = declared.get(prop.name)?.has(typeKey(prop.type)) ?? false;
+          // The same type, and no requirement an earlier member lacks: nothing new to collect.
+          if (sameType && (prop.optional || required.has(prop.name))) return [];
+          // Required here, optional before: the missing property is this member's to report, its type an earlier one's too.
+          if (sameType) repeats = true;
+          return !prop.optional && required.has(prop.name) ? [{ ...prop, optional: true }] : [prop];
+        });
         member = { ...m, properties };
       } else {
         // A named member collects in its own function: an earlier member's issue there is reported again.
