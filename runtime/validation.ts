@@ -244,8 +244,8 @@ export function jsonType(v: unknown): number {
  * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; when one of
  * them has no issue the value matches and nothing is reported; otherwise the issues of the
  * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
- * says what was expected. `memo`, when given, finds each member's issues instead (unions in
- * recursive types, where a member's issues are found once per value and path).
+ * says what was expected. `memo`, when given, finds each member's issues instead
+ * ({@link collectedOnce}, for unions in recursive types whose members overlap).
  */
 export function anyOf(
   o: ValidationIssue[],
@@ -277,66 +277,29 @@ export function anyOf(
 }
 
 /**
- * What collectors found during the outermost {@link anyOfRecursive} or {@link collectOnce} call
- * now running: by the object or array collected, the collector, then `path + "\u0000" + depth`.
+ * What collectors found during the outermost {@link collectedOnce} call now running: by the
+ * object or array collected, the collector, then `path + "\u0000" + depth`.
  */
 let collected: WeakMap<object, Map<Collect, Map<string, ValidationIssue[]>>> | undefined;
 
-/** The issues `collect` finds in `v` at `p` and depth `d`: for an object or array, found once per outermost {@link anyOfRecursive} or {@link collectOnce} call. */
-function memberIssues(collect: Collect, v: unknown, p: string, d: number): ValidationIssue[] {
-  let byPlace: Map<string, ValidationIssue[]> | undefined;
-  const place = p + "\u0000" + d;
-  if (collected !== undefined && typeof v === "object" && v !== null) {
-    let byCollector = collected.get(v);
-    if (byCollector === undefined) collected.set(v, (byCollector = new Map()));
-    byPlace = byCollector.get(collect);
-    if (byPlace === undefined) byCollector.set(collect, (byPlace = new Map()));
-    const known = byPlace.get(place);
-    if (known !== undefined) return known;
-  }
-  const found: ValidationIssue[] = [];
-  collect(v, p, found, d);
-  byPlace?.set(place, found);
-  return found;
-}
-
 /**
- * {@link anyOf} for a union inside a recursive type whose members can hold one JSON type
- * (`{ a?: R; x: string } | { a?: R; y: number }`). Such members often share a property of the
- * union's own type, and each would collect that property's value again, doubling the work at
- * every level; here a member collects an object or array at one path once per outermost call,
- * so the time is linear in the value.
+ * The issues `collect` finds in `v` at `p` and depth `d`, for an object or array found once per
+ * outermost call (and the same list returned again). For a recursive type whose collectors can
+ * reach one value twice at one path: a union whose members can hold one JSON type and share a
+ * property of the union's own type (`{ a?: R; x: string } | { a?: R; y: number }`; {@link anyOf}
+ * takes it as `memo`), or an intersection of members that each recur (its collector pushes the
+ * list with {@link pushAll}). Collected plainly, each level doubles the work; remembered, the
+ * time is linear in the value.
  */
-export function anyOfRecursive(
-  o: ValidationIssue[],
-  p: string,
-  v: unknown,
-  d: number,
-  members: string,
-  masks: readonly number[],
-  collectors: readonly Collect[],
-): void {
-  const outermost = collected === undefined;
-  if (outermost) collected = new WeakMap();
-  try {
-    anyOf(o, p, v, d, members, masks, collectors, memberIssues);
-  } finally {
-    if (outermost) collected = undefined;
+export function collectedOnce(collect: Collect, v: unknown, p: string, d: number): ValidationIssue[] {
+  if (typeof v !== "object" || v === null) {
+    const found: ValidationIssue[] = [];
+    collect(v, p, found, d);
+    return found;
   }
-}
-
-/**
- * `collect(v, p, o, d)` for a recursive type whose check can reach one value twice (see
- * {@link checkOnce}): an object or array is collected at one path once per outermost call, and
- * its issues are reported again from that (then dropped as repeats), so the time is linear in the
- * value instead of doubling at every level.
- */
-export function collectOnce(collect: Collect, v: unknown, p: string, o: ValidationIssue[], d: number): void {
-  if (typeof v !== "object" || v === null) return collect(v, p, o, d);
   const outermost = collected === undefined;
   const memo = collected ?? (collected = new WeakMap());
   try {
-    // As memberIssues, inlined: one stack frame fewer per level of the value.
     let byCollector = memo.get(v);
     if (byCollector === undefined) memo.set(v, (byCollector = new Map()));
     let byPlace = byCollector.get(collect);
@@ -347,10 +310,15 @@ export function collectOnce(collect: Collect, v: unknown, p: string, o: Validati
       byPlace.set(place, (found = []));
       collect(v, p, found, d);
     }
-    for (const one of found) o.push(one);
+    return found;
   } finally {
     if (outermost) collected = undefined;
   }
+}
+
+/** Appends `issues` to `o`. */
+export function pushAll(o: ValidationIssue[], issues: readonly ValidationIssue[]): void {
+  for (const one of issues) o.push(one);
 }
 
 /**

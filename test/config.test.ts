@@ -6,7 +6,7 @@
 import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CONFIG_FILE_NAME, findConfigFile, isLockedInput, loadConfig, type ConfigInput } from "../generator/config.js";
+import { CONFIG_FILE_NAME, configInputs, findConfigFile, isLockedInput, loadConfig, type ConfigInput } from "../generator/config.js";
 import * as api from "../generator/index.js";
 import { GeneratorError } from "../generator/index.js";
 import { cli } from "./support/cli.js";
@@ -167,8 +167,13 @@ describe("mcp-schema-codegen.config.json", () => {
   });
 
   it("the library API exports the reader", () => {
-    expect([api.loadConfig, api.findConfigFile, api.CONFIG_FILE_NAME, api.isLockedInput]).toEqual([loadConfig, findConfigFile, CONFIG_FILE_NAME, isLockedInput]);
-    expect(typeof api.configInputs).toBe("function");
+    expect([api.loadConfig, api.findConfigFile, api.CONFIG_FILE_NAME, api.isLockedInput, api.configInputs]).toEqual([
+      loadConfig,
+      findConfigFile,
+      CONFIG_FILE_NAME,
+      isLockedInput,
+      configInputs,
+    ]);
   });
 
   it("this repository's npm run generate uses it", () => {

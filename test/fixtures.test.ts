@@ -619,11 +619,17 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual(["_isBoth$once", "_isChain$once", "_isHolder$once", "_isOverlap$once"]);
   });
 
-  it("collects an intersection's invalid value 990 levels deep to its issue, within the stack", () => {
-    let value: unknown = { l: 1 };
-    for (let i = 0; i < 990; i++) value = { next: value };
-    const result = (v().validateBoth as (x: unknown) => { ok: boolean; issues: { path: string; keyword: string }[] })(value);
-    expect(result.issues.map((i) => [i.path, i.keyword])).toEqual([[`${"/next".repeat(990)}/l`, "type"]]);
+  it("collects invalid values 990 levels deep within the stack: an intersection's and an overlapping union's", () => {
+    type Validate = (x: unknown) => { ok: boolean; issues: { path: string; keyword: string }[] };
+    let both: unknown = { l: 1 };
+    for (let i = 0; i < 990; i++) both = { next: both };
+    expect((v().validateBoth as Validate)(both).issues.map((i) => [i.path, i.keyword])).toEqual([[`${"/next".repeat(990)}/l`, "type"]]);
+    // Every level matches both members' own properties; the innermost matches neither.
+    let overlap: unknown = { x: 1 };
+    for (let i = 0; i < 990; i++) overlap = { x: "s", y: 1, a: overlap };
+    const issues = (v().validateOverlap as Validate)(overlap).issues;
+    expect(issues.filter((i) => i.keyword === "exception")).toEqual([]);
+    expect(issues.at(-1)).toEqual({ path: "", message: "stopped after 100 issues", keyword: "maxIssues" });
   });
 
   it("reuses a remembered verdict only where the depth limit cannot change it", () => {

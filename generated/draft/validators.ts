@@ -266,8 +266,8 @@ function jsonType(v: unknown): number {
  * that can hold the value's JSON type (`masks`, bits as in `jsonType`) are tried; when one of
  * them has no issue the value matches and nothing is reported; otherwise the issues of the
  * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
- * says what was expected. `memo`, when given, finds each member's issues instead (unions in
- * recursive types, where a member's issues are found once per value and path).
+ * says what was expected. `memo`, when given, finds each member's issues instead
+ * ({@link collectedOnce}, for unions in recursive types whose members overlap).
  */
 function anyOf(
   o: ValidationIssue[],

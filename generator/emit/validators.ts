@@ -267,11 +267,11 @@ class ValidatorEmitter {
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
     if (branching && this.branchesIntoRecursion(type, "intersections")) {
-      // An intersection's members would collect them again too: collectOnce remembers what each
-      // collected. (A union's members collect through anyOfRecursive, which remembers already.)
+      // An intersection's members would collect them again too: collectedOnce remembers what each
+      // collected. (A union's members collect through it already, see unionCollect.)
       const once = this.internalName({ place: n.collect, suffix: "$once" });
       this.helpers.push(this.render("collect", once, collectBody));
-      collectBody = [expressionStatement(call(this.rt("collectOnce"), id(once), V, P, O, D))];
+      collectBody = [expressionStatement(call(this.rt("pushAll"), O, call(this.rt("collectedOnce"), id(once), V, P, D)))];
     }
     return {
       checkName: n.check,
@@ -861,11 +861,10 @@ class ValidatorEmitter {
     const masks = members.map((m) => jsonTypeMask(m, this.model));
     const label = members.map((m) => labelOf(m)).join(" | ");
     const recursive = [...refsIn(type)].some((name) => this.model.recursive.has(name));
-    // Members that can hold one JSON type may each collect a shared recursive property: anyOfRecursive collects it once.
+    // Members that can hold one JSON type may each collect a shared recursive property: collectedOnce collects it once.
     const overlapping = masks.some((m, i) => masks.some((n, j) => j > i && (m & n) !== 0));
-    const anyOf = expressionStatement(
-      call(this.rt(recursive && overlapping ? "anyOfRecursive" : "anyOf"), O, p, v, depthArg(depth), lit(label), array(masks.map((m) => lit(m))), array(collectors.map((c) => id(c)))),
-    );
+    const args = [O, p, v, depthArg(depth), lit(label), array(masks.map((m) => lit(m))), array(collectors.map((c) => id(c)))];
+    const anyOf = expressionStatement(call(this.rt("anyOf"), ...args, ...(recursive && overlapping ? [this.rt("collectedOnce")] : [])));
     // A union reaching a recursive type: anyOf itself finds a matching member (one without
     // issues); a fast check first would walk the subtree once more at every level. Its masks
     // hold JSON types only, so a union that admits undefined says so itself.
