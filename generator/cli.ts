@@ -201,7 +201,7 @@ interface ScaffoldFlags extends LockedInputFlags {
 async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promise<number> {
   try {
     const name = flags.name ?? packageNameFor(dir);
-    const schema = await scaffoldInputs(flags, io);
+    const { schema, partnerAdded } = await scaffoldInputs(flags, io);
     // Inputs read through the lock: the project keeps a copy and names versions, not the cache's folders.
     const specLock = lockedInputs(flags) ? readFileSync(flags.lock ?? LOCK_FILE_NAME, "utf8") : undefined;
     const files = await scaffoldFiles({
@@ -213,7 +213,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     }).catch((error: unknown) => {
       // An old schema and the legacy partner scaffold added to it: "none is modern" (MCG320) is
       // about a schema the user never named; the given one's own refusal (MCG411) says it all.
-      if (schema.length === 2 && !multipleGiven(flags) && error instanceof GeneratorError && error.diagnostics.some((d) => d.code === "MCG320")) {
+      if (partnerAdded && error instanceof GeneratorError && error.diagnostics.some((d) => d.code === "MCG320")) {
         requireStatelessInput(schema[0]!);
       }
       throw error;
@@ -277,16 +277,17 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
  * The schemas a scaffold serves. With one modern schema and `--eras` not `modern`, the
  * {@link LEGACY_SPEC_VERSION} schema of the same spec folder joins it (dual-era); when it cannot
  * be found, scaffold refuses (MCG413) naming where it looked and `--eras modern`, unless the
- * schema is too old to scaffold at all (MCG411).
+ * schema is too old to scaffold at all (MCG411). `partnerAdded`: the legacy schema was added here
+ * (with a locked version: the lock's own).
  */
-async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaInput[]> {
+async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<{ schema: SchemaInput[]; partnerAdded: boolean }> {
   const inputs = await schemaInputs(flags, io);
   const modernOnly = flags.eras === "modern";
   if (inputs.length > 1) {
     if (modernOnly) throw usage(`--eras modern serves one schema; ${inputs.length} were given`);
-    return inputs;
+    return { schema: inputs, partnerAdded: false };
   }
-  if (modernOnly || isLegacyInput(inputs[0]!)) return inputs;
+  if (modernOnly || isLegacyInput(inputs[0]!)) return { schema: inputs, partnerAdded: false };
   if (lockedInputs(flags)) {
     // The partner of a locked version is a version of the same lock, read and checked as the first was.
     const lockFile = flags.lock ?? LOCK_FILE_NAME;
@@ -299,7 +300,7 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaIn
       );
     }
     const [partner] = await schemaInputs({ ...flags, specVersion: LEGACY_SPEC_VERSION }, { ...io, stderr: () => {} });
-    return [inputs[0]!, partner!];
+    return { schema: [inputs[0]!, partner!], partnerAdded: true };
   }
   const legacy = legacyBeside(inputs[0]!);
   if (legacy === undefined || !existsSync(legacy.path)) {
@@ -309,7 +310,7 @@ async function scaffoldInputs(flags: ScaffoldFlags, io: CliIO): Promise<SchemaIn
       `Give it (--spec-version <modern>,${LEGACY_SPEC_VERSION}, or a second --schema)`,
     );
   }
-  return [inputs[0]!, legacy.input];
+  return { schema: [inputs[0]!, legacy.input], partnerAdded: true };
 }
 
 /** Refuses a schema too old to scaffold (MCG411): that says more than anything else wrong with the inputs. */
@@ -337,11 +338,6 @@ function missingLegacy(input: SchemaInput, why: string, remedy: string): Generat
 /** Whether the flags read the inputs through the spec lock: `--spec-version` without `--spec`. */
 function lockedInputs(flags: Pick<ScaffoldFlags, "spec" | "specVersion">): boolean {
   return flags.specVersion !== undefined && flags.spec === undefined;
-}
-
-/** Whether the flags name several schemas (scaffold then adds none). */
-function multipleGiven(flags: Pick<ScaffoldFlags, "schema" | "specVersion">): boolean {
-  return (flags.schema?.length ?? 0) > 1 || (flags.specVersion?.includes(",") ?? false);
 }
 
 /** Where the legacy schema of a modern input's spec folder is: `<spec>/schema/2025-11-25/schema.ts`, or beside `--schema`'s version folder. */
