@@ -84,12 +84,12 @@ export async function configInputs(
   const resolved: SchemaInput[] = [];
   // Several versions of one lock share its revision: its progress is said once.
   const reported = new Set<string>();
+  const { onProgress, ...rest } = options;
   for (const one of inputs) {
     if (!isLockedInput(one)) {
       resolved.push(one);
       continue;
     }
-    const { onProgress, ...rest } = options;
     const progress = onProgress !== undefined && !reported.has(one.lockFile) ? { onProgress } : {};
     reported.add(one.lockFile);
     let specDir: string;
@@ -233,8 +233,8 @@ class ConfigReader {
     const inputs = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
     if (!inputs.every((i) => i !== undefined)) return undefined;
     // One revision twice is one folder twice: refused here, where the file says it, as --spec-version refuses draft,draft.
-    const keys = inputs.map((i) => ("path" in i ? `schema ${i.path}` : "specDir" in i ? `spec ${i.specDir} ${i.version}` : "lockFile" in i ? `version ${i.version} of ${i.lockFile}` : ""));
-    const twice = keys.findIndex((k, i) => k !== "" && keys.indexOf(k) !== i);
+    const keys = inputs.map((i) => (isLockedInput(i) ? `version ${i.version} of ${i.lockFile}` : "path" in i ? `schema ${i.path}` : `spec ${JSON.stringify(i)}`));
+    const twice = keys.findIndex((k, i) => keys.indexOf(k) !== i);
     if (twice >= 0) {
       this.bag.add(CODE, `${where}[${twice}] names the same schema as ${where}[${keys.indexOf(keys[twice]!)}]`, this.span(node.elements[twice]!));
       return undefined;
