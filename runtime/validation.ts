@@ -178,11 +178,13 @@ export function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T
 
 /**
  * Removes the issues from index `from` on that equal an earlier one there (path, keyword and
- * message), in place, keeping the first. Members of an intersection that declare one property
- * each check it: an invalid value there would be reported once per member.
+ * message), in place, keeping the first. Members of an intersection that check one key each
+ * (the same property, or a property and an index signature) would report an invalid value
+ * there once per member. A list past `MAX_ISSUES` is left as it is: collecting has stopped
+ * short, and removing repeats would hide that (`collectIssues` marks only a list over the cap).
  */
 export function dropRepeats(o: ValidationIssue[], from: number): void {
-  if (o.length - from < 2) return;
+  if (o.length - from < 2 || o.length > MAX_ISSUES) return;
   const seen = new Set<string>();
   let kept = from;
   for (let i = from; i < o.length; i++) {

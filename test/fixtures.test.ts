@@ -586,6 +586,45 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     ],
   });
 
+  verdicts(v, "Twofold", {
+    valid: [{}, { x: "s", a: { a: {} } }],
+    invalid: [
+      [{ a: 1 }, [I("/a", "type")]],
+      [{ a: true }, [I("/a", "type"), I("/a", "type")]],
+    ],
+  });
+  verdicts(v, "Mapped", {
+    valid: [{}, { k: { j: {} } }],
+    invalid: [[{ k: true }, [I("/k", "type"), I("/k", "type")]]],
+  });
+
+  it("reports an issue two intersection members reach through one key once, at any depth", () => {
+    // Each member checks the key with its own type, and both reach the nested value: reported by
+    // each member at every level, the innermost issue would be listed 2^12 times (cut at the cap).
+    type Validate = (x: unknown) => { ok: boolean; issues: { path: string; message: string; keyword: string }[] };
+    const chain = (leaf: unknown, key: string) => {
+      let value = leaf;
+      for (let i = 0; i < 12; i++) value = { [key]: value };
+      return value;
+    };
+    const innermost = (type: string, key: string) => [
+      { path: `${`/${key}`.repeat(12)}/${key}`, message: `expected ${type} | integer, got true`, keyword: "type" },
+      { path: `${`/${key}`.repeat(12)}/${key}`, message: `expected ${type} | string, got true`, keyword: "type" },
+    ];
+    expect((v().validateTwofold as Validate)(chain({ a: true }, "a")).issues).toEqual(innermost("Twofold", "a"));
+    expect((v().validateMapped as Validate)(chain({ k: true }, "k")).issues).toEqual(innermost("Mapped", "k"));
+  });
+
+  it("keeps the maxIssues marker when collecting stopped at the cap, repeats or not", () => {
+    // `k` holds 40 invalid values (80 issues); both members report them, past the cap of 100, so
+    // `later` is never collected: the list must say it stopped.
+    const forty: Record<string, unknown> = {};
+    for (let i = 0; i < 40; i++) forty[`v${i}`] = true;
+    const result = (v().validateMapped as (x: unknown) => { issues: { keyword: string; path: string }[] })({ k: forty, later: true });
+    expect(result.issues).toHaveLength(101);
+    expect(result.issues.at(-1)).toMatchObject({ keyword: "maxIssues" });
+  });
+
   it("checks a recursive type with two branches into its recursion once per value: reads grow linearly, not 2^depth", () => {
     // A getter counts the reads of each level's link. Checked once per branch, the innermost link
     // would be read 2^16 times.
@@ -614,9 +653,16 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
       expect(counter.reads, type).toBeLessThanOrEqual(4 * DEPTH);
       expect((v()[`validate${type}`] as (x: unknown) => { ok: boolean })(value).ok, type).toBe(ok);
     }
-    // Only those (and Chain, an intersection of two recursing members) check through checkOnce; the draft's types have no such branches.
+    // Only those (and Chain, Twofold and Mapped, intersections of recursing members) check through checkOnce; the draft's types have no such branches.
     const text = get().read("validators.ts");
-    expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual(["_isBoth$once", "_isChain$once", "_isHolder$once", "_isOverlap$once"]);
+    expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual([
+      "_isBoth$once",
+      "_isChain$once",
+      "_isHolder$once",
+      "_isMapped$once",
+      "_isOverlap$once",
+      "_isTwofold$once",
+    ]);
   });
 
   it("collects invalid values 990 levels deep within the stack: an intersection's and an overlapping union's", () => {

@@ -814,29 +814,43 @@ class ValidatorEmitter {
     // A property several members declare is one constraint per member, but one missing
     // property: an object member after the first leaves out what an earlier member already
     // collects (the same type) and does not report missing what an earlier member requires.
-    const declared = new Map<string, Set<string>>();
+    // Where two members still check one key with types that can report the same issue (the
+    // same type, or a type both reach), dropRepeats keeps the first report.
+    const declared = new Map<string, TypeExpr[]>();
+    const indexed: TypeExpr[] = [];
     const required = new Set<string>();
     let repeats = false;
+    const overlapsEarlier = (name: string, type: TypeExpr): boolean =>
+      [...(declared.get(name) ?? []), ...indexed].some((earlier) => mayRepeat(earlier, type));
     const inner = type.members.flatMap((m, i) => {
+      const shape = shapes[i]!;
       let member = m;
       if (m.kind === "object") {
         const properties = m.properties.flatMap((prop) => {
-          const sameType = declared.get(prop.name)?.has(typeKey(prop.type)) ?? false;
+          const sameType = declared.get(prop.name)?.some((earlier) => typeKey(earlier) === typeKey(prop.type)) ?? false;
           // The same type, and no requirement an earlier member lacks: nothing new to collect.
           if (sameType && (prop.optional || required.has(prop.name))) return [];
+          repeats ||= overlapsEarlier(prop.name, prop.type);
           // Required here, optional before: the missing property is this member's to report, its type an earlier one's too.
-          if (sameType) repeats = true;
           return !prop.optional && required.has(prop.name) ? [{ ...prop, optional: true }] : [prop];
         });
         member = { ...m, properties };
       } else {
         // A named member collects in its own function: an earlier member's issue there is reported again.
-        repeats ||= shapes[i]!.properties.some((prop) => declared.has(prop.name));
+        repeats ||= shape.properties.some((prop) => declared.has(prop.name) || overlapsEarlier(prop.name, prop.type));
       }
-      for (const prop of shapes[i]!.properties) {
-        declared.set(prop.name, (declared.get(prop.name) ?? new Set()).add(typeKey(prop.type)));
+      // An index signature checks the keys this member does not name, which earlier members may check too.
+      const index = shape.indexSignature;
+      if (index !== undefined) {
+        const own = new Set(shape.properties.map((prop) => prop.name));
+        repeats ||= [...declared].some(([name, types]) => !own.has(name) && types.some((t) => mayRepeat(t, index)));
+        repeats ||= indexed.some((earlier) => mayRepeat(earlier, index));
+      }
+      for (const prop of shape.properties) {
+        declared.set(prop.name, [...(declared.get(prop.name) ?? []), prop.type]);
         if (!prop.optional) required.add(prop.name);
       }
+      if (index !== undefined) indexed.push(index);
       const empty = member.kind === "object" && member.properties.length === 0 && member.indexSignature === undefined;
       return empty ? [] : this.collect(member, v, p, `${place}$${i}`, depth);
     });
@@ -957,6 +971,16 @@ function depthArg(level: number): Expression {
  * A key equal for structurally equal types: source positions, docs and where a property was
  * inherited from are left out. Each kind lists its fields in a fixed order.
  */
+/**
+ * Whether two checks of one key, with these types, can report the same issue: the same type,
+ * or types that both reach one named declaration (whose collector reports its issues alike).
+ */
+function mayRepeat(a: TypeExpr, b: TypeExpr): boolean {
+  if (typeKey(a) === typeKey(b)) return true;
+  const reached = refsIn(a);
+  return [...refsIn(b)].some((name) => reached.has(name));
+}
+
 export function typeKey(type: TypeExpr): string {
   switch (type.kind) {
     case "keyword":
