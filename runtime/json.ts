@@ -36,6 +36,18 @@ export function isPlainObject(v: unknown): v is Record<string, any> {
 }
 
 /**
+ * Whether `v` is a JSON array: an array whose prototype is `Array.prototype` (of any realm).
+ * Instances of a subclass of `Array`, and arrays given another prototype, are not: like a class
+ * instance in place of an object, they are not plain JSON data. Narrows as `Array.isArray`
+ * does (to `any[]`), so generated checks read elements as they did before.
+ */
+export function isPlainArray(v: unknown): v is any[] {
+  if (!Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Array.prototype || (Array.isArray(proto) && isForeignObjectPrototype(Object.getPrototypeOf(proto)));
+}
+
+/**
  * Whether `v` is an object and not `null`: the cheap first half of {@link isPlainObject}, which
  * generated checks test before reading `v`'s properties and finish with {@link plainPrototype}
  * (so that the prototype is read after the property reads, where the engine already knows
@@ -58,10 +70,11 @@ export function plainPrototype(v: object): boolean {
 
 /**
  * Whether `proto` is `Object.prototype` of another realm: no prototype of its own, and
- * `Object.prototype`'s own methods (so not a null-prototype object someone inherits data from).
+ * `Object.prototype`'s own `isPrototypeOf` method (so not a null-prototype object someone
+ * inherits data from; one method name tells them apart as well as several, and costs less code).
  */
 export function isForeignObjectPrototype(proto: object): boolean {
-  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
+  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf");
 }
 
 /**

@@ -6,7 +6,7 @@
  * declarations of `json.ts` it imports; the public ones (see the validators emitter) stay
  * exported there.
  */
-import { isPlainObject, MAX_DEPTH, MAX_ISSUES, quote, unescapeToken } from "./json.js";
+import { isPlainArray, isPlainObject, MAX_DEPTH, MAX_ISSUES, quote, unescapeToken } from "./json.js";
 
 /** One problem found in a value. */
 export interface ValidationIssue {
@@ -44,7 +44,7 @@ export type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => vo
 
 export function typeName(v: unknown): string {
   if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
+  if (isPlainArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
   if (typeof v === "object" && !isPlainObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
@@ -237,7 +237,7 @@ export function jsonType(v: unknown): number {
   if (typeof v === "number") return 2;
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
-  if (Array.isArray(v)) return 32;
+  if (isPlainArray(v)) return 32;
   return isPlainObject(v) ? 16 : 0;
 }
 
@@ -554,6 +554,6 @@ export function formatRegex(s: string): boolean {
 }
 /** Collects the issues of every element of an array with `collect`. */
 export function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
-  if (!Array.isArray(v)) return expected(o, p, "array", v);
+  if (!isPlainArray(v)) return expected(o, p, "array", v);
   for (let i = 0; i < v.length && o.length <= MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }

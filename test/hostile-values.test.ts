@@ -415,6 +415,46 @@ describe("plain data", () => {
     expect(objects.length).toBeGreaterThanOrEqual(100);
     expect(checked).toBe(objects.length);
   });
+  // The same policy for arrays (`isPlainArray` in runtime/json.ts): an array is JSON data only when
+  // its prototype is Array.prototype (of any realm). Before, an Array subclass instance passed
+  // wherever the schema names an array.
+  const notPlainArray: [string, () => unknown[]][] = [
+    ["an Array subclass instance", () => new (class Items extends Array {})()],
+    ["an array inheriting from another array", () => Object.setPrototypeOf([], [1]) as unknown[]],
+    ["an array with a null prototype", () => Object.setPrototypeOf([], null) as unknown[]],
+    ["an array with Object.prototype as its prototype", () => Object.setPrototypeOf([], Object.prototype) as unknown[]],
+  ];
+
+  it.each(notPlainArray)("rejects %s where the schema names an array, saying it is not plain JSON data", (_name, make) => {
+    expect(answer("JSONArray", make()).ok).toBe(false);
+    expect(answer("JSONValue", make()).ok).toBe(false);
+    expect(answer("JSONObject", make()).ok).toBe(false);
+    const found = issues(answer("CallToolResult", { resultType: "complete", content: make() }));
+    expect(found.map((i) => [i.path, i.keyword])).toEqual([["/content", "type"]]);
+    expect(found[0]?.message).toMatch(/^expected array, got .*not plain JSON data/);
+  });
+
+  it("answers every upstream example whose arrays are Array subclass instances as if they were Dates there, and accepts them from another realm", () => {
+    // Where the schema names an array, both are rejected; where it leaves the value open (`unknown`), both pass.
+    class Items extends Array {}
+    const replaced = (value: unknown, array: (items: unknown[]) => unknown): unknown => {
+      if (Array.isArray(value)) return array(value.map((x) => replaced(x, array)));
+      if (typeof value !== "object" || value === null) return value;
+      return Object.fromEntries(Object.entries(value).map(([k, x]) => [k, replaced(x, array)]));
+    };
+    const hasArray = (value: unknown): boolean =>
+      Array.isArray(value) || (typeof value === "object" && value !== null && Object.values(value).some(hasArray));
+    let rejected = 0;
+    for (const { type, file, value } of examples) {
+      if (!types.includes(type) || !hasArray(value) || !answer(type, value).ok) continue;
+      const subclassed = answer(type, replaced(value, (items) => Items.from(items))).ok;
+      expect(subclassed, `${file} with Array subclass instances`).toBe(answer(type, replaced(value, () => new Date(0))).ok);
+      if (!subclassed) rejected++;
+      const foreign = runInNewContext("JSON.parse(text)", { text: JSON.stringify(value) }) as unknown;
+      expect(answer(type, foreign).ok, `${file} from another realm`).toBe(true);
+    }
+    expect(rejected).toBeGreaterThanOrEqual(30);
+  });
 });
 
 describe("throwing getters and Proxies", () => {

@@ -19,7 +19,7 @@ import {
   type MethodRow,
   type RequestContextCore,
 } from "../runtime/dispatcher.js";
-import { escapeToken, isJsonData, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
+import { escapeToken, isJsonData, isPlainArray, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
 import { checkToolArguments } from "../runtime/tool-arguments.js";
 import { generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
@@ -40,6 +40,16 @@ describe("runtime/json.ts", () => {
     for (const v of [[], new Point(), new Date(0), Object(1), Object.create(base), Object.create({ a: 1 }), null, "x"]) {
       expect(isPlainObject(v)).toBe(false);
     }
+  });
+
+  it("isPlainArray accepts arrays of this realm and of another, and refuses subclass instances and arrays with another prototype", () => {
+    expect(isPlainArray([])).toBe(true);
+    expect(isPlainArray(runInNewContext("[1, 2]"))).toBe(true);
+    class Items extends Array {}
+    const others = [new Items(), Object.setPrototypeOf([], null), Object.setPrototypeOf([], Object.prototype), Object.setPrototypeOf([], [1])];
+    for (const v of [...others, {}, new Uint8Array(1), "x", null]) expect(isPlainArray(v)).toBe(false);
+    // Another realm's Array.prototype is an array whose prototype is that realm's Object.prototype; a forged one is not.
+    expect(isPlainArray(Object.setPrototypeOf([], Object.setPrototypeOf([], Object.create(null))))).toBe(false);
   });
 
   it("isJsonData: cycles, shared members, non-finite numbers, depth", () => {

@@ -30,6 +30,18 @@ function isPlainObject(v: unknown): v is Record<string, any> {
 }
 
 /**
+ * Whether `v` is a JSON array: an array whose prototype is `Array.prototype` (of any realm).
+ * Instances of a subclass of `Array`, and arrays given another prototype, are not: like a class
+ * instance in place of an object, they are not plain JSON data. Narrows as `Array.isArray`
+ * does (to `any[]`), so generated checks read elements as they did before.
+ */
+function isPlainArray(v: unknown): v is any[] {
+  if (!Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Array.prototype || (Array.isArray(proto) && isForeignObjectPrototype(Object.getPrototypeOf(proto)));
+}
+
+/**
  * Whether `v` is an object and not `null`: the cheap first half of {@link isPlainObject}, which
  * generated checks test before reading `v`'s properties and finish with {@link plainPrototype}
  * (so that the prototype is read after the property reads, where the engine already knows
@@ -52,10 +64,11 @@ function plainPrototype(v: object): boolean {
 
 /**
  * Whether `proto` is `Object.prototype` of another realm: no prototype of its own, and
- * `Object.prototype`'s own methods (so not a null-prototype object someone inherits data from).
+ * `Object.prototype`'s own `isPrototypeOf` method (so not a null-prototype object someone
+ * inherits data from; one method name tells them apart as well as several, and costs less code).
  */
 function isForeignObjectPrototype(proto: object): boolean {
-  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf") && hasOwn.call(proto, "propertyIsEnumerable");
+  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf");
 }
 
 /** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
@@ -109,7 +122,7 @@ type Collect = (v: any, p: string, o: ValidationIssue[], d: number) => void;
 
 function typeName(v: unknown): string {
   if (v === null) return "null";
-  if (Array.isArray(v)) return "array";
+  if (isPlainArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
   if (typeof v === "object" && !isPlainObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
   return typeof v;
@@ -249,7 +262,7 @@ function jsonType(v: unknown): number {
   if (typeof v === "number") return 2;
   if (typeof v === "boolean") return 4;
   if (v === null) return 8;
-  if (Array.isArray(v)) return 32;
+  if (isPlainArray(v)) return 32;
   return isPlainObject(v) ? 16 : 0;
 }
 
@@ -387,7 +400,7 @@ function validIpv6(text: string): boolean {
 
 /** Collects the issues of every element of an array with `collect`. */
 function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: Collect): void {
-  if (!Array.isArray(v)) return expected(o, p, "array", v);
+  if (!isPlainArray(v)) return expected(o, p, "array", v);
   for (let i = 0; i < v.length && o.length <= MAX_ISSUES; i++) collect(v[i], p + "/" + i, o, d);
 }
 
@@ -987,7 +1000,7 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
 }
 
 function _isURLElicitationRequiredError$error$data$elicitations(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isElicitRequestURLParams(v[i], d + 1)) return false;
   return true;
 }
@@ -1701,7 +1714,7 @@ function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void
 }
 
 function _isIcons$icons(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
   return true;
 }
@@ -2153,7 +2166,7 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
   return true;
 }
@@ -2258,7 +2271,7 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
 }
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
   return true;
 }
@@ -2467,13 +2480,13 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
   return true;
 }
 
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
+  if (!isPlainArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
@@ -3223,7 +3236,7 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
   return true;
 }
@@ -3382,7 +3395,7 @@ function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
   return true;
 }
@@ -3445,7 +3458,7 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 function _isPrompt$arguments(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
   return true;
 }
@@ -3868,7 +3881,7 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCallToolResult$content(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
   return true;
 }
@@ -4814,7 +4827,7 @@ function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isListTasksResult$tasks(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isTask(v[i], d + 1)) return false;
   return true;
 }
@@ -5302,7 +5315,7 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
   return true;
 }
@@ -5312,7 +5325,7 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
   return true;
 }
@@ -5477,7 +5490,7 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
   return true;
 }
@@ -5656,13 +5669,13 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 function _isAnnotations$audience(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
   return true;
 }
 
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
+  if (!isPlainArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
@@ -6056,7 +6069,7 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
   return true;
 }
@@ -6332,13 +6345,13 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCompleteResult$completion$values(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
   return true;
 }
 
 function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
+  if (!isPlainArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];
@@ -6516,7 +6529,7 @@ function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
   return true;
 }
@@ -7381,14 +7394,14 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++)
     if (!(objectLike(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string" && plainPrototype(v[i]))) return false;
   return true;
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!Array.isArray(v)) expected(o, p, "array", v);
+  if (!isPlainArray(v)) expected(o, p, "array", v);
   else {
     for (let i0 = 0; i0 < v.length && o.length <= MAX_ISSUES; i0++) {
       const e0 = v[i0];

@@ -505,7 +505,7 @@ class ValidatorEmitter {
   private helperCheckBody(type: TypeExpr, place: string): Statement[] {
     switch (type.kind) {
       case "array": {
-        const lines = [ifStatement(not(call(property(id("Array"), "isArray"), V)), returnStatement(FALSE))];
+        const lines = [ifStatement(not(call(this.rt("isPlainArray"), V)), returnStatement(FALSE))];
         const max = type.constraints?.maxItems;
         if (max !== undefined) lines.push(ifStatement(binary(property(V, "length"), ">", lit(max)), returnStatement(FALSE)));
         const i = id("i");
@@ -521,7 +521,7 @@ class ValidatorEmitter {
           returnStatement(
             chain(
               [
-                call(property(id("Array"), "isArray"), V),
+                call(this.rt("isPlainArray"), V),
                 binary(property(V, "length"), "===", lit(type.elements.length)),
                 ...type.elements.map((e, i) => this.check(e, element(V, lit(i)), `${place}$${i}`, 1)),
               ],
@@ -722,7 +722,7 @@ class ValidatorEmitter {
         body: block([{ kind: "const", name: e, value: element(v, i) }, ...item]),
       });
     }
-    return [ifStatement(not(call(property(id("Array"), "isArray"), v)), this.expected(p, { check: TRUE, what: "array" }, v), block(inner))];
+    return [ifStatement(not(call(this.rt("isPlainArray"), v)), this.expected(p, { check: TRUE, what: "array" }, v), block(inner))];
   }
 
   /** The named collector of a type, if it has one (a reference, or a hoisted helper), and the depth to call it with. */
@@ -745,7 +745,7 @@ class ValidatorEmitter {
     const inner = type.elements.flatMap((el, idx) => this.collect(el, element(v, lit(idx)), pathAppend(p, { kind: "index", index: idx }), `${place}$${idx}`, depth + 1));
     return [
       ifStatement(
-        not(call(property(id("Array"), "isArray"), v)),
+        not(call(this.rt("isPlainArray"), v)),
         this.expected(p, { check: TRUE, what: "array" }, v),
         ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)), block(inner)),
       ),
