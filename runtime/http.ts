@@ -785,6 +785,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       const response = (await dispatcher.handle(body))!;
       return sendJson(res, statusOf(response), response);
     }
+    // A body that is a JSON string holds no message. The dispatcher reads a string as a message's
+    // text, so it gets the body itself: parsed there once more, the string is answered -32600, where
+    // the string's own content would have been parsed and run, past the header checks below.
+    if (typeof message === "string") message = body;
     const id = isPlainObject(message) ? own(message, "id") : undefined;
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.

@@ -160,6 +160,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     } catch {
       // answered -32700 by the dispatcher
     }
+    // A line that is a JSON string holds no message. The dispatcher reads a string as a message's
+    // text, so it gets the line itself (answered -32600), not the string's content to run past the checks here.
+    if (typeof message === "string") message = line;
     if (isPlainObject(message) && own(message, "method") === undefined) {
       const id = own(message, "id");
       if (typeof id === "string" || typeof id === "number") awaiting.delete(typeof id + ":" + String(id));

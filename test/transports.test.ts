@@ -322,6 +322,20 @@ describe("stdio transport, hardened", () => {
     expect(got.size).toBe(2);
   });
 
+  it("answers a line that is a JSON string -32600, never running the message the string spells out", async () => {
+    const { input, out, server } = stdioServer({ maxSubscriptions: 1 });
+    // Parsed by the transport and then again by the dispatcher, the string's content used to run, past the stream cap too.
+    input.write(line(JSON.stringify(call(1, "slow", { ms: 1 }))));
+    input.write(line(JSON.stringify(listen("l1"))));
+    input.write(line(JSON.stringify(listen("l2"))));
+    input.write(line("hello"));
+    input.end();
+    await within(server.closed, 3000, "closed");
+    const invalid = { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } };
+    expect(answers(out)).toEqual(new Map([["none", [invalid, invalid, invalid, invalid]]]));
+    expect(seen.calls).toBe(0);
+  });
+
   it("caps open subscriptions/listen streams: one more is answered -32603, and one can open again after another closed", async () => {
     const { input, out, server } = stdioServer({ maxSubscriptions: 2 });
     input.write(line(listen(1)) + line(listen(2)) + line(listen(3)));
@@ -427,6 +441,17 @@ describe("Streamable HTTP transport, hardened", () => {
     expect([r.status, JSON.parse(r.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } }]);
     const bom = await post(s.url, list("bom"), Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(list("bom")))]));
     expect([bom.status, (JSON.parse(bom.body) as Response).id]).toEqual([200, "bom"]);
+  });
+
+  it("answers a body that is a JSON string -32600 (400), never running the message the string spells out past the header checks or the time limit", async () => {
+    const s = await serve({ requestTimeoutMs: 50 });
+    // The headers name tools/list; the string spells out a tools/call that would outlive the time limit.
+    const wrapped = await post(s.url, list("x"), Buffer.from(JSON.stringify(JSON.stringify(call(1, "slow", { ms: 200 })))));
+    const invalid = { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } };
+    expect([wrapped.status, JSON.parse(wrapped.body)]).toEqual([400, invalid]);
+    const hello = await post(s.url, list("x"), Buffer.from(JSON.stringify("hello")));
+    expect([hello.status, JSON.parse(hello.body)]).toEqual([400, invalid]);
+    expect(seen.calls).toBe(0);
   });
 
   it("caps open subscriptions/listen streams: one more is answered -32603 with 503", async () => {

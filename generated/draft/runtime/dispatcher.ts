@@ -342,6 +342,10 @@ export interface CoreDispatcher {
    * JSON-RPC *response* (`id` and `result` or `error`, no `method`) is a legacy client's answer
    * to a server→client request: it settles the request with that id on the same channel and is
    * never answered (an unknown id is ignored). Never rejects.
+   *
+   * `message` is the parsed JSON value, or a string: the message's text, which is parsed here
+   * (`-32700` when it is not JSON). A transport that parsed the text itself and found a JSON
+   * string passes the text, not the string, which would be parsed again as if it were a message.
    */
   handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;
   readonly capabilities: { readonly [key: string]: unknown };
