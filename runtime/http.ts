@@ -92,6 +92,12 @@ export interface HttpOptions {
   readonly receiveTimeoutMs?: number;
   /** How long an idle keep-alive connection is kept open (node:http `keepAliveTimeout`). Default: 5000. */
   readonly keepAliveTimeoutMs?: number;
+  /**
+   * Time for the client to take an answer the server has finished writing (until the system has
+   * it all); then the connection is closed, so a client that never reads cannot make the server
+   * hold its answers. Default: 30000.
+   */
+  readonly sendTimeoutMs?: number;
   /** Open connections at once (node:http `maxConnections`); one more is closed as soon as it is accepted. Default: 512. */
   readonly maxConnections?: number;
   /** Connections the system queues before they are accepted (`listen` backlog; the system may cap it, Linux at `net.core.somaxconn`). Default: 2048. */
@@ -306,6 +312,20 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
+/**
+ * Closes `res`'s connection when the answer written to it has not all reached the system within
+ * `ms`: the client is not reading, and the rest would stay in this process's memory. Nothing to
+ * do when the answer is not finished yet (a stream still open) or has reached the system.
+ */
+function flushWithin(res: ServerResponse, ms: number): void {
+  if (!res.writableEnded || res.writableFinished || res.destroyed) return;
+  const timer = setTimeout(() => res.destroy(), ms);
+  timer.unref();
+  const clear = () => clearTimeout(timer);
+  res.once("finish", clear);
+  res.once("close", clear);
+}
+
 /** A JSON-RPC error response, with the request's `id` when it is one. */
 function errorBody(id: unknown, code: number, message: string): unknown {
   const error = { code, message };
@@ -430,6 +450,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const keepAliveMs = options.keepAliveMs ?? 15000;
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
+  const sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
   const store = options.sessionStore ?? createMemorySessionStore();
   const maxSessions = options.maxSessions ?? 1000;
@@ -821,10 +842,12 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     };
     exchanges.add(exchange);
     void exchange.done.then(() => exchanges.delete(exchange));
-    serve(req, res, exchange).catch(() => {
-      if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
-      else res.end();
-    });
+    serve(req, res, exchange)
+      .catch(() => {
+        if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
+        else res.end();
+      })
+      .finally(() => flushWithin(res, sendTimeoutMs));
   };
 
   const close = async (): Promise<void> => {

@@ -63,7 +63,7 @@ const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 /** Tools that never settle, sleep, or wait for the test's gate; each counts itself and its aborted signals. */
 function makeDispatcher(): Dispatcher {
   const tool = (name: string, call: (args: Json) => Promise<unknown>) => ({
-    definition: { name, inputSchema: { ...NO_ARGS, properties: { ms: { type: "integer" } } } },
+    definition: { name, inputSchema: { ...NO_ARGS, properties: { ms: { type: "integer" }, bytes: { type: "integer" } } } },
     call: async (args: Json, context: { signal: AbortSignal }) => {
       seen.calls++;
       seen.running++;
@@ -85,6 +85,7 @@ function makeDispatcher(): Dispatcher {
         await sleep(typeof args["ms"] === "number" ? args["ms"] : 50);
         return text("slept");
       }),
+      tool("big", async (args) => text("x".repeat(typeof args["bytes"] === "number" ? args["bytes"] : 0))),
       tool("gate", async () => {
         await gate.opened;
         return text("opened");
@@ -465,6 +466,37 @@ describe("Streamable HTTP transport, hardened", () => {
     ]);
     await s.close();
     expect(lastMessage((await first).body).result?.["resultType"]).toBe("complete");
+  });
+
+  it("closes a connection whose client does not take an answer within sendTimeoutMs, freeing what it held; a reading client is served", async () => {
+    const s = await serve({ sendTimeoutMs: 300 });
+    // 32 MB: more than the system's socket buffers take, so the rest waits in the server until the client reads.
+    const body = JSON.stringify(call(1, "big", { bytes: 32 * 1024 * 1024 }));
+    const stalled = rawConnection(s.url);
+    stalled.socket.pause();
+    await stalled.connected;
+    stalled.socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
+        `MCP-Protocol-Version: ${VERSION}\r\nMcp-Method: tools/call\r\nMcp-Name: big\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await within(until(() => seen.calls === 1), 2000, "call");
+    const connections = () => new Promise<number>((resolve) => s.server.getConnections((_error, n) => resolve(n)));
+    await sleep(200);
+    expect(await connections()).toBe(1);
+    // Past the limit the server has closed the connection; the client, reading now, gets part of the answer and the close.
+    const closedByServer = async () => {
+      while ((await connections()) > 0) await sleep(20);
+    };
+    await within(closedByServer(), 3000, "the server closing the connection");
+    let received = 0;
+    stalled.socket.on("data", (chunk: Buffer) => (received += chunk.length));
+    stalled.socket.resume();
+    await within(stalled.closed, 3000, "the client seeing the close");
+    expect(received).toBeLessThan(32 * 1024 * 1024);
+    // A client that reads gets the same answer whole.
+    const read = await post(s.url, call(2, "big", { bytes: 32 * 1024 * 1024 }));
+    const answer = JSON.parse(read.body) as { id: number; result: { content: { text: string }[] } };
+    expect([read.status, answer.id, answer.result.content[0]?.text.length]).toEqual([200, 2, 32 * 1024 * 1024]);
   });
 
   it("sets explicit timeouts, a connection cap and a listen backlog (defaults, and as given)", async () => {
