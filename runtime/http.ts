@@ -643,11 +643,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     if (res.writableEnded || controller.signal.aborted) return;
     if (closing && !res.headersSent) res.setHeader("connection", "close");
     if (response === undefined) {
-      if (sse) res.end();
-      else {
-        res.writeHead(202);
-        res.end();
-      }
+      // A request left unanswered (cancelled by the client) still gets what a request's POST is
+      // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
+      if (!sse && request !== undefined) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      else if (!sse) res.writeHead(202);
+      res.end();
       return;
     }
     if (sse) {

@@ -113,8 +113,9 @@ afterEach(async () => {
  * A dispatcher with fixed answers, keeping sessions as the contract says: `initialize` without
  * the modern key opens one (an `initialize` whose `protocolVersion` is "bad" fails), `elicit`
  * sends `elicitation/create` on the request's stream and answers with what the client said,
- * `announce` pushes a notification on the session's channel, anything else answers which era
- * and channel it was served in. Records what the transport passed.
+ * `announce` pushes a notification on the session's channel, `silent` is answered nothing (as a
+ * request the client cancelled), anything else answers which era and channel it was served in.
+ * Records what the transport passed.
  */
 function recordingDispatcher() {
   const sessions = new Map<object, SessionState>();
@@ -174,6 +175,7 @@ function recordingDispatcher() {
         if (typeof outcome === "string") return { jsonrpc: "2.0", id, error: { code: -32603, message: outcome } };
         return { jsonrpc: "2.0", id, result: { answer: outcome.value as Json } };
       }
+      if (m["method"] === "silent") return undefined;
       if (m["method"] === "announce") {
         const delivered = context?.push?.({ jsonrpc: "2.0", method: "notifications/tools/list_changed" }) ?? false;
         return { jsonrpc: "2.0", id, result: { delivered } };
@@ -307,6 +309,16 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await answered.text()).toBe("");
     expect(await within(messages.next(), 2000, "response")).toEqual({ jsonrpc: "2.0", id: 5, result: { answer: { action: "accept", content: { name: "Ada" } } } });
     expect(await messages.next()).toBeUndefined();
+  });
+
+  it("answers a request left unanswered (cancelled) with an SSE stream that ends without an event, a notification with 202", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher);
+    const headers = { "mcp-session-id": await open(url), "mcp-protocol-version": LEGACY };
+    const silent = await post(url, { jsonrpc: "2.0", id: 7, method: "silent" }, headers);
+    expect([silent.status, silent.headers.get("content-type"), await silent.text()]).toEqual([200, "text/event-stream", ""]);
+    const notified = await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers);
+    expect([notified.status, notified.headers.get("content-type"), await notified.text()]).toEqual([202, null, ""]);
   });
 
   it("counts session GET streams with subscriptions/listen streams against maxSubscriptions", async () => {
