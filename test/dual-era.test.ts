@@ -521,6 +521,36 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(cancelledIds(again).map(([, reason]) => reason)).toEqual(["the client initialized the session again", "the client initialized the session again"]);
   });
 
+  it("messages written with the initialize, before its answer, keep what they started when it succeeds: a tool's elicitation is not cancelled (helper-38 finding 3)", async () => {
+    // An initialize that takes a while to answer (as a server doing work at startup would), so the tool asks before it is answered.
+    let slowInitialize: () => void = () => {};
+    const initializeWaits = new Promise<void>((resolve) => (slowInitialize = resolve));
+    const d = dual({
+      handlers: {
+        initialize: async () => {
+          await initializeWaits;
+          return { protocolVersion: LEGACY_VERSION, capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+        },
+      } as never,
+    });
+    const client = legacyClient(d);
+    // The initialize is answered once the tool has asked; the client answers the tool after that.
+    client.answerWith((request) => {
+      if (request.method === "elicitation/create") slowInitialize();
+      return undefined;
+    });
+    // As a stdio client writing three lines at once: none awaits the one before.
+    const opened = client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    const initializedSent = client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const asked = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    expect((await within(opened))?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
+    await initializedSent;
+    const elicitation = client.sent.find((m) => m.method === "elicitation/create") as { id: number };
+    await client.send({ jsonrpc: "2.0", id: elicitation.id, result: { action: "accept", content: { name: "Ada" } } });
+    expect((await within(asked))?.result).toMatchObject({ content: [{ type: "text", text: "Hello Ada (asked-once)" }] });
+    expect(client.sent.filter((m) => m.method === "notifications/cancelled")).toEqual([]);
+  });
+
   it("responses: an unknown id, or one from another channel, is ignored and never answered", async () => {
     const d = dual();
     expect(await d.handle({ jsonrpc: "2.0", id: 99, result: {} })).toBeUndefined();

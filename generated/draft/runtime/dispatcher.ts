@@ -544,6 +544,8 @@ type InputOutcome = { readonly result: JsonObject } | { readonly error: Dispatch
 
 /** The answer, or the reason there is none, of a server→client request awaiting the client's response. */
 interface PendingInput {
+  /** The legacy session whose request asked for it (none for a modern request). */
+  readonly session: LegacySession | undefined;
   settle(outcome: InputOutcome): void;
   /** Tells the client to stop working on it (`notifications/cancelled`): it is given up. */
   cancel(reason: string): void;
@@ -943,6 +945,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         let settle: (outcome: InputOutcome) => void = () => {};
         const answer = new Promise<InputOutcome>((resolve) => (settle = resolve));
         const input: PendingInput = {
+          session,
           settle: (outcome) => {
             if (pending.get(pendingKey) === input) pending.delete(pendingKey);
             settle(outcome);
@@ -1266,24 +1269,31 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (openingSessions.get(channel) !== pending) return;
     const answered = own(result, "protocolVersion");
     const version = typeof answered === "string" ? answered : pending.protocolVersion;
-    closeChannel(channel, "the client initialized the session again");
+    closeChannel(channel, "the client initialized the session again", pending);
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
-  function closeChannel(channel: object, why: string = "the session closed"): void {
+  /**
+   * Closes the legacy sessions of a channel: requests waiting for `notifications/initialized`,
+   * or for the client's answers to server→client requests, are given up (`why`). `keep` is the
+   * session an `initialize` opens in their place: what the messages it already served started
+   * goes on (a client may write them before the `initialize` is answered).
+   */
+  function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
-      for (const waiting of [...(session?.untilInitialized ?? [])]) waiting(why);
-      session?.untilInitialized.clear();
+      if (session === undefined || session === keep) continue;
+      for (const waiting of [...session.untilInitialized]) waiting(why);
+      session.untilInitialized.clear();
     }
     sessions.delete(channel);
     openingSessions.delete(channel);
     const pending = pendingInputs.get(channel);
     if (pending === undefined) return;
     for (const entry of [...pending.values()]) {
+      if (keep !== undefined && entry.session === keep) continue;
       entry.cancel(why);
       entry.settle({ gone: why });
     }
-    pending.clear();
   }
 
   async function request(message: JsonObject, id: DispatchRequestId, method: string, context: HandleContext | undefined): Promise<DispatchResponse | undefined> {
