@@ -266,6 +266,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   function arrive(line: Buffer): void {
     if (held.length === 0 && mayDispatch()) return handleLine(line);
     const kind = kindOf(line);
+    if (kind === "ahead") dropCancelled(line);
     if (kind === "ahead" || graceOver) return handleLine(line);
     if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) {
       held.push(line);
@@ -292,13 +293,36 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return "request";
     }
   }
-  /** The id of a request line, when it can be read. */
-  function requestIdOf(line: Buffer): string | number | undefined {
+  /**
+   * A `notifications/cancelled` for a request still held (not dispatched yet, at the in-flight
+   * cap): the request is dropped unanswered, as a cancelled request is (basic/utilities/cancellation),
+   * instead of running once the cancellation has found nothing to cancel. An `initialize` is not
+   * dropped: clients must not cancel it.
+   */
+  function dropCancelled(line: Buffer): void {
+    const message = parsed(line);
+    const params = isPlainObject(message) && own(message, "method") === "notifications/cancelled" ? own(message, "params") : undefined;
+    const cancelled: unknown = isPlainObject(params) ? own(params, "requestId") : undefined;
+    if (typeof cancelled !== "string" && typeof cancelled !== "number") return;
+    const index = held.findIndex((h) => {
+      const request = parsed(h);
+      return requestOf(request)?.id === cancelled && dispatcher.opensSession?.(request) !== true;
+    });
+    if (index === -1) return;
+    heldBytes -= held[index]!.length;
+    held.splice(index, 1);
+  }
+  /** A line as JSON, or `undefined` when it is not. */
+  function parsed(line: Buffer): unknown {
     try {
-      return requestOf(JSON.parse(utf8.decode(line)))?.id;
+      return JSON.parse(utf8.decode(line));
     } catch {
       return undefined;
     }
+  }
+  /** The id of a request line, when it can be read. */
+  function requestIdOf(line: Buffer): string | number | undefined {
+    return requestOf(parsed(line))?.id;
   }
   /** Splits a chunk read into lines (a line longer than `maxLineBytes` is answered `-32600` and skipped to its end). */
   function split(chunk: Buffer): void {

@@ -255,6 +255,22 @@ describe("stdio transport, hardened", () => {
     expect(got.get("l1")?.at(-1)?.result?.["resultType"]).toBe("complete");
   });
 
+  it("drops a request held at the maxInFlight cap when the client cancels it: it never runs and is not answered", async () => {
+    newGate();
+    const { input, out, server } = stdioServer({ maxInFlight: 2 });
+    for (let i = 0; i < 4; i++) input.write(line(call(i, "gate")));
+    await within(until(() => seen.calls === 2), 2000, "two running");
+    // 2 and 3 are held; 3 is cancelled before it runs, 0 while it runs.
+    const cancel = (requestId: number) => line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId } });
+    input.write(cancel(3) + cancel(0));
+    await sleep(50);
+    gate.open();
+    input.end();
+    await within(server.closed, 5000, "closed");
+    expect(seen.calls).toBe(3);
+    expect([...answers(out).keys()].sort()).toEqual([1, 2]);
+  });
+
   it("on input end, answers a request whose handler never settles with -32603 after the grace period, aborting its signal; a quicker one finishes", async () => {
     const { input, out, server } = stdioServer({ shutdownGraceMs: 200 });
     input.end(line(call(1, "never")) + line(call(2, "slow", { ms: 50 })) + line(listen(3)));
