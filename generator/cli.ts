@@ -437,23 +437,55 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
     reportError(error, io, Boolean(flags.debug));
     return EXIT_ERROR;
   }
-  let code = EXIT_OK;
-  for (const job of jobs) code = Math.max(code, await generateOne(job, flags, io, jobs.length > 1));
+  // Every output is generated before any is written: one that fails leaves all of them as they were.
+  const several = jobs.length > 1;
+  const prepared: Prepared[] = [];
+  let failed = 0;
+  for (const job of jobs) {
+    try {
+      prepared.push(await prepareOne(job, flags, io));
+    } catch (error) {
+      failed++;
+      const nothing = several ? (flags.check ? `${job.out} was not checked` : `nothing was written to any of the ${jobs.length} outputs`) : undefined;
+      reportError(error, io, Boolean(flags.debug), nothing);
+    }
+  }
+  if (failed > 0 && !flags.check) return EXIT_ERROR;
+  let code = failed > 0 ? EXIT_ERROR : EXIT_OK;
+  for (const one of prepared) code = Math.max(code, finishOne(one, flags, io, several));
   return code;
 }
 
-/** Runs one output; with several (a configuration file), an error names the output it stopped, and the others go on. */
-async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, several = false): Promise<number> {
-  const out = job.out;
+/** One output generated, not written yet: where it goes, its files (the manifest last) and what generate returned. */
+interface Prepared {
+  readonly out: string;
+  readonly result: Awaited<ReturnType<typeof generate>>;
+  readonly manifest: GeneratedFile;
+  readonly files: readonly GeneratedFile[];
+}
+
+/** Generates one output in memory (its warnings printed); throws what stops it. */
+async function prepareOne(job: GenerateJob, flags: GenerateFlags, io: CliIO): Promise<Prepared> {
+  const progress = { ...(flags.offline ? { offline: true } : {}), onProgress: (line: string) => io.stderr(`${line}\n`) };
+  const schema = job.schema !== undefined ? await configInputs(job.schema, progress) : await schemaInputs(flags, io);
+  const result = await generate({ ...job.options, schema });
+  for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
+  // The manifest goes with the generated files: `--check` reads it to explain drift.
+  const manifest = manifestFile(result, GENERATOR_VERSION);
+  // Refuse a --dump-ir path whose folder is missing before anything is written.
+  if (flags.dumpIr && !flags.check) {
+    const folder = dirname(resolve(flags.dumpIr));
+    if (!existsSync(folder) || !statSync(folder).isDirectory()) {
+      throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${flags.dumpIr}: the folder ${folder} does not exist` }]);
+    }
+  }
+  return { out: job.out, result, manifest, files: [...result.files, manifest] };
+}
+
+/** Checks (`--check`) or writes one generated output; with several, an error writing one names it, and the others go on. */
+function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several: boolean): number {
+  const { out, result, manifest, files } = prepared;
   try {
-    const progress = { ...(flags.offline ? { offline: true } : {}), onProgress: (line: string) => io.stderr(`${line}\n`) };
-    const schema = job.schema !== undefined ? await configInputs(job.schema, progress) : await schemaInputs(flags, io);
-    const options: GenerateOptions = { ...job.options, schema };
-    const result = await generate(options);
-    for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
-    // The manifest goes with the generated files: `--check` reads it to explain drift.
-    const manifest = manifestFile(result, GENERATOR_VERSION);
-    const files = [...result.files, manifest];
     if (flags.check) {
       const statuses = compareOutput(out, files);
       const drift = statuses.filter((s) => s.state !== "unchanged");
@@ -463,13 +495,6 @@ async function generateOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, se
       }
       explainDrift(out, manifest, drift, io);
       return EXIT_DRIFT;
-    }
-    // Refuse a --dump-ir path whose folder is missing before anything is written.
-    if (flags.dumpIr) {
-      const folder = dirname(resolve(flags.dumpIr));
-      if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-        throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${flags.dumpIr}: the folder ${folder} does not exist` }]);
-      }
     }
     const statuses = writeOutput(out, files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${out}\n`),

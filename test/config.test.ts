@@ -67,6 +67,31 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(drift.stdout).toContain(`changed: ${join(dir, "gen", "a", "types.ts")}`);
   });
 
+  it("writes no output when one of them fails: every output is generated before any is written (exit 2)", async () => {
+    const dir = scratchDir("config-one-fails");
+    const file = join(dir, "several.json");
+    const missing = join(dir, "missing", "schema.ts");
+    writeFileSync(
+      file,
+      JSON.stringify({
+        outputs: [
+          { input: { schema: DRAFT }, out: join(dir, "a"), options: { targets: ["types"] } },
+          { input: { schema: missing }, out: join(dir, "b"), options: { targets: ["types"] } },
+          { input: { schema: DRAFT }, out: join(dir, "c"), options: { targets: ["types"] } },
+        ],
+      }),
+    );
+    const run = await cli("generate", "--config", file);
+    expect([run.code, run.stdout]).toEqual([2, ""]);
+    expect(run.stderr).toContain(`error MCG101: schema file not found: ${missing}`);
+    expect(run.stderr).toContain("nothing was written to any of the 3 outputs");
+    expect(readdirSync(dir)).toEqual(["several.json"]);
+    // --check still checks the outputs it could generate, and says which it could not.
+    const check = await cli("generate", "--config", file, "--check");
+    expect(check.code).toBe(2);
+    expect(check.stderr).toMatch(/config-one-fails\/b was not checked/);
+  });
+
   it("--config names the file; it cannot be mixed with --out or an input", async () => {
     const dir = scratchDir("config-flag");
     const file = join(dir, "other.json");

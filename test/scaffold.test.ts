@@ -53,7 +53,7 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("40 files written (package my-server)");
+    expect(stdout).toContain("42 files written (package my-server)");
     const revision = ["errors.ts", "index.ts", "meta.ts", "methods.ts", "revision.ts", "types.ts", "validators.ts"];
     expect(listFiles(dir)).toEqual([
       ".gitignore",
@@ -82,6 +82,8 @@ describe("scaffold command", () => {
       "src/main.ts",
       "src/server-info.ts",
       "src/server.ts",
+      "test/client.ts",
+      "test/example.test.ts",
       "test/server.test.ts",
       "tsconfig.json",
     ]);
@@ -135,7 +137,7 @@ describe("scaffold command", () => {
     expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(41);
+    expect(listFiles(dir)).toHaveLength(43);
   });
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {
@@ -170,7 +172,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(40);
+    expect(listFiles(project)).toHaveLength(42);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {
@@ -205,7 +207,7 @@ describe("scaffold command", () => {
     const dir = join(scratchDir("scaffold-modern"), "p");
     const { code, stdout } = await cli("scaffold", dir, ...SPEC, "draft", "--eras", "modern", "--docs", "tags");
     expect(code).toBe(0);
-    expect(stdout).toContain("26 files written");
+    expect(stdout).toContain("28 files written");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/It accepts\s+POST only: GET and DELETE are answered 405/);
     expect(listFiles(join(dir, "src", "generated")).filter((f) => !f.startsWith("runtime/"))).toEqual([
       "codegen-manifest.json",
@@ -302,8 +304,20 @@ describe("a scaffolded project", () => {
     expect(install.status, install.stderr).toBe(0);
     const test = spawnSync("npm", ["test"], { cwd: dir, encoding: "utf8" });
     expect(test.status, test.stdout + test.stderr).toBe(0);
-    expect(test.stdout).toMatch(/^# pass 11$/m);
+    expect(test.stdout).toMatch(/^# pass 12$/m);
     expect(test.stdout).toMatch(/^# fail 0$/m);
+  });
+
+  it("with --example conformance, passes its own tests too: they check that example's handlers, not the default ones", { timeout: 240_000 }, async () => {
+    const dir = join(scratchDir("scaffold-npm-conformance"), "server");
+    expect((await cli("scaffold", dir, ...SPEC, "draft", "--example", "conformance", "--docs", "tags")).code).toBe(0);
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    const test = spawnSync("npm", ["test"], { cwd: dir, encoding: "utf8" });
+    expect(test.status, test.stdout + test.stderr).toBe(0);
+    expect(test.stdout).toMatch(/^# pass 13$/m);
+    expect(test.stdout).toMatch(/^# fail 0$/m);
+    expect(readFileSync(join(dir, "test", "example.test.ts"), "utf8")).toContain("test_simple_text");
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("holds the `conformance` example");
   });
 });
 

@@ -6,7 +6,7 @@
  * they are built on. In-process through vitest, and as a separate Node process for exit codes
  * and signals (the transports and `main.ts` transpiled beside the generated draft).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, Server } from "node:http";
@@ -620,5 +620,20 @@ describe("the server process (main.ts)", () => {
     expect(answered.map((r) => lastMessage(r.body).id)).toEqual(Array.from({ length: 50 }, (_, i) => i));
     expect(answered.filter((r) => r.status === 200)).toHaveLength(25);
     expect(answered.filter((r) => r.status === 500).map((r) => lastMessage(r.body).error?.message)).toEqual(Array(25).fill("Server shutting down"));
+  });
+
+  it("refuses a command line it cannot use with exit 2 and a message: --port without a value or not a port, an unknown flag", () => {
+    const run = (...args: string[]) => spawnSync(process.execPath, [join(processDir, "main.js"), ...args], { encoding: "utf8", timeout: 10_000, env: { ...process.env, PORT: "" } });
+    for (const [args, message] of [
+      [["--http", "--port"], /error: Option '--port <value>' argument missing/],
+      [["--http", "--port", "abc"], /error: --port must be an integer from 0 to 65535, not "abc"/],
+      [["--http", "--port", "70000"], /error: --port must be an integer from 0 to 65535, not "70000"/],
+      [["--htp"], /error: Unknown option '--htp'/],
+    ] as const) {
+      const result = run(...args);
+      expect([result.status, result.stdout], args.join(" ")).toEqual([2, ""]);
+      expect(result.stderr, args.join(" ")).toMatch(message);
+      expect(result.stderr).toContain("usage: node dist/src/main.js [--http [--port N] [--host H]]");
+    }
   });
 });

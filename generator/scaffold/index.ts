@@ -59,7 +59,7 @@ export interface ScaffoldOptions extends GenerateOptions {
 }
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
-const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/server.test.ts"];
+const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/server.test.ts", "test/client.ts"];
 /** Files npm would leave out of the package under their own name: project path ← template name. */
 const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "gitignore"]];
 
@@ -131,6 +131,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
       path: "src/handlers.ts",
       contents: example === undefined ? renderTemplate("scaffold/src/handlers.ts.hbs", view) : readTemplate(`scaffold/examples/${example}/handlers.ts`),
     },
+    // The handlers' own tests come with them: the default example's, or the chosen example's.
+    { path: "test/example.test.ts", contents: readTemplate(example === undefined ? "scaffold/test/example.test.ts" : `scaffold/examples/${example}/example.test.ts`) },
     ...STATIC_FILES.map((path) => ({ path, contents: readTemplate(`scaffold/${path}`) })),
     ...RENAMED_FILES.map(([path, template]) => ({ path, contents: readTemplate(`scaffold/${template}`) })),
     ...(config !== undefined ? [{ path: CONFIG_FILE_NAME, contents: config }] : []),

@@ -7,13 +7,22 @@
  * requests, open `subscriptions/listen` streams get their result, requests in flight may
  * finish, the rest are answered `-32603`; then the process exits 0. A second signal exits at once (1).
  */
+import { parseArgs } from "node:util";
 import { serveHttp } from "./generated/runtime/http.js";
 import { serveStdio } from "./generated/runtime/stdio.js";
 import { createDispatcher } from "./server.js";
 
-function flag(name: string): string | undefined {
-  const i = process.argv.indexOf(name);
-  return i === -1 ? undefined : process.argv[i + 1];
+const USAGE = "usage: node dist/src/main.js [--http [--port N] [--host H]]";
+
+/** The command line; an unknown flag, or `--port`/`--host` without a value, exits 2 with the usage. */
+function commandLine(): { readonly http: boolean; readonly port: string | undefined; readonly host: string | undefined } {
+  try {
+    const { values } = parseArgs({ options: { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" } }, strict: true });
+    return { http: values.http === true, port: values.port, host: values.host };
+  } catch (error) {
+    process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
+    process.exit(2);
+  }
 }
 
 /** Calls `stop` on the first SIGTERM or SIGINT, then exits 0; a second signal exits at once. */
@@ -28,14 +37,16 @@ function onSignal(stop: () => Promise<void>): void {
   process.on("SIGTERM", handler);
 }
 
+const args = commandLine();
 const dispatcher = createDispatcher();
-if (process.argv.includes("--http")) {
-  const port = Number(flag("--port") ?? process.env["PORT"] ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`error: --port must be an integer from 0 to 65535\n`);
+if (args.http) {
+  const given = args.port ?? process.env["PORT"] ?? "3000";
+  const port = Number(given);
+  if (given.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`error: --port must be an integer from 0 to 65535, not ${JSON.stringify(given)}\n${USAGE}\n`);
     process.exit(2);
   }
-  const host = flag("--host") ?? "127.0.0.1";
+  const host = args.host ?? "127.0.0.1";
   const http = await serveHttp(dispatcher, { port, host, toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema }).catch(
     (error: NodeJS.ErrnoException) => {
       const why = error.code === "EADDRINUSE" ? `port ${port} is in use (choose another with --port)` : error.message;

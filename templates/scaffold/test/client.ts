@@ -1,0 +1,54 @@
+/**
+ * What the tests share: the built server (dist/src/main.js) started over stdio or Streamable
+ * HTTP, the `_meta` of a modern request, a legacy `initialize`, and readers for answers.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { once } from "node:events";
+import { dirname, join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
+import { createDispatcher } from "../src/server.js";
+
+const main = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "main.js");
+/** The `_meta` every modern request carries: the protocol version and the client's capabilities (none). */
+export const meta = { "io.modelcontextprotocol/protocolVersion": DISPATCH_PROTOCOL_VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
+/** The `_meta` of a client that can answer elicitation requests. */
+export const eliciting = { ...meta, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+export const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } };
+/** A legacy (2025-11-25) client's opening request, able to answer elicitation requests. */
+export const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "test", version: "1" } } };
+/** Whether the server serves legacy clients, which open with `initialize` (a dual-era project). */
+export const servesLegacy = createDispatcher().opensSession(initialize);
+
+/** The text of the first content block of a result (tools/call, prompts/get's first message, resources/read). */
+export function firstText(response: Record<string, unknown>): unknown {
+  const result = response["result"] as { content?: { text?: unknown }[]; messages?: { content?: { text?: unknown } }[]; contents?: { text?: unknown }[] };
+  return (result.content?.[0] ?? result.messages?.[0]?.content ?? result.contents?.[0])?.text;
+}
+
+/** The server over stdio: `send` writes one message, `next` reads the next one. */
+export interface Stdio {
+  readonly server: ChildProcessWithoutNullStreams;
+  send(message: unknown): void;
+  next(): Promise<Record<string, unknown>>;
+}
+
+export function startStdio(): Stdio {
+  const server = spawn(process.execPath, [main], { stdio: "pipe" });
+  const lines = createInterface({ input: server.stdout })[Symbol.asyncIterator]();
+  return {
+    server,
+    send: (message) => server.stdin.write((typeof message === "string" ? message : JSON.stringify(message)) + "\n"),
+    next: async () => JSON.parse((await lines.next()).value as string) as Record<string, unknown>,
+  };
+}
+
+/** The server over Streamable HTTP on a free port of 127.0.0.1: its process and endpoint. */
+export async function startHttp(): Promise<{ readonly server: ChildProcessWithoutNullStreams; readonly url: string }> {
+  const server = spawn(process.execPath, [main, "--http", "--port", "0"], { stdio: "pipe" });
+  const [line] = (await once(createInterface({ input: server.stderr }), "line")) as [string];
+  const url = /listening on (\S+)/.exec(line)?.[1];
+  if (url === undefined) throw new Error("the server did not say where it listens: " + line);
+  return { server, url };
+}

@@ -1,0 +1,61 @@
+/**
+ * Tests of the example handlers in src/handlers.ts, over stdio: replace them with tests of your
+ * own handlers as you replace the example. Run with `npm test`.
+ */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
+import { eliciting, firstText, initialize, meta, servesLegacy, startStdio, type Stdio } from "./client.js";
+
+describe("the example handlers", () => {
+  let stdio: Stdio | undefined;
+  before(() => (stdio = startStdio()));
+  after(() => stdio?.server.kill());
+  const send = (message: unknown) => stdio!.send(message);
+  const next = () => stdio!.next();
+
+  it("serves the example: tools echo and greet, the about resource, the haiku prompt and its completions", async () => {
+    send({ jsonrpc: "2.0", id: 10, method: "tools/list", params: { _meta: meta } });
+    assert.deepEqual(((await next())["result"] as { tools: { name: string }[] }).tools.map((t) => t.name), ["echo", "greet"]);
+    send({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { _meta: meta, name: "echo", arguments: { text: "hi" } } });
+    assert.equal(firstText(await next()), "hi");
+    send({ jsonrpc: "2.0", id: 12, method: "resources/read", params: { _meta: meta, uri: "example://about" } });
+    assert.equal(firstText(await next()), "An MCP server scaffolded by mcp-schema-codegen.");
+    send({ jsonrpc: "2.0", id: 13, method: "prompts/get", params: { _meta: meta, name: "haiku", arguments: { topic: "rain" } } });
+    assert.equal(firstText(await next()), "Write a haiku about rain.");
+    send({ jsonrpc: "2.0", id: 14, method: "completion/complete", params: { _meta: meta, ref: { type: "ref/prompt", name: "haiku" }, argument: { name: "topic", value: "r" } } });
+    assert.deepEqual(((await next())["result"] as { completion: unknown }).completion, { values: ["rain"], total: 1, hasMore: false });
+  });
+
+  it("greet asks for the user's name (InputRequiredResult), then greets on the retry with inputResponses and requestState", async () => {
+    const call = { jsonrpc: "2.0", id: 20, method: "tools/call", params: { _meta: eliciting, name: "greet", arguments: {} } };
+    send(call);
+    const first = (await next())["result"] as { resultType: string; inputRequests: { name: { method: string } }; requestState: string };
+    assert.equal(first.resultType, "input_required");
+    assert.equal(first.inputRequests.name.method, "elicitation/create");
+    const inputResponses = { name: { action: "accept", content: { name: "Ada" } } };
+    send({ ...call, id: 21, params: { ...call.params, inputResponses, requestState: first.requestState } });
+    assert.equal(firstText(await next()), "Hello, Ada!");
+  });
+});
+
+describe("a legacy client (initialize) over stdio", { skip: !servesLegacy && "this server is modern-only" }, () => {
+  let stdio: Stdio | undefined;
+  before(() => (stdio = startStdio()));
+  after(() => stdio?.server.kill());
+  const send = (message: unknown) => stdio!.send(message);
+  const next = () => stdio!.next();
+
+  it("opens a session with initialize, and greet asks for the name with an elicitation/create request", async () => {
+    send(initialize);
+    assert.notEqual(((await next())["result"] as { protocolVersion: string }).protocolVersion, DISPATCH_PROTOCOL_VERSION);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "greet", arguments: {} } });
+    const ask = await next();
+    assert.equal(ask["method"], "elicitation/create");
+    send({ jsonrpc: "2.0", id: ask["id"], result: { action: "accept", content: { name: "Ada" } } });
+    const answer = await next();
+    assert.equal(answer["id"], 2);
+    assert.equal(firstText(answer), "Hello, Ada!");
+  });
+});
