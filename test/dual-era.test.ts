@@ -551,6 +551,24 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(client.sent.filter((m) => m.method === "notifications/cancelled")).toEqual([]);
   });
 
+  it("a tool asking a legacy client for a request its revision lacks (elicitation/create of 2025-03-26) gets -32021 naming the revision, not an internal error", async () => {
+    const dir = await generateInto("dual-era/2025-03-26", { schema: { specDir: SPEC_DIR, version: "2025-03-26" }, docs: "none" });
+    const older = ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+    const table = { ...older, builtins: { ...older.builtins, setLevel: "logging/setLevel", subscribe: "resources/subscribe", unsubscribe: "resources/unsubscribe" }, initializedNotification: "notifications/initialized" };
+    const d = dual({}, [MODERN, table]);
+    const client = legacyClient(d);
+    // As the SDK v1 client does: it declares elicitation whatever version it ends up speaking.
+    expect((await client.open("2025-03-26", { elicitation: {} }))?.result?.["protocolVersion"]).toBe("2025-03-26");
+    const asked = await client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    expect(asked?.error).toEqual({
+      code: -32021,
+      message: "Missing required client capability: protocol 2025-03-26 has no elicitation/create",
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    expect(client.sent).toEqual([]);
+    expect(logged).toEqual([]);
+  });
+
   it("responses: an unknown id, or one from another channel, is ignored and never answered", async () => {
     const d = dual();
     expect(await d.handle({ jsonrpc: "2.0", id: 99, result: {} })).toBeUndefined();

@@ -861,8 +861,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       }
       try {
         if (!rounds || !isInputRequiredOf(value, revision.inputRequiredResultType)) return shape(id, method, value, context, serving);
-        const missing = inputRequestsNeed(serving.revision, own(value, "inputRequests"), context.clientCapabilities);
-        if (missing !== undefined) return errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+        const refused = inputRequestsRefused(id, serving.revision, own(value, "inputRequests"), context.clientCapabilities);
+        if (refused !== undefined) return refused;
         if (round + 1 >= maxInputRounds) {
           report(new TypeError("the " + method + " handler still asked for input after " + maxInputRounds + " rounds"), { method, id, reason: "invalid-result" });
           return errorOf(id, -32603, "Internal error: the request needed more than " + maxInputRounds + " rounds of input");
@@ -1079,8 +1079,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         result["_meta"] = { ...meta, [serverInfoKey]: options.serverInfo };
       }
       if (inputRequired) {
-        const missing = inputRequestsNeed(serving.revision, result["inputRequests"], context.clientCapabilities);
-        if (missing !== undefined) return errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+        const refused = inputRequestsRefused(id, serving.revision, result["inputRequests"], context.clientCapabilities);
+        if (refused !== undefined) return refused;
       }
     }
     // Whatever the schema allows (`unknown` members, `_meta`), the wire carries JSON: a bigint or a cycle is a server bug.
@@ -1103,21 +1103,37 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     return { jsonrpc: "2.0", id, result };
   }
 
-  /** The client capabilities the input requests of an `InputRequiredResult` need and the client did not declare. */
-  function inputRequestsNeed(of: DispatchRevision, inputRequests: unknown, declared: unknown): JsonObject | undefined {
+  /**
+   * `-32021` for an `InputRequiredResult` whose requests the client cannot take: it did not
+   * declare the capability one needs (`data.requiredCapabilities`), or its protocol revision (a
+   * legacy session's) has no such server→client request at all, whatever it declared (an
+   * `elicitation/create` to a 2025-03-26 client). `undefined` when it can take them all.
+   */
+  function inputRequestsRefused(id: DispatchRequestId, of: DispatchRevision, inputRequests: unknown, declared: unknown): DispatchResponse | undefined {
     if (!isPlainObject(inputRequests)) return undefined;
     const required: JsonObject = {};
+    const absent: { readonly method: string; readonly path: readonly string[] }[] = [];
     for (const key of Object.keys(inputRequests)) {
       const request = inputRequests[key];
       const method = isPlainObject(request) ? own(request, "method") : undefined;
-      const info = typeof method === "string" ? (of.methodInfo(method) ?? revision.methodInfo(method)) : undefined;
-      if (info?.capability?.side === "client") addCapability(required, info.capability.path);
-      const params = isPlainObject(request) ? own(request, "params") : undefined;
-      if (typeof method === "string" && isPlainObject(params)) {
+      if (typeof method !== "string") continue;
+      const known = of.methodInfo(method);
+      const info = known ?? revision.methodInfo(method);
+      if (info?.capability?.side === "client") {
+        addCapability(required, info.capability.path);
+        if (known === undefined) absent.push({ method, path: info.capability.path });
+      }
+      const params = own(request, "params");
+      if (isPlainObject(params)) {
         for (const path of featuresNeeded(method, params, declared)) addCapability(required, path);
       }
     }
-    return missingCapabilities(declared, required);
+    const missing = missingCapabilities(declared, required);
+    if (absent.length === 0) return missing === undefined ? undefined : errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+    const requiredCapabilities = missing ?? {};
+    for (const { path } of absent) addCapability(requiredCapabilities, path);
+    const methods = [...new Set(absent.map((a) => a.method))].join(", ");
+    return errorOf(id, -32021, "Missing required client capability: protocol " + of.protocolVersion + " has no " + methods, { requiredCapabilities });
   }
 
   /**
