@@ -164,6 +164,11 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     io.stderr(program.helpInformation());
     return EXIT_ERROR;
   }
+  // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
+  if (argv[0] === "help" && argv[1] !== undefined && !program.commands.some((c) => c.name() === argv[1])) {
+    io.stderr(`error MCG001: unknown command '${argv[1]}'\n(run with --help for usage)\n`);
+    return EXIT_ERROR;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
   } catch (error) {

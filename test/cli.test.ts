@@ -38,6 +38,9 @@ describe("mcp-schema-codegen CLI", () => {
   it("exits 2 on usage errors", async () => {
     expect((await cli()).code).toBe(2);
     expect((await cli("frobnicate")).code).toBe(2);
+    // help for a command that does not exist says so, as the command itself does.
+    expect(await cli("help", "frobnicate")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'frobnicate'\n(run with --help for usage)\n" });
+    expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
     const noInput = await cli("generate", "--out", join(scratchDir("cli-usage"), "out"));
     expect(noInput.code).toBe(2);
     expect(noInput.stderr).toContain("error MCG001: missing input");
