@@ -40,9 +40,10 @@ beforeAll(() => {
 }, 600_000);
 
 describe("the packed tarball", () => {
-  it("ships exactly what runs: the built bin and generator, the runtime modules, the templates, README and package.json", () => {
-    const outside = contents.filter((p) => !/^(dist\/bin\/|dist\/generator\/|runtime\/[a-z-]+\.ts$|templates\/|README\.md$|package\.json$)/.test(p));
+  it("ships exactly what runs: the built bin and generator, the runtime modules, the templates, README, LICENSE and package.json", () => {
+    const outside = contents.filter((p) => !/^(dist\/bin\/|dist\/generator\/|runtime\/[a-z-]+\.ts$|templates\/|README\.md$|LICENSE$|package\.json$)/.test(p));
     expect(outside).toEqual([]);
+    expect(contents).toContain("LICENSE");
     expect(contents).toContain("dist/bin/mcp-schema-codegen.js");
     expect(contents).toContain("dist/generator/index.js");
     expect(contents).toContain("dist/generator/index.d.ts");
