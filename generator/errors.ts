@@ -27,7 +27,8 @@ export function fail(code: string, message: string, span?: SourceSpan): Generato
 /** `file:line:col - error MCG201: message`, compiler style. */
 export function formatDiagnostic(d: Diagnostic, severity: "error" | "warning" = "error"): string {
   const where = d.span ? `${d.span.file}:${d.span.line}:${d.span.column} - ` : "";
-  return `${where}${severity} ${d.code}: ${d.message}`;
+  // Anything but "warning" is an error: `diagnostics.map(formatDiagnostic)` passes each index here.
+  return `${where}${severity === "warning" ? "warning" : "error"} ${d.code}: ${d.message}`;
 }
 
 /** The related places of a diagnostic, one line each, indented under it: `  s.ts:1:1 - the schema's isFoo is declared here`. */
