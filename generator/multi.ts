@@ -149,7 +149,8 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
     const revisions = orderRevisions(schemas);
     const [handler, ...others] = revisions as [Revision, ...Revision[]];
     const targets = resolved.targets as TargetName[];
-    const header = headerOf(headerSource(revisions.map((r) => r.schema.loaded)), resolved);
+    // Each input named with the revision it is (its folder here): several files are all called schema.ts.
+    const header = headerOf(headerSource(revisions.map((r) => ({ fileName: `${r.schema.loaded.fileName} of ${r.folder}`, sha256: r.schema.loaded.sha256 }))), resolved);
     const files: GeneratedFile[] = [];
     const names = declareNames(revisions, targets);
     for (const [i, revision] of revisions.entries()) files.push(...(await revisionFiles(revision, targets, resolved, names[i]!)));
