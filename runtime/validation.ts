@@ -177,24 +177,23 @@ export function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T
 }
 
 /**
- * Removes the issues from index `from` on that equal an earlier one there (path, keyword and
- * message), in place, keeping the first. Members of an intersection that check one key each
- * (the same property, or a property and an index signature) would report an invalid value
- * there once per member. A list past `MAX_ISSUES` is left as it is: collecting has stopped
- * short, and removing repeats would hide that (`collectIssues` marks only a list over the cap).
+ * Lists in `o` the issues that the members of an intersection found, each member's in its own
+ * list (`found`, in member order), once each (path, keyword and message): members that check
+ * one key (the same property, or a property and an index signature) would otherwise report an
+ * invalid value there once per member. Repeats never count toward `MAX_ISSUES`: each member's
+ * list stops at the cap on its own, so a merged list past it has more than the cap of distinct
+ * issues.
  */
-export function dropRepeats(o: ValidationIssue[], from: number): void {
-  if (o.length - from < 2 || o.length > MAX_ISSUES) return;
+export function allOf(o: ValidationIssue[], found: readonly (readonly ValidationIssue[])[]): void {
   const seen = new Set<string>();
-  let kept = from;
-  for (let i = from; i < o.length; i++) {
-    const one = o[i]!;
-    const key = one.path + "\u0000" + one.keyword + "\u0000" + one.message;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    o[kept++] = one;
+  for (const list of found) {
+    for (const one of list) {
+      const key = one.path + "\u0000" + one.keyword + "\u0000" + one.message;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      o.push(one);
+    }
   }
-  o.length = kept;
 }
 
 export function describeError(error: unknown): string {

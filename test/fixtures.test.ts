@@ -615,14 +615,30 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
     expect((v().validateMapped as Validate)(chain({ k: true }, "k")).issues).toEqual(innermost("Mapped", "k"));
   });
 
-  it("keeps the maxIssues marker when collecting stopped at the cap, repeats or not", () => {
-    // `k` holds 40 invalid values (80 issues); both members report them, past the cap of 100, so
-    // `later` is never collected: the list must say it stopped.
-    const forty: Record<string, unknown> = {};
-    for (let i = 0; i < 40; i++) forty[`v${i}`] = true;
-    const result = (v().validateMapped as (x: unknown) => { issues: { keyword: string; path: string }[] })({ k: forty, later: true });
-    expect(result.issues).toHaveLength(101);
-    expect(result.issues.at(-1)).toMatchObject({ keyword: "maxIssues" });
+  it("lists an issue two members share once, at any depth, also through aliases and in plain objects", () => {
+    type Validate = (x: unknown) => { ok: boolean; issues: { path: string; message: string; keyword: string }[] };
+    let aliased: unknown = { a: true };
+    for (let i = 0; i < 12; i++) aliased = { a: aliased };
+    expect((v().validateAliased as Validate)(aliased).issues.map((i) => [i.path, i.message])).toEqual([
+      [`${"/a".repeat(13)}`, "expected Aliased | integer, got true"],
+      [`${"/a".repeat(13)}`, "expected Aliased | string, got true"],
+    ]);
+    expect((v().validateNested as Validate)({ a: { b: 1 } }).issues.map((i) => [i.path, i.keyword])).toEqual([["/a/b", "type"]]);
+  });
+
+  it("counts distinct issues toward the cap: repeats neither fill the list nor cost issues, and a list past the cap keeps its marker", () => {
+    type Validate = (x: unknown) => { issues: { keyword: string; path: string; message: string }[] };
+    const invalid = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`v${i}`, true]));
+    // `k` holds 40 invalid values, 80 issues (one per member's value type); both members reach them.
+    const some = (v().validateMapped as Validate)({ k: invalid(40), later: true }).issues;
+    expect(some).toHaveLength(82);
+    expect(new Set(some.map((i) => `${i.path} ${i.message}`)).size).toBe(82);
+    expect(some.map((i) => i.path).filter((p) => p === "/later")).toHaveLength(2);
+    // 60 invalid values are 120 distinct issues: the list stops at the cap and says so.
+    const many = (v().validateMapped as Validate)({ k: invalid(60) }).issues;
+    expect(many).toHaveLength(101);
+    expect(many.at(-1)).toMatchObject({ keyword: "maxIssues" });
+    expect(new Set(many.slice(0, 100).map((i) => `${i.path} ${i.message}`)).size).toBe(100);
   });
 
   it("checks a recursive type with two branches into its recursion once per value: reads grow linearly, not 2^depth", () => {
@@ -653,9 +669,10 @@ describe("fixture recursive: JSONValue, JSONObject, JSONArray, a recursive inter
       expect(counter.reads, type).toBeLessThanOrEqual(4 * DEPTH);
       expect((v()[`validate${type}`] as (x: unknown) => { ok: boolean })(value).ok, type).toBe(ok);
     }
-    // Only those (and Chain, Twofold and Mapped, intersections of recursing members) check through checkOnce; the draft's types have no such branches.
+    // Only those (and Chain, Twofold, Mapped and Aliased, intersections of recursing members) check through checkOnce; the draft's types have no such branches.
     const text = get().read("validators.ts");
     expect([...text.matchAll(/return checkOnce\(([\w$]+), v, d\)/g)].map((m) => m[1]).sort()).toEqual([
+      "_isAliased$once",
       "_isBoth$once",
       "_isChain$once",
       "_isHolder$once",

@@ -815,14 +815,15 @@ class ValidatorEmitter {
     // property: an object member after the first leaves out what an earlier member already
     // collects (the same type) and does not report missing what an earlier member requires.
     // Where two members still check one key with types that can report the same issue (the
-    // same type, or a type both reach), dropRepeats keeps the first report.
+    // same type, or types that can both hold objects or arrays, whose checks go deeper), each
+    // member collects into a list of its own and allOf lists an issue they share once.
     const declared = new Map<string, TypeExpr[]>();
     const indexed: TypeExpr[] = [];
     const required = new Set<string>();
     let repeats = false;
     const overlapsEarlier = (name: string, type: TypeExpr): boolean =>
-      [...(declared.get(name) ?? []), ...indexed].some((earlier) => mayRepeat(earlier, type));
-    const inner = type.members.flatMap((m, i) => {
+      [...(declared.get(name) ?? []), ...indexed].some((earlier) => this.mayRepeat(earlier, type));
+    const members = type.members.flatMap((m, i) => {
       const shape = shapes[i]!;
       let member = m;
       if (m.kind === "object") {
@@ -843,8 +844,8 @@ class ValidatorEmitter {
       const index = shape.indexSignature;
       if (index !== undefined) {
         const own = new Set(shape.properties.map((prop) => prop.name));
-        repeats ||= [...declared].some(([name, types]) => !own.has(name) && types.some((t) => mayRepeat(t, index)));
-        repeats ||= indexed.some((earlier) => mayRepeat(earlier, index));
+        repeats ||= [...declared].some(([name, types]) => !own.has(name) && types.some((t) => this.mayRepeat(t, index)));
+        repeats ||= indexed.some((earlier) => this.mayRepeat(earlier, index));
       }
       for (const prop of shape.properties) {
         declared.set(prop.name, [...(declared.get(prop.name) ?? []), prop.type]);
@@ -852,16 +853,30 @@ class ValidatorEmitter {
       }
       if (index !== undefined) indexed.push(index);
       const empty = member.kind === "object" && member.properties.length === 0 && member.indexSignature === undefined;
-      return empty ? [] : this.collect(member, v, p, `${place}$${i}`, depth);
+      return empty ? [] : [this.collect(member, v, p, `${place}$${i}`, depth)];
     });
-    if (!repeats) return [ifStatement(call(this.rt("object"), O, p, v), block(inner))];
-    const from = "from";
+    if (!repeats || members.length < 2) return [ifStatement(call(this.rt("object"), O, p, v), block(members.flat()))];
+    // Each member's statements in a block of their own, where `o` is that member's list (the same code, another list).
+    const found = id("found");
+    const own = (statements: readonly Statement[]): Statement =>
+      block([{ kind: "const", name: "o", type: "ValidationIssue[]", value: array([]) }, expressionStatement(call(property(found, "push"), O)), ...statements]);
     return [
       ifStatement(
         call(this.rt("object"), O, p, v),
-        block([{ kind: "const", name: from, value: property(O, "length") }, ...inner, expressionStatement(call(this.rt("dropRepeats"), O, id(from)))]),
+        block([{ kind: "const", name: "found", type: "ValidationIssue[][]", value: array([]) }, ...members.map(own), expressionStatement(call(this.rt("allOf"), O, found))]),
       ),
     ];
+  }
+
+  /**
+   * Whether two checks of one key, with these types, can report the same issue: the same type
+   * (but `unknown`), or types that can both hold objects, or both arrays (their checks go on into what they hold,
+   * where they can meet one declaration or one property: `{ a?: Box }` and `{ a?: Box | number }`).
+   */
+  private mayRepeat(a: TypeExpr, b: TypeExpr): boolean {
+    // `unknown` and `any` check nothing, so report nothing twice.
+    if (isAnything(a) || isAnything(b)) return false;
+    return typeKey(a) === typeKey(b) || (jsonTypeMask(a, this.model) & jsonTypeMask(b, this.model) & (16 | 32)) !== 0;
   }
 
   private unionCollect(type: UnionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
@@ -971,16 +986,6 @@ function depthArg(level: number): Expression {
  * A key equal for structurally equal types: source positions, docs and where a property was
  * inherited from are left out. Each kind lists its fields in a fixed order.
  */
-/**
- * Whether two checks of one key, with these types, can report the same issue: the same type,
- * or types that both reach one named declaration (whose collector reports its issues alike).
- */
-function mayRepeat(a: TypeExpr, b: TypeExpr): boolean {
-  if (typeKey(a) === typeKey(b)) return true;
-  const reached = refsIn(a);
-  return [...refsIn(b)].some((name) => reached.has(name));
-}
-
 export function typeKey(type: TypeExpr): string {
   switch (type.kind) {
     case "keyword":
