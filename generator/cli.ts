@@ -15,7 +15,7 @@ import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { compareOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
+import { checkOutput, compareOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
 import { diffSnapshots, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
@@ -165,8 +165,9 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     return EXIT_ERROR;
   }
   // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
-  if (argv[0] === "help" && argv[1] !== undefined && !program.commands.some((c) => c.name() === argv[1])) {
-    io.stderr(`error MCG001: unknown command '${argv[1]}'\n(run with --help for usage)\n`);
+  const asked = argv[0] === "help" ? argv[1] : undefined;
+  if (asked !== undefined && !asked.startsWith("-") && asked !== "help" && !program.commands.some((c) => c.name() === asked)) {
+    io.stderr(`error MCG001: unknown command '${asked}'\n(run with --help for usage)\n`);
     return EXIT_ERROR;
   }
   try {
@@ -456,6 +457,18 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
     }
   }
   if (failed > 0 && !flags.check) return EXIT_ERROR;
+  // What writing would refuse (a file the generator did not write, a link where its folders go) is checked for every output first too.
+  if (several && !flags.check) {
+    for (const one of prepared) {
+      try {
+        checkOutput(one.out, one.files, { replaceForeign: Boolean(flags.force) });
+      } catch (error) {
+        failed++;
+        reportError(error, io, Boolean(flags.debug), `nothing was written to any of the ${jobs.length} outputs`);
+      }
+    }
+    if (failed > 0) return EXIT_ERROR;
+  }
   let code = failed > 0 ? EXIT_ERROR : EXIT_OK;
   for (const one of prepared) code = Math.max(code, finishOne(one, flags, io, several));
   return code;

@@ -499,6 +499,39 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
 }
 
 /**
+ * What {@link writeOutput} checks before it writes, without writing or locking: the folders the
+ * generator writes into (runtime/, revision folders) are folders, not links or files (MCG402),
+ * and no file the generator did not write sits where it writes one (MCG404, unless
+ * `replaceForeign`). A command writing several outputs checks them all before writing any.
+ *
+ * @returns how each file compares with the folder's contents
+ * @throws GeneratorError MCG402 or MCG404
+ */
+export function checkOutput(outDir: string, files: readonly GeneratedFile[], options: Pick<WriteOptions, "replaceForeign"> = {}): FileStatus[] {
+  const out = outputFolder(outDir);
+  // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
+  // there would take writes and removals elsewhere.
+  for (const folder of generatorFolders(files)) {
+    const dir = join(out, folder);
+    const stat = lstatSync(dir, { throwIfNoEntry: false });
+    if (stat === undefined) continue;
+    if (stat.isSymbolicLink() || !stat.isDirectory()) {
+      const what = folder === RUNTIME_FOLDER ? "its runtime modules" : "a revision's modules";
+      throw fail("MCG402", `${dir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes ${what} there: remove it and run again`);
+    }
+  }
+  const statuses = compareOutput(out, files);
+  const foreign = statuses.filter((s) => s.foreign).map((s) => s.path);
+  if (foreign.length > 0 && !options.replaceForeign) {
+    throw fail(
+      "MCG404",
+      `${out} holds ${foreign.length === 1 ? "a file" : "files"} the generator did not write, where it writes its own: ${foreign.join(", ")}; move ${foreign.length === 1 ? "it" : "them"} away, or give --force to replace ${foreign.length === 1 ? "it" : "them"}`,
+    );
+  }
+  return statuses;
+}
+
+/**
  * Writes `files` into `outDir` atomically (see the module comment). Returns the status of
  * each file before the write; `unchanged` files were left as they were.
  */
@@ -507,25 +540,8 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
   fsStep("create the folder", dirname(out), () => mkdirSync(dirname(out), { recursive: true }));
   const release = fsStep("lock", `${out}.lock`, () => lock(out, options.lockTimeoutMs ?? 30_000, options.onWait));
   try {
-    // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
-    // there would take writes and removals elsewhere. Checked under the lock: another run swaps the folder while it holds it.
-    for (const folder of generatorFolders(files)) {
-      const dir = join(out, folder);
-      const stat = lstatSync(dir, { throwIfNoEntry: false });
-      if (stat === undefined) continue;
-      if (stat.isSymbolicLink() || !stat.isDirectory()) {
-        const what = folder === RUNTIME_FOLDER ? "its runtime modules" : "a revision's modules";
-        throw fail("MCG402", `${dir} is ${stat.isSymbolicLink() ? "a symbolic link" : "not a folder"}; the generator writes ${what} there: remove it and run again`);
-      }
-    }
-    const statuses = compareOutput(out, files);
-    const foreign = statuses.filter((s) => s.foreign).map((s) => s.path);
-    if (foreign.length > 0 && !options.replaceForeign) {
-      throw fail(
-        "MCG404",
-        `${out} holds ${foreign.length === 1 ? "a file" : "files"} the generator did not write, where it writes its own: ${foreign.join(", ")}; move ${foreign.length === 1 ? "it" : "them"} away, or give --force to replace ${foreign.length === 1 ? "it" : "them"}`,
-      );
-    }
+    // Checked again under the lock: another run may have swapped the folder since.
+    const statuses = checkOutput(out, files, options);
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
     const tmp = `${out}.tmp-${process.pid}`;
     const old = `${out}.old-${process.pid}`;

@@ -41,6 +41,7 @@ describe("mcp-schema-codegen CLI", () => {
     // help for a command that does not exist says so, as the command itself does.
     expect(await cli("help", "frobnicate")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'frobnicate'\n(run with --help for usage)\n" });
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
+    for (const flag of ["--help", "-h"]) expect(await cli("help", flag)).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
     const noInput = await cli("generate", "--out", join(scratchDir("cli-usage"), "out"));
     expect(noInput.code).toBe(2);
     expect(noInput.stderr).toContain("error MCG001: missing input");

@@ -3,7 +3,7 @@
  * upward, `--config` instead, every output generated and checked without flags, env
  * expansion in paths, and every problem refused with its `file:line:col`.
  */
-import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, isLockedInput, loadConfig, type ConfigInput } from "../generator/config.js";
@@ -86,6 +86,18 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(run.stderr).toContain(`error MCG101: schema file not found: ${missing}`);
     expect(run.stderr).toContain("nothing was written to any of the 3 outputs");
     expect(readdirSync(dir)).toEqual(["several.json"]);
+    // One that generates but could not be written (a file the generator did not write where it writes one) stops them all too.
+    const fixed = JSON.parse(readFileSync(file, "utf8")) as { outputs: { input: { schema: string } }[] };
+    fixed.outputs[1]!.input.schema = DRAFT;
+    writeFileSync(file, JSON.stringify(fixed));
+    mkdirSync(join(dir, "b"));
+    writeFileSync(join(dir, "b", "types.ts"), "// mine\n");
+    const foreign = await cli("generate", "--config", file);
+    expect([foreign.code, foreign.stdout]).toEqual([2, ""]);
+    expect(foreign.stderr).toMatch(/error MCG404: .*config-one-fails\/b holds a file the generator did not write/);
+    expect(readdirSync(dir).sort()).toEqual(["b", "several.json"]);
+    expect(readdirSync(join(dir, "b"))).toEqual(["types.ts"]);
+    writeFileSync(file, JSON.stringify({ ...fixed, outputs: fixed.outputs.map((o, i) => (i === 1 ? { ...o, input: { schema: missing } } : o)) }));
     // --check still checks the outputs it could generate, and says which it could not.
     const check = await cli("generate", "--config", file, "--check");
     expect(check.code).toBe(2);

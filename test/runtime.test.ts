@@ -48,8 +48,10 @@ describe("runtime/json.ts", () => {
     class Items extends Array {}
     const others = [new Items(), Object.setPrototypeOf([], null), Object.setPrototypeOf([], Object.prototype), Object.setPrototypeOf([], [1])];
     for (const v of [...others, {}, new Uint8Array(1), "x", null]) expect(isPlainArray(v)).toBe(false);
-    // Another realm's Array.prototype is an array whose prototype is that realm's Object.prototype; a forged one is not.
+    // Another realm's Array.prototype is an array whose prototype is that realm's Object.prototype; a forged one is not,
+    // nor an array whose prototype is an array of this realm given Object.prototype.
     expect(isPlainArray(Object.setPrototypeOf([], Object.setPrototypeOf([], Object.create(null))))).toBe(false);
+    expect(isPlainArray(Object.setPrototypeOf([], Object.setPrototypeOf([], Object.prototype)))).toBe(false);
   });
 
   it("isJsonData: cycles, shared members, non-finite numbers, depth", () => {

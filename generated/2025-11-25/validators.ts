@@ -63,12 +63,13 @@ function plainPrototype(v: object): boolean {
 }
 
 /**
- * Whether `proto` is `Object.prototype` of another realm: no prototype of its own, and
- * `Object.prototype`'s own `isPrototypeOf` method (so not a null-prototype object someone
- * inherits data from; one method name tells them apart as well as several, and costs less code).
+ * Whether `proto` is `Object.prototype` of another realm: not this realm's, no prototype of its
+ * own, and an own `isPrototypeOf`, as `Object.prototype` has (so not a null-prototype object
+ * someone inherits data from, unless that data names `isPrototypeOf`: a value only code can
+ * build, and the check kept to one name for the validators' size budget).
  */
 function isForeignObjectPrototype(proto: object): boolean {
-  return Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf");
+  return proto !== Object.prototype && Object.getPrototypeOf(proto) === null && hasOwn.call(proto, "isPrototypeOf");
 }
 
 /** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
