@@ -233,16 +233,36 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   /** Whether more than `maxOutputBytes` of answers wait to be written (input is not read then: a 'drain' resumes it). */
   const outputFull = () => !broken && !graceOver && output.writableLength >= maxOutputBytes;
   // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), and their bytes.
-  const held: Buffer[] = [];
+  // `key` names a request a `notifications/cancelled` may drop (`typeof id + ":" + id`); `heldKeys` counts them,
+  // so a cancellation that names none (one for a request running, the usual case) costs no search.
+  const held: { readonly line: Buffer; readonly key: string | undefined }[] = [];
+  const heldKeys = new Map<string, number>();
   let heldBytes = 0;
+  /** Holds a line, in order. */
+  function holdLine(line: Buffer): void {
+    const message = parsed(line);
+    const request = isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" ? requestOf(message) : undefined;
+    // An initialize is never dropped: clients must not cancel it.
+    const key = request !== undefined && dispatcher.opensSession?.(message) !== true ? typeof request.id + ":" + String(request.id) : undefined;
+    held.push({ line, key });
+    heldBytes += line.length;
+    if (key !== undefined) heldKeys.set(key, (heldKeys.get(key) ?? 0) + 1);
+  }
+  /** Takes the held line at `index` (the next one by default) out of the queue. */
+  function takeHeld(index = 0): Buffer {
+    const [{ line, key }] = held.splice(index, 1) as [{ readonly line: Buffer; readonly key: string | undefined }];
+    heldBytes -= line.length;
+    if (key !== undefined) {
+      const left = (heldKeys.get(key) ?? 1) - 1;
+      if (left === 0) heldKeys.delete(key);
+      else heldKeys.set(key, left);
+    }
+    return line;
+  }
   let inputEnded = false;
   /** Dispatches held lines while capacity allows; reads on while it may; finishes the shutdown when all is answered. */
   function pump(): void {
-    while (held.length > 0 && mayDispatch()) {
-      const line = held.shift()!;
-      heldBytes -= line.length;
-      handleLine(line);
-    }
+    while (held.length > 0 && mayDispatch()) handleLine(takeHeld());
     if (closing) closeWhenServed();
     if (!closing && !inputEnded && mayRead()) input.resume();
     if (closing && held.length === 0 && running === 0) finish();
@@ -268,11 +288,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const kind = kindOf(line);
     if (kind === "ahead") dropCancelled(line);
     if (kind === "ahead" || graceOver) return handleLine(line);
-    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) {
-      held.push(line);
-      heldBytes += line.length;
-      return;
-    }
+    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) return holdLine(line);
     const id = kind === "request" ? requestIdOf(line) : undefined;
     write({
       jsonrpc: "2.0",
@@ -304,13 +320,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const params = isPlainObject(message) && own(message, "method") === "notifications/cancelled" ? own(message, "params") : undefined;
     const cancelled: unknown = isPlainObject(params) ? own(params, "requestId") : undefined;
     if (typeof cancelled !== "string" && typeof cancelled !== "number") return;
-    const index = held.findIndex((h) => {
-      const request = parsed(h);
-      return requestOf(request)?.id === cancelled && dispatcher.opensSession?.(request) !== true;
-    });
-    if (index === -1) return;
-    heldBytes -= held[index]!.length;
-    held.splice(index, 1);
+    const key = typeof cancelled + ":" + String(cancelled);
+    if (!heldKeys.has(key)) return;
+    takeHeld(held.findIndex((h) => h.key === key));
   }
   /** A line as JSON, or `undefined` when it is not. */
   function parsed(line: Buffer): unknown {
@@ -394,11 +406,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   function closeWhenServed(): void {
     if (channelClosed || (held.length > 0 && awaiting.size === 0 && !graceOver)) return;
     channelClosed = true;
-    while (held.length > 0) {
-      const line = held.shift()!;
-      heldBytes -= line.length;
-      handleLine(line);
-    }
+    while (held.length > 0) handleLine(takeHeld());
     dispatcher.closeChannel(channel);
     awaiting.clear();
   }

@@ -259,16 +259,20 @@ describe("stdio transport, hardened", () => {
     newGate();
     const { input, out, server } = stdioServer({ maxInFlight: 2 });
     for (let i = 0; i < 4; i++) input.write(line(call(i, "gate")));
+    // Not a request (no jsonrpc), though it has an id: a cancellation naming it does not drop it, and it is answered -32600.
+    input.write(line({ id: 9, method: "tools/call" }));
     await within(until(() => seen.calls === 2), 2000, "two running");
-    // 2 and 3 are held; 3 is cancelled before it runs, 0 while it runs.
-    const cancel = (requestId: number) => line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId } });
-    input.write(cancel(3) + cancel(0));
+    // 2 and 3 are held; 3 is cancelled before it runs, 0 while it runs; "3" (a string) names no request.
+    const cancel = (requestId: number | string) => line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId } });
+    input.write(cancel("3") + cancel(3) + cancel(0) + cancel(9));
     await sleep(50);
     gate.open();
     input.end();
     await within(server.closed, 5000, "closed");
     expect(seen.calls).toBe(3);
-    expect([...answers(out).keys()].sort()).toEqual([1, 2]);
+    const got = answers(out);
+    expect([...got.keys()].sort()).toEqual([1, 2, 9]);
+    expect(got.get(9)?.[0]?.error?.code).toBe(-32600);
   });
 
   it("on input end, answers a request whose handler never settles with -32603 after the grace period, aborting its signal; a quicker one finishes", async () => {
