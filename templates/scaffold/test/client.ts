@@ -6,6 +6,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
 import { createDispatcher } from "../src/server.js";
@@ -42,6 +43,17 @@ export function startStdio(): Stdio {
     send: (message) => server.stdin.write((typeof message === "string" ? message : JSON.stringify(message)) + "\n"),
     next: async () => JSON.parse((await lines.next()).value as string) as Record<string, unknown>,
   };
+}
+
+/**
+ * One server over stdio for the tests of the suite (`describe`) this is called in: started
+ * before them, stopped after. `send` and `next` as in {@link Stdio}.
+ */
+export function stdioPerSuite(): Pick<Stdio, "send" | "next"> {
+  let stdio: Stdio | undefined;
+  before(() => (stdio = startStdio()));
+  after(() => stdio?.server.kill());
+  return { send: (message) => stdio!.send(message), next: () => stdio!.next() };
 }
 
 /** The server over Streamable HTTP on a free port of 127.0.0.1: its process and endpoint. */

@@ -3,16 +3,12 @@
  * own handlers as you replace the example. Run with `npm test`.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
-import { eliciting, firstText, initialize, meta, servesLegacy, startStdio, type Stdio } from "./client.js";
+import { eliciting, firstText, initialize, meta, servesLegacy, stdioPerSuite } from "./client.js";
 
 describe("the example handlers", () => {
-  let stdio: Stdio | undefined;
-  before(() => (stdio = startStdio()));
-  after(() => stdio?.server.kill());
-  const send = (message: unknown) => stdio!.send(message);
-  const next = () => stdio!.next();
+  const { send, next } = stdioPerSuite();
 
   it("serves the example: tools echo and greet, the about resource, the haiku prompt and its completions", async () => {
     send({ jsonrpc: "2.0", id: 10, method: "tools/list", params: { _meta: meta } });
@@ -40,11 +36,7 @@ describe("the example handlers", () => {
 });
 
 describe("a legacy client (initialize) over stdio", { skip: !servesLegacy && "this server is modern-only" }, () => {
-  let stdio: Stdio | undefined;
-  before(() => (stdio = startStdio()));
-  after(() => stdio?.server.kill());
-  const send = (message: unknown) => stdio!.send(message);
-  const next = () => stdio!.next();
+  const { send, next } = stdioPerSuite();
 
   it("opens a session with initialize, and greet asks for the name with an elicitation/create request", async () => {
     send(initialize);

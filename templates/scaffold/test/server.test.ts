@@ -9,14 +9,10 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { after, before, describe, it } from "node:test";
 import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
 import { METHODS, type MethodInfo } from "../src/generated/methods.js";
-import { discover, initialize, meta, servesLegacy, startHttp, startStdio, type Stdio } from "./client.js";
+import { discover, initialize, meta, servesLegacy, startHttp, stdioPerSuite } from "./client.js";
 
 describe("stdio", () => {
-  let stdio: Stdio | undefined;
-  before(() => (stdio = startStdio()));
-  after(() => stdio?.server.kill());
-  const send = (message: unknown) => stdio!.send(message);
-  const next = () => stdio!.next();
+  const { send, next } = stdioPerSuite();
 
   it("answers server/discover with the supported versions and serverInfo", async () => {
     send(discover);
@@ -55,18 +51,16 @@ describe("stdio", () => {
 });
 
 describe("a legacy client (initialize) over stdio", { skip: !servesLegacy && "this server is modern-only" }, () => {
-  let stdio: Stdio | undefined;
-  before(() => (stdio = startStdio()));
-  after(() => stdio?.server.kill());
+  const { send, next } = stdioPerSuite();
 
   it("opens a session with initialize (a legacy version, not the modern one) and answers ping in it", async () => {
-    stdio!.send(initialize);
-    const opened = await stdio!.next();
+    send(initialize);
+    const opened = await next();
     assert.equal(opened["id"], 1);
     assert.notEqual((opened["result"] as { protocolVersion: string }).protocolVersion, DISPATCH_PROTOCOL_VERSION);
-    stdio!.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    stdio!.send({ jsonrpc: "2.0", id: 2, method: "ping" });
-    assert.deepEqual(await stdio!.next(), { jsonrpc: "2.0", id: 2, result: {} });
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "ping" });
+    assert.deepEqual(await next(), { jsonrpc: "2.0", id: 2, result: {} });
   });
 });
 

@@ -4,15 +4,11 @@
  * README). Run with `npm test`.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { eliciting, firstText, initialize, meta, servesLegacy, startStdio, type Stdio } from "./client.js";
+import { describe, it } from "node:test";
+import { eliciting, firstText, initialize, meta, servesLegacy, stdioPerSuite } from "./client.js";
 
 describe("the conformance fixture", () => {
-  let stdio: Stdio | undefined;
-  before(() => (stdio = startStdio()));
-  after(() => stdio?.server.kill());
-  const send = (message: unknown) => stdio!.send(message);
-  const next = () => stdio!.next();
+  const { send, next } = stdioPerSuite();
   const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: meta, name, arguments: args } });
 
   it("lists the suite's tools, resources and prompts", async () => {
@@ -45,15 +41,13 @@ describe("the conformance fixture", () => {
 });
 
 describe("the conformance fixture to a legacy client (initialize)", { skip: !servesLegacy && "this server is modern-only" }, () => {
-  let stdio: Stdio | undefined;
-  before(() => (stdio = startStdio()));
-  after(() => stdio?.server.kill());
+  const { send, next } = stdioPerSuite();
 
   it("opens a session and calls test_simple_text", async () => {
-    stdio!.send(initialize);
-    assert.ok(((await stdio!.next())["result"] as { protocolVersion?: string }).protocolVersion);
-    stdio!.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    stdio!.send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_simple_text", arguments: {} } });
-    assert.equal(firstText(await stdio!.next()), "This is a simple text response for testing.");
+    send(initialize);
+    assert.ok(((await next())["result"] as { protocolVersion?: string }).protocolVersion);
+    send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    send({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "test_simple_text", arguments: {} } });
+    assert.equal(firstText(await next()), "This is a simple text response for testing.");
   });
 });
