@@ -870,8 +870,9 @@ class ValidatorEmitter {
 
   /**
    * Whether two checks of one key, with these types, can report the same issue: the same type
-   * (but `unknown`), or types that can both hold objects, or both arrays (their checks go on into what they hold,
-   * where they can meet one declaration or one property: `{ a?: Box }` and `{ a?: Box | number }`).
+   * (but `unknown`), or types that can both hold objects, or both arrays (their checks go on
+   * into what they hold, where they can meet one declaration or one property: `{ a?: Box }` and
+   * `{ a?: Box | number }`).
    */
   private mayRepeat(a: TypeExpr, b: TypeExpr): boolean {
     // `unknown` and `any` check nothing, so report nothing twice.
