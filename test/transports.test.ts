@@ -640,4 +640,12 @@ describe("the server process (main.ts)", () => {
       expect(result.stderr).toContain("usage: node dist/src/main.js [--http [--port N] [--host H]]");
     }
   });
+
+  it.concurrent("an empty PORT is unset: --http listens on the default port 3000 (or says it is in use)", async () => {
+    const child = spawn(process.execPath, [join(processDir, "main.js"), "--http"], { stdio: "pipe", env: { ...process.env, PORT: "" } });
+    const [line] = (await within(once(createInterface({ input: child.stderr }), "line"), 10_000, "first line")) as [string];
+    child.kill("SIGTERM");
+    await once(child, "exit");
+    expect(line).toMatch(/^(listening on http:\/\/127\.0\.0\.1:3000\/mcp|error: cannot listen on 127\.0\.0\.1:3000: port 3000 is in use)/);
+  });
 });

@@ -40,7 +40,8 @@ function onSignal(stop: () => Promise<void>): void {
 const args = commandLine();
 const dispatcher = createDispatcher();
 if (args.http) {
-  const given = args.port ?? process.env["PORT"] ?? "3000";
+  // An empty PORT is unset, as `${PORT:-3000}` would read it.
+  const given = args.port ?? (process.env["PORT"] || undefined) ?? "3000";
   const port = Number(given);
   if (given.trim() === "" || !Number.isInteger(port) || port < 0 || port > 65535) {
     process.stderr.write(`error: --port must be an integer from 0 to 65535, not ${JSON.stringify(given)}\n${USAGE}\n`);
