@@ -60,7 +60,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, own } from "./json.js";
+import { isPlainObject, messageOf, own } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -799,17 +799,12 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     } catch {
       return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } });
     }
-    let message: unknown;
-    try {
-      message = JSON.parse(body);
-    } catch {
+    // Not JSON, or a JSON string: no message to route or hold to its headers; the dispatcher answers the text.
+    const message = messageOf(body);
+    if (typeof message === "string") {
       const response = (await dispatcher.handle(body))!;
       return sendJson(res, statusOf(response), response);
     }
-    // A body that is a JSON string holds no message. The dispatcher reads a string as a message's
-    // text, so it gets the body itself: parsed there once more, the string is answered -32600, where
-    // the string's own content would have been parsed and run, past the header checks below.
-    if (typeof message === "string") message = body;
     const id = isPlainObject(message) ? own(message, "id") : undefined;
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.

@@ -36,6 +36,22 @@ export function isPlainObject(v: unknown): v is Record<string, any> {
 }
 
 /**
+ * One message's text as a transport reads it for its own checks (a `subscriptions/listen`
+ * request, the HTTP headers it must match): the JSON value, or `text` itself when it is not JSON
+ * or is a JSON string. A dispatcher's `handle` reads a string as a message's text and answers it
+ * (`-32700`, or `-32600` for a JSON string), so no string's content is parsed as a second message.
+ */
+export function messageOf(text: string): unknown {
+  let message: unknown;
+  try {
+    message = JSON.parse(text);
+  } catch {
+    return text;
+  }
+  return typeof message === "string" ? text : message;
+}
+
+/**
  * Whether `v` is a JSON array: an array whose prototype is `Array.prototype` (of any realm).
  * Instances of a subclass of `Array`, and arrays given another prototype, are not: like a class
  * instance in place of an object, they are not plain JSON data. Narrows as `Array.isArray`

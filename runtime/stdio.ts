@@ -29,7 +29,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, own } from "./json.js";
+import { isPlainObject, messageOf, own } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -118,13 +118,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const method = own(message, "method");
     const id = own(message, "id");
     if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
-      awaiting.add(typeof id + ":" + String(id));
+      awaiting.add(idKey(id));
       // Shutting down with lines held: a request now waits for an answer that cannot come (see closeWhenServed).
       if (closing && !channelClosed) queueMicrotask(pump);
     }
     const params = own(message, "params");
     const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? own(params, "requestId") : undefined;
-    if (typeof cancelled === "string" || typeof cancelled === "number") awaiting.delete(typeof cancelled + ":" + String(cancelled));
+    if (typeof cancelled === "string" || typeof cancelled === "number") awaiting.delete(idKey(cancelled));
   }
   // Notifications and server→client requests (of a request, or of the channel's legacy session) all go to stdout.
   const notify = (message: OutgoingMessage) => write(message);
@@ -153,19 +153,11 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return;
     }
     if (line.trim() === "") return;
-    // Parsed here to know a subscriptions/listen request; a line that is not JSON goes to the dispatcher as text, which answers it.
-    let message: unknown = line;
-    try {
-      message = JSON.parse(line);
-    } catch {
-      // answered -32700 by the dispatcher
-    }
-    // A line that is a JSON string holds no message. The dispatcher reads a string as a message's
-    // text, so it gets the line itself (answered -32600), not the string's content to run past the checks here.
-    if (typeof message === "string") message = line;
+    // Parsed here to know a subscriptions/listen request; a line that is not JSON (or is a JSON string) goes to the dispatcher as text, which answers it.
+    const message = messageOf(line);
     if (isPlainObject(message) && own(message, "method") === undefined) {
       const id = own(message, "id");
-      if (typeof id === "string" || typeof id === "number") awaiting.delete(typeof id + ":" + String(id));
+      if (typeof id === "string" || typeof id === "number") awaiting.delete(idKey(id));
     }
     const request = requestOf(message);
     const listen = request?.method === LISTEN;
@@ -233,24 +225,23 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   /** Whether more than `maxOutputBytes` of answers wait to be written (input is not read then: a 'drain' resumes it). */
   const outputFull = () => !broken && !graceOver && output.writableLength >= maxOutputBytes;
   // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), and their bytes.
-  // `key` names a request a `notifications/cancelled` may drop (`typeof id + ":" + id`); `heldKeys` counts them,
+  // `key` names a request a `notifications/cancelled` may drop ({@link idKey}); `heldKeys` counts them,
   // so a cancellation that names none (one for a request running, the usual case) costs no search.
   const held: { readonly line: Buffer; readonly key: string | undefined }[] = [];
   const heldKeys = new Map<string, number>();
   let heldBytes = 0;
-  /** Holds a line, in order. */
-  function holdLine(line: Buffer): void {
-    const message = parsed(line);
+  /** Holds a line (`message`, as parsed), in order. */
+  function holdLine(line: Buffer, message: unknown): void {
     const request = isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" ? requestOf(message) : undefined;
     // An initialize is never dropped: clients must not cancel it.
-    const key = request !== undefined && dispatcher.opensSession?.(message) !== true ? typeof request.id + ":" + String(request.id) : undefined;
+    const key = request !== undefined && dispatcher.opensSession?.(message) !== true ? idKey(request.id) : undefined;
     held.push({ line, key });
     heldBytes += line.length;
     if (key !== undefined) heldKeys.set(key, (heldKeys.get(key) ?? 0) + 1);
   }
   /** Takes the held line at `index` (the next one by default) out of the queue. */
   function takeHeld(index = 0): Buffer {
-    const [{ line, key }] = held.splice(index, 1) as [{ readonly line: Buffer; readonly key: string | undefined }];
+    const { line, key } = held.splice(index, 1)[0]!;
     heldBytes -= line.length;
     if (key !== undefined) {
       const left = (heldKeys.get(key) ?? 1) - 1;
@@ -285,11 +276,12 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    */
   function arrive(line: Buffer): void {
     if (held.length === 0 && mayDispatch()) return handleLine(line);
-    const kind = kindOf(line);
-    if (kind === "ahead") dropCancelled(line);
+    const message = parsed(line);
+    const kind = kindOf(message);
+    if (kind === "ahead") dropCancelled(message);
     if (kind === "ahead" || graceOver) return handleLine(line);
-    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) return holdLine(line);
-    const id = kind === "request" ? requestIdOf(line) : undefined;
+    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) return holdLine(line, message);
+    const id = kind === "request" ? requestOf(message)?.id : undefined;
     write({
       jsonrpc: "2.0",
       ...(id === undefined ? {} : { id }),
@@ -297,17 +289,12 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     });
   }
   /** What a line read is: one that may go ahead of held requests (a response, a notification, a `ping`), or a request (or anything else), held in order. */
-  function kindOf(line: Buffer): "ahead" | "request" {
-    try {
-      const message: unknown = JSON.parse(utf8.decode(line));
-      if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
-      const method = own(message, "method");
-      if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
-      if (typeof method !== "string") return "request";
-      return !Object.prototype.hasOwnProperty.call(message, "id") || method === "ping" ? "ahead" : "request";
-    } catch {
-      return "request";
-    }
+  function kindOf(message: unknown): "ahead" | "request" {
+    if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
+    const method = own(message, "method");
+    if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
+    if (typeof method !== "string") return "request";
+    return !Object.prototype.hasOwnProperty.call(message, "id") || method === "ping" ? "ahead" : "request";
   }
   /**
    * A `notifications/cancelled` for a request still held (not dispatched yet, at the in-flight
@@ -315,12 +302,11 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * instead of running once the cancellation has found nothing to cancel. An `initialize` is not
    * dropped: clients must not cancel it.
    */
-  function dropCancelled(line: Buffer): void {
-    const message = parsed(line);
+  function dropCancelled(message: unknown): void {
     const params = isPlainObject(message) && own(message, "method") === "notifications/cancelled" ? own(message, "params") : undefined;
     const cancelled: unknown = isPlainObject(params) ? own(params, "requestId") : undefined;
     if (typeof cancelled !== "string" && typeof cancelled !== "number") return;
-    const key = typeof cancelled + ":" + String(cancelled);
+    const key = idKey(cancelled);
     if (!heldKeys.has(key)) return;
     takeHeld(held.findIndex((h) => h.key === key));
   }
@@ -331,10 +317,6 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     } catch {
       return undefined;
     }
-  }
-  /** The id of a request line, when it can be read. */
-  function requestIdOf(line: Buffer): string | number | undefined {
-    return requestOf(parsed(line))?.id;
   }
   /** Splits a chunk read into lines (a line longer than `maxLineBytes` is answered `-32600` and skipped to its end). */
   function split(chunk: Buffer): void {
@@ -444,6 +426,11 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return closed;
     },
   };
+}
+
+/** A request id as one key, the number 1 and the string "1" apart. */
+function idKey(id: string | number): string {
+  return typeof id + ":" + String(id);
 }
 
 /** A request's id and method (`undefined` for anything else: a notification, a malformed message). */
