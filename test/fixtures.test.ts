@@ -52,7 +52,7 @@ function expectValidatorsByType(v: ValidatorsModule, names: readonly string[]): 
 }
 
 describe("fixture interfaces: extends (zero, one, several, Omit, alias), re-declared and quoted properties", () => {
-  const { validators: v } = fixtureSuite("interfaces", { docs: "tags" }, ["types.ts", "validators.ts", "index.ts"]);
+  const { validators: v, get: fixtureGet } = fixtureSuite("interfaces", { docs: "tags" }, ["types.ts", "validators.ts", "index.ts"]);
 
   it("has one validator per type declaration, none for constants", () => {
     expectValidatorsByType(v(), [
@@ -136,6 +136,16 @@ describe("fixture interfaces: extends (zero, one, several, Omit, alias), re-decl
   verdicts(v, "TaggedOnly", {
     valid: [{ tag: "t" }],
     invalid: [[{}, [I("/tag", "required")]]],
+  });
+  // Tagged and TaggedOnly are one type structure: TaggedOnly's validator uses Tagged's collector
+  // (the first by name), and gives Tagged's issues.
+  it("shares one collector between declarations of one type structure, named after the first by name", () => {
+    const code = fixtureGet().read("validators.ts");
+    expect(code).toContain("// Also the collector of TaggedOnly: the same type.\nfunction _collectTagged(");
+    expect(code).not.toContain("function _collectTaggedOnly(");
+    expect(code).toContain("collectIssues<T.TaggedOnly>(_collectTagged, value)");
+    const { Tagged: validateTagged, TaggedOnly: validateTaggedOnly } = v().validatorsByType;
+    for (const value of [{}, { tag: 1 }, [], null, { tag: "t", extra: 1 }]) expect(validateTaggedOnly!(value)).toEqual(validateTagged!(value));
   });
   verdicts(v, "Empty", {
     valid: [{}, { a: 1 }],

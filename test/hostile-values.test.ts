@@ -423,6 +423,9 @@ describe("plain data", () => {
     ["an array inheriting from another array", () => Object.setPrototypeOf([], [1]) as unknown[]],
     ["an array with a null prototype", () => Object.setPrototypeOf([], null) as unknown[]],
     ["an array with Object.prototype as its prototype", () => Object.setPrototypeOf([], Object.prototype) as unknown[]],
+    // With valid elements: the prototype is tested after the elements are read (see the emitter's array check).
+    ["an Array subclass instance of valid elements", () => (class Items extends Array {}).from([{ type: "text", text: "t" }])],
+    ["an array whose hole its prototype fills", () => Object.setPrototypeOf(new Array(1), Object.assign(Object.create(Array.prototype), { 0: { type: "text", text: "t" } })) as unknown[]],
   ];
 
   it.each(notPlainArray)("rejects %s where the schema names an array, saying it is not plain JSON data", (_name, make) => {

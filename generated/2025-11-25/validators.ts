@@ -442,6 +442,7 @@ function _isProgressToken(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
+// Also the collector of RequestId: the same type.
 function _collectProgressToken(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
@@ -584,13 +585,6 @@ function _isRequest(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
-function _collectRequest(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (object(o, p, v)) {
-    reqTypeof(o, p, "/method", v["method"], "string");
-    opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
-  }
-}
-
 /** `Request` (schema.ts:65) */
 export function isRequest(value: unknown): value is T.Request {
   try {
@@ -601,7 +595,7 @@ export function isRequest(value: unknown): value is T.Request {
 }
 /** `Request` (schema.ts:65): every issue, or the value typed */
 export function validateRequest(value: unknown): ValidationResult<T.Request> {
-  return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectRequest, value);
+  return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectNotification, value);
 }
 /** `Request` (schema.ts:65) as a Standard Schema v1 object */
 export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
@@ -639,6 +633,7 @@ function _isNotification(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
+// Also the collector of Request: the same type.
 function _collectNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     reqTypeof(o, p, "/method", v["method"], "string");
@@ -669,12 +664,6 @@ function _isResult$entry(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
-function _collectResult(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (object(o, p, v)) {
-    opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-  }
-}
-
 /** `Result` (schema.ts:91) */
 export function isResult(value: unknown): value is T.Result {
   try {
@@ -685,7 +674,7 @@ export function isResult(value: unknown): value is T.Result {
 }
 /** `Result` (schema.ts:91): every issue, or the value typed */
 export function validateResult(value: unknown): ValidationResult<T.Result> {
-  return isResult(value) ? valid(value) : collectIssues<T.Result>(_collectResult, value);
+  return isResult(value) ? valid(value) : collectIssues<T.Result>(_collectGetTaskPayloadResult, value);
 }
 /** `Result` (schema.ts:91) as a Standard Schema v1 object */
 export const ResultSchema: StandardSchemaV1<unknown, T.Result> = standard(validateResult);
@@ -725,10 +714,6 @@ function _isRequestId(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function _collectRequestId(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
-}
-
 /** `RequestId` (schema.ts:122) */
 export function isRequestId(value: unknown): value is T.RequestId {
   try {
@@ -739,7 +724,7 @@ export function isRequestId(value: unknown): value is T.RequestId {
 }
 /** `RequestId` (schema.ts:122): every issue, or the value typed */
 export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
-  return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectRequestId, value);
+  return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectProgressToken, value);
 }
 /** `RequestId` (schema.ts:122) as a Standard Schema v1 object */
 export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
@@ -772,7 +757,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
     reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -858,8 +843,8 @@ function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], 
   if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
-    reqCollect(o, p, "/result", v["result"], d + 1, _collectResult);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
+    reqCollect(o, p, "/result", v["result"], d + 1, _collectGetTaskPayloadResult);
   }
 }
 
@@ -902,7 +887,7 @@ function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d
   if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    optCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/error", v["error"], d + 1, _collectError);
   }
 }
@@ -976,7 +961,7 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
   if (p !== "" && _isURLElicitationRequiredError(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    optCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
@@ -1001,9 +986,9 @@ function _collectURLElicitationRequiredError(v: any, p: string, o: ValidationIss
 }
 
 function _isURLElicitationRequiredError$error$data$elicitations(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isElicitRequestURLParams(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isURLElicitationRequiredError$error$data$elicitations$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1034,7 +1019,7 @@ function _isEmptyResult(v: any, d: number): boolean {
 
 function _collectEmptyResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isEmptyResult(v, d)) return;
-  _collectResult(v, p, o, d);
+  _collectGetTaskPayloadResult(v, p, o, d);
 }
 
 /** `EmptyResult` (schema.ts:207) */
@@ -1076,7 +1061,7 @@ function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIss
   if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
-    optCollect(o, p, "/requestId", v["requestId"], d + 1, _collectRequestId);
+    optCollect(o, p, "/requestId", v["requestId"], d + 1, _collectProgressToken);
     optTypeof(o, p, "/reason", v["reason"], "string");
   }
 }
@@ -1233,7 +1218,7 @@ function _collectInitializeRequest(v: any, p: string, o: ValidationIssue[], d: n
     reqConst(o, p, "/method", v["method"], "initialize");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectInitializeRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -1715,9 +1700,9 @@ function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void
 }
 
 function _isIcons$icons(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -1851,7 +1836,7 @@ function _collectPingRequest(v: any, p: string, o: ValidationIssue[], d: number)
     reqConst(o, p, "/method", v["method"], "ping");
     optCollect(o, p, "/params", v["params"], d + 1, _collectRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2039,7 +2024,7 @@ function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqTypeof(o, p, "/method", v["method"], "string");
     optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2118,7 +2103,7 @@ function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d
     reqConst(o, p, "/method", v["method"], "resources/list");
     optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2167,9 +2152,9 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListResourcesResult$resources$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2219,7 +2204,7 @@ function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIs
     reqConst(o, p, "/method", v["method"], "resources/templates/list");
     optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2272,9 +2257,9 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
 }
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2314,21 +2299,6 @@ function _isResourceRequestParams(v: any, _d: number): boolean {
   );
 }
 
-function _collectResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isResourceRequestParams(v, d)) return;
-  if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) {
-      if (object(o, p + "/_meta", v["_meta"])) {
-        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
-      }
-    }
-    if (need(o, p, "/uri", v["uri"])) {
-      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
-    }
-  }
-}
-
 /** `ResourceRequestParams` (schema.ts:691) */
 export function isResourceRequestParams(value: unknown): value is T.ResourceRequestParams {
   try {
@@ -2339,7 +2309,7 @@ export function isResourceRequestParams(value: unknown): value is T.ResourceRequ
 }
 /** `ResourceRequestParams` (schema.ts:691): every issue, or the value typed */
 export function validateResourceRequestParams(value: unknown): ValidationResult<T.ResourceRequestParams> {
-  return isResourceRequestParams(value) ? valid(value) : collectIssues<T.ResourceRequestParams>(_collectResourceRequestParams, value);
+  return isResourceRequestParams(value) ? valid(value) : collectIssues<T.ResourceRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `ResourceRequestParams` (schema.ts:691) as a Standard Schema v1 object */
 export const ResourceRequestParamsSchema: StandardSchemaV1<unknown, T.ResourceRequestParams> = standard(validateResourceRequestParams);
@@ -2374,6 +2344,7 @@ function _isReadResourceRequestParams$entry(v: any, _d: number): boolean {
   );
 }
 
+// Also the collector of ResourceRequestParams, SubscribeRequestParams, UnsubscribeRequestParams: the same type.
 function _collectReadResourceRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isReadResourceRequestParams(v, d)) return;
   if (object(o, p, v)) {
@@ -2435,7 +2406,7 @@ function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d:
     reqConst(o, p, "/method", v["method"], "resources/read");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectReadResourceRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2481,9 +2452,9 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2598,21 +2569,6 @@ function _isSubscribeRequestParams$entry(v: any, _d: number): boolean {
   );
 }
 
-function _collectSubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isSubscribeRequestParams(v, d)) return;
-  if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) {
-      if (object(o, p + "/_meta", v["_meta"])) {
-        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
-      }
-    }
-    if (need(o, p, "/uri", v["uri"])) {
-      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
-    }
-  }
-}
-
 /** `SubscribeRequestParams` (schema.ts:743) */
 export function isSubscribeRequestParams(value: unknown): value is T.SubscribeRequestParams {
   try {
@@ -2623,7 +2579,7 @@ export function isSubscribeRequestParams(value: unknown): value is T.SubscribeRe
 }
 /** `SubscribeRequestParams` (schema.ts:743): every issue, or the value typed */
 export function validateSubscribeRequestParams(value: unknown): ValidationResult<T.SubscribeRequestParams> {
-  return isSubscribeRequestParams(value) ? valid(value) : collectIssues<T.SubscribeRequestParams>(_collectSubscribeRequestParams, value);
+  return isSubscribeRequestParams(value) ? valid(value) : collectIssues<T.SubscribeRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `SubscribeRequestParams` (schema.ts:743) as a Standard Schema v1 object */
 export const SubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.SubscribeRequestParams> = standard(validateSubscribeRequestParams);
@@ -2654,9 +2610,9 @@ function _collectSubscribeRequest(v: any, p: string, o: ValidationIssue[], d: nu
   if (p !== "" && _isSubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/method", v["method"], "resources/subscribe");
-    reqCollect(o, p, "/params", v["params"], d + 1, _collectSubscribeRequestParams);
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectReadResourceRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2705,21 +2661,6 @@ function _isUnsubscribeRequestParams$entry(v: any, _d: number): boolean {
   );
 }
 
-function _collectUnsubscribeRequestParams(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isUnsubscribeRequestParams(v, d)) return;
-  if (object(o, p, v)) {
-    if (v["_meta"] !== undefined) {
-      if (object(o, p + "/_meta", v["_meta"])) {
-        optCollect(o, p + "/_meta", "/progressToken", v["_meta"]["progressToken"], d + 2, _collectProgressToken);
-      }
-    }
-    if (need(o, p, "/uri", v["uri"])) {
-      if (!(typeof v["uri"] === "string")) expected(o, p + "/uri", "string", v["uri"]);
-      else if (!formatUri(v["uri"])) expected(o, p + "/uri", "a uri string", v["uri"], "format");
-    }
-  }
-}
-
 /** `UnsubscribeRequestParams` (schema.ts:761) */
 export function isUnsubscribeRequestParams(value: unknown): value is T.UnsubscribeRequestParams {
   try {
@@ -2732,7 +2673,7 @@ export function isUnsubscribeRequestParams(value: unknown): value is T.Unsubscri
 export function validateUnsubscribeRequestParams(value: unknown): ValidationResult<T.UnsubscribeRequestParams> {
   return isUnsubscribeRequestParams(value)
     ? valid(value)
-    : collectIssues<T.UnsubscribeRequestParams>(_collectUnsubscribeRequestParams, value);
+    : collectIssues<T.UnsubscribeRequestParams>(_collectReadResourceRequestParams, value);
 }
 /** `UnsubscribeRequestParams` (schema.ts:761) as a Standard Schema v1 object */
 export const UnsubscribeRequestParamsSchema: StandardSchemaV1<unknown, T.UnsubscribeRequestParams> =
@@ -2764,9 +2705,9 @@ function _collectUnsubscribeRequest(v: any, p: string, o: ValidationIssue[], d: 
   if (p !== "" && _isUnsubscribeRequest(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/method", v["method"], "resources/unsubscribe");
-    reqCollect(o, p, "/params", v["params"], d + 1, _collectUnsubscribeRequestParams);
+    reqCollect(o, p, "/params", v["params"], d + 1, _collectReadResourceRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -3188,7 +3129,7 @@ function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: 
     reqConst(o, p, "/method", v["method"], "prompts/list");
     optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -3237,9 +3178,9 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3347,7 +3288,7 @@ function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqConst(o, p, "/method", v["method"], "prompts/get");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectGetPromptRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -3396,9 +3337,9 @@ function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3459,9 +3400,9 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 function _isPrompt$arguments(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3786,7 +3727,7 @@ function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqConst(o, p, "/method", v["method"], "tools/list");
     optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -3882,9 +3823,9 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCallToolResult$content(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3995,7 +3936,7 @@ function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: num
     reqConst(o, p, "/method", v["method"], "tools/call");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectCallToolRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4471,7 +4412,7 @@ function _collectGetTaskRequest(v: any, p: string, o: ValidationIssue[], d: numb
       }
     }
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4528,14 +4469,6 @@ function _isGetTaskResult$entry(v: any, _d: number): boolean {
   );
 }
 
-function _collectGetTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (p !== "" && _isGetTaskResult(v, d)) return;
-  if (object(o, p, v)) {
-    _collectResult(v, p, o, d);
-    _collectTask(v, p, o, d);
-  }
-}
-
 /** `GetTaskResult` (schema.ts:1415) */
 export function isGetTaskResult(value: unknown): value is T.GetTaskResult {
   try {
@@ -4546,7 +4479,7 @@ export function isGetTaskResult(value: unknown): value is T.GetTaskResult {
 }
 /** `GetTaskResult` (schema.ts:1415): every issue, or the value typed */
 export function validateGetTaskResult(value: unknown): ValidationResult<T.GetTaskResult> {
-  return isGetTaskResult(value) ? valid(value) : collectIssues<T.GetTaskResult>(_collectGetTaskResult, value);
+  return isGetTaskResult(value) ? valid(value) : collectIssues<T.GetTaskResult>(_collectCancelTaskResult, value);
 }
 /** `GetTaskResult` (schema.ts:1415) as a Standard Schema v1 object */
 export const GetTaskResultSchema: StandardSchemaV1<unknown, T.GetTaskResult> = standard(validateGetTaskResult);
@@ -4587,7 +4520,7 @@ function _collectGetTaskPayloadRequest(v: any, p: string, o: ValidationIssue[], 
       }
     }
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4614,6 +4547,7 @@ function _isGetTaskPayloadResult$entry(v: any, _d: number): boolean {
   return objectLike(v) && (v["_meta"] === undefined || isPlainObject(v["_meta"])) && plainPrototype(v);
 }
 
+// Also the collector of Result: the same type.
 function _collectGetTaskPayloadResult(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     opt(o, p, "/_meta", v["_meta"], isPlainObject(v["_meta"]), "object");
@@ -4671,7 +4605,7 @@ function _collectCancelTaskRequest(v: any, p: string, o: ValidationIssue[], d: n
       }
     }
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4728,10 +4662,11 @@ function _isCancelTaskResult$entry(v: any, _d: number): boolean {
   );
 }
 
+// Also the collector of GetTaskResult: the same type.
 function _collectCancelTaskResult(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isCancelTaskResult(v, d)) return;
   if (object(o, p, v)) {
-    _collectResult(v, p, o, d);
+    _collectGetTaskPayloadResult(v, p, o, d);
     _collectTask(v, p, o, d);
   }
 }
@@ -4779,7 +4714,7 @@ function _collectListTasksRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqConst(o, p, "/method", v["method"], "tasks/list");
     optCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4828,9 +4763,9 @@ function _collectListTasksResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isListTasksResult$tasks(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isTask(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListTasksResult$tasks$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5058,7 +4993,7 @@ function _collectSetLevelRequest(v: any, p: string, o: ValidationIssue[], d: num
     reqConst(o, p, "/method", v["method"], "logging/setLevel");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectSetLevelRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -5316,9 +5251,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5326,9 +5261,9 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5426,7 +5361,7 @@ function _collectCreateMessageRequest(v: any, p: string, o: ValidationIssue[], d
     reqConst(o, p, "/method", v["method"], "sampling/createMessage");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectCreateMessageRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -5491,9 +5426,9 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCreateMessageResult$content$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5670,9 +5605,9 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 function _isAnnotations$audience(v: any, _d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6070,9 +6005,9 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6286,7 +6221,7 @@ function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: num
     reqConst(o, p, "/method", v["method"], "completion/complete");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectCompleteRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -6346,9 +6281,9 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCompleteResult$completion$values(v: any, _d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -6484,7 +6419,7 @@ function _collectListRootsRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqConst(o, p, "/method", v["method"], "roots/list");
     optCollect(o, p, "/params", v["params"], d + 1, _collectRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -6530,9 +6465,9 @@ function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6909,7 +6844,7 @@ function _collectElicitRequest(v: any, p: string, o: ValidationIssue[], d: numbe
     reqConst(o, p, "/method", v["method"], "elicitation/create");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectElicitRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -7395,10 +7330,10 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
     if (!(objectLike(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string" && plainPrototype(v[i]))) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -7944,7 +7879,7 @@ function _collectClientResult(v: any, p: string, o: ValidationIssue[], d: number
         _collectCreateMessageResult,
         _collectListRootsResult,
         _collectElicitResult,
-        _collectGetTaskResult,
+        _collectCancelTaskResult,
         _collectGetTaskPayloadResult,
         _collectListTasksResult,
         _collectCancelTaskResult,
@@ -8189,7 +8124,7 @@ function _collectServerResult(v: any, p: string, o: ValidationIssue[], d: number
         _collectReadResourceResult,
         _collectCallToolResult,
         _collectListToolsResult,
-        _collectGetTaskResult,
+        _collectCancelTaskResult,
         _collectGetTaskPayloadResult,
         _collectListTasksResult,
         _collectCancelTaskResult,

@@ -497,9 +497,9 @@ export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standar
 
 function _isJSONArray(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isJSONValue(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -675,7 +675,7 @@ function _isNotificationMetaObject$entry(v: any, _d: number): boolean {
 function _collectNotificationMetaObject(v: any, p: string, o: ValidationIssue[], d: number): void {
   if (p !== "" && _isNotificationMetaObject(v, d)) return;
   if (object(o, p, v)) {
-    optCollect(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"], d + 1, _collectRequestId);
+    optCollect(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"], d + 1, _collectProgressToken);
   }
 }
 
@@ -736,6 +736,7 @@ function _isProgressToken(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
+// Also the collector of RequestId: the same type.
 function _collectProgressToken(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
 }
@@ -812,13 +813,6 @@ function _isRequest(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
-function _collectRequest(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (object(o, p, v)) {
-    reqTypeof(o, p, "/method", v["method"], "string");
-    opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
-  }
-}
-
 /** `Request` (schema.ts:184) */
 export function isRequest(value: unknown): value is T.Request {
   try {
@@ -829,7 +823,7 @@ export function isRequest(value: unknown): value is T.Request {
 }
 /** `Request` (schema.ts:184): every issue, or the value typed */
 export function validateRequest(value: unknown): ValidationResult<T.Request> {
-  return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectRequest, value);
+  return isRequest(value) ? valid(value) : collectIssues<T.Request>(_collectNotification, value);
 }
 /** `Request` (schema.ts:184) as a Standard Schema v1 object */
 export const RequestSchema: StandardSchemaV1<unknown, T.Request> = standard(validateRequest);
@@ -868,6 +862,7 @@ function _isNotification(v: any, _d: number): boolean {
   return objectLike(v) && typeof v["method"] === "string" && (v["params"] === undefined || isPlainObject(v["params"])) && plainPrototype(v);
 }
 
+// Also the collector of Request: the same type.
 function _collectNotification(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (object(o, p, v)) {
     reqTypeof(o, p, "/method", v["method"], "string");
@@ -989,10 +984,6 @@ function _isRequestId(v: any, _d: number): boolean {
   return typeof v === "string" || Number.isInteger(v);
 }
 
-function _collectRequestId(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "string" || Number.isInteger(v))) expected(o, p, "string or integer", v);
-}
-
 /** `RequestId` (schema.ts:261) */
 export function isRequestId(value: unknown): value is T.RequestId {
   try {
@@ -1003,7 +994,7 @@ export function isRequestId(value: unknown): value is T.RequestId {
 }
 /** `RequestId` (schema.ts:261): every issue, or the value typed */
 export function validateRequestId(value: unknown): ValidationResult<T.RequestId> {
-  return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectRequestId, value);
+  return isRequestId(value) ? valid(value) : collectIssues<T.RequestId>(_collectProgressToken, value);
 }
 /** `RequestId` (schema.ts:261) as a Standard Schema v1 object */
 export const RequestIdSchema: StandardSchemaV1<unknown, T.RequestId> = standard(validateRequestId);
@@ -1036,7 +1027,7 @@ function _collectJSONRPCRequest(v: any, p: string, o: ValidationIssue[], d: numb
     reqTypeof(o, p, "/method", v["method"], "string");
     opt(o, p, "/params", v["params"], isPlainObject(v["params"]), "object");
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -1122,7 +1113,7 @@ function _collectJSONRPCResultResponse(v: any, p: string, o: ValidationIssue[], 
   if (p !== "" && _isJSONRPCResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectResult);
   }
 }
@@ -1166,7 +1157,7 @@ function _collectJSONRPCErrorResponse(v: any, p: string, o: ValidationIssue[], d
   if (p !== "" && _isJSONRPCErrorResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    optCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/error", v["error"], d + 1, _collectError);
   }
 }
@@ -1372,7 +1363,7 @@ function _collectHeaderMismatchError(v: any, p: string, o: ValidationIssue[], d:
   if (p !== "" && _isHeaderMismatchError(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    optCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
@@ -1421,7 +1412,7 @@ function _collectUnsupportedProtocolVersionError(v: any, p: string, o: Validatio
   if (p !== "" && _isUnsupportedProtocolVersionError(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    optCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
@@ -1486,7 +1477,7 @@ function _collectMissingRequiredClientCapabilityError(v: any, p: string, o: Vali
   if (p !== "" && _isMissingRequiredClientCapabilityError(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    optCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    optCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     if (need(o, p, "/error", v["error"])) {
       if (object(o, p + "/error", v["error"])) {
         _collectError(v["error"], p + "/error", o, d + 1);
@@ -1818,7 +1809,7 @@ function _collectCancelledNotificationParams(v: any, p: string, o: ValidationIss
   if (p !== "" && _isCancelledNotificationParams(v, d)) return;
   if (object(o, p, v)) {
     optCollect(o, p, "/_meta", v["_meta"], d + 1, _collectNotificationMetaObject);
-    reqCollect(o, p, "/requestId", v["requestId"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/requestId", v["requestId"], d + 1, _collectProgressToken);
     optTypeof(o, p, "/reason", v["reason"], "string");
   }
 }
@@ -1913,7 +1904,7 @@ function _collectDiscoverRequest(v: any, p: string, o: ValidationIssue[], d: num
     reqConst(o, p, "/method", v["method"], "server/discover");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2015,7 +2006,7 @@ function _collectDiscoverResultResponse(v: any, p: string, o: ValidationIssue[],
   if (p !== "" && _isDiscoverResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectDiscoverResult);
   }
 }
@@ -2283,9 +2274,9 @@ function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void
 }
 
 function _isIcons$icons(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2546,7 +2537,7 @@ function _collectPaginatedRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqTypeof(o, p, "/method", v["method"], "string");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2675,7 +2666,7 @@ function _collectListResourcesRequest(v: any, p: string, o: ValidationIssue[], d
     reqConst(o, p, "/method", v["method"], "resources/list");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2746,9 +2737,9 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListResourcesResult$resources$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2784,7 +2775,7 @@ function _collectListResourcesResultResponse(v: any, p: string, o: ValidationIss
   if (p !== "" && _isListResourcesResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectListResourcesResult);
   }
 }
@@ -2835,7 +2826,7 @@ function _collectListResourceTemplatesRequest(v: any, p: string, o: ValidationIs
     reqConst(o, p, "/method", v["method"], "resources/templates/list");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -2910,9 +2901,9 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
 }
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2951,7 +2942,7 @@ function _collectListResourceTemplatesResultResponse(v: any, p: string, o: Valid
   if (p !== "" && _isListResourceTemplatesResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectListResourceTemplatesResult);
   }
 }
@@ -3090,7 +3081,7 @@ function _collectReadResourceRequest(v: any, p: string, o: ValidationIssue[], d:
     reqConst(o, p, "/method", v["method"], "resources/read");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectReadResourceRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -3158,9 +3149,9 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3211,7 +3202,7 @@ function _collectReadResourceResultResponse(v: any, p: string, o: ValidationIssu
   if (p !== "" && _isReadResourceResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     if (need(o, p, "/result", v["result"]))
       if (!(_isReadResourceResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
@@ -3402,7 +3393,7 @@ function _collectSubscriptionsListenRequest(v: any, p: string, o: ValidationIssu
     reqConst(o, p, "/method", v["method"], "subscriptions/listen");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectSubscriptionsListenRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -3446,7 +3437,7 @@ function _collectSubscriptionsListenResultMetaObject(v: any, p: string, o: Valid
   if (p !== "" && _isSubscriptionsListenResultMetaObject(v, d)) return;
   if (object(o, p, v)) {
     optCollect(o, p, "/io.modelcontextprotocol~1serverInfo", v["io.modelcontextprotocol/serverInfo"], d + 1, _collectImplementation);
-    reqCollect(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/io.modelcontextprotocol~1subscriptionId", v["io.modelcontextprotocol/subscriptionId"], d + 1, _collectProgressToken);
   }
 }
 
@@ -3521,7 +3512,7 @@ function _collectSubscriptionsListenResultResponse(v: any, p: string, o: Validat
   if (p !== "" && _isSubscriptionsListenResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectSubscriptionsListenResult);
   }
 }
@@ -4042,7 +4033,7 @@ function _collectListPromptsRequest(v: any, p: string, o: ValidationIssue[], d: 
     reqConst(o, p, "/method", v["method"], "prompts/list");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4113,9 +4104,9 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4151,7 +4142,7 @@ function _collectListPromptsResultResponse(v: any, p: string, o: ValidationIssue
   if (p !== "" && _isListPromptsResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectListPromptsResult);
   }
 }
@@ -4252,7 +4243,7 @@ function _collectGetPromptRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqConst(o, p, "/method", v["method"], "prompts/get");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectGetPromptRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4304,9 +4295,9 @@ function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4342,7 +4333,7 @@ function _collectGetPromptResultResponse(v: any, p: string, o: ValidationIssue[]
   if (p !== "" && _isGetPromptResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     if (need(o, p, "/result", v["result"]))
       if (!(_isGetPromptResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
@@ -4412,9 +4403,9 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 function _isPrompt$arguments(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4739,7 +4730,7 @@ function _collectListToolsRequest(v: any, p: string, o: ValidationIssue[], d: nu
     reqConst(o, p, "/method", v["method"], "tools/list");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectPaginatedRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -4838,7 +4829,7 @@ function _collectListToolsResultResponse(v: any, p: string, o: ValidationIssue[]
   if (p !== "" && _isListToolsResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectListToolsResult);
   }
 }
@@ -4892,9 +4883,9 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCallToolResult$content(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4930,7 +4921,7 @@ function _collectCallToolResultResponse(v: any, p: string, o: ValidationIssue[],
   if (p !== "" && _isCallToolResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     if (need(o, p, "/result", v["result"]))
       if (!(_isCallToolResult(v["result"], d + 1) || _isInputRequiredResult(v["result"], d + 1)))
         anyOf(
@@ -5038,7 +5029,7 @@ function _collectCallToolRequest(v: any, p: string, o: ValidationIssue[], d: num
     reqConst(o, p, "/method", v["method"], "tools/call");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectCallToolRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -5452,9 +5443,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5462,9 +5453,9 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 function _isCreateMessageRequestParams$stopSequences(v: any, _d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -5478,9 +5469,9 @@ function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, 
 }
 
 function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5631,9 +5622,9 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCreateMessageResult$content$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5810,9 +5801,9 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 function _isAnnotations$audience(v: any, _d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6208,9 +6199,9 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6410,7 +6401,7 @@ function _collectCompleteRequest(v: any, p: string, o: ValidationIssue[], d: num
     reqConst(o, p, "/method", v["method"], "completion/complete");
     reqCollect(o, p, "/params", v["params"], d + 1, _collectCompleteRequestParams);
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
   }
 }
 
@@ -6473,10 +6464,10 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCompleteResult$completion$values(v: any, _d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   if (v.length > 100) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -6519,7 +6510,7 @@ function _collectCompleteResultResponse(v: any, p: string, o: ValidationIssue[],
   if (p !== "" && _isCompleteResultResponse(v, d)) return;
   if (object(o, p, v)) {
     reqConst(o, p, "/jsonrpc", v["jsonrpc"], "2.0");
-    reqCollect(o, p, "/id", v["id"], d + 1, _collectRequestId);
+    reqCollect(o, p, "/id", v["id"], d + 1, _collectProgressToken);
     reqCollect(o, p, "/result", v["result"], d + 1, _collectCompleteResult);
   }
 }
@@ -6686,9 +6677,9 @@ function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -7446,10 +7437,10 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
-  if (!isPlainArray(v)) return false;
+  if (!Array.isArray(v)) return false;
   for (let i = 0; i < v.length; i++)
     if (!(objectLike(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string" && plainPrototype(v[i]))) return false;
-  return true;
+  return isPlainArray(v);
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {

@@ -109,7 +109,7 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
     names: names.get(decl.name)!,
     line: decl.span.line,
     exported: decl.exported,
-    publics: decl.exported ? layOutPublicFunctions(names.get(decl.name)!, built.get(decl.name)!.entry, `${model.ir.source}:${decl.span.line}`, runtime.use("valid"), runtime.use("collectIssues")) : "",
+    publics: decl.exported ? layOutPublicFunctions({ ...names.get(decl.name)!, collect: emitter.collectorName(decl.name) }, built.get(decl.name)!.entry, `${model.ir.source}:${decl.span.line}`, runtime.use("valid"), runtime.use("collectIssues")) : "",
     // Each exported type's Standard Schema object is made with `standard(validateX)`.
     standardSchema: decl.exported ? standardSchema(names.get(decl.name)!, runtime.use("standard"), layout) : "",
     key: decl.name === "__proto__" ? '["__proto__"]' : decl.name,
@@ -130,9 +130,9 @@ const UNDEFINED = lit(undefined);
 interface DeclarationFunctions {
   readonly checkName: string;
   readonly checkBody: readonly Statement[];
-  /** The check, the collector and the helpers, laid out. */
+  /** The check, the collector (none when the declaration shares another's) and the helpers, laid out. */
   readonly check: string;
-  readonly collect: string;
+  readonly collect: string | undefined;
   readonly helpers: readonly string[];
 }
 
@@ -155,13 +155,40 @@ class ValidatorEmitter {
   /** Hoisted functions by the structure of their type: equal types share one function. */
   private readonly helperCollectors = new Map<string, string>();
   private readonly helperChecks = new Map<string, string>();
+  /**
+   * The collector of each declaration that uses another's: non-recursive declarations of one
+   * type structure ({@link typeKey}) share the collector of the first by name (compared by code
+   * unit, so the choice does not depend on the schema's order). Collectors run on invalid
+   * values only, so sharing costs no speed where it counts; checks stay one per declaration
+   * (see {@link entry}).
+   */
+  private readonly sharedCollectors = new Map<string, string>();
+  /** The declarations that share each owner's collector, by the owner (see {@link sharedCollectors}). */
+  private readonly sharers = new Map<string, string[]>();
 
   constructor(
     private readonly model: Model,
     private readonly names: ReadonlyMap<string, TypeNames>,
     private readonly symbols: ValidatorNames,
     private readonly runtime: RuntimeUses,
-  ) {}
+  ) {
+    const owners = new Map<string, string>();
+    for (const decl of [...model.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (model.recursive.has(decl.name)) continue;
+      const key = typeKey(decl.type);
+      const owner = owners.get(key);
+      if (owner === undefined) owners.set(key, decl.name);
+      else {
+        this.sharedCollectors.set(decl.name, this.collectorName(owner));
+        this.sharers.set(owner, [...(this.sharers.get(owner) ?? []), decl.name]);
+      }
+    }
+  }
+
+  /** The collector `validateX` and other functions call for declaration `name`: its own, or the one it shares. */
+  collectorName(name: string): string {
+    return this.sharedCollectors.get(name) ?? this.names.get(name)!.collect;
+  }
 
   /**
    * The one place internal names are made, by the run's symbol table (`internal`: the base when
@@ -210,7 +237,8 @@ class ValidatorEmitter {
    * copy costs about 8 B of min+gzip; the draft has 98.
    */
   private entry(decl: { readonly name: string; readonly type: TypeExpr; readonly exported: boolean }): string {
-    const { check, collect } = this.names.get(decl.name)!;
+    const { check } = this.names.get(decl.name)!;
+    const collect = this.collectorName(decl.name);
     const { type } = decl;
     if (!decl.exported || this.model.recursive.has(decl.name) || this.needsStatements(type)) return check;
     // Without properties the check reads nothing (`isPlainObject(v)`): a copy would gain nothing.
@@ -224,7 +252,10 @@ class ValidatorEmitter {
   finish(decl: { readonly name: string; readonly type: TypeExpr; readonly exported: boolean }, built: DeclarationFunctions): { internals: string; entry: string } {
     const entry = this.entry(decl);
     const copy = entry === built.checkName ? [] : [this.render("check", entry, built.checkBody)];
-    return { internals: [built.check, ...copy, built.collect, ...built.helpers].join("\n\n"), entry };
+    const sharers = this.sharers.get(decl.name);
+    const note = sharers ? `// Also the collector of ${sharers.join(", ")}: the same type.\n` : "";
+    const collect = built.collect === undefined ? [] : [note + built.collect];
+    return { internals: [built.check, ...copy, ...collect, ...built.helpers].join("\n\n"), entry };
   }
 
   declaration(name: string, type: TypeExpr): DeclarationFunctions {
@@ -235,7 +266,7 @@ class ValidatorEmitter {
     if (statements) {
       // The declaration's own functions are the helpers for its top-level type.
       this.helperChecks.set(typeKey(type), n.check);
-      this.helperCollectors.set(typeKey(type), n.collect);
+      this.helperCollectors.set(typeKey(type), this.collectorName(name));
     }
     const branching = recursive && this.branchesIntoRecursion(type);
     let checkBody: Statement[] = [
@@ -248,6 +279,8 @@ class ValidatorEmitter {
       this.helpers.push(this.render("check", once, checkBody));
       checkBody = [returnStatement(call(this.rt("checkOnce"), id(once), V, D))];
     }
+    const check = this.render("check", n.check, checkBody);
+    if (this.sharedCollectors.has(name)) return { checkName: n.check, checkBody, check, collect: undefined, helpers: this.helpers };
     let collectBody: Statement[] = [
       ...(recursive ? [ifStatement(call(this.rt("stop"), O, P, D), returnStatement())] : []),
       // A nested part that passes the fast check has no issues: skip it without building paths.
@@ -273,13 +306,7 @@ class ValidatorEmitter {
       this.helpers.push(this.render("collect", once, collectBody));
       collectBody = [expressionStatement(call(this.rt("pushAll"), O, call(this.rt("collectedOnce"), id(once), V, P, D)))];
     }
-    return {
-      checkName: n.check,
-      checkBody,
-      check: this.render("check", n.check, checkBody),
-      collect: this.render("collect", n.collect, collectBody),
-      helpers: this.helpers,
-    };
+    return { checkName: n.check, checkBody, check, collect: this.render("collect", n.collect, collectBody), helpers: this.helpers };
   }
 
   /**
@@ -505,15 +532,21 @@ class ValidatorEmitter {
   private helperCheckBody(type: TypeExpr, place: string): Statement[] {
     switch (type.kind) {
       case "array": {
-        const lines = [ifStatement(not(call(this.rt("isPlainArray"), V)), returnStatement(FALSE))];
-        const max = type.constraints?.maxItems;
-        if (max !== undefined) lines.push(ifStatement(binary(property(V, "length"), ">", lit(max)), returnStatement(FALSE)));
         const i = id("i");
         const item = this.check(type.element, element(V, i), `${place}$items`, 1);
-        if (!isTrue(item)) {
+        // With elements to read, the prototype is tested after them, as objects' is (see
+        // objectCheck): the engine then knows `v`'s hidden class from the reads and answers
+        // `isPlainArray` from it. Before them, only `Array.isArray`, so that no other value's
+        // `length` is walked.
+        const loops = !isTrue(item);
+        const plain = call(this.rt("isPlainArray"), V);
+        const lines = [ifStatement(not(loops ? call(property(id("Array"), "isArray"), V) : plain), returnStatement(FALSE))];
+        const max = type.constraints?.maxItems;
+        if (max !== undefined) lines.push(ifStatement(binary(property(V, "length"), ">", lit(max)), returnStatement(FALSE)));
+        if (loops) {
           lines.push({ kind: "for", variable: "i", test: binary(i, "<", property(V, "length")), body: ifStatement(not(item), returnStatement(FALSE)) });
         }
-        lines.push(returnStatement(TRUE));
+        lines.push(returnStatement(loops ? plain : TRUE));
         return lines;
       }
       case "tuple":
@@ -595,7 +628,7 @@ class ValidatorEmitter {
     }
     switch (type.kind) {
       case "ref":
-        return [expressionStatement(call(id(this.names.get(type.name)!.collect), v, p, O, depthArg(depth)))];
+        return [expressionStatement(call(id(this.collectorName(type.name)), v, p, O, depthArg(depth)))];
       case "keyword":
       case "literal":
         return this.leafCollect(type, v, p, place, depth);
@@ -730,7 +763,7 @@ class ValidatorEmitter {
     if (type.kind === "ref") {
       const target = this.model.typeOf(type.name);
       if (target && !this.model.recursive.has(type.name) && isPlainLeaf(target)) return undefined;
-      return { name: this.names.get(type.name)!.collect, depth: depthArg(depth) };
+      return { name: this.collectorName(type.name), depth: depthArg(depth) };
     }
     if (this.needsStatements(type)) {
       this.helper(type, place);
@@ -904,7 +937,7 @@ class ValidatorEmitter {
 
   /** A collector function for one union member: the type's own, or a hoisted one. */
   private memberCollector(member: TypeExpr, place: string): string {
-    if (member.kind === "ref") return this.names.get(member.name)!.collect;
+    if (member.kind === "ref") return this.collectorName(member.name);
     const known = this.helperCollectors.get(typeKey(member));
     if (known) return known;
     const name = this.internalName({ place, suffix: "$collect" });
