@@ -104,8 +104,17 @@ export interface HttpOptions {
   readonly backlog?: number;
   /** Where legacy sessions (`Mcp-Session-Id`) are kept. Default: {@link createMemorySessionStore}, in this process. */
   readonly sessionStore?: SessionStore;
-  /** Legacy sessions at once. When full, expired sessions are removed, then the oldest one never used after its `initialize`; if none is, an `initialize` opening one more is answered `-32603` with status 503. Default: 1000. */
+  /**
+   * Legacy sessions at once. When full, an `initialize` opening one more first removes expired
+   * sessions, then gives up one idle session (no request in flight, no GET stream): the oldest one
+   * never used after its `initialize`, else the least recently active one idle for at least
+   * `sessionEvictAfterMs` (its id is then answered 404, and its client starts a new session, as
+   * the spec's session management asks of clients). When no session can be given up, the
+   * `initialize` is answered `-32603` with status 503. Default: 1000.
+   */
   readonly maxSessions?: number;
+  /** How long a used session must have been idle before a new session may take its place when `maxSessions` are open, in ms. Default: 60000 (1 minute). */
+  readonly sessionEvictAfterMs?: number;
   /** A legacy session with no request in flight and no GET stream open for this long expires: it is closed, and its id answered 404. Default: 1800000 (30 minutes). */
   readonly sessionIdleMs?: number;
   /**
@@ -455,6 +464,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   const store = options.sessionStore ?? createMemorySessionStore();
   const maxSessions = options.maxSessions ?? 1000;
   const sessionIdleMs = options.sessionIdleMs ?? 30 * 60_000;
+  const sessionEvictAfterMs = options.sessionEvictAfterMs ?? 60_000;
   const createSessionId = options.createSessionId ?? randomUUID;
   // Whether the dispatcher serves a legacy revision: only then do GET, DELETE and Mcp-Session-Id mean sessions. (The
   // session members are called with ?. so that a dispatcher typed without them, a modern-only one, is served as before.)
@@ -566,20 +576,25 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   }
   /**
    * Whether another session would be one too many, after expired ones are removed and, failing
-   * that, the least recently opened session never used after its `initialize` (so that a flood of
-   * bare `initialize` requests cannot lock clients out for `sessionIdleMs`).
+   * that, one idle session is given up: the least recently opened one never used after its
+   * `initialize`, else the least recently active one idle for `sessionEvictAfterMs`. So neither a
+   * flood of bare `initialize` requests nor one of `initialize` and one request each locks new
+   * clients out for `sessionIdleMs`; a client active within `sessionEvictAfterMs` keeps its session.
    */
   const sessionsFull = (): boolean => {
     if (store.size + opening < maxSessions) return false;
     sweep();
     if (store.size + opening < maxSessions) return false;
-    let oldest: { id: string; channel: object; lastActive: number } | undefined;
+    const now = Date.now();
+    let given: { id: string; channel: object; used: boolean; lastActive: number } | undefined;
     for (const [id, session] of live) {
       const record = store.get(id);
-      if (record === undefined || session.used || session.busy > 0 || session.stream !== undefined) continue;
-      if (oldest === undefined || record.lastActive < oldest.lastActive) oldest = { id, channel: record.channel, lastActive: record.lastActive };
+      if (record === undefined || session.busy > 0 || session.stream !== undefined) continue;
+      if (session.used && now - record.lastActive < sessionEvictAfterMs) continue;
+      const earlier = given === undefined || (given.used && !session.used) || (given.used === session.used && record.lastActive < given.lastActive);
+      if (earlier) given = { id, channel: record.channel, used: session.used, lastActive: record.lastActive };
     }
-    if (oldest !== undefined) endSession(oldest.id, oldest.channel);
+    if (given !== undefined) endSession(given.id, given.channel);
     return store.size + opening >= maxSessions;
   };
   const sessionNotFound = (res: ServerResponse, id: unknown): void =>

@@ -386,6 +386,30 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await stray.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("Mcp-Session-Id") } });
   });
 
+  it("when sessions run out and all were used, gives up the least recently active one idle for sessionEvictAfterMs, never one with a GET stream", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { maxSessions: 3, sessionEvictAfterMs: 200 });
+    const ping = (id: number, sessionId: string) => post(url, { jsonrpc: "2.0", id, method: "ping" }, { "mcp-session-id": sessionId });
+    const [streaming, older, newer] = [await open(url), await open(url), await open(url)];
+    const controller = new AbortController();
+    const stream = await fetch(url, { headers: { "mcp-session-id": streaming, accept: "text/event-stream" }, signal: controller.signal });
+    expect(stream.status).toBe(200);
+    try {
+      for (const id of [older, newer]) expect((await ping(1, id)).status).toBe(200);
+      // Every session was used within sessionEvictAfterMs: none is given up.
+      expect((await post(url, initialize(2))).status).toBe(503);
+      await sleep(300);
+      expect((await ping(3, newer)).status).toBe(200);
+      // `older` has been idle for sessionEvictAfterMs; `newer` was just used; `streaming` holds a stream.
+      const fourth = await open(url);
+      expect(d.closed.length).toBe(1);
+      expect((await ping(4, older)).status).toBe(404);
+      for (const id of [streaming, newer, fourth]) expect((await ping(5, id)).status).toBe(200);
+    } finally {
+      controller.abort();
+    }
+  });
+
   it("refuses a session beyond maxSessions with 503 until one ends or expires; an idle session expires (closeChannel, then 404)", async () => {
     const d = recordingDispatcher();
     const store = createMemorySessionStore();
