@@ -25,12 +25,17 @@ export type ValidationResult =
 /** Transpiles `sourceDir/*.ts` into `outDir` and imports the validators. */
 export async function loadGenerated(sourceDir: string, outDir: string): Promise<GeneratedValidators> {
   transpileGenerated(sourceDir, outDir);
+  return importGenerated(outDir, sourceDir);
+}
+
+/** Imports `validators.js` of a folder {@link transpileGenerated} wrote (`from` names its source in errors). */
+export async function importGenerated(outDir: string, from: string = outDir): Promise<GeneratedValidators> {
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(join(outDir, "validators.js")).href)) as Record<string, unknown>;
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    throw new Error(`the generated validators from ${sourceDir} fail to load: ${reason}`);
+    throw new Error(`the generated validators from ${from} fail to load: ${reason}`);
   }
   const exported = <F>(name: string): F | undefined => (typeof mod[name] === "function" ? (mod[name] as F) : undefined);
   return {

@@ -14,6 +14,8 @@ export interface BenchOptions {
   readonly maxWarmupMs: number;
   /** Child-process runs of each generator. */
   readonly genRuns: number;
+  /** Fresh processes the ratios against typia are measured in (`typia-ratios.ts`); the targets take their median. */
+  readonly processes: number;
   /** Benchmark the committed `generated/draft` instead of a fresh `generate()` output. */
   readonly committed: boolean;
   /**
@@ -24,7 +26,7 @@ export interface BenchOptions {
   readonly only: "all" | "validators";
 }
 
-const USAGE = "usage: npm run bench -- [--rounds 9] [--slice-ms 200] [--warmup-ms 200] [--min-warmup-ms 4000] [--max-warmup-ms 12000] [--gen-runs 5] [--committed] [--only validators]";
+const USAGE = "usage: npm run bench -- [--rounds 9] [--slice-ms 200] [--warmup-ms 200] [--min-warmup-ms 4000] [--max-warmup-ms 12000] [--gen-runs 5] [--processes 5] [--committed] [--only validators]";
 
 export function parseOptions(argv: readonly string[]): BenchOptions {
   const { values } = parseArgs({
@@ -36,6 +38,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
       "min-warmup-ms": { type: "string", default: "4000" },
       "max-warmup-ms": { type: "string", default: "12000" },
       "gen-runs": { type: "string", default: "5" },
+      processes: { type: "string", default: "5" },
       committed: { type: "boolean", default: false },
       only: { type: "string", default: "all" },
       help: { type: "boolean", default: false },
@@ -52,6 +55,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
     minWarmupMs: positive("min-warmup-ms", values["min-warmup-ms"]),
     maxWarmupMs: positive("max-warmup-ms", values["max-warmup-ms"]),
     genRuns: positive("gen-runs", values["gen-runs"]),
+    processes: positive("processes", values.processes),
     committed: values.committed,
     only: section(values.only),
   };

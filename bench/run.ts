@@ -21,6 +21,9 @@
  *    process (robust on a shared machine) and per wall-second (`timing.ts`). Ratios and
  *    targets use the CPU figures; one op is one validation call. Against typia the ratio is
  *    the median of the per-round ratios.
+ * 4a. Ratios against typia in `--processes` fresh processes (`typia-ratios.ts`), one after
+ *    another, on the same inputs: one process is one draw of the engine's optimisation
+ *    decisions, so the typia targets take the median over processes.
  * 4b. Footprint (`footprint.ts`): both validator modules bundled and minified, gzip size;
  *    import + first pass in fresh processes.
  * 5. Dispatch (`dispatch.ts`): the generated dispatcher's `handle()` beside
@@ -44,6 +47,7 @@ import * as print from "./sections.js";
 import { median } from "./stats.js";
 import { runRounds, type BoundCase, type Slice, type Workload } from "./timing.js";
 import { buildTypia, typiaContenders } from "./typia.js";
+import { medianRatios, typiaRatiosInProcesses } from "./typia-ratios.js";
 
 const progress = (message: string) => process.stderr.write(`… ${message}\n`);
 
@@ -139,6 +143,19 @@ async function main(options: BenchOptions): Promise<void> {
       cpu,
     );
 
+    const inThisProcess = (kind: Contender, base: Contender) => ({
+      valid: print.perRoundRatio(cpu(kind, "valid"), cpu(base, "valid")),
+      invalid: print.perRoundRatio(cpu(kind, "invalid"), cpu(base, "invalid")),
+    });
+    const thisProcess = { is: inThisProcess(is, typia.is), validate: inThisProcess(validate, typia.validate) };
+    progress(`typia ratios: ${options.processes} fresh processes, one after another`);
+    const timingOptions = { rounds: options.rounds, sliceMs: options.sliceMs, warmupMs: options.warmupMs, minWarmupMs: options.minWarmupMs, maxWarmupMs: options.maxWarmupMs };
+    const perProcess = await typiaRatiosInProcesses({ compiledDir, typia: typiaBuild, timing: timingOptions }, sets, options.processes, tmp, (done) =>
+      progress(`typia ratios: process ${done} of ${options.processes} done`),
+    );
+    const acrossProcesses = medianRatios(perProcess);
+    print.typiaProcesses(thisProcess, perProcess, acrossProcesses);
+
     const files = codeSize(sourceDir);
     print.codeSize(files, options.committed ? "committed generated/draft" : "fresh generate() output, --docs tags");
     progress("footprint: bundle sizes and cold starts");
@@ -160,14 +177,10 @@ async function main(options: BenchOptions): Promise<void> {
 
     const worst = (k: Contender, base: Contender, stat: (k: Contender, set: string) => number[]) =>
       Math.min(...(["valid", "invalid"] as const).map((set) => median(stat(k, set)) / median(stat(base, set))));
-    const vsTypia = (k: Contender, base: Contender) => ({
-      valid: print.perRoundRatio(cpu(k, "valid"), cpu(base, "valid")),
-      invalid: print.perRoundRatio(cpu(k, "invalid"), cpu(base, "invalid")),
-    });
     print.targets(
       { cpu: worst(is, ajv, cpu), wall: worst(is, ajv, wall) },
       { cpu: worst(validate, ajvAll, cpu), wall: worst(validate, ajvAll, wall) },
-      { is: vsTypia(is, typia.is), validate: vsTypia(validate, typia.validate) },
+      { ratios: acrossProcesses, processes: perProcess.length },
       generation,
       files,
       footprint,
