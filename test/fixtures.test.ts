@@ -263,7 +263,23 @@ describe("fixture aliases: unions, literals, open unions, intersections, referen
       "Message",
       "MaybeText",
       "ViaAlias",
+      "WordOrWords",
     ]);
+  });
+
+  // The union's string member uses the collector of Word, a declaration of the same structure.
+  it("collects a union member with the collector of a declaration of the same type structure", () => {
+    const code = suite.get().read("validators.ts");
+    expect(code).toContain('anyOf(o, p, v, d, "string | string[]", [1, 32], [_collectWord, _isWordOrWords$1$collect]);');
+    expect(code).not.toContain("WordOrWords$0$collect");
+  });
+  verdicts(v, "WordOrWords", {
+    valid: ["a", [], ["a", "b"]],
+    invalid: [
+      [1, [I("", "type")]],
+      [{}, [I("", "type")]],
+      [["a", 2], [I("/1", "type")]],
+    ],
   });
 
   verdicts(v, "ViaAlias", {

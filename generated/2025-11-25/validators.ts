@@ -7538,10 +7538,6 @@ function _isElicitResult$content(v: any, d: number): boolean {
   return true;
 }
 
-function _isElicitResult$content$collect$values$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "string")) expected(o, p, "string", v);
-}
-
 function _isElicitResult$content$collect$values$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Number.isInteger(v)) expected(o, p, "integer", v);
 }
@@ -7569,7 +7565,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
           "string | integer | boolean | string[]",
           [1, 2, 4, 32],
           [
-            _isElicitResult$content$collect$values$0$collect,
+            _collectCursor,
             _isElicitResult$content$collect$values$1$collect,
             _isElicitResult$content$collect$values$2$collect,
             _isCompleteResult$completion$values$collect,

@@ -429,7 +429,7 @@ function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): 
     "string | integer | boolean | null | JSONObject | JSONArray",
     [1, 2, 4, 8, 16, 32],
     [
-      _isElicitResult$content$collect$values$0$collect,
+      _collectCursor,
       _isElicitResult$content$collect$values$1$collect,
       _isElicitResult$content$collect$values$2$collect,
       _collectJSONValue$3$collect,
@@ -7642,10 +7642,6 @@ function _isElicitResult$content(v: any, d: number): boolean {
   return true;
 }
 
-function _isElicitResult$content$collect$values$0$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
-  if (!(typeof v === "string")) expected(o, p, "string", v);
-}
-
 function _isElicitResult$content$collect$values$1$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
   if (!Number.isInteger(v)) expected(o, p, "integer", v);
 }
@@ -7673,7 +7669,7 @@ function _isElicitResult$content$collect(v: any, p: string, o: ValidationIssue[]
           "string | integer | boolean | string[]",
           [1, 2, 4, 32],
           [
-            _isElicitResult$content$collect$values$0$collect,
+            _collectCursor,
             _isElicitResult$content$collect$values$1$collect,
             _isElicitResult$content$collect$values$2$collect,
             _isCreateMessageRequestParams$stopSequences$collect,

@@ -163,6 +163,8 @@ class ValidatorEmitter {
    * (see {@link entry}).
    */
   private readonly sharedCollectors = new Map<string, string>();
+  /** The collector of the first non-recursive declaration of each type structure, by {@link typeKey}: union members of that structure use it too. */
+  private readonly declaredCollectors = new Map<string, string>();
   /** The declarations that share each owner's collector, by the owner (see {@link sharedCollectors}). */
   private readonly sharers = new Map<string, string[]>();
 
@@ -177,7 +179,10 @@ class ValidatorEmitter {
       if (model.recursive.has(decl.name)) continue;
       const key = typeKey(decl.type);
       const owner = owners.get(key);
-      if (owner === undefined) owners.set(key, decl.name);
+      if (owner === undefined) {
+        owners.set(key, decl.name);
+        this.declaredCollectors.set(key, this.collectorName(decl.name));
+      }
       else {
         this.sharedCollectors.set(decl.name, this.collectorName(owner));
         this.sharers.set(owner, [...(this.sharers.get(owner) ?? []), decl.name]);
@@ -938,7 +943,7 @@ class ValidatorEmitter {
   /** A collector function for one union member: the type's own, or a hoisted one. */
   private memberCollector(member: TypeExpr, place: string): string {
     if (member.kind === "ref") return this.collectorName(member.name);
-    const known = this.helperCollectors.get(typeKey(member));
+    const known = this.helperCollectors.get(typeKey(member)) ?? this.declaredCollectors.get(typeKey(member));
     if (known) return known;
     const name = this.internalName({ place, suffix: "$collect" });
     this.helperCollectors.set(typeKey(member), name);
