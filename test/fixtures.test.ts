@@ -765,8 +765,11 @@ describe("fixture copies: isX calls its own copy of a shared check, and nothing 
   it("copies exactly the shared, exported object checks that read properties", () => {
     const text = get().read("validators.ts");
     const copies = [...text.matchAll(/^function (_is\w+)\$entry\(/gm)].map((m) => m[1]);
-    expect(copies).toEqual(["_isShared"]);
+    expect(copies).toEqual(["_isShared", "_isAlike"]);
     expect(text).toContain("return _isShared$entry(value, 0);");
+    expect(text).toContain("return _isAlike$entry(value, 0);");
+    expect(text).toContain("return _isAlikeToo(value, 0);");
+    expect(text).toContain("collectIssues<T.AlikeToo>(_collectAlike, value)");
     expect(text).toContain("return _isOnlyInIntersection(value, 0);");
   });
 
@@ -776,6 +779,7 @@ describe("fixture copies: isX calls its own copy of a shared check, and nothing 
     invalid: [[{ items: [{ id: "a" }, {}] }, [I("/items/1/id", "required")]]],
   });
   verdicts(v, "Merged", { valid: [{ a: "x", b: 1 }], invalid: [[{ a: "x" }, [I("/b", "required")]]] });
+  verdicts(v, "AlikeToo", { valid: [{ inner: { x: "x" } }], invalid: [[{ inner: { x: 1 } }, [I("/inner/x", "type")]]] });
   verdicts(v, "UsesHidden", { valid: [{ first: { h: "x" } }], invalid: [[{ first: { h: "x" }, second: {} }, [I("/second/h", "required")]]] });
 });
 

@@ -423,7 +423,7 @@ describe("plain data", () => {
     ["an array inheriting from another array", () => Object.setPrototypeOf([], [1]) as unknown[]],
     ["an array with a null prototype", () => Object.setPrototypeOf([], null) as unknown[]],
     ["an array with Object.prototype as its prototype", () => Object.setPrototypeOf([], Object.prototype) as unknown[]],
-    // With valid elements: the prototype is tested after the elements are read (see the emitter's array check).
+    // With valid elements.
     ["an Array subclass instance of valid elements", () => (class Items extends Array {}).from([{ type: "text", text: "t" }])],
     ["an array whose hole its prototype fills", () => Object.setPrototypeOf(new Array(1), Object.assign(Object.create(Array.prototype), { 0: { type: "text", text: "t" } })) as unknown[]],
   ];
@@ -435,6 +435,27 @@ describe("plain data", () => {
     const found = issues(answer("CallToolResult", { resultType: "complete", content: make() }));
     expect(found.map((i) => [i.path, i.keyword])).toEqual([["/content", "type"]]);
     expect(found[0]?.message).toMatch(/^expected array, got .*not plain JSON data/);
+  });
+
+  // The prototype is tested before any element is read: no getter of a value that is not plain
+  // data runs, and a length it claims is not walked (a sparse array whose prototype answers every
+  // index would otherwise cost time in its length, up to 2^32 - 1, for constant memory; 2^20 here,
+  // so that a regression fails in about a second instead of hanging).
+  it("reads no element of an array that is not plain JSON data", () => {
+    let reads = 0;
+    const answering = new Proxy(Object.create(Array.prototype) as object, {
+      get: (target, key, receiver) => (typeof key === "string" && /^\d+$/.test(key) ? (reads++, { type: "text", text: "t" }) : Reflect.get(target, key, receiver)),
+    });
+    const huge = Object.setPrototypeOf(new Array(2 ** 20), answering) as unknown[];
+    const started = performance.now();
+    for (const type of ["JSONArray", "JSONValue"]) expect(answer(type, huge).ok).toBe(false);
+    expect(answer("CallToolResult", { resultType: "complete", content: huge }).ok).toBe(false);
+    expect(reads).toBe(0);
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A getter on such a prototype would throw: it is never called, so the verdict is the prototype's.
+    const throwing = Object.setPrototypeOf(new Array(1), Object.create(Array.prototype, { 0: { get: () => { throw new Error("read"); } } })) as unknown[];
+    const found = issues(answer("CallToolResult", { resultType: "complete", content: throwing }));
+    expect(found.map((i) => [i.path, i.keyword])).toEqual([["/content", "type"]]);
   });
 
   it("answers every upstream example whose arrays are Array subclass instances as if they were Dates there, and accepts them from another realm", () => {

@@ -400,14 +400,36 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
       expect((await post(url, initialize(2))).status).toBe(503);
       await sleep(300);
       expect((await ping(3, newer)).status).toBe(200);
+      // An initialize that fails gives up no session: one is given up only for a session kept.
+      const failed = await post(url, initialize(6, "bad"));
+      expect([failed.status, failed.headers.get("mcp-session-id")]).toEqual([200, null]);
+      expect(await failed.json()).toMatchObject({ id: 6, error: { code: -32602 } });
+      expect(d.closed.length).toBe(1); // the failed initialize's own channel
+      expect((await ping(7, older)).status).toBe(200);
+      await sleep(300);
+      expect((await ping(8, newer)).status).toBe(200);
       // `older` has been idle for sessionEvictAfterMs; `newer` was just used; `streaming` holds a stream.
       const fourth = await open(url);
-      expect(d.closed.length).toBe(1);
+      expect(d.closed.length).toBe(2);
       expect((await ping(4, older)).status).toBe(404);
       for (const id of [streaming, newer, fourth]) expect((await ping(5, id)).status).toBe(200);
     } finally {
       controller.abort();
     }
+  });
+
+  it("with a store shared by two endpoints, a session used through the other one is not given up as never used", async () => {
+    const d = recordingDispatcher();
+    const store = createMemorySessionStore();
+    const a = await serve(d.dispatcher, { maxSessions: 1, sessionStore: store });
+    const b = await serve(d.dispatcher, { maxSessions: 1, sessionStore: store });
+    const sessionId = await open(a.url);
+    await sleep(5);
+    expect((await post(b.url, { jsonrpc: "2.0", id: 2, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(200);
+    // A never saw a request for it, but its record was touched after its initialize: used, within sessionEvictAfterMs.
+    expect((await post(a.url, initialize(3))).status).toBe(503);
+    expect(d.closed).toEqual([]);
+    expect((await post(b.url, { jsonrpc: "2.0", id: 4, method: "ping" }, { "mcp-session-id": sessionId })).status).toBe(200);
   });
 
   it("refuses a session beyond maxSessions with 503 until one ends or expires; an idle session expires (closeChannel, then 404)", async () => {

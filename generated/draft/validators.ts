@@ -497,9 +497,9 @@ export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standar
 
 function _isJSONArray(v: any, d: number): boolean {
   if (d > MAX_DEPTH) return false;
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isJSONValue(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2274,9 +2274,9 @@ function _collectIcons(v: any, p: string, o: ValidationIssue[], d: number): void
 }
 
 function _isIcons$icons(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isIcon(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isIcons$icons$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2737,9 +2737,9 @@ function _collectListResourcesResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isListResourcesResult$resources(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResource(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isListResourcesResult$resources$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -2901,9 +2901,9 @@ function _collectListResourceTemplatesResult(v: any, p: string, o: ValidationIss
 }
 
 function _isListResourceTemplatesResult$resourceTemplates(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isResourceTemplate(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isListResourceTemplatesResult$resourceTemplates$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -3149,9 +3149,9 @@ function _collectReadResourceResult(v: any, p: string, o: ValidationIssue[], d: 
 }
 
 function _isReadResourceResult$contents(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(_isTextResourceContents(v[i], d + 1) || _isBlobResourceContents(v[i], d + 1))) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isReadResourceResult$contents$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4104,9 +4104,9 @@ function _collectListPromptsResult(v: any, p: string, o: ValidationIssue[], d: n
 }
 
 function _isListPromptsResult$prompts(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPrompt(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isListPromptsResult$prompts$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4295,9 +4295,9 @@ function _collectGetPromptResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isGetPromptResult$messages(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptMessage(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isGetPromptResult$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4403,9 +4403,9 @@ function _collectPrompt(v: any, p: string, o: ValidationIssue[], d: number): voi
 }
 
 function _isPrompt$arguments(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isPromptArgument(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isPrompt$arguments$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -4883,9 +4883,9 @@ function _collectCallToolResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCallToolResult$content(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isContentBlock(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isCallToolResult$content$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5443,9 +5443,9 @@ function _collectCreateMessageRequestParams(v: any, p: string, o: ValidationIssu
 }
 
 function _isCreateMessageRequestParams$messages(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessage(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5453,9 +5453,9 @@ function _isCreateMessageRequestParams$messages$collect(v: any, p: string, o: Va
 }
 
 function _isCreateMessageRequestParams$stopSequences(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -5469,9 +5469,9 @@ function _isCreateMessageRequestParams$stopSequences$collect(v: any, p: string, 
 }
 
 function _isCreateMessageRequestParams$tools(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isTool(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isCreateMessageRequestParams$tools$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5622,9 +5622,9 @@ function _collectCreateMessageResult(v: any, p: string, o: ValidationIssue[], d:
 }
 
 function _isCreateMessageResult$content$1(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isSamplingMessageContentBlock(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isCreateMessageResult$content$1$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -5801,9 +5801,9 @@ function _collectAnnotations(v: any, p: string, o: ValidationIssue[], d: number)
 }
 
 function _isAnnotations$audience(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!(v[i] === "user" || v[i] === "assistant")) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isAnnotations$audience$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6199,9 +6199,9 @@ function _collectModelPreferences(v: any, p: string, o: ValidationIssue[], d: nu
 }
 
 function _isModelPreferences$hints(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isModelHint(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isModelPreferences$hints$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -6464,10 +6464,10 @@ function _collectCompleteResult(v: any, p: string, o: ValidationIssue[], d: numb
 }
 
 function _isCompleteResult$completion$values(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   if (v.length > 100) return false;
   for (let i = 0; i < v.length; i++) if (!(typeof v[i] === "string")) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isCompleteResult$completion$values$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {
@@ -6677,9 +6677,9 @@ function _collectListRootsResult(v: any, p: string, o: ValidationIssue[], d: num
 }
 
 function _isListRootsResult$roots(v: any, d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isRoot(v[i], d + 1)) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isListRootsResult$roots$collect(v: any, p: string, o: ValidationIssue[], d: number): void {
@@ -7437,10 +7437,10 @@ function _collectTitledMultiSelectEnumSchema(v: any, p: string, o: ValidationIss
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf(v: any, _d: number): boolean {
-  if (!Array.isArray(v)) return false;
+  if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++)
     if (!(objectLike(v[i]) && typeof v[i]["const"] === "string" && typeof v[i]["title"] === "string" && plainPrototype(v[i]))) return false;
-  return isPlainArray(v);
+  return true;
 }
 
 function _isTitledMultiSelectEnumSchema$items$anyOf$collect(v: any, p: string, o: ValidationIssue[], _d: number): void {

@@ -248,8 +248,10 @@ class ValidatorEmitter {
     if (!decl.exported || this.model.recursive.has(decl.name) || this.needsStatements(type)) return check;
     // Without properties the check reads nothing (`isPlainObject(v)`): a copy would gain nothing.
     if (type.kind === "object" ? type.properties.length === 0 : type.kind !== "intersection") return check;
-    // Its own collector calls it on nested values only, and those come through some other function: not a reason alone.
-    const readers = [...(this.readers.get(check) ?? [])].filter((reader) => reader !== check && reader !== collect);
+    // Its own collector calls it on nested values only, and those come through some other function: not a reason alone,
+    // unless the collector is shared (see sharedCollectors): then it also calls it on the other declarations' values.
+    const ownCollector = this.sharers.has(decl.name) ? undefined : collect;
+    const readers = [...(this.readers.get(check) ?? [])].filter((reader) => reader !== check && reader !== ownCollector);
     return readers.length > 0 ? this.internalName({ place: check, suffix: "$entry" }) : check;
   }
 
@@ -537,21 +539,17 @@ class ValidatorEmitter {
   private helperCheckBody(type: TypeExpr, place: string): Statement[] {
     switch (type.kind) {
       case "array": {
-        const i = id("i");
-        const item = this.check(type.element, element(V, i), `${place}$items`, 1);
-        // With elements to read, the prototype is tested after them, as objects' is (see
-        // objectCheck): the engine then knows `v`'s hidden class from the reads and answers
-        // `isPlainArray` from it. Before them, only `Array.isArray`, so that no other value's
-        // `length` is walked.
-        const loops = !isTrue(item);
-        const plain = call(this.rt("isPlainArray"), V);
-        const lines = [ifStatement(not(loops ? call(property(id("Array"), "isArray"), V) : plain), returnStatement(FALSE))];
+        // The prototype first: a value that is not plain JSON data has none of its elements read
+        // (no getter on its prototype runs, no `length` it claims is walked).
+        const lines = [ifStatement(not(call(this.rt("isPlainArray"), V)), returnStatement(FALSE))];
         const max = type.constraints?.maxItems;
         if (max !== undefined) lines.push(ifStatement(binary(property(V, "length"), ">", lit(max)), returnStatement(FALSE)));
-        if (loops) {
+        const i = id("i");
+        const item = this.check(type.element, element(V, i), `${place}$items`, 1);
+        if (!isTrue(item)) {
           lines.push({ kind: "for", variable: "i", test: binary(i, "<", property(V, "length")), body: ifStatement(not(item), returnStatement(FALSE)) });
         }
-        lines.push(returnStatement(loops ? plain : TRUE));
+        lines.push(returnStatement(TRUE));
         return lines;
       }
       case "tuple":
