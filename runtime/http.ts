@@ -107,10 +107,11 @@ export interface HttpOptions {
   /**
    * Legacy sessions at once. When full, an `initialize` opening one more first removes expired
    * sessions, then gives up one idle session (no request in flight, no GET stream): the oldest one
-   * never used after its `initialize`, else the least recently active one idle for at least
-   * `sessionEvictAfterMs` (its id is then answered 404, and its client starts a new session, as
-   * the spec's session management asks of clients). When no session can be given up, the
-   * `initialize` is answered `-32603` with status 503. Default: 1000.
+   * never used after its `initialize`, else, once the new session is kept (the `initialize`
+   * succeeded), the least recently active one idle for at least `sessionEvictAfterMs`. A session
+   * given up is answered 404 afterwards, and its client starts a new session, as the spec's
+   * session management asks of clients. When no session can be given up, the `initialize` is
+   * answered `-32603` with status 503. Default: 1000.
    */
   readonly maxSessions?: number;
   /** How long a used session must have been idle before a new session may take its place when `maxSessions` are open, in ms. Default: 60000 (1 minute). */
@@ -435,8 +436,10 @@ interface LiveSession {
   readonly channel: object;
   stream: ServerResponse | undefined;
   busy: number;
-  /** Whether the client did anything after `initialize` (a POST or a GET): a session never used is the first given up when sessions run out. */
+  /** Whether the client did anything after `initialize` (a POST or a GET) in this process: a session never used is the first given up when sessions run out. */
   used: boolean;
+  /** The `lastActive` its record got when the session was kept: a later one means a request came, in some process sharing the store. */
+  openedAt: number;
   /** `HandleContext.push` of the session, the same function for every request: to the GET stream when one is open. */
   readonly push: (message: OutgoingMessage) => boolean;
 }
@@ -519,6 +522,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       stream: undefined,
       busy: 0,
       used: false,
+      // Set when this process keeps the session it opened; 0 for one found in the store (opened elsewhere): taken as used.
+      openedAt: 0,
       push: (message) => session.stream !== undefined && writeEvent(session.stream, message),
     };
     return session;
@@ -575,27 +580,47 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     sweeper.unref();
   }
   /**
-   * Whether another session would be one too many, after expired ones are removed and, failing
-   * that, one idle session is given up: the least recently opened one never used after its
-   * `initialize`, else the least recently active one idle for `sessionEvictAfterMs`. So neither a
-   * flood of bare `initialize` requests nor one of `initialize` and one request each locks new
-   * clients out for `sessionIdleMs`; a client active within `sessionEvictAfterMs` keeps its session.
+   * The idle sessions (no request running here, no GET stream) a new session may take the place
+   * of, the first to give up first: those never used after their `initialize` (no request since,
+   * in any process sharing the store: their record's `lastActive` is still the one `initialize`
+   * wrote), oldest first; then those idle for `sessionEvictAfterMs`, least recently active first.
+   */
+  const replaceable = (now: number): { id: string; channel: object; used: boolean }[] => {
+    const found: { id: string; channel: object; used: boolean; lastActive: number }[] = [];
+    for (const [id, session] of live) {
+      const record = store.get(id);
+      if (record === undefined || session.busy > 0 || session.stream !== undefined) continue;
+      const used = session.used || record.lastActive !== session.openedAt;
+      if (used && now - record.lastActive < sessionEvictAfterMs) continue;
+      found.push({ id, channel: record.channel, used, lastActive: record.lastActive });
+    }
+    return found.sort((a, b) => Number(a.used) - Number(b.used) || a.lastActive - b.lastActive);
+  };
+  /**
+   * Whether another session would be one too many (the `initialize` is then answered 503). Expired
+   * sessions are removed first; then a session never used after its `initialize` is given up now
+   * (so that a flood of bare `initialize` requests cannot lock clients out for `sessionIdleMs`),
+   * and a used one idle for `sessionEvictAfterMs` only once the new session is kept
+   * ({@link makeRoom}): an `initialize` that fails gives up no session a client is using. Each
+   * `initialize` in flight counts one such session as taken.
    */
   const sessionsFull = (): boolean => {
     if (store.size + opening < maxSessions) return false;
     sweep();
     if (store.size + opening < maxSessions) return false;
-    const now = Date.now();
-    let given: { id: string; channel: object; used: boolean; lastActive: number } | undefined;
-    for (const [id, session] of live) {
-      const record = store.get(id);
-      if (record === undefined || session.busy > 0 || session.stream !== undefined) continue;
-      if (session.used && now - record.lastActive < sessionEvictAfterMs) continue;
-      const earlier = given === undefined || (given.used && !session.used) || (given.used === session.used && record.lastActive < given.lastActive);
-      if (earlier) given = { id, channel: record.channel, used: session.used, lastActive: record.lastActive };
+    const candidates = replaceable(Date.now());
+    const never = candidates.find((c) => !c.used);
+    if (never !== undefined) {
+      endSession(never.id, never.channel);
+      return store.size + opening >= maxSessions;
     }
-    if (given !== undefined) endSession(given.id, given.channel);
-    return store.size + opening >= maxSessions;
+    return store.size + opening - candidates.length >= maxSessions;
+  };
+  /** Before a new session is kept: gives up the first {@link replaceable} session while sessions are full. */
+  const makeRoom = (): void => {
+    if (store.size < maxSessions) return;
+    const [first] = replaceable(Date.now());
+    if (first !== undefined) endSession(first.id, first.channel);
   };
   const sessionNotFound = (res: ServerResponse, id: unknown): void =>
     sendJson(res, 404, errorBody(id, -32600, "Session not found: the Mcp-Session-Id is unknown or has expired; start a new session with initialize"));
@@ -694,7 +719,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       if (response === undefined || !("result" in response) || closing) return false;
       const answered: unknown = own(response.result, "protocolVersion");
       const negotiated = dispatcher.sessionOf?.(channel)?.protocolVersion ?? (typeof answered === "string" ? answered : "");
-      store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: Date.now() });
+      makeRoom();
+      session.openedAt = Date.now();
+      store.set(sessionId, { channel, protocolVersion: negotiated, lastActive: session.openedAt });
       live.set(sessionId, session);
       startSweeper();
       return true;
