@@ -63,7 +63,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions {
 
 function positive(name: string, text: string): number {
   const n = Number(text);
-  if (!Number.isInteger(n) || n < 1)
+  if (!/^[0-9]+$/.test(text) || n < 1)
     throw new Error(`--${name} must be a positive integer, got ${JSON.stringify(text)}\n${USAGE}`);
   return n;
 }

@@ -177,7 +177,7 @@ export function typiaProcesses(thisProcess: TypiaRatios, processes: readonly Pro
       [
         ["process", "isX valid", "isX invalid", "validateX valid", "validateX invalid", "CPU/wall"],
         ...processes.map((p, i) => row(String(i + 1), p.ratios, percent(p.cpuShare))),
-        row(`median of ${processes.length}`, middle, ""),
+        row(processes.length === 1 ? "the 1 process" : `median of ${processes.length}`, middle, ""),
         row("this process", thisProcess, ""),
       ],
     ),
@@ -277,7 +277,7 @@ export function targets(
   const vsTypia = (name: "isX" | "validateX", fn: "is" | "validate", set: "valid" | "invalid") => {
     const target = (fn === "is" ? TARGETS.isVsTypia : TARGETS.validateVsTypia)[set];
     const got = typia.ratios[fn][set];
-    return [verdict(got >= target), `${name} ≥ ${target}× typia.${fn}, ${set} corpus (median of ${typia.processes} processes)`, ratio(got)];
+    return [verdict(got >= target), `${name} ≥ ${target}× typia.${fn}, ${set} corpus (${typia.processes === 1 ? "1 process" : `median of ${typia.processes} processes`})`, ratio(got)];
   };
   const cold = f.cold.ours.importMs + f.cold.ours.firstPassMs;
   out(

@@ -56,10 +56,14 @@ export async function typiaRatiosInProcesses(
   writeFileSync(jobFile, JSON.stringify({ ...job, inputs: { valid: plain(inputs.valid), invalid: plain(inputs.invalid) } } satisfies RatioJob));
   const results: ProcessRatios[] = [];
   for (let i = 0; i < processes; i++) {
-    const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", join(HERE, "typia-ratio-child.js"), jobFile], {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--expose-gc", join(HERE, "typia-ratio-child.js"), jobFile], {
       maxBuffer: 1 << 20,
     });
-    results.push(JSON.parse(stdout) as ProcessRatios);
+    try {
+      results.push(JSON.parse(stdout) as ProcessRatios);
+    } catch {
+      throw new Error(`typia-ratio-child, process ${i + 1} of ${processes}, printed no JSON answer: stdout ${JSON.stringify(stdout.slice(0, 200))}, stderr ${JSON.stringify(stderr.slice(0, 500))}`);
+    }
     onProgress(i + 1);
   }
   return results;
