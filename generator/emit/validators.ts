@@ -182,8 +182,7 @@ class ValidatorEmitter {
       if (owner === undefined) {
         owners.set(key, decl.name);
         this.declaredCollectors.set(key, this.collectorName(decl.name));
-      }
-      else {
+      } else {
         this.sharedCollectors.set(decl.name, this.collectorName(owner));
         this.sharers.set(owner, [...(this.sharers.get(owner) ?? []), decl.name]);
       }
