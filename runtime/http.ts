@@ -609,10 +609,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     sweep();
     if (store.size + opening < maxSessions) return false;
     const candidates = replaceable(Date.now());
-    const never = candidates.find((c) => !c.used);
-    if (never !== undefined) {
-      endSession(never.id, never.channel);
-      return store.size + opening >= maxSessions;
+    const first = candidates[0];
+    if (first !== undefined && !first.used) {
+      endSession(first.id, first.channel);
+      candidates.shift();
     }
     return store.size + opening - candidates.length >= maxSessions;
   };
