@@ -59,7 +59,10 @@ describe.each(["draft", "2025-11-25"])("entry copies in generated/%s/validators.
       const body = functions.get(check)!.body;
       const type = isName.slice("is".length);
       // Called by a function that is not this type's own isX, collector or copy: another declaration's check or helper.
-      const shared = callers(check).some((n) => n !== isName && n !== `_collect${type}` && n !== `${check}$entry`);
+      // Its collector counts too when another type's validateX uses it (declarations of one structure share one).
+      const collector = `_collect${type}`;
+      const collectorShared = callers(collector).some((n) => /^validate/.test(n) && n !== `validate${type}`);
+      const shared = callers(check).some((n) => n !== isName && (n !== collector || collectorShared) && n !== `${check}$entry`);
       // `objectLike(v) && <property checks> && plainPrototype(v)`; not `isPlainObject(v)`, which reads no property.
       const oneObjectExpression = /^\{\s*return \(?\s*objectLike\(v\) &&/.test(body) && !body.includes("MAX_DEPTH");
       expect(callee === `${check}$entry`, `${isName} calls ${callee}`).toBe(shared && oneObjectExpression);
