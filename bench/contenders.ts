@@ -14,6 +14,7 @@ import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
 import * as sdk from "@modelcontextprotocol/sdk/types.js";
 import type { GeneratedValidators } from "./generated.js";
+import type { BoundCase, Workload } from "./timing.js";
 
 export type Check = (value: unknown) => boolean;
 
@@ -75,4 +76,14 @@ export function zodContender(): Contender {
       return (v) => parser.safeParse(v).success;
     },
   };
+}
+
+/** One contender over one input set (timed as `key`), every input bound to the contender's check for its type. */
+export function workload(key: string, contender: Contender, cases: readonly { readonly type: string; readonly value: unknown }[]): Workload {
+  const bound: BoundCase[] = cases.map((c) => {
+    const check = contender.checkFor(c.type);
+    if (!check) throw new Error(`${contender.name} has no check for ${c.type}`);
+    return { check, value: c.value };
+  });
+  return { key, cases: bound };
 }

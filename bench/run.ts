@@ -34,8 +34,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildMutants, loadExamples, type Case } from "./corpus.js";
-import { ajvContender, generatedContenders, zodContender, type Contender } from "./contenders.js";
+import { buildMutants, loadExamples } from "./corpus.js";
+import { ajvContender, generatedContenders, workload, zodContender, type Contender } from "./contenders.js";
 import { benchDispatch, prepareDualEra } from "./dispatch.js";
 import { bundleSize, coldStarts, writeInputs } from "./footprint.js";
 import { codeSize, loadGenerated } from "./generated.js";
@@ -45,7 +45,7 @@ import { COMMITTED_DIR, DRAFT, SPEC_DIR, VERSION } from "./paths.js";
 import { answersRight, malformedResults, verdicts } from "./precheck.js";
 import * as print from "./sections.js";
 import { median } from "./stats.js";
-import { runRounds, type BoundCase, type Slice, type Workload } from "./timing.js";
+import { runRounds, type Slice } from "./timing.js";
 import { buildTypia, typiaContenders } from "./typia.js";
 import { medianRatios, typiaRatiosInProcesses } from "./typia-ratios.js";
 
@@ -104,12 +104,12 @@ async function main(options: BenchOptions): Promise<void> {
     };
     const workloads = [
       ...[...core, typia.is, typia.validate].flatMap((k) => [
-        workload(k, "valid", sets.valid),
-        workload(k, "invalid", sets.invalid),
+        workload(`valid:${k.name}`, k, sets.valid),
+        workload(`invalid:${k.name}`, k, sets.invalid),
       ]),
       ...[...core, zod].flatMap((k) => [
-        workload(k, "sdkValid", sets.sdkValid),
-        workload(k, "sdkInvalid", sets.sdkInvalid),
+        workload(`sdkValid:${k.name}`, k, sets.sdkValid),
+        workload(`sdkInvalid:${k.name}`, k, sets.sdkInvalid),
       ]),
     ];
     progress(`timing: ${workloads.length} workloads × ${options.rounds} rounds × ${options.sliceMs} ms`);
@@ -200,16 +200,6 @@ async function main(options: BenchOptions): Promise<void> {
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
-}
-
-/** One contender over one input set, every input bound to the contender's check for its type. */
-function workload(contender: Contender, set: string, cases: readonly Case[]): Workload {
-  const bound: BoundCase[] = cases.map((c) => {
-    const check = contender.checkFor(c.type);
-    if (!check) throw new Error(`${contender.name} has no check for ${c.type}`);
-    return { check, value: c.value };
-  });
-  return { key: `${set}:${contender.name}`, cases: bound };
 }
 
 try {

@@ -8,10 +8,10 @@
  * Usage: node --expose-gc dist-bench/bench/typia-ratio-child.js <job.json>
  */
 import { readFileSync } from "node:fs";
-import { generatedContenders, type Contender } from "./contenders.js";
+import { generatedContenders, workload } from "./contenders.js";
 import { importGenerated } from "./generated.js";
 import { perRoundRatio, type TypiaRatios } from "./sections.js";
-import { runRounds, type Workload } from "./timing.js";
+import { runRounds } from "./timing.js";
 import { typiaContenders } from "./typia.js";
 import type { RatioJob } from "./typia-ratios.js";
 
@@ -23,16 +23,8 @@ const typia = await typiaContenders(job.typia);
 
 const kinds = ["is", "validate"] as const;
 const sets = ["valid", "invalid"] as const;
-const workload = (k: Contender, key: string, cases: RatioJob["inputs"]["valid"]): Workload => ({
-  key,
-  cases: cases.map((c) => {
-    const check = k.checkFor(c.type);
-    if (!check) throw new Error(`${k.name} has no check for ${c.type}`);
-    return { check, value: c.value };
-  }),
-});
 const workloads = kinds.flatMap((kind) =>
-  sets.flatMap((set) => [workload(ours[kind], `${kind} ${set} ours`, job.inputs[set]), workload(typia[kind], `${kind} ${set} typia`, job.inputs[set])]),
+  sets.flatMap((set) => [workload(`${kind} ${set} ours`, ours[kind], job.inputs[set]), workload(`${kind} ${set} typia`, typia[kind], job.inputs[set])]),
 );
 const timing = runRounds(workloads, job.timing);
 const cpu = (key: string) => (timing.slices.get(key) ?? []).map((s) => s.opsPerCpuSecond);
