@@ -330,6 +330,15 @@ export interface HandleContext {
   readonly session?: SessionState;
   /** Passed through to handlers as `context.transport`. */
   readonly transport?: unknown;
+  /**
+   * Called when a notification cannot be accepted: its params fail the schema of the revision
+   * serving it. The error is `-32602` with `data.issues` (`{ path, message }[]`, JSON Pointers).
+   * The notification is still never answered; Streamable HTTP answers its POST `400` with this
+   * error and no `id` instead of `202` (draft and 2025-11-25 basic/transports: a server that
+   * cannot accept a notification returns an HTTP error status). A notification of a method the
+   * revision does not have is accepted and ignored, as JSON-RPC asks.
+   */
+  readonly refuse?: (error: DispatchErrorObject) => void;
 }
 
 /** The dispatcher the core makes (the generated `ServerDispatcher` types it per revision). */
@@ -589,7 +598,8 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  * 1. text that is not JSON → `-32700` without `id`;
  * 2. a batch (array), or a value that is not a request, notification or response → `-32600`, with the `id` when it can be read;
  * 3. a response (`id` and `result` or `error`, no `method`) → settles the server→client request it answers; never answered;
- * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered;
+ * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered; one whose params fail
+ *    the schema is not handled, and {@link HandleContext.refuse} is told;
  * 5. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
  * 6. the arrival step (modern revisions): a readable `io.modelcontextprotocol/protocolVersion` that is not a modern version served → `-32022`
  *    with `data.supported` (the modern versions served: a legacy one is reached only through `initialize`) and `data.requested` (before the params: a client of another revision is told
@@ -1191,7 +1201,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const info = fromClient(serving, method, "notification");
     if (info === undefined) return;
     const validate = serving.validatorsByType[info.messageType];
-    if (validate !== undefined && !validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }).ok) return;
+    if (validate !== undefined) {
+      const checked = validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+      if (!checked.ok) {
+        const issues = checked.issues.map((i) => ({ path: i.path, message: i.message }));
+        context?.refuse?.({ code: -32602, message: "Invalid params of " + quoteShort(method) + ": " + describeIssues(checked.issues), data: { issues } });
+        return;
+      }
+    }
     if (session !== undefined && method === legacyMethod(serving, "initialized")) {
       const opened = liveSession(channel);
       if (opened !== undefined) {

@@ -9,7 +9,8 @@
  *   `params.uri` (resources/read), after Base64-sentinel decoding; `Mcp-Param-{Name}` headers of
  *   the called tool's `x-mcp-header` parameters must match the arguments. Otherwise `-32020`, 400.
  * - Status codes: 400 for `-32700`, `-32600`, `-32602`, `-32020`, `-32021`, `-32022`; 404 for
- *   `-32601`; 500 for `-32603`; 202 without a body for an accepted notification; else 200.
+ *   `-32601`; 500 for `-32603`; 202 without a body for an accepted notification, 400 with a
+ *   `-32602` error without `id` for one whose params fail the schema; else 200.
  * - A response is JSON, unless the handler sends a notification first (progress, log messages,
  *   `subscriptions/listen`): then the response is an SSE stream of those notifications ended by
  *   the response. Closing the stream cancels the request (§ Cancellation).
@@ -24,7 +25,8 @@
  * - A POST with `Mcp-Session-Id`: an unknown or expired session → 404; an `MCP-Protocol-Version`
  *   header other than the negotiated version → 400; a request is answered as JSON, or as an SSE
  *   stream when notifications or server→client requests (elicitation, sampling, roots) come
- *   first; a notification, or a response to a server→client request, → 202 without a body.
+ *   first; a notification, or a response to a server→client request, → 202 without a body (a
+ *   notification whose params fail the schema → 400, as for a modern client).
  *   JSON-RPC errors are answered with status 200 (the body carries them; a 404 would tell the
  *   client its session is gone). None of the modern metadata headers are asked for.
  * - GET with `Mcp-Session-Id` and `Accept: text/event-stream` → the session's standalone SSE
@@ -59,7 +61,7 @@ import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
+import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
 import { isPlainObject, messageOf, own } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
@@ -665,12 +667,14 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     exchange.dispatched = true;
     if (listen) streams++;
     let response: DispatchResponse | undefined;
+    let refused: DispatchErrorObject | undefined;
     try {
       response = await dispatcher.handle(message, {
         channel: route.channel,
         signal: controller.signal,
         deadline: (exchange.timed ?? shutdown).signal,
         notify,
+        refuse: (error) => (refused = error),
         ...(route.push !== undefined ? { push: route.push } : {}),
         transport: route.sessionId === undefined ? { kind: "http", request: req } : { kind: "http", request: req, sessionId: route.sessionId },
       });
@@ -686,6 +690,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       // A request left unanswered (cancelled by the client) still gets what a request's POST is
       // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
       if (!sse && request !== undefined) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      else if (!sse && refused !== undefined) return sendJson(res, 400, { jsonrpc: "2.0", error: refused });
       else if (!sse) res.writeHead(202);
       res.end();
       return;

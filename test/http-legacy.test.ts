@@ -645,6 +645,35 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     expect((await post(url, { jsonrpc: "2.0", id: 6, method: "tools/list" }, headers)).status).toBe(404);
   });
 
+  it("answers a notification whose params fail the schema 400 with a -32602 error without id, in a session and from a modern client; a valid one, or one of an unknown method, 202", async () => {
+    const dispatcher = greeter();
+    const { url } = await serve(dispatcher);
+    const opened = await post(url, initialize(1));
+    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": LEGACY };
+    await opened.body?.cancel();
+    expect((await post(url, initialized, headers)).status).toBe(202);
+    const badCancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: { not: "an id" } } };
+    const refused = await post(url, badCancel, headers);
+    expect(refused.status).toBe(400);
+    const body = (await refused.json()) as { error: { code: number; message: string; data: { issues: { path: string }[] } } };
+    expect(body).not.toHaveProperty("id");
+    expect(body.error.code).toBe(-32602);
+    expect(body.error.message).toContain("notifications/cancelled");
+    expect(body.error.data.issues.map((i) => i.path)).toContain("/params/requestId");
+    expect(await statusOf(post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 99 } }, headers))).toBe(202);
+    expect(await statusOf(post(url, { jsonrpc: "2.0", method: "notifications/not-in-the-spec", params: { x: 1 } }, headers))).toBe(202);
+    // The session still serves requests.
+    expect(await statusOf(post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers))).toBe(200);
+
+    // A modern client's notification, with its headers.
+    const modernHeaders = { "mcp-protocol-version": MODERN, "mcp-method": "notifications/cancelled" };
+    const meta = { [VERSION_KEY]: MODERN };
+    const modernRefused = await post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: meta, requestId: { not: "an id" } } }, modernHeaders);
+    expect(modernRefused.status).toBe(400);
+    expect(((await modernRefused.json()) as { error: { code: number } }).error.code).toBe(-32602);
+    expect(await statusOf(post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: meta, requestId: 7 } }, modernHeaders))).toBe(202);
+  });
+
   it("serves the official SDK v1 client (Client + StreamableHTTPClientTransport): connect, listTools, callTool, a tool that elicits", async () => {
     const dispatcher = greeter();
     const { url } = await serve(dispatcher);
