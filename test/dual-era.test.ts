@@ -406,6 +406,37 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(silent.sent).toEqual([]);
   });
 
+  it("a round waiting for notifications/initialized of a session that a second initialize in flight replaced is given up at once, not at its time limit (helper-39)", async () => {
+    const asked = { content: [{ type: "text", text: "Hello Late (asked-once)" }] };
+    const givenUp = {
+      code: -32603,
+      message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the client initialized the session again",
+    };
+    // Written as a client may write them: initialize, a call that elicits, initialize again, with 0–8 turns of
+    // the microtask queue before the second. Depending on how far the call got, it is served by the second
+    // session or given up with the first; it is never left waiting for a session that will not open.
+    const outcomes = new Set<string>();
+    for (let turns = 0; turns <= 8; turns++) {
+      const d = dual({ inputTimeoutMs: 60_000 });
+      const client = legacyClient(d);
+      client.answerWith(() => ({ result: { action: "accept", content: { name: "Late" } } }));
+      const first = client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+      const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+      for (let i = 0; i < turns; i++) await Promise.resolve();
+      const second = client.send(initialize(2, LEGACY_VERSION, { elicitation: {} }));
+      expect((await first)?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
+      expect((await second)?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
+      await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const outcome = await Promise.race([called, new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 2000))]);
+      const seen = typeof outcome === "string" ? outcome : outcome === undefined ? "unanswered" : "result" in outcome ? outcome.result : outcome.error;
+      expect({ turns, seen }).toEqual({ turns, seen: typeof seen === "object" && "code" in seen ? givenUp : asked });
+      outcomes.add(typeof seen === "object" && "code" in seen ? "given up" : "served");
+      // The session the second initialize opened serves the client as usual.
+      expect((await client.send(legacy(3, "tools/call", { name: "ask", arguments: {} })))?.result).toEqual(asked);
+    }
+    expect([...outcomes].sort()).toEqual(["given up", "served"]);
+  });
+
   it("a missing client capability is -32021; an error answer, a malformed answer, too many rounds are -32603 or -32602", async () => {
     const d = dual();
     const noElicitation = legacyClient(d);

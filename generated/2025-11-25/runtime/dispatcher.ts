@@ -1306,6 +1306,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
+  /** Gives up the rounds of input waiting for `session`'s `notifications/initialized` (`why`). */
+  function giveUpUntilInitialized(session: LegacySession, why: string): void {
+    for (const waiting of [...session.untilInitialized]) waiting(why);
+    session.untilInitialized.clear();
+  }
+
   /**
    * Closes the legacy sessions of a channel: requests waiting for `notifications/initialized`,
    * or for the client's answers to server→client requests, are given up (`why`). `keep` is the
@@ -1314,9 +1320,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
-      if (session === undefined || session === keep) continue;
-      for (const waiting of [...session.untilInitialized]) waiting(why);
-      session.untilInitialized.clear();
+      if (session !== undefined && session !== keep) giveUpUntilInitialized(session, why);
     }
     sessions.delete(channel);
     openingSessions.delete(channel);
@@ -1373,7 +1377,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context);
+      // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
+      const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
+      if (replaced !== undefined) giveUpUntilInitialized(replaced, "the client initialized the session again");
     }
     let open = true;
     const legacy = of.era === "legacy";
