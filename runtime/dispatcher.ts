@@ -331,12 +331,15 @@ export interface HandleContext {
   /** Passed through to handlers as `context.transport`. */
   readonly transport?: unknown;
   /**
-   * Called when a notification cannot be accepted: its params fail the schema of the revision
-   * serving it. The error is `-32602` with `data.issues` (`{ path, message }[]`, JSON Pointers).
+   * Called when a notification cannot be accepted, which then takes no effect (a refused
+   * `notifications/cancelled` cancels nothing): its `_meta` names a protocol version not served
+   * in the modern era (`-32022`, `data: { supported, requested }`), or its params fail the schema
+   * of the revision serving it (`-32602`, `data.issues`: `{ path, message }[]`, JSON Pointers).
    * The notification is still never answered; Streamable HTTP answers its POST `400` with this
    * error and no `id` instead of `202` (draft and 2025-11-25 basic/transports: a server that
    * cannot accept a notification returns an HTTP error status). A notification of a method the
-   * revision does not have is accepted and ignored, as JSON-RPC asks.
+   * revision does not have is accepted and ignored, as JSON-RPC asks. What this throws goes to
+   * {@link DispatcherOptions.onError} (`notification-handler-threw`).
    */
   readonly refuse?: (error: DispatchErrorObject) => void;
 }
@@ -599,7 +602,7 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  * 2. a batch (array), or a value that is not a request, notification or response → `-32600`, with the `id` when it can be read;
  * 3. a response (`id` and `result` or `error`, no `method`) → settles the server→client request it answers; never answered;
  * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered; one whose params fail
- *    the schema is not handled, and {@link HandleContext.refuse} is told;
+ *    the schema, or whose `_meta` names a version not served, takes no effect, and {@link HandleContext.refuse} is told;
  * 5. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
  * 6. the arrival step (modern revisions): a readable `io.modelcontextprotocol/protocolVersion` that is not a modern version served → `-32022`
  *    with `data.supported` (the modern versions served: a legacy one is reached only through `initialize`) and `data.requested` (before the params: a client of another revision is told
@@ -1191,24 +1194,41 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
 
   function notification(method: string, params: unknown, context: HandleContext | undefined): void {
     const channel = context?.channel ?? defaultChannel;
-    const session = hasModernMeta(params) && modern.length > 0 ? undefined : sessionFor(channel, context);
-    const serving = session?.revision ?? revision;
-    const meta = isPlainObject(params) ? metaOfParams(params) : {};
-    if (method === serving.cancelledMethod && isPlainObject(params)) {
-      const target = own(params, "requestId");
-      if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.abort(own(params, "reason"));
+    const refuse = (error: DispatchErrorObject): void => {
+      try {
+        context?.refuse?.(error);
+      } catch (thrown) {
+        report(thrown, { method, reason: "notification-handler-threw" });
+      }
+    };
+    // As a request: a modern client's notification is served by the revision its _meta names, a legacy one's by its session.
+    const arrivesModern = hasModernMeta(params) && modern.length > 0;
+    const session = arrivesModern ? undefined : sessionFor(channel, context);
+    let serving = session?.revision ?? revision;
+    if (arrivesModern) {
+      const requested: unknown = own(own(params, "_meta"), modernVersionKey);
+      const named = typeof requested === "string" ? byVersion.get(requested) : undefined;
+      if (typeof requested === "string" && named?.era !== "modern") {
+        return refuse({ code: -32022, message: "Unsupported protocol version: " + quoteShort(requested), data: { supported: [...modernVersions], requested } });
+      }
+      serving = named ?? (revision.era === "modern" ? revision : modern[0]!);
     }
+    const meta = isPlainObject(params) ? metaOfParams(params) : {};
     const info = fromClient(serving, method, "notification");
-    if (info === undefined) return;
-    const validate = serving.validatorsByType[info.messageType];
+    const validate = info === undefined ? undefined : serving.validatorsByType[info.messageType];
     if (validate !== undefined) {
       const checked = validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
       if (!checked.ok) {
         const issues = checked.issues.map((i) => ({ path: i.path, message: i.message }));
-        context?.refuse?.({ code: -32602, message: "Invalid params of " + quoteShort(method) + ": " + describeIssues(checked.issues), data: { issues } });
-        return;
+        return refuse({ code: -32602, message: "Invalid params of " + quoteShort(method) + ": " + describeIssues(checked.issues), data: { issues } });
       }
     }
+    // Only a notification that passed its schema takes effect: one refused changes nothing.
+    if (method === serving.cancelledMethod && isPlainObject(params)) {
+      const target = own(params, "requestId");
+      if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.abort(own(params, "reason"));
+    }
+    if (info === undefined) return;
     if (session !== undefined && method === legacyMethod(serving, "initialized")) {
       const opened = liveSession(channel);
       if (opened !== undefined) {
@@ -1298,14 +1318,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   /**
    * Opens (or, on a second `initialize`, replaces) the legacy session of a channel after a
    * successful `initialize`: the one it was opening, with what the messages since set, unless
-   * the channel was closed meanwhile.
+   * the channel was closed meanwhile or another `initialize` replaced it; says whether it opened.
    */
-  function openSession(channel: object, of: DispatchRevision, pending: LegacySession, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): void {
-    if (openingSessions.get(channel) !== pending) return;
+  function openSession(channel: object, of: DispatchRevision, pending: LegacySession, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): boolean {
+    if (openingSessions.get(channel) !== pending) return false;
     const answered = own(result, "protocolVersion");
     const version = typeof answered === "string" ? answered : pending.protocolVersion;
     closeChannel(channel, "the client initialized the session again", pending);
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
+    return true;
   }
 
   /** Gives up the rounds of input waiting for `session`'s `notifications/initialized` (`why`). */
@@ -1377,6 +1398,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     controller.signal.addEventListener("abort", release, { once: true });
     // Recorded now, before the handler runs: the lines a client writes right after its initialize are served by this session.
     let pendingSession: LegacySession | undefined;
+    let sessionOpened = false;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
@@ -1466,10 +1488,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     try {
       const response = await Promise.race([respond(id, method, params, requestContext, serving), cut]);
       const answered = controller.signal.aborted && !expired ? undefined : response;
-      if (pendingSession !== undefined && answered !== undefined && "result" in answered) openSession(channel, of, pendingSession, answered.result, context);
+      if (pendingSession !== undefined && answered !== undefined && "result" in answered) sessionOpened = openSession(channel, of, pendingSession, answered.result, context);
       return answered;
     } finally {
-      if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) openingSessions.delete(channel);
+      // An initialize that failed, was cancelled or was replaced: its session never opens, so nothing may wait for it to be initialized.
+      if (pendingSession !== undefined && !sessionOpened) {
+        if (openingSessions.get(channel) === pendingSession) openingSessions.delete(channel);
+        giveUpUntilInitialized(pendingSession, "the client's initialize was not answered with a result");
+      }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
       deadline?.removeEventListener("abort", expire);

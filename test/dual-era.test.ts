@@ -739,6 +739,86 @@ describe("both eras on one dispatcher", () => {
   });
 });
 
+describe("notifications the server cannot accept", () => {
+  it("a refused notifications/cancelled cancels nothing; HandleContext.refuse is told -32602 with the issues, or -32022 for a version not served", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open();
+    const refusals: unknown[] = [];
+    const refuse = (error: unknown) => refusals.push(error);
+    // The call waits for the client's answer to its elicitation, which never comes.
+    const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(client.sent.map((m) => m.method)).toEqual(["elicitation/create"]);
+    const badCancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: 42 } };
+    expect(await d.handle(badCancel, { channel: client.channel, refuse })).toBeUndefined();
+    expect(refusals).toEqual([
+      {
+        code: -32602,
+        message: 'Invalid params of "notifications/cancelled": /params/reason: expected string, got 42',
+        data: { issues: [{ path: "/params/reason", message: "expected string, got 42" }] },
+      },
+    ]);
+    const still = await Promise.race([called, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 50))]);
+    expect(still).toBe("still waiting");
+    // A valid one cancels it: the request is never answered.
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "changed my mind" } }, { channel: client.channel, refuse });
+    expect(await called).toBeUndefined();
+    expect(refusals).toHaveLength(1);
+
+    // A modern notification naming a version not served as modern, and one naming the modern version with bad params.
+    const modernCancel = (version: string, requestId: unknown) => ({
+      jsonrpc: "2.0",
+      method: "notifications/cancelled",
+      params: { _meta: { "io.modelcontextprotocol/protocolVersion": version }, requestId },
+    });
+    await d.handle(modernCancel("1999-01-01", 1), { channel: {}, refuse });
+    await d.handle(modernCancel(LEGACY_VERSION, 1), { channel: client.channel, refuse });
+    await d.handle(modernCancel(MODERN_VERSION, true), { channel: {}, refuse });
+    await d.handle(modernCancel(MODERN_VERSION, 1), { channel: {}, refuse });
+    expect(refusals.slice(1).map((r) => [(r as { code: number }).code, (r as { data: unknown }).data])).toEqual([
+      [-32022, { supported: [MODERN_VERSION], requested: "1999-01-01" }],
+      [-32022, { supported: [MODERN_VERSION], requested: LEGACY_VERSION }],
+      [-32602, { issues: [{ path: "/params/requestId", message: expect.any(String) }] }],
+    ]);
+    // A notification of a method no revision has is accepted and ignored.
+    await d.handle({ jsonrpc: "2.0", method: "notifications/not-in-the-spec" }, { channel: client.channel, refuse });
+    expect(refusals).toHaveLength(4);
+  });
+
+  it("a refuse that throws leaves the notification unanswered and goes to onError", async () => {
+    const d = dual();
+    const answer = await d.handle(
+      { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: true } },
+      {
+        channel: {},
+        refuse: () => {
+          throw new Error("transport broke");
+        },
+      },
+    );
+    expect(answer).toBeUndefined();
+    expect(logged.map((l) => [(l.error as Error).message, l.info["reason"]])).toEqual([["transport broke", "notification-handler-threw"]]);
+  });
+
+  it("a round waiting for notifications/initialized of a session whose initialize was cancelled is given up at once (helper-41)", async () => {
+    const d = dual({ inputTimeoutMs: 60_000 });
+    const client = legacyClient(d);
+    const opening = client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    // The client cancels its initialize (the 2025-11-25 lifecycle forbids it; a deadline firing does the same).
+    await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0 } });
+    const outcome = await Promise.race([called, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 2000))]);
+    expect(outcome).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the client's initialize was not answered with a result" },
+    });
+    expect(await opening).toBeUndefined();
+    expect(d.sessionOf(client.channel)).toBeUndefined();
+  });
+});
+
 describe("stdio, both eras", () => {
   it("reads a client's response even at the in-flight cap, when the request in flight is the one waiting for it", async () => {
     const input = new PassThrough();
