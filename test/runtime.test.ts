@@ -197,6 +197,34 @@ describe("runtime/dispatcher.ts", () => {
     expect(runs).toBe(1);
   });
 
+  it("a handler that throws once its signal aborted (cancelled, past its deadline) is not reported to onError; one that throws otherwise is", async () => {
+    const errors: unknown[] = [];
+    const dispatcher = createDispatcher(revision("modern"), {
+      serverInfo: { name: "t", version: "1" },
+      onError: (e) => errors.push(e),
+      handlers: {
+        "slow/op": (params: { broken?: boolean }, context: RequestContextCore) => {
+          if (params.broken === true) throw new Error("a bug");
+          return new Promise((_, reject) => context.signal.addEventListener("abort", () => reject(new Error("stopped on the signal")), { once: true }));
+        },
+      },
+    });
+    const cancel = new AbortController();
+    const cancelled = dispatcher.handle(call(1, "slow/op"), { signal: cancel.signal });
+    await new Promise((r) => setTimeout(r, 1));
+    cancel.abort();
+    expect(await cancelled).toBeUndefined();
+    const deadline = new AbortController();
+    const late = dispatcher.handle(call(2, "slow/op"), { deadline: deadline.signal });
+    await new Promise((r) => setTimeout(r, 1));
+    deadline.abort("Request timed out after 1 ms");
+    expect(await late).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Request timed out after 1 ms" } });
+    await new Promise((r) => setTimeout(r, 5));
+    expect(errors).toEqual([]);
+    expect(await dispatcher.handle(call(3, "slow/op", { _meta: modernMeta, broken: true }))).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Internal error" } });
+    expect(errors.map((e) => (e as Error).message)).toEqual(["a bug"]);
+  });
+
   it("modern arrival: the request's _meta names the revision and the client's capabilities", async () => {
     const contexts: RequestContextCore[] = [];
     const dispatcher = createDispatcher(revision("modern"), {

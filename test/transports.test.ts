@@ -626,13 +626,15 @@ describe("the server process (main.ts)", () => {
     expect(answered.filter((r) => r.status === 500).map((r) => lastMessage(r.body).error?.message)).toEqual(Array(25).fill("Server shutting down"));
   });
 
-  it("refuses a command line it cannot use with exit 2 and a message: --port without a value or not a port, an unknown flag", () => {
+  it("refuses a command line it cannot use with exit 2 and a message: --port without a value or not a port, --port or --host without --http, an unknown flag", () => {
     const run = (...args: string[]) => spawnSync(process.execPath, [join(processDir, "main.js"), ...args], { encoding: "utf8", timeout: 10_000, env: { ...process.env, PORT: "" } });
     for (const [args, message] of [
       [["--http", "--port"], /error: Option '--port <value>' argument missing/],
       [["--http", "--port", "abc"], /error: --port must be an integer from 0 to 65535, not "abc"/],
       [["--http", "--port", "70000"], /error: --port must be an integer from 0 to 65535, not "70000"/],
       [["--htp"], /error: Unknown option '--htp'/],
+      [["--port", "4000"], /error: --port is for --http; without --http the server speaks stdio/],
+      [["--host", "127.0.0.1"], /error: --host is for --http; without --http the server speaks stdio/],
     ] as const) {
       const result = run(...args);
       expect([result.status, result.stdout], args.join(" ")).toEqual([2, ""]);

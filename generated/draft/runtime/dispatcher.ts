@@ -273,6 +273,9 @@ export interface DispatchErrorInfo {
   readonly method: string;
   readonly id?: DispatchRequestId;
   /**
+   * `handler-threw`: a request's handler threw (not a {@link HandlerError}) while its signal had
+   * not aborted; one that throws once cancelled or past its deadline is stopping as asked and is
+   * not reported.
    * `invalid-outgoing`: a notification or request for a legacy client failed the schema of the
    * revision it speaks (or that revision has no such server→client message): it was not sent.
    */
@@ -612,7 +615,7 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  *    form one `elicitation.form` unless `elicitation` is empty, a sampling request with `tools` or `toolChoice` `sampling.tools`),
  *    or `requireClientCapabilities`, → `-32021` with `data.requiredCapabilities`;
  *    a {@link HandlerError} → its code; any other exception, a malformed result or one that is not JSON data → `-32603`,
- *    logged through `onError`, with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
+ *    logged through `onError` (not an exception thrown once the request's signal aborted), with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
  *    client's input round that fails (the client answers an error, a malformed result or nothing in time, the channel closes,
  *    too many rounds) → `-32603` saying which.
  *
@@ -870,6 +873,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       try {
         value = own_ !== undefined ? await own_(currentParams, currentContext, serving.channel) : await builtin!(currentParams, currentContext, serving.channel);
       } catch (error) {
+        // A handler that stops on its aborted signal (cancelled, past its deadline) is doing what it should: its answer
+        // is not sent (or was sent already), so what it threw is not reported as a fault.
+        if (currentContext.signal.aborted) return errorOf(id, -32603, "Request aborted before it completed");
         return thrown(id, method, error);
       }
       try {

@@ -14,10 +14,13 @@ import { createDispatcher } from "./server.js";
 
 const USAGE = "usage: node dist/src/main.js [--http [--port N] [--host H]]";
 
-/** The command line; an unknown flag, or `--port`/`--host` without a value, exits 2 with the usage. */
+/** The command line; an unknown flag, `--port`/`--host` without a value or without `--http`, exits 2 with the usage. */
 function commandLine(): { readonly http: boolean; readonly port: string | undefined; readonly host: string | undefined } {
   try {
     const { values } = parseArgs({ options: { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" } }, strict: true });
+    if (values.http !== true && (values.port !== undefined || values.host !== undefined)) {
+      throw new Error(`${values.port !== undefined ? "--port" : "--host"} is for --http; without --http the server speaks stdio`);
+    }
     return { http: values.http === true, port: values.port, host: values.host };
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
