@@ -9,8 +9,9 @@
  *   `params.uri` (resources/read), after Base64-sentinel decoding; `Mcp-Param-{Name}` headers of
  *   the called tool's `x-mcp-header` parameters must match the arguments. Otherwise `-32020`, 400.
  * - Status codes: 400 for `-32700`, `-32600`, `-32602`, `-32020`, `-32021`, `-32022`; 404 for
- *   `-32601`; 500 for `-32603`; 202 without a body for an accepted notification, 400 with a
- *   `-32602` error without `id` for one whose params fail the schema; else 200.
+ *   `-32601`; 500 for `-32603`; 202 without a body for an accepted notification, 400 with an
+ *   error without `id` for one the dispatcher refuses (`HandleContext.refuse`: `-32602` params
+ *   failing the schema, `-32022` a `_meta` version not served); else 200.
  * - A response is JSON, unless the handler sends a notification first (progress, log messages,
  *   `subscriptions/listen`): then the response is an SSE stream of those notifications ended by
  *   the response. Closing the stream cancels the request (§ Cancellation).
@@ -26,7 +27,7 @@
  *   header other than the negotiated version → 400; a request is answered as JSON, or as an SSE
  *   stream when notifications or server→client requests (elicitation, sampling, roots) come
  *   first; a notification, or a response to a server→client request, → 202 without a body (a
- *   notification whose params fail the schema → 400, as for a modern client).
+ *   notification the dispatcher refuses → 400, as for a modern client).
  *   JSON-RPC errors are answered with status 200 (the body carries them; a 404 would tell the
  *   client its session is gone). None of the modern metadata headers are asked for.
  * - GET with `Mcp-Session-Id` and `Accept: text/event-stream` → the session's standalone SSE

@@ -406,7 +406,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(silent.sent).toEqual([]);
   });
 
-  it("a round waiting for notifications/initialized of a session that a second initialize in flight replaced is given up at once, not at its time limit (helper-39)", async () => {
+  it("a round waiting for notifications/initialized of a session that a second initialize in flight replaced goes on with the second session, or is given up at once; never left to its time limit (helper-39)", async () => {
     const asked = { content: [{ type: "text", text: "Hello Late (asked-once)" }] };
     const givenUp = {
       code: -32603,
@@ -784,6 +784,50 @@ describe("notifications the server cannot accept", () => {
     // A notification of a method no revision has is accepted and ignored.
     await d.handle({ jsonrpc: "2.0", method: "notifications/not-in-the-spec" }, { channel: client.channel, refuse });
     expect(refusals).toHaveLength(4);
+  });
+
+  it("a notification whose _meta version is not a string, or not a modern version served, takes no effect; one of a method no revision has is ignored whatever its version (review)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open();
+    const refusals: { code: number; message: string }[] = [];
+    const refuse = (error: { code: number; message: string }) => refusals.push(error);
+    const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const withVersion = (method: string, version: unknown) => ({ jsonrpc: "2.0", method, params: { _meta: { "io.modelcontextprotocol/protocolVersion": version }, requestId: 1 } });
+    for (const version of [123, null, {}, "1999-01-01"]) await d.handle(withVersion("notifications/cancelled", version), { channel: client.channel, refuse });
+    expect(refusals.map((r) => r.code)).toEqual([-32602, -32602, -32602, -32022]);
+    expect(refusals[0]!.message).toBe('Invalid params of "notifications/cancelled": _meta io.modelcontextprotocol/protocolVersion is not a string');
+    expect(await Promise.race([called, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 50))])).toBe("still waiting");
+    await d.handle(withVersion("notifications/not-in-the-spec", "1999-01-01"), { channel: client.channel, refuse });
+    await d.handle(withVersion("notifications/not-in-the-spec", 123), { channel: client.channel, refuse });
+    expect(refusals).toHaveLength(4);
+    await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }, { channel: client.channel, refuse });
+    expect(await called).toBeUndefined();
+  });
+
+  it("a re-initialize cancelled in flight leaves the rounds it would have served to the open session, which is initialized: they go on (review)", async () => {
+    let cancelledInTime = 0;
+    for (let turns = 0; turns <= 4; turns++) {
+      const d = dual({ inputTimeoutMs: 60_000 });
+      const client = legacyClient(d);
+      client.answerWith(() => ({ result: { action: "accept", content: { name: "Again" } } }));
+      await client.open();
+      const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+      const again = client.send(initialize(2, LEGACY_VERSION, { elicitation: {} }));
+      for (let i = 0; i < turns; i++) await Promise.resolve();
+      await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
+      // Cancelled in time, the initialize is not answered; too late, it opened a new session, which waits for the client to say it is initialized.
+      if ((await again) === undefined) cancelledInTime++;
+      else await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+      const outcome = await Promise.race([called, new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 2000))]);
+      expect({ turns, outcome: typeof outcome === "object" && outcome !== undefined && "result" in outcome ? outcome.result : outcome }).toEqual({
+        turns,
+        outcome: { content: [{ type: "text", text: "Hello Again (asked-once)" }] },
+      });
+      expect(d.sessionOf(client.channel)?.initialized).toBe(true);
+    }
+    expect(cancelledInTime).toBeGreaterThan(0);
   });
 
   it("a refuse that throws leaves the notification unanswered and goes to onError", async () => {

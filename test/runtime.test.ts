@@ -197,32 +197,49 @@ describe("runtime/dispatcher.ts", () => {
     expect(runs).toBe(1);
   });
 
-  it("a handler that throws once its signal aborted (cancelled, past its deadline) is not reported to onError; one that throws otherwise is", async () => {
+  it("a handler that stops on its aborted signal (its reason, an AbortError) is not reported to onError; any other exception is, aborted or not", async () => {
     const errors: unknown[] = [];
     const dispatcher = createDispatcher(revision("modern"), {
       serverInfo: { name: "t", version: "1" },
       onError: (e) => errors.push(e),
       handlers: {
-        "slow/op": (params: { broken?: boolean }, context: RequestContextCore) => {
-          if (params.broken === true) throw new Error("a bug");
-          return new Promise((_, reject) => context.signal.addEventListener("abort", () => reject(new Error("stopped on the signal")), { once: true }));
+        "slow/op": (params: { throws?: string }, context: RequestContextCore) => {
+          if (params.throws === "now") throw new Error("a bug");
+          return new Promise((_, reject) =>
+            context.signal.addEventListener(
+              "abort",
+              () => {
+                if (params.throws === "reason") reject(context.signal.reason);
+                else if (params.throws === "abort-error") reject(new DOMException("The operation was aborted", "AbortError"));
+                else reject(new TypeError("a bug in the clean-up"));
+              },
+              { once: true },
+            ),
+          );
         },
       },
     });
-    const cancel = new AbortController();
-    const cancelled = dispatcher.handle(call(1, "slow/op"), { signal: cancel.signal });
-    await new Promise((r) => setTimeout(r, 1));
-    cancel.abort();
-    expect(await cancelled).toBeUndefined();
+    const cancelled = async (throws: string) => {
+      const cancel = new AbortController();
+      const pending = dispatcher.handle(call(1, "slow/op", { _meta: modernMeta, throws }), { signal: cancel.signal });
+      await new Promise((r) => setTimeout(r, 1));
+      cancel.abort(new Error("the client closed the response stream"));
+      expect(await pending).toBeUndefined();
+      await new Promise((r) => setTimeout(r, 5));
+    };
+    await cancelled("reason");
+    await cancelled("abort-error");
     const deadline = new AbortController();
-    const late = dispatcher.handle(call(2, "slow/op"), { deadline: deadline.signal });
+    const late = dispatcher.handle(call(2, "slow/op", { _meta: modernMeta, throws: "reason" }), { deadline: deadline.signal });
     await new Promise((r) => setTimeout(r, 1));
     deadline.abort("Request timed out after 1 ms");
     expect(await late).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Request timed out after 1 ms" } });
     await new Promise((r) => setTimeout(r, 5));
     expect(errors).toEqual([]);
-    expect(await dispatcher.handle(call(3, "slow/op", { _meta: modernMeta, broken: true }))).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Internal error" } });
-    expect(errors.map((e) => (e as Error).message)).toEqual(["a bug"]);
+    // A fault is a fault, also while the request is being cancelled.
+    await cancelled("something else");
+    expect(await dispatcher.handle(call(3, "slow/op", { _meta: modernMeta, throws: "now" }))).toEqual({ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Internal error" } });
+    expect(errors.map((e) => (e as Error).message)).toEqual(["a bug in the clean-up", "a bug"]);
   });
 
   it("modern arrival: the request's _meta names the revision and the client's capabilities", async () => {

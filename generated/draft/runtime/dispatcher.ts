@@ -273,9 +273,9 @@ export interface DispatchErrorInfo {
   readonly method: string;
   readonly id?: DispatchRequestId;
   /**
-   * `handler-threw`: a request's handler threw (not a {@link HandlerError}) while its signal had
-   * not aborted; one that throws once cancelled or past its deadline is stopping as asked and is
-   * not reported.
+   * `handler-threw`: a request's handler threw (not a {@link HandlerError}); not when its signal
+   * had aborted (cancelled, past its deadline) and it threw the signal's `reason` or an
+   * `AbortError` (`signal.throwIfAborted()`, an aborted `fetch`): that is stopping as asked.
    * `invalid-outgoing`: a notification or request for a legacy client failed the schema of the
    * revision it speaks (or that revision has no such server→client message): it was not sent.
    */
@@ -339,12 +339,13 @@ export interface HandleContext {
   /**
    * Called when a notification cannot be accepted, which then takes no effect (a refused
    * `notifications/cancelled` cancels nothing): its `_meta` names a protocol version not served
-   * in the modern era (`-32022`, `data: { supported, requested }`), or its params fail the schema
+   * in the modern era (`-32022`, `data: { supported, requested }`; a version that is not a string
+   * is `-32602`), or its params fail the schema
    * of the revision serving it (`-32602`, `data.issues`: `{ path, message }[]`, JSON Pointers).
    * The notification is still never answered; Streamable HTTP answers its POST `400` with this
    * error and no `id` instead of `202` (draft and 2025-11-25 basic/transports: a server that
    * cannot accept a notification returns an HTTP error status). A notification of a method the
-   * revision does not have is accepted and ignored, as JSON-RPC asks. What this throws goes to
+   * revision does not have is accepted and ignored, whatever its version, as JSON-RPC asks. What this throws goes to
    * {@link DispatcherOptions.onError} (`notification-handler-threw`).
    */
   readonly refuse?: (error: DispatchErrorObject) => void;
@@ -615,7 +616,7 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  *    form one `elicitation.form` unless `elicitation` is empty, a sampling request with `tools` or `toolChoice` `sampling.tools`),
  *    or `requireClientCapabilities`, → `-32021` with `data.requiredCapabilities`;
  *    a {@link HandlerError} → its code; any other exception, a malformed result or one that is not JSON data → `-32603`,
- *    logged through `onError` (not an exception thrown once the request's signal aborted), with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
+ *    logged through `onError` (not the abort reason or an `AbortError` thrown once the request's signal aborted), with nothing of it on the wire; a `deadline` that aborts → `-32603` with its reason; a legacy
  *    client's input round that fails (the client answers an error, a malformed result or nothing in time, the channel closes,
  *    too many rounds) → `-32603` saying which.
  *
@@ -873,9 +874,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       try {
         value = own_ !== undefined ? await own_(currentParams, currentContext, serving.channel) : await builtin!(currentParams, currentContext, serving.channel);
       } catch (error) {
-        // A handler that stops on its aborted signal (cancelled, past its deadline) is doing what it should: its answer
-        // is not sent (or was sent already), so what it threw is not reported as a fault.
-        if (currentContext.signal.aborted) return errorOf(id, -32603, "Request aborted before it completed");
+        // A handler that stops on its aborted signal (cancelled, past its deadline) with the signal's reason or an
+        // AbortError is doing what it should: its answer is not sent (or was sent already), so that is not a fault.
+        const signal = currentContext.signal;
+        if (signal.aborted && (error === signal.reason || (error instanceof Error && error.name === "AbortError"))) {
+          return errorOf(id, -32603, "Request aborted before it completed");
+        }
         return thrown(id, method, error);
       }
       try {
@@ -1209,16 +1213,21 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const arrivesModern = hasModernMeta(params) && modern.length > 0;
     const session = arrivesModern ? undefined : sessionFor(channel, context);
     let serving = session?.revision ?? revision;
+    let unsupported: DispatchErrorObject | undefined;
     if (arrivesModern) {
       const requested: unknown = own(own(params, "_meta"), modernVersionKey);
       const named = typeof requested === "string" ? byVersion.get(requested) : undefined;
-      if (typeof requested === "string" && named?.era !== "modern") {
-        return refuse({ code: -32022, message: "Unsupported protocol version: " + quoteShort(requested), data: { supported: [...modernVersions], requested } });
+      serving = named?.era === "modern" ? named : revision.era === "modern" ? revision : modern[0]!;
+      // As for a request, the method is looked up first: a method the revision does not have is ignored whatever the version.
+      if (typeof requested !== "string") {
+        unsupported = { code: -32602, message: "Invalid params of " + quoteShort(method) + ": _meta " + modernVersionKey + " is not a string" };
+      } else if (named?.era !== "modern") {
+        unsupported = { code: -32022, message: "Unsupported protocol version: " + quoteShort(requested), data: { supported: [...modernVersions], requested } };
       }
-      serving = named ?? (revision.era === "modern" ? revision : modern[0]!);
     }
     const meta = isPlainObject(params) ? metaOfParams(params) : {};
     const info = fromClient(serving, method, "notification");
+    if (unsupported !== undefined) return info === undefined ? undefined : refuse(unsupported);
     const validate = info === undefined ? undefined : serving.validatorsByType[info.messageType];
     if (validate !== undefined) {
       const checked = validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
@@ -1340,6 +1349,20 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /**
+   * The rounds waiting for `notifications/initialized` of a session that never opens go on with
+   * `successor`, the channel's session now: at once when it is initialized, else when it is. Without
+   * one they are given up.
+   */
+  function handOver(gone: LegacySession, successor: LegacySession | undefined): void {
+    if (successor === undefined || successor === gone) return giveUpUntilInitialized(gone, "the client's initialize was not answered with a result");
+    for (const waiting of gone.untilInitialized) {
+      if (successor.initialized) waiting();
+      else successor.untilInitialized.add(waiting);
+    }
+    gone.untilInitialized.clear();
+  }
+
+  /**
    * Closes the legacy sessions of a channel: requests waiting for `notifications/initialized`,
    * or for the client's answers to server→client requests, are given up (`why`). `keep` is the
    * session an `initialize` opens in their place: what the messages it already served started
@@ -1405,10 +1428,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let sessionOpened = false;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context);
-      // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
-      const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
-      if (replaced !== undefined) giveUpUntilInitialized(replaced, "the client initialized the session again");
     }
     let open = true;
     const legacy = of.era === "legacy";
@@ -1495,10 +1515,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (pendingSession !== undefined && answered !== undefined && "result" in answered) sessionOpened = openSession(channel, of, pendingSession, answered.result, context);
       return answered;
     } finally {
-      // An initialize that failed, was cancelled or was replaced: its session never opens, so nothing may wait for it to be initialized.
+      // An initialize that failed, was cancelled or was replaced: its session never opens. What waits for it to be
+      // initialized waits for the channel's session instead (the one open, or the one an initialize in flight opens), else gives up.
       if (pendingSession !== undefined && !sessionOpened) {
         if (openingSessions.get(channel) === pendingSession) openingSessions.delete(channel);
-        giveUpUntilInitialized(pendingSession, "the client's initialize was not answered with a result");
+        handOver(pendingSession, liveSession(channel));
       }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
