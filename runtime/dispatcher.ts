@@ -1351,20 +1351,6 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /**
-   * The rounds waiting for `notifications/initialized` of a session that never opens go on with
-   * `successor`, the channel's session now: at once when it is initialized, else when it is. Without
-   * one they are given up.
-   */
-  function handOver(gone: LegacySession, successor: LegacySession | undefined): void {
-    if (successor === undefined || successor === gone) return giveUpUntilInitialized(gone, "the client's initialize was not answered with a result");
-    for (const waiting of gone.untilInitialized) {
-      if (successor.initialized) waiting();
-      else successor.untilInitialized.add(waiting);
-    }
-    gone.untilInitialized.clear();
-  }
-
-  /**
    * Closes the legacy sessions of a channel: requests waiting for `notifications/initialized`,
    * or for the client's answers to server→client requests, are given up (`why`). `keep` is the
    * session an `initialize` opens in their place: what the messages it already served started
@@ -1430,7 +1416,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let sessionOpened = false;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context);
+      // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
+      const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
+      if (replaced !== undefined) giveUpUntilInitialized(replaced, "the client initialized the session again");
     }
     let open = true;
     const legacy = of.era === "legacy";
@@ -1517,11 +1506,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (pendingSession !== undefined && answered !== undefined && "result" in answered) sessionOpened = openSession(channel, of, pendingSession, answered.result, context);
       return answered;
     } finally {
-      // An initialize that failed, was cancelled or was replaced: its session never opens. What waits for it to be
-      // initialized waits for the channel's session instead (the one open, or the one an initialize in flight opens), else gives up.
+      // An initialize that failed or was cancelled: its session never opens. The requests that followed it were served
+      // in that session (with the capabilities it declared), so their rounds end with it rather than move to another.
       if (pendingSession !== undefined && !sessionOpened) {
         if (openingSessions.get(channel) === pendingSession) openingSessions.delete(channel);
-        handOver(pendingSession, liveSession(channel));
+        giveUpUntilInitialized(pendingSession, "the initialize it followed was not answered with a result, so its session never opened");
       }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
