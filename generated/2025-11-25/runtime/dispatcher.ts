@@ -338,15 +338,14 @@ export interface HandleContext {
   readonly transport?: unknown;
   /**
    * Called when a notification cannot be accepted, which then takes no effect (a refused
-   * `notifications/cancelled` cancels nothing): its `_meta` names a protocol version not served
-   * in the modern era (`-32022`, `data: { supported, requested }`; a version that is not a string
-   * is `-32602`), or its params fail the schema
-   * of the revision serving it (`-32602`, `data.issues`: `{ path, message }[]`, JSON Pointers).
-   * The notification is still never answered; Streamable HTTP answers its POST `400` with this
-   * error and no `id` instead of `202` (draft and 2025-11-25 basic/transports: a server that
-   * cannot accept a notification returns an HTTP error status). A notification of a method the
-   * revision does not have is accepted and ignored, whatever its version, as JSON-RPC asks. What this throws goes to
-   * {@link DispatcherOptions.onError} (`notification-handler-threw`).
+   * `notifications/cancelled` cancels nothing): its `_meta` version is not a string (`-32602`)
+   * or not a modern version served (`-32022`, `data: { supported, requested }`), or its params
+   * fail the schema of the revision serving it (`-32602`, `data.issues`: `{ path, message }[]`,
+   * JSON Pointers). The notification is still never answered; Streamable HTTP answers its POST
+   * `400` with this error and no `id` instead of `202` (draft and 2025-11-25 basic/transports: a
+   * server that cannot accept a notification returns an HTTP error status). A notification of a
+   * method the revision does not have is accepted and ignored, whatever its version, as JSON-RPC
+   * asks. What this throws goes to {@link DispatcherOptions.onError} (`notification-handler-threw`).
    */
   readonly refuse?: (error: DispatchErrorObject) => void;
 }
@@ -604,7 +603,7 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  * 2. a batch (array), or a value that is not a request, notification or response → `-32600`, with the `id` when it can be read;
  * 3. a response (`id` and `result` or `error`, no `method`) → settles the server→client request it answers; never answered;
  * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered; one whose params fail
- *    the schema, or whose `_meta` names a version not served, takes no effect, and {@link HandleContext.refuse} is told;
+ *    the schema, or whose `_meta` version is not a string or not served, takes no effect, and {@link HandleContext.refuse} is told;
  * 5. a method that is unknown, removed, not client→server, or whose server capability is not advertised → `-32601`;
  * 6. the arrival step (modern revisions): a readable `io.modelcontextprotocol/protocolVersion` that is not a modern version served → `-32022`
  *    with `data.supported` (the modern versions served: a legacy one is reached only through `initialize`) and `data.requested` (before the params: a client of another revision is told
