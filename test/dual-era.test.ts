@@ -836,6 +836,39 @@ describe("notifications the server cannot accept", () => {
     expect(cancelledInTime).toBeGreaterThan(0);
   });
 
+  it("an initialize replaced while its handler still runs gives up the rounds waiting on its session at once, not when that handler returns (review)", async () => {
+    let release: () => void = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let initializes = 0;
+    const d = dual({
+      inputTimeoutMs: 60_000,
+      handlers: {
+        // A slow initialize the first time (a server that looks something up before it answers).
+        initialize: async () => {
+          if (initializes++ === 0) await gate;
+          return { protocolVersion: LEGACY_VERSION, capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+        },
+      },
+    });
+    const client = legacyClient(d);
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Slow" } } }));
+    const first = client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect((await client.send(initialize(2, LEGACY_VERSION, { elicitation: {} })))?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
+    await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const outcome = await Promise.race([called, new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 500))]);
+    expect(outcome).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32603, message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the client initialized the session again" },
+    });
+    release();
+    expect((await first)?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
+    // The second session serves on.
+    expect((await client.send(legacy(3, "tools/call", { name: "ask", arguments: {} })))?.result).toEqual({ content: [{ type: "text", text: "Hello Slow (asked-once)" }] });
+  });
+
   it("a refuse that throws leaves the notification unanswered and goes to onError", async () => {
     const d = dual();
     const answer = await d.handle(
