@@ -472,6 +472,11 @@ function metaOfParams(params: { readonly [key: string]: unknown }): { readonly [
   return isPlainObject(meta) ? meta : {};
 }
 
+/** `-32022` for a message whose `_meta` names `requested`: the versions served (`supported`), and the one it named. */
+function unsupportedVersion(requested: string, supported: readonly string[]): DispatchErrorObject {
+  return { code: -32022, message: "Unsupported protocol version: " + quoteShort(requested), data: { supported: [...supported], requested } };
+}
+
 /**
  * The arrival step of a modern revision: the request's own `_meta` names the revision (one it
  * `serves`, else `-32022` with `data.supported` and `data.requested`), the client's
@@ -487,9 +492,7 @@ function arriveByRequestMeta(
   const keys = revision.metaKeys;
   const rawMeta = own(params, "_meta");
   const requested = isPlainObject(rawMeta) ? own(rawMeta, keys.protocolVersion) : undefined;
-  if (typeof requested === "string" && !serves(requested)) {
-    return { error: { code: -32022, message: "Unsupported protocol version: " + quoteShort(requested), data: { supported: [...supported], requested } } };
-  }
+  if (typeof requested === "string" && !serves(requested)) return { error: unsupportedVersion(requested, supported) };
   if (revision.checkRequestMeta !== undefined) {
     const checked = revision.checkRequestMeta(params, { strict });
     if (!checked.ok) return { error: { code: checked.error.code, message: checked.error.message, data: checked.error.data } };
@@ -1201,6 +1204,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     return state;
   }
 
+  /** A modern notification's `_meta` version that is not a string (`-32602`), or not a modern version served (`-32022`). */
+  function versionRefusal(method: string, params: unknown): DispatchErrorObject | undefined {
+    const requested: unknown = own(own(params, "_meta"), modernVersionKey);
+    if (typeof requested !== "string") return { code: -32602, message: "Invalid params of " + quoteShort(method) + ": _meta " + modernVersionKey + " is not a string" };
+    return byVersion.get(requested)?.era === "modern" ? undefined : unsupportedVersion(requested, modernVersions);
+  }
+
   function notification(method: string, params: unknown, context: HandleContext | undefined): void {
     const channel = context?.channel ?? defaultChannel;
     const refuse = (error: DispatchErrorObject): void => {
@@ -1210,25 +1220,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         report(thrown, { method, reason: "notification-handler-threw" });
       }
     };
-    // As a request: a modern client's notification is served by the revision its _meta names, a legacy one's by its session.
-    const arrivesModern = hasModernMeta(params) && modern.length > 0;
-    const session = arrivesModern ? undefined : sessionFor(channel, context);
-    let serving = session?.revision ?? revision;
-    let unsupported: DispatchErrorObject | undefined;
-    if (arrivesModern) {
-      const requested: unknown = own(own(params, "_meta"), modernVersionKey);
-      const named = typeof requested === "string" ? byVersion.get(requested) : undefined;
-      serving = named?.era === "modern" ? named : revision.era === "modern" ? revision : modern[0]!;
-      // As for a request, the method is looked up first: a method the revision does not have is ignored whatever the version.
-      if (typeof requested !== "string") {
-        unsupported = { code: -32602, message: "Invalid params of " + quoteShort(method) + ": _meta " + modernVersionKey + " is not a string" };
-      } else if (named?.era !== "modern") {
-        unsupported = { code: -32022, message: "Unsupported protocol version: " + quoteShort(requested), data: { supported: [...modernVersions], requested } };
-      }
-    }
+    // Routed as a request is: by the modern revision its _meta names, else by the channel's session.
+    const routed = route(method, params, channel, context);
+    const serving = routed.revision;
     const meta = isPlainObject(params) ? metaOfParams(params) : {};
     const info = fromClient(serving, method, "notification");
-    if (unsupported !== undefined) return info === undefined ? undefined : refuse(unsupported);
+    // As for a request, the method is looked up before the version: one the revision does not have is ignored whatever its version.
+    const wrongVersion = info !== undefined && serving.era === "modern" && hasModernMeta(params) ? versionRefusal(method, params) : undefined;
+    if (wrongVersion !== undefined) return refuse(wrongVersion);
     const validate = info === undefined ? undefined : serving.validatorsByType[info.messageType];
     if (validate !== undefined) {
       const checked = validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
@@ -1243,12 +1242,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.abort(own(params, "reason"));
     }
     if (info === undefined) return;
-    if (session !== undefined && method === legacyMethod(serving, "initialized")) {
+    if (routed.session !== undefined && method === legacyMethod(serving, "initialized")) {
       const opened = liveSession(channel);
       if (opened !== undefined) {
         opened.initialized = true;
-        for (const waiting of [...opened.untilInitialized]) waiting();
-        opened.untilInitialized.clear();
+        endWaitForInitialized(opened);
       }
     }
     const handler = handlers[method] as ((p: unknown, c: unknown) => unknown) | undefined;
@@ -1332,20 +1330,19 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   /**
    * Opens (or, on a second `initialize`, replaces) the legacy session of a channel after a
    * successful `initialize`: the one it was opening, with what the messages since set, unless
-   * the channel was closed meanwhile or another `initialize` replaced it; says whether it opened.
+   * the channel was closed meanwhile or another `initialize` replaced it.
    */
-  function openSession(channel: object, of: DispatchRevision, pending: LegacySession, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): boolean {
-    if (openingSessions.get(channel) !== pending) return false;
+  function openSession(channel: object, of: DispatchRevision, pending: LegacySession, result: { readonly [key: string]: unknown }, context: HandleContext | undefined): void {
+    if (openingSessions.get(channel) !== pending) return;
     const answered = own(result, "protocolVersion");
     const version = typeof answered === "string" ? answered : pending.protocolVersion;
     closeChannel(channel, "the client initialized the session again", pending);
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
-    return true;
   }
 
-  /** Gives up the rounds of input waiting for `session`'s `notifications/initialized` (`why`). */
-  function giveUpUntilInitialized(session: LegacySession, why: string): void {
-    for (const waiting of [...session.untilInitialized]) waiting(why);
+  /** Ends the rounds of input waiting for `session`'s `notifications/initialized`: they go on, or, given why not (`gone`), are given up. */
+  function endWaitForInitialized(session: LegacySession, gone?: string): void {
+    for (const waiting of [...session.untilInitialized]) waiting(gone);
     session.untilInitialized.clear();
   }
 
@@ -1357,7 +1354,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
-      if (session !== undefined && session !== keep) giveUpUntilInitialized(session, why);
+      if (session !== undefined && session !== keep) endWaitForInitialized(session, why);
     }
     sessions.delete(channel);
     openingSessions.delete(channel);
@@ -1412,13 +1409,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     controller.signal.addEventListener("abort", release, { once: true });
     // Recorded now, before the handler runs: the lines a client writes right after its initialize are served by this session.
     let pendingSession: LegacySession | undefined;
-    let sessionOpened = false;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
-      if (replaced !== undefined) giveUpUntilInitialized(replaced, "the client initialized the session again");
+      if (replaced !== undefined) endWaitForInitialized(replaced, "the client initialized the session again");
     }
     let open = true;
     const legacy = of.era === "legacy";
@@ -1502,14 +1498,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     try {
       const response = await Promise.race([respond(id, method, params, requestContext, serving), cut]);
       const answered = controller.signal.aborted && !expired ? undefined : response;
-      if (pendingSession !== undefined && answered !== undefined && "result" in answered) sessionOpened = openSession(channel, of, pendingSession, answered.result, context);
+      if (pendingSession !== undefined && answered !== undefined && "result" in answered) openSession(channel, of, pendingSession, answered.result, context);
       return answered;
     } finally {
-      // An initialize that failed or was cancelled: its session never opens. The requests that followed it were served
-      // in that session (with the capabilities it declared), so their rounds end with it rather than move to another.
-      if (pendingSession !== undefined && !sessionOpened) {
-        if (openingSessions.get(channel) === pendingSession) openingSessions.delete(channel);
-        giveUpUntilInitialized(pendingSession, "the initialize it followed was not answered with a result, so its session never opened");
+      // Still opening: the initialize failed or was cancelled, and its session never opens (one opened, closed or replaced
+      // is no longer here). The requests that followed it were served in that session, with the capabilities it declared,
+      // so their rounds end with it rather than move to another.
+      if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) {
+        openingSessions.delete(channel);
+        endWaitForInitialized(pendingSession, "the initialize it followed was not answered with a result, so its session never opened");
       }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
