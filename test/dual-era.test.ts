@@ -147,6 +147,18 @@ function legacyClient(d: Dispatcher) {
   };
 }
 
+/** What `promise` settles to within `ms`, or "still waiting": for a round that must end without the client's help. */
+function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T | "still waiting"> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([promise.finally(() => clearTimeout(timer)), new Promise<"still waiting">((resolve) => (timer = setTimeout(() => resolve("still waiting"), ms)))]);
+}
+
+/** The error of a round given up before its server→client request went out, for `why`. */
+const givenUpBecause = (why: string) => ({
+  code: -32603,
+  message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: " + why,
+});
+
 /** What ajv says of a value under a 2025-11-25 type (empty: valid). */
 function legacyErrors(type: string, value: unknown): unknown[] {
   return [...legacySchema.validate(type, value).errors];
@@ -408,10 +420,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
 
   it("a round waiting for notifications/initialized of a session that a second initialize in flight replaced is given up at once, not at its time limit (helper-39)", async () => {
     const asked = { content: [{ type: "text", text: "Hello Late (asked-once)" }] };
-    const givenUp = {
-      code: -32603,
-      message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the client initialized the session again",
-    };
+    const givenUp = givenUpBecause("the client initialized the session again");
     // Written as a client may write them: initialize, a call that elicits, initialize again, with 0–8 turns of
     // the microtask queue before the second. Depending on how far the call got, it is served by the second
     // session or given up with the first; it is never left waiting for a session that will not open.
@@ -427,7 +436,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       expect((await first)?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
       expect((await second)?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
       await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      const outcome = await Promise.race([called, new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 2000))]);
+      const outcome = await settledWithin(called, 2000);
       const seen = typeof outcome === "string" ? outcome : outcome === undefined ? "unanswered" : "result" in outcome ? outcome.result : outcome.error;
       expect({ turns, seen }).toEqual({ turns, seen: typeof seen === "object" && "code" in seen ? givenUp : asked });
       outcomes.add(typeof seen === "object" && "code" in seen ? "given up" : "served");
@@ -759,7 +768,7 @@ describe("notifications the server cannot accept", () => {
         data: { issues: [{ path: "/params/reason", message: "expected string, got 42" }] },
       },
     ]);
-    const still = await Promise.race([called, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 50))]);
+    const still = await settledWithin(called, 50);
     expect(still).toBe("still waiting");
     // A valid one cancels it: the request is never answered.
     await d.handle({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "changed my mind" } }, { channel: client.channel, refuse });
@@ -798,7 +807,7 @@ describe("notifications the server cannot accept", () => {
     for (const version of [123, null, {}, "1999-01-01"]) await d.handle(withVersion("notifications/cancelled", version), { channel: client.channel, refuse });
     expect(refusals.map((r) => r.code)).toEqual([-32602, -32602, -32602, -32022]);
     expect(refusals[0]!.message).toBe('Invalid params of "notifications/cancelled": _meta io.modelcontextprotocol/protocolVersion is not a string');
-    expect(await Promise.race([called, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 50))])).toBe("still waiting");
+    expect(await settledWithin(called, 50)).toBe("still waiting");
     await d.handle(withVersion("notifications/not-in-the-spec", "1999-01-01"), { channel: client.channel, refuse });
     await d.handle(withVersion("notifications/not-in-the-spec", 123), { channel: client.channel, refuse });
     expect(refusals).toHaveLength(4);
@@ -807,11 +816,7 @@ describe("notifications the server cannot accept", () => {
   });
 
   it("a re-initialize cancelled in flight gives up the rounds of the requests that followed it, at once and saying why; the open session serves on (review)", async () => {
-    const givenUp = {
-      code: -32603,
-      message:
-        "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the initialize it followed was not answered with a result, so its session never opened",
-    };
+    const givenUp = givenUpBecause("the initialize it followed was not answered with a result, so its session never opened");
     let cancelledInTime = 0;
     for (let turns = 0; turns <= 4; turns++) {
       const d = dual({ inputTimeoutMs: 60_000 });
@@ -826,7 +831,7 @@ describe("notifications the server cannot accept", () => {
       const inTime = (await again) === undefined;
       if (inTime) cancelledInTime++;
       else await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-      const outcome = await Promise.race([called, new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 2000))]);
+      const outcome = await settledWithin(called, 2000);
       const seen = typeof outcome === "string" || outcome === undefined ? outcome : "result" in outcome ? outcome.result : outcome.error;
       expect({ turns, seen }).toEqual({ turns, seen: inTime ? givenUp : { content: [{ type: "text", text: "Hello Again (asked-once)" }] } });
       // Either way the channel keeps an initialized session that serves the client.
@@ -857,11 +862,11 @@ describe("notifications the server cannot accept", () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect((await client.send(initialize(2, LEGACY_VERSION, { elicitation: {} })))?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
     await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
-    const outcome = await Promise.race([called, new Promise<string>((resolve) => setTimeout(() => resolve("still waiting"), 500))]);
+    const outcome = await settledWithin(called, 500);
     expect(outcome).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32603, message: "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the client initialized the session again" },
+      error: givenUpBecause("the client initialized the session again"),
     });
     release();
     expect((await first)?.result).toMatchObject({ protocolVersion: LEGACY_VERSION });
@@ -891,15 +896,11 @@ describe("notifications the server cannot accept", () => {
     const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
     // The client cancels its initialize (the 2025-11-25 lifecycle forbids it; a deadline firing does the same).
     await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0 } });
-    const outcome = await Promise.race([called, new Promise((resolve) => setTimeout(() => resolve("still waiting"), 2000))]);
+    const outcome = await settledWithin(called, 2000);
     expect(outcome).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: {
-        code: -32603,
-        message:
-          "Internal error: the client never sent notifications/initialized, so no request could be sent to it: the initialize it followed was not answered with a result, so its session never opened",
-      },
+      error: givenUpBecause("the initialize it followed was not answered with a result, so its session never opened"),
     });
     expect(await opening).toBeUndefined();
     expect(d.sessionOf(client.channel)).toBeUndefined();
