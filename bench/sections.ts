@@ -164,6 +164,11 @@ export function perRoundRatio(ours: readonly number[], base: readonly number[]):
   return median(ours.map((x, i) => x / (base[i] ?? Number.NaN)));
 }
 
+/** How ratios over `n` fresh processes are named: one process's own, or their median. */
+function overProcesses(n: number): string {
+  return n === 1 ? "1 process" : `median of ${n} processes`;
+}
+
 /**
  * Our ratios against typia in each fresh process of `typia-ratios.ts` and their median, beside
  * this process's (the table above): what the typia targets are judged on.
@@ -177,7 +182,7 @@ export function typiaProcesses(thisProcess: TypiaRatios, processes: readonly Pro
       [
         ["process", "isX valid", "isX invalid", "validateX valid", "validateX invalid", "CPU/wall"],
         ...processes.map((p, i) => row(String(i + 1), p.ratios, percent(p.cpuShare))),
-        row(processes.length === 1 ? "the 1 process" : `median of ${processes.length}`, middle, ""),
+        row(overProcesses(processes.length), middle, ""),
         row("this process", thisProcess, ""),
       ],
     ),
@@ -277,7 +282,7 @@ export function targets(
   const vsTypia = (name: "isX" | "validateX", fn: "is" | "validate", set: "valid" | "invalid") => {
     const target = (fn === "is" ? TARGETS.isVsTypia : TARGETS.validateVsTypia)[set];
     const got = typia.ratios[fn][set];
-    return [verdict(got >= target), `${name} ≥ ${target}× typia.${fn}, ${set} corpus (${typia.processes === 1 ? "1 process" : `median of ${typia.processes} processes`})`, ratio(got)];
+    return [verdict(got >= target), `${name} ≥ ${target}× typia.${fn}, ${set} corpus (${overProcesses(typia.processes)})`, ratio(got)];
   };
   const cold = f.cold.ours.importMs + f.cold.ours.firstPassMs;
   out(
