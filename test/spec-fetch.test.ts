@@ -6,7 +6,7 @@
  * symbolic links, a huge entry), each refused with nothing cached.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
@@ -221,6 +221,100 @@ describe("spec fetch", () => {
     expect(b![0]!.dir).toBe(join(cache, COMMIT));
     expect(cacheEntries(cache)).toEqual([COMMIT]);
     expect(readLock(options.lockFile!)!.pins).toEqual([{ ref: "main", commit: COMMIT, schemas: DIGESTS }]);
+  });
+});
+
+describe("spec fetch: locks and refs it must not trust", () => {
+  it("--update with --offline is a usage error (MCG001): an update needs the network", async () => {
+    const { options } = place("update-offline");
+    await fetchSpec({ ...options, ref: "main" });
+    expect(await failure(fetchSpec({ ...options, update: true, offline: true }))).toEqual([
+      "error MCG001: --update moves pins to what their refs name now, which needs the network: it cannot go with --offline",
+    ]);
+  });
+
+  it("two first fetches of different refs at once: one pins its ref, the other changes nothing and says so (MCG504)", async () => {
+    const { options, lock } = place("race-first");
+    server.routes.set(OTHER, { kind: "archive", body: tarGz(`modelcontextprotocol-${OTHER}`, corpusEntries(SPEC_DIR), OTHER) });
+    const settled = await Promise.allSettled([fetchSpec({ ...options, ref: "main" }), fetchSpec({ ...options, ref: OTHER })]);
+    const won = settled.flatMap((s) => (s.status === "fulfilled" ? [s.value[0]!.pin] : []));
+    const lost = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]).toBeInstanceOf(GeneratorError);
+    expect((lost[0] as GeneratorError).diagnostics.map((d) => d.code)).toEqual(["MCG504"]);
+    expect((lost[0] as GeneratorError).diagnostics[0]!.message).toContain("changed while this run was fetching");
+    expect(readLock(lock)!.pins).toEqual(won);
+  });
+
+  it("a full commit as the ref: an archive of another commit is refused (MCG503), nothing locked", async () => {
+    const { options, lock, cache } = place("commit-ref");
+    const asked = "4444444444444444444444444444444444444444";
+    server.routes.set(asked, { kind: "archive", body: good });
+    expect(await failure(fetchSpec({ ...options, ref: asked }))).toEqual([
+      `error MCG503: the archive from ${server.baseUrl}/${asked} holds commit ${COMMIT}, not the commit ${asked} asked for; nothing was cached`,
+    ]);
+    expect(existsSync(lock)).toBe(false);
+    expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it.each([
+    ["climbs out of the URL path", "../../evil?x=1#"],
+    ["is empty", ""],
+  ])("a lock whose ref %s is refused (MCG504) before any request", async (_, ref) => {
+    const { options, lock } = place(`lock-ref-${ref === "" ? "empty" : "climb"}`);
+    writeFileSync(lock, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref, commit: COMMIT, schemas: DIGESTS }] }));
+    const before = server.requests.length;
+    expect(await failure(fetchSpec({ ...options, update: true }))).toEqual([
+      `error MCG504: the lock file ${lock} has a pin (0) whose ref ${JSON.stringify(ref)} is not a tag, branch or commit name; fix it, or delete it and run \`spec fetch\``,
+    ]);
+    expect(server.requests.length).toBe(before);
+  });
+
+  it("reads a lock with a byte order mark, and calls a JSON array no lock object (MCG504)", async () => {
+    const { options, lock, cache } = place("lock-bom");
+    await fetchSpec({ ...options, ref: "main" });
+    writeFileSync(lock, `\uFEFF${readFileSync(lock, "utf8")}`);
+    expect((await fetchSpec(options))[0]!.dir).toBe(join(cache, COMMIT));
+    writeFileSync(lock, "[]");
+    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} is not an object; fix it, or delete it and run \`spec fetch\``]);
+  });
+
+  it("a lock file whose folder is missing stops the fetch before it downloads (MCG403)", async () => {
+    const { options, dir, cache } = place("lock-folder");
+    const lock = join(dir, "no such folder", "mcp-spec.lock.json");
+    const before = server.requests.length;
+    expect(await failure(fetchSpec({ ...options, lockFile: lock, ref: "main" }))).toEqual([
+      `error MCG403: cannot write the lock file ${lock}: ${join(dir, "no such folder")} is not a folder; nothing was downloaded`,
+    ]);
+    expect(server.requests.length).toBe(before);
+    expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("a lock file that is a symbolic link stays one: the file it names is rewritten", async () => {
+    const { options, dir } = place("lock-link");
+    const real = join(dir, "kept", "real.lock.json");
+    mkdirSync(join(dir, "kept"));
+    symlinkSync(join("kept", "real.lock.json"), options.lockFile!); // dangling until the first fetch writes it
+    await fetchSpec({ ...options, ref: "main" });
+    expect(lstatSync(options.lockFile!).isSymbolicLink()).toBe(true);
+    expect(readLock(real)!.pins.map((p) => p.ref)).toEqual(["main"]);
+    server.routes.set(OTHER, { kind: "archive", body: tarGz(`modelcontextprotocol-${OTHER}`, corpusEntries(SPEC_DIR), OTHER) });
+    await fetchSpec({ ...options, ref: OTHER, update: true });
+    expect(lstatSync(options.lockFile!).isSymbolicLink()).toBe(true);
+    expect(readLock(real)!.pins.map((p) => p.commit)).toEqual([OTHER]);
+  });
+
+  it("keeps no setuid, setgid, sticky or executable bit from the archive", async () => {
+    const { options, cache } = place("modes");
+    const ref = "modes";
+    const entries = corpusEntries(SPEC_DIR).map((e) =>
+      e.path === "schema/draft/schema.ts" ? { ...e, mode: 0o4755 } : e.path === "schema/draft" ? { ...e, mode: 0o3777 } : e,
+    );
+    server.routes.set(ref, { kind: "archive", body: tarGz(TOP, entries, COMMIT) });
+    await fetchSpec({ ...options, ref });
+    expect(statSync(join(cache, COMMIT, "schema", "draft", "schema.ts")).mode & 0o7777).toBe(0o644);
+    expect(statSync(join(cache, COMMIT, "schema", "draft")).mode & 0o7777).toBe(0o755);
   });
 });
 

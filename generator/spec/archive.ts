@@ -130,7 +130,8 @@ export async function checkArchive(archive: Buffer, url: string, requestedRef: s
 /**
  * Extracts the kept folders of an archive that {@link checkArchive} accepted into `dir`
  * (which must exist and be empty), with the top folder stripped. Only files and folders are
- * written; modes are the process's defaults, owners and times are not restored.
+ * written, with fixed modes (files `rw-r--r--`, folders `rwxr-xr-x`: an archive's setuid, setgid,
+ * sticky or executable bits are not kept); owners and times are not restored.
  */
 export async function extractArchive(archive: Buffer, dir: string): Promise<void> {
   const unpack = new Unpack({
@@ -140,6 +141,9 @@ export async function extractArchive(archive: Buffer, dir: string): Promise<void
     preservePaths: false,
     preserveOwner: false,
     noMtime: true,
+    onReadEntry: (entry: ReadEntry) => {
+      entry.mode = entry.type === "Directory" ? 0o755 : 0o644;
+    },
     filter: (path: string, entry: ReadEntry | import("node:fs").Stats) => {
       const type = "type" in entry ? entry.type : undefined;
       const rest = path.split("/").slice(1).join("/");

@@ -32,9 +32,9 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { homedir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
-import { isAlive, writeFileAtomic } from "../write.js";
+import { holdingLock, isAlive, writeFileAtomic } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, type ArchiveLimits } from "./archive.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive.js";
@@ -123,33 +123,51 @@ export function archiveUrl(baseUrl: string, ref: string): string {
   return `${baseUrl}/${ref.split("/").map(encodeURIComponent).join("/")}`;
 }
 
-/** A ref as git allows it, without what would escape a URL path: no `..`, no leading `-` or `/`. */
-function checkRef(ref: string): void {
-  if (!/^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(ref) || ref.includes("..") || ref.endsWith("/") || ref.length > 200) {
-    throw fail("MCG001", `--ref ${JSON.stringify(ref)} is not a tag, branch or commit name`);
-  }
+/** Whether `ref` is a ref as git allows it, without what would escape a URL path: no `..`, no leading `-` or `/`. */
+function isRefName(ref: string): boolean {
+  return /^[A-Za-z0-9_][A-Za-z0-9._/-]*$/.test(ref) && !ref.includes("..") && !ref.endsWith("/") && ref.length <= 200;
 }
+
+function checkRef(ref: string): void {
+  if (!isRefName(ref)) throw fail("MCG001", `--ref ${JSON.stringify(ref)} is not a tag, branch or commit name`);
+}
+
+/** A full commit id: a ref that names one commit, whatever the archive says. */
+const FULL_COMMIT = /^[0-9a-f]{40}$/;
 
 // ---- lock file -----------------------------------------------------------------------
 
 /** Reads the lock file; `undefined` when there is none. @throws MCG504 when it cannot be read or has the wrong shape. */
 export function readLock(lockFile: string): SpecLock | undefined {
+  const text = lockText(lockFile);
+  return text === undefined ? undefined : parseLock(lockFile, text);
+}
+
+/** The lock file's text, `undefined` when there is none. @throws MCG504 when it is not a file. */
+function lockText(lockFile: string): string | undefined {
   if (!existsSync(lockFile)) return undefined;
   if (!statSync(lockFile).isFile()) throw fail("MCG504", `the lock file ${lockFile} is not a file (a folder?); name the lock file itself`);
+  return readFileSync(lockFile, "utf8");
+}
+
+/** The lock in `text` (a byte order mark before it is allowed). @throws MCG504 when it is not JSON or has the wrong shape. */
+function parseLock(lockFile: string, text: string): SpecLock {
   let data: unknown;
   try {
-    data = JSON.parse(readFileSync(lockFile, "utf8"));
+    data = JSON.parse(text.replace(/^\uFEFF/, ""));
   } catch (error) {
     throw fail("MCG504", `the lock file ${lockFile} is not readable JSON (${(error as Error).message}); fix it, or delete it and run \`spec fetch\``);
   }
   const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`spec fetch\``);
-  if (typeof data !== "object" || data === null) throw bad("is not an object");
+  if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
   if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`);
   if (!Array.isArray(lock.pins) || lock.pins.length === 0) throw bad("has no pins");
   for (const [i, pin] of lock.pins.entries()) {
     const p = pin as Partial<SpecPin> | null;
-    if (!p || typeof p.ref !== "string" || typeof p.commit !== "string" || !/^[0-9a-f]{40}$/.test(p.commit)) throw bad(`has a pin (${i}) without a ref and a 40-digit commit`);
+    if (!p || typeof p.ref !== "string" || typeof p.commit !== "string" || !FULL_COMMIT.test(p.commit)) throw bad(`has a pin (${i}) without a ref and a 40-digit commit`);
+    // The ref becomes a path in the archive URL, as `--ref` does, and is held to the same rule.
+    if (!isRefName(p.ref)) throw bad(`has a pin (${i}) whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`);
     if (typeof p.schemas !== "object" || p.schemas === null || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
       throw bad(`has a pin (${i}) whose schemas are not sha256 digests by version`);
     }
@@ -157,8 +175,9 @@ export function readLock(lockFile: string): SpecLock | undefined {
   return { lockVersion: 1, repository: typeof lock.repository === "string" ? lock.repository : SPEC_REPOSITORY, pins: lock.pins };
 }
 
-function writeLock(lockFile: string, lock: SpecLock): void {
-  writeFileAtomic(lockFile, `${JSON.stringify(lock, null, 2)}\n`);
+/** The lock file's text for `lock`. */
+function lockFileText(lock: SpecLock): string {
+  return `${JSON.stringify(lock, null, 2)}\n`;
 }
 
 // ---- cache ---------------------------------------------------------------------------
@@ -269,7 +288,12 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
   const where = located(options);
   const alternatives = options.alternatives ?? ALTERNATIVES;
   if (options.ref !== undefined) checkRef(options.ref);
-  const lock = readLock(where.lockFile);
+  if (options.update && options.offline) {
+    throw fail("MCG001", "--update moves pins to what their refs name now, which needs the network: it cannot go with --offline");
+  }
+  // The text as read: the lock is written back only if no other run changed it meanwhile.
+  const text = lockText(where.lockFile);
+  const lock = text === undefined ? undefined : parseLock(where.lockFile, text);
   const progress = options.onProgress ?? (() => {});
 
   // Which pins to handle, and whether each is downloaded by its commit (enforced) or by its ref (new or updated).
@@ -291,6 +315,12 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
       throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${options.ref}; run \`spec fetch --ref ${options.ref} --update\` to move the first pin`);
     }
     jobs = [{ ref: options.ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}) }];
+  }
+
+  // A lock that will be written needs its folder: found missing now, not after the downloads.
+  const lockFolder = dirname(where.lockFile);
+  if ((!lock || options.update) && !statSync(lockFolder, { throwIfNoEntry: false })?.isDirectory()) {
+    throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} is not a folder; nothing was downloaded`);
   }
 
   const results: FetchedSpec[] = [];
@@ -321,6 +351,9 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
     }
+    if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref) {
+      throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
+    }
     const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
       if (!enforce) return;
       const mismatches = digestMismatches(job.locked!.schemas, digests);
@@ -337,7 +370,16 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
     results.push({ pin, dir, downloaded: true, lockWritten: false });
   }
   if (lockChanged) {
-    writeLock(where.lockFile, { lockVersion: 1, repository: lock?.repository ?? SPEC_REPOSITORY, pins });
+    const written = lockFileText({ lockVersion: 1, repository: lock?.repository ?? SPEC_REPOSITORY, pins });
+    holdingLock(where.lockFile, () => {
+      const now = lockText(where.lockFile);
+      // Another run wrote the same pins meanwhile (two fetches of one ref): nothing to change.
+      if (now === written) return;
+      if (now !== text) {
+        throw fail("MCG504", `the lock file ${where.lockFile} changed while this run was fetching (another \`spec fetch\`?), so it was left as it is; the revisions are cached: run again to pin them in the new lock`);
+      }
+      writeFileAtomic(where.lockFile, written);
+    });
     progress(`${where.lockFile} written`);
     return results.map((r) => ({ ...r, lockWritten: true }));
   }

@@ -19,6 +19,8 @@ export interface TarEntry {
   readonly linkpath?: string;
   /** Use `path` as it is, without the top folder in front. */
   readonly raw?: boolean;
+  /** The entry's mode bits (default `0o644` for files, `0o755` for folders). */
+  readonly mode?: number;
 }
 
 function block(buffer: Buffer): Buffer {
@@ -36,7 +38,7 @@ export function tarGz(top: string, entries: readonly TarEntry[], commit: string 
     const path = "raw" in entry && entry.raw ? entry.path : `${top}/${entry.path}${type === "Directory" && entry.path !== "" ? "/" : ""}`;
     const body = type === "File" ? (("body" in entry ? entry.body : undefined) ?? Buffer.alloc(0)) : Buffer.alloc(0);
     const linkpath = "linkpath" in entry ? entry.linkpath : undefined;
-    const header = new Header({ path: path === `${top}/` ? `${top}/` : path, type, size: body.length, mode: type === "Directory" ? 0o755 : 0o644, mtime, uid: 0, gid: 0, ...(linkpath ? { linkpath } : {}) });
+    const header = new Header({ path: path === `${top}/` ? `${top}/` : path, type, size: body.length, mode: entry.mode ?? (type === "Directory" ? 0o755 : 0o644), mtime, uid: 0, gid: 0, ...(linkpath ? { linkpath } : {}) });
     const headerBlock = Buffer.alloc(512);
     header.encode(headerBlock);
     if (header.needPax) parts.push(new Pax({ path, ...(linkpath ? { linkpath } : {}) }).encode());
