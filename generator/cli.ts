@@ -15,7 +15,7 @@ import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { checkOutput, compareOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
+import { checkOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
 import { diffSnapshots, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
@@ -505,7 +505,9 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
   const { out, result, manifest, files } = prepared;
   try {
     if (flags.check) {
-      const statuses = compareOutput(out, files);
+      // The folder is judged as a write would judge it (MCG402: not a folder, one the generator refuses to replace):
+      // a check of an output that cannot be written is an error, not drift. Files it did not write are drift here.
+      const statuses = checkOutput(out, files, { replaceForeign: true });
       const drift = statuses.filter((s) => s.state !== "unchanged");
       if (drift.length === 0) {
         io.stdout(`${out}: ${result.files.length} ${result.files.length === 1 ? "file" : "files"} up to date\n`);
@@ -526,7 +528,7 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
     return EXIT_OK;
   } catch (error) {
-    reportError(error, io, Boolean(flags.debug), several ? `nothing was written to ${out}` : undefined);
+    reportError(error, io, Boolean(flags.debug), flags.check ? `${out} was not checked` : several ? `nothing was written to ${out}` : undefined);
     return EXIT_ERROR;
   }
 }
@@ -538,7 +540,8 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
  */
 function explainDrift(out: string, manifest: GeneratedFile, drift: readonly FileStatus[], io: CliIO): void {
   const fresh = JSON.parse(manifest.contents) as Manifest;
-  const old = readManifest(out);
+  const onDisk = readManifest(out);
+  const old = onDisk.state === "read" ? onDisk.manifest : undefined;
   const code = drift.filter((s) => s.path !== MANIFEST_FILE);
   const files = code.length > 0 ? code : drift;
   const tally = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
@@ -552,7 +555,9 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
     if (before && inputChanged) {
       io.stdout(`the input changed since ${out} was generated: ${fresh.input.file} sha256 ${before.sha256.slice(0, 12)}… → ${fresh.input.sha256.slice(0, 12)}…\n`);
       if (old) io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(old.protocol, fresh.protocol)).replace(/^(?=.)/gm, "  ")}`);
-      else io.stdout(`(${out} has no ${MANIFEST_FILE}, so the protocol changes cannot be listed; it is written by the next run without --check)\n`);
+      else if (onDisk.state === "unreadable") {
+        io.stdout(`(${out}/${MANIFEST_FILE} cannot be read (${onDisk.reason}), so the protocol changes cannot be listed; it is rewritten by the next run without --check)\n`);
+      } else io.stdout(`(${out} has no ${MANIFEST_FILE}, so the protocol changes cannot be listed; it is written by the next run without --check)\n`);
     }
   }
   if (!inputChanged && before && optionChanges(before.options, fresh.options).length > 0) {

@@ -34,7 +34,7 @@
  * at once with `file:line:col`, code MCG020.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
 import type { SourceSpan } from "./ir.js";
@@ -205,9 +205,19 @@ class ConfigReader {
       return [];
     }
     const outputs: ConfigOutput[] = [];
+    const seen: { readonly out: string; readonly index: number }[] = [];
     list.elements.forEach((element, i) => {
       const output = this.output(element, `outputs[${i}]`);
-      if (output) outputs.push(output);
+      if (!output) return;
+      outputs.push(output);
+      // An output is written by swapping its whole folder (see write.ts): one inside another would be swapped with it,
+      // and its files taken for the other's stale ones.
+      const other = seen.find((s) => s.out === output.out || isInside(output.out, s.out) || isInside(s.out, output.out));
+      if (other) {
+        const how = other.out === output.out ? "the same folder as" : isInside(output.out, other.out) ? "a folder inside that of" : "a folder holding that of";
+        this.bag.add(CODE, `outputs[${i}].out is ${how} outputs[${other.index}]; give each output a folder of its own, outside the others`, this.span(element));
+      }
+      seen.push({ out: output.out, index: i });
     });
     return outputs;
   }
@@ -365,4 +375,10 @@ class ConfigReader {
     }
     return ok ? resolve(this.baseDir, expanded) : undefined;
   }
+}
+
+/** Whether folder `inner` lies inside folder `outer` (both absolute). */
+function isInside(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }

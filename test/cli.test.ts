@@ -178,6 +178,16 @@ describe("mcp-schema-codegen CLI", () => {
     expect((await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags")).stdout).toContain("1 written, 12 unchanged");
   });
 
+  it("--check judges --out as a write would: a file, or a folder holding the current one, is an error (exit 2), not drift", async () => {
+    const dir = scratchDir("cli-check-bad-out");
+    writeFileSync(join(dir, "afile"), "x");
+    const file = await cli("generate", "--schema", DRAFT, "--out", join(dir, "afile"), "--check");
+    expect(file).toEqual({ code: 2, stdout: "", stderr: `error MCG402: --out ${join(dir, "afile")} exists and is not a folder\n1 error; ${join(dir, "afile")} was not checked\n` });
+    const parent = await cli("generate", "--schema", DRAFT, "--out", join(process.cwd(), ".."), "--check");
+    expect(parent.code).toBe(2);
+    expect(parent.stderr).toMatch(/^error MCG402: refusing to replace /);
+  });
+
   it("--check on a missing folder reports every file missing", async () => {
     const out = join(scratchDir("cli-check-missing"), "out");
     const { code, stdout } = await cli("generate", "--schema", DRAFT, "--out", out, "--check");

@@ -153,6 +153,19 @@ describe("mcp-schema-codegen.config.json", () => {
     ]);
   });
 
+  it("refuses outputs in the same folder or one inside another (MCG020, at the later output)", () => {
+    const dir = scratchDir("config-nested");
+    const input = { schema: "a.ts" };
+    const file = writeConfig(dir, { outputs: [{ input, out: "gen/legacy" }, { input, out: "gen" }, { input, out: "other" }, { input, out: "./other" }, { input, out: "gen/legacy/x" }] });
+    expect(problems(file)).toEqual([
+      "9:5 MCG020 outputs[1].out is a folder holding that of outputs[0]; give each output a folder of its own, outside the others",
+      "21:5 MCG020 outputs[3].out is the same folder as outputs[2]; give each output a folder of its own, outside the others",
+      "27:5 MCG020 outputs[4].out is a folder inside that of outputs[0]; give each output a folder of its own, outside the others",
+    ]);
+    // Folders whose names only start alike are apart.
+    expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input, out: "gen2" }] }))).toEqual([]);
+  });
+
   it("expands ${NAME} and ${NAME:-default} in paths, against the file's folder", () => {
     const dir = scratchDir("config-env");
     const file = writeConfig(dir, { outputs: [{ input: { spec: "${SPEC:-spec}", version: "draft" }, out: "${OUT}/gen" }] });

@@ -5,7 +5,7 @@
  * the two schema.ts files themselves.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
@@ -450,6 +450,28 @@ describe("generate --check explains drift in the protocol's terms", () => {
         `changed: ${out}/types.ts\nchanged: ${out}/validators.ts\n2 files differ; run without --check to regenerate\n`,
       stderr: "",
     });
+  });
+
+  it("an output whose manifest is damaged: says it cannot be read and why (exit 1, drift), and never reads a field it lacks", async () => {
+    const out = join(scratchDir("check-bad-manifest"), "out");
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).code).toBe(0);
+    const path = join(out, "codegen-manifest.json");
+    const manifest = JSON.parse(readFileSync(path, "utf8")) as { protocol: Record<string, unknown> };
+    const damaged: [string, string][] = [
+      [JSON.stringify({ ...manifest, protocol: { ...manifest.protocol, capabilities: undefined } }), "manifest.protocol.capabilities is not an object"],
+      [JSON.stringify({ ...manifest, protocol: { ...manifest.protocol, resultTypes: "x" } }), "manifest.protocol.resultTypes is not a list"],
+      ["[1]", "manifest is not an object"],
+      ["", "Unexpected end of JSON input"],
+    ];
+    for (const [text, reason] of damaged) {
+      writeFileSync(path, text);
+      const check = await cli("generate", "--schema", AFTER, "--out", out, "--targets", "types", "--check");
+      expect(check.code).toBe(1);
+      expect(check.stderr).not.toMatch(/error/);
+      expect(check.stdout.split("\n")[1]).toBe(
+        `(${out}/codegen-manifest.json cannot be read (${reason}), so the protocol changes cannot be listed; it is rewritten by the next run without --check)`,
+      );
+    }
   });
 
   it("an output without a manifest (written before manifests): the input change from the headers", async () => {

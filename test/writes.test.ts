@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
 import type { GeneratedFile } from "../generator/index.js";
 import { asideName, compareOutput, GENERATED_MARK, writeOutput } from "../generator/write.js";
+import { MANIFEST_FILE } from "../generator/diff/manifest.js";
 import { scratchDir } from "./support/corpus.js";
 
 const file = (path: string, body: string): GeneratedFile => ({ path, contents: `${GENERATED_MARK}test\n${body}\n` });
@@ -302,6 +303,45 @@ describe("writeOutput", () => {
     ]);
     expect(readdirSync(out).sort()).toEqual(["a.ts", "mine.ts"]);
     expect(readFileSync(join(out, "mine.ts"), "utf8")).toBe("// not generated\n");
+  });
+
+  it("keeps another output nested inside it (a subfolder with a manifest of its own): its files are not stale", () => {
+    const outer = join(scratchDir("writes-nested"), "gen");
+    const inner = join(outer, "legacy");
+    const innerFiles = [file("types.ts", "inner"), file("runtime/json.ts", "inner"), { path: MANIFEST_FILE, contents: "{}\n" }];
+    writeOutput(outer, [file("types.ts", "outer")]);
+    writeOutput(inner, innerFiles);
+    expect(writeOutput(outer, [file("types.ts", "outer 2")]).map((s) => s.state)).toEqual(["changed"]);
+    expect(compareOutput(inner, innerFiles).map((s) => s.state)).toEqual(["unchanged", "unchanged", "unchanged"]);
+    expect(compareOutput(outer, [file("types.ts", "outer 2")])).toEqual([{ path: "types.ts", state: "unchanged" }]);
+  });
+
+  it("refuses (MCG402) to write a revision's modules into a folder that is another output", () => {
+    const out = join(scratchDir("writes-revision-output"), "out");
+    writeOutput(join(out, "draft"), [file("types.ts", "other"), { path: MANIFEST_FILE, contents: "{}\n" }]);
+    let message = "";
+    try {
+      writeOutput(out, [file("index.ts", "1"), file("draft/types.ts", "mine")]);
+    } catch (error) {
+      message = error instanceof GeneratorError ? error.diagnostics.map((d) => `${d.code} ${d.message}`).join("\n") : String(error);
+    }
+    expect(message).toBe(
+      `MCG402 ${join(out, "draft")} is another output (it holds a ${MANIFEST_FILE}); the generator writes a revision's modules there: give one of the two outputs another folder`,
+    );
+    expect(readFileSync(join(out, "draft", "types.ts"), "utf8")).toBe(file("types.ts", "other").contents);
+  });
+
+  it("removes the .tmp-<pid> and .old-<pid> folders earlier runs left beside it, an .old- one only while the output is in place", () => {
+    const dir = scratchDir("writes-leftovers");
+    const out = join(dir, "out");
+    mkdirSync(join(dir, `out.old-${DEAD_PID}`, "runtime"), { recursive: true });
+    writeOutput(out, [file("a.ts", "1")]);
+    // No output in place yet: an .old- folder may be the only copy of it, and stays.
+    expect(readdirSync(dir).sort()).toEqual(["out", `out.old-${DEAD_PID}`]);
+    mkdirSync(join(dir, `out.tmp-${DEAD_PID}`));
+    writeFileSync(join(dir, `out.tmp-${DEAD_PID}`, "a.ts"), "half");
+    writeOutput(out, [file("a.ts", "2")]);
+    expect(readdirSync(dir).sort()).toEqual(["out"]);
   });
 
   it("refuses (MCG402) an --out inside a file, naming the file", () => {

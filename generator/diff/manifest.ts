@@ -95,14 +95,81 @@ function snapshotText(protocol: ProtocolSnapshot, indent: string): string {
   return `{\n${sections.join(",\n")}\n${indent}}`;
 }
 
-/** The manifest in `outDir`, or `undefined` when there is none or it cannot be read. */
-export function readManifest(outDir: string): Manifest | undefined {
+/** What {@link readManifest} found: no manifest, one it cannot use (and why), or the manifest. */
+export type ManifestOnDisk =
+  | { readonly state: "absent" }
+  | { readonly state: "unreadable"; readonly reason: string }
+  | { readonly state: "read"; readonly manifest: Manifest };
+
+/**
+ * The manifest in `outDir`. One that is not JSON, or whose shape is not {@link Manifest}'s down to
+ * every protocol entry (a hand-edited or truncated file), is `unreadable` with the first
+ * problem found, so that nothing reads a field it lacks.
+ */
+export function readManifest(outDir: string): ManifestOnDisk {
   const path = join(outDir, MANIFEST_FILE);
-  if (!existsSync(path)) return undefined;
+  if (!existsSync(path)) return { state: "absent" };
+  let data: unknown;
   try {
-    const data = JSON.parse(readFileSync(path, "utf8")) as Partial<Manifest>;
-    return data.manifestVersion === 1 && data.input && data.options && data.protocol ? (data as Manifest) : undefined;
-  } catch {
-    return undefined;
+    data = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    return { state: "unreadable", reason: (error as Error).message };
   }
+  const problem = manifestProblem(data);
+  return problem === undefined ? { state: "read", manifest: data as Manifest } : { state: "unreadable", reason: problem };
+}
+
+type Check = (value: unknown, where: string) => string | undefined;
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const string: Check = (v, where) => (typeof v === "string" ? undefined : `${where} is not a string`);
+const boolean: Check = (v, where) => (typeof v === "boolean" ? undefined : `${where} is not true or false`);
+const number: Check = (v, where) => (typeof v === "number" ? undefined : `${where} is not a number`);
+const optional = (check: Check): Check => (v, where) => (v === undefined ? undefined : check(v, where));
+const list = (check: Check): Check => (v, where) => (Array.isArray(v) ? first(v.map((e, i) => () => check(e, `${where}[${i}]`))) : `${where} is not a list`);
+const record = (check: Check): Check => (v, where) => (isRecord(v) ? first(Object.entries(v).map(([k, e]) => () => check(e, `${where}.${k}`))) : `${where} is not an object`);
+const fields =
+  (shape: Readonly<Record<string, Check>>): Check =>
+  (v, where) =>
+    isRecord(v) ? first(Object.entries(shape).map(([k, check]) => () => check(v[k], `${where}.${k}`))) : `${where} is not an object`;
+
+/** The first problem the checks find, running them in order until one does. */
+function first(checks: readonly (() => string | undefined)[]): string | undefined {
+  for (const check of checks) {
+    const problem = check();
+    if (problem !== undefined) return problem;
+  }
+  return undefined;
+}
+
+const input = fields({ file: string, sha256: string });
+const protocol = fields({
+  protocolVersion: optional(string),
+  methods: record(fields({ kind: string, direction: string, params: string, results: list(string) })),
+  types: record(
+    fields({
+      kind: (v, where) => (v === "interface" || v === "alias" ? undefined : `${where} is not "interface" or "alias"`),
+      extends: optional(list(string)),
+      properties: optional(record(fields({ optional: boolean, type: string, constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))) }))),
+      indexSignature: optional(string),
+      type: optional(string),
+    }),
+  ),
+  errorCodes: record(number),
+  metaKeys: record(fields({ required: boolean })),
+  capabilities: record(string),
+  resultTypes: list(string),
+});
+const manifest = fields({
+  manifestVersion: (v, where) => (v === 1 ? undefined : `${where} is ${JSON.stringify(v)}, not 1`),
+  generator: string,
+  input,
+  options: record(string),
+  protocol,
+  revisions: optional(list(fields({ folder: string, input, protocol }))),
+});
+
+/** The first way `data` is not a {@link Manifest}, as `manifest.protocol.methods.ping.results is not a list`. */
+function manifestProblem(data: unknown): string | undefined {
+  return manifest(data, "manifest");
 }
