@@ -103,7 +103,8 @@ function resolveOptions(options: GenerateOptions): GeneratorOptions {
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
   checkOptions(options);
   const resolved = resolveOptions(options);
-  const inputs: readonly SchemaInput[] = isInputList(options.schema) ? options.schema : [options.schema];
+  // Callers without types (plain JavaScript) can leave the schema out: refused as a missing one, not read.
+  const inputs: readonly SchemaInput[] = isInputList(options.schema) ? options.schema : options.schema == null ? [] : [options.schema];
   if (inputs.length === 0) throw new GeneratorError([{ code: "MCG001", message: "no schema given" }]);
   if (inputs.length > 1) return generateRevisions(inputs, resolved, options.protocolRules !== undefined);
   const schema = analyzeSchema(inputs[0]!, resolved);

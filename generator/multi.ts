@@ -72,7 +72,7 @@ function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
     if (same !== undefined) {
       problems.push({
         code: CODE,
-        message: `${described(same.schema)} and ${described(schema)} are both ${era}-era revisions ${version}: one output serves each protocol version once; give one of them`,
+        message: `${described(same.schema)} and ${described(schema)} are both of protocol version ${version}: one output serves each protocol version once; give one of them`,
       });
       continue;
     }
@@ -81,7 +81,7 @@ function orderRevisions(schemas: readonly AnalyzedSchema[]): Revision[] {
   if (problems.length === 0 && !revisions.some((r) => r.era === "modern")) {
     problems.push({
       code: CODE,
-      message: `none of the schemas is of a modern (stateless) revision (2026-07-28 or later), whose types the handlers are written against: ${revisions.map((r) => described(r.schema)).join(", ")}; add one (e.g. --spec-version draft,2025-11-25)`,
+      message: `none of the schemas is of a modern (stateless) revision, whose types the handlers are written against (one whose RequestMetaObject requires io.modelcontextprotocol/protocolVersion, as 2026-07-28 and later do): ${revisions.map((r) => described(r.schema)).join(", ")}; add one (e.g. --spec-version draft,2025-11-25)`,
     });
   }
   if (problems.length > 0) throw new GeneratorError(problems);

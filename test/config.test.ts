@@ -162,6 +162,10 @@ describe("mcp-schema-codegen.config.json", () => {
       "21:5 MCG020 outputs[3].out is the same folder as outputs[2]; give each output a folder of its own, outside the others",
       "27:5 MCG020 outputs[4].out is a folder inside that of outputs[0]; give each output a folder of its own, outside the others",
     ]);
+    // A trailing slash names the same folder.
+    expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen/x" }, { input, out: "gen/x/" }] }))).toEqual([
+      "9:5 MCG020 outputs[1].out is the same folder as outputs[0]; give each output a folder of its own, outside the others",
+    ]);
     // Folders whose names only start alike are apart.
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input, out: "gen2" }] }))).toEqual([]);
   });

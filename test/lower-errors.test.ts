@@ -14,6 +14,14 @@ async function diagnostics(text: string): Promise<string[]> {
 }
 
 describe("refused schemas", () => {
+  it("refuses options without a schema as it refuses a bad one (MCG001), not with a TypeError", async () => {
+    for (const options of [{}, { schema: undefined }, { schema: null }]) {
+      const failure = await generate(options as unknown as Parameters<typeof generate>[0]).catch((e: unknown) => e);
+      expect(failure).toBeInstanceOf(GeneratorError);
+      expect((failure as GeneratorError).diagnostics.map((d) => d.code)).toEqual(["MCG001"]);
+    }
+  });
+
   it.each([
     ["a non-finite literal type", "export type Inf = 1e999;\n", ["s.ts:1:19 - error MCG201: unsupported construct: literal type 1e999 (not a finite number; JSON has no such value)"]],
     ["a non-finite constant", "export const BIG = 1e999;\n", ["s.ts:1:14 - error MCG205: constant BIG must be initialised with a string or finite number literal"]],
@@ -94,6 +102,11 @@ describe("enums and as const objects: refusals without echoes, and their exact m
       "an enum member with a non-finite value",
       "export enum E { A = 1e999 }\n",
       ["s.ts:1:17 - error MCG201: unsupported construct: enum member E.A has the computed value `1e999`; only string and finite number literals are supported"],
+    ],
+    [
+      "a default-exported interface",
+      "export interface A { a: string }\nexport default interface B { b: A }\n",
+      ["s.ts:2:1 - error MCG201: unsupported construct: `export default interface B`; export it by name (`export interface B`)"],
     ],
   ])("refuses %s", async (_name, text, expected) => {
     expect(await diagnostics(text)).toEqual(expected);

@@ -232,7 +232,7 @@ describe("generate with several schemas (CLI)", () => {
   });
 
   it.each([
-    ["two schemas of one version", ["--spec-version", "draft,2026-07-28"], /^error MCG320: .*draft\/schema\.ts \(protocol version 2026-07-28\) and .*2026-07-28\/schema\.ts \(protocol version 2026-07-28\) are both modern-era revisions 2026-07-28: one output serves each protocol version once; give one of them\n/],
+    ["two schemas of one version", ["--spec-version", "draft,2026-07-28"], /^error MCG320: .*draft\/schema\.ts \(protocol version 2026-07-28\) and .*2026-07-28\/schema\.ts \(protocol version 2026-07-28\) are both of protocol version 2026-07-28: one output serves each protocol version once; give one of them\n/],
     ["no modern revision", ["--spec-version", "2025-11-25,2025-06-18"], /^error MCG320: none of the schemas is of a modern \(stateless\) revision/],
     ["--protocol-rules with several", ["--spec-version", "draft,2025-11-25", "--protocol-rules", "2026-07-28"], /^error MCG320: --protocol-rules 2026-07-28 applies to one schema/],
     ["a version named twice", ["--spec-version", "draft,draft"], /^error MCG001: --spec-version draft,draft names draft twice\n/],
@@ -307,10 +307,10 @@ describe("fixture schemas", () => {
 
   it("refuses two legacy schemas of one version, none modern, and a version that cannot name a folder (MCG320)", async () => {
     expect(await refusal({ schema: [MODERN_FIXTURE, legacyFixture("2020-01-01", "a.ts"), legacyFixture("2020-01-01", "b.ts")] })).toEqual([
-      "MCG320 a.ts (protocol version 2020-01-01) and b.ts (protocol version 2020-01-01) are both legacy-era revisions 2020-01-01: one output serves each protocol version once; give one of them",
+      "MCG320 a.ts (protocol version 2020-01-01) and b.ts (protocol version 2020-01-01) are both of protocol version 2020-01-01: one output serves each protocol version once; give one of them",
     ]);
     expect(await refusal({ schema: [legacyFixture("2020-01-01"), legacyFixture("2019-01-01")] })).toEqual([
-      "MCG320 none of the schemas is of a modern (stateless) revision (2026-07-28 or later), whose types the handlers are written against: legacy-2020-01-01.ts (protocol version 2020-01-01), legacy-2019-01-01.ts (protocol version 2019-01-01); add one (e.g. --spec-version draft,2025-11-25)",
+      "MCG320 none of the schemas is of a modern (stateless) revision, whose types the handlers are written against (one whose RequestMetaObject requires io.modelcontextprotocol/protocolVersion, as 2026-07-28 and later do): legacy-2020-01-01.ts (protocol version 2020-01-01), legacy-2019-01-01.ts (protocol version 2019-01-01); add one (e.g. --spec-version draft,2025-11-25)",
     ]);
     expect(await refusal({ schema: [MODERN_FIXTURE, legacyFixture("../up", "up.ts")] })).toEqual(["MCG320 up.ts (protocol version ../up): the protocol version cannot name a folder of the output"]);
     expect(await refusal({ schema: [] })).toEqual(["MCG001 no schema given"]);

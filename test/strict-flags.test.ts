@@ -129,3 +129,13 @@ describe("--import-extension ts and none compile too (draft, every strictness fl
     }
   }
 });
+
+describe("a schema with nothing to validate compiles too (every strictness flag)", () => {
+  it("constants only: no import of types.ts that nothing reads (noUnusedLocals)", async () => {
+    const text = 'export const LATEST_PROTOCOL_VERSION = "2026-07-28";\nexport const JSONRPC_VERSION = "2.0";\n';
+    const result = await generate({ schema: { text, fileName: "constants.ts" } });
+    const dir = writeGenerated(join("strict-flags", "constants-only"), result.files);
+    const diagnostics = compileStrictest(ts6, root, result.files.map((f) => join(dir, f.path)), "NodeNext");
+    expect([...diagnostics.values()].flat()).toEqual([]);
+  });
+});

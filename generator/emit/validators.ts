@@ -89,6 +89,8 @@ export interface ValidatorsView {
    * `validatorsByType` would be an empty object literal).
    */
   readonly laidOut: boolean;
+  /** Whether the code names a type of `types.ts` (only the exported types' functions do), so imports it. */
+  readonly usesTypes: boolean;
 }
 
 /** Builds the `validators.ts` view model from the analysed schema. */
@@ -116,7 +118,8 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
   }));
   // The template's `validatorsByType` rows (`    key: validateX,`) must fit on their lines.
   const rowsFit = blocks.every((b) => !b.exported || `    ${b.key}: ${b.names.validate},`.length <= PRINT_WIDTH);
-  return { blocks, constants: emitter.constants, runtimeRoots: runtime.roots, laidOut: layout.decided && rowsFit && blocks.some((b) => b.exported) };
+  const usesTypes = blocks.some((b) => b.exported);
+  return { blocks, constants: emitter.constants, runtimeRoots: runtime.roots, laidOut: layout.decided && rowsFit && usesTypes, usesTypes };
 }
 
 /** The parameters of every internal function: the value, its JSON Pointer, the issues, the depth. */

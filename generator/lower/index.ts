@@ -175,7 +175,10 @@ class Lowerer {
 
   private collect(sf: SourceFile): void {
     for (const statement of sf.getStatements()) {
-      if (Node.isInterfaceDeclaration(statement)) {
+      if (Node.isInterfaceDeclaration(statement) && statement.hasDefaultKeyword()) {
+        // A default export has no name a consumer imports it by, as `export default A;` has none.
+        this.bag.add("MCG201", `unsupported construct: \`export default interface ${statement.getName()}\`; export it by name (\`export interface ${statement.getName()}\`)`, this.span(statement));
+      } else if (Node.isInterfaceDeclaration(statement)) {
         this.addNode(statement.getName(), statement);
       } else if (Node.isTypeAliasDeclaration(statement)) {
         this.addNode(statement.getName(), statement);
