@@ -170,8 +170,10 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     io.stderr(`error MCG001: unknown command '${asked}'\n(run with --help for usage)\n`);
     return EXIT_ERROR;
   }
+  // `help spec fetch`: commander's help command looks one level down only; ask the subcommand itself.
+  const parsed = asked !== undefined && argv.length > 2 ? [...argv.slice(1), "--help"] : [...argv];
   try {
-    await program.parseAsync([...argv], { from: "user" });
+    await program.parseAsync(parsed, { from: "user" });
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help or the version asked for exits 0; help shown because a command is incomplete (`spec` without its subcommand) is bad usage.
@@ -258,7 +260,9 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   }
   if (versions && !flags.spec) {
     const bad = versions.find((v) => !isName(v));
-    if (bad !== undefined) throw usage(`--spec-version ${bad} is not a version name`);
+    if (bad !== undefined) {
+      throw usage(bad === "" ? `--spec-version ${JSON.stringify(flags.specVersion)} has an empty name in its list` : `--spec-version ${JSON.stringify(bad)} is not a version name`);
+    }
     const inputs: SchemaInput[] = [];
     for (const version of versions) {
       const specDir = await lockedSpecDir(version, {

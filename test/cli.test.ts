@@ -41,6 +41,7 @@ describe("mcp-schema-codegen CLI", () => {
     // help for a command that does not exist says so, as the command itself does.
     expect(await cli("help", "frobnicate")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'frobnicate'\n(run with --help for usage)\n" });
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
+    expect(await cli("help", "spec", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
     for (const flag of ["--help", "-h"]) expect(await cli("help", flag)).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
     const noInput = await cli("generate", "--out", join(scratchDir("cli-usage"), "out"));
     expect(noInput.code).toBe(2);
@@ -186,6 +187,16 @@ describe("mcp-schema-codegen CLI", () => {
     const parent = await cli("generate", "--schema", DRAFT, "--out", join(process.cwd(), ".."), "--check");
     expect(parent.code).toBe(2);
     expect(parent.stderr).toMatch(/^error MCG402: refusing to replace /);
+  });
+
+  it("names the bad entry of a --spec-version list, an empty one included (exit 2)", async () => {
+    const out = join(scratchDir("cli-bad-version"), "out");
+    const empty = await cli("generate", "--spec-version", "draft,", "--out", out);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr.split("\n")[0]).toBe('error MCG001: --spec-version "draft," has an empty name in its list');
+    const climbing = await cli("generate", "--spec-version", "draft,../x", "--out", out);
+    expect(climbing.stderr.split("\n")[0]).toBe('error MCG001: --spec-version "../x" is not a version name');
+    expect(existsSync(out)).toBe(false);
   });
 
   it("--check on a missing folder reports every file missing", async () => {
