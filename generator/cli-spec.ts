@@ -129,7 +129,7 @@ async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
     }
     return EXIT_OK;
   } catch (error) {
-    reportError(error, io, Boolean(flags.debug), "nothing was cached");
+    reportError(error, io, Boolean(flags.debug), "the lock file was not changed");
     return EXIT_ERROR;
   }
 }

@@ -171,7 +171,15 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     return EXIT_ERROR;
   }
   // `help spec fetch`: commander's help command looks one level down only; ask the subcommand itself.
-  const parsed = asked !== undefined && argv.length > 2 ? [...argv.slice(1), "--help"] : [...argv];
+  const sub = asked !== undefined ? argv[2] : undefined;
+  if (sub !== undefined && !sub.startsWith("-")) {
+    const command = program.commands.find((c) => c.name() === asked);
+    if (!command?.commands.some((c) => c.name() === sub)) {
+      io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n(run with --help for usage)\n`);
+      return EXIT_ERROR;
+    }
+  }
+  const parsed = sub !== undefined && !sub.startsWith("-") ? [...argv.slice(1), "--help"] : [...argv];
   try {
     await program.parseAsync(parsed, { from: "user" });
   } catch (error) {
@@ -257,12 +265,11 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   if (versions !== undefined) {
     const twice = versions.find((v, i) => versions.indexOf(v) !== i);
     if (twice !== undefined) throw usage(`--spec-version ${flags.specVersion} names ${twice} twice`);
+    if (versions.includes("")) throw usage(`--spec-version ${JSON.stringify(flags.specVersion)} has an empty name in its list`);
   }
   if (versions && !flags.spec) {
     const bad = versions.find((v) => !isName(v));
-    if (bad !== undefined) {
-      throw usage(bad === "" ? `--spec-version ${JSON.stringify(flags.specVersion)} has an empty name in its list` : `--spec-version ${JSON.stringify(bad)} is not a version name`);
-    }
+    if (bad !== undefined) throw usage(`--spec-version ${JSON.stringify(bad)} is not a version name`);
     const inputs: SchemaInput[] = [];
     for (const version of versions) {
       const specDir = await lockedSpecDir(version, {
@@ -276,7 +283,7 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   }
   if (flags.spec && versions) {
     const missing = versions.find((v) => !isName(v) || !existsSync(join(flags.spec!, "schema", v)));
-    if (missing !== undefined) throw usage(`--spec-version ${missing} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+    if (missing !== undefined) throw usage(`--spec-version ${JSON.stringify(missing)} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
     return versions.map((version) => ({ specDir: flags.spec!, version }));
   }
   if (flags.spec) throw usage(`--spec needs --spec-version${versionsIn(flags.spec)}`);
@@ -509,9 +516,10 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
   const { out, result, manifest, files } = prepared;
   try {
     if (flags.check) {
-      // The folder is judged as a write would judge it (MCG402: not a folder, one the generator refuses to replace):
-      // a check of an output that cannot be written is an error, not drift. Files it did not write are drift here.
-      const statuses = checkOutput(out, files, { replaceForeign: true });
+      // The folder is judged as a write would judge it (MCG402: not a folder, or inside a file): a check of an output
+      // that cannot be written is an error, not drift; it may be the current folder or hold it (a check replaces nothing).
+      // Files the generator did not write are drift here.
+      const statuses = checkOutput(out, files, { replaceForeign: true, compareOnly: true });
       const drift = statuses.filter((s) => s.state !== "unchanged");
       if (drift.length === 0) {
         io.stdout(`${out}: ${result.files.length} ${result.files.length === 1 ? "file" : "files"} up to date\n`);

@@ -33,7 +33,7 @@
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
  * at once with `file:line:col`, code MCG020.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
@@ -212,12 +212,14 @@ class ConfigReader {
       outputs.push(output);
       // An output is written by swapping its whole folder (see write.ts): one inside another would be swapped with it,
       // and its files taken for the other's stale ones.
-      const other = seen.find((s) => s.out === output.out || isInside(output.out, s.out) || isInside(s.out, output.out));
+      // Compared where they really are: a symbolic link to another output's folder is that folder.
+      const out = realFolder(output.out);
+      const other = seen.find((s) => s.out === out || isInside(out, s.out) || isInside(s.out, out));
       if (other) {
-        const how = other.out === output.out ? "the same folder as" : isInside(output.out, other.out) ? "a folder inside that of" : "a folder holding that of";
+        const how = other.out === out ? "the same folder as" : isInside(out, other.out) ? "a folder inside that of" : "a folder holding that of";
         this.bag.add(CODE, `outputs[${i}].out is ${how} outputs[${other.index}]; give each output a folder of its own, outside the others`, this.span(element));
       }
-      seen.push({ out: output.out, index: i });
+      seen.push({ out, index: i });
     });
     return outputs;
   }
@@ -374,6 +376,17 @@ class ConfigReader {
       ok = false;
     }
     return ok ? resolve(this.baseDir, expanded) : undefined;
+  }
+}
+
+/** An absolute folder with the symbolic links of its longest existing part resolved (the rest as written). */
+function realFolder(folder: string): string {
+  for (let above = folder; ; above = dirname(above)) {
+    try {
+      return join(realpathSync(above), relative(above, folder));
+    } catch {
+      if (above === dirname(above)) return folder;
+    }
   }
 }
 

@@ -101,6 +101,8 @@ function resolveOptions(options: GenerateOptions): GeneratorOptions {
  *   MCG320 when several schemas cannot be served together
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
+  // Callers without types (plain JavaScript) can pass anything: refused as a missing schema, not read.
+  if (typeof options !== "object" || options === null) throw new GeneratorError([{ code: "MCG001", message: "no schema given: generate() takes { schema, …options }" }]);
   checkOptions(options);
   const resolved = resolveOptions(options);
   // Callers without types (plain JavaScript) can leave the schema out: refused as a missing one, not read.

@@ -387,7 +387,7 @@ function takeOver(out: string, lockDir: string, found: Holder): boolean {
  *
  * @throws GeneratorError MCG401 when the wait times out or the lock path is not a folder.
  */
-function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner: number) => void): () => void {
+function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner: number) => void, what = `output folder ${out}`, by = "another generate run"): () => void {
   const lockDir = `${out}.lock`;
   const guard = `${lockDir}.takeover`;
   const deadline = Date.now() + timeoutMs;
@@ -411,7 +411,7 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
     if (abandoned(held) && takeOver(out, lockDir, held)) continue;
     if (Date.now() > deadline) {
       const who = Number.isNaN(held.owner) ? "unknown" : held.foreign !== undefined ? `${held.owner} of ${held.foreign}` : held.owner;
-      throw fail("MCG401", `output folder ${out} is locked by another generate run (pid ${who}); if no run is active, remove ${lockDir} and run again`);
+      throw fail("MCG401", `${what} is locked by ${by} (pid ${who}); if no run is active, remove ${lockDir} and run again`);
     }
     if (!told) onWait?.(lockDir, held.owner);
     told = true;
@@ -419,15 +419,27 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
   }
 }
 
+/** Options of {@link holdingLock}. */
+export interface HoldingLockOptions {
+  /** How long to wait for another run's lock, in milliseconds (default 30 000). */
+  readonly timeoutMs?: number;
+  /** Called once when another live run holds the lock and this one starts waiting. */
+  readonly onWait?: (lockPath: string, owner: number) => void;
+  /** Who else takes this lock, for the MCG401 message (default: "another run"). */
+  readonly by?: string;
+}
+
 /**
  * Runs `step` holding `<path>.lock` (the lock {@link writeOutput} takes for an output folder),
- * for a read-change-write of one file that two runs may do at once (the spec lock file).
+ * for a read-change-write of one file that two runs may do at once (the spec lock file). `path`
+ * is taken through symbolic links ({@link writeTarget}), so two links to one file share its lock.
  *
  * @throws GeneratorError MCG401 when another live run holds the lock for `timeoutMs`; MCG403 when
  *   the lock folder cannot be made; what `step` throws.
  */
-export function holdingLock<T>(path: string, step: () => T, timeoutMs = 30_000): T {
-  const release = fsStep("lock", `${path}.lock`, () => lock(path, timeoutMs));
+export function holdingLock<T>(path: string, step: () => T, options: HoldingLockOptions = {}): T {
+  const target = writeTarget(path);
+  const release = fsStep("lock", `${target}.lock`, () => lock(target, options.timeoutMs ?? 30_000, options.onWait, target, options.by ?? "another run"));
   try {
     return step();
   } finally {
@@ -449,16 +461,18 @@ export interface WriteOptions {
 
 /**
  * The folder to swap: `outDir` resolved through symbolic links (the link keeps pointing at
- * the new folder). Refuses folders whose replacement would take other things with it: the
- * file system root, the home folder, the current folder or one of its parents (MCG402).
+ * the new folder). When `replacing`, refuses folders whose replacement would take other things
+ * with it: the file system root, the home folder, the current folder or one of its parents
+ * (MCG402).
  */
-function outputFolder(outDir: string): string {
+function outputFolder(outDir: string, replacing = true): string {
   let out = resolve(outDir);
   // Another run may be between its two renames, so `out` can be missing for a moment: no exists-then-stat.
   if (entry(out, lstatSync)?.isSymbolicLink()) out = linkTarget(out);
   const cwd = process.cwd();
   const containsCwd = !relative(out, cwd).startsWith("..") && !relative(out, cwd).startsWith("/");
-  if (out === parse(out).root || out === homedir() || containsCwd) {
+  // Only a write replaces the folder; `--check` may run from inside it.
+  if (replacing && (out === parse(out).root || out === homedir() || containsCwd)) {
     throw fail("MCG402", `refusing to replace ${out} (it holds the current folder, or is the home or root folder): give --out a folder of its own`);
   }
   const stat = entry(out, statSync);
@@ -517,6 +531,16 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
   }
 }
 
+/** Options of {@link checkOutput}. */
+export interface CheckOptions extends Pick<WriteOptions, "replaceForeign"> {
+  /**
+   * The folder is only compared (`--check`), never replaced: it may hold the current folder, or be
+   * the home folder (the refusal of folders whose replacement would take other things with it
+   * does not apply).
+   */
+  readonly compareOnly?: boolean;
+}
+
 /**
  * What {@link writeOutput} checks before it writes, without writing or locking: the folders the
  * generator writes into (runtime/, revision folders) are folders, not links or files (MCG402),
@@ -526,8 +550,8 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
  * @returns how each file compares with the folder's contents
  * @throws GeneratorError MCG402 or MCG404
  */
-export function checkOutput(outDir: string, files: readonly GeneratedFile[], options: Pick<WriteOptions, "replaceForeign"> = {}): FileStatus[] {
-  const out = outputFolder(outDir);
+export function checkOutput(outDir: string, files: readonly GeneratedFile[], options: CheckOptions = {}): FileStatus[] {
+  const out = outputFolder(outDir, !options.compareOnly);
   // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
   // there would take writes and removals elsewhere.
   for (const folder of generatorFolders(files)) {
@@ -562,7 +586,6 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
   fsStep("create the folder", dirname(out), () => mkdirSync(dirname(out), { recursive: true }));
   const release = fsStep("lock", `${out}.lock`, () => lock(out, options.lockTimeoutMs ?? 30_000, options.onWait));
   try {
-    removeLeftovers(out, options.onWarning);
     // Checked again under the lock: another run may have swapped the folder since.
     const statuses = checkOutput(out, files, options);
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
@@ -605,25 +628,13 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
 }
 
 /**
- * Removes what earlier runs left beside `out` (called under its lock, so no live run is writing
- * them): `<out>.tmp-<pid>` folders of runs killed while building, and `<out>.old-<pid>` folders
- * a swap could not remove (a read-only folder inside, say), once `out` itself is in place (a run
- * killed between its renames is put back from its journal when its lock is taken over). What
- * still cannot be removed is named through `onWarning`.
+ * The file a write to `path` replaces: `path` resolved, and through a symbolic link (dangling or
+ * not) the file it names, so the link stays.
+ *
+ * @throws GeneratorError MCG402 for a chain of more than 40 links.
  */
-function removeLeftovers(out: string, onWarning?: (message: string) => void): void {
-  const parent = dirname(out);
-  const name = basename(out);
-  const inPlace = existsSync(out);
-  for (const entry of readdirSync(parent).sort()) {
-    const kind = /^\.(tmp|old)-\d+$/.exec(entry.slice(name.length))?.[1];
-    if (!entry.startsWith(name) || kind === undefined || (kind === "old" && !inPlace)) continue;
-    try {
-      rmSync(join(parent, entry), { recursive: true, force: true });
-    } catch (error) {
-      onWarning?.(`${join(parent, entry)}, left by an earlier run, could not be removed: ${(error as Error).message}`);
-    }
-  }
+export function writeTarget(path: string): string {
+  return entry(resolve(path), lstatSync)?.isSymbolicLink() ? linkTarget(resolve(path), path) : resolve(path);
 }
 
 /**
@@ -632,7 +643,7 @@ function removeLeftovers(out: string, onWarning?: (message: string) => void): vo
  */
 export function writeFileAtomic(path: string, contents: string): void {
   // Through a symbolic link (a lock file kept elsewhere): the link stays, its target is replaced.
-  const target = entry(resolve(path), lstatSync)?.isSymbolicLink() ? linkTarget(resolve(path), path) : resolve(path);
+  const target = writeTarget(path);
   const tmp = `${target}.tmp-${process.pid}`;
   fsStep("write", target, () => {
     try {

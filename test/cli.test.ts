@@ -42,6 +42,7 @@ describe("mcp-schema-codegen CLI", () => {
     expect(await cli("help", "frobnicate")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'frobnicate'\n(run with --help for usage)\n" });
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
     expect(await cli("help", "spec", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
+    expect(await cli("help", "spec", "bogus")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'spec bogus'\n(run with --help for usage)\n" });
     for (const flag of ["--help", "-h"]) expect(await cli("help", flag)).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
     const noInput = await cli("generate", "--out", join(scratchDir("cli-usage"), "out"));
     expect(noInput.code).toBe(2);
@@ -51,7 +52,7 @@ describe("mcp-schema-codegen CLI", () => {
     expect(badChoice.stderr).toContain("error MCG001: option '--docs <mode>' argument 'some' is invalid");
     const outside = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "../schema/draft", "--out", "x");
     expect(outside.code).toBe(2);
-    expect(outside.stderr).toContain("error MCG001: --spec-version ../schema/draft is not a version folder under");
+    expect(outside.stderr).toContain('error MCG001: --spec-version "../schema/draft" is not a version folder under');
     expect(outside.stderr).toContain("versions there: 2024-11-05, 2025-03-26");
     const noVersion = await cli("generate", "--spec", SPEC_DIR, "--out", "x");
     expect(noVersion.stderr).toContain("error MCG001: --spec needs --spec-version; versions there: ");
@@ -179,14 +180,22 @@ describe("mcp-schema-codegen CLI", () => {
     expect((await cli("generate", "--schema", DRAFT, "--out", out, "--docs", "tags")).stdout).toContain("1 written, 12 unchanged");
   });
 
-  it("--check judges --out as a write would: a file, or a folder holding the current one, is an error (exit 2), not drift", async () => {
+  it("--check judges --out as a write would (a file is an error, exit 2, not drift), but may run from inside it", async () => {
     const dir = scratchDir("cli-check-bad-out");
     writeFileSync(join(dir, "afile"), "x");
     const file = await cli("generate", "--schema", DRAFT, "--out", join(dir, "afile"), "--check");
     expect(file).toEqual({ code: 2, stdout: "", stderr: `error MCG402: --out ${join(dir, "afile")} exists and is not a folder\n1 error; ${join(dir, "afile")} was not checked\n` });
-    const parent = await cli("generate", "--schema", DRAFT, "--out", join(process.cwd(), ".."), "--check");
-    expect(parent.code).toBe(2);
-    expect(parent.stderr).toMatch(/^error MCG402: refusing to replace /);
+    // A check replaces nothing: an output holding the current folder is compared, as a write would refuse to replace it.
+    const out = join(dir, "out");
+    expect((await cli("generate", "--schema", DRAFT, "--out", out)).code).toBe(0);
+    const home = process.cwd();
+    process.chdir(out);
+    try {
+      expect(await cli("generate", "--schema", DRAFT, "--out", ".", "--check")).toMatchObject({ code: 0, stdout: ".: 13 files up to date\n" });
+      expect((await cli("generate", "--schema", DRAFT, "--out", ".")).code).toBe(2);
+    } finally {
+      process.chdir(home);
+    }
   });
 
   it("names the bad entry of a --spec-version list, an empty one included (exit 2)", async () => {
@@ -196,6 +205,9 @@ describe("mcp-schema-codegen CLI", () => {
     expect(empty.stderr.split("\n")[0]).toBe('error MCG001: --spec-version "draft," has an empty name in its list');
     const climbing = await cli("generate", "--spec-version", "draft,../x", "--out", out);
     expect(climbing.stderr.split("\n")[0]).toBe('error MCG001: --spec-version "../x" is not a version name');
+    // The same with --spec <dir>.
+    const local = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,", "--out", out);
+    expect(local.stderr.split("\n")[0]).toBe('error MCG001: --spec-version "draft," has an empty name in its list');
     expect(existsSync(out)).toBe(false);
   });
 

@@ -3,7 +3,7 @@
  * upward, `--config` instead, every output generated and checked without flags, env
  * expansion in paths, and every problem refused with its `file:line:col`.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, isLockedInput, loadConfig, type ConfigInput } from "../generator/config.js";
@@ -165,6 +165,12 @@ describe("mcp-schema-codegen.config.json", () => {
     // A trailing slash names the same folder.
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen/x" }, { input, out: "gen/x/" }] }))).toEqual([
       "9:5 MCG020 outputs[1].out is the same folder as outputs[0]; give each output a folder of its own, outside the others",
+    ]);
+    // A symbolic link to another output's folder is that folder.
+    mkdirSync(join(dir, "real"));
+    symlinkSync("real", join(dir, "link"));
+    expect(problems(writeConfig(dir, { outputs: [{ input, out: "real" }, { input, out: "link/sub" }] }))).toEqual([
+      "9:5 MCG020 outputs[1].out is a folder inside that of outputs[0]; give each output a folder of its own, outside the others",
     ]);
     // Folders whose names only start alike are apart.
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input, out: "gen2" }] }))).toEqual([]);

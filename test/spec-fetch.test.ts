@@ -194,7 +194,7 @@ describe("spec fetch", () => {
       expect(result.stderr).toBe(
         `main: downloading http://127.0.0.1:${port}/tar.gz/main\n` +
           `error MCG501: cannot download the spec from http://127.0.0.1:${port}/tar.gz/main: ECONNREFUSED; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n` +
-          "1 error; nothing was cached\n",
+          "1 error; the lock file was not changed\n",
       );
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
@@ -289,6 +289,42 @@ describe("spec fetch: locks and refs it must not trust", () => {
     ]);
     expect(server.requests.length).toBe(before);
     expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("a linked lock file whose target folder is missing stops the fetch before it downloads (MCG403)", async () => {
+    const { options, dir, cache } = place("lock-link-missing");
+    symlinkSync(join("missing", "real.json"), options.lockFile!);
+    const before = server.requests.length;
+    expect(await failure(fetchSpec({ ...options, ref: "main" }))).toEqual([
+      `error MCG403: cannot write the lock file ${options.lockFile}: ${join(dir, "missing")} is not a folder; nothing was downloaded`,
+    ]);
+    expect(server.requests.length).toBe(before);
+    expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("writes the lock file only holding <lock>.lock: a live holder makes it wait, then stop (MCG401), the lock unchanged", async () => {
+    const { options, lock } = place("lock-held");
+    const progress: string[] = [];
+    // A live run of this pid space holds the lock file's lock folder (this process's pid, as a run of the tool writes it).
+    mkdirSync(`${lock}.lock`);
+    writeFileSync(join(`${lock}.lock`, "pid"), String(process.pid));
+    const lines = await failure(fetchSpec({ ...options, ref: "main", lockTimeoutMs: 300, onProgress: (l) => progress.push(l) }));
+    expect(lines).toEqual([`error MCG401: ${lock} is locked by another spec fetch (pid ${process.pid}); if no run is active, remove ${lock}.lock and run again`]);
+    expect(progress).toContain(`waiting for ${lock}.lock: another run is writing ${lock}`);
+    expect(existsSync(lock)).toBe(false);
+    rmSync(`${lock}.lock`, { recursive: true });
+    expect((await fetchSpec({ ...options, ref: "main" }))[0]!.lockWritten).toBe(true);
+  });
+
+  it("a full commit in capitals is the same commit: its own archive is accepted, another's refused (MCG503)", async () => {
+    const { options, lock } = place("commit-ref-case");
+    server.routes.set(COMMIT.toUpperCase(), { kind: "archive", body: good });
+    expect((await fetchSpec({ ...options, ref: COMMIT.toUpperCase() }))[0]!.pin.commit).toBe(COMMIT);
+    const other = place("commit-ref-case-other");
+    const asked = "4444444444444444444444444444444444444444".replace(/4/g, "A");
+    server.routes.set(asked, { kind: "archive", body: good });
+    expect((await failure(fetchSpec({ ...other.options, ref: asked })))[0]).toMatch(/^error MCG503: .* holds commit b0f60ba5.*, not the commit A{40} asked for/);
+    expect(readLock(lock)!.pins[0]!.commit).toBe(COMMIT);
   });
 
   it("a lock file that is a symbolic link stays one: the file it names is rewritten", async () => {

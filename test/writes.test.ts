@@ -331,19 +331,6 @@ describe("writeOutput", () => {
     expect(readFileSync(join(out, "draft", "types.ts"), "utf8")).toBe(file("types.ts", "other").contents);
   });
 
-  it("removes the .tmp-<pid> and .old-<pid> folders earlier runs left beside it, an .old- one only while the output is in place", () => {
-    const dir = scratchDir("writes-leftovers");
-    const out = join(dir, "out");
-    mkdirSync(join(dir, `out.old-${DEAD_PID}`, "runtime"), { recursive: true });
-    writeOutput(out, [file("a.ts", "1")]);
-    // No output in place yet: an .old- folder may be the only copy of it, and stays.
-    expect(readdirSync(dir).sort()).toEqual(["out", `out.old-${DEAD_PID}`]);
-    mkdirSync(join(dir, `out.tmp-${DEAD_PID}`));
-    writeFileSync(join(dir, `out.tmp-${DEAD_PID}`, "a.ts"), "half");
-    writeOutput(out, [file("a.ts", "2")]);
-    expect(readdirSync(dir).sort()).toEqual(["out"]);
-  });
-
   it("refuses (MCG402) an --out inside a file, naming the file", () => {
     const parent = scratchDir("writes-under-file");
     writeFileSync(join(parent, "afile"), "x");

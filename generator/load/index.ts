@@ -81,6 +81,10 @@ export function lineAndColumnAt(sourceFile: SourceFile, pos: number): { line: nu
 export function resolveInputPath(input: SchemaInput): string | undefined {
   // Checked, not trusted: library callers may pass any object here (a configuration file's
   // locked version, `{ version, lockFile }`, is one until `configInputs` reads it).
+  if (typeof input !== "object" || input === null) {
+    const hint = typeof input === "string" ? ` (a file is given as { path: ${JSON.stringify(input)} })` : "";
+    throw fail("MCG001", `a schema input is { path }, { specDir, version } or { text, fileName }, not ${input === undefined ? "undefined" : JSON.stringify(input)}${hint}`);
+  }
   const given = input as Partial<Record<"path" | "specDir" | "version" | "text" | "fileName" | "lockFile", unknown>>;
   if (typeof given.path === "string") return given.path;
   if (typeof given.specDir === "string" && typeof given.version === "string") return join(given.specDir, "schema", given.version, "schema.ts");

@@ -34,7 +34,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
-import { holdingLock, isAlive, writeFileAtomic } from "../write.js";
+import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, type ArchiveLimits } from "./archive.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive.js";
@@ -85,6 +85,8 @@ export interface FetchOptions extends SpecLocation {
   /** Never use the network: only check that the locked revisions are cached. */
   readonly offline?: boolean;
   readonly timeoutMs?: number;
+  /** How long to wait for another run writing the lock file (its `<lock>.lock`), in milliseconds (default 30 000). */
+  readonly lockTimeoutMs?: number;
   readonly limits?: ArchiveLimits;
   /** Progress lines (what is downloaded, what was found in the cache). */
   readonly onProgress?: (line: string) => void;
@@ -132,8 +134,8 @@ function checkRef(ref: string): void {
   if (!isRefName(ref)) throw fail("MCG001", `--ref ${JSON.stringify(ref)} is not a tag, branch or commit name`);
 }
 
-/** A full commit id: a ref that names one commit, whatever the archive says. */
-const FULL_COMMIT = /^[0-9a-f]{40}$/;
+/** A full commit id: a ref that names one commit, whatever the archive says (git reads its hex digits in either case). */
+const FULL_COMMIT = /^[0-9a-f]{40}$/i;
 
 // ---- lock file -----------------------------------------------------------------------
 
@@ -165,7 +167,7 @@ function parseLock(lockFile: string, text: string): SpecLock {
   if (!Array.isArray(lock.pins) || lock.pins.length === 0) throw bad("has no pins");
   for (const [i, pin] of lock.pins.entries()) {
     const p = pin as Partial<SpecPin> | null;
-    if (!p || typeof p.ref !== "string" || typeof p.commit !== "string" || !FULL_COMMIT.test(p.commit)) throw bad(`has a pin (${i}) without a ref and a 40-digit commit`);
+    if (!p || typeof p.ref !== "string" || typeof p.commit !== "string" || !/^[0-9a-f]{40}$/.test(p.commit)) throw bad(`has a pin (${i}) without a ref and a 40-digit commit`);
     // The ref becomes a path in the archive URL, as `--ref` does, and is held to the same rule.
     if (!isRefName(p.ref)) throw bad(`has a pin (${i}) whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`);
     if (typeof p.schemas !== "object" || p.schemas === null || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
@@ -318,7 +320,7 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
   }
 
   // A lock that will be written needs its folder: found missing now, not after the downloads.
-  const lockFolder = dirname(where.lockFile);
+  const lockFolder = dirname(writeTarget(where.lockFile));
   if ((!lock || options.update) && !statSync(lockFolder, { throwIfNoEntry: false })?.isDirectory()) {
     throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} is not a folder; nothing was downloaded`);
   }
@@ -351,7 +353,7 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
     }
-    if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref) {
+    if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref.toLowerCase()) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
     }
     const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
@@ -371,15 +373,24 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
   }
   if (lockChanged) {
     const written = lockFileText({ lockVersion: 1, repository: lock?.repository ?? SPEC_REPOSITORY, pins });
-    holdingLock(where.lockFile, () => {
-      const now = lockText(where.lockFile);
-      // Another run wrote the same pins meanwhile (two fetches of one ref): nothing to change.
-      if (now === written) return;
-      if (now !== text) {
-        throw fail("MCG504", `the lock file ${where.lockFile} changed while this run was fetching (another \`spec fetch\`?), so it was left as it is; the revisions are cached: run again to pin them in the new lock`);
-      }
-      writeFileAtomic(where.lockFile, written);
-    });
+    const wrote = holdingLock(
+      where.lockFile,
+      () => {
+        const now = lockText(where.lockFile);
+        // Another run wrote the same pins meanwhile (two fetches of one ref): nothing to change.
+        if (now === written) return false;
+        if (now !== text) {
+          throw fail(
+            "MCG504",
+            `the lock file ${where.lockFile} changed while this run was fetching (another \`spec fetch\`?), so this run left it as it is; what it downloaded stays cached: run the command again to see the new pins (\`--update\` moves one)`,
+          );
+        }
+        writeFileAtomic(where.lockFile, written);
+        return true;
+      },
+      { by: "another spec fetch", ...(options.lockTimeoutMs !== undefined ? { timeoutMs: options.lockTimeoutMs } : {}), onWait: (lockPath) => progress(`waiting for ${lockPath}: another run is writing ${where.lockFile}`) },
+    );
+    if (!wrote) return results;
     progress(`${where.lockFile} written`);
     return results.map((r) => ({ ...r, lockWritten: true }));
   }
