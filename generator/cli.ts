@@ -171,15 +171,14 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     return EXIT_ERROR;
   }
   // `help spec fetch`: commander's help command looks one level down only; ask the subcommand itself.
-  const sub = asked !== undefined ? argv[2] : undefined;
-  if (sub !== undefined && !sub.startsWith("-")) {
-    const command = program.commands.find((c) => c.name() === asked);
-    if (!command?.commands.some((c) => c.name() === sub)) {
-      io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n(run with --help for usage)\n`);
-      return EXIT_ERROR;
-    }
+  // Only `help <command> <subcommand>`, nothing after it: anything else goes to commander as written.
+  const sub = asked !== undefined && argv.length === 3 && !argv[2]!.startsWith("-") ? argv[2]! : undefined;
+  const subcommands = program.commands.find((c) => c.name() === asked)?.commands ?? [];
+  if (sub !== undefined && subcommands.length > 0 && !subcommands.some((c) => c.name() === sub)) {
+    io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n(run with --help for usage)\n`);
+    return EXIT_ERROR;
   }
-  const parsed = sub !== undefined && !sub.startsWith("-") ? [...argv.slice(1), "--help"] : [...argv];
+  const parsed = sub !== undefined && subcommands.length > 0 ? [asked!, sub, "--help"] : [...argv];
   try {
     await program.parseAsync(parsed, { from: "user" });
   } catch (error) {
@@ -263,9 +262,9 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   const versions = flags.specVersion?.split(",").map((v) => v.trim());
   const isName = (v: string) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v);
   if (versions !== undefined) {
+    if (versions.includes("")) throw usage(`--spec-version ${JSON.stringify(flags.specVersion)} has an empty name in its list`);
     const twice = versions.find((v, i) => versions.indexOf(v) !== i);
     if (twice !== undefined) throw usage(`--spec-version ${flags.specVersion} names ${twice} twice`);
-    if (versions.includes("")) throw usage(`--spec-version ${JSON.stringify(flags.specVersion)} has an empty name in its list`);
   }
   if (versions && !flags.spec) {
     const bad = versions.find((v) => !isName(v));

@@ -33,7 +33,7 @@
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
  * at once with `file:line:col`, code MCG020.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
@@ -379,15 +379,28 @@ class ConfigReader {
   }
 }
 
-/** An absolute folder with the symbolic links of its longest existing part resolved (the rest as written). */
-function realFolder(folder: string): string {
-  for (let above = folder; ; above = dirname(above)) {
+/**
+ * An absolute folder where it really is: the symbolic links of its longest existing part resolved,
+ * a dangling link included (a write goes where it points), the rest as written. A chain of more
+ * than 40 links is left as it is.
+ */
+function realFolder(folder: string, hops = 0): string {
+  for (let above = folder; above !== dirname(above); above = dirname(above)) {
+    let stat;
     try {
-      return join(realpathSync(above), relative(above, folder));
+      stat = lstatSync(above);
     } catch {
-      if (above === dirname(above)) return folder;
+      continue; // missing, or under a file
+    }
+    const rest = relative(above, folder);
+    if (stat.isSymbolicLink() && hops < 40) return realFolder(join(resolve(realFolder(dirname(above), hops + 1), readlinkSync(above)), rest), hops + 1);
+    try {
+      return join(realpathSync(above), rest);
+    } catch {
+      return folder; // a link loop further up
     }
   }
+  return folder;
 }
 
 /** Whether folder `inner` lies inside folder `outer` (both absolute). */

@@ -43,6 +43,18 @@ describe("mcp-schema-codegen CLI", () => {
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
     expect(await cli("help", "spec", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
     expect(await cli("help", "spec", "bogus")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'spec bogus'\n(run with --help for usage)\n" });
+    // Anything else after help is commander's: help, never a run of the command.
+    expect(await cli("help", "-h", "spec")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
+    expect(await cli("help", "scaffold", "my-server")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen scaffold") as unknown });
+    const dir = scratchDir("cli-help-lock");
+    const home = process.cwd();
+    process.chdir(dir);
+    try {
+      expect((await cli("help", "spec", "fetch", "--lock")).stdout).toContain("Usage: mcp-schema-codegen spec");
+      expect(readdirSync(dir)).toEqual([]);
+    } finally {
+      process.chdir(home);
+    }
     for (const flag of ["--help", "-h"]) expect(await cli("help", flag)).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
     const noInput = await cli("generate", "--out", join(scratchDir("cli-usage"), "out"));
     expect(noInput.code).toBe(2);
@@ -208,6 +220,8 @@ describe("mcp-schema-codegen CLI", () => {
     // The same with --spec <dir>.
     const local = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,", "--out", out);
     expect(local.stderr.split("\n")[0]).toBe('error MCG001: --spec-version "draft," has an empty name in its list');
+    const twice = await cli("generate", "--spec-version", "draft,,", "--out", out);
+    expect(twice.stderr.split("\n")[0]).toBe('error MCG001: --spec-version "draft,," has an empty name in its list');
     expect(existsSync(out)).toBe(false);
   });
 

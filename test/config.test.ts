@@ -172,6 +172,11 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "real" }, { input, out: "link/sub" }] }))).toEqual([
       "9:5 MCG020 outputs[1].out is a folder inside that of outputs[0]; give each output a folder of its own, outside the others",
     ]);
+    // A dangling link is where a write would put the folder.
+    symlinkSync("later", join(dir, "dangling"));
+    expect(problems(writeConfig(dir, { outputs: [{ input, out: "dangling" }, { input, out: "later" }] }))).toEqual([
+      "9:5 MCG020 outputs[1].out is the same folder as outputs[0]; give each output a folder of its own, outside the others",
+    ]);
     // Folders whose names only start alike are apart.
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input, out: "gen2" }] }))).toEqual([]);
   });

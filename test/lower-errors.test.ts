@@ -15,7 +15,7 @@ async function diagnostics(text: string): Promise<string[]> {
 
 describe("refused schemas", () => {
   it("refuses options without a schema as it refuses a bad one (MCG001), not with a TypeError", async () => {
-    for (const options of [undefined, null, {}, { schema: undefined }, { schema: null }, { schema: [undefined] }, { schema: [null] }, { schema: "x.ts" }, { schema: [7] }]) {
+    for (const options of [undefined, null, {}, { schema: undefined }, { schema: null }, { schema: [undefined] }, { schema: [null] }, { schema: "x.ts" }, { schema: [7] }, { schema: 10n }, { schema: Symbol("s") }]) {
       const failure = await generate(options as unknown as Parameters<typeof generate>[0]).catch((e: unknown) => e);
       expect(failure).toBeInstanceOf(GeneratorError);
       expect((failure as GeneratorError).diagnostics.map((d) => d.code)).toEqual(["MCG001"]);

@@ -318,13 +318,40 @@ describe("spec fetch: locks and refs it must not trust", () => {
 
   it("a full commit in capitals is the same commit: its own archive is accepted, another's refused (MCG503)", async () => {
     const { options, lock } = place("commit-ref-case");
-    server.routes.set(COMMIT.toUpperCase(), { kind: "archive", body: good });
-    expect((await fetchSpec({ ...options, ref: COMMIT.toUpperCase() }))[0]!.pin.commit).toBe(COMMIT);
+    // Requested, compared and pinned in lower case.
+    expect((await fetchSpec({ ...options, ref: COMMIT.toUpperCase() }))[0]!.pin).toMatchObject({ ref: COMMIT, commit: COMMIT });
     const other = place("commit-ref-case-other");
-    const asked = "4444444444444444444444444444444444444444".replace(/4/g, "A");
-    server.routes.set(asked, { kind: "archive", body: good });
-    expect((await failure(fetchSpec({ ...other.options, ref: asked })))[0]).toMatch(/^error MCG503: .* holds commit b0f60ba5.*, not the commit A{40} asked for/);
+    const asked = "A".repeat(40);
+    server.routes.set(asked.toLowerCase(), { kind: "archive", body: good });
+    expect((await failure(fetchSpec({ ...other.options, ref: asked })))[0]).toMatch(/^error MCG503: .* holds commit b0f60ba5.*, not the commit a{40} asked for/);
     expect(readLock(lock)!.pins[0]!.commit).toBe(COMMIT);
+  });
+
+  it("a linked lock file is locked beside the file it names, so every link to it shares one lock", async () => {
+    const { options, dir } = place("lock-link-held");
+    mkdirSync(join(dir, "kept"));
+    const real = join(dir, "kept", "real.json");
+    symlinkSync(join("kept", "real.json"), options.lockFile!);
+    mkdirSync(`${real}.lock`);
+    writeFileSync(join(`${real}.lock`, "pid"), String(process.pid));
+    expect(await failure(fetchSpec({ ...options, ref: "main", lockTimeoutMs: 200 }))).toEqual([
+      `error MCG401: ${real} is locked by another spec fetch (pid ${process.pid}); if no run is active, remove ${real}.lock and run again`,
+    ]);
+    expect(existsSync(real)).toBe(false);
+  });
+
+  it("a commit in capitals names the pin of that commit; --update to the same pins leaves the lock untouched", async () => {
+    const { options, lock } = place("commit-ref-pin");
+    server.routes.set(COMMIT, { kind: "archive", body: good });
+    await fetchSpec({ ...options, ref: COMMIT });
+    const [found] = await fetchSpec({ ...options, ref: COMMIT.toUpperCase() });
+    expect(found).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT }, downloaded: false });
+    const before = readFileSync(lock, "utf8");
+    const mtime = statSync(lock).mtimeMs;
+    const [again] = await fetchSpec({ ...options, ref: COMMIT.toUpperCase(), update: true });
+    expect(again).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT }, lockWritten: false });
+    expect(readFileSync(lock, "utf8")).toBe(before);
+    expect(statSync(lock).mtimeMs).toBe(mtime);
   });
 
   it("a lock file that is a symbolic link stays one: the file it names is rewritten", async () => {

@@ -74,8 +74,13 @@ describe("writeOutput", () => {
     writeFileSync(join(dir, "out.old-backup", "IMPORTANT.txt"), "keep");
     mkdirSync(join(dir, "out.tmp-notes"));
     writeFileSync(join(dir, "out.tmp-notes", "n.txt"), "keep");
+    // Names a run of this tool would use (a pid after .old-/.tmp-), not made by one: never touched.
+    mkdirSync(join(dir, "out.old-2024"));
+    writeFileSync(join(dir, "out.old-2024", "x"), "keep");
+    writeFileSync(join(dir, "out.tmp-7"), "keep");
     writeOutput(join(dir, "out"), [file("a.ts", "1")]);
-    expect(readdirSync(dir).sort()).toEqual(["out", "out.old-backup", "out.tmp-notes"]);
+    writeOutput(join(dir, "out"), [file("a.ts", "2")]);
+    expect(readdirSync(dir).sort()).toEqual(["out", "out.old-2024", "out.old-backup", "out.tmp-7", "out.tmp-notes"]);
     expect(readdirSync(join(dir, "out"))).toEqual(["a.ts"]);
   });
 

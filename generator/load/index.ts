@@ -83,7 +83,8 @@ export function resolveInputPath(input: SchemaInput): string | undefined {
   // locked version, `{ version, lockFile }`, is one until `configInputs` reads it).
   if (typeof input !== "object" || input === null) {
     const hint = typeof input === "string" ? ` (a file is given as { path: ${JSON.stringify(input)} })` : "";
-    throw fail("MCG001", `a schema input is { path }, { specDir, version } or { text, fileName }, not ${input === undefined ? "undefined" : JSON.stringify(input)}${hint}`);
+    const what = typeof input === "string" ? JSON.stringify(input) : input === null ? "null" : typeof input === "undefined" ? "undefined" : `a ${typeof input}`;
+    throw fail("MCG001", `a schema input is { path }, { specDir, version } or { text, fileName }, not ${what}${hint}`);
   }
   const given = input as Partial<Record<"path" | "specDir" | "version" | "text" | "fileName" | "lockFile", unknown>>;
   if (typeof given.path === "string") return given.path;

@@ -286,7 +286,9 @@ function networkReason(error: unknown, timeoutMs: number): string {
  * @returns one {@link FetchedSpec} per pin handled, in lock order.
  * @throws GeneratorError MCG001 a bad ref, MCG403, MCG501–MCG505.
  */
-export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec[]> {
+export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]> {
+  // A full commit is one name in either case (git reads its hex digits so): compared, pinned and requested in lower case.
+  const options = given.ref !== undefined && FULL_COMMIT.test(given.ref) ? { ...given, ref: given.ref.toLowerCase() } : given;
   const where = located(options);
   const alternatives = options.alternatives ?? ALTERNATIVES;
   if (options.ref !== undefined) checkRef(options.ref);
@@ -353,7 +355,7 @@ export async function fetchSpec(options: FetchOptions = {}): Promise<FetchedSpec
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
     }
-    if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref.toLowerCase()) {
+    if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
     }
     const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
