@@ -98,9 +98,40 @@ class Lowerer {
       irVersion: 1,
       source: this.loaded.fileName,
       sha256: this.loaded.sha256,
-      declarations,
+      declarations: this.withoutUnused(declarations),
       warnings: this.warnings,
     };
+  }
+
+  /**
+   * The declarations less the interfaces and aliases that are neither exported nor reached from
+   * an exported declaration's types (an interface only extended is copied, not referred to), each named in a warning
+   * (MCG253): their generated code would be read by nothing, which a vendoring project's
+   * `noUnusedLocals` refuses.
+   */
+  private withoutUnused(declarations: readonly Declaration[]): Declaration[] {
+    const byName = new Map(declarations.map((d) => [d.name, d]));
+    const reached = new Set<string>();
+    const reach = (name: string): void => {
+      const decl = byName.get(name);
+      if (decl === undefined || reached.has(name)) return;
+      reached.add(name);
+      if (decl.kind === "const") return;
+      // An interface's `extends` is resolved into its properties: the output reads only the types they name.
+      const names = new Set<string>();
+      referencedNames(decl.type, names);
+      for (const other of names) reach(other);
+    };
+    for (const decl of declarations) if (decl.exported || decl.kind === "const") reach(decl.name);
+    for (const decl of declarations) {
+      if (reached.has(decl.name)) continue;
+      this.warnings.push({
+        code: "MCG253",
+        message: `${decl.name} is neither exported nor used by an exported declaration; it is left out of the output (export it to generate it)`,
+        span: decl.span,
+      });
+    }
+    return declarations.filter((d) => reached.has(d.name));
   }
 
   /**
@@ -810,3 +841,29 @@ export function describeKind(node: Node): string {
 }
 
 export type { Docs };
+
+/** Adds to `into` the name of every declaration `type` refers to. */
+function referencedNames(type: TypeExpr, into: Set<string>): void {
+  switch (type.kind) {
+    case "ref":
+      into.add(type.name);
+      return;
+    case "array":
+      referencedNames(type.element, into);
+      return;
+    case "tuple":
+      for (const element of type.elements) referencedNames(element, into);
+      return;
+    case "union":
+    case "intersection":
+      for (const member of type.members) referencedNames(member, into);
+      return;
+    case "object":
+      for (const property of type.properties) referencedNames(property.type, into);
+      if (type.indexSignature) referencedNames(type.indexSignature, into);
+      return;
+    case "keyword":
+    case "literal":
+      return;
+  }
+}
