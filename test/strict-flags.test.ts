@@ -145,21 +145,26 @@ describe("a schema with declarations nothing exported uses compiles too (every s
     const text = [
       'export const LATEST_PROTOCOL_VERSION = "2026-07-28";',
       "interface Hidden { a: string }",
+      'const UNREAD = "u";',
+      'const READ = "r";',
       "interface Used { b: string }",
       "interface Base { c: number }",
       "type Deep = { d: Used[] };",
-      "export interface A extends Base { u: Used; deep?: Deep }",
+      "export interface A extends Base { u: Used; deep?: Deep; kind: typeof READ }",
       "",
     ].join("\n");
     const result = await generate({ schema: { text, fileName: "private.ts" } });
     expect(result.warnings.map((w) => `${w.span?.line}:${w.span?.column} ${w.code} ${w.message}`)).toEqual([
       "2:1 MCG253 Hidden is neither exported nor used by an exported declaration; it is left out of the output (export it to generate it)",
+      "3:7 MCG253 UNREAD is neither exported nor used by an exported declaration; it is left out of the output (export it to generate it)",
       // Only extended: its properties are copied into A, which refers to it nowhere.
-      "4:1 MCG253 Base is neither exported nor used by an exported declaration; it is left out of the output (export it to generate it)",
+      "6:1 MCG253 Base is neither exported nor used by an exported declaration; it is left out of the output (export it to generate it)",
     ]);
     const types = result.files.find((f) => f.path === "types.ts")!.contents;
     expect(types).not.toContain("Hidden");
     expect(types).not.toContain("Base");
+    expect(types).not.toContain("UNREAD");
+    expect(types).toContain('const READ = "r";');
     expect(types).toMatch(/export interface A \{\n(.*\n)*?\s+c: number;/);
     for (const kept of ["interface Used", "type Deep"]) expect(types).toContain(kept);
     const dir = writeGenerated(join("strict-flags", "private-declarations"), result.files);

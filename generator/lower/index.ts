@@ -104,7 +104,7 @@ class Lowerer {
   }
 
   /**
-   * The declarations less the interfaces and aliases that are neither exported nor reached from
+   * The declarations less the interfaces, aliases and constants that are neither exported nor reached from
    * an exported declaration's types (an interface only extended is copied, not referred to), each named in a warning
    * (MCG253): their generated code would be read by nothing, which a vendoring project's
    * `noUnusedLocals` refuses.
@@ -122,7 +122,7 @@ class Lowerer {
       referencedNames(decl.type, names);
       for (const other of names) reach(other);
     };
-    for (const decl of declarations) if (decl.exported || decl.kind === "const") reach(decl.name);
+    for (const decl of declarations) if (decl.exported) reach(decl.name);
     for (const decl of declarations) {
       if (reached.has(decl.name)) continue;
       this.warnings.push({
@@ -862,8 +862,11 @@ function referencedNames(type: TypeExpr, into: Set<string>): void {
       for (const property of type.properties) referencedNames(property.type, into);
       if (type.indexSignature) referencedNames(type.indexSignature, into);
       return;
-    case "keyword":
     case "literal":
+      // `typeof CONST`: types.ts prints the constant's name.
+      if (type.fromConst !== undefined) into.add(type.fromConst);
+      return;
+    case "keyword":
       return;
   }
 }
