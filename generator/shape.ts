@@ -190,3 +190,33 @@ export function checkShape(
   if (!flat || !flat.indexSignatures.every(options.unconstrained)) return undefined;
   return { kind: "object", properties: [...flat.properties] };
 }
+
+/**
+ * Every declaration name `type` refers to, added to `out`; with `constants`, also the constants a
+ * literal came from (`typeof CONST`, which `types.ts` prints by name).
+ */
+export function refsIn(type: TypeExpr, out = new Set<string>(), constants = false): Set<string> {
+  switch (type.kind) {
+    case "ref":
+      out.add(type.name);
+      break;
+    case "array":
+      refsIn(type.element, out, constants);
+      break;
+    case "tuple":
+    case "union":
+    case "intersection":
+      for (const m of type.kind === "tuple" ? type.elements : type.members) refsIn(m, out, constants);
+      break;
+    case "object":
+      for (const p of type.properties) refsIn(p.type, out, constants);
+      if (type.indexSignature) refsIn(type.indexSignature, out, constants);
+      break;
+    case "literal":
+      if (constants && type.fromConst !== undefined) out.add(type.fromConst);
+      break;
+    default:
+      break;
+  }
+  return out;
+}

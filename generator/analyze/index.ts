@@ -5,7 +5,7 @@
  * (a property such as `type`, `method` or `mode` whose literal value picks the member).
  */
 import type { Declaration, ObjectType, Property, SchemaIR, TypeExpr, UnionType } from "../ir.js";
-import { checkShape, flatShape, mergedIndexSignature } from "../shape.js";
+import { checkShape, flatShape, mergedIndexSignature, refsIn } from "../shape.js";
 
 /** One case of a discriminated union: the literal values that select `member`. */
 export interface DiscriminantCase {
@@ -256,29 +256,7 @@ function findRecursive(declarations: readonly Declaration[]): Set<string> {
   return recursive;
 }
 
-/** Every declaration name a type refers to. */
-export function refsIn(type: TypeExpr, out = new Set<string>()): Set<string> {
-  switch (type.kind) {
-    case "ref":
-      out.add(type.name);
-      break;
-    case "array":
-      refsIn(type.element, out);
-      break;
-    case "tuple":
-    case "union":
-    case "intersection":
-      for (const m of type.kind === "tuple" ? type.elements : type.members) refsIn(m, out);
-      break;
-    case "object":
-      for (const p of type.properties) refsIn(p.type, out);
-      if (type.indexSignature) refsIn(type.indexSignature, out);
-      break;
-    default:
-      break;
-  }
-  return out;
-}
+export { refsIn };
 
 /** Builds the {@link Model} for a lowered schema. */
 export function analyze(ir: SchemaIR): Model {

@@ -34,7 +34,7 @@ import type {
   TypeExpr,
 } from "../ir.js";
 import { lineAndColumnAt, snippet, type LoadedSchema } from "../load/index.js";
-import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, selectProperties, withOptional } from "../shape.js";
+import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
 import { applyConstraintTags, docsOf, isConstraintTag } from "./docs.js";
 
 /** Options that change lowering. */
@@ -118,9 +118,7 @@ class Lowerer {
       reached.add(name);
       if (decl.kind === "const") return;
       // An interface's `extends` is resolved into its properties: the output reads only the types they name.
-      const names = new Set<string>();
-      referencedNames(decl.type, names);
-      for (const other of names) reach(other);
+      for (const other of refsIn(decl.type, new Set(), true)) reach(other);
     };
     for (const decl of declarations) if (decl.exported) reach(decl.name);
     for (const decl of declarations) {
@@ -841,32 +839,3 @@ export function describeKind(node: Node): string {
 }
 
 export type { Docs };
-
-/** Adds to `into` the name of every declaration `type` refers to. */
-function referencedNames(type: TypeExpr, into: Set<string>): void {
-  switch (type.kind) {
-    case "ref":
-      into.add(type.name);
-      return;
-    case "array":
-      referencedNames(type.element, into);
-      return;
-    case "tuple":
-      for (const element of type.elements) referencedNames(element, into);
-      return;
-    case "union":
-    case "intersection":
-      for (const member of type.members) referencedNames(member, into);
-      return;
-    case "object":
-      for (const property of type.properties) referencedNames(property.type, into);
-      if (type.indexSignature) referencedNames(type.indexSignature, into);
-      return;
-    case "literal":
-      // `typeof CONST`: types.ts prints the constant's name.
-      if (type.fromConst !== undefined) into.add(type.fromConst);
-      return;
-    case "keyword":
-      return;
-  }
-}
