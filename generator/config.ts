@@ -33,7 +33,7 @@
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
  * at once with `file:line:col`, code MCG020.
  */
-import { existsSync, lstatSync, readFileSync, readlinkSync, realpathSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
@@ -41,6 +41,7 @@ import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
+import { writeTarget } from "./write.js";
 
 /** The file name looked for. */
 export const CONFIG_FILE_NAME = "mcp-schema-codegen.config.json";
@@ -213,7 +214,7 @@ class ConfigReader {
       // An output is written by swapping its whole folder (see write.ts): one inside another would be swapped with it,
       // and its files taken for the other's stale ones.
       // Compared where they really are: a symbolic link to another output's folder is that folder.
-      const out = realFolder(output.out);
+      const out = writeTarget(output.out);
       const other = seen.find((s) => s.out === out || isInside(out, s.out) || isInside(s.out, out));
       if (other) {
         const how = other.out === out ? "the same folder as" : isInside(out, other.out) ? "a folder inside that of" : "a folder holding that of";
@@ -377,30 +378,6 @@ class ConfigReader {
     }
     return ok ? resolve(this.baseDir, expanded) : undefined;
   }
-}
-
-/**
- * An absolute folder where it really is: the symbolic links of its longest existing part resolved,
- * a dangling link included (a write goes where it points), the rest as written. A chain of more
- * than 40 links is left as it is.
- */
-function realFolder(folder: string, hops = 0): string {
-  for (let above = folder; above !== dirname(above); above = dirname(above)) {
-    let stat;
-    try {
-      stat = lstatSync(above);
-    } catch {
-      continue; // missing, or under a file
-    }
-    const rest = relative(above, folder);
-    if (stat.isSymbolicLink() && hops < 40) return realFolder(join(resolve(realFolder(dirname(above), hops + 1), readlinkSync(above)), rest), hops + 1);
-    try {
-      return join(realpathSync(above), rest);
-    } catch {
-      return folder; // a link loop further up
-    }
-  }
-  return folder;
 }
 
 /** Whether folder `inner` lies inside folder `outer` (both absolute). */

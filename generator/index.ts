@@ -101,11 +101,10 @@ function resolveOptions(options: GenerateOptions): GeneratorOptions {
  *   MCG320 when several schemas cannot be served together
  */
 export async function generate(options: GenerateOptions): Promise<GenerateResult> {
-  // Callers without types (plain JavaScript) can pass anything: refused as a missing schema, not read.
+  // Callers without types (plain JavaScript) can pass anything, or leave the schema out: refused as a missing schema, not read.
   if (typeof options !== "object" || options === null) throw new GeneratorError([{ code: "MCG001", message: "no schema given: generate() takes { schema, …options }" }]);
   checkOptions(options);
   const resolved = resolveOptions(options);
-  // Callers without types (plain JavaScript) can leave the schema out: refused as a missing one, not read.
   const inputs: readonly SchemaInput[] = isInputList(options.schema) ? options.schema : options.schema == null ? [] : [options.schema];
   if (inputs.length === 0) throw new GeneratorError([{ code: "MCG001", message: "no schema given" }]);
   if (inputs.length > 1) return generateRevisions(inputs, resolved, options.protocolRules !== undefined);

@@ -466,9 +466,8 @@ export interface WriteOptions {
  * (MCG402).
  */
 function outputFolder(outDir: string, replacing = true): string {
-  let out = resolve(outDir);
   // Another run may be between its two renames, so `out` can be missing for a moment: no exists-then-stat.
-  if (entry(out, lstatSync)?.isSymbolicLink()) out = linkTarget(out);
+  const out = writeTarget(outDir, `--out ${resolve(outDir)}`);
   const cwd = process.cwd();
   const containsCwd = !relative(out, cwd).startsWith("..") && !relative(out, cwd).startsWith("/");
   // Only a write replaces the folder; `--check` may run from inside it.
@@ -488,13 +487,13 @@ function outputFolder(outDir: string, replacing = true): string {
 }
 
 /**
- * The folder a symbolic link names, through any chain of links, whether or not it exists now (a
- * run killed between its renames leaves the target missing, and the next run must still find its
- * lock and journal beside it).
+ * The place `link` names, through any chain of symbolic links (a path that is no link: its real
+ * path), whether or not it exists now (a run killed between its renames leaves the target missing,
+ * and the next run must still find its lock and journal beside it).
  *
  * @throws GeneratorError MCG402 for a chain of more than 40 links (a loop).
  */
-function linkTarget(link: string, what = `--out ${link}`): string {
+function linkTarget(link: string, what: string): string {
   let path = link;
   for (let hops = 0; hops <= 40; hops++) {
     if (!entry(path, lstatSync)?.isSymbolicLink()) return entry(path, (p) => realpathSync(p)) ?? resolve(realParent(path), basename(path));
@@ -628,13 +627,15 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
 }
 
 /**
- * The file a write to `path` replaces: `path` resolved, and through a symbolic link (dangling or
- * not) the file it names, so the link stays.
+ * Where a write to `path` really goes: `path` resolved, through a symbolic link (dangling or not) to
+ * what it names, so the link stays, and with the links of the folder that holds it resolved (so
+ * that two names of one place get one lock). Output folders, the spec lock file and a
+ * configuration's outputs are all compared by it.
  *
- * @throws GeneratorError MCG402 for a chain of more than 40 links.
+ * @throws GeneratorError MCG402 for a chain of more than 40 links (named `what`).
  */
-export function writeTarget(path: string): string {
-  return entry(resolve(path), lstatSync)?.isSymbolicLink() ? linkTarget(resolve(path), path) : resolve(path);
+export function writeTarget(path: string, what = path): string {
+  return linkTarget(resolve(path), what);
 }
 
 /**
