@@ -13,7 +13,7 @@ import { join, relative, sep } from "node:path";
 import ts6 from "typescript";
 import ts5 from "typescript5";
 import { beforeAll, describe, expect, it } from "vitest";
-import { generate } from "../generator/index.js";
+import { generate, type GeneratedFile } from "../generator/index.js";
 import { corpusVersions, scratchDir, writeGenerated } from "./support/corpus.js";
 import { readmeUsageExample } from "./support/readme.js";
 import { STRICTEST_FLAGS } from "./support/strict.js";
@@ -58,6 +58,13 @@ export function compileStrictest(compiler: Compiler, root: string, files: readon
 const versions = corpusVersions();
 const root = scratchDir("strict-flags");
 const files: string[] = [];
+
+/** Writes one generation's files under `strict-flags/<label>` and compiles them alone: every diagnostic, flattened. */
+function compileOutput(label: string, files: readonly GeneratedFile[], compiler: Compiler = ts6, mode: keyof typeof MODULE_MODES = "NodeNext", extra: object = {}): string[] {
+  const dir = writeGenerated(join("strict-flags", label), files);
+  return [...compileStrictest(compiler, root, files.map((f) => join(dir, f.path)), mode, extra).values()].flat();
+}
+
 
 beforeAll(async () => {
   // An ESM project, as NodeNext needs to read the files as modules.
@@ -121,10 +128,7 @@ describe("--import-extension ts and none compile too (draft, every strictness fl
     for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
       it(`${extension} under ${mode}, ${compilerName}`, async () => {
         const label = `ext-${extension}-${mode}-${compilerName.replace(/\s/g, "")}`;
-        const result = await generateWith(extension);
-        const dir = writeGenerated(join("strict-flags", label), result.files);
-        const diagnostics = compileStrictest(compiler, root, result.files.map((f) => join(dir, f.path)), mode, extra);
-        expect([...diagnostics.values()].flat()).toEqual([]);
+        expect(compileOutput(label, (await generateWith(extension)).files, compiler, mode, extra)).toEqual([]);
       });
     }
   }
@@ -134,9 +138,7 @@ describe("a schema with nothing to validate compiles too (every strictness flag)
   it("constants only: no import of types.ts that nothing reads (noUnusedLocals)", async () => {
     const text = 'export const LATEST_PROTOCOL_VERSION = "2026-07-28";\nexport const JSONRPC_VERSION = "2.0";\n';
     const result = await generate({ schema: { text, fileName: "constants.ts" } });
-    const dir = writeGenerated(join("strict-flags", "constants-only"), result.files);
-    const diagnostics = compileStrictest(ts6, root, result.files.map((f) => join(dir, f.path)), "NodeNext");
-    expect([...diagnostics.values()].flat()).toEqual([]);
+    expect(compileOutput("constants-only", result.files)).toEqual([]);
   });
 });
 
@@ -167,8 +169,6 @@ describe("a schema with declarations nothing exported uses compiles too (every s
     expect(types).toContain('const READ = "r";');
     expect(types).toMatch(/export interface A \{\n(.*\n)*?\s+c: number;/);
     for (const kept of ["interface Used", "type Deep"]) expect(types).toContain(kept);
-    const dir = writeGenerated(join("strict-flags", "private-declarations"), result.files);
-    const diagnostics = compileStrictest(ts6, root, result.files.map((f) => join(dir, f.path)), "NodeNext");
-    expect([...diagnostics.values()].flat()).toEqual([]);
+    expect(compileOutput("private-declarations", result.files)).toEqual([]);
   });
 });
