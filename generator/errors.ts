@@ -45,22 +45,28 @@ export class DiagnosticBag {
   }
 
   /**
-   * Throws every collected diagnostic at once, ordered by file, line and column, with the
-   * stage's warnings. A diagnostic found again at the same place with the same words (a type
-   * lowered once for itself and again for each declaration built from it) is one root cause,
-   * reported once.
+   * Throws every collected diagnostic at once, each once and ordered by file, line and column
+   * ({@link distinctDiagnostics}), with the stage's warnings.
    */
   throwIfAny(warnings: readonly Diagnostic[] = []): void {
     if (this.items.length === 0) return;
-    const seen = new Set<string>();
-    const distinct = this.items.filter((d) => {
-      const key = formatDiagnostic(d);
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    throw new GeneratorError(sortDiagnostics(distinct), warnings);
+    throw new GeneratorError(distinctDiagnostics(this.items), warnings);
   }
+}
+
+/**
+ * `items` ordered by file, line and column, each said once: one found again at the same place in
+ * the same words (a type lowered for itself and again for a declaration built from it) is one cause.
+ */
+export function distinctDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
+  const seen = new Set<string>();
+  const distinct = items.filter((d) => {
+    const key = formatDiagnostic(d);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return sortDiagnostics(distinct);
 }
 
 /** Orders diagnostics by location (unlocated ones first), then code; stable. */

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
-import { generateInto, typecheck } from "./support/corpus.js";
+import { generateInto, typecheck, writeGenerated } from "./support/corpus.js";
 
 async function diagnostics(text: string): Promise<string[]> {
   const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
@@ -208,6 +208,35 @@ describe("numeric literals", () => {
     expect(v.isN!(1)).toBe(false);
     expect(v.isQ!({ e: 16, n: 2500, k: 1e21, "1e+21": "x" })).toBe(true);
     expect(v.isQ!({ e: 16, n: 2500, k: 1 })).toBe(false);
+  });
+
+  it("warns of an integer beyond 2^53 with the value it is read as (MCG254), each place once and in source order", async () => {
+    const text = [
+      "export enum E { A = 9007199254740995 }",
+      "export type N = -0x20000000000001 | 9007199254740992 | 1e23;",
+      "export const K = 18_446_744_073_709_551_615;",
+      "export interface Q {",
+      "  /** @maximum 9007199254740993 */",
+      "  n: number;",
+      "  k: 9007199254740993;",
+      "}",
+      'export type P = Pick<Q, "k"> & Q;',
+      "",
+    ].join("\n");
+    const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none" });
+    const said = (written: string, read: string) =>
+      `the integer ${written} is too large for a double (beyond 2^53 in magnitude, doubles skip integers): it is read as ${read}, as JSON.parse reads it (write ${read} to say so)`;
+    expect(warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+      `s.ts:1:21 - warning MCG254: ${said("9007199254740995", "9007199254740996")}`,
+      `s.ts:2:18 - warning MCG254: ${said("-0x20000000000001", "-9007199254740992")}`,
+      `s.ts:3:18 - warning MCG254: ${said("18_446_744_073_709_551_615", "18446744073709551616")}`,
+      `s.ts:6:3 - warning MCG254: @maximum: ${said("9007199254740993", "9007199254740992")}`,
+      `s.ts:7:6 - warning MCG254: ${said("9007199254740993", "9007199254740992")}`,
+    ]);
+    const dir = writeGenerated("numeric-literals-rounded", files);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => boolean>;
+    expect([v.isE!(9007199254740996), v.isN!(-9007199254740992), v.isQ!({ n: 9007199254740992, k: JSON.parse("9007199254740993") })]).toEqual([true, true, true]);
+    expect(v.isQ!({ n: 9007199254740994, k: 9007199254740992 })).toBe(false);
   });
 });
 

@@ -77,14 +77,18 @@ export function isConstraintTag(name: string): boolean {
  * A constraint tag written with a colon after its name (`@format: uri`) is read as the tag
  * without it (`@format uri`), and `warn` (MCG251) names the tag and what was assumed:
  * the intent is clear, and upstream's own pipeline once published such a tag (as the
- * broken format `": uri"`).
+ * broken format `": uri"`). A bound beyond 2^53 that a double cannot hold is warned of too (MCG254).
  */
-export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[], warn: (message: string) => void = () => {}): TypeExpr | string {
+export function applyConstraintTags(
+  type: TypeExpr,
+  jsDocs: readonly JSDoc[],
+  warn: (code: "MCG251" | "MCG254", message: string) => void = () => {},
+): TypeExpr | string {
   let result = type;
   const tags = docsOf(jsDocs).tags.map((tag) => {
     const colon = /^:\s*(\S+)$/.exec(tag.text);
     if (!colon || !CONSTRAINT_TAGS.has(tag.name) || tag.name === "default") return tag;
-    warn(`malformed tag \`@${tag.name}: ${colon[1]}\` (a colon after the tag name): read as \`@${tag.name} ${colon[1]}\``);
+    warn("MCG251", `malformed tag \`@${tag.name}: ${colon[1]}\` (a colon after the tag name): read as \`@${tag.name} ${colon[1]}\``);
     return { name: tag.name, text: colon[1]! };
   });
   const seen = new Set<string>();
@@ -103,14 +107,30 @@ export function applyConstraintTags(type: TypeExpr, jsDocs: readonly JSDoc[], wa
       }
       continue;
     }
-    const next = applyTag(result, tag);
+    const next = applyTag(result, tag, warn);
     if (typeof next === "string") return next;
     result = next;
   }
   return result;
 }
 
-function applyTag(type: TypeExpr, tag: DocTag): TypeExpr | string {
+/**
+ * The warning (MCG254) for a number written as an integer that no double holds exactly (beyond
+ * 2^53): the generated code, like `JSON.parse`, reads the nearest double instead. `text` is the
+ * literal as written (decimal, hexadecimal, octal or binary, with an optional sign and `_`
+ * separators); anything else (a fraction, an exponent) gives `undefined`.
+ */
+export function roundedIntegerWarning(text: string): string | undefined {
+  const written = /^([+-]?)(\d+|0[xX][\da-fA-F]+|0[oO][0-7]+|0[bB][01]+)$/.exec(text.replace(/_/g, ""));
+  if (!written) return undefined;
+  const [, sign, digits] = written as unknown as [string, string, string];
+  const read = Number(digits);
+  if (!Number.isFinite(read) || BigInt(read) === BigInt(digits)) return undefined;
+  const asRead = `${sign === "-" ? "-" : ""}${BigInt(read)}`;
+  return `the integer ${text} is too large for a double (beyond 2^53 in magnitude, doubles skip integers): it is read as ${asRead}, as JSON.parse reads it (write ${asRead} to say so)`;
+}
+
+function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254", message: string) => void): TypeExpr | string {
   const value = tag.text;
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
@@ -138,6 +158,8 @@ function applyTag(type: TypeExpr, tag: DocTag): TypeExpr | string {
     case "maximum": {
       const bound = Number(value);
       if (value === "" || !Number.isFinite(bound)) return `@${tag.name} ${value} is not a finite number`;
+      const rounded = roundedIntegerWarning(value);
+      if (rounded !== undefined) warn("MCG254", `@${tag.name}: ${rounded}`);
       const key: keyof Constraints = tag.name;
       return onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } }));
     }

@@ -19,7 +19,7 @@
  */
 import type { JSDoc, SourceFile, TypeNode } from "ts-morph";
 import { Node, SyntaxKind, ts } from "../ts-morph.js";
-import { DiagnosticBag, GeneratorError, isStackOverflow } from "../errors.js";
+import { DiagnosticBag, GeneratorError, distinctDiagnostics, isStackOverflow } from "../errors.js";
 import type {
   AliasDecl,
   ConstDecl,
@@ -35,7 +35,7 @@ import type {
 } from "../ir.js";
 import { lineAndColumnAt, snippet, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
-import { applyConstraintTags, docsOf, isConstraintTag } from "./docs.js";
+import { applyConstraintTags, docsOf, isConstraintTag, roundedIntegerWarning } from "./docs.js";
 
 /** Options that change lowering. */
 export interface LowerOptions {
@@ -93,13 +93,14 @@ class Lowerer {
       const decl = this.guard(() => this.lowerDeclaration(name, nodes), nodes[0]);
       if (decl) declarations.push(decl);
     }
-    this.bag.throwIfAny(this.warnings);
+    this.bag.throwIfAny(distinctDiagnostics(this.warnings));
+    const used = this.withoutUnused(declarations);
     return {
       irVersion: 1,
       source: this.loaded.fileName,
       sha256: this.loaded.sha256,
-      declarations: this.withoutUnused(declarations),
-      warnings: this.warnings,
+      declarations: used,
+      warnings: distinctDiagnostics(this.warnings),
     };
   }
 
@@ -268,7 +269,7 @@ class Lowerer {
     for (const member of members) {
       const initializer = member.getInitializer();
       const memberName = `${name}.${member.getName()}`;
-      const value = literalValue(initializer);
+      const value = this.literalValue(initializer);
       if (!initializer) {
         problems.add(
           "MCG201",
@@ -316,7 +317,7 @@ class Lowerer {
         problems.add("MCG205", `constant ${name}: property name ${nameNode.getText()} must be an identifier or a string literal`, this.span(nameNode));
         continue;
       }
-      const value = literalValue(property.getInitializer());
+      const value = this.literalValue(property.getInitializer());
       if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) {
         problems.add("MCG205", `constant ${name}: property ${key} must be a string, finite number or boolean literal`, this.span(property));
         continue;
@@ -353,7 +354,7 @@ class Lowerer {
         );
         continue;
       }
-      const value = literalValue(initializer);
+      const value = this.literalValue(initializer);
       if (value === undefined || typeof value === "boolean" || (typeof value === "number" && !Number.isFinite(value))) {
         this.bag.add("MCG205", `constant ${decl.getName()} must be initialised with a string or finite number literal`, this.span(decl));
         continue;
@@ -571,7 +572,7 @@ class Lowerer {
     let name: string;
     if (Node.isIdentifier(nameNode) || Node.isPrivateIdentifier(nameNode)) name = nameNode.getText();
     else if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) name = nameNode.getLiteralText();
-    else if (Node.isNumericLiteral(nameNode)) name = String(numericValue(nameNode));
+    else if (Node.isNumericLiteral(nameNode)) name = String(this.numericValue(nameNode));
     else throw this.unsupported(nameNode, "computed property name");
     const typeNode = node.getTypeNode();
     if (!typeNode) throw this.unsupported(node, `property ${name} without a type annotation`);
@@ -593,7 +594,7 @@ class Lowerer {
   }
 
   private constrain(type: TypeExpr, jsDocs: JSDoc[], at: Node): TypeExpr {
-    const result = applyConstraintTags(type, jsDocs, (message) => this.warnings.push({ code: "MCG251", message, span: this.span(at) }));
+    const result = applyConstraintTags(type, jsDocs, (code, message) => this.warnings.push({ code, message, span: this.span(at) }));
     if (typeof result === "string") throw new GeneratorError([{ code: "MCG220", message: result, span: this.span(at) }]);
     return result;
   }
@@ -659,10 +660,37 @@ class Lowerer {
     }
   }
 
+  /**
+   * The value of a numeric literal. TypeScript keeps the literal's text normalised (`1e21` is
+   * `1e+21`, separators dropped, `0x10` as `16`); ts-morph's getLiteralValue() reads that text with
+   * parseInt, which turns `1e+21` into 1 and `1e-7` into 1. An integer no double holds exactly is
+   * read as the nearest one, and warned of (MCG254) against the text as written.
+   */
+  private numericValue(node: import("ts-morph").NumericLiteral, sign = ""): number {
+    const rounded = roundedIntegerWarning(sign + node.getText());
+    if (rounded !== undefined) this.warnings.push({ code: "MCG254", message: rounded, span: this.span(node) });
+    return Number(node.compilerNode.text);
+  }
+
+  private literalValue(node: Node | undefined): string | number | boolean | undefined {
+    if (!node) return undefined;
+    if (Node.isAsExpression(node) && node.getTypeNode()?.getText() === "const") return this.literalValue(node.getExpression());
+    if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralText();
+    if (Node.isNumericLiteral(node)) return this.numericValue(node);
+    if (Node.isTrueLiteral(node)) return true;
+    if (Node.isFalseLiteral(node)) return false;
+    if (Node.isPrefixUnaryExpression(node) && Node.isNumericLiteral(node.getOperand())) {
+      const operand = node.getOperand() as import("ts-morph").NumericLiteral;
+      if (node.getOperatorToken() === SyntaxKind.MinusToken) return -this.numericValue(operand, "-");
+      if (node.getOperatorToken() === SyntaxKind.PlusToken) return this.numericValue(operand);
+    }
+    return undefined;
+  }
+
   private literal(node: import("ts-morph").LiteralTypeNode): TypeExpr {
     const literal = node.getLiteral();
     if (literal.getKind() === SyntaxKind.NullKeyword) return { kind: "keyword", name: "null" };
-    const value = literalValue(literal);
+    const value = this.literalValue(literal);
     if (value === undefined || (typeof value === "number" && !Number.isFinite(value))) {
       throw this.unsupported(node, `literal type ${node.getText()}${typeof value === "number" ? " (not a finite number; JSON has no such value)" : ""}`);
     }
@@ -788,30 +816,6 @@ class Lowerer {
 const LIBRARY_TYPES_AS_JSON: ReadonlyMap<string, TypeExpr> = new Map([
   ["Date", { kind: "keyword", name: "string", constraints: { format: "date-time" } }],
 ]);
-
-/**
- * The value of a numeric literal. TypeScript keeps the literal's text normalised (`1e21` is
- * `1e+21`, separators dropped); ts-morph's getLiteralValue() reads that text with parseInt, which
- * turns `1e+21` into 1 and `1e-7` into 1.
- */
-function numericValue(node: import("ts-morph").NumericLiteral): number {
-  return Number(node.compilerNode.text);
-}
-
-function literalValue(node: Node | undefined): string | number | boolean | undefined {
-  if (!node) return undefined;
-  if (Node.isAsExpression(node) && node.getTypeNode()?.getText() === "const") return literalValue(node.getExpression());
-  if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) return node.getLiteralText();
-  if (Node.isNumericLiteral(node)) return numericValue(node);
-  if (Node.isTrueLiteral(node)) return true;
-  if (Node.isFalseLiteral(node)) return false;
-  if (Node.isPrefixUnaryExpression(node) && Node.isNumericLiteral(node.getOperand())) {
-    const value = numericValue(node.getOperand() as import("ts-morph").NumericLiteral);
-    if (node.getOperatorToken() === SyntaxKind.MinusToken) return -value;
-    if (node.getOperatorToken() === SyntaxKind.PlusToken) return value;
-  }
-  return undefined;
-}
 
 /** One literal, or the union of the distinct literals, in first-seen order. */
 function literalUnion(values: readonly LiteralValue[]): TypeExpr {
