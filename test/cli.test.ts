@@ -231,6 +231,9 @@ describe("mcp-schema-codegen CLI", () => {
     expect(code).toBe(1);
     expect(stdout).toContain(`missing: ${out}/types.ts`);
     expect(existsSync(out)).toBe(false);
+    // A folder given with its trailing slash is named as given, with one slash before each file.
+    const slashed = await cli("generate", "--schema", DRAFT, "--out", `${out}/`, "--check");
+    expect(slashed.stdout).toContain(`missing: ${out}/types.ts\n`);
   });
 
   it("--targets generates only what is asked for, plus what it imports", async () => {
