@@ -455,29 +455,40 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
   }
   // Every output is generated before any is written: one that fails leaves all of them as they were.
   const several = jobs.length > 1;
+  const debug = Boolean(flags.debug);
   const prepared: Prepared[] = [];
   let failed = 0;
+  // With several outputs and no --check, the errors of all of them stop every write: one tally says so at the end.
+  let errors = 0;
+  const stopsAll = several && !flags.check;
+  const nothingWritten = () => io.stderr(tally(errors, `nothing was written to any of the ${jobs.length} outputs`));
   for (const job of jobs) {
     try {
       prepared.push(await prepareOne(job, flags, io));
     } catch (error) {
       failed++;
-      const nothing = several ? (flags.check ? `${job.out} was not checked` : `nothing was written to any of the ${jobs.length} outputs`) : undefined;
-      reportError(error, io, Boolean(flags.debug), nothing);
+      if (stopsAll) errors += printError(error, io, debug);
+      else reportError(error, io, debug, several ? `${job.out} was not checked` : undefined);
     }
   }
-  if (failed > 0 && !flags.check) return EXIT_ERROR;
+  if (failed > 0 && !flags.check) {
+    if (stopsAll) nothingWritten();
+    return EXIT_ERROR;
+  }
   // What writing would refuse (a file the generator did not write, a link where its folders go) is checked for every output first too.
-  if (several && !flags.check) {
+  if (stopsAll) {
     for (const one of prepared) {
       try {
         checkOutput(one.out, one.files, { replaceForeign: Boolean(flags.force) });
       } catch (error) {
         failed++;
-        reportError(error, io, Boolean(flags.debug), `nothing was written to any of the ${jobs.length} outputs`);
+        errors += printError(error, io, debug);
       }
     }
-    if (failed > 0) return EXIT_ERROR;
+    if (failed > 0) {
+      nothingWritten();
+      return EXIT_ERROR;
+    }
   }
   let code = failed > 0 ? EXIT_ERROR : EXIT_OK;
   for (const one of prepared) code = Math.max(code, finishOne(one, flags, io, several));
@@ -646,16 +657,28 @@ function optionChanges(before: Readonly<Record<string, string>>, after: Readonly
     .map((flag) => `${flag} ${before[flag] ?? "(unset)"} → ${after[flag]}`);
 }
 
+/** Prints `error` and a tally line, `N errors; <outcome>` (none after an internal error). */
 export function reportError(error: unknown, io: CliIO, debug: boolean, outcome = "nothing was written"): void {
+  const n = printError(error, io, debug);
+  if (error instanceof GeneratorError) io.stderr(tally(n, outcome));
+}
+
+/** Prints `error` (a GeneratorError's warnings and diagnostics, or MCG999); answers how many errors it held. */
+function printError(error: unknown, io: CliIO, debug: boolean): number {
+  let n = 1;
   if (error instanceof GeneratorError) {
     for (const w of error.warnings) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     for (const d of error.diagnostics) io.stderr([formatDiagnostic(d), ...formatRelated(d)].map((line) => `${line}\n`).join(""));
-    const n = error.diagnostics.length;
-    io.stderr(`${n} error${n === 1 ? "" : "s"}; ${outcome}\n`);
+    n = error.diagnostics.length;
   } else {
     const message = error instanceof Error ? error.message : String(error);
     io.stderr(`error MCG999: internal error: ${message}\n`);
     if (!debug) io.stderr("run again with --debug for the stack trace\n");
   }
   if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  return n;
+}
+
+function tally(errors: number, outcome: string): string {
+  return `${errors} error${errors === 1 ? "" : "s"}; ${outcome}\n`;
 }

@@ -102,6 +102,12 @@ describe("mcp-schema-codegen.config.json", () => {
     const check = await cli("generate", "--config", file, "--check");
     expect(check.code).toBe(2);
     expect(check.stderr).toMatch(/config-one-fails\/b was not checked/);
+    // Two that fail: each error is said, then one tally for the run.
+    writeFileSync(file, JSON.stringify({ ...fixed, outputs: fixed.outputs.map((o) => ({ ...o, input: { schema: missing } })) }));
+    const all = await cli("generate", "--config", file);
+    expect(all.code).toBe(2);
+    expect(all.stderr.split("\n").filter((line) => line.includes("MCG101"))).toHaveLength(3);
+    expect(all.stderr.split("\n").filter((line) => /^\d+ errors?;/.test(line))).toEqual(["3 errors; nothing was written to any of the 3 outputs"]);
   });
 
   it("--config names the file; it cannot be mixed with --out or an input", async () => {
