@@ -348,10 +348,19 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(found).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT }, downloaded: false });
     const before = readFileSync(lock, "utf8");
     const mtime = statSync(lock).mtimeMs;
+    const requests = server.requests.length;
     const [again] = await fetchSpec({ ...options, ref: COMMIT.toUpperCase(), update: true });
-    expect(again).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT }, lockWritten: false });
+    expect(again).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT }, lockWritten: false, downloaded: false });
     expect(readFileSync(lock, "utf8")).toBe(before);
     expect(statSync(lock).mtimeMs).toBe(mtime);
+    // A commit names one tree for good: --update of a cached one, or a new lock pinning it, downloads nothing.
+    const [all] = await fetchSpec({ ...options, update: true });
+    expect(all).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT, schemas: DIGESTS }, downloaded: false });
+    rmSync(lock);
+    const [fresh] = await fetchSpec({ ...options, ref: COMMIT });
+    expect(fresh).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT, schemas: DIGESTS }, downloaded: false, lockWritten: true });
+    expect(readFileSync(lock, "utf8")).toBe(before);
+    expect(server.requests.length).toBe(requests);
   });
 
   it("a lock file that is a symbolic link stays one: the file it names is rewritten", async () => {

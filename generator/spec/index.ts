@@ -344,6 +344,16 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         continue;
       }
     }
+    // A commit names one tree for good: a new pin (or `update`) of a full commit already cached needs no download.
+    const cachedCommit = enforce || !FULL_COMMIT.test(job.ref) ? undefined : cachedDir(where.cacheDir, job.ref);
+    if (cachedCommit !== undefined) {
+      const pin: SpecPin = { ref: job.ref, commit: job.ref, schemas: schemaDigests(cachedCommit) };
+      pins[job.index] = pin;
+      lockChanged = true;
+      progress(`${job.ref}: found in the cache ${cachedCommit}`);
+      results.push({ pin, dir: cachedCommit, downloaded: false, lockWritten: false });
+      continue;
+    }
     const ref = enforce ? job.locked!.commit : job.ref;
     const url = archiveUrl(where.baseUrl, ref);
     if (options.offline) {
