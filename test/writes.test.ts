@@ -319,6 +319,12 @@ describe("writeOutput", () => {
     expect(writeOutput(outer, [file("types.ts", "outer 2")]).map((s) => s.state)).toEqual(["changed"]);
     expect(compareOutput(inner, innerFiles).map((s) => s.state)).toEqual(["unchanged", "unchanged", "unchanged"]);
     expect(compareOutput(outer, [file("types.ts", "outer 2")])).toEqual([{ path: "types.ts", state: "unchanged" }]);
+    // One written without a manifest (a program writing generate()'s files) is kept too: only the subfolders this output
+    // writes in, or its manifest names as its revisions, hold its generated files.
+    const bare = join(outer, "bare");
+    writeOutput(bare, [file("types.ts", "bare")]);
+    expect(writeOutput(outer, [file("types.ts", "outer 3")]).map((s) => s.state)).toEqual(["changed"]);
+    expect(readdirSync(bare)).toEqual(["types.ts"]);
   });
 
   it("refuses (MCG402) to write a revision's modules into a folder that is another output", () => {
