@@ -15,7 +15,7 @@
  * header at a path the run writes stops it (MCG404) unless `replaceForeign`.
  */
 import { createHash } from "node:crypto";
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { basename, dirname, join, parse, relative, resolve } from "node:path";
 import { fail, GeneratorError } from "./errors.js";
@@ -159,7 +159,7 @@ function readJournal(lockDir: string): Journal {
 function recover(out: string, journal: Journal): void {
   if (journal.old && existsSync(journal.old)) {
     if (!existsSync(out)) renameSync(journal.old, out);
-    else rmSync(journal.old, { recursive: true, force: true });
+    else removeTree(journal.old);
   }
   if (journal.tmp && existsSync(journal.tmp)) rmSync(journal.tmp, { recursive: true, force: true });
 }
@@ -599,7 +599,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     // Both names, once, before either folder exists: a kill during this write leaves nothing to recover.
     fsStep("write", journal, () => writeFileSync(journal, JSON.stringify({ tmp, old })));
     fsStep("build", tmp, () => {
-      rmSync(tmp, { recursive: true, force: true });
+      removeTree(tmp);
       if (existsSync(out)) cpSync(out, tmp, { recursive: true, preserveTimestamps: true });
       else mkdirSync(tmp);
       for (const status of statuses) {
@@ -620,7 +620,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
       fsStep("move aside", out, () => renameSync(out, old));
       fsStep("move into place", tmp, () => renameSync(tmp, out));
       try {
-        rmSync(old, { recursive: true, force: true });
+        removeTree(old);
       } catch (error) {
         options.onWarning?.(`the previous output was replaced but ${old} could not be removed: ${(error as Error).message}`);
       }
@@ -628,6 +628,29 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     return statuses;
   } finally {
     release();
+  }
+}
+
+/**
+ * Removes the folder `path` (a copy of an output this run put aside or left half-built) with all it
+ * holds. A read-only folder in it (a user's `chmod a-w` subfolder, copied with its mode) would stop
+ * the removal with EACCES: the copy's folders are then made writable by their owner and the removal
+ * tried once more. Throws what the second try throws.
+ */
+function removeTree(path: string): void {
+  try {
+    rmSync(path, { recursive: true, force: true });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "EACCES" && code !== "EPERM") throw error;
+    const writable = (dir: string): void => {
+      const stat = lstatSync(dir, { throwIfNoEntry: false });
+      if (stat === undefined || !stat.isDirectory()) return;
+      if ((stat.mode & 0o700) !== 0o700) chmodSync(dir, stat.mode | 0o700);
+      for (const entry of readdirSync(dir)) writable(join(dir, entry));
+    };
+    writable(path);
+    rmSync(path, { recursive: true, force: true });
   }
 }
 

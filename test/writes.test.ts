@@ -3,14 +3,16 @@
  * nothing outside the output folder touched, symbolic links kept, dangerous folders refused,
  * generated files no longer produced removed (other files kept).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
-import { spawn } from "node:child_process";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
 import type { GeneratedFile } from "../generator/index.js";
 import { asideName, compareOutput, GENERATED_MARK, writeOutput } from "../generator/write.js";
 import { MANIFEST_FILE } from "../generator/diff/manifest.js";
+import { buildPrivateCli } from "./support/cli-build.js";
 import { scratchDir } from "./support/corpus.js";
 
 const file = (path: string, body: string): GeneratedFile => ({ path, contents: `${GENERATED_MARK}test\n${body}\n` });
@@ -308,6 +310,32 @@ describe("writeOutput", () => {
     ]);
     expect(readdirSync(out).sort()).toEqual(["a.ts", "mine.ts"]);
     expect(readFileSync(join(out, "mine.ts"), "utf8")).toBe("// not generated\n");
+  });
+
+  it("removes the folder it put aside even when a user's read-only folder is inside it: no out.old-<pid> is left", () => {
+    // Run as a user the file modes bind (root's writes ignore them): the tool's own user, or nobody when that is root.
+    const cli = buildPrivateCli("writes-read-only-cli");
+    const dir = scratchDir("writes-read-only");
+    chmodSync(dir, 0o777);
+    const script = [
+      `import { writeOutput, GENERATED_MARK } from ${JSON.stringify(pathToFileURL(join(dirname(dirname(cli)), "generator", "write.js")).href)};`,
+      'import { chmodSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";',
+      'import { join } from "node:path";',
+      "const [dir] = process.argv.slice(1);",
+      'const out = join(dir, "out");',
+      "const file = (body) => ({ path: \"a.ts\", contents: GENERATED_MARK + \"test\\n\" + body + \"\\n\" });",
+      'writeOutput(out, [file("1")]);',
+      'mkdirSync(join(out, "ro"));',
+      'writeFileSync(join(out, "ro", "mine.txt"), "mine");',
+      'chmodSync(join(out, "ro"), 0o555);',
+      "const warnings = [];",
+      'for (const body of ["2", "3"]) writeOutput(out, [file(body)], { onWarning: (m) => warnings.push(m) });',
+      'console.log(JSON.stringify({ warnings, beside: readdirSync(dir).sort(), mode: statSync(join(out, "ro")).mode & 0o777, kept: readdirSync(join(out, "ro")) }));',
+    ].join("\n");
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : [process.execPath];
+    const run = spawnSync(asUser[0]!, [...asUser.slice(1), "--input-type=module", "-e", script, dir], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    expect(JSON.parse(run.stdout)).toEqual({ warnings: [], beside: ["out"], mode: 0o555, kept: ["mine.txt"] });
   });
 
   it("keeps another output nested inside it (a subfolder with a manifest of its own): its files are not stale", () => {
