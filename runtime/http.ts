@@ -63,7 +63,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, messageOf, own } from "./json.js";
+import { isPlainObject, messageOf, own, wireText } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -313,11 +313,9 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  let text: string;
-  try {
-    text = JSON.stringify(body);
-  } catch {
-    // The dispatcher only answers JSON data; this is a last line of defence.
+  let text = wireText(body);
+  if (text === undefined) {
+    // Not a response that could be answered in its place: a last line of defence.
     status = 500;
     text = JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
   }
@@ -355,7 +353,8 @@ function writeEvent(res: ServerResponse, message: unknown): boolean {
     res.destroy();
     return false;
   }
-  res.write("event: message\ndata: " + JSON.stringify(message) + "\n\n");
+  const text = wireText(message);
+  if (text !== undefined) res.write("event: message\ndata: " + text + "\n\n");
   return true;
 }
 
@@ -697,7 +696,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       return;
     }
     if (sse) {
-      res.end("event: message\ndata: " + JSON.stringify(response) + "\n\n");
+      const text = wireText(response);
+      res.end(text === undefined ? undefined : "event: message\ndata: " + text + "\n\n");
       return;
     }
     if (keepSession) res.setHeader("mcp-session-id", route.opening!.id);

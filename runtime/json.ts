@@ -52,6 +52,27 @@ export function messageOf(text: string): unknown {
 }
 
 /**
+ * A message's text for the wire (stdio line, HTTP body, SSE event). The dispatcher sends only JSON data, but a getter
+ * may answer differently between its check and this write: when `JSON.stringify` throws (a bigint, a cycle) or gives
+ * no text, a response (an `id` that is a string or number, no `method`) becomes a `-32603` error response with the same
+ * `id`, so its request is still answered once, and `onFailure` is told; any other message gives `undefined` (not sent).
+ */
+export function wireText(message: unknown, onFailure: (error: unknown) => void = () => {}): string | undefined {
+  let failure: unknown;
+  try {
+    const text: unknown = JSON.stringify(message);
+    if (typeof text === "string") return text;
+    failure = new TypeError("the message has no JSON text");
+  } catch (error) {
+    failure = error;
+  }
+  onFailure(failure);
+  const id = isPlainObject(message) && own(message, "method") === undefined ? own(message, "id") : undefined;
+  if (typeof id !== "string" && typeof id !== "number") return undefined;
+  return JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "Internal error" } });
+}
+
+/**
  * Whether `v` is a JSON array: an array whose prototype is `Array.prototype` (of any realm).
  * Instances of a subclass of `Array`, and arrays given another prototype, are not: like a class
  * instance in place of an object, they are not plain JSON data. Narrows as `Array.isArray`
@@ -96,49 +117,64 @@ export function isForeignObjectPrototype(proto: object): boolean {
 
 /**
  * Whether `value` is JSON data, as `JSON.stringify` would send it unchanged: strings, finite
- * numbers, booleans, `null`, arrays and plain objects of those (an `undefined` member of an
- * object is allowed: `JSON.stringify` drops it), none with a `toJSON` or (objects) a
- * non-enumerable own member, without cycles, nested at most
- * {@link MAX_DEPTH} deep. Iterative, so it answers for any depth. May throw only when reading
- * the value throws (a getter or a Proxy trap); callers that take hostile values catch.
+ * numbers, booleans, `null`, plain arrays (no holes, no subclass) and plain objects of those (an
+ * `undefined` member of an object is allowed: `JSON.stringify` drops it), none with a `toJSON` or
+ * (objects) a non-enumerable own member, without cycles, nested at most {@link MAX_DEPTH} deep.
+ * Iterative, and its memory is one entry per level open (not per member), so it answers for any
+ * depth and length. May throw only when reading the value throws (a getter or a Proxy trap);
+ * callers that take hostile values catch.
  */
 export function isJsonData(value: unknown): boolean {
-  const stack: unknown[] = [value];
+  // The arrays and objects open on the way to the value checked now, each with the members it has left.
+  const path: JsonDataFrame[] = [];
   const open = new Set<object>();
-  // For each stack entry: the object to close when the entry is reached, or undefined for a value to check.
-  const exits: (object | undefined)[] = [undefined];
-  while (stack.length > 0) {
-    const exit = exits.pop();
-    const v = stack.pop();
-    if (exit !== undefined) {
-      open.delete(exit);
-      continue;
-    }
-    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
+  let v: unknown = value;
+  for (;;) {
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return false;
-      continue;
-    }
-    if (typeof v !== "object") return false;
-    const isArray = Array.isArray(v);
-    if (!isArray && !isPlainObject(v)) return false;
-    // `JSON.stringify` would send something else: what a `toJSON` returns, or an object without its non-enumerable members.
-    if ("toJSON" in v) return false;
-    const keys = isArray ? undefined : Object.keys(v);
-    if (keys !== undefined && Object.getOwnPropertyNames(v).length !== keys.length) return false;
-    if (open.has(v) || open.size >= MAX_DEPTH) return false;
-    open.add(v);
-    // Leaving `v` closes it again: a value shared by two members is not a cycle.
-    stack.push(undefined);
-    exits.push(v);
-    const members: readonly unknown[] = keys === undefined ? (v as readonly unknown[]) : keys.map((k) => (v as Record<string, unknown>)[k]);
-    for (const member of members) {
-      if (member === undefined && !isArray) continue;
-      stack.push(member);
-      exits.push(undefined);
+    } else if (typeof v === "object" && v !== null) {
+      const isArray = isPlainArray(v);
+      if (!isArray && !isPlainObject(v)) return false;
+      // `JSON.stringify` would send something else: what a `toJSON` returns, or an object without its non-enumerable members.
+      if ("toJSON" in v) return false;
+      const keys = isArray ? undefined : Object.keys(v);
+      if (keys !== undefined && Object.getOwnPropertyNames(v).length !== keys.length) return false;
+      if (open.has(v) || open.size >= MAX_DEPTH) return false;
+      open.add(v);
+      path.push({ of: v, keys, length: keys === undefined ? (v as readonly unknown[]).length : keys.length, next: 0 });
+    } else if (v !== null && typeof v !== "string" && typeof v !== "boolean") return false;
+    // The next member to check: of the innermost open array or object that has one left. Leaving one closes it
+    // again, so a value shared by two members is not a cycle.
+    let found = false;
+    while (!found) {
+      const frame = path[path.length - 1];
+      if (frame === undefined) return true;
+      if (frame.next === frame.length) {
+        path.pop();
+        open.delete(frame.of);
+        continue;
+      }
+      const i = frame.next++;
+      if (frame.keys === undefined) {
+        // By index, not the array's own iterator (which code can replace); a hole is not JSON data (`JSON.stringify` sends `null`).
+        if (!hasOwn.call(frame.of, i)) return false;
+        v = (frame.of as readonly unknown[])[i];
+        if (v === undefined) return false;
+        found = true;
+      } else {
+        v = (frame.of as Record<string, unknown>)[frame.keys[i]!];
+        found = v !== undefined;
+      }
     }
   }
-  return true;
+}
+
+/** An array or object open in {@link isJsonData}: its own keys (objects), how many members, the next to check. */
+interface JsonDataFrame {
+  readonly of: object;
+  readonly keys: readonly string[] | undefined;
+  readonly length: number;
+  next: number;
 }
 
 /** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */

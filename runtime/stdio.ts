@@ -28,8 +28,8 @@
  */
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
-import type { OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, messageOf, own } from "./json.js";
+import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
+import { isPlainObject, messageOf, own, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -97,16 +97,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   });
   const write = (message: unknown) => {
     if (broken) return;
-    let text: string;
-    try {
-      text = JSON.stringify(message);
-    } catch (error) {
-      // The dispatcher only answers JSON data; this is a last line of defence, never a crash.
-      process.stderr.write(`stdio: an answer could not be written: ${String(error)}\n`);
-      const id = typeof message === "object" && message !== null ? (message as { id?: unknown }).id : undefined;
-      if (typeof id !== "string" && typeof id !== "number") return;
-      text = JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32603, message: "Internal error" } });
-    }
+    // The dispatcher only sends JSON data; this is a last line of defence, never a crash.
+    const text = wireText(message, (error) => process.stderr.write(`stdio: a message could not be written as it was: ${String(error)}\n`));
+    if (text === undefined) return;
     output.write(text + "\n");
     track(message);
   };
@@ -143,8 +136,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   let closing = false;
   let graceOver = false;
 
-  /** Dispatches one complete line. */
-  const handleLine = (bytes: Buffer) => {
+  /** Dispatches one complete line; `refuse` is told when the dispatcher refuses it (a notification it cannot accept). */
+  const handleLine = (bytes: Buffer, refuse?: (error: DispatchErrorObject) => void) => {
     let line: string;
     try {
       line = utf8.decode(bytes);
@@ -180,7 +173,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (listen) streams++;
     else requests++;
     void dispatcher
-      .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" } })
+      .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
       .then((response) => {
         if (response === undefined) return;
         write(hint && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
@@ -278,8 +271,15 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (held.length === 0 && mayDispatch()) return handleLine(line);
     const message = parsed(line);
     const kind = kindOf(message);
-    if (kind === "ahead") dropCancelled(message);
-    if (kind === "ahead" || graceOver) return handleLine(line);
+    if (kind === "ahead" && !graceOver) {
+      // A cancellation the dispatcher refuses (its params fail the schema, a version not served) takes no effect:
+      // the request it names stays held. The dispatcher handles a notification before `handle` returns.
+      let refused = false;
+      handleLine(line, () => (refused = true));
+      if (!refused) dropCancelled(message);
+      return;
+    }
+    if (graceOver) return handleLine(line);
     if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) return holdLine(line, message);
     const id = kind === "request" ? requestOf(message)?.id : undefined;
     write({
@@ -297,10 +297,10 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     return !Object.prototype.hasOwnProperty.call(message, "id") || method === "ping" ? "ahead" : "request";
   }
   /**
-   * A `notifications/cancelled` for a request still held (not dispatched yet, at the in-flight
-   * cap): the request is dropped unanswered, as a cancelled request is (basic/utilities/cancellation),
-   * instead of running once the cancellation has found nothing to cancel. An `initialize` is not
-   * dropped: clients must not cancel it.
+   * A `notifications/cancelled` the dispatcher accepted, for a request still held (not dispatched
+   * yet, at the in-flight cap): the request is dropped unanswered, as a cancelled request is
+   * (basic/utilities/cancellation), instead of running once the cancellation has found nothing to
+   * cancel. An `initialize` is not dropped: clients must not cancel it.
    */
   function dropCancelled(message: unknown): void {
     const params = isPlainObject(message) && own(message, "method") === "notifications/cancelled" ? own(message, "params") : undefined;

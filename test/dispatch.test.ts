@@ -427,6 +427,14 @@ describe("handle(): raw messages and their exact answers", () => {
     });
     expect(await badData.handle(request(10, "tools/list"))).toEqual({ jsonrpc: "2.0", id: 10, error: { code: -32603, message: "Internal error" } });
     expect(logged.map((l) => l.info["reason"])).toEqual(Array(6).fill("invalid-result"));
+    // A HandlerError's code read once: a getter answering a second read with a bigint cannot reach the answer.
+    let reads = 0;
+    const shifting = new HandlerError(-32050, "shifting");
+    Object.defineProperty(shifting, "code", { get: () => (reads++ === 0 ? -32050 : 1n) });
+    const shifty = makeDispatcher({ handlers: { "tools/list": () => Promise.reject(shifting) } });
+    const answer = await shifty.handle(request(11, "tools/list"));
+    expect(answer).toEqual({ jsonrpc: "2.0", id: 11, error: { code: -32050, message: "shifting" } });
+    expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
   });
 
   it("answers a cancelled request at once, frees its id, even when the handler ignores its signal", async () => {

@@ -70,6 +70,26 @@ describe("runtime/json.ts", () => {
     expect(isJsonData([deep])).toBe(false);
   });
 
+  it("isJsonData: a hole, a replaced iterator or an Array subclass is not JSON data, and a long array costs no memory per member", () => {
+    const holes = new Array<unknown>(100_000_000);
+    const before = process.memoryUsage().heapUsed;
+    const started = performance.now();
+    expect(isJsonData({ content: holes })).toBe(false);
+    expect(isJsonData([1, , 3])).toBe(false); // eslint-disable-line no-sparse-arrays
+    expect(performance.now() - started).toBeLessThan(1000);
+    // A member the array's own iterator hides is still read.
+    const hiding = [1, 2n];
+    Object.defineProperty(hiding, Symbol.iterator, { value: function* () { yield 1; } });
+    expect(isJsonData({ content: hiding })).toBe(false);
+    class Listing extends Array<unknown> {}
+    expect(isJsonData(Listing.from([1]))).toBe(false);
+    const long = new Array<number>(2_000_000).fill(1);
+    expect(isJsonData({ content: long })).toBe(true);
+    long[1_999_999] = Number.NaN;
+    expect(isJsonData({ content: long })).toBe(false);
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(64 * 1024 * 1024);
+  });
+
   it("own reads own members only; JSON Pointer tokens round-trip", () => {
     expect(own(Object.create({ a: 1 }), "a")).toBeUndefined();
     expect(own({ a: 2 }, "a")).toBe(2);

@@ -62,15 +62,16 @@ const text = (t: string) => ({ content: [{ type: "text", text: t }] });
 
 /** Tools that never settle, sleep, or wait for the test's gate; each counts itself and its aborted signals. */
 function makeDispatcher(): Dispatcher {
-  const tool = (name: string, call: (args: Json) => Promise<unknown>) => ({
+  type ToolContext = { signal: AbortSignal; notify(method: string, params: Json): void };
+  const tool = (name: string, call: (args: Json, context: ToolContext) => Promise<unknown>) => ({
     definition: { name, inputSchema: { ...NO_ARGS, properties: { ms: { type: "integer" }, bytes: { type: "integer" } } } },
-    call: async (args: Json, context: { signal: AbortSignal }) => {
+    call: async (args: Json, context: ToolContext) => {
       seen.calls++;
       seen.running++;
       seen.maxRunning = Math.max(seen.maxRunning, seen.running);
       context.signal.addEventListener("abort", () => seen.aborted++);
       try {
-        return await call(args);
+        return await call(args, context);
       } finally {
         seen.running--;
       }
@@ -90,8 +91,21 @@ function makeDispatcher(): Dispatcher {
         await gate.opened;
         return text("opened");
       }),
+      // A result whose text is a string to every check and a bigint to JSON.stringify: what a getter can do.
+      tool("shifty", async () => shifty()),
+      tool("shifty-stream", async (_, context) => {
+        context.notify("notifications/message", { level: "info", data: "working" });
+        return shifty();
+      }),
     ],
   });
+}
+
+/** A text content whose `text` JSON.stringify reads as a bigint (it cannot write one) and every other reader as "ok". */
+function shifty(): unknown {
+  const content = { type: "text" } as Json;
+  Object.defineProperty(content, "text", { enumerable: true, get: () => (/JSON\.stringify/.test(new Error().stack ?? "") ? 1n : "ok") });
+  return { content: [content] };
 }
 
 const call = (id: string | number, name: string, args: Json = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { _meta: META, name, arguments: args } });
@@ -275,6 +289,22 @@ describe("stdio transport, hardened", () => {
     expect(got.get(9)?.[0]?.error?.code).toBe(-32600);
   });
 
+  it("keeps a held request whose cancellation the dispatcher refuses (a version not served, params failing the schema): it runs and is answered", async () => {
+    newGate();
+    const { input, out, server } = stdioServer({ maxInFlight: 1 });
+    for (let i = 0; i < 3; i++) input.write(line(call(i, "gate")));
+    await within(until(() => seen.calls === 1), 2000, "one running");
+    const wrongVersion = { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" }, requestId: 1 } };
+    const badParams = { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: 2, reason: 7 } };
+    input.write(line(wrongVersion) + line(badParams));
+    await sleep(50);
+    gate.open();
+    input.end();
+    await within(server.closed, 5000, "closed");
+    expect(seen.calls).toBe(3);
+    expect([...answers(out).keys()].sort()).toEqual([0, 1, 2]);
+  });
+
   it("on input end, answers a request whose handler never settles with -32603 after the grace period, aborting its signal; a quicker one finishes", async () => {
     const { input, out, server } = stdioServer({ shutdownGraceMs: 200 });
     input.end(line(call(1, "never")) + line(call(2, "slow", { ms: 50 })) + line(listen(3)));
@@ -452,6 +482,20 @@ describe("Streamable HTTP transport, hardened", () => {
     await sleep(100);
     await s.close();
     expect(lastMessage((await stream).body).result?.["resultType"]).toBe("complete");
+  });
+
+  it("answers -32603 with the request's id when the answer cannot be written as JSON (a getter changed it after the checks), as JSON or on a stream", async () => {
+    const s = await serve();
+    const plain = await post(s.url, call(1, "shifty"));
+    expect(JSON.parse(plain.body)).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
+    // On a stream (a message came first): the answer's event is the same error, never a stream ending unanswered.
+    const streamed = await post(s.url, call(2, "shifty-stream"));
+    expect(streamed.body).toContain('"method":"notifications/message"');
+    expect(lastMessage(streamed.body)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+    const [stdio] = [stdioServer()];
+    stdio.input.end(line(call(3, "shifty")));
+    await within(stdio.server.closed, 5000, "closed");
+    expect(answers(stdio.out).get(3)).toEqual([{ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Internal error" } }]);
   });
 
   it("answers a body that is not UTF-8 with -32700 (400) and ignores a leading byte order mark", async () => {

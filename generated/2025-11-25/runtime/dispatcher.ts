@@ -1055,13 +1055,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   /** The answer to an exception a handler threw: a {@link HandlerError}'s own error when its parts are JSON data, else `-32603`. */
   function thrown(id: DispatchRequestId, method: string, error: unknown): DispatchResponse {
     try {
-      if (error instanceof HandlerError && Number.isSafeInteger(error.code) && typeof error.message === "string") {
-        if (error.data === undefined || isJsonData(error.data)) return errorOf(id, error.code, error.message, error.data);
+      if (error instanceof HandlerError) {
+        // Each part read once: a getter could answer a second read with something else.
+        const { code, message, data } = error as { readonly code: unknown; readonly message: unknown; readonly data: unknown };
+        if (!Number.isSafeInteger(code) || typeof message !== "string") throw error;
+        if (data === undefined || isJsonData(data)) return errorOf(id, code as number, message, data);
         report(new TypeError("the " + method + " handler threw a HandlerError whose data is not JSON data"), { method, id, reason: "invalid-result" });
         return errorOf(id, -32603, "Internal error");
       }
     } catch {
-      // a HandlerError whose parts cannot be read is answered like any other exception
+      // a HandlerError whose parts cannot be read, or are no code and message, is answered like any other exception
     }
     report(error, { method, id, reason: "handler-threw" });
     return errorOf(id, -32603, "Internal error");

@@ -33,6 +33,18 @@ export function isPlainObject(v: unknown): v is Record<string, any> {
 }
 
 /**
+ * Whether `v` is a JSON array: an array whose prototype is `Array.prototype` (of any realm).
+ * Instances of a subclass of `Array`, and arrays given another prototype, are not: like a class
+ * instance in place of an object, they are not plain JSON data. Narrows as `Array.isArray`
+ * does (to `any[]`), so generated checks read elements as they did before.
+ */
+export function isPlainArray(v: unknown): v is any[] {
+  if (!Array.isArray(v)) return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === Array.prototype || (Array.isArray(proto) && isForeignObjectPrototype(Object.getPrototypeOf(proto)));
+}
+
+/**
  * Whether `v` is an object and not `null`: the cheap first half of {@link isPlainObject}, which
  * generated checks test before reading `v`'s properties and finish with {@link plainPrototype}
  * (so that the prototype is read after the property reads, where the engine already knows
@@ -65,49 +77,64 @@ export function isForeignObjectPrototype(proto: object): boolean {
 
 /**
  * Whether `value` is JSON data, as `JSON.stringify` would send it unchanged: strings, finite
- * numbers, booleans, `null`, arrays and plain objects of those (an `undefined` member of an
- * object is allowed: `JSON.stringify` drops it), none with a `toJSON` or (objects) a
- * non-enumerable own member, without cycles, nested at most
- * {@link MAX_DEPTH} deep. Iterative, so it answers for any depth. May throw only when reading
- * the value throws (a getter or a Proxy trap); callers that take hostile values catch.
+ * numbers, booleans, `null`, plain arrays (no holes, no subclass) and plain objects of those (an
+ * `undefined` member of an object is allowed: `JSON.stringify` drops it), none with a `toJSON` or
+ * (objects) a non-enumerable own member, without cycles, nested at most {@link MAX_DEPTH} deep.
+ * Iterative, and its memory is one entry per level open (not per member), so it answers for any
+ * depth and length. May throw only when reading the value throws (a getter or a Proxy trap);
+ * callers that take hostile values catch.
  */
 export function isJsonData(value: unknown): boolean {
-  const stack: unknown[] = [value];
+  // The arrays and objects open on the way to the value checked now, each with the members it has left.
+  const path: JsonDataFrame[] = [];
   const open = new Set<object>();
-  // For each stack entry: the object to close when the entry is reached, or undefined for a value to check.
-  const exits: (object | undefined)[] = [undefined];
-  while (stack.length > 0) {
-    const exit = exits.pop();
-    const v = stack.pop();
-    if (exit !== undefined) {
-      open.delete(exit);
-      continue;
-    }
-    if (v === null || typeof v === "string" || typeof v === "boolean") continue;
+  let v: unknown = value;
+  for (;;) {
     if (typeof v === "number") {
       if (!Number.isFinite(v)) return false;
-      continue;
-    }
-    if (typeof v !== "object") return false;
-    const isArray = Array.isArray(v);
-    if (!isArray && !isPlainObject(v)) return false;
-    // `JSON.stringify` would send something else: what a `toJSON` returns, or an object without its non-enumerable members.
-    if ("toJSON" in v) return false;
-    const keys = isArray ? undefined : Object.keys(v);
-    if (keys !== undefined && Object.getOwnPropertyNames(v).length !== keys.length) return false;
-    if (open.has(v) || open.size >= MAX_DEPTH) return false;
-    open.add(v);
-    // Leaving `v` closes it again: a value shared by two members is not a cycle.
-    stack.push(undefined);
-    exits.push(v);
-    const members: readonly unknown[] = keys === undefined ? (v as readonly unknown[]) : keys.map((k) => (v as Record<string, unknown>)[k]);
-    for (const member of members) {
-      if (member === undefined && !isArray) continue;
-      stack.push(member);
-      exits.push(undefined);
+    } else if (typeof v === "object" && v !== null) {
+      const isArray = isPlainArray(v);
+      if (!isArray && !isPlainObject(v)) return false;
+      // `JSON.stringify` would send something else: what a `toJSON` returns, or an object without its non-enumerable members.
+      if ("toJSON" in v) return false;
+      const keys = isArray ? undefined : Object.keys(v);
+      if (keys !== undefined && Object.getOwnPropertyNames(v).length !== keys.length) return false;
+      if (open.has(v) || open.size >= MAX_DEPTH) return false;
+      open.add(v);
+      path.push({ of: v, keys, length: keys === undefined ? (v as readonly unknown[]).length : keys.length, next: 0 });
+    } else if (v !== null && typeof v !== "string" && typeof v !== "boolean") return false;
+    // The next member to check: of the innermost open array or object that has one left. Leaving one closes it
+    // again, so a value shared by two members is not a cycle.
+    let found = false;
+    while (!found) {
+      const frame = path[path.length - 1];
+      if (frame === undefined) return true;
+      if (frame.next === frame.length) {
+        path.pop();
+        open.delete(frame.of);
+        continue;
+      }
+      const i = frame.next++;
+      if (frame.keys === undefined) {
+        // By index, not the array's own iterator (which code can replace); a hole is not JSON data (`JSON.stringify` sends `null`).
+        if (!hasOwn.call(frame.of, i)) return false;
+        v = (frame.of as readonly unknown[])[i];
+        if (v === undefined) return false;
+        found = true;
+      } else {
+        v = (frame.of as Record<string, unknown>)[frame.keys[i]!];
+        found = v !== undefined;
+      }
     }
   }
-  return true;
+}
+
+/** An array or object open in {@link isJsonData}: its own keys (objects), how many members, the next to check. */
+interface JsonDataFrame {
+  readonly of: object;
+  readonly keys: readonly string[] | undefined;
+  readonly length: number;
+  next: number;
 }
 
 /** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
