@@ -238,6 +238,13 @@ export interface DispatchRevision {
   readonly logLevels?: readonly string[];
   /** Whether `tools/list` and `tools/call` are answered from `options.tools`. */
   readonly tools: boolean;
+  /**
+   * How the revision says "resource not found" (server/resources § Error Handling): its code,
+   * and whether `data.uri` must be a string for that code to mean it. A handler's error of this
+   * kind, written against the handler revision, reaches a client of another revision in that
+   * revision's terms (2025-11-25: `-32002`; 2026-07-28: `-32602` with `data.uri`).
+   */
+  readonly resourceNotFound?: { readonly code: number; readonly uriRequired: boolean };
   /** The `resultType` a result without one gets, when results require it. */
   readonly absentResultType?: string;
   /** The `resultType` of an `InputRequiredResult`, when the revision has one. */
@@ -884,7 +891,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         if (signal.aborted && (error === signal.reason || (error instanceof Error && error.name === "AbortError"))) {
           return errorOf(id, -32603, "Request aborted before it completed");
         }
-        return thrown(id, method, error);
+        return thrown(id, method, error, serving.revision);
       }
       try {
         if (!rounds || !isInputRequiredOf(value, revision.inputRequiredResultType)) return shape(id, method, value, context, serving);
@@ -1055,13 +1062,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /** The answer to an exception a handler threw: a {@link HandlerError}'s own error when its parts are JSON data, else `-32603`. */
-  function thrown(id: DispatchRequestId, method: string, error: unknown): DispatchResponse {
+  function thrown(id: DispatchRequestId, method: string, error: unknown, of: DispatchRevision): DispatchResponse {
     try {
       if (error instanceof HandlerError) {
         // Each part read once: a getter could answer a second read with something else.
         const { code, message, data } = error as { readonly code: unknown; readonly message: unknown; readonly data: unknown };
         if (!Number.isSafeInteger(code) || typeof message !== "string") throw error;
-        if (data === undefined || isJsonData(data)) return errorOf(id, code as number, message, data);
+        if (data === undefined || isJsonData(data)) return errorOf(id, notFoundIn(of, method, code as number, data), message, data);
         report(new TypeError("the " + method + " handler threw a HandlerError whose data is not JSON data"), { method, id, reason: "invalid-result" });
         return errorOf(id, -32603, "Internal error");
       }
@@ -1070,6 +1077,18 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
     report(error, { method, id, reason: "handler-threw" });
     return errorOf(id, -32603, "Internal error");
+  }
+
+  /**
+   * A handler's error code as the revision `of` says it: "resource not found" from a `resources/` method, in the
+   * handler revision's terms, becomes `of`'s code when `data` fits `of`'s rule too; any other code is kept.
+   */
+  function notFoundIn(of: DispatchRevision, method: string, code: number, data: unknown): number {
+    const mine = revision.resourceNotFound;
+    const theirs = of.resourceNotFound;
+    if (mine === undefined || theirs === undefined || code !== mine.code || code === theirs.code || !method.startsWith("resources/")) return code;
+    const hasUri = isPlainObject(data) && typeof own(data, "uri") === "string";
+    return (mine.uriRequired || theirs.uriRequired) && !hasUri ? code : theirs.code;
   }
 
   /** The result members a legacy revision's result lacks (see {@link DispatchRevision.resultDrop}). */

@@ -735,6 +735,29 @@ describe("both eras on one dispatcher", () => {
     expect((await d.handle(initialize(7, "2024-11-05"), { channel: {} }))?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
   });
 
+  it("resource not found: the handler's -32602 with data.uri reaches a legacy client as 2025-11-25's -32002, a modern one as thrown; other errors are kept", async () => {
+    const d = dual({
+      handlers: {
+        "resources/read": (params: Json) => {
+          if (params["uri"] === "test://bad") throw new HandlerError(-32602, "Invalid params: a URI is required", { reason: "no uri" });
+          throw new HandlerError(-32602, "Resource not found", { uri: params["uri"] });
+        },
+        "tools/list": () => {
+          throw new HandlerError(-32602, "not a resource", { uri: "test://x" });
+        },
+      },
+    });
+    const missing = { code: -32602, message: "Resource not found", data: { uri: "test://gone" } };
+    expect((await d.handle(modern(1, "resources/read", { uri: "test://gone" })))?.error).toEqual(missing);
+    const a = legacyClient(d);
+    await a.open();
+    expect((await a.send(legacy(2, "resources/read", { uri: "test://gone" })))?.error).toEqual({ ...missing, code: -32002 });
+    expect((await a.send(legacy(3, "resources/read", { uri: "test://bad" })))?.error?.code).toBe(-32602);
+    expect((await a.send(legacy(4, "tools/list")))?.error?.code).toBe(-32602);
+    expect(LEGACY.resourceNotFound).toEqual({ code: -32002, uriRequired: false });
+    expect(MODERN.resourceNotFound).toEqual({ code: -32602, uriRequired: true });
+  });
+
   it("a single legacy revision (today's generated 2025-11-25 dispatcher) serves as a legacy server: initialize opens a session, setLevel is built in", async () => {
     const d = create(LEGACY, { serverInfo: SERVER_INFO, capabilities: { tools: {}, logging: {} }, tools: [{ definition: ECHO, call: (args: Json) => ({ content: [{ type: "text", text: String(args["text"]) }] }) }] as never });
     const client = legacyClient(d);

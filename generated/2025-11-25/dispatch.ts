@@ -62,6 +62,8 @@ export const DISPATCH_REVISION: DispatchRevision = {
   },
   initializedNotification: "notifications/initialized",
   tools: true,
+  /** server/resources § Error Handling (resource not found: -32002) */
+  resourceNotFound: { code: -32002, uriRequired: false },
   cacheable: [],
 };
 

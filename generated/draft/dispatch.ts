@@ -62,6 +62,8 @@ export const DISPATCH_REVISION: DispatchRevision = {
     listen: "subscriptions/listen",
   },
   tools: true,
+  /** 2026-07-28 server/resources § Error Handling (-32602 with data.uri; clients SHOULD still accept -32002) */
+  resourceNotFound: { code: -32602, uriRequired: true },
   absentResultType: "complete",
   inputRequiredResultType: "input_required",
   cacheable: ["server/discover", "prompts/list", "resources/list", "resources/templates/list", "resources/read", "tools/list"],

@@ -62,6 +62,9 @@ export interface DispatchView {
   readonly serverInfoMeta: boolean;
   readonly serverInfoKey: string;
   readonly absentResultType: string;
+  /** How the revision says "resource not found" (`{ code, uriRequired }` as code), when it has `resources/read`; else "". */
+  readonly resourceNotFound: string;
+  readonly resourceNotFoundCite: string;
   readonly hasCacheable: boolean;
   readonly completableKeys: string;
   readonly inputRequiredValue: string;
@@ -223,6 +226,8 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     serverInfoMeta,
     serverInfoKey: JSON.stringify(SERVER_INFO_KEY),
     absentResultType: fillResultType ? JSON.stringify(facts.rules.absentResultType.value) : "",
+    resourceNotFound: has("resources/read") !== undefined ? `{ code: ${facts.rules.resourceNotFound.code}, uriRequired: ${facts.rules.resourceNotFound.uriRequired} }` : "",
+    resourceNotFoundCite: facts.rules.resourceNotFound.cite,
     hasCacheable: cacheFields.length > 0,
     completableKeys: unionOf(completable),
     inputResponsesType: stateless && exported("InputResponses") ? typeText("InputResponses") : "unknown",
