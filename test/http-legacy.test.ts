@@ -500,12 +500,17 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     const refused = await post(url, modernInit);
     expect(refused.status).toBe(400);
     expect(refused.headers.get("mcp-session-id")).toBeNull();
-    // A request without the key and without a session is a modern one, as before: held to the headers (the message says how a legacy client starts a session).
-    expect(await (await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" })).json()).toEqual({
-      jsonrpc: "2.0",
-      id: 3,
-      error: { code: -32020, message: "Header mismatch: the Mcp-Method header is missing; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" },
-    });
+    // A request without the key, a session or any modern header is a legacy client's without its session: told so in its
+    // era's terms (-32600, not the modern -32020 it does not know); a ping (one may come before initialize) is answered.
+    const sessionless = await post(url, { jsonrpc: "2.0", id: 3, method: "tools/list" });
+    expect([sessionless.status, await sessionless.json()]).toEqual([
+      400,
+      { jsonrpc: "2.0", id: 3, error: { code: -32600, message: "Bad request: no Mcp-Session-Id; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" } },
+    ]);
+    const ping = await post(url, { jsonrpc: "2.0", id: 4, method: "ping" });
+    expect([ping.status, await ping.json()]).toEqual([200, { jsonrpc: "2.0", id: 4, result: { era: "modern", protocolVersion: null } }]);
+    // With an Mcp-Method header it is a modern client's, held to the modern header rules.
+    expect(await (await post(url, { jsonrpc: "2.0", id: 5, method: "tools/list" }, { "mcp-method": "tools/call" })).json()).toMatchObject({ error: { code: -32020 } });
   });
 
   it("on close: every session is closed at once (its GET stream ends; a request waiting for the client is answered then), other requests get the grace period", async () => {
