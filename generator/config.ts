@@ -40,7 +40,7 @@ import { DiagnosticBag, GeneratorError } from "./errors.js";
 import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
-import { LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
+import { LOCK_FILE_NAME, lockedSpecDir, type Environment } from "./spec/index.js";
 import { writeTarget } from "./write.js";
 
 /** The file name looked for. */
@@ -134,7 +134,7 @@ export function findConfigFile(startDir: string): string | undefined {
 const CODE = "MCG020";
 
 /** Reads and checks a configuration file; throws {@link GeneratorError} (MCG020, located) listing every problem. */
-export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(file: string, env: Environment = process.env): Config {
   const path = resolve(file);
   let text: string;
   try {
@@ -191,7 +191,7 @@ class ConfigReader {
     private readonly span: (node: ts.Node) => SourceSpan,
     private readonly textOf: (node: ts.Node) => string,
     private readonly baseDir: string,
-    private readonly env: NodeJS.ProcessEnv,
+    private readonly env: Environment,
   ) {}
 
   config(node: Node): ConfigOutput[] {

@@ -73,7 +73,7 @@ function splitEntryPath(raw: string, url: string): { top: string; rest: string }
  *
  * @throws GeneratorError MCG502 naming the first entry refused and why.
  */
-export async function checkArchive(archive: Buffer, url: string, requestedRef: string, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<ArchiveInfo> {
+export async function checkArchive(archive: Uint8Array, url: string, requestedRef: string, limits: ArchiveLimits = DEFAULT_ARCHIVE_LIMITS): Promise<ArchiveInfo> {
   let topFolder: string | undefined;
   let comment: string | undefined;
   let entries = 0;
@@ -114,7 +114,7 @@ export async function checkArchive(archive: Buffer, url: string, requestedRef: s
   await new Promise<void>((resolve, reject) => {
     parser.on("error", (error: Error) => reject(problem ?? refuse(url, `it is not a readable tar.gz (${error.message})`)));
     parser.on("end", () => resolve());
-    parser.end(archive);
+    parser.end(asBuffer(archive));
   });
   if (problem) throw problem;
   if (topFolder === undefined) throw refuse(url, "it holds no entries");
@@ -133,7 +133,7 @@ export async function checkArchive(archive: Buffer, url: string, requestedRef: s
  * written, with fixed modes (files `rw-r--r--`, folders `rwxr-xr-x`: an archive's setuid, setgid,
  * sticky or executable bits are not kept); owners and times are not restored.
  */
-export async function extractArchive(archive: Buffer, dir: string): Promise<void> {
+export async function extractArchive(archive: Uint8Array, dir: string): Promise<void> {
   const unpack = new Unpack({
     cwd: dir,
     strip: 1,
@@ -153,6 +153,11 @@ export async function extractArchive(archive: Buffer, dir: string): Promise<void
   await new Promise<void>((resolve, reject) => {
     unpack.on("error", reject);
     unpack.on("close", () => resolve());
-    unpack.end(archive);
+    unpack.end(asBuffer(archive));
   });
+}
+
+/** `bytes` as a Buffer, without a copy (tar's streams take Buffers; the signatures take any Uint8Array, so they need no Node types). */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -105,8 +105,11 @@ export interface FetchedSpec {
   readonly lockWritten: boolean;
 }
 
+/** Environment variables, as `process.env` holds them (a plain record: the declarations need no Node types). */
+export type Environment = { readonly [name: string]: string | undefined };
+
 /** The cache folder: `MCP_SPEC_CACHE_DIR`, else the XDG cache location. */
-export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+export function defaultCacheDir(env: Environment = process.env): string {
   if (env.MCP_SPEC_CACHE_DIR) return resolve(env.MCP_SPEC_CACHE_DIR);
   const xdg = env.XDG_CACHE_HOME && env.XDG_CACHE_HOME.startsWith("/") ? env.XDG_CACHE_HOME : join(homedir(), ".cache");
   return join(xdg, "mcp-schema-codegen", "spec");
