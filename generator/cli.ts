@@ -657,14 +657,18 @@ function optionChanges(before: Readonly<Record<string, string>>, after: Readonly
     .map((flag) => `${flag} ${before[flag] ?? "(unset)"} → ${after[flag]}`);
 }
 
-/** Prints `error` and a tally line, `N errors; <outcome>` (none after an internal error). */
+/** Prints `error`, a tally line, `N errors; <outcome>` (none after an internal error), then with `debug` its stack. */
 export function reportError(error: unknown, io: CliIO, debug: boolean, outcome = "nothing was written"): void {
-  const n = printError(error, io, debug);
+  const n = printError(error, io, debug, false);
   if (error instanceof GeneratorError) io.stderr(tally(n, outcome));
+  printStack(error, io, debug);
 }
 
-/** Prints `error` (a GeneratorError's warnings and diagnostics, or MCG999); answers how many errors it held. */
-function printError(error: unknown, io: CliIO, debug: boolean): number {
+/**
+ * Prints `error` (a GeneratorError's warnings and diagnostics, or MCG999), with `debug` and `stack` its stack;
+ * answers how many errors it held.
+ */
+function printError(error: unknown, io: CliIO, debug: boolean, stack = true): number {
   let n = 1;
   if (error instanceof GeneratorError) {
     for (const w of error.warnings) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
@@ -675,8 +679,12 @@ function printError(error: unknown, io: CliIO, debug: boolean): number {
     io.stderr(`error MCG999: internal error: ${message}\n`);
     if (!debug) io.stderr("run again with --debug for the stack trace\n");
   }
-  if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
+  if (stack) printStack(error, io, debug);
   return n;
+}
+
+function printStack(error: unknown, io: CliIO, debug: boolean): void {
+  if (debug && error instanceof Error && error.stack) io.stderr(`${error.stack}\n`);
 }
 
 function tally(errors: number, outcome: string): string {

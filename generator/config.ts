@@ -37,6 +37,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
+import { jsonSyntaxProblem } from "./json-text.js";
 import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
@@ -150,36 +151,13 @@ export function loadConfig(file: string, env: Environment = process.env): Config
     const { line, character } = source.getLineAndCharacterOfPosition(at);
     return { file: display, line: line + 1, column: character + 1 };
   };
-  checkSyntax(text, source, span);
+  const problem = jsonSyntaxProblem(text, display, source);
+  if (problem !== undefined) throw new GeneratorError([{ code: CODE, message: `not valid JSON: ${problem.why}`, span: problem.span }]);
   const bag = new DiagnosticBag();
   const reader = new ConfigReader(bag, span, (node) => node.getText(source), dirname(path), env);
   const outputs = reader.config(source.statements[0]?.expression);
   bag.throwIfAny();
   return { file: path, outputs };
-}
-
-/** Refuses text that is not strict JSON (comments and trailing commas included), at the first problem TypeScript's parser sees. */
-function checkSyntax(text: string, source: ts.JsonSourceFile, span: (at: number) => SourceSpan): void {
-  try {
-    JSON.parse(text);
-    return;
-  } catch (error) {
-    // TypeScript's JSON parser locates the problem; JSON.parse only says there is one. Its parse
-    // diagnostics are not part of its typed API, hence the cast.
-    const parsed = (source as { parseDiagnostics?: readonly ts.Diagnostic[] }).parseDiagnostics ?? [];
-    const converted: ts.Diagnostic[] = [];
-    ts.convertToObject(source, converted);
-    const first = [...parsed, ...converted].sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
-    const at = first?.start ?? firstTrailingComma(text) ?? 0;
-    const why = first ? ts.flattenDiagnosticMessageText(first.messageText, " ") : (error as Error).message;
-    throw new GeneratorError([{ code: CODE, message: `not valid JSON: ${why}`, span: span(at) }]);
-  }
-}
-
-/** Where a trailing comma or a comment (which TypeScript accepts and JSON does not) starts, if any. */
-function firstTrailingComma(text: string): number | undefined {
-  const match = /,\s*[\]}]|\/\/|\/\*/.exec(text);
-  return match?.index;
 }
 
 type Node = ts.Expression | undefined;

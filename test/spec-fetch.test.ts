@@ -278,6 +278,11 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect((await fetchSpec(options))[0]!.dir).toBe(join(cache, COMMIT));
     writeFileSync(lock, "[]");
     expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} is not an object; fix it, or delete it and run \`spec fetch\``]);
+    // Not JSON: the first problem, at its line and column, on one line.
+    writeFileSync(lock, '{\n  "lockVersion": 1,\n  "pins": [nope]\n}\n');
+    expect(await failure(fetchSpec(options))).toEqual([
+      `${lock}:3:12 - error MCG504: the lock file is not valid JSON (Property value can only be string literal, numeric literal, 'true', 'false', 'null', object literal or array literal.); fix it, or delete it and run \`spec fetch\``,
+    ]);
   });
 
   it("a lock file whose folder is missing stops the fetch before it downloads (MCG403)", async () => {
@@ -285,7 +290,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     const lock = join(dir, "no such folder", "mcp-spec.lock.json");
     const before = server.requests.length;
     expect(await failure(fetchSpec({ ...options, lockFile: lock, ref: "main" }))).toEqual([
-      `error MCG403: cannot write the lock file ${lock}: ${join(dir, "no such folder")} is not a folder; nothing was downloaded`,
+      `error MCG403: cannot write the lock file ${lock}: ${join(dir, "no such folder")} does not exist; nothing was downloaded`,
     ]);
     expect(server.requests.length).toBe(before);
     expect(cacheEntries(cache)).toEqual([]);
@@ -296,7 +301,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     symlinkSync(join("missing", "real.json"), options.lockFile!);
     const before = server.requests.length;
     expect(await failure(fetchSpec({ ...options, ref: "main" }))).toEqual([
-      `error MCG403: cannot write the lock file ${options.lockFile}: ${join(dir, "missing")} is not a folder; nothing was downloaded`,
+      `error MCG403: cannot write the lock file ${options.lockFile}: ${join(dir, "missing")} does not exist; nothing was downloaded`,
     ]);
     expect(server.requests.length).toBe(before);
     expect(cacheEntries(cache)).toEqual([]);

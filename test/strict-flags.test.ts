@@ -15,7 +15,7 @@ import ts5 from "typescript5";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, type GeneratedFile } from "../generator/index.js";
 import { corpusVersions, scratchDir, writeGenerated } from "./support/corpus.js";
-import { readmeUsageExample } from "./support/readme.js";
+import { readmeExample, readmeUsageExample } from "./support/readme.js";
 import { STRICTEST_FLAGS } from "./support/strict.js";
 
 /** The two module settings a vendoring project uses. */
@@ -77,6 +77,9 @@ beforeAll(async () => {
       // The README's usage example, beside a copy of the draft's output as ./generated/.
       const generatedDir = writeGenerated(join("strict-flags", "example", "generated"), result.files);
       writeFileSync(join(generatedDir, "..", "example.ts"), readmeUsageExample());
+      // And its dispatch.ts example beside it.
+      writeFileSync(join(generatedDir, "..", "dispatch-example.ts"), readmeExample("dispatch-example"));
+      files.push(join(generatedDir, "..", "dispatch-example.ts"));
       // The example prints; these programs load no DOM or Node types, so declare console alone.
       writeFileSync(join(generatedDir, "..", "console.d.ts"), "declare const console: { log(...data: unknown[]): void };\n");
       files.push(join(generatedDir, "..", "example.ts"), join(generatedDir, "..", "console.d.ts"));
@@ -96,7 +99,7 @@ for (const [compilerName, compiler] of Object.entries(COMPILERS)) {
         expect(diagnostics.get("(options)") ?? []).toEqual([]);
       });
 
-      it("the README's usage example compiles against the draft's output", () => {
+      it("the README's usage and dispatch.ts examples compile against the draft's output", () => {
         expect(diagnostics.get("example") ?? []).toEqual([]);
       });
 

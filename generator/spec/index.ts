@@ -34,6 +34,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
+import { jsonSyntaxProblem } from "../json-text.js";
 import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, type ArchiveLimits } from "./archive.js";
 
@@ -157,12 +158,10 @@ function lockText(lockFile: string): string | undefined {
 
 /** The lock in `text` (a byte order mark before it is allowed). @throws MCG504 when it is not JSON or has the wrong shape. */
 function parseLock(lockFile: string, text: string): SpecLock {
-  let data: unknown;
-  try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ""));
-  } catch (error) {
-    throw fail("MCG504", `the lock file ${lockFile} is not readable JSON (${(error as Error).message}); fix it, or delete it and run \`spec fetch\``);
-  }
+  const json = text.replace(/^\uFEFF/, "");
+  const problem = jsonSyntaxProblem(json, lockFile);
+  if (problem !== undefined) throw fail("MCG504", `the lock file is not valid JSON (${problem.why}); fix it, or delete it and run \`spec fetch\``, problem.span);
+  const data: unknown = JSON.parse(json);
   const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`spec fetch\``);
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
@@ -327,7 +326,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   // A lock that will be written needs its folder: found missing now, not after the downloads.
   const lockFolder = dirname(writeTarget(where.lockFile));
   if ((!lock || options.update) && !statSync(lockFolder, { throwIfNoEntry: false })?.isDirectory()) {
-    throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} is not a folder; nothing was downloaded`);
+    const missing = !existsSync(lockFolder);
+    throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} ${missing ? "does not exist" : "is not a folder"}; nothing was downloaded`);
   }
 
   const results: FetchedSpec[] = [];
