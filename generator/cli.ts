@@ -104,7 +104,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   }
   generateCommand
     .option("--check", "write nothing; exit 1 and show a short diff if the folder differs from what would be generated")
-    .option("--dump-ir <file>", "also write the intermediate representation as JSON")
+    .option("--dump-ir <file>", "also write the intermediate representation as JSON (several revisions: { revisions: [{ folder, ir }] })")
     .option("--force", "replace files in --out that the generator did not write (without it: MCG404, nothing written)")
     .option("--debug", "print stack traces for errors")
     .addHelpText(
@@ -521,6 +521,11 @@ async function prepareOne(job: GenerateJob, flags: GenerateFlags, io: CliIO): Pr
   return { out: job.out, result, manifest, files: [...result.files, manifest] };
 }
 
+/** What `--dump-ir` writes: the IR, or with several revisions `{ revisions: [{ folder, ir }] }`, one per revision. */
+function dumpedIr(result: Prepared["result"]): unknown {
+  return result.revisions === undefined ? result.ir : { revisions: result.revisions.map((r) => ({ folder: r.folder, ir: r.ir })) };
+}
+
 /** Checks (`--check`) or writes one generated output; with several, an error writing one names it, and the others go on. */
 function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several: boolean): number {
   const { out, result, manifest, files } = prepared;
@@ -543,7 +548,7 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
       replaceForeign: Boolean(flags.force),
     });
-    if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(result.ir, null, 2)}\n`);
+    if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(dumpedIr(result), null, 2)}\n`);
     const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;
     const removed = count("stale");
     const written = count("changed") + count("missing");

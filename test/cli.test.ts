@@ -277,6 +277,13 @@ describe("mcp-schema-codegen CLI", () => {
     expect(request?.kind).toBe("interface");
     const text = readFileSync(DRAFT, "utf8").split("\n");
     expect(text[request!.span.line - 1]).toContain("export interface JSONRPCRequest");
+    // Several revisions: each one's IR, by its folder.
+    const several = join(dir, "several.json");
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25", "--out", join(dir, "out2"), "--dump-ir", several)).code).toBe(0);
+    const dumped = JSON.parse(readFileSync(several, "utf8")) as { revisions: { folder: string; ir: { declarations: { name: string }[] } }[] };
+    expect(dumped.revisions.map((r) => r.folder)).toEqual(["2026-07-28", "2025-11-25"]);
+    expect(dumped.revisions[1]!.ir.declarations.some((d) => d.name === "InitializeRequest")).toBe(true);
+    expect(dumped.revisions[0]!.ir.declarations.some((d) => d.name === "InitializeRequest")).toBe(false);
   });
 });
 
