@@ -8,7 +8,8 @@
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, reportError, usage, versionsIn, type CliIO } from "./cli.js";
+import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, reportError, usage, type CliIO } from "./cli.js";
+import { versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";

@@ -6,10 +6,10 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, type ConfigInput } from "./config.js";
+import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, versionsIn, type ConfigInput } from "./config.js";
 import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
 import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
@@ -373,16 +373,6 @@ function legacyBeside(input: SchemaInput): { path: string; input: SchemaInput } 
 function isLegacyInput(input: SchemaInput): boolean {
   if ("specDir" in input) return input.version === LEGACY_SPEC_VERSION;
   return "path" in input && basename(dirname(resolve(input.path))) === LEGACY_SPEC_VERSION;
-}
-
-/** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
-export function versionsIn(specDir: string): string {
-  try {
-    const versions = readdirSync(join(specDir, "schema")).filter((v) => existsSync(join(specDir, "schema", v, "schema.ts"))).sort();
-    return versions.length > 0 ? `; versions there: ${versions.join(", ")}` : "";
-  } catch {
-    return ` (${join(specDir, "schema")} cannot be read)`;
-  }
 }
 
 export function usage(message: string): GeneratorError {

@@ -33,7 +33,7 @@
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
  * at once with `file:line:col`, code MCG020.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
@@ -60,8 +60,15 @@ export interface LockedInput {
   readonly span?: SourceSpan;
 }
 
+/**
+ * A schema file or a spec folder's version as the configuration file names it: `place` says
+ * where (its span, the key as the file writes it, and the value before its variables were
+ * expanded), so that an input that is not there is reported at that place.
+ */
+export type PlacedInput = SchemaInput & { readonly place?: { readonly span: SourceSpan; readonly key: string; readonly written: string } };
+
 /** An input of the configuration file: a schema, a spec folder's version, or a locked version. */
-export type ConfigInput = SchemaInput | LockedInput;
+export type ConfigInput = PlacedInput | LockedInput;
 
 /** Whether `input` names a version of a locked revision (resolved when its output runs). */
 export function isLockedInput(input: ConfigInput): input is LockedInput {
@@ -89,7 +96,9 @@ export async function configInputs(
   const { onProgress, ...rest } = options;
   for (const one of inputs) {
     if (!isLockedInput(one)) {
-      resolved.push(one);
+      const { place, ...input } = one;
+      if (place !== undefined) checkPresent(input, place);
+      resolved.push(input as SchemaInput);
       continue;
     }
     const progress = onProgress !== undefined && !reported.has(one.lockFile) ? { onProgress } : {};
@@ -105,6 +114,33 @@ export async function configInputs(
     resolved.push({ specDir, version: one.version });
   }
   return resolved;
+}
+
+/**
+ * MCG020 at the configuration's input when the schema it names is not there: a missing file, or a
+ * spec folder without that version (the versions it has listed), saying what its variables became.
+ */
+function checkPresent(input: SchemaInput, place: NonNullable<PlacedInput["place"]>): void {
+  const expanded = (path: string) => (place.written.includes("${") ? `${JSON.stringify(place.written)} (${path} once its variables are expanded)` : path);
+  // Nothing at all there (something that cannot be read is the loader's to explain, MCG101).
+  const absent = (path: string) => lstatSync(path, { throwIfNoEntry: false }) === undefined;
+  let problem: string | undefined;
+  if ("path" in input && absent(input.path)) problem = `${place.key}: the schema file ${expanded(input.path)} does not exist`;
+  if ("specDir" in input && absent(join(input.specDir, "schema", input.version, "schema.ts"))) {
+    const where = existsSync(input.specDir) ? `has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}` : "does not exist";
+    problem = `${place.key}: the spec folder ${expanded(input.specDir)} ${where}`;
+  }
+  if (problem !== undefined) throw new GeneratorError([{ code: CODE, message: problem, span: place.span }]);
+}
+
+/** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
+export function versionsIn(specDir: string): string {
+  try {
+    const versions = readdirSync(join(specDir, "schema")).filter((v) => existsSync(join(specDir, "schema", v, "schema.ts"))).sort();
+    return versions.length > 0 ? `; versions there: ${versions.join(", ")}` : "";
+  } catch {
+    return ` (${join(specDir, "schema")} cannot be read)`;
+  }
 }
 
 /** One output of the configuration: where from, where to, with which options. */
@@ -255,12 +291,13 @@ class ConfigReader {
     }
     if (schema) {
       const path = this.path(schema, `${where}.schema`);
-      return path ? { path } : undefined;
+      return path ? { path, place: { span: this.span(schema), key: `${where}.schema`, written: ts.isStringLiteral(schema) ? schema.text : "" } } : undefined;
     }
     if (spec && version) {
       const specDir = this.path(spec, `${where}.spec`);
       const name = this.string(version, `${where}.version`);
-      return specDir && name ? { specDir, version: name } : undefined;
+      if (!specDir || !name) return undefined;
+      return { specDir, version: name, place: { span: this.span(spec), key: `${where}.spec`, written: ts.isStringLiteral(spec) ? spec.text : "" } };
     }
     this.bag.add(
       CODE,

@@ -3,14 +3,21 @@
  * upward, `--config` instead, every output generated and checked without flags, env
  * expansion in paths, and every problem refused with its `file:line:col`.
  */
-import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, isLockedInput, loadConfig, type ConfigInput } from "../generator/config.js";
 import * as api from "../generator/index.js";
 import { GeneratorError } from "../generator/index.js";
 import { cli } from "./support/cli.js";
 import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+
+/** The version folders of a spec folder that hold a schema.ts, sorted and comma-separated. */
+const versions = (specDir: string) =>
+  readdirSync(join(specDir, "schema"))
+    .filter((v) => existsSync(join(specDir, "schema", v, "schema.ts")))
+    .sort()
+    .join(", ");
 
 const DRAFT = join(SPEC_DIR, "schema", "draft", "schema.ts");
 const home = process.cwd();
@@ -83,7 +90,7 @@ describe("mcp-schema-codegen.config.json", () => {
     );
     const run = await cli("generate", "--config", file);
     expect([run.code, run.stdout]).toEqual([2, ""]);
-    expect(run.stderr).toContain(`error MCG101: schema file not found: ${missing}`);
+    expect(run.stderr).toContain(`several.json:1:201 - error MCG020: outputs[1].input.schema: the schema file ${missing} does not exist`);
     expect(run.stderr).toContain("nothing was written to any of the 3 outputs");
     expect(readdirSync(dir)).toEqual(["several.json"]);
     // One that generates but could not be written (a file the generator did not write where it writes one) stops them all too.
@@ -106,8 +113,25 @@ describe("mcp-schema-codegen.config.json", () => {
     writeFileSync(file, JSON.stringify({ ...fixed, outputs: fixed.outputs.map((o) => ({ ...o, input: { schema: missing } })) }));
     const all = await cli("generate", "--config", file);
     expect(all.code).toBe(2);
-    expect(all.stderr.split("\n").filter((line) => line.includes("MCG101"))).toHaveLength(3);
+    expect(all.stderr.split("\n").filter((line) => line.includes("MCG020"))).toHaveLength(3);
     expect(all.stderr.split("\n").filter((line) => /^\d+ errors?;/.test(line))).toEqual(["3 errors; nothing was written to any of the 3 outputs"]);
+  });
+
+  it("an input that is not there is reported where the file names it (MCG020): the versions a spec folder has, what a variable became", async () => {
+    const dir = scratchDir("config-absent-input");
+    const file = join(dir, CONFIG_FILE_NAME);
+    const outputs = [
+      { input: { spec: "${NO_SUCH_SPEC:-../nowhere}", version: "draft" }, out: "a" },
+      { input: { spec: SPEC_DIR, version: "drafft" }, out: "b" },
+    ];
+    writeFileSync(file, `{\n  "outputs": [\n${outputs.map((o) => `    ${JSON.stringify(o)}`).join(",\n")}\n  ]\n}\n`);
+    const run = await cli("generate", "--config", file);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n").filter((line) => line.includes("MCG020")).map((line) => line.slice(line.indexOf(CONFIG_FILE_NAME)))).toEqual([
+      `${CONFIG_FILE_NAME}:3:22 - error MCG020: outputs[0].input.spec: the spec folder "\${NO_SUCH_SPEC:-../nowhere}" (${join(dirname(dir), "nowhere")} once its variables are expanded) does not exist`,
+      `${CONFIG_FILE_NAME}:4:22 - error MCG020: outputs[1].input.spec: the spec folder ${SPEC_DIR} has no schema/drafft/schema.ts; versions there: ${versions(SPEC_DIR)}`,
+    ]);
+    expect(readdirSync(dir)).toEqual([CONFIG_FILE_NAME]);
   });
 
   it("--config names the file; it cannot be mixed with --out or an input", async () => {
@@ -191,8 +215,13 @@ describe("mcp-schema-codegen.config.json", () => {
     const dir = scratchDir("config-env");
     const file = writeConfig(dir, { outputs: [{ input: { spec: "${SPEC:-spec}", version: "draft" }, out: "${OUT}/gen" }] });
     const [withDefault] = loadConfig(file, { OUT: "o" }).outputs;
-    expect(withDefault).toEqual({ input: { specDir: join(dir, "spec"), version: "draft" }, out: join(dir, "o", "gen"), options: {} });
-    expect(loadConfig(file, { OUT: "/abs", SPEC: "/s" }).outputs[0]!.input).toEqual({ specDir: "/s", version: "draft" });
+    expect(withDefault).toMatchObject({ input: { specDir: join(dir, "spec"), version: "draft" }, out: join(dir, "o", "gen"), options: {} });
+    // The input keeps where the file names it and what it wrote there, for errors reading it.
+    expect(loadConfig(file, { OUT: "/abs", SPEC: "/s" }).outputs[0]!.input).toEqual({
+      specDir: "/s",
+      version: "draft",
+      place: { key: "outputs[0].input.spec", written: "${SPEC:-spec}", span: expect.objectContaining({ line: 5, column: 17 }) },
+    });
   });
 
   it('reads { "version" } alone as a version of the locked revision: the lock beside the file, or "lock" relative to it', () => {
@@ -250,7 +279,7 @@ describe("mcp-schema-codegen.config.json", () => {
   it("this repository's npm run generate uses it", () => {
     const config = loadConfig(join(ROOT, CONFIG_FILE_NAME), { MCP_SPEC_DIR: SPEC_DIR });
     expect(config.outputs.map((o) => relative(ROOT, o.out))).toEqual([join("generated", "draft"), join("generated", "2025-11-25")]);
-    expect(config.outputs.map((o) => o.input)).toEqual([
+    expect(config.outputs.map((o) => o.input)).toMatchObject([
       { specDir: SPEC_DIR, version: "draft" },
       { specDir: SPEC_DIR, version: "2025-11-25" },
     ]);
