@@ -235,7 +235,8 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     });
     const replaced = writeScaffold(dir, files, Boolean(flags.force));
     for (const path of replaced) io.stdout(`replaced: ${join(dir, path)}\n`);
-    io.stdout(`${dir}: ${files.length} files written (package ${name})\nnext: cd ${shellQuote(dir)} && npm install && npm test\n`);
+    const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
+    io.stdout(`${dir}: ${files.length} files written (package ${name})\nnext: ${cd}npm install && npm test\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));
@@ -257,6 +258,9 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
   if (flags.lock !== undefined && (flags.specVersion === undefined || flags.spec !== undefined)) {
     throw usage("--lock names the lock of --spec-version alone (the locked revision); --schema and --spec read no lock");
+  }
+  if (flags.offline && (flags.schema !== undefined || flags.spec !== undefined)) {
+    throw usage("--offline goes with --spec-version alone (the locked revision, read from the cache); --schema and --spec read local files and never use the network");
   }
   if (flags.schema) return flags.schema.map((path) => ({ path }));
   const versions = flags.specVersion?.split(",").map((v) => v.trim());

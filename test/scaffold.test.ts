@@ -54,6 +54,7 @@ describe("scaffold command", () => {
     expect(stderr).toBe("");
     expect(code).toBe(0);
     expect(stdout).toContain("42 files written (package my-server)");
+    expect(stdout).toContain(`next: cd '${dir}' && npm install && npm test\n`);
     const revision = ["errors.ts", "index.ts", "meta.ts", "methods.ts", "revision.ts", "types.ts", "validators.ts"];
     expect(listFiles(dir)).toEqual([
       ".gitignore",
@@ -138,6 +139,15 @@ describe("scaffold command", () => {
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
     expect(listFiles(dir)).toHaveLength(43);
+    // Written into the current folder: the next step needs no cd.
+    const home = process.cwd();
+    process.chdir(dir);
+    try {
+      const here = await cli("scaffold", ".", ...SPEC, "draft", "--force", "--name", "forced");
+      expect(here.stdout).toMatch(/\nnext: npm install && npm test\n$/);
+    } finally {
+      process.chdir(home);
+    }
   });
 
   it("with --force, refuses (changing nothing) a project path that is in the way: a folder where a file goes, a symbolic link", async () => {

@@ -233,6 +233,15 @@ describe("spec fetch: locks and refs it must not trust", () => {
     ]);
   });
 
+  it("a base URL that is not http:// or https:// is a usage error (MCG001) before any request", async () => {
+    const { options } = place("base-url");
+    for (const baseUrl of ["file:///tmp/archives", "not a url"]) {
+      expect(await failure(fetchSpec({ ...options, baseUrl }))).toEqual([
+        `error MCG001: the base URL ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`,
+      ]);
+    }
+  });
+
   it("two first fetches of different refs at once: one pins its ref, the other changes nothing and says so (MCG504)", async () => {
     const { options, lock } = place("race-first");
     server.routes.set(OTHER, { kind: "archive", body: tarGz(`modelcontextprotocol-${OTHER}`, corpusEntries(SPEC_DIR), OTHER) });
@@ -516,6 +525,11 @@ describe("--spec-version without --spec", () => {
       const lockWithSchema = await cli("generate", "--schema", join(SPEC_DIR, "schema", "draft", "schema.ts"), "--out", join(dir, "o"), "--lock", options.lockFile!);
       expect(lockWithSchema.code).toBe(2);
       expect(lockWithSchema.stderr).toMatch(/^error MCG001: --lock names the lock of --spec-version alone/);
+      // So does --offline: --schema and --spec never use the network.
+      for (const input of [["--schema", join(SPEC_DIR, "schema", "draft", "schema.ts")], ["--spec", SPEC_DIR, "--spec-version", "draft"]]) {
+        const offline = await cli("generate", ...input, "--out", join(dir, "o"), "--offline");
+        expect([offline.code, offline.stderr.split("\n")[0]]).toEqual([2, "error MCG001: --offline goes with --spec-version alone (the locked revision, read from the cache); --schema and --spec read local files and never use the network"]);
+      }
     } finally {
       if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
       else process.env.MCP_SPEC_CACHE_DIR = previous;

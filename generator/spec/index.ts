@@ -116,12 +116,15 @@ export function defaultCacheDir(env: Environment = process.env): string {
   return join(xdg, "mcp-schema-codegen", "spec");
 }
 
+/** @throws GeneratorError MCG001 for a base URL (`MCP_SPEC_BASE_URL`) that is not an http:// or https:// URL. */
 function located(location: SpecLocation): Required<SpecLocation> {
-  return {
-    lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME),
-    cacheDir: resolve(location.cacheDir ?? defaultCacheDir()),
-    baseUrl: (location.baseUrl ?? process.env.MCP_SPEC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
-  };
+  const baseUrl = (location.baseUrl ?? process.env.MCP_SPEC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  const protocol = URL.canParse(baseUrl) ? new URL(baseUrl).protocol : undefined;
+  if (protocol !== "http:" && protocol !== "https:") {
+    const named = location.baseUrl !== undefined ? "the base URL" : "MCP_SPEC_BASE_URL";
+    throw fail("MCG001", `${named} ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`);
+  }
+  return { lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME), cacheDir: resolve(location.cacheDir ?? defaultCacheDir()), baseUrl };
 }
 
 /** The archive URL of `ref` (each path segment encoded; a branch may hold `/`). */
