@@ -8,7 +8,7 @@
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, reportError, usage, type CliIO } from "./cli.js";
+import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, usage, type CliIO } from "./cli.js";
 import { versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic } from "./errors.js";
@@ -87,7 +87,7 @@ const DIFF_ALTERNATIVES = "name versions of a local clone with --spec <clone>, o
  * @throws GeneratorError MCG001 a version `--spec` does not have (naming those it has); what
  *   `lockedSpecDir` throws (MCG504–MCG506, offering {@link DIFF_ALTERNATIVES}).
  */
-async function diffInput(side: string, flags: DiffFlags, io: CliIO): Promise<SchemaInput> {
+async function diffInput(side: string, flags: DiffFlags, onProgress: (line: string) => void): Promise<SchemaInput> {
   const isFile = existsSync(side) && statSync(side).isFile();
   if (isFile || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(side) || side.endsWith(".ts")) return { path: side };
   if (flags.spec !== undefined) {
@@ -97,7 +97,7 @@ async function diffInput(side: string, flags: DiffFlags, io: CliIO): Promise<Sch
   const specDir = await lockedSpecDir(side, {
     ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
     ...(flags.offline ? { offline: true } : {}),
-    onProgress: (line) => io.stderr(`${line}\n`),
+    onProgress,
     alternatives: DIFF_ALTERNATIVES,
   });
   return { specDir, version: side };
@@ -105,7 +105,8 @@ async function diffInput(side: string, flags: DiffFlags, io: CliIO): Promise<Sch
 
 async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): Promise<number> {
   try {
-    const [a, b] = [schemaSnapshot(await diffInput(from, flags, io)), schemaSnapshot(await diffInput(to, flags, io))];
+    const onProgress = progressOnce(io);
+    const [a, b] = [schemaSnapshot(await diffInput(from, flags, onProgress)), schemaSnapshot(await diffInput(to, flags, onProgress))];
     for (const w of [...a.warnings, ...b.warnings]) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     const diff = diffSnapshots(a.snapshot, b.snapshot);
     io.stdout(flags.json ? `${JSON.stringify(diff, null, 2)}\n` : formatDiff(diff));

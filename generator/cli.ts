@@ -274,11 +274,13 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
     const bad = versions.find((v) => !isName(v));
     if (bad !== undefined) throw usage(`--spec-version ${JSON.stringify(bad)} is not a version name`);
     const inputs: SchemaInput[] = [];
+    // The versions share one locked revision: what is said about it is said once.
+    const onProgress = progressOnce(io);
     for (const version of versions) {
       const specDir = await lockedSpecDir(version, {
         ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
         ...(flags.offline ? { offline: true } : {}),
-        onProgress: (line) => io.stderr(`${line}\n`),
+        onProgress,
       });
       inputs.push({ specDir, version });
     }
@@ -377,6 +379,16 @@ function legacyBeside(input: SchemaInput): { path: string; input: SchemaInput } 
 function isLegacyInput(input: SchemaInput): boolean {
   if ("specDir" in input) return input.version === LEGACY_SPEC_VERSION;
   return "path" in input && basename(dirname(resolve(input.path))) === LEGACY_SPEC_VERSION;
+}
+
+/** A progress printer (stderr) that says each distinct line once: several versions of one locked revision report it once. */
+export function progressOnce(io: CliIO): (line: string) => void {
+  const said = new Set<string>();
+  return (line) => {
+    if (said.has(line)) return;
+    said.add(line);
+    io.stderr(`${line}\n`);
+  };
 }
 
 export function usage(message: string): GeneratorError {
