@@ -862,9 +862,12 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     if (sessionId === undefined && legacy && isResponse(message)) {
       return sendJson(res, 400, errorBody(undefined, -32600, "Invalid request: a response to a server request needs the Mcp-Session-Id of the session it belongs to"));
     }
-    // A legacy client's request without its session (lost, or not opened yet) carries no modern header: it is told in
-    // its own era's terms (400, -32600) how a session starts. A ping is answered (one may come before initialize).
-    if (request !== undefined && legacy && !isModern(request) && header(req, "mcp-method") === undefined && own(request, "method") !== LEGACY_HANDSHAKE) {
+    // A legacy client's request before its session (not opened yet, or its id lost) carries no modern header, nor the
+    // MCP-Protocol-Version a client sends once it has negotiated: it is told in its own era's terms (400, -32600) how a
+    // session starts. A ping is answered (one may come before initialize). A request naming a version is held to the
+    // modern header rules below (-32020), which tell a modern client what it left out.
+    const sessionless = header(req, "mcp-method") === undefined && header(req, "mcp-protocol-version") === undefined;
+    if (request !== undefined && legacy && sessionless && !isModern(request) && own(request, "method") !== LEGACY_HANDSHAKE) {
       if (own(request, "method") !== "ping") {
         return sendJson(res, 400, errorBody(id, -32600, "Bad request: no Mcp-Session-Id; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it"));
       }

@@ -509,8 +509,12 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     ]);
     const ping = await post(url, { jsonrpc: "2.0", id: 4, method: "ping" });
     expect([ping.status, await ping.json()]).toEqual([200, { jsonrpc: "2.0", id: 4, result: { era: "modern", protocolVersion: null } }]);
-    // With an Mcp-Method header it is a modern client's, held to the modern header rules.
+    // With an Mcp-Method or MCP-Protocol-Version header it is a modern client's, held to the modern header rules.
     expect(await (await post(url, { jsonrpc: "2.0", id: 5, method: "tools/list" }, { "mcp-method": "tools/call" })).json()).toMatchObject({ error: { code: -32020 } });
+    for (const method of ["tools/list", "ping"]) {
+      const versioned = await post(url, { jsonrpc: "2.0", id: 6, method }, { "mcp-protocol-version": MODERN });
+      expect([versioned.status, await versioned.json()]).toEqual([400, { jsonrpc: "2.0", id: 6, error: { code: -32020, message: "Header mismatch: the Mcp-Method header is missing; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" } }]);
+    }
   });
 
   it("on close: every session is closed at once (its GET stream ends; a request waiting for the client is answered then), other requests get the grace period", async () => {
