@@ -233,13 +233,16 @@ describe("spec fetch: locks and refs it must not trust", () => {
     ]);
   });
 
-  it("a base URL that is not http:// or https:// is a usage error (MCG001) before any request", async () => {
+  it("a base URL that is not http:// or https:// is a usage error (MCG001) where a download would start; a run served from the cache never reads it", async () => {
     const { options } = place("base-url");
     for (const baseUrl of ["file:///tmp/archives", "not a url"]) {
       expect(await failure(fetchSpec({ ...options, baseUrl }))).toEqual([
         `error MCG001: the base URL ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`,
       ]);
     }
+    await fetchSpec({ ...options, ref: "main" });
+    expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives", offline: true }))[0]).toMatchObject({ downloaded: false });
+    expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives" }))[0]).toMatchObject({ downloaded: false });
   });
 
   it("two first fetches of different refs at once: one pins its ref, the other changes nothing and says so (MCG504)", async () => {
@@ -367,14 +370,26 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(again).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT }, lockWritten: false, downloaded: false });
     expect(readFileSync(lock, "utf8")).toBe(before);
     expect(statSync(lock).mtimeMs).toBe(mtime);
-    // A commit names one tree for good: --update of a cached one, or a new lock pinning it, downloads nothing.
+    // A commit names one tree for good: --update of one the lock pins, cached as the lock says, downloads nothing.
     const [all] = await fetchSpec({ ...options, update: true });
     expect(all).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT, schemas: DIGESTS }, downloaded: false });
-    rmSync(lock);
-    const [fresh] = await fetchSpec({ ...options, ref: COMMIT });
-    expect(fresh).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT, schemas: DIGESTS }, downloaded: false, lockWritten: true });
-    expect(readFileSync(lock, "utf8")).toBe(before);
     expect(server.requests.length).toBe(requests);
+    // A cache that differs from the lock is refused, as without --update; one no lock vouches for is downloaded and compared.
+    const draft = join(options.cacheDir!, COMMIT, "schema", "draft", "schema.ts");
+    const original = readFileSync(draft, "utf8");
+    writeFileSync(draft, `${original}export type Injected = string;\n`);
+    try {
+      expect((await failure(fetchSpec({ ...options, update: true })))[0]).toMatch(/^error MCG503: the cached revision .* does not match the lock .*schema\/draft\/schema\.ts: locked [0-9a-f]{64}, got [0-9a-f]{64}; delete that folder and fetch again$/);
+      expect(readFileSync(lock, "utf8")).toBe(before);
+      rmSync(lock);
+      expect((await failure(fetchSpec({ ...options, ref: COMMIT })))[0]).toMatch(/^error MCG503: the cached folder .* differs from the archive of its commit/);
+      expect(existsSync(lock)).toBe(false);
+    } finally {
+      writeFileSync(draft, original);
+    }
+    const [fresh] = await fetchSpec({ ...options, ref: COMMIT });
+    expect(fresh).toMatchObject({ pin: { ref: COMMIT, commit: COMMIT, schemas: DIGESTS }, downloaded: true, lockWritten: true });
+    expect(readFileSync(lock, "utf8")).toBe(before);
   });
 
   it("a lock file that is a symbolic link stays one: the file it names is rewritten", async () => {

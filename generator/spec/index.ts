@@ -116,15 +116,22 @@ export function defaultCacheDir(env: Environment = process.env): string {
   return join(xdg, "mcp-schema-codegen", "spec");
 }
 
-/** @throws GeneratorError MCG001 for a base URL (`MCP_SPEC_BASE_URL`) that is not an http:// or https:// URL. */
 function located(location: SpecLocation): Required<SpecLocation> {
-  const baseUrl = (location.baseUrl ?? process.env.MCP_SPEC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, "");
+  return {
+    lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME),
+    cacheDir: resolve(location.cacheDir ?? defaultCacheDir()),
+    baseUrl: (location.baseUrl ?? process.env.MCP_SPEC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+  };
+}
+
+/**
+ * Checked where a download is about to start (a run served from the cache never reads it).
+ * @throws GeneratorError MCG001 for a base URL (`MCP_SPEC_BASE_URL`) that is not an http:// or https:// URL.
+ */
+function checkBaseUrl(baseUrl: string, given: boolean): void {
   const protocol = URL.canParse(baseUrl) ? new URL(baseUrl).protocol : undefined;
-  if (protocol !== "http:" && protocol !== "https:") {
-    const named = location.baseUrl !== undefined ? "the base URL" : "MCP_SPEC_BASE_URL";
-    throw fail("MCG001", `${named} ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`);
-  }
-  return { lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME), cacheDir: resolve(location.cacheDir ?? defaultCacheDir()), baseUrl };
+  if (protocol === "http:" || protocol === "https:") return;
+  throw fail("MCG001", `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`);
 }
 
 /** The archive URL of `ref` (each path segment encoded; a branch may hold `/`). */
@@ -350,10 +357,16 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         continue;
       }
     }
-    // A commit names one tree for good: a new pin (or `update`) of a full commit already cached needs no download.
-    const cachedCommit = enforce || !FULL_COMMIT.test(job.ref) ? undefined : cachedDir(where.cacheDir, job.ref);
-    if (cachedCommit !== undefined) {
-      const pin: SpecPin = { ref: job.ref, commit: job.ref, schemas: schemaDigests(cachedCommit) };
+    // A commit names one tree for good: `update` of a full commit the lock pins already, and cached as the lock says
+    // (the same check as above), needs no download. A cache the lock cannot vouch for is downloaded again and compared.
+    const vouched = enforce || !FULL_COMMIT.test(job.ref) ? undefined : pins.find((p) => p.commit === job.ref);
+    const cachedCommit = vouched === undefined ? undefined : cachedDir(where.cacheDir, job.ref);
+    if (vouched !== undefined && cachedCommit !== undefined) {
+      const mismatches = digestMismatches(vouched.schemas, schemaDigests(cachedCommit));
+      if (mismatches.length > 0) {
+        throw fail("MCG503", `the cached revision ${cachedCommit} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; delete that folder and fetch again`);
+      }
+      const pin: SpecPin = { ref: job.ref, commit: job.ref, schemas: vouched.schemas };
       pins[job.index] = pin;
       lockChanged = true;
       progress(`${job.ref}: found in the cache ${cachedCommit}`);
@@ -365,6 +378,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     if (options.offline) {
       throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${url}); run without --offline, or ${alternatives}`);
     }
+    checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     progress(`${job.ref}: downloading ${url}`);
     const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, alternatives);
     const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
