@@ -9,7 +9,7 @@ import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, usage, type CliIO } from "./cli.js";
-import { versionsIn } from "./config.js";
+import { isVersionName, versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
@@ -89,7 +89,7 @@ const DIFF_ALTERNATIVES = "name versions of a local clone with --spec <clone>, o
  */
 async function diffInput(side: string, flags: DiffFlags, onProgress: (line: string) => void): Promise<SchemaInput> {
   const isFile = existsSync(side) && statSync(side).isFile();
-  if (isFile || !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(side) || side.endsWith(".ts")) return { path: side };
+  if (isFile || !isVersionName(side) || side.endsWith(".ts")) return { path: side };
   if (flags.spec !== undefined) {
     if (!existsSync(join(flags.spec, "schema", side, "schema.ts"))) throw usage(`${side} is neither a file nor a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
     return { specDir: flags.spec, version: side };

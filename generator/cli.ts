@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, versionsIn, type ConfigInput } from "./config.js";
+import { CONFIG_FILE_NAME, configInputs, findConfigFile, isVersionName, loadConfig, versionsIn, type ConfigInput } from "./config.js";
 import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
 import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
@@ -264,14 +264,13 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
   }
   if (flags.schema) return flags.schema.map((path) => ({ path }));
   const versions = flags.specVersion?.split(",").map((v) => v.trim());
-  const isName = (v: string) => /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(v);
   if (versions !== undefined) {
     if (versions.includes("")) throw usage(`--spec-version ${JSON.stringify(flags.specVersion)} has an empty name in its list`);
     const twice = versions.find((v, i) => versions.indexOf(v) !== i);
     if (twice !== undefined) throw usage(`--spec-version ${flags.specVersion} names ${twice} twice`);
   }
   if (versions && !flags.spec) {
-    const bad = versions.find((v) => !isName(v));
+    const bad = versions.find((v) => !isVersionName(v));
     if (bad !== undefined) throw usage(`--spec-version ${JSON.stringify(bad)} is not a version name`);
     const inputs: SchemaInput[] = [];
     // The versions share one locked revision: what is said about it is said once.
@@ -287,7 +286,7 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
     return inputs;
   }
   if (flags.spec && versions) {
-    const missing = versions.find((v) => !isName(v) || !existsSync(join(flags.spec!, "schema", v)));
+    const missing = versions.find((v) => !isVersionName(v) || !existsSync(join(flags.spec!, "schema", v)));
     if (missing !== undefined) throw usage(`--spec-version ${JSON.stringify(missing)} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
     return versions.map((version) => ({ specDir: flags.spec!, version }));
   }

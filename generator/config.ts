@@ -122,15 +122,36 @@ export async function configInputs(
  */
 function checkPresent(input: SchemaInput, place: NonNullable<PlacedInput["place"]>): void {
   const expanded = (path: string) => (place.written.includes("${") ? `${JSON.stringify(place.written)} (${path} once its variables are expanded)` : path);
-  // Nothing at all there (something that cannot be read is the loader's to explain, MCG101).
-  const absent = (path: string) => lstatSync(path, { throwIfNoEntry: false }) === undefined;
   let problem: string | undefined;
-  if ("path" in input && absent(input.path)) problem = `${place.key}: the schema file ${expanded(input.path)} does not exist`;
-  if ("specDir" in input && absent(join(input.specDir, "schema", input.version, "schema.ts"))) {
-    const where = existsSync(input.specDir) ? `has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}` : "does not exist";
+  if ("path" in input) {
+    const kind = entryKind(input.path);
+    if (kind === "none") problem = `${place.key}: the schema file ${expanded(input.path)} does not exist`;
+    if (kind === "folder") problem = `${place.key}: ${expanded(input.path)} is a folder, not a schema file (a spec repository is { "spec": "<dir>", "version": "<v>" })`;
+  }
+  if ("specDir" in input && entryKind(join(input.specDir, "schema", input.version, "schema.ts")) === "none") {
+    const kind = entryKind(input.specDir);
+    const where = kind === "folder" ? `has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}` : kind === "none" ? "does not exist" : "is not a folder";
     problem = `${place.key}: the spec folder ${expanded(input.specDir)} ${where}`;
   }
   if (problem !== undefined) throw new GeneratorError([{ code: CODE, message: problem, span: place.span }]);
+}
+
+/**
+ * What is at `path`, following links: nothing (or a path through a file), a folder, or something else; one that cannot
+ * be looked at (a permission) is "other", for the loader to explain (MCG101).
+ */
+function entryKind(path: string): "none" | "folder" | "other" {
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat === undefined ? (lstatSync(path, { throwIfNoEntry: false }) === undefined ? "none" : "other") : stat.isDirectory() ? "folder" : "other";
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ENOTDIR" ? "none" : "other";
+  }
+}
+
+/** Whether `name` can be a version folder's name (`draft`, `2025-11-25`): no path separator, no leading dot. */
+export function isVersionName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
 }
 
 /** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
@@ -285,7 +306,7 @@ class ConfigReader {
       return undefined;
     }
     if (version && !spec) {
-      const name = this.string(version, `${where}.version`);
+      const name = this.versionName(version, `${where}.version`);
       const lockFile = lock ? this.path(lock, `${where}.lock`) : join(this.baseDir, LOCK_FILE_NAME);
       return name && lockFile ? { version: name, lockFile, span: this.span(node) } : undefined;
     }
@@ -295,7 +316,7 @@ class ConfigReader {
     }
     if (spec && version) {
       const specDir = this.path(spec, `${where}.spec`);
-      const name = this.string(version, `${where}.version`);
+      const name = this.versionName(version, `${where}.version`);
       if (!specDir || !name) return undefined;
       return { specDir, version: name, place: { span: this.span(spec), key: `${where}.spec`, written: ts.isStringLiteral(spec) ? spec.text : "" } };
     }
@@ -362,6 +383,14 @@ class ConfigReader {
       if (!fields.has(key)) this.bag.add(CODE, `${where}: missing ${JSON.stringify(key)}`, this.span(node));
     }
     return fields;
+  }
+
+  /** A version folder's name (`draft`, `2025-11-25`): no path separators or leading dot. */
+  private versionName(node: ts.Expression, where: string): string | undefined {
+    const name = this.string(node, where);
+    if (name === undefined || isVersionName(name)) return name;
+    this.bag.add(CODE, `${where}: ${JSON.stringify(name)} is not a version name (a folder under schema/, such as draft or 2025-11-25)`, this.span(node));
+    return undefined;
   }
 
   private string(node: ts.Expression, where: string): string | undefined {

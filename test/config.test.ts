@@ -120,9 +120,12 @@ describe("mcp-schema-codegen.config.json", () => {
   it("an input that is not there is reported where the file names it (MCG020): the versions a spec folder has, what a variable became", async () => {
     const dir = scratchDir("config-absent-input");
     const file = join(dir, CONFIG_FILE_NAME);
+    const draft = join(SPEC_DIR, "schema", "draft", "schema.ts");
     const outputs = [
       { input: { spec: "${NO_SUCH_SPEC:-../nowhere}", version: "draft" }, out: "a" },
       { input: { spec: SPEC_DIR, version: "drafft" }, out: "b" },
+      { input: { spec: draft, version: "draft" }, out: "c" },
+      { input: { schema: SPEC_DIR }, out: "d" },
     ];
     writeFileSync(file, `{\n  "outputs": [\n${outputs.map((o) => `    ${JSON.stringify(o)}`).join(",\n")}\n  ]\n}\n`);
     const run = await cli("generate", "--config", file);
@@ -130,8 +133,15 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(run.stderr.split("\n").filter((line) => line.includes("MCG020")).map((line) => line.slice(line.indexOf(CONFIG_FILE_NAME)))).toEqual([
       `${CONFIG_FILE_NAME}:3:22 - error MCG020: outputs[0].input.spec: the spec folder "\${NO_SUCH_SPEC:-../nowhere}" (${join(dirname(dir), "nowhere")} once its variables are expanded) does not exist`,
       `${CONFIG_FILE_NAME}:4:22 - error MCG020: outputs[1].input.spec: the spec folder ${SPEC_DIR} has no schema/drafft/schema.ts; versions there: ${versions(SPEC_DIR)}`,
+      `${CONFIG_FILE_NAME}:5:22 - error MCG020: outputs[2].input.spec: the spec folder ${draft} is not a folder`,
+      `${CONFIG_FILE_NAME}:6:24 - error MCG020: outputs[3].input.schema: ${SPEC_DIR} is a folder, not a schema file (a spec repository is { "spec": "<dir>", "version": "<v>" })`,
     ]);
     expect(readdirSync(dir)).toEqual([CONFIG_FILE_NAME]);
+    // A version is a folder's name: one that climbs is refused where it is written.
+    writeFileSync(file, JSON.stringify({ outputs: [{ input: { spec: SPEC_DIR, version: "../schema/draft" }, out: "e" }, { input: { version: "a/b" }, out: "f" }] }));
+    const climbing = await cli("generate", "--config", file);
+    expect(climbing.stderr).toMatch(/:1:\d+ - error MCG020: outputs\[0\]\.input\.version: "\.\.\/schema\/draft" is not a version name \(a folder under schema\/, such as draft or 2025-11-25\)\n/);
+    expect(climbing.stderr).toMatch(/error MCG020: outputs\[1\]\.input\.version: "a\/b" is not a version name/);
   });
 
   it("--config names the file; it cannot be mixed with --out or an input", async () => {
