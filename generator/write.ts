@@ -598,7 +598,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     const journal = join(`${out}.lock`, "journal");
     // Both names, once, before either folder exists: a kill during this write leaves nothing to recover.
     fsStep("write", journal, () => writeFileSync(journal, JSON.stringify({ tmp, old })));
-    fsStep("build", tmp, () => {
+    const build = () => {
       removeTree(tmp);
       if (existsSync(out)) cpSync(out, tmp, { recursive: true, preserveTimestamps: true });
       else mkdirSync(tmp);
@@ -615,7 +615,20 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
         const folder = join(tmp, name);
         if (existsSync(folder) && readdirSync(folder).length === 0) rmSync(folder, { recursive: true });
       }
-    });
+    };
+    try {
+      build();
+    } catch (error) {
+      // The half-built copy goes (no later run would know it); the output is as it was.
+      try {
+        removeTree(tmp);
+      } catch {
+        // what stopped the build is the error to report
+      }
+      const code = (error as NodeJS.ErrnoException).code;
+      const readOnly = code === "EACCES" || code === "EPERM" ? " (a read-only file or folder in the output? the generator rewrites its own files and folders)" : "";
+      throw fail("MCG403", `cannot build ${tmp}: ${(error as Error).message}${readOnly}; ${out} was not changed`);
+    }
     if (existsSync(out)) {
       fsStep("move aside", out, () => renameSync(out, old));
       fsStep("move into place", tmp, () => renameSync(tmp, out));

@@ -312,7 +312,7 @@ describe("writeOutput", () => {
     expect(readFileSync(join(out, "mine.ts"), "utf8")).toBe("// not generated\n");
   });
 
-  it("removes the folder it put aside even when a user's read-only folder is inside it: no out.old-<pid> is left", () => {
+  it("removes the folder it put aside even when a user's read-only folder is inside it (no out.old-<pid> is left), and a copy it could not build", () => {
     // Run as a user the file modes bind (root's writes ignore them): the tool's own user, or nobody when that is root.
     const cli = buildPrivateCli("writes-read-only-cli");
     const dir = scratchDir("writes-read-only");
@@ -330,12 +330,26 @@ describe("writeOutput", () => {
       'chmodSync(join(out, "ro"), 0o555);',
       "const warnings = [];",
       'for (const body of ["2", "3"]) writeOutput(out, [file(body)], { onWarning: (m) => warnings.push(m) });',
-      'console.log(JSON.stringify({ warnings, beside: readdirSync(dir).sort(), mode: statSync(join(out, "ro")).mode & 0o777, kept: readdirSync(join(out, "ro")) }));',
+      // The generator's own runtime/ made read-only: a write that must change it stops, leaving nothing half-built.
+      'const other = join(dir, "other");',
+      'writeOutput(other, [file("1"), { ...file("x"), path: "runtime/x.ts" }]);',
+      'chmodSync(join(other, "runtime"), 0o555);',
+      'let refused = "";',
+      'try { writeOutput(other, [file("1")]); } catch (error) { refused = String(error.message); }',
+      'const result = { warnings, beside: readdirSync(dir).sort(), mode: statSync(join(out, "ro")).mode & 0o777, kept: readdirSync(join(out, "ro")), refused, runtime: readdirSync(join(other, "runtime")) };',
+      "console.log(JSON.stringify(result));",
     ].join("\n");
     const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : [process.execPath];
     const run = spawnSync(asUser[0]!, [...asUser.slice(1), "--input-type=module", "-e", script, dir], { encoding: "utf8" });
     expect(run.stderr).toBe("");
-    expect(JSON.parse(run.stdout)).toEqual({ warnings: [], beside: ["out"], mode: 0o555, kept: ["mine.txt"] });
+    expect(JSON.parse(run.stdout)).toEqual({
+      warnings: [],
+      beside: ["other", "out"],
+      mode: 0o555,
+      kept: ["mine.txt"],
+      refused: expect.stringMatching(/^error MCG403: cannot build .*other\.tmp-\d+: EACCES.* \(a read-only file or folder in the output\? the generator rewrites its own files and folders\); .*other was not changed$/),
+      runtime: ["x.ts"],
+    });
   });
 
   it("keeps another output nested inside it (a subfolder with a manifest of its own): its files are not stale", () => {
