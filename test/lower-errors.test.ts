@@ -210,33 +210,38 @@ describe("numeric literals", () => {
     expect(v.isQ!({ e: 16, n: 2500, k: 1 })).toBe(false);
   });
 
-  it("warns of an integer beyond 2^53 with the value it is read as (MCG254), each place once and in source order", async () => {
+  it("warns of a number beyond 2^53 that no double holds with the value it is read as (MCG254), each place once and in source order", async () => {
     const text = [
       "export enum E { A = 9007199254740995 }",
-      "export type N = -0x20000000000001 | 9007199254740992 | 1e23;",
+      "export type N = -0x20000000000001 | 9007199254740992 | 1e23 | 9007199254740993.5 | 9.007199254740993e15 | 0.1;",
       "export const K = 18_446_744_073_709_551_615;",
       "export interface Q {",
       "  /** @maximum 9007199254740993 */",
       "  n: number;",
       "  k: 9007199254740993;",
+      "  9007199254740993: string;",
       "}",
       'export type P = Pick<Q, "k"> & Q;',
       "",
     ].join("\n");
     const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none" });
     const said = (written: string, read: string) =>
-      `the integer ${written} is too large for a double (beyond 2^53 in magnitude, doubles skip integers): it is read as ${read}, as JSON.parse reads it (write ${read} to say so)`;
+      `the number ${written} is beyond 2^53 in magnitude, where a double holds only some integers: it is read as ${read}, as JSON.parse reads it (write ${read} to say so)`;
     expect(warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"))).toEqual([
       `s.ts:1:21 - warning MCG254: ${said("9007199254740995", "9007199254740996")}`,
-      `s.ts:2:18 - warning MCG254: ${said("-0x20000000000001", "-9007199254740992")}`,
-      `s.ts:3:18 - warning MCG254: ${said("18_446_744_073_709_551_615", "18446744073709551616")}`,
+      `s.ts:2:17 - warning MCG254: ${said("-0x20000000000001", "-9007199254740992")}`,
+      // 1e23 is not said: its digits are the double's shortest form, so the double stands for it.
+      `s.ts:2:63 - warning MCG254: ${said("9007199254740993.5", "9007199254740994")}`,
+      `s.ts:2:84 - warning MCG254: ${said("9.007199254740993e15", "9007199254740992")}`,
+      `s.ts:3:18 - warning MCG254: ${said("18_446_744_073_709_551_615", "18446744073709552000")}`,
       `s.ts:6:3 - warning MCG254: @maximum: ${said("9007199254740993", "9007199254740992")}`,
       `s.ts:7:6 - warning MCG254: ${said("9007199254740993", "9007199254740992")}`,
+      's.ts:8:3 - warning MCG254: the property name 9007199254740993 is a number beyond 2^53 in magnitude, which TypeScript reads as the double 9007199254740992: the property is "9007199254740992", not "9007199254740993" (quote the name to keep it as written)',
     ]);
     const dir = writeGenerated("numeric-literals-rounded", files);
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => boolean>;
-    expect([v.isE!(9007199254740996), v.isN!(-9007199254740992), v.isQ!({ n: 9007199254740992, k: JSON.parse("9007199254740993") })]).toEqual([true, true, true]);
-    expect(v.isQ!({ n: 9007199254740994, k: 9007199254740992 })).toBe(false);
+    expect([v.isE!(9007199254740996), v.isN!(-9007199254740992), v.isQ!({ n: 9007199254740992, k: JSON.parse("9007199254740993"), "9007199254740992": "x" })]).toEqual([true, true, true]);
+    expect(v.isQ!({ n: 9007199254740994, k: 9007199254740992, "9007199254740992": "x" })).toBe(false);
   });
 });
 

@@ -115,19 +115,41 @@ export function applyConstraintTags(
 }
 
 /**
- * The warning (MCG254) for a number written as an integer that no double holds exactly (beyond
- * 2^53): the generated code, like `JSON.parse`, reads the nearest double instead. `text` is the
- * literal as written (decimal, hexadecimal, octal or binary, with an optional sign and `_`
- * separators); anything else (a fraction, an exponent) gives `undefined`.
+ * A number written beyond 2^53 in magnitude that the double read from it does not stand for
+ * (`9007199254740993`, `0x20000000000001`, `9007199254740993.5`, `9.007199254740993e15`): what
+ * the generated code holds instead, as `JSON.parse` would read it, in JavaScript's shortest
+ * form; else `undefined`. `text` is the literal as written: decimal (with a fraction or an
+ * exponent), hexadecimal, octal or binary, with an optional sign and `_` separators. A decimal
+ * whose digits are the double's shortest form (`1e23`) stands for that double and is not
+ * said; nor is anything below 2^53, where a double holds every integer and a fraction's
+ * rounding is a double's everyday one.
  */
-export function roundedIntegerWarning(text: string): string | undefined {
-  const written = /^([+-]?)(\d+|0[xX][\da-fA-F]+|0[oO][0-7]+|0[bB][01]+)$/.exec(text.replace(/_/g, ""));
+export function roundedNumber(text: string): string | undefined {
+  const written = /^([+-]?)(?:(0[xX][\da-fA-F]+|0[oO][0-7]+|0[bB][01]+)|(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?)$/.exec(text.replace(/_/g, ""));
   if (!written) return undefined;
-  const [, sign, digits] = written as unknown as [string, string, string];
-  const read = Number(digits);
-  if (!Number.isFinite(read) || BigInt(read) === BigInt(digits)) return undefined;
-  const asRead = `${sign === "-" ? "-" : ""}${BigInt(read)}`;
-  return `the integer ${text} is too large for a double (beyond 2^53 in magnitude, doubles skip integers): it is read as ${asRead}, as JSON.parse reads it (write ${asRead} to say so)`;
+  const [, sign = "", radix, whole = "", fraction = "", exponent = "0"] = written;
+  const read = Number(radix ?? `${whole}${fraction === "" ? "" : `.${fraction}`}e${exponent}`);
+  if (!Number.isFinite(read) || read < 2 ** 53) return undefined;
+  const exact = radix !== undefined ? BigInt(radix) === BigInt(read) : sameDecimal(`${whole}${fraction}`, Number(exponent) - fraction.length, String(read));
+  return exact ? undefined : `${sign === "-" ? "-" : ""}${String(read)}`;
+}
+
+/** Whether digits × 10^scale is the number JavaScript writes as `shortest` (`1e+23`, `9007199254740992`). */
+function sameDecimal(digits: string, scale: number, shortest: string): boolean {
+  const [mantissa = "", power = "0"] = shortest.split("e");
+  const [int = "", frac = ""] = mantissa.split(".");
+  // Both as significant digits (no leading or trailing zeros) and the power of ten of the last one.
+  const normal = (d: string, s: number) => {
+    const trimmed = d.replace(/^0+/, "");
+    const kept = trimmed.replace(/0+$/, "");
+    return `${kept}e${s + (trimmed.length - kept.length)}`;
+  };
+  return normal(digits, scale) === normal(`${int}${frac}`, Number(power) - frac.length);
+}
+
+/** The words of warning MCG254 for a number `written` that a double holds as `asRead`. */
+export function roundedNumberWarning(written: string, asRead: string): string {
+  return `the number ${written} is beyond 2^53 in magnitude, where a double holds only some integers: it is read as ${asRead}, as JSON.parse reads it (write ${asRead} to say so)`;
 }
 
 function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254", message: string) => void): TypeExpr | string {
@@ -158,8 +180,8 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254", message: s
     case "maximum": {
       const bound = Number(value);
       if (value === "" || !Number.isFinite(bound)) return `@${tag.name} ${value} is not a finite number`;
-      const rounded = roundedIntegerWarning(value);
-      if (rounded !== undefined) warn("MCG254", `@${tag.name}: ${rounded}`);
+      const rounded = roundedNumber(value);
+      if (rounded !== undefined) warn("MCG254", `@${tag.name}: ${roundedNumberWarning(value, rounded)}`);
       const key: keyof Constraints = tag.name;
       return onKeyword(type, "number", `@${tag.name}`, (t) => ({ ...t, constraints: { ...t.constraints, [key]: bound } }));
     }

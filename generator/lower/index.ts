@@ -35,7 +35,7 @@ import type {
 } from "../ir.js";
 import { lineAndColumnAt, snippet, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
-import { applyConstraintTags, docsOf, isConstraintTag, roundedIntegerWarning } from "./docs.js";
+import { applyConstraintTags, docsOf, isConstraintTag, roundedNumber, roundedNumberWarning } from "./docs.js";
 
 /** Options that change lowering. */
 export interface LowerOptions {
@@ -572,7 +572,7 @@ class Lowerer {
     let name: string;
     if (Node.isIdentifier(nameNode) || Node.isPrivateIdentifier(nameNode)) name = nameNode.getText();
     else if (Node.isStringLiteral(nameNode) || Node.isNoSubstitutionTemplateLiteral(nameNode)) name = nameNode.getLiteralText();
-    else if (Node.isNumericLiteral(nameNode)) name = String(this.numericValue(nameNode));
+    else if (Node.isNumericLiteral(nameNode)) name = this.numericName(nameNode);
     else throw this.unsupported(nameNode, "computed property name");
     const typeNode = node.getTypeNode();
     if (!typeNode) throw this.unsupported(node, `property ${name} without a type annotation`);
@@ -666,10 +666,22 @@ class Lowerer {
    * parseInt, which turns `1e+21` into 1 and `1e-7` into 1. An integer no double holds exactly is
    * read as the nearest one, and warned of (MCG254) against the text as written.
    */
-  private numericValue(node: import("ts-morph").NumericLiteral, sign = ""): number {
-    const rounded = roundedIntegerWarning(sign + node.getText());
-    if (rounded !== undefined) this.warnings.push({ code: "MCG254", message: rounded, span: this.span(node) });
+  private numericValue(node: import("ts-morph").NumericLiteral, signed?: Node): number {
+    const written = (signed ?? node).getText();
+    const rounded = roundedNumber(written);
+    if (rounded !== undefined) this.warnings.push({ code: "MCG254", message: roundedNumberWarning(written, rounded), span: this.span(signed ?? node) });
     return Number(node.compilerNode.text);
+  }
+
+  /** A numeric property name (`9007199254740993: string`): TypeScript names the property by the double it reads. */
+  private numericName(node: import("ts-morph").NumericLiteral): string {
+    const name = String(Number(node.compilerNode.text));
+    const written = node.getText();
+    if (roundedNumber(written) !== undefined) {
+      const message = `the property name ${written} is a number beyond 2^53 in magnitude, which TypeScript reads as the double ${name}: the property is "${name}", not "${written.replace(/_/g, "")}" (quote the name to keep it as written)`;
+      this.warnings.push({ code: "MCG254", message, span: this.span(node) });
+    }
+    return name;
   }
 
   private literalValue(node: Node | undefined): string | number | boolean | undefined {
@@ -681,8 +693,8 @@ class Lowerer {
     if (Node.isFalseLiteral(node)) return false;
     if (Node.isPrefixUnaryExpression(node) && Node.isNumericLiteral(node.getOperand())) {
       const operand = node.getOperand() as import("ts-morph").NumericLiteral;
-      if (node.getOperatorToken() === SyntaxKind.MinusToken) return -this.numericValue(operand, "-");
-      if (node.getOperatorToken() === SyntaxKind.PlusToken) return this.numericValue(operand);
+      if (node.getOperatorToken() === SyntaxKind.MinusToken) return -this.numericValue(operand, node);
+      if (node.getOperatorToken() === SyntaxKind.PlusToken) return this.numericValue(operand, node);
     }
     return undefined;
   }
