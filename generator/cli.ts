@@ -610,7 +610,7 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
 
 /** `path` inside the folder `out` as the user wrote it (`gen/x.ts`, `/x.ts`, not `//x.ts`). */
 function inFolder(out: string, path: string): string {
-  return out.endsWith("/") || out.endsWith(sep) ? out + path : `${out}/${path}`;
+  return `${out.replace(sep === "/" ? /\/+$/ : /[\\/]+$/, "")}/${path}`;
 }
 
 /** A manifest's revisions: those of a multi-revision output, or its one input as folder "" (the output folder itself). */

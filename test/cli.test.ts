@@ -232,8 +232,10 @@ describe("mcp-schema-codegen CLI", () => {
     expect(stdout).toContain(`missing: ${out}/types.ts`);
     expect(existsSync(out)).toBe(false);
     // A folder given with its trailing slash is named as given, with one slash before each file.
-    const slashed = await cli("generate", "--schema", DRAFT, "--out", `${out}/`, "--check");
-    expect(slashed.stdout).toContain(`missing: ${out}/types.ts\n`);
+    for (const slashes of ["/", "//"]) {
+      const slashed = await cli("generate", "--schema", DRAFT, "--out", `${out}${slashes}`, "--check");
+      expect(slashed.stdout).toContain(`missing: ${out}/types.ts\n`);
+    }
   });
 
   it("--targets generates only what is asked for, plus what it imports", async () => {
