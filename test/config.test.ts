@@ -90,7 +90,8 @@ describe("mcp-schema-codegen.config.json", () => {
     );
     const run = await cli("generate", "--config", file);
     expect([run.code, run.stdout]).toEqual([2, ""]);
-    expect(run.stderr).toContain(`several.json:1:201 - error MCG020: outputs[1].input.schema: the schema file ${missing} does not exist`);
+    const column = readFileSync(file, "utf8").indexOf(JSON.stringify(missing)) + 1;
+    expect(run.stderr).toContain(`several.json:1:${column} - error MCG020: outputs[1].input.schema: the schema file ${missing} does not exist`);
     expect(run.stderr).toContain("nothing was written to any of the 3 outputs");
     expect(readdirSync(dir)).toEqual(["several.json"]);
     // One that generates but could not be written (a file the generator did not write where it writes one) stops them all too.
