@@ -94,10 +94,16 @@ export async function configInputs(
   // Several versions of one lock share its revision: its progress is said once.
   const reported = new Set<string>();
   const { onProgress, ...rest } = options;
+  // Every input that is not there is said, not only the first, before any locked revision is fetched.
+  const absent = new DiagnosticBag();
+  for (const one of inputs) {
+    const problem = !isLockedInput(one) && one.place !== undefined ? absence(one, one.place) : undefined;
+    if (problem !== undefined) absent.add(CODE, problem, (one as PlacedInput).place!.span);
+  }
+  absent.throwIfAny();
   for (const one of inputs) {
     if (!isLockedInput(one)) {
-      const { place, ...input } = one;
-      if (place !== undefined) checkPresent(input, place);
+      const { place: _place, ...input } = one;
       resolved.push(input as SchemaInput);
       continue;
     }
@@ -117,10 +123,10 @@ export async function configInputs(
 }
 
 /**
- * MCG020 at the configuration's input when the schema it names is not there: a missing file, or a
- * spec folder without that version (the versions it has listed), saying what its variables became.
+ * What is wrong (MCG020, at the configuration's input) when the schema it names is not there: a missing file, or a
+ * spec folder without that version (the versions it has listed), saying what its variables became; else `undefined`.
  */
-function checkPresent(input: SchemaInput, place: NonNullable<PlacedInput["place"]>): void {
+function absence(input: SchemaInput, place: NonNullable<PlacedInput["place"]>): string | undefined {
   const expanded = (path: string) => (place.written.includes("${") ? `${JSON.stringify(place.written)} (${path} once its variables are expanded)` : path);
   let problem: string | undefined;
   if ("path" in input) {
@@ -133,7 +139,7 @@ function checkPresent(input: SchemaInput, place: NonNullable<PlacedInput["place"
     const where = kind === "folder" ? `has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}` : kind === "none" ? "does not exist" : "is not a folder";
     problem = `${place.key}: the spec folder ${expanded(input.specDir)} ${where}`;
   }
-  if (problem !== undefined) throw new GeneratorError([{ code: CODE, message: problem, span: place.span }]);
+  return problem;
 }
 
 /**

@@ -143,6 +143,13 @@ describe("mcp-schema-codegen.config.json", () => {
     const climbing = await cli("generate", "--config", file);
     expect(climbing.stderr).toMatch(/:1:\d+ - error MCG020: outputs\[0\]\.input\.version: "\.\.\/schema\/draft" is not a version name \(a folder under schema\/, such as draft or 2025-11-25\)\n/);
     expect(climbing.stderr).toMatch(/error MCG020: outputs\[1\]\.input\.version: "a\/b" is not a version name/);
+    // Several inputs of one output that are not there are all said.
+    writeFileSync(file, JSON.stringify({ outputs: [{ input: [{ schema: "one.ts" }, { schema: "two.ts" }], out: "g" }] }));
+    const both = await cli("generate", "--config", file);
+    expect(both.stderr.split("\n").filter((line) => line.includes("MCG020")).map((line) => line.replace(/^.*error MCG020: /, ""))).toEqual([
+      `outputs[0].input[0].schema: the schema file ${join(dir, "one.ts")} does not exist`,
+      `outputs[0].input[1].schema: the schema file ${join(dir, "two.ts")} does not exist`,
+    ]);
   });
 
   it("--config names the file; it cannot be mixed with --out or an input", async () => {
