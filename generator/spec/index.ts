@@ -345,32 +345,22 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   let lockChanged = !lock;
   for (const job of jobs) {
     const enforce = job.locked !== undefined && !options.update;
-    if (enforce) {
-      const cached = cachedDir(where.cacheDir, job.locked!.commit);
-      if (cached) {
-        const mismatches = digestMismatches(job.locked!.schemas, schemaDigests(cached));
-        if (mismatches.length > 0) {
-          throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; delete that folder and fetch again`);
-        }
-        progress(`${job.locked!.ref}: ${job.locked!.commit} found in the cache ${cached}`);
-        results.push({ pin: job.locked!, dir: cached, downloaded: false, lockWritten: false });
-        continue;
-      }
-    }
-    // A commit names one tree for good: `update` of a full commit the lock pins already, and cached as the lock says
-    // (the same check as above), needs no download. A cache the lock cannot vouch for is downloaded again and compared.
-    const vouched = enforce || !FULL_COMMIT.test(job.ref) ? undefined : pins.find((p) => p.commit === job.ref);
-    const cachedCommit = vouched === undefined ? undefined : cachedDir(where.cacheDir, job.ref);
-    if (vouched !== undefined && cachedCommit !== undefined) {
-      const mismatches = digestMismatches(vouched.schemas, schemaDigests(cachedCommit));
+    // The cache serves a pin it holds as the lock says: the locked one, or under `update` a full commit the lock
+    // already pins (a commit names one tree for good). A cache the lock cannot vouch for is downloaded again and compared.
+    const vouched = enforce ? job.locked : FULL_COMMIT.test(job.ref) ? pins.find((p) => p.commit === job.ref) : undefined;
+    const cached = vouched === undefined ? undefined : cachedDir(where.cacheDir, vouched.commit);
+    if (vouched !== undefined && cached !== undefined) {
+      const mismatches = digestMismatches(vouched.schemas, schemaDigests(cached));
       if (mismatches.length > 0) {
-        throw fail("MCG503", `the cached revision ${cachedCommit} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; delete that folder and fetch again`);
+        throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; delete that folder and fetch again`);
       }
-      const pin: SpecPin = { ref: job.ref, commit: job.ref, schemas: vouched.schemas };
-      pins[job.index] = pin;
-      lockChanged = true;
-      progress(`${job.ref}: found in the cache ${cachedCommit}`);
-      results.push({ pin, dir: cachedCommit, downloaded: false, lockWritten: false });
+      const pin: SpecPin = enforce ? vouched : { ref: job.ref, commit: vouched.commit, schemas: vouched.schemas };
+      if (!enforce) {
+        pins[job.index] = pin;
+        lockChanged = true;
+      }
+      progress(`${pin.ref}: ${pin.commit} found in the cache ${cached}`);
+      results.push({ pin, dir: cached, downloaded: false, lockWritten: false });
       continue;
     }
     const ref = enforce ? job.locked!.commit : job.ref;
