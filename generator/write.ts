@@ -161,7 +161,7 @@ function recover(out: string, journal: Journal): void {
     if (!existsSync(out)) renameSync(journal.old, out);
     else removeTree(journal.old);
   }
-  if (journal.tmp && existsSync(journal.tmp)) rmSync(journal.tmp, { recursive: true, force: true });
+  if (journal.tmp && existsSync(journal.tmp)) removeTree(journal.tmp);
 }
 
 /** A lock folder without a pid file older than this was left by a run killed while taking or releasing it. */
