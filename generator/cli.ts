@@ -254,7 +254,7 @@ function collect(value: string, previous: string[] | undefined): string[] {
  * `--spec-version` alone, which reads the revision pinned in the lock file from the cache
  * (fetching it unless `--offline`); `--spec-version` takes a comma-separated list.
  */
-export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO): Promise<SchemaInput[]> {
+export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" | "specVersion" | "offline" | "lock">, io: CliIO, onProgress = progressOnce(io)): Promise<SchemaInput[]> {
   if (flags.schema && (flags.spec || flags.specVersion)) throw usage("--schema cannot be combined with --spec or --spec-version");
   if (flags.lock !== undefined && (flags.specVersion === undefined || flags.spec !== undefined)) {
     throw usage("--lock names the lock of --spec-version alone (the locked revision); --schema and --spec read no lock");
@@ -273,8 +273,6 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
     const bad = versions.find((v) => !isVersionName(v));
     if (bad !== undefined) throw usage(`--spec-version ${JSON.stringify(bad)} is not a version name`);
     const inputs: SchemaInput[] = [];
-    // The versions share one locked revision: what is said about it is said once.
-    const onProgress = progressOnce(io);
     for (const version of versions) {
       const specDir = await lockedSpecDir(version, {
         ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
@@ -467,13 +465,17 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
   let errors = 0;
   const stopsAll = several && !flags.check;
   const nothingWritten = () => io.stderr(tally(errors, `nothing was written to any of the ${jobs.length} outputs`));
+  // Outputs and versions of one locked revision say where it was found once.
+  const onProgress = progressOnce(io);
   for (const job of jobs) {
     try {
-      prepared.push(await prepareOne(job, flags, io));
+      prepared.push(await prepareOne(job, flags, io, onProgress));
     } catch (error) {
       failed++;
-      if (stopsAll) errors += printError(error, io, debug);
-      else reportError(error, io, debug, several ? `${job.out} was not checked` : undefined);
+      if (stopsAll) {
+        errors += printError(error, io, debug);
+        printStack(error, io, debug);
+      } else reportError(error, io, debug, several ? `${job.out} was not checked` : undefined);
     }
   }
   if (failed > 0 && !flags.check) {
@@ -488,6 +490,7 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
       } catch (error) {
         failed++;
         errors += printError(error, io, debug);
+        printStack(error, io, debug);
       }
     }
     if (failed > 0) {
@@ -509,9 +512,9 @@ interface Prepared {
 }
 
 /** Generates one output in memory (its warnings printed); throws what stops it. */
-async function prepareOne(job: GenerateJob, flags: GenerateFlags, io: CliIO): Promise<Prepared> {
-  const progress = { ...(flags.offline ? { offline: true } : {}), onProgress: (line: string) => io.stderr(`${line}\n`) };
-  const schema = job.schema !== undefined ? await configInputs(job.schema, progress) : await schemaInputs(flags, io);
+async function prepareOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, onProgress: (line: string) => void): Promise<Prepared> {
+  const progress = { ...(flags.offline ? { offline: true } : {}), onProgress };
+  const schema = job.schema !== undefined ? await configInputs(job.schema, progress) : await schemaInputs(flags, io, onProgress);
   const result = await generate({ ...job.options, schema });
   for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
   // The manifest goes with the generated files: `--check` reads it to explain drift.
@@ -577,7 +580,7 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
   const old = onDisk.state === "read" ? onDisk.manifest : undefined;
   const code = drift.filter((s) => s.path !== MANIFEST_FILE);
   const files = code.length > 0 ? code : drift;
-  const tally = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
+  const differ = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
   // An output written before manifests existed still names its input and options in each header.
   const before = old ? { sha256: old.input.sha256, options: old.options } : headerFacts(out, code);
   let inputChanged: boolean;
@@ -596,7 +599,7 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
   if (!inputChanged && before && optionChanges(before.options, fresh.options).length > 0) {
     io.stdout(`only the options changed since ${out} was generated: ${optionChanges(before.options, fresh.options).join(", ")}\n`);
     for (const s of files) io.stdout(`${s.state}: ${inOut(s.path)}\n`);
-    io.stdout(tally);
+    io.stdout(differ);
     return;
   } else if (!inputChanged && old && old.generator !== fresh.generator) {
     io.stdout(`${out} was generated by mcp-schema-codegen ${old.generator}; this is ${fresh.generator}\n`);
@@ -605,7 +608,7 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
     io.stdout(`${s.state}: ${inOut(s.path)}\n`);
     if (s.diff) io.stdout(`${s.diff}\n`);
   }
-  io.stdout(tally);
+  io.stdout(differ);
 }
 
 /** `path` inside the folder `out` as the user wrote it (`gen/x.ts`, `/x.ts`, not `//x.ts`). */
@@ -669,16 +672,13 @@ function optionChanges(before: Readonly<Record<string, string>>, after: Readonly
 
 /** Prints `error`, a tally line, `N errors; <outcome>` (none after an internal error), then with `debug` its stack. */
 export function reportError(error: unknown, io: CliIO, debug: boolean, outcome = "nothing was written"): void {
-  const n = printError(error, io, debug, false);
+  const n = printError(error, io, debug);
   if (error instanceof GeneratorError) io.stderr(tally(n, outcome));
   printStack(error, io, debug);
 }
 
-/**
- * Prints `error` (a GeneratorError's warnings and diagnostics, or MCG999), with `debug` and `stack` its stack;
- * answers how many errors it held.
- */
-function printError(error: unknown, io: CliIO, debug: boolean, stack = true): number {
+/** Prints `error` (a GeneratorError's warnings and diagnostics, or MCG999), not its stack; answers how many errors it held. */
+function printError(error: unknown, io: CliIO, debug: boolean): number {
   let n = 1;
   if (error instanceof GeneratorError) {
     for (const w of error.warnings) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
@@ -689,7 +689,6 @@ function printError(error: unknown, io: CliIO, debug: boolean, stack = true): nu
     io.stderr(`error MCG999: internal error: ${message}\n`);
     if (!debug) io.stderr("run again with --debug for the stack trace\n");
   }
-  if (stack) printStack(error, io, debug);
   return n;
 }
 

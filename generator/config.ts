@@ -81,6 +81,8 @@ const CONFIG_ALTERNATIVES = 'name a local clone ({ "spec": "<clone>", "version":
 /**
  * The schemas an output reads: its inputs, each locked version replaced by the spec folder of
  * the revision its lock pins (from the cache; fetched when missing, unless `offline`).
+ * `onProgress` hears each step, per version (several versions of one lock each say where their
+ * revision was found; the CLI says each line once).
  *
  * @throws GeneratorError what `lockedSpecDir` throws: MCG504 (no lock file), MCG505 (`offline`
  *   and not cached), MCG506 (a version the revision lacks), MCG501–503 (the download)
@@ -91,9 +93,7 @@ export async function configInputs(
 ): Promise<SchemaInput[]> {
   const inputs: readonly ConfigInput[] = Array.isArray(input) ? input : [input as ConfigInput];
   const resolved: SchemaInput[] = [];
-  // Several versions of one lock share its revision: its progress is said once.
-  const reported = new Set<string>();
-  const { onProgress, ...rest } = options;
+
   // Every input that is not there is said, not only the first, before any locked revision is fetched.
   const absent = new DiagnosticBag();
   for (const one of inputs) {
@@ -107,11 +107,9 @@ export async function configInputs(
       resolved.push(input as SchemaInput);
       continue;
     }
-    const progress = onProgress !== undefined && !reported.has(one.lockFile) ? { onProgress } : {};
-    reported.add(one.lockFile);
     let specDir: string;
     try {
-      specDir = await lockedSpecDir(one.version, { lockFile: one.lockFile, alternatives: CONFIG_ALTERNATIVES, ...rest, ...progress });
+      specDir = await lockedSpecDir(one.version, { lockFile: one.lockFile, alternatives: CONFIG_ALTERNATIVES, ...options });
     } catch (error) {
       // Located at the input that named the version, so the message points into the configuration file.
       if (!(error instanceof GeneratorError) || one.span === undefined) throw error;
