@@ -174,6 +174,9 @@ export interface HttpServer {
 }
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
+/** What a legacy client without a session is told. */
+const HOW_A_SESSION_STARTS = "a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it";
+
 /** The method a legacy client (2025-11-25 and earlier) opens with (draft basic/versioning). */
 const LEGACY_HANDSHAKE = "initialize";
 /** Methods whose `Mcp-Name` header mirrors a params member (§ Standard Request Headers). */
@@ -867,25 +870,20 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     // session starts. A ping is answered (one may come before initialize). A request naming a version is held to the
     // modern header rules below (-32020), which tell a modern client what it left out.
     const sessionless = header(req, "mcp-method") === undefined && header(req, "mcp-protocol-version") === undefined;
-    if (request !== undefined && legacy && sessionless && !isModern(request) && own(request, "method") !== LEGACY_HANDSHAKE) {
-      if (own(request, "method") !== "ping") {
-        return sendJson(res, 400, errorBody(id, -32600, "Bad request: no Mcp-Session-Id; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it"));
-      }
-      if (closing) return unavailable(res, id, SHUTTING_DOWN);
-      return run(req, res, exchange, message, request, { channel: {}, legacy: true });
-    }
+    const beforeSession = request !== undefined && legacy && sessionless && !isModern(request) && own(request, "method") !== LEGACY_HANDSHAKE;
+    if (beforeSession && own(request, "method") !== "ping") return sendJson(res, 400, errorBody(id, -32600, "Bad request: no Mcp-Session-Id; " + HOW_A_SESSION_STARTS));
     // Only a well-formed request is held to its headers; anything else gets the dispatcher's own answer.
-    if (request !== undefined) {
+    if (request !== undefined && !beforeSession) {
       const problem = headerMismatch(req, request, options);
       if (problem !== undefined) {
         // Perhaps a legacy client without its session (lost, or never opened): say how one starts.
-        const hint = legacy && !isModern(request) ? "; a 2025-11-25 client opens a session with initialize and sends its Mcp-Session-Id after it" : "";
+        const hint = legacy && !isModern(request) ? "; " + HOW_A_SESSION_STARTS : "";
         const error = { code: -32020, message: "Header mismatch: " + problem + hint };
         return sendJson(res, 400, { jsonrpc: "2.0", id, error });
       }
     }
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
-    return run(req, res, exchange, message, request, { channel: {}, legacy: false });
+    return run(req, res, exchange, message, request, { channel: {}, legacy: beforeSession });
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse) => {
