@@ -162,6 +162,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
 
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
+    io.stderr(`error MCG001: missing command: give one of ${program.commands.map((c) => c.name()).filter((n) => n !== "help").join(", ")}\n`);
     return EXIT_ERROR;
   }
   // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
@@ -185,7 +186,11 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     if (error instanceof CommanderError) {
       // Help or the version asked for exits 0; help shown because a command is incomplete (`spec` without its subcommand) is bad usage.
       if (error.code === "commander.helpDisplayed" || error.code === "commander.version" || error.code === "commander.help") {
-        return error.exitCode === 0 ? EXIT_OK : EXIT_ERROR;
+        if (error.exitCode === 0) return EXIT_OK;
+        const incomplete = program.commands.find((c) => c.name() === argv.find((a) => !a.startsWith("-")));
+        const names = incomplete?.commands.map((c) => c.name()).filter((n) => n !== "help") ?? [];
+        if (names.length > 0) io.stderr(`error MCG001: missing subcommand of '${incomplete!.name()}': give one of ${names.join(", ")}\n`);
+        return EXIT_ERROR;
       }
       return EXIT_ERROR;
     }
@@ -233,10 +238,11 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
       }
       throw error;
     });
-    const replaced = writeScaffold(dir, files, Boolean(flags.force));
+    const { written, replaced, unchanged } = writeScaffold(dir, files, Boolean(flags.force));
     for (const path of replaced) io.stdout(`replaced: ${join(dir, path)}\n`);
     const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
-    io.stdout(`${dir}: ${files.length} files written (package ${name})\nnext: ${cd}npm install && npm test\n`);
+    const kept = replaced.length + unchanged.length > 0 ? `, ${replaced.length} replaced, ${unchanged.length} unchanged` : "";
+    io.stdout(`${dir}: ${written.length} files written${kept} (package ${name})\nnext: ${cd}npm install && npm test\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));

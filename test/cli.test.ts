@@ -306,6 +306,10 @@ describe("the built CLI in a shell pipeline", () => {
     const incomplete = await cli("spec");
     expect(incomplete.code).toBe(2);
     expect(incomplete.stderr).toContain("Usage: mcp-schema-codegen spec");
+    expect(incomplete.stderr.trimEnd().split("\n").at(-1)).toBe("error MCG001: missing subcommand of 'spec': give one of fetch");
+    const bare = await cli();
+    expect(bare.code).toBe(2);
+    expect(bare.stderr.trimEnd().split("\n").at(-1)).toBe("error MCG001: missing command: give one of generate, scaffold, spec, diff");
     expect((await cli("spec", "--help")).code).toBe(0);
     expect((await cli("help", "generate")).code).toBe(0);
   });

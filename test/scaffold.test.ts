@@ -139,6 +139,14 @@ describe("scaffold command", () => {
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
     expect(listFiles(dir)).toHaveLength(43);
+    expect(forced.stdout).toContain(`${dir}: 41 files written, 1 replaced, 0 unchanged (package forced)\n`);
+    // A file with the same contents is left as it is, and said to be unchanged.
+    const typesPath = join(dir, "src/generated/types.ts");
+    const typesWritten = statSync(typesPath).mtimeMs;
+    writeFileSync(join(dir, "package.json"), "{}\n");
+    const again = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    expect(again.stdout).toContain(`${dir}: 0 files written, 1 replaced, 41 unchanged (package forced)\n`);
+    expect(statSync(typesPath).mtimeMs).toBe(typesWritten);
     // Written into the current folder: the next step needs no cd.
     const home = process.cwd();
     process.chdir(dir);

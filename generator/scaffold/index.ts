@@ -244,19 +244,28 @@ function writing<T>(dir: string, step: () => T): T {
   }
 }
 
+/** What {@link writeScaffold} did with each file of the project: paths relative to its folder. */
+export interface ScaffoldWrite {
+  written: string[];
+  replaced: string[];
+  unchanged: string[];
+}
+
 /**
  * Writes a scaffolded project into `dir`, after checking that nothing is in its way (so a
  * refusal changes nothing). A missing folder is built beside it and renamed into place; an
  * empty folder (kept, with its owner and mode) gets the entries of a folder built beside it,
- * moved in. A folder with files in it is refused unless `force`; then each file is replaced
- * atomically and other files are kept. Folders left beside the target by killed runs are removed.
+ * moved in. A folder with files in it is refused unless `force`; then each file that is missing
+ * or has other contents is written atomically, and other files are kept (a file with the same
+ * contents is left as it is). Folders left beside the target by killed runs are removed.
  *
- * @returns the files that were there before with other contents, and are now replaced (only with `force`)
+ * @returns the paths (relative to `dir`) written where nothing was, replaced (there before with
+ *   other contents; only with `force`) and unchanged (there before with the same contents)
  * @throws GeneratorError MCG410 when `dir` is not empty and `force` is not set, is not a folder,
  *   is a symbolic link, or holds something where a project file or folder belongs; MCG403 when a
  *   file-system step fails
  */
-export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean): string[] {
+export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean): ScaffoldWrite {
   const target = resolve(dir);
   const kind = kindOf(target);
   if (kind === "link") throw fail("MCG410", `${dir} is a symbolic link; give a real folder`);
@@ -265,15 +274,21 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
   if (!empty) {
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
     checkPlaces(target, dir, files);
-    const replaced = files.filter((f) => kindOf(join(target, f.path)) === "file" && readFileSync(join(target, f.path), "utf8") !== f.contents);
+    const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [] };
     writing(dir, () => {
       for (const file of files) {
         const path = join(target, file.path);
+        const before = kindOf(path) === "file" ? readFileSync(path, "utf8") : undefined;
+        if (before === file.contents) {
+          result.unchanged.push(file.path);
+          continue;
+        }
+        (before === undefined ? result.written : result.replaced).push(file.path);
         mkdirSync(dirname(path), { recursive: true });
         writeFileAtomic(path, file.contents);
       }
     });
-    return replaced.map((f) => f.path);
+    return result;
   }
   writing(dir, () => mkdirSync(dirname(target), { recursive: true }));
   removeAbandoned(target);
@@ -292,7 +307,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
         rmdirSync(tmp);
       }
     });
-    return [];
+    return { written: files.map((f) => f.path), replaced: [], unchanged: [] };
   } finally {
     try {
       rmSync(tmp, { recursive: true, force: true });
