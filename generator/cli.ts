@@ -602,6 +602,9 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
       } else io.stdout(`(${out} has no ${MANIFEST_FILE}, so the protocol changes cannot be listed; it is written by the next run without --check)\n`);
     }
   }
+  if (!inputChanged && onDisk.state === "unreadable") {
+    io.stdout(`${inOut(MANIFEST_FILE)} cannot be read (${onDisk.reason}); it is rewritten by the next run without --check\n`);
+  }
   if (!inputChanged && before && optionChanges(before.options, fresh.options).length > 0) {
     io.stdout(`only the options changed since ${out} was generated: ${optionChanges(before.options, fresh.options).join(", ")}\n`);
     for (const s of files) io.stdout(`${s.state}: ${inOut(s.path)}\n`);

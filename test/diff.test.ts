@@ -471,6 +471,13 @@ describe("generate --check explains drift in the protocol's terms", () => {
       expect(check.stdout.split("\n")[1]).toBe(
         `(${out}/codegen-manifest.json cannot be read (${reason}), so the protocol changes cannot be listed; it is rewritten by the next run without --check)`,
       );
+      // The same input: only the manifest differs, and the first line says why.
+      const same = await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types", "--check");
+      expect(same.code).toBe(1);
+      expect(same.stdout.split("\n").slice(0, 2)).toEqual([
+        `${out}/codegen-manifest.json cannot be read (${reason}); it is rewritten by the next run without --check`,
+        `changed: ${out}/codegen-manifest.json`,
+      ]);
     }
   });
 
