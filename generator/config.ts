@@ -247,13 +247,14 @@ class ConfigReader {
     const outputs: ConfigOutput[] = [];
     const seen: { readonly out: string; readonly index: number }[] = [];
     list.elements.forEach((element, i) => {
-      const output = this.output(element, `outputs[${i}]`);
-      if (!output) return;
-      outputs.push(output);
+      const { out: written, output } = this.output(element, `outputs[${i}]`);
+      if (output) outputs.push(output);
+      // Checked whatever else is wrong with the output, so every problem is said in one run.
+      if (written === undefined) return;
       // An output is written by swapping its whole folder (see write.ts): one inside another would be swapped with it,
       // and its files taken for the other's stale ones.
       // Compared where they really are: a symbolic link to another output's folder is that folder.
-      const out = writeTarget(output.out);
+      const out = writeTarget(written);
       const other = seen.find((s) => s.out === out || isInside(out, s.out) || isInside(s.out, out));
       if (other) {
         const how = other.out === out ? "the same folder as" : isInside(out, other.out) ? "a folder inside that of" : "a folder holding that of";
@@ -264,15 +265,16 @@ class ConfigReader {
     return outputs;
   }
 
-  private output(node: ts.Expression, where: string): ConfigOutput | undefined {
+  /** One output: its folder when `out` is a valid path, and the whole output when nothing in it is wrong. */
+  private output(node: ts.Expression, where: string): { out?: string; output?: ConfigOutput } {
     const fields = this.object(node, where, ["input", "out", "options"], ["input", "out"]);
-    if (!fields) return undefined;
+    if (!fields) return {};
     const input = fields.get("input") ? this.inputs(fields.get("input")!, `${where}.input`) : undefined;
     const outNode = fields.get("out");
     const out = outNode ? this.path(outNode, `${where}.out`) : undefined;
     const optionsNode = fields.get("options");
     const options = optionsNode ? this.options(optionsNode, `${where}.options`) : {};
-    return input && out && options ? { input, out, options } : undefined;
+    return { ...(out !== undefined ? { out } : {}), ...(input && out && options ? { output: { input, out, options } } : {}) };
   }
 
   /** One input, or a non-empty list of them. */

@@ -227,6 +227,12 @@ describe("mcp-schema-codegen.config.json", () => {
     ]);
     // Folders whose names only start alike are apart.
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input, out: "gen2" }] }))).toEqual([]);
+    // Said in the same run as the output's other problems, not after they are mended.
+    expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input: { schema: 1 }, out: "gen/x", options: { docs: "some" } }] }))).toEqual([
+      "9:5 MCG020 outputs[1].out is a folder inside that of outputs[0]; give each output a folder of its own, outside the others",
+      "11:19 MCG020 outputs[1].input.schema must be a non-empty string",
+      '15:17 MCG020 outputs[1].options.docs: "some" is not one of full, tags, none',
+    ]);
   });
 
   it("expands ${NAME} and ${NAME:-default} in paths, against the file's folder", () => {
