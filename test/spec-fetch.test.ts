@@ -270,6 +270,19 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(cacheEntries(cache)).toEqual([]);
   });
 
+  it("an abbreviated commit as the ref: an archive of a commit it does not abbreviate is pinned with a warning (a branch or tag of that name)", async () => {
+    const lines: string[] = [];
+    for (const asked of [COMMIT.slice(0, 7).toUpperCase(), "deadbee"]) {
+      const { options } = place(`short-ref-${asked}`);
+      server.routes.set(asked, { kind: "archive", body: good });
+      const [fetched] = await fetchSpec({ ...options, ref: asked, onProgress: (line) => lines.push(line) });
+      expect(fetched!.pin).toMatchObject({ ref: asked, commit: COMMIT });
+    }
+    expect(lines.filter((l) => l.startsWith("warning:"))).toEqual([
+      `warning: deadbee looks like an abbreviated commit, but the archive from ${server.baseUrl}/deadbee holds commit ${COMMIT}: pinned as a branch or tag of that name`,
+    ]);
+  });
+
   it.each([
     ["climbs out of the URL path", "../../evil?x=1#"],
     ["is empty", ""],

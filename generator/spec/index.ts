@@ -150,6 +150,8 @@ function checkRef(ref: string): void {
 
 /** A full commit id: a ref that names one commit, whatever the archive says (git reads its hex digits in either case). */
 const FULL_COMMIT = /^[0-9a-f]{40}$/i;
+/** What git accepts as an abbreviated commit: 4 to 39 hex digits (it shows 7 or more). */
+const ABBREVIATED_COMMIT = /^[0-9a-f]{4,39}$/i;
 
 // ---- lock file -----------------------------------------------------------------------
 
@@ -377,6 +379,10 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     }
     if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
+    }
+    // An abbreviated commit names the commit it abbreviates unless a branch or tag has that name (git prefers the ref).
+    if (!enforce && ABBREVIATED_COMMIT.test(job.ref) && !info.commit.startsWith(job.ref.toLowerCase())) {
+      progress(`warning: ${job.ref} looks like an abbreviated commit, but the archive from ${url} holds commit ${info.commit}: pinned as a branch or tag of that name`);
     }
     const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
       if (!enforce) return;
