@@ -244,12 +244,28 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     return line;
   }
   let inputEnded = false;
+  // The rest of a chunk read while reading had to stop (at most one chunk), and whether the input ended after it.
+  let unread: Buffer | undefined;
+  let endedAfterUnread = false;
+  // Set while close() holds the lines kept unread: they are in memory already, so none is answered busy.
+  let holdingUnread = false;
   /** Dispatches held lines while capacity allows; reads on while it may; finishes the shutdown when all is answered. */
   function pump(): void {
     while (held.length > 0 && mayDispatch()) handleLine(takeHeld());
     if (closing) closeWhenServed();
-    if (!closing && !inputEnded && mayRead()) input.resume();
+    if (!closing && !inputEnded && mayRead()) readOn();
     if (closing && held.length === 0 && running === 0) finish();
+  }
+  /** Splits what is left of the last chunk read, then reads the input on (or ends it, when it ended meanwhile). */
+  function readOn(): void {
+    if (unread !== undefined) {
+      const rest = unread;
+      unread = undefined;
+      split(rest);
+      if (unread !== undefined) return;
+    }
+    if (endedAfterUnread) ended();
+    else input.resume();
   }
   /**
    * Whether input is read now: not while output waits to drain; at the in-flight cap, while
@@ -280,7 +296,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return;
     }
     if (graceOver) return handleLine(line);
-    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0) return holdLine(line, message);
+    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0 || holdingUnread) return holdLine(line, message);
     const id = kind === "request" ? requestOf(message)?.id : undefined;
     write({
       jsonrpc: "2.0",
@@ -318,10 +334,19 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return undefined;
     }
   }
-  /** Splits a chunk read into lines (a line longer than `maxLineBytes` is answered `-32600` and skipped to its end). */
-  function split(chunk: Buffer): void {
+  /**
+   * Splits a chunk read into lines (a line longer than `maxLineBytes` is answered `-32600` and
+   * skipped to its end). When reading has to stop ({@link mayRead}) before a line, the rest of the
+   * chunk is kept as {@link unread} and split when reading goes on (`all` splits it to its end:
+   * the input's last line, and lines read before a shutdown).
+   */
+  function split(chunk: Buffer, all = false): void {
     let start = 0;
     for (;;) {
+      if (!all && !graceOver && start < chunk.length && !mayRead()) {
+        unread = chunk.subarray(start);
+        return;
+      }
       const newline = chunk.indexOf(NEWLINE, start);
       if (newline === -1) {
         hold(chunk.subarray(start));
@@ -407,19 +432,31 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     }, shutdownGraceMs);
     pump();
   }
-  const ended = () => {
+  function ended(): void {
     if (inputEnded) return;
+    // Lines kept unread are read first: the end comes after them.
+    if (unread !== undefined && !closing) {
+      endedAfterUnread = true;
+      return;
+    }
     inputEnded = true;
     // The last line needs no newline.
-    if (!closing && size > 0 && !skipping) split(Buffer.from("\n"));
+    if (!closing && size > 0 && !skipping) split(Buffer.from("\n"), true);
     beginShutdown();
-  };
+  }
   input.once("end", ended);
   input.once("error", ended);
   return {
     closed,
     close: () => {
-      // Lines already read are still answered; a line not read to its end is dropped.
+      // Lines already read are still answered (those kept unread too); a line not read to its end is dropped.
+      if (unread !== undefined && !closing) {
+        const rest = unread;
+        unread = undefined;
+        holdingUnread = true;
+        split(rest, true);
+        holdingUnread = false;
+      }
       chunks = [];
       size = 0;
       beginShutdown();

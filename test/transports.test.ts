@@ -269,6 +269,35 @@ describe("stdio transport, hardened", () => {
     expect(got.get("l1")?.at(-1)?.result?.["resultType"]).toBe("complete");
   });
 
+  it("at the maxInFlight cap, stops reading a chunk that holds more than 64 KiB of requests, instead of answering the rest busy (helper-52)", async () => {
+    newGate();
+    const { input, out, server } = stdioServer({ maxInFlight: 2 });
+    // One chunk of 400 requests of about 700 bytes: 280 KiB, read in one 'data' event.
+    const padding = "x".repeat(600);
+    input.write(Array.from({ length: 400 }, (_, i) => line(call(i, "gate", { padding }))).join(""));
+    await within(until(() => seen.calls === 2), 2000, "two running");
+    await sleep(50);
+    gate.open();
+    input.end();
+    await within(server.closed, 20_000, "closed");
+    const got = answers(out);
+    expect([...got.values()].filter((a) => a[0]?.error !== undefined).map((a) => a[0]!.error!.message)).toEqual([]);
+    expect(got.size).toBe(400);
+    expect(seen.calls).toBe(400);
+    // close() while lines are kept unread: they were read, so they are served too.
+    newGate();
+    seen.calls = 0;
+    const closing = stdioServer({ maxInFlight: 2 });
+    closing.input.write(Array.from({ length: 400 }, (_, i) => line(call(i, "gate", { padding }))).join(""));
+    await within(until(() => seen.calls === 2), 2000, "two running");
+    const closed = closing.server.close();
+    gate.open();
+    await within(closed, 20_000, "closed");
+    const served = answers(closing.out);
+    expect([...served.values()].filter((a) => a[0]?.error !== undefined)).toEqual([]);
+    expect(served.size).toBe(400);
+  });
+
   it("drops a request held at the maxInFlight cap when the client cancels it: it never runs and is not answered", async () => {
     newGate();
     const { input, out, server } = stdioServer({ maxInFlight: 2 });
