@@ -650,8 +650,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
       if (keepAlive !== undefined) clearInterval(keepAlive);
     });
-    const notify = (outgoing: OutgoingMessage) => {
-      if (res.writableEnded || controller.signal.aborted) return;
+    /** Writes a message on this request's response stream; `false` when the stream is gone (the dispatcher then uses the session's push). */
+    const notify = (outgoing: OutgoingMessage): boolean => {
+      if (res.writableEnded || controller.signal.aborted) return false;
       if (!sse) {
         sse = true;
         const headers: { [name: string]: string } = { "content-type": "text/event-stream", "cache-control": "no-cache", "x-accel-buffering": "no" };
@@ -660,7 +661,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
         keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
         keepAlive.unref();
       }
-      writeEvent(res, outgoing);
+      return writeEvent(res, outgoing);
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (requestTimeoutMs !== undefined && !listen && request !== undefined) {

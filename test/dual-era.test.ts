@@ -561,6 +561,23 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(cancelledIds(again).map(([, reason]) => reason)).toEqual(["the client initialized the session again", "the client initialized the session again"]);
   });
 
+  it("a request whose stream is gone (an HTTP POST the client dropped) has the cancellation of its elicitation sent through the session's push (helper-52)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    await client.open(LEGACY_VERSION, { elicitation: {} });
+    const stream = new AbortController();
+    const onStream: OutgoingMessage[] = [];
+    // As the HTTP transport's: a stream that ended carries nothing, and says so.
+    const notify = (message: OutgoingMessage) => !stream.signal.aborted && onStream.push(message) > 0;
+    const push = (message: OutgoingMessage) => client.pushed.push(message) > 0;
+    const call = d.handle(legacy(1, "tools/call", { name: "ask", arguments: {} }), { channel: client.channel, notify, push, signal: stream.signal });
+    await within(until(() => onStream.some((m) => m.method === "elicitation/create")));
+    const asked = onStream.find((m) => m.method === "elicitation/create") as { id: number };
+    stream.abort(new Error("the client closed the response stream"));
+    expect(await within(call)).toBeUndefined();
+    expect(client.pushed.filter((m) => m.method === "notifications/cancelled").map((m) => m.params?.["requestId"])).toEqual([asked.id]);
+  });
+
   it("messages written with the initialize, before its answer, keep what they started when it succeeds: a tool's elicitation is not cancelled (helper-38 finding 3)", async () => {
     // An initialize that takes a while to answer (as a server doing work at startup would), so the tool asks before it is answered.
     let slowInitialize: () => void = () => {};

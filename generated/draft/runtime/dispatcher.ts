@@ -329,9 +329,11 @@ export interface HandleContext {
   /**
    * Where messages about this request go (an SSE stream, stdout): notifications, and to a
    * legacy client the server→client requests an `InputRequiredResult` asks for. Without it
-   * notifications are dropped (and requests go through {@link push}).
+   * notifications are dropped (and requests go through {@link push}). Answers `false` when the
+   * stream can no longer carry anything (an HTTP response that ended or was closed): a
+   * cancellation the server must send then goes through {@link push}.
    */
-  readonly notify?: (message: OutgoingMessage) => void;
+  readonly notify?: (message: OutgoingMessage) => boolean | void;
   /**
    * Channel-level delivery, not tied to a request: stdio → stdout; HTTP → the session's GET SSE
    * stream. Answers false when nothing is open to carry it. The transport passes the same
@@ -1458,10 +1460,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const deliver = (outgoing: OutgoingRequest): boolean => {
       if (!open || controller.signal.aborted) return false;
       try {
-        if (context?.notify !== undefined) {
-          context.notify(outgoing);
-          return true;
-        }
+        if (context?.notify !== undefined) return context.notify(outgoing) !== false;
         const push = context?.push ?? liveSession(channel)?.push;
         return push !== undefined && push(outgoing);
       } catch {
@@ -1470,7 +1469,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     };
     const tell = (message: OutgoingNotification): void => {
       try {
-        if (open && context?.notify !== undefined) return context.notify(message);
+        if (open && context?.notify !== undefined && context.notify(message) !== false) return;
         (context?.push ?? liveSession(channel)?.push)?.(message);
       } catch {
         // nothing carries it
