@@ -220,22 +220,27 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), and their bytes.
   // `key` names a request a `notifications/cancelled` may drop ({@link idKey}); `heldKeys` counts them,
   // so a cancellation that names none (one for a request running, the usual case) costs no search.
-  const held: { readonly line: Buffer; readonly key: string | undefined }[] = [];
+  const held: { readonly line: Buffer; readonly key: string | undefined; readonly opens: boolean }[] = [];
   const heldKeys = new Map<string, number>();
   let heldBytes = 0;
+  // How many held lines open a legacy session (initialize): notifications read meanwhile wait behind them.
+  let heldOpenings = 0;
   /** Holds a line (`message`, as parsed), in order. */
   function holdLine(line: Buffer, message: unknown): void {
     const request = isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" ? requestOf(message) : undefined;
     // An initialize is never dropped: clients must not cancel it.
-    const key = request !== undefined && dispatcher.opensSession?.(message) !== true ? idKey(request.id) : undefined;
-    held.push({ line, key });
+    const opens = request !== undefined && dispatcher.opensSession?.(message) === true;
+    const key = request !== undefined && !opens ? idKey(request.id) : undefined;
+    held.push({ line, key, opens });
     heldBytes += line.length;
+    if (opens) heldOpenings++;
     if (key !== undefined) heldKeys.set(key, (heldKeys.get(key) ?? 0) + 1);
   }
   /** Takes the held line at `index` (the next one by default) out of the queue. */
   function takeHeld(index = 0): Buffer {
-    const { line, key } = held.splice(index, 1)[0]!;
+    const { line, key, opens } = held.splice(index, 1)[0]!;
     heldBytes -= line.length;
+    if (opens) heldOpenings--;
     if (key !== undefined) {
       const left = (heldKeys.get(key) ?? 1) - 1;
       if (left === 0) heldKeys.delete(key);
@@ -304,13 +309,18 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       error: { code: -32603, message: `Server busy: ${maxInFlight} requests are running and ${LOOKAHEAD_BYTES} bytes of requests wait; send it again later` },
     });
   }
-  /** What a line read is: one that may go ahead of held requests (a response, a notification, a `ping`), or a request (or anything else), held in order. */
+  /**
+   * What a line read is: one that may go ahead of held requests (a response, a notification, a
+   * `ping`), or a request (or anything else), held in order. A notification read while an
+   * `initialize` is held waits behind it (`notifications/initialized` is about the session it opens).
+   */
   function kindOf(message: unknown): "ahead" | "request" {
     if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
     const method = own(message, "method");
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
     if (typeof method !== "string") return "request";
-    return !Object.prototype.hasOwnProperty.call(message, "id") || method === "ping" ? "ahead" : "request";
+    if (method === "ping") return "ahead";
+    return !Object.prototype.hasOwnProperty.call(message, "id") && heldOpenings === 0 ? "ahead" : "request";
   }
   /**
    * A `notifications/cancelled` the dispatcher accepted, for a request still held (not dispatched

@@ -1000,6 +1000,34 @@ describe("stdio, both eras", () => {
     await within(server.closed);
   });
 
+  it("at the cap, notifications/initialized written with a held initialize waits behind it: the session it is about is open when it runs (helper-52)", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const d = dual({ handlers: { "resources/list": async () => (await released, { resources: [] }) } as never });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(d as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    // A modern request fills the cap; then a legacy client writes its opening lines at once.
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: "m", method: "resources/list", params: { _meta: META } }) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    input.write(
+      JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) +
+        "\n" +
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        "\n" +
+        JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) +
+        "\n",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    release();
+    // The tool's elicitation goes out: the session saw notifications/initialized after it opened.
+    await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    input.end();
+    await within(server.closed);
+  });
+
   it("on input end, lines held at the cap are served by the session before the channel closes (review 11: finding 6)", async () => {
     const input = new PassThrough();
     const output = new PassThrough();
