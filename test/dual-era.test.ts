@@ -706,6 +706,29 @@ describe("legacy utilities: logging/setLevel, resources/subscribe, publish", () 
     expect((await other.send(legacy(2, "resources/subscribe", { uri: "test://" + "x".repeat(8185) })))?.result).toEqual({});
   });
 
+  it("the URIs all sessions hold subscribed are capped at 2^24 characters in all; a closed session's subscriptions make room (helper-52)", async () => {
+    const d = dual();
+    const uri = (session: string, i: number) => `test://${session}/${i}/`.padEnd(8192, "x");
+    const subscribe = async (client: ReturnType<typeof legacyClient>, name: string, count: number) => {
+      for (let i = 0; i < count; i++) expect((await client.send(legacy(i, "resources/subscribe", { uri: uri(name, i) })))?.result).toEqual({});
+    };
+    const [a, b, c] = [legacyClient(d), legacyClient(d), legacyClient(d)];
+    for (const client of [a, b, c]) await client.open();
+    await subscribe(a, "a", 1000);
+    await subscribe(b, "b", 1000);
+    // 2^24 − 2·1000·8192 characters are left: 48 URIs of 8192.
+    await subscribe(c, "c", 48);
+    const full = { code: -32603, message: "Too many resource subscriptions on this server (URIs of at most 16777216 characters in all); try again later" };
+    expect((await c.send(legacy(48, "resources/subscribe", { uri: uri("c", 48) })))?.error).toEqual(full);
+    // An unsubscribe gives its characters back; so does a closed session, all of its subscriptions.
+    await b.send(legacy(1000, "resources/unsubscribe", { uri: uri("b", 0) }));
+    expect((await c.send(legacy(49, "resources/subscribe", { uri: uri("c", 49) })))?.result).toEqual({});
+    expect((await c.send(legacy(50, "resources/subscribe", { uri: uri("c", 50) })))?.error).toEqual(full);
+    d.closeChannel(a.channel);
+    expect(d.publish("notifications/resources/updated", { uri: uri("a", 1) })).toBe(0);
+    await subscribe(c, "c2", 900);
+  });
+
   it("subscribe needs resources.subscribe advertised", async () => {
     const d = dual({ capabilities: { resources: {} } });
     const client = legacyClient(d);

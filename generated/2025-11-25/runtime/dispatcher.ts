@@ -216,7 +216,8 @@ export interface DispatchRevision {
    * (2025-11-25 lifecycle and utilities): `setLevel` stores the session's log level
    * (`logging/setLevel`); `subscribe`/`unsubscribe` keep the session's resource subscriptions
    * (`resources/subscribe`, `resources/unsubscribe`: at most 1000 per session, one more is
-   * answered `-32603`; a URI longer than 8192 characters is answered `-32602`). A legacy revision that names none of
+   * answered `-32603`; a URI longer than 8192 characters is answered `-32602`; 2^24 characters
+   * of URIs over all sessions, one more `-32603`). A legacy revision that names none of
    * these gets the 2025-11-25 method names its method table has.
    */
   readonly builtins: {
@@ -552,6 +553,13 @@ const MAX_SESSION_SUBSCRIPTIONS = 1000;
 /** The longest URI a legacy session may subscribe to, in UTF-16 code units; a longer one is answered `-32602`. */
 const MAX_SUBSCRIBED_URI_LENGTH = 8192;
 
+/**
+ * The URIs all legacy sessions of one dispatcher may hold subscribed at once, in UTF-16 code
+ * units in all (2^24: about 16 MiB); a subscription beyond it is answered `-32603`. Bounds what
+ * many sessions can make the server keep, where the per-session caps bound one.
+ */
+const MAX_SUBSCRIBED_CHARACTERS = 2 ** 24;
+
 /** A legacy session: what the channel negotiated, and what the client asked for since. */
 interface LegacySession {
   readonly revision: DispatchRevision;
@@ -692,6 +700,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     latestLegacy === undefined ? [] : served.flatMap((r) => (r.era === "legacy" && r.builtins.initialize !== undefined ? [r.builtins.initialize] : [])),
   );
   const sessions = new Map<object, LegacySession>();
+  // The characters of the URIs all sessions hold subscribed (see MAX_SUBSCRIBED_CHARACTERS).
+  let subscribedCharacters = 0;
   /**
    * The session an `initialize` in flight is opening, per channel: messages that follow it before
    * its answer (a client may write them at once) are served by it; it becomes the channel's
@@ -793,7 +803,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         if (resources.size >= MAX_SESSION_SUBSCRIPTIONS) {
           throw new HandlerError(-32603, "Too many resource subscriptions on this session (at most " + MAX_SESSION_SUBSCRIPTIONS + "); unsubscribe from one first");
         }
+        if (subscribedCharacters + uri.length > MAX_SUBSCRIBED_CHARACTERS) {
+          throw new HandlerError(-32603, "Too many resource subscriptions on this server (URIs of at most " + MAX_SUBSCRIBED_CHARACTERS + " characters in all); try again later");
+        }
         resources.add(uri);
+        subscribedCharacters += uri.length;
         return {};
       };
     }
@@ -801,7 +815,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (unsubscribe !== undefined) {
       builtins[unsubscribe] = (params, _context, channel) => {
         const uri = own(params, "uri");
-        if (typeof uri === "string") liveSession(channel)?.resources.delete(uri);
+        if (typeof uri === "string" && liveSession(channel)?.resources.delete(uri) === true) subscribedCharacters -= uri.length;
         return {};
       };
     }
@@ -1362,6 +1376,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
+  /** Ends a closed session's subscriptions, and takes their URIs off what all sessions hold. */
+  function dropSubscriptions(session: LegacySession): void {
+    for (const uri of session.resources) subscribedCharacters -= uri.length;
+    session.resources.clear();
+  }
+
   /** Ends the rounds of input waiting for `session`'s `notifications/initialized`: they go on, or, given why not (`gone`), are given up. */
   function endWaitForInitialized(session: LegacySession, gone?: string): void {
     for (const waiting of [...session.untilInitialized]) waiting(gone);
@@ -1376,7 +1396,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
-      if (session !== undefined && session !== keep) endWaitForInitialized(session, why);
+      if (session === undefined || session === keep) continue;
+      endWaitForInitialized(session, why);
+      // Its subscriptions go with it (a session opened from the one kept shares its set of them).
+      if (session.resources !== keep?.resources) dropSubscriptions(session);
     }
     sessions.delete(channel);
     openingSessions.delete(channel);
@@ -1526,6 +1549,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) {
         openingSessions.delete(channel);
         endWaitForInitialized(pendingSession, "the initialize it followed was not answered with a result, so its session never opened");
+        dropSubscriptions(pendingSession);
       }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
