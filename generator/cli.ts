@@ -15,7 +15,7 @@ import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { checkOutput, writeFileAtomic, writeOutput, type FileStatus } from "./write.js";
+import { checkOutput, isInside, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { diffSnapshots, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
@@ -434,6 +434,7 @@ function generateJobs(flags: GenerateFlags, given: ReadonlySet<string>): Generat
   const hasInput = flags.schema !== undefined || flags.spec !== undefined || flags.specVersion !== undefined;
   if (flags.config === undefined && (hasInput || flags.out !== undefined)) {
     if (flags.out === undefined) throw usage("missing --out <dir>: the output folder");
+    if (flags.check && flags.dumpIr !== undefined) throw usage("--dump-ir writes a file and --check writes nothing: give one of them");
     return [{ options: chosenOptions(flags), schema: undefined, out: flags.out }];
   }
   if (hasInput || flags.out !== undefined) throw usage("--config cannot be combined with --schema, --spec, --spec-version or --out");
@@ -521,18 +522,30 @@ interface Prepared {
 async function prepareOne(job: GenerateJob, flags: GenerateFlags, io: CliIO, onProgress: (line: string) => void): Promise<Prepared> {
   const progress = { ...(flags.offline ? { offline: true } : {}), onProgress };
   const schema = job.schema !== undefined ? await configInputs(job.schema, progress) : await schemaInputs(flags, io, onProgress);
+  if (flags.dumpIr !== undefined) checkDumpIrPath(flags.dumpIr, job.out, schema);
   const result = await generate({ ...job.options, schema });
   for (const warning of result.warnings) io.stderr(`${formatDiagnostic(warning, "warning")}\n`);
   // The manifest goes with the generated files: `--check` reads it to explain drift.
   const manifest = manifestFile(result, GENERATOR_VERSION);
-  // Refuse a --dump-ir path whose folder is missing before anything is written.
-  if (flags.dumpIr && !flags.check) {
-    const folder = dirname(resolve(flags.dumpIr));
-    if (!existsSync(folder) || !statSync(folder).isDirectory()) {
-      throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${flags.dumpIr}: the folder ${folder} does not exist` }]);
-    }
-  }
   return { out: job.out, result, manifest, files: [...result.files, manifest] };
+}
+
+/**
+ * Refuses, before anything is generated or written, a `--dump-ir` path whose write would fail
+ * or destroy something: its folder missing or the path a folder (MCG403); the path in the output
+ * folder, which is written as a whole, or an input schema (MCG001).
+ */
+function checkDumpIrPath(path: string, out: string, schema: readonly SchemaInput[]): void {
+  const target = writeTarget(path, "--dump-ir");
+  const folder = dirname(target);
+  if (!existsSync(folder) || !statSync(folder).isDirectory()) throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${path}: the folder ${folder} does not exist` }]);
+  if (existsSync(target) && statSync(target).isDirectory()) throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${path} is a folder; give the path of a file` }]);
+  const output = writeTarget(out);
+  if (target === output || isInside(target, output)) throw usage(`--dump-ir ${path} is in the output folder ${out}, which is written as a whole; give a path outside it`);
+  for (const input of schema) {
+    const file = "path" in input ? input.path : "specDir" in input ? join(input.specDir, "schema", input.version, "schema.ts") : undefined;
+    if (file !== undefined && writeTarget(file) === target) throw usage(`--dump-ir ${path} is the input schema ${file}; give another path`);
+  }
 }
 
 /** What `--dump-ir` writes: the IR, or with several revisions `{ revisions: [{ folder, ir }] }`, one per revision. */

@@ -34,7 +34,7 @@
  * at once with `file:line:col`, code MCG020.
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
 import { jsonSyntaxProblem } from "./json-text.js";
@@ -42,7 +42,7 @@ import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
 import { LOCK_FILE_NAME, lockedSpecDir, type Environment } from "./spec/index.js";
-import { writeTarget } from "./write.js";
+import { isInside, writeTarget } from "./write.js";
 
 /** The file name looked for. */
 export const CONFIG_FILE_NAME = "mcp-schema-codegen.config.json";
@@ -430,8 +430,3 @@ class ConfigReader {
   }
 }
 
-/** Whether folder `inner` lies inside folder `outer` (both absolute). */
-function isInside(inner: string, outer: string): boolean {
-  const rel = relative(outer, inner);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}

@@ -17,7 +17,7 @@
 import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
-import { basename, dirname, join, parse, relative, resolve } from "node:path";
+import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { fail, GeneratorError } from "./errors.js";
 import type { GeneratedFile } from "./index.js";
 import { RUNTIME_FOLDER } from "./emit/runtime.js";
@@ -677,6 +677,12 @@ function removeTree(path: string): void {
  */
 export function writeTarget(path: string, what = path): string {
   return linkTarget(resolve(path), what);
+}
+
+/** Whether the path `inner` lies inside the folder `outer` (both absolute), not at it. */
+export function isInside(inner: string, outer: string): boolean {
+  const rel = relative(outer, inner);
+  return rel !== "" && rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel);
 }
 
 /**

@@ -269,6 +269,27 @@ describe("mcp-schema-codegen CLI", () => {
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("--dump-ir at a folder, in the output folder or at the input schema is refused before anything is written; with --check it is a usage error (helper-53)", async () => {
+    const dir = scratchDir("cli-dump-ir-places");
+    const out = join(dir, "out");
+    const schema = join(dir, "schema.ts");
+    writeFileSync(schema, readFileSync(DRAFT, "utf8"));
+    expect((await cli("generate", "--schema", schema, "--out", out, "--targets", "types")).code).toBe(0);
+    const types = readFileSync(join(out, "types.ts"), "utf8");
+    const refused = async (dumpIr: string, line: string, extra: string[] = []) => {
+      const run = await cli("generate", "--schema", schema, "--out", out, "--targets", "types", "--docs", "none", "--dump-ir", dumpIr, ...extra);
+      expect(run.code).toBe(2);
+      expect(run.stderr.split("\n")[0]).toBe(line);
+      expect(readFileSync(join(out, "types.ts"), "utf8")).toBe(types);
+      expect(readFileSync(schema, "utf8")).toBe(readFileSync(DRAFT, "utf8"));
+    };
+    await refused(out, `error MCG403: --dump-ir ${out} is a folder; give the path of a file`);
+    await refused(join(out, "types.ts"), `error MCG001: --dump-ir ${join(out, "types.ts")} is in the output folder ${out}, which is written as a whole; give a path outside it`);
+    await refused(join(out, "new.json"), `error MCG001: --dump-ir ${join(out, "new.json")} is in the output folder ${out}, which is written as a whole; give a path outside it`);
+    await refused(schema, `error MCG001: --dump-ir ${schema} is the input schema ${schema}; give another path`);
+    await refused(join(dir, "ir.json"), "error MCG001: --dump-ir writes a file and --check writes nothing: give one of them", ["--check"]);
+  });
+
   it("--dump-ir writes the IR as JSON with source positions", async () => {
     const dir = scratchDir("cli-ir");
     const irFile = join(dir, "ir.json");
