@@ -350,6 +350,11 @@ class ConfigReader {
         ok = false;
         continue;
       }
+      if (spec.list && values.length === 0) {
+        this.bag.add(CODE, `${where}.${spec.key} is empty; choose from ${spec.choices.join(", ")}`, this.span(value));
+        ok = false;
+        continue;
+      }
       const strings = values.map((v) => {
         const s = ts.isStringLiteral(v) ? v.text : undefined;
         if (s === undefined || !spec.choices.includes(s)) {

@@ -227,6 +227,11 @@ describe("mcp-schema-codegen.config.json", () => {
     ]);
     // Folders whose names only start alike are apart.
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input, out: "gen2" }] }))).toEqual([]);
+    // An empty list of targets is said where it is written, with the other problems (helper-53).
+    expect(problems(writeConfig(dir, { outputs: [{ input, out: "a", options: { targets: [] } }, { input, out: "b", options: { docs: "some" } }] }))).toEqual([
+      "9:20 MCG020 outputs[0].options.targets is empty; choose from types, validators, errors, meta, methods, dispatch, index",
+      '18:17 MCG020 outputs[1].options.docs: "some" is not one of full, tags, none',
+    ]);
     // Said in the same run as the output's other problems, not after they are mended.
     expect(problems(writeConfig(dir, { outputs: [{ input, out: "gen" }, { input: { schema: 1 }, out: "gen/x", options: { docs: "some" } }] }))).toEqual([
       "9:5 MCG020 outputs[1].out is a folder inside that of outputs[0]; give each output a folder of its own, outside the others",
