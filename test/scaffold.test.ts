@@ -215,10 +215,23 @@ describe("scaffold command", () => {
       const refused = await cli("scaffold", join(parent, "named"), ...SPEC, "draft", "--name", reserved);
       expect(refused.stderr).toMatch(/^error MCG412: --name ".*" is a name npm refuses/);
     }
+    for (const bad of ["@Acme/x", "@acme/", "@/x", "@acme", "@acme/x/y", "x".repeat(215)]) {
+      const refused = await cli("scaffold", join(parent, "named"), ...SPEC, "draft", "--name", bad);
+      expect(refused.stderr, bad).toMatch(/^error MCG412: --name ".*" is not an npm package name: .*, with an optional @scope\/ in front\n/);
+    }
     const missing = await cli("scaffold", join(parent, "missing"));
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/^error MCG001: missing input/);
     expect(readdirSync(parent)).toEqual([]);
+  });
+
+  it("takes a scoped package name (helper-53): in package.json and the server's name", async () => {
+    const dir = join(scratchDir("scaffold-scoped"), "p");
+    const { code, stdout } = await cli("scaffold", dir, ...SPEC, "draft", "--eras", "modern", "--docs", "none", "--name", "@acme/weather");
+    expect(code).toBe(0);
+    expect(stdout).toContain("(package @acme/weather)");
+    expect((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name: string }).name).toBe("@acme/weather");
+    expect(readFileSync(join(dir, "src", "server-info.ts"), "utf8")).toContain('name: "@acme/weather"');
   });
 
   it("--eras modern writes today's single-revision project (and its configuration keeps it so)", async () => {

@@ -63,8 +63,9 @@ const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/ser
 /** Files npm would leave out of the package under their own name: project path ← template name. */
 const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "gitignore"]];
 
-/** npm's rules for a package name, without a scope. */
-const PACKAGE_NAME = /^[a-z0-9][a-z0-9._-]{0,213}$/;
+/** npm's rules for a package name (at most 214 characters in all), with an optional scope: `my-server`, `@acme/my-server`. */
+const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
+const PACKAGE_NAME_LENGTH = 214;
 
 /** A package name from a folder name: `My Server` → `my-server`. */
 export function packageNameFor(dir: string): string {
@@ -87,8 +88,11 @@ const RESERVED_NAMES: ReadonlySet<string> = new Set([...builtinModules.filter((m
  *   transports do not speak, and whatever {@link generate} throws for the schema
  */
 export async function scaffoldFiles(options: ScaffoldOptions): Promise<GeneratedFile[]> {
-  if (!PACKAGE_NAME.test(options.name)) {
-    throw fail("MCG412", `--name ${JSON.stringify(options.name)} is not an npm package name: lowercase letters, digits, ".", "_" and "-", starting with a letter or digit`);
+  if (!PACKAGE_NAME.test(options.name) || options.name.length > PACKAGE_NAME_LENGTH) {
+    throw fail(
+      "MCG412",
+      `--name ${JSON.stringify(options.name)} is not an npm package name: lowercase letters, digits, ".", "_" and "-", starting with a letter or digit, at most ${PACKAGE_NAME_LENGTH} characters, with an optional @scope/ in front`,
+    );
   }
   if (RESERVED_NAMES.has(options.name)) {
     throw fail("MCG412", `--name ${JSON.stringify(options.name)} is a name npm refuses (a Node.js core module, node_modules or favicon.ico)`);
