@@ -79,6 +79,26 @@ describe("a malformed tag whose intent is clear", () => {
     expect([v.isA!({ d: "x" }), v.isA!({ a: undefined, c: undefined, d: "x" }), v.isA!({ a: null, c: 1, d: "x" })]).toEqual([false, false, false]);
   });
 
+  it("reads `string & {}` as a string and `object & { … }` as the object; warns of a primitive with an object type (MCG255) (helper-53)", async () => {
+    const text = [
+      "export type Open = \"a\" | \"b\" | (string & {});",
+      "export type ObjA = object & { a: string };",
+      "export type Brand = string & { __brand: \"x\" };",
+      "export type Both = {} & object;",
+      "",
+    ].join("\n");
+    const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
+    expect(warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+      's.ts:3:21 - warning MCG255: intersection of string and { __brand: "x" }: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write string alone to accept its values)',
+    ]);
+    const v = (await import(join(writeGenerated("upstream-drafts-intersections", files), "validators.ts"))) as Record<string, (value: unknown) => { ok: boolean; issues?: unknown[] }>;
+    expect(["a", "c", 1].map((value) => v.validateOpen!(value).ok)).toEqual([true, true, false]);
+    expect(v.validateObjA!(["x"]).issues).toEqual([{ path: "", message: "expected object, got array", keyword: "type" }]);
+    expect(v.validateObjA!({ a: "x" }).ok).toBe(true);
+    expect(v.validateBrand!("x").ok).toBe(false);
+    expect([{}, [], "x"].map((value) => v.validateBoth!(value).ok)).toEqual([true, false, false]);
+  });
+
   it("stays an error when the value after the colon is no known format (MCG220)", async () => {
     const text = "export interface A {\n  /** @format: url */\n  s: string;\n}\n";
     const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);

@@ -593,6 +593,33 @@ class Lowerer {
     return docs.text || docs.tags.length ? { ...property, docs } : property;
   }
 
+  /**
+   * The members of an intersection that constrain a JSON value. `{}` adds nothing to a primitive
+   * (`string & {}`, TypeScript's "any string, with completions" idiom, is a string), and `object`
+   * nothing to an object type literal (`object & { a: string }`: one object test, one issue).
+   * A primitive with an object type (`string & { __brand: "x" }`, a brand that exists only in
+   * the type) is something no JSON value is: warning MCG255, generated as written.
+   */
+  private intersectionMembers(node: import("ts-morph").IntersectionTypeNode): TypeNode[] {
+    const members = node.getTypeNodes();
+    const isPrimitive = (n: TypeNode) =>
+      [SyntaxKind.StringKeyword, SyntaxKind.NumberKeyword, SyntaxKind.BooleanKeyword].includes(n.getKind()) ||
+      (Node.isLiteralTypeNode(n) && n.getLiteral().getKind() !== SyntaxKind.NullKeyword);
+    const isEmptyLiteral = (n: TypeNode) => Node.isTypeLiteral(n) && n.getMembers().length === 0;
+    const primitive = members.find(isPrimitive);
+    const objectLiteral = members.some((n) => Node.isTypeLiteral(n));
+    const kept = members.filter((n) => !(primitive !== undefined && isEmptyLiteral(n)) && !(objectLiteral && n.getKind() === SyntaxKind.ObjectKeyword));
+    const object = primitive === undefined ? undefined : kept.find((n) => Node.isTypeLiteral(n) || n.getKind() === SyntaxKind.ObjectKeyword);
+    if (primitive !== undefined && object !== undefined) {
+      this.warnings.push({
+        code: "MCG255",
+        message: `intersection of ${primitive.getText()} and ${snippet(object)}: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write ${primitive.getText()} alone to accept its values)`,
+        span: this.span(node),
+      });
+    }
+    return kept;
+  }
+
   private constrain(type: TypeExpr, jsDocs: JSDoc[], at: Node): TypeExpr {
     const result = applyConstraintTags(type, jsDocs, (code, message) => this.warnings.push({ code, message, span: this.span(at) }));
     if (typeof result === "string") throw new GeneratorError([{ code: "MCG220", message: result, span: this.span(at) }]);
@@ -631,11 +658,10 @@ class Lowerer {
         return this.tuple(node.asKindOrThrow(SyntaxKind.TupleType));
       case SyntaxKind.UnionType:
         return { kind: "union", members: node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes().map((n) => this.lowerType(n)) };
-      case SyntaxKind.IntersectionType:
-        return {
-          kind: "intersection",
-          members: node.asKindOrThrow(SyntaxKind.IntersectionType).getTypeNodes().map((n) => this.lowerType(n)),
-        };
+      case SyntaxKind.IntersectionType: {
+        const members = this.intersectionMembers(node.asKindOrThrow(SyntaxKind.IntersectionType));
+        return members.length === 1 ? this.lowerType(members[0]!) : { kind: "intersection", members: members.map((n) => this.lowerType(n)) };
+      }
       case SyntaxKind.TypeLiteral:
         return this.members(node.asKindOrThrow(SyntaxKind.TypeLiteral).getMembers());
       case SyntaxKind.TypeQuery:
