@@ -206,6 +206,8 @@ export function loadConfig(file: string, env: Environment = process.env): Config
     throw new GeneratorError([{ code: CODE, message: `configuration file ${file} cannot be read (${reason})` }]);
   }
   const display = relative(process.cwd(), path) || path;
+  // A byte-order mark (some Windows editors write one) is not part of the JSON: read past it, as editors show it.
+  if (text.startsWith("\uFEFF")) text = text.slice(1);
   const source = ts.parseJsonText(display, text);
   const span = (node: ts.Node | number): SourceSpan => {
     const at = typeof node === "number" ? node : node.getStart(source);

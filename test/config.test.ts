@@ -240,6 +240,15 @@ describe("mcp-schema-codegen.config.json", () => {
     ]);
   });
 
+  it("reads a file that starts with a byte-order mark, locating problems as an editor shows them (helper-53)", () => {
+    const dir = scratchDir("config-bom");
+    const file = join(dir, "mcp-schema-codegen.config.json");
+    writeFileSync(file, '\uFEFF{ "outputs": [{ "input": { "schema": "a.ts" }, "out": "gen", "options": { "docs": "some" } }] }\n');
+    expect(problems(file)).toEqual(['1:83 MCG020 outputs[0].options.docs: "some" is not one of full, tags, none']);
+    writeFileSync(file, '\uFEFF{ "outputs": [{ "input": { "schema": "a.ts" }, "out": "gen" }] }\n');
+    expect(loadConfig(file).outputs.map((o) => o.out)).toEqual([join(dir, "gen")]);
+  });
+
   it("expands ${NAME} and ${NAME:-default} in paths, against the file's folder", () => {
     const dir = scratchDir("config-env");
     const file = writeConfig(dir, { outputs: [{ input: { spec: "${SPEC:-spec}", version: "draft" }, out: "${OUT}/gen" }] });
