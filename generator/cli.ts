@@ -608,7 +608,7 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
   else {
     inputChanged = before !== undefined && before.sha256 !== fresh.input.sha256;
     if (before && inputChanged) {
-      io.stdout(`the input changed since ${out} was generated: ${fresh.input.file} sha256 ${before.sha256.slice(0, 12)}… → ${fresh.input.sha256.slice(0, 12)}…\n`);
+      io.stdout(`the input changed since ${out} was generated: ${inputChange(old?.input.file, before.sha256, fresh.input)}\n`);
       if (old) io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(old.protocol, fresh.protocol)).replace(/^(?=.)/gm, "  ")}`);
       else if (onDisk.state === "unreadable") {
         io.stdout(`(${inOut(MANIFEST_FILE)} cannot be read (${onDisk.reason}), so the protocol changes cannot be listed; it is rewritten by the next run without --check)\n`);
@@ -660,7 +660,7 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
       io.stdout(revision.folder === "" ? `${out} now holds one revision (${revision.input.file}), not a folder per revision\n` : `${where(revision.folder)} is a new revision (${revision.input.file})\n`);
       continue;
     }
-    io.stdout(`the input of ${where(revision.folder)} changed since it was generated: ${revision.input.file} sha256 ${was.input.sha256.slice(0, 12)}… → ${revision.input.sha256.slice(0, 12)}…\n`);
+    io.stdout(`the input of ${where(revision.folder)} changed since it was generated: ${inputChange(was.input.file, was.input.sha256, revision.input)}\n`);
     io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(was.protocol, revision.protocol)).replace(/^(?=.)/gm, "  ")}`);
   }
   for (const revision of before) {
@@ -671,6 +671,13 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
   const options = optionChanges(old.options, fresh.options);
   if (any && options.length > 0) io.stdout(`the options changed too: ${options.join(", ")}\n`);
   return any;
+}
+
+/** How an input changed: `a.ts sha256 1234… → 5678…`, naming the file before too when its name changed (`old.ts sha256 … → new.ts sha256 …`). */
+function inputChange(wasFile: string | undefined, wasSha256: string, now: { readonly file: string; readonly sha256: string }): string {
+  const short = (sha256: string) => `${sha256.slice(0, 12)}…`;
+  if (wasFile !== undefined && wasFile !== now.file) return `${wasFile} sha256 ${short(wasSha256)} → ${now.file} sha256 ${short(now.sha256)}`;
+  return `${now.file} sha256 ${short(wasSha256)} → ${short(now.sha256)}`;
 }
 
 /** The input sha256 and options named by the header of the first changed file on disk. */

@@ -431,7 +431,7 @@ describe("generate --check explains drift in the protocol's terms", () => {
     const lines = check.stdout.split("\n");
     const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
     expect(lines.slice(0, EXPECTED_TEXT.length + 2)).toEqual([
-      `the input changed since ${out} was generated: after.ts sha256 ${sha(BEFORE)}… → ${sha(AFTER)}…`,
+      `the input changed since ${out} was generated: before.ts sha256 ${sha(BEFORE)}… → after.ts sha256 ${sha(AFTER)}…`,
       "protocol changes:",
       ...EXPECTED_TEXT.map((line) => `  ${line}`),
     ]);
