@@ -124,10 +124,11 @@ describe("SymbolTable", () => {
       return undefined;
     })();
     expect(failure).toBeInstanceOf(GeneratorError);
+    // In source order (helper-53): the unlocated one first, then by line.
     expect((failure as GeneratorError).diagnostics.map((d) => d.message)).toEqual([
-      "error-code constant ___ gives no usable name",
-      "isObject for type Object collides with the validators runtime",
       "y is declared in v.ts by two and by one; rename one of them",
+      "isObject for type Object collides with the validators runtime",
+      "error-code constant ___ gives no usable name",
     ]);
   });
 

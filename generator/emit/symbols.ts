@@ -14,7 +14,7 @@
  */
 import type { TypeReference } from "../analyze/reference.js";
 import { constantCase, identifierPart, pascalCase, RESERVED_WORDS, words } from "../case.js";
-import { GeneratorError } from "../errors.js";
+import { GeneratorError, sortDiagnostics } from "../errors.js";
 import type { Declaration, Diagnostic, SourceSpan } from "../ir.js";
 
 // ---- names made from words -----------------------------------------------------------------
@@ -191,7 +191,7 @@ export class SymbolTable {
     return out;
   }
 
-  /** Every problem reported and every collision declared so far, as MCG301 diagnostics (each once, in declaration order). */
+  /** Every problem reported and every collision declared so far, as MCG301 diagnostics (each once, in source order). */
   diagnostics(): Diagnostic[] {
     const seen = new Set<string>();
     const out: Diagnostic[] = [...this.problems];
@@ -210,7 +210,7 @@ export class SymbolTable {
       seen.add(key);
       out.push({ code: "MCG301", message, ...(span ? { span } : {}), ...(related.length > 0 ? { related } : {}) });
     }
-    return out;
+    return sortDiagnostics(out);
   }
 
   /** Throws every collision at once (MCG301); call it after all declarations, before rendering. */
