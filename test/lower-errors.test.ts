@@ -210,6 +210,17 @@ describe("numeric literals", () => {
     expect(v.isQ!({ e: 16, n: 2500, k: 1 })).toBe(false);
   });
 
+  it("refuses a @minimum or @maximum not written as JSON writes a number (MCG220): schema.json could not hold it (helper-53)", async () => {
+    for (const written of ["0x10", "1_000", ".5", "+1", "1e400", "Infinity"]) {
+      const text = `export interface A {\n  /** @minimum ${written} */\n  n: number;\n}\n`;
+      const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+      if (!(failure instanceof GeneratorError)) throw new Error(`expected a GeneratorError for ${written}`);
+      expect(failure.diagnostics.map((d) => formatDiagnostic(d))).toEqual([`s.ts:3:3 - error MCG220: @minimum ${written} is not a finite number written as JSON writes one`]);
+    }
+    const { ir } = await generate({ schema: { text: "export interface A {\n  /** @minimum -1.5e2 */\n  n: number;\n}\n", fileName: "s.ts" }, targets: ["types"] });
+    expect(JSON.stringify(ir.declarations[0])).toContain('"minimum":-150');
+  });
+
   it("warns of a number beyond 2^53 that no double holds with the value it is read as (MCG254), each place once and in source order", async () => {
     const text = [
       "export enum E { A = 9007199254740995 }",

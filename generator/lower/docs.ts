@@ -43,6 +43,9 @@ export function docsOf(jsDocs: readonly JSDoc[]): Docs {
   return { text: text.join("\n\n"), tags };
 }
 
+/** A number as JSON writes it (RFC 8259 § 6). */
+const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
+
 const CONSTRAINT_TAGS = new Set(["TJS-type", "format", "minimum", "maximum", "maxItems", "nullable", "TJS-pattern", "default"]);
 
 /**
@@ -178,8 +181,9 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254", message: s
     }
     case "minimum":
     case "maximum": {
-      const bound = Number(value);
-      if (value === "" || !Number.isFinite(bound)) return `@${tag.name} ${value} is not a finite number`;
+      // Written as JSON writes a number (as the bound stands in schema.json): not 0x10, 1_000 or .5.
+      const bound = JSON_NUMBER.test(value) ? Number(value) : NaN;
+      if (!Number.isFinite(bound)) return `@${tag.name} ${value} is not a finite number written as JSON writes one`;
       const rounded = roundedNumber(value);
       if (rounded !== undefined) warn("MCG254", `@${tag.name}: ${roundedNumberWarning(value, rounded)}`);
       const key: keyof Constraints = tag.name;
