@@ -453,7 +453,7 @@ interface LiveSession {
 interface Route {
   readonly channel: object;
   readonly push?: (message: OutgoingMessage) => boolean;
-  /** A legacy session's message: JSON-RPC errors are sent with status 200. */
+  /** A legacy session's message: JSON-RPC errors to a request are sent with status 200 (an error without id, input not taken, with its 4xx). */
   readonly legacy: boolean;
   readonly sessionId?: string;
   /** The `initialize` opening a session: its id (on the SSE stream's headers, sent before the answer is known), and what keeps or drops the session once the answer is known (true: keep it, send its id). */
@@ -705,7 +705,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       return;
     }
     if (keepSession) res.setHeader("mcp-session-id", route.opening!.id);
-    sendJson(res, route.legacy ? 200 : statusOf(response), response);
+    // A legacy session's request gets its error with 200; input the server cannot take (a batch, no request at all) its 4xx.
+    sendJson(res, route.legacy && response.id !== undefined ? 200 : statusOf(response), response);
   };
 
   /** An `initialize` without the modern `_meta` version and without `Mcp-Session-Id`: a new legacy session, kept when the answer is a result. */

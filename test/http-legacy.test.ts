@@ -604,6 +604,10 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
     expect((await post(url, initialized, headers)).status).toBe(202);
 
+    // Input the server cannot take, in a session, gets 400 with an error without id, as outside one (helper-52).
+    const batch = await post(url, [{ jsonrpc: "2.0", id: 20, method: "ping" }], headers);
+    expect(batch.status).toBe(400);
+    expect(await batch.json()).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: batches are not supported" } });
     // A request needs the session; with it, the legacy revision answers (no modern members).
     expect((await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" })).status).toBe(400);
     const listed = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, headers);
