@@ -61,6 +61,8 @@ export interface StdioServer {
 
 const NEWLINE = 0x0a;
 const LISTEN = "subscriptions/listen";
+/** The notification a legacy client sends once its `initialize` is answered (every legacy revision names it so). */
+const INITIALIZED = "notifications/initialized";
 const SHUTTING_DOWN = "Server shutting down";
 /** Added to an error answering a request without the modern per-request version before any `initialize`, on a dispatcher serving the legacy era. */
 const LEGACY_HINT = "; a 2025-11-25 client opens with initialize";
@@ -112,8 +114,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const id = own(message, "id");
     if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
       awaiting.add(idKey(id));
-      // Shutting down with lines held: a request now waits for an answer that cannot come (see closeWhenServed).
-      if (closing && !channelClosed) queueMicrotask(pump);
+      // Reading may have stopped at the cap: it goes on now, so the answer is read (see mayRead). Shutting down with
+      // lines held: a request now waits for an answer that cannot come (see closeWhenServed).
+      queueMicrotask(pump);
     }
     const params = own(message, "params");
     const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? own(params, "requestId") : undefined;
@@ -251,8 +254,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   let inputEnded = false;
   // The rest of a chunk read while reading had to stop (at most one chunk), and whether the input ended after it.
   let unread: Buffer | undefined;
-  let endedAfterUnread = false;
-  // Set while close() holds the lines kept unread: they are in memory already, so none is answered busy.
+  // Set while the lines kept unread are held at input end or close(): they are in memory already, so none is answered busy.
   let holdingUnread = false;
   /** Dispatches held lines while capacity allows; reads on while it may; finishes the shutdown when all is answered. */
   function pump(): void {
@@ -261,7 +263,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (!closing && !inputEnded && mayRead()) readOn();
     if (closing && held.length === 0 && running === 0) finish();
   }
-  /** Splits what is left of the last chunk read, then reads the input on (or ends it, when it ended meanwhile). */
+  /** Splits what is left of the last chunk read, then reads the input on. */
   function readOn(): void {
     if (unread !== undefined) {
       const rest = unread;
@@ -269,8 +271,21 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       split(rest);
       if (unread !== undefined) return;
     }
-    if (endedAfterUnread) ended();
-    else input.resume();
+    input.resume();
+  }
+  /**
+   * At input end or close(): the lines kept unread were read, so they are held to be served (the
+   * shutdown's grace period applies to them); at input end the last line too, which needs no newline.
+   */
+  function holdUnread(last: boolean): void {
+    holdingUnread = true;
+    if (unread !== undefined) {
+      const rest = unread;
+      unread = undefined;
+      split(rest, true);
+    }
+    if (last && size > 0 && !skipping) split(Buffer.from("\n"), true);
+    holdingUnread = false;
   }
   /**
    * Whether input is read now: not while output waits to drain; at the in-flight cap, while
@@ -302,6 +317,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     }
     if (graceOver) return handleLine(line);
     if (heldBytes < LOOKAHEAD_BYTES || held.length === 0 || holdingUnread) return holdLine(line, message);
+    // A notification is never answered: one beyond what is held is dropped.
+    if (isPlainObject(message) && typeof own(message, "method") === "string" && !Object.prototype.hasOwnProperty.call(message, "id")) return;
     const id = kind === "request" ? requestOf(message)?.id : undefined;
     write({
       jsonrpc: "2.0",
@@ -311,8 +328,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   }
   /**
    * What a line read is: one that may go ahead of held requests (a response, a notification, a
-   * `ping`), or a request (or anything else), held in order. A notification read while an
-   * `initialize` is held waits behind it (`notifications/initialized` is about the session it opens).
+   * `ping`), or a request (or anything else), held in order. `notifications/initialized` read
+   * while an `initialize` is held waits behind it: it is about the session that one opens.
    */
   function kindOf(message: unknown): "ahead" | "request" {
     if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
@@ -320,7 +337,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
     if (typeof method !== "string") return "request";
     if (method === "ping") return "ahead";
-    return !Object.prototype.hasOwnProperty.call(message, "id") && heldOpenings === 0 ? "ahead" : "request";
+    if (Object.prototype.hasOwnProperty.call(message, "id")) return "request";
+    return method === INITIALIZED && heldOpenings > 0 ? "request" : "ahead";
   }
   /**
    * A `notifications/cancelled` the dispatcher accepted, for a request still held (not dispatched
@@ -444,14 +462,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   }
   function ended(): void {
     if (inputEnded) return;
-    // Lines kept unread are read first: the end comes after them.
-    if (unread !== undefined && !closing) {
-      endedAfterUnread = true;
-      return;
-    }
     inputEnded = true;
-    // The last line needs no newline.
-    if (!closing && size > 0 && !skipping) split(Buffer.from("\n"), true);
+    if (!closing) holdUnread(true);
     beginShutdown();
   }
   input.once("end", ended);
@@ -460,13 +472,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     closed,
     close: () => {
       // Lines already read are still answered (those kept unread too); a line not read to its end is dropped.
-      if (unread !== undefined && !closing) {
-        const rest = unread;
-        unread = undefined;
-        holdingUnread = true;
-        split(rest, true);
-        holdingUnread = false;
-      }
+      if (!closing) holdUnread(false);
       chunks = [];
       size = 0;
       beginShutdown();

@@ -729,6 +729,45 @@ describe("legacy utilities: logging/setLevel, resources/subscribe, publish", () 
     await subscribe(c, "c2", 900);
   });
 
+  it("subscriptions made in the session of an initialize that another replaced are given back (helper-54)", async () => {
+    let release: () => void = () => {};
+    let first = true;
+    const d = dual({
+      handlers: {
+        initialize: async () => {
+          if (first) {
+            first = false;
+            await new Promise<void>((resolve) => (release = resolve));
+          }
+          return { protocolVersion: LEGACY_VERSION, capabilities: CAPABILITIES, serverInfo: SERVER_INFO };
+        },
+      } as never,
+    });
+    const uri = (session: string, i: number) => `test://${session}/${i}/`.padEnd(8192, "x");
+    const subscribed = async (channel: object, name: string) => {
+      let ok = 0;
+      for (let i = 0; i < 1000; i++) if ((await d.handle(legacy(`s${i}`, "resources/subscribe", { uri: uri(name, i) }), { channel }))?.result !== undefined) ok++;
+      return ok;
+    };
+    for (const round of ["r0", "r1"]) {
+      first = true;
+      const channel = {};
+      // Written with the initialize, before its answer: the subscriptions are the opening session's; a second initialize replaces it.
+      const opening = d.handle(initialize(1, LEGACY_VERSION), { channel });
+      expect(await subscribed(channel, round)).toBe(1000);
+      expect((await d.handle(initialize(2, LEGACY_VERSION), { channel }))?.result).toBeDefined();
+      release();
+      await opening;
+      d.closeChannel(channel);
+    }
+    // Nothing is held now: two sessions of 1000 URIs of 8192 characters fit under 2^24.
+    for (const name of ["y", "z"]) {
+      const channel = {};
+      await d.handle(initialize(1, LEGACY_VERSION), { channel });
+      expect(await subscribed(channel, name)).toBe(1000);
+    }
+  });
+
   it("subscribe needs resources.subscribe advertised", async () => {
     const d = dual({ capabilities: { resources: {} } });
     const client = legacyClient(d);
@@ -1047,6 +1086,75 @@ describe("stdio, both eras", () => {
     release();
     // The tool's elicitation goes out: the session saw notifications/initialized after it opened.
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    input.end();
+    await within(server.closed);
+  });
+
+  it("at the cap, a cancellation written after a held initialize goes ahead and frees the cap (helper-54)", async () => {
+    const d = dual({ handlers: { "resources/list": () => new Promise(() => {}) } as never });
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(d as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: "m", method: "resources/list", params: { _meta: META } }) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION)) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: "m" } }) + "\n");
+    await within(until(() => lines.some((l) => l["id"] === 1)));
+    expect(lines.find((l) => l["id"] === 1)?.["result"]).toMatchObject({ protocolVersion: LEGACY_VERSION });
+    input.end();
+    await within(server.closed);
+  });
+
+  it("with reading stopped at the cap (a chunk's rest kept unread), a server→client request has the input read on, so its answer arrives (helper-54)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    // One chunk: the call that asks, then 100 KiB of requests (more than the 64 KiB held).
+    const padding = "x".repeat(600);
+    input.write(
+      JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) +
+        "\n" +
+        Array.from({ length: 150 }, (_, i) => JSON.stringify(legacy(100 + i, "tools/call", { name: "echo", arguments: { text: padding } })) + "\n").join(""),
+    );
+    await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    const asked = lines.find((l) => l["method"] === "elicitation/create")!;
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: asked["id"], result: { action: "accept", content: { name: "Kept" } } }) + "\n");
+    await within(until(() => answered(2) !== undefined));
+    expect(answered(2)?.["result"]).toEqual({ content: [{ type: "text", text: "Hello Kept (asked-once)" }] });
+    input.end();
+    await within(server.closed);
+    // Each request is answered once: served, or (read on past the 64 KiB held while the answer was awaited) busy.
+    for (let i = 100; i < 250; i++) expect(lines.filter((l) => l["id"] === i && l["method"] === undefined), String(i)).toHaveLength(1);
+    // A notification is never answered, not even past what is held.
+    expect(lines.filter((l) => l["id"] === undefined && l["error"] !== undefined)).toEqual([]);
+  });
+
+  it("a notification read past the 64 KiB held (while an initialize is held and an answer awaited) is not answered (helper-54)", async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const lines: Json[] = [];
+    createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => lines.some((l) => l["id"] === 1)));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
+    await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    const padding = "x".repeat(600);
+    input.write(
+      JSON.stringify(initialize(3, LEGACY_VERSION)) +
+        "\n" +
+        Array.from({ length: 120 }, (_, i) => JSON.stringify(legacy(100 + i, "tools/call", { name: "echo", arguments: { text: padding } })) + "\n").join("") +
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        "\n",
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(lines.filter((l) => l["id"] === undefined && l["error"] !== undefined)).toEqual([]);
     input.end();
     await within(server.closed);
   });

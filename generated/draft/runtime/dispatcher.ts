@@ -1459,7 +1459,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
-      if (replaced !== undefined) endWaitForInitialized(replaced, "the client initialized the session again");
+      if (replaced !== undefined) {
+        endWaitForInitialized(replaced, "the client initialized the session again");
+        dropSubscriptions(replaced);
+      }
     }
     let open = true;
     const legacy = of.era === "legacy";
