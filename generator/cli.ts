@@ -6,7 +6,7 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, isVersionName, loadConfig, versionsIn, type ConfigInput } from "./config.js";
@@ -242,7 +242,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     for (const path of replaced) io.stdout(`replaced: ${join(dir, path)}\n`);
     const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
     const kept = replaced.length + unchanged.length > 0 ? `, ${replaced.length} replaced, ${unchanged.length} unchanged` : "";
-    io.stdout(`${dir}: ${written.length} files written${kept} (package ${name})\nnext: ${cd}npm install && npm test\n`);
+    io.stdout(`${dir}: ${written.length} ${written.length === 1 ? "file" : "files"} written${kept} (package ${name})\nnext: ${cd}npm install && npm test\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));
@@ -548,6 +548,28 @@ function checkDumpIrPath(path: string, out: string, schema: readonly SchemaInput
   }
 }
 
+/**
+ * Writes the `--dump-ir` file: atomically, or straight into a device or pipe (`/dev/stdout`),
+ * which a rename would replace with a file.
+ *
+ * @throws GeneratorError MCG403 when the write fails
+ */
+function writeDump(path: string, text: string): void {
+  let special = false;
+  try {
+    const stat = statSync(path);
+    special = !stat.isFile() && !stat.isDirectory();
+  } catch {
+    // not there yet: a new file
+  }
+  if (!special) return writeFileAtomic(path, text);
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
+  }
+}
+
 /** What `--dump-ir` writes: the IR, or with several revisions `{ revisions: [{ folder, ir }] }`, one per revision. */
 function dumpedIr(result: Prepared["result"]): unknown {
   return result.revisions === undefined ? result.ir : { revisions: result.revisions.map((r) => ({ folder: r.folder, ir: r.ir })) };
@@ -575,11 +597,19 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
       replaceForeign: Boolean(flags.force),
     });
-    if (flags.dumpIr) writeFileAtomic(flags.dumpIr, `${JSON.stringify(dumpedIr(result), null, 2)}\n`);
     const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;
     const removed = count("stale");
     const written = count("changed") + count("missing");
     io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
+    if (flags.dumpIr) {
+      try {
+        writeDump(flags.dumpIr, `${JSON.stringify(dumpedIr(result), null, 2)}\n`);
+      } catch (error) {
+        // The output is in place by now: say so, rather than that nothing was written.
+        reportError(error, io, Boolean(flags.debug), `${out} was written; the IR was not`);
+        return EXIT_ERROR;
+      }
+    }
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug), flags.check ? `${out} was not checked` : several ? `nothing was written to ${out}` : undefined);

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { buildPrivateCli } from "./support/cli-build.js";
 import { cli } from "./support/cli.js";
@@ -288,6 +288,19 @@ describe("mcp-schema-codegen CLI", () => {
     await refused(join(out, "new.json"), `error MCG001: --dump-ir ${join(out, "new.json")} is in the output folder ${out}, which is written as a whole; give a path outside it`);
     await refused(schema, `error MCG001: --dump-ir ${schema} is the input schema ${schema}; give another path`);
     await refused(join(dir, "ir.json"), "error MCG001: --dump-ir writes a file and --check writes nothing: give one of them", ["--check"]);
+  });
+
+  it("--dump-ir into a pipe (as /dev/stdout is) writes into it instead of replacing it with a file (helper-54)", async () => {
+    const dir = scratchDir("cli-dump-ir-fifo");
+    const fifo = join(dir, "ir.fifo");
+    expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
+    // A reader, as a shell pipeline is: it copies what comes through into a file.
+    const reader = spawn("sh", ["-c", `cat "${fifo}" > "${join(dir, "received.json")}"`]);
+    const run = await cli("generate", "--schema", DRAFT, "--out", join(dir, "out"), "--targets", "types", "--dump-ir", fifo);
+    await new Promise((resolve) => reader.on("exit", resolve));
+    expect(run.code).toBe(0);
+    expect(statSync(fifo).isFIFO()).toBe(true);
+    expect((JSON.parse(readFileSync(join(dir, "received.json"), "utf8")) as { irVersion: number }).irVersion).toBe(1);
   });
 
   it("--dump-ir writes the IR as JSON with source positions", async () => {
