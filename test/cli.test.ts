@@ -295,7 +295,7 @@ describe("mcp-schema-codegen CLI", () => {
     const fifo = join(dir, "ir.fifo");
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     // A reader, as a shell pipeline is: it copies what comes through into a file.
-    const reader = spawn("sh", ["-c", `cat "${fifo}" > "${join(dir, "received.json")}"`]);
+    const reader = spawn("sh", ["-c", `timeout 60 cat "${fifo}" > "${join(dir, "received.json")}"`]);
     const run = await cli("generate", "--schema", DRAFT, "--out", join(dir, "out"), "--targets", "types", "--dump-ir", fifo);
     await new Promise((resolve) => reader.on("exit", resolve));
     expect(run.code).toBe(0);
