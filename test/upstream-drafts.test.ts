@@ -52,6 +52,9 @@ describe("a standard library type: Date", () => {
   });
 });
 
+/** The generated types.ts of `files`. */
+const types = (files: readonly { path: string; contents: string }[]) => files.find((f) => f.path === "types.ts")!.contents;
+
 describe("a malformed tag whose intent is clear", () => {
   it("is read without its colon, with a warning naming the tag and what was assumed (MCG251)", async () => {
     const { ir, warnings } = await generate({ schema: { path: join(DIR, "colon-tag.ts") }, targets: ["types"] });
@@ -85,18 +88,26 @@ describe("a malformed tag whose intent is clear", () => {
       "export type ObjA = object & { a: string };",
       "export type Brand = string & { __brand: \"x\" };",
       "export type Both = {} & object;",
+      "export type Empty = {};",
+      "export type Through = string & Empty & ({} & {});",
+      "export interface Tag { __tag: true }",
+      "export type Tagged = number & Tag;",
       "",
     ].join("\n");
     const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
     expect(warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"))).toEqual([
       's.ts:3:21 - warning MCG255: intersection of string and { __brand: "x" }: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write string alone to accept its values)',
+      "s.ts:8:22 - warning MCG255: intersection of number and Tag: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write number alone to accept its values)",
     ]);
+    // Through an alias and parentheses, as TypeScript reads them (helper-54).
+    expect(types(files)).toContain("export type Through = string;");
     const v = (await import(join(writeGenerated("upstream-drafts-intersections", files), "validators.ts"))) as Record<string, (value: unknown) => { ok: boolean; issues?: unknown[] }>;
     expect(["a", "c", 1].map((value) => v.validateOpen!(value).ok)).toEqual([true, true, false]);
     expect(v.validateObjA!(["x"]).issues).toEqual([{ path: "", message: "expected object, got array", keyword: "type" }]);
     expect(v.validateObjA!({ a: "x" }).ok).toBe(true);
     expect(v.validateBrand!("x").ok).toBe(false);
     expect([{}, [], "x"].map((value) => v.validateBoth!(value).ok)).toEqual([true, false, false]);
+    expect(["x", 1].map((value) => v.validateThrough!(value).ok)).toEqual([true, false]);
   });
 
   it("stays an error when the value after the colon is no known format (MCG220)", async () => {

@@ -594,26 +594,24 @@ class Lowerer {
   }
 
   /**
-   * The members of an intersection that constrain a JSON value. `{}` adds nothing to a primitive
-   * (`string & {}`, TypeScript's "any string, with completions" idiom, is a string), and `object`
-   * nothing to an object type literal (`object & { a: string }`: one object test, one issue).
-   * A primitive with an object type (`string & { __brand: "x" }`, a brand that exists only in
-   * the type) is something no JSON value is: warning MCG255, generated as written.
+   * The members of an intersection that constrain a JSON value, judged by the types TypeScript
+   * gives them (through aliases and parentheses). An empty object type adds nothing to a
+   * primitive (`string & {}`, TypeScript's "any string, with completions" idiom, is a string),
+   * and `object` nothing to an object type (`object & { a: string }`: one object test, one
+   * issue). A primitive with an object type (`string & { __brand: "x" }`, a brand that exists
+   * only in the type) is something no JSON value is: warning MCG255, generated as written.
    */
   private intersectionMembers(node: import("ts-morph").IntersectionTypeNode): TypeNode[] {
     const members = node.getTypeNodes();
-    const isPrimitive = (n: TypeNode) =>
-      [SyntaxKind.StringKeyword, SyntaxKind.NumberKeyword, SyntaxKind.BooleanKeyword].includes(n.getKind()) ||
-      (Node.isLiteralTypeNode(n) && n.getLiteral().getKind() !== SyntaxKind.NullKeyword);
-    const isEmptyLiteral = (n: TypeNode) => Node.isTypeLiteral(n) && n.getMembers().length === 0;
-    const primitive = members.find(isPrimitive);
-    const objectLiteral = members.some((n) => Node.isTypeLiteral(n));
-    const kept = members.filter((n) => !(primitive !== undefined && isEmptyLiteral(n)) && !(objectLiteral && n.getKind() === SyntaxKind.ObjectKeyword));
-    const object = primitive === undefined ? undefined : kept.find((n) => Node.isTypeLiteral(n) || n.getKind() === SyntaxKind.ObjectKeyword);
+    const kinds = members.map(intersectionMemberKind);
+    const primitive = members.find((_, i) => kinds[i] === "primitive");
+    const objectType = kinds.some((k, i) => (k === "object" || k === "empty") && members[i]!.getKind() !== SyntaxKind.ObjectKeyword);
+    const kept = members.filter((n, i) => !(primitive !== undefined && kinds[i] === "empty") && !(objectType && n.getKind() === SyntaxKind.ObjectKeyword));
+    const object = primitive === undefined ? undefined : kept.find((n) => intersectionMemberKind(n) === "object");
     if (primitive !== undefined && object !== undefined) {
       this.warnings.push({
         code: "MCG255",
-        message: `intersection of ${primitive.getText()} and ${snippet(object)}: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write ${primitive.getText()} alone to accept its values)`,
+        message: `intersection of ${snippet(primitive)} and ${snippet(object)}: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write ${snippet(primitive)} alone to accept its values)`,
         span: this.span(node),
       });
     }
@@ -844,6 +842,35 @@ class Lowerer {
       { code: "MCG206", message: `reference to an unknown type ${name}: it is not declared in this file`, span: this.span(node) },
     ]);
   }
+}
+
+/**
+ * What a member of an intersection is, by the type TypeScript gives it: a primitive (`string`,
+ * `number`, `boolean`, a literal), an object type with nothing in it (`{}`, an alias of it), an
+ * object type (`object`, an interface, a type literal, a record, an array), or something else.
+ */
+function intersectionMemberKind(node: TypeNode): "primitive" | "empty" | "object" | "other" {
+  if (node.getKind() === SyntaxKind.ObjectKeyword) return "object";
+  const type = node.getType();
+  if (type.isString() || type.isNumber() || type.isBoolean() || type.isStringLiteral() || type.isNumberLiteral() || type.isBooleanLiteral()) return "primitive";
+  if (isEmptyObjectType(type)) return "empty";
+  if (type.isObject() || (type.isIntersection() && type.getIntersectionTypes().every((t) => t.isObject()))) return "object";
+  return "other";
+}
+
+/** Whether a type is an object type with no property, index signature or signature: `{}`, or an intersection of such. */
+function isEmptyObjectType(type: import("ts-morph").Type): boolean {
+  if (type.isIntersection()) return type.getIntersectionTypes().every(isEmptyObjectType);
+  return (
+    type.isObject() &&
+    !type.isArray() &&
+    !type.isTuple() &&
+    type.getProperties().length === 0 &&
+    type.getStringIndexType() === undefined &&
+    type.getNumberIndexType() === undefined &&
+    type.getCallSignatures().length === 0 &&
+    type.getConstructSignatures().length === 0
+  );
 }
 
 /**
