@@ -90,7 +90,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .description("generate code from one schema.ts, or several (one per protocol revision served), into a folder")
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file; repeat it for several revisions", collect)
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25, or several: draft,2025-11-25 (without --spec: of the locked spec revision)")
+    .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft or 2025-11-25, or several: draft,2025-11-25 or the flag repeated (without --spec: of the locked spec revision)", joinVersions)
     .option("--out <dir>", "the output folder (written atomically)")
     .option("--config <file>", `a configuration file to read instead of the nearest ${CONFIG_FILE_NAME} (used when no input and --out are given)`);
   addLockedInputOptions(
@@ -130,7 +130,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .argument("<dir>", "the project folder to create (must be empty unless --force)")
     .option("--schema <file>", "the schema: a schema.ts or .d.ts file of a stateless revision (2026-07-28 or later); repeat it to name the legacy one too", collect)
     .option("--spec <dir>", "a spec repository folder (with schema/<version>/schema.ts); use with --spec-version")
-    .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft, or several: draft,2025-11-25 (without --spec: of the locked spec revision)")
+    .option("--spec-version <names>", "the version folder under <dir>/schema, e.g. draft, or several: draft,2025-11-25 or the flag repeated (without --spec: of the locked spec revision)", joinVersions)
     .addOption(
       new Option(
         "--eras <list>",
@@ -159,6 +159,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   addLockedInputOptions(scaffoldCommand, undefined, `the spec lock file of --spec-version alone (default: ./${LOCK_FILE_NAME}); the project gets a copy`);
 
   addSpecCommands(program, io, (flagDebug) => (debug = flagDebug), (code) => (exitCode = code));
+  refuseRepeatedOptions(program);
 
   if (argv.length === 0) {
     io.stderr(program.helpInformation());
@@ -253,6 +254,37 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
 /** Commander's collector of a repeated option: every value, in order. */
 function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];
+}
+
+/** `--spec-version` repeated: one comma-separated list, as written in one flag. */
+function joinVersions(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
+/**
+ * Refuses an option with a value given twice (commander would keep the last one silently):
+ * `--out a --out b` says nothing of which was meant. Options that take repeats (`--schema`,
+ * `--spec-version`) are not counted.
+ *
+ * @throws GeneratorError MCG001 (from the hook that runs before a command's action)
+ */
+function refuseRepeatedOptions(program: Command): void {
+  const counts = new Map<Command, Map<string, number>>();
+  const visit = (command: Command) => {
+    for (const option of command.options) {
+      if (!(option.required || option.optional) || option.parseArg === collect || option.parseArg === joinVersions) continue;
+      command.on(`option:${option.name()}`, () => {
+        const seen = counts.get(command) ?? new Map<string, number>();
+        counts.set(command, seen.set(option.long ?? option.name(), (seen.get(option.long ?? option.name()) ?? 0) + 1));
+      });
+    }
+    command.commands.forEach(visit);
+  };
+  visit(program);
+  program.hook("preAction", (_program, action) => {
+    const twice = [...(counts.get(action) ?? [])].find(([, n]) => n > 1);
+    if (twice !== undefined) throw usage(`${twice[0]} is given more than once; give it once`);
+  });
 }
 
 /**

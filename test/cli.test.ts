@@ -348,6 +348,17 @@ describe("the built CLI in a shell pipeline", () => {
     expect((await cli("help", "generate")).code).toBe(0);
   });
 
+  it("takes --spec-version repeated as one list, and refuses another option with a value given twice (helper-55)", async () => {
+    const dir = scratchDir("cli-repeated");
+    const twice = await cli("generate", "--schema", DRAFT, "--out", join(dir, "a"), "--out", join(dir, "b"));
+    expect(twice).toEqual({ code: 2, stdout: "", stderr: "error MCG001: --out is given more than once; give it once\n1 error; nothing was written\n" });
+    expect(readdirSync(dir)).toEqual([]);
+    expect((await cli("generate", "--schema", DRAFT, "--out", join(dir, "a"), "--docs", "none", "--docs=tags")).stderr).toMatch(/^error MCG001: --docs is given more than once/);
+    const versions = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft", "--spec-version", "2025-11-25", "--out", join(dir, "both"));
+    expect(versions.code).toBe(0);
+    expect(readdirSync(join(dir, "both"))).toContain("2025-11-25");
+  });
+
   it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {
     const cliPath = buildPrivateCli("cli-epipe");
     // Several runs: whether the write races the reader's exit varies.
