@@ -188,7 +188,8 @@ const NAME_SOURCES: ReadonlyMap<string, string> = new Map([
 const BAD_REQUEST = new Set([-32700, -32600, -32602, -32020, -32021, -32022]);
 const LISTEN = "subscriptions/listen";
 const SHUTTING_DOWN = "Server shutting down";
-const DEFAULT_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
+/** The `Host` names {@link serveHttp} answers by default (`allowedHosts`): the loopback ones, which a DNS-rebinding page cannot name. */
+export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
 /** A 2025-11-25 client's `initialize`: asks the dispatcher whether it serves the legacy era at all. */
 const LEGACY_PROBE = {
   jsonrpc: "2.0",
@@ -462,7 +463,7 @@ interface Route {
 
 function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoint {
   const path = options.path ?? "/mcp";
-  const hosts = new Set((options.allowedHosts ?? DEFAULT_HOSTS).map((h) => h.toLowerCase()));
+  const hosts = new Set((options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS).map((h) => h.toLowerCase()));
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 15000;
   const maxSubscriptions = options.maxSubscriptions ?? 256;
@@ -819,7 +820,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     if (closing) return unavailable(res, undefined, SHUTTING_DOWN);
     const host = header(req, "host");
     const name = host === undefined ? undefined : hostName(host);
-    if (name === undefined || !hosts.has(name)) return forbidden(res, "the Host header is not allowed");
+    if (name === undefined || !hosts.has(name)) {
+      // What is allowed is the server's to configure, not said to the client: where to configure it is.
+      const given = host === undefined ? "is missing" : `${JSON.stringify(host.length > 64 ? host.slice(0, 64) + "…" : host)} is not allowed`;
+      return forbidden(res, `the Host header ${given} (serveHttp's allowedHosts names the hosts answered; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")})`);
+    }
     const origin = header(req, "origin");
     if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
     let url: URL;

@@ -708,11 +708,39 @@ describe("the server process (main.ts)", () => {
       [["--htp"], /error: Unknown option '--htp'/],
       [["--port", "4000"], /error: --port is for --http; without --http the server speaks stdio/],
       [["--host", "127.0.0.1"], /error: --host is for --http; without --http the server speaks stdio/],
+      [["--allow-host", "mcp.example.com"], /error: --allow-host is for --http; without --http the server speaks stdio/],
     ] as const) {
       const result = run(...args);
       expect([result.status, result.stdout], args.join(" ")).toEqual([2, ""]);
       expect(result.stderr, args.join(" ")).toMatch(message);
-      expect(result.stderr).toContain("usage: node dist/src/main.js [--http [--port N] [--host H]]");
+      expect(result.stderr).toContain("usage: node dist/src/main.js [--http [--port N] [--host H] [--allow-host NAME]...]");
+    }
+  });
+
+  it("answers a Host named with --allow-host, and says how to name one when refusing it (helper-55)", async () => {
+    const child = spawn(process.execPath, [join(processDir, "main.js"), "--http", "--port", "0", "--allow-host", "mcp.example.com"], { stdio: "pipe" });
+    const [line] = (await within(once(createInterface({ input: child.stderr }), "line"), 10_000, "first line")) as [string];
+    const url = /^listening on (\S+)$/.exec(line)![1]!;
+    const ask = (host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(url, { method: "POST", headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, "mcp-method": "tools/list" } }, (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString("utf8")));
+          res.on("end", () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify(list(1)));
+      });
+    try {
+      expect((await ask("mcp.example.com")).status).toBe(200);
+      const refused = await ask("other.example.com");
+      expect(refused.status).toBe(403);
+      expect((JSON.parse(refused.body) as Response).error?.message).toBe(
+        'Forbidden: the Host header "other.example.com" is not allowed (serveHttp\'s allowedHosts names the hosts answered; by default localhost, 127.0.0.1, [::1])',
+      );
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
     }
   });
 

@@ -1,6 +1,7 @@
 /**
  * Starts the server: over stdio by default (`npm start`), or over Streamable HTTP with
- * `--http` (`npm run start:http`; `--port N`, `--host H`, or the PORT environment variable).
+ * `--http` (`npm run start:http`; `--port N`, `--host H`, or the PORT environment variable;
+ * `--allow-host NAME`, repeatable, adds a `Host` name the server answers beside the loopback ones).
  * stdout carries only protocol messages; everything else goes to stderr.
  *
  * SIGTERM and SIGINT shut down gracefully (see the transports' `shutdownGraceMs`): no new
@@ -8,20 +9,22 @@
  * finish, the rest are answered `-32603`; then the process exits 0. A second signal exits at once (1).
  */
 import { parseArgs } from "node:util";
-import { serveHttp } from "./generated/runtime/http.js";
+import { DEFAULT_ALLOWED_HOSTS, serveHttp } from "./generated/runtime/http.js";
 import { serveStdio } from "./generated/runtime/stdio.js";
 import { createDispatcher } from "./server.js";
 
-const USAGE = "usage: node dist/src/main.js [--http [--port N] [--host H]]";
+const USAGE = "usage: node dist/src/main.js [--http [--port N] [--host H] [--allow-host NAME]...]";
 
-/** The command line; an unknown flag, `--port`/`--host` without a value or without `--http`, exits 2 with the usage. */
-function commandLine(): { readonly http: boolean; readonly port: string | undefined; readonly host: string | undefined } {
+/** The command line; an unknown flag, `--port`/`--host`/`--allow-host` without a value or without `--http`, exits 2 with the usage. */
+function commandLine(): { readonly http: boolean; readonly port: string | undefined; readonly host: string | undefined; readonly allowHosts: readonly string[] } {
   try {
-    const { values } = parseArgs({ options: { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" } }, strict: true });
-    if (values.http !== true && (values.port !== undefined || values.host !== undefined)) {
-      throw new Error(`${values.port !== undefined ? "--port" : "--host"} is for --http; without --http the server speaks stdio`);
-    }
-    return { http: values.http === true, port: values.port, host: values.host };
+    const { values } = parseArgs({
+      options: { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" }, "allow-host": { type: "string", multiple: true } },
+      strict: true,
+    });
+    const httpOnly = values.port !== undefined ? "--port" : values.host !== undefined ? "--host" : values["allow-host"] !== undefined ? "--allow-host" : undefined;
+    if (values.http !== true && httpOnly !== undefined) throw new Error(`${httpOnly} is for --http; without --http the server speaks stdio`);
+    return { http: values.http === true, port: values.port, host: values.host, allowHosts: values["allow-host"] ?? [] };
   } catch (error) {
     process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n${USAGE}\n`);
     process.exit(2);
@@ -51,7 +54,9 @@ if (args.http) {
     process.exit(2);
   }
   const host = args.host ?? "127.0.0.1";
-  const http = await serveHttp(dispatcher, { port, host, toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema }).catch(
+  // Requests are answered only for the Host names allowed (DNS-rebinding protection): the loopback ones, and those named.
+  const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, ...args.allowHosts];
+  const http = await serveHttp(dispatcher, { port, host, allowedHosts, toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema }).catch(
     (error: NodeJS.ErrnoException) => {
       const why = error.code === "EADDRINUSE" ? `port ${port} is in use (choose another with --port)` : error.message;
       process.stderr.write(`error: cannot listen on ${host}:${port}: ${why}\n`);
@@ -59,6 +64,9 @@ if (args.http) {
     },
   );
   process.stderr.write(`listening on ${http.url}\n`);
+  if (!DEFAULT_ALLOWED_HOSTS.includes(host) && host !== "::1" && args.allowHosts.length === 0) {
+    process.stderr.write(`note: requests are answered only when their Host header names ${DEFAULT_ALLOWED_HOSTS.join(", ")}; name this server's other host names with --allow-host NAME\n`);
+  }
   onSignal(() => http.close());
 } else {
   const stdio = serveStdio(dispatcher);
