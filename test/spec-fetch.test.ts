@@ -281,6 +281,12 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(lines.filter((l) => l.startsWith("warning:"))).toEqual([
       `warning: deadbee looks like an abbreviated commit, but the archive from ${server.baseUrl}/deadbee holds commit ${COMMIT}: pinned as a branch or tag of that name`,
     ]);
+    // A full commit as the ref is said once in a progress line (helper-55).
+    const { options } = place("full-ref");
+    server.routes.set(COMMIT, { kind: "archive", body: good });
+    const said: string[] = [];
+    await fetchSpec({ ...options, ref: COMMIT, onProgress: (line) => said.push(line) });
+    expect(said.at(-2)).toBe(`${COMMIT} cached in ${join(options.cacheDir!, COMMIT)}`);
   });
 
   it.each([

@@ -150,6 +150,11 @@ function checkRef(ref: string): void {
 
 /** A full commit id: a ref that names one commit, whatever the archive says (git reads its hex digits in either case). */
 const FULL_COMMIT = /^[0-9a-f]{40}$/i;
+/** A pin in a progress line: `main: <commit>`, or the commit alone when it is the ref. */
+function refAndCommit(ref: string, commit: string): string {
+  return ref.toLowerCase() === commit ? commit : `${ref}: ${commit}`;
+}
+
 /** What git accepts as an abbreviated commit: 4 to 39 hex digits (it shows 7 or more). */
 const ABBREVIATED_COMMIT = /^[0-9a-f]{4,39}$/i;
 
@@ -361,7 +366,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         pins[job.index] = pin;
         lockChanged = true;
       }
-      progress(`${pin.ref}: ${pin.commit} found in the cache ${cached}`);
+      progress(`${refAndCommit(pin.ref, pin.commit)} found in the cache ${cached}`);
       results.push({ pin, dir: cached, downloaded: false, lockWritten: false });
       continue;
     }
@@ -396,7 +401,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       pins[job.index] = pin;
       lockChanged = true;
     }
-    progress(`${job.ref}: ${info.commit} cached in ${dir}`);
+    progress(`${refAndCommit(job.ref, info.commit)} cached in ${dir}`);
     results.push({ pin, dir, downloaded: true, lockWritten: false });
   }
   if (lockChanged) {
