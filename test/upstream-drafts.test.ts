@@ -41,6 +41,16 @@ describe("a standard library type: Date", () => {
     });
   });
 
+  it("refuses Map and Set, library types the schema is not read with, as it refuses Promise (MCG206), not with TypeScript's advice to change lib (helper-55)", async () => {
+    const text = "export interface A {\n  tags: Set<string>;\n  byName: Map<string, number>;\n}\n";
+    const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => formatDiagnostic(d))).toEqual([
+      "s.ts:2:9 - error MCG206: reference to an unknown type Set: it is not declared in this file",
+      "s.ts:3:11 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+    ]);
+  });
+
   it("keeps refusing library types with no JSON form (MCG206), each once", async () => {
     const failure = await generate({ schema: { path: join(ROOT, "test", "hostile-schemas", "lib-types.ts") } }).catch((e: unknown) => e);
     if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");

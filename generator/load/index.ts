@@ -324,12 +324,20 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
   }
   for (const d of diagnostics) {
     const start = d.getStart();
+    // A library type the schema is not read with (Map, Set: ES2015): no JSON form, said as for one it is read with (Promise).
+    if (LIBRARY_NAME_MISSING.has(d.getCode()) && start !== undefined) {
+      bag.add("MCG206", `reference to an unknown type ${text.slice(start, start + (d.getLength() ?? 0))}: it is not declared in this file`, at(start));
+      continue;
+    }
     const message = ts.flattenDiagnosticMessageText(d.compilerObject.messageText, " ");
     bag.add("MCG110", `TypeScript TS${d.getCode()}: ${message}`, start !== undefined ? at(start) : undefined);
   }
   bag.throwIfAny();
   return { sourceFile, displayPath, fileName, sha256, text };
 }
+
+/** TypeScript's "Cannot find name 'Set'. Do you need to change your target library?" (TS2583, TS2584: the DOM library). */
+const LIBRARY_NAME_MISSING: ReadonlySet<number> = new Set([2583, 2584]);
 
 /** The first line of a node's source, at most 60 characters: how messages quote a construct. */
 export function snippet(node: Node): string {
