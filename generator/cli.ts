@@ -467,6 +467,11 @@ function generateJobs(flags: GenerateFlags, given: ReadonlySet<string>): Generat
   if (flags.config === undefined && (hasInput || flags.out !== undefined)) {
     if (flags.out === undefined) throw usage("missing --out <dir>: the output folder");
     if (flags.check && flags.dumpIr !== undefined) throw usage("--dump-ir writes a file and --check writes nothing: give one of them");
+    // --out alone beside a configuration file: the file is not read then, and the input is missing; say both.
+    const file = hasInput ? undefined : findConfigFile(process.cwd());
+    if (file !== undefined) {
+      throw usage(`missing input for --out: give --schema <file>, or --spec <dir> with --spec-version <name>; or leave --out out to generate every output of ${relative(process.cwd(), file) || file}`);
+    }
     return [{ options: chosenOptions(flags), schema: undefined, out: flags.out }];
   }
   if (hasInput || flags.out !== undefined) throw usage("--config cannot be combined with --schema, --spec, --spec-version or --out");

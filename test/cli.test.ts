@@ -359,6 +359,23 @@ describe("the built CLI in a shell pipeline", () => {
     expect(readdirSync(join(dir, "both"))).toContain("2025-11-25");
   });
 
+  it("--out without an input beside a configuration file says the file is not read then (helper-55)", async () => {
+    const dir = scratchDir("cli-out-beside-config");
+    writeFileSync(join(dir, "mcp-schema-codegen.config.json"), JSON.stringify({ outputs: [{ input: { schema: DRAFT }, out: "gen" }] }));
+    const home = process.cwd();
+    process.chdir(dir);
+    try {
+      expect(await cli("generate", "--out", "gen2")).toEqual({
+        code: 2,
+        stdout: "",
+        stderr:
+          "error MCG001: missing input for --out: give --schema <file>, or --spec <dir> with --spec-version <name>; or leave --out out to generate every output of mcp-schema-codegen.config.json\n1 error; nothing was written\n",
+      });
+    } finally {
+      process.chdir(home);
+    }
+  });
+
   it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {
     const cliPath = buildPrivateCli("cli-epipe");
     // Several runs: whether the write races the reader's exit varies.
