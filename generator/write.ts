@@ -18,6 +18,7 @@ import { createHash } from "node:crypto";
 import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
+import { structuredPatch } from "diff";
 import { fail, GeneratorError } from "./errors.js";
 import type { GeneratedFile } from "./index.js";
 import { RUNTIME_FOLDER } from "./emit/runtime.js";
@@ -104,29 +105,33 @@ function headerLines(before: string, after: string): number {
 }
 
 /**
- * The first differing region of two texts as `-`/`+` lines with line numbers,
- * at most `limit` lines per side; from line `skip` on (past a header) when the texts differ
- * there too.
+ * What changed between two texts, as `-`/`+` lines under `@@ line N @@` (N: the line in
+ * `after`, or in `before` for lines only removed), one block per changed place (jsdiff's
+ * hunks, without context): at most `limit` lines per side of a block, and blocks while fewer than
+ * `2 × limit` lines are shown, then how many more places changed. From line `skip` on (past a
+ * header) when the texts differ there too.
  */
 export function shortDiff(before: string, after: string, limit = 8, skip = 0): string {
   const a = before.split("\n");
   const b = after.split("\n");
-  // Past a differing header (its input hash and options), the first change of the code itself.
-  let start = a.slice(skip).join("\n") === b.slice(skip).join("\n") ? 0 : skip;
-  while (start < a.length && start < b.length && a[start] === b[start]) start++;
-  let endA = a.length - 1;
-  let endB = b.length - 1;
-  while (endA >= start && endB >= start && a[endA] === b[endB]) {
-    endA--;
-    endB--;
+  // Past a differing header (its input hash and options), the changes of the code itself.
+  const from = a.slice(skip).join("\n") === b.slice(skip).join("\n") ? 0 : skip;
+  const patch = structuredPatch("before", "after", a.slice(from).join("\n"), b.slice(from).join("\n"), undefined, undefined, { context: 0 });
+  const lines: string[] = [];
+  let shown = 0;
+  let hunk = 0;
+  for (; hunk < patch.hunks.length && shown < 2 * limit; hunk++) {
+    const { oldStart, newStart, newLines, lines: changed } = patch.hunks[hunk]!;
+    lines.push(`@@ line ${from + (newLines > 0 ? newStart : oldStart)} @@`);
+    for (const sign of ["-", "+"]) {
+      const side = changed.filter((l) => l.startsWith(sign)).map((l) => l.slice(1));
+      for (const l of side.slice(0, limit)) lines.push(`${sign} ${l}`);
+      if (side.length > limit) lines.push(`${sign} … ${side.length - limit} more lines`);
+      shown += Math.min(side.length, limit);
+    }
   }
-  const removed = a.slice(start, endA + 1);
-  const added = b.slice(start, endB + 1);
-  const lines = [`@@ line ${start + 1} @@`];
-  for (const l of removed.slice(0, limit)) lines.push(`- ${l}`);
-  if (removed.length > limit) lines.push(`- … ${removed.length - limit} more lines`);
-  for (const l of added.slice(0, limit)) lines.push(`+ ${l}`);
-  if (added.length > limit) lines.push(`+ … ${added.length - limit} more lines`);
+  const more = patch.hunks.length - hunk;
+  if (more > 0) lines.push(`… and ${more} more ${more === 1 ? "place" : "places"} changed`);
   return lines.join("\n");
 }
 

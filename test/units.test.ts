@@ -73,6 +73,23 @@ describe("shortDiff", () => {
     expect(shortDiff("a\nb\nc\n", "a\nB\nc\n")).toBe("@@ line 2 @@\n- b\n+ B");
     expect(shortDiff("a\n", "a\nb\n")).toBe("@@ line 2 @@\n+ b");
   });
+  it("shows each changed place, not the unchanged lines between them (helper-55), and says how many more places changed", () => {
+    const before = Array.from({ length: 40 }, (_, i) => `l${i}`);
+    const after = [...before];
+    after.splice(30, 1, "L30");
+    after.splice(5, 0, "new a", "new b");
+    expect(shortDiff(before.join("\n"), after.join("\n")).split("\n")).toEqual(["@@ line 6 @@", "+ new a", "+ new b", "@@ line 33 @@", "- l30", "+ L30"]);
+    const many = before.map((l, i) => (i % 2 === 0 ? l.toUpperCase() : l));
+    expect(shortDiff(before.join("\n"), many.join("\n"), 2).split("\n")).toEqual([
+      "@@ line 1 @@",
+      "- l0",
+      "+ L0",
+      "@@ line 3 @@",
+      "- l2",
+      "+ L2",
+      "… and 18 more places changed",
+    ]);
+  });
   it("caps long hunks", () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
     const diff = shortDiff(before, "x", 2);
