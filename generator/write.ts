@@ -598,6 +598,15 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     // Checked again under the lock: another run may have swapped the folder since.
     const statuses = checkOutput(out, files, options);
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
+    // A first write into a folder of other things (`--out src`): they are kept, and said to be there.
+    if (existsSync(out) && !existsSync(join(out, MANIFEST_FILE))) {
+      const generated = new Set([MANIFEST_FILE, ...files.map((f) => f.path.split("/")[0]!)]);
+      const others = readdirSync(out).filter((name) => !generated.has(name)).sort();
+      if (others.length > 0) {
+        const named = others.slice(0, 3).join(", ") + (others.length > 3 ? `, and ${others.length - 3} more` : "");
+        options.onWarning?.(`${outDir} already holds what the generator did not write (${named}); it is kept beside the generated files, which are rewritten as a whole by each run: an output folder of its own keeps them apart`);
+      }
+    }
     const tmp = `${out}.tmp-${process.pid}`;
     const old = `${out}.old-${process.pid}`;
     const journal = join(`${out}.lock`, "journal");

@@ -359,6 +359,20 @@ describe("the built CLI in a shell pipeline", () => {
     expect(readdirSync(join(dir, "both"))).toContain("2025-11-25");
   });
 
+  it("a first write into a folder of other things says they are there and kept (helper-55)", async () => {
+    const out = join(scratchDir("cli-out-own-folder"), "src");
+    mkdirSync(out);
+    writeFileSync(join(out, "main.ts"), "export {};\n");
+    const first = await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "types");
+    expect(first.code).toBe(0);
+    expect(first.stderr).toBe(
+      `warning: ${out} already holds what the generator did not write (main.ts); it is kept beside the generated files, which are rewritten as a whole by each run: an output folder of its own keeps them apart\n`,
+    );
+    expect(readFileSync(join(out, "main.ts"), "utf8")).toBe("export {};\n");
+    // Once the output is there (its manifest), it is not said again.
+    expect((await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "types", "--docs", "none")).stderr).toBe("");
+  });
+
   it("--out without an input beside a configuration file says the file is not read then (helper-55)", async () => {
     const dir = scratchDir("cli-out-beside-config");
     writeFileSync(join(dir, "mcp-schema-codegen.config.json"), JSON.stringify({ outputs: [{ input: { schema: DRAFT }, out: "gen" }] }));
