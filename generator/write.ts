@@ -598,8 +598,8 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     // Checked again under the lock: another run may have swapped the folder since.
     const statuses = checkOutput(out, files, options);
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
-    // A first write into a folder of other things (`--out src`): they are kept, and said to be there.
-    if (existsSync(out) && !existsSync(join(out, MANIFEST_FILE))) {
+    // A first write of a generated output (its manifest) into a folder of other things (`--out src`): they are kept, and said to be there.
+    if (files.some((f) => f.path === MANIFEST_FILE) && existsSync(out) && !existsSync(join(out, MANIFEST_FILE))) {
       const generated = new Set([MANIFEST_FILE, ...files.map((f) => f.path.split("/")[0]!)]);
       const others = readdirSync(out).filter((name) => !generated.has(name)).sort();
       if (others.length > 0) {
