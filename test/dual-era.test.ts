@@ -1009,14 +1009,24 @@ describe("notifications the server cannot accept", () => {
   });
 });
 
+/** A legacy client's first lines over stdio, written at once: initialize (id 1, elicitation declared) and notifications/initialized. */
+const OPENING_LINES = JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n";
+
+/** A stdio server on `d` over in-memory streams: the lines it writes, parsed, and the answer to a request by id (not the server's own requests, which have ids too). */
+function stdioServer(d: Dispatcher, options: { maxInFlight?: number } = {}) {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  const lines: Json[] = [];
+  createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
+  const answered = (id: number | string) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+  const server = serveStdio(d as unknown as CoreDispatcher, { input, output, ...options });
+  return { input, lines, answered, server };
+}
+
 describe("stdio, both eras", () => {
   it("reads a client's response even at the in-flight cap, when the request in flight is the one waiting for it", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    const { input, lines, server } = stdioServer(dual(), { maxInFlight: 1 });
+    input.write(OPENING_LINES);
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
     const asked = lines.find((l) => l["method"] === "elicitation/create")!;
@@ -1033,14 +1043,8 @@ describe("stdio, both eras", () => {
   });
 
   it("at the cap, with 64 KiB or more of requests held, a client's response, a ping and notifications/cancelled are still read (review 11: finding 1, 5)", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    // Answers only: the server's own requests have ids too.
-    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
-    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 2 });
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    const { input, lines, answered, server } = stdioServer(dual(), { maxInFlight: 2 });
+    input.write(OPENING_LINES);
     await within(until(() => answered(1) !== undefined));
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     input.write(JSON.stringify(legacy(3, "tools/call", { name: "ask", arguments: {} })) + "\n");
@@ -1066,11 +1070,7 @@ describe("stdio, both eras", () => {
     let release: () => void = () => {};
     const released = new Promise<void>((resolve) => (release = resolve));
     const d = dual({ handlers: { "resources/list": async () => (await released, { resources: [] }) } as never });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    const server = serveStdio(d as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    const { input, lines, server } = stdioServer(d, { maxInFlight: 1 });
     // A modern request fills the cap; then a legacy client writes its opening lines at once.
     input.write(JSON.stringify({ jsonrpc: "2.0", id: "m", method: "resources/list", params: { _meta: META } }) + "\n");
     await new Promise((resolve) => setTimeout(resolve, 20));
@@ -1092,11 +1092,7 @@ describe("stdio, both eras", () => {
 
   it("at the cap, a cancellation written after a held initialize goes ahead and frees the cap (helper-54)", async () => {
     const d = dual({ handlers: { "resources/list": () => new Promise(() => {}) } as never });
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    const server = serveStdio(d as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
+    const { input, lines, server } = stdioServer(d, { maxInFlight: 1 });
     input.write(JSON.stringify({ jsonrpc: "2.0", id: "m", method: "resources/list", params: { _meta: META } }) + "\n");
     await new Promise((resolve) => setTimeout(resolve, 20));
     input.write(JSON.stringify(initialize(1, LEGACY_VERSION)) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: "m" } }) + "\n");
@@ -1107,13 +1103,8 @@ describe("stdio, both eras", () => {
   });
 
   it("with reading stopped at the cap (a chunk's rest kept unread), a server→client request has the input read on, so its answer arrives (helper-54)", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
-    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    const { input, lines, answered, server } = stdioServer(dual(), { maxInFlight: 1 });
+    input.write(OPENING_LINES);
     await within(until(() => answered(1) !== undefined));
     // One chunk: the call that asks, then 100 KiB of requests (more than the 64 KiB held).
     const padding = "x".repeat(600);
@@ -1136,12 +1127,8 @@ describe("stdio, both eras", () => {
   });
 
   it("a notification read past the 64 KiB held (while an initialize is held and an answer awaited) is not answered (helper-54)", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output, crlfDelay: Infinity }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    const { input, lines, server } = stdioServer(dual(), { maxInFlight: 1 });
+    input.write(OPENING_LINES);
     await within(until(() => lines.some((l) => l["id"] === 1)));
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
@@ -1160,13 +1147,8 @@ describe("stdio, both eras", () => {
   });
 
   it("on input end, lines held at the cap are served by the session before the channel closes (review 11: finding 6)", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output, maxInFlight: 1 });
-    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
-    input.write(JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    const { input, lines, answered, server } = stdioServer(dual(), { maxInFlight: 1 });
+    input.write(OPENING_LINES);
     await within(until(() => answered(1) !== undefined));
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n");
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
@@ -1177,12 +1159,7 @@ describe("stdio, both eras", () => {
   });
 
   it("a legacy client that skips initialize is told how a session starts; a modern request, or one after initialize, is not (review 11: finding 9)", async () => {
-    const input = new PassThrough();
-    const output = new PassThrough();
-    const lines: Json[] = [];
-    createInterface({ input: output }).on("line", (l) => lines.push(JSON.parse(l) as Json));
-    const server = serveStdio(dual() as unknown as CoreDispatcher, { input, output });
-    const answered = (id: number) => lines.find((l) => l["id"] === id && l["method"] === undefined);
+    const { input, answered, server } = stdioServer(dual());
     input.write(JSON.stringify(legacy(1, "tools/list")) + "\n");
     input.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "1999-01-01" } } }) + "\n");
     await within(until(() => answered(1) !== undefined && answered(2) !== undefined));
