@@ -226,7 +226,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const held: { readonly line: Buffer; readonly key: string | undefined; readonly opens: boolean }[] = [];
   const heldKeys = new Map<string, number>();
   let heldBytes = 0;
-  // How many held lines open a legacy session (initialize): notifications read meanwhile wait behind them.
+  // How many held lines open a legacy session (initialize): a notifications/initialized read meanwhile waits behind them.
   let heldOpenings = 0;
   /** Holds a line (`message`, as parsed), in order. */
   function holdLine(line: Buffer, message: unknown): void {
@@ -252,7 +252,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     return line;
   }
   let inputEnded = false;
-  // The rest of a chunk read while reading had to stop (at most one chunk), and whether the input ended after it.
+  // The rest of a chunk read while reading had to stop (at most one chunk).
   let unread: Buffer | undefined;
   // Set while the lines kept unread are held at input end or close(): they are in memory already, so none is answered busy.
   let holdingUnread = false;
