@@ -105,32 +105,50 @@ function headerLines(before: string, after: string): number {
 }
 
 /**
+ * The line differences {@link shortDiff} works out in full (the Myers diff costs about the
+ * lines times this at worst); a pair of texts further apart is shown as one changed region.
+ */
+const MAX_DIFF_EDITS = 2000;
+
+/**
  * What changed between two texts, as `-`/`+` lines under `@@ line N @@` (N: the line in
  * `after`, or in `before` for lines only removed), one block per changed place (jsdiff's
  * hunks, without context): at most `limit` lines per side of a block, and blocks while fewer than
- * `2 × limit` lines are shown, then how many more places changed. From line `skip` on (past a
- * header) when the texts differ there too.
+ * `2 × limit` lines are shown, then how many more places changed. Texts more than
+ * {@link MAX_DIFF_EDITS} line edits apart are one block, from their first difference to their
+ * last. From line `skip` on (past a header) when the texts differ there too.
  */
 export function shortDiff(before: string, after: string, limit = 8, skip = 0): string {
   const a = before.split("\n");
   const b = after.split("\n");
   // Past a differing header (its input hash and options), the changes of the code itself.
-  const from = a.slice(skip).join("\n") === b.slice(skip).join("\n") ? 0 : skip;
-  const patch = structuredPatch("before", "after", a.slice(from).join("\n"), b.slice(from).join("\n"), undefined, undefined, { context: 0 });
+  let start = a.slice(skip).join("\n") === b.slice(skip).join("\n") ? 0 : skip;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
+  }
+  // Only the region between the common start and end is diffed; a bound keeps it linear in the lines.
+  const [removed, added] = [a.slice(start, endA), b.slice(start, endB)];
+  const patch = structuredPatch("before", "after", removed.join("\n"), added.join("\n"), undefined, undefined, { context: 0, maxEditLength: MAX_DIFF_EDITS });
+  const hunks = patch?.hunks.map((h) => ({ line: start + (h.newLines > 0 ? h.newStart : h.oldStart), lines: h.lines })) ?? [
+    { line: start + 1, lines: [...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)] },
+  ];
   const lines: string[] = [];
   let shown = 0;
   let hunk = 0;
-  for (; hunk < patch.hunks.length && shown < 2 * limit; hunk++) {
-    const { oldStart, newStart, newLines, lines: changed } = patch.hunks[hunk]!;
-    lines.push(`@@ line ${from + (newLines > 0 ? newStart : oldStart)} @@`);
+  for (; hunk < hunks.length && shown < 2 * limit; hunk++) {
+    lines.push(`@@ line ${hunks[hunk]!.line} @@`);
     for (const sign of ["-", "+"]) {
-      const side = changed.filter((l) => l.startsWith(sign)).map((l) => l.slice(1));
+      const side = hunks[hunk]!.lines.filter((l) => l.startsWith(sign)).map((l) => l.slice(1));
       for (const l of side.slice(0, limit)) lines.push(`${sign} ${l}`);
       if (side.length > limit) lines.push(`${sign} … ${side.length - limit} more lines`);
       shown += Math.min(side.length, limit);
     }
   }
-  const more = patch.hunks.length - hunk;
+  const more = hunks.length - hunk;
   if (more > 0) lines.push(`… and ${more} more ${more === 1 ? "place" : "places"} changed`);
   return lines.join("\n");
 }

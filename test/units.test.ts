@@ -90,6 +90,12 @@ describe("shortDiff", () => {
       "… and 18 more places changed",
     ]);
   });
+  it("shows texts more than 2000 line edits apart as one region, from the first difference to the last (the full diff would be quadratic)", () => {
+    const before = Array.from({ length: 3000 }, (_, i) => `l${i}`);
+    const after = [...before.slice(0, 10), ...before.slice(10, 2990).map((l) => l.toUpperCase()), ...before.slice(2990)];
+    const diff = shortDiff(before.join("\n"), after.join("\n"), 2).split("\n");
+    expect(diff).toEqual(["@@ line 11 @@", "- l10", "- l11", "- … 2978 more lines", "+ L10", "+ L11", "+ … 2978 more lines"]);
+  });
   it("caps long hunks", () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
     const diff = shortDiff(before, "x", 2);
