@@ -6,7 +6,7 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, isVersionName, loadConfig, versionsIn, type ConfigInput } from "./config.js";
@@ -585,28 +585,6 @@ function checkDumpIrPath(path: string, out: string, schema: readonly SchemaInput
   }
 }
 
-/**
- * Writes the `--dump-ir` file: atomically, or straight into a device or pipe (`/dev/stdout`),
- * which a rename would replace with a file.
- *
- * @throws GeneratorError MCG403 when the write fails
- */
-function writeDump(path: string, text: string): void {
-  let special = false;
-  try {
-    const stat = statSync(path);
-    special = !stat.isFile() && !stat.isDirectory();
-  } catch {
-    // not there yet: a new file
-  }
-  if (!special) return writeFileAtomic(path, text);
-  try {
-    writeFileSync(path, text);
-  } catch (error) {
-    throw new GeneratorError([{ code: "MCG403", message: `--dump-ir ${path} cannot be written (${(error as NodeJS.ErrnoException).code ?? String(error)})` }]);
-  }
-}
-
 /** What `--dump-ir` writes: the IR, or with several revisions `{ revisions: [{ folder, ir }] }`, one per revision. */
 function dumpedIr(result: Prepared["result"]): unknown {
   return result.revisions === undefined ? result.ir : { revisions: result.revisions.map((r) => ({ folder: r.folder, ir: r.ir })) };
@@ -640,7 +618,7 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
     if (flags.dumpIr) {
       try {
-        writeDump(flags.dumpIr, `${JSON.stringify(dumpedIr(result), null, 2)}\n`);
+        writeFileAtomic(flags.dumpIr, `${JSON.stringify(dumpedIr(result), null, 2)}\n`);
       } catch (error) {
         // The output is in place by now: say so, rather than that nothing was written.
         reportError(error, io, Boolean(flags.debug), `${out} was written; the IR was not`);

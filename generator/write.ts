@@ -717,11 +717,25 @@ export function isInside(inner: string, outer: string): boolean {
   return rel !== "" && rel !== ".." && !rel.startsWith(".." + sep) && !isAbsolute(rel);
 }
 
+/** Whether `path` (through links) is something other than a file or a folder: a device, a pipe, a socket. */
+function isDeviceOrPipe(path: string): boolean {
+  try {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    return stat !== undefined && !stat.isFile() && !stat.isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Writes one file atomically (temporary file, then rename) into an existing folder; the
- * temporary file never outlives a failure.
+ * temporary file never outlives a failure. A device or pipe is written into, not replaced.
+ *
+ * @throws GeneratorError MCG403 when the write fails
  */
 export function writeFileAtomic(path: string, contents: string): void {
+  // A device or a pipe (`--dump-ir /dev/stdout`) is written into: a rename would put a file in its place.
+  if (isDeviceOrPipe(path)) return fsStep("write", path, () => writeFileSync(path, contents));
   // Through a symbolic link (a lock file kept elsewhere): the link stays, its target is replaced.
   const target = writeTarget(path);
   const tmp = `${target}.tmp-${process.pid}`;
