@@ -602,20 +602,20 @@ class Lowerer {
    * only in the type) is something no JSON value is: warning MCG255, generated as written.
    */
   private intersectionMembers(node: import("ts-morph").IntersectionTypeNode): TypeNode[] {
-    const members = node.getTypeNodes();
-    const kinds = members.map(intersectionMemberKind);
-    const primitive = members.find((_, i) => kinds[i] === "primitive");
-    const objectType = kinds.some((k, i) => (k === "object" || k === "empty") && members[i]!.getKind() !== SyntaxKind.ObjectKeyword);
-    const kept = members.filter((n, i) => !(primitive !== undefined && kinds[i] === "empty") && !(objectType && n.getKind() === SyntaxKind.ObjectKeyword));
-    const object = primitive === undefined ? undefined : kept.find((n) => intersectionMemberKind(n) === "object");
+    const members = node.getTypeNodes().map((n) => ({ node: n, kind: intersectionMemberKind(n), keyword: n.getKind() === SyntaxKind.ObjectKeyword }));
+    const primitive = members.find((m) => m.kind === "primitive");
+    const objectType = members.some((m) => (m.kind === "object" || m.kind === "empty") && !m.keyword);
+    const kept = members.filter((m) => !(primitive !== undefined && m.kind === "empty") && !(objectType && m.keyword));
+    const object = primitive === undefined ? undefined : kept.find((m) => m.kind === "object");
     if (primitive !== undefined && object !== undefined) {
+      const [p, o] = [snippet(primitive.node), snippet(object.node)];
       this.warnings.push({
         code: "MCG255",
-        message: `intersection of ${snippet(primitive)} and ${snippet(object)}: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write ${snippet(primitive)} alone to accept its values)`,
+        message: `intersection of ${p} and ${o}: no JSON value is both a primitive and an object, so no value is valid (a brand exists only in the type: write ${p} alone to accept its values)`,
         span: this.span(node),
       });
     }
-    return kept;
+    return kept.map((m) => m.node);
   }
 
   private constrain(type: TypeExpr, jsDocs: JSDoc[], at: Node): TypeExpr {
