@@ -37,7 +37,7 @@ import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node
 import { dirname, join, relative, resolve } from "node:path";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
-import { jsonSyntaxProblem } from "./json-text.js";
+import { jsonSyntaxProblem, withoutByteOrderMark } from "./json-text.js";
 import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
@@ -206,8 +206,7 @@ export function loadConfig(file: string, env: Environment = process.env): Config
     throw new GeneratorError([{ code: CODE, message: `configuration file ${file} cannot be read (${reason})` }]);
   }
   const display = relative(process.cwd(), path) || path;
-  // A byte-order mark (some Windows editors write one) is not part of the JSON: read past it, as editors show it.
-  if (text.startsWith("\uFEFF")) text = text.slice(1);
+  text = withoutByteOrderMark(text);
   const source = ts.parseJsonText(display, text);
   const span = (node: ts.Node | number): SourceSpan => {
     const at = typeof node === "number" ? node : node.getStart(source);

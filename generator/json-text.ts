@@ -6,6 +6,11 @@
 import type { SourceSpan } from "./ir.js";
 import { ts } from "./ts-morph.js";
 
+/** `text` without a leading byte-order mark (some Windows editors write one; it is not part of the JSON, and editors do not show it). */
+export function withoutByteOrderMark(text: string): string {
+  return text.startsWith("\uFEFF") ? text.slice(1) : text;
+}
+
 /** What is wrong with `text` as strict JSON (comments and trailing commas included), and where; `undefined` when it is JSON. */
 export function jsonSyntaxProblem(text: string, file: string, source: ts.JsonSourceFile = ts.parseJsonText(file, text)): { readonly why: string; readonly span: SourceSpan } | undefined {
   try {

@@ -34,7 +34,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, s
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
-import { jsonSyntaxProblem } from "../json-text.js";
+import { jsonSyntaxProblem, withoutByteOrderMark } from "../json-text.js";
 import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, type ArchiveLimits } from "./archive.js";
 
@@ -150,13 +150,13 @@ function checkRef(ref: string): void {
 
 /** A full commit id: a ref that names one commit, whatever the archive says (git reads its hex digits in either case). */
 const FULL_COMMIT = /^[0-9a-f]{40}$/i;
+/** What git accepts as an abbreviated commit: 4 to 39 hex digits (it shows 7 or more). */
+const ABBREVIATED_COMMIT = /^[0-9a-f]{4,39}$/i;
+
 /** A pin in a progress line: `main: <commit>`, or the commit alone when it is the ref. */
 function refAndCommit(ref: string, commit: string): string {
   return ref.toLowerCase() === commit ? commit : `${ref}: ${commit}`;
 }
-
-/** What git accepts as an abbreviated commit: 4 to 39 hex digits (it shows 7 or more). */
-const ABBREVIATED_COMMIT = /^[0-9a-f]{4,39}$/i;
 
 // ---- lock file -----------------------------------------------------------------------
 
@@ -175,7 +175,7 @@ function lockText(lockFile: string): string | undefined {
 
 /** The lock in `text` (a byte order mark before it is allowed). @throws MCG504 when it is not JSON or has the wrong shape. */
 function parseLock(lockFile: string, text: string): SpecLock {
-  const json = text.replace(/^\uFEFF/, "");
+  const json = withoutByteOrderMark(text);
   const problem = jsonSyntaxProblem(json, lockFile);
   if (problem !== undefined) throw fail("MCG504", `the lock file is not valid JSON (${problem.why}); fix it, or delete it and run \`spec fetch\``, problem.span);
   const data: unknown = JSON.parse(json);
