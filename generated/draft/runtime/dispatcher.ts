@@ -1376,8 +1376,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     sessions.set(channel, { ...pending, revision: byVersion.get(version) ?? of, protocolVersion: version, push: pending.push ?? context?.push });
   }
 
-  /** Ends a closed session's subscriptions, and takes their URIs off what all sessions hold. */
-  function dropSubscriptions(session: LegacySession): void {
+  /**
+   * Ends a session that will not serve again (closed, replaced by another `initialize`, or one
+   * whose `initialize` failed): the rounds waiting for its `notifications/initialized` are given
+   * up (`why`), and its subscriptions end, their URIs taken off what all sessions hold.
+   */
+  function endSession(session: LegacySession, why: string): void {
+    endWaitForInitialized(session, why);
     for (const uri of session.resources) subscribedCharacters -= uri.length;
     session.resources.clear();
   }
@@ -1396,10 +1401,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    */
   function closeChannel(channel: object, why: string = "the session closed", keep?: LegacySession): void {
     for (const session of [sessions.get(channel), openingSessions.get(channel)]) {
-      if (session === undefined || session === keep) continue;
-      endWaitForInitialized(session, why);
-      // Its subscriptions go with it (a session opened from the one kept shares its set of them).
-      if (session.resources !== keep?.resources) dropSubscriptions(session);
+      if (session !== undefined && session !== keep) endSession(session, why);
     }
     sessions.delete(channel);
     openingSessions.delete(channel);
@@ -1459,10 +1461,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
-      if (replaced !== undefined) {
-        endWaitForInitialized(replaced, "the client initialized the session again");
-        dropSubscriptions(replaced);
-      }
+      if (replaced !== undefined) endSession(replaced, "the client initialized the session again");
     }
     let open = true;
     const legacy = of.era === "legacy";
@@ -1551,8 +1550,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // so their rounds end with it rather than move to another.
       if (pendingSession !== undefined && openingSessions.get(channel) === pendingSession) {
         openingSessions.delete(channel);
-        endWaitForInitialized(pendingSession, "the initialize it followed was not answered with a result, so its session never opened");
-        dropSubscriptions(pendingSession);
+        endSession(pendingSession, "the initialize it followed was not answered with a result, so its session never opened");
       }
       controller.signal.removeEventListener("abort", stopWaiting);
       controller.signal.removeEventListener("abort", release);
