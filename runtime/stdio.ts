@@ -254,7 +254,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   let inputEnded = false;
   // The rest of a chunk read while reading had to stop (at most one chunk).
   let unread: Buffer | undefined;
-  // Set while the lines kept unread are held at input end or close(): they are in memory already, so none is answered busy.
+  // Set while the lines kept unread are held at input end or close(): they are split to the end, and (in memory already)
+  // none is answered busy.
   let holdingUnread = false;
   /** Dispatches held lines while capacity allows; reads on while it may; finishes the shutdown when all is answered. */
   function pump(): void {
@@ -282,9 +283,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (unread !== undefined) {
       const rest = unread;
       unread = undefined;
-      split(rest, true);
+      split(rest);
     }
-    if (last && size > 0 && !skipping) split(Buffer.from("\n"), true);
+    if (last && size > 0 && !skipping) split(Buffer.from("\n"));
     holdingUnread = false;
   }
   /**
@@ -318,7 +319,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (graceOver) return handleLine(line);
     if (heldBytes < LOOKAHEAD_BYTES || held.length === 0 || holdingUnread) return holdLine(line, message);
     // A notification is never answered: one beyond what is held is dropped.
-    if (isPlainObject(message) && typeof own(message, "method") === "string" && !Object.prototype.hasOwnProperty.call(message, "id")) return;
+    if (isNotification(message)) return;
     const id = kind === "request" ? requestOf(message)?.id : undefined;
     write({
       jsonrpc: "2.0",
@@ -335,9 +336,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
     const method = own(message, "method");
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
-    if (typeof method !== "string") return "request";
     if (method === "ping") return "ahead";
-    if (Object.prototype.hasOwnProperty.call(message, "id")) return "request";
+    if (!isNotification(message)) return "request";
     return method === INITIALIZED && heldOpenings > 0 ? "request" : "ahead";
   }
   /**
@@ -365,13 +365,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   /**
    * Splits a chunk read into lines (a line longer than `maxLineBytes` is answered `-32600` and
    * skipped to its end). When reading has to stop ({@link mayRead}) before a line, the rest of the
-   * chunk is kept as {@link unread} and split when reading goes on (`all` splits it to its end:
-   * the input's last line, and lines read before a shutdown).
+   * chunk is kept as {@link unread} and split when reading goes on (or, at a shutdown, by
+   * {@link holdUnread}, to its end).
    */
-  function split(chunk: Buffer, all = false): void {
+  function split(chunk: Buffer): void {
     let start = 0;
     for (;;) {
-      if (!all && !graceOver && start < chunk.length && !mayRead()) {
+      if (!holdingUnread && !graceOver && start < chunk.length && !mayRead()) {
         unread = chunk.subarray(start);
         return;
       }
@@ -479,6 +479,11 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return closed;
     },
   };
+}
+
+/** Whether a message is a JSON-RPC notification: a method and no `id`. */
+function isNotification(message: unknown): boolean {
+  return isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" && !Object.prototype.hasOwnProperty.call(message, "id");
 }
 
 /** A request id as one key, the number 1 and the string "1" apart. */
