@@ -25,6 +25,7 @@ import {
   publishMethods,
   renderDispatch,
   renderRevision,
+  requestDrop,
   resultDrop,
   type ServedRevisionView,
 } from "./emit/dispatch.js";
@@ -166,6 +167,13 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
           r === handler
             ? []
             : resultDrop(facts(handler), facts(r)).map((d) => ({ method: JSON.stringify(d.method), members: d.members.map((m) => JSON.stringify(m)) })),
+        requestDrop:
+          r === handler
+            ? []
+            : requestDrop(facts(handler), facts(r)).map((d) => ({
+                method: JSON.stringify(d.method),
+                members: d.members.map((m) => ({ name: JSON.stringify(m.name), value: JSON.stringify(m.value) })),
+              })),
       }));
       const view = buildDispatch(handler.schema.protocol, handler.schema.model);
       const layout = { multi: true, modulePrefix: `./${handler.folder}/`, served, publishMethodsType: publishMethods(facts(handler), others.map(facts)) };

@@ -484,6 +484,38 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     expect(patient.sent.filter((m) => "id" in m)).toHaveLength(2);
   });
 
+  it("asks a 2025-06-18 client for a form elicitation without `mode`, which that revision does not define; a url one keeps its members", async () => {
+    // A multi-revision output of the draft and 2025-06-18: its 2025-06-18 table carries requestDrop.
+    const dir = await generateInto("dual-era/draft-2025-06-18", { schema: [{ specDir: SPEC_DIR, version: "draft" }, { specDir: SPEC_DIR, version: "2025-06-18" }], docs: "none" });
+    const { createServerDispatcher } = (await import(join(dir, "dispatch.ts"))) as { createServerDispatcher: (options: DispatcherOptions) => Dispatcher };
+    const URL_REQUEST = { method: "elicitation/create", params: { mode: "url", message: "Sign in", url: "https://example.com/sign-in" } };
+    const d = createServerDispatcher({
+      serverInfo: SERVER_INFO,
+      tools: [
+        { definition: ASK, call: (_args: Json, context: RequestContextCore) => (context.inputResponses === undefined ? { resultType: "input_required", inputRequests: { name: NAME_REQUEST } } : { content: [] }) },
+        { definition: { ...ASK, name: "sign-in" }, call: () => ({ resultType: "input_required", inputRequests: { url: URL_REQUEST } }) },
+      ] as never,
+    });
+    const client = legacyClient(d);
+    expect((await client.open("2025-06-18"))?.result?.["protocolVersion"]).toBe("2025-06-18");
+    client.answerWith(() => ({ result: { action: "accept", content: { name: "Ada" } } }));
+    expect((await client.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.result).toEqual({ content: [] });
+    const { mode, ...rest } = NAME_REQUEST.params;
+    expect(mode).toBe("form");
+    expect(client.sent.filter((m) => m.method === "elicitation/create").map((m) => ("params" in m ? m.params : undefined))).toEqual([rest]);
+    // The handler's own object is not changed.
+    expect(NAME_REQUEST.params.mode).toBe("form");
+    // A url elicitation means something else without its mode: it is not rewritten, and a 2025-06-18 client that declared no url mode is not asked.
+    expect((await client.send(legacy(2, "tools/call", { name: "sign-in", arguments: {} })))?.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { elicitation: { url: {} } } } });
+
+    // A 2025-11-25 client (of a draft + 2025-11-25 server) gets the request as the handler wrote it.
+    const current = legacyClient(dual());
+    await current.open(LEGACY_VERSION);
+    current.answerWith(() => ({ result: { action: "accept", content: { name: "Ada" } } }));
+    expect((await current.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.result).toBeDefined();
+    expect(current.sent.filter((m) => m.method === "elicitation/create").map((m) => ("params" in m ? m.params : undefined))[0]).toEqual(NAME_REQUEST.params);
+  });
+
   it("closeChannel rejects what is pending: the request waiting for the client's answer is answered -32603; the session is gone", async () => {
     const d = dual();
     const client = legacyClient(d);

@@ -9,7 +9,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { ts } from "ts-morph";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeSchema, DEFAULT_OPTIONS, generate, GeneratorError, type GenerateResult, type SchemaInput } from "../generator/index.js";
-import { resultDrop } from "../generator/emit/dispatch.js";
+import { requestDrop, resultDrop } from "../generator/emit/dispatch.js";
 import { expandTargets } from "../generator/emit/index.js";
 import { CONFIG_FILE_NAME } from "../generator/config.js";
 import { cli } from "./support/cli.js";
@@ -166,6 +166,19 @@ describe("draft + 2025-11-25 in one output", () => {
     }
     // Methods only one revision has (initialize, server/discover) drop nothing.
     expect(Object.keys(drops).filter((m) => !modern.protocol.methods.some((x) => x.method === m))).toEqual([]);
+  });
+
+  it("computes requestDrop from both models: the params members of the modern server→client requests an older revision lacks", () => {
+    const options = { ...DEFAULT_OPTIONS, targets: expandTargets(DEFAULT_OPTIONS.targets) };
+    const modern = analyzeSchema(DRAFT, options);
+    const drops = (version: string) => {
+      const older = analyzeSchema({ specDir: SPEC_DIR, version }, options);
+      return Object.fromEntries(requestDrop({ facts: modern.protocol, model: modern.model }, { facts: older.protocol, model: older.model }).map((d) => [d.method, d.members]));
+    };
+    // 2025-11-25 has both elicitation modes: nothing to leave out.
+    expect(drops("2025-11-25")).toEqual({});
+    // 2025-06-18 has one elicitation, without a mode: an optional "form" may go; url mode's members (and sampling's tools) carry meaning and stay.
+    expect(drops("2025-06-18")).toEqual({ "elicitation/create": [{ name: "mode", value: "form" }] });
   });
 
   it("fills each table from its own schema: the legacy one names its session requests and initializedNotification", async () => {

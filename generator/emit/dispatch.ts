@@ -10,7 +10,7 @@
 import type { Model } from "../analyze/index.js";
 import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
 import { typeReference } from "../analyze/reference.js";
-import type { TypeExpr } from "../ir.js";
+import type { ObjectType, TypeExpr } from "../ir.js";
 import { array, call, constStatement, withinWidth, identifierCode, mappedIntersectionAlias, object, Pieces, plainLine, propertyLine, stringCode, text, unionParameterMethod, type Code } from "./layout.js";
 import { keyText, layOutAlias, stringLiteralText } from "./print-type.js";
 import { typeReferenceText, type SymbolTable } from "./symbols.js";
@@ -291,6 +291,8 @@ export interface ServedRevisionView {
   readonly handler: boolean;
   /** Per method (JSON), the result members (JSON strings) to remove before a result goes to a client of this revision. */
   readonly resultDrop: readonly { readonly method: string; readonly members: readonly string[] }[];
+  /** Per server→client request method (JSON), the params members to remove when they hold the value given (JSON texts) before a request goes to a client of this revision. */
+  readonly requestDrop: readonly { readonly method: string; readonly members: readonly { readonly name: string; readonly value: string }[] }[];
 }
 
 /** How `dispatch.ts` is laid out: the one revision's modules beside it, or several revisions in subfolders. */
@@ -463,6 +465,51 @@ export function resultDrop(handler: RevisionFacts, other: RevisionFacts): { meth
     if (drop.length > 0) drops.push({ method: theirs.method, members: drop });
   }
   return drops;
+}
+
+/**
+ * Per server→client request method both revisions have, the members of the handler revision's
+ * input request `params` that `other`'s request params lack and that may be left out as they
+ * stand: an optional member of one literal type in some alternative of the params (`mode?:
+ * "form"` of `ElicitRequestFormParams`), which means the same whether it is there or not. The
+ * core removes such a member holding that value before it checks a handler's input request with
+ * `other` and sends it to a client of that revision (a 2025-06-18 elicitation has no `mode`).
+ * Other members `other` lacks are left as they are: they carry meaning, and the capability a
+ * client of `other` declares decides whether it is asked (`elicitation.url`, `sampling.tools`).
+ */
+export function requestDrop(handler: RevisionFacts, other: RevisionFacts): { method: string; members: { name: string; value: string | number | boolean }[] }[] {
+  const handlerRequests = serverRequests(handler.facts);
+  const drops: { method: string; members: { name: string; value: string | number | boolean }[] }[] = [];
+  for (const theirs of serverRequests(other.facts)) {
+    const ours = handlerRequests.find((m) => m.method === theirs.method);
+    if (ours === undefined) continue;
+    const kept = paramsAlternatives(other.model, theirs.messageType);
+    const alternatives = paramsAlternatives(handler.model, ours.messageType);
+    if (kept === undefined || alternatives === undefined) continue;
+    const keptNames = new Set(kept.flatMap((shape) => shape.properties.map((p) => p.name)));
+    const members = new Map<string, string | number | boolean>();
+    for (const property of alternatives.flatMap((shape) => shape.properties)) {
+      const type = handler.model.resolve(property.type);
+      if (keptNames.has(property.name) || !property.optional || type.kind !== "literal" || members.has(property.name)) continue;
+      members.set(property.name, type.value);
+    }
+    if (members.size > 0) drops.push({ method: theirs.method, members: [...members].map(([name, value]) => ({ name, value })) });
+  }
+  return drops;
+}
+
+/** The requests a server sends to a client (`elicitation/create`, `roots/list`): a legacy revision's requests, a modern one's input requests. */
+function serverRequests(facts: ProtocolFacts): MethodFact[] {
+  return facts.methods.filter((m) => (m.kind === "request" || m.kind === "input-request") && m.direction !== "client-to-server");
+}
+
+/** The object shapes a request type's `params` may take (one per alternative of a union; none without `params`); `undefined` when one cannot be read. */
+function paramsAlternatives(model: Model, messageType: string): ObjectType[] | undefined {
+  const params = model.shapeOf({ kind: "ref", name: messageType })?.properties.find((p) => p.name === "params");
+  if (params === undefined) return [];
+  const resolved = model.resolve(params.type);
+  const shapes = (resolved.kind === "union" ? model.flattenUnion(resolved) : [params.type]).map((t) => model.shapeOf(t));
+  return shapes.some((s) => s === undefined) ? undefined : (shapes as ObjectType[]);
 }
 
 /**

@@ -238,6 +238,14 @@ export interface DispatchRevision {
    * this revision. Default: the members the core fills in for the handler revision.
    */
   readonly resultDrop?: { readonly [method: string]: readonly string[] };
+  /**
+   * A legacy revision served beside a different handler revision: per server→client request
+   * method, the params members the handler revision's input request may hold and this revision's
+   * request lacks, with the value that means the same as leaving it out (`{ mode: "form" }` of
+   * `elicitation/create` for 2025-06-18, whose elicitation has no modes). A member holding that
+   * value is deleted before the request is checked with this revision and sent. Default: none.
+   */
+  readonly requestDrop?: { readonly [method: string]: { readonly [member: string]: string | number | boolean } };
   /** The log levels, least severe first (`LoggingLevel`); default: the RFC 5424 order the spec uses (`debug` … `emergency`). */
   readonly logLevels?: readonly string[];
   /** Whether `tools/list` and `tools/call` are answered from `options.tools`. */
@@ -982,7 +990,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         }
         const outgoingId = ++outgoingIds;
         const message: OutgoingRequest = isPlainObject(inputParams)
-          ? { jsonrpc: "2.0", id: outgoingId, method: inputMethod, params: inputParams }
+          ? { jsonrpc: "2.0", id: outgoingId, method: inputMethod, params: paramsFor(serving.revision, inputMethod, inputParams) }
           : { jsonrpc: "2.0", id: outgoingId, method: inputMethod };
         const problem = outgoingProblem(serving.revision, message);
         if (problem !== undefined) {
@@ -1164,6 +1172,19 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       }
     }
     return { jsonrpc: "2.0", id, result };
+  }
+
+  /** An input request's params as `of` has them: without the members it lacks that hold the value meaning "left out" (see {@link DispatchRevision.requestDrop}). */
+  function paramsFor(of: DispatchRevision, method: string, params: JsonObject): JsonObject {
+    const drop = of.requestDrop === undefined ? undefined : own(of.requestDrop, method);
+    if (!isPlainObject(drop)) return params;
+    let kept: JsonObject | undefined;
+    for (const member of Object.keys(drop)) {
+      if (own(params, member) !== drop[member]) continue;
+      kept ??= { ...params };
+      delete kept[member];
+    }
+    return kept ?? params;
   }
 
   /**
