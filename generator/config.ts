@@ -35,6 +35,7 @@
  */
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
+import { closestMatch } from "leven";
 import { ts } from "./ts-morph.js";
 import { DiagnosticBag, GeneratorError } from "./errors.js";
 import { jsonSyntaxProblem, withoutByteOrderMark } from "./json-text.js";
@@ -182,6 +183,12 @@ export interface Config {
   /** The file's path, absolute. */
   readonly file: string;
   readonly outputs: readonly ConfigOutput[];
+}
+
+/** ` (did you mean "out"?)` for the allowed key a misspelt one is closest to (a third of its letters or fewer changed), else nothing. */
+function didYouMean(key: string, allowed: readonly string[]): string {
+  const closest = closestMatch(key, allowed, { maxDistance: Math.max(1, Math.floor(key.length / 3)) });
+  return closest === undefined ? "" : ` (did you mean ${JSON.stringify(closest)}?)`;
 }
 
 /** The nearest configuration file: in `startDir` or the closest folder above it, or `undefined`. */
@@ -384,7 +391,7 @@ class ConfigReader {
       }
       const key = property.name.text;
       if (!allowed.includes(key)) {
-        this.bag.add(CODE, `${where}: unknown key ${JSON.stringify(key)}; allowed: ${allowed.join(", ")}`, this.span(property.name));
+        this.bag.add(CODE, `${where}: unknown key ${JSON.stringify(key)}${didYouMean(key, allowed)}; allowed: ${allowed.join(", ")}`, this.span(property.name));
       } else if (fields.has(key)) {
         this.bag.add(CODE, `${where}: ${JSON.stringify(key)} is given twice`, this.span(property.name));
       } else {

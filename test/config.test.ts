@@ -181,7 +181,7 @@ describe("mcp-schema-codegen.config.json", () => {
         "    {",
         '      "input": { "spec": "${NO_SUCH_VAR}", "version": "draft" },',
         '      "out": "gen",',
-        '      "options": { "docs": "some", "targets": "types", "frobnicate": true }',
+        '      "options": { "docs": "some", "targets": "types", "frobnicate": true, "importExtensions": "ts" }',
         "    },",
         '    { "input": { "schema": "a.ts", "spec": "b" }, "outt": "x" }',
         "  ],",
@@ -194,9 +194,10 @@ describe("mcp-schema-codegen.config.json", () => {
       '6:28 MCG020 outputs[0].options.docs: "some" is not one of full, tags, none',
       "6:47 MCG020 outputs[0].options.targets must be an array of: types, validators, errors, meta, methods, dispatch, index",
       '6:56 MCG020 outputs[0].options: unknown key "frobnicate"; allowed: docs, numberType, targets, enumStyle, protocolRules, importExtension, transports',
+      '6:76 MCG020 outputs[0].options: unknown key "importExtensions" (did you mean "importExtension"?); allowed: docs, numberType, targets, enumStyle, protocolRules, importExtension, transports',
       '8:5 MCG020 outputs[1]: missing "out"',
       '8:16 MCG020 outputs[1].input: give either "schema", or "spec" with "version", or "version" alone (of the locked revision), not several',
-      '8:51 MCG020 outputs[1]: unknown key "outt"; allowed: input, out, options',
+      '8:51 MCG020 outputs[1]: unknown key "outt" (did you mean "out"?); allowed: input, out, options',
       '10:3 MCG020 the configuration: unknown key "extra"; allowed: $schema, outputs',
     ]);
   });
