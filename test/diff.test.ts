@@ -24,7 +24,20 @@ const EXPECTED_JSON = {
         "params": "ReadResourceRequestParams",
         "results": [
           "ReadResourceResult"
-        ]
+        ],
+        "paramsMembers": {
+          "_meta": {
+            "optional": true,
+            "type": "RequestMetaObject"
+          },
+          "uri": {
+            "optional": false,
+            "type": "string",
+            "constraints": {
+              "format": "uri"
+            }
+          }
+        }
       }
     ],
     "removed": [
@@ -33,7 +46,13 @@ const EXPECTED_JSON = {
         "kind": "request",
         "direction": "client-to-server",
         "params": "RequestParams?",
-        "results": []
+        "results": [],
+        "paramsMembers": {
+          "_meta": {
+            "optional": true,
+            "type": "RequestMetaObject"
+          }
+        }
       }
     ],
     "changed": [
@@ -43,7 +62,8 @@ const EXPECTED_JSON = {
           {
             "field": "params",
             "from": "RequestParams?",
-            "to": "RequestParams"
+            "to": "RequestParams",
+            "members": []
           }
         ]
       }
@@ -284,7 +304,7 @@ const EXPECTED_TEXT = [
   "methods: 1 added, 1 removed, 1 changed",
   "  + resources/read (request, client-to-server): params ReadResourceRequestParams; results ReadResourceResult",
   "  - ping (request, client-to-server)",
-  "  ~ tools/list: params RequestParams? → RequestParams",
+  "  ~ tools/list: params RequestParams? → RequestParams (the same members)",
   "types: 4 added, 2 removed, 7 changed",
   "  + ReadResourceRequest (interface)",
   "  + ReadResourceRequestParams (interface)",
@@ -375,6 +395,66 @@ describe("diff on a fixture pair", () => {
   });
 });
 
+describe("diff when params move from an inline type into a named one", () => {
+  const INLINE_BEFORE = join(ROOT, "test", "diff-fixtures", "inline-before.ts");
+  const INLINE_AFTER = join(ROOT, "test", "diff-fixtures", "inline-after.ts");
+
+  it("compares the members: the same members say so, changed ones are listed (inherited ones included)", async () => {
+    const text = await cli("diff", INLINE_BEFORE, INLINE_AFTER);
+    expect(text.code).toBe(1);
+    expect(text.stdout.split("\n").slice(0, 6)).toEqual([
+      "methods: 2 changed",
+      "  ~ resources/read: params {…} → ReadResourceRequestParams (the same members)",
+      "  ~ tools/call: params {…} → CallToolRequestParams",
+      "      + _meta?: { [key: string]: unknown; }",
+      "      ~ arguments: optional → required",
+      "      + task?: { ttl?: number; }",
+    ]);
+    const json = JSON.parse((await cli("diff", INLINE_BEFORE, INLINE_AFTER, "--json")).stdout) as typeof EXPECTED_JSON;
+    expect(json.methods.changed).toEqual([
+      { method: "resources/read", changes: [{ field: "params", from: "{ _meta?: { [key: string]: unknown; }; uri: string; }", to: "ReadResourceRequestParams", members: [] }] },
+      {
+        method: "tools/call",
+        changes: [
+          {
+            field: "params",
+            from: "{ name: string; arguments?: { [key: string]: unknown; }; }",
+            to: "CallToolRequestParams",
+            members: [
+              { change: "property-added", property: "_meta", optional: true, type: "{ [key: string]: unknown; }" },
+              { change: "required", property: "arguments", from: "optional", to: "required" },
+              { change: "property-added", property: "task", optional: true, type: "{ ttl?: number; }" },
+            ],
+          },
+        ],
+      },
+    ]);
+  });
+
+  it("reads a params index signature as one: 2025-06-18 → 2025-11-25 names every params type, and only real member changes are listed", async () => {
+    const result = await cli("diff", "--spec", SPEC_DIR, "2025-06-18", "2025-11-25");
+    const lines = result.stdout.split("\n");
+    const block = (method: string) => {
+      const at = lines.findIndex((l) => l.startsWith(`  ~ ${method}: params `));
+      const end = lines.findIndex((l, i) => i > at && !l.startsWith("      "));
+      return lines.slice(at, end);
+    };
+    // 2025-06-18's ping takes Request's params, with an index signature; 2025-11-25's RequestParams has none.
+    expect(block("ping")).toEqual(["  ~ ping: params {…}? → RequestParams?", "      index signature: unknown → (none)"]);
+    // 2025-11-25 made CancelledNotification's requestId optional and declares _meta on it.
+    expect(block("notifications/cancelled")).toEqual([
+      "  ~ notifications/cancelled: params {…} → CancelledNotificationParams",
+      "      + _meta?: { [key: string]: unknown; }",
+      "      ~ requestId: required → optional",
+    ]);
+    expect(readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8")).toMatch(/interface CancelledNotificationParams extends NotificationParams \{[^}]*requestId\?: RequestId;/);
+    // Sampling gained tools and tasks.
+    expect(block("sampling/createMessage")).toContain("      + tools?: Tool[]");
+    // A params union (elicitation's two modes) has no one set of members: its types are shown.
+    expect(block("elicitation/create")[0]).toMatch(/^  ~ elicitation\/create: params \{ message: string; .* → ElicitRequestParams$/);
+  });
+});
+
 describe("diff on the real 2025-11-25 → draft pair", () => {
   const older = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");
   const newer = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
@@ -402,6 +482,7 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
       direction: "client-to-server",
       params: "RequestParams",
       results: ["DiscoverResult"],
+      paramsMembers: { _meta: { optional: false, type: "RequestMetaObject" } },
     });
     // The draft's error codes -32020..-32022 are new; 2025-11-25's URL_ELICITATION_REQUIRED is gone.
     expect(diff.errorCodes.added).toEqual([

@@ -12,7 +12,7 @@ import { protocolFacts } from "../analyze/protocol.js";
 import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
 import { lowerSchema } from "../lower/index.js";
-import { protocolSnapshot, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
+import { INDEX_SIGNATURE, protocolSnapshot, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
 
 export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
 
@@ -41,6 +41,12 @@ export interface FieldChange {
   readonly field: "kind" | "direction" | "params" | "results";
   readonly from: string;
   readonly to: string;
+  /**
+   * `params`, when both sides' members are known: how the members changed (`property-added`,
+   * `property-removed`, `required`, `property-type`, `constraint`, `index-signature`), empty when
+   * only the way the type is written did (an inline type moved into a named one).
+   */
+  readonly members?: readonly TypeChange[];
 }
 
 /** One change inside a type. `from`/`to` are type texts, tag values, or `null` for absent. */
@@ -105,16 +111,24 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot): TypeChange[] {
   const [ea, eb] = [from.extends ?? [], to.extends ?? []];
   if (ea.join("\n") !== eb.join("\n")) changes.push({ change: "extends", from: ea, to: eb });
   if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
-  const pa = from.properties ?? {};
-  const pb = to.properties ?? {};
+  changes.push(...memberChanges(from.properties ?? {}, to.properties ?? {}, undefined));
+  return changes;
+}
+
+/** How two records of properties differ, by property name; the entry named `indexKey` (when given) is an index signature. */
+function memberChanges(pa: Readonly<Record<string, PropertySnapshot>>, pb: Readonly<Record<string, PropertySnapshot>>, indexKey: string | undefined): TypeChange[] {
+  const changes: TypeChange[] = [];
   const k = keys(pa, pb);
   const perProperty = new Map<string, TypeChange[]>();
   for (const p of k.added) {
     const prop = own(pb, p);
-    perProperty.set(p, [{ change: "property-added", property: p, optional: prop.optional, type: prop.type }]);
+    perProperty.set(p, [p === indexKey ? { change: "index-signature", from: null, to: prop.type } : { change: "property-added", property: p, optional: prop.optional, type: prop.type }]);
   }
-  for (const p of k.removed) perProperty.set(p, [{ change: "property-removed", property: p }]);
-  for (const p of k.both) perProperty.set(p, propertyChanges(p, own(pa, p), own(pb, p)));
+  for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: own(pa, p).type, to: null } : { change: "property-removed", property: p }]);
+  for (const p of k.both) {
+    const [a, b] = [own(pa, p), own(pb, p)];
+    perProperty.set(p, p === indexKey ? (a.type === b.type ? [] : [{ change: "index-signature", from: a.type, to: b.type }]) : propertyChanges(p, a, b));
+  }
   for (const p of [...perProperty.keys()].sort(byCodeUnits)) changes.push(...perProperty.get(p)!);
   return changes;
 }
@@ -126,7 +140,11 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
   const methodChanges = m.both.flatMap((method) => {
     const [a, b] = [own(from.methods, method), own(to.methods, method)];
     const changes: FieldChange[] = [];
-    for (const field of ["kind", "direction", "params"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
+    for (const field of ["kind", "direction"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
+    if (a.params !== b.params) {
+      const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE) } : {};
+      changes.push({ field: "params", from: a.params, to: b.params, ...members });
+    }
     if (a.results.join(", ") !== b.results.join(", ")) changes.push({ field: "results", from: a.results.join(", "), to: b.results.join(", ") });
     return changes.length > 0 ? [{ method, changes }] : [];
   });
@@ -227,6 +245,11 @@ function typeChangeLine(change: TypeChange): string {
   }
 }
 
+/** A type text with an inline object type (`{ uri: string; }?`) shortened to `{…}` (`{…}?`). */
+function inlineShort(text: string): string {
+  return text.startsWith("{") ? text.replace(/^\{.*\}/, "{…}") : text;
+}
+
 /** The diff for people: one block per section that changed, `+` added, `-` removed, `~` changed. */
 export function formatDiff(diff: ProtocolDiff): string {
   if (!hasChanges(diff)) return "no protocol changes\n";
@@ -247,7 +270,17 @@ export function formatDiff(diff: ProtocolDiff): string {
           out.push(`  + ${r.method} (${r.kind}, ${r.direction}): params ${r.params}${r.results.length ? `; results ${r.results.join(", ")}` : ""}`);
         }
         for (const r of diff.methods.removed) out.push(`  - ${r.method} (${r.kind}, ${r.direction})`);
-        for (const c of diff.methods.changed) for (const f of c.changes) out.push(`  ~ ${c.method}: ${f.field} ${f.from} → ${f.to}`);
+        for (const c of diff.methods.changed) {
+          for (const f of c.changes) {
+            if (f.members === undefined) {
+              out.push(`  ~ ${c.method}: ${f.field} ${f.from} → ${f.to}`);
+              continue;
+            }
+            // The members say what changed; an inline type's text would only repeat them.
+            out.push(`  ~ ${c.method}: ${f.field} ${inlineShort(f.from)} → ${inlineShort(f.to)}${f.members.length === 0 ? " (the same members)" : ""}`);
+            for (const change of f.members) out.push(`      ${typeChangeLine(change)}`);
+          }
+        }
         break;
       case "types":
         for (const r of diff.types.added) out.push(`  + ${r.name} (${r.kind})`);

@@ -143,14 +143,15 @@ function first(checks: readonly (() => string | undefined)[]): string | undefine
 }
 
 const input = fields({ file: string, sha256: string });
+const property = fields({ optional: boolean, type: string, constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))) });
 const protocol = fields({
   protocolVersion: optional(string),
-  methods: record(fields({ kind: string, direction: string, params: string, results: list(string) })),
+  methods: record(fields({ kind: string, direction: string, params: string, results: list(string), paramsMembers: optional(record(property)) })),
   types: record(
     fields({
       kind: (v, where) => (v === "interface" || v === "alias" ? undefined : `${where} is not "interface" or "alias"`),
       extends: optional(list(string)),
-      properties: optional(record(fields({ optional: boolean, type: string, constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))) }))),
+      properties: optional(record(property)),
       indexSignature: optional(string),
       type: optional(string),
     }),

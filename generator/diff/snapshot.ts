@@ -10,7 +10,7 @@
 import type { Model } from "../analyze/index.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
 import { printType } from "../emit/print-type.js";
-import type { Constraints, TypeExpr } from "../ir.js";
+import type { Constraints, ObjectType, TypeExpr } from "../ir.js";
 
 /** One property of a type. */
 export interface PropertySnapshot {
@@ -40,6 +40,12 @@ export interface MethodSnapshot {
   readonly direction: string;
   /** The message type's `params` type (`CallToolRequestParams`, `…?` when optional), or `none`. */
   readonly params: string;
+  /**
+   * The members `params` has, inherited ones included, by name (an index signature under
+   * `[key: string]`): what `diff` compares when the `params` type is written another way (an
+   * inline type moved into a named one). Absent when `params` is not one object shape (a union).
+   */
+  readonly paramsMembers?: Readonly<Record<string, PropertySnapshot>>;
   readonly results: readonly string[];
 }
 
@@ -105,23 +111,36 @@ function capabilities(model: Model): [string, string][] {
   return fields;
 }
 
+/** The name under which {@link MethodSnapshot.paramsMembers} keeps an index signature. */
+export const INDEX_SIGNATURE = "[key: string]";
+
+/** A property of a snapshot: requiredness, type text and constraint tags. */
+function propertySnapshot(p: { readonly optional: boolean; readonly type: TypeExpr }): PropertySnapshot {
+  const constraints = constraintsOf(p.type);
+  return { optional: p.optional, type: typeText(p.type), ...(constraints ? { constraints } : {}) };
+}
+
+/** Every member of an object shape by name, its index signature under {@link INDEX_SIGNATURE}. */
+function membersOf(shape: ObjectType): Record<string, PropertySnapshot> {
+  const members: [string, PropertySnapshot][] = shape.properties.map((p) => [p.name, propertySnapshot(p)]);
+  if (shape.indexSignature) members.push([INDEX_SIGNATURE, propertySnapshot({ optional: true, type: shape.indexSignature })]);
+  return sortedRecord(members);
+}
+
 /** The snapshot of one analysed schema. */
 export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSnapshot {
   const types: [string, TypeSnapshot][] = model.types.map((decl) => {
     if (decl.kind === "alias") return [decl.name, { kind: "alias", type: typeText(decl.type) }];
     const own = decl.type.properties.filter((p) => p.inheritedFrom === undefined);
-    const properties = sortedRecord(
-      own.map((p): [string, PropertySnapshot] => {
-        const constraints = constraintsOf(p.type);
-        return [p.name, { optional: p.optional, type: typeText(p.type), ...(constraints ? { constraints } : {}) }];
-      }),
-    );
+    const properties = sortedRecord(own.map((p): [string, PropertySnapshot] => [p.name, propertySnapshot(p)]));
     const index = decl.type.indexSignature ? { indexSignature: typeText(decl.type.indexSignature) } : {};
     return [decl.name, { kind: "interface", extends: decl.heritage, properties, ...index }];
   });
   const methods = facts.methods.map((m): [string, MethodSnapshot] => {
     const params = model.shapeOf({ kind: "ref", name: m.messageType })?.properties.find((p) => p.name === "params");
-    return [m.method, { kind: m.kind, direction: m.direction, params: params ? `${typeText(params.type)}${params.optional ? "?" : ""}` : "none", results: m.results }];
+    const shape = params === undefined ? undefined : model.shapeOf(params.type);
+    const members = shape === undefined ? {} : { paramsMembers: membersOf(shape) };
+    return [m.method, { kind: m.kind, direction: m.direction, params: params ? `${typeText(params.type)}${params.optional ? "?" : ""}` : "none", results: m.results, ...members }];
   });
   const required = new Set(
     [facts.requestMeta, facts.notificationMeta, facts.resultMeta].flatMap((shape) => shape?.properties.filter((p) => !p.optional).map((p) => p.name) ?? []),
