@@ -455,6 +455,44 @@ describe("diff when params move from an inline type into a named one", () => {
   });
 });
 
+describe("diff through extends (helper-57)", () => {
+  it("compares inherited properties: a new base's properties are named, a property moved into it is not removed", async () => {
+    const dir = scratchDir("diff-inherited");
+    const [a, b] = [join(dir, "a.ts"), join(dir, "b.ts")];
+    writeFileSync(a, 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Implementation {\n  name: string;\n  version: string;\n}\n');
+    writeFileSync(
+      b,
+      'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface BaseMetadata {\n  name?: string;\n  title?: string;\n}\nexport interface Implementation extends BaseMetadata {\n  version: string;\n}\n',
+    );
+    const result = await cli("diff", a, b);
+    expect(result.stdout).toBe(
+      [
+        "types: 1 added, 1 changed",
+        "  + BaseMetadata (interface)",
+        "  ~ Implementation",
+        "      extends: (nothing) → BaseMetadata",
+        "      ~ name: required → optional (inherited from BaseMetadata)",
+        "      + title?: string (inherited from BaseMetadata)",
+        "",
+      ].join("\n"),
+    );
+    const json = JSON.parse((await cli("diff", a, b, "--json")).stdout) as typeof EXPECTED_JSON;
+    expect(json.types.changed[0]!.changes).toContainEqual({ change: "required", property: "name", from: "required", to: "optional", inheritedFrom: "BaseMetadata" });
+  });
+
+  it("on the corpus: 2025-06-18's BaseMetadata gives title and keeps name; 2025-11-25's Icons gives icons; a base's own change is not repeated below it", async () => {
+    const [older, newer] = [await cli("diff", "--spec", SPEC_DIR, "2025-03-26", "2025-06-18"), await cli("diff", "--spec", SPEC_DIR, "2025-06-18", "2025-11-25")];
+    const lines = older.stdout.split("\n");
+    expect(lines.filter((l) => l === "      - name")).toEqual([]);
+    const tool = lines.slice(lines.indexOf("  ~ Tool"));
+    expect(tool.slice(0, tool.findIndex((l, i) => i > 0 && !l.startsWith("      ")))).toContain("      + title?: string (inherited from BaseMetadata)");
+    // ResourceContents gained _meta: said once, at ResourceContents, not again at the two types that extend it.
+    expect(lines.filter((l) => l.includes("(inherited from ResourceContents)"))).toEqual([]);
+    expect(lines[lines.indexOf("  ~ ResourceContents") + 1]).toBe("      + _meta?: { [key: string]: unknown; }");
+    expect(newer.stdout).toContain("      + icons?: Icon[] (inherited from Icons)");
+  });
+});
+
 describe("diff on the real 2025-11-25 → draft pair", () => {
   const older = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");
   const newer = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");

@@ -49,17 +49,28 @@ export interface FieldChange {
   readonly members?: readonly TypeChange[];
 }
 
-/** One change inside a type. `from`/`to` are type texts, tag values, or `null` for absent. */
+/**
+ * One change inside a type. `from`/`to` are type texts, tag values, or `null` for absent. A
+ * property change carries `inheritedFrom` when the property comes through `extends` (the
+ * declaration that has it now, or had it when it was removed).
+ */
 export type TypeChange =
   | { readonly change: "kind"; readonly from: string; readonly to: string }
   | { readonly change: "extends"; readonly from: readonly string[]; readonly to: readonly string[] }
   | { readonly change: "alias-type"; readonly from: string; readonly to: string }
   | { readonly change: "index-signature"; readonly from: string | null; readonly to: string | null }
-  | { readonly change: "property-added"; readonly property: string; readonly optional: boolean; readonly type: string }
-  | { readonly change: "property-removed"; readonly property: string }
-  | { readonly change: "required"; readonly property: string; readonly from: "optional" | "required"; readonly to: "optional" | "required" }
-  | { readonly change: "property-type"; readonly property: string; readonly from: string; readonly to: string }
-  | { readonly change: "constraint"; readonly property: string; readonly tag: string; readonly from: string | number | null; readonly to: string | number | null };
+  | { readonly change: "property-added"; readonly property: string; readonly optional: boolean; readonly type: string; readonly inheritedFrom?: string }
+  | { readonly change: "property-removed"; readonly property: string; readonly inheritedFrom?: string }
+  | { readonly change: "required"; readonly property: string; readonly from: "optional" | "required"; readonly to: "optional" | "required"; readonly inheritedFrom?: string }
+  | { readonly change: "property-type"; readonly property: string; readonly from: string; readonly to: string; readonly inheritedFrom?: string }
+  | {
+      readonly change: "constraint";
+      readonly property: string;
+      readonly tag: string;
+      readonly from: string | number | null;
+      readonly to: string | number | null;
+      readonly inheritedFrom?: string;
+    };
 
 /** The whole diff; see the module comment. */
 export interface ProtocolDiff {
@@ -104,14 +115,50 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
   return changes;
 }
 
-function typeChanges(from: TypeSnapshot, to: TypeSnapshot): TypeChange[] {
+/** The interfaces `name` extends, directly or through others, in `snapshot` (by the names its `extends` lists). */
+function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<string>()): Set<string> {
+  const type = Object.hasOwn(snapshot.types, name) ? own(snapshot.types, name) : undefined;
+  for (const base of type?.extends ?? []) {
+    if (found.has(base)) continue;
+    found.add(base);
+    ancestors(snapshot, base, found);
+  }
+  return found;
+}
+
+function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }): TypeChange[] {
   if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
   if (from.kind === "alias") return from.type === to.type ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
   const changes: TypeChange[] = [];
   const [ea, eb] = [from.extends ?? [], to.extends ?? []];
   if (ea.join("\n") !== eb.join("\n")) changes.push({ change: "extends", from: ea, to: eb });
   if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
-  changes.push(...memberChanges(from.properties ?? {}, to.properties ?? {}, undefined));
+  if (from.inherited === undefined || to.inherited === undefined) {
+    // A manifest from before inherited properties were recorded: own properties only.
+    changes.push(...memberChanges(from.properties ?? {}, to.properties ?? {}, undefined));
+    return changes;
+  }
+  // Every property, inherited ones included. One that a base of the type on both sides declares (on both
+  // sides, or on the one side that has it) changed there, and is compared there.
+  const all = (t: TypeSnapshot): Record<string, PropertySnapshot & { readonly from?: string }> => ({ ...t.inherited, ...t.properties });
+  const [pa, pb] = [all(from), all(to)];
+  const atBase = (name: string) => {
+    const [a, b] = [Object.hasOwn(pa, name) ? own(pa, name) : undefined, Object.hasOwn(pb, name) ? own(pb, name) : undefined];
+    const stayed = (origin: string | undefined) => origin !== undefined && bases.from.has(origin) && bases.to.has(origin);
+    if (a !== undefined && b !== undefined) return a.from !== undefined && a.from === b.from;
+    return stayed((a ?? b)?.from);
+  };
+  const kept = (record: Readonly<Record<string, PropertySnapshot & { readonly from?: string }>>) => Object.fromEntries(Object.entries(record).filter(([name]) => !atBase(name)));
+  const [ka, kb] = [kept(pa), kept(pb)];
+  for (const change of memberChanges(ka, kb, undefined)) {
+    if (!("property" in change)) {
+      changes.push(change);
+      continue;
+    }
+    // The declaration that has it now, or had it when it was removed.
+    const origin = (Object.hasOwn(kb, change.property) ? own(kb, change.property) : own(ka, change.property)).from;
+    changes.push(origin === undefined ? change : { ...change, inheritedFrom: origin });
+  }
   return changes;
 }
 
@@ -151,7 +198,7 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
 
   const t = keys(from.types, to.types);
   const typeChangeList = t.both.flatMap((name) => {
-    const changes = typeChanges(own(from.types, name), own(to.types, name));
+    const changes = typeChanges(own(from.types, name), own(to.types, name), { from: ancestors(from, name), to: ancestors(to, name) });
     return changes.length > 0 ? [{ name, changes }] : [];
   });
 
@@ -223,6 +270,11 @@ function counts(section: Section<unknown, unknown>): string {
 const show = (v: string | number | null) => (v === null ? "(none)" : String(v));
 
 function typeChangeLine(change: TypeChange): string {
+  const line = typeChangeText(change);
+  return "inheritedFrom" in change && change.inheritedFrom !== undefined ? `${line} (inherited from ${change.inheritedFrom})` : line;
+}
+
+function typeChangeText(change: TypeChange): string {
   switch (change.change) {
     case "kind":
       return `kind: ${change.from} → ${change.to}`;

@@ -152,6 +152,7 @@ const protocol = fields({
       kind: (v, where) => (v === "interface" || v === "alias" ? undefined : `${where} is not "interface" or "alias"`),
       extends: optional(list(string)),
       properties: optional(record(property)),
+      inherited: optional(record(fields({ optional: boolean, type: string, constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))), from: string }))),
       indexSignature: optional(string),
       type: optional(string),
     }),

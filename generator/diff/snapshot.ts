@@ -21,6 +21,12 @@ export interface PropertySnapshot {
   readonly constraints?: Readonly<Record<string, string | number>>;
 }
 
+/** A property an interface inherits, with the declaration it comes from. */
+export interface InheritedPropertySnapshot extends PropertySnapshot {
+  /** The type that declares it (`BaseMetadata`). */
+  readonly from: string;
+}
+
 /** One interface or type alias. */
 export interface TypeSnapshot {
   readonly kind: "interface" | "alias";
@@ -28,6 +34,12 @@ export interface TypeSnapshot {
   readonly extends?: readonly string[];
   /** Interface: its own properties by name. */
   readonly properties?: Readonly<Record<string, PropertySnapshot>>;
+  /**
+   * Interface: the properties it inherits through `extends` by name (absent in manifests written
+   * before they were recorded): what `diff` compares when a base is new, or another one declares a
+   * property now.
+   */
+  readonly inherited?: Readonly<Record<string, InheritedPropertySnapshot>>;
   /** Interface: the type of its string index signature, if it has one. */
   readonly indexSignature?: string;
   /** Alias: the aliased type as one-line TypeScript. */
@@ -133,8 +145,11 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     if (decl.kind === "alias") return [decl.name, { kind: "alias", type: typeText(decl.type) }];
     const own = decl.type.properties.filter((p) => p.inheritedFrom === undefined);
     const properties = sortedRecord(own.map((p): [string, PropertySnapshot] => [p.name, propertySnapshot(p)]));
+    const inherited = sortedRecord(
+      decl.type.properties.flatMap((p): [string, InheritedPropertySnapshot][] => (p.inheritedFrom === undefined ? [] : [[p.name, { ...propertySnapshot(p), from: p.inheritedFrom }]])),
+    );
     const index = decl.type.indexSignature ? { indexSignature: typeText(decl.type.indexSignature) } : {};
-    return [decl.name, { kind: "interface", extends: decl.heritage, properties, ...index }];
+    return [decl.name, { kind: "interface", extends: decl.heritage, properties, inherited, ...index }];
   });
   const methods = facts.methods.map((m): [string, MethodSnapshot] => {
     const params = model.shapeOf({ kind: "ref", name: m.messageType })?.properties.find((p) => p.name === "params");
