@@ -14,7 +14,7 @@ import ts6 from "typescript";
 import ts5 from "typescript5";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, type GeneratedFile } from "../generator/index.js";
-import { corpusVersions, scratchDir, writeGenerated } from "./support/corpus.js";
+import { corpusVersions, scratchDir, SPEC_DIR, writeGenerated } from "./support/corpus.js";
 import { readmeExample, readmeUsageExample } from "./support/readme.js";
 import { STRICTEST_FLAGS } from "./support/strict.js";
 
@@ -173,5 +173,20 @@ describe("a schema with declarations nothing exported uses compiles too (every s
     expect(types).toMatch(/export interface A \{\n(.*\n)*?\s+c: number;/);
     for (const kept of ["interface Used", "type Deep"]) expect(types).toContain(kept);
     expect(compileOutput("private-declarations", result.files)).toEqual([]);
+  });
+});
+
+describe("declaration files built with stripInternal (helper-56)", () => {
+  it("a project that emits .d.ts with stripInternal from the vendored draft (--docs full) gets declarations that compile", async () => {
+    const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "full" });
+    expect(files.some((f) => f.contents.includes("@internal"))).toBe(false);
+    const dir = writeGenerated("strip-internal/src", files);
+    const out = join(dir, "..", "dist");
+    const roots = files.filter((f) => f.path.endsWith(".ts")).map((f) => join(dir, f.path));
+    const common = { target: ts6.ScriptTarget.ES2022, module: ts6.ModuleKind.ESNext, moduleResolution: ts6.ModuleResolutionKind.Bundler, strict: true, types: [], lib: ["lib.es2022.d.ts"] };
+    const emitted = ts6.createProgram(roots, { ...common, declaration: true, emitDeclarationOnly: true, stripInternal: true, outDir: out, rootDir: dir }).emit();
+    expect(emitted.emitSkipped).toBe(false);
+    const check = ts6.createProgram([join(out, "index.d.ts")], { ...common, noEmit: true, skipLibCheck: false });
+    expect(ts6.getPreEmitDiagnostics(check).map((d) => `${d.file?.fileName ?? ""} ${ts6.flattenDiagnosticMessageText(d.messageText, " ")}`)).toEqual([]);
   });
 });

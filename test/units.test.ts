@@ -58,9 +58,14 @@ describe("renderDoc", () => {
       "/**\n * Says hello.\n * Twice.\n *\n * @deprecated use Bye\n * @category Greetings\n */",
     );
   });
-  it("tags keeps only @deprecated/@internal, without text, and the source line", () => {
+  it("tags keeps only @deprecated, without text, and the source line", () => {
     expect(renderDoc("tags", "schema.ts", docs, 3)).toBe("/**\n * schema.ts:3\n * @deprecated\n */");
     expect(renderDoc("tags", "schema.ts", { text: "x", tags: [] })).toBe("");
+  });
+  it("writes no @internal in any mode: stripInternal would drop declarations other types refer to (helper-56)", () => {
+    const internal = { text: "The JSON-RPC version.", tags: [{ name: "internal", text: "" }] };
+    expect(renderDoc("full", "schema.ts", internal, 3)).toBe("/** The JSON-RPC version. */");
+    expect(renderDoc("tags", "schema.ts", internal, 3)).toBe("/** schema.ts:3 */");
   });
   it("none drops everything", () => expect(renderDoc("none", "schema.ts", docs, 3)).toBe(""));
   it("never lets a comment close early", () => {

@@ -5,16 +5,10 @@
 /** schema.ts:8 */
 export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
 
-/**
- * schema.ts:12
- * @internal
- */
+/** schema.ts:12 */
 export const LATEST_PROTOCOL_VERSION = "2025-11-25";
 
-/**
- * schema.ts:14
- * @internal
- */
+/** schema.ts:14 */
 export const JSONRPC_VERSION = "2.0";
 
 /** schema.ts:21 */
@@ -23,10 +17,7 @@ export type ProgressToken = string | number;
 /** schema.ts:28 */
 export type Cursor = string;
 
-/**
- * schema.ts:35
- * @internal
- */
+/** schema.ts:35 */
 export interface TaskAugmentedRequestParams {
   _meta?: {
     progressToken?: ProgressToken;
@@ -35,10 +26,7 @@ export interface TaskAugmentedRequestParams {
   task?: TaskMetadata;
 }
 
-/**
- * schema.ts:51
- * @internal
- */
+/** schema.ts:51 */
 export interface RequestParams {
   _meta?: {
     progressToken?: ProgressToken;
@@ -46,10 +34,7 @@ export interface RequestParams {
   };
 }
 
-/**
- * schema.ts:65
- * @internal
- */
+/** schema.ts:65 */
 export interface Request {
   method: string;
   params?: {
@@ -57,20 +42,14 @@ export interface Request {
   };
 }
 
-/**
- * schema.ts:73
- * @internal
- */
+/** schema.ts:73 */
 export interface NotificationParams {
   _meta?: {
     [key: string]: unknown;
   };
 }
 
-/**
- * schema.ts:81
- * @internal
- */
+/** schema.ts:81 */
 export interface Notification {
   method: string;
   params?: {
@@ -147,16 +126,10 @@ export const INVALID_PARAMS = -32602;
 /** schema.ts:177 */
 export const INTERNAL_ERROR = -32603;
 
-/**
- * schema.ts:181
- * @internal
- */
+/** schema.ts:181 */
 export const URL_ELICITATION_REQUIRED = -32042;
 
-/**
- * schema.ts:188
- * @internal
- */
+/** schema.ts:188 */
 export interface URLElicitationRequiredError {
   jsonrpc: typeof JSONRPC_VERSION;
   id?: RequestId;
@@ -292,18 +265,12 @@ export interface Icon {
   theme?: "light" | "dark";
 }
 
-/**
- * schema.ts:508
- * @internal
- */
+/** schema.ts:508 */
 export interface Icons {
   icons?: Icon[];
 }
 
-/**
- * schema.ts:528
- * @internal
- */
+/** schema.ts:528 */
 export interface BaseMetadata {
   name: string;
   title?: string;
@@ -345,10 +312,7 @@ export interface ProgressNotification {
   jsonrpc: typeof JSONRPC_VERSION;
 }
 
-/**
- * schema.ts:627
- * @internal
- */
+/** schema.ts:627 */
 export interface PaginatedRequestParams {
   _meta?: {
     progressToken?: ProgressToken;
@@ -357,10 +321,7 @@ export interface PaginatedRequestParams {
   cursor?: Cursor;
 }
 
-/**
- * schema.ts:636
- * @internal
- */
+/** schema.ts:636 */
 export interface PaginatedRequest {
   method: string;
   params?: PaginatedRequestParams;
@@ -368,10 +329,7 @@ export interface PaginatedRequest {
   id: RequestId;
 }
 
-/**
- * schema.ts:641
- * @internal
- */
+/** schema.ts:641 */
 export interface PaginatedResult {
   _meta?: {
     [key: string]: unknown;
@@ -416,10 +374,7 @@ export interface ListResourceTemplatesResult {
   [key: string]: unknown;
 }
 
-/**
- * schema.ts:691
- * @internal
- */
+/** schema.ts:691 */
 export interface ResourceRequestParams {
   _meta?: {
     progressToken?: ProgressToken;
@@ -539,10 +494,7 @@ export interface ResourceTemplate {
   };
 }
 
-/**
- * schema.ts:881
- * @internal
- */
+/** schema.ts:881 */
 export interface ResourceContents {
   uri: string;
   mimeType?: string;
@@ -1314,10 +1266,7 @@ export interface ElicitationCompleteNotification {
   jsonrpc: typeof JSONRPC_VERSION;
 }
 
-/**
- * schema.ts:2505
- * @internal
- */
+/** schema.ts:2505 */
 export type ClientRequest =
   | PingRequest
   | InitializeRequest
@@ -1337,17 +1286,11 @@ export type ClientRequest =
   | ListTasksRequest
   | CancelTaskRequest;
 
-/**
- * schema.ts:2525
- * @internal
- */
+/** schema.ts:2525 */
 export type ClientNotification =
   CancelledNotification | ProgressNotification | InitializedNotification | RootsListChangedNotification | TaskStatusNotification;
 
-/**
- * schema.ts:2533
- * @internal
- */
+/** schema.ts:2533 */
 export type ClientResult =
   | EmptyResult
   | CreateMessageResult
@@ -1358,10 +1301,7 @@ export type ClientResult =
   | ListTasksResult
   | CancelTaskResult;
 
-/**
- * schema.ts:2545
- * @internal
- */
+/** schema.ts:2545 */
 export type ServerRequest =
   | PingRequest
   | CreateMessageRequest
@@ -1372,10 +1312,7 @@ export type ServerRequest =
   | ListTasksRequest
   | CancelTaskRequest;
 
-/**
- * schema.ts:2556
- * @internal
- */
+/** schema.ts:2556 */
 export type ServerNotification =
   | CancelledNotification
   | ProgressNotification
@@ -1387,10 +1324,7 @@ export type ServerNotification =
   | ElicitationCompleteNotification
   | TaskStatusNotification;
 
-/**
- * schema.ts:2568
- * @internal
- */
+/** schema.ts:2568 */
 export type ServerResult =
   | EmptyResult
   | InitializeResult

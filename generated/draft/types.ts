@@ -16,16 +16,10 @@ export type JSONArray = JSONValue[];
 /** schema.ts:26 */
 export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResponse;
 
-/**
- * schema.ts:30
- * @internal
- */
+/** schema.ts:30 */
 export const LATEST_PROTOCOL_VERSION = "2026-07-28";
 
-/**
- * schema.ts:32
- * @internal
- */
+/** schema.ts:32 */
 export const JSONRPC_VERSION = "2.0";
 
 /** schema.ts:54 */
@@ -67,10 +61,7 @@ export interface RequestParams {
   _meta: RequestMetaObject;
 }
 
-/**
- * schema.ts:184
- * @internal
- */
+/** schema.ts:184 */
 export interface Request {
   method: string;
   params?: {
@@ -83,10 +74,7 @@ export interface NotificationParams {
   _meta?: NotificationMetaObject;
 }
 
-/**
- * schema.ts:201
- * @internal
- */
+/** schema.ts:201 */
 export interface Notification {
   method: string;
   params?: {
@@ -246,16 +234,10 @@ export interface MissingRequiredClientCapabilityError {
 /** schema.ts:534 */
 export type EmptyResult = Result;
 
-/**
- * schema.ts:537
- * @internal
- */
+/** schema.ts:537 */
 export type InputRequest = CreateMessageRequest | ListRootsRequest | ElicitRequest;
 
-/**
- * schema.ts:541
- * @internal
- */
+/** schema.ts:541 */
 export type InputResponse = CreateMessageResult | ListRootsResult | ElicitResult;
 
 /** schema.ts:553 */
@@ -377,18 +359,12 @@ export interface Icon {
   theme?: "light" | "dark";
 }
 
-/**
- * schema.ts:934
- * @internal
- */
+/** schema.ts:934 */
 export interface Icons {
   icons?: Icon[];
 }
 
-/**
- * schema.ts:954
- * @internal
- */
+/** schema.ts:954 */
 export interface BaseMetadata {
   name: string;
   title?: string;
@@ -426,10 +402,7 @@ export interface PaginatedRequestParams {
   cursor?: Cursor;
 }
 
-/**
- * schema.ts:1063
- * @internal
- */
+/** schema.ts:1063 */
 export interface PaginatedRequest {
   method: string;
   params: PaginatedRequestParams;
@@ -437,10 +410,7 @@ export interface PaginatedRequest {
   id: RequestId;
 }
 
-/**
- * schema.ts:1068
- * @internal
- */
+/** schema.ts:1068 */
 export interface PaginatedResult {
   _meta?: ResultMetaObject;
   resultType: ResultType;
@@ -448,10 +418,7 @@ export interface PaginatedResult {
   [key: string]: unknown;
 }
 
-/**
- * schema.ts:1081
- * @internal
- */
+/** schema.ts:1081 */
 export interface CacheableResult {
   _meta?: ResultMetaObject;
   resultType: ResultType;
@@ -512,10 +479,7 @@ export interface ListResourceTemplatesResultResponse {
   result: ListResourceTemplatesResult;
 }
 
-/**
- * schema.ts:1191
- * @internal
- */
+/** schema.ts:1191 */
 export interface ResourceRequestParams {
   _meta: RequestMetaObject;
   uri: string;
@@ -655,10 +619,7 @@ export interface ResourceTemplate {
   _meta?: MetaObject;
 }
 
-/**
- * schema.ts:1514
- * @internal
- */
+/** schema.ts:1514 */
 export interface ResourceContents {
   uri: string;
   mimeType?: string;
@@ -1291,10 +1252,7 @@ export interface ElicitResult {
   };
 }
 
-/**
- * schema.ts:3153
- * @internal
- */
+/** schema.ts:3153 */
 export type ClientRequest =
   | DiscoverRequest
   | CompleteRequest
@@ -1307,22 +1265,13 @@ export type ClientRequest =
   | CallToolRequest
   | ListToolsRequest;
 
-/**
- * schema.ts:3166
- * @internal
- */
+/** schema.ts:3166 */
 export type ClientNotification = CancelledNotification;
 
-/**
- * schema.ts:3169
- * @internal
- */
+/** schema.ts:3169 */
 export type ClientResult = EmptyResult;
 
-/**
- * schema.ts:3174
- * @internal
- */
+/** schema.ts:3174 */
 export type ServerNotification =
   | CancelledNotification
   | ProgressNotification
@@ -1333,10 +1282,7 @@ export type ServerNotification =
   | PromptListChangedNotification
   | SubscriptionsAcknowledgedNotification;
 
-/**
- * schema.ts:3185
- * @internal
- */
+/** schema.ts:3185 */
 export type ServerResult =
   | EmptyResult
   | DiscoverResult

@@ -1,14 +1,20 @@
 /**
  * Doc comments in generated output, per `--docs`:
  * - `full`: the declaration's JSDoc text and tags, as in `schema.ts`;
- * - `tags`: only `@deprecated` and `@internal` (without their text) and a `schema.ts:LINE` reference;
+ * - `tags`: only `@deprecated` (without its text) and a `schema.ts:LINE` reference;
  * - `none`: no comments.
+ *
+ * `@internal` is never written: the spec marks declarations that its site leaves out with it
+ * (`JSONRPC_VERSION`, `InputRequest`), and other exported types refer to them, so a project that
+ * builds declaration files with TypeScript's `stripInternal` would be left with dangling names.
  */
 import type { Docs } from "../ir.js";
 
 export type DocsMode = "full" | "tags" | "none";
 
-const KEPT_TAGS = new Set(["deprecated", "internal"]);
+const KEPT_TAGS = new Set(["deprecated"]);
+/** Tags `full` leaves out too (see the module comment). */
+const DROPPED_TAGS = new Set(["internal"]);
 
 /** A `/** … *\/` block for a declaration (with its line) or a property (without), or "". */
 export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined, line?: number): string {
@@ -17,6 +23,7 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
   if (mode === "full") {
     if (docs?.text) lines.push(...docs.text.split("\n"));
     for (const tag of docs?.tags ?? []) {
+      if (DROPPED_TAGS.has(tag.name)) continue;
       if (lines.length > 0 && !lines[lines.length - 1]!.startsWith("@") && lines[lines.length - 1] !== "") lines.push("");
       lines.push(...`@${tag.name}${tag.text ? ` ${tag.text}` : ""}`.split("\n"));
     }
