@@ -222,10 +222,20 @@ export function pointerSegments(pointer: string): string[] {
   return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeToken);
 }
 
-/** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
-export function stop(o: ValidationIssue[], path: string, d: number): boolean {
+/**
+ * Whether `v`, found at depth `d` (the root at 0, each array or object around it one more), is an
+ * array or object nested deeper than `MAX_DEPTH` of them allow. Strings, numbers, booleans and
+ * `null` are never too deep: a value may hold `MAX_DEPTH` nested arrays or objects, whatever their
+ * leaves.
+ */
+export function tooDeep(v: unknown, d: number): boolean {
+  return d >= MAX_DEPTH && typeof v === "object" && v !== null;
+}
+
+/** Whether a collector must stop: enough issues found, or `v` is nested too deep (said once, here). */
+export function stop(o: ValidationIssue[], path: string, d: number, v: unknown): boolean {
   if (o.length > MAX_ISSUES) return true;
-  if (d <= MAX_DEPTH) return false;
+  if (!tooDeep(v, d)) return false;
   o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
   return true;
 }

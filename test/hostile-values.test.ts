@@ -107,8 +107,28 @@ describe("nesting", () => {
     expect(answer("JSONValue", nest(v.MAX_DEPTH, kind)).ok).toBe(true);
     const deeper = issues(answer("JSONValue", nest(v.MAX_DEPTH + 1, kind)));
     expect(deeper.map((i) => i.keyword)).toEqual(["depth"]);
+    // The issue is at the array or object one too many deep (the root is the first).
     const step = kind === "array" ? "/0" : "/a";
-    expect(deeper[0]!.path).toBe(step.repeat(v.MAX_DEPTH + 1));
+    expect(deeper[0]!.path).toBe(step.repeat(v.MAX_DEPTH));
+  });
+
+  it("counts arrays and objects only: the leaves of the innermost one never make a value too deep (helper-56)", () => {
+    /** `levels` objects nested in each other, the innermost holding `leaves`. */
+    const objects = (levels: number, leaves: Record<string, unknown>) => {
+      let value: Record<string, unknown> = { ...leaves };
+      for (let i = 1; i < levels; i++) value = { a: value };
+      return value;
+    };
+    const many = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`k${i}`, i]));
+    for (const leaves of [{}, { x: 1, y: "s" }, many]) {
+      expect(answer("JSONObject", objects(v.MAX_DEPTH, leaves)).ok).toBe(true);
+      const deeper = issues(answer("JSONObject", objects(v.MAX_DEPTH + 1, leaves)));
+      expect(deeper).toEqual([{ path: "/a".repeat(v.MAX_DEPTH), message: `nested more than ${v.MAX_DEPTH} arrays or objects deep`, keyword: "depth" }]);
+    }
+    // A cycle through an array: one issue, where the array comes round the one time too many.
+    const cyclic: unknown[] = [1];
+    cyclic.push(cyclic);
+    expect(issues(answer("JSONObject", { c: cyclic }))).toEqual([{ path: "/c" + "/1".repeat(v.MAX_DEPTH - 1), message: `nested more than ${v.MAX_DEPTH} arrays or objects deep`, keyword: "depth" }]);
   });
 
   it.each([1e5, 1e6])("answers for %d levels without exhausting the stack", (levels) => {
@@ -139,7 +159,7 @@ describe("nesting", () => {
       expect(keywords(kind === "array" ? "JSONArray" : "JSONObject")).toEqual(["depth"]);
       const std = standard("JSONValue", deep);
       expect(std.issues?.length).toBe(1);
-      expect(std.issues![0]!.path).toEqual(new Array<string>(v.MAX_DEPTH + 1).fill(kind === "array" ? "0" : "a"));
+      expect(std.issues![0]!.path).toEqual(new Array<string>(v.MAX_DEPTH).fill(kind === "array" ? "0" : "a"));
       // Inside a typed position that holds JSON objects: the issue points into the value.
       const found = issues(answer("ClientCapabilities", { experimental: { x: nest(levels, "object") } }));
       expect(found.map((i) => i.keyword)).toEqual(["depth"]);

@@ -257,10 +257,20 @@ function pointerSegments(pointer: string): string[] {
   return pointer === "" ? [] : pointer.slice(1).split("/").map(unescapeToken);
 }
 
-/** Whether a collector must stop: enough issues found, or the value is nested too deep (said once, here). */
-function stop(o: ValidationIssue[], path: string, d: number): boolean {
+/**
+ * Whether `v`, found at depth `d` (the root at 0, each array or object around it one more), is an
+ * array or object nested deeper than `MAX_DEPTH` of them allow. Strings, numbers, booleans and
+ * `null` are never too deep: a value may hold `MAX_DEPTH` nested arrays or objects, whatever their
+ * leaves.
+ */
+function tooDeep(v: unknown, d: number): boolean {
+  return d >= MAX_DEPTH && typeof v === "object" && v !== null;
+}
+
+/** Whether a collector must stop: enough issues found, or `v` is nested too deep (said once, here). */
+function stop(o: ValidationIssue[], path: string, d: number, v: unknown): boolean {
   if (o.length > MAX_ISSUES) return true;
-  if (d <= MAX_DEPTH) return false;
+  if (!tooDeep(v, d)) return false;
   o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
   return true;
 }
@@ -414,12 +424,12 @@ function items(o: ValidationIssue[], p: string, v: unknown, d: number, collect: 
 }
 
 function _isJSONValue(v: any, d: number): boolean {
-  if (d > MAX_DEPTH) return false;
+  if (tooDeep(v, d)) return false;
   return typeof v === "string" || Number.isInteger(v) || typeof v === "boolean" || v === null || _isJSONObject(v, d) || _isJSONArray(v, d);
 }
 
 function _collectJSONValue(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (stop(o, p, d)) return;
+  if (stop(o, p, d, v)) return;
   if (p === "" && _isJSONValue(v, d)) return;
   anyOf(
     o,
@@ -459,7 +469,7 @@ export function validateJSONValue(value: unknown): ValidationResult<T.JSONValue>
 export const JSONValueSchema: StandardSchemaV1<unknown, T.JSONValue> = standard(validateJSONValue);
 
 function _isJSONObject(v: any, d: number): boolean {
-  if (d > MAX_DEPTH) return false;
+  if (tooDeep(v, d)) return false;
   if (!isPlainObject(v)) return false;
   for (const k in v) {
     if (!hasOwn.call(v, k) || v[k] === undefined) continue;
@@ -469,7 +479,7 @@ function _isJSONObject(v: any, d: number): boolean {
 }
 
 function _collectJSONObject(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (stop(o, p, d)) return;
+  if (stop(o, p, d, v)) return;
   if (p === "" && _isJSONObject(v, d)) return;
   if (object(o, p, v)) {
     for (const k0 in v) {
@@ -496,14 +506,14 @@ export function validateJSONObject(value: unknown): ValidationResult<T.JSONObjec
 export const JSONObjectSchema: StandardSchemaV1<unknown, T.JSONObject> = standard(validateJSONObject);
 
 function _isJSONArray(v: any, d: number): boolean {
-  if (d > MAX_DEPTH) return false;
+  if (tooDeep(v, d)) return false;
   if (!isPlainArray(v)) return false;
   for (let i = 0; i < v.length; i++) if (!_isJSONValue(v[i], d + 1)) return false;
   return true;
 }
 
 function _collectJSONArray(v: any, p: string, o: ValidationIssue[], d: number): void {
-  if (stop(o, p, d)) return;
+  if (stop(o, p, d, v)) return;
   if (p === "" && _isJSONArray(v, d)) return;
   items(o, p, v, d + 1, _collectJSONValue);
 }

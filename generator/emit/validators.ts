@@ -279,7 +279,7 @@ class ValidatorEmitter {
     }
     const branching = recursive && this.branchesIntoRecursion(type);
     let checkBody: Statement[] = [
-      ...(recursive ? [ifStatement(binary(D, ">", this.rt("MAX_DEPTH")), returnStatement(FALSE))] : []),
+      ...(recursive ? [ifStatement(call(this.rt("tooDeep"), V, D), returnStatement(FALSE))] : []),
       ...(statements ? this.helperCheckBody(type, n.check) : [returnStatement(this.check(type, V, n.check, 0))]),
     ];
     if (branching) {
@@ -291,7 +291,7 @@ class ValidatorEmitter {
     const check = this.render("check", n.check, checkBody);
     if (this.sharedCollectors.has(name)) return { checkName: n.check, checkBody, check, collect: undefined, helpers: this.helpers };
     let collectBody: Statement[] = [
-      ...(recursive ? [ifStatement(call(this.rt("stop"), O, P, D), returnStatement())] : []),
+      ...(recursive ? [ifStatement(call(this.rt("stop"), O, P, D, V), returnStatement())] : []),
       // A nested part that passes the fast check has no issues: skip it without building paths.
       // At the root (p === "") the value is collected directly: validate has not checked it yet,
       // and when it is invalid (the usual reason to collect) the check would be wasted work.
