@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, usage, type CliIO } from "./cli.js";
 import { isVersionName, versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
-import { formatDiagnostic } from "./errors.js";
+import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
 import { fetchSpec, LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
 
@@ -87,13 +87,16 @@ const DIFF_ALTERNATIVES = "name versions of a local clone with --spec <clone>, o
  * @throws GeneratorError MCG001 a version `--spec` does not have (naming those it has); what
  *   `lockedSpecDir` throws (MCG504–MCG506, offering {@link DIFF_ALTERNATIVES}).
  */
-async function diffInput(side: string, flags: DiffFlags, onProgress: (line: string) => void): Promise<SchemaInput> {
+async function diffInput(side: string, flags: DiffFlags, onProgress: (line: string) => void, warn: (line: string) => void): Promise<SchemaInput> {
   const isFile = existsSync(side) && statSync(side).isFile();
-  if (isFile || !isVersionName(side) || side.endsWith(".ts")) return { path: side };
-  if (flags.spec !== undefined) {
-    if (!existsSync(join(flags.spec, "schema", side, "schema.ts"))) throw usage(`${side} is neither a file nor a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+  if (!isVersionName(side) || side.endsWith(".ts")) return { path: side };
+  if (flags.spec !== undefined && existsSync(join(flags.spec, "schema", side, "schema.ts"))) {
+    // With --spec a bare name is its version; a file of that name here is read only as a path.
+    if (isFile) warn(`warning MCG001: ${side} is the version under ${join(flags.spec, "schema")}; the file ${side} here is not read (write ./${side} to compare it)`);
     return { specDir: flags.spec, version: side };
   }
+  if (isFile) return { path: side };
+  if (flags.spec !== undefined) throw usage(`${side} is neither a file nor a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
   const specDir = await lockedSpecDir(side, {
     ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
     ...(flags.offline ? { offline: true } : {}),
@@ -103,10 +106,39 @@ async function diffInput(side: string, flags: DiffFlags, onProgress: (line: stri
   return { specDir, version: side };
 }
 
+/**
+ * Both sides' snapshots; when a side cannot be read, the other is still read, so that one run
+ * names every problem of both.
+ *
+ * @throws GeneratorError the diagnostics (and warnings) of every side that failed, in order.
+ */
+function snapshotsOfBoth(inputs: readonly [SchemaInput, SchemaInput]): [ReturnType<typeof schemaSnapshot>, ReturnType<typeof schemaSnapshot>] {
+  const failed: GeneratorError[] = [];
+  const read = (input: SchemaInput) => {
+    try {
+      return schemaSnapshot(input);
+    } catch (error) {
+      if (!(error instanceof GeneratorError)) throw error;
+      failed.push(error);
+      return undefined;
+    }
+  };
+  const [a, b] = [read(inputs[0]), read(inputs[1])];
+  if (a === undefined || b === undefined) {
+    throw new GeneratorError(
+      failed.flatMap((e) => e.diagnostics),
+      failed.flatMap((e) => e.warnings),
+    );
+  }
+  return [a, b];
+}
+
 async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): Promise<number> {
   try {
     const onProgress = progressOnce(io);
-    const [a, b] = [schemaSnapshot(await diffInput(from, flags, onProgress)), schemaSnapshot(await diffInput(to, flags, onProgress))];
+    const warn = (line: string) => io.stderr(`${line}\n`);
+    const inputs = [await diffInput(from, flags, onProgress, warn), await diffInput(to, flags, onProgress, warn)] as const;
+    const [a, b] = snapshotsOfBoth(inputs);
     for (const w of [...a.warnings, ...b.warnings]) io.stderr(`${formatDiagnostic(w, "warning")}\n`);
     const diff = diffSnapshots(a.snapshot, b.snapshot);
     io.stdout(flags.json ? `${JSON.stringify(diff, null, 2)}\n` : formatDiff(diff));

@@ -493,6 +493,45 @@ describe("diff through extends (helper-57)", () => {
   });
 });
 
+describe("diff's inputs (helper-57)", () => {
+  it("names the problems of both sides in one run", async () => {
+    const dir = scratchDir("diff-both-errors");
+    const [a, b] = [join(dir, "unsupported.ts"), join(dir, "typo.ts")];
+    writeFileSync(a, "export type X<T> = { a: T };\n");
+    writeFileSync(b, "export interface Y {\n  name: strng;\n}\n");
+    const result = await cli("diff", a, b);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(new RegExp(`^${a.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:1:1 - error MCG201: `));
+    expect(result.stderr).toContain(`${b}:2:9 - error MCG110: TypeScript TS2552: Cannot find name 'strng'.`);
+    expect(result.stderr.endsWith("2 errors; nothing was compared\n")).toBe(true);
+  });
+
+  it("with --spec, a bare version name is the version even where a file has that name (said in a warning); ./name is the file", async () => {
+    const dir = scratchDir("diff-version-or-file");
+    const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
+    writeFileSync(join(dir, "draft"), `${draft}\nexport interface Traced {\n  level: string;\n}\n`);
+    /** `cli` run from `dir` (the test pool runs each file in its own process). */
+    const inDir = async (...argv: string[]) => {
+      const was = process.cwd();
+      process.chdir(dir);
+      try {
+        return await cli(...argv);
+      } finally {
+        process.chdir(was);
+      }
+    };
+    const asVersion = await inDir("diff", "--spec", SPEC_DIR, "draft", "draft");
+    expect(asVersion).toEqual({
+      code: 0,
+      stdout: "no protocol changes\n",
+      stderr: `warning MCG001: draft is the version under ${join(SPEC_DIR, "schema")}; the file draft here is not read (write ./draft to compare it)\n`.repeat(2),
+    });
+    const asFile = await inDir("diff", "--spec", SPEC_DIR, "draft", "./draft");
+    expect(asFile.code).toBe(1);
+    expect(asFile.stdout).toContain("  + Traced (interface)");
+  });
+});
+
 describe("diff on the real 2025-11-25 → draft pair", () => {
   const older = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");
   const newer = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
