@@ -302,6 +302,30 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(server.requests.length).toBe(before);
   });
 
+  const pin = { ref: "main", commit: COMMIT, schemas: DIGESTS };
+  const shapes: [string, unknown, string][] = [
+    ["an unknown key", { lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [pin], pinned: true }, 'has an unknown key "pinned" (a lock has lockVersion, repository, pins)'],
+    ["an unknown key in a pin", { lockVersion: 1, pins: [{ ...pin, comment: "x" }] }, 'has a pin (0) with an unknown key "comment" (a pin has ref, commit, schemas)'],
+    [
+      "another repository",
+      { lockVersion: 1, repository: "someone/fork", pins: [pin] },
+      'names the repository "someone/fork"; this generator follows modelcontextprotocol/modelcontextprotocol only (MCP_SPEC_BASE_URL names another server for it)',
+    ],
+    ["a pin with no schemas", { lockVersion: 1, pins: [{ ...pin, schemas: {} }] }, "has a pin (0) whose schemas are empty (it names no version's schema.ts)"],
+    ["an abbreviated commit", { lockVersion: 1, pins: [{ ...pin, commit: "97b41b6" }] }, 'has a pin (0) whose commit "97b41b6" is not 40 lowercase hex digits'],
+    ["a commit in capitals", { lockVersion: 1, pins: [{ ...pin, commit: COMMIT.toUpperCase() }] }, `has a pin (0) whose commit "${COMMIT.toUpperCase()}" is not 40 lowercase hex digits (write it in lower case)`],
+    ["a pin without a commit", { lockVersion: 1, pins: [{ ref: "main", schemas: DIGESTS }] }, "has a pin (0) without a commit (a string of 40 lowercase hex digits)"],
+    ["a pin without a ref", { lockVersion: 1, pins: [{ commit: COMMIT, schemas: DIGESTS }] }, "has a pin (0) without a ref (a string)"],
+  ];
+  it.each(shapes)("a lock with %s is refused (MCG504), saying what is wrong, before any request", async (name, content, what) => {
+    const { options, lock, cache } = place(`lock-shape-${name.replace(/\W+/g, "-")}`);
+    writeFileSync(lock, JSON.stringify(content));
+    const before = server.requests.length;
+    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch\``]);
+    expect(server.requests.length).toBe(before);
+    expect(cacheEntries(cache)).toEqual([]);
+  });
+
   it("reads a lock with a byte order mark, and calls a JSON array no lock object (MCG504)", async () => {
     const { options, lock, cache } = place("lock-bom");
     await fetchSpec({ ...options, ref: "main" });

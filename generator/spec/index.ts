@@ -182,18 +182,43 @@ function parseLock(lockFile: string, text: string): SpecLock {
   const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`spec fetch\``);
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
+  const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
+  if (unknown !== undefined) throw bad(`has an unknown key ${JSON.stringify(unknown)} (a lock has ${LOCK_KEYS.join(", ")})`);
   if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`);
+  // Downloads always go to the upstream repository (or MCP_SPEC_BASE_URL): a lock naming another would pin what it does not fetch.
+  if (lock.repository !== undefined && lock.repository !== SPEC_REPOSITORY) {
+    throw bad(`names the repository ${JSON.stringify(lock.repository)}; this generator follows ${SPEC_REPOSITORY} only (MCP_SPEC_BASE_URL names another server for it)`);
+  }
   if (!Array.isArray(lock.pins) || lock.pins.length === 0) throw bad("has no pins");
   for (const [i, pin] of lock.pins.entries()) {
-    const p = pin as Partial<SpecPin> | null;
-    if (!p || typeof p.ref !== "string" || typeof p.commit !== "string" || !/^[0-9a-f]{40}$/.test(p.commit)) throw bad(`has a pin (${i}) without a ref and a 40-digit commit`);
-    // The ref becomes a path in the archive URL, as `--ref` does, and is held to the same rule.
-    if (!isRefName(p.ref)) throw bad(`has a pin (${i}) whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`);
-    if (typeof p.schemas !== "object" || p.schemas === null || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
-      throw bad(`has a pin (${i}) whose schemas are not sha256 digests by version`);
-    }
+    const problem = pinProblem(pin);
+    if (problem !== undefined) throw bad(`has a pin (${i}) ${problem}`);
   }
-  return { lockVersion: 1, repository: typeof lock.repository === "string" ? lock.repository : SPEC_REPOSITORY, pins: lock.pins };
+  return { lockVersion: 1, repository: SPEC_REPOSITORY, pins: lock.pins };
+}
+
+/** The keys of a lock, and of one of its pins, in the order they are written. */
+const LOCK_KEYS: readonly string[] = ["lockVersion", "repository", "pins"];
+const PIN_KEYS: readonly string[] = ["ref", "commit", "schemas"];
+
+/** What is wrong with one pin of a lock, as `whose commit … is not …`, or `undefined` when nothing is. */
+function pinProblem(pin: unknown): string | undefined {
+  if (typeof pin !== "object" || pin === null || Array.isArray(pin)) return "that is not an object";
+  const p = pin as Partial<SpecPin>;
+  const unknown = Object.keys(p).find((key) => !PIN_KEYS.includes(key));
+  if (unknown !== undefined) return `with an unknown key ${JSON.stringify(unknown)} (a pin has ${PIN_KEYS.join(", ")})`;
+  if (typeof p.ref !== "string") return "without a ref (a string)";
+  // The ref becomes a path in the archive URL, as `--ref` does, and is held to the same rule.
+  if (!isRefName(p.ref)) return `whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`;
+  if (typeof p.commit !== "string") return "without a commit (a string of 40 lowercase hex digits)";
+  if (!/^[0-9a-f]{40}$/.test(p.commit)) {
+    return `whose commit ${JSON.stringify(p.commit)} is not 40 lowercase hex digits${FULL_COMMIT.test(p.commit) ? " (write it in lower case)" : ""}`;
+  }
+  if (typeof p.schemas !== "object" || p.schemas === null || Array.isArray(p.schemas) || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
+    return "whose schemas are not sha256 digests by version";
+  }
+  if (Object.keys(p.schemas).length === 0) return "whose schemas are empty (it names no version's schema.ts)";
+  return undefined;
 }
 
 /** The lock file's text for `lock`. */
