@@ -124,7 +124,8 @@ describe("spec fetch", () => {
     local.routes.set(COMMIT, { kind: "archive", body: tampered });
     try {
       expect(await failure(fetchSpec({ ...options, baseUrl: local.baseUrl }))).toEqual([
-        `error MCG503: the archive from ${local.baseUrl}/${COMMIT} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${sha256("export type Tampered = string;\n")}; nothing was cached`,
+        `error MCG503: the archive from ${local.baseUrl}/${COMMIT} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${sha256("export type Tampered = string;\n")}; nothing was cached: ` +
+          `either the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${lock} --update\` to pin what the ref names now) or the server sent other contents for that commit`,
       ]);
     } finally {
       await local.close();
@@ -139,7 +140,8 @@ describe("spec fetch", () => {
     writeFileSync(schema, "export type Edited = string;\n");
     const edited = sha256("export type Edited = string;\n");
     expect(await failure(fetchSpec(options))).toEqual([
-      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${edited}; delete that folder and fetch again`,
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${edited}; ` +
+        `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${lock} --update\` to pin what the ref names now)`,
     ]);
     rmSync(lock);
     expect(await failure(fetchSpec({ ...options, ref: "main" }))).toEqual([
@@ -302,6 +304,38 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it("a lock edited by hand is named as a party to a mismatch (MCG503) with what mends it; --update then pins what the ref names", async () => {
+    const { options, cache, dir, lock } = place("edited-lock");
+    await fetchSpec({ ...options, ref: "main" });
+    const zeros = "0".repeat(64);
+    const copy = join(dir, "copy.lock.json");
+    const edited = JSON.parse(readFileSync(lock, "utf8")) as { pins: { schemas: Record<string, string> }[] };
+    edited.pins[0]!.schemas.draft = zeros;
+    writeFileSync(copy, JSON.stringify(edited));
+    const mend = `then restore it from version control, or run \`spec fetch --lock ${copy} --update\` to pin what the ref names now`;
+    expect(await failure(fetchSpec({ ...options, lockFile: copy }))).toEqual([
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${copy}: schema/draft/schema.ts: locked ${zeros}, got ${DIGESTS.draft}; ` +
+        `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (${mend})`,
+    ]);
+    // The folder deleted as the cache side says: the download (of the locked commit) is compared with the same lock.
+    rmSync(join(cache, COMMIT), { recursive: true });
+    expect(await failure(fetchSpec({ ...options, lockFile: copy }))).toEqual([
+      `error MCG503: the archive from ${server.baseUrl}/${COMMIT} does not match the lock ${copy}: schema/draft/schema.ts: locked ${zeros}, got ${DIGESTS.draft}; nothing was cached: ` +
+        `either the lock file was edited (${mend}) or the server sent other contents for that commit`,
+    ]);
+    expect(cacheEntries(cache)).toEqual([]);
+    // What the lock side says mends it.
+    const [moved] = await fetchSpec({ ...options, lockFile: copy, update: true });
+    expect(moved!.pin).toEqual({ ref: "main", commit: COMMIT, schemas: DIGESTS });
+    // A version the revision lacks, in a lock of two pins: `--ref` names the pin to move.
+    const absent = { ref: "main", commit: COMMIT, schemas: { "2099-01-01": zeros } };
+    writeFileSync(copy, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [absent, { ref: OTHER, commit: OTHER, schemas: DIGESTS }] }));
+    expect(await failure(fetchSpec({ ...options, lockFile: copy }))).toEqual([
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${copy}: schema/2099-01-01/schema.ts: locked ${zeros}, got (absent); ` +
+        `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${copy} --ref main --update\` to pin what the ref names now)`,
+    ]);
+  });
+
   const pin = { ref: "main", commit: COMMIT, schemas: DIGESTS };
   const shapes: [string, unknown, string][] = [
     ["an unknown key", { lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [pin], pinned: true }, 'has an unknown key "pinned" (a lock has lockVersion, repository, pins)'],
@@ -422,7 +456,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     const original = readFileSync(draft, "utf8");
     writeFileSync(draft, `${original}export type Injected = string;\n`);
     try {
-      expect((await failure(fetchSpec({ ...options, update: true })))[0]).toMatch(/^error MCG503: the cached revision .* does not match the lock .*schema\/draft\/schema\.ts: locked [0-9a-f]{64}, got [0-9a-f]{64}; delete that folder and fetch again$/);
+      expect((await failure(fetchSpec({ ...options, update: true })))[0]).toMatch(/^error MCG503: the cached revision .* does not match the lock .*schema\/draft\/schema\.ts: locked [0-9a-f]{64}, got [0-9a-f]{64}; either the cache was changed or the lock file was edited: delete that folder and run again \(--update pins what the download holds\)$/);
       expect(readFileSync(lock, "utf8")).toBe(before);
       rmSync(lock);
       expect((await failure(fetchSpec({ ...options, ref: COMMIT })))[0]).toMatch(/^error MCG503: the cached folder .* differs from the archive of its commit/);

@@ -252,6 +252,16 @@ function digestMismatches(locked: Readonly<Record<string, string>>, found: Reado
     .map((v) => `schema/${v}/schema.ts: ${labels[0]} ${locked[v] ?? "(absent)"}, ${labels[1]} ${found[v] ?? "(absent)"}`);
 }
 
+/**
+ * What mends a lock file edited by hand, in a message about a digest it names: `then restore it from
+ * version control, or run \`spec fetch --update\` to pin what the ref names now` (`--ref <ref>` when
+ * the lock has several pins, `--lock <file>` when it is not the default one).
+ */
+function lockSideAdvice(lockFile: string, pins: readonly SpecPin[], ref: string): string {
+  const flags = [...(lockFile === resolve(LOCK_FILE_NAME) ? [] : [`--lock ${lockFile}`]), ...(pins.length > 1 ? [`--ref ${ref}`] : []), "--update"];
+  return `then restore it from version control, or run \`spec fetch ${flags.join(" ")}\` to pin what the ref names now`;
+}
+
 /** The cache folder of a commit, or `undefined` when it is not cached. */
 function cachedDir(cacheDir: string, commit: string): string | undefined {
   const dir = join(cacheDir, commit);
@@ -384,7 +394,12 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     if (vouched !== undefined && cached !== undefined) {
       const mismatches = digestMismatches(vouched.schemas, schemaDigests(cached));
       if (mismatches.length > 0) {
-        throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; delete that folder and fetch again`);
+        // Either side may be the one changed: the cache (by hand, or a disk) or the lock (edited). Under --update a fresh
+        // download is pinned as it is, so deleting the folder mends both.
+        const advice = options.update
+          ? "either the cache was changed or the lock file was edited: delete that folder and run again (--update pins what the download holds)"
+          : `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (${lockSideAdvice(where.lockFile, pins, vouched.ref)})`;
+        throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; ${advice}`);
       }
       const pin: SpecPin = enforce ? vouched : { ref: job.ref, commit: vouched.commit, schemas: vouched.schemas };
       if (!enforce) {
@@ -418,7 +433,11 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       if (!enforce) return;
       const mismatches = digestMismatches(job.locked!.schemas, digests);
       if (mismatches.length > 0) {
-        throw fail("MCG503", `the archive from ${url} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached`);
+        throw fail(
+          "MCG503",
+          `the archive from ${url} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached: ` +
+            `either the lock file was edited (${lockSideAdvice(where.lockFile, pins, job.ref)}) or the server sent other contents for that commit`,
+        );
       }
     });
     const pin: SpecPin = enforce ? job.locked! : { ref: job.ref, commit: info.commit, schemas: digests };
