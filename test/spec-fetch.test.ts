@@ -184,20 +184,33 @@ describe("spec fetch", () => {
     ]);
   });
 
-  it("reports a refused connection (MCG501), and the CLI exits 2 without a stack trace", async () => {
+  it("reports a refused connection (MCG501) in spec fetch's own terms, and the CLI exits 2 without a stack trace, saying what became of the lock file", async () => {
     const { dir, cache } = place("refused");
     const port = await refusedPort();
+    const base = `http://127.0.0.1:${port}/tar.gz`;
+    const lock = join(dir, "mcp-spec.lock.json");
     const previous = { base: process.env.MCP_SPEC_BASE_URL, cache: process.env.MCP_SPEC_CACHE_DIR };
-    process.env.MCP_SPEC_BASE_URL = `http://127.0.0.1:${port}/tar.gz`;
+    process.env.MCP_SPEC_BASE_URL = base;
     process.env.MCP_SPEC_CACHE_DIR = cache;
+    // Not --spec or --schema, which spec fetch does not take: the network, the server, and the commands that read a clone.
+    const advice = "check the network and MCP_SPEC_BASE_URL; generate, diff and scaffold can read a local clone with --spec <clone> without a lock";
     try {
-      const result = await cli("spec", "fetch", "--ref", "main", "--lock", join(dir, "mcp-spec.lock.json"));
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe(
-        `main: downloading http://127.0.0.1:${port}/tar.gz/main\n` +
-          `error MCG501: cannot download the spec from http://127.0.0.1:${port}/tar.gz/main: ECONNREFUSED; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n` +
-          "1 error; the lock file was not changed\n",
+      expect(await cli("spec", "fetch", "--ref", "main", "--lock", lock)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `main: downloading ${base}/main\nerror MCG501: cannot download the spec from ${base}/main: ECONNREFUSED; ${advice}\n1 error; no lock file was written\n`,
+      });
+      expect(existsSync(lock)).toBe(false);
+      // With a lock, whose first pin is not cached: that lock is what was not changed.
+      writeFileSync(lock, readFileSync(SPEC_LOCK));
+      expect((await cli("spec", "fetch", "--lock", lock)).stderr).toBe(
+        `${COMMIT}: downloading ${base}/${COMMIT}\nerror MCG501: cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; ${advice}\n1 error; the lock file was not changed\n`,
       );
+      expect((await cli("spec", "fetch", "--offline", "--lock", lock)).stderr).toBe(
+        `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${cache} (it would be downloaded from ${base}/${COMMIT}); ` +
+          "run without --offline, or let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock\n1 error; the lock file was not changed\n",
+      );
+      expect(readFileSync(lock, "utf8")).toBe(readFileSync(SPEC_LOCK, "utf8"));
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
         if (value === undefined) delete process.env[key];

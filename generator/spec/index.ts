@@ -24,7 +24,7 @@
  *
  * Errors (GeneratorError): MCG501 the download failed (network, HTTP status, truncated, too
  * large, timed out; the URL and the alternatives `--spec <clone>` and `--schema <file>` are
- * named); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
+ * named, or what the caller gives as `downloadAdvice`); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
  * differs from the lock (nothing cached); MCG504 a lock file that cannot be read or used, or a
  * ref other than the locked one without `update`; MCG505 `offline` and the revision is not
  * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step failed.
@@ -93,6 +93,8 @@ export interface FetchOptions extends SpecLocation {
   readonly onProgress?: (line: string) => void;
   /** What error messages offer instead of the lock, in the calling command's flags (default: `--spec <clone> --spec-version <v>`, or `--schema <file>`). */
   readonly alternatives?: string;
+  /** What a failed download (MCG501) advises after its reason (default: {@link alternatives}); `spec fetch` names the network and its own ways out. */
+  readonly downloadAdvice?: string;
 }
 
 /** What one fetched (or found) pin gave. */
@@ -283,10 +285,10 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
  * GETs `url` into memory, at most {@link MAX_ARCHIVE_BYTES}. A connection reset before the
  * response starts (a kept-alive connection the server closed at that moment) is retried once.
  *
- * @throws MCG501 naming the URL and the alternatives.
+ * @throws MCG501 naming the URL and `advice` (what to do instead).
  */
-async function download(url: string, timeoutMs: number, alternatives: string): Promise<Buffer> {
-  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${alternatives}`);
+async function download(url: string, timeoutMs: number, advice: string): Promise<Buffer> {
+  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${advice}`);
   let response: Response | undefined;
   const signal = AbortSignal.timeout(timeoutMs);
   for (let attempt = 1; response === undefined; attempt++) {
@@ -417,7 +419,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     }
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     progress(`${job.ref}: downloading ${url}`);
-    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, alternatives);
+    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? alternatives);
     const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
