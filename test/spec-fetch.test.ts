@@ -5,14 +5,18 @@
  * download, 404, a refused connection, two fetches at once, and hostile archives (`../` paths,
  * symbolic links, a huge entry), each refused with nothing cached.
  */
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
 import { fetchSpec, findCorpus, lockedSpecDir, readLock, type FetchOptions } from "../generator/spec/index.js";
 import { configInputs, loadConfig } from "../generator/config.js";
 import { cli } from "./support/cli.js";
+import { transpilePrivate } from "./support/cli-build.js";
 import { ROOT, SPEC_DIR, SPEC_DIR_2026_07_13, SPEC_LOCK, scratchDir } from "./support/corpus.js";
 import { corpusEntries, refusedPort, startSpecServer, tarGz, type SpecServer, type TarEntry } from "./support/spec-server.js";
 
@@ -21,6 +25,7 @@ const OTHER = "1111111111111111111111111111111111111111";
 const TOP = `modelcontextprotocol-${COMMIT}`;
 /** The project's own lock: its first pin is the corpus's commit, with the digests of every schema.ts. */
 const LOCK = JSON.parse(readFileSync(join(ROOT, "mcp-spec.lock.json"), "utf8")) as { pins: { schemas: Record<string, string> }[] };
+const execFileAsync = promisify(execFile);
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const DIGESTS = LOCK.pins[0]!.schemas;
 
@@ -396,6 +401,43 @@ describe("spec fetch: locks and refs it must not trust", () => {
     ]);
     expect(server.requests.length).toBe(before);
     expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("a cache folder or lock folder it cannot write in stops the fetch before it downloads, with the system's reason (MCG403)", async () => {
+    // Run as a user the file modes bind (root's writes ignore them): the tool's own user, or nobody when that is root. A read-only
+    // mount gives EROFS where this gives EACCES: the same check (access(2) on the folder, or its nearest existing ancestor) finds both.
+    const module = transpilePrivate("spec-fetch-read-only-modules", join(ROOT, "generator", "spec", "index.ts"));
+    const dir = scratchDir("spec-fetch-read-only");
+    const ro = join(dir, "ro");
+    chmodSync(dir, 0o777);
+    mkdirSync(join(ro, "cache"), { recursive: true });
+    chmodSync(join(ro, "cache"), 0o555);
+    chmodSync(ro, 0o555);
+    const script = [
+      `import { fetchSpec } from ${JSON.stringify(pathToFileURL(module).href)};`,
+      'import { join } from "node:path";',
+      "const [dir, baseUrl] = process.argv.slice(1);",
+      'const run = (lockFile, cacheDir) => fetchSpec({ ref: "main", lockFile, cacheDir, baseUrl, timeoutMs: 20000 }).then(() => "fetched", (e) => e.message);',
+      'const results = [await run(join(dir, "a.json"), join(dir, "ro", "new", "cache")), await run(join(dir, "b.json"), join(dir, "ro", "cache")), await run(join(dir, "ro", "c.json"), join(dir, "cache"))];',
+      "console.log(JSON.stringify(results));",
+    ].join("\n");
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : [process.execPath];
+    const before = server.requests.length;
+    try {
+      // Not spawnSync: were a download to start, this process's server must be free to answer it.
+      const run = await execFileAsync(asUser[0]!, [...asUser.slice(1), "--input-type=module", "-e", script, dir, server.baseUrl], { encoding: "utf8", timeout: 60_000 });
+      expect(run.stderr).toBe("");
+      expect(JSON.parse(run.stdout)).toEqual([
+        `error MCG403: cannot create the cache folder ${join(ro, "new", "cache")}: ${ro} is not writable (EACCES); nothing was downloaded (MCP_SPEC_CACHE_DIR names another cache folder)`,
+        `error MCG403: cannot write in the cache folder ${join(ro, "cache")}: it is not writable (EACCES); nothing was downloaded (MCP_SPEC_CACHE_DIR names another cache folder)`,
+        `error MCG403: cannot write the lock file ${join(ro, "c.json")}: ${ro} is not writable (EACCES); nothing was downloaded`,
+      ]);
+      expect(server.requests.length).toBe(before);
+      expect(readdirSync(dir)).toEqual(["ro"]);
+    } finally {
+      chmodSync(ro, 0o755);
+      chmodSync(join(ro, "cache"), 0o755);
+    }
   });
 
   it("a linked lock file whose target folder is missing stops the fetch before it downloads (MCG403)", async () => {

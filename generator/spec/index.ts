@@ -27,10 +27,11 @@
  * named, or what the caller gives as `downloadAdvice`); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
  * differs from the lock (nothing cached); MCG504 a lock file that cannot be read or used, or a
  * ref other than the locked one without `update`; MCG505 `offline` and the revision is not
- * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step failed.
+ * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step
+ * failed, or (before any download) the cache folder or the lock's folder cannot be written in.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants as fsConstants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
@@ -270,6 +271,47 @@ function cachedDir(cacheDir: string, commit: string): string | undefined {
   return existsSync(join(dir, "schema")) ? dir : undefined;
 }
 
+/**
+ * Why `folder` cannot be written in, or created: the system's reason (`EROFS`, `EACCES`; `ENOTDIR`
+ * for a file in the way) at the folder, or at its nearest existing ancestor when it does not exist
+ * yet (where a recursive mkdir would start); `undefined` when it can. Asked before a download:
+ * Node's recursive mkdir reports a read-only mount as `ENOENT`, and only after the download.
+ */
+function writeDenied(folder: string): { readonly at: string; readonly code: string } | undefined {
+  let at = folder;
+  let stat = entryStat(at);
+  while (stat === undefined && dirname(at) !== at) {
+    at = dirname(at);
+    stat = entryStat(at);
+  }
+  if (stat === undefined) return undefined; // the root itself is missing: let the mkdir say why
+  if (!stat.isDirectory()) return { at, code: "ENOTDIR" };
+  try {
+    accessSync(at, fsConstants.W_OK | fsConstants.X_OK);
+    return undefined;
+  } catch (error) {
+    return { at, code: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
+}
+
+/** `statSync` of `path`, `undefined` when there is nothing there or it cannot be looked at (a file as a parent, no search permission). */
+function entryStat(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** @throws GeneratorError MCG403 when the cache folder cannot be created or written in, naming the system's reason; checked before a download. */
+function checkCacheWritable(cacheDir: string): void {
+  const denied = writeDenied(cacheDir);
+  if (denied === undefined) return;
+  const where = denied.code === "ENOTDIR" ? `${denied.at} is not a folder` : `${denied.at === cacheDir ? "it" : denied.at} is not writable (${denied.code})`;
+  const what = denied.at === cacheDir ? "write in the cache folder" : "create the cache folder";
+  throw fail("MCG403", `cannot ${what} ${cacheDir}: ${where}; nothing was downloaded (MCP_SPEC_CACHE_DIR names another cache folder)`);
+}
+
 function fsStep<T>(what: string, path: string, step: () => T): T {
   try {
     return step();
@@ -383,6 +425,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     const missing = !existsSync(lockFolder);
     throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} ${missing ? "does not exist" : "is not a folder"}; nothing was downloaded`);
   }
+  // And one it cannot write in (read-only, another user's): the temporary file and `<lock>.lock` go there.
+  const lockDenied = !lock || options.update ? writeDenied(lockFolder) : undefined;
+  if (lockDenied !== undefined) throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} is not writable (${lockDenied.code}); nothing was downloaded`);
 
   const results: FetchedSpec[] = [];
   const pins = [...(lock?.pins ?? [])];
@@ -418,6 +463,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${url}); run without --offline, or ${alternatives}`);
     }
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
+    checkCacheWritable(where.cacheDir);
     progress(`${job.ref}: downloading ${url}`);
     const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? alternatives);
     const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
