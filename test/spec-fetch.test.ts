@@ -5,14 +5,18 @@
  * download, 404, a refused connection, two fetches at once, and hostile archives (`../` paths,
  * symbolic links, a huge entry), each refused with nothing cached.
  */
+import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
+import { pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
 import { fetchSpec, findCorpus, lockedSpecDir, readLock, type FetchOptions } from "../generator/spec/index.js";
 import { configInputs, loadConfig } from "../generator/config.js";
 import { cli } from "./support/cli.js";
+import { transpilePrivate } from "./support/cli-build.js";
 import { ROOT, SPEC_DIR, SPEC_DIR_2026_07_13, SPEC_LOCK, scratchDir } from "./support/corpus.js";
 import { corpusEntries, refusedPort, startSpecServer, tarGz, type SpecServer, type TarEntry } from "./support/spec-server.js";
 
@@ -21,6 +25,7 @@ const OTHER = "1111111111111111111111111111111111111111";
 const TOP = `modelcontextprotocol-${COMMIT}`;
 /** The project's own lock: its first pin is the corpus's commit, with the digests of every schema.ts. */
 const LOCK = JSON.parse(readFileSync(join(ROOT, "mcp-spec.lock.json"), "utf8")) as { pins: { schemas: Record<string, string> }[] };
+const execFileAsync = promisify(execFile);
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const DIGESTS = LOCK.pins[0]!.schemas;
 
@@ -124,7 +129,8 @@ describe("spec fetch", () => {
     local.routes.set(COMMIT, { kind: "archive", body: tampered });
     try {
       expect(await failure(fetchSpec({ ...options, baseUrl: local.baseUrl }))).toEqual([
-        `error MCG503: the archive from ${local.baseUrl}/${COMMIT} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${sha256("export type Tampered = string;\n")}; nothing was cached`,
+        `error MCG503: the archive from ${local.baseUrl}/${COMMIT} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${sha256("export type Tampered = string;\n")}; nothing was cached: ` +
+          `either the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${lock} --update\` to pin what the ref names now) or the server sent other contents for that commit`,
       ]);
     } finally {
       await local.close();
@@ -139,7 +145,8 @@ describe("spec fetch", () => {
     writeFileSync(schema, "export type Edited = string;\n");
     const edited = sha256("export type Edited = string;\n");
     expect(await failure(fetchSpec(options))).toEqual([
-      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${edited}; delete that folder and fetch again`,
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${edited}; ` +
+        `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${lock} --update\` to pin what the ref names now)`,
     ]);
     rmSync(lock);
     expect(await failure(fetchSpec({ ...options, ref: "main" }))).toEqual([
@@ -182,20 +189,33 @@ describe("spec fetch", () => {
     ]);
   });
 
-  it("reports a refused connection (MCG501), and the CLI exits 2 without a stack trace", async () => {
+  it("reports a refused connection (MCG501) in spec fetch's own terms, and the CLI exits 2 without a stack trace, saying what became of the lock file", async () => {
     const { dir, cache } = place("refused");
     const port = await refusedPort();
+    const base = `http://127.0.0.1:${port}/tar.gz`;
+    const lock = join(dir, "mcp-spec.lock.json");
     const previous = { base: process.env.MCP_SPEC_BASE_URL, cache: process.env.MCP_SPEC_CACHE_DIR };
-    process.env.MCP_SPEC_BASE_URL = `http://127.0.0.1:${port}/tar.gz`;
+    process.env.MCP_SPEC_BASE_URL = base;
     process.env.MCP_SPEC_CACHE_DIR = cache;
+    // Not --spec or --schema, which spec fetch does not take: the network, the server, and the commands that read a clone.
+    const advice = "check the network and MCP_SPEC_BASE_URL; generate, diff and scaffold can read a local clone with --spec <clone> without a lock";
     try {
-      const result = await cli("spec", "fetch", "--ref", "main", "--lock", join(dir, "mcp-spec.lock.json"));
-      expect(result.code).toBe(2);
-      expect(result.stderr).toBe(
-        `main: downloading http://127.0.0.1:${port}/tar.gz/main\n` +
-          `error MCG501: cannot download the spec from http://127.0.0.1:${port}/tar.gz/main: ECONNREFUSED; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n` +
-          "1 error; the lock file was not changed\n",
+      expect(await cli("spec", "fetch", "--ref", "main", "--lock", lock)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `main: downloading ${base}/main\nerror MCG501: cannot download the spec from ${base}/main: ECONNREFUSED; ${advice}\n1 error; no lock file was written\n`,
+      });
+      expect(existsSync(lock)).toBe(false);
+      // With a lock, whose first pin is not cached: that lock is what was not changed.
+      writeFileSync(lock, readFileSync(SPEC_LOCK));
+      expect((await cli("spec", "fetch", "--lock", lock)).stderr).toBe(
+        `${COMMIT}: downloading ${base}/${COMMIT}\nerror MCG501: cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; ${advice}\n1 error; the lock file was not changed\n`,
       );
+      expect((await cli("spec", "fetch", "--offline", "--lock", lock)).stderr).toBe(
+        `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${cache} (it would be downloaded from ${base}/${COMMIT}); ` +
+          "run without --offline, or let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock\n1 error; the lock file was not changed\n",
+      );
+      expect(readFileSync(lock, "utf8")).toBe(readFileSync(SPEC_LOCK, "utf8"));
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
         if (value === undefined) delete process.env[key];
@@ -302,6 +322,62 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(server.requests.length).toBe(before);
   });
 
+  it("a lock edited by hand is named as a party to a mismatch (MCG503) with what mends it; --update then pins what the ref names", async () => {
+    const { options, cache, dir, lock } = place("edited-lock");
+    await fetchSpec({ ...options, ref: "main" });
+    const zeros = "0".repeat(64);
+    const copy = join(dir, "copy.lock.json");
+    const edited = JSON.parse(readFileSync(lock, "utf8")) as { pins: { schemas: Record<string, string> }[] };
+    edited.pins[0]!.schemas.draft = zeros;
+    writeFileSync(copy, JSON.stringify(edited));
+    const mend = `then restore it from version control, or run \`spec fetch --lock ${copy} --update\` to pin what the ref names now`;
+    expect(await failure(fetchSpec({ ...options, lockFile: copy }))).toEqual([
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${copy}: schema/draft/schema.ts: locked ${zeros}, got ${DIGESTS.draft}; ` +
+        `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (${mend})`,
+    ]);
+    // The folder deleted as the cache side says: the download (of the locked commit) is compared with the same lock.
+    rmSync(join(cache, COMMIT), { recursive: true });
+    expect(await failure(fetchSpec({ ...options, lockFile: copy }))).toEqual([
+      `error MCG503: the archive from ${server.baseUrl}/${COMMIT} does not match the lock ${copy}: schema/draft/schema.ts: locked ${zeros}, got ${DIGESTS.draft}; nothing was cached: ` +
+        `either the lock file was edited (${mend}) or the server sent other contents for that commit`,
+    ]);
+    expect(cacheEntries(cache)).toEqual([]);
+    // What the lock side says mends it.
+    const [moved] = await fetchSpec({ ...options, lockFile: copy, update: true });
+    expect(moved!.pin).toEqual({ ref: "main", commit: COMMIT, schemas: DIGESTS });
+    // A version the revision lacks, in a lock of two pins: `--ref` names the pin to move.
+    const absent = { ref: "main", commit: COMMIT, schemas: { "2099-01-01": zeros } };
+    writeFileSync(copy, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [absent, { ref: OTHER, commit: OTHER, schemas: DIGESTS }] }));
+    expect(await failure(fetchSpec({ ...options, lockFile: copy }))).toEqual([
+      `error MCG503: the cached revision ${join(cache, COMMIT)} does not match the lock ${copy}: schema/2099-01-01/schema.ts: locked ${zeros}, got (absent); ` +
+        `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${copy} --ref main --update\` to pin what the ref names now)`,
+    ]);
+  });
+
+  const pin = { ref: "main", commit: COMMIT, schemas: DIGESTS };
+  const shapes: [string, unknown, string][] = [
+    ["an unknown key", { lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [pin], pinned: true }, 'has an unknown key "pinned" (a lock has lockVersion, repository, pins)'],
+    ["an unknown key in a pin", { lockVersion: 1, pins: [{ ...pin, comment: "x" }] }, 'has a pin (0) with an unknown key "comment" (a pin has ref, commit, schemas)'],
+    [
+      "another repository",
+      { lockVersion: 1, repository: "someone/fork", pins: [pin] },
+      'names the repository "someone/fork"; this generator follows modelcontextprotocol/modelcontextprotocol only (MCP_SPEC_BASE_URL names another server for it)',
+    ],
+    ["a pin with no schemas", { lockVersion: 1, pins: [{ ...pin, schemas: {} }] }, "has a pin (0) whose schemas are empty (it names no version's schema.ts)"],
+    ["an abbreviated commit", { lockVersion: 1, pins: [{ ...pin, commit: "97b41b6" }] }, 'has a pin (0) whose commit "97b41b6" is not 40 lowercase hex digits'],
+    ["a commit in capitals", { lockVersion: 1, pins: [{ ...pin, commit: COMMIT.toUpperCase() }] }, `has a pin (0) whose commit "${COMMIT.toUpperCase()}" is not 40 lowercase hex digits (write it in lower case)`],
+    ["a pin without a commit", { lockVersion: 1, pins: [{ ref: "main", schemas: DIGESTS }] }, "has a pin (0) without a commit (a string of 40 lowercase hex digits)"],
+    ["a pin without a ref", { lockVersion: 1, pins: [{ commit: COMMIT, schemas: DIGESTS }] }, "has a pin (0) without a ref (a string)"],
+  ];
+  it.each(shapes)("a lock with %s is refused (MCG504), saying what is wrong, before any request", async (name, content, what) => {
+    const { options, lock, cache } = place(`lock-shape-${name.replace(/\W+/g, "-")}`);
+    writeFileSync(lock, JSON.stringify(content));
+    const before = server.requests.length;
+    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch\``]);
+    expect(server.requests.length).toBe(before);
+    expect(cacheEntries(cache)).toEqual([]);
+  });
+
   it("reads a lock with a byte order mark, and calls a JSON array no lock object (MCG504)", async () => {
     const { options, lock, cache } = place("lock-bom");
     await fetchSpec({ ...options, ref: "main" });
@@ -325,6 +401,43 @@ describe("spec fetch: locks and refs it must not trust", () => {
     ]);
     expect(server.requests.length).toBe(before);
     expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("a cache folder or lock folder it cannot write in stops the fetch before it downloads, with the system's reason (MCG403)", async () => {
+    // Run as a user the file modes bind (root's writes ignore them): the tool's own user, or nobody when that is root. A read-only
+    // mount gives EROFS where this gives EACCES: the same check (access(2) on the folder, or its nearest existing ancestor) finds both.
+    const module = transpilePrivate("spec-fetch-read-only-modules", join(ROOT, "generator", "spec", "index.ts"));
+    const dir = scratchDir("spec-fetch-read-only");
+    const ro = join(dir, "ro");
+    chmodSync(dir, 0o777);
+    mkdirSync(join(ro, "cache"), { recursive: true });
+    chmodSync(join(ro, "cache"), 0o555);
+    chmodSync(ro, 0o555);
+    const script = [
+      `import { fetchSpec } from ${JSON.stringify(pathToFileURL(module).href)};`,
+      'import { join } from "node:path";',
+      "const [dir, baseUrl] = process.argv.slice(1);",
+      'const run = (lockFile, cacheDir) => fetchSpec({ ref: "main", lockFile, cacheDir, baseUrl, timeoutMs: 20000 }).then(() => "fetched", (e) => e.message);',
+      'const results = [await run(join(dir, "a.json"), join(dir, "ro", "new", "cache")), await run(join(dir, "b.json"), join(dir, "ro", "cache")), await run(join(dir, "ro", "c.json"), join(dir, "cache"))];',
+      "console.log(JSON.stringify(results));",
+    ].join("\n");
+    const asUser = process.getuid?.() === 0 ? ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", process.execPath] : [process.execPath];
+    const before = server.requests.length;
+    try {
+      // Not spawnSync: were a download to start, this process's server must be free to answer it.
+      const run = await execFileAsync(asUser[0]!, [...asUser.slice(1), "--input-type=module", "-e", script, dir, server.baseUrl], { encoding: "utf8", timeout: 60_000 });
+      expect(run.stderr).toBe("");
+      expect(JSON.parse(run.stdout)).toEqual([
+        `error MCG403: cannot create the cache folder ${join(ro, "new", "cache")}: ${ro} is not writable (EACCES); nothing was downloaded (MCP_SPEC_CACHE_DIR names another cache folder)`,
+        `error MCG403: cannot write in the cache folder ${join(ro, "cache")}: it is not writable (EACCES); nothing was downloaded (MCP_SPEC_CACHE_DIR names another cache folder)`,
+        `error MCG403: cannot write the lock file ${join(ro, "c.json")}: ${ro} is not writable (EACCES); nothing was downloaded`,
+      ]);
+      expect(server.requests.length).toBe(before);
+      expect(readdirSync(dir)).toEqual(["ro"]);
+    } finally {
+      chmodSync(ro, 0o755);
+      chmodSync(join(ro, "cache"), 0o755);
+    }
   });
 
   it("a linked lock file whose target folder is missing stops the fetch before it downloads (MCG403)", async () => {
@@ -398,7 +511,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     const original = readFileSync(draft, "utf8");
     writeFileSync(draft, `${original}export type Injected = string;\n`);
     try {
-      expect((await failure(fetchSpec({ ...options, update: true })))[0]).toMatch(/^error MCG503: the cached revision .* does not match the lock .*schema\/draft\/schema\.ts: locked [0-9a-f]{64}, got [0-9a-f]{64}; delete that folder and fetch again$/);
+      expect((await failure(fetchSpec({ ...options, update: true })))[0]).toMatch(/^error MCG503: the cached revision .* does not match the lock .*schema\/draft\/schema\.ts: locked [0-9a-f]{64}, got [0-9a-f]{64}; either the cache was changed or the lock file was edited: delete that folder and run again \(--update pins what the download holds\)$/);
       expect(readFileSync(lock, "utf8")).toBe(before);
       rmSync(lock);
       expect((await failure(fetchSpec({ ...options, ref: COMMIT })))[0]).toMatch(/^error MCG503: the cached folder .* differs from the archive of its commit/);

@@ -24,13 +24,14 @@
  *
  * Errors (GeneratorError): MCG501 the download failed (network, HTTP status, truncated, too
  * large, timed out; the URL and the alternatives `--spec <clone>` and `--schema <file>` are
- * named); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
+ * named, or what the caller gives as `downloadAdvice`); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
  * differs from the lock (nothing cached); MCG504 a lock file that cannot be read or used, or a
  * ref other than the locked one without `update`; MCG505 `offline` and the revision is not
- * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step failed.
+ * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step
+ * failed, or (before any download) the cache folder or the lock's folder cannot be written in.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { accessSync, constants as fsConstants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
@@ -93,6 +94,8 @@ export interface FetchOptions extends SpecLocation {
   readonly onProgress?: (line: string) => void;
   /** What error messages offer instead of the lock, in the calling command's flags (default: `--spec <clone> --spec-version <v>`, or `--schema <file>`). */
   readonly alternatives?: string;
+  /** What a failed download (MCG501) advises after its reason (default: {@link alternatives}); `spec fetch` names the network and its own ways out. */
+  readonly downloadAdvice?: string;
 }
 
 /** What one fetched (or found) pin gave. */
@@ -182,18 +185,43 @@ function parseLock(lockFile: string, text: string): SpecLock {
   const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`spec fetch\``);
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
+  const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
+  if (unknown !== undefined) throw bad(`has an unknown key ${JSON.stringify(unknown)} (a lock has ${LOCK_KEYS.join(", ")})`);
   if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`);
+  // Downloads always go to the upstream repository (or MCP_SPEC_BASE_URL): a lock naming another would pin what it does not fetch.
+  if (lock.repository !== undefined && lock.repository !== SPEC_REPOSITORY) {
+    throw bad(`names the repository ${JSON.stringify(lock.repository)}; this generator follows ${SPEC_REPOSITORY} only (MCP_SPEC_BASE_URL names another server for it)`);
+  }
   if (!Array.isArray(lock.pins) || lock.pins.length === 0) throw bad("has no pins");
   for (const [i, pin] of lock.pins.entries()) {
-    const p = pin as Partial<SpecPin> | null;
-    if (!p || typeof p.ref !== "string" || typeof p.commit !== "string" || !/^[0-9a-f]{40}$/.test(p.commit)) throw bad(`has a pin (${i}) without a ref and a 40-digit commit`);
-    // The ref becomes a path in the archive URL, as `--ref` does, and is held to the same rule.
-    if (!isRefName(p.ref)) throw bad(`has a pin (${i}) whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`);
-    if (typeof p.schemas !== "object" || p.schemas === null || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
-      throw bad(`has a pin (${i}) whose schemas are not sha256 digests by version`);
-    }
+    const problem = pinProblem(pin);
+    if (problem !== undefined) throw bad(`has a pin (${i}) ${problem}`);
   }
-  return { lockVersion: 1, repository: typeof lock.repository === "string" ? lock.repository : SPEC_REPOSITORY, pins: lock.pins };
+  return { lockVersion: 1, repository: SPEC_REPOSITORY, pins: lock.pins };
+}
+
+/** The keys of a lock, and of one of its pins, in the order they are written. */
+const LOCK_KEYS: readonly string[] = ["lockVersion", "repository", "pins"];
+const PIN_KEYS: readonly string[] = ["ref", "commit", "schemas"];
+
+/** What is wrong with one pin of a lock, as `whose commit … is not …`, or `undefined` when nothing is. */
+function pinProblem(pin: unknown): string | undefined {
+  if (typeof pin !== "object" || pin === null || Array.isArray(pin)) return "that is not an object";
+  const p = pin as Partial<SpecPin>;
+  const unknown = Object.keys(p).find((key) => !PIN_KEYS.includes(key));
+  if (unknown !== undefined) return `with an unknown key ${JSON.stringify(unknown)} (a pin has ${PIN_KEYS.join(", ")})`;
+  if (typeof p.ref !== "string") return "without a ref (a string)";
+  // The ref becomes a path in the archive URL, as `--ref` does, and is held to the same rule.
+  if (!isRefName(p.ref)) return `whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`;
+  if (typeof p.commit !== "string") return "without a commit (a string of 40 lowercase hex digits)";
+  if (!/^[0-9a-f]{40}$/.test(p.commit)) {
+    return `whose commit ${JSON.stringify(p.commit)} is not 40 lowercase hex digits${FULL_COMMIT.test(p.commit) ? " (write it in lower case)" : ""}`;
+  }
+  if (typeof p.schemas !== "object" || p.schemas === null || Array.isArray(p.schemas) || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
+    return "whose schemas are not sha256 digests by version";
+  }
+  if (Object.keys(p.schemas).length === 0) return "whose schemas are empty (it names no version's schema.ts)";
+  return undefined;
 }
 
 /** The lock file's text for `lock`. */
@@ -227,10 +255,61 @@ function digestMismatches(locked: Readonly<Record<string, string>>, found: Reado
     .map((v) => `schema/${v}/schema.ts: ${labels[0]} ${locked[v] ?? "(absent)"}, ${labels[1]} ${found[v] ?? "(absent)"}`);
 }
 
+/**
+ * What mends a lock file edited by hand, in a message about a digest it names: `then restore it from
+ * version control, or run \`spec fetch --update\` to pin what the ref names now` (`--ref <ref>` when
+ * the lock has several pins, `--lock <file>` when it is not the default one).
+ */
+function lockSideAdvice(lockFile: string, pins: readonly SpecPin[], ref: string): string {
+  const flags = [...(lockFile === resolve(LOCK_FILE_NAME) ? [] : [`--lock ${lockFile}`]), ...(pins.length > 1 ? [`--ref ${ref}`] : []), "--update"];
+  return `then restore it from version control, or run \`spec fetch ${flags.join(" ")}\` to pin what the ref names now`;
+}
+
 /** The cache folder of a commit, or `undefined` when it is not cached. */
 function cachedDir(cacheDir: string, commit: string): string | undefined {
   const dir = join(cacheDir, commit);
   return existsSync(join(dir, "schema")) ? dir : undefined;
+}
+
+/**
+ * Why `folder` cannot be written in, or created: the system's reason (`EROFS`, `EACCES`; `ENOTDIR`
+ * for a file in the way) at the folder, or at its nearest existing ancestor when it does not exist
+ * yet (where a recursive mkdir would start); `undefined` when it can. Asked before a download:
+ * Node's recursive mkdir reports a read-only mount as `ENOENT`, and only after the download.
+ */
+function writeDenied(folder: string): { readonly at: string; readonly code: string } | undefined {
+  let at = folder;
+  let stat = entryStat(at);
+  while (stat === undefined && dirname(at) !== at) {
+    at = dirname(at);
+    stat = entryStat(at);
+  }
+  if (stat === undefined) return undefined; // the root itself is missing: let the mkdir say why
+  if (!stat.isDirectory()) return { at, code: "ENOTDIR" };
+  try {
+    accessSync(at, fsConstants.W_OK | fsConstants.X_OK);
+    return undefined;
+  } catch (error) {
+    return { at, code: (error as NodeJS.ErrnoException).code ?? (error as Error).message };
+  }
+}
+
+/** `statSync` of `path`, `undefined` when there is nothing there or it cannot be looked at (a file as a parent, no search permission). */
+function entryStat(path: string): Stats | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** @throws GeneratorError MCG403 when the cache folder cannot be created or written in, naming the system's reason; checked before a download. */
+function checkCacheWritable(cacheDir: string): void {
+  const denied = writeDenied(cacheDir);
+  if (denied === undefined) return;
+  const where = denied.code === "ENOTDIR" ? `${denied.at} is not a folder` : `${denied.at === cacheDir ? "it" : denied.at} is not writable (${denied.code})`;
+  const what = denied.at === cacheDir ? "write in the cache folder" : "create the cache folder";
+  throw fail("MCG403", `cannot ${what} ${cacheDir}: ${where}; nothing was downloaded (MCP_SPEC_CACHE_DIR names another cache folder)`);
 }
 
 function fsStep<T>(what: string, path: string, step: () => T): T {
@@ -248,10 +327,10 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
  * GETs `url` into memory, at most {@link MAX_ARCHIVE_BYTES}. A connection reset before the
  * response starts (a kept-alive connection the server closed at that moment) is retried once.
  *
- * @throws MCG501 naming the URL and the alternatives.
+ * @throws MCG501 naming the URL and `advice` (what to do instead).
  */
-async function download(url: string, timeoutMs: number, alternatives: string): Promise<Buffer> {
-  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${alternatives}`);
+async function download(url: string, timeoutMs: number, advice: string): Promise<Buffer> {
+  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${advice}`);
   let response: Response | undefined;
   const signal = AbortSignal.timeout(timeoutMs);
   for (let attempt = 1; response === undefined; attempt++) {
@@ -346,6 +425,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     const missing = !existsSync(lockFolder);
     throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} ${missing ? "does not exist" : "is not a folder"}; nothing was downloaded`);
   }
+  // And one it cannot write in (read-only, another user's): the temporary file and `<lock>.lock` go there.
+  const lockDenied = !lock || options.update ? writeDenied(lockFolder) : undefined;
+  if (lockDenied !== undefined) throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} is not writable (${lockDenied.code}); nothing was downloaded`);
 
   const results: FetchedSpec[] = [];
   const pins = [...(lock?.pins ?? [])];
@@ -359,7 +441,12 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     if (vouched !== undefined && cached !== undefined) {
       const mismatches = digestMismatches(vouched.schemas, schemaDigests(cached));
       if (mismatches.length > 0) {
-        throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; delete that folder and fetch again`);
+        // Either side may be the one changed: the cache (by hand, or a disk) or the lock (edited). Under --update a fresh
+        // download is pinned as it is, so deleting the folder mends both.
+        const advice = options.update
+          ? "either the cache was changed or the lock file was edited: delete that folder and run again (--update pins what the download holds)"
+          : `either the cache was changed (then delete that folder and fetch again) or the lock file was edited (${lockSideAdvice(where.lockFile, pins, vouched.ref)})`;
+        throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; ${advice}`);
       }
       const pin: SpecPin = enforce ? vouched : { ref: job.ref, commit: vouched.commit, schemas: vouched.schemas };
       if (!enforce) {
@@ -376,8 +463,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${url}); run without --offline, or ${alternatives}`);
     }
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
+    checkCacheWritable(where.cacheDir);
     progress(`${job.ref}: downloading ${url}`);
-    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, alternatives);
+    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? alternatives);
     const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
@@ -393,7 +481,11 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       if (!enforce) return;
       const mismatches = digestMismatches(job.locked!.schemas, digests);
       if (mismatches.length > 0) {
-        throw fail("MCG503", `the archive from ${url} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached`);
+        throw fail(
+          "MCG503",
+          `the archive from ${url} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached: ` +
+            `either the lock file was edited (${lockSideAdvice(where.lockFile, pins, job.ref)}) or the server sent other contents for that commit`,
+        );
       }
     });
     const pin: SpecPin = enforce ? job.locked! : { ref: job.ref, commit: info.commit, schemas: digests };
