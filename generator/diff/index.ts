@@ -62,7 +62,15 @@ export type TypeChange =
   | { readonly change: "property-added"; readonly property: string; readonly optional: boolean; readonly type: string; readonly inheritedFrom?: string }
   | { readonly change: "property-removed"; readonly property: string; readonly inheritedFrom?: string }
   | { readonly change: "required"; readonly property: string; readonly from: "optional" | "required"; readonly to: "optional" | "required"; readonly inheritedFrom?: string }
-  | { readonly change: "property-type"; readonly property: string; readonly from: string; readonly to: string; readonly inheritedFrom?: string }
+  | {
+      readonly change: "property-type";
+      readonly property: string;
+      readonly from: string;
+      readonly to: string;
+      /** Set when one side is an inline object and the other a named interface with the same members. */
+      readonly sameMembers?: true;
+      readonly inheritedFrom?: string;
+    }
   | {
       readonly change: "constraint";
       readonly property: string;
@@ -102,10 +110,36 @@ function own<T>(record: Readonly<Record<string, T>>, key: string): T {
 
 const requiredness = (optional: boolean) => (optional ? "optional" : "required");
 
-function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnapshot): TypeChange[] {
+/** The members of a named interface on each side (its own, inherited and index signature), by the name written in a type text. */
+interface NamedMembers {
+  readonly from: (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined;
+  readonly to: (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined;
+}
+
+/** {@link NamedMembers} of a snapshot: an interface's members, when its inherited ones are recorded. */
+function namedMembers(snapshot: ProtocolSnapshot): (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined {
+  return (text) => {
+    const type = Object.hasOwn(snapshot.types, text) ? own(snapshot.types, text) : undefined;
+    if (type?.kind !== "interface" || type.inherited === undefined) return undefined;
+    const members: Record<string, PropertySnapshot> = {};
+    for (const [name, p] of [...Object.entries(type.inherited), ...Object.entries(type.properties ?? {})]) {
+      members[name] = { optional: p.optional, type: p.type, ...(p.constraints ? { constraints: p.constraints } : {}), ...(p.members ? { members: p.members } : {}) };
+    }
+    if (type.indexSignature !== undefined) members[INDEX_SIGNATURE] = { optional: true, type: type.indexSignature };
+    return members;
+  };
+}
+
+function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnapshot, named: NamedMembers | undefined): TypeChange[] {
   const changes: TypeChange[] = [];
   if (from.optional !== to.optional) changes.push({ change: "required", property: name, from: requiredness(from.optional), to: requiredness(to.optional) });
-  if (from.type !== to.type) changes.push({ change: "property-type", property: name, from: from.type, to: to.type });
+  if (from.type !== to.type) {
+    // An inline object moved into a named interface (or back) with the same members: the type is only written another way.
+    const [a, b] = [from.members ?? named?.from(from.type), to.members ?? named?.to(to.type)];
+    const written = from.members !== undefined || to.members !== undefined;
+    const same = written && a !== undefined && b !== undefined && memberChanges(a, b, INDEX_SIGNATURE, named).length === 0;
+    changes.push({ change: "property-type", property: name, from: from.type, to: to.type, ...(same ? { sameMembers: true as const } : {}) });
+  }
   const tags = keys(from.constraints ?? {}, to.constraints ?? {});
   for (const tag of [...tags.added, ...tags.removed, ...tags.both].sort(byCodeUnits)) {
     const a = from.constraints?.[tag] ?? null;
@@ -126,7 +160,7 @@ function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<str
   return found;
 }
 
-function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }): TypeChange[] {
+function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
   if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
   if (from.kind === "alias") return from.type === to.type ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
   const changes: TypeChange[] = [];
@@ -135,7 +169,7 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
   if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
   if (from.inherited === undefined || to.inherited === undefined) {
     // A manifest from before inherited properties were recorded: own properties only.
-    changes.push(...memberChanges(from.properties ?? {}, to.properties ?? {}, undefined));
+    changes.push(...memberChanges(from.properties ?? {}, to.properties ?? {}, undefined, named));
     return changes;
   }
   // Every property, inherited ones included. One that a base of the type on both sides declares (on both
@@ -150,7 +184,7 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
   };
   const kept = (record: Readonly<Record<string, PropertySnapshot & { readonly from?: string }>>) => Object.fromEntries(Object.entries(record).filter(([name]) => !atBase(name)));
   const [ka, kb] = [kept(pa), kept(pb)];
-  for (const change of memberChanges(ka, kb, undefined)) {
+  for (const change of memberChanges(ka, kb, undefined, named)) {
     if (!("property" in change)) {
       changes.push(change);
       continue;
@@ -163,7 +197,12 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
 }
 
 /** How two records of properties differ, by property name; the entry named `indexKey` (when given) is an index signature. */
-function memberChanges(pa: Readonly<Record<string, PropertySnapshot>>, pb: Readonly<Record<string, PropertySnapshot>>, indexKey: string | undefined): TypeChange[] {
+function memberChanges(
+  pa: Readonly<Record<string, PropertySnapshot>>,
+  pb: Readonly<Record<string, PropertySnapshot>>,
+  indexKey: string | undefined,
+  named: NamedMembers | undefined,
+): TypeChange[] {
   const changes: TypeChange[] = [];
   const k = keys(pa, pb);
   const perProperty = new Map<string, TypeChange[]>();
@@ -174,7 +213,7 @@ function memberChanges(pa: Readonly<Record<string, PropertySnapshot>>, pb: Reado
   for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: own(pa, p).type, to: null } : { change: "property-removed", property: p }]);
   for (const p of k.both) {
     const [a, b] = [own(pa, p), own(pb, p)];
-    perProperty.set(p, p === indexKey ? (a.type === b.type ? [] : [{ change: "index-signature", from: a.type, to: b.type }]) : propertyChanges(p, a, b));
+    perProperty.set(p, p === indexKey ? (a.type === b.type ? [] : [{ change: "index-signature", from: a.type, to: b.type }]) : propertyChanges(p, a, b, named));
   }
   for (const p of [...perProperty.keys()].sort(byCodeUnits)) changes.push(...perProperty.get(p)!);
   return changes;
@@ -182,6 +221,7 @@ function memberChanges(pa: Readonly<Record<string, PropertySnapshot>>, pb: Reado
 
 /** What changed from `from` to `to`. */
 export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): ProtocolDiff {
+  const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to) };
   const m = keys(from.methods, to.methods);
   const methodRow = (record: Readonly<Record<string, MethodSnapshot>>, method: string) => ({ method, ...own(record, method) });
   const methodChanges = m.both.flatMap((method) => {
@@ -189,7 +229,7 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     const changes: FieldChange[] = [];
     for (const field of ["kind", "direction"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
     if (a.params !== b.params) {
-      const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE) } : {};
+      const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
       changes.push({ field: "params", from: a.params, to: b.params, ...members });
     }
     if (a.results.join(", ") !== b.results.join(", ")) changes.push({ field: "results", from: a.results.join(", "), to: b.results.join(", ") });
@@ -198,7 +238,7 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
 
   const t = keys(from.types, to.types);
   const typeChangeList = t.both.flatMap((name) => {
-    const changes = typeChanges(own(from.types, name), own(to.types, name), { from: ancestors(from, name), to: ancestors(to, name) });
+    const changes = typeChanges(own(from.types, name), own(to.types, name), { from: ancestors(from, name), to: ancestors(to, name) }, named);
     return changes.length > 0 ? [{ name, changes }] : [];
   });
 
@@ -291,7 +331,7 @@ function typeChangeText(change: TypeChange): string {
     case "required":
       return `~ ${change.property}: ${change.from} → ${change.to}`;
     case "property-type":
-      return `~ ${change.property}: ${change.from} → ${change.to}`;
+      return change.sameMembers ? `~ ${change.property}: ${inlineShort(change.from)} → ${inlineShort(change.to)} (the same members)` : `~ ${change.property}: ${change.from} → ${change.to}`;
     case "constraint":
       return `~ ${change.property}: @${change.tag} ${show(change.from)} → ${show(change.to)}`;
   }

@@ -143,7 +143,12 @@ function first(checks: readonly (() => string | undefined)[]): string | undefine
 }
 
 const input = fields({ file: string, sha256: string });
-const property = fields({ optional: boolean, type: string, constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))) });
+const property: Check = fields({
+  optional: boolean,
+  type: string,
+  constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))),
+  members: optional(record((v, where) => property(v, where))),
+});
 const protocol = fields({
   protocolVersion: optional(string),
   methods: record(fields({ kind: string, direction: string, params: string, results: list(string), paramsMembers: optional(record(property)) })),
@@ -152,7 +157,7 @@ const protocol = fields({
       kind: (v, where) => (v === "interface" || v === "alias" ? undefined : `${where} is not "interface" or "alias"`),
       extends: optional(list(string)),
       properties: optional(record(property)),
-      inherited: optional(record(fields({ optional: boolean, type: string, constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))), from: string }))),
+      inherited: optional(record((v, where) => property(v, where) ?? fields({ from: string })(v, where))),
       indexSignature: optional(string),
       type: optional(string),
     }),

@@ -19,6 +19,12 @@ export interface PropertySnapshot {
   readonly type: string;
   /** Constraint tags on it (`format`, `minimum`, `maximum`, `maxItems`, `pattern`), sorted by tag. */
   readonly constraints?: Readonly<Record<string, string | number>>;
+  /**
+   * When the type is written inline as an object (`{ name: string; }`): its members by name (an
+   * index signature under `[key: string]`), for `diff` to tell an inline type moved into a named
+   * one with the same members from a change.
+   */
+  readonly members?: Readonly<Record<string, PropertySnapshot>>;
 }
 
 /** A property an interface inherits, with the declaration it comes from. */
@@ -129,7 +135,8 @@ export const INDEX_SIGNATURE = "[key: string]";
 /** A property of a snapshot: requiredness, type text and constraint tags. */
 function propertySnapshot(p: { readonly optional: boolean; readonly type: TypeExpr }): PropertySnapshot {
   const constraints = constraintsOf(p.type);
-  return { optional: p.optional, type: typeText(p.type), ...(constraints ? { constraints } : {}) };
+  const members = p.type.kind === "object" ? { members: membersOf(p.type) } : {};
+  return { optional: p.optional, type: typeText(p.type), ...(constraints ? { constraints } : {}), ...members };
 }
 
 /** Every member of an object shape by name, its index signature under {@link INDEX_SIGNATURE}. */
