@@ -651,6 +651,29 @@ describe("Streamable HTTP transport", () => {
     }
   });
 
+  it("a 403 for the Host names the default hosts only when allowedHosts was not given, never configured ones", async () => {
+    const discover = JSON.stringify(request(1, "server/discover"));
+    const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
+    const byDefault = await m.http.serveHttp(makeDispatcher(), { port: 0 });
+    try {
+      const refused = await post(byDefault.url, discover, { host: "evil.example.com" });
+      expect([refused.status, message(refused)]).toEqual([
+        403,
+        'Forbidden: the Host header "evil.example.com" is not allowed (serveHttp\'s allowedHosts names the hosts answered; by default localhost, 127.0.0.1, [::1])',
+      ]);
+    } finally {
+      await byDefault.close();
+    }
+    const configured = await m.http.serveHttp(makeDispatcher(), { port: 0, allowedHosts: ["mcp.internal.example", "127.0.0.1"] });
+    try {
+      expect((await post(configured.url, discover)).status).toBe(200);
+      const refused = await post(configured.url, discover, { host: "localhost" });
+      expect([refused.status, message(refused)]).toEqual([403, 'Forbidden: the Host header "localhost" is not allowed (serveHttp\'s allowedHosts names the hosts answered)']);
+    } finally {
+      await configured.close();
+    }
+  });
+
   it("refuses GET and DELETE with 405; answers a notification with 202 and no body", async () => {
     const server = await m.http.serveHttp(makeDispatcher(), { port: 0 });
     try {
