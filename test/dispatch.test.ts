@@ -321,13 +321,16 @@ describe("handle(): raw messages and their exact answers", () => {
     const channel = {};
     const first = d.handle(request(1, "tools/list"), { channel });
     const duplicate = await d.handle(request(1, "tools/list"), { channel });
-    expect(duplicate).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: 'Invalid request: id "1" is already in flight' } });
+    expect(duplicate).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: "Invalid request: id 1 is already in flight" } });
     const elsewhere = d.handle(request(1, "tools/list"), { channel: {} });
+    // A string id "1" and a number id 1 are different ids (both in flight at once), and a message prints each as JSON does.
+    const stringId = d.handle(request("1", "tools/list"), { channel });
+    const stringDuplicate = await d.handle(request("1", "tools/list"), { channel });
+    expect(stringDuplicate).toEqual({ jsonrpc: "2.0", id: "1", error: { code: -32600, message: 'Invalid request: id "1" is already in flight' } });
     release();
     expect((await first)?.result?.["tools"]).toEqual([]);
     expect((await elsewhere)?.result?.["tools"]).toEqual([]);
-    // A string id "1" and a number id 1 are different ids.
-    expect((await d.handle(request("1", "tools/list"), { channel }))?.result).toBeDefined();
+    expect((await stringId)?.result?.["tools"]).toEqual([]);
   });
 
   it("notifications/cancelled aborts the handler's signal and suppresses its late response", async () => {
