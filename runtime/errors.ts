@@ -90,6 +90,15 @@ function reservedRange(partition: ErrorPartition, code: number): boolean {
   return partition === "mcp-partitioned" && code >= -32099 && code <= -32020;
 }
 
+/**
+ * The id rule of every error response built here: `undefined` (left out) or a request id, a
+ * string or a safe integer. Anything else (`null`, `1.5`, …) throws a `TypeError`: the
+ * generated `validateJSONRPCErrorResponse` would reject the response.
+ */
+function checkId(id: unknown): void {
+  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id)) throw new TypeError("a request id is a string or an integer");
+}
+
 /** The response object: `id` omitted when `undefined`, `data` omitted when `undefined`. */
 function response(id: ErrorResponseId | undefined, code: number, message: string, data: unknown): ErrorResponseShape {
   const error: { code: number; message: string; data?: unknown } = { code, message };
@@ -114,7 +123,7 @@ export function errorResponder<R extends ErrorResponseShape>(
   return (id, code, message, data) => {
     if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
     if (typeof message !== "string") throw new TypeError("an error message is a string");
-    if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id)) throw new TypeError("a request id is a string or an integer");
+    checkId(id);
     if (retired.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision " + rules.version + " must not send it");
     if (reservedRange(rules.partition, code) && !defined.has(code) && !standard.has(code)) {
       throw new RangeError("error code " + code + " is reserved and not defined by protocol revision " + rules.version);
@@ -128,15 +137,19 @@ export function errorResponder<R extends ErrorResponseShape>(
 
 /**
  * The constructor of the error response for one code, its `message` defaulting to
- * `defaultMessage`; `data` is sent when it is not `undefined`. `R` is the generated response
- * type of that code, `I` its id type and `D` its data type.
+ * `defaultMessage`; `data` is sent when it is not `undefined`. Throws a `TypeError` when `id`
+ * is neither `undefined`, a string nor a safe integer (the rule `errorResponse` applies). `R`
+ * is the generated response type of that code, `I` its id type and `D` its data type.
  */
 export function errorConstructor<R extends ErrorResponseShape, I extends ErrorResponseId | undefined, D>(
   code: number,
   defaultMessage: string,
 ): (id: I, data: D, message?: string) => R {
   // The response carries `code` and `data` as given: the generated module types them by code.
-  return (id, data, message = defaultMessage) => response(id, code, message, data) as R;
+  return (id, data, message = defaultMessage) => {
+    checkId(id);
+    return response(id, code, message, data) as R;
+  };
 }
 
 /**

@@ -464,6 +464,9 @@ interface Route {
 function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoint {
   const path = options.path ?? "/mcp";
   const hosts = new Set((options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS).map((h) => h.toLowerCase()));
+  // The 403 for a Host not answered says where the hosts are configured. It lists the defaults (public, and the hosts
+  // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
+  const hostsConfigured = `serveHttp's allowedHosts names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const keepAliveMs = options.keepAliveMs ?? 15000;
   const maxSubscriptions = options.maxSubscriptions ?? 256;
@@ -821,9 +824,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const host = header(req, "host");
     const name = host === undefined ? undefined : hostName(host);
     if (name === undefined || !hosts.has(name)) {
-      // What is allowed is the server's to configure, not said to the client: where to configure it is.
       const given = host === undefined ? "is missing" : `${JSON.stringify(host.length > 64 ? host.slice(0, 64) + "…" : host)} is not allowed`;
-      return forbidden(res, `the Host header ${given} (serveHttp's allowedHosts names the hosts answered; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")})`);
+      return forbidden(res, `the Host header ${given} (${hostsConfigured})`);
     }
     const origin = header(req, "origin");
     if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");

@@ -321,13 +321,16 @@ describe("handle(): raw messages and their exact answers", () => {
     const channel = {};
     const first = d.handle(request(1, "tools/list"), { channel });
     const duplicate = await d.handle(request(1, "tools/list"), { channel });
-    expect(duplicate).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: 'Invalid request: id "1" is already in flight' } });
+    expect(duplicate).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32600, message: "Invalid request: id 1 is already in flight" } });
     const elsewhere = d.handle(request(1, "tools/list"), { channel: {} });
+    // A string id "1" and a number id 1 are different ids (both in flight at once), and a message prints each as JSON does.
+    const stringId = d.handle(request("1", "tools/list"), { channel });
+    const stringDuplicate = await d.handle(request("1", "tools/list"), { channel });
+    expect(stringDuplicate).toEqual({ jsonrpc: "2.0", id: "1", error: { code: -32600, message: 'Invalid request: id "1" is already in flight' } });
     release();
     expect((await first)?.result?.["tools"]).toEqual([]);
     expect((await elsewhere)?.result?.["tools"]).toEqual([]);
-    // A string id "1" and a number id 1 are different ids.
-    expect((await d.handle(request("1", "tools/list"), { channel }))?.result).toBeDefined();
+    expect((await stringId)?.result?.["tools"]).toEqual([]);
   });
 
   it("notifications/cancelled aborts the handler's signal and suppresses its late response", async () => {
@@ -648,6 +651,29 @@ describe("Streamable HTTP transport", () => {
       expect((await post(server.url, discover, { "content-type": "application/json-patch+json" })).status).toBe(415);
     } finally {
       await server.close();
+    }
+  });
+
+  it("a 403 for the Host names the default hosts only when allowedHosts was not given, never configured ones", async () => {
+    const discover = JSON.stringify(request(1, "server/discover"));
+    const message = (r: { body: string }) => (JSON.parse(r.body) as Response).error?.message;
+    const byDefault = await m.http.serveHttp(makeDispatcher(), { port: 0 });
+    try {
+      const refused = await post(byDefault.url, discover, { host: "evil.example.com" });
+      expect([refused.status, message(refused)]).toEqual([
+        403,
+        'Forbidden: the Host header "evil.example.com" is not allowed (serveHttp\'s allowedHosts names the hosts answered; by default localhost, 127.0.0.1, [::1])',
+      ]);
+    } finally {
+      await byDefault.close();
+    }
+    const configured = await m.http.serveHttp(makeDispatcher(), { port: 0, allowedHosts: ["mcp.internal.example", "127.0.0.1"] });
+    try {
+      expect((await post(configured.url, discover)).status).toBe(200);
+      const refused = await post(configured.url, discover, { host: "localhost" });
+      expect([refused.status, message(refused)]).toEqual([403, 'Forbidden: the Host header "localhost" is not allowed (serveHttp\'s allowedHosts names the hosts answered)']);
+    } finally {
+      await configured.close();
     }
   });
 

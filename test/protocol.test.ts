@@ -302,6 +302,32 @@ describe("errors.ts follows each version", () => {
     expect(() => retiring.errors.errorResponse(1, -32042, "m")).toThrow(/retired/);
   });
 
+  it.each(["draft", "2025-11-25"])("%s: every constructor applies errorResponse's id rule, so no response it builds fails validateJSONRPCErrorResponse", async (label) => {
+    const { errors, validators } = await output(label);
+    const notConstructors = new Set(["errorResponse", "isErrorCode", "classifyErrorCode", "isResourceNotFoundError"]);
+    const constructors = Object.keys(errors).filter((name) => typeof errors[name] === "function" && !notConstructors.has(name));
+    expect(constructors).toContain("parseError");
+    expect(constructors).toContain("invalidParams");
+    const thrown = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+      return "no throw";
+    };
+    for (const id of [null, 1.5, Number.NaN, 2 ** 53, true, {}]) {
+      const expected = thrown(() => errors.errorResponse(id, 4000, "m"));
+      expect(expected).toBe("TypeError: a request id is a string or an integer");
+      for (const name of constructors) expect(thrown(() => errors[name](id, undefined)), `${name}(${String(id)})`).toBe(expected);
+    }
+    for (const id of [undefined, 0, -3, "1"]) {
+      const r = errors.parseError(id);
+      expect(r).toEqual(id === undefined ? { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } } : { jsonrpc: "2.0", id, error: { code: -32700, message: "Parse error" } });
+      expect(validators.validateJSONRPCErrorResponse(r).ok).toBe(true);
+    }
+  });
+
   it("--enum-style ts-enum emits a TypeScript enum with the same values", async () => {
     const out = await output("draft", { enumStyle: "ts-enum" }, "draft-ts-enum");
     expect(typecheck(out.dir)).toEqual([]);

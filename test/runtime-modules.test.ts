@@ -218,6 +218,20 @@ describe("runtime/errors.ts", () => {
     expect(make("r", undefined, "other")).toEqual({ jsonrpc: "2.0", id: "r", error: { code: -32021, message: "other" } });
     const noId = errorConstructor<Response, undefined, unknown>(-32700, "Parse error");
     expect(noId(undefined, undefined)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } });
+    // The id rule errorResponder applies: undefined is left out; anything but a string or a safe integer is refused.
+    const anyId = errorConstructor<Response, string | number, unknown>(-32602, "Invalid params");
+    const thrown = (f: () => unknown) => {
+      try {
+        f();
+      } catch (e) {
+        return `${(e as Error).name}: ${(e as Error).message}`;
+      }
+      return "no throw";
+    };
+    for (const id of [null, 1.5, 2 ** 53, Number.NaN, true]) {
+      expect(thrown(() => anyId(id as unknown as number, undefined)), String(id)).toBe("TypeError: a request id is a string or an integer");
+    }
+    expect(anyId(-1, undefined)).toEqual({ jsonrpc: "2.0", id: -1, error: { code: -32602, message: "Invalid params" } });
   });
 
   it("resourceNotFoundTest reads the current code (with data.uri when required) and older accepted codes, never throwing", () => {

@@ -429,6 +429,11 @@ function isRequestId(v: unknown): v is DispatchRequestId {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 }
 
+/** A request id in a message as JSON writes it: a number as a number (`1`), a string quoted (`"1"`, cut as {@link quoteShort} cuts). */
+function idText(id: DispatchRequestId): string {
+  return typeof id === "string" ? quoteShort(id) : String(id);
+}
+
 function errorOf(id: DispatchRequestId | undefined, code: number, message: string, data?: unknown): DispatchResponse {
   const error: DispatchErrorObject = data === undefined ? { code, message } : { code, message, data };
   return id === undefined ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
@@ -1018,7 +1023,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         const outcome = await answer;
         if ("gone" in outcome) {
           giveUp(outcome.gone);
-          return { error: errorOf(id, -32603, "Internal error: no answer to " + inputMethod + " (id " + String(outgoingId) + "): " + outcome.gone) };
+          return { error: errorOf(id, -32603, "Internal error: no answer to " + inputMethod + " (id " + idText(outgoingId) + "): " + outcome.gone) };
         }
         if ("error" in outcome) {
           giveUp("another input failed");
@@ -1461,7 +1466,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
     const inFlight = inFlightOf(channel);
     const key = idKey(id);
-    if (inFlight.has(key)) return errorOf(id, -32600, "Invalid request: id " + quoteShort(String(id)) + " is already in flight");
+    if (inFlight.has(key)) return errorOf(id, -32600, "Invalid request: id " + idText(id) + " is already in flight");
     const outer = context?.signal as AbortSignalLike | undefined;
     const deadline = context?.deadline as AbortSignalLike | undefined;
     if (outer?.aborted === true) return undefined;
