@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { generate, GeneratorError, type GenerateOptions } from "../generator/index.js";
 import { corpusVersions, typecheck, type CorpusVersion, writeGenerated } from "./support/corpus.js";
 import { seededRandom } from "./support/random.js";
+import { thrown } from "./support/thrown.js";
 
 type Fn = (...args: any[]) => any;
 type Module = Record<string, any>;
@@ -308,14 +309,6 @@ describe("errors.ts follows each version", () => {
     const constructors = Object.keys(errors).filter((name) => typeof errors[name] === "function" && !notConstructors.has(name));
     expect(constructors).toContain("parseError");
     expect(constructors).toContain("invalidParams");
-    const thrown = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return `${(e as Error).name}: ${(e as Error).message}`;
-      }
-      return "no throw";
-    };
     for (const id of [null, 1.5, Number.NaN, 2 ** 53, true, {}]) {
       const expected = thrown(() => errors.errorResponse(id, 4000, "m"));
       expect(expected).toBe("TypeError: a request id is a string or an integer");

@@ -46,6 +46,7 @@ import {
   URI_TEMPLATE_LITERAL,
   type ValidationIssue,
 } from "../runtime/validation.js";
+import { thrown } from "./support/thrown.js";
 
 describe("runtime/methods.ts", () => {
   const TABLE = {
@@ -193,14 +194,6 @@ describe("runtime/errors.ts", () => {
     expect(respond(1, 42, "nope")).toEqual({ jsonrpc: "2.0", id: 1, error: { code: 42, message: "nope" } });
     expect(respond(undefined, -32600, "bad", { why: 1 })).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "bad", data: { why: 1 } } });
     expect(respond("a", -32010, "legacy")).toEqual({ jsonrpc: "2.0", id: "a", error: { code: -32010, message: "legacy" } });
-    const thrown = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return `${(e as Error).name}: ${(e as Error).message}`;
-      }
-      return "no throw";
-    };
     expect(thrown(() => respond(1, 1.5, "m"))).toBe("RangeError: error code 1.5 is not an integer");
     expect(thrown(() => respond(1, 1, 2 as unknown as string))).toBe("TypeError: an error message is a string");
     expect(thrown(() => respond(1.5, 1, "m"))).toBe("TypeError: a request id is a string or an integer");
@@ -220,14 +213,6 @@ describe("runtime/errors.ts", () => {
     expect(noId(undefined, undefined)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } });
     // The id rule errorResponder applies: undefined is left out; anything but a string or a safe integer is refused.
     const anyId = errorConstructor<Response, string | number, unknown>(-32602, "Invalid params");
-    const thrown = (f: () => unknown) => {
-      try {
-        f();
-      } catch (e) {
-        return `${(e as Error).name}: ${(e as Error).message}`;
-      }
-      return "no throw";
-    };
     for (const id of [null, 1.5, 2 ** 53, Number.NaN, true]) {
       expect(thrown(() => anyId(id as unknown as number, undefined)), String(id)).toBe("TypeError: a request id is a string or an integer");
     }

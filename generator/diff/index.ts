@@ -121,12 +121,9 @@ function namedMembers(snapshot: ProtocolSnapshot): (text: string) => Readonly<Re
   return (text) => {
     const type = Object.hasOwn(snapshot.types, text) ? own(snapshot.types, text) : undefined;
     if (type?.kind !== "interface" || type.inherited === undefined) return undefined;
-    const members: Record<string, PropertySnapshot> = {};
-    for (const [name, p] of [...Object.entries(type.inherited), ...Object.entries(type.properties ?? {})]) {
-      members[name] = { optional: p.optional, type: p.type, ...(p.constraints ? { constraints: p.constraints } : {}), ...(p.members ? { members: p.members } : {}) };
-    }
-    if (type.indexSignature !== undefined) members[INDEX_SIGNATURE] = { optional: true, type: type.indexSignature };
-    return members;
+    // Built by fromEntries: a property named `__proto__` stays a key (an assignment would set the prototype).
+    const index: [string, PropertySnapshot][] = type.indexSignature === undefined ? [] : [[INDEX_SIGNATURE, { optional: true, type: type.indexSignature }]];
+    return Object.fromEntries([...Object.entries(type.inherited), ...Object.entries(type.properties ?? {}), ...index]);
   };
 }
 
