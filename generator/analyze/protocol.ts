@@ -66,6 +66,8 @@ export interface MethodFact {
   readonly messageType: string;
   /** Whether the message type has a `params` member, and whether it is required. */
   readonly params: "required" | "optional" | "none";
+  /** The type of that `params` member (`CallToolRequestParams`, an inline object), when there is one. */
+  readonly paramsType?: TypeExpr;
   /** Result types, from `XResultResponse.result`, the `XResult` convention, or `EmptyResult`. */
   readonly results: readonly string[];
   readonly capability?: { readonly side: "server" | "client"; readonly path: readonly string[]; readonly cite: string };
@@ -107,6 +109,15 @@ function sentence(constant: string): string {
   if (first === undefined) return constant;
   ws[0] = first[0]!.toUpperCase() + first.slice(1);
   return ws.join(" ");
+}
+
+/**
+ * The object shapes a `params` type may take: its own, or each member's of a union
+ * (`elicitation/create`'s form and URL params); `undefined` for one that is not an object shape.
+ */
+export function paramsAlternatives(model: Model, paramsType: TypeExpr): (ObjectType | undefined)[] {
+  const resolved = model.resolve(paramsType);
+  return (resolved.kind === "union" ? model.flattenUnion(resolved) : [paramsType]).map((t) => model.shapeOf(t));
 }
 
 function prop(shape: ObjectType | undefined, name: string): Property[] {
@@ -341,9 +352,7 @@ function methods(model: Model, rules: ProtocolRules, warnings: Diagnostic[]): Me
       row.kind === "notification" ? { results: [] } : resultsOf(model, row.messageType);
     const task = rules.taskAugmentation;
     if (task && row.kind !== "notification" && model.typeOf(task.result) && !results.results.includes(task.result)) {
-      // The params, or each member of a params union (elicitation/create's form and URL params).
-      const paramsType = params.length === 1 ? model.resolve(params[0]!.type) : undefined;
-      const shapes = !paramsType ? [] : paramsType.kind === "union" ? model.flattenUnion(paramsType).map((m) => model.shapeOf(m)) : [model.shapeOf(paramsType)];
+      const shapes = params.length === 1 ? paramsAlternatives(model, params[0]!.type) : [];
       const augmented = shapes.some((shape) => prop(shape, task.property).some((p) => p.type.kind === "ref" && p.type.name === task.metadataType));
       if (augmented) results = { ...results, results: [...results.results, task.result] };
     }
@@ -353,6 +362,7 @@ function methods(model: Model, rules: ProtocolRules, warnings: Diagnostic[]): Me
       direction: row.c2s && row.s2c ? "both" : row.c2s ? "client-to-server" : "server-to-client",
       messageType: row.messageType,
       params: params.length === 0 ? "none" : params.every((p) => p.optional) ? "optional" : "required",
+      ...(params.length > 0 ? { paramsType: params[0]!.type } : {}),
       ...results,
       ...(gate ? { capability: { side: gate.side, path: gate.path, cite: gate.cite } } : {}),
     });

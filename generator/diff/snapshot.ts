@@ -159,10 +159,10 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     return [decl.name, { kind: "interface", extends: decl.heritage, properties, inherited, ...index }];
   });
   const methods = facts.methods.map((m): [string, MethodSnapshot] => {
-    const params = model.shapeOf({ kind: "ref", name: m.messageType })?.properties.find((p) => p.name === "params");
-    const shape = params === undefined ? undefined : model.shapeOf(params.type);
+    const shape = m.paramsType === undefined ? undefined : model.shapeOf(m.paramsType);
     const members = shape === undefined ? {} : { paramsMembers: membersOf(shape) };
-    return [m.method, { kind: m.kind, direction: m.direction, params: params ? `${typeText(params.type)}${params.optional ? "?" : ""}` : "none", results: m.results, ...members }];
+    const params = m.paramsType === undefined ? "none" : `${typeText(m.paramsType)}${m.params === "optional" ? "?" : ""}`;
+    return [m.method, { kind: m.kind, direction: m.direction, params, results: m.results, ...members }];
   });
   const required = new Set(
     [facts.requestMeta, facts.notificationMeta, facts.resultMeta].flatMap((shape) => shape?.properties.filter((p) => !p.optional).map((p) => p.name) ?? []),

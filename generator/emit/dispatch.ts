@@ -8,7 +8,7 @@
  * selected prose rules; nothing here names a protocol revision.
  */
 import type { Model } from "../analyze/index.js";
-import type { MethodFact, ProtocolFacts } from "../analyze/protocol.js";
+import { paramsAlternatives, type MethodFact, type ProtocolFacts } from "../analyze/protocol.js";
 import { typeReference } from "../analyze/reference.js";
 import type { ObjectType, TypeExpr } from "../ir.js";
 import { array, call, constStatement, withinWidth, identifierCode, mappedIntersectionAlias, object, Pieces, plainLine, propertyLine, stringCode, text, unionParameterMethod, type Code } from "./layout.js";
@@ -113,6 +113,11 @@ function fromClient(m: MethodFact): boolean {
   return m.direction === "client-to-server" || m.direction === "both";
 }
 
+/** Whether a method is sent by the server to the client. */
+function fromServer(m: MethodFact): boolean {
+  return m.direction === "server-to-client" || m.direction === "both";
+}
+
 /** The requests a client sends to a server: the methods `ServerHandlers` has a handler for. */
 export function clientRequests(facts: ProtocolFacts): MethodFact[] {
   return facts.methods.filter((m) => m.kind === "request" && fromClient(m));
@@ -196,7 +201,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     cacheFields.length > 0 && m.results.filter(exported).some((r) => r !== inputRequiredType && cacheFields.every((f) => requiredProps(r).includes(f)));
   const has = (method: string) => requestFacts.find((m) => m.method === method);
   const notificationFacts = facts.methods.filter((m) => m.kind === "notification" && fromClient(m));
-  const outgoing = facts.methods.filter((m) => m.kind === "notification" && (m.direction === "server-to-client" || m.direction === "both"));
+  const outgoing = facts.methods.filter((m) => m.kind === "notification" && fromServer(m));
 
   const builtins = builtinRequests(facts);
   const { discover, listen: listenFact } = builtins;
@@ -483,8 +488,8 @@ export function requestDrop(handler: RevisionFacts, other: RevisionFacts): { met
   for (const theirs of serverRequests(other.facts)) {
     const ours = handlerRequests.find((m) => m.method === theirs.method);
     if (ours === undefined) continue;
-    const kept = paramsAlternatives(other.model, theirs.messageType);
-    const alternatives = paramsAlternatives(handler.model, ours.messageType);
+    const kept = paramsShapes(other.model, theirs);
+    const alternatives = paramsShapes(handler.model, ours);
     if (kept === undefined || alternatives === undefined) continue;
     const keptNames = new Set(kept.flatMap((shape) => shape.properties.map((p) => p.name)));
     const members = new Map<string, string | number | boolean>();
@@ -500,15 +505,12 @@ export function requestDrop(handler: RevisionFacts, other: RevisionFacts): { met
 
 /** The requests a server sends to a client (`elicitation/create`, `roots/list`): a legacy revision's requests, a modern one's input requests. */
 function serverRequests(facts: ProtocolFacts): MethodFact[] {
-  return facts.methods.filter((m) => (m.kind === "request" || m.kind === "input-request") && m.direction !== "client-to-server");
+  return facts.methods.filter((m) => (m.kind === "request" || m.kind === "input-request") && fromServer(m));
 }
 
-/** The object shapes a request type's `params` may take (one per alternative of a union; none without `params`); `undefined` when one cannot be read. */
-function paramsAlternatives(model: Model, messageType: string): ObjectType[] | undefined {
-  const params = model.shapeOf({ kind: "ref", name: messageType })?.properties.find((p) => p.name === "params");
-  if (params === undefined) return [];
-  const resolved = model.resolve(params.type);
-  const shapes = (resolved.kind === "union" ? model.flattenUnion(resolved) : [params.type]).map((t) => model.shapeOf(t));
+/** The object shapes a request's `params` may take (none without `params`); `undefined` when one cannot be read. */
+function paramsShapes(model: Model, request: MethodFact): ObjectType[] | undefined {
+  const shapes = request.paramsType === undefined ? [] : paramsAlternatives(model, request.paramsType);
   return shapes.some((s) => s === undefined) ? undefined : (shapes as ObjectType[]);
 }
 
