@@ -314,6 +314,9 @@ describe("errors.ts follows each version", () => {
       expect(expected).toBe("TypeError: a request id is a string or an integer");
       for (const name of constructors) expect(thrown(() => errors[name](id, undefined)), `${name}(${String(id)})`).toBe(expected);
     }
+    const badMessage = thrown(() => errors.errorResponse(1, 4000, null));
+    expect(badMessage).toBe("TypeError: an error message is a string");
+    for (const name of constructors) expect(thrown(() => errors[name](1, undefined, null)), `${name}(1, undefined, null)`).toBe(badMessage);
     for (const id of [undefined, 0, -3, "1"]) {
       const r = errors.parseError(id);
       expect(r).toEqual(id === undefined ? { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } } : { jsonrpc: "2.0", id, error: { code: -32700, message: "Parse error" } });

@@ -217,6 +217,9 @@ describe("runtime/errors.ts", () => {
       expect(thrown(() => anyId(id as unknown as number, undefined)), String(id)).toBe("TypeError: a request id is a string or an integer");
     }
     expect(anyId(-1, undefined)).toEqual({ jsonrpc: "2.0", id: -1, error: { code: -32602, message: "Invalid params" } });
+    // A message given is a string, as errorResponse asks; one left out (or undefined) is the default.
+    for (const message of [null, 3, {}]) expect(thrown(() => anyId(1, undefined, message as unknown as string)), String(message)).toBe("TypeError: an error message is a string");
+    expect(anyId(1, undefined, undefined).error.message).toBe("Invalid params");
   });
 
   it("resourceNotFoundTest reads the current code (with data.uri when required) and older accepted codes, never throwing", () => {

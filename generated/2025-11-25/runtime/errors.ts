@@ -135,8 +135,9 @@ export function errorResponder<R extends ErrorResponseShape>(
 /**
  * The constructor of the error response for one code, its `message` defaulting to
  * `defaultMessage`; `data` is sent when it is not `undefined`. Throws a `TypeError` when `id`
- * is neither `undefined`, a string nor a safe integer (the rule `errorResponse` applies). `R`
- * is the generated response type of that code, `I` its id type and `D` its data type.
+ * is neither `undefined`, a string nor a safe integer, or `message` is given and not a string
+ * (the rules `errorResponse` applies). `R` is the generated response type of that code, `I` its
+ * id type and `D` its data type.
  */
 export function errorConstructor<R extends ErrorResponseShape, I extends ErrorResponseId | undefined, D>(
   code: number,
@@ -144,6 +145,7 @@ export function errorConstructor<R extends ErrorResponseShape, I extends ErrorRe
 ): (id: I, data: D, message?: string) => R {
   // The response carries `code` and `data` as given: the generated module types them by code.
   return (id, data, message = defaultMessage) => {
+    if (typeof message !== "string") throw new TypeError("an error message is a string");
     checkId(id);
     return response(id, code, message, data) as R;
   };
