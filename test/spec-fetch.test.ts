@@ -8,7 +8,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -111,8 +111,19 @@ describe("spec fetch", () => {
     const { options, lock } = place("enforce");
     await fetchSpec({ ...options, ref: "main" });
     expect(await failure(fetchSpec({ ...options, ref: "v2" }))).toEqual([
-      `error MCG504: the lock file ${lock} pins main (${COMMIT}), not v2; run \`spec fetch --ref v2 --update\` to move the first pin`,
+      `error MCG504: the lock file ${lock} pins main (${COMMIT}), not v2; run \`spec fetch --lock ${lock} --ref v2 --update\` to move the first pin`,
     ]);
+    // The advice names the lock as the command line must: not at all for ./mcp-spec.lock.json (this project's own,
+    // read and left as it is), quoted when a shell would split the path.
+    const own = resolve("mcp-spec.lock.json");
+    expect(own).toBe(join(ROOT, "mcp-spec.lock.json"));
+    const ownText = readFileSync(own, "utf8");
+    expect((await failure(fetchSpec({ ...options, lockFile: own, ref: "v2" })))[0]).toMatch(/; run `spec fetch --ref v2 --update` to move the first pin$/);
+    expect(readFileSync(own, "utf8")).toBe(ownText);
+    const spaced = join(dirname(lock), "my locks", "spec lock.json");
+    mkdirSync(dirname(spaced));
+    writeFileSync(spaced, readFileSync(lock));
+    expect((await failure(fetchSpec({ ...options, lockFile: spaced, ref: "v2" })))[0]).toContain(`; run \`spec fetch --lock ${JSON.stringify(spaced)} --ref v2 --update\` to move`);
     const otherArchive = tarGz(`modelcontextprotocol-${OTHER}`, corpusEntries(SPEC_DIR, { "schema/draft/schema.ts": Buffer.from("export type Changed = string;\n") }), OTHER);
     server.routes.set("v2", { kind: "archive", body: otherArchive });
     const [moved] = await fetchSpec({ ...options, ref: "v2", update: true });
@@ -317,7 +328,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     writeFileSync(lock, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref, commit: COMMIT, schemas: DIGESTS }] }));
     const before = server.requests.length;
     expect(await failure(fetchSpec({ ...options, update: true }))).toEqual([
-      `error MCG504: the lock file ${lock} has a pin (0) whose ref ${JSON.stringify(ref)} is not a tag, branch or commit name; fix it, or delete it and run \`spec fetch\``,
+      `error MCG504: the lock file ${lock} has a pin (0) whose ref ${JSON.stringify(ref)} is not a tag, branch or commit name; fix it, or delete it and run \`spec fetch --lock ${lock}\``,
     ]);
     expect(server.requests.length).toBe(before);
   });
@@ -373,7 +384,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     const { options, lock, cache } = place(`lock-shape-${name.replace(/\W+/g, "-")}`);
     writeFileSync(lock, JSON.stringify(content));
     const before = server.requests.length;
-    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch\``]);
+    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
     expect(server.requests.length).toBe(before);
     expect(cacheEntries(cache)).toEqual([]);
   });
@@ -384,11 +395,11 @@ describe("spec fetch: locks and refs it must not trust", () => {
     writeFileSync(lock, `\uFEFF${readFileSync(lock, "utf8")}`);
     expect((await fetchSpec(options))[0]!.dir).toBe(join(cache, COMMIT));
     writeFileSync(lock, "[]");
-    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} is not an object; fix it, or delete it and run \`spec fetch\``]);
+    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} is not an object; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
     // Not JSON: the first problem, at its line and column, on one line.
     writeFileSync(lock, '{\n  "lockVersion": 1,\n  "pins": [nope]\n}\n');
     expect(await failure(fetchSpec(options))).toEqual([
-      `${lock}:3:12 - error MCG504: the lock file is not valid JSON (Property value can only be string literal, numeric literal, 'true', 'false', 'null', object literal or array literal.); fix it, or delete it and run \`spec fetch\``,
+      `${lock}:3:12 - error MCG504: the lock file is not valid JSON (Property value can only be string literal, numeric literal, 'true', 'false', 'null', object literal or array literal.); fix it, or delete it and run \`spec fetch --lock ${lock}\``,
     ]);
   });
 

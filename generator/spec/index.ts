@@ -180,9 +180,9 @@ function lockText(lockFile: string): string | undefined {
 function parseLock(lockFile: string, text: string): SpecLock {
   const json = withoutByteOrderMark(text);
   const problem = jsonSyntaxProblem(json, lockFile);
-  if (problem !== undefined) throw fail("MCG504", `the lock file is not valid JSON (${problem.why}); fix it, or delete it and run \`spec fetch\``, problem.span);
+  if (problem !== undefined) throw fail("MCG504", `the lock file is not valid JSON (${problem.why}); fix it, or delete it and run \`${fetchCommand(lockFile)}\``, problem.span);
   const data: unknown = JSON.parse(json);
-  const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`spec fetch\``);
+  const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`${fetchCommand(lockFile)}\``);
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
   const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
@@ -256,13 +256,22 @@ function digestMismatches(locked: Readonly<Record<string, string>>, found: Reado
 }
 
 /**
+ * The `spec fetch` command line that acts on `lockFile`: `spec fetch <flags>`, with `--lock <file>`
+ * first when it is not the default lock of the current folder (a path with characters a shell
+ * reads specially is quoted).
+ */
+function fetchCommand(lockFile: string, ...flags: string[]): string {
+  const lock = lockFile === resolve(LOCK_FILE_NAME) ? [] : ["--lock", /^[\w@%+=:,./-]+$/.test(lockFile) ? lockFile : JSON.stringify(lockFile)];
+  return ["spec fetch", ...lock, ...flags].join(" ");
+}
+
+/**
  * What mends a lock file edited by hand, in a message about a digest it names: `then restore it from
  * version control, or run \`spec fetch --update\` to pin what the ref names now` (`--ref <ref>` when
  * the lock has several pins, `--lock <file>` when it is not the default one).
  */
 function lockSideAdvice(lockFile: string, pins: readonly SpecPin[], ref: string): string {
-  const flags = [...(lockFile === resolve(LOCK_FILE_NAME) ? [] : [`--lock ${lockFile}`]), ...(pins.length > 1 ? [`--ref ${ref}`] : []), "--update"];
-  return `then restore it from version control, or run \`spec fetch ${flags.join(" ")}\` to pin what the ref names now`;
+  return `then restore it from version control, or run \`${fetchCommand(lockFile, ...(pins.length > 1 ? ["--ref", ref] : []), "--update")}\` to pin what the ref names now`;
 }
 
 /** The cache folder of a commit, or `undefined` when it is not cached. */
@@ -406,7 +415,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   }
   let jobs: Job[];
   if (!lock) {
-    if (options.offline) throw fail("MCG504", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`spec fetch\` once with the network, or ${alternatives}`);
+    if (options.offline) throw fail("MCG504", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`${fetchCommand(where.lockFile)}\` once with the network, or ${alternatives}`);
     jobs = [{ ref: options.ref ?? "main", index: 0 }];
   } else if (options.ref === undefined) {
     jobs = lock.pins.map((pin, index) => ({ ref: pin.ref, locked: pin, index }));
@@ -414,7 +423,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     const index = lock.pins.findIndex((p) => p.ref === options.ref || p.commit === options.ref);
     if (index < 0 && !options.update) {
       const pinned = lock.pins.map((p) => `${p.ref} (${p.commit})`).join(", ");
-      throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${options.ref}; run \`spec fetch --ref ${options.ref} --update\` to move the first pin`);
+      throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${options.ref}; run \`${fetchCommand(where.lockFile, "--ref", options.ref, "--update")}\` to move the first pin`);
     }
     jobs = [{ ref: options.ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}) }];
   }
@@ -603,8 +612,7 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   const lock = readLock(where.lockFile);
   if (!lock) {
     // `spec fetch` writes ./mcp-spec.lock.json unless told otherwise: name the lock this run looked for.
-    const fetch = where.lockFile === resolve(LOCK_FILE_NAME) ? "mcp-schema-codegen spec fetch" : `mcp-schema-codegen spec fetch --lock ${where.lockFile}`;
-    throw fail("MCG504", `no lock file ${where.lockFile}: run \`${fetch}\` to pin a spec revision, or ${options.alternatives ?? ALTERNATIVES}`);
+    throw fail("MCG504", `no lock file ${where.lockFile}: run \`mcp-schema-codegen ${fetchCommand(where.lockFile)}\` to pin a spec revision, or ${options.alternatives ?? ALTERNATIVES}`);
   }
   const pin = lock.pins[0]!;
   if (version !== undefined && !Object.hasOwn(pin.schemas, version)) {
