@@ -369,7 +369,7 @@ describe("handle(): raw messages and their exact answers", () => {
         },
       },
     });
-    await d.handle(request(1, "tools/list"), { notify: (n: Json) => sent.push(n) });
+    await d.handle(request(1, "tools/list", { _meta: { ...META, progressToken: "t" } }), { notify: (n: Json) => sent.push(n) });
     late!();
     expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } }]);
   });
@@ -705,7 +705,7 @@ describe("Streamable HTTP transport", () => {
     });
     const server = await m.http.serveHttp(d, { port: 0 });
     try {
-      const response = await post(server.url, JSON.stringify(request(4, "tools/list")));
+      const response = await post(server.url, JSON.stringify(request(4, "tools/list", { _meta: { ...META, progressToken: "p" } })));
       expect(response.type).toBe("text/event-stream");
       const events = response.body
         .split("\n")

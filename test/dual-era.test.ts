@@ -673,6 +673,66 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
   });
 });
 
+describe("a handler's notifications: what reaches the client", () => {
+  /** A handler that logs at two levels and sends progress: twice the same value, another token, an invalid one, then a valid one. */
+  const talker = {
+    "prompts/list": (_params: Json, context: RequestContextCore) => {
+      for (const level of ["debug", "warning"]) context.notify("notifications/message", { level, data: level });
+      context.notify("notifications/progress", { progressToken: "p", progress: 1 });
+      context.notify("notifications/progress", { progressToken: "p", progress: 1 });
+      context.notify("notifications/progress", { progressToken: "q", progress: 2 });
+      context.notify("notifications/progress", { progressToken: "p", progress: "2" });
+      context.notify("notifications/progress", { progressToken: "p", progress: 2 });
+      return { prompts: [] };
+    },
+  };
+  const sentBy = async (d: Dispatcher, message: Json, context: Json = {}): Promise<Json[]> => {
+    const sent: Json[] = [];
+    await d.handle(message, { notify: (n: Json) => sent.push(n), ...context });
+    return sent.map((n) => n["params"] as Json);
+  };
+  const reasons = () => logged.map((l) => String((l.error as Error).message).replace(/^a notifications\/\w+ notification for a [\d-]+ client: /, ""));
+
+  it("modern: log messages only at or above the request's logLevel, progress only with its own token and growing; the rest reported", async () => {
+    const d = dual({ handlers: talker, capabilities: { ...CAPABILITIES, prompts: {} } });
+    const withMeta = (meta: Json) => modern(1, "prompts/list", { _meta: { ...META, ...meta } });
+    expect(await sentBy(d, withMeta({ progressToken: "p", "io.modelcontextprotocol/logLevel": "warning" }))).toEqual([
+      { level: "warning", data: "warning" },
+      { progressToken: "p", progress: 1 },
+      { progressToken: "p", progress: 2 },
+    ]);
+    expect(reasons()).toEqual([
+      "its progress (1) does not increase on the last one sent (1)",
+      'its progressToken is not the request\'s ("p")',
+      '/params/progress: expected number, got "2"',
+    ]);
+    expect(logged.map((l) => l.info)).toEqual(Array(3).fill({ method: "prompts/list", id: 1, reason: "invalid-outgoing" }));
+    // No logLevel: no log message at all (draft server/utilities/logging), and that is no fault; no progressToken: no progress.
+    logged = [];
+    expect(await sentBy(d, withMeta({}))).toEqual([]);
+    expect(reasons()).toEqual([...Array(3).fill("the request gave no progressToken"), '/params/progress: expected number, got "2"', "the request gave no progressToken"]);
+    // Without the logging capability advertised, a log message is the server's fault.
+    const quiet = dual({ handlers: talker, capabilities: { prompts: {} } });
+    expect(await sentBy(quiet, withMeta({ "io.modelcontextprotocol/logLevel": "debug", progressToken: 7 }))).toEqual([]);
+    expect(reasons().slice(0, 2)).toEqual(Array(2).fill("the server does not advertise logging (options.capabilities)"));
+    expect(reasons().slice(2, 4)).toEqual(['its progressToken is not the request\'s (7)', 'its progressToken is not the request\'s (7)']);
+  });
+
+  it("legacy: every log message without a level set, progress only with the request's own token and growing", async () => {
+    const d = dual({ handlers: talker, capabilities: { ...CAPABILITIES, prompts: {} } });
+    const client = legacyClient(d);
+    await client.open();
+    await client.send(legacy(2, "prompts/list", { _meta: { progressToken: "p" } }));
+    expect(client.sent.map((m) => m.params)).toEqual([
+      { level: "debug", data: "debug" },
+      { level: "warning", data: "warning" },
+      { progressToken: "p", progress: 1 },
+      { progressToken: "p", progress: 2 },
+    ]);
+    expect(reasons()).toHaveLength(3);
+  });
+});
+
 describe("legacy utilities: logging/setLevel, resources/subscribe, publish", () => {
   it("setLevel: request-scoped and published notifications/message below the session's level are not sent; each message is checked with 2025-11-25", async () => {
     const d = dual({ capabilities: { ...CAPABILITIES, prompts: {} } });

@@ -79,7 +79,7 @@ function makeDispatcher(): Dispatcher {
   });
   return m.dispatch.createServerDispatcher({
     serverInfo: SERVER_INFO,
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, logging: {} },
     tools: [
       tool("never", () => new Promise(() => {})),
       tool("slow", async (args) => {
@@ -518,7 +518,7 @@ describe("Streamable HTTP transport, hardened", () => {
     const plain = await post(s.url, call(1, "shifty"));
     expect(JSON.parse(plain.body)).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Internal error" } });
     // On a stream (a message came first): the answer's event is the same error, never a stream ending unanswered.
-    const streamed = await post(s.url, call(2, "shifty-stream"));
+    const streamed = await post(s.url, { ...call(2, "shifty-stream"), params: { _meta: { ...META, "io.modelcontextprotocol/logLevel": "info" }, name: "shifty-stream", arguments: {} } });
     expect(streamed.body).toContain('"method":"notifications/message"');
     expect(lastMessage(streamed.body)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
     const [stdio] = [stdioServer()];

@@ -553,9 +553,14 @@ const LEGACY_NAMES = {
   subscribe: "resources/subscribe",
   unsubscribe: "resources/unsubscribe",
   initialized: "notifications/initialized",
-  logMessage: "notifications/message",
   resourceUpdated: "notifications/resources/updated",
 } as const;
+
+/** The log message notification, in every revision (server/utilities/logging). */
+const LOG_MESSAGE = "notifications/message";
+
+/** The progress notification, in every revision (basic/utilities/progress). */
+const PROGRESS = "notifications/progress";
 
 /** The log levels of `LoggingLevel`, least severe first (RFC 5424, as 2025-11-25 server/utilities/logging orders them). */
 const LOG_LEVELS: readonly string[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -1492,15 +1497,41 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let open = true;
     const legacy = of.era === "legacy";
     const sessionLevel = (): string | undefined => liveSession(channel)?.logLevel ?? routed.session?.logLevel;
+    const meta: unknown = own(params, "_meta");
+    const progressToken: unknown = isPlainObject(meta) ? own(meta, "progressToken") : undefined;
+    let lastProgress = -Infinity;
+    /**
+     * Why a handler's notification must not reach the client, else `undefined`; `""` for a log
+     * message below what the client asked for (filtered, not a fault). A notification gated by a
+     * server capability (log messages: `logging`) needs it advertised; log messages reach a
+     * modern client only when its request set a log level
+     * (draft server/utilities/logging), a legacy one at or above its session's level; progress
+     * names the request's own token with a growing `progress` (basic/utilities/progress); and
+     * every notification is one of the client's revision, valid by its schema.
+     */
+    const withheld = (notification: OutgoingNotification): string | undefined => {
+      const sent = notification.params;
+      const gate = of.methodInfo(notification.method)?.capability;
+      if (gate?.side === "server" && !hasCapability(capabilities, gate.path)) return "the server does not advertise " + gate.path.join(".") + " (options.capabilities)";
+      if (notification.method === LOG_MESSAGE) {
+        const threshold = legacy ? sessionLevel() : arrival.logLevel;
+        if ((!legacy && threshold === undefined) || !levelReaches(of, own(sent, "level"), threshold)) return "";
+      }
+      const problem = outgoingProblem(of, notification);
+      if (problem !== undefined || notification.method !== PROGRESS) return problem;
+      if (progressToken === undefined) return "the request gave no progressToken";
+      if (own(sent, "progressToken") !== progressToken) return "its progressToken is not the request's (" + idText(progressToken as DispatchRequestId) + ")";
+      const progress = own(sent, "progress") as number;
+      if (!(progress > lastProgress)) return "its progress (" + progress + ") does not increase on the last one sent (" + lastProgress + ")";
+      lastProgress = progress;
+      return undefined;
+    };
     const send = (notification: OutgoingNotification) => {
       if (!open || controller.signal.aborted || context?.notify === undefined) return;
-      if (legacy) {
-        if (notification.method === LEGACY_NAMES.logMessage && !levelReaches(of, own(notification.params, "level"), sessionLevel())) return;
-        const problem = outgoingProblem(of, notification);
-        if (problem !== undefined) {
-          report(new TypeError("a " + notification.method + " notification for a " + of.protocolVersion + " client: " + problem), { method, id, reason: "invalid-outgoing" });
-          return;
-        }
+      const why = withheld(notification);
+      if (why !== undefined) {
+        if (why !== "") report(new TypeError("a " + notification.method + " notification for a " + of.protocolVersion + " client: " + why), { method, id, reason: "invalid-outgoing" });
+        return;
       }
       try {
         context.notify(notification);
@@ -1651,7 +1682,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // A list change goes only where the server advertised it (e.g. tools.listChanged).
       if (info.capability?.side === "server" && !hasCapability(capabilities, info.capability.path)) continue;
       if (method === LEGACY_NAMES.resourceUpdated && !(typeof uri === "string" && session.resources.has(uri))) continue;
-      if (method === LEGACY_NAMES.logMessage && !levelReaches(of, own(params, "level"), session.logLevel)) continue;
+      if (method === LOG_MESSAGE && !levelReaches(of, own(params, "level"), session.logLevel)) continue;
       const message: OutgoingNotification = params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
       const problem = outgoingProblem(of, message);
       if (problem !== undefined) {
