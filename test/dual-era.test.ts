@@ -686,10 +686,10 @@ describe("a handler's notifications: what reaches the client", () => {
       return { prompts: [] };
     },
   };
-  const sentBy = async (d: Dispatcher, message: Json, context: Json = {}): Promise<Json[]> => {
-    const sent: Json[] = [];
-    await d.handle(message, { notify: (n: Json) => sent.push(n), ...context });
-    return sent.map((n) => n["params"] as Json);
+  const sentBy = async (d: Dispatcher, message: Json): Promise<unknown[]> => {
+    const sent: OutgoingMessage[] = [];
+    await d.handle(message, { notify: (n) => void sent.push(n) });
+    return sent.map((n) => n.params);
   };
   const reasons = () => logged.map((l) => String((l.error as Error).message).replace(/^a notifications\/\w+ notification for a [\d-]+ client: /, ""));
 
