@@ -1100,9 +1100,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (error instanceof HandlerError) {
         // Each part read once: a getter could answer a second read with something else.
         const { code, message, data } = error as { readonly code: unknown; readonly message: unknown; readonly data: unknown };
-        if (!Number.isSafeInteger(code) || typeof message !== "string") throw error;
-        if (data === undefined || isJsonData(data)) return errorOf(id, notFoundIn(of, method, code as number, data), message, data);
-        report(new TypeError("the " + method + " handler threw a HandlerError whose data is not JSON data"), { method, id, reason: "invalid-result" });
+        const wrong = !Number.isSafeInteger(code)
+          ? "code " + (typeof code === "number" ? String(code) : "(a " + typeof code + ")") + " is not an integer"
+          : typeof message !== "string"
+            ? "message is not a string"
+            : data !== undefined && !isJsonData(data)
+              ? "data is not JSON data"
+              : undefined;
+        if (wrong === undefined) return errorOf(id, notFoundIn(of, method, code as number, data), message as string, data);
+        report(new TypeError("the " + method + " handler threw a HandlerError whose " + wrong), { method, id, reason: "invalid-result" });
         return errorOf(id, -32603, "Internal error");
       }
     } catch {

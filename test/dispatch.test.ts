@@ -430,6 +430,19 @@ describe("handle(): raw messages and their exact answers", () => {
     });
     expect(await badData.handle(request(10, "tools/list"))).toEqual({ jsonrpc: "2.0", id: 10, error: { code: -32603, message: "Internal error" } });
     expect(logged.map((l) => l.info["reason"])).toEqual(Array(6).fill("invalid-result"));
+    expect(String(logged[5]!.error)).toBe("TypeError: the tools/list handler threw a HandlerError whose data is not JSON data");
+    // A code that is no integer, or a message that is no string, is named in what onError gets, not taken for the handler's own failure.
+    const noText = Object.defineProperty(new HandlerError(-32050, "x"), "message", { value: 7 });
+    for (const [error, why] of [
+      [new HandlerError(1.5, "x"), "code 1.5 is not an integer"],
+      [new HandlerError("-32050" as unknown as number, "x"), "code (a string) is not an integer"],
+      [noText, "message is not a string"],
+    ] as const) {
+      logged.length = 0;
+      const wrong = makeDispatcher({ handlers: { "tools/list": () => Promise.reject(error) } });
+      expect(await wrong.handle(request(12, "tools/list"))).toEqual({ jsonrpc: "2.0", id: 12, error: { code: -32603, message: "Internal error" } });
+      expect(logged.map((l) => [String(l.error), l.info["reason"]])).toEqual([["TypeError: the tools/list handler threw a HandlerError whose " + why, "invalid-result"]]);
+    }
     // A HandlerError's code read once: a getter answering a second read with a bigint cannot reach the answer.
     let reads = 0;
     const shifting = new HandlerError(-32050, "shifting");
