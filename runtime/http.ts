@@ -367,6 +367,16 @@ function isResponse(message: unknown): boolean {
   return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
 }
 
+/** Whether the dispatcher's answer is a batch's: the array of the responses to its requests. */
+function isBatchAnswer(answer: DispatchResponse | readonly DispatchResponse[]): answer is readonly DispatchResponse[] {
+  return Array.isArray(answer);
+}
+
+/** Whether a batch holds a request (an element with `method` and `id`): its POST is then answered with responses, not 202. */
+function holdsRequest(batch: readonly unknown[]): boolean {
+  return batch.some((m) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined);
+}
+
 /** Whether a message names the modern per-request protocol version (`params._meta`). */
 function isModern(message: unknown): boolean {
   if (!isPlainObject(message)) return false;
@@ -667,14 +677,16 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       }
       return writeEvent(res, outgoing);
     };
+    // A request, or a batch holding requests (2025-03-26 basic/transports: their POST is answered with their responses).
+    const asks = request !== undefined || (Array.isArray(message) && holdsRequest(message));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (requestTimeoutMs !== undefined && !listen && request !== undefined) {
+    if (requestTimeoutMs !== undefined && !listen && asks) {
       const timed = (exchange.timed = new AbortController());
       timer = setTimeout(() => timed.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
     }
     exchange.dispatched = true;
     if (listen) streams++;
-    let response: DispatchResponse | undefined;
+    let response: DispatchResponse | readonly DispatchResponse[] | undefined;
     let refused: DispatchErrorObject | undefined;
     try {
       response = await dispatcher.handle(message, {
@@ -690,24 +702,31 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       if (listen) streams--;
       if (timer !== undefined) clearTimeout(timer);
     }
-    const keepSession = route.opening?.settle(response) ?? false;
+    const keepSession = route.opening?.settle(response === undefined || isBatchAnswer(response) ? undefined : response) ?? false;
     if (keepAlive !== undefined) clearInterval(keepAlive);
     if (res.writableEnded || controller.signal.aborted) return;
     if (closing && !res.headersSent) res.setHeader("connection", "close");
     if (response === undefined) {
       // A request left unanswered (cancelled by the client) still gets what a request's POST is
       // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
-      if (!sse && request !== undefined) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      if (!sse && asks) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       else if (!sse && refused !== undefined) return sendJson(res, 400, { jsonrpc: "2.0", error: refused });
       else if (!sse) res.writeHead(202);
       res.end();
       return;
     }
+    // A batch's responses on a stream: one event each (2025-03-26 basic/transports: they "MAY be batched"; one message per
+    // event is what every client reads). As JSON: one array (JSON-RPC 2.0 § 6), status 200.
     if (sse) {
-      const text = wireText(response);
-      res.end(text === undefined ? undefined : "event: message\ndata: " + text + "\n\n");
+      let events = "";
+      for (const answer of isBatchAnswer(response) ? response : [response]) {
+        const text = wireText(answer);
+        if (text !== undefined) events += "event: message\ndata: " + text + "\n\n";
+      }
+      res.end(events);
       return;
     }
+    if (isBatchAnswer(response)) return sendJson(res, 200, response);
     if (keepSession) res.setHeader("mcp-session-id", route.opening!.id);
     // A legacy session's request gets its error with 200; input the server cannot take (a batch, no request at all) its 4xx.
     sendJson(res, route.legacy && response.id !== undefined ? 200 : statusOf(response), response);
@@ -863,7 +882,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const message = messageOf(body);
     if (typeof message === "string") {
       const response = (await dispatcher.handle(body))!;
-      return sendJson(res, statusOf(response), response);
+      return sendJson(res, isBatchAnswer(response) ? 200 : statusOf(response), response);
     }
     const id = isPlainObject(message) ? own(message, "id") : undefined;
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;

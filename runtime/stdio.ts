@@ -151,8 +151,10 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (line.trim() === "") return;
     // Parsed here to know a subscriptions/listen request; a line that is not JSON (or is a JSON string) goes to the dispatcher as text, which answers it.
     const message = messageOf(line);
-    if (isPlainObject(message) && own(message, "method") === undefined) {
-      const id = own(message, "id");
+    // A batch (2025-03-26) may carry the client's responses too.
+    for (const m of Array.isArray(message) ? message : [message]) {
+      if (!isPlainObject(m) || own(m, "method") !== undefined) continue;
+      const id = own(m, "id");
       if (typeof id === "string" || typeof id === "number") awaiting.delete(idKey(id));
     }
     const request = requestOf(message);
@@ -165,21 +167,26 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
     if (request !== undefined && !openedSession && servesLegacy && dispatcher.opensSession?.(message) === true) openedSession = true;
     const hint = request !== undefined && !openedSession && servesLegacy && !isModern(message);
+    // The requests of a batch (2025-03-26): timed as one, with the same limit.
+    const batched = Array.isArray(message) ? message.filter((m) => typeof requestOf(m)?.method === "string").length : 0;
     let limit: AbortController | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (requestTimeoutMs !== undefined && !listen && request !== undefined && !graceOver) {
+    if (requestTimeoutMs !== undefined && !listen && (request !== undefined || batched > 0) && !graceOver) {
       const controller = (limit = new AbortController());
       timed.add(controller);
       timer = setTimeout(() => controller.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
     }
+    // A batch counts as the requests it holds (at least one), so that maxInFlight bounds what runs.
+    const weight = Math.max(1, batched);
     running++;
     if (listen) streams++;
-    else requests++;
+    else requests += weight;
     void dispatcher
       .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
       .then((response) => {
         if (response === undefined) return;
-        write(hint && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
+        // A batch's answer (an array) is written as one line, as it came.
+        write(hint && !Array.isArray(response) && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
       })
       .catch((error: unknown) => {
         process.stderr.write(`stdio: ${String(error)}\n`);
@@ -189,7 +196,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
         if (limit !== undefined) timed.delete(limit);
         running--;
         if (listen) streams--;
-        else requests--;
+        else requests -= weight;
         pump();
       });
   };
@@ -313,7 +320,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       // the request it names stays held. The dispatcher handles a notification before `handle` returns.
       let refused = false;
       handleLine(line, () => (refused = true));
-      if (!refused) dropCancelled(message);
+      if (!refused) for (const m of Array.isArray(message) ? message : [message]) dropCancelled(m);
       return;
     }
     if (graceOver) return handleLine(line);
@@ -333,6 +340,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * while an `initialize` is held waits behind it: it is about the session that one opens.
    */
   function kindOf(message: unknown): "ahead" | "request" {
+    // A batch (2025-03-26) goes ahead when every message in it may: the client's responses, sent as one batch.
+    if (Array.isArray(message)) return message.length > 0 && message.every((m) => !Array.isArray(m) && kindOf(m) === "ahead") ? "ahead" : "request";
     if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
     const method = own(message, "method");
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
