@@ -1214,6 +1214,28 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect(await within(allCancelled)).toBeUndefined();
   });
 
+  it("over stdio at maxInFlight: a batch counts as the requests it holds, and a batch of the client's responses goes ahead of the requests held", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 2 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION, { roots: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify([legacy(2, "tools/call", { name: "roots", arguments: {} }), legacy(3, "tools/call", { name: "roots", arguments: {} })]) + "\n");
+    await within(until(() => lines.filter((l) => l["method"] === "roots/list").length === 2));
+    // Two requests run (the batch's): the cap is reached, so this one is held.
+    input.write(JSON.stringify(echo(4, "held")) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered(4)).toBeUndefined();
+    const asked = lines.filter((l) => l["method"] === "roots/list");
+    input.write(JSON.stringify(asked.map((a, i) => ({ jsonrpc: "2.0", id: a["id"], result: { roots: [{ uri: "file:///" + String(i) }] } }))) + "\n");
+    await within(until(() => answered(4) !== undefined));
+    expect(lines.find((l) => Array.isArray(l))).toEqual([
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "file:///0" }] } },
+      { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "file:///1" }] } },
+    ]);
+    expect(answered(4)).toEqual(echoed(4, "held"));
+    input.end();
+    await within(server.closed);
+  });
+
   it("over stdio: a batch line is answered with one line holding the array; a batch of notifications with nothing; stdin's end waits for a batch's requests", async () => {
     const { input, lines, server } = stdioServer(batching(), { shutdownGraceMs: 100 });
     input.write(JSON.stringify(initialize(1, BATCH_VERSION)) + "\n" + JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }]) + "\n");
