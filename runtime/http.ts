@@ -30,6 +30,14 @@
  *   notification the dispatcher refuses → 400, as for a modern client).
  *   JSON-RPC errors are answered with status 200 (the body carries them; a 404 would tell the
  *   client its session is gone). None of the modern metadata headers are asked for.
+ * - A JSON-RPC batch (a JSON array) in a session that negotiated a revision taking batches
+ *   (2025-03-26 basic/transports: the body may be "an array batching one or more requests and/or
+ *   notifications" or "one or more responses"): only notifications and responses → 202 without a
+ *   body; else 200 with the array of the responses to its requests (JSON), or an SSE stream when
+ *   something goes to the client first (a server→client request of one of its requests, which
+ *   goes there as for a single request), ending with one event per response. An empty batch, or
+ *   one over the dispatcher's `maxBatchSize`, → 400 with one `-32600`. Anywhere else a batch
+ *   → 400, `-32600` "batches are not supported".
  * - GET with `Mcp-Session-Id` and `Accept: text/event-stream` → the session's standalone SSE
  *   stream, where notifications not tied to a request go (list changes, resource updates, log
  *   messages); one per session (another → 409). Streams carry no event ids and are not

@@ -11,11 +11,15 @@
  * version ends with "; a 2025-11-25 client opens with initialize" (a legacy client that skipped
  * it would otherwise read only about the modern `_meta`).
  *
+ * A session that negotiated a revision taking JSON-RPC batches (2025-03-26) may send a line
+ * holding an array: its answer is one line holding the array of its requests' responses (none
+ * when it held only notifications and responses; see `CoreDispatcher.handle`).
+ *
  * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
- * requests are running (then up to 64 KiB of requests are held, read ahead) or while more than
- * `maxOutputBytes` of answers wait to be written. A client's response, a notification (such as
- * `notifications/cancelled`) or a `ping` read while requests are held is dispatched ahead of
- * them. While a server→client request awaits the client's response (the requests running may be
+ * requests are running (a batch counts as the requests it holds; then up to 64 KiB of requests
+ * are held, read ahead) or while more than `maxOutputBytes` of answers wait to be written. A
+ * client's response, a notification (such as `notifications/cancelled`) or a `ping` read while
+ * requests are held, or a batch of only such messages, is dispatched ahead of them. While a server→client request awaits the client's response (the requests running may be
  * waiting for it), input is read on whatever is held, so the response is always read (bounded
  * by `maxLineBytes`, as any line); a request read then beyond the 64 KiB held is answered
  * `-32603` "Server busy".
@@ -39,7 +43,7 @@ export interface StdioOptions {
   readonly output?: Writable;
   /** A line longer than this many bytes is answered `-32600` and dropped as it arrives, never held whole. Default: 4 MiB. */
   readonly maxLineBytes?: number;
-  /** Requests running at once (open `subscriptions/listen` streams not counted); at the cap, input is not read until one finishes. Default: 64. */
+  /** Requests running at once (open `subscriptions/listen` streams not counted; a batch counts as the requests it holds, and is dispatched while one more fits); at the cap, input is not read until one finishes. Default: 64. */
   readonly maxInFlight?: number;
   /** Input is not read while more than this many bytes of output wait to be written (at least the output's own high-water mark). Default: 1 MiB. */
   readonly maxOutputBytes?: number;
