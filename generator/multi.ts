@@ -176,7 +176,13 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
               })),
       }));
       const view = buildDispatch(handler.schema.protocol, handler.schema.model);
-      const layout = { multi: true, modulePrefix: `./${handler.folder}/`, served, publishMethodsType: publishMethods(facts(handler), others.map(facts)) };
+      const layout = {
+        multi: true,
+        modulePrefix: `./${handler.folder}/`,
+        served,
+        publishMethodsType: publishMethods(facts(handler), others.map(facts)),
+        batches: revisions.some((r) => r.schema.protocol.batchRequest !== undefined),
+      };
       top.push({ path: TARGETS.dispatch.file, contents: await formatted(renderDispatch(header, view, layout)) });
     }
     // The handler revision's modules, re-exported where a single-revision output has them (`./types.js`, …):

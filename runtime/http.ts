@@ -30,6 +30,14 @@
  *   notification the dispatcher refuses → 400, as for a modern client).
  *   JSON-RPC errors are answered with status 200 (the body carries them; a 404 would tell the
  *   client its session is gone). None of the modern metadata headers are asked for.
+ * - A JSON-RPC batch (a JSON array) in a session that negotiated a revision taking batches
+ *   (2025-03-26 basic/transports: the body may be "an array batching one or more requests and/or
+ *   notifications" or "one or more responses"): only notifications and responses → 202 without a
+ *   body; else 200 with the array of the responses to its requests (JSON), or an SSE stream when
+ *   something goes to the client first (a server→client request of one of its requests, which
+ *   goes there as for a single request), ending with one event per response. An empty batch, or
+ *   one over the dispatcher's `maxBatchSize`, → 400 with one `-32600`. Anywhere else a batch
+ *   → 400, `-32600` "batches are not supported".
  * - GET with `Mcp-Session-Id` and `Accept: text/event-stream` → the session's standalone SSE
  *   stream, where notifications not tied to a request go (list changes, resource updates, log
  *   messages); one per session (another → 409). Streams carry no event ids and are not
@@ -367,6 +375,16 @@ function isResponse(message: unknown): boolean {
   return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
 }
 
+/** Whether the dispatcher's answer is a batch's: the array of the responses to its requests. */
+function isBatchAnswer(answer: DispatchResponse | readonly DispatchResponse[]): answer is readonly DispatchResponse[] {
+  return Array.isArray(answer);
+}
+
+/** Whether a batch holds a request (an element with `method` and `id`): its POST is then answered with responses, not 202. */
+function holdsRequest(batch: readonly unknown[]): boolean {
+  return batch.some((m) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined);
+}
+
 /** Whether a message names the modern per-request protocol version (`params._meta`). */
 function isModern(message: unknown): boolean {
   if (!isPlainObject(message)) return false;
@@ -667,14 +685,16 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       }
       return writeEvent(res, outgoing);
     };
+    // A request, or a batch holding requests (2025-03-26 basic/transports: their POST is answered with their responses).
+    const asks = request !== undefined || (Array.isArray(message) && holdsRequest(message));
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (requestTimeoutMs !== undefined && !listen && request !== undefined) {
+    if (requestTimeoutMs !== undefined && !listen && asks) {
       const timed = (exchange.timed = new AbortController());
       timer = setTimeout(() => timed.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
     }
     exchange.dispatched = true;
     if (listen) streams++;
-    let response: DispatchResponse | undefined;
+    let response: DispatchResponse | readonly DispatchResponse[] | undefined;
     let refused: DispatchErrorObject | undefined;
     try {
       response = await dispatcher.handle(message, {
@@ -690,24 +710,31 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       if (listen) streams--;
       if (timer !== undefined) clearTimeout(timer);
     }
-    const keepSession = route.opening?.settle(response) ?? false;
+    const keepSession = route.opening?.settle(response === undefined || isBatchAnswer(response) ? undefined : response) ?? false;
     if (keepAlive !== undefined) clearInterval(keepAlive);
     if (res.writableEnded || controller.signal.aborted) return;
     if (closing && !res.headersSent) res.setHeader("connection", "close");
     if (response === undefined) {
       // A request left unanswered (cancelled by the client) still gets what a request's POST is
       // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
-      if (!sse && request !== undefined) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      if (!sse && asks) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       else if (!sse && refused !== undefined) return sendJson(res, 400, { jsonrpc: "2.0", error: refused });
       else if (!sse) res.writeHead(202);
       res.end();
       return;
     }
+    // A batch's responses on a stream: one event each (2025-03-26 basic/transports: they "MAY be batched"; one message per
+    // event is what every client reads). As JSON: one array (JSON-RPC 2.0 § 6), status 200.
     if (sse) {
-      const text = wireText(response);
-      res.end(text === undefined ? undefined : "event: message\ndata: " + text + "\n\n");
+      let events = "";
+      for (const answer of isBatchAnswer(response) ? response : [response]) {
+        const text = wireText(answer);
+        if (text !== undefined) events += "event: message\ndata: " + text + "\n\n";
+      }
+      res.end(events);
       return;
     }
+    if (isBatchAnswer(response)) return sendJson(res, 200, response);
     if (keepSession) res.setHeader("mcp-session-id", route.opening!.id);
     // A legacy session's request gets its error with 200; input the server cannot take (a batch, no request at all) its 4xx.
     sendJson(res, route.legacy && response.id !== undefined ? 200 : statusOf(response), response);
@@ -863,7 +890,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     const message = messageOf(body);
     if (typeof message === "string") {
       const response = (await dispatcher.handle(body))!;
-      return sendJson(res, statusOf(response), response);
+      return sendJson(res, isBatchAnswer(response) ? 200 : statusOf(response), response);
     }
     const id = isPlainObject(message) ? own(message, "id") : undefined;
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;

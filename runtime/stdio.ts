@@ -11,11 +11,15 @@
  * version ends with "; a 2025-11-25 client opens with initialize" (a legacy client that skipped
  * it would otherwise read only about the modern `_meta`).
  *
+ * A session that negotiated a revision taking JSON-RPC batches (2025-03-26) may send a line
+ * holding an array: its answer is one line holding the array of its requests' responses (none
+ * when it held only notifications and responses; see `CoreDispatcher.handle`).
+ *
  * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
- * requests are running (then up to 64 KiB of requests are held, read ahead) or while more than
- * `maxOutputBytes` of answers wait to be written. A client's response, a notification (such as
- * `notifications/cancelled`) or a `ping` read while requests are held is dispatched ahead of
- * them. While a server→client request awaits the client's response (the requests running may be
+ * requests are running (a batch counts as the requests it holds; then up to 64 KiB of requests
+ * are held, read ahead) or while more than `maxOutputBytes` of answers wait to be written. A
+ * client's response, a notification (such as `notifications/cancelled`) or a `ping` read while
+ * requests are held, or a batch of only such messages, is dispatched ahead of them. While a server→client request awaits the client's response (the requests running may be
  * waiting for it), input is read on whatever is held, so the response is always read (bounded
  * by `maxLineBytes`, as any line); a request read then beyond the 64 KiB held is answered
  * `-32603` "Server busy".
@@ -39,7 +43,7 @@ export interface StdioOptions {
   readonly output?: Writable;
   /** A line longer than this many bytes is answered `-32600` and dropped as it arrives, never held whole. Default: 4 MiB. */
   readonly maxLineBytes?: number;
-  /** Requests running at once (open `subscriptions/listen` streams not counted); at the cap, input is not read until one finishes. Default: 64. */
+  /** Requests running at once (open `subscriptions/listen` streams not counted; a batch counts as the requests it holds, and is dispatched while one more fits); at the cap, input is not read until one finishes. Default: 64. */
   readonly maxInFlight?: number;
   /** Input is not read while more than this many bytes of output wait to be written (at least the output's own high-water mark). Default: 1 MiB. */
   readonly maxOutputBytes?: number;
@@ -151,8 +155,10 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (line.trim() === "") return;
     // Parsed here to know a subscriptions/listen request; a line that is not JSON (or is a JSON string) goes to the dispatcher as text, which answers it.
     const message = messageOf(line);
-    if (isPlainObject(message) && own(message, "method") === undefined) {
-      const id = own(message, "id");
+    // A batch (2025-03-26) may carry the client's responses too.
+    for (const m of Array.isArray(message) ? message : [message]) {
+      if (!isPlainObject(m) || own(m, "method") !== undefined) continue;
+      const id = own(m, "id");
       if (typeof id === "string" || typeof id === "number") awaiting.delete(idKey(id));
     }
     const request = requestOf(message);
@@ -165,21 +171,26 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
     if (request !== undefined && !openedSession && servesLegacy && dispatcher.opensSession?.(message) === true) openedSession = true;
     const hint = request !== undefined && !openedSession && servesLegacy && !isModern(message);
+    // The requests of a batch (2025-03-26): timed as one, with the same limit.
+    const batched = Array.isArray(message) ? message.filter((m) => typeof requestOf(m)?.method === "string").length : 0;
     let limit: AbortController | undefined;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    if (requestTimeoutMs !== undefined && !listen && request !== undefined && !graceOver) {
+    if (requestTimeoutMs !== undefined && !listen && (request !== undefined || batched > 0) && !graceOver) {
       const controller = (limit = new AbortController());
       timed.add(controller);
       timer = setTimeout(() => controller.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
     }
+    // A batch counts as the requests it holds (at least one), so that maxInFlight bounds what runs.
+    const weight = Math.max(1, batched);
     running++;
     if (listen) streams++;
-    else requests++;
+    else requests += weight;
     void dispatcher
       .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
       .then((response) => {
         if (response === undefined) return;
-        write(hint && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
+        // A batch's answer (an array) is written as one line, as it came.
+        write(hint && !Array.isArray(response) && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
       })
       .catch((error: unknown) => {
         process.stderr.write(`stdio: ${String(error)}\n`);
@@ -189,7 +200,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
         if (limit !== undefined) timed.delete(limit);
         running--;
         if (listen) streams--;
-        else requests--;
+        else requests -= weight;
         pump();
       });
   };
@@ -313,7 +324,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       // the request it names stays held. The dispatcher handles a notification before `handle` returns.
       let refused = false;
       handleLine(line, () => (refused = true));
-      if (!refused) dropCancelled(message);
+      if (!refused) for (const m of Array.isArray(message) ? message : [message]) dropCancelled(m);
       return;
     }
     if (graceOver) return handleLine(line);
@@ -333,6 +344,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * while an `initialize` is held waits behind it: it is about the session that one opens.
    */
   function kindOf(message: unknown): "ahead" | "request" {
+    // A batch (2025-03-26) goes ahead when every message in it may: the client's responses, sent as one batch.
+    if (Array.isArray(message)) return message.length > 0 && message.every((m) => !Array.isArray(m) && kindOf(m) === "ahead") ? "ahead" : "request";
     if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
     const method = own(message, "method");
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";

@@ -21,6 +21,7 @@ import {
   HandlerError,
   type CoreDispatcher,
   type DispatcherOptions,
+  type DispatchErrorObject,
   type DispatchRevision,
   type HandleContext,
   type OutgoingMessage,
@@ -1105,7 +1106,7 @@ describe("notifications the server cannot accept", () => {
 const OPENING_LINES = JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n";
 
 /** A stdio server on `d` over in-memory streams: the lines it writes, parsed, and the answer to a request by id (not the server's own requests, which have ids too). */
-function stdioServer(d: Dispatcher, options: { maxInFlight?: number } = {}) {
+function stdioServer(d: Dispatcher, options: { maxInFlight?: number; shutdownGraceMs?: number } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
   const lines: Json[] = [];
@@ -1114,6 +1115,200 @@ function stdioServer(d: Dispatcher, options: { maxInFlight?: number } = {}) {
   const server = serveStdio(d as unknown as CoreDispatcher, { input, output, ...options });
   return { input, lines, answered, server };
 }
+
+describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: implementations MUST support receiving them)", () => {
+  const BATCH_VERSION = "2025-03-26";
+  let table: DispatchRevision;
+  beforeAll(async () => {
+    const dir = await generateInto("dual-era/2025-03-26-batches", { schema: { specDir: SPEC_DIR, version: BATCH_VERSION }, docs: "none" });
+    const older = ((await import(join(dir, "dispatch.ts"))) as { DISPATCH_REVISION: DispatchRevision }).DISPATCH_REVISION;
+    table = { ...older, builtins: { ...older.builtins, setLevel: "logging/setLevel", subscribe: "resources/subscribe", unsubscribe: "resources/unsubscribe" }, initializedNotification: "notifications/initialized" };
+  });
+  /** A batch's answer, read loosely. */
+  const answers = (answer: Response | undefined) => answer as unknown as Response[] | Response | undefined;
+  const ROOTS = { name: "roots", inputSchema: { type: "object", properties: {} } };
+  const WAIT = { name: "wait", inputSchema: { type: "object", properties: {} } };
+  let calls = 0;
+  /** draft + 2025-03-26: `echo`, `roots` (asks the client for its roots), `wait` (never finishes by itself). */
+  function batching(extra: Partial<DispatcherOptions> = {}): Dispatcher {
+    calls = 0;
+    return dual(
+      {
+        tools: [
+          { definition: ECHO, call: (args: Json) => (calls++, { content: [{ type: "text", text: String(args["text"]) }] }) },
+          {
+            definition: ROOTS,
+            call: (_args: Json, context: RequestContextCore) => {
+              const listed = (context.inputResponses as { roots?: { roots: { uri: string }[] } } | undefined)?.roots;
+              if (listed === undefined) return { resultType: "input_required", inputRequests: { roots: { method: "roots/list" } } };
+              return { content: [{ type: "text", text: listed.roots.map((r) => r.uri).join(" ") }] };
+            },
+          },
+          { definition: WAIT, call: () => new Promise(() => {}) },
+        ] as never,
+        ...extra,
+      },
+      [MODERN, table],
+    );
+  }
+  const echo = (id: number | string, text: string) => legacy(id, "tools/call", { name: "echo", arguments: { text } });
+  const echoed = (id: number | string, text: string) => ({ jsonrpc: "2.0", id, result: { content: [{ type: "text", text }] } });
+
+  it("the revision table of 2025-03-26 says it takes batches; those of 2025-11-25 and the draft do not", () => {
+    expect(table.batches).toBe(true);
+    expect(LEGACY.batches).toBeUndefined();
+    expect(MODERN.batches).toBeUndefined();
+  });
+
+  it("each element is handled as alone; the responses to its requests come back as one array, in the batch's order; notifications and responses alone get nothing", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    expect((await client.open(BATCH_VERSION, { roots: {} }))?.result?.["protocolVersion"]).toBe(BATCH_VERSION);
+    const batch = [legacy(1, "ping"), echo(2, "two"), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, legacy("3", "tools/list")];
+    const answer = answers(await client.send(batch)) as Response[];
+    expect(answer.map((r) => r.id)).toEqual([1, 2, "3"]);
+    expect(answer.slice(0, 2)).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }, echoed(2, "two")]);
+    expect((answer[2]!.result!["tools"] as Json[]).map((t) => t["name"])).toEqual(["echo", "roots", "wait"]);
+    // JSON text is read the same way.
+    expect(answers(await client.send(JSON.stringify([echo(4, "text")])))).toEqual([echoed(4, "text")]);
+    expect(await client.send([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }, { jsonrpc: "2.0", id: 99, result: {} }])).toBeUndefined();
+    expect(logged).toEqual([]);
+  });
+
+  it("an empty batch is one -32600 (not an array); an element that is not a message, an initialize, or a modern message gets its own -32600 in the array", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, {});
+    expect(await client.send([])).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the batch is empty" } });
+    const refusals: DispatchErrorObject[] = [];
+    const mixed = [1, [legacy(5, "ping")], { jsonrpc: "1.0", id: 6, method: "ping" }, echo(7, "ok"), initialize(8, BATCH_VERSION), modern(9, "tools/list")];
+    expect(answers(await d.handle(mixed, { channel: client.channel, refuse: (e) => refusals.push(e) }))).toEqual([
+      { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } },
+      { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } },
+      { jsonrpc: "2.0", id: 6, error: { code: -32600, message: 'Invalid request: jsonrpc must be "2.0"' } },
+      echoed(7, "ok"),
+      { jsonrpc: "2.0", id: 8, error: { code: -32600, message: 'Invalid request: "initialize" must not be part of a JSON-RPC batch' } },
+      {
+        jsonrpc: "2.0",
+        id: 9,
+        error: { code: -32600, message: "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch" },
+      },
+    ]);
+    // The refused initialize left the session as it was; a modern notification in a batch is refused and takes no effect.
+    expect(d.sessionOf(client.channel)?.protocolVersion).toBe(BATCH_VERSION);
+    expect(await d.handle([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: 1 } }], { channel: client.channel, refuse: (e) => refusals.push(e) })).toBeUndefined();
+    expect(refusals).toEqual([{ code: -32600, message: "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch" }]);
+  });
+
+  it("stays refused as before: with no session, on a 2025-11-25 session, and for a modern client; the same message everywhere", async () => {
+    const refused = { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: batches are not supported" } };
+    const d = batching();
+    expect(await d.handle([legacy(1, "ping")], { channel: {} })).toEqual(refused);
+    expect(await d.handle([modern(1, "tools/list")])).toEqual(refused);
+    expect(await d.handle("[]")).toEqual(refused);
+    // Serving 2025-11-25 and 2025-03-26 at once: each session by its own revision.
+    const both = dual({}, [MODERN, legacyTable(), table]);
+    const newer = legacyClient(both);
+    expect((await newer.open(LEGACY_VERSION, {}))?.result?.["protocolVersion"]).toBe(LEGACY_VERSION);
+    expect(await newer.send([legacy(1, "ping")])).toEqual(refused);
+    expect(await newer.send([])).toEqual(refused);
+    const older = legacyClient(both);
+    expect((await older.open(BATCH_VERSION, {}))?.result?.["protocolVersion"]).toBe(BATCH_VERSION);
+    expect(answers(await older.send([legacy(1, "ping")]))).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+    // A transport that keeps the session itself (HandleContext.session) is read the same way.
+    expect(answers(await d.handle([legacy(1, "ping")], { channel: {}, session: { protocolVersion: BATCH_VERSION } }))).toEqual([{ jsonrpc: "2.0", id: 1, result: {} }]);
+    expect(await both.handle([legacy(1, "ping")], { channel: {}, session: { protocolVersion: LEGACY_VERSION } })).toEqual(refused);
+    expect(calls).toBe(0);
+  });
+
+  it("a batch of more than maxBatchSize messages (default 64) is one -32600 and none of it runs", async () => {
+    const small = batching({ maxBatchSize: 2 });
+    const client = legacyClient(small);
+    await client.open(BATCH_VERSION, {});
+    expect(await client.send([echo(1, "a"), echo(2, "b"), echo(3, "c")])).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Invalid request: a batch holds at most 2 messages (this one holds 3); send it in parts" },
+    });
+    expect(calls).toBe(0);
+    expect(answers(await client.send([echo(1, "a"), echo(2, "b")]))).toEqual([echoed(1, "a"), echoed(2, "b")]);
+    const d = batching();
+    const other = legacyClient(d);
+    await other.open(BATCH_VERSION, {});
+    const many = Array.from({ length: 65 }, (_, i) => echo(i, String(i)));
+    expect(await other.send(many)).toMatchObject({ error: { code: -32600, message: "Invalid request: a batch holds at most 64 messages (this one holds 65); send it in parts" } });
+    expect((answers(await other.send(many.slice(0, 64))) as Response[]).length).toBe(64);
+  });
+
+  it("a request of a batch that asks the client for input: its roots/list goes on the batch's stream, and the client's response (in a batch too) settles it", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, { roots: {} });
+    const pending = client.send([legacy(1, "tools/call", { name: "roots", arguments: {} }), legacy(2, "ping")]);
+    await within(until(() => client.sent.some((m) => m.method === "roots/list")));
+    const asked = client.sent.find((m) => m.method === "roots/list") as { id: number };
+    expect(await client.send([{ jsonrpc: "2.0", id: asked.id, result: { roots: [{ uri: "file:///a" }, { uri: "file:///b" }] } }])).toBeUndefined();
+    expect(answers(await within(pending))).toEqual([
+      { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "file:///a file:///b" }] } },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+  });
+
+  it("every request of a batch is answered once: a deadline that aborts answers the one still running -32603 in the array; a cancelled one is left out", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, {});
+    const deadline = new AbortController();
+    const pending = d.handle([legacy(1, "tools/call", { name: "wait", arguments: {} }), legacy(2, "ping")], { channel: client.channel, deadline: deadline.signal });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    deadline.abort("Server shutting down");
+    expect(answers(await within(pending))).toEqual([
+      { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Server shutting down" } },
+      { jsonrpc: "2.0", id: 2, result: {} },
+    ]);
+    // A notifications/cancelled for a request of the batch (sent alone) drops its answer; the batch still answers the rest.
+    const cancelled = client.send([legacy(3, "tools/call", { name: "wait", arguments: {} }), echo(4, "kept")]);
+    await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } });
+    expect(answers(await within(cancelled))).toEqual([echoed(4, "kept")]);
+    const allCancelled = client.send([legacy(5, "tools/call", { name: "wait", arguments: {} })]);
+    await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
+    expect(await within(allCancelled)).toBeUndefined();
+  });
+
+  it("over stdio at maxInFlight: a batch counts as the requests it holds, and a batch of the client's responses goes ahead of the requests held", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 2 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION, { roots: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify([legacy(2, "tools/call", { name: "roots", arguments: {} }), legacy(3, "tools/call", { name: "roots", arguments: {} })]) + "\n");
+    await within(until(() => lines.filter((l) => l["method"] === "roots/list").length === 2));
+    // Two requests run (the batch's): the cap is reached, so this one is held.
+    input.write(JSON.stringify(echo(4, "held")) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(answered(4)).toBeUndefined();
+    const asked = lines.filter((l) => l["method"] === "roots/list");
+    input.write(JSON.stringify(asked.map((a, i) => ({ jsonrpc: "2.0", id: a["id"], result: { roots: [{ uri: "file:///" + String(i) }] } }))) + "\n");
+    await within(until(() => answered(4) !== undefined));
+    expect(lines.find((l) => Array.isArray(l))).toEqual([
+      { jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "file:///0" }] } },
+      { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "file:///1" }] } },
+    ]);
+    expect(answered(4)).toEqual(echoed(4, "held"));
+    input.end();
+    await within(server.closed);
+  });
+
+  it("over stdio: a batch line is answered with one line holding the array; a batch of notifications with nothing; stdin's end waits for a batch's requests", async () => {
+    const { input, lines, server } = stdioServer(batching(), { shutdownGraceMs: 100 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION)) + "\n" + JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }]) + "\n");
+    await within(until(() => lines.length === 1));
+    input.write(JSON.stringify([echo(2, "x"), legacy(3, "ping")]) + "\n");
+    await within(until(() => lines.length === 2));
+    expect(lines[1]).toEqual([echoed(2, "x"), { jsonrpc: "2.0", id: 3, result: {} }]);
+    input.write(JSON.stringify([legacy(4, "tools/call", { name: "wait", arguments: {} }), echo(5, "y")]) + "\n");
+    input.end();
+    await within(server.closed);
+    expect(lines.slice(2)).toEqual([[{ jsonrpc: "2.0", id: 4, error: { code: -32603, message: "Server shutting down" } }, echoed(5, "y")]]);
+  });
+});
 
 describe("stdio, both eras", () => {
   it("reads a client's response even at the in-flight cap, when the request in flight is the one waiting for it", async () => {

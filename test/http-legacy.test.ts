@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { ElicitRequestSchema, ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ListRootsRequestSchema, ToolListChangedNotificationSchema, type JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   createDispatcher,
@@ -550,12 +550,16 @@ async function revisionOf(version: string): Promise<DispatchRevision> {
 let dualEra: (options: DispatcherOptions) => CoreDispatcher;
 /** The draft revision alone: a modern-only server (`--eras modern`). */
 let modernOnly: (options: DispatcherOptions) => CoreDispatcher;
+/** The draft and 2025-03-26 (a legacy revision whose clients may send JSON-RPC batches). */
+let batching: (options: DispatcherOptions) => CoreDispatcher;
 
 beforeAll(async () => {
   const modern = await revisionOf("draft");
   const legacy = await revisionOf(LEGACY);
   dualEra = (options) => createDispatcher([modern, legacy], options);
   modernOnly = (options) => createDispatcher(modern, options);
+  const older = await revisionOf("2025-03-26");
+  batching = (options) => createDispatcher([modern, older], options);
 });
 
 const text = (t: string) => ({ content: [{ type: "text", text: t }] });
@@ -716,6 +720,136 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
       await within(changed, 5000, "tools/list_changed");
       await within(transport.terminateSession(), 5000, "terminateSession");
       expect(transport.sessionId).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 basic/transports)", () => {
+  const BATCH_VERSION = "2025-03-26";
+  /** draft + 2025-03-26: `echo`, and `roots`, which asks the client for its roots (an `InputRequiredResult`). */
+  function rootsServer(extra: Partial<DispatcherOptions> = {}): CoreDispatcher {
+    return batching({
+      serverInfo: { name: "batches", version: "1.0.0" },
+      tools: [
+        {
+          definition: { name: "echo", inputSchema: { type: "object", properties: { text: { type: "string" } }, required: ["text"] } },
+          call: (args) => text(String(args["text"])),
+        },
+        {
+          definition: { name: "roots", inputSchema: { type: "object", properties: {} } },
+          call: (_args, context: { readonly inputResponses?: { readonly roots?: { readonly roots: readonly { readonly uri: string }[] } } }) => {
+            const listed = context.inputResponses?.roots;
+            if (listed !== undefined) return text(listed.roots.map((r) => r.uri).join(" "));
+            return { resultType: "input_required", inputRequests: { roots: { method: "roots/list" } } };
+          },
+        },
+      ] as NonNullable<DispatcherOptions["tools"]>,
+      ...extra,
+    });
+  }
+  const call = (id: number | string, name: string, args: Json = {}) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } });
+
+  it("answers a batch with requests 200 and a JSON array, one of notifications and responses 202 without a body, an empty or too long one 400; a batch's roots/list goes on its SSE stream, each response an event", async () => {
+    const { url } = await serve(rootsServer({ maxBatchSize: 3 }));
+    const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: { roots: {} }, clientInfo: CLIENT_INFO } });
+    expect(((await opened.json()) as { result: Json }).result["protocolVersion"]).toBe(BATCH_VERSION);
+    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": BATCH_VERSION };
+    const accepted = await post(url, [initialized, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }], headers);
+    expect([accepted.status, await accepted.text()]).toEqual([202, ""]);
+
+    const listed = await post(url, [{ jsonrpc: "2.0", id: 2, method: "ping" }, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, call(3, "echo", { text: "hi" })], headers);
+    expect([listed.status, listed.headers.get("content-type")]).toEqual([200, "application/json"]);
+    expect(await listed.json()).toEqual([
+      { jsonrpc: "2.0", id: 2, result: {} },
+      { jsonrpc: "2.0", id: 3, result: text("hi") },
+    ]);
+    const empty = await post(url, [], headers);
+    expect([empty.status, await empty.json()]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the batch is empty" } }]);
+    const long = await post(url, [1, 2, 3, 4].map((id) => ({ jsonrpc: "2.0", id, method: "ping" })), headers);
+    expect([long.status, await long.json()]).toEqual([
+      400,
+      { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a batch holds at most 3 messages (this one holds 4); send it in parts" } },
+    ]);
+
+    // A request of the batch asks the client for input: the server→client request goes on the POST's stream, as for a single request.
+    const asking = await post(url, [call(4, "roots"), call(5, "echo", { text: "also" })], headers);
+    expect([asking.status, asking.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    const events = sseMessages(asking);
+    const asked = (await within(events.next(), 5000, "roots/list"))!;
+    expect(asked).toMatchObject({ jsonrpc: "2.0", method: "roots/list" });
+    const answered = await post(url, [{ jsonrpc: "2.0", id: asked["id"], result: { roots: [{ uri: "file:///a" }] } }], headers);
+    expect([answered.status, await answered.text()]).toEqual([202, ""]);
+    expect(await within(events.next(), 5000, "first response")).toEqual({ jsonrpc: "2.0", id: 4, result: text("file:///a") });
+    expect(await within(events.next(), 5000, "second response")).toEqual({ jsonrpc: "2.0", id: 5, result: text("also") });
+    expect(await within(events.next(), 5000, "stream end")).toBeUndefined();
+
+    // Without the session, or with a modern message, a batch is refused as before.
+    const unsessioned = await post(url, [{ jsonrpc: "2.0", id: 6, method: "ping" }]);
+    expect([unsessioned.status, await unsessioned.json()]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: batches are not supported" } }]);
+  });
+
+  it("requestTimeoutMs holds a batch's requests: the one still waiting for the client is answered -32603 (its roots/list cancelled), the others as usual", async () => {
+    const { url } = await serve(rootsServer(), { requestTimeoutMs: 300 });
+    const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: { roots: {} }, clientInfo: CLIENT_INFO } });
+    await opened.body?.cancel();
+    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": BATCH_VERSION };
+    expect(await statusOf(post(url, [initialized], headers))).toBe(202);
+    // The roots request waits for the client's answer, which never comes: past the limit it is answered -32603, the ping beside it normally.
+    const timed = await post(url, [call(2, "roots"), { jsonrpc: "2.0", id: 3, method: "ping" }], headers);
+    const events = sseMessages(timed);
+    const asked = (await within(events.next(), 5000, "roots/list"))!;
+    expect(asked).toMatchObject({ method: "roots/list" });
+    expect(await within(events.next(), 5000, "cancellation")).toMatchObject({ method: "notifications/cancelled", params: { requestId: asked["id"] } });
+    expect(await within(events.next(), 5000, "timed out")).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Request timed out after 300 ms" } });
+    expect(await within(events.next(), 5000, "ping")).toEqual({ jsonrpc: "2.0", id: 3, result: {} });
+    expect(await within(events.next(), 5000, "stream end")).toBeUndefined();
+  });
+
+  it("serves the official SDK v1 client a 2025-03-26 session (it accepts the version the server answers) and takes a batch its transport sends: a JSON array, and SSE events after the client answered a batch request's roots/list", async () => {
+    const { url } = await serve(rootsServer());
+    const client = new Client({ name: "sdk-v1", version: "1.0.0" }, { capabilities: { roots: {} } });
+    client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///sdk" }] }));
+    const transport = new StreamableHTTPClientTransport(new URL(url));
+    await within(client.connect(transport), 5000, "connect");
+    try {
+      // The SDK asks for 2025-11-25; the server serves 2025-03-26 as its legacy revision and answers that, which the SDK supports.
+      expect(transport.protocolVersion).toBe(BATCH_VERSION);
+      // The batch's responses are ours: taken before the Client, which did not send these ids; the rest (the roots/list request) goes on to it.
+      const batchResponses: JSONRPCMessage[] = [];
+      const toClient = transport.onmessage!;
+      transport.onmessage = (message: JSONRPCMessage) => {
+        if (!("method" in message) && "id" in message && String(message.id).startsWith("batch-")) batchResponses.push(message);
+        else toClient(message);
+      };
+      await within(
+        transport.send([
+          { jsonrpc: "2.0", id: "batch-1", method: "tools/call", params: { name: "echo", arguments: { text: "one" } } },
+          { jsonrpc: "2.0", method: "notifications/roots/list_changed" },
+          { jsonrpc: "2.0", id: "batch-2", method: "ping" },
+        ]),
+        5000,
+        "batch as JSON",
+      );
+      expect(batchResponses).toEqual([
+        { jsonrpc: "2.0", id: "batch-1", result: text("one") },
+        { jsonrpc: "2.0", id: "batch-2", result: {} },
+      ]);
+      batchResponses.length = 0;
+      await within(
+        transport.send([
+          { jsonrpc: "2.0", id: "batch-3", method: "tools/call", params: { name: "roots", arguments: {} } },
+          { jsonrpc: "2.0", id: "batch-4", method: "tools/list" },
+        ]),
+        5000,
+        "batch on a stream",
+      );
+      await eventually(() => batchResponses.length === 2, 5000, "the batch's responses");
+      expect(batchResponses[0]).toEqual({ jsonrpc: "2.0", id: "batch-3", result: text("file:///sdk") });
+      expect(batchResponses[1]).toMatchObject({ jsonrpc: "2.0", id: "batch-4", result: { tools: [{ name: "echo" }, { name: "roots" }] } });
+      // The Client itself still works on the same session.
+      expect(await within(client.callTool({ name: "echo", arguments: { text: "after" } }), 5000, "callTool")).toEqual(text("after"));
     } finally {
       await client.close();
     }

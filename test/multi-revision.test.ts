@@ -13,7 +13,7 @@ import { requestDrop, resultDrop } from "../generator/emit/dispatch.js";
 import { expandTargets } from "../generator/emit/index.js";
 import { CONFIG_FILE_NAME } from "../generator/config.js";
 import { cli } from "./support/cli.js";
-import { scratchDir, SPEC_DIR, writeGenerated } from "./support/corpus.js";
+import { ROOT, scratchDir, SPEC_DIR, writeGenerated } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
 
 const DRAFT: SchemaInput = { specDir: SPEC_DIR, version: "draft" };
@@ -196,6 +196,47 @@ describe("draft + 2025-11-25 in one output", () => {
     expect(modern.DISPATCH_REVISION["era"]).toBe("modern");
     expect(modern.DISPATCH_REVISION["builtins"]).toEqual({ discover: "server/discover", listen: "subscriptions/listen" });
     expect(modern.DISPATCH_REVISION["initializedNotification"]).toBeUndefined();
+  });
+});
+
+describe("draft + 2025-03-26 in one output (a revision with JSON-RPC batches)", () => {
+  let dir = "";
+  beforeAll(async () => {
+    const result = await generate({ schema: [DRAFT, { specDir: SPEC_DIR, version: "2025-03-26" }], transports: "node" });
+    dir = writeGenerated("multi-revision/batches", result.files);
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  });
+
+  it("reads from each schema whether its JSONRPCMessage has a batch: only 2025-03-26's does (JSONRPCBatchRequest)", () => {
+    const options = { ...DEFAULT_OPTIONS, targets: expandTargets(DEFAULT_OPTIONS.targets) };
+    const batches = Object.fromEntries(
+      readdirSync(join(SPEC_DIR, "schema"))
+        .sort()
+        .map((version) => [version, analyzeSchema({ specDir: SPEC_DIR, version }, options).protocol.batchRequest ?? null]),
+    );
+    expect(batches).toEqual({ "2024-11-05": null, "2025-03-26": "JSONRPCBatchRequest", "2025-06-18": null, "2025-11-25": null, "2026-07-28": null, draft: null });
+  });
+
+  it("marks the 2025-03-26 table `batches: true`, types handle() to answer an array and takes maxBatchSize; an output without such a revision keeps handle's type", async () => {
+    const older = (await import(join(dir, "2025-03-26", "revision.ts"))) as { DISPATCH_REVISION: Record<string, unknown> };
+    const modern = (await import(join(dir, "2026-07-28", "revision.ts"))) as { DISPATCH_REVISION: Record<string, unknown> };
+    expect(older.DISPATCH_REVISION["batches"]).toBe(true);
+    expect(modern.DISPATCH_REVISION).not.toHaveProperty("batches");
+    const consumer = join(dirname(dir), "batches-consumer.ts");
+    writeFileSync(
+      consumer,
+      [
+        'import { createServerDispatcher, type DispatchResponse } from "./batches/dispatch.js";',
+        'const dispatcher = createServerDispatcher({ serverInfo: { name: "s", version: "1" }, maxBatchSize: 8 });',
+        "export const answer: Promise<DispatchResponse | readonly DispatchResponse[] | undefined> = dispatcher.handle([]);",
+        "",
+      ].join("\n"),
+    );
+    expect(strictestDiagnostics([consumer], NODE_NEXT)).toEqual([]);
+    // The committed draft output (no revision with batches): handle answers one response, and there is no maxBatchSize.
+    const single = readFileSync(join(ROOT, "generated", "draft", "dispatch.ts"), "utf8");
+    expect(single).toContain("handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;");
+    expect(single).not.toContain("maxBatchSize");
   });
 });
 

@@ -297,7 +297,7 @@ describe("runtime/dispatcher.ts", () => {
       id: 1,
       result: { era: "legacy", version: "2098-01-01", resultType: "complete" },
     });
-    const without: DispatchResponse | undefined = await dispatcher.handle(call(2, "slow/op", {}));
+    const without: DispatchResponse | readonly DispatchResponse[] | undefined = await dispatcher.handle(call(2, "slow/op", {}));
     expect(without).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } } });
     expect(await dispatcher.handle(call(3, "tools/list", {}), { session })).toEqual({
       jsonrpc: "2.0",

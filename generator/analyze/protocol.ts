@@ -94,6 +94,12 @@ export interface ProtocolFacts {
   readonly resultTypes: readonly string[];
   /** `InputRequiredResult`, when the schema has it. */
   readonly inputRequiredResult?: string;
+  /**
+   * The batch of requests the schema's `JSONRPCMessage` admits (`JSONRPCBatchRequest` in
+   * 2025-03-26: an array of requests and notifications, JSON-RPC 2.0 § 6), when it admits one: a
+   * server of the revision takes batches. Later revisions dropped it from the union.
+   */
+  readonly batchRequest?: string;
   /** Findings that do not stop generation: union members the method table cannot read (MCG261). */
   readonly warnings: readonly Diagnostic[];
 }
@@ -370,6 +376,24 @@ function methods(model: Model, rules: ProtocolRules, warnings: Diagnostic[]): Me
   return out;
 }
 
+/**
+ * The member of `JSONRPCMessage` that is an array of messages including `JSONRPCRequest` (by its
+ * name, else `JSONRPCMessage`), or `undefined` when the union has none.
+ */
+function batchRequest(model: Model): string | undefined {
+  const message = model.typeOf("JSONRPCMessage");
+  const resolved = message === undefined ? undefined : model.resolve(message);
+  if (resolved?.kind !== "union") return undefined;
+  for (const member of model.flattenUnion(resolved)) {
+    const array = model.resolve(member);
+    if (array.kind !== "array") continue;
+    const element = model.resolve(array.element);
+    const elements = element.kind === "union" ? model.flattenUnion(element) : [array.element];
+    if (elements.some((e) => e.kind === "ref" && e.name === "JSONRPCRequest")) return member.kind === "ref" ? member.name : "JSONRPCMessage";
+  }
+  return undefined;
+}
+
 function resultTypes(model: Model, rules: ProtocolRules): string[] {
   const type = model.typeOf("ResultType");
   const values: string[] = [];
@@ -406,6 +430,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     shape && addProseKeys(model, rules, what, shape);
   const envelope = ["JSONRPCErrorResponse", "JSONRPCError"].find((n) => model.declarations.get(n)?.kind === "interface");
   const idProps = envelope ? prop(model.shapeOf({ kind: "ref", name: envelope }), "id") : [];
+  const batch = batchRequest(model);
   return {
     rules,
     protocolVersion: latestProtocolVersion ?? rules.version,
@@ -417,6 +442,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
     methods: methods(model, rules, warnings),
     resultTypes: resultTypes(model, rules),
     ...(model.isExportedType("InputRequiredResult") ? { inputRequiredResult: "InputRequiredResult" } : {}),
+    ...(batch !== undefined ? { batchRequest: batch } : {}),
     warnings,
   };
 }

@@ -98,6 +98,8 @@ export interface DispatchView {
   /** The legacy handshake method a modern-only revision answers with `-32022` (JSON), or "". */
   readonly legacyHandshake: string;
   readonly legacyHandshakeCite: string;
+  /** The schema's batch type (`JSONRPCBatchRequest`) when the revision takes JSON-RPC batches, or "". */
+  readonly batchRequest: string;
 }
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -270,6 +272,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     // Only where the schema itself has no such method (a revision that still has the handshake answers it).
     legacyHandshake: stateless && facts.rules.legacyHandshake !== undefined && !facts.methods.some((m) => m.method === facts.rules.legacyHandshake!.method) ? JSON.stringify(facts.rules.legacyHandshake.method) : "",
     legacyHandshakeCite: facts.rules.legacyHandshake?.cite ?? "",
+    batchRequest: facts.batchRequest ?? "",
   };
   // `types.ts` is imported when some type text names it (`T.X`).
   const typeTexts = [
@@ -308,6 +311,8 @@ export interface DispatchLayout {
   readonly served: readonly ServedRevisionView[];
   /** The methods `publish` takes (several revisions: the modern listen filters' and the legacy sessions' notifications). */
   readonly publishMethodsType: string;
+  /** Several revisions: whether one of them takes JSON-RPC batches (a single revision says so in its {@link DispatchView.batchRequest}). */
+  readonly batches: boolean;
 }
 
 /** Today's layout: one revision, its modules beside `dispatch.ts`. */
@@ -357,7 +362,7 @@ export function declareDispatchNames(table: SymbolTable, file: string, view: Pic
   ]);
 }
 
-export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never" };
+export const SINGLE_LAYOUT: DispatchLayout = { multi: false, modulePrefix: "./", served: [], publishMethodsType: "never", batches: false };
 
 /** The statements and table rows of `dispatch.ts` and `revision.ts` that may pass the line width, laid out as Prettier prints them (see `layout.ts`). */
 function layOut(view: DispatchView, layout: DispatchLayout, pieces: Pieces) {
@@ -423,7 +428,9 @@ export function renderDispatch(header: string, view: DispatchView, layout: Dispa
   // A schema without methods leaves empty bodies on two lines and longer type lines: not laid out here.
   if (!view.hasMethods || view.requests.length === 0 || view.builtins.length === 0) pieces.undecided();
   const laidOut = layOut(view, layout, pieces);
-  const text = renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, ...laidOut, revisionTable: revisionTable(view, laidOut) });
+  // Whether `handle` may answer an array: some revision served takes JSON-RPC batches.
+  const takesBatches = layout.multi ? layout.batches : view.batchRequest !== "";
+  const text = renderTemplate("dispatch.ts.hbs", { header, ...view, ...layout, ...laidOut, takesBatches, revisionTable: revisionTable(view, laidOut) });
   return pieces.laidOut && !layout.multi && withinWidth(text) ? { laidOut: text } : text;
 }
 

@@ -259,6 +259,13 @@ export interface DispatchRevision {
   readonly resourceNotFound?: { readonly code: number; readonly uriRequired: boolean };
   /** The `resultType` a result without one gets, when results require it. */
   readonly absentResultType?: string;
+  /**
+   * Whether a client of this revision may send JSON-RPC batches (JSON-RPC 2.0 § 6), which the
+   * server must then receive: the schema's `JSONRPCMessage` has a batch type (2025-03-26
+   * `JSONRPCBatchRequest`; 2025-06-18 removed it). Read on a legacy session only: a batch is
+   * taken on a channel whose session negotiated such a revision. Default: false.
+   */
+  readonly batches?: boolean;
   /** The `resultType` of an `InputRequiredResult`, when the revision has one. */
   readonly inputRequiredResultType?: string;
   /** Request methods whose results carry the caching fields (`ttlMs`, `cacheScope`). */
@@ -315,6 +322,13 @@ export interface DispatcherOptions {
   readonly maxInputRounds?: number;
   /** An `InputRequiredResult` to a legacy client: how long one round waits for the client's responses before the request is answered `-32603`. Default: 600000 (10 minutes). */
   readonly inputTimeoutMs?: number;
+  /**
+   * A JSON-RPC batch (on a session of a revision that takes them, {@link DispatchRevision.batches}):
+   * the most messages it may hold; a longer one is answered with one `-32600` error (no `id`) and
+   * none of it is handled, so one message cannot make the server do unbounded work. Default: 64
+   * (stdio's `maxInFlight`).
+   */
+  readonly maxBatchSize?: number;
 }
 
 /** What a transport passes with each message. */
@@ -376,11 +390,24 @@ export interface CoreDispatcher {
    * to a server→client request: it settles the request with that id on the same channel and is
    * never answered (an unknown id is ignored). Never rejects.
    *
+   * A batch (a JSON array) is answered `-32600` "batches are not supported" (one error, no `id`),
+   * except on a channel whose legacy session negotiated a revision that takes batches
+   * ({@link DispatchRevision.batches}, 2025-03-26 basic/index "JSON-RPC batching": implementations
+   * MUST support receiving them). There each element is handled as it would be alone, at once, and
+   * the answer is the array of the responses to its requests, in the batch's order (JSON-RPC 2.0
+   * § 6), or `undefined` when it held only notifications and responses (or every request was
+   * cancelled). An empty batch, or one of more than {@link DispatcherOptions.maxBatchSize}
+   * messages, is one `-32600` error (not an array). In the array: an element that is not a
+   * message gets its own `-32600` error; an `initialize` gets `-32600` (2025-03-26
+   * basic/lifecycle: it "MUST NOT be part of a JSON-RPC batch"), and so does a request carrying
+   * the modern per-request `_meta` version (the modern era has no batches; such a notification
+   * is refused through {@link HandleContext.refuse} and takes no effect).
+   *
    * `message` is the parsed JSON value, or a string: the message's text, which is parsed here
    * (`-32700` when it is not JSON). A transport that parsed the text itself and found a JSON
    * string passes the text, not the string, which would be parsed again as if it were a message.
    */
-  handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined>;
+  handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | readonly DispatchResponse[] | undefined>;
   readonly capabilities: { readonly [key: string]: unknown };
   /** Every version served, both eras (`server/discover` and `-32022` list the modern ones; `initialize` negotiates among the legacy ones). */
   readonly supportedProtocolVersions: readonly string[];
@@ -638,7 +665,9 @@ function isInputRequiredOf(value: unknown, resultType: string | undefined): bool
  * It checks each message in this order and answers:
  *
  * 1. text that is not JSON → `-32700` without `id`;
- * 2. a batch (array), or a value that is not a request, notification or response → `-32600`, with the `id` when it can be read;
+ * 2. a batch (array) → `-32600` without `id`, unless the channel's legacy session takes batches (then each element goes
+ *    through these steps alone, and the responses to its requests are answered as one array: see {@link CoreDispatcher.handle});
+ *    a value that is not a request, notification or response → `-32600`, with the `id` when it can be read;
  * 3. a response (`id` and `result` or `error`, no `method`) → settles the server→client request it answers; never answered;
  * 4. a notification → handled (`notifications/cancelled` aborts its request), never answered; one whose params fail
  *    the schema, or whose `_meta` version is not a string or not served, takes no effect, and {@link HandleContext.refuse} is told;
@@ -683,6 +712,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   const strictMeta = options.strictMeta ?? false;
   const maxInputRounds = options.maxInputRounds ?? 8;
   const inputTimeoutMs = options.inputTimeoutMs ?? 600_000;
+  const maxBatchSize = options.maxBatchSize ?? 64;
   const onError =
     options.onError ??
     ((error: unknown, info: DispatchErrorInfo) => {
@@ -1642,17 +1672,38 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     );
   }
 
-  async function handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | undefined> {
-    try {
-      let value: unknown = message;
-      if (typeof message === "string") {
-        try {
-          value = JSON.parse(message);
-        } catch {
-          return errorOf(undefined, -32700, "Parse error: the message is not JSON");
-        }
+  async function handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
+    let value: unknown = message;
+    if (typeof message === "string") {
+      try {
+        value = JSON.parse(message);
+      } catch {
+        return errorOf(undefined, -32700, "Parse error: the message is not JSON");
       }
-      if (Array.isArray(value)) return errorOf(undefined, -32600, "Invalid request: batches are not supported");
+    }
+    return Array.isArray(value) ? batch(value, context) : one(value, context, false);
+  }
+
+  /**
+   * A JSON-RPC batch (JSON-RPC 2.0 § 6): one `-32600` unless the channel's legacy session takes
+   * batches ({@link DispatchRevision.batches}); then its elements are handled at once, each as
+   * alone, and the responses to its requests answered as one array (see {@link CoreDispatcher.handle}).
+   */
+  async function batch(elements: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
+    if (sessionFor(context?.channel ?? defaultChannel, context)?.revision.batches !== true) return errorOf(undefined, -32600, "Invalid request: batches are not supported");
+    if (elements.length === 0) return errorOf(undefined, -32600, "Invalid request: the batch is empty");
+    if (elements.length > maxBatchSize) {
+      return errorOf(undefined, -32600, "Invalid request: a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
+    }
+    // Started in order, before any is awaited: a notifications/initialized or cancellation takes effect before the messages after it.
+    const answers = await Promise.all(elements.map((element) => one(element, context, true)));
+    const responses = answers.filter((answer): answer is DispatchResponse => answer !== undefined);
+    return responses.length === 0 ? undefined : responses;
+  }
+
+  /** One message (parsed, not a batch); `inBatch` when it is an element of a batch, where `initialize` and modern messages are refused. */
+  async function one(value: unknown, context: HandleContext | undefined, inBatch: boolean): Promise<DispatchResponse | undefined> {
+    try {
       if (!isPlainObject(value)) return errorOf(undefined, -32600, "Invalid request: a message is a JSON object");
       const hasId = Object.prototype.hasOwnProperty.call(value, "id");
       const rawId = own(value, "id");
@@ -1664,11 +1715,24 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         return undefined;
       }
       if (typeof method !== "string") return errorOf(id, -32600, "Invalid request: method must be a string");
+      const params = own(value, "params");
+      // The modern era has no batches: a message naming a modern version per request is not taken in one.
+      const unbatched = inBatch && hasModernMeta(params) ? "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch" : undefined;
       if (!hasId) {
-        notification(method, own(value, "params"), context);
+        if (unbatched === undefined) notification(method, params, context);
+        else {
+          try {
+            context?.refuse?.({ code: -32600, message: unbatched });
+          } catch (thrown) {
+            report(thrown, { method, reason: "notification-handler-threw" });
+          }
+        }
         return undefined;
       }
       if (id === undefined) return errorOf(undefined, -32600, "Invalid request: id must be a string or an integer");
+      if (unbatched !== undefined) return errorOf(id, -32600, unbatched);
+      // 2025-03-26 basic/lifecycle § Initialization: "The initialization request MUST NOT be part of a JSON-RPC batch".
+      if (inBatch && openingMethods.has(method)) return errorOf(id, -32600, "Invalid request: " + quoteShort(method) + " must not be part of a JSON-RPC batch");
       return await request(value, id, method, context);
     } catch (error) {
       report(error, { method: "(dispatch)", reason: "handler-threw" });
