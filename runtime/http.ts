@@ -398,13 +398,40 @@ function forbidden(res: ServerResponse, why: string): void {
 }
 
 /** Reads the body, or answers 413 and resolves `undefined` when it is too large. */
+/**
+ * Answers a body over `limit` bytes 413 and closes the connection, but only once the client has
+ * sent the rest, which is read and dropped: a connection closed with unread data is reset, and a
+ * client still sending would see the reset (EPIPE, ECONNRESET) instead of the answer, which it can
+ * read whole at once (it has a `content-length`). A client that goes on past {@link DRAIN_BYTES}
+ * more bytes (or `limit`, when larger) has its connection closed then.
+ */
+function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
+  const text = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
+  res.writeHead(413, { "content-type": "application/json", "content-length": Buffer.byteLength(text), connection: "close" });
+  res.write(text);
+  const end = (): void => {
+    if (!res.writableEnded) res.end();
+  };
+  let dropped = 0;
+  req.on("data", (chunk: Buffer) => {
+    dropped += chunk.length;
+    if (dropped <= Math.max(limit, DRAIN_BYTES)) return;
+    end();
+    req.socket.destroy();
+  });
+  req.once("end", end);
+  req.once("close", end);
+  req.resume();
+}
+
+/** A body refused as too large: how much more of it is read and dropped so that the client reads the 413 (see {@link tooLarge}). */
+const DRAIN_BYTES = 16 * 1024 * 1024;
+
 function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const declared = Number(header(req, "content-length"));
     if (Number.isFinite(declared) && declared > limit) {
-      res.setHeader("connection", "close");
-      sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
-      req.resume();
+      tooLarge(req, res, limit);
       resolve(undefined);
       return;
     }
@@ -416,9 +443,8 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Pro
       size += chunk.length;
       if (size > limit) {
         done = true;
-        res.setHeader("connection", "close");
-        sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
-        req.resume();
+        chunks.length = 0;
+        tooLarge(req, res, limit);
         resolve(undefined);
         return;
       }

@@ -717,6 +717,56 @@ describe("the server process (main.ts)", () => {
     }
   });
 
+  it("answers a body over maxBodyBytes 413 that the client reads while it is still sending, not a reset (helper-61)", async () => {
+    // Only across processes: a client in the server's own process never sends faster than the server reads.
+    const child = spawn(process.execPath, [join(processDir, "main.js"), "--http", "--port", "0"], { stdio: "pipe" });
+    try {
+      const [first] = (await within(once(createInterface({ input: child.stderr }), "line"), 10_000, "first line")) as [string];
+      const url = new URL(/^listening on (\S+)$/.exec(first)![1]!);
+      const size = 5 * 2 ** 20;
+      const chunk = Buffer.alloc(65_536, 0x61);
+      /** The status line's code a raw client reads after sending the whole body (declared, or chunked), else its socket error. */
+      const raw = (declared: boolean) =>
+        new Promise<string>((resolve) => {
+          const socket = connect(Number(url.port), url.hostname);
+          let got = "";
+          let error = "";
+          socket.on("data", (d: Buffer) => (got += d.toString("latin1")));
+          socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code ?? String(e)));
+          socket.on("close", () => resolve(/^HTTP\/1\.1 (\d+)/.exec(got)?.[1] ?? error));
+          socket.write(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${declared ? `Content-Length: ${size}` : "Transfer-Encoding: chunked"}\r\nConnection: close\r\n\r\n`);
+          let sent = 0;
+          const pump = (): void => {
+            while (sent < size) {
+              sent += chunk.length;
+              const data = declared ? chunk : Buffer.concat([Buffer.from(chunk.length.toString(16) + "\r\n"), chunk, Buffer.from("\r\n")]);
+              if (!socket.write(data)) {
+                socket.once("drain", pump);
+                return;
+              }
+            }
+            socket.end(declared ? undefined : "0\r\n\r\n");
+          };
+          pump();
+          setTimeout(() => socket.destroy(), 8000).unref();
+        });
+      const seen: string[] = [];
+      for (let i = 0; i < 5; i++) seen.push(await raw(true), await raw(false));
+      for (let i = 0; i < 5; i++) {
+        seen.push(
+          await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "x".repeat(size) }).then(
+            (r) => String(r.status),
+            (e: { cause?: { code?: string } }) => e.cause?.code ?? String(e),
+          ),
+        );
+      }
+      expect(seen).toEqual(Array(15).fill("413"));
+    } finally {
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  });
+
   it("answers a Host named with --allow-host, and says how to name one when refusing it (helper-55)", async () => {
     const child = spawn(process.execPath, [join(processDir, "main.js"), "--http", "--port", "0", "--allow-host", "mcp.example.com"], { stdio: "pipe" });
     const [line] = (await within(once(createInterface({ input: child.stderr }), "line"), 10_000, "first line")) as [string];
