@@ -87,6 +87,13 @@ export interface HttpOptions {
   readonly allowedOrigins?: readonly string[];
   /** Largest accepted body, in bytes. Default: 4 MiB. */
   readonly maxBodyBytes?: number;
+  /**
+   * The bodies of the requests being received and served at once, in bytes (at least
+   * `maxBodyBytes`): a body that would pass it is answered `-32603` "Server busy" with status 503,
+   * so that requests held open (streams, waits for a client's input) cannot make the server keep
+   * unbounded memory. Default: 64 MiB.
+   */
+  readonly maxBodyBytesInFlight?: number;
   /** SSE keep-alive comment interval on open streams, in milliseconds. Default: 15000. */
   readonly keepAliveMs?: number;
   /** The `inputSchema` of a tool by name, for `Mcp-Param-{Name}` checks; without it those headers are not checked. */
@@ -399,15 +406,16 @@ function forbidden(res: ServerResponse, why: string): void {
 
 /** Reads the body, or answers 413 and resolves `undefined` when it is too large. */
 /**
- * Answers a body over `limit` bytes 413 and closes the connection, but only once the client has
- * sent the rest, which is read and dropped: a connection closed with unread data is reset, and a
- * client still sending would see the reset (EPIPE, ECONNRESET) instead of the answer, which it can
- * read whole at once (it has a `content-length`). A client that goes on past {@link DRAIN_BYTES}
- * more bytes (or `limit`, when larger) has its connection closed then.
+ * Answers a body it will not take (`status`: 413 over `limit` bytes, 503 past the bodies' budget)
+ * and closes the connection, but only once the client has sent the rest, which is read and
+ * dropped: a connection closed with unread data is reset, and a client still sending would see
+ * the reset (EPIPE, ECONNRESET) instead of the answer, which it can read whole at once (it has a
+ * `content-length`). A client that goes on past {@link DRAIN_BYTES} more bytes (or `limit`, when
+ * larger) has its connection closed then.
  */
-function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): void {
-  const text = JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
-  res.writeHead(413, { "content-type": "application/json", "content-length": Buffer.byteLength(text), connection: "close" });
+function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, status: number, message: string): void {
+  const text = JSON.stringify({ jsonrpc: "2.0", error: { code: status === 413 ? -32600 : -32603, message } });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), connection: "close" });
   res.write(text);
   const end = (): void => {
     if (!res.writableEnded) res.end();
@@ -424,34 +432,60 @@ function tooLarge(req: IncomingMessage, res: ServerResponse, limit: number): voi
   req.resume();
 }
 
-/** A body refused as too large: how much more of it is read and dropped so that the client reads the 413 (see {@link tooLarge}). */
+/** A body refused (see {@link refuseBody}): how much more of it is read and dropped so that the client reads the answer. */
 const DRAIN_BYTES = 16 * 1024 * 1024;
 
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Buffer | undefined> {
+/** The bytes of the bodies the server holds at once: the requests being received and served. */
+interface BodyBudget {
+  used: number;
+  readonly max: number;
+}
+
+/**
+ * Reads a request's body, at most `limit` bytes (else 413), counting it against `budget` until the
+ * response is finished or its connection closed (past the budget: 503 "Server busy"). `undefined`
+ * when it was answered so, or the request failed.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budget: BodyBudget): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
+    const tooLarge = `Invalid request: the body is larger than ${limit} bytes`;
     const declared = Number(header(req, "content-length"));
     if (Number.isFinite(declared) && declared > limit) {
-      tooLarge(req, res, limit);
+      refuseBody(req, res, limit, 413, tooLarge);
       resolve(undefined);
       return;
     }
+    let held = 0;
+    res.once("close", () => {
+      budget.used -= held;
+      held = 0;
+    });
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
     req.on("data", (chunk: Buffer) => {
       if (done) return;
       size += chunk.length;
-      if (size > limit) {
+      const busy = budget.used + chunk.length > budget.max;
+      if (size > limit || busy) {
         done = true;
         chunks.length = 0;
-        tooLarge(req, res, limit);
+        budget.used -= held;
+        held = 0;
+        refuseBody(req, res, limit, size > limit ? 413 : 503, size > limit ? tooLarge : `Server busy: the requests in flight hold ${budget.max} bytes of bodies (maxBodyBytesInFlight); try again later`);
         resolve(undefined);
         return;
       }
+      budget.used += chunk.length;
+      held += chunk.length;
       chunks.push(chunk);
     });
     req.on("end", () => {
-      if (!done) resolve(Buffer.concat(chunks));
+      if (done) return;
+      // The listeners live as long as the request: they must not keep the chunks.
+      const body = Buffer.concat(chunks);
+      chunks.length = 0;
+      resolve(body);
     });
     req.on("error", () => {
       if (!done) resolve(undefined);
@@ -512,6 +546,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
   const hostsConfigured = `serveHttp's allowedHosts names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const bodies: BodyBudget = { used: 0, max: Math.max(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024, limit) };
   const keepAliveMs = options.keepAliveMs ?? 15000;
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
@@ -872,6 +907,28 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     res.end();
   };
 
+  /**
+   * A POST's body, decoded and parsed: `message`, its JSON value; `text`, the body itself when it is
+   * not JSON or is a JSON string (the dispatcher answers the text). `undefined` when it was answered
+   * already: too large (413), past the bodies' budget or the shutdown's grace period (503), not
+   * UTF-8 (400). A function of its own so that neither the bytes nor the decoded text outlive it:
+   * a request being served holds only its parsed message.
+   */
+  const receive = async (req: IncomingMessage, res: ServerResponse): Promise<{ readonly message: unknown; readonly text?: string } | undefined> => {
+    const bytes = await readBody(req, res, limit, bodies);
+    if (bytes === undefined || res.writableEnded) return undefined;
+    let body: string;
+    try {
+      // A leading byte order mark is dropped by the decoder.
+      body = utf8.decode(bytes);
+    } catch {
+      sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } });
+      return undefined;
+    }
+    const message = messageOf(body);
+    return typeof message === "string" ? { message, text: body } : { message };
+  };
+
   const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> => {
     if (closing) return unavailable(res, undefined, SHUTTING_DOWN);
     const host = header(req, "host");
@@ -902,20 +959,12 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       req.resume();
       return;
     }
-    const bytes = await readBody(req, res, limit);
-    // Answered already: too large, or 503 when the shutdown's grace period ended while the body was arriving.
-    if (bytes === undefined || res.writableEnded) return;
-    let body: string;
-    try {
-      // A leading byte order mark is dropped by the decoder.
-      body = utf8.decode(bytes);
-    } catch {
-      return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } });
-    }
+    const received = await receive(req, res);
+    if (received === undefined) return;
+    const { message } = received;
     // Not JSON, or a JSON string: no message to route or hold to its headers; the dispatcher answers the text.
-    const message = messageOf(body);
-    if (typeof message === "string") {
-      const response = (await dispatcher.handle(body))!;
+    if (received.text !== undefined) {
+      const response = (await dispatcher.handle(received.text))!;
       return sendJson(res, isBatchAnswer(response) ? 200 : statusOf(response), response);
     }
     const id = isPlainObject(message) ? own(message, "id") : undefined;

@@ -6,7 +6,7 @@
  * they are built on. In-process through vitest, and as a separate Node process for exit codes
  * and signals (the transports and `main.ts` transpiled beside the generated draft).
  */
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { fork, spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request as httpRequest, Server } from "node:http";
@@ -627,6 +627,24 @@ describe("Streamable HTTP transport, hardened", () => {
     expect(bodyMs).toBeLessThan(2000);
   });
 
+  it("holds at most maxBodyBytesInFlight of bodies: one more is answered 503 \"Server busy\" until a request in flight ends (helper-61)", async () => {
+    newGate();
+    const s = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 2_500_000 });
+    const pad = "x".repeat(900_000);
+    const held = [post(s.url, call(1, "gate", { pad })), post(s.url, call(2, "gate", { pad }))];
+    await until(() => seen.running === 2);
+    const busy = await post(s.url, call(3, "gate", { pad }));
+    expect([busy.status, JSON.parse(busy.body)]).toEqual([
+      503,
+      { jsonrpc: "2.0", error: { code: -32603, message: "Server busy: the requests in flight hold 2500000 bytes of bodies (maxBodyBytesInFlight); try again later" } },
+    ]);
+    // Small bodies still fit beside them.
+    expect((await post(s.url, list(4))).status).toBe(200);
+    gate.open();
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
+    expect((await post(s.url, call(5, "slow", { ms: 1, pad }))).status).toBe(200);
+  });
+
   it("keeps a listen stream open longer than the receive timeout", async () => {
     const s = await serve({ headersTimeoutMs: 100, receiveTimeoutMs: 200 });
     const stream = post(s.url, listen(1));
@@ -745,7 +763,8 @@ describe("the server process (main.ts)", () => {
                 return;
               }
             }
-            socket.end(declared ? undefined : "0\r\n\r\n");
+            if (declared) socket.end();
+            else socket.end("0\r\n\r\n");
           };
           pump();
           setTimeout(() => socket.destroy(), 8000).unref();
@@ -763,6 +782,52 @@ describe("the server process (main.ts)", () => {
       expect(seen).toEqual(Array(15).fill("413"));
     } finally {
       child.kill("SIGTERM");
+      await once(child, "exit");
+    }
+  });
+
+  it("a request being served keeps its parsed message only, not its body's bytes or text (helper-61)", async () => {
+    // Measured in a process of its own, after collecting garbage: ten requests of 4 MiB that never end.
+    const server = join(processDir, "held-bodies.js");
+    writeFileSync(
+      server,
+      `import { serveHttp } from "./generated/runtime/http.js";
+let held = 0;
+const dispatcher = { handle: () => (held++, new Promise(() => {})), closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
+const s = await serveHttp(dispatcher, { port: 0 });
+const memory = () => { globalThis.gc(); globalThis.gc(); const m = process.memoryUsage(); return m.heapUsed + m.external; };
+process.send({ url: s.url, held, bytes: memory() });
+process.on("message", () => process.send({ held, bytes: memory() }));
+`,
+    );
+    const child = fork(server, [], { execArgv: ["--expose-gc"], stdio: "pipe" });
+    const reply = () => within(once(child, "message"), 10_000, "the server's answer").then(([m]) => m as { url?: string; held: number; bytes: number });
+    const requests: ReturnType<typeof httpRequest>[] = [];
+    try {
+      const { url, bytes: before } = await reply();
+      // A message without method or id: no header to check, and the dispatcher holds it.
+      const body = JSON.stringify({ jsonrpc: "2.0", junk: "x".repeat(4 * 2 ** 20 - 100) });
+      for (let i = 0; i < 10; i++) {
+        const req = httpRequest(url!, { method: "POST", agent: false, headers: { "content-type": "application/json" } });
+        req.on("error", () => {});
+        req.end(body);
+        requests.push(req);
+      }
+      // Measured once the dispatcher holds all ten.
+      let measured = { held: 0, bytes: 0 };
+      for (let tries = 0; tries < 100 && measured.held < 10; tries++) {
+        await sleep(100);
+        child.send("measure");
+        measured = await reply();
+      }
+      expect(measured.held).toBe(10);
+      const grown = measured.bytes - before;
+      // Each holds its message (a 4 MiB string); with its bytes and text too it would be two or three times that.
+      expect(grown).toBeGreaterThanOrEqual(10 * body.length);
+      expect(grown).toBeLessThan(15 * body.length);
+    } finally {
+      for (const req of requests) req.destroy();
+      child.kill();
       await once(child, "exit");
     }
   });
