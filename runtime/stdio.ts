@@ -155,8 +155,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (line.trim() === "") return;
     // Parsed here to know a subscriptions/listen request; a line that is not JSON (or is a JSON string) goes to the dispatcher as text, which answers it.
     const message = messageOf(line);
-    // A batch (2025-03-26) may carry the client's responses too.
-    for (const m of Array.isArray(message) ? message : [message]) {
+    // A batch (2025-03-26) may carry the client's responses: one of responses only (the dispatcher refuses one mixing in others).
+    for (const m of Array.isArray(message) ? (message.every((e) => isResponse(e)) ? message : []) : [message]) {
       if (!isPlainObject(m) || own(m, "method") !== undefined) continue;
       const id = own(m, "id");
       if (typeof id === "string" || typeof id === "number") awaiting.delete(idKey(id));
@@ -331,12 +331,15 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (heldBytes < LOOKAHEAD_BYTES || held.length === 0 || holdingUnread) return holdLine(line, message);
     // A notification is never answered: one beyond what is held is dropped.
     if (isNotification(message)) return;
-    const id = kind === "request" ? requestOf(message)?.id : undefined;
-    write({
+    const busy = (id: string | number | undefined) => ({
       jsonrpc: "2.0",
       ...(id === undefined ? {} : { id }),
       error: { code: -32603, message: `Server busy: ${maxInFlight} requests are running and ${LOOKAHEAD_BYTES} bytes of requests wait; send it again later` },
     });
+    // A batch: each of its requests gets the error, in one array (JSON-RPC 2.0 § 6); its notifications none.
+    if (!Array.isArray(message)) return write(busy(kind === "request" ? requestOf(message)?.id : undefined));
+    const ids = message.flatMap((m) => (typeof requestOf(m)?.method === "string" ? [requestOf(m)!.id] : []));
+    if (ids.length > 0) write(ids.map(busy));
   }
   /**
    * What a line read is: one that may go ahead of held requests (a response, a notification, a
@@ -344,8 +347,12 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * while an `initialize` is held waits behind it: it is about the session that one opens.
    */
   function kindOf(message: unknown): "ahead" | "request" {
-    // A batch (2025-03-26) goes ahead when every message in it may: the client's responses, sent as one batch.
-    if (Array.isArray(message)) return message.length > 0 && message.every((m) => !Array.isArray(m) && kindOf(m) === "ahead") ? "ahead" : "request";
+    // A batch (2025-03-26) goes ahead when every message in it may (the client's responses, sent as one batch), or when it
+    // holds a response beside other messages: the dispatcher refuses such a batch at once, running nothing.
+    if (Array.isArray(message)) {
+      const ahead = message.map((m) => !Array.isArray(m) && kindOf(m) === "ahead");
+      return message.length > 0 && (ahead.every(Boolean) || message.some((m) => isResponse(m))) ? "ahead" : "request";
+    }
     if (!isPlainObject(message) || own(message, "jsonrpc") !== "2.0") return "request";
     const method = own(message, "method");
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
@@ -502,6 +509,11 @@ function isNotification(message: unknown): boolean {
 /** A request id as one key, the number 1 and the string "1" apart. */
 function idKey(id: string | number): string {
   return typeof id + ":" + String(id);
+}
+
+/** Whether a message is a response: an `id`, a `result` or an `error`, and no `method`. */
+function isResponse(message: unknown): boolean {
+  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
 }
 
 /** A request's id and method (`undefined` for anything else: a notification, a malformed message). */

@@ -1171,7 +1171,8 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect((answer[2]!.result!["tools"] as Json[]).map((t) => t["name"])).toEqual(["echo", "roots", "wait"]);
     // JSON text is read the same way.
     expect(answers(await client.send(JSON.stringify([echo(4, "text")])))).toEqual([echoed(4, "text")]);
-    expect(await client.send([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }, { jsonrpc: "2.0", id: 99, result: {} }])).toBeUndefined();
+    expect(await client.send([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }])).toBeUndefined();
+    expect(await client.send([{ jsonrpc: "2.0", id: 99, result: {} }])).toBeUndefined();
     expect(logged).toEqual([]);
   });
 
@@ -1198,6 +1199,12 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect(d.sessionOf(client.channel)?.protocolVersion).toBe(BATCH_VERSION);
     expect(await d.handle([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: 1 } }], { channel: client.channel, refuse: (e) => refusals.push(e) })).toBeUndefined();
     expect(refusals).toEqual([{ code: -32600, message: "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch" }]);
+    // Requests and responses in one batch: neither batch type of the schema, so one -32600 and none of it runs (helper-62).
+    expect(await d.handle([{ jsonrpc: "2.0", id: 99, result: {} }, echo(10, "mixed")], { channel: client.channel })).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Invalid request: a batch holds requests and notifications, or responses, not both (2025-03-26 JSONRPCBatchRequest, JSONRPCBatchResponse)" },
+    });
+    expect(calls).toBe(1);
   });
 
   it("stays refused as before: with no session, on a 2025-11-25 session, and for a modern client; the same message everywhere", async () => {
@@ -1292,6 +1299,31 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
       { jsonrpc: "2.0", id: 3, result: { content: [{ type: "text", text: "file:///1" }] } },
     ]);
     expect(answered(4)).toEqual(echoed(4, "held"));
+    input.end();
+    await within(server.closed);
+  });
+
+  it("over stdio at the cap, with 64 KiB held: a batch is answered Server busy for each of its requests, in one array; a batch mixing responses and requests is refused at once (helper-62)", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION, { roots: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "roots", arguments: {} })) + "\n");
+    await within(until(() => lines.some((l) => l["method"] === "roots/list")));
+    const asked = lines.find((l) => l["method"] === "roots/list")!;
+    // Held at the cap: more than the 64 KiB read ahead.
+    input.write(JSON.stringify(echo(3, "x".repeat(100 * 1024))) + "\n");
+    input.write(JSON.stringify([echo(4, "a"), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, echo("5", "b")]) + "\n");
+    await within(until(() => lines.some((l) => Array.isArray(l))));
+    const busy = (id: number | string) => ({ jsonrpc: "2.0", id, error: { code: -32603, message: "Server busy: 1 requests are running and 65536 bytes of requests wait; send it again later" } });
+    expect(lines.find((l) => Array.isArray(l))).toEqual([busy(4), busy("5")]);
+    // The client's answer sent with a request in one batch: refused at once (not held behind the cap), and nothing of it taken.
+    input.write(JSON.stringify([{ jsonrpc: "2.0", id: asked["id"], result: { roots: [] } }, echo(6, "c")]) + "\n");
+    await within(until(() => lines.some((l) => !Array.isArray(l) && l["id"] === undefined && l["error"] !== undefined)));
+    expect(answered(2)).toBeUndefined();
+    input.write(JSON.stringify([{ jsonrpc: "2.0", id: asked["id"], result: { roots: [{ uri: "file:///r" }] } }]) + "\n");
+    await within(until(() => answered(2) !== undefined && answered(3) !== undefined));
+    expect(answered(2)).toEqual({ jsonrpc: "2.0", id: 2, result: { content: [{ type: "text", text: "file:///r" }] } });
+    expect(answered(6)).toBeUndefined();
     input.end();
     await within(server.closed);
   });

@@ -1692,6 +1692,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   async function batch(elements: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
     if (sessionFor(context?.channel ?? defaultChannel, context)?.revision.batches !== true) return errorOf(undefined, -32600, "Invalid request: batches are not supported");
     if (elements.length === 0) return errorOf(undefined, -32600, "Invalid request: the batch is empty");
+    // 2025-03-26 schema: JSONRPCBatchRequest holds requests and notifications, JSONRPCBatchResponse responses; no batch both.
+    const replies = elements.filter((e) => isPlainObject(e) && own(e, "method") === undefined && (own(e, "result") !== undefined || own(e, "error") !== undefined)).length;
+    if (replies > 0 && replies < elements.length) {
+      return errorOf(undefined, -32600, "Invalid request: a batch holds requests and notifications, or responses, not both (2025-03-26 JSONRPCBatchRequest, JSONRPCBatchResponse)");
+    }
     if (elements.length > maxBatchSize) {
       return errorOf(undefined, -32600, "Invalid request: a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
     }
