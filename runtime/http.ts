@@ -505,14 +505,28 @@ interface Exchange {
 
 /** The request listener and what a graceful shutdown needs of it. */
 interface Endpoint {
-  readonly listener: (req: IncomingMessage, res: ServerResponse) => void;
+  readonly listener: HttpHandler;
   /** Refuses new requests, ends listen streams, waits `shutdownGraceMs` for requests in flight, then answers the rest `-32603`. */
   shutdown(): Promise<void>;
 }
 
-/** A `node:http` request listener serving `dispatcher` at the MCP endpoint (without graceful shutdown: {@link serveHttp} has it). */
-export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  return endpoint(dispatcher, options).listener;
+/**
+ * A request listener serving the MCP endpoint. Behind code that has read the request's body
+ * already (a body parser, as in Express with `express.json()`), pass that body as `body`: the
+ * parsed JSON value, or the raw body as a `Buffer` or string (then it is decoded and parsed here,
+ * as a body read from `req` is). Without it the body is read from `req`; when `req` was read to
+ * its end already, the request is answered 500 `-32603` saying so, instead of waiting for a
+ * body that will not come.
+ */
+export type HttpHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => void;
+
+/**
+ * A `node:http` request listener serving `dispatcher` at the MCP endpoint, to mount in a server of
+ * one's own (without graceful shutdown, and the time limits and connection caps of the server:
+ * {@link serveHttp} has them). See {@link HttpHandler} for a body read before it.
+ */
+export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): HttpHandler {
+  return endpoint(dispatcher, options, "createHttpHandler").listener;
 }
 
 /** One legacy session as this process serves it: its standalone GET stream and how many of its POSTs are running. */
@@ -539,12 +553,13 @@ interface Route {
   readonly opening?: { readonly id: string; readonly settle: (response: DispatchResponse | undefined) => boolean };
 }
 
-function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoint {
+/** What serves the endpoint for {@link serveHttp} and {@link createHttpHandler}; `by` names the one that made it, for messages. */
+function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "serveHttp" | "createHttpHandler"): Endpoint {
   const path = options.path ?? "/mcp";
   const hosts = new Set((options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS).map((h) => h.toLowerCase()));
   // The 403 for a Host not answered says where the hosts are configured. It lists the defaults (public, and the hosts
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
-  const hostsConfigured = `serveHttp's allowedHosts names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
+  const hostsConfigured = `${by}'s allowedHosts names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const bodies: BodyBudget = { used: 0, max: Math.max(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024, limit) };
   const keepAliveMs = options.keepAliveMs ?? 15000;
@@ -914,13 +929,23 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
    * UTF-8 (400). A function of its own so that neither the bytes nor the decoded text outlive it:
    * a request being served holds only its parsed message.
    */
-  const receive = async (req: IncomingMessage, res: ServerResponse): Promise<{ readonly message: unknown; readonly text?: string } | undefined> => {
-    const bytes = await readBody(req, res, limit, bodies);
+  const receive = async (req: IncomingMessage, res: ServerResponse, given: unknown): Promise<{ readonly message: unknown; readonly text?: string } | undefined> => {
+    // A body a caller read already (HttpHandler): parsed, or raw.
+    if (given !== undefined && typeof given !== "string" && !Buffer.isBuffer(given)) return { message: given };
+    if (given === undefined && req.readableEnded) {
+      sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error: the request's body was read before the MCP handler (by a body parser?); pass it as the handler's third argument" } });
+      return undefined;
+    }
+    if (given !== undefined && (typeof given === "string" ? Buffer.byteLength(given) : given.length) > limit) {
+      sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
+      return undefined;
+    }
+    const bytes = given === undefined ? await readBody(req, res, limit, bodies) : given;
     if (bytes === undefined || res.writableEnded) return undefined;
     let body: string;
     try {
       // A leading byte order mark is dropped by the decoder.
-      body = utf8.decode(bytes);
+      body = typeof bytes === "string" ? bytes.replace(/^\uFEFF/, "") : utf8.decode(bytes);
     } catch {
       sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } });
       return undefined;
@@ -929,7 +954,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     return typeof message === "string" ? { message, text: body } : { message };
   };
 
-  const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange): Promise<void> => {
+  const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, given: unknown): Promise<void> => {
     if (closing) return unavailable(res, undefined, SHUTTING_DOWN);
     const host = header(req, "host");
     const name = host === undefined ? undefined : hostName(host);
@@ -959,7 +984,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
       req.resume();
       return;
     }
-    const received = await receive(req, res);
+    const received = await receive(req, res, given);
     if (received === undefined) return;
     const { message } = received;
     // Not JSON, or a JSON string: no message to route or hold to its headers; the dispatcher answers the text.
@@ -997,7 +1022,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     return run(req, res, exchange, message, request, { channel: {}, legacy: beforeSession });
   };
 
-  const listener = (req: IncomingMessage, res: ServerResponse) => {
+  const listener = (req: IncomingMessage, res: ServerResponse, body?: unknown) => {
     const exchange: Exchange = {
       res,
       timed: undefined,
@@ -1006,7 +1031,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
     };
     exchanges.add(exchange);
     void exchange.done.then(() => exchanges.delete(exchange));
-    serve(req, res, exchange)
+    serve(req, res, exchange, body)
       .catch(() => {
         if (!res.headersSent) sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
         else res.end();
@@ -1046,7 +1071,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions): Endpoi
 export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.receiveTimeoutMs ?? 30_000;
-  const { listener, shutdown } = endpoint(dispatcher, options);
+  const { listener, shutdown } = endpoint(dispatcher, options, "serveHttp");
   const server = createServer(
     {
       headersTimeout,

@@ -9,7 +9,7 @@
 import { fork, spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { once } from "node:events";
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { request as httpRequest, Server } from "node:http";
+import { createServer, request as httpRequest, Server, type IncomingMessage, type ServerResponse } from "node:http";
 import { connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
@@ -34,6 +34,7 @@ interface HttpServer {
 }
 interface HttpModule {
   serveHttp(dispatcher: Dispatcher, options?: Json): Promise<HttpServer>;
+  createHttpHandler(dispatcher: Dispatcher, options?: Json): (req: IncomingMessage, res: ServerResponse, body?: unknown) => void;
 }
 interface StdioModule {
   serveStdio(dispatcher: Dispatcher, options: Json): { closed: Promise<void>; close(): Promise<void> };
@@ -471,6 +472,83 @@ function rawConnection(url: string): { socket: Socket; closed: Promise<number>; 
   socket.resume();
   return { socket, closed: once(socket, "close").then(() => Date.now() - started), connected: once(socket, "connect") };
 }
+
+describe("createHttpHandler in a server of one's own (helper-61)", () => {
+  /** A node:http server that reads each body first, as a body parser does, and hands the handler what `pass` makes of it. */
+  async function mounted(pass: (text: string) => unknown, options: Json = {}): Promise<{ url: string; close: () => void }> {
+    const handler = m.http.createHttpHandler(makeDispatcher(), options);
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => handler(req, res, pass(Buffer.concat(chunks).toString("utf8"))));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${port}/mcp`, close: () => (server.closeAllConnections(), server.close()) };
+  }
+
+  it("takes a body read before it: parsed, as a Buffer or as a string", async () => {
+    for (const [pass, raw] of [
+      [(t: string) => JSON.parse(t) as unknown, false],
+      [(t: string) => Buffer.from(t), true],
+      [(t: string) => t, true],
+    ] as const) {
+      const s = await mounted(pass);
+      try {
+        const r = await post(s.url, list(1));
+        expect([r.status, (JSON.parse(r.body) as Response).id]).toEqual([200, 1]);
+        // A raw body is checked as one read from the request: not JSON is -32700 (400), over maxBodyBytes 413.
+        if (raw) expect(JSON.parse((await post(s.url, list(2), Buffer.from("{oops"))).body)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not JSON" } });
+      } finally {
+        s.close();
+      }
+    }
+    const small = await mounted((t) => t, { maxBodyBytes: 100 });
+    try {
+      expect((await post(small.url, call(3, "slow", { pad: "x".repeat(200) }))).status).toBe(413);
+    } finally {
+      small.close();
+    }
+  });
+
+  it("answers 500 saying so, at once, when the body was read before it and not passed on (it waited forever)", async () => {
+    const s = await mounted(() => undefined);
+    try {
+      const r = await within(post(s.url, list(1)), 3000, "the answer");
+      expect([r.status, JSON.parse(r.body)]).toEqual([
+        500,
+        { jsonrpc: "2.0", error: { code: -32603, message: "Internal error: the request's body was read before the MCP handler (by a body parser?); pass it as the handler's third argument" } },
+      ]);
+    } finally {
+      s.close();
+    }
+  });
+
+  it("reads the body itself when nothing read it, and names its own allowedHosts in a 403", async () => {
+    const handler = m.http.createHttpHandler(makeDispatcher());
+    const server = createServer((req, res) => handler(req, res));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    try {
+      expect((await post(url, list(1))).status).toBe(200);
+      const refused = await new Promise<string>((resolve, reject) => {
+        const req = httpRequest(url, { method: "POST", headers: { host: "evil.example", "content-type": "application/json" } }, (res) => {
+          let body = "";
+          res.on("data", (c: Buffer) => (body += c.toString("utf8")));
+          res.on("end", () => resolve(body));
+        });
+        req.on("error", reject);
+        req.end(JSON.stringify(list(2)));
+      });
+      expect((JSON.parse(refused) as Response).error?.message).toBe(
+        'Forbidden: the Host header "evil.example" is not allowed (createHttpHandler\'s allowedHosts names the hosts answered; by default localhost, 127.0.0.1, [::1])',
+      );
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});
 
 describe("Streamable HTTP transport, hardened", () => {
   let servers: HttpServer[] = [];
