@@ -631,13 +631,13 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     };
     return session;
   };
-  /** Forgets a session: its record, its GET stream, and its channel in the dispatcher. */
-  const endSession = (id: string, channel: object): void => {
+  /** Forgets a session: its record, its GET stream, and its channel in the dispatcher (`why` goes to the requests still waiting for the client). */
+  const endSession = (id: string, channel: object, why?: string): void => {
     const session = live.get(id);
     store.delete(id);
     live.delete(id);
     session?.stream?.end();
-    dispatcher.closeChannel?.(channel);
+    dispatcher.closeChannel?.(channel, why);
   };
   const expired = (record: LegacySessionRecord, session: LiveSession | undefined, now: number): boolean =>
     (session === undefined || (session.busy === 0 && session.stream === undefined)) && now - record.lastActive >= sessionIdleMs;
@@ -1047,7 +1047,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     dispatcher.closeSubscriptions();
     // No client can answer a server→client request any more (no new connections): every legacy session ends now, its GET
     // stream with it, and a request waiting for the client's answer is answered -32603 at once rather than after the grace period.
-    for (const [id, session] of live) endSession(id, session.channel);
+    for (const [id, session] of live) endSession(id, session.channel, SHUTTING_DOWN);
     const settled = () => Promise.all([...exchanges].map((e) => e.done));
     let graceTimer: ReturnType<typeof setTimeout> | undefined;
     await Promise.race([settled(), new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, shutdownGraceMs)))]);

@@ -462,7 +462,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (channelClosed || (held.length > 0 && awaiting.size === 0 && !graceOver)) return;
     channelClosed = true;
     while (held.length > 0) handleLine(takeHeld());
-    dispatcher.closeChannel(channel);
+    dispatcher.closeChannel(channel, SHUTTING_DOWN);
     awaiting.clear();
   }
   /** No more input: listen streams end with their result; what still runs after the grace period is answered -32603. */

@@ -524,7 +524,14 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     const pending = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
     await until(() => client.sent.some((m) => "id" in m));
     d.closeChannel(client.channel);
-    expect(await pending).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringContaining("the session closed") } });
+    expect(await pending).toEqual({ jsonrpc: "2.0", id: 1, error: { code: -32603, message: expect.stringMatching(/^Internal error: no answer to elicitation\/create \(id \d+\): the session closed$/) } });
+    // A transport shutting down says so (helper-61).
+    const other = legacyClient(d);
+    await other.open();
+    const waiting = other.send(legacy(2, "tools/call", { name: "ask", arguments: {} }));
+    await until(() => other.sent.some((m) => "id" in m));
+    d.closeChannel(other.channel, "Server shutting down");
+    expect((await waiting)?.error?.message).toMatch(/^Internal error: no answer to elicitation\/create \(id \d+\): Server shutting down$/);
     expect(d.sessionOf(client.channel)).toBeUndefined();
     // A late answer to the request given up on is ignored.
     const asked = client.sent.find((m) => "id" in m) as { id: number };

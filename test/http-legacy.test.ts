@@ -120,6 +120,8 @@ afterEach(async () => {
 function recordingDispatcher() {
   const sessions = new Map<object, SessionState>();
   const closed: object[] = [];
+  /** What each closeChannel said to the requests still waiting (undefined: the core's default). */
+  const reasons: (string | undefined)[] = [];
   const pushes = new Map<object, Set<(message: OutgoingMessage) => boolean>>();
   const waiting = new Map<string | number, (answer: unknown) => void>();
   const waitingOn = new Map<object, (() => void)[]>();
@@ -131,9 +133,10 @@ function recordingDispatcher() {
       return m["method"] === "initialize" && m["id"] !== undefined && meta?.[VERSION_KEY] === undefined;
     },
     sessionOf: (channel: object) => sessions.get(channel),
-    closeChannel: (channel: object) => {
+    closeChannel: (channel: object, why?: string) => {
       sessions.delete(channel);
       closed.push(channel);
+      reasons.push(why);
       // As the core does: requests waiting for this channel's answers are answered -32603.
       for (const give of waitingOn.get(channel) ?? []) give();
       waitingOn.delete(channel);
@@ -183,7 +186,7 @@ function recordingDispatcher() {
       return { jsonrpc: "2.0", id, result: { era: sessions.has(channel) ? "legacy" : "modern", protocolVersion: sessions.get(channel)?.protocolVersion ?? null } };
     },
   };
-  return { dispatcher, sessions, closed, pushes, contexts };
+  return { dispatcher, sessions, closed, reasons, pushes, contexts };
 }
 
 /** Opens a session; its id. */
@@ -532,6 +535,8 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await within(sseMessages(stream).next(), 500, "GET stream end")).toBeUndefined();
     expect(await within(messages.next(), 500, "answer")).toEqual({ jsonrpc: "2.0", id: 5, error: { code: -32603, message: "The session closed" } });
     expect(d.closed).toEqual([d.contexts[0]!.channel]);
+    // The requests still waiting for the client are told why (helper-61: they read "the session closed", like a fault).
+    expect(d.reasons).toEqual(["Server shutting down"]);
     await within(closed, 1000, "close");
   });
 });

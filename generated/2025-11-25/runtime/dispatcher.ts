@@ -430,9 +430,11 @@ export interface CoreDispatcher {
    * Forgets a channel: its legacy session and resource subscriptions. Server→client requests
    * still awaiting the client's response are given up (the client is sent `notifications/cancelled`
    * for each, on the stream of the request that asked for it while that is open, else through the
-   * session's push), and the requests that asked for them are answered `-32603`.
+   * session's push), and the requests that asked for them are answered `-32603` "Internal error:
+   * no answer to <method> (id N): <why>" (`why` defaults to "the session closed"; a transport
+   * shutting down says "Server shutting down").
    */
-  closeChannel(channel: object): void;
+  closeChannel(channel: object, why?: string): void;
 }
 
 type JsonObject = { [key: string]: unknown };
@@ -1813,8 +1815,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const session = sessions.get(channel);
       return session === undefined ? undefined : stateOf(session);
     },
-    closeChannel(channel) {
-      closeChannel(channel);
+    closeChannel(channel, why) {
+      closeChannel(channel, why);
     },
   };
 }
