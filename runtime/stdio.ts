@@ -232,34 +232,38 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   /** Whether more than `maxOutputBytes` of answers wait to be written (input is not read then: a 'drain' resumes it). */
   const outputFull = () => !broken && !graceOver && output.writableLength >= maxOutputBytes;
   // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), and their bytes.
-  // `key` names a request a `notifications/cancelled` may drop ({@link idKey}); `heldKeys` counts them,
-  // so a cancellation that names none (one for a request running, the usual case) costs no search.
-  const held: { readonly line: Buffer; readonly key: string | undefined; readonly opens: boolean }[] = [];
+  // `keys` name the requests a `notifications/cancelled` may drop ({@link idKey}; a batch's several); `heldKeys` counts
+  // them, so a cancellation that names none (one for a request running, the usual case) costs no search.
+  const held: { line: Buffer; readonly keys: string[]; readonly opens: boolean }[] = [];
   const heldKeys = new Map<string, number>();
   let heldBytes = 0;
   // How many held lines open a legacy session (initialize): a notifications/initialized read meanwhile waits behind them.
   let heldOpenings = 0;
-  /** Holds a line (`message`, as parsed), in order. */
-  function holdLine(line: Buffer, message: unknown): void {
+  /** The key a `notifications/cancelled` may drop a held request by: its {@link idKey}; none for an `initialize` (clients must not cancel it) or anything else. */
+  function cancelKey(message: unknown): string | undefined {
     const request = isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" ? requestOf(message) : undefined;
-    // An initialize is never dropped: clients must not cancel it.
-    const opens = request !== undefined && dispatcher.opensSession?.(message) === true;
-    const key = request !== undefined && !opens ? idKey(request.id) : undefined;
-    held.push({ line, key, opens });
+    return request !== undefined && dispatcher.opensSession?.(message) !== true ? idKey(request.id) : undefined;
+  }
+  function countKey(key: string, by: number): void {
+    const left = (heldKeys.get(key) ?? 0) + by;
+    if (left <= 0) heldKeys.delete(key);
+    else heldKeys.set(key, left);
+  }
+  /** Holds a line (`message`, as parsed), in order; a batch's requests are each found by their key. */
+  function holdLine(line: Buffer, message: unknown): void {
+    const opens = !Array.isArray(message) && dispatcher.opensSession?.(message) === true;
+    const keys = (Array.isArray(message) ? message.map(cancelKey) : [cancelKey(message)]).filter((k): k is string => k !== undefined);
+    held.push({ line, keys, opens });
     heldBytes += line.length;
     if (opens) heldOpenings++;
-    if (key !== undefined) heldKeys.set(key, (heldKeys.get(key) ?? 0) + 1);
+    for (const key of keys) countKey(key, 1);
   }
   /** Takes the held line at `index` (the next one by default) out of the queue. */
   function takeHeld(index = 0): Buffer {
-    const { line, key, opens } = held.splice(index, 1)[0]!;
+    const { line, keys, opens } = held.splice(index, 1)[0]!;
     heldBytes -= line.length;
     if (opens) heldOpenings--;
-    if (key !== undefined) {
-      const left = (heldKeys.get(key) ?? 1) - 1;
-      if (left === 0) heldKeys.delete(key);
-      else heldKeys.set(key, left);
-    }
+    for (const key of keys) countKey(key, -1);
     return line;
   }
   let inputEnded = false;
@@ -364,7 +368,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * A `notifications/cancelled` the dispatcher accepted, for a request still held (not dispatched
    * yet, at the in-flight cap): the request is dropped unanswered, as a cancelled request is
    * (basic/utilities/cancellation), instead of running once the cancellation has found nothing to
-   * cancel. An `initialize` is not dropped: clients must not cancel it.
+   * cancel. An `initialize` is not dropped: clients must not cancel it. A request held in a batch
+   * (2025-03-26) is taken out of it: the batch runs without it, and its answer lacks it.
    */
   function dropCancelled(message: unknown): void {
     const params = isPlainObject(message) && own(message, "method") === "notifications/cancelled" ? own(message, "params") : undefined;
@@ -372,7 +377,24 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (typeof cancelled !== "string" && typeof cancelled !== "number") return;
     const key = idKey(cancelled);
     if (!heldKeys.has(key)) return;
-    takeHeld(held.findIndex((h) => h.key === key));
+    const index = held.findIndex((h) => h.keys.includes(key));
+    const entry = held[index]!;
+    const batch = parsed(entry.line);
+    if (!Array.isArray(batch)) {
+      takeHeld(index);
+      return;
+    }
+    // A request of a held batch (2025-03-26): the batch goes on without it, or not at all when nothing else is left.
+    const rest = batch.filter((m) => cancelKey(m) !== key);
+    if (rest.length === 0) {
+      takeHeld(index);
+      return;
+    }
+    const line = Buffer.from(JSON.stringify(rest));
+    heldBytes += line.length - entry.line.length;
+    entry.line = line;
+    entry.keys.splice(entry.keys.indexOf(key), 1);
+    countKey(key, -1);
   }
   /** A line as JSON, or `undefined` when it is not. */
   function parsed(line: Buffer): unknown {

@@ -1335,6 +1335,25 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     await within(server.closed);
   });
 
+  it("over stdio at the cap, a notifications/cancelled for a request held in a batch takes it out: the batch runs without it (helper-62)", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION, {})) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "wait", arguments: {} })) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Held behind the request running: a batch of two, and one of one.
+    input.write(JSON.stringify([echo(3, "dropped"), echo(4, "kept")]) + "\n" + JSON.stringify([echo(5, "alone")]) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const id of [3, 5, 2]) input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: id } }) + "\n");
+    await within(until(() => lines.some((l) => Array.isArray(l))));
+    expect(lines.filter((l) => Array.isArray(l))).toEqual([[echoed(4, "kept")]]);
+    expect(calls).toBe(1);
+    input.end();
+    await within(server.closed);
+    expect(lines.filter((l) => Array.isArray(l))).toHaveLength(1);
+    expect([2, 3, 5].map((id) => answered(id))).toEqual([undefined, undefined, undefined]);
+  });
+
   it("over stdio: a batch line is answered with one line holding the array; a batch of notifications with nothing; stdin's end waits for a batch's requests", async () => {
     const { input, lines, server } = stdioServer(batching(), { shutdownGraceMs: 100 });
     input.write(JSON.stringify(initialize(1, BATCH_VERSION)) + "\n" + JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }]) + "\n");
