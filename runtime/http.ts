@@ -404,7 +404,6 @@ function forbidden(res: ServerResponse, why: string): void {
   sendJson(res, 403, { jsonrpc: "2.0", error: { code: -32600, message: "Forbidden: " + why } });
 }
 
-/** Reads the body, or answers 413 and resolves `undefined` when it is too large. */
 /**
  * Answers a body it will not take (`status`: 413 over `limit` bytes, 503 past the bodies' budget)
  * and closes the connection, but only once the client has sent the rest, which is read and
@@ -432,6 +431,11 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, st
   req.resume();
 }
 
+/** The message of a 413: the body is over `limit` bytes (`maxBodyBytes`). */
+function tooLarge(limit: number): string {
+  return `Invalid request: the body is larger than ${limit} bytes`;
+}
+
 /** A body refused (see {@link refuseBody}): how much more of it is read and dropped so that the client reads the answer. */
 const DRAIN_BYTES = 16 * 1024 * 1024;
 
@@ -448,10 +452,9 @@ interface BodyBudget {
  */
 function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budget: BodyBudget): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
-    const tooLarge = `Invalid request: the body is larger than ${limit} bytes`;
     const declared = Number(header(req, "content-length"));
     if (Number.isFinite(declared) && declared > limit) {
-      refuseBody(req, res, limit, 413, tooLarge);
+      refuseBody(req, res, limit, 413, tooLarge(limit));
       resolve(undefined);
       return;
     }
@@ -472,7 +475,8 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budg
         chunks.length = 0;
         budget.used -= held;
         held = 0;
-        refuseBody(req, res, limit, size > limit ? 413 : 503, size > limit ? tooLarge : `Server busy: the requests in flight hold ${budget.max} bytes of bodies (maxBodyBytesInFlight); try again later`);
+        if (size > limit) refuseBody(req, res, limit, 413, tooLarge(limit));
+        else refuseBody(req, res, limit, 503, `Server busy: the bodies of the requests in flight reach maxBodyBytesInFlight (${budget.max} bytes); try again later`);
         resolve(undefined);
         return;
       }
@@ -937,7 +941,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       return undefined;
     }
     if (given !== undefined && (typeof given === "string" ? Buffer.byteLength(given) : given.length) > limit) {
-      sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the body is larger than ${limit} bytes` } });
+      sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: tooLarge(limit) } });
       return undefined;
     }
     const bytes = given === undefined ? await readBody(req, res, limit, bodies) : given;

@@ -714,7 +714,7 @@ describe("Streamable HTTP transport, hardened", () => {
     const busy = await post(s.url, call(3, "gate", { pad }));
     expect([busy.status, JSON.parse(busy.body)]).toEqual([
       503,
-      { jsonrpc: "2.0", error: { code: -32603, message: "Server busy: the requests in flight hold 2500000 bytes of bodies (maxBodyBytesInFlight); try again later" } },
+      { jsonrpc: "2.0", error: { code: -32603, message: "Server busy: the bodies of the requests in flight reach maxBodyBytesInFlight (2500000 bytes); try again later" } },
     ]);
     // Small bodies still fit beside them.
     expect((await post(s.url, list(4))).status).toBe(200);
