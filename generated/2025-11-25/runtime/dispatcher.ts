@@ -395,9 +395,11 @@ export interface CoreDispatcher {
    * ({@link DispatchRevision.batches}, 2025-03-26 basic/index "JSON-RPC batching": implementations
    * MUST support receiving them). There each element is handled as it would be alone, at once, and
    * the answer is the array of the responses to its requests, in the batch's order (JSON-RPC 2.0
-   * § 6), or `undefined` when it held only notifications and responses (or every request was
-   * cancelled). An empty batch, or one of more than {@link DispatcherOptions.maxBatchSize}
-   * messages, is one `-32600` error (not an array). In the array: an element that is not a
+   * § 6), or `undefined` when it held only notifications, or only responses (or every request was
+   * cancelled). An empty batch, one of more than {@link DispatcherOptions.maxBatchSize} messages,
+   * or one mixing responses with requests or notifications (the 2025-03-26 schema's
+   * `JSONRPCBatchRequest` and `JSONRPCBatchResponse` are apart) is one `-32600` error (not an
+   * array), and none of it is handled. In the array: an element that is not a
    * message gets its own `-32600` error; an `initialize` gets `-32600` (2025-03-26
    * basic/lifecycle: it "MUST NOT be part of a JSON-RPC batch"), and so does a request carrying
    * the modern per-request `_meta` version (the modern era has no batches; such a notification
@@ -1694,13 +1696,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   async function batch(elements: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
     if (sessionFor(context?.channel ?? defaultChannel, context)?.revision.batches !== true) return errorOf(undefined, -32600, "Invalid request: batches are not supported");
     if (elements.length === 0) return errorOf(undefined, -32600, "Invalid request: the batch is empty");
+    if (elements.length > maxBatchSize) {
+      return errorOf(undefined, -32600, "Invalid request: a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
+    }
     // 2025-03-26 schema: JSONRPCBatchRequest holds requests and notifications, JSONRPCBatchResponse responses; no batch both.
     const replies = elements.filter((e) => isPlainObject(e) && own(e, "method") === undefined && (own(e, "result") !== undefined || own(e, "error") !== undefined)).length;
     if (replies > 0 && replies < elements.length) {
       return errorOf(undefined, -32600, "Invalid request: a batch holds requests and notifications, or responses, not both (2025-03-26 JSONRPCBatchRequest, JSONRPCBatchResponse)");
-    }
-    if (elements.length > maxBatchSize) {
-      return errorOf(undefined, -32600, "Invalid request: a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
     }
     // Started in order, before any is awaited: a notifications/initialized or cancellation takes effect before the messages after it.
     const answers = await Promise.all(elements.map((element) => one(element, context, true)));
