@@ -413,6 +413,7 @@ function forbidden(res: ServerResponse, why: string): void {
  * larger) has its connection closed then.
  */
 function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, status: number, message: string): void {
+  if (res.headersSent) return;
   const text = JSON.stringify({ jsonrpc: "2.0", error: { code: status === 413 ? -32600 : -32603, message } });
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), connection: "close" });
   res.write(text);
@@ -426,9 +427,19 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, st
     end();
     req.socket.destroy();
   });
+  if (req.readableEnded || req.destroyed) return end();
   req.once("end", end);
   req.once("close", end);
   req.resume();
+}
+
+/** The length of a parsed message's JSON text without whitespace (about what it holds in memory), else `fallback`. */
+function compactLength(message: unknown, fallback: number): number {
+  try {
+    return JSON.stringify(message).length;
+  } catch {
+    return fallback;
+  }
 }
 
 /** The message of a 413: the body is over `limit` bytes (`maxBodyBytes`). */
@@ -447,10 +458,11 @@ interface BodyBudget {
 
 /**
  * Reads a request's body, at most `limit` bytes (else 413), counting it against `budget` until the
- * response is finished or its connection closed (past the budget: 503 "Server busy"). `undefined`
- * when it was answered so, or the request failed.
+ * response is finished or its connection closed (past the budget: 503 "Server busy"); `keep(n)`
+ * lowers the count to `n` bytes once the body is parsed, to what the request holds from then on.
+ * `undefined` when it was answered so, or the request failed.
  */
-function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budget: BodyBudget): Promise<Buffer | undefined> {
+function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budget: BodyBudget): Promise<{ readonly bytes: Buffer; keep(n: number): void } | undefined> {
   return new Promise((resolve) => {
     const declared = Number(header(req, "content-length"));
     if (Number.isFinite(declared) && declared > limit) {
@@ -467,7 +479,12 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budg
     let size = 0;
     let done = false;
     req.on("data", (chunk: Buffer) => {
-      if (done) return;
+      // Answered meanwhile (503 at the end of the shutdown's grace period): the rest is dropped.
+      if (done || res.headersSent) {
+        done = true;
+        chunks.length = 0;
+        return;
+      }
       size += chunk.length;
       const busy = budget.used + chunk.length > budget.max;
       if (size > limit || busy) {
@@ -487,9 +504,14 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budg
     req.on("end", () => {
       if (done) return;
       // The listeners live as long as the request: they must not keep the chunks.
-      const body = Buffer.concat(chunks);
+      const bytes = Buffer.concat(chunks);
       chunks.length = 0;
-      resolve(body);
+      const keep = (n: number): void => {
+        const kept = Math.max(0, Math.min(n, held));
+        budget.used -= held - kept;
+        held = kept;
+      };
+      resolve({ bytes, keep });
     });
     req.on("error", () => {
       if (!done) resolve(undefined);
@@ -500,6 +522,7 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budg
 
 /** One HTTP request being served: whether it reached the dispatcher, and its own deadline when it has a time limit. */
 interface Exchange {
+  readonly req: IncomingMessage;
   readonly res: ServerResponse;
   timed: AbortController | undefined;
   /** Resolves when the response is finished or its connection closed. */
@@ -510,6 +533,12 @@ interface Exchange {
 /** The request listener and what a graceful shutdown needs of it. */
 interface Endpoint {
   readonly listener: HttpHandler;
+  /**
+   * node:http's `checkContinue`: a request with `Expect: 100-continue` whose declared body is over
+   * `maxBodyBytes` is answered 413 at once (RFC 9110 § 10.1.1: the client need not send the body);
+   * any other is told to go on and served.
+   */
+  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
   /** Refuses new requests, ends listen streams, waits `shutdownGraceMs` for requests in flight, then answers the rest `-32603`. */
   shutdown(): Promise<void>;
 }
@@ -517,8 +546,8 @@ interface Endpoint {
 /**
  * A request listener serving the MCP endpoint. Behind code that has read the request's body
  * already (a body parser, as in Express with `express.json()`), pass that body as `body`: the
- * parsed JSON value, or the raw body as a `Buffer` or string (then it is decoded and parsed here,
- * as a body read from `req` is). Without it the body is read from `req`; when `req` was read to
+ * parsed JSON value (a string is one too: a JSON string, which is no message), or the raw body as
+ * a `Buffer` (then it is decoded and parsed here, as a body read from `req` is). Without it the body is read from `req`; when `req` was read to
  * its end already, the request is answered 500 `-32603` saying so, instead of waiting for a
  * body that will not come.
  */
@@ -934,32 +963,35 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
    * a request being served holds only its parsed message.
    */
   const receive = async (req: IncomingMessage, res: ServerResponse, given: unknown): Promise<{ readonly message: unknown; readonly text?: string } | undefined> => {
-    // A body a caller read already (HttpHandler): parsed, or raw.
-    if (given !== undefined && typeof given !== "string" && !Buffer.isBuffer(given)) return { message: given };
+    // A body a caller read already (HttpHandler): parsed (a string too: a JSON string), or raw bytes.
+    if (given !== undefined && !Buffer.isBuffer(given)) return typeof given === "string" ? { message: given, text: JSON.stringify(given) } : { message: given };
     if (given === undefined && req.readableEnded) {
       sendJson(res, 500, { jsonrpc: "2.0", error: { code: -32603, message: "Internal error: the request's body was read before the MCP handler (by a body parser?); pass it as the handler's third argument" } });
       return undefined;
     }
-    if (given !== undefined && (typeof given === "string" ? Buffer.byteLength(given) : given.length) > limit) {
+    if (given !== undefined && given.length > limit) {
       sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: tooLarge(limit) } });
       return undefined;
     }
-    const bytes = given === undefined ? await readBody(req, res, limit, bodies) : given;
-    if (bytes === undefined || res.writableEnded) return undefined;
+    const read = given === undefined ? await readBody(req, res, limit, bodies) : { bytes: given, keep: () => {} };
+    if (read === undefined || res.writableEnded) return undefined;
     let body: string;
     try {
       // A leading byte order mark is dropped by the decoder.
-      body = typeof bytes === "string" ? bytes.replace(/^\uFEFF/, "") : utf8.decode(bytes);
+      body = utf8.decode(read.bytes);
     } catch {
       sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not valid UTF-8" } });
       return undefined;
     }
     const message = messageOf(body);
+    // What the request holds from now on is its message: about the size of its JSON without the body's whitespace.
+    read.keep(typeof message === "string" ? body.length : compactLength(message, body.length));
     return typeof message === "string" ? { message, text: body } : { message };
   };
 
   const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, given: unknown): Promise<void> => {
-    if (closing) return unavailable(res, undefined, SHUTTING_DOWN);
+    // Read to the end of its body, as a 413 is, so that a client still sending reads the 503.
+    if (closing) return refuseBody(req, res, limit, 503, SHUTTING_DOWN);
     const host = header(req, "host");
     const name = host === undefined ? undefined : hostName(host);
     if (name === undefined || !hosts.has(name)) {
@@ -1028,6 +1060,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
 
   const listener = (req: IncomingMessage, res: ServerResponse, body?: unknown) => {
     const exchange: Exchange = {
+      req,
       res,
       timed: undefined,
       done: new Promise<void>((resolve) => res.once("close", () => resolve())),
@@ -1060,7 +1093,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     shutdown.abort(SHUTTING_DOWN);
     for (const exchange of exchanges) {
       if (exchange.dispatched) exchange.timed?.abort(SHUTTING_DOWN);
-      else unavailable(exchange.res, undefined, SHUTTING_DOWN);
+      // Still receiving its body: 503, read to the end of the body like a 413, so that a client still sending reads it.
+      else if (!exchange.res.headersSent) refuseBody(exchange.req, exchange.res, limit, 503, SHUTTING_DOWN);
+      else exchange.res.end();
     }
     // The answers are written at once; a client that does not read them does not hold the shutdown up for more than a second.
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
@@ -1068,14 +1103,24 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     clearTimeout(flushTimer);
   };
 
-  return { listener, shutdown: close };
+  const checkContinue = (req: IncomingMessage, res: ServerResponse): void => {
+    const declared = Number(header(req, "content-length"));
+    if (Number.isFinite(declared) && declared > limit) {
+      res.setHeader("connection", "close");
+      return sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: tooLarge(limit) } });
+    }
+    res.writeContinue();
+    listener(req, res);
+  };
+
+  return { listener, checkContinue, shutdown: close };
 }
 
 /** Serves `dispatcher` over Streamable HTTP; resolves once listening. */
 export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.receiveTimeoutMs ?? 30_000;
-  const { listener, shutdown } = endpoint(dispatcher, options, "serveHttp");
+  const { listener, checkContinue, shutdown } = endpoint(dispatcher, options, "serveHttp");
   const server = createServer(
     {
       headersTimeout,
@@ -1085,6 +1130,7 @@ export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions 
     },
     listener,
   );
+  server.on("checkContinue", checkContinue);
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
   server.maxConnections = options.maxConnections ?? 512;
   const host = options.host ?? "127.0.0.1";

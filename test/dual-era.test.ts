@@ -699,7 +699,7 @@ describe("a handler's notifications: what reaches the client", () => {
     await d.handle(message, { notify: (n) => void sent.push(n) });
     return sent.map((n) => n.params);
   };
-  const reasons = () => logged.map((l) => String((l.error as Error).message).replace(/^a notifications\/\w+ notification for a [\d-]+ client: /, ""));
+  const reasons = () => logged.map((l) => String((l.error as Error).message).replace(/^a notifications\/[\w/]+ notification for a [\d-]+ client: /, ""));
 
   it("modern: log messages only at or above the request's logLevel, progress only with its own token and growing; the rest reported", async () => {
     const d = dual({ handlers: talker, capabilities: { ...CAPABILITIES, prompts: {} } });
@@ -722,8 +722,42 @@ describe("a handler's notifications: what reaches the client", () => {
     // Without the logging capability advertised, a log message is the server's fault.
     const quiet = dual({ handlers: talker, capabilities: { prompts: {} } });
     expect(await sentBy(quiet, withMeta({ "io.modelcontextprotocol/logLevel": "debug", progressToken: 7 }))).toEqual([]);
-    expect(reasons().slice(0, 2)).toEqual(Array(2).fill("the server does not advertise logging (options.capabilities)"));
+    expect(reasons().slice(0, 2)).toEqual(Array(2).fill("the server does not advertise logging (options.capabilities, which replaces the capabilities derived from the handlers: list them all)"));
     expect(reasons().slice(2, 4)).toEqual(['its progressToken is not the request\'s (7)', 'its progressToken is not the request\'s (7)']);
+  });
+
+  it("modern: a request's stream carries only what relates to it; an unknown log level and notifications/cancelled are reported, in both eras (helper-63)", async () => {
+    const unrelated = {
+      "prompts/list": (_params: Json, context: RequestContextCore) => {
+        context.notify("notifications/tools/list_changed", {});
+        context.notify("notifications/subscriptions/acknowledged", { notifications: {} });
+        context.notify("notifications/cancelled", { requestId: 12345 });
+        context.notify("notifications/message", { level: "verbose", data: "x" });
+        context.notify("notifications/message", { level: "error", data: "kept" });
+        return { prompts: [] };
+      },
+    };
+    const d = dual({ handlers: unrelated, capabilities: { ...CAPABILITIES, prompts: {} } });
+    expect(await sentBy(d, modern(1, "prompts/list", { _meta: { ...META, "io.modelcontextprotocol/logLevel": "warning" } }))).toEqual([{ level: "error", data: "kept" }]);
+    const related = "only notifications/progress and notifications/message relate to a request; change notifications go to subscriptions/listen streams (dispatcher.publish)";
+    expect(reasons()).toEqual([
+      related,
+      related,
+      "the core sends notifications/cancelled, for the requests it sends; a handler ends its own request by returning",
+      expect.stringMatching(/^\/params\/level: /),
+    ]);
+    // A legacy session that set a level: the unknown level is reported, not taken for one below it.
+    logged = [];
+    const client = legacyClient(d);
+    await client.open();
+    await client.send(legacy(1, "logging/setLevel", { level: "warning" }));
+    await client.send(legacy(2, "prompts/list"));
+    expect(client.sent.map((m) => m.params)).toEqual([{}, { level: "error", data: "kept" }]);
+    expect(reasons()).toEqual([
+      expect.stringMatching(/^"notifications\/subscriptions\/acknowledged" is not a server-to-client notification of 2025-11-25/),
+      "the core sends notifications/cancelled, for the requests it sends; a handler ends its own request by returning",
+      expect.stringMatching(/^\/params\/level: /),
+    ]);
   });
 
   it("legacy: every log message without a level set, progress only with the request's own token and growing", async () => {

@@ -487,11 +487,10 @@ describe("createHttpHandler in a server of one's own (helper-61)", () => {
     return { url: `http://127.0.0.1:${port}/mcp`, close: () => (server.closeAllConnections(), server.close()) };
   }
 
-  it("takes a body read before it: parsed, as a Buffer or as a string", async () => {
+  it("takes a body read before it: parsed (a string is a JSON string), or as a Buffer", async () => {
     for (const [pass, raw] of [
       [(t: string) => JSON.parse(t) as unknown, false],
       [(t: string) => Buffer.from(t), true],
-      [(t: string) => t, true],
     ] as const) {
       const s = await mounted(pass);
       try {
@@ -503,7 +502,16 @@ describe("createHttpHandler in a server of one's own (helper-61)", () => {
         s.close();
       }
     }
-    const small = await mounted((t) => t, { maxBodyBytes: 100 });
+    // A string is a parsed value too (a body parser that allows any JSON value gives one for a JSON string): no message,
+    // whatever it spells out, as serveHttp answers the same body (helper-63).
+    const strings = await mounted((t) => JSON.parse(t) as unknown);
+    try {
+      const wrapped = await post(strings.url, list(3), Buffer.from(JSON.stringify(JSON.stringify(list(3)))));
+      expect([wrapped.status, JSON.parse(wrapped.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } }]);
+    } finally {
+      strings.close();
+    }
+    const small = await mounted((t) => Buffer.from(t), { maxBodyBytes: 100 });
     try {
       expect((await post(small.url, call(3, "slow", { pad: "x".repeat(200) }))).status).toBe(413);
     } finally {
@@ -721,6 +729,35 @@ describe("Streamable HTTP transport, hardened", () => {
     gate.open();
     expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
     expect((await post(s.url, call(5, "slow", { ms: 1, pad }))).status).toBe(200);
+    // Once parsed, a request counts what it holds: a body padded with whitespace costs its message, not its bytes (helper-63).
+    newGate();
+    const spaced = (id: number) => Buffer.from(JSON.stringify(call(id, "gate")).replace("{", "{" + " ".repeat(900_000)));
+    const padded = [6, 7, 8, 9].map((id) => post(s.url, call(id, "gate"), spaced(id)));
+    await until(() => seen.running === 4);
+    expect((await post(s.url, call(10, "slow", { ms: 1, pad }))).status).toBe(200);
+    gate.open();
+    expect((await Promise.all(padded)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
+  });
+
+  it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once, without asking for the body (helper-63)", async () => {
+    const s = await serve({ maxBodyBytes: 1000 });
+    const ask = (length: number) =>
+      new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
+        let continued = false;
+        const req = httpRequest(s.url, { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": length, expect: "100-continue", "mcp-protocol-version": VERSION, "mcp-method": "tools/list" } });
+        req.on("continue", () => {
+          continued = true;
+          req.end(JSON.stringify(list(1)).padEnd(length, " "));
+        });
+        req.on("response", (res) => {
+          res.resume();
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, continued }));
+        });
+        req.on("error", reject);
+        req.flushHeaders();
+      });
+    expect(await within(ask(5000), 3000, "413")).toEqual({ status: 413, continued: false });
+    expect(await within(ask(500), 3000, "200")).toEqual({ status: 200, continued: true });
   });
 
   it("keeps a listen stream open longer than the receive timeout", async () => {
@@ -862,6 +899,49 @@ describe("the server process (main.ts)", () => {
       child.kill("SIGTERM");
       await once(child, "exit");
     }
+  });
+
+  it("on close(), a body still arriving at the end of the grace period is answered 503 that the client reads, not a reset (helper-63)", async () => {
+    // Across processes, as the 413's test: the server closes on a message from this one.
+    const script = join(processDir, "closing-server.js");
+    writeFileSync(
+      script,
+      `import { serveHttp } from "./generated/runtime/http.js";
+const dispatcher = { handle: async () => undefined, closeSubscriptions() {}, findTool() {}, supportedProtocolVersions: ["${VERSION}"], capabilities: {} };
+const s = await serveHttp(dispatcher, { port: 0, shutdownGraceMs: 300 });
+process.send(s.url);
+process.on("message", () => s.close().then(() => process.send("closed")));
+`,
+    );
+    const seen: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const child = fork(script, [], { stdio: "pipe" });
+      try {
+        const [url] = (await within(once(child, "message"), 10_000, "the server's url")) as [string];
+        const target = new URL(url);
+        const socket = connect(Number(target.port), target.hostname);
+        let got = "";
+        let error = "";
+        socket.on("data", (d: Buffer) => (got += d.toString("latin1")));
+        socket.on("error", (e: NodeJS.ErrnoException) => (error = e.code ?? String(e)));
+        const closed = once(socket, "close");
+        const write = (text: string) => new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.write(text, () => resolve())));
+        const chunk = (n: number) => n.toString(16) + "\r\n" + " ".repeat(n) + "\r\n";
+        await write(`POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n` + chunk(90_000));
+        await sleep(100);
+        child.send("close");
+        // The client goes on sending once the grace period is over.
+        await sleep(350);
+        for (let i = 0; i < 100 && !socket.destroyed; i++) await write(chunk(16_000));
+        if (!socket.destroyed) socket.end("0\r\n\r\n");
+        await within(closed, 5000, "the connection's end");
+        seen.push((/^HTTP\/1\.1 (\d+)/.exec(got)?.[1] ?? "") + (error === "" ? "" : " then " + error));
+      } finally {
+        child.kill();
+        await once(child, "exit");
+      }
+    }
+    expect(seen).toEqual(Array(4).fill("503"));
   });
 
   it("a request being served keeps its parsed message only, not its body's bytes or text (helper-61)", async () => {

@@ -1134,7 +1134,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         // Each part read once: a getter could answer a second read with something else.
         const { code, message, data } = error as { readonly code: unknown; readonly message: unknown; readonly data: unknown };
         const wrong = !Number.isSafeInteger(code)
-          ? "code " + (typeof code === "number" ? String(code) : "(a " + typeof code + ")") + " is not an integer"
+          ? "code " + (typeof code === "number" ? String(code) + (Number.isInteger(code) ? " is not a safe integer" : " is not an integer") : "(a " + typeof code + ") is not an integer")
           : typeof message !== "string"
             ? "message is not a string"
             : data !== undefined && !isJsonData(data)
@@ -1542,23 +1542,34 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let lastProgress = -Infinity;
     /**
      * Why a handler's notification must not reach the client, else `undefined`; `""` for a log
-     * message below what the client asked for (filtered, not a fault). A notification gated by a
-     * server capability (log messages: `logging`) needs it advertised; log messages reach a
-     * modern client only when its request set a log level
-     * (draft server/utilities/logging), a legacy one at or above its session's level; progress
-     * names the request's own token with a growing `progress` (basic/utilities/progress); and
-     * every notification is one of the client's revision, valid by its schema.
+     * message below what the client asked for (filtered, not a fault). Every notification is one
+     * of the client's revision, valid by its schema; one gated by a server capability (log
+     * messages: `logging`) needs it advertised; `notifications/cancelled` is the core's, for the
+     * requests it sends. To a modern client a request's stream carries only what relates to it,
+     * progress and log messages (draft basic/transports/streamable-http), and a `subscriptions/listen`
+     * stream everything but those. Log messages reach a modern client only when its request set a
+     * log level (draft server/utilities/logging), a legacy one at or above its session's level;
+     * progress names the request's own token with a growing `progress` (basic/utilities/progress).
      */
     const withheld = (notification: OutgoingNotification): string | undefined => {
       const sent = notification.params;
+      const problem = outgoingProblem(of, notification);
+      if (problem !== undefined) return problem;
       const gate = of.methodInfo(notification.method)?.capability;
-      if (gate?.side === "server" && !hasCapability(capabilities, gate.path)) return "the server does not advertise " + gate.path.join(".") + " (options.capabilities)";
+      if (gate?.side === "server" && !hasCapability(capabilities, gate.path)) {
+        return "the server does not advertise " + gate.path.join(".") + " (options.capabilities, which replaces the capabilities derived from the handlers: list them all)";
+      }
+      if (notification.method === of.cancelledMethod) return "the core sends notifications/cancelled, for the requests it sends; a handler ends its own request by returning";
+      const scoped = notification.method === PROGRESS || notification.method === LOG_MESSAGE;
+      if (!legacy && method === of.builtins.listen && scoped) return "progress and log messages are not sent on a subscriptions/listen stream";
+      if (!legacy && method !== of.builtins.listen && !scoped) {
+        return "only notifications/progress and notifications/message relate to a request; change notifications go to subscriptions/listen streams (dispatcher.publish)";
+      }
       if (notification.method === LOG_MESSAGE) {
         const threshold = legacy ? sessionLevel() : arrival.logLevel;
         if ((!legacy && threshold === undefined) || !levelReaches(of, own(sent, "level"), threshold)) return "";
       }
-      const problem = outgoingProblem(of, notification);
-      if (problem !== undefined || notification.method !== PROGRESS) return problem;
+      if (notification.method !== PROGRESS) return undefined;
       if (progressToken === undefined) return "the request gave no progressToken";
       if (own(sent, "progressToken") !== progressToken) return "its progressToken is not the request's (" + idText(progressToken as DispatchRequestId) + ")";
       const progress = own(sent, "progress") as number;
