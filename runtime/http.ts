@@ -547,9 +547,9 @@ interface Endpoint {
  * A request listener serving the MCP endpoint. Behind code that has read the request's body
  * already (a body parser, as in Express with `express.json()`), pass that body as `body`: the
  * parsed JSON value (a string is one too: a JSON string, which is no message), or the raw body as
- * a `Buffer` (then it is decoded and parsed here, as a body read from `req` is). Without it the body is read from `req`; when `req` was read to
- * its end already, the request is answered 500 `-32603` saying so, instead of waiting for a
- * body that will not come.
+ * a `Buffer` (then it is decoded and parsed here, as a body read from `req` is). Without it the
+ * body is read from `req`; when `req` was read to its end already, the request is answered 500
+ * `-32603` saying so, instead of waiting for a body that will not come.
  */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => void;
 
