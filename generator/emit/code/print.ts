@@ -55,7 +55,14 @@ function operand(e: Expression, min: number): string {
   return precedence(e) < min ? `(${text})` : text;
 }
 
-/** An expression as source text. */
+/**
+ * What {@link printExpression} throws for a `>` comparison whose right operand prints in
+ * parentheses (or as `(1).length`): after a `<`, TypeScript takes `> (` for the end of type
+ * arguments, so the text would parse back as a call. No emitter builds one; write `b < a`.
+ */
+export const AMBIGUOUS_GREATER_THAN = "printer: a > comparison whose right operand starts with ( reads as type arguments after a < in TypeScript; write it as < with the operands swapped";
+
+/** An expression as source text. @throws Error {@link AMBIGUOUS_GREATER_THAN} */
 export function printExpression(e: Expression): string {
   switch (e.kind) {
     case "identifier":
@@ -67,7 +74,11 @@ export function printExpression(e: Expression): string {
     case "binary": {
       const p = precedence(e);
       // Left-associative: the right operand needs parentheses at equal strength.
-      return `${operand(e.left, p)} ${e.operator} ${operand(e.right, p + 1)}`;
+      const right = operand(e.right, p + 1);
+      // TypeScript reads `a < b > (c)` (and `a < (b > (c))`) as a call of `a` with type arguments: a `>`
+      // followed by `(` is refused rather than printed as something that parses back differently.
+      if (e.operator === ">" && right.startsWith("(")) throw new Error(AMBIGUOUS_GREATER_THAN);
+      return `${operand(e.left, p)} ${e.operator} ${right}`;
     }
     case "logical": {
       const p = PRECEDENCE[e.operator];
