@@ -71,7 +71,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, messageOf, own, wireText } from "./json.js";
+import { isPlainObject, isResponse, messageOf, own, wireText } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -375,11 +375,6 @@ function writeEvent(res: ServerResponse, message: unknown): boolean {
   const text = wireText(message);
   if (text !== undefined) res.write("event: message\ndata: " + text + "\n\n");
   return true;
-}
-
-/** Whether a message is a JSON-RPC response (an `id` and `result` or `error`, no `method`). */
-function isResponse(message: unknown): boolean {
-  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
 }
 
 /** Whether the dispatcher's answer is a batch's: the array of the responses to its requests. */

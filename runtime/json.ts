@@ -35,6 +35,11 @@ export function isPlainObject(v: unknown): v is Record<string, any> {
   return objectLike(v) && plainPrototype(v);
 }
 
+/** Whether a JSON-RPC message is a response: an `id`, a `result` or an `error`, and no `method`. */
+export function isResponse(message: unknown): boolean {
+  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
+}
+
 /**
  * One message's text as a transport reads it for its own checks (a `subscriptions/listen`
  * request, the HTTP headers it must match): the JSON value, or `text` itself when it is not JSON

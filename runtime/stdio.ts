@@ -33,7 +33,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, messageOf, own, wireText } from "./json.js";
+import { isPlainObject, isResponse, messageOf, own, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -531,11 +531,6 @@ function isNotification(message: unknown): boolean {
 /** A request id as one key, the number 1 and the string "1" apart. */
 function idKey(id: string | number): string {
   return typeof id + ":" + String(id);
-}
-
-/** Whether a message is a response: an `id`, a `result` or an `error`, and no `method`. */
-function isResponse(message: unknown): boolean {
-  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
 }
 
 /** A request's id and method (`undefined` for anything else: a notification, a malformed message). */

@@ -17,7 +17,7 @@
  * of another (legacy) revision is adapted to it and checked with its tables: see
  * {@link createDispatcher}.
  */
-import { isJsonData, isPlainObject, own, quoteShort } from "./json.js";
+import { isJsonData, isPlainObject, isResponse, own, quoteShort } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
@@ -1711,7 +1711,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       return errorOf(undefined, -32600, "Invalid request: a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
     }
     // 2025-03-26 schema: JSONRPCBatchRequest holds requests and notifications, JSONRPCBatchResponse responses; no batch both.
-    const replies = elements.filter((e) => isPlainObject(e) && own(e, "method") === undefined && (own(e, "result") !== undefined || own(e, "error") !== undefined)).length;
+    const replies = elements.filter(isResponse).length;
     if (replies > 0 && replies < elements.length) {
       return errorOf(undefined, -32600, "Invalid request: a batch holds requests and notifications, or responses, not both (2025-03-26 JSONRPCBatchRequest, JSONRPCBatchResponse)");
     }

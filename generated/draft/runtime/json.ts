@@ -32,6 +32,11 @@ export function isPlainObject(v: unknown): v is Record<string, any> {
   return objectLike(v) && plainPrototype(v);
 }
 
+/** Whether a JSON-RPC message is a response: an `id`, a `result` or an `error`, and no `method`. */
+export function isResponse(message: unknown): boolean {
+  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
+}
+
 /**
  * Whether `v` is a JSON array: an array whose prototype is `Array.prototype` (of any realm).
  * Instances of a subclass of `Array`, and arrays given another prototype, are not: like a class
