@@ -428,6 +428,9 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, st
   req.resume();
 }
 
+/** A body longer than this (in UTF-16 code units) is counted against the bodies' budget by its parsed message's length once parsed. */
+const COMPACT_FROM = 64 * 1024;
+
 /** The length of a parsed message's JSON text without whitespace (about what it holds in memory), else `fallback`. */
 function compactLength(message: unknown, fallback: number): number {
   try {
@@ -980,7 +983,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     }
     const message = messageOf(body);
     // What the request holds from now on is its message: about the size of its JSON without the body's whitespace.
-    read.keep(typeof message === "string" ? body.length : compactLength(message, body.length));
+    // Measured only for a large body (one more pass over it); a small one counts as it came.
+    if (typeof message !== "string" && body.length > COMPACT_FROM) read.keep(compactLength(message, body.length));
     return typeof message === "string" ? { message, text: body } : { message };
   };
 
