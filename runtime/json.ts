@@ -37,7 +37,8 @@ export function isPlainObject(v: unknown): v is Record<string, any> {
 
 /** Whether a JSON-RPC message is a response: an `id`, a `result` or an `error`, and no `method`. */
 export function isResponse(message: unknown): boolean {
-  return isPlainObject(message) && own(message, "method") === undefined && own(message, "id") !== undefined && (own(message, "result") !== undefined || own(message, "error") !== undefined);
+  if (!isPlainObject(message) || own(message, "method") !== undefined || own(message, "id") === undefined) return false;
+  return own(message, "result") !== undefined || own(message, "error") !== undefined;
 }
 
 /**
