@@ -14,7 +14,7 @@
  * of another (legacy) revision is adapted to it and checked with its tables: see
  * {@link createDispatcher}.
  */
-import { isJsonData, isPlainObject, isResponse, own, quoteShort } from "./json.js";
+import { isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
@@ -374,7 +374,10 @@ export interface HandleContext {
    * `400` with this error and no `id` instead of `202` (draft and 2025-11-25 basic/transports: a
    * server that cannot accept a notification returns an HTTP error status). A notification of a
    * method the revision does not have is accepted and ignored, whatever its version, as JSON-RPC
-   * asks. What this throws goes to {@link DispatcherOptions.onError} (`notification-handler-threw`).
+   * asks. A batch of notifications only is taken whole or not at all: when one is refused, none
+   * takes effect and this is told once, of the first, its message ending "(message K of the batch;
+   * none of the batch was taken)". What this throws goes to {@link DispatcherOptions.onError}
+   * (`notification-handler-threw`).
    */
   readonly refuse?: (error: DispatchErrorObject) => void;
 }
@@ -400,7 +403,9 @@ export interface CoreDispatcher {
    * message gets its own `-32600` error; an `initialize` gets `-32600` (2025-03-26
    * basic/lifecycle: it "MUST NOT be part of a JSON-RPC batch"), and so does a request carrying
    * the modern per-request `_meta` version (the modern era has no batches; such a notification
-   * is refused through {@link HandleContext.refuse} and takes no effect).
+   * is refused through {@link HandleContext.refuse} and takes no effect). A batch of
+   * notifications only is checked whole before any of it takes effect: one refused, and none is
+   * taken ({@link HandleContext.refuse}).
    *
    * `message` is the parsed JSON value, or a string: the message's text, which is parsed here
    * (`-32700` when it is not JSON). A transport that parsed the text itself and found a JSON
@@ -462,6 +467,9 @@ function describeIssues(issues: readonly { readonly path: string; readonly messa
 function isRequestId(v: unknown): v is DispatchRequestId {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 }
+
+/** The refusal of a message in a batch that names a modern version in its `_meta` (the modern era has no batches). */
+const UNBATCHED = "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch";
 
 /** A request id in a message as JSON writes it: a number as a number (`1`), a string quoted (`"1"`, cut as {@link quoteShort} cuts). */
 function idText(id: DispatchRequestId): string {
@@ -1319,31 +1327,41 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     return byVersion.get(requested)?.era === "modern" ? undefined : unsupportedVersion(requested, modernVersions);
   }
 
+  /** Tells the transport that a notification is refused ({@link HandleContext.refuse}); what that throws goes to `onError`. */
+  function tellRefused(method: string, error: DispatchErrorObject, context: HandleContext | undefined): void {
+    try {
+      context?.refuse?.(error);
+    } catch (thrown) {
+      report(thrown, { method, reason: "notification-handler-threw" });
+    }
+  }
+
+  /**
+   * Why the revision serving a notification cannot accept it (see {@link HandleContext.refuse}), or
+   * `undefined`: its modern `_meta` version is not a string or not served, or its params fail the
+   * schema. As for a request, the method is looked up first: one the revision does not have is
+   * accepted (and ignored) whatever its version.
+   */
+  function notificationRefusal(method: string, params: unknown, serving: DispatchRevision): DispatchErrorObject | undefined {
+    const info = fromClient(serving, method, "notification");
+    if (info === undefined) return undefined;
+    const wrongVersion = serving.era === "modern" && hasModernMeta(params) ? versionRefusal(method, params) : undefined;
+    if (wrongVersion !== undefined) return wrongVersion;
+    const checked = serving.validatorsByType[info.messageType]?.({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+    if (checked === undefined || checked.ok) return undefined;
+    const issues = checked.issues.map((i) => ({ path: i.path, message: i.message }));
+    return { code: -32602, message: "Invalid params of " + quoteShort(method) + ": " + describeIssues(checked.issues), data: { issues } };
+  }
+
   function notification(method: string, params: unknown, context: HandleContext | undefined): void {
     const channel = context?.channel ?? defaultChannel;
-    const refuse = (error: DispatchErrorObject): void => {
-      try {
-        context?.refuse?.(error);
-      } catch (thrown) {
-        report(thrown, { method, reason: "notification-handler-threw" });
-      }
-    };
     // Routed as a request is: by the modern revision its _meta names, else by the channel's session.
     const routed = route(method, params, channel, context);
     const serving = routed.revision;
     const meta = isPlainObject(params) ? metaOfParams(params) : {};
     const info = fromClient(serving, method, "notification");
-    // As for a request, the method is looked up before the version: one the revision does not have is ignored whatever its version.
-    const wrongVersion = info !== undefined && serving.era === "modern" && hasModernMeta(params) ? versionRefusal(method, params) : undefined;
-    if (wrongVersion !== undefined) return refuse(wrongVersion);
-    const validate = info === undefined ? undefined : serving.validatorsByType[info.messageType];
-    if (validate !== undefined) {
-      const checked = validate({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
-      if (!checked.ok) {
-        const issues = checked.issues.map((i) => ({ path: i.path, message: i.message }));
-        return refuse({ code: -32602, message: "Invalid params of " + quoteShort(method) + ": " + describeIssues(checked.issues), data: { issues } });
-      }
-    }
+    const refusal = notificationRefusal(method, params, serving);
+    if (refusal !== undefined) return tellRefused(method, refusal, context);
     // Only a notification that passed its schema takes effect: one refused changes nothing.
     if (method === serving.cancelledMethod && isPlainObject(params)) {
       const target = own(params, "requestId");
@@ -1716,6 +1734,20 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (replies > 0 && replies < elements.length) {
       return errorOf(undefined, -32600, "Invalid request: a batch holds requests and notifications, or responses, not both (2025-03-26 JSONRPCBatchRequest, JSONRPCBatchResponse)");
     }
+    // Notifications alone are taken whole or not at all: each is checked before any takes effect, and one refused refuses the
+    // batch (Streamable HTTP then answers 400: the server "cannot accept the input", and none of it was taken).
+    if (elements.every(isNotificationMessage)) {
+      for (const [index, element] of elements.entries()) {
+        const method = own(element, "method") as string;
+        const params = own(element, "params");
+        const serving = route(method, params, context?.channel ?? defaultChannel, context).revision;
+        const refusal = hasModernMeta(params) ? { code: -32600, message: UNBATCHED } : notificationRefusal(method, params, serving);
+        if (refusal === undefined) continue;
+        const whole = refusal.message + " (message " + (index + 1) + " of the batch; none of the batch was taken)";
+        tellRefused(method, { ...refusal, message: whole }, context);
+        return undefined;
+      }
+    }
     // Started in order, before any is awaited: a notifications/initialized or cancellation takes effect before the messages after it.
     const answers = await Promise.all(elements.map((element) => one(element, context, true)));
     const responses = answers.filter((answer): answer is DispatchResponse => answer !== undefined);
@@ -1738,16 +1770,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (typeof method !== "string") return errorOf(id, -32600, "Invalid request: method must be a string");
       const params = own(value, "params");
       // The modern era has no batches: a message naming a modern version per request is not taken in one.
-      const unbatched = inBatch && hasModernMeta(params) ? "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch" : undefined;
+      const unbatched = inBatch && hasModernMeta(params) ? UNBATCHED : undefined;
       if (!hasId) {
         if (unbatched === undefined) notification(method, params, context);
-        else {
-          try {
-            context?.refuse?.({ code: -32600, message: unbatched });
-          } catch (thrown) {
-            report(thrown, { method, reason: "notification-handler-threw" });
-          }
-        }
+        else tellRefused(method, { code: -32600, message: unbatched }, context);
         return undefined;
       }
       if (id === undefined) return errorOf(undefined, -32600, "Invalid request: id must be a string or an integer");

@@ -33,7 +33,7 @@
  * - A JSON-RPC batch (a JSON array) in a session that negotiated a revision taking batches
  *   (2025-03-26 basic/transports: the body may be "an array batching one or more requests and/or
  *   notifications" or "one or more responses"): only notifications and responses → 202 without a
- *   body; else 200 with the array of the responses to its requests (JSON), or an SSE stream when
+ *   body (400 when a notification of it is refused: then none of it is taken); else 200 with the array of the responses to its requests (JSON), or an SSE stream when
  *   something goes to the client first (a server→client request of one of its requests, which
  *   goes there as for a single request), ending with one event per response. An empty batch, or
  *   one over the dispatcher's `maxBatchSize`, → 400 with one `-32600`. Anywhere else a batch

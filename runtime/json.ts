@@ -41,6 +41,12 @@ export function isResponse(message: unknown): boolean {
   return own(message, "result") !== undefined || own(message, "error") !== undefined;
 }
 
+/** Whether a message is a JSON-RPC notification: `jsonrpc` "2.0", a string `method`, and no `id`. */
+export function isNotificationMessage(message: unknown): message is { readonly [key: string]: unknown } {
+  if (!isPlainObject(message) || Object.prototype.hasOwnProperty.call(message, "id")) return false;
+  return own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string";
+}
+
 /**
  * One message's text as a transport reads it for its own checks (a `subscriptions/listen`
  * request, the HTTP headers it must match): the JSON value, or `text` itself when it is not JSON

@@ -33,7 +33,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, isResponse, messageOf, own, wireText } from "./json.js";
+import { isNotificationMessage, isPlainObject, isResponse, messageOf, own, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -334,7 +334,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (graceOver) return handleLine(line);
     if (heldBytes < LOOKAHEAD_BYTES || held.length === 0 || holdingUnread) return holdLine(line, message);
     // A notification is never answered: one beyond what is held is dropped.
-    if (isNotification(message)) return;
+    if (isNotificationMessage(message)) return;
     const busy = (id: string | number | undefined) => ({
       jsonrpc: "2.0",
       ...(id === undefined ? {} : { id }),
@@ -361,7 +361,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const method = own(message, "method");
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
     if (method === "ping") return "ahead";
-    if (!isNotification(message)) return "request";
+    if (!isNotificationMessage(message)) return "request";
     return method === INITIALIZED && heldOpenings > 0 ? "request" : "ahead";
   }
   /**
@@ -521,11 +521,6 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return closed;
     },
   };
-}
-
-/** Whether a message is a JSON-RPC notification: a method and no `id`. */
-function isNotification(message: unknown): boolean {
-  return isPlainObject(message) && own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string" && !Object.prototype.hasOwnProperty.call(message, "id");
 }
 
 /** A request id as one key, the number 1 and the string "1" apart. */

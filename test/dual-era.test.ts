@@ -1239,7 +1239,12 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     // The refused initialize left the session as it was; a modern notification in a batch is refused and takes no effect.
     expect(d.sessionOf(client.channel)?.protocolVersion).toBe(BATCH_VERSION);
     expect(await d.handle([{ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: 1 } }], { channel: client.channel, refuse: (e) => refusals.push(e) })).toBeUndefined();
-    expect(refusals).toEqual([{ code: -32600, message: "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch" }]);
+    expect(refusals).toEqual([
+      {
+        code: -32600,
+        message: "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch (message 1 of the batch; none of the batch was taken)",
+      },
+    ]);
     // Requests and responses in one batch: neither batch type of the schema, so one -32600 and none of it runs (helper-62).
     expect(await d.handle([{ jsonrpc: "2.0", id: 99, result: {} }, echo(10, "mixed")], { channel: client.channel })).toEqual({
       jsonrpc: "2.0",
@@ -1320,6 +1325,35 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     const allCancelled = client.send([legacy(5, "tools/call", { name: "wait", arguments: {} })]);
     await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 5 } });
     expect(await within(allCancelled)).toBeUndefined();
+  });
+
+  it("a batch of notifications only is taken whole or not at all: one refused, and none of it takes effect (helper-62's 4)", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, {});
+    const refusals: DispatchErrorObject[] = [];
+    const context = { channel: client.channel, refuse: (e: DispatchErrorObject) => refusals.push(e) };
+    const waiting = client.send(legacy(1, "tools/call", { name: "wait", arguments: {} }));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The first cancellation is valid, the second fails its schema (requestId is an object): the first cancels nothing.
+    const cancel = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } };
+    const broken = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: {} } };
+    expect(await d.handle([cancel, broken], context)).toBeUndefined();
+    expect(refusals).toHaveLength(1);
+    expect(refusals[0]).toMatchObject({ code: -32602, data: { issues: [{ path: "/params/requestId" }] } });
+    expect(refusals[0]!.message).toMatch(/^Invalid params of "notifications\/cancelled": .* \(message 2 of the batch; none of the batch was taken\)$/);
+    const settled = await Promise.race([waiting.then(() => "answered"), new Promise((resolve) => setTimeout(() => resolve("still running"), 50))]);
+    expect(settled).toBe("still running");
+    // A modern notification in the batch refuses it the same way.
+    expect(await d.handle([cancel, { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId: 1 } }], context)).toBeUndefined();
+    expect(refusals[1]).toEqual({
+      code: -32600,
+      message: "Invalid request: a message carrying the per-request _meta protocol version cannot be part of a JSON-RPC batch (message 2 of the batch; none of the batch was taken)",
+    });
+    // Every notification accepted: the batch takes effect.
+    expect(await d.handle([{ jsonrpc: "2.0", method: "notifications/roots/list_changed" }, cancel], context)).toBeUndefined();
+    expect(await within(waiting)).toBeUndefined();
+    expect(refusals).toHaveLength(2);
   });
 
   it("over stdio at maxInFlight: a batch counts as the requests it holds, and a batch of the client's responses goes ahead of the requests held", async () => {

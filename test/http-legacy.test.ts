@@ -795,6 +795,23 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     expect([unsessioned.status, await unsessioned.json()]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: batches are not supported" } }]);
   });
 
+  it("a batch of notifications with one refused is 400 with that refusal, and none of it is taken (helper-62's 4)", async () => {
+    let changed = 0;
+    const { url } = await serve(rootsServer({ handlers: { "notifications/roots/list_changed": () => void changed++ } }));
+    const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: { roots: {} }, clientInfo: CLIENT_INFO } });
+    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": BATCH_VERSION };
+    const listChanged = { jsonrpc: "2.0", method: "notifications/roots/list_changed" };
+    const refused = await post(url, [initialized, listChanged, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: true } }], headers);
+    const body = (await refused.json()) as { error: { code: number; message: string } };
+    expect([refused.status, body.error.code]).toEqual([400, -32602]);
+    expect(body.error.message).toMatch(/^Invalid params of "notifications\/cancelled": .*\(message 3 of the batch; none of the batch was taken\)$/);
+    await sleep(20);
+    expect(changed).toBe(0);
+    const accepted = await post(url, [initialized, listChanged], headers);
+    expect([accepted.status, await accepted.text()]).toEqual([202, ""]);
+    await eventually(() => changed === 1, 5000, "the list change handled");
+  });
+
   it("requestTimeoutMs holds a batch's requests: the one still waiting for the client is answered -32603 (its roots/list cancelled), the others as usual", async () => {
     const { url } = await serve(rootsServer(), { requestTimeoutMs: 300 });
     const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: { roots: {} }, clientInfo: CLIENT_INFO } });

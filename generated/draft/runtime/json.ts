@@ -38,6 +38,12 @@ export function isResponse(message: unknown): boolean {
   return own(message, "result") !== undefined || own(message, "error") !== undefined;
 }
 
+/** Whether a message is a JSON-RPC notification: `jsonrpc` "2.0", a string `method`, and no `id`. */
+export function isNotificationMessage(message: unknown): message is { readonly [key: string]: unknown } {
+  if (!isPlainObject(message) || Object.prototype.hasOwnProperty.call(message, "id")) return false;
+  return own(message, "jsonrpc") === "2.0" && typeof own(message, "method") === "string";
+}
+
 /**
  * Whether `v` is a JSON array: an array whose prototype is `Array.prototype` (of any realm).
  * Instances of a subclass of `Array`, and arrays given another prototype, are not: like a class
