@@ -462,8 +462,79 @@ describe("diff when params move from an inline type into a named one", () => {
     expect(readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8")).toMatch(/interface CancelledNotificationParams extends NotificationParams \{[^}]*requestId\?: RequestId;/);
     // Sampling gained tools and tasks.
     expect(block("sampling/createMessage")).toContain("      + tools?: Tool[]");
-    // A params union (elicitation's two modes) has no one set of members: its types are shown.
-    expect(block("elicitation/create")[0]).toMatch(/^  ~ elicitation\/create: params \{ message: string; .* → ElicitRequestParams$/);
+    // A params union (elicitation's two modes): each alternative against the one shape before.
+    const elicit = block("elicitation/create");
+    expect(elicit[0]).toBe("  ~ elicitation/create: params {…} → ElicitRequestParams");
+    expect(elicit.slice(1, 3)).toEqual(["      alternative ElicitRequestFormParams:", "        + _meta?: { progressToken?: ProgressToken; [key: string]: unknown; }"]);
+    expect(elicit).toContain("        + mode?: \"form\"");
+    const url = elicit.slice(elicit.indexOf("      alternative ElicitRequestURLParams:"));
+    expect(url).toEqual(expect.arrayContaining(["        + mode: \"url\"", "        + url: string", "        + elicitationId: string", "        - requestedSchema"]));
+    expect(readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8")).toMatch(/export type ElicitRequestParams =\s*\|?\s*ElicitRequestFormParams\s*\|\s*ElicitRequestURLParams;/);
+  });
+});
+
+describe("diff of a params union, alternative by alternative", () => {
+  const write = (dir: string, name: string, params: string, extra = "") => {
+    const file = join(dir, name);
+    writeFileSync(
+      file,
+      `export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Request { method: string; params?: { [key: string]: unknown } }\n${extra}export interface AskRequest extends Request { method: "ask"; params: ${params} }\nexport type ClientRequest = AskRequest;\n`,
+    );
+    return file;
+  };
+  // Aliases, not interfaces: an object type alias is assignable to Request's params index signature.
+  const A = 'export type ByText = { text: string; mode?: "text" };\n';
+  const B = 'export type ByUrl = { url: string; mode: "url" };\n';
+
+  it("one shape becoming a union: each alternative against it; a union becoming one shape: each alternative before against it", async () => {
+    const dir = scratchDir("diff-alternatives-one");
+    const one = write(dir, "one.ts", "{ text: string }");
+    const union = write(dir, "union.ts", "ByText | ByUrl", A + B);
+    const forward = await cli("diff", one, union);
+    const forwardLines = forward.stdout.split("\n");
+    expect(forwardLines.slice(forwardLines.indexOf("methods: 1 changed"), forwardLines.indexOf("methods: 1 changed") + 8)).toEqual([
+      "methods: 1 changed",
+      "  ~ ask: params {…} → ByText | ByUrl",
+      "      alternative ByText:",
+      '        + mode?: "text"',
+      "      alternative ByUrl:",
+      '        + mode: "url"',
+      "        - text",
+      "        + url: string",
+    ]);
+    const json = JSON.parse((await cli("diff", one, union, "--json")).stdout) as { methods: { changed: { changes: { alternatives?: unknown }[] }[] } };
+    expect(json.methods.changed[0]!.changes[0]!.alternatives).toEqual([
+      { alternative: "ByText", change: "compared", members: [{ change: "property-added", property: "mode", optional: true, type: '"text"' }] },
+      {
+        alternative: "ByUrl",
+        change: "compared",
+        members: [
+          { change: "property-added", property: "mode", optional: false, type: '"url"' },
+          { change: "property-removed", property: "text" },
+          { change: "property-added", property: "url", optional: false, type: "string" },
+        ],
+      },
+    ]);
+    const back = (await cli("diff", union, one)).stdout.split("\n");
+    expect(back.slice(back.indexOf("  ~ ask: params ByText | ByUrl → {…}"), back.indexOf("  ~ ask: params ByText | ByUrl → {…}") + 3)).toEqual([
+      "  ~ ask: params ByText | ByUrl → {…}",
+      "      alternative ByText:",
+      "        - mode",
+    ]);
+  });
+
+  it("a union against a union: alternatives added and removed by name, the others compared", async () => {
+    const dir = scratchDir("diff-alternatives-both");
+    const C = "export type ByFile = { path: string };\n";
+    const before = write(dir, "before.ts", "ByText | ByFile", A + C);
+    const after = write(dir, "after.ts", "ByText | ByUrl", "export type ByText = { text: string };\n" + B);
+    const lines = (await cli("diff", before, after)).stdout.split("\n");
+    const at = lines.indexOf("  ~ ask: params ByText | ByFile → ByText | ByUrl");
+    expect(lines.slice(at, at + 5)).toEqual(["  ~ ask: params ByText | ByFile → ByText | ByUrl", "      - alternative ByFile", "      alternative ByText:", "        - mode", "      + alternative ByUrl"]);
+    // The same union written twice: its alternatives say they have the same members.
+    const same = write(dir, "same.ts", "ByFile | ByText", A + C);
+    const reordered = (await cli("diff", before, same)).stdout.split("\n");
+    expect(reordered).toEqual(expect.arrayContaining(["  ~ ask: params ByText | ByFile → ByFile | ByText", "      alternative ByFile: the same members", "      alternative ByText: the same members"]));
   });
 });
 

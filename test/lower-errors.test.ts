@@ -71,8 +71,51 @@ describe("refused schemas", () => {
       "export interface ValidationIssue {\n  a: string;\n}\n",
       ["s.ts:1:1 - error MCG301: type name ValidationIssue collides with a name the generated validators export; rename the type"],
     ],
+    // helper-64: these were "interface Tree extends itself" (Tree extends nothing) and, for the alias, a stack overflow.
+    [
+      "Omit of an interface inside its own members",
+      'export interface Tree {\n  value: string;\n  children: Omit<Tree, "value">[];\n}\n',
+      [
+        's.ts:3:13 - error MCG201: unsupported construct: Omit<Tree, "value"> needs the shape of Tree while Tree is being resolved; name it with a type alias (type TreePart = Omit<Tree, "value">) and use the alias',
+      ],
+    ],
+    [
+      "Pick of an object type alias inside its own type",
+      'export type Node = { v: string; w: number; next?: Pick<Node, "v" | "next"> };\n',
+      [
+        's.ts:1:51 - error MCG201: unsupported construct: Pick<Node, "v" | "next"> needs the shape of Node while Node is being resolved; name it with a type alias (type NodePart = Pick<Node, "v" | "next">) and use the alias',
+      ],
+    ],
   ])("refuses %s", async (_name, text, expected) => {
     expect(await diagnostics(text)).toEqual(expected);
+  });
+
+  it("takes the way round that the refusal names: a utility type of the type, named by an alias, in its members (helper-64)", async () => {
+    for (const text of [
+      'export interface Tree {\n  value: string;\n  children: TreePart[];\n}\nexport type TreePart = Omit<Tree, "value">;\n',
+      'export type Tree = { value: string; children: TreePart[] };\nexport type TreePart = Omit<Tree, "value">;\n',
+    ]) {
+      const dir = await generateInto(`lower-errors/self-utility-${text.startsWith("export interface") ? "interface" : "alias"}`, { schema: { text, fileName: "s.ts" } });
+      const { isTree, isTreePart } = (await import(join(dir, "validators.ts"))) as { isTree: (v: unknown) => boolean; isTreePart: (v: unknown) => boolean };
+      expect(isTree({ value: "root", children: [{ children: [{ children: [] }] }] })).toBe(true);
+      expect(isTree({ value: "root", children: [{ children: [{ value: "x", children: [] }] }] })).toBe(true);
+      expect(isTree({ value: "root", children: [{ children: [{}] }] })).toBe(false);
+      expect(isTreePart({ children: [] })).toBe(true);
+      expect(isTreePart({ value: "x" })).toBe(false);
+    }
+  });
+
+  it("reads the keys of Omit, Pick and Record through a type alias of string literals (helper-64)", async () => {
+    const text = 'export interface X {\n  a: string;\n  b: number;\n  c: boolean;\n}\nexport type Keys = "a" | "b";\nexport type More = Keys | "c";\nexport type O = Omit<X, Keys>;\nexport interface P extends Pick<X, More> {}\nexport type R = Record<Keys, string>;\n';
+    const dir = await generateInto("lower-errors/alias-keys", { schema: { text, fileName: "s.ts" } });
+    const v = (await import(join(dir, "validators.ts"))) as { [name: string]: (v: unknown) => boolean };
+    expect([v["isO"]!({ c: true }), v["isO"]!({ a: "x" })]).toEqual([true, false]);
+    expect([v["isP"]!({ a: "x", b: 1, c: false }), v["isP"]!({ a: "x", b: 1 })]).toEqual([true, false]);
+    expect([v["isR"]!({ a: "x", b: "y" }), v["isR"]!({ a: "x" })]).toEqual([true, false]);
+    // A key type that is no string literal, even through an alias, is still refused and named.
+    expect(await diagnostics('export interface X {\n  a: string;\n}\nexport type K = string | "a";\nexport type O = Omit<X, K>;\n')).toEqual([
+      "s.ts:5:25 - error MCG201: unsupported construct: key type K (only string literals, or aliases of them, are supported)",
+    ]);
   });
 });
 

@@ -47,7 +47,22 @@ export interface FieldChange {
    * only the way the type is written did (an inline type moved into a named one).
    */
   readonly members?: readonly TypeChange[];
+  /**
+   * `params`, when either side is a union of object shapes ({@link MethodSnapshot.paramsAlternatives})
+   * and the other side's members are known: each alternative, compared with the other side's one
+   * shape, or with its alternative of the same type text when both are unions.
+   */
+  readonly alternatives?: readonly AlternativeChange[];
 }
+
+/**
+ * One alternative of a `params` union. `compared`: its members against the other side's (`members`
+ * lists what changed from the older side to the newer); `added`/`removed`: only the newer/older
+ * side's union has it.
+ */
+export type AlternativeChange =
+  | { readonly alternative: string; readonly change: "compared"; readonly members: readonly TypeChange[] }
+  | { readonly alternative: string; readonly change: "added" | "removed" };
 
 /**
  * One change inside a type. `from`/`to` are type texts, tag values, or `null` for absent. A
@@ -216,6 +231,30 @@ function memberChanges(
   return changes;
 }
 
+/** How a `params` union's alternatives differ from the other side's (see {@link FieldChange.alternatives}), or `undefined`. */
+function alternativeChanges(a: MethodSnapshot, b: MethodSnapshot, named: NamedMembers): AlternativeChange[] | undefined {
+  const compare = (alternative: string, from: Readonly<Record<string, PropertySnapshot>>, to: Readonly<Record<string, PropertySnapshot>>): AlternativeChange => ({
+    alternative,
+    change: "compared",
+    members: memberChanges(from, to, INDEX_SIGNATURE, named),
+  });
+  const [before, after] = [a.paramsAlternatives, b.paramsAlternatives];
+  if (before === undefined && after !== undefined && a.paramsMembers !== undefined) {
+    return Object.entries(after).map(([alternative, members]) => compare(alternative, a.paramsMembers!, members));
+  }
+  if (before !== undefined && after === undefined && b.paramsMembers !== undefined) {
+    return Object.entries(before).map(([alternative, members]) => compare(alternative, members, b.paramsMembers!));
+  }
+  if (before === undefined || after === undefined) return undefined;
+  const k = keys(before, after);
+  const changes: AlternativeChange[] = [
+    ...k.added.map((alternative): AlternativeChange => ({ alternative, change: "added" })),
+    ...k.removed.map((alternative): AlternativeChange => ({ alternative, change: "removed" })),
+    ...k.both.map((alternative) => compare(alternative, own(before, alternative), own(after, alternative))),
+  ];
+  return changes.sort((x, y) => byCodeUnits(x.alternative, y.alternative));
+}
+
 /** What changed from `from` to `to`. */
 export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): ProtocolDiff {
   const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to) };
@@ -227,7 +266,8 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     for (const field of ["kind", "direction"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
     if (a.params !== b.params) {
       const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
-      changes.push({ field: "params", from: a.params, to: b.params, ...members });
+      const alternatives = alternativeChanges(a, b, named);
+      changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
     }
     if (a.results.join(", ") !== b.results.join(", ")) changes.push({ field: "results", from: a.results.join(", "), to: b.results.join(", ") });
     return changes.length > 0 ? [{ method, changes }] : [];
@@ -339,6 +379,15 @@ function inlineShort(text: string): string {
   return text.startsWith("{") ? text.replace(/^\{.*\}/, "{…}") : text;
 }
 
+/** The lines of a `params` union's alternatives: `+`/`-` for one only a side has, else its member changes (or that it has the same members). */
+function alternativeLines(alternatives: readonly AlternativeChange[]): string[] {
+  return alternatives.flatMap((a) => {
+    if (a.change !== "compared") return [`      ${a.change === "added" ? "+" : "-"} alternative ${a.alternative}`];
+    if (a.members.length === 0) return [`      alternative ${a.alternative}: the same members`];
+    return [`      alternative ${a.alternative}:`, ...a.members.map((change) => `        ${typeChangeLine(change)}`)];
+  });
+}
+
 /** The diff for people: one block per section that changed, `+` added, `-` removed, `~` changed. */
 export function formatDiff(diff: ProtocolDiff): string {
   if (!hasChanges(diff)) return "no protocol changes\n";
@@ -361,6 +410,10 @@ export function formatDiff(diff: ProtocolDiff): string {
         for (const r of diff.methods.removed) out.push(`  - ${r.method} (${r.kind}, ${r.direction})`);
         for (const c of diff.methods.changed) {
           for (const f of c.changes) {
+            if (f.alternatives !== undefined) {
+              out.push(`  ~ ${c.method}: ${f.field} ${inlineShort(f.from)} → ${inlineShort(f.to)}`, ...alternativeLines(f.alternatives));
+              continue;
+            }
             if (f.members === undefined) {
               out.push(`  ~ ${c.method}: ${f.field} ${f.from} → ${f.to}`);
               continue;

@@ -64,6 +64,12 @@ export interface MethodSnapshot {
    * inline type moved into a named one). Absent when `params` is not one object shape (a union).
    */
   readonly paramsMembers?: Readonly<Record<string, PropertySnapshot>>;
+  /**
+   * When `params` is a union of object shapes (2025-11-25 `ElicitRequestParams`: a form or a URL
+   * elicitation): each alternative's members by name, keyed by the alternative's type text
+   * (`ElicitRequestFormParams`). Absent when `params` is one shape, or a member is not an object.
+   */
+  readonly paramsAlternatives?: Readonly<Record<string, Readonly<Record<string, PropertySnapshot>>>>;
   readonly results: readonly string[];
 }
 
@@ -146,6 +152,19 @@ function membersOf(shape: ObjectType): Record<string, PropertySnapshot> {
   return sortedRecord(members);
 }
 
+/** The members of each alternative of a union of object shapes, by the alternative's type text; `undefined` for anything else. */
+function alternativesOf(model: Model, type: TypeExpr): Record<string, Record<string, PropertySnapshot>> | undefined {
+  const resolved = model.resolve(type);
+  if (resolved.kind !== "union") return undefined;
+  const alternatives: [string, Record<string, PropertySnapshot>][] = [];
+  for (const member of model.flattenUnion(resolved)) {
+    const shape = model.shapeOf(member);
+    if (shape === undefined) return undefined;
+    alternatives.push([typeText(member), membersOf(shape)]);
+  }
+  return sortedRecord(alternatives);
+}
+
 /** The snapshot of one analysed schema. */
 export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSnapshot {
   const types: [string, TypeSnapshot][] = model.types.map((decl) => {
@@ -160,7 +179,8 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
   });
   const methods = facts.methods.map((m): [string, MethodSnapshot] => {
     const shape = m.paramsType === undefined ? undefined : model.shapeOf(m.paramsType);
-    const members = shape === undefined ? {} : { paramsMembers: membersOf(shape) };
+    const alternatives = shape === undefined && m.paramsType !== undefined ? alternativesOf(model, m.paramsType) : undefined;
+    const members = shape !== undefined ? { paramsMembers: membersOf(shape) } : alternatives !== undefined ? { paramsAlternatives: alternatives } : {};
     const params = m.paramsType === undefined ? "none" : `${typeText(m.paramsType)}${m.params === "optional" ? "?" : ""}`;
     return [m.method, { kind: m.kind, direction: m.direction, params, results: m.results, ...members }];
   });

@@ -78,6 +78,10 @@ class Lowerer {
    * once, not again by every interface that extends it).
    */
   private readonly shapes = new Map<string, ObjectType | null | "failed">();
+  /** The `Omit`/`Pick`/`Partial`/`Required` being resolved, innermost last: where a shape that depends on itself through one is reported. */
+  private readonly utilities: Node[] = [];
+  /** Type aliases whose type {@link shapeOf} is lowering, to resolve a utility type of them (a cycle when met again). */
+  private readonly aliasesInShape = new Set<string>();
 
   constructor(
     private readonly loaded: LoadedSchema,
@@ -431,7 +435,11 @@ class Lowerer {
     if (known === "failed") throw new GeneratorError([]);
     if (known) return known;
     const nodes = (this.nodes.get(name) ?? []) as import("ts-morph").InterfaceDeclaration[];
-    if (known === null) throw this.unsupported(nodes[0]!, `interface ${name} extends itself`);
+    if (known === null) {
+      const utility = this.utilities.at(-1);
+      if (utility !== undefined) throw this.selfUtility(utility, name);
+      throw this.unsupported(nodes[0]!, `interface ${name} extends itself`);
+    }
     this.shapes.set(name, null);
     try {
       const shape = this.resolveInterfaceShape(name, nodes);
@@ -472,11 +480,32 @@ class Lowerer {
   }
 
   /**
+   * A utility type whose shape needs the shape being resolved (`children: Omit<Tree, "value">[]`
+   * inside `Tree`): its shape is taken when it is lowered, so it cannot be one of the type's own
+   * members. Through a named alias it is a reference, resolved later.
+   */
+  private selfUtility(utility: Node, name: string): GeneratorError {
+    return this.unsupported(
+      utility,
+      `${utility.getText()} needs the shape of ${name} while ${name} is being resolved; name it with a type alias (type ${name}Part = ${utility.getText()}) and use the alias`,
+    );
+  }
+
+  /**
    * `Omit`, `Pick`, `Partial`, `Required` and `Record` as object shapes, or `undefined`
    * when `name` is none of them.
    */
   private utilityShape(name: string, args: TypeNode[], at: Node): ObjectType | undefined {
-    if (this.nodes.has(name)) return undefined;
+    if (this.nodes.has(name) || !["Omit", "Pick", "Partial", "Required", "Record"].includes(name)) return undefined;
+    this.utilities.push(at);
+    try {
+      return this.knownUtilityShape(name, args, at);
+    } finally {
+      this.utilities.pop();
+    }
+  }
+
+  private knownUtilityShape(name: string, args: TypeNode[], at: Node): ObjectType | undefined {
     switch (name) {
       case "Omit":
       case "Pick": {
@@ -510,14 +539,22 @@ class Lowerer {
     }
   }
 
-  /** String-literal keys of `"a" | "b"`. */
+  /** String-literal keys of `"a" | "b"`, through type aliases (`type Keys = "a" | "b"`). */
   private keyLiterals(node: TypeNode): string[] {
-    const type = this.lowerType(node);
-    const members = type.kind === "union" ? type.members : [type];
-    return members.map((m) => {
-      if (m.kind === "literal" && typeof m.value === "string") return m.value;
-      throw this.unsupported(node, `key type ${node.getText()} (only string literals are supported)`);
-    });
+    const keys: string[] = [];
+    const seen = new Set<string>();
+    const visit = (type: TypeExpr): void => {
+      if (type.kind === "union") return type.members.forEach(visit);
+      if (type.kind === "literal" && typeof type.value === "string") return void keys.push(type.value);
+      const alias = type.kind === "ref" && !seen.has(type.name) ? this.nodes.get(type.name)?.[0] : undefined;
+      if (alias === undefined || !Node.isTypeAliasDeclaration(alias)) {
+        throw this.unsupported(node, `key type ${node.getText()} (only string literals, or aliases of them, are supported)`);
+      }
+      seen.add(alias.getName());
+      visit(this.lowerType(alias.getTypeNodeOrThrow()));
+    };
+    visit(this.lowerType(node));
+    return keys;
   }
 
   /**
@@ -531,8 +568,16 @@ class Lowerer {
     const lookup = (name: string): TypeExpr | undefined => {
       const node = this.nodes.get(name)?.[0];
       if (node && Node.isInterfaceDeclaration(node)) return this.interfaceShape(name);
-      if (node && Node.isTypeAliasDeclaration(node)) return this.lowerType(node.getTypeNodeOrThrow());
-      return undefined;
+      if (!node || !Node.isTypeAliasDeclaration(node)) return undefined;
+      // `type Tree = { children: Omit<Tree, "value">[] }`: lowering Tree's type would ask for Tree's shape again.
+      const utility = this.utilities.at(-1);
+      if (this.aliasesInShape.has(name) && utility !== undefined) throw this.selfUtility(utility, name);
+      this.aliasesInShape.add(name);
+      try {
+        return this.lowerType(node.getTypeNodeOrThrow());
+      } finally {
+        this.aliasesInShape.delete(name);
+      }
     };
     const flat = flatShape(type, lookup, { emptyKeywords: true });
     if (flat) return mergedShape(flat);
