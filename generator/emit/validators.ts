@@ -128,6 +128,8 @@ const P = id("p");
 const O = id("o");
 const D = id("d");
 const UNDEFINED = lit(undefined);
+/** The type no value has: an array element that may only be `undefined` (see `ValidatorEmitter.jsonElement`). */
+const NEVER: KeywordType = { kind: "keyword", name: "never" };
 
 /** A declaration's functions as built, before its entry copy is decided (see `ValidatorEmitter.finish`). */
 interface DeclarationFunctions {
@@ -510,6 +512,22 @@ class ValidatorEmitter {
     }
   }
 
+  /**
+   * An array's or tuple's element type as JSON data can hold it: without `undefined`, which an
+   * array cannot carry (`JSON.stringify` writes `null` for it, and for a hole), so that
+   * `(string | undefined)[]` checks its elements as `string[]` and `undefined[]` accepts only
+   * `[]`. `unknown` and `any` elements still accept anything. Through aliases (`type U = string |
+   * undefined`); the types module keeps the type as the schema wrote it.
+   */
+  private jsonElement(type: TypeExpr): TypeExpr {
+    if (!this.acceptsUndefined(type)) return type;
+    const resolved = this.model.resolve(type);
+    if (resolved.kind === "keyword") return resolved.name === "undefined" ? NEVER : type;
+    if (resolved.kind !== "union" || simplifyUnion(resolved).some(isAnything)) return type;
+    const kept = resolved.members.filter((m) => !(m.kind === "keyword" && m.name === "undefined")).map((m) => this.jsonElement(m));
+    return kept.length === 0 ? NEVER : kept.length === 1 ? kept[0]! : { kind: "union", members: kept };
+  }
+
   /** 0 for a literal or primitive check, 1 for a plain union, 2 for anything that may visit nested values. */
   private cost(type: TypeExpr): number {
     const t = type.kind === "ref" && !this.model.recursive.has(type.name) ? (this.model.typeOf(type.name) ?? type) : type;
@@ -547,7 +565,7 @@ class ValidatorEmitter {
         const max = type.constraints?.maxItems;
         if (max !== undefined) lines.push(ifStatement(binary(property(V, "length"), ">", lit(max)), returnStatement(FALSE)));
         const i = id("i");
-        const item = this.check(type.element, element(V, i), `${place}$items`, 1);
+        const item = this.check(this.jsonElement(type.element), element(V, i), `${place}$items`, 1);
         if (!isTrue(item)) {
           lines.push({ kind: "for", variable: "i", test: binary(i, "<", property(V, "length")), body: ifStatement(not(item), returnStatement(FALSE)) });
         }
@@ -561,7 +579,7 @@ class ValidatorEmitter {
               [
                 call(this.rt("isPlainArray"), V),
                 binary(property(V, "length"), "===", lit(type.elements.length)),
-                ...type.elements.map((e, i) => this.check(e, element(V, lit(i)), `${place}$${i}`, 1)),
+                ...type.elements.map((e, i) => this.check(this.jsonElement(e), element(V, lit(i)), `${place}$${i}`, 1)),
               ],
               "&&",
             ),
@@ -743,7 +761,8 @@ class ValidatorEmitter {
     const index = `i${depth}`;
     const i = id(index);
     const e = `e${depth}`;
-    const named = type.constraints?.maxItems === undefined ? this.namedCollector(type.element, `${place}$items`, depth + 1) : undefined;
+    const elementType = this.jsonElement(type.element);
+    const named = type.constraints?.maxItems === undefined ? this.namedCollector(elementType, `${place}$items`, depth + 1) : undefined;
     if (named) return [expressionStatement(call(this.rt("items"), O, p, v, named.depth, id(named.name)))];
     const inner: Statement[] = [];
     const max = type.constraints?.maxItems;
@@ -751,7 +770,7 @@ class ValidatorEmitter {
     if (max !== undefined) {
       inner.push(ifStatement(binary(length, ">", lit(max)), this.issue(p, "maxItems", binary(lit(`must have at most ${max} items, has `), "+", length))));
     }
-    const item = this.collect(type.element, id(e), pathAppend(p, { kind: "dynamic", expression: i }), `${place}$items`, depth + 1);
+    const item = this.collect(elementType, id(e), pathAppend(p, { kind: "dynamic", expression: i }), `${place}$items`, depth + 1);
     if (item.length > 0) {
       inner.push({
         kind: "for",
@@ -780,7 +799,7 @@ class ValidatorEmitter {
   private tupleCollect(type: Extract<TypeExpr, { kind: "tuple" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const n = type.elements.length;
     const length = property(v, "length");
-    const inner = type.elements.flatMap((el, idx) => this.collect(el, element(v, lit(idx)), pathAppend(p, { kind: "index", index: idx }), `${place}$${idx}`, depth + 1));
+    const inner = type.elements.flatMap((el, idx) => this.collect(this.jsonElement(el), element(v, lit(idx)), pathAppend(p, { kind: "index", index: idx }), `${place}$${idx}`, depth + 1));
     return [
       ifStatement(
         not(call(this.rt("isPlainArray"), v)),
