@@ -92,7 +92,7 @@ async function diffInput(side: string, flags: DiffFlags, onProgress: (line: stri
   if (!isVersionName(side) || side.endsWith(".ts")) return { path: side };
   if (flags.spec !== undefined && existsSync(join(flags.spec, "schema", side, "schema.ts"))) {
     // With --spec a bare name is its version; a file of that name here is read only as a path.
-    if (isFile) warn(`warning MCG001: ${side} is the version under ${join(flags.spec, "schema")}; the file ${side} here is not read (write ./${side} to compare it)`);
+    if (isFile) warn(`warning MCG256: ${side} is the version under ${join(flags.spec, "schema")}; the file ${side} here is not read (write ./${side} to compare it)`);
     return { specDir: flags.spec, version: side };
   }
   if (isFile) return { path: side };

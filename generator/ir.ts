@@ -95,11 +95,15 @@ export interface ArrayType {
   readonly kind: "array";
   readonly element: TypeExpr;
   readonly constraints?: Constraints;
+  /** Written `readonly T[]` or `ReadonlyArray<T>`: the types module keeps it; validators ignore it (the JSON is the same). */
+  readonly readonly?: true;
 }
 
 export interface TupleType {
   readonly kind: "tuple";
   readonly elements: readonly TypeExpr[];
+  /** Written `readonly [A, B]`: the types module keeps it; validators ignore it. */
+  readonly readonly?: true;
 }
 
 export interface UnionType {

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSyn
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { Project } from "ts-morph";
 import { buildPrivateCli } from "./support/cli-build.js";
 import { cli } from "./support/cli.js";
 import { OPTION_SPECS, GENERATOR_VERSION } from "../generator/index.js";
@@ -410,6 +411,18 @@ describe("README", () => {
       const row = readme.split("\n").find((line) => line.startsWith(`| \`${flag}`));
       expect(row, flag).toBeDefined();
       for (const choice of spec.choices) expect(row).toContain(choice);
+    }
+  });
+
+  it("documents every option of serveHttp and serveStdio in the transports' options table (helper-65: path, port, maxBodyBytes … were missing)", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    const rows = readme.split("\n").filter((line) => /^\| `[a-zA-Z]/.test(line) && /\| (both|HTTP|stdio) \|/.test(line));
+    const project = new Project({ skipAddingFilesFromTsConfig: true });
+    for (const [file, name] of [["http.ts", "HttpOptions"], ["stdio.ts", "StdioOptions"]] as const) {
+      const options = project.addSourceFileAtPath(join(ROOT, "runtime", file)).getInterfaceOrThrow(name);
+      const keys = options.getProperties().map((p) => p.getName());
+      expect(keys.length).toBeGreaterThan(5);
+      for (const key of keys) expect(rows.some((row) => row.split("|")[1]!.includes(`\`${key}\``)), `${name}.${key}`).toBe(true);
     }
   });
 });

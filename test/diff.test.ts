@@ -607,7 +607,7 @@ describe("diff's inputs (helper-57)", () => {
     expect(asVersion).toEqual({
       code: 0,
       stdout: "no protocol changes\n",
-      stderr: `warning MCG001: draft is the version under ${join(SPEC_DIR, "schema")}; the file draft here is not read (write ./draft to compare it)\n`.repeat(2),
+      stderr: `warning MCG256: draft is the version under ${join(SPEC_DIR, "schema")}; the file draft here is not read (write ./draft to compare it)\n`.repeat(2),
     });
     const asFile = await inDir("diff", "--spec", SPEC_DIR, "draft", "./draft");
     expect(asFile.code).toBe(1);

@@ -14,6 +14,7 @@ import { strictestDiagnostics } from "./support/strict.js";
 import { PINNED_NODES } from "./support/node-versions.js";
 import { conformanceLine, runConformance } from "./support/conformance.js";
 import { buildWithRepoModules } from "./support/servers.js";
+import { packageNameFor } from "../generator/scaffold/index.js";
 
 
 const SPEC = ["--spec", SPEC_DIR, "--spec-version"];
@@ -44,6 +45,13 @@ describe("scaffolded sources", () => {
     // own code, whose handler table is typed by inference); Node.js typings for the transports and tests.
     const problems = strictestDiagnostics(roots, { module: "NodeNext", moduleResolution: "NodeNext", types: ["node"], skipLibCheck: true, isolatedDeclarations: false });
     expect(problems).toEqual([]);
+  });
+});
+
+describe("the package name from the folder's name", () => {
+  it("keeps every name npm takes, one character too (helper-65: q, 9 and _x became mcp-server); mcp-server only when none is left or npm refuses it", () => {
+    const names = ["My Server", "q", "9", "_x", "Café Münster", "--a--", "a.b_c", "___", "http", "node_modules", "x".repeat(300) + "-y"].map((n) => packageNameFor(join("/tmp", n)));
+    expect(names).toEqual(["my-server", "q", "9", "x", "cafe-munster", "a", "a.b_c", "mcp-server", "mcp-server", "mcp-server", "x".repeat(214)]);
   });
 });
 

@@ -18,10 +18,10 @@ export function printType(type: TypeExpr, doc: DocRenderer, indent = ""): string
       return type.name;
     case "array": {
       const element = printType(type.element, doc, indent);
-      return needsParens(type.element) ? `(${element})[]` : `${element}[]`;
+      return readonlyPrefix(type) + (needsParens(type.element) ? `(${element})[]` : `${element}[]`);
     }
     case "tuple":
-      return `[${type.elements.map((e) => printType(e, doc, indent)).join(", ")}]`;
+      return `${readonlyPrefix(type)}[${type.elements.map((e) => printType(e, doc, indent)).join(", ")}]`;
     case "union":
       return type.members.map((m) => printType(m, doc, indent)).join(" | ");
     case "intersection":
@@ -34,7 +34,12 @@ export function printType(type: TypeExpr, doc: DocRenderer, indent = ""): string
 }
 
 function needsParens(type: TypeExpr): boolean {
-  return type.kind === "union" || type.kind === "intersection";
+  return type.kind === "union" || type.kind === "intersection" || ((type.kind === "array" || type.kind === "tuple") && type.readonly === true);
+}
+
+/** `readonly ` before an array or tuple type written so. */
+function readonlyPrefix(type: { readonly readonly?: true }): string {
+  return type.readonly ? "readonly " : "";
 }
 
 /** `{ a: string; b?: number; [key: string]: unknown }`, one member per line. */
@@ -170,7 +175,7 @@ function flatType(type: TypeExpr): string | undefined {
     case "array": {
       const element = flatType(type.element);
       if (element === undefined) return undefined;
-      return needsParens(type.element) ? `(${element})[]` : `${element}[]`;
+      return readonlyPrefix(type) + (needsParens(type.element) ? `(${element})[]` : `${element}[]`);
     }
     case "tuple":
     case "union":
@@ -182,7 +187,7 @@ function flatType(type: TypeExpr): string | undefined {
         const parenthesize = (type.kind === "union" && m.kind === "intersection") || (type.kind === "intersection" && m.kind === "union");
         parts.push(parenthesize ? `(${text})` : text);
       }
-      return type.kind === "tuple" ? `[${parts.join(", ")}]` : parts.join(type.kind === "union" ? " | " : " & ");
+      return type.kind === "tuple" ? `${readonlyPrefix(type)}[${parts.join(", ")}]` : parts.join(type.kind === "union" ? " | " : " & ");
     }
     case "object":
       return type.properties.length === 0 && !type.indexSignature ? "{}" : undefined;
@@ -199,7 +204,9 @@ function layOutTyped(prefix: string, type: TypeExpr, suffix: string, indent: str
     return object === undefined || fits(`${prefix}{`) !== true ? undefined : `${prefix}${object}${suffix}`;
   }
   // An array of object types: the object as above, then `[]`.
-  if (type.kind === "array" && isBrokenObject(type.element)) return layOutTyped(prefix, type.element, `[]${suffix}`, indent, doc);
+  if (type.kind === "array" && isBrokenObject(type.element)) {
+    return type.readonly ? undefined : layOutTyped(prefix, type.element, `[]${suffix}`, indent, doc);
+  }
   // `A & { … }`: the object opens on the line of `A &`. (Prettier breaks a longer chain before `&`.)
   if (type.kind === "intersection" && type.members.length === 2 && isBrokenObject(type.members[1]!)) {
     const first = type.members[0]!;

@@ -713,7 +713,11 @@ class Lowerer {
         return this.reference(node.asKindOrThrow(SyntaxKind.TypeReference));
       case SyntaxKind.TypeOperator: {
         const op = node.asKindOrThrow(SyntaxKind.TypeOperator);
-        if (op.getOperator() === SyntaxKind.ReadonlyKeyword) return this.lowerType(op.getTypeNode());
+        if (op.getOperator() === SyntaxKind.ReadonlyKeyword) {
+          // TypeScript allows `readonly` on array and tuple types only.
+          const inner = this.lowerType(op.getTypeNode());
+          return inner.kind === "array" || inner.kind === "tuple" ? { ...inner, readonly: true } : inner;
+        }
         if (op.getOperator() === SyntaxKind.KeyOfKeyword) {
           const object = this.constObjectOf(op.getTypeNode());
           if (object) return literalUnion([...object.entries.keys()]);
@@ -877,7 +881,8 @@ class Lowerer {
     }
     if (name === "Array" || name === "ReadonlyArray") {
       if (args.length !== 1) throw this.unsupported(node, `${name} with ${args.length} type arguments`);
-      return { kind: "array", element: this.lowerType(args[0]!) };
+      const element = this.lowerType(args[0]!);
+      return name === "ReadonlyArray" ? { kind: "array", element, readonly: true } : { kind: "array", element };
     }
     const shape = this.utilityShape(name, args, node);
     if (shape) return shape;

@@ -67,15 +67,20 @@ const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "g
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
 const PACKAGE_NAME_LENGTH = 214;
 
-/** A package name from a folder name: `My Server` → `my-server`. */
+/**
+ * A package name from a folder name: `My Server` → `my-server`, `q` → `q`; cut to npm's 214
+ * characters; `mcp-server` when nothing is left (`___`) or npm refuses the name (`http`).
+ */
 export function packageNameFor(dir: string): string {
   const name = basename(resolve(dir))
     .normalize("NFKD")
     .replace(/[\u0300-\u036f]/g, "")
     .toLowerCase()
     .replace(/[^a-z0-9._-]+/g, "-")
-    .replace(/^[._-]+|-+$/g, "");
-  return PACKAGE_NAME.test(name) && !RESERVED_NAMES.has(name) && name.length >= 2 ? name : "mcp-server";
+    .replace(/^[._-]+/, "")
+    .slice(0, PACKAGE_NAME_LENGTH)
+    .replace(/-+$/, "");
+  return PACKAGE_NAME.test(name) && !RESERVED_NAMES.has(name) ? name : "mcp-server";
 }
 
 /** Names npm refuses for new packages: Node's core modules, and two it blacklists. */
