@@ -144,7 +144,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   let graceOver = false;
 
   /** Dispatches one complete line; `refuse` is told when the dispatcher refuses it (a notification it cannot accept). */
-  const handleLine = (bytes: Buffer, refuse?: (error: DispatchErrorObject) => void) => {
+  const handleLine = (bytes: Buffer, refuse?: (error: DispatchErrorObject, element?: number) => void) => {
     let line: string;
     try {
       line = utf8.decode(bytes);
@@ -325,10 +325,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const kind = kindOf(message);
     if (kind === "ahead" && !graceOver) {
       // A cancellation the dispatcher refuses (its params fail the schema, a version not served) takes no effect:
-      // the request it names stays held. The dispatcher handles a notification before `handle` returns.
-      let refused = false;
-      handleLine(line, () => (refused = true));
-      if (!refused) for (const m of Array.isArray(message) ? message : [message]) dropCancelled(m);
+      // the request it names stays held. In a batch that holds requests each element is taken alone, and the
+      // refusal names its index; one without an index refuses the whole line. The dispatcher handles a
+      // notification before `handle` returns.
+      let wholeRefused = false;
+      const refused = new Set<number>();
+      handleLine(line, (_error, element) => (element === undefined ? (wholeRefused = true) : refused.add(element)));
+      if (!wholeRefused) (Array.isArray(message) ? message : [message]).forEach((m, index) => refused.has(index) || dropCancelled(m));
       return;
     }
     if (graceOver) return handleLine(line);

@@ -523,6 +523,43 @@ describe("diff of a params union, alternative by alternative", () => {
     ]);
   });
 
+  it("shows a union of inline objects as written, optional union params as (A | B)? with their alternatives, and no change for readonly (helper-66)", async () => {
+    const dir = scratchDir("diff-alternatives-inline");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Request { method: string; params?: { [key: string]: unknown } }\n';
+    const before = join(dir, "before.ts");
+    const after = join(dir, "after.ts");
+    writeFileSync(
+      before,
+      head +
+        'export interface AskRequest extends Request { method: "ask"; params: { text: string } }\nexport interface TellRequest extends Request { method: "tell"; params?: { text: string } }\nexport interface ListRequest extends Request { method: "list"; params: { tags: string[]; pair: [string, number] } }\nexport type ClientRequest = AskRequest | TellRequest | ListRequest;\n',
+    );
+    writeFileSync(
+      after,
+      head +
+        'export type ByText = { text: string };\nexport type ByUrl = { url: string };\nexport interface AskRequest extends Request { method: "ask"; params: { text: string; mode?: "t" } | { url: string; mode: "u" } }\nexport interface TellRequest extends Request { method: "tell"; params?: ByText | ByUrl | undefined }\nexport interface ListRequest extends Request { method: "list"; params: { tags: readonly string[]; pair: readonly [string, number] } }\nexport type ClientRequest = AskRequest | TellRequest | ListRequest;\n',
+    );
+    const result = await cli("diff", before, after);
+    expect(result.code).toBe(1);
+    const lines = result.stdout.split("\n");
+    expect(lines.slice(0, 12)).toEqual([
+      "methods: 2 changed",
+      '  ~ ask: params {…} → { text: string; mode?: "t"; } | { url: string; mode: "u"; }',
+      '      alternative { text: string; mode?: "t"; }:',
+      '        + mode?: "t"',
+      '      alternative { url: string; mode: "u"; }:',
+      '        + mode: "u"',
+      "        - text",
+      "        + url: string",
+      "  ~ tell: params {…}? → (ByText | ByUrl | undefined)?",
+      "      alternative ByText: the same members",
+      "      alternative ByUrl:",
+      "        - text",
+    ]);
+    // readonly is the same JSON: list's params and ListRequest are not changed.
+    expect(result.stdout).not.toContain("list");
+    expect(result.stdout).not.toContain("readonly");
+  });
+
   it("a union against a union: alternatives added and removed by name, the others compared", async () => {
     const dir = scratchDir("diff-alternatives-both");
     const C = "export type ByFile = { path: string };\n";

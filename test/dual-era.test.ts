@@ -1422,6 +1422,30 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect([2, 3, 5].map((id) => answered(id))).toEqual([undefined, undefined, undefined]);
   });
 
+  it("over stdio at the cap, a batch with a request drops the held request its accepted cancellation names, though another element is refused (helper-66)", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION, {})) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "wait", arguments: {} })) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    input.write(JSON.stringify(echo(3, "held")) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Taken element by element (it holds a request): the cancellation of 3 is accepted, the broken one refused.
+    const cancel3 = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } };
+    const broken = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: {} } };
+    input.write(JSON.stringify([legacy(9, "ping"), cancel3, broken]) + "\n");
+    await within(until(() => lines.some((l) => Array.isArray(l))));
+    expect(lines.find((l) => Array.isArray(l))).toEqual([{ jsonrpc: "2.0", id: 9, result: {} }]);
+    // The cap frees: 3 was dropped, never run nor answered.
+    input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }) + "\n");
+    input.write(JSON.stringify(echo(4, "after")) + "\n");
+    await within(until(() => answered(4) !== undefined));
+    expect(answered(3)).toBeUndefined();
+    expect(calls).toBe(1);
+    input.end();
+    await within(server.closed);
+  });
+
   it("over stdio: a batch line is answered with one line holding the array; a batch of notifications with nothing; stdin's end waits for a batch's requests", async () => {
     const { input, lines, server } = stdioServer(batching(), { shutdownGraceMs: 100 });
     input.write(JSON.stringify(initialize(1, BATCH_VERSION)) + "\n" + JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }]) + "\n");

@@ -112,6 +112,16 @@ describe("refused schemas", () => {
     expect([v["isO"]!({ c: true }), v["isO"]!({ a: "x" })]).toEqual([true, false]);
     expect([v["isP"]!({ a: "x", b: 1, c: false }), v["isP"]!({ a: "x", b: 1 })]).toEqual([true, false]);
     expect([v["isR"]!({ a: "x", b: "y" }), v["isR"]!({ a: "x" })]).toEqual([true, false]);
+    // An alias reached twice (helper-66), and keys written twice, give each property once; an alias read for keys
+    // is not "unused" (MCG253), though the output spells its keys out.
+    const twice =
+      'export interface S {\n  a: string;\n  b: number;\n  c: boolean;\n}\ntype K = "a";\ntype K2 = K | "b";\nexport type P = Pick<S, K | K2>;\nexport type O = Omit<S, K | K>;\nexport type R = Record<K2 | "a", string>;\n';
+    const { files, warnings } = await generate({ schema: { text: twice, fileName: "s.ts" }, docs: "none" });
+    expect(warnings.map((w) => w.code).filter((c) => c !== "MCG260")).toEqual([]);
+    const types = files.find((f) => f.path === "types.ts")!.contents;
+    expect(types).toContain("export type P = {\n  a: string;\n  b: number;\n};");
+    expect(types).toContain("export type O = {\n  b: number;\n  c: boolean;\n};");
+    expect(types).toContain("export type R = {\n  a: string;\n  b: string;\n};");
     // A key type that is no string literal, even through an alias, is still refused and named.
     expect(await diagnostics('export interface X {\n  a: string;\n}\nexport type K = string | "a";\nexport type O = Omit<X, K>;\n')).toEqual([
       "s.ts:5:25 - error MCG201: unsupported construct: key type K (only string literals, or aliases of them, are supported)",

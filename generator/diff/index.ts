@@ -374,9 +374,27 @@ function typeChangeText(change: TypeChange): string {
   }
 }
 
-/** A type text with an inline object type (`{ uri: string; }?`) shortened to `{…}` (`{…}?`). */
+/**
+ * A type text that is one inline object type (`{ uri: string; }`, `{ uri: string; }?`) shortened to
+ * `{…}` (`{…}?`); any other text (a union of inline objects, `{ a: string; } | { b: string; }`) as it is.
+ */
 function inlineShort(text: string): string {
-  return text.startsWith("{") ? text.replace(/^\{.*\}/, "{…}") : text;
+  const end = text.endsWith("?") ? text.length - 1 : text.length;
+  return text.startsWith("{") && closingBrace(text) === end - 1 ? `{…}${text.slice(end)}` : text;
+}
+
+/** Where the `{` that `text` starts with is closed (braces inside string literal types skipped), or -1. */
+function closingBrace(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      // JSON.stringify wrote the literal: a quote inside it is escaped.
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return i;
+  }
+  return -1;
 }
 
 /** The lines of a `params` union's alternatives: `+`/`-` for one only a side has, else its member changes (or that it has the same members). */

@@ -94,9 +94,33 @@ const noDocs = () => "";
 /** A capability field whose value is an object with named fields (listed under it). */
 export const NESTED = "{…}";
 
-/** A type as one line of TypeScript. */
+/** A type as one line of TypeScript, without `readonly` (see {@link withoutReadonly}). */
 export function typeText(type: TypeExpr): string {
-  return printType(type, noDocs).replace(/\s*\n\s*/g, " ").replace(/\{ \}/g, "{}");
+  return printType(withoutReadonly(type), noDocs).replace(/\s*\n\s*/g, " ").replace(/\{ \}/g, "{}");
+}
+
+/**
+ * `type` with `readonly` taken off its arrays and tuples: a readonly array is the same JSON as
+ * any other, so writing one is no change to the protocol (the types module keeps it).
+ */
+function withoutReadonly(type: TypeExpr): TypeExpr {
+  switch (type.kind) {
+    case "array": {
+      const { readonly: _readonly, ...array } = type;
+      return { ...array, element: withoutReadonly(type.element) };
+    }
+    case "tuple":
+      return { kind: "tuple", elements: type.elements.map(withoutReadonly) };
+    case "union":
+    case "intersection":
+      return { ...type, members: type.members.map(withoutReadonly) };
+    case "object": {
+      const properties = type.properties.map((p) => ({ ...p, type: withoutReadonly(p.type) }));
+      return type.indexSignature === undefined ? { ...type, properties } : { ...type, properties, indexSignature: withoutReadonly(type.indexSignature) };
+    }
+    default:
+      return type;
+  }
 }
 
 /** The constraint tags on a type, its union members and its array elements' type (merged). */
@@ -158,6 +182,8 @@ function alternativesOf(model: Model, type: TypeExpr): Record<string, Record<str
   if (resolved.kind !== "union") return undefined;
   const alternatives: [string, Record<string, PropertySnapshot>][] = [];
   for (const member of model.flattenUnion(resolved)) {
+    // `A | B | undefined` (params that may be absent) has the alternatives A and B.
+    if (member.kind === "keyword" && member.name === "undefined") continue;
     const shape = model.shapeOf(member);
     if (shape === undefined) return undefined;
     alternatives.push([typeText(member), membersOf(shape)]);
@@ -181,7 +207,9 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     const shape = m.paramsType === undefined ? undefined : model.shapeOf(m.paramsType);
     const alternatives = shape === undefined && m.paramsType !== undefined ? alternativesOf(model, m.paramsType) : undefined;
     const members = shape !== undefined ? { paramsMembers: membersOf(shape) } : alternatives !== undefined ? { paramsAlternatives: alternatives } : {};
-    const params = m.paramsType === undefined ? "none" : `${typeText(m.paramsType)}${m.params === "optional" ? "?" : ""}`;
+    const optional = m.params === "optional";
+    // An optional union is written `(A | B)?`: `A | B?` would read as if only B were optional.
+    const params = m.paramsType === undefined ? "none" : optional && m.paramsType.kind === "union" ? `(${typeText(m.paramsType)})?` : `${typeText(m.paramsType)}${optional ? "?" : ""}`;
     return [m.method, { kind: m.kind, direction: m.direction, params, results: m.results, ...members }];
   });
   const required = new Set(

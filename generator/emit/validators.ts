@@ -779,7 +779,9 @@ class ValidatorEmitter {
         body: block([{ kind: "const", name: e, value: element(v, i) }, ...item]),
       });
     }
-    return [ifStatement(not(call(this.rt("isPlainArray"), v)), this.expected(p, { check: TRUE, what: "array" }, v), block(inner))];
+    const notArray = this.expected(p, { check: TRUE, what: "array" }, v);
+    // Elements that take anything (`unknown[]`) leave nothing to do for an array: no empty `else {}`, which Prettier would open.
+    return [inner.length === 0 ? ifStatement(not(call(this.rt("isPlainArray"), v)), notArray) : ifStatement(not(call(this.rt("isPlainArray"), v)), notArray, block(inner))];
   }
 
   /** The named collector of a type, if it has one (a reference, or a hoisted helper), and the depth to call it with. */

@@ -80,6 +80,8 @@ class Lowerer {
   private readonly shapes = new Map<string, ObjectType | null | "failed">();
   /** The `Omit`/`Pick`/`Partial`/`Required` being resolved, innermost last: where a shape that depends on itself through one is reported. */
   private readonly utilities: Node[] = [];
+  /** Type aliases read for the keys of `Omit`, `Pick` or `Record`: used, though the output spells their keys out and never names them. */
+  private readonly keyAliases = new Set<string>();
   /** Type aliases whose type {@link shapeOf} is lowering, to resolve a utility type of them (a cycle when met again). */
   private readonly aliasesInShape = new Set<string>();
 
@@ -111,7 +113,7 @@ class Lowerer {
   /**
    * The declarations less the interfaces, aliases and constants that are neither exported nor reached from
    * an exported declaration's types (an interface only extended is copied, not referred to), each named in a warning
-   * (MCG253): their generated code would be read by nothing, which a vendoring project's
+   * (MCG253; not an alias read for keys, whose keys the output spells out): their generated code would be read by nothing, which a vendoring project's
    * `noUnusedLocals` refuses.
    */
   private withoutUnused(declarations: readonly Declaration[]): Declaration[] {
@@ -127,7 +129,7 @@ class Lowerer {
     };
     for (const decl of declarations) if (decl.exported) reach(decl.name);
     for (const decl of declarations) {
-      if (reached.has(decl.name)) continue;
+      if (reached.has(decl.name) || this.keyAliases.has(decl.name)) continue;
       this.warnings.push({
         code: "MCG253",
         message: `${decl.name} is neither exported nor used by an exported declaration; it is left out of the output (export it to generate it)`,
@@ -539,22 +541,29 @@ class Lowerer {
     }
   }
 
-  /** String-literal keys of `"a" | "b"`, through type aliases (`type Keys = "a" | "b"`). */
+  /**
+   * String-literal keys of `"a" | "b"`, through type aliases (`type Keys = "a" | "b"`), each once
+   * and in the order first written (`Record<K | "a", V>` with `K = "a" | "b"` has the properties a
+   * and b). An alias read here counts as used ({@link keyAliases}).
+   */
   private keyLiterals(node: TypeNode): string[] {
-    const keys: string[] = [];
-    const seen = new Set<string>();
+    const keys = new Set<string>();
+    // The aliases being read, innermost last: an alias may be reached twice (`K | K2` with `K2 = K | "b"`), not through itself.
+    const reading = new Set<string>();
     const visit = (type: TypeExpr): void => {
       if (type.kind === "union") return type.members.forEach(visit);
-      if (type.kind === "literal" && typeof type.value === "string") return void keys.push(type.value);
-      const alias = type.kind === "ref" && !seen.has(type.name) ? this.nodes.get(type.name)?.[0] : undefined;
+      if (type.kind === "literal" && typeof type.value === "string") return void keys.add(type.value);
+      const alias = type.kind === "ref" && !reading.has(type.name) ? this.nodes.get(type.name)?.[0] : undefined;
       if (alias === undefined || !Node.isTypeAliasDeclaration(alias)) {
         throw this.unsupported(node, `key type ${node.getText()} (only string literals, or aliases of them, are supported)`);
       }
-      seen.add(alias.getName());
+      reading.add(alias.getName());
+      this.keyAliases.add(alias.getName());
       visit(this.lowerType(alias.getTypeNodeOrThrow()));
+      reading.delete(alias.getName());
     };
     visit(this.lowerType(node));
-    return keys;
+    return [...keys];
   }
 
   /**

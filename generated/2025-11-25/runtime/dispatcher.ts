@@ -379,10 +379,12 @@ export interface HandleContext {
    * method the revision does not have is accepted and ignored, whatever its version, as JSON-RPC
    * asks. A batch of notifications only is taken whole or not at all: when one is refused, none
    * takes effect and this is told once, of the first, its message ending "(message K of the batch;
-   * none of the batch was taken)". What this throws goes to {@link DispatcherOptions.onError}
-   * (`notification-handler-threw`).
+   * none of the batch was taken)". `element` is the index of the refused notification in a batch
+   * that also holds requests (where each element is taken alone); it is absent for a notification
+   * sent alone and for a batch refused whole. What this throws goes to
+   * {@link DispatcherOptions.onError} (`notification-handler-threw`).
    */
-  readonly refuse?: (error: DispatchErrorObject) => void;
+  readonly refuse?: (error: DispatchErrorObject, element?: number) => void;
 }
 
 /** The dispatcher the core makes (the generated `ServerDispatcher` types it per revision). */
@@ -1327,9 +1329,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /** Tells the transport that a notification is refused ({@link HandleContext.refuse}); what that throws goes to `onError`. */
-  function tellRefused(method: string, error: DispatchErrorObject, context: HandleContext | undefined): void {
+  function tellRefused(method: string, error: DispatchErrorObject, context: HandleContext | undefined, element?: number): void {
     try {
-      context?.refuse?.(error);
+      if (element === undefined) context?.refuse?.(error);
+      else context?.refuse?.(error, element);
     } catch (thrown) {
       report(thrown, { method, reason: "notification-handler-threw" });
     }
@@ -1352,7 +1355,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     return { code: -32602, message: "Invalid params of " + quoteShort(method) + ": " + describeIssues(checked.issues), data: { issues } };
   }
 
-  function notification(method: string, params: unknown, context: HandleContext | undefined): void {
+  function notification(method: string, params: unknown, context: HandleContext | undefined, element?: number): void {
     const channel = context?.channel ?? defaultChannel;
     // Routed as a request is: by the modern revision its _meta names, else by the channel's session.
     const routed = route(method, params, channel, context);
@@ -1360,7 +1363,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const meta = isPlainObject(params) ? metaOfParams(params) : {};
     const info = fromClient(serving, method, "notification");
     const refusal = notificationRefusal(method, params, serving);
-    if (refusal !== undefined) return tellRefused(method, refusal, context);
+    if (refusal !== undefined) return tellRefused(method, refusal, context, element);
     // Only a notification that passed its schema takes effect: one refused changes nothing.
     if (method === serving.cancelledMethod && isPlainObject(params)) {
       const target = own(params, "requestId");
@@ -1714,7 +1717,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         return errorOf(undefined, -32700, "Parse error: the message is not JSON");
       }
     }
-    return Array.isArray(value) ? batch(value, context) : one(value, context, false);
+    return Array.isArray(value) ? batch(value, context) : one(value, context, undefined);
   }
 
   /**
@@ -1748,13 +1751,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       }
     }
     // Started in order, before any is awaited: a notifications/initialized or cancellation takes effect before the messages after it.
-    const answers = await Promise.all(elements.map((element) => one(element, context, true)));
+    const answers = await Promise.all(elements.map((element, index) => one(element, context, index)));
     const responses = answers.filter((answer): answer is DispatchResponse => answer !== undefined);
     return responses.length === 0 ? undefined : responses;
   }
 
-  /** One message (parsed, not a batch); `inBatch` when it is an element of a batch, where `initialize` and modern messages are refused. */
-  async function one(value: unknown, context: HandleContext | undefined, inBatch: boolean): Promise<DispatchResponse | undefined> {
+  /** One message (parsed, not a batch); `element`, its index when it is an element of a batch, where `initialize` and modern messages are refused. */
+  async function one(value: unknown, context: HandleContext | undefined, element: number | undefined): Promise<DispatchResponse | undefined> {
+    const inBatch = element !== undefined;
     try {
       if (!isPlainObject(value)) return errorOf(undefined, -32600, "Invalid request: a message is a JSON object");
       const hasId = Object.prototype.hasOwnProperty.call(value, "id");
@@ -1771,8 +1775,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       // The modern era has no batches: a message naming a modern version per request is not taken in one.
       const unbatched = inBatch && hasModernMeta(params) ? UNBATCHED : undefined;
       if (!hasId) {
-        if (unbatched === undefined) notification(method, params, context);
-        else tellRefused(method, { code: -32600, message: unbatched }, context);
+        if (unbatched === undefined) notification(method, params, context, element);
+        else tellRefused(method, { code: -32600, message: unbatched }, context, element);
         return undefined;
       }
       if (id === undefined) return errorOf(undefined, -32600, "Invalid request: id must be a string or an integer");
