@@ -62,6 +62,9 @@ export function lowerSchema(loaded: LoadedSchema, options: LowerOptions): Schema
   return new Lowerer(loaded, options).run();
 }
 
+/** The utility types read as object shapes (a schema's own declaration of one of these names is read instead). */
+const UTILITY_TYPES: ReadonlySet<string> = new Set(["Omit", "Pick", "Partial", "Required", "Record"]);
+
 class Lowerer {
   private readonly bag = new DiagnosticBag();
   private readonly warnings: Diagnostic[] = [];
@@ -78,7 +81,7 @@ class Lowerer {
    * once, not again by every interface that extends it).
    */
   private readonly shapes = new Map<string, ObjectType | null | "failed">();
-  /** The `Omit`/`Pick`/`Partial`/`Required` being resolved, innermost last: where a shape that depends on itself through one is reported. */
+  /** The utility types ({@link UTILITY_TYPES}) being resolved, innermost last: where a shape that depends on itself through one is reported. */
   private readonly utilities: Node[] = [];
   /** Type aliases read for the keys of `Omit`, `Pick` or `Record`: used, though the output spells their keys out and never names them. */
   private readonly keyAliases = new Set<string>();
@@ -498,7 +501,7 @@ class Lowerer {
    * when `name` is none of them.
    */
   private utilityShape(name: string, args: TypeNode[], at: Node): ObjectType | undefined {
-    if (this.nodes.has(name) || !["Omit", "Pick", "Partial", "Required", "Record"].includes(name)) return undefined;
+    if (this.nodes.has(name) || !UTILITY_TYPES.has(name)) return undefined;
     this.utilities.push(at);
     try {
       return this.knownUtilityShape(name, args, at);
