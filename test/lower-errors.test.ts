@@ -274,28 +274,6 @@ describe("numeric literals", () => {
     expect(JSON.stringify(ir.declarations[0])).toContain('"minimum":-150');
   });
 
-  it("warns of a @TJS-pattern that can backtrack exponentially (MCG257, redos-detector), and not of the usual ones (helper-64)", async () => {
-    const text = [
-      "export interface A {",
-      "  /** @TJS-pattern ^(a+)+$ */",
-      "  nested: string;",
-      "  /** @TJS-pattern ^[a-z]+(-[a-z]+)*$ */",
-      "  slug: string;",
-      "  /** @TJS-pattern ^\\d+(\\.\\d+)*$ */",
-      "  dotted: string;",
-      "  /** @TJS-pattern ^\\p{Lu}[a-z]*$ */",
-      "  name: string;",
-      "}",
-      "",
-    ].join("\n");
-    const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none" });
-    expect(warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"))).toEqual([
-      "s.ts:3:3 - warning MCG257: @TJS-pattern ^(a+)+$ can backtrack through one string in many ways (nested or overlapping repetition): matching may take time exponential in its length; validators run it as written",
-    ]);
-    // Generated as written: the pattern is the schema's.
-    expect(files.find((f) => f.path === "validators.ts")!.contents).toContain(`new RegExp("^(a+)+$", "u")`);
-  });
-
   it("warns of a number beyond 2^53 that no double holds with the value it is read as (MCG254), each place once and in source order", async () => {
     const text = [
       "export enum E { A = 9007199254740995 }",

@@ -3,7 +3,6 @@
  * constraint tags upstream uses (`@TJS-type`, `@format`, `@minimum`, `@maximum`,
  * `@maxItems`, `@nullable`, `@TJS-pattern`, `@default`) down onto the type they constrain.
  */
-import { isSafe } from "redos-detector";
 import type { JSDoc } from "ts-morph";
 import type { Constraints, DocTag, Docs, TypeExpr } from "../ir.js";
 
@@ -86,7 +85,7 @@ export function isConstraintTag(name: string): boolean {
 export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
-  warn: (code: TagWarning, message: string) => void = () => {},
+  warn: (code: "MCG251" | "MCG254", message: string) => void = () => {},
 ): TypeExpr | string {
   let result = type;
   const tags = docsOf(jsDocs).tags.map((tag) => {
@@ -151,36 +150,12 @@ function sameDecimal(digits: string, scale: number, shortest: string): boolean {
   return normal(digits, scale) === normal(`${int}${frac}`, Number(power) - frac.length);
 }
 
-/** The warnings a constraint tag can give. */
-type TagWarning = "MCG251" | "MCG254" | "MCG257";
-
-/**
- * How many steps redos-detector may take over one pattern: a count, not a time, so that the same
- * schema gives the same warnings on every machine (a pattern of the size schemas have takes a few
- * milliseconds; `^(a|a)*$` reaches the count in about 0.2 s).
- */
-const PATTERN_CHECK_STEPS = 3000;
-
-/**
- * Why matching `pattern` may take time exponential in the string's length (redos-detector: the
- * engine's backtracking can try many ways through one string, as in `^(a+)+$`), or `undefined`
- * when it found none. A pattern it could not finish with in {@link PATTERN_CHECK_STEPS} is named too.
- */
-function backtrackingRisk(pattern: RegExp): string | undefined {
-  const result = isSafe(pattern, { maxSteps: PATTERN_CHECK_STEPS });
-  if (result.safe) return undefined;
-  if (result.error === "hitMaxScore") {
-    return "can backtrack through one string in many ways (nested or overlapping repetition): matching may take time exponential in its length; validators run it as written";
-  }
-  return `could not be shown free of exponential backtracking in ${PATTERN_CHECK_STEPS} steps of redos-detector (${result.error}); validators run it as written`;
-}
-
 /** The words of warning MCG254 for a number `written` that a double holds as `asRead`. */
 export function roundedNumberWarning(written: string, asRead: string): string {
   return `the number ${written} is beyond 2^53 in magnitude, where a double holds only some integers: it is read as ${asRead}, as JSON.parse reads it (write ${asRead} to say so)`;
 }
 
-function applyTag(type: TypeExpr, tag: DocTag, warn: (code: TagWarning, message: string) => void): TypeExpr | string {
+function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254", message: string) => void): TypeExpr | string {
   const value = tag.text;
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
@@ -197,14 +172,11 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: TagWarning, message:
       }
       return onKeyword(type, "string", `@format ${value}`, (t) => ({ ...t, constraints: { ...t.constraints, format: value } }));
     case "TJS-pattern": {
-      let pattern: RegExp;
       try {
-        pattern = new RegExp(tag.text, "u");
+        new RegExp(tag.text, "u");
       } catch {
         return `@TJS-pattern ${tag.text} is not a valid regular expression`;
       }
-      const backtracking = backtrackingRisk(pattern);
-      if (backtracking !== undefined) warn("MCG257", `@TJS-pattern ${tag.text} ${backtracking}`);
       return onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } }));
     }
     case "minimum":
