@@ -376,7 +376,9 @@ export interface HandleContext {
    * method the revision does not have is accepted and ignored, whatever its version, as JSON-RPC
    * asks. A batch of notifications only is taken whole or not at all: when one is refused, none
    * takes effect and this is told once, of the first, its message ending "(message K of the batch;
-   * none of the batch was taken)". `element` is the index of the refused notification in a batch
+   * none of the batch was taken)"; a batch refused whole for its form (not taken on this channel,
+   * empty, too long, or mixing responses in: the `-32600` it is answered) is told of too when it
+   * holds notifications. `element` is the index of the refused notification in a batch
    * that also holds requests (where each element is taken alone); it is absent for a notification
    * sent alone and for a batch refused whole. What this throws goes to
    * {@link DispatcherOptions.onError} (`notification-handler-threw`).
@@ -1727,15 +1729,19 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * alone, and the responses to its requests answered as one array (see {@link CoreDispatcher.handle}).
    */
   async function batch(elements: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
-    if (sessionFor(context?.channel ?? defaultChannel, context)?.revision.batches !== true) return errorOf(undefined, -32600, "Invalid request: batches are not supported");
-    if (elements.length === 0) return errorOf(undefined, -32600, "Invalid request: the batch is empty");
-    if (elements.length > maxBatchSize) {
-      return errorOf(undefined, -32600, "Invalid request: a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
-    }
+    /** The batch refused whole: one `-32600`; its notifications take no effect, and a transport that asks is told so. */
+    const refused = (message: string): DispatchResponse => {
+      const error = { code: -32600, message: "Invalid request: " + message };
+      if (elements.some(isNotificationMessage)) tellRefused("(batch)", error, context);
+      return { jsonrpc: "2.0", error };
+    };
+    if (sessionFor(context?.channel ?? defaultChannel, context)?.revision.batches !== true) return refused("batches are not supported");
+    if (elements.length === 0) return refused("the batch is empty");
+    if (elements.length > maxBatchSize) return refused("a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
     // 2025-03-26 schema: JSONRPCBatchRequest holds requests and notifications, JSONRPCBatchResponse responses; no batch both.
     const replies = elements.filter(isResponse).length;
     if (replies > 0 && replies < elements.length) {
-      return errorOf(undefined, -32600, "Invalid request: a batch holds requests and notifications, or responses, not both (2025-03-26 JSONRPCBatchRequest, JSONRPCBatchResponse)");
+      return refused("a batch holds requests and notifications, or responses, not both (2025-03-26 JSONRPCBatchRequest, JSONRPCBatchResponse)");
     }
     // Notifications alone are taken whole or not at all: each is checked before any takes effect, and one refused refuses the
     // batch (Streamable HTTP then answers 400: the server "cannot accept the input", and none of it was taken).

@@ -560,6 +560,16 @@ describe("diff of a params union, alternative by alternative", () => {
     expect(result.stdout).not.toContain("readonly");
   });
 
+  it("writes optional intersection params in parentheses too (helper-67)", async () => {
+    const dir = scratchDir("diff-optional-intersection");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Request { method: string; params?: { [key: string]: unknown } }\n';
+    const [before, after] = [join(dir, "before.ts"), join(dir, "after.ts")];
+    writeFileSync(before, head + 'export interface AskRequest extends Request { method: "ask"; params?: { a: string } }\nexport type ClientRequest = AskRequest;\n');
+    writeFileSync(after, head + 'export interface AskRequest extends Request { method: "ask"; params?: { a: string } & { b: string } }\nexport type ClientRequest = AskRequest;\n');
+    const lines = (await cli("diff", before, after)).stdout.split("\n");
+    expect(lines.slice(0, 3)).toEqual(["methods: 1 changed", "  ~ ask: params {…}? → ({ a: string; } & { b: string; })?", "      + b: string"]);
+  });
+
   it("a union against a union: alternatives added and removed by name, the others compared", async () => {
     const dir = scratchDir("diff-alternatives-both");
     const C = "export type ByFile = { path: string };\n";

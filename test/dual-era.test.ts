@@ -1446,6 +1446,26 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     await within(server.closed);
   });
 
+  it("over stdio at the cap, a batch refused whole (mixing a response in, or too long) cancels nothing: the request it names stays held and runs (helper-67)", async () => {
+    const { input, lines, answered, server } = stdioServer(batching({ maxBatchSize: 3 }), { maxInFlight: 1 });
+    input.write(JSON.stringify(initialize(1, BATCH_VERSION, {})) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
+    await within(until(() => answered(1) !== undefined));
+    input.write(JSON.stringify(legacy(2, "tools/call", { name: "wait", arguments: {} })) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    input.write(JSON.stringify(echo(3, "held")) + "\n");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const cancel3 = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } };
+    input.write(JSON.stringify([{ jsonrpc: "2.0", id: "nobody", result: {} }, cancel3]) + "\n");
+    input.write(JSON.stringify([cancel3, cancel3, cancel3, cancel3]) + "\n");
+    await within(until(() => lines.filter((l) => l["id"] === undefined && l["error"] !== undefined).length === 2));
+    expect(lines.filter((l) => l["id"] === undefined && l["error"] !== undefined).map((l) => (l["error"] as { code: number }).code)).toEqual([-32600, -32600]);
+    input.write(JSON.stringify({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } }) + "\n");
+    await within(until(() => answered(3) !== undefined));
+    expect(answered(3)).toEqual(echoed(3, "held"));
+    input.end();
+    await within(server.closed);
+  });
+
   it("over stdio: a batch line is answered with one line holding the array; a batch of notifications with nothing; stdin's end waits for a batch's requests", async () => {
     const { input, lines, server } = stdioServer(batching(), { shutdownGraceMs: 100 });
     input.write(JSON.stringify(initialize(1, BATCH_VERSION)) + "\n" + JSON.stringify([{ jsonrpc: "2.0", method: "notifications/initialized" }]) + "\n");

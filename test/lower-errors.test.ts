@@ -122,6 +122,11 @@ describe("refused schemas", () => {
     expect(types).toContain("export type P = {\n  a: string;\n  b: number;\n};");
     expect(types).toContain("export type O = {\n  b: number;\n  c: boolean;\n};");
     expect(types).toContain("export type R = {\n  a: string;\n  b: string;\n};");
+    // Each alias is read once (helper-67): a chain of 40 aliases each naming the one before twice is 2^40 reads otherwise.
+    const chain = Array.from({ length: 40 }, (_, i) => `type K${i + 1} = K${i} | K${i};`).join("\n");
+    const long = `export interface S {\n  a: string;\n  b: number;\n}\ntype K0 = "a";\n${chain}\nexport type Q = Omit<S, K40>;\n`;
+    const chained = await generate({ schema: { text: long, fileName: "s.ts" }, docs: "none" });
+    expect(chained.files.find((f) => f.path === "types.ts")!.contents).toContain("export type Q = {\n  b: number;\n};");
     // A key type that is no string literal, even through an alias, is still refused and named.
     expect(await diagnostics('export interface X {\n  a: string;\n}\nexport type K = string | "a";\nexport type O = Omit<X, K>;\n')).toEqual([
       "s.ts:5:25 - error MCG201: unsupported construct: key type K (only string literals, or aliases of them, are supported)",

@@ -208,8 +208,9 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     const alternatives = shape === undefined && m.paramsType !== undefined ? alternativesOf(model, m.paramsType) : undefined;
     const members = shape !== undefined ? { paramsMembers: membersOf(shape) } : alternatives !== undefined ? { paramsAlternatives: alternatives } : {};
     const optional = m.params === "optional";
-    // An optional union is written `(A | B)?`: `A | B?` would read as if only B were optional.
-    const params = m.paramsType === undefined ? "none" : optional && m.paramsType.kind === "union" ? `(${typeText(m.paramsType)})?` : `${typeText(m.paramsType)}${optional ? "?" : ""}`;
+    // An optional union or intersection is written `(A | B)?`: `A | B?` would read as if only B were optional.
+    const compound = m.paramsType?.kind === "union" || m.paramsType?.kind === "intersection";
+    const params = m.paramsType === undefined ? "none" : optional && compound ? `(${typeText(m.paramsType)})?` : `${typeText(m.paramsType)}${optional ? "?" : ""}`;
     return [m.method, { kind: m.kind, direction: m.direction, params, results: m.results, ...members }];
   });
   const required = new Set(

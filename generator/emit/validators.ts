@@ -265,8 +265,16 @@ class ValidatorEmitter {
     const copy = entry === built.checkName ? [] : [this.render("check", entry, built.checkBody)];
     const sharers = this.sharers.get(decl.name);
     const note = sharers ? `// Also the collector of ${sharers.join(", ")}: the same type.\n` : "";
-    const collect = built.collect === undefined ? [] : [note + built.collect];
-    return { internals: [built.check, ...copy, ...collect, ...built.helpers].join("\n\n"), entry };
+    // A declaration that is not exported has no isX: a function of it that no other function reads is left out
+    // (`noUnusedLocals`). Such is the check of a literal alias (`type K = "a" | "b"`), which the checks that use it
+    // write out in place (helper-67).
+    const unread = (name: string, but?: string) => ![...(this.readers.get(name) ?? [])].some((reader) => reader !== name && reader !== but);
+    const collectorName = this.collectorName(decl.name);
+    // A collector shared with other declarations is read by their validateX, which is laid out elsewhere.
+    const keepCollect = built.collect !== undefined && (decl.exported || this.sharers.has(decl.name) || !unread(collectorName));
+    const keepCheck = decl.exported || !unread(built.checkName, keepCollect ? undefined : collectorName);
+    const collect = keepCollect ? [note + built.collect] : [];
+    return { internals: [...(keepCheck ? [built.check] : []), ...copy, ...collect, ...built.helpers].join("\n\n"), entry };
   }
 
   declaration(name: string, type: TypeExpr): DeclarationFunctions {
@@ -579,7 +587,8 @@ class ValidatorEmitter {
               [
                 call(this.rt("isPlainArray"), V),
                 binary(property(V, "length"), "===", lit(type.elements.length)),
-                ...type.elements.map((e, i) => this.check(this.jsonElement(e), element(V, lit(i)), `${place}$${i}`, 1)),
+                // An element that takes anything adds no test (`&& true`).
+                ...type.elements.map((e, i) => this.check(this.jsonElement(e), element(V, lit(i)), `${place}$${i}`, 1)).filter((c) => !isTrue(c)),
               ],
               "&&",
             ),
@@ -806,7 +815,10 @@ class ValidatorEmitter {
       ifStatement(
         not(call(this.rt("isPlainArray"), v)),
         this.expected(p, { check: TRUE, what: "array" }, v),
-        ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)), block(inner)),
+        // Elements that take anything leave only the length to check: no empty `else {}` (see arrayCollect).
+        inner.length === 0
+          ? ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)))
+          : ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)), block(inner)),
       ),
     ];
   }

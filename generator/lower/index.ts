@@ -85,6 +85,8 @@ class Lowerer {
   private readonly utilities: Node[] = [];
   /** Type aliases read for the keys of `Omit`, `Pick` or `Record`: used, though the output spells their keys out and never names them. */
   private readonly keyAliases = new Set<string>();
+  /** The keys each alias read by {@link keyLiterals} stands for. */
+  private readonly aliasKeys = new Map<string, readonly string[]>();
   /** Type aliases whose type {@link shapeOf} is lowering, to resolve a utility type of them (a cycle when met again). */
   private readonly aliasesInShape = new Set<string>();
 
@@ -550,22 +552,29 @@ class Lowerer {
    * and b). An alias read here counts as used ({@link keyAliases}).
    */
   private keyLiterals(node: TypeNode): string[] {
-    const keys = new Set<string>();
-    // The aliases being read, innermost last: an alias may be reached twice (`K | K2` with `K2 = K | "b"`), not through itself.
+    // The aliases being read: an alias may be reached twice (`K | K2` with `K2 = K | "b"`), not through itself.
     const reading = new Set<string>();
-    const visit = (type: TypeExpr): void => {
-      if (type.kind === "union") return type.members.forEach(visit);
+    const visit = (type: TypeExpr, keys: Set<string>): void => {
+      if (type.kind === "union") return type.members.forEach((m) => visit(m, keys));
       if (type.kind === "literal" && typeof type.value === "string") return void keys.add(type.value);
       const alias = type.kind === "ref" && !reading.has(type.name) ? this.nodes.get(type.name)?.[0] : undefined;
       if (alias === undefined || !Node.isTypeAliasDeclaration(alias)) {
         throw this.unsupported(node, `key type ${node.getText()} (only string literals, or aliases of them, are supported)`);
       }
-      reading.add(alias.getName());
-      this.keyAliases.add(alias.getName());
-      visit(this.lowerType(alias.getTypeNodeOrThrow()));
-      reading.delete(alias.getName());
+      // Each alias is read once per run (`type K2 = K1 | K1` chains would otherwise be read 2^n times).
+      let known = this.aliasKeys.get(alias.getName());
+      if (known === undefined) {
+        const own = new Set<string>();
+        reading.add(alias.getName());
+        visit(this.lowerType(alias.getTypeNodeOrThrow()), own);
+        reading.delete(alias.getName());
+        this.aliasKeys.set(alias.getName(), (known = [...own]));
+        this.keyAliases.add(alias.getName());
+      }
+      for (const key of known) keys.add(key);
     };
-    visit(this.lowerType(node));
+    const keys = new Set<string>();
+    visit(this.lowerType(node), keys);
     return [...keys];
   }
 
