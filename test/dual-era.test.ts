@@ -1422,14 +1422,21 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect([2, 3, 5].map((id) => answered(id))).toEqual([undefined, undefined, undefined]);
   });
 
-  it("over stdio at the cap, a batch with a request drops the held request its accepted cancellation names, though another element is refused (helper-66)", async () => {
-    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1 });
+  /** A stdio server at maxInFlight 1 with a 2025-03-26 session: request 2 runs (and waits), request 3 is held behind it. */
+  async function holdingThree(d: Dispatcher): Promise<ReturnType<typeof stdioServer>> {
+    const server = stdioServer(d, { maxInFlight: 1 });
+    const { input, answered } = server;
     input.write(JSON.stringify(initialize(1, BATCH_VERSION, {})) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     await within(until(() => answered(1) !== undefined));
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "wait", arguments: {} })) + "\n");
     await new Promise((resolve) => setTimeout(resolve, 20));
     input.write(JSON.stringify(echo(3, "held")) + "\n");
     await new Promise((resolve) => setTimeout(resolve, 20));
+    return server;
+  }
+
+  it("over stdio at the cap, a batch with a request drops the held request its accepted cancellation names, though another element is refused (helper-66)", async () => {
+    const { input, lines, answered, server } = await holdingThree(batching());
     // Taken element by element (it holds a request): the cancellation of 3 is accepted, the broken one refused.
     const cancel3 = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } };
     const broken = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: {} } };
@@ -1447,13 +1454,7 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
   });
 
   it("over stdio at the cap, a batch refused whole (mixing a response in, or too long) cancels nothing: the request it names stays held and runs (helper-67)", async () => {
-    const { input, lines, answered, server } = stdioServer(batching({ maxBatchSize: 3 }), { maxInFlight: 1 });
-    input.write(JSON.stringify(initialize(1, BATCH_VERSION, {})) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
-    await within(until(() => answered(1) !== undefined));
-    input.write(JSON.stringify(legacy(2, "tools/call", { name: "wait", arguments: {} })) + "\n");
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    input.write(JSON.stringify(echo(3, "held")) + "\n");
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    const { input, lines, answered, server } = await holdingThree(batching({ maxBatchSize: 3 }));
     const cancel3 = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 3 } };
     input.write(JSON.stringify([{ jsonrpc: "2.0", id: "nobody", result: {} }, cancel3]) + "\n");
     input.write(JSON.stringify([cancel3, cancel3, cancel3, cancel3]) + "\n");
