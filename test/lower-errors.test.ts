@@ -315,6 +315,23 @@ describe("numeric literals", () => {
 });
 
 describe("large schemas", () => {
+  it("a chain of aliases each naming the one before twice: code linear in the chain, each literal tested once (helper-68)", async () => {
+    // Unfolded, K40 is 2^40 copies of "a" | "b": generation and the code once doubled at every link.
+    const chain = Array.from({ length: 40 }, (_, i) => `type K${i + 1} = K${i} | K${i};`).join("\n");
+    const text = `type K0 = "a" | "b";\n${chain}\nexport interface S {\n  k: K40;\n  m: K40 | number;\n}\n`;
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const validators = files.find((f) => f.path === "validators.ts")!.contents;
+    expect(validators.length).toBeLessThan(40_000);
+    const dir = writeGenerated("large-alias-chain", files);
+    expect(typecheck(dir)).toEqual([]);
+    const { isS, validateS } = (await import(join(dir, "validators.ts"))) as {
+      isS: (x: unknown) => boolean;
+      validateS: (x: unknown) => { issues?: { path: string; message: string }[] };
+    };
+    expect([isS({ k: "a", m: 1 }), isS({ k: "b", m: "a" }), isS({ k: "c", m: 1 })]).toEqual([true, true, false]);
+    expect(validateS({ k: "c", m: true }).issues?.map((i) => `${i.path}: ${i.message}`)).toEqual(['/k: expected one of "a", "b", got "c"', '/m: expected "a" or "b" or integer, got true']);
+  });
+
   it("generate code that compiles and answers: a 6 000-literal union, a 1 200-property interface, a 1 000-member intersection", async () => {
     const literals = Array.from({ length: 6000 }, (_, i) => JSON.stringify(`v${i}`)).join(" | ");
     const props = Array.from({ length: 1200 }, (_, i) => `p${i}: string;`).join(" ");

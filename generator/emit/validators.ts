@@ -103,10 +103,12 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
   // numbering of constants do not depend on the schema's order; blocks follow the schema's order.
   const canonical = [...model.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const functions = new Map(canonical.map((decl) => [decl.name, emitter.declaration(decl.name, decl.type)]));
-  // Entry copies are decided once every function is built, from which functions read which check.
+  // Entry copies, and the functions left out, are decided once every function is built, from which functions read which.
+  emitter.decideUnread(canonical);
   const built = new Map(canonical.map((decl) => [decl.name, emitter.finish(decl, functions.get(decl.name)!)]));
   const layout = emitter.layout;
-  const blocks = model.types.map((decl) => ({
+  // A declaration with nothing left to write (an unexported literal alias) has no block: its blank lines would stay.
+  const blocks = model.types.filter((decl) => decl.exported || built.get(decl.name)!.internals !== "").map((decl) => ({
     ...built.get(decl.name)!,
     names: names.get(decl.name)!,
     line: decl.span.line,
@@ -155,6 +157,8 @@ class ValidatorEmitter {
   private helpers: string[] = [];
   /** Which functions read each identifier, by the identifier: filled as functions are laid out. */
   private readonly readers = new Map<string, Set<string>>();
+  /** Functions of unexported declarations that nothing kept reads: left out (see {@link decideUnread}). */
+  private readonly unread = new Set<string>();
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
   /** Hoisted functions by the structure of their type: equal types share one function. */
@@ -265,16 +269,38 @@ class ValidatorEmitter {
     const copy = entry === built.checkName ? [] : [this.render("check", entry, built.checkBody)];
     const sharers = this.sharers.get(decl.name);
     const note = sharers ? `// Also the collector of ${sharers.join(", ")}: the same type.\n` : "";
-    // A declaration that is not exported has no isX: a function of it that no other function reads is left out
-    // (`noUnusedLocals`). Such is the check of a literal alias (`type K = "a" | "b"`), which the checks that use it
-    // write out in place (helper-67).
-    const unread = (name: string, but?: string) => ![...(this.readers.get(name) ?? [])].some((reader) => reader !== name && reader !== but);
-    const collectorName = this.collectorName(decl.name);
-    // A collector shared with other declarations is read by their validateX, which is laid out elsewhere.
-    const keepCollect = built.collect !== undefined && (decl.exported || this.sharers.has(decl.name) || !unread(collectorName));
-    const keepCheck = decl.exported || !unread(built.checkName, keepCollect ? undefined : collectorName);
+    const keepCollect = built.collect !== undefined && !this.unread.has(this.collectorName(decl.name));
     const collect = keepCollect ? [note + built.collect] : [];
-    return { internals: [...(keepCheck ? [built.check] : []), ...copy, ...collect, ...built.helpers].join("\n\n"), entry };
+    return { internals: [...(this.unread.has(built.checkName) ? [] : [built.check]), ...copy, ...collect, ...built.helpers].join("\n\n"), entry };
+  }
+
+  /**
+   * Decides which functions of unexported declarations are left out, once every function is
+   * built: such a declaration has no `isX`, and a check or collector of it that no kept function
+   * reads would be an unused local (`noUnusedLocals`). Such is the check of a literal alias
+   * (`type K = "a" | "b"`), which the checks that use it write out in place (helper-67, helper-68).
+   * Kept: every function of an exported declaration, every hoisted helper, the collector each
+   * exported `validateX` calls (its own, or one it shares), and whatever a kept function reads,
+   * repeated until nothing more is kept.
+   */
+  decideUnread(declarations: readonly { readonly name: string; readonly exported: boolean }[]): void {
+    const candidates = new Set<string>();
+    for (const decl of declarations) {
+      if (decl.exported) continue;
+      candidates.add(this.names.get(decl.name)!.check);
+      if (!this.sharedCollectors.has(decl.name)) candidates.add(this.collectorName(decl.name));
+    }
+    const kept = new Set(declarations.filter((decl) => decl.exported).map((decl) => this.collectorName(decl.name)));
+    const isKept = (name: string) => !candidates.has(name) || kept.has(name);
+    for (let grew = true; grew; ) {
+      grew = false;
+      for (const name of candidates) {
+        if (kept.has(name) || ![...(this.readers.get(name) ?? [])].some((reader) => reader !== name && isKept(reader))) continue;
+        kept.add(name);
+        grew = true;
+      }
+    }
+    for (const name of candidates) if (!kept.has(name)) this.unread.add(name);
   }
 
   declaration(name: string, type: TypeExpr): DeclarationFunctions {
@@ -502,18 +528,23 @@ class ValidatorEmitter {
    * Whether `undefined` passes `type`'s check, through aliases (`type U = string | undefined`):
    * a required property of such a type needs its own presence test.
    */
-  private acceptsUndefined(type: TypeExpr): boolean {
+  private acceptsUndefined(type: TypeExpr, known = new Map<string, boolean>()): boolean {
     switch (type.kind) {
       case "keyword":
         return type.name === "unknown" || type.name === "any" || type.name === "undefined";
       case "union":
-        return type.members.some((m) => this.acceptsUndefined(m));
+        return type.members.some((m) => this.acceptsUndefined(m, known));
       case "intersection":
-        return type.members.every((m) => this.acceptsUndefined(m));
+        return type.members.every((m) => this.acceptsUndefined(m, known));
       case "ref": {
+        // Each alias answered once per question (`type K2 = K1 | K1` chains would double at every link; helper-68).
+        const answered = known.get(type.name);
+        if (answered !== undefined) return answered;
         // Through aliases only (an interface is an object); TypeScript refuses aliases that reach themselves without an object between.
         const target = this.model.resolve(type);
-        return target.kind !== "ref" && this.acceptsUndefined(target);
+        const answer = target.kind !== "ref" && this.acceptsUndefined(target, known);
+        known.set(type.name, answer);
+        return answer;
       }
       default:
         return false;
@@ -1113,10 +1144,16 @@ function isAnything(type: TypeExpr): boolean {
   return type.kind === "keyword" && (type.name === "unknown" || type.name === "any");
 }
 
-/** Drops string literals from a union that also has `string` (an open union `"a" | "b" | string`). */
+/** A union's members as checked: without string literals when it also has `string` (an open union `"a" | "b" | string`), each once. */
 function simplifyUnion(type: UnionType): TypeExpr[] {
   const open = type.members.some((m) => m.kind === "keyword" && m.name === "string" && !m.constraints);
-  return open ? type.members.filter((m) => !(m.kind === "literal" && typeof m.value === "string")) : [...type.members];
+  const members = open ? type.members.filter((m) => !(m.kind === "literal" && typeof m.value === "string")) : type.members;
+  // A member written twice (`K | K`) is checked once.
+  const keys = new Set<string>();
+  return members.filter((m) => {
+    const key = typeKey(m);
+    return !keys.has(key) && keys.add(key) !== undefined;
+  });
 }
 
 /** A keyword, literal or union of them, without constraints: cheaper to check in place than to call. */
@@ -1127,11 +1164,17 @@ function isPlainLeaf(type: TypeExpr): boolean {
   return false;
 }
 
-function isLeaf(type: TypeExpr, model: Model): boolean {
+/** Whether `type` is keywords and literals only, through aliases (each alias looked at once: see {@link flattenLeaves}). */
+function isLeaf(type: TypeExpr, model: Model, seen = new Set<string>()): boolean {
   if (type.kind === "keyword") return !type.constraints;
   if (type.kind === "literal") return true;
-  if (type.kind === "union") return type.members.every((m) => isLeaf(model.resolve(m), model));
-  return false;
+  if (type.kind !== "union") return false;
+  return type.members.every((m) => {
+    // An alias met before passed already: `every` stops at the first member that does not.
+    if (m.kind === "ref" && seen.has(m.name)) return true;
+    if (m.kind === "ref") seen.add(m.name);
+    return isLeaf(model.resolve(m), model, seen);
+  });
 }
 
 function describe(type: TypeExpr): string {
@@ -1141,11 +1184,28 @@ function describe(type: TypeExpr): string {
 }
 
 /** Leaf members of nested unions (through aliases), in order. */
+/**
+ * The leaves of a union through aliases, each once: `type K2 = K1 | K1` has K1's leaves, not
+ * twice them (a chain of such aliases would otherwise double at every link; helper-68).
+ */
 function flattenLeaves(members: readonly TypeExpr[], model: Model): TypeExpr[] {
-  return members.flatMap((m) => {
+  const leaves: TypeExpr[] = [];
+  const keys = new Set<string>();
+  const aliases = new Set<string>();
+  const visit = (m: TypeExpr): void => {
+    if (m.kind === "ref") {
+      if (aliases.has(m.name)) return;
+      aliases.add(m.name);
+    }
     const t = model.resolve(m);
-    return t.kind === "union" ? flattenLeaves(t.members, model) : [t];
-  });
+    if (t.kind === "union") return t.members.forEach(visit);
+    const key = typeKey(t);
+    if (keys.has(key)) return;
+    keys.add(key);
+    leaves.push(t);
+  };
+  members.forEach(visit);
+  return leaves;
 }
 
 function describeUnion(flat: readonly TypeExpr[]): string {
