@@ -332,6 +332,21 @@ describe("large schemas", () => {
     expect(validateS({ k: "c", m: true }).issues?.map((i) => `${i.path}: ${i.message}`)).toEqual(['/k: expected one of "a", "b", got "c"', '/m: expected "a" or "b" or integer, got true']);
   });
 
+  it("the same chain over an object or undefined, as array elements: linear too, each member named once (helper-69)", async () => {
+    const chain = Array.from({ length: 40 }, (_, i) => `type K${i + 1} = K${i} | K${i};`).join("\n");
+    const text = `type K0 = { a: string } | undefined;\n${chain}\nexport interface S {\n  m: (K40 | null)[];\n}\n`;
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    expect(files.find((f) => f.path === "validators.ts")!.contents.length).toBeLessThan(60_000);
+    const dir = writeGenerated("large-alias-chain-elements", files);
+    expect(typecheck(dir)).toEqual([]);
+    const { isS, validateS } = (await import(join(dir, "validators.ts"))) as {
+      isS: (x: unknown) => boolean;
+      validateS: (x: unknown) => { issues?: { path: string; message: string }[] };
+    };
+    expect([isS({ m: [{ a: "x" }, null] }), isS({ m: [undefined] }), isS({ m: [{ a: 1 }] })]).toEqual([true, false, false]);
+    expect(validateS({ m: [1] }).issues?.map((i) => `${i.path}: ${i.message}`)).toEqual(["/m/0: expected object | null, got 1"]);
+  });
+
   it("generate code that compiles and answers: a 6 000-literal union, a 1 200-property interface, a 1 000-member intersection", async () => {
     const literals = Array.from({ length: 6000 }, (_, i) => JSON.stringify(`v${i}`)).join(" | ");
     const props = Array.from({ length: 1200 }, (_, i) => `p${i}: string;`).join(" ");

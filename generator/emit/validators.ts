@@ -104,7 +104,7 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
   const canonical = [...model.types].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const functions = new Map(canonical.map((decl) => [decl.name, emitter.declaration(decl.name, decl.type)]));
   // Entry copies, and the functions left out, are decided once every function is built, from which functions read which.
-  emitter.decideUnread(canonical);
+  emitter.decideUnread(canonical, runtime);
   const built = new Map(canonical.map((decl) => [decl.name, emitter.finish(decl, functions.get(decl.name)!)]));
   const layout = emitter.layout;
   // A declaration with nothing left to write (an unexported literal alias) has no block: its blank lines would stay.
@@ -121,7 +121,7 @@ export function buildValidators(model: Model, symbols: ValidatorNames): Validato
   // The template's `validatorsByType` rows (`    key: validateX,`) must fit on their lines.
   const rowsFit = blocks.every((b) => !b.exported || `    ${b.key}: ${b.names.validate},`.length <= PRINT_WIDTH);
   const usesTypes = blocks.some((b) => b.exported);
-  return { blocks, constants: emitter.constants, runtimeRoots: runtime.roots, laidOut: layout.decided && rowsFit && usesTypes, usesTypes };
+  return { blocks, constants: emitter.keptConstants(), runtimeRoots: runtime.roots, laidOut: layout.decided && rowsFit && usesTypes, usesTypes };
 }
 
 /** The parameters of every internal function: the value, its JSON Pointer, the issues, the depth. */
@@ -157,8 +157,16 @@ class ValidatorEmitter {
   private helpers: string[] = [];
   /** Which functions read each identifier, by the identifier: filled as functions are laid out. */
   private readonly readers = new Map<string, Set<string>>();
-  /** Functions of unexported declarations that nothing kept reads: left out (see {@link decideUnread}). */
+  /** What each function reads, by the function's name (the other way round from {@link readers}). */
+  private readonly reads = new Map<string, ReadonlySet<string>>();
+  /** Each laid-out function's name, by its text. */
+  private readonly functionNames = new Map<string, string>();
+  /** {@link jsonElement}'s answer for each alias. */
+  private readonly jsonElements = new Map<string, TypeExpr>();
+  /** Functions and constants that no kept function reads: left out (see {@link decideUnread}). */
   private readonly unread = new Set<string>();
+  /** Each module constant's name, by its text. */
+  private readonly constantNames = new Map<string, string>();
   private readonly patternNames = new Map<string, string>();
   private readonly literalSetNames = new Map<string, string>();
   /** Hoisted functions by the structure of their type: equal types share one function. */
@@ -230,12 +238,16 @@ class ValidatorEmitter {
    * name (see {@link entry}).
    */
   private render(kind: "check" | "collect", name: string, body: readonly Statement[]): string {
-    for (const read of new Set(body.flatMap((s) => [...statementIdentifiers(s)]))) {
+    const reads = new Set(body.flatMap((s) => [...statementIdentifiers(s)]));
+    for (const read of reads) {
       const readers = this.readers.get(read) ?? new Set<string>();
       readers.add(name);
       this.readers.set(read, readers);
     }
-    return kind === "check" ? checkFunction(this.layout, name, body) : collectFunction(this.layout, name, body);
+    this.reads.set(name, reads);
+    const text = kind === "check" ? checkFunction(this.layout, name, body) : collectFunction(this.layout, name, body);
+    this.functionNames.set(text, name);
+    return text;
   }
 
   /**
@@ -259,7 +271,8 @@ class ValidatorEmitter {
     // Its own collector calls it on nested values only, and those come through some other function: not a reason alone,
     // unless the collector is shared (see sharedCollectors): then it also calls it on the other declarations' values.
     const ownCollector = this.sharers.has(decl.name) ? undefined : collect;
-    const readers = [...(this.readers.get(check) ?? [])].filter((reader) => reader !== check && reader !== ownCollector);
+    // Only functions kept in the output count: a copy for readers left out would leave the check itself unread.
+    const readers = [...(this.readers.get(check) ?? [])].filter((reader) => reader !== check && reader !== ownCollector && !this.unread.has(reader));
     return readers.length > 0 ? this.internalName({ place: check, suffix: "$entry" }) : check;
   }
 
@@ -271,36 +284,36 @@ class ValidatorEmitter {
     const note = sharers ? `// Also the collector of ${sharers.join(", ")}: the same type.\n` : "";
     const keepCollect = built.collect !== undefined && !this.unread.has(this.collectorName(decl.name));
     const collect = keepCollect ? [note + built.collect] : [];
-    return { internals: [...(this.unread.has(built.checkName) ? [] : [built.check]), ...copy, ...collect, ...built.helpers].join("\n\n"), entry };
+    const helpers = built.helpers.filter((text) => !this.unread.has(this.functionNames.get(text)!));
+    return { internals: [...(this.unread.has(built.checkName) ? [] : [built.check]), ...copy, ...collect, ...helpers].join("\n\n"), entry };
   }
 
   /**
-   * Decides which functions of unexported declarations are left out, once every function is
-   * built: such a declaration has no `isX`, and a check or collector of it that no kept function
-   * reads would be an unused local (`noUnusedLocals`). Such is the check of a literal alias
-   * (`type K = "a" | "b"`), which the checks that use it write out in place (helper-67, helper-68).
-   * Kept: every function of an exported declaration, every hoisted helper, the collector each
-   * exported `validateX` calls (its own, or one it shares), and whatever a kept function reads,
-   * repeated until nothing more is kept.
+   * Decides which functions and module constants are left out, once every function is built: an
+   * unexported declaration has no `isX`, and a check, collector or helper that no kept function
+   * reads would be an unused local (`noUnusedLocals`), as would a runtime declaration or constant
+   * only such functions read. Such is the check of a literal alias (`type K = "a" | "b"`), which
+   * the checks that use it write out in place (helpers 67 to 69). Kept: the check and collector
+   * of every exported declaration (the collector its `validateX` calls: its own, or one it
+   * shares), and whatever a kept function reads, followed to the end. The runtime keeps what kept
+   * functions read and what the public functions use.
    */
-  decideUnread(declarations: readonly { readonly name: string; readonly exported: boolean }[]): void {
-    const candidates = new Set<string>();
+  decideUnread(declarations: readonly { readonly name: string; readonly exported: boolean }[], runtime: RuntimeUses): void {
+    const kept = new Set<string>();
+    const queue: string[] = [];
+    const keep = (name: string) => {
+      if (kept.has(name)) return;
+      kept.add(name);
+      queue.push(name);
+    };
     for (const decl of declarations) {
-      if (decl.exported) continue;
-      candidates.add(this.names.get(decl.name)!.check);
-      if (!this.sharedCollectors.has(decl.name)) candidates.add(this.collectorName(decl.name));
+      if (!decl.exported) continue;
+      keep(this.names.get(decl.name)!.check);
+      keep(this.collectorName(decl.name));
     }
-    const kept = new Set(declarations.filter((decl) => decl.exported).map((decl) => this.collectorName(decl.name)));
-    const isKept = (name: string) => !candidates.has(name) || kept.has(name);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (const name of candidates) {
-        if (kept.has(name) || ![...(this.readers.get(name) ?? [])].some((reader) => reader !== name && isKept(reader))) continue;
-        kept.add(name);
-        grew = true;
-      }
-    }
-    for (const name of candidates) if (!kept.has(name)) this.unread.add(name);
+    for (let name = queue.pop(); name !== undefined; name = queue.pop()) for (const read of this.reads.get(name) ?? []) keep(read);
+    for (const name of [...this.functionNames.values(), ...this.constantNames.values()]) if (!kept.has(name)) this.unread.add(name);
+    runtime.keepRead(kept);
   }
 
   declaration(name: string, type: TypeExpr): DeclarationFunctions {
@@ -559,11 +572,20 @@ class ValidatorEmitter {
    * undefined`); the types module keeps the type as the schema wrote it.
    */
   private jsonElement(type: TypeExpr): TypeExpr {
+    // Each alias once (`type K2 = K1 | K1` chains would double at every link; helper-69).
+    const known = type.kind === "ref" ? this.jsonElements.get(type.name) : undefined;
+    if (known !== undefined) return known;
+    const answer = this.jsonElementOnce(type);
+    if (type.kind === "ref") this.jsonElements.set(type.name, answer);
+    return answer;
+  }
+
+  private jsonElementOnce(type: TypeExpr): TypeExpr {
     if (!this.acceptsUndefined(type)) return type;
     const resolved = this.model.resolve(type);
     if (resolved.kind === "keyword") return resolved.name === "undefined" ? NEVER : type;
     if (resolved.kind !== "union" || simplifyUnion(resolved).some(isAnything)) return type;
-    const kept = resolved.members.filter((m) => !(m.kind === "keyword" && m.name === "undefined")).map((m) => this.jsonElement(m));
+    const kept = simplifyUnion({ kind: "union", members: resolved.members.filter((m) => !(m.kind === "keyword" && m.name === "undefined")).map((m) => this.jsonElement(m)) });
     return kept.length === 0 ? NEVER : kept.length === 1 ? kept[0]! : { kind: "union", members: kept };
   }
 
@@ -1067,8 +1089,16 @@ class ValidatorEmitter {
     return name;
   }
 
-  private constant(declaration: Statement): void {
-    this.constants.push(...this.layout.statements([declaration]));
+  private constant(declaration: Statement & { readonly name: string }): void {
+    for (const text of this.layout.statements([declaration])) {
+      this.constants.push(text);
+      this.constantNames.set(text, declaration.name);
+    }
+  }
+
+  /** The module constants some kept function reads (see {@link decideUnread}). */
+  keptConstants(): string[] {
+    return this.constants.filter((text) => !this.unread.has(this.constantNames.get(text)!));
   }
 }
 
@@ -1221,7 +1251,7 @@ function labelOf(type: TypeExpr): string {
     case "array":
       return type.element.kind === "union" || type.element.kind === "intersection" ? `(${labelOf(type.element)})[]` : `${labelOf(type.element)}[]`;
     case "union":
-      return type.members.map(labelOf).join(" | ");
+      return [...new Set(type.members.map(labelOf))].join(" | ");
     case "object":
       return "object";
     default:

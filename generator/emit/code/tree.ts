@@ -178,6 +178,8 @@ export const block = (body: readonly Statement[]): Statement => ({ kind: "block"
  */
 export class RuntimeUses {
   private readonly names = new Set<string>();
+  /** The names {@link use} recorded: kept whatever the generated functions read. */
+  private readonly outside = new Set<string>();
 
   /** A reference to the runtime declaration `name` (`isPlainObject`, `MAX_DEPTH`, …), recorded. */
   ref(name: string): Expression {
@@ -188,7 +190,13 @@ export class RuntimeUses {
   /** Records a use made outside the tree (a template or a declaration's public function). */
   use(name: string): string {
     this.names.add(name);
+    this.outside.add(name);
     return name;
+  }
+
+  /** Forgets the references that only functions left out of the output made: those not in `read` (what the kept functions read). */
+  keepRead(read: ReadonlySet<string>): void {
+    for (const name of this.names) if (!this.outside.has(name) && !read.has(name)) this.names.delete(name);
   }
 
   /** The recorded names, sorted. */
