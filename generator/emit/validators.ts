@@ -841,9 +841,7 @@ class ValidatorEmitter {
         body: block([{ kind: "const", name: e, value: element(v, i) }, ...item]),
       });
     }
-    const notArray = this.expected(p, { check: TRUE, what: "array" }, v);
-    // Elements that take anything (`unknown[]`) leave nothing to do for an array: no empty `else {}`, which Prettier would open.
-    return [inner.length === 0 ? ifStatement(not(call(this.rt("isPlainArray"), v)), notArray) : ifStatement(not(call(this.rt("isPlainArray"), v)), notArray, block(inner))];
+    return [ifStatement(not(call(this.rt("isPlainArray"), v)), this.expected(p, { check: TRUE, what: "array" }, v), block(inner))];
   }
 
   /** The named collector of a type, if it has one (a reference, or a hoisted helper), and the depth to call it with. */
@@ -868,10 +866,7 @@ class ValidatorEmitter {
       ifStatement(
         not(call(this.rt("isPlainArray"), v)),
         this.expected(p, { check: TRUE, what: "array" }, v),
-        // Elements that take anything leave only the length to check: no empty `else {}` (see arrayCollect).
-        inner.length === 0
-          ? ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)))
-          : ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)), block(inner)),
+        ifStatement(binary(length, "!==", lit(n)), this.issue(p, "items", binary(lit(`must have exactly ${n} items, has `), "+", length)), block(inner)),
       ),
     ];
   }

@@ -83,9 +83,10 @@ class Lowerer {
   private readonly shapes = new Map<string, ObjectType | null | "failed">();
   /** The utility types ({@link UTILITY_TYPES}) being resolved, innermost last: where a shape that depends on itself through one is reported. */
   private readonly utilities: Node[] = [];
-  /** Type aliases read for the keys of `Omit`, `Pick` or `Record`: used, though the output spells their keys out and never names them. */
-  private readonly keyAliases = new Set<string>();
-  /** The keys each alias read by {@link keyLiterals} stands for. */
+  /**
+   * The keys each alias read by {@link keyLiterals} stands for. Such an alias is used, though the
+   * output spells its keys out and never names it (no MCG253).
+   */
   private readonly aliasKeys = new Map<string, readonly string[]>();
   /** Type aliases whose type {@link shapeOf} is lowering, to resolve a utility type of them (a cycle when met again). */
   private readonly aliasesInShape = new Set<string>();
@@ -134,7 +135,7 @@ class Lowerer {
     };
     for (const decl of declarations) if (decl.exported) reach(decl.name);
     for (const decl of declarations) {
-      if (reached.has(decl.name) || this.keyAliases.has(decl.name)) continue;
+      if (reached.has(decl.name) || this.aliasKeys.has(decl.name)) continue;
       this.warnings.push({
         code: "MCG253",
         message: `${decl.name} is neither exported nor used by an exported declaration; it is left out of the output (export it to generate it)`,
@@ -549,7 +550,7 @@ class Lowerer {
   /**
    * String-literal keys of `"a" | "b"`, through type aliases (`type Keys = "a" | "b"`), each once
    * and in the order first written (`Record<K | "a", V>` with `K = "a" | "b"` has the properties a
-   * and b). An alias read here counts as used ({@link keyAliases}).
+   * and b). An alias read here counts as used ({@link aliasKeys}).
    */
   private keyLiterals(node: TypeNode): string[] {
     // The aliases being read: an alias may be reached twice (`K | K2` with `K2 = K | "b"`), not through itself.
@@ -569,7 +570,6 @@ class Lowerer {
         visit(this.lowerType(alias.getTypeNodeOrThrow()), own);
         reading.delete(alias.getName());
         this.aliasKeys.set(alias.getName(), (known = [...own]));
-        this.keyAliases.add(alias.getName());
       }
       for (const key of known) keys.add(key);
     };

@@ -150,10 +150,13 @@ export function pathAppend(path: Expression, token: PathToken): PathExpression {
 /**
  * `if (test) then else otherwise`. With an `else`, a `then` that ends in an `if` without one
  * (`if (a) if (b) x(); else y();`, also through an unbraced loop body) goes in a block: else the
- * `else` would belong to the inner `if`.
+ * `else` would belong to the inner `if`. An empty block as `otherwise` is no `else` (Prettier
+ * would open an `else {}`).
  */
 export const ifStatement = (test: Expression, then: Statement, otherwise?: Statement): Statement =>
-  otherwise ? { kind: "if", test, then: endsInOpenIf(then) ? block([then]) : then, otherwise } : { kind: "if", test, then };
+  otherwise && !(otherwise.kind === "block" && otherwise.body.length === 0)
+    ? { kind: "if", test, then: endsInOpenIf(then) ? block([then]) : then, otherwise }
+    : { kind: "if", test, then };
 
 /** Whether a statement, printed without braces, ends in an `if` that has no `else` (one an `else` after it would attach to). */
 function endsInOpenIf(s: Statement): boolean {
