@@ -822,6 +822,32 @@ describe("rule selection", () => {
     expect(Object.keys(methods.METHODS)).toEqual(["__proto__", "ping"]);
   });
 
+  it("names the _meta types through exported types when RequestParams and NotificationParams are not exported", async () => {
+    const text = [
+      "export type ProgressToken = string | number;",
+      "interface RequestParams {",
+      "  _meta?: { progressToken?: ProgressToken; note?: string; [key: string]: unknown };",
+      "}",
+      "interface NotificationParams {",
+      "  _meta?: { level?: number; [key: string]: unknown };",
+      "}",
+      'export interface PingRequest { method: "ping"; params?: RequestParams }',
+      // Reached only through a union: no exported type has a property of type NotificationParams.
+      'export type PingNotification = { method: "notifications/ping"; params?: NotificationParams } | { method: "notifications/pong" };',
+      "",
+    ].join("\n");
+    const result = await generate({ schema: { text, fileName: "s.ts" }, docs: "none" });
+    const dir = writeGenerated("protocol-unexported-meta", result.files);
+    expect(typecheck(dir)).toEqual([]);
+    const source = result.files.find((f) => f.path === "meta.ts")!.contents;
+    expect(source).toContain('progressToken?: NonNullable<NonNullable<T.PingRequest["params"]>["_meta"]>["progressToken"];');
+    expect(source).toContain("level?: unknown;");
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    expect(meta.checkRequestMeta({ _meta: { progressToken: 1, note: "n" } })).toMatchObject({ ok: true, fields: { progressToken: 1, note: "n" } });
+    expect(meta.checkRequestMeta({ _meta: { progressToken: true } }).ok).toBe(false);
+    expect(meta.checkNotificationMeta({ _meta: { level: 2 } })).toMatchObject({ ok: true, fields: { level: 2 } });
+  });
+
   it("warns (MCG261) about union members the method table cannot read, and generates the rest", async () => {
     const text = [
       'export interface PingRequest { method: "ping" }',

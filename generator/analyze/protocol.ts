@@ -14,7 +14,7 @@ import { constantWords } from "../case.js";
 import type { Diagnostic, ObjectType, Property, SourceSpan, TypeExpr } from "../ir.js";
 import { selectRules, type ProtocolRules } from "../rules/index.js";
 import type { Model } from "./index.js";
-import type { TypeReference } from "./reference.js";
+import { typeReference, type TypeReference } from "./reference.js";
 
 /** One error code (`errors.ts` names its `ErrorCode` member and constructor from `constant`). */
 export interface ErrorCodeFact {
@@ -45,8 +45,11 @@ export interface MetaKeyFact {
 
 /** One `_meta` shape (request, notification or result). */
 export interface MetaShapeFact {
-  /** Type of the `_meta` object: the schema's `RequestMetaObject`, or the (defined) `_meta` member of `RequestParams`. */
-  readonly type: TypeReference;
+  /**
+   * Type of the `_meta` object: the schema's `RequestMetaObject`, or the (defined) `_meta` member of `RequestParams`
+   * (through an exported type holding it when `RequestParams` is not exported); absent when no exported type reaches it.
+   */
+  readonly type?: TypeReference;
   /** Whether `_meta` itself must be present. */
   readonly metaRequired: boolean;
   readonly properties: readonly Property[];
@@ -191,26 +194,44 @@ function errorCodes(model: Model, rules: ProtocolRules): ErrorCodeFact[] {
   return out;
 }
 
+/**
+ * How `meta.ts` names member `key` of `declName`: `declName[key]` when `types.ts` exports `declName`, else
+ * `X[p][key]` for the first exported type `X` (in source order) with a property `p` of type `declName`
+ * (`PingRequest["params"]["_meta"]` for an unexported `RequestParams`); undefined when no export reaches it.
+ */
+function memberAccess(model: Model, declName: string, key: string): TypeReference | undefined {
+  const step = { key, defined: true };
+  if (model.isExportedType(declName)) return typeReference(declName, step);
+  for (const decl of model.types) {
+    if (!decl.exported) continue;
+    const holder = model.shapeOf({ kind: "ref", name: decl.name })?.properties.find((p) => p.type.kind === "ref" && p.type.name === declName);
+    if (holder) return typeReference(decl.name, { key: holder.name, defined: true }, step);
+  }
+  return undefined;
+}
+
 /** The `_meta` property of a declaration, or of its `params` member when `viaParams`. */
 function metaShape(model: Model, declName: string, viaParams: boolean): MetaShapeFact | undefined {
   const decl = model.declarations.get(declName);
   if (!decl || decl.kind === "const") return undefined;
   let owner = model.shapeOf({ kind: "ref", name: declName });
-  let access: TypeReference = { type: declName, path: [] };
+  let access: TypeReference | undefined;
   if (viaParams) {
     const params = prop(owner, "params");
     if (params.length !== 1) return undefined;
     owner = model.shapeOf(params[0]!.type);
-    access = { type: declName, path: [{ key: "params", defined: true }] };
+    const paramsAccess = memberAccess(model, declName, "params");
+    access = paramsAccess && { ...paramsAccess, path: [...paramsAccess.path, { key: "_meta", defined: true }] };
+  } else {
+    access = memberAccess(model, declName, "_meta");
   }
   const meta = prop(owner, "_meta");
   if (meta.length !== 1) return undefined;
   const type = meta[0]!.type;
   const shape = model.shapeOf(type);
   if (!shape) return undefined;
-  const metaType: TypeReference =
-    type.kind === "ref" && model.isExportedType(type.name) ? { type: type.name, path: [] } : { ...access, path: [...access.path, { key: "_meta", defined: true }] };
-  return { type: metaType, metaRequired: !meta[0]!.optional, properties: shape.properties, proseKeys: new Map() };
+  const metaType = type.kind === "ref" && model.isExportedType(type.name) ? typeReference(type.name) : access;
+  return { ...(metaType ? { type: metaType } : {}), metaRequired: !meta[0]!.optional, properties: shape.properties, proseKeys: new Map() };
 }
 
 function firstMetaShape(model: Model, candidates: [string, boolean][]): MetaShapeFact | undefined {

@@ -5,6 +5,7 @@
  */
 import type { Model } from "../analyze/index.js";
 import type { MetaShapeFact, ProtocolFacts } from "../analyze/protocol.js";
+import { typeReference, type TypeReference } from "../analyze/reference.js";
 import { IDENTIFIER, isPlainIdentifier, joinedCase, memberWords, pascalCase, words } from "../case.js";
 import type { Property, TypeExpr } from "../ir.js";
 import type { ReservedPrefixRule } from "../rules/index.js";
@@ -210,8 +211,21 @@ function shapeView(
 ): ShapeView {
   const s = SHAPES[what];
   const own = shapeNames(what);
-  const typeText = shape ? typeReferenceText(shape.type) : "{ [key: string]: unknown }";
+  let usesTypes = false;
+  const named = (reference: TypeReference): string => {
+    usesTypes = true;
+    return typeReferenceText(reference);
+  };
+  const typeText = shape?.type ? named(shape.type) : "{ [key: string]: unknown }";
+  // A key's type through the `_meta` type; when no exported type reaches that, its own exported type or `unknown`.
+  const fieldType = (p: Property): string => {
+    const prose = shape!.proseKeys.get(p.name);
+    if (prose !== undefined) return named(typeReference(prose));
+    if (shape!.type) return named({ ...shape!.type, path: [...shape!.type.path, { key: p.name }] });
+    return p.type.kind === "ref" && model.isExportedType(p.type.name) ? named(typeReference(p.type.name)) : "unknown";
+  };
   const properties = shape?.properties ?? [];
+  const fieldTypes = new Map(properties.map((p) => [p.name, fieldType(p)]));
   const fields = fieldNames(properties);
   const required = properties.filter((p) => !p.optional).map((p) => p.name);
   const requirement =
@@ -244,7 +258,7 @@ function shapeView(
   const bound = (callee: string) => call(callee, [identifierCode("META_RULES"), identifierCode(constName)]);
   const fieldLines = properties.map((p) => {
     const name = JSON.parse(fields.get(p.name)!) as string;
-    const type = typeReferenceText(shape!.proseKeys.has(p.name) ? { type: shape!.proseKeys.get(p.name)!, path: [] } : { ...shape!.type, path: [...shape!.type.path, { key: p.name }] });
+    const type = fieldTypes.get(p.name)!;
     const key = keyText(name);
     return pieces.take(key === undefined ? undefined : plainLine(`  ${key}${p.optional ? "?" : ""}: ${type};`), `  ${fields.get(p.name)!}${p.optional ? "?" : ""}: ${type};`);
   });
@@ -267,7 +281,7 @@ function shapeView(
     ...own,
     checkSignature,
     typeText,
-    usesTypes: shape !== undefined,
+    usesTypes,
     buildSignature,
     metaRequired: shape?.metaRequired ?? false,
     keys: keys.map(({ p, check }) => ({
@@ -280,7 +294,7 @@ function shapeView(
       line: fieldLines[i]!,
       field: fields.get(p.name)!,
       optional: p.optional ? "?" : "",
-      type: typeReferenceText(shape!.proseKeys.has(p.name) ? { type: shape!.proseKeys.get(p.name)!, path: [] } : { ...shape!.type, path: [...shape!.type.path, { key: p.name }] }),
+      type: fieldTypes.get(p.name)!,
     })),
   };
 }
