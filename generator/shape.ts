@@ -74,20 +74,27 @@ export function flatShape(type: TypeExpr, lookup: ShapeLookup, options: ShapeOpt
   const indexSignatures: TypeExpr[] = [];
   const objects: ObjectType[] = [];
   const active = new Set<string>();
+  // What the walk has taken in whole: met again (`A & A`, alias chains of `A_n = A_{n-1} & A_{n-1}`), it adds no
+  // constraint, so the walk stays linear in the declarations.
+  const taken = new Set<string | ObjectType>();
   const visit = (t: TypeExpr): boolean => {
     switch (t.kind) {
       case "object":
+        if (taken.has(t)) return true;
+        taken.add(t);
         objects.push(t);
         properties.push(...t.properties);
         if (t.indexSignature) indexSignatures.push(t.indexSignature);
         return true;
       case "ref": {
+        if (taken.has(t.name)) return true;
         if (active.has(t.name) || options.stopAt?.(t.name)) return false;
         const target = lookup(t.name);
         if (target === undefined) return false;
         active.add(t.name);
         const found = visit(target);
         active.delete(t.name);
+        if (found) taken.add(t.name);
         return found;
       }
       case "intersection":

@@ -347,6 +347,24 @@ describe("large schemas", () => {
     expect(validateS({ m: [1] }).issues?.map((i) => `${i.path}: ${i.message}`)).toEqual(["/m/0: expected object | null, got 1"]);
   });
 
+  it("a chain of intersection aliases each naming the one before twice, or two built on it: generation, code and checks linear", async () => {
+    // Unfolded, A40 holds 2^40 copies of A0: the shape resolver, then the checks (`_isA39(v) && _isA39(v)`), doubled at every link.
+    // A0's index signature keeps the members apart (no merged shape), so each link is checked member by member.
+    const twice = Array.from({ length: 40 }, (_, i) => `export type A${i + 1} = A${i} & A${i} & B;`).join("\n");
+    const diamond = Array.from({ length: 40 }, (_, i) => `type L${i} = D${i} & { l?: string };\ntype R${i} = D${i} & { r?: string };\nexport type D${i + 1} = L${i} & R${i};`).join("\n");
+    const text = `export interface A0 { a: string; [key: string]: string }\nexport interface B { b?: string }\n${twice}\nexport type D0 = A0;\n${diamond}\n`;
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    expect(files.find((f) => f.path === "validators.ts")!.contents.length).toBeLessThan(200_000);
+    const dir = writeGenerated("large-intersection-chain", files);
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    for (const name of ["A40", "D40"]) {
+      expect([v[`is${name}`]!({ a: "x", b: "y" }), v[`is${name}`]!({ a: "x", l: "y", r: "z" }), v[`is${name}`]!({ a: 1 }), v[`is${name}`]!({ a: "x", c: 2 })]).toEqual([true, true, false, false]);
+      const issues = (v[`validate${name}`]!({ a: "x", b: 1, c: 2 }) as { issues: { path: string; message: string }[] }).issues;
+      expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual(["/b: expected string, got 1", "/c: expected string, got 2"]);
+    }
+  }, 60_000);
+
   it("generate code that compiles and answers: a 6 000-literal union, a 1 200-property interface, a 1 000-member intersection", async () => {
     const literals = Array.from({ length: 6000 }, (_, i) => JSON.stringify(`v${i}`)).join(" | ");
     const props = Array.from({ length: 1200 }, (_, i) => `p${i}: string;`).join(" ");

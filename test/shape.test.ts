@@ -112,8 +112,20 @@ describe("references and recursion", () => {
     expect(flatShape({ kind: "intersection", members: [ref("Error"), SPECIFIC] }, lookup)?.sole).toBeUndefined();
   });
 
-  it("the same declaration twice in one intersection is not a cycle", () => {
-    expect(flatShape({ kind: "intersection", members: [ref("Error"), ref("Error")] }, lookup)?.properties).toHaveLength(6);
+  it("the same declaration twice in one intersection is not a cycle, and is taken once (it adds no constraint)", () => {
+    const twice = flatShape({ kind: "intersection", members: [ref("Error"), ref("Error")] }, lookup);
+    expect(twice?.properties).toHaveLength(3);
+    expect(twice).toEqual(flatShape(ref("Error"), lookup));
+  });
+
+  it("a declaration met again through other aliases is taken once: A2 = A1 & A1 over A1 = A0 & A0 is A0", () => {
+    const aliases: Record<string, TypeExpr> = {
+      A1: { kind: "intersection", members: [ref("Error"), ref("Error")] },
+      A2: { kind: "intersection", members: [ref("A1"), ref("A1"), SPECIFIC] },
+    };
+    const through = (name: string) => aliases[name] ?? lookup(name);
+    expect(summary(mergedShape(flatShape(ref("A2"), through)!))).toEqual(summary(mergedShape(flatShape({ kind: "intersection", members: [ref("Error"), SPECIFIC] }, lookup)!)));
+    expect(flatShape(ref("A2"), through)!.properties).toHaveLength(flatShape({ kind: "intersection", members: [ref("Error"), SPECIFIC] }, lookup)!.properties.length);
   });
 
   it("stopAt ends the walk at a reference (the validators' recursive types)", () => {

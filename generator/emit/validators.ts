@@ -16,7 +16,7 @@
  */
 import { refsIn, type Model } from "../analyze/index.js";
 import { identifierPart } from "../case.js";
-import type { KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
+import type { IntersectionType, KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
 import { Layout, layOutPublicFunctions, layOutStandardSchema } from "./code/layout.js";
 import { isOneLine } from "./code/print.js";
 import {
@@ -163,6 +163,8 @@ class ValidatorEmitter {
   private readonly functionNames = new Map<string, string>();
   /** {@link jsonElement}'s answer for each alias. */
   private readonly jsonElements = new Map<string, TypeExpr>();
+  /** {@link distinct}'s answer for each intersection. */
+  private readonly distinctIntersections = new WeakMap<IntersectionType, IntersectionType>();
   /** Functions and constants that no kept function reads: left out (see {@link decideUnread}). */
   private readonly unread = new Set<string>();
   /** Each module constant's name, by its text. */
@@ -383,8 +385,10 @@ class ValidatorEmitter {
         return type.elements.some((e) => this.branchesIntoRecursion(e, only));
       case "object":
         return type.properties.some((p) => this.branchesIntoRecursion(p.type, only)) || (type.indexSignature !== undefined && this.branchesIntoRecursion(type.indexSignature, only));
-      case "intersection":
-        return type.members.filter(recurses).length > 1 || type.members.some((m) => this.branchesIntoRecursion(m, only));
+      case "intersection": {
+        const { members } = this.distinct(type);
+        return members.filter(recurses).length > 1 || members.some((m) => this.branchesIntoRecursion(m, only));
+      }
       case "union": {
         if (type.members.some((m) => this.branchesIntoRecursion(m, only))) return true;
         if (only !== undefined || this.model.discriminantOf(type) !== undefined) return false;
@@ -449,7 +453,7 @@ class ValidatorEmitter {
         const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         if (merged) return this.objectCheck(merged, v, place, level);
         return chain(
-          type.members.map((m, i) => this.check(m, v, `${place}$${i}`, level)),
+          this.distinct(type).members.map((m, i) => this.check(m, v, `${place}$${i}`, level)),
           "&&",
         );
       }
@@ -925,9 +929,41 @@ class ValidatorEmitter {
     return type.members.length > LONG ? this.model.checkShape(type, { throughRecursive: true, anyIndexSignature: false }) : undefined;
   }
 
-  private intersectionCollect(type: Extract<TypeExpr, { kind: "intersection" }>, v: Expression, p: Expression, place: string, depth: number): Statement[] {
-    const merged = this.mergedIntersection(type);
+  /**
+   * `type` with each member that repeats taken out, when one does: an intersection holds every
+   * constraint once, and a member met again through nested intersections or aliases of them
+   * (`A2 = A1 & A1`, or `L & R` with both built on `A`) would be checked again at every link,
+   * 2^n checks for a chain of n aliases. The members are then the leaves under those aliases
+   * (recursive ones not followed), in the order first met; `type` itself when nothing repeats.
+   */
+  private distinct(type: IntersectionType): IntersectionType {
+    const known = this.distinctIntersections.get(type);
+    if (known) return known;
+    const seen = new Set<string>();
+    const leaves: TypeExpr[] = [];
+    let repeats = false;
+    const visit = (t: TypeExpr): void => {
+      if (t.kind === "intersection") return t.members.forEach(visit);
+      const key = typeKey(t);
+      if (seen.has(key)) {
+        repeats = true;
+        return;
+      }
+      seen.add(key);
+      const decl = t.kind === "ref" && !this.model.recursive.has(t.name) ? this.model.declarations.get(t.name) : undefined;
+      if (decl?.kind === "alias" && decl.type.kind === "intersection") return visit(decl.type);
+      leaves.push(t);
+    };
+    type.members.forEach(visit);
+    const answer = repeats ? { ...type, members: leaves } : type;
+    this.distinctIntersections.set(type, answer);
+    return answer;
+  }
+
+  private intersectionCollect(whole: IntersectionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
+    const merged = this.mergedIntersection(whole);
     if (merged) return this.collect(merged, v, p, place, depth);
+    const type = this.distinct(whole);
     const shapes = type.members.map((m) => this.model.shapeOf(m));
     if (!shapes.every((s) => s !== undefined)) return type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
     // A property several members declare is one constraint per member, but one missing
