@@ -47,6 +47,12 @@ describe("printer: precedence", () => {
     ["! of a call", not(call(id("f"), v)), "!f(v)"],
     ["! of a chain", not(chain([v, p], "&&")), "!(v && p)"],
     ["! of a comparison", not(binary(v, "<", lit(2))), "!(v < 2)"],
+    ["true operands of && left out", chain([TRUE, v, TRUE, p], "&&"), "v && p"],
+    ["false operands of || left out", chain([FALSE, v, FALSE], "||"), "v"],
+    ["&& of true alone", chain([TRUE, TRUE], "&&"), "true"],
+    ["|| of false alone", chain([FALSE], "||"), "false"],
+    ["false kept in &&", chain([v, FALSE], "&&"), "v && false"],
+    ["! of a boolean literal", not(chain([TRUE, TRUE], "&&")), "false"],
     ["typeof in a comparison", binary(typeOf(v), "===", lit("string")), 'typeof v === "string"'],
     ["+ on the right of +", binary(v, "+", binary(p, "+", lit(1))), "v + (p + 1)"],
     ["+ on the left of +", binary(binary(v, "+", p), "+", lit(1)), "v + p + 1"],
@@ -117,6 +123,7 @@ describe("printer: precedence", () => {
     if (ts.isNumericLiteral(node)) return node.text;
     if (ts.isStringLiteral(node)) return JSON.stringify(node.text);
     if (node.kind === ts.SyntaxKind.TrueKeyword) return "true";
+    if (node.kind === ts.SyntaxKind.FalseKeyword) return "false";
     if (ts.isBinaryExpression(node)) return [ts.tokenToString(node.operatorToken.kind), parsed(node.left), parsed(node.right)];
     if (ts.isPrefixUnaryExpression(node)) return ["!", parsed(node.operand)];
     if (ts.isTypeOfExpression(node)) return ["typeof", parsed(node.expression)];
@@ -201,6 +208,10 @@ describe("printer: unused parameters", () => {
     { name: "v", type: "any" },
     { name: "d", type: "number" },
   ];
+  it("an if whose test is true is its then alone", () => {
+    const body = [ifStatement(not(FALSE), returnStatement(v), returnStatement(p))];
+    expect(printFunction({ name: "f", params, returns: "boolean", body })).toBe("function f(v: any, _d: number): boolean {\n  return v;\n}");
+  });
   it("a parameter the body never reads is printed _name", () => {
     const text = printFunction({ name: "f", params, returns: "boolean", body: [returnStatement(binary(v, "===", lit(1)))] });
     expect(text).toBe("function f(v: any, _d: number): boolean {\n  return v === 1;\n}");

@@ -816,6 +816,21 @@ describe("fixture discriminated: unions switched on type, method and mode", () =
     ],
   });
 
+  // helper-70: a member named twice kept the union from being switched (its literal seen twice).
+  for (const name of ["RepeatedContent", "TwiceContent"]) {
+    verdicts(v, name, {
+      valid: [
+        { type: "text", text: "t" },
+        { type: "image", data: "d", mimeType: "image/png" },
+      ],
+      invalid: [
+        [{ type: "video" }, [I("/type", "discriminator")]],
+        [{ type: "text", text: 1 }, [I("/text", "type")]],
+        [{ type: "image", data: "d" }, [I("/mimeType", "required")]],
+      ],
+    });
+  }
+
   it("names an unknown discriminant and the values it expected", () => {
     const result = (v().validateContentBlock as (x: unknown) => unknown)({ type: "video", url: "u" });
     expect(result).toEqual({

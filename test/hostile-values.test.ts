@@ -379,22 +379,26 @@ describe("plain data", () => {
 
   it("rejects a hole or undefined in an array whose element type admits undefined: the array cannot carry it (helper-64)", async () => {
     const text =
-      "export type Maybe = string | undefined;\nexport interface A {\n  n: (string | undefined)[];\n  t?: [Maybe, number];\n  u?: undefined[];\n  k?: unknown[];\n}\n";
+      "export type Maybe = string | undefined;\nexport interface A {\n  n: (string | undefined)[];\n  t?: [Maybe, number];\n  u?: undefined[];\n  k?: unknown[];\n  i?: (unknown & Maybe)[];\n  j?: (unknown & undefined)[];\n}\n";
     const dir = await generateInto("hostile-undefined-elements", { schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
     const { isA, validateA } = (await import(join(dir, "validators.ts"))) as {
       isA: (v: unknown) => boolean;
       validateA: (v: unknown) => { ok: boolean; issues?: { path: string; message: string }[] };
     };
-    expect(isA({ n: ["a", "b"], t: ["x", 1], u: [], k: [1, , undefined] })).toBe(true); // eslint-disable-line no-sparse-arrays
-    for (const bad of [{ n: [undefined, "s"] }, { n: [, "s"] }, { n: [], t: [undefined, 1] }, { n: [], t: [, 1] }, { n: [], u: [undefined] }]) {
+    expect(isA({ n: ["a", "b"], t: ["x", 1], u: [], k: [1, , undefined], i: ["s"], j: [] })).toBe(true); // eslint-disable-line no-sparse-arrays
+    // An intersection admits undefined when every member does: each member is checked without it (helper-70).
+    const intersections = [{ n: [], i: [undefined] }, { n: [], i: ["s", ,] }, { n: [], i: [1] }, { n: [], j: [undefined] }]; // eslint-disable-line no-sparse-arrays
+    for (const bad of [{ n: [undefined, "s"] }, { n: [, "s"] }, { n: [], t: [undefined, 1] }, { n: [], t: [, 1] }, { n: [], u: [undefined] }, ...intersections]) {
       expect(isA(bad)).toBe(false);
       // What JSON makes of it is refused as well: the verdict does not change with a round trip.
       expect(isA(JSON.parse(JSON.stringify(bad)))).toBe(false);
     }
-    expect(validateA({ n: ["a", undefined], t: [undefined, 1], u: [undefined] }).issues).toEqual([
+    expect(validateA({ n: ["a", undefined], t: [undefined, 1], u: [undefined], i: [undefined], j: [undefined] }).issues).toEqual([
       { path: "/n/1", message: "expected string, got undefined", keyword: "type" },
       { path: "/t/0", message: "expected string, got undefined", keyword: "type" },
       { path: "/u/0", message: "expected never, got undefined", keyword: "type" },
+      { path: "/i/0", message: "expected string, got undefined", keyword: "type" },
+      { path: "/j/0", message: "expected never, got undefined", keyword: "type" },
     ]);
   });
 

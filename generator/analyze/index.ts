@@ -97,16 +97,19 @@ export class Model {
   /** The type a declaration name stands for, for the shape resolver. */
   private readonly lookup = (name: string): TypeExpr | undefined => this.typeOf(name);
 
-  /** Members of a union, with members that are references to union aliases spread in place. */
+  /** Members of a union, with members that are references to union aliases spread in place, each named member once. */
   flattenUnion(type: UnionType): TypeExpr[] {
     const out: TypeExpr[] = [];
     const seen = new Set<string>();
     const visit = (t: TypeExpr) => {
+      // A named member met again adds no value (`A | B | A`, `K | K`): once, so a discriminant still tells the members apart.
+      if (t.kind === "ref") {
+        if (seen.has(t.name)) return;
+        seen.add(t.name);
+      }
       const resolved = this.resolve(t);
-      if (resolved.kind === "union" && !(t.kind === "ref" && seen.has(t.name))) {
-        if (t.kind === "ref") seen.add(t.name);
-        resolved.members.forEach(visit);
-      } else out.push(t);
+      if (resolved.kind === "union") resolved.members.forEach(visit);
+      else out.push(t);
     };
     type.members.forEach(visit);
     return out;

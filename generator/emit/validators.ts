@@ -588,6 +588,8 @@ class ValidatorEmitter {
     if (!this.acceptsUndefined(type)) return type;
     const resolved = this.model.resolve(type);
     if (resolved.kind === "keyword") return resolved.name === "undefined" ? NEVER : type;
+    // `undefined` passes every member: taken out of each, it passes none (`unknown & (string | undefined)` is `unknown & string`).
+    if (resolved.kind === "intersection") return { kind: "intersection", members: resolved.members.map((m) => this.jsonElement(m)) };
     if (resolved.kind !== "union" || simplifyUnion(resolved).some(isAnything)) return type;
     const kept = simplifyUnion({ kind: "union", members: resolved.members.filter((m) => !(m.kind === "keyword" && m.name === "undefined")).map((m) => this.jsonElement(m)) });
     return kept.length === 0 ? NEVER : kept.length === 1 ? kept[0]! : { kind: "union", members: kept };

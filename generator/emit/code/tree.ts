@@ -106,7 +106,8 @@ export const binary = (left: Expression, operator: BinaryOperator, right: Expres
   left,
   right,
 });
-export const not = (operand: Expression): Expression => ({ kind: "unary", operator: "!", operand });
+export const not = (operand: Expression): Expression =>
+  operand.kind === "literal" && typeof operand.value === "boolean" ? lit(!operand.value) : { kind: "unary", operator: "!", operand };
 export const typeOf = (operand: Expression): Expression => ({ kind: "unary", operator: "typeof", operand });
 export const element = (object: Expression, index: Expression): Expression => ({ kind: "element", object, index });
 export const property = (object: Expression, name: string): Expression => ({ kind: "property", object, name });
@@ -127,9 +128,14 @@ export const LONG = 64;
  * Joins conditions with `&&` or `||`. Past 64 terms each run of 64 becomes an arrow function
  * called in place (and runs of those, the same): TypeScript follows a chain of thousands of
  * conditions one stack frame per condition and overflows (an interface of 1 200 properties did),
- * while a function body starts afresh. One condition is itself.
+ * while a function body starts afresh. One condition is itself; `true` operands of `&&` and
+ * `false` ones of `||` are left out.
  */
-export function chain(operands: readonly Expression[], operator: "&&" | "||"): Expression {
+export function chain(all: readonly Expression[], operator: "&&" | "||"): Expression {
+  // `true` changes no `&&` and `false` no `||` (an `unknown` member of an intersection checks as `true`).
+  const neutral = operator === "&&";
+  const operands = all.filter((e) => !(e.kind === "literal" && e.value === neutral));
+  if (operands.length === 0) return lit(neutral);
   if (operands.length === 1) return operands[0]!;
   if (operands.length <= LONG) return { kind: "logical", operator, operands };
   const groups: Expression[] = [];
@@ -151,12 +157,14 @@ export function pathAppend(path: Expression, token: PathToken): PathExpression {
  * `if (test) then else otherwise`. With an `else`, a `then` that ends in an `if` without one
  * (`if (a) if (b) x(); else y();`, also through an unbraced loop body) goes in a block: else the
  * `else` would belong to the inner `if`. An empty block as `otherwise` is no `else` (Prettier
- * would open an `else {}`).
+ * would open an `else {}`); a test that is `true` is `then` alone.
  */
 export const ifStatement = (test: Expression, then: Statement, otherwise?: Statement): Statement =>
-  otherwise && !(otherwise.kind === "block" && otherwise.body.length === 0)
-    ? { kind: "if", test, then: endsInOpenIf(then) ? block([then]) : then, otherwise }
-    : { kind: "if", test, then };
+  isTrue(test)
+    ? then
+    : otherwise && !(otherwise.kind === "block" && otherwise.body.length === 0)
+      ? { kind: "if", test, then: endsInOpenIf(then) ? block([then]) : then, otherwise }
+      : { kind: "if", test, then };
 
 /** Whether a statement, printed without braces, ends in an `if` that has no `else` (one an `else` after it would attach to). */
 function endsInOpenIf(s: Statement): boolean {
