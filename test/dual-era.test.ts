@@ -1356,6 +1356,28 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect(refusals).toHaveLength(2);
   });
 
+  it("a batch of notifications only checks each once, as a notification sent alone is: the check that took it is the one that counts", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, {});
+    const refusals: DispatchErrorObject[] = [];
+    const context = { channel: client.channel, refuse: (e: DispatchErrorObject) => refusals.push(e) };
+    // A cancellation whose requestId counts its reads (no request 99 runs: it cancels nothing).
+    const counted = () => {
+      const reads = { n: 0 };
+      const params = {};
+      Object.defineProperty(params, "requestId", { enumerable: true, get: () => (reads.n++, 99) });
+      return { reads, message: { jsonrpc: "2.0", method: "notifications/cancelled", params } };
+    };
+    const alone = counted();
+    expect(await d.handle(alone.message, context)).toBeUndefined();
+    const batched = counted();
+    expect(await d.handle([batched.message, { jsonrpc: "2.0", method: "notifications/roots/list_changed" }], context)).toBeUndefined();
+    expect(refusals).toEqual([]);
+    expect(alone.reads.n).toBeGreaterThan(0);
+    expect(batched.reads.n).toBe(alone.reads.n);
+  });
+
   it("over stdio at maxInFlight: a batch counts as the requests it holds, and a batch of the client's responses goes ahead of the requests held", async () => {
     const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 2 });
     input.write(JSON.stringify(initialize(1, BATCH_VERSION, { roots: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");

@@ -1340,15 +1340,27 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
   }
 
+  /** A notification as routed and looked up once: the revision serving it, its method's row there, and why it is refused (`undefined`: taken). */
+  interface NotificationCheck {
+    readonly routed: ReturnType<typeof route>;
+    readonly info: MethodRow | undefined;
+    readonly refusal: DispatchErrorObject | undefined;
+  }
+
   /**
-   * Why the revision serving a notification cannot accept it (see {@link HandleContext.refuse}), or
-   * `undefined`: its modern `_meta` version is not a string or not served, or its params fail the
-   * schema. As for a request, the method is looked up first: one the revision does not have is
-   * accepted (and ignored) whatever its version.
+   * Routes a notification and tells why the revision serving it cannot accept it (see
+   * {@link HandleContext.refuse}): its modern `_meta` version is not a string or not served, or
+   * its params fail the schema. As for a request, the method is looked up first: one the revision
+   * does not have is accepted (and ignored) whatever its version.
    */
-  function notificationRefusal(method: string, params: unknown, serving: DispatchRevision): DispatchErrorObject | undefined {
+  function checkNotification(method: string, params: unknown, context: HandleContext | undefined): NotificationCheck {
+    const routed = route(method, params, context?.channel ?? defaultChannel, context);
+    const serving = routed.revision;
     const info = fromClient(serving, method, "notification");
-    if (info === undefined) return undefined;
+    return { routed, info, refusal: info === undefined ? undefined : notificationRefusal(method, params, serving, info) };
+  }
+
+  function notificationRefusal(method: string, params: unknown, serving: DispatchRevision, info: MethodRow): DispatchErrorObject | undefined {
     const wrongVersion = serving.era === "modern" && hasModernMeta(params) ? versionRefusal(method, params) : undefined;
     if (wrongVersion !== undefined) return wrongVersion;
     const checked = serving.validatorsByType[info.messageType]?.({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
@@ -1358,15 +1370,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   function notification(method: string, params: unknown, context: HandleContext | undefined, element?: number): void {
+    const checked = checkNotification(method, params, context);
+    if (checked.refusal !== undefined) tellRefused(method, checked.refusal, context, element);
+    else takeNotification(method, params, context, checked);
+  }
+
+  /** Gives a notification its effect (cancellation, `initialized`, the handler), once {@link checkNotification} found nothing to refuse. */
+  function takeNotification(method: string, params: unknown, context: HandleContext | undefined, { routed, info }: NotificationCheck): void {
     const channel = context?.channel ?? defaultChannel;
-    // Routed as a request is: by the modern revision its _meta names, else by the channel's session.
-    const routed = route(method, params, channel, context);
     const serving = routed.revision;
-    const meta = isPlainObject(params) ? metaOfParams(params) : {};
-    const info = fromClient(serving, method, "notification");
-    const refusal = notificationRefusal(method, params, serving);
-    if (refusal !== undefined) return tellRefused(method, refusal, context, element);
-    // Only a notification that passed its schema takes effect: one refused changes nothing.
     if (method === serving.cancelledMethod && isPlainObject(params)) {
       const target = own(params, "requestId");
       if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.abort(own(params, "reason"));
@@ -1381,6 +1393,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
     const handler = handlers[method] as ((p: unknown, c: unknown) => unknown) | undefined;
     if (handler === undefined) return;
+    const meta = isPlainObject(params) ? metaOfParams(params) : {};
     try {
       const done = handler(params, { method, meta, transport: context?.transport });
       if (done instanceof Promise) done.catch((error: unknown) => report(error, { method, reason: "notification-handler-threw" }));
@@ -1744,17 +1757,30 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     }
     // Notifications alone are taken whole or not at all: each is checked before any takes effect, and one refused refuses the
     // batch (Streamable HTTP then answers 400: the server "cannot accept the input", and none of it was taken).
+    // Each is routed and checked once: what the check found is what takes effect.
     if (elements.every(isNotificationMessage)) {
+      const taken: [string, unknown, NotificationCheck][] = [];
       for (const [index, element] of elements.entries()) {
         const method = own(element, "method") as string;
         const params = own(element, "params");
-        const serving = route(method, params, context?.channel ?? defaultChannel, context).revision;
-        const refusal = hasModernMeta(params) ? { code: -32600, message: UNBATCHED } : notificationRefusal(method, params, serving);
-        if (refusal === undefined) continue;
+        const checked = hasModernMeta(params) ? undefined : checkNotification(method, params, context);
+        if (checked !== undefined && checked.refusal === undefined) {
+          taken.push([method, params, checked]);
+          continue;
+        }
+        const refusal = checked?.refusal ?? { code: -32600, message: UNBATCHED };
         const whole = refusal.message + " (message " + (index + 1) + " of the batch; none of the batch was taken)";
         tellRefused(method, { ...refusal, message: whole }, context);
         return undefined;
       }
+      for (const [method, params, checked] of taken) {
+        try {
+          takeNotification(method, params, context, checked);
+        } catch (error) {
+          report(error, { method: "(dispatch)", reason: "handler-threw" });
+        }
+      }
+      return undefined;
     }
     // Started in order, before any is awaited: a notifications/initialized or cancellation takes effect before the messages after it.
     const answers = await Promise.all(elements.map((element, index) => one(element, context, index)));
