@@ -11,16 +11,19 @@ import { fileURLToPath } from "node:url";
 import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
 import { createDispatcher } from "../src/server.js";
 
+/** A JSON object as the tests write one (a message, a `_meta`). */
+export type Message = { readonly [key: string]: unknown };
+
 const main = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "main.js");
 /** The `_meta` every modern request carries: the protocol version and the client's capabilities (none). */
-export const meta = { "io.modelcontextprotocol/protocolVersion": DISPATCH_PROTOCOL_VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
+export const meta: Message = { "io.modelcontextprotocol/protocolVersion": DISPATCH_PROTOCOL_VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
 /** The `_meta` of a client that can answer elicitation requests. */
-export const eliciting = { ...meta, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
-export const discover = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } };
+export const eliciting: Message = { ...meta, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
+export const discover: Message = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } };
 /** A legacy (2025-11-25) client's opening request, able to answer elicitation requests. */
-export const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "test", version: "1" } } };
+export const initialize: Message = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "test", version: "1" } } };
 /** Whether the server serves legacy clients, which open with `initialize` (a dual-era project). */
-export const servesLegacy = createDispatcher().opensSession(initialize);
+export const servesLegacy: boolean = createDispatcher().opensSession(initialize);
 
 /** The text of the first content block of a result (tools/call, prompts/get's first message, resources/read). */
 export function firstText(response: Record<string, unknown>): unknown {

@@ -36,6 +36,7 @@ import {
   type RequestContext,
   type ServerDispatcher,
   type ServerDispatcherOptions,
+  type ServerHandlers,
   type ToolCallResult,
   type ToolEntry,
 } from "./generated/dispatch.js";
@@ -586,7 +587,7 @@ function requiredArgument(args: { readonly [key: string]: string } | undefined, 
 
 // ------------------------------------------------------------------------ handlers ----
 
-export const handlers = defineHandlers({
+export const handlers: ServerHandlers = defineHandlers({
   // resources-list, caching
   "resources/list": () => ({ resources: RESOURCES }),
 
