@@ -817,7 +817,7 @@ describe("fixture discriminated: unions switched on type, method and mode", () =
   });
 
   // helper-70: a member named twice kept the union from being switched (its literal seen twice).
-  for (const name of ["RepeatedContent", "TwiceContent"]) {
+  for (const name of ["RepeatedContent", "TwiceContent", "AliasedContent"]) {
     verdicts(v, name, {
       valid: [
         { type: "text", text: "t" },

@@ -138,6 +138,8 @@ describe("files laid out by their emitters are Prettier's fixed point", () => {
       `}`,
       `export interface ${longName} { ${long(1)}: ${longName} | null; ${long(2)}?: Chains }`,
       `export type Either = { kind: "a"; ${long(1)}: string } | { kind: "b"; ${long(2)}: Chains[] } | ${longName};`,
+      // Objects without properties intersected: the object test alone, not an empty block Prettier would open (helper-71).
+      `export type EmptyBoth = ({} & {}) | string;`,
     ].join("\n");
     const files = laidOutFiles({ text, fileName: "validator-layouts.ts" }, "tags");
     expect(files.get("validators.ts")).toBeDefined();

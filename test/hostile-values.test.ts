@@ -379,7 +379,7 @@ describe("plain data", () => {
 
   it("rejects a hole or undefined in an array whose element type admits undefined: the array cannot carry it (helper-64)", async () => {
     const text =
-      "export type Maybe = string | undefined;\nexport interface A {\n  n: (string | undefined)[];\n  t?: [Maybe, number];\n  u?: undefined[];\n  k?: unknown[];\n  i?: (unknown & Maybe)[];\n  j?: (unknown & undefined)[];\n}\n";
+      "export type Maybe = string | undefined;\nexport interface A {\n  n: (string | undefined)[];\n  t?: [Maybe, number];\n  u?: undefined[];\n  k?: unknown[];\n  i?: (unknown & Maybe)[];\n  j?: (unknown & undefined)[];\n  m?: (IU | number)[];\n}\nexport type IU = unknown & Maybe;\n";
     const dir = await generateInto("hostile-undefined-elements", { schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
     const { isA, validateA } = (await import(join(dir, "validators.ts"))) as {
       isA: (v: unknown) => boolean;
@@ -400,6 +400,8 @@ describe("plain data", () => {
       { path: "/i/0", message: "expected string, got undefined", keyword: "type" },
       { path: "/j/0", message: "expected never, got undefined", keyword: "type" },
     ]);
+    // The element as checked (without undefined) is named by its members, not "intersection" (helper-71).
+    expect(validateA({ n: [], m: [1, true] }).issues).toEqual([{ path: "/m/1", message: "expected unknown & string | integer, got true", keyword: "type" }]);
   });
 
   it("rejects boxed primitives where the schema names a string, a number or a boolean", () => {

@@ -352,7 +352,11 @@ describe("large schemas", () => {
     // A0's index signature keeps the members apart (no merged shape), so each link is checked member by member.
     const twice = Array.from({ length: 40 }, (_, i) => `export type A${i + 1} = A${i} & A${i} & B;`).join("\n");
     const diamond = Array.from({ length: 40 }, (_, i) => `type L${i} = D${i} & { l?: string };\ntype R${i} = D${i} & { r?: string };\nexport type D${i + 1} = L${i} & R${i};`).join("\n");
-    const text = `export interface A0 { a: string; [key: string]: string }\nexport interface B { b?: string }\n${twice}\nexport type D0 = A0;\n${diamond}\n`;
+    // A union over the chain (helper-71: the JSON-type mask of a union member doubled at every link), and a member absorbed
+    // by one already there (`C_n = C_{n-1} & (C_{n-1} | null)` is C_{n-1}: checked once, its issues once).
+    const absorbed = Array.from({ length: 40 }, (_, i) => `export type C${i + 1} = C${i} & (C${i} | null);`).join("\n");
+    const unions = "export type UA = A40 | null | string[];\nexport type UC = C40 | number[];";
+    const text = `export interface A0 { a: string; [key: string]: string }\nexport interface B { b?: string }\n${twice}\nexport type D0 = A0;\n${diamond}\nexport type C0 = { a: string };\n${absorbed}\n${unions}\n`;
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
     expect(files.find((f) => f.path === "validators.ts")!.contents.length).toBeLessThan(200_000);
     const dir = writeGenerated("large-intersection-chain", files);
@@ -363,7 +367,36 @@ describe("large schemas", () => {
       const issues = (v[`validate${name}`]!({ a: "x", b: 1, c: 2 }) as { issues: { path: string; message: string }[] }).issues;
       expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual(["/b: expected string, got 1", "/c: expected string, got 2"]);
     }
+    expect([v.isC40!({ a: "x" }), v.isC40!(null), v.isUA!(null), v.isUA!(["s"]), v.isUA!({ a: "x" }), v.isUC!([1]), v.isUC!({ a: 1 })]).toEqual([true, false, true, true, true, true, false]);
+    expect((v.validateC40!({ a: 1 }) as { issues: { path: string; message: string }[] }).issues).toEqual([{ path: "/a", message: "expected string, got 1", keyword: "type" }]);
   }, 60_000);
+
+  it("an intersection's members after the one checked in place are calls: TypeScript does not read them with `v` narrowed (helper-71)", async () => {
+    // `typeof v === "string" && (v === "a" || v === 1)` is TS2367 once `v` is a string; so were two literal unions in a row.
+    const text = [
+      "export type S = string & string;",
+      'export type U = S & ("a" | 1);',
+      'export type W = string & ("a" | 1) & ("a" | "b");',
+      "export type B = boolean & boolean;",
+      'export type X = B & (B | "x") & (boolean | 1);',
+      "",
+    ].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("intersection-narrowing", files);
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => boolean>;
+    expect([v.isU!("a"), v.isU!(1), v.isU!("b"), v.isW!("a"), v.isW!("b"), v.isW!(1), v.isX!(true), v.isX!("x"), v.isX!(1)]).toEqual([
+      true,
+      false,
+      false,
+      true,
+      false,
+      false,
+      true,
+      false,
+      false,
+    ]);
+  });
 
   it("generate code that compiles and answers: a 6 000-literal union, a 1 200-property interface, a 1 000-member intersection", async () => {
     const literals = Array.from({ length: 6000 }, (_, i) => JSON.stringify(`v${i}`)).join(" | ");

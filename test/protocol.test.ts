@@ -831,6 +831,8 @@ describe("rule selection", () => {
       "interface NotificationParams {",
       "  _meta?: { level?: number; [key: string]: unknown };",
       "}",
+      // Holds RequestParams as one of two declarations of params, which narrow it together: not a way to name it (helper-71).
+      "export type Holder = { params: RequestParams } & { params: { _meta?: { progressToken?: number } } };",
       'export interface PingRequest { method: "ping"; params?: RequestParams }',
       // Reached only through a union: no exported type has a property of type NotificationParams.
       'export type PingNotification = { method: "notifications/ping"; params?: NotificationParams } | { method: "notifications/pong" };',
@@ -845,6 +847,7 @@ describe("rule selection", () => {
     const meta = (await import(join(dir, "meta.ts"))) as Module;
     expect(meta.checkRequestMeta({ _meta: { progressToken: 1, note: "n" } })).toMatchObject({ ok: true, fields: { progressToken: 1, note: "n" } });
     expect(meta.checkRequestMeta({ _meta: { progressToken: true } }).ok).toBe(false);
+    expect((meta.buildRequestMeta as (m: unknown) => unknown)({ progressToken: "abc" })).toEqual({ progressToken: "abc" });
     expect(meta.checkNotificationMeta({ _meta: { level: 2 } })).toMatchObject({ ok: true, fields: { level: 2 } });
   });
 

@@ -102,14 +102,18 @@ export class Model {
     const out: TypeExpr[] = [];
     const seen = new Set<string>();
     const visit = (t: TypeExpr) => {
-      // A named member met again adds no value (`A | B | A`, `K | K`): once, so a discriminant still tells the members apart.
+      // A named member met again adds no value (`A | B | A`, `K | K`, `A | AliasOfA`): once, so a discriminant still tells the members apart.
       if (t.kind === "ref") {
         if (seen.has(t.name)) return;
         seen.add(t.name);
       }
       const resolved = this.resolve(t);
-      if (resolved.kind === "union") resolved.members.forEach(visit);
-      else out.push(t);
+      if (resolved.kind === "union") return resolved.members.forEach(visit);
+      if (resolved !== t && resolved.kind === "ref") {
+        if (seen.has(resolved.name)) return;
+        seen.add(resolved.name);
+      }
+      out.push(t);
     };
     type.members.forEach(visit);
     return out;

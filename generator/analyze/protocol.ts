@@ -204,8 +204,10 @@ function memberAccess(model: Model, declName: string, key: string): TypeReferenc
   if (model.isExportedType(declName)) return typeReference(declName, step);
   for (const decl of model.types) {
     if (!decl.exported) continue;
-    const holder = model.shapeOf({ kind: "ref", name: decl.name })?.properties.find((p) => p.type.kind === "ref" && p.type.name === declName);
-    if (holder) return typeReference(decl.name, { key: holder.name, defined: true }, step);
+    const properties = model.shapeOf({ kind: "ref", name: decl.name })?.properties ?? [];
+    const holder = properties.find((p) => p.type.kind === "ref" && p.type.name === declName);
+    // Declared once: a second declaration (`{ params: RequestParams } & { params: { … } }`) would narrow the member's type.
+    if (holder && properties.filter((p) => p.name === holder.name).length === 1) return typeReference(decl.name, { key: holder.name, defined: true }, step);
   }
   return undefined;
 }

@@ -452,8 +452,18 @@ class ValidatorEmitter {
         // test, no call per member (`Error & { code; data }` was two object tests and a call).
         const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         if (merged) return this.objectCheck(merged, v, place, level);
+        // One member checked in place, at most: the others after it are calls (see memberHelper).
+        let inPlace = false;
         return chain(
-          this.distinct(type).members.map((m, i) => this.check(m, v, `${place}$${i}`, level)),
+          this.distinct(type).members.map((m, i) => {
+            const check = this.check(m, v, `${place}$${i}`, level);
+            if (check.kind === "call" || isTrue(check)) return check;
+            if (!inPlace) {
+              inPlace = true;
+              return check;
+            }
+            return call(id(this.memberHelper(m, `${place}$${i}`)), v, depthArg(level));
+          }),
           "&&",
         );
       }
@@ -589,7 +599,10 @@ class ValidatorEmitter {
     const resolved = this.model.resolve(type);
     if (resolved.kind === "keyword") return resolved.name === "undefined" ? NEVER : type;
     // `undefined` passes every member: taken out of each, it passes none (`unknown & (string | undefined)` is `unknown & string`).
-    if (resolved.kind === "intersection") return { kind: "intersection", members: resolved.members.map((m) => this.jsonElement(m)) };
+    if (resolved.kind === "intersection") {
+      const members = resolved.members.map((m) => this.jsonElement(m));
+      return members.every((m, i) => typeKey(m) === typeKey(resolved.members[i]!)) ? type : { kind: "intersection", members };
+    }
     if (resolved.kind !== "union" || simplifyUnion(resolved).some(isAnything)) return type;
     const kept = simplifyUnion({ kind: "union", members: resolved.members.filter((m) => !(m.kind === "keyword" && m.name === "undefined")).map((m) => this.jsonElement(m)) });
     return kept.length === 0 ? NEVER : kept.length === 1 ? kept[0]! : { kind: "union", members: kept };
@@ -932,23 +945,26 @@ class ValidatorEmitter {
   }
 
   /**
-   * `type` with each member that repeats taken out, when one does: an intersection holds every
-   * constraint once, and a member met again through nested intersections or aliases of them
-   * (`A2 = A1 & A1`, or `L & R` with both built on `A`) would be checked again at every link,
-   * 2^n checks for a chain of n aliases. The members are then the leaves under those aliases
-   * (recursive ones not followed), in the order first met; `type` itself when nothing repeats.
+   * `type` with the members that add no constraint taken out, when one does: an intersection
+   * holds every constraint once, and a member met again through nested intersections or aliases
+   * of them (`A2 = A1 & A1`, or `L & R` with both built on `A`) would be checked again at every
+   * link, 2^n checks for a chain of n aliases. So would a union listing a member already there
+   * (`A2 = A1 & (A1 | null)`: `X & (X | Y)` is `X`). The members are then the leaves under those
+   * aliases (recursive ones not followed), in the order first met, with the object shapes among
+   * them merged into one where the shape resolver can (one object test, as for the intersection
+   * before); `type` itself when nothing is taken out.
    */
   private distinct(type: IntersectionType): IntersectionType {
     const known = this.distinctIntersections.get(type);
     if (known) return known;
     const seen = new Set<string>();
-    const leaves: TypeExpr[] = [];
-    let repeats = false;
+    let leaves: TypeExpr[] = [];
+    let changed = false;
     const visit = (t: TypeExpr): void => {
       if (t.kind === "intersection") return t.members.forEach(visit);
       const key = typeKey(t);
       if (seen.has(key)) {
-        repeats = true;
+        changed = true;
         return;
       }
       seen.add(key);
@@ -957,9 +973,38 @@ class ValidatorEmitter {
       leaves.push(t);
     };
     type.members.forEach(visit);
-    const answer = repeats ? { ...type, members: leaves } : type;
+    const absorbed = (leaf: TypeExpr): boolean => {
+      const union = this.model.resolve(leaf);
+      return union.kind === "union" && this.model.flattenUnion(union).some((m) => seen.has(typeKey(m)));
+    };
+    if (leaves.some(absorbed)) {
+      changed = true;
+      leaves = leaves.filter((leaf) => !absorbed(leaf));
+    }
+    if (changed) {
+      const objects = leaves.filter((leaf) => this.model.shapeOf(leaf) !== undefined);
+      const merged = objects.length > 1 ? this.model.checkShape({ kind: "intersection", members: objects }) : undefined;
+      if (merged) leaves = leaves.flatMap((leaf) => (leaf === objects[0] ? [merged] : objects.includes(leaf) ? [] : [leaf]));
+    }
+    const answer = changed ? { ...type, members: leaves } : type;
     this.distinctIntersections.set(type, answer);
     return answer;
+  }
+
+  /**
+   * The check of an intersection's member after one checked in place, as a function of its own
+   * (`_isU$1`): written in place, its tests would read `v` as narrowed by the ones before, which
+   * TypeScript refuses where they cannot overlap (`typeof v === "string" && (v === "a" || v === 1)`
+   * is TS2367), though the values are the schema's.
+   */
+  private memberHelper(type: TypeExpr, place: string): string {
+    const key = `member:${typeKey(type)}`;
+    const known = this.helperChecks.get(key);
+    if (known) return known;
+    const name = this.internalName({ place });
+    this.helperChecks.set(key, name);
+    this.helpers.push(this.render("check", name, [returnStatement(this.check(type, V, place, 0))]));
+    return name;
   }
 
   private intersectionCollect(whole: IntersectionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
@@ -1012,7 +1057,11 @@ class ValidatorEmitter {
       const empty = member.kind === "object" && member.properties.length === 0 && member.indexSignature === undefined;
       return empty ? [] : [this.collect(member, v, p, `${place}$${i}`, depth)];
     });
-    if (!repeats || members.length < 2) return [ifStatement(call(this.rt("object"), O, p, v), block(members.flat()))];
+    if (!repeats || members.length < 2) {
+      const body = members.flat();
+      // Members without properties (`{} & {}`): only the object test, not an empty `if` (which Prettier would open).
+      return [body.length === 0 ? expressionStatement(call(this.rt("object"), O, p, v)) : ifStatement(call(this.rt("object"), O, p, v), block(body))];
+    }
     // Each member's statements in a block of their own, where `o` is that member's list (the same code, another list).
     const found = id("found");
     const own = (statements: readonly Statement[]): Statement =>
@@ -1285,6 +1334,8 @@ function labelOf(type: TypeExpr): string {
       return type.element.kind === "union" || type.element.kind === "intersection" ? `(${labelOf(type.element)})[]` : `${labelOf(type.element)}[]`;
     case "union":
       return [...new Set(type.members.map(labelOf))].join(" | ");
+    case "intersection":
+      return type.members.map((m) => (m.kind === "union" ? `(${labelOf(m)})` : labelOf(m))).join(" & ");
     case "object":
       return "object";
     default:
@@ -1292,18 +1343,33 @@ function labelOf(type: TypeExpr): string {
   }
 }
 
-/** JSON types a value of `type` can have, as the bits of the runtime's `jsonType`. */
-function jsonTypeMask(type: TypeExpr, model: Model, seen = new Set<string>()): number {
+/** {@link jsonTypeMask}'s answer for each declaration, per model. */
+const declarationMasks = new WeakMap<Model, Map<string, number>>();
+
+/**
+ * JSON types a value of `type` can have, as the bits of the runtime's `jsonType`. A reference's
+ * answer is remembered: an alias chain (`A2 = A1 & A1`) costs one step per link, not 2^n. The
+ * walk stops at objects and arrays, so it meets no cycle in a schema TypeScript accepts; a
+ * reference met again on its own path answers every type.
+ */
+function jsonTypeMask(type: TypeExpr, model: Model, active = new Set<string>()): number {
   switch (type.kind) {
     case "keyword":
       return { string: 1, number: 2, boolean: 4, null: 8, object: 16, unknown: 63, any: 63, never: 0, undefined: 0 }[type.name];
     case "literal":
       return typeof type.value === "string" ? 1 : typeof type.value === "number" ? 2 : 4;
     case "ref": {
-      if (seen.has(type.name)) return 0;
-      seen.add(type.name);
+      let masks = declarationMasks.get(model);
+      if (masks === undefined) declarationMasks.set(model, (masks = new Map()));
+      const known = masks.get(type.name);
+      if (known !== undefined) return known;
+      if (active.has(type.name)) return 63;
       const target = model.typeOf(type.name);
-      return target ? jsonTypeMask(target, model, seen) : 63;
+      active.add(type.name);
+      const mask = target ? jsonTypeMask(target, model, active) : 63;
+      active.delete(type.name);
+      masks.set(type.name, mask);
+      return mask;
     }
     case "array":
     case "tuple":
@@ -1311,8 +1377,8 @@ function jsonTypeMask(type: TypeExpr, model: Model, seen = new Set<string>()): n
     case "object":
       return 16;
     case "union":
-      return type.members.reduce((mask, m) => mask | jsonTypeMask(m, model, seen), 0);
+      return type.members.reduce((mask, m) => mask | jsonTypeMask(m, model, active), 0);
     case "intersection":
-      return type.members.reduce((mask, m) => mask & jsonTypeMask(m, model, new Set(seen)), 63);
+      return type.members.reduce((mask, m) => mask & jsonTypeMask(m, model, active), 63);
   }
 }
