@@ -379,12 +379,15 @@ describe("large schemas", () => {
       'export type W = string & ("a" | 1) & ("a" | "b");',
       "export type B = boolean & boolean;",
       'export type X = B & (B | "x") & (boolean | 1);',
+      // A runtime type guard narrows too (`isPlainObject(v) && v === "a"` is TS2367); no value is both.
+      'export type Z = {} & ("a" | 1);',
       "",
     ].join("\n");
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
     const dir = writeGenerated("intersection-narrowing", files);
     expect(typecheck(dir)).toEqual([]);
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => boolean>;
+    expect([v.isZ!("a"), v.isZ!({})]).toEqual([false, false]);
     expect([v.isU!("a"), v.isU!(1), v.isU!("b"), v.isW!("a"), v.isW!("b"), v.isW!(1), v.isX!(true), v.isX!("x"), v.isX!(1)]).toEqual([
       true,
       false,

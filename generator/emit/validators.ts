@@ -452,14 +452,17 @@ class ValidatorEmitter {
         // test, no call per member (`Error & { code; data }` was two object tests and a call).
         const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         if (merged) return this.objectCheck(merged, v, place, level);
-        // One member checked in place, at most: the others after it are calls (see memberHelper).
-        let inPlace = false;
+        // After a member that narrows `v` (one checked in place, or a runtime type guard such as
+        // isPlainObject), the members checked in place are calls instead (see memberHelper).
+        let narrowed = false;
         return chain(
           this.distinct(type).members.map((m, i) => {
             const check = this.check(m, v, `${place}$${i}`, level);
-            if (check.kind === "call" || isTrue(check)) return check;
-            if (!inPlace) {
-              inPlace = true;
+            if (isTrue(check)) return check;
+            const generatedCall = check.kind === "call" && !(check.callee.kind === "identifier" && this.runtime.has(check.callee.name));
+            if (generatedCall) return check;
+            if (!narrowed || check.kind === "call") {
+              narrowed = true;
               return check;
             }
             return call(id(this.memberHelper(m, `${place}$${i}`)), v, depthArg(level));

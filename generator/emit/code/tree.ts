@@ -198,6 +198,11 @@ export class RuntimeUses {
     return id(name);
   }
 
+  /** Whether `name` is a runtime declaration referred to so far (see {@link ref}). */
+  has(name: string): boolean {
+    return this.names.has(name);
+  }
+
   /** Records a use made outside the tree (a template or a declaration's public function). */
   use(name: string): string {
     this.names.add(name);
