@@ -371,6 +371,44 @@ describe("large schemas", () => {
     expect((v.validateC40!({ a: 1 }) as { issues: { path: string; message: string }[] }).issues).toEqual([{ path: "/a", message: "expected string, got 1", keyword: "type" }]);
   }, 60_000);
 
+  it("a recursive intersection with a repeated or absorbed member: still checked once per value, its issues once (helper-72)", async () => {
+    const text = [
+      "export type R = { a?: R } & { a?: R; b?: 1 } & { a?: R };",
+      "export type S = { a?: S } & ({ a?: S } | null) & { a?: S; b?: 1 };",
+      "export interface Base { method: string; params?: { [k: string]: unknown } }",
+      'export type Ping = Base & { method: "ping" };',
+      "export type PingAgain = Ping & Base;",
+      "export type A = { a: { x: string } };",
+      "export type T = A & { a: { y?: number } } & A;",
+      "",
+    ].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("intersection-recursive-repeats", files);
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    // 2^40 steps unless each level is checked once (checkOnce): merged into one object, the members were not counted.
+    let deep: unknown = { b: 1 };
+    for (let i = 0; i < 40; i++) deep = { a: deep };
+    for (const name of ["R", "S"]) {
+      expect(v[`is${name}`]!(deep)).toBe(true);
+      expect((v[`validate${name}`]!(deep) as { ok: boolean }).ok).toBe(true);
+    }
+    const issues = (name: string, value: unknown) => (v[`validate${name}`]!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    expect(issues("PingAgain", {})).toEqual(['/method: missing required property "method"']);
+    expect(issues("T", {})).toEqual(['/a: missing required property "a"']);
+    expect(issues("T", { a: [1] })).toEqual(["/a: expected object, got array"]);
+  }, 30_000);
+
+  it("names an intersection in a union's message by its members, each once and without unknown, and a long one as intersection", async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `(string | ${i})`).join(" & ");
+    const text = ['export type K = "a" | "b";', "export type U = (unknown & K & K) | number;", `export type W = (${long}) | boolean[];`, ""].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("intersection-labels", files);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => { issues: { message: string }[] }>;
+    expect(v.validateU!(true).issues.map((i) => i.message)).toEqual(["expected K | integer, got true"]);
+    expect(v.validateW!(true).issues.map((i) => i.message)).toEqual(["expected intersection | boolean[], got true"]);
+  });
+
   it("an intersection's members after the one checked in place are calls: TypeScript does not read them with `v` narrowed (helper-71)", async () => {
     // `typeof v === "string" && (v === "a" || v === 1)` is TS2367 once `v` is a string; so were two literal unions in a row.
     const text = [

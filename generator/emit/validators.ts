@@ -953,9 +953,9 @@ class ValidatorEmitter {
    * of them (`A2 = A1 & A1`, or `L & R` with both built on `A`) would be checked again at every
    * link, 2^n checks for a chain of n aliases. So would a union listing a member already there
    * (`A2 = A1 & (A1 | null)`: `X & (X | Y)` is `X`). The members are then the leaves under those
-   * aliases (recursive ones not followed), in the order first met, with the object shapes among
-   * them merged into one where the shape resolver can (one object test, as for the intersection
-   * before); `type` itself when nothing is taken out.
+   * aliases (recursive ones not followed), in the order first met; `type` itself when nothing is
+   * taken out. The leaves are not merged into one object: members that each reach a recursive
+   * type must stay apart for {@link branchesIntoRecursion} to count them (helper-72).
    */
   private distinct(type: IntersectionType): IntersectionType {
     const known = this.distinctIntersections.get(type);
@@ -983,11 +983,6 @@ class ValidatorEmitter {
     if (leaves.some(absorbed)) {
       changed = true;
       leaves = leaves.filter((leaf) => !absorbed(leaf));
-    }
-    if (changed) {
-      const objects = leaves.filter((leaf) => this.model.shapeOf(leaf) !== undefined);
-      const merged = objects.length > 1 ? this.model.checkShape({ kind: "intersection", members: objects }) : undefined;
-      if (merged) leaves = leaves.flatMap((leaf) => (leaf === objects[0] ? [merged] : objects.includes(leaf) ? [] : [leaf]));
     }
     const answer = changed ? { ...type, members: leaves } : type;
     this.distinctIntersections.set(type, answer);
@@ -1328,6 +1323,9 @@ function describeUnion(flat: readonly TypeExpr[]): string {
   return [...new Set(flat.map(describe))].join(" or ");
 }
 
+/** The longest intersection label an `anyOf` message spells out, in characters. */
+const MAX_LABEL = 80;
+
 /** How a union member is named in an `anyOf` message: `TextContent`, `TextContent[]`, `string`, `object`. */
 function labelOf(type: TypeExpr): string {
   switch (type.kind) {
@@ -1337,8 +1335,12 @@ function labelOf(type: TypeExpr): string {
       return type.element.kind === "union" || type.element.kind === "intersection" ? `(${labelOf(type.element)})[]` : `${labelOf(type.element)}[]`;
     case "union":
       return [...new Set(type.members.map(labelOf))].join(" | ");
-    case "intersection":
-      return type.members.map((m) => (m.kind === "union" ? `(${labelOf(m)})` : labelOf(m))).join(" & ");
+    case "intersection": {
+      // Each member once, `unknown` and `any` left out (they add nothing); a long one is "intersection".
+      const labels = [...new Set(type.members.filter((m) => !isAnything(m)).map(labelOf))];
+      const text = labels.map((l) => (l.includes(" | ") ? `(${l})` : l)).join(" & ");
+      return labels.length === 0 ? "unknown" : text.length <= MAX_LABEL ? text : "intersection";
+    }
     case "object":
       return "object";
     default:
