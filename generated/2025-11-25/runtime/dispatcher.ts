@@ -1354,6 +1354,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * does not have is accepted (and ignored) whatever its version.
    */
   function checkNotification(method: string, params: unknown, context: HandleContext | undefined): NotificationCheck {
+    // Routed as a request is: by the modern revision its _meta names, else by the channel's session.
     const routed = route(method, params, context?.channel ?? defaultChannel, context);
     const serving = routed.revision;
     const info = fromClient(serving, method, "notification");
@@ -1375,7 +1376,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     else takeNotification(method, params, context, checked);
   }
 
-  /** Gives a notification its effect (cancellation, `initialized`, the handler), once {@link checkNotification} found nothing to refuse. */
+  /**
+   * Gives a notification its effect (cancellation, `initialized`, the handler), once
+   * {@link checkNotification} found nothing to refuse: one refused changes nothing.
+   */
   function takeNotification(method: string, params: unknown, context: HandleContext | undefined, { routed, info }: NotificationCheck): void {
     const channel = context?.channel ?? defaultChannel;
     const serving = routed.revision;
