@@ -380,6 +380,8 @@ describe("large schemas", () => {
       "export type PingAgain = Ping & Base;",
       "export type A = { a: { x: string } };",
       "export type T = A & { a: { y?: number } } & A;",
+      // Object members beside one that is not an object shape collect together: "expected object" once (helper-71's F6).
+      "export type E = ({ a?: string } & { a?: string } & { b?: number }) & (number | { c?: string });",
       "",
     ].join("\n");
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
@@ -397,6 +399,8 @@ describe("large schemas", () => {
     expect(issues("PingAgain", {})).toEqual(['/method: missing required property "method"']);
     expect(issues("T", {})).toEqual(['/a: missing required property "a"']);
     expect(issues("T", { a: [1] })).toEqual(["/a: expected object, got array"]);
+    expect(issues("E", [])).toEqual([": expected object, got array", ": expected integer | object, got array"]);
+    expect(issues("E", { a: 1, c: 2 })).toEqual(["/a: expected string, got 1", "/c: expected string, got 2"]);
   }, 30_000);
 
   it("names an intersection in a union's message by its members, each once and without unknown, and a long one as intersection", async () => {

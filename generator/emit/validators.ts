@@ -1010,7 +1010,15 @@ class ValidatorEmitter {
     if (merged) return this.collect(merged, v, p, place, depth);
     const type = this.distinct(whole);
     const shapes = type.members.map((m) => this.model.shapeOf(m));
-    if (!shapes.every((s) => s !== undefined)) return type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
+    if (!shapes.every((s) => s !== undefined)) {
+      // The object members collect together, as below (one object test: "expected object" once), the others each alone.
+      const objects = type.members.filter((_, i) => shapes[i] !== undefined);
+      if (objects.length < 2) return type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
+      return [
+        ...this.intersectionCollect({ kind: "intersection", members: objects }, v, p, `${place}$objects`, depth),
+        ...type.members.flatMap((m, i) => (shapes[i] === undefined ? this.collect(m, v, p, `${place}$${i}`, depth) : [])),
+      ];
+    }
     // A property several members declare is one constraint per member, but one missing
     // property: an object member after the first leaves out what an earlier member already
     // collects (the same type) and does not report missing what an earlier member requires.
