@@ -403,6 +403,30 @@ describe("large schemas", () => {
     expect(issues("E", { a: 1, c: 2 })).toEqual(["/a: expected string, got 1", "/c: expected string, got 2"]);
   }, 30_000);
 
+  it("arrays met by an object type with index-like names, and alias chains declaring a property twice alike: linear (helper-73)", async () => {
+    const links = Array.from({ length: 30 }, (_, i) => `export type V${i + 1} = { a?: V${i}; x?: 1 } & { a?: V${i}; y?: 1 };`).join("\n");
+    const text = [
+      // objectLike takes arrays: the object member read an array's elements as "0" before its prototype failed, each level.
+      'export type ZW = { "0"?: ZW } | ZW[] | string;',
+      "export type V0 = { s?: string };",
+      links,
+      // An intersection with a union member: the union's closest alternative reported the object member's issues again.
+      "export type UV = { a?: UV } & ({ a?: UV; b?: 1 } | null);",
+      "",
+    ].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("helper-73-linear", files);
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const nest = (n: number, wrap: (x: unknown) => unknown, leaf: unknown) => Array.from({ length: n }).reduce<unknown>((x) => wrap(x), leaf);
+    expect(v.isZW!(nest(40, (x) => [x], "s"))).toBe(true);
+    expect(v.isZW!(nest(40, (x) => ({ "0": x }), "s"))).toBe(true);
+    expect(v.isZW!(nest(40, (x) => [x], 1))).toBe(false);
+    expect(v.isV30!(nest(30, (x) => ({ a: x, x: 1 }), { s: "x" }))).toBe(true);
+    const issues = (v.validateUV!(nest(20, (x) => ({ a: x }), { a: 5 })) as { issues: { path: string; message: string }[] }).issues;
+    expect(issues.map((i) => i.message)).toEqual(["expected object, got 5", "expected object | null, got 5"]);
+  }, 30_000);
+
   it("names an intersection in a union's message by its members, each once and without unknown, and a long one as intersection", async () => {
     const long = Array.from({ length: 40 }, (_, i) => `(string | ${i})`).join(" & ");
     const text = ['export type K = "a" | "b";', "export type U = (unknown & K & K) | number;", `export type W = (${long}) | boolean[];`, ""].join("\n");

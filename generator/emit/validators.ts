@@ -533,13 +533,25 @@ class ValidatorEmitter {
    * An object's check: `objectLike(v)` first, then the properties, and the plain-data
    * prototype test (`plainPrototype(v)`) last: by then the property reads have told the
    * engine `v`'s hidden class, and it answers the prototype from it instead of calling
-   * `Object.getPrototypeOf`. Without properties, `isPlainObject(v)` alone.
+   * `Object.getPrototypeOf`. Without properties, `isPlainObject(v)` alone. With a property an
+   * array also has (`"0"`, `"1"`, `length`), `isPlainObject(v)` first instead: `objectLike`
+   * takes arrays, and an array would have its elements checked as the object's properties, each
+   * level again before a union's array member checks them (2^n for `{ "0"?: Z } | Z[]`,
+   * helper-73). A property declared twice alike (`A & A`-like shapes) is checked once.
    */
   private objectCheck(type: ObjectType, v: Expression, place: string, level: number): Expression {
     if (type.properties.length === 0) return call(this.rt("isPlainObject"), v);
-    const parts = [call(this.rt("objectLike"), v)];
+    const arrayLike = type.properties.some((p) => p.name === "length" || /^(?:0|[1-9]\d*)$/.test(p.name));
+    const parts = [call(this.rt(arrayLike ? "isPlainObject" : "objectLike"), v)];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
-    const ordered = [...type.properties].sort((a, b) => this.cost(a.type) - this.cost(b.type));
+    const seen = new Set<string>();
+    const distinct = type.properties.filter((p) => {
+      const key = `${JSON.stringify(p.name)}${p.optional ? "?" : ""}:${typeKey(p.type)}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+    const ordered = distinct.sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
       const read = this.read(v, p.name);
       const check = this.check(p.type, read, `${place}$${p.name}`, level + 1);
@@ -550,7 +562,7 @@ class ValidatorEmitter {
         if (!isTrue(check)) parts.push(check);
       } else parts.push(check);
     }
-    parts.push(call(this.rt("plainPrototype"), v));
+    if (!arrayLike) parts.push(call(this.rt("plainPrototype"), v));
     return chain(parts, "&&");
   }
 
@@ -1011,13 +1023,15 @@ class ValidatorEmitter {
     const type = this.distinct(whole);
     const shapes = type.members.map((m) => this.model.shapeOf(m));
     if (!shapes.every((s) => s !== undefined)) {
-      // The object members collect together, as below (one object test: "expected object" once), the others each alone.
+      // The object members collect together, as below (one object test: "expected object" once), the others each alone,
+      // each into a list of its own that allOf merges: a union member's closest alternative reports again what an object
+      // member reported (helper-73: twice per level of a recursive type).
       const objects = type.members.filter((_, i) => shapes[i] !== undefined);
-      if (objects.length < 2) return type.members.flatMap((m, i) => this.collect(m, v, p, `${place}$${i}`, depth));
-      return [
-        ...this.intersectionCollect({ kind: "intersection", members: objects }, v, p, `${place}$objects`, depth),
-        ...type.members.flatMap((m, i) => (shapes[i] === undefined ? this.collect(m, v, p, `${place}$${i}`, depth) : [])),
-      ];
+      const groups = [
+        ...(objects.length > 1 ? [this.intersectionCollect({ kind: "intersection", members: objects }, v, p, `${place}$objects`, depth)] : []),
+        ...type.members.flatMap((m, i) => (shapes[i] === undefined || objects.length < 2 ? [this.collect(m, v, p, `${place}$${i}`, depth)] : [])),
+      ].filter((group) => group.length > 0);
+      return groups.length < 2 ? groups.flat() : [block(collectedApart(groups, this.rt("allOf")))];
     }
     // A property several members declare is one constraint per member, but one missing
     // property: an object member after the first leaves out what an earlier member already
@@ -1068,16 +1082,7 @@ class ValidatorEmitter {
       // Members without properties (`{} & {}`): only the object test, not an empty `if` (which Prettier would open).
       return [body.length === 0 ? expressionStatement(call(this.rt("object"), O, p, v)) : ifStatement(call(this.rt("object"), O, p, v), block(body))];
     }
-    // Each member's statements in a block of their own, where `o` is that member's list (the same code, another list).
-    const found = id("found");
-    const own = (statements: readonly Statement[]): Statement =>
-      block([{ kind: "const", name: "o", type: "ValidationIssue[]", value: array([]) }, expressionStatement(call(property(found, "push"), O)), ...statements]);
-    return [
-      ifStatement(
-        call(this.rt("object"), O, p, v),
-        block([{ kind: "const", name: "found", type: "ValidationIssue[][]", value: array([]) }, ...members.map(own), expressionStatement(call(this.rt("allOf"), O, found))]),
-      ),
-    ];
+    return [ifStatement(call(this.rt("object"), O, p, v), block(collectedApart(members, this.rt("allOf"))))];
   }
 
   /**
@@ -1329,6 +1334,17 @@ function flattenLeaves(members: readonly TypeExpr[], model: Model): TypeExpr[] {
 function describeUnion(flat: readonly TypeExpr[]): string {
   if (flat.every((m) => m.kind === "literal")) return `one of ${flat.map(describe).join(", ")}`;
   return [...new Set(flat.map(describe))].join(" or ");
+}
+
+/**
+ * Each group of statements in a block of its own, where `o` is that group's list (the same code, another list), and
+ * `allOf` (the runtime's, as `allOf`) merging the lists into the outer `o`, an issue several report once.
+ */
+function collectedApart(groups: readonly (readonly Statement[])[], allOf: Expression): Statement[] {
+  const found = id("found");
+  const own = (statements: readonly Statement[]): Statement =>
+    block([{ kind: "const", name: "o", type: "ValidationIssue[]", value: array([]) }, expressionStatement(call(property(found, "push"), O)), ...statements]);
+  return [{ kind: "const", name: "found", type: "ValidationIssue[][]", value: array([]) }, ...groups.map(own), expressionStatement(call(allOf, O, found))];
 }
 
 /** The longest intersection label an `anyOf` message spells out, in characters. */
