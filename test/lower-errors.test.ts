@@ -447,6 +447,9 @@ describe("large schemas", () => {
       'export type X = B & (B | "x") & (boolean | 1);',
       // A runtime type guard narrows too (`isPlainObject(v) && v === "a"` is TS2367); no value is both.
       'export type Z = {} & ("a" | 1);',
+      // Merged into one object, a property declared as string and as "x" | 2 was two tests in place on v["kind"].
+      "export type K = { a: string; kind: string };",
+      'export type KX = K & { kind: "x" | 2 } & K;',
       "",
     ].join("\n");
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
@@ -454,6 +457,7 @@ describe("large schemas", () => {
     expect(typecheck(dir)).toEqual([]);
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => boolean>;
     expect([v.isZ!("a"), v.isZ!({})]).toEqual([false, false]);
+    expect([v.isKX!({ a: "s", kind: "x" }), v.isKX!({ a: "s", kind: 2 }), v.isKX!({ a: "s", kind: "y" }), v.isKX!({ kind: "x" })]).toEqual([true, false, false, false]);
     expect([v.isU!("a"), v.isU!(1), v.isU!("b"), v.isW!("a"), v.isW!("b"), v.isW!(1), v.isX!(true), v.isX!("x"), v.isX!(1)]).toEqual([
       true,
       false,

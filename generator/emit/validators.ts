@@ -16,7 +16,7 @@
  */
 import { refsIn, type Model } from "../analyze/index.js";
 import { identifierPart } from "../case.js";
-import type { IntersectionType, KeywordType, LiteralType, ObjectType, TypeExpr, UnionType } from "../ir.js";
+import type { IntersectionType, KeywordType, LiteralType, ObjectType, Property, TypeExpr, UnionType } from "../ir.js";
 import { Layout, layOutPublicFunctions, layOutStandardSchema } from "./code/layout.js";
 import { isOneLine } from "./code/print.js";
 import {
@@ -551,7 +551,19 @@ class ValidatorEmitter {
       seen.add(key);
       return true;
     });
-    const ordered = distinct.sort((a, b) => this.cost(a.type) - this.cost(b.type));
+    // A name declared with types of other JSON types too (`{ kind: string } & { kind: "x" | 2 }`): one check of their
+    // intersection, so that one entry's test does not narrow the read for the next where they cannot overlap, which
+    // TypeScript refuses (TS2367). Entries of one JSON type (`code: number` and `code: -32020`) stay apart.
+    const byName = new Map<string, Property[]>();
+    for (const p of distinct) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+    const entries = distinct.flatMap((p): Property[] => {
+      const group = byName.get(p.name)!;
+      // `unknown` and `any` test nothing, so narrow nothing.
+      if (new Set(group.filter((q) => !isAnything(q.type)).map((q) => jsonTypeMask(q.type, this.model))).size < 2) return [p];
+      // In the place of the name's first entry.
+      return p !== group[0] ? [] : [{ ...p, optional: group.every((q) => q.optional), type: { kind: "intersection", members: group.map((q) => q.type) } }];
+    });
+    const ordered = entries.sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
       const read = this.read(v, p.name);
       const check = this.check(p.type, read, `${place}$${p.name}`, level + 1);
