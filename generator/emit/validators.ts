@@ -155,9 +155,7 @@ class ValidatorEmitter {
   /** How the functions and constants are laid out; `decided` is false when one needs Prettier. */
   readonly layout = new Layout();
   private helpers: string[] = [];
-  /** Which functions read each identifier, by the identifier: filled as functions are laid out. */
-  private readonly readers = new Map<string, Set<string>>();
-  /** What each function reads, by the function's name (the other way round from {@link readers}). */
+  /** What each function reads, by the function's name: filled as functions are laid out. */
   private readonly reads = new Map<string, ReadonlySet<string>>();
   /** Each laid-out function's name, by its text. */
   private readonly functionNames = new Map<string, string>();
@@ -240,13 +238,7 @@ class ValidatorEmitter {
    * name (see {@link entry}).
    */
   private render(kind: "check" | "collect", name: string, body: readonly Statement[]): string {
-    const reads = new Set(body.flatMap((s) => [...statementIdentifiers(s)]));
-    for (const read of reads) {
-      const readers = this.readers.get(read) ?? new Set<string>();
-      readers.add(name);
-      this.readers.set(read, readers);
-    }
-    this.reads.set(name, reads);
+    this.reads.set(name, new Set(body.flatMap((s) => [...statementIdentifiers(s)])));
     const text = kind === "check" ? checkFunction(this.layout, name, body) : collectFunction(this.layout, name, body);
     this.functionNames.set(text, name);
     return text;
@@ -274,8 +266,8 @@ class ValidatorEmitter {
     // unless the collector is shared (see sharedCollectors): then it also calls it on the other declarations' values.
     const ownCollector = this.sharers.has(decl.name) ? undefined : collect;
     // Only functions kept in the output count: a copy for readers left out would leave the check itself unread.
-    const readers = [...(this.readers.get(check) ?? [])].filter((reader) => reader !== check && reader !== ownCollector && !this.unread.has(reader));
-    return readers.length > 0 ? this.internalName({ place: check, suffix: "$entry" }) : check;
+    const read = [...this.reads].some(([reader, reads]) => reads.has(check) && reader !== check && reader !== ownCollector && !this.unread.has(reader));
+    return read ? this.internalName({ place: check, suffix: "$entry" }) : check;
   }
 
   /** The declaration's internal functions as source text, with the entry copy after the check when {@link entry} makes one. */
@@ -544,13 +536,7 @@ class ValidatorEmitter {
     const arrayLike = type.properties.some((p) => p.name === "length" || /^(?:0|[1-9]\d*)$/.test(p.name));
     const parts = [call(this.rt(arrayLike ? "isPlainObject" : "objectLike"), v)];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
-    const seen = new Set<string>();
-    const distinct = type.properties.filter((p) => {
-      const key = `${JSON.stringify(p.name)}${p.optional ? "?" : ""}:${typeKey(p.type)}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
+    const distinct = distinctBy(type.properties, (p) => `${JSON.stringify(p.name)}${p.optional ? "?" : ""}:${typeKey(p.type)}`);
     // A name declared with types of other JSON types too (`{ kind: string } & { kind: "x" | 2 }`): one check of their
     // intersection, so that one entry's test does not narrow the read for the next where they cannot overlap, which
     // TypeScript refuses (TS2367). Entries of one JSON type (`code: number` and `code: -32020`) stay apart.
@@ -558,6 +544,7 @@ class ValidatorEmitter {
     for (const p of distinct) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
     const entries = distinct.flatMap((p): Property[] => {
       const group = byName.get(p.name)!;
+      if (group.length === 1) return [p];
       // `unknown` and `any` test nothing, so narrow nothing.
       if (new Set(group.filter((q) => !isAnything(q.type)).map((q) => jsonTypeMask(q.type, this.model))).size < 2) return [p];
       // In the place of the name's first entry.
@@ -1039,9 +1026,10 @@ class ValidatorEmitter {
       // each into a list of its own that allOf merges: a union member's closest alternative reports again what an object
       // member reported (helper-73: twice per level of a recursive type).
       const objects = type.members.filter((_, i) => shapes[i] !== undefined);
+      const together = objects.length > 1;
       const groups = [
-        ...(objects.length > 1 ? [this.intersectionCollect({ kind: "intersection", members: objects }, v, p, `${place}$objects`, depth)] : []),
-        ...type.members.flatMap((m, i) => (shapes[i] === undefined || objects.length < 2 ? [this.collect(m, v, p, `${place}$${i}`, depth)] : [])),
+        ...(together ? [this.intersectionCollect({ kind: "intersection", members: objects }, v, p, `${place}$objects`, depth)] : []),
+        ...type.members.flatMap((m, i) => (together && shapes[i] !== undefined ? [] : [this.collect(m, v, p, `${place}$${i}`, depth)])),
       ].filter((group) => group.length > 0);
       return groups.length < 2 ? groups.flat() : [block(collectedApart(groups, this.rt("allOf")))];
     }
@@ -1279,16 +1267,23 @@ function isAnything(type: TypeExpr): boolean {
   return type.kind === "keyword" && (type.name === "unknown" || type.name === "any");
 }
 
+/** The items whose `key` no earlier item has, in order. */
+function distinctBy<T>(items: readonly T[], key: (item: T) => string): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => {
+    const k = key(item);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
 /** A union's members as checked: without string literals when it also has `string` (an open union `"a" | "b" | string`), each once. */
 function simplifyUnion(type: UnionType): TypeExpr[] {
   const open = type.members.some((m) => m.kind === "keyword" && m.name === "string" && !m.constraints);
   const members = open ? type.members.filter((m) => !(m.kind === "literal" && typeof m.value === "string")) : type.members;
   // A member written twice (`K | K`) is checked once.
-  const keys = new Set<string>();
-  return members.filter((m) => {
-    const key = typeKey(m);
-    return !keys.has(key) && keys.add(key) !== undefined;
-  });
+  return distinctBy(members, typeKey);
 }
 
 /** A keyword, literal or union of them, without constraints: cheaper to check in place than to call. */
