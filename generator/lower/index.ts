@@ -723,6 +723,8 @@ class Lowerer {
       case SyntaxKind.UnionType:
         return { kind: "union", members: node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes().map((n) => this.lowerType(n)) };
       case SyntaxKind.IntersectionType: {
+        // `any` absorbs the other members (`any & string` is `any`, also through aliases): every value passes.
+        if (node.getType().isAny()) return { kind: "keyword", name: "any" };
         const members = this.intersectionMembers(node.asKindOrThrow(SyntaxKind.IntersectionType));
         return members.length === 1 ? this.lowerType(members[0]!) : { kind: "intersection", members: members.map((n) => this.lowerType(n)) };
       }
