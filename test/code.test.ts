@@ -52,6 +52,8 @@ describe("printer: precedence", () => {
     ["&& of true alone", chain([TRUE, TRUE], "&&"), "true"],
     ["|| of false alone", chain([FALSE], "||"), "false"],
     ["false kept in &&", chain([v, FALSE], "&&"), "v && false"],
+    ["operands after a false of && left out", chain([v, FALSE, p, TRUE], "&&"), "v && false"],
+    ["operands after a true of || left out", chain([TRUE, v, FALSE, p], "||"), "true"],
     ["! of a boolean literal", not(chain([TRUE, TRUE], "&&")), "false"],
     ["typeof in a comparison", binary(typeOf(v), "===", lit("string")), 'typeof v === "string"'],
     ["+ on the right of +", binary(v, "+", binary(p, "+", lit(1))), "v + (p + 1)"],

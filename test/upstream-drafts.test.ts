@@ -120,7 +120,7 @@ describe("a malformed tag whose intent is clear", () => {
     expect(["x", 1].map((value) => v.validateThrough!(value).ok)).toEqual([true, false]);
   });
 
-  it("reads an intersection with `any` as `any`, as TypeScript does, also through aliases and inside a union", async () => {
+  it("reads an intersection with `any` as `any` and a union with `any` or `unknown` as that, as TypeScript does, also through aliases", async () => {
     const text = [
       "export type AnyString = any & string;",
       "type Loose = any;",
@@ -129,13 +129,17 @@ describe("a malformed tag whose intent is clear", () => {
       "export type Nested = Inner & number;",
       "export type InUnion = (string & any) | { x: 1 };",
       "export interface Holder { a?: any & string; b?: unknown & string }",
+      "export type UnionWithAny = Loose | number;",
+      "type Open = unknown;",
+      "export type UnionWithUnknown = { k: \"a\" } | Open;",
       "",
     ].join("\n");
     const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });
     expect(warnings.filter((w) => !["MCG253", "MCG260"].includes(w.code))).toEqual([]);
     expect(types(files)).toContain("export type AnyString = any;");
     const v = (await import(join(writeGenerated("upstream-drafts-any-intersections", files), "validators.ts"))) as Record<string, (value: unknown) => { ok: boolean; issues?: unknown[] }>;
-    for (const name of ["AnyString", "ViaAlias", "Nested", "InUnion"]) expect([1, "x", {}, [], null].map((value) => v[`validate${name}`]!(value).ok)).toEqual([true, true, true, true, true]);
+    expect(types(files)).toContain("export type UnionWithUnknown = unknown;");
+    for (const name of ["AnyString", "ViaAlias", "Nested", "InUnion", "UnionWithAny", "UnionWithUnknown"]) expect([1, "x", {}, [], null].map((value) => v[`validate${name}`]!(value).ok)).toEqual([true, true, true, true, true]);
     // `unknown` adds nothing to the members beside it: `unknown & string` stays a string.
     expect([{ a: 1 }, { b: "x" }, { b: 1 }].map((value) => v.validateHolder!(value).ok)).toEqual([true, true, false]);
   });

@@ -720,8 +720,12 @@ class Lowerer {
         return { kind: "array", element: this.lowerType(node.asKindOrThrow(SyntaxKind.ArrayType).getElementTypeNode()) };
       case SyntaxKind.TupleType:
         return this.tuple(node.asKindOrThrow(SyntaxKind.TupleType));
-      case SyntaxKind.UnionType:
+      case SyntaxKind.UnionType: {
+        // `any` and `unknown` absorb the other members (`Loose | number` with `type Loose = any` is `any`).
+        const type = node.getType();
+        if (type.isAny() || type.isUnknown()) return { kind: "keyword", name: type.isAny() ? "any" : "unknown" };
         return { kind: "union", members: node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes().map((n) => this.lowerType(n)) };
+      }
       case SyntaxKind.IntersectionType: {
         // `any` absorbs the other members (`any & string` is `any`, also through aliases): every value passes.
         if (node.getType().isAny()) return { kind: "keyword", name: "any" };

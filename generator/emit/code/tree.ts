@@ -129,12 +129,14 @@ export const LONG = 64;
  * called in place (and runs of those, the same): TypeScript follows a chain of thousands of
  * conditions one stack frame per condition and overflows (an interface of 1 200 properties did),
  * while a function body starts afresh. One condition is itself; `true` operands of `&&` and
- * `false` ones of `||` are left out.
+ * `false` ones of `||` are left out, and so are the operands after a `false` of `&&` or a `true` of `||`.
  */
 export function chain(all: readonly Expression[], operator: "&&" | "||"): Expression {
   // `true` changes no `&&` and `false` no `||` (an `unknown` member of an intersection checks as `true`).
   const neutral = operator === "&&";
-  const operands = all.filter((e) => !(e.kind === "literal" && e.value === neutral));
+  // `false` decides an `&&` and `true` an `||`: the operands after it are never evaluated.
+  const decided = all.findIndex((e) => e.kind === "literal" && e.value === !neutral);
+  const operands = (decided < 0 ? all : all.slice(0, decided + 1)).filter((e) => !(e.kind === "literal" && e.value === neutral));
   if (operands.length === 0) return lit(neutral);
   if (operands.length === 1) return operands[0]!;
   if (operands.length <= LONG) return { kind: "logical", operator, operands };
