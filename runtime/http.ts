@@ -56,7 +56,8 @@
  * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
  * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
  * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
- *   keep-alive time, open connections, listen backlog, open `subscriptions/listen` streams (one
+ *   keep-alive time, open connections, listen backlog, requests in flight on the server and on
+ *   one connection (pipelined; one more → `-32603`, 503), open `subscriptions/listen` streams (one
  *   more → `-32603`, 503; legacy GET streams count too), legacy sessions, and an optional time
  *   limit per request (→ `-32603`).
  *   An SSE stream whose reader falls more than 16 MiB behind is closed.
@@ -116,6 +117,18 @@ export interface HttpOptions {
    * hold its answers. Default: 30000.
    */
   readonly sendTimeoutMs?: number;
+  /**
+   * Requests being received or answered at once, streams included; one more is answered `-32603`
+   * "Server busy" with status 503 (its body read and dropped, its connection kept), so that
+   * pipelined requests cannot make the server hold unbounded memory. Default: 1024.
+   */
+  readonly maxRequestsInFlight?: number;
+  /**
+   * Requests of one connection being received or answered at once (HTTP/1.1 pipelining: a client
+   * may send requests before the answers to earlier ones); one more is answered `-32603` "Server
+   * busy" with status 503 (its body read and dropped, its connection kept). Default: 16.
+   */
+  readonly maxRequestsPerConnection?: number;
   /** Open connections at once (node:http `maxConnections`); one more is closed as soon as it is accepted. Default: 512. */
   readonly maxConnections?: number;
   /** Connections the system queues before they are accepted (`listen` backlog; the system may cap it, Linux at `net.core.somaxconn`). Default: 2048. */
@@ -612,6 +625,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     : `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const exchanges = new Set<Exchange>();
+  const maxRequestsInFlight = options.maxRequestsInFlight ?? 1024;
+  const maxRequestsPerConnection = options.maxRequestsPerConnection ?? 16;
+  // The requests in flight of each connection (HTTP/1.1 pipelining), by its socket.
+  const perConnection = new WeakMap<object, number>();
   // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
   const shutdown = new AbortController();
   setMaxListeners(0, shutdown.signal);
@@ -1057,7 +1074,29 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     return run(req, res, exchange, message, request, { channel: {}, legacy: beforeSession });
   };
 
+  /**
+   * Why one more request cannot be taken now: too many in flight on the server or on `req`'s
+   * connection (pipelined). `undefined` when it can.
+   */
+  const busy = (req: IncomingMessage): string | undefined => {
+    if (exchanges.size >= maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
+    if ((perConnection.get(req.socket) ?? 0) >= maxRequestsPerConnection) {
+      return `Server busy: ${maxRequestsPerConnection} requests of this connection in flight (maxRequestsPerConnection); wait for their answers`;
+    }
+    return undefined;
+  };
+
   const listener = (req: IncomingMessage, res: ServerResponse, body?: unknown) => {
+    const refused = busy(req);
+    if (refused !== undefined) {
+      // Answered at once; node:http reads and drops the rest of the body, so the connection and the requests after it stay.
+      req.resume();
+      sendJson(res, 503, errorBody(undefined, -32603, refused));
+      return;
+    }
+    const socket = req.socket;
+    perConnection.set(socket, (perConnection.get(socket) ?? 0) + 1);
+    res.once("close", () => perConnection.set(socket, (perConnection.get(socket) ?? 1) - 1));
     const exchange: Exchange = {
       req,
       res,

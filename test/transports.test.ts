@@ -713,6 +713,64 @@ describe("Streamable HTTP transport, hardened", () => {
     expect(bodyMs).toBeLessThan(2000);
   });
 
+  /** `messages` as HTTP/1.1 POSTs, one after another in one write (pipelined), with their modern headers. */
+  const pipelined = (url: string, messages: Json[]): string =>
+    messages
+      .map((message) => {
+        const body = JSON.stringify(message);
+        const params = (message["params"] ?? {}) as Json;
+        const name = typeof params["name"] === "string" ? `Mcp-Name: ${params["name"]}\r\n` : "";
+        return `POST ${new URL(url).pathname} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json\r\nMcp-Protocol-Version: ${VERSION}\r\nMcp-Method: ${String(message["method"])}\r\n${name}Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      })
+      .join("");
+  /** The status of each HTTP response read from a connection so far, in order (a body follows the one before without a line break). */
+  const statuses = (received: string): number[] => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
+
+  it("serves at most maxRequestsPerConnection pipelined requests of one connection at once: one more is answered 503 \"Server busy\", the connection kept", async () => {
+    newGate();
+    const s = await serve({});
+    const connection = rawConnection(s.url);
+    await connection.connected;
+    let received = "";
+    connection.socket.on("data", (c: Buffer) => (received += c.toString("utf8")));
+    connection.socket.write(pipelined(s.url, Array.from({ length: 40 }, (_, i) => call(i, "gate"))));
+    await within(until(() => seen.running === 16), 5000, "16 running");
+    await sleep(100);
+    // One connection sent 40 requests before any answer: 16 run, the others are never run (before, all 40 were).
+    expect([seen.calls, seen.running]).toEqual([16, 16]);
+    gate.open();
+    await within(until(() => statuses(received).length === 40), 5000, "40 answers");
+    expect(statuses(received)).toEqual([...Array<number>(16).fill(200), ...Array<number>(24).fill(503)]);
+    expect(received).toContain('"message":"Server busy: 16 requests of this connection in flight (maxRequestsPerConnection); wait for their answers"');
+    // Every request answered once, and the connection still serves.
+    connection.socket.write(pipelined(s.url, [list(41)]));
+    await within(until(() => statuses(received).length === 41), 5000, "one more answer");
+    expect(statuses(received)[40]).toBe(200);
+    connection.socket.destroy();
+  });
+
+  it("serves at most maxRequestsInFlight requests at once over all connections: one more is answered 503 \"Server busy\", the connection kept", async () => {
+    newGate();
+    const s = await serve({ maxRequestsInFlight: 3 });
+    const held = [1, 2, 3].map((id) => post(s.url, call(id, "gate")));
+    await within(until(() => seen.running === 3), 5000, "3 running");
+    const connection = rawConnection(s.url);
+    await connection.connected;
+    let received = "";
+    connection.socket.on("data", (c: Buffer) => (received += c.toString("utf8")));
+    connection.socket.write(pipelined(s.url, [list(4), call(5, "gate")]));
+    await within(until(() => statuses(received).length === 2), 5000, "two answers");
+    expect(statuses(received)).toEqual([503, 503]);
+    expect(received).toContain('"message":"Server busy: 3 requests in flight (maxRequestsInFlight); try again later"');
+    expect(seen.calls).toBe(3);
+    gate.open();
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200, 200]);
+    connection.socket.write(pipelined(s.url, [list(6)]));
+    await within(until(() => statuses(received).length === 3), 5000, "an answer once a request ended");
+    expect(statuses(received)[2]).toBe(200);
+    connection.socket.destroy();
+  });
+
   it("holds at most maxBodyBytesInFlight of bodies: one more is answered 503 \"Server busy\" until a request in flight ends (helper-61)", async () => {
     newGate();
     const s = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 2_500_000 });
