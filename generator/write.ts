@@ -579,6 +579,16 @@ export interface CheckOptions extends Pick<WriteOptions, "replaceForeign"> {
  */
 export function checkOutput(outDir: string, files: readonly GeneratedFile[], options: CheckOptions = {}): FileStatus[] {
   const out = outputFolder(outDir, !options.compareOnly);
+  // A folder an enclosing output writes in: a run here would replace that output's files with its own, and the enclosing
+  // output could then be neither generated nor checked (its folder now holds another output; helper-75).
+  const owner = enclosingOutput(out);
+  if (owner !== undefined) {
+    const [what, whole] =
+      owner.folder === RUNTIME_FOLDER
+        ? ["its runtime modules", ""]
+        : ["a revision's modules", `generate that output as a whole (--spec-version naming each of its revisions, --out ${owner.dir}), or `];
+    throw fail("MCG402", `${out} is inside the output in ${owner.dir}, which writes ${what} in ${join(owner.dir, owner.folder)} (its ${MANIFEST_FILE} says so): ${whole}give this output a folder of its own`);
+  }
   // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
   // there would take writes and removals elsewhere.
   for (const folder of generatorFolders(files)) {
@@ -605,6 +615,22 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
 }
 
 /**
+ * The output whose own folders (runtime/, and the revision folders its manifest names) hold `out`,
+ * the nearest first: `dir` is that output's folder, `folder` the one of its folders `out` is in or
+ * is. An output nested in another's folder under a name of its own (`--out gen/legacy` beside
+ * `--out gen`) has none.
+ */
+function enclosingOutput(out: string): { readonly dir: string; readonly folder: string } | undefined {
+  for (let child = out, dir = dirname(out); dir !== child; child = dir, dir = dirname(dir)) {
+    const onDisk = readManifest(dir);
+    if (onDisk.state !== "read") continue;
+    const folder = basename(child);
+    if (folder === RUNTIME_FOLDER || (onDisk.manifest.revisions ?? []).some((r) => r.folder === folder)) return { dir, folder };
+  }
+  return undefined;
+}
+
+/**
  * Writes `files` into `outDir` atomically (see the module comment). Returns the status of
  * each file before the write; `unchanged` files were left as they were.
  */
@@ -618,7 +644,8 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
     // A first write of a generated output (its manifest) into a folder of other things (`--out src`): they are kept, and said to be there.
     if (files.some((f) => f.path === MANIFEST_FILE) && existsSync(out) && !existsSync(join(out, MANIFEST_FILE))) {
-      const generated = new Set([MANIFEST_FILE, ...files.map((f) => f.path.split("/")[0]!)]);
+      // Files of an earlier generation found there are removed as stale, not kept: they are not named as kept.
+      const generated = new Set([MANIFEST_FILE, ...files.map((f) => f.path.split("/")[0]!), ...statuses.filter((s) => s.state === "stale").map((s) => s.path)]);
       const others = readdirSync(out).filter((name) => !generated.has(name)).sort();
       if (others.length > 0) {
         const named = others.slice(0, 3).join(", ") + (others.length > 3 ? `, and ${others.length - 3} more` : "");

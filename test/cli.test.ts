@@ -3,7 +3,7 @@
  * written, atomic and idempotent writes, --check drift detection, --dump-ir, --targets.
  * Runs `run(argv, io)` in-process (no build of dist/ needed).
  */
-import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -372,6 +372,35 @@ describe("the built CLI in a shell pipeline", () => {
     expect(readFileSync(join(out, "main.ts"), "utf8")).toBe("export {};\n");
     // Once the output is there (its manifest), it is not said again.
     expect((await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "types", "--docs", "none")).stderr).toBe("");
+  });
+
+  it("refuses (MCG402) to write into a folder an enclosing output writes in (a revision folder, runtime/), which it would have clobbered; an earlier generation's file there is not said to be kept (helper-75)", async () => {
+    const dir = scratchDir("cli-inside-output");
+    const both = join(dir, "both");
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25", "--out", both)).code).toBe(0);
+    const before = readdirSync(join(both, "2025-11-25"));
+    expect(before).toContain("revision.ts");
+    for (const [inside, what] of [
+      [join(both, "2025-11-25"), `a revision's modules in ${join(both, "2025-11-25")} (its codegen-manifest.json says so): generate that output as a whole (--spec-version naming each of its revisions, --out ${both}), or give this output a folder of its own`],
+      [join(both, "runtime", "mine"), `its runtime modules in ${join(both, "runtime")} (its codegen-manifest.json says so): give this output a folder of its own`],
+    ] as const) {
+      const refused = await cli("generate", "--schema", DRAFT, "--out", inside);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr.split("\n").filter((l) => !l.includes("MCG260"))).toEqual([`error MCG402: ${inside} is inside the output in ${both}, which writes ${what}`, "1 error; nothing was written", ""]);
+      expect((await cli("generate", "--schema", DRAFT, "--out", inside, "--check")).code).toBe(2);
+    }
+    // Nothing was replaced: the enclosing output is still whole, and up to date.
+    expect(readdirSync(join(both, "2025-11-25"))).toEqual(before);
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25", "--out", both, "--check")).code).toBe(0);
+    // A folder that is no output's own, holding a file of an earlier generation and one of the user's: the earlier one is
+    // removed as stale, and the warning names only the user's as kept.
+    const mixed = join(dir, "mixed");
+    mkdirSync(mixed);
+    copyFileSync(join(both, "2025-11-25", "revision.ts"), join(mixed, "revision.ts"));
+    writeFileSync(join(mixed, "main.ts"), "export {};\n");
+    const mixedRun = await cli("generate", "--schema", DRAFT, "--out", mixed, "--targets", "types");
+    expect(mixedRun.stderr).toContain(`warning: ${mixed} already holds what the generator did not write (main.ts); it is kept`);
+    expect(readdirSync(mixed).sort()).toEqual(["codegen-manifest.json", "main.ts", "types.ts"]);
   });
 
   it("--out without an input beside a configuration file says the file is not read then (helper-55)", async () => {
