@@ -13,7 +13,7 @@ import { isVersionName, versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
-import { fetchSpec, LOCK_FILE_NAME, lockedSpecDir, type Environment } from "./spec/index.js";
+import { downloadAdvice, fetchSpec, LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {
@@ -152,11 +152,6 @@ async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): P
 /** What `spec fetch`'s messages offer instead of the lock: `--spec`, which `spec fetch` itself does not take. */
 const FETCH_ALTERNATIVES = "let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock";
 
-/** What a failed download of `spec fetch` advises: the network, the server `MCP_SPEC_BASE_URL` names, and a local clone. */
-function fetchDownloadAdvice(env: Environment = process.env): string {
-  const server = env.MCP_SPEC_BASE_URL ? "check the network and MCP_SPEC_BASE_URL" : "check the network (or set MCP_SPEC_BASE_URL to a server that has the archives)";
-  return `${server}; generate, diff and scaffold can read a local clone with --spec <clone> without a lock`;
-}
 
 async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
   // The closing line says what happened to the lock: there may have been none to leave unchanged.
@@ -169,7 +164,7 @@ async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
       ...(flags.offline ? { offline: true } : {}),
       onProgress: (line) => io.stderr(`${line}\n`),
       alternatives: FETCH_ALTERNATIVES,
-      downloadAdvice: fetchDownloadAdvice(),
+      downloadAdvice: downloadAdvice("generate, diff and scaffold can read a local clone with --spec <clone>, which needs no lock"),
     });
     for (const f of fetched) {
       io.stdout(`${f.pin.ref} ${f.pin.commit} ${f.dir} (versions: ${Object.keys(f.pin.schemas).join(", ")})\n`);

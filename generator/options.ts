@@ -8,7 +8,7 @@ import { RULE_VERSIONS } from "./rules/index.js";
 
 /** Options of {@link generate} besides the input. */
 export interface GeneratorOptions {
-  /** Doc comments in output: `full` JSDoc, `tags` only (`@deprecated`, `@internal`, source line), or `none`. */
+  /** Doc comments in output: `full` JSDoc, `tags` only (`@deprecated` and the source line), or `none`; the spec's `@internal` is never written. */
   readonly docs: "full" | "tags" | "none";
   /** What a TypeScript `number` means without `@TJS-type`: `integer` (as upstream's schema.json) or `number`. */
   readonly numberType: "integer" | "number";
@@ -65,7 +65,7 @@ export const OPTION_SPECS: readonly OptionSpec[] = [
   {
     key: "docs",
     flag: "--docs <mode>",
-    description: "doc comments: full JSDoc, tags only (@deprecated, @internal, schema.ts:LINE), or none",
+    description: "doc comments: full JSDoc, tags only (@deprecated and schema.ts:LINE), or none",
     choices: ["full", "tags", "none"],
   },
   {

@@ -173,7 +173,7 @@ describe("spec fetch", () => {
     const lines = await failure(fetchSpec({ ...options, ref: "truncated" }));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      new RegExp(`^error MCG501: cannot download the spec from ${server.baseUrl}/truncated: the download broke off after 1000 (of ${good.length} )?bytes.*; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>$`),
+      new RegExp(`^error MCG501: cannot download the spec from ${server.baseUrl}/truncated: the download broke off after 1000 (of ${good.length} )?bytes.*; check the network \\(or set MCP_SPEC_BASE_URL to a server that has the archives\\); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>$`),
     );
     expect(cacheEntries(cache)).toEqual([]);
     expect(existsSync(lock)).toBe(false);
@@ -189,14 +189,22 @@ describe("spec fetch", () => {
     const { options: other } = place("reset-twice");
     server.routes.set("reset-twice", { kind: "reset", resets: 2, body: good });
     expect(await failure(fetchSpec({ ...other, ref: "reset-twice" }))).toEqual([
-      `error MCG501: cannot download the spec from ${server.baseUrl}/reset-twice: the server closed the connection without an answer (UND_ERR_SOCKET); give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+      `error MCG501: cannot download the spec from ${server.baseUrl}/reset-twice: the server closed the connection without an answer (UND_ERR_SOCKET); check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
     ]);
   });
 
   it("reports 404 (MCG501) with the URL and the alternatives", async () => {
     const { options } = place("404");
     expect(await failure(fetchSpec({ ...options, ref: "no-such-tag" }))).toEqual([
-      `error MCG501: cannot download the spec from ${server.baseUrl}/no-such-tag: HTTP 404 (no such ref?); give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+      `error MCG501: cannot download the spec from ${server.baseUrl}/no-such-tag: HTTP 404 (no such ref?); check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+    ]);
+  });
+
+  it("says what a port fetch() blocks means (MCG501), not undici's bare \"bad port\" (helper-75)", async () => {
+    const { options } = place("bad-port");
+    expect(await failure(fetchSpec({ ...options, baseUrl: "http://127.0.0.1:1/tar.gz", ref: "main" }))).toEqual([
+      "error MCG501: cannot download the spec from http://127.0.0.1:1/tar.gz/main: fetch() does not connect to that port (a port it blocks, such as 1, 22 or 25: bad port); serve the archives on another; " +
+        "check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>",
     ]);
   });
 
@@ -209,7 +217,7 @@ describe("spec fetch", () => {
     process.env.MCP_SPEC_BASE_URL = base;
     process.env.MCP_SPEC_CACHE_DIR = cache;
     // Not --spec or --schema, which spec fetch does not take: the network, the server, and the commands that read a clone.
-    const advice = "check the network and MCP_SPEC_BASE_URL; generate, diff and scaffold can read a local clone with --spec <clone> without a lock";
+    const advice = "check the network and MCP_SPEC_BASE_URL; without a download, generate, diff and scaffold can read a local clone with --spec <clone>, which needs no lock";
     try {
       expect(await cli("spec", "fetch", "--ref", "main", "--lock", lock)).toEqual({
         code: 2,
@@ -743,7 +751,7 @@ describe("this repository's own corpus (npm run generate, npm test)", () => {
     const options = { lockFile: SPEC_LOCK, cacheDir: cache, baseUrl: base, variable: "MCP_SPEC_DIR" };
     expect(await failure(findCorpus(join(dir, "no-such-spec"), options))).toEqual([
       `error MCG507: no spec corpus: MCP_SPEC_DIR ${join(dir, "no-such-spec")} does not exist, and the revisions pinned in ${SPEC_LOCK} could not be had ` +
-        `(MCG501 cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>). ` +
+        `(MCG501 cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>). ` +
         `Either set MCP_SPEC_DIR to a spec repository folder (one holding schema/<version>/schema.ts), or connect to the internet so that the pinned revisions are downloaded into ${cache}`,
     ]);
   });

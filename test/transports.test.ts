@@ -607,10 +607,13 @@ describe("Streamable HTTP transport, hardened", () => {
     const streamed = await post(s.url, { ...call(2, "shifty-stream"), params: { _meta: { ...META, "io.modelcontextprotocol/logLevel": "info" }, name: "shifty-stream", arguments: {} } });
     expect(streamed.body).toContain('"method":"notifications/message"');
     expect(lastMessage(streamed.body)).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Internal error" } });
+    // stdio says on stderr what it could not write: read here, not left in the test run's output.
+    const stderr = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
     const [stdio] = [stdioServer()];
     stdio.input.end(line(call(3, "shifty")));
     await within(stdio.server.closed, 5000, "closed");
     expect(answers(stdio.out).get(3)).toEqual([{ jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Internal error" } }]);
+    expect(stderr.mock.calls.map(([text]) => String(text))).toEqual(["stdio: a message could not be written as it was: TypeError: Do not know how to serialize a BigInt\n"]);
   });
 
   it("answers a body that is not UTF-8 with -32700 (400) and ignores a leading byte order mark", async () => {

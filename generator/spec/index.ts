@@ -94,8 +94,17 @@ export interface FetchOptions extends SpecLocation {
   readonly onProgress?: (line: string) => void;
   /** What error messages offer instead of the lock, in the calling command's flags (default: `--spec <clone> --spec-version <v>`, or `--schema <file>`). */
   readonly alternatives?: string;
-  /** What a failed download (MCG501) advises after its reason (default: {@link alternatives}); `spec fetch` names the network and its own ways out. */
+  /** What a failed download (MCG501) advises after its reason (default: {@link downloadAdvice} of {@link alternatives}). */
   readonly downloadAdvice?: string;
+}
+
+/**
+ * What a failed download (MCG501) advises: the network, the server `MCP_SPEC_BASE_URL` names (or
+ * that it can name one), then `alternatives`, the calling command's ways to do without a download.
+ */
+export function downloadAdvice(alternatives: string, env: Environment = process.env): string {
+  const server = env.MCP_SPEC_BASE_URL ? "check the network and MCP_SPEC_BASE_URL" : "check the network (or set MCP_SPEC_BASE_URL to a server that has the archives)";
+  return `${server}; without a download, ${alternatives}`;
 }
 
 /** What one fetched (or found) pin gave. */
@@ -381,6 +390,8 @@ function networkReason(error: unknown, timeoutMs: number): string {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === "TimeoutError" || e.name === "AbortError") return `timed out after ${timeoutMs / 1000} s`;
   if (e.cause?.code === "UND_ERR_SOCKET") return "the server closed the connection without an answer (UND_ERR_SOCKET)";
+  // fetch() refuses ports browsers block (1, 22, 25, …) before it connects.
+  if (e.cause?.message === "bad port") return "fetch() does not connect to that port (a port it blocks, such as 1, 22 or 25: bad port); serve the archives on another";
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
 }
 
@@ -474,7 +485,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     checkCacheWritable(where.cacheDir);
     progress(`${job.ref}: downloading ${url}`);
-    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? alternatives);
+    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? downloadAdvice(alternatives));
     const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
