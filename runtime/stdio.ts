@@ -9,7 +9,8 @@
  * requests go to stdout, and whose client's responses, read from stdin, go to the dispatcher.
  * Until an `initialize` came, an error answering a request without the modern per-request
  * version ends with "; a 2025-11-25 client opens with initialize" (a legacy client that skipped
- * it would otherwise read only about the modern `_meta`).
+ * it would otherwise read only about the modern `_meta`). A request read while an `initialize` is
+ * being answered waits for that answer, which is the session's first line.
  *
  * A session that negotiated a revision taking JSON-RPC batches (2025-03-26) may send a line
  * holding an array: its answer is one line holding the array of its requests' responses (none
@@ -95,6 +96,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   /** Whether the dispatcher serves the legacy era, and whether an `initialize` was dispatched on this process yet. */
   const servesLegacy = dispatcher.opensSession?.({ jsonrpc: "2.0", id: 0, method: "initialize" }) === true;
   let openedSession = false;
+  // initialize requests dispatched and not answered yet: the requests read meanwhile are held until they are.
+  let openingsRunning = 0;
   let broken = false;
   output.on("error", () => {
     // The reader went away (EPIPE): nothing more can be answered.
@@ -169,7 +172,11 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return;
     }
     // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
-    if (request !== undefined && !openedSession && servesLegacy && dispatcher.opensSession?.(message) === true) openedSession = true;
+    const opens = request !== undefined && servesLegacy && dispatcher.opensSession?.(message) === true;
+    if (opens) {
+      openedSession = true;
+      openingsRunning++;
+    }
     const hint = request !== undefined && !openedSession && servesLegacy && !isModern(message);
     // The requests of a batch (2025-03-26): timed as one, with the same limit.
     const batched = Array.isArray(message) ? message.filter((m) => typeof requestOf(m)?.method === "string").length : 0;
@@ -199,6 +206,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
         if (timer !== undefined) clearTimeout(timer);
         if (limit !== undefined) timed.delete(limit);
         running--;
+        if (opens) openingsRunning--;
         if (listen) streams--;
         else requests -= weight;
         pump();
@@ -227,8 +235,12 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     write({ jsonrpc: "2.0", error: { code: -32600, message: `Invalid request: the message is longer than ${maxLineBytes} bytes` } });
   }
 
-  /** Whether another request may be dispatched now. */
-  const mayDispatch = () => graceOver || (requests < maxInFlight && !outputFull());
+  /**
+   * Whether another request may be dispatched now: under the caps, and no `initialize` being
+   * answered (a request written before that answer is about the session it opens: its answer, or
+   * a server→client request it makes, must not be written before the session's first line).
+   */
+  const mayDispatch = () => graceOver || (requests < maxInFlight && !outputFull() && openingsRunning === 0);
   /** Whether more than `maxOutputBytes` of answers wait to be written (input is not read then: a 'drain' resumes it). */
   const outputFull = () => !broken && !graceOver && output.writableLength >= maxOutputBytes;
   // Complete lines read and not dispatched yet, in order (requests waiting for room under the cap), and their bytes.
@@ -351,7 +363,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   /**
    * What a line read is: one that may go ahead of held requests (a response, a notification, a
    * `ping`), or a request (or anything else), held in order. `notifications/initialized` read
-   * while an `initialize` is held waits behind it: it is about the session that one opens.
+   * while an `initialize` is held or being answered waits behind it: it is about the session that
+   * one opens.
    */
   function kindOf(message: unknown): "ahead" | "request" {
     // A batch (2025-03-26) goes ahead when every message in it may (the client's responses, sent as one batch), or when it
@@ -365,7 +378,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (method === undefined) return own(message, "id") !== undefined ? "ahead" : "request";
     if (method === "ping") return "ahead";
     if (!isNotificationMessage(message)) return "request";
-    return method === INITIALIZED && heldOpenings > 0 ? "request" : "ahead";
+    return method === INITIALIZED && heldOpenings + openingsRunning > 0 ? "request" : "ahead";
   }
   /**
    * A `notifications/cancelled` the dispatcher accepted, for a request still held (not dispatched

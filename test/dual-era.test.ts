@@ -1570,6 +1570,23 @@ describe("stdio, both eras", () => {
     await within(server.closed);
   });
 
+  it("a request written with an initialize, before its answer, waits until the initialize is answered: the answer to initialize is the first line written (helper-75)", async () => {
+    const { input, lines, server } = stdioServer(dual());
+    input.write(
+      JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) +
+        "\n" +
+        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
+        "\n" +
+        JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) +
+        "\n",
+    );
+    await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
+    // Before, the tool's elicitation/create was written first, then the initialize's answer: the client met a request of a session it did not know was open.
+    expect(lines.map((l) => l["method"] ?? `answer ${String(l["id"])}`)).toEqual(["answer 1", "elicitation/create"]);
+    input.end();
+    await within(server.closed);
+  });
+
   it("at the cap, a cancellation written after a held initialize goes ahead and frees the cap (helper-54)", async () => {
     const d = dual({ handlers: { "resources/list": () => new Promise(() => {}) } as never });
     const { input, lines, server } = stdioServer(d, { maxInFlight: 1 });
