@@ -39,6 +39,8 @@ export interface FileStatus {
    * and the one on disk does not (a hand-written file at a generated file's path).
    */
   readonly foreign?: true;
+  /** A `changed` file whose generated header (its input's hash, its options) is all that differs. */
+  readonly headerOnly?: true;
 }
 
 /** Compares generated files with the folder's contents. */
@@ -49,7 +51,9 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     const current = readFileSync(target, "utf8");
     if (current === file.contents) return { path: file.path, state: "unchanged" };
     const foreign = file.contents.startsWith(GENERATED_MARK) && !current.startsWith(GENERATED_MARK);
-    return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, headerLines(current, file.contents)), ...(foreign ? { foreign } : {}) };
+    const header = headerLines(current, file.contents);
+    const headerOnly = header > 0 && current.split("\n").slice(header).join("\n") === file.contents.split("\n").slice(header).join("\n");
+    return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, header), ...(foreign ? { foreign } : {}), ...(headerOnly ? { headerOnly } : {}) };
   });
   const produced = new Set(files.map((f) => f.path));
   // Generated files sit in the folder and in the subfolders that are this output's: runtime/, the folders this run writes
@@ -116,7 +120,9 @@ const MAX_DIFF_EDITS = 2000;
  * hunks, without context): at most `limit` lines per side of a block, and blocks while fewer than
  * `2 × limit` lines are shown, then how many more places changed. Texts more than
  * {@link MAX_DIFF_EDITS} line edits apart are one block, from their first difference to their
- * last. From line `skip` on (past a header) when the texts differ there too.
+ * last. From line `skip` on (past a header) when the texts differ there too. The blocks where only
+ * the source line a doc comment names changed (`schema.ts:1009` → `schema.ts:1012`, after lines
+ * were added above it) are counted, not shown, when other blocks changed.
  */
 export function shortDiff(before: string, after: string, limit = 8, skip = 0): string {
   const a = before.split("\n");
@@ -136,21 +142,35 @@ export function shortDiff(before: string, after: string, limit = 8, skip = 0): s
   const hunks = patch?.hunks.map((h) => ({ line: start + (h.newLines > 0 ? h.newStart : h.oldStart), lines: h.lines })) ?? [
     { line: start + 1, lines: [...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)] },
   ];
+  const real = hunks.filter((h) => !onlySourceLines(h.lines));
+  const listed = real.length > 0 ? real : hunks;
   const lines: string[] = [];
   let shown = 0;
   let hunk = 0;
-  for (; hunk < hunks.length && shown < 2 * limit; hunk++) {
-    lines.push(`@@ line ${hunks[hunk]!.line} @@`);
+  for (; hunk < listed.length && shown < 2 * limit; hunk++) {
+    lines.push(`@@ line ${listed[hunk]!.line} @@`);
     for (const sign of ["-", "+"]) {
-      const side = hunks[hunk]!.lines.filter((l) => l.startsWith(sign)).map((l) => l.slice(1));
+      const side = listed[hunk]!.lines.filter((l) => l.startsWith(sign)).map((l) => l.slice(1));
       for (const l of side.slice(0, limit)) lines.push(`${sign} ${l}`);
       if (side.length > limit) lines.push(`${sign} … ${side.length - limit} more lines`);
       shown += Math.min(side.length, limit);
     }
   }
-  const more = hunks.length - hunk;
+  const more = listed.length - hunk;
   if (more > 0) lines.push(`… and ${more} more ${more === 1 ? "place" : "places"} changed`);
+  const moved = hunks.length - listed.length;
+  if (moved > 0) lines.push(`… and ${moved} ${moved === 1 ? "place" : "places"} where only the source line a doc comment names changed`);
   return lines.join("\n");
+}
+
+/** A reference to a source line in a doc comment (`schema.ts:1009`), with its line number left out. */
+const SOURCE_LINE = /([\w.-]+\.ts):\d+/g;
+
+/** Whether a diff block's removed and added lines differ only in the source lines they name. */
+function onlySourceLines(block: readonly string[]): boolean {
+  const side = (sign: string) => block.filter((l) => l.startsWith(sign)).map((l) => l.slice(1).replace(SOURCE_LINE, "$1"));
+  const [removed, added] = [side("-"), side("+")];
+  return removed.length > 0 && removed.length === added.length && removed.every((l, i) => l === added[i]);
 }
 
 /** Whether a process with this pid is alive (one of another user's counts); false for anything that is no pid. */

@@ -5,8 +5,8 @@
  * the two schema.ts files themselves.
  */
 import { createHash } from "node:crypto";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
 import { ROOT, SPEC_DIR, scratchDir } from "./support/corpus.js";
@@ -725,6 +725,30 @@ describe("generate --check explains drift in the protocol's terms", () => {
     ]);
     expect(lines[EXPECTED_TEXT.length + 2]).toBe(`changed: ${out}/types.ts`);
     expect(lines.at(-2)).toBe("1 file differs; run without --check to regenerate");
+  });
+
+  it("a field added: the places that changed, not the doc comments' moved source lines nor the files whose header alone changed (helper-75: one field was '… and 311 more places changed' and a header diff per file)", async () => {
+    const dir = scratchDir("check-moved-lines");
+    const out = join(dir, "out");
+    const types = Array.from({ length: 30 }, (_, i) => `/** T${i}. */\nexport interface T${i} {\n  a${i}: string;\n}\n`);
+    const before = join(dir, "before", "schema.ts");
+    const after = join(dir, "after", "schema.ts");
+    mkdirSync(dirname(before));
+    mkdirSync(dirname(after));
+    writeFileSync(before, types.join("\n"));
+    writeFileSync(after, types.join("\n").replace("a0: string;", "a0: string;\n  added?: number;"));
+    expect((await cli("generate", "--schema", before, "--out", out, "--targets", "types,validators,errors")).code).toBe(0);
+    const check = await cli("generate", "--schema", after, "--out", out, "--targets", "types,validators,errors", "--check");
+    expect(check.code).toBe(1);
+    const lines = check.stdout.split("\n");
+    const validators = lines.slice(lines.indexOf(`changed: ${out}/validators.ts`));
+    // Each moved `schema.ts:N` of T1…T29 is counted, not shown; the added property's checks are shown.
+    expect(validators.filter((l) => /^[-+] .*schema\.ts:\d/.test(l))).toEqual([]);
+    expect(validators.filter((l) => l.startsWith("+ ") && l.includes('v["added"]')).length).toBeGreaterThan(0);
+    expect(validators.find((l) => l.startsWith("… and"))).toMatch(/^… and \d\d places where only the source line a doc comment names changed$/);
+    expect(lines).toContain(`changed in their header only (the input's sha256): ${out}/errors.ts, ${out}/runtime/errors.ts`);
+    expect(lines).not.toContain(`changed: ${out}/errors.ts`);
+    expect(lines.at(-2)).toBe("4 files differ; run without --check to regenerate");
   });
 
   it("only changed options: which ones, and the files, without every diff", async () => {
