@@ -84,6 +84,12 @@ export interface HttpOptions {
   readonly path?: string;
   /** Host names (without port) a request's `Host` may name. Default: localhost, 127.0.0.1, [::1]. */
   readonly allowedHosts?: readonly string[];
+  /**
+   * Where the allowed hosts are set, as the 403 for a `Host` not answered names it: "`<this>` names
+   * the hosts answered". Default: "serveHttp's allowedHosts" (or createHttpHandler's); a program
+   * taking them from its command line names its flag ("the server's --allow-host").
+   */
+  readonly allowedHostsSetting?: string;
   /** Origins a request's `Origin` may be (`http://localhost:5173`); a missing `Origin` is allowed. Default: http(s) origins on the allowed hosts, any port. */
   readonly allowedOrigins?: readonly string[];
   /** Largest accepted body, in bytes. Default: 4 MiB. */
@@ -603,7 +609,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const hosts = new Set((options.allowedHosts ?? DEFAULT_ALLOWED_HOSTS).map((h) => h.toLowerCase()));
   // The 403 for a Host not answered says where the hosts are configured. It lists the defaults (public, and the hosts
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
-  const hostsConfigured = `${by}'s allowedHosts names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
+  const hostsConfigured = `${options.allowedHostsSetting ?? `${by}'s allowedHosts`} names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const bodies: BodyBudget = { used: 0, max: Math.max(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024, limit) };
   const keepAliveMs = options.keepAliveMs ?? 15000;

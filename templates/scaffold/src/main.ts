@@ -56,7 +56,7 @@ if (args.http) {
   const host = args.host ?? "127.0.0.1";
   // Requests are answered only for the Host names allowed (DNS-rebinding protection): the loopback ones, and those named.
   const allowedHosts = [...DEFAULT_ALLOWED_HOSTS, ...args.allowHosts];
-  const http = await serveHttp(dispatcher, { port, host, allowedHosts, toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema }).catch(
+  const http = await serveHttp(dispatcher, { port, host, allowedHosts, allowedHostsSetting: "the server's --allow-host", toolInputSchema: (name) => dispatcher.findTool(name)?.inputSchema }).catch(
     (error: NodeJS.ErrnoException) => {
       const why = error.code === "EADDRINUSE" ? `port ${port} is in use (choose another with --port)` : error.message;
       process.stderr.write(`error: cannot listen on ${host}:${port}: ${why}\n`);
