@@ -427,6 +427,38 @@ describe("large schemas", () => {
     expect(issues.map((i) => i.message)).toEqual(["expected object, got 5", "expected object | null, got 5"]);
   }, 30_000);
 
+  it("non-recursive alias chains whose links check the link below in two branches: linear to check and to collect (helper-74)", async () => {
+    const chain = (name: string, link: (below: string, i: number) => string, first = `export type ${name}0 = { s?: string };`) =>
+      [first, ...Array.from({ length: 30 }, (_, i) => link(`${name}${i}`, i + 1))].join("\n");
+    const text = [
+      // An intersection with a union member both naming the link below: validateX30 was 2^30 (collectedApart lists), isX too.
+      chain("X", (below, i) => `export type X${i} = { a?: ${below} } & ({ a?: ${below}; b?: 1 } | null);`),
+      // A property declared optional and required (Partial & Pick), or optional with | undefined: tested twice per link.
+      chain("P", (below, i) => `export interface B${i} { a: ${below}; x?: 1 }\nexport type P${i} = Partial<B${i}> & Pick<B${i}, "a">;`),
+      chain("Q", (below, i) => `export type Q${i} = { a?: ${below}; x?: 1 } & { a?: ${below} | undefined; y?: 1 };`),
+      // Object members beside a member that is not an object shape: each object member tested alone.
+      chain("U", (below, i) => `export type U${i} = { a?: ${below}; x?: 1 } & { a?: ${below}; y?: 1 } & unknown;`),
+      "",
+    ].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("helper-74-linear", files);
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const nest = (n: number, leaf: unknown) => Array.from({ length: n }).reduce<unknown>((x) => ({ a: x }), leaf);
+    for (const name of ["X", "P", "Q", "U"]) {
+      const started = performance.now();
+      expect(v[`is${name}30`]!(nest(30, { s: "x" })), name).toBe(true);
+      const issues = (v[`validate${name}30`]!(nest(30, { s: 1 })) as { issues: { path: string; message: string }[] }).issues;
+      expect(issues.map((i) => i.message), name).toEqual(["expected string, got 1"]);
+      expect(issues[0]!.path).toBe("/a".repeat(30) + "/s");
+      // 2^30 steps would take minutes; linear ones take well under a second on a loaded machine.
+      expect(performance.now() - started, name).toBeLessThan(2000);
+    }
+    // Only a link two branches name remembers its verdicts: X29 does, X30 (named by none) checks plainly.
+    const code = files.find((f) => f.path === "validators.ts")!.contents;
+    expect([/function _isX29\$once\(/.test(code), /function _isX30\$once\(/.test(code)]).toEqual([true, false]);
+  }, 60_000);
+
   it("names an intersection in a union's message by its members, each once and without unknown, and a long one as intersection", async () => {
     const long = Array.from({ length: 40 }, (_, i) => `(string | ${i})`).join(" & ");
     const text = ['export type K = "a" | "b";', "export type U = (unknown & K & K) | number;", `export type W = (${long}) | boolean[];`, ""].join("\n");

@@ -184,6 +184,8 @@ class ValidatorEmitter {
   private readonly declaredCollectors = new Map<string, string>();
   /** The declarations that share each owner's collector, by the owner (see {@link sharedCollectors}). */
   private readonly sharers = new Map<string, string[]>();
+  /** {@link remembered}'s answer, made on first use. */
+  private rememberedNames: ReadonlySet<string> | undefined;
 
   constructor(
     private readonly model: Model,
@@ -320,7 +322,7 @@ class ValidatorEmitter {
       this.helperChecks.set(typeKey(type), n.check);
       this.helperCollectors.set(typeKey(type), this.collectorName(name));
     }
-    const branching = recursive && this.branchesIntoRecursion(type);
+    const branching = recursive ? this.branchesIntoRecursion(type) : this.remembered().has(name);
     let checkBody: Statement[] = [
       ...(recursive ? [ifStatement(call(this.rt("tooDeep"), V, D), returnStatement(FALSE))] : []),
       ...(statements ? this.helperCheckBody(type, n.check) : [returnStatement(this.check(type, V, n.check, 0))]),
@@ -351,7 +353,7 @@ class ValidatorEmitter {
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
-    if (branching && this.branchesIntoRecursion(type, "intersections")) {
+    if (branching && (!recursive || this.branchesIntoRecursion(type, "intersections"))) {
       // An intersection's members would collect them again too: collectedOnce remembers what each
       // collected. (A union's members collect through it already, see unionCollect.)
       const once = this.internalName({ place: n.collect, suffix: "$once" });
@@ -390,6 +392,80 @@ class ValidatorEmitter {
       default:
         return false;
     }
+  }
+
+  /**
+   * The declarations named where `type`'s check takes two branches for one value (two members of
+   * an intersection, or two members of a union without a discriminant that can hold one JSON
+   * type), inline (not through named types): what those branches both name.
+   */
+  private sharedByBranches(type: TypeExpr, out = new Set<string>()): Set<string> {
+    const common = (branches: readonly TypeExpr[]): void => {
+      const seen = new Set<string>();
+      for (const refs of branches.map((b) => refsIn(b))) for (const name of refs) (seen.has(name) ? out : seen).add(name);
+    };
+    switch (type.kind) {
+      case "array":
+        return this.sharedByBranches(type.element, out);
+      case "tuple":
+        type.elements.forEach((e) => this.sharedByBranches(e, out));
+        return out;
+      case "object":
+        type.properties.forEach((p) => this.sharedByBranches(p.type, out));
+        if (type.indexSignature !== undefined) this.sharedByBranches(type.indexSignature, out);
+        return out;
+      case "intersection": {
+        const { members } = this.distinct(type);
+        common(members);
+        members.forEach((m) => this.sharedByBranches(m, out));
+        return out;
+      }
+      case "union": {
+        type.members.forEach((m) => this.sharedByBranches(m, out));
+        if (this.model.discriminantOf(type) !== undefined) return out;
+        const members = simplifyUnion(type);
+        const masks = members.map((m) => jsonTypeMask(m, this.model));
+        members.forEach((m, i) => members.forEach((n, j) => j > i && (masks[i]! & masks[j]!) !== 0 && common([m, n])));
+        return out;
+      }
+      default:
+        return out;
+    }
+  }
+
+  /**
+   * The non-recursive declarations checked and collected through `checkOnce` and
+   * `collectedOnce`, as recursive ones that branch are: those whose check takes two branches
+   * that name one declaration ({@link sharedByBranches}) and that some such declaration reaches
+   * twice (through what its branches both name). A chain of them
+   * (`X2 = { a?: X1 } & ({ a?: X1; b?: 1 } | null)`, `X3` on `X2`, …) checks the link below
+   * twice at every link: 2^n steps for a value as deep as the chain, linear when each link's
+   * verdict and issues for a value are remembered (helper-74).
+   */
+  private remembered(): ReadonlySet<string> {
+    if (this.rememberedNames !== undefined) return this.rememberedNames;
+    const shared = new Map<string, Set<string>>();
+    for (const decl of this.model.types) {
+      if (this.model.recursive.has(decl.name)) continue;
+      const names = this.sharedByBranches(decl.type);
+      if (names.size > 0) shared.set(decl.name, names);
+    }
+    const remembered = new Set<string>();
+    const visited = new Set<string>();
+    const reach = (name: string): void => {
+      if (visited.has(name)) return;
+      visited.add(name);
+      if (shared.has(name)) remembered.add(name);
+      const type = this.model.typeOf(name);
+      if (type !== undefined) for (const next of refsIn(type)) reach(next);
+    };
+    for (const names of shared.values()) for (const name of names) reach(name);
+    // Declarations of one type share a collector (see sharedCollectors): remembered alike.
+    for (const name of [...remembered]) {
+      const owner = this.sharedCollectors.get(name) === undefined ? name : [...this.sharers].find(([, all]) => all.includes(name))?.[0];
+      if (owner !== undefined) remembered.add(owner);
+    }
+    return (this.rememberedNames = remembered);
   }
 
   /** Whether checking `type` takes statements (a loop or a switch), not one expression. */
@@ -536,7 +612,11 @@ class ValidatorEmitter {
     const arrayLike = type.properties.some((p) => p.name === "length" || /^(?:0|[1-9]\d*)$/.test(p.name));
     const parts = [call(this.rt(arrayLike ? "isPlainObject" : "objectLike"), v)];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
-    const distinct = distinctBy(type.properties, (p) => `${JSON.stringify(p.name)}${p.optional ? "?" : ""}:${typeKey(p.type)}`);
+    // A name declared twice with one type is tested once, required when either declaration requires it; an optional
+    // property's `| undefined` adds nothing (`{ a: X } & { a?: X | undefined }` is one test of `a`; helper-74).
+    const alike = (p: Property) => `${JSON.stringify(p.name)}:${typeKey(p.optional ? withoutUndefined(p.type) : p.type)}`;
+    const required = new Set(type.properties.filter((p) => !p.optional).map(alike));
+    const distinct = distinctBy(type.properties, alike).map((p) => (p.optional && required.has(alike(p)) ? { ...p, optional: false, type: withoutUndefined(p.type) } : p));
     // A name declared with types of other JSON types too (`{ kind: string } & { kind: "x" | 2 }`): one check of their
     // intersection, so that one entry's test does not narrow the read for the next where they cannot overlap, which
     // TypeScript refuses (TS2367). Entries of one JSON type (`code: number` and `code: -32020`) stay apart.
@@ -1284,6 +1364,14 @@ function simplifyUnion(type: UnionType): TypeExpr[] {
   const members = open ? type.members.filter((m) => !(m.kind === "literal" && typeof m.value === "string")) : type.members;
   // A member written twice (`K | K`) is checked once.
   return distinctBy(members, typeKey);
+}
+
+/** `type` without its `undefined` members (a union of one member is that member); `type` itself when it has none, or nothing else. */
+function withoutUndefined(type: TypeExpr): TypeExpr {
+  if (type.kind !== "union") return type;
+  const members = type.members.filter((m) => !(m.kind === "keyword" && m.name === "undefined"));
+  if (members.length === type.members.length || members.length === 0) return type;
+  return members.length === 1 ? members[0]! : { ...type, members };
 }
 
 /** A keyword, literal or union of them, without constraints: cheaper to check in place than to call. */
