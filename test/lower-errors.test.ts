@@ -459,6 +459,29 @@ describe("large schemas", () => {
     expect([/function _isX29\$once\(/.test(code), /function _isX30\$once\(/.test(code)]).toEqual([true, false]);
   }, 60_000);
 
+  it("a property declared with literals that share no value is never, and compiles strictly; an intersection TypeScript finds never warns (MCG257) (helper-74)", async () => {
+    const text = [
+      'export type N1 = { k: string } & { k: "a" } & { k: "b" };',
+      "export type N2 = { k: boolean } & { k: true } & { k: false };",
+      'export type N3 = { k: string } & { k: "a" | "b" } & { k: "c" };',
+      'export type Some = { k: string } & { k: "a" | "b" } & { k: "b" | "c" };',
+      "export type Prim = string & 1;",
+      "",
+    ].join("\n");
+    const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    expect(warnings.filter((w) => w.code === "MCG257").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+      "s.ts:5:20 - warning MCG257: intersection `string & 1` is never (TypeScript finds its members disjoint): no value is valid",
+    ]);
+    const dir = writeGenerated("helper-74-never", files);
+    // Before: typeof v["k"] === "string" && v["k"] === "a" && v["k"] === "b", which TypeScript refuses (TS2367).
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    for (const [name, value] of [["N1", { k: "a" }], ["N2", { k: true }], ["N3", { k: "c" }], ["Prim", 1]] as const) {
+      expect([v[`is${name}`]!(value), (v[`validate${name}`]!(value) as { ok: boolean }).ok], name).toEqual([false, false]);
+    }
+    expect([{ k: "b" }, { k: "a" }].map((value) => v.isSome!(value))).toEqual([true, false]);
+  });
+
   it("names an intersection in a union's message by its members, each once and without unknown, and a long one as intersection", async () => {
     const long = Array.from({ length: 40 }, (_, i) => `(string | ${i})`).join(" & ");
     const text = ['export type K = "a" | "b";', "export type U = (unknown & K & K) | number;", `export type W = (${long}) | boolean[];`, ""].join("\n");

@@ -620,9 +620,10 @@ class ValidatorEmitter {
     // A name declared with types of other JSON types too (`{ kind: string } & { kind: "x" | 2 }`): one check of their
     // intersection, so that one entry's test does not narrow the read for the next where they cannot overlap, which
     // TypeScript refuses (TS2367). Entries of one JSON type (`code: number` and `code: -32020`) stay apart.
+    const merged = this.literalsMerged(distinct);
     const byName = new Map<string, Property[]>();
-    for (const p of distinct) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
-    const entries = distinct.flatMap((p): Property[] => {
+    for (const p of merged) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+    const entries = merged.flatMap((p): Property[] => {
       const group = byName.get(p.name)!;
       if (group.length === 1) return [p];
       // `unknown` and `any` test nothing, so narrow nothing.
@@ -643,6 +644,27 @@ class ValidatorEmitter {
     }
     if (!arrayLike) parts.push(call(this.rt("plainPrototype"), v));
     return chain(parts, "&&");
+  }
+
+  /**
+   * `properties` with the declarations of one name that are literals only (through aliases and
+   * unions) merged into one, in the place of the first: the values they have in common, or
+   * `never` when none. Tested one after another, each would read the property as narrowed by the
+   * one before, which TypeScript refuses where they do not overlap (`{ k: "a" | "b" } & { k: "b" |
+   * "c" }`: TS2367; helper-74). A merged declaration is required when one of them is.
+   */
+  private literalsMerged(properties: readonly Property[]): Property[] {
+    const literal = new Map<string, Property[]>();
+    for (const p of properties) if (literalValues(p.type, this.model) !== undefined) literal.set(p.name, [...(literal.get(p.name) ?? []), p]);
+    return properties.flatMap((p) => {
+      const group = literal.get(p.name);
+      if (group === undefined || group.length < 2 || !group.includes(p)) return [p];
+      if (p !== group[0]) return [];
+      const sets = group.map((q) => literalValues(q.type, this.model)!);
+      const common = flattenLeaves([p.type], this.model).filter((_leaf, i) => sets.every((set) => set.includes(sets[0]![i]!)));
+      const type: TypeExpr = common.length === 0 ? { kind: "keyword", name: "never" } : common.length === 1 ? common[0]! : { kind: "union", members: common };
+      return [{ ...p, optional: group.every((q) => q.optional), type }];
+    });
   }
 
   /**
@@ -1401,7 +1423,6 @@ function describe(type: TypeExpr): string {
   return type.kind;
 }
 
-/** Leaf members of nested unions (through aliases), in order. */
 /**
  * The leaves of a union through aliases, each once: `type K2 = K1 | K1` has K1's leaves, not
  * twice them (a chain of such aliases would otherwise double at every link; helper-68).
@@ -1424,6 +1445,12 @@ function flattenLeaves(members: readonly TypeExpr[], model: Model): TypeExpr[] {
   };
   members.forEach(visit);
   return leaves;
+}
+
+/** The values of `type` when it is literals only (through aliases and unions), as JSON text each; else `undefined`. */
+function literalValues(type: TypeExpr, model: Model): string[] | undefined {
+  const leaves = flattenLeaves([type], model);
+  return leaves.every((leaf) => leaf.kind === "literal") ? leaves.map((leaf) => JSON.stringify((leaf as LiteralType).value)) : undefined;
 }
 
 function describeUnion(flat: readonly TypeExpr[]): string {

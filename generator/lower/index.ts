@@ -728,7 +728,17 @@ class Lowerer {
       }
       case SyntaxKind.IntersectionType: {
         // `any` absorbs the other members (`any & string` is `any`, also through aliases): every value passes.
-        if (node.getType().isAny()) return { kind: "keyword", name: "any" };
+        const type = node.getType();
+        if (type.isAny()) return { kind: "keyword", name: "any" };
+        // Members TypeScript finds disjoint (`{ k: "a" } & { k: "b" }`, `string & number`): no value is valid.
+        if (type.isNever()) {
+          this.warnings.push({
+            code: "MCG257",
+            message: `intersection \`${snippet(node)}\` is never (TypeScript finds its members disjoint): no value is valid`,
+            span: this.span(node),
+          });
+          return { kind: "keyword", name: "never" };
+        }
         const members = this.intersectionMembers(node.asKindOrThrow(SyntaxKind.IntersectionType));
         return members.length === 1 ? this.lowerType(members[0]!) : { kind: "intersection", members: members.map((n) => this.lowerType(n)) };
       }
