@@ -459,6 +459,21 @@ describe("large schemas", () => {
     expect([/function _isX29\$once\(/.test(code), /function _isX30\$once\(/.test(code)]).toEqual([true, false]);
   }, 60_000);
 
+  it("a chain of declarations with a property typed as an intersection naming the one below: output linear in its length (helper-74: cubic, 10 MB at 40 links, a crash at 100)", async () => {
+    const links = Array.from({ length: 100 }, (_, i) => `export interface T${i + 1} { a?: T${i}; d?: T${i} & { e?: 1 } }`);
+    const text = ["export interface T0 { s?: string }", ...links, ""].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const code = files.find((f) => f.path === "validators.ts")!.contents;
+    expect(code.length).toBeLessThan(600_000);
+    const dir = writeGenerated("helper-74-intersection-chain", files);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const nest = (n: number, leaf: unknown) => Array.from({ length: n }).reduce<unknown>((x) => ({ d: x, e: 1 }), leaf);
+    expect(v.isT100!(nest(100, { s: "x" }))).toBe(true);
+    const issues = (v.validateT100!(nest(100, { s: 1 })) as { issues: { path: string; message: string }[] }).issues;
+    expect(issues.map((i) => `${i.path}: ${i.message}`)).toEqual([`${"/d".repeat(100)}/s: expected string, got 1`]);
+    expect(v.isT100!({ d: { d: { d: { e: 2 } } } })).toBe(false);
+  }, 60_000);
+
   it("a property declared with literals that share no value is never, and compiles strictly; an intersection TypeScript finds never warns (MCG257) (helper-74)", async () => {
     const text = [
       'export type N1 = { k: string } & { k: "a" } & { k: "b" };',
