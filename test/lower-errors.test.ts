@@ -459,6 +459,27 @@ describe("large schemas", () => {
     expect([/function _isX29\$once\(/.test(code), /function _isX30\$once\(/.test(code)]).toEqual([true, false]);
   }, 60_000);
 
+  it("an intersection of more than 64 object types (merged into one) reports a property several declare once, and linearly when recursive (helper-74)", async () => {
+    const many = (n: number, member: (i: number) => string) => Array.from({ length: n }, (_, i) => member(i)).join(" & ");
+    const text = [
+      `export type Big = ${many(65, (i) => `{ a: string; m${i}?: 1 }`)};`,
+      `export type BigR = { n?: BigR } & { n?: BigR | null } & ${many(64, (i) => `{ m${i}?: 1 }`)};`,
+      "",
+    ].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("helper-74-long-intersection", files);
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const issues = (name: string, value: unknown) => (v[`validate${name}`]!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    // Before: 65 times each.
+    expect(issues("Big", {})).toEqual(['/a: missing required property "a"']);
+    expect(issues("Big", { a: 1 })).toEqual(["/a: expected string, got 1"]);
+    // Before: twice per level, 2^20 issues cut at the cap.
+    const deep = Array.from({ length: 20 }).reduce<unknown>((x) => ({ n: x }), { n: 1 });
+    expect(issues("BigR", deep)).toEqual([`${"/n".repeat(21)}: expected object, got 1`]);
+    expect(v.isBigR!(Array.from({ length: 20 }).reduce<unknown>((x) => ({ n: x }), {}))).toBe(true);
+  }, 30_000);
+
   it("a chain of declarations with a property typed as an intersection naming the one below: output linear in its length (helper-74: cubic, 10 MB at 40 links, a crash at 100)", async () => {
     const links = Array.from({ length: 100 }, (_, i) => `export interface T${i + 1} { a?: T${i}; d?: T${i} & { e?: 1 } }`);
     const text = ["export interface T0 { s?: string }", ...links, ""].join("\n");

@@ -616,11 +616,7 @@ class ValidatorEmitter {
     const arrayLike = type.properties.some((p) => p.name === "length" || /^(?:0|[1-9]\d*)$/.test(p.name));
     const parts = [call(this.rt(arrayLike ? "isPlainObject" : "objectLike"), v)];
     // Cheap checks first: a wrong literal or primitive fails before any nested value is visited.
-    // A name declared twice with one type is tested once, required when either declaration requires it; an optional
-    // property's `| undefined` adds nothing (`{ a: X } & { a?: X | undefined }` is one test of `a`; helper-74).
-    const alike = (p: Property) => `${JSON.stringify(p.name)}:${typeKey(p.optional ? withoutUndefined(p.type) : p.type)}`;
-    const required = new Set(type.properties.filter((p) => !p.optional).map(alike));
-    const distinct = distinctBy(type.properties, alike).map((p) => (p.optional && required.has(alike(p)) ? { ...p, optional: false, type: withoutUndefined(p.type) } : p));
+    const distinct = alikeMerged(type.properties);
     // A name declared with types of other JSON types too (`{ kind: string } & { kind: "x" | 2 }`): one check of their
     // intersection, so that one entry's test does not narrow the read for the next where they cannot overlap, which
     // TypeScript refuses (TS2367). Entries of one JSON type (`code: number` and `code: -32020`) stay apart.
@@ -1014,7 +1010,17 @@ class ValidatorEmitter {
 
   private objectCollect(type: ObjectType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const body: Statement[] = [];
-    for (const prop of type.properties) {
+    // A name declared more than once (a long intersection merged into one object type) is collected once, as the
+    // intersection of its declarations: "missing" once, an issue both would report once (helper-74: 65 times).
+    const distinct = alikeMerged(type.properties);
+    const byName = new Map<string, Property[]>();
+    for (const prop of distinct) byName.set(prop.name, [...(byName.get(prop.name) ?? []), prop]);
+    const properties = distinct.flatMap((prop): Property[] => {
+      const group = byName.get(prop.name)!;
+      if (group.length === 1) return [prop];
+      return prop !== group[0] ? [] : [{ ...prop, optional: group.every((q) => q.optional), type: { kind: "intersection", members: group.map((q) => q.type) } }];
+    });
+    for (const prop of properties) {
       const read = this.read(v, prop.name);
       // need/req/opt take the property's JSON Pointer token, "/" and its escaped name.
       const token = lit(`/${pointerToken(prop.name)}`);
@@ -1392,6 +1398,17 @@ function simplifyUnion(type: UnionType): TypeExpr[] {
   const members = open ? type.members.filter((m) => !(m.kind === "literal" && typeof m.value === "string")) : type.members;
   // A member written twice (`K | K`) is checked once.
   return distinctBy(members, typeKey);
+}
+
+/**
+ * `properties` with a name declared twice with one type kept once, required when either
+ * declaration requires it; an optional property's `| undefined` adds nothing (`{ a: X } & { a?: X |
+ * undefined }` is one test of `a`; helper-74).
+ */
+function alikeMerged(properties: readonly Property[]): Property[] {
+  const alike = (p: Property) => `${JSON.stringify(p.name)}:${typeKey(p.optional ? withoutUndefined(p.type) : p.type)}`;
+  const required = new Set(properties.filter((p) => !p.optional).map(alike));
+  return distinctBy(properties, alike).map((p) => (p.optional && required.has(alike(p)) ? { ...p, optional: false, type: withoutUndefined(p.type) } : p));
 }
 
 /** `type` without its `undefined` members (a union of one member is that member); `type` itself when it has none, or nothing else. */
