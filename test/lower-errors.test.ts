@@ -459,6 +459,25 @@ describe("large schemas", () => {
     expect([/function _isX29\$once\(/.test(code), /function _isX30\$once\(/.test(code)]).toEqual([true, false]);
   }, 60_000);
 
+  it("a property members declare with one type spelled two ways (an alias, typeof a constant, a union written out) reports an issue once (helper-74)", async () => {
+    const text = [
+      'export const X = "x";',
+      "export type S = string;",
+      'export type E = "a" | "b";',
+      "export type D1 = { k: S } & { k: string };",
+      "export type D2 = { k: \"x\" } & { k: typeof X };",
+      'export type D4 = { k: E } & { k: "a" | "b" };',
+      "",
+    ].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("helper-74-spelled-twice", files);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const issues = (name: string, value: unknown) => (v[`validate${name}`]!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    expect(issues("D1", { k: 5 })).toEqual(["/k: expected string, got 5"]);
+    expect(issues("D2", { k: [5] })).toEqual(['/k: expected "x", got array']);
+    expect(issues("D4", { k: 5 })).toEqual(['/k: expected one of "a", "b", got 5']);
+  });
+
   it("an intersection of more than 64 object types (merged into one) reports a property several declare once, and linearly when recursive (helper-74)", async () => {
     const many = (n: number, member: (i: number) => string) => Array.from({ length: n }, (_, i) => member(i)).join(" & ");
     const text = [

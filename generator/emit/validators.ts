@@ -1208,7 +1208,18 @@ class ValidatorEmitter {
   private mayRepeat(a: TypeExpr, b: TypeExpr): boolean {
     // `unknown` and `any` check nothing, so report nothing twice.
     if (isAnything(a) || isAnything(b)) return false;
-    return typeKey(a) === typeKey(b) || (jsonTypeMask(a, this.model) & jsonTypeMask(b, this.model) & (16 | 32)) !== 0;
+    return this.leafKey(a) === this.leafKey(b) || (jsonTypeMask(a, this.model) & jsonTypeMask(b, this.model) & (16 | 32)) !== 0;
+  }
+
+  /**
+   * {@link typeKey} of `type`, but for keywords and literals (through aliases and unions) the key of
+   * the values they take, however spelled: `S` (an alias of `string`) and `string`, `typeof X` and
+   * `"x"`, `E` and `"a" | "b"` report the same issue (helper-74: it was reported twice).
+   */
+  private leafKey(type: TypeExpr): string {
+    if (!isLeaf(this.model.resolve(type), this.model)) return typeKey(type);
+    const keys = flattenLeaves([type], this.model).map((leaf) => typeKey(leaf.kind === "literal" ? { kind: "literal", value: leaf.value } : leaf));
+    return `leaves(${[...new Set(keys)].sort().join(",")})`;
   }
 
   private unionCollect(type: UnionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
