@@ -1503,6 +1503,9 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
   });
 });
 
+/** A legacy client's opening lines and a call that asks for input, written at once. */
+const OPENING_THEN_ASK = OPENING_LINES + JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) + "\n";
+
 describe("stdio, both eras", () => {
   it("reads a client's response even at the in-flight cap, when the request in flight is the one waiting for it", async () => {
     const { input, lines, server } = stdioServer(dual(), { maxInFlight: 1 });
@@ -1554,14 +1557,7 @@ describe("stdio, both eras", () => {
     // A modern request fills the cap; then a legacy client writes its opening lines at once.
     input.write(JSON.stringify({ jsonrpc: "2.0", id: "m", method: "resources/list", params: { _meta: META } }) + "\n");
     await new Promise((resolve) => setTimeout(resolve, 20));
-    input.write(
-      JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) +
-        "\n" +
-        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
-        "\n" +
-        JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) +
-        "\n",
-    );
+    input.write(OPENING_THEN_ASK);
     await new Promise((resolve) => setTimeout(resolve, 20));
     release();
     // The tool's elicitation goes out: the session saw notifications/initialized after it opened.
@@ -1572,14 +1568,7 @@ describe("stdio, both eras", () => {
 
   it("a request written with an initialize, before its answer, waits until the initialize is answered: the answer to initialize is the first line written (helper-75)", async () => {
     const { input, lines, server } = stdioServer(dual());
-    input.write(
-      JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) +
-        "\n" +
-        JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) +
-        "\n" +
-        JSON.stringify(legacy(2, "tools/call", { name: "ask", arguments: {} })) +
-        "\n",
-    );
+    input.write(OPENING_THEN_ASK);
     await within(until(() => lines.some((l) => l["method"] === "elicitation/create")));
     // Before, the tool's elicitation/create was written first, then the initialize's answer: the client met a request of a session it did not know was open.
     expect(lines.map((l) => l["method"] ?? `answer ${String(l["id"])}`)).toEqual(["answer 1", "elicitation/create"]);

@@ -729,26 +729,32 @@ describe("Streamable HTTP transport, hardened", () => {
   /** The status of each HTTP response read from a connection so far, in order (a body follows the one before without a line break). */
   const statuses = (received: string): number[] => [...received.matchAll(/HTTP\/1\.1 (\d{3}) /g)].map((match) => Number(match[1]));
 
+  /** A raw connection to `url`, connected, and what it has read so far. */
+  const reading = async (url: string) => {
+    const connection = rawConnection(url);
+    await connection.connected;
+    let text = "";
+    connection.socket.on("data", (c: Buffer) => (text += c.toString("utf8")));
+    return { connection, received: () => text };
+  };
+
   it("serves at most maxRequestsPerConnection pipelined requests of one connection at once: one more is answered 503 \"Server busy\", the connection kept", async () => {
     newGate();
     const s = await serve({});
-    const connection = rawConnection(s.url);
-    await connection.connected;
-    let received = "";
-    connection.socket.on("data", (c: Buffer) => (received += c.toString("utf8")));
+    const { connection, received } = await reading(s.url);
     connection.socket.write(pipelined(s.url, Array.from({ length: 40 }, (_, i) => call(i, "gate"))));
     await within(until(() => seen.running === 16), 5000, "16 running");
     await sleep(100);
     // One connection sent 40 requests before any answer: 16 run, the others are never run (before, all 40 were).
     expect([seen.calls, seen.running]).toEqual([16, 16]);
     gate.open();
-    await within(until(() => statuses(received).length === 40), 5000, "40 answers");
-    expect(statuses(received)).toEqual([...Array<number>(16).fill(200), ...Array<number>(24).fill(503)]);
-    expect(received).toContain('"message":"Server busy: 16 requests of this connection in flight (maxRequestsPerConnection); wait for their answers"');
+    await within(until(() => statuses(received()).length === 40), 5000, "40 answers");
+    expect(statuses(received())).toEqual([...Array<number>(16).fill(200), ...Array<number>(24).fill(503)]);
+    expect(received()).toContain('"message":"Server busy: 16 requests of this connection in flight (maxRequestsPerConnection); wait for their answers"');
     // Every request answered once, and the connection still serves.
     connection.socket.write(pipelined(s.url, [list(41)]));
-    await within(until(() => statuses(received).length === 41), 5000, "one more answer");
-    expect(statuses(received)[40]).toBe(200);
+    await within(until(() => statuses(received()).length === 41), 5000, "one more answer");
+    expect(statuses(received())[40]).toBe(200);
     connection.socket.destroy();
   });
 
@@ -757,20 +763,17 @@ describe("Streamable HTTP transport, hardened", () => {
     const s = await serve({ maxRequestsInFlight: 3 });
     const held = [1, 2, 3].map((id) => post(s.url, call(id, "gate")));
     await within(until(() => seen.running === 3), 5000, "3 running");
-    const connection = rawConnection(s.url);
-    await connection.connected;
-    let received = "";
-    connection.socket.on("data", (c: Buffer) => (received += c.toString("utf8")));
+    const { connection, received } = await reading(s.url);
     connection.socket.write(pipelined(s.url, [list(4), call(5, "gate")]));
-    await within(until(() => statuses(received).length === 2), 5000, "two answers");
-    expect(statuses(received)).toEqual([503, 503]);
-    expect(received).toContain('"message":"Server busy: 3 requests in flight (maxRequestsInFlight); try again later"');
+    await within(until(() => statuses(received()).length === 2), 5000, "two answers");
+    expect(statuses(received())).toEqual([503, 503]);
+    expect(received()).toContain('"message":"Server busy: 3 requests in flight (maxRequestsInFlight); try again later"');
     expect(seen.calls).toBe(3);
     gate.open();
     expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200, 200]);
     connection.socket.write(pipelined(s.url, [list(6)]));
-    await within(until(() => statuses(received).length === 3), 5000, "an answer once a request ended");
-    expect(statuses(received)[2]).toBe(200);
+    await within(until(() => statuses(received()).length === 3), 5000, "an answer once a request ended");
+    expect(statuses(received())[2]).toBe(200);
     connection.socket.destroy();
   });
 
