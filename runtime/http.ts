@@ -124,15 +124,17 @@ export interface HttpOptions {
    */
   readonly sendTimeoutMs?: number;
   /**
-   * Requests being received or answered at once, streams included; one more is answered `-32603`
-   * "Server busy" with status 503 (its body read and dropped, its connection kept), so that
-   * pipelined requests cannot make the server hold unbounded memory. Default: 1024.
+   * JSON-RPC requests being answered at once (`subscriptions/listen` streams included); one more is
+   * answered `-32603` "Server busy" with status 503, its connection kept, so that pipelined requests
+   * cannot make the server hold unbounded memory. A client's response, a notification and a DELETE
+   * are always taken: they are what ends the requests in flight. Default: 1024.
    */
   readonly maxRequestsInFlight?: number;
   /**
    * Requests of one connection being received or answered at once (HTTP/1.1 pipelining: a client
-   * may send requests before the answers to earlier ones); one more is answered `-32603` "Server
-   * busy" with status 503 (its body read and dropped, its connection kept). Default: 16.
+   * may send requests before the answers to earlier ones); one more JSON-RPC request is answered
+   * `-32603` "Server busy" with status 503, its connection kept (responses, notifications and
+   * DELETEs are always taken). Default: 16.
    */
   readonly maxRequestsPerConnection?: number;
   /** Open connections at once (node:http `maxConnections`); one more is closed as soon as it is accepted. Default: 512. */
@@ -633,7 +635,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const exchanges = new Set<Exchange>();
   const maxRequestsInFlight = options.maxRequestsInFlight ?? 1024;
   const maxRequestsPerConnection = options.maxRequestsPerConnection ?? 16;
-  // The requests in flight of each connection (HTTP/1.1 pipelining), by its socket.
+  // The JSON-RPC requests taken and not answered yet (their responses not closed): in all, and on each connection (HTTP/1.1
+  // pipelining), by its socket.
+  let requestsInFlight = 0;
   const perConnection = new WeakMap<object, number>();
   // Every request's deadline: aborted when the shutdown's grace period is over. A request with a time limit gets its own.
   const shutdown = new AbortController();
@@ -1052,6 +1056,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     }
     const id = isPlainObject(message) ? own(message, "id") : undefined;
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
+    // Past the caps only requests are refused (a batch holding one too): a client's response, a notification (such as
+    // notifications/cancelled) or a DELETE is what lets the requests in flight end, and is answered at once anyway.
+    const asks = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined;
+    const refused = asks(message) || (Array.isArray(message) && message.some(asks)) ? admit(req, res) : undefined;
+    if (refused !== undefined) return sendJson(res, 503, errorBody(request === undefined ? undefined : id, -32603, refused));
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
     if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
@@ -1081,28 +1090,25 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   };
 
   /**
-   * Why one more request cannot be taken now: too many in flight on the server or on `req`'s
-   * connection (pipelined). `undefined` when it can.
+   * Takes the request `req` carries, counted in flight until `res` closes; or says why it cannot be
+   * taken now: the caps are reached on the server or on `req`'s connection (pipelined).
    */
-  const busy = (req: IncomingMessage): string | undefined => {
-    if (exchanges.size >= maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
-    if ((perConnection.get(req.socket) ?? 0) >= maxRequestsPerConnection) {
+  const admit = (req: IncomingMessage, res: ServerResponse): string | undefined => {
+    const socket = req.socket;
+    if (requestsInFlight >= maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
+    if ((perConnection.get(socket) ?? 0) >= maxRequestsPerConnection) {
       return `Server busy: ${maxRequestsPerConnection} requests of this connection in flight (maxRequestsPerConnection); wait for their answers`;
     }
+    requestsInFlight++;
+    perConnection.set(socket, (perConnection.get(socket) ?? 0) + 1);
+    res.once("close", () => {
+      requestsInFlight--;
+      perConnection.set(socket, (perConnection.get(socket) ?? 1) - 1);
+    });
     return undefined;
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse, body?: unknown) => {
-    const refused = busy(req);
-    if (refused !== undefined) {
-      // Answered at once; node:http reads and drops the rest of the body, so the connection and the requests after it stay.
-      req.resume();
-      sendJson(res, 503, errorBody(undefined, -32603, refused));
-      return;
-    }
-    const socket = req.socket;
-    perConnection.set(socket, (perConnection.get(socket) ?? 0) + 1);
-    res.once("close", () => perConnection.set(socket, (perConnection.get(socket) ?? 1) - 1));
     const exchange: Exchange = {
       req,
       res,

@@ -314,6 +314,27 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await messages.next()).toBeUndefined();
   });
 
+  it("at maxRequestsInFlight, refuses one more request (503) but takes the client's answers, notifications and DELETE, which let the requests in flight end (helper-76)", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { maxRequestsInFlight: 2 });
+    const sessionId = await open(url);
+    const headers = { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY };
+    const waiting = [5, 6].map(async (id) => sseMessages(await post(url, { jsonrpc: "2.0", id, method: "elicit" }, headers)));
+    const [first, second] = await Promise.all(waiting);
+    await within(first!.next(), 2000, "elicitation 5");
+    await within(second!.next(), 2000, "elicitation 6");
+    const refused = await post(url, { jsonrpc: "2.0", id: 7, method: "ping" }, headers);
+    expect([refused.status, await refused.json()]).toEqual([503, { jsonrpc: "2.0", id: 7, error: { code: -32603, message: "Server busy: 2 requests in flight (maxRequestsInFlight); try again later" } }]);
+    // Before: the answer was refused 503 too, and request 5 waited for it for ever.
+    const answered = await post(url, { jsonrpc: "2.0", id: "e-5", result: { action: "accept", content: { name: "Ada" } } }, headers);
+    expect(answered.status).toBe(202);
+    expect(await within(first!.next(), 2000, "response 5")).toEqual({ jsonrpc: "2.0", id: 5, result: { answer: { action: "accept", content: { name: "Ada" } } } });
+    expect((await post(url, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)).status).toBe(202);
+    // DELETE ends the session, and with it the request still waiting.
+    expect((await fetch(url, { method: "DELETE", headers })).status).toBe(200);
+    expect(await within(second!.next(), 2000, "response 6")).toEqual({ jsonrpc: "2.0", id: 6, error: { code: -32603, message: "The session closed" } });
+  });
+
   it("answers a request left unanswered (cancelled) with an SSE stream that ends without an event, a notification with 202", async () => {
     const d = recordingDispatcher();
     const { url } = await serve(d.dispatcher);
