@@ -499,6 +499,17 @@ describe("large schemas", () => {
     expect(v.isBigR!(Array.from({ length: 20 }).reduce<unknown>((x) => ({ n: x }), {}))).toBe(true);
   }, 30_000);
 
+  it("an intersection of 500 object types declaring one property with literals compiles strictly: the literals merge (helper-76: TS2563)", async () => {
+    const members = Array.from({ length: 500 }, (_, i) => `{ k: "a" | "b" | "v${i}"; p${i}?: 1 }`).join(" & ");
+    const { files } = await generate({ schema: { text: `export type Big = ${members};\n`, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("helper-76-many-literals", files);
+    expect(typecheck(dir)).toEqual([]);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const issues = (value: unknown) => (v.validateBig!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    expect([v.isBig!({ k: "b" }), v.isBig!({ k: "v3" })]).toEqual([true, false]);
+    expect(issues({ k: "v3" })).toEqual(['/k: expected one of "a", "b", got "v3"']);
+  }, 60_000);
+
   it("a chain of declarations with a property typed as an intersection naming the one below: output linear in its length (helper-74: cubic, 10 MB at 40 links, a crash at 100)", async () => {
     const links = Array.from({ length: 100 }, (_, i) => `export interface T${i + 1} { a?: T${i}; d?: T${i} & { e?: 1 } }`);
     const text = ["export interface T0 { s?: string }", ...links, ""].join("\n");

@@ -1012,12 +1012,16 @@ class ValidatorEmitter {
     const body: Statement[] = [];
     // A name declared more than once (a long intersection merged into one object type) is collected once, as the
     // intersection of its declarations: "missing" once, an issue both would report once (helper-74: 65 times).
-    const distinct = alikeMerged(type.properties);
+    // Declarations of literals are merged first, as the check merges them. Past LONG declarations of one name (which
+    // TypeScript could not analyse as one block per declaration: TS2563; helper-76), each is collected on its own, the
+    // later ones without their "missing".
+    const distinct = this.literalsMerged(alikeMerged(type.properties));
     const byName = new Map<string, Property[]>();
     for (const prop of distinct) byName.set(prop.name, [...(byName.get(prop.name) ?? []), prop]);
     const properties = distinct.flatMap((prop): Property[] => {
       const group = byName.get(prop.name)!;
       if (group.length === 1) return [prop];
+      if (group.length > LONG) return prop === group[0] ? [{ ...prop, optional: group.every((q) => q.optional) }] : [{ ...prop, optional: true }];
       return prop !== group[0] ? [] : [{ ...prop, optional: group.every((q) => q.optional), type: { kind: "intersection", members: group.map((q) => q.type) } }];
     });
     for (const prop of properties) {
