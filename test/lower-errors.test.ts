@@ -438,6 +438,9 @@ describe("large schemas", () => {
       chain("Q", (below, i) => `export type Q${i} = { a?: ${below}; x?: 1 } & { a?: ${below} | undefined; y?: 1 };`),
       // Object members beside a member that is not an object shape: each object member tested alone.
       chain("U", (below, i) => `export type U${i} = { a?: ${below}; x?: 1 } & { a?: ${below}; y?: 1 } & unknown;`),
+      // The link below named through an alias of it, or by two named members (helper-76).
+      chain("W", (below, i) => `export type W${i} = { a?: ${below} } & { a?: WA${i - 1}; b?: 1 };\nexport type WA${i} = W${i};`, "export type W0 = { s?: string };\nexport type WA0 = W0;"),
+      chain("N", (below, i) => `export interface NA${i} { a?: ${below} }\nexport interface NB${i} { a?: ${below}; b?: 1 }\nexport type N${i} = NA${i} & NB${i};`),
       "",
     ].join("\n");
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
@@ -445,7 +448,7 @@ describe("large schemas", () => {
     expect(typecheck(dir)).toEqual([]);
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
     const nest = (n: number, leaf: unknown) => Array.from({ length: n }).reduce<unknown>((x) => ({ a: x }), leaf);
-    for (const name of ["X", "P", "Q", "U"]) {
+    for (const name of ["X", "P", "Q", "U", "W", "N"]) {
       const started = performance.now();
       expect(v[`is${name}30`]!(nest(30, { s: "x" })), name).toBe(true);
       const issues = (v[`validate${name}30`]!(nest(30, { s: 1 })) as { issues: { path: string; message: string }[] }).issues;

@@ -402,7 +402,7 @@ class ValidatorEmitter {
   private sharedByBranches(type: TypeExpr, out = new Set<string>()): Set<string> {
     const common = (branches: readonly TypeExpr[]): void => {
       const seen = new Set<string>();
-      for (const refs of branches.map((b) => refsIn(b))) for (const name of refs) (seen.has(name) ? out : seen).add(name);
+      for (const refs of branches.map((b) => this.branchNames(b))) for (const name of refs) (seen.has(name) ? out : seen).add(name);
     };
     switch (type.kind) {
       case "array":
@@ -431,6 +431,28 @@ class ValidatorEmitter {
       default:
         return out;
     }
+  }
+
+  /**
+   * The declarations a branch's check calls for the values below it: those it names, through
+   * aliases that are not object types (`Y = X` names what `X` names), and, for a branch that is a
+   * named type (`A & B`, each an interface), those its own members name (helper-76: either way
+   * two branches named one declaration unseen, and the chain was 2^n again).
+   */
+  private branchNames(branch: TypeExpr): Set<string> {
+    const names = new Set<string>();
+    const visit = (type: TypeExpr, intoNamed: boolean): void => {
+      for (const name of refsIn(type)) {
+        if (names.has(name)) continue;
+        names.add(name);
+        const target = this.model.typeOf(name);
+        if (target === undefined || this.model.recursive.has(name)) continue;
+        const alias = this.model.declarations.get(name)?.kind === "alias" && target.kind !== "object";
+        if (alias || intoNamed) visit(target, false);
+      }
+    };
+    visit(branch, branch.kind === "ref");
+    return names;
   }
 
   /**
