@@ -660,6 +660,10 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
       } else io.stdout(`(${out} has no ${MANIFEST_FILE}, so the protocol changes cannot be listed; it is written by the next run without --check)\n`);
     }
   }
+  // Options changed with the input: said too, since the files' headers are then not shown (see headerOnly below).
+  if (inputChanged && before && optionChanges(before.options, fresh.options).length > 0) {
+    io.stdout(`the options changed too: ${optionChanges(before.options, fresh.options).join(", ")}\n`);
+  }
   if (!inputChanged && onDisk.state === "unreadable") {
     io.stdout(`${inOut(MANIFEST_FILE)} cannot be read (${onDisk.reason}); it is rewritten by the next run without --check\n`);
   }

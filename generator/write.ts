@@ -166,11 +166,13 @@ export function shortDiff(before: string, after: string, limit = 8, skip = 0): s
 /** A reference to a source line in a doc comment (`schema.ts:1009`), with its line number left out. */
 const SOURCE_LINE = /([\w.-]+\.ts):\d+/g;
 
-/** Whether a diff block's removed and added lines differ only in the source lines they name. */
+/** Whether a diff block's removed and added lines are comment lines that differ only in the source lines they name. */
 function onlySourceLines(block: readonly string[]): boolean {
-  const side = (sign: string) => block.filter((l) => l.startsWith(sign)).map((l) => l.slice(1).replace(SOURCE_LINE, "$1"));
+  const comment = (line: string) => /^\s*(?:\/\*\*|\*|\/\/)/.test(line);
+  const side = (sign: string) => block.filter((l) => l.startsWith(sign)).map((l) => l.slice(1));
   const [removed, added] = [side("-"), side("+")];
-  return removed.length > 0 && removed.length === added.length && removed.every((l, i) => l === added[i]);
+  const bare = (l: string) => l.replace(SOURCE_LINE, "$1");
+  return removed.length > 0 && removed.length === added.length && [...removed, ...added].every(comment) && removed.every((l, i) => bare(l) === bare(added[i]!));
 }
 
 /** Whether a process with this pid is alive (one of another user's counts); false for anything that is no pid. */
@@ -635,7 +637,7 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
 }
 
 /**
- * The output whose own folders (runtime/, and the revision folders its manifest names) hold `out`,
+ * The output whose own folders (its runtime/, when there is one, and the revision folders its manifest names) hold `out`,
  * the nearest first: `dir` is that output's folder, `folder` the one of its folders `out` is in or
  * is. An output nested in another's folder under a name of its own (`--out gen/legacy` beside
  * `--out gen`) has none.
@@ -645,7 +647,10 @@ function enclosingOutput(out: string): { readonly dir: string; readonly folder: 
     const onDisk = readManifest(dir);
     if (onDisk.state !== "read") continue;
     const folder = basename(child);
-    if (folder === RUNTIME_FOLDER || (onDisk.manifest.revisions ?? []).some((r) => r.folder === folder)) return { dir, folder };
+    if ((onDisk.manifest.revisions ?? []).some((r) => r.folder === folder)) return { dir, folder };
+    // Its runtime/ when it has one: a folder of that name with a manifest of its own is an output nested there.
+    const runtime = join(dir, RUNTIME_FOLDER);
+    if (folder === RUNTIME_FOLDER && existsSync(runtime) && !existsSync(join(runtime, MANIFEST_FILE))) return { dir, folder };
   }
   return undefined;
 }

@@ -392,6 +392,11 @@ describe("the built CLI in a shell pipeline", () => {
     // Nothing was replaced: the enclosing output is still whole, and up to date.
     expect(readdirSync(join(both, "2025-11-25"))).toEqual(before);
     expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25", "--out", both, "--check")).code).toBe(0);
+    // An output that writes no runtime/ leaves that name free for an output nested there (helper-76).
+    const bare = join(dir, "bare");
+    expect((await cli("generate", "--schema", DRAFT, "--out", bare, "--targets", "types")).code).toBe(0);
+    expect((await cli("generate", "--schema", DRAFT, "--out", join(bare, "runtime"), "--targets", "types")).code).toBe(0);
+    expect((await cli("generate", "--schema", DRAFT, "--out", join(bare, "runtime"), "--targets", "types", "--check")).code).toBe(0);
     // A folder that is no output's own, holding a file of an earlier generation and one of the user's: the earlier one is
     // removed as stale, and the warning names only the user's as kept.
     const mixed = join(dir, "mixed");

@@ -749,6 +749,9 @@ describe("generate --check explains drift in the protocol's terms", () => {
     expect(lines).toContain(`changed in their header only (the input's sha256): ${out}/errors.ts, ${out}/runtime/errors.ts`);
     expect(lines).not.toContain(`changed: ${out}/errors.ts`);
     expect(lines.at(-2)).toBe("4 files differ; run without --check to regenerate");
+    // With an option changed as well, that is said too: no header diff shows it any more (helper-76).
+    const both = await cli("generate", "--schema", after, "--out", out, "--targets", "types,validators,errors", "--number-type", "number", "--check");
+    expect(both.stdout.split("\n")).toContain("the options changed too: --number-type integer → number");
   });
 
   it("only changed options: which ones, and the files, without every diff", async () => {

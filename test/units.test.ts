@@ -108,6 +108,15 @@ describe("shortDiff", () => {
     expect(shortDiff(before.join("\n"), after.join("\n"), 1).split("\n")).toEqual(["@@ line 1 @@", "- /** T0 (schema.ts:0) */", "+ /** T0 (schema.ts:3) */", "… and 3 more places changed"]);
     after.splice(15, 1, "L15");
     expect(shortDiff(before.join("\n"), after.join("\n")).split("\n")).toEqual(["@@ line 16 @@", "- l15", "+ L15", "… and 4 places where only the source line a doc comment names changed"]);
+    // Code that names a file and line is a change, not a doc comment's line moving (helper-76).
+    expect(shortDiff('a\nexport type K = "main.ts:1";\nx\n/** (s.ts:1) */', 'A\nexport type K = "main.ts:2";\nx\n/** (s.ts:2) */').split("\n")).toEqual([
+      "@@ line 1 @@",
+      "- a",
+      '- export type K = "main.ts:1";',
+      "+ A",
+      '+ export type K = "main.ts:2";',
+      "… and 1 place where only the source line a doc comment names changed",
+    ]);
   });
   it("caps long hunks", () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");

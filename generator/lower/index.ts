@@ -734,7 +734,7 @@ class Lowerer {
         if (type.isNever()) {
           this.warnings.push({
             code: "MCG257",
-            message: `intersection \`${snippet(node)}\` is never (TypeScript finds its members disjoint): no value is valid`,
+            message: `intersection \`${snippet(node)}\` is never (TypeScript reduces it to never: its members are disjoint, or one is never): no value is valid`,
             span: this.span(node),
           });
           return { kind: "keyword", name: "never" };
