@@ -470,6 +470,12 @@ describe("large schemas", () => {
       "export type D1 = { k: S } & { k: string };",
       "export type D2 = { k: \"x\" } & { k: typeof X };",
       'export type D4 = { k: E } & { k: "a" | "b" };',
+      // A union that lists the literal, and a keyword with a constraint beside the plain one (helper-76).
+      "export interface Box { x: 1 }",
+      'export type D5 = { k: "a" } & { k?: "a" | Box };',
+      "/** @minimum 0 */",
+      "export type N = number;",
+      "export type D6 = { a: N } & { a: number };",
       "",
     ].join("\n");
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
@@ -479,6 +485,9 @@ describe("large schemas", () => {
     expect(issues("D1", { k: 5 })).toEqual(["/k: expected string, got 5"]);
     expect(issues("D2", { k: [5] })).toEqual(['/k: expected "x", got array']);
     expect(issues("D4", { k: 5 })).toEqual(['/k: expected one of "a", "b", got 5']);
+    expect(issues("D5", { k: "z" })).toEqual(['/k: expected "a", got "z"']);
+    expect(issues("D6", { a: "x" })).toEqual(['/a: expected integer, got "x"']);
+    expect(issues("D6", { a: -1 })).toEqual(["/a: must be >= 0"]);
   });
 
   it("an intersection of more than 64 object types (merged into one) reports a property several declare once, and linearly when recursive (helper-74)", async () => {

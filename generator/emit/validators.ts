@@ -1234,18 +1234,24 @@ class ValidatorEmitter {
   private mayRepeat(a: TypeExpr, b: TypeExpr): boolean {
     // `unknown` and `any` check nothing, so report nothing twice.
     if (isAnything(a) || isAnything(b)) return false;
-    return this.leafKey(a) === this.leafKey(b) || (jsonTypeMask(a, this.model) & jsonTypeMask(b, this.model) & (16 | 32)) !== 0;
+    const keys = new Set(this.leafKeys(a));
+    return this.leafKeys(b).some((key) => keys.has(key)) || (jsonTypeMask(a, this.model) & jsonTypeMask(b, this.model) & (16 | 32)) !== 0;
   }
 
   /**
-   * {@link typeKey} of `type`, but for keywords and literals (through aliases and unions) the key of
-   * the values they take, however spelled: `S` (an alias of `string`) and `string`, `typeof X` and
-   * `"x"`, `E` and `"a" | "b"` report the same issue (helper-74: it was reported twice).
+   * What `type` can report an issue about, as keys two types share when they may report the same
+   * one: the members of a union (through aliases) each, a keyword or literal by the values it takes
+   * however spelled (`S`, an alias of `string`, and `string`; `typeof X` and `"x"`; a keyword with
+   * constraints and without, which report "expected integer" alike), anything else by its
+   * {@link typeKey}. `"a"` and `"a" | Box` share `"a"`: for `"z"` both report `expected "a"`
+   * (helper-74, helper-76: it was reported twice).
    */
-  private leafKey(type: TypeExpr): string {
-    if (!isLeaf(this.model.resolve(type), this.model)) return typeKey(type);
-    const keys = flattenLeaves([type], this.model).map((leaf) => typeKey(leaf.kind === "literal" ? { kind: "literal", value: leaf.value } : leaf));
-    return `leaves(${[...new Set(keys)].sort().join(",")})`;
+  private leafKeys(type: TypeExpr): string[] {
+    const resolved = this.model.resolve(type);
+    const members = resolved.kind === "union" || resolved.kind === "keyword" || resolved.kind === "literal" ? flattenLeaves([type], this.model) : [type];
+    return members.map((m) =>
+      m.kind === "literal" ? typeKey({ kind: "literal", value: m.value }) : m.kind === "keyword" ? typeKey({ kind: "keyword", name: m.name, ...(m.numberType === undefined ? {} : { numberType: m.numberType }) }) : typeKey(m),
+    );
   }
 
   private unionCollect(type: UnionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
