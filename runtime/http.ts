@@ -572,13 +572,26 @@ interface Endpoint {
  */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => void;
 
+/** What {@link createHttpHandler} returns: the request listener, and a `checkContinue` listener to mount beside it. */
+export interface MountedHttpHandler extends HttpHandler {
+  /**
+   * For node:http's `checkContinue` event (`server.on("checkContinue", handler.checkContinue)`):
+   * a request with `Expect: 100-continue` whose declared body is over `maxBodyBytes` is answered 413
+   * at once (RFC 9110 § 10.1.1: the client need not send the body); any other is told to go on and
+   * served as the listener serves it. Without it node:http tells every such client to go on.
+   */
+  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
+}
+
 /**
  * A `node:http` request listener serving `dispatcher` at the MCP endpoint, to mount in a server of
  * one's own (without graceful shutdown, and the time limits and connection caps of the server:
- * {@link serveHttp} has them). See {@link HttpHandler} for a body read before it.
+ * {@link serveHttp} has them). See {@link HttpHandler} for a body read before it, and
+ * {@link MountedHttpHandler.checkContinue} for `Expect: 100-continue`.
  */
-export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): HttpHandler {
-  return endpoint(dispatcher, options, "createHttpHandler").listener;
+export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): MountedHttpHandler {
+  const { listener, checkContinue } = endpoint(dispatcher, options, "createHttpHandler");
+  return Object.assign((req: IncomingMessage, res: ServerResponse, body?: unknown) => listener(req, res, body), { checkContinue });
 }
 
 /** One legacy session as this process serves it: its standalone GET stream and how many of its POSTs are running. */

@@ -34,7 +34,10 @@ interface HttpServer {
 }
 interface HttpModule {
   serveHttp(dispatcher: Dispatcher, options?: Json): Promise<HttpServer>;
-  createHttpHandler(dispatcher: Dispatcher, options?: Json): (req: IncomingMessage, res: ServerResponse, body?: unknown) => void;
+  createHttpHandler(
+    dispatcher: Dispatcher,
+    options?: Json,
+  ): ((req: IncomingMessage, res: ServerResponse, body?: unknown) => void) & { checkContinue(req: IncomingMessage, res: ServerResponse): void };
 }
 interface StdioModule {
   serveStdio(dispatcher: Dispatcher, options: Json): { closed: Promise<void>; close(): Promise<void> };
@@ -473,6 +476,28 @@ function rawConnection(url: string): { socket: Socket; closed: Promise<number>; 
   return { socket, closed: once(socket, "close").then(() => Date.now() - started), connected: once(socket, "connect") };
 }
 
+/** POSTs a tools/list of `length` bytes with `Expect: 100-continue`: the status, and whether the server asked for the body. */
+function askContinue(url: string, length: number): Promise<{ status: number; continued: boolean }> {
+  return new Promise((resolve, reject) => {
+    let continued = false;
+    const req = httpRequest(url, {
+      method: "POST",
+      agent: false,
+      headers: { "content-type": "application/json", "content-length": length, expect: "100-continue", "mcp-protocol-version": VERSION, "mcp-method": "tools/list" },
+    });
+    req.on("continue", () => {
+      continued = true;
+      req.end(JSON.stringify(list(1)).padEnd(length, " "));
+    });
+    req.on("response", (res) => {
+      res.resume();
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, continued }));
+    });
+    req.on("error", reject);
+    req.flushHeaders();
+  });
+}
+
 describe("createHttpHandler in a server of one's own (helper-61)", () => {
   /** A node:http server that reads each body first, as a body parser does, and hands the handler what `pass` makes of it. */
   async function mounted(pass: (text: string) => unknown, options: Json = {}): Promise<{ url: string; close: () => void }> {
@@ -486,6 +511,22 @@ describe("createHttpHandler in a server of one's own (helper-61)", () => {
     const { port } = server.address() as { port: number };
     return { url: `http://127.0.0.1:${port}/mcp`, close: () => (server.closeAllConnections(), server.close()) };
   }
+
+  it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once when its checkContinue is mounted, and serves the rest", async () => {
+    const handler = m.http.createHttpHandler(makeDispatcher(), { maxBodyBytes: 1000 });
+    const server = createServer(handler);
+    server.on("checkContinue", handler.checkContinue);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const ask = (length: number) => askContinue(`http://127.0.0.1:${port}/mcp`, length);
+      expect(await within(ask(5000), 3000, "413")).toEqual({ status: 413, continued: false });
+      expect(await within(ask(500), 3000, "200")).toEqual({ status: 200, continued: true });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
 
   it("takes a body read before it: parsed (a string is a JSON string), or as a Buffer", async () => {
     for (const [pass, raw] of [
@@ -805,21 +846,7 @@ describe("Streamable HTTP transport, hardened", () => {
 
   it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once, without asking for the body (helper-63)", async () => {
     const s = await serve({ maxBodyBytes: 1000 });
-    const ask = (length: number) =>
-      new Promise<{ status: number; continued: boolean }>((resolve, reject) => {
-        let continued = false;
-        const req = httpRequest(s.url, { method: "POST", agent: false, headers: { "content-type": "application/json", "content-length": length, expect: "100-continue", "mcp-protocol-version": VERSION, "mcp-method": "tools/list" } });
-        req.on("continue", () => {
-          continued = true;
-          req.end(JSON.stringify(list(1)).padEnd(length, " "));
-        });
-        req.on("response", (res) => {
-          res.resume();
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, continued }));
-        });
-        req.on("error", reject);
-        req.flushHeaders();
-      });
+    const ask = (length: number) => askContinue(s.url, length);
     expect(await within(ask(5000), 3000, "413")).toEqual({ status: 413, continued: false });
     expect(await within(ask(500), 3000, "200")).toEqual({ status: 200, continued: true });
   });
