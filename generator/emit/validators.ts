@@ -322,7 +322,8 @@ class ValidatorEmitter {
       this.helperChecks.set(typeKey(type), n.check);
       this.helperCollectors.set(typeKey(type), this.collectorName(name));
     }
-    const branching = recursive ? this.branchesIntoRecursion(type) : this.remembered().has(name);
+    const remembered = this.remembered();
+    const branching = recursive ? this.branchesIntoRecursion(type) : remembered.has(name);
     let checkBody: Statement[] = [
       ...(recursive ? [ifStatement(call(this.rt("tooDeep"), V, D), returnStatement(FALSE))] : []),
       ...(statements ? this.helperCheckBody(type, n.check) : [returnStatement(this.check(type, V, n.check, 0))]),
@@ -353,7 +354,9 @@ class ValidatorEmitter {
         : [ifStatement(chain([binary(P, recursive ? "===" : "!==", lit("")), call(id(n.check), V, D)], "&&"), returnStatement())]),
       ...this.collectStatements(type, V, P, n.collect, 0, true),
     ];
-    if (branching && (!recursive || this.branchesIntoRecursion(type, "intersections"))) {
+    // A non-recursive collector remembers what it collected when a declaration using it does (it may be shared).
+    const collectsOnce = recursive ? branching && this.branchesIntoRecursion(type, "intersections") : [name, ...(this.sharers.get(name) ?? [])].some((n) => remembered.has(n));
+    if (collectsOnce) {
       // An intersection's members would collect them again too: collectedOnce remembers what each
       // collected. (A union's members collect through it already, see unionCollect.)
       const once = this.internalName({ place: n.collect, suffix: "$once" });
@@ -482,11 +485,6 @@ class ValidatorEmitter {
       if (type !== undefined) for (const next of refsIn(type)) reach(next);
     };
     for (const names of shared.values()) for (const name of names) reach(name);
-    // Declarations of one type share a collector (see sharedCollectors): remembered alike.
-    for (const name of [...remembered]) {
-      const owner = this.sharedCollectors.get(name) === undefined ? name : [...this.sharers].find(([, all]) => all.includes(name))?.[0];
-      if (owner !== undefined) remembered.add(owner);
-    }
     return (this.rememberedNames = remembered);
   }
 
@@ -643,15 +641,12 @@ class ValidatorEmitter {
     // intersection, so that one entry's test does not narrow the read for the next where they cannot overlap, which
     // TypeScript refuses (TS2367). Entries of one JSON type (`code: number` and `code: -32020`) stay apart.
     const merged = this.literalsMerged(distinct);
-    const byName = new Map<string, Property[]>();
-    for (const p of merged) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+    const repeated = repeatedNames(merged);
     const entries = merged.flatMap((p): Property[] => {
-      const group = byName.get(p.name)!;
-      if (group.length === 1) return [p];
+      const group = repeated.get(p.name);
       // `unknown` and `any` test nothing, so narrow nothing.
-      if (new Set(group.filter((q) => !isAnything(q.type)).map((q) => jsonTypeMask(q.type, this.model))).size < 2) return [p];
-      // In the place of the name's first entry.
-      return p !== group[0] ? [] : [{ ...p, optional: group.every((q) => q.optional), type: { kind: "intersection", members: group.map((q) => q.type) } }];
+      if (group === undefined || new Set(group.filter((q) => !isAnything(q.type)).map((q) => jsonTypeMask(q.type, this.model))).size < 2) return [p];
+      return p === group[0] ? [declaredAsOne(group)] : [];
     });
     const ordered = entries.sort((a, b) => this.cost(a.type) - this.cost(b.type));
     for (const p of ordered) {
@@ -676,11 +671,16 @@ class ValidatorEmitter {
    * "c" }`: TS2367; helper-74). A merged declaration is required when one of them is.
    */
   private literalsMerged(properties: readonly Property[]): Property[] {
+    // Only names declared more than once are looked at: most object types have none.
     const literal = new Map<string, Property[]>();
-    for (const p of properties) if (literalValues(p.type, this.model) !== undefined) literal.set(p.name, [...(literal.get(p.name) ?? []), p]);
+    for (const group of repeatedNames(properties).values()) {
+      const literals = group.filter((q) => literalValues(q.type, this.model) !== undefined);
+      if (literals.length > 1) literal.set(literals[0]!.name, literals);
+    }
+    if (literal.size === 0) return [...properties];
     return properties.flatMap((p) => {
       const group = literal.get(p.name);
-      if (group === undefined || group.length < 2 || !group.includes(p)) return [p];
+      if (group === undefined || !group.includes(p)) return [p];
       if (p !== group[0]) return [];
       const sets = group.map((q) => literalValues(q.type, this.model)!);
       const common = flattenLeaves([p.type], this.model).filter((_leaf, i) => sets.every((set) => set.includes(sets[0]![i]!)));
@@ -1038,13 +1038,12 @@ class ValidatorEmitter {
     // TypeScript could not analyse as one block per declaration: TS2563; helper-76), each is collected on its own, the
     // later ones without their "missing".
     const distinct = this.literalsMerged(alikeMerged(type.properties));
-    const byName = new Map<string, Property[]>();
-    for (const prop of distinct) byName.set(prop.name, [...(byName.get(prop.name) ?? []), prop]);
+    const repeated = repeatedNames(distinct);
     const properties = distinct.flatMap((prop): Property[] => {
-      const group = byName.get(prop.name)!;
-      if (group.length === 1) return [prop];
+      const group = repeated.get(prop.name);
+      if (group === undefined) return [prop];
       if (group.length > LONG) return prop === group[0] ? [{ ...prop, optional: group.every((q) => q.optional) }] : [{ ...prop, optional: true }];
-      return prop !== group[0] ? [] : [{ ...prop, optional: group.every((q) => q.optional), type: { kind: "intersection", members: group.map((q) => q.type) } }];
+      return prop === group[0] ? [declaredAsOne(group)] : [];
     });
     for (const prop of properties) {
       const read = this.read(v, prop.name);
@@ -1452,6 +1451,19 @@ function alikeMerged(properties: readonly Property[]): Property[] {
   const alike = (p: Property) => `${JSON.stringify(p.name)}:${typeKey(p.optional ? withoutUndefined(p.type) : p.type)}`;
   const required = new Set(properties.filter((p) => !p.optional).map(alike));
   return distinctBy(properties, alike).map((p) => (p.optional && required.has(alike(p)) ? { ...p, optional: false, type: withoutUndefined(p.type) } : p));
+}
+
+/** The declarations of each name `properties` declare more than once, in order, by the name. */
+function repeatedNames(properties: readonly Property[]): Map<string, Property[]> {
+  const byName = new Map<string, Property[]>();
+  for (const p of properties) byName.set(p.name, [...(byName.get(p.name) ?? []), p]);
+  for (const [name, group] of byName) if (group.length < 2) byName.delete(name);
+  return byName;
+}
+
+/** A name's declarations as one property, in the first one's place: the intersection of their types, required when one of them is. */
+function declaredAsOne(group: readonly Property[]): Property {
+  return { ...group[0]!, optional: group.every((q) => q.optional), type: { kind: "intersection", members: group.map((q) => q.type) } };
 }
 
 /** `type` without its `undefined` members (a union of one member is that member); `type` itself when it has none, or nothing else. */
