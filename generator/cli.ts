@@ -661,14 +661,13 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
     }
   }
   // Options changed with the input: said too, since the files' headers are then not shown (see headerOnly below).
-  if (inputChanged && before && optionChanges(before.options, fresh.options).length > 0) {
-    io.stdout(`the options changed too: ${optionChanges(before.options, fresh.options).join(", ")}\n`);
-  }
+  const changedOptions = before ? optionChanges(before.options, fresh.options) : [];
+  if (inputChanged && changedOptions.length > 0) io.stdout(`the options changed too: ${changedOptions.join(", ")}\n`);
   if (!inputChanged && onDisk.state === "unreadable") {
     io.stdout(`${inOut(MANIFEST_FILE)} cannot be read (${onDisk.reason}); it is rewritten by the next run without --check\n`);
   }
-  if (!inputChanged && before && optionChanges(before.options, fresh.options).length > 0) {
-    io.stdout(`only the options changed since ${out} was generated: ${optionChanges(before.options, fresh.options).join(", ")}\n`);
+  if (!inputChanged && changedOptions.length > 0) {
+    io.stdout(`only the options changed since ${out} was generated: ${changedOptions.join(", ")}\n`);
     for (const s of files) io.stdout(`${s.state}: ${inOut(s.path)}\n`);
     io.stdout(differ);
     return;

@@ -52,7 +52,7 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     if (current === file.contents) return { path: file.path, state: "unchanged" };
     const foreign = file.contents.startsWith(GENERATED_MARK) && !current.startsWith(GENERATED_MARK);
     const header = headerLines(current, file.contents);
-    const headerOnly = header > 0 && current.split("\n").slice(header).join("\n") === file.contents.split("\n").slice(header).join("\n");
+    const headerOnly = header > 0 && afterLines(current, header) === afterLines(file.contents, header);
     return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, header), ...(foreign ? { foreign } : {}), ...(headerOnly ? { headerOnly } : {}) };
   });
   const produced = new Set(files.map((f) => f.path));
@@ -76,6 +76,13 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     }
   }
   return statuses;
+}
+
+/** `text` from its line `n` on (0-based), without splitting it into lines. */
+function afterLines(text: string, n: number): string {
+  let at = 0;
+  for (let i = 0; i < n && at >= 0; i++) at = text.indexOf("\n", at) + 1 || -1;
+  return at < 0 ? "" : text.slice(at);
 }
 
 /** The real folders (not links) directly in `outDir`, sorted; none when it is missing. */

@@ -591,7 +591,7 @@ export interface MountedHttpHandler extends HttpHandler {
  */
 export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): MountedHttpHandler {
   const { listener, checkContinue } = endpoint(dispatcher, options, "createHttpHandler");
-  return Object.assign((req: IncomingMessage, res: ServerResponse, body?: unknown) => listener(req, res, body), { checkContinue });
+  return Object.assign(listener, { checkContinue });
 }
 
 /** One legacy session as this process serves it: its standalone GET stream and how many of its POSTs are running. */

@@ -395,7 +395,7 @@ describe("large schemas", () => {
       expect(v[`is${name}`]!(deep)).toBe(true);
       expect((v[`validate${name}`]!(deep) as { ok: boolean }).ok).toBe(true);
     }
-    const issues = (name: string, value: unknown) => (v[`validate${name}`]!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    const issues = (name: string, value: unknown) => issueLines(v, name, value);
     expect(issues("PingAgain", {})).toEqual(['/method: missing required property "method"']);
     expect(issues("T", {})).toEqual(['/a: missing required property "a"']);
     expect(issues("T", { a: [1] })).toEqual(["/a: expected object, got array"]);
@@ -481,7 +481,7 @@ describe("large schemas", () => {
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
     const dir = writeGenerated("helper-74-spelled-twice", files);
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
-    const issues = (name: string, value: unknown) => (v[`validate${name}`]!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    const issues = (name: string, value: unknown) => issueLines(v, name, value);
     expect(issues("D1", { k: 5 })).toEqual(["/k: expected string, got 5"]);
     expect(issues("D2", { k: [5] })).toEqual(['/k: expected "x", got array']);
     expect(issues("D4", { k: 5 })).toEqual(['/k: expected one of "a", "b", got 5']);
@@ -501,7 +501,7 @@ describe("large schemas", () => {
     const dir = writeGenerated("helper-74-long-intersection", files);
     expect(typecheck(dir)).toEqual([]);
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
-    const issues = (name: string, value: unknown) => (v[`validate${name}`]!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    const issues = (name: string, value: unknown) => issueLines(v, name, value);
     // Before: 65 times each.
     expect(issues("Big", {})).toEqual(['/a: missing required property "a"']);
     expect(issues("Big", { a: 1 })).toEqual(["/a: expected string, got 1"]);
@@ -517,7 +517,7 @@ describe("large schemas", () => {
     const dir = writeGenerated("helper-76-many-literals", files);
     expect(typecheck(dir)).toEqual([]);
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
-    const issues = (value: unknown) => (v.validateBig!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+    const issues = (value: unknown) => issueLines(v, "Big", value);
     expect([v.isBig!({ k: "b" }), v.isBig!({ k: "v3" })]).toEqual([true, false]);
     expect(issues({ k: "v3" })).toEqual(['/k: expected one of "a", "b", got "v3"']);
   }, 60_000);
@@ -621,3 +621,8 @@ describe("large schemas", () => {
     expect(v.isI!({ q999: "x" })).toBe(false);
   }, 60_000);
 });
+
+/** What `validate<name>` reports for `value`, as "path: message" lines. */
+function issueLines(v: Record<string, (x: unknown) => unknown>, name: string, value: unknown): string[] {
+  return (v[`validate${name}`]!(value) as { issues: { path: string; message: string }[] }).issues.map((i) => `${i.path}: ${i.message}`);
+}
