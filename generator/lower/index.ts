@@ -730,7 +730,8 @@ class Lowerer {
         // `any` absorbs the other members (`any & string` is `any`, also through aliases): every value passes.
         const type = node.getType();
         if (type.isAny()) return { kind: "keyword", name: "any" };
-        // Members TypeScript finds disjoint (`{ k: "a" } & { k: "b" }`, `string & number`): no value is valid.
+        // Members TypeScript reduces to never (`string & number`, `Loose & never`): no value is valid. It keeps some
+        // intersections as written (`{ k: "a" } & { k: "b" }`): the validators merge such literal declarations themselves.
         if (type.isNever()) {
           this.warnings.push({
             code: "MCG257",
