@@ -462,6 +462,29 @@ describe("large schemas", () => {
     expect([/function _isX29\$once\(/.test(code), /function _isX30\$once\(/.test(code)]).toEqual([true, false]);
   }, 60_000);
 
+  it("chains of Partial<Pick<X_{n-1}, \"a\">> over intersections: output and generation grow with the declared types, not 2^n, and report each issue once (helper-76)", async () => {
+    // Each link's `a` is the intersection of every link below it (types.ts spells n names per link). Written out in place,
+    // the check and the collector of that intersection spelled out the one below it again: 5.5 MB at n = 16, and the
+    // search for declarations two branches name walked it 2^n times (65 s at n = 36).
+    const links = Array.from({ length: 36 }, (_, i) => `export type X${i + 1} = { a?: X${i} } & Partial<Pick<X${i}, "a">> & { b?: 1 };`);
+    const text = ["export type X0 = { a?: string; b?: 1 };", ...links, ""].join("\n");
+    const started = performance.now();
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const code = files.find((f) => f.path === "validators.ts")!.contents;
+    expect(code.length).toBeLessThan(1_500_000);
+    const dir = writeGenerated("helper-76-pick-chain", files);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    // `a` of every link above X0 must be an object and a string at once: only a value without it is valid.
+    expect([v.isX36!({ b: 1 }), v.isX36!({ a: {} }), v.isX1!({ a: { a: "s" } }), v.isX0!({ a: "s" })]).toEqual([true, false, false, true]);
+    expect(issueLines(v, "X36", { a: { a: 5 }, b: 2 })).toEqual([
+      "/a/a: expected object, got 5",
+      "/a/a: expected string, got 5",
+      "/a: expected string, got object",
+      "/b: expected 1, got 2",
+    ]);
+  }, 60_000);
+
   it("a property members declare with one type spelled two ways (an alias, typeof a constant, a union written out) reports an issue once (helper-74)", async () => {
     const text = [
       'export const X = "x";',

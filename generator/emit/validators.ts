@@ -163,6 +163,8 @@ class ValidatorEmitter {
   private readonly jsonElements = new Map<string, TypeExpr>();
   /** {@link distinct}'s answer for each intersection. */
   private readonly distinctIntersections = new WeakMap<IntersectionType, IntersectionType>();
+  /** What {@link sharedByBranches} found in a type, by the type's identity. */
+  private readonly sharedNames = new WeakMap<TypeExpr, ReadonlySet<string>>();
   /** Functions and constants that no kept function reads: left out (see {@link decideUnread}). */
   private readonly unread = new Set<string>();
   /** Each module constant's name, by its text. */
@@ -403,6 +405,20 @@ class ValidatorEmitter {
    * type), inline (not through named types): what those branches both name.
    */
   private sharedByBranches(type: TypeExpr, out = new Set<string>()): Set<string> {
+    // A type the IR shares between places (a merged property type inside every alias that picks it) is walked once:
+    // walked at each place, a chain of `Partial<Pick<X_{n-1}, "a">>` links took 2^n steps.
+    const known = this.sharedNames.get(type);
+    if (known !== undefined) {
+      for (const name of known) out.add(name);
+      return out;
+    }
+    const own = this.sharedByBranchesOnce(type, new Set<string>());
+    this.sharedNames.set(type, own);
+    for (const name of own) out.add(name);
+    return out;
+  }
+
+  private sharedByBranchesOnce(type: TypeExpr, out: Set<string>): Set<string> {
     const common = (branches: readonly TypeExpr[]): void => {
       const seen = new Set<string>();
       for (const refs of branches.map((b) => this.branchNames(b))) for (const name of refs) (seen.has(name) ? out : seen).add(name);
@@ -541,8 +557,9 @@ class ValidatorEmitter {
         const merged = this.mergedIntersection(type) ?? this.model.checkShape(type);
         // Two objects down, one naming a declaration is a function of its own (shared by type): written in place, each
         // level would spell out the shapes of the declarations below it again (`T_n { d?: T_{n-1} & { e?: 1 } }` was
-        // cubic in n: 10 MB at 40 links, and past 100 more than a string can hold; helper-74).
-        if (merged && level >= 2 && type.members.some((m) => m.kind === "ref")) return call(id(this.helper(type, place)), v, depthArg(level));
+        // cubic in n: 10 MB at 40 links, and past 100 more than a string can hold; helper-74). So is one whose members
+        // are not one shape: each link of `X_n = { a?: X_{n-1} } & Partial<Pick<X_{n-1}, "a">>` wrote the one below again.
+        if (level >= 2 && type.members.some((m) => m.kind === "ref")) return call(id(this.helper(type, place)), v, depthArg(level));
         if (merged) return this.objectCheck(merged, v, place, level);
         // After a member that narrows `v` (one checked in place, or a runtime type guard such as
         // isPlainObject), the members checked in place are calls instead (see memberHelper).
@@ -1158,6 +1175,12 @@ class ValidatorEmitter {
   private intersectionCollect(whole: IntersectionType, v: Expression, p: Expression, place: string, depth: number): Statement[] {
     const merged = this.mergedIntersection(whole);
     if (merged) return this.collect(merged, v, p, place, depth);
+    // Two objects down, a function of its own shared by type, as its check is (see check): in place, a chain of
+    // `Partial<Pick<X_{n-1}, "a">>` links spelled out each link's intersection again in the one above, 2^n (helper-76).
+    if (depth >= 2 && whole.members.some((m) => m.kind === "ref")) {
+      this.helper(whole, place);
+      return [expressionStatement(call(id(this.helperCollectors.get(typeKey(whole))!), v, p, O, depthArg(depth)))];
+    }
     const type = this.distinct(whole);
     const shapes = type.members.map((m) => this.model.shapeOf(m));
     if (!shapes.every((s) => s !== undefined)) {
@@ -1234,7 +1257,7 @@ class ValidatorEmitter {
     // `unknown` and `any` check nothing, so report nothing twice.
     if (isAnything(a) || isAnything(b)) return false;
     const keys = new Set(this.leafKeys(a));
-    return this.leafKeys(b).some((key) => keys.has(key)) || (jsonTypeMask(a, this.model) & jsonTypeMask(b, this.model) & (16 | 32)) !== 0;
+    return this.leafKeys(b).some((key) => keys.has(key)) || (jsonTypeMask(a, this.model, true) & jsonTypeMask(b, this.model, true) & (16 | 32)) !== 0;
   }
 
   /**
@@ -1572,16 +1595,18 @@ function labelOf(type: TypeExpr): string {
   }
 }
 
-/** {@link jsonTypeMask}'s answer for each declaration, per model. */
+/** {@link jsonTypeMask}'s answers for each declaration, per model and per view (`tested`). */
 const declarationMasks = new WeakMap<Model, Map<string, number>>();
 
 /**
- * JSON types a value of `type` can have, as the bits of the runtime's `jsonType`. A reference's
- * answer is remembered: an alias chain (`A2 = A1 & A1`) costs one step per link, not 2^n. The
- * walk stops at objects and arrays, so it meets no cycle in a schema TypeScript accepts; a
- * reference met again on its own path answers every type.
+ * JSON types a value of `type` can have, as the bits of the runtime's `jsonType`; with `tested`,
+ * the JSON types some check of `type` accepts (an intersection's members each test the value, so
+ * `{ a?: 1 } & string` looks into objects although no value is both). A reference's answer is
+ * remembered: an alias chain (`A2 = A1 & A1`) costs one step per link, not 2^n. The walk stops at
+ * objects and arrays, so it meets no cycle in a schema TypeScript accepts; a reference met again on
+ * its own path answers every type.
  */
-function jsonTypeMask(type: TypeExpr, model: Model, active = new Set<string>()): number {
+function jsonTypeMask(type: TypeExpr, model: Model, tested = false, active = new Set<string>()): number {
   switch (type.kind) {
     case "keyword":
       return { string: 1, number: 2, boolean: 4, null: 8, object: 16, unknown: 63, any: 63, never: 0, undefined: 0 }[type.name];
@@ -1590,14 +1615,15 @@ function jsonTypeMask(type: TypeExpr, model: Model, active = new Set<string>()):
     case "ref": {
       let masks = declarationMasks.get(model);
       if (masks === undefined) declarationMasks.set(model, (masks = new Map()));
-      const known = masks.get(type.name);
+      const key = tested ? `tested ${type.name}` : type.name;
+      const known = masks.get(key);
       if (known !== undefined) return known;
       if (active.has(type.name)) return 63;
       const target = model.typeOf(type.name);
       active.add(type.name);
-      const mask = target ? jsonTypeMask(target, model, active) : 63;
+      const mask = target ? jsonTypeMask(target, model, tested, active) : 63;
       active.delete(type.name);
-      masks.set(type.name, mask);
+      masks.set(key, mask);
       return mask;
     }
     case "array":
@@ -1606,8 +1632,10 @@ function jsonTypeMask(type: TypeExpr, model: Model, active = new Set<string>()):
     case "object":
       return 16;
     case "union":
-      return type.members.reduce((mask, m) => mask | jsonTypeMask(m, model, active), 0);
+      return type.members.reduce((mask, m) => mask | jsonTypeMask(m, model, tested, active), 0);
     case "intersection":
-      return type.members.reduce((mask, m) => mask & jsonTypeMask(m, model, active), 63);
+      return tested
+        ? type.members.reduce((mask, m) => mask | jsonTypeMask(m, model, tested, active), 0)
+        : type.members.reduce((mask, m) => mask & jsonTypeMask(m, model, tested, active), 63);
   }
 }
