@@ -593,6 +593,21 @@ describe("large schemas", () => {
     expect(v.validateW!(true).issues.map((i) => i.message)).toEqual(["expected intersection | boolean[], got true"]);
   });
 
+  it("names union members labelled alike (object | object) by their first properties (helper-74)", async () => {
+    const text = [
+      'export type U = { a: string } | { b: number; "x-y"?: 1; c?: 1; d?: 1 };',
+      "export type W = { a: string } | { b: number }[] | { c: 1 }[];",
+      "",
+    ].join("\n");
+    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+    const dir = writeGenerated("union-labels", files);
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    expect(issueLines(v, "U", 5)).toEqual([': expected { a } | { b, "x-y", c, … }, got 5']);
+    expect(issueLines(v, "U", { a: 1, b: "x" })[0]).toBe(': matches none of { a } | { b, "x-y", c, … }');
+    // Labelled alike only among the arrays: the one object stays `object`.
+    expect(issueLines(v, "W", 5)).toEqual([": expected object | { b }[] | { c }[], got 5"]);
+  });
+
   it("an intersection's members after the one checked in place are calls: TypeScript does not read them with `v` narrowed (helper-71)", async () => {
     // `typeof v === "string" && (v === "a" || v === 1)` is TS2367 once `v` is a string; so were two literal unions in a row.
     const text = [

@@ -1285,7 +1285,7 @@ class ValidatorEmitter {
     if (simple) return [ifStatement(not(simple.check), this.expected(p, simple, v))];
     const collectors = members.map((m, i) => this.memberCollector(m, `${place}$${i}`));
     const masks = members.map((m) => jsonTypeMask(m, this.model));
-    const label = members.map((m) => labelOf(m)).join(" | ");
+    const label = unionLabel(members);
     const recursive = [...refsIn(type)].some((name) => this.model.recursive.has(name));
     // Members that can hold one JSON type may each collect a shared recursive property: collectedOnce collects it once.
     const overlapping = masks.some((m, i) => masks.some((n, j) => j > i && (m & n) !== 0));
@@ -1573,23 +1573,46 @@ function collectedApart(groups: readonly (readonly Statement[])[], allOf: Expres
 /** The longest intersection label an `anyOf` message spells out, in characters. */
 const MAX_LABEL = 80;
 
-/** How a union member is named in an `anyOf` message: `TextContent`, `TextContent[]`, `string`, `object`. */
-function labelOf(type: TypeExpr): string {
+/** The most property names an object type's label lists (`{ a, b, c, … }`). */
+const MAX_LABEL_PROPERTIES = 3;
+
+/**
+ * How the members of a union are named in its `anyOf` messages, joined by ` | `. Members that
+ * {@link labelOf} names alike (two object types: `object | object`) are named by their
+ * properties instead (`{ a } | { b }`).
+ */
+function unionLabel(members: readonly TypeExpr[]): string {
+  const labels = members.map((m) => labelOf(m));
+  return labels.map((l, i) => (labels.indexOf(l) === labels.lastIndexOf(l) ? l : labelOf(members[i]!, true))).join(" | ");
+}
+
+/**
+ * How a union member is named in an `anyOf` message: `TextContent`, `TextContent[]`, `string`,
+ * `object`; with `properties`, an object type by the names of its first properties (`{ a, b }`,
+ * `{}` for none).
+ */
+function labelOf(type: TypeExpr, properties = false): string {
+  const inner = (t: TypeExpr): string => labelOf(t, properties);
   switch (type.kind) {
     case "ref":
       return type.name;
     case "array":
-      return type.element.kind === "union" || type.element.kind === "intersection" ? `(${labelOf(type.element)})[]` : `${labelOf(type.element)}[]`;
+      return type.element.kind === "union" || type.element.kind === "intersection" ? `(${inner(type.element)})[]` : `${inner(type.element)}[]`;
     case "union":
-      return [...new Set(type.members.map(labelOf))].join(" | ");
+      return [...new Set(type.members.map(inner))].join(" | ");
     case "intersection": {
       // Each member once, `unknown` and `any` left out (they add nothing); a long one is "intersection".
-      const labels = [...new Set(type.members.filter((m) => !isAnything(m)).map(labelOf))];
+      const labels = [...new Set(type.members.filter((m) => !isAnything(m)).map(inner))];
       const text = labels.map((l) => (l.includes(" | ") ? `(${l})` : l)).join(" & ");
       return labels.length === 0 ? "unknown" : text.length <= MAX_LABEL ? text : "intersection";
     }
-    case "object":
-      return "object";
+    case "object": {
+      if (!properties) return "object";
+      const names = type.properties.map((p) => p.name);
+      const shown = names.slice(0, MAX_LABEL_PROPERTIES).map((name) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name)));
+      if (names.length > MAX_LABEL_PROPERTIES) shown.push("…");
+      return shown.length === 0 ? "{}" : `{ ${shown.join(", ")} }`;
+    }
     default:
       return describe(type);
   }
