@@ -449,6 +449,40 @@ function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, st
   req.resume();
 }
 
+/** What waits for each connection to close: see {@link onGone}. */
+const connectionWaiters = new WeakMap<object, Set<() => void>>();
+
+/**
+ * Calls `gone` once, when `res` closes (its answer finished, or its connection lost) or when
+ * `req`'s connection closes, whichever comes first; at once when the connection is closed already.
+ * A response pipelined behind another on its connection (HTTP/1.1) has no socket yet, and node:http
+ * emits no `close` for it when the connection goes: only the connection says so. One listener per
+ * connection serves every response waiting on it.
+ */
+function onGone(req: IncomingMessage, res: ServerResponse, gone: () => void): void {
+  const socket = req.socket as IncomingMessage["socket"] | null;
+  let waiters = socket ? connectionWaiters.get(socket) : undefined;
+  let called = false;
+  const once = (): void => {
+    if (called) return;
+    called = true;
+    res.off("close", once);
+    waiters?.delete(once);
+    gone();
+  };
+  if (res.destroyed || socket == null || socket.destroyed) return once();
+  res.once("close", once);
+  if (waiters === undefined) {
+    const all = (waiters = new Set());
+    connectionWaiters.set(socket, all);
+    socket.once("close", () => {
+      connectionWaiters.delete(socket);
+      for (const waiter of [...all]) waiter();
+    });
+  }
+  waiters.add(once);
+}
+
 /** A body longer than this (in UTF-16 code units) is counted against the bodies' budget by its parsed message's length once parsed. */
 const COMPACT_FROM = 64 * 1024;
 
@@ -490,7 +524,7 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budg
       return;
     }
     let held = 0;
-    res.once("close", () => {
+    onGone(req, res, () => {
       budget.used -= held;
       held = 0;
     });
@@ -544,7 +578,7 @@ interface Exchange {
   readonly req: IncomingMessage;
   readonly res: ServerResponse;
   timed: AbortController | undefined;
-  /** Resolves when the response is finished or its connection closed. */
+  /** Resolves when the response is finished or its connection closed ({@link onGone}). */
   readonly done: Promise<void>;
   dispatched: boolean;
 }
@@ -552,12 +586,8 @@ interface Exchange {
 /** The request listener and what a graceful shutdown needs of it. */
 interface Endpoint {
   readonly listener: HttpHandler;
-  /**
-   * node:http's `checkContinue`: a request with `Expect: 100-continue` whose declared body is over
-   * `maxBodyBytes` is answered 413 at once (RFC 9110 § 10.1.1: the client need not send the body);
-   * any other is told to go on and served.
-   */
-  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
+  /** {@link MountedHttpHandler.continueTo}. */
+  readonly continueTo: MountedHttpHandler["continueTo"];
   /** Refuses new requests, ends listen streams, waits `shutdownGraceMs` for requests in flight, then answers the rest `-32603`. */
   shutdown(): Promise<void>;
 }
@@ -572,26 +602,30 @@ interface Endpoint {
  */
 export type HttpHandler = (req: IncomingMessage, res: ServerResponse, body?: unknown) => void;
 
-/** What {@link createHttpHandler} returns: the request listener, and a `checkContinue` listener to mount beside it. */
+/** What {@link createHttpHandler} returns: the request listener, and {@link MountedHttpHandler.continueTo} for `Expect: 100-continue`. */
 export interface MountedHttpHandler extends HttpHandler {
   /**
-   * For node:http's `checkContinue` event (`server.on("checkContinue", handler.checkContinue)`):
-   * a request with `Expect: 100-continue` whose declared body is over `maxBodyBytes` is answered 413
-   * at once (RFC 9110 § 10.1.1: the client need not send the body); any other is told to go on and
-   * served as the listener serves it. Without it node:http tells every such client to go on.
+   * A listener for node:http's `checkContinue` event, which takes every request with
+   * `Expect: 100-continue` instead of the server's request listener:
+   * `server.on("checkContinue", handler.continueTo(app))`, where `app` is that request listener
+   * (your routing and authentication, which then serve the request as any other). A request to
+   * this endpoint whose declared body is over `maxBodyBytes` is answered 413 at once, before `app`
+   * (RFC 9110 § 10.1.1: the client need not send the body); any other is told to go on
+   * (`100 Continue`) and handed to `app`. Without it node:http tells every such client to go on and
+   * the body is refused once read.
    */
-  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void;
+  continueTo(app: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
 }
 
 /**
  * A `node:http` request listener serving `dispatcher` at the MCP endpoint, to mount in a server of
  * one's own (without graceful shutdown, and the time limits and connection caps of the server:
  * {@link serveHttp} has them). See {@link HttpHandler} for a body read before it, and
- * {@link MountedHttpHandler.checkContinue} for `Expect: 100-continue`.
+ * {@link MountedHttpHandler.continueTo} for `Expect: 100-continue`.
  */
 export function createHttpHandler(dispatcher: TransportDispatcher, options: HttpOptions = {}): MountedHttpHandler {
-  const { listener, checkContinue } = endpoint(dispatcher, options, "createHttpHandler");
-  return Object.assign(listener, { checkContinue });
+  const { listener, continueTo } = endpoint(dispatcher, options, "createHttpHandler");
+  return Object.assign(listener, { continueTo });
 }
 
 /** One legacy session as this process serves it: its standalone GET stream and how many of its POSTs are running. */
@@ -815,7 +849,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const controller = new AbortController();
     let sse = false;
     let keepAlive: ReturnType<typeof setInterval> | undefined;
-    res.on("close", () => {
+    onGone(req, res, () => {
       if (!res.writableFinished) controller.abort(new Error("the client closed the response stream"));
       if (keepAlive !== undefined) clearInterval(keepAlive);
     });
@@ -974,7 +1008,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     session.stream = res;
     const keepAlive = setInterval(() => res.write(":\n\n"), keepAliveMs);
     keepAlive.unref();
-    res.on("close", () => {
+    onGone(req, res, () => {
       streams--;
       clearInterval(keepAlive);
       if (session.stream === res) session.stream = undefined;
@@ -1103,7 +1137,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   };
 
   /**
-   * Takes the request `req` carries, counted in flight until `res` closes; or says why it cannot be
+   * Takes the request `req` carries, counted in flight until its response or its connection is gone ({@link onGone}); or says why it cannot be
    * taken now: the caps are reached on the server or on `req`'s connection (pipelined).
    */
   const admit = (req: IncomingMessage, res: ServerResponse): string | undefined => {
@@ -1114,7 +1148,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     }
     requestsInFlight++;
     perConnection.set(socket, (perConnection.get(socket) ?? 0) + 1);
-    res.once("close", () => {
+    onGone(req, res, () => {
       requestsInFlight--;
       perConnection.set(socket, (perConnection.get(socket) ?? 1) - 1);
     });
@@ -1126,7 +1160,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       req,
       res,
       timed: undefined,
-      done: new Promise<void>((resolve) => res.once("close", () => resolve())),
+      done: new Promise<void>((resolve) => onGone(req, res, resolve)),
       dispatched: false,
     };
     exchanges.add(exchange);
@@ -1166,24 +1200,33 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     clearTimeout(flushTimer);
   };
 
-  const checkContinue = (req: IncomingMessage, res: ServerResponse): void => {
+  /** Whether a request for this endpoint declares a body over `maxBodyBytes` (for `Expect: 100-continue`). */
+  const bodyTooLarge = (req: IncomingMessage): boolean => {
     const declared = Number(header(req, "content-length"));
-    if (Number.isFinite(declared) && declared > limit) {
+    if (!(Number.isFinite(declared) && declared > limit)) return false;
+    try {
+      return new URL(req.url ?? "/", "http://localhost").pathname === path;
+    } catch {
+      return false;
+    }
+  };
+  const continueTo = (app: (req: IncomingMessage, res: ServerResponse) => void) => (req: IncomingMessage, res: ServerResponse) => {
+    if (bodyTooLarge(req)) {
       res.setHeader("connection", "close");
       return sendJson(res, 413, { jsonrpc: "2.0", error: { code: -32600, message: tooLarge(limit) } });
     }
     res.writeContinue();
-    listener(req, res);
+    app(req, res);
   };
 
-  return { listener, checkContinue, shutdown: close };
+  return { listener, continueTo, shutdown: close };
 }
 
 /** Serves `dispatcher` over Streamable HTTP; resolves once listening. */
 export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.receiveTimeoutMs ?? 30_000;
-  const { listener, checkContinue, shutdown } = endpoint(dispatcher, options, "serveHttp");
+  const { listener, continueTo, shutdown } = endpoint(dispatcher, options, "serveHttp");
   const server = createServer(
     {
       headersTimeout,
@@ -1193,7 +1236,7 @@ export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions 
     },
     listener,
   );
-  server.on("checkContinue", checkContinue);
+  server.on("checkContinue", continueTo(listener));
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
   server.maxConnections = options.maxConnections ?? 512;
   const host = options.host ?? "127.0.0.1";

@@ -37,7 +37,9 @@ interface HttpModule {
   createHttpHandler(
     dispatcher: Dispatcher,
     options?: Json,
-  ): ((req: IncomingMessage, res: ServerResponse, body?: unknown) => void) & { checkContinue(req: IncomingMessage, res: ServerResponse): void };
+  ): ((req: IncomingMessage, res: ServerResponse, body?: unknown) => void) & {
+    continueTo(app: (req: IncomingMessage, res: ServerResponse) => void): (req: IncomingMessage, res: ServerResponse) => void;
+  };
 }
 interface StdioModule {
   serveStdio(dispatcher: Dispatcher, options: Json): { closed: Promise<void>; close(): Promise<void> };
@@ -477,13 +479,13 @@ function rawConnection(url: string): { socket: Socket; closed: Promise<number>; 
 }
 
 /** POSTs a tools/list of `length` bytes with `Expect: 100-continue`: the status, and whether the server asked for the body. */
-function askContinue(url: string, length: number): Promise<{ status: number; continued: boolean }> {
+function askContinue(url: string, length: number, headers: { [name: string]: string } = {}): Promise<{ status: number; continued: boolean }> {
   return new Promise((resolve, reject) => {
     let continued = false;
     const req = httpRequest(url, {
       method: "POST",
       agent: false,
-      headers: { "content-type": "application/json", "content-length": length, expect: "100-continue", "mcp-protocol-version": VERSION, "mcp-method": "tools/list" },
+      headers: { "content-type": "application/json", "content-length": length, expect: "100-continue", "mcp-protocol-version": VERSION, "mcp-method": "tools/list", ...headers },
     });
     req.on("continue", () => {
       continued = true;
@@ -512,16 +514,25 @@ describe("createHttpHandler in a server of one's own (helper-61)", () => {
     return { url: `http://127.0.0.1:${port}/mcp`, close: () => (server.closeAllConnections(), server.close()) };
   }
 
-  it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once when its checkContinue is mounted, and serves the rest", async () => {
+  it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once through continueTo, and hands the rest to the server's own listener (its authentication and routes; helper-77)", async () => {
     const handler = m.http.createHttpHandler(makeDispatcher(), { maxBodyBytes: 1000 });
-    const server = createServer(handler);
-    server.on("checkContinue", handler.checkContinue);
+    // The application's listener: a token, and a route of its own beside the MCP endpoint.
+    const app = (req: IncomingMessage, res: ServerResponse) => {
+      if (req.headers.authorization !== "Bearer secret") return void res.writeHead(401).end();
+      if (req.url === "/upload") return void req.resume().on("end", () => res.writeHead(204).end());
+      handler(req, res);
+    };
+    const server = createServer(app);
+    server.on("checkContinue", handler.continueTo(app));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as { port: number };
     try {
-      const ask = (length: number) => askContinue(`http://127.0.0.1:${port}/mcp`, length);
+      const ask = (length: number, path = "/mcp", headers: { [name: string]: string } = { authorization: "Bearer secret" }) => askContinue(`http://127.0.0.1:${port}${path}`, length, headers);
       expect(await within(ask(5000), 3000, "413")).toEqual({ status: 413, continued: false });
       expect(await within(ask(500), 3000, "200")).toEqual({ status: 200, continued: true });
+      // Before, the one-liner mounted the MCP listener itself: no token answered 200, and /upload the MCP endpoint's 404 or 413.
+      expect(await within(ask(500, "/mcp", {}), 3000, "401")).toEqual({ status: 401, continued: true });
+      expect(await within(ask(5000, "/upload"), 3000, "upload")).toEqual({ status: 204, continued: true });
     } finally {
       server.closeAllConnections();
       server.close();
@@ -797,6 +808,58 @@ describe("Streamable HTTP transport, hardened", () => {
     await within(until(() => statuses(received()).length === 41), 5000, "one more answer");
     expect(statuses(received())[40]).toBe(200);
     connection.socket.destroy();
+  });
+
+  it("a connection gone with pipelined requests in flight frees each of them: their handlers are aborted, the caps taken again, close() not held (helper-77)", async () => {
+    const s = await serve({ maxRequestsInFlight: 20, shutdownGraceMs: 3000 });
+    for (let round = 0; round < 3; round++) {
+      const { connection } = await reading(s.url);
+      connection.socket.write(pipelined(s.url, Array.from({ length: 16 }, (_, i) => call(i, "never"))));
+      await within(until(() => seen.calls === 16 * (round + 1)), 5000, `16 running, round ${round}`);
+      connection.socket.destroy();
+      // Only the first response of a pipelined run has a socket: node:http emits no close for the 15 queued behind it.
+      await within(until(() => seen.aborted === 16 * (round + 1)), 5000, `16 aborted, round ${round}`);
+    }
+    // Before, 15 of each 16 stayed counted: the third connection got 5 requests run, and close() waited its grace period.
+    newGate();
+    const { connection, received } = await reading(s.url);
+    connection.socket.write(pipelined(s.url, Array.from({ length: 16 }, (_, i) => call(i, "gate"))));
+    await within(until(() => seen.calls === 16 * 4), 5000, "16 running on a fresh connection");
+    gate.open();
+    await within(until(() => statuses(received()).length === 16), 5000, "16 answers");
+    expect(statuses(received())).toEqual(Array<number>(16).fill(200));
+    const started = performance.now();
+    await s.close();
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+
+  it("createHttpHandler given a request whose client left while its body was read frees it (helper-77)", async () => {
+    const handler = m.http.createHttpHandler(makeDispatcher(), { maxRequestsInFlight: 2 });
+    let handed = 0;
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      // A body parser, then an asynchronous step (authentication): the client may be gone by the time the handler runs.
+      req.on("end", () => void sleep(100).then(() => (handed++, handler(req, res, JSON.parse(Buffer.concat(chunks).toString("utf8"))))));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+    try {
+      for (let i = 0; i < 3; i++) {
+        const { connection } = await reading(url);
+        connection.socket.write(pipelined(url, [list(i)]));
+        await sleep(30);
+        connection.socket.destroy();
+      }
+      await within(until(() => handed === 3), 5000, "3 handed over");
+      await sleep(50);
+      // Before, each counted for good: 503 "Server busy: 2 requests in flight".
+      const r = await post(url, list(9));
+      expect([r.status, (JSON.parse(r.body) as Response).id]).toEqual([200, 9]);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("serves at most maxRequestsInFlight requests at once over all connections: one more is answered 503 \"Server busy\", the connection kept", async () => {
