@@ -532,6 +532,8 @@ describe("large schemas", () => {
     const text = [
       `export type Big = ${many(65, (i) => `{ a: string; m${i}?: 1 }`)};`,
       `export type BigR = { n?: BigR } & { n?: BigR | null } & ${many(64, (i) => `{ m${i}?: 1 }`)};`,
+      // 70 declarations of one name, each a type of its own: collected one by one, past what TypeScript analyses as one.
+      `export type Each = ${many(70, (i) => `{ a: { x${i}?: 1 } }`)} & { z?: 1 };`,
       "",
     ].join("\n");
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
@@ -546,6 +548,9 @@ describe("large schemas", () => {
     const deep = Array.from({ length: 20 }).reduce<unknown>((x) => ({ n: x }), { n: 1 });
     expect(issues("BigR", deep)).toEqual([`${"/n".repeat(21)}: expected object, got 1`]);
     expect(v.isBigR!(Array.from({ length: 20 }).reduce<unknown>((x) => ({ n: x }), {}))).toBe(true);
+    // Before: 70 times (helper-77).
+    expect(issues("Each", { a: 5, z: 2 })).toEqual(["/a: expected object, got 5", "/z: expected 1, got 2"]);
+    expect(issues("Each", { a: { x3: 2, x60: 3 } })).toEqual(["/a/x3: expected 1, got 2", "/a/x60: expected 1, got 3"]);
   }, 30_000);
 
   it("an intersection of 500 object types declaring one property with literals compiles strictly: the literals merge (helper-76: TS2563)", async () => {

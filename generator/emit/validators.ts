@@ -1069,30 +1069,19 @@ class ValidatorEmitter {
       if (group.length > LONG) return prop === group[0] ? [{ ...prop, optional: group.every((q) => q.optional) }] : [{ ...prop, optional: true }];
       return prop === group[0] ? [declaredAsOne(group)] : [];
     });
-    for (const prop of properties) {
-      const read = this.read(v, prop.name);
-      // need/req/opt take the property's JSON Pointer token, "/" and its escaped name.
-      const token = lit(`/${pointerToken(prop.name)}`);
-      const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`, depth + 1);
-      if (simple) {
-        body.push(expressionStatement(this.plainProperty(prop.type, prop.optional, token, read, simple, p)));
-        continue;
-      }
-      const path = pathAppend(p, { kind: "name", name: prop.name });
-      const inner = this.collect(prop.type, read, path, `${place}$${prop.name}`, depth + 1);
-      const only = inner.length === 1 ? inner[0]! : undefined;
-      if (only?.kind === "expression" && only.expression.kind === "call" && only.expression.args[0] === read && only.expression.args[1] === path) {
-        // One collector call at the property's path (a named type or a shared helper):
-        // `reqCollect`/`optCollect` append the token to the path and call it.
-        const [, , , d] = only.expression.args;
-        body.push(expressionStatement(call(this.rt(prop.optional ? "optCollect" : "reqCollect"), O, p, token, read, d!, only.expression.callee)));
-        continue;
-      }
-      const guard = prop.optional ? binary(read, "!==", UNDEFINED) : call(this.rt("need"), O, p, token, read);
-      if (inner.length === 0) {
-        if (!prop.optional) body.push(expressionStatement(guard));
-      } else body.push(ifStatement(guard, inner.length === 1 && isOneLine(inner[0]!) ? inner[0]! : block(inner)));
-    }
+    // Each declaration of a name past LONG collects into one list, which allOf lists once each: every declaration
+    // found the same issue there (helper-77: `/a: expected object` 70 times).
+    const statements = properties.map((prop) => this.propertyCollect(prop, v, p, place, depth));
+    const long = new Map<string, Statement[]>();
+    properties.forEach((prop, i) => {
+      if ((repeated.get(prop.name)?.length ?? 0) > LONG) long.set(prop.name, [...(long.get(prop.name) ?? []), ...statements[i]!]);
+    });
+    properties.forEach((prop, i) => {
+      const collected = long.get(prop.name);
+      if (collected === undefined) body.push(...statements[i]!);
+      // At the first declaration, all of them (emptied once written, so the later ones add nothing).
+      else if (collected.length > 0) body.push(block(collectedApart([collected.splice(0)], this.rt("allOf"))));
+    });
     if (type.indexSignature && !isAnything(type.indexSignature)) {
       const k = `k${depth}`;
       const skip = this.indexSkip(type, v, id(k));
@@ -1111,6 +1100,27 @@ class ValidatorEmitter {
     }
     if (body.length === 0) return [ifStatement(not(call(this.rt("isPlainObject"), v)), this.expected(p, { check: TRUE, what: "object" }, v))];
     return [ifStatement(call(this.rt("object"), O, p, v), block(body))];
+  }
+
+  /** Statements collecting the issues of one property of an object type (`prop` of `v`, at path `p`). */
+  private propertyCollect(prop: Property, v: Expression, p: Expression, place: string, depth: number): Statement[] {
+    const read = this.read(v, prop.name);
+    // need/req/opt take the property's JSON Pointer token, "/" and its escaped name.
+    const token = lit(`/${pointerToken(prop.name)}`);
+    const simple = this.simpleLeaf(prop.type, read, `${place}$${prop.name}`, depth + 1);
+    if (simple) return [expressionStatement(this.plainProperty(prop.type, prop.optional, token, read, simple, p))];
+    const path = pathAppend(p, { kind: "name", name: prop.name });
+    const inner = this.collect(prop.type, read, path, `${place}$${prop.name}`, depth + 1);
+    const only = inner.length === 1 ? inner[0]! : undefined;
+    if (only?.kind === "expression" && only.expression.kind === "call" && only.expression.args[0] === read && only.expression.args[1] === path) {
+      // One collector call at the property's path (a named type or a shared helper):
+      // `reqCollect`/`optCollect` append the token to the path and call it.
+      const [, , , d] = only.expression.args;
+      return [expressionStatement(call(this.rt(prop.optional ? "optCollect" : "reqCollect"), O, p, token, read, d!, only.expression.callee))];
+    }
+    const guard = prop.optional ? binary(read, "!==", UNDEFINED) : call(this.rt("need"), O, p, token, read);
+    if (inner.length === 0) return prop.optional ? [] : [expressionStatement(guard)];
+    return [ifStatement(guard, inner.length === 1 && isOneLine(inner[0]!) ? inner[0]! : block(inner))];
   }
 
   /**
