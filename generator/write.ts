@@ -614,9 +614,9 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
   if (owner !== undefined) {
     const [what, whole] =
       owner.folder === RUNTIME_FOLDER
-        ? ["its runtime modules", ""]
-        : ["a revision's modules", `generate that output as a whole (--spec-version naming each of its revisions, --out ${owner.dir}), or `];
-    throw fail("MCG402", `${out} is inside the output in ${owner.dir}, which writes ${what} in ${join(owner.dir, owner.folder)} (its ${MANIFEST_FILE} says so): ${whole}give this output a folder of its own`);
+        ? [`its runtime modules in ${join(owner.dir, owner.folder)}`, ""]
+        : [`a revision's modules in ${join(owner.dir, owner.folder)} (its ${MANIFEST_FILE} says so)`, `generate that output as a whole (--spec-version naming each of its revisions, --out ${owner.dir}), or `];
+    throw fail("MCG402", `${out} is inside the output in ${owner.dir}, which writes ${what}: ${whole}give this output a folder of its own`);
   }
   // The runtime/ folder (and a multi-revision output's revision folders) are the generator's too: a link or a file
   // there would take writes and removals elsewhere.
@@ -649,15 +649,25 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
  * is. An output nested in another's folder under a name of its own (`--out gen/legacy` beside
  * `--out gen`) has none.
  */
+/** Whether folder `dir` holds a file the generator wrote (one starting with {@link GENERATED_MARK}). */
+function holdsGenerated(dir: string): boolean {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).some((entry) => entry.isFile() && readFileSync(join(dir, entry.name), "utf8").startsWith(GENERATED_MARK));
+  } catch {
+    return false;
+  }
+}
+
 function enclosingOutput(out: string): { readonly dir: string; readonly folder: string } | undefined {
   for (let child = out, dir = dirname(out); dir !== child; child = dir, dir = dirname(dir)) {
     const onDisk = readManifest(dir);
     if (onDisk.state !== "read") continue;
     const folder = basename(child);
     if ((onDisk.manifest.revisions ?? []).some((r) => r.folder === folder)) return { dir, folder };
-    // Its runtime/ when it has one: a folder of that name with a manifest of its own is an output nested there.
+    // Its runtime/ when it wrote one (a generated module there): a folder of that name with a manifest of its own is an
+    // output nested there, and one holding nothing generated (an empty folder, a .gitkeep) is not the output's.
     const runtime = join(dir, RUNTIME_FOLDER);
-    if (folder === RUNTIME_FOLDER && existsSync(runtime) && !existsSync(join(runtime, MANIFEST_FILE))) return { dir, folder };
+    if (folder === RUNTIME_FOLDER && !existsSync(join(runtime, MANIFEST_FILE)) && holdsGenerated(runtime)) return { dir, folder };
   }
   return undefined;
 }

@@ -382,7 +382,7 @@ describe("the built CLI in a shell pipeline", () => {
     expect(before).toContain("revision.ts");
     for (const [inside, what] of [
       [join(both, "2025-11-25"), `a revision's modules in ${join(both, "2025-11-25")} (its codegen-manifest.json says so): generate that output as a whole (--spec-version naming each of its revisions, --out ${both}), or give this output a folder of its own`],
-      [join(both, "runtime", "mine"), `its runtime modules in ${join(both, "runtime")} (its codegen-manifest.json says so): give this output a folder of its own`],
+      [join(both, "runtime", "mine"), `its runtime modules in ${join(both, "runtime")}: give this output a folder of its own`],
     ] as const) {
       const refused = await cli("generate", "--schema", DRAFT, "--out", inside);
       expect(refused.code).toBe(2);
@@ -397,6 +397,12 @@ describe("the built CLI in a shell pipeline", () => {
     expect((await cli("generate", "--schema", DRAFT, "--out", bare, "--targets", "types")).code).toBe(0);
     expect((await cli("generate", "--schema", DRAFT, "--out", join(bare, "runtime"), "--targets", "types")).code).toBe(0);
     expect((await cli("generate", "--schema", DRAFT, "--out", join(bare, "runtime"), "--targets", "types", "--check")).code).toBe(0);
+    // Also when a runtime/ folder holding nothing generated is there first (a .gitkeep): before, MCG402 (helper-77).
+    const kept = join(dir, "kept");
+    expect((await cli("generate", "--schema", DRAFT, "--out", kept, "--targets", "types")).code).toBe(0);
+    mkdirSync(join(kept, "runtime"));
+    writeFileSync(join(kept, "runtime", ".gitkeep"), "");
+    expect((await cli("generate", "--schema", DRAFT, "--out", join(kept, "runtime"), "--targets", "types")).code).toBe(0);
     // A folder that is no output's own, holding a file of an earlier generation and one of the user's: the earlier one is
     // removed as stale, and the warning names only the user's as kept.
     const mixed = join(dir, "mixed");
