@@ -124,17 +124,19 @@ export interface HttpOptions {
    */
   readonly sendTimeoutMs?: number;
   /**
-   * JSON-RPC requests being answered at once (`subscriptions/listen` streams included); one more is
-   * answered `-32603` "Server busy" with status 503, its connection kept, so that pipelined requests
-   * cannot make the server hold unbounded memory. A client's response, a notification and a DELETE
-   * are always taken: they are what ends the requests in flight. Default: 1024.
+   * JSON-RPC requests being answered at once (`subscriptions/listen` streams included, and each
+   * request of a batch); one more is answered `-32603` "Server busy" with status 503 (a batch: each of
+   * its requests, by id, in an array), its connection kept, so that pipelined requests cannot make
+   * the server hold unbounded memory. A client's response, a notification and a DELETE are always
+   * taken: they are what ends the requests in flight. An integer of at least 1 (else `RangeError`).
+   * Default: 1024.
    */
   readonly maxRequestsInFlight?: number;
   /**
    * Requests of one connection being received or answered at once (HTTP/1.1 pipelining: a client
    * may send requests before the answers to earlier ones); one more JSON-RPC request is answered
    * `-32603` "Server busy" with status 503, its connection kept (responses, notifications and
-   * DELETEs are always taken). Default: 16.
+   * DELETEs are always taken). An integer of at least 1 (else `RangeError`). Default: 16.
    */
   readonly maxRequestsPerConnection?: number;
   /** Open connections at once (node:http `maxConnections`); one more is closed as soon as it is accepted. Default: 512. */
@@ -378,6 +380,13 @@ function flushWithin(res: ServerResponse, ms: number): void {
 }
 
 /** A JSON-RPC error response, with the request's `id` when it is one. */
+/** An option that counts something, `fallback` when not given. @throws RangeError when it is not an integer of at least 1. */
+function atLeastOne(by: string, name: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${by}: ${name} must be an integer of at least 1, got ${String(value)}`);
+  return value;
+}
+
 function errorBody(id: unknown, code: number, message: string): unknown {
   const error = { code, message };
   return typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error };
@@ -680,8 +689,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     : `Too many open ${LISTEN} streams (at most ${maxSubscriptions}); close one first`;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const exchanges = new Set<Exchange>();
-  const maxRequestsInFlight = options.maxRequestsInFlight ?? 1024;
-  const maxRequestsPerConnection = options.maxRequestsPerConnection ?? 16;
+  const maxRequestsInFlight = atLeastOne(by, "maxRequestsInFlight", options.maxRequestsInFlight, 1024);
+  const maxRequestsPerConnection = atLeastOne(by, "maxRequestsPerConnection", options.maxRequestsPerConnection, 16);
   // The JSON-RPC requests taken and not answered yet (their responses not closed): in all, and on each connection (HTTP/1.1
   // pipelining), by its socket.
   let requestsInFlight = 0;
@@ -926,6 +935,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const id = request === undefined ? undefined : own(request, "id");
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
     if (sessionsFull()) return sendJson(res, 503, errorBody(id, -32603, `Too many sessions (at most ${maxSessions}); try again later`));
+    if (!takes(req, res, message)) return;
     let sessionId: string;
     try {
       sessionId = createSessionId();
@@ -978,6 +988,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const problem = versionProblem(req, found.record);
     if (problem !== undefined) return sendJson(res, 400, errorBody(id, -32600, problem));
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
+    if (!takes(req, res, message)) return;
     found.session.used = true;
     found.session.busy++;
     touch(sessionId);
@@ -1103,11 +1114,6 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     }
     const id = isPlainObject(message) ? own(message, "id") : undefined;
     const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
-    // Past the caps only requests are refused (a batch holding one too): a client's response, a notification (such as
-    // notifications/cancelled) or a DELETE is what lets the requests in flight end, and is answered at once anyway.
-    const asks = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined;
-    const refused = asks(message) || (Array.isArray(message) && message.some(asks)) ? admit(req, res) : undefined;
-    if (refused !== undefined) return sendJson(res, 503, errorBody(request === undefined ? undefined : id, -32603, refused));
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
     if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
@@ -1133,6 +1139,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       }
     }
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
+    if (!takes(req, res, message)) return;
     return run(req, res, exchange, message, request, { channel: {}, legacy: beforeSession });
   };
 
@@ -1140,19 +1147,41 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
    * Takes the request `req` carries, counted in flight until its response or its connection is gone ({@link onGone}); or says why it cannot be
    * taken now: the caps are reached on the server or on `req`'s connection (pipelined).
    */
-  const admit = (req: IncomingMessage, res: ServerResponse): string | undefined => {
+  const admit = (req: IncomingMessage, res: ServerResponse, count: number): string | undefined => {
     const socket = req.socket;
-    if (requestsInFlight >= maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
-    if ((perConnection.get(socket) ?? 0) >= maxRequestsPerConnection) {
+    if (requestsInFlight + count > maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
+    if ((perConnection.get(socket) ?? 0) + count > maxRequestsPerConnection) {
       return `Server busy: ${maxRequestsPerConnection} requests of this connection in flight (maxRequestsPerConnection); wait for their answers`;
     }
-    requestsInFlight++;
-    perConnection.set(socket, (perConnection.get(socket) ?? 0) + 1);
+    requestsInFlight += count;
+    perConnection.set(socket, (perConnection.get(socket) ?? 0) + count);
     onGone(req, res, () => {
-      requestsInFlight--;
-      perConnection.set(socket, (perConnection.get(socket) ?? 1) - 1);
+      requestsInFlight -= count;
+      perConnection.set(socket, (perConnection.get(socket) ?? count) - count);
     });
     return undefined;
+  };
+
+  /**
+   * Whether `message` may be dispatched now. Past the caps only JSON-RPC requests are refused (a
+   * batch holding some: each of them, by id, in one array): a client's response, a notification (such
+   * as notifications/cancelled) or a DELETE is what lets the requests in flight end. Called once the
+   * message is known to be served (its session found, its headers right), so that what would be
+   * refused anyway is refused for that reason. Writes the 503 itself.
+   */
+  const takes = (req: IncomingMessage, res: ServerResponse, message: unknown): boolean => {
+    const asks = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined;
+    const requests = Array.isArray(message) ? message.filter(asks) : asks(message) ? [message] : [];
+    if (requests.length === 0) return true;
+    const refused = admit(req, res, requests.length);
+    if (refused === undefined) return true;
+    const idOf = (m: unknown) => {
+      const id = own(m, "id");
+      return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : undefined;
+    };
+    const answers = requests.map((m) => errorBody(idOf(m), -32603, refused));
+    sendJson(res, 503, Array.isArray(message) ? answers : answers[0]);
+    return false;
   };
 
   const listener = (req: IncomingMessage, res: ServerResponse, body?: unknown) => {

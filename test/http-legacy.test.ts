@@ -21,7 +21,7 @@ import {
   type SessionState,
   type TransportDispatcher,
 } from "../runtime/dispatcher.js";
-import { createMemorySessionStore, serveHttp, type HttpOptions, type HttpServer } from "../runtime/http.js";
+import { createHttpHandler, createMemorySessionStore, serveHttp, type HttpOptions, type HttpServer } from "../runtime/http.js";
 import { generateInto, SPEC_DIR } from "./support/corpus.js";
 
 type Json = { [key: string]: unknown };
@@ -814,6 +814,35 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     // Without the session, or with a modern message, a batch is refused as before.
     const unsessioned = await post(url, [{ jsonrpc: "2.0", id: 6, method: "ping" }]);
     expect([unsessioned.status, await unsessioned.json()]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: batches are not supported" } }]);
+  });
+
+  it("counts each request of a batch against maxRequestsInFlight and refuses a batch past it with an answer per request, by id; an unknown session is 404 before the caps (helper-77)", async () => {
+    const { url } = await serve(rootsServer(), { maxRequestsInFlight: 2 });
+    const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } });
+    const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": BATCH_VERSION };
+    const busy = { code: -32603, message: "Server busy: 2 requests in flight (maxRequestsInFlight); try again later" };
+    // Three requests in one batch are three requests in flight: before, one.
+    const three = await post(url, [call(2, "echo", { text: "a" }), { jsonrpc: "2.0", method: "notifications/initialized" }, call(3, "echo", { text: "b" }), { jsonrpc: "2.0", id: 4, method: "ping" }], headers);
+    expect([three.status, await three.json()]).toEqual([
+      503,
+      [
+        { jsonrpc: "2.0", id: 2, error: busy },
+        { jsonrpc: "2.0", id: 3, error: busy },
+        { jsonrpc: "2.0", id: 4, error: busy },
+      ],
+    ]);
+    const two = await post(url, [call(5, "echo", { text: "a" }), call(6, "echo", { text: "b" })], headers);
+    expect([two.status, await two.json()]).toEqual([200, [{ jsonrpc: "2.0", id: 5, result: text("a") }, { jsonrpc: "2.0", id: 6, result: text("b") }]]);
+    // A session that does not exist is said so, whatever the caps (before: 503 at the cap).
+    const unknown = await post(url, [call(7, "echo", { text: "a" }), call(8, "echo", { text: "b" }), call(9, "echo", { text: "c" })], { ...headers, "mcp-session-id": "nope" });
+    expect(unknown.status).toBe(404);
+  });
+
+  it("refuses maxRequestsInFlight and maxRequestsPerConnection that are not integers of at least 1 (helper-77)", () => {
+    for (const options of [{ maxRequestsInFlight: 0 }, { maxRequestsPerConnection: Number.NaN }, { maxRequestsInFlight: 1.5 }]) {
+      const [name, value] = Object.entries(options)[0]!;
+      expect(() => createHttpHandler(rootsServer(), options)).toThrow(new RangeError(`createHttpHandler: ${name} must be an integer of at least 1, got ${String(value)}`));
+    }
   });
 
   it("a batch of notifications with one refused is 400 with that refusal, and none of it is taken (helper-62's 4)", async () => {
