@@ -139,7 +139,8 @@ function legacyClient(d: Dispatcher) {
     answerWith(f: typeof answer) {
       answer = f;
     },
-    send: (message: unknown) => d.handle(message, { channel, notify, push }),
+    /** `signal`: the transport's, aborted when the client's connection for this message goes (an HTTP POST dropped). */
+    send: (message: unknown, signal?: AbortSignal) => d.handle(message, { channel, notify, push, ...(signal === undefined ? {} : { signal }) }),
     async open(version = LEGACY_VERSION, capabilities: Json = { elicitation: {} }) {
       const response = await d.handle(initialize(0, version, capabilities), { channel, notify, push });
       await d.handle({ jsonrpc: "2.0", method: "notifications/initialized" }, { channel, notify, push });
@@ -1051,7 +1052,7 @@ describe("notifications the server cannot accept", () => {
     expect(await called).toBeUndefined();
   });
 
-  it("a re-initialize cancelled in flight gives up the rounds of the requests that followed it, at once and saying why; the open session serves on (review)", async () => {
+  it("a re-initialize dropped in flight (its connection gone) gives up the rounds of the requests that followed it, at once and saying why; the open session serves on (review)", async () => {
     const givenUp = givenUpBecause("the initialize it followed was not answered with a result, so its session never opened");
     let cancelledInTime = 0;
     for (let turns = 0; turns <= 4; turns++) {
@@ -1059,10 +1060,11 @@ describe("notifications the server cannot accept", () => {
       const client = legacyClient(d);
       client.answerWith(() => ({ result: { action: "accept", content: { name: "Again" } } }));
       await client.open();
-      const again = client.send(initialize(2, LEGACY_VERSION, { elicitation: {} }));
+      const dropped = new AbortController();
+      const again = client.send(initialize(2, LEGACY_VERSION, { elicitation: {} }), dropped.signal);
       const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
       for (let i = 0; i < turns; i++) await Promise.resolve();
-      await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
+      dropped.abort();
       // Cancelled in time, the initialize is not answered; too late, it opened a new session, which waits for the client to say it is initialized.
       const inTime = (await again) === undefined;
       if (inTime) cancelledInTime++;
@@ -1110,6 +1112,21 @@ describe("notifications the server cannot accept", () => {
     expect((await client.send(legacy(3, "tools/call", { name: "ask", arguments: {} })))?.result).toEqual({ content: [{ type: "text", text: "Hello Slow (asked-once)" }] });
   });
 
+  it("notifications/cancelled naming an initialize in flight is ignored: it is answered and its session opens (2025-11-25: a client MUST NOT cancel its initialize; helper-77)", async () => {
+    const d = dual();
+    const client = legacyClient(d);
+    const opening = client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0 } });
+    // Before: never answered, and no session.
+    expect((await settledWithin(opening, 2000)) as unknown).toMatchObject({ id: 0, result: { protocolVersion: LEGACY_VERSION } });
+    expect(d.sessionOf(client.channel)?.protocolVersion).toBe(LEGACY_VERSION);
+    // Another request is cancelled as before.
+    await client.send({ jsonrpc: "2.0", method: "notifications/initialized" });
+    const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
+    await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } });
+    expect(await settledWithin(called, 2000)).toBeUndefined();
+  });
+
   it("a refuse that throws leaves the notification unanswered and goes to onError", async () => {
     const d = dual();
     const answer = await d.handle(
@@ -1125,13 +1142,14 @@ describe("notifications the server cannot accept", () => {
     expect(logged.map((l) => [(l.error as Error).message, l.info["reason"]])).toEqual([["transport broke", "notification-handler-threw"]]);
   });
 
-  it("a round waiting for notifications/initialized of a session whose initialize was cancelled is given up at once (helper-41)", async () => {
+  it("a round waiting for notifications/initialized of a session whose initialize was dropped is given up at once (helper-41)", async () => {
     const d = dual({ inputTimeoutMs: 60_000 });
     const client = legacyClient(d);
-    const opening = client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }));
+    const dropped = new AbortController();
+    const opening = client.send(initialize(0, LEGACY_VERSION, { elicitation: {} }), dropped.signal);
     const called = client.send(legacy(1, "tools/call", { name: "ask", arguments: {} }));
-    // The client cancels its initialize (the 2025-11-25 lifecycle forbids it; a deadline firing does the same).
-    await client.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 0 } });
+    // The initialize's connection goes (a deadline firing does the same).
+    dropped.abort();
     const outcome = await settledWithin(called, 2000);
     expect(outcome).toEqual({
       jsonrpc: "2.0",

@@ -736,6 +736,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     });
   const defaultChannel = {};
   const channels = new WeakMap<object, Map<string, AbortControllerLike>>();
+  /** The controllers of `initialize` requests in flight, which `notifications/cancelled` does not abort ("A client MUST NOT attempt to cancel its `initialize` request", 2025-11-25 `CancelledNotification`). */
+  const openings = new WeakSet<AbortControllerLike>();
   const subscriptions = new Set<Subscription>();
   const listenFilters = revision.listen?.filters ?? [];
   /** The key of the modern per-request protocol version (a legacy-only dispatcher reads its own table's). */
@@ -1385,7 +1387,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const serving = routed.revision;
     if (method === serving.cancelledMethod && isPlainObject(params)) {
       const target = own(params, "requestId");
-      if (isRequestId(target)) channels.get(channel)?.get(idKey(target))?.abort(own(params, "reason"));
+      const controller = isRequestId(target) ? channels.get(channel)?.get(idKey(target)) : undefined;
+      // An initialize is answered whatever the client says: a session half opened would wait for it for ever (helper-77).
+      if (controller !== undefined && !openings.has(controller)) controller.abort(own(params, "reason"));
     }
     if (info === undefined) return;
     if (routed.session !== undefined && method === legacyMethod(serving, "initialized")) {
@@ -1569,6 +1573,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
       pendingSession = newSession(of, routed.opening, context);
+      openings.add(controller);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       const replaced = openingSessions.get(channel);
       openingSessions.set(channel, pendingSession);
