@@ -93,7 +93,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const channel = {};
-  /** Whether the dispatcher serves the legacy era, and whether an `initialize` was dispatched on this process yet. */
+  /** Whether the dispatcher serves the legacy era, and whether an `initialize` was answered with a result on this process yet. */
   const servesLegacy = dispatcher.opensSession?.({ jsonrpc: "2.0", id: 0, method: "initialize" }) === true;
   let openedSession = false;
   // initialize requests dispatched and not answered yet: the requests read meanwhile are held until they are.
@@ -173,11 +173,10 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     }
     // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
     const opens = request !== undefined && servesLegacy && dispatcher.opensSession?.(message) === true;
-    if (opens) {
-      openedSession = true;
-      openingsRunning++;
-    }
-    const hint = request !== undefined && !openedSession && servesLegacy && !isModern(message);
+    if (opens) openingsRunning++;
+    // Not while an initialize is answered (the requests read meanwhile wait for it), nor once one succeeded; again after
+    // one failed (helper-77: the hint was gone for good once an initialize was read).
+    const hint = request !== undefined && !opens && !openedSession && openingsRunning === 0 && servesLegacy && !isModern(message);
     // The requests of a batch (2025-03-26): timed as one, with the same limit.
     const batched = Array.isArray(message) ? message.filter((m) => typeof requestOf(m)?.method === "string").length : 0;
     let limit: AbortController | undefined;
@@ -195,6 +194,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     void dispatcher
       .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
       .then((response) => {
+        if (opens && response !== undefined && !Array.isArray(response) && "result" in response) openedSession = true;
         if (response === undefined) return;
         // A batch's answer (an array) is written as one line, as it came.
         write(hint && !Array.isArray(response) && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);

@@ -1671,6 +1671,12 @@ describe("stdio, both eras", () => {
       "Invalid request _meta: missing required key io.modelcontextprotocol/protocolVersion; missing required key io.modelcontextprotocol/clientCapabilities; a 2025-11-25 client opens with initialize",
     );
     expect((answered(2)?.["error"] as Json)["message"]).toBe('Unsupported protocol version: "1999-01-01"');
+    // After an initialize that failed (no clientInfo), still no session: told again (helper-77: not any more once one was read).
+    input.write(JSON.stringify({ jsonrpc: "2.0", id: 5, method: "initialize", params: { protocolVersion: LEGACY_VERSION, capabilities: {} } }) + "\n");
+    input.write(JSON.stringify(legacy(6, "tools/list")) + "\n");
+    await within(until(() => answered(6) !== undefined));
+    expect(answered(5)?.["error"]).toMatchObject({ code: -32602 });
+    expect(String((answered(6)?.["error"] as Json)["message"]).endsWith("; a 2025-11-25 client opens with initialize")).toBe(true);
     input.write(JSON.stringify(initialize(3, LEGACY_VERSION)) + "\n" + JSON.stringify(legacy(4, "tools/call", { name: 5 })) + "\n");
     await within(until(() => answered(4) !== undefined));
     expect(answered(4)?.["error"]).toMatchObject({ code: -32602 });
