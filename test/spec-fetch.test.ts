@@ -279,6 +279,12 @@ describe("spec fetch: locks and refs it must not trust", () => {
         `error MCG001: the base URL ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`,
       ]);
     }
+    // Before, the ref went after the query: http://127.0.0.1/x?y/main (helper-77).
+    for (const baseUrl of ["http://127.0.0.1/x?y", "http://127.0.0.1/x#y"]) {
+      expect(await failure(fetchSpec({ ...options, baseUrl }))).toEqual([
+        `error MCG001: the base URL ${JSON.stringify(baseUrl)} has a query or fragment, after which the ref would be added: archives are downloaded from <base URL>/<ref>`,
+      ]);
+    }
     await fetchSpec({ ...options, ref: "main" });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives", offline: true }))[0]).toMatchObject({ downloaded: false });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives" }))[0]).toMatchObject({ downloaded: false });

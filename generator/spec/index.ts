@@ -138,12 +138,18 @@ function located(location: SpecLocation): Required<SpecLocation> {
 
 /**
  * Checked where a download is about to start (a run served from the cache never reads it).
- * @throws GeneratorError MCG001 for a base URL (`MCP_SPEC_BASE_URL`) that is not an http:// or https:// URL.
+ * @throws GeneratorError MCG001 for a base URL (`MCP_SPEC_BASE_URL`) that is not an http:// or https:// URL, or has a
+ *   query or fragment (the ref would be added after it).
  */
 function checkBaseUrl(baseUrl: string, given: boolean): void {
-  const protocol = URL.canParse(baseUrl) ? new URL(baseUrl).protocol : undefined;
-  if (protocol === "http:" || protocol === "https:") return;
-  throw fail("MCG001", `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`);
+  const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  const name = `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(baseUrl)}`;
+  if (url?.protocol !== "http:" && url?.protocol !== "https:") {
+    throw fail("MCG001", `${name} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`);
+  }
+  if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#")) {
+    throw fail("MCG001", `${name} has a query or fragment, after which the ref would be added: archives are downloaded from <base URL>/<ref>`);
+  }
 }
 
 /** The archive URL of `ref` (each path segment encoded; a branch may hold `/`). */
