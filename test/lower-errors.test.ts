@@ -600,6 +600,12 @@ describe("large schemas", () => {
       expect([v[`is${name}`]!(value), (v[`validate${name}`]!(value) as { ok: boolean }).ok], name).toEqual([false, false]);
     }
     expect([{ k: "b" }, { k: "a" }].map((value) => v.isSome!(value))).toEqual([true, false]);
+    // One issue that says no value fits, not each declaration wanting what another refuses (helper-77: `expected "b", got
+    // "a"`, and for "b" the reverse).
+    expect(issueLines(v, "N1", { k: "a" })).toEqual(['/k: expected never, got "a"']);
+    expect(issueLines(v, "N1", { k: "b" })).toEqual(['/k: expected never, got "b"']);
+    expect(issueLines(v, "N1", {})).toEqual(['/k: missing required property "k"']);
+    expect(issueLines(v, "Some", { k: "a" })).toEqual(['/k: expected one of "b", "c", got "a"']);
   });
 
   it("names an intersection in a union's message by its members, each once and without unknown, and a long one as intersection", async () => {

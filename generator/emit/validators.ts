@@ -1198,7 +1198,7 @@ class ValidatorEmitter {
       this.helper(whole, place);
       return [expressionStatement(call(id(this.helperCollectors.get(typeKey(whole))!), v, p, O, depthArg(depth)))];
     }
-    const type = this.distinct(whole);
+    const type = this.withoutImpossible(this.distinct(whole));
     const shapes = type.members.map((m) => this.model.shapeOf(m));
     if (!shapes.every((s) => s !== undefined)) {
       // The object members collect together, as below (one object test: "expected object" once), the others each alone,
@@ -1262,6 +1262,25 @@ class ValidatorEmitter {
       return [body.length === 0 ? expressionStatement(call(this.rt("object"), O, p, v)) : ifStatement(call(this.rt("object"), O, p, v), block(body))];
     }
     return [ifStatement(call(this.rt("object"), O, p, v), block(collectedApart(members, this.rt("allOf"))))];
+  }
+
+  /**
+   * `type` with the names whose literal declarations share no value (`{ k: "a" } & { k: "b" }`,
+   * which the check merges into `never`) declared once, as `never`, in an object member put first:
+   * collected member by member, each declaration reported the value another one wants (helper-77:
+   * `expected "b", got "a"`, and for "b" the reverse). Only names every declaration of which is in a
+   * member written in place (a named member collects in its own function); `type` itself when none.
+   */
+  private withoutImpossible(type: IntersectionType): IntersectionType {
+    const inline = type.members.filter((m): m is ObjectType => m.kind === "object");
+    if (inline.length < 2) return type;
+    const named = new Set(type.members.filter((m) => m.kind !== "object").flatMap((m) => this.model.shapeOf(m)?.properties.map((q) => q.name) ?? []));
+    const merged = this.literalsMerged(inline.flatMap((m) => m.properties));
+    const impossible = merged.filter((q) => q.type.kind === "keyword" && q.type.name === "never" && !named.has(q.name) && inline.some((m) => m.properties.some((d) => d.name === q.name && d.type !== q.type)));
+    if (impossible.length === 0) return type;
+    const names = new Set(impossible.map((q) => q.name));
+    const members = type.members.map((m) => (m.kind === "object" ? { ...m, properties: m.properties.filter((q) => !names.has(q.name)) } : m));
+    return { kind: "intersection", members: [{ kind: "object", properties: impossible }, ...members] };
   }
 
   /**
