@@ -1070,18 +1070,15 @@ class ValidatorEmitter {
       return prop === group[0] ? [declaredAsOne(group)] : [];
     });
     // Each declaration of a name past LONG collects into one list, which allOf lists once each: every declaration
-    // found the same issue there (helper-77: `/a: expected object` 70 times).
-    const statements = properties.map((prop) => this.propertyCollect(prop, v, p, place, depth));
-    const long = new Map<string, Statement[]>();
-    properties.forEach((prop, i) => {
-      if ((repeated.get(prop.name)?.length ?? 0) > LONG) long.set(prop.name, [...(long.get(prop.name) ?? []), ...statements[i]!]);
-    });
-    properties.forEach((prop, i) => {
-      const collected = long.get(prop.name);
-      if (collected === undefined) body.push(...statements[i]!);
-      // At the first declaration, all of them (emptied once written, so the later ones add nothing).
-      else if (collected.length > 0) body.push(block(collectedApart([collected.splice(0)], this.rt("allOf"))));
-    });
+    // found the same issue there (helper-77: `/a: expected object` 70 times). They are collected by functions of at most
+    // LONG_PART declarations each: in one function, hundreds of them were more than TypeScript analyses (TS2563).
+    const long = new Map<string, Property[]>();
+    for (const prop of properties) if ((repeated.get(prop.name)?.length ?? 0) > LONG) long.set(prop.name, [...(long.get(prop.name) ?? []), prop]);
+    for (const prop of properties) {
+      const declarations = long.get(prop.name);
+      if (declarations === undefined) body.push(...this.propertyCollect(prop, v, p, place, depth));
+      else if (declarations[0] === prop) body.push(block(collectedApart([this.collectedInParts(declarations, v, p, `${place}$${prop.name}`, depth)], this.rt("allOf"))));
+    }
     if (type.indexSignature && !isAnything(type.indexSignature)) {
       const k = `k${depth}`;
       const skip = this.indexSkip(type, v, id(k));
@@ -1100,6 +1097,21 @@ class ValidatorEmitter {
     }
     if (body.length === 0) return [ifStatement(not(call(this.rt("isPlainObject"), v)), this.expected(p, { check: TRUE, what: "object" }, v))];
     return [ifStatement(call(this.rt("object"), O, p, v), block(body))];
+  }
+
+  /**
+   * Calls collecting `declarations` (properties of the object `v`, at path `p`), each call a
+   * function of its own collecting at most {@link LONG_PART} of them, with `v` as its value.
+   */
+  private collectedInParts(declarations: readonly Property[], v: Expression, p: Expression, place: string, depth: number): Statement[] {
+    const calls: Statement[] = [];
+    for (let from = 0; from < declarations.length; from += LONG_PART) {
+      const name = this.internalName({ place, suffix: "$part" });
+      const body = declarations.slice(from, from + LONG_PART).flatMap((prop) => this.propertyCollect(prop, V, P, place, 0));
+      this.helpers.push(this.render("collect", name, body));
+      calls.push(expressionStatement(call(id(name), v, p, O, depthArg(depth))));
+    }
+    return calls;
   }
 
   /** Statements collecting the issues of one property of an object type (`prop` of `v`, at path `p`). */
@@ -1605,6 +1617,9 @@ function collectedApart(groups: readonly (readonly Statement[])[], allOf: Expres
     block([{ kind: "const", name: "o", type: "ValidationIssue[]", value: array([]) }, expressionStatement(call(property(found, "push"), O)), ...statements]);
   return [{ kind: "const", name: "found", type: "ValidationIssue[][]", value: array([]) }, ...groups.map(own), expressionStatement(call(allOf, O, found))];
 }
+
+/** The most declarations of one name one function collects (see `objectCollect`): TypeScript analyses hundreds in one function no more (TS2563). */
+const LONG_PART = 32;
 
 /** The longest intersection label an `anyOf` message spells out, in characters. */
 const MAX_LABEL = 80;
