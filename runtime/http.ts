@@ -128,7 +128,8 @@ export interface HttpOptions {
    * request of a batch); one more is answered `-32603` "Server busy" with status 503 (a batch: each of
    * its requests, by id, in an array), its connection kept, so that pipelined requests cannot make
    * the server hold unbounded memory. A client's response, a notification and a DELETE are always
-   * taken: they are what ends the requests in flight. An integer of at least 1 (else `RangeError`).
+   * taken: they are what ends the requests in flight. A batch larger than the cap is taken when no
+   * other request is in flight. An integer of at least 1, or `Infinity` (no cap); else `RangeError`.
    * Default: 1024.
    */
   readonly maxRequestsInFlight?: number;
@@ -136,7 +137,8 @@ export interface HttpOptions {
    * Requests of one connection being received or answered at once (HTTP/1.1 pipelining: a client
    * may send requests before the answers to earlier ones); one more JSON-RPC request is answered
    * `-32603` "Server busy" with status 503, its connection kept (responses, notifications and
-   * DELETEs are always taken). An integer of at least 1 (else `RangeError`). Default: 16.
+   * DELETEs are always taken); a batch larger than the cap is taken when the connection has no other
+   * request in flight. An integer of at least 1, or `Infinity` (no cap); else `RangeError`. Default: 16.
    */
   readonly maxRequestsPerConnection?: number;
   /** Open connections at once (node:http `maxConnections`); one more is closed as soon as it is accepted. Default: 512. */
@@ -379,14 +381,19 @@ function flushWithin(res: ServerResponse, ms: number): void {
   res.once("close", clear);
 }
 
-/** A JSON-RPC error response, with the request's `id` when it is one. */
-/** An option that counts something, `fallback` when not given. @throws RangeError when it is not an integer of at least 1. */
+/**
+ * An option that counts something, `fallback` when not given; `Infinity` is no cap.
+ * @throws RangeError when it is neither an integer of at least 1 nor `Infinity`.
+ */
 function atLeastOne(by: string, name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${by}: ${name} must be an integer of at least 1, got ${String(value)}`);
+  if (value !== Number.POSITIVE_INFINITY && (!Number.isInteger(value) || value < 1)) {
+    throw new RangeError(`${by}: ${name} must be an integer of at least 1 (or Infinity: no cap), got ${String(value)}`);
+  }
   return value;
 }
 
+/** A JSON-RPC error response, with the request's `id` when it is one. */
 function errorBody(id: unknown, code: number, message: string): unknown {
   const error = { code, message };
   return typeof id === "string" || typeof id === "number" ? { jsonrpc: "2.0", id, error } : { jsonrpc: "2.0", error };
@@ -934,8 +941,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const openSession = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, message: unknown, request: { readonly [key: string]: unknown } | undefined): Promise<void> => {
     const id = request === undefined ? undefined : own(request, "id");
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
-    if (sessionsFull()) return sendJson(res, 503, errorBody(id, -32603, `Too many sessions (at most ${maxSessions}); try again later`));
+    // Before sessionsFull, which makes room by ending an unused session: a request refused as busy ends none (helper-78).
     if (!takes(req, res, message)) return;
+    if (sessionsFull()) return sendJson(res, 503, errorBody(id, -32603, `Too many sessions (at most ${maxSessions}); try again later`));
     let sessionId: string;
     try {
       sessionId = createSessionId();
@@ -1149,12 +1157,15 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
    */
   const admit = (req: IncomingMessage, res: ServerResponse, count: number): string | undefined => {
     const socket = req.socket;
-    if (requestsInFlight + count > maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
-    if ((perConnection.get(socket) ?? 0) + count > maxRequestsPerConnection) {
+    const onConnection = perConnection.get(socket) ?? 0;
+    // A batch larger than a cap is taken when nothing else is in flight there (it holds at most maxBatchSize requests):
+    // refused, it could never be served (helper-78).
+    if (requestsInFlight > 0 && requestsInFlight + count > maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
+    if (onConnection > 0 && onConnection + count > maxRequestsPerConnection) {
       return `Server busy: ${maxRequestsPerConnection} requests of this connection in flight (maxRequestsPerConnection); wait for their answers`;
     }
     requestsInFlight += count;
-    perConnection.set(socket, (perConnection.get(socket) ?? 0) + count);
+    perConnection.set(socket, onConnection + count);
     onGone(req, res, () => {
       requestsInFlight -= count;
       perConnection.set(socket, (perConnection.get(socket) ?? count) - count);

@@ -410,6 +410,23 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     expect(await stray.json()).toMatchObject({ jsonrpc: "2.0", error: { code: -32600, message: expect.stringContaining("Mcp-Session-Id") } });
   });
 
+  it("an initialize refused as busy gives up no session to make room for it (helper-78)", async () => {
+    const d = recordingDispatcher();
+    const { url } = await serve(d.dispatcher, { maxSessions: 2, maxRequestsInFlight: 1 });
+    // `first` is never used after its initialize: the one given up when a new session needs room.
+    const first = await open(url);
+    const second = await open(url);
+    const headers = { "mcp-session-id": second, "mcp-protocol-version": LEGACY };
+    const waiting = sseMessages(await post(url, { jsonrpc: "2.0", id: 5, method: "elicit" }, headers));
+    const asked = (await within(waiting.next(), 2000, "elicitation request"))!;
+    expect((await post(url, initialize(9))).status).toBe(503);
+    // Before: `first` was ended to make room for the initialize then refused, and answered 404 from then on.
+    expect(d.closed).toEqual([]);
+    expect((await post(url, { jsonrpc: "2.0", id: asked["id"], result: { action: "decline" } }, headers)).status).toBe(202);
+    await within(waiting.next(), 2000, "response");
+    expect((await post(url, { jsonrpc: "2.0", id: 6, method: "ping" }, { "mcp-session-id": first })).status).toBe(200);
+  });
+
   it("when sessions run out and all were used, gives up the least recently active one idle for sessionEvictAfterMs, never one with a GET stream", async () => {
     const d = recordingDispatcher();
     const { url } = await serve(d.dispatcher, { maxSessions: 3, sessionEvictAfterMs: 200 });
@@ -816,33 +833,39 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     expect([unsessioned.status, await unsessioned.json()]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: batches are not supported" } }]);
   });
 
-  it("counts each request of a batch against maxRequestsInFlight and refuses a batch past it with an answer per request, by id; an unknown session is 404 before the caps (helper-77)", async () => {
+  it("counts each request of a batch against maxRequestsInFlight and refuses a batch past it with an answer per request, by id; takes a larger batch when nothing else is in flight; an unknown session is 404 before the caps (helper-77, helper-78)", async () => {
     const { url } = await serve(rootsServer(), { maxRequestsInFlight: 2 });
-    const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } });
+    const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: { roots: {} }, clientInfo: CLIENT_INFO } });
     const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": BATCH_VERSION };
+    expect((await post(url, initialized, headers)).status).toBe(202);
+    // Nothing else in flight: a batch of three requests runs although the cap is two (refused, it could never run).
+    const three = [call(2, "echo", { text: "a" }), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, call(3, "echo", { text: "b" }), { jsonrpc: "2.0", id: 4, method: "ping" }];
+    const idle = await post(url, three, headers);
+    expect([idle.status, await idle.json()]).toEqual([200, [{ jsonrpc: "2.0", id: 2, result: text("a") }, { jsonrpc: "2.0", id: 3, result: text("b") }, { jsonrpc: "2.0", id: 4, result: {} }]]);
+    // One request in flight (waiting for the client's roots): two more in one batch are three, past the cap.
+    const asking = await post(url, call(5, "roots"), headers);
+    const events = sseMessages(asking);
+    const asked = (await within(events.next(), 5000, "roots/list"))!;
     const busy = { code: -32603, message: "Server busy: 2 requests in flight (maxRequestsInFlight); try again later" };
-    // Three requests in one batch are three requests in flight: before, one.
-    const three = await post(url, [call(2, "echo", { text: "a" }), { jsonrpc: "2.0", method: "notifications/initialized" }, call(3, "echo", { text: "b" }), { jsonrpc: "2.0", id: 4, method: "ping" }], headers);
-    expect([three.status, await three.json()]).toEqual([
-      503,
-      [
-        { jsonrpc: "2.0", id: 2, error: busy },
-        { jsonrpc: "2.0", id: 3, error: busy },
-        { jsonrpc: "2.0", id: 4, error: busy },
-      ],
-    ]);
-    const two = await post(url, [call(5, "echo", { text: "a" }), call(6, "echo", { text: "b" })], headers);
-    expect([two.status, await two.json()]).toEqual([200, [{ jsonrpc: "2.0", id: 5, result: text("a") }, { jsonrpc: "2.0", id: 6, result: text("b") }]]);
+    const two = await post(url, [call(6, "echo", { text: "a" }), { jsonrpc: "2.0", id: 7, method: "ping" }], headers);
+    expect([two.status, await two.json()]).toEqual([503, [{ jsonrpc: "2.0", id: 6, error: busy }, { jsonrpc: "2.0", id: 7, error: busy }]]);
+    const one = await post(url, [call(8, "echo", { text: "a" })], headers);
+    expect([one.status, await one.json()]).toEqual([200, [{ jsonrpc: "2.0", id: 8, result: text("a") }]]);
     // A session that does not exist is said so, whatever the caps (before: 503 at the cap).
-    const unknown = await post(url, [call(7, "echo", { text: "a" }), call(8, "echo", { text: "b" }), call(9, "echo", { text: "c" })], { ...headers, "mcp-session-id": "nope" });
+    const unknown = await post(url, [call(9, "echo", { text: "a" }), call(10, "echo", { text: "b" })], { ...headers, "mcp-session-id": "nope" });
     expect(unknown.status).toBe(404);
+    expect((await post(url, [{ jsonrpc: "2.0", id: asked["id"], result: { roots: [] } }], headers)).status).toBe(202);
+    expect(await within(events.next(), 5000, "roots answer")).toEqual({ jsonrpc: "2.0", id: 5, result: text("") });
   });
 
-  it("refuses maxRequestsInFlight and maxRequestsPerConnection that are not integers of at least 1 (helper-77)", () => {
+  it("refuses maxRequestsInFlight and maxRequestsPerConnection that are not integers of at least 1, and takes Infinity as no cap (helper-77, helper-78)", () => {
     for (const options of [{ maxRequestsInFlight: 0 }, { maxRequestsPerConnection: Number.NaN }, { maxRequestsInFlight: 1.5 }]) {
       const [name, value] = Object.entries(options)[0]!;
-      expect(() => createHttpHandler(rootsServer(), options)).toThrow(new RangeError(`createHttpHandler: ${name} must be an integer of at least 1, got ${String(value)}`));
+      expect(() => createHttpHandler(rootsServer(), options)).toThrow(
+        new RangeError(`createHttpHandler: ${name} must be an integer of at least 1 (or Infinity: no cap), got ${String(value)}`),
+      );
     }
+    expect(typeof createHttpHandler(rootsServer(), { maxRequestsInFlight: Number.POSITIVE_INFINITY })).toBe("function");
   });
 
   it("a batch of notifications with one refused is 400 with that refusal, and none of it is taken (helper-62's 4)", async () => {
