@@ -863,6 +863,8 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const listen = request !== undefined && own(request, "method") === LISTEN;
     if (listen && streams >= maxSubscriptions) return unavailable(res, id, tooManyStreams);
     const controller = new AbortController();
+    // Each request of a batch listens to it (more than node's warning threshold of 10 in a batch of 64; helper-78).
+    setMaxListeners(0, controller.signal);
     let sse = false;
     let keepAlive: ReturnType<typeof setInterval> | undefined;
     onGone(req, res, () => {
@@ -887,6 +889,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     let timer: ReturnType<typeof setTimeout> | undefined;
     if (requestTimeoutMs !== undefined && !listen && asks) {
       const timed = (exchange.timed = new AbortController());
+      setMaxListeners(0, timed.signal);
       timer = setTimeout(() => timed.abort(`Request timed out after ${requestTimeoutMs} ms`), requestTimeoutMs);
     }
     exchange.dispatched = true;

@@ -858,6 +858,23 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     expect(await within(events.next(), 5000, "roots answer")).toEqual({ jsonrpc: "2.0", id: 5, result: text("") });
   });
 
+  it("serves a batch of 64 requests with a time limit without node's MaxListenersExceededWarning (helper-78)", async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning.name);
+    process.on("warning", onWarning);
+    try {
+      const { url } = await serve(rootsServer(), { requestTimeoutMs: 5000 });
+      const opened = await post(url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: BATCH_VERSION, capabilities: {}, clientInfo: CLIENT_INFO } });
+      const headers = { "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": BATCH_VERSION };
+      const batch = await post(url, Array.from({ length: 64 }, (_, i) => call(i + 2, "echo", { text: String(i) })), headers);
+      expect([batch.status, ((await batch.json()) as unknown[]).length]).toEqual([200, 64]);
+      await sleep(20);
+      expect(warnings).toEqual([]);
+    } finally {
+      process.off("warning", onWarning);
+    }
+  });
+
   it("refuses maxRequestsInFlight and maxRequestsPerConnection that are not integers of at least 1, and takes Infinity as no cap (helper-77, helper-78)", () => {
     for (const options of [{ maxRequestsInFlight: 0 }, { maxRequestsPerConnection: Number.NaN }, { maxRequestsInFlight: 1.5 }]) {
       const [name, value] = Object.entries(options)[0]!;
