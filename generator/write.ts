@@ -15,7 +15,7 @@
  * header at a path the run writes stops it (MCG404) unless `replaceForeign`.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { structuredPatch } from "diff";
@@ -643,31 +643,62 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
   return statuses;
 }
 
+/** The targets whose files import no runtime module (validators carry theirs inside): an output of only these writes no runtime/. */
+const TARGETS_WITHOUT_RUNTIME: ReadonlySet<string> = new Set(["types", "validators", "index"]);
+
+/**
+ * Whether folder `dir` holds a file the generator wrote: one starting with {@link GENERATED_MARK}
+ * (after a byte order mark an editor may have added). Only each file's first bytes are read; a file
+ * that cannot be read is not one.
+ */
+function holdsGenerated(dir: string): boolean {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.some((entry) => {
+    if (!entry.isFile()) return false;
+    try {
+      return readStart(join(dir, entry.name), 64).replace(/^\uFEFF/, "").startsWith(GENERATED_MARK);
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The first `bytes` bytes of a file, as UTF-8 text. */
+function readStart(file: string, bytes: number): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.alloc(bytes);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * The output whose own folders (its runtime/, when there is one, and the revision folders its manifest names) hold `out`,
  * the nearest first: `dir` is that output's folder, `folder` the one of its folders `out` is in or
  * is. An output nested in another's folder under a name of its own (`--out gen/legacy` beside
  * `--out gen`) has none.
  */
-/** Whether folder `dir` holds a file the generator wrote (one starting with {@link GENERATED_MARK}). */
-function holdsGenerated(dir: string): boolean {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).some((entry) => entry.isFile() && readFileSync(join(dir, entry.name), "utf8").startsWith(GENERATED_MARK));
-  } catch {
-    return false;
-  }
-}
-
 function enclosingOutput(out: string): { readonly dir: string; readonly folder: string } | undefined {
   for (let child = out, dir = dirname(out); dir !== child; child = dir, dir = dirname(dir)) {
     const onDisk = readManifest(dir);
     if (onDisk.state !== "read") continue;
     const folder = basename(child);
     if ((onDisk.manifest.revisions ?? []).some((r) => r.folder === folder)) return { dir, folder };
-    // Its runtime/ when it wrote one (a generated module there): a folder of that name with a manifest of its own is an
-    // output nested there, and one holding nothing generated (an empty folder, a .gitkeep) is not the output's.
+    // Its runtime/ when it has one: a folder of that name with a manifest of its own is an output nested there. An output
+    // of only the targets that import no runtime module writes none: a runtime/ folder there is the output's only when it
+    // holds a generated module (an empty one, a .gitkeep, is not; helper-77); any other output's runtime/ is its own even
+    // emptied (helper-78).
     const runtime = join(dir, RUNTIME_FOLDER);
-    if (folder === RUNTIME_FOLDER && !existsSync(join(runtime, MANIFEST_FILE)) && holdsGenerated(runtime)) return { dir, folder };
+    if (folder !== RUNTIME_FOLDER || !existsSync(runtime) || existsSync(join(runtime, MANIFEST_FILE))) continue;
+    const targets = (onDisk.manifest.options["--targets"] ?? "").split(",");
+    if (holdsGenerated(runtime) || targets.some((t) => !TARGETS_WITHOUT_RUNTIME.has(t))) return { dir, folder };
   }
   return undefined;
 }

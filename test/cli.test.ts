@@ -3,7 +3,7 @@
  * written, atomic and idempotent writes, --check drift detection, --dump-ir, --targets.
  * Runs `run(argv, io)` in-process (no build of dist/ needed).
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -403,6 +403,13 @@ describe("the built CLI in a shell pipeline", () => {
     mkdirSync(join(kept, "runtime"));
     writeFileSync(join(kept, "runtime", ".gitkeep"), "");
     expect((await cli("generate", "--schema", DRAFT, "--out", join(kept, "runtime"), "--targets", "types")).code).toBe(0);
+    // An output that does write runtime/ keeps it, emptied or not: an output nested there could not be generated again
+    // once the enclosing one is (helper-78).
+    const full = join(dir, "full");
+    expect((await cli("generate", "--schema", DRAFT, "--out", full, "--targets", "types,errors")).code).toBe(0);
+    for (const name of readdirSync(join(full, "runtime"))) rmSync(join(full, "runtime", name));
+    const emptied = await cli("generate", "--schema", DRAFT, "--out", join(full, "runtime", "x"), "--targets", "types");
+    expect([emptied.code, emptied.stderr.split("\n").find((l) => l.startsWith("error"))]).toEqual([2, `error MCG402: ${join(full, "runtime", "x")} is inside the output in ${full}, which writes its runtime modules in ${join(full, "runtime")}: give this output a folder of its own`]);
     // A folder that is no output's own, holding a file of an earlier generation and one of the user's: the earlier one is
     // removed as stale, and the warning names only the user's as kept.
     const mixed = join(dir, "mixed");
