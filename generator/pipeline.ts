@@ -28,7 +28,9 @@ function headerSafe(name: string): string {
 
 /**
  * Emits one target; a stack overflow while building or formatting it (a union or interface
- * with thousands of members makes expressions Prettier cannot walk) becomes MCG310.
+ * with thousands of members makes expressions Prettier cannot walk) becomes MCG310, and so does
+ * text longer than a string can hold (a type written out in place again at every level of a
+ * chain of utility types over inline object types; helper-78).
  */
 async function emitTargetChecked(name: TargetName, model: Model, context: EmitContext): Promise<string> {
   try {
@@ -39,6 +41,14 @@ async function emitTargetChecked(name: TargetName, model: Model, context: EmitCo
         {
           code: "MCG310",
           message: `${TARGETS[name].file} is too large to build: a type with thousands of members or union members; split it into named parts`,
+        },
+      ]);
+    }
+    if (error instanceof RangeError && /invalid string length/i.test(error.message)) {
+      throw new GeneratorError([
+        {
+          code: "MCG310",
+          message: `${TARGETS[name].file} is too large to build: longer than a string can hold. A type is written out in place again at each use, as \`Pick<X, "p">\` of a property whose type is an object literal is; give that object type a name (an interface or alias) so that it is checked by one function`,
         },
       ]);
     }

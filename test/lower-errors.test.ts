@@ -4,7 +4,7 @@
  */
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formatDiagnostic, generate, GeneratorError } from "../generator/index.js";
+import { formatDiagnostic, generate, GeneratorError, TARGETS } from "../generator/index.js";
 import { generateInto, typecheck, writeGenerated } from "./support/corpus.js";
 
 async function diagnostics(text: string): Promise<string[]> {
@@ -14,6 +14,29 @@ async function diagnostics(text: string): Promise<string[]> {
 }
 
 describe("refused schemas", () => {
+  it("a target too large to build (its text longer than a string can hold, or the stack overflowing) stops with MCG310 (helper-78)", async () => {
+    // The target's renderer, replaced for the test (it is read-only in the type, not at run time).
+    const target = TARGETS.validators as { render: (typeof TARGETS.validators)["render"] };
+    const render = target.render;
+    try {
+      for (const [thrown, cause] of [
+        [new RangeError("Invalid string length"), "longer than a string can hold"],
+        [new RangeError("Maximum call stack size exceeded"), "a type with thousands of members"],
+      ] as const) {
+        // What a 2^n type does after minutes (helper-78: `Pick` chains over object literals, 40 s and 3 GB at 12 links).
+        target.render = () => {
+          throw thrown;
+        };
+        const failure = await generate({ schema: { text: "export interface A { a: string }\n", fileName: "s.ts" } }).catch((e: unknown) => e);
+        expect(failure).toBeInstanceOf(GeneratorError);
+        const [diagnostic] = (failure as GeneratorError).diagnostics;
+        expect([diagnostic!.code, diagnostic!.message.includes(cause)]).toEqual(["MCG310", true]);
+      }
+    } finally {
+      target.render = render;
+    }
+  });
+
   it("refuses options without a schema as it refuses a bad one (MCG001), not with a TypeError", async () => {
     for (const options of [undefined, null, {}, { schema: undefined }, { schema: null }, { schema: [undefined] }, { schema: [null] }, { schema: "x.ts" }, { schema: [7] }, { schema: 10n }, { schema: Symbol("s") }]) {
       const failure = await generate(options as unknown as Parameters<typeof generate>[0]).catch((e: unknown) => e);
