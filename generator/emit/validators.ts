@@ -1633,8 +1633,12 @@ const MAX_LABEL_PROPERTIES = 3;
  * properties instead (`{ a } | { b }`).
  */
 function unionLabel(members: readonly TypeExpr[]): string {
-  const labels = members.map((m) => labelOf(m));
-  return labels.map((l, i) => (labels.indexOf(l) === labels.lastIndexOf(l) ? l : labelOf(members[i]!, true))).join(" | ");
+  // A union written inside the union is named by its members (`A | (B | null)`: `A | B | null`).
+  const flat = members.flatMap(function spread(m: TypeExpr): TypeExpr[] {
+    return m.kind === "union" ? m.members.flatMap(spread) : [m];
+  });
+  const labels = flat.map((m) => labelOf(m));
+  return labels.map((l, i) => (labels.indexOf(l) === labels.lastIndexOf(l) ? l : labelOf(flat[i]!, true))).join(" | ");
 }
 
 /**
