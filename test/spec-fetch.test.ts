@@ -285,6 +285,11 @@ describe("spec fetch: locks and refs it must not trust", () => {
         `error MCG001: the base URL ${JSON.stringify(baseUrl)} has a query or fragment, after which the ref would be added: archives are downloaded from <base URL>/<ref>`,
       ]);
     }
+    // Credentials: fetch refuses them, and the message does not repeat the password (helper-78: MCG501 echoing it).
+    const secret = await failure(fetchSpec({ ...options, baseUrl: "http://me:s3cret@127.0.0.1/archives" }));
+    expect(secret).toEqual([
+      'error MCG001: the base URL "http://…@127.0.0.1/archives" holds a user name or password, which a download cannot send (fetch refuses such a URL): use a server that needs none',
+    ]);
     await fetchSpec({ ...options, ref: "main" });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives", offline: true }))[0]).toMatchObject({ downloaded: false });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives" }))[0]).toMatchObject({ downloaded: false });

@@ -138,11 +138,17 @@ function located(location: SpecLocation): Required<SpecLocation> {
 
 /**
  * Checked where a download is about to start (a run served from the cache never reads it).
- * @throws GeneratorError MCG001 for a base URL (`MCP_SPEC_BASE_URL`) that is not an http:// or https:// URL, or has a
- *   query or fragment (the ref would be added after it).
+ * @throws GeneratorError MCG001 for a base URL (`MCP_SPEC_BASE_URL`) that is not an http:// or https:// URL, has a
+ *   query or fragment (the ref would be added after it), or holds credentials (not repeated in the message).
  */
 function checkBaseUrl(baseUrl: string, given: boolean): void {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  if (url !== undefined && (url.username !== "" || url.password !== "")) {
+    // Not echoed: a password in it would go to the terminal and to logs (helper-78).
+    url.username = url.password = "";
+    const shown = `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(url.href.replace("://", "://…@"))}`;
+    throw fail("MCG001", `${shown} holds a user name or password, which a download cannot send (fetch refuses such a URL): use a server that needs none`);
+  }
   const name = `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(baseUrl)}`;
   if (url?.protocol !== "http:" && url?.protocol !== "https:") {
     throw fail("MCG001", `${name} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`);
