@@ -1155,8 +1155,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   };
 
   /**
-   * Takes the request `req` carries, counted in flight until its response or its connection is gone ({@link onGone}); or says why it cannot be
-   * taken now: the caps are reached on the server or on `req`'s connection (pipelined).
+   * Takes the `count` requests `req` carries (a batch may carry several), counted in flight until
+   * its response or its connection is gone ({@link onGone}); or says why they cannot be taken now:
+   * the caps are reached on the server or on `req`'s connection (pipelined).
    */
   const admit = (req: IncomingMessage, res: ServerResponse, count: number): string | undefined => {
     const socket = req.socket;
