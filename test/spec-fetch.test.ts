@@ -273,23 +273,33 @@ describe("spec fetch: locks and refs it must not trust", () => {
   });
 
   it("a base URL that is not http:// or https:// is a usage error (MCG001) where a download would start; a run served from the cache never reads it", async () => {
-    const { options } = place("base-url");
+    const { options, cache } = place("base-url");
     for (const baseUrl of ["file:///tmp/archives", "not a url"]) {
       expect(await failure(fetchSpec({ ...options, baseUrl }))).toEqual([
         `error MCG001: the base URL ${JSON.stringify(baseUrl)} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`,
       ]);
     }
     // Before, the ref went after the query: http://127.0.0.1/x?y/main (helper-77).
-    for (const baseUrl of ["http://127.0.0.1/x?y", "http://127.0.0.1/x#y"]) {
+    // A query is not repeated either: it may hold a token (helper-79).
+    for (const [baseUrl, shown] of [["http://127.0.0.1/x?token=s3cret", "http://127.0.0.1/x?…"], ["http://127.0.0.1/x#y", "http://127.0.0.1/x#y"]] as const) {
       expect(await failure(fetchSpec({ ...options, baseUrl }))).toEqual([
-        `error MCG001: the base URL ${JSON.stringify(baseUrl)} has a query or fragment, after which the ref would be added: archives are downloaded from <base URL>/<ref>`,
+        `error MCG001: the base URL ${JSON.stringify(shown)} has a query or fragment, after which the ref would be added: archives are downloaded from <base URL>/<ref>`,
       ]);
     }
-    // Credentials: fetch refuses them, and the message does not repeat the password (helper-78: MCG501 echoing it).
+    // Credentials: fetch refuses them, and no message repeats the password (helper-78: MCG501 echoing it; helper-79: MCG505,
+    // and a URL that does not parse).
     const secret = await failure(fetchSpec({ ...options, baseUrl: "http://me:s3cret@127.0.0.1/archives" }));
     expect(secret).toEqual([
       'error MCG001: the base URL "http://…@127.0.0.1/archives" holds a user name or password, which a download cannot send (fetch refuses such a URL): use a server that needs none',
     ]);
+    expect(await failure(fetchSpec({ ...options, baseUrl: "http://me:s3cret@127.0.0.1:99999/archives" }))).toEqual([
+      'error MCG001: the base URL "http://…@127.0.0.1:99999/archives" is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)',
+    ]);
+    await fetchSpec({ ...options, ref: "main" });
+    // Locked, and not in the cache: MCG505 names the URL it would download from.
+    rmSync(cache, { recursive: true, force: true });
+    const offline = (await failure(fetchSpec({ ...options, baseUrl: "http://me:s3cret@127.0.0.1/archives", offline: true }))).join("\n");
+    expect([offline.startsWith("error MCG505"), offline.includes("s3cret"), offline.includes("http://…@127.0.0.1/archives/")]).toEqual([true, false, true]);
     await fetchSpec({ ...options, ref: "main" });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives", offline: true }))[0]).toMatchObject({ downloaded: false });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives" }))[0]).toMatchObject({ downloaded: false });

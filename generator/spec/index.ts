@@ -143,19 +143,24 @@ function located(location: SpecLocation): Required<SpecLocation> {
  */
 function checkBaseUrl(baseUrl: string, given: boolean): void {
   const url = URL.canParse(baseUrl) ? new URL(baseUrl) : undefined;
+  const name = `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(shownUrl(baseUrl))}`;
   if (url !== undefined && (url.username !== "" || url.password !== "")) {
-    // Not echoed: a password in it would go to the terminal and to logs (helper-78).
-    url.username = url.password = "";
-    const shown = `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(url.href.replace("://", "://…@"))}`;
-    throw fail("MCG001", `${shown} holds a user name or password, which a download cannot send (fetch refuses such a URL): use a server that needs none`);
+    throw fail("MCG001", `${name} holds a user name or password, which a download cannot send (fetch refuses such a URL): use a server that needs none`);
   }
-  const name = `${given ? "the base URL" : "MCP_SPEC_BASE_URL"} ${JSON.stringify(baseUrl)}`;
   if (url?.protocol !== "http:" && url?.protocol !== "https:") {
     throw fail("MCG001", `${name} is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)`);
   }
   if (url.search !== "" || url.hash !== "" || baseUrl.includes("?") || baseUrl.includes("#")) {
     throw fail("MCG001", `${name} has a query or fragment, after which the ref would be added: archives are downloaded from <base URL>/<ref>`);
   }
+}
+
+/**
+ * A URL as messages show it: a user name, password or query in it (a token) replaced by `…`, so
+ * that what a mirror's address carries reaches neither the terminal nor logs (helper-78, helper-79).
+ */
+export function shownUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, "$1…@").replace(/\?[^#]*/, "?…");
 }
 
 /** The archive URL of `ref` (each path segment encoded; a branch may hold `/`). */
@@ -360,7 +365,7 @@ function fsStep<T>(what: string, path: string, step: () => T): T {
  * @throws MCG501 naming the URL and `advice` (what to do instead).
  */
 async function download(url: string, timeoutMs: number, advice: string): Promise<Buffer> {
-  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${url}: ${reason}; ${advice}`);
+  const failed = (reason: string) => fail("MCG501", `cannot download the spec from ${shownUrl(url)}: ${reason}; ${advice}`);
   let response: Response | undefined;
   const signal = AbortSignal.timeout(timeoutMs);
   for (let attempt = 1; response === undefined; attempt++) {
@@ -492,22 +497,22 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     const ref = enforce ? job.locked!.commit : job.ref;
     const url = archiveUrl(where.baseUrl, ref);
     if (options.offline) {
-      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${url}); run without --offline, or ${alternatives}`);
+      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${shownUrl(url)}); run without --offline, or ${alternatives}`);
     }
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     checkCacheWritable(where.cacheDir);
-    progress(`${job.ref}: downloading ${url}`);
+    progress(`${job.ref}: downloading ${shownUrl(url)}`);
     const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? downloadAdvice(alternatives));
     const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
-      throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
+      throw fail("MCG503", `the archive from ${shownUrl(url)} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
     }
     if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref) {
-      throw fail("MCG503", `the archive from ${url} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
+      throw fail("MCG503", `the archive from ${shownUrl(url)} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
     }
     // An abbreviated commit names the commit it abbreviates unless a branch or tag has that name (git prefers the ref).
     if (!enforce && ABBREVIATED_COMMIT.test(job.ref) && !info.commit.startsWith(job.ref.toLowerCase())) {
-      progress(`warning: ${job.ref} looks like an abbreviated commit, but the archive from ${url} holds commit ${info.commit}: pinned as a branch or tag of that name`);
+      progress(`warning: ${job.ref} looks like an abbreviated commit, but the archive from ${shownUrl(url)} holds commit ${info.commit}: pinned as a branch or tag of that name`);
     }
     const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
       if (!enforce) return;
@@ -515,7 +520,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       if (mismatches.length > 0) {
         throw fail(
           "MCG503",
-          `the archive from ${url} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached: ` +
+          `the archive from ${shownUrl(url)} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached: ` +
             `either the lock file was edited (${lockSideAdvice(where.lockFile, pins, job.ref)}) or the server sent other contents for that commit`,
         );
       }
