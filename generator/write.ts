@@ -643,7 +643,7 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
   return statuses;
 }
 
-/** The targets whose files import no runtime module (validators carry theirs inside): an output of only these writes no runtime/. */
+/** The targets whose files import no runtime module (validators carry theirs inside): an output of only these, without transports (`--transports node` writes them in runtime/), writes no runtime/. */
 const TARGETS_WITHOUT_RUNTIME: ReadonlySet<string> = new Set(["types", "validators", "index"]);
 
 /**
@@ -692,13 +692,14 @@ function enclosingOutput(out: string): { readonly dir: string; readonly folder: 
     const folder = basename(child);
     if ((onDisk.manifest.revisions ?? []).some((r) => r.folder === folder)) return { dir, folder };
     // Its runtime/ when it has one: a folder of that name with a manifest of its own is an output nested there. An output
-    // of only the targets that import no runtime module writes none: a runtime/ folder there is the output's only when it
+    // of only the targets that import no runtime module, and no transports, writes none: a runtime/ folder there is the output's only when it
     // holds a generated module (an empty one, a .gitkeep, is not; helper-77); any other output's runtime/ is its own even
     // emptied (helper-78).
     const runtime = join(dir, RUNTIME_FOLDER);
     if (folder !== RUNTIME_FOLDER || !existsSync(runtime) || existsSync(join(runtime, MANIFEST_FILE))) continue;
     const targets = (onDisk.manifest.options["--targets"] ?? "").split(",");
-    if (holdsGenerated(runtime) || targets.some((t) => !TARGETS_WITHOUT_RUNTIME.has(t))) return { dir, folder };
+    const transports = onDisk.manifest.options["--transports"] ?? "none";
+    if (holdsGenerated(runtime) || transports !== "none" || targets.some((t) => !TARGETS_WITHOUT_RUNTIME.has(t))) return { dir, folder };
   }
   return undefined;
 }

@@ -410,6 +410,11 @@ describe("the built CLI in a shell pipeline", () => {
     for (const name of readdirSync(join(full, "runtime"))) rmSync(join(full, "runtime", name));
     const emptied = await cli("generate", "--schema", DRAFT, "--out", join(full, "runtime", "x"), "--targets", "types");
     expect([emptied.code, emptied.stderr.split("\n").find((l) => l.startsWith("error"))]).toEqual([2, `error MCG402: ${join(full, "runtime", "x")} is inside the output in ${full}, which writes its runtime modules in ${join(full, "runtime")}: give this output a folder of its own`]);
+    // So does an output of types alone with the transports, which are runtime modules (helper-79).
+    const served = join(dir, "served");
+    expect((await cli("generate", "--schema", DRAFT, "--out", served, "--targets", "types", "--transports", "node")).code).toBe(0);
+    for (const name of readdirSync(join(served, "runtime"))) rmSync(join(served, "runtime", name));
+    expect((await cli("generate", "--schema", DRAFT, "--out", join(served, "runtime", "x"), "--targets", "types")).code).toBe(2);
     // A folder that is no output's own, holding a file of an earlier generation and one of the user's: the earlier one is
     // removed as stale, and the warning names only the user's as kept.
     const mixed = join(dir, "mixed");
