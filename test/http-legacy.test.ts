@@ -849,6 +849,9 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     const busy = { code: -32603, message: "Server busy: 2 requests in flight (maxRequestsInFlight); try again later" };
     const two = await post(url, [call(6, "echo", { text: "a" }), { jsonrpc: "2.0", id: 7, method: "ping" }], headers);
     expect([two.status, await two.json()]).toEqual([503, [{ jsonrpc: "2.0", id: 6, error: busy }, { jsonrpc: "2.0", id: 7, error: busy }]]);
+    // More requests than a batch may hold: one answer, not one per element (helper-79: 25 MB for a 4 MiB batch).
+    const many = await post(url, Array.from({ length: 65 }, (_, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "ping" })), headers);
+    expect([many.status, await many.json()]).toEqual([503, { jsonrpc: "2.0", error: busy }]);
     const one = await post(url, [call(8, "echo", { text: "a" })], headers);
     expect([one.status, await one.json()]).toEqual([200, [{ jsonrpc: "2.0", id: 8, result: text("a") }]]);
     // A session that does not exist is said so, whatever the caps (before: 503 at the cap).
