@@ -658,8 +658,8 @@ describe("large schemas", () => {
     const text = [
       'export type U = { a: string } | { b: number; "x-y"?: 1; c?: 1; d?: 1 };',
       "export type W = { a: string } | { b: number }[] | { c: 1 }[];",
-      // A union inside the union (helper-78: `object | object | null`).
-      "export type N = { a: string } | ({ b: number } | null);",
+      // A union inside the union (helper-78: `object | object | null`), naming null again (helper-79).
+      "export type N = { a: string } | null | ({ b: number } | null);",
       "",
     ].join("\n");
     const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
@@ -669,7 +669,7 @@ describe("large schemas", () => {
     expect(issueLines(v, "U", { a: 1, b: "x" })[0]).toBe(': matches none of { a } | { b, "x-y", c, … }');
     // Labelled alike only among the arrays: the one object stays `object`.
     expect(issueLines(v, "W", 5)).toEqual([": expected object | { b }[] | { c }[], got 5"]);
-    expect(issueLines(v, "N", 5)).toEqual([": expected { a } | { b } | null, got 5"]);
+    expect(issueLines(v, "N", 5)).toEqual([": expected { a } | null | { b }, got 5"]);
   });
 
   it("an intersection's members after the one checked in place are calls: TypeScript does not read them with `v` narrowed (helper-71)", async () => {

@@ -1638,7 +1638,11 @@ function unionLabel(members: readonly TypeExpr[]): string {
     return m.kind === "union" ? m.members.flatMap(spread) : [m];
   });
   const labels = flat.map((m) => labelOf(m));
-  return labels.map((l, i) => (labels.indexOf(l) === labels.lastIndexOf(l) ? l : labelOf(flat[i]!, true))).join(" | ");
+  const named = labels.map((l, i) => (labels.indexOf(l) === labels.lastIndexOf(l) ? l : labelOf(flat[i]!, true)));
+  // Each label once (`{ a } | null | ({ b } | null)`: `null` twice; helper-79), unless every member reads alike (two
+  // object types with the same first properties), which one label would hide.
+  const once = [...new Set(named)];
+  return (once.length === 1 ? named : once).join(" | ");
 }
 
 /**
