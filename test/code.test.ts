@@ -118,6 +118,41 @@ describe("printer: precedence", () => {
     }
   }
 
+  /**
+   * Whether `e` holds a `>` whose right operand is written starting with `(`: the case the printer
+   * refuses. The operand is parenthesised when it binds no tighter than `>` (a comparison, `&&`,
+   * `||`), or starts with `(` printed alone (`(1).length`).
+   */
+  function holdsAmbiguousGreater(e: Expression): boolean {
+    const children = (x: Expression): Expression[] => {
+      switch (x.kind) {
+        case "binary":
+          return [x.left, x.right];
+        case "logical":
+          return [...x.operands];
+        case "unary":
+          return [x.operand];
+        case "call":
+          return [x.callee, ...x.args];
+        case "element":
+          return [x.object, x.index];
+        case "property":
+          return [x.object];
+        default:
+          return [];
+      }
+    };
+    const startsWithParen = (r: Expression): boolean => {
+      if (r.kind === "logical" || (r.kind === "binary" && r.operator !== "+")) return true;
+      try {
+        return printExpression(r).startsWith("(");
+      } catch {
+        return false;
+      }
+    };
+    return (e.kind === "binary" && e.operator === ">" && startsWithParen(e.right)) || children(e).some(holdsAmbiguousGreater);
+  }
+
   /** What TypeScript parses from the printed text, in the same form (parentheses dropped). */
   function parsed(node: ts.Expression): unknown {
     if (ts.isParenthesizedExpression(node)) return parsed(node.expression);
@@ -155,7 +190,7 @@ describe("printer: precedence", () => {
         } catch (error) {
           // Refused only for what TypeScript would read as type arguments: a > comparison whose right operand starts with (.
           expect(String(error)).toBe(`Error: ${AMBIGUOUS_GREATER_THAN}`);
-          expect(JSON.stringify(e)).toMatch(/"operator":">"/);
+          expect(holdsAmbiguousGreater(e)).toBe(true);
           return;
         }
         const file = ts.createSourceFile("x.ts", `${text};`, ts.ScriptTarget.ES2022, true);
