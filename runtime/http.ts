@@ -1002,7 +1002,9 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const problem = versionProblem(req, found.record);
     if (problem !== undefined) return sendJson(res, 400, errorBody(id, -32600, problem));
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
-    if (!takes(req, res, message)) return;
+    const channel = found.record.channel;
+    const transport = { kind: "http", request: req, sessionId } as const;
+    if (!takes(req, res, message, (rest) => void dispatcher.handle(rest, { channel, push: found.session.push, transport }))) return;
     found.session.used = true;
     found.session.busy++;
     touch(sessionId);
@@ -1183,16 +1185,20 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   /**
    * Whether `message` may be dispatched now. Past the caps only JSON-RPC requests are refused (a
    * batch holding some: each of them, by id, in one array): a client's response, a notification (such
-   * as notifications/cancelled) or a DELETE is what lets the requests in flight end. Called once the
-   * message is known to be served (its session found, its headers right), so that what would be
-   * refused anyway is refused for that reason. Writes the 503 itself.
+   * as notifications/cancelled) or a DELETE is what lets the requests in flight end, and a refused
+   * batch's are handed to `others`. Called once the message is known to be served (its session found,
+   * its headers right), so that what would be refused anyway is refused for that reason. Writes the
+   * 503 itself.
    */
-  const takes = (req: IncomingMessage, res: ServerResponse, message: unknown): boolean => {
+  const takes = (req: IncomingMessage, res: ServerResponse, message: unknown, others?: (rest: readonly unknown[]) => void): boolean => {
     const asks = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined;
     const requests = Array.isArray(message) ? message.filter(asks) : asks(message) ? [message] : [];
     if (requests.length === 0) return true;
     const refused = admit(req, res, requests.length);
     if (refused === undefined) return true;
+    // A refused batch's notifications and responses are taken all the same (`others`): they end requests in flight.
+    const rest = Array.isArray(message) ? message.filter((m) => !asks(m)) : [];
+    if (rest.length > 0) others?.(rest);
     const idOf = (m: unknown) => {
       const id = own(m, "id");
       return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : undefined;

@@ -847,8 +847,15 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     const events = sseMessages(asking);
     const asked = (await within(events.next(), 5000, "roots/list"))!;
     const busy = { code: -32603, message: "Server busy: 2 requests in flight (maxRequestsInFlight); try again later" };
-    const two = await post(url, [call(6, "echo", { text: "a" }), { jsonrpc: "2.0", id: 7, method: "ping" }], headers);
+    // The client's answer in the refused batch is taken all the same: it ends the request in flight (before, dropped).
+    const answer = { jsonrpc: "2.0", id: asked["id"], result: { roots: [] } };
+    const two = await post(url, [call(6, "echo", { text: "a" }), answer, { jsonrpc: "2.0", id: 7, method: "ping" }], headers);
     expect([two.status, await two.json()]).toEqual([503, [{ jsonrpc: "2.0", id: 6, error: busy }, { jsonrpc: "2.0", id: 7, error: busy }]]);
+    expect(await within(events.next(), 5000, "roots answer")).toEqual({ jsonrpc: "2.0", id: 5, result: text("") });
+    // Hold the cap again for the cases below.
+    const asking2 = await post(url, call(15, "roots"), headers);
+    const events2 = sseMessages(asking2);
+    const asked2 = (await within(events2.next(), 5000, "roots/list again"))!;
     // More requests than a batch may hold: one answer, not one per element (helper-79: 25 MB for a 4 MiB batch).
     const many = await post(url, Array.from({ length: 65 }, (_, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "ping" })), headers);
     expect([many.status, await many.json()]).toEqual([503, { jsonrpc: "2.0", error: busy }]);
@@ -857,8 +864,8 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     // A session that does not exist is said so, whatever the caps (before: 503 at the cap).
     const unknown = await post(url, [call(9, "echo", { text: "a" }), call(10, "echo", { text: "b" })], { ...headers, "mcp-session-id": "nope" });
     expect(unknown.status).toBe(404);
-    expect((await post(url, [{ jsonrpc: "2.0", id: asked["id"], result: { roots: [] } }], headers)).status).toBe(202);
-    expect(await within(events.next(), 5000, "roots answer")).toEqual({ jsonrpc: "2.0", id: 5, result: text("") });
+    expect((await post(url, [{ jsonrpc: "2.0", id: asked2["id"], result: { roots: [] } }], headers)).status).toBe(202);
+    expect(await within(events2.next(), 5000, "roots answer again")).toEqual({ jsonrpc: "2.0", id: 15, result: text("") });
   });
 
   it("serves a batch of 64 requests with a time limit without node's MaxListenersExceededWarning (helper-78)", async () => {
