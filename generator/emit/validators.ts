@@ -695,22 +695,35 @@ class ValidatorEmitter {
    * "c" }`: TS2367; helper-74). A merged declaration is required when one of them is.
    */
   private literalsMerged(properties: readonly Property[]): Property[] {
+    const literal = this.literalDeclarations(properties);
+    if (literal.size === 0) return [...properties];
+    return properties.flatMap((p) => {
+      const group = literal.get(p.name);
+      if (group === undefined || !group.includes(p)) return [p];
+      return p === group[0] ? [this.literalsAsOne(group)] : [];
+    });
+  }
+
+  /** The declarations of each name that `properties` declares with literals only more than once, by the name. */
+  private literalDeclarations(properties: readonly Property[]): Map<string, Property[]> {
     // Only names declared more than once are looked at: most object types have none.
     const literal = new Map<string, Property[]>();
     for (const group of repeatedNames(properties).values()) {
       const literals = group.filter((q) => literalValues(q.type, this.model) !== undefined);
       if (literals.length > 1) literal.set(literals[0]!.name, literals);
     }
-    if (literal.size === 0) return [...properties];
-    return properties.flatMap((p) => {
-      const group = literal.get(p.name);
-      if (group === undefined || !group.includes(p)) return [p];
-      if (p !== group[0]) return [];
-      const sets = group.map((q) => literalValues(q.type, this.model)!);
-      const common = flattenLeaves([p.type], this.model).filter((_leaf, i) => sets.every((set) => set.includes(sets[0]![i]!)));
-      const type: TypeExpr = common.length === 0 ? { kind: "keyword", name: "never" } : common.length === 1 ? common[0]! : { kind: "union", members: common };
-      return [{ ...p, optional: group.every((q) => q.optional), type }];
-    });
+    return literal;
+  }
+
+  /**
+   * A name's literal declarations (`group`, each literals only) as one property in the first one's
+   * place: the values all of them take (one, their union, or `never` for none), required when one is.
+   */
+  private literalsAsOne(group: readonly Property[]): Property {
+    const sets = group.map((q) => literalValues(q.type, this.model)!);
+    const common = flattenLeaves([group[0]!.type], this.model).filter((_leaf, i) => sets.every((set) => set.includes(sets[0]![i]!)));
+    const type: TypeExpr = common.length === 0 ? { kind: "keyword", name: "never" } : common.length === 1 ? common[0]! : { kind: "union", members: common };
+    return { ...group[0]!, optional: group.every((q) => q.optional), type };
   }
 
   /**
@@ -796,6 +809,12 @@ class ValidatorEmitter {
     const collectBody = this.collectStatements(type, V, P, collectName, 0, true);
     this.helpers.push(this.render("collect", collectName, collectBody));
     return base;
+  }
+
+  /** A call of `type`'s hoisted collector (made by {@link helper} when there is none yet) for `v` at path `p`. */
+  private hoistedCollect(type: TypeExpr, v: Expression, p: Expression, place: string, depth: number): Statement[] {
+    this.helper(type, place);
+    return [expressionStatement(call(id(this.helperCollectors.get(typeKey(type))!), v, p, O, depthArg(depth)))];
   }
 
   private helperCheckBody(type: TypeExpr, place: string): Statement[] {
@@ -890,10 +909,7 @@ class ValidatorEmitter {
   }
 
   private collectStatements(type: TypeExpr, v: Expression, p: Expression, place: string, depth: number, inHelper: boolean): Statement[] {
-    if (!inHelper && type.kind === "union" && this.needsStatements(type)) {
-      this.helper(type, place);
-      return [expressionStatement(call(id(this.helperCollectors.get(typeKey(type))!), v, p, O, depthArg(depth)))];
-    }
+    if (!inHelper && type.kind === "union" && this.needsStatements(type)) return this.hoistedCollect(type, v, p, place, depth);
     switch (type.kind) {
       case "ref":
         return [expressionStatement(call(id(this.collectorName(type.name)), v, p, O, depthArg(depth)))];
@@ -1063,21 +1079,18 @@ class ValidatorEmitter {
     // later ones without their "missing".
     const distinct = this.literalsMerged(alikeMerged(type.properties));
     const repeated = repeatedNames(distinct);
-    const properties = distinct.flatMap((prop): Property[] => {
+    for (const prop of distinct) {
       const group = repeated.get(prop.name);
-      if (group === undefined) return [prop];
-      if (group.length > LONG) return prop === group[0] ? [{ ...prop, optional: group.every((q) => q.optional) }] : [{ ...prop, optional: true }];
-      return prop === group[0] ? [declaredAsOne(group)] : [];
-    });
-    // Each declaration of a name past LONG collects into one list, which allOf lists once each: every declaration
-    // found the same issue there (helper-77: `/a: expected object` 70 times). They are collected by functions of at most
-    // LONG_PART declarations each: in one function, hundreds of them were more than TypeScript analyses (TS2563).
-    const long = new Map<string, Property[]>();
-    for (const prop of properties) if ((repeated.get(prop.name)?.length ?? 0) > LONG) long.set(prop.name, [...(long.get(prop.name) ?? []), prop]);
-    for (const prop of properties) {
-      const declarations = long.get(prop.name);
-      if (declarations === undefined) body.push(...this.propertyCollect(prop, v, p, place, depth));
-      else if (declarations[0] === prop) body.push(block(collectedApart([this.collectedInParts(declarations, v, p, `${place}$${prop.name}`, depth)], this.rt("allOf"))));
+      if (group === undefined) body.push(...this.propertyCollect(prop, v, p, place, depth));
+      else if (prop !== group[0]) continue;
+      else if (group.length <= LONG) body.push(...this.propertyCollect(declaredAsOne(group), v, p, place, depth));
+      else {
+        // Collected into one list, which allOf lists once each: every declaration found the same issue there (helper-77:
+        // `/a: expected object` 70 times). By functions of at most LONG_PART declarations each: in one function, hundreds
+        // of them were more than TypeScript analyses (TS2563).
+        const declarations = group.map((q, i) => ({ ...q, optional: i === 0 ? group.every((r) => r.optional) : true }));
+        body.push(block(collectedApart([this.collectedInParts(declarations, v, p, `${place}$${prop.name}`, depth)], this.rt("allOf"))));
+      }
     }
     if (type.indexSignature && !isAnything(type.indexSignature)) {
       const k = `k${depth}`;
@@ -1206,10 +1219,7 @@ class ValidatorEmitter {
     if (merged) return this.collect(merged, v, p, place, depth);
     // Two objects down, a function of its own shared by type, as its check is (see check): in place, a chain of
     // `Partial<Pick<X_{n-1}, "a">>` links spelled out each link's intersection again in the one above, 2^n (helper-76).
-    if (depth >= 2 && whole.members.some((m) => m.kind === "ref")) {
-      this.helper(whole, place);
-      return [expressionStatement(call(id(this.helperCollectors.get(typeKey(whole))!), v, p, O, depthArg(depth)))];
-    }
+    if (depth >= 2 && whole.members.some((m) => m.kind === "ref")) return this.hoistedCollect(whole, v, p, place, depth);
     const type = this.withoutImpossible(this.distinct(whole));
     const shapes = type.members.map((m) => this.model.shapeOf(m));
     if (!shapes.every((s) => s !== undefined)) {
@@ -1287,8 +1297,10 @@ class ValidatorEmitter {
     const inline = type.members.filter((m): m is ObjectType => m.kind === "object");
     if (inline.length < 2) return type;
     const named = new Set(type.members.filter((m) => m.kind !== "object").flatMap((m) => this.model.shapeOf(m)?.properties.map((q) => q.name) ?? []));
-    const merged = this.literalsMerged(inline.flatMap((m) => m.properties));
-    const impossible = merged.filter((q) => q.type.kind === "keyword" && q.type.name === "never" && !named.has(q.name) && inline.some((m) => m.properties.some((d) => d.name === q.name && d.type !== q.type)));
+    const impossible = [...this.literalDeclarations(inline.flatMap((m) => m.properties)).values()]
+      .filter((group) => !named.has(group[0]!.name))
+      .map((group) => this.literalsAsOne(group))
+      .filter((q) => q.type.kind === "keyword" && q.type.name === "never");
     if (impossible.length === 0) return type;
     const names = new Set(impossible.map((q) => q.name));
     const members = type.members.map((m) => (m.kind === "object" ? { ...m, properties: m.properties.filter((q) => !names.has(q.name)) } : m));
