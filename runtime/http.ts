@@ -72,7 +72,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isPlainObject, isResponse, messageOf, own, wireText } from "./json.js";
+import { isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -1129,7 +1129,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       return sendJson(res, isBatchAnswer(response) ? 200 : statusOf(response), response);
     }
     const id = isPlainObject(message) ? own(message, "id") : undefined;
-    const request = isPlainObject(message) && typeof own(message, "method") === "string" && (typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id))) ? message : undefined;
+    const request = isPlainObject(message) && typeof own(message, "method") === "string" && requestIdOf(id) !== undefined ? message : undefined;
     // The legacy era: a session's message, or the initialize opening one. A modern message is served statelessly, session or not.
     if (sessionId !== undefined && !isModern(message)) return serveInSession(req, res, exchange, message, request, sessionId);
     if (sessionId === undefined && legacy && dispatcher.opensSession?.(message) === true) return openSession(req, res, exchange, message, request);
@@ -1199,17 +1199,13 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // A refused batch's notifications and responses are taken all the same (`others`): they end requests in flight.
     const rest = Array.isArray(message) ? message.filter((m) => !asks(m)) : [];
     if (rest.length > 0) others?.(rest);
-    const idOf = (m: unknown) => {
-      const id = own(m, "id");
-      return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? id : undefined;
-    };
     // A batch of more requests than a batch may hold (the dispatcher's default maxBatchSize) gets one answer, not one per
     // element: a 4 MiB batch was answered with 25 MB (helper-79).
     if (requests.length > MAX_BATCH_ANSWERS) {
       sendJson(res, 503, errorBody(undefined, -32603, refused));
       return false;
     }
-    const answers = requests.map((m) => errorBody(idOf(m), -32603, refused));
+    const answers = requests.map((m) => errorBody(requestIdOf(own(m, "id")), -32603, refused));
     sendJson(res, 503, Array.isArray(message) ? answers : answers[0]);
     return false;
   };

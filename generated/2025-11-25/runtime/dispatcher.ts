@@ -17,7 +17,7 @@
  * of another (legacy) revision is adapted to it and checked with its tables: see
  * {@link createDispatcher}.
  */
-import { isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort } from "./json.js";
+import { isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
@@ -463,10 +463,6 @@ function describeIssues(issues: readonly { readonly path: string; readonly messa
     .slice(0, 3)
     .map((i) => (i.path === "" ? i.message : i.path + ": " + i.message))
     .join("; ");
-}
-
-function isRequestId(v: unknown): v is DispatchRequestId {
-  return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v));
 }
 
 /** The refusal of a message in a batch that names a modern version in its `_meta` (the modern era has no batches). */
@@ -1386,8 +1382,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const channel = context?.channel ?? defaultChannel;
     const serving = routed.revision;
     if (method === serving.cancelledMethod && isPlainObject(params)) {
-      const target = own(params, "requestId");
-      const controller = isRequestId(target) ? channels.get(channel)?.get(idKey(target)) : undefined;
+      const target = requestIdOf(own(params, "requestId"));
+      const controller = target === undefined ? undefined : channels.get(channel)?.get(idKey(target));
       // An initialize is answered whatever the client says: a session half opened would wait for it for ever (helper-77).
       if (controller !== undefined && !openings.has(controller)) controller.abort(own(params, "reason"));
     }
@@ -1804,7 +1800,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (!isPlainObject(value)) return errorOf(undefined, -32600, "Invalid request: a message is a JSON object");
       const hasId = Object.prototype.hasOwnProperty.call(value, "id");
       const rawId = own(value, "id");
-      const id = isRequestId(rawId) ? rawId : undefined;
+      const id = requestIdOf(rawId);
       if (own(value, "jsonrpc") !== "2.0") return errorOf(id, -32600, 'Invalid request: jsonrpc must be "2.0"');
       const method = own(value, "method");
       if (method === undefined && hasId && (own(value, "result") !== undefined || own(value, "error") !== undefined)) {

@@ -32,6 +32,14 @@ export function isPlainObject(v: unknown): v is Record<string, any> {
   return objectLike(v) && plainPrototype(v);
 }
 
+/**
+ * `v` when it is a JSON-RPC request id this runtime takes (a string, or a number that is a safe
+ * integer); else `undefined`. (Not named `is…`: generated `isX` guards share the output's names.)
+ */
+export function requestIdOf(v: unknown): string | number | undefined {
+  return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v)) ? v : undefined;
+}
+
 /** Whether a JSON-RPC message is a response: an `id`, a `result` or an `error`, and no `method`. */
 export function isResponse(message: unknown): boolean {
   if (!isPlainObject(message) || own(message, "method") !== undefined || own(message, "id") === undefined) return false;
