@@ -36,22 +36,12 @@ async function emitTargetChecked(name: TargetName, model: Model, context: EmitCo
   try {
     return await emitTarget(name, model, context);
   } catch (error) {
-    if (isStackOverflow(error)) {
-      throw new GeneratorError([
-        {
-          code: "MCG310",
-          message: `${TARGETS[name].file} is too large to build: a type with thousands of members or union members; split it into named parts`,
-        },
-      ]);
-    }
-    if (error instanceof RangeError && /invalid string length/i.test(error.message)) {
-      throw new GeneratorError([
-        {
-          code: "MCG310",
-          message: `${TARGETS[name].file} is too large to build: longer than a string can hold. A type is written out in place again at each use, as \`Pick<X, "p">\` of a property whose type is an object literal is; give that object type a name (an interface or alias) so that it is checked by one function`,
-        },
-      ]);
-    }
+    const cause = isStackOverflow(error)
+      ? "a type with thousands of members or union members; split it into named parts"
+      : error instanceof RangeError && /invalid string length/i.test(error.message)
+        ? 'longer than a string can hold. A type is written out in place again at each use, as `Pick<X, "p">` of a property whose type is an object literal is; give that object type a name (an interface or alias) so that it is checked by one function'
+        : undefined;
+    if (cause !== undefined) throw new GeneratorError([{ code: "MCG310", message: `${TARGETS[name].file} is too large to build: ${cause}` }]);
     throw error;
   }
 }
