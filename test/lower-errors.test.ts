@@ -407,10 +407,8 @@ describe("large schemas", () => {
       "export type E = ({ a?: string } & { a?: string } & { b?: number }) & (number | { c?: string });",
       "",
     ].join("\n");
-    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
-    const dir = writeGenerated("intersection-recursive-repeats", files);
+    const { dir, v } = await validatorsOf(text, "intersection-recursive-repeats");
     expect(typecheck(dir)).toEqual([]);
-    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
     // 2^40 steps unless each level is checked once (checkOnce): merged into one object, the members were not counted.
     let deep: unknown = { b: 1 };
     for (let i = 0; i < 40; i++) deep = { a: deep };
@@ -437,10 +435,8 @@ describe("large schemas", () => {
       "export type UV = { a?: UV } & ({ a?: UV; b?: 1 } | null);",
       "",
     ].join("\n");
-    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
-    const dir = writeGenerated("helper-73-linear", files);
+    const { dir, v } = await validatorsOf(text, "helper-73-linear");
     expect(typecheck(dir)).toEqual([]);
-    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
     const nest = (n: number, wrap: (x: unknown) => unknown, leaf: unknown) => Array.from({ length: n }).reduce<unknown>((x) => wrap(x), leaf);
     expect(v.isZW!(nest(40, (x) => [x], "s"))).toBe(true);
     expect(v.isZW!(nest(40, (x) => ({ "0": x }), "s"))).toBe(true);
@@ -538,9 +534,7 @@ describe("large schemas", () => {
       "export type D6 = { a: N } & { a: number };",
       "",
     ].join("\n");
-    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
-    const dir = writeGenerated("helper-74-spelled-twice", files);
-    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const { v } = await validatorsOf(text, "helper-74-spelled-twice");
     const issues = (name: string, value: unknown) => issueLines(v, name, value);
     expect(issues("D1", { k: 5 })).toEqual(["/k: expected string, got 5"]);
     expect(issues("D2", { k: [5] })).toEqual(['/k: expected "x", got array']);
@@ -559,10 +553,8 @@ describe("large schemas", () => {
       `export type Each = ${many(70, (i) => `{ a: { x${i}?: 1 } }`)} & { z?: 1 };`,
       "",
     ].join("\n");
-    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
-    const dir = writeGenerated("helper-74-long-intersection", files);
+    const { dir, v } = await validatorsOf(text, "helper-74-long-intersection");
     expect(typecheck(dir)).toEqual([]);
-    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
     const issues = (name: string, value: unknown) => issueLines(v, name, value);
     // Before: 65 times each.
     expect(issues("Big", {})).toEqual(['/a: missing required property "a"']);
@@ -590,11 +582,9 @@ describe("large schemas", () => {
   it("an intersection of 400 object types declaring one property with object types compiles strictly: collected in parts (helper-76: TS2563)", async () => {
     const members = Array.from({ length: 400 }, (_, i) => `{ k: O | { y${i}?: 1 } }`).join(" & ");
     const text = `export interface O { o?: string }\nexport type Many = ${members};\n`;
-    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
-    const dir = writeGenerated("helper-76-many-objects", files);
+    const { dir, v } = await validatorsOf(text, "helper-76-many-objects");
     // Before: TS2563, "The containing function or module body is too large for control flow analysis", in _collectMany.
     expect(typecheck(dir)).toEqual([]);
-    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
     expect([v.isMany!({ k: { o: "s" } }), v.isMany!({ k: 5 }), v.isMany!({})]).toEqual([true, false, false]);
     expect(issueLines(v, "Many", { k: 5 })).toEqual(["/k: expected O | object, got 5"]);
     expect(issueLines(v, "Many", {})).toEqual(['/k: missing required property "k"']);
@@ -662,9 +652,7 @@ describe("large schemas", () => {
       "export type N = { a: string } | null | ({ b: number } | null);",
       "",
     ].join("\n");
-    const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
-    const dir = writeGenerated("union-labels", files);
-    const v = (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown>;
+    const { v } = await validatorsOf(text, "union-labels");
     expect(issueLines(v, "U", 5)).toEqual([': expected { a } | { b, "x-y", c, … }, got 5']);
     expect(issueLines(v, "U", { a: 1, b: "x" })[0]).toBe(': matches none of { a } | { b, "x-y", c, … }');
     // Labelled alike only among the arrays: the one object stays `object`.
@@ -723,6 +711,16 @@ describe("large schemas", () => {
     expect(v.isI!({ q999: "x" })).toBe(false);
   }, 60_000);
 });
+
+/**
+ * Generates the types and validators of `text` (as `s.ts`, without docs) into the scratch folder
+ * `name`: that folder, and the validators imported from it.
+ */
+async function validatorsOf(text: string, name: string): Promise<{ dir: string; v: Record<string, (x: unknown) => unknown> }> {
+  const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
+  const dir = writeGenerated(name, files);
+  return { dir, v: (await import(join(dir, "validators.ts"))) as Record<string, (x: unknown) => unknown> };
+}
 
 /** What `validate<name>` reports for `value`, as "path: message" lines. */
 function issueLines(v: Record<string, (x: unknown) => unknown>, name: string, value: unknown): string[] {
