@@ -72,7 +72,7 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
       const name = folder + entry;
       if (produced.has(name) || !name.endsWith(".ts")) continue;
       const path = join(outDir, name);
-      if (statSync(path).isFile() && readFileSync(path, "utf8").startsWith(GENERATED_MARK)) statuses.push({ path: name, state: "stale" });
+      if (statSync(path).isFile() && startsAsGenerated(path)) statuses.push({ path: name, state: "stale" });
     }
   }
   return statuses;
@@ -647,9 +647,8 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
 const TARGETS_WITHOUT_RUNTIME: ReadonlySet<string> = new Set(["types", "validators", "index"]);
 
 /**
- * Whether folder `dir` holds a file the generator wrote: one starting with {@link GENERATED_MARK}
- * (after a byte order mark an editor may have added). Only each file's first bytes are read; a file
- * that cannot be read is not one.
+ * Whether folder `dir` holds a file the generator wrote ({@link startsAsGenerated}); a file that
+ * cannot be read is not one.
  */
 function holdsGenerated(dir: string): boolean {
   let entries: Dirent[];
@@ -661,19 +660,22 @@ function holdsGenerated(dir: string): boolean {
   return entries.some((entry) => {
     if (!entry.isFile()) return false;
     try {
-      return readStart(join(dir, entry.name), 64).replace(/^\uFEFF/, "").startsWith(GENERATED_MARK);
+      return startsAsGenerated(join(dir, entry.name));
     } catch {
       return false;
     }
   });
 }
 
-/** The first `bytes` bytes of a file, as UTF-8 text. */
-function readStart(file: string, bytes: number): string {
-  const fd = openSync(file, "r");
+/**
+ * Whether the file `path` starts with {@link GENERATED_MARK} (after a byte order mark an editor may
+ * have added), reading its first bytes only. @throws what reading it throws.
+ */
+function startsAsGenerated(path: string): boolean {
+  const fd = openSync(path, "r");
   try {
-    const buffer = Buffer.alloc(bytes);
-    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString("utf8");
+    const buffer = Buffer.alloc(64);
+    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8").replace(/^\uFEFF/, "").startsWith(GENERATED_MARK);
   } finally {
     closeSync(fd);
   }
