@@ -176,7 +176,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     if (opens) openingsRunning++;
     // Not while an initialize is answered (the requests read meanwhile wait for it), nor once one succeeded; again after
     // one failed (helper-77: the hint was gone for good once an initialize was read).
-    const hint = request !== undefined && !opens && !openedSession && openingsRunning === 0 && servesLegacy && !isModern(message);
+    const hint = request !== undefined && !openedSession && openingsRunning === 0 && servesLegacy && !isModern(message);
     // The requests of a batch (2025-03-26): timed as one, with the same limit.
     const batched = Array.isArray(message) ? message.filter((m) => typeof requestOf(m)?.method === "string").length : 0;
     let limit: AbortController | undefined;
