@@ -496,23 +496,24 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     }
     const ref = enforce ? job.locked!.commit : job.ref;
     const url = archiveUrl(where.baseUrl, ref);
+    const shown = shownUrl(url);
     if (options.offline) {
-      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${shownUrl(url)}); run without --offline, or ${alternatives}`);
+      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${shown}); run without --offline, or ${alternatives}`);
     }
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     checkCacheWritable(where.cacheDir);
-    progress(`${job.ref}: downloading ${shownUrl(url)}`);
+    progress(`${job.ref}: downloading ${shown}`);
     const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? downloadAdvice(alternatives));
-    const info = await checkArchive(archive, url, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
+    const info = await checkArchive(archive, shown, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
-      throw fail("MCG503", `the archive from ${shownUrl(url)} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
+      throw fail("MCG503", `the archive from ${shown} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
     }
     if (!enforce && FULL_COMMIT.test(job.ref) && info.commit !== job.ref) {
-      throw fail("MCG503", `the archive from ${shownUrl(url)} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
+      throw fail("MCG503", `the archive from ${shown} holds commit ${info.commit}, not the commit ${job.ref} asked for; nothing was cached`);
     }
     // An abbreviated commit names the commit it abbreviates unless a branch or tag has that name (git prefers the ref).
     if (!enforce && ABBREVIATED_COMMIT.test(job.ref) && !info.commit.startsWith(job.ref.toLowerCase())) {
-      progress(`warning: ${job.ref} looks like an abbreviated commit, but the archive from ${shownUrl(url)} holds commit ${info.commit}: pinned as a branch or tag of that name`);
+      progress(`warning: ${job.ref} looks like an abbreviated commit, but the archive from ${shown} holds commit ${info.commit}: pinned as a branch or tag of that name`);
     }
     const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
       if (!enforce) return;
@@ -520,7 +521,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       if (mismatches.length > 0) {
         throw fail(
           "MCG503",
-          `the archive from ${shownUrl(url)} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached: ` +
+          `the archive from ${shown} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached: ` +
             `either the lock file was edited (${lockSideAdvice(where.lockFile, pins, job.ref)}) or the server sent other contents for that commit`,
         );
       }
