@@ -29,8 +29,8 @@ function headerSafe(name: string): string {
 /**
  * Emits one target; a stack overflow while building or formatting it (a union or interface
  * with thousands of members makes expressions Prettier cannot walk) becomes MCG310, and so does
- * text longer than a string can hold (a type written out in place again at every level of a
- * chain of utility types over inline object types; helper-78).
+ * text longer than a string can hold (a type written out in place again at each use; the
+ * utility-type chains that did so are refused earlier, MCG207).
  */
 async function emitTargetChecked(name: TargetName, model: Model, context: EmitContext): Promise<string> {
   try {
@@ -39,7 +39,7 @@ async function emitTargetChecked(name: TargetName, model: Model, context: EmitCo
     const cause = isStackOverflow(error)
       ? "a type with thousands of members or union members; split it into named parts"
       : error instanceof RangeError && /invalid string length/i.test(error.message)
-        ? 'longer than a string can hold. A type is written out in place again at each use, as `Pick<X, "p">` of a property whose type is an object literal is; give that object type a name (an interface or alias) so that it is checked by one function'
+        ? "longer than a string can hold. A type is written out in place again at each use; give the object types it repeats names (an interface or alias) so that each is checked by one function"
         : undefined;
     if (cause !== undefined) throw new GeneratorError([{ code: "MCG310", message: `${TARGETS[name].file} is too large to build: ${cause}` }]);
     throw error;

@@ -23,7 +23,7 @@ describe("refused schemas", () => {
         [new RangeError("Invalid string length"), "longer than a string can hold"],
         [new RangeError("Maximum call stack size exceeded"), "a type with thousands of members"],
       ] as const) {
-        // What a 2^n type does after minutes (helper-78: `Pick` chains over object literals, 40 s and 3 GB at 12 links).
+        // What a type too large to build throws (helper-78: `Pick` chains over object literals did, after 40 s and 3 GB, before MCG207).
         target.render = () => {
           throw thrown;
         };
@@ -502,6 +502,22 @@ describe("large schemas", () => {
       "/a: expected string, got object",
       "/b: expected 1, got 2",
     ]);
+  }, 60_000);
+
+  it("refuses a chain of Pick over object literal types at the link whose copies pass 2 000 type nodes (MCG207), at once, and generates the short chain (helper-78)", async () => {
+    // Each link's `p` holds two picks of the link below, and a pick copies the object literal it takes: 2^n nodes written out.
+    const chain = (n: number) =>
+      ["export type X0 = { p?: { q?: 1 }; a?: 1 };", ...Array.from({ length: n }, (_, i) => `export type X${i + 1} = { p?: { q?: Pick<X${i}, "p"> & { y?: Pick<X${i}, "p"> } }; a?: 1 };`), ""].join("\n");
+    const started = performance.now();
+    // Before: each pick lowered the alias it names again (2^n steps), then built the 2^n type until a string could not hold it.
+    expect(await diagnostics(chain(40))).toEqual([
+      's.ts:11:31 - error MCG207: Pick<X9, "p"> written out is 3,580 type nodes, copies of 48 distinct ones: a utility type copies each object literal type of the properties it takes, and a chain of them copies it again at each link; give those object types names (an interface or type alias) so that each use refers to one',
+    ]);
+    expect(performance.now() - started).toBeLessThan(10_000);
+    // A short chain generates, and its checks reach the bottom link through the copies.
+    const { v } = await validatorsOf(chain(3), "X3");
+    const deep = (q: unknown) => ({ p: { q: { y: { p: { q: { p: { q: { p: { q } } } } } } } } });
+    expect([v.isX3!({ p: { q: {} } }), v.isX3!(deep(1)), v.isX3!(deep("x")), v.isX3!({ p: { q: { p: { q: 2 } } } })]).toEqual([true, true, false, false]);
   }, 60_000);
 
   it("a union of 1 200 object types each naming a 300-alias chain generates in seconds: its members are compared per JSON type, not in pairs (helper-77)", async () => {

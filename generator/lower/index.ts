@@ -62,6 +62,31 @@ export function lowerSchema(loaded: LoadedSchema, options: LowerOptions): Schema
   return new Lowerer(loaded, options).run();
 }
 
+/**
+ * A utility type's shape is refused (MCG207) when written out it is more than this many type
+ * nodes and at least {@link COPIES_FACTOR} times the distinct ones. Upstream's largest type is 41
+ * nodes; 6,000 distinct literals written once still pass.
+ */
+const COPIED_NODES = 2_000;
+const COPIES_FACTOR = 4;
+
+/** The types directly inside `type`: an array's element, tuple elements, members, property types, an index signature. */
+function innerTypes(type: TypeExpr): readonly TypeExpr[] {
+  switch (type.kind) {
+    case "array":
+      return [type.element];
+    case "tuple":
+      return type.elements;
+    case "union":
+    case "intersection":
+      return type.members;
+    case "object":
+      return type.indexSignature ? [...type.properties.map((p) => p.type), type.indexSignature] : type.properties.map((p) => p.type);
+    default:
+      return [];
+  }
+}
+
 /** The utility types read as object shapes (a schema's own declaration of one of these names is read instead). */
 const UTILITY_TYPES: ReadonlySet<string> = new Set(["Omit", "Pick", "Partial", "Required", "Record"]);
 
@@ -90,6 +115,13 @@ class Lowerer {
   private readonly aliasKeys = new Map<string, readonly string[]>();
   /** Type aliases whose type {@link shapeOf} is lowering, to resolve a utility type of them (a cycle when met again). */
   private readonly aliasesInShape = new Set<string>();
+  /**
+   * The type of each alias {@link shapeOf} has lowered, so that every utility type of it shares one
+   * lowered type (lowered again at each use, a chain of `Pick`s of aliases took 2^n steps).
+   */
+  private readonly aliasTypes = new Map<string, TypeExpr>();
+  /** How many type nodes each type lowered so far is when written out ({@link checkCopies}). */
+  private readonly writtenSizes = new WeakMap<TypeExpr, number>();
 
   constructor(
     private readonly loaded: LoadedSchema,
@@ -507,10 +539,54 @@ class Lowerer {
     if (this.nodes.has(name) || !UTILITY_TYPES.has(name)) return undefined;
     this.utilities.push(at);
     try {
-      return this.knownUtilityShape(name, args, at);
+      const shape = this.knownUtilityShape(name, args, at);
+      if (shape) this.checkCopies(shape, at);
+      return shape;
     } finally {
       this.utilities.pop();
     }
+  }
+
+  /**
+   * Refuses (MCG207) a utility type's shape that, written out, is more than {@link COPIED_NODES}
+   * type nodes, most of them copies of one another. A utility type copies the types of the
+   * properties it takes; a property's object literal type is then written out again at each use
+   * (in `types.ts`, and checked again in `validators.ts`), and a chain of such utility types
+   * (`X_n = { p: { q: Pick<X_{n-1}, "p"> & { y: Pick<X_{n-1}, "p"> } } }`) doubles it at each
+   * link. Naming that object type makes each use a reference.
+   */
+  private checkCopies(shape: ObjectType, at: Node): void {
+    const written = this.writtenSize(shape);
+    if (written <= COPIED_NODES) return;
+    const distinct = new Set<TypeExpr>();
+    const visit = (type: TypeExpr): void => {
+      if (distinct.has(type)) return;
+      distinct.add(type);
+      for (const inner of innerTypes(type)) visit(inner);
+    };
+    visit(shape);
+    if (written < COPIES_FACTOR * distinct.size) return;
+    throw new GeneratorError([
+      {
+        code: "MCG207",
+        message:
+          `${snippet(at)} written out is ${written.toLocaleString("en-US")} type nodes, copies of ${distinct.size.toLocaleString("en-US")} distinct ones: ` +
+          "a utility type copies each object literal type of the properties it takes, and a chain of them copies it again at each link; " +
+          "give those object types names (an interface or type alias) so that each use refers to one",
+        span: this.span(at),
+      },
+    ]);
+  }
+
+  /** The number of type nodes `type` is when written out (a shared type counted at each use), memoised by type. */
+  private writtenSize(type: TypeExpr): number {
+    let size = this.writtenSizes.get(type);
+    if (size === undefined) {
+      size = 1;
+      for (const inner of innerTypes(type)) size += this.writtenSize(inner);
+      this.writtenSizes.set(type, size);
+    }
+    return size;
   }
 
   private knownUtilityShape(name: string, args: TypeNode[], at: Node): ObjectType | undefined {
@@ -593,9 +669,13 @@ class Lowerer {
       // `type Tree = { children: Omit<Tree, "value">[] }`: lowering Tree's type would ask for Tree's shape again.
       const utility = this.utilities.at(-1);
       if (this.aliasesInShape.has(name) && utility !== undefined) throw this.selfUtility(utility, name);
+      const known = this.aliasTypes.get(name);
+      if (known !== undefined) return known;
       this.aliasesInShape.add(name);
       try {
-        return this.lowerType(node.getTypeNodeOrThrow());
+        const type = this.lowerType(node.getTypeNodeOrThrow());
+        this.aliasTypes.set(name, type);
+        return type;
       } finally {
         this.aliasesInShape.delete(name);
       }
