@@ -1169,9 +1169,14 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const onConnection = perConnection.get(socket) ?? 0;
     // A batch larger than a cap is taken when nothing else is in flight there (it holds at most maxBatchSize requests):
     // refused, it could never be served (helper-78).
-    if (requestsInFlight > 0 && requestsInFlight + count > maxRequestsInFlight) return `Server busy: ${maxRequestsInFlight} requests in flight (maxRequestsInFlight); try again later`;
+    // The message names the count in flight, and a batch's size when a batch is what passes the cap (helper-79).
+    const busy = (running: number, where: string, cap: string, max: number) =>
+      `Server busy: ${running} request${running === 1 ? "" : "s"}${where} in flight` + (count > 1 ? `, and this batch's ${count} would pass ${cap} (${max})` : ` (${cap})`);
+    if (requestsInFlight > 0 && requestsInFlight + count > maxRequestsInFlight) {
+      return `${busy(requestsInFlight, "", "maxRequestsInFlight", maxRequestsInFlight)}; try again later`;
+    }
     if (onConnection > 0 && onConnection + count > maxRequestsPerConnection) {
-      return `Server busy: ${maxRequestsPerConnection} requests of this connection in flight (maxRequestsPerConnection); wait for their answers`;
+      return `${busy(onConnection, " of this connection", "maxRequestsPerConnection", maxRequestsPerConnection)}; wait for their answers`;
     }
     requestsInFlight += count;
     perConnection.set(socket, onConnection + count);

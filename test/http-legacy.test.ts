@@ -846,7 +846,8 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     const asking = await post(url, call(5, "roots"), headers);
     const events = sseMessages(asking);
     const asked = (await within(events.next(), 5000, "roots/list"))!;
-    const busy = { code: -32603, message: "Server busy: 2 requests in flight (maxRequestsInFlight); try again later" };
+    // The message names what is in flight and the batch's size (helper-79: it named the cap as the count).
+    const busy = { code: -32603, message: "Server busy: 1 request in flight, and this batch's 2 would pass maxRequestsInFlight (2); try again later" };
     // The client's answer in the refused batch is taken all the same: it ends the request in flight (before, dropped).
     const answer = { jsonrpc: "2.0", id: asked["id"], result: { roots: [] } };
     const two = await post(url, [call(6, "echo", { text: "a" }), answer, { jsonrpc: "2.0", id: 7, method: "ping" }], headers);
@@ -858,7 +859,7 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     const asked2 = (await within(events2.next(), 5000, "roots/list again"))!;
     // More requests than a batch may hold: one answer, not one per element (helper-79: 25 MB for a 4 MiB batch).
     const many = await post(url, Array.from({ length: 65 }, (_, i) => ({ jsonrpc: "2.0", id: 100 + i, method: "ping" })), headers);
-    expect([many.status, await many.json()]).toEqual([503, { jsonrpc: "2.0", error: busy }]);
+    expect([many.status, await many.json()]).toEqual([503, { jsonrpc: "2.0", error: { ...busy, message: busy.message.replace("batch's 2", "batch's 65") } }]);
     const one = await post(url, [call(8, "echo", { text: "a" })], headers);
     expect([one.status, await one.json()]).toEqual([200, [{ jsonrpc: "2.0", id: 8, result: text("a") }]]);
     // A session that does not exist is said so, whatever the caps (before: 503 at the cap).
