@@ -51,6 +51,22 @@ describe("a standard library type: Date", () => {
     ]);
   });
 
+  it("says Map and Set with every other problem of the schema at once (helper-80: Promise, keyof and a function type were said only once Map was gone)", async () => {
+    const text = "export interface A { m: Map<string, string>; p: Promise<string>; s: Set<number> }\nexport type K = keyof A;\nexport interface B { y: () => void }\n";
+    const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
+    if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
+    expect(failure.diagnostics.map((d) => formatDiagnostic(d))).toEqual([
+      "s.ts:1:25 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:1:49 - error MCG206: reference to an unknown type Promise: it is not declared in this file",
+      "s.ts:1:69 - error MCG206: reference to an unknown type Set: it is not declared in this file",
+      "s.ts:2:17 - error MCG201: unsupported construct: keyof operator type `keyof A`; write the keys out as a union of string literals",
+      "s.ts:3:25 - error MCG201: unsupported construct: function type `() => void`",
+    ]);
+    // With a TypeScript error beside them, they are said with it, before lowering.
+    const typeError = await generate({ schema: { text: "export interface A { m: Map<string, string>; n: Nope }\n", fileName: "s.ts" } }).catch((e: unknown) => e);
+    expect((typeError as GeneratorError).diagnostics.map((d) => d.code)).toEqual(["MCG206", "MCG110"]);
+  });
+
   it("keeps refusing library types with no JSON form (MCG206), each once", async () => {
     const failure = await generate({ schema: { path: join(ROOT, "test", "hostile-schemas", "lib-types.ts") } }).catch((e: unknown) => e);
     if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");

@@ -19,6 +19,7 @@ import { basename, join } from "node:path";
 import type { SourceFile } from "ts-morph";
 import { Node, Project, SyntaxKind, ts } from "../ts-morph.js";
 import { DiagnosticBag, fail, isStackOverflow } from "../errors.js";
+import type { Diagnostic } from "../ir.js";
 
 /** Where the schema comes from. */
 export type SchemaInput =
@@ -45,6 +46,12 @@ export interface LoadedSchema {
   readonly fileName: string;
   readonly sha256: string;
   readonly text: string;
+  /**
+   * References to library types the schema is not read with (`Map`, `Set`: MCG206), when they are
+   * its only TypeScript errors: {@link lowerSchema} reports them with the problems it finds, so that
+   * every one is said at once (helper-80: `Promise` and `keyof` were said only once `Map` was gone).
+   */
+  readonly libraryTypes: readonly Diagnostic[];
 }
 
 /** Offsets of the `\n` characters of each loaded file's text, found on first use. */
@@ -322,18 +329,20 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
     const inImport = (pos: number | undefined) => pos !== undefined && imports.some((s) => pos >= s.getPos() && pos < s.getEnd());
     diagnostics = withinStack(displayPath, () => program.getSemanticDiagnostics(sourceFile)).filter((d) => !inImport(d.getStart()));
   }
+  const libraryTypes = new DiagnosticBag();
   for (const d of diagnostics) {
     const start = d.getStart();
     // A library type the schema is not read with (Map, Set: ES2015): no JSON form, said as for one it is read with (Promise).
     if (LIBRARY_NAME_MISSING.has(d.getCode()) && start !== undefined) {
-      bag.add("MCG206", `reference to an unknown type ${text.slice(start, start + (d.getLength() ?? 0))}: it is not declared in this file`, at(start));
+      libraryTypes.add("MCG206", `reference to an unknown type ${text.slice(start, start + (d.getLength() ?? 0))}: it is not declared in this file`, at(start));
       continue;
     }
     const message = ts.flattenDiagnosticMessageText(d.compilerObject.messageText, " ");
     bag.add("MCG110", `TypeScript TS${d.getCode()}: ${message}`, start !== undefined ? at(start) : undefined);
   }
+  if (bag.items.length > 0) bag.items.push(...libraryTypes.items);
   bag.throwIfAny();
-  return { sourceFile, displayPath, fileName, sha256, text };
+  return { sourceFile, displayPath, fileName, sha256, text, libraryTypes: libraryTypes.items };
 }
 
 /** TypeScript's "Cannot find name 'Set'. Do you need to change your target library?" (TS2583, TS2584: the DOM library). */

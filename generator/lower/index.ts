@@ -130,6 +130,7 @@ class Lowerer {
 
   run(): SchemaIR {
     const sf = this.loaded.sourceFile;
+    this.bag.items.push(...this.loaded.libraryTypes);
     this.collect(sf);
     this.checkStrayDocComments(sf);
     const declarations: Declaration[] = [];
