@@ -922,7 +922,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
       if (!sse && asks) res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       else if (!sse && refused !== undefined) return sendJson(res, 400, { jsonrpc: "2.0", error: refused });
-      else if (!sse) res.writeHead(202);
+      else if (!sse) res.writeHead(202, { "content-length": "0" });
       res.end();
       return;
     }

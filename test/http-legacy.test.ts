@@ -214,6 +214,8 @@ describe("Streamable HTTP, legacy sessions: the transport's rules", () => {
     // The same channel, and the same push function, for every message of the session.
     const notified = await post(url, initialized, { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY });
     expect(notified.status).toBe(202);
+    // An empty body said as such, not as a chunked one (helper-80).
+    expect([notified.headers.get("content-length"), notified.headers.get("transfer-encoding")]).toEqual(["0", null]);
     expect(await notified.text()).toBe("");
     const listed = await post(url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { "mcp-session-id": sessionId, "mcp-protocol-version": LEGACY });
     expect(listed.status).toBe(200);
