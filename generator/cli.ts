@@ -70,6 +70,17 @@ interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>,
 }
 
 /** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
+/**
+ * commander's "unknown command" message with `(Did you mean generate?)` added when the name is the
+ * start of one command only (`gen`, `scaf`), which commander's own suggestion, by edit distance,
+ * leaves out; a message that has a suggestion, or any other, is returned as it is.
+ */
+function withPrefixSuggestion(text: string, commands: readonly Command[]): string {
+  const asked = /^error MCG001: unknown command '([^' ]{2,})'\n$/.exec(text)?.[1];
+  const starting = asked === undefined ? [] : commands.map((c) => c.name()).filter((name) => name !== "help" && name.startsWith(asked));
+  return starting.length === 1 ? `${text}(Did you mean ${starting[0]}?)\n` : text;
+}
+
 export async function run(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   let exitCode = EXIT_OK;
   let debug = argv.includes("--debug");
@@ -81,7 +92,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       writeOut: io.stdout,
       writeErr: io.stderr,
       // Usage errors carry the same code as the generator's own usage checks.
-      outputError: (text, write) => write(text.replace(/^error: /, "error MCG001: ")),
+      outputError: (text, write) => write(withPrefixSuggestion(text.replace(/^error: /, "error MCG001: "), program.commands)),
     })
     .showHelpAfterError("(run with --help for usage)");
 
@@ -169,7 +180,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
   const asked = argv[0] === "help" ? argv[1] : undefined;
   if (asked !== undefined && !asked.startsWith("-") && asked !== "help" && !program.commands.some((c) => c.name() === asked)) {
-    io.stderr(`error MCG001: unknown command '${asked}'\n(run with --help for usage)\n`);
+    io.stderr(withPrefixSuggestion(`error MCG001: unknown command '${asked}'\n`, program.commands) + "(run with --help for usage)\n");
     return EXIT_ERROR;
   }
   // `help spec fetch`: commander's help command looks one level down only; ask the subcommand itself.

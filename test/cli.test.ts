@@ -41,6 +41,12 @@ describe("mcp-schema-codegen CLI", () => {
     expect((await cli("frobnicate")).code).toBe(2);
     // help for a command that does not exist says so, as the command itself does.
     expect(await cli("help", "frobnicate")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'frobnicate'\n(run with --help for usage)\n" });
+    // The start of one command's name is said to be it (helper-80); a close misspelling is commander's, said once.
+    const suggested = (asked: string, name: string) => `error MCG001: unknown command '${asked}'\n(Did you mean ${name}?)\n(run with --help for usage)\n`;
+    expect(await cli("gen", "--schema", "x.ts")).toMatchObject({ code: 2, stdout: "", stderr: suggested("gen", "generate") });
+    expect(await cli("help", "scaf")).toMatchObject({ code: 2, stdout: "", stderr: suggested("scaf", "scaffold") });
+    expect(await cli("generat")).toMatchObject({ code: 2, stdout: "", stderr: suggested("generat", "generate") });
+    expect(await cli("s")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 's'\n(run with --help for usage)\n" });
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
     expect(await cli("help", "spec", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
     expect(await cli("help", "spec", "bogus")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'spec bogus'\n(run with --help for usage)\n" });
