@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { CONFIG_FILE_NAME, configInputs, findConfigFile, isVersionName, loadConfig, versionsIn, type ConfigInput } from "./config.js";
+import { CONFIG_FILE_NAME, configInputs, findConfigFile, isVersionName, loadConfig, specFolderProblem, versionsIn, type ConfigInput } from "./config.js";
 import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
 import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
@@ -331,6 +331,10 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
       inputs.push({ specDir, version });
     }
     return inputs;
+  }
+  if (flags.spec) {
+    const problem = specFolderProblem(flags.spec);
+    if (problem !== undefined) throw usage(`--spec ${flags.spec} ${problem}`);
   }
   if (flags.spec && versions) {
     const missing = versions.find((v) => !isVersionName(v) || !existsSync(join(flags.spec!, "schema", v)));

@@ -161,12 +161,34 @@ export function isVersionName(name: string): boolean {
 
 /** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */
 export function versionsIn(specDir: string): string {
+  const problem = specFolderProblem(specDir);
+  if (problem !== undefined) return ` (${specDir} ${problem})`;
   try {
     const versions = readdirSync(join(specDir, "schema")).filter((v) => existsSync(join(specDir, "schema", v, "schema.ts"))).sort();
     return versions.length > 0 ? `; versions there: ${versions.join(", ")}` : "";
   } catch {
     return ` (${join(specDir, "schema")} cannot be read)`;
   }
+}
+
+/**
+ * What keeps `specDir` from being a spec repository's folder, as the end of a sentence about it
+ * (`does not exist`; `has no schema/ folder …`), or `undefined` when it has a `schema/` folder. A
+ * folder that holds version folders itself is the `schema/` folder: its parent is named.
+ */
+export function specFolderProblem(specDir: string): string | undefined {
+  if (entryKind(join(specDir, "schema")) === "folder") return undefined;
+  const kind = entryKind(specDir);
+  if (kind !== "folder") return kind === "none" ? "does not exist" : "is not a folder";
+  let versions: string[] = [];
+  try {
+    versions = readdirSync(specDir).filter((v) => /^(\d{4}-\d{2}-\d{2}|draft)$/.test(v) && existsSync(join(specDir, v, "schema.ts")));
+  } catch {
+    return "cannot be read";
+  }
+  return versions.length > 0
+    ? `has no schema/ folder: it is one itself (it holds ${versions.sort().join(", ")}); give the repository's folder, ${dirname(resolve(specDir))}`
+    : "has no schema/ folder (a clone of the spec repository has schema/<version>/schema.ts)";
 }
 
 /** One output of the configuration: where from, where to, with which options. */

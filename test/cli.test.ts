@@ -75,6 +75,19 @@ describe("mcp-schema-codegen CLI", () => {
     expect(outside.stderr).toContain("versions there: 2024-11-05, 2025-03-26");
     const noVersion = await cli("generate", "--spec", SPEC_DIR, "--out", "x");
     expect(noVersion.stderr).toContain("error MCG001: --spec needs --spec-version; versions there: ");
+    // A --spec that is no spec repository's folder is said to be so, not blamed on --spec-version (helper-80).
+    const specFolder = join(SPEC_DIR, "schema");
+    const nowhere = join(scratchDir("cli-spec-folder"), "nowhere");
+    for (const [command, spec, said] of [
+      [["generate", "--spec-version", "draft", "--out", "x"], specFolder, `has no schema/ folder: it is one itself (it holds 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft); give the repository's folder, ${SPEC_DIR}`],
+      [["diff", "draft", "2025-11-25"], specFolder, `has no schema/ folder: it is one itself (it holds 2024-11-05`],
+      [["scaffold", join(nowhere, "..", "server"), "--spec-version", "draft"], nowhere, "does not exist"],
+      [["generate", "--spec-version", "draft", "--out", "x"], DRAFT, "is not a folder"],
+      [["generate", "--spec-version", "draft", "--out", "x"], join(SPEC_DIR, "docs"), "has no schema/ folder (a clone of the spec repository has schema/<version>/schema.ts)"],
+    ] as const) {
+      const result = await cli(...command, "--spec", spec);
+      expect([result.code, result.stderr]).toEqual([2, expect.stringContaining(`error MCG001: --spec ${spec} ${said}`)]);
+    }
     // An unknown flag is named (not a missing --out or input).
     const unknownFlag = await cli("generate", "--frobnicate");
     expect(unknownFlag.code).toBe(2);
