@@ -996,11 +996,20 @@ describe("the server process (main.ts)", () => {
       [["--port", "4000"], /error: --port is for --http; without --http the server speaks stdio/],
       [["--host", "127.0.0.1"], /error: --host is for --http; without --http the server speaks stdio/],
       [["--allow-host", "mcp.example.com"], /error: --allow-host is for --http; without --http the server speaks stdio/],
+      // helper-80: the last of two was taken silently.
+      [["--http", "--port", "4000", "--port", "4001"], /error: --port is given more than once/],
+      [["--http", "--host", "127.0.0.1", "--host=::1"], /error: --host is given more than once/],
     ] as const) {
       const result = run(...args);
       expect([result.status, result.stdout], args.join(" ")).toEqual([2, ""]);
       expect(result.stderr, args.join(" ")).toMatch(message);
       expect(result.stderr).toContain("usage: node dist/src/main.js [--http [--port N] [--host H] [--allow-host NAME]...]");
+    }
+    // --help is an answer, not an error (helper-80: "Unknown option '--help'", exit 2), whatever else is given.
+    for (const args of [["--help"], ["-h"], ["--http", "--help"]]) {
+      const help = run(...args);
+      expect([help.status, help.stderr], args.join(" ")).toEqual([0, ""]);
+      expect(help.stdout).toMatch(/^usage: node dist\/src\/main\.js .*\n\nServes MCP over stdio[^]*--allow-host NAME {3}a Host header name/);
     }
   });
 

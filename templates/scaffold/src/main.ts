@@ -15,13 +15,35 @@ import { createDispatcher } from "./server.js";
 
 const USAGE = "usage: node dist/src/main.js [--http [--port N] [--host H] [--allow-host NAME]...]";
 
-/** The command line; an unknown flag, `--port`/`--host`/`--allow-host` without a value or without `--http`, exits 2 with the usage. */
+const HELP = `${USAGE}
+
+Serves MCP over stdio (npm start), or over Streamable HTTP with --http (npm run start:http).
+  --http              serve over Streamable HTTP instead of stdio
+  --port N            the HTTP port (default: the PORT environment variable, else 3000; 0 picks a free one)
+  --host H            the address to listen on (default: 127.0.0.1)
+  --allow-host NAME   a Host header name answered beside the loopback ones (repeatable)
+  -h, --help          show this help
+SIGTERM or SIGINT shuts down gracefully; a second signal exits at once.
+`;
+
+/**
+ * The command line; `--help` prints the options and exits 0. An unknown flag, `--port`/`--host`/`--allow-host`
+ * without a value or without `--http`, or `--port`/`--host` given twice, exits 2 with the usage.
+ */
 function commandLine(): { readonly http: boolean; readonly port: string | undefined; readonly host: string | undefined; readonly allowHosts: readonly string[] } {
   try {
-    const { values } = parseArgs({
-      options: { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" }, "allow-host": { type: "string", multiple: true } },
+    const { values, tokens } = parseArgs({
+      options: { http: { type: "boolean" }, port: { type: "string" }, host: { type: "string" }, "allow-host": { type: "string", multiple: true }, help: { type: "boolean", short: "h" } },
       strict: true,
+      tokens: true,
     });
+    if (values.help === true) {
+      process.stdout.write(HELP);
+      process.exit(0);
+    }
+    const given = tokens.flatMap((t) => (t.kind === "option" && t.name !== "allow-host" ? [t.name] : []));
+    const twice = given.find((name, i) => given.indexOf(name) !== i);
+    if (twice !== undefined) throw new Error(`--${twice} is given more than once`);
     const httpOnly = values.port !== undefined ? "--port" : values.host !== undefined ? "--host" : values["allow-host"] !== undefined ? "--allow-host" : undefined;
     if (values.http !== true && httpOnly !== undefined) throw new Error(`${httpOnly} is for --http; without --http the server speaks stdio`);
     return { http: values.http === true, port: values.port, host: values.host, allowHosts: values["allow-host"] ?? [] };
