@@ -247,6 +247,14 @@ export function loadConfig(file: string, env: Environment = process.env): Config
   const bag = new DiagnosticBag();
   const reader = new ConfigReader(bag, span, (node) => node.getText(source), dirname(path), env);
   const outputs = reader.config(source.statements[0]?.expression);
+  // When the file has problems, the inputs that are not there are said with them, every one at once (helper-80: an unset
+  // variable hid them). Otherwise configInputs says them, per output, as the generation reaches it.
+  for (const output of bag.items.length > 0 ? outputs : []) {
+    for (const one of Array.isArray(output.input) ? (output.input as readonly ConfigInput[]) : [output.input as ConfigInput]) {
+      const problem = !isLockedInput(one) && one.place !== undefined ? absence(one, one.place) : undefined;
+      if (problem !== undefined) bag.add(CODE, problem, (one as PlacedInput).place!.span);
+    }
+  }
   bag.throwIfAny();
   return { file: path, outputs };
 }

@@ -200,10 +200,24 @@ describe("mcp-schema-codegen.config.json", () => {
       '8:51 MCG020 outputs[1]: unknown key "outt" (did you mean "out"?); allowed: input, out, options',
       '10:3 MCG020 the configuration: unknown key "extra"; allowed: $schema, outputs',
     ]);
+    // An input that is not there is said with the file's other problems (helper-80: an unset variable hid it).
+    const absent = writeConfig(dir, {
+      outputs: [
+        { input: { spec: "${NO_SUCH_VAR}", version: "draft" }, out: "a" },
+        { input: { schema: "missing.ts" }, out: "b" },
+        { input: { spec: SPEC_DIR, version: "drafty" }, out: "c" },
+      ],
+    });
+    expect(problems(absent)).toEqual([
+      "5:17 MCG020 outputs[0].input.spec: the environment variable NO_SUCH_VAR is not set (write ${NO_SUCH_VAR:-default} to give a default)",
+      `12:19 MCG020 outputs[1].input.schema: the schema file ${join(dir, "missing.ts")} does not exist`,
+      `18:17 MCG020 outputs[2].input.spec: the spec folder ${SPEC_DIR} has no schema/drafty/schema.ts; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft`,
+    ]);
   });
 
   it("refuses outputs in the same folder or one inside another (MCG020, at the later output)", () => {
     const dir = scratchDir("config-nested");
+    writeFileSync(join(dir, "a.ts"), "export type A = 1;\n");
     const input = { schema: "a.ts" };
     const file = writeConfig(dir, { outputs: [{ input, out: "gen/legacy" }, { input, out: "gen" }, { input, out: "other" }, { input, out: "./other" }, { input, out: "gen/legacy/x" }] });
     expect(problems(file)).toEqual([
