@@ -281,7 +281,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     }
     // Before, the ref went after the query: http://127.0.0.1/x?y/main (helper-77).
     // A query is not repeated either: it may hold a token (helper-79).
-    for (const [baseUrl, shown] of [["http://127.0.0.1/x?token=s3cret", "http://127.0.0.1/x?…"], ["http://127.0.0.1/x#y", "http://127.0.0.1/x#y"]] as const) {
+    for (const [baseUrl, shown] of [["http://127.0.0.1/x?token=s3cret", "http://127.0.0.1/x?…"], ["http://127.0.0.1/x#y", "http://127.0.0.1/x#…"]] as const) {
       expect(await failure(fetchSpec({ ...options, baseUrl }))).toEqual([
         `error MCG001: the base URL ${JSON.stringify(shown)} has a query or fragment, after which the ref would be added: archives are downloaded from <base URL>/<ref>`,
       ]);
@@ -295,11 +295,19 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(await failure(fetchSpec({ ...options, baseUrl: "http://me:s3cret@127.0.0.1:99999/archives" }))).toEqual([
       'error MCG001: the base URL "http://…@127.0.0.1:99999/archives" is not an http:// or https:// URL (archives are downloaded from <base URL>/<ref>)',
     ]);
+    // Forms the URL parser (and fetch) reads as credentials too, though they are not written scheme://user@ (helper-81).
+    for (const baseUrl of [" http://me:s3cret@127.0.0.1/archives", "http:me:s3cret@127.0.0.1/archives", "http:\\\\me:s3cret@127.0.0.1/archives"]) {
+      expect(await failure(fetchSpec({ ...options, baseUrl })), baseUrl).toEqual([
+        'error MCG001: the base URL "http://…@127.0.0.1/archives" holds a user name or password, which a download cannot send (fetch refuses such a URL): use a server that needs none',
+      ]);
+    }
     await fetchSpec({ ...options, ref: "main" });
     // Locked, and not in the cache: MCG505 names the URL it would download from.
     rmSync(cache, { recursive: true, force: true });
     const offline = (await failure(fetchSpec({ ...options, baseUrl: "http://me:s3cret@127.0.0.1/archives", offline: true }))).join("\n");
     expect([offline.startsWith("error MCG505"), offline.includes("s3cret"), offline.includes("http://…@127.0.0.1/archives/")]).toEqual([true, false, true]);
+    const loose = (await failure(fetchSpec({ ...options, baseUrl: "http:me:s3cret@127.0.0.1/archives#x", offline: true }))).join("\n");
+    expect([loose.startsWith("error MCG505"), loose.includes("s3cret"), loose.includes("http://…@127.0.0.1/archives#…")]).toEqual([true, false, true]);
     await fetchSpec({ ...options, ref: "main" });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives", offline: true }))[0]).toMatchObject({ downloaded: false });
     expect((await fetchSpec({ ...options, baseUrl: "file:///tmp/archives" }))[0]).toMatchObject({ downloaded: false });

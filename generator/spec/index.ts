@@ -156,11 +156,19 @@ function checkBaseUrl(baseUrl: string, given: boolean): void {
 }
 
 /**
- * A URL as messages show it: a user name, password or query in it (a token) replaced by `…`, so
- * that what a mirror's address carries reaches neither the terminal nor logs (helper-78, helper-79).
+ * A URL as messages show it: a user name, password, query or fragment in it (a token) replaced by
+ * `…`, so that what a mirror's address carries reaches neither the terminal nor logs (helper-78,
+ * helper-79). Read as the WHATWG URL parser reads it, which fetch uses (helper-81: ` https://u:p@h`,
+ * `https:u:p@h` and `https:\\u:p@h` are URLs with credentials too); then shown as that parser
+ * writes it. A URL without any of them is shown as written; one the parser refuses, with what lies
+ * between its scheme and its last `@`, and after a `?` or `#`, hidden.
  */
 export function shownUrl(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/)[^/?#]*@/, "$1…@").replace(/\?[^#]*/, "?…");
+  if (!URL.canParse(url)) return url.replace(/^(\s*[A-Za-z][A-Za-z0-9+.-]*:[\\/]*)?.*@/s, (_, scheme: string | undefined) => `${scheme ?? ""}…@`).replace(/[?#].*$/s, "?…");
+  const parsed = new URL(url);
+  if (parsed.username === "" && parsed.password === "" && parsed.search === "" && parsed.hash === "" && !url.includes("?") && !url.includes("#")) return url;
+  const credentials = parsed.username !== "" || parsed.password !== "" ? "…@" : "";
+  return `${parsed.protocol}//${credentials}${parsed.host}${parsed.pathname}${url.includes("?") ? "?…" : ""}${url.includes("#") ? "#…" : ""}`;
 }
 
 /** The archive URL of `ref` (each path segment encoded; a branch may hold `/`). */
