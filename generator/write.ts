@@ -50,7 +50,8 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     if (!existsSync(target)) return { path: file.path, state: "missing" };
     const current = readFileSync(target, "utf8");
     if (current === file.contents) return { path: file.path, state: "unchanged" };
-    const foreign = file.contents.startsWith(GENERATED_MARK) && !current.startsWith(GENERATED_MARK);
+    // A byte order mark an editor put before the header keeps the file generated, as the stale-file search reads it (helper-81).
+    const foreign = file.contents.startsWith(GENERATED_MARK) && !current.replace(/^\uFEFF/, "").startsWith(GENERATED_MARK);
     const header = headerLines(current, file.contents);
     const headerOnly = header > 0 && afterLines(current, header) === afterLines(file.contents, header);
     return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, header), ...(foreign ? { foreign } : {}), ...(headerOnly ? { headerOnly } : {}) };
@@ -72,7 +73,8 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
       const name = folder + entry;
       if (produced.has(name) || !name.endsWith(".ts")) continue;
       const path = join(outDir, name);
-      if (statSync(path).isFile() && startsAsGenerated(path)) statuses.push({ path: name, state: "stale" });
+      // A link to nothing is no file of ours (helper-81: its stat threw, MCG999).
+      if (statSync(path, { throwIfNoEntry: false })?.isFile() === true && startsAsGenerated(path)) statuses.push({ path: name, state: "stale" });
     }
   }
   return statuses;

@@ -312,6 +312,20 @@ describe("writeOutput", () => {
     expect(readFileSync(join(out, "mine.ts"), "utf8")).toBe("// not generated\n");
   });
 
+  it("reads a generated file after a byte order mark as generated wherever it looks, and passes over a link to nothing (helper-81)", () => {
+    const dir = scratchDir("writes-bom");
+    const out = join(dir, "out");
+    writeOutput(out, [file("a.ts", "1"), file("b.ts", "2")]);
+    // An editor's byte order mark before the header: the file is regenerated, not refused as one the generator did not write.
+    writeFileSync(join(out, "a.ts"), "\uFEFF" + readFileSync(join(out, "a.ts"), "utf8"));
+    const [a] = compareOutput(out, [file("a.ts", "1"), file("b.ts", "2")]);
+    expect([a!.state, "foreign" in a!]).toEqual(["changed", false]);
+    // A .ts link to nothing is no file of this output: kept, and no internal error (its stat threw).
+    symlinkSync(join(dir, "nowhere"), join(out, "dangling.ts"));
+    expect(writeOutput(out, [file("a.ts", "1")]).map((s) => `${s.path} ${s.state}`)).toEqual(["a.ts changed", "b.ts stale"]);
+    expect(readdirSync(out).sort()).toEqual(["a.ts", "dangling.ts"]);
+  });
+
   it("removes the folder it put aside even when a user's read-only folder is inside it (no out.old-<pid> is left), and a copy it could not build", () => {
     // Run as a user the file modes bind (root's writes ignore them): the tool's own user, or nobody when that is root.
     const cli = buildPrivateCli("writes-read-only-cli");
