@@ -1198,8 +1198,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const takes = (req: IncomingMessage, res: ServerResponse, message: unknown, others?: (rest: readonly unknown[]) => void): boolean => {
     const asks = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined;
     const requests = Array.isArray(message) ? message.filter(asks) : asks(message) ? [message] : [];
-    if (requests.length === 0) return true;
-    const refused = admit(req, res, requests.length);
+    // Only a request with a valid id runs; one with another id is answered -32600 at once, and counts for nothing (helper-81).
+    const running = requests.filter((m) => requestIdOf(own(m, "id")) !== undefined).length;
+    if (running === 0) return true;
+    const refused = admit(req, res, running);
     if (refused === undefined) return true;
     // A refused batch's notifications and responses are taken all the same (`others`): they end requests in flight.
     const rest = Array.isArray(message) ? message.filter((m) => !asks(m)) : [];

@@ -34,7 +34,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isNotificationMessage, isPlainObject, isResponse, messageOf, own, wireText } from "./json.js";
+import { isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -118,16 +118,16 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   function track(message: unknown): void {
     if (!isPlainObject(message)) return;
     const method = own(message, "method");
-    const id = own(message, "id");
-    if (typeof method === "string" && (typeof id === "string" || typeof id === "number")) {
+    const id = requestIdOf(own(message, "id"));
+    if (typeof method === "string" && id !== undefined) {
       awaiting.add(idKey(id));
       // Reading may have stopped at the cap: it goes on now, so the answer is read (see mayRead). Shutting down with
       // lines held: a request now waits for an answer that cannot come (see closeWhenServed).
       queueMicrotask(pump);
     }
     const params = own(message, "params");
-    const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? own(params, "requestId") : undefined;
-    if (typeof cancelled === "string" || typeof cancelled === "number") awaiting.delete(idKey(cancelled));
+    const cancelled = method === "notifications/cancelled" && isPlainObject(params) ? requestIdOf(own(params, "requestId")) : undefined;
+    if (cancelled !== undefined) awaiting.delete(idKey(cancelled));
   }
   // Notifications and server→client requests (of a request, or of the channel's legacy session) all go to stdout.
   const notify = (message: OutgoingMessage) => write(message);
@@ -547,9 +547,8 @@ function idKey(id: string | number): string {
 /** A request's id and method (`undefined` for anything else: a notification, a malformed message). */
 function requestOf(message: unknown): { readonly id: string | number; readonly method: unknown } | undefined {
   if (!isPlainObject(message)) return undefined;
-  const id = own(message, "id");
-  const method = own(message, "method");
-  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)) ? { id, method } : undefined;
+  const id = requestIdOf(own(message, "id"));
+  return id === undefined ? undefined : { id, method: own(message, "method") };
 }
 
 /** Whether a message carries the modern per-request protocol version in `params._meta`. */

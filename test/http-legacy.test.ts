@@ -864,6 +864,10 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     expect([many.status, await many.json()]).toEqual([503, { jsonrpc: "2.0", error: { ...busy, message: busy.message.replace("batch's 2", "batch's 65") } }]);
     const one = await post(url, [call(8, "echo", { text: "a" })], headers);
     expect([one.status, await one.json()]).toEqual([200, [{ jsonrpc: "2.0", id: 8, result: text("a") }]]);
+    // A request whose id is no id never runs: it counts for nothing, and is answered as when nothing is in flight (helper-81: 503).
+    const invalidId = await post(url, [call(11, "echo", { text: "a" }), { ...call(12, "echo", { text: "b" }), id: 2.5 }], headers);
+    const answered = (await invalidId.json()) as { id: unknown; error?: { code: number } }[];
+    expect([invalidId.status, answered.map((a) => [a.id, a.error?.code])]).toEqual([200, [[11, undefined], [undefined, -32600]]]);
     // A session that does not exist is said so, whatever the caps (before: 503 at the cap).
     const unknown = await post(url, [call(9, "echo", { text: "a" }), call(10, "echo", { text: "b" })], { ...headers, "mcp-session-id": "nope" });
     expect(unknown.status).toBe(404);
