@@ -548,6 +548,8 @@ describe("large schemas", () => {
       "/** @minimum 0 */",
       "export type N = number;",
       "export type D6 = { a: N } & { a: number };",
+      // The same literals in another order (helper-81: reported in each order).
+      'export type D7 = { k: "a" | "b" } & { k: "b" | "c" } & { k: "c" | "b" };',
       "",
     ].join("\n");
     const { v } = await validatorsOf(text, "helper-74-spelled-twice");
@@ -558,6 +560,8 @@ describe("large schemas", () => {
     expect(issues("D5", { k: "z" })).toEqual(['/k: expected "a", got "z"']);
     expect(issues("D6", { a: "x" })).toEqual(['/a: expected integer, got "x"']);
     expect(issues("D6", { a: -1 })).toEqual(["/a: must be >= 0"]);
+    expect(issues("D7", { k: "a" })).toEqual(['/k: expected one of "b", "c", got "a"']);
+    expect([v.isD7!({ k: "b" }), v.isD7!({ k: "c" }), v.isD7!({ k: "a" })]).toEqual([true, false, false]);
   });
 
   it("an intersection of more than 64 object types (merged into one) reports a property several declare once, and linearly when recursive (helper-74)", async () => {

@@ -716,6 +716,16 @@ class ValidatorEmitter {
   }
 
   /**
+   * Whether `a` and `b` take the same values: one type, or the same literals in any order (`"b" | "c"` and `"c" | "b"`
+   * report one issue, not one in each order; helper-81).
+   */
+  private sameValues(a: TypeExpr, b: TypeExpr): boolean {
+    if (typeKey(a) === typeKey(b)) return true;
+    const [left, right] = [literalValues(a, this.model), literalValues(b, this.model)];
+    return left !== undefined && right !== undefined && new Set(left).size === new Set(right).size && left.every((x) => right.includes(x));
+  }
+
+  /**
    * A name's literal declarations (`group`, each literals only) as one property in the first one's
    * place: the values all of them take (one, their union, or `never` for none), required when one is.
    */
@@ -1251,7 +1261,7 @@ class ValidatorEmitter {
       let member = m;
       if (m.kind === "object") {
         const properties = m.properties.flatMap((prop) => {
-          const sameType = declared.get(prop.name)?.some((earlier) => typeKey(earlier) === typeKey(prop.type)) ?? false;
+          const sameType = declared.get(prop.name)?.some((earlier) => this.sameValues(earlier, prop.type)) ?? false;
           // The same type, and no requirement an earlier member lacks: nothing new to collect.
           if (sameType && (prop.optional || required.has(prop.name))) return [];
           repeats ||= overlapsEarlier(prop.name, prop.type);
