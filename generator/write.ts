@@ -478,6 +478,15 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
   }
 }
 
+/** The output folders (holding a manifest) above `out`, the outermost first. */
+function enclosingOutputs(out: string): string[] {
+  const found: string[] = [];
+  for (let above = dirname(out); above !== dirname(above); above = dirname(above)) {
+    if (existsSync(join(above, MANIFEST_FILE))) found.unshift(above);
+  }
+  return found;
+}
+
 /** Options of {@link holdingLock}. */
 export interface HoldingLockOptions {
   /** How long to wait for another run's lock, in milliseconds (default 30 000). */
@@ -715,7 +724,21 @@ function enclosingOutput(out: string): { readonly dir: string; readonly folder: 
 export function writeOutput(outDir: string, files: readonly GeneratedFile[], options: WriteOptions = {}): FileStatus[] {
   const out = outputFolder(outDir);
   fsStep("create the folder", dirname(out), () => mkdirSync(dirname(out), { recursive: true }));
-  const release = fsStep("lock", `${out}.lock`, () => lock(out, options.lockTimeoutMs ?? 30_000, options.onWait));
+  // An output nested in another's folder (`--out gen/legacy` beside `--out gen`) takes that output's lock first, the
+  // outermost first: a write of `gen` copies and swaps the whole folder, and would put back the nested output as it
+  // was before a write of it made meanwhile.
+  const releases: (() => void)[] = [];
+  const release = () => {
+    for (const free of releases.splice(0).reverse()) free();
+  };
+  try {
+    for (const folder of [...enclosingOutputs(out), out]) {
+      releases.push(fsStep("lock", `${folder}.lock`, () => lock(folder, options.lockTimeoutMs ?? 30_000, options.onWait)));
+    }
+  } catch (error) {
+    release();
+    throw error;
+  }
   try {
     // Checked again under the lock: another run may have swapped the folder since.
     const statuses = checkOutput(out, files, options);

@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
 import type { GeneratedFile } from "../generator/index.js";
-import { asideName, compareOutput, GENERATED_MARK, writeOutput } from "../generator/write.js";
+import { asideName, compareOutput, GENERATED_MARK, holdingLock, writeOutput } from "../generator/write.js";
 import { MANIFEST_FILE } from "../generator/diff/manifest.js";
 import { buildPrivateCli } from "./support/cli-build.js";
 import { scratchDir } from "./support/corpus.js";
@@ -381,6 +381,29 @@ describe("writeOutput", () => {
     writeOutput(bare, [file("types.ts", "bare")]);
     expect(writeOutput(outer, [file("types.ts", "outer 3")]).map((s) => s.state)).toEqual(["changed"]);
     expect(readdirSync(bare)).toEqual(["types.ts"]);
+  });
+
+  it("a write of an output nested in another's folder takes the enclosing output's lock first, so the two never interleave", () => {
+    // A write of gen copies and swaps its whole folder: one of gen/legacy made meanwhile was put back as it was.
+    const outer = join(scratchDir("writes-nested-lock"), "gen");
+    const inner = join(outer, "legacy");
+    const manifest = { path: MANIFEST_FILE, contents: "{}\n" };
+    writeOutput(outer, [file("types.ts", "outer"), manifest]);
+    writeOutput(inner, [file("types.ts", "inner"), manifest]);
+    // While gen's lock is held (here by this process, as a run of gen would hold it), gen/legacy waits, then gives up.
+    const message = holdingLock(outer, () => {
+      try {
+        writeOutput(inner, [file("types.ts", "inner 2"), manifest], { lockTimeoutMs: 300 });
+      } catch (error) {
+        return error instanceof GeneratorError ? error.diagnostics.map((d) => `${d.code} ${d.message}`).join("\n") : String(error);
+      }
+      return "written";
+    });
+    expect(message).toMatch(new RegExp(`^MCG401 output folder ${outer.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")} is locked by another generate run`));
+    expect(readFileSync(join(inner, "types.ts"), "utf8")).toContain("inner\n");
+    // Free, it writes, and leaves no lock behind, its own or gen's.
+    expect(writeOutput(inner, [file("types.ts", "inner 2"), manifest]).map((s) => s.state)).toEqual(["changed", "unchanged"]);
+    expect([existsSync(`${outer}.lock`), existsSync(`${inner}.lock`)]).toEqual([false, false]);
   });
 
   it("refuses (MCG402) to write a revision's modules into a folder that is another output", () => {
