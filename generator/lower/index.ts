@@ -64,8 +64,8 @@ export function lowerSchema(loaded: LoadedSchema, options: LowerOptions): Schema
 
 /**
  * A utility type's shape is refused (MCG207) when written out it is more than this many type
- * nodes and at least {@link COPIES_FACTOR} times the distinct ones. Upstream's largest type is 41
- * nodes; 6,000 distinct literals written once still pass.
+ * nodes and at least {@link COPIES_FACTOR} times its links ({@link Lowerer.checkCopies}).
+ * Upstream's largest type is 41 nodes; 6,000 literals written once still pass.
  */
 const COPIED_NODES = 2_000;
 const COPIES_FACTOR = 4;
@@ -122,6 +122,8 @@ class Lowerer {
   private readonly aliasTypes = new Map<string, TypeExpr>();
   /** How many type nodes each type lowered so far is when written out ({@link checkCopies}). */
   private readonly writtenSizes = new WeakMap<TypeExpr, number>();
+  /** The value types of `Record`s, which every key shares ({@link writtenSize} counts one once per object type). */
+  private readonly recordValues = new WeakSet<TypeExpr>();
 
   constructor(
     private readonly loaded: LoadedSchema,
@@ -550,28 +552,34 @@ class Lowerer {
 
   /**
    * Refuses (MCG207) a utility type's shape that, written out, is more than {@link COPIED_NODES}
-   * type nodes, most of them copies of one another. A utility type copies the types of the
-   * properties it takes; a property's object literal type is then written out again at each use
-   * (in `types.ts`, and checked again in `validators.ts`), and a chain of such utility types
+   * type nodes and at least {@link COPIES_FACTOR} times its links (the type nodes it would be with
+   * each type it shares written once and referred to at each use). A utility type copies the types
+   * of the properties it takes; a property's object literal type is then written out again at each
+   * use (in `types.ts`, and checked again in `validators.ts`), and a chain of them
    * (`X_n = { p: { q: Pick<X_{n-1}, "p"> & { y: Pick<X_{n-1}, "p"> } } }`) doubles it at each
-   * link. Naming that object type makes each use a reference.
+   * link. A `Record`'s value, which every key shares, is counted once per object type holding it:
+   * `Record<K, V>` is as large as its keys and `V` (helper-82: `Record` of 2,000 keys was refused).
+   * Naming the object type makes each use a reference.
    */
   private checkCopies(shape: ObjectType, at: Node): void {
     const written = this.writtenSize(shape);
     if (written <= COPIED_NODES) return;
     const distinct = new Set<TypeExpr>();
+    let links = 1;
     const visit = (type: TypeExpr): void => {
       if (distinct.has(type)) return;
       distinct.add(type);
-      for (const inner of innerTypes(type)) visit(inner);
+      const inner = innerTypes(type);
+      links += inner.length;
+      for (const t of inner) visit(t);
     };
     visit(shape);
-    if (written < COPIES_FACTOR * distinct.size) return;
+    if (written < COPIES_FACTOR * links) return;
     throw new GeneratorError([
       {
         code: "MCG207",
         message:
-          `${snippet(at)} written out is ${written.toLocaleString("en-US")} type nodes, copies of ${distinct.size.toLocaleString("en-US")} distinct ones: ` +
+          `${snippet(at)} written out is ${written.toLocaleString("en-US")} type nodes, from ${links.toLocaleString("en-US")} with each type it repeats written once: ` +
           "a utility type copies each object literal type of the properties it takes, and a chain of them copies it again at each link; " +
           "give those object types names (an interface or type alias) so that each use refers to one",
         span: this.span(at),
@@ -579,12 +587,20 @@ class Lowerer {
     ]);
   }
 
-  /** The number of type nodes `type` is when written out (a shared type counted at each use), memoised by type. */
+  /**
+   * The number of type nodes `type` is when written out (a shared type counted at each use, but a
+   * `Record`'s value once per object type holding it), memoised by type.
+   */
   private writtenSize(type: TypeExpr): number {
     let size = this.writtenSizes.get(type);
     if (size === undefined) {
       size = 1;
-      for (const inner of innerTypes(type)) size += this.writtenSize(inner);
+      const counted = new Set<TypeExpr>();
+      for (const inner of innerTypes(type)) {
+        const once = this.recordValues.has(inner);
+        size += once && counted.has(inner) ? 1 : this.writtenSize(inner);
+        if (once) counted.add(inner);
+      }
       this.writtenSizes.set(type, size);
     }
     return size;
@@ -611,6 +627,7 @@ class Lowerer {
       case "Record": {
         if (args.length !== 2) throw this.unsupported(at, `Record with ${args.length} type arguments`);
         const value = this.lowerType(args[1]!);
+        this.recordValues.add(value);
         const keyNode = args[0]!;
         if (keyNode.getKind() === SyntaxKind.StringKeyword) return { kind: "object", properties: [], indexSignature: value };
         const keys = this.keyLiterals(keyNode);
