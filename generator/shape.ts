@@ -168,9 +168,24 @@ export function inheritedFrom(shape: ObjectType, origin: string): ObjectType {
   return { ...shape, properties: shape.properties.map((p) => (p.inheritedFrom ? p : { ...p, inheritedFrom: origin })) };
 }
 
-/** `a & b`, or `a` alone when the two are structurally equal. */
+/** The intersections {@link intersectTypes} made: merged again, their members are taken one by one. */
+const mergedIntersections = new WeakSet<TypeExpr>();
+
+/**
+ * `a & b`, each member once (structurally equal ones are one), or a member alone. An intersection
+ * this function made is taken member by member, so that merging again adds only new members:
+ * `interface I_n extends I_{n-1}, J_{n-1}` with `p: X & Y` and `p: Y & X` below is `X & Y`, not a
+ * type twice as long at each level (helper-82). One written in the schema stays one member.
+ */
 export function intersectTypes(a: TypeExpr, b: TypeExpr): TypeExpr {
-  return sameType(a, b) ? a : { kind: "intersection", members: [a, b] };
+  const members: TypeExpr[] = [];
+  for (const member of [a, b].flatMap((t) => (t.kind === "intersection" && mergedIntersections.has(t) ? t.members : [t]))) {
+    if (!members.some((m) => m === member || sameType(m, member))) members.push(member);
+  }
+  if (members.length === 1) return members[0]!;
+  const merged: TypeExpr = { kind: "intersection", members };
+  mergedIntersections.add(merged);
+  return merged;
 }
 
 /**
