@@ -120,6 +120,8 @@ class Lowerer {
    * lowered type (lowered again at each use, a chain of `Pick`s of aliases took 2^n steps).
    */
   private readonly aliasTypes = new Map<string, TypeExpr>();
+  /** The error each alias {@link shapeOf} failed to lower with, and the aliases being resolved then. */
+  private readonly aliasFailures = new Map<string, { readonly error: GeneratorError; readonly resolving: readonly string[] }>();
   /** How many type nodes each type lowered so far is when written out ({@link checkCopies}). */
   private readonly writtenSizes = new WeakMap<TypeExpr, number>();
   /** The value types of `Record`s, which every key shares ({@link writtenSize} counts one once per object type). */
@@ -689,11 +691,19 @@ class Lowerer {
       if (this.aliasesInShape.has(name) && utility !== undefined) throw this.selfUtility(utility, name);
       const known = this.aliasTypes.get(name);
       if (known !== undefined) return known;
+      // A failure is said again as it was, where the aliases being resolved then still are (one that met one of them
+      // again failed for that): lowered again at each use, a chain of utility types over a failing alias took 2^n steps.
+      const failed = this.aliasFailures.get(name);
+      if (failed !== undefined && failed.resolving.every((other) => this.aliasesInShape.has(other))) throw failed.error;
+      const resolving = [...this.aliasesInShape];
       this.aliasesInShape.add(name);
       try {
         const type = this.lowerType(node.getTypeNodeOrThrow());
         this.aliasTypes.set(name, type);
         return type;
+      } catch (error) {
+        if (error instanceof GeneratorError) this.aliasFailures.set(name, { error, resolving });
+        throw error;
       } finally {
         this.aliasesInShape.delete(name);
       }
@@ -724,10 +734,11 @@ class Lowerer {
         }
       } catch (error) {
         if (!(error instanceof GeneratorError)) throw error;
-        problems.items.push(...error.diagnostics);
+        // One by one, and each once: a member may carry thousands (a spread of them overflowed the stack; helper-82).
+        for (const d of error.diagnostics) problems.items.push(d);
       }
     }
-    if (problems.items.length > 0) throw new GeneratorError(problems.items);
+    if (problems.items.length > 0) throw new GeneratorError(distinctDiagnostics(problems.items));
     return indexSignature ? { kind: "object", properties, indexSignature } : { kind: "object", properties };
   }
 
