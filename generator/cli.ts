@@ -76,9 +76,17 @@ interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>,
  * leaves out; a message that has a suggestion, or any other, is returned as it is.
  */
 function withPrefixSuggestion(text: string, commands: readonly Command[]): string {
-  const asked = /^error MCG001: unknown command '([^' ]{2,})'\n$/.exec(text)?.[1];
+  const match = /^(error MCG001: unknown command '([^' ]{2,})'\n)(\(Did you mean [^\n]*\?\)\n)?$/.exec(text);
+  const asked = match?.[2];
   const starting = asked === undefined ? [] : commands.map((c) => c.name()).filter((name) => name !== "help" && name.startsWith(asked));
-  return starting.length === 1 ? `${text}(Did you mean ${starting[0]}?)\n` : text;
+  // The one command the name starts, before commander's nearest by edit distance (`sc`: scaffold, not spec).
+  return starting.length === 1 ? `${match![1]}(Did you mean ${starting[0]}?)\n` : text;
+}
+
+/** The commands an unknown name in `argv` is one of: the subcommands of a command that has them (`spec fe`), else the top level. */
+function commandsAt(program: Command, argv: readonly string[]): readonly Command[] {
+  const first = program.commands.find((c) => c.name() === argv.find((a) => !a.startsWith("-")));
+  return first !== undefined && first.commands.length > 0 ? first.commands : program.commands;
 }
 
 export async function run(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
@@ -92,7 +100,8 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       writeOut: io.stdout,
       writeErr: io.stderr,
       // Usage errors carry the same code as the generator's own usage checks.
-      outputError: (text, write) => write(withPrefixSuggestion(text.replace(/^error: /, "error MCG001: "), program.commands)),
+      // An unknown subcommand (`spec fe`) is matched against its command's subcommands, not the top-level commands.
+      outputError: (text, write) => write(withPrefixSuggestion(text.replace(/^error: /, "error MCG001: "), commandsAt(program, argv))),
     })
     .showHelpAfterError("(run with --help for usage)");
 

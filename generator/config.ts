@@ -135,7 +135,8 @@ function absence(input: SchemaInput, place: NonNullable<PlacedInput["place"]>): 
   }
   if ("specDir" in input && entryKind(join(input.specDir, "schema", input.version, "schema.ts")) === "none") {
     const kind = entryKind(input.specDir);
-    const where = kind === "folder" ? `has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}` : kind === "none" ? "does not exist" : "is not a folder";
+    // A folder with no schema/ folder is said so once (versionsIn would say it again, in parentheses; helper-82).
+    const where = kind === "folder" ? (specFolderProblem(input.specDir) ?? `has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}`) : kind === "none" ? "does not exist" : "is not a folder";
     problem = `${place.key}: the spec folder ${expanded(input.specDir)} ${where}`;
   }
   return problem;

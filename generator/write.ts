@@ -73,11 +73,21 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
       const name = folder + entry;
       if (produced.has(name) || !name.endsWith(".ts")) continue;
       const path = join(outDir, name);
-      // A link to nothing is no file of ours (helper-81: its stat threw, MCG999).
-      if (statSync(path, { throwIfNoEntry: false })?.isFile() === true && startsAsGenerated(path)) statuses.push({ path: name, state: "stale" });
+      // A link to nothing, or a loop of links, is no file of ours (helper-81, helper-82: its stat threw, MCG999).
+      if (isFileThere(path) && startsAsGenerated(path)) statuses.push({ path: name, state: "stale" });
     }
   }
   return statuses;
+}
+
+/** Whether `path` is a file, through links; `false` for a link to nothing or a loop of links (ENOENT, ELOOP). */
+function isFileThere(path: string): boolean {
+  try {
+    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") return false;
+    throw error;
+  }
 }
 
 /** `text` from its line `n` on (0-based), without splitting it into lines. */

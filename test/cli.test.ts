@@ -47,6 +47,11 @@ describe("mcp-schema-codegen CLI", () => {
     expect(await cli("help", "scaf")).toMatchObject({ code: 2, stdout: "", stderr: suggested("scaf", "scaffold") });
     expect(await cli("generat")).toMatchObject({ code: 2, stdout: "", stderr: suggested("generat", "generate") });
     expect(await cli("s")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 's'\n(run with --help for usage)\n" });
+    // Among the command's own subcommands, and before commander's nearest by edit distance (helper-82: `spec ge` was told
+    // generate, `sc` spec).
+    expect(await cli("spec", "fe")).toMatchObject({ code: 2, stdout: "", stderr: suggested("fe", "fetch") });
+    expect(await cli("spec", "ge")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'ge'\n(run with --help for usage)\n" });
+    expect(await cli("sc")).toMatchObject({ code: 2, stdout: "", stderr: suggested("sc", "scaffold") });
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
     expect(await cli("help", "spec", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
     expect(await cli("help", "spec", "bogus")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'spec bogus'\n(run with --help for usage)\n" });

@@ -171,7 +171,7 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(none.stderr).toContain(`error MCG001: missing input: give --schema <file> (or --spec <dir> with --spec-version <name>) and --out <dir>, or write a ${CONFIG_FILE_NAME}`);
   });
 
-  it("refuses unknown keys, wrong types and values, unset variables, with file:line:col (MCG020), all at once", () => {
+  it("refuses unknown keys, wrong types and values, unset variables, with file:line:col (MCG020), all at once", async () => {
     const dir = scratchDir("config-bad");
     const file = writeConfig(
       dir,
@@ -212,6 +212,13 @@ describe("mcp-schema-codegen.config.json", () => {
       "5:17 MCG020 outputs[0].input.spec: the environment variable NO_SUCH_VAR is not set (write ${NO_SUCH_VAR:-default} to give a default)",
       `12:19 MCG020 outputs[1].input.schema: the schema file ${join(dir, "missing.ts")} does not exist`,
       `18:17 MCG020 outputs[2].input.spec: the spec folder ${SPEC_DIR} has no schema/drafty/schema.ts; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft`,
+    ]);
+    // A spec folder without a schema/ folder is said so once (helper-82: nested in parentheses).
+    mkdirSync(join(dir, "bare"), { recursive: true });
+    const bare = loadConfig(writeConfig(dir, { outputs: [{ input: { spec: "bare", version: "draft" }, out: "a" }] }), {});
+    const failure = await configInputs(bare.outputs[0]!.input).catch((e: unknown) => e);
+    expect((failure as GeneratorError).diagnostics.map((d) => d.message)).toEqual([
+      `outputs[0].input.spec: the spec folder ${join(dir, "bare")} has no schema/ folder (a clone of the spec repository has schema/<version>/schema.ts)`,
     ]);
   });
 

@@ -1006,6 +1006,9 @@ describe("the server process (main.ts)", () => {
       expect(result.stderr).toContain("usage: node dist/src/main.js [--http [--port N] [--host H] [--allow-host NAME]...]");
     }
     // --help is an answer, not an error (helper-80: "Unknown option '--help'", exit 2), whatever else is given.
+    // --http twice is what `npm run start:http -- --http …` gives: taken (helper-82).
+    const twice = run("--http", "--http", "--port", "x");
+    expect([twice.status, twice.stderr]).toEqual([2, expect.stringContaining('error: --port must be an integer from 0 to 65535, not "x"')]);
     for (const args of [["--help"], ["-h"], ["--http", "--help"]]) {
       const help = run(...args);
       expect([help.status, help.stderr], args.join(" ")).toEqual([0, ""]);

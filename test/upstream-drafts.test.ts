@@ -62,6 +62,12 @@ describe("a standard library type: Date", () => {
       "s.ts:2:17 - error MCG201: unsupported construct: keyof operator type `keyof A`; write the keys out as a union of string literals",
       "s.ts:3:25 - error MCG201: unsupported construct: function type `() => void`",
     ]);
+    // Where Map is said, nothing else is said at the same place (helper-82: "extends a generic type Map<…>" beside it).
+    const beside = await generate({ schema: { text: "export interface A extends Map<string, string> {}\nexport type C = Map<string, string>[\"size\"];\n", fileName: "s.ts" } }).catch((e: unknown) => e);
+    expect((beside as GeneratorError).diagnostics.map((d) => formatDiagnostic(d))).toEqual([
+      "s.ts:1:28 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:2:17 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+    ]);
     // With a TypeScript error beside them, they are said with it, before lowering.
     const typeError = await generate({ schema: { text: "export interface A { m: Map<string, string>; n: Nope }\n", fileName: "s.ts" } }).catch((e: unknown) => e);
     expect((typeError as GeneratorError).diagnostics.map((d) => d.code)).toEqual(["MCG206", "MCG110"]);

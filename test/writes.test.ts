@@ -320,10 +320,11 @@ describe("writeOutput", () => {
     writeFileSync(join(out, "a.ts"), "\uFEFF" + readFileSync(join(out, "a.ts"), "utf8"));
     const [a] = compareOutput(out, [file("a.ts", "1"), file("b.ts", "2")]);
     expect([a!.state, "foreign" in a!]).toEqual(["changed", false]);
-    // A .ts link to nothing is no file of this output: kept, and no internal error (its stat threw).
+    // A .ts link to nothing, or to itself, is no file of this output: kept, and no internal error (its stat threw).
     symlinkSync(join(dir, "nowhere"), join(out, "dangling.ts"));
+    symlinkSync("loop.ts", join(out, "loop.ts"));
     expect(writeOutput(out, [file("a.ts", "1")]).map((s) => `${s.path} ${s.state}`)).toEqual(["a.ts changed", "b.ts stale"]);
-    expect(readdirSync(out).sort()).toEqual(["a.ts", "dangling.ts"]);
+    expect(readdirSync(out).sort()).toEqual(["a.ts", "dangling.ts", "loop.ts"]);
   });
 
   it("removes the folder it put aside even when a user's read-only folder is inside it (no out.old-<pid> is left), and a copy it could not build", () => {

@@ -142,6 +142,13 @@ class Lowerer {
       const decl = this.guard(() => this.lowerDeclaration(name, nodes), nodes[0]);
       if (decl) declarations.push(decl);
     }
+    // Where a library type is said (MCG206), what lowering found at the same place is that type again, in other words
+    // (`extends Map<…>`: "extends a generic type"; helper-82).
+    const library = new Set(this.loaded.libraryTypes.map((d) => (d.span === undefined ? "" : `${d.span.line}:${d.span.column}`)));
+    if (library.size > 0) {
+      const kept = this.bag.items.filter((d) => d.code === "MCG206" || d.span === undefined || !library.has(`${d.span.line}:${d.span.column}`));
+      this.bag.items.splice(0, this.bag.items.length, ...kept);
+    }
     this.bag.throwIfAny(distinctDiagnostics(this.warnings));
     const used = this.withoutUnused(declarations);
     return {

@@ -41,7 +41,8 @@ function commandLine(): { readonly http: boolean; readonly port: string | undefi
       process.stdout.write(HELP);
       process.exit(0);
     }
-    const given = tokens.flatMap((t) => (t.kind === "option" && t.name !== "allow-host" ? [t.name] : []));
+    // A value given twice is a mistake; a flag given twice (npm run start:http -- --http) is not.
+    const given = tokens.flatMap((t) => (t.kind === "option" && (t.name === "port" || t.name === "host") ? [t.name] : []));
     const twice = given.find((name, i) => given.indexOf(name) !== i);
     if (twice !== undefined) throw new Error(`--${twice} is given more than once`);
     const httpOnly = values.port !== undefined ? "--port" : values.host !== undefined ? "--host" : values["allow-host"] !== undefined ? "--allow-host" : undefined;
