@@ -62,11 +62,16 @@ describe("a standard library type: Date", () => {
       "s.ts:2:17 - error MCG201: unsupported construct: keyof operator type `keyof A`; write the keys out as a union of string literals",
       "s.ts:3:25 - error MCG201: unsupported construct: function type `() => void`",
     ]);
-    // Where Map is said, nothing else is said at the same place (helper-82: "extends a generic type Map<…>" beside it).
-    const beside = await generate({ schema: { text: "export interface A extends Map<string, string> {}\nexport type C = Map<string, string>[\"size\"];\n", fileName: "s.ts" } }).catch((e: unknown) => e);
+    // `extends Map<…>` is Map again, not a generic type of the schema (helper-82); a construct that starts with Map is a
+    // problem of its own, said beside it (helper-83: hidden).
+    const text2 = 'export interface A extends Map<string, string> {}\nexport type C = Map<string, string>["size"];\nexport interface B { c: Map<string, string> extends object ? string : number }\n';
+    const beside = await generate({ schema: { text: text2, fileName: "s.ts" } }).catch((e: unknown) => e);
     expect((beside as GeneratorError).diagnostics.map((d) => formatDiagnostic(d))).toEqual([
       "s.ts:1:28 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      's.ts:2:17 - error MCG201: unsupported construct: indexed access type `Map<string, string>["size"]`',
       "s.ts:2:17 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:3:25 - error MCG201: unsupported construct: conditional type `Map<string, string> extends object ? string : number`",
+      "s.ts:3:25 - error MCG206: reference to an unknown type Map: it is not declared in this file",
     ]);
     // With a TypeScript error beside them, they are said with it, before lowering.
     const typeError = await generate({ schema: { text: "export interface A { m: Map<string, string>; n: Nope }\n", fileName: "s.ts" } }).catch((e: unknown) => e);

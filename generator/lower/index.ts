@@ -64,7 +64,7 @@ export function lowerSchema(loaded: LoadedSchema, options: LowerOptions): Schema
 
 /**
  * A utility type's shape is refused (MCG207) when written out it is more than this many type
- * nodes and at least {@link COPIES_FACTOR} times its links ({@link Lowerer.checkCopies}).
+ * nodes, at least {@link COPIES_FACTOR} times its links, and holds copies of copies ({@link Lowerer.checkCopies}).
  * Upstream's largest type is 41 nodes; 6,000 literals written once still pass.
  */
 const COPIED_NODES = 2_000;
@@ -120,12 +120,15 @@ class Lowerer {
    * lowered type (lowered again at each use, a chain of `Pick`s of aliases took 2^n steps).
    */
   private readonly aliasTypes = new Map<string, TypeExpr>();
-  /** The error each alias {@link shapeOf} failed to lower with, and the aliases being resolved then. */
+  /**
+   * The error each alias {@link shapeOf} failed to lower with, and the aliases being resolved then when the failure
+   * met one of them or another type being resolved (a cycle: {@link cycleHits}); none when it did not.
+   */
   private readonly aliasFailures = new Map<string, { readonly error: GeneratorError; readonly resolving: readonly string[] }>();
+  /** How many times a type being resolved was met again (a cycle refused): a failure that counted one depends on where it happened. */
+  private cycleHits = 0;
   /** How many type nodes each type lowered so far is when written out ({@link checkCopies}). */
   private readonly writtenSizes = new WeakMap<TypeExpr, number>();
-  /** The value types of `Record`s, which every key shares ({@link writtenSize} counts one once per object type). */
-  private readonly recordValues = new WeakSet<TypeExpr>();
 
   constructor(
     private readonly loaded: LoadedSchema,
@@ -142,11 +145,12 @@ class Lowerer {
       const decl = this.guard(() => this.lowerDeclaration(name, nodes), nodes[0]);
       if (decl) declarations.push(decl);
     }
-    // Where a library type is said (MCG206), what lowering found at the same place is that type again, in other words
-    // (`extends Map<…>`: "extends a generic type"; helper-82).
+    // `extends Map<…>` where Map is said (MCG206) is that library type again, not a generic type of the schema (helper-82);
+    // anything else at that place is a problem of its own (helper-83: a conditional type starting with Map was hidden).
     const library = new Set(this.loaded.libraryTypes.map((d) => (d.span === undefined ? "" : `${d.span.line}:${d.span.column}`)));
     if (library.size > 0) {
-      const kept = this.bag.items.filter((d) => d.code === "MCG206" || d.span === undefined || !library.has(`${d.span.line}:${d.span.column}`));
+      const again = (d: Diagnostic) => d.span !== undefined && library.has(`${d.span.line}:${d.span.column}`) && d.message.startsWith("unsupported construct: extends a generic type ");
+      const kept = this.bag.items.filter((d) => !again(d));
       this.bag.items.splice(0, this.bag.items.length, ...kept);
     }
     this.bag.throwIfAny(distinctDiagnostics(this.warnings));
@@ -490,6 +494,7 @@ class Lowerer {
     if (known === null) {
       const utility = this.utilities.at(-1);
       if (utility !== undefined) throw this.selfUtility(utility, name);
+      this.cycleHits++;
       throw this.unsupported(nodes[0]!, `interface ${name} extends itself`);
     }
     this.shapes.set(name, null);
@@ -537,6 +542,7 @@ class Lowerer {
    * members. Through a named alias it is a reference, resolved later.
    */
   private selfUtility(utility: Node, name: string): GeneratorError {
+    this.cycleHits++;
     return this.unsupported(
       utility,
       `${utility.getText()} needs the shape of ${name} while ${name} is being resolved; name it with a type alias (type ${name}Part = ${utility.getText()}) and use the alias`,
@@ -561,29 +567,45 @@ class Lowerer {
 
   /**
    * Refuses (MCG207) a utility type's shape that, written out, is more than {@link COPIED_NODES}
-   * type nodes and at least {@link COPIES_FACTOR} times its links (the type nodes it would be with
-   * each type it shares written once and referred to at each use). A utility type copies the types
-   * of the properties it takes; a property's object literal type is then written out again at each
-   * use (in `types.ts`, and checked again in `validators.ts`), and a chain of them
+   * type nodes, at least {@link COPIES_FACTOR} times its links (the type nodes it would be with each
+   * type it repeats written once), and holds copies of copies. A utility type copies the types of
+   * the properties it takes; a property's object literal type is then written out again at each use
+   * (in `types.ts`, and checked again in `validators.ts`), and a chain of them
    * (`X_n = { p: { q: Pick<X_{n-1}, "p"> & { y: Pick<X_{n-1}, "p"> } } }`) doubles it at each
-   * link. A `Record`'s value, which every key shares, is counted once per object type holding it:
-   * `Record<K, V>` is as large as its keys and `V` (helper-82: `Record` of 2,000 keys was refused).
-   * Naming the object type makes each use a reference.
+   * link. One level of copies is what the schema wrote (`Record<K, V>`: `V` for each key; helper-82:
+   * a `Record` of 2,000 keys was refused); a type repeated inside a type that is itself repeated
+   * (`Record<K, Record<K, V>>`, the chain above; helper-83) grows with the product. Naming the
+   * object type makes each use a reference.
    */
   private checkCopies(shape: ObjectType, at: Node): void {
     const written = this.writtenSize(shape);
     if (written <= COPIED_NODES) return;
-    const distinct = new Set<TypeExpr>();
+    // The types inside `shape` once each, with how many uses each has, and the links between them.
+    const uses = new Map<TypeExpr, number>();
     let links = 1;
     const visit = (type: TypeExpr): void => {
-      if (distinct.has(type)) return;
-      distinct.add(type);
       const inner = innerTypes(type);
       links += inner.length;
-      for (const t of inner) visit(t);
+      for (const t of inner) {
+        const seen = uses.get(t);
+        uses.set(t, (seen ?? 0) + 1);
+        if (seen === undefined) visit(t);
+      }
     };
     visit(shape);
     if (written < COPIES_FACTOR * links) return;
+    // How deep repeated types nest: 1 for `Record<K, V>`, 2 or more once a repeated type holds another.
+    const depths = new Map<TypeExpr, number>();
+    const depth = (type: TypeExpr): number => {
+      let known = depths.get(type);
+      if (known === undefined) {
+        known = 0;
+        for (const t of innerTypes(type)) known = Math.max(known, depth(t) + ((uses.get(t) ?? 0) > 1 ? 1 : 0));
+        depths.set(type, known);
+      }
+      return known;
+    };
+    if (depth(shape) < 2) return;
     throw new GeneratorError([
       {
         code: "MCG207",
@@ -596,20 +618,12 @@ class Lowerer {
     ]);
   }
 
-  /**
-   * The number of type nodes `type` is when written out (a shared type counted at each use, but a
-   * `Record`'s value once per object type holding it), memoised by type.
-   */
+  /** The number of type nodes `type` is when written out (a shared type counted at each use), memoised by type. */
   private writtenSize(type: TypeExpr): number {
     let size = this.writtenSizes.get(type);
     if (size === undefined) {
       size = 1;
-      const counted = new Set<TypeExpr>();
-      for (const inner of innerTypes(type)) {
-        const once = this.recordValues.has(inner);
-        size += once && counted.has(inner) ? 1 : this.writtenSize(inner);
-        if (once) counted.add(inner);
-      }
+      for (const inner of innerTypes(type)) size += this.writtenSize(inner);
       this.writtenSizes.set(type, size);
     }
     return size;
@@ -636,7 +650,6 @@ class Lowerer {
       case "Record": {
         if (args.length !== 2) throw this.unsupported(at, `Record with ${args.length} type arguments`);
         const value = this.lowerType(args[1]!);
-        this.recordValues.add(value);
         const keyNode = args[0]!;
         if (keyNode.getKind() === SyntaxKind.StringKeyword) return { kind: "object", properties: [], indexSignature: value };
         const keys = this.keyLiterals(keyNode);
@@ -700,16 +713,22 @@ class Lowerer {
       if (known !== undefined) return known;
       // A failure is said again as it was, where the aliases being resolved then still are (one that met one of them
       // again failed for that): lowered again at each use, a chain of utility types over a failing alias took 2^n steps.
+      // A failure that met no type being resolved (a cycle) fails so everywhere (helper-83: reused only where the same
+      // aliases were being resolved, a diamond of failing aliases was lowered again along each path, 2^n).
       const failed = this.aliasFailures.get(name);
-      if (failed !== undefined && failed.resolving.every((other) => this.aliasesInShape.has(other))) throw failed.error;
+      if (failed !== undefined && failed.resolving.every((other) => this.aliasesInShape.has(other))) {
+        if (failed.resolving.length > 0) this.cycleHits++;
+        throw failed.error;
+      }
       const resolving = [...this.aliasesInShape];
+      const hits = this.cycleHits;
       this.aliasesInShape.add(name);
       try {
         const type = this.lowerType(node.getTypeNodeOrThrow());
         this.aliasTypes.set(name, type);
         return type;
       } catch (error) {
-        if (error instanceof GeneratorError) this.aliasFailures.set(name, { error, resolving });
+        if (error instanceof GeneratorError) this.aliasFailures.set(name, { error, resolving: this.cycleHits === hits ? [] : resolving });
         throw error;
       } finally {
         this.aliasesInShape.delete(name);
