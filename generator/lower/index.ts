@@ -711,10 +711,10 @@ class Lowerer {
       if (this.aliasesInShape.has(name) && utility !== undefined) throw this.selfUtility(utility, name);
       const known = this.aliasTypes.get(name);
       if (known !== undefined) return known;
-      // A failure is said again as it was, where the aliases being resolved then still are (one that met one of them
-      // again failed for that): lowered again at each use, a chain of utility types over a failing alias took 2^n steps.
-      // A failure that met no type being resolved (a cycle) fails so everywhere (helper-83: reused only where the same
-      // aliases were being resolved, a diamond of failing aliases was lowered again along each path, 2^n).
+      // A failure is said again as it was (lowered again at each use, a chain of utility types over a failing alias took
+      // 2^n steps; helper-82). One that met a type being resolved (a cycle) failed for that, and is said again only where
+      // the aliases being resolved then still are; any other, everywhere (helper-83: a diamond of failing aliases was
+      // lowered along each path).
       const failed = this.aliasFailures.get(name);
       if (failed !== undefined && failed.resolving.every((other) => this.aliasesInShape.has(other))) {
         if (failed.resolving.length > 0) this.cycleHits++;
