@@ -544,6 +544,9 @@ describe("large schemas", () => {
     // from two lines at five levels).
     const nested = 'export type K = "a" | "b" | "c" | "d" | "e" | "f" | "g" | "h" | "i" | "j";\nexport type R = Record<K, Record<K, Record<K, Record<K, { x: string; y: number }>>>>;\n';
     expect((await diagnostics(nested)).map((d) => d.slice(0, 60))).toEqual(["s.ts:2:27 - error MCG207: Record<K, Record<K, Record<K, { x:"]);
+    // A chain that doubles through a Record's two keys, as the Pick chain does through two picks.
+    const throughKeys = ["export type X0 = { p: { q: 1 } };", ...Array.from({ length: 30 }, (_, i) => `export type X${i + 1} = { p: Record<"a" | "b", Pick<X${i}, "p">> };`), ""].join("\n");
+    expect((await diagnostics(throughKeys)).map((d) => d.slice(0, 60))).toEqual(['s.ts:10:23 - error MCG207: Record<"a" | "b", Pick<X8, "p">> ']);
   }, 60_000);
 
   it("a chain of utility types over an alias that fails is said once, in linear time (helper-82: 2^n, and a false MCG107 at 18 links)", async () => {
