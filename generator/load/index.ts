@@ -334,7 +334,7 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
     const start = d.getStart();
     // A library type the schema is not read with (Map, Set: ES2015): no JSON form, said as for one it is read with (Promise).
     if (LIBRARY_NAME_MISSING.has(d.getCode()) && start !== undefined) {
-      libraryTypes.add("MCG206", `reference to an unknown type ${text.slice(start, start + (d.getLength() ?? 0))}: it is not declared in this file`, at(start));
+      libraryTypes.add("MCG206", unknownTypeMessage(text.slice(start, start + (d.getLength() ?? 0))), at(start));
       continue;
     }
     const message = ts.flattenDiagnosticMessageText(d.compilerObject.messageText, " ");
@@ -343,6 +343,11 @@ export function loadSchema(input: SchemaInput): LoadedSchema {
   if (bag.items.length > 0) bag.items.push(...libraryTypes.items);
   bag.throwIfAny();
   return { sourceFile, displayPath, fileName, sha256, text, libraryTypes: libraryTypes.items };
+}
+
+/** MCG206's words for a type `name` the schema does not declare (load says them for `Map` and `Set`, lowering for the rest). */
+export function unknownTypeMessage(name: string): string {
+  return `reference to an unknown type ${name}: it is not declared in this file`;
 }
 
 /** TypeScript's "Cannot find name 'Set'. Do you need to change your target library?" (TS2583, TS2584: the DOM library). */

@@ -33,7 +33,7 @@ import type {
   SourceSpan,
   TypeExpr,
 } from "../ir.js";
-import { lineAndColumnAt, snippet, type LoadedSchema } from "../load/index.js";
+import { lineAndColumnAt, snippet, unknownTypeMessage, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
 import { applyConstraintTags, docsOf, isConstraintTag, roundedNumber, roundedNumberWarning } from "./docs.js";
 
@@ -144,14 +144,6 @@ class Lowerer {
     for (const [name, nodes] of this.nodes) {
       const decl = this.guard(() => this.lowerDeclaration(name, nodes), nodes[0]);
       if (decl) declarations.push(decl);
-    }
-    // `extends Map<…>` where Map is said (MCG206) is that library type again, not a generic type of the schema (helper-82);
-    // anything else at that place is a problem of its own (helper-83: a conditional type starting with Map was hidden).
-    const library = new Set(this.loaded.libraryTypes.map((d) => (d.span === undefined ? "" : `${d.span.line}:${d.span.column}`)));
-    if (library.size > 0) {
-      const again = (d: Diagnostic) => d.span !== undefined && library.has(`${d.span.line}:${d.span.column}`) && d.message.startsWith("unsupported construct: extends a generic type ");
-      const kept = this.bag.items.filter((d) => !again(d));
-      this.bag.items.splice(0, this.bag.items.length, ...kept);
     }
     this.bag.throwIfAny(distinctDiagnostics(this.warnings));
     const used = this.withoutUnused(declarations);
@@ -532,7 +524,8 @@ class Lowerer {
     const args = heritage.getTypeArguments();
     const base = this.utilityShape(name, args, heritage);
     if (base) return inheritedFrom(base, name);
-    if (args.length > 0) throw this.unsupported(heritage, `extends a generic type ${heritage.getText()}`);
+    // `extends Map<…>` names a type the schema does not declare, not a generic type of its own (helper-82).
+    if (args.length > 0) throw this.nodes.has(name) ? this.unsupported(heritage, `extends a generic type ${heritage.getText()}`) : this.unknownType(name, heritage);
     return inheritedFrom(this.shapeOf({ kind: "ref", name }, heritage), name);
   }
 
@@ -1061,9 +1054,12 @@ class Lowerer {
     if (shape) return shape;
     const json = LIBRARY_TYPES_AS_JSON.get(name);
     if (json && args.length === 0) return json;
-    throw new GeneratorError([
-      { code: "MCG206", message: `reference to an unknown type ${name}: it is not declared in this file`, span: this.span(node) },
-    ]);
+    throw this.unknownType(name, node);
+  }
+
+  /** MCG206 for `name`, which the schema does not declare, at `node`: in load's words, so that a place load named too is said once. */
+  private unknownType(name: string, node: Node): GeneratorError {
+    return new GeneratorError([{ code: "MCG206", message: unknownTypeMessage(name), span: this.span(node) }]);
   }
 }
 
