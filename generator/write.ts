@@ -15,7 +15,7 @@
  * header at a path the run writes stops it (MCG404) unless `replaceForeign`.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Dirent } from "node:fs";
+import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { structuredPatch } from "diff";
@@ -50,8 +50,7 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
     if (!existsSync(target)) return { path: file.path, state: "missing" };
     const current = readFileSync(target, "utf8");
     if (current === file.contents) return { path: file.path, state: "unchanged" };
-    // A byte order mark an editor put before the header keeps the file generated, as the stale-file search reads it (helper-81).
-    const foreign = file.contents.startsWith(GENERATED_MARK) && !current.replace(/^\uFEFF/, "").startsWith(GENERATED_MARK);
+    const foreign = file.contents.startsWith(GENERATED_MARK) && !readsAsGenerated(current);
     const header = headerLines(current, file.contents);
     const headerOnly = header > 0 && afterLines(current, header) === afterLines(file.contents, header);
     return { path: file.path, state: "changed", diff: shortDiff(current, file.contents, 8, header), ...(foreign ? { foreign } : {}), ...(headerOnly ? { headerOnly } : {}) };
@@ -73,21 +72,10 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
       const name = folder + entry;
       if (produced.has(name) || !name.endsWith(".ts")) continue;
       const path = join(outDir, name);
-      // A link to nothing, or a loop of links, is no file of ours (helper-81, helper-82: its stat threw, MCG999).
-      if (isFileThere(path) && startsAsGenerated(path)) statuses.push({ path: name, state: "stale" });
+      if (isGeneratedFile(path)) statuses.push({ path: name, state: "stale" });
     }
   }
   return statuses;
-}
-
-/** Whether `path` is a file, through links; `false` for a link to nothing or a loop of links (ENOENT, ELOOP). */
-function isFileThere(path: string): boolean {
-  try {
-    return statSync(path, { throwIfNoEntry: false })?.isFile() === true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ELOOP") return false;
-    throw error;
-  }
 }
 
 /** `text` from its line `n` on (0-based), without splitting it into lines. */
@@ -488,8 +476,11 @@ function lock(out: string, timeoutMs: number, onWait?: (lockPath: string, owner:
   }
 }
 
-/** The output folders (holding a manifest) above `out`, the outermost first. */
-function enclosingOutputs(out: string): string[] {
+/**
+ * The output folders (holding a manifest) above `out`, the outermost first, whose locks a write of
+ * `out` takes too ({@link enclosingOutput} is narrower: the output whose own folders hold `out`).
+ */
+function outputsAbove(out: string): string[] {
   const found: string[] = [];
   for (let above = dirname(out); above !== dirname(above); above = dirname(above)) {
     if (existsSync(join(above, MANIFEST_FILE))) found.unshift(above);
@@ -667,39 +658,39 @@ export function checkOutput(outDir: string, files: readonly GeneratedFile[], opt
 /** The targets whose files import no runtime module (validators carry theirs inside): an output of only these, without transports (`--transports node` writes them in runtime/), writes no runtime/. */
 const TARGETS_WITHOUT_RUNTIME: ReadonlySet<string> = new Set(["types", "validators", "index"]);
 
-/**
- * Whether folder `dir` holds a file the generator wrote ({@link startsAsGenerated}); a file that
- * cannot be read is not one.
- */
+/** Whether folder `dir` holds a file the generator wrote ({@link isGeneratedFile}); one that cannot be read holds none. */
 function holdsGenerated(dir: string): boolean {
-  let entries: Dirent[];
+  let names: string[];
   try {
-    entries = readdirSync(dir, { withFileTypes: true });
+    names = readdirSync(dir);
   } catch {
     return false;
   }
-  return entries.some((entry) => {
-    if (!entry.isFile()) return false;
-    try {
-      return startsAsGenerated(join(dir, entry.name));
-    } catch {
-      return false;
-    }
-  });
+  return names.some((name) => isGeneratedFile(join(dir, name)));
 }
 
 /**
- * Whether the file `path` starts with {@link GENERATED_MARK} (after a byte order mark an editor may
- * have added), reading its first bytes only. @throws what reading it throws.
+ * Whether `path` is a file (through links) that starts as the generator writes files, reading its
+ * first bytes only; `false` for anything else, a link to nothing, a loop of links or a file that
+ * cannot be read included (helper-81, helper-82: their stat threw, MCG999).
  */
-function startsAsGenerated(path: string): boolean {
-  const fd = openSync(path, "r");
+function isGeneratedFile(path: string): boolean {
+  let fd: number | undefined;
   try {
+    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
+    fd = openSync(path, "r");
     const buffer = Buffer.alloc(64);
-    return buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8").replace(/^\uFEFF/, "").startsWith(GENERATED_MARK);
+    return readsAsGenerated(buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8"));
+  } catch {
+    return false;
   } finally {
-    closeSync(fd);
+    if (fd !== undefined) closeSync(fd);
   }
+}
+
+/** Whether `text` starts with {@link GENERATED_MARK}, after a byte order mark an editor may have added (helper-81). */
+function readsAsGenerated(text: string): boolean {
+  return text.replace(/^\uFEFF/, "").startsWith(GENERATED_MARK);
 }
 
 /**
@@ -742,7 +733,7 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     for (const free of releases.splice(0).reverse()) free();
   };
   try {
-    for (const folder of [...enclosingOutputs(out), out]) {
+    for (const folder of [...outputsAbove(out), out]) {
       releases.push(fsStep("lock", `${folder}.lock`, () => lock(folder, options.lockTimeoutMs ?? 30_000, options.onWait)));
     }
   } catch (error) {
