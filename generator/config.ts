@@ -97,10 +97,7 @@ export async function configInputs(
 
   // Every input that is not there is said, not only the first, before any locked revision is fetched.
   const absent = new DiagnosticBag();
-  for (const one of inputs) {
-    const problem = !isLockedInput(one) && one.place !== undefined ? absence(one, one.place) : undefined;
-    if (problem !== undefined) absent.add(CODE, problem, (one as PlacedInput).place!.span);
-  }
+  addAbsences(absent, inputs);
   absent.throwIfAny();
   for (const one of inputs) {
     if (!isLockedInput(one)) {
@@ -119,6 +116,14 @@ export async function configInputs(
     resolved.push({ specDir, version: one.version });
   }
   return resolved;
+}
+
+/** Adds to `bag` an MCG020, at its place, for each of `inputs` whose schema is not there ({@link absence}). */
+function addAbsences(bag: DiagnosticBag, inputs: readonly ConfigInput[]): void {
+  for (const one of inputs) {
+    const problem = !isLockedInput(one) && one.place !== undefined ? absence(one, one.place) : undefined;
+    if (problem !== undefined) bag.add(CODE, problem, (one as PlacedInput).place!.span);
+  }
 }
 
 /**
@@ -250,12 +255,7 @@ export function loadConfig(file: string, env: Environment = process.env): Config
   const outputs = reader.config(source.statements[0]?.expression);
   // When the file has problems, the inputs that are not there are said with them, every one at once (helper-80: an unset
   // variable hid them). Otherwise configInputs says them, per output, as the generation reaches it.
-  for (const output of bag.items.length > 0 ? outputs : []) {
-    for (const one of Array.isArray(output.input) ? (output.input as readonly ConfigInput[]) : [output.input as ConfigInput]) {
-      const problem = !isLockedInput(one) && one.place !== undefined ? absence(one, one.place) : undefined;
-      if (problem !== undefined) bag.add(CODE, problem, (one as PlacedInput).place!.span);
-    }
-  }
+  for (const output of bag.items.length > 0 ? outputs : []) addAbsences(bag, Array.isArray(output.input) ? (output.input as readonly ConfigInput[]) : [output.input as ConfigInput]);
   bag.throwIfAny();
   return { file: path, outputs };
 }
