@@ -69,7 +69,6 @@ interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>,
   debug?: boolean;
 }
 
-/** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 /**
  * commander's "unknown command" message with `(Did you mean generate?)` added when the name is the
  * start of one command only (`gen`, `scaf`), which commander's own suggestion, by edit distance,
@@ -89,6 +88,7 @@ function commandsAt(program: Command, argv: readonly string[]): readonly Command
   return first !== undefined && first.commands.length > 0 ? first.commands : program.commands;
 }
 
+/** Runs the CLI with `argv` (without `node` and the script) and returns the exit code. */
 export async function run(argv: readonly string[], io: CliIO = defaultIO()): Promise<number> {
   let exitCode = EXIT_OK;
   let debug = argv.includes("--debug");

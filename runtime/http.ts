@@ -1167,11 +1167,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const admit = (req: IncomingMessage, res: ServerResponse, count: number): string | undefined => {
     const socket = req.socket;
     const onConnection = perConnection.get(socket) ?? 0;
-    // A batch larger than a cap is taken when nothing else is in flight there (it holds at most maxBatchSize requests):
-    // refused, it could never be served (helper-78).
     // The message names the count in flight, and a batch's size when a batch is what passes the cap (helper-79).
     const busy = (running: number, where: string, cap: string, max: number) =>
       `Server busy: ${running} request${running === 1 ? "" : "s"}${where} in flight` + (count > 1 ? `, and this batch's ${count} would pass ${cap} (${max})` : ` (${cap})`);
+    // A batch larger than a cap is taken when nothing else is in flight there (it holds at most maxBatchSize requests):
+    // refused, it could never be served (helper-78).
     if (requestsInFlight > 0 && requestsInFlight + count > maxRequestsInFlight) {
       return `${busy(requestsInFlight, "", "maxRequestsInFlight", maxRequestsInFlight)}; try again later`;
     }
