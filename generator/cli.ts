@@ -76,10 +76,15 @@ interface GenerateFlags extends Partial<Record<keyof GeneratorOptions, string>>,
  */
 function withPrefixSuggestion(text: string, commands: readonly Command[]): string {
   const match = /^(error MCG001: unknown command '([^' ]{2,})'\n)(\(Did you mean [^\n]*\?\)\n)?$/.exec(text);
-  const asked = match?.[2];
-  const starting = asked === undefined ? [] : commands.map((c) => c.name()).filter((name) => name !== "help" && name.startsWith(asked));
+  const starting = match === null ? undefined : commandStarting(match[2]!, commands);
   // The one command the name starts, before commander's nearest by edit distance (`sc`: scaffold, not spec).
-  return starting.length === 1 ? `${match![1]}(Did you mean ${starting[0]}?)\n` : text;
+  return starting !== undefined ? `${match![1]}(Did you mean ${starting}?)\n` : text;
+}
+
+/** The name of the one command of `commands` (help aside) that `asked`, two characters or more, starts; else undefined. */
+function commandStarting(asked: string, commands: readonly Command[]): string | undefined {
+  const starting = asked.length < 2 ? [] : commands.map((c) => c.name()).filter((name) => name !== "help" && name.startsWith(asked));
+  return starting.length === 1 ? starting[0] : undefined;
 }
 
 /** The commands an unknown name in `argv` is one of: the subcommands of a command that has them (`spec fe`), else the top level. */
@@ -197,7 +202,8 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   const sub = asked !== undefined && argv.length === 3 && !argv[2]!.startsWith("-") ? argv[2]! : undefined;
   const subcommands = program.commands.find((c) => c.name() === asked)?.commands ?? [];
   if (sub !== undefined && subcommands.length > 0 && !subcommands.some((c) => c.name() === sub)) {
-    io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n(run with --help for usage)\n`);
+    const starting = commandStarting(sub, subcommands);
+    io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n${starting === undefined ? "" : `(Did you mean ${starting}?)\n`}(run with --help for usage)\n`);
     return EXIT_ERROR;
   }
   const parsed = sub !== undefined && subcommands.length > 0 ? [asked!, sub, "--help"] : [...argv];

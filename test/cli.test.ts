@@ -55,6 +55,9 @@ describe("mcp-schema-codegen CLI", () => {
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
     expect(await cli("help", "spec", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
     expect(await cli("help", "spec", "bogus")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'spec bogus'\n(run with --help for usage)\n" });
+    // help of a subcommand's start is told it as the subcommand itself is.
+    expect(await cli("help", "spec", "fe")).toMatchObject({ code: 2, stdout: "", stderr: suggested("spec fe", "fetch") });
+    expect(await cli("help", "spec", "f")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'spec f'\n(run with --help for usage)\n" });
     // Anything else after help is commander's: help, never a run of the command.
     expect(await cli("help", "-h", "spec")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
     expect(await cli("help", "scaffold", "my-server")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen scaffold") as unknown });
