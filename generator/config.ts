@@ -253,9 +253,10 @@ export function loadConfig(file: string, env: Environment = process.env): Config
   const bag = new DiagnosticBag();
   const reader = new ConfigReader(bag, span, (node) => node.getText(source), dirname(path), env);
   const outputs = reader.config(source.statements[0]?.expression);
-  // When the file has problems, the inputs that are not there are said with them, every one at once (helper-80: an unset
-  // variable hid them). Otherwise configInputs says them, per output, as the generation reaches it.
-  for (const output of bag.items.length > 0 ? outputs : []) addAbsences(bag, Array.isArray(output.input) ? (output.input as readonly ConfigInput[]) : [output.input as ConfigInput]);
+  // When the file has problems, the inputs that are not there are said with them, every one at once, those of a refused
+  // output or list too (helper-80: an unset variable hid them). Otherwise configInputs says them, per output, as the
+  // generation reaches it.
+  if (bag.items.length > 0) addAbsences(bag, reader.inputsRead);
   bag.throwIfAny();
   return { file: path, outputs };
 }
@@ -271,6 +272,9 @@ class ConfigReader {
     private readonly baseDir: string,
     private readonly env: Environment,
   ) {}
+
+  /** Every input read whole, each schema once, whether or not its output or its list is refused for something else. */
+  readonly inputsRead: ConfigInput[] = [];
 
   config(node: Node): ConfigOutput[] {
     const top = this.object(node, "the configuration", ["$schema", "outputs"], ["outputs"]);
@@ -318,15 +322,21 @@ class ConfigReader {
 
   /** One input, or a non-empty list of them. */
   private inputs(node: ts.Expression, where: string): ConfigInput | ConfigInput[] | undefined {
-    if (!ts.isArrayLiteralExpression(node)) return this.input(node, where);
+    if (!ts.isArrayLiteralExpression(node)) {
+      const input = this.input(node, where);
+      if (input !== undefined) this.inputsRead.push(input);
+      return input;
+    }
     if (node.elements.length === 0) {
       this.bag.add(CODE, `${where} must be an input object or a non-empty array of them`, this.span(node));
       return undefined;
     }
-    const inputs = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
-    if (!inputs.every((i) => i !== undefined)) return undefined;
+    const read = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
     // One revision twice is one folder twice: refused here, where the file says it, as --spec-version refuses draft,draft.
-    const keys = inputs.map((i) => (isLockedInput(i) ? `version ${i.version} of ${i.lockFile}` : "path" in i ? `schema ${i.path}` : `spec ${JSON.stringify(i)}`));
+    const keys = read.map((i) => (i === undefined ? undefined : isLockedInput(i) ? `version ${i.version} of ${i.lockFile}` : "path" in i ? `schema ${i.path}` : `spec ${JSON.stringify(i)}`));
+    read.forEach((input, i) => input !== undefined && keys.indexOf(keys[i]) === i && this.inputsRead.push(input));
+    if (!read.every((i) => i !== undefined)) return undefined;
+    const inputs = read as ConfigInput[];
     const twice = keys.findIndex((k, i) => keys.indexOf(k) !== i);
     if (twice >= 0) {
       this.bag.add(CODE, `${where}[${twice}] names the same schema as ${where}[${keys.indexOf(keys[twice]!)}]`, this.span(node.elements[twice]!));

@@ -213,6 +213,19 @@ describe("mcp-schema-codegen.config.json", () => {
       `12:19 MCG020 outputs[1].input.schema: the schema file ${join(dir, "missing.ts")} does not exist`,
       `18:17 MCG020 outputs[2].input.spec: the spec folder ${SPEC_DIR} has no schema/drafty/schema.ts; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft`,
     ]);
+    // Those of a list refused for naming a schema twice, and of an output refused for its options, too: each file once.
+    const refused = writeConfig(dir, {
+      outputs: [
+        { input: [{ schema: "gone.ts" }, { schema: "gone.ts" }], out: "a" },
+        { input: { schema: "lost.ts" }, out: "b", options: { docs: "some" } },
+      ],
+    });
+    expect(problems(refused)).toEqual([
+      `6:21 MCG020 outputs[0].input[0].schema: the schema file ${join(dir, "gone.ts")} does not exist`,
+      "8:9 MCG020 outputs[0].input[1] names the same schema as outputs[0].input[0]",
+      `16:19 MCG020 outputs[1].input.schema: the schema file ${join(dir, "lost.ts")} does not exist`,
+      '20:17 MCG020 outputs[1].options.docs: "some" is not one of full, tags, none',
+    ]);
     // A spec folder without a schema/ folder is said so once (helper-82: nested in parentheses).
     mkdirSync(join(dir, "bare"), { recursive: true });
     const bare = loadConfig(writeConfig(dir, { outputs: [{ input: { spec: "bare", version: "draft" }, out: "a" }] }), {});
@@ -266,7 +279,10 @@ describe("mcp-schema-codegen.config.json", () => {
     const dir = scratchDir("config-bom");
     const file = join(dir, "mcp-schema-codegen.config.json");
     writeFileSync(file, '\uFEFF{ "outputs": [{ "input": { "schema": "a.ts" }, "out": "gen", "options": { "docs": "some" } }] }\n');
-    expect(problems(file)).toEqual(['1:83 MCG020 outputs[0].options.docs: "some" is not one of full, tags, none']);
+    expect(problems(file)).toEqual([
+      `1:38 MCG020 outputs[0].input.schema: the schema file ${join(dir, "a.ts")} does not exist`,
+      '1:83 MCG020 outputs[0].options.docs: "some" is not one of full, tags, none',
+    ]);
     writeFileSync(file, '\uFEFF{ "outputs": [{ "input": { "schema": "a.ts" }, "out": "gen" }] }\n');
     expect(loadConfig(file).outputs.map((o) => o.out)).toEqual([join(dir, "gen")]);
   });
