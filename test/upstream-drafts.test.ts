@@ -66,6 +66,18 @@ describe("a standard library type: Date", () => {
       "s.ts:3:25 - error MCG201: unsupported construct: conditional type `Map<string, string> extends object ? string : number`",
       "s.ts:3:25 - error MCG206: reference to an unknown type Map: it is not declared in this file",
     ]);
+    // Inside a union, an intersection or a tuple, beside the other members' problems: TypeScript reads an unknown Map as
+    // any, which absorbed the union, and a union said its first member's problem alone.
+    const inside = "export interface A {\n  u: Map<string, number> | (() => void) | keyof B;\n  i: Set<string> & { a: symbol };\n  t: [() => void, bigint];\n}\nexport interface B { x: string }\n";
+    expect(await refusal(inside)).toEqual([
+      "s.ts:2:6 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+      "s.ts:2:29 - error MCG201: unsupported construct: function type `() => void`",
+      "s.ts:2:43 - error MCG201: unsupported construct: keyof operator type `keyof B`; write the keys out as a union of string literals",
+      "s.ts:3:6 - error MCG206: reference to an unknown type Set: it is not declared in this file",
+      "s.ts:3:25 - error MCG201: unsupported construct: symbol keyword `symbol`",
+      "s.ts:4:7 - error MCG201: unsupported construct: function type `() => void`",
+      "s.ts:4:19 - error MCG201: unsupported construct: bigint keyword `bigint`",
+    ]);
     // With a TypeScript error beside them, they are said with it, before lowering.
     expect((await refusal("export interface A { m: Map<string, string>; n: Nope }\n")).map((line) => /MCG\d+/.exec(line)?.[0])).toEqual(["MCG206", "MCG110"]);
   });

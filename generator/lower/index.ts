@@ -851,13 +851,13 @@ class Lowerer {
       case SyntaxKind.UnionType: {
         // `any` and `unknown` absorb the other members (`Loose | number` with `type Loose = any` is `any`).
         const type = node.getType();
-        if (type.isAny() || type.isUnknown()) return { kind: "keyword", name: type.isAny() ? "any" : "unknown" };
-        return { kind: "union", members: node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes().map((n) => this.lowerType(n)) };
+        if ((type.isAny() && !isErrorType(type)) || type.isUnknown()) return { kind: "keyword", name: type.isAny() ? "any" : "unknown" };
+        return { kind: "union", members: this.lowerEach(node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes()) };
       }
       case SyntaxKind.IntersectionType: {
         // `any` absorbs the other members (`any & string` is `any`, also through aliases): every value passes.
         const type = node.getType();
-        if (type.isAny()) return { kind: "keyword", name: "any" };
+        if (type.isAny() && !isErrorType(type)) return { kind: "keyword", name: "any" };
         // Members TypeScript reduces to never (`string & number`, `Loose & never`): no value is valid. It keeps some
         // intersections as written (`{ k: "a" } & { k: "b" }`): the validators merge such literal declarations themselves.
         if (type.isNever()) {
@@ -869,7 +869,7 @@ class Lowerer {
           return { kind: "keyword", name: "never" };
         }
         const members = this.intersectionMembers(node.asKindOrThrow(SyntaxKind.IntersectionType));
-        return members.length === 1 ? this.lowerType(members[0]!) : { kind: "intersection", members: members.map((n) => this.lowerType(n)) };
+        return members.length === 1 ? this.lowerType(members[0]!) : { kind: "intersection", members: this.lowerEach(members) };
       }
       case SyntaxKind.TypeLiteral:
         return this.members(node.asKindOrThrow(SyntaxKind.TypeLiteral).getMembers());
@@ -949,7 +949,7 @@ class Lowerer {
   }
 
   private tuple(node: import("ts-morph").TupleTypeNode): TypeExpr {
-    const elements = node.getElements().map((element) => {
+    const elements = this.lowerEach(node.getElements(), (element) => {
       if (Node.isNamedTupleMember(element)) {
         // A label (`[name: string]`) documents the element and changes nothing else.
         if (element.hasQuestionToken() || element.getDotDotDotToken()) throw this.unsupported(element, `optional or rest tuple element \`${element.getText()}\``);
@@ -961,6 +961,26 @@ class Lowerer {
       return this.lowerType(element);
     });
     return { kind: "tuple", elements };
+  }
+
+  /**
+   * Each of `nodes` lowered (by `lower`, `lowerType` unless given); when some cannot be, one
+   * GeneratorError with the problems of every one, each once, so that a union, an intersection
+   * or a tuple says all its members' problems in one run, not its first member's alone.
+   */
+  private lowerEach<N extends Node>(nodes: readonly N[], lower: (node: N) => TypeExpr = (node) => this.lowerType(node as unknown as TypeNode)): TypeExpr[] {
+    const lowered: TypeExpr[] = [];
+    const problems: Diagnostic[] = [];
+    for (const node of nodes) {
+      try {
+        lowered.push(lower(node));
+      } catch (error) {
+        if (!(error instanceof GeneratorError)) throw error;
+        for (const d of error.diagnostics) problems.push(d);
+      }
+    }
+    if (problems.length > 0) throw new GeneratorError(distinctDiagnostics(problems));
+    return lowered;
   }
 
   private typeQuery(node: import("ts-morph").TypeQueryNode): TypeExpr {
@@ -1078,6 +1098,14 @@ function intersectionMemberKind(node: TypeNode): "primitive" | "empty" | "object
 }
 
 /** Whether a type is an object type with no property, index signature or signature: `{}`, or an intersection of such. */
+/**
+ * Whether `type` is TypeScript's stand-in for a type it could not resolve (an undeclared name such
+ * as `Map` without its library): it reads as `any`, but absorbs nothing; the name is reported.
+ */
+function isErrorType(type: import("ts-morph").Type): boolean {
+  return (type.compilerType as { intrinsicName?: string }).intrinsicName === "error";
+}
+
 function isEmptyObjectType(type: import("ts-morph").Type): boolean {
   if (type.isIntersection()) return type.getIntersectionTypes().every(isEmptyObjectType);
   return (
@@ -1121,7 +1149,8 @@ function declarationKind(node: DeclNode): string {
 const GENERIC_INSTEAD = "; declare a type of its own for each type argument it is used with";
 
 export function describeKind(node: Node): string {
-  const kind = node.getKindName();
+  // A keyword is named as written (`bigint keyword`, not "big int keyword").
+  const kind = node.getKindName().replace(/^(\w+)Keyword$/, (_, word: string) => `${word.toLowerCase()}Keyword`);
   const words = kind.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase();
   return `${words} \`${snippet(node)}\``;
 }
