@@ -9,11 +9,11 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { GeneratorError } from "../generator/errors.js";
-import type { GeneratedFile } from "../generator/index.js";
-import { asideName, compareOutput, GENERATED_MARK, holdingLock, writeOutput } from "../generator/write.js";
+import { generate, TARGET_NAMES, type GeneratedFile } from "../generator/index.js";
+import { asideName, compareOutput, GENERATED_MARK, holdingLock, TARGETS_WITHOUT_RUNTIME, writeOutput } from "../generator/write.js";
 import { MANIFEST_FILE } from "../generator/diff/manifest.js";
 import { buildPrivateCli } from "./support/cli-build.js";
-import { scratchDir } from "./support/corpus.js";
+import { scratchDir, SPEC_DIR } from "./support/corpus.js";
 
 const file = (path: string, body: string): GeneratedFile => ({ path, contents: `${GENERATED_MARK}test\n${body}\n` });
 const DEAD_PID = 2 ** 22 + 12345; // above Linux's pid_max default: never a live process
@@ -44,6 +44,15 @@ describe("compareOutput", () => {
 });
 
 describe("writeOutput", () => {
+  it("knows which targets write no runtime/ as the emitter does: each target alone, and those targets together", async () => {
+    const schema = { path: join(SPEC_DIR, "schema", "draft", "schema.ts") };
+    const writesRuntime = async (targets: readonly string[]) =>
+      (await generate({ schema, targets: targets as never, docs: "none" })).files.some((f) => f.path.startsWith("runtime/"));
+    const alone = await Promise.all(TARGET_NAMES.map(async (target) => [target, await writesRuntime([target])] as const));
+    expect(alone).toEqual(TARGET_NAMES.map((target) => [target, !TARGETS_WITHOUT_RUNTIME.has(target)]));
+    expect(await writesRuntime([...TARGETS_WITHOUT_RUNTIME])).toBe(false);
+  }, 60_000);
+
   it("writes runtime/ files, removes stale ones and the runtime/ folder they leave empty", () => {
     const out = join(scratchDir("writes-runtime"), "out");
     writeOutput(out, [file("a.ts", "1"), file("runtime/json.ts", "2"), file("runtime/meta.ts", "3")]);
