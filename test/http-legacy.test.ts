@@ -868,6 +868,16 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
     const invalidId = await post(url, [call(11, "echo", { text: "a" }), { ...call(12, "echo", { text: "b" }), id: 2.5 }], headers);
     const answered = (await invalidId.json()) as { id: unknown; error?: { code: number } }[];
     expect([invalidId.status, answered.map((a) => [a.id, a.error?.code])]).toEqual([200, [[11, undefined], [undefined, -32600]]]);
+    // In a batch refused as busy, it is answered as in one taken, not as busy.
+    const refusedWithInvalidId = await post(url, [call(13, "echo", { text: "a" }), { ...call(14, "echo", { text: "b" }), id: 2.5 }, call(16, "echo", { text: "c" })], headers);
+    expect([refusedWithInvalidId.status, await refusedWithInvalidId.json()]).toEqual([
+      503,
+      [
+        { jsonrpc: "2.0", id: 13, error: busy },
+        { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } },
+        { jsonrpc: "2.0", id: 16, error: busy },
+      ],
+    ]);
     // A session that does not exist is said so, whatever the caps (before: 503 at the cap).
     const unknown = await post(url, [call(9, "echo", { text: "a" }), call(10, "echo", { text: "b" })], { ...headers, "mcp-session-id": "nope" });
     expect(unknown.status).toBe(404);
