@@ -9,7 +9,7 @@
  *   `params.uri` (resources/read), after Base64-sentinel decoding; `Mcp-Param-{Name}` headers of
  *   the called tool's `x-mcp-header` parameters must match the arguments. Otherwise `-32020`, 400.
  * - Status codes: 400 for `-32700`, `-32600`, `-32602`, `-32020`, `-32021`, `-32022`; 404 for
- *   `-32601`; 500 for `-32603`; 202 without a body for an accepted notification, 400 with an
+ *   `-32601`; 200 for `-32603` (in-band, as every other handler error); 202 without a body for an accepted notification, 400 with an
  *   error without `id` for one the dispatcher refuses (`HandleContext.refuse`: `-32602` params
  *   failing the schema, `-32022` a `_meta` version not served); else 200.
  * - A response is JSON, unless the handler sends a notification first (progress, log messages,
@@ -238,13 +238,20 @@ const LEGACY_PROBE = {
   params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "probe", version: "0" } },
 };
 
-/** The HTTP status of a JSON-RPC response. */
+/**
+ * The HTTP status of a JSON-RPC response: 400 for the codes of {@link BAD_REQUEST}, 404 for
+ * `-32601` (draft basic/transports/streamable-http § Request Metadata), else 200. A `-32603` (a
+ * handler that threw, a request timed out or aborted at shutdown) is the answer to the request,
+ * carried in-band with 200 as other handler errors are: a client reads the body of a 200 or a 400
+ * as JSON-RPC, and may take any other status as a transport failure (the SDK v2 client does;
+ * helper-84: it saw an HTTP error, not the `-32603`). 500 stays for what fails in the transport
+ * itself.
+ */
 export function statusOf(response: DispatchResponse): number {
   if (!("error" in response)) return 200;
   const code = response.error.code;
   if (BAD_REQUEST.has(code)) return 400;
   if (code === -32601) return 404;
-  if (code === -32603) return 500;
   return 200;
 }
 

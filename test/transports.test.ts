@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough, Readable, Writable } from "node:stream";
 import ts from "typescript";
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 
@@ -93,6 +94,9 @@ function makeDispatcher(): Dispatcher {
         return text("slept");
       }),
       tool("big", async (args) => text("x".repeat(typeof args["bytes"] === "number" ? args["bytes"] : 0))),
+      tool("boom", async () => {
+        throw new Error("boom");
+      }),
       tool("gate", async () => {
         await gate.opened;
         return text("opened");
@@ -636,15 +640,29 @@ describe("Streamable HTTP transport, hardened", () => {
     expect(lastMessage(listened.body).result?.["resultType"]).toBe("complete");
     for (const r of await Promise.all(slow)) expect([r.status, lastMessage(r.body).result?.["content"]]).toEqual([200, text("slept").content]);
     for (const [i, r] of (await Promise.all(never)).entries())
-      expect([r.status, lastMessage(r.body)]).toEqual([500, { jsonrpc: "2.0", id: 10 + i, error: { code: -32603, message: "Server shutting down" } }]);
+      expect([r.status, lastMessage(r.body)]).toEqual([200, { jsonrpc: "2.0", id: 10 + i, error: { code: -32603, message: "Server shutting down" } }]);
     expect(seen.aborted).toBe(5);
   });
 
-  it("aborts a request running longer than requestTimeoutMs and answers it -32603 (500); listen streams are not timed", async () => {
+  it("answers a handler that throws -32603 in-band (200), which the SDK v2 client reads as the JSON-RPC error (helper-84: as HTTP 500 it saw a transport failure)", async () => {
+    const s = await serve();
+    const client = new ClientV2({ name: "transports-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await client.connect(new HttpV2(new URL(s.url)));
+    try {
+      const failure = await client.callTool({ name: "boom", arguments: {} }).catch((error: unknown) => error);
+      expect([(failure as { constructor: { name: string } }).constructor.name, (failure as { code?: unknown }).code]).toEqual(["ProtocolError", -32603]);
+      // The server is still there for the next call.
+      expect(await client.callTool({ name: "slow", arguments: { ms: 1 } })).toMatchObject(text("slept"));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("aborts a request running longer than requestTimeoutMs and answers it -32603, in-band (200); listen streams are not timed", async () => {
     const s = await serve({ requestTimeoutMs: 50 });
     const stream = post(s.url, listen("l"));
     const r = await within(post(s.url, call(1, "never")), 2000, "answer");
-    expect([r.status, JSON.parse(r.body)]).toEqual([500, { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Request timed out after 50 ms" } }]);
+    expect([r.status, JSON.parse(r.body)]).toEqual([200, { jsonrpc: "2.0", id: 1, error: { code: -32603, message: "Request timed out after 50 ms" } }]);
     expect(seen.aborted).toBe(1);
     await sleep(100);
     await s.close();
@@ -982,8 +1000,9 @@ describe("the server process (main.ts)", () => {
     const answered = await within(Promise.all(requests), 15_000, "answers");
     expect(await within(p.exited, 15_000, "exit")).toBe(0);
     expect(answered.map((r) => lastMessage(r.body).id)).toEqual(Array.from({ length: 50 }, (_, i) => i));
-    expect(answered.filter((r) => r.status === 200)).toHaveLength(25);
-    expect(answered.filter((r) => r.status === 500).map((r) => lastMessage(r.body).error?.message)).toEqual(Array(25).fill("Server shutting down"));
+    expect(answered.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(answered.filter((r) => lastMessage(r.body).result !== undefined)).toHaveLength(25);
+    expect(answered.filter((r) => lastMessage(r.body).error !== undefined).map((r) => lastMessage(r.body).error?.message)).toEqual(Array(25).fill("Server shutting down"));
   });
 
   it("refuses a command line it cannot use with exit 2 and a message: --port without a value or not a port, --port or --host without --http, an unknown flag", () => {
