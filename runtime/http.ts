@@ -53,7 +53,8 @@
  * Both eras:
  * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
  *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
- * - A body over `maxBodyBytes` → 413; a body that is not `application/json` → 415.
+ * - A body over `maxBodyBytes` → 413; a body that is not `application/json`, or that has a
+ *   `Content-Encoding` (it is not decoded) → 415.
  * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
  * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
  *   keep-alive time, open connections, listen backlog, requests in flight on the server and on
@@ -258,6 +259,20 @@ export function statusOf(response: DispatchResponse): number {
 function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(", ") : value;
+}
+
+/**
+ * The authority (`host[:port]`) of a request target in absolute form (`http://host:port/mcp`,
+ * RFC 9112 § 3.2.2), which stands for the Host header; `undefined` for the usual origin form
+ * (`/mcp`). A target in absolute form that does not parse gives "" (no host is allowed).
+ */
+function absoluteTargetHost(target: string | undefined): string | undefined {
+  if (target === undefined || !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(target)) return undefined;
+  try {
+    return new URL(target).host;
+  } catch {
+    return "";
+  }
 }
 
 /** `host:port` or `[v6]:port` → the host name; `undefined` for a value that is no `host[:port]`. */
@@ -1099,11 +1114,13 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, given: unknown): Promise<void> => {
     // Read to the end of its body, as a 413 is, so that a client still sending reads the 503.
     if (closing) return refuseBody(req, res, limit, 503, SHUTTING_DOWN);
-    const host = header(req, "host");
+    // A request target in absolute form names the host itself, and the Host header is then ignored (RFC 9112 § 3.2.2).
+    const target = absoluteTargetHost(req.url);
+    const host = target ?? header(req, "host");
     const name = host === undefined ? undefined : hostName(host);
     if (name === undefined || !hosts.has(name)) {
       const given = host === undefined ? "is missing" : `${JSON.stringify(host.length > 64 ? host.slice(0, 64) + "…" : host)} is not allowed`;
-      return forbidden(res, `the Host header ${given} (${hostsConfigured})`);
+      return forbidden(res, `${target === undefined ? "the Host header" : "the host of the request target"} ${given} (${hostsConfigured})`);
     }
     const origin = header(req, "origin");
     if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
@@ -1124,6 +1141,14 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const type = header(req, "content-type") ?? "";
     if (!/^application\/json\s*(?:;|$)/i.test(type.trim())) {
       sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: "Unsupported media type: send application/json" } });
+      req.resume();
+      return;
+    }
+    // A compressed body is not decoded: refused, naming the coding this endpoint takes (RFC 9110 § 8.4.1, § 12.5.3).
+    const coding = header(req, "content-encoding");
+    if (coding !== undefined && !coding.split(",").every((c) => ["", "identity"].includes(c.trim().toLowerCase()))) {
+      res.setHeader("accept-encoding", "identity");
+      sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: `Unsupported content encoding ${JSON.stringify(coding.length > 64 ? coding.slice(0, 64) + "…" : coding)}: send the body without Content-Encoding` } });
       req.resume();
       return;
     }

@@ -557,7 +557,8 @@ describe("checkToolArguments", () => {
 });
 
 /** One message over HTTP with the request metadata headers computed from the body (or given). */
-function post(url: string, body: string, headers: Record<string, string | undefined> = {}): Promise<{ status: number; type: string; body: string }> {
+/** POSTs `body` to `url` with the request metadata headers it calls for, and `headers`; `requestTarget` replaces the URL's path on the request line. */
+function post(url: string, body: string, headers: Record<string, string | undefined> = {}, requestTarget?: string): Promise<{ status: number; type: string; body: string; acceptEncoding?: string }> {
   let parsed: Json = {};
   try {
     parsed = JSON.parse(body) as Json;
@@ -578,12 +579,13 @@ function post(url: string, body: string, headers: Record<string, string | undefi
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers: Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) },
+      { host: target.hostname, port: target.port, path: requestTarget ?? target.pathname, method: "POST", headers: Object.fromEntries(Object.entries(all).filter(([, v]) => v !== undefined)) },
       (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (d: string) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body: text }));
+        const acceptEncoding = res.headers["accept-encoding"];
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, type: String(res.headers["content-type"] ?? ""), body: text, ...(acceptEncoding === undefined ? {} : { acceptEncoding }) }));
       },
     );
     req.on("error", reject);
@@ -597,7 +599,8 @@ function expectedStatus(expected: Response | undefined): number {
   const code = expected.error?.code;
   if (code === undefined) return 200;
   if ([-32700, -32600, -32602, -32020, -32021, -32022].includes(code)) return 400;
-  return code === -32601 ? 404 : code === -32603 ? 500 : 200;
+  // -32603 is the answer to the request, in-band (helper-84: the SDK v2 client takes a 500 for a transport failure).
+  return code === -32601 ? 404 : 200;
 }
 
 describe("Streamable HTTP transport", () => {
@@ -662,6 +665,21 @@ describe("Streamable HTTP transport", () => {
       expect((await post(server.url, discover, { host: "[::1]evil.com" })).status).toBe(403);
       expect((await post(server.url, discover, { origin: "http://localhost:5173/path" })).status).toBe(403);
       expect((await post(server.url, discover, { "content-type": "application/json-patch+json" })).status).toBe(415);
+      // A body with a content coding is not decoded: 415, naming the one taken (helper-84: gzip was read as text, -32700,
+      // and a plain body labelled br was taken).
+      for (const coding of ["gzip", "br", "identity, gzip"]) {
+        const coded = await post(server.url, discover, { "content-encoding": coding });
+        expect([coded.status, code(coded), coded.acceptEncoding]).toEqual([415, -32600, "identity"]);
+      }
+      expect((await post(server.url, discover, { "content-encoding": "identity" })).status).toBe(200);
+      // A request target in absolute form is checked by its host, which stands for Host (RFC 9112 § 3.2.2; helper-84: served).
+      const absolute = (host: string) => post(server.url, discover, {}, `http://${host}/mcp`);
+      const foreign = await absolute("evil.example.com");
+      expect([foreign.status, (JSON.parse(foreign.body) as Response).error?.message]).toEqual([
+        403,
+        'Forbidden: the host of the request target "evil.example.com" is not allowed (serveHttp\'s allowedHosts names the hosts answered; by default localhost, 127.0.0.1, [::1])',
+      ]);
+      expect((await absolute(new URL(server.url).host)).status).toBe(200);
     } finally {
       await server.close();
     }
