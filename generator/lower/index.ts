@@ -1097,7 +1097,6 @@ function intersectionMemberKind(node: TypeNode): "primitive" | "empty" | "object
   return "other";
 }
 
-/** Whether a type is an object type with no property, index signature or signature: `{}`, or an intersection of such. */
 /**
  * Whether `type` is TypeScript's stand-in for a type it could not resolve (an undeclared name such
  * as `Map` without its library): it reads as `any`, but absorbs nothing; the name is reported.
@@ -1106,6 +1105,7 @@ function isErrorType(type: import("ts-morph").Type): boolean {
   return (type.compilerType as { intrinsicName?: string }).intrinsicName === "error";
 }
 
+/** Whether a type is an object type with no property, index signature or signature: `{}`, or an intersection of such. */
 function isEmptyObjectType(type: import("ts-morph").Type): boolean {
   if (type.isIntersection()) return type.getIntersectionTypes().every(isEmptyObjectType);
   return (

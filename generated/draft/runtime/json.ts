@@ -40,7 +40,7 @@ export function requestIdOf(v: unknown): string | number | undefined {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v)) ? v : undefined;
 }
 
-/** The `-32600` message for a request whose id {@link requestIdOf} does not take (answered with a null id). */
+/** The `-32600` message for a request whose id {@link requestIdOf} does not take (answered without an id: it has none the answer could carry). */
 export const INVALID_REQUEST_ID = "Invalid request: id must be a string or an integer";
 
 /** Whether a JSON-RPC message is a response: an `id`, a `result` or an `error`, and no `method`. */
