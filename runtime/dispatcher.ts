@@ -263,6 +263,12 @@ export interface DispatchRevision {
    * taken on a channel whose session negotiated such a revision. Default: false.
    */
   readonly batches?: boolean;
+  /**
+   * Whether the revision's discover result carries the server's `serverInfo` (`Implementation`) as
+   * a property of its own, as drafts before 2026-07-28 did (the 2026-07-13 draft's
+   * `DiscoverResult`); the built-in `server/discover` then answers it. Default: false.
+   */
+  readonly discoverServerInfo?: boolean;
   /** The `resultType` of an `InputRequiredResult`, when the revision has one. */
   readonly inputRequiredResultType?: string;
   /** Request methods whose results carry the caching fields (`ttlMs`, `cacheScope`). */
@@ -835,6 +841,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       builtins[discover] = () => ({
         supportedVersions: [...modernVersions],
         capabilities,
+        ...(of.discoverServerInfo === true ? { serverInfo: options.serverInfo } : {}),
         ...(options.instructions !== undefined ? { instructions: options.instructions } : {}),
       });
     }

@@ -4,16 +4,17 @@
  * project, built and served over Streamable HTTP, passes the official conformance suite
  * (@modelcontextprotocol/conformance, requirement set 2026-07-28).
  */
+import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { spawnSync } from "node:child_process";
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
-import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { ROOT, scratchDir, SPEC_DIR, SPEC_DIR_2026_07_13 } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
 import { PINNED_NODES } from "./support/node-versions.js";
 import { conformanceLine, runConformance } from "./support/conformance.js";
-import { buildWithRepoModules } from "./support/servers.js";
+import { buildWithRepoModules, startHttpServer } from "./support/servers.js";
 import { packageNameFor } from "../generator/scaffold/index.js";
 
 
@@ -357,6 +358,33 @@ describe("a scaffolded project", () => {
     expect(test.stdout).toMatch(/^# fail 0$/m);
     expect(readFileSync(join(dir, "test", "example.test.ts"), "utf8")).toContain("test_simple_text");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("holds the `conformance` example");
+  });
+});
+
+describe("a project scaffolded from the 2026-07-13 draft (clientInfo required in every request's _meta, serverInfo a property of the discover result)", () => {
+  it("passes its own tests, shows a discover request that draft takes, and serves the SDK v2 client (helper-85: 4 of 10 failed, and the client could not discover)", { timeout: 240_000 }, async () => {
+    const dir = join(scratchDir("scaffold-2026-07-13"), "server");
+    const schema = join(SPEC_DIR_2026_07_13, "schema", "draft", "schema.ts");
+    expect((await cli("scaffold", dir, "--schema", schema, "--eras", "modern", "--docs", "none")).code).toBe(0);
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    const test = spawnSync("npm", ["test"], { cwd: dir, encoding: "utf8" });
+    expect(test.status, test.stdout + test.stderr).toBe(0);
+    expect(test.stdout).toMatch(/^# fail 0$/m);
+    // The README's request, sent as it is written, is answered with the server's name.
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    const request = /^echo '(\{"jsonrpc":"2\.0","id":1,"method":"server\/discover".*\})' \| node dist\/src\/main\.js$/m.exec(readme)?.[1];
+    expect(request).toBeDefined();
+    const answered = spawnSync(process.execPath, [join(dir, "dist", "src", "main.js")], { input: request + "\n", encoding: "utf8", timeout: 10_000 });
+    expect((JSON.parse(answered.stdout.split("\n")[0]!) as { result?: { serverInfo?: { name?: unknown } } }).result?.serverInfo?.name).toBe("server");
+    const http = await startHttpServer(process.execPath, [join(dir, "dist", "src", "main.js"), "--http", "--port", "0"]);
+    const client = new ClientV2({ name: "scaffold-test", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    try {
+      await client.connect(new HttpV2(new URL(http.url)));
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["echo", "greet"]);
+    } finally {
+      await client.close();
+      await http.stop();
+    }
   });
 });
 

@@ -100,6 +100,8 @@ export interface DispatchView {
   readonly legacyHandshakeCite: string;
   /** The schema's batch type (`JSONRPCBatchRequest`) when the revision takes JSON-RPC batches, or "". */
   readonly batchRequest: string;
+  /** The discover result type that requires `serverInfo` as a property of its own (the 2026-07-13 draft's `DiscoverResult`), or "". */
+  readonly discoverServerInfo: string;
 }
 
 const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
@@ -273,6 +275,7 @@ export function buildDispatch(facts: ProtocolFacts, model: Model): DispatchView 
     legacyHandshake: stateless && facts.rules.legacyHandshake !== undefined && !facts.methods.some((m) => m.method === facts.rules.legacyHandshake!.method) ? JSON.stringify(facts.rules.legacyHandshake.method) : "",
     legacyHandshakeCite: facts.rules.legacyHandshake?.cite ?? "",
     batchRequest: facts.batchRequest ?? "",
+    discoverServerInfo: discover?.results.filter(exported).find((r) => requiredProps(r).includes("serverInfo")) ?? "",
   };
   // `types.ts` is imported when some type text names it (`T.X`).
   const typeTexts = [

@@ -128,6 +128,8 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     legacyVersions: revisions.slice(1).map((r) => r.protocol.protocolVersion).join(", "),
     legacyVersion: revisions[1]?.protocol.protocolVersion ?? "",
     legacyBuiltins: [...new Set(revisions.slice(1).flatMap((r) => Object.values(builtinRequests(r.protocol)).map((m) => m.method)))].join(", "),
+    // The README's example request, its `_meta` holding every key the revision requires of a request.
+    discoverRequest: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: exampleRequestMeta(facts) } }),
     // Where the handler revision's modules are (src/generated/types.ts also re-exports them in a dual-era project).
     modules: revisions.length > 1 ? `src/generated/${revisions[0]!.folder}/` : "src/generated/",
   };
@@ -149,6 +151,17 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     ...generated.map((f) => ({ path: `src/generated/${f.path}`, contents: f.contents })),
   ];
   return files.map((f) => (f.contents.endsWith("\n") ? f : { path: f.path, contents: f.contents + "\n" }));
+}
+
+/**
+ * A request `_meta` holding each key `facts` says a request must carry, as a shell client would
+ * send it: the revision's protocol version, an `…/clientInfo` naming the shell, and `{}` for
+ * another (no capabilities).
+ */
+function exampleRequestMeta(facts: ProtocolFacts): { [key: string]: unknown } {
+  const required = (facts.requestMeta?.properties ?? []).filter((p) => !p.optional).map((p) => p.name);
+  const valueOf = (key: string) => (key.endsWith("/protocolVersion") ? facts.protocolVersion : key.endsWith("/clientInfo") ? { name: "sh", version: "1" } : {});
+  return Object.fromEntries(required.map((key) => [key, valueOf(key)]));
 }
 
 /**

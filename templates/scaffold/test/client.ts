@@ -9,14 +9,23 @@ import { createInterface } from "node:readline";
 import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 import { DISPATCH_PROTOCOL_VERSION } from "../src/generated/dispatch.js";
+import { REQUIRED_REQUEST_META_KEYS } from "../src/generated/meta.js";
 import { createDispatcher } from "../src/server.js";
 
 /** A JSON object as the tests write one (a message, a `_meta`). */
 export type Message = { readonly [key: string]: unknown };
 
 const main = join(dirname(fileURLToPath(import.meta.url)), "..", "src", "main.js");
-/** The `_meta` every modern request carries: the protocol version and the client's capabilities (none). */
-export const meta: Message = { "io.modelcontextprotocol/protocolVersion": DISPATCH_PROTOCOL_VERSION, "io.modelcontextprotocol/clientCapabilities": {} };
+/** What the tests' client says for each `_meta` key a revision may require of every request. */
+const META_VALUES: Message = {
+  "io.modelcontextprotocol/protocolVersion": DISPATCH_PROTOCOL_VERSION,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "test", version: "1" },
+};
+const unknownKeys = REQUIRED_REQUEST_META_KEYS.filter((key: string) => !(key in META_VALUES));
+if (unknownKeys.length > 0) throw new Error(`the schema requires _meta keys the tests give no value for: ${unknownKeys.join(", ")}; add them to META_VALUES in test/client.ts`);
+/** The `_meta` every modern request carries: the keys the schema requires (the protocol version, the client's capabilities: none, …). */
+export const meta: Message = Object.fromEntries(REQUIRED_REQUEST_META_KEYS.map((key: string) => [key, META_VALUES[key]]));
 /** The `_meta` of a client that can answer elicitation requests. */
 export const eliciting: Message = { ...meta, "io.modelcontextprotocol/clientCapabilities": { elicitation: {} } };
 export const discover: Message = { jsonrpc: "2.0", id: 1, method: "server/discover", params: { _meta: meta } };

@@ -21,7 +21,8 @@ describe("stdio", () => {
     assert.equal(response["id"], 1);
     assert.ok((result["supportedVersions"] as string[]).includes(DISPATCH_PROTOCOL_VERSION));
     assert.equal(result["resultType"], "complete");
-    assert.ok((result["_meta"] as Record<string, unknown>)["io.modelcontextprotocol/serverInfo"]);
+    // In the result's _meta (2026-07-28), or a property of the result itself (earlier drafts).
+    assert.ok(result["serverInfo"] ?? (result["_meta"] as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/serverInfo"]);
   });
 
   it("answers a line that is not JSON with -32700 and keeps running", async () => {
