@@ -7,13 +7,13 @@
  */
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
-import { join } from "node:path";
-import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, usage, type CliIO } from "./cli.js";
+import { dirname, join } from "node:path";
+import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, shellQuote, usage, type CliIO } from "./cli.js";
 import { isVersionName, specFolderProblem, versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
-import { downloadAdvice, fetchSpec, LOCK_FILE_NAME, lockedSpecDir } from "./spec/index.js";
+import { downloadAdvice, fetchSpec, LOCK_FILE_NAME, lockedSpecDir, readLock, type FetchedSpec, type SpecLock } from "./spec/index.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {
@@ -155,9 +155,36 @@ async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): P
 const FETCH_ALTERNATIVES = "let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock";
 
 
+/**
+ * What `spec fetch --update` did to each pin of the lock it found (`before`): moved from one commit
+ * to another, with the `diff` command that shows what changed in the protocol's terms when the
+ * earlier revision is still in the cache; or still at its commit.
+ */
+function movedPins(before: SpecLock | undefined, fetched: readonly FetchedSpec[]): string[] {
+  if (before === undefined) return [];
+  return fetched.flatMap((f) => {
+    const old = before.pins.find((p) => p.ref === f.pin.ref) ?? (fetched.length === 1 && before.pins.length > 0 ? before.pins[0] : undefined);
+    if (old === undefined) return [];
+    if (old.commit === f.pin.commit) return [`${f.pin.ref}: still at ${old.commit}`];
+    const moved = `${old.ref === f.pin.ref ? f.pin.ref : `${old.ref} → ${f.pin.ref}`}: moved from ${old.commit} to ${f.pin.commit}`;
+    const version = ["draft", ...Object.keys(f.pin.schemas)].find((v) => v in f.pin.schemas && v in old.schemas);
+    const oldSchema = version === undefined ? undefined : join(dirname(f.dir), old.commit, "schema", version, "schema.ts");
+    if (oldSchema === undefined || !existsSync(oldSchema)) return [moved];
+    const newSchema = join(f.dir, "schema", version!, "schema.ts");
+    return [`${moved}; what changed in ${version}: mcp-schema-codegen diff ${shellQuote(oldSchema)} ${shellQuote(newSchema)}`];
+  });
+}
+
 async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
   // The closing line says what happened to the lock: there may have been none to leave unchanged.
   const hadLock = existsSync(flags.lock ?? LOCK_FILE_NAME);
+  // The pins before, to say which an update moved (a lock that cannot be read is fetchSpec's to report).
+  let before: SpecLock | undefined;
+  try {
+    before = flags.update ? readLock(flags.lock ?? LOCK_FILE_NAME) : undefined;
+  } catch {
+    before = undefined;
+  }
   try {
     const fetched = await fetchSpec({
       ...(flags.ref !== undefined ? { ref: flags.ref } : {}),
@@ -171,6 +198,7 @@ async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
     for (const f of fetched) {
       io.stdout(`${f.pin.ref} ${f.pin.commit} ${f.dir} (versions: ${Object.keys(f.pin.schemas).join(", ")})\n`);
     }
+    for (const line of movedPins(before, fetched)) io.stderr(`${line}\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug), hadLock ? "the lock file was not changed" : "no lock file was written");

@@ -228,7 +228,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
 }
 
 /** `dir` as one shell word: as it is when it is plainly safe, else in single quotes. */
-function shellQuote(dir: string): string {
+export function shellQuote(dir: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(dir) && !dir.startsWith("-") ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
 }
 

@@ -132,6 +132,37 @@ describe("spec fetch", () => {
     expect(readLock(lock)!.pins).toEqual([moved!.pin]);
   });
 
+  it("--update says which pin moved, from what to what, and the diff command that shows what changed (helper-85: it did not say)", async () => {
+    const { dir, cache, lock } = place("moved");
+    const NEXT = "2222222222222222222222222222222222222222";
+    const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
+    const added = tarGz(`modelcontextprotocol-${NEXT}`, corpusEntries(SPEC_DIR, { "schema/draft/schema.ts": Buffer.from(`${draft}\nexport interface AddedInUpdate {\n  a: string;\n}\n`) }), NEXT);
+    server.routes.set("next", { kind: "archive", body: added });
+    server.routes.set(NEXT, { kind: "archive", body: added });
+    const previous = { base: process.env.MCP_SPEC_BASE_URL, cache: process.env.MCP_SPEC_CACHE_DIR };
+    process.env.MCP_SPEC_BASE_URL = server.baseUrl;
+    process.env.MCP_SPEC_CACHE_DIR = cache;
+    try {
+      expect((await cli("spec", "fetch", "--ref", "main", "--lock", lock)).code).toBe(0);
+      const moved = await cli("spec", "fetch", "--ref", "next", "--update", "--lock", lock);
+      expect(moved.code).toBe(0);
+      const [oldSchema, newSchema] = [join(cache, COMMIT, "schema", "draft", "schema.ts"), join(cache, NEXT, "schema", "draft", "schema.ts")];
+      expect(moved.stderr.split("\n").at(-2)).toBe(`main → next: moved from ${COMMIT} to ${NEXT}; what changed in draft: mcp-schema-codegen diff ${oldSchema} ${newSchema}`);
+      // The command it gives runs as written, and says what the update added.
+      const diff = await cli("diff", oldSchema, newSchema);
+      expect([diff.code, diff.stdout]).toEqual([1, expect.stringContaining("AddedInUpdate")]);
+      // An update that moves nothing says so.
+      const still = await cli("spec", "fetch", "--update", "--lock", lock);
+      expect([still.code, still.stderr.split("\n").at(-2)]).toEqual([0, `next: still at ${NEXT}`]);
+      expect(existsSync(join(dir, "mcp-spec.lock.json"))).toBe(true);
+    } finally {
+      for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
   it("refuses an archive whose schema.ts differs from the lock (MCG503), caching nothing", async () => {
     const { options, cache, lock } = place("mismatch");
     writeFileSync(lock, `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }] })}\n`);
