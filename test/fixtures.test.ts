@@ -1168,7 +1168,7 @@ describe("fixture unsupported: constructs the generator refuses, with located di
         code: "MCG220",
         message:
           "@format color is not supported (supported: byte, date, date-time, duration, email, hostname, ipv4, ipv6, json-pointer, regex, relative-json-pointer, time, uri, uri-reference, uri-template, uuid)",
-        span: { file, line: 19, column: 3 },
+        span: { file, line: 18, column: 7 },
       },
     ]);
     expect((error as GeneratorError).message.split("\n").map((l) => l.slice(0, l.indexOf(": ")))).toEqual([
@@ -1176,7 +1176,7 @@ describe("fixture unsupported: constructs the generator refuses, with located di
       `${file}:9:1 - error MCG201`,
       `${file}:12:9 - error MCG206`,
       `${file}:15:20 - error MCG201`,
-      `${file}:19:3 - error MCG220`,
+      `${file}:18:7 - error MCG220`,
     ]);
   });
 

@@ -53,22 +53,22 @@ describe("refused schemas", () => {
       'export type O = Omit<{ a: string; [k: string]: unknown }, "b">;\n',
       ["s.ts:1:17 - error MCG201: unsupported construct: Omit of a type with an index signature"],
     ],
-    ["a repeated constraint tag", "export interface A {\n  /**\n   * @format uri\n   * @format byte\n   */\n  s: string;\n}\n", ["s.ts:6:3 - error MCG220: @format is given more than once"]],
+    ["a repeated constraint tag", "export interface A {\n  /**\n   * @format uri\n   * @format byte\n   */\n  s: string;\n}\n", ["s.ts:4:6 - error MCG220: @format is given more than once"]],
     [
       "@minimum above @maximum",
       "export interface A {\n  /**\n   * @minimum 2\n   * @maximum 1\n   */\n  n: number;\n}\n",
-      ["s.ts:6:3 - error MCG220: @minimum 2 is greater than @maximum 1: no number fits"],
+      ["s.ts:4:6 - error MCG220: @minimum 2 is greater than @maximum 1: no number fits"],
     ],
-    ["a tag with two values", "export interface A {\n  /** @minimum 2 x */\n  n: number;\n}\n", ['s.ts:3:3 - error MCG220: @minimum takes one value, got "2 x"']],
+    ["a tag with two values", "export interface A {\n  /** @minimum 2 x */\n  n: number;\n}\n", ['s.ts:2:7 - error MCG220: @minimum takes one value, got "2 x"']],
     [
       "JSON Schema keywords as tags, which the validators would not check",
       "export interface A {\n  /** @pattern ^a+$ */\n  s: string;\n  /** @minItems 1 */\n  l: string[];\n}\n",
       [
-        "s.ts:3:3 - error MCG220: @pattern is a JSON Schema keyword the generated validators do not check (write @TJS-pattern for a pattern); the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable",
-        "s.ts:5:3 - error MCG220: @minItems is a JSON Schema keyword the generated validators do not check; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable",
+        "s.ts:2:7 - error MCG220: @pattern is a JSON Schema keyword the generated validators do not check (write @TJS-pattern for a pattern); the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable",
+        "s.ts:4:7 - error MCG220: @minItems is a JSON Schema keyword the generated validators do not check; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable",
       ],
     ],
-    ["an empty @TJS-pattern", "export interface A {\n  /** @TJS-pattern */\n  s: string;\n}\n", ["s.ts:3:3 - error MCG220: @TJS-pattern needs a value"]],
+    ["an empty @TJS-pattern", "export interface A {\n  /** @TJS-pattern */\n  s: string;\n}\n", ["s.ts:2:7 - error MCG220: @TJS-pattern needs a value"]],
     [
       "a constraint tag on an interface",
       "/** @minimum 1 */\nexport interface B {\n  x: number;\n}\n",
@@ -296,7 +296,7 @@ describe("numeric literals", () => {
       const text = `export interface A {\n  /** @minimum ${written} */\n  n: number;\n}\n`;
       const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
       if (!(failure instanceof GeneratorError)) throw new Error(`expected a GeneratorError for ${written}`);
-      expect(failure.diagnostics.map((d) => formatDiagnostic(d))).toEqual([`s.ts:3:3 - error MCG220: @minimum ${written} is not a finite number written as JSON writes one`]);
+      expect(failure.diagnostics.map((d) => formatDiagnostic(d))).toEqual([`s.ts:2:7 - error MCG220: @minimum ${written} is not a finite number written as JSON writes one`]);
     }
     const { ir } = await generate({ schema: { text: "export interface A {\n  /** @minimum -1.5e2 */\n  n: number;\n}\n", fileName: "s.ts" }, targets: ["types"] });
     expect(JSON.stringify(ir.declarations[0])).toContain('"minimum":-150');
@@ -326,7 +326,7 @@ describe("numeric literals", () => {
       `s.ts:2:63 - warning MCG254: ${said("9007199254740993.5", "9007199254740994")}`,
       `s.ts:2:84 - warning MCG254: ${said("9.007199254740993e15", "9007199254740992")}`,
       `s.ts:3:18 - warning MCG254: ${said("18_446_744_073_709_551_615", "18446744073709552000")}`,
-      `s.ts:6:3 - warning MCG254: @maximum: ${said("9007199254740993", "9007199254740992")}`,
+      `s.ts:5:7 - warning MCG254: @maximum: ${said("9007199254740993", "9007199254740992")}`,
       `s.ts:7:6 - warning MCG254: ${said("9007199254740993", "9007199254740992")}`,
       's.ts:8:3 - warning MCG254: the property name 9007199254740993 is a number beyond 2^53 in magnitude, which TypeScript reads as the double 9007199254740992: the property is "9007199254740992", not "9007199254740993" (quote the name to keep it as written)',
     ]);

@@ -108,8 +108,8 @@ describe("a malformed tag whose intent is clear", () => {
     const { ir, warnings } = await generate({ schema: { path: join(DIR, "colon-tag.ts") }, targets: ["types"] });
     const lines = warnings.filter((w) => w.code !== "MCG260").map((w) => formatDiagnostic(w, "warning"));
     expect(lines.map((line) => line.slice(line.indexOf("colon-tag.ts")))).toEqual([
-      "colon-tag.ts:4:3 - warning MCG251: malformed tag `@format: uri` (a colon after the tag name): read as `@format uri`",
-      "colon-tag.ts:9:3 - warning MCG251: malformed tag `@maximum: 4096` (a colon after the tag name): read as `@maximum 4096`",
+      "colon-tag.ts:3:7 - warning MCG251: malformed tag `@format: uri` (a colon after the tag name): read as `@format uri`",
+      "colon-tag.ts:7:6 - warning MCG251: malformed tag `@maximum: 4096` (a colon after the tag name): read as `@maximum 4096`",
     ]);
     const icon = ir.declarations.find((d) => d.name === "Icon");
     if (icon?.kind !== "interface") throw new Error("interface expected");
@@ -187,10 +187,10 @@ describe("a malformed tag whose intent is clear", () => {
     const failure = await generate({ schema: { text, fileName: "s.ts" } }).catch((e: unknown) => e);
     if (!(failure instanceof GeneratorError)) throw new Error("expected a GeneratorError");
     expect(failure.diagnostics.map((d) => formatDiagnostic(d))).toEqual([
-      "s.ts:3:3 - error MCG220: @format url is not supported (supported: byte, date, date-time, duration, email, hostname, ipv4, ipv6, json-pointer, regex, relative-json-pointer, time, uri, uri-reference, uri-template, uuid)",
+      "s.ts:2:7 - error MCG220: @format url is not supported (supported: byte, date, date-time, duration, email, hostname, ipv4, ipv6, json-pointer, regex, relative-json-pointer, time, uri, uri-reference, uri-template, uuid)",
     ]);
     expect(failure.warnings.map((d) => formatDiagnostic(d, "warning"))).toEqual([
-      "s.ts:3:3 - warning MCG251: malformed tag `@format: url` (a colon after the tag name): read as `@format url`",
+      "s.ts:2:7 - warning MCG251: malformed tag `@format: url` (a colon after the tag name): read as `@format url`",
     ]);
   });
 });

@@ -66,52 +66,64 @@ const UNCHECKED_KEYWORD_TAGS = new Set([
   "maxProperties",
 ]);
 
-/**
- * Applies the constraint tags found in `jsDocs` to `type`. Returns the constrained type,
- * or an error message when a tag does not fit the type (e.g. `@format` on a number) or
- * is unknown (`@TJS-foo`).
- */
 /** Whether a tag constrains values (`@format`, `@minimum`, …) rather than documenting. */
 export function isConstraintTag(name: string): boolean {
   return CONSTRAINT_TAGS.has(name) && name !== "default";
 }
 
+/** Why a constraint tag cannot apply, and which tag: its place among the tags of the doc comments, in order (each `JSDoc`'s `getTags()`). */
+export interface ConstraintProblem {
+  readonly message: string;
+  readonly tag: number;
+}
+
 /**
+ * Applies the constraint tags found in `jsDocs` to `type`. Returns the constrained type, or the
+ * problem when a tag does not fit the type (e.g. `@format` on a number), is unknown
+ * (`@TJS-foo`), or is a JSON Schema keyword the validators do not check (`@minLength`).
+ *
  * A constraint tag written with a colon after its name (`@format: uri`) is read as the tag
  * without it (`@format uri`), and `warn` (MCG251) names the tag and what was assumed:
  * the intent is clear, and upstream's own pipeline once published such a tag (as the
  * broken format `": uri"`). A bound beyond 2^53 that a double cannot hold is warned of too (MCG254).
+ * `warn` is given the tag's place as a {@link ConstraintProblem} is.
  */
 export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
-  warn: (code: "MCG251" | "MCG254", message: string) => void = () => {},
-): TypeExpr | string {
+  warn: (code: "MCG251" | "MCG254", message: string, tag: number) => void = () => {},
+): TypeExpr | ConstraintProblem {
   let result = type;
-  const tags = docsOf(jsDocs).tags.map((tag) => {
+  const tags = docsOf(jsDocs).tags.map((tag, index) => {
     const colon = /^:\s*(\S+)$/.exec(tag.text);
-    if (!colon || !CONSTRAINT_TAGS.has(tag.name) || tag.name === "default") return tag;
-    warn("MCG251", `malformed tag \`@${tag.name}: ${colon[1]}\` (a colon after the tag name): read as \`@${tag.name} ${colon[1]}\``);
-    return { name: tag.name, text: colon[1]! };
+    if (!colon || !CONSTRAINT_TAGS.has(tag.name) || tag.name === "default") return { ...tag, index };
+    warn("MCG251", `malformed tag \`@${tag.name}: ${colon[1]}\` (a colon after the tag name): read as \`@${tag.name} ${colon[1]}\``, index);
+    return { name: tag.name, text: colon[1]!, index };
   });
   const seen = new Set<string>();
   for (const tag of tags) {
-    if (CONSTRAINT_TAGS.has(tag.name) && seen.has(tag.name)) return `@${tag.name} is given more than once`;
+    if (CONSTRAINT_TAGS.has(tag.name) && seen.has(tag.name)) return { message: `@${tag.name} is given more than once`, tag: tag.index };
     seen.add(tag.name);
   }
-  const bound = (name: string) => Number(tags.find((t) => t.name === name)?.text);
-  if (bound("minimum") > bound("maximum")) return `@minimum ${bound("minimum")} is greater than @maximum ${bound("maximum")}: no number fits`;
+  const boundTag = (name: string) => tags.find((t) => t.name === name);
+  const bound = (name: string) => Number(boundTag(name)?.text);
+  if (bound("minimum") > bound("maximum")) {
+    return { message: `@minimum ${bound("minimum")} is greater than @maximum ${bound("maximum")}: no number fits`, tag: boundTag("maximum")!.index };
+  }
   for (const tag of tags) {
     if (!CONSTRAINT_TAGS.has(tag.name)) {
-      if (tag.name.startsWith("TJS-")) return `unsupported JSDoc tag @${tag.name}`;
+      if (tag.name.startsWith("TJS-")) return { message: `unsupported JSDoc tag @${tag.name}`, tag: tag.index };
       if (UNCHECKED_KEYWORD_TAGS.has(tag.name)) {
         const instead = tag.name === "pattern" ? " (write @TJS-pattern for a pattern)" : "";
-        return `@${tag.name} is a JSON Schema keyword the generated validators do not check${instead}; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable`;
+        return {
+          message: `@${tag.name} is a JSON Schema keyword the generated validators do not check${instead}; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable`,
+          tag: tag.index,
+        };
       }
       continue;
     }
-    const next = applyTag(result, tag, warn);
-    if (typeof next === "string") return next;
+    const next = applyTag(result, tag, (code, message) => warn(code, message, tag.index));
+    if (typeof next === "string") return { message: next, tag: tag.index };
     result = next;
   }
   return result;

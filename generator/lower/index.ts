@@ -812,9 +812,12 @@ class Lowerer {
     return kept.map((m) => m.node);
   }
 
+  /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
   private constrain(type: TypeExpr, jsDocs: JSDoc[], at: Node): TypeExpr {
-    const result = applyConstraintTags(type, jsDocs, (code, message) => this.warnings.push({ code, message, span: this.span(at) }));
-    if (typeof result === "string") throw new GeneratorError([{ code: "MCG220", message: result, span: this.span(at) }]);
+    const tags = jsDocs.flatMap((doc) => doc.getTags());
+    const tagSpan = (tag: number) => this.span(tags[tag] ?? at);
+    const result = applyConstraintTags(type, jsDocs, (code, message, tag) => this.warnings.push({ code, message, span: tagSpan(tag) }));
+    if ("message" in result) throw new GeneratorError([{ code: "MCG220", message: result.message, span: tagSpan(result.tag) }]);
     return result;
   }
 
