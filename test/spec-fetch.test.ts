@@ -266,6 +266,11 @@ describe("spec fetch", () => {
           "run without --offline, or let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock\n1 error; the lock file was not changed\n",
       );
       expect(readFileSync(lock, "utf8")).toBe(readFileSync(SPEC_LOCK, "utf8"));
+      // Set but empty is unset: the default server (helper-85: 'the base URL "" is not an http:// or https:// URL').
+      process.env.MCP_SPEC_BASE_URL = "";
+      expect((await cli("spec", "fetch", "--offline", "--lock", lock)).stderr).toContain(
+        `(it would be downloaded from https://codeload.github.com/modelcontextprotocol/modelcontextprotocol/tar.gz/${COMMIT})`,
+      );
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
         if (value === undefined) delete process.env[key];

@@ -132,7 +132,8 @@ function located(location: SpecLocation): Required<SpecLocation> {
   return {
     lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME),
     cacheDir: resolve(location.cacheDir ?? defaultCacheDir()),
-    baseUrl: (location.baseUrl ?? process.env.MCP_SPEC_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
+    // Set but empty is unset, as for MCP_SPEC_CACHE_DIR (helper-85: "the base URL \"\"" was refused).
+    baseUrl: (location.baseUrl ?? (process.env.MCP_SPEC_BASE_URL || DEFAULT_BASE_URL)).replace(/\/+$/, ""),
   };
 }
 
