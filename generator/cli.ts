@@ -673,7 +673,9 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
   const onDisk = readManifest(out);
   const old = onDisk.state === "read" ? onDisk.manifest : undefined;
   const code = drift.filter((s) => s.path !== MANIFEST_FILE);
-  const files = code.length > 0 ? code : drift;
+  // The manifest changes with any file, and is named beside them only when it is missing (helper-85: a folder not there
+  // listed every file but it).
+  const files = code.length > 0 ? [...code, ...drift.filter((s) => s.path === MANIFEST_FILE && s.state === "missing")] : drift;
   const differ = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
   // An output written before manifests existed still names its input and options in each header.
   const before = old ? { sha256: old.input.sha256, options: old.options } : headerFacts(out, code);

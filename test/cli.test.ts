@@ -258,6 +258,8 @@ describe("mcp-schema-codegen CLI", () => {
     const { code, stdout } = await cli("generate", "--schema", DRAFT, "--out", out, "--check");
     expect(code).toBe(1);
     expect(stdout).toContain(`missing: ${out}/types.ts`);
+    // The manifest too, last (helper-85: every file but it was named).
+    expect(stdout.split("\n").slice(-3)).toEqual([`missing: ${out}/codegen-manifest.json`, "14 files differ; run without --check to regenerate", ""]);
     expect(existsSync(out)).toBe(false);
     // A folder given with its trailing slash is named as given, with one slash before each file.
     for (const slashes of ["/", "//"]) {
