@@ -108,7 +108,14 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
       // An unknown subcommand (`spec fe`) is matched against its command's subcommands, not the top-level commands.
       outputError: (text, write) => write(withPrefixSuggestion(text.replace(/^error: /, "error MCG001: "), commandsAt(program, argv))),
     })
-    .showHelpAfterError("(run with --help for usage)");
+    .showHelpAfterError("(run with --help for usage)")
+    .addHelpText(
+      "after",
+      "\nFollowing the spec: spec fetch pins the upstream repository in mcp-spec.lock.json; generate --spec-version draft\n" +
+        "reads the pinned revision; spec fetch --update moves the pin and prints the diff command for what changed;\n" +
+        "generate --check in CI exits 1 when the output drifted.\n" +
+        "Run mcp-schema-codegen help <command> for a command's options; the package's README.md is the full reference.\n",
+    );
 
   const generateCommand = program
     .command("generate")
