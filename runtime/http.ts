@@ -54,7 +54,7 @@
  * - Bound to 127.0.0.1 by default. `Host` and `Origin` are checked against allow-lists
  *   (DNS-rebinding protection, § Security & Endpoint): 403 otherwise.
  * - A body over `maxBodyBytes` → 413; a body that is not `application/json`, or that has a
- *   `Content-Encoding` (it is not decoded) → 415.
+ *   `Content-Encoding` (it is not decoded; a body passed as read by a body parser was) → 415.
  * - A body that is not UTF-8 → `-32700`, 400; a UTF-8 byte order mark starting it is ignored.
  * - Limits (see {@link HttpOptions}): time to receive headers and the whole request, idle
  *   keep-alive time, open connections, listen backlog, requests in flight on the server and on
@@ -273,6 +273,18 @@ function absoluteTargetHost(target: string | undefined): string | undefined {
   } catch {
     return "";
   }
+}
+
+/**
+ * The URL a request target names (RFC 9112 § 3.2): in origin form (`/mcp?x`) its path is read as
+ * a path whatever it starts with (`//evil.example/mcp` is a path of an empty first segment, not a
+ * host; helper-86: it was served as `/mcp`); in absolute form, the URL itself.
+ *
+ * @throws TypeError for a target that is neither (`*`, `host:port`) or does not parse
+ */
+function targetUrl(target: string | undefined): URL {
+  const given = target ?? "/";
+  return new URL(given.startsWith("/") ? `http://localhost${given}` : given);
 }
 
 /** `host:port` or `[v6]:port` → the host name; `undefined` for a value that is no `host[:port]`. */
@@ -1126,7 +1138,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     if (origin !== undefined && !originAllowed(origin)) return forbidden(res, "the Origin header is not allowed");
     let url: URL;
     try {
-      url = new URL(req.url ?? "/", "http://localhost");
+      url = targetUrl(req.url);
     } catch {
       return sendJson(res, 400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the request target is malformed" } });
     }
@@ -1144,8 +1156,16 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       req.resume();
       return;
     }
-    // A compressed body is not decoded: refused, naming the coding this endpoint takes (RFC 9110 § 8.4.1, § 12.5.3).
-    const coding = header(req, "content-encoding");
+    // A compressed body is not decoded: refused, naming the coding this endpoint takes (RFC 9110 § 8.4.1, § 12.5.3). A
+    // body a body parser read and passes (`given`) was decoded by it, which leaves the header (helper-86: express.json()).
+    // A transfer coding node:http does not decode (anything but chunked) is not decoded here either (RFC 9112 § 6.1: 501).
+    const transfer = given === undefined ? header(req, "transfer-encoding") : undefined;
+    if (transfer !== undefined && !transfer.split(",").every((c) => c.trim().toLowerCase() === "chunked")) {
+      sendJson(res, 501, { jsonrpc: "2.0", error: { code: -32600, message: `Unsupported transfer coding ${JSON.stringify(transfer.length > 64 ? transfer.slice(0, 64) + "…" : transfer)}: send the body chunked, or with Content-Length` } });
+      req.resume();
+      return;
+    }
+    const coding = given === undefined ? header(req, "content-encoding") : undefined;
     if (coding !== undefined && !coding.split(",").every((c) => ["", "identity"].includes(c.trim().toLowerCase()))) {
       res.setHeader("accept-encoding", "identity");
       sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: `Unsupported content encoding ${JSON.stringify(coding.length > 64 ? coding.slice(0, 64) + "…" : coding)}: send the body without Content-Encoding` } });
@@ -1303,7 +1323,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const declared = Number(header(req, "content-length"));
     if (!(Number.isFinite(declared) && declared > limit)) return false;
     try {
-      return new URL(req.url ?? "/", "http://localhost").pathname === path;
+      return targetUrl(req.url).pathname === path;
     } catch {
       return false;
     }

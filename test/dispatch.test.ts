@@ -680,6 +680,12 @@ describe("Streamable HTTP transport", () => {
         'Forbidden: the host of the request target "evil.example.com" is not allowed (serveHttp\'s allowedHosts names the hosts answered; by default localhost, 127.0.0.1, [::1])',
       ]);
       expect((await absolute(new URL(server.url).host)).status).toBe(200);
+      // A path that starts with two slashes is a path, not a host (helper-86: //evil.example.com/mcp was served as /mcp).
+      expect((await post(server.url, discover, {}, "//evil.example.com/mcp")).status).toBe(404);
+      // A transfer coding node:http does not decode is not taken for text (helper-86: -32700, not valid UTF-8).
+      const transfer = await post(server.url, discover, { "transfer-encoding": "gzip, chunked" });
+      expect([transfer.status, code(transfer)]).toEqual([501, -32600]);
+      expect((await post(server.url, discover, { "transfer-encoding": "chunked" })).status).toBe(200);
     } finally {
       await server.close();
     }

@@ -14,6 +14,7 @@ import { connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { PassThrough, Readable, Writable } from "node:stream";
+import { gunzipSync, gzipSync } from "node:zlib";
 import ts from "typescript";
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -537,6 +538,36 @@ describe("createHttpHandler in a server of one's own (helper-61)", () => {
       // Before, the one-liner mounted the MCP listener itself: no token answered 200, and /upload the MCP endpoint's 404 or 413.
       expect(await within(ask(500, "/mcp", {}), 3000, "401")).toEqual({ status: 401, continued: true });
       expect(await within(ask(5000, "/upload"), 3000, "upload")).toEqual({ status: 204, continued: true });
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it("takes a body a body parser decompressed, whose Content-Encoding header it leaves (helper-86: 415 after the check of the header)", async () => {
+    const handler = m.http.createHttpHandler(makeDispatcher());
+    // As express.json() does: reads the body, inflates it, parses it, and leaves the header as it came.
+    const server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => handler(req, res, JSON.parse(gunzipSync(Buffer.concat(chunks)).toString("utf8")) as unknown));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as { port: number };
+    try {
+      const body = gzipSync(JSON.stringify(list(1)));
+      const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const headers = { "content-type": "application/json", "content-encoding": "gzip", "content-length": body.length, accept: "application/json, text/event-stream", "mcp-protocol-version": VERSION, "mcp-method": "tools/list" };
+        const req = httpRequest({ host: "127.0.0.1", port, path: "/mcp", method: "POST", headers, agent: false }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => (text += c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+      expect([answer.status, (JSON.parse(answer.body) as Response).id]).toEqual([200, 1]);
     } finally {
       server.closeAllConnections();
       server.close();
