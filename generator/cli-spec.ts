@@ -13,7 +13,7 @@ import { isVersionName, specFolderProblem, versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
-import { downloadAdvice, fetchSpec, LOCK_FILE_NAME, lockedSpecDir, readLock, type FetchedSpec, type SpecLock } from "./spec/index.js";
+import { downloadAdvice, fetchSpec, LOCK_FILE_NAME, lockedSpecDir, type FetchedSpec } from "./spec/index.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {
@@ -156,18 +156,20 @@ const FETCH_ALTERNATIVES = "let generate, diff and scaffold read a local clone w
 
 
 /**
- * What `spec fetch --update` did to each pin of the lock it found (`before`): moved from one commit
- * to another, with the `diff` command that shows what changed in the protocol's terms when the
- * earlier revision is still in the cache; or still at its commit.
+ * What `spec fetch` did to each pin it replaced (`--update`, or a ref the lock did not pin): kept
+ * at its commit, or moved from one commit to another, with the `diff` command that shows what
+ * changed in the protocol's terms when the earlier revision is still in the cache (the draft, else
+ * the newest version both revisions have). A ref that changed is named with the one before.
  */
-function movedPins(before: SpecLock | undefined, fetched: readonly FetchedSpec[]): string[] {
-  if (before === undefined) return [];
+function movedPins(fetched: readonly FetchedSpec[]): string[] {
   return fetched.flatMap((f) => {
-    const old = before.pins.find((p) => p.ref === f.pin.ref) ?? (fetched.length === 1 && before.pins.length > 0 ? before.pins[0] : undefined);
+    const old = f.replaced;
     if (old === undefined) return [];
-    if (old.commit === f.pin.commit) return [`${f.pin.ref}: still at ${old.commit}`];
-    const moved = `${old.ref === f.pin.ref ? f.pin.ref : `${old.ref} → ${f.pin.ref}`}: moved from ${old.commit} to ${f.pin.commit}`;
-    const version = ["draft", ...Object.keys(f.pin.schemas)].find((v) => v in f.pin.schemas && v in old.schemas);
+    const refs = old.ref === f.pin.ref ? f.pin.ref : `${old.ref} → ${f.pin.ref}`;
+    if (old.commit === f.pin.commit) return [`${refs}: still at ${old.commit}`];
+    const moved = `${refs}: moved from ${old.commit} to ${f.pin.commit}`;
+    const common = Object.keys(f.pin.schemas).filter((v) => v in old.schemas);
+    const version = common.includes("draft") ? "draft" : common.sort().at(-1);
     const oldSchema = version === undefined ? undefined : join(dirname(f.dir), old.commit, "schema", version, "schema.ts");
     if (oldSchema === undefined || !existsSync(oldSchema)) return [moved];
     const newSchema = join(f.dir, "schema", version!, "schema.ts");
@@ -178,13 +180,6 @@ function movedPins(before: SpecLock | undefined, fetched: readonly FetchedSpec[]
 async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
   // The closing line says what happened to the lock: there may have been none to leave unchanged.
   const hadLock = existsSync(flags.lock ?? LOCK_FILE_NAME);
-  // The pins before, to say which an update moved (a lock that cannot be read is fetchSpec's to report).
-  let before: SpecLock | undefined;
-  try {
-    before = flags.update ? readLock(flags.lock ?? LOCK_FILE_NAME) : undefined;
-  } catch {
-    before = undefined;
-  }
   try {
     const fetched = await fetchSpec({
       ...(flags.ref !== undefined ? { ref: flags.ref } : {}),
@@ -198,7 +193,7 @@ async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
     for (const f of fetched) {
       io.stdout(`${f.pin.ref} ${f.pin.commit} ${f.dir} (versions: ${Object.keys(f.pin.schemas).join(", ")})\n`);
     }
-    for (const line of movedPins(before, fetched)) io.stderr(`${line}\n`);
+    for (const line of movedPins(fetched)) io.stderr(`${line}\n`);
     return EXIT_OK;
   } catch (error) {
     reportError(error, io, Boolean(flags.debug), hadLock ? "the lock file was not changed" : "no lock file was written");

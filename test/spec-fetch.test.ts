@@ -154,6 +154,13 @@ describe("spec fetch", () => {
       // An update that moves nothing says so.
       const still = await cli("spec", "fetch", "--update", "--lock", lock);
       expect([still.code, still.stderr.split("\n").at(-2)]).toEqual([0, `next: still at ${NEXT}`]);
+      // A ref that is the commit of the second pin replaces that pin, and is named as such (helper-86: the first pin was
+      // named, as moved from its commit to the second's).
+      const nextPin = readLock(lock)!.pins[0]!;
+      writeFileSync(lock, `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }, nextPin] })}\n`);
+      const byCommit = await cli("spec", "fetch", "--ref", NEXT, "--update", "--lock", lock);
+      expect([byCommit.code, byCommit.stderr.split("\n").at(-2)]).toEqual([0, `next → ${NEXT}: still at ${NEXT}`]);
+      expect(readLock(lock)!.pins.map((p) => `${p.ref}@${p.commit}`)).toEqual([`main@${COMMIT}`, `${NEXT}@${NEXT}`]);
       expect(existsSync(join(dir, "mcp-spec.lock.json"))).toBe(true);
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {

@@ -116,6 +116,8 @@ export interface FetchedSpec {
   readonly downloaded: boolean;
   /** Whether the lock was written. */
   readonly lockWritten: boolean;
+  /** The pin of the lock this one took the place of (`update`, or a ref the lock did not pin), as it was. */
+  readonly replaced?: SpecPin;
 }
 
 /** Environment variables, as `process.env` holds them (a plain record: the declarations need no Node types). */
@@ -495,12 +497,13 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         throw fail("MCG503", `the cached revision ${cached} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; ${advice}`);
       }
       const pin: SpecPin = enforce ? vouched : { ref: job.ref, commit: vouched.commit, schemas: vouched.schemas };
+      const replaced = enforce ? undefined : pins[job.index];
       if (!enforce) {
         pins[job.index] = pin;
         lockChanged = true;
       }
       progress(`${refAndCommit(pin.ref, pin.commit)} found in the cache ${cached}`);
-      results.push({ pin, dir: cached, downloaded: false, lockWritten: false });
+      results.push({ pin, dir: cached, downloaded: false, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
       continue;
     }
     const ref = enforce ? job.locked!.commit : job.ref;
@@ -536,12 +539,13 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       }
     });
     const pin: SpecPin = enforce ? job.locked! : { ref: job.ref, commit: info.commit, schemas: digests };
+    const replaced = enforce ? undefined : pins[job.index];
     if (!enforce) {
       pins[job.index] = pin;
       lockChanged = true;
     }
     progress(`${refAndCommit(job.ref, info.commit)} cached in ${dir}`);
-    results.push({ pin, dir, downloaded: true, lockWritten: false });
+    results.push({ pin, dir, downloaded: true, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
   }
   if (lockChanged) {
     const written = lockFileText({ lockVersion: 1, repository: lock?.repository ?? SPEC_REPOSITORY, pins });
