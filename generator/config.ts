@@ -333,7 +333,10 @@ class ConfigReader {
     }
     const read = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
     // One revision twice is one folder twice: refused here, where the file says it, as --spec-version refuses draft,draft.
-    const keys = read.map((i) => (i === undefined ? undefined : isLockedInput(i) ? `version ${i.version} of ${i.lockFile}` : "path" in i ? `schema ${i.path}` : `spec ${JSON.stringify(i)}`));
+    // Named by what they read, not where the file says them (helper-86: a spec folder's key held its place, so two alike differed).
+    const keys = read.map((i) =>
+      i === undefined ? undefined : isLockedInput(i) ? `version ${i.version} of ${i.lockFile}` : "path" in i ? `schema ${i.path}` : "specDir" in i ? `spec ${i.specDir} ${i.version}` : `text ${i.fileName}`,
+    );
     read.forEach((input, i) => input !== undefined && keys.indexOf(keys[i]) === i && this.inputsRead.push(input));
     if (!read.every((i) => i !== undefined)) return undefined;
     const inputs = read as ConfigInput[];

@@ -226,6 +226,12 @@ describe("mcp-schema-codegen.config.json", () => {
       `16:19 MCG020 outputs[1].input.schema: the schema file ${join(dir, "lost.ts")} does not exist`,
       '20:17 MCG020 outputs[1].options.docs: "some" is not one of full, tags, none',
     ]);
+    // A spec folder's version named twice is the same schema too (helper-86: the two were told apart by their places).
+    const twiceSpec = writeConfig(dir, { outputs: [{ input: [{ spec: "nowhere", version: "draft" }, { spec: "nowhere", version: "draft" }], out: "a" }] });
+    expect(problems(twiceSpec).map((p) => p.replace(/^\d+:\d+ /, ""))).toEqual([
+      `MCG020 outputs[0].input[0].spec: the spec folder ${join(dir, "nowhere")} does not exist`,
+      "MCG020 outputs[0].input[1] names the same schema as outputs[0].input[0]",
+    ]);
     // A spec folder without a schema/ folder is said so once (helper-82: nested in parentheses).
     mkdirSync(join(dir, "bare"), { recursive: true });
     const bare = loadConfig(writeConfig(dir, { outputs: [{ input: { spec: "bare", version: "draft" }, out: "a" }] }), {});
