@@ -72,7 +72,22 @@ describe("refused schemas", () => {
     [
       "a constraint tag on an interface",
       "/** @minimum 1 */\nexport interface B {\n  x: number;\n}\n",
-      ["s.ts:2:1 - error MCG220: @minimum on interface B applies to nothing: put it on a property"],
+      ["s.ts:1:5 - error MCG220: @minimum on interface B applies to nothing: put it on a property"],
+    ],
+    // helper-86: these were taken and checked nothing; the interface's was said at the declaration, not the tag.
+    [
+      "a constraint tag on an enum, a constant, and an interface's second comment line",
+      '/** @format uri */\nexport enum E {\n  A = "a",\n}\n/**\n * Doc.\n * @maximum 3\n */\nexport const C = 1;\n/**\n * Doc.\n * @minimum 1\n */\nexport interface B {\n  x: number;\n}\n',
+      [
+        "s.ts:1:5 - error MCG220: @format on enum E applies to nothing: put it on a property",
+        "s.ts:7:4 - error MCG220: @maximum on constant C applies to nothing: put it on a property",
+        "s.ts:12:4 - error MCG220: @minimum on interface B applies to nothing: put it on a property",
+      ],
+    ],
+    [
+      "a constraint tag of an index signature that does not fit its values",
+      "export interface A {\n  /** @format color */\n  [key: string]: string;\n}\n",
+      ["s.ts:2:7 - error MCG220: @format color is not supported (supported: byte, date, date-time, duration, email, hostname, ipv4, ipv6, json-pointer, regex, relative-json-pointer, time, uri, uri-reference, uri-template, uuid)"],
     ],
     [
       "a doc comment TypeScript attaches to nothing",
@@ -799,6 +814,14 @@ describe("large schemas", () => {
  * Generates the types and validators of `text` (as `s.ts`, without docs) into the scratch folder
  * `name`: that folder, and the validators imported from it.
  */
+describe("constraint tags of an index signature", () => {
+  it("constrain each value, as a property's do its value (helper-86: they were dropped, unchecked)", async () => {
+    const { v } = await validatorsOf("export interface A {\n  /** @minimum 5 */\n  [key: string]: number;\n}\n", "index-signature-tags");
+    expect([v.isA!({ a: 6 }), v.isA!({ a: 4 }), v.isA!({})]).toEqual([true, false, true]);
+    expect(issueLines(v, "A", { a: 4 })).toEqual(["/a: must be >= 5"]);
+  });
+});
+
 async function validatorsOf(text: string, name: string): Promise<{ dir: string; v: Record<string, (x: unknown) => unknown> }> {
   const { files } = await generate({ schema: { text, fileName: "s.ts" }, docs: "none", targets: ["types", "validators"] });
   const dir = writeGenerated(name, files);

@@ -426,6 +426,7 @@ class Lowerer {
 
   private lowerConst(node: import("ts-morph").VariableDeclaration): ConstDecl {
     const statement = node.getVariableStatementOrThrow();
+    this.refuseConstraintTags(statement.getJsDocs(), `constant ${node.getName()}`);
     return {
       kind: "const",
       name: node.getName(),
@@ -438,6 +439,7 @@ class Lowerer {
 
   /** An enum as the type alias of its member values (checked in {@link collectEnum}). */
   private lowerEnum(node: import("ts-morph").EnumDeclaration): AliasDecl {
+    this.refuseConstraintTags(node.getJsDocs(), `enum ${node.getName()}`);
     const values = this.enums.get(node.getName());
     // A refused enum was reported when it was collected; the placeholder is never emitted.
     const type: TypeExpr = values ? literalUnion([...values.values()]) : { kind: "keyword", name: "never" };
@@ -455,14 +457,7 @@ class Lowerer {
 
   private lowerInterface(name: string, nodes: import("ts-morph").InterfaceDeclaration[]): InterfaceDecl {
     const first = nodes[0]!;
-    for (const node of nodes) {
-      const tag = docsOf(node.getJsDocs()).tags.find((t) => isConstraintTag(t.name));
-      if (tag) {
-        throw new GeneratorError([
-          { code: "MCG220", message: `@${tag.name} on interface ${name} applies to nothing: put it on a property`, span: this.span(node) },
-        ]);
-      }
-    }
+    for (const node of nodes) this.refuseConstraintTags(node.getJsDocs(), `interface ${name}`);
     return {
       kind: "interface",
       name,
@@ -747,7 +742,8 @@ class Lowerer {
           }
           const valueNode = member.getReturnTypeNode();
           if (!valueNode) throw this.unsupported(member, "index signature without a value type");
-          indexSignature = this.lowerType(valueNode);
+          // Its tags constrain each value, as a property's do its value (helper-86: they were dropped unchecked).
+          indexSignature = this.constrain(this.lowerType(valueNode), member.getJsDocs(), member);
         } else {
           throw this.unsupported(member, describeKind(member));
         }
@@ -810,6 +806,15 @@ class Lowerer {
       });
     }
     return kept.map((m) => m.node);
+  }
+
+  /**
+   * MCG220, at the tag, for a constraint tag in `jsDocs` of a declaration whose values it cannot
+   * constrain (`what`: `interface X`, `enum E`, `constant C`): refused rather than left unchecked.
+   */
+  private refuseConstraintTags(jsDocs: readonly JSDoc[], what: string): void {
+    const tag = jsDocs.flatMap((doc) => doc.getTags()).find((t) => isConstraintTag(t.getTagName()));
+    if (tag) throw new GeneratorError([{ code: "MCG220", message: `@${tag.getTagName()} on ${what} applies to nothing: put it on a property`, span: this.span(tag) }]);
   }
 
   /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
