@@ -34,7 +34,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
+import { INVALID_REQUEST_ID, isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -355,10 +355,20 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       ...(id === undefined ? {} : { id }),
       error: { code: -32603, message: `Server busy: ${maxInFlight} requests are running and ${LOOKAHEAD_BYTES} bytes of requests wait; send it again later` },
     });
-    // A batch: each of its requests gets the error, in one array (JSON-RPC 2.0 § 6); its notifications none.
-    if (!Array.isArray(message)) return write(busy(kind === "request" ? requestOf(message)?.id : undefined));
-    const ids = message.flatMap((m) => (typeof requestOf(m)?.method === "string" ? [requestOf(m)!.id] : []));
-    if (ids.length > 0) write(ids.map(busy));
+    // A message that is no request with an id (not JSON, not a message, an id that is no id) runs nothing: the dispatcher
+    // answers it at once, as when the server is idle (helper-86: it was told Server busy).
+    if (!Array.isArray(message)) return requestOf(message) === undefined ? handleLine(line) : write(busy(requestOf(message)!.id));
+    // A batch: each of its requests gets the error, in one array (JSON-RPC 2.0 § 6); its notifications none. A request
+    // whose id is no id gets the -32600 it gets when the batch is taken (it was left unanswered).
+    const invalidId = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined && requestIdOf(own(m, "id")) === undefined;
+    const answers = message.flatMap((m) =>
+      invalidId(m)
+        ? [{ jsonrpc: "2.0", error: { code: -32600, message: INVALID_REQUEST_ID } }]
+        : typeof requestOf(m)?.method === "string"
+          ? [busy(requestOf(m)!.id)]
+          : [],
+    );
+    if (answers.length > 0) write(answers);
   }
   /**
    * What a line read is: one that may go ahead of held requests (a response, a notification, a

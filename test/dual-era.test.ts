@@ -1427,10 +1427,19 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     const asked = lines.find((l) => l["method"] === "roots/list")!;
     // Held at the cap: more than the 64 KiB read ahead.
     input.write(JSON.stringify(echo(3, "x".repeat(100 * 1024))) + "\n");
-    input.write(JSON.stringify([echo(4, "a"), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, echo("5", "b")]) + "\n");
+    input.write(JSON.stringify([echo(4, "a"), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, echo("5", "b"), { ...echo(7, "c"), id: 2.5 }]) + "\n");
     await within(until(() => lines.some((l) => Array.isArray(l))));
     const busy = (id: number | string) => ({ jsonrpc: "2.0", id, error: { code: -32603, message: "Server busy: 1 requests are running and 65536 bytes of requests wait; send it again later" } });
-    expect(lines.find((l) => Array.isArray(l))).toEqual([busy(4), busy("5")]);
+    // A request whose id is no id gets the -32600 it gets when the batch is taken (helper-86: no answer).
+    const invalidId = { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } };
+    expect(lines.find((l) => Array.isArray(l))).toEqual([busy(4), busy("5"), invalidId]);
+    // Alone, it is answered as when the server is idle, and so is a line that is not JSON (helper-86: Server busy).
+    const before = lines.length;
+    input.write(JSON.stringify({ ...echo(8, "d"), id: 2.5 }) + "\n" + "{oops\n");
+    await within(until(() => lines.length === before + 2));
+    // (In either order: each is answered as the dispatcher finishes it.)
+    const notJson = { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not JSON" } };
+    expect(lines.slice(before).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([invalidId, notJson]);
     // The client's answer sent with a request in one batch: refused at once (not held behind the cap), and nothing of it taken.
     input.write(JSON.stringify([{ jsonrpc: "2.0", id: asked["id"], result: { roots: [] } }, echo(6, "c")]) + "\n");
     await within(until(() => lines.some((l) => !Array.isArray(l) && l["id"] === undefined && l["error"] !== undefined)));
