@@ -94,6 +94,15 @@ describe("refused schemas", () => {
       "export interface T { /** @minimum 2 */ size: number }\n",
       ["s.ts:1:22 - error MCG221: this doc comment's @minimum applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it"],
     ],
+    // helper-86: the first comment's tag was said to apply to nothing and, in the same run, to be given twice.
+    [
+      "a doc comment's tags before another doc comment",
+      "export interface A {\n  /** first\n   * @format uri */ /** second\n   * @format byte */ s: string;\n  /** @minimum 1 */\n  /** @maximum 5 */\n  n: number;\n}\n",
+      [
+        "s.ts:2:3 - error MCG221: this doc comment's @format applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one",
+        "s.ts:5:3 - error MCG221: this doc comment's @minimum applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one",
+      ],
+    ],
     [
       "a type named like a generated function",
       "export interface isFoo {\n  a: string;\n}\nexport interface Foo {\n  b: string;\n}\n",

@@ -240,14 +240,22 @@ class Lowerer {
         else if (scanner.reScanTemplateToken(false) === ts.SyntaxKind.TemplateTail) openBraces.pop();
       }
     }
-    for (const [pos, comment] of comments) {
+    const text = sf.getFullText();
+    const starts = [...comments.keys()].sort((a, b) => a - b);
+    for (const [index, pos] of starts.entries()) {
+      const comment = comments.get(pos)!;
       if (!comment.startsWith("/**") || attached.has(pos)) continue;
       const tag = /@(TJS-[\w-]+|format|minimum|maximum|maxItems|nullable|default)\b/.exec(comment);
       if (!tag) continue;
       const { line, column } = lineAndColumnAt(sf, pos);
+      // A doc comment right before another: TypeScript reads the tags of the last one alone (helper-86).
+      const next = starts[index + 1];
+      const beforeAnother = next !== undefined && comments.get(next)!.startsWith("/**") && text.slice(pos + comment.length, next).trim() === "";
       this.bag.add(
         "MCG221",
-        `this doc comment's @${tag[1]} applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it`,
+        beforeAnother
+          ? `this doc comment's @${tag[1]} applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one`
+          : `this doc comment's @${tag[1]} applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it`,
         { file: this.loaded.displayPath, line, column },
       );
     }
@@ -813,12 +821,16 @@ class Lowerer {
    * constrain (`what`: `interface X`, `enum E`, `constant C`): refused rather than left unchecked.
    */
   private refuseConstraintTags(jsDocs: readonly JSDoc[], what: string): void {
-    const tag = jsDocs.flatMap((doc) => doc.getTags()).find((t) => isConstraintTag(t.getTagName()));
+    // The last doc comment's tags alone, as TypeScript reads them (the others' are MCG221).
+    const tag = jsDocs.slice(-1).flatMap((doc) => doc.getTags()).find((t) => isConstraintTag(t.getTagName()));
     if (tag) throw new GeneratorError([{ code: "MCG220", message: `@${tag.getTagName()} on ${what} applies to nothing: put it on a property`, span: this.span(tag) }]);
   }
 
   /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
-  private constrain(type: TypeExpr, jsDocs: JSDoc[], at: Node): TypeExpr {
+  private constrain(type: TypeExpr, allDocs: JSDoc[], at: Node): TypeExpr {
+    // The last doc comment's tags alone, as TypeScript reads them: an earlier one's are MCG221 (helper-86: they were
+    // applied as well, and said to be given twice beside that MCG221).
+    const jsDocs = allDocs.slice(-1);
     const tags = jsDocs.flatMap((doc) => doc.getTags());
     const tagSpan = (tag: number) => this.span(tags[tag] ?? at);
     const result = applyConstraintTags(type, jsDocs, (code, message, tag) => this.warnings.push({ code, message, span: tagSpan(tag) }));
