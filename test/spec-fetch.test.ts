@@ -278,6 +278,9 @@ describe("spec fetch", () => {
       expect((await cli("spec", "fetch", "--offline", "--lock", lock)).stderr).toContain(
         `(it would be downloaded from https://codeload.github.com/modelcontextprotocol/modelcontextprotocol/tar.gz/${COMMIT})`,
       );
+      // A value refused is named as it was set (helper-86: "/" was named "", its trailing slash dropped).
+      process.env.MCP_SPEC_BASE_URL = "/";
+      expect((await cli("spec", "fetch", "--lock", lock)).stderr).toContain('error MCG001: MCP_SPEC_BASE_URL "/" is not an http:// or https:// URL');
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
         if (value === undefined) delete process.env[key];

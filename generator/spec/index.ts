@@ -135,7 +135,8 @@ function located(location: SpecLocation): Required<SpecLocation> {
     lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME),
     cacheDir: resolve(location.cacheDir ?? defaultCacheDir()),
     // Set but empty is unset, as for MCP_SPEC_CACHE_DIR (helper-85: "the base URL \"\"" was refused).
-    baseUrl: (location.baseUrl ?? (process.env.MCP_SPEC_BASE_URL || DEFAULT_BASE_URL)).replace(/\/+$/, ""),
+    // Trailing slashes dropped, not every character: "/" is refused as "/" (helper-86: as "").
+    baseUrl: (location.baseUrl ?? (process.env.MCP_SPEC_BASE_URL || DEFAULT_BASE_URL)).replace(/(?<=[^/])\/+$/, ""),
   };
 }
 
