@@ -215,6 +215,14 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n${starting === undefined ? "" : `(Did you mean ${starting}?)\n`}(run with --help for usage)\n`);
     return EXIT_ERROR;
   }
+  // `spec fe --help`: commander answers --help before it looks at the subcommand, and would show spec's help (helper-86).
+  const top = program.commands.find((c) => c.name() === argv[0]);
+  const second = argv[1];
+  if (top !== undefined && top.commands.length > 0 && second !== undefined && !second.startsWith("-") && second !== "help" && !top.commands.some((c) => c.name() === second)) {
+    const starting = commandStarting(second, top.commands);
+    io.stderr(`error MCG001: unknown command '${second}'\n${starting === undefined ? "" : `(Did you mean ${starting}?)\n`}(run with --help for usage)\n`);
+    return EXIT_ERROR;
+  }
   const parsed = sub !== undefined && subcommands.length > 0 ? [asked!, sub, "--help"] : [...argv];
   try {
     await program.parseAsync(parsed, { from: "user" });

@@ -51,6 +51,9 @@ describe("mcp-schema-codegen CLI", () => {
     // generate, `sc` spec).
     expect(await cli("spec", "fe")).toMatchObject({ code: 2, stdout: "", stderr: suggested("fe", "fetch") });
     expect(await cli("spec", "ge")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'ge'\n(run with --help for usage)\n" });
+    // With --help too: commander answered it with spec's help, exit 0 (helper-86).
+    expect(await cli("spec", "fe", "--help")).toMatchObject({ code: 2, stdout: "", stderr: suggested("fe", "fetch") });
+    expect(await cli("spec", "help", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
     expect(await cli("sc")).toMatchObject({ code: 2, stdout: "", stderr: suggested("sc", "scaffold") });
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });
     expect(await cli("help", "spec", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
