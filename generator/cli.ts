@@ -111,10 +111,10 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .showHelpAfterError("(run with --help for usage)")
     .addHelpText(
       "after",
-      "\nFollowing the spec: spec fetch pins the upstream repository in mcp-spec.lock.json;\n" +
-        "generate --spec-version draft reads the pinned revision; spec fetch --update moves\n" +
-        "the pin and prints the diff command for what changed; generate --check in CI exits 1\n" +
-        "when the output drifted.\n" +
+      "\nFollowing the spec: spec fetch pins the upstream repository in\n" +
+        "mcp-spec.lock.json; generate --spec-version draft reads the pinned revision;\n" +
+        "spec fetch --update moves the pin and prints the diff command for what\n" +
+        "changed; generate --check in CI exits 1 when the output drifted.\n" +
         "Run mcp-schema-codegen help <command> for a command's options; the package's\n" +
         "README.md is the full reference.\n",
     );

@@ -77,7 +77,8 @@ describe("mcp-schema-codegen CLI", () => {
     // The top-level help says how the spec is followed and where the reference is (helper-85: it pointed nowhere).
     const help = (await cli("--help")).stdout;
     expect(help.slice(help.indexOf("\nFollowing the spec:"))).toMatch(/^\nFollowing the spec: spec fetch pins .*\n(.*\n)+README\.md is the full reference\.\n\n$/);
-    expect(Math.max(...help.split("\n").map((line) => line.length))).toBeLessThanOrEqual(90);
+    // Within commander's 80 columns (helper-87: 84).
+    expect(Math.max(...help.split("\n").map((line) => line.length))).toBeLessThanOrEqual(80);
     const noInput = await cli("generate", "--out", join(scratchDir("cli-usage"), "out"));
     expect(noInput.code).toBe(2);
     expect(noInput.stderr).toContain("error MCG001: missing input");

@@ -279,8 +279,10 @@ describe("spec fetch", () => {
         `(it would be downloaded from https://codeload.github.com/modelcontextprotocol/modelcontextprotocol/tar.gz/${COMMIT})`,
       );
       // A value refused is named as it was set (helper-86: "/" was named "", its trailing slash dropped).
-      process.env.MCP_SPEC_BASE_URL = "/";
-      expect((await cli("spec", "fetch", "--lock", lock)).stderr).toContain('error MCG001: MCP_SPEC_BASE_URL "/" is not an http:// or https:// URL');
+      for (const written of ["/", "http://", "file:///"]) {
+        process.env.MCP_SPEC_BASE_URL = written;
+        expect((await cli("spec", "fetch", "--lock", lock)).stderr).toContain(`error MCG001: MCP_SPEC_BASE_URL "${written}" is not an http:// or https:// URL`);
+      }
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
         if (value === undefined) delete process.env[key];

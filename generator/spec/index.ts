@@ -130,13 +130,21 @@ export function defaultCacheDir(env: Environment = process.env): string {
   return join(xdg, "mcp-schema-codegen", "spec");
 }
 
+/**
+ * A base URL without the slashes that end it (`<base>/<ref>` adds one), when it is a URL with a
+ * host; anything else is kept as written, so that its refusal names it as it was set (helper-86,
+ * helper-87: "/", "http://" and "file:///" were named "", "http:" and "file:").
+ */
+function withoutTrailingSlashes(url: string): string {
+  return URL.canParse(url) && new URL(url).host !== "" ? url.replace(/\/+$/, "") : url;
+}
+
 function located(location: SpecLocation): Required<SpecLocation> {
   return {
     lockFile: resolve(location.lockFile ?? LOCK_FILE_NAME),
     cacheDir: resolve(location.cacheDir ?? defaultCacheDir()),
     // Set but empty is unset, as for MCP_SPEC_CACHE_DIR (helper-85: "the base URL \"\"" was refused).
-    // Trailing slashes dropped, not every character: "/" is refused as "/" (helper-86: as "").
-    baseUrl: (location.baseUrl ?? (process.env.MCP_SPEC_BASE_URL || DEFAULT_BASE_URL)).replace(/(?<=[^/])\/+$/, ""),
+    baseUrl: withoutTrailingSlashes(location.baseUrl ?? (process.env.MCP_SPEC_BASE_URL || DEFAULT_BASE_URL)),
   };
 }
 
