@@ -103,6 +103,18 @@ describe("refused schemas", () => {
         "s.ts:5:3 - error MCG221: this doc comment's @minimum applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one",
       ],
     ],
+    // helper-87: a refused keyword in an earlier comment went through unchecked (and into types.ts); a comment with a note
+    // between, or one before a trailing comment, had the wrong message; a tag on an enum member was dropped.
+    [
+      "a refused tag in an earlier doc comment, doc comments with a note between or with none after, and a tag on an enum member",
+      "export interface I {\n  /** @minLength 3 */\n  /** The name. */\n  name: string;\n  /** @minimum 1 */ /* note */\n  // more\n  /** Doc. */\n  n: number;\n  a: number; /** @minimum 3 */ /** trailing */\n}\nexport enum E {\n  /** @minimum 3 */\n  A = 1,\n}\n",
+      [
+        "s.ts:2:3 - error MCG221: this doc comment's @minLength applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one",
+        "s.ts:5:3 - error MCG221: this doc comment's @minimum applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one",
+        "s.ts:9:14 - error MCG221: this doc comment's @minimum applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it",
+        "s.ts:12:7 - error MCG220: @minimum on enum member E.A applies to nothing: put it on a property",
+      ],
+    ],
     [
       "a type named like a generated function",
       "export interface isFoo {\n  a: string;\n}\nexport interface Foo {\n  b: string;\n}\n",

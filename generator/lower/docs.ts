@@ -66,6 +66,15 @@ const UNCHECKED_KEYWORD_TAGS = new Set([
   "maxProperties",
 ]);
 
+/**
+ * Whether {@link applyConstraintTags} acts on a tag of this name: a constraint tag (`@default`
+ * too), a JSON Schema keyword it refuses (`@minLength`), or an unsupported `@TJS-` tag. A doc
+ * comment TypeScript does not attach that holds one is MCG221.
+ */
+export function isSchemaTag(name: string): boolean {
+  return CONSTRAINT_TAGS.has(name) || UNCHECKED_KEYWORD_TAGS.has(name) || name.startsWith("TJS-");
+}
+
 /** Whether a tag constrains values (`@format`, `@minimum`, …) rather than documenting. */
 export function isConstraintTag(name: string): boolean {
   return CONSTRAINT_TAGS.has(name) && name !== "default";

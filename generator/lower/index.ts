@@ -35,7 +35,7 @@ import type {
 } from "../ir.js";
 import { lineAndColumnAt, snippet, unknownTypeMessage, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
-import { applyConstraintTags, docsOf, isConstraintTag, roundedNumber, roundedNumberWarning } from "./docs.js";
+import { applyConstraintTags, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning } from "./docs.js";
 
 /** Options that change lowering. */
 export interface LowerOptions {
@@ -245,20 +245,34 @@ class Lowerer {
     for (const [index, pos] of starts.entries()) {
       const comment = comments.get(pos)!;
       if (!comment.startsWith("/**") || attached.has(pos)) continue;
-      const tag = /@(TJS-[\w-]+|format|minimum|maximum|maxItems|nullable|default)\b/.exec(comment);
-      if (!tag) continue;
+      // Every tag the constraint reading acts on, the refused ones too (helper-87: @minLength went through unchecked).
+      const tag = [...comment.matchAll(/@([\w-]+)/g)].map((m) => m[1]!).find(isSchemaTag);
+      if (tag === undefined) continue;
       const { line, column } = lineAndColumnAt(sf, pos);
-      // A doc comment right before another: TypeScript reads the tags of the last one alone (helper-86).
-      const next = starts[index + 1];
-      const beforeAnother = next !== undefined && comments.get(next)!.startsWith("/**") && text.slice(pos + comment.length, next).trim() === "";
       this.bag.add(
         "MCG221",
-        beforeAnother
-          ? `this doc comment's @${tag[1]} applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one`
-          : `this doc comment's @${tag[1]} applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it`,
+        this.beforeAttachedDoc(starts, index, comments, text, attached)
+          ? `this doc comment's @${tag} applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one`
+          : `this doc comment's @${tag} applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it`,
         { file: this.loaded.displayPath, line, column },
       );
     }
+  }
+
+  /**
+   * Whether the comment at `starts[index]` is followed, with only spaces and other comments
+   * between, by a doc comment TypeScript attaches (helper-86, helper-87: one before a trailing
+   * comment, or with a `//` note between, was said to be the last).
+   */
+  private beforeAttachedDoc(starts: readonly number[], index: number, comments: ReadonlyMap<number, string>, text: string, attached: ReadonlySet<number>): boolean {
+    let end = starts[index]! + comments.get(starts[index]!)!.length;
+    for (const next of starts.slice(index + 1)) {
+      const between = text.slice(end, next).replace(/\/\/[^\n]*/g, "");
+      if (between.trim() !== "") return false;
+      if (comments.get(next)!.startsWith("/**") && attached.has(next)) return true;
+      end = next + comments.get(next)!.length;
+    }
+    return false;
   }
 
   // ---- top level -------------------------------------------------------------------
@@ -448,6 +462,8 @@ class Lowerer {
   /** An enum as the type alias of its member values (checked in {@link collectEnum}). */
   private lowerEnum(node: import("ts-morph").EnumDeclaration): AliasDecl {
     this.refuseConstraintTags(node.getJsDocs(), `enum ${node.getName()}`);
+    // A member's value is what it is written as (helper-87: a tag there was dropped).
+    for (const member of node.getMembers()) this.refuseConstraintTags(member.getJsDocs(), `enum member ${node.getName()}.${member.getName()}`);
     const values = this.enums.get(node.getName());
     // A refused enum was reported when it was collected; the placeholder is never emitted.
     const type: TypeExpr = values ? literalUnion([...values.values()]) : { kind: "keyword", name: "never" };
