@@ -355,20 +355,17 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       ...(id === undefined ? {} : { id }),
       error: { code: -32603, message: `Server busy: ${maxInFlight} requests are running and ${LOOKAHEAD_BYTES} bytes of requests wait; send it again later` },
     });
-    // A message that is no request with an id (not JSON, not a message, an id that is no id) runs nothing: the dispatcher
-    // answers it at once, as when the server is idle (helper-86: it was told Server busy).
-    if (!Array.isArray(message)) return requestOf(message) === undefined ? handleLine(line) : write(busy(requestOf(message)!.id));
+    // A line holding no request that would run (not JSON, not a message, an id that is no id, no method, an empty batch, a
+    // batch of such) runs nothing: the dispatcher answers it at once, as when the server is idle (helper-86, helper-87:
+    // it was told Server busy, or a batch of them got no answer).
+    const runs = (m: unknown) => isPlainObject(m) && own(m, "jsonrpc") === "2.0" && typeof own(m, "method") === "string" && requestOf(m) !== undefined;
+    if (!(Array.isArray(message) ? message.some(runs) : runs(message))) return handleLine(line);
+    if (!Array.isArray(message)) return write(busy(requestOf(message)!.id));
     // A batch: each of its requests gets the error, in one array (JSON-RPC 2.0 § 6); its notifications none. A request
     // whose id is no id gets the -32600 it gets when the batch is taken (it was left unanswered).
     const invalidId = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined && requestIdOf(own(m, "id")) === undefined;
-    const answers = message.flatMap((m) =>
-      invalidId(m)
-        ? [{ jsonrpc: "2.0", error: { code: -32600, message: INVALID_REQUEST_ID } }]
-        : typeof requestOf(m)?.method === "string"
-          ? [busy(requestOf(m)!.id)]
-          : [],
-    );
-    if (answers.length > 0) write(answers);
+    const answers = message.flatMap((m) => (invalidId(m) ? [{ jsonrpc: "2.0", error: { code: -32600, message: INVALID_REQUEST_ID } }] : runs(m) ? [busy(requestOf(m)!.id)] : []));
+    write(answers);
   }
   /**
    * What a line read is: one that may go ahead of held requests (a response, a notification, a

@@ -1439,7 +1439,19 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     await within(until(() => lines.length === before + 2));
     // (In either order: each is answered as the dispatcher finishes it.)
     const notJson = { jsonrpc: "2.0", error: { code: -32700, message: "Parse error: the message is not JSON" } };
-    expect(lines.slice(before).sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)))).toEqual([invalidId, notJson]);
+    const sorted = (answers: unknown[]) => answers.sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
+    expect(sorted(lines.slice(before))).toEqual([invalidId, notJson]);
+    // So is a batch holding no request that would run, and a request without a method (helper-87: nothing, and Server busy).
+    const more = lines.length;
+    input.write("[]\n" + "[1]\n" + JSON.stringify({ jsonrpc: "2.0", id: 9, method: 7 }) + "\n");
+    await within(until(() => lines.length === more + 3));
+    expect(sorted(lines.slice(more))).toEqual(
+      sorted([
+        { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: the batch is empty" } },
+        [{ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } }],
+        { jsonrpc: "2.0", id: 9, error: { code: -32600, message: "Invalid request: method must be a string" } },
+      ]),
+    );
     // The client's answer sent with a request in one batch: refused at once (not held behind the cap), and nothing of it taken.
     input.write(JSON.stringify([{ jsonrpc: "2.0", id: asked["id"], result: { roots: [] } }, echo(6, "c")]) + "\n");
     await within(until(() => lines.some((l) => !Array.isArray(l) && l["id"] === undefined && l["error"] !== undefined)));
