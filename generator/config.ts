@@ -33,7 +33,7 @@
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
  * at once with `file:line:col`, code MCG020.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { closestMatch } from "leven";
 import { ts } from "./ts-morph.js";
@@ -116,6 +116,16 @@ export async function configInputs(
     resolved.push({ specDir, version: one.version });
   }
   return resolved;
+}
+
+/** The schema file an input reads, through symbolic links when it is there; a text input's name. */
+function schemaFileOf(input: SchemaInput): string {
+  const file = "path" in input ? input.path : "specDir" in input ? join(input.specDir, "schema", input.version, "schema.ts") : input.fileName;
+  try {
+    return realpathSync(file);
+  } catch {
+    return resolve(file);
+  }
 }
 
 /** Adds to `bag` an MCG020, at its place, for each of `inputs` whose schema is not there ({@link absence}). */
@@ -333,10 +343,9 @@ class ConfigReader {
     }
     const read = node.elements.map((element, i) => this.input(element, `${where}[${i}]`));
     // One revision twice is one folder twice: refused here, where the file says it, as --spec-version refuses draft,draft.
-    // Named by what they read, not where the file says them (helper-86: a spec folder's key held its place, so two alike differed).
-    const keys = read.map((i) =>
-      i === undefined ? undefined : isLockedInput(i) ? `version ${i.version} of ${i.lockFile}` : "path" in i ? `schema ${i.path}` : "specDir" in i ? `spec ${i.specDir} ${i.version}` : `text ${i.fileName}`,
-    );
+    // Named by the file they read, through links, not by where or how the file says them (helper-86: a spec folder's key held
+    // its place, so two alike differed; helper-87: a spec folder's version and its schema.ts by path, or a link to it).
+    const keys = read.map((i) => (i === undefined ? undefined : isLockedInput(i) ? `version ${i.version} of ${i.lockFile}` : `schema ${schemaFileOf(i)}`));
     read.forEach((input, i) => input !== undefined && keys.indexOf(keys[i]) === i && this.inputsRead.push(input));
     if (!read.every((i) => i !== undefined)) return undefined;
     const inputs = read as ConfigInput[];

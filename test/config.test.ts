@@ -232,6 +232,19 @@ describe("mcp-schema-codegen.config.json", () => {
       `MCG020 outputs[0].input[0].spec: the spec folder ${join(dir, "nowhere")} does not exist`,
       "MCG020 outputs[0].input[1] names the same schema as outputs[0].input[0]",
     ]);
+    // And one schema reached two ways: a spec folder's version and its schema.ts by path, or through a link (helper-87: the
+    // run failed later, with MCG320 and no location).
+    symlinkSync(SPEC_DIR, join(dir, "linked-spec"), "dir");
+    const twoWays = writeConfig(dir, {
+      outputs: [
+        { input: [{ spec: SPEC_DIR, version: "draft" }, { schema: join(SPEC_DIR, "schema", "draft", "schema.ts") }], out: "a" },
+        { input: [{ spec: SPEC_DIR, version: "draft" }, { spec: "linked-spec", version: "draft" }], out: "b" },
+      ],
+    });
+    expect(problems(twoWays).map((p) => p.replace(/^\d+:\d+ /, ""))).toEqual([
+      "MCG020 outputs[0].input[1] names the same schema as outputs[0].input[0]",
+      "MCG020 outputs[1].input[1] names the same schema as outputs[1].input[0]",
+    ]);
     // A spec folder without a schema/ folder is said so once (helper-82: nested in parentheses).
     mkdirSync(join(dir, "bare"), { recursive: true });
     const bare = loadConfig(writeConfig(dir, { outputs: [{ input: { spec: "bare", version: "draft" }, out: "a" }] }), {});
