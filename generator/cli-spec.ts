@@ -154,7 +154,6 @@ async function runDiff(from: string, to: string, flags: DiffFlags, io: CliIO): P
 /** What `spec fetch`'s messages offer instead of the lock: `--spec`, which `spec fetch` itself does not take. */
 const FETCH_ALTERNATIVES = "let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock";
 
-
 /**
  * What `spec fetch` did to each pin it replaced (`--update`, or a ref the lock did not pin): kept
  * at its commit, or moved from one commit to another, with the `diff` command that shows what
