@@ -34,7 +34,7 @@
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { DispatchErrorObject, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { INVALID_REQUEST_ID, isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
+import { isNotificationMessage, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
 
 /** Options of {@link serveStdio}. */
 export interface StdioOptions {
@@ -361,11 +361,14 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const runs = (m: unknown) => isPlainObject(m) && own(m, "jsonrpc") === "2.0" && typeof own(m, "method") === "string" && requestOf(m) !== undefined;
     if (!(Array.isArray(message) ? message.some(runs) : runs(message))) return handleLine(line);
     if (!Array.isArray(message)) return write(busy(requestOf(message)!.id));
-    // A batch: each of its requests gets the error, in one array (JSON-RPC 2.0 § 6); its notifications none. A request
-    // whose id is no id gets the -32600 it gets when the batch is taken (it was left unanswered).
-    const invalidId = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined && requestIdOf(own(m, "id")) === undefined;
-    const answers = message.flatMap((m) => (invalidId(m) ? [{ jsonrpc: "2.0", error: { code: -32600, message: INVALID_REQUEST_ID } }] : runs(m) ? [busy(requestOf(m)!.id)] : []));
-    write(answers);
+    // A batch: each of its requests that would run gets the error, in one array (JSON-RPC 2.0 § 6); each other element
+    // the dispatcher answers (not a message, no jsonrpc "2.0", no method, an id that is no id) gets the answer it gives
+    // alone, at once, running nothing (helper-86, helper-88: they were left unanswered); notifications and the client's
+    // responses none.
+    const answered = (m: unknown) => !isNotificationMessage(m) && !isResponse(m);
+    void Promise.all(message.map((m) => (runs(m) ? busy(requestOf(m)!.id) : answered(m) ? dispatcher.handle(m, { channel, transport: { kind: "stdio" } }) : undefined))).then(
+      (answers) => write(answers.filter((a) => a !== undefined)),
+    );
   }
   /**
    * What a line read is: one that may go ahead of held requests (a response, a notification, a

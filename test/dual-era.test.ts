@@ -1452,6 +1452,16 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
         { jsonrpc: "2.0", id: 9, error: { code: -32600, message: "Invalid request: method must be a string" } },
       ]),
     );
+    // In a batch that holds a request that would run, every other element the dispatcher answers gets its answer beside the
+    // busy ones, in order (helper-88: ids 41 and 43 were never answered).
+    input.write(JSON.stringify([echo(40, "a"), { jsonrpc: "2.0", id: 41, method: 7 }, { id: 43, method: "ping" }, 1, { jsonrpc: "2.0", method: "notifications/x" }]) + "\n");
+    await within(until(() => lines.filter((l) => Array.isArray(l)).length === 3));
+    expect(lines.filter((l) => Array.isArray(l))[2]).toEqual([
+      busy(40),
+      { jsonrpc: "2.0", id: 41, error: { code: -32600, message: "Invalid request: method must be a string" } },
+      { jsonrpc: "2.0", id: 43, error: { code: -32600, message: 'Invalid request: jsonrpc must be "2.0"' } },
+      { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a message is a JSON object" } },
+    ]);
     // The client's answer sent with a request in one batch: refused at once (not held behind the cap), and nothing of it taken.
     input.write(JSON.stringify([{ jsonrpc: "2.0", id: asked["id"], result: { roots: [] } }, echo(6, "c")]) + "\n");
     await within(until(() => lines.some((l) => !Array.isArray(l) && l["id"] === undefined && l["error"] !== undefined)));
