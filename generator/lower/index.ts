@@ -221,7 +221,9 @@ class Lowerer {
   private checkStrayDocComments(sf: SourceFile): void {
     const attached = new Set<number>();
     const visit = (node: ts.Node) => {
-      for (const doc of ts.getJSDocCommentsAndTags(node)) if (ts.isJSDoc(doc)) attached.add(doc.pos);
+      // The end of the file and an empty statement take a doc comment, but nothing reads it (helper-88).
+      const holdsNothing = node.kind === ts.SyntaxKind.EndOfFileToken || node.kind === ts.SyntaxKind.EmptyStatement;
+      if (!holdsNothing) for (const doc of ts.getJSDocCommentsAndTags(node)) if (ts.isJSDoc(doc)) attached.add(doc.pos);
       ts.forEachChild(node, visit);
     };
     visit(sf.compilerNode);
@@ -245,13 +247,16 @@ class Lowerer {
     for (const [index, pos] of starts.entries()) {
       const comment = comments.get(pos)!;
       if (!comment.startsWith("/**") || attached.has(pos)) continue;
-      // Every tag the constraint reading acts on, the refused ones too (helper-87: @minLength went through unchecked).
-      const tag = [...comment.matchAll(/@([\w-]+)/g)].map((m) => m[1]!).find(isSchemaTag);
+      // Every tag the constraint reading acts on, the refused ones too (helper-87: @minLength went through unchecked), read
+      // as TypeScript reads a doc comment's tags (helper-88: a mail address or a URL holding "@default" was one).
+      const tag = tagNamesOf(comment).find(isSchemaTag);
       if (tag === undefined) continue;
       const { line, column } = lineAndColumnAt(sf, pos);
+      // A comment after code on its line is that code's, whatever follows it (helper-88).
+      const startsLine = text.slice(text.lastIndexOf("\n", pos - 1) + 1, pos).trim() === "";
       this.bag.add(
         "MCG221",
-        this.beforeAttachedDoc(starts, index, comments, text, attached)
+        startsLine && this.beforeAttachedDoc(starts, index, comments, text, attached)
           ? `this doc comment's @${tag} applies to nothing: of the doc comments before a declaration, TypeScript reads the tags of the last one alone; put the tags in that one`
           : `this doc comment's @${tag} applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it`,
         { file: this.loaded.displayPath, line, column },
@@ -837,9 +842,13 @@ class Lowerer {
    * constrain (`what`: `interface X`, `enum E`, `constant C`): refused rather than left unchecked.
    */
   private refuseConstraintTags(jsDocs: readonly JSDoc[], what: string): void {
-    // The last doc comment's tags alone, as TypeScript reads them (the others' are MCG221).
-    const tag = jsDocs.slice(-1).flatMap((doc) => doc.getTags()).find((t) => isConstraintTag(t.getTagName()));
-    if (tag) throw new GeneratorError([{ code: "MCG220", message: `@${tag.getTagName()} on ${what} applies to nothing: put it on a property`, span: this.span(tag) }]);
+    // The last doc comment's tags alone, as TypeScript reads them (the others' are MCG221); refused keywords and @TJS- tags
+    // too (helper-88: @minLength on an enum member went through); @default documents, and stays.
+    const tag = jsDocs.slice(-1).flatMap((doc) => doc.getTags()).find((t) => isSchemaTag(t.getTagName()) && t.getTagName() !== "default");
+    if (tag === undefined) return;
+    const name = tag.getTagName();
+    const instead = isConstraintTag(name) ? "put it on a property" : "the generated validators check @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type and @nullable, on a property";
+    throw new GeneratorError([{ code: "MCG220", message: `@${name} on ${what} applies to nothing: ${instead}`, span: this.span(tag) }]);
   }
 
   /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
@@ -1131,6 +1140,14 @@ function intersectionMemberKind(node: TypeNode): "primitive" | "empty" | "object
   if (isEmptyObjectType(type)) return "empty";
   if (type.isObject() || (type.isIntersection() && type.getIntersectionTypes().every((t) => t.isObject()))) return "object";
   return "other";
+}
+
+/** The names of the tags TypeScript reads in a doc comment (`/** … *\/`), as it reads them before a declaration. */
+function tagNamesOf(comment: string): string[] {
+  if (!comment.includes("@")) return [];
+  const file = ts.createSourceFile("comment.ts", `${comment}\nlet x;`, ts.ScriptTarget.ES2022, true);
+  const statement = file.statements[0];
+  return statement === undefined ? [] : ts.getJSDocTags(statement).map((tag) => tag.tagName.text);
 }
 
 /**
