@@ -215,6 +215,12 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n${starting === undefined ? "" : `(Did you mean ${starting}?)\n`}(run with --help for usage)\n`);
     return EXIT_ERROR;
   }
+  // `fe --help`: commander answers --help before it looks at the command, and would show the general help (helper-88).
+  const first = argv[0];
+  if (first !== undefined && !first.startsWith("-") && first !== "help" && !program.commands.some((c) => c.name() === first) && argv.some((a) => a === "--help" || a === "-h")) {
+    io.stderr(withPrefixSuggestion(`error MCG001: unknown command '${first}'\n`, program.commands) + "(run with --help for usage)\n");
+    return EXIT_ERROR;
+  }
   // `spec fe --help`: commander answers --help before it looks at the subcommand, and would show spec's help (helper-86).
   const top = program.commands.find((c) => c.name() === argv[0]);
   const second = argv[1];

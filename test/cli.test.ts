@@ -53,6 +53,8 @@ describe("mcp-schema-codegen CLI", () => {
     expect(await cli("spec", "ge")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'ge'\n(run with --help for usage)\n" });
     // With --help too: commander answered it with spec's help, exit 0 (helper-86).
     expect(await cli("spec", "fe", "--help")).toMatchObject({ code: 2, stdout: "", stderr: suggested("fe", "fetch") });
+    expect(await cli("gen", "--help")).toMatchObject({ code: 2, stdout: "", stderr: suggested("gen", "generate") });
+    expect(await cli("fe", "-h")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'fe'\n(run with --help for usage)\n" });
     expect(await cli("spec", "help", "fetch")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen spec fetch") as unknown });
     expect(await cli("sc")).toMatchObject({ code: 2, stdout: "", stderr: suggested("sc", "scaffold") });
     expect(await cli("help", "generate")).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen generate") as unknown });

@@ -279,7 +279,7 @@ describe("spec fetch", () => {
         `(it would be downloaded from https://codeload.github.com/modelcontextprotocol/modelcontextprotocol/tar.gz/${COMMIT})`,
       );
       // A value refused is named as it was set (helper-86: "/" was named "", its trailing slash dropped).
-      for (const written of ["/", "http://", "file:///"]) {
+      for (const written of ["/", "http://", "file:///", "ftp://host/"]) {
         process.env.MCP_SPEC_BASE_URL = written;
         expect((await cli("spec", "fetch", "--lock", lock)).stderr).toContain(`error MCG001: MCP_SPEC_BASE_URL "${written}" is not an http:// or https:// URL`);
       }

@@ -131,12 +131,14 @@ export function defaultCacheDir(env: Environment = process.env): string {
 }
 
 /**
- * A base URL without the slashes that end it (`<base>/<ref>` adds one), when it is a URL with a
- * host; anything else is kept as written, so that its refusal names it as it was set (helper-86,
- * helper-87: "/", "http://" and "file:///" were named "", "http:" and "file:").
+ * A base URL without the spaces around it and the slashes that end it (`<base>/<ref>` adds one),
+ * when it is an http(s) URL with a host; anything else is kept as written, so that its refusal names
+ * it as it was set (helper-86, helper-87, helper-88: "/", "http://", "file:///" and "ftp://h/" were
+ * named "", "http:", "file:" and "ftp://h").
  */
 function withoutTrailingSlashes(url: string): string {
-  return URL.canParse(url) && new URL(url).host !== "" ? url.replace(/\/+$/, "") : url;
+  const parsed = URL.canParse(url) ? new URL(url) : undefined;
+  return (parsed?.protocol === "http:" || parsed?.protocol === "https:") && parsed.host !== "" ? url.trim().replace(/\/+$/, "") : url;
 }
 
 function located(location: SpecLocation): Required<SpecLocation> {
