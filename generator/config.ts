@@ -33,7 +33,7 @@
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
  * at once with `file:line:col`, code MCG020.
  */
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { closestMatch } from "leven";
 import { ts } from "./ts-morph.js";
@@ -118,14 +118,14 @@ export async function configInputs(
   return resolved;
 }
 
-/** The schema file an input reads, through symbolic links when it is there; a text input's name. */
+/**
+ * The schema file an input reads, as one key: the file itself (its device and inode, through symbolic links, so a hard
+ * link is the file too; helper-88) when it is there, else its absolute path; a text input's name.
+ */
 function schemaFileOf(input: SchemaInput): string {
   const file = "path" in input ? input.path : "specDir" in input ? join(input.specDir, "schema", input.version, "schema.ts") : input.fileName;
-  try {
-    return realpathSync(file);
-  } catch {
-    return resolve(file);
-  }
+  const stat = statSync(file, { throwIfNoEntry: false, bigint: true });
+  return stat === undefined ? resolve(file) : `file ${stat.dev}:${stat.ino}`;
 }
 
 /** Adds to `bag` an MCG020, at its place, for each of `inputs` whose schema is not there ({@link absence}). */

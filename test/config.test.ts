@@ -3,7 +3,7 @@
  * upward, `--config` instead, every output generated and checked without flags, env
  * expansion in paths, and every problem refused with its `file:line:col`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, isLockedInput, loadConfig, type ConfigInput } from "../generator/config.js";
@@ -239,11 +239,16 @@ describe("mcp-schema-codegen.config.json", () => {
       outputs: [
         { input: [{ spec: SPEC_DIR, version: "draft" }, { schema: join(SPEC_DIR, "schema", "draft", "schema.ts") }], out: "a" },
         { input: [{ spec: SPEC_DIR, version: "draft" }, { spec: "linked-spec", version: "draft" }], out: "b" },
+        { input: [{ schema: "own.ts" }, { schema: "own-hard-link.ts" }], out: "c" },
       ],
     });
+    // A hard link is the file too (helper-88).
+    writeFileSync(join(dir, "own.ts"), "export type A = 1;\n");
+    linkSync(join(dir, "own.ts"), join(dir, "own-hard-link.ts"));
     expect(problems(twoWays).map((p) => p.replace(/^\d+:\d+ /, ""))).toEqual([
       "MCG020 outputs[0].input[1] names the same schema as outputs[0].input[0]",
       "MCG020 outputs[1].input[1] names the same schema as outputs[1].input[0]",
+      "MCG020 outputs[2].input[1] names the same schema as outputs[2].input[0]",
     ]);
     // A spec folder without a schema/ folder is said so once (helper-82: nested in parentheses).
     mkdirSync(join(dir, "bare"), { recursive: true });
