@@ -73,7 +73,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { INVALID_REQUEST_ID, isPlainObject, isResponse, messageOf, own, requestIdOf, wireText } from "./json.js";
+import { INVALID_REQUEST_ID, isPlainObject, isResponse, messageOf, own, quoteShort, requestIdOf, wireText } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -254,6 +254,12 @@ export function statusOf(response: DispatchResponse): number {
   if (BAD_REQUEST.has(code)) return 400;
   if (code === -32601) return 404;
   return 200;
+}
+
+/** The header `name` (a list of codings) when it names one other than those `taken` (lower case); else `undefined`. */
+function codingOtherThan(req: IncomingMessage, name: string, taken: readonly string[]): string | undefined {
+  const value = header(req, name);
+  return value !== undefined && !value.split(",").every((c) => taken.includes(c.trim().toLowerCase())) ? value : undefined;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
@@ -1131,7 +1137,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const host = target ?? header(req, "host");
     const name = host === undefined ? undefined : hostName(host);
     if (name === undefined || !hosts.has(name)) {
-      const given = host === undefined ? "is missing" : `${JSON.stringify(host.length > 64 ? host.slice(0, 64) + "…" : host)} is not allowed`;
+      const given = host === undefined ? "is missing" : `${quoteShort(host)} is not allowed`;
       return forbidden(res, `${target === undefined ? "the Host header" : "the host of the request target"} ${given} (${hostsConfigured})`);
     }
     const origin = header(req, "origin");
@@ -1156,19 +1162,18 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       req.resume();
       return;
     }
-    // A compressed body is not decoded: refused, naming the coding this endpoint takes (RFC 9110 § 8.4.1, § 12.5.3). A
-    // body a body parser read and passes (`given`) was decoded by it, which leaves the header (helper-86: express.json()).
-    // A transfer coding node:http does not decode (anything but chunked) is not decoded here either (RFC 9112 § 6.1: 501).
-    const transfer = given === undefined ? header(req, "transfer-encoding") : undefined;
-    if (transfer !== undefined && !transfer.split(",").every((c) => c.trim().toLowerCase() === "chunked")) {
-      sendJson(res, 501, { jsonrpc: "2.0", error: { code: -32600, message: `Unsupported transfer coding ${JSON.stringify(transfer.length > 64 ? transfer.slice(0, 64) + "…" : transfer)}: send the body chunked, or with Content-Length` } });
-      req.resume();
-      return;
-    }
-    const coding = given === undefined ? header(req, "content-encoding") : undefined;
-    if (coding !== undefined && !coding.split(",").every((c) => ["", "identity"].includes(c.trim().toLowerCase()))) {
-      res.setHeader("accept-encoding", "identity");
-      sendJson(res, 415, { jsonrpc: "2.0", error: { code: -32600, message: `Unsupported content encoding ${JSON.stringify(coding.length > 64 ? coding.slice(0, 64) + "…" : coding)}: send the body without Content-Encoding` } });
+    // A coding node:http does not decode (a transfer coding but chunked, RFC 9112 § 6.1: 501; a content coding but identity,
+    // RFC 9110 § 8.4.1, § 12.5.3: 415) is not decoded here either: refused, naming what is taken. A body a body parser read
+    // and passes (`given`) was decoded by it, which leaves the header (helper-86: express.json()).
+    const transfer = given === undefined ? codingOtherThan(req, "transfer-encoding", ["chunked"]) : undefined;
+    const content = given === undefined ? codingOtherThan(req, "content-encoding", ["", "identity"]) : undefined;
+    if (transfer !== undefined || content !== undefined) {
+      if (transfer === undefined) res.setHeader("accept-encoding", "identity");
+      const message =
+        transfer !== undefined
+          ? `Unsupported transfer coding ${quoteShort(transfer)}: send the body chunked, or with Content-Length`
+          : `Unsupported content encoding ${quoteShort(content!)}: send the body without Content-Encoding`;
+      sendJson(res, transfer !== undefined ? 501 : 415, { jsonrpc: "2.0", error: { code: -32600, message } });
       req.resume();
       return;
     }
