@@ -109,8 +109,8 @@ describe("refused schemas", () => {
       "tags TypeScript reads on declarations that hold no value, and comments that hold them at the end, or after code",
       "export enum E {\n  /** @minLength 3 */\n  A = \"a\",\n}\n/** @minProperties 1 */\nexport interface I {\n  n: number; /** @minimum 3 */\n  /** Doc. */\n  m: number;\n  /** see https://example.com/@format, bob@default.org and `@format uri` */\n  k: string;\n}\n/** @maximum 1 */;\n/** @minimum 3 */\n",
       [
-        "s.ts:2:7 - error MCG220: @minLength on enum member E.A applies to nothing: the generated validators check @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type and @nullable, on a property",
-        "s.ts:5:5 - error MCG220: @minProperties on interface I applies to nothing: the generated validators check @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type and @nullable, on a property",
+        "s.ts:2:7 - error MCG220: @minLength on enum member E.A applies to nothing: the generated validators check @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable, on a property",
+        "s.ts:5:5 - error MCG220: @minProperties on interface I applies to nothing: the generated validators check @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable, on a property",
         "s.ts:7:14 - error MCG221: this doc comment's @minimum applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it",
         "s.ts:13:1 - error MCG221: this doc comment's @maximum applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it",
         "s.ts:14:1 - error MCG221: this doc comment's @minimum applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it",

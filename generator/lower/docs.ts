@@ -75,6 +75,9 @@ export function isSchemaTag(name: string): boolean {
   return CONSTRAINT_TAGS.has(name) || UNCHECKED_KEYWORD_TAGS.has(name) || name.startsWith("TJS-");
 }
 
+/** The constraint tags the generated validators check, as messages name them. */
+export const CHECKED_TAGS = "@minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable";
+
 /** Whether a tag constrains values (`@format`, `@minimum`, …) rather than documenting. */
 export function isConstraintTag(name: string): boolean {
   return CONSTRAINT_TAGS.has(name) && name !== "default";
@@ -125,7 +128,7 @@ export function applyConstraintTags(
       if (UNCHECKED_KEYWORD_TAGS.has(tag.name)) {
         const instead = tag.name === "pattern" ? " (write @TJS-pattern for a pattern)" : "";
         return {
-          message: `@${tag.name} is a JSON Schema keyword the generated validators do not check${instead}; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable`,
+          message: `@${tag.name} is a JSON Schema keyword the generated validators do not check${instead}; the constraint tags they check: ${CHECKED_TAGS}`,
           tag: tag.index,
         };
       }

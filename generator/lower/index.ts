@@ -35,7 +35,7 @@ import type {
 } from "../ir.js";
 import { lineAndColumnAt, snippet, unknownTypeMessage, type LoadedSchema } from "../load/index.js";
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
-import { applyConstraintTags, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning } from "./docs.js";
+import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning } from "./docs.js";
 
 /** Options that change lowering. */
 export interface LowerOptions {
@@ -759,30 +759,22 @@ class Lowerer {
   private members(members: Node[]): ObjectType {
     const properties: Property[] = [];
     let indexSignature: TypeExpr | undefined;
-    const problems = new DiagnosticBag();
-    for (const member of members) {
-      try {
-        if (Node.isPropertySignature(member)) {
-          properties.push(this.property(member));
-        } else if (Node.isIndexSignatureDeclaration(member)) {
-          const keyType = member.getKeyTypeNode();
-          if (keyType.getKind() !== SyntaxKind.StringKeyword) {
-            throw this.unsupported(member, `index signature with ${keyType.getText()} keys (only string keys are supported)`);
-          }
-          const valueNode = member.getReturnTypeNode();
-          if (!valueNode) throw this.unsupported(member, "index signature without a value type");
-          // Its tags constrain each value, as a property's do its value (helper-86: they were dropped unchecked).
-          indexSignature = this.constrain(this.lowerType(valueNode), member.getJsDocs(), member);
-        } else {
-          throw this.unsupported(member, describeKind(member));
+    this.eachLowered(members, (member) => {
+      if (Node.isPropertySignature(member)) {
+        properties.push(this.property(member));
+      } else if (Node.isIndexSignatureDeclaration(member)) {
+        const keyType = member.getKeyTypeNode();
+        if (keyType.getKind() !== SyntaxKind.StringKeyword) {
+          throw this.unsupported(member, `index signature with ${keyType.getText()} keys (only string keys are supported)`);
         }
-      } catch (error) {
-        if (!(error instanceof GeneratorError)) throw error;
-        // One by one, and each once: a member may carry thousands (a spread of them overflowed the stack; helper-82).
-        for (const d of error.diagnostics) problems.items.push(d);
+        const valueNode = member.getReturnTypeNode();
+        if (!valueNode) throw this.unsupported(member, "index signature without a value type");
+        // Its tags constrain each value, as a property's do its value (helper-86: they were dropped unchecked).
+        indexSignature = this.constrain(this.lowerType(valueNode), member.getJsDocs(), member);
+      } else {
+        throw this.unsupported(member, describeKind(member));
       }
-    }
-    if (problems.items.length > 0) throw new GeneratorError(distinctDiagnostics(problems.items));
+    });
     return indexSignature ? { kind: "object", properties, indexSignature } : { kind: "object", properties };
   }
 
@@ -842,21 +834,18 @@ class Lowerer {
    * constrain (`what`: `interface X`, `enum E`, `constant C`): refused rather than left unchecked.
    */
   private refuseConstraintTags(jsDocs: readonly JSDoc[], what: string): void {
-    // The last doc comment's tags alone, as TypeScript reads them (the others' are MCG221); refused keywords and @TJS- tags
-    // too (helper-88: @minLength on an enum member went through); @default documents, and stays.
-    const tag = jsDocs.slice(-1).flatMap((doc) => doc.getTags()).find((t) => isSchemaTag(t.getTagName()) && t.getTagName() !== "default");
+    // Refused keywords and @TJS- tags too (helper-88: @minLength on an enum member went through); @default documents, and stays.
+    const tag = readTags(jsDocs).find((t) => isSchemaTag(t.getTagName()) && t.getTagName() !== "default");
     if (tag === undefined) return;
     const name = tag.getTagName();
-    const instead = isConstraintTag(name) ? "put it on a property" : "the generated validators check @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type and @nullable, on a property";
+    const instead = isConstraintTag(name) ? "put it on a property" : `the generated validators check ${CHECKED_TAGS}, on a property`;
     throw new GeneratorError([{ code: "MCG220", message: `@${name} on ${what} applies to nothing: ${instead}`, span: this.span(tag) }]);
   }
 
   /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
   private constrain(type: TypeExpr, allDocs: JSDoc[], at: Node): TypeExpr {
-    // The last doc comment's tags alone, as TypeScript reads them: an earlier one's are MCG221 (helper-86: they were
-    // applied as well, and said to be given twice beside that MCG221).
     const jsDocs = allDocs.slice(-1);
-    const tags = jsDocs.flatMap((doc) => doc.getTags());
+    const tags = readTags(allDocs);
     const tagSpan = (tag: number) => this.span(tags[tag] ?? at);
     const result = applyConstraintTags(type, jsDocs, (code, message, tag) => this.warnings.push({ code, message, span: tagSpan(tag) }));
     if ("message" in result) throw new GeneratorError([{ code: "MCG220", message: result.message, span: tagSpan(result.tag) }]);
@@ -897,7 +886,7 @@ class Lowerer {
         // `any` and `unknown` absorb the other members (`Loose | number` with `type Loose = any` is `any`).
         const type = node.getType();
         if ((type.isAny() && !isErrorType(type)) || type.isUnknown()) return { kind: "keyword", name: type.isAny() ? "any" : "unknown" };
-        return { kind: "union", members: this.lowerEach(node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes()) };
+        return { kind: "union", members: this.eachLowered(node.asKindOrThrow(SyntaxKind.UnionType).getTypeNodes()) };
       }
       case SyntaxKind.IntersectionType: {
         // `any` absorbs the other members (`any & string` is `any`, also through aliases): every value passes.
@@ -914,7 +903,7 @@ class Lowerer {
           return { kind: "keyword", name: "never" };
         }
         const members = this.intersectionMembers(node.asKindOrThrow(SyntaxKind.IntersectionType));
-        return members.length === 1 ? this.lowerType(members[0]!) : { kind: "intersection", members: this.lowerEach(members) };
+        return members.length === 1 ? this.lowerType(members[0]!) : { kind: "intersection", members: this.eachLowered(members) };
       }
       case SyntaxKind.TypeLiteral:
         return this.members(node.asKindOrThrow(SyntaxKind.TypeLiteral).getMembers());
@@ -994,7 +983,7 @@ class Lowerer {
   }
 
   private tuple(node: import("ts-morph").TupleTypeNode): TypeExpr {
-    const elements = this.lowerEach(node.getElements(), (element) => {
+    const elements = this.eachLowered(node.getElements(), (element) => {
       if (Node.isNamedTupleMember(element)) {
         // A label (`[name: string]`) documents the element and changes nothing else.
         if (element.hasQuestionToken() || element.getDotDotDotToken()) throw this.unsupported(element, `optional or rest tuple element \`${element.getText()}\``);
@@ -1009,18 +998,19 @@ class Lowerer {
   }
 
   /**
-   * Each of `nodes` lowered (by `lower`, `lowerType` unless given); when some cannot be, one
-   * GeneratorError with the problems of every one, each once, so that a union, an intersection
-   * or a tuple says all its members' problems in one run, not its first member's alone.
+   * `lower` of each of `nodes` (`lowerType` unless given); when some cannot be lowered, one
+   * GeneratorError with the problems of every one, each once, so that a type literal, a union, an
+   * intersection or a tuple says all its members' problems in one run, not its first member's alone.
    */
-  private lowerEach<N extends Node>(nodes: readonly N[], lower: (node: N) => TypeExpr = (node) => this.lowerType(node as unknown as TypeNode)): TypeExpr[] {
-    const lowered: TypeExpr[] = [];
+  private eachLowered<N extends Node, T = TypeExpr>(nodes: readonly N[], lower: (node: N) => T = (node) => this.lowerType(node as unknown as TypeNode) as T): T[] {
+    const lowered: T[] = [];
     const problems: Diagnostic[] = [];
     for (const node of nodes) {
       try {
         lowered.push(lower(node));
       } catch (error) {
         if (!(error instanceof GeneratorError)) throw error;
+        // One by one: a member may carry thousands (a spread of them overflowed the stack; helper-82).
         for (const d of error.diagnostics) problems.push(d);
       }
     }
@@ -1140,6 +1130,15 @@ function intersectionMemberKind(node: TypeNode): "primitive" | "empty" | "object
   if (isEmptyObjectType(type)) return "empty";
   if (type.isObject() || (type.isIntersection() && type.getIntersectionTypes().every((t) => t.isObject()))) return "object";
   return "other";
+}
+
+/**
+ * The tags of a declaration's doc comments that count: the last comment's alone, as TypeScript reads
+ * them; an earlier one's are MCG221 ({@link Lowerer.checkStrayDocComments}; helper-86: they were
+ * applied as well, and said to be given twice beside that MCG221).
+ */
+function readTags(jsDocs: readonly JSDoc[]): import("ts-morph").JSDocTag[] {
+  return jsDocs.at(-1)?.getTags() ?? [];
 }
 
 /** The names of the tags TypeScript reads in a doc comment (`/** … *\/`), as it reads them before a declaration. */
