@@ -8,8 +8,8 @@
 import type { Command } from "commander";
 import { existsSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, shellQuote, usage, type CliIO } from "./cli.js";
-import { isVersionName, specFolderProblem, versionsIn } from "./config.js";
+import { checkSpecFolder, EXIT_DRIFT, EXIT_ERROR, EXIT_OK, progressOnce, reportError, shellQuote, usage, type CliIO } from "./cli.js";
+import { isVersionName, versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
@@ -90,8 +90,7 @@ const DIFF_ALTERNATIVES = "name versions of a local clone with --spec <clone>, o
 async function diffInput(side: string, flags: DiffFlags, onProgress: (line: string) => void, warn: (line: string) => void): Promise<SchemaInput> {
   const isFile = existsSync(side) && statSync(side).isFile();
   if (!isVersionName(side) || side.endsWith(".ts")) return { path: side };
-  const problem = flags.spec === undefined ? undefined : specFolderProblem(flags.spec);
-  if (problem !== undefined) throw usage(`--spec ${flags.spec} ${problem}`);
+  checkSpecFolder(flags.spec);
   if (flags.spec !== undefined && existsSync(join(flags.spec, "schema", side, "schema.ts"))) {
     // With --spec a bare name is its version; a file of that name here is read only as a path.
     if (isFile) warn(`warning MCG256: ${side} is the version under ${join(flags.spec, "schema")}; the file ${side} here is not read (write ./${side} to compare it)`);

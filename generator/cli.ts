@@ -87,6 +87,15 @@ function commandStarting(asked: string, commands: readonly Command[]): string | 
   return starting.length === 1 ? starting[0] : undefined;
 }
 
+/**
+ * What the CLI says of an unknown command it finds itself (before commander would): `shown` as
+ * written, with the one of `commands` that `asked` starts, as commander's own message says it.
+ */
+function unknownCommand(shown: string, asked: string, commands: readonly Command[]): string {
+  const starting = commandStarting(asked, commands);
+  return `error MCG001: unknown command '${shown}'\n${starting === undefined ? "" : `(Did you mean ${starting}?)\n`}(run with --help for usage)\n`;
+}
+
 /** The commands an unknown name in `argv` is one of: the subcommands of a command that has them (`spec fe`), else the top level. */
 function commandsAt(program: Command, argv: readonly string[]): readonly Command[] {
   const first = program.commands.find((c) => c.name() === argv.find((a) => !a.startsWith("-")));
@@ -203,7 +212,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
   const asked = argv[0] === "help" ? argv[1] : undefined;
   if (asked !== undefined && !asked.startsWith("-") && asked !== "help" && !program.commands.some((c) => c.name() === asked)) {
-    io.stderr(withPrefixSuggestion(`error MCG001: unknown command '${asked}'\n`, program.commands) + "(run with --help for usage)\n");
+    io.stderr(unknownCommand(asked, asked, program.commands));
     return EXIT_ERROR;
   }
   // `help spec fetch`: commander's help command looks one level down only; ask the subcommand itself.
@@ -211,22 +220,20 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   const sub = asked !== undefined && argv.length === 3 && !argv[2]!.startsWith("-") ? argv[2]! : undefined;
   const subcommands = program.commands.find((c) => c.name() === asked)?.commands ?? [];
   if (sub !== undefined && subcommands.length > 0 && !subcommands.some((c) => c.name() === sub)) {
-    const starting = commandStarting(sub, subcommands);
-    io.stderr(`error MCG001: unknown command '${asked} ${sub}'\n${starting === undefined ? "" : `(Did you mean ${starting}?)\n`}(run with --help for usage)\n`);
+    io.stderr(unknownCommand(`${asked} ${sub}`, sub, subcommands));
     return EXIT_ERROR;
   }
   // `fe --help`: commander answers --help before it looks at the command, and would show the general help (helper-88).
   const first = argv[0];
   if (first !== undefined && !first.startsWith("-") && first !== "help" && !program.commands.some((c) => c.name() === first) && argv.some((a) => a === "--help" || a === "-h")) {
-    io.stderr(withPrefixSuggestion(`error MCG001: unknown command '${first}'\n`, program.commands) + "(run with --help for usage)\n");
+    io.stderr(unknownCommand(first, first, program.commands));
     return EXIT_ERROR;
   }
   // `spec fe --help`: commander answers --help before it looks at the subcommand, and would show spec's help (helper-86).
   const top = program.commands.find((c) => c.name() === argv[0]);
   const second = argv[1];
   if (top !== undefined && top.commands.length > 0 && second !== undefined && !second.startsWith("-") && second !== "help" && !top.commands.some((c) => c.name() === second)) {
-    const starting = commandStarting(second, top.commands);
-    io.stderr(`error MCG001: unknown command '${second}'\n${starting === undefined ? "" : `(Did you mean ${starting}?)\n`}(run with --help for usage)\n`);
+    io.stderr(unknownCommand(second, second, top.commands));
     return EXIT_ERROR;
   }
   const parsed = sub !== undefined && subcommands.length > 0 ? [asked!, sub, "--help"] : [...argv];
@@ -370,10 +377,7 @@ export async function schemaInputs(flags: Pick<GenerateFlags, "schema" | "spec" 
     }
     return inputs;
   }
-  if (flags.spec) {
-    const problem = specFolderProblem(flags.spec);
-    if (problem !== undefined) throw usage(`--spec ${flags.spec} ${problem}`);
-  }
+  checkSpecFolder(flags.spec);
   if (flags.spec && versions) {
     const missing = versions.find((v) => !isVersionName(v) || !existsSync(join(flags.spec!, "schema", v)));
     if (missing !== undefined) throw usage(`--spec-version ${JSON.stringify(missing)} is not a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
@@ -477,6 +481,12 @@ export function progressOnce(io: CliIO): (line: string) => void {
     said.add(line);
     io.stderr(`${line}\n`);
   };
+}
+
+/** @throws GeneratorError MCG001 when `--spec` names no spec repository's folder ({@link specFolderProblem}). */
+export function checkSpecFolder(spec: string | undefined): void {
+  const problem = spec === undefined ? undefined : specFolderProblem(spec);
+  if (problem !== undefined) throw usage(`--spec ${spec} ${problem}`);
 }
 
 export function usage(message: string): GeneratorError {
