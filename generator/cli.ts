@@ -209,6 +209,11 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     io.stderr(`error MCG001: missing command: give one of ${program.commands.map((c) => c.name()).filter((n) => n !== "help").join(", ")}\n`);
     return EXIT_ERROR;
   }
+  // `help help`: commander shows the general help as an error (exit 1, on stderr); it is help asked for.
+  if (argv[0] === "help" && argv[1] === "help" && argv.length === 2) {
+    io.stdout(program.helpInformation());
+    return EXIT_OK;
+  }
   // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
   const asked = argv[0] === "help" ? argv[1] : undefined;
   if (asked !== undefined && !asked.startsWith("-") && asked !== "help" && !program.commands.some((c) => c.name() === asked)) {
