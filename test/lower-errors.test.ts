@@ -94,6 +94,17 @@ describe("refused schemas", () => {
       "export interface T { /** @minimum 2 */ size: number }\n",
       ["s.ts:1:22 - error MCG221: this doc comment's @minimum applies to nothing: TypeScript attaches a doc comment only to the declaration on the lines below it"],
     ],
+    // helper-86: a type that could not be lowered hid the problems of its property's tags until the type was mended.
+    [
+      "a property's and an index signature's tags beside their types' problems",
+      "export interface A {\n  /** @minLength 3 */\n  s: Map<string, string>;\n  /** @minimum x */\n  [key: string]: symbol | number;\n}\n",
+      [
+        "s.ts:2:7 - error MCG220: @minLength is a JSON Schema keyword the generated validators do not check; the constraint tags they check: @minimum, @maximum, @maxItems, @format, @TJS-pattern, @TJS-type, @nullable",
+        "s.ts:3:6 - error MCG206: reference to an unknown type Map: it is not declared in this file",
+        "s.ts:4:7 - error MCG220: @minimum x is not a finite number written as JSON writes one",
+        "s.ts:5:18 - error MCG201: unsupported construct: symbol keyword `symbol`",
+      ],
+    ],
     // helper-86: the first comment's tag was said to apply to nothing and, in the same run, to be given twice.
     [
       "a doc comment's tags before another doc comment",

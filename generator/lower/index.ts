@@ -37,6 +37,16 @@ import { lineAndColumnAt, snippet, unknownTypeMessage, type LoadedSchema } from 
 import { extendShape, flatShape, inheritedFrom, intersectShapes, mergedShape, refsIn, selectProperties, withOptional } from "../shape.js";
 import { applyConstraintTags, CHECKED_TAGS, docsOf, isConstraintTag, isSchemaTag, roundedNumber, roundedNumberWarning } from "./docs.js";
 
+/** A type every constraint tag fits (a string, a number or an array): what a property's tags are read against when its own type cannot be lowered. */
+const ANY_TAGGED_TYPE: TypeExpr = {
+  kind: "union",
+  members: [
+    { kind: "keyword", name: "string" },
+    { kind: "keyword", name: "number" },
+    { kind: "array", element: { kind: "keyword", name: "unknown" } },
+  ],
+};
+
 /** Options that change lowering. */
 export interface LowerOptions {
   /** `integer` (default, as upstream's schema.json) or `number` for every `number` without `@TJS-type`. */
@@ -770,7 +780,7 @@ class Lowerer {
         const valueNode = member.getReturnTypeNode();
         if (!valueNode) throw this.unsupported(member, "index signature without a value type");
         // Its tags constrain each value, as a property's do its value (helper-86: they were dropped unchecked).
-        indexSignature = this.constrain(this.lowerType(valueNode), member.getJsDocs(), member);
+        indexSignature = this.constrainedType(valueNode, member.getJsDocs(), member);
       } else {
         throw this.unsupported(member, describeKind(member));
       }
@@ -788,7 +798,7 @@ class Lowerer {
     const typeNode = node.getTypeNode();
     if (!typeNode) throw this.unsupported(node, `property ${name} without a type annotation`);
     const jsDocs = node.getJsDocs();
-    const type = this.constrain(this.lowerType(typeNode), jsDocs, node);
+    const type = this.constrainedType(typeNode, jsDocs, node);
     const docs = docsOf(jsDocs);
     const property: Property = { name, optional: node.hasQuestionToken(), type, span: this.span(node) };
     // A required property is present when its value is not `undefined`; typed `undefined` or
@@ -840,6 +850,28 @@ class Lowerer {
     const name = tag.getTagName();
     const instead = isConstraintTag(name) ? "put it on a property" : `the generated validators check ${CHECKED_TAGS}, on a property`;
     throw new GeneratorError([{ code: "MCG220", message: `@${name} on ${what} applies to nothing: ${instead}`, span: this.span(tag) }]);
+  }
+
+  /**
+   * `typeNode` lowered, with the constraint tags of `jsDocs` (see {@link constrain}). When the type
+   * cannot be lowered, the tags are still read, against a type every tag fits, so that the run
+   * reports their own problems (a refused keyword, a bound that is no number) beside the type's.
+   */
+  private constrainedType(typeNode: TypeNode, jsDocs: JSDoc[], at: Node): TypeExpr {
+    let type: TypeExpr;
+    try {
+      type = this.lowerType(typeNode);
+    } catch (error) {
+      if (!(error instanceof GeneratorError)) throw error;
+      try {
+        this.constrain(ANY_TAGGED_TYPE, jsDocs, at);
+      } catch (tagError) {
+        if (tagError instanceof GeneratorError) throw new GeneratorError(distinctDiagnostics([...error.diagnostics, ...tagError.diagnostics]));
+        throw tagError;
+      }
+      throw error;
+    }
+    return this.constrain(type, jsDocs, at);
   }
 
   /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
