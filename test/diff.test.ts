@@ -132,6 +132,17 @@ const EXPECTED_JSON = {
         ]
       },
       {
+        "name": "Percent",
+        "changes": [
+          {
+            "change": "alias-constraint",
+            "tag": "maximum",
+            "from": 100,
+            "to": 1000
+          }
+        ]
+      },
+      {
         "name": "RequestMetaObject",
         "changes": [
           {
@@ -177,6 +188,13 @@ const EXPECTED_JSON = {
         "name": "Tool",
         "changes": [
           {
+            "change": "constraint",
+            "property": "annotations.weight",
+            "tag": "maximum",
+            "from": 1,
+            "to": 5
+          },
+          {
             "change": "property-added",
             "property": "description",
             "optional": true,
@@ -201,6 +219,13 @@ const EXPECTED_JSON = {
             "tag": "maximum",
             "from": 10,
             "to": 100
+          },
+          {
+            "change": "constraint",
+            "property": "score",
+            "tag": "TJS-type",
+            "from": null,
+            "to": "number"
           },
           {
             "change": "required",
@@ -295,6 +320,32 @@ const EXPECTED_JSON = {
         "to": "2026-09-01"
       }
     ]
+  },
+  "constants": {
+    "added": [
+      {
+        "constant": "DEFAULT_TTL",
+        "value": 60
+      }
+    ],
+    "removed": [],
+    "changed": [
+      {
+        "constant": "TOOL_PREFIX",
+        "from": "t_",
+        "to": "tool_"
+      }
+    ]
+  },
+  "deprecated": {
+    "added": [
+      "CallToolResult",
+      "ClientCapabilities.sampling"
+    ],
+    "removed": [
+      "Legacy"
+    ],
+    "changed": []
   }
 };
 
@@ -305,7 +356,7 @@ const EXPECTED_TEXT = [
   "  + resources/read (request, client-to-server): params ReadResourceRequestParams; results ReadResourceResult",
   "  - ping (request, client-to-server)",
   "  ~ tools/list: params RequestParams? → RequestParams (the same members)",
-  "types: 4 added, 2 removed, 7 changed",
+  "types: 4 added, 2 removed, 8 changed",
   "  + ReadResourceRequest (interface)",
   "  + ReadResourceRequestParams (interface)",
   "  + ReadResourceResult (interface)",
@@ -318,6 +369,8 @@ const EXPECTED_TEXT = [
   "      type: ListToolsRequest | CallToolRequest | PingRequest → ListToolsRequest | CallToolRequest | ReadResourceRequest",
   "  ~ ListToolsRequest",
   "      ~ params: optional → required",
+  "  ~ Percent",
+  "      ~ @maximum 100 → 1000",
   "  ~ RequestMetaObject",
   "      ~ io.modelcontextprotocol/clientInfo: optional → required",
   "      - progressToken",
@@ -327,10 +380,12 @@ const EXPECTED_TEXT = [
   "  ~ ServerCapabilities",
   "      + resources?: { subscribe?: boolean; }",
   "  ~ Tool",
+  "      ~ annotations.weight: @maximum 1 → 5",
   "      + description?: string",
   "      ~ icon: @format uri → uri-reference",
   "      ~ name: string → ToolName",
   "      ~ priority: @maximum 10 → 100",
+  "      ~ score: @TJS-type (none) → number",
   "      ~ title: optional → required",
   "error codes: 1 added, 1 removed, 1 changed",
   "  + RESOURCE_GONE -32031",
@@ -347,6 +402,13 @@ const EXPECTED_TEXT = [
   "  ~ client.roots: {…} → {}",
   "resultType values: 1 added",
   "  + input_required",
+  "constants: 1 added, 1 changed",
+  "  + DEFAULT_TTL 60",
+  '  ~ TOOL_PREFIX: "t_" → "tool_"',
+  "deprecated: 2 added, 1 removed",
+  "  + CallToolResult",
+  "  + ClientCapabilities.sampling",
+  "  - Legacy",
 ];
 
 describe("diff on a fixture pair", () => {
@@ -707,6 +769,40 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     expect(newer).not.toContain("execution?: ToolExecution;");
     expect(diff.types.changed.find((t) => t.name === "Tool")!.changes).toContainEqual({ change: "property-removed", property: "execution" });
     expect(diff.types.removed).toContainEqual({ name: "InitializeRequest", kind: "interface" });
+  });
+
+  it("names what the draft deprecates: each declaration listed has @deprecated in the draft's doc comment and not in 2025-11-25's (helper-89: deprecations were not compared)", async () => {
+    /** The doc comment right before `export interface|type|const NAME`, or "" (none), or undefined (no such declaration). */
+    const docBefore = (text: string, name: string): string | undefined => {
+      const at = new RegExp(`\\n(export )?(interface|type|const) ${name}\\b`).exec(text);
+      if (!at) return undefined;
+      const before = text.slice(0, at.index);
+      const end = before.lastIndexOf("*/");
+      return end < 0 || before.slice(end + 2).trim() !== "" ? "" : before.slice(before.lastIndexOf("/**", end), end);
+    };
+    const diff = JSON.parse((await cli("diff", "--spec", SPEC_DIR, "2025-11-25", "draft", "--json")).stdout) as typeof EXPECTED_JSON;
+    const declarations = diff.deprecated.added.filter((name) => !name.includes("."));
+    expect(declarations).toContain("LoggingLevel");
+    expect(declarations).toContain("CreateMessageRequest");
+    for (const name of declarations) {
+      expect([name, docBefore(newer, name)?.includes("@deprecated")]).toEqual([name, true]);
+      expect([name, docBefore(older, name)?.includes("@deprecated") ?? false]).toEqual([name, false]);
+    }
+    expect(diff.deprecated.added).toContain("ServerCapabilities.logging");
+    expect(diff.deprecated.removed).toEqual([]);
+    // JSONRPC_VERSION is the same in both.
+    expect(value(older, "JSONRPC_VERSION")).toBe(value(newer, "JSONRPC_VERSION"));
+    expect(diff.constants).toEqual({ added: [], removed: [], changed: [] });
+  });
+
+  it("a manifest written before constants and deprecations were recorded: those two sections are not compared", async () => {
+    const { schemaSnapshot, diffSnapshots } = await import("../generator/diff/index.js");
+    const [a, b] = [schemaSnapshot({ path: BEFORE }).snapshot, schemaSnapshot({ path: AFTER }).snapshot];
+    const { constants: _c, deprecated: _d, ...old } = a;
+    expect(diffSnapshots(a, b).constants.changed).toEqual([{ constant: "TOOL_PREFIX", from: "t_", to: "tool_" }]);
+    expect(diffSnapshots(old, b).constants).toEqual({ added: [], removed: [], changed: [] });
+    expect(diffSnapshots(old, b).deprecated).toEqual({ added: [], removed: [], changed: [] });
+    expect(diffSnapshots(b, old).deprecated).toEqual({ added: [], removed: [], changed: [] });
   });
 });
 

@@ -1,6 +1,6 @@
 /**
  * `diff`: what changed between two schemas in the protocol's terms, from their
- * {@link ProtocolSnapshot}s. The JSON shape ({@link ProtocolDiff}) is stable: seven sections,
+ * {@link ProtocolSnapshot}s. The JSON shape ({@link ProtocolDiff}) is stable: nine sections,
  * each with `added`, `removed` and `changed` lists, every list sorted by its key (method,
  * type name, constant, `_meta` key, capability path, value) in code-unit order.
  *
@@ -67,7 +67,8 @@ export type AlternativeChange =
 /**
  * One change inside a type. `from`/`to` are type texts, tag values, or `null` for absent. A
  * property change carries `inheritedFrom` when the property comes through `extends` (the
- * declaration that has it now, or had it when it was removed).
+ * declaration that has it now, or had it when it was removed). A member of an inline object type
+ * is named by its path (`annotations.weight`); `alias-constraint` is a tag on an alias's own type.
  */
 export type TypeChange =
   | { readonly change: "kind"; readonly from: string; readonly to: string }
@@ -93,7 +94,8 @@ export type TypeChange =
       readonly from: string | number | null;
       readonly to: string | number | null;
       readonly inheritedFrom?: string;
-    };
+    }
+  | { readonly change: "alias-constraint"; readonly tag: string; readonly from: string | number | null; readonly to: string | number | null };
 
 /** The whole diff; see the module comment. */
 export interface ProtocolDiff {
@@ -104,6 +106,10 @@ export interface ProtocolDiff {
   readonly capabilities: Section<{ readonly path: string; readonly type: string }, { readonly path: string; readonly from: string; readonly to: string }>;
   readonly resultTypes: Section<string, never>;
   readonly protocolVersion: Section<string, { readonly from: string; readonly to: string }>;
+  /** Constants other than error codes and `LATEST_PROTOCOL_VERSION` (`JSONRPC_VERSION`); empty when a side's snapshot does not record them. */
+  readonly constants: Section<{ readonly constant: string; readonly value: string | number }, { readonly constant: string; readonly from: string | number; readonly to: string | number }>;
+  /** What `@deprecated` marks ({@link ProtocolSnapshot.deprecated}): newly marked are `added`; empty when a side's snapshot does not record them. */
+  readonly deprecated: Section<string, never>;
 }
 
 const byCodeUnits = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -152,13 +158,32 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
     const same = written && a !== undefined && b !== undefined && memberChanges(a, b, INDEX_SIGNATURE, named).length === 0;
     changes.push({ change: "property-type", property: name, from: from.type, to: to.type, ...(same ? { sameMembers: true as const } : {}) });
   }
-  const tags = keys(from.constraints ?? {}, to.constraints ?? {});
-  for (const tag of [...tags.added, ...tags.removed, ...tags.both].sort(byCodeUnits)) {
-    const a = from.constraints?.[tag] ?? null;
-    const b = to.constraints?.[tag] ?? null;
-    if (a !== b) changes.push({ change: "constraint", property: name, tag, from: a, to: b });
-  }
+  for (const c of constraintChanges(from.constraints, to.constraints)) changes.push({ change: "constraint", property: name, ...c });
+  // The same inline object type on both sides: what its text does not show (its members' tags) may differ.
+  if (from.type === to.type && from.members !== undefined && to.members !== undefined) changes.push(...nestedChanges(name, from.members, to.members, named));
   return changes;
+}
+
+/** The changes of the members of an inline object type named `path`, each named by its path (`annotations.weight`). */
+function nestedChanges(
+  path: string,
+  from: Readonly<Record<string, PropertySnapshot>>,
+  to: Readonly<Record<string, PropertySnapshot>>,
+  named: NamedMembers | undefined,
+): TypeChange[] {
+  return memberChanges(from, to, INDEX_SIGNATURE, named).map((change) => ("property" in change ? { ...change, property: `${path}.${change.property}` } : change));
+}
+
+/** The tags whose values differ between two sets of constraint tags, by tag name; `null` for absent. */
+function constraintChanges(
+  from: Readonly<Record<string, string | number>> | undefined,
+  to: Readonly<Record<string, string | number>> | undefined,
+): { tag: string; from: string | number | null; to: string | number | null }[] {
+  const tags = keys(from ?? {}, to ?? {});
+  return [...tags.added, ...tags.removed, ...tags.both]
+    .sort(byCodeUnits)
+    .map((tag) => ({ tag, from: from?.[tag] ?? null, to: to?.[tag] ?? null }))
+    .filter((c) => c.from !== c.to);
 }
 
 /** The interfaces `name` extends, directly or through others, in `snapshot` (by the names its `extends` lists). */
@@ -174,7 +199,12 @@ function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<str
 
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
   if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
-  if (from.kind === "alias") return from.type === to.type ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
+  if (from.kind === "alias") {
+    const changes: TypeChange[] = from.type === to.type ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
+    for (const c of constraintChanges(from.constraints, to.constraints)) changes.push({ change: "alias-constraint", ...c });
+    if (from.type === to.type && from.members !== undefined && to.members !== undefined) changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
+    return changes;
+  }
   const changes: TypeChange[] = [];
   const [ea, eb] = [from.extends ?? [], to.extends ?? []];
   if (ea.join("\n") !== eb.join("\n")) changes.push({ change: "extends", from: ea, to: eb });
@@ -201,11 +231,21 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
       changes.push(change);
       continue;
     }
-    // The declaration that has it now, or had it when it was removed.
-    const origin = (Object.hasOwn(kb, change.property) ? own(kb, change.property) : own(ka, change.property)).from;
+    // The declaration that has it now, or had it when it was removed (a member of an inline type: its property's).
+    const origin = (memberAt(kb, change.property) ?? memberAt(ka, change.property))?.from;
     changes.push(origin === undefined ? change : { ...change, inheritedFrom: origin });
   }
   return changes;
+}
+
+/** The entry of `record` that `path` names: the property itself, or the one whose inline type holds the member `path` names (`annotations.weight`). */
+function memberAt<T>(record: Readonly<Record<string, T>>, path: string): T | undefined {
+  if (Object.hasOwn(record, path)) return own(record, path);
+  // The longest name that starts the path: a property name may hold dots (`io.modelcontextprotocol/…`).
+  const owner = Object.keys(record)
+    .filter((name) => path.startsWith(`${name}.`))
+    .sort((a, b) => b.length - a.length)[0];
+  return owner === undefined ? undefined : own(record, owner);
 }
 
 /** How two records of properties differ, by property name; the entry named `indexKey` (when given) is an index signature. */
@@ -269,7 +309,7 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
     }
-    if (a.results.join(", ") !== b.results.join(", ")) changes.push({ field: "results", from: a.results.join(", "), to: b.results.join(", ") });
+    if (a.results.join(", ") !== b.results.join(", ")) changes.push({ field: "results", from: a.results.join(", ") || "(none)", to: b.results.join(", ") || "(none)" });
     return changes.length > 0 ? [{ method, changes }] : [];
   });
 
@@ -286,6 +326,10 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
   const rb = new Set(to.resultTypes);
   const pv = from.protocolVersion;
   const pw = to.protocolVersion;
+  // Recorded on both sides, or compared on neither (a manifest written before they were recorded).
+  const [ca, cb] = from.constants !== undefined && to.constants !== undefined ? [from.constants, to.constants] : [{}, {}];
+  const k = keys(ca, cb);
+  const [da, db] = from.deprecated !== undefined && to.deprecated !== undefined ? [new Set(from.deprecated), new Set(to.deprecated)] : [new Set<string>(), new Set<string>()];
   return {
     methods: { added: m.added.map((k) => methodRow(to.methods, k)), removed: m.removed.map((k) => methodRow(from.methods, k)), changed: methodChanges },
     types: {
@@ -316,6 +360,12 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
       removed: pv !== undefined && pw === undefined ? [pv] : [],
       changed: pv !== undefined && pw !== undefined && pv !== pw ? [{ from: pv, to: pw }] : [],
     },
+    constants: {
+      added: k.added.map((constant) => ({ constant, value: own(cb, constant) })),
+      removed: k.removed.map((constant) => ({ constant, value: own(ca, constant) })),
+      changed: k.both.filter((c) => own(ca, c) !== own(cb, c)).map((constant) => ({ constant, from: own(ca, constant), to: own(cb, constant) })),
+    },
+    deprecated: { added: [...db].filter((v) => !da.has(v)).sort(byCodeUnits), removed: [...da].filter((v) => !db.has(v)).sort(byCodeUnits), changed: [] },
   };
 }
 
@@ -332,6 +382,8 @@ const SECTION_TITLES: Record<keyof ProtocolDiff, string> = {
   metaKeys: "_meta keys",
   capabilities: "capabilities",
   resultTypes: "resultType values",
+  constants: "constants",
+  deprecated: "deprecated",
 };
 
 function counts(section: Section<unknown, unknown>): string {
@@ -371,6 +423,8 @@ function typeChangeText(change: TypeChange): string {
       return change.sameMembers ? `~ ${change.property}: ${inlineShort(change.from)} → ${inlineShort(change.to)} (the same members)` : `~ ${change.property}: ${change.from} → ${change.to}`;
     case "constraint":
       return `~ ${change.property}: @${change.tag} ${show(change.from)} → ${show(change.to)}`;
+    case "alias-constraint":
+      return `~ @${change.tag} ${show(change.from)} → ${show(change.to)}`;
   }
 }
 
@@ -468,6 +522,16 @@ export function formatDiff(diff: ProtocolDiff): string {
       case "resultTypes":
         for (const v of diff.resultTypes.added) out.push(`  + ${v}`);
         for (const v of diff.resultTypes.removed) out.push(`  - ${v}`);
+        break;
+      case "constants":
+        for (const r of diff.constants.added) out.push(`  + ${r.constant} ${JSON.stringify(r.value)}`);
+        for (const r of diff.constants.removed) out.push(`  - ${r.constant} ${JSON.stringify(r.value)}`);
+        for (const c of diff.constants.changed) out.push(`  ~ ${c.constant}: ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`);
+        break;
+      case "deprecated":
+        // Newly deprecated, and no longer deprecated (or gone).
+        for (const v of diff.deprecated.added) out.push(`  + ${v}`);
+        for (const v of diff.deprecated.removed) out.push(`  - ${v}`);
         break;
     }
   }

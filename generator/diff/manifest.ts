@@ -143,10 +143,11 @@ function first(checks: readonly (() => string | undefined)[]): string | undefine
 }
 
 const input = fields({ file: string, sha256: string });
+const stringOrNumber: Check = (v, where) => (typeof v === "string" ? undefined : number(v, where));
 const property: Check = fields({
   optional: boolean,
   type: string,
-  constraints: optional(record((v, where) => (typeof v === "string" ? undefined : number(v, where)))),
+  constraints: optional(record(stringOrNumber)),
   members: optional(record((v, where) => property(v, where))),
 });
 const protocol = fields({
@@ -160,12 +161,16 @@ const protocol = fields({
       inherited: optional(record((v, where) => property(v, where) ?? fields({ from: string })(v, where))),
       indexSignature: optional(string),
       type: optional(string),
+      constraints: optional(record(stringOrNumber)),
+      members: optional(record(property)),
     }),
   ),
   errorCodes: record(number),
   metaKeys: record(fields({ required: boolean })),
   capabilities: record(string),
   resultTypes: list(string),
+  constants: optional(record(stringOrNumber)),
+  deprecated: optional(list(string)),
 });
 const manifest = fields({
   manifestVersion: (v, where) => (v === 1 ? undefined : `${where} is ${JSON.stringify(v)}, not 1`),

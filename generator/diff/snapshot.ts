@@ -10,14 +10,17 @@
 import type { Model } from "../analyze/index.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
 import { printType } from "../emit/print-type.js";
-import type { Constraints, ObjectType, TypeExpr } from "../ir.js";
+import type { Constraints, Docs, ObjectType, TypeExpr } from "../ir.js";
 
 /** One property of a type. */
 export interface PropertySnapshot {
   readonly optional: boolean;
   /** The type as one-line TypeScript. */
   readonly type: string;
-  /** Constraint tags on it (`format`, `minimum`, `maximum`, `maxItems`, `pattern`), sorted by tag. */
+  /**
+   * Constraint tags on it (`format`, `minimum`, `maximum`, `maxItems`, `pattern`, and `TJS-type`
+   * `number` for a number that need not be an integer), sorted by tag.
+   */
   readonly constraints?: Readonly<Record<string, string | number>>;
   /**
    * When the type is written inline as an object (`{ name: string; }`): its members by name (an
@@ -50,6 +53,10 @@ export interface TypeSnapshot {
   readonly indexSignature?: string;
   /** Alias: the aliased type as one-line TypeScript. */
   readonly type?: string;
+  /** Alias: the constraint tags on the aliased type, as a property's ({@link PropertySnapshot.constraints}). */
+  readonly constraints?: Readonly<Record<string, string | number>>;
+  /** Alias of an inline object type: its members, as a property's ({@link PropertySnapshot.members}). */
+  readonly members?: Readonly<Record<string, PropertySnapshot>>;
 }
 
 /** One row of the method table. */
@@ -87,6 +94,18 @@ export interface ProtocolSnapshot {
   readonly capabilities: Readonly<Record<string, string>>;
   /** The `ResultType` values. */
   readonly resultTypes: readonly string[];
+  /**
+   * Constants (`JSONRPC_VERSION`) by name, with their values; error codes and
+   * `LATEST_PROTOCOL_VERSION` are in their own sections. Absent in manifests written before
+   * constants were recorded (`diff` then does not compare them).
+   */
+  readonly constants?: Readonly<Record<string, string | number>>;
+  /**
+   * What `@deprecated` marks, sorted: declarations by name (`CreateMessageRequest`), properties as
+   * `Type.property` (`Type.property.member` inside an inline object type). Absent in manifests
+   * written before deprecations were recorded.
+   */
+  readonly deprecated?: readonly string[];
 }
 
 const noDocs = () => "";
@@ -123,15 +142,19 @@ function withoutReadonly(type: TypeExpr): TypeExpr {
   }
 }
 
-/** The constraint tags on a type, its union members and its array elements' type (merged). */
+/**
+ * The constraint tags on a type and its union members (merged), and `TJS-type` `number` when a
+ * number of it need not be an integer (the validators then test `Number.isFinite`, not `Number.isInteger`).
+ */
 function constraintsOf(type: TypeExpr): Record<string, string | number> | undefined {
-  const found: Partial<Record<keyof Constraints, string | number>> = {};
+  const found: Partial<Record<keyof Constraints | "TJS-type", string | number>> = {};
   const visit = (t: TypeExpr) => {
     if ((t.kind === "keyword" || t.kind === "array") && t.constraints) Object.assign(found, t.constraints);
+    if (t.kind === "keyword" && t.name === "number" && t.numberType === "number") found["TJS-type"] = "number";
     if (t.kind === "union") t.members.forEach(visit);
   };
   visit(type);
-  const keys = Object.keys(found).sort() as (keyof Constraints)[];
+  const keys = Object.keys(found).sort() as (keyof typeof found)[];
   return keys.length > 0 ? Object.fromEntries(keys.map((k) => [k, found[k]!])) : undefined;
 }
 
@@ -194,7 +217,11 @@ function alternativesOf(model: Model, type: TypeExpr): Record<string, Record<str
 /** The snapshot of one analysed schema. */
 export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSnapshot {
   const types: [string, TypeSnapshot][] = model.types.map((decl) => {
-    if (decl.kind === "alias") return [decl.name, { kind: "alias", type: typeText(decl.type) }];
+    if (decl.kind === "alias") {
+      const constraints = constraintsOf(decl.type);
+      const members = decl.type.kind === "object" ? { members: membersOf(decl.type) } : {};
+      return [decl.name, { kind: "alias", type: typeText(decl.type), ...(constraints ? { constraints } : {}), ...members }];
+    }
     const own = decl.type.properties.filter((p) => p.inheritedFrom === undefined);
     const properties = sortedRecord(own.map((p): [string, PropertySnapshot] => [p.name, propertySnapshot(p)]));
     const inherited = sortedRecord(
@@ -217,6 +244,10 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     [facts.requestMeta, facts.notificationMeta, facts.resultMeta].flatMap((shape) => shape?.properties.filter((p) => !p.optional).map((p) => p.name) ?? []),
   );
   const latest = model.declarations.get("LATEST_PROTOCOL_VERSION");
+  const codes = new Set(facts.errorCodes.map((e) => e.constant));
+  const constants = model.ir.declarations.flatMap((d): [string, string | number][] =>
+    d.kind === "const" && d.name !== "LATEST_PROTOCOL_VERSION" && !codes.has(d.name) ? [[d.name, d.value]] : [],
+  );
   return {
     ...(latest?.kind === "const" ? { protocolVersion: String(latest.value) } : {}),
     methods: sortedRecord(methods),
@@ -225,5 +256,28 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     metaKeys: sortedRecord(facts.metaKeys.map((k): [string, { required: boolean }] => [k.key, { required: required.has(k.key) }])),
     capabilities: sortedRecord(capabilities(model)),
     resultTypes: [...facts.resultTypes].sort(),
+    constants: sortedRecord(constants),
+    deprecated: deprecations(model),
   };
+}
+
+/** Whether `docs` hold `@deprecated`. */
+const isDeprecated = (docs: Docs | undefined) => docs?.tags.some((t) => t.name === "deprecated") === true;
+
+/** {@link ProtocolSnapshot.deprecated} of `model`: declarations, their own properties, and members of inline object types under them. */
+function deprecations(model: Model): string[] {
+  const found: string[] = [];
+  const members = (path: string, type: TypeExpr): void => {
+    if (type.kind !== "object") return;
+    for (const p of type.properties) {
+      if (p.inheritedFrom !== undefined) continue;
+      if (isDeprecated(p.docs)) found.push(`${path}.${p.name}`);
+      members(`${path}.${p.name}`, p.type);
+    }
+  };
+  for (const decl of model.ir.declarations) {
+    if (isDeprecated(decl.docs)) found.push(decl.name);
+    if (decl.kind !== "const") members(decl.name, decl.type);
+  }
+  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -5,17 +5,24 @@
  * icon's @format uri → uri-reference, priority's @maximum 10 → 100, name's type string → ToolName,
  * description added; error code HEADER_MISMATCH renumbered -32020 → -32030, OLD_CODE removed,
  * RESOURCE_GONE added; _meta key clientInfo now required, progressToken removed, traceparent added;
- * capability roots.listChanged removed, server.resources added; resultType input_required added.
+ * capability roots.listChanged removed, server.resources added; resultType input_required added;
+ * Percent's @maximum 100 → 1000, Tool's score now any number (@TJS-type number) and the @maximum of
+ * its inline annotations.weight 1 → 5; constant TOOL_PREFIX "t_" → "tool_", DEFAULT_TTL added;
+ * CallToolResult and ClientCapabilities.sampling now deprecated, the deprecated Legacy removed.
  */
 export const LATEST_PROTOCOL_VERSION = "2026-09-01";
 export const JSONRPC_VERSION = "2.0";
 export const INVALID_PARAMS = -32602;
 export const HEADER_MISMATCH = -32030;
 export const RESOURCE_GONE = -32031;
+export const TOOL_PREFIX = "tool_";
+export const DEFAULT_TTL = 60;
 
 export type RequestId = string | number;
 export type ResultType = "complete" | "input_required";
 export type ToolName = string;
+/** @maximum 1000 */
+export type Percent = number;
 
 export interface RequestMetaObject {
   "io.modelcontextprotocol/protocolVersion": string;
@@ -40,6 +47,7 @@ export interface Implementation {
 }
 export interface ClientCapabilities {
   roots?: {};
+  /** @deprecated */
   sampling?: object;
 }
 export interface ServerCapabilities {
@@ -61,6 +69,7 @@ export interface CallToolRequest extends Request {
   method: "tools/call";
   params: CallToolRequestParams;
 }
+/** @deprecated */
 export interface CallToolResult extends Result {
   content: string[];
 }
@@ -83,5 +92,11 @@ export interface Tool {
   icon?: string;
   /** @maximum 100 */
   priority?: number;
+  /** @TJS-type number */
+  score?: number;
+  annotations?: {
+    /** @maximum 5 */
+    weight?: number;
+  };
 }
 export type ClientRequest = ListToolsRequest | CallToolRequest | ReadResourceRequest;

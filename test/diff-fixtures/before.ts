@@ -4,9 +4,12 @@ export const JSONRPC_VERSION = "2.0";
 export const INVALID_PARAMS = -32602;
 export const HEADER_MISMATCH = -32020;
 export const OLD_CODE = -32001;
+export const TOOL_PREFIX = "t_";
 
 export type RequestId = string | number;
 export type ResultType = "complete";
+/** @maximum 100 */
+export type Percent = number;
 
 export interface RequestMetaObject {
   "io.modelcontextprotocol/protocolVersion": string;
@@ -64,7 +67,13 @@ export interface Tool {
   icon?: string;
   /** @maximum 10 */
   priority?: number;
+  score?: number;
+  annotations?: {
+    /** @maximum 1 */
+    weight?: number;
+  };
 }
+/** @deprecated */
 export interface Legacy {
   x: string;
 }
