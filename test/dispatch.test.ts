@@ -479,6 +479,8 @@ describe("handle(): raw messages and their exact answers", () => {
         throw new Error("boom");
       },
     });
+    const revoked = Proxy.revocable({}, {});
+    revoked.revoke();
     const answers = await Promise.all([
       d.handle(request(1, "tools/call", { name: "echo", arguments: { text: "x", deep } })),
       d.handle(request(2, "__proto__")),
@@ -488,6 +490,10 @@ describe("handle(): raw messages and their exact answers", () => {
       d.handle(cyclic),
       d.handle(getter),
       d.handle("[".repeat(200_000)),
+      // helper-90: these made handle() reject (a revoked Proxy cannot be asked whether it is an array; a batch element's getter).
+      d.handle(revoked.proxy),
+      d.handle([revoked.proxy]),
+      d.handle(Object.defineProperty([1], "0", { get: () => { throw new Error("boom"); } })),
     ]);
     expect(answers.map((a) => a?.error?.code ?? (a?.result ? "result" : a))).toEqual([
       "result",
@@ -499,6 +505,9 @@ describe("handle(): raw messages and their exact answers", () => {
       "result",
       -32603,
       -32700,
+      -32603,
+      -32603,
+      -32603,
     ]);
   });
 });

@@ -1235,6 +1235,18 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect(logged).toEqual([]);
   });
 
+  it("a batch with an element that throws when read is one -32603 and none of it runs (helper-90: handle rejected)", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, {});
+    const hostile = [echo(1, "first"), echo(2, "second"), echo(3, "third")];
+    Object.defineProperty(hostile, "2", { get: () => { throw new Error("boom"); } });
+    expect(await client.send(hostile)).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
+    expect(calls).toBe(0);
+    // Reported as one() reports a message that throws when read.
+    expect(logged.map((l) => [String(l.error), l.info["reason"]])).toEqual([["Error: boom", "handler-threw"]]);
+  });
+
   it("an empty batch is one -32600 (not an array); an element that is not a message, an initialize, or a modern message gets its own -32600 in the array", async () => {
     const d = batching();
     const client = legacyClient(d);

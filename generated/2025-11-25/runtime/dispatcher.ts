@@ -421,7 +421,9 @@ export interface CoreDispatcher {
    * taken ({@link HandleContext.refuse}).
    *
    * `message` is the parsed JSON value, or a string: the message's text, which is parsed here
-   * (`-32700` when it is not JSON). A transport that parsed the text itself and found a JSON
+   * (`-32700` when it is not JSON). A value that throws when read (a revoked Proxy, a throwing
+   * getter; never what `JSON.parse` gives) is `-32603` without `id`, reported to `onError`, and
+   * none of it runs. A transport that parsed the text itself and found a JSON
    * string passes the text, not the string, which would be parsed again as if it were a message.
    */
   handle(message: unknown, context?: HandleContext): Promise<DispatchResponse | readonly DispatchResponse[] | undefined>;
@@ -1744,7 +1746,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         return errorOf(undefined, -32700, "Parse error: the message is not JSON");
       }
     }
-    return Array.isArray(value) ? batch(value, context) : one(value, context, undefined);
+    try {
+      // A batch's elements are read once, here: one that throws when read (a getter, a revoked Proxy) stops the batch
+      // before any of it runs.
+      return Array.isArray(value) ? await batch([...(value as unknown[])], context) : await one(value, context, undefined);
+    } catch (error) {
+      // A value that throws when read is no JSON a transport parsed: answered as one() answers it (helper-90: handle rejected).
+      report(error, { method: "(dispatch)", reason: "handler-threw" });
+      return errorOf(undefined, -32603, "Internal error");
+    }
   }
 
   /**
