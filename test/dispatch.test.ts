@@ -8,6 +8,8 @@ import { writeFileSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileDiagnostics, generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
 
@@ -562,6 +564,38 @@ describe("checkToolArguments", () => {
     // Keywords it does not know, and schemas that are not objects, do not reject.
     expect(checkToolArguments({ $ref: "#/nowhere", format: "email" }, "x")).toBeUndefined();
     expect(checkToolArguments("not a schema", { a: 1 })).toBeUndefined();
+  });
+
+  it("reads prefixItems and items as 2020-12 does, an earlier draft's items array with additionalItems, and min/maxProperties: the verdicts are ajv's (helper-90: valid tuples were refused)", () => {
+    const { checkToolArguments } = m.dispatch;
+    const point = { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false };
+    const row = { type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } };
+    const sized = { type: "object", minProperties: 1, maxProperties: 2 };
+    const cases2020: [object, unknown][] = [
+      [point, [1, 2]],
+      [point, [1]],
+      [point, [1, 2, 3]],
+      [point, ["a", 2]],
+      [row, ["label", 1, 2]],
+      [row, ["label", 1, "x"]],
+      [row, [1]],
+      [{ type: "array", prefixItems: [{ const: 1 }] }, [1, "anything"]],
+      [sized, {}],
+      [sized, { a: 1 }],
+      [sized, { a: 1, b: 2, c: 3 }],
+    ];
+    const cases07: [object, unknown][] = [
+      [{ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } }, ["a", 1]],
+      [{ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } }, ["a", "b"]],
+      [{ type: "array", items: [{ type: "string" }], additionalItems: false }, ["a", 1]],
+      [{ type: "array", items: [{ type: "string" }] }, ["a", 1]],
+    ];
+    const verdicts = (ajv: Ajv, cases: [object, unknown][]) =>
+      cases.map(([schema, value]) => [JSON.stringify(schema), JSON.stringify(value), checkToolArguments(schema, value) === undefined, ajv.validate(schema, value)]);
+    for (const row of [...verdicts(new Ajv2020({ strict: false }), cases2020), ...verdicts(new Ajv({ strict: false }), cases07)]) expect(row[2]).toBe(row[3]);
+    expect(checkToolArguments(point, [1, 2, 3])).toBe("/2: no value is allowed here");
+    expect(checkToolArguments(row, ["label", 1, "x"])).toBe("/2: expected number");
+    expect(checkToolArguments(sized, { a: 1, b: 2, c: 3 })).toBe("must have at most 2 properties");
   });
 });
 

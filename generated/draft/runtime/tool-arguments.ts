@@ -12,10 +12,15 @@ const MAX_SCHEMA_DEPTH = 64;
 
 /**
  * Checks tool arguments against a tool's `inputSchema`. Covers the JSON Schema keywords
- * tools commonly use: `type`, `properties`, `required`, `additionalProperties`, `items`,
- * `enum`, `const`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`,
- * `minLength`, `maxLength`, `minItems`, `maxItems`, `pattern`, `patternProperties`, `anyOf`,
- * `oneOf`, `allOf`, `not`. Other keywords (`$ref`, `format`, conditionals) are not checked. Never throws.
+ * tools commonly use: `type`, `properties`, `required`, `additionalProperties`,
+ * `patternProperties`, `minProperties`, `maxProperties`, `items` and `prefixItems` (2020-12, the
+ * default dialect of `inputSchema`: `items` checks the elements after the `prefixItems`; an
+ * earlier draft's `items` array and `additionalItems` are read the same way), `enum`, `const`,
+ * `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`,
+ * `minItems`, `maxItems`, `pattern`, `anyOf`, `oneOf`, `allOf`, `not`. Other keywords are not
+ * checked, and pass: `$ref`, `format`, `multipleOf`, `uniqueItems`, `contains`, `propertyNames`,
+ * `dependentRequired`, `dependentSchemas`, `if`/`then`/`else`, `unevaluatedProperties`,
+ * `unevaluatedItems`. Never throws.
  *
  * @returns `undefined` when `args` passes, else every problem found (at most {@link MAX_ISSUES}),
  *   each as `<JSON Pointer>: <what is wrong>` (at the arguments object itself, whose pointer is
@@ -130,12 +135,23 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     const maxItems = own(schema, "maxItems");
     if (typeof minItems === "number" && v.length < minItems) problems.push(at + "must have at least " + minItems + " items");
     if (typeof maxItems === "number" && v.length > maxItems) problems.push(at + "must have at most " + maxItems + " items");
+    // 2020-12: prefixItems checks the first elements and items the rest; earlier drafts write the first as an items array
+    // and the rest as additionalItems (helper-90: items was applied to every element, and valid tuples were refused).
     const items = own(schema, "items");
-    if (isPlainObject(items) || typeof items === "boolean") {
-      for (let i = 0; i < v.length && problems.length <= MAX_ISSUES; i++) problems.push(...schemaProblems(items, v[i], pointer(path, i), depth + 1));
+    const prefixItems = own(schema, "prefixItems");
+    const first: readonly unknown[] = Array.isArray(prefixItems) ? prefixItems : Array.isArray(items) ? items : [];
+    const rest = Array.isArray(prefixItems) ? items : Array.isArray(items) ? own(schema, "additionalItems") : items;
+    for (let i = 0; i < v.length && problems.length <= MAX_ISSUES; i++) {
+      const sub = i < first.length ? first[i] : rest;
+      if (isPlainObject(sub) || typeof sub === "boolean") problems.push(...schemaProblems(sub, v[i], pointer(path, i), depth + 1));
     }
   }
   if (isPlainObject(v)) {
+    const minProperties = own(schema, "minProperties");
+    const maxProperties = own(schema, "maxProperties");
+    const count = Object.keys(v).length;
+    if (typeof minProperties === "number" && count < minProperties) problems.push(at + "must have at least " + minProperties + " properties");
+    if (typeof maxProperties === "number" && count > maxProperties) problems.push(at + "must have at most " + maxProperties + " properties");
     const properties = own(schema, "properties");
     const props = isPlainObject(properties) ? properties : {};
     const required = own(schema, "required");
