@@ -634,6 +634,16 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(readLock(real)!.pins.map((p) => p.commit)).toEqual([OTHER]);
   });
 
+  it("an archive whose entries start ./<top>/ (as tar czf x.tgz ./<top> writes them) is cached with its schemas (helper-89: an empty folder was cached)", async () => {
+    const { options, cache } = place("dot-top");
+    const ref = "dot-top";
+    const entries = corpusEntries(SPEC_DIR).map((e) => ({ ...e, path: `./${TOP}/${e.path}`, raw: true }));
+    server.routes.set(ref, { kind: "archive", body: tarGz(TOP, entries, COMMIT) });
+    const [fetched] = await fetchSpec({ ...options, ref });
+    expect(fetched).toMatchObject({ pin: { ref, commit: COMMIT, schemas: DIGESTS } });
+    expect(existsSync(join(cache, COMMIT, "schema", "draft", "schema.ts"))).toBe(true);
+  });
+
   it("keeps no setuid, setgid, sticky or executable bit from the archive", async () => {
     const { options, cache } = place("modes");
     const ref = "modes";
@@ -674,6 +684,12 @@ describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => 
     ["a second top folder", tarGz(TOP, [schema, { path: "other/x", body: Buffer.from("x"), raw: true }], COMMIT), `entry "other/x" is outside the top folder ${TOP}/`],
     ["no commit anywhere", tarGz("modelcontextprotocol-main", [schema], undefined), "it names no commit (no pax comment, and the top folder modelcontextprotocol-main/ does not end in one)"],
     ["not a tar.gz at all", Buffer.from("<html>rate limited</html>\n"), "it is not a readable tar.gz (TAR_BAD_ARCHIVE: Unrecognized archive format)"],
+    // helper-89: cached, and pinned with no schemas, which the lock's reader then refused.
+    [
+      "docs without any schema.ts",
+      tarGz(TOP, [{ path: "docs/specification/x.mdx", body: Buffer.from("x") }, { path: "schema/draft/schema.json", body: Buffer.from("{}") }], COMMIT),
+      "it holds no schema/<version>/schema.ts: is it the spec repository?",
+    ],
   ];
   it.each(cases)("%s", async (name, body, reason) => {
     const ref = `hostile-${name.replace(/\W+/g, "-")}`;

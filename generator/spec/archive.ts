@@ -119,6 +119,8 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
   if (problem) throw problem;
   if (topFolder === undefined) throw refuse(url, "it holds no entries");
   if (keptFiles.length === 0) throw refuse(url, `it holds no ${KEPT_FOLDERS.join(" or ")} folder: is it the spec repository?`);
+  // helper-89: an archive of docs alone was cached, and pinned with no schemas, which the lock's reader then refused.
+  if (!keptFiles.some((file) => /^schema\/[^/]+\/schema\.ts$/.test(file))) throw refuse(url, "it holds no schema/<version>/schema.ts: is it the spec repository?");
   const fromFolder = /-([0-9a-f]{40})$/.exec(topFolder)?.[1];
   const commit = comment ?? fromFolder ?? (SHA.test(requestedRef) ? requestedRef : undefined);
   if (commit === undefined) {
@@ -143,10 +145,13 @@ export async function extractArchive(archive: Uint8Array, dir: string): Promise<
     noMtime: true,
     onReadEntry: (entry: ReadEntry) => {
       entry.mode = entry.type === "Directory" ? 0o755 : 0o644;
+      // `./top/schema/…` (what `tar czf x.tgz ./top` writes) is `top/schema/…`, as checkArchive read it: strip takes `top`.
+      entry.path = withoutDotSegments(entry.path);
     },
     filter: (path: string, entry: ReadEntry | import("node:fs").Stats) => {
       const type = "type" in entry ? entry.type : undefined;
-      const rest = path.split("/").slice(1).join("/");
+      // The filter sees the path as written (before onReadEntry).
+      const rest = withoutDotSegments(path).split("/").slice(1).join("/");
       return isKept(rest) && (type === "File" || type === "OldFile" || type === "ContiguousFile" || type === "Directory");
     },
   });
@@ -155,6 +160,14 @@ export async function extractArchive(archive: Uint8Array, dir: string): Promise<
     unpack.on("close", () => resolve());
     unpack.end(asBuffer(archive));
   });
+}
+
+/** `path` without its `.` segments (`./top/schema/x` → `top/schema/x`), as {@link splitEntryPath} reads it. */
+function withoutDotSegments(path: string): string {
+  return path
+    .split("/")
+    .filter((segment) => segment !== ".")
+    .join("/");
 }
 
 /** `bytes` as a Buffer, without a copy (tar's streams take Buffers; the signatures take any Uint8Array, so they need no Node types). */
