@@ -460,6 +460,17 @@ describe("spec fetch: locks and refs it must not trust", () => {
       'names the repository "someone/fork"; this generator follows modelcontextprotocol/modelcontextprotocol only (MCP_SPEC_BASE_URL names another server for it)',
     ],
     ["a pin with no schemas", { lockVersion: 1, pins: [{ ...pin, schemas: {} }] }, "has a pin (0) whose schemas are empty (it names no version's schema.ts)"],
+    // helper-89: `__proto__` was read as the object's prototype ("got [object Object]"), and a path passed the shape check.
+    [
+      "a version named __proto__",
+      { lockVersion: 1, pins: [{ ...pin, schemas: JSON.parse(`{"__proto__":"${DIGESTS.draft}"}`) as object }] },
+      'has a pin (0) whose schemas name "__proto__", which is not a version folder name (such as draft or 2025-11-25)',
+    ],
+    [
+      "a version that is a path",
+      { lockVersion: 1, pins: [{ ...pin, schemas: { ...DIGESTS, "../../x": DIGESTS.draft } }] },
+      'has a pin (0) whose schemas name "../../x", which is not a version folder name (such as draft or 2025-11-25)',
+    ],
     ["an abbreviated commit", { lockVersion: 1, pins: [{ ...pin, commit: "97b41b6" }] }, 'has a pin (0) whose commit "97b41b6" is not 40 lowercase hex digits'],
     ["a commit in capitals", { lockVersion: 1, pins: [{ ...pin, commit: COMMIT.toUpperCase() }] }, `has a pin (0) whose commit "${COMMIT.toUpperCase()}" is not 40 lowercase hex digits (write it in lower case)`],
     ["a pin without a commit", { lockVersion: 1, pins: [{ ref: "main", schemas: DIGESTS }] }, "has a pin (0) without a commit (a string of 40 lowercase hex digits)"],

@@ -269,6 +269,9 @@ function pinProblem(pin: unknown): string | undefined {
     return "whose schemas are not sha256 digests by version";
   }
   if (Object.keys(p.schemas).length === 0) return "whose schemas are empty (it names no version's schema.ts)";
+  // A version is a folder under schema/ (`draft`, `2025-11-25`): not a path, and not a name objects inherit (helper-89: `__proto__`).
+  const badVersion = Object.keys(p.schemas).find((version) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(version) || version.includes(".."));
+  if (badVersion !== undefined) return `whose schemas name ${JSON.stringify(badVersion)}, which is not a version folder name (such as draft or 2025-11-25)`;
   return undefined;
 }
 
