@@ -157,7 +157,8 @@ const FETCH_ALTERNATIVES = "let generate, diff and scaffold read a local clone w
  * What `spec fetch` did to each pin it replaced (`--update`, or a ref the lock did not pin): kept
  * at its commit, or moved from one commit to another, with the `diff` command that shows what
  * changed in the protocol's terms when the earlier revision is still in the cache (the draft, else
- * the newest version both revisions have). A ref that changed is named with the one before.
+ * the newest version both revisions have), and the versions one of them lacks. A ref that changed
+ * is named with the one before.
  */
 function movedPins(fetched: readonly FetchedSpec[]): string[] {
   return fetched.flatMap((f) => {
@@ -165,8 +166,12 @@ function movedPins(fetched: readonly FetchedSpec[]): string[] {
     if (old === undefined) return [];
     const refs = old.ref === f.pin.ref ? f.pin.ref : `${old.ref} → ${f.pin.ref}`;
     if (old.commit === f.pin.commit) return [`${refs}: still at ${old.commit}`];
-    const moved = `${refs}: moved from ${old.commit} to ${f.pin.commit}`;
-    const common = Object.keys(f.pin.schemas).filter((v) => v in old.schemas);
+    // Versions the new revision lacks, or adds: a configuration or --spec-version naming a gone one fails next (MCG506).
+    const gone = Object.keys(old.schemas).filter((v) => !Object.hasOwn(f.pin.schemas, v));
+    const added = Object.keys(f.pin.schemas).filter((v) => !Object.hasOwn(old.schemas, v));
+    const versions = [gone.length > 0 ? `versions gone: ${gone.join(", ")}` : "", added.length > 0 ? `versions new: ${added.join(", ")}` : ""].filter(Boolean).join("; ");
+    const moved = `${refs}: moved from ${old.commit} to ${f.pin.commit}${versions === "" ? "" : ` (${versions})`}`;
+    const common = Object.keys(f.pin.schemas).filter((v) => Object.hasOwn(old.schemas, v));
     const version = common.includes("draft") ? "draft" : common.sort().at(-1);
     const oldSchema = version === undefined ? undefined : join(dirname(f.dir), old.commit, "schema", version, "schema.ts");
     if (oldSchema === undefined || !existsSync(oldSchema)) return [moved];

@@ -162,6 +162,12 @@ describe("spec fetch", () => {
       expect([byCommit.code, byCommit.stderr.split("\n").at(-2)]).toEqual([0, `next → ${NEXT}: still at ${NEXT}`]);
       expect(readLock(lock)!.pins.map((p) => `${p.ref}@${p.commit}`)).toEqual([`main@${COMMIT}`, `${NEXT}@${NEXT}`]);
       expect(existsSync(join(dir, "mcp-spec.lock.json"))).toBe(true);
+      // A revision without a version the pin had says which (helper-89: the next generate naming it failed, MCG506, unexplained).
+      const LATER = "3333333333333333333333333333333333333333";
+      const without = corpusEntries(SPEC_DIR).filter((e) => !e.path.startsWith("schema/2025-11-25"));
+      server.routes.set("later", { kind: "archive", body: tarGz(`modelcontextprotocol-${LATER}`, without, LATER) });
+      const gone = await cli("spec", "fetch", "--ref", "later", "--update", "--lock", lock);
+      expect([gone.code, gone.stderr.split("\n").at(-2)]).toEqual([0, expect.stringMatching(new RegExp(`^main → later: moved from ${COMMIT} to ${LATER} \\(versions gone: 2025-11-25\\); what changed in draft: `))]);
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
         if (value === undefined) delete process.env[key];
