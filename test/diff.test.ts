@@ -795,6 +795,29 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     expect(diff.constants).toEqual({ added: [], removed: [], changed: [] });
   });
 
+  it("a union whose members only changed order is no change: 2024-11-05 → 2025-03-26's ServerResult (helper-89)", async () => {
+    /** The members of `export type NAME = | A | B …;` in a schema's text, as written. */
+    const members = (version: string, name: string) => {
+      const text = readFileSync(join(SPEC_DIR, "schema", version, "schema.ts"), "utf8");
+      const body = new RegExp(`export type ${name} =([^;]*);`).exec(text)![1]!;
+      return body.split("|").map((m) => m.trim()).filter(Boolean);
+    };
+    const [before, after] = [members("2024-11-05", "ServerResult"), members("2025-03-26", "ServerResult")];
+    expect(after).not.toEqual(before);
+    expect([...after].sort()).toEqual([...before].sort());
+    const result = await cli("diff", "--spec", SPEC_DIR, "2024-11-05", "2025-03-26", "--json");
+    const diff = JSON.parse(result.stdout) as typeof EXPECTED_JSON;
+    expect(diff.types.changed.map((t) => t.name)).not.toContain("ServerResult");
+    // A member added is still a change, named with the texts as written.
+    const dir = scratchDir("diff-union-order");
+    const [a, b, c] = [join(dir, "a.ts"), join(dir, "b.ts"), join(dir, "c.ts")];
+    writeFileSync(a, 'export type U = "x" | { k: "p | q"; } | number[];\n');
+    writeFileSync(b, 'export type U = number[] | "x" | { k: "p | q"; };\n');
+    writeFileSync(c, 'export type U = number[] | "x" | { k: "p | q"; } | "y";\n');
+    expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    expect((await cli("diff", a, c)).stdout).toBe('types: 1 changed\n  ~ U\n      type: "x" | { k: "p | q"; } | number[] → number[] | "x" | { k: "p | q"; } | "y"\n');
+  });
+
   it("a manifest written before constants and deprecations were recorded: those two sections are not compared", async () => {
     const { schemaSnapshot, diffSnapshots } = await import("../generator/diff/index.js");
     const [a, b] = [schemaSnapshot({ path: BEFORE }).snapshot, schemaSnapshot({ path: AFTER }).snapshot];

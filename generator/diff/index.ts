@@ -151,7 +151,7 @@ function namedMembers(snapshot: ProtocolSnapshot): (text: string) => Readonly<Re
 function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnapshot, named: NamedMembers | undefined): TypeChange[] {
   const changes: TypeChange[] = [];
   if (from.optional !== to.optional) changes.push({ change: "required", property: name, from: requiredness(from.optional), to: requiredness(to.optional) });
-  if (from.type !== to.type) {
+  if (!sameType(from.type, to.type)) {
     // An inline object moved into a named interface (or back) with the same members: the type is only written another way.
     const [a, b] = [from.members ?? named?.from(from.type), to.members ?? named?.to(to.type)];
     const written = from.members !== undefined || to.members !== undefined;
@@ -160,7 +160,7 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
   }
   for (const c of constraintChanges(from.constraints, to.constraints)) changes.push({ change: "constraint", property: name, ...c });
   // The same inline object type on both sides: what its text does not show (its members' tags) may differ.
-  if (from.type === to.type && from.members !== undefined && to.members !== undefined) changes.push(...nestedChanges(name, from.members, to.members, named));
+  if (sameType(from.type, to.type) && from.members !== undefined && to.members !== undefined) changes.push(...nestedChanges(name, from.members, to.members, named));
   return changes;
 }
 
@@ -200,9 +200,11 @@ function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<str
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
   if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
   if (from.kind === "alias") {
-    const changes: TypeChange[] = from.type === to.type ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
+    const changes: TypeChange[] = sameType(from.type ?? "", to.type ?? "") ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
     for (const c of constraintChanges(from.constraints, to.constraints)) changes.push({ change: "alias-constraint", ...c });
-    if (from.type === to.type && from.members !== undefined && to.members !== undefined) changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
+    if (sameType(from.type ?? "", to.type ?? "") && from.members !== undefined && to.members !== undefined) {
+      changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
+    }
     return changes;
   }
   const changes: TypeChange[] = [];
@@ -265,7 +267,7 @@ function memberChanges(
   for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: own(pa, p).type, to: null } : { change: "property-removed", property: p }]);
   for (const p of k.both) {
     const [a, b] = [own(pa, p), own(pb, p)];
-    perProperty.set(p, p === indexKey ? (a.type === b.type ? [] : [{ change: "index-signature", from: a.type, to: b.type }]) : propertyChanges(p, a, b, named));
+    perProperty.set(p, p === indexKey ? (sameType(a.type, b.type) ? [] : [{ change: "index-signature", from: a.type, to: b.type }]) : propertyChanges(p, a, b, named));
   }
   for (const p of [...perProperty.keys()].sort(byCodeUnits)) changes.push(...perProperty.get(p)!);
   return changes;
@@ -309,7 +311,7 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
     }
-    if (a.results.join(", ") !== b.results.join(", ")) changes.push({ field: "results", from: a.results.join(", ") || "(none)", to: b.results.join(", ") || "(none)" });
+    if ([...a.results].sort(byCodeUnits).join(", ") !== [...b.results].sort(byCodeUnits).join(", ")) changes.push({ field: "results", from: a.results.join(", ") || "(none)", to: b.results.join(", ") || "(none)" });
     return changes.length > 0 ? [{ method, changes }] : [];
   });
 
@@ -435,6 +437,39 @@ function typeChangeText(change: TypeChange): string {
 function inlineShort(text: string): string {
   const end = text.endsWith("?") ? text.length - 1 : text.length;
   return text.startsWith("{") && closingBrace(text) === end - 1 ? `{…}${text.slice(end)}` : text;
+}
+
+/**
+ * Whether two type texts are one type: the same text, or unions of the same members in another
+ * order (`A | B` and `B | A`; helper-89: a reordered union was reported as changed). Only the
+ * top-level union is read so; members are compared as written.
+ */
+function sameType(a: string, b: string): boolean {
+  if (a === b) return true;
+  const [ma, mb] = [unionMembers(a), unionMembers(b)];
+  return ma.length > 1 && ma.length === mb.length && ma.sort(byCodeUnits).join("\n") === mb.sort(byCodeUnits).join("\n");
+}
+
+/** The members of the top-level union a type text is (`A | { b: "x | y"; } | C[]` → three), or the text alone. */
+function unionMembers(text: string): string[] {
+  const members: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      // JSON.stringify wrote the literal: a quote inside it is escaped.
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (c === "{" || c === "[" || c === "(" || c === "<") depth++;
+    else if (c === "}" || c === "]" || c === ")" || c === ">") depth--;
+    else if (depth === 0 && text.startsWith(" | ", i)) {
+      members.push(text.slice(start, i));
+      start = i + 3;
+      i += 2;
+    }
+  }
+  members.push(text.slice(start));
+  return members;
 }
 
 /** Where the `{` that `text` starts with is closed (braces inside string literal types skipped), or -1. */
