@@ -9,7 +9,7 @@ import { expandTargets, type TargetName } from "./emit/index.js";
 import type { Diagnostic, SchemaIR } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { GeneratorError } from "./errors.js";
-import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions } from "./options.js";
+import { DEFAULT_OPTIONS, OPTION_SPECS, optionWarnings, type GeneratorOptions } from "./options.js";
 import { analyzeSchema, emitModules, withRuntime, withWarnings } from "./pipeline.js";
 import { generateRevisions } from "./multi.js";
 
@@ -111,7 +111,8 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   const schema = analyzeSchema(inputs[0]!, resolved);
   try {
     const files = await emitModules(schema, resolved.targets as TargetName[], resolved);
-    return { files: withRuntime(files, schema.header, resolved), ir: schema.ir, protocol: schema.protocol, warnings: schema.warnings, header: schema.header };
+    const warnings = [...schema.warnings, ...optionWarnings(resolved, files)];
+    return { files: withRuntime(files, schema.header, resolved), ir: schema.ir, protocol: schema.protocol, warnings, header: schema.header };
   } catch (error) {
     throw withWarnings(error, schema.warnings);
   }

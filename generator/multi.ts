@@ -16,7 +16,7 @@
 import { GeneratorError } from "./errors.js";
 import type { Diagnostic } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
-import type { GeneratorOptions } from "./options.js";
+import { optionWarnings, type GeneratorOptions } from "./options.js";
 import { TARGETS, declareModuleNames, formatModule, type ModuleNames, type TargetName } from "./emit/index.js";
 import {
   buildDispatch,
@@ -205,7 +205,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
       files: withRuntime([...top, ...files], header, resolved),
       ir: handler.schema.ir,
       protocol: handler.schema.protocol,
-      warnings,
+      warnings: [...warnings, ...optionWarnings(resolved, files)],
       header,
       revisions: revisions.map((r) => ({ folder: r.folder, ir: r.schema.ir, protocol: r.schema.protocol, header: r.schema.header })),
     };

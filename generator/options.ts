@@ -4,6 +4,7 @@
  */
 import { TARGET_NAMES, type TargetName } from "./emit/index.js";
 import { ENUM_STYLES, type EnumStyle } from "./emit/errors.js";
+import type { Diagnostic } from "./ir.js";
 import { RULE_VERSIONS } from "./rules/index.js";
 
 /** Options of {@link generate} besides the input. */
@@ -113,4 +114,21 @@ export function describeOptions(options: GeneratorOptions): string {
     const value = options[spec.key];
     return `${spec.flag.split(" ")[0]} ${Array.isArray(value) ? value.join(",") : String(value)}`;
   }).join(" ");
+}
+
+/**
+ * Warnings about a combination of options that generates, but not for every runtime the output
+ * is meant for: MCG258 for `importExtension: "ts"` with `enumStyle: "ts-enum"` when `files` hold an
+ * `errors.ts` (Node's type stripping, which the `ts` imports are for, refuses TypeScript enums;
+ * Deno, Bun and bundlers take them).
+ */
+export function optionWarnings(options: Pick<GeneratorOptions, "importExtension" | "enumStyle">, files: readonly { readonly path: string }[]): Diagnostic[] {
+  if (options.importExtension !== "ts" || options.enumStyle !== "ts-enum" || !files.some((f) => f.path === "errors.ts" || f.path.endsWith("/errors.ts"))) return [];
+  return [
+    {
+      code: "MCG258",
+      message:
+        "--enum-style ts-enum with --import-extension ts: Node's type stripping (Node 22.18+ and 24) refuses TypeScript enums, so errors.ts runs under Deno, Bun or a bundler but not under node itself; --enum-style as-const runs everywhere",
+    },
+  ];
 }

@@ -46,6 +46,25 @@ describe("rewriteImportExtensions", () => {
   });
 });
 
+describe("--enum-style ts-enum with --import-extension ts", () => {
+  it("generates with warning MCG258 (Node's type stripping refuses enums), once for several revisions, and none without errors.ts (helper-90)", async () => {
+    const single = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none", importExtension: "ts", enumStyle: "ts-enum" });
+    expect(single.warnings.map((w) => w.code)).toEqual(["MCG258"]);
+    const two = await generate({ schema: [{ specDir: SPEC_DIR, version: "draft" }, { specDir: SPEC_DIR, version: "2025-11-25" }], docs: "none", importExtension: "ts", enumStyle: "ts-enum" });
+    expect(two.warnings.filter((w) => w.code === "MCG258").length).toBe(1);
+    const typesOnly = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none", importExtension: "ts", enumStyle: "ts-enum", targets: ["types"] });
+    expect(typesOnly.warnings).toEqual([]);
+    const asConst = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none", importExtension: "ts" });
+    expect(asConst.warnings).toEqual([]);
+    // What the warning says: the pinned Node 24 refuses the enum under type stripping.
+    const dir = scratchDir("strip-enum");
+    writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+    writeGenerated(join("strip-enum", "generated"), single.files);
+    const run = spawnSync(PINNED_NODES["24"]!, ["--no-warnings", "-e", 'await import("./generated/errors.ts")'], { cwd: dir, encoding: "utf8", input: "" });
+    expect(run.stderr).toContain("ERR_UNSUPPORTED_TYPESCRIPT_SYNTAX");
+  });
+});
+
 let tsDir: string;
 let jsDir: string;
 beforeAll(async () => {
