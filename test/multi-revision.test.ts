@@ -127,6 +127,10 @@ describe("draft + 2025-11-25 in one output", () => {
     );
     expect(dispatch).toContain('export const DISPATCH_PROTOCOL_VERSION = "2026-07-28";');
     expect(dispatch).toContain('export const DISPATCH_PROTOCOL_VERSIONS: readonly string[] = ["2026-07-28", "2025-11-25"];');
+    // Each member of ServerDispatcher once (helper-90: the session members were declared twice, with two closeChannel docs).
+    const members = [...dispatch.slice(dispatch.indexOf("export interface ServerDispatcher "), dispatch.indexOf("\n}\n", dispatch.indexOf("export interface ServerDispatcher "))).matchAll(/^  (?:readonly )?(\w+)[(:]/gm)].map((m) => m[1]);
+    expect(members).toContain("closeChannel");
+    expect(members.filter((name, i) => members.indexOf(name) !== i)).toEqual([]);
     const call = dispatch.slice(dispatch.indexOf("export const createServerDispatcher"));
     expect(call).toBe(
       [
