@@ -121,7 +121,8 @@ export function errorResponder<R extends ErrorResponseShape>(
   const retired: ReadonlySet<number> = new Set(rules.retired);
   const withData: ReadonlyMap<number, string> = new Map(rules.withData);
   return (id, code, message, data) => {
-    if (!Number.isSafeInteger(code)) throw new RangeError("error code " + String(code) + " is not an integer");
+    // A value that is not a number is named by its type: String() of it may throw (a null-prototype object, a Proxy).
+    if (!Number.isSafeInteger(code)) throw new RangeError("error code " + (typeof code === "number" ? String(code) : "of type " + typeof code) + " is not an integer");
     if (typeof message !== "string") throw new TypeError("an error message is a string");
     checkId(id);
     if (retired.has(code)) throw new RangeError("error code " + code + " is retired: protocol revision " + rules.version + " must not send it");

@@ -195,6 +195,9 @@ describe("runtime/errors.ts", () => {
     expect(respond(undefined, -32600, "bad", { why: 1 })).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "bad", data: { why: 1 } } });
     expect(respond("a", -32010, "legacy")).toEqual({ jsonrpc: "2.0", id: "a", error: { code: -32010, message: "legacy" } });
     expect(thrown(() => respond(1, 1.5, "m"))).toBe("RangeError: error code 1.5 is not an integer");
+    // helper-90: String() of these threw its own TypeError, or the Proxy's error.
+    expect(thrown(() => respond(1, Object.create(null) as number, "m"))).toBe("RangeError: error code of type object is not an integer");
+    expect(thrown(() => respond(1, new Proxy({}, { get: () => { throw new Error("boom"); } }) as unknown as number, "m"))).toBe("RangeError: error code of type object is not an integer");
     expect(thrown(() => respond(1, 1, 2 as unknown as string))).toBe("TypeError: an error message is a string");
     expect(thrown(() => respond(1.5, 1, "m"))).toBe("TypeError: a request id is a string or an integer");
     expect(thrown(() => respond(1, -32002, "m"))).toBe("RangeError: error code -32002 is retired: protocol revision test-rev must not send it");
