@@ -701,6 +701,17 @@ describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => 
     ["a second top folder", tarGz(TOP, [schema, { path: "other/x", body: Buffer.from("x"), raw: true }], COMMIT), `entry "other/x" is outside the top folder ${TOP}/`],
     ["no commit anywhere", tarGz("modelcontextprotocol-main", [schema], undefined), "it names no commit (no pax comment, and the top folder modelcontextprotocol-main/ does not end in one)"],
     ["not a tar.gz at all", Buffer.from("<html>rate limited</html>\n"), "it is not a readable tar.gz (TAR_BAD_ARCHIVE: Unrecognized archive format)"],
+    // helper-89: extracting both lost the file, and draft was missing from the cache and the pin without a word.
+    [
+      "a path that is a file and then a folder",
+      tarGz(TOP, [schema, { path: "schema/2025-11-25/schema.ts", body: Buffer.from("export type B = string;\n") }, { path: "schema/draft/schema.ts", type: "Directory" }], COMMIT),
+      `entry "${TOP}/schema/draft/schema.ts/" makes a path both a file and a folder`,
+    ],
+    [
+      "a path that is a folder and then a file",
+      tarGz(TOP, [schema, { path: "schema/draft/schema.ts/x", body: Buffer.from("x") }], COMMIT),
+      `entry "${TOP}/schema/draft/schema.ts/x" makes a path both a file and a folder`,
+    ],
     // helper-89: cached, and pinned with no schemas, which the lock's reader then refused.
     [
       "docs without any schema.ts",

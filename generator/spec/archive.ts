@@ -79,7 +79,20 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
   let entries = 0;
   let total = 0;
   const keptFiles: string[] = [];
+  // Kept paths by kind: a folder is one written as such or holding a kept entry.
+  const fileSet = new Set<string>();
+  const folderSet = new Set<string>();
   let problem: Error | undefined;
+  /** Records a kept path; refuses one that is a file in one entry and a folder in another (extracting both would lose the file; helper-89). */
+  const checkKind = (rest: string, folder: boolean, raw: string): void => {
+    const segments = rest.split("/");
+    const ancestors = segments.slice(0, -1).map((_, i) => segments.slice(0, i + 1).join("/"));
+    if ((folder ? fileSet : folderSet).has(rest) || ancestors.some((a) => fileSet.has(a))) {
+      throw refuse(url, `entry ${JSON.stringify(raw)} makes a path both a file and a folder`);
+    }
+    for (const a of ancestors) folderSet.add(a);
+    (folder ? folderSet : fileSet).add(rest);
+  };
   const parser = new Parser({
     strict: true,
     onReadEntry: (entry: ReadEntry) => {
@@ -99,11 +112,12 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
         if (entry.type === "SymbolicLink" || entry.type === "Link") {
           throw refuse(url, `entry ${JSON.stringify(entry.path)} is a ${entry.type === "Link" ? "hard" : "symbolic"} link (links are not extracted)`);
         }
-        if (entry.type === "Directory") return;
+        if (entry.type === "Directory") return checkKind(rest, true, entry.path);
         if (entry.type !== "File" && entry.type !== "OldFile" && entry.type !== "ContiguousFile") {
           throw refuse(url, `entry ${JSON.stringify(entry.path)} is a ${entry.type}, not a file or folder`);
         }
         if (size > limits.maxEntryBytes) throw refuse(url, `entry ${JSON.stringify(entry.path)} is ${size} bytes; the limit is ${limits.maxEntryBytes}`);
+        checkKind(rest, false, entry.path);
         keptFiles.push(rest);
       } catch (error) {
         problem = error as Error;
