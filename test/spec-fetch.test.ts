@@ -699,7 +699,12 @@ describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => 
       `entry "${TOP}/schema/draft/schema.json" is 17825792 bytes; the limit is 16777216`,
     ],
     ["a second top folder", tarGz(TOP, [schema, { path: "other/x", body: Buffer.from("x"), raw: true }], COMMIT), `entry "other/x" is outside the top folder ${TOP}/`],
-    ["no commit anywhere", tarGz("modelcontextprotocol-main", [schema], undefined), "it names no commit (no pax comment, and the top folder modelcontextprotocol-main/ does not end in one)"],
+    [
+      "a pax comment that is no commit",
+      tarGz("modelcontextprotocol-main", [schema], "release notes"),
+      "it names no commit (no pax comment that is a commit, and the top folder modelcontextprotocol-main/ does not end in one)",
+    ],
+    ["no commit anywhere", tarGz("modelcontextprotocol-main", [schema], undefined), "it names no commit (no pax comment that is a commit, and the top folder modelcontextprotocol-main/ does not end in one)"],
     ["not a tar.gz at all", Buffer.from("<html>rate limited</html>\n"), "it is not a readable tar.gz (TAR_BAD_ARCHIVE: Unrecognized archive format)"],
     // helper-89: extracting both lost the file, and draft was missing from the cache and the pin without a word.
     [

@@ -138,7 +138,7 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
   const fromFolder = /-([0-9a-f]{40})$/.exec(topFolder)?.[1];
   const commit = comment ?? fromFolder ?? (SHA.test(requestedRef) ? requestedRef : undefined);
   if (commit === undefined) {
-    throw refuse(url, `it names no commit (no pax comment, and the top folder ${topFolder}/ does not end in one)`);
+    throw refuse(url, `it names no commit (no pax comment that is a commit, and the top folder ${topFolder}/ does not end in one)`);
   }
   return { commit, topFolder, keptFiles: keptFiles.sort() };
 }
