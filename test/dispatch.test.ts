@@ -483,6 +483,8 @@ describe("handle(): raw messages and their exact answers", () => {
     });
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
+    const sparse: unknown[] = [];
+    sparse.length = 2 ** 32 - 1;
     const answers = await Promise.all([
       d.handle(request(1, "tools/call", { name: "echo", arguments: { text: "x", deep } })),
       d.handle(request(2, "__proto__")),
@@ -496,6 +498,9 @@ describe("handle(): raw messages and their exact answers", () => {
       d.handle(revoked.proxy),
       d.handle([revoked.proxy]),
       d.handle(Object.defineProperty([1], "0", { get: () => { throw new Error("boom"); } })),
+      // helper-91: copying these ran out of memory (an iterator that never ends; a length of 2^32 - 1).
+      d.handle(Object.assign([request(8, "tools/list")], { [Symbol.iterator]: function* () { for (;;) yield 1; } })),
+      d.handle(sparse),
     ]);
     expect(answers.map((a) => a?.error?.code ?? (a?.result ? "result" : a))).toEqual([
       "result",
@@ -510,6 +515,8 @@ describe("handle(): raw messages and their exact answers", () => {
       -32603,
       -32603,
       -32603,
+      -32600,
+      -32600,
     ]);
   });
 });

@@ -1247,6 +1247,19 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect(logged.map((l) => [String(l.error), l.info["reason"]])).toEqual([["Error: boom", "handler-threw"]]);
   });
 
+  it("a batch is read by index, once, up to its limit: not through an iterator of its own, and a length of 2^32 - 1 is refused without reading it (helper-91)", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, {});
+    const odd = Object.assign([echo(1, "one"), echo(2, "two")], { [Symbol.iterator]: function* () { yield echo(10, "ten"); } });
+    expect(answers(await client.send(odd))).toEqual([echoed(1, "one"), echoed(2, "two")]);
+    const sparse: unknown[] = [];
+    sparse.length = 2 ** 32 - 1;
+    expect(await client.send(sparse)).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a batch holds at most 64 messages (this one holds 4294967295); send it in parts" } });
+    const endless = Object.assign([echo(3, "three")], { [Symbol.iterator]: function* () { for (;;) yield echo(4, "four"); } });
+    expect(answers(await client.send(endless))).toEqual([echoed(3, "three")]);
+  });
+
   it("an empty batch is one -32600 (not an array); an element that is not a message, an initialize, or a modern message gets its own -32600 in the array", async () => {
     const d = batching();
     const client = legacyClient(d);

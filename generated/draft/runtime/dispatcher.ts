@@ -1747,9 +1747,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       }
     }
     try {
-      // A batch's elements are read once, here: one that throws when read (a getter, a revoked Proxy) stops the batch
-      // before any of it runs.
-      return Array.isArray(value) ? await batch([...(value as unknown[])], context) : await one(value, context, undefined);
+      return Array.isArray(value) ? await batch(value, context) : await one(value, context, undefined);
     } catch (error) {
       // A value that throws when read is no JSON a transport parsed: answered as one() answers it (helper-90: handle rejected).
       report(error, { method: "(dispatch)", reason: "handler-threw" });
@@ -1762,7 +1760,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * batches ({@link DispatchRevision.batches}); then its elements are handled at once, each as
    * alone, and the responses to its requests answered as one array (see {@link CoreDispatcher.handle}).
    */
-  async function batch(elements: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
+  async function batch(given: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
+    // Its length, then its elements by index, each once, up to one past the limit: one that throws when read (a getter, a
+    // revoked Proxy) stops the batch before any of it runs, and neither a length of 2^32 - 1 nor an iterator of its own
+    // (helper-91: [...batch] ran out of memory) makes more of it read than a batch may hold.
+    const length = given.length;
+    const elements: unknown[] = [];
+    for (let i = 0; i < Math.min(length, maxBatchSize + 1); i++) elements.push(given[i]);
     /** The batch refused whole: one `-32600`; its notifications take no effect, and a transport that asks is told so. */
     const refused = (message: string): DispatchResponse => {
       const error = { code: -32600, message: "Invalid request: " + message };
@@ -1770,8 +1774,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       return { jsonrpc: "2.0", error };
     };
     if (sessionFor(context?.channel ?? defaultChannel, context)?.revision.batches !== true) return refused("batches are not supported");
-    if (elements.length === 0) return refused("the batch is empty");
-    if (elements.length > maxBatchSize) return refused("a batch holds at most " + maxBatchSize + " messages (this one holds " + elements.length + "); send it in parts");
+    if (length === 0) return refused("the batch is empty");
+    if (length > maxBatchSize) return refused("a batch holds at most " + maxBatchSize + " messages (this one holds " + length + "); send it in parts");
     // 2025-03-26 schema: JSONRPCBatchRequest holds requests and notifications, JSONRPCBatchResponse responses; no batch both.
     const replies = elements.filter(isResponse).length;
     if (replies > 0 && replies < elements.length) {
