@@ -64,11 +64,13 @@ export function addSpecCommands(program: Command, io: CliIO, setDebug: (debug: b
 
   const diffCommand = program
     .command("diff")
-    .description("what changed between two schemas in the protocol's terms: methods, types, error codes, _meta keys, capabilities, resultType values, protocol version")
+    .description(
+      "what changed between two schemas in the protocol's terms: methods, types, error codes, _meta keys, capabilities, resultType values, protocol version, constants, deprecations",
+    )
     .argument("<from>", "a schema.ts file, or a version name (of --spec <dir>, else of the locked spec revision)")
     .argument("<to>", "the same, for the newer side")
     .option("--spec <dir>", "a spec repository folder in which version names are read")
-    .option("--json", "print the diff as JSON (methods, types, errorCodes, metaKeys, capabilities, resultTypes, protocolVersion; each added/removed/changed)")
+    .option("--json", "print the diff as JSON (methods, types, errorCodes, metaKeys, capabilities, resultTypes, protocolVersion, constants, deprecated; each added/removed/changed)")
     .option("--debug", "print stack traces for errors")
     .addHelpText("after", "\nExit codes: 0 nothing changed, 1 something changed, 2 error.\nExample:\n  mcp-schema-codegen diff 2025-11-25 draft\n")
     .action(async (from: string, to: string, flags: DiffFlags) => {

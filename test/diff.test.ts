@@ -33,6 +33,7 @@ const EXPECTED_JSON = {
           "uri": {
             "optional": false,
             "type": "string",
+            "checked": "string /*@ @format \"uri\" @*/",
             "constraints": {
               "format": "uri"
             }
@@ -640,10 +641,9 @@ describe("diff of a params union, alternative by alternative", () => {
     const lines = (await cli("diff", before, after)).stdout.split("\n");
     const at = lines.indexOf("  ~ ask: params ByText | ByFile → ByText | ByUrl");
     expect(lines.slice(at, at + 5)).toEqual(["  ~ ask: params ByText | ByFile → ByText | ByUrl", "      - alternative ByFile", "      alternative ByText:", "        - mode", "      + alternative ByUrl"]);
-    // The same union written twice: its alternatives say they have the same members.
+    // The same union in another order is no change (helper-91: it was reported, each alternative "the same members").
     const same = write(dir, "same.ts", "ByFile | ByText", A + C);
-    const reordered = (await cli("diff", before, same)).stdout.split("\n");
-    expect(reordered).toEqual(expect.arrayContaining(["  ~ ask: params ByText | ByFile → ByFile | ByText", "      alternative ByFile: the same members", "      alternative ByText: the same members"]));
+    expect(await cli("diff", before, same)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
   });
 });
 
@@ -816,6 +816,69 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     writeFileSync(c, 'export type U = number[] | "x" | { k: "p | q"; } | "y";\n');
     expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
     expect((await cli("diff", a, c)).stdout).toBe('types: 1 changed\n  ~ U\n      type: "x" | { k: "p | q"; } | number[] → number[] | "x" | { k: "p | q"; } | "y"\n');
+  });
+
+  it("every tag the validators check is compared wherever it is, and a union's order is no change at any depth (helper-91)", async () => {
+    const dir = scratchDir("diff-hidden-tags");
+    const [a, b] = [join(dir, "a.ts"), join(dir, "b.ts")];
+    const schema = (n: number, x: string, order: [string, string]) =>
+      [
+        "export interface A1 { a: string }",
+        "export interface B1 { b: string }",
+        // TypeScript attaches a doc comment to the declaration on the lines below it.
+        "export interface H1 {",
+        `  o: {\n    x: ${x};\n    /** @maximum ${n} */\n    y: number;\n  };`,
+        `  objs?: {\n    /** @maximum ${n} */\n    w: number;\n  }[];`,
+        `  u?: {\n    /** @maximum ${n} */\n    w: number;\n  } | null;`,
+        `  m: {\n    /** @maximum ${n} */\n    [key: string]: number;\n  };`,
+        `  same: { x: ${order.join(" | ")} };`,
+        `  list: (${order.join(" | ")})[];`,
+        "}",
+        "export interface H2 {",
+        `  /** @minimum ${n} */`,
+        "  [key: string]: number;",
+        "}",
+        `export type U1 = { a: ${order.join(" | ")} };`,
+        "",
+      ].join("\n");
+    writeFileSync(a, schema(3, "string", ["A1", "B1"]));
+    writeFileSync(b, schema(4, "number", ["B1", "A1"]));
+    expect((await cli("diff", a, b)).stdout.split("\n")).toEqual([
+      "types: 2 changed",
+      "  ~ H1",
+      "      ~ m: index signature: number /*@ @maximum 3 @*/ → number /*@ @maximum 4 @*/",
+      "      ~ o: { x: string; y: number /*@ @maximum 3 @*/; } → { x: number; y: number /*@ @maximum 4 @*/; }",
+      "      ~ objs: { w: number /*@ @maximum 3 @*/; }[] → { w: number /*@ @maximum 4 @*/; }[]",
+      "      ~ u: null | { w: number /*@ @maximum 3 @*/; } → null | { w: number /*@ @maximum 4 @*/; }",
+      "  ~ H2",
+      "      index signature: number /*@ @minimum 3 @*/ → number /*@ @minimum 4 @*/",
+      "",
+    ]);
+    // The same schema with its unions in another order, and nothing else: no change.
+    writeFileSync(b, schema(3, "string", ["B1", "A1"]));
+    expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+  });
+
+  it("a snapshot without what this generator records since (constants, deprecations, checked texts, alias tags, @TJS-type): nothing of it is read as a change, on every upstream revision (helper-91)", async () => {
+    const { schemaSnapshot, diffSnapshots, hasChanges } = await import("../generator/diff/index.js");
+    /** `value` as a manifest written before those were recorded has it. */
+    const older = (value: unknown, key = ""): unknown => {
+      if (Array.isArray(value)) return value.map((v) => older(v));
+      if (typeof value !== "object" || value === null) return value;
+      const entries = Object.entries(value).flatMap(([k, v]): [string, unknown][] => {
+        if (["checked", "indexChecked", "constants", "deprecated"].includes(k) || (key === "constraints" && k === "TJS-type")) return [];
+        if ((k === "constraints" || k === "members") && (value as { kind?: string }).kind === "alias") return [];
+        return [[k, older(v, k)]];
+      });
+      const kept = entries.filter(([k, v]) => !(k === "constraints" && typeof v === "object" && v !== null && Object.keys(v).length === 0));
+      return Object.fromEntries(kept);
+    };
+    for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]) {
+      const snapshot = schemaSnapshot({ specDir: SPEC_DIR, version }).snapshot;
+      const old = older(snapshot) as typeof snapshot;
+      expect(JSON.stringify(old)).not.toContain("TJS-type");
+      expect([version, hasChanges(diffSnapshots(old, snapshot)), hasChanges(diffSnapshots(snapshot, old))]).toEqual([version, false, false]);
+    }
   });
 
   it("a manifest written before constants and deprecations were recorded: those two sections are not compared", async () => {

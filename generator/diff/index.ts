@@ -12,7 +12,7 @@ import { protocolFacts } from "../analyze/protocol.js";
 import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
 import { lowerSchema } from "../lower/index.js";
-import { INDEX_SIGNATURE, protocolSnapshot, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
+import { INDEX_SIGNATURE, protocolSnapshot, TAGS_OPEN, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
 
 export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
 
@@ -74,7 +74,7 @@ export type TypeChange =
   | { readonly change: "kind"; readonly from: string; readonly to: string }
   | { readonly change: "extends"; readonly from: readonly string[]; readonly to: readonly string[] }
   | { readonly change: "alias-type"; readonly from: string; readonly to: string }
-  | { readonly change: "index-signature"; readonly from: string | null; readonly to: string | null }
+  | { readonly change: "index-signature"; readonly from: string | null; readonly to: string | null; readonly property?: string; readonly inheritedFrom?: string }
   | { readonly change: "property-added"; readonly property: string; readonly optional: boolean; readonly type: string; readonly inheritedFrom?: string }
   | { readonly change: "property-removed"; readonly property: string; readonly inheritedFrom?: string }
   | { readonly change: "required"; readonly property: string; readonly from: "optional" | "required"; readonly to: "optional" | "required"; readonly inheritedFrom?: string }
@@ -131,10 +131,39 @@ function own<T>(record: Readonly<Record<string, T>>, key: string): T {
 
 const requiredness = (optional: boolean) => (optional ? "optional" : "required");
 
-/** The members of a named interface on each side (its own, inherited and index signature), by the name written in a type text. */
+/**
+ * What a comparison reads besides the two types: the members of a named interface on each side
+ * (its own, inherited and index signature), by the name written in a type text; and whether both
+ * snapshots record what this generator records (`complete`: the checked texts, alias tags and
+ * `@TJS-type`; a manifest written before them has no `constants`), so that what one side does not
+ * record is not read as a change.
+ */
 interface NamedMembers {
   readonly from: (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined;
   readonly to: (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined;
+  readonly complete: boolean;
+}
+
+/** A type text and its checked text ({@link checkedText}), of a property, an alias or an index signature. */
+interface Typed {
+  readonly type: string;
+  readonly checked?: string | undefined;
+}
+
+/** Whether two types are one type, their tags aside: the same checked text without its tags (union order is no change), or, in a snapshot without checked texts, the same text up to the order of a top-level union. */
+function typesMatch(a: Typed, b: Typed, named: NamedMembers | undefined): boolean {
+  return named?.complete === true ? withoutTags(a.checked ?? a.type) === withoutTags(b.checked ?? b.type) : sameType(a.type, b.type);
+}
+
+/** Whether two types check the same values: the same checked text (always, in a snapshot without them). */
+function checksMatch(a: Typed, b: Typed, named: NamedMembers | undefined): boolean {
+  return named?.complete !== true || (a.checked ?? a.type) === (b.checked ?? b.type);
+}
+
+/** The texts a type change shows: the checked ones when either holds tags (a tag inside changed with the type), else as written. */
+function shownTypes(a: Typed, b: Typed, named: NamedMembers | undefined): { from: string; to: string } {
+  const tagged = named?.complete === true && [a.checked, b.checked].some((t) => t?.includes(TAGS_OPEN));
+  return tagged ? { from: a.checked ?? a.type, to: b.checked ?? b.type } : { from: a.type, to: b.type };
 }
 
 /** {@link NamedMembers} of a snapshot: an interface's members, when its inherited ones are recorded. */
@@ -151,16 +180,21 @@ function namedMembers(snapshot: ProtocolSnapshot): (text: string) => Readonly<Re
 function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnapshot, named: NamedMembers | undefined): TypeChange[] {
   const changes: TypeChange[] = [];
   if (from.optional !== to.optional) changes.push({ change: "required", property: name, from: requiredness(from.optional), to: requiredness(to.optional) });
-  if (!sameType(from.type, to.type)) {
+  const oneType = typesMatch(from, to, named);
+  if (!oneType) {
     // An inline object moved into a named interface (or back) with the same members: the type is only written another way.
     const [a, b] = [from.members ?? named?.from(from.type), to.members ?? named?.to(to.type)];
     const written = from.members !== undefined || to.members !== undefined;
     const same = written && a !== undefined && b !== undefined && memberChanges(a, b, INDEX_SIGNATURE, named).length === 0;
-    changes.push({ change: "property-type", property: name, from: from.type, to: to.type, ...(same ? { sameMembers: true as const } : {}) });
+    const texts = same ? { from: from.type, to: to.type } : shownTypes(from, to, named);
+    changes.push({ change: "property-type", property: name, ...texts, ...(same ? { sameMembers: true as const } : {}) });
   }
-  for (const c of constraintChanges(from.constraints, to.constraints)) changes.push({ change: "constraint", property: name, ...c });
+  const before = changes.length;
+  for (const c of constraintChanges(from.constraints, to.constraints, named)) changes.push({ change: "constraint", property: name, ...c });
   // The same inline object type on both sides: what its text does not show (its members' tags) may differ.
-  if (sameType(from.type, to.type) && from.members !== undefined && to.members !== undefined) changes.push(...nestedChanges(name, from.members, to.members, named));
+  if (oneType && from.members !== undefined && to.members !== undefined) changes.push(...nestedChanges(name, from.members, to.members, named));
+  // Anything else the validators check differently (a tag in an array's element, a union member, an index signature): the checked texts.
+  if (oneType && changes.length === before && !checksMatch(from, to, named)) changes.push({ change: "property-type", property: name, from: from.checked ?? from.type, to: to.checked ?? to.type });
   return changes;
 }
 
@@ -171,16 +205,22 @@ function nestedChanges(
   to: Readonly<Record<string, PropertySnapshot>>,
   named: NamedMembers | undefined,
 ): TypeChange[] {
-  return memberChanges(from, to, INDEX_SIGNATURE, named).map((change) => ("property" in change ? { ...change, property: `${path}.${change.property}` } : change));
+  return memberChanges(from, to, INDEX_SIGNATURE, named).map((change): TypeChange => {
+    if ("property" in change && change.property !== undefined) return { ...change, property: `${path}.${change.property}` };
+    // The index signature of the inline type itself: named by the type's path.
+    return change.change === "index-signature" ? { ...change, property: path } : change;
+  });
 }
 
-/** The tags whose values differ between two sets of constraint tags, by tag name; `null` for absent. */
+/** The tags whose values differ between two sets of constraint tags, by tag name; `null` for absent (`@TJS-type` only where both snapshots record it). */
 function constraintChanges(
   from: Readonly<Record<string, string | number>> | undefined,
   to: Readonly<Record<string, string | number>> | undefined,
+  named: NamedMembers | undefined,
 ): { tag: string; from: string | number | null; to: string | number | null }[] {
   const tags = keys(from ?? {}, to ?? {});
   return [...tags.added, ...tags.removed, ...tags.both]
+    .filter((tag) => named?.complete === true || tag !== "TJS-type")
     .sort(byCodeUnits)
     .map((tag) => ({ tag, from: from?.[tag] ?? null, to: to?.[tag] ?? null }))
     .filter((c) => c.from !== c.to);
@@ -200,17 +240,25 @@ function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<str
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
   if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
   if (from.kind === "alias") {
-    const changes: TypeChange[] = sameType(from.type ?? "", to.type ?? "") ? [] : [{ change: "alias-type", from: from.type ?? "", to: to.type ?? "" }];
-    for (const c of constraintChanges(from.constraints, to.constraints)) changes.push({ change: "alias-constraint", ...c });
-    if (sameType(from.type ?? "", to.type ?? "") && from.members !== undefined && to.members !== undefined) {
-      changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
-    }
+    const [a, b] = [{ type: from.type ?? "", checked: from.checked }, { type: to.type ?? "", checked: to.checked }];
+    const same = typesMatch(a, b, named);
+    const changes: TypeChange[] = same ? [] : [{ change: "alias-type", ...shownTypes(a, b, named) }];
+    // An alias's own tags and its members are recorded since this snapshot's checked texts.
+    if (!named.complete) return changes;
+    for (const c of constraintChanges(from.constraints, to.constraints, named)) changes.push({ change: "alias-constraint", ...c });
+    if (same && from.members !== undefined && to.members !== undefined) changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
+    if (same && changes.length === 0 && !checksMatch(a, b, named)) changes.push({ change: "alias-type", from: a.checked ?? a.type, to: b.checked ?? b.type });
     return changes;
   }
   const changes: TypeChange[] = [];
   const [ea, eb] = [from.extends ?? [], to.extends ?? []];
   if (ea.join("\n") !== eb.join("\n")) changes.push({ change: "extends", from: ea, to: eb });
-  if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
+  if (from.indexSignature === undefined || to.indexSignature === undefined) {
+    if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
+  } else {
+    const [a, b] = [{ type: from.indexSignature, checked: from.indexChecked }, { type: to.indexSignature, checked: to.indexChecked }];
+    if (!typesMatch(a, b, named) || !checksMatch(a, b, named)) changes.push({ change: "index-signature", ...shownTypes(a, b, named) });
+  }
   if (from.inherited === undefined || to.inherited === undefined) {
     // A manifest from before inherited properties were recorded: own properties only.
     changes.push(...memberChanges(from.properties ?? {}, to.properties ?? {}, undefined, named));
@@ -229,7 +277,7 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
   const kept = (record: Readonly<Record<string, PropertySnapshot & { readonly from?: string }>>) => Object.fromEntries(Object.entries(record).filter(([name]) => !atBase(name)));
   const [ka, kb] = [kept(pa), kept(pb)];
   for (const change of memberChanges(ka, kb, undefined, named)) {
-    if (!("property" in change)) {
+    if (!("property" in change) || change.property === undefined) {
       changes.push(change);
       continue;
     }
@@ -267,7 +315,8 @@ function memberChanges(
   for (const p of k.removed) perProperty.set(p, [p === indexKey ? { change: "index-signature", from: own(pa, p).type, to: null } : { change: "property-removed", property: p }]);
   for (const p of k.both) {
     const [a, b] = [own(pa, p), own(pb, p)];
-    perProperty.set(p, p === indexKey ? (sameType(a.type, b.type) ? [] : [{ change: "index-signature", from: a.type, to: b.type }]) : propertyChanges(p, a, b, named));
+    const index = (): TypeChange[] => (typesMatch(a, b, named) && checksMatch(a, b, named) ? [] : [{ change: "index-signature", ...shownTypes(a, b, named) }]);
+    perProperty.set(p, p === indexKey ? index() : propertyChanges(p, a, b, named));
   }
   for (const p of [...perProperty.keys()].sort(byCodeUnits)) changes.push(...perProperty.get(p)!);
   return changes;
@@ -299,14 +348,14 @@ function alternativeChanges(a: MethodSnapshot, b: MethodSnapshot, named: NamedMe
 
 /** What changed from `from` to `to`. */
 export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): ProtocolDiff {
-  const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to) };
+  const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to), complete: from.constants !== undefined && to.constants !== undefined };
   const m = keys(from.methods, to.methods);
   const methodRow = (record: Readonly<Record<string, MethodSnapshot>>, method: string) => ({ method, ...own(record, method) });
   const methodChanges = m.both.flatMap((method) => {
     const [a, b] = [own(from.methods, method), own(to.methods, method)];
     const changes: FieldChange[] = [];
     for (const field of ["kind", "direction"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
-    if (a.params !== b.params) {
+    if (!sameType(a.params, b.params)) {
       const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
@@ -414,7 +463,7 @@ function typeChangeText(change: TypeChange): string {
     case "alias-type":
       return `type: ${change.from} → ${change.to}`;
     case "index-signature":
-      return `index signature: ${show(change.from)} → ${show(change.to)}`;
+      return `${change.property === undefined ? "" : `~ ${change.property}: `}index signature: ${show(change.from)} → ${show(change.to)}`;
     case "property-added":
       return `+ ${change.property}${change.optional ? "?" : ""}: ${change.type}`;
     case "property-removed":

@@ -147,6 +147,7 @@ const stringOrNumber: Check = (v, where) => (typeof v === "string" ? undefined :
 const property: Check = fields({
   optional: boolean,
   type: string,
+  checked: optional(string),
   constraints: optional(record(stringOrNumber)),
   members: optional(record((v, where) => property(v, where))),
 });
@@ -160,7 +161,9 @@ const protocol = fields({
       properties: optional(record(property)),
       inherited: optional(record((v, where) => property(v, where) ?? fields({ from: string })(v, where))),
       indexSignature: optional(string),
+      indexChecked: optional(string),
       type: optional(string),
+      checked: optional(string),
       constraints: optional(record(stringOrNumber)),
       members: optional(record(property)),
     }),

@@ -10,13 +10,15 @@
 import type { Model } from "../analyze/index.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
 import { printType } from "../emit/print-type.js";
-import type { Constraints, Docs, ObjectType, TypeExpr } from "../ir.js";
+import type { Constraints, Docs, KeywordType, ObjectType, TypeExpr } from "../ir.js";
 
 /** One property of a type. */
 export interface PropertySnapshot {
   readonly optional: boolean;
   /** The type as one-line TypeScript. */
   readonly type: string;
+  /** The type as {@link checkedText} writes it, when that differs from `type`. */
+  readonly checked?: string;
   /**
    * Constraint tags on it (`format`, `minimum`, `maximum`, `maxItems`, `pattern`, and `TJS-type`
    * `number` for a number that need not be an integer), sorted by tag.
@@ -51,8 +53,12 @@ export interface TypeSnapshot {
   readonly inherited?: Readonly<Record<string, InheritedPropertySnapshot>>;
   /** Interface: the type of its string index signature, if it has one. */
   readonly indexSignature?: string;
+  /** Interface: its index signature's type as {@link checkedText} writes it, when that differs from `indexSignature`. */
+  readonly indexChecked?: string;
   /** Alias: the aliased type as one-line TypeScript. */
   readonly type?: string;
+  /** Alias: the aliased type as {@link checkedText} writes it, when that differs from `type`. */
+  readonly checked?: string;
   /** Alias: the constraint tags on the aliased type, as a property's ({@link PropertySnapshot.constraints}). */
   readonly constraints?: Readonly<Record<string, string | number>>;
   /** Alias of an inline object type: its members, as a property's ({@link PropertySnapshot.members}). */
@@ -116,6 +122,82 @@ export const NESTED = "{…}";
 /** A type as one line of TypeScript, without `readonly` (see {@link withoutReadonly}). */
 export function typeText(type: TypeExpr): string {
   return printType(withoutReadonly(type), noDocs).replace(/\s*\n\s*/g, " ").replace(/\{ \}/g, "{}");
+}
+
+/**
+ * A type as one line of TypeScript holding everything the validators check of it: each union's
+ * members in code-unit order of their text (an order that is no change), and each constraint tag
+ * as a comment after the type it constrains (`number /*@ @maximum 3 @*\/`, `string[] /*@ @maxItems
+ * 5 @*\/`; `@TJS-type number` for a number that need not be an integer), wherever it is: in an array's
+ * element, a union member, an inline object's member or index signature. `diff` compares these
+ * where the structured comparison finds nothing, so that no change the validators see goes unsaid.
+ */
+export function checkedText(type: TypeExpr): string {
+  return typeText(annotated(type));
+}
+
+/** The marks {@link checkedText} puts around a type's tags. */
+export const TAGS_OPEN = " /*@";
+export const TAGS_CLOSE = " @*/";
+
+/** `text` without the tag comments {@link checkedText} wrote: its union order, and the type as written. */
+export function withoutTags(text: string): string {
+  let out = "";
+  let at = 0;
+  for (let open = text.indexOf(TAGS_OPEN); open >= 0; open = text.indexOf(TAGS_OPEN, at)) {
+    const close = text.indexOf(TAGS_CLOSE, open);
+    // No close: the mark is inside a string literal type, not a comment this module wrote.
+    if (close < 0) break;
+    out += text.slice(at, open);
+    at = close + TAGS_CLOSE.length;
+  }
+  return out + text.slice(at);
+}
+
+/** `type` with its unions sorted and its tags written into the keyword names (see {@link checkedText}); only for printing. */
+function annotated(type: TypeExpr): TypeExpr {
+  const tags = (t: TypeExpr): string => {
+    const found: string[] = [];
+    if ((t.kind === "keyword" || t.kind === "array") && t.constraints) {
+      for (const key of (Object.keys(t.constraints) as (keyof Constraints)[]).sort()) {
+        // JSON with `*/` escaped (`*\/`, the same JSON string): a pattern cannot end the comment.
+        found.push(`@${key} ${JSON.stringify(t.constraints[key]).replace(/\*\//g, "*\\/")}`);
+      }
+    }
+    if (t.kind === "keyword" && t.name === "number" && t.numberType === "number") found.push("@TJS-type number");
+    return found.length === 0 ? "" : `${TAGS_OPEN} ${found.join(" ")}${TAGS_CLOSE}`;
+  };
+  // A printed type with its tags, kept as a keyword's name so that the printer writes it as it is.
+  const written = (t: TypeExpr, text: string): TypeExpr => ({ kind: "keyword", name: `${text}${tags(t)}` as KeywordType["name"] });
+  switch (type.kind) {
+    case "keyword":
+      return tags(type) === "" ? type : written(type, type.name);
+    case "array": {
+      const { constraints: _constraints, ...plain } = type;
+      const array: TypeExpr = { ...plain, element: annotated(type.element) };
+      return tags(type) === "" ? array : written(type, typeText(array));
+    }
+    case "tuple":
+      return { ...type, elements: type.elements.map(annotated) };
+    case "union": {
+      const members = type.members.map(annotated).map((m) => ({ m, text: typeText(m) }));
+      return { ...type, members: members.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)).map((x) => x.m) };
+    }
+    case "intersection":
+      return { ...type, members: type.members.map(annotated) };
+    case "object": {
+      const properties = type.properties.map((p) => ({ ...p, type: annotated(p.type) }));
+      return type.indexSignature === undefined ? { ...type, properties } : { ...type, properties, indexSignature: annotated(type.indexSignature) };
+    }
+    default:
+      return type;
+  }
+}
+
+/** `{ checked }` when {@link checkedText} of `type` differs from `text`, its plain text; else nothing. */
+function checkedOf(type: TypeExpr, text: string): { checked?: string } {
+  const checked = checkedText(type);
+  return checked === text ? {} : { checked };
 }
 
 /**
@@ -189,7 +271,8 @@ export const INDEX_SIGNATURE = "[key: string]";
 function propertySnapshot(p: { readonly optional: boolean; readonly type: TypeExpr }): PropertySnapshot {
   const constraints = constraintsOf(p.type);
   const members = p.type.kind === "object" ? { members: membersOf(p.type) } : {};
-  return { optional: p.optional, type: typeText(p.type), ...(constraints ? { constraints } : {}), ...members };
+  const type = typeText(p.type);
+  return { optional: p.optional, type, ...checkedOf(p.type, type), ...(constraints ? { constraints } : {}), ...members };
 }
 
 /** Every member of an object shape by name, its index signature under {@link INDEX_SIGNATURE}. */
@@ -220,14 +303,17 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     if (decl.kind === "alias") {
       const constraints = constraintsOf(decl.type);
       const members = decl.type.kind === "object" ? { members: membersOf(decl.type) } : {};
-      return [decl.name, { kind: "alias", type: typeText(decl.type), ...(constraints ? { constraints } : {}), ...members }];
+      const type = typeText(decl.type);
+      return [decl.name, { kind: "alias", type, ...checkedOf(decl.type, type), ...(constraints ? { constraints } : {}), ...members }];
     }
     const own = decl.type.properties.filter((p) => p.inheritedFrom === undefined);
     const properties = sortedRecord(own.map((p): [string, PropertySnapshot] => [p.name, propertySnapshot(p)]));
     const inherited = sortedRecord(
       decl.type.properties.flatMap((p): [string, InheritedPropertySnapshot][] => (p.inheritedFrom === undefined ? [] : [[p.name, { ...propertySnapshot(p), from: p.inheritedFrom }]])),
     );
-    const index = decl.type.indexSignature ? { indexSignature: typeText(decl.type.indexSignature) } : {};
+    const indexText = decl.type.indexSignature ? typeText(decl.type.indexSignature) : undefined;
+    const indexChecked = decl.type.indexSignature && indexText !== undefined ? checkedOf(decl.type.indexSignature, indexText).checked : undefined;
+    const index = indexText === undefined ? {} : { indexSignature: indexText, ...(indexChecked === undefined ? {} : { indexChecked }) };
     return [decl.name, { kind: "interface", extends: decl.heritage, properties, inherited, ...index }];
   });
   const methods = facts.methods.map((m): [string, MethodSnapshot] => {
@@ -267,7 +353,11 @@ const isDeprecated = (docs: Docs | undefined) => docs?.tags.some((t) => t.name =
 /** {@link ProtocolSnapshot.deprecated} of `model`: declarations, their own properties, and members of inline object types under them. */
 function deprecations(model: Model): string[] {
   const found: string[] = [];
+  // An array's elements are named `path[]`; a union's or an intersection's object members, and a tuple's elements, by the path itself.
   const members = (path: string, type: TypeExpr): void => {
+    if (type.kind === "array") return members(`${path}[]`, type.element);
+    if (type.kind === "union" || type.kind === "intersection") return type.members.forEach((m) => members(path, m));
+    if (type.kind === "tuple") return type.elements.forEach((e) => members(path, e));
     if (type.kind !== "object") return;
     for (const p of type.properties) {
       if (p.inheritedFrom !== undefined) continue;
@@ -279,5 +369,5 @@ function deprecations(model: Model): string[] {
     if (isDeprecated(decl.docs)) found.push(decl.name);
     if (decl.kind !== "const") members(decl.name, decl.type);
   }
-  return found.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...new Set(found)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
