@@ -661,6 +661,20 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(existsSync(join(cache, COMMIT, "schema", "draft", "schema.ts"))).toBe(true);
   });
 
+  it("pins only folders with version names, and reads a path with an empty segment as the lock's reader does (helper-91: the next run refused the lock)", async () => {
+    const { options, cache } = place("odd-versions");
+    const ref = "odd-versions";
+    const odd = ["_x", "a b", "-rf"].map((name) => ({ path: `schema/${name}/schema.ts`, body: Buffer.from("export type A = string;\n") }));
+    const entries = [...corpusEntries(SPEC_DIR).map((e) => (e.path === "schema/draft/schema.ts" ? { ...e, path: `${TOP}//schema/draft/schema.ts`, raw: true } : e)), ...odd];
+    server.routes.set(ref, { kind: "archive", body: tarGz(TOP, entries, COMMIT) });
+    const [fetched] = await fetchSpec({ ...options, ref });
+    expect(fetched).toMatchObject({ pin: { ref, commit: COMMIT, schemas: DIGESTS } });
+    expect(existsSync(join(cache, COMMIT, "schema", "draft", "schema.ts"))).toBe(true);
+    // The lock it wrote is one the next run reads.
+    const [again] = await fetchSpec({ ...options, offline: true });
+    expect(again!.pin.schemas).toEqual(DIGESTS);
+  });
+
   it("keeps no setuid, setgid, sticky or executable bit from the archive", async () => {
     const { options, cache } = place("modes");
     const ref = "modes";

@@ -46,6 +46,15 @@ export interface ArchiveInfo {
 
 const SHA = /^[0-9a-f]{40}$/;
 
+/**
+ * Whether `name` is a version folder under `schema/` (`draft`, `2025-11-25`): a letter or digit,
+ * then letters, digits, `.`, `_` or `-`, without `..`. Another folder there (`_template`, `a b`)
+ * is no version: not pinned, and refused in a lock.
+ */
+export function isVersionName(name: string): boolean {
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes("..");
+}
+
 function refuse(url: string, reason: string): Error {
   return fail("MCG502", `the archive from ${url} was refused: ${reason}; nothing was cached`);
 }
@@ -134,7 +143,8 @@ export async function checkArchive(archive: Uint8Array, url: string, requestedRe
   if (topFolder === undefined) throw refuse(url, "it holds no entries");
   if (keptFiles.length === 0) throw refuse(url, `it holds no ${KEPT_FOLDERS.join(" or ")} folder: is it the spec repository?`);
   // helper-89: an archive of docs alone was cached, and pinned with no schemas, which the lock's reader then refused.
-  if (!keptFiles.some((file) => /^schema\/[^/]+\/schema\.ts$/.test(file))) throw refuse(url, "it holds no schema/<version>/schema.ts: is it the spec repository?");
+  const versions = keptFiles.map((file) => /^schema\/([^/]+)\/schema\.ts$/.exec(file)?.[1]).filter((v) => v !== undefined && isVersionName(v));
+  if (versions.length === 0) throw refuse(url, "it holds no schema/<version>/schema.ts: is it the spec repository?");
   const fromFolder = /-([0-9a-f]{40})$/.exec(topFolder)?.[1];
   const commit = comment ?? fromFolder ?? (SHA.test(requestedRef) ? requestedRef : undefined);
   if (commit === undefined) {
@@ -176,11 +186,11 @@ export async function extractArchive(archive: Uint8Array, dir: string): Promise<
   });
 }
 
-/** `path` without its `.` segments (`./top/schema/x` → `top/schema/x`), as {@link splitEntryPath} reads it. */
+/** `path` without its `.` and empty segments (`./top//schema/x` → `top/schema/x`), as {@link splitEntryPath} reads it. */
 function withoutDotSegments(path: string): string {
   return path
     .split("/")
-    .filter((segment) => segment !== ".")
+    .filter((segment) => segment !== "." && segment !== "")
     .join("/");
 }
 

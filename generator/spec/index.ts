@@ -37,7 +37,7 @@ import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { jsonSyntaxProblem, withoutByteOrderMark } from "../json-text.js";
 import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
-import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, type ArchiveLimits } from "./archive.js";
+import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, type ArchiveLimits } from "./archive.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive.js";
 
@@ -270,7 +270,7 @@ function pinProblem(pin: unknown): string | undefined {
   }
   if (Object.keys(p.schemas).length === 0) return "whose schemas are empty (it names no version's schema.ts)";
   // A version is a folder under schema/ (`draft`, `2025-11-25`): not a path, and not a name objects inherit (helper-89: `__proto__`).
-  const badVersion = Object.keys(p.schemas).find((version) => !/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(version) || version.includes(".."));
+  const badVersion = Object.keys(p.schemas).find((version) => !isVersionName(version));
   if (badVersion !== undefined) return `whose schemas name ${JSON.stringify(badVersion)}, which is not a version folder name (such as draft or 2025-11-25)`;
   return undefined;
 }
@@ -288,6 +288,8 @@ export function schemaDigests(dir: string): Record<string, string> {
   const schemaDir = join(dir, "schema");
   if (!existsSync(schemaDir)) return digests;
   for (const version of readdirSync(schemaDir).sort()) {
+    // A folder that is no version name (`_template`) is not a version: not pinned, as a lock would refuse it.
+    if (!isVersionName(version)) continue;
     const file = join(schemaDir, version, "schema.ts");
     if (existsSync(file) && statSync(file).isFile()) digests[version] = createHash("sha256").update(readFileSync(file)).digest("hex");
   }
