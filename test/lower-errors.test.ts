@@ -105,6 +105,12 @@ describe("refused schemas", () => {
         "s.ts:5:18 - error MCG201: unsupported construct: symbol keyword `symbol`",
       ],
     ],
+    // helper-91: an alias's own tags were still hidden by its type's error.
+    [
+      "an alias's tags beside its type's problem",
+      "/** @minimum z */\nexport type U = Map<string, string>;\n",
+      ["s.ts:1:5 - error MCG220: @minimum z is not a finite number written as JSON writes one", "s.ts:2:17 - error MCG206: reference to an unknown type Map: it is not declared in this file"],
+    ],
     // helper-86: the first comment's tag was said to apply to nothing and, in the same run, to be given twice.
     [
       "a doc comment's tags before another doc comment",

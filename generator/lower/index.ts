@@ -490,7 +490,7 @@ class Lowerer {
       throw this.unsupported(node, `generic type alias ${node.getName()}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>${GENERIC_INSTEAD}`);
     }
     const docs = docsOf(node.getJsDocs());
-    const type = this.constrain(this.lowerType(node.getTypeNodeOrThrow()), node.getJsDocs(), node);
+    const type = this.constrainedType(node.getTypeNodeOrThrow(), node.getJsDocs(), node);
     return { kind: "alias", name: node.getName(), type, exported: node.isExported(), docs, span: this.span(node) };
   }
 
@@ -853,7 +853,7 @@ class Lowerer {
   }
 
   /**
-   * `typeNode` lowered, with the constraint tags of `jsDocs` (see {@link constrain}). When the type
+   * `typeNode` (a property's, an index signature's or an alias's) lowered, with the constraint tags of `jsDocs` (see {@link constrain}). When the type
    * cannot be lowered, the tags are still read, against a type every tag fits, so that the run
    * reports their own problems (a refused keyword, a bound that is no number) beside the type's.
    */
