@@ -209,9 +209,9 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     io.stderr(`error MCG001: missing command: give one of ${program.commands.map((c) => c.name()).filter((n) => n !== "help").join(", ")}\n`);
     return EXIT_ERROR;
   }
-  // `help help`: commander shows the general help as an error (exit 1, on stderr); it is help asked for.
-  if (argv[0] === "help" && argv[1] === "help" && argv.length === 2) {
-    io.stdout(program.helpInformation());
+  // `help help` (and with -h): commander shows the general help as an error (exit 1, on stderr); it is help asked for, the same as `help`.
+  if (argv[0] === "help" && argv[1] === "help" && argv.slice(2).every((a) => a === "-h" || a === "--help")) {
+    program.outputHelp();
     return EXIT_OK;
   }
   // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
