@@ -596,6 +596,10 @@ describe("checkToolArguments", () => {
       [{ type: "array", items: [{ type: "string" }], additionalItems: { type: "number" } }, ["a", "b"]],
       [{ type: "array", items: [{ type: "string" }], additionalItems: false }, ["a", 1]],
       [{ type: "array", items: [{ type: "string" }] }, ["a", 1]],
+      // A schema naming draft-07: prefixItems means nothing there, and items is every element's (helper-91).
+      [{ $schema: "http://json-schema.org/draft-07/schema#", type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } }, ["a"]],
+      [{ $schema: "http://json-schema.org/draft-07/schema#", type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } }, [1]],
+      [{ $schema: "http://json-schema.org/draft-07/schema#", type: "array", items: [{ type: "string" }], prefixItems: [{ type: "number" }] }, ["a"]],
     ];
     const verdicts = (ajv: Ajv, cases: [object, unknown][]) =>
       cases.map(([schema, value]) => [JSON.stringify(schema), JSON.stringify(value), checkToolArguments(schema, value) === undefined, ajv.validate(schema, value)]);

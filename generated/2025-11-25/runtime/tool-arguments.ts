@@ -15,7 +15,8 @@ const MAX_SCHEMA_DEPTH = 64;
  * tools commonly use: `type`, `properties`, `required`, `additionalProperties`,
  * `patternProperties`, `minProperties`, `maxProperties`, `items` and `prefixItems` (2020-12, the
  * default dialect of `inputSchema`: `items` checks the elements after the `prefixItems`; an
- * earlier draft's `items` array and `additionalItems` are read the same way), `enum`, `const`,
+ * earlier draft's `items` array and `additionalItems` are read the same way, and a schema whose
+ * `$schema` names draft-04 to 2019-09 has no `prefixItems`), `enum`, `const`,
  * `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`,
  * `minItems`, `maxItems`, `pattern`, `anyOf`, `oneOf`, `allOf`, `not`. Other keywords are not
  * checked, and pass: `$ref`, `format`, `multipleOf`, `uniqueItems`, `contains`, `propertyNames`,
@@ -28,7 +29,11 @@ const MAX_SCHEMA_DEPTH = 64;
  */
 export function checkToolArguments(schema: unknown, args: unknown): string | undefined {
   try {
-    const problems = schemaProblems(schema, args, "", 0);
+    // Before 2020-12 (draft-04 to 2019-09, named by the schema's $schema), `items` is every element's, or an array of the
+    // first elements' with `additionalItems` for the rest, and `prefixItems` means nothing (helper-91).
+    const declared = isPlainObject(schema) ? own(schema, "$schema") : undefined;
+    const itemsBefore2020 = typeof declared === "string" && /draft-0[0-7]|2019-09/.test(declared);
+    const problems = schemaProblems(schema, args, "", 0, itemsBefore2020);
     if (problems.length === 0) return undefined;
     const listed = problems.slice(0, MAX_ISSUES);
     return listed.join("; ") + (problems.length > listed.length ? "; and " + (problems.length - listed.length) + " more" : "");
@@ -90,7 +95,7 @@ export function compilePattern(pattern: string): RegExp | undefined {
 }
 
 /** Every problem of `v` against `schema` (stopping past {@link MAX_ISSUES}); empty when it passes. */
-function schemaProblems(schema: unknown, v: unknown, path: string, depth: number): string[] {
+function schemaProblems(schema: unknown, v: unknown, path: string, depth: number, itemsBefore2020: boolean): string[] {
   // Where a problem is: the JSON Pointer and a colon, nothing at the root (whose pointer is empty).
   const at = path === "" ? "" : path + ": ";
   if (schema === false) return [at + "no value is allowed here"];
@@ -138,12 +143,12 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     // 2020-12: prefixItems checks the first elements and items the rest; earlier drafts write the first as an items array
     // and the rest as additionalItems (helper-90: items was applied to every element, and valid tuples were refused).
     const items = own(schema, "items");
-    const prefixItems = own(schema, "prefixItems");
+    const prefixItems = itemsBefore2020 ? undefined : own(schema, "prefixItems");
     const first: readonly unknown[] = Array.isArray(prefixItems) ? prefixItems : Array.isArray(items) ? items : [];
     const rest = Array.isArray(prefixItems) ? items : Array.isArray(items) ? own(schema, "additionalItems") : items;
     for (let i = 0; i < v.length && problems.length <= MAX_ISSUES; i++) {
       const sub = i < first.length ? first[i] : rest;
-      if (isPlainObject(sub) || typeof sub === "boolean") problems.push(...schemaProblems(sub, v[i], pointer(path, i), depth + 1));
+      if (isPlainObject(sub) || typeof sub === "boolean") problems.push(...schemaProblems(sub, v[i], pointer(path, i), depth + 1, itemsBefore2020));
     }
   }
   if (isPlainObject(v)) {
@@ -166,20 +171,20 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     for (const key of Object.keys(v)) {
       if (problems.length > MAX_ISSUES) break;
       const sub = own(props, key);
-      if (sub !== undefined) problems.push(...schemaProblems(sub, v[key], pointer(path, key), depth + 1));
+      if (sub !== undefined) problems.push(...schemaProblems(sub, v[key], pointer(path, key), depth + 1, itemsBefore2020));
       // A name matching a patternProperties pattern is checked against it, and is not an additional property.
       const matched = patterns.filter((p) => p.re !== undefined && p.re.test(key));
-      for (const p of matched) problems.push(...schemaProblems(p.schema, v[key], pointer(path, key), depth + 1));
+      for (const p of matched) problems.push(...schemaProblems(p.schema, v[key], pointer(path, key), depth + 1, itemsBefore2020));
       if (sub !== undefined || matched.length > 0) continue;
       if (additional === false) problems.push(pointer(path, key) + ": is not an allowed property");
-      else if (isPlainObject(additional)) problems.push(...schemaProblems(additional, v[key], pointer(path, key), depth + 1));
+      else if (isPlainObject(additional)) problems.push(...schemaProblems(additional, v[key], pointer(path, key), depth + 1, itemsBefore2020));
     }
   }
   const allOf = own(schema, "allOf");
   if (Array.isArray(allOf)) {
-    for (const sub of allOf) problems.push(...schemaProblems(sub, v, path, depth + 1));
+    for (const sub of allOf) problems.push(...schemaProblems(sub, v, path, depth + 1, itemsBefore2020));
   }
-  const passes = (sub: unknown) => schemaProblems(sub, v, path, depth + 1).length === 0;
+  const passes = (sub: unknown) => schemaProblems(sub, v, path, depth + 1, itemsBefore2020).length === 0;
   const anyOf = own(schema, "anyOf");
   if (Array.isArray(anyOf) && anyOf.length > 0 && !anyOf.some(passes)) problems.push(at + "matches none of the allowed schemas");
   const oneOf = own(schema, "oneOf");
