@@ -167,27 +167,31 @@ function annotated(type: TypeExpr): TypeExpr {
     if (t.kind === "keyword" && t.name === "number" && t.numberType === "number") found.push("@TJS-type number");
     return found.length === 0 ? "" : `${TAGS_OPEN} ${found.join(" ")}${TAGS_CLOSE}`;
   };
-  // A printed type with its tags, kept as a keyword's name so that the printer writes it as it is.
-  const written = (t: TypeExpr, text: string): TypeExpr => ({ kind: "keyword", name: `${text}${tags(t)}` as KeywordType["name"] });
+  const inner = mapInner(type, annotated);
+  if (inner.kind === "union") {
+    const members = inner.members.map((m) => ({ m, text: typeText(m) }));
+    return { ...inner, members: members.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)).map((x) => x.m) };
+  }
+  const written = tags(type);
+  if (written === "" || (inner.kind !== "keyword" && inner.kind !== "array")) return inner;
+  // The printed type with its tags, kept as a keyword's name so that the printer writes it as it is.
+  const { constraints: _constraints, ...plain } = inner;
+  return { kind: "keyword", name: `${typeText(plain)}${written}` as KeywordType["name"] };
+}
+
+/** `type` with `f` applied to the types directly inside it: an array's element, a tuple's elements, members, property types, an index signature. */
+function mapInner(type: TypeExpr, f: (t: TypeExpr) => TypeExpr): TypeExpr {
   switch (type.kind) {
-    case "keyword":
-      return tags(type) === "" ? type : written(type, type.name);
-    case "array": {
-      const { constraints: _constraints, ...plain } = type;
-      const array: TypeExpr = { ...plain, element: annotated(type.element) };
-      return tags(type) === "" ? array : written(type, typeText(array));
-    }
+    case "array":
+      return { ...type, element: f(type.element) };
     case "tuple":
-      return { ...type, elements: type.elements.map(annotated) };
-    case "union": {
-      const members = type.members.map(annotated).map((m) => ({ m, text: typeText(m) }));
-      return { ...type, members: members.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)).map((x) => x.m) };
-    }
+      return { ...type, elements: type.elements.map(f) };
+    case "union":
     case "intersection":
-      return { ...type, members: type.members.map(annotated) };
+      return { ...type, members: type.members.map(f) };
     case "object": {
-      const properties = type.properties.map((p) => ({ ...p, type: annotated(p.type) }));
-      return type.indexSignature === undefined ? { ...type, properties } : { ...type, properties, indexSignature: annotated(type.indexSignature) };
+      const properties = type.properties.map((p) => ({ ...p, type: f(p.type) }));
+      return type.indexSignature === undefined ? { ...type, properties } : { ...type, properties, indexSignature: f(type.indexSignature) };
     }
     default:
       return type;
@@ -205,23 +209,10 @@ function checkedOf(type: TypeExpr, text: string): { checked?: string } {
  * any other, so writing one is no change to the protocol (the types module keeps it).
  */
 function withoutReadonly(type: TypeExpr): TypeExpr {
-  switch (type.kind) {
-    case "array": {
-      const { readonly: _readonly, ...array } = type;
-      return { ...array, element: withoutReadonly(type.element) };
-    }
-    case "tuple":
-      return { kind: "tuple", elements: type.elements.map(withoutReadonly) };
-    case "union":
-    case "intersection":
-      return { ...type, members: type.members.map(withoutReadonly) };
-    case "object": {
-      const properties = type.properties.map((p) => ({ ...p, type: withoutReadonly(p.type) }));
-      return type.indexSignature === undefined ? { ...type, properties } : { ...type, properties, indexSignature: withoutReadonly(type.indexSignature) };
-    }
-    default:
-      return type;
-  }
+  const inner = mapInner(type, withoutReadonly);
+  if (inner.kind !== "array" && inner.kind !== "tuple") return inner;
+  const { readonly: _readonly, ...written } = inner;
+  return written;
 }
 
 /**
