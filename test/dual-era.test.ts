@@ -1258,6 +1258,18 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect(await client.send(sparse)).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a batch holds at most 64 messages (this one holds 4294967295); send it in parts" } });
     const endless = Object.assign([echo(3, "three")], { [Symbol.iterator]: function* () { for (;;) yield echo(4, "four"); } });
     expect(answers(await client.send(endless))).toEqual([echoed(3, "three")]);
+    // A length that is no array length (a Proxy can say anything): the batch cannot be read, and none of it runs.
+    calls = 0;
+    for (const length of ["2", -1, 1.5, Number.NaN]) {
+      const lying = new Proxy([echo(5, "five")], { get: (target, key) => (key === "length" ? length : Reflect.get(target, key)) });
+      expect(await client.send(lying)).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
+    }
+    expect(calls).toBe(0);
+    logged.length = 0;
+    // maxBatchSize is an integer of at least 1: NaN took any batch, and Infinity reads without a bound.
+    for (const maxBatchSize of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "64"]) {
+      expect(() => batching({ maxBatchSize: maxBatchSize as number })).toThrow(RangeError);
+    }
   });
 
   it("an empty batch is one -32600 (not an array); an element that is not a message, an initialize, or a modern message gets its own -32600 in the array", async () => {

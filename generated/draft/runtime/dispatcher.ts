@@ -332,7 +332,7 @@ export interface DispatcherOptions {
    * A JSON-RPC batch (on a session of a revision that takes them, {@link DispatchRevision.batches}):
    * the most messages it may hold; a longer one is answered with one `-32600` error (no `id`) and
    * none of it is handled, so one message cannot make the server do unbounded work. Default: 64
-   * (stdio's `maxInFlight`).
+   * (stdio's `maxInFlight`). A value that is not an integer of at least 1 throws a `RangeError`.
    */
   readonly maxBatchSize?: number;
 }
@@ -733,6 +733,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   const maxInputRounds = options.maxInputRounds ?? 8;
   const inputTimeoutMs = options.inputTimeoutMs ?? 600_000;
   const maxBatchSize = options.maxBatchSize ?? 64;
+  // NaN would take any batch, and a batch read up to an unbounded size is the work the limit exists to bound.
+  if (!Number.isSafeInteger(maxBatchSize) || maxBatchSize < 1) throw new RangeError("maxBatchSize must be an integer of at least 1, not " + (typeof maxBatchSize === "number" ? String(maxBatchSize) : typeof maxBatchSize));
   const onError =
     options.onError ??
     ((error: unknown, info: DispatchErrorInfo) => {
@@ -1765,6 +1767,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     // revoked Proxy) stops the batch before any of it runs, and neither a length of 2^32 - 1 nor an iterator of its own
     // (helper-91: [...batch] ran out of memory) makes more of it read than a batch may hold.
     const length = given.length;
+    // A Proxy can say anything: a length that is no array length is a batch that cannot be read.
+    if (!Number.isSafeInteger(length) || length < 0) throw new TypeError("a batch's length is not an array length");
     const elements: unknown[] = [];
     for (let i = 0; i < Math.min(length, maxBatchSize + 1); i++) elements.push(given[i]);
     /** The batch refused whole: one `-32600`; its notifications take no effect, and a transport that asks is told so. */
