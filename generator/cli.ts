@@ -210,7 +210,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     return EXIT_ERROR;
   }
   // `help help` (and with -h): commander shows the general help as an error (exit 1, on stderr); it is help asked for, the same as `help`.
-  if (argv[0] === "help" && argv[1] === "help" && argv.slice(2).every((a) => a === "-h" || a === "--help")) {
+  if (argv[0] === "help" && argv[1] === "help") {
     program.outputHelp();
     return EXIT_OK;
   }

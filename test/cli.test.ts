@@ -78,7 +78,7 @@ describe("mcp-schema-codegen CLI", () => {
     // help of help is the general help, asked for: exit 0 on stdout (it was exit 2 with the help on stderr and no message).
     const general = await cli("help");
     expect(general.code).toBe(0);
-    for (const argv of [["help", "help"], ["help", "help", "-h"], ["help", "help", "--help"]]) expect(await cli(...argv)).toEqual(general);
+    for (const argv of [["help", "help"], ["help", "help", "-h"], ["help", "help", "--help"], ["help", "help", "x"]]) expect(await cli(...argv)).toEqual(general);
     for (const flag of ["--help", "-h"]) expect(await cli("help", flag)).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
     // The top-level help says how the spec is followed and where the reference is (helper-85: it pointed nowhere).
     const help = (await cli("--help")).stdout;

@@ -816,6 +816,12 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     writeFileSync(c, 'export type U = number[] | "x" | { k: "p | q"; } | "y";\n');
     expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
     expect((await cli("diff", a, c)).stdout).toBe('types: 1 changed\n  ~ U\n      type: "x" | { k: "p | q"; } | number[] → number[] | "x" | { k: "p | q"; } | "y"\n');
+    // Optional params written as a union in another order: no change either (helper-92).
+    const request = (params: string) =>
+      `export const LATEST_PROTOCOL_VERSION = "2026-07-28";\nexport interface A1 { a: string }\nexport interface B1 { b: string }\nexport interface MRequest {\n  method: "m/z";\n  params?: ${params};\n}\nexport type ClientRequest = MRequest;\n`;
+    writeFileSync(a, request("A1 | B1"));
+    writeFileSync(b, request("B1 | A1"));
+    expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
   });
 
   it("every tag the validators check is compared wherever it is, and a union's order is no change at any depth (helper-91)", async () => {
@@ -857,16 +863,27 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     // The same schema with its unions in another order, and nothing else: no change.
     writeFileSync(b, schema(3, "string", ["B1", "A1"]));
     expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    // A string literal holding the tags' mark is a literal: a member added beside it is still a change (helper-92: it was hidden).
+    writeFileSync(a, 'export interface T {\n  /** @maximum 3 */\n  n: "a /*@" | number;\n}\n');
+    writeFileSync(b, 'export interface T {\n  /** @maximum 4 */\n  n: "a /*@" | boolean | number;\n}\n');
+    expect((await cli("diff", a, b)).stdout.split("\n")).toEqual([
+      "types: 1 changed",
+      "  ~ T",
+      '      ~ n: "a /*@" | number /*@ @maximum 3 @*/ → "a /*@" | boolean | number /*@ @maximum 4 @*/',
+      "      ~ n: @maximum 3 → 4",
+      "",
+    ]);
   });
 
   it("a snapshot without what this generator records since (constants, deprecations, checked texts, alias tags, @TJS-type): nothing of it is read as a change, on every upstream revision (helper-91)", async () => {
     const { schemaSnapshot, diffSnapshots, hasChanges } = await import("../generator/diff/index.js");
-    /** `value` as a manifest written before those were recorded has it. */
+    /** `value` as a manifest written before those were recorded has it (`dropped`: also constants and deprecations, as before `a1fc8ec`). */
+    let dropped: string[] = [];
     const older = (value: unknown, key = ""): unknown => {
       if (Array.isArray(value)) return value.map((v) => older(v));
       if (typeof value !== "object" || value === null) return value;
       const entries = Object.entries(value).flatMap(([k, v]): [string, unknown][] => {
-        if (["checked", "indexChecked", "constants", "deprecated"].includes(k) || (key === "constraints" && k === "TJS-type")) return [];
+        if ([...dropped, "checked", "indexChecked", "checkedTexts"].includes(k) || (key === "constraints" && k === "TJS-type")) return [];
         if ((k === "constraints" || k === "members") && (value as { kind?: string }).kind === "alias") return [];
         return [[k, older(v, k)]];
       });
@@ -875,9 +892,13 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     };
     for (const version of ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28", "draft"]) {
       const snapshot = schemaSnapshot({ specDir: SPEC_DIR, version }).snapshot;
-      const old = older(snapshot) as typeof snapshot;
-      expect(JSON.stringify(old)).not.toContain("TJS-type");
-      expect([version, hasChanges(diffSnapshots(old, snapshot)), hasChanges(diffSnapshots(snapshot, old))]).toEqual([version, false, false]);
+      // Before a1fc8ec (no constants, no deprecations), and between it and the checked texts (helper-92: constants alone were taken as the mark).
+      for (const before of [["constants", "deprecated"], []]) {
+        dropped = before;
+        const old = older(snapshot) as typeof snapshot;
+        expect(JSON.stringify(old)).not.toContain("TJS-type");
+        expect([version, before, hasChanges(diffSnapshots(old, snapshot)), hasChanges(diffSnapshots(snapshot, old))]).toEqual([version, before, false, false]);
+      }
     }
   });
 

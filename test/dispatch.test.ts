@@ -601,12 +601,15 @@ describe("checkToolArguments", () => {
       [{ $schema: "http://json-schema.org/draft-07/schema#", type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } }, [1]],
       [{ $schema: "http://json-schema.org/draft-07/schema#", type: "array", items: [{ type: "string" }], prefixItems: [{ type: "number" }] }, ["a"]],
     ];
+
     const verdicts = (ajv: Ajv, cases: [object, unknown][]) =>
       cases.map(([schema, value]) => [JSON.stringify(schema), JSON.stringify(value), checkToolArguments(schema, value) === undefined, ajv.validate(schema, value)]);
     for (const row of [...verdicts(new Ajv2020({ strict: false }), cases2020), ...verdicts(new Ajv({ strict: false }), cases07)]) expect(row[2]).toBe(row[3]);
     expect(checkToolArguments(point, [1, 2, 3])).toBe("/2: no value is allowed here");
     expect(checkToolArguments(row, ["label", 1, "x"])).toBe("/2: expected number");
     expect(checkToolArguments(sized, { a: 1, b: 2, c: 3 })).toBe("must have at most 2 properties");
+    // A $schema that only mentions a draft's name is no draft (ajv refuses an unknown one): 2020-12 reads it (helper-92).
+    expect(checkToolArguments({ $schema: "https://example.com/schemas/2019-09-tools.json", type: "array", prefixItems: [{ type: "string" }] }, [1])).toBe("/0: expected string");
   });
 });
 

@@ -1266,6 +1266,11 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     }
     expect(calls).toBe(0);
     logged.length = 0;
+    // Past a large limit, the batch is refused without reading up to it (helper-92: 10^9 elements were read first).
+    const large = batching({ maxBatchSize: 1e9 });
+    const largeClient = legacyClient(large);
+    await largeClient.open(BATCH_VERSION, {});
+    expect(await largeClient.send(sparse)).toEqual({ jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: a batch holds at most 1000000000 messages (this one holds 4294967295); send it in parts" } });
     // maxBatchSize is an integer of at least 1: NaN took any batch, and Infinity reads without a bound.
     for (const maxBatchSize of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, "64"]) {
       expect(() => batching({ maxBatchSize: maxBatchSize as number })).toThrow(RangeError);

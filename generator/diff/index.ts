@@ -135,8 +135,8 @@ const requiredness = (optional: boolean) => (optional ? "optional" : "required")
  * What a comparison reads besides the two types: the members of a named interface on each side
  * (its own, inherited and index signature), by the name written in a type text; and whether both
  * snapshots record what this generator records (`complete`: the checked texts, alias tags and
- * `@TJS-type`; a manifest written before them has no `constants`), so that what one side does not
- * record is not read as a change.
+ * `@TJS-type`, {@link ProtocolSnapshot.checkedTexts}), so that what one side does not record is not
+ * read as a change.
  */
 interface NamedMembers {
   readonly from: (text: string) => Readonly<Record<string, PropertySnapshot>> | undefined;
@@ -348,14 +348,14 @@ function alternativeChanges(a: MethodSnapshot, b: MethodSnapshot, named: NamedMe
 
 /** What changed from `from` to `to`. */
 export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): ProtocolDiff {
-  const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to), complete: from.constants !== undefined && to.constants !== undefined };
+  const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to), complete: from.checkedTexts === true && to.checkedTexts === true };
   const m = keys(from.methods, to.methods);
   const methodRow = (record: Readonly<Record<string, MethodSnapshot>>, method: string) => ({ method, ...own(record, method) });
   const methodChanges = m.both.flatMap((method) => {
     const [a, b] = [own(from.methods, method), own(to.methods, method)];
     const changes: FieldChange[] = [];
     for (const field of ["kind", "direction"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
-    if (!sameType(a.params, b.params)) {
+    if (!sameParams(a.params, b.params)) {
       const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });
@@ -519,6 +519,13 @@ function unionMembers(text: string): string[] {
   }
   members.push(text.slice(start));
   return members;
+}
+
+/** Whether two `params` texts are one type: {@link sameType}, also inside the parentheses of optional ones (`(A | B)?`). */
+function sameParams(a: string, b: string): boolean {
+  const optional = /^\((.*)\)\?$/;
+  const [oa, ob] = [optional.exec(a)?.[1], optional.exec(b)?.[1]];
+  return oa !== undefined && ob !== undefined ? sameType(oa, ob) : sameType(a, b);
 }
 
 /** Where the `{` that `text` starts with is closed (braces inside string literal types skipped), or -1. */

@@ -174,6 +174,7 @@ const protocol = fields({
   resultTypes: list(string),
   constants: optional(record(stringOrNumber)),
   deprecated: optional(list(string)),
+  checkedTexts: optional((v, where) => (v === true ? undefined : `${where} is not true`)),
 });
 const manifest = fields({
   manifestVersion: (v, where) => (v === 1 ? undefined : `${where} is ${JSON.stringify(v)}, not 1`),

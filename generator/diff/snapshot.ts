@@ -112,6 +112,12 @@ export interface ProtocolSnapshot {
    * written before deprecations were recorded.
    */
   readonly deprecated?: readonly string[];
+  /**
+   * `true` in a snapshot that records checked texts ({@link checkedText}), an alias's tags and
+   * `@TJS-type`: what `diff` compares only when both sides record them (absent in manifests
+   * written before).
+   */
+  readonly checkedTexts?: true;
 }
 
 const noDocs = () => "";
@@ -143,15 +149,19 @@ export const TAGS_CLOSE = " @*/";
 /** `text` without the tag comments {@link checkedText} wrote: its union order, and the type as written. */
 export function withoutTags(text: string): string {
   let out = "";
-  let at = 0;
-  for (let open = text.indexOf(TAGS_OPEN); open >= 0; open = text.indexOf(TAGS_OPEN, at)) {
-    const close = text.indexOf(TAGS_CLOSE, open);
-    // No close: the mark is inside a string literal type, not a comment this module wrote.
-    if (close < 0) break;
-    out += text.slice(at, open);
-    at = close + TAGS_CLOSE.length;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') {
+      // A string literal type, as JSON.stringify wrote it (a quote inside is escaped): copied whole, marks in it included.
+      const start = i;
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      out += text.slice(start, i + 1);
+    } else if (text.startsWith(TAGS_OPEN, i)) {
+      // The tags' own values are JSON with `*/` escaped, so the first close mark ends them.
+      const close = text.indexOf(TAGS_CLOSE, i);
+      i = (close < 0 ? text.length : close + TAGS_CLOSE.length) - 1;
+    } else out += text[i];
   }
-  return out + text.slice(at);
+  return out;
 }
 
 /** `type` with its unions sorted and its tags written into the keyword names (see {@link checkedText}); only for printing. */
@@ -334,6 +344,7 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     capabilities: sortedRecord(capabilities(model)),
     resultTypes: [...facts.resultTypes].sort(),
     constants: sortedRecord(constants),
+    checkedTexts: true,
     deprecated: deprecations(model),
   };
 }

@@ -1769,8 +1769,10 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const length = given.length;
     // A Proxy can say anything: a length that is no array length is a batch that cannot be read.
     if (!Number.isSafeInteger(length) || length < 0) throw new TypeError("a batch's length is not an array length");
+    // One past the limit is too long: refused, with no more of it read than a batch of the default size (helper-92: a limit of
+    // 10^9 read that many before refusing a length of 2^32 - 1).
     const elements: unknown[] = [];
-    for (let i = 0; i < Math.min(length, maxBatchSize + 1); i++) elements.push(given[i]);
+    for (let i = 0; i < Math.min(length, length > maxBatchSize ? 64 : maxBatchSize); i++) elements.push(given[i]);
     /** The batch refused whole: one `-32600`; its notifications take no effect, and a transport that asks is told so. */
     const refused = (message: string): DispatchResponse => {
       const error = { code: -32600, message: "Invalid request: " + message };

@@ -32,7 +32,7 @@ export function checkToolArguments(schema: unknown, args: unknown): string | und
     // Before 2020-12 (draft-04 to 2019-09, named by the schema's $schema), `items` is every element's, or an array of the
     // first elements' with `additionalItems` for the rest, and `prefixItems` means nothing (helper-91).
     const declared = isPlainObject(schema) ? own(schema, "$schema") : undefined;
-    const itemsBefore2020 = typeof declared === "string" && /draft-0[0-7]|2019-09/.test(declared);
+    const itemsBefore2020 = typeof declared === "string" && /^https?:\/\/json-schema\.org\/(?:draft-0[3-7]\/schema|draft\/2019-09\/schema)#?$/.test(declared);
     const problems = schemaProblems(schema, args, "", 0, itemsBefore2020);
     if (problems.length === 0) return undefined;
     const listed = problems.slice(0, MAX_ISSUES);
