@@ -209,10 +209,14 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     io.stderr(`error MCG001: missing command: give one of ${program.commands.map((c) => c.name()).filter((n) => n !== "help").join(", ")}\n`);
     return EXIT_ERROR;
   }
-  // `help help` (and with -h): commander shows the general help as an error (exit 1, on stderr); it is help asked for, the same as `help`.
+  // `help help`: commander shows the general help as an error (exit 1, on stderr); it is help asked for, the same as `help`.
+  // `help help <words>` is `help <words>` (helper-93: `help help generate` showed the general help, `help help nosuch` exit 0).
   if (argv[0] === "help" && argv[1] === "help") {
-    program.outputHelp();
-    return EXIT_OK;
+    if (argv.length === 2) {
+      program.outputHelp();
+      return EXIT_OK;
+    }
+    argv = ["help", ...argv.slice(2)];
   }
   // commander's `help <command>` shows the general help for a command it does not know: say so, as for the command itself.
   const asked = argv[0] === "help" ? argv[1] : undefined;

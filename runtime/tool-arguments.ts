@@ -13,7 +13,7 @@ const MAX_SCHEMA_DEPTH = 64;
  * `patternProperties`, `minProperties`, `maxProperties`, `items` and `prefixItems` (2020-12, the
  * default dialect of `inputSchema`: `items` checks the elements after the `prefixItems`; an
  * earlier draft's `items` array and `additionalItems` are read the same way, and a schema whose
- * `$schema` names draft-04 to 2019-09 has no `prefixItems`), `enum`, `const`,
+ * `$schema` is json-schema.org's draft-04 to draft-07 or 2019-09 meta-schema has no `prefixItems`), `enum`, `const`,
  * `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`,
  * `minItems`, `maxItems`, `pattern`, `anyOf`, `oneOf`, `allOf`, `not`. Other keywords are not
  * checked, and pass: `$ref`, `format`, `multipleOf`, `uniqueItems`, `contains`, `propertyNames`,
@@ -29,7 +29,7 @@ export function checkToolArguments(schema: unknown, args: unknown): string | und
     // Before 2020-12 (draft-04 to 2019-09, named by the schema's $schema), `items` is every element's, or an array of the
     // first elements' with `additionalItems` for the rest, and `prefixItems` means nothing (helper-91).
     const declared = isPlainObject(schema) ? own(schema, "$schema") : undefined;
-    const itemsBefore2020 = typeof declared === "string" && /^https?:\/\/json-schema\.org\/(?:draft-0[3-7]\/schema|draft\/2019-09\/schema)#?$/.test(declared);
+    const itemsBefore2020 = typeof declared === "string" && /^https?:\/\/json-schema\.org\/(?:draft-0[4-7]\/schema|draft\/2019-09\/schema)(?:#\/?)?$/.test(declared);
     const problems = schemaProblems(schema, args, "", 0, itemsBefore2020);
     if (problems.length === 0) return undefined;
     const listed = problems.slice(0, MAX_ISSUES);

@@ -78,7 +78,11 @@ describe("mcp-schema-codegen CLI", () => {
     // help of help is the general help, asked for: exit 0 on stdout (it was exit 2 with the help on stderr and no message).
     const general = await cli("help");
     expect(general.code).toBe(0);
-    for (const argv of [["help", "help"], ["help", "help", "-h"], ["help", "help", "--help"], ["help", "help", "x"]]) expect(await cli(...argv)).toEqual(general);
+    for (const argv of [["help", "help"], ["help", "help", "-h"], ["help", "help", "--help"]]) expect(await cli(...argv)).toEqual(general);
+    // help help <words> is help <words> (helper-93: it showed the general help, and exit 0 for an unknown command).
+    expect(await cli("help", "help", "generate")).toEqual(await cli("help", "generate"));
+    expect(await cli("help", "help", "spec", "fetch")).toEqual(await cli("help", "spec", "fetch"));
+    expect(await cli("help", "help", "nosuch")).toMatchObject({ code: 2, stdout: "", stderr: "error MCG001: unknown command 'nosuch'\n(run with --help for usage)\n" });
     for (const flag of ["--help", "-h"]) expect(await cli("help", flag)).toMatchObject({ code: 0, stdout: expect.stringContaining("Usage: mcp-schema-codegen") as unknown });
     // The top-level help says how the spec is followed and where the reference is (helper-85: it pointed nowhere).
     const help = (await cli("--help")).stdout;

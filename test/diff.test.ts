@@ -900,6 +900,12 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
         expect([version, before, hasChanges(diffSnapshots(old, snapshot)), hasChanges(diffSnapshots(snapshot, old))]).toEqual([version, before, false, false]);
       }
     }
+    // Written with checked texts but before snapshots said so (helper-93): a tag inside an array's element is still compared.
+    const tagged = (n: number) => schemaSnapshot({ text: `export interface H {\n  objs?: {\n    /** @maximum ${n} */\n    w: number;\n  }[];\n}\n`, fileName: "s.ts" }).snapshot;
+    const { checkedTexts: _flag, ...unflagged } = tagged(3);
+    expect(diffSnapshots(unflagged, tagged(4)).types.changed).toEqual([
+      { name: "H", changes: [{ change: "property-type", property: "objs", from: "{ w: number /*@ @maximum 3 @*/; }[]", to: "{ w: number /*@ @maximum 4 @*/; }[]" }] },
+    ]);
   });
 
   it("a manifest written before constants and deprecations were recorded: those two sections are not compared", async () => {

@@ -608,6 +608,8 @@ describe("checkToolArguments", () => {
     expect(checkToolArguments(point, [1, 2, 3])).toBe("/2: no value is allowed here");
     expect(checkToolArguments(row, ["label", 1, "x"])).toBe("/2: expected number");
     expect(checkToolArguments(sized, { a: 1, b: 2, c: 3 })).toBe("must have at most 2 properties");
+    // The meta-schema's URL with a trailing #/ names it too, as ajv reads it (helper-93).
+    expect(checkToolArguments({ $schema: "http://json-schema.org/draft-07/schema#/", type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } }, [1])).toBeUndefined();
     // A $schema that only mentions a draft's name is no draft (ajv refuses an unknown one): 2020-12 reads it (helper-92).
     expect(checkToolArguments({ $schema: "https://example.com/schemas/2019-09-tools.json", type: "array", prefixItems: [{ type: "string" }] }, [1])).toBe("/0: expected string");
   });

@@ -1266,6 +1266,14 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     }
     expect(calls).toBe(0);
     logged.length = 0;
+    // A batch past the limit that holds a notification after its first 64 elements still tells the transport (helper-93).
+    const told: DispatchErrorObject[] = [];
+    const long = [...Array.from({ length: 64 }, (_, i) => legacy(100 + i, "ping")), { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1 } }];
+    expect(await d.handle(long, { channel: client.channel, refuse: (e) => told.push(e) })).toEqual({
+      jsonrpc: "2.0",
+      error: { code: -32600, message: "Invalid request: a batch holds at most 64 messages (this one holds 65); send it in parts" },
+    });
+    expect(told.length).toBe(1);
     // Past a large limit, the batch is refused without reading up to it (helper-92: 10^9 elements were read first).
     const large = batching({ maxBatchSize: 1e9 });
     const largeClient = legacyClient(large);

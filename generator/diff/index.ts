@@ -150,6 +150,20 @@ interface Typed {
   readonly checked?: string | undefined;
 }
 
+/**
+ * Whether `snapshot` records checked texts: it says so ({@link ProtocolSnapshot.checkedTexts}), or,
+ * written before it said so, holds one (a `checked` or `indexChecked` text beside its `constants`;
+ * helper-93: such manifests were read as not recording them).
+ */
+function recordsCheckedTexts(snapshot: ProtocolSnapshot): boolean {
+  if (snapshot.checkedTexts === true) return true;
+  if (snapshot.constants === undefined) return false;
+  // A key `checked` whose value is a text is a checked text; a property named `checked` has a record as its value.
+  const holds = (value: unknown): boolean =>
+    typeof value === "object" && value !== null && Object.entries(value).some(([k, v]) => ((k === "checked" || k === "indexChecked") && typeof v === "string") || holds(v));
+  return holds(snapshot.types) || holds(snapshot.methods);
+}
+
 /** Whether two types are one type, their tags aside: the same checked text without its tags (union order is no change), or, in a snapshot without checked texts, the same text up to the order of a top-level union. */
 function typesMatch(a: Typed, b: Typed, named: NamedMembers | undefined): boolean {
   return named?.complete === true ? withoutTags(a.checked ?? a.type) === withoutTags(b.checked ?? b.type) : sameType(a.type, b.type);
@@ -348,7 +362,7 @@ function alternativeChanges(a: MethodSnapshot, b: MethodSnapshot, named: NamedMe
 
 /** What changed from `from` to `to`. */
 export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): ProtocolDiff {
-  const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to), complete: from.checkedTexts === true && to.checkedTexts === true };
+  const named: NamedMembers = { from: namedMembers(from), to: namedMembers(to), complete: recordsCheckedTexts(from) && recordsCheckedTexts(to) };
   const m = keys(from.methods, to.methods);
   const methodRow = (record: Readonly<Record<string, MethodSnapshot>>, method: string) => ({ method, ...own(record, method) });
   const methodChanges = m.both.flatMap((method) => {

@@ -1763,25 +1763,32 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * alone, and the responses to its requests answered as one array (see {@link CoreDispatcher.handle}).
    */
   async function batch(given: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
-    // Its length, then its elements by index, each once, up to one past the limit: one that throws when read (a getter, a
-    // revoked Proxy) stops the batch before any of it runs, and neither a length of 2^32 - 1 nor an iterator of its own
-    // (helper-91: [...batch] ran out of memory) makes more of it read than a batch may hold.
+    // Its length, then its elements by index, each once: one that throws when read (a getter, a revoked Proxy) stops the batch
+    // before any of it runs, and neither a length of 2^32 - 1 nor an iterator of its own (helper-91: [...batch] ran out of
+    // memory) makes more of it read than a batch may hold.
     const length = given.length;
     // A Proxy can say anything: a length that is no array length is a batch that cannot be read.
     if (!Number.isSafeInteger(length) || length < 0) throw new TypeError("a batch's length is not an array length");
-    // One past the limit is too long: refused, with no more of it read than a batch of the default size (helper-92: a limit of
-    // 10^9 read that many before refusing a length of 2^32 - 1).
+    // A batch past the limit is refused: it is kept in no array (helper-92: a limit of 10^9 copied that many first), and only
+    // read, up to one past the limit, to tell whether it holds a notification (helper-93: a transport that keeps requests
+    // back until the batch's notifications are taken is told they were not).
+    const tooLong = length > maxBatchSize;
     const elements: unknown[] = [];
-    for (let i = 0; i < Math.min(length, length > maxBatchSize ? 64 : maxBatchSize); i++) elements.push(given[i]);
+    for (let i = 0; i < (tooLong ? 0 : length); i++) elements.push(given[i]);
+    const holdsNotification = (): boolean => {
+      if (!tooLong) return elements.some(isNotificationMessage);
+      for (let i = 0; i <= maxBatchSize; i++) if (isNotificationMessage(given[i])) return true;
+      return false;
+    };
     /** The batch refused whole: one `-32600`; its notifications take no effect, and a transport that asks is told so. */
     const refused = (message: string): DispatchResponse => {
       const error = { code: -32600, message: "Invalid request: " + message };
-      if (elements.some(isNotificationMessage)) tellRefused("(batch)", error, context);
+      if (holdsNotification()) tellRefused("(batch)", error, context);
       return { jsonrpc: "2.0", error };
     };
     if (sessionFor(context?.channel ?? defaultChannel, context)?.revision.batches !== true) return refused("batches are not supported");
     if (length === 0) return refused("the batch is empty");
-    if (length > maxBatchSize) return refused("a batch holds at most " + maxBatchSize + " messages (this one holds " + length + "); send it in parts");
+    if (tooLong) return refused("a batch holds at most " + maxBatchSize + " messages (this one holds " + length + "); send it in parts");
     // 2025-03-26 schema: JSONRPCBatchRequest holds requests and notifications, JSONRPCBatchResponse responses; no batch both.
     const replies = elements.filter(isResponse).length;
     if (replies > 0 && replies < elements.length) {
