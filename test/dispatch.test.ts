@@ -608,6 +608,10 @@ describe("checkToolArguments", () => {
     expect(checkToolArguments(point, [1, 2, 3])).toBe("/2: no value is allowed here");
     expect(checkToolArguments(row, ["label", 1, "x"])).toBe("/2: expected number");
     expect(checkToolArguments(sized, { a: 1, b: 2, c: 3 })).toBe("must have at most 2 properties");
+    // Draft-04's boolean exclusive bounds (helper-92: 5 passed { minimum: 5, exclusiveMinimum: true }).
+    expect(checkToolArguments({ type: "number", minimum: 5, exclusiveMinimum: true }, 5)).toBe("must be more than 5");
+    expect(checkToolArguments({ type: "number", maximum: 5, exclusiveMaximum: true }, 5)).toBe("must be less than 5");
+    expect(checkToolArguments({ type: "number", minimum: 5, exclusiveMinimum: true, maximum: 6, exclusiveMaximum: false }, 6)).toBeUndefined();
     // The meta-schema's URL with a trailing #/ names it too, as ajv reads it (helper-93).
     expect(checkToolArguments({ $schema: "http://json-schema.org/draft-07/schema#/", type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } }, [1])).toBeUndefined();
     // A $schema that only mentions a draft's name is no draft (ajv refuses an unknown one): 2020-12 reads it (helper-92).

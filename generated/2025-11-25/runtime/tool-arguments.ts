@@ -17,7 +17,8 @@ const MAX_SCHEMA_DEPTH = 64;
  * default dialect of `inputSchema`: `items` checks the elements after the `prefixItems`; an
  * earlier draft's `items` array and `additionalItems` are read the same way, and a schema whose
  * `$schema` is json-schema.org's draft-04 to draft-07 or 2019-09 meta-schema has no `prefixItems`), `enum`, `const`,
- * `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`, `minLength`, `maxLength`,
+ * `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` (a number, or draft-04's `true` beside
+ * `minimum` or `maximum`), `minLength`, `maxLength`,
  * `minItems`, `maxItems`, `pattern`, `anyOf`, `oneOf`, `allOf`, `not`. Other keywords are not
  * checked, and pass: `$ref`, `format`, `multipleOf`, `uniqueItems`, `contains`, `propertyNames`,
  * `dependentRequired`, `dependentSchemas`, `if`/`then`/`else`, `unevaluatedProperties`,
@@ -116,8 +117,9 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     const max = own(schema, "maximum");
     const xmin = own(schema, "exclusiveMinimum");
     const xmax = own(schema, "exclusiveMaximum");
-    if (typeof min === "number" && v < min) problems.push(at + "must be at least " + min);
-    if (typeof max === "number" && v > max) problems.push(at + "must be at most " + max);
+    // Draft-04 writes an exclusive bound as a boolean beside minimum or maximum (helper-92: it was not read).
+    if (typeof min === "number" && (xmin === true ? v <= min : v < min)) problems.push(at + (xmin === true ? "must be more than " : "must be at least ") + min);
+    if (typeof max === "number" && (xmax === true ? v >= max : v > max)) problems.push(at + (xmax === true ? "must be less than " : "must be at most ") + max);
     if (typeof xmin === "number" && v <= xmin) problems.push(at + "must be more than " + xmin);
     if (typeof xmax === "number" && v >= xmax) problems.push(at + "must be less than " + xmax);
   }
