@@ -105,6 +105,15 @@ describe("refused schemas", () => {
         "s.ts:5:18 - error MCG201: unsupported construct: symbol keyword `symbol`",
       ],
     ],
+    // helper-92: and a generic alias's, behind MCG201.
+    [
+      "a generic alias's tags beside its refusal",
+      "/** @minimum z */\nexport type U<T> = T;\n",
+      [
+        "s.ts:1:5 - error MCG220: @minimum z is not a finite number written as JSON writes one",
+        "s.ts:2:1 - error MCG201: unsupported construct: generic type alias U<T>; declare a type of its own for each type argument it is used with",
+      ],
+    ],
     // helper-91: an alias's own tags were still hidden by its type's error.
     [
       "an alias's tags beside its type's problem",

@@ -487,7 +487,9 @@ class Lowerer {
 
   private lowerAlias(node: import("ts-morph").TypeAliasDeclaration): AliasDecl {
     if (node.getTypeParameters().length > 0) {
-      throw this.unsupported(node, `generic type alias ${node.getName()}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>${GENERIC_INSTEAD}`);
+      const generic = this.unsupported(node, `generic type alias ${node.getName()}<${node.getTypeParameters().map((p) => p.getName()).join(", ")}>${GENERIC_INSTEAD}`);
+      // Its tags' own problems beside it, as beside a type that cannot be lowered (helper-92).
+      throw this.withTagProblems(generic, node.getJsDocs(), node);
     }
     const docs = docsOf(node.getJsDocs());
     const type = this.constrainedType(node.getTypeNodeOrThrow(), node.getJsDocs(), node);
@@ -863,15 +865,20 @@ class Lowerer {
       type = this.lowerType(typeNode);
     } catch (error) {
       if (!(error instanceof GeneratorError)) throw error;
-      try {
-        this.constrain(ANY_TAGGED_TYPE, jsDocs, at);
-      } catch (tagError) {
-        if (tagError instanceof GeneratorError) throw new GeneratorError(distinctDiagnostics([...error.diagnostics, ...tagError.diagnostics]));
-        throw tagError;
-      }
-      throw error;
+      throw this.withTagProblems(error, jsDocs, at);
     }
     return this.constrain(type, jsDocs, at);
+  }
+
+  /** `error` (a type's problems) with the problems of the tags of `jsDocs` on `at`, read against a type every tag fits. */
+  private withTagProblems(error: GeneratorError, jsDocs: JSDoc[], at: Node): GeneratorError {
+    try {
+      this.constrain(ANY_TAGGED_TYPE, jsDocs, at);
+    } catch (tagError) {
+      if (tagError instanceof GeneratorError) return new GeneratorError(distinctDiagnostics([...error.diagnostics, ...tagError.diagnostics]));
+      throw tagError;
+    }
+    return error;
   }
 
   /** `type` with the constraint tags of `jsDocs`; a tag's problem (MCG220) and warnings are located at the tag, on `at`'s declaration. */
