@@ -822,6 +822,10 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     writeFileSync(a, request("A1 | B1"));
     writeFileSync(b, request("B1 | A1"));
     expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    // Nor inside inline params (helper-92: "params {…} → {…} (the same members)").
+    writeFileSync(a, request("{ x: A1 | B1; y?: (A1 | B1)[] }"));
+    writeFileSync(b, request("{ x: B1 | A1; y?: (B1 | A1)[] }"));
+    expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
   });
 
   it("every tag the validators check is compared wherever it is, and a union's order is no change at any depth (helper-91)", async () => {
@@ -883,7 +887,7 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
       if (Array.isArray(value)) return value.map((v) => older(v));
       if (typeof value !== "object" || value === null) return value;
       const entries = Object.entries(value).flatMap(([k, v]): [string, unknown][] => {
-        if ([...dropped, "checked", "indexChecked", "checkedTexts"].includes(k) || (key === "constraints" && k === "TJS-type")) return [];
+        if ([...dropped, "checked", "indexChecked", "paramsChecked", "checkedTexts"].includes(k) || (key === "constraints" && k === "TJS-type")) return [];
         if ((k === "constraints" || k === "members") && (value as { kind?: string }).kind === "alias") return [];
         return [[k, older(v, k)]];
       });

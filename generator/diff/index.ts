@@ -369,7 +369,9 @@ export function diffSnapshots(from: ProtocolSnapshot, to: ProtocolSnapshot): Pro
     const [a, b] = [own(from.methods, method), own(to.methods, method)];
     const changes: FieldChange[] = [];
     for (const field of ["kind", "direction"] as const) if (a[field] !== b[field]) changes.push({ field, from: a[field], to: b[field] });
-    if (!sameParams(a.params, b.params)) {
+    // Unions in one order at any depth where both snapshots record checked texts; else up to a top-level union's order.
+    const sameParamsType = named.complete ? withoutTags(a.paramsChecked ?? a.params) === withoutTags(b.paramsChecked ?? b.params) : sameParams(a.params, b.params);
+    if (!sameParamsType) {
       const members = a.paramsMembers !== undefined && b.paramsMembers !== undefined ? { members: memberChanges(a.paramsMembers, b.paramsMembers, INDEX_SIGNATURE, named) } : {};
       const alternatives = alternativeChanges(a, b, named);
       changes.push({ field: "params", from: a.params, to: b.params, ...members, ...(alternatives === undefined ? {} : { alternatives }) });

@@ -153,7 +153,7 @@ const property: Check = fields({
 });
 const protocol = fields({
   protocolVersion: optional(string),
-  methods: record(fields({ kind: string, direction: string, params: string, results: list(string), paramsMembers: optional(record(property)) })),
+  methods: record(fields({ kind: string, direction: string, params: string, paramsChecked: optional(string), results: list(string), paramsMembers: optional(record(property)) })),
   types: record(
     fields({
       kind: (v, where) => (v === "interface" || v === "alias" ? undefined : `${where} is not "interface" or "alias"`),

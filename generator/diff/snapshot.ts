@@ -71,6 +71,8 @@ export interface MethodSnapshot {
   readonly direction: string;
   /** The message type's `params` type (`CallToolRequestParams`, `…?` when optional), or `none`. */
   readonly params: string;
+  /** `params` as {@link checkedText} writes the type, when that differs from `params`. */
+  readonly paramsChecked?: string;
   /**
    * The members `params` has, inherited ones included, by name (an index signature under
    * `[key: string]`): what `diff` compares when the `params` type is written another way (an
@@ -324,8 +326,11 @@ export function protocolSnapshot(model: Model, facts: ProtocolFacts): ProtocolSn
     const optional = m.params === "optional";
     // An optional union or intersection is written `(A | B)?`: `A | B?` would read as if only B were optional.
     const compound = m.paramsType?.kind === "union" || m.paramsType?.kind === "intersection";
-    const params = m.paramsType === undefined ? "none" : optional && compound ? `(${typeText(m.paramsType)})?` : `${typeText(m.paramsType)}${optional ? "?" : ""}`;
-    return [m.method, { kind: m.kind, direction: m.direction, params, results: m.results, ...members }];
+    const written = (text: string) => (optional && compound ? `(${text})?` : `${text}${optional ? "?" : ""}`);
+    const params = m.paramsType === undefined ? "none" : written(typeText(m.paramsType));
+    const checked = m.paramsType === undefined ? params : written(checkedText(m.paramsType));
+    const paramsChecked = checked === params ? {} : { paramsChecked: checked };
+    return [m.method, { kind: m.kind, direction: m.direction, params, ...paramsChecked, results: m.results, ...members }];
   });
   const required = new Set(
     [facts.requestMeta, facts.notificationMeta, facts.resultMeta].flatMap((shape) => shape?.properties.filter((p) => !p.optional).map((p) => p.name) ?? []),
