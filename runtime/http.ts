@@ -245,7 +245,7 @@ const LEGACY_PROBE = {
  * handler that threw, a request timed out or aborted at shutdown) is the answer to the request,
  * carried in-band with 200 as other handler errors are: a client reads the body of a 200 or a 400
  * as JSON-RPC, and may take any other status as a transport failure (the SDK v2 client does;
- * helper-84: it saw an HTTP error, not the `-32603`). 500 stays for what fails in the transport
+ * before, it saw an HTTP error, not the `-32603`). 500 stays for what fails in the transport
  * itself.
  */
 export function statusOf(response: DispatchResponse): number {
@@ -284,7 +284,7 @@ function absoluteTargetHost(target: string | undefined): string | undefined {
 /**
  * The URL a request target names (RFC 9112 § 3.2): in origin form (`/mcp?x`) its path is read as
  * a path whatever it starts with (`//evil.example/mcp` is a path of an empty first segment, not a
- * host; helper-86: it was served as `/mcp`); in absolute form, the URL itself.
+ * host; before, it was served as `/mcp`); in absolute form, the URL itself.
  *
  * @throws TypeError for a target that is neither (`*`, `host:port`) or does not parse
  */
@@ -906,7 +906,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const listen = request !== undefined && own(request, "method") === LISTEN;
     if (listen && streams >= maxSubscriptions) return unavailable(res, id, tooManyStreams);
     const controller = new AbortController();
-    // Each request of a batch listens to it (more than node's warning threshold of 10 in a batch of 64; helper-78).
+    // Each request of a batch listens to it (more than node's warning threshold of 10 in a batch of 64).
     setMaxListeners(0, controller.signal);
     let sse = false;
     let keepAlive: ReturnType<typeof setInterval> | undefined;
@@ -987,7 +987,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const openSession = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, message: unknown, request: { readonly [key: string]: unknown } | undefined): Promise<void> => {
     const id = request === undefined ? undefined : own(request, "id");
     if (closing) return unavailable(res, id, SHUTTING_DOWN);
-    // Before sessionsFull, which makes room by ending an unused session: a request refused as busy ends none (helper-78).
+    // Before sessionsFull, which makes room by ending an unused session: a request refused as busy ends none.
     if (!takes(req, res, message)) return;
     if (sessionsFull()) return sendJson(res, 503, errorBody(id, -32603, `Too many sessions (at most ${maxSessions}); try again later`));
     let sessionId: string;
@@ -1164,7 +1164,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     }
     // A coding node:http does not decode (a transfer coding but chunked, RFC 9112 § 6.1: 501; a content coding but identity,
     // RFC 9110 § 8.4.1, § 12.5.3: 415) is not decoded here either: refused, naming what is taken. A body a body parser read
-    // and passes (`given`) was decoded by it, which leaves the header (helper-86: express.json()).
+    // and passes (`given`) was decoded by it, which leaves the header (before, express.json()).
     const transfer = given === undefined ? codingOtherThan(req, "transfer-encoding", ["chunked"]) : undefined;
     const content = given === undefined ? codingOtherThan(req, "content-encoding", ["", "identity"]) : undefined;
     if (transfer !== undefined || content !== undefined) {
@@ -1224,11 +1224,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const admit = (req: IncomingMessage, res: ServerResponse, count: number): string | undefined => {
     const socket = req.socket;
     const onConnection = perConnection.get(socket) ?? 0;
-    // The message names the count in flight, and a batch's size when a batch is what passes the cap (helper-79).
+    // The message names the count in flight, and a batch's size when a batch is what passes the cap.
     const busy = (running: number, where: string, cap: string, max: number) =>
       `Server busy: ${running} request${running === 1 ? "" : "s"}${where} in flight` + (count > 1 ? `, and this batch's ${count} would pass ${cap} (${max})` : ` (${cap})`);
     // A batch larger than a cap is taken when nothing else is in flight there (it holds at most maxBatchSize requests):
-    // refused, it could never be served (helper-78).
+    // refused, it could never be served.
     if (requestsInFlight > 0 && requestsInFlight + count > maxRequestsInFlight) {
       return `${busy(requestsInFlight, "", "maxRequestsInFlight", maxRequestsInFlight)}; try again later`;
     }
@@ -1255,7 +1255,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const takes = (req: IncomingMessage, res: ServerResponse, message: unknown, others?: (rest: readonly unknown[]) => void): boolean => {
     const asks = (m: unknown) => isPlainObject(m) && typeof own(m, "method") === "string" && own(m, "id") !== undefined;
     const requests = Array.isArray(message) ? message.filter(asks) : asks(message) ? [message] : [];
-    // Only a request with a valid id runs; one with another id is answered -32600 at once, and counts for nothing (helper-81).
+    // Only a request with a valid id runs; one with another id is answered -32600 at once, and counts for nothing.
     const running = requests.filter((m) => requestIdOf(own(m, "id")) !== undefined).length;
     if (running === 0) return true;
     const refused = admit(req, res, running);
@@ -1264,7 +1264,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const rest = Array.isArray(message) ? message.filter((m) => !asks(m)) : [];
     if (rest.length > 0) others?.(rest);
     // A batch of more requests than a batch may hold (the dispatcher's default maxBatchSize) gets one answer, not one per
-    // element: a 4 MiB batch was answered with 25 MB (helper-79).
+    // element: a 4 MiB batch was answered with 25 MB.
     if (requests.length > MAX_BATCH_ANSWERS) {
       sendJson(res, 503, errorBody(undefined, -32603, refused));
       return false;

@@ -175,7 +175,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     const opens = request !== undefined && servesLegacy && dispatcher.opensSession?.(message) === true;
     if (opens) openingsRunning++;
     // Not while an initialize is answered (the requests read meanwhile wait for it), nor once one succeeded; again after
-    // one failed (helper-77: the hint was gone for good once an initialize was read).
+    // one failed (before, the hint was gone for good once an initialize was read).
     const hint = request !== undefined && !openedSession && openingsRunning === 0 && servesLegacy && !isModern(message);
     // The requests of a batch (2025-03-26): timed as one, with the same limit.
     const batched = Array.isArray(message) ? message.filter((m) => typeof requestOf(m)?.method === "string").length : 0;
@@ -356,14 +356,14 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       error: { code: -32603, message: `Server busy: ${maxInFlight} requests are running and ${LOOKAHEAD_BYTES} bytes of requests wait; send it again later` },
     });
     // A line holding no request that would run (not JSON, not a message, an id that is no id, no method, an empty batch, a
-    // batch of such) runs nothing: the dispatcher answers it at once, as when the server is idle (helper-86, helper-87:
+    // batch of such) runs nothing: the dispatcher answers it at once, as when the server is idle (before,
     // it was told Server busy, or a batch of them got no answer).
     const runs = (m: unknown) => isPlainObject(m) && own(m, "jsonrpc") === "2.0" && typeof own(m, "method") === "string" && requestOf(m) !== undefined;
     if (!(Array.isArray(message) ? message.some(runs) : runs(message))) return handleLine(line);
     if (!Array.isArray(message)) return write(busy(requestOf(message)!.id));
     // A batch: each of its requests that would run gets the error, in one array (JSON-RPC 2.0 § 6); each other element
     // the dispatcher answers (not a message, no jsonrpc "2.0", no method, an id that is no id) gets the answer it gives
-    // alone, at once, running nothing (helper-86, helper-88: they were left unanswered); notifications and the client's
+    // alone, at once, running nothing (before, they were left unanswered); notifications and the client's
     // responses none.
     const answered = (m: unknown) => !isNotificationMessage(m) && !isResponse(m);
     void Promise.all(message.map((m) => (runs(m) ? busy(requestOf(m)!.id) : answered(m) ? dispatcher.handle(m, { channel, transport: { kind: "stdio" } }) : undefined))).then(

@@ -23,18 +23,20 @@ const MAX_SCHEMA_DEPTH = 64;
  *
  * @returns `undefined` when `args` passes, else every problem found (at most {@link MAX_ISSUES}),
  *   each as `<JSON Pointer>: <what is wrong>` (at the arguments object itself, whose pointer is
- *   empty, `<what is wrong>` alone), joined with `; `
+ *   empty, `<what is wrong>` alone), joined with `; `, and `; and more` after the last when there
+ *   are more than {@link MAX_ISSUES}
  */
 export function checkToolArguments(schema: unknown, args: unknown): string | undefined {
   try {
     // Before 2020-12 (draft-04 to 2019-09, named by the schema's $schema), `items` is every element's, or an array of the
-    // first elements' with `additionalItems` for the rest, and `prefixItems` means nothing (helper-91).
+    // first elements' with `additionalItems` for the rest, and `prefixItems` means nothing.
     const declared = isPlainObject(schema) ? own(schema, "$schema") : undefined;
     const itemsBefore2020 = typeof declared === "string" && /^https?:\/\/json-schema\.org\/(?:draft-0[4-7]\/schema|draft\/2019-09\/schema)(?:#\/?)?$/.test(declared);
     const problems = schemaProblems(schema, args, "", 0, itemsBefore2020);
     if (problems.length === 0) return undefined;
+    // The walk stops once it has more than it lists, so how many more there are is not known (before, it was counted as 1).
     const listed = problems.slice(0, MAX_ISSUES);
-    return listed.join("; ") + (problems.length > listed.length ? "; and " + (problems.length - listed.length) + " more" : "");
+    return listed.join("; ") + (problems.length > listed.length ? "; and more" : "");
   } catch {
     return "the arguments could not be checked";
   }
@@ -114,7 +116,7 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     const max = own(schema, "maximum");
     const xmin = own(schema, "exclusiveMinimum");
     const xmax = own(schema, "exclusiveMaximum");
-    // Draft-04 writes an exclusive bound as a boolean beside minimum or maximum (helper-92: it was not read).
+    // Draft-04 writes an exclusive bound as a boolean beside minimum or maximum (before, it was not read).
     if (typeof min === "number" && (xmin === true ? v <= min : v < min)) problems.push(at + (xmin === true ? "must be more than " : "must be at least ") + min);
     if (typeof max === "number" && (xmax === true ? v >= max : v > max)) problems.push(at + (xmax === true ? "must be less than " : "must be at most ") + max);
     if (typeof xmin === "number" && v <= xmin) problems.push(at + "must be more than " + xmin);
@@ -140,7 +142,7 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     if (typeof minItems === "number" && v.length < minItems) problems.push(at + "must have at least " + minItems + " items");
     if (typeof maxItems === "number" && v.length > maxItems) problems.push(at + "must have at most " + maxItems + " items");
     // 2020-12: prefixItems checks the first elements and items the rest; earlier drafts write the first as an items array
-    // and the rest as additionalItems (helper-90: items was applied to every element, and valid tuples were refused).
+    // and the rest as additionalItems (before, items was applied to every element, and valid tuples were refused).
     const items = own(schema, "items");
     const prefixItems = itemsBefore2020 ? undefined : own(schema, "prefixItems");
     const first: readonly unknown[] = Array.isArray(prefixItems) ? prefixItems : Array.isArray(items) ? items : [];

@@ -608,6 +608,9 @@ describe("checkToolArguments", () => {
     expect(checkToolArguments(point, [1, 2, 3])).toBe("/2: no value is allowed here");
     expect(checkToolArguments(row, ["label", 1, "x"])).toBe("/2: expected number");
     expect(checkToolArguments(sized, { a: 1, b: 2, c: 3 })).toBe("must have at most 2 properties");
+    // Past 100 problems, "and more": the walk stops there, so it does not know how many (helper-94: 150 were "and 1 more").
+    const many = checkToolArguments({ type: "object", additionalProperties: { type: "string" } }, Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i])));
+    expect([many!.split("; ").length, many!.endsWith("; and more"), many!.startsWith("/k0: expected string; /k1: expected string")]).toEqual([101, true, true]);
     // Draft-04's boolean exclusive bounds (helper-92: 5 passed { minimum: 5, exclusiveMinimum: true }).
     expect(checkToolArguments({ type: "number", minimum: 5, exclusiveMinimum: true }, 5)).toBe("must be more than 5");
     expect(checkToolArguments({ type: "number", maximum: 5, exclusiveMaximum: true }, 5)).toBe("must be less than 5");

@@ -1395,7 +1395,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (method === serving.cancelledMethod && isPlainObject(params)) {
       const target = requestIdOf(own(params, "requestId"));
       const controller = target === undefined ? undefined : channels.get(channel)?.get(idKey(target));
-      // An initialize is answered whatever the client says: a session half opened would wait for it for ever (helper-77).
+      // An initialize is answered whatever the client says: a session half opened would wait for it for ever.
       if (controller !== undefined && !openings.has(controller)) controller.abort(own(params, "reason"));
     }
     if (info === undefined) return;
@@ -1751,7 +1751,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     try {
       return Array.isArray(value) ? await batch(value, context) : await one(value, context, undefined);
     } catch (error) {
-      // A value that throws when read is no JSON a transport parsed: answered as one() answers it (helper-90: handle rejected).
+      // A value that throws when read is no JSON a transport parsed: answered as one() answers it (before, handle rejected).
       report(error, { method: "(dispatch)", reason: "handler-threw" });
       return errorOf(undefined, -32603, "Internal error");
     }
@@ -1764,13 +1764,13 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    */
   async function batch(given: readonly unknown[], context: HandleContext | undefined): Promise<DispatchResponse | readonly DispatchResponse[] | undefined> {
     // Its length, then its elements by index, each once: one that throws when read (a getter, a revoked Proxy) stops the batch
-    // before any of it runs, and neither a length of 2^32 - 1 nor an iterator of its own (helper-91: [...batch] ran out of
+    // before any of it runs, and neither a length of 2^32 - 1 nor an iterator of its own (before, [...batch] ran out of
     // memory) makes more of it read than a batch may hold.
     const length = given.length;
     // A Proxy can say anything: a length that is no array length is a batch that cannot be read.
     if (!Number.isSafeInteger(length) || length < 0) throw new TypeError("a batch's length is not an array length");
-    // A batch past the limit is refused: it is kept in no array (helper-92: a limit of 10^9 copied that many first), and only
-    // read, up to one past the limit, to tell whether it holds a notification (helper-93: a transport that keeps requests
+    // A batch past the limit is refused: it is kept in no array (before, a limit of 10^9 copied that many first), and only
+    // read, up to one past the limit, to tell whether it holds a notification (before, a transport that keeps requests
     // back until the batch's notifications are taken is told they were not).
     const tooLong = length > maxBatchSize;
     const elements: unknown[] = [];
