@@ -116,7 +116,8 @@ describe("runtime/tool-arguments.ts", () => {
   it("lists problems of every array item and stops at the issue limit", () => {
     const many = checkToolArguments({ type: "array", items: { type: "string" } }, Array.from({ length: 150 }, (_, i) => i));
     expect(many?.split("; ").length).toBe(101);
-    expect(many?.endsWith("; and 1 more")).toBe(true);
+    // The walk stops past the limit, so how many more there are is not known (helper-94: this said "and 1 more" of 150).
+    expect(many?.endsWith("; and more")).toBe(true);
   });
 });
 
