@@ -42,7 +42,7 @@ import { jsonSyntaxProblem, withoutByteOrderMark } from "./json-text.js";
 import type { SourceSpan } from "./ir.js";
 import type { SchemaInput } from "./load/index.js";
 import { OPTION_SPECS, type GeneratorOptions } from "./options.js";
-import { LOCK_FILE_NAME, lockedSpecDir, type Environment } from "./spec/index.js";
+import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, type Environment } from "./spec/index.js";
 import { isInside, writeTarget } from "./write.js";
 
 /** The file name looked for. */
@@ -168,11 +168,6 @@ function entryKind(path: string): "none" | "folder" | "other" {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === "ENOTDIR" ? "none" : "other";
   }
-}
-
-/** Whether `name` can be a version folder's name (`draft`, `2025-11-25`): no path separator, no leading dot. */
-export function isVersionName(name: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
 }
 
 /** "; versions there: draft, 2025-11-25, …" for a spec folder, or "" when it has none. */

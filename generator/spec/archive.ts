@@ -47,12 +47,13 @@ export interface ArchiveInfo {
 const SHA = /^[0-9a-f]{40}$/;
 
 /**
- * Whether `name` is a version folder under `schema/` (`draft`, `2025-11-25`): a letter or digit,
- * then letters, digits, `.`, `_` or `-`, without `..`. Another folder there (`_template`, `a b`)
- * is no version: not pinned, and refused in a lock.
+ * Whether `name` can be a version folder's name under `schema/` (`draft`, `2025-11-25`): a letter
+ * or digit, then letters, digits, `.`, `_` or `-` (no path separator, no leading dot). Another
+ * folder there (`_template`, `a b`) is no version: not pinned, refused in a lock, in
+ * `--spec-version` and in a configuration's input.
  */
 export function isVersionName(name: string): boolean {
-  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name) && !name.includes("..");
+  return /^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name);
 }
 
 function refuse(url: string, reason: string): Error {

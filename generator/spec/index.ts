@@ -39,7 +39,7 @@ import { jsonSyntaxProblem, withoutByteOrderMark } from "../json-text.js";
 import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, type ArchiveLimits } from "./archive.js";
 
-export { DEFAULT_ARCHIVE_LIMITS, type ArchiveLimits } from "./archive.js";
+export { DEFAULT_ARCHIVE_LIMITS, isVersionName, type ArchiveLimits } from "./archive.js";
 
 export const SPEC_REPOSITORY = "modelcontextprotocol/modelcontextprotocol";
 /** Where archives come from: `<base>/<ref>` is the `.tar.gz` of `ref`. */
