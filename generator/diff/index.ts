@@ -12,7 +12,7 @@ import { protocolFacts } from "../analyze/protocol.js";
 import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
 import { lowerSchema } from "../lower/index.js";
-import { INDEX_SIGNATURE, protocolSnapshot, TAGS_OPEN, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
+import { INDEX_SIGNATURE, literalEnd, protocolSnapshot, TAGS_OPEN, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
 
 export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
 
@@ -522,10 +522,8 @@ function unionMembers(text: string): string[] {
   let start = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '"') {
-      // JSON.stringify wrote the literal: a quote inside it is escaped.
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (c === "{" || c === "[" || c === "(" || c === "<") depth++;
+    if (c === '"') i = literalEnd(text, i);
+    else if (c === "{" || c === "[" || c === "(" || c === "<") depth++;
     else if (c === "}" || c === "]" || c === ")" || c === ">") depth--;
     else if (depth === 0 && text.startsWith(" | ", i)) {
       members.push(text.slice(start, i));
@@ -549,10 +547,8 @@ function closingBrace(text: string): number {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (c === '"') {
-      // JSON.stringify wrote the literal: a quote inside it is escaped.
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
-    } else if (c === "{") depth++;
+    if (c === '"') i = literalEnd(text, i);
+    else if (c === "{") depth++;
     else if (c === "}" && --depth === 0) return i;
   }
   return -1;

@@ -153,9 +153,9 @@ export function withoutTags(text: string): string {
   let out = "";
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '"') {
-      // A string literal type, as JSON.stringify wrote it (a quote inside is escaped): copied whole, marks in it included.
+      // A string literal type: copied whole, marks in it included.
       const start = i;
-      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+      i = literalEnd(text, i);
       out += text.slice(start, i + 1);
     } else if (text.startsWith(TAGS_OPEN, i)) {
       // The tags' own values are JSON with `*/` escaped, so the first close mark ends them.
@@ -164,6 +164,17 @@ export function withoutTags(text: string): string {
     } else out += text[i];
   }
   return out;
+}
+
+/**
+ * Where the string literal type that starts at `text[start]` (a `"`) ends: its closing quote, as
+ * JSON.stringify wrote it (a quote inside is escaped), or the text's end. Type texts are read past
+ * their literals with it, so that a `|`, a brace or a tag mark inside one is not read as syntax.
+ */
+export function literalEnd(text: string, start: number): number {
+  let i = start + 1;
+  for (; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+  return i;
 }
 
 /** `type` with its unions sorted and its tags written into the keyword names (see {@link checkedText}); only for printing. */
