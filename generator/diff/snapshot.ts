@@ -180,14 +180,8 @@ export function literalEnd(text: string, start: number): number {
 /** `type` with its unions sorted and its tags written into the keyword names (see {@link checkedText}); only for printing. */
 function annotated(type: TypeExpr): TypeExpr {
   const tags = (t: TypeExpr): string => {
-    const found: string[] = [];
-    if ((t.kind === "keyword" || t.kind === "array") && t.constraints) {
-      for (const key of (Object.keys(t.constraints) as (keyof Constraints)[]).sort()) {
-        // JSON with `*/` escaped (`*\/`, the same JSON string): a pattern cannot end the comment.
-        found.push(`@${key} ${JSON.stringify(t.constraints[key]).replace(/\*\//g, "*\\/")}`);
-      }
-    }
-    if (t.kind === "keyword" && t.name === "number" && t.numberType === "number") found.push("@TJS-type number");
+    // A value as JSON with `*/` escaped (`*\/`, the same JSON string): a pattern cannot end the comment.
+    const found = ownTags(t).map(([key, value]) => `@${key} ${key === "TJS-type" ? value : JSON.stringify(value).replace(/\*\//g, "*\\/")}`);
     return found.length === 0 ? "" : `${TAGS_OPEN} ${found.join(" ")}${TAGS_CLOSE}`;
   };
   const inner = mapInner(type, annotated);
@@ -243,15 +237,26 @@ function withoutReadonly(type: TypeExpr): TypeExpr {
  * number of it need not be an integer (the validators then test `Number.isFinite`, not `Number.isInteger`).
  */
 function constraintsOf(type: TypeExpr): Record<string, string | number> | undefined {
-  const found: Partial<Record<keyof Constraints | "TJS-type", string | number>> = {};
+  const found = new Map<string, string | number>();
   const visit = (t: TypeExpr) => {
-    if ((t.kind === "keyword" || t.kind === "array") && t.constraints) Object.assign(found, t.constraints);
-    if (t.kind === "keyword" && t.name === "number" && t.numberType === "number") found["TJS-type"] = "number";
+    for (const [key, value] of ownTags(t)) found.set(key, value);
     if (t.kind === "union") t.members.forEach(visit);
   };
   visit(type);
-  const keys = Object.keys(found).sort() as (keyof typeof found)[];
-  return keys.length > 0 ? Object.fromEntries(keys.map((k) => [k, found[k]!])) : undefined;
+  return found.size > 0 ? sortedRecord(found) : undefined;
+}
+
+/**
+ * The tags the validators check on `t` itself, not on the types inside it: its constraints by
+ * name in code-unit order, then `TJS-type` `number` for a number that need not be an integer.
+ */
+function ownTags(t: TypeExpr): [string, string | number][] {
+  const found: [string, string | number][] = [];
+  if ((t.kind === "keyword" || t.kind === "array") && t.constraints) {
+    for (const key of (Object.keys(t.constraints) as (keyof Constraints)[]).sort()) found.push([key, t.constraints[key]!]);
+  }
+  if (t.kind === "keyword" && t.name === "number" && t.numberType === "number") found.push(["TJS-type", "number"]);
+  return found;
 }
 
 function sortedRecord<T>(entries: Iterable<[string, T]>): Record<string, T> {
