@@ -1752,9 +1752,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       return Array.isArray(value) ? await batch(value, context) : await one(value, context, undefined);
     } catch (error) {
       // A value that throws when read is no JSON a transport parsed: answered as one() answers it (before, handle rejected).
-      report(error, { method: "(dispatch)", reason: "handler-threw" });
-      return errorOf(undefined, -32603, "Internal error");
+      return failedDispatch(error);
     }
+  }
+
+  /** What a message that failed outside any handler (a value that throws when read) is answered: `-32603` without `id`, reported to `onError`. */
+  function failedDispatch(error: unknown): DispatchResponse {
+    report(error, { method: "(dispatch)", reason: "handler-threw" });
+    return errorOf(undefined, -32603, "Internal error");
   }
 
   /**
@@ -1856,8 +1861,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (inBatch && openingMethods.has(method)) return errorOf(id, -32600, "Invalid request: " + quoteShort(method) + " must not be part of a JSON-RPC batch");
       return await request(value, id, method, context);
     } catch (error) {
-      report(error, { method: "(dispatch)", reason: "handler-threw" });
-      return errorOf(undefined, -32603, "Internal error");
+      return failedDispatch(error);
     }
   }
 
