@@ -1265,6 +1265,8 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
       expect(await client.send(lying)).toEqual({ jsonrpc: "2.0", error: { code: -32603, message: "Internal error" } });
     }
     expect(calls).toBe(0);
+    // Each is told to onError, as a message that throws when read is.
+    expect(logged.map((l) => [String(l.error), l.info["reason"]])).toEqual(Array(4).fill(["TypeError: a batch's length is not an array length", "handler-threw"]));
     logged.length = 0;
     // A batch past the limit that holds a notification after its first 64 elements still tells the transport (helper-93).
     const told: DispatchErrorObject[] = [];
