@@ -70,9 +70,8 @@ function splitEntryPath(raw: string, url: string): { top: string; rest: string }
   const path = raw.replace(/\/+$/, "");
   if (path.startsWith("/") || /^[A-Za-z]:/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has an absolute path`);
   if (/[\\\u0000]/.test(path)) throw refuse(url, `entry ${JSON.stringify(raw)} has a backslash or NUL in its path`);
-  const segments = path.split("/");
-  if (segments.some((s) => s === "..")) throw refuse(url, `entry ${JSON.stringify(raw)} climbs out of the archive's folder (..)`);
-  const [top, ...rest] = segments.filter((s) => s !== "" && s !== ".");
+  if (path.split("/").some((s) => s === "..")) throw refuse(url, `entry ${JSON.stringify(raw)} climbs out of the archive's folder (..)`);
+  const [top, ...rest] = withoutDotSegments(path).split("/").filter((s) => s !== "");
   if (top === undefined) throw refuse(url, `entry ${JSON.stringify(raw)} has an empty path`);
   return { top, rest: rest.join("/") };
 }
@@ -187,7 +186,7 @@ export async function extractArchive(archive: Uint8Array, dir: string): Promise<
   });
 }
 
-/** `path` without its `.` and empty segments (`./top//schema/x` → `top/schema/x`), as {@link splitEntryPath} reads it. */
+/** `path` without its `.` and empty segments (`./top//schema/x` → `top/schema/x`): how {@link checkArchive} and the extraction read an entry's path. */
 function withoutDotSegments(path: string): string {
   return path
     .split("/")
