@@ -34,3 +34,38 @@ function firstTrailingComma(text: string): number | undefined {
   const match = /,\s*[\]}]|\/\/|\/\*/.exec(text);
   return match?.index;
 }
+
+/** A step into a JSON value: an object's key or an array's index. */
+export type JsonStep = string | number;
+
+/**
+ * Where the value at `path` is in a JSON file TypeScript parsed (`jsonSyntaxProblem` having found
+ * none), or, with `key`, the name of the property the path's last step reads. A step the file
+ * lacks places the span at the deepest value it has (a missing key is told at its object). A key
+ * written twice is the last one, as `JSON.parse` reads it.
+ */
+export function jsonPlace(source: ts.JsonSourceFile, path: readonly JsonStep[], key = false): SourceSpan {
+  let node: ts.Node | undefined = source.statements[0]?.expression;
+  let at: ts.Node = node ?? source;
+  for (const [i, step] of path.entries()) {
+    let next: ts.Node | undefined;
+    if (node && ts.isObjectLiteralExpression(node) && typeof step === "string") {
+      const property = node.properties.filter(ts.isPropertyAssignment).findLast((p) => propertyName(p) === step);
+      if (property && key && i === path.length - 1) {
+        at = property.name;
+        break;
+      }
+      next = property?.initializer;
+    } else if (node && ts.isArrayLiteralExpression(node) && typeof step === "number") {
+      next = node.elements[step];
+    }
+    if (next === undefined) break;
+    node = at = next;
+  }
+  const { line, character } = source.getLineAndCharacterOfPosition(at.getStart(source));
+  return { file: source.fileName, line: line + 1, column: character + 1 };
+}
+
+function propertyName(property: ts.PropertyAssignment): string | undefined {
+  return ts.isStringLiteral(property.name) || ts.isNumericLiteral(property.name) || ts.isIdentifier(property.name) ? property.name.text : undefined;
+}

@@ -29,5 +29,6 @@ export declare namespace ts {
   type JsonSourceFile = TsMorph.ts.JsonSourceFile;
   type Diagnostic = TsMorph.ts.Diagnostic;
   type CommentRange = TsMorph.ts.CommentRange;
+  type PropertyAssignment = TsMorph.ts.PropertyAssignment;
   type SyntaxKind = TsMorph.ts.SyntaxKind;
 }

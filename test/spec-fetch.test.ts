@@ -416,10 +416,12 @@ describe("spec fetch: locks and refs it must not trust", () => {
     ["is empty", ""],
   ])("a lock whose ref %s is refused (MCG504) before any request", async (_, ref) => {
     const { options, lock } = place(`lock-ref-${ref === "" ? "empty" : "climb"}`);
-    writeFileSync(lock, JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref, commit: COMMIT, schemas: DIGESTS }] }));
+    const text = JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref, commit: COMMIT, schemas: DIGESTS }] });
+    writeFileSync(lock, text);
     const before = server.requests.length;
+    // Placed at the ref's value, on the one line.
     expect(await failure(fetchSpec({ ...options, update: true }))).toEqual([
-      `error MCG504: the lock file ${lock} has a pin (0) whose ref ${JSON.stringify(ref)} is not a tag, branch or commit name; fix it, or delete it and run \`spec fetch --lock ${lock}\``,
+      `${lock}:1:${text.indexOf('"ref":') + '"ref":'.length + 1} - error MCG504: the lock file ${lock} has a pin (0) whose ref ${JSON.stringify(ref)} is not a tag, branch or commit name; fix it, or delete it and run \`spec fetch --lock ${lock}\``,
     ]);
     expect(server.requests.length).toBe(before);
   });
@@ -457,37 +459,57 @@ describe("spec fetch: locks and refs it must not trust", () => {
   });
 
   const pin = { ref: "main", commit: COMMIT, schemas: DIGESTS };
-  const shapes: [string, unknown, string][] = [
-    ["an unknown key", { lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [pin], pinned: true }, 'has an unknown key "pinned" (a lock has lockVersion, repository, pins)'],
-    ["an unknown key in a pin", { lockVersion: 1, pins: [{ ...pin, comment: "x" }] }, 'has a pin (0) with an unknown key "comment" (a pin has ref, commit, schemas)'],
+  // Each case names where the error is placed: the text around it in the written (indented) lock, `‸` at the place.
+  const shapes: [string, unknown, string, string][] = [
+    ["an unknown key", { lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [pin], pinned: true }, 'has an unknown key "pinned" (a lock has lockVersion, repository, pins)', '‸"pinned"'],
+    ["an unknown key in a pin", { lockVersion: 1, pins: [{ ...pin, comment: "x" }] }, 'has a pin (0) with an unknown key "comment" (a pin has ref, commit, schemas)', '‸"comment"'],
     [
       "another repository",
       { lockVersion: 1, repository: "someone/fork", pins: [pin] },
       'names the repository "someone/fork"; this generator follows modelcontextprotocol/modelcontextprotocol only (MCP_SPEC_BASE_URL names another server for it)',
+      '"repository": ‸"someone/fork"',
     ],
-    ["a pin with no schemas", { lockVersion: 1, pins: [{ ...pin, schemas: {} }] }, "has a pin (0) whose schemas are empty (it names no version's schema.ts)"],
+    ["a lockVersion of 2", { lockVersion: 2, pins: [pin] }, "has lockVersion 2; this generator reads 1", '"lockVersion": ‸2'],
+    ["no lockVersion", { pins: [pin] }, "has lockVersion undefined; this generator reads 1", '‸{\n  "pins"'],
+    ["an empty pins", { lockVersion: 1, pins: [] }, "has no pins", '"pins": ‸[]'],
+    ["a pin with no schemas", { lockVersion: 1, pins: [{ ...pin, schemas: {} }] }, "has a pin (0) whose schemas are empty (it names no version's schema.ts)", '"schemas": ‸{}'],
+    ["a digest that is no digest", { lockVersion: 1, pins: [{ ...pin, schemas: { ...DIGESTS, draft: "abc" } }] }, "has a pin (0) whose schemas are not sha256 digests by version", '"draft": ‸"abc"'],
     // helper-89: `__proto__` was read as the object's prototype ("got [object Object]"), and a path passed the shape check.
     [
       "a version named __proto__",
       { lockVersion: 1, pins: [{ ...pin, schemas: JSON.parse(`{"__proto__":"${DIGESTS.draft}"}`) as object }] },
       'has a pin (0) whose schemas name "__proto__", which is not a version folder name (such as draft or 2025-11-25)',
+      '‸"__proto__"',
     ],
     [
       "a version that is a path",
       { lockVersion: 1, pins: [{ ...pin, schemas: { ...DIGESTS, "../../x": DIGESTS.draft } }] },
       'has a pin (0) whose schemas name "../../x", which is not a version folder name (such as draft or 2025-11-25)',
+      '‸"../../x"',
     ],
-    ["an abbreviated commit", { lockVersion: 1, pins: [{ ...pin, commit: "97b41b6" }] }, 'has a pin (0) whose commit "97b41b6" is not 40 lowercase hex digits'],
-    ["a commit in capitals", { lockVersion: 1, pins: [{ ...pin, commit: COMMIT.toUpperCase() }] }, `has a pin (0) whose commit "${COMMIT.toUpperCase()}" is not 40 lowercase hex digits (write it in lower case)`],
-    ["a pin without a commit", { lockVersion: 1, pins: [{ ref: "main", schemas: DIGESTS }] }, "has a pin (0) without a commit (a string of 40 lowercase hex digits)"],
-    ["a pin without a ref", { lockVersion: 1, pins: [{ commit: COMMIT, schemas: DIGESTS }] }, "has a pin (0) without a ref (a string)"],
+    ["an abbreviated commit", { lockVersion: 1, pins: [{ ...pin, commit: "97b41b6" }] }, 'has a pin (0) whose commit "97b41b6" is not 40 lowercase hex digits', '"commit": ‸"97b41b6"'],
+    [
+      "a commit in capitals",
+      { lockVersion: 1, pins: [{ ...pin, commit: COMMIT.toUpperCase() }] },
+      `has a pin (0) whose commit "${COMMIT.toUpperCase()}" is not 40 lowercase hex digits (write it in lower case)`,
+      `"commit": ‸"${COMMIT.toUpperCase()}"`,
+    ],
+    ["a pin without a commit", { lockVersion: 1, pins: [{ ref: "main", schemas: DIGESTS }] }, "has a pin (0) without a commit (a string of 40 lowercase hex digits)", '"pins": [\n    ‸{'],
+    ["a pin without a ref", { lockVersion: 1, pins: [{ commit: COMMIT, schemas: DIGESTS }] }, "has a pin (0) without a ref (a string)", '"pins": [\n    ‸{'],
+    ["a second pin that is no object", { lockVersion: 1, pins: [pin, "main"] }, "has a pin (1) that is not an object", '‸"main"\n'],
   ];
-  it.each(shapes)("a lock with %s is refused (MCG504), saying what is wrong, before any request", async (name, content, what) => {
+  it.each(shapes)("a lock with %s is refused (MCG504) at its place in the file, saying what is wrong, before any request", async (name, content, what, around) => {
     const { options, lock, cache } = place(`lock-shape-${name.replace(/\W+/g, "-")}`);
-    writeFileSync(lock, JSON.stringify(content));
-    const before = server.requests.length;
-    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
-    expect(server.requests.length).toBe(before);
+    const text = JSON.stringify(content, null, 2);
+    writeFileSync(lock, text);
+    // The place the case names, found in the text as written (one occurrence, so the case cannot name it ambiguously).
+    const [before, after] = around.split("‸") as [string, string];
+    expect(text.split(before + after)).toHaveLength(2);
+    const lines = text.slice(0, text.indexOf(before + after) + before.length).split("\n");
+    const at = `${lock}:${lines.length}:${lines.at(-1)!.length + 1}`;
+    const requests = server.requests.length;
+    expect(await failure(fetchSpec(options))).toEqual([`${at} - error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
+    expect(server.requests.length).toBe(requests);
     expect(cacheEntries(cache)).toEqual([]);
   });
 
@@ -496,8 +518,8 @@ describe("spec fetch: locks and refs it must not trust", () => {
     await fetchSpec({ ...options, ref: "main" });
     writeFileSync(lock, `\uFEFF${readFileSync(lock, "utf8")}`);
     expect((await fetchSpec(options))[0]!.dir).toBe(join(cache, COMMIT));
-    writeFileSync(lock, "[]");
-    expect(await failure(fetchSpec(options))).toEqual([`error MCG504: the lock file ${lock} is not an object; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
+    writeFileSync(lock, "\n  []");
+    expect(await failure(fetchSpec(options))).toEqual([`${lock}:2:3 - error MCG504: the lock file ${lock} is not an object; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
     // Not JSON: the first problem, at its line and column, on one line.
     writeFileSync(lock, '{\n  "lockVersion": 1,\n  "pins": [nope]\n}\n');
     expect(await failure(fetchSpec(options))).toEqual([

@@ -35,7 +35,8 @@ import { accessSync, constants as fsConstants, existsSync, mkdirSync, readdirSyn
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
-import { jsonSyntaxProblem, withoutByteOrderMark } from "../json-text.js";
+import { jsonPlace, jsonSyntaxProblem, withoutByteOrderMark, type JsonStep } from "../json-text.js";
+import { ts } from "../ts-morph.js";
 import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, type ArchiveLimits } from "./archive.js";
 
@@ -224,26 +225,28 @@ function lockText(lockFile: string): string | undefined {
   return readFileSync(lockFile, "utf8");
 }
 
-/** The lock in `text` (a byte order mark before it is allowed). @throws MCG504 when it is not JSON or has the wrong shape. */
+/** The lock in `text` (a byte order mark before it is allowed). @throws MCG504 when it is not JSON or has the wrong shape, at the place in the file. */
 function parseLock(lockFile: string, text: string): SpecLock {
   const json = withoutByteOrderMark(text);
-  const problem = jsonSyntaxProblem(json, lockFile);
+  const source = ts.parseJsonText(lockFile, json);
+  const problem = jsonSyntaxProblem(json, lockFile, source);
   if (problem !== undefined) throw fail("MCG504", `the lock file is not valid JSON (${problem.why}); fix it, or delete it and run \`${fetchCommand(lockFile)}\``, problem.span);
   const data: unknown = JSON.parse(json);
-  const bad = (what: string) => fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`${fetchCommand(lockFile)}\``);
+  const bad = (what: string, at: readonly JsonStep[] = [], key = false) =>
+    fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`${fetchCommand(lockFile)}\``, jsonPlace(source, at, key));
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
   const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
-  if (unknown !== undefined) throw bad(`has an unknown key ${JSON.stringify(unknown)} (a lock has ${LOCK_KEYS.join(", ")})`);
-  if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`);
+  if (unknown !== undefined) throw bad(`has an unknown key ${JSON.stringify(unknown)} (a lock has ${LOCK_KEYS.join(", ")})`, [unknown], true);
+  if (lock.lockVersion !== 1) throw bad(`has lockVersion ${JSON.stringify(lock.lockVersion)}; this generator reads 1`, ["lockVersion"]);
   // Downloads always go to the upstream repository (or MCP_SPEC_BASE_URL): a lock naming another would pin what it does not fetch.
   if (lock.repository !== undefined && lock.repository !== SPEC_REPOSITORY) {
-    throw bad(`names the repository ${JSON.stringify(lock.repository)}; this generator follows ${SPEC_REPOSITORY} only (MCP_SPEC_BASE_URL names another server for it)`);
+    throw bad(`names the repository ${JSON.stringify(lock.repository)}; this generator follows ${SPEC_REPOSITORY} only (MCP_SPEC_BASE_URL names another server for it)`, ["repository"]);
   }
-  if (!Array.isArray(lock.pins) || lock.pins.length === 0) throw bad("has no pins");
+  if (!Array.isArray(lock.pins) || lock.pins.length === 0) throw bad("has no pins", ["pins"]);
   for (const [i, pin] of lock.pins.entries()) {
     const problem = pinProblem(pin);
-    if (problem !== undefined) throw bad(`has a pin (${i}) ${problem}`);
+    if (problem !== undefined) throw bad(`has a pin (${i}) ${problem.why}`, ["pins", i, ...problem.at], problem.key);
   }
   return { lockVersion: 1, repository: SPEC_REPOSITORY, pins: lock.pins };
 }
@@ -252,26 +255,31 @@ function parseLock(lockFile: string, text: string): SpecLock {
 const LOCK_KEYS: readonly string[] = ["lockVersion", "repository", "pins"];
 const PIN_KEYS: readonly string[] = ["ref", "commit", "schemas"];
 
-/** What is wrong with one pin of a lock, as `whose commit … is not …`, or `undefined` when nothing is. */
-function pinProblem(pin: unknown): string | undefined {
-  if (typeof pin !== "object" || pin === null || Array.isArray(pin)) return "that is not an object";
+/**
+ * What is wrong with one pin of a lock, as `whose commit … is not …`, and where in the pin (`at`;
+ * `key` when it is a property's name rather than its value), or `undefined` when nothing is.
+ */
+function pinProblem(pin: unknown): { readonly why: string; readonly at: readonly JsonStep[]; readonly key?: boolean } | undefined {
+  if (typeof pin !== "object" || pin === null || Array.isArray(pin)) return { why: "that is not an object", at: [] };
   const p = pin as Partial<SpecPin>;
   const unknown = Object.keys(p).find((key) => !PIN_KEYS.includes(key));
-  if (unknown !== undefined) return `with an unknown key ${JSON.stringify(unknown)} (a pin has ${PIN_KEYS.join(", ")})`;
-  if (typeof p.ref !== "string") return "without a ref (a string)";
+  if (unknown !== undefined) return { why: `with an unknown key ${JSON.stringify(unknown)} (a pin has ${PIN_KEYS.join(", ")})`, at: [unknown], key: true };
+  if (typeof p.ref !== "string") return { why: "without a ref (a string)", at: ["ref"] };
   // The ref becomes a path in the archive URL, as `--ref` does, and is held to the same rule.
-  if (!isRefName(p.ref)) return `whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`;
-  if (typeof p.commit !== "string") return "without a commit (a string of 40 lowercase hex digits)";
+  if (!isRefName(p.ref)) return { why: `whose ref ${JSON.stringify(p.ref)} is not a tag, branch or commit name`, at: ["ref"] };
+  if (typeof p.commit !== "string") return { why: "without a commit (a string of 40 lowercase hex digits)", at: ["commit"] };
   if (!/^[0-9a-f]{40}$/.test(p.commit)) {
-    return `whose commit ${JSON.stringify(p.commit)} is not 40 lowercase hex digits${FULL_COMMIT.test(p.commit) ? " (write it in lower case)" : ""}`;
+    return { why: `whose commit ${JSON.stringify(p.commit)} is not 40 lowercase hex digits${FULL_COMMIT.test(p.commit) ? " (write it in lower case)" : ""}`, at: ["commit"] };
   }
-  if (typeof p.schemas !== "object" || p.schemas === null || Array.isArray(p.schemas) || Object.values(p.schemas).some((v) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v))) {
-    return "whose schemas are not sha256 digests by version";
-  }
-  if (Object.keys(p.schemas).length === 0) return "whose schemas are empty (it names no version's schema.ts)";
+  if (typeof p.schemas !== "object" || p.schemas === null || Array.isArray(p.schemas)) return { why: "whose schemas are not sha256 digests by version", at: ["schemas"] };
+  const notDigest = Object.entries(p.schemas).find(([, v]) => typeof v !== "string" || !/^[0-9a-f]{64}$/.test(v));
+  if (notDigest !== undefined) return { why: "whose schemas are not sha256 digests by version", at: ["schemas", notDigest[0]] };
+  if (Object.keys(p.schemas).length === 0) return { why: "whose schemas are empty (it names no version's schema.ts)", at: ["schemas"] };
   // A version is a folder under schema/ (`draft`, `2025-11-25`): not a path, and not a name objects inherit (helper-89: `__proto__`).
   const badVersion = Object.keys(p.schemas).find((version) => !isVersionName(version));
-  if (badVersion !== undefined) return `whose schemas name ${JSON.stringify(badVersion)}, which is not a version folder name (such as draft or 2025-11-25)`;
+  if (badVersion !== undefined) {
+    return { why: `whose schemas name ${JSON.stringify(badVersion)}, which is not a version folder name (such as draft or 2025-11-25)`, at: ["schemas", badVersion], key: true };
+  }
   return undefined;
 }
 
