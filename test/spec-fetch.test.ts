@@ -673,6 +673,18 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(readLock(real)!.pins.map((p) => p.commit)).toEqual([OTHER]);
   });
 
+  it("a lock file that is a loop of symbolic links is MCG504, saying so, online and --offline, before any request (MCG402, an --out code, before)", async () => {
+    const { options, dir, cache } = place("lock-loop");
+    symlinkSync(join(dir, "b.json"), options.lockFile!);
+    symlinkSync(options.lockFile!, join(dir, "b.json"));
+    const said = `error MCG504: the lock file ${options.lockFile!} is a loop of symbolic links; name the lock file itself`;
+    const requests = server.requests.length;
+    expect(await failure(fetchSpec({ ...options, ref: "main" }))).toEqual([said]);
+    expect(await failure(fetchSpec({ ...options, offline: true }))).toEqual([said]);
+    expect(server.requests.length).toBe(requests);
+    expect(cacheEntries(cache)).toEqual([]);
+  });
+
   it("an archive whose entries start ./<top>/ (as tar czf x.tgz ./<top> writes them) is cached with its schemas (helper-89: an empty folder was cached)", async () => {
     const { options, cache } = place("dot-top");
     const ref = "dot-top";

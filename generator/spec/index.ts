@@ -220,9 +220,23 @@ export function readLock(lockFile: string): SpecLock | undefined {
 
 /** The lock file's text, `undefined` when there is none. @throws MCG504 when it is not a file. */
 function lockText(lockFile: string): string | undefined {
-  if (!existsSync(lockFile)) return undefined;
+  if (!existsSync(lockFile)) {
+    // A loop of symbolic links exists to `lstat` alone; a dangling link is a lock to write where it points.
+    if (entryError(lockFile) === "ELOOP") throw fail("MCG504", `the lock file ${lockFile} is a loop of symbolic links; name the lock file itself`);
+    return undefined;
+  }
   if (!statSync(lockFile).isFile()) throw fail("MCG504", `the lock file ${lockFile} is not a file (a folder?); name the lock file itself`);
   return readFileSync(lockFile, "utf8");
+}
+
+/** The error code `stat` gives for `path` (`ENOENT`, `ELOOP`, …), `undefined` when it gives none. */
+function entryError(path: string): string | undefined {
+  try {
+    statSync(path);
+    return undefined;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code;
+  }
 }
 
 /** The lock in `text` (a byte order mark before it is allowed). @throws MCG504 when it is not JSON or has the wrong shape, at the place in the file. */
