@@ -305,6 +305,19 @@ describe("spec fetch", () => {
     expect(cacheEntries(cache)).toEqual([`.tmp-${COMMIT}-${process.pid}-abcd1234`, COMMIT]);
   });
 
+  it("removes a killed run's temporary folder on a fetch that downloads nothing, also --offline (it stayed until a download)", async () => {
+    const { options, cache } = place("abandoned-cached");
+    await fetchSpec({ ...options, ref: "main" });
+    const requests = server.requests.length;
+    for (const offline of [false, true]) {
+      mkdirSync(join(cache, `.tmp-${COMMIT}-99999999-abcd1234`, "schema"), { recursive: true });
+      const [found] = await fetchSpec({ ...options, offline });
+      expect(found!.downloaded).toBe(false);
+      expect(cacheEntries(cache)).toEqual([COMMIT]);
+    }
+    expect(server.requests.length).toBe(requests);
+  });
+
   it("two fetches at once both succeed, leaving one cache folder and no temporary folder", async () => {
     const { options, cache } = place("concurrent");
     const before = server.requests.length;

@@ -515,6 +515,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   const lockDenied = !lock || options.update ? writeDenied(lockFolder) : undefined;
   if (lockDenied !== undefined) throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} is not writable (${lockDenied.code}); nothing was downloaded`);
 
+  // What an interrupted run (Ctrl-C during an extraction) left is removed now, not only when a download comes.
+  if (existsSync(where.cacheDir)) removeAbandoned(where.cacheDir, { bestEffort: true });
+
   const results: FetchedSpec[] = [];
   const pins = [...(lock?.pins ?? [])];
   let lockChanged = !lock;
@@ -661,11 +664,19 @@ async function install(
   }
 }
 
-/** Removes temporary folders that killed runs left in the cache (`.tmp-<commit>-<pid>-<hex>` of a pid no longer alive). */
-function removeAbandoned(cacheDir: string): void {
-  for (const name of readdirSync(cacheDir)) {
-    const pid = Number(/^\.tmp-[0-9a-f]{40}-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
-    if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(cacheDir, name), { recursive: true, force: true });
+/**
+ * Removes temporary folders that killed runs left in the cache (`.tmp-<commit>-<pid>-<hex>` of a
+ * pid no longer alive). `bestEffort`: a cache it cannot read or write in (read-only, another
+ * user's) is left as it is, for a run that only reads the cache.
+ */
+function removeAbandoned(cacheDir: string, { bestEffort = false } = {}): void {
+  try {
+    for (const name of readdirSync(cacheDir)) {
+      const pid = Number(/^\.tmp-[0-9a-f]{40}-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
+      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(cacheDir, name), { recursive: true, force: true });
+    }
+  } catch (error) {
+    if (!bestEffort) throw error;
   }
 }
 
