@@ -145,7 +145,10 @@ export function shortDiff(before: string, after: string, limit = 8, skip = 0): s
   }
   // Only the region between the common start and end is diffed; a bound keeps it linear in the lines.
   const [removed, added] = [a.slice(start, endA), b.slice(start, endB)];
-  const patch = structuredPatch("before", "after", removed.join("\n"), added.join("\n"), undefined, undefined, { context: 0, maxEditLength: MAX_DIFF_EDITS });
+  // Every line ends in a newline: jsdiff compares a last line without one as a different line from the same text with one,
+  // so an unchanged line that ends one side's region would show as removed and added again (helper-94).
+  const text = (lines: readonly string[]) => lines.map((l) => `${l}\n`).join("");
+  const patch = structuredPatch("before", "after", text(removed), text(added), undefined, undefined, { context: 0, maxEditLength: MAX_DIFF_EDITS });
   const hunks = patch?.hunks.map((h) => ({ line: start + (h.newLines > 0 ? h.newStart : h.oldStart), lines: h.lines })) ?? [
     { line: start + 1, lines: [...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)] },
   ];

@@ -4,6 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { analyze } from "../generator/analyze/index.js";
@@ -117,6 +118,26 @@ describe("shortDiff", () => {
       '+ export type K = "main.ts:2";',
       "… and 1 place where only the source line a doc comment names changed",
     ]);
+  });
+  it("never shows an unchanged line as removed and added again (helper-94: the last line of a region without its newline read as another line)", () => {
+    expect(shortDiff("p\nx\ns\n", "p\ny\nx\nz\ns\n")).toBe("@@ line 2 @@\n+ y\n@@ line 4 @@\n+ z");
+    expect(shortDiff("p\nx\ns", "p\ns")).toBe("@@ line 2 @@\n- x");
+    // Any two texts: a minimal line diff never removes and adds one line in the same place, and its counts add up.
+    const text = fc.array(fc.constantFrom("a", "b", "c", ""), { maxLength: 12 });
+    fc.assert(
+      fc.property(text, text, fc.boolean(), (a, b, endNewline) => {
+        const [before, after] = [a, b].map((lines) => lines.join("\n") + (endNewline ? "\n" : ""));
+        const places = shortDiff(before!, after!, 100)
+          .split(/^@@ line \d+ @@$/m)
+          .slice(1)
+          .map((hunk) => hunk.split("\n").filter((l) => l !== ""));
+        const side = (hunk: string[], sign: string) => hunk.filter((l) => l.startsWith(sign)).map((l) => l.slice(2));
+        for (const hunk of places) expect(side(hunk, "-").filter((l) => side(hunk, "+").includes(l))).toEqual([]);
+        const count = (sign: string) => places.reduce((n, hunk) => n + side(hunk, sign).length, 0);
+        expect(count("+") - count("-")).toBe(after!.split("\n").length - before!.split("\n").length);
+      }),
+      { numRuns: 2000 },
+    );
   });
   it("caps long hunks", () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
