@@ -513,6 +513,22 @@ describe("README", () => {
     }
   });
 
+  it("documents every error and warning code the generator gives in the error codes tables", () => {
+    const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+    // A row names one code or several (`| `MCG204`, `MCG205` |`).
+    const rows = new Set([...readme.matchAll(/^\| ((?:`MCG\d{3}`(?:, )?)+) \|/gm)].flatMap((m) => m[1]!.match(/MCG\d{3}/g)!));
+    const given = new Set<string>();
+    const walk = (dir: string): void => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        if (entry.isDirectory()) walk(join(dir, entry.name));
+        else if (entry.name.endsWith(".ts")) for (const m of readFileSync(join(dir, entry.name), "utf8").matchAll(/"(MCG\d{3})"/g)) given.add(m[1]!);
+      }
+    };
+    walk(join(ROOT, "generator"));
+    expect(given.size).toBeGreaterThan(40);
+    expect([...given].filter((code) => !rows.has(code)).sort()).toEqual([]);
+  });
+
   it("documents every option of serveHttp and serveStdio in the transports' options table (helper-65: path, port, maxBodyBytes … were missing)", () => {
     const readme = readFileSync(join(ROOT, "README.md"), "utf8");
     const rows = readme.split("\n").filter((line) => /^\| `[a-zA-Z]/.test(line) && /\| (both|HTTP|stdio) \|/.test(line));

@@ -119,6 +119,35 @@ describe("a malformed tag whose intent is clear", () => {
     ]);
   });
 
+  it("warns of a constraint tag's value cut at a ' @' that TypeScript reads as another tag (MCG259), and not of two tags written on one line on purpose", async () => {
+    const text = [
+      "export interface A {",
+      "  /** @TJS-pattern ^[a-z]+ @example$ */",
+      "  mail: string;",
+      "  /**",
+      "   * @format uri @nullable",
+      "   * @deprecated",
+      "   */",
+      "  q?: string | null;",
+      "  /** @minimum 1 @deprecated */",
+      "  m: number;",
+      "  /** @maximum 5 @see A */",
+      "  n: number;",
+      "  /** @TJS-pattern ^x @host$ */",
+      "  h: string;",
+      "}",
+    ].join("\n");
+    const { warnings, ir } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["validators"] });
+    expect(warnings.filter((w) => w.code === "MCG259").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+      's.ts:2:7 - warning MCG259: @TJS-pattern is read as "^[a-z]+": TypeScript starts another tag at the " @" that follows on its line (@example$); in a pattern, write the @ as [@] or \\x40',
+      's.ts:13:7 - warning MCG259: @TJS-pattern is read as "^x": TypeScript starts another tag at the " @" that follows on its line (@host$); in a pattern, write the @ as [@] or \\x40',
+    ]);
+    // What TypeScript read, which the warning describes: the pattern up to the " @".
+    const a = ir.declarations.find((d) => d.name === "A");
+    if (a?.kind !== "interface") throw new Error("interface expected");
+    expect(a.type.properties.find((p) => p.name === "h")!.type).toMatchObject({ constraints: { pattern: "^x" } });
+  });
+
   it("warns of a required property no value satisfies (MCG252), and validates as written", async () => {
     const text = "export interface A {\n  a: undefined;\n  b?: never;\n  c: never;\n  d: string | undefined;\n}\n";
     const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });

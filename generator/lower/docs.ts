@@ -43,6 +43,36 @@ export function docsOf(jsDocs: readonly JSDoc[]): Docs {
   return { text: text.join("\n\n"), tags };
 }
 
+/**
+ * The constraint tags another tag follows on the same source line: TypeScript's JSDoc parse
+ * starts a tag at any ` @`, so `@TJS-pattern ^a @b$` is `@TJS-pattern ^a` and a tag `@b`. Each
+ * with its place (as {@link ConstraintProblem.tag} counts), its text as read and the next tag's name.
+ * A next tag the generator reads or a JSDoc/TSDoc block tag (`@format uri @nullable`,
+ * `@minimum 0 @deprecated`) is taken as written on purpose.
+ */
+function cutConstraintTags(jsDocs: readonly JSDoc[]): { index: number; name: string; text: string; next: string }[] {
+  const cut: { index: number; name: string; text: string; next: string }[] = [];
+  let index = 0;
+  for (const doc of jsDocs) {
+    const tags = doc.getTags();
+    for (const [i, tag] of tags.entries()) {
+      const next = tags[i + 1];
+      const deliberate = next !== undefined && (isSchemaTag(next.getTagName()) || DOC_TAGS.has(next.getTagName()));
+      if (isConstraintTag(tag.getTagName()) && next !== undefined && !deliberate && next.getStartLineNumber() === tag.getStartLineNumber()) {
+        cut.push({ index: index + i, name: tag.getTagName(), text: (tag.getCommentText() ?? "").trim(), next: next.getTagName() });
+      }
+    }
+    index += tags.length;
+  }
+  return cut;
+}
+
+/** JSDoc and TSDoc block and modifier tags: one of these after a constraint tag on its line is a second tag, not a cut value. */
+const DOC_TAGS = new Set([
+  ...["alpha", "beta", "category", "default", "defaultValue", "deprecated", "example", "experimental", "internal", "override", "param", "private"],
+  ...["privateRemarks", "public", "readonly", "remarks", "returns", "see", "since", "throws", "todo", "type", "typeParam"],
+]);
+
 /** A number as JSON writes it (RFC 8259 § 6). */
 const JSON_NUMBER = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?$/;
 
@@ -97,15 +127,20 @@ export interface ConstraintProblem {
  * A constraint tag written with a colon after its name (`@format: uri`) is read as the tag
  * without it (`@format uri`), and `warn` (MCG251) names the tag and what was assumed:
  * the intent is clear, and upstream's own pipeline once published such a tag (as the
- * broken format `": uri"`). A bound beyond 2^53 that a double cannot hold is warned of too (MCG254).
+ * broken format `": uri"`). A bound beyond 2^53 that a double cannot hold is warned of too (MCG254),
+ * and so is a constraint tag whose value TypeScript's JSDoc parse cut at a ` @` (MCG259).
  * `warn` is given the tag's place as a {@link ConstraintProblem} is.
  */
 export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
-  warn: (code: "MCG251" | "MCG254", message: string, tag: number) => void = () => {},
+  warn: (code: "MCG251" | "MCG254" | "MCG259", message: string, tag: number) => void = () => {},
 ): TypeExpr | ConstraintProblem {
   let result = type;
+  for (const cut of cutConstraintTags(jsDocs)) {
+    const inPattern = cut.name === "TJS-pattern" ? "; in a pattern, write the @ as [@] or \\x40" : "";
+    warn("MCG259", `@${cut.name} is read as ${JSON.stringify(cut.text)}: TypeScript starts another tag at the " @" that follows on its line (@${cut.next})${inPattern}`, cut.index);
+  }
   const tags = docsOf(jsDocs).tags.map((tag, index) => {
     const colon = /^:\s*(\S+)$/.exec(tag.text);
     if (!colon || !CONSTRAINT_TAGS.has(tag.name) || tag.name === "default") return { ...tag, index };
