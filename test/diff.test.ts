@@ -877,6 +877,32 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
       "      ~ n: @maximum 3 → 4",
       "",
     ]);
+    // A property's or an alias's own tag and a tag inside its type changing at once: both are named (only the own one was).
+    const both = (max: number, format: string, inner: string) =>
+      [
+        "export interface T {",
+        `  /** @maxItems ${max} */`,
+        `  tags: {\n    /** @format ${format} */\n    u: string;\n  }[];`,
+        `  /** @maxItems ${max} */`,
+        `  own: {\n    /** @format ${inner} */\n    u: string;\n  }[];`,
+        "}",
+        `/** @maxItems ${max} */`,
+        `export type L = {\n  /** @format ${format} */\n  u: string;\n}[];`,
+        "",
+      ].join("\n");
+    writeFileSync(a, both(3, "uri", "uri"));
+    writeFileSync(b, both(4, "email", "uri"));
+    expect((await cli("diff", a, b)).stdout.split("\n")).toEqual([
+      "types: 2 changed",
+      "  ~ L",
+      "      ~ @maxItems 3 → 4",
+      '      type: { u: string /*@ @format "uri" @*/; }[] /*@ @maxItems 3 @*/ → { u: string /*@ @format "email" @*/; }[] /*@ @maxItems 4 @*/',
+      "  ~ T",
+      "      ~ own: @maxItems 3 → 4",
+      "      ~ tags: @maxItems 3 → 4",
+      '      ~ tags: { u: string /*@ @format "uri" @*/; }[] /*@ @maxItems 3 @*/ → { u: string /*@ @format "email" @*/; }[] /*@ @maxItems 4 @*/',
+      "",
+    ]);
   });
 
   it("a snapshot without what this generator records since (constants, deprecations, checked texts, alias tags, @TJS-type): nothing of it is read as a change, on every upstream revision (helper-91)", async () => {

@@ -12,7 +12,7 @@ import { protocolFacts } from "../analyze/protocol.js";
 import type { Diagnostic } from "../ir.js";
 import { loadSchema, type SchemaInput } from "../load/index.js";
 import { lowerSchema } from "../lower/index.js";
-import { INDEX_SIGNATURE, literalEnd, protocolSnapshot, TAGS_OPEN, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
+import { INDEX_SIGNATURE, literalEnd, protocolSnapshot, TAGS_OPEN, withoutOwnTags, withoutTags, type MethodSnapshot, type PropertySnapshot, type ProtocolSnapshot, type TypeSnapshot } from "./snapshot.js";
 
 export { protocolSnapshot, type ProtocolSnapshot } from "./snapshot.js";
 
@@ -205,10 +205,14 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
   }
   const before = changes.length;
   for (const c of constraintChanges(from.constraints, to.constraints, named)) changes.push({ change: "constraint", property: name, ...c });
+  const ownTagsChanged = changes.length > before;
   // The same inline object type on both sides: what its text does not show (its members' tags) may differ.
-  if (oneType && from.members !== undefined && to.members !== undefined) changes.push(...nestedChanges(name, from.members, to.members, named));
-  // Anything else the validators check differently (a tag in an array's element, a union member, an index signature): the checked texts.
-  if (oneType && changes.length === before && !checksMatch(from, to, named)) changes.push({ change: "property-type", property: name, from: from.checked ?? from.type, to: to.checked ?? to.type });
+  const nested = oneType && from.members !== undefined && to.members !== undefined ? nestedChanges(name, from.members, to.members, named) : [];
+  changes.push(...nested);
+  // Anything else the validators check differently (a tag in an array's element, a union member, an index signature): the checked
+  // texts, with the property's own tags aside when their change was named (helper-91: a tag inside changing with them went unsaid).
+  const inner = (t: Typed): Typed => (ownTagsChanged ? { type: t.type, checked: t.checked === undefined ? undefined : withoutOwnTags(t.checked) } : t);
+  if (oneType && nested.length === 0 && !checksMatch(inner(from), inner(to), named)) changes.push({ change: "property-type", property: name, from: from.checked ?? from.type, to: to.checked ?? to.type });
   return changes;
 }
 
@@ -261,7 +265,12 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
     if (!named.complete) return changes;
     for (const c of constraintChanges(from.constraints, to.constraints, named)) changes.push({ change: "alias-constraint", ...c });
     if (same && from.members !== undefined && to.members !== undefined) changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
-    if (same && changes.length === 0 && !checksMatch(a, b, named)) changes.push({ change: "alias-type", from: a.checked ?? a.type, to: b.checked ?? b.type });
+    // The checked texts, with the alias's own tags aside when their change was named: a tag inside that changed with them.
+    const inner = (t: Typed): Typed => ({ type: t.type, checked: t.checked === undefined ? undefined : withoutOwnTags(t.checked) });
+    const membersChanged = changes.some((c) => c.change !== "alias-constraint");
+    if (same && !membersChanged && !checksMatch(changes.length === 0 ? a : inner(a), changes.length === 0 ? b : inner(b), named)) {
+      changes.push({ change: "alias-type", from: a.checked ?? a.type, to: b.checked ?? b.type });
+    }
     return changes;
   }
   const changes: TypeChange[] = [];

@@ -167,6 +167,25 @@ export function withoutTags(text: string): string {
 }
 
 /**
+ * `text` without the tag comment that ends it: a checked text without its type's own tags (an
+ * array's `@maxItems`, a string's `@format`), which {@link checkedText} writes last. The tags
+ * inside the type stay. A text that ends in no tag comment is returned as it is.
+ */
+export function withoutOwnTags(text: string): string {
+  if (!text.endsWith(TAGS_CLOSE)) return text;
+  let last = -1;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') i = literalEnd(text, i);
+    else if (text.startsWith(TAGS_OPEN, i)) {
+      last = i;
+      const close = text.indexOf(TAGS_CLOSE, i);
+      i = (close < 0 ? text.length : close + TAGS_CLOSE.length) - 1;
+    }
+  }
+  return last < 0 ? text : text.slice(0, last);
+}
+
+/**
  * Where the string literal type that starts at `text[start]` (a `"`) ends: its closing quote, as
  * JSON.stringify wrote it (a quote inside is escaped), or the text's end. Type texts are read past
  * their literals with it, so that a `|`, a brace or a tag mark inside one is not read as syntax.
