@@ -14,7 +14,7 @@
  * of another (legacy) revision is adapted to it and checked with its tables: see
  * {@link createDispatcher}.
  */
-import { INVALID_REQUEST_ID, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf } from "./json.js";
+import { deepFreeze, INVALID_REQUEST_ID, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
@@ -1968,8 +1968,11 @@ export interface RequestContextCore {
  * The generated `createServerDispatcher`: {@link createDispatcher} bound to one revision's
  * table, or to several (the first is the handler revision; see {@link createDispatcher}),
  * typed by the generated options and dispatcher types (`O` narrows {@link DispatcherOptions};
- * `D` is the typed view of {@link CoreDispatcher}).
+ * `D` is the typed view of {@link CoreDispatcher}). The revisions are frozen ({@link deepFreeze}) when it is called, at the
+ * generated module's load: the exported `DISPATCH_REVISION` cannot be changed under the dispatchers made from it.
  */
 export function dispatcherFor<O extends DispatcherOptions, D>(revisions: DispatchRevision | readonly DispatchRevision[]): (options: O) => D {
+  // The exported DISPATCH_REVISION objects are what every dispatcher made here reads: frozen, no caller can change them.
+  deepFreeze(revisions);
   return (options: O) => createDispatcher(revisions, options) as unknown as D;
 }

@@ -21,6 +21,20 @@ export const MAX_DEPTH = 1000;
  */
 export const MAX_ISSUES = 100;
 
+/**
+ * Freezes `value` and every object and array reachable through its own enumerable properties
+ * (functions are left as they are), and returns it. The generated modules export tables that
+ * their runtime also reads (`METHODS`, `DISPATCH_REVISION`): frozen, code holding the exported
+ * table cannot change what the runtime answers from it. An object already frozen is not walked.
+ */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const key of Object.keys(value)) deepFreeze((value as Record<string, unknown>)[key]);
+  }
+  return value;
+}
+
 /** The own property `key` of `o`, or `undefined` when `o` has none (inherited members are never read). */
 export function own(o: any, key: string): any {
   return hasOwn.call(o, key) ? o[key] : undefined;

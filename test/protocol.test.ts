@@ -610,6 +610,20 @@ describe("methods.ts follows each version", () => {
     expect(methods.methodInfo("toString")).toBeUndefined();
   });
 
+  it("the tables the runtime reads cannot be changed at run time: METHODS, its rows, and DISPATCH_REVISION (they could: a capability gate removed by assignment)", async () => {
+    const { methods, dir } = await output("draft");
+    const dispatch = (await import(join(dir, "dispatch.ts"))) as Module;
+    // ES modules are strict: an assignment to a frozen object throws.
+    expect(thrown(() => (methods.METHODS["tools/call"].capability = null))).toMatch(/^TypeError: /);
+    expect(thrown(() => methods.METHODS["tools/call"].capability.path.push("x"))).toMatch(/^TypeError: /);
+    expect(thrown(() => (methods.METHODS["x/y"] = { method: "x/y" }))).toMatch(/^TypeError: /);
+    expect(methods.methodInfo("tools/call").capability).toEqual({ side: "server", path: ["tools"] });
+    expect(methods.methodInfo("x/y")).toBeUndefined();
+    expect(thrown(() => (dispatch.DISPATCH_REVISION.tools = false))).toMatch(/^TypeError: /);
+    expect(thrown(() => dispatch.DISPATCH_REVISION.cacheable.push("tools/call"))).toMatch(/^TypeError: /);
+    expect(Object.isFrozen(dispatch.DISPATCH_REVISION.metaKeys)).toBe(true);
+  });
+
   it("2025-11-25: initialize and ping; results by convention or EmptyResult; capability gates from the prose", async () => {
     const { methods } = await output("2025-11-25");
     expect(methods.methodInfo("initialize")).toMatchObject({ direction: "client-to-server", results: ["InitializeResult"] });

@@ -19,12 +19,28 @@ import {
   type MethodRow,
   type RequestContextCore,
 } from "../runtime/dispatcher.js";
-import { escapeToken, isJsonData, isPlainArray, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
+import { deepFreeze, escapeToken, isJsonData, isPlainArray, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
 import { checkToolArguments } from "../runtime/tool-arguments.js";
 import { generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
 
 describe("runtime/json.ts", () => {
+  it("deepFreeze freezes every object and array it reaches, leaves functions, and stops at a cycle or a frozen object", () => {
+    const f = () => 1;
+    const inner = { list: [{ a: 1 }], f };
+    const table: Record<string, any> = { row: inner, again: inner };
+    table.self = table;
+    const before = Object.freeze({ open: { x: 1 } });
+    table.before = before;
+    expect(deepFreeze(table)).toBe(table);
+    for (const o of [table, inner, inner.list, inner.list[0]]) expect(Object.isFrozen(o)).toBe(true);
+    expect(Object.isFrozen(f)).toBe(false);
+    // An object frozen already is taken as it is (its members are not walked).
+    expect(Object.isFrozen(before.open)).toBe(false);
+    expect(deepFreeze(5)).toBe(5);
+    expect(deepFreeze(null)).toBe(null);
+  });
+
   it("isPlainObject accepts plain and null-prototype objects, and Object.prototype of another realm", () => {
     expect(isPlainObject({})).toBe(true);
     expect(isPlainObject(Object.create(null))).toBe(true);

@@ -7,7 +7,7 @@
  * the result rules (what an absent `resultType` means, which type an `input_required` result
  * is, whether it needs content). The generated module binds them to its data.
  */
-import { hasOwn, quoteShort } from "./json.js";
+import { deepFreeze, hasOwn, quoteShort } from "./json.js";
 
 /** One problem found in a result (the generated validators' `ValidationIssue`, as far as this module reads it). */
 export interface ResultIssue {
@@ -61,9 +61,12 @@ export interface ResultRules {
 
 /**
  * The lookup of a method table: the row of `method`, or `undefined` for a method the table
- * does not have (members of `Object.prototype` included). Any argument is safe.
+ * does not have (members of `Object.prototype` included). Any argument is safe. The table and
+ * its rows are frozen ({@link deepFreeze}): the exported `METHODS` the dispatcher reads through
+ * this lookup cannot be changed at run time.
  */
 export function tableLookup<Row>(table: { readonly [method: string]: Row }): (method: string) => Row | undefined {
+  deepFreeze(table);
   const rows: Readonly<Record<string, Row>> = Object.freeze(Object.assign(Object.create(null) as Record<string, Row>, table));
   return (method) => (typeof method === "string" ? rows[method] : undefined);
 }
