@@ -1247,6 +1247,30 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     expect(logged.map((l) => [String(l.error), l.info["reason"]])).toEqual([["Error: boom", "handler-threw"]]);
   });
 
+  it("a batch element is read once: a getter that throws, or answers otherwise, on a second read is not asked again, and the element is answered with its id", async () => {
+    const d = batching();
+    const client = legacyClient(d);
+    await client.open(BATCH_VERSION, {});
+    let idReads = 0;
+    const once = { ...echo(7, "seven") } as Record<string, unknown>;
+    Object.defineProperty(once, "id", {
+      enumerable: true,
+      get: () => {
+        idReads++;
+        if (idReads > 1) throw new Error("read twice");
+        return 7;
+      },
+    });
+    let methodReads = 0;
+    const shifting = { ...echo(8, "eight") } as Record<string, unknown>;
+    Object.defineProperty(shifting, "method", { enumerable: true, get: () => (methodReads++ === 0 ? "tools/call" : "ping") });
+    // A member named __proto__ (as JSON.parse makes one) stays a member of the copy.
+    const proto = JSON.parse('{"jsonrpc":"2.0","id":9,"method":"ping","__proto__":{"x":1}}') as object;
+    expect(answers(await client.send([once, shifting, proto]))).toEqual([echoed(7, "seven"), echoed(8, "eight"), { jsonrpc: "2.0", id: 9, result: {} }]);
+    expect([idReads, methodReads]).toEqual([1, 1]);
+    expect(logged).toEqual([]);
+  });
+
   it("a batch is read by index, once, up to its limit: not through an iterator of its own, and a length of 2^32 - 1 is refused without reading it (helper-91)", async () => {
     const d = batching();
     const client = legacyClient(d);

@@ -1779,7 +1779,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     // back until the batch's notifications are taken is told they were not).
     const tooLong = length > maxBatchSize;
     const elements: unknown[] = [];
-    for (let i = 0; i < (tooLong ? 0 : length); i++) elements.push(given[i]);
+    for (let i = 0; i < (tooLong ? 0 : length); i++) elements.push(readOnce(given[i]));
     const holdsNotification = (): boolean => {
       if (!tooLong) return elements.some(isNotificationMessage);
       for (let i = 0; i <= maxBatchSize; i++) if (isNotificationMessage(given[i])) return true;
@@ -1863,6 +1863,17 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     } catch (error) {
       return failedDispatch(error);
     }
+  }
+
+  /**
+   * A batch element read once: a plain object's own enumerable members copied into a new object (the batch's checks and
+   * the element's handling then read the copy, so a getter answering a second read differently, or throwing, is not
+   * asked again: before, such an element was answered without its id), anything else as it is.
+   */
+  function readOnce(element: unknown): unknown {
+    if (!isPlainObject(element)) return element;
+    // fromEntries makes each member an own property, `__proto__` included (an assignment would set the prototype).
+    return Object.fromEntries(Object.keys(element).map((key) => [key, element[key]]));
   }
 
   /** Delivers a published notification to the legacy sessions it concerns; answers how many it reached. */
