@@ -214,6 +214,54 @@ interface JsonDataFrame {
   next: number;
 }
 
+/**
+ * About how many bytes of memory a parsed JSON value holds (V8, 64-bit): 8 for the slot that
+ * holds each value, and 16 plus its length for a string, 32 for an array, 48 for an object and 16
+ * plus its key's length for each member. Measured against `JSON.parse` on Node 20, it reads from
+ * about half (objects whose keys all differ, each a new hidden class) to about three times (a
+ * short string repeated, which the parser shares) what the value holds, where the JSON text can
+ * be 21 times smaller (`[{},{},…]`: 3 bytes of text, 63 of memory and 56 counted per element).
+ * The HTTP transport's budget of bodies in flight and the legacy sessions' budget count this
+ * rather than the text.
+ *
+ * Walked without recursion, one entry per level open; the walk stops once the count is past
+ * `cap` and answers that count (greater than `cap`, not the whole). A value that is not JSON
+ * data is counted as far as it is read (anything but strings, arrays and objects as a slot); a
+ * getter or Proxy trap that throws makes it throw.
+ */
+export function retainedBytes(value: unknown, cap: number = Number.POSITIVE_INFINITY): number {
+  let total = 0;
+  const path: { readonly of: any; readonly keys: readonly string[] | undefined; readonly length: number; next: number }[] = [];
+  let v: unknown = value;
+  for (;;) {
+    total += 8;
+    if (typeof v === "string") total += 16 + v.length;
+    else if (typeof v === "object" && v !== null) {
+      const keys = Array.isArray(v) ? undefined : Object.keys(v);
+      total += keys === undefined ? 32 : 48;
+      path.push({ of: v, keys, length: keys === undefined ? (v as readonly unknown[]).length : keys.length, next: 0 });
+    }
+    if (total > cap) return total;
+    // The next member: of the innermost open array or object that has one left.
+    for (;;) {
+      const frame = path[path.length - 1];
+      if (frame === undefined) return total;
+      if (frame.next === frame.length) {
+        path.pop();
+        continue;
+      }
+      const i = frame.next++;
+      if (frame.keys === undefined) v = frame.of[i];
+      else {
+        const key = frame.keys[i]!;
+        total += 16 + key.length;
+        v = frame.of[key];
+      }
+      break;
+    }
+  }
+}
+
 /** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
 export function escapeToken(k: string): string {
   if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;

@@ -27,6 +27,7 @@ import {
   type OutgoingMessage,
   type RequestContextCore,
 } from "../runtime/dispatcher.js";
+import { retainedBytes } from "../runtime/json.js";
 import { serveStdio } from "../runtime/stdio.js";
 import { ajvOracle, readSchemaJson, type AjvOracle } from "./support/ajv-oracle.js";
 import { generateInto, ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
@@ -516,6 +517,41 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     current.answerWith(() => ({ result: { action: "accept", content: { name: "Ada" } } }));
     expect((await current.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.result).toBeDefined();
     expect(current.sent.filter((m) => m.method === "elicitation/create").map((m) => ("params" in m ? m.params : undefined))[0]).toEqual(NAME_REQUEST.params);
+  });
+
+  it("bounds what legacy sessions keep of their initialize: 64 KiB of capabilities and clientInfo a session (-32602), 64 MiB over all of them (-32603) until one ends (helper-95: sessions kept any 4 MiB, and 46 ran the server out of memory)", async () => {
+    const d = dual();
+    const opening = (pad: string) => legacyClient(d).send(initialize(0, LEGACY_VERSION, { experimental: { pad: { text: pad } } }));
+    // The estimate as retainedBytes makes it, of what the session would keep (unit-tested in runtime.test.ts).
+    const kept = (pad: string) => retainedBytes([{ experimental: { pad: { text: pad } } }, { name: "legacy-client", version: "1.0.0" }]);
+    const over = "x".repeat(65_536);
+    expect(kept(over)).toBeGreaterThan(65_536);
+    expect(await opening(over)).toEqual({
+      jsonrpc: "2.0",
+      id: 0,
+      error: { code: -32602, message: "Invalid params: capabilities and clientInfo hold more than 65536 bytes, which is what a session keeps of them at most" },
+    });
+    // Many sessions each just under the cap (one string shared by all, so this test holds little): refused once 64 MiB are kept.
+    const pad = "x".repeat(65_536 - kept("") - 1);
+    expect(kept(pad)).toBe(65_535);
+    const fit = Math.floor(2 ** 26 / kept(pad));
+    const clients = [];
+    for (let i = 0; i < fit; i++) {
+      const client = legacyClient(d);
+      expect((await client.send(initialize(0, LEGACY_VERSION, { experimental: { pad: { text: pad } } })))?.result).toBeDefined();
+      clients.push(client);
+    }
+    const busy = { jsonrpc: "2.0", id: 0, error: { code: -32603, message: "Server busy: the open sessions hold 67108864 bytes of client capabilities and clientInfo in all (at most); try again later" } };
+    expect(await opening(pad)).toEqual(busy);
+    // A small initialize still fits beside them while there is room; a session that ends gives its bytes back.
+    expect((await legacyClient(d).open())?.result).toBeDefined();
+    expect(await opening(pad)).toEqual(busy);
+    d.closeChannel(clients[0]!.channel);
+    expect((await opening(pad))?.result).toBeDefined();
+    // A session initialized again counts its new initialize only.
+    const again = clients[1]!;
+    expect((await again.send(initialize(1, LEGACY_VERSION, {})))?.result).toBeDefined();
+    expect((await opening(pad))?.result).toBeDefined();
   });
 
   it("closeChannel rejects what is pending: the request waiting for the client's answer is answered -32603; the session is gone", async () => {

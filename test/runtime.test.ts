@@ -7,6 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import ts from "typescript";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { generate } from "../generator/index.js";
 import {
@@ -19,12 +20,37 @@ import {
   type MethodRow,
   type RequestContextCore,
 } from "../runtime/dispatcher.js";
-import { deepFreeze, escapeToken, isJsonData, isPlainArray, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
+import { deepFreeze, escapeToken, isJsonData, retainedBytes, isPlainArray, isPlainObject, MAX_DEPTH, own, unescapeToken } from "../runtime/json.js";
 import { checkToolArguments } from "../runtime/tool-arguments.js";
 import { generateInto, ROOT, SPEC_DIR } from "./support/corpus.js";
 import { strictestDiagnostics } from "./support/strict.js";
 
 describe("runtime/json.ts", () => {
+  it("retainedBytes counts a parsed JSON value's memory by its weights, walks any depth, and stops past its cap", () => {
+    // 8 a value; strings 16 + length, arrays 32, objects 48, members 16 + the key's length.
+    expect(retainedBytes(1)).toBe(8);
+    expect(retainedBytes("abc")).toBe(8 + 16 + 3);
+    expect(retainedBytes([])).toBe(8 + 32);
+    expect(retainedBytes({})).toBe(8 + 48);
+    expect(retainedBytes({ ab: [true, null] })).toBe(8 + 48 + (16 + 2) + (8 + 32 + 8 + 8));
+    // `[{},{},…]`: 3 bytes of text an element, 56 counted.
+    const empties = JSON.parse(`[${Array(1000).fill("{}").join(",")}]`) as unknown;
+    expect(retainedBytes(empties)).toBe(8 + 32 + 1000 * 56);
+    // Any depth, without recursion.
+    let deep: unknown = 1;
+    for (let i = 0; i < 1_000_000; i++) deep = [deep];
+    expect(retainedBytes(deep)).toBe(1_000_000 * 40 + 8);
+    // Past the cap it stops and answers more than the cap, never more than the whole.
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.nat({ max: 2000 }), (v, cap) => {
+        const whole = retainedBytes(v);
+        const capped = retainedBytes(v, cap);
+        if (whole <= cap) expect(capped).toBe(whole);
+        else expect(capped > cap && capped <= whole).toBe(true);
+      }),
+    );
+  });
+
   it("deepFreeze freezes every object and array it reaches, leaves functions, and stops at a cycle or a frozen object", () => {
     const f = () => 1;
     const inner = { list: [{ a: 1 }], f };

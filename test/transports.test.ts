@@ -956,6 +956,37 @@ describe("Streamable HTTP transport, hardened", () => {
     expect((await Promise.all(padded)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
   });
 
+  it("counts a parsed body by what it takes in memory, not its text: bodies of many small objects fill maxBodyBytesInFlight sooner, and one past 8 × maxBodyBytes is 413 (helper-95: 16 streams held 1.7 GB)", async () => {
+    newGate();
+    const s = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 2_500_000 });
+    // 30 000 empty objects: 90 KB of text, about 1.7 MB counted (56 bytes each).
+    const objects = (n: number) => Array.from({ length: n }, () => ({}));
+    const held = post(s.url, call(1, "gate", { pad: objects(30_000) }));
+    await until(() => seen.running === 1);
+    // Counted by its text, a second would fit 27 times over.
+    const busy = await post(s.url, call(2, "gate", { pad: objects(30_000) }));
+    expect([busy.status, JSON.parse(busy.body)]).toEqual([
+      503,
+      { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Server busy: the bodies of the requests in flight reach maxBodyBytesInFlight (2500000 bytes); try again later" } },
+    ]);
+    expect(seen.calls).toBe(1);
+    // Strings count about their length: a small request still fits beside it.
+    expect((await post(s.url, list(3))).status).toBe(200);
+    gate.open();
+    expect((await held).status).toBe(200);
+    // 150 000 objects: 450 KB of text, under maxBodyBytes, but about 8.4 MB in memory, past 8 × maxBodyBytes.
+    const huge = await post(s.url, call(4, "slow", { ms: 1, pad: objects(150_000) }));
+    expect([huge.status, JSON.parse(huge.body)]).toEqual([
+      413,
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        error: { code: -32600, message: "Invalid request: the message would take more than 8000000 bytes of memory (8 × maxBodyBytes) once parsed; its arrays and objects cost more than their text" },
+      },
+    ]);
+    expect((await post(s.url, call(5, "slow", { ms: 1, pad: objects(30_000) }))).status).toBe(200);
+  });
+
   it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once, without asking for the body (helper-63)", async () => {
     const s = await serve({ maxBodyBytes: 1000 });
     const ask = (length: number) => askContinue(s.url, length);

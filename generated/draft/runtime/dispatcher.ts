@@ -17,7 +17,7 @@
  * of another (legacy) revision is adapted to it and checked with its tables: see
  * {@link createDispatcher}.
  */
-import { deepFreeze, INVALID_REQUEST_ID, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf } from "./json.js";
+import { deepFreeze, INVALID_REQUEST_ID, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf, retainedBytes } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
@@ -625,12 +625,29 @@ const MAX_SUBSCRIBED_URI_LENGTH = 8192;
  */
 const MAX_SUBSCRIBED_CHARACTERS = 2 ** 24;
 
+/**
+ * What one legacy session may keep of its `initialize`: its `capabilities` and `clientInfo`, as
+ * {@link retainedBytes} counts them (2^16: 64 KiB; a client's are a few hundred bytes, an icon
+ * given as a `data:` URI some KiB). An `initialize` past it is answered `-32602` (before, a
+ * session kept any 4 MiB of them, and 46 sessions ran a server out of memory).
+ */
+const MAX_SESSION_CLIENT_BYTES = 2 ** 16;
+
+/**
+ * What all legacy sessions of one dispatcher may keep of their `initialize`s at once, counted as
+ * {@link MAX_SESSION_CLIENT_BYTES} is (2^26: 64 MiB); an `initialize` beyond it is answered
+ * `-32603` until sessions end. Bounds what many sessions can make the server keep.
+ */
+const MAX_SESSIONS_CLIENT_BYTES = 2 ** 26;
+
 /** A legacy session: what the channel negotiated, and what the client asked for since. */
 interface LegacySession {
   readonly revision: DispatchRevision;
   readonly protocolVersion: string;
   readonly clientCapabilities: { readonly [key: string]: unknown };
   readonly clientInfo: unknown;
+  /** What its `capabilities` and `clientInfo` count against {@link MAX_SESSIONS_CLIENT_BYTES} (shared by the copy an opened session is). */
+  readonly clientBytes: { held: number };
   logLevel: string | undefined;
   initialized: boolean;
   readonly resources: Set<string>;
@@ -774,6 +791,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   const sessions = new Map<object, LegacySession>();
   // The characters of the URIs all sessions hold subscribed (see MAX_SUBSCRIBED_CHARACTERS).
   let subscribedCharacters = 0;
+  /** What the legacy sessions (opening ones included) keep of their `initialize`s, as {@link MAX_SESSIONS_CLIENT_BYTES} counts it. */
+  let sessionsClientBytes = 0;
   /**
    * The session an `initialize` in flight is opening, per channel: messages that follow it before
    * its answer (a client may write them at once) are served by it; it becomes the channel's
@@ -1471,12 +1490,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /** A legacy session of what an `initialize` asked for (see {@link openingSessions}). */
-  function newSession(of: DispatchRevision, opening: SessionState, context: HandleContext | undefined): LegacySession {
+  function newSession(of: DispatchRevision, opening: SessionState, context: HandleContext | undefined, clientBytes: number): LegacySession {
+    sessionsClientBytes += clientBytes;
     return {
       revision: of,
       protocolVersion: opening.protocolVersion,
       clientCapabilities: opening.clientCapabilities ?? {},
       clientInfo: opening.clientInfo,
+      clientBytes: { held: clientBytes },
       logLevel: undefined,
       initialized: false,
       resources: new Set(),
@@ -1505,6 +1526,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    */
   function endSession(session: LegacySession, why: string): void {
     endWaitForInitialized(session, why);
+    sessionsClientBytes -= session.clientBytes.held;
+    session.clientBytes.held = 0;
     for (const uri of session.resources) subscribedCharacters -= uri.length;
     session.resources.clear();
   }
@@ -1560,6 +1583,14 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       const checked = validate(message);
       if (!checked.ok) return errorOf(id, -32602, "Invalid params: " + describeIssues(checked.issues), { issues: checked.issues.map((i) => ({ path: i.path, message: i.message })) });
     }
+    // What a legacy session keeps of its initialize is bounded, per session and for all of them.
+    const clientBytes = routed.opening === undefined ? 0 : retainedBytes([routed.opening.clientCapabilities, routed.opening.clientInfo], MAX_SESSION_CLIENT_BYTES);
+    if (clientBytes > MAX_SESSION_CLIENT_BYTES) {
+      return errorOf(id, -32602, "Invalid params: capabilities and clientInfo hold more than " + MAX_SESSION_CLIENT_BYTES + " bytes, which is what a session keeps of them at most");
+    }
+    if (sessionsClientBytes + clientBytes > MAX_SESSIONS_CLIENT_BYTES) {
+      return errorOf(id, -32603, "Server busy: the open sessions hold " + MAX_SESSIONS_CLIENT_BYTES + " bytes of client capabilities and clientInfo in all (at most); try again later");
+    }
     const inFlight = inFlightOf(channel);
     const key = idKey(id);
     if (inFlight.has(key)) return errorOf(id, -32600, "Invalid request: id " + idText(id) + " is already in flight");
@@ -1579,7 +1610,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     // Recorded now, before the handler runs: the lines a client writes right after its initialize are served by this session.
     let pendingSession: LegacySession | undefined;
     if (routed.opening !== undefined) {
-      pendingSession = newSession(of, routed.opening, context);
+      pendingSession = newSession(of, routed.opening, context, clientBytes);
       openings.add(controller);
       // An initialize still in flight is replaced: its session will never open, so nothing may wait for it to be initialized.
       const replaced = openingSessions.get(channel);
