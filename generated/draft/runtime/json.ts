@@ -191,7 +191,7 @@ interface JsonDataFrame {
  */
 export function retainedBytes(value: unknown, cap: number = Number.POSITIVE_INFINITY): number {
   let total = 0;
-  const path: { readonly of: any; readonly keys: readonly string[] | undefined; readonly length: number; next: number }[] = [];
+  const path: JsonDataFrame[] = [];
   let v: unknown = value;
   for (;;) {
     total += 8;
@@ -211,11 +211,11 @@ export function retainedBytes(value: unknown, cap: number = Number.POSITIVE_INFI
         continue;
       }
       const i = frame.next++;
-      if (frame.keys === undefined) v = frame.of[i];
+      if (frame.keys === undefined) v = (frame.of as readonly unknown[])[i];
       else {
         const key = frame.keys[i]!;
         total += 16 + key.length;
-        v = frame.of[key];
+        v = (frame.of as Record<string, unknown>)[key];
       }
       break;
     }
