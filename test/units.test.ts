@@ -2,7 +2,7 @@
  * Unit tables for small pure functions of the pipeline: naming, JSON Pointer tokens,
  * doc rendering, short diffs, diagnostics ordering, and the .d.ts / in-memory inputs.
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import ts from "typescript";
@@ -67,6 +67,21 @@ describe("renderDoc", () => {
     const internal = { text: "The JSON-RPC version.", tags: [{ name: "internal", text: "" }] };
     expect(renderDoc("full", "schema.ts", internal, 3)).toBe("/** The JSON-RPC version. */");
     expect(renderDoc("tags", "schema.ts", internal, 3)).toBe("/** schema.ts:3 */");
+  });
+  it("full makes the schema's links to pages of the spec site absolute; other links stay as written", () => {
+    const linked = { text: "See [_meta](/specification/draft/basic/index#meta), [x](https://e.org/a) and [p](//cdn.example/x).", tags: [{ name: "see", text: "[v](/specification/draft/basic/versioning)" }] };
+    expect(renderDoc("full", "schema.ts", linked, 3)).toBe(
+      "/**\n * See [_meta](https://modelcontextprotocol.io/specification/draft/basic/index#meta), [x](https://e.org/a) and [p](//cdn.example/x).\n *\n * @see [v](https://modelcontextprotocol.io/specification/draft/basic/versioning)\n */",
+    );
+  });
+  it("full leaves no site-relative link in a corpus revision's output that has them", async () => {
+    const text = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");
+    const relative = text.match(/\]\(\/specification\//g) ?? [];
+    expect(relative.length).toBeGreaterThan(5);
+    const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "2025-11-25" }, docs: "full", targets: ["types"] });
+    const types = files.find((f) => f.path === "types.ts")!.contents;
+    expect(types).not.toMatch(/\]\(\/(?!\/)/);
+    expect(types.match(/\]\(https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25\//g)?.length).toBeGreaterThanOrEqual(relative.length);
   });
   it("none drops everything", () => expect(renderDoc("none", "schema.ts", docs, 3)).toBe(""));
   it("never lets a comment close early", () => {

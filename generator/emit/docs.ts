@@ -21,11 +21,11 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
   if (mode === "none") return "";
   const lines: string[] = [];
   if (mode === "full") {
-    if (docs?.text) lines.push(...docs.text.split("\n"));
+    if (docs?.text) lines.push(...siteLinks(docs.text).split("\n"));
     for (const tag of docs?.tags ?? []) {
       if (DROPPED_TAGS.has(tag.name)) continue;
       if (lines.length > 0 && !lines[lines.length - 1]!.startsWith("@") && lines[lines.length - 1] !== "") lines.push("");
-      lines.push(...`@${tag.name}${tag.text ? ` ${tag.text}` : ""}`.split("\n"));
+      lines.push(...siteLinks(`@${tag.name}${tag.text ? ` ${tag.text}` : ""}`).split("\n"));
     }
   } else {
     if (line !== undefined) lines.push(`${source}:${line}`);
@@ -35,6 +35,17 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
   const safe = lines.map(commentSafe);
   if (safe.length === 1) return `/** ${safe[0]} */`;
   return ["/**", ...safe.map((l) => (l ? ` * ${l}` : " *")), " */"].join("\n");
+}
+
+/** The site the spec's `docs/` folder is published at: a schema's doc links are written relative to its root. */
+export const SPEC_SITE = "https://modelcontextprotocol.io";
+
+/**
+ * `text` with its Markdown links to the spec site's own pages (`[_meta](/specification/draft/basic/index#meta)`,
+ * relative to the site's root) made absolute, so that they still lead there from code vendored elsewhere.
+ */
+export function siteLinks(text: string): string {
+  return text.replace(/\]\(\/(?!\/)/g, `](${SPEC_SITE}/`);
 }
 
 /** Text safe inside a block comment: a `*\/` in it would end the comment. */
