@@ -148,6 +148,28 @@ describe("a malformed tag whose intent is clear", () => {
     expect(a.type.properties.find((p) => p.name === "h")!.type).toMatchObject({ constraints: { pattern: "^x" } });
   });
 
+  it("warns of a @TJS-pattern that can backtrack without bound, or that could not be shown linear (MCG261), and not of a linear one", async () => {
+    const text = [
+      "export interface A {",
+      "  /** @TJS-pattern ^(a+)+$ */",
+      "  nested: string;",
+      "  /** @TJS-pattern ^[a-z]+(-[a-z]+)*$ */",
+      "  separated: string;",
+      "  /** @TJS-pattern ^(a|a)*$ */",
+      "  overlapping: string;",
+      "  /** @TJS-pattern ^\\d{4}-\\d{2}-\\d{2}$ */",
+      "  date: string;",
+      "}",
+    ].join("\n");
+    const { warnings, files } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["validators"] });
+    expect(warnings.filter((w) => w.code === "MCG261").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+      "s.ts:2:7 - warning MCG261: @TJS-pattern ^(a+)+$ can backtrack without bound: on a crafted string its time grows faster than the string's length (nested or overlapping repetition, such as (a+)+ or (a|a)*), so one string can stall the validator",
+      "s.ts:6:7 - warning MCG261: @TJS-pattern ^(a|a)*$ could not be shown to run in linear time (redos-detector stopped after 2000 steps), so a crafted string may stall the validator",
+    ]);
+    // Generated as written all the same: the warning is the schema author's to act on.
+    expect(files.find((f) => f.path === "validators.ts")!.contents).toContain("^(a+)+$");
+  });
+
   it("warns of a required property no value satisfies (MCG252), and validates as written", async () => {
     const text = "export interface A {\n  a: undefined;\n  b?: never;\n  c: never;\n  d: string | undefined;\n}\n";
     const { files, warnings } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["types", "validators"] });

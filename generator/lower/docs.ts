@@ -3,6 +3,8 @@
  * constraint tags upstream uses (`@TJS-type`, `@format`, `@minimum`, `@maximum`,
  * `@maxItems`, `@nullable`, `@TJS-pattern`, `@default`) down onto the type they constrain.
  */
+import { createRequire } from "node:module";
+import type * as RedosDetector from "redos-detector";
 import type { JSDoc } from "ts-morph";
 import type { Constraints, DocTag, Docs, TypeExpr } from "../ir.js";
 
@@ -134,7 +136,7 @@ export interface ConstraintProblem {
 export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
-  warn: (code: "MCG251" | "MCG254" | "MCG259", message: string, tag: number) => void = () => {},
+  warn: (code: "MCG251" | "MCG254" | "MCG259" | "MCG261", message: string, tag: number) => void = () => {},
 ): TypeExpr | ConstraintProblem {
   let result = type;
   for (const cut of cutConstraintTags(jsDocs)) {
@@ -214,7 +216,27 @@ export function roundedNumberWarning(written: string, asRead: string): string {
   return `the number ${written} is beyond 2^53 in magnitude, where a double holds only some integers: it is read as ${asRead}, as JSON.parse reads it (write ${asRead} to say so)`;
 }
 
-function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254", message: string) => void): TypeExpr | string {
+/** How long redos-detector may look at one pattern, in its steps: deterministic, and at most about 0.2 s of CPU. */
+const PATTERN_CHECK_STEPS = 2000;
+
+/** redos-detector, loaded when a schema first has a pattern (its import costs about 30 ms, and most schemas have none). */
+let redosDetector: typeof RedosDetector | undefined;
+
+/**
+ * Why running `pattern` (as the validators do, with the `u` flag) may take time that grows faster
+ * than its input's length, as redos-detector finds it, with what it means for the validators;
+ * `undefined` when it finds the pattern safe.
+ */
+export function backtrackingRisk(pattern: string): string | undefined {
+  redosDetector ??= createRequire(import.meta.url)("redos-detector") as typeof RedosDetector;
+  const result = redosDetector.isSafePattern(pattern, { unicode: true, maxSteps: PATTERN_CHECK_STEPS });
+  if (result.safe) return undefined;
+  return result.error === "hitMaxScore"
+    ? "can backtrack without bound: on a crafted string its time grows faster than the string's length (nested or overlapping repetition, such as (a+)+ or (a|a)*), so one string can stall the validator"
+    : `could not be shown to run in linear time (redos-detector stopped after ${PATTERN_CHECK_STEPS} steps), so a crafted string may stall the validator`;
+}
+
+function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG261", message: string) => void): TypeExpr | string {
   const value = tag.text;
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
@@ -236,6 +258,9 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254", message: s
       } catch {
         return `@TJS-pattern ${tag.text} is not a valid regular expression`;
       }
+      const risk = backtrackingRisk(tag.text);
+      // The validators run the schema's pattern on untrusted strings: one that backtracks is a way to stall them.
+      if (risk !== undefined) warn("MCG261", `@TJS-pattern ${tag.text} ${risk}`);
       return onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } }));
     }
     case "minimum":
