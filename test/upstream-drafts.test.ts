@@ -148,7 +148,7 @@ describe("a malformed tag whose intent is clear", () => {
     expect(a.type.properties.find((p) => p.name === "h")!.type).toMatchObject({ constraints: { pattern: "^x" } });
   });
 
-  it("warns of a @TJS-pattern that can backtrack without bound, or that could not be shown linear (MCG261), and not of a linear one", async () => {
+  it("warns of a @TJS-pattern that can backtrack without bound, or that could not be shown linear (MCG262), and not of a linear one", async () => {
     const text = [
       "export interface A {",
       "  /** @TJS-pattern ^(a+)+$ */",
@@ -162,9 +162,9 @@ describe("a malformed tag whose intent is clear", () => {
       "}",
     ].join("\n");
     const { warnings, files } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["validators"] });
-    expect(warnings.filter((w) => w.code === "MCG261").map((w) => formatDiagnostic(w, "warning"))).toEqual([
-      "s.ts:2:7 - warning MCG261: @TJS-pattern ^(a+)+$ can backtrack without bound: on a crafted string its time grows faster than the string's length (nested or overlapping repetition, such as (a+)+ or (a|a)*), so one string can stall the validator",
-      "s.ts:6:7 - warning MCG261: @TJS-pattern ^(a|a)*$ could not be shown to run in linear time (redos-detector stopped after 2000 steps), so a crafted string may stall the validator",
+    expect(warnings.filter((w) => w.code === "MCG262").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+      "s.ts:2:7 - warning MCG262: @TJS-pattern ^(a+)+$ can backtrack without bound: on a crafted string its time grows faster than the string's length (nested or overlapping repetition, such as (a+)+ or (a|a)*), so one string can stall the validator",
+      "s.ts:6:7 - warning MCG262: @TJS-pattern ^(a|a)*$ could not be shown to run in linear time (redos-detector stopped after 2000 steps), so a crafted string may stall the validator",
     ]);
     // Generated as written all the same: the warning is the schema author's to act on.
     expect(files.find((f) => f.path === "validators.ts")!.contents).toContain("^(a+)+$");

@@ -136,7 +136,7 @@ export interface ConstraintProblem {
 export function applyConstraintTags(
   type: TypeExpr,
   jsDocs: readonly JSDoc[],
-  warn: (code: "MCG251" | "MCG254" | "MCG259" | "MCG261", message: string, tag: number) => void = () => {},
+  warn: (code: "MCG251" | "MCG254" | "MCG259" | "MCG262", message: string, tag: number) => void = () => {},
 ): TypeExpr | ConstraintProblem {
   let result = type;
   for (const cut of cutConstraintTags(jsDocs)) {
@@ -236,7 +236,7 @@ export function backtrackingRisk(pattern: string): string | undefined {
     : `could not be shown to run in linear time (redos-detector stopped after ${PATTERN_CHECK_STEPS} steps), so a crafted string may stall the validator`;
 }
 
-function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG261", message: string) => void): TypeExpr | string {
+function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void): TypeExpr | string {
   const value = tag.text;
   if (tag.name !== "TJS-pattern" && tag.name !== "default" && /\s/.test(value)) {
     return `@${tag.name} takes one value, got "${value}"`;
@@ -260,7 +260,7 @@ function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG261",
       }
       const risk = backtrackingRisk(tag.text);
       // The validators run the schema's pattern on untrusted strings: one that backtracks is a way to stall them.
-      if (risk !== undefined) warn("MCG261", `@TJS-pattern ${tag.text} ${risk}`);
+      if (risk !== undefined) warn("MCG262", `@TJS-pattern ${tag.text} ${risk}`);
       return onKeyword(type, "string", "@TJS-pattern", (t) => ({ ...t, constraints: { ...t.constraints, pattern: tag.text } }));
     }
     case "minimum":
