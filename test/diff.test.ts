@@ -877,6 +877,15 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
       "      ~ n: @maximum 3 → 4",
       "",
     ]);
+    // A tag added inside a union's member keeps the member where it was: both texts list the members in one order (helper-92).
+    writeFileSync(a, "export interface T {\n  u: { a: number } | { a: number; b: string };\n}\n");
+    writeFileSync(b, "export interface T {\n  u:\n    | {\n        /** @maximum 3 */\n        a: number;\n      }\n    | { a: number; b: string };\n}\n");
+    expect((await cli("diff", a, b)).stdout.split("\n")).toEqual([
+      "types: 1 changed",
+      "  ~ T",
+      "      ~ u: { a: number; b: string; } | { a: number; } → { a: number; b: string; } | { a: number /*@ @maximum 3 @*/; }",
+      "",
+    ]);
     // A property's or an alias's own tag and a tag inside its type changing at once: both are named (only the own one was).
     const both = (max: number, format: string, inner: string) =>
       [

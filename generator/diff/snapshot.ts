@@ -205,8 +205,14 @@ function annotated(type: TypeExpr): TypeExpr {
   };
   const inner = mapInner(type, annotated);
   if (inner.kind === "union") {
-    const members = inner.members.map((m) => ({ m, text: typeText(m) }));
-    return { ...inner, members: members.sort((a, b) => (a.text < b.text ? -1 : a.text > b.text ? 1 : 0)).map((x) => x.m) };
+    // Sorted by the members as written, then by their tags: a tag changed inside a member keeps the member where it was,
+    // so the two texts of a tag-only change list the members in one order.
+    const members = inner.members.map((m) => {
+      const text = typeText(m);
+      return { m, key: [withoutTags(text), text] as const };
+    });
+    const order = (a: readonly [string, string], b: readonly [string, string]) => (a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+    return { ...inner, members: members.sort((a, b) => order(a.key, b.key)).map((x) => x.m) };
   }
   const written = tags(type);
   if (written === "" || (inner.kind !== "keyword" && inner.kind !== "array")) return inner;
