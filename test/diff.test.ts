@@ -826,6 +826,17 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
     writeFileSync(a, request("{ x: A1 | B1; y?: (A1 | B1)[] }"));
     writeFileSync(b, request("{ x: B1 | A1; y?: (B1 | A1)[] }"));
     expect(await cli("diff", a, b)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    // An inline alternative of params that changed, its own union reordered too: compared member by member, as one alternative
+    // (helper-92: it read as one alternative removed and another added).
+    writeFileSync(a, request("{ x: string; y?: A1 | B1 } | B1"));
+    writeFileSync(b, request("{ x: number; y?: B1 | A1 } | B1"));
+    expect((await cli("diff", a, b)).stdout.split("\n").slice(0, 5)).toEqual([
+      "methods: 1 changed",
+      "  ~ m/z: params ({ x: string; y?: A1 | B1; } | B1)? → ({ x: number; y?: B1 | A1; } | B1)?",
+      "      alternative B1: the same members",
+      "      alternative { x: string; y?: A1 | B1; } → { x: number; y?: A1 | B1; }:",
+      "        ~ x: string → number",
+    ]);
   });
 
   it("every tag the validators check is compared wherever it is, and a union's order is no change at any depth (helper-91)", async () => {

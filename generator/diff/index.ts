@@ -61,7 +61,8 @@ export interface FieldChange {
  * side's union has it.
  */
 export type AlternativeChange =
-  | { readonly alternative: string; readonly change: "compared"; readonly members: readonly TypeChange[] }
+  /** `from`: the alternative's text on the old side, when the one inline alternative a side lost and the one it gained are compared as one. */
+  | { readonly alternative: string; readonly change: "compared"; readonly members: readonly TypeChange[]; readonly from?: string }
   | { readonly alternative: string; readonly change: "added" | "removed" };
 
 /**
@@ -347,10 +348,11 @@ function memberChanges(
 
 /** How a `params` union's alternatives differ from the other side's (see {@link FieldChange.alternatives}), or `undefined`. */
 function alternativeChanges(a: MethodSnapshot, b: MethodSnapshot, named: NamedMembers): AlternativeChange[] | undefined {
-  const compare = (alternative: string, from: Readonly<Record<string, PropertySnapshot>>, to: Readonly<Record<string, PropertySnapshot>>): AlternativeChange => ({
+  const compare = (alternative: string, from: Readonly<Record<string, PropertySnapshot>>, to: Readonly<Record<string, PropertySnapshot>>, was?: string): AlternativeChange => ({
     alternative,
     change: "compared",
     members: memberChanges(from, to, INDEX_SIGNATURE, named),
+    ...(was === undefined ? {} : { from: was }),
   });
   const [before, after] = [a.paramsAlternatives, b.paramsAlternatives];
   if (before === undefined && after !== undefined && a.paramsMembers !== undefined) {
@@ -361,10 +363,15 @@ function alternativeChanges(a: MethodSnapshot, b: MethodSnapshot, named: NamedMe
   }
   if (before === undefined || after === undefined) return undefined;
   const k = keys(before, after);
+  // One inline alternative gone and one come (`{ a } | B` → `{ a; b } | B`): the same alternative changed, compared member by member.
+  const inline = (list: readonly string[]) => list.filter((alternative) => alternative.startsWith("{"));
+  const [lost, gained] = [inline(k.removed), inline(k.added)];
+  const paired = lost.length === 1 && gained.length === 1 ? { from: lost[0]!, to: gained[0]! } : undefined;
   const changes: AlternativeChange[] = [
-    ...k.added.map((alternative): AlternativeChange => ({ alternative, change: "added" })),
-    ...k.removed.map((alternative): AlternativeChange => ({ alternative, change: "removed" })),
+    ...k.added.filter((x) => x !== paired?.to).map((alternative): AlternativeChange => ({ alternative, change: "added" })),
+    ...k.removed.filter((x) => x !== paired?.from).map((alternative): AlternativeChange => ({ alternative, change: "removed" })),
     ...k.both.map((alternative) => compare(alternative, own(before, alternative), own(after, alternative))),
+    ...(paired === undefined ? [] : [compare(paired.to, own(before, paired.from), own(after, paired.to), paired.from)]),
   ];
   return changes.sort((x, y) => byCodeUnits(x.alternative, y.alternative));
 }
@@ -567,8 +574,9 @@ function closingBrace(text: string): number {
 function alternativeLines(alternatives: readonly AlternativeChange[]): string[] {
   return alternatives.flatMap((a) => {
     if (a.change !== "compared") return [`      ${a.change === "added" ? "+" : "-"} alternative ${a.alternative}`];
-    if (a.members.length === 0) return [`      alternative ${a.alternative}: the same members`];
-    return [`      alternative ${a.alternative}:`, ...a.members.map((change) => `        ${typeChangeLine(change)}`)];
+    const named = a.from === undefined ? a.alternative : `${a.from} → ${a.alternative}`;
+    if (a.members.length === 0) return [`      alternative ${named}: the same members`];
+    return [`      alternative ${named}:`, ...a.members.map((change) => `        ${typeChangeLine(change)}`)];
   });
 }
 

@@ -326,7 +326,11 @@ function membersOf(shape: ObjectType): Record<string, PropertySnapshot> {
   return sortedRecord(members);
 }
 
-/** The members of each alternative of a union of object shapes, by the alternative's type text; `undefined` for anything else. */
+/**
+ * The members of each alternative of a union of object shapes, by the alternative's type text (its
+ * unions sorted and its tags left out, so that reordering a union inside an inline alternative does
+ * not make it another); `undefined` for anything else.
+ */
 function alternativesOf(model: Model, type: TypeExpr): Record<string, Record<string, PropertySnapshot>> | undefined {
   const resolved = model.resolve(type);
   if (resolved.kind !== "union") return undefined;
@@ -336,7 +340,7 @@ function alternativesOf(model: Model, type: TypeExpr): Record<string, Record<str
     if (member.kind === "keyword" && member.name === "undefined") continue;
     const shape = model.shapeOf(member);
     if (shape === undefined) return undefined;
-    alternatives.push([typeText(member), membersOf(shape)]);
+    alternatives.push([withoutTags(checkedText(member)), membersOf(shape)]);
   }
   return sortedRecord(alternatives);
 }
