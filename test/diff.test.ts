@@ -888,6 +888,18 @@ describe("diff on the real 2025-11-25 → draft pair", () => {
       "      ~ n: @maximum 3 → 4",
       "",
     ]);
+    // A union's own tag (lowering puts it on the union's members) that changes alone is named once (helper-96: also as a type change).
+    writeFileSync(a, "export interface T {\n  /** @minimum 1 */\n  v: number | string;\n  /** @maxItems 2 */\n  q: string[] | null;\n}\n/** @format uri */\nexport type A = string | { b: number };\n");
+    writeFileSync(b, "export interface T {\n  /** @minimum 2 */\n  v: number | string;\n  /** @maxItems 3 */\n  q: string[] | null;\n}\n/** @format email */\nexport type A = string | { b: number };\n");
+    expect((await cli("diff", a, b)).stdout.split("\n")).toEqual([
+      "types: 2 changed",
+      "  ~ A",
+      "      ~ @format uri → email",
+      "  ~ T",
+      "      ~ q: @maxItems 2 → 3",
+      "      ~ v: @minimum 1 → 2",
+      "",
+    ]);
     // A tag added inside a union's member keeps the member where it was: both texts list the members in one order (helper-92).
     writeFileSync(a, "export interface T {\n  u: { a: number } | { a: number; b: string };\n}\n");
     writeFileSync(b, "export interface T {\n  u:\n    | {\n        /** @maximum 3 */\n        a: number;\n      }\n    | { a: number; b: string };\n}\n");

@@ -212,7 +212,7 @@ function propertyChanges(name: string, from: PropertySnapshot, to: PropertySnaps
   changes.push(...nested);
   // Anything else the validators check differently (a tag in an array's element, a union member, an index signature): the checked
   // texts, with the property's own tags aside when their change was named (helper-91: a tag inside changing with them went unsaid).
-  const inner = (t: Typed): Typed => (ownTagsChanged ? { type: t.type, checked: t.checked === undefined ? undefined : withoutOwnTags(t.checked) } : t);
+  const inner = (t: Typed): Typed => (ownTagsChanged ? ownTagsAside(t) : t);
   if (oneType && nested.length === 0 && !checksMatch(inner(from), inner(to), named)) changes.push({ change: "property-type", property: name, from: from.checked ?? from.type, to: to.checked ?? to.type });
   return changes;
 }
@@ -267,9 +267,8 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
     for (const c of constraintChanges(from.constraints, to.constraints, named)) changes.push({ change: "alias-constraint", ...c });
     if (same && from.members !== undefined && to.members !== undefined) changes.push(...memberChanges(from.members, to.members, INDEX_SIGNATURE, named));
     // The checked texts, with the alias's own tags aside when their change was named: a tag inside that changed with them.
-    const inner = (t: Typed): Typed => ({ type: t.type, checked: t.checked === undefined ? undefined : withoutOwnTags(t.checked) });
     const membersChanged = changes.some((c) => c.change !== "alias-constraint");
-    if (same && !membersChanged && !checksMatch(changes.length === 0 ? a : inner(a), changes.length === 0 ? b : inner(b), named)) {
+    if (same && !membersChanged && !checksMatch(changes.length === 0 ? a : ownTagsAside(a), changes.length === 0 ? b : ownTagsAside(b), named)) {
       changes.push({ change: "alias-type", from: a.checked ?? a.type, to: b.checked ?? b.type });
     }
     return changes;
@@ -549,6 +548,15 @@ function unionMembers(text: string): string[] {
   }
   members.push(text.slice(start));
   return members;
+}
+
+/**
+ * A type without its own tags, in its checked text: they are the tag comment that ends the text, or,
+ * for a union, each of its top-level members' (lowering puts a union's tags on its members, which
+ * the checked text sorts by their text without tags, so a tag change keeps the order).
+ */
+function ownTagsAside(t: Typed): Typed {
+  return { type: t.type, checked: t.checked === undefined ? undefined : unionMembers(t.checked).map(withoutOwnTags).join(" | ") };
 }
 
 /** Whether two `params` texts are one type: {@link sameType}, also inside the parentheses of optional ones (`(A | B)?`). */
