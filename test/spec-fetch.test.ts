@@ -7,7 +7,7 @@
  */
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
@@ -297,12 +297,25 @@ describe("spec fetch", () => {
     }
   });
 
-  it("removes a temporary folder a killed run left in the cache", async () => {
+  /** A temporary folder as a run makes one, last changed `ageMs` ago. */
+  const leftBehind = (cache: string, pid: number, ageMs: number): string => {
+    const folder = join(cache, `.tmp-${COMMIT}-${pid}-abcd1234`);
+    mkdirSync(join(folder, "schema"), { recursive: true });
+    const when = new Date(Date.now() - ageMs);
+    utimesSync(folder, when, when);
+    return folder;
+  };
+  const TEN_MINUTES = 10 * 60 * 1000;
+
+  it("removes a temporary folder a killed run left in the cache once it is 10 minutes old; a live run's, or a recent one (a pid of another namespace or host), stays", async () => {
     const { options, cache } = place("abandoned");
-    mkdirSync(join(cache, `.tmp-${COMMIT}-99999999-abcd1234`, "schema"), { recursive: true });
-    mkdirSync(join(cache, `.tmp-${COMMIT}-${process.pid}-abcd1234`), { recursive: true });
+    leftBehind(cache, 99999999, TEN_MINUTES + 1000);
+    leftBehind(cache, process.pid, TEN_MINUTES + 1000);
+    // helper-96: a run in another PID namespace sharing the cache has a pid this one cannot see, and lost its folder.
+    const other = leftBehind(cache, 99999998, 60_000);
     await fetchSpec({ ...options, ref: "main" });
-    expect(cacheEntries(cache)).toEqual([`.tmp-${COMMIT}-${process.pid}-abcd1234`, COMMIT]);
+    expect(cacheEntries(cache)).toEqual([`.tmp-${COMMIT}-${process.pid}-abcd1234`, `.tmp-${COMMIT}-99999998-abcd1234`, COMMIT]);
+    expect(existsSync(join(other, "schema"))).toBe(true);
   });
 
   it("removes a killed run's temporary folder on a fetch that downloads nothing, also --offline (it stayed until a download)", async () => {
@@ -310,7 +323,7 @@ describe("spec fetch", () => {
     await fetchSpec({ ...options, ref: "main" });
     const requests = server.requests.length;
     for (const offline of [false, true]) {
-      mkdirSync(join(cache, `.tmp-${COMMIT}-99999999-abcd1234`, "schema"), { recursive: true });
+      leftBehind(cache, 99999999, TEN_MINUTES + 1000);
       const [found] = await fetchSpec({ ...options, offline });
       expect(found!.downloaded).toBe(false);
       expect(cacheEntries(cache)).toEqual([COMMIT]);

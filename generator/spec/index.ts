@@ -665,15 +665,26 @@ async function install(
 }
 
 /**
+ * How long a temporary folder in the cache is left alone, in ms, whatever its pid says: a run in
+ * another PID namespace (a container sharing the cache) or on another host (a network cache) has a
+ * pid this one cannot see. An extraction takes seconds.
+ */
+const ABANDONED_AFTER_MS = 10 * 60 * 1000;
+
+/**
  * Removes temporary folders that killed runs left in the cache (`.tmp-<commit>-<pid>-<hex>` of a
- * pid no longer alive). `bestEffort`: a cache it cannot read or write in (read-only, another
- * user's) is left as it is, for a run that only reads the cache.
+ * pid no longer alive, not changed for {@link ABANDONED_AFTER_MS}). `bestEffort`: a cache it
+ * cannot read or write in (read-only, another user's) is left as it is, for a run that only reads
+ * the cache.
  */
 function removeAbandoned(cacheDir: string, { bestEffort = false } = {}): void {
   try {
     for (const name of readdirSync(cacheDir)) {
       const pid = Number(/^\.tmp-[0-9a-f]{40}-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
-      if (Number.isInteger(pid) && pid > 0 && !isAlive(pid)) rmSync(join(cacheDir, name), { recursive: true, force: true });
+      if (!Number.isInteger(pid) || pid <= 0 || isAlive(pid)) continue;
+      const folder = join(cacheDir, name);
+      const changed = statSync(folder, { throwIfNoEntry: false })?.mtimeMs;
+      if (changed !== undefined && Date.now() - changed >= ABANDONED_AFTER_MS) rmSync(folder, { recursive: true, force: true });
     }
   } catch (error) {
     if (!bestEffort) throw error;
