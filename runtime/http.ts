@@ -618,7 +618,6 @@ function readBody(req: IncomingMessage, res: ServerResponse, limit: number, budg
       const bytes = Buffer.concat(chunks);
       chunks.length = 0;
       const keep = (n: number): boolean => {
-        // A message larger in memory than the whole budget counts as the whole: served when nothing else is held.
         const kept = Math.max(0, Math.min(n, budget.max));
         if (kept > held && budget.used - held + kept > budget.max) return false;
         budget.used += kept - held;
@@ -1129,10 +1128,13 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // What the request holds from now on is its parsed message, which can take 21 times its text in memory (before, the budget
     // counted the text, and 16 listen streams held 1.7 GB): counted as retainedBytes estimates it, at most MEMORY_PER_BODY_BYTE
     // times maxBodyBytes (the walk stops past that).
+    // One past the whole budget could never be served beside a request held open (a listen stream): refused for good, not as busy.
     const id = isPlainObject(message) ? requestIdOf(own(message, "id")) : undefined;
-    const held = retainedBytes(message, MEMORY_PER_BODY_BYTE * limit);
-    if (held > MEMORY_PER_BODY_BYTE * limit) {
-      sendJson(res, 413, errorBody(id, -32600, `Invalid request: the message would take more than ${MEMORY_PER_BODY_BYTE * limit} bytes of memory (${MEMORY_PER_BODY_BYTE} × maxBodyBytes) once parsed; its arrays and objects cost more than their text`));
+    const cap = Math.min(MEMORY_PER_BODY_BYTE * limit, bodies.max);
+    const held = retainedBytes(message, cap);
+    if (held > cap) {
+      const which = cap === bodies.max ? "maxBodyBytesInFlight" : `${MEMORY_PER_BODY_BYTE} × maxBodyBytes`;
+      sendJson(res, 413, errorBody(id, -32600, `Invalid request: the message would take more than ${cap} bytes of memory (${which}) once parsed; its arrays and objects cost more than their text`));
       return undefined;
     }
     if (!read.keep(held)) {

@@ -974,17 +974,31 @@ describe("Streamable HTTP transport, hardened", () => {
     expect((await post(s.url, list(3))).status).toBe(200);
     gate.open();
     expect((await held).status).toBe(200);
-    // 150 000 objects: 450 KB of text, under maxBodyBytes, but about 8.4 MB in memory, past 8 × maxBodyBytes.
-    const huge = await post(s.url, call(4, "slow", { ms: 1, pad: objects(150_000) }));
-    expect([huge.status, JSON.parse(huge.body)]).toEqual([
+    // 50 000 objects: 150 KB of text, under maxBodyBytes, but about 2.8 MB in memory, more than the whole budget: refused for
+    // good (413), not as busy, even with a request held open (helper-96: a 503 "try again later" that never passed).
+    newGate();
+    const listening = post(s.url, call(4, "gate"));
+    await until(() => seen.running === 1);
+    const whole = await post(s.url, call(5, "slow", { ms: 1, pad: objects(50_000) }));
+    expect([whole.status, JSON.parse(whole.body)]).toEqual([
       413,
       {
         jsonrpc: "2.0",
-        id: 4,
-        error: { code: -32600, message: "Invalid request: the message would take more than 8000000 bytes of memory (8 × maxBodyBytes) once parsed; its arrays and objects cost more than their text" },
+        id: 5,
+        error: { code: -32600, message: "Invalid request: the message would take more than 2500000 bytes of memory (maxBodyBytesInFlight) once parsed; its arrays and objects cost more than their text" },
       },
     ]);
-    expect((await post(s.url, call(5, "slow", { ms: 1, pad: objects(30_000) }))).status).toBe(200);
+    // One that fits beside what is held is served.
+    expect((await post(s.url, call(6, "slow", { ms: 1, pad: objects(30_000) }))).status).toBe(200);
+    gate.open();
+    expect((await listening).status).toBe(200);
+    // With a budget larger than 8 × maxBodyBytes, that is the limit: 20 000 objects, 60 KB of text, about 1.1 MB in memory.
+    const roomy = await serve({ maxBodyBytes: 100_000, maxBodyBytesInFlight: 10_000_000 });
+    const many = await post(roomy.url, call(7, "slow", { ms: 1, pad: objects(20_000) }));
+    expect([many.status, (JSON.parse(many.body) as Response).error?.message]).toEqual([
+      413,
+      "Invalid request: the message would take more than 800000 bytes of memory (8 × maxBodyBytes) once parsed; its arrays and objects cost more than their text",
+    ]);
   });
 
   it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once, without asking for the body (helper-63)", async () => {
