@@ -27,12 +27,16 @@ import { strictestDiagnostics } from "./support/strict.js";
 
 describe("runtime/json.ts", () => {
   it("retainedBytes counts a parsed JSON value's memory by its weights, walks any depth, and stops past its cap", () => {
-    // 8 a value; strings 16 + length, arrays 32, objects 48, members 16 + the key's length.
+    // 8 a value; numbers other than small integers 16 more; strings 16 + length (2 × length past U+00FF); arrays 32, objects 48,
+    // members 32 + the key's length.
     expect(retainedBytes(1)).toBe(8);
+    for (const n of [1.5, -0, 2 ** 30, -(2 ** 31), 1e300]) expect(retainedBytes(n)).toBe(8 + 16);
     expect(retainedBytes("abc")).toBe(8 + 16 + 3);
+    expect(retainedBytes("aé")).toBe(8 + 16 + 2);
+    expect(retainedBytes("a中")).toBe(8 + 16 + 4);
     expect(retainedBytes([])).toBe(8 + 32);
     expect(retainedBytes({})).toBe(8 + 48);
-    expect(retainedBytes({ ab: [true, null] })).toBe(8 + 48 + (16 + 2) + (8 + 32 + 8 + 8));
+    expect(retainedBytes({ ab: [true, null] })).toBe(8 + 48 + (32 + 2) + (8 + 32 + 8 + 8));
     // `[{},{},…]`: 3 bytes of text an element, 56 counted.
     const empties = JSON.parse(`[${Array(1000).fill("{}").join(",")}]`) as unknown;
     expect(retainedBytes(empties)).toBe(8 + 32 + 1000 * 56);
