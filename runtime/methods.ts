@@ -100,9 +100,11 @@ function readResultType(
 /**
  * `resolveResultType` of a revision: the `resultType` of a result (absent → the rules'
  * `absentResultType`; a value the revision or `options.known` names → that value; anything
- * else → invalid). Never throws.
+ * else → invalid). Never throws. The rules are frozen ({@link deepFreeze}), the exported
+ * `RESULT_TYPES` they hold included: no caller can add a result type to what is accepted.
  */
 export function resultTypeResolver(rules: ResultRules): (result: unknown, options?: ResultTypeOptions) => ResultTypeResolution {
+  deepFreeze(rules);
   return (result, options = {}) => {
     const read = readResultType(rules, result, options);
     return read.ok ? { ok: true, resultType: read.resultType } : read;
@@ -118,13 +120,15 @@ function fail(path: string, message: string, keyword: string): { readonly ok: fa
  * by structure (an `input_required` reply is never read as an empty completed result). Extra
  * members are kept. A value added through `options.known` is returned unchecked with
  * `type: null`. When the rules fill `resultType`, a result without one is checked (and
- * returned) as a copy with it filled in. Never throws.
+ * returned) as a copy with it filled in. Never throws. The rules are frozen, as
+ * {@link resultTypeResolver} freezes them.
  */
 export function resultParser(
   rules: ResultRules,
   methodInfo: (method: string) => ResultMethodRow | undefined,
   validatorsByType: { readonly [type: string]: ((value: unknown) => ResultCheck) | undefined },
 ): (method: string, result: unknown, options?: ResultTypeOptions) => ParsedResultCore {
+  deepFreeze(rules);
   const inputRequired = rules.inputRequired;
   return (method, result, options = {}) => {
     const info = methodInfo(method);

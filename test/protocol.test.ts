@@ -610,7 +610,7 @@ describe("methods.ts follows each version", () => {
     expect(methods.methodInfo("toString")).toBeUndefined();
   });
 
-  it("the tables the runtime reads cannot be changed at run time: METHODS, its rows, and DISPATCH_REVISION (they could: a capability gate removed by assignment)", async () => {
+  it("the tables the runtime reads cannot be changed at run time: METHODS, its rows, RESULT_TYPES and DISPATCH_REVISION (they could: a capability gate removed by assignment)", async () => {
     const { methods, dir } = await output("draft");
     const dispatch = (await import(join(dir, "dispatch.ts"))) as Module;
     // ES modules are strict: an assignment to a frozen object throws.
@@ -619,6 +619,9 @@ describe("methods.ts follows each version", () => {
     expect(thrown(() => (methods.METHODS["x/y"] = { method: "x/y" }))).toMatch(/^TypeError: /);
     expect(methods.methodInfo("tools/call").capability).toEqual({ side: "server", path: ["tools"] });
     expect(methods.methodInfo("x/y")).toBeUndefined();
+    // RESULT_TYPES is what parseResult and the dispatcher accept (helper-96: a pushed "evil" was served).
+    expect(thrown(() => methods.RESULT_TYPES.push("evil"))).toMatch(/^TypeError: /);
+    expect(methods.resolveResultType({ resultType: "evil" }).ok).toBe(false);
     expect(thrown(() => (dispatch.DISPATCH_REVISION.tools = false))).toMatch(/^TypeError: /);
     expect(thrown(() => dispatch.DISPATCH_REVISION.cacheable.push("tools/call"))).toMatch(/^TypeError: /);
     expect(Object.isFrozen(dispatch.DISPATCH_REVISION.metaKeys)).toBe(true);
