@@ -1300,6 +1300,12 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     let methodReads = 0;
     const shifting = { ...echo(8, "eight") } as Record<string, unknown>;
     Object.defineProperty(shifting, "method", { enumerable: true, get: () => (methodReads++ === 0 ? "tools/call" : "ping") });
+    // A non-enumerable id counts, as it does for the element alone (helper-96: the copy left it out, and a request became a notification).
+    const hidden = echo(10, "ten") as Record<string, unknown>;
+    delete hidden["id"];
+    Object.defineProperty(hidden, "id", { value: 10, enumerable: false });
+    expect(await client.send(hidden)).toEqual(echoed(10, "ten"));
+    expect(answers(await client.send([hidden]))).toEqual([echoed(10, "ten")]);
     // A member named __proto__ (as JSON.parse makes one) stays a member of the copy.
     const proto = JSON.parse('{"jsonrpc":"2.0","id":9,"method":"ping","__proto__":{"x":1}}') as object;
     expect(answers(await client.send([once, shifting, proto]))).toEqual([echoed(7, "seven"), echoed(8, "eight"), { jsonrpc: "2.0", id: 9, result: {} }]);

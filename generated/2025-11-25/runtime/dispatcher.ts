@@ -1897,14 +1897,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /**
-   * A batch element read once: a plain object's own enumerable members copied into a new object (the batch's checks and
-   * the element's handling then read the copy, so a getter answering a second read differently, or throwing, is not
-   * asked again: before, such an element was answered without its id), anything else as it is.
+   * A batch element read once: a plain object's own members (non-enumerable ones too, which the element alone is read
+   * by) copied into a new object (the batch's checks and the element's handling then read the copy, so a getter answering
+   * a second read differently, or throwing, is not asked again: before, such an element was answered without its id),
+   * anything else as it is.
    */
   function readOnce(element: unknown): unknown {
     if (!isPlainObject(element)) return element;
     // fromEntries makes each member an own property, `__proto__` included (an assignment would set the prototype).
-    return Object.fromEntries(Object.keys(element).map((key) => [key, element[key]]));
+    return Object.fromEntries(Object.getOwnPropertyNames(element).map((key) => [key, element[key]]));
   }
 
   /** Delivers a published notification to the legacy sessions it concerns; answers how many it reached. */
