@@ -135,12 +135,18 @@ describe("a malformed tag whose intent is clear", () => {
       "  n: number;",
       "  /** @TJS-pattern ^x @host$ */",
       "  h: string;",
+      // helper-96: a pattern cut at a tag the generator knows was not warned of; @nullable, which takes no value, was.
+      "  /** @TJS-pattern ^[a-z]+ @example [a-z]+$ */",
+      "  known: string;",
+      "  /** @nullable @hidden */",
+      "  hidden?: string | null;",
       "}",
     ].join("\n");
     const { warnings, ir } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["validators"] });
     expect(warnings.filter((w) => w.code === "MCG259").map((w) => formatDiagnostic(w, "warning"))).toEqual([
       's.ts:2:7 - warning MCG259: @TJS-pattern is read as "^[a-z]+": TypeScript starts another tag at the " @" that follows on its line (@example$); in a pattern, write the @ as [@] or \\x40',
       's.ts:13:7 - warning MCG259: @TJS-pattern is read as "^x": TypeScript starts another tag at the " @" that follows on its line (@host$); in a pattern, write the @ as [@] or \\x40',
+      's.ts:15:7 - warning MCG259: @TJS-pattern is read as "^[a-z]+": TypeScript starts another tag at the " @" that follows on its line (@example); in a pattern, write the @ as [@] or \\x40',
     ]);
     // What TypeScript read, which the warning describes: the pattern up to the " @".
     const a = ir.declarations.find((d) => d.name === "A");

@@ -49,8 +49,9 @@ export function docsOf(jsDocs: readonly JSDoc[]): Docs {
  * The constraint tags another tag follows on the same source line: TypeScript's JSDoc parse
  * starts a tag at any ` @`, so `@TJS-pattern ^a @b$` is `@TJS-pattern ^a` and a tag `@b`. Each
  * with its place (as {@link ConstraintProblem.tag} counts), its text as read and the next tag's name.
- * A next tag the generator reads or a JSDoc/TSDoc block tag (`@format uri @nullable`,
- * `@minimum 0 @deprecated`) is taken as written on purpose.
+ * After a tag other than `@TJS-pattern`, a next tag the generator reads or a JSDoc, TSDoc or
+ * TypeDoc tag (`@format uri @nullable`, `@minimum 0 @deprecated`) is taken as written on purpose;
+ * `@nullable` takes no value, so nothing of it is cut.
  */
 function cutConstraintTags(jsDocs: readonly JSDoc[]): { index: number; name: string; text: string; next: string }[] {
   const cut: { index: number; name: string; text: string; next: string }[] = [];
@@ -59,8 +60,10 @@ function cutConstraintTags(jsDocs: readonly JSDoc[]): { index: number; name: str
     const tags = doc.getTags();
     for (const [i, tag] of tags.entries()) {
       const next = tags[i + 1];
-      const deliberate = next !== undefined && (isSchemaTag(next.getTagName()) || DOC_TAGS.has(next.getTagName()));
-      if (isConstraintTag(tag.getTagName()) && next !== undefined && !deliberate && next.getStartLineNumber() === tag.getStartLineNumber()) {
+      // A pattern may hold " @" (an email's), so any tag after one on its line may be a cut; another tag's value has none.
+      const name = tag.getTagName();
+      const deliberate = next !== undefined && name !== "TJS-pattern" && (isSchemaTag(next.getTagName()) || DOC_TAGS.has(next.getTagName()));
+      if (isConstraintTag(name) && name !== "nullable" && next !== undefined && !deliberate && next.getStartLineNumber() === tag.getStartLineNumber()) {
         cut.push({ index: index + i, name: tag.getTagName(), text: (tag.getCommentText() ?? "").trim(), next: next.getTagName() });
       }
     }
@@ -69,10 +72,11 @@ function cutConstraintTags(jsDocs: readonly JSDoc[]): { index: number; name: str
   return cut;
 }
 
-/** JSDoc and TSDoc block and modifier tags: one of these after a constraint tag on its line is a second tag, not a cut value. */
+/** JSDoc, TSDoc and TypeDoc block and modifier tags: one of these after a constraint tag (not a pattern) on its line is a second tag, not a cut value. */
 const DOC_TAGS = new Set([
-  ...["alpha", "beta", "category", "default", "defaultValue", "deprecated", "example", "experimental", "internal", "override", "param", "private"],
-  ...["privateRemarks", "public", "readonly", "remarks", "returns", "see", "since", "throws", "todo", "type", "typeParam"],
+  ...["alpha", "beta", "category", "default", "defaultValue", "deprecated", "example", "experimental", "group", "hidden", "ignore", "internal"],
+  ...["override", "param", "private", "privateRemarks", "public", "readonly", "remarks", "returns", "sealed", "see", "since", "summary"],
+  ...["throws", "todo", "type", "typeParam", "virtual"],
 ]);
 
 /** A number as JSON writes it (RFC 8259 § 6). */
