@@ -129,9 +129,27 @@ const MAX_DIFF_EDITS = 2000;
  * {@link MAX_DIFF_EDITS} line edits apart are one block, from their first difference to their
  * last. From line `skip` on (past a header) when the texts differ there too. The blocks where only
  * the source line a doc comment names changed (`schema.ts:1009` → `schema.ts:1012`, after lines
- * were added above it) are counted, not shown, when other blocks changed.
+ * were added above it) are counted, not shown, when other blocks changed. A file whose lines end in
+ * CRLF, or that lacks its final newline, is told so in a line of its own, and compared as if not.
  */
 export function shortDiff(before: string, after: string, limit = 8, skip = 0): string {
+  // Differences of line endings alone are said in words: as lines they would look unchanged (a CRLF checkout, helper-96).
+  const notes: string[] = [];
+  if (before.includes("\r\n") && !after.includes("\r\n")) {
+    before = before.replace(/\r\n/g, "\n");
+    notes.push("(the file's lines end in CRLF; the generator writes LF)");
+  }
+  if (before !== "" && !before.endsWith("\n") && after.endsWith("\n")) {
+    before += "\n";
+    notes.push("(the file does not end in a newline; the generator writes one)");
+  }
+  if (before === after) return notes.join("\n");
+  const diff = lineDiff(before, after, limit, skip);
+  return [...notes, diff].join("\n");
+}
+
+/** {@link shortDiff} of two texts whose line endings are alike. */
+function lineDiff(before: string, after: string, limit: number, skip: number): string {
   const a = before.split("\n");
   const b = after.split("\n");
   // Past a differing header (its input hash and options), the changes of the code itself.

@@ -142,17 +142,28 @@ describe("shortDiff", () => {
     fc.assert(
       fc.property(text, text, fc.boolean(), (a, b, endNewline) => {
         const [before, after] = [a, b].map((lines) => lines.join("\n") + (endNewline ? "\n" : ""));
-        const places = shortDiff(before!, after!, 100)
+        const shown = shortDiff(before!, after!, 100);
+        const places = shown
           .split(/^@@ line \d+ @@$/m)
           .slice(1)
           .map((hunk) => hunk.split("\n").filter((l) => l !== ""));
         const side = (hunk: string[], sign: string) => hunk.filter((l) => l.startsWith(sign)).map((l) => l.slice(2));
         for (const hunk of places) expect(side(hunk, "-").filter((l) => side(hunk, "+").includes(l))).toEqual([]);
         const count = (sign: string) => places.reduce((n, hunk) => n + side(hunk, sign).length, 0);
-        expect(count("+") - count("-")).toBe(after!.split("\n").length - before!.split("\n").length);
+        // A missing final newline is said in words, not as an added line.
+        const newline = shown.includes("does not end in a newline") ? 1 : 0;
+        expect(count("+") - count("-")).toBe(after!.split("\n").length - before!.split("\n").length - newline);
       }),
       { numRuns: 2000 },
     );
+  });
+  it("says in words when line endings alone differ: CRLF, or no final newline (helper-96: every line read as removed and added)", () => {
+    expect(shortDiff("a\r\nb\r\n", "a\nb\n")).toBe("(the file's lines end in CRLF; the generator writes LF)");
+    expect(shortDiff("a\r\nb\r\nc\r\n", "a\nB\nc\n")).toBe("(the file's lines end in CRLF; the generator writes LF)\n@@ line 2 @@\n- b\n+ B");
+    expect(shortDiff("a\nb", "a\nb\n")).toBe("(the file does not end in a newline; the generator writes one)");
+    expect(shortDiff("a\r\nb", "a\nc\n")).toBe("(the file's lines end in CRLF; the generator writes LF)\n(the file does not end in a newline; the generator writes one)\n@@ line 2 @@\n- b\n+ c");
+    // A CR the generator writes itself is compared as a character.
+    expect(shortDiff("a\r\n", "a\r\nb\r\n")).toBe("@@ line 2 @@\n+ b\r");
   });
   it("caps long hunks", () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
