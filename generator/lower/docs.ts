@@ -232,13 +232,28 @@ let redosDetector: typeof RedosDetector | undefined;
  * `undefined` when it finds the pattern safe.
  */
 export function backtrackingRisk(pattern: string): string | undefined {
+  // One check a pattern a run: a schema that repeats a pattern on many properties pays for it once.
+  if (risks.has(pattern)) return risks.get(pattern);
   redosDetector ??= createRequire(import.meta.url)("redos-detector") as typeof RedosDetector;
-  const result = redosDetector.isSafePattern(pattern, { unicode: true, maxSteps: PATTERN_CHECK_STEPS });
-  if (result.safe) return undefined;
-  return result.error === "hitMaxScore"
-    ? "can backtrack without bound: on a crafted string its time grows faster than the string's length (nested or overlapping repetition, such as (a+)+ or (a|a)*), so one string can stall the validator"
-    : `could not be shown to run in linear time (redos-detector stopped after ${PATTERN_CHECK_STEPS} steps), so a crafted string may stall the validator`;
+  let risk: string | undefined;
+  try {
+    const result = redosDetector.isSafePattern(pattern, { unicode: true, maxSteps: PATTERN_CHECK_STEPS });
+    if (!result.safe) {
+      risk =
+        result.error === "hitMaxScore"
+          ? "can backtrack without bound: on a crafted string its time grows faster than the string's length (nested or overlapping repetition, such as (a+)+ or (a|a)*), so one string can stall the validator"
+          : `could not be shown to run in linear time (redos-detector stopped after ${PATTERN_CHECK_STEPS} steps), so a crafted string may stall the validator`;
+    }
+  } catch (error) {
+    // A pattern the platform compiles that redos-detector's parser does not read (a named group, `(?<y>…)`): not checked.
+    risk = `could not be checked for backtracking (redos-detector does not read it: ${String((error as Error).message).split("\n")[0]})`;
+  }
+  risks.set(pattern, risk);
+  return risk;
 }
+
+/** {@link backtrackingRisk}'s answers, by pattern. */
+const risks = new Map<string, string | undefined>();
 
 function applyTag(type: TypeExpr, tag: DocTag, warn: (code: "MCG254" | "MCG262", message: string) => void): TypeExpr | string {
   const value = tag.text;
