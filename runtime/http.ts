@@ -99,7 +99,10 @@ export interface HttpOptions {
    * The bodies of the requests being received and served at once, in bytes (at least
    * `maxBodyBytes`): a body that would pass it is answered `-32603` "Server busy" with status 503,
    * so that requests held open (streams, waits for a client's input) cannot make the server keep
-   * unbounded memory. Default: 64 MiB.
+   * unbounded memory. Once parsed, a request counts its message's size in memory as
+   * `retainedBytes` estimates it; one message may count at most 2 × `maxBodyBytes` or a sixteenth
+   * of this, whichever is more, and never more than half of this (else 413), so that at the
+   * defaults sixteen requests held open are needed to fill it. Default: 128 MiB.
    */
   readonly maxBodyBytesInFlight?: number;
   /** SSE keep-alive comment interval on open streams, in milliseconds. Default: 15000. */
@@ -542,13 +545,6 @@ function onGone(req: IncomingMessage, res: ServerResponse, gone: () => void): vo
   waiters.add(once);
 }
 
-/**
- * A parsed message may take at most this many times `maxBodyBytes` in memory, as {@link retainedBytes}
- * counts it; one past it is answered 413. JSON of strings and numbers takes about its text's length,
- * of small objects up to about 6 times; 4 MiB of `[{},{},…]` would take about 80 MB.
- */
-const MEMORY_PER_BODY_BYTE = 8;
-
 /** The message of a 503 for a request past `maxBodyBytesInFlight` (`max`). */
 const BODIES_BUSY = (max: number): string => `Server busy: the bodies of the requests in flight reach maxBodyBytesInFlight (${max} bytes); try again later`;
 
@@ -720,7 +716,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
   const hostsConfigured = `${options.allowedHostsSetting ?? `${by}'s allowedHosts`} names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const bodies: BodyBudget = { used: 0, max: Math.max(options.maxBodyBytesInFlight ?? 64 * 1024 * 1024, limit) };
+  const bodies: BodyBudget = { used: 0, max: Math.max(options.maxBodyBytesInFlight ?? 128 * 1024 * 1024, limit) };
+  // What one message may hold: a share of the budget, so that one client's few requests held open cannot fill it (helper-97:
+  // two listen streams just under 8 × maxBodyBytes held all of 64 MiB, and every other POST was 503), and at most half of it,
+  // so that one is never kept waiting for ever beside a small request held open (helper-96).
+  const messageCap = Math.min(Math.max(2 * limit, bodies.max / 16), bodies.max / 2);
   const keepAliveMs = options.keepAliveMs ?? 15000;
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
@@ -1128,13 +1128,12 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // What the request holds from now on is its parsed message, which can take 21 times its text in memory (before, the budget
     // counted the text, and 16 listen streams held 1.7 GB): counted as retainedBytes estimates it, at most MEMORY_PER_BODY_BYTE
     // times maxBodyBytes (the walk stops past that).
-    // One past the whole budget could never be served beside a request held open (a listen stream): refused for good, not as busy.
+    // One past its share of the budget is refused for good (413), not as busy: it could wait for ever beside requests held open.
     const id = isPlainObject(message) ? requestIdOf(own(message, "id")) : undefined;
-    const cap = Math.min(MEMORY_PER_BODY_BYTE * limit, bodies.max);
-    const held = retainedBytes(message, cap);
-    if (held > cap) {
-      const which = cap === bodies.max ? "maxBodyBytesInFlight" : `${MEMORY_PER_BODY_BYTE} × maxBodyBytes`;
-      sendJson(res, 413, errorBody(id, -32600, `Invalid request: the message would take more than ${cap} bytes of memory (${which}) once parsed; its arrays and objects cost more than their text`));
+    const held = retainedBytes(message, messageCap);
+    if (held > messageCap) {
+      const which = messageCap === bodies.max / 2 ? "half of maxBodyBytesInFlight" : messageCap === 2 * limit ? "2 × maxBodyBytes" : "a sixteenth of maxBodyBytesInFlight";
+      sendJson(res, 413, errorBody(id, -32600, `Invalid request: the message would take more than ${messageCap} bytes of memory (${which}) once parsed; its arrays and objects cost more than their text`));
       return undefined;
     }
     if (!read.keep(held)) {

@@ -956,48 +956,50 @@ describe("Streamable HTTP transport, hardened", () => {
     expect((await Promise.all(padded)).map((r) => r.status)).toEqual([200, 200, 200, 200]);
   });
 
-  it("counts a parsed body by what it takes in memory, not its text: bodies of many small objects fill maxBodyBytesInFlight sooner, and one past 8 × maxBodyBytes is 413 (helper-95: 16 streams held 1.7 GB)", async () => {
+  it("counts a parsed body by what it takes in memory, not its text: bodies of many small objects fill maxBodyBytesInFlight sooner, and one past its share of the budget is 413 (helper-95: 16 streams held 1.7 GB; helper-96, helper-97: shares)", async () => {
     newGate();
-    const s = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 2_500_000 });
-    // 30 000 empty objects: 90 KB of text, about 1.7 MB counted (56 bytes each).
+    // One message may count at most 2 × maxBodyBytes, or a sixteenth of the budget if more, and never more than half of it: 1.5 MB here.
+    const s = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 3_000_000 });
+    // 25 000 empty objects: 75 KB of text, about 1.4 MB counted (56 bytes each).
     const objects = (n: number) => Array.from({ length: n }, () => ({}));
-    const held = post(s.url, call(1, "gate", { pad: objects(30_000) }));
-    await until(() => seen.running === 1);
-    // Counted by its text, a second would fit 27 times over.
-    const busy = await post(s.url, call(2, "gate", { pad: objects(30_000) }));
+    const held = [1, 2].map((id) => post(s.url, call(id, "gate", { pad: objects(25_000) })));
+    await until(() => seen.running === 2);
+    // Counted by its text, a third would fit 13 times over.
+    const busy = await post(s.url, call(3, "gate", { pad: objects(25_000) }));
     expect([busy.status, JSON.parse(busy.body)]).toEqual([
       503,
-      { jsonrpc: "2.0", id: 2, error: { code: -32603, message: "Server busy: the bodies of the requests in flight reach maxBodyBytesInFlight (2500000 bytes); try again later" } },
+      { jsonrpc: "2.0", id: 3, error: { code: -32603, message: "Server busy: the bodies of the requests in flight reach maxBodyBytesInFlight (3000000 bytes); try again later" } },
     ]);
-    expect(seen.calls).toBe(1);
-    // Strings count about their length: a small request still fits beside it.
-    expect((await post(s.url, list(3))).status).toBe(200);
-    gate.open();
-    expect((await held).status).toBe(200);
-    // 50 000 objects: 150 KB of text, under maxBodyBytes, but about 2.8 MB in memory, more than the whole budget: refused for
-    // good (413), not as busy, even with a request held open (helper-96: a 503 "try again later" that never passed).
-    newGate();
-    const listening = post(s.url, call(4, "gate"));
-    await until(() => seen.running === 1);
-    const whole = await post(s.url, call(5, "slow", { ms: 1, pad: objects(50_000) }));
-    expect([whole.status, JSON.parse(whole.body)]).toEqual([
+    expect(seen.calls).toBe(2);
+    // Strings count about their length: a small request still fits beside them.
+    expect((await post(s.url, list(4))).status).toBe(200);
+    // 30 000 objects, about 1.7 MB: more than half of the budget, refused for good (413) rather than as busy, with requests held
+    // open or not (it could wait for ever beside one).
+    const past = await post(s.url, call(5, "slow", { ms: 1, pad: objects(30_000) }));
+    expect([past.status, JSON.parse(past.body)]).toEqual([
       413,
       {
         jsonrpc: "2.0",
         id: 5,
-        error: { code: -32600, message: "Invalid request: the message would take more than 2500000 bytes of memory (maxBodyBytesInFlight) once parsed; its arrays and objects cost more than their text" },
+        error: { code: -32600, message: "Invalid request: the message would take more than 1500000 bytes of memory (half of maxBodyBytesInFlight) once parsed; its arrays and objects cost more than their text" },
       },
     ]);
-    // One that fits beside what is held is served.
-    expect((await post(s.url, call(6, "slow", { ms: 1, pad: objects(30_000) }))).status).toBe(200);
     gate.open();
-    expect((await listening).status).toBe(200);
-    // With a budget larger than 8 × maxBodyBytes, that is the limit: 20 000 objects, 60 KB of text, about 1.1 MB in memory.
-    const roomy = await serve({ maxBodyBytes: 100_000, maxBodyBytesInFlight: 10_000_000 });
-    const many = await post(roomy.url, call(7, "slow", { ms: 1, pad: objects(20_000) }));
+    expect((await Promise.all(held)).map((r) => r.status)).toEqual([200, 200]);
+    expect((await post(s.url, call(6, "slow", { ms: 1, pad: objects(25_000) }))).status).toBe(200);
+    // A larger budget: the share is a sixteenth of it (625 KB here), or 2 × maxBodyBytes if that is more (2 MB).
+    const sixteenth = await serve({ maxBodyBytes: 100_000, maxBodyBytesInFlight: 10_000_000 });
+    const many = await post(sixteenth.url, call(7, "slow", { ms: 1, pad: objects(20_000) }));
     expect([many.status, (JSON.parse(many.body) as Response).error?.message]).toEqual([
       413,
-      "Invalid request: the message would take more than 800000 bytes of memory (8 × maxBodyBytes) once parsed; its arrays and objects cost more than their text",
+      "Invalid request: the message would take more than 625000 bytes of memory (a sixteenth of maxBodyBytesInFlight) once parsed; its arrays and objects cost more than their text",
+    ]);
+    const twice = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 10_000_000 });
+    expect((await post(twice.url, call(8, "slow", { ms: 1, pad: objects(30_000) }))).status).toBe(200);
+    const over = await post(twice.url, call(9, "slow", { ms: 1, pad: objects(40_000) }));
+    expect([over.status, (JSON.parse(over.body) as Response).error?.message]).toEqual([
+      413,
+      "Invalid request: the message would take more than 2000000 bytes of memory (2 × maxBodyBytes) once parsed; its arrays and objects cost more than their text",
     ]);
   });
 

@@ -182,10 +182,10 @@ const TWO_BYTE = /[^\u0000-\u00ff]/;
  * holds each value, and 16 more for a number that is not a small integer (a heap number), 16
  * plus its length for a string (twice its length when a character is past U+00FF), 32 for an
  * array, 48 for an object and 32 plus its key's length for each member. Measured against
- * `JSON.parse` on Node 20, it reads from about half (objects each with keys no other has, so a
- * hidden class each) to about three times (a short string repeated, which the parser shares;
- * fractions in objects, which it stores unboxed) what the value holds, where the JSON text can be
- * 21 times smaller (`[{},{},…]`: 3 bytes of text, 64 of memory and 56 counted an element).
+ * `JSON.parse` on Node 20, it reads from about a third (objects of 50 to 100 keys no other object
+ * has, so a hidden class each) to about four times (a short string repeated, which the parser
+ * shares; fractions in objects, which it stores unboxed) what the value holds, where the JSON text
+ * can be 21 times smaller (`[{},{},…]`: 3 bytes of text, 64 of memory and 56 counted an element).
  * The HTTP transport's budget of bodies in flight and the legacy sessions' budget count this
  * rather than the text.
  *
