@@ -4,7 +4,7 @@
  * revision's data (its rules, and one table of known keys per `_meta` shape, each key's value
  * check given as data). The generated module binds them to that data and names the types.
  */
-import { isJsonData, isPlainObject, own } from "./json.js";
+import { deepFreeze, isJsonData, isPlainObject, own } from "./json.js";
 
 /** A key split by the `_meta` key grammar: `io.modelcontextprotocol/protocolVersion` → prefix `io.modelcontextprotocol/`, labels `["io", "modelcontextprotocol"]`, name `protocolVersion`. */
 export interface ParsedMetaKey {
@@ -311,9 +311,13 @@ function metaOf(container: unknown): unknown {
 /**
  * The `check…Meta` reader of a shape: reads and checks the `_meta` of a params or result
  * object. Unknown keys are kept and, unless `strict`, not reported. Never throws. `Meta` and
- * `Fields` are the generated types of the `_meta` and of its known fields.
+ * `Fields` are the generated types of the `_meta` and of its known fields. The rules and the
+ * shape are frozen ({@link deepFreeze}).
  */
 export function metaChecker<Meta, Fields>(rules: MetaRules, shape: MetaShape): (container: unknown, options?: MetaCheckOptions) => MetaCheck<Meta, Fields> {
+  // The rules hold exported lists (`OPENTELEMETRY_META_KEYS`): frozen, no caller can change what is checked.
+  deepFreeze(rules);
+  deepFreeze(shape);
   return (container, options = {}) => {
     const meta = metaOf(container);
     const { problems, fields } = checkMeta(rules, shape, meta, shape.metaRequired, strictOf(options) ? "strict" : "lenient");
@@ -332,6 +336,8 @@ export function metaChecker<Meta, Fields>(rules: MetaRules, shape: MetaShape): (
  * of its type, OpenTelemetry keys holding strings); throws a `TypeError` naming every problem.
  */
 export function metaBuilder<Meta>(rules: MetaRules, shape: MetaShape): (meta: Meta) => Meta {
+  deepFreeze(rules);
+  deepFreeze(shape);
   return (meta) => {
     // What we send carries `_meta`, whether or not the shape requires one.
     const { problems } = checkMeta(rules, shape, meta, true, "build");

@@ -622,6 +622,19 @@ describe("methods.ts follows each version", () => {
     // RESULT_TYPES is what parseResult and the dispatcher accept (helper-96: a pushed "evil" was served).
     expect(thrown(() => methods.RESULT_TYPES.push("evil"))).toMatch(/^TypeError: /);
     expect(methods.resolveResultType({ resultType: "evil" }).ok).toBe(false);
+    // OPENTELEMETRY_META_KEYS is what a strict _meta check holds to (helper-97: emptied, a traceparent of 5 was served).
+    const meta = (await import(join(dir, "meta.ts"))) as Module;
+    expect(thrown(() => (meta.OPENTELEMETRY_META_KEYS.length = 0))).toMatch(/^TypeError: /);
+    // Every exported table either is frozen or is one the README lists as read by nothing but the user's code.
+    const errors = (await import(join(dir, "errors.ts"))) as Module;
+    const open: string[] = [];
+    for (const [file, module] of Object.entries({ methods, meta, errors, dispatch, validators: (await import(join(dir, "validators.ts"))) as Module })) {
+      for (const [name, value] of Object.entries(module)) {
+        // The Standard Schema objects (`XSchema`) hold a validator, not a table; nothing of the runtime reads them.
+        if (typeof value === "object" && value !== null && !Object.isFrozen(value) && !("~standard" in value)) open.push(`${file}.${name}`);
+      }
+    }
+    expect(open.sort()).toEqual(["errors.ErrorCode", "meta.MetaKey", "meta.REQUIRED_REQUEST_META_KEYS"]);
     expect(thrown(() => (dispatch.DISPATCH_REVISION.tools = false))).toMatch(/^TypeError: /);
     expect(thrown(() => dispatch.DISPATCH_REVISION.cacheable.push("tools/call"))).toMatch(/^TypeError: /);
     expect(Object.isFrozen(dispatch.DISPATCH_REVISION.metaKeys)).toBe(true);
