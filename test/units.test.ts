@@ -74,6 +74,18 @@ describe("renderDoc", () => {
       "/**\n * See [_meta](https://modelcontextprotocol.io/specification/draft/basic/index#meta), [x](https://e.org/a) and [p](//cdn.example/x).\n *\n * @see [v](https://modelcontextprotocol.io/specification/draft/basic/versioning)\n */",
     );
   });
+  it("full leaves code spans, @example and constraint tags as written (helper-97: a pattern in a doc comment differed from the one checked)", () => {
+    const coded = {
+      text: "Write `[r](/README.md)` for [r](/specification/x).",
+      tags: [
+        { name: "example", text: "[e](/x)" },
+        { name: "TJS-pattern", text: "^[^\\](/]*$" },
+      ],
+    };
+    expect(renderDoc("full", "schema.ts", coded, 3)).toBe(
+      "/**\n * Write `[r](/README.md)` for [r](https://modelcontextprotocol.io/specification/x).\n *\n * @example [e](/x)\n * @TJS-pattern ^[^\\](/]*$\n */",
+    );
+  });
   it("full leaves no site-relative link in a corpus revision's output that has them", async () => {
     const text = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");
     const relative = text.match(/\]\(\/specification\//g) ?? [];

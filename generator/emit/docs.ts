@@ -25,7 +25,9 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
     for (const tag of docs?.tags ?? []) {
       if (DROPPED_TAGS.has(tag.name)) continue;
       if (lines.length > 0 && !lines[lines.length - 1]!.startsWith("@") && lines[lines.length - 1] !== "") lines.push("");
-      lines.push(...siteLinks(`@${tag.name}${tag.text ? ` ${tag.text}` : ""}`).split("\n"));
+      // A tag's value that is code or a rule (`@example`, `@TJS-pattern`) is written as the schema wrote it.
+      const text = PROSE_TAGS.has(tag.name) ? siteLinks(tag.text) : tag.text;
+      lines.push(...`@${tag.name}${text ? ` ${text}` : ""}`.split("\n"));
     }
   } else {
     if (line !== undefined) lines.push(`${source}:${line}`);
@@ -40,12 +42,20 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
 /** The site the spec's `docs/` folder is published at: a schema's doc links are written relative to its root. */
 export const SPEC_SITE = "https://modelcontextprotocol.io";
 
+/** Tags whose text is prose, where {@link siteLinks} applies; other tags' values are code or rules. */
+const PROSE_TAGS = new Set(["deprecated", "see", "remarks", "returns", "param", "throws", "since", "category"]);
+
 /**
  * `text` with its Markdown links to the spec site's own pages (`[_meta](/specification/draft/basic/index#meta)`,
- * relative to the site's root) made absolute, so that they still lead there from code vendored elsewhere.
+ * relative to the site's root) made absolute, so that they still lead there from code vendored elsewhere. Text in a
+ * code span (`` `[x](/y)` ``) is code and stays as written.
  */
 export function siteLinks(text: string): string {
-  return text.replace(/\]\(\/(?!\/)/g, `](${SPEC_SITE}/`);
+  // The odd pieces of a split on code spans are the spans themselves.
+  return text
+    .split(/(`+[^`]*`+)/)
+    .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(/\]\(\/(?!\/)/g, `](${SPEC_SITE}/`)))
+    .join("");
 }
 
 /** Text safe inside a block comment: a `*\/` in it would end the comment. */
