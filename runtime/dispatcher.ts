@@ -14,7 +14,7 @@
  * of another (legacy) revision is adapted to it and checked with its tables: see
  * {@link createDispatcher}.
  */
-import { deepFreeze, INVALID_REQUEST_ID, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf, retainedBytes } from "./json.js";
+import { deepFreeze, hasOwn, INVALID_REQUEST_ID, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf, retainedBytes } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
@@ -605,6 +605,9 @@ const LEGACY_NAMES = {
   initialized: "notifications/initialized",
   resourceUpdated: "notifications/resources/updated",
 } as const;
+
+/** The members of a JSON-RPC 2.0 message (§ 4, § 5) the dispatcher reads. */
+const MESSAGE_MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as const;
 
 /** The log message notification, in every revision (server/utilities/logging). */
 const LOG_MESSAGE = "notifications/message";
@@ -1897,15 +1900,16 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /**
-   * A batch element read once: a plain object's own members (non-enumerable ones too, which the element alone is read
-   * by) copied into a new object (the batch's checks and the element's handling then read the copy, so a getter answering
-   * a second read differently, or throwing, is not asked again: before, such an element was answered without its id),
-   * anything else as it is.
+   * A batch element read once: the members of a JSON-RPC message a plain object has as its own (read as the element
+   * alone is read, a non-enumerable one too) copied into a new object, and nothing else of it read; the batch's checks
+   * and the element's handling then read the copy, so a getter answering a second read differently, or throwing, is not
+   * asked again (before, such an element was answered without its id). Anything else is taken as it is.
    */
   function readOnce(element: unknown): unknown {
     if (!isPlainObject(element)) return element;
-    // fromEntries makes each member an own property, `__proto__` included (an assignment would set the prototype).
-    return Object.fromEntries(Object.getOwnPropertyNames(element).map((key) => [key, element[key]]));
+    const copy: JsonObject = {};
+    for (const key of MESSAGE_MEMBERS) if (hasOwn.call(element, key)) copy[key] = element[key];
+    return copy;
   }
 
   /** Delivers a published notification to the legacy sessions it concerns; answers how many it reached. */

@@ -1306,7 +1306,13 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     Object.defineProperty(hidden, "id", { value: 10, enumerable: false });
     expect(await client.send(hidden)).toEqual(echoed(10, "ten"));
     expect(answers(await client.send([hidden]))).toEqual([echoed(10, "ten")]);
-    // A member named __proto__ (as JSON.parse makes one) stays a member of the copy.
+    // Members no JSON-RPC message has are not read, as they are not alone (helper-97: a throwing non-enumerable getter stopped the batch).
+    const extra = legacy(11, "ping") as Record<string, unknown>;
+    Object.defineProperty(extra, "extra", { enumerable: false, get: () => { throw new Error("read"); } });
+    Object.defineProperty(extra, "other", { enumerable: true, get: () => { throw new Error("read"); } });
+    expect(await client.send(extra)).toEqual({ jsonrpc: "2.0", id: 11, result: {} });
+    expect(answers(await client.send([extra, legacy(12, "ping")]))).toEqual([{ jsonrpc: "2.0", id: 11, result: {} }, { jsonrpc: "2.0", id: 12, result: {} }]);
+    // A member named __proto__ (as JSON.parse makes one) is no member of a message: the element is answered as alone.
     const proto = JSON.parse('{"jsonrpc":"2.0","id":9,"method":"ping","__proto__":{"x":1}}') as object;
     expect(answers(await client.send([once, shifting, proto]))).toEqual([echoed(7, "seven"), echoed(8, "eight"), { jsonrpc: "2.0", id: 9, result: {} }]);
     expect([idReads, methodReads]).toEqual([1, 1]);
