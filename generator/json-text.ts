@@ -22,7 +22,10 @@ export function jsonSyntaxProblem(text: string, file: string, source: ts.JsonSou
     const converted: ts.Diagnostic[] = [];
     ts.convertToObject(source, converted);
     const first = [...parsed, ...converted].sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
-    const at = first?.start ?? firstTrailingComma(text) ?? 0;
+    // Where TypeScript's parser sees nothing wrong (U+2028 between tokens, which it takes for a line break), JSON.parse's
+    // own position, from its message.
+    const reported = /position (\d+)/.exec((error as Error).message)?.[1];
+    const at = first?.start ?? firstTrailingComma(text) ?? (reported === undefined ? 0 : Number(reported));
     const why = first ? ts.flattenDiagnosticMessageText(first.messageText, " ") : (error as Error).message.replace(/\s*\n\s*/g, " ");
     const { line, character } = source.getLineAndCharacterOfPosition(at);
     return { why, span: { file, line: line + 1, column: character + 1 } };

@@ -136,8 +136,11 @@ export function shortDiff(before: string, after: string, limit = 8, skip = 0): s
   // Differences of line endings alone are said in words: as lines they would look unchanged (a CRLF checkout, helper-96).
   const notes: string[] = [];
   if (before.includes("\r\n") && !after.includes("\r\n")) {
+    const crlf = before.split("\r\n").length - 1;
+    // The lines that end at all: a last line without a newline has no line ending to tell.
+    const lines = before.split("\n").length - 1;
     before = before.replace(/\r\n/g, "\n");
-    notes.push("(the file's lines end in CRLF; the generator writes LF)");
+    notes.push(`(${crlf === lines ? "the file's lines end" : `${crlf} of the file's ${lines} lines end`} in CRLF; the generator writes LF)`);
   }
   if (before !== "" && !before.endsWith("\n") && after.endsWith("\n")) {
     before += "\n";

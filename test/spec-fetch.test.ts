@@ -551,6 +551,10 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(await failure(fetchSpec(options))).toEqual([
       `${lock}:3:12 - error MCG504: the lock file is not valid JSON (Property value can only be string literal, numeric literal, 'true', 'false', 'null', object literal or array literal.); fix it, or delete it and run \`spec fetch --lock ${lock}\``,
     ]);
+    // U+2028 between tokens: no JSON whitespace, where TypeScript's parser sees a line break; placed at JSON.parse's position (helper-97: 1:1).
+    writeFileSync(lock, '{\n  "lockVersion": 1,\u2028 "pins": []\n}\n');
+    const [problem] = await failure(fetchSpec(options));
+    expect(problem).toMatch(new RegExp(`^${lock.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}:2:20 - error MCG504: the lock file is not valid JSON \\(`));
   });
 
   it("a lock file whose folder is missing stops the fetch before it downloads (MCG403)", async () => {

@@ -174,6 +174,7 @@ describe("shortDiff", () => {
     expect(shortDiff("a\r\nb\r\nc\r\n", "a\nB\nc\n")).toBe("(the file's lines end in CRLF; the generator writes LF)\n@@ line 2 @@\n- b\n+ B");
     expect(shortDiff("a\nb", "a\nb\n")).toBe("(the file does not end in a newline; the generator writes one)");
     expect(shortDiff("a\r\nb", "a\nc\n")).toBe("(the file's lines end in CRLF; the generator writes LF)\n(the file does not end in a newline; the generator writes one)\n@@ line 2 @@\n- b\n+ c");
+    expect(shortDiff("a\r\nb\nc\r\n", "a\nb\nc\n")).toBe("(2 of the file's 3 lines end in CRLF; the generator writes LF)");
     // A CR the generator writes itself is compared as a character.
     expect(shortDiff("a\r\n", "a\r\nb\r\n")).toBe("@@ line 2 @@\n+ b\r");
   });
