@@ -64,7 +64,7 @@ function cutConstraintTags(jsDocs: readonly JSDoc[]): { index: number; name: str
       const name = tag.getTagName();
       const deliberate = next !== undefined && name !== "TJS-pattern" && (isSchemaTag(next.getTagName()) || DOC_TAGS.has(next.getTagName()));
       if (isConstraintTag(name) && name !== "nullable" && next !== undefined && !deliberate && next.getStartLineNumber() === tag.getStartLineNumber()) {
-        cut.push({ index: index + i, name: tag.getTagName(), text: (tag.getCommentText() ?? "").trim(), next: next.getTagName() });
+        cut.push({ index: index + i, name, text: (tag.getCommentText() ?? "").trim(), next: next.getTagName() });
       }
     }
     index += tags.length;
