@@ -100,6 +100,12 @@ async function refusal(text: string): Promise<string[]> {
   return failure.diagnostics.map((d) => formatDiagnostic(d));
 }
 
+/** What generating the validators of `text` (as `s.ts`) gives, with its warnings of `code` formatted. */
+async function warned(text: string, code: string) {
+  const result = await generate({ schema: { text, fileName: "s.ts" }, targets: ["validators"] });
+  return { ...result, lines: result.warnings.filter((w) => w.code === code).map((w) => formatDiagnostic(w, "warning")) };
+}
+
 /** The generated types.ts of `files`. */
 const types = (files: readonly { path: string; contents: string }[]) => files.find((f) => f.path === "types.ts")!.contents;
 
@@ -142,8 +148,8 @@ describe("a malformed tag whose intent is clear", () => {
       "  hidden?: string | null;",
       "}",
     ].join("\n");
-    const { warnings, ir } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["validators"] });
-    expect(warnings.filter((w) => w.code === "MCG259").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+    const { lines, ir } = await warned(text, "MCG259");
+    expect(lines).toEqual([
       's.ts:2:7 - warning MCG259: @TJS-pattern is read as "^[a-z]+": TypeScript starts another tag at the " @" that follows on its line (@example$); in a pattern, write the @ as [@] or \\x40',
       's.ts:13:7 - warning MCG259: @TJS-pattern is read as "^x": TypeScript starts another tag at the " @" that follows on its line (@host$); in a pattern, write the @ as [@] or \\x40',
       's.ts:15:7 - warning MCG259: @TJS-pattern is read as "^[a-z]+": TypeScript starts another tag at the " @" that follows on its line (@example); in a pattern, write the @ as [@] or \\x40',
@@ -170,8 +176,8 @@ describe("a malformed tag whose intent is clear", () => {
       "  named: string;",
       "}",
     ].join("\n");
-    const { warnings, files } = await generate({ schema: { text, fileName: "s.ts" }, targets: ["validators"] });
-    expect(warnings.filter((w) => w.code === "MCG262").map((w) => formatDiagnostic(w, "warning"))).toEqual([
+    const { lines, files } = await warned(text, "MCG262");
+    expect(lines).toEqual([
       "s.ts:2:7 - warning MCG262: @TJS-pattern ^(a+)+$ can backtrack without bound: on a crafted string its time grows faster than the string's length (nested or overlapping repetition, such as (a+)+ or (a|a)*), so one string can stall the validator",
       "s.ts:6:7 - warning MCG262: @TJS-pattern ^(a|a)*$ could not be shown to run in linear time (redos-detector stopped after 2000 steps), so a crafted string may stall the validator",
       "s.ts:10:7 - warning MCG262: @TJS-pattern ^(?<year>\\d{4})$ could not be checked for backtracking (redos-detector does not read it: Expected atom at position 2)",
