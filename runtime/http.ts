@@ -101,8 +101,9 @@ export interface HttpOptions {
    * so that requests held open (streams, waits for a client's input) cannot make the server keep
    * unbounded memory. Once parsed, a request counts its message's size in memory as
    * `retainedBytes` estimates it; one message may count at most 2 × `maxBodyBytes` or a sixteenth
-   * of this, whichever is more, and never more than half of this (else 413), so that at the
-   * defaults sixteen requests held open are needed to fill it. Default: 128 MiB.
+   * of this, whichever is more, and never more than half of this nor less than `maxBodyBytes`
+   * (else 413), so that at the defaults sixteen requests held open are needed to fill it. An
+   * integer of at least 1, or `Infinity`; else `RangeError`. Default: 128 MiB.
    */
   readonly maxBodyBytesInFlight?: number;
   /** SSE keep-alive comment interval on open streams, in milliseconds. Default: 15000. */
@@ -233,7 +234,7 @@ const BAD_REQUEST = new Set([-32700, -32600, -32602, -32020, -32021, -32022]);
 const LISTEN = "subscriptions/listen";
 const SHUTTING_DOWN = "Server shutting down";
 /** The `Host` names {@link serveHttp} answers by default (`allowedHosts`): the loopback ones, which a DNS-rebinding page cannot name. */
-export const DEFAULT_ALLOWED_HOSTS: readonly string[] = ["localhost", "127.0.0.1", "[::1]"];
+export const DEFAULT_ALLOWED_HOSTS: readonly string[] = Object.freeze(["localhost", "127.0.0.1", "[::1]"]);
 /** A 2025-11-25 client's `initialize`: asks the dispatcher whether it serves the legacy era at all. */
 const LEGACY_PROBE = {
   jsonrpc: "2.0",
@@ -716,11 +717,14 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   // answered) only when allowedHosts was not given: configured names are not said to whoever sent a wrong Host.
   const hostsConfigured = `${options.allowedHostsSetting ?? `${by}'s allowedHosts`} names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const bodies: BodyBudget = { used: 0, max: Math.max(options.maxBodyBytesInFlight ?? 128 * 1024 * 1024, limit) };
+  const bodies: BodyBudget = { used: 0, max: Math.max(atLeastOne(by, "maxBodyBytesInFlight", options.maxBodyBytesInFlight, 128 * 1024 * 1024), limit) };
   // What one message may hold: a share of the budget, so that one client's few requests held open cannot fill it (helper-97:
   // two listen streams just under 8 × maxBodyBytes held all of 64 MiB, and every other POST was 503), and at most half of it,
-  // so that one is never kept waiting for ever beside a small request held open (helper-96).
-  const messageCap = Math.min(Math.max(2 * limit, bodies.max / 16), bodies.max / 2);
+  // so that one is not kept waiting for ever beside a small request held open (helper-96); never less than maxBodyBytes, so
+  // that a body of strings the limit takes is served (helper-98), even where the budget is that small.
+  const messageCap = Math.max(limit, Math.min(Math.max(2 * limit, bodies.max / 16), bodies.max / 2));
+  const messageCapIs =
+    messageCap === limit ? "maxBodyBytes" : messageCap === 2 * limit ? "2 × maxBodyBytes" : `${messageCap === bodies.max / 2 ? "half" : "a sixteenth"} of the ${bodies.max}-byte budget of bodies in flight`;
   const keepAliveMs = options.keepAliveMs ?? 15000;
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
@@ -1126,14 +1130,12 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const message = messageOf(body);
     if (typeof message === "string") return { message, text: body };
     // What the request holds from now on is its parsed message, which can take 21 times its text in memory (before, the budget
-    // counted the text, and 16 listen streams held 1.7 GB): counted as retainedBytes estimates it, at most MEMORY_PER_BODY_BYTE
-    // times maxBodyBytes (the walk stops past that).
-    // One past its share of the budget is refused for good (413), not as busy: it could wait for ever beside requests held open.
+    // counted the text, and 16 listen streams held 1.7 GB): counted as retainedBytes estimates it, the walk stopping past the
+    // message's share. One past its share is refused for good (413), not as busy: it could wait for ever beside requests held open.
     const id = isPlainObject(message) ? requestIdOf(own(message, "id")) : undefined;
     const held = retainedBytes(message, messageCap);
     if (held > messageCap) {
-      const which = messageCap === bodies.max / 2 ? "half of maxBodyBytesInFlight" : messageCap === 2 * limit ? "2 × maxBodyBytes" : "a sixteenth of maxBodyBytesInFlight";
-      sendJson(res, 413, errorBody(id, -32600, `Invalid request: the message would take more than ${messageCap} bytes of memory (${which}) once parsed; its arrays and objects cost more than their text`));
+      sendJson(res, 413, errorBody(id, -32600, `Invalid request: the message would take more than ${messageCap} bytes of memory (${messageCapIs}) once parsed; its arrays and objects cost more than their text`));
       return undefined;
     }
     if (!read.keep(held)) {

@@ -981,7 +981,7 @@ describe("Streamable HTTP transport, hardened", () => {
       {
         jsonrpc: "2.0",
         id: 5,
-        error: { code: -32600, message: "Invalid request: the message would take more than 1500000 bytes of memory (half of maxBodyBytesInFlight) once parsed; its arrays and objects cost more than their text" },
+        error: { code: -32600, message: "Invalid request: the message would take more than 1500000 bytes of memory (half of the 3000000-byte budget of bodies in flight) once parsed; its arrays and objects cost more than their text" },
       },
     ]);
     gate.open();
@@ -992,7 +992,7 @@ describe("Streamable HTTP transport, hardened", () => {
     const many = await post(sixteenth.url, call(7, "slow", { ms: 1, pad: objects(20_000) }));
     expect([many.status, (JSON.parse(many.body) as Response).error?.message]).toEqual([
       413,
-      "Invalid request: the message would take more than 625000 bytes of memory (a sixteenth of maxBodyBytesInFlight) once parsed; its arrays and objects cost more than their text",
+      "Invalid request: the message would take more than 625000 bytes of memory (a sixteenth of the 10000000-byte budget of bodies in flight) once parsed; its arrays and objects cost more than their text",
     ]);
     const twice = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 10_000_000 });
     expect((await post(twice.url, call(8, "slow", { ms: 1, pad: objects(30_000) }))).status).toBe(200);
@@ -1001,6 +1001,18 @@ describe("Streamable HTTP transport, hardened", () => {
       413,
       "Invalid request: the message would take more than 2000000 bytes of memory (2 × maxBodyBytes) once parsed; its arrays and objects cost more than their text",
     ]);
+    // A budget as small as maxBodyBytes: a body of strings that limit takes is still served (helper-98: 413 "half of …").
+    const tight = await serve({ maxBodyBytes: 1_000_000, maxBodyBytesInFlight: 1_000_000 });
+    expect((await post(tight.url, call(10, "slow", { ms: 1, pad: "x".repeat(600_000) }))).status).toBe(200);
+    const tightOver = await post(tight.url, call(11, "slow", { ms: 1, pad: objects(30_000) }));
+    expect([tightOver.status, (JSON.parse(tightOver.body) as Response).error?.message]).toEqual([
+      413,
+      "Invalid request: the message would take more than 1000000 bytes of memory (maxBodyBytes) once parsed; its arrays and objects cost more than their text",
+    ]);
+    // Not a count: RangeError, as the other caps (helper-98: NaN switched the budget off, 0 and -5 became 4 MiB).
+    for (const maxBodyBytesInFlight of [Number.NaN, 0, -5, 1.5, "64mb"]) {
+      await expect(serve({ maxBodyBytesInFlight: maxBodyBytesInFlight as number })).rejects.toThrow(RangeError);
+    }
   });
 
   it("answers Expect: 100-continue with a body over maxBodyBytes 413 at once, without asking for the body (helper-63)", async () => {
