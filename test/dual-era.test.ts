@@ -1312,6 +1312,11 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     Object.defineProperty(extra, "other", { enumerable: true, get: () => { throw new Error("read"); } });
     expect(await client.send(extra)).toEqual({ jsonrpc: "2.0", id: 11, result: {} });
     expect(answers(await client.send([extra, legacy(12, "ping")]))).toEqual([{ jsonrpc: "2.0", id: 11, result: {} }, { jsonrpc: "2.0", id: 12, result: {} }]);
+    // Nor a request's result or error, which it is not read for alone (helper-98).
+    const odd = legacy(13, "ping") as Record<string, unknown>;
+    Object.defineProperty(odd, "result", { enumerable: true, get: () => { throw new Error("read"); } });
+    expect(await client.send(odd)).toEqual({ jsonrpc: "2.0", id: 13, result: {} });
+    expect(answers(await client.send([odd, legacy(14, "ping")]))).toEqual([{ jsonrpc: "2.0", id: 13, result: {} }, { jsonrpc: "2.0", id: 14, result: {} }]);
     // A member named __proto__ (as JSON.parse makes one) is no member of a message: the element is answered as alone.
     const proto = JSON.parse('{"jsonrpc":"2.0","id":9,"method":"ping","__proto__":{"x":1}}') as object;
     expect(answers(await client.send([once, shifting, proto]))).toEqual([echoed(7, "seven"), echoed(8, "eight"), { jsonrpc: "2.0", id: 9, result: {} }]);

@@ -603,8 +603,10 @@ const LEGACY_NAMES = {
   resourceUpdated: "notifications/resources/updated",
 } as const;
 
-/** The members of a JSON-RPC 2.0 message (§ 4, § 5) the dispatcher reads. */
-const MESSAGE_MEMBERS = ["jsonrpc", "id", "method", "params", "result", "error"] as const;
+/** The members of a JSON-RPC 2.0 message (§ 4, § 5) the dispatcher reads of every message; and of one without `method`, a response's. */
+const MESSAGE_MEMBERS = ["jsonrpc", "id", "method", "params"] as const;
+
+const RESPONSE_MEMBERS = ["result", "error"] as const;
 
 /** The log message notification, in every revision (server/utilities/logging). */
 const LOG_MESSAGE = "notifications/message";
@@ -1901,7 +1903,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
 
   /**
    * A batch element read once: the members of a JSON-RPC message a plain object has as its own (read as the element
-   * alone is read, a non-enumerable one too) copied into a new object, and nothing else of it read; the batch's checks
+   * alone is read, a non-enumerable one too; `result` and `error` only where there is no `method`) copied into a new
+   * object, and nothing else of it read; the batch's checks
    * and the element's handling then read the copy, so a getter answering a second read differently, or throwing, is not
    * asked again (before, such an element was answered without its id). Anything else is taken as it is.
    */
@@ -1909,6 +1912,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (!isPlainObject(element)) return element;
     const copy: JsonObject = {};
     for (const key of MESSAGE_MEMBERS) if (hasOwn.call(element, key)) copy[key] = element[key];
+    // A response's members, read as alone: only where there is no method (helper-98: a request's throwing `result` stopped the batch).
+    if (copy["method"] === undefined) for (const key of RESPONSE_MEMBERS) if (hasOwn.call(element, key)) copy[key] = element[key];
     return copy;
   }
 
