@@ -22,14 +22,26 @@ export function jsonSyntaxProblem(text: string, file: string, source: ts.JsonSou
     const converted: ts.Diagnostic[] = [];
     ts.convertToObject(source, converted);
     const first = [...parsed, ...converted].sort((a, b) => (a.start ?? 0) - (b.start ?? 0))[0];
-    // Where TypeScript's parser sees nothing wrong (U+2028 between tokens, which it takes for a line break), JSON.parse's
-    // own position, from its message.
-    const reported = /position (\d+)/.exec((error as Error).message)?.[1];
-    const at = first?.start ?? firstTrailingComma(text) ?? (reported === undefined ? 0 : Number(reported));
+    const at = first?.start ?? firstTrailingComma(text) ?? notJsonWhitespace(text) ?? 0;
     const why = first ? ts.flattenDiagnosticMessageText(first.messageText, " ") : (error as Error).message.replace(/\s*\n\s*/g, " ");
     const { line, character } = source.getLineAndCharacterOfPosition(at);
     return { why, span: { file, line: line + 1, column: character + 1 } };
   }
+}
+
+/**
+ * Where, between tokens, a character is that JavaScript takes for white space and JSON does not
+ * (U+2028, a no-break space, a byte order mark inside, a vertical tab or form feed): TypeScript's
+ * parser reads past it silently, and `JSON.parse`'s message does not always say where it is.
+ */
+function notJsonWhitespace(text: string): number | undefined {
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] === '"') {
+      // Past the string, its escapes included.
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === "\\") i++;
+    } else if (/\s/.test(text[i]!) && !" \t\n\r".includes(text[i]!)) return i;
+  }
+  return undefined;
 }
 
 /** Where a trailing comma or a comment is (TypeScript's JSON parser accepts both silently). */

@@ -16,6 +16,7 @@ import { SUPPORTED_FORMATS } from "../generator/lower/docs.js";
 import { pointerToken, propertyKey, propertyRead } from "../generator/emit/names.js";
 import { formatDiagnostic, GeneratorError, sortDiagnostics } from "../generator/errors.js";
 import { generate } from "../generator/index.js";
+import { jsonSyntaxProblem } from "../generator/json-text.js";
 import { shortDiff } from "../generator/write.js";
 import { scratchDir, SPEC_DIR } from "./support/corpus.js";
 
@@ -182,6 +183,17 @@ describe("shortDiff", () => {
     const before = Array.from({ length: 20 }, (_, i) => `l${i}`).join("\n");
     const diff = shortDiff(before, "x", 2);
     expect(diff.split("\n")).toEqual(["@@ line 1 @@", "- l0", "- l1", "- … 18 more lines", "+ x"]);
+  });
+});
+
+describe("jsonSyntaxProblem", () => {
+  it("places a character JavaScript takes for white space and JSON does not where it is, past strings (helper-98: 1:1, or a 'position N' quoted from the text)", () => {
+    const at = (text: string) => jsonSyntaxProblem(text, "f.json")?.span;
+    expect(at('{\n  "a":\u2028 1\n}')).toEqual({ file: "f.json", line: 2, column: 7 });
+    expect(at('{"position 3":\u2028 1}')).toEqual({ file: "f.json", line: 1, column: 15 });
+    expect(at('{"a": 1,\u00a0"b": 2}')).toEqual({ file: "f.json", line: 1, column: 9 });
+    expect(at('{"a\\"\u00a0": 1\u000b}')).toEqual({ file: "f.json", line: 1, column: 11 });
+    expect(at('{"a": 1}')).toBeUndefined();
   });
 });
 
