@@ -718,10 +718,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const hostsConfigured = `${options.allowedHostsSetting ?? `${by}'s allowedHosts`} names the hosts answered${options.allowedHosts === undefined ? `; by default ${DEFAULT_ALLOWED_HOSTS.join(", ")}` : ""}`;
   const limit = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const bodies: BodyBudget = { used: 0, max: Math.max(atLeastOne(by, "maxBodyBytesInFlight", options.maxBodyBytesInFlight, 128 * 1024 * 1024), limit) };
-  // What one message may hold: a share of the budget, so that one client's few requests held open cannot fill it (helper-97:
-  // two listen streams just under 8 × maxBodyBytes held all of 64 MiB, and every other POST was 503), and at most half of it,
-  // so that one is not kept waiting for ever beside a small request held open (helper-96); never less than maxBodyBytes, so
-  // that a body of strings the limit takes is served (helper-98), even where the budget is that small.
+  // What one message may hold: a share of the budget, so that one client's few requests held open cannot fill it (when one
+  // message could count 8 × maxBodyBytes, two listen streams held all of 64 MiB, and every other POST was 503), and at most
+  // half of it, so that one is not kept waiting for ever beside a small request held open; never less than maxBodyBytes, so
+  // that a body of strings the limit takes is served, even where the budget is that small.
   const messageCap = Math.max(limit, Math.min(Math.max(2 * limit, bodies.max / 16), bodies.max / 2));
   const messageCapIs =
     messageCap === limit ? "maxBodyBytes" : messageCap === 2 * limit ? "2 × maxBodyBytes" : `${messageCap === bodies.max / 2 ? "half" : "a sixteenth"} of the ${bodies.max}-byte budget of bodies in flight`;

@@ -1912,7 +1912,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     if (!isPlainObject(element)) return element;
     const copy: JsonObject = {};
     for (const key of MESSAGE_MEMBERS) if (hasOwn.call(element, key)) copy[key] = element[key];
-    // A response's members, read as alone: only where there is no method (helper-98: a request's throwing `result` stopped the batch).
+    // A response's members, read as alone: only where there is no method (before, a request's throwing `result` stopped the batch).
     if (copy["method"] === undefined) for (const key of RESPONSE_MEMBERS) if (hasOwn.call(element, key)) copy[key] = element[key];
     return copy;
   }
