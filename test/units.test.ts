@@ -8,7 +8,7 @@ import fc from "fast-check";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { analyze } from "../generator/analyze/index.js";
-import { renderDoc } from "../generator/emit/docs.js";
+import { renderDoc, siteLinks } from "../generator/emit/docs.js";
 import type { Declaration, SchemaIR } from "../generator/ir.js";
 import { runtimeNames } from "../generator/emit/runtime.js";
 import { formatFunction } from "../generator/emit/symbols.js";
@@ -86,6 +86,19 @@ describe("renderDoc", () => {
     expect(renderDoc("full", "schema.ts", coded, 3)).toBe(
       "/**\n * Write `[r](/README.md)` for [r](https://modelcontextprotocol.io/specification/x).\n *\n * @example [e](/x)\n * @TJS-pattern ^[^\\](/]*$\n */",
     );
+  });
+  it("siteLinks reads Markdown as CommonMark does: fenced blocks, code spans of any length, escapes, <…> destinations and reference definitions (helper-98)", () => {
+    const site = "https://modelcontextprotocol.io";
+    const cases: [string, string][] = [
+      ["```ts\nconst s = `a\n[see](/specification/x)\n`;\n```\nthen [y](/specification/y)", `\`\`\`ts\nconst s = \`a\n[see](/specification/x)\n\`;\n\`\`\`\nthen [y](${site}/specification/y)`],
+      ["~~~\n[a](/b)\n~~~\n[c](/d)", `~~~\n[a](/b)\n~~~\n[c](${site}/d)`],
+      ["\\[x\\](/not-a-link) and [z](/z)", `\\[x\\](/not-a-link) and [z](${site}/z)`],
+      ["a stray ` backtick then [x](/specification/x)", `a stray \` backtick then [x](${site}/specification/x)`],
+      ["``a`b`` then `c` and [x](/x)", `\`\`a\`b\`\` then \`c\` and [x](${site}/x)`],
+      ["[x](</specification/a b>)", `[x](<${site}/specification/a b>)`],
+      ["[x]: /specification/a\n[y](//cdn/x)", `[x]: ${site}/specification/a\n[y](//cdn/x)`],
+    ];
+    for (const [text, expected] of cases) expect(siteLinks(text)).toBe(expected);
   });
   it("full leaves no site-relative link in a corpus revision's output that has them", async () => {
     const text = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");

@@ -47,15 +47,73 @@ const PROSE_TAGS = new Set(["deprecated", "see", "remarks", "returns", "param", 
 
 /**
  * `text` with its Markdown links to the spec site's own pages (`[_meta](/specification/draft/basic/index#meta)`,
- * relative to the site's root) made absolute, so that they still lead there from code vendored elsewhere. Text in a
- * code span (`` `[x](/y)` ``) is code and stays as written.
+ * relative to the site's root; also `](</…>)` and a reference definition `[x]: /…`) made absolute, so that they still
+ * lead there from code vendored elsewhere. Code stays as written: fenced blocks (```` ``` ```` or `~~~`), code spans (a
+ * run of backticks closed by a run of the same length, as CommonMark reads them; a run left open is text), and what a
+ * backslash escapes (`\[x\](/y)` is no link).
  */
 export function siteLinks(text: string): string {
-  // The odd pieces of a split on code spans are the spans themselves.
-  return text
-    .split(/(`+[^`]*`+)/)
-    .map((piece, i) => (i % 2 === 1 ? piece : piece.replace(/\]\(\/(?!\/)/g, `](${SPEC_SITE}/`)))
-    .join("");
+  let fence: string | undefined;
+  const blocks: { code: boolean; lines: string[] }[] = [];
+  for (const line of text.split("\n")) {
+    const marker = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    const code = fence !== undefined || marker !== undefined;
+    if (fence !== undefined) {
+      if (marker !== undefined && marker[0] === fence[0] && marker.length >= fence.length && line.trim() === marker) fence = undefined;
+    } else if (marker !== undefined) fence = marker;
+    const last = blocks[blocks.length - 1];
+    if (last !== undefined && last.code === code) last.lines.push(line);
+    else blocks.push({ code, lines: [line] });
+  }
+  return blocks.map((b) => (b.code ? b.lines.join("\n") : inlineSiteLinks(b.lines.join("\n")))).join("\n");
+}
+
+/** {@link siteLinks} in text outside fenced blocks. */
+function inlineSiteLinks(text: string): string {
+  const absolute = (path: string) => `${SPEC_SITE}${path}`;
+  let out = "";
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i]!;
+    if (c === "\\") {
+      out += text.slice(i, i + 2);
+      i += 2;
+    } else if (c === "`") {
+      const run = /^`+/.exec(text.slice(i))![0];
+      const close = closingRun(text, i + run.length, run.length);
+      const end = close === undefined ? i + run.length : close + run.length;
+      out += text.slice(i, end);
+      i = end;
+    } else if (c === "]" && /^\]\(<?\/(?!\/)/.test(text.slice(i, i + 5))) {
+      const open = text[i + 2] === "<" ? "](<" : "](";
+      out += open + absolute("");
+      i += open.length;
+    } else if (c === "[" && (i === 0 || text[i - 1] === "\n") && /^\[[^\]\n]+\]:[ \t]*<?\/(?!\/)/.test(text.slice(i))) {
+      // A reference definition at a line's start: `[x]: /specification/a`.
+      const head = /^\[[^\]\n]+\]:[ \t]*<?/.exec(text.slice(i))![0];
+      out += head + absolute("");
+      i += head.length;
+    } else {
+      out += c;
+      i++;
+    }
+  }
+  return out;
+}
+
+/** Where the next run of exactly `length` backticks at or after `from` starts, if any. */
+function closingRun(text: string, from: number, length: number): number | undefined {
+  for (let i = from; i < text.length; ) {
+    if (text[i] !== "`") {
+      i++;
+      continue;
+    }
+    let end = i;
+    while (text[end] === "`") end++;
+    if (end - i === length) return i;
+    i = end;
+  }
+  return undefined;
 }
 
 /** Text safe inside a block comment: a `*\/` in it would end the comment. */
