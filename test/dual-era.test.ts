@@ -541,11 +541,16 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       expect((await client.send(initialize(0, LEGACY_VERSION, { experimental: { pad: { text: pad } } })))?.result).toBeDefined();
       clients.push(client);
     }
-    const busy = { jsonrpc: "2.0", id: 0, error: { code: -32603, message: "Server busy: the open sessions hold 67108864 bytes of client capabilities and clientInfo in all (at most); try again later" } };
-    expect(await opening(pad)).toEqual(busy);
+    const busy = (kept: number) => ({
+      jsonrpc: "2.0",
+      id: 0,
+      error: { code: -32603, message: `Server busy: the open legacy sessions keep ${kept} bytes of client capabilities and clientInfo, of at most 67108864 in all; try again later` },
+    });
+    expect(await opening(pad)).toEqual(busy(fit * kept(pad)));
     // A small initialize still fits beside them while there is room; a session that ends gives its bytes back.
-    expect((await legacyClient(d).open())?.result).toBeDefined();
-    expect(await opening(pad)).toEqual(busy);
+    const small = legacyClient(d);
+    expect((await small.open())?.result).toBeDefined();
+    expect(await opening(pad)).toEqual(busy(fit * kept(pad) + retainedBytes([{ elicitation: {} }, { name: "legacy-client", version: "1.0.0" }])));
     d.closeChannel(clients[0]!.channel);
     expect((await opening(pad))?.result).toBeDefined();
     // A session initialized again counts its new initialize only.

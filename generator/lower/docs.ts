@@ -144,7 +144,7 @@ export function applyConstraintTags(
 ): TypeExpr | ConstraintProblem {
   let result = type;
   for (const cut of cutConstraintTags(jsDocs)) {
-    const inPattern = cut.name === "TJS-pattern" ? "; in a pattern, write the @ as [@] or \\x40" : "";
+    const inPattern = cut.name === "TJS-pattern" ? "; in a pattern, write the @ as [@] or \\x40, and put a second tag on a line of its own" : "; put a second tag on a line of its own";
     warn("MCG259", `@${cut.name} is read as ${JSON.stringify(cut.text)}: TypeScript starts another tag at the " @" that follows on its line (@${cut.next})${inPattern}`, cut.index);
   }
   const tags = docsOf(jsDocs).tags.map((tag, index) => {
@@ -246,7 +246,7 @@ export function backtrackingRisk(pattern: string): string | undefined {
     }
   } catch (error) {
     // A pattern the platform compiles that redos-detector's parser does not read (a named group, `(?<y>…)`): not checked.
-    risk = `could not be checked for backtracking (redos-detector does not read it: ${String((error as Error).message).split("\n")[0]})`;
+    risk = `could not be checked for backtracking (redos-detector does not read it: ${String((error as Error).message).split("\n")[0]}); it is generated as written, so make sure yourself that it cannot backtrack without bound, or write it without what the checker does not read (a named group: an unnamed one)`;
   }
   risks.set(pattern, risk);
   return risk;

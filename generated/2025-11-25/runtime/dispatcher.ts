@@ -1594,7 +1594,11 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       return errorOf(id, -32602, "Invalid params: capabilities and clientInfo hold more than " + MAX_SESSION_CLIENT_BYTES + " bytes, which is what a session keeps of them at most");
     }
     if (sessionsClientBytes + clientBytes > MAX_SESSIONS_CLIENT_BYTES) {
-      return errorOf(id, -32603, "Server busy: the open sessions hold " + MAX_SESSIONS_CLIENT_BYTES + " bytes of client capabilities and clientInfo in all (at most); try again later");
+      return errorOf(
+        id,
+        -32603,
+        "Server busy: the open legacy sessions keep " + sessionsClientBytes + " bytes of client capabilities and clientInfo, of at most " + MAX_SESSIONS_CLIENT_BYTES + " in all; try again later",
+      );
     }
     const inFlight = inFlightOf(channel);
     const key = idKey(id);
