@@ -151,19 +151,12 @@ export const TAGS_CLOSE = " @*/";
 /** `text` without the tag comments {@link checkedText} wrote: its union order, and the type as written. */
 export function withoutTags(text: string): string {
   let out = "";
-  for (let i = 0; i < text.length; i++) {
-    if (text[i] === '"') {
-      // A string literal type: copied whole, marks in it included.
-      const start = i;
-      i = literalEnd(text, i);
-      out += text.slice(start, i + 1);
-    } else if (text.startsWith(TAGS_OPEN, i)) {
-      // The tags' own values are JSON with `*/` escaped, so the first close mark ends them.
-      const close = text.indexOf(TAGS_CLOSE, i);
-      i = (close < 0 ? text.length : close + TAGS_CLOSE.length) - 1;
-    } else out += text[i];
+  let from = 0;
+  for (const [start, end] of tagComments(text)) {
+    out += text.slice(from, start);
+    from = end;
   }
-  return out;
+  return out + text.slice(from);
 }
 
 /**
@@ -172,17 +165,24 @@ export function withoutTags(text: string): string {
  * inside the type stay. A text that ends in no tag comment is returned as it is.
  */
 export function withoutOwnTags(text: string): string {
-  if (!text.endsWith(TAGS_CLOSE)) return text;
-  let last = -1;
+  const last = tagComments(text).at(-1);
+  return last !== undefined && last[1] === text.length ? text.slice(0, last[0]) : text;
+}
+
+/** Where the tag comments {@link checkedText} wrote are in `text`, as [start, end) pairs; string literals are read past. */
+function tagComments(text: string): [number, number][] {
+  const found: [number, number][] = [];
   for (let i = 0; i < text.length; i++) {
     if (text[i] === '"') i = literalEnd(text, i);
     else if (text.startsWith(TAGS_OPEN, i)) {
-      last = i;
+      // The tags' own values are JSON with `*/` escaped, so the first close mark ends them.
       const close = text.indexOf(TAGS_CLOSE, i);
-      i = (close < 0 ? text.length : close + TAGS_CLOSE.length) - 1;
+      const end = close < 0 ? text.length : close + TAGS_CLOSE.length;
+      found.push([i, end]);
+      i = end - 1;
     }
   }
-  return last < 0 ? text : text.slice(0, last);
+  return found;
 }
 
 /**
