@@ -516,7 +516,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   if (lockDenied !== undefined) throw fail("MCG403", `cannot write the lock file ${where.lockFile}: ${lockFolder} is not writable (${lockDenied.code}); nothing was downloaded`);
 
   // What an interrupted run (Ctrl-C during an extraction) left is removed now, not only when a download comes.
-  if (existsSync(where.cacheDir)) removeAbandoned(where.cacheDir, { bestEffort: true });
+  if (existsSync(where.cacheDir)) removeAbandoned(where.cacheDir);
 
   const results: FetchedSpec[] = [];
   const pins = [...(lock?.pins ?? [])];
@@ -631,7 +631,6 @@ async function install(
 ): Promise<{ dir: string; digests: Record<string, string> }> {
   const target = join(cacheDir, commit);
   fsStep("create the cache folder", cacheDir, () => mkdirSync(cacheDir, { recursive: true }));
-  removeAbandoned(cacheDir);
   const temp = join(cacheDir, `.tmp-${commit}-${process.pid}-${randomBytes(4).toString("hex")}`);
   fsStep("create", temp, () => mkdirSync(temp));
   try {
@@ -673,11 +672,10 @@ const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
 /**
  * Removes temporary folders that killed runs left in the cache (`.tmp-<commit>-<pid>-<hex>` of a
- * pid no longer alive, not changed for {@link ABANDONED_AFTER_MS}). `bestEffort`: a cache it
- * cannot read or write in (read-only, another user's) is left as it is, for a run that only reads
- * the cache.
+ * pid no longer alive, not changed for {@link ABANDONED_AFTER_MS}), once a fetch, before it
+ * downloads anything. A cache it cannot read or write in is left as it is.
  */
-function removeAbandoned(cacheDir: string, { bestEffort = false } = {}): void {
+function removeAbandoned(cacheDir: string): void {
   try {
     for (const name of readdirSync(cacheDir)) {
       const pid = Number(/^\.tmp-[0-9a-f]{40}-(\d+)-[0-9a-f]+$/.exec(name)?.[1]);
@@ -686,8 +684,8 @@ function removeAbandoned(cacheDir: string, { bestEffort = false } = {}): void {
       const changed = statSync(folder, { throwIfNoEntry: false })?.mtimeMs;
       if (changed !== undefined && Date.now() - changed >= ABANDONED_AFTER_MS) rmSync(folder, { recursive: true, force: true });
     }
-  } catch (error) {
-    if (!bestEffort) throw error;
+  } catch {
+    // A cache it cannot read or write in (read-only, another user's) is left as it is: a run may only read the cache.
   }
 }
 
