@@ -200,6 +200,12 @@ describe("draft + 2025-11-25 in one output", () => {
     expect(modern.DISPATCH_REVISION["era"]).toBe("modern");
     expect(modern.DISPATCH_REVISION["builtins"]).toEqual({ discover: "server/discover", listen: "subscriptions/listen" });
     expect(modern.DISPATCH_REVISION["initializedNotification"]).toBeUndefined();
+    // Each revision's exported table is frozen at its own load, not only the dispatcher's copy of it (an older one is spread into a copy with its drops).
+    for (const table of [legacy.DISPATCH_REVISION, modern.DISPATCH_REVISION]) {
+      expect(Object.isFrozen(table)).toBe(true);
+      expect(Object.isFrozen(table["metaKeys"])).toBe(true);
+      expect(() => (table["era"] = "modern")).toThrow(TypeError);
+    }
   });
 });
 
