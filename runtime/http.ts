@@ -27,7 +27,8 @@
  *   header other than the negotiated version → 400; a request is answered as JSON, or as an SSE
  *   stream when notifications or server→client requests (elicitation, sampling, roots) come
  *   first; a notification, or a response to a server→client request, → 202 without a body (a
- *   notification the dispatcher refuses → 400, as for a modern client).
+ *   notification the dispatcher refuses → 400, as for a modern client; so is a legacy session's
+ *   notification POSTed without `Mcp-Session-Id`, which could only be dropped).
  *   JSON-RPC errors are answered with status 200 (the body carries them; a 404 would tell the
  *   client its session is gone). None of the modern metadata headers are asked for.
  * - A JSON-RPC batch (a JSON array) in a session that negotiated a revision taking batches
@@ -481,8 +482,8 @@ function forbidden(res: ServerResponse, why: string): void {
 }
 
 /**
- * Answers a body it will not take (`status`: 413 over `limit` bytes, 503 past the bodies' budget)
- * and closes the connection, but only once the client has sent the rest, which is read and
+ * Answers a body it will not take (`status`: 413 over `limit` bytes, 503 past the bodies' budget,
+ * 400 for a request with more than one `Host` line) and closes the connection, but only once the client has sent the rest, which is read and
  * dropped: a connection closed with unread data is reset, and a client still sending would see
  * the reset (EPIPE, ECONNRESET) instead of the answer, which it can read whole at once (it has a
  * `content-length`). A client that goes on past {@link DRAIN_BYTES} more bytes (or `limit`, when
@@ -490,7 +491,7 @@ function forbidden(res: ServerResponse, why: string): void {
  */
 function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, status: number, message: string): void {
   if (res.headersSent) return;
-  const text = JSON.stringify({ jsonrpc: "2.0", error: { code: status === 413 ? -32600 : -32603, message } });
+  const text = JSON.stringify({ jsonrpc: "2.0", error: { code: status === 503 ? -32603 : -32600, message } });
   res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), connection: "close" });
   res.write(text);
   const end = (): void => {
@@ -1148,6 +1149,10 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
   const serve = async (req: IncomingMessage, res: ServerResponse, exchange: Exchange, given: unknown): Promise<void> => {
     // Read to the end of its body, as a 413 is, so that a client still sending reads the 503.
     if (closing) return refuseBody(req, res, limit, 503, SHUTTING_DOWN);
+    // node:http keeps the first of several Host lines; a proxy may read another, so the request is refused (RFC 9112 § 3.2).
+    if ((req.headersDistinct["host"]?.length ?? 0) > 1) {
+      return refuseBody(req, res, limit, 400, "Bad request: more than one Host header (RFC 9112 section 3.2)");
+    }
     // A request target in absolute form names the host itself, and the Host header is then ignored (RFC 9112 § 3.2.2).
     const target = absoluteTargetHost(req.url);
     const host = target ?? header(req, "host");

@@ -752,6 +752,25 @@ describe("Streamable HTTP transport", () => {
       const transfer = await post(server.url, discover, { "transfer-encoding": "gzip, chunked" });
       expect([transfer.status, code(transfer)]).toEqual([501, -32600]);
       expect((await post(server.url, discover, { "transfer-encoding": "chunked" })).status).toBe(200);
+      // Two Host lines, an allowed one first, are 400 (RFC 9112 § 3.2); node:http keeps the first (helper-101: served).
+      const target = new URL(server.url);
+      const twoHosts = await new Promise<{ status: number; body: string; connection: string | undefined }>((resolve, reject) => {
+        const lines = ["Host", target.host, "Host", "evil.example.com", "Content-Type", "application/json", "Accept", "application/json, text/event-stream"];
+        const headers = [...lines, "Mcp-Protocol-Version", VERSION, "Mcp-Method", "server/discover"];
+        const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: "POST", headers }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, connection: res.headers.connection }));
+        });
+        req.on("error", reject);
+        req.end(discover);
+      });
+      expect(twoHosts).toEqual({
+        status: 400,
+        body: JSON.stringify({ jsonrpc: "2.0", error: { code: -32600, message: "Bad request: more than one Host header (RFC 9112 section 3.2)" } }),
+        connection: "close",
+      });
     } finally {
       await server.close();
     }

@@ -707,7 +707,7 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     expect((await post(url, { jsonrpc: "2.0", id: 6, method: "tools/list" }, headers)).status).toBe(404);
   });
 
-  it("answers a notification whose params fail the schema 400 with a -32602 error without id, in a session and from a modern client; a valid one, or one of an unknown method, 202", async () => {
+  it("answers a notification whose params fail the schema 400 with a -32602 error without id, in a session and from a modern client; a valid one, or one of an unknown method, 202; a legacy session's without a session 400", async () => {
     const dispatcher = greeter();
     const { url } = await serve(dispatcher);
     const opened = await post(url, initialize(1));
@@ -734,6 +734,18 @@ describe("Streamable HTTP, legacy sessions: a dual-era dispatcher on one endpoin
     expect(modernRefused.status).toBe(400);
     expect(((await modernRefused.json()) as { error: { code: number } }).error.code).toBe(-32602);
     expect(await statusOf(post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: meta, requestId: 7 } }, modernHeaders))).toBe(202);
+
+    // A legacy session's notification without Mcp-Session-Id is 400, as its requests and responses are: it could only
+    // be dropped (helper-101). A cancellation, which a modern client may POST as it is, is still taken.
+    for (const method of ["notifications/initialized", "notifications/roots/list_changed"]) {
+      const lost = await post(url, { jsonrpc: "2.0", method });
+      expect(lost.status).toBe(400);
+      expect(await lost.json()).toEqual({
+        jsonrpc: "2.0",
+        error: { code: -32600, message: `Invalid request: "${method}" belongs to a legacy session, and none is open; a legacy client opens one with initialize` },
+      });
+    }
+    expect(await statusOf(post(url, { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 7 } }))).toBe(202);
   });
 
   it("serves the official SDK v1 client (Client + StreamableHTTPClientTransport): connect, listTools, callTool, a tool that elicits", async () => {

@@ -1391,7 +1391,24 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const routed = route(method, params, context?.channel ?? defaultChannel, context);
     const serving = routed.revision;
     const info = fromClient(serving, method, "notification");
-    return { routed, info, refusal: info === undefined ? undefined : notificationRefusal(method, params, serving, info) };
+    const refusal = sessionMissing(method, params, routed) ?? (info === undefined ? undefined : notificationRefusal(method, params, serving, info));
+    return { routed, info, refusal };
+  }
+
+  /**
+   * `-32600` for a legacy session's notification (`notifications/initialized`,
+   * `notifications/roots/list_changed`, …: one a legacy revision served takes from clients and no
+   * modern one does; cancellations aside) on a channel where no session is open or opening. It
+   * could only take no effect: the client, which lost its session or never opened one (over
+   * Streamable HTTP, sent no `Mcp-Session-Id`), is told so instead.
+   */
+  function sessionMissing(method: string, params: unknown, routed: ReturnType<typeof route>): DispatchErrorObject | undefined {
+    if (latestLegacy === undefined || routed.session !== undefined || routed.opening !== undefined || hasModernMeta(params)) return undefined;
+    const legacyOnly =
+      served.some((r) => r.era === "legacy" && method !== r.cancelledMethod && fromClient(r, method, "notification") !== undefined) &&
+      !modern.some((r) => fromClient(r, method, "notification") !== undefined);
+    if (!legacyOnly) return undefined;
+    return { code: -32600, message: "Invalid request: " + quoteShort(method) + " belongs to a legacy session, and none is open; a legacy client opens one with initialize" };
   }
 
   function notificationRefusal(method: string, params: unknown, serving: DispatchRevision, info: MethodRow): DispatchErrorObject | undefined {
