@@ -183,7 +183,7 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
     .option("--name <name>", "the npm package name (default: from the folder name)")
     .addOption(new Option("--example <name>", "handlers of another example instead of the default one").choices([...SCAFFOLD_EXAMPLES]))
     .addOption(new Option("--docs <mode>", "doc comments in the generated code").choices(["full", "tags", "none"]).default("full"))
-    .option("--force", "write into a folder that is not empty, replacing the scaffold's files and keeping the others")
+    .option("--force", "write into a folder that is not empty, replacing the scaffold's files (yours outside src/generated/ are kept as <file>.orig) and keeping the others")
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",
@@ -304,8 +304,11 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
       }
       throw error;
     });
-    const { written, replaced, unchanged } = writeScaffold(dir, files, Boolean(flags.force));
-    for (const path of replaced) io.stdout(`replaced: ${join(dir, path)}\n`);
+    const { written, replaced, unchanged, backups } = writeScaffold(dir, files, Boolean(flags.force));
+    for (const path of replaced) {
+      const kept = backups.find((b) => b.path === path);
+      io.stdout(`replaced: ${join(dir, path)}${kept === undefined ? "" : ` (what was there is kept as ${join(dir, kept.backup)})`}\n`);
+    }
     const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
     const kept = replaced.length + unchanged.length > 0 ? `, ${replaced.length} replaced, ${unchanged.length} unchanged` : "";
     io.stdout(`${dir}: ${written.length} ${written.length === 1 ? "file" : "files"} written${kept} (package ${name})\nnext: ${cd}npm install && npm test\n`);
@@ -564,6 +567,21 @@ function relativeOut(out: string): string {
   return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel) ? rel : out;
 }
 
+/**
+ * The nearest configuration file when it names `out` as one of its outputs, which a run whose
+ * command line names the input and `--out` does not read; `undefined` otherwise, and when the
+ * file cannot be read (this is a note, not a check of the file).
+ */
+function configAlsoWriting(out: string): string | undefined {
+  const file = findConfigFile(process.cwd());
+  if (file === undefined) return undefined;
+  try {
+    return loadConfig(file).outputs.some((output) => resolve(output.out) === resolve(out)) ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io: CliIO): Promise<number> {
   let jobs: GenerateJob[];
   try {
@@ -571,6 +589,12 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
   } catch (error) {
     reportError(error, io, Boolean(flags.debug));
     return EXIT_ERROR;
+  }
+  // A scaffolded project's configuration names its output and options (`transports`): a run with flags that writes the
+  // same folder uses none of them (helper-100).
+  const config = flags.config === undefined && flags.out !== undefined ? configAlsoWriting(flags.out) : undefined;
+  if (config !== undefined) {
+    io.stderr(`note: ${relative(process.cwd(), config) || config} also writes ${flags.out}, with inputs and options of its own; it is not read when the command line names the input and --out (run generate without them to use it)\n`);
   }
   // Every output is generated before any is written: one that fails leaves all of them as they were.
   const several = jobs.length > 1;
@@ -679,15 +703,21 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
       explainDrift(out, manifest, drift, io);
       return EXIT_DRIFT;
     }
+    // Read before the write replaces it: options that changed since are said, as --check says them (helper-100: a
+    // scaffolded project regenerated with flags lost its transports, and only "2 stale removed" told of it).
+    const onDisk = readManifest(out);
+    const changedOptions = onDisk.state === "read" ? optionChanges(onDisk.manifest.options, (JSON.parse(manifest.contents) as Manifest).options) : [];
     const statuses = writeOutput(out, files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${out}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
       replaceForeign: Boolean(flags.force),
     });
     const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;
-    const removed = count("stale");
+    const removed = statuses.filter((s) => s.state === "stale" && s.path !== MANIFEST_FILE).map((s) => inFolder(out, s.path));
     const written = count("changed") + count("missing");
-    io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed ? `, ${removed} stale removed` : ""}\n`);
+    io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed.length > 0 ? `, ${removed.length} stale removed` : ""}\n`);
+    if (changedOptions.length > 0) io.stdout(`the options changed since ${out} was generated: ${changedOptions.join(", ")}\n`);
+    if (removed.length > 0) io.stdout(`removed (this run does not produce them): ${removed.join(", ")}\n`);
     if (flags.dumpIr) {
       try {
         writeFileAtomic(flags.dumpIr, `${JSON.stringify(dumpedIr(result), null, 2)}\n`);

@@ -8,9 +8,9 @@
  * basic/versioning, "Backward Compatibility"), whose notifications (`publish`) and server→client
  * requests go to stdout, and whose client's responses, read from stdin, go to the dispatcher.
  * Until an `initialize` came, an error answering a request without the modern per-request
- * version ends with "; a 2025-11-25 client opens with initialize" (a legacy client that skipped
- * it would otherwise read only about the modern `_meta`). A request read while an `initialize` is
- * being answered waits for that answer, which is the session's first line.
+ * version ends with "; a 2025-11-25 client opens with initialize" (the dispatcher's, for a legacy
+ * client that skipped it). A request read while an `initialize` is being answered waits for that
+ * answer, which is the session's first line.
  *
  * A session that negotiated a revision taking JSON-RPC batches (2025-03-26) may send a line
  * holding an array: its answer is one line holding the array of its requests' responses (none
@@ -69,9 +69,6 @@ const LISTEN = "subscriptions/listen";
 /** The notification a legacy client sends once its `initialize` is answered (every legacy revision names it so). */
 const INITIALIZED = "notifications/initialized";
 const SHUTTING_DOWN = "Server shutting down";
-/** Added to an error answering a request without the modern per-request version before any `initialize`, on a dispatcher serving the legacy era. */
-const LEGACY_HINT = "; a 2025-11-25 client opens with initialize";
-const PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion";
 /** At the in-flight cap, how much input may be held while looking for a client's response. */
 const LOOKAHEAD_BYTES = 64 * 1024;
 
@@ -93,9 +90,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const channel = {};
-  /** Whether the dispatcher serves the legacy era, and whether an `initialize` was answered with a result on this process yet. */
+  /** Whether the dispatcher serves the legacy era. */
   const servesLegacy = dispatcher.opensSession?.({ jsonrpc: "2.0", id: 0, method: "initialize" }) === true;
-  let openedSession = false;
   // initialize requests dispatched and not answered yet: the requests read meanwhile are held until they are.
   let openingsRunning = 0;
   let broken = false;
@@ -174,9 +170,6 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
     const opens = request !== undefined && servesLegacy && dispatcher.opensSession?.(message) === true;
     if (opens) openingsRunning++;
-    // Not while an initialize is answered (the requests read meanwhile wait for it), nor once one succeeded; again after
-    // one failed (before, the hint was gone for good once an initialize was read).
-    const hint = request !== undefined && !openedSession && openingsRunning === 0 && servesLegacy && !isModern(message);
     // The requests of a batch (2025-03-26): timed as one, with the same limit.
     const batched = Array.isArray(message) ? message.filter((m) => typeof requestOf(m)?.method === "string").length : 0;
     let limit: AbortController | undefined;
@@ -194,10 +187,9 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     void dispatcher
       .handle(message, { channel, notify, push, deadline: (limit ?? shutdown).signal, transport: { kind: "stdio" }, ...(refuse === undefined ? {} : { refuse }) })
       .then((response) => {
-        if (opens && response !== undefined && !Array.isArray(response) && "result" in response) openedSession = true;
         if (response === undefined) return;
         // A batch's answer (an array) is written as one line, as it came.
-        write(hint && !Array.isArray(response) && "error" in response ? { ...response, error: { ...response.error, message: response.error.message + LEGACY_HINT } } : response);
+        write(response);
       })
       .catch((error: unknown) => {
         process.stderr.write(`stdio: ${String(error)}\n`);
@@ -561,9 +553,3 @@ function requestOf(message: unknown): { readonly id: string | number; readonly m
   return id === undefined ? undefined : { id, method: own(message, "method") };
 }
 
-/** Whether a message carries the modern per-request protocol version in `params._meta`. */
-function isModern(message: unknown): boolean {
-  const params = isPlainObject(message) ? own(message, "params") : undefined;
-  const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
-  return isPlainObject(meta) && own(meta, PROTOCOL_VERSION_KEY) !== undefined;
-}

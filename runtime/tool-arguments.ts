@@ -78,6 +78,15 @@ function typeMatches(type: unknown, v: unknown): boolean {
   }
 }
 
+/** The JSON Schema type `v` is an instance of, named as `type` names it (`integer` for a whole number), for a message; `v`'s JavaScript kind when it is none. */
+function jsonTypeOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "array";
+  if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
+  if (typeof v === "object" && !isPlainObject(v)) return "object that is not plain JSON data";
+  return typeof v;
+}
+
 function pointer(path: string, key: string | number): string {
   return path + "/" + escapeToken(String(key));
 }
@@ -106,7 +115,7 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
   if (type !== undefined) {
     const types: readonly unknown[] = Array.isArray(type) ? type : [type];
     // A value of the wrong type: nothing else about it is worth saying.
-    if (!types.some((t) => typeMatches(t, v))) return [at + "expected " + types.map(String).join(" or ")];
+    if (!types.some((t) => typeMatches(t, v))) return [at + "expected " + types.map(String).join(" or ") + ", got " + jsonTypeOf(v)];
   }
   const enumValues = own(schema, "enum");
   if (Array.isArray(enumValues) && !enumValues.some((e) => jsonEqual(e, v))) problems.push(at + "expected one of " + JSON.stringify(enumValues).slice(0, 120));

@@ -490,6 +490,34 @@ describe("the built CLI in a shell pipeline", () => {
     }
   });
 
+  it("a write says which files it removed and which options changed; flags writing a configured output say the file is not read (helper-100)", async () => {
+    const dir = scratchDir("cli-flags-beside-config");
+    writeFileSync(join(dir, "mcp-schema-codegen.config.json"), JSON.stringify({ outputs: [{ input: { schema: DRAFT }, out: "gen", options: { targets: ["types"], transports: "node" } }] }));
+    const home = process.cwd();
+    process.chdir(dir);
+    try {
+      expect((await cli("generate")).code).toBe(0);
+      expect(readdirSync(join(dir, "gen", "runtime")).sort()).toEqual(["dispatcher.ts", "http.ts", "json.ts", "stdio.ts", "tool-arguments.ts"]);
+      // The same folder from flags, without the transports: a note first, then what changed and what went.
+      const run = await cli("generate", "--schema", DRAFT, "--out", "gen", "--targets", "types");
+      expect(run.code).toBe(0);
+      expect(run.stderr).toBe(
+        "note: mcp-schema-codegen.config.json also writes gen, with inputs and options of its own; it is not read when the command line names the input and --out (run generate without them to use it)\n",
+      );
+      expect(run.stdout).toBe(
+        "gen: 1 written, 0 unchanged, 5 stale removed\n" +
+          "the options changed since gen was generated: --transports node → none\n" +
+          "removed (this run does not produce them): gen/runtime/dispatcher.ts, gen/runtime/http.ts, gen/runtime/json.ts, gen/runtime/stdio.ts, gen/runtime/tool-arguments.ts\n",
+      );
+      // Another folder: no note; nothing changed: neither line.
+      const other = await cli("generate", "--schema", DRAFT, "--out", "other", "--targets", "types");
+      expect([other.stderr, other.stdout]).toEqual(["", "other: 1 written, 0 unchanged\n"]);
+      expect((await cli("generate", "--schema", DRAFT, "--out", "other", "--targets", "types")).stdout).toBe("other: 0 written, 1 unchanged\n");
+    } finally {
+      process.chdir(home);
+    }
+  });
+
   it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {
     const cliPath = buildPrivateCli("cli-epipe");
     // Several runs: whether the write races the reader's exit varies.

@@ -169,7 +169,7 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
     expected: {
       jsonrpc: "2.0",
       id: 11,
-      result: { content: [{ type: "text", text: 'Invalid arguments for tool "echo": /text: expected string' }], isError: true, ...COMPLETE },
+      result: { content: [{ type: "text", text: 'Invalid arguments for tool "echo": /text: expected string, got integer' }], isError: true, ...COMPLETE },
     },
   },
   {
@@ -268,7 +268,7 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
     expected: {
       jsonrpc: "2.0",
       id: 21,
-      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } },
+      error: { code: -32021, message: "Missing required client capability: sampling", data: { requiredCapabilities: { sampling: {} } } },
     },
   },
   {
@@ -277,7 +277,7 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
     expected: {
       jsonrpc: "2.0",
       id: 22,
-      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } },
+      error: { code: -32021, message: "Missing required client capability: elicitation", data: { requiredCapabilities: { elicitation: {} } } },
     },
   },
 ];
@@ -555,9 +555,9 @@ describe("checkToolArguments", () => {
     expect(checkToolArguments(schema, { n: 1, tags: ["a"], "a/b": true })).toBeUndefined();
     expect(checkToolArguments(schema, {})).toBe('missing required property "n"');
     // A property named "" is at the pointer "/", which no longer also stands for the root.
-    expect(checkToolArguments({ type: "object", properties: { "": { type: "string" } }, required: ["x"] }, { "": 5 })).toBe('missing required property "x"; /: expected string');
+    expect(checkToolArguments({ type: "object", properties: { "": { type: "string" } }, required: ["x"] }, { "": 5 })).toBe('missing required property "x"; /: expected string, got integer');
     expect(checkToolArguments(schema, { n: 0 })).toBe("/n: must be at least 1");
-    expect(checkToolArguments(schema, { n: 1.5 })).toBe("/n: expected integer");
+    expect(checkToolArguments(schema, { n: 1.5 })).toBe("/n: expected integer, got number");
     expect(checkToolArguments(schema, { n: 1, tags: ["c"] })).toBe('/tags/0: expected one of ["a","b"]');
     expect(checkToolArguments(schema, { n: 1, tags: ["a", "a", "a"] })).toBe("/tags: must have at most 2 items");
     expect(checkToolArguments(schema, { n: 1, "a/b": false })).toBe("/a~1b: expected true");
@@ -606,11 +606,11 @@ describe("checkToolArguments", () => {
       cases.map(([schema, value]) => [JSON.stringify(schema), JSON.stringify(value), checkToolArguments(schema, value) === undefined, ajv.validate(schema, value)]);
     for (const row of [...verdicts(new Ajv2020({ strict: false }), cases2020), ...verdicts(new Ajv({ strict: false }), cases07)]) expect(row[2]).toBe(row[3]);
     expect(checkToolArguments(point, [1, 2, 3])).toBe("/2: no value is allowed here");
-    expect(checkToolArguments(row, ["label", 1, "x"])).toBe("/2: expected number");
+    expect(checkToolArguments(row, ["label", 1, "x"])).toBe("/2: expected number, got string");
     expect(checkToolArguments(sized, { a: 1, b: 2, c: 3 })).toBe("must have at most 2 properties");
     // Past 100 problems, "and more": the walk stops there, so it does not know how many (helper-94: 150 were "and 1 more").
     const many = checkToolArguments({ type: "object", additionalProperties: { type: "string" } }, Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`k${i}`, i])));
-    expect([many!.split("; ").length, many!.endsWith("; and more"), many!.startsWith("/k0: expected string; /k1: expected string")]).toEqual([101, true, true]);
+    expect([many!.split("; ").length, many!.endsWith("; and more"), many!.startsWith("/k0: expected string, got integer; /k1: expected string, got integer")]).toEqual([101, true, true]);
     // Draft-04's boolean exclusive bounds (helper-92: 5 passed { minimum: 5, exclusiveMinimum: true }).
     expect(checkToolArguments({ type: "number", minimum: 5, exclusiveMinimum: true }, 5)).toBe("must be more than 5");
     expect(checkToolArguments({ type: "number", maximum: 5, exclusiveMaximum: true }, 5)).toBe("must be less than 5");
@@ -618,7 +618,7 @@ describe("checkToolArguments", () => {
     // The meta-schema's URL with a trailing #/ names it too, as ajv reads it (helper-93).
     expect(checkToolArguments({ $schema: "http://json-schema.org/draft-07/schema#/", type: "array", prefixItems: [{ type: "string" }], items: { type: "number" } }, [1])).toBeUndefined();
     // A $schema that only mentions a draft's name is no draft (ajv refuses an unknown one): 2020-12 reads it (helper-92).
-    expect(checkToolArguments({ $schema: "https://example.com/schemas/2019-09-tools.json", type: "array", prefixItems: [{ type: "string" }] }, [1])).toBe("/0: expected string");
+    expect(checkToolArguments({ $schema: "https://example.com/schemas/2019-09-tools.json", type: "array", prefixItems: [{ type: "string" }] }, [1])).toBe("/0: expected string, got integer");
   });
 });
 

@@ -313,7 +313,7 @@ describe("handlers written once: results adapted to the legacy revision", () => 
     await client.open(LEGACY_VERSION, { sampling: {} });
     expect((await client.send(legacy(1, "resources/list")))?.error).toEqual({
       code: -32021,
-      message: "Missing required client capability",
+      message: "Missing required client capability: roots",
       data: { requiredCapabilities: { roots: {} } },
     });
     expect(contexts[0]).toMatchObject({ era: "legacy", protocolVersion: LEGACY_VERSION, clientCapabilities: { sampling: {} }, clientInfo: { name: "legacy-client" } });
@@ -373,14 +373,14 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
       },
       capabilities: { ...CAPABILITIES, prompts: {} },
     });
-    const missing = (requiredCapabilities: Json) => ({ code: -32021, message: "Missing required client capability", data: { requiredCapabilities } });
+    const missing = (requiredCapabilities: Json, named: string) => ({ code: -32021, message: "Missing required client capability: " + named, data: { requiredCapabilities } });
     const formOnly = legacyClient(d);
     await formOnly.open(LEGACY_VERSION, { elicitation: {}, sampling: {} });
-    expect((await formOnly.send(legacy(1, "prompts/get", { name: "url" })))?.error).toEqual(missing({ elicitation: { url: {} } }));
-    expect((await formOnly.send(legacy(2, "prompts/get", { name: "sampling" })))?.error).toEqual(missing({ sampling: { tools: {} } }));
+    expect((await formOnly.send(legacy(1, "prompts/get", { name: "url" })))?.error).toEqual(missing({ elicitation: { url: {} } }, "elicitation.url"));
+    expect((await formOnly.send(legacy(2, "prompts/get", { name: "sampling" })))?.error).toEqual(missing({ sampling: { tools: {} } }, "sampling.tools"));
     const urlOnly = legacyClient(d);
     await urlOnly.open(LEGACY_VERSION, { elicitation: { url: {} } });
-    expect((await urlOnly.send(legacy(3, "prompts/get", { name: "form" })))?.error).toEqual(missing({ elicitation: { form: {} } }));
+    expect((await urlOnly.send(legacy(3, "prompts/get", { name: "form" })))?.error).toEqual(missing({ elicitation: { form: {} } }, "elicitation.form"));
     expect([...formOnly.sent, ...urlOnly.sent].filter((m) => "id" in m)).toEqual([]);
     // Declared: sent.
     urlOnly.answerWith(() => ({ result: { action: "cancel" } }));
@@ -389,10 +389,10 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     // A modern client: the same rule on its InputRequiredResult.
     const modernMeta = (capabilities: Json) => ({ _meta: { ...META, "io.modelcontextprotocol/clientCapabilities": capabilities } });
     expect((await d.handle({ jsonrpc: "2.0", id: 5, method: "prompts/get", params: { name: "url", ...modernMeta({ elicitation: {} }) } }))?.error).toEqual(
-      missing({ elicitation: { url: {} } }),
+      missing({ elicitation: { url: {} } }, "elicitation.url"),
     );
     expect((await d.handle({ jsonrpc: "2.0", id: 6, method: "prompts/get", params: { name: "sampling", ...modernMeta({ sampling: {} }) } }))?.error).toEqual(
-      missing({ sampling: { tools: {} } }),
+      missing({ sampling: { tools: {} } }, "sampling.tools"),
     );
     expect((await d.handle({ jsonrpc: "2.0", id: 7, method: "prompts/get", params: { name: "url", ...modernMeta({ elicitation: { url: {} } }) } }))?.result?.["resultType"]).toBe(
       "input_required",
@@ -455,7 +455,7 @@ describe("InputRequiredResult to a legacy client: server→client requests, resp
     await noElicitation.open(LEGACY_VERSION, {});
     expect((await noElicitation.send(legacy(1, "tools/call", { name: "ask", arguments: {} })))?.error).toEqual({
       code: -32021,
-      message: "Missing required client capability",
+      message: "Missing required client capability: elicitation",
       data: { requiredCapabilities: { elicitation: {} } },
     });
     expect(noElicitation.sent.filter((m) => "id" in m)).toEqual([]);
@@ -1848,6 +1848,18 @@ describe("stdio, both eras", () => {
     expect(String((answered(4)?.["error"] as Json)["message"]).endsWith("opens with initialize")).toBe(false);
     input.end();
     await within(server.closed);
+    // The dispatcher's own answer, for a transport of the user's (helper-100: only stdio and HTTP said it); a channel
+    // with a session, and a modern request, are not told.
+    const d = dual();
+    const channel = {};
+    const before = await d.handle(legacy(7, "tools/list"), { channel });
+    expect(String((before as { error: Json }).error["message"]).endsWith("; a 2025-11-25 client opens with initialize")).toBe(true);
+    expect(await d.handle(legacy(8, "ping"), { channel })).toEqual({ jsonrpc: "2.0", id: 8, result: {} });
+    expect(await d.handle(initialize(9, LEGACY_VERSION), { channel })).toHaveProperty("result");
+    const after = await d.handle(legacy(10, "tools/call", { name: 5 }), { channel });
+    expect(String((after as { error: Json }).error["message"]).endsWith("opens with initialize")).toBe(false);
+    const modernOne = await d.handle({ jsonrpc: "2.0", id: 11, method: "tools/call", params: { _meta: META, name: 5 } }, { channel: {} });
+    expect(String((modernOne as { error: Json }).error["message"]).endsWith("opens with initialize")).toBe(false);
   });
 
   it("a legacy client initializes, calls tools, answers an elicitation on stdin, gets pushed notifications; a modern client on the same process is served too", async () => {

@@ -161,14 +161,14 @@ describe("runtime/tool-arguments.ts", () => {
   const schema = { type: "object", properties: { a: { type: "number" }, b: { type: "number" } }, required: ["a", "b"] };
 
   it("reports every problem, not only the first", () => {
-    expect(checkToolArguments(schema, { a: "x" })).toBe('missing required property "b"; /a: expected number');
+    expect(checkToolArguments(schema, { a: "x" })).toBe('missing required property "b"; /a: expected number, got string');
     expect(checkToolArguments(schema, { a: 1, b: 2 })).toBeUndefined();
   });
 
   it("patternProperties: a matching name is checked against its schema and is not an additional property", () => {
     const headers = { type: "object", patternProperties: { "^x-": { type: "string" } }, additionalProperties: false };
     expect(checkToolArguments(headers, { "x-trace": "t" })).toBeUndefined();
-    expect(checkToolArguments(headers, { "x-trace": 1, other: true })).toBe("/x-trace: expected string; /other: is not an allowed property");
+    expect(checkToolArguments(headers, { "x-trace": 1, other: true })).toBe("/x-trace: expected string, got integer; /other: is not an allowed property");
   });
 
   it("lists problems of every array item and stops at the issue limit", () => {
@@ -357,11 +357,16 @@ describe("runtime/dispatcher.ts", () => {
       result: { era: "legacy", version: "2098-01-01", resultType: "complete" },
     });
     const without: DispatchResponse | readonly DispatchResponse[] | undefined = await dispatcher.handle(call(2, "slow/op", {}));
-    expect(without).toEqual({ jsonrpc: "2.0", id: 2, error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { sampling: {} } } } });
+    // No session: the error also says how a legacy client starts one.
+    expect(without).toEqual({
+      jsonrpc: "2.0",
+      id: 2,
+      error: { code: -32021, message: "Missing required client capability: sampling; a 2099-01-01 client opens with initialize", data: { requiredCapabilities: { sampling: {} } } },
+    });
     expect(await dispatcher.handle(call(3, "tools/list", {}), { session })).toEqual({
       jsonrpc: "2.0",
       id: 3,
-      error: { code: -32021, message: "Missing required client capability", data: { requiredCapabilities: { elicitation: {} } } },
+      error: { code: -32021, message: "Missing required client capability: elicitation", data: { requiredCapabilities: { elicitation: {} } } },
     });
   });
 

@@ -6,7 +6,7 @@
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
@@ -62,11 +62,12 @@ describe("scaffold command", () => {
     const { code, stdout, stderr } = await cli("scaffold", dir, ...SPEC, "draft");
     expect(stderr).toBe("");
     expect(code).toBe(0);
-    expect(stdout).toContain("42 files written (package my-server)");
+    expect(stdout).toContain("43 files written (package my-server)");
     expect(stdout).toContain(`next: cd '${dir}' && npm install && npm test\n`);
     const revision = ["errors.ts", "index.ts", "meta.ts", "methods.ts", "revision.ts", "types.ts", "validators.ts"];
     expect(listFiles(dir)).toEqual([
       ".gitignore",
+      ".prettierignore",
       "README.md",
       "mcp-schema-codegen.config.json",
       "package.json",
@@ -129,7 +130,7 @@ describe("scaffold command", () => {
     expect(readFileSync(join(dir, "src/generated/types.ts"), "utf8")).toContain("--docs full");
   });
 
-  it("refuses a folder that is not empty (exit 2, nothing changed); --force replaces its files and keeps the others", async () => {
+  it("refuses a folder that is not empty (exit 2, nothing changed); --force replaces its files, keeping what they held as .orig, and keeps the others", async () => {
     const dir = scratchDir("scaffold-refuse");
     writeFileSync(join(dir, "notes.txt"), "mine\n");
     writeFileSync(join(dir, "README.md"), "my readme\n");
@@ -144,17 +145,35 @@ describe("scaffold command", () => {
     const forced = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
     expect(forced.code).toBe(0);
     // Only files that were there with other contents are listed as replaced.
-    expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([`replaced: ${join(dir, "README.md")}`]);
+    expect(forced.stdout.split("\n").filter((l) => l.startsWith("replaced: "))).toEqual([
+      `replaced: ${join(dir, "README.md")} (what was there is kept as ${join(dir, "README.md.orig")})`,
+    ]);
     expect(readFileSync(join(dir, "notes.txt"), "utf8")).toBe("mine\n");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/^# forced\n/);
-    expect(listFiles(dir)).toHaveLength(43);
-    expect(forced.stdout).toContain(`${dir}: 41 files written, 1 replaced, 0 unchanged (package forced)\n`);
+    expect(readFileSync(join(dir, "README.md.orig"), "utf8")).toBe("my readme\n");
+    expect(listFiles(dir)).toHaveLength(45);
+    expect(forced.stdout).toContain(`${dir}: 42 files written, 1 replaced, 0 unchanged (package forced)\n`);
+    // Edited handlers are kept too (helper-100: --force lost them), beside the first backup's name when that is taken.
+    const handlers = join(dir, "src/handlers.ts");
+    writeFileSync(handlers, readFileSync(handlers, "utf8") + "// mine\n");
+    writeFileSync(join(dir, "src/handlers.ts.orig"), "an older backup\n");
+    const edited = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    expect(edited.stdout).toContain(`replaced: ${handlers} (what was there is kept as ${handlers}.orig.1)\n`);
+    expect(readFileSync(`${handlers}.orig.1`, "utf8")).toMatch(/\/\/ mine\n$/);
+    expect(readFileSync(`${handlers}.orig`, "utf8")).toBe("an older backup\n");
+    expect(readFileSync(handlers, "utf8")).not.toContain("// mine");
+    // Generated files are the generator's: replaced without a backup.
+    const types = join(dir, "src/generated/types.ts");
+    writeFileSync(types, "// edited\n");
+    const regenerated = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
+    expect(regenerated.stdout).toContain(`replaced: ${types}\n`);
+    expect(existsSync(`${types}.orig`)).toBe(false);
     // A file with the same contents is left as it is, and said to be unchanged.
     const typesPath = join(dir, "src/generated/types.ts");
     const typesWritten = statSync(typesPath).mtimeMs;
     writeFileSync(join(dir, "package.json"), "{}\n");
     const again = await cli("scaffold", dir, ...SPEC, "draft", "--force", "--name", "forced");
-    expect(again.stdout).toContain(`${dir}: 0 files written, 1 replaced, 41 unchanged (package forced)\n`);
+    expect(again.stdout).toContain(`${dir}: 0 files written, 1 replaced, 42 unchanged (package forced)\n`);
     expect(statSync(typesPath).mtimeMs).toBe(typesWritten);
     // Written into the current folder: the next step needs no cd.
     const home = process.cwd();
@@ -199,7 +218,7 @@ describe("scaffold command", () => {
     const after = statSync(project);
     expect([after.ino, after.mode]).toEqual([before.ino, before.mode]);
     expect(readdirSync(dir)).toEqual(["p"]);
-    expect(listFiles(project)).toHaveLength(42);
+    expect(listFiles(project)).toHaveLength(43);
   });
 
   it("refuses a schema of a revision before the stateless one (MCG411), a bad package name (MCG412), and writes nothing", async () => {
@@ -247,7 +266,7 @@ describe("scaffold command", () => {
     const dir = join(scratchDir("scaffold-modern"), "p");
     const { code, stdout } = await cli("scaffold", dir, ...SPEC, "draft", "--eras", "modern", "--docs", "tags");
     expect(code).toBe(0);
-    expect(stdout).toContain("28 files written");
+    expect(stdout).toContain("29 files written");
     expect(readFileSync(join(dir, "README.md"), "utf8")).toMatch(/It accepts\s+POST only: GET and DELETE are answered 405/);
     expect(listFiles(join(dir, "src", "generated")).filter((f) => !f.startsWith("runtime/"))).toEqual([
       "codegen-manifest.json",

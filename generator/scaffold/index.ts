@@ -18,7 +18,7 @@
  * through the spec lock (`--spec-version` alone) are named as versions of the revision a copy of
  * the lock (`mcp-spec.lock.json`) pins.
  */
-import { lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
+import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { basename, dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
@@ -60,8 +60,14 @@ export interface ScaffoldOptions extends GenerateOptions {
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
 const STATIC_FILES = ["tsconfig.json", "src/main.ts", "src/server.ts", "test/server.test.ts", "test/client.ts"];
-/** Files npm would leave out of the package under their own name: project path ← template name. */
-const RENAMED_FILES: readonly (readonly [string, string])[] = [[".gitignore", "gitignore"]];
+/**
+ * Files npm would leave out of the package under their own name: project path ← template name.
+ * `.prettierignore` keeps Prettier off `src/generated/`, which `generate --check` compares byte for byte.
+ */
+const RENAMED_FILES: readonly (readonly [string, string])[] = [
+  [".gitignore", "gitignore"],
+  [".prettierignore", "prettierignore"],
+];
 
 /** npm's rules for a package name (at most 214 characters in all), with an optional scope: `my-server`, `@acme/my-server`. */
 const PACKAGE_NAME = /^(?:@[a-z0-9][a-z0-9._-]*\/)?[a-z0-9][a-z0-9._-]*$/;
@@ -271,6 +277,19 @@ export interface ScaffoldWrite {
   written: string[];
   replaced: string[];
   unchanged: string[];
+  /** Of the replaced files outside `src/generated/`, where the contents they had were kept (`src/handlers.ts` → `src/handlers.ts.orig`). */
+  backups: { readonly path: string; readonly backup: string }[];
+}
+
+/** The generated code's folder in a project: its files are the generator's, and are replaced without a backup. */
+const GENERATED_FOLDER = "src/generated/";
+
+/** The first of `<path>.orig`, `<path>.orig.1`, … that nothing is at (relative to `target`). */
+function backupPath(target: string, path: string): string {
+  for (let n = 0; ; n++) {
+    const candidate = `${path}.orig${n === 0 ? "" : `.${n}`}`;
+    if (kindOf(join(target, candidate)) === "missing") return candidate;
+  }
 }
 
 /**
@@ -279,10 +298,13 @@ export interface ScaffoldWrite {
  * empty folder (kept, with its owner and mode) gets the entries of a folder built beside it,
  * moved in. A folder with files in it is refused unless `force`; then each file that is missing
  * or has other contents is written atomically, and other files are kept (a file with the same
- * contents is left as it is). Folders left beside the target by killed runs are removed.
+ * contents is left as it is). A file replaced outside `src/generated/` (your handlers, your
+ * `main.ts`) is first copied to `<path>.orig` (or `.orig.1`, … when that is taken), so `force`
+ * loses nothing. Folders left beside the target by killed runs are removed.
  *
  * @returns the paths (relative to `dir`) written where nothing was, replaced (there before with
- *   other contents; only with `force`) and unchanged (there before with the same contents)
+ *   other contents; only with `force`), unchanged (there before with the same contents), and the
+ *   backups of replaced files
  * @throws GeneratorError MCG410 when `dir` is not empty and `force` is not set, is not a folder,
  *   is a symbolic link, or holds something where a project file or folder belongs; MCG403 when a
  *   file-system step fails
@@ -296,16 +318,22 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
   if (!empty) {
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
     checkPlaces(target, dir, files);
-    const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [] };
+    const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [] };
     writing(dir, () => {
       for (const file of files) {
         const path = join(target, file.path);
-        const before = kindOf(path) === "file" ? readFileSync(path, "utf8") : undefined;
-        if (before === file.contents) {
+        const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
+        if (before !== undefined && before.equals(Buffer.from(file.contents))) {
           result.unchanged.push(file.path);
           continue;
         }
         (before === undefined ? result.written : result.replaced).push(file.path);
+        if (before !== undefined && !file.path.startsWith(GENERATED_FOLDER)) {
+          const backup = backupPath(target, file.path);
+          // A new name: nothing is replaced there, and the file the project has stays until the copy is whole.
+          copyFileSync(path, join(target, backup), constants.COPYFILE_EXCL);
+          result.backups.push({ path: file.path, backup });
+        }
         mkdirSync(dirname(path), { recursive: true });
         writeFileAtomic(path, file.contents);
       }
@@ -329,7 +357,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
         rmdirSync(tmp);
       }
     });
-    return { written: files.map((f) => f.path), replaced: [], unchanged: [] };
+    return { written: files.map((f) => f.path), replaced: [], unchanged: [], backups: [] };
   } finally {
     try {
       rmSync(tmp, { recursive: true, force: true });

@@ -403,6 +403,11 @@ export interface CoreDispatcher {
    * to a server→client request: it settles the request with that id on the same channel and is
    * never answered (an unknown id is ignored). Never rejects.
    *
+   * On a dispatcher serving a legacy revision, an error answering a request that carries no
+   * modern `_meta` version, on a channel with no legacy session open or opening (a legacy client
+   * that skipped `initialize`), ends with "; a 2025-11-25 client opens with initialize" (the
+   * latest legacy revision served).
+   *
    * A batch (a JSON array) is answered `-32600` "batches are not supported" (one error, no `id`),
    * except on a channel whose legacy session negotiated a revision that takes batches
    * ({@link DispatchRevision.batches}, 2025-03-26 basic/index "JSON-RPC batching": implementations
@@ -531,6 +536,21 @@ export function missingCapabilities(declared: unknown, required: unknown): JsonO
     }
   }
   return missing;
+}
+
+/**
+ * The `-32021` message for `missing` (as {@link missingCapabilities} gives it): each capability
+ * named by its path, `Missing required client capability: elicitation.url, sampling`.
+ */
+function missingCapabilityMessage(missing: JsonObject): string {
+  const paths: string[] = [];
+  const walk = (prefix: string, value: unknown): void => {
+    const keys = isPlainObject(value) ? Object.keys(value) : [];
+    if (keys.length === 0) paths.push(prefix);
+    else for (const key of keys) walk(prefix + "." + key, (value as JsonObject)[key]);
+  };
+  for (const key of Object.keys(missing)) walk(key, missing[key]);
+  return "Missing required client capability: " + paths.join(", ");
 }
 
 /** The `_meta` of a params object, when it is a plain object; else `{}`. */
@@ -1308,7 +1328,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       }
     }
     const missing = missingCapabilities(declared, required);
-    if (absent.length === 0) return missing === undefined ? undefined : errorOf(id, -32021, "Missing required client capability", { requiredCapabilities: missing });
+    if (absent.length === 0) return missing === undefined ? undefined : errorOf(id, -32021, missingCapabilityMessage(missing), { requiredCapabilities: missing });
     const requiredCapabilities = missing ?? {};
     for (const { path } of absent) addCapability(requiredCapabilities, path);
     const methods = [...new Set(absent.map((a) => a.method))].join(", ");
@@ -1730,7 +1750,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       logLevel: arrival.logLevel,
       requireClientCapabilities(required: object): void {
         const missing = missingCapabilities(arrival.clientCapabilities, required);
-        if (missing !== undefined) throw new HandlerError(-32021, "Missing required client capability", { requiredCapabilities: missing });
+        if (missing !== undefined) throw new HandlerError(-32021, missingCapabilityMessage(missing), { requiredCapabilities: missing });
       },
       inputResponses: isPlainObject(inputResponses) ? inputResponses : undefined,
       requestState: typeof requestState === "string" ? requestState : undefined,
@@ -1916,7 +1936,12 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (unbatched !== undefined) return errorOf(id, -32600, unbatched);
       // 2025-03-26 basic/lifecycle § Initialization: "The initialization request MUST NOT be part of a JSON-RPC batch".
       if (inBatch && openingMethods.has(method)) return errorOf(id, -32600, "Invalid request: " + quoteShort(method) + " must not be part of a JSON-RPC batch");
-      return await request(value, id, method, context);
+      // A legacy client that skipped initialize would read only about the modern era's _meta: its error says how it starts.
+      const beforeSession =
+        latestLegacy !== undefined && !openingMethods.has(method) && !hasModernMeta(params) && context?.session === undefined && liveSession(context?.channel ?? defaultChannel) === undefined;
+      const answer = await request(value, id, method, context);
+      if (!beforeSession || answer === undefined || !("error" in answer)) return answer;
+      return { ...answer, error: { ...answer.error, message: answer.error.message + "; a " + latestLegacy + " client opens with initialize" } };
     } catch (error) {
       return failedDispatch(error);
     }
