@@ -6,7 +6,7 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, specFolderProblem, versionsIn, type ConfigInput } from "./config.js";
@@ -21,7 +21,7 @@ import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
-import { LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, writeScaffold, type ScaffoldExample } from "./scaffold/index.js";
+import { LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -305,17 +305,29 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
       throw error;
     });
     const { written, replaced, unchanged, backups } = writeScaffold(dir, files, Boolean(flags.force));
-    for (const path of replaced) {
-      const kept = backups.find((b) => b.path === path);
-      io.stdout(`replaced: ${join(dir, path)}${kept === undefined ? "" : ` (what was there is kept as ${join(dir, kept.backup)})`}\n`);
-    }
+    printReplaced(dir, replaced, backups, io);
     const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
     const kept = replaced.length + unchanged.length > 0 ? `, ${replaced.length} replaced, ${unchanged.length} unchanged` : "";
     io.stdout(`${dir}: ${written.length} ${written.length === 1 ? "file" : "files"} written${kept} (package ${name})\nnext: ${cd}npm install && npm test\n`);
     return EXIT_OK;
   } catch (error) {
+    if (error instanceof ScaffoldWriteError) {
+      // Stopped part-way: what it had replaced (and where the files were kept) is said, and not that nothing was written (helper-102).
+      printReplaced(dir, error.done.replaced, error.done.backups, io);
+      const { written, replaced } = error.done;
+      reportError(error, io, Boolean(flags.debug), `${dir}: ${written.length} written and ${replaced.length} replaced before it stopped; run it again to finish`);
+      return EXIT_ERROR;
+    }
     reportError(error, io, Boolean(flags.debug));
     return EXIT_ERROR;
+  }
+}
+
+/** `replaced: <file>` for each file a scaffold replaced, naming the copy it kept of a file of yours. */
+function printReplaced(dir: string, replaced: readonly string[], backups: ScaffoldWrite["backups"], io: CliIO): void {
+  for (const path of replaced) {
+    const kept = backups.find((b) => b.path === path);
+    io.stdout(`replaced: ${join(dir, path)}${kept === undefined ? "" : ` (what was there is kept as ${join(dir, kept.backup)})`}\n`);
   }
 }
 
@@ -575,8 +587,16 @@ function relativeOut(out: string): string {
 function configAlsoWriting(out: string): string | undefined {
   const file = findConfigFile(process.cwd());
   if (file === undefined) return undefined;
+  // The same folder however it is spelled: through a symbolic link too (helper-102), when it exists.
+  const real = (path: string) => {
+    try {
+      return realpathSync(path);
+    } catch {
+      return resolve(path);
+    }
+  };
   try {
-    return loadConfig(file).outputs.some((output) => resolve(output.out) === resolve(out)) ? file : undefined;
+    return loadConfig(file).outputs.some((output) => real(output.out) === real(out)) ? file : undefined;
   } catch {
     return undefined;
   }
@@ -700,13 +720,16 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
         io.stdout(`${out}: ${result.files.length} ${result.files.length === 1 ? "file" : "files"} up to date\n`);
         return EXIT_OK;
       }
-      explainDrift(out, manifest, drift, io);
+      explainDrift(out, manifest, files, drift, io);
       return EXIT_DRIFT;
     }
     // Read before the write replaces it: options that changed since are said, as --check says them (helper-100: a
     // scaffolded project regenerated with flags lost its transports, and only "2 stale removed" told of it).
+    // Without a readable manifest, from a generated file's header, as --check reads it (helper-102).
     const onDisk = readManifest(out);
-    const changedOptions = onDisk.state === "read" ? optionChanges(onDisk.manifest.options, (JSON.parse(manifest.contents) as Manifest).options) : [];
+    const paths = result.files.map((f) => f.path);
+    const before = onDisk.state === "read" ? onDisk.manifest.options : headerFacts(out, paths, result.files)?.options;
+    const changedOptions = before !== undefined ? optionChanges(before, (JSON.parse(manifest.contents) as Manifest).options) : [];
     const statuses = writeOutput(out, files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${out}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
@@ -739,7 +762,7 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
  * manifest on disk) before the file diffs; when only the options changed, which ones and the
  * files that differ, without their diffs; otherwise the file diffs.
  */
-function explainDrift(out: string, manifest: GeneratedFile, drift: readonly FileStatus[], io: CliIO): void {
+function explainDrift(out: string, manifest: GeneratedFile, generated: readonly GeneratedFile[], drift: readonly FileStatus[], io: CliIO): void {
   const inOut = (path: string) => inFolder(out, path);
   const fresh = JSON.parse(manifest.contents) as Manifest;
   const onDisk = readManifest(out);
@@ -749,15 +772,24 @@ function explainDrift(out: string, manifest: GeneratedFile, drift: readonly File
   // listed every file but it).
   const files = code.length > 0 ? [...code, ...drift.filter((s) => s.path === MANIFEST_FILE && s.state === "missing")] : drift;
   const differ = `${files.length} ${files.length === 1 ? "file differs" : "files differ"}; run without --check to regenerate\n`;
-  // An output written before manifests existed still names its input and options in each header.
-  const before = old ? { sha256: old.input.sha256, options: old.options } : headerFacts(out, code);
+  // An output written before manifests existed (or whose manifest went) still names its input and options in each header:
+  // the sha256s of a changed file's header are compared with those of this run's file of the same path (a multi-revision
+  // header names one per revision; helper-102: its last was compared with the first revision's).
+  const fromHeaders = old ? undefined : headerFacts(out, code.filter((s) => s.state === "changed").map((s) => s.path), generated);
+  const before = old ? { options: old.options } : fromHeaders;
   let inputChanged: boolean;
   // An output of several revisions (now or before) names each revision whose input changed.
   if (old && (old.revisions !== undefined || fresh.revisions !== undefined)) inputChanged = revisionChanges(out, old, fresh, io);
   else {
-    inputChanged = before !== undefined && before.sha256 !== fresh.input.sha256;
-    if (before && inputChanged) {
-      io.stdout(`the input changed since ${out} was generated: ${inputChange(old?.input.file, before.sha256, fresh.input)}\n`);
+    inputChanged = old ? old.input.sha256 !== fresh.input.sha256 : fromHeaders !== undefined && fromHeaders.sha256s.join() !== fromHeaders.freshSha256s.join();
+    if (inputChanged) {
+      const change =
+        old !== undefined
+          ? inputChange(old.input.file, old.input.sha256, fresh.input)
+          : fromHeaders!.sha256s.length === 1 && fromHeaders!.freshSha256s.length === 1
+            ? inputChange(undefined, fromHeaders!.sha256s[0]!, { file: fresh.input.file, sha256: fromHeaders!.freshSha256s[0]! })
+            : `sha256 ${fromHeaders!.sha256s.map(shortSha).join(", ")} → ${fromHeaders!.freshSha256s.map(shortSha).join(", ")}`;
+      io.stdout(`the input changed since ${out} was generated: ${change}\n`);
       if (old) io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(old.protocol, fresh.protocol)).replace(/^(?=.)/gm, "  ")}`);
       else if (onDisk.state === "unreadable") {
         io.stdout(`(${inOut(MANIFEST_FILE)} cannot be read (${onDisk.reason}), so the protocol changes cannot be listed; it is rewritten by the next run without --check)\n`);
@@ -831,19 +863,48 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
 
 /** How an input changed: `a.ts sha256 1234… → 5678…`, naming the file before too when its name changed (`old.ts sha256 … → new.ts sha256 …`). */
 function inputChange(wasFile: string | undefined, wasSha256: string, now: { readonly file: string; readonly sha256: string }): string {
-  const short = (sha256: string) => `${sha256.slice(0, 12)}…`;
-  if (wasFile !== undefined && wasFile !== now.file) return `${wasFile} sha256 ${short(wasSha256)} → ${now.file} sha256 ${short(now.sha256)}`;
-  return `${now.file} sha256 ${short(wasSha256)} → ${short(now.sha256)}`;
+  if (wasFile !== undefined && wasFile !== now.file) return `${wasFile} sha256 ${shortSha(wasSha256)} → ${now.file} sha256 ${shortSha(now.sha256)}`;
+  return `${now.file} sha256 ${shortSha(wasSha256)} → ${shortSha(now.sha256)}`;
 }
 
-/** The input sha256 and options named by the header of the first changed file on disk. */
-function headerFacts(out: string, changed: readonly FileStatus[]): { sha256: string; options: Record<string, string> } | undefined {
-  for (const s of changed) {
-    if (s.state !== "changed") continue;
-    const head = readFileSync(join(out, s.path), "utf8").slice(0, 4096);
-    const sha256 = /^\/\/ Generated by .* \(sha256 ([0-9a-f]{64})\)\.$/m.exec(head)?.[1];
+/** A sha256 as messages show it: its first 12 digits. */
+function shortSha(sha256: string): string {
+  return `${sha256.slice(0, 12)}…`;
+}
+
+/** What an output's file on disk says of its generation in its header, beside what this run's file of that path says. */
+interface HeaderFacts {
+  /** The sha256 of each input its "Generated by" line names (one, or one per revision of a multi-revision output). */
+  readonly sha256s: readonly string[];
+  /** The same of this run's file. */
+  readonly freshSha256s: readonly string[];
+  readonly options: Record<string, string>;
+}
+
+/** The sha256s a header's "Generated by" line names, in order; undefined without such a line. */
+function headerSha256s(contents: string): string[] | undefined {
+  const line = /^\/\/ Generated by .*$/m.exec(contents.slice(0, 4096))?.[0];
+  const found = line === undefined ? [] : [...line.matchAll(/\(sha256 ([0-9a-f]{64})\)/g)].map((m) => m[1]!);
+  return found.length > 0 ? found : undefined;
+}
+
+/**
+ * For an output without a readable manifest: the header of the first of `paths` whose file on
+ * disk has one (a folder, a file that cannot be read, or one without a header is passed over),
+ * with the header of this run's file of that path.
+ */
+function headerFacts(out: string, paths: readonly string[], files: readonly GeneratedFile[]): HeaderFacts | undefined {
+  for (const path of paths) {
+    let head: string;
+    try {
+      head = readFileSync(join(out, path), "utf8").slice(0, 4096);
+    } catch {
+      continue;
+    }
+    const sha256s = headerSha256s(head);
     const options = headerOptions(head);
-    if (sha256 && options) return { sha256, options };
+    const freshSha256s = headerSha256s(files.find((f) => f.path === path)?.contents ?? "");
+    if (sha256s && options && freshSha256s) return { sha256s, freshSha256s, options };
   }
   return undefined;
 }

@@ -48,6 +48,8 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
   const statuses: FileStatus[] = files.map((file) => {
     const target = join(outDir, file.path);
     if (!existsSync(target)) return { path: file.path, state: "missing" };
+    // A folder where a file goes: not drift to show, but something in the way (before, EISDIR as an internal error; helper-102).
+    if (statSync(target).isDirectory()) throw fail("MCG402", `${target} is a folder, where the generator writes a file: move it away and run again`);
     const current = readFileSync(target, "utf8");
     if (current === file.contents) return { path: file.path, state: "unchanged" };
     const foreign = file.contents.startsWith(GENERATED_MARK) && !readsAsGenerated(current);
@@ -789,13 +791,17 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     fsStep("write", journal, () => writeFileSync(journal, JSON.stringify({ tmp, old })));
     const build = () => {
       removeTree(tmp);
-      if (existsSync(out)) cpSync(out, tmp, { recursive: true, preserveTimestamps: true });
+      // Links are copied as they are (a relative one stays relative; helper-102: they were made absolute).
+      if (existsSync(out)) cpSync(out, tmp, { recursive: true, preserveTimestamps: true, verbatimSymlinks: true });
       else mkdirSync(tmp);
       for (const status of statuses) {
         const target = join(tmp, status.path);
         if (status.state === "stale") rmSync(target, { force: true });
         if (status.state !== "changed" && status.state !== "missing") continue;
         mkdirSync(dirname(target), { recursive: true });
+        // A link where a generated file goes is replaced by the file, not written through: its target is outside what
+        // this write swaps in, and would have changed in place (helper-102).
+        if (lstatSync(target, { throwIfNoEntry: false })?.isSymbolicLink() === true) rmSync(target);
         writeFileSync(target, files.find((f) => f.path === status.path)!.contents);
       }
       // A folder left empty by stale removals (runtime/, a revision folder no longer produced) goes too.

@@ -3,7 +3,7 @@
  * written, atomic and idempotent writes, --check drift detection, --dump-ir, --targets.
  * Runs `run(argv, io)` in-process (no build of dist/ needed).
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { spawn, spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
@@ -509,6 +509,13 @@ describe("the built CLI in a shell pipeline", () => {
           "the options changed since gen was generated: --transports node → none\n" +
           "removed (this run does not produce them): gen/runtime/dispatcher.ts, gen/runtime/http.ts, gen/runtime/json.ts, gen/runtime/stdio.ts, gen/runtime/tool-arguments.ts\n",
       );
+      // The same folder through a symbolic link is the same output: the note still comes (helper-102).
+      symlinkSync("gen", join(dir, "linked"));
+      expect((await cli("generate", "--schema", DRAFT, "--out", "linked", "--targets", "types")).stderr).toContain("note: mcp-schema-codegen.config.json also writes linked");
+      // Without the manifest, a file's header says what the options were, as --check reads them (helper-102).
+      rmSync(join(dir, "gen", "codegen-manifest.json"));
+      const headerOnly = await cli("generate", "--schema", DRAFT, "--out", "gen", "--targets", "types", "--docs", "none");
+      expect(headerOnly.stdout).toContain("the options changed since gen was generated: --docs full → none\n");
       // Another folder: no note; nothing changed: neither line.
       const other = await cli("generate", "--schema", DRAFT, "--out", "other", "--targets", "types");
       expect([other.stderr, other.stdout]).toEqual(["", "other: 1 written, 0 unchanged\n"]);
@@ -516,6 +523,16 @@ describe("the built CLI in a shell pipeline", () => {
     } finally {
       process.chdir(home);
     }
+  });
+
+  it("--check of a multi-revision output without its manifest reads each header's sha256s against this run's: only the options changed (helper-102)", async () => {
+    const out = join(scratchDir("cli-multi-no-manifest"), "out");
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25", "--out", out, "--docs", "none")).code).toBe(0);
+    rmSync(join(out, "codegen-manifest.json"));
+    const check = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25", "--out", out, "--docs", "tags", "--check");
+    expect(check.code).toBe(1);
+    expect(check.stdout).not.toContain("the input changed");
+    expect(check.stdout).toContain(`only the options changed since ${out} was generated: --docs none → tags\n`);
   });
 
   it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {

@@ -293,6 +293,32 @@ describe("writeOutput", () => {
     expect(readdirSync(join(dir, "real"))).toEqual(["a.ts"]);
   });
 
+  it("keeps a relative link of yours relative; replaces a link where a generated file goes with the file, its target untouched; refuses a folder there (helper-102)", () => {
+    const dir = scratchDir("writes-links-inside");
+    const out = join(dir, "out");
+    writeOutput(out, [file("a.ts", "1"), file("b.ts", "2")]);
+    writeFileSync(join(dir, "notes.md"), "notes\n");
+    symlinkSync(join("..", "notes.md"), join(out, "NOTES.md"));
+    // a.ts a link to a file outside the folder, b.ts a link to nothing.
+    writeFileSync(join(dir, "outside.ts"), readFileSync(join(out, "a.ts"), "utf8"));
+    rmSync(join(out, "a.ts"));
+    symlinkSync(join("..", "outside.ts"), join(out, "a.ts"));
+    rmSync(join(out, "b.ts"));
+    symlinkSync(join(dir, "nowhere.ts"), join(out, "b.ts"));
+    expect(writeOutput(out, [file("a.ts", "one"), file("b.ts", "2")]).map((s) => `${s.path} ${s.state}`)).toEqual(["a.ts changed", "b.ts missing"]);
+    expect(readlinkSync(join(out, "NOTES.md"))).toBe(join("..", "notes.md"));
+    expect(readFileSync(join(dir, "outside.ts"), "utf8")).toBe(`${GENERATED_MARK}test\n1\n`);
+    expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(`${GENERATED_MARK}test\none\n`);
+    expect(existsSync(join(dir, "nowhere.ts"))).toBe(false);
+    expect(readFileSync(join(out, "b.ts"), "utf8")).toBe(`${GENERATED_MARK}test\n2\n`);
+    // A folder where a file goes is in the way (MCG402), for a write and a comparison alike; nothing changes.
+    rmSync(join(out, "b.ts"));
+    mkdirSync(join(out, "b.ts"));
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "one"), file("b.ts", "2")]))).toBe("MCG402");
+    expect(() => compareOutput(out, [file("b.ts", "2")])).toThrow(`${join(out, "b.ts")} is a folder, where the generator writes a file: move it away and run again`);
+    expect(readdirSync(out).sort()).toEqual(["NOTES.md", "a.ts", "b.ts"]);
+  });
+
   it("refuses to replace the current folder or one of its parents", () => {
     const dir = scratchDir("writes-cwd");
     const cwd = process.cwd();

@@ -281,6 +281,19 @@ export interface ScaffoldWrite {
   backups: { readonly path: string; readonly backup: string }[];
 }
 
+/**
+ * A `force` write of {@link writeScaffold} that stopped part-way (a full disk, a read-only file):
+ * `done` is what it wrote, replaced and backed up before it stopped, for the caller to tell.
+ */
+export class ScaffoldWriteError extends GeneratorError {
+  readonly done: ScaffoldWrite;
+
+  constructor(error: GeneratorError, done: ScaffoldWrite) {
+    super(error.diagnostics, error.warnings);
+    this.done = done;
+  }
+}
+
 /** The generated code's folder in a project: its files are the generator's, and are replaced without a backup. */
 const GENERATED_FOLDER = "src/generated/";
 
@@ -289,6 +302,34 @@ function backupPath(target: string, path: string): string {
   for (let n = 0; ; n++) {
     const candidate = `${path}.orig${n === 0 ? "" : `.${n}`}`;
     if (kindOf(join(target, candidate)) === "missing") return candidate;
+  }
+}
+
+/** The `force` write of {@link writeScaffold}: each file in turn, `result` filled as it goes (a step that throws leaves it saying what was done). */
+function writeEach(target: string, files: readonly GeneratedFile[], result: ScaffoldWrite): void {
+  for (const file of files) {
+    const path = join(target, file.path);
+    const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
+    if (before !== undefined && before.equals(Buffer.from(file.contents))) {
+      result.unchanged.push(file.path);
+      continue;
+    }
+    let backup: string | undefined;
+    if (before !== undefined && !file.path.startsWith(GENERATED_FOLDER)) {
+      backup = backupPath(target, file.path);
+      // A new name: nothing is replaced there, and the file the project has stays until the copy is whole.
+      copyFileSync(path, join(target, backup), constants.COPYFILE_EXCL);
+    }
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileAtomic(path, file.contents);
+    } catch (error) {
+      // The write is atomic: the file is as it was, and its copy says nothing new.
+      if (backup !== undefined) rmSync(join(target, backup), { force: true });
+      throw error;
+    }
+    if (backup !== undefined) result.backups.push({ path: file.path, backup });
+    (before === undefined ? result.written : result.replaced).push(file.path);
   }
 }
 
@@ -307,7 +348,8 @@ function backupPath(target: string, path: string): string {
  *   backups of replaced files
  * @throws GeneratorError MCG410 when `dir` is not empty and `force` is not set, is not a folder,
  *   is a symbolic link, or holds something where a project file or folder belongs; MCG403 when a
- *   file-system step fails
+ *   file-system step fails ({@link ScaffoldWriteError}, saying what was done, when a `force` write
+ *   had changed something before it stopped)
  */
 export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean): ScaffoldWrite {
   const target = resolve(dir);
@@ -319,27 +361,16 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
     checkPlaces(target, dir, files);
     const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [] };
-    writing(dir, () => {
-      for (const file of files) {
-        const path = join(target, file.path);
-        const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
-        if (before !== undefined && before.equals(Buffer.from(file.contents))) {
-          result.unchanged.push(file.path);
-          continue;
-        }
-        (before === undefined ? result.written : result.replaced).push(file.path);
-        if (before !== undefined && !file.path.startsWith(GENERATED_FOLDER)) {
-          const backup = backupPath(target, file.path);
-          // A new name: nothing is replaced there, and the file the project has stays until the copy is whole.
-          copyFileSync(path, join(target, backup), constants.COPYFILE_EXCL);
-          result.backups.push({ path: file.path, backup });
-        }
-        mkdirSync(dirname(path), { recursive: true });
-        writeFileAtomic(path, file.contents);
-      }
-    });
+    try {
+      writeEach(target, files, result);
+    } catch (error) {
+      const stopped = error instanceof GeneratorError ? error : fail("MCG403", `cannot write ${dir}: ${(error as Error).message}`);
+      if (result.written.length + result.replaced.length + result.backups.length === 0) throw stopped;
+      throw new ScaffoldWriteError(stopped, result);
+    }
     return result;
   }
+
   writing(dir, () => mkdirSync(dirname(target), { recursive: true }));
   removeAbandoned(target);
   const tmp = `${target}.scaffold-${process.pid}`;

@@ -1,0 +1,89 @@
+/**
+ * `scaffold --force` that stops part-way (helper-102: a full disk): it says what it had replaced
+ * and where it kept your files, not that nothing was written. A write that fails is injected by
+ * mocking `writeFileAtomic` for one path; everything else is the real file system.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it, vi } from "vitest";
+import { cli } from "./support/cli.js";
+import { scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { GeneratorError } from "../generator/errors.js";
+import { ScaffoldWriteError, writeScaffold } from "../generator/scaffold/index.js";
+
+/** The path whose write fails (its end), or undefined. */
+let failing: string | undefined;
+
+vi.mock("../generator/write.js", async (importOriginal) => {
+  const original = await importOriginal<typeof import("../generator/write.js")>();
+  return {
+    ...original,
+    writeFileAtomic: (path: string, contents: string) => {
+      if (failing !== undefined && path.endsWith(failing)) throw new GeneratorError([{ code: "MCG403", message: `cannot write ${path}: ENOSPC: no space left on device` }]);
+      original.writeFileAtomic(path, contents);
+    },
+  };
+});
+
+describe("scaffold --force stopped part-way", () => {
+  it("writeScaffold: ScaffoldWriteError says what was written, replaced and kept; a failure before any change is the plain error, with no copy left", () => {
+    const dir = scratchDir("scaffold-partial-unit");
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "README.md"), "my readme\n");
+    writeFileSync(join(dir, "src/handlers.ts"), "// my handlers\n");
+    const files = [
+      { path: "README.md", contents: "# new\n" },
+      { path: "src/handlers.ts", contents: "// new handlers\n" },
+      { path: "src/server.ts", contents: "// server\n" },
+      { path: "src/generated/types.ts", contents: "// types\n" },
+    ];
+    failing = "README.md";
+    try {
+      expect(() => writeScaffold(dir, files, true)).toThrow(GeneratorError);
+      expect(() => writeScaffold(dir, files, true)).not.toThrow(ScaffoldWriteError);
+      expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("my readme\n");
+      expect(existsSync(join(dir, "README.md.orig"))).toBe(false);
+
+      failing = "src/generated/types.ts";
+      let stopped: unknown;
+      try {
+        writeScaffold(dir, files, true);
+      } catch (error) {
+        stopped = error;
+      }
+      expect(stopped).toBeInstanceOf(ScaffoldWriteError);
+      expect((stopped as ScaffoldWriteError).done).toEqual({
+        written: ["src/server.ts"],
+        replaced: ["README.md", "src/handlers.ts"],
+        unchanged: [],
+        backups: [
+          { path: "README.md", backup: "README.md.orig" },
+          { path: "src/handlers.ts", backup: "src/handlers.ts.orig" },
+        ],
+      });
+      expect(readFileSync(join(dir, "src/handlers.ts.orig"), "utf8")).toBe("// my handlers\n");
+      expect(readFileSync(join(dir, "src/handlers.ts"), "utf8")).toBe("// new handlers\n");
+      expect(existsSync(join(dir, "src/generated/types.ts"))).toBe(false);
+    } finally {
+      failing = undefined;
+    }
+  });
+
+  it("the CLI lists what it replaced, with the copies, and the tally says what was done (exit 2)", async () => {
+    const dir = scratchDir("scaffold-partial-cli");
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "src/handlers.ts"), "// my handlers\n");
+    failing = "src/generated/index.ts";
+    try {
+      const run = await cli("scaffold", dir, "--spec", SPEC_DIR, "--spec-version", "draft", "--name", "partial", "--docs", "none", "--force");
+      expect(run.code).toBe(2);
+      expect(run.stdout).toBe(`replaced: ${join(dir, "src/handlers.ts")} (what was there is kept as ${join(dir, "src/handlers.ts.orig")})\n`);
+      const lines = run.stderr.trimEnd().split("\n");
+      expect(lines[0]).toMatch(/^error MCG403: cannot write .*src\/generated\/index\.ts: ENOSPC: no space left on device$/);
+      expect(lines.at(-1)).toMatch(new RegExp(`^1 error; ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+ written and 1 replaced before it stopped; run it again to finish$`));
+      expect(readFileSync(join(dir, "src/handlers.ts.orig"), "utf8")).toBe("// my handlers\n");
+    } finally {
+      failing = undefined;
+    }
+  });
+});
