@@ -483,11 +483,11 @@ function forbidden(res: ServerResponse, why: string): void {
 
 /**
  * Answers a body it will not take (`status`: 413 over `limit` bytes, 503 past the bodies' budget,
- * 400 for a request with more than one `Host` line) and closes the connection, but only once the client has sent the rest, which is read and
- * dropped: a connection closed with unread data is reset, and a client still sending would see
- * the reset (EPIPE, ECONNRESET) instead of the answer, which it can read whole at once (it has a
- * `content-length`). A client that goes on past {@link DRAIN_BYTES} more bytes (or `limit`, when
- * larger) has its connection closed then.
+ * 400 for a request with more than one `Host` line) and closes the connection, but only once the
+ * client has sent the rest, which is read and dropped: a connection closed with unread data is
+ * reset, and a client still sending would see the reset (EPIPE, ECONNRESET) instead of the
+ * answer, which it can read whole at once (it has a `content-length`). A client that goes on past
+ * {@link DRAIN_BYTES} more bytes (or `limit`, when larger) has its connection closed then.
  */
 function refuseBody(req: IncomingMessage, res: ServerResponse, limit: number, status: number, message: string): void {
   if (res.headersSent) return;

@@ -167,7 +167,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       write({ jsonrpc: "2.0", id: request.id, error: { code: -32603, message: why } });
       return;
     }
-    // A legacy client that skipped initialize gets errors about the modern per-request _meta: say how a session starts.
+    // An initialize being answered holds the requests read after it (see mayDispatch).
     const opens = request !== undefined && servesLegacy && dispatcher.opensSession?.(message) === true;
     if (opens) openingsRunning++;
     // The requests of a batch (2025-03-26): timed as one, with the same limit.
