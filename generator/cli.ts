@@ -21,7 +21,7 @@ import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
-import { LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
+import { isPackageName, LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -266,6 +266,16 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   return exitCode;
 }
 
+/** The `name` of `dir`'s package.json, when it has one that a scaffold takes; else undefined. */
+function existingPackageName(dir: string): string | undefined {
+  try {
+    const name: unknown = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name;
+    return typeof name === "string" && isPackageName(name) ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** `dir` as one shell word: as it is when it is plainly safe, else in single quotes. */
 export function shellQuote(dir: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(dir) && !dir.startsWith("-") ? dir : `'${dir.replace(/'/g, "'\\''")}'`;
@@ -286,7 +296,8 @@ interface ScaffoldFlags extends LockedInputFlags {
 
 async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promise<number> {
   try {
-    const name = flags.name ?? packageNameFor(dir);
+    // Over a project already there (--force), its own package name, which clients see in serverInfo (helper-104: the folder's name replaced it).
+    const name = flags.name ?? (flags.force ? existingPackageName(dir) : undefined) ?? packageNameFor(dir);
     const { schema, partnerAdded } = await scaffoldInputs(flags, io);
     // Inputs read through the lock: the project keeps a copy and names versions, not the cache's folders.
     const specLock = lockedInputs(flags) ? readFileSync(flags.lock ?? LOCK_FILE_NAME, "utf8") : undefined;
@@ -304,16 +315,18 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
       }
       throw error;
     });
-    const { written, replaced, unchanged, backups } = writeScaffold(dir, files, Boolean(flags.force));
-    printReplaced(dir, replaced, backups, io);
+    const { written, replaced, unchanged, backups, removed } = writeScaffold(dir, files, Boolean(flags.force));
+    printReplaced(dir, { replaced, backups, removed }, io);
     const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
     const kept = replaced.length + unchanged.length > 0 ? `, ${replaced.length} replaced, ${unchanged.length} unchanged` : "";
-    io.stdout(`${dir}: ${written.length} ${written.length === 1 ? "file" : "files"} written${kept} (package ${name})\nnext: ${cd}npm install && npm test\n`);
+    // Your edits are in the copies: merged back first, or `npm install` would go by the scaffold's package.json alone.
+    const merge = backups.length > 0 ? `merge what you need back from the ${backups.length} .orig ${backups.length === 1 ? "copy" : "copies"} above, then ` : "";
+    io.stdout(`${dir}: ${written.length} ${written.length === 1 ? "file" : "files"} written${kept} (package ${name})\nnext: ${merge}${cd}npm install && npm test\n`);
     return EXIT_OK;
   } catch (error) {
     if (error instanceof ScaffoldWriteError) {
       // Stopped part-way: what it had replaced (and where the files were kept) is said, and not that nothing was written (helper-102).
-      printReplaced(dir, error.done.replaced, error.done.backups, io);
+      printReplaced(dir, error.done, io);
       const { written, replaced } = error.done;
       reportError(error, io, Boolean(flags.debug), `${dir}: ${written.length} written and ${replaced.length} replaced before it stopped; run it again to finish`);
       return EXIT_ERROR;
@@ -323,12 +336,13 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   }
 }
 
-/** `replaced: <file>` for each file a scaffold replaced, naming the copy it kept of a file of yours. */
-function printReplaced(dir: string, replaced: readonly string[], backups: ScaffoldWrite["backups"], io: CliIO): void {
-  for (const path of replaced) {
-    const kept = backups.find((b) => b.path === path);
+/** `replaced: <file>` for each file a scaffold replaced, naming the copy it kept of a file of yours; then the generated files it removed. */
+function printReplaced(dir: string, done: Pick<ScaffoldWrite, "replaced" | "backups" | "removed">, io: CliIO): void {
+  for (const path of done.replaced) {
+    const kept = done.backups.find((b) => b.path === path);
     io.stdout(`replaced: ${join(dir, path)}${kept === undefined ? "" : ` (what was there is kept as ${join(dir, kept.backup)})`}\n`);
   }
+  if (done.removed.length > 0) io.stdout(`removed (the generated code no longer has them): ${done.removed.map((path) => join(dir, path)).join(", ")}\n`);
 }
 
 /** Commander's collector of a repeated option: every value, in order. */
@@ -587,12 +601,13 @@ function relativeOut(out: string): string {
 function configAlsoWriting(out: string): string | undefined {
   const file = findConfigFile(process.cwd());
   if (file === undefined) return undefined;
-  // The same folder however it is spelled: through a symbolic link too (helper-102), when it exists.
-  const real = (path: string) => {
+  // The same folder however it is spelled: through a symbolic link too (helper-102), in its parents when it is not there yet (helper-103).
+  const real = (path: string): string => {
     try {
       return realpathSync(path);
     } catch {
-      return resolve(path);
+      const parent = dirname(resolve(path));
+      return parent === resolve(path) ? parent : join(real(parent), basename(path));
     }
   };
   try {
@@ -635,7 +650,7 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
       if (stopsAll) {
         errors += printError(error, io, debug);
         printStack(error, io, debug);
-      } else reportError(error, io, debug, several ? `${job.out} was not checked` : undefined);
+      } else reportError(error, io, debug, several ? `${job.out} was not checked` : flags.check ? "nothing was checked" : undefined);
     }
   }
   if (failed > 0 && !flags.check) {
@@ -726,19 +741,35 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     // Read before the write replaces it: options that changed since are said, as --check says them (helper-100: a
     // scaffolded project regenerated with flags lost its transports, and only "2 stale removed" told of it).
     // Without a readable manifest, from a generated file's header, as --check reads it (helper-102).
-    const onDisk = readManifest(out);
-    const paths = result.files.map((f) => f.path);
-    const before = onDisk.state === "read" ? onDisk.manifest.options : headerFacts(out, paths, result.files)?.options;
-    const changedOptions = before !== undefined ? optionChanges(before, (JSON.parse(manifest.contents) as Manifest).options) : [];
+    // Read under the write's lock, so that it is what this write replaces (helper-103: a run that waited for another
+    // compared with the folder as it was before the other's write).
+    const fresh = JSON.parse(manifest.contents) as Manifest;
+    // The protocol revisions served, when they changed: dropping one drops its clients (helper-104: a dual-era project
+    // regenerated from the draft alone stopped serving 2025-11-25 clients, and nothing said so).
+    const served = (m: Manifest) => revisionsOf(m).map((r) => r.protocol.protocolVersion ?? r.input.file);
+    let changedOptions: string[] = [];
+    let revisionsBefore: string[] | undefined;
+    const readBefore = (folder: string) => {
+      const onDisk = readManifest(folder);
+      const before = onDisk.state === "read" ? onDisk.manifest.options : headerFacts(folder, result.files.map((f) => f.path), result.files)?.options;
+      changedOptions = before !== undefined ? optionChanges(before, fresh.options) : [];
+      revisionsBefore = onDisk.state === "read" ? served(onDisk.manifest) : undefined;
+    };
     const statuses = writeOutput(out, files, {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${out}\n`),
       onWarning: (message) => io.stderr(`warning: ${message}\n`),
+      onLocked: readBefore,
       replaceForeign: Boolean(flags.force),
     });
     const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;
     const removed = statuses.filter((s) => s.state === "stale" && s.path !== MANIFEST_FILE).map((s) => inFolder(out, s.path));
     const written = count("changed") + count("missing");
     io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed.length > 0 ? `, ${removed.length} stale removed` : ""}\n`);
+    if (revisionsBefore !== undefined && revisionsBefore.join() !== served(fresh).join()) {
+      const gone = revisionsBefore.filter((v) => !served(fresh).includes(v));
+      const noLonger = gone.length > 0 ? ` (clients of ${gone.join(", ")} are no longer served)` : "";
+      io.stdout(`the protocol revisions changed since ${out} was generated: ${revisionsBefore.join(", ")} → ${served(fresh).join(", ")}${noLonger}\n`);
+    }
     if (changedOptions.length > 0) io.stdout(`the options changed since ${out} was generated: ${changedOptions.join(", ")}\n`);
     if (removed.length > 0) io.stdout(`removed (this run does not produce them): ${removed.join(", ")}\n`);
     if (flags.dumpIr) {
@@ -781,7 +812,9 @@ function explainDrift(out: string, manifest: GeneratedFile, generated: readonly 
   // An output of several revisions (now or before) names each revision whose input changed.
   if (old && (old.revisions !== undefined || fresh.revisions !== undefined)) inputChanged = revisionChanges(out, old, fresh, io);
   else {
-    inputChanged = old ? old.input.sha256 !== fresh.input.sha256 : fromHeaders !== undefined && fromHeaders.sha256s.join() !== fromHeaders.freshSha256s.join();
+    // As sets: the same inputs named in another order are the same inputs (helper-103).
+    const sameInputs = (a: readonly string[], b: readonly string[]) => [...a].sort().join() === [...b].sort().join();
+    inputChanged = old ? old.input.sha256 !== fresh.input.sha256 : fromHeaders !== undefined && !sameInputs(fromHeaders.sha256s, fromHeaders.freshSha256s);
     if (inputChanged) {
       const change =
         old !== undefined
@@ -897,7 +930,8 @@ function headerFacts(out: string, paths: readonly string[], files: readonly Gene
   for (const path of paths) {
     let head: string;
     try {
-      head = readFileSync(join(out, path), "utf8").slice(0, 4096);
+      // After a byte order mark an editor may have added, as the rest of the tool reads a header (helper-103).
+      head = readFileSync(join(out, path), "utf8").slice(0, 4096).replace(/^\uFEFF/, "");
     } catch {
       continue;
     }

@@ -48,9 +48,19 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
   const statuses: FileStatus[] = files.map((file) => {
     const target = join(outDir, file.path);
     if (!existsSync(target)) return { path: file.path, state: "missing" };
-    // A folder where a file goes: not drift to show, but something in the way (before, EISDIR as an internal error; helper-102).
-    if (statSync(target).isDirectory()) throw fail("MCG402", `${target} is a folder, where the generator writes a file: move it away and run again`);
-    const current = readFileSync(target, "utf8");
+    if (statSync(target).isDirectory()) {
+      // A link to a folder is the user's, replaced by the file as any other file the generator did not write (--force).
+      if (lstatSync(target).isSymbolicLink()) return { path: file.path, state: "changed", foreign: true };
+      // A folder where a file goes: not drift to show, but something in the way (before, EISDIR as an internal error; helper-102).
+      throw fail("MCG402", `${target} is a folder, where the generator writes a file: move it away and run again`);
+    }
+    let current: string;
+    try {
+      current = readFileSync(target, "utf8");
+    } catch (error) {
+      // A file that cannot be read (its mode) is a file-system step that failed, not an internal error (helper-103).
+      throw fail("MCG403", `cannot read ${target}: ${(error as Error).message}`);
+    }
     if (current === file.contents) return { path: file.path, state: "unchanged" };
     const foreign = file.contents.startsWith(GENERATED_MARK) && !readsAsGenerated(current);
     const header = headerLines(current, file.contents);
@@ -546,6 +556,8 @@ export function holdingLock<T>(path: string, step: () => T, options: HoldingLock
 export interface WriteOptions {
   /** How long to wait for another run's lock, in milliseconds (default 30 000). */
   readonly lockTimeoutMs?: number;
+  /** Called with the folder's path once it is locked, before anything is read or written: what it reads of the folder is what this write replaces. */
+  readonly onLocked?: (out: string) => void;
   /** Called once when the folder is locked by another live run and this one starts waiting. */
   readonly onWait?: (lockPath: string, owner: number) => void;
   /** Called for problems that did not stop the write (e.g. the old folder could not be removed). */
@@ -707,7 +719,8 @@ function holdsGenerated(dir: string): boolean {
 function isGeneratedFile(path: string): boolean {
   let fd: number | undefined;
   try {
-    if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
+    // The generator writes no links: a link to a generated file is the user's own (helper-103: removed as stale).
+    if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
     fd = openSync(path, "r");
     const buffer = Buffer.alloc(64);
     return readsAsGenerated(buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8"));
@@ -771,13 +784,15 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     throw error;
   }
   try {
+    options.onLocked?.(out);
     // Checked again under the lock: another run may have swapped the folder since.
     const statuses = checkOutput(out, files, options);
     if (statuses.every((s) => s.state === "unchanged")) return statuses;
     // A first write of a generated output (its manifest) into a folder of other things (`--out src`): they are kept, and said to be there.
     if (files.some((f) => f.path === MANIFEST_FILE) && existsSync(out) && !existsSync(join(out, MANIFEST_FILE))) {
       // Files of an earlier generation found there are removed as stale, not kept: they are not named as kept.
-      const generated = new Set([MANIFEST_FILE, ...files.map((f) => f.path.split("/")[0]!), ...statuses.filter((s) => s.state === "stale").map((s) => s.path)]);
+      // By their first segment, as the folder's entries are named (helper-103: runtime/ of stale files was said to be kept).
+      const generated = new Set([MANIFEST_FILE, ...[...files, ...statuses.filter((s) => s.state === "stale")].map((f) => f.path.split("/")[0]!)]);
       const others = readdirSync(out).filter((name) => !generated.has(name)).sort();
       if (others.length > 0) {
         const named = others.slice(0, 3).join(", ") + (others.length > 3 ? `, and ${others.length - 3} more` : "");

@@ -535,6 +535,50 @@ describe("the built CLI in a shell pipeline", () => {
     expect(check.stdout).toContain(`only the options changed since ${out} was generated: --docs none → tags\n`);
   });
 
+  it("a write that drops a protocol revision says whose clients are no longer served (helper-104)", async () => {
+    const out = join(scratchDir("cli-revisions-dropped"), "out");
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25", "--out", out, "--docs", "none")).code).toBe(0);
+    const modernOnly = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft", "--out", out, "--docs", "none");
+    expect(modernOnly.code).toBe(0);
+    expect(modernOnly.stdout).toContain(`the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25 → 2026-07-28 (clients of 2025-11-25 are no longer served)\n`);
+    // The same again: nothing changed, nothing said.
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft", "--out", out, "--docs", "none")).stdout).toBe(`${out}: 0 written, 13 unchanged\n`);
+  });
+
+  it("without a manifest: headers after a byte order mark are read, inputs in another order are the same inputs, and runtime/ removed is not said to be kept (helper-103)", async () => {
+    const dir = scratchDir("cli-headers-helper-103");
+    const out = join(dir, "out");
+    const versions = ["--spec", SPEC_DIR, "--spec-version"];
+    expect((await cli("generate", ...versions, "draft,2025-11-25,2025-06-18", "--out", out, "--docs", "none")).code).toBe(0);
+    rmSync(join(out, "codegen-manifest.json"));
+    const reordered = await cli("generate", ...versions, "draft,2025-06-18,2025-11-25", "--out", out, "--docs", "none", "--check");
+    expect(reordered.stdout).not.toContain("the input changed");
+    // A byte order mark before each header: the options are still read from it.
+    const single = join(dir, "single");
+    expect((await cli("generate", "--schema", DRAFT, "--out", single, "--docs", "none")).code).toBe(0);
+    rmSync(join(single, "codegen-manifest.json"));
+    for (const name of ["types.ts", "validators.ts", "errors.ts", "meta.ts", "methods.ts", "dispatch.ts", "index.ts"]) {
+      writeFileSync(join(single, name), "\uFEFF" + readFileSync(join(single, name), "utf8"));
+    }
+    const bom = await cli("generate", "--schema", DRAFT, "--out", single, "--docs", "tags", "--targets", "types");
+    expect(bom.stdout).toContain("the options changed since");
+    expect(bom.stdout).toContain("--docs none → tags");
+    // The runtime/ folder whose files all went is not named as kept in the first write's warning.
+    expect(bom.stderr).not.toContain("runtime");
+    // The configuration note through a link in the parents of a folder not there yet.
+    const project = join(dir, "project");
+    mkdirSync(join(project, "src"), { recursive: true });
+    writeFileSync(join(project, "mcp-schema-codegen.config.json"), JSON.stringify({ outputs: [{ input: { schema: DRAFT }, out: "src/generated" }] }));
+    symlinkSync("src", join(project, "code"));
+    const home = process.cwd();
+    process.chdir(project);
+    try {
+      expect((await cli("generate", "--schema", DRAFT, "--out", "code/generated", "--targets", "types")).stderr).toContain("also writes code/generated");
+    } finally {
+      process.chdir(home);
+    }
+  });
+
   it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {
     const cliPath = buildPrivateCli("cli-epipe");
     // Several runs: whether the write races the reader's exit varies.

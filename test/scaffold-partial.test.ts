@@ -3,7 +3,7 @@
  * and where it kept your files, not that nothing was written. A write that fails is injected by
  * mocking `writeFileAtomic` for one path; everything else is the real file system.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it, vi } from "vitest";
 import { cli } from "./support/cli.js";
@@ -13,12 +13,15 @@ import { ScaffoldWriteError, writeScaffold } from "../generator/scaffold/index.j
 
 /** The path whose write fails (its end), or undefined. */
 let failing: string | undefined;
+/** Run before the write of the path it names (its end): a change made while the scaffold writes. */
+let meanwhile: { readonly at: string; readonly run: () => void } | undefined;
 
 vi.mock("../generator/write.js", async (importOriginal) => {
   const original = await importOriginal<typeof import("../generator/write.js")>();
   return {
     ...original,
     writeFileAtomic: (path: string, contents: string) => {
+      if (meanwhile !== undefined && path.endsWith(meanwhile.at)) meanwhile.run();
       if (failing !== undefined && path.endsWith(failing)) throw new GeneratorError([{ code: "MCG403", message: `cannot write ${path}: ENOSPC: no space left on device` }]);
       original.writeFileAtomic(path, contents);
     },
@@ -34,6 +37,7 @@ describe("scaffold --force stopped part-way", () => {
     const files = [
       { path: "README.md", contents: "# new\n" },
       { path: "src/handlers.ts", contents: "// new handlers\n" },
+      { path: "src/main.ts", contents: "// main\n" },
       { path: "src/server.ts", contents: "// server\n" },
       { path: "src/generated/types.ts", contents: "// types\n" },
     ];
@@ -44,7 +48,7 @@ describe("scaffold --force stopped part-way", () => {
       expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("my readme\n");
       expect(existsSync(join(dir, "README.md.orig"))).toBe(false);
 
-      failing = "src/generated/types.ts";
+      failing = "src/server.ts";
       let stopped: unknown;
       try {
         writeScaffold(dir, files, true);
@@ -53,13 +57,14 @@ describe("scaffold --force stopped part-way", () => {
       }
       expect(stopped).toBeInstanceOf(ScaffoldWriteError);
       expect((stopped as ScaffoldWriteError).done).toEqual({
-        written: ["src/server.ts"],
+        written: ["src/main.ts"],
         replaced: ["README.md", "src/handlers.ts"],
         unchanged: [],
         backups: [
           { path: "README.md", backup: "README.md.orig" },
           { path: "src/handlers.ts", backup: "src/handlers.ts.orig" },
         ],
+        removed: [],
       });
       expect(readFileSync(join(dir, "src/handlers.ts.orig"), "utf8")).toBe("// my handlers\n");
       expect(readFileSync(join(dir, "src/handlers.ts"), "utf8")).toBe("// new handlers\n");
@@ -69,17 +74,50 @@ describe("scaffold --force stopped part-way", () => {
     }
   });
 
+  it("a project file made a symbolic link after the check is not written through: MCG410, the file outside untouched (helper-103)", () => {
+    const dir = scratchDir("scaffold-partial-link");
+    const project = join(dir, "p");
+    mkdirSync(join(project, "src"), { recursive: true });
+    writeFileSync(join(project, "README.md"), "my readme\n");
+    writeFileSync(join(project, "src/handlers.ts"), "// my handlers\n");
+    writeFileSync(join(dir, "victim.ts"), "// outside\n");
+    meanwhile = {
+      at: "README.md",
+      run: () => {
+        rmSync(join(project, "src/handlers.ts"));
+        symlinkSync(join(dir, "victim.ts"), join(project, "src/handlers.ts"));
+      },
+    };
+    try {
+      let stopped: unknown;
+      try {
+        writeScaffold(project, [
+          { path: "README.md", contents: "# new\n" },
+          { path: "src/handlers.ts", contents: "// new handlers\n" },
+        ], true);
+      } catch (error) {
+        stopped = error;
+      }
+      expect(stopped).toBeInstanceOf(ScaffoldWriteError);
+      expect((stopped as ScaffoldWriteError).diagnostics[0]).toMatchObject({ code: "MCG410" });
+      expect((stopped as ScaffoldWriteError).done.replaced).toEqual(["README.md"]);
+      expect(readFileSync(join(dir, "victim.ts"), "utf8")).toBe("// outside\n");
+    } finally {
+      meanwhile = undefined;
+    }
+  });
+
   it("the CLI lists what it replaced, with the copies, and the tally says what was done (exit 2)", async () => {
     const dir = scratchDir("scaffold-partial-cli");
     mkdirSync(join(dir, "src"));
     writeFileSync(join(dir, "src/handlers.ts"), "// my handlers\n");
-    failing = "src/generated/index.ts";
+    failing = "test/client.ts";
     try {
       const run = await cli("scaffold", dir, "--spec", SPEC_DIR, "--spec-version", "draft", "--name", "partial", "--docs", "none", "--force");
       expect(run.code).toBe(2);
       expect(run.stdout).toBe(`replaced: ${join(dir, "src/handlers.ts")} (what was there is kept as ${join(dir, "src/handlers.ts.orig")})\n`);
       const lines = run.stderr.trimEnd().split("\n");
-      expect(lines[0]).toMatch(/^error MCG403: cannot write .*src\/generated\/index\.ts: ENOSPC: no space left on device$/);
+      expect(lines[0]).toMatch(/^error MCG403: cannot write .*test\/client\.ts: ENOSPC: no space left on device$/);
       expect(lines.at(-1)).toMatch(new RegExp(`^1 error; ${dir.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+ written and 1 replaced before it stopped; run it again to finish$`));
       expect(readFileSync(join(dir, "src/handlers.ts.orig"), "utf8")).toBe("// my handlers\n");
     } finally {

@@ -130,6 +130,32 @@ describe("scaffold command", () => {
     expect(readFileSync(join(dir, "src/generated/types.ts"), "utf8")).toContain("--docs full");
   });
 
+  it("--force over a project writes src/generated/ as generate does: an earlier legacy revision's folder goes; the package keeps its name; the next step says to merge the copies (helper-104)", async () => {
+    const dir = join(scratchDir("scaffold-force-revisions"), "first");
+    expect((await cli("scaffold", dir, ...SPEC, "draft,2025-06-18", "--docs", "none", "--name", "kept-name")).code).toBe(0);
+    expect(readdirSync(join(dir, "src", "generated")).sort()).toContain("2025-06-18");
+    writeFileSync(join(dir, "src", "handlers.ts"), readFileSync(join(dir, "src", "handlers.ts"), "utf8") + "// mine\n");
+    // Back to the default partner, in a folder whose name is not the package's: no --name.
+    const forced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(forced.code).toBe(0);
+    expect(readdirSync(join(dir, "src", "generated")).sort()).not.toContain("2025-06-18");
+    expect(readdirSync(join(dir, "src", "generated")).sort()).toContain("2025-11-25");
+    const removed = forced.stdout.split("\n").find((l) => l.startsWith("removed (the generated code no longer has them): "));
+    expect(removed).toContain(join(dir, "src/generated/2025-06-18/types.ts"));
+    expect(forced.stdout).toMatch(/\(package kept-name\)\nnext: merge what you need back from the \d+ \.orig cop(y|ies) above, then cd .* && npm install && npm test\n$/);
+    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "kept-name" });
+    expect(readFileSync(join(dir, ".gitignore"), "utf8")).toContain("*.orig\n");
+    // The project's own check finds it up to date: nothing of the earlier revision is left for it to miss.
+    const home = process.cwd();
+    process.chdir(dir);
+    try {
+      const check = await cli("generate", "--check");
+      expect([check.code, check.stdout]).toEqual([0, expect.stringMatching(/^src\/generated: \d+ files up to date\n$/)]);
+    } finally {
+      process.chdir(home);
+    }
+  });
+
   it("refuses a folder that is not empty (exit 2, nothing changed); --force replaces its files, keeping what they held as .orig, and keeps the others", async () => {
     const dir = scratchDir("scaffold-refuse");
     writeFileSync(join(dir, "notes.txt"), "mine\n");
@@ -386,6 +412,9 @@ describe("a project scaffolded from the 2026-07-13 draft (clientInfo required in
     const schema = join(SPEC_DIR_2026_07_13, "schema", "draft", "schema.ts");
     expect((await cli("scaffold", dir, "--schema", schema, "--eras", "modern", "--docs", "none")).code).toBe(0);
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    // A test compiled before and deleted since is not run: the build starts from an empty dist/ (helper-104).
+    mkdirSync(join(dir, "dist", "test"), { recursive: true });
+    writeFileSync(join(dir, "dist", "test", "deleted.test.js"), 'import { test } from "node:test";\ntest("deleted", () => { throw new Error("stale"); });\n');
     const test = spawnSync("npm", ["test"], { cwd: dir, encoding: "utf8" });
     expect(test.status, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/^# fail 0$/m);

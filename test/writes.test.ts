@@ -5,6 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -317,6 +318,43 @@ describe("writeOutput", () => {
     expect(codeOf(() => writeOutput(out, [file("a.ts", "one"), file("b.ts", "2")]))).toBe("MCG402");
     expect(() => compareOutput(out, [file("b.ts", "2")])).toThrow(`${join(out, "b.ts")} is a folder, where the generator writes a file: move it away and run again`);
     expect(readdirSync(out).sort()).toEqual(["NOTES.md", "a.ts", "b.ts"]);
+  });
+
+  it("keeps links of yours to generated files (never stale); a link to a folder where a file goes is a file it did not write (MCG404, --force replaces it); an unreadable one is MCG403 (helper-103)", async () => {
+    const dir = scratchDir("writes-links-yours");
+    const out = join(dir, "out");
+    writeOutput(out, [file("a.ts", "1"), file("runtime/json.ts", "2")]);
+    symlinkSync("a.ts", join(out, "alias.ts"));
+    symlinkSync(join("..", "a.ts"), join(out, "runtime", "alias.ts"));
+    expect(compareOutput(out, [file("a.ts", "1"), file("runtime/json.ts", "2")]).map((s) => s.state)).toEqual(["unchanged", "unchanged"]);
+    writeOutput(out, [file("a.ts", "one"), file("runtime/json.ts", "2")]);
+    expect([readlinkSync(join(out, "alias.ts")), readlinkSync(join(out, "runtime", "alias.ts"))]).toEqual(["a.ts", join("..", "a.ts")]);
+    // A link to a folder where a generated file goes.
+    mkdirSync(join(dir, "elsewhere"));
+    rmSync(join(out, "a.ts"));
+    symlinkSync(join("..", "elsewhere"), join(out, "a.ts"));
+    expect(codeOf(() => writeOutput(out, [file("a.ts", "one")]))).toBe("MCG404");
+    writeOutput(out, [file("a.ts", "one"), file("runtime/json.ts", "2")], { replaceForeign: true });
+    expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(`${GENERATED_MARK}test\none\n`);
+    expect(readdirSync(join(dir, "elsewhere"))).toEqual([]);
+    // Something that cannot be read as a file where one goes (a socket: root reads any file whatever its mode).
+    rmSync(join(out, "a.ts"));
+    const socket = createServer().listen(join(out, "a.ts"));
+    await new Promise((resolve) => socket.once("listening", resolve));
+    try {
+      expect(() => compareOutput(out, [file("a.ts", "one")])).toThrow(new RegExp(`^error MCG403: cannot read ${join(out, "a.ts").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: `));
+    } finally {
+      await new Promise((resolve) => socket.close(resolve));
+    }
+  });
+
+  it("calls onLocked under the folder's lock and before the write, so that what it reads is what the write replaces (helper-103)", () => {
+    const out = join(scratchDir("writes-on-locked"), "out");
+    writeOutput(out, [file("a.ts", "1")]);
+    let seen: [boolean, string] | undefined;
+    writeOutput(out, [file("a.ts", "2")], { onLocked: (folder) => (seen = [existsSync(`${folder}.lock`), readFileSync(join(folder, "a.ts"), "utf8")]) });
+    expect(seen).toEqual([true, `${GENERATED_MARK}test\n1\n`]);
+    expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(`${GENERATED_MARK}test\n2\n`);
   });
 
   it("refuses to replace the current folder or one of its parents", () => {

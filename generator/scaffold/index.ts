@@ -31,7 +31,7 @@ import { LOCK_FILE_NAME } from "../spec/index.js";
 import type { SchemaInput } from "../load/index.js";
 import type { SchemaIR } from "../ir.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
-import { isAlive, writeFileAtomic } from "../write.js";
+import { checkOutput, isAlive, writeFileAtomic, writeOutput } from "../write.js";
 
 /**
  * The latest legacy revision (draft basic/versioning: revisions up to 2025-11-25 open with
@@ -87,6 +87,11 @@ export function packageNameFor(dir: string): string {
     .slice(0, PACKAGE_NAME_LENGTH)
     .replace(/-+$/, "");
   return PACKAGE_NAME.test(name) && !RESERVED_NAMES.has(name) ? name : "mcp-server";
+}
+
+/** Whether `name` is a package name a scaffold takes (npm's rules, {@link RESERVED_NAMES} aside). */
+export function isPackageName(name: string): boolean {
+  return PACKAGE_NAME.test(name) && name.length <= PACKAGE_NAME_LENGTH && !RESERVED_NAMES.has(name);
 }
 
 /** Names npm refuses for new packages: Node's core modules, and two it blacklists. */
@@ -279,6 +284,8 @@ export interface ScaffoldWrite {
   unchanged: string[];
   /** Of the replaced files outside `src/generated/`, where the contents they had were kept (`src/handlers.ts` → `src/handlers.ts.orig`). */
   backups: { readonly path: string; readonly backup: string }[];
+  /** Generated files of an earlier run that this one does not produce, removed (`src/generated/2025-06-18/types.ts`). */
+  removed: string[];
 }
 
 /**
@@ -309,6 +316,14 @@ function backupPath(target: string, path: string): string {
 function writeEach(target: string, files: readonly GeneratedFile[], result: ScaffoldWrite): void {
   for (const file of files) {
     const path = join(target, file.path);
+    // Checked again right before the write, which follows links: a file or folder made a link since checkPlaces would
+    // take the write outside the project (helper-103).
+    const parts = file.path.split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      if (kindOf(join(target, ...parts.slice(0, i))) === "link") {
+        throw fail("MCG410", `${join(target, ...parts.slice(0, i))} became a symbolic link while the scaffold was writing; nothing is written through it`);
+      }
+    }
     const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
     if (before !== undefined && before.equals(Buffer.from(file.contents))) {
       result.unchanged.push(file.path);
@@ -341,7 +356,9 @@ function writeEach(target: string, files: readonly GeneratedFile[], result: Scaf
  * or has other contents is written atomically, and other files are kept (a file with the same
  * contents is left as it is). A file replaced outside `src/generated/` (your handlers, your
  * `main.ts`) is first copied to `<path>.orig` (or `.orig.1`, … when that is taken), so `force`
- * loses nothing. Folders left beside the target by killed runs are removed.
+ * loses nothing. `src/generated/` itself is written as `generate` writes an output (atomically;
+ * the generated files of an earlier run that this one does not produce are removed). Folders left
+ * beside the target by killed runs are removed.
  *
  * @returns the paths (relative to `dir`) written where nothing was, replaced (there before with
  *   other contents; only with `force`), unchanged (there before with the same contents), and the
@@ -360,12 +377,27 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
   if (!empty) {
     if (!force) throw fail("MCG410", `${dir} is not empty; choose an empty folder, or pass --force to overwrite the scaffold's files in it`);
     checkPlaces(target, dir, files);
-    const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [] };
+    // src/generated/ is an output of the generator, written as `generate` writes one: atomically, and without the files
+    // of an earlier run that this one does not produce (helper-104: an earlier legacy revision's folder stayed, and
+    // `generate --check` found the project up to date). Checked before anything is written.
+    const generatedDir = join(target, GENERATED_FOLDER);
+    const generated = files.filter((f) => f.path.startsWith(GENERATED_FOLDER)).map((f) => ({ path: f.path.slice(GENERATED_FOLDER.length), contents: f.contents }));
+    writing(dir, () => checkOutput(generatedDir, generated, { replaceForeign: true }));
+    const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [], removed: [] };
     try {
-      writeEach(target, files, result);
+      writeEach(
+        target,
+        files.filter((f) => !f.path.startsWith(GENERATED_FOLDER)),
+        result,
+      );
+      for (const status of writeOutput(generatedDir, generated, { replaceForeign: true })) {
+        const path = GENERATED_FOLDER + status.path;
+        if (status.state === "stale") result.removed.push(path);
+        else (status.state === "missing" ? result.written : status.state === "changed" ? result.replaced : result.unchanged).push(path);
+      }
     } catch (error) {
       const stopped = error instanceof GeneratorError ? error : fail("MCG403", `cannot write ${dir}: ${(error as Error).message}`);
-      if (result.written.length + result.replaced.length + result.backups.length === 0) throw stopped;
+      if (result.written.length + result.replaced.length + result.backups.length + result.removed.length === 0) throw stopped;
       throw new ScaffoldWriteError(stopped, result);
     }
     return result;
@@ -388,7 +420,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
         rmdirSync(tmp);
       }
     });
-    return { written: files.map((f) => f.path), replaced: [], unchanged: [], backups: [] };
+    return { written: files.map((f) => f.path), replaced: [], unchanged: [], backups: [], removed: [] };
   } finally {
     try {
       rmSync(tmp, { recursive: true, force: true });
