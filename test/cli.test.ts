@@ -243,6 +243,9 @@ describe("mcp-schema-codegen CLI", () => {
     writeFileSync(join(dir, "afile"), "x");
     const file = await cli("generate", "--schema", DRAFT, "--out", join(dir, "afile"), "--check");
     expect(file).toEqual({ code: 2, stdout: "", stderr: `error MCG402: --out ${join(dir, "afile")} exists and is not a folder\n1 error; ${join(dir, "afile")} was not checked\n` });
+    // A schema that cannot be read: the tally says nothing was checked, as --check writes nothing anyway (helper-104).
+    const missing = await cli("generate", "--schema", join(dir, "nope.ts"), "--out", join(dir, "out0"), "--check");
+    expect([missing.code, missing.stderr.trimEnd().split("\n").at(-1)]).toEqual([2, "1 error; nothing was checked"]);
     // A check replaces nothing: an output holding the current folder is compared, as a write would refuse to replace it.
     const out = join(dir, "out");
     expect((await cli("generate", "--schema", DRAFT, "--out", out)).code).toBe(0);
