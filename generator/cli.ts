@@ -6,7 +6,7 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, specFolderProblem, versionsIn, type ConfigInput } from "./config.js";
@@ -269,7 +269,9 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
 /** The `name` of `dir`'s package.json, when it has one that a scaffold takes; else undefined. */
 function existingPackageName(dir: string): string | undefined {
   try {
-    const name: unknown = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { name?: unknown }).name;
+    // A regular file only (helper-105: a named pipe there hung the run), after a byte order mark.
+    if (!lstatSync(join(dir, "package.json")).isFile()) return undefined;
+    const name: unknown = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8").replace(/^\uFEFF/, "")) as { name?: unknown }).name;
     return typeof name === "string" && isPackageName(name) ? name : undefined;
   } catch {
     return undefined;
@@ -315,7 +317,9 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
       }
       throw error;
     });
-    const { written, replaced, unchanged, backups, removed } = writeScaffold(dir, files, Boolean(flags.force));
+    const { written, replaced, unchanged, backups, removed } = writeScaffold(dir, files, Boolean(flags.force), {
+      onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${join(dir, "src", "generated")}\n`),
+    });
     printReplaced(dir, { replaced, backups, removed }, io);
     const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
     const kept = replaced.length + unchanged.length > 0 ? `, ${replaced.length} replaced, ${unchanged.length} unchanged` : "";
@@ -746,7 +750,11 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     const fresh = JSON.parse(manifest.contents) as Manifest;
     // The protocol revisions served, when they changed: dropping one drops its clients (helper-104: a dual-era project
     // regenerated from the draft alone stopped serving 2025-11-25 clients, and nothing said so).
-    const served = (m: Manifest) => revisionsOf(m).map((r) => r.protocol.protocolVersion ?? r.input.file);
+    // Only between schemas that name their protocol version (a fixture schema may name none: then nothing is said).
+    const served = (m: Manifest): string[] | undefined => {
+      const versions = revisionsOf(m).map((r) => r.protocol.protocolVersion);
+      return versions.every((v) => v !== undefined) ? (versions as string[]) : undefined;
+    };
     let changedOptions: string[] = [];
     let revisionsBefore: string[] | undefined;
     const readBefore = (folder: string) => {
@@ -765,10 +773,13 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     const removed = statuses.filter((s) => s.state === "stale" && s.path !== MANIFEST_FILE).map((s) => inFolder(out, s.path));
     const written = count("changed") + count("missing");
     io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed.length > 0 ? `, ${removed.length} stale removed` : ""}\n`);
-    if (revisionsBefore !== undefined && revisionsBefore.join() !== served(fresh).join()) {
-      const gone = revisionsBefore.filter((v) => !served(fresh).includes(v));
+    const revisionsNow = served(fresh);
+    if (revisionsBefore !== undefined && revisionsNow !== undefined && revisionsBefore.join() !== revisionsNow.join()) {
+      const gone = revisionsBefore.filter((v) => !revisionsNow.includes(v));
       const noLonger = gone.length > 0 ? ` (clients of ${gone.join(", ")} are no longer served)` : "";
-      io.stdout(`the protocol revisions changed since ${out} was generated: ${revisionsBefore.join(", ")} → ${served(fresh).join(", ")}${noLonger}\n`);
+      // The same revisions in another order (helper-105): the handler revision, or the order they are listed in, moved.
+      const what = [...revisionsBefore].sort().join() === [...revisionsNow].sort().join() ? "the order of the protocol revisions" : "the protocol revisions";
+      io.stdout(`${what} changed since ${out} was generated: ${revisionsBefore.join(", ")} → ${revisionsNow.join(", ")}${noLonger}\n`);
     }
     if (changedOptions.length > 0) io.stdout(`the options changed since ${out} was generated: ${changedOptions.join(", ")}\n`);
     if (removed.length > 0) io.stdout(`removed (this run does not produce them): ${removed.join(", ")}\n`);

@@ -54,6 +54,8 @@ export function compareOutput(outDir: string, files: readonly GeneratedFile[]): 
       // A folder where a file goes: not drift to show, but something in the way (before, EISDIR as an internal error; helper-102).
       throw fail("MCG402", `${target} is a folder, where the generator writes a file: move it away and run again`);
     }
+    // A named pipe or a device would block the read, or never end (helper-105): only a regular file is read.
+    if (!statSync(target).isFile()) throw fail("MCG402", `${target} is not a regular file, where the generator writes one: move it away and run again`);
     let current: string;
     try {
       current = readFileSync(target, "utf8");

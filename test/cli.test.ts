@@ -546,6 +546,10 @@ describe("the built CLI in a shell pipeline", () => {
     expect(modernOnly.stdout).toContain(`the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25 → 2026-07-28 (clients of 2025-11-25 are no longer served)\n`);
     // The same again: nothing changed, nothing said.
     expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft", "--out", out, "--docs", "none")).stdout).toBe(`${out}: 0 written, 13 unchanged\n`);
+    // The same revisions in another order: said as such (helper-105).
+    expect((await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-11-25,2025-06-18", "--out", out, "--docs", "none")).code).toBe(0);
+    const reordered = await cli("generate", "--spec", SPEC_DIR, "--spec-version", "draft,2025-06-18,2025-11-25", "--out", out, "--docs", "none");
+    expect(reordered.stdout).toContain(`the order of the protocol revisions changed since ${out} was generated: 2026-07-28, 2025-11-25, 2025-06-18 → 2026-07-28, 2025-06-18, 2025-11-25\n`);
   });
 
   it("without a manifest: headers after a byte order mark are read, inputs in another order are the same inputs, and runtime/ removed is not said to be kept (helper-103)", async () => {

@@ -43,8 +43,10 @@ describe("scaffold --force stopped part-way", () => {
     ];
     failing = "README.md";
     try {
-      expect(() => writeScaffold(dir, files, true)).toThrow(GeneratorError);
-      expect(() => writeScaffold(dir, files, true)).not.toThrow(ScaffoldWriteError);
+      // Project files alone (the generated code, written first, is another case below).
+      const projectOnly = files.filter((f) => !f.path.startsWith("src/generated/"));
+      expect(() => writeScaffold(dir, projectOnly, true)).toThrow(GeneratorError);
+      expect(() => writeScaffold(dir, projectOnly, true)).not.toThrow(ScaffoldWriteError);
       expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("my readme\n");
       expect(existsSync(join(dir, "README.md.orig"))).toBe(false);
 
@@ -56,8 +58,9 @@ describe("scaffold --force stopped part-way", () => {
         stopped = error;
       }
       expect(stopped).toBeInstanceOf(ScaffoldWriteError);
+      // The generated code is written first, under its lock: a refusal there would have changed nothing.
       expect((stopped as ScaffoldWriteError).done).toEqual({
-        written: ["src/main.ts"],
+        written: ["src/generated/types.ts", "src/main.ts"],
         replaced: ["README.md", "src/handlers.ts"],
         unchanged: [],
         backups: [
@@ -68,7 +71,7 @@ describe("scaffold --force stopped part-way", () => {
       });
       expect(readFileSync(join(dir, "src/handlers.ts.orig"), "utf8")).toBe("// my handlers\n");
       expect(readFileSync(join(dir, "src/handlers.ts"), "utf8")).toBe("// new handlers\n");
-      expect(existsSync(join(dir, "src/generated/types.ts"))).toBe(false);
+      expect(readFileSync(join(dir, "src/generated/types.ts"), "utf8")).toBe("// types\n");
     } finally {
       failing = undefined;
     }
@@ -105,6 +108,24 @@ describe("scaffold --force stopped part-way", () => {
     } finally {
       meanwhile = undefined;
     }
+  });
+
+  it("src/generated/ is written first, under its lock: a lock it cannot take leaves the project files as they were (helper-105)", () => {
+    const dir = scratchDir("scaffold-partial-lock");
+    mkdirSync(join(dir, "src"));
+    writeFileSync(join(dir, "README.md"), "my readme\n");
+    // Not a lock folder: nothing can take it (before, README.md was replaced and only then did the generated write stop).
+    writeFileSync(join(dir, "src", "generated.lock"), "");
+    let stopped: unknown;
+    try {
+      writeScaffold(dir, [{ path: "README.md", contents: "# new\n" }, { path: "src/generated/types.ts", contents: "// types\n" }], true, { onWait: () => {} });
+    } catch (error) {
+      stopped = error;
+    }
+    expect(stopped).toBeInstanceOf(GeneratorError);
+    expect(stopped).not.toBeInstanceOf(ScaffoldWriteError);
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toBe("my readme\n");
+    expect(existsSync(join(dir, "README.md.orig"))).toBe(false);
   });
 
   it("the CLI lists what it replaced, with the copies, and the tally says what was done (exit 2)", async () => {

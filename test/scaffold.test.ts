@@ -135,6 +135,8 @@ describe("scaffold command", () => {
     expect((await cli("scaffold", dir, ...SPEC, "draft,2025-06-18", "--docs", "none", "--name", "kept-name")).code).toBe(0);
     expect(readdirSync(join(dir, "src", "generated")).sort()).toContain("2025-06-18");
     writeFileSync(join(dir, "src", "handlers.ts"), readFileSync(join(dir, "src", "handlers.ts"), "utf8") + "// mine\n");
+    // An editor's byte order mark before package.json: its name is still read (helper-105).
+    writeFileSync(join(dir, "package.json"), "\uFEFF" + readFileSync(join(dir, "package.json"), "utf8"));
     // Back to the default partner, in a folder whose name is not the package's: no --name.
     const forced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
     expect(forced.code).toBe(0);

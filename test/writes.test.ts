@@ -320,7 +320,7 @@ describe("writeOutput", () => {
     expect(readdirSync(out).sort()).toEqual(["NOTES.md", "a.ts", "b.ts"]);
   });
 
-  it("keeps links of yours to generated files (never stale); a link to a folder where a file goes is a file it did not write (MCG404, --force replaces it); an unreadable one is MCG403 (helper-103)", async () => {
+  it("keeps links of yours to generated files (never stale); a link to a folder where a file goes is a file it did not write (MCG404, --force replaces it); one that is not a regular file is MCG402, read never (helper-103, helper-105)", async () => {
     const dir = scratchDir("writes-links-yours");
     const out = join(dir, "out");
     writeOutput(out, [file("a.ts", "1"), file("runtime/json.ts", "2")]);
@@ -337,15 +337,18 @@ describe("writeOutput", () => {
     writeOutput(out, [file("a.ts", "one"), file("runtime/json.ts", "2")], { replaceForeign: true });
     expect(readFileSync(join(out, "a.ts"), "utf8")).toBe(`${GENERATED_MARK}test\none\n`);
     expect(readdirSync(join(dir, "elsewhere"))).toEqual([]);
-    // Something that cannot be read as a file where one goes (a socket: root reads any file whatever its mode).
+    // Something that is not a regular file where one goes (a socket; a named pipe would block the read).
     rmSync(join(out, "a.ts"));
     const socket = createServer().listen(join(out, "a.ts"));
     await new Promise((resolve) => socket.once("listening", resolve));
     try {
-      expect(() => compareOutput(out, [file("a.ts", "one")])).toThrow(new RegExp(`^error MCG403: cannot read ${join(out, "a.ts").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: `));
+      expect(() => compareOutput(out, [file("a.ts", "one")])).toThrow(`${join(out, "a.ts")} is not a regular file, where the generator writes one: move it away and run again`);
     } finally {
       await new Promise((resolve) => socket.close(resolve));
     }
+    // A named pipe: refused without reading it (helper-105: the read blocked for ever).
+    expect(spawnSync("mkfifo", [join(out, "a.ts")]).status).toBe(0);
+    expect(codeOf(() => compareOutput(out, [file("a.ts", "one")]))).toBe("MCG402");
   });
 
   it("calls onLocked under the folder's lock and before the write, so that what it reads is what the write replaces (helper-103)", () => {

@@ -301,6 +301,12 @@ export class ScaffoldWriteError extends GeneratorError {
   }
 }
 
+/** Options of {@link writeScaffold}. */
+export interface ScaffoldWriteOptions {
+  /** Called once when `src/generated/` is locked by another live run (a `generate`) and this one starts waiting. */
+  readonly onWait?: (lockPath: string, owner: number) => void;
+}
+
 /** The generated code's folder in a project: its files are the generator's, and are replaced without a backup. */
 const GENERATED_FOLDER = "src/generated/";
 
@@ -356,9 +362,10 @@ function writeEach(target: string, files: readonly GeneratedFile[], result: Scaf
  * or has other contents is written atomically, and other files are kept (a file with the same
  * contents is left as it is). A file replaced outside `src/generated/` (your handlers, your
  * `main.ts`) is first copied to `<path>.orig` (or `.orig.1`, … when that is taken), so `force`
- * loses nothing. `src/generated/` itself is written as `generate` writes an output (atomically;
- * the generated files of an earlier run that this one does not produce are removed). Folders left
- * beside the target by killed runs are removed.
+ * loses nothing. `src/generated/` itself is written first, as `generate` writes an output
+ * (atomically, under its lock; the generated files of an earlier run that this one does not
+ * produce are removed), so that a refusal there changes nothing. Folders left beside the target
+ * by killed runs are removed.
  *
  * @returns the paths (relative to `dir`) written where nothing was, replaced (there before with
  *   other contents; only with `force`), unchanged (there before with the same contents), and the
@@ -368,7 +375,7 @@ function writeEach(target: string, files: readonly GeneratedFile[], result: Scaf
  *   file-system step fails ({@link ScaffoldWriteError}, saying what was done, when a `force` write
  *   had changed something before it stopped)
  */
-export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean): ScaffoldWrite {
+export function writeScaffold(dir: string, files: readonly GeneratedFile[], force: boolean, options: ScaffoldWriteOptions = {}): ScaffoldWrite {
   const target = resolve(dir);
   const kind = kindOf(target);
   if (kind === "link") throw fail("MCG410", `${dir} is a symbolic link; give a real folder`);
@@ -385,16 +392,28 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
     writing(dir, () => checkOutput(generatedDir, generated, { replaceForeign: true }));
     const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [], removed: [] };
     try {
+      // The generated code first, under its lock (waiting for a generate run, and saying so): a refusal or a failure
+      // there leaves the project files as they were (helper-105: they were replaced before the lock was taken).
+      const statuses = generated.length === 0 ? [] : writeOutput(generatedDir, generated, {
+        replaceForeign: true,
+        ...(options.onWait !== undefined ? { onWait: options.onWait } : {}),
+        // Checked again once locked: a folder on the way made a link while the run waited would take the write outside.
+        onLocked: () => {
+          for (const path of ["src", GENERATED_FOLDER.slice(0, -1)]) {
+            if (kindOf(join(target, path)) === "link") throw fail("MCG410", `${join(dir, path)} became a symbolic link while the scaffold was waiting; nothing is written through it`);
+          }
+        },
+      });
+      for (const status of statuses) {
+        const path = GENERATED_FOLDER + status.path;
+        if (status.state === "stale") result.removed.push(path);
+        else (status.state === "missing" ? result.written : status.state === "changed" ? result.replaced : result.unchanged).push(path);
+      }
       writeEach(
         target,
         files.filter((f) => !f.path.startsWith(GENERATED_FOLDER)),
         result,
       );
-      for (const status of writeOutput(generatedDir, generated, { replaceForeign: true })) {
-        const path = GENERATED_FOLDER + status.path;
-        if (status.state === "stale") result.removed.push(path);
-        else (status.state === "missing" ? result.written : status.state === "changed" ? result.replaced : result.unchanged).push(path);
-      }
     } catch (error) {
       const stopped = error instanceof GeneratorError ? error : fail("MCG403", `cannot write ${dir}: ${(error as Error).message}`);
       if (result.written.length + result.replaced.length + result.backups.length + result.removed.length === 0) throw stopped;
