@@ -6,7 +6,7 @@
  * 2 error (bad input, unsupported construct, bad usage). Errors print as
  * `file:line:col - error CODE: message`; stack traces only with `--debug`.
  */
-import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { Command, CommanderError, Option } from "commander";
 import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, specFolderProblem, versionsIn, type ConfigInput } from "./config.js";
@@ -15,7 +15,8 @@ import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { checkOutput, isInside, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
+import { checkOutput, fileHead, isInside, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
+import { withoutByteOrderMark } from "./json-text.js";
 import { diffSnapshots, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
@@ -271,7 +272,7 @@ function existingPackageName(dir: string): string | undefined {
   try {
     // A regular file only (helper-105: a named pipe there hung the run), after a byte order mark.
     if (!lstatSync(join(dir, "package.json")).isFile()) return undefined;
-    const name: unknown = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8").replace(/^\uFEFF/, "")) as { name?: unknown }).name;
+    const name: unknown = (JSON.parse(withoutByteOrderMark(readFileSync(join(dir, "package.json"), "utf8"))) as { name?: unknown }).name;
     return typeof name === "string" && isPackageName(name) ? name : undefined;
   } catch {
     return undefined;
@@ -605,17 +606,9 @@ function relativeOut(out: string): string {
 function configAlsoWriting(out: string): string | undefined {
   const file = findConfigFile(process.cwd());
   if (file === undefined) return undefined;
-  // The same folder however it is spelled: through a symbolic link too (helper-102), in its parents when it is not there yet (helper-103).
-  const real = (path: string): string => {
-    try {
-      return realpathSync(path);
-    } catch {
-      const parent = dirname(resolve(path));
-      return parent === resolve(path) ? parent : join(real(parent), basename(path));
-    }
-  };
+  // The same folder however it is spelled, as output folders are compared: through links, in its parents too (helper-102, helper-103).
   try {
-    return loadConfig(file).outputs.some((output) => real(output.out) === real(out)) ? file : undefined;
+    return loadConfig(file).outputs.some((output) => writeTarget(output.out) === writeTarget(out)) ? file : undefined;
   } catch {
     return undefined;
   }
@@ -939,13 +932,10 @@ function headerSha256s(contents: string): string[] | undefined {
  */
 function headerFacts(out: string, paths: readonly string[], files: readonly GeneratedFile[]): HeaderFacts | undefined {
   for (const path of paths) {
-    let head: string;
-    try {
-      // After a byte order mark an editor may have added, as the rest of the tool reads a header (helper-103).
-      head = readFileSync(join(out, path), "utf8").slice(0, 4096).replace(/^\uFEFF/, "");
-    } catch {
-      continue;
-    }
+    // Its first 4 KiB, of a regular file only (a named pipe would block the read), after a byte order mark (helper-103).
+    const read = fileHead(join(out, path), 4096);
+    if (read === undefined) continue;
+    const head = withoutByteOrderMark(read);
     const sha256s = headerSha256s(head);
     const options = headerOptions(head);
     const freshSha256s = headerSha256s(files.find((f) => f.path === path)?.contents ?? "");

@@ -15,7 +15,7 @@
  * header at a path the run writes stops it (MCG404) unless `replaceForeign`.
  */
 import { createHash } from "node:crypto";
-import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { chmodSync, closeSync, cpSync, existsSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, readSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync, type Stats } from "node:fs";
 import { homedir, hostname } from "node:os";
 import { basename, dirname, isAbsolute, join, parse, relative, resolve, sep } from "node:path";
 import { structuredPatch } from "diff";
@@ -43,19 +43,30 @@ export interface FileStatus {
   readonly headerOnly?: true;
 }
 
+/** `path`'s stat through links; `undefined` when nothing is there, a link names nothing, or links loop. */
+function statThrough(path: string): Stats | undefined {
+  try {
+    return statSync(path, { throwIfNoEntry: false });
+  } catch {
+    return undefined;
+  }
+}
+
 /** Compares generated files with the folder's contents. */
 export function compareOutput(outDir: string, files: readonly GeneratedFile[]): FileStatus[] {
   const statuses: FileStatus[] = files.map((file) => {
     const target = join(outDir, file.path);
-    if (!existsSync(target)) return { path: file.path, state: "missing" };
-    if (statSync(target).isDirectory()) {
+    // Through links: a link to nothing, or a loop of links, is missing (the write replaces it).
+    const stat = statThrough(target);
+    if (stat === undefined) return { path: file.path, state: "missing" };
+    if (stat.isDirectory()) {
       // A link to a folder is the user's, replaced by the file as any other file the generator did not write (--force).
       if (lstatSync(target).isSymbolicLink()) return { path: file.path, state: "changed", foreign: true };
       // A folder where a file goes: not drift to show, but something in the way (before, EISDIR as an internal error; helper-102).
       throw fail("MCG402", `${target} is a folder, where the generator writes a file: move it away and run again`);
     }
     // A named pipe or a device would block the read, or never end (helper-105): only a regular file is read.
-    if (!statSync(target).isFile()) throw fail("MCG402", `${target} is not a regular file, where the generator writes one: move it away and run again`);
+    if (!stat.isFile()) throw fail("MCG402", `${target} is not a regular file, where the generator writes one: move it away and run again`);
     let current: string;
     try {
       current = readFileSync(target, "utf8");
@@ -714,20 +725,34 @@ function holdsGenerated(dir: string): boolean {
 }
 
 /**
- * Whether `path` is a file (through links) that starts as the generator writes files, reading its
- * first bytes only; `false` for anything else, a link to nothing, a loop of links or a file that
- * cannot be read included (helper-81, helper-82: their stat threw, MCG999).
+ * Whether `path` is a file (not a link: the generator writes none, so a link to a generated file
+ * is the user's own; helper-103) that starts as the generator writes files, reading its first bytes
+ * only; `false` for anything else, a file that cannot be read included (helper-81, helper-82: their
+ * stat threw, MCG999).
  */
 function isGeneratedFile(path: string): boolean {
-  let fd: number | undefined;
   try {
-    // The generator writes no links: a link to a generated file is the user's own (helper-103: removed as stale).
     if (lstatSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
-    fd = openSync(path, "r");
-    const buffer = Buffer.alloc(64);
-    return readsAsGenerated(buffer.subarray(0, readSync(fd, buffer, 0, buffer.length, 0)).toString("utf8"));
   } catch {
     return false;
+  }
+  const head = fileHead(path, 64);
+  return head !== undefined && readsAsGenerated(head);
+}
+
+/**
+ * The first `bytes` bytes of the regular file at `path` (through links), as UTF-8 text; `undefined`
+ * for anything else (a folder, a named pipe, whose read would block) and for a file that cannot be read.
+ */
+export function fileHead(path: string, bytes: number): string | undefined {
+  let fd: number | undefined;
+  try {
+    if (statThrough(path)?.isFile() !== true) return undefined;
+    fd = openSync(path, "r");
+    const buffer = Buffer.alloc(bytes);
+    return buffer.subarray(0, readSync(fd, buffer, 0, bytes, 0)).toString("utf8");
+  } catch {
+    return undefined;
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

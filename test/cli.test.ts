@@ -586,6 +586,25 @@ describe("the built CLI in a shell pipeline", () => {
     }
   });
 
+  it("a named pipe where a generated file goes, in an output without its manifest, is MCG402 for a write and --check, never read (review)", () => {
+    // In another process, with a time limit: a read of the pipe would block this one for good.
+    const cliPath = buildPrivateCli("cli-fifo");
+    const out = join(scratchDir("cli-fifo-out"), "out");
+    const run = (...args: string[]) => spawnSync(process.execPath, [cliPath, "generate", "--schema", DRAFT, "--out", out, "--targets", "types", ...args], { encoding: "utf8", timeout: 60_000 });
+    expect(run().status).toBe(0);
+    rmSync(join(out, "codegen-manifest.json"));
+    rmSync(join(out, "types.ts"));
+    expect(spawnSync("mkfifo", [join(out, "types.ts")]).status).toBe(0);
+    for (const args of [["--docs", "none"], ["--check"]]) {
+      const result = run(...args);
+      expect([result.status, result.signal, result.stderr.split("\n")[0]]).toEqual([
+        2,
+        null,
+        `error MCG402: ${join(out, "types.ts")} is not a regular file, where the generator writes one: move it away and run again`,
+      ]);
+    }
+  });
+
   it("stops quietly when the reader closes the pipe (help generate | head -1): no EPIPE, exit 0", () => {
     const cliPath = buildPrivateCli("cli-epipe");
     // Several runs: whether the write races the reader's exit varies.

@@ -31,7 +31,7 @@ import { LOCK_FILE_NAME } from "../spec/index.js";
 import type { SchemaInput } from "../load/index.js";
 import type { SchemaIR } from "../ir.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
-import { checkOutput, isAlive, writeFileAtomic, writeOutput } from "../write.js";
+import { isAlive, writeFileAtomic, writeOutput } from "../write.js";
 
 /**
  * The latest legacy revision (draft basic/versioning: revisions up to 2025-11-25 open with
@@ -227,7 +227,7 @@ function kindOf(path: string): "missing" | "file" | "folder" | "link" | "other" 
 }
 
 /**
- * Checks, before anything is written, that every file of the project can go where it belongs
+ * Checks, before anything is written (and for each project file again right before it is), that every file of the project can go where it belongs
  * in `target`: each folder on its way is a real folder (not a file, not a symbolic link that
  * could lead outside the project) or missing, and the file itself is a regular file or missing.
  *
@@ -319,17 +319,12 @@ function backupPath(target: string, path: string): string {
 }
 
 /** The `force` write of {@link writeScaffold}: each file in turn, `result` filled as it goes (a step that throws leaves it saying what was done). */
-function writeEach(target: string, files: readonly GeneratedFile[], result: ScaffoldWrite): void {
+function writeEach(target: string, dir: string, files: readonly GeneratedFile[], result: ScaffoldWrite): void {
   for (const file of files) {
     const path = join(target, file.path);
-    // Checked again right before the write, which follows links: a file or folder made a link since checkPlaces would
-    // take the write outside the project (helper-103).
-    const parts = file.path.split("/");
-    for (let i = 1; i <= parts.length; i++) {
-      if (kindOf(join(target, ...parts.slice(0, i))) === "link") {
-        throw fail("MCG410", `${join(target, ...parts.slice(0, i))} became a symbolic link while the scaffold was writing; nothing is written through it`);
-      }
-    }
+    // Checked again right before the write, which follows links: a file or folder made a link since the first check
+    // would take the write outside the project (helper-103).
+    checkPlaces(target, dir, [file]);
     const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
     if (before !== undefined && before.equals(Buffer.from(file.contents))) {
       result.unchanged.push(file.path);
@@ -386,10 +381,9 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
     checkPlaces(target, dir, files);
     // src/generated/ is an output of the generator, written as `generate` writes one: atomically, and without the files
     // of an earlier run that this one does not produce (helper-104: an earlier legacy revision's folder stayed, and
-    // `generate --check` found the project up to date). Checked before anything is written.
+    // `generate --check` found the project up to date). It is written first, and checked under its lock.
     const generatedDir = join(target, GENERATED_FOLDER);
     const generated = files.filter((f) => f.path.startsWith(GENERATED_FOLDER)).map((f) => ({ path: f.path.slice(GENERATED_FOLDER.length), contents: f.contents }));
-    writing(dir, () => checkOutput(generatedDir, generated, { replaceForeign: true }));
     const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [], removed: [] };
     try {
       // The generated code first, under its lock (waiting for a generate run, and saying so): a refusal or a failure
@@ -411,6 +405,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
       }
       writeEach(
         target,
+        dir,
         files.filter((f) => !f.path.startsWith(GENERATED_FOLDER)),
         result,
       );

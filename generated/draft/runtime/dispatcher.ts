@@ -1411,7 +1411,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
     const routed = route(method, params, context?.channel ?? defaultChannel, context);
     const serving = routed.revision;
     const info = fromClient(serving, method, "notification");
-    const refusal = sessionMissing(method, params, routed) ?? (info === undefined ? undefined : notificationRefusal(method, params, serving, info));
+    const refusal = sessionMissing(method, params, context) ?? (info === undefined ? undefined : notificationRefusal(method, params, serving, info));
     return { routed, info, refusal };
   }
 
@@ -1422,8 +1422,8 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
    * could only take no effect: the client, which lost its session or never opened one (over
    * Streamable HTTP, sent no `Mcp-Session-Id`), is told so instead.
    */
-  function sessionMissing(method: string, params: unknown, routed: ReturnType<typeof route>): DispatchErrorObject | undefined {
-    if (latestLegacy === undefined || routed.session !== undefined || routed.opening !== undefined || hasModernMeta(params)) return undefined;
+  function sessionMissing(method: string, params: unknown, context: HandleContext | undefined): DispatchErrorObject | undefined {
+    if (!beforeLegacySession(params, context)) return undefined;
     const legacyOnly =
       served.some((r) => r.era === "legacy" && method !== r.cancelledMethod && fromClient(r, method, "notification") !== undefined) &&
       !modern.some((r) => fromClient(r, method, "notification") !== undefined);
@@ -1799,6 +1799,15 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   }
 
   /** Whether params carry the modern per-request protocol version in `_meta`. */
+  /**
+   * Whether a message (by its `params`) comes from a legacy client before its session: the
+   * dispatcher serves a legacy revision, the message names no modern version, and its channel has
+   * no legacy session open or opening.
+   */
+  function beforeLegacySession(params: unknown, context: HandleContext | undefined): boolean {
+    return latestLegacy !== undefined && !hasModernMeta(params) && context?.session === undefined && liveSession(context?.channel ?? defaultChannel) === undefined;
+  }
+
   function hasModernMeta(params: unknown): boolean {
     const meta = isPlainObject(params) ? own(params, "_meta") : undefined;
     return isPlainObject(meta) && own(meta, modernVersionKey) !== undefined;
@@ -1936,9 +1945,9 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       if (unbatched !== undefined) return errorOf(id, -32600, unbatched);
       // 2025-03-26 basic/lifecycle § Initialization: "The initialization request MUST NOT be part of a JSON-RPC batch".
       if (inBatch && openingMethods.has(method)) return errorOf(id, -32600, "Invalid request: " + quoteShort(method) + " must not be part of a JSON-RPC batch");
-      // A legacy client that skipped initialize would read only about the modern era's _meta: its error says how it starts.
-      const beforeSession =
-        latestLegacy !== undefined && !openingMethods.has(method) && !hasModernMeta(params) && context?.session === undefined && liveSession(context?.channel ?? defaultChannel) === undefined;
+      // A legacy client that skipped initialize would read only about the modern era's _meta: its error says how it
+      // starts. Judged on arrival: a session that closes while the request runs does not make it one sent before.
+      const beforeSession = !openingMethods.has(method) && beforeLegacySession(params, context);
       const answer = await request(value, id, method, context);
       if (!beforeSession || answer === undefined || !("error" in answer)) return answer;
       return { ...answer, error: { ...answer.error, message: answer.error.message + "; a " + latestLegacy + " client opens with initialize" } };
