@@ -17,7 +17,7 @@ import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec }
 import { TARGET_NAMES } from "./emit/index.js";
 import { checkOutput, fileHead, isInside, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { withoutByteOrderMark } from "./json-text.js";
-import { diffSnapshots, formatDiff } from "./diff/index.js";
+import { diffSnapshots, diffSummary, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
@@ -750,8 +750,10 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     };
     let changedOptions: string[] = [];
     let revisionsBefore: string[] | undefined;
+    let manifestBefore: Manifest | undefined;
     const readBefore = (folder: string) => {
       const onDisk = readManifest(folder);
+      manifestBefore = onDisk.state === "read" ? onDisk.manifest : undefined;
       const before = onDisk.state === "read" ? onDisk.manifest.options : headerFacts(folder, result.files.map((f) => f.path), result.files)?.options;
       changedOptions = before !== undefined ? optionChanges(before, fresh.options) : [];
       revisionsBefore = onDisk.state === "read" ? served(onDisk.manifest) : undefined;
@@ -774,6 +776,9 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
       const what = [...revisionsBefore].sort().join() === [...revisionsNow].sort().join() ? "the order of the protocol revisions" : "the protocol revisions";
       io.stdout(`${what} changed since ${out} was generated: ${revisionsBefore.join(", ")} → ${revisionsNow.join(", ")}${noLonger}\n`);
     }
+    // A revision whose input changed: its protocol changes counted, as a spec update's summary (helper-100: only --check
+    // said what an update changed, and a plain run that followed the update said nothing of it).
+    if (manifestBefore !== undefined) printInputChanges(out, manifestBefore, fresh, io);
     if (changedOptions.length > 0) io.stdout(`the options changed since ${out} was generated: ${changedOptions.join(", ")}\n`);
     if (removed.length > 0) io.stdout(`removed (this run does not produce them): ${removed.join(", ")}\n`);
     if (flags.dumpIr) {
@@ -896,6 +901,22 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
   const options = optionChanges(old.options, fresh.options);
   if (any && options.length > 0) io.stdout(`the options changed too: ${options.join(", ")}\n`);
   return any;
+}
+
+/**
+ * After a write: for each revision folder of `fresh` that `old` had with another input, the
+ * change of input and its protocol changes counted by section (`diff` and `--check` list them).
+ */
+function printInputChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO): void {
+  const before = revisionsOf(old);
+  for (const revision of revisionsOf(fresh)) {
+    const was = before.find((r) => r.folder === revision.folder);
+    if (was === undefined || was.input.sha256 === revision.input.sha256) continue;
+    const where = revision.folder === "" ? out : inFolder(out, revision.folder);
+    io.stdout(`the input of ${where} changed since it was generated: ${inputChange(was.input.file, was.input.sha256, revision.input)}\n`);
+    const summary = diffSummary(diffSnapshots(was.protocol, revision.protocol));
+    io.stdout(`protocol changes (\`mcp-schema-codegen diff\` of the two schemas lists each): ${summary.join("; ")}\n`);
+  }
 }
 
 /** How an input changed: `a.ts sha256 1234… → 5678…`, naming the file before too when its name changed (`old.ts sha256 … → new.ts sha256 …`). */

@@ -112,7 +112,7 @@ export async function generate(options: GenerateOptions): Promise<GenerateResult
   try {
     const files = await emitModules(schema, resolved.targets as TargetName[], resolved);
     const warnings = [...schema.warnings, ...optionWarnings(resolved, files)];
-    return { files: withRuntime(files, schema.header, resolved), ir: schema.ir, protocol: schema.protocol, warnings, header: schema.header };
+    return { files: withRuntime(files, resolved), ir: schema.ir, protocol: schema.protocol, warnings, header: schema.header };
   } catch (error) {
     throw withWarnings(error, schema.warnings);
   }

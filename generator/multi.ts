@@ -202,7 +202,7 @@ export async function generateRevisions(inputs: readonly SchemaInput[], resolved
       top.push({ path: TARGETS.index.file, contents: index });
     }
     return {
-      files: withRuntime([...top, ...files], header, resolved),
+      files: withRuntime([...top, ...files], resolved),
       ir: handler.schema.ir,
       protocol: handler.schema.protocol,
       warnings: [...warnings, ...optionWarnings(resolved, files)],

@@ -61,6 +61,15 @@ export function headerSource(inputs: readonly { readonly fileName: string; reado
   return `${GENERATED_MARK}${GENERATOR_VERSION} from ${inputs.map((i) => `${headerSafe(i.fileName)} (sha256 ${i.sha256})`).join(" and ")}.`;
 }
 
+/**
+ * The first line of the runtime modules' header: the generator alone. They are pruned to what an
+ * output's modules import, and name no input, so a spec update leaves them as they are unless
+ * what they hold changes (helper-100: each named the schema's sha256, and every update rewrote them).
+ */
+export function runtimeHeaderSource(): string {
+  return `${GENERATED_MARK}${GENERATOR_VERSION} (its runtime, pruned to what the modules of this output import).`;
+}
+
 /** The header every file of an output starts with. */
 export function headerOf(source: string, resolved: GeneratorOptions): string {
   return [source, `// Options: ${describeOptions(resolved)}`, "// Do not edit: regenerate with `mcp-schema-codegen generate`."].join("\n");
@@ -114,7 +123,8 @@ export async function emitModules(
  * every file's imports get their extension. With `--transports node`, the Node.js transports
  * too (all they export).
  */
-export function withRuntime(files: readonly GeneratedFile[], header: string, resolved: GeneratorOptions): GeneratedFile[] {
+export function withRuntime(files: readonly GeneratedFile[], resolved: GeneratorOptions): GeneratedFile[] {
+  const header = headerOf(runtimeHeaderSource(), resolved);
   const transports = resolved.transports === "node" ? new Map(NODE_TRANSPORTS.map((t) => [t, runtimeModuleExports(t)])) : new Map<string, ReadonlySet<string>>();
   return [...files, ...runtimeFiles(files, header, transports)].map((f) => ({ path: f.path, contents: rewriteImportExtensions(f.contents, resolved.importExtension) }));
 }

@@ -1017,9 +1017,11 @@ describe("generate --check explains drift in the protocol's terms", () => {
     expect(validators.filter((l) => /^[-+] .*schema\.ts:\d/.test(l))).toEqual([]);
     expect(validators.filter((l) => l.startsWith("+ ") && l.includes('v["added"]')).length).toBeGreaterThan(0);
     expect(validators.find((l) => l.startsWith("… and"))).toMatch(/^… and \d\d places where only the source line a doc comment names changed$/);
-    expect(lines).toContain(`changed in their header only (the input's sha256): ${out}/errors.ts, ${out}/runtime/errors.ts`);
+    expect(lines).toContain(`changed in their header only (the input's sha256): ${out}/errors.ts`);
     expect(lines).not.toContain(`changed: ${out}/errors.ts`);
-    expect(lines.at(-2)).toBe("4 files differ; run without --check to regenerate");
+    // The runtime's header names no input: its files did not change.
+    expect(lines.filter((l) => l.includes(`${out}/runtime/`))).toEqual([]);
+    expect(lines.at(-2)).toBe("3 files differ; run without --check to regenerate");
     // With an option changed as well, that is said too: no header diff shows it any more (helper-76).
     const both = await cli("generate", "--schema", after, "--out", out, "--targets", "types,validators,errors", "--number-type", "number", "--check");
     expect(both.stdout.split("\n")).toContain("the options changed too: --number-type integer → number");
@@ -1079,6 +1081,51 @@ describe("generate --check explains drift in the protocol's terms", () => {
       `the input changed since ${out} was generated: after.ts sha256 ${createHash("sha256").update(readFileSync(BEFORE)).digest("hex").slice(0, 12)}… → ${createHash("sha256").update(readFileSync(AFTER)).digest("hex").slice(0, 12)}…`,
       `(${out} has no codegen-manifest.json, so the protocol changes cannot be listed; it is written by the next run without --check)`,
       `changed: ${out}/types.ts`,
+    ]);
+  });
+});
+
+describe("a write whose input changed counts the protocol changes (helper-100: only --check said what a spec update changed)", () => {
+  it("one schema: the input change, then the sections of `diff` counted", async () => {
+    const out = join(scratchDir("write-input-changed"), "out");
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).code).toBe(0);
+    const write = await cli("generate", "--schema", AFTER, "--out", out, "--targets", "types");
+    expect(write.code).toBe(0);
+    const sha = (file: string) => createHash("sha256").update(readFileSync(file)).digest("hex").slice(0, 12);
+    // The section headings of `diff` on the same pair, one line.
+    const headings = EXPECTED_TEXT.filter((line) => !line.startsWith(" "));
+    expect(headings.length).toBeGreaterThan(3);
+    expect(write.stdout.split("\n")).toEqual([
+      `${out}: 1 written, 0 unchanged`,
+      `the protocol revisions changed since ${out} was generated: 2026-07-28 → 2026-09-01 (clients of 2026-07-28 are no longer served)`,
+      `the input of ${out} changed since it was generated: before.ts sha256 ${sha(BEFORE)}… → after.ts sha256 ${sha(AFTER)}…`,
+      `protocol changes (\`mcp-schema-codegen diff\` of the two schemas lists each): ${headings.join("; ")}`,
+      "",
+    ]);
+    // Written: the same again says nothing of it.
+    expect((await cli("generate", "--schema", AFTER, "--out", out, "--targets", "types")).stdout).toBe(`${out}: 0 written, 1 unchanged\n`);
+  });
+
+  it("several revisions: each folder whose input changed, and none other", async () => {
+    const dir = scratchDir("write-input-changed-multi");
+    for (const version of ["draft", "2025-11-25"]) {
+      mkdirSync(join(dir, "spec", "schema", version), { recursive: true });
+      writeFileSync(join(dir, "spec", "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    const out = join(dir, "out");
+    const args = ["generate", "--spec", join(dir, "spec"), "--spec-version", "draft,2025-11-25", "--out", out, "--targets", "types,validators"];
+    expect((await cli(...args)).code).toBe(0);
+    const draft = join(dir, "spec", "schema", "draft", "schema.ts");
+    const was = createHash("sha256").update(readFileSync(draft)).digest("hex").slice(0, 12);
+    writeFileSync(draft, `${readFileSync(draft, "utf8")}\n/** An update that changes no declaration. */\n`);
+    const now = createHash("sha256").update(readFileSync(draft)).digest("hex").slice(0, 12);
+    const write = await cli(...args);
+    expect(write.code).toBe(0);
+    const said = write.stdout.split("\n").slice(1);
+    expect(said).toEqual([
+      `the input of ${out}/2026-07-28 changed since it was generated: schema.ts sha256 ${was}… → ${now}…`,
+      "protocol changes (`mcp-schema-codegen diff` of the two schemas lists each): no protocol changes",
+      "",
     ]);
   });
 });
