@@ -13,12 +13,12 @@ import { CONFIG_FILE_NAME, configInputs, findConfigFile, loadConfig, specFolderP
 import { formatDiagnostic, formatRelated, GeneratorError } from "./errors.js";
 import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from "./index.js";
 import type { SchemaInput } from "./load/index.js";
-import { DEFAULT_OPTIONS, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
+import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
 import { checkOutput, fileHead, isInside, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { withoutByteOrderMark } from "./json-text.js";
 import { diffSnapshots, diffSummary, formatDiff } from "./diff/index.js";
-import { headerOptions, MANIFEST_FILE, manifestFile, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
+import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
 import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
@@ -965,11 +965,17 @@ function headerFacts(out: string, paths: readonly string[], files: readonly Gene
   return undefined;
 }
 
-/** `--docs full → tags` for each option whose value differs. */
+/**
+ * `--docs full → tags` for each option whose value differs. An option `before` lacks (a folder
+ * generated before the option existed) had its default: what the generator then did (helper-103:
+ * such headers read as `--transports (unset) → none`).
+ */
 function optionChanges(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
+  const defaults = parseOptionsLine(describeOptions(DEFAULT_OPTIONS));
   return Object.keys(after)
-    .filter((flag) => before[flag] !== after[flag])
-    .map((flag) => `${flag} ${before[flag] ?? "(unset)"} → ${after[flag]}`);
+    .map((flag) => [flag, before[flag] ?? defaults[flag] ?? "(unset)"] as const)
+    .filter(([flag, was]) => was !== after[flag])
+    .map(([flag, was]) => `${flag} ${was} → ${after[flag]}`);
 }
 
 /** Prints `error`, a tally line, `N errors; <outcome>` (none after an internal error), then with `debug` its stack. */

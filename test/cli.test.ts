@@ -586,6 +586,25 @@ describe("the built CLI in a shell pipeline", () => {
     }
   });
 
+  it("a header written before --import-extension and --transports existed reads as their defaults, not as '(unset)' (helper-103)", async () => {
+    const out = join(scratchDir("cli-old-header"), "out");
+    expect((await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "types")).code).toBe(0);
+    rmSync(join(out, "codegen-manifest.json"));
+    const types = join(out, "types.ts");
+    const old = readFileSync(types, "utf8").replace(" --import-extension js --transports none\n", "\n");
+    expect(old).not.toContain("--import-extension");
+    writeFileSync(types, old);
+    // The same options as then: none named as changed.
+    const check = await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "types", "--check");
+    expect(check.code).toBe(1);
+    expect(check.stdout).not.toContain("options changed");
+    expect(check.stdout).not.toContain("(unset)");
+    // One of them changed: named from its default.
+    const write = await cli("generate", "--schema", DRAFT, "--out", out, "--targets", "types", "--import-extension", "none");
+    expect(write.stdout).toContain("the options changed since");
+    expect(write.stdout).toContain(": --import-extension js → none\n");
+  });
+
   it("a named pipe where a generated file goes, in an output without its manifest, is MCG402 for a write and --check, never read (review)", () => {
     // In another process, with a time limit: a read of the pipe would block this one for good.
     const cliPath = buildPrivateCli("cli-fifo");
