@@ -33,6 +33,7 @@ export function addLockedInputOptions(
 interface FetchFlags extends LockedInputFlags {
   ref?: string;
   update?: boolean;
+  from?: string;
   debug?: boolean;
 }
 
@@ -50,6 +51,7 @@ export function addSpecCommands(program: Command, io: CliIO, setDebug: (debug: b
     .description(`download the spec repository at a ref, pin it in ./${LOCK_FILE_NAME} and keep schema/ and docs/specification/ in the cache`)
     .option("--ref <ref>", "a tag, branch or commit (default: the locked pins, or main when there is no lock)")
     .option("--update", "move the pin to what the ref names now and rewrite the lock")
+    .option("--from <dir>", "copy the locked revisions the cache lacks from a spec repository folder at that commit (a local clone), checked against the lock's sha256s, instead of downloading them")
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",
@@ -191,6 +193,7 @@ async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
       ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
       ...(flags.update ? { update: true } : {}),
       ...(flags.offline ? { offline: true } : {}),
+      ...(flags.from !== undefined ? { from: flags.from } : {}),
       onProgress: (line) => io.stderr(`${line}\n`),
       alternatives: FETCH_ALTERNATIVES,
       downloadAdvice: downloadAdvice("generate, diff and scaffold can read a local clone with --spec <clone>, which needs no lock"),

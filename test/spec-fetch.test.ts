@@ -752,6 +752,109 @@ describe("spec fetch: locks and refs it must not trust", () => {
   });
 });
 
+describe("spec fetch --from: the locked revisions copied from a local folder, checked against the lock (helper-100: offline, a clone could only be read with --spec)", () => {
+  /** A lock of the first pin of the project's own lock (the corpus's commit). */
+  function lockedPlace(name: string): ReturnType<typeof place> {
+    const at = place(name);
+    writeFileSync(at.lock, `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }] }, null, 2)}\n`);
+    return at;
+  }
+
+  it("copies schema/ and docs/specification/ of a folder at the locked commit into the cache, with no request; generate --offline then reads it", async () => {
+    const { dir, cache, lock, options } = lockedPlace("from");
+    const lockText = readFileSync(lock, "utf8");
+    const before = server.requests.length;
+    const lines: string[] = [];
+    const [fetched] = await fetchSpec({ ...options, from: SPEC_DIR, onProgress: (l) => lines.push(l) });
+    expect(server.requests.length).toBe(before);
+    expect(fetched).toEqual({ pin: { ref: "main", commit: COMMIT, schemas: DIGESTS }, dir: join(cache, COMMIT), downloaded: false, lockWritten: false });
+    expect(lines).toEqual([`main: ${COMMIT} cached in ${join(cache, COMMIT)}, copied from ${resolve(SPEC_DIR)}`]);
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
+    expect(readdirSync(join(cache, COMMIT)).sort()).toEqual(["docs", "schema"]);
+    const versioning = join("docs", "specification", "draft", "basic", "versioning.mdx");
+    expect(readFileSync(join(cache, COMMIT, versioning))).toEqual(readFileSync(join(SPEC_DIR, versioning)));
+    expect(readFileSync(lock, "utf8")).toBe(lockText);
+    // The same again: found in the cache, nothing copied.
+    const again: string[] = [];
+    await fetchSpec({ ...options, from: SPEC_DIR, onProgress: (l) => again.push(l) });
+    expect(again).toEqual([`main: ${COMMIT} found in the cache ${join(cache, COMMIT)}`]);
+    // The CLI reads it offline.
+    const previous = process.env.MCP_SPEC_CACHE_DIR;
+    process.env.MCP_SPEC_CACHE_DIR = cache;
+    try {
+      const generated = await cli("generate", "--spec-version", "draft", "--offline", "--lock", lock, "--out", join(dir, "out"), "--targets", "types");
+      expect([generated.code, generated.stderr]).toEqual([0, `main: ${COMMIT} found in the cache ${join(cache, COMMIT)}\n`]);
+    } finally {
+      if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
+      else process.env.MCP_SPEC_CACHE_DIR = previous;
+    }
+  });
+
+  it("a folder whose schema.ts differs from the lock is refused (MCG503), caching nothing; links in it are not followed", async () => {
+    const { dir, cache, options } = lockedPlace("from-edited");
+    const copy = join(dir, "clone");
+    mkdirSync(join(copy, "schema"), { recursive: true });
+    for (const version of Object.keys(DIGESTS)) {
+      mkdirSync(join(copy, "schema", version));
+      writeFileSync(join(copy, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    const draft = join(copy, "schema", "draft", "schema.ts");
+    writeFileSync(draft, `${readFileSync(draft, "utf8")}// edited\n`);
+    const edited = createHash("sha256").update(readFileSync(draft)).digest("hex");
+    expect(await failure(fetchSpec({ ...options, from: copy }))).toEqual([
+      `error MCG503: --from ${copy} does not hold the locked revision ${COMMIT} (schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${edited}), so it was not cached. In a clone, \`git checkout <commit>\` and run it again`,
+    ]);
+    expect(cacheEntries(cache)).toEqual([]);
+    // Mended, with a link beside the schemas: the link is passed over, as an archive's extraction passes over links.
+    writeFileSync(draft, readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts")));
+    writeFileSync(join(dir, "outside.txt"), "outside\n");
+    symlinkSync(join(dir, "outside.txt"), join(copy, "schema", "link.txt"));
+    await fetchSpec({ ...options, from: copy });
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
+    expect(existsSync(join(cache, COMMIT, "schema", "link.txt"))).toBe(false);
+    expect(readdirSync(join(cache, COMMIT, "schema")).sort()).toEqual(Object.keys(DIGESTS).sort());
+  });
+
+  it("a lock of two pins: the one the folder holds is cached, the other named; --ref picks one", async () => {
+    const { cache, lock, options } = place("from-two-pins");
+    writeFileSync(lock, readFileSync(SPEC_LOCK));
+    const [, second] = readLock(lock)!.pins;
+    expect(await failure(fetchSpec({ ...options, from: SPEC_DIR }))).toEqual([
+      `error MCG503: --from ${resolve(SPEC_DIR)} does not hold the locked revision ${second!.commit} (schema/draft/schema.ts: locked ${second!.schemas.draft}, got ${DIGESTS.draft}), so it was not cached; ${COMMIT} is in the cache. In a clone, \`git checkout <commit>\` and run it again`,
+    ]);
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
+    const [picked] = await fetchSpec({ ...options, from: SPEC_DIR_2026_07_13, ref: second!.commit });
+    expect(picked!.dir).toBe(join(cache, second!.commit));
+    expect(cacheEntries(cache)).toEqual([COMMIT, second!.commit].sort());
+  });
+
+  it("needs a lock (MCG504), a spec folder (MCG001), and does not go with --update (MCG001)", async () => {
+    const { dir, cache, options } = place("from-refused");
+    expect((await failure(fetchSpec({ ...options, from: SPEC_DIR })))[0]).toMatch(/^error MCG504: --from: there is no lock file .* a folder does not say which commit it holds; read the folder itself with --spec /);
+    const locked = lockedPlace("from-refused-locked");
+    expect(await failure(fetchSpec({ ...locked.options, from: dir }))).toEqual([`error MCG001: --from ${dir}: it has no schema/ folder, so it is no spec repository folder`]);
+    expect(await failure(fetchSpec({ ...locked.options, from: join(dir, "nowhere") }))).toEqual([`error MCG001: --from ${join(dir, "nowhere")}: no such folder`]);
+    expect((await failure(fetchSpec({ ...locked.options, from: SPEC_DIR, update: true })))[0]).toMatch(/^error MCG001: --from copies the revisions the lock pins, and --update/);
+    expect(cacheEntries(cache)).toEqual([]);
+    expect(cacheEntries(locked.cache)).toEqual([]);
+    // The command line's flag.
+    const previous = process.env.MCP_SPEC_CACHE_DIR;
+    process.env.MCP_SPEC_CACHE_DIR = locked.cache;
+    try {
+      expect(await cli("spec", "fetch", "--from", dir, "--lock", locked.lock)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `error MCG001: --from ${dir}: it has no schema/ folder, so it is no spec repository folder\n1 error; the lock file was not changed\n`,
+      });
+      const copied = await cli("spec", "fetch", "--from", SPEC_DIR, "--lock", locked.lock);
+      expect([copied.code, copied.stdout]).toEqual([0, `main ${COMMIT} ${join(locked.cache, COMMIT)} (versions: ${Object.keys(DIGESTS).join(", ")})\n`]);
+    } finally {
+      if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
+      else process.env.MCP_SPEC_CACHE_DIR = previous;
+    }
+  });
+});
+
 describe("spec fetch refuses hostile archives (MCG502), caching nothing", () => {
   const schema: TarEntry = { path: "schema/draft/schema.ts", body: Buffer.from("export type A = string;\n") };
   const cases: [string, Buffer, string][] = [

@@ -14,7 +14,8 @@
  *
  * The lock keeps the sha256 of every `schema.ts` (hosted archives are not byte-stable, their
  * contents are): written on the first fetch, enforced after (a pinned revision is always
- * downloaded by its commit), changed only with `update`.
+ * downloaded by its commit), changed only with `update`. Offline, `from` copies a locked revision
+ * from a local folder at its commit instead, vouched for by the same digests.
  *
  * Environment: `MCP_SPEC_BASE_URL` replaces the archive base URL (default {@link DEFAULT_BASE_URL};
  * the archive of ref R is `<base>/<R>`); `MCP_SPEC_CACHE_DIR` replaces the cache folder (default
@@ -31,14 +32,14 @@
  * failed, or (before any download) the cache folder or the lock's folder cannot be written in.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, constants as fsConstants, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
+import { accessSync, constants as fsConstants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { jsonPlace, jsonSyntaxProblem, withoutByteOrderMark, type JsonStep } from "../json-text.js";
 import { ts } from "../ts-morph.js";
 import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
-import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, type ArchiveLimits } from "./archive.js";
+import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, KEPT_FOLDERS, type ArchiveLimits } from "./archive.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, isVersionName, type ArchiveLimits } from "./archive.js";
 
@@ -87,6 +88,13 @@ export interface FetchOptions extends SpecLocation {
   readonly update?: boolean;
   /** Never use the network: only check that the locked revisions are cached. */
   readonly offline?: boolean;
+  /**
+   * A spec repository folder (a local clone, an unpacked archive) at a locked commit: the locked
+   * revisions the cache lacks are copied from it (`schema/`, `docs/specification/`) instead of
+   * downloaded, when every locked `schema.ts` there has its locked sha256. Needs a lock; never
+   * uses the network.
+   */
+  readonly from?: string;
   readonly timeoutMs?: number;
   /** How long to wait for another run writing the lock file (its `<lock>.lock`), in milliseconds (default 30 000). */
   readonly lockTimeoutMs?: number;
@@ -479,6 +487,13 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   if (options.update && options.offline) {
     throw fail("MCG001", "--update moves pins to what their refs name now, which needs the network: it cannot go with --offline");
   }
+  if (options.update && options.from !== undefined) {
+    throw fail("MCG001", "--from copies the revisions the lock pins, and --update moves pins to what their refs name now: they cannot go together");
+  }
+  const from = options.from === undefined ? undefined : resolve(options.from);
+  if (from !== undefined && !statSync(join(from, "schema"), { throwIfNoEntry: false })?.isDirectory()) {
+    throw fail("MCG001", `--from ${options.from}: ${existsSync(from) ? "it has no schema/ folder, so it is no spec repository folder" : "no such folder"}`);
+  }
   // The text as read: the lock is written back only if no other run changed it meanwhile.
   const text = lockText(where.lockFile);
   const lock = text === undefined ? undefined : parseLock(where.lockFile, text);
@@ -492,6 +507,12 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   }
   let jobs: Job[];
   if (!lock) {
+    if (from !== undefined) {
+      throw fail(
+        "MCG504",
+        `--from: there is no lock file ${where.lockFile} naming the revision to copy, and a folder does not say which commit it holds; read the folder itself with --spec ${options.from} --spec-version <v>, or run \`${fetchCommand(where.lockFile)}\` once with the network`,
+      );
+    }
     if (options.offline) throw fail("MCG504", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`${fetchCommand(where.lockFile)}\` once with the network, or ${alternatives}`);
     jobs = [{ ref: options.ref ?? "main", index: 0 }];
   } else if (options.ref === undefined) {
@@ -519,6 +540,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   if (existsSync(where.cacheDir)) removeAbandoned(where.cacheDir);
 
   const results: FetchedSpec[] = [];
+  /** With `from`: the locked revisions the folder does not hold, and why. */
+  const notCopied: string[] = [];
   const pins = [...(lock?.pins ?? [])];
   let lockChanged = !lock;
   for (const job of jobs) {
@@ -547,6 +570,21 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       results.push({ pin, dir: cached, downloaded: false, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
       continue;
     }
+    if (from !== undefined) {
+      // Only a locked pin reaches here (--from needs a lock and refuses --update), and only its digests vouch for the folder.
+      const locked = job.locked!;
+      const mismatches = digestMismatches(locked.schemas, schemaDigests(from));
+      if (mismatches.length > 0) {
+        // The pins after it are still tried: one folder holds one commit, and a lock may pin several.
+        notCopied.push(`${locked.commit} (${mismatches.join("; ")})`);
+        continue;
+      }
+      checkCacheWritable(where.cacheDir);
+      const { dir } = await install(where.cacheDir, locked.commit, "copy", (temp) => copyKept(from, temp, options.limits ?? DEFAULT_ARCHIVE_LIMITS), () => {});
+      progress(`${refAndCommit(locked.ref, locked.commit)} cached in ${dir}, copied from ${from}`);
+      results.push({ pin: locked, dir, downloaded: false, lockWritten: false });
+      continue;
+    }
     const ref = enforce ? job.locked!.commit : job.ref;
     const url = archiveUrl(where.baseUrl, ref);
     const shown = shownUrl(url);
@@ -568,7 +606,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     if (!enforce && ABBREVIATED_COMMIT.test(job.ref) && !info.commit.startsWith(job.ref.toLowerCase())) {
       progress(`warning: ${job.ref} looks like an abbreviated commit, but the archive from ${shown} holds commit ${info.commit}: pinned as a branch or tag of that name`);
     }
-    const { dir, digests } = await install(where.cacheDir, info.commit, archive, (digests) => {
+    const { dir, digests } = await install(where.cacheDir, info.commit, "archive", (temp) => extracted(archive, temp), (digests) => {
       if (!enforce) return;
       const mismatches = digestMismatches(job.locked!.schemas, digests);
       if (mismatches.length > 0) {
@@ -587,6 +625,13 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     }
     progress(`${refAndCommit(job.ref, info.commit)} cached in ${dir}`);
     results.push({ pin, dir, downloaded: true, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
+  }
+  if (notCopied.length > 0) {
+    const cached = results.length > 0 ? `; ${results.map((r) => r.pin.commit).join(", ")} ${results.length === 1 ? "is" : "are"} in the cache` : "";
+    throw fail(
+      "MCG503",
+      `--from ${from} does not hold ${notCopied.length === 1 ? "the locked revision" : "the locked revisions"} ${notCopied.join(", ")}, so ${notCopied.length === 1 ? "it was" : "they were"} not cached${cached}. In a clone, \`git checkout <commit>\` and run it again`,
+    );
   }
   if (lockChanged) {
     const written = lockFileText({ lockVersion: 1, repository: lock?.repository ?? SPEC_REPOSITORY, pins });
@@ -614,19 +659,56 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   return results;
 }
 
+/** @throws GeneratorError MCG502 when `archive` cannot be extracted into `temp`. */
+async function extracted(archive: Buffer, temp: string): Promise<void> {
+  try {
+    await extractArchive(archive, temp);
+  } catch (error) {
+    throw fail("MCG502", `the archive could not be extracted (${(error as Error).message}); nothing was cached`);
+  }
+}
+
 /**
- * Extracts `archive` into `<cacheDir>/<commit>` atomically: a temporary folder beside it,
- * checked with `check` (which throws to refuse), then renamed. When another run put the same
- * commit in place first, its folder is kept if it holds the same `schema.ts` files.
+ * Copies the kept folders (`schema/`, `docs/specification/`) of the spec repository folder `from`
+ * into `temp`: folders and regular files only, as an archive's extraction keeps them (a link or
+ * special file is passed over), each file at most `limits.maxEntryBytes`.
+ *
+ * @throws GeneratorError MCG403 naming a file larger than the limit, or a step that failed.
+ */
+function copyKept(from: string, temp: string, limits: ArchiveLimits): void {
+  let total = 0;
+  const copy = (relative: string): void => {
+    const source = join(from, relative);
+    const stat = lstatSync(source, { throwIfNoEntry: false });
+    if (stat?.isDirectory()) {
+      fsStep("create", join(temp, relative), () => mkdirSync(join(temp, relative), { recursive: true }));
+      for (const name of fsStep("read", source, () => readdirSync(source)).sort()) copy(join(relative, name));
+    } else if (stat?.isFile()) {
+      total += stat.size;
+      if (stat.size > limits.maxEntryBytes || total > limits.maxTotalBytes) {
+        throw fail("MCG403", `cannot copy ${source}: ${stat.size > limits.maxEntryBytes ? `it is ${stat.size} bytes, more than the ${limits.maxEntryBytes} a file may hold` : `the kept folders pass ${limits.maxTotalBytes} bytes`}; nothing was cached`);
+      }
+      fsStep("copy", source, () => copyFileSync(source, join(temp, relative)));
+    }
+  };
+  for (const folder of KEPT_FOLDERS) copy(folder.slice(0, -1));
+}
+
+/**
+ * Fills a temporary folder beside `<cacheDir>/<commit>` with `fill` (`source`: an archive's
+ * extraction, or a copy of a folder), checks it with `check` (which throws to refuse), then renames it into place,
+ * so the commit's folder is complete or absent. When another run put the same commit in place
+ * first, its folder is kept if it holds the same `schema.ts` files.
  *
  * @returns the folder and the digests of its `schema.ts` files.
- * @throws GeneratorError MCG502 (extraction failed), what `check` throws, MCG503 (the cached
- *   folder of that commit differs from the archive), MCG403.
+ * @throws GeneratorError what `fill` and `check` throw, MCG503 (the cached folder of that commit
+ *   differs from the one filled), MCG403.
  */
 async function install(
   cacheDir: string,
   commit: string,
-  archive: Buffer,
+  source: "archive" | "copy",
+  fill: (temp: string) => Promise<void> | void,
   check: (digests: Record<string, string>) => void,
 ): Promise<{ dir: string; digests: Record<string, string> }> {
   const target = join(cacheDir, commit);
@@ -634,17 +716,13 @@ async function install(
   const temp = join(cacheDir, `.tmp-${commit}-${process.pid}-${randomBytes(4).toString("hex")}`);
   fsStep("create", temp, () => mkdirSync(temp));
   try {
-    try {
-      await extractArchive(archive, temp);
-    } catch (error) {
-      throw fail("MCG502", `the archive could not be extracted (${(error as Error).message}); nothing was cached`);
-    }
+    await fill(temp);
     const digests = schemaDigests(temp);
     check(digests);
     const keepExisting = () => {
-      const mismatches = digestMismatches(digests, schemaDigests(target), ["archive", "cached"]);
+      const mismatches = digestMismatches(digests, schemaDigests(target), [source, "cached"]);
       if (mismatches.length > 0) {
-        throw fail("MCG503", `the cached folder ${target} differs from the archive of its commit (${mismatches.join("; ")}); delete it and fetch again`);
+        throw fail("MCG503", `the cached folder ${target} differs from the ${source} of its commit (${mismatches.join("; ")}); delete it and fetch again`);
       }
       return { dir: target, digests };
     };
