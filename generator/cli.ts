@@ -318,10 +318,10 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
       }
       throw error;
     });
-    const { written, replaced, unchanged, backups, removed } = writeScaffold(dir, files, Boolean(flags.force), {
+    const { written, replaced, unchanged, backups, removed, merged } = writeScaffold(dir, files, Boolean(flags.force), {
       onWait: (lockPath, owner) => io.stderr(`waiting for ${lockPath}: another generate run (pid ${owner}) is writing ${join(dir, "src", "generated")}\n`),
     });
-    printReplaced(dir, { replaced, backups, removed }, io);
+    printReplaced(dir, { replaced, backups, removed, merged }, io);
     const cd = resolve(dir) === process.cwd() ? "" : `cd ${shellQuote(dir)} && `;
     const kept = replaced.length + unchanged.length > 0 ? `, ${replaced.length} replaced, ${unchanged.length} unchanged` : "";
     // Your edits are in the copies: merged back first, or `npm install` would go by the scaffold's package.json alone.
@@ -341,11 +341,20 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
   }
 }
 
-/** `replaced: <file>` for each file a scaffold replaced, naming the copy it kept of a file of yours; then the generated files it removed. */
-function printReplaced(dir: string, done: Pick<ScaffoldWrite, "replaced" | "backups" | "removed">, io: CliIO): void {
+/**
+ * `replaced: <file>` for each file a scaffold replaced, naming the copy it kept of a file of yours
+ * (`merged: package.json`, naming the fields of yours it replaced); then the generated files it removed.
+ */
+function printReplaced(dir: string, done: Pick<ScaffoldWrite, "replaced" | "backups" | "removed" | "merged">, io: CliIO): void {
   for (const path of done.replaced) {
     const kept = done.backups.find((b) => b.path === path);
-    io.stdout(`replaced: ${join(dir, path)}${kept === undefined ? "" : ` (what was there is kept as ${join(dir, kept.backup)})`}\n`);
+    const merged = done.merged.find((m) => m.path === path);
+    const copy = kept === undefined ? "" : `what was there is kept as ${join(dir, kept.backup)}`;
+    if (merged === undefined) io.stdout(`replaced: ${join(dir, path)}${kept === undefined ? "" : ` (${copy})`}\n`);
+    else {
+      const fields = merged.replacedFields.length > 0 ? `; it replaced your ${merged.replacedFields.join(", ")}: ${copy}` : "";
+      io.stdout(`merged: ${join(dir, path)} (the scaffold's fields set, the rest of yours kept${fields})\n`);
+    }
   }
   if (done.removed.length > 0) io.stdout(`removed (the generated code no longer has them): ${done.removed.map((path) => join(dir, path)).join(", ")}\n`);
 }

@@ -68,6 +68,7 @@ describe("scaffold --force stopped part-way", () => {
           { path: "src/handlers.ts", backup: "src/handlers.ts.orig" },
         ],
         removed: [],
+        merged: [],
       });
       expect(readFileSync(join(dir, "src/handlers.ts.orig"), "utf8")).toBe("// my handlers\n");
       expect(readFileSync(join(dir, "src/handlers.ts"), "utf8")).toBe("// new handlers\n");

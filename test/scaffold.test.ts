@@ -158,6 +158,37 @@ describe("scaffold command", () => {
     }
   });
 
+  it("--force merges the scaffold's package.json fields into the project's: dependencies, other scripts and devDependency versions kept; a copy only when a value of yours was replaced (helper-104)", async () => {
+    const dir = join(scratchDir("scaffold-force-package"), "server");
+    expect((await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none")).code).toBe(0);
+    const path = join(dir, "package.json");
+    const scaffolded = JSON.parse(readFileSync(path, "utf8")) as { scripts: Record<string, string>; devDependencies: Record<string, string> };
+    // What a team adds: a dependency, a script, a newer compiler; in its own indentation.
+    const mine = { ...scaffolded, scripts: { ...scaffolded.scripts, lint: "eslint ." }, devDependencies: { ...scaffolded.devDependencies, typescript: "9.9.9" }, dependencies: { zod: "4.0.0" } };
+    writeFileSync(path, `${JSON.stringify(mine, null, 4)}\n`);
+    const kept = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(kept.code).toBe(0);
+    // Nothing of the scaffold's was missing or different: the file is left as it is, and no copy is made.
+    expect(readFileSync(path, "utf8")).toBe(`${JSON.stringify(mine, null, 4)}\n`);
+    expect(kept.stdout).not.toContain("package.json");
+    expect(existsSync(`${path}.orig`)).toBe(false);
+    // A scaffold field gone and one of its scripts edited: both set again, the rest kept, the copy named with the field it replaced.
+    const { type: _type, ...withoutType } = mine as typeof mine & { type: string };
+    writeFileSync(path, `${JSON.stringify({ ...withoutType, scripts: { ...mine.scripts, test: "my-test" } }, null, 4)}\n`);
+    const merged = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(merged.code).toBe(0);
+    expect(merged.stdout.split("\n")).toContain(`merged: ${path} (the scaffold's fields set, the rest of yours kept; it replaced your scripts.test: what was there is kept as ${path}.orig)`);
+    const now = JSON.parse(readFileSync(path, "utf8")) as typeof mine & { type: string };
+    expect(now).toMatchObject({ type: "module", dependencies: { zod: "4.0.0" }, scripts: { lint: "eslint .", test: scaffolded.scripts.test }, devDependencies: { typescript: "9.9.9" } });
+    expect(readFileSync(path, "utf8")).toMatch(/^\{\n {4}"name"/);
+    expect(JSON.parse(readFileSync(`${path}.orig`, "utf8"))).toMatchObject({ scripts: { test: "my-test" } });
+    // A package.json that is no JSON object is replaced whole, with its copy.
+    writeFileSync(path, "not json\n");
+    const replaced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(replaced.stdout.split("\n")).toContain(`replaced: ${path} (what was there is kept as ${path}.orig.1)`);
+    expect(JSON.parse(readFileSync(path, "utf8"))).toEqual(scaffolded);
+  });
+
   it("refuses a folder that is not empty (exit 2, nothing changed); --force replaces its files, keeping what they held as .orig, and keeps the others", async () => {
     const dir = scratchDir("scaffold-refuse");
     writeFileSync(join(dir, "notes.txt"), "mine\n");

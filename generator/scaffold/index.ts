@@ -286,6 +286,11 @@ export interface ScaffoldWrite {
   backups: { readonly path: string; readonly backup: string }[];
   /** Generated files of an earlier run that this one does not produce, removed (`src/generated/2025-06-18/types.ts`). */
   removed: string[];
+  /**
+   * Of the replaced files, those the scaffold's fields were merged into (`package.json`), with the
+   * fields whose value of yours was replaced (`scripts.test`; a backup is kept only then).
+   */
+  merged: { readonly path: string; readonly replacedFields: readonly string[] }[];
 }
 
 /**
@@ -318,20 +323,76 @@ function backupPath(target: string, path: string): string {
   }
 }
 
+/** The top-level objects of a scaffold's package.json whose entries are set one by one over a project's. */
+const PACKAGE_OBJECTS = ["engines", "scripts", "devDependencies"] as const;
+
+/** The description a scaffold writes ends so: one that still does is the scaffold's, and follows its revisions. */
+const SCAFFOLD_DESCRIPTION = /scaffolded by mcp-schema-codegen$/;
+
+/**
+ * The scaffold's `package.json` over a project's own (`scaffold --force`): the project's, in its
+ * order and indentation, with what the scaffold's layout needs set. `type`, and each entry of the
+ * scaffold's `engines` and `scripts` (the build, start and test lines its files rely on), take the
+ * scaffold's value; a `devDependencies` entry the project lacks is added (one it has keeps its
+ * version); the description is the scaffold's while it is still one a scaffold wrote; a field the
+ * project lacks is added; `name` is the scaffold's (the project's own unless `--name` gave another);
+ * everything else (dependencies, other scripts, version) is kept.
+ *
+ * @returns the merged text, and the fields whose value of the project's was replaced
+ *   (`scripts.test`); `undefined` when the project's file is not a JSON object (it is then replaced
+ *   whole, with a backup)
+ */
+export function mergedPackageJson(project: string, scaffold: string): { readonly contents: string; readonly replacedFields: readonly string[] } | undefined {
+  let mine: unknown;
+  try {
+    mine = JSON.parse(project.replace(/^\uFEFF/, ""));
+  } catch {
+    return undefined;
+  }
+  if (typeof mine !== "object" || mine === null || Array.isArray(mine)) return undefined;
+  const merged = mine as Record<string, unknown>;
+  const ours = JSON.parse(scaffold) as Record<string, unknown>;
+  const replacedFields: string[] = [];
+  const set = (into: Record<string, unknown>, key: string, value: unknown, field: string) => {
+    if (Object.hasOwn(into, key) && JSON.stringify(into[key]) !== JSON.stringify(value)) replacedFields.push(field);
+    into[key] = value;
+  };
+  for (const [key, value] of Object.entries(ours)) {
+    const theirs = merged[key];
+    if ((PACKAGE_OBJECTS as readonly string[]).includes(key) && typeof theirs === "object" && theirs !== null && !Array.isArray(theirs)) {
+      for (const [entry, entryValue] of Object.entries(value as Record<string, unknown>)) {
+        if (key === "devDependencies" && Object.hasOwn(theirs, entry)) continue;
+        set(theirs as Record<string, unknown>, entry, entryValue, `${key}.${entry}`);
+      }
+    } else if (!Object.hasOwn(merged, key) || key === "name" || key === "type" || (PACKAGE_OBJECTS as readonly string[]).includes(key)) {
+      set(merged, key, value, key);
+    } else if (key === "description" && typeof theirs === "string" && SCAFFOLD_DESCRIPTION.test(theirs)) {
+      merged[key] = value;
+    }
+  }
+  const indent = /^([ \t]+)"/m.exec(project)?.[1] ?? "  ";
+  return { contents: `${JSON.stringify(merged, null, indent)}\n`, replacedFields };
+}
+
 /** The `force` write of {@link writeScaffold}: each file in turn, `result` filled as it goes (a step that throws leaves it saying what was done). */
 function writeEach(target: string, dir: string, files: readonly GeneratedFile[], result: ScaffoldWrite): void {
-  for (const file of files) {
-    const path = join(target, file.path);
+  for (const given of files) {
+    const path = join(target, given.path);
     // Checked again right before the write, which follows links: a file or folder made a link since the first check
     // would take the write outside the project (helper-103).
-    checkPlaces(target, dir, [file]);
+    checkPlaces(target, dir, [given]);
     const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
+    // The project's package.json keeps its dependencies and scripts: the scaffold's fields are merged into it
+    // (helper-104: it was replaced whole, and merging the copy back was by hand).
+    const merge = given.path === "package.json" && before !== undefined ? mergedPackageJson(before.toString("utf8"), given.contents) : undefined;
+    const file = merge === undefined ? given : { path: given.path, contents: merge.contents };
     if (before !== undefined && before.equals(Buffer.from(file.contents))) {
       result.unchanged.push(file.path);
       continue;
     }
     let backup: string | undefined;
-    if (before !== undefined && !file.path.startsWith(GENERATED_FOLDER)) {
+    // A merge that replaced no value of yours needs no copy: everything you had is still there.
+    if (before !== undefined && !file.path.startsWith(GENERATED_FOLDER) && (merge === undefined || merge.replacedFields.length > 0)) {
       backup = backupPath(target, file.path);
       // A new name: nothing is replaced there, and the file the project has stays until the copy is whole.
       copyFileSync(path, join(target, backup), constants.COPYFILE_EXCL);
@@ -345,6 +406,7 @@ function writeEach(target: string, dir: string, files: readonly GeneratedFile[],
       throw error;
     }
     if (backup !== undefined) result.backups.push({ path: file.path, backup });
+    if (merge !== undefined) result.merged.push({ path: file.path, replacedFields: merge.replacedFields });
     (before === undefined ? result.written : result.replaced).push(file.path);
   }
 }
@@ -384,7 +446,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
     // `generate --check` found the project up to date). It is written first, and checked under its lock.
     const generatedDir = join(target, GENERATED_FOLDER);
     const generated = files.filter((f) => f.path.startsWith(GENERATED_FOLDER)).map((f) => ({ path: f.path.slice(GENERATED_FOLDER.length), contents: f.contents }));
-    const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [], removed: [] };
+    const result: ScaffoldWrite = { written: [], replaced: [], unchanged: [], backups: [], removed: [], merged: [] };
     try {
       // The generated code first, under its lock (waiting for a generate run, and saying so): a refusal or a failure
       // there leaves the project files as they were (helper-105: they were replaced before the lock was taken).
@@ -434,7 +496,7 @@ export function writeScaffold(dir: string, files: readonly GeneratedFile[], forc
         rmdirSync(tmp);
       }
     });
-    return { written: files.map((f) => f.path), replaced: [], unchanged: [], backups: [], removed: [] };
+    return { written: files.map((f) => f.path), replaced: [], unchanged: [], backups: [], removed: [], merged: [] };
   } finally {
     try {
       rmSync(tmp, { recursive: true, force: true });
