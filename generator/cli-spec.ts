@@ -159,10 +159,11 @@ const FETCH_ALTERNATIVES = "let generate, diff and scaffold read a local clone w
 
 /**
  * What `spec fetch` did to each pin it replaced (`--update`, or a ref the lock did not pin): kept
- * at its commit, or moved from one commit to another, with the `diff` command that shows what
- * changed in the protocol's terms when the earlier revision is still in the cache (the draft, else
- * the newest version both revisions have), and the versions one of them lacks. A ref that changed
- * is named with the one before.
+ * at its commit, or moved from one commit to another, with the versions whose `schema.ts` changed
+ * (their sha256s in the two pins differ; or that none did) and the versions one of them lacks;
+ * then, for each changed version, the `diff` command that shows what changed in the protocol's
+ * terms, when the earlier revision is still in the cache. A ref that changed is named with the one
+ * before.
  */
 function movedPins(fetched: readonly FetchedSpec[]): string[] {
   return fetched.flatMap((f) => {
@@ -173,14 +174,19 @@ function movedPins(fetched: readonly FetchedSpec[]): string[] {
     // Versions the new revision lacks, or adds: a configuration or --spec-version naming a gone one fails next (MCG506).
     const gone = Object.keys(old.schemas).filter((v) => !Object.hasOwn(f.pin.schemas, v));
     const added = Object.keys(f.pin.schemas).filter((v) => !Object.hasOwn(old.schemas, v));
+    // The versions whose schema.ts changed, by the pins' digests (helper-106: the draft's diff was offered when only
+    // 2025-11-25 had changed, and said there was no change).
+    const changed = Object.keys(f.pin.schemas).filter((v) => Object.hasOwn(old.schemas, v) && old.schemas[v] !== f.pin.schemas[v]);
     const versions = [gone.length > 0 ? `versions gone: ${gone.join(", ")}` : "", added.length > 0 ? `versions new: ${added.join(", ")}` : ""].filter(Boolean).join("; ");
-    const moved = `${refs}: moved from ${old.commit} to ${f.pin.commit}${versions === "" ? "" : ` (${versions})`}`;
-    const common = Object.keys(f.pin.schemas).filter((v) => Object.hasOwn(old.schemas, v));
-    const version = common.includes("draft") ? "draft" : common.sort().at(-1);
-    const oldSchema = version === undefined ? undefined : join(dirname(f.dir), old.commit, "schema", version, "schema.ts");
-    if (oldSchema === undefined || !existsSync(oldSchema)) return [moved];
-    const newSchema = join(f.dir, "schema", version!, "schema.ts");
-    return [`${moved}; what changed in ${version}: mcp-schema-codegen diff ${shellQuote(oldSchema)} ${shellQuote(newSchema)}`];
+    const schemas = changed.length > 0 ? `schema.ts changed in ${changed.join(", ")}` : "no schema.ts of a version both have changed";
+    const moved = `${refs}: moved from ${old.commit} to ${f.pin.commit}${versions === "" ? "" : ` (${versions})`}; ${schemas}`;
+    const commands = changed.flatMap((version) => {
+      const oldSchema = join(dirname(f.dir), old.commit, "schema", version, "schema.ts");
+      if (!existsSync(oldSchema)) return [];
+      const newSchema = join(f.dir, "schema", version, "schema.ts");
+      return [`  what changed in ${version}: mcp-schema-codegen diff ${shellQuote(oldSchema)} ${shellQuote(newSchema)}`];
+    });
+    return [moved, ...commands];
   });
 }
 

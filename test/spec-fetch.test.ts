@@ -147,7 +147,11 @@ describe("spec fetch", () => {
       const moved = await cli("spec", "fetch", "--ref", "next", "--update", "--lock", lock);
       expect(moved.code).toBe(0);
       const [oldSchema, newSchema] = [join(cache, COMMIT, "schema", "draft", "schema.ts"), join(cache, NEXT, "schema", "draft", "schema.ts")];
-      expect(moved.stderr.split("\n").at(-2)).toBe(`main → next: moved from ${COMMIT} to ${NEXT}; what changed in draft: mcp-schema-codegen diff ${oldSchema} ${newSchema}`);
+      expect(moved.stderr.split("\n").slice(-3)).toEqual([
+        `main → next: moved from ${COMMIT} to ${NEXT}; schema.ts changed in draft`,
+        `  what changed in draft: mcp-schema-codegen diff ${oldSchema} ${newSchema}`,
+        "",
+      ]);
       // The command it gives runs as written, and says what the update added.
       const diff = await cli("diff", oldSchema, newSchema);
       expect([diff.code, diff.stdout]).toEqual([1, expect.stringContaining("AddedInUpdate")]);
@@ -167,7 +171,22 @@ describe("spec fetch", () => {
       const without = corpusEntries(SPEC_DIR).filter((e) => !e.path.startsWith("schema/2025-11-25"));
       server.routes.set("later", { kind: "archive", body: tarGz(`modelcontextprotocol-${LATER}`, without, LATER) });
       const gone = await cli("spec", "fetch", "--ref", "later", "--update", "--lock", lock);
-      expect([gone.code, gone.stderr.split("\n").at(-2)]).toEqual([0, expect.stringMatching(new RegExp(`^main → later: moved from ${COMMIT} to ${LATER} \\(versions gone: 2025-11-25\\); what changed in draft: `))]);
+      expect([gone.code, gone.stderr.split("\n").at(-2)]).toEqual([0, `main → later: moved from ${COMMIT} to ${LATER} (versions gone: 2025-11-25); no schema.ts of a version both have changed`]);
+      // Only 2025-11-25 changed: that version is named, and its diff offered, not the draft's (helper-106).
+      const ERRATUM = "4444444444444444444444444444444444444444";
+      const legacy = readFileSync(join(SPEC_DIR, "schema", "2025-11-25", "schema.ts"), "utf8");
+      const erratum = corpusEntries(SPEC_DIR, { "schema/2025-11-25/schema.ts": Buffer.from(`${legacy}\nexport const ERRATUM = -32043;\n`) });
+      server.routes.set("erratum", { kind: "archive", body: tarGz(`modelcontextprotocol-${ERRATUM}`, erratum, ERRATUM) });
+      writeFileSync(lock, `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }] })}\n`);
+      const fixed = await cli("spec", "fetch", "--ref", "erratum", "--update", "--lock", lock);
+      const [before, after] = [join(cache, COMMIT, "schema", "2025-11-25", "schema.ts"), join(cache, ERRATUM, "schema", "2025-11-25", "schema.ts")];
+      expect([fixed.code, ...fixed.stderr.split("\n").slice(-3)]).toEqual([
+        0,
+        `main → erratum: moved from ${COMMIT} to ${ERRATUM}; schema.ts changed in 2025-11-25`,
+        `  what changed in 2025-11-25: mcp-schema-codegen diff ${before} ${after}`,
+        "",
+      ]);
+      expect((await cli("diff", before, after)).stdout).toContain("ERRATUM");
     } finally {
       for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
         if (value === undefined) delete process.env[key];
