@@ -989,6 +989,21 @@ describe("--spec-version without --spec", () => {
       expect(missing.stderr).toBe(
         `error MCG506: the locked spec revision ${COMMIT} (${options.lockFile}) has no version 1999-01-01; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft\n1 error; nothing was written\n`,
       );
+      // A version the revision has and an edited lock no longer names: said as such, and spec fetch warns of it (helper-106).
+      const { ["2025-11-25"]: _dropped, ...edited } = DIGESTS;
+      const editedLock = join(dir, "edited.lock.json");
+      writeFileSync(editedLock, `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: edited }] })}\n`);
+      const unnamed = await cli("generate", "--spec-version", "2025-11-25", "--offline", "--lock", editedLock, "--out", join(dir, "out"));
+      expect([unnamed.code, unnamed.stderr]).toEqual([
+        2,
+        `error MCG506: the lock ${editedLock} names no sha256 for version 2025-11-25, though the revision ${COMMIT} has it (in the cache ${join(options.cacheDir!, COMMIT)}); ` +
+          `the lock names 2024-11-05, 2025-03-26, 2025-06-18, 2026-07-28, draft: it was edited (then restore it from version control, or run \`spec fetch --lock ${editedLock} --update\` to pin what the ref names now)\n1 error; nothing was written\n`,
+      ]);
+      const warned = await cli("spec", "fetch", "--offline", "--lock", editedLock);
+      expect([warned.code, warned.stderr.split("\n")[1]]).toEqual([
+        0,
+        `warning: the revision ${COMMIT} has version 2025-11-25, for which the lock ${editedLock} names no sha256, so it is not read through the lock; if it was edited, restore it from version control, or run \`spec fetch --lock ${editedLock} --update\` to pin what the ref names now`,
+      ]);
     } finally {
       if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
       else process.env.MCP_SPEC_CACHE_DIR = previous;

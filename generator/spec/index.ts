@@ -339,6 +339,18 @@ function digestMismatches(locked: Readonly<Record<string, string>>, found: Reado
 }
 
 /**
+ * Warns (through `progress`) of versions a locked revision has that its pin names no sha256 for:
+ * they cannot be read through the lock (MCG506), and a lock edited by hand is the likely cause.
+ */
+function warnUnnamed(pin: SpecPin, found: Readonly<Record<string, string>>, lockFile: string, pins: readonly SpecPin[], progress: (line: string) => void): void {
+  const unnamed = Object.keys(found).filter((v) => !Object.hasOwn(pin.schemas, v));
+  if (unnamed.length === 0) return;
+  progress(
+    `warning: the revision ${pin.commit} has ${unnamed.length === 1 ? "version" : "versions"} ${unnamed.join(", ")}, for which the lock ${lockFile} names no sha256, so ${unnamed.length === 1 ? "it is" : "they are"} not read through the lock; if it was edited, ${lockSideAdvice(lockFile, pins, pin.ref).replace(/^then /, "")}`,
+  );
+}
+
+/**
  * The `spec fetch` command line that acts on `lockFile`: `spec fetch <flags>`, with `--lock <file>`
  * first when it is not the default lock of the current folder (a path with characters a shell
  * reads specially is quoted).
@@ -551,7 +563,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     const vouched = enforce ? job.locked : FULL_COMMIT.test(job.ref) ? pins.find((p) => p.commit === job.ref) : undefined;
     const cached = vouched === undefined ? undefined : cachedDir(where.cacheDir, vouched.commit);
     if (vouched !== undefined && cached !== undefined) {
-      const mismatches = digestMismatches(vouched.schemas, schemaDigests(cached));
+      const found = schemaDigests(cached);
+      const mismatches = digestMismatches(vouched.schemas, found);
       if (mismatches.length > 0) {
         // Either side may be the one changed: the cache (by hand, or a disk) or the lock (edited). Under --update a fresh
         // download is pinned as it is, so deleting the folder mends both.
@@ -567,6 +580,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         lockChanged = true;
       }
       progress(`${refAndCommit(pin.ref, pin.commit)} found in the cache ${cached}`);
+      if (enforce) warnUnnamed(pin, found, where.lockFile, pins, progress);
       results.push({ pin, dir: cached, downloaded: false, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
       continue;
     }
@@ -624,6 +638,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       lockChanged = true;
     }
     progress(`${refAndCommit(job.ref, info.commit)} cached in ${dir}`);
+    if (enforce) warnUnnamed(pin, digests, where.lockFile, pins, progress);
     results.push({ pin, dir, downloaded: true, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
   }
   if (notCopied.length > 0) {
@@ -794,7 +809,18 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   }
   const pin = lock.pins[0]!;
   if (version !== undefined && !Object.hasOwn(pin.schemas, version)) {
-    throw fail("MCG506", `the locked spec revision ${pin.commit} (${where.lockFile}) has no version ${version}; versions there: ${Object.keys(pin.schemas).sort().join(", ")}`);
+    const named = Object.keys(pin.schemas).sort().join(", ");
+    // The revision may have it and the lock not name it (an edited lock; helper-106: "has no version" was said of a
+    // revision whose cached folder held it).
+    const cached = cachedDir(where.cacheDir, pin.commit);
+    if (cached !== undefined && existsSync(join(cached, "schema", version, "schema.ts"))) {
+      throw fail(
+        "MCG506",
+        `the lock ${where.lockFile} names no sha256 for version ${version}, though the revision ${pin.commit} has it (in the cache ${cached}); the lock names ${named}: ` +
+          `it was edited (${lockSideAdvice(where.lockFile, lock.pins, pin.ref)})`,
+      );
+    }
+    throw fail("MCG506", `the locked spec revision ${pin.commit} (${where.lockFile}) has no version ${version}; versions there: ${named}`);
   }
   const [fetched] = await fetchSpec({
     ...where,
