@@ -15,7 +15,7 @@ import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { checkOutput, fileHead, isInside, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
+import { checkOutput, fileHead, isInside, leftByKilledRun, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { withoutByteOrderMark } from "./json-text.js";
 import { diffSnapshots, diffSummary, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
@@ -736,6 +736,10 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
       // that cannot be written is an error, not drift; it may be the current folder or hold it (a check replaces nothing).
       // Files the generator did not write are drift here.
       const statuses = checkOutput(out, files, { replaceForeign: true, compareOnly: true });
+      // What a killed run left beside the folder, which a project's own build may pick up (helper-106: a copy beside
+      // src/generated/ was compiled into dist/, and --check said nothing).
+      const left = leftByKilledRun(out);
+      if (left.length > 0) io.stderr(`warning: a run killed while writing ${out} left ${left.join(", ")}; the next generate without --check recovers the output and removes them\n`);
       const drift = statuses.filter((s) => s.state !== "unchanged");
       if (drift.length === 0) {
         io.stdout(`${out}: ${result.files.length} ${result.files.length === 1 ? "file" : "files"} up to date\n`);

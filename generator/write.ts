@@ -810,6 +810,10 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     release();
     throw error;
   }
+  // From here to the lock's release all is synchronous, and an interrupt (Ctrl-C) takes effect when it is done: the
+  // output is then whole, and neither the copy being built nor the lock is left (helper-106: a Ctrl-C left
+  // `<out>.tmp-<pid>` beside the output, which a project's `tsc` compiled, and the lock).
+  const resume = holdSignals();
   try {
     options.onLocked?.(out);
     // Checked again under the lock: another run may have swapped the folder since.
@@ -878,7 +882,53 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
     return statuses;
   } finally {
     release();
+    resume();
   }
+}
+
+/**
+ * What a run killed while writing the output folder `outDir` left beside it (SIGKILL, a power cut):
+ * its lock, when the lock's owner is dead, and the folders its journal names that are still there
+ * (the copy being built, the output moved aside). The next write recovers the output and removes
+ * them; `--check`, which writes nothing, names them. Empty when there is none, or it cannot tell.
+ */
+export function leftByKilledRun(outDir: string): string[] {
+  try {
+    const out = outputFolder(outDir, false);
+    const lockDir = `${out}.lock`;
+    const held = holder(lockDir);
+    if (held === undefined || !abandoned(held)) return [];
+    const journal = readJournal(lockDir);
+    return [lockDir, ...[journal.tmp, journal.old].filter((path): path is string => path !== undefined && existsSync(path))];
+  } catch {
+    return [];
+  }
+}
+
+/** The signals that end a run when nothing handles them, which a write holds ({@link holdSignals}). */
+const HELD_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Holds the signals that would end the process (Ctrl-C's SIGINT, SIGTERM, SIGHUP) while the
+ * synchronous step that follows runs: Node runs a listener only once the step is done, so one that
+ * comes meanwhile ends the process then, by the same signal with its default action (exit status
+ * 128 + the signal's number), unless the program has listeners of its own, which then have it.
+ * The returned function, called when the step is done, stops holding them: two turns of the event
+ * loop later, so that a signal that came during the step (read in the next poll) is not lost.
+ */
+function holdSignals(): () => void {
+  const ended = (signal: NodeJS.Signals) => {
+    release();
+    // Others listening (a program embedding the generator) were called too, and decide.
+    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+  };
+  const release = () => {
+    for (const signal of HELD_SIGNALS) process.off(signal, ended);
+  };
+  for (const signal of HELD_SIGNALS) process.on(signal, ended);
+  return () => {
+    setImmediate(() => setImmediate(release));
+  };
 }
 
 /**

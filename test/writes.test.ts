@@ -13,8 +13,9 @@ import { GeneratorError } from "../generator/errors.js";
 import { generate, TARGET_NAMES, type GeneratedFile } from "../generator/index.js";
 import { asideName, compareOutput, GENERATED_MARK, holdingLock, TARGETS_WITHOUT_RUNTIME, writeOutput } from "../generator/write.js";
 import { MANIFEST_FILE } from "../generator/diff/manifest.js";
-import { buildPrivateCli } from "./support/cli-build.js";
-import { scratchDir, SPEC_DIR } from "./support/corpus.js";
+import { buildPrivateCli, transpilePrivate } from "./support/cli-build.js";
+import { cli } from "./support/cli.js";
+import { ROOT, scratchDir, SPEC_DIR } from "./support/corpus.js";
 
 const file = (path: string, body: string): GeneratedFile => ({ path, contents: `${GENERATED_MARK}test\n${body}\n` });
 const DEAD_PID = 2 ** 22 + 12345; // above Linux's pid_max default: never a live process
@@ -96,6 +97,33 @@ describe("writeOutput", () => {
     expect(readdirSync(join(dir, "out"))).toEqual(["a.ts"]);
   });
 
+  it("an interrupt (SIGINT, SIGTERM) during a write takes effect once the write is done: the output whole, no copy or lock left (helper-106)", () => {
+    const module = transpilePrivate("writes-signals", join(ROOT, "generator", "write.ts"));
+    const dir = scratchDir("writes-signals-out");
+    const script = join(dir, "write.mjs");
+    // The run signals itself once it holds the lock, and goes on for a moment, as a Ctrl-C in the middle of a write.
+    writeFileSync(
+      script,
+      [
+        `import { writeOutput } from ${JSON.stringify(pathToFileURL(module).href)};`,
+        "const [out, signal] = process.argv.slice(2);",
+        "const files = Array.from({ length: 40 }, (_, i) => ({ path: `m${i}.ts`, contents: `// module ${i}\\n` }));",
+        "writeOutput(out, files, { onLocked: () => { process.kill(process.pid, signal); const end = Date.now() + 200; while (Date.now() < end) {} } });",
+        "process.stdout.write('written\\n');",
+        "setTimeout(() => process.stdout.write('not ended\\n'), 3000);",
+      ].join("\n"),
+    );
+    for (const signal of ["SIGINT", "SIGTERM"] as const) {
+      const out = join(dir, signal);
+      const run = spawnSync(process.execPath, [script, out, signal], { encoding: "utf8", timeout: 30_000 });
+      // Ended by the signal, once the write was done: not before it (nothing written), not never (it ran on).
+      expect([run.signal, run.stdout]).toEqual([signal, "written\n"]);
+      expect(readdirSync(out).length).toBe(40);
+      expect(readFileSync(join(out, "m39.ts"), "utf8")).toBe("// module 39\n");
+      expect(readdirSync(dir).filter((name) => name.startsWith(`${signal}.`))).toEqual([]);
+    }
+  });
+
   it("recovers from a run killed between its two renames, using the dead run's journal", () => {
     const dir = scratchDir("writes-journal");
     const out = join(dir, "out");
@@ -111,6 +139,28 @@ describe("writeOutput", () => {
     const statuses = writeOutput(out, [file("a.ts", "old")]);
     expect(statuses.map((s) => s.state)).toEqual(["unchanged"]); // the old folder came back first
     expect(readdirSync(dir)).toEqual(["out"]);
+  });
+
+  it("--check names what a killed run left beside the output, and the next write removes it (helper-106)", async () => {
+    const dir = scratchDir("writes-check-leftovers");
+    const out = join(dir, "out");
+    const schema = join(dir, "schema.ts");
+    writeFileSync(schema, "/** A. */\nexport interface A {\n  a: string;\n}\n");
+    const args = ["generate", "--schema", schema, "--out", out, "--targets", "types"];
+    expect((await cli(...args)).code).toBe(0);
+    // A run killed (SIGKILL) with its copy half-built.
+    const tmp = `${out}.tmp-${DEAD_PID}`;
+    mkdirSync(tmp);
+    writeFileSync(join(tmp, "types.ts"), "// half\n");
+    lockFolder(`${out}.lock`, DEAD_PID);
+    writeFileSync(join(`${out}.lock`, "journal"), JSON.stringify({ tmp, old: `${out}.old-${DEAD_PID}` }));
+    const check = await cli(...args, "--check");
+    expect([check.code, check.stdout]).toEqual([0, `${out}: 1 file up to date\n`]);
+    const said = `warning: a run killed while writing ${out} left ${out}.lock, ${tmp}; the next generate without --check recovers the output and removes them`;
+    expect(check.stderr.split("\n")).toContain(said);
+    expect((await cli(...args, "--docs", "none")).code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(["out", "schema.ts"]);
+    expect((await cli(...args, "--docs", "none", "--check")).stderr).not.toContain("killed");
   });
 
   it("takes over a lock folder left empty by a run killed while taking it, after a few seconds", () => {
