@@ -780,7 +780,10 @@ function finishOne(prepared: Prepared, flags: GenerateFlags, io: CliIO, several:
     const count = (state: string) => statuses.filter((s) => s.state === state && s.path !== MANIFEST_FILE).length;
     const removed = statuses.filter((s) => s.state === "stale" && s.path !== MANIFEST_FILE).map((s) => inFolder(out, s.path));
     const written = count("changed") + count("missing");
-    io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed.length > 0 ? `, ${removed.length} stale removed` : ""}\n`);
+    // The manifest changes with any file, and is counted with none; rewritten alone (damaged, or deleted), it is named
+    // (helper-106: "0 written" was said of a run that rewrote it).
+    const manifestAlone = written === 0 && statuses.some((s) => s.path === MANIFEST_FILE && (s.state === "changed" || s.state === "missing"));
+    io.stdout(`${out}: ${written} written, ${count("unchanged")} unchanged${removed.length > 0 ? `, ${removed.length} stale removed` : ""}${manifestAlone ? `; ${MANIFEST_FILE} rewritten` : ""}\n`);
     const revisionsNow = served(fresh);
     if (revisionsBefore !== undefined && revisionsNow !== undefined && revisionsBefore.join() !== revisionsNow.join()) {
       const gone = revisionsBefore.filter((v) => !revisionsNow.includes(v));

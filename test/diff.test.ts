@@ -1067,6 +1067,11 @@ describe("generate --check explains drift in the protocol's terms", () => {
         `changed: ${out}/codegen-manifest.json`,
       ]);
     }
+    // The run that mends it says it rewrote the manifest, which the counts leave out (helper-106: "0 written").
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).stdout).toBe(`${out}: 0 written, 1 unchanged; codegen-manifest.json rewritten\n`);
+    rmSync(path);
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).stdout).toBe(`${out}: 0 written, 1 unchanged; codegen-manifest.json rewritten\n`);
+    expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types")).stdout).toBe(`${out}: 0 written, 1 unchanged\n`);
   });
 
   it("an output without a manifest (written before manifests): the input change from the headers", async () => {
