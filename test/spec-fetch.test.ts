@@ -240,6 +240,11 @@ describe("spec fetch", () => {
     );
     expect(cacheEntries(cache)).toEqual([]);
     expect(existsSync(lock)).toBe(false);
+    // Sent in chunks, with no length to fall short of: the connection closed in the middle of the answer (helper-106).
+    server.routes.set("truncated-chunked", { kind: "truncated", body: good, bytes: 1000, chunked: true });
+    const chunked = await failure(fetchSpec({ ...options, ref: "truncated-chunked" }));
+    expect(chunked[0]).toMatch(/: the download broke off after 1000 bytes \(the server closed the connection before the answer's end \(UND_ERR_SOCKET\)\); check the network/);
+    expect(cacheEntries(cache)).toEqual([]);
   });
 
   it("retries a connection reset once, and reports a second one (MCG501)", async () => {

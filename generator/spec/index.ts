@@ -465,17 +465,18 @@ async function download(url: string, timeoutMs: number, advice: string): Promise
     }
   } catch (error) {
     if (error instanceof GeneratorError) throw error;
-    throw failed(`the download broke off after ${size} bytes (${networkReason(error, timeoutMs)})`);
+    throw failed(`the download broke off after ${size} bytes (${networkReason(error, timeoutMs, true)})`);
   }
   if (Number.isFinite(declared) && size !== declared) throw failed(`the download broke off after ${size} of ${declared} bytes`);
   return Buffer.concat(chunks);
 }
 
-/** A network error's reason in a few words: `ECONNREFUSED`, `timed out after 120 s`, … */
-function networkReason(error: unknown, timeoutMs: number): string {
+/** A network error's reason in a few words: `ECONNREFUSED`, `timed out after 120 s`, … (`answered`: the error came while the body was read). */
+function networkReason(error: unknown, timeoutMs: number, answered = false): string {
   const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (e.name === "TimeoutError" || e.name === "AbortError") return `timed out after ${timeoutMs / 1000} s`;
-  if (e.cause?.code === "UND_ERR_SOCKET") return "the server closed the connection without an answer (UND_ERR_SOCKET)";
+  // Once the answer began (its status and headers came), the connection closed in the middle of it (helper-106).
+  if (e.cause?.code === "UND_ERR_SOCKET") return `the server closed the connection ${answered ? "before the answer's end" : "without an answer"} (UND_ERR_SOCKET)`;
   // fetch() refuses ports browsers block (1, 22, 25, …) before it connects.
   if (e.cause?.message === "bad port") return "fetch() does not connect to that port (a port it blocks, such as 1, 22 or 25: bad port); serve the archives on another";
   return e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);

@@ -67,8 +67,8 @@ export function corpusEntries(specDir: string, replace: Readonly<Record<string, 
 /** How the server answers one ref. */
 export type Route =
   | { readonly kind: "archive"; readonly body: Buffer }
-  /** Sends the full Content-Length, then only the first `bytes` bytes, then drops the connection. */
-  | { readonly kind: "truncated"; readonly body: Buffer; readonly bytes: number }
+  /** Sends the full Content-Length (none when `chunked`: Transfer-Encoding: chunked), then only the first `bytes` bytes, then drops the connection. */
+  | { readonly kind: "truncated"; readonly body: Buffer; readonly bytes: number; readonly chunked?: true }
   | { readonly kind: "status"; readonly status: number }
   /** Drops the connection without an answer `resets` times, then serves `body`. */
   | { readonly kind: "reset"; resets: number; readonly body: Buffer };
@@ -99,7 +99,7 @@ export async function startSpecServer(lifetimeMs = 120_000): Promise<SpecServer>
     } else if (route.kind === "archive" || route.kind === "reset") {
       response.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(route.body.length), connection: "close" }).end(route.body);
     } else {
-      response.writeHead(200, { "content-type": "application/x-gzip", "content-length": String(route.body.length), connection: "close" });
+      response.writeHead(200, { "content-type": "application/x-gzip", ...(route.chunked ? {} : { "content-length": String(route.body.length), connection: "close" }) });
       response.write(route.body.subarray(0, route.bytes), () => response.destroy());
     }
   });
