@@ -66,7 +66,9 @@ export interface LockedInput {
  * where (its span, the key as the file writes it, and the value before its variables were
  * expanded), so that an input that is not there is reported at that place.
  */
-export type PlacedInput = SchemaInput & { readonly place?: { readonly span: SourceSpan; readonly key: string; readonly written: string } };
+export type PlacedInput = SchemaInput & {
+  readonly place?: { readonly span: SourceSpan; readonly key: string; readonly written: string; readonly version?: { readonly span: SourceSpan; readonly key: string } };
+};
 
 /** An input of the configuration file: a schema, a spec folder's version, or a locked version. */
 export type ConfigInput = PlacedInput | LockedInput;
@@ -132,7 +134,7 @@ function schemaFileOf(input: SchemaInput): string {
 function addAbsences(bag: DiagnosticBag, inputs: readonly ConfigInput[]): void {
   for (const one of inputs) {
     const problem = !isLockedInput(one) && one.place !== undefined ? absence(one, one.place) : undefined;
-    if (problem !== undefined) bag.add(CODE, problem, (one as PlacedInput).place!.span);
+    if (problem !== undefined) bag.add(CODE, problem.message, problem.span);
   }
 }
 
@@ -140,21 +142,26 @@ function addAbsences(bag: DiagnosticBag, inputs: readonly ConfigInput[]): void {
  * What is wrong (MCG020, at the configuration's input) when the schema it names is not there: a missing file, or a
  * spec folder without that version (the versions it has listed), saying what its variables became; else `undefined`.
  */
-function absence(input: SchemaInput, place: NonNullable<PlacedInput["place"]>): string | undefined {
+function absence(input: SchemaInput, place: NonNullable<PlacedInput["place"]>): { readonly message: string; readonly span: SourceSpan } | undefined {
   const expanded = (path: string) => (place.written.includes("${") ? `${JSON.stringify(place.written)} (${path} once its variables are expanded)` : path);
-  let problem: string | undefined;
   if ("path" in input) {
     const kind = entryKind(input.path);
-    if (kind === "none") problem = `${place.key}: the schema file ${expanded(input.path)} does not exist`;
-    if (kind === "folder") problem = `${place.key}: ${expanded(input.path)} is a folder, not a schema file (a spec repository is { "spec": "<dir>", "version": "<v>" })`;
+    if (kind === "none") return { message: `${place.key}: the schema file ${expanded(input.path)} does not exist`, span: place.span };
+    if (kind === "folder") return { message: `${place.key}: ${expanded(input.path)} is a folder, not a schema file (a spec repository is { "spec": "<dir>", "version": "<v>" })`, span: place.span };
   }
   if ("specDir" in input && entryKind(join(input.specDir, "schema", input.version, "schema.ts")) === "none") {
     const kind = entryKind(input.specDir);
     // A folder with no schema/ folder is said so once (versionsIn would say it again, in parentheses; helper-82).
-    const where = kind === "folder" ? (specFolderProblem(input.specDir) ?? `has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}`) : kind === "none" ? "does not exist" : "is not a folder";
-    problem = `${place.key}: the spec folder ${expanded(input.specDir)} ${where}`;
+    const folderProblem = kind === "folder" ? specFolderProblem(input.specDir) : undefined;
+    if (kind === "folder" && folderProblem === undefined) {
+      // A spec folder that is there, without that version: the version is what is wrong, and is where it is said (helper-106).
+      const at = place.version ?? place;
+      return { message: `${at.key}: the spec folder ${expanded(input.specDir)} has no schema/${input.version}/schema.ts${versionsIn(input.specDir)}`, span: at.span };
+    }
+    const where = kind === "folder" ? folderProblem! : kind === "none" ? "does not exist" : "is not a folder";
+    return { message: `${place.key}: the spec folder ${expanded(input.specDir)} ${where}`, span: place.span };
   }
-  return problem;
+  return undefined;
 }
 
 /**
@@ -380,7 +387,8 @@ class ConfigReader {
       const specDir = this.path(spec, `${where}.spec`);
       const name = this.versionName(version, `${where}.version`);
       if (!specDir || !name) return undefined;
-      return { specDir, version: name, place: { span: this.span(spec), key: `${where}.spec`, written: ts.isStringLiteral(spec) ? spec.text : "" } };
+      const written = ts.isStringLiteral(spec) ? spec.text : "";
+      return { specDir, version: name, place: { span: this.span(spec), key: `${where}.spec`, written, version: { span: this.span(version), key: `${where}.version` } } };
     }
     this.bag.add(
       CODE,

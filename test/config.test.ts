@@ -133,7 +133,8 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(run.code).toBe(2);
     expect(run.stderr.split("\n").filter((line) => line.includes("MCG020")).map((line) => line.slice(line.indexOf(CONFIG_FILE_NAME)))).toEqual([
       `${CONFIG_FILE_NAME}:3:22 - error MCG020: outputs[0].input.spec: the spec folder "\${NO_SUCH_SPEC:-../nowhere}" (${join(dirname(dir), "nowhere")} once its variables are expanded) does not exist`,
-      `${CONFIG_FILE_NAME}:4:22 - error MCG020: outputs[1].input.spec: the spec folder ${SPEC_DIR} has no schema/drafft/schema.ts; versions there: ${versions(SPEC_DIR)}`,
+      // The folder is there: the version is what is wrong, and is where it is said (helper-106: at "spec").
+      `${CONFIG_FILE_NAME}:4:${`    ${JSON.stringify(outputs[1])}`.indexOf('"drafft"') + 1} - error MCG020: outputs[1].input.version: the spec folder ${SPEC_DIR} has no schema/drafft/schema.ts; versions there: ${versions(SPEC_DIR)}`,
       `${CONFIG_FILE_NAME}:5:22 - error MCG020: outputs[2].input.spec: the spec folder ${draft} is not a folder`,
       `${CONFIG_FILE_NAME}:6:24 - error MCG020: outputs[3].input.schema: ${SPEC_DIR} is a folder, not a schema file (a spec repository is { "spec": "<dir>", "version": "<v>" })`,
     ]);
@@ -211,7 +212,7 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(problems(absent)).toEqual([
       "5:17 MCG020 outputs[0].input.spec: the environment variable NO_SUCH_VAR is not set (write ${NO_SUCH_VAR:-default} to give a default)",
       `12:19 MCG020 outputs[1].input.schema: the schema file ${join(dir, "missing.ts")} does not exist`,
-      `18:17 MCG020 outputs[2].input.spec: the spec folder ${SPEC_DIR} has no schema/drafty/schema.ts; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft`,
+      `19:20 MCG020 outputs[2].input.version: the spec folder ${SPEC_DIR} has no schema/drafty/schema.ts; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft`,
     ]);
     // Those of a list refused for naming a schema twice, and of an output refused for its options, too: each file once.
     const refused = writeConfig(dir, {
@@ -320,7 +321,12 @@ describe("mcp-schema-codegen.config.json", () => {
     expect(loadConfig(file, { OUT: "/abs", SPEC: "/s" }).outputs[0]!.input).toEqual({
       specDir: "/s",
       version: "draft",
-      place: { key: "outputs[0].input.spec", written: "${SPEC:-spec}", span: expect.objectContaining({ line: 5, column: 17 }) },
+      place: {
+        key: "outputs[0].input.spec",
+        written: "${SPEC:-spec}",
+        span: expect.objectContaining({ line: 5, column: 17 }),
+        version: { key: "outputs[0].input.version", span: expect.objectContaining({ line: 6, column: 20 }) },
+      },
     });
   });
 
