@@ -876,7 +876,8 @@ export function writeOutput(outDir: string, files: readonly GeneratedFile[], opt
       try {
         removeTree(old);
       } catch (error) {
-        options.onWarning?.(`the previous output was replaced but ${old} could not be removed: ${(error as Error).message}`);
+        // No later run knows it (the journal goes with the lock): the message says it is left to the user (helper-106).
+        options.onWarning?.(`the previous output was replaced but ${old} could not be removed (${(error as Error).message}); nothing reads it: remove it by hand`);
       }
     } else fsStep("move into place", tmp, () => renameSync(tmp, out));
     return statuses;

@@ -493,6 +493,27 @@ describe("writeOutput", () => {
     });
   });
 
+  it.runIf(process.getuid?.() === 0)("an output of another user's, replaced by a run that cannot remove it: the warning says to remove it by hand (helper-106)", () => {
+    const module = transpilePrivate("writes-old-aside", join(ROOT, "generator", "write.ts"));
+    const dir = scratchDir("writes-old-aside-out");
+    chmodSync(dir, 0o777);
+    // root's output, in a folder nobody may write in: nobody can move it aside, not empty it.
+    writeOutput(join(dir, "out"), [file("a.ts", "root's")]);
+    const script = [
+      `import { writeOutput, GENERATED_MARK } from ${JSON.stringify(pathToFileURL(module).href)};`,
+      'import { join } from "node:path";',
+      "const warnings = [];",
+      'writeOutput(join(process.argv[1], "out"), [{ path: "a.ts", contents: GENERATED_MARK + "test\\nnobody\\n" }], { onWarning: (m) => warnings.push(m) });',
+      "console.log(JSON.stringify(warnings));",
+    ].join("\n");
+    const run = spawnSync("setpriv", ["--reuid=65534", "--regid=65534", "--clear-groups", process.execPath, "--input-type=module", "-e", script, dir], { encoding: "utf8" });
+    expect(run.stderr).toBe("");
+    const [warning, ...others] = JSON.parse(run.stdout) as string[];
+    expect(others).toEqual([]);
+    expect(warning).toMatch(/^the previous output was replaced but .*out\.old-\d+ could not be removed \(EACCES.*\); nothing reads it: remove it by hand$/);
+    expect(readFileSync(join(dir, "out", "a.ts"), "utf8")).toContain("nobody");
+  });
+
   it("keeps another output nested inside it (a subfolder with a manifest of its own): its files are not stale", () => {
     const outer = join(scratchDir("writes-nested"), "gen");
     const inner = join(outer, "legacy");
