@@ -620,6 +620,29 @@ describe("checkToolArguments", () => {
     // A $schema that only mentions a draft's name is no draft (ajv refuses an unknown one): 2020-12 reads it (helper-92).
     expect(checkToolArguments({ $schema: "https://example.com/schemas/2019-09-tools.json", type: "array", prefixItems: [{ type: "string" }] }, [1])).toBe("/0: expected string, got integer");
   });
+
+  it("refuses a part nested deeper than it follows, whatever a not or anyOf around it would make of it (helper-107: a value forbidden under not passed past 64 levels)", () => {
+    const { checkToolArguments } = m.dispatch;
+    const nest = (v: unknown, n: number): unknown => (n === 0 ? v : nest([v], n - 1));
+    const tooDeep = "/x: the schema or the value nests more than 64 levels deep here, deeper than the check follows";
+    // A value not: { const } forbids (an equal value, as one parsed from a request is), and the same nested shallow enough to be checked.
+    expect(checkToolArguments({ type: "object", properties: { x: { not: { const: nest("rm -rf /", 70) } } } }, { x: nest("rm -rf /", 70) })).toBe(tooDeep);
+    expect(checkToolArguments({ type: "object", properties: { x: { not: { const: nest("rm -rf /", 10) } } } }, { x: nest("rm -rf /", 10) })).toBe("/x: matches a schema it must not match");
+    expect(checkToolArguments({ type: "object", properties: { x: { not: { const: nest("rm -rf /", 10) } } } }, { x: nest("ls", 10) })).toBeUndefined();
+    // not nested 65 times around a string type: no verdict, so a refusal, not a pass.
+    let schema: unknown = { type: "string" };
+    for (let i = 0; i < 65; i++) schema = { not: schema };
+    expect(checkToolArguments({ type: "object", properties: { x: schema } }, { x: "s" })).toBe(tooDeep);
+    // A deep schema under anyOf: no longer "matches none" of schemas it would match.
+    let deep: unknown = { type: "string" };
+    for (let i = 0; i < 70; i++) deep = { allOf: [deep] };
+    expect(checkToolArguments({ type: "object", properties: { x: { anyOf: [deep] } } }, { x: "s" })).toBe(tooDeep);
+    // The same verdicts as ajv below the limit: 30 levels of not around a type pass or fail as they should.
+    let even: unknown = { type: "string" };
+    for (let i = 0; i < 30; i++) even = { not: even };
+    expect(checkToolArguments({ type: "object", properties: { x: even } }, { x: "s" })).toBeUndefined();
+    expect(checkToolArguments({ type: "object", properties: { x: even } }, { x: 1 })).toBe("/x: matches a schema it must not match");
+  });
 });
 
 /** One message over HTTP with the request metadata headers computed from the body (or given). */
