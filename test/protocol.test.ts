@@ -568,6 +568,22 @@ describe("meta.ts follows each version", () => {
     expect(meta.checkResultMeta(example.result, { strict: true }).ok).toBe(true);
   });
 
+  it("a key a derived _meta type names is checked by the generic check of its kind, with or without strict (helper-107: subscriptionId 1.5 passed)", async () => {
+    const { meta } = await output("draft");
+    const key = "io.modelcontextprotocol/subscriptionId";
+    for (const strict of [false, true]) {
+      for (const bad of [1.5, {}, null, true]) {
+        const checked = meta.checkResultMeta({ _meta: { [key]: bad } }, { strict });
+        expect(checked.ok, `${JSON.stringify(bad)} strict ${strict}`).toBe(false);
+        expect(checked.error.data.problems.map((p: { key: string }) => p.key)).toEqual([key]);
+      }
+      const good = meta.checkResultMeta({ _meta: { [key]: 7 } }, { strict });
+      expect([good.ok, good.fields.subscriptionId]).toEqual([true, 7]);
+    }
+    // The same rule as the notification's check, which names the key in its own shape.
+    expect(meta.checkNotificationMeta({ _meta: { [key]: 1.5 } }).ok).toBe(false);
+  });
+
   it("never throws on hostile params", async () => {
     const { meta } = await output("draft");
     const trap = new Proxy({}, { ownKeys: () => { throw new Error("trap"); }, get: () => { throw new Error("trap"); }, getOwnPropertyDescriptor: () => { throw new Error("trap"); } });

@@ -36,7 +36,7 @@ export const MetaKey = {
   ClientCapabilities: "io.modelcontextprotocol/clientCapabilities",
   /** Declared in: request, RequestMetaObject. */
   LogLevel: "io.modelcontextprotocol/logLevel",
-  /** Declared in: notification, NotificationMetaObject, SubscriptionsListenResultMetaObject. */
+  /** Declared in: notification, result, NotificationMetaObject, SubscriptionsListenResultMetaObject. */
   SubscriptionId: "io.modelcontextprotocol/subscriptionId",
   /** Declared in: result, ResultMetaObject, SubscriptionsListenResultMetaObject. */
   ServerInfo: "io.modelcontextprotocol/serverInfo",
@@ -182,12 +182,16 @@ export const buildNotificationMeta: (meta: T.NotificationMetaObject) => T.Notifi
 const RESULT_META_KEYS: MetaShape = {
   what: "result",
   metaRequired: false,
-  keys: [{ key: "io.modelcontextprotocol/serverInfo", field: "serverInfo", required: false, check: { validate: validateImplementation } }],
+  keys: [
+    { key: "io.modelcontextprotocol/serverInfo", field: "serverInfo", required: false, check: { validate: validateImplementation } },
+    { key: "io.modelcontextprotocol/subscriptionId", field: "subscriptionId", required: false, check: { validate: validateRequestId } },
+  ],
 };
 
 /** The result `_meta` keys the schema names, as fields. */
 export interface ResultMetaFields {
   serverInfo?: T.ResultMetaObject["io.modelcontextprotocol/serverInfo"];
+  subscriptionId?: T.SubscriptionsListenResultMetaObject["io.modelcontextprotocol/subscriptionId"];
 }
 
 /** What `checkResultMeta` answers: the `_meta` and its known fields, or the `-32602` error naming every problem. */

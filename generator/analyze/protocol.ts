@@ -55,6 +55,12 @@ export interface MetaShapeFact {
   readonly properties: readonly Property[];
   /** Keys added from the prose rules (not in the schema's `_meta` type), by key: their value type's name. */
   readonly proseKeys: ReadonlyMap<string, string>;
+  /**
+   * Keys added from `_meta` types that extend this one (`SubscriptionsListenResultMetaObject` extends
+   * `ResultMetaObject` with `io.modelcontextprotocol/subscriptionId`), optional here: by key, the key's
+   * type through the type that declares it. A key such types declare with different types is not added.
+   */
+  readonly derivedKeys?: ReadonlyMap<string, TypeReference>;
 }
 
 export type MethodKind = "request" | "notification" | "input-request";
@@ -242,6 +248,44 @@ function firstMetaShape(model: Model, candidates: [string, boolean][]): MetaShap
     if (found) return found;
   }
   return undefined;
+}
+
+/** Whether the interface `name` extends `base`, directly or through interfaces it names in its heritage. */
+function extendsInterface(model: Model, name: string, base: string, seen = new Set<string>()): boolean {
+  const decl = model.declarations.get(name);
+  if (decl?.kind !== "interface" || seen.has(name)) return false;
+  seen.add(name);
+  return decl.heritage.some((h) => h === base || (/^[A-Za-z_$][\w$]*$/.test(h) && extendsInterface(model, h, base, seen)));
+}
+
+/**
+ * A shape with the keys of the `_meta` types that extend its type added, optional (helper-107: a result's
+ * `io.modelcontextprotocol/subscriptionId`, named by `SubscriptionsListenResultMetaObject` alone, was not
+ * checked by the generic result `_meta` check, even with `strict`): a key such a type names holds a value of
+ * that type in any `_meta` of the kind.
+ */
+function addDerivedKeys(model: Model, shape: MetaShapeFact): MetaShapeFact {
+  const base = shape.type !== undefined && shape.type.path.length === 0 ? shape.type.type : undefined;
+  if (base === undefined) return shape;
+  const found = new Map<string, { readonly property: Property; readonly reference: TypeReference; readonly text: string }>();
+  const conflicting = new Set<string>();
+  for (const decl of model.types) {
+    if (decl.kind !== "interface" || !decl.exported || !extendsInterface(model, decl.name, base)) continue;
+    for (const property of decl.type.properties) {
+      if (shape.properties.some((p) => p.name === property.name)) continue;
+      const text = JSON.stringify(property.type);
+      const before = found.get(property.name);
+      if (before !== undefined && before.text !== text) conflicting.add(property.name);
+      if (before === undefined) found.set(property.name, { property, reference: typeReference(decl.name, { key: property.name }), text });
+    }
+  }
+  const added = [...found.entries()].filter(([key]) => !conflicting.has(key));
+  if (added.length === 0) return shape;
+  return {
+    ...shape,
+    properties: [...shape.properties, ...added.map(([, f]) => ({ ...f.property, optional: true }))],
+    derivedKeys: new Map(added.map(([key, f]) => [key, f.reference])),
+  };
 }
 
 /** A shape with the prose rules' keys for it added (optional, typed by their schema type), when the schema has that type. */
@@ -450,7 +494,7 @@ export function protocolFacts(model: Model, override: string): ProtocolFacts {
   ]);
   const resultMeta = firstMetaShape(model, [["Result", false]]);
   const withProse = (what: "request" | "notification" | "result", shape: MetaShapeFact | undefined) =>
-    shape && addProseKeys(model, rules, what, shape);
+    shape && addProseKeys(model, rules, what, addDerivedKeys(model, shape));
   const envelope = ["JSONRPCErrorResponse", "JSONRPCError"].find((n) => model.declarations.get(n)?.kind === "interface");
   const idProps = envelope ? prop(model.shapeOf({ kind: "ref", name: envelope }), "id") : [];
   const batch = batchRequest(model);

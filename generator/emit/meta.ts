@@ -221,6 +221,8 @@ function shapeView(
   const fieldType = (p: Property): string => {
     const prose = shape!.proseKeys.get(p.name);
     if (prose !== undefined) return named(typeReference(prose));
+    const derived = shape!.derivedKeys?.get(p.name);
+    if (derived !== undefined) return named(derived);
     if (shape!.type) return named({ ...shape!.type, path: [...shape!.type.path, { key: p.name }] });
     return p.type.kind === "ref" && model.isExportedType(p.type.name) ? named(typeReference(p.type.name)) : "unknown";
   };

@@ -7,8 +7,24 @@
  */
 import { escapeToken, isPlainObject, MAX_ISSUES, own, quoteShort } from "./json.js";
 
-/** Deepest schema nesting followed; deeper parts are reported, not walked. */
-const MAX_SCHEMA_DEPTH = 64;
+/**
+ * Deepest nesting followed: of the schema (each subschema walked into, `allOf`, `anyOf`, `oneOf`
+ * and `not` included), and of the values `const` and `enum` compare. Past it the arguments are
+ * refused, whatever a `not` or `anyOf` around that place would make of it.
+ */
+export const MAX_SCHEMA_DEPTH = 64;
+
+/**
+ * Thrown where the walk passes {@link MAX_SCHEMA_DEPTH}, and caught by {@link checkToolArguments}
+ * alone: a part too deep to check is no verdict that `not` may turn into a pass (helper-107: a
+ * value forbidden by `not: { const }` passed once it was nested deeper than the limit).
+ */
+class TooDeep {
+  readonly path: string;
+  constructor(path: string) {
+    this.path = path;
+  }
+}
 
 /**
  * Checks tool arguments against a tool's `inputSchema`. Covers the JSON Schema keywords
@@ -40,22 +56,29 @@ export function checkToolArguments(schema: unknown, args: unknown): string | und
     // The walk stops once it has more than it lists, so how many more there are is not known (before, it was counted as 1).
     const listed = problems.slice(0, MAX_ISSUES);
     return listed.join("; ") + (problems.length > listed.length ? "; and more" : "");
-  } catch {
+  } catch (error) {
+    if (error instanceof TooDeep) {
+      return (error.path === "" ? "" : error.path + ": ") + "the schema or the value nests more than " + MAX_SCHEMA_DEPTH + " levels deep here, deeper than the check follows";
+    }
     return "the arguments could not be checked";
   }
 }
 
-/** Whether two JSON values are equal (deep, own enumerable keys; at most 64 levels). */
-function jsonEqual(a: unknown, b: unknown, depth = 0): boolean {
+/**
+ * Whether two JSON values are equal (deep, own enumerable keys).
+ * @throws TooDeep (of `path`) past {@link MAX_SCHEMA_DEPTH} levels
+ */
+function jsonEqual(a: unknown, b: unknown, path: string, depth = 0): boolean {
   if (a === b) return true;
-  if (depth > MAX_SCHEMA_DEPTH || typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (depth > MAX_SCHEMA_DEPTH) throw new TooDeep(path);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
   if (ka.length !== kb.length) return false;
   for (const k of ka) {
     if (!Object.prototype.hasOwnProperty.call(b, k)) return false;
-    if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], depth + 1)) return false;
+    if (!jsonEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k], path, depth + 1)) return false;
   }
   return true;
 }
@@ -106,13 +129,16 @@ export function compilePattern(pattern: string): RegExp | undefined {
   return undefined;
 }
 
-/** Every problem of `v` against `schema` (stopping past {@link MAX_ISSUES}); empty when it passes. */
+/**
+ * Every problem of `v` against `schema` (stopping past {@link MAX_ISSUES}); empty when it passes.
+ * @throws TooDeep past {@link MAX_SCHEMA_DEPTH}
+ */
 function schemaProblems(schema: unknown, v: unknown, path: string, depth: number, itemsBefore2020: boolean): string[] {
   // Where a problem is: the JSON Pointer and a colon, nothing at the root (whose pointer is empty).
   const at = path === "" ? "" : path + ": ";
   if (schema === false) return [at + "no value is allowed here"];
   if (!isPlainObject(schema)) return [];
-  if (depth > MAX_SCHEMA_DEPTH) return [at + "the value is nested too deeply to check"];
+  if (depth > MAX_SCHEMA_DEPTH) throw new TooDeep(path);
   const problems: string[] = [];
   const type = own(schema, "type");
   if (type !== undefined) {
@@ -121,8 +147,8 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     if (!types.some((t) => typeMatches(t, v))) return [at + "expected " + types.map(String).join(" or ") + ", got " + jsonTypeOf(v)];
   }
   const enumValues = own(schema, "enum");
-  if (Array.isArray(enumValues) && !enumValues.some((e) => jsonEqual(e, v))) problems.push(at + "expected one of " + JSON.stringify(enumValues).slice(0, 120));
-  if (Object.prototype.hasOwnProperty.call(schema, "const") && !jsonEqual(own(schema, "const"), v)) problems.push(at + "expected " + JSON.stringify(own(schema, "const")).slice(0, 120));
+  if (Array.isArray(enumValues) && !enumValues.some((e) => jsonEqual(e, v, path))) problems.push(at + "expected one of " + JSON.stringify(enumValues).slice(0, 120));
+  if (Object.prototype.hasOwnProperty.call(schema, "const") && !jsonEqual(own(schema, "const"), v, path)) problems.push(at + "expected " + JSON.stringify(own(schema, "const")).slice(0, 120));
   if (typeof v === "number") {
     const min = own(schema, "minimum");
     const max = own(schema, "maximum");
