@@ -92,11 +92,13 @@ function reservedRange(partition: ErrorPartition, code: number): boolean {
 
 /**
  * The id rule of every error response built here: `undefined` (left out) or a request id, a
- * string or a safe integer. Anything else (`null`, `1.5`, …) throws a `TypeError`: the
- * generated `validateJSONRPCErrorResponse` would reject the response.
+ * string or an integer, as the generated validators take it (`RequestId`; helper-107: an integer
+ * past 2^53, which they accept in a request, was refused here, so its error could not be built).
+ * Anything else (`null`, `1.5`, …) throws a `TypeError`: `validateJSONRPCErrorResponse` would
+ * reject the response.
  */
 function checkId(id: unknown): void {
-  if (id !== undefined && typeof id !== "string" && !Number.isSafeInteger(id)) throw new TypeError("a request id is a string or an integer");
+  if (id !== undefined && typeof id !== "string" && !Number.isInteger(id)) throw new TypeError("a request id is a string or an integer");
 }
 
 /** The response object: `id` omitted when `undefined`, `data` omitted when `undefined`. */

@@ -107,7 +107,13 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
   {
     name: "id null",
     message: '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
-    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } },
+    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" } },
+  },
+  {
+    // JSON allows it; JavaScript reads it rounded, and an answer would carry another id (helper-107).
+    name: "id an integer past 2^53",
+    message: '{"jsonrpc":"2.0","id":9007199254740993,"method":"tools/list"}',
+    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" } },
   },
   { name: "no id: a notification, never answered", message: '{"jsonrpc":"2.0","method":"tools/list"}', expected: undefined },
   {
@@ -831,7 +837,7 @@ describe("Streamable HTTP transport", () => {
       }
       // A message that is no well-formed request gets the dispatcher's answer, headers or not.
       const nullId = await post(server.url, '{"jsonrpc":"2.0","id":null,"method":"tools/list"}', { "mcp-method": undefined, "mcp-protocol-version": undefined });
-      expect([nullId.status, JSON.parse(nullId.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } }]);
+      expect([nullId.status, JSON.parse(nullId.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" } }]);
       const note = await post(server.url, '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', { "mcp-method": "notifications/cancelled" });
       expect([note.status, note.body]).toEqual([202, ""]);
     } finally {

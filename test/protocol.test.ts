@@ -309,7 +309,7 @@ describe("errors.ts follows each version", () => {
     const constructors = Object.keys(errors).filter((name) => typeof errors[name] === "function" && !notConstructors.has(name));
     expect(constructors).toContain("parseError");
     expect(constructors).toContain("invalidParams");
-    for (const id of [null, 1.5, Number.NaN, 2 ** 53, true, {}]) {
+    for (const id of [null, 1.5, Number.NaN, Number.POSITIVE_INFINITY, true, {}]) {
       const expected = thrown(() => errors.errorResponse(id, 4000, "m"));
       expect(expected).toBe("TypeError: a request id is a string or an integer");
       for (const name of constructors) expect(thrown(() => errors[name](id, undefined)), `${name}(${String(id)})`).toBe(expected);
@@ -317,7 +317,9 @@ describe("errors.ts follows each version", () => {
     const badMessage = thrown(() => errors.errorResponse(1, 4000, null));
     expect(badMessage).toBe("TypeError: an error message is a string");
     for (const name of constructors) expect(thrown(() => errors[name](1, undefined, null)), `${name}(1, undefined, null)`).toBe(badMessage);
-    for (const id of [undefined, 0, -3, "1"]) {
+    // Every id the validators take in a request, integers past 2^53 too (helper-107: a client could not answer them).
+    for (const id of [undefined, 0, -3, "1", 2 ** 53, 2 ** 60, -(2 ** 60)]) {
+      if (id !== undefined) expect(validators.validateJSONRPCRequest({ jsonrpc: "2.0", id, method: "ping" }).ok, String(id)).toBe(true);
       const r = errors.parseError(id);
       expect(r).toEqual(id === undefined ? { jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } } : { jsonrpc: "2.0", id, error: { code: -32700, message: "Parse error" } });
       expect(validators.validateJSONRPCErrorResponse(r).ok).toBe(true);

@@ -54,8 +54,12 @@ export function requestIdOf(v: unknown): string | number | undefined {
   return typeof v === "string" || (typeof v === "number" && Number.isSafeInteger(v)) ? v : undefined;
 }
 
-/** The `-32600` message for a request whose id {@link requestIdOf} does not take (answered without an id: it has none the answer could carry). */
-export const INVALID_REQUEST_ID = "Invalid request: id must be a string or an integer";
+/**
+ * The `-32600` message for a request whose id {@link requestIdOf} does not take (answered without
+ * an id: it has none the answer could carry). An integer past 2^53 - 1 is named: JSON allows it,
+ * but JavaScript reads it rounded, and an answer would carry another id (helper-107).
+ */
+export const INVALID_REQUEST_ID = "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)";
 
 /** Whether a JSON-RPC message is a response: an `id`, a `result` or an `error`, and no `method`. */
 export function isResponse(message: unknown): boolean {
