@@ -99,7 +99,7 @@ describe("spec fetch", () => {
     const { options: empty, lock } = place("offline-empty");
     writeFileSync(lock, readFileSync(options.lockFile!));
     expect(await failure(lockedSpecDir("draft", { ...empty, offline: true }))).toEqual([
-      `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${empty.cacheDir} (it would be downloaded from ${server.baseUrl}/${COMMIT}); run without --offline, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+      `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${empty.cacheDir} (it would be downloaded from ${server.baseUrl}/${COMMIT}); run without --offline, or fill the cache from a clone at that commit with \`spec fetch --lock ${empty.lockFile} --from <clone>\`, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
     ]);
     expect(server.requests.length).toBe(before);
     // No lock at all: the lock is what is missing (MCG504), not a cached revision.
@@ -300,7 +300,7 @@ describe("spec fetch", () => {
       );
       expect((await cli("spec", "fetch", "--offline", "--lock", lock)).stderr).toBe(
         `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${cache} (it would be downloaded from ${base}/${COMMIT}); ` +
-          "run without --offline, or let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock\n1 error; the lock file was not changed\n",
+          `run without --offline, or fill the cache from a clone at that commit with \`spec fetch --lock ${lock} --from <clone>\`, or let generate, diff and scaffold read a local clone with --spec <clone>, which needs no lock\n1 error; the lock file was not changed\n`,
       );
       expect(readFileSync(lock, "utf8")).toBe(readFileSync(SPEC_LOCK, "utf8"));
       // Set but empty is unset: the default server (helper-85: 'the base URL "" is not an http:// or https:// URL').
@@ -801,7 +801,7 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     // The same again: found in the cache, nothing copied.
     const again: string[] = [];
     await fetchSpec({ ...options, from: SPEC_DIR, onProgress: (l) => again.push(l) });
-    expect(again).toEqual([`main: ${COMMIT} found in the cache ${join(cache, COMMIT)}`]);
+    expect(again).toEqual([`main: ${COMMIT} found in the cache ${join(cache, COMMIT)} (${resolve(SPEC_DIR)} was not read)`]);
     // The CLI reads it offline.
     const previous = process.env.MCP_SPEC_CACHE_DIR;
     process.env.MCP_SPEC_CACHE_DIR = cache;
@@ -837,6 +837,41 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     expect(cacheEntries(cache)).toEqual([COMMIT]);
     expect(existsSync(join(cache, COMMIT, "schema", "link.txt"))).toBe(false);
     expect(readdirSync(join(cache, COMMIT, "schema")).sort()).toEqual(Object.keys(DIGESTS).sort());
+  });
+
+  it("the copy is what the lock vouches for: a version folder or schema/ that is a link is not copied, so the copy lacks it and is refused; a cache inside the folder is not copied into itself (helper-108)", async () => {
+    const { dir, cache, options } = lockedPlace("from-links");
+    const copy = join(dir, "clone");
+    mkdirSync(join(copy, "schema"), { recursive: true });
+    for (const version of Object.keys(DIGESTS)) {
+      mkdirSync(join(copy, "schema", version));
+      writeFileSync(join(copy, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    // The draft's folder a link to a real one elsewhere: read through the link, it matches; the copy has no draft.
+    rmSync(join(copy, "schema", "draft"), { recursive: true });
+    symlinkSync(join(SPEC_DIR, "schema", "draft"), join(copy, "schema", "draft"));
+    expect(await failure(fetchSpec({ ...options, from: copy }))).toEqual([
+      `error MCG503: --from ${copy} does not hold the locked revision ${COMMIT} (schema/draft/schema.ts: locked ${DIGESTS.draft}, got (absent)), so it was not cached. In a clone, \`git checkout <commit>\` and run it again`,
+    ]);
+    expect(cacheEntries(cache)).toEqual([]);
+    // schema/ itself a link: nothing is copied, and nothing cached.
+    const linked = join(dir, "linked");
+    mkdirSync(linked);
+    symlinkSync(join(SPEC_DIR, "schema"), join(linked, "schema"));
+    expect((await failure(fetchSpec({ ...options, from: linked })))[0]).toMatch(/^error MCG503: --from .*linked does not hold the locked revision .*got \(absent\)/);
+    expect(cacheEntries(cache)).toEqual([]);
+    // The cache inside the folder: passed over by the copy.
+    const inner = lockedPlace("from-cache-inside");
+    const withCache = join(inner.dir, "clone");
+    mkdirSync(join(withCache, "schema"), { recursive: true });
+    for (const version of Object.keys(DIGESTS)) {
+      mkdirSync(join(withCache, "schema", version));
+      writeFileSync(join(withCache, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    const innerCache = join(withCache, "schema", ".cache");
+    const [copied] = await fetchSpec({ ...inner.options, cacheDir: innerCache, from: withCache });
+    expect(copied!.dir).toBe(join(innerCache, COMMIT));
+    expect(readdirSync(join(innerCache, COMMIT, "schema")).sort()).toEqual(Object.keys(DIGESTS).sort());
   });
 
   it("a lock of two pins: the one the folder holds is cached, the other named; --ref picks one", async () => {
@@ -992,7 +1027,7 @@ describe("--spec-version without --spec", () => {
       const missing = await cli("generate", "--spec-version", "1999-01-01", "--offline", "--lock", options.lockFile!, "--out", join(dir, "out"));
       expect(missing.code).toBe(2);
       expect(missing.stderr).toBe(
-        `error MCG506: the locked spec revision ${COMMIT} (${options.lockFile}) has no version 1999-01-01; versions there: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft\n1 error; nothing was written\n`,
+        `error MCG506: the locked spec revision ${COMMIT} (${options.lockFile}) has no version 1999-01-01; versions the lock names: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28, draft\n1 error; nothing was written\n`,
       );
       // A version the revision has and an edited lock no longer names: said as such, and spec fetch warns of it (helper-106).
       const { ["2025-11-25"]: _dropped, ...edited } = DIGESTS;

@@ -32,9 +32,9 @@
  * failed, or (before any download) the cache folder or the lock's folder cannot be written in.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { accessSync, constants as fsConstants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
+import { accessSync, constants as fsConstants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { jsonPlace, jsonSyntaxProblem, withoutByteOrderMark, type JsonStep } from "../json-text.js";
 import { ts } from "../ts-morph.js";
@@ -407,13 +407,22 @@ function entryStat(path: string): Stats | undefined {
   }
 }
 
-/** @throws GeneratorError MCG403 when the cache folder cannot be created or written in, naming the system's reason; checked before a download. */
-function checkCacheWritable(cacheDir: string): void {
+/**
+ * @throws GeneratorError MCG403 when the cache folder cannot be created or written in, naming the system's reason;
+ *   checked before a download (`done`: what was not done, "downloaded" or "copied").
+ */
+function checkCacheWritable(cacheDir: string, done = "downloaded"): void {
   const denied = writeDenied(cacheDir);
   if (denied === undefined) return;
   const where = denied.code === "ENOTDIR" ? `${denied.at} is not a folder` : `${denied.at === cacheDir ? "it" : denied.at} is not writable (${denied.code})`;
   const what = denied.at === cacheDir ? "write in the cache folder" : "create the cache folder";
-  throw fail("MCG403", `cannot ${what} ${cacheDir}: ${where}; nothing was downloaded (MCP_SPEC_CACHE_DIR names another cache folder)`);
+  throw fail("MCG403", `cannot ${what} ${cacheDir}: ${where}; nothing was ${done} (MCP_SPEC_CACHE_DIR names another cache folder)`);
+}
+
+/** Whether `path` lies inside the folder `folder` (both absolute). */
+function isInsidePath(path: string, folder: string): boolean {
+  const rel = relative(folder, path);
+  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
 }
 
 function fsStep<T>(what: string, path: string, step: () => T): T {
@@ -503,6 +512,7 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   if (options.update && options.from !== undefined) {
     throw fail("MCG001", "--from copies the revisions the lock pins, and --update moves pins to what their refs name now: they cannot go together");
   }
+  if (options.from === "") throw fail("MCG001", "--from needs a folder: a spec repository folder (a local clone) at the locked commit");
   const from = options.from === undefined ? undefined : resolve(options.from);
   if (from !== undefined && !statSync(join(from, "schema"), { throwIfNoEntry: false })?.isDirectory()) {
     throw fail("MCG001", `--from ${options.from}: ${existsSync(from) ? "it has no schema/ folder, so it is no spec repository folder" : "no such folder"}`);
@@ -534,7 +544,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     const index = lock.pins.findIndex((p) => p.ref === options.ref || p.commit === options.ref);
     if (index < 0 && !options.update) {
       const pinned = lock.pins.map((p) => `${p.ref} (${p.commit})`).join(", ");
-      throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${options.ref}; run \`${fetchCommand(where.lockFile, "--ref", options.ref, "--update")}\` to move the first pin`);
+      // With --from, only a pin's ref or full commit picks it (--update, which moves a pin, does not go with it; helper-108).
+      const mend = from !== undefined ? "with --from, --ref names one of them by its ref or its full commit" : `run \`${fetchCommand(where.lockFile, "--ref", options.ref, "--update")}\` to move the first pin`;
+      throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${options.ref}; ${mend}`);
     }
     jobs = [{ ref: options.ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}) }];
   }
@@ -580,31 +592,49 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         pins[job.index] = pin;
         lockChanged = true;
       }
-      progress(`${refAndCommit(pin.ref, pin.commit)} found in the cache ${cached}`);
+      // With --from, the folder was not read (helper-108: nothing said so, whatever commit it held).
+      progress(`${refAndCommit(pin.ref, pin.commit)} found in the cache ${cached}${from !== undefined ? ` (${from} was not read)` : ""}`);
       if (enforce) warnUnnamed(pin, found, where.lockFile, pins, progress);
       results.push({ pin, dir: cached, downloaded: false, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
       continue;
     }
     if (from !== undefined) {
-      // Only a locked pin reaches here (--from needs a lock and refuses --update), and only its digests vouch for the folder.
+      // Only a locked pin reaches here (--from needs a lock and refuses --update), and only its digests vouch for the copy:
+      // the copy itself is checked, as an archive's extraction is (helper-108: the folder was read through links that the
+      // copy passed over, and a cache without a version was kept).
       const locked = job.locked!;
-      const mismatches = digestMismatches(locked.schemas, schemaDigests(from));
-      if (mismatches.length > 0) {
+      checkCacheWritable(where.cacheDir, "copied");
+      const mismatched: string[] = [];
+      try {
+        const { dir } = await install(
+          where.cacheDir,
+          locked.commit,
+          "copy",
+          (temp) => copyKept(from, temp, where.cacheDir, options.limits ?? DEFAULT_ARCHIVE_LIMITS),
+          (digests) => {
+            mismatched.push(...digestMismatches(locked.schemas, digests));
+            if (mismatched.length > 0) throw new NotHeld();
+          },
+        );
+        progress(`${refAndCommit(locked.ref, locked.commit)} cached in ${dir}, copied from ${from}`);
+        results.push({ pin: locked, dir, downloaded: false, lockWritten: false });
+      } catch (error) {
+        if (!(error instanceof NotHeld)) throw error;
         // The pins after it are still tried: one folder holds one commit, and a lock may pin several.
-        notCopied.push(`${locked.commit} (${mismatches.join("; ")})`);
-        continue;
+        notCopied.push(`${locked.commit} (${mismatched.join("; ")})`);
       }
-      checkCacheWritable(where.cacheDir);
-      const { dir } = await install(where.cacheDir, locked.commit, "copy", (temp) => copyKept(from, temp, options.limits ?? DEFAULT_ARCHIVE_LIMITS), () => {});
-      progress(`${refAndCommit(locked.ref, locked.commit)} cached in ${dir}, copied from ${from}`);
-      results.push({ pin: locked, dir, downloaded: false, lockWritten: false });
       continue;
     }
     const ref = enforce ? job.locked!.commit : job.ref;
     const url = archiveUrl(where.baseUrl, ref);
     const shown = shownUrl(url);
     if (options.offline) {
-      throw fail("MCG505", `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${shown}); run without --offline, or ${alternatives}`);
+      // A clone at that commit fills the cache with no network (helper-108: the advice did not say so).
+      throw fail(
+        "MCG505",
+        `--offline: the locked revision ${job.locked?.commit ?? ref} is not in the cache ${where.cacheDir} (it would be downloaded from ${shown}); run without --offline, ` +
+          `or fill the cache from a clone at that commit with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\`, or ${alternatives}`,
+      );
     }
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     checkCacheWritable(where.cacheDir);
@@ -684,19 +714,27 @@ async function extracted(archive: Buffer, temp: string): Promise<void> {
   }
 }
 
+/** Thrown by the check of a copy (`spec fetch --from`) that does not hold the locked revision: caught where the copy is made. */
+class NotHeld {}
+
 /**
  * Copies the kept folders (`schema/`, `docs/specification/`) of the spec repository folder `from`
  * into `temp`: folders and regular files only, as an archive's extraction keeps them (a link or
- * special file is passed over), each file at most `limits.maxEntryBytes`.
+ * special file is passed over, and never read), each file at most `limits.maxEntryBytes`, and
+ * not the cache folder `cacheDir` when it lies inside (helper-108: the copy went into itself).
  *
  * @throws GeneratorError MCG403 naming a file larger than the limit, or a step that failed.
  */
-function copyKept(from: string, temp: string, limits: ArchiveLimits): void {
+function copyKept(from: string, temp: string, cacheDir: string, limits: ArchiveLimits): void {
   let total = 0;
+  // As real paths: a link among the cache folder's parents names it another way (it exists: the copy is made in it).
+  const cache = realpathSync(cacheDir);
   const copy = (relative: string): void => {
     const source = join(from, relative);
     const stat = lstatSync(source, { throwIfNoEntry: false });
     if (stat?.isDirectory()) {
+      const real = realpathSync(source);
+      if (real === cache || isInsidePath(real, cache)) return;
       fsStep("create", join(temp, relative), () => mkdirSync(join(temp, relative), { recursive: true }));
       for (const name of fsStep("read", source, () => readdirSync(source)).sort()) copy(join(relative, name));
     } else if (stat?.isFile()) {
@@ -821,7 +859,8 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
           `it was edited (${lockSideAdvice(where.lockFile, lock.pins, pin.ref)})`,
       );
     }
-    throw fail("MCG506", `the locked spec revision ${pin.commit} (${where.lockFile}) has no version ${version}; versions there: ${named}`);
+    // The lock's versions, named as such: the revision may hold more than an edited lock names (helper-108).
+    throw fail("MCG506", `the locked spec revision ${pin.commit} (${where.lockFile}) has no version ${version}; versions the lock names: ${named}`);
   }
   const [fetched] = await fetchSpec({
     ...where,
