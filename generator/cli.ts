@@ -352,7 +352,9 @@ function printReplaced(dir: string, done: Pick<ScaffoldWrite, "replaced" | "back
     const copy = kept === undefined ? "" : `what was there is kept as ${join(dir, kept.backup)}`;
     if (merged === undefined) io.stdout(`replaced: ${join(dir, path)}${kept === undefined ? "" : ` (${copy})`}\n`);
     else {
-      const fields = merged.replacedFields.length > 0 ? `; it replaced your ${merged.replacedFields.join(", ")}: ${copy}` : "";
+      const replaced = merged.replacedFields.length > 0 ? [`it replaced your ${merged.replacedFields.join(", ")}`] : [];
+      const lost = merged.notKept.length > 0 ? [`JSON could not keep ${merged.notKept.join(", ")} as your file wrote it`] : [];
+      const fields = [...replaced, ...lost].length > 0 ? `; ${[...replaced, ...lost].join("; ")}: ${copy}` : "";
       io.stdout(`merged: ${join(dir, path)} (the scaffold's fields set, the rest of yours kept${fields})\n`);
     }
   }

@@ -145,7 +145,10 @@ describe("scaffold command", () => {
     const removed = forced.stdout.split("\n").find((l) => l.startsWith("removed (the generated code no longer has them): "));
     expect(removed).toContain(join(dir, "src/generated/2025-06-18/types.ts"));
     expect(forced.stdout).toMatch(/\(package kept-name\)\nnext: merge what you need back from the \d+ \.orig cop(y|ies) above, then cd .* && npm install && npm test\n$/);
-    expect(JSON.parse(readFileSync(join(dir, "package.json"), "utf8"))).toMatchObject({ name: "kept-name" });
+    // Merged as the file was written: its byte order mark kept (helper-108).
+    const packageText = readFileSync(join(dir, "package.json"), "utf8");
+    expect(packageText.startsWith("\uFEFF")).toBe(true);
+    expect(JSON.parse(packageText.slice(1))).toMatchObject({ name: "kept-name" });
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toContain("*.orig\n");
     // The project's own check finds it up to date: nothing of the earlier revision is left for it to miss.
     const home = process.cwd();
@@ -182,6 +185,26 @@ describe("scaffold command", () => {
     expect(now).toMatchObject({ type: "module", dependencies: { zod: "4.0.0" }, scripts: { lint: "eslint .", test: scaffolded.scripts.test }, devDependencies: { typescript: "9.9.9" } });
     expect(readFileSync(path, "utf8")).toMatch(/^\{\n {4}"name"/);
     expect(JSON.parse(readFileSync(`${path}.orig`, "utf8"))).toMatchObject({ scripts: { test: "my-test" } });
+    // A description of the project's own, though it ends as a scaffold's does, is kept; CRLF line ends and a file on one
+    // line are written back so; what JSON.parse cannot keep as written (a key twice, a number past 2^53) gets a copy (helper-108).
+    rmSync(`${path}.orig`);
+    const own = { ...now, description: "ACME weather, first scaffolded by mcp-schema-codegen" };
+    writeFileSync(path, JSON.stringify(own, null, 2).replace(/\n/g, "\r\n") + "\r\n");
+    const crlf = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(crlf.stdout).not.toContain("package.json");
+    expect(readFileSync(path, "utf8")).toBe(JSON.stringify(own, null, 2).replace(/\n/g, "\r\n") + "\r\n");
+    const { type: _t, ...oneLineOwn } = own;
+    writeFileSync(path, JSON.stringify(oneLineOwn));
+    await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(readFileSync(path, "utf8")).toBe(JSON.stringify(own));
+    expect(existsSync(`${path}.orig`)).toBe(false);
+    const lossy = JSON.stringify(own, null, 2).replace('"version": "0.1.0"', '"version": "0.1.0",\n  "buildId": 12345678901234567890,\n  "version": "0.1.1"');
+    writeFileSync(path, lossy);
+    const lossyRun = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(lossyRun.stdout.split("\n")).toContain(
+      `merged: ${path} (the scaffold's fields set, the rest of yours kept; JSON could not keep the number 12345678901234567890 at buildId, the key version given twice as your file wrote it: what was there is kept as ${path}.orig)`,
+    );
+    expect(readFileSync(`${path}.orig`, "utf8")).toBe(lossy);
     // A package.json that is no JSON object is replaced whole, with its copy.
     writeFileSync(path, "not json\n");
     const replaced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");

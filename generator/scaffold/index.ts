@@ -31,6 +31,7 @@ import { LOCK_FILE_NAME } from "../spec/index.js";
 import type { SchemaInput } from "../load/index.js";
 import type { SchemaIR } from "../ir.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
+import { ts } from "../ts-morph.js";
 import { isAlive, writeFileAtomic, writeOutput } from "../write.js";
 
 /**
@@ -288,9 +289,10 @@ export interface ScaffoldWrite {
   removed: string[];
   /**
    * Of the replaced files, those the scaffold's fields were merged into (`package.json`), with the
-   * fields whose value of yours was replaced (`scripts.test`; a backup is kept only then).
+   * fields whose value of yours was replaced (`scripts.test`) and what JSON could not keep as your
+   * file wrote it (a key given twice; a backup is kept only when either is there).
    */
-  merged: { readonly path: string; readonly replacedFields: readonly string[] }[];
+  merged: { readonly path: string; readonly replacedFields: readonly string[]; readonly notKept: readonly string[] }[];
 }
 
 /**
@@ -326,26 +328,70 @@ function backupPath(target: string, path: string): string {
 /** The top-level objects of a scaffold's package.json whose entries are set one by one over a project's. */
 const PACKAGE_OBJECTS = ["engines", "scripts", "devDependencies"] as const;
 
-/** The description a scaffold writes ends so: one that still does is the scaffold's, and follows its revisions. */
-const SCAFFOLD_DESCRIPTION = /scaffolded by mcp-schema-codegen$/;
+/** The top-level fields of a scaffold's package.json a merge sets, or adds when the project lacks them. */
+const PACKAGE_FIELDS = ["name", "type", ...PACKAGE_OBJECTS] as const;
+
+/**
+ * The description a scaffold writes (`An MCP server (protocol revisions 2026-07-28, 2025-11-25) scaffolded by
+ * mcp-schema-codegen`): one the project still has follows the revisions; any other is the project's own (helper-108: one
+ * that merely ended so was replaced).
+ */
+const SCAFFOLD_DESCRIPTION = /^An MCP server \(protocol revisions? [^()]*\) scaffolded by mcp-schema-codegen$/;
+
+/**
+ * What `JSON.parse` of a package.json's text cannot keep as written, so that a merge written back
+ * from it would change: a key given twice in one object (the last one wins), a number it reads
+ * otherwise (`12345678901234567890`, `1.0`), and, from the caller, bytes that are not UTF-8.
+ */
+function notKeptByParse(text: string): string[] {
+  const found: string[] = [];
+  const source = ts.parseJsonText("package.json", text);
+  const walk = (node: ts.Node, at: string): void => {
+    if (ts.isObjectLiteralExpression(node)) {
+      const seen = new Set<string>();
+      for (const property of node.properties) {
+        if (!ts.isPropertyAssignment(property) || !ts.isStringLiteral(property.name)) continue;
+        const key = property.name.text;
+        const path = at === "" ? key : `${at}.${key}`;
+        if (seen.has(key)) found.push(`the key ${path} given twice`);
+        seen.add(key);
+        walk(property.initializer, path);
+      }
+    } else if (ts.isArrayLiteralExpression(node)) {
+      node.elements.forEach((element, i) => walk(element, `${at}[${i}]`));
+    } else if (ts.isNumericLiteral(node) || (ts.isPrefixUnaryExpression(node) && ts.isNumericLiteral(node.operand))) {
+      const written = node.getText(source);
+      if (JSON.stringify(Number(written)) !== written) found.push(`the number ${written} at ${at}`);
+    }
+  };
+  const root = source.statements[0]?.expression;
+  if (root !== undefined) walk(root, "");
+  return found;
+}
 
 /**
  * The scaffold's `package.json` over a project's own (`scaffold --force`): the project's, in its
- * order and indentation, with what the scaffold's layout needs set. `type`, and each entry of the
- * scaffold's `engines` and `scripts` (the build, start and test lines its files rely on), take the
- * scaffold's value; a `devDependencies` entry the project lacks is added (one it has keeps its
- * version); the description is the scaffold's while it is still one a scaffold wrote; a field the
- * project lacks is added; `name` is the scaffold's (the project's own unless `--name` gave another);
- * everything else (dependencies, other scripts, version) is kept.
+ * order, indentation, line ends and byte order mark, with what the scaffold's layout needs set.
+ * `name` (the project's own unless `--name` gave another), `type`, and each entry of the scaffold's
+ * `engines` and `scripts` (the build, start and test lines its files rely on) take the scaffold's
+ * value; a `devDependencies` entry the project lacks is added (one it has keeps its version); the
+ * description is the scaffold's while it is still the one a scaffold wrote. Nothing else is added,
+ * and everything else (dependencies, other scripts, version, private, description) is kept.
  *
- * @returns the merged text, and the fields whose value of the project's was replaced
- *   (`scripts.test`); `undefined` when the project's file is not a JSON object (it is then replaced
- *   whole, with a backup)
+ * @returns the merged text; the fields whose value of the project's was replaced (`scripts.test`);
+ *   and what `JSON.parse` could not keep as written (a key given twice, a number it reads
+ *   otherwise), which the merge loses: a copy is kept for either. `undefined` when the project's
+ *   file is not a JSON object (it is then replaced whole, with a copy).
  */
-export function mergedPackageJson(project: string, scaffold: string): { readonly contents: string; readonly replacedFields: readonly string[] } | undefined {
+export function mergedPackageJson(
+  project: string,
+  scaffold: string,
+): { readonly contents: string; readonly replacedFields: readonly string[]; readonly notKept: readonly string[] } | undefined {
+  const bom = project.startsWith("\uFEFF") ? "\uFEFF" : "";
+  const text = project.slice(bom.length);
   let mine: unknown;
   try {
-    mine = JSON.parse(project.replace(/^\uFEFF/, ""));
+    mine = JSON.parse(text);
   } catch {
     return undefined;
   }
@@ -364,14 +410,18 @@ export function mergedPackageJson(project: string, scaffold: string): { readonly
         if (key === "devDependencies" && Object.hasOwn(theirs, entry)) continue;
         set(theirs as Record<string, unknown>, entry, entryValue, `${key}.${entry}`);
       }
-    } else if (!Object.hasOwn(merged, key) || key === "name" || key === "type" || (PACKAGE_OBJECTS as readonly string[]).includes(key)) {
+    } else if ((PACKAGE_FIELDS as readonly string[]).includes(key)) {
       set(merged, key, value, key);
     } else if (key === "description" && typeof theirs === "string" && SCAFFOLD_DESCRIPTION.test(theirs)) {
       merged[key] = value;
     }
   }
-  const indent = /^([ \t]+)"/m.exec(project)?.[1] ?? "  ";
-  return { contents: `${JSON.stringify(merged, null, indent)}\n`, replacedFields };
+  // Written as the project's file is: its indentation (none for a file on one line), line ends and byte order mark.
+  const oneLine = !/\n\s*\S/.test(text.trim());
+  const indent = oneLine ? undefined : (/^([ \t]+)"/m.exec(text)?.[1] ?? "  ");
+  const eol = text.includes("\r\n") ? "\r\n" : "\n";
+  const json = JSON.stringify(merged, null, indent).replace(/\n/g, eol);
+  return { contents: `${bom}${json}${/\r?\n$/.test(text) || !oneLine ? eol : ""}`, replacedFields, notKept: notKeptByParse(text) };
 }
 
 /** The `force` write of {@link writeScaffold}: each file in turn, `result` filled as it goes (a step that throws leaves it saying what was done). */
@@ -384,7 +434,10 @@ function writeEach(target: string, dir: string, files: readonly GeneratedFile[],
     const before = kindOf(path) === "file" ? readFileSync(path) : undefined;
     // The project's package.json keeps its dependencies and scripts: the scaffold's fields are merged into it
     // (helper-104: it was replaced whole, and merging the copy back was by hand).
-    const merge = given.path === "package.json" && before !== undefined ? mergedPackageJson(before.toString("utf8"), given.contents) : undefined;
+    const read = given.path === "package.json" && before !== undefined ? before.toString("utf8") : undefined;
+    const parsed = read !== undefined ? mergedPackageJson(read, given.contents) : undefined;
+    // Bytes that are not UTF-8 are read as U+FFFD, and would be written so (helper-108).
+    const merge = parsed && (Buffer.from(read!, "utf8").equals(before!) ? parsed : { ...parsed, notKept: [...parsed.notKept, "bytes that are not UTF-8"] });
     const file = merge === undefined ? given : { path: given.path, contents: merge.contents };
     if (before !== undefined && before.equals(Buffer.from(file.contents))) {
       result.unchanged.push(file.path);
@@ -392,7 +445,7 @@ function writeEach(target: string, dir: string, files: readonly GeneratedFile[],
     }
     let backup: string | undefined;
     // A merge that replaced no value of yours needs no copy: everything you had is still there.
-    if (before !== undefined && !file.path.startsWith(GENERATED_FOLDER) && (merge === undefined || merge.replacedFields.length > 0)) {
+    if (before !== undefined && !file.path.startsWith(GENERATED_FOLDER) && (merge === undefined || merge.replacedFields.length > 0 || merge.notKept.length > 0)) {
       backup = backupPath(target, file.path);
       // A new name: nothing is replaced there, and the file the project has stays until the copy is whole.
       copyFileSync(path, join(target, backup), constants.COPYFILE_EXCL);
@@ -406,7 +459,7 @@ function writeEach(target: string, dir: string, files: readonly GeneratedFile[],
       throw error;
     }
     if (backup !== undefined) result.backups.push({ path: file.path, backup });
-    if (merge !== undefined) result.merged.push({ path: file.path, replacedFields: merge.replacedFields });
+    if (merge !== undefined) result.merged.push({ path: file.path, replacedFields: merge.replacedFields, notKept: merge.notKept });
     (before === undefined ? result.written : result.replaced).push(file.path);
   }
 }
