@@ -15,7 +15,7 @@ import { analyzeSchema, generate, GENERATOR_VERSION, type GenerateOptions } from
 import type { SchemaInput } from "./load/index.js";
 import { DEFAULT_OPTIONS, describeOptions, OPTION_SPECS, type GeneratorOptions, type OptionSpec } from "./options.js";
 import { TARGET_NAMES } from "./emit/index.js";
-import { checkOutput, fileHead, isInside, leftByKilledRun, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
+import { checkOutput, fileHead, heldSignalsReleased, isInside, leftByKilledRun, writeFileAtomic, writeOutput, writeTarget, type FileStatus } from "./write.js";
 import { withoutByteOrderMark } from "./json-text.js";
 import { diffSnapshots, diffSummary, formatDiff } from "./diff/index.js";
 import { headerOptions, MANIFEST_FILE, manifestFile, parseOptionsLine, readManifest, type Manifest, type ManifestRevision } from "./diff/manifest.js";
@@ -249,6 +249,8 @@ export async function run(argv: readonly string[], io: CliIO = defaultIO()): Pro
   const parsed = sub !== undefined && subcommands.length > 0 ? [asked!, sub, "--help"] : [...argv];
   try {
     await program.parseAsync(parsed, { from: "user" });
+    // A signal held by a write takes effect before the exit code is returned, which a caller may exit with at once.
+    await heldSignalsReleased();
   } catch (error) {
     if (error instanceof CommanderError) {
       // Help or the version asked for exits 0; help shown because a command is incomplete (`spec` without its subcommand) is bad usage.
@@ -682,7 +684,11 @@ async function runGenerate(flags: GenerateFlags, given: ReadonlySet<string>, io:
     }
   }
   let code = failed > 0 ? EXIT_ERROR : EXIT_OK;
-  for (const one of prepared) code = Math.max(code, finishOne(one, flags, io, several));
+  for (const one of prepared) {
+    // A Ctrl-C during the write before ends the run here, not after the next output's wait for its lock (helper-108).
+    await heldSignalsReleased();
+    code = Math.max(code, finishOne(one, flags, io, several));
+  }
   return code;
 }
 

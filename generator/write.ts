@@ -909,27 +909,56 @@ export function leftByKilledRun(outDir: string): string[] {
 /** The signals that end a run when nothing handles them, which a write holds ({@link holdSignals}). */
 const HELD_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
+/** Writes holding the signals now, or whose release waits for the event loop: the listeners are there while it is above 0. */
+let holds = 0;
+/** Resolved when the last hold is released ({@link heldSignalsReleased}). */
+let released: Promise<void> = Promise.resolve();
+let settle: () => void = () => {};
+
+/** The listener of the held signals: ends the process by the signal, once nothing holds it, unless the program listens too. */
+function endBy(signal: NodeJS.Signals): void {
+  for (const s of HELD_SIGNALS) process.off(s, endBy);
+  holds = 0;
+  settle();
+  // Others listening (a program embedding the generator) were called too, and decide.
+  if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+}
+
 /**
  * Holds the signals that would end the process (Ctrl-C's SIGINT, SIGTERM, SIGHUP) while the
  * synchronous step that follows runs: Node runs a listener only once the step is done, so one that
  * comes meanwhile ends the process then, by the same signal with its default action (exit status
  * 128 + the signal's number), unless the program has listeners of its own, which then have it.
- * The returned function, called when the step is done, stops holding them: two turns of the event
- * loop later, so that a signal that came during the step (read in the next poll) is not lost.
+ * One set of listeners serves every write (helper-108: one per write passed the listener limit).
+ * The returned function, called when the step is done, releases the hold two turns of the event
+ * loop later, so that a signal that came during the step (read in the next poll) is not lost; a
+ * caller that goes on with other synchronous work (another write's wait for its lock) awaits
+ * {@link heldSignalsReleased} first.
  */
 function holdSignals(): () => void {
-  const ended = (signal: NodeJS.Signals) => {
-    release();
-    // Others listening (a program embedding the generator) were called too, and decide.
-    if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
-  };
-  const release = () => {
-    for (const signal of HELD_SIGNALS) process.off(signal, ended);
-  };
-  for (const signal of HELD_SIGNALS) process.on(signal, ended);
+  if (holds++ === 0) {
+    released = new Promise((resolve) => (settle = resolve));
+    for (const signal of HELD_SIGNALS) process.on(signal, endBy);
+  }
   return () => {
-    setImmediate(() => setImmediate(release));
+    setImmediate(() =>
+      setImmediate(() => {
+        if (holds === 0 || --holds > 0) return;
+        for (const signal of HELD_SIGNALS) process.off(signal, endBy);
+        settle();
+      }),
+    );
   };
+}
+
+/**
+ * Resolves once the signals writes held are released: a signal that came during a write has then
+ * ended the process. Awaited between outputs and before a command returns, so that a Ctrl-C during
+ * one write stops the run there, and is neither held through a wait for the next output's lock nor
+ * lost when the caller exits right after (helper-108: `process.exit(await run(…))` exited 0).
+ */
+export function heldSignalsReleased(): Promise<void> {
+  return holds === 0 ? Promise.resolve() : released;
 }
 
 /**

@@ -122,6 +122,28 @@ describe("writeOutput", () => {
       expect(readFileSync(join(out, "m39.ts"), "utf8")).toBe("// module 39\n");
       expect(readdirSync(dir).filter((name) => name.startsWith(`${signal}.`))).toEqual([]);
     }
+    // A caller that awaits heldSignalsReleased before its next write, or before it exits at once, as the CLI does: the
+    // signal ends it there, so the next output is not written and the exit is not 0 (helper-108). Twelve writes in a
+    // row share one set of listeners (helper-108: a warning of too many listeners).
+    const sequence = join(dir, "sequence.mjs");
+    writeFileSync(
+      sequence,
+      [
+        `import { writeOutput, heldSignalsReleased } from ${JSON.stringify(pathToFileURL(module).href)};`,
+        "const [dir] = process.argv.slice(2);",
+        "const files = [{ path: 'a.ts', contents: '// a\\n' }];",
+        "for (let i = 0; i < 12; i++) writeOutput(dir + '/quiet-' + i, files);",
+        "await heldSignalsReleased();",
+        "writeOutput(dir + '/first', files, { onLocked: () => process.kill(process.pid, 'SIGINT') });",
+        "await heldSignalsReleased();",
+        "writeOutput(dir + '/second', files);",
+        "process.exit(0);",
+      ].join("\n"),
+    );
+    const both = spawnSync(process.execPath, [sequence, dir], { encoding: "utf8", timeout: 30_000 });
+    expect([both.signal, both.stderr]).toEqual(["SIGINT", ""]);
+    expect(existsSync(join(dir, "first", "a.ts"))).toBe(true);
+    expect(existsSync(join(dir, "second"))).toBe(false);
   });
 
   it("recovers from a run killed between its two renames, using the dead run's journal", () => {
