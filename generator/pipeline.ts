@@ -70,9 +70,13 @@ export function runtimeHeaderSource(): string {
   return `${GENERATED_MARK}${GENERATOR_VERSION} (its runtime, pruned to what the modules of this output import).`;
 }
 
-/** The header every file of an output starts with. */
+/**
+ * The header every file of an output starts with: what produced it, then `/* eslint-disable *\/`
+ * (in every file, so that a linter run over vendored code has nothing to say; helper-107: six of
+ * thirteen files had it).
+ */
 export function headerOf(source: string, resolved: GeneratorOptions): string {
-  return [source, `// Options: ${describeOptions(resolved)}`, "// Do not edit: regenerate with `mcp-schema-codegen generate`."].join("\n");
+  return [source, `// Options: ${describeOptions(resolved)}`, "// Do not edit: regenerate with `mcp-schema-codegen generate`.", "/* eslint-disable */"].join("\n");
 }
 
 /**
