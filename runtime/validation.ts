@@ -256,7 +256,8 @@ export function jsonType(v: unknown): number {
  * them has no issue the value matches and nothing is reported; otherwise the issues of the
  * closest one follow an `anyOf` summary. When no member can hold that type, one `type` issue
  * says what was expected. `memo`, when given, finds each member's issues instead
- * ({@link collectedOnce}, for unions in recursive types whose members overlap).
+ * (`collectedOnce`, for unions in recursive types whose members overlap; a plain name, since an
+ * output that needs no such union leaves it out).
  */
 export function anyOf(
   o: ValidationIssue[],

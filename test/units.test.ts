@@ -109,6 +109,16 @@ describe("renderDoc", () => {
     expect(types).not.toMatch(/\]\(\/(?!\/)/);
     expect(types.match(/\]\(https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25\//g)?.length).toBeGreaterThanOrEqual(relative.length);
   });
+  it("full names an included example file instead of an {@includeCode} vendored code cannot resolve (helper-107)", async () => {
+    const text = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
+    const included = text.match(/\{@includeCode \.\/examples\/[^}]+\}/g) ?? [];
+    expect(included.length).toBeGreaterThan(50);
+    const { files } = await generate({ schema: { specDir: SPEC_DIR, version: "draft" }, docs: "full", targets: ["types"] });
+    const types = files.find((f) => f.path === "types.ts")!.contents;
+    expect(types).not.toContain("@includeCode");
+    expect(types).toContain("`examples/ParseError/invalid-json.json` (beside the spec's schema.ts)");
+    expect(types.match(/` \(beside the spec's schema\.ts\)/g)?.length).toBe(included.length);
+  });
   it("none drops everything", () => expect(renderDoc("none", "schema.ts", docs, 3)).toBe(""));
   it("never lets a comment close early", () => {
     expect(renderDoc("full", "s.ts", { text: "a */ b", tags: [] })).toBe("/** a *\\/ b */");

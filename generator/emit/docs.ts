@@ -21,12 +21,13 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
   if (mode === "none") return "";
   const lines: string[] = [];
   if (mode === "full") {
-    if (docs?.text) lines.push(...siteLinks(docs.text).split("\n"));
+    if (docs?.text) lines.push(...includedFiles(siteLinks(docs.text)).split("\n"));
     for (const tag of docs?.tags ?? []) {
       if (DROPPED_TAGS.has(tag.name)) continue;
       if (lines.length > 0 && !lines[lines.length - 1]!.startsWith("@") && lines[lines.length - 1] !== "") lines.push("");
-      // A tag's value that is code or a rule (`@example`, `@TJS-pattern`) is written as the schema wrote it.
-      const text = PROSE_TAGS.has(tag.name) ? siteLinks(tag.text) : tag.text;
+      // A tag's value that is code or a rule (`@example`, `@TJS-pattern`) is written as the schema wrote it, but for the
+      // files it includes.
+      const text = includedFiles(PROSE_TAGS.has(tag.name) ? siteLinks(tag.text) : tag.text);
       lines.push(...`@${tag.name}${text ? ` ${text}` : ""}`.split("\n"));
     }
   } else {
@@ -37,6 +38,15 @@ export function renderDoc(mode: DocsMode, source: string, docs: Docs | undefined
   const safe = lines.map(commentSafe);
   if (safe.length === 1) return `/** ${safe[0]} */`;
   return ["/**", ...safe.map((l) => (l ? ` * ${l}` : " *")), " */"].join("\n");
+}
+
+/**
+ * `text` with each `{@includeCode ./examples/…}` (a file beside the schema, which TypeDoc would
+ * include) written as the file's name in a code span, saying where it is: vendored code has no
+ * such file beside it, and the tag would name nothing there (helper-107).
+ */
+export function includedFiles(text: string): string {
+  return text.replace(/\{@includeCode\s+(?:\.\/)?([^}\s]+)\s*\}/g, (_, path: string) => `\`${path}\` (beside the spec's schema.ts)`);
 }
 
 /** The site the spec's `docs/` folder is published at: a schema's doc links are written relative to its root. */
