@@ -163,13 +163,16 @@ export function errorConstructor<R extends ErrorResponseShape, I extends ErrorRe
  */
 export function resourceNotFoundTest(rule: ResourceNotFoundRule): (error: unknown) => boolean {
   const accepted: ReadonlySet<number> = new Set(rule.accepted.filter((c) => c !== rule.code));
+  // Own members only, as the validators read data (helper-107: a code on the prototype was taken).
+  const member = (o: unknown, key: string): unknown =>
+    typeof o === "object" && o !== null && Object.prototype.hasOwnProperty.call(o, key) ? (o as { readonly [key: string]: unknown })[key] : undefined;
   return (error) => {
     try {
-      if (typeof error !== "object" || error === null) return false;
-      const e: any = typeof (error as any).code === "number" ? error : (error as any).error;
-      if (typeof e !== "object" || e === null || typeof e.code !== "number") return false;
-      if (e.code === rule.code && (!rule.uriRequired || (typeof e.data === "object" && e.data !== null && typeof e.data.uri === "string"))) return true;
-      return accepted.has(e.code);
+      const e = typeof member(error, "code") === "number" ? error : member(error, "error");
+      const code = member(e, "code");
+      if (typeof code !== "number") return false;
+      if (code === rule.code && (!rule.uriRequired || typeof member(member(e, "data"), "uri") === "string")) return true;
+      return accepted.has(code);
     } catch {
       return false;
     }

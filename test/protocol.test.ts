@@ -259,6 +259,10 @@ describe("errors.ts follows each version", () => {
       null,
       "error",
       { error: null },
+      // Members inherited, not its own (helper-107): not an error object of JSON data.
+      Object.create({ code: -32002 }),
+      { code: -32602, message: "x", data: Object.create({ uri: "file:///a" }) },
+      { jsonrpc: "2.0", id: 1, error: Object.create({ code: -32002, message: "gone" }) },
     ];
     for (const e of yes) expect(errors.isResourceNotFoundError(e), JSON.stringify(e)).toBe(true);
     for (const e of no) expect(errors.isResourceNotFoundError(e), JSON.stringify(e)).toBe(false);
