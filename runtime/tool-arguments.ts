@@ -13,8 +13,8 @@ export const MAX_SCHEMA_DEPTH = 64;
 
 /**
  * Thrown where the walk passes {@link MAX_SCHEMA_DEPTH}, and caught by {@link checkToolArguments}
- * alone: a part too deep to check is no verdict that `not` may turn into a pass (helper-107: a
- * value forbidden by `not: { const }` passed once it was nested deeper than the limit).
+ * alone: a part too deep to check is no verdict that `not` may turn into a pass (a value
+ * forbidden by `not: { const }` must not pass for being nested deeper than the limit).
  */
 class TooDeep {
   readonly path: string;

@@ -46,7 +46,8 @@ export function typeName(v: unknown): string {
   if (v === null) return "null";
   if (isPlainArray(v)) return "array";
   if (typeof v === "number") return Number.isInteger(v) ? "integer" : Number.isFinite(v) ? "number" : String(v);
-  if (typeof v === "object" && !isPlainObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " object (not plain JSON data)";
+  // Its tag (`Date`, `Map`; `Object` for a class instance or a null prototype) and why it is refused.
+  if (typeof v === "object" && !isPlainObject(v)) return Object.prototype.toString.call(v).slice(8, -1) + " (not plain JSON data)";
   return typeof v;
 }
 
@@ -166,7 +167,9 @@ export function collectIssues<T>(c: Collect, value: unknown): ValidationResult<T
   try {
     c(value, "", issues, 0);
   } catch (error) {
-    issues.push({ path: "", message: "reading the value threw: " + describeError(error), keyword: "exception" });
+    // Not "reading": a getter, a Proxy trap or the check itself (a format's regular expression over a huge string) may
+    // have thrown.
+    issues.push({ path: "", message: "the check threw: " + describeError(error), keyword: "exception" });
   }
   if (issues.length === 0) return valid(value as T);
   if (issues.length > MAX_ISSUES) {
@@ -272,6 +275,7 @@ export function anyOf(
   if (o.length > MAX_ISSUES) return;
   const type = jsonType(v);
   let best: ValidationIssue[] | undefined;
+  let bestScore = Infinity;
   let candidates = 0;
   for (let i = 0; i < collectors.length; i++) {
     if ((masks[i]! & type) === 0) continue;
@@ -280,7 +284,15 @@ export function anyOf(
     if (memo) found = memo(collectors[i]!, v, p, d);
     else collectors[i]!(v, p, found, d);
     if (found.length === 0) return; // this member matches
-    if (best === undefined || found.length < best.length) best = found;
+    // The member the value is closest to: a property it lacks at the union's own level weighs 2, any other issue 1; of
+    // as close, the later (a union lists the general member last: a response, not a request without its method).
+    let score = 0;
+    // (Not named `issue`: the runtime's pruning would read it as a use of the function of that name.)
+    for (const one of found) score += one.keyword === "required" && one.path.lastIndexOf("/") === p.length ? 2 : 1;
+    if (score <= bestScore) {
+      best = found;
+      bestScore = score;
+    }
   }
   if (best === undefined) return expected(o, p, members, v);
   // With one member of the value's JSON type, its issues say it all; with several, say which were tried.

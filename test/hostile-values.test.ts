@@ -281,7 +281,7 @@ describe("values that are not plain JSON", () => {
         throw new Error("boom");
       },
     });
-    expect(issues(answer("JSONRPCRequest", getter))).toEqual([{ path: "", message: "reading the value threw: Error: boom", keyword: "exception" }]);
+    expect(issues(answer("JSONRPCRequest", getter))).toEqual([{ path: "", message: "the check threw: Error: boom", keyword: "exception" }]);
     const { proxy, revoke } = Proxy.revocable({}, {});
     revoke();
     expect(answer("JSONRPCRequest", proxy).ok).toBe(false);
@@ -562,7 +562,7 @@ describe("throwing getters and Proxies", () => {
         found.map((i) => [i.path, i.keyword]),
         type,
       ).toEqual([["", "exception"]]);
-      expect(found[0]!.message.startsWith("reading the value threw: ")).toBe(true);
+      expect(found[0]!.message.startsWith("the check threw: ")).toBe(true);
     }
   });
 

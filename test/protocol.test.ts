@@ -681,6 +681,16 @@ describe("methods.ts follows each version", () => {
     expect((await output("draft")).methods.methodInfo("tools/call").results).not.toContain("CreateTaskResult");
   });
 
+  it("2025-11-25 names no resultType: a result's resultType member is extra data, kept and not read (helper-107: 'unknown resultType')", async () => {
+    const { methods, validators } = await output("2025-11-25");
+    const result = { resultType: "input_required", content: [] };
+    expect(validators.validateCallToolResult(result).ok).toBe(true);
+    expect(methods.parseResult("tools/call", result)).toEqual({ ok: true, resultType: "complete", type: "CallToolResult", value: result });
+    expect(methods.resolveResultType({ resultType: 7 })).toEqual({ ok: true, resultType: "complete" });
+    // The draft names it: there it is read, and refused when unknown.
+    expect((await output("draft")).methods.parseResult("tools/call", { resultType: "nope", content: [] }).ok).toBe(false);
+  });
+
   it("2024-11-05 has no completions capability, so completion/complete is not gated there", async () => {
     expect((await output("2024-11-05")).methods.methodInfo("completion/complete").capability).toBeNull();
     expect((await output("2025-03-26")).methods.methodInfo("completion/complete").capability).toEqual({ side: "server", path: ["completions"] });

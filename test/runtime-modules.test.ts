@@ -226,9 +226,11 @@ describe("runtime/errors.ts", () => {
     expect(make("r", undefined, "other")).toEqual({ jsonrpc: "2.0", id: "r", error: { code: -32021, message: "other" } });
     const noId = errorConstructor<Response, undefined, unknown>(-32700, "Parse error");
     expect(noId(undefined, undefined)).toEqual({ jsonrpc: "2.0", error: { code: -32700, message: "Parse error" } });
-    // The id rule errorResponder applies: undefined is left out; anything but a string or a safe integer is refused.
+    // The id rule errorResponder applies: undefined is left out; anything but a string or an integer (past 2^53 too, as
+    // the validators take it) is refused.
     const anyId = errorConstructor<Response, string | number, unknown>(-32602, "Invalid params");
-    for (const id of [null, 1.5, 2 ** 53, Number.NaN, true]) {
+    expect(anyId(2 ** 53, undefined).id).toBe(2 ** 53);
+    for (const id of [null, 1.5, Number.POSITIVE_INFINITY, Number.NaN, true]) {
       expect(thrown(() => anyId(id as unknown as number, undefined)), String(id)).toBe("TypeError: a request id is a string or an integer");
     }
     expect(anyId(-1, undefined)).toEqual({ jsonrpc: "2.0", id: -1, error: { code: -32602, message: "Invalid params" } });

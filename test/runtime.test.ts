@@ -472,3 +472,21 @@ describe("a schema without methods", () => {
     expect(roots.some((f) => f.endsWith("dispatch.ts"))).toBe(true);
   });
 });
+
+describe("a union's issues follow the member the value is closest to (helper-107: every malformed response read as a request without its method)", () => {
+  it("weighs a property missing at the union's level above any other issue, and of as close members takes the later", async () => {
+    const dir = await generateInto("runtime-union-closest", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none", targets: ["types", "validators"] });
+    type Issues = { ok: boolean; issues?: { path: string; message: string }[] };
+    const v = (await import(join(dir, "validators.ts"))) as Record<string, (value: unknown) => Issues>;
+    // The issue the message leads with, after the unions' summaries.
+    const lead = (name: string, value: unknown) => v[`validate${name}`]!(value).issues!.find((i) => !i.message.startsWith("matches none of"));
+    expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, error: { code: -32602 } })).toEqual({ path: "/error/message", message: 'missing required property "message"', keyword: "required" });
+    expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, result: [] })).toEqual({ path: "/result", message: "expected object, got array", keyword: "type" });
+    expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } })).toEqual({ path: "/error/code", message: "expected integer, got number 1.5", keyword: "type" });
+    expect(lead("JSONRPCResponse", { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } })?.path).toBe("/error/code");
+    // A request with a bad method is still read as a request.
+    expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, method: 5 })).toEqual({ path: "/method", message: "expected string, got 5", keyword: "type" });
+    // The verdicts are the validators' as before: only which member's issues are shown changed.
+    expect(v.validateJSONRPCMessage!({ jsonrpc: "2.0", id: 1, result: { resultType: "complete" } }).ok).toBe(true);
+  });
+});

@@ -439,6 +439,7 @@ const RESULT_RULES: ResultRules = {
   resultTypes: RESULT_TYPES,
   absentResultType: "complete",
   fillResultType: false,
+  resultTypeUnnamed: true,
 };
 
 /**

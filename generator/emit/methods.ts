@@ -65,6 +65,8 @@ export interface MethodsView {
   readonly absentCite: string;
   /** Whether the schema's results carry `resultType` (it is then filled in when absent before validating). */
   readonly fillResultType: boolean;
+  /** Whether the schema's `Result` names `resultType` at all (a revision before 2026-07-28 does not: the member is then extra data). */
+  readonly namesResultType: boolean;
   readonly inputRequired: boolean;
   /** The `InputRequiredResult` type's name and the `resultType` value that selects it, as JSON strings. */
   readonly inputRequiredType: string;
@@ -161,6 +163,7 @@ export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
     absentResultType: JSON.stringify(rules.absentResultType.value),
     absentCite: rules.absentResultType.cite,
     fillResultType: resultShape?.properties.some((p) => p.name === "resultType" && !p.optional) ?? false,
+    namesResultType: resultShape?.properties.some((p) => p.name === "resultType") ?? false,
     inputRequired: facts.inputRequiredResult !== undefined,
     inputRequiredType: JSON.stringify(facts.inputRequiredResult ?? "InputRequiredResult"),
     inputRequiredValue: JSON.stringify(rules.inputRequiredNeedsContent.resultType),

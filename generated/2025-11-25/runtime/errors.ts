@@ -90,8 +90,8 @@ function reservedRange(partition: ErrorPartition, code: number): boolean {
 
 /**
  * The id rule of every error response built here: `undefined` (left out) or a request id, a
- * string or an integer, as the generated validators take it (`RequestId`; helper-107: an integer
- * past 2^53, which they accept in a request, was refused here, so its error could not be built).
+ * string or an integer, as the generated validators take it (`RequestId`: an integer past 2^53,
+ * which they accept in a request, is taken, so that its error can be built).
  * Anything else (`null`, `1.5`, …) throws a `TypeError`: `validateJSONRPCErrorResponse` would
  * reject the response.
  */
@@ -161,7 +161,7 @@ export function errorConstructor<R extends ErrorResponseShape, I extends ErrorRe
  */
 export function resourceNotFoundTest(rule: ResourceNotFoundRule): (error: unknown) => boolean {
   const accepted: ReadonlySet<number> = new Set(rule.accepted.filter((c) => c !== rule.code));
-  // Own members only, as the validators read data (helper-107: a code on the prototype was taken).
+  // Own members only, as the validators read data: a code on the prototype is not taken.
   const member = (o: unknown, key: string): unknown =>
     typeof o === "object" && o !== null && Object.prototype.hasOwnProperty.call(o, key) ? (o as { readonly [key: string]: unknown })[key] : undefined;
   return (error) => {

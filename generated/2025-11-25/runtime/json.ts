@@ -58,7 +58,7 @@ export function requestIdOf(v: unknown): string | number | undefined {
 /**
  * The `-32600` message for a request whose id {@link requestIdOf} does not take (answered without
  * an id: it has none the answer could carry). An integer past 2^53 - 1 is named: JSON allows it,
- * but JavaScript reads it rounded, and an answer would carry another id (helper-107).
+ * but JavaScript reads it rounded, and an answer would carry another id.
  */
 export const INVALID_REQUEST_ID = "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)";
 
@@ -236,7 +236,6 @@ export function retainedBytes(value: unknown, cap: number = Number.POSITIVE_INFI
 
 /** A JSON Pointer reference token for a property name (RFC 6901 § 3): `~` → `~0`, `/` → `~1`. */
 export function escapeToken(k: string): string {
-  if (k.indexOf("~") < 0 && k.indexOf("/") < 0) return k;
   return k.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

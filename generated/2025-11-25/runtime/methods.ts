@@ -49,6 +49,12 @@ export interface ResultRules {
   readonly absentResultType: string;
   /** Whether the schema's results require `resultType`: a result without one is validated as a copy with it filled in. */
   readonly fillResultType: boolean;
+  /**
+   * Present (true) when the schema's `Result` names no `resultType` (revisions before 2026-07-28): a
+   * result's `resultType` member is then extra data, kept and not read, and every result is read as
+   * {@link absentResultType} (a 2025-11-25 result that has one is not refused as "unknown resultType").
+   */
+  readonly resultTypeUnnamed?: true;
   /** The `InputRequiredResult` of the revision, when it has one. */
   readonly inputRequired?: {
     /** The schema type (`InputRequiredResult`). */
@@ -95,7 +101,7 @@ function readResultType(
   } catch {
     return { ok: false, reason: "the result could not be read" };
   }
-  if (value === undefined) return { ok: true, resultType: rules.absentResultType, absent: true };
+  if (value === undefined || rules.resultTypeUnnamed === true) return { ok: true, resultType: rules.absentResultType, absent: true };
   if (typeof value !== "string") return { ok: false, reason: "resultType must be a string" };
   if (rules.resultTypes.includes(value) || knownOf(options).includes(value)) return { ok: true, resultType: value, absent: false };
   return { ok: false, reason: "unknown resultType " + quoteShort(value) };

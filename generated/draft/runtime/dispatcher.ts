@@ -811,7 +811,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
   /** What a legacy client that asks for a version not served gets (2025-11-25 basic/lifecycle § Version Negotiation: the latest version served). */
   const latestLegacy: string | undefined = legacyVersions.reduce<string | undefined>((a, v) => (a === undefined || v > a ? v : a), undefined);
   /** The `initialize` methods of the legacy revisions served. */
-  // filter and map, not flatMap: the output type-checks against lib ES2017 (helper-107).
+  // filter and map, not flatMap: the output type-checks against lib ES2017.
   const openingMethods: ReadonlySet<string> = new Set(
     latestLegacy === undefined ? [] : served.filter((r) => r.era === "legacy" && r.builtins.initialize !== undefined).map((r) => r.builtins.initialize!),
   );
