@@ -547,6 +547,36 @@ describe("handler types", () => {
     );
     expect(compileDiagnostics(dir, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }).map((d) => d.text)).toEqual([]);
   });
+
+  it("parseResult's type narrows its value to that schema type (helper-107: value stayed the union of the method's results)", async () => {
+    const dir = await generateInto("methods-narrowing", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none" });
+    writeFileSync(
+      join(dir, "client.ts"),
+      [
+        'import { parseResult } from "./methods.js";',
+        'import type * as T from "./types.js";',
+        "export function read(x: unknown): string {",
+        '  const r = parseResult("tools/call", x);',
+        '  if (r.ok && r.type === "CallToolResult") { const v: T.CallToolResult = r.value; return v.content.length.toString(); }',
+        '  if (r.ok && r.type === "InputRequiredResult") { const v: T.InputRequiredResult = r.value; return v.resultType; }',
+        "  if (r.ok && r.type === null) { const v: unknown = r.value; return typeof v; }",
+        '  return r.ok ? "?" : r.issues.length.toString();',
+        "}",
+        "export function wrong(x: unknown): boolean {",
+        '  const r = parseResult("tools/call", x);',
+        "  // @ts-expect-error tools/call does not answer with a ListToolsResult",
+        '  return r.ok && r.type === "ListToolsResult";',
+        "}",
+        "export function list(x: unknown): number {",
+        '  const r = parseResult("tools/list", x);',
+        "  // One result type: no test is needed.",
+        "  return r.ok && r.type !== null ? r.value.tools.length : 0;",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    expect(compileDiagnostics(dir, { exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }).map((d) => d.text)).toEqual([]);
+  });
 });
 
 describe("checkToolArguments", () => {

@@ -420,6 +420,28 @@ export interface MethodTypes {
   };
 }
 
+/** The result types the methods name, by name: what {@link ParsedResult}'s `type` says `value` is. */
+export interface ResultTypesByName {
+  CallToolResult: T.CallToolResult;
+  CancelTaskResult: T.CancelTaskResult;
+  CompleteResult: T.CompleteResult;
+  CreateMessageResult: T.CreateMessageResult;
+  CreateTaskResult: T.CreateTaskResult;
+  ElicitResult: T.ElicitResult;
+  EmptyResult: T.EmptyResult;
+  GetPromptResult: T.GetPromptResult;
+  GetTaskPayloadResult: T.GetTaskPayloadResult;
+  GetTaskResult: T.GetTaskResult;
+  InitializeResult: T.InitializeResult;
+  ListPromptsResult: T.ListPromptsResult;
+  ListResourceTemplatesResult: T.ListResourceTemplatesResult;
+  ListResourcesResult: T.ListResourcesResult;
+  ListRootsResult: T.ListRootsResult;
+  ListTasksResult: T.ListTasksResult;
+  ListToolsResult: T.ListToolsResult;
+  ReadResourceResult: T.ReadResourceResult;
+}
+
 /** Methods that expect a response. */
 export type RequestMethod = { [M in Method]: (typeof METHODS)[M]["kind"] extends "notification" ? never : M }[Method];
 
@@ -448,9 +470,24 @@ const RESULT_RULES: ResultRules = {
  */
 export const resolveResultType: (result: unknown, options?: ResultTypeOptions) => ResultTypeResolution = resultTypeResolver(RESULT_RULES);
 
-/** What {@link parseResult} answers: the result with its `resultType` and the schema type it matched, or every issue. */
+/** The names of the result types method `M` may answer with. */
+type ResultNameOf<M extends RequestMethod> = Extract<(typeof METHODS)[M]["results"][number], keyof ResultTypesByName>;
+
+/**
+ * What {@link parseResult} answers: the result with its `resultType` and the schema type it matched
+ * (one member per type `M` may answer with, so that testing `type` narrows `value`), or every issue.
+ */
 export type ParsedResult<M extends RequestMethod = RequestMethod> =
-  | { readonly ok: true; readonly resultType: string; readonly type: string; readonly value: MethodTypes[M]["result"] }
+  | (M extends RequestMethod
+      ? {
+          readonly [K in ResultNameOf<M>]: {
+            readonly ok: true;
+            readonly resultType: string;
+            readonly type: K;
+            readonly value: ResultTypesByName[K];
+          };
+        }[ResultNameOf<M>]
+      : never)
   | { readonly ok: true; readonly resultType: string; readonly type: null; readonly value: unknown }
   | { readonly ok: false; readonly issues: readonly ValidationIssue[] };
 

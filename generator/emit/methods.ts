@@ -21,6 +21,7 @@ const EXPORTS = [
   "METHODS",
   "Method",
   "MethodTypes",
+  "ResultTypesByName",
   "RequestMethod",
   "NotificationMethod",
   "methodInfo",
@@ -58,6 +59,8 @@ interface MethodView {
 export interface MethodsView {
   readonly version: string;
   readonly methods: readonly MethodView[];
+  /** Each result type a method names, as a member of `ResultTypesByName` (`  CallToolResult: T.CallToolResult;`). */
+  readonly resultTypeMembers: readonly string[];
   /** Whether there is a method (an empty `METHODS` and `MethodTypes` are `{}` on their line). */
   readonly hasMethods: boolean;
   readonly resultTypes: string;
@@ -159,6 +162,10 @@ export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
     version: rules.version,
     usesTypes: facts.methods.some((m) => model.isExportedType(m.messageType) || (m.kind !== "notification" && m.results.some((r) => model.isExportedType(r)))),
     methods,
+    // The exported result types the methods name, sorted: `parseResult` narrows `value` by the `type` it answers.
+    resultTypeMembers: [...new Set(facts.methods.flatMap((m) => (m.kind === "notification" ? [] : m.results.filter((r) => model.isExportedType(r)))))]
+      .sort()
+      .map((r) => `  ${objectLiteralKey(r)}: ${typeReferenceText(typeReference(r))};`),
     resultTypes: facts.resultTypes.map((t) => JSON.stringify(t)).join(", "),
     absentResultType: JSON.stringify(rules.absentResultType.value),
     absentCite: rules.absentResultType.cite,
