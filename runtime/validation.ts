@@ -239,7 +239,7 @@ export function tooDeep(v: unknown, d: number): boolean {
 export function stop(o: ValidationIssue[], path: string, d: number, v: unknown): boolean {
   if (o.length > MAX_ISSUES) return true;
   if (!tooDeep(v, d)) return false;
-  o.push({ path, message: "nested more than " + MAX_DEPTH + " arrays or objects deep", keyword: "depth" });
+  o.push({ path, message: "nested more than " + MAX_DEPTH + " levels deep", keyword: "depth" });
   return true;
 }
 
@@ -284,12 +284,16 @@ export function anyOf(
     if (memo) found = memo(collectors[i]!, v, p, d);
     else collectors[i]!(v, p, found, d);
     if (found.length === 0) return; // this member matches
-    // The member the value is closest to: a property it lacks at the union's own level weighs 2, any other issue 1; of
-    // as close, the later (a union lists the general member last: a response, not a request without its method).
+    // The member the value is closest to: a property it lacks, or a constant it does not hold (a discriminator), at the
+    // union's own level weighs 3; a nested union's summary nothing; any other issue 1; of as close, the first. So an
+    // error response with a bad error is told what is wrong with it, not that a request lacks its method, and a
+    // `{ type: "string", … }` schema is read as the string member.
     let score = 0;
     // (Not named `issue`: the runtime's pruning would read it as a use of the function of that name.)
-    for (const one of found) score += one.keyword === "required" && one.path.lastIndexOf("/") === p.length ? 2 : 1;
-    if (score <= bestScore) {
+    for (const one of found) {
+      score += one.keyword === "anyOf" ? 0 : (one.keyword === "required" || one.keyword === "const") && one.path.lastIndexOf("/") === p.length ? 3 : 1;
+    }
+    if (score < bestScore) {
       best = found;
       bestScore = score;
     }

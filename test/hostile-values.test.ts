@@ -123,12 +123,12 @@ describe("nesting", () => {
     for (const leaves of [{}, { x: 1, y: "s" }, many]) {
       expect(answer("JSONObject", objects(v.MAX_DEPTH, leaves)).ok).toBe(true);
       const deeper = issues(answer("JSONObject", objects(v.MAX_DEPTH + 1, leaves)));
-      expect(deeper).toEqual([{ path: "/a".repeat(v.MAX_DEPTH), message: `nested more than ${v.MAX_DEPTH} arrays or objects deep`, keyword: "depth" }]);
+      expect(deeper).toEqual([{ path: "/a".repeat(v.MAX_DEPTH), message: `nested more than ${v.MAX_DEPTH} levels deep`, keyword: "depth" }]);
     }
     // A cycle through an array: one issue, where the array comes round the one time too many.
     const cyclic: unknown[] = [1];
     cyclic.push(cyclic);
-    expect(issues(answer("JSONObject", { c: cyclic }))).toEqual([{ path: "/c" + "/1".repeat(v.MAX_DEPTH - 1), message: `nested more than ${v.MAX_DEPTH} arrays or objects deep`, keyword: "depth" }]);
+    expect(issues(answer("JSONObject", { c: cyclic }))).toEqual([{ path: "/c" + "/1".repeat(v.MAX_DEPTH - 1), message: `nested more than ${v.MAX_DEPTH} levels deep`, keyword: "depth" }]);
   });
 
   it.each([1e5, 1e6])("answers for %d levels without exhausting the stack", (levels) => {

@@ -474,7 +474,7 @@ describe("a schema without methods", () => {
 });
 
 describe("a union's issues follow the member the value is closest to (helper-107: every malformed response read as a request without its method)", () => {
-  it("weighs a property missing at the union's level above any other issue, and of as close members takes the later", async () => {
+  it("weighs a property missing, or a constant not held, at the union's level above any other issue; a nested union's summary weighs nothing", async () => {
     const dir = await generateInto("runtime-union-closest", { schema: { specDir: SPEC_DIR, version: "draft" }, docs: "none", targets: ["types", "validators"] });
     type Issues = { ok: boolean; issues?: { path: string; message: string }[] };
     const v = (await import(join(dir, "validators.ts"))) as Record<string, (value: unknown) => Issues>;
@@ -484,6 +484,13 @@ describe("a union's issues follow the member the value is closest to (helper-107
     expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, result: [] })).toEqual({ path: "/result", message: "expected object, got array", keyword: "type" });
     expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } })).toEqual({ path: "/error/code", message: "expected integer, got number 1.5", keyword: "type" });
     expect(lead("JSONRPCResponse", { jsonrpc: "2.0", id: 1, error: { code: 1.5, message: "x" } })?.path).toBe("/error/code");
+    // Two faults in a response, or an empty error, still read as a response (helper-109).
+    expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, error: { code: "x", message: 5 } })?.path).toBe("/error/code");
+    expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: "x", error: {} })?.path).toBe("/error/code");
+    expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1.5, result: {} })?.path).toBe("/id");
+    // A discriminator held picks its member (helper-109: a string schema with a bad format was told its type should be "boolean").
+    expect(lead("PrimitiveSchemaDefinition", { type: "string", format: "nope" })).toMatchObject({ path: "/format", keyword: "enum" });
+    expect(lead("PrimitiveSchemaDefinition", { type: "number", minimum: "0" })).toMatchObject({ path: "/minimum", keyword: "type" });
     // A request with a bad method is still read as a request.
     expect(lead("JSONRPCMessage", { jsonrpc: "2.0", id: 1, method: 5 })).toEqual({ path: "/method", message: "expected string, got 5", keyword: "type" });
     // The verdicts are the validators' as before: only which member's issues are shown changed.

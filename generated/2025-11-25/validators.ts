@@ -303,12 +303,16 @@ function anyOf(
     if (memo) found = memo(collectors[i]!, v, p, d);
     else collectors[i]!(v, p, found, d);
     if (found.length === 0) return; // this member matches
-    // The member the value is closest to: a property it lacks at the union's own level weighs 2, any other issue 1; of
-    // as close, the later (a union lists the general member last: a response, not a request without its method).
+    // The member the value is closest to: a property it lacks, or a constant it does not hold (a discriminator), at the
+    // union's own level weighs 3; a nested union's summary nothing; any other issue 1; of as close, the first. So an
+    // error response with a bad error is told what is wrong with it, not that a request lacks its method, and a
+    // `{ type: "string", … }` schema is read as the string member.
     let score = 0;
     // (Not named `issue`: the runtime's pruning would read it as a use of the function of that name.)
-    for (const one of found) score += one.keyword === "required" && one.path.lastIndexOf("/") === p.length ? 2 : 1;
-    if (score <= bestScore) {
+    for (const one of found) {
+      score += one.keyword === "anyOf" ? 0 : (one.keyword === "required" || one.keyword === "const") && one.path.lastIndexOf("/") === p.length ? 3 : 1;
+    }
+    if (score < bestScore) {
       best = found;
       bestScore = score;
     }
