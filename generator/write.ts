@@ -911,6 +911,8 @@ const HELD_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /** Writes holding the signals now, or whose release waits for the event loop: the listeners are there while it is above 0. */
 let holds = 0;
+/** Counts the ends of holding ({@link endBy}): a release pending from before one is not counted against a later hold. */
+let generation = 0;
 /** Resolved when the last hold is released ({@link heldSignalsReleased}). */
 let released: Promise<void> = Promise.resolve();
 let settle: () => void = () => {};
@@ -919,6 +921,7 @@ let settle: () => void = () => {};
 function endBy(signal: NodeJS.Signals): void {
   for (const s of HELD_SIGNALS) process.off(s, endBy);
   holds = 0;
+  generation++;
   settle();
   // Others listening (a program embedding the generator) were called too, and decide.
   if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
@@ -940,10 +943,11 @@ function holdSignals(): () => void {
     released = new Promise((resolve) => (settle = resolve));
     for (const signal of HELD_SIGNALS) process.on(signal, endBy);
   }
+  const held = generation;
   return () => {
     setImmediate(() =>
       setImmediate(() => {
-        if (holds === 0 || --holds > 0) return;
+        if (held !== generation || holds === 0 || --holds > 0) return;
         for (const signal of HELD_SIGNALS) process.off(signal, endBy);
         settle();
       }),

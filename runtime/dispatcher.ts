@@ -14,7 +14,7 @@
  * of another (legacy) revision is adapted to it and checked with its tables: see
  * {@link createDispatcher}.
  */
-import { deepFreeze, hasOwn, INVALID_REQUEST_ID, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf, retainedBytes } from "./json.js";
+import { deepFreeze, hasOwn, invalidRequestIdMessage, isJsonData, isNotificationMessage, isPlainObject, isResponse, own, quoteShort, requestIdOf, retainedBytes } from "./json.js";
 import { checkToolArguments } from "./tool-arguments.js";
 
 /** A JSON-RPC request id: a string or an integer, never `null`. */
@@ -1941,7 +1941,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
         else tellRefused(method, { code: -32600, message: unbatched }, context, element);
         return undefined;
       }
-      if (id === undefined) return errorOf(undefined, -32600, INVALID_REQUEST_ID);
+      if (id === undefined) return errorOf(undefined, -32600, invalidRequestIdMessage(rawId));
       if (unbatched !== undefined) return errorOf(id, -32600, unbatched);
       // 2025-03-26 basic/lifecycle § Initialization: "The initialization request MUST NOT be part of a JSON-RPC batch".
       if (inBatch && openingMethods.has(method)) return errorOf(id, -32600, "Invalid request: " + quoteShort(method) + " must not be part of a JSON-RPC batch");

@@ -74,7 +74,7 @@ import { setMaxListeners } from "node:events";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
-import { INVALID_REQUEST_ID, isPlainObject, isResponse, messageOf, own, quoteShort, requestIdOf, retainedBytes, wireText } from "./json.js";
+import { invalidRequestIdMessage, isPlainObject, isResponse, messageOf, own, quoteShort, requestIdOf, retainedBytes, wireText } from "./json.js";
 
 /** Options of {@link serveHttp} and {@link createHttpHandler}. */
 export interface HttpOptions {
@@ -1293,7 +1293,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     // A request whose id is no id is answered as it is when the batch is taken: it would not have run.
     const answers = requests.map((m) => {
       const id = requestIdOf(own(m, "id"));
-      return id === undefined ? errorBody(undefined, -32600, INVALID_REQUEST_ID) : errorBody(id, -32603, refused);
+      return id === undefined ? errorBody(undefined, -32600, invalidRequestIdMessage(own(m, "id"))) : errorBody(id, -32603, refused);
     });
     sendJson(res, 503, Array.isArray(message) ? answers : answers[0]);
     return false;

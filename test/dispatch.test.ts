@@ -107,7 +107,7 @@ const TABLE: { name: string; message: unknown; expected: Response | undefined }[
   {
     name: "id null",
     message: '{"jsonrpc":"2.0","id":null,"method":"tools/list"}',
-    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" } },
+    expected: { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } },
   },
   {
     // JSON allows it; JavaScript reads it rounded, and an answer would carry another id (helper-107).
@@ -660,7 +660,7 @@ describe("checkToolArguments", () => {
   it("refuses a part nested deeper than it follows, whatever a not or anyOf around it would make of it (helper-107: a value forbidden under not passed past 64 levels)", () => {
     const { checkToolArguments } = m.dispatch;
     const nest = (v: unknown, n: number): unknown => (n === 0 ? v : nest([v], n - 1));
-    const tooDeep = "/x: the schema or the value nests more than 64 levels deep here, deeper than the check follows";
+    const tooDeep = "/x: the schema or the value nests more than 64 levels deep, deeper than the check follows";
     // A value not: { const } forbids (an equal value, as one parsed from a request is), and the same nested shallow enough to be checked.
     expect(checkToolArguments({ type: "object", properties: { x: { not: { const: nest("rm -rf /", 70) } } } }, { x: nest("rm -rf /", 70) })).toBe(tooDeep);
     expect(checkToolArguments({ type: "object", properties: { x: { not: { const: nest("rm -rf /", 10) } } } }, { x: nest("rm -rf /", 10) })).toBe("/x: matches a schema it must not match");
@@ -673,6 +673,12 @@ describe("checkToolArguments", () => {
     let deep: unknown = { type: "string" };
     for (let i = 0; i < 70; i++) deep = { allOf: [deep] };
     expect(checkToolArguments({ type: "object", properties: { x: { anyOf: [deep] } } }, { x: "s" })).toBe(tooDeep);
+    // Whatever the member's place in an anyOf (helper-109: one before it that passed hid it); at the root, no path.
+    expect(checkToolArguments({ type: "object", properties: { x: { anyOf: [{}, deep] } } }, { x: "s" })).toBe(tooDeep);
+    expect(checkToolArguments({ not: { const: nest("a", 70) } }, nest("a", 70))).toBe("the schema or the arguments nest more than 64 levels deep, deeper than the check follows");
+    // A patternProperties pattern that compiles nowhere fails, as a pattern does (helper-109: it was passed over).
+    expect(checkToolArguments({ type: "object", patternProperties: { "(": { type: "string" } } }, { "(x": 5 })).toBe('the schema\'s patternProperties pattern "(" cannot be compiled');
+    expect(checkToolArguments({ type: "object", patternProperties: { "(": { type: "string" } } }, {})).toBeUndefined();
     // The same verdicts as ajv below the limit: 30 levels of not around a type pass or fail as they should.
     let even: unknown = { type: "string" };
     for (let i = 0; i < 30; i++) even = { not: even };
@@ -867,7 +873,7 @@ describe("Streamable HTTP transport", () => {
       }
       // A message that is no well-formed request gets the dispatcher's answer, headers or not.
       const nullId = await post(server.url, '{"jsonrpc":"2.0","id":null,"method":"tools/list"}', { "mcp-method": undefined, "mcp-protocol-version": undefined });
-      expect([nullId.status, JSON.parse(nullId.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" } }]);
+      expect([nullId.status, JSON.parse(nullId.body)]).toEqual([400, { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } }]);
       const note = await post(server.url, '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}', { "mcp-method": "notifications/cancelled" });
       expect([note.status, note.body]).toEqual([202, ""]);
     } finally {

@@ -886,7 +886,7 @@ describe("Streamable HTTP, a 2025-03-26 session: JSON-RPC batches (2025-03-26 ba
       503,
       [
         { jsonrpc: "2.0", id: 13, error: busy },
-        { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" } },
+        { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } },
         { jsonrpc: "2.0", id: 16, error: busy },
       ],
     ]);

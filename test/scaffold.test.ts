@@ -205,6 +205,15 @@ describe("scaffold command", () => {
       `merged: ${path} (the scaffold's fields set, the rest of yours kept; JSON could not keep the number 12345678901234567890 at buildId, the key version given twice as your file wrote it: what was there is kept as ${path}.orig)`,
     );
     expect(readFileSync(`${path}.orig`, "utf8")).toBe(lossy);
+    // A layout JSON.stringify does not give back (an escape, an array on one line): kept as a copy too (helper-109).
+    rmSync(`${path}.orig`);
+    const escaped = `${JSON.stringify(own, null, 2).replace('"version": "0.1.0"', '"version": "0.1.0",\n  "keywords": ["caf\\u00e9"]')}\n`;
+    writeFileSync(path, escaped);
+    const layout = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");
+    expect(layout.stdout.split("\n")).toContain(
+      `merged: ${path} (the scaffold's fields set, the rest of yours kept; JSON could not keep its layout as your file wrote it: what was there is kept as ${path}.orig)`,
+    );
+    expect(readFileSync(`${path}.orig`, "utf8")).toBe(escaped);
     // A package.json that is no JSON object is replaced whole, with its copy.
     writeFileSync(path, "not json\n");
     const replaced = await cli("scaffold", dir, ...SPEC, "draft", "--docs", "none", "--force");

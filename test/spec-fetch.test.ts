@@ -872,6 +872,16 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     const [copied] = await fetchSpec({ ...inner.options, cacheDir: innerCache, from: withCache });
     expect(copied!.dir).toBe(join(innerCache, COMMIT));
     expect(readdirSync(join(innerCache, COMMIT, "schema")).sort()).toEqual(Object.keys(DIGESTS).sort());
+    // The folder inside the cache (a clone kept there): copied (helper-109: it was passed over whole).
+    const outer = lockedPlace("from-inside-cache");
+    const cloneInCache = join(outer.cache, "clone");
+    mkdirSync(join(cloneInCache, "schema"), { recursive: true });
+    for (const version of Object.keys(DIGESTS)) {
+      mkdirSync(join(cloneInCache, "schema", version));
+      writeFileSync(join(cloneInCache, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    const [inCache] = await fetchSpec({ ...outer.options, from: cloneInCache });
+    expect(readdirSync(join(inCache!.dir, "schema")).sort()).toEqual(Object.keys(DIGESTS).sort());
   });
 
   it("a lock of two pins: the one the folder holds is cached, the other named; --ref picks one", async () => {

@@ -420,8 +420,12 @@ export function mergedPackageJson(
   const oneLine = !/\n\s*\S/.test(text.trim());
   const indent = oneLine ? undefined : (/^([ \t]+)"/m.exec(text)?.[1] ?? "  ");
   const eol = text.includes("\r\n") ? "\r\n" : "\n";
-  const json = JSON.stringify(merged, null, indent).replace(/\n/g, eol);
-  return { contents: `${bom}${json}${/\r?\n$/.test(text) || !oneLine ? eol : ""}`, replacedFields, notKept: notKeptByParse(text) };
+  const laidOut = (value: unknown) => `${bom}${JSON.stringify(value, null, indent).replace(/\n/g, eol)}${/\r?\n$/.test(text) || !oneLine ? eol : ""}`;
+  // A layout that way does not give back (an escape, an array on one line, mixed line ends) changes too: a copy is kept
+  // (helper-109: such changes were made without one).
+  const lost = notKeptByParse(text);
+  if (lost.length === 0 && laidOut(JSON.parse(text)) !== project) lost.push("its layout");
+  return { contents: laidOut(merged), replacedFields, notKept: lost };
 }
 
 /** The `force` write of {@link writeScaffold}: each file in turn, `result` filled as it goes (a step that throws leaves it saying what was done). */

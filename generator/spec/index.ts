@@ -728,13 +728,16 @@ class NotHeld {}
 function copyKept(from: string, temp: string, cacheDir: string, limits: ArchiveLimits): void {
   let total = 0;
   // As real paths: a link among the cache folder's parents names it another way (it exists: the copy is made in it).
+  // Passed over only when it lies inside `from`; a `from` inside the cache is copied (helper-109: all of it was passed over).
   const cache = realpathSync(cacheDir);
+  const root = realpathSync(from);
+  const cacheInside = cache === root || isInsidePath(cache, root);
   const copy = (relative: string): void => {
     const source = join(from, relative);
     const stat = lstatSync(source, { throwIfNoEntry: false });
     if (stat?.isDirectory()) {
       const real = realpathSync(source);
-      if (real === cache || isInsidePath(real, cache)) return;
+      if (cacheInside && (real === cache || isInsidePath(real, cache))) return;
       fsStep("create", join(temp, relative), () => mkdirSync(join(temp, relative), { recursive: true }));
       for (const name of fsStep("read", source, () => readdirSync(source)).sort()) copy(join(relative, name));
     } else if (stat?.isFile()) {

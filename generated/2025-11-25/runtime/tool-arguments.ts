@@ -59,7 +59,8 @@ export function checkToolArguments(schema: unknown, args: unknown): string | und
     return listed.join("; ") + (problems.length > listed.length ? "; and more" : "");
   } catch (error) {
     if (error instanceof TooDeep) {
-      return (error.path === "" ? "" : error.path + ": ") + "the schema or the value nests more than " + MAX_SCHEMA_DEPTH + " levels deep here, deeper than the check follows";
+      const where = error.path === "" ? "the schema or the arguments nest" : error.path + ": the schema or the value nests";
+      return where + " more than " + MAX_SCHEMA_DEPTH + " levels deep, deeper than the check follows";
     }
     return "the arguments could not be checked";
   }
@@ -207,7 +208,10 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     }
     const additional = own(schema, "additionalProperties");
     const patternProperties = own(schema, "patternProperties");
-    const patterns = isPlainObject(patternProperties) ? Object.keys(patternProperties).map((p) => ({ re: compilePattern(p), schema: patternProperties[p] })) : [];
+    const patterns = isPlainObject(patternProperties) ? Object.keys(patternProperties).map((p) => ({ source: p, re: compilePattern(p), schema: patternProperties[p] })) : [];
+    // A pattern no engine mode compiles cannot say which names it takes: it fails, as `pattern` does, when there is a name.
+    const broken = Object.keys(v).length > 0 ? patterns.find((p) => p.re === undefined) : undefined;
+    if (broken !== undefined) problems.push(at + "the schema's patternProperties pattern " + quoteShort(broken.source) + " cannot be compiled");
     for (const key of Object.keys(v)) {
       if (problems.length > MAX_ISSUES) break;
       const sub = own(props, key);
@@ -226,7 +230,8 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
   }
   const passes = (sub: unknown) => schemaProblems(sub, v, path, depth + 1, itemsBefore2020).length === 0;
   const anyOf = own(schema, "anyOf");
-  if (Array.isArray(anyOf) && anyOf.length > 0 && !anyOf.some(passes)) problems.push(at + "matches none of the allowed schemas");
+  // Every member is checked, not up to the first that passes: one too deep refuses the arguments whatever its place.
+  if (Array.isArray(anyOf) && anyOf.length > 0 && !anyOf.map(passes).includes(true)) problems.push(at + "matches none of the allowed schemas");
   const oneOf = own(schema, "oneOf");
   if (Array.isArray(oneOf) && oneOf.length > 0 && oneOf.filter(passes).length !== 1) problems.push(at + "must match exactly one of the allowed schemas");
   const not = own(schema, "not");

@@ -57,10 +57,13 @@ export function requestIdOf(v: unknown): string | number | undefined {
 
 /**
  * The `-32600` message for a request whose id {@link requestIdOf} does not take (answered without
- * an id: it has none the answer could carry). An integer past 2^53 - 1 is named: JSON allows it,
- * but JavaScript reads it rounded, and an answer would carry another id.
+ * an id: it has none the answer could carry). An integer past 2^53 - 1 is named as such: JSON
+ * allows it, but JavaScript reads it rounded, and an answer would carry another id.
  */
-export const INVALID_REQUEST_ID = "Invalid request: id must be a string or an integer (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)";
+export function invalidRequestIdMessage(id: unknown): string {
+  const unsafe = typeof id === "number" && Number.isInteger(id) ? " (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" : "";
+  return "Invalid request: id must be a string or an integer" + unsafe;
+}
 
 /** Whether a JSON-RPC message is a response: an `id`, a `result` or an `error`, and no `method`. */
 export function isResponse(message: unknown): boolean {
