@@ -777,6 +777,14 @@ describe("spec fetch: locks and refs it must not trust", () => {
 });
 
 describe("spec fetch --from: the locked revisions copied from a local folder, checked against the lock (helper-100: offline, a clone could only be read with --spec)", () => {
+  /** Writes into `folder` a spec repository folder at the corpus's commit: each locked version's `schema.ts`. */
+  function writeClone(folder: string): void {
+    for (const version of Object.keys(DIGESTS)) {
+      mkdirSync(join(folder, "schema", version), { recursive: true });
+      writeFileSync(join(folder, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+  }
+
   /** A lock of the first pin of the project's own lock (the corpus's commit). */
   function lockedPlace(name: string): ReturnType<typeof place> {
     const at = place(name);
@@ -817,11 +825,7 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
   it("a folder whose schema.ts differs from the lock is refused (MCG503), caching nothing; links in it are not followed", async () => {
     const { dir, cache, options } = lockedPlace("from-edited");
     const copy = join(dir, "clone");
-    mkdirSync(join(copy, "schema"), { recursive: true });
-    for (const version of Object.keys(DIGESTS)) {
-      mkdirSync(join(copy, "schema", version));
-      writeFileSync(join(copy, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
-    }
+    writeClone(copy);
     const draft = join(copy, "schema", "draft", "schema.ts");
     writeFileSync(draft, `${readFileSync(draft, "utf8")}// edited\n`);
     const edited = createHash("sha256").update(readFileSync(draft)).digest("hex");
@@ -842,11 +846,7 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
   it("the copy is what the lock vouches for: a version folder or schema/ that is a link is not copied, so the copy lacks it and is refused; a cache inside the folder is not copied into itself (helper-108)", async () => {
     const { dir, cache, options } = lockedPlace("from-links");
     const copy = join(dir, "clone");
-    mkdirSync(join(copy, "schema"), { recursive: true });
-    for (const version of Object.keys(DIGESTS)) {
-      mkdirSync(join(copy, "schema", version));
-      writeFileSync(join(copy, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
-    }
+    writeClone(copy);
     // The draft's folder a link to a real one elsewhere: read through the link, it matches; the copy has no draft.
     rmSync(join(copy, "schema", "draft"), { recursive: true });
     symlinkSync(join(SPEC_DIR, "schema", "draft"), join(copy, "schema", "draft"));
@@ -863,11 +863,7 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     // The cache inside the folder: passed over by the copy.
     const inner = lockedPlace("from-cache-inside");
     const withCache = join(inner.dir, "clone");
-    mkdirSync(join(withCache, "schema"), { recursive: true });
-    for (const version of Object.keys(DIGESTS)) {
-      mkdirSync(join(withCache, "schema", version));
-      writeFileSync(join(withCache, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
-    }
+    writeClone(withCache);
     const innerCache = join(withCache, "schema", ".cache");
     const [copied] = await fetchSpec({ ...inner.options, cacheDir: innerCache, from: withCache });
     expect(copied!.dir).toBe(join(innerCache, COMMIT));
@@ -875,11 +871,7 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     // The folder inside the cache (a clone kept there): copied (helper-109: it was passed over whole).
     const outer = lockedPlace("from-inside-cache");
     const cloneInCache = join(outer.cache, "clone");
-    mkdirSync(join(cloneInCache, "schema"), { recursive: true });
-    for (const version of Object.keys(DIGESTS)) {
-      mkdirSync(join(cloneInCache, "schema", version));
-      writeFileSync(join(cloneInCache, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
-    }
+    writeClone(cloneInCache);
     const [inCache] = await fetchSpec({ ...outer.options, from: cloneInCache });
     expect(readdirSync(join(inCache!.dir, "schema")).sort()).toEqual(Object.keys(DIGESTS).sort());
   });
