@@ -347,8 +347,11 @@ describe("mcp-schema-codegen CLI", () => {
     expect(spawnSync("mkfifo", [fifo]).status).toBe(0);
     // A reader, as a shell pipeline is: it copies what comes through into a file.
     const reader = spawn("sh", ["-c", `timeout 60 cat "${fifo}" > "${join(dir, "received.json")}"`]);
+    // Listened for before the run: the reader may end while the run still turns the event loop (it waits for the
+    // signals its write held to be released), and an exit already emitted would not be heard.
+    const readerDone = new Promise((resolve) => reader.on("exit", resolve));
     const run = await cli("generate", "--schema", DRAFT, "--out", join(dir, "out"), "--targets", "types", "--dump-ir", fifo);
-    await new Promise((resolve) => reader.on("exit", resolve));
+    await readerDone;
     expect(run.code).toBe(0);
     expect(statSync(fifo).isFIFO()).toBe(true);
     expect((JSON.parse(readFileSync(join(dir, "received.json"), "utf8")) as { irVersion: number }).irVersion).toBe(1);
