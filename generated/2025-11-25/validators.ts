@@ -310,7 +310,12 @@ function anyOf(
     let score = 0;
     // (Not named `issue`: the runtime's pruning would read it as a use of the function of that name.)
     for (const one of found) {
-      score += one.keyword === "anyOf" ? 0 : (one.keyword === "required" || one.keyword === "const") && one.path.lastIndexOf("/") === p.length ? 3 : 1;
+      score +=
+        one.keyword === "anyOf"
+          ? 0
+          : (one.keyword === "required" || one.keyword === "const") && one.path.lastIndexOf("/") === p.length
+            ? 3
+            : 1;
     }
     if (score < bestScore) {
       best = found;

@@ -165,7 +165,8 @@ export function buildMethods(facts: ProtocolFacts, model: Model): MethodsView {
     // The exported result types the methods name, sorted: `parseResult` narrows `value` by the `type` it answers.
     resultTypeMembers: [...new Set(facts.methods.flatMap((m) => (m.kind === "notification" ? [] : m.results.filter((r) => model.isExportedType(r)))))]
       .sort()
-      .map((r) => `  ${objectLiteralKey(r)}: ${typeReferenceText(typeReference(r))};`),
+      // A type's name is an identifier: a key as it is.
+      .map((r) => `  ${r}: ${typeReferenceText(typeReference(r))};`),
     resultTypes: facts.resultTypes.map((t) => JSON.stringify(t)).join(", "),
     absentResultType: JSON.stringify(rules.absentResultType.value),
     absentCite: rules.absentResultType.cite,

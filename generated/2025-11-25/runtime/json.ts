@@ -61,7 +61,8 @@ export function requestIdOf(v: unknown): string | number | undefined {
  * allows it, but JavaScript reads it rounded, and an answer would carry another id.
  */
 export function invalidRequestIdMessage(id: unknown): string {
-  const unsafe = typeof id === "number" && Number.isInteger(id) ? " (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" : "";
+  const unsafe =
+    typeof id === "number" && Number.isInteger(id) ? " (of at most 2^53 - 1 either side of zero, which JavaScript reads exactly)" : "";
   return "Invalid request: id must be a string or an integer" + unsafe;
 }
 
