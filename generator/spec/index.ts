@@ -34,11 +34,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import { accessSync, constants as fsConstants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
-import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { jsonPlace, jsonSyntaxProblem, withoutByteOrderMark, type JsonStep } from "../json-text.js";
 import { ts } from "../ts-morph.js";
-import { holdingLock, isAlive, writeFileAtomic, writeTarget } from "../write.js";
+import { holdingLock, isAlive, isInside, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, KEPT_FOLDERS, type ArchiveLimits } from "./archive.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, isVersionName, type ArchiveLimits } from "./archive.js";
@@ -419,12 +419,6 @@ function checkCacheWritable(cacheDir: string, done = "downloaded"): void {
   throw fail("MCG403", `cannot ${what} ${cacheDir}: ${where}; nothing was ${done} (MCP_SPEC_CACHE_DIR names another cache folder)`);
 }
 
-/** Whether `path` lies inside the folder `folder` (both absolute). */
-function isInsidePath(path: string, folder: string): boolean {
-  const rel = relative(folder, path);
-  return rel !== "" && !rel.startsWith("..") && !isAbsolute(rel);
-}
-
 function fsStep<T>(what: string, path: string, step: () => T): T {
   try {
     return step();
@@ -731,13 +725,13 @@ function copyKept(from: string, temp: string, cacheDir: string, limits: ArchiveL
   // Passed over only when it lies inside `from`; a `from` inside the cache is copied (helper-109: all of it was passed over).
   const cache = realpathSync(cacheDir);
   const root = realpathSync(from);
-  const cacheInside = cache === root || isInsidePath(cache, root);
+  const cacheInside = cache === root || isInside(cache, root);
   const copy = (relative: string): void => {
     const source = join(from, relative);
     const stat = lstatSync(source, { throwIfNoEntry: false });
     if (stat?.isDirectory()) {
       const real = realpathSync(source);
-      if (cacheInside && (real === cache || isInsidePath(real, cache))) return;
+      if (cacheInside && (real === cache || isInside(real, cache))) return;
       fsStep("create", join(temp, relative), () => mkdirSync(join(temp, relative), { recursive: true }));
       for (const name of fsStep("read", source, () => readdirSync(source)).sort()) copy(join(relative, name));
     } else if (stat?.isFile()) {
