@@ -914,7 +914,7 @@ function revisionChanges(out: string, old: Manifest, fresh: Manifest, io: CliIO)
       io.stdout(revision.folder === "" ? `${out} now holds one revision (${revision.input.file}), not a folder per revision\n` : `${where(revision.folder)} is a new revision (${revision.input.file})\n`);
       continue;
     }
-    io.stdout(`the input of ${where(revision.folder)} changed since it was generated: ${inputChange(was.input.file, was.input.sha256, revision.input)}\n`);
+    io.stdout(inputChangedLine(out, was, revision));
     io.stdout(`protocol changes:\n${formatDiff(diffSnapshots(was.protocol, revision.protocol)).replace(/^(?=.)/gm, "  ")}`);
   }
   for (const revision of before) {
@@ -936,11 +936,16 @@ function printInputChanges(out: string, old: Manifest, fresh: Manifest, io: CliI
   for (const revision of revisionsOf(fresh)) {
     const was = before.find((r) => r.folder === revision.folder);
     if (was === undefined || was.input.sha256 === revision.input.sha256) continue;
-    const where = revision.folder === "" ? out : inFolder(out, revision.folder);
-    io.stdout(`the input of ${where} changed since it was generated: ${inputChange(was.input.file, was.input.sha256, revision.input)}\n`);
+    io.stdout(inputChangedLine(out, was, revision));
     const summary = diffSummary(diffSnapshots(was.protocol, revision.protocol));
     io.stdout(`protocol changes (\`mcp-schema-codegen diff\` of the two schemas lists each): ${summary.join("; ")}\n`);
   }
+}
+
+/** `the input of <out>/<folder> changed since it was generated: …`, said by a write and by `--check` alike. */
+function inputChangedLine(out: string, was: ManifestRevision, now: ManifestRevision): string {
+  const where = now.folder === "" ? out : inFolder(out, now.folder);
+  return `the input of ${where} changed since it was generated: ${inputChange(was.input.file, was.input.sha256, now.input)}\n`;
 }
 
 /** How an input changed: `a.ts sha256 1234… → 5678…`, naming the file before too when its name changed (`old.ts sha256 … → new.ts sha256 …`). */
@@ -989,15 +994,17 @@ function headerFacts(out: string, paths: readonly string[], files: readonly Gene
   return undefined;
 }
 
+/** Each option's default as a header or manifest writes it (`--docs` → `full`). */
+const DEFAULT_OPTION_VALUES: Readonly<Record<string, string>> = parseOptionsLine(describeOptions(DEFAULT_OPTIONS));
+
 /**
  * `--docs full → tags` for each option whose value differs. An option `before` lacks (a folder
  * generated before the option existed) had its default: what the generator then did (helper-103:
  * such headers read as `--transports (unset) → none`).
  */
 function optionChanges(before: Readonly<Record<string, string>>, after: Readonly<Record<string, string>>): string[] {
-  const defaults = parseOptionsLine(describeOptions(DEFAULT_OPTIONS));
   return Object.keys(after)
-    .map((flag) => [flag, before[flag] ?? defaults[flag] ?? "(unset)"] as const)
+    .map((flag) => [flag, before[flag] ?? DEFAULT_OPTION_VALUES[flag] ?? "(unset)"] as const)
     .filter(([flag, was]) => was !== after[flag])
     .map(([flag, was]) => `${flag} ${was} → ${after[flag]}`);
 }
