@@ -235,6 +235,10 @@ describe("the corpus", () => {
     const crlf = readFileSync(join(CORPUS, "crlf-bom-syntax.ts"));
     expect([...crlf.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     expect(crlf.toString("utf8")).toContain("\r\n");
+    const cr = readFileSync(join(CORPUS, "cr-lines.ts"), "utf8");
+    expect(cr.includes("\n")).toBe(false);
+    expect(cr).toContain("\r");
+    expect(cr).toContain("\u2028");
   });
 });
 

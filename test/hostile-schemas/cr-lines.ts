@@ -1,0 +1,1 @@
+/* Old Mac OS line ends: a lone CR ends each line, and U+2028 ends one inside this comment:  so the lines still count as TypeScript counts them. */export interface Tool {  name: string;  created: bigint;}
