@@ -71,8 +71,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { setMaxListeners } from "node:events";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Server, type AddressInfo, type Socket } from "node:net";
 import type { DispatchErrorObject, DispatchResponse, OutgoingMessage, TransportDispatcher } from "./dispatcher.js";
 import { invalidRequestIdMessage, isPlainObject, isResponse, messageOf, own, quoteShort, requestIdOf, retainedBytes, wireText } from "./json.js";
 
@@ -212,7 +212,7 @@ export function createMemorySessionStore(): SessionStore {
 
 /** A running HTTP server. */
 export interface HttpServer {
-  readonly server: Server;
+  readonly server: import("node:http").Server;
   /** `http://host:port/path` of the MCP endpoint. */
   readonly url: string;
   /** Shuts down gracefully (see {@link HttpOptions.shutdownGraceMs}); resolves when every connection is closed. */
@@ -648,6 +648,8 @@ interface Endpoint {
   readonly continueTo: MountedHttpHandler["continueTo"];
   /** Refuses new requests, ends listen streams, waits `shutdownGraceMs` for requests in flight, then answers the rest `-32603`. */
   shutdown(): Promise<void>;
+  /** Whether a request that came on `socket` is not done yet: its answer is still to be written, or to be taken by the client. */
+  inUse(socket: Socket): boolean;
 }
 
 /**
@@ -769,13 +771,27 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       return false;
     }
   };
-  /** 503 with a JSON-RPC error, the connection closed after it. */
+  /**
+   * Whether no request came after `res`'s on its connection (pipelined) that is still to be
+   * answered: node:http drops the answers queued behind one that says `Connection: close`, so only
+   * the last may say it (the connection is closed after the last answer all the same).
+   */
+  const lastOnConnection = (res: ServerResponse): boolean => {
+    // By the requests' sockets: an answer queued behind another has none of its own yet.
+    let socket: unknown;
+    for (const exchange of exchanges) {
+      if (exchange.res === res) socket = exchange.req.socket;
+      else if (socket !== undefined && exchange.req.socket === socket) return false;
+    }
+    return true;
+  };
+  /** 503 with a JSON-RPC error, the connection closed after it (when no answer is queued behind it on the connection). */
   const unavailable = (res: ServerResponse, id: unknown, message: string): void => {
     if (res.headersSent) {
       res.end();
       return;
     }
-    res.setHeader("connection", "close");
+    if (lastOnConnection(res)) res.setHeader("connection", "close");
     sendJson(res, 503, errorBody(id, -32603, message));
   };
   const notAllowed = (req: IncomingMessage, res: ServerResponse): void => {
@@ -962,7 +978,7 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     const keepSession = route.opening?.settle(response === undefined || isBatchAnswer(response) ? undefined : response) ?? false;
     if (keepAlive !== undefined) clearInterval(keepAlive);
     if (res.writableEnded || controller.signal.aborted) return;
-    if (closing && !res.headersSent) res.setHeader("connection", "close");
+    if (closing && !res.headersSent && lastOnConnection(res)) res.setHeader("connection", "close");
     if (response === undefined) {
       // A request left unanswered (cancelled by the client) still gets what a request's POST is
       // answered with, an SSE stream, here one that ends without an event; 202 is for notifications and responses.
@@ -1338,9 +1354,11 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
       else if (!exchange.res.headersSent) refuseBody(exchange.req, exchange.res, limit, 503, SHUTTING_DOWN);
       else exchange.res.end();
     }
-    // The answers are written at once; a client that does not read them does not hold the shutdown up for more than a second.
+    // The answers are written at once. A client taking them slowly gets them whole; one that does not read them does not hold the
+    // shutdown up for longer than sendTimeoutMs (each answer's connection is closed then: flushWithin). Before, that was one
+    // second, and an 8 MB answer read at 1 MB/s was cut in the middle.
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
-    await Promise.race([settled(), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, 1000)))]);
+    await Promise.race([settled(), new Promise<void>((resolve) => (flushTimer = setTimeout(resolve, sendTimeoutMs)))]);
     clearTimeout(flushTimer);
   };
 
@@ -1363,14 +1381,15 @@ function endpoint(dispatcher: TransportDispatcher, options: HttpOptions, by: "se
     app(req, res);
   };
 
-  return { listener, continueTo, shutdown: close };
+  const inUse = (socket: Socket): boolean => [...exchanges].some((exchange) => exchange.req.socket === socket);
+  return { listener, continueTo, shutdown: close, inUse };
 }
 
 /** Serves `dispatcher` over Streamable HTTP; resolves once listening. */
 export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions = {}): Promise<HttpServer> {
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   const requestTimeout = options.receiveTimeoutMs ?? 30_000;
-  const { listener, continueTo, shutdown } = endpoint(dispatcher, options, "serveHttp");
+  const { listener, continueTo, shutdown, inUse } = endpoint(dispatcher, options, "serveHttp");
   const server = createServer(
     {
       headersTimeout,
@@ -1381,6 +1400,11 @@ export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions 
     listener,
   );
   server.on("checkContinue", continueTo(listener));
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
   server.keepAliveTimeout = options.keepAliveTimeoutMs ?? 5000;
   server.maxConnections = options.maxConnections ?? 512;
   const host = options.host ?? "127.0.0.1";
@@ -1396,9 +1420,11 @@ export function serveHttp(dispatcher: TransportDispatcher, options: HttpOptions 
         url: `http://${shown}:${address.port}${options.path ?? "/mcp"}`,
         close: () =>
           (closing ??= new Promise<void>((done) => {
-            // Stops accepting connections, and closes the idle keep-alive ones.
-            server.close(() => done());
-            server.closeIdleConnections();
+            // Stops accepting connections (net's close: node:http's closes the connections it takes as idle, among them one whose
+            // answer is written but not yet taken by the client, and the rest of that answer was lost), and closes the keep-alive
+            // connections no request is using.
+            Server.prototype.close.call(server, () => done());
+            for (const socket of sockets) if (!inUse(socket)) socket.destroy();
             void shutdown().then(() => server.closeAllConnections());
           })),
       });

@@ -16,20 +16,22 @@
  * holding an array: its answer is one line holding the array of its requests' responses (none
  * when it held only notifications and responses; see `CoreDispatcher.handle`).
  *
- * Memory stays bounded whatever the reader's speed: input is not read while `maxInFlight`
- * requests are running (a batch counts as the requests it holds; then up to 64 KiB of requests
- * are held, read ahead) or while more than `maxOutputBytes` of answers wait to be written. A
- * client's response, a notification (such as `notifications/cancelled`) or a `ping` read while
- * requests are held, or a batch of only such messages, is dispatched ahead of them. While a server→client request awaits the client's response (the requests running may be
- * waiting for it), input is read on whatever is held, so the response is always read (bounded
- * by `maxLineBytes`, as any line); a request read then beyond the 64 KiB held is answered
- * `-32603` "Server busy".
+ * Memory stays bounded whatever the reader's speed: input is not read while more than
+ * `maxOutputBytes` of answers wait to be written. While `maxInFlight` requests are running (a
+ * batch counts as the requests it holds), the requests read are held in order, up to
+ * `maxHeldBytes`; one read beyond is answered `-32603` "Server busy". Input is read on at the cap,
+ * so that a client's response, a notification (such as `notifications/cancelled`) or a `ping`,
+ * or a batch of only such messages, is always read: it is dispatched ahead of the requests held
+ * (a cancellation can always reach the requests it names, and a server→client request its
+ * answer).
  * When the input ends, or on {@link StdioServer.close}, open `subscriptions/listen` streams get
  * their result, the lines read are dispatched (served by the legacy session), then the channel is
  * closed (a request waiting for a legacy client's answer to a server→client request is answered
  * `-32603`: no answer can come any more), requests in flight
- * get `shutdownGraceMs` to finish, and every request still running then is answered `-32603`
- * "Server shutting down": every request is answered once.
+ * get `shutdownGraceMs` to finish (at input end, counted from when no line is held any more: the
+ * lines held are served as the cap allows), and every request still running then is answered
+ * `-32603` "Server shutting down": every request is answered once. The reader then has
+ * `sendTimeoutMs` to take the answers written.
  */
 import { setMaxListeners } from "node:events";
 import type { Readable, Writable } from "node:stream";
@@ -44,8 +46,10 @@ export interface StdioOptions {
   readonly output?: Writable;
   /** A line longer than this many bytes is answered `-32600` and dropped as it arrives, never held whole. Default: 4 MiB. */
   readonly maxLineBytes?: number;
-  /** Requests running at once (open `subscriptions/listen` streams not counted; a batch counts as the requests it holds, and is dispatched while one more fits); at the cap, input is not read until one finishes. Default: 64. */
+  /** Requests running at once (open `subscriptions/listen` streams not counted; a batch counts as the requests it holds, and is dispatched while one more fits); at the cap, the requests read are held (see `maxHeldBytes`). Default: 64. */
   readonly maxInFlight?: number;
+  /** At the `maxInFlight` cap: bytes of requests read and held, in order, until one finishes; a request read beyond them is answered `-32603` "Server busy". Default: 4 MiB. */
+  readonly maxHeldBytes?: number;
   /** Input is not read while more than this many bytes of output wait to be written (at least the output's own high-water mark). Default: 1 MiB. */
   readonly maxOutputBytes?: number;
   /** Open `subscriptions/listen` streams at once; one more is answered `-32603`. Default: 256. */
@@ -54,6 +58,13 @@ export interface StdioOptions {
   readonly requestTimeoutMs?: number;
   /** On input end or {@link StdioServer.close}: how long requests in flight may still finish before they are aborted and answered `-32603`. Default: 5000. */
   readonly shutdownGraceMs?: number;
+  /**
+   * At the end, once every request is answered: how long the reader has to take the answers
+   * written (until the system has them all) before {@link StdioServer.closed} resolves anyway. A
+   * reader that takes them slowly gets them whole; one that stopped reading does not hold the end
+   * up for longer. Default: 30000.
+   */
+  readonly sendTimeoutMs?: number;
 }
 
 /** A running stdio server. */
@@ -69,8 +80,6 @@ const LISTEN = "subscriptions/listen";
 /** The notification a legacy client sends once its `initialize` is answered (every legacy revision names it so). */
 const INITIALIZED = "notifications/initialized";
 const SHUTTING_DOWN = "Server shutting down";
-/** At the in-flight cap, how much input may be held while looking for a client's response. */
-const LOOKAHEAD_BYTES = 64 * 1024;
 
 /**
  * Serves `dispatcher` over stdio. Requests are answered concurrently, each as soon as it is
@@ -84,10 +93,12 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   const output = options.output ?? process.stdout;
   const maxLineBytes = options.maxLineBytes ?? 4 * 1024 * 1024;
   const maxInFlight = options.maxInFlight ?? 64;
+  const maxHeldBytes = options.maxHeldBytes ?? 4 * 1024 * 1024;
   const maxOutputBytes = Math.max(options.maxOutputBytes ?? 1024 * 1024, output.writableHighWaterMark);
   const maxSubscriptions = options.maxSubscriptions ?? 256;
   const requestTimeoutMs = options.requestTimeoutMs;
   const shutdownGraceMs = options.shutdownGraceMs ?? 5000;
+  const sendTimeoutMs = options.sendTimeoutMs ?? 30_000;
   const utf8 = new TextDecoder("utf-8", { fatal: true });
   const channel = {};
   /** Whether the dispatcher serves the legacy era. */
@@ -280,6 +291,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
   function pump(): void {
     while (held.length > 0 && mayDispatch()) handleLine(takeHeld());
     if (closing) closeWhenServed();
+    if (closing && held.length === 0) startGrace();
     if (!closing && !inputEnded && mayRead()) readOn();
     if (closing && held.length === 0 && running === 0) finish();
   }
@@ -308,20 +320,19 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     holdingUnread = false;
   }
   /**
-   * Whether input is read now: not while output waits to drain; at the in-flight cap, while
-   * fewer than 64 KiB of lines are held, and always while a server→client request awaits the
-   * client's response (the requests running may be waiting for it: see {@link arrive}).
+   * Whether input is read now: not while output waits to drain. At the in-flight cap it is: a
+   * line that can help the requests in flight along (a cancellation, the client's response) may
+   * come after requests (see {@link arrive}).
    */
   function mayRead(): boolean {
-    if (outputFull()) return false;
-    return held.length === 0 || heldBytes < LOOKAHEAD_BYTES || awaiting.size > 0;
+    return !outputFull();
   }
   /**
    * One complete line read: dispatched now when nothing is held and there is room; else a line
    * that can only help the requests in flight along (a client's response, a notification such
    * as `notifications/cancelled`, a `ping`) is dispatched out of its turn, and a request is held
-   * in order, while fewer than 64 KiB are. A request beyond that, read only because a request in
-   * flight awaits the client's response, is answered `-32603` (memory stays bounded).
+   * in order, while fewer than `maxHeldBytes` are. A request beyond that is answered `-32603`
+   * "Server busy" (memory stays bounded).
    */
   function arrive(line: Buffer): void {
     if (held.length === 0 && mayDispatch()) return handleLine(line);
@@ -339,13 +350,13 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       return;
     }
     if (graceOver) return handleLine(line);
-    if (heldBytes < LOOKAHEAD_BYTES || held.length === 0 || holdingUnread) return holdLine(line, message);
+    if (heldBytes < maxHeldBytes || held.length === 0 || holdingUnread) return holdLine(line, message);
     // A notification is never answered: one beyond what is held is dropped.
     if (isNotificationMessage(message)) return;
     const busy = (id: string | number | undefined) => ({
       jsonrpc: "2.0",
       ...(id === undefined ? {} : { id }),
-      error: { code: -32603, message: `Server busy: ${maxInFlight} requests are running and ${LOOKAHEAD_BYTES} bytes of requests wait; send it again later` },
+      error: { code: -32603, message: `Server busy: ${maxInFlight} request${maxInFlight === 1 ? " is" : "s are"} running and ${heldBytes} bytes of requests wait (maxHeldBytes: ${maxHeldBytes}); send it again later` },
     });
     // A line holding no request that would run (not JSON, not a message, an id that is no id, no method, an empty batch, a
     // batch of such) runs nothing: the dispatcher answers it at once, as when the server is idle (before,
@@ -479,10 +490,11 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     finished = true;
     clearTimeout(graceTimer);
     // Written in order: this callback runs once every answer before it is flushed. A reader that
-    // stopped reading does not hold the end up: after a second more, `closed` resolves anyway
-    // (as the HTTP transport gives open responses a second to flush).
+    // stopped reading does not hold the end up: after sendTimeoutMs, `closed` resolves anyway (as
+    // the HTTP transport's answers get sendTimeoutMs to be taken). Before, that was one second, and
+    // a reader taking 5 MB of answers at 2 MB/s lost most of them, the last one cut mid-line.
     if (broken || output.writableEnded) return resolveClosed();
-    const stalled = setTimeout(resolveClosed, 1000);
+    const stalled = setTimeout(resolveClosed, sendTimeoutMs);
     stalled.unref?.();
     output.write("", () => {
       clearTimeout(stalled);
@@ -495,8 +507,8 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
    * Shutting down: closes the channel once the lines read are dispatched, so they are served by
    * the session (the cap still holds them back while the requests running can finish). No client
    * response can be read any more: when a request waits for one, what is held is dispatched at
-   * once, over the cap (at most 64 KiB of it), and the channel closed, which answers the requests
-   * waiting `-32603`.
+   * once, over the cap (at most `maxHeldBytes` of it), and the channel closed, which answers the
+   * requests waiting `-32603`.
    */
   function closeWhenServed(): void {
     if (channelClosed || (held.length > 0 && awaiting.size === 0 && !graceOver)) return;
@@ -505,26 +517,35 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
     dispatcher.closeChannel(channel, SHUTTING_DOWN);
     awaiting.clear();
   }
-  /** No more input: listen streams end with their result; what still runs after the grace period is answered -32603. */
-  function beginShutdown(): void {
+  /**
+   * No more input: listen streams end with their result; what still runs after the grace period
+   * is answered -32603. On close() the grace period starts now; at input end once no line is held
+   * (see {@link pump}): the client sent them all before it ended its input, as a `cat` of requests
+   * does, and they are served as the cap allows.
+   */
+  function beginShutdown(byClose: boolean): void {
     if (closing) return;
     closing = true;
     input.pause();
     dispatcher.closeSubscriptions();
     closeWhenServed();
+    if (byClose) startGrace();
+    pump();
+  }
+  function startGrace(): void {
+    if (graceTimer !== undefined || finished) return;
     graceTimer = setTimeout(() => {
       graceOver = true;
       shutdown.abort(SHUTTING_DOWN);
       for (const controller of timed) controller.abort(SHUTTING_DOWN);
       pump();
     }, shutdownGraceMs);
-    pump();
   }
   function ended(): void {
     if (inputEnded) return;
     inputEnded = true;
     if (!closing) holdUnread(true);
-    beginShutdown();
+    beginShutdown(false);
   }
   input.once("end", ended);
   input.once("error", ended);
@@ -535,7 +556,7 @@ export function serveStdio(dispatcher: TransportDispatcher, options: StdioOption
       if (!closing) holdUnread(false);
       chunks = [];
       size = 0;
-      beginShutdown();
+      beginShutdown(true);
       return closed;
     },
   };

@@ -1206,7 +1206,7 @@ describe("notifications the server cannot accept", () => {
 const OPENING_LINES = JSON.stringify(initialize(1, LEGACY_VERSION, { elicitation: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n";
 
 /** A stdio server on `d` over in-memory streams: the lines it writes, parsed, and the answer to a request by id (not the server's own requests, which have ids too). */
-function stdioServer(d: Dispatcher, options: { maxInFlight?: number; shutdownGraceMs?: number } = {}) {
+function stdioServer(d: Dispatcher, options: { maxInFlight?: number; maxHeldBytes?: number; shutdownGraceMs?: number } = {}) {
   const input = new PassThrough();
   const output = new PassThrough();
   const lines: Json[] = [];
@@ -1552,18 +1552,19 @@ describe("JSON-RPC batches on a 2025-03-26 session (2025-03-26 basic/index: impl
     await within(server.closed);
   });
 
-  it("over stdio at the cap, with 64 KiB held: a batch is answered Server busy for each of its requests, in one array; a batch mixing responses and requests is refused at once (helper-62)", async () => {
-    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1 });
+  it("over stdio at the cap, with maxHeldBytes held: a batch is answered Server busy for each of its requests, in one array; a batch mixing responses and requests is refused at once (helper-62)", async () => {
+    const { input, lines, answered, server } = stdioServer(batching(), { maxInFlight: 1, maxHeldBytes: 64 * 1024 });
     input.write(JSON.stringify(initialize(1, BATCH_VERSION, { roots: {} })) + "\n" + JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) + "\n");
     await within(until(() => answered(1) !== undefined));
     input.write(JSON.stringify(legacy(2, "tools/call", { name: "roots", arguments: {} })) + "\n");
     await within(until(() => lines.some((l) => l["method"] === "roots/list")));
     const asked = lines.find((l) => l["method"] === "roots/list")!;
-    // Held at the cap: more than the 64 KiB read ahead.
-    input.write(JSON.stringify(echo(3, "x".repeat(100 * 1024))) + "\n");
+    // Held at the cap: more than the 64 KiB that may be held.
+    const held = JSON.stringify(echo(3, "x".repeat(100 * 1024)));
+    input.write(held + "\n");
     input.write(JSON.stringify([echo(4, "a"), { jsonrpc: "2.0", method: "notifications/roots/list_changed" }, echo("5", "b"), { ...echo(7, "c"), id: 2.5 }]) + "\n");
     await within(until(() => lines.some((l) => Array.isArray(l))));
-    const busy = (id: number | string) => ({ jsonrpc: "2.0", id, error: { code: -32603, message: "Server busy: 1 requests are running and 65536 bytes of requests wait; send it again later" } });
+    const busy = (id: number | string) => ({ jsonrpc: "2.0", id, error: { code: -32603, message: `Server busy: 1 request is running and ${held.length} bytes of requests wait (maxHeldBytes: 65536); send it again later` } });
     // A request whose id is no id gets the -32600 it gets when the batch is taken (helper-86: no answer).
     const invalidId = { jsonrpc: "2.0", error: { code: -32600, message: "Invalid request: id must be a string or an integer" } };
     expect(lines.find((l) => Array.isArray(l))).toEqual([busy(4), busy("5"), invalidId]);

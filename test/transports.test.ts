@@ -251,9 +251,9 @@ describe("stdio transport, hardened", () => {
         else held.push(callback);
       },
     });
-    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, maxOutputBytes: 64 * 1024 });
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, maxOutputBytes: 64 * 1024, maxHeldBytes: 64 * 1024 });
     await sleep(300);
-    // Each answer is ~200 bytes: 64 KiB of them, plus one chunk of input and the input stream's own buffer.
+    // Each answer is ~200 bytes: 64 KiB of them, 64 KiB of requests held, one chunk of input and the input stream's own buffer.
     expect(produced).toBeLessThan(2000);
     expect(output.writableLength).toBeLessThan(256 * 1024);
     released = true;
@@ -372,16 +372,85 @@ describe("stdio transport, hardened", () => {
     expect(got.has(3)).toBe(false);
   });
 
-  it("close() ends within a second past the grace period when the reader stopped reading (answers it cannot flush are not waited for)", async () => {
+  it("close() ends sendTimeoutMs past the grace period when the reader stopped reading (answers it cannot flush are not waited for longer)", async () => {
     const input = new PassThrough();
     // A reader that never reads: every write stays buffered, no write callback ever runs.
     const output = new Writable({ highWaterMark: 16, write: () => {} });
-    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, shutdownGraceMs: 100 });
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, shutdownGraceMs: 100, sendTimeoutMs: 300 });
     input.write(line(call(1, "slow", { ms: 1 })) + line(call(2, "never")));
     await sleep(30);
     const started = Date.now();
     await within(server.close(), 3000, "close with a stalled reader");
+    expect(Date.now() - started).toBeGreaterThanOrEqual(350);
     expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("at input end, a reader that takes the answers slowly gets every one whole (helper-111: after one second the rest was cut, mid-line)", async () => {
+    const input = new PassThrough();
+    let taken = "";
+    // About 1.2 s to take ten answers of 200 KB: one chunk every 120 ms.
+    const output = new Writable({
+      highWaterMark: 16 * 1024,
+      write(chunk: Buffer, _encoding, callback) {
+        taken += chunk.toString("utf8");
+        setTimeout(callback, 120);
+      },
+    });
+    const server = m.stdio.serveStdio(makeDispatcher(), { input, output, shutdownGraceMs: 100 });
+    input.end(Array.from({ length: 10 }, (_, i) => line(call(i, "big", { bytes: 200_000 }))).join(""));
+    const started = Date.now();
+    await within(server.closed, 10_000, "closed");
+    expect(Date.now() - started).toBeGreaterThan(1000);
+    const got = answers([taken]);
+    expect([...got.keys()].sort()).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    for (const [, [answer]] of got) expect((answer?.result?.["content"] as { text: string }[])[0]?.text.length).toBe(200_000);
+  });
+
+  it("at the maxInFlight cap, reads on past 64 KiB of requests held: a cancellation behind them reaches the requests running (helper-111: stdin was not read, and the server hung)", async () => {
+    newGate();
+    const { input, out, server } = stdioServer({ maxInFlight: 2 });
+    input.write(line(call(0, "never")) + line(call(1, "never")));
+    await within(until(() => seen.calls === 2), 2000, "two running");
+    // 100 KB of requests held behind them, then the cancellations of the two running.
+    const padding = "x".repeat(100_000);
+    input.write(line(call(2, "slow", { ms: 1, padding })));
+    const cancel = (requestId: number) => line({ jsonrpc: "2.0", method: "notifications/cancelled", params: { _meta: META, requestId } });
+    input.write(cancel(0) + cancel(1));
+    await within(until(() => seen.aborted === 2), 2000, "both cancelled");
+    await within(until(() => answers(out).has(2)), 2000, "the held request answered");
+    expect(answers(out).get(2)?.[0]?.result?.["content"]).toEqual(text("slept").content);
+    input.end();
+    await within(server.closed, 5000, "closed");
+    expect(answers(out).has(0) || answers(out).has(1)).toBe(false);
+  });
+
+  it("at the maxInFlight cap, answers a request read beyond maxHeldBytes -32603 \"Server busy\", and serves those held", async () => {
+    newGate();
+    const padding = "x".repeat(300);
+    // Three lines are held (0, 1 and 2 lines' bytes held before each are under the limit); the fourth is not.
+    const size = Buffer.byteLength(line(call(1, "slow", { ms: 1, padding })));
+    const { input, out, server } = stdioServer({ maxInFlight: 1, maxHeldBytes: 2 * size + 1 });
+    input.write(line(call(0, "gate")));
+    await within(until(() => seen.calls === 1), 2000, "one running");
+    for (let i = 1; i <= 6; i++) input.write(line(call(i, "slow", { ms: 1, padding })));
+    await within(until(() => answers(out).size === 3), 2000, "three refused");
+    const busy = `Server busy: 1 request is running and ${3 * (size - 1)} bytes of requests wait (maxHeldBytes: ${2 * size + 1}); send it again later`;
+    for (const id of [4, 5, 6]) expect(answers(out).get(id)).toEqual([{ jsonrpc: "2.0", id, error: { code: -32603, message: busy } }]);
+    gate.open();
+    input.end();
+    await within(server.closed, 5000, "closed");
+    const got = answers(out);
+    for (const id of [0, 1, 2, 3]) expect(got.get(id)?.[0]?.result, `request ${id}`).toBeDefined();
+  });
+
+  it("at input end, the requests held at the cap are served as it allows: the grace period counts from when none is held", async () => {
+    const { input, out, server } = stdioServer({ maxInFlight: 1, shutdownGraceMs: 100 });
+    // Six requests of 80 ms, one at a time: 480 ms, well past the grace period.
+    input.end(Array.from({ length: 6 }, (_, i) => line(call(i, "slow", { ms: 80 }))).join(""));
+    await within(server.closed, 5000, "closed");
+    const got = answers(out);
+    for (let i = 0; i < 6; i++) expect(got.get(i)?.[0]?.result?.["content"], `request ${i}`).toEqual(text("slept").content);
+    expect(seen.aborted).toBe(0);
   });
 
   it("aborts a request running longer than requestTimeoutMs and answers it -32603; listen streams are not timed", async () => {
@@ -857,6 +926,36 @@ describe("Streamable HTTP transport, hardened", () => {
     await within(until(() => statuses(received()).length === 41), 5000, "one more answer");
     expect(statuses(received())[40]).toBe(200);
     connection.socket.destroy();
+  });
+
+  it("close() with pipelined requests in flight answers every one of them (helper-111: the answers queued behind the first, which said Connection: close, were dropped)", async () => {
+    const s = await serve({ shutdownGraceMs: 2000 });
+    const { connection, received } = await reading(s.url);
+    connection.socket.write(pipelined(s.url, [call(1, "slow", { ms: 400 }), call(2, "slow", { ms: 50 }), call(3, "slow", { ms: 100 })]));
+    await within(until(() => seen.calls === 3), 2000, "three running");
+    await within(s.close(), 5000, "close");
+    await within(connection.closed, 2000, "connection closed");
+    expect(statuses(received())).toEqual([200, 200, 200]);
+    for (const id of [1, 2, 3]) expect(received()).toContain(`"id":${id},"result"`);
+    // Only the last answer says Connection: close.
+    expect(received().match(/^connection: close\r$/gim)?.length).toBe(1);
+  });
+
+  it("close() lets a client that reads late take an answer of megabytes whole (helper-111: the connection was closed one second after the grace period)", async () => {
+    const s = await serve({ shutdownGraceMs: 100 });
+    const { connection, received } = await reading(s.url);
+    connection.socket.pause();
+    connection.socket.write(pipelined(s.url, [call(1, "big", { bytes: 12_000_000 })]));
+    await within(until(() => seen.calls === 1), 2000, "running");
+    const closed = s.close();
+    // More than the system's socket buffers hold waits in the server while the client does not read, for longer than a second.
+    await sleep(1500);
+    connection.socket.resume();
+    await within(closed, 10_000, "close");
+    await within(connection.closed, 2000, "connection closed");
+    const body = received().slice(received().indexOf("\r\n\r\n") + 4);
+    expect(statuses(received())).toEqual([200]);
+    expect((JSON.parse(body) as Response).result?.["content"]).toEqual(text("x".repeat(12_000_000)).content);
   });
 
   it("a connection gone with pipelined requests in flight frees each of them: their handlers are aborted, the caps taken again, close() not held (helper-77)", async () => {
