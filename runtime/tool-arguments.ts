@@ -163,8 +163,8 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     const minLength = own(schema, "minLength");
     const maxLength = own(schema, "maxLength");
     const pattern = own(schema, "pattern");
-    if (typeof minLength === "number" && length < minLength) problems.push(at + "must have at least " + minLength + " characters");
-    if (typeof maxLength === "number" && length > maxLength) problems.push(at + "must have at most " + maxLength + " characters");
+    if (typeof minLength === "number" && length < minLength) problems.push(at + "must have at least " + counted(minLength, "character"));
+    if (typeof maxLength === "number" && length > maxLength) problems.push(at + "must have at most " + counted(maxLength, "character"));
     if (typeof pattern === "string") {
       const re = compilePattern(pattern);
       // A pattern the platform cannot compile checks nothing it could pass: it fails, naming the pattern.
@@ -175,8 +175,8 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
   if (Array.isArray(v)) {
     const minItems = own(schema, "minItems");
     const maxItems = own(schema, "maxItems");
-    if (typeof minItems === "number" && v.length < minItems) problems.push(at + "must have at least " + minItems + " items");
-    if (typeof maxItems === "number" && v.length > maxItems) problems.push(at + "must have at most " + maxItems + " items");
+    if (typeof minItems === "number" && v.length < minItems) problems.push(at + "must have at least " + counted(minItems, "item"));
+    if (typeof maxItems === "number" && v.length > maxItems) problems.push(at + "must have at most " + counted(maxItems, "item"));
     // 2020-12: prefixItems checks the first elements and items the rest; earlier drafts write the first as an items array
     // and the rest as additionalItems (before, items was applied to every element, and valid tuples were refused).
     const items = own(schema, "items");
@@ -192,8 +192,8 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
     const minProperties = own(schema, "minProperties");
     const maxProperties = own(schema, "maxProperties");
     const count = Object.keys(v).length;
-    if (typeof minProperties === "number" && count < minProperties) problems.push(at + "must have at least " + minProperties + " properties");
-    if (typeof maxProperties === "number" && count > maxProperties) problems.push(at + "must have at most " + maxProperties + " properties");
+    if (typeof minProperties === "number" && count < minProperties) problems.push(at + "must have at least " + counted(minProperties, "property", "properties"));
+    if (typeof maxProperties === "number" && count > maxProperties) problems.push(at + "must have at most " + counted(maxProperties, "property", "properties"));
     const properties = own(schema, "properties");
     const props = isPlainObject(properties) ? properties : {};
     const required = own(schema, "required");
@@ -233,4 +233,9 @@ function schemaProblems(schema: unknown, v: unknown, path: string, depth: number
   const not = own(schema, "not");
   if (not !== undefined && (isPlainObject(not) || typeof not === "boolean") && passes(not)) problems.push(at + "matches a schema it must not match");
   return problems;
+}
+
+/** `n` and a noun, singular for 1: "1 character", "2 characters". */
+function counted(n: number, one: string, many: string = one + "s"): string {
+  return n + " " + (n === 1 ? one : many);
 }

@@ -165,6 +165,14 @@ describe("runtime/tool-arguments.ts", () => {
     expect(checkToolArguments(schema, { a: 1, b: 2 })).toBeUndefined();
   });
 
+  it("counts characters, items and properties in the singular for one (helper-110: \"at least 1 characters\")", () => {
+    const limits = { type: "object", properties: { s: { type: "string", minLength: 1, maxLength: 2 }, a: { type: "array", minItems: 1 }, o: { type: "object", maxProperties: 1 } } };
+    expect(checkToolArguments(limits, { s: "", a: [], o: { x: 1, y: 2 } })).toBe(
+      "/s: must have at least 1 character; /a: must have at least 1 item; /o: must have at most 1 property",
+    );
+    expect(checkToolArguments(limits, { s: "abc" })).toBe("/s: must have at most 2 characters");
+  });
+
   it("patternProperties: a matching name is checked against its schema and is not an additional property", () => {
     const headers = { type: "object", patternProperties: { "^x-": { type: "string" } }, additionalProperties: false };
     expect(checkToolArguments(headers, { "x-trace": "t" })).toBeUndefined();
