@@ -1743,6 +1743,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       id,
       method,
       meta: arrival.meta,
+      progressToken: typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined,
       era: arrival.era,
       protocolVersion: arrival.protocolVersion,
       clientCapabilities: arrival.clientCapabilities,
@@ -2057,6 +2058,7 @@ export interface RequestContextCore {
   readonly id: DispatchRequestId;
   readonly method: string;
   readonly meta: { readonly [key: string]: unknown };
+  readonly progressToken: string | number | undefined;
   readonly era: Era;
   readonly protocolVersion: string;
   readonly clientCapabilities: { readonly [key: string]: unknown };

@@ -382,6 +382,22 @@ describe("handle(): raw messages and their exact answers", () => {
     expect(sent).toEqual([{ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: "t", progress: 1, total: 2 } }]);
   });
 
+  it("gives the handler the request's progressToken: a string, a number, or undefined when it gave none", async () => {
+    const tokens: unknown[] = [];
+    const d = makeDispatcher({
+      handlers: {
+        "tools/list": (_p: unknown, context: { progressToken: unknown }) => {
+          tokens.push(context.progressToken);
+          return { tools: [] };
+        },
+      },
+    });
+    await d.handle(request(1, "tools/list", { _meta: { ...META, progressToken: "t" } }));
+    await d.handle(request(2, "tools/list", { _meta: { ...META, progressToken: 7 } }));
+    await d.handle(request(3, "tools/list"));
+    expect(tokens).toEqual(["t", 7, undefined]);
+  });
+
   it("subscriptions/listen: acknowledges what the server can honour, delivers published notifications, ends with a result", async () => {
     const d = makeDispatcher({ capabilities: { tools: { listChanged: true }, resources: {} } });
     const sent: Json[] = [];
@@ -542,6 +558,8 @@ describe("handler types", () => {
         "// @ts-expect-error an input-required result names its resultType",
         'export const untagged = defineHandlers({ "tools/call": async () => ({ inputRequests: {} }) });',
         'export const tagged = defineHandlers({ "tools/call": async () => ({ resultType: "input_required", inputRequests: {} }) });',
+        "// The progress token is typed as a notification's progressToken takes it (helper-110: only context.meta, unknown, had it).",
+        'export const progress = defineHandlers({ "tools/call": async (_p, context) => { if (context.progressToken !== undefined) context.notify("notifications/progress", { progressToken: context.progressToken, progress: 1 }); return { content: [] }; } });',
         "",
       ].join("\n"),
     );

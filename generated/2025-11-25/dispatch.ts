@@ -73,6 +73,11 @@ export interface RequestContext {
   readonly method: string;
   /** The request's `params._meta`, checked (`{}` when absent). */
   readonly meta: { readonly [key: string]: unknown };
+  /**
+   * `params._meta.progressToken`, when the request gave one (basic/utilities/progress): the token a
+   * `notifications/progress` about this request names, with a `progress` that grows.
+   */
+  readonly progressToken: string | number | undefined;
   /** How the client opened: `modern` (per-request `_meta`) or `legacy` (an `initialize` handshake). */
   readonly era: Era;
   /** The protocol revision the client speaks for this request: one of the supported versions. */

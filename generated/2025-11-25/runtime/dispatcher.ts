@@ -1745,6 +1745,7 @@ export function createDispatcher(revisions: DispatchRevision | readonly Dispatch
       id,
       method,
       meta: arrival.meta,
+      progressToken: typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined,
       era: arrival.era,
       protocolVersion: arrival.protocolVersion,
       clientCapabilities: arrival.clientCapabilities,
@@ -2059,6 +2060,7 @@ export interface RequestContextCore {
   readonly id: DispatchRequestId;
   readonly method: string;
   readonly meta: { readonly [key: string]: unknown };
+  readonly progressToken: string | number | undefined;
   readonly era: Era;
   readonly protocolVersion: string;
   readonly clientCapabilities: { readonly [key: string]: unknown };
