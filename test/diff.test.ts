@@ -672,6 +672,49 @@ describe("diff through extends (helper-57)", () => {
     expect(json.types.changed[0]!.changes).toContainEqual({ change: "required", property: "name", from: "required", to: "optional", inheritedFrom: "BaseMetadata" });
   });
 
+  it("compares extends as the protocol reads it: line breaks, an Omit's keys or the bases in another order are no change; a key or a base added is, named by the base type", async () => {
+    const dir = scratchDir("diff-extends-written");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Base {\n  jsonrpc: string;\n  id?: string;\n  error: string;\n}\nexport interface Coded {\n  code: number;\n}\n';
+    const write = (name: string, heritage: string) => {
+      writeFileSync(join(dir, name), `${head}export interface Mismatch extends ${heritage} {\n  error: number;\n}\n`);
+      return join(dir, name);
+    };
+    const before = write("before.ts", 'Omit<\n  Base,\n  "error" | "id"\n>, Coded');
+    const same = write("same.ts", "Coded, Omit<Base, 'id' | \"error\">");
+    expect(await cli("diff", before, same)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    expect(JSON.parse((await cli("diff", before, same, "--json")).stdout).types.changed).toEqual([]);
+    const keyed = write("keyed.ts", 'Omit<Base, "error">, Coded');
+    const result = await cli("diff", before, keyed);
+    expect(result).toEqual({
+      code: 1,
+      stdout: [
+        "types: 1 changed",
+        "  ~ Mismatch",
+        '      extends: Omit<Base, "error" | "id">, Coded → Omit<Base, "error">, Coded',
+        "      + id?: string (inherited from Base)",
+        "",
+      ].join("\n"),
+      stderr: "",
+    });
+    const unbased = write("unbased.ts", 'Omit<Base, "error" | "id">');
+    expect((await cli("diff", before, unbased)).stdout).toContain('      extends: Omit<Base, "error" | "id">, Coded → Omit<Base, "error" | "id">\n      - code (inherited from Coded)\n');
+    // generate --check names no protocol change either.
+    const out = join(dir, "out");
+    expect((await cli("generate", "--schema", before, "--out", out, "--targets", "types")).code).toBe(0);
+    const check = await cli("generate", "--schema", same, "--out", out, "--targets", "types", "--check");
+    expect(check.stdout.split("\n").slice(1, 3)).toEqual(["protocol changes:", "  no protocol changes"]);
+  });
+
+  it("on the draft: HeaderMismatchError's four-line extends written on one line is no change", async () => {
+    const dir = scratchDir("diff-extends-draft");
+    const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
+    const written = 'export interface HeaderMismatchError extends Omit<\n  JSONRPCErrorResponse,\n  "error"\n> {';
+    expect(draft).toContain(written);
+    writeFileSync(join(dir, "a.ts"), draft);
+    writeFileSync(join(dir, "b.ts"), draft.replace(written, 'export interface HeaderMismatchError extends Omit<JSONRPCErrorResponse, "error"> {'));
+    expect(await cli("diff", join(dir, "a.ts"), join(dir, "b.ts"))).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+  });
+
   it("on the corpus: 2025-06-18's BaseMetadata gives title and keeps name; 2025-11-25's Icons gives icons; a base's own change is not repeated below it", async () => {
     const [older, newer] = [await cli("diff", "--spec", SPEC_DIR, "2025-03-26", "2025-06-18"), await cli("diff", "--spec", SPEC_DIR, "2025-06-18", "2025-11-25")];
     const lines = older.stdout.split("\n");
@@ -722,6 +765,7 @@ describe("diff's inputs (helper-57)", () => {
     expect(asFile.code).toBe(1);
     expect(asFile.stdout).toContain("  + Traced (interface)");
   });
+
 });
 
 describe("diff on the real 2025-11-25 → draft pair", () => {

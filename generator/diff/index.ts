@@ -70,6 +70,8 @@ export type AlternativeChange =
  * property change carries `inheritedFrom` when the property comes through `extends` (the
  * declaration that has it now, or had it when it was removed). A member of an inline object type
  * is named by its path (`annotations.weight`); `alias-constraint` is a tag on an alias's own type.
+ * `extends` lists each base written one way (`Omit<JSONRPCErrorResponse, "error" | "id">`, its
+ * keys sorted), in the order the source has them; bases in another order are no change.
  */
 export type TypeChange =
   | { readonly change: "kind"; readonly from: string; readonly to: string }
@@ -245,6 +247,78 @@ function constraintChanges(
     .filter((c) => c.from !== c.to);
 }
 
+/**
+ * One entry of an `extends` list as the source wrote it, written one way: no line breaks or spaces
+ * but one after each comma and around each `|` (`Omit<\n  A,\n  "error"\n>` is `Omit<A, "error">`),
+ * string literals in double quotes, and each type argument's union members sorted
+ * (`Omit<A, "id" | "error">` is `Omit<A, "error" | "id">`: the same keys). Two entries that name
+ * one base with the same keys have one text; `diff` compares these, and shows them.
+ */
+function heritageText(text: string): string {
+  return typeTokensText(typeTokens(text));
+}
+
+/** A type's text from its tokens ({@link typeTokens}): `Name<Arg, …>` with each argument's union sorted, anything else its tokens spaced. */
+function typeTokensText(tokens: readonly string[]): string {
+  const open = tokens.indexOf("<");
+  if (open < 1 || tokens.at(-1) !== ">" || !tokens.slice(0, open).every((t) => /^[\w$.]+$/.test(t))) return tokens.join(" ");
+  // A trailing comma or a leading `|` leaves an empty part: nothing is written there.
+  const args = splitTokens(tokens.slice(open + 1, -1), ",").filter((arg) => arg.length > 0);
+  const union = (arg: string[]) =>
+    splitTokens(arg, "|")
+      .filter((member) => member.length > 0)
+      .map(typeTokensText)
+      .sort(byCodeUnits)
+      .join(" | ");
+  return `${tokens.slice(0, open).join("")}<${args.map(union).join(", ")}>`;
+}
+
+/**
+ * The tokens of a type's source text, whitespace left out: string literals (in double quotes, as
+ * JSON writes them, whichever quote the source used), names, `=>`, and each other character.
+ */
+function typeTokens(text: string): string[] {
+  const tokens: string[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (/\s/.test(c)) continue;
+    if (c === '"' || c === "'") {
+      let value = "";
+      for (i++; i < text.length && text[i] !== c; i++) {
+        // An escaped quote is the quote; any other escape is kept as written.
+        if (text[i] === "\\" && i + 1 < text.length) value += text[i + 1] === '"' || text[i + 1] === "'" ? text[++i] : text[i]! + text[++i]!;
+        else value += text[i];
+      }
+      tokens.push(`"${value.replace(/"/g, '\\"')}"`);
+    } else if (/[\w$.]/.test(c)) {
+      let end = i;
+      while (end < text.length && /[\w$.]/.test(text[end]!)) end++;
+      tokens.push(text.slice(i, end));
+      i = end - 1;
+    } else if (c === "=" && text[i + 1] === ">") {
+      tokens.push("=>");
+      i++;
+    } else tokens.push(c);
+  }
+  return tokens;
+}
+
+/** `tokens` split at each `separator` outside brackets. */
+function splitTokens(tokens: readonly string[], separator: string): string[][] {
+  const parts: string[][] = [[]];
+  let depth = 0;
+  for (const token of tokens) {
+    if (depth === 0 && token === separator) {
+      parts.push([]);
+      continue;
+    }
+    if (token === "<" || token === "(" || token === "[" || token === "{") depth++;
+    else if (token === ">" || token === ")" || token === "]" || token === "}") depth--;
+    parts.at(-1)!.push(token);
+  }
+  return parts;
+}
+
 /** The interfaces `name` extends, directly or through others, in `snapshot` (by the names its `extends` lists). */
 function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<string>()): Set<string> {
   const type = Object.hasOwn(snapshot.types, name) ? own(snapshot.types, name) : undefined;
@@ -274,8 +348,9 @@ function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly fro
     return changes;
   }
   const changes: TypeChange[] = [];
-  const [ea, eb] = [from.extends ?? [], to.extends ?? []];
-  if (ea.join("\n") !== eb.join("\n")) changes.push({ change: "extends", from: ea, to: eb });
+  // Compared as the protocol reads them: the bases in any order, each as {@link heritageText} writes it.
+  const [ea, eb] = [(from.extends ?? []).map(heritageText), (to.extends ?? []).map(heritageText)];
+  if ([...ea].sort(byCodeUnits).join("\n") !== [...eb].sort(byCodeUnits).join("\n")) changes.push({ change: "extends", from: ea, to: eb });
   if (from.indexSignature === undefined || to.indexSignature === undefined) {
     if (from.indexSignature !== to.indexSignature) changes.push({ change: "index-signature", from: from.indexSignature ?? null, to: to.indexSignature ?? null });
   } else {

@@ -559,10 +559,23 @@ class Lowerer {
     const name = expression.getText();
     const args = heritage.getTypeArguments();
     const base = this.utilityShape(name, args, heritage);
-    if (base) return inheritedFrom(base, name);
+    if (base) return inheritedFrom(base, this.utilityBase(name, args));
     // `extends Map<…>` names a type the schema does not declare, not a generic type of its own (helper-82).
     if (args.length > 0) throw this.nodes.has(name) ? this.unsupported(heritage, `extends a generic type ${heritage.getText()}`) : this.unknownType(name, heritage);
     return inheritedFrom(this.shapeOf({ kind: "ref", name }, heritage), name);
+  }
+
+  /**
+   * The declaration whose properties the utility type `name<args>` takes: the type it is applied to
+   * (`JSONRPCErrorResponse` in `Omit<JSONRPCErrorResponse, "error">`, through nested utility types
+   * too), which `diff` names as where an inherited property comes from; the utility's own name when
+   * it is applied to no named type (`Record<…>`, an inline object).
+   */
+  private utilityBase(name: string, args: TypeNode[]): string {
+    const target = name === "Record" ? undefined : args[0];
+    if (target === undefined || !Node.isTypeReference(target)) return name;
+    const inner = target.getTypeName().getText();
+    return !this.nodes.has(inner) && UTILITY_TYPES.has(inner) ? this.utilityBase(inner, target.getTypeArguments()) : inner;
   }
 
   /**
