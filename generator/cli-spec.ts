@@ -13,7 +13,7 @@ import { versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
-import { downloadAdvice, fetchSpec, isVersionName, LOCK_FILE_NAME, lockedSpecDir, type FetchedSpec } from "./spec/index.js";
+import { downloadAdvice, fetchSpec, isVersionName, LOCK_FILE_NAME, lockedSpecDir, lockedVersions, type FetchedSpec } from "./spec/index.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {
@@ -86,7 +86,8 @@ export function addSpecCommands(program: Command, io: CliIO, setDebug: (debug: b
 const DIFF_ALTERNATIVES = "name versions of a local clone with --spec <clone>, or give two schema.ts files";
 
 /**
- * A `diff` side: an existing file is a schema file; a version name is read from `--spec` or the locked revision.
+ * A `diff` side: a version name is read from `--spec` or else the locked revision; an existing file
+ * is a schema file, except one whose bare name is a version there (warning MCG256: `./name` is the file).
  *
  * @throws GeneratorError MCG001 a version `--spec` does not have (naming those it has); what
  *   `lockedSpecDir` throws (MCG504–MCG506, offering {@link DIFF_ALTERNATIVES}).
@@ -100,10 +101,18 @@ async function diffInput(side: string, flags: DiffFlags, onProgress: (line: stri
     if (isFile) warn(`warning MCG256: ${side} is the version under ${join(flags.spec, "schema")}; the file ${side} here is not read (write ./${side} to compare it)`);
     return { specDir: flags.spec, version: side };
   }
-  if (isFile) return { path: side };
-  if (flags.spec !== undefined) throw usage(`${side} is neither a file nor a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+  if (flags.spec !== undefined) {
+    if (isFile) return { path: side };
+    throw usage(`${side} is neither a file nor a version folder under ${join(flags.spec, "schema")}${versionsIn(flags.spec)}`);
+  }
+  const location = flags.lock !== undefined ? { lockFile: flags.lock } : {};
+  if (isFile) {
+    // Without --spec, a bare name the lock names is its version, as with --spec; a file of any other name is read.
+    if (!lockedVersions(location).includes(side)) return { path: side };
+    warn(`warning MCG256: ${side} is the version of the locked spec revision (${flags.lock ?? LOCK_FILE_NAME}); the file ${side} here is not read (write ./${side} to compare it)`);
+  }
   const specDir = await lockedSpecDir(side, {
-    ...(flags.lock !== undefined ? { lockFile: flags.lock } : {}),
+    ...location,
     ...(flags.offline ? { offline: true } : {}),
     onProgress,
     alternatives: DIFF_ALTERNATIVES,

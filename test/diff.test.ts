@@ -766,6 +766,37 @@ describe("diff's inputs (helper-57)", () => {
     expect(asFile.stdout).toContain("  + Traced (interface)");
   });
 
+  it("without --spec, a bare name the lock names is the locked version even where a file has that name (said in a warning); ./name is the file", async () => {
+    const dir = scratchDir("diff-locked-version-or-file");
+    const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
+    writeFileSync(join(dir, "draft"), `${draft}\nexport interface Traced {\n  level: string;\n}\n`);
+    // The lock's first pin, the one the corpus holds, filled into a cache of this test's own.
+    const lock = JSON.parse(readFileSync(join(ROOT, "mcp-spec.lock.json"), "utf8")) as { pins: unknown[] };
+    writeFileSync(join(dir, "mcp-spec.lock.json"), `${JSON.stringify({ ...lock, pins: lock.pins.slice(0, 1) }, null, 2)}\n`);
+    const was = { cwd: process.cwd(), cache: process.env.MCP_SPEC_CACHE_DIR };
+    process.chdir(dir);
+    process.env.MCP_SPEC_CACHE_DIR = join(dir, "cache");
+    try {
+      expect((await cli("spec", "fetch", "--from", SPEC_DIR)).code).toBe(0);
+      const asVersion = await cli("diff", "2025-11-25", "draft", "--offline");
+      expect(asVersion.code).toBe(1);
+      expect(asVersion.stdout).not.toContain("Traced");
+      expect(asVersion.stderr.split("\n")).toContain(
+        "warning MCG256: draft is the version of the locked spec revision (mcp-spec.lock.json); the file draft here is not read (write ./draft to compare it)",
+      );
+      const asFile = await cli("diff", "draft", "./draft", "--offline");
+      expect(asFile.code).toBe(1);
+      expect(asFile.stdout).toBe("types: 1 added\n  + Traced (interface)\n");
+      expect(asFile.stderr).toContain("warning MCG256: draft is the version of the locked spec revision");
+      // A name the lock does not name is the file, as before.
+      writeFileSync(join(dir, "mine"), draft);
+      expect(await cli("diff", "mine", "./draft", "--offline")).toEqual({ code: 1, stdout: "types: 1 added\n  + Traced (interface)\n", stderr: "" });
+    } finally {
+      process.chdir(was.cwd);
+      if (was.cache === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
+      else process.env.MCP_SPEC_CACHE_DIR = was.cache;
+    }
+  });
 });
 
 describe("diff on the real 2025-11-25 → draft pair", () => {

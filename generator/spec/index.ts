@@ -830,6 +830,17 @@ export interface LockedSpecOptions extends SpecLocation {
 }
 
 /**
+ * The versions the lock's first pin names (those {@link lockedSpecDir} reads), sorted; none when
+ * there is no lock file.
+ *
+ * @throws GeneratorError MCG504 a lock file that cannot be read.
+ */
+export function lockedVersions(location: SpecLocation = {}): string[] {
+  const lock = readLock(located(location).lockFile);
+  return lock === undefined ? [] : Object.keys(lock.pins[0]!.schemas).sort();
+}
+
+/**
  * The spec folder of the lock's first pin, fetched into the cache when it is not there (unless
  * `offline`), checked against the lock, and holding `version` when one is given.
  *
