@@ -29,7 +29,8 @@
  *
  * Paths are relative to the file's folder. In `input.schema`, `input.spec`, `input.lock` and `out`,
  * `${NAME}` is the environment variable's value and `${NAME:-default}` its value or, when
- * unset or empty, `default` (as in a POSIX shell). Every problem (a key the file may not
+ * unset or empty, `default` (as in a POSIX shell: the value is used as it is, never expanded
+ * again). Every problem (a key the file may not
  * hold, a wrong type, a value outside an option's choices, an unset variable) is reported
  * at once with `file:line:col`, code MCG020.
  */
@@ -241,6 +242,9 @@ export function findConfigFile(startDir: string): string | undefined {
 }
 
 const CODE = "MCG020";
+
+/** `${NAME}` or `${NAME:-default}` in a path: the name, and the default when one is written. */
+const VARIABLE = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /** Reads and checks a configuration file; throws {@link GeneratorError} (MCG020, located) listing every problem. */
 export function loadConfig(file: string, env: Environment = process.env): Config {
@@ -474,12 +478,16 @@ class ConfigReader {
     return undefined;
   }
 
-  /** A path string, its `${NAME}` and `${NAME:-default}` expanded, resolved against the file's folder. */
+  /**
+   * A path string, its `${NAME}` and `${NAME:-default}` expanded, resolved against the file's folder.
+   * A value substituted is taken as it is, as a POSIX shell does: only the file's own text (a default
+   * included) must hold no other `${`.
+   */
   private path(node: ts.Expression, where: string): string | undefined {
     const text = this.string(node, where);
     if (text === undefined) return undefined;
     let ok = true;
-    const expanded = text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_, name: string, fallback: string | undefined) => {
+    const expanded = text.replace(VARIABLE, (_, name: string, fallback: string | undefined) => {
       const value = this.env[name];
       if (value !== undefined && value !== "") return value;
       if (fallback !== undefined) return fallback;
@@ -487,7 +495,8 @@ class ConfigReader {
       ok = false;
       return "";
     });
-    if (ok && expanded.includes("${")) {
+    // The file's own text: each variable left out, its default kept (`${A:-${B}}` is refused).
+    if (ok && text.replace(VARIABLE, (_, _name: string, fallback: string | undefined) => fallback ?? "").includes("${")) {
       this.bag.add(CODE, `${where}: \${…} must be \${NAME} or \${NAME:-default}`, this.span(node));
       ok = false;
     }

@@ -330,6 +330,18 @@ describe("mcp-schema-codegen.config.json", () => {
     });
   });
 
+  it("takes a variable's value as it is, as a POSIX shell does: only the file's own text is checked for ${…}", () => {
+    const dir = scratchDir("config-env-literal");
+    const file = writeConfig(dir, { outputs: [{ input: { spec: "${SPEC:-spec}", version: "draft" }, out: "${OUT}" }] });
+    expect(loadConfig(file, { OUT: "${HOME}/x", SPEC: "${S2:-a}" }).outputs[0]).toMatchObject({ input: { specDir: join(dir, "${S2:-a}") }, out: join(dir, "${HOME}", "x") });
+    // What the file writes is checked, a default included.
+    const bad = writeConfig(scratchDir("config-env-literal-bad"), { outputs: [{ input: { spec: "${SPEC:-${OTHER}}", version: "draft" }, out: "a${OUT" }] });
+    expect(problems(bad, { OUT: "o", SPEC: "s" }).map((p) => p.replace(/^\d+:\d+ /, ""))).toEqual([
+      "MCG020 outputs[0].input.spec: ${…} must be ${NAME} or ${NAME:-default}",
+      "MCG020 outputs[0].out: ${…} must be ${NAME} or ${NAME:-default}",
+    ]);
+  });
+
   it('reads { "version" } alone as a version of the locked revision: the lock beside the file, or "lock" relative to it', () => {
     const dir = scratchDir("config-locked");
     const file = writeConfig(dir, {
