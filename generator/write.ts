@@ -154,7 +154,7 @@ const MAX_DIFF_EDITS = 2000;
  * {@link MAX_DIFF_EDITS} line edits apart are one block, from their first difference to their
  * last. From line `skip` on (past a header) when the texts differ there too. The blocks where only
  * the source line a doc comment names changed (`schema.ts:1009` → `schema.ts:1012`, after lines
- * were added above it) are counted, not shown, when other blocks changed. A file whose lines end in
+ * were added above it) are counted, not shown, whether other blocks changed or not. A file whose lines end in
  * CRLF, or that lacks its final newline, is told so in a line of its own, and compared as if not.
  */
 export function shortDiff(before: string, after: string, limit = 8, skip = 0): string {
@@ -198,8 +198,8 @@ function lineDiff(before: string, after: string, limit: number, skip: number): s
   const hunks = patch?.hunks.map((h) => ({ line: start + (h.newLines > 0 ? h.newStart : h.oldStart), lines: h.lines })) ?? [
     { line: start + 1, lines: [...removed.map((l) => `-${l}`), ...added.map((l) => `+${l}`)] },
   ];
-  const real = hunks.filter((h) => !onlySourceLines(h.lines));
-  const listed = real.length > 0 ? real : hunks;
+  // A doc comment's moved `schema.ts:LINE` is counted, never shown, in every file (helper-113: shown where nothing else changed).
+  const listed = hunks.filter((h) => !onlySourceLines(h.lines));
   const lines: string[] = [];
   let shown = 0;
   let hunk = 0;

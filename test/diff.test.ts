@@ -1102,6 +1102,28 @@ describe("generate --check explains drift in the protocol's terms", () => {
     expect(both.stdout.split("\n")).toContain("the options changed too: --number-type integer → number");
   });
 
+  it("the draft with lines added above everything: every file's moved `schema.ts:LINE` doc comments are counted, none shown (helper-113: errors.ts and types.ts showed them)", async () => {
+    const dir = scratchDir("check-moved-lines-draft");
+    const out = join(dir, "out");
+    const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");
+    const [before, after] = [join(dir, "before", "schema.ts"), join(dir, "after", "schema.ts")];
+    mkdirSync(dirname(before));
+    mkdirSync(dirname(after));
+    writeFileSync(before, draft);
+    writeFileSync(after, draft.replace("\n", "\n\n\n\n\n"));
+    expect((await cli("generate", "--schema", before, "--out", out, "--docs", "tags")).code).toBe(0);
+    const check = await cli("generate", "--schema", after, "--out", out, "--docs", "tags", "--check");
+    expect(check.code).toBe(1);
+    const lines = check.stdout.split("\n");
+    expect(lines.slice(1, 3)).toEqual(["protocol changes:", "  no protocol changes"]);
+    // Each changed file is followed by its count alone: no hunk.
+    const changed = lines.filter((l) => l.startsWith("changed: "));
+    expect(changed).toEqual(["types.ts", "validators.ts", "errors.ts"].map((f) => `changed: ${out}/${f}`));
+    expect(lines.filter((l) => l.startsWith("@@ ") || /^[-+] /.test(l))).toEqual([]);
+    for (const file of changed) expect(lines[lines.indexOf(file) + 1]).toMatch(/^… and \d+ places where only the source line a doc comment names changed$/);
+    expect(lines).toContain(`changed in their header only (the input's sha256): ${["meta.ts", "methods.ts", "dispatch.ts", "index.ts"].map((f) => `${out}/${f}`).join(", ")}`);
+  });
+
   it("only changed options: which ones, and the files, without every diff", async () => {
     const out = join(scratchDir("check-options"), "out");
     expect((await cli("generate", "--schema", BEFORE, "--out", out, "--targets", "types,validators")).code).toBe(0);

@@ -153,11 +153,14 @@ describe("shortDiff", () => {
     const diff = shortDiff(before.join("\n"), after.join("\n"), 2).split("\n");
     expect(diff).toEqual(["@@ line 11 @@", "- l10", "- l11", "- … 2978 more lines", "+ L10", "+ L11", "+ … 2978 more lines"]);
   });
-  it("counts the places where only the source line a doc comment names changed, when others changed too", () => {
+  it("counts the places where only the source line a doc comment names changed, whether others changed too or not", () => {
     const before = Array.from({ length: 40 }, (_, i) => (i % 10 === 0 ? `/** T${i} (schema.ts:${i}) */` : `l${i}`));
     const after = before.map((l, i) => (i % 10 === 0 ? `/** T${i} (schema.ts:${i + 3}) */` : l));
-    // Nothing else changed: they are what is shown.
-    expect(shortDiff(before.join("\n"), after.join("\n"), 1).split("\n")).toEqual(["@@ line 1 @@", "- /** T0 (schema.ts:0) */", "+ /** T0 (schema.ts:3) */", "… and 3 more places changed"]);
+    // Nothing else changed: they are counted all the same (helper-113: they were shown).
+    expect(shortDiff(before.join("\n"), after.join("\n"), 1)).toBe("… and 4 places where only the source line a doc comment names changed");
+    expect(shortDiff("  /** `PARSE_ERROR` (schema.ts:281); shape: `ParseError` */\n", "  /** `PARSE_ERROR` (schema.ts:312); shape: `ParseError` */\n")).toBe(
+      "… and 1 place where only the source line a doc comment names changed",
+    );
     after.splice(15, 1, "L15");
     expect(shortDiff(before.join("\n"), after.join("\n")).split("\n")).toEqual(["@@ line 16 @@", "- l15", "+ L15", "… and 4 places where only the source line a doc comment names changed"]);
     // Code that names a file and line is a change, not a doc comment's line moving (helper-76).
