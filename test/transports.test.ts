@@ -928,6 +928,18 @@ describe("Streamable HTTP transport, hardened", () => {
     connection.socket.destroy();
   });
 
+  it("answers a request whose _meta version is not a string by what is wrong with its _meta, not by a header it lacks (helper-111)", async () => {
+    const s = await serve();
+    const { connection, received } = await reading(s.url);
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": 42 } } });
+    connection.socket.write(`POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    await within(until(() => statuses(received()).length === 1 && received().endsWith("}")), 2000, "answer");
+    const answer = JSON.parse(received().slice(received().indexOf("\r\n\r\n") + 4)) as Response;
+    expect(statuses(received())).toEqual([400]);
+    expect(answer.error).toMatchObject({ code: -32602, message: "Invalid request _meta: io.modelcontextprotocol/protocolVersion is malformed: expected string" });
+    connection.socket.destroy();
+  });
+
   it("close() with pipelined requests in flight answers every one of them (helper-111: the answers queued behind the first, which said Connection: close, were dropped)", async () => {
     const s = await serve({ shutdownGraceMs: 2000 });
     const { connection, received } = await reading(s.url);
