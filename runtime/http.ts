@@ -359,7 +359,7 @@ function headerMismatch(req: IncomingMessage, message: { readonly [key: string]:
   // headers: the dispatcher answers it (a modern-only one with -32022 naming the versions it serves).
   if (method === LEGACY_HANDSHAKE && bodyVersion === undefined) return undefined;
   // A version that is no string names no revision to hold the headers to: the dispatcher answers it (-32602, what is wrong
-  // with the _meta), not a header it then looks for (helper-111: a version of 42 was told its Mcp-Method header is missing).
+  // with the _meta), not a header it then looks for (a version of 42 was told its Mcp-Method header is missing).
   if (bodyVersion !== undefined && typeof bodyVersion !== "string") return undefined;
   const version = header(req, "mcp-protocol-version");
   if (typeof bodyVersion === "string") {

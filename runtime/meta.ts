@@ -174,12 +174,16 @@ export function reservedMetaKeyTest(rule: ReservedPrefixRule, unprefixed: readon
   };
 }
 
-/** The first issue of a validator's answer, as a message; `undefined` when it passed. */
-function firstIssue(r: MetaValueCheckResult): string | undefined {
+/** Issues of a `_meta` value a message lists; more are counted ("and 2 more"). */
+const LISTED_ISSUES = 5;
+
+/** A validator's issues as one message (`/a: expected string; /b: …`, at most {@link LISTED_ISSUES}); `undefined` when it passed. */
+function issuesText(r: MetaValueCheckResult): string | undefined {
   if (r.ok) return undefined;
-  const issue = r.issues[0];
-  if (issue === undefined) return "invalid";
-  return (issue.path === "" ? "" : issue.path + ": ") + issue.message;
+  if (r.issues.length === 0) return "invalid";
+  const listed = r.issues.slice(0, LISTED_ISSUES).map((issue) => (issue.path === "" ? "" : issue.path + ": ") + issue.message);
+  const more = r.issues.length - listed.length;
+  return listed.join("; ") + (more > 0 ? "; and " + more + " more" : "");
 }
 
 /** What is wrong with `v` under `check`, or `undefined`. */
@@ -197,7 +201,7 @@ export function metaValueProblem(check: MetaValueCheck, v: unknown): string | un
       return undefined;
   }
   if ("literal" in check) return v === check.literal ? undefined : "expected " + JSON.stringify(check.literal);
-  return firstIssue(check.validate(v));
+  return issuesText(check.validate(v));
 }
 
 function keyText(key: string): string {

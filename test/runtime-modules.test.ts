@@ -339,6 +339,9 @@ describe("runtime/meta.ts", () => {
       [{ validate: validateInfo }, {}, "/name: expected string"],
       [{ validate: () => ({ ok: false, issues: [{ path: "", message: "bad" }] }) }, {}, "bad"],
       [{ validate: () => ({ ok: false, issues: [] }) }, {}, "invalid"],
+      // Every issue, up to five, then a count (helper-110's list: only the first was said).
+      [{ validate: () => ({ ok: false, issues: [{ path: "/a", message: "expected string" }, { path: "/b", message: "expected integer" }] }) }, {}, "/a: expected string; /b: expected integer"],
+      [{ validate: () => ({ ok: false, issues: Array.from({ length: 7 }, (_, i) => ({ path: "/" + i, message: "bad" })) }) }, {}, "/0: bad; /1: bad; /2: bad; /3: bad; /4: bad; and 2 more"],
     ];
     expect(cases.map(([c, v]) => metaValueProblem(c, v))).toEqual(cases.map(([, , want]) => want));
   });
