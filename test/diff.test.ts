@@ -705,6 +705,21 @@ describe("diff through extends (helper-57)", () => {
     expect(check.stdout.split("\n").slice(1, 3)).toEqual(["protocol changes:", "  no protocol changes"]);
   });
 
+  it("an interface that only extends one base and its alias are one type: no change; a member or a tag of its own is a kind change (helper-112)", async () => {
+    const dir = scratchDir("diff-kind-written");
+    const head = 'export const LATEST_PROTOCOL_VERSION = "2025-03-26";\nexport interface Result {\n  _meta?: { [key: string]: unknown };\n}\n';
+    const write = (name: string, declaration: string) => {
+      writeFileSync(join(dir, name), head + declaration + "\n");
+      return join(dir, name);
+    };
+    const iface = write("iface.ts", "export interface EmptyResult extends Result {}");
+    const alias = write("alias.ts", "export type EmptyResult = Result;");
+    expect(await cli("diff", iface, alias)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    expect(await cli("diff", alias, iface)).toEqual({ code: 0, stdout: "no protocol changes\n", stderr: "" });
+    const member = write("member.ts", "export interface EmptyResult extends Result {\n  note?: string;\n}");
+    expect((await cli("diff", alias, member)).stdout).toBe("types: 1 changed\n  ~ EmptyResult\n      kind: alias → interface\n");
+  });
+
   it("on the draft: HeaderMismatchError's four-line extends written on one line is no change", async () => {
     const dir = scratchDir("diff-extends-draft");
     const draft = readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts"), "utf8");

@@ -330,8 +330,18 @@ function ancestors(snapshot: ProtocolSnapshot, name: string, found = new Set<str
   return found;
 }
 
+/**
+ * Whether `alias` and `iface` are one type written two ways: `type X = Y` and `interface X extends
+ * Y {}` (no member, no index signature and no tag of their own), which check the same values.
+ */
+function renamesItsBase(alias: TypeSnapshot, iface: TypeSnapshot): boolean {
+  if (alias.kind !== "alias" || iface.kind !== "interface" || alias.type === undefined || !/^[A-Za-z_$][\w$]*$/.test(alias.type)) return false;
+  if ((alias.checked !== undefined && alias.checked !== alias.type) || Object.keys(alias.constraints ?? {}).length > 0) return false;
+  return iface.extends?.length === 1 && iface.extends[0] === alias.type && Object.keys(iface.properties ?? {}).length === 0 && iface.indexSignature === undefined;
+}
+
 function typeChanges(from: TypeSnapshot, to: TypeSnapshot, bases: { readonly from: ReadonlySet<string>; readonly to: ReadonlySet<string> }, named: NamedMembers): TypeChange[] {
-  if (from.kind !== to.kind) return [{ change: "kind", from: from.kind, to: to.kind }];
+  if (from.kind !== to.kind) return renamesItsBase(from, to) || renamesItsBase(to, from) ? [] : [{ change: "kind", from: from.kind, to: to.kind }];
   if (from.kind === "alias") {
     const [a, b] = [{ type: from.type ?? "", checked: from.checked }, { type: to.type ?? "", checked: to.checked }];
     const same = typesMatch(a, b, named);
