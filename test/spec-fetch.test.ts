@@ -889,12 +889,20 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     expect(cacheEntries(cache)).toEqual([COMMIT, second!.commit].sort());
   });
 
-  it("needs a lock (MCG504), a spec folder (MCG001), and does not go with --update (MCG001)", async () => {
+  it("needs a lock (MCG504), a spec folder (MCG001, naming a file as a file), and does not go with --update (MCG001)", async () => {
     const { dir, cache, options } = place("from-refused");
     expect((await failure(fetchSpec({ ...options, from: SPEC_DIR })))[0]).toMatch(/^error MCG504: --from: there is no lock file .* a folder does not say which commit it holds; read the folder itself with --spec /);
     const locked = lockedPlace("from-refused-locked");
     expect(await failure(fetchSpec({ ...locked.options, from: dir }))).toEqual([`error MCG001: --from ${dir}: it has no schema/ folder, so it is no spec repository folder`]);
     expect(await failure(fetchSpec({ ...locked.options, from: join(dir, "nowhere") }))).toEqual([`error MCG001: --from ${join(dir, "nowhere")}: no such folder`]);
+    // A file, and a folder whose schema is a file, are named as such (helper-114: the file was an internal error, ENOTDIR).
+    expect(await failure(fetchSpec({ ...locked.options, from: locked.lock }))).toEqual([
+      `error MCG001: --from ${locked.lock}: it is a file, not a folder: give a spec repository folder (a local clone)`,
+    ]);
+    const schemaFile = join(dir, "schema-file");
+    mkdirSync(schemaFile);
+    writeFileSync(join(schemaFile, "schema"), "");
+    expect(await failure(fetchSpec({ ...locked.options, from: schemaFile }))).toEqual([`error MCG001: --from ${schemaFile}: its schema is a file, not a folder, so it is no spec repository folder`]);
     expect((await failure(fetchSpec({ ...locked.options, from: SPEC_DIR, update: true })))[0]).toMatch(/^error MCG001: --from copies the revisions the lock pins, and --update/);
     expect(cacheEntries(cache)).toEqual([]);
     expect(cacheEntries(locked.cache)).toEqual([]);
@@ -906,6 +914,11 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
         code: 2,
         stdout: "",
         stderr: `error MCG001: --from ${dir}: it has no schema/ folder, so it is no spec repository folder\n1 error; the lock file was not changed\n`,
+      });
+      expect(await cli("spec", "fetch", "--from", locked.lock, "--lock", locked.lock)).toEqual({
+        code: 2,
+        stdout: "",
+        stderr: `error MCG001: --from ${locked.lock}: it is a file, not a folder: give a spec repository folder (a local clone)\n1 error; the lock file was not changed\n`,
       });
       const copied = await cli("spec", "fetch", "--from", SPEC_DIR, "--lock", locked.lock);
       expect([copied.code, copied.stdout]).toEqual([0, `main ${COMMIT} ${join(locked.cache, COMMIT)} (versions: ${Object.keys(DIGESTS).join(", ")})\n`]);

@@ -508,9 +508,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   }
   if (options.from === "") throw fail("MCG001", "--from needs a folder: a spec repository folder (a local clone) at the locked commit");
   const from = options.from === undefined ? undefined : resolve(options.from);
-  if (from !== undefined && !statSync(join(from, "schema"), { throwIfNoEntry: false })?.isDirectory()) {
-    throw fail("MCG001", `--from ${options.from}: ${existsSync(from) ? "it has no schema/ folder, so it is no spec repository folder" : "no such folder"}`);
-  }
+  const fromProblem = from === undefined ? undefined : copySourceProblem(from);
+  if (fromProblem !== undefined) throw fail("MCG001", `--from ${options.from}: ${fromProblem}`);
   // The text as read: the lock is written back only if no other run changed it meanwhile.
   const text = lockText(where.lockFile);
   const lock = text === undefined ? undefined : parseLock(where.lockFile, text);
@@ -706,6 +705,22 @@ async function extracted(archive: Buffer, temp: string): Promise<void> {
   } catch (error) {
     throw fail("MCG502", `the archive could not be extracted (${(error as Error).message}); nothing was cached`);
   }
+}
+
+/**
+ * What keeps `from` from being a spec repository folder to copy (`spec fetch --from`), as the end of
+ * a sentence about it, or `undefined` when it has a `schema/` folder. A file in the way is named as
+ * one (helper-114: a file as `from` was an internal error, ENOTDIR, and a file `schema` was "no schema/ folder").
+ */
+function copySourceProblem(from: string): string | undefined {
+  const notFolder = (stat: Stats) => (stat.isFile() ? "a file, not a folder" : "not a folder");
+  const stat = entryStat(from);
+  if (stat === undefined) return "no such folder";
+  if (!stat.isDirectory()) return `it is ${notFolder(stat)}: give a spec repository folder (a local clone)`;
+  const schema = entryStat(join(from, "schema"));
+  if (schema === undefined) return "it has no schema/ folder, so it is no spec repository folder";
+  if (!schema.isDirectory()) return `its schema is ${notFolder(schema)}, so it is no spec repository folder`;
+  return undefined;
 }
 
 /** Thrown by the check of a copy (`spec fetch --from`) that does not hold the locked revision: caught where the copy is made. */
