@@ -13,7 +13,7 @@ import { versionsIn } from "./config.js";
 import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/index.js";
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
-import { downloadAdvice, fetchSpec, isVersionName, LOCK_FILE_NAME, lockedSpecDir, lockedVersions, type FetchedSpec } from "./spec/index.js";
+import { fetchSpec, isVersionName, LOCK_FILE_NAME, lockedSpecDir, lockedVersions, type FetchedSpec } from "./spec/index.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {
@@ -211,7 +211,7 @@ async function runFetch(flags: FetchFlags, io: CliIO): Promise<number> {
       ...(flags.from !== undefined ? { from: flags.from } : {}),
       onProgress: (line) => io.stderr(`${line}\n`),
       alternatives: FETCH_ALTERNATIVES,
-      downloadAdvice: downloadAdvice("generate, diff and scaffold can read a local clone with --spec <clone>, which needs no lock"),
+      downloadAlternatives: "generate, diff and scaffold can read a local clone with --spec <clone>, which needs no lock",
     });
     for (const f of fetched) {
       io.stdout(`${f.pin.ref} ${f.pin.commit} ${f.dir} (versions: ${Object.keys(f.pin.schemas).join(", ")})\n`);

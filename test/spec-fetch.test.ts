@@ -293,10 +293,11 @@ describe("spec fetch", () => {
         stderr: `main: downloading ${base}/main\nerror MCG501: cannot download the spec from ${base}/main: ECONNREFUSED; ${advice}\n1 error; no lock file was written\n`,
       });
       expect(existsSync(lock)).toBe(false);
-      // With a lock, whose first pin is not cached: that lock is what was not changed.
+      // With a lock, whose first pin is not cached: that lock is what was not changed, and a clone at the locked commit fills the cache.
       writeFileSync(lock, readFileSync(SPEC_LOCK));
+      const copy = `fill the cache from a clone at commit ${COMMIT} with \`spec fetch --lock ${lock} --from <clone>\`, which keeps the lock, or `;
       expect((await cli("spec", "fetch", "--lock", lock)).stderr).toBe(
-        `${COMMIT}: downloading ${base}/${COMMIT}\nerror MCG501: cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; ${advice}\n1 error; the lock file was not changed\n`,
+        `${COMMIT}: downloading ${base}/${COMMIT}\nerror MCG501: cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; ${advice.replace("without a download, ", `without a download, ${copy}`)}\n1 error; the lock file was not changed\n`,
       );
       expect((await cli("spec", "fetch", "--offline", "--lock", lock)).stderr).toBe(
         `error MCG505: --offline: the locked revision ${COMMIT} is not in the cache ${cache} (it would be downloaded from ${base}/${COMMIT}); ` +
@@ -1101,6 +1102,31 @@ describe("--spec-version without --spec", () => {
     }
   });
 
+  it("a locked revision that cannot be downloaded offers spec fetch --from <clone>, which keeps the lock, besides --spec and --schema (MCG501; helper-114: only those two, which drop the lock)", async () => {
+    const { dir, cache, lock } = place("locked-no-network");
+    writeFileSync(lock, `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref: "main", commit: COMMIT, schemas: DIGESTS }] }, null, 2)}\n`);
+    const base = `http://127.0.0.1:${await refusedPort()}/tar.gz`;
+    const previous = { base: process.env.MCP_SPEC_BASE_URL, cache: process.env.MCP_SPEC_CACHE_DIR };
+    process.env.MCP_SPEC_BASE_URL = base;
+    process.env.MCP_SPEC_CACHE_DIR = cache;
+    const failed = (ran: string) =>
+      `main: downloading ${base}/${COMMIT}\nerror MCG501: cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; check the network and MCP_SPEC_BASE_URL; without a download, ` +
+      `fill the cache from a clone at commit ${COMMIT} with \`spec fetch --lock ${lock} --from <clone>\`, which keeps the lock, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; ${ran}\n`;
+    try {
+      expect(await cli("generate", "--spec-version", "draft", "--lock", lock, "--out", join(dir, "out"))).toEqual({ code: 2, stdout: "", stderr: failed("nothing was written") });
+      const scaffold = await cli("scaffold", join(dir, "server"), "--spec-version", "draft", "--lock", lock);
+      expect([scaffold.code, scaffold.stderr]).toEqual([2, failed("nothing was written")]);
+      // What it offers works: the clone fills the cache, and generate then reads the lock's revision.
+      expect((await cli("spec", "fetch", "--lock", lock, "--from", SPEC_DIR)).code).toBe(0);
+      expect((await cli("generate", "--spec-version", "draft", "--lock", lock, "--out", join(dir, "out"), "--targets", "types")).code).toBe(0);
+    } finally {
+      for (const [key, value] of [["MCP_SPEC_BASE_URL", previous.base], ["MCP_SPEC_CACHE_DIR", previous.cache]] as const) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+    }
+  });
+
   it("a configuration input's lock errors point into the configuration file and name its own alternatives", async () => {
     const { dir } = place("config-lock");
     const config = join(dir, "mcp-schema-codegen.config.json");
@@ -1147,7 +1173,9 @@ describe("this repository's own corpus (npm run generate, npm test)", () => {
     const options = { lockFile: SPEC_LOCK, cacheDir: cache, baseUrl: base, variable: "MCP_SPEC_DIR" };
     expect(await failure(findCorpus(join(dir, "no-such-spec"), options))).toEqual([
       `error MCG507: no spec corpus: MCP_SPEC_DIR ${join(dir, "no-such-spec")} does not exist, and the revisions pinned in ${SPEC_LOCK} could not be had ` +
-        `(MCG501 cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>). ` +
+        `(MCG501 cannot download the spec from ${base}/${COMMIT}: ECONNREFUSED; check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, ` +
+        // The lock is the current folder's (tests run in the repository's folder): named without --lock.
+        `fill the cache from a clone at commit ${COMMIT} with \`spec fetch --from <clone>\`, which keeps the lock, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>). ` +
         `Either set MCP_SPEC_DIR to a spec repository folder (one holding schema/<version>/schema.ts), or connect to the internet so that the pinned revisions are downloaded into ${cache}`,
     ]);
   });

@@ -24,8 +24,9 @@
  * into place, so it is complete or absent.
  *
  * Errors (GeneratorError): MCG501 the download failed (network, HTTP status, truncated, too
- * large, timed out; the URL and the alternatives `--spec <clone>` and `--schema <file>` are
- * named, or what the caller gives as `downloadAdvice`); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
+ * large, timed out; the URL is named, then, for a locked revision, `spec fetch --from <clone>` (which
+ * keeps the lock), and the alternatives `--spec <clone>` and `--schema <file>`, or what the caller gives
+ * as `downloadAlternatives`); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
  * differs from the lock (nothing cached); MCG504 a lock file that cannot be read or used, or a
  * ref other than the locked one without `update`; MCG505 `offline` and the revision is not
  * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step
@@ -103,17 +104,21 @@ export interface FetchOptions extends SpecLocation {
   readonly onProgress?: (line: string) => void;
   /** What error messages offer instead of the lock, in the calling command's flags (default: `--spec <clone> --spec-version <v>`, or `--schema <file>`). */
   readonly alternatives?: string;
-  /** What a failed download (MCG501) advises after its reason (default: {@link downloadAdvice} of {@link alternatives}). */
-  readonly downloadAdvice?: string;
+  /** What a failed download (MCG501) offers last, after "without a download," (default: {@link alternatives}); see {@link downloadAdvice}. */
+  readonly downloadAlternatives?: string;
 }
 
 /**
  * What a failed download (MCG501) advises: the network, the server `MCP_SPEC_BASE_URL` names (or
- * that it can name one), then `alternatives`, the calling command's ways to do without a download.
+ * that it can name one), then, for a locked revision, the `spec fetch --from <clone>` command
+ * (`copy`) that fills the cache from a clone at its commit and keeps the lock, then `alternatives`,
+ * the calling command's ways to do without a download (helper-114: only those were offered, and
+ * both drop the lock).
  */
-export function downloadAdvice(alternatives: string, env: Environment = process.env): string {
+function downloadAdvice(alternatives: string, copy?: { readonly commit: string; readonly command: string }, env: Environment = process.env): string {
   const server = env.MCP_SPEC_BASE_URL ? "check the network and MCP_SPEC_BASE_URL" : "check the network (or set MCP_SPEC_BASE_URL to a server that has the archives)";
-  return `${server}; without a download, ${alternatives}`;
+  const copied = copy === undefined ? "" : `fill the cache from a clone at commit ${copy.commit} with \`${copy.command}\`, which keeps the lock, or `;
+  return `${server}; without a download, ${copied}${alternatives}`;
 }
 
 /** What one fetched (or found) pin gave. */
@@ -632,7 +637,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     checkCacheWritable(where.cacheDir);
     progress(`${job.ref}: downloading ${shown}`);
-    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.downloadAdvice ?? downloadAdvice(alternatives));
+    const copy = enforce ? { commit: job.locked!.commit, command: fetchCommand(where.lockFile, "--from", "<clone>") } : undefined;
+    const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, downloadAdvice(options.downloadAlternatives ?? alternatives, copy));
     const info = await checkArchive(archive, shown, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
       throw fail("MCG503", `the archive from ${shown} holds commit ${info.commit}, but the lock ${where.lockFile} pins ${job.locked!.commit}; nothing was cached`);
