@@ -309,6 +309,7 @@ async function runScaffold(dir: string, flags: ScaffoldFlags, io: CliIO): Promis
     const files = await scaffoldFiles({
       schema,
       name,
+      projectDir: dir,
       ...(specLock !== undefined ? { specLock } : {}),
       docs: flags.docs,
       ...(flags.example !== undefined ? { example: flags.example } : {}),

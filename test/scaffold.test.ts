@@ -6,8 +6,8 @@
  */
 import { Client as ClientV2, StreamableHTTPClientTransport as HttpV2 } from "@modelcontextprotocol/client";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { cli } from "./support/cli.js";
 import { ROOT, scratchDir, SPEC_DIR, SPEC_DIR_2026_07_13 } from "./support/corpus.js";
@@ -382,6 +382,36 @@ describe("scaffold command", () => {
     const initialize = { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "c", version: "1" } } };
     const served = spawnSync(process.execPath, [join(dir, "dist", "src", "main.js")], { input: `${JSON.stringify(initialize)}\n`, encoding: "utf8", timeout: 20_000 });
     expect(JSON.parse(served.stdout.trim())).toMatchObject({ id: 1, error: { code: -32022, data: { supported: ["2026-07-28"] } } });
+  });
+
+  it("names a schema file or spec folder inside the project relative to its configuration, one outside by its absolute path; a moved project still regenerates (helper-114)", async () => {
+    const parent = scratchDir("scaffold-relative");
+    const home = process.cwd();
+    process.chdir(parent);
+    try {
+      // A vendored schema of each era in the project, and a spec folder in another, named from the current folder as a user types them.
+      for (const [at, version] of [["srv/vendor", "draft"], ["srv/vendor", "2025-11-25"], ["specs/spec/schema", "draft"]] as const) {
+        mkdirSync(join(at, version), { recursive: true });
+        copyFileSync(join(SPEC_DIR, "schema", version, "schema.ts"), join(at, version, "schema.ts"));
+      }
+      const inputOf = (project: string) => (JSON.parse(readFileSync(join(project, "mcp-schema-codegen.config.json"), "utf8")) as { outputs: { input: unknown }[] }).outputs[0]!.input;
+      expect((await cli("scaffold", "srv", "--schema", "srv/vendor/draft/schema.ts", "--docs", "none", "--force")).code).toBe(0);
+      expect(inputOf("srv")).toEqual([{ schema: "vendor/draft/schema.ts" }, { schema: "vendor/2025-11-25/schema.ts" }]);
+      expect((await cli("scaffold", "specs", "--spec", "specs/spec", "--spec-version", "draft", "--eras", "modern", "--docs", "none", "--force")).code).toBe(0);
+      expect(inputOf("specs")).toEqual({ spec: "spec", version: "draft" });
+      // Outside the project, given relative to the current folder: absolute (the project may move, the checkout stays).
+      expect((await cli("scaffold", "outside", "--spec", relative(parent, SPEC_DIR), "--spec-version", "draft", "--eras", "modern", "--docs", "none")).code).toBe(0);
+      expect(inputOf("outside")).toEqual({ spec: SPEC_DIR, version: "draft" });
+      // Moved (as a clone elsewhere would be): each project's check reads the copies that moved with it.
+      mkdirSync("elsewhere");
+      for (const project of ["srv", "specs"]) {
+        renameSync(project, join("elsewhere", project));
+        const check = await cli("generate", "--config", join(parent, "elsewhere", project, "mcp-schema-codegen.config.json"), "--check");
+        expect([check.code, check.stderr]).toEqual([0, ""]);
+      }
+    } finally {
+      process.chdir(home);
+    }
   });
 
   it("takes both schemas given explicitly (--spec-version draft,2025-11-25, or two --schema), and refuses --eras modern with two", async () => {

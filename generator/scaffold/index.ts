@@ -20,7 +20,7 @@
  */
 import { constants, copyFileSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
 import { manifestFile } from "../diff/manifest.js";
 import { generate, GENERATOR_VERSION, type GeneratedFile, type GenerateOptions } from "../index.js";
@@ -32,7 +32,7 @@ import type { SchemaInput } from "../load/index.js";
 import type { SchemaIR } from "../ir.js";
 import type { ProtocolFacts } from "../analyze/protocol.js";
 import { ts } from "../ts-morph.js";
-import { isAlive, writeFileAtomic, writeOutput } from "../write.js";
+import { isAlive, isInside, writeFileAtomic, writeOutput } from "../write.js";
 
 /**
  * The latest legacy revision (draft basic/versioning: revisions up to 2025-11-25 open with
@@ -57,6 +57,12 @@ export interface ScaffoldOptions extends GenerateOptions {
    * folder, so that `generate` in the project reads the same revision on any machine.
    */
   readonly specLock?: string;
+  /**
+   * The project's folder (where its configuration file goes): a schema file or spec folder inside it
+   * (a vendored `schema.ts`) is named relative to it, as the configuration reads paths, so the
+   * project can move or be cloned. Without it, or outside it, a path is absolute.
+   */
+  readonly projectDir?: string;
 }
 
 /** Files copied as they are (path in the project ← path under `templates/scaffold/`). */
@@ -114,7 +120,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
   if (RESERVED_NAMES.has(options.name)) {
     throw fail("MCG412", `--name ${JSON.stringify(options.name)} is a name npm refuses (a Node.js core module, node_modules or favicon.ico)`);
   }
-  const { example, name, specLock, targets: _targets, ...generateOptions } = options;
+  const { example, name, specLock, projectDir, targets: _targets, ...generateOptions } = options;
   // The runtime's transports are written into src/generated/runtime/ beside the dispatcher core they import.
   const result = await generate({ ...generateOptions, transports: "node" });
   const facts = result.protocol;
@@ -145,7 +151,7 @@ export async function scaffoldFiles(options: ScaffoldOptions): Promise<Generated
     // Where the handler revision's modules are (src/generated/types.ts also re-exports them in a dual-era project).
     modules: revisions.length > 1 ? `src/generated/${revisions[0]!.folder}/` : "src/generated/",
   };
-  const config = configFile(generateOptions.schema, generateOptions.docs, specLock !== undefined);
+  const config = configFile(generateOptions.schema, generateOptions.docs, specLock !== undefined, projectDir);
   const files: GeneratedFile[] = [
     { path: "package.json", contents: renderTemplate("scaffold/package.json.hbs", view) },
     { path: "README.md", contents: renderTemplate("scaffold/README.md.hbs", view) },
@@ -197,16 +203,26 @@ export function requireStateless(facts: ProtocolFacts, ir: SchemaIR): void {
  * The project's configuration file: `src/generated/` from the scaffold's schemas with its
  * options, so that `generate` in the project regenerates it as written (both eras, or one).
  * `locked`: the inputs are versions of the revision the project's `mcp-spec.lock.json` pins,
- * written as `{ "version": … }`. Otherwise paths are absolute (the project may move; the spec
- * checkout stays where it is; edit them, or write `${NAME:-default}`, to use another);
- * `undefined` for a schema given as text, which has no path to name.
+ * written as `{ "version": … }`. Otherwise a path inside `projectDir` is relative to it (the
+ * configuration file's folder, from which the configuration reads paths), so that it moves with the
+ * project (helper-114: a vendored schema was named by its absolute path, and `generate --check` in a
+ * clone failed); a path outside is absolute (the project may move; the spec checkout stays where it
+ * is; edit it, or write `${NAME:-default}`, to use another); `undefined` for a schema given as
+ * text, which has no path to name.
  */
-function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string | undefined, locked: boolean): string | undefined {
+function configFile(schema: SchemaInput | readonly SchemaInput[], docs: string | undefined, locked: boolean, projectDir: string | undefined): string | undefined {
   const inputs: readonly SchemaInput[] = Array.isArray(schema) ? schema : [schema as SchemaInput];
+  const named = (path: string): string => {
+    const absolute = resolve(path);
+    if (projectDir === undefined) return absolute;
+    const root = resolve(projectDir);
+    if (absolute === root) return ".";
+    return isInside(absolute, root) ? relative(root, absolute).split(sep).join("/") : absolute;
+  };
   const entries: object[] = [];
   for (const input of inputs) {
-    if ("specDir" in input) entries.push(locked ? { version: input.version } : { spec: resolve(input.specDir), version: input.version });
-    else if ("path" in input) entries.push({ schema: resolve(input.path) });
+    if ("specDir" in input) entries.push(locked ? { version: input.version } : { spec: named(input.specDir), version: input.version });
+    else if ("path" in input) entries.push({ schema: named(input.path) });
     else return undefined;
   }
   const options = { ...(docs !== undefined && docs !== "full" ? { docs } : {}), transports: "node" };
