@@ -49,9 +49,13 @@ export function addSpecCommands(program: Command, io: CliIO, setDebug: (debug: b
   const fetchCommand = spec
     .command("fetch")
     .description(`download the spec repository at a ref, pin it in ./${LOCK_FILE_NAME} and keep schema/ and docs/specification/ in the cache`)
-    .option("--ref <ref>", "a tag, branch or commit (default: the locked pins, or main when there is no lock)")
-    .option("--update", "move the pin to what the ref names now and rewrite the lock")
-    .option("--from <dir>", "copy the locked revisions the cache lacks from a spec repository folder at that commit (a local clone), checked against the lock's sha256s, instead of downloading them")
+    .option("--ref <ref>", "a tag, branch or commit (default: the locked pins, or main when there is no lock; with --from and no lock: a clone's HEAD)")
+    .option("--update", "move the pin to what the ref names now and rewrite the lock (with --from: to the folder, as the full commit --ref names)")
+    .option(
+      "--from <dir>",
+      "copy the locked revisions the cache lacks from a spec repository folder at that commit (a local clone), checked against the lock's sha256s, instead of downloading them; " +
+        "with no lock (or --update), pin the folder as the full commit --ref names, or as a clone's HEAD",
+    )
     .option("--debug", "print stack traces for errors")
     .addHelpText(
       "after",

@@ -452,7 +452,7 @@ describe("diff on a fixture pair", () => {
     expect(noVersion.stderr).toMatch(new RegExp(`^error MCG001: drafty is neither a file nor a version folder under ${join(SPEC_DIR, "schema")}; versions there: 2024-11-05, .*draft\n`));
     const noLock = await cli("diff", "2025-11-25", "draft", "--lock", join(scratchDir("diff-no-lock"), "none.json"));
     expect(noLock.code).toBe(2);
-    expect(noLock.stderr).toContain("to pin a spec revision, or name versions of a local clone with --spec <clone>, or give two schema.ts files\n");
+    expect(noLock.stderr).toContain(" --from <clone>` pins a local clone), or name versions of a local clone with --spec <clone>, or give two schema.ts files\n");
     expect(noLock.stderr).not.toContain("--spec-version");
     expect((await cli("diff", "--help")).stdout).not.toContain("--spec-version");
   });

@@ -5,7 +5,7 @@
  * download, 404, a refused connection, two fetches at once, and hostile archives (`../` paths,
  * symbolic links, a huge entry), each refused with nothing cached.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chmodSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
@@ -26,6 +26,8 @@ const TOP = `modelcontextprotocol-${COMMIT}`;
 /** The project's own lock: its first pin is the corpus's commit, with the digests of every schema.ts. */
 const LOCK = JSON.parse(readFileSync(join(ROOT, "mcp-spec.lock.json"), "utf8")) as { pins: { schemas: Record<string, string> }[] };
 const execFileAsync = promisify(execFile);
+/** Whether git runs here (the clone tests need it). */
+const HAS_GIT = spawnSync("git", ["--version"]).status === 0;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const DIGESTS = LOCK.pins[0]!.schemas;
 
@@ -49,6 +51,9 @@ function place(name: string): { dir: string; cache: string; lock: string; option
   const lock = join(dir, "mcp-spec.lock.json");
   return { dir, cache, lock, options: { lockFile: lock, cacheDir: cache, baseUrl: server.baseUrl, timeoutMs: 20_000 } };
 }
+
+/** What a failed download with no lock offers first without a download: pinning a clone (helper-114). */
+const pinClone = (lock: string) => `pin a local clone as the commit its HEAD names with \`spec fetch --lock ${lock} --from <clone>\` (a folder that is no clone needs --ref <full commit sha>), or `;
 
 async function failure(promise: Promise<unknown>): Promise<string[]> {
   const error = await promise.then(
@@ -204,7 +209,8 @@ describe("spec fetch", () => {
     try {
       expect(await failure(fetchSpec({ ...options, baseUrl: local.baseUrl }))).toEqual([
         `error MCG503: the archive from ${local.baseUrl}/${COMMIT} does not match the lock ${lock}: schema/draft/schema.ts: locked ${DIGESTS.draft}, got ${sha256("export type Tampered = string;\n")}; nothing was cached: ` +
-          `either the lock file was edited (then restore it from version control, or run \`spec fetch --lock ${lock} --update\` to pin what the ref names now) or the server sent other contents for that commit`,
+          `either the lock file was edited, or written by \`spec fetch --from <dir>\` from a folder that did not hold that commit ` +
+          `(then restore it from version control, or run \`spec fetch --lock ${lock} --update\` to pin what the ref names now), or the server sent other contents for that commit`,
       ]);
     } finally {
       await local.close();
@@ -236,7 +242,7 @@ describe("spec fetch", () => {
     const lines = await failure(fetchSpec({ ...options, ref: "truncated" }));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      new RegExp(`^error MCG501: cannot download the spec from ${server.baseUrl}/truncated: the download broke off after 1000 (of ${good.length} )?bytes.*; check the network \\(or set MCP_SPEC_BASE_URL to a server that has the archives\\); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>$`),
+      new RegExp(`^error MCG501: cannot download the spec from ${server.baseUrl}/truncated: the download broke off after 1000 (of ${good.length} )?bytes.*; check the network \\(or set MCP_SPEC_BASE_URL to a server that has the archives\\); without a download, pin a local clone .*, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>$`),
     );
     expect(cacheEntries(cache)).toEqual([]);
     expect(existsSync(lock)).toBe(false);
@@ -254,25 +260,25 @@ describe("spec fetch", () => {
     const [fetched] = await fetchSpec({ ...options, ref: "reset-once" });
     expect(fetched!.pin.commit).toBe(COMMIT);
     expect(server.requests.slice(before)).toEqual(["reset-once", "reset-once"]);
-    const { options: other } = place("reset-twice");
+    const { options: other, lock } = place("reset-twice");
     server.routes.set("reset-twice", { kind: "reset", resets: 2, body: good });
     expect(await failure(fetchSpec({ ...other, ref: "reset-twice" }))).toEqual([
-      `error MCG501: cannot download the spec from ${server.baseUrl}/reset-twice: the server closed the connection without an answer (UND_ERR_SOCKET); check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+      `error MCG501: cannot download the spec from ${server.baseUrl}/reset-twice: the server closed the connection without an answer (UND_ERR_SOCKET); check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, ${pinClone(lock)}give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
     ]);
   });
 
   it("reports 404 (MCG501) with the URL and the alternatives", async () => {
-    const { options } = place("404");
+    const { options, lock } = place("404");
     expect(await failure(fetchSpec({ ...options, ref: "no-such-tag" }))).toEqual([
-      `error MCG501: cannot download the spec from ${server.baseUrl}/no-such-tag: HTTP 404 (no such ref?); check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
+      `error MCG501: cannot download the spec from ${server.baseUrl}/no-such-tag: HTTP 404 (no such ref?); check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, ${pinClone(lock)}give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
     ]);
   });
 
   it("says what a port fetch() blocks means (MCG501), not undici's bare \"bad port\" (helper-75)", async () => {
-    const { options } = place("bad-port");
+    const { options, lock } = place("bad-port");
     expect(await failure(fetchSpec({ ...options, baseUrl: "http://127.0.0.1:1/tar.gz", ref: "main" }))).toEqual([
       "error MCG501: cannot download the spec from http://127.0.0.1:1/tar.gz/main: fetch() does not connect to that port (a port it blocks, such as 1, 22 or 25: bad port); serve the archives on another; " +
-        "check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>",
+        `check the network (or set MCP_SPEC_BASE_URL to a server that has the archives); without a download, ${pinClone(lock)}give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>`,
     ]);
   });
 
@@ -290,7 +296,7 @@ describe("spec fetch", () => {
       expect(await cli("spec", "fetch", "--ref", "main", "--lock", lock)).toEqual({
         code: 2,
         stdout: "",
-        stderr: `main: downloading ${base}/main\nerror MCG501: cannot download the spec from ${base}/main: ECONNREFUSED; ${advice}\n1 error; no lock file was written\n`,
+        stderr: `main: downloading ${base}/main\nerror MCG501: cannot download the spec from ${base}/main: ECONNREFUSED; ${advice.replace("without a download, ", `without a download, ${pinClone(lock)}`)}\n1 error; no lock file was written\n`,
       });
       expect(existsSync(lock)).toBe(false);
       // With a lock, whose first pin is not cached: that lock is what was not changed, and a clone at the locked commit fills the cache.
@@ -494,7 +500,7 @@ describe("spec fetch: locks and refs it must not trust", () => {
     rmSync(join(cache, COMMIT), { recursive: true });
     expect(await failure(fetchSpec({ ...options, lockFile: copy }))).toEqual([
       `error MCG503: the archive from ${server.baseUrl}/${COMMIT} does not match the lock ${copy}: schema/draft/schema.ts: locked ${zeros}, got ${DIGESTS.draft}; nothing was cached: ` +
-        `either the lock file was edited (${mend}) or the server sent other contents for that commit`,
+        `either the lock file was edited, or written by \`spec fetch --from <dir>\` from a folder that did not hold that commit (${mend}), or the server sent other contents for that commit`,
     ]);
     expect(cacheEntries(cache)).toEqual([]);
     // What the lock side says mends it.
@@ -890,9 +896,26 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     expect(cacheEntries(cache)).toEqual([COMMIT, second!.commit].sort());
   });
 
-  it("needs a lock (MCG504), a spec folder (MCG001, naming a file as a file), and does not go with --update (MCG001)", async () => {
+  it("needs a lock or a full commit as --ref (MCG504), a spec folder (MCG001, naming a file as a file), and --update only with a full commit (MCG001)", async () => {
     const { dir, cache, options } = place("from-refused");
-    expect((await failure(fetchSpec({ ...options, from: SPEC_DIR })))[0]).toMatch(/^error MCG504: --from: there is no lock file .* a folder does not say which commit it holds; read the folder itself with --spec /);
+    // A plain folder (not the top of a git work tree): a copy of the corpus in this test's folder.
+    const plain = join(dir, "plain");
+    mkdirSync(join(plain, "schema", "draft"), { recursive: true });
+    writeFileSync(join(plain, "schema", "draft", "schema.ts"), readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts")));
+    expect(await failure(fetchSpec({ ...options, from: plain }))).toEqual([
+      `error MCG504: --from: there is no lock file ${join(dir, "mcp-spec.lock.json")} naming the revision to copy, and a folder does not say which commit it holds ` +
+        "(a clone's HEAD does, read with git when the folder is the top of a git work tree: it is not, or git is not there); " +
+        `name it with \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")} --from ${plain} --ref <full commit sha>\` to pin the folder as that commit, ` +
+        `or read the folder itself with --spec ${plain} --spec-version <v>, or run \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")}\` once with the network`,
+    ]);
+    // --offline with no lock at all offers the same way.
+    expect((await failure(fetchSpec({ ...options, offline: true })))[0]).toContain(
+      `run \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")}\` once with the network, or pin a local clone with \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")} --from <clone>\`, or give a local clone`,
+    );
+    // A ref that is no full commit names no commit the folder could be taken as.
+    for (const ref of ["main", COMMIT.slice(0, 12)]) {
+      expect((await failure(fetchSpec({ ...options, from: plain, ref })))[0]).toContain(`naming the revision to copy, and --ref ${ref} is no full commit sha, and a folder does not say what a branch or tag names; name it with`);
+    }
     const locked = lockedPlace("from-refused-locked");
     expect(await failure(fetchSpec({ ...locked.options, from: dir }))).toEqual([`error MCG001: --from ${dir}: it has no schema/ folder, so it is no spec repository folder`]);
     expect(await failure(fetchSpec({ ...locked.options, from: join(dir, "nowhere") }))).toEqual([`error MCG001: --from ${join(dir, "nowhere")}: no such folder`]);
@@ -904,7 +927,10 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
     mkdirSync(schemaFile);
     writeFileSync(join(schemaFile, "schema"), "");
     expect(await failure(fetchSpec({ ...locked.options, from: schemaFile }))).toEqual([`error MCG001: --from ${schemaFile}: its schema is a file, not a folder, so it is no spec repository folder`]);
-    expect((await failure(fetchSpec({ ...locked.options, from: SPEC_DIR, update: true })))[0]).toMatch(/^error MCG001: --from copies the revisions the lock pins, and --update/);
+    expect(await failure(fetchSpec({ ...locked.options, from: SPEC_DIR, update: true }))).toEqual([
+      "error MCG001: --from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits): a folder does not say which commit it holds, nor what a branch or tag names now",
+    ]);
+    expect((await failure(fetchSpec({ ...locked.options, from: SPEC_DIR, update: true, ref: "main" })))[0]).toContain('which must be a full commit sha (40 hex digits, not "main")');
     expect(cacheEntries(cache)).toEqual([]);
     expect(cacheEntries(locked.cache)).toEqual([]);
     // The command line's flag.
@@ -927,6 +953,157 @@ describe("spec fetch --from: the locked revisions copied from a local folder, ch
       if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
       else process.env.MCP_SPEC_CACHE_DIR = previous;
     }
+  });
+});
+
+describe("spec fetch --from <dir> --ref <commit>: a folder pinned as the commit --ref names, offline (helper-114: a new lock had to be written by hand)", () => {
+  /** A lock of the first pin of the project's own lock (the corpus's commit). */
+  const lockOf = (ref: string, commit: string, schemas: Record<string, string>) =>
+    `${JSON.stringify({ lockVersion: 1, repository: "modelcontextprotocol/modelcontextprotocol", pins: [{ ref, commit, schemas }] }, null, 2)}\n`;
+  const note = (from: string, commit: string) =>
+    `note: ${from} is taken to hold commit ${commit}, as --ref says: a folder does not say which commit it holds, so this cannot be checked offline; ` +
+    "the sha256s of its schema.ts files are pinned, and a download of that commit (a `spec fetch` with the network where the cache lacks it, as in CI) is checked against them";
+
+  it("without a lock, writes one naming that commit with the folder's sha256s and fills the cache, with no request; generate --offline then reads it", async () => {
+    const { dir, cache, lock, options } = place("from-pin");
+    const before = server.requests.length;
+    const lines: string[] = [];
+    const [fetched] = await fetchSpec({ ...options, baseUrl: `http://127.0.0.1:${await refusedPort()}/tar.gz`, from: SPEC_DIR, ref: COMMIT, onProgress: (l) => lines.push(l) });
+    expect(server.requests.length).toBe(before);
+    expect(fetched).toEqual({ pin: { ref: COMMIT, commit: COMMIT, schemas: DIGESTS }, dir: join(cache, COMMIT), downloaded: false, lockWritten: true });
+    expect(lines).toEqual([note(resolve(SPEC_DIR), COMMIT), `${COMMIT} cached in ${join(cache, COMMIT)}, copied from ${resolve(SPEC_DIR)}`, `${lock} written`]);
+    expect(readFileSync(lock, "utf8")).toBe(lockOf(COMMIT, COMMIT, DIGESTS));
+    expect(readdirSync(join(cache, COMMIT)).sort()).toEqual(["docs", "schema"]);
+    // The command line, --offline too (a folder needs no network); generate then reads the new lock.
+    const other = place("from-pin-cli");
+    const previous = process.env.MCP_SPEC_CACHE_DIR;
+    process.env.MCP_SPEC_CACHE_DIR = other.cache;
+    try {
+      expect(await cli("spec", "fetch", "--from", SPEC_DIR, "--ref", COMMIT, "--offline", "--lock", other.lock)).toEqual({
+        code: 0,
+        stdout: `${COMMIT} ${COMMIT} ${join(other.cache, COMMIT)} (versions: ${Object.keys(DIGESTS).join(", ")})\n`,
+        stderr: `${note(resolve(SPEC_DIR), COMMIT)}\n${COMMIT} cached in ${join(other.cache, COMMIT)}, copied from ${resolve(SPEC_DIR)}\n${other.lock} written\n`,
+      });
+      const generated = await cli("generate", "--spec-version", "draft", "--offline", "--lock", other.lock, "--out", join(dir, "out"), "--targets", "types");
+      expect([generated.code, generated.stderr]).toEqual([0, `${COMMIT} found in the cache ${join(other.cache, COMMIT)}\n`]);
+    } finally {
+      if (previous === undefined) delete process.env.MCP_SPEC_CACHE_DIR;
+      else process.env.MCP_SPEC_CACHE_DIR = previous;
+    }
+  });
+
+  it("a folder that does not hold that commit is pinned as it is, and a download of the commit then refuses the lock (MCG503) saying a --from pin may be the cause; a cache of that commit refuses it at once", async () => {
+    const { dir, cache, lock, options } = place("from-pin-wrong");
+    const clone = join(dir, "clone");
+    for (const version of Object.keys(DIGESTS)) {
+      mkdirSync(join(clone, "schema", version), { recursive: true });
+      writeFileSync(join(clone, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    const draft = join(clone, "schema", "draft", "schema.ts");
+    writeFileSync(draft, `${readFileSync(draft, "utf8")}// not at that commit\n`);
+    const edited = createHash("sha256").update(readFileSync(draft)).digest("hex");
+    await fetchSpec({ ...options, from: clone, ref: COMMIT });
+    expect(readLock(lock)!.pins[0]!.schemas.draft).toBe(edited);
+    // Where the cache lacks it (CI, another machine), a fetch with the network downloads the commit and compares.
+    const fresh = join(dir, "fresh-cache");
+    expect(await failure(fetchSpec({ ...options, cacheDir: fresh }))).toEqual([
+      `error MCG503: the archive from ${server.baseUrl}/${COMMIT} does not match the lock ${lock}: schema/draft/schema.ts: locked ${edited}, got ${DIGESTS.draft}; nothing was cached: ` +
+        `either the lock file was edited, or written by \`spec fetch --from <dir>\` from a folder that did not hold that commit ` +
+        `(then restore it from version control, or run \`spec fetch --lock ${lock} --update\` to pin what the ref names now), or the server sent other contents for that commit`,
+    ]);
+    expect(cacheEntries(fresh)).toEqual([]);
+    // A cache that holds the commit (downloaded before) is compared with the copy: the folder is refused, no lock written.
+    const second = place("from-pin-cached");
+    await fetchSpec({ ...second.options, ref: COMMIT });
+    rmSync(second.lock);
+    expect(await failure(fetchSpec({ ...second.options, from: clone, ref: COMMIT }))).toEqual([
+      `error MCG503: the cached folder ${join(second.cache, COMMIT)} differs from the copy of its commit (schema/draft/schema.ts: copy ${edited}, cached ${DIGESTS.draft}); delete it and fetch again`,
+    ]);
+    expect(existsSync(second.lock)).toBe(false);
+    expect(cacheEntries(cache)).toEqual([COMMIT]);
+  });
+
+  it("with a lock, --update moves the first pin to the folder as that commit; without --update a commit the lock does not pin is refused (MCG504), naming it", async () => {
+    const { cache, lock, options } = place("from-pin-update");
+    writeFileSync(lock, lockOf("main", OTHER, DIGESTS));
+    expect(await failure(fetchSpec({ ...options, from: SPEC_DIR, ref: COMMIT }))).toEqual([
+      `error MCG504: the lock file ${lock} pins main (${OTHER}), not ${COMMIT}; with --from, --ref names one of them by its ref or its full commit; ` +
+        `run \`spec fetch --lock ${lock} --from ${SPEC_DIR} --ref ${COMMIT} --update\` to move the first pin to the folder, taken as that commit`,
+    ]);
+    expect(cacheEntries(cache)).toEqual([]);
+    // --offline too: a folder needs no network.
+    const [moved] = await fetchSpec({ ...options, from: SPEC_DIR, ref: COMMIT, update: true, offline: true });
+    expect(moved).toEqual({
+      pin: { ref: COMMIT, commit: COMMIT, schemas: DIGESTS },
+      dir: join(cache, COMMIT),
+      downloaded: false,
+      lockWritten: true,
+      replaced: { ref: "main", commit: OTHER, schemas: DIGESTS },
+    });
+    expect(readFileSync(lock, "utf8")).toBe(lockOf(COMMIT, COMMIT, DIGESTS));
+  });
+
+  it.skipIf(!HAS_GIT)("a clone's HEAD names the commit when --ref is left out; a clone with changes not committed to schema/ or docs/specification/, or at another commit than --ref, is refused (MCG503)", async () => {
+    const { dir, lock, options } = place("from-pin-git");
+    const clone = join(dir, "clone");
+    for (const version of Object.keys(DIGESTS)) {
+      mkdirSync(join(clone, "schema", version), { recursive: true });
+      writeFileSync(join(clone, "schema", version, "schema.ts"), readFileSync(join(SPEC_DIR, "schema", version, "schema.ts")));
+    }
+    writeFileSync(join(clone, "README.md"), "a clone\n");
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", ...args], { cwd: clone, encoding: "utf8" }).trim();
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "spec");
+    const head = git("rev-parse", "HEAD");
+    // A GIT_DIR of the environment (a hook's) is not passed on: git reads the clone itself.
+    const previous = process.env.GIT_DIR;
+    process.env.GIT_DIR = join(dir, "elsewhere.git");
+    const lines: string[] = [];
+    try {
+      const [fetched] = await fetchSpec({ ...options, from: clone, onProgress: (l) => lines.push(l) });
+      expect(fetched!.pin).toEqual({ ref: head, commit: head, schemas: DIGESTS });
+    } finally {
+      if (previous === undefined) delete process.env.GIT_DIR;
+      else process.env.GIT_DIR = previous;
+    }
+    expect(lines[0]).toBe(
+      `note: ${clone} is a git work tree at commit ${head} with no changes to schema/ or docs/specification/ that are not committed: it is taken as that commit of modelcontextprotocol/modelcontextprotocol, which cannot be checked offline; ` +
+        "the sha256s of its schema.ts files are pinned, and a download of that commit (a `spec fetch` with the network where the cache lacks it, as in CI) is checked against them",
+    );
+    rmSync(lock);
+    // A change outside the kept folders is no matter; one inside, committed or not, tracked or not, is.
+    writeFileSync(join(clone, "README.md"), "edited\n");
+    writeFileSync(join(clone, "schema", "draft", "schema.ts"), `${readFileSync(join(clone, "schema", "draft", "schema.ts"), "utf8")}// edited\n`);
+    writeFileSync(join(clone, "schema", "notes.txt"), "mine\n");
+    expect(await failure(fetchSpec({ ...options, from: clone }))).toEqual([
+      `error MCG503: --from ${clone} is a git work tree whose schema/ or docs/specification/ has changes that are not committed (schema/draft/schema.ts, schema/notes.txt), so it does not hold commit ${head} as it is; ` +
+        "commit or stash them (or `git checkout` the commit to pin) and run again; nothing was cached",
+    ]);
+    git("checkout", "-q", "--", "schema");
+    rmSync(join(clone, "schema", "notes.txt"));
+    expect(await failure(fetchSpec({ ...options, from: clone, ref: COMMIT }))).toEqual([
+      `error MCG503: --from ${clone} is a git work tree at commit ${head}, not ${COMMIT} as --ref says; \`git -C ${clone} checkout ${COMMIT}\` first, or leave --ref out to pin ${head}; nothing was cached`,
+    ]);
+    expect((await failure(fetchSpec({ ...options, from: clone, ref: "main" })))[0]).toContain(`--ref main is no full commit sha, and a folder does not say what a branch or tag names (leave --ref out to pin the clone's HEAD, ${head}); name it with`);
+    expect(existsSync(lock)).toBe(false);
+    // A spec folder inside another repository: that repository's HEAD says nothing of the spec, and is not read.
+    const outer = join(dir, "outer");
+    mkdirSync(join(outer, "vendor", "spec", "schema", "draft"), { recursive: true });
+    writeFileSync(join(outer, "vendor", "spec", "schema", "draft", "schema.ts"), readFileSync(join(SPEC_DIR, "schema", "draft", "schema.ts")));
+    execFileSync("git", ["init", "-q"], { cwd: outer });
+    execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false", "commit", "-q", "--allow-empty", "-m", "x"], { cwd: outer });
+    expect((await failure(fetchSpec({ ...options, from: join(outer, "vendor", "spec") })))[0]).toContain("it is not, or git is not there");
+  });
+
+  it("a folder with no version's schema.ts pins nothing (MCG001): no lock written, nothing cached", async () => {
+    const { dir, cache, lock, options } = place("from-pin-empty");
+    mkdirSync(join(dir, "empty", "schema"), { recursive: true });
+    expect(await failure(fetchSpec({ ...options, from: join(dir, "empty"), ref: COMMIT }))).toEqual([
+      `error MCG001: --from ${join(dir, "empty")}: it has no schema/<version>/schema.ts, so there is nothing to pin; nothing was cached`,
+    ]);
+    expect(existsSync(lock)).toBe(false);
+    expect(cacheEntries(cache)).toEqual([]);
   });
 });
 
@@ -1134,7 +1311,8 @@ describe("--spec-version without --spec", () => {
     const result = await cli("generate", "--config", config, "--offline");
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `${relative(ROOT, config)}:3:16 - error MCG504: no lock file ${join(dir, "mcp-spec.lock.json")}: run \`mcp-schema-codegen spec fetch --lock ${join(dir, "mcp-spec.lock.json")}\` to pin a spec revision, or ` +
+      `${relative(ROOT, config)}:3:16 - error MCG504: no lock file ${join(dir, "mcp-spec.lock.json")}: run \`mcp-schema-codegen spec fetch --lock ${join(dir, "mcp-spec.lock.json")}\` to pin a spec revision ` +
+        `(with no network, \`spec fetch --lock ${join(dir, "mcp-spec.lock.json")} --from <clone>\` pins a local clone), or ` +
         'name a local clone ({ "spec": "<clone>", "version": "<v>" }) or one file ({ "schema": "<file>" }) in this input instead\n1 error; nothing was written\n',
     );
     // The library refuses a locked input that did not go through configInputs, saying so.
@@ -1147,7 +1325,8 @@ describe("--spec-version without --spec", () => {
     const result = await cli("generate", "--spec-version", "draft", "--lock", join(dir, "none.json"), "--out", join(dir, "out"));
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(
-      `error MCG504: no lock file ${join(dir, "none.json")}: run \`mcp-schema-codegen spec fetch --lock ${join(dir, "none.json")}\` to pin a spec revision, or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; nothing was written\n`,
+      `error MCG504: no lock file ${join(dir, "none.json")}: run \`mcp-schema-codegen spec fetch --lock ${join(dir, "none.json")}\` to pin a spec revision ` +
+        `(with no network, \`spec fetch --lock ${join(dir, "none.json")} --from <clone>\` pins a local clone), or give a local clone with --spec <clone> --spec-version <v>, or one file with --schema <file>\n1 error; nothing was written\n`,
     );
   });
 });

@@ -15,7 +15,9 @@
  * The lock keeps the sha256 of every `schema.ts` (hosted archives are not byte-stable, their
  * contents are): written on the first fetch, enforced after (a pinned revision is always
  * downloaded by its commit), changed only with `update`. Offline, `from` copies a locked revision
- * from a local folder at its commit instead, vouched for by the same digests.
+ * from a local folder at its commit instead, vouched for by the same digests; with no lock (or
+ * `update`) it pins the folder as the full commit `ref` names (or a clone's HEAD, read with git),
+ * its digests taken as they are: a download of that commit is checked against them.
  *
  * Environment: `MCP_SPEC_BASE_URL` replaces the archive base URL (default {@link DEFAULT_BASE_URL};
  * the archive of ref R is `<base>/<R>`); `MCP_SPEC_CACHE_DIR` replaces the cache folder (default
@@ -27,11 +29,13 @@
  * large, timed out; the URL is named, then, for a locked revision, `spec fetch --from <clone>` (which
  * keeps the lock), and the alternatives `--spec <clone>` and `--schema <file>`, or what the caller gives
  * as `downloadAlternatives`); MCG502 the archive was refused (see `archive.ts`); MCG503 a `schema.ts` whose sha256
- * differs from the lock (nothing cached); MCG504 a lock file that cannot be read or used, or a
- * ref other than the locked one without `update`; MCG505 `offline` and the revision is not
+ * differs from the lock (nothing cached), or a `from` clone with changes not committed or at another
+ * commit than `ref`; MCG504 a lock file that cannot be read or used, a ref other than the locked one
+ * without `update`, or `from` with no lock and no full commit to pin it as; MCG505 `offline` and the revision is not
  * cached; MCG506 a version the locked revision does not have; MCG403 a cache file-system step
  * failed, or (before any download) the cache folder or the lock's folder cannot be written in.
  */
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { accessSync, constants as fsConstants, copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, type Stats } from "node:fs";
 import { homedir } from "node:os";
@@ -92,8 +96,10 @@ export interface FetchOptions extends SpecLocation {
   /**
    * A spec repository folder (a local clone, an unpacked archive) at a locked commit: the locked
    * revisions the cache lacks are copied from it (`schema/`, `docs/specification/`) instead of
-   * downloaded, when every locked `schema.ts` there has its locked sha256. Needs a lock; never
-   * uses the network.
+   * downloaded, when every locked `schema.ts` there has its locked sha256. With no lock, or with
+   * `update`, the folder is pinned as the commit `ref` names (a full commit sha), or, when `ref` is
+   * not given, as the HEAD of the clone whose top it is; a clone is refused when it has changes to
+   * the kept folders not committed, or another HEAD than `ref`. Never uses the network.
    */
   readonly from?: string;
   readonly timeoutMs?: number;
@@ -110,15 +116,14 @@ export interface FetchOptions extends SpecLocation {
 
 /**
  * What a failed download (MCG501) advises: the network, the server `MCP_SPEC_BASE_URL` names (or
- * that it can name one), then, for a locked revision, the `spec fetch --from <clone>` command
- * (`copy`) that fills the cache from a clone at its commit and keeps the lock, then `alternatives`,
- * the calling command's ways to do without a download (helper-114: only those were offered, and
- * both drop the lock).
+ * that it can name one), then `copy`, the `spec fetch --from <clone>` way when there is one (for a
+ * locked revision: fill the cache from a clone at its commit, keeping the lock; with no lock: pin
+ * a clone), then `alternatives`, the calling command's ways to do without a download (helper-114:
+ * only those were offered, and both leave the lock aside).
  */
-function downloadAdvice(alternatives: string, copy?: { readonly commit: string; readonly command: string }, env: Environment = process.env): string {
+function downloadAdvice(alternatives: string, copy?: string, env: Environment = process.env): string {
   const server = env.MCP_SPEC_BASE_URL ? "check the network and MCP_SPEC_BASE_URL" : "check the network (or set MCP_SPEC_BASE_URL to a server that has the archives)";
-  const copied = copy === undefined ? "" : `fill the cache from a clone at commit ${copy.commit} with \`${copy.command}\`, which keeps the lock, or `;
-  return `${server}; without a download, ${copied}${alternatives}`;
+  return `${server}; without a download, ${copy === undefined ? "" : `${copy}, or `}${alternatives}`;
 }
 
 /** What one fetched (or found) pin gave. */
@@ -505,11 +510,9 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   const where = located(options);
   const alternatives = options.alternatives ?? ALTERNATIVES;
   if (options.ref !== undefined) checkRef(options.ref);
-  if (options.update && options.offline) {
+  // With --from, --update pins the folder as the commit --ref names, and needs no network.
+  if (options.update && options.offline && options.from === undefined) {
     throw fail("MCG001", "--update moves pins to what their refs name now, which needs the network: it cannot go with --offline");
-  }
-  if (options.update && options.from !== undefined) {
-    throw fail("MCG001", "--from copies the revisions the lock pins, and --update moves pins to what their refs name now: they cannot go together");
   }
   if (options.from === "") throw fail("MCG001", "--from needs a folder: a spec repository folder (a local clone) at the locked commit");
   const from = options.from === undefined ? undefined : resolve(options.from);
@@ -519,6 +522,17 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   const text = lockText(where.lockFile);
   const lock = text === undefined ? undefined : parseLock(where.lockFile, text);
   const progress = options.onProgress ?? (() => {});
+  // A pin written from a folder (no lock, or --update) names the commit it is taken as: --ref, or the HEAD of a clone, which
+  // is checked against --ref and for changes not committed (helper-114).
+  const tree = from !== undefined && (!lock || options.update) ? workTree(from) : undefined;
+  if (tree !== undefined) checkWorkTree(tree, options.from!, options.ref);
+  const ref = options.ref ?? tree?.commit;
+  if (options.update && from !== undefined && (ref === undefined || !FULL_COMMIT.test(ref))) {
+    throw fail(
+      "MCG001",
+      `--from with --update pins the folder as the commit --ref names, which must be a full commit sha (40 hex digits${ref === undefined ? "" : `, not ${JSON.stringify(ref)}`}): a folder does not say which commit it holds, nor what a branch or tag names now`,
+    );
+  }
 
   // Which pins to handle, and whether each is downloaded by its commit (enforced) or by its ref (new or updated).
   interface Job {
@@ -528,25 +542,43 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
   }
   let jobs: Job[];
   if (!lock) {
-    if (from !== undefined) {
+    if (from !== undefined && (ref === undefined || !FULL_COMMIT.test(ref))) {
+      // A first pin from a folder names its commit (helper-114: offline, a new lock could only be written by hand).
+      const why =
+        ref === undefined
+          ? "a folder does not say which commit it holds (a clone's HEAD does, read with git when the folder is the top of a git work tree: it is not, or git is not there)"
+          : `--ref ${ref} is no full commit sha, and a folder does not say what a branch or tag names${tree !== undefined ? ` (leave --ref out to pin the clone's HEAD, ${tree.commit})` : ""}`;
       throw fail(
         "MCG504",
-        `--from: there is no lock file ${where.lockFile} naming the revision to copy, and a folder does not say which commit it holds; read the folder itself with --spec ${options.from} --spec-version <v>, or run \`${fetchCommand(where.lockFile)}\` once with the network`,
+        `--from: there is no lock file ${where.lockFile} naming the revision to copy, and ${why}; ` +
+          `name it with \`${fetchCommand(where.lockFile, "--from", options.from!, "--ref", "<full commit sha>")}\` to pin the folder as that commit, ` +
+          `or read the folder itself with --spec ${options.from} --spec-version <v>, or run \`${fetchCommand(where.lockFile)}\` once with the network`,
       );
     }
-    if (options.offline) throw fail("MCG504", `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`${fetchCommand(where.lockFile)}\` once with the network, or ${alternatives}`);
-    jobs = [{ ref: options.ref ?? "main", index: 0 }];
-  } else if (options.ref === undefined) {
+    if (options.offline && from === undefined) {
+      throw fail(
+        "MCG504",
+        `--offline: there is no lock file ${where.lockFile} naming a revision to find in the cache; run \`${fetchCommand(where.lockFile)}\` once with the network, ` +
+          `or pin a local clone with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\`, or ${alternatives}`,
+      );
+    }
+    jobs = [{ ref: ref ?? "main", index: 0 }];
+  } else if (ref === undefined) {
     jobs = lock.pins.map((pin, index) => ({ ref: pin.ref, locked: pin, index }));
   } else {
-    const index = lock.pins.findIndex((p) => p.ref === options.ref || p.commit === options.ref);
+    const index = lock.pins.findIndex((p) => p.ref === ref || p.commit === ref);
     if (index < 0 && !options.update) {
       const pinned = lock.pins.map((p) => `${p.ref} (${p.commit})`).join(", ");
-      // With --from, only a pin's ref or full commit picks it (--update, which moves a pin, does not go with it; helper-108).
-      const mend = from !== undefined ? "with --from, --ref names one of them by its ref or its full commit" : `run \`${fetchCommand(where.lockFile, "--ref", options.ref, "--update")}\` to move the first pin`;
-      throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${options.ref}; ${mend}`);
+      // With --from, a pin's ref or full commit picks it; --update with a full commit moves the first pin to the folder (helper-108, helper-114).
+      const mend =
+        from === undefined
+          ? `run \`${fetchCommand(where.lockFile, "--ref", ref, "--update")}\` to move the first pin`
+          : FULL_COMMIT.test(ref)
+            ? `with --from, --ref names one of them by its ref or its full commit; run \`${fetchCommand(where.lockFile, "--from", options.from!, "--ref", ref, "--update")}\` to move the first pin to the folder, taken as that commit`
+            : "with --from, --ref names one of them by its ref or its full commit";
+      throw fail("MCG504", `the lock file ${where.lockFile} pins ${pinned}, not ${ref}; ${mend}`);
     }
-    jobs = [{ ref: options.ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}) }];
+    jobs = [{ ref, index: Math.max(index, 0), ...(index >= 0 ? { locked: lock.pins[index]! } : {}) }];
   }
 
   // A lock that will be written needs its folder: found missing now, not after the downloads.
@@ -597,29 +629,50 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
       continue;
     }
     if (from !== undefined) {
-      // Only a locked pin reaches here (--from needs a lock and refuses --update), and only its digests vouch for the copy:
-      // the copy itself is checked, as an archive's extraction is (helper-108: the folder was read through links that the
-      // copy passed over, and a cache without a version was kept).
-      const locked = job.locked!;
+      // A pin of the lock (the locked one, or under --update one of that commit) vouches for the copy with its digests: the
+      // copy itself is checked, as an archive's extraction is (helper-108: the folder was read through links that the copy
+      // passed over, and a cache without a version was kept). Otherwise (no lock, or --update to a commit the lock does not
+      // pin) --ref is a full commit, checked above, and the folder is taken as that commit: the copy's digests are pinned,
+      // and a download of that commit is checked against them (helper-114).
+      const commit = vouched?.commit ?? job.ref;
       checkCacheWritable(where.cacheDir, "copied");
       const mismatched: string[] = [];
       try {
-        const { dir } = await install(
+        const { dir, digests } = await install(
           where.cacheDir,
-          locked.commit,
+          commit,
           "copy",
           (temp) => copyKept(from, temp, where.cacheDir, options.limits ?? DEFAULT_ARCHIVE_LIMITS),
           (digests) => {
-            mismatched.push(...digestMismatches(locked.schemas, digests));
+            if (vouched === undefined) {
+              if (Object.keys(digests).length === 0) throw fail("MCG001", `--from ${options.from}: it has no schema/<version>/schema.ts, so there is nothing to pin; nothing was cached`);
+              return;
+            }
+            mismatched.push(...digestMismatches(vouched.schemas, digests));
             if (mismatched.length > 0) throw new NotHeld();
           },
         );
-        progress(`${refAndCommit(locked.ref, locked.commit)} cached in ${dir}, copied from ${from}`);
-        results.push({ pin: locked, dir, downloaded: false, lockWritten: false });
+        const pin: SpecPin = enforce ? vouched! : { ref: job.ref, commit, schemas: vouched?.schemas ?? digests };
+        const replaced = enforce ? undefined : pins[job.index];
+        if (!enforce) {
+          pins[job.index] = pin;
+          lockChanged = true;
+        }
+        if (vouched === undefined) {
+          const taken =
+            tree !== undefined
+              ? `is a git work tree at commit ${commit} with no changes to schema/ or docs/specification/ that are not committed: it is taken as that commit of ${SPEC_REPOSITORY}, which cannot be checked offline`
+              : `is taken to hold commit ${commit}, as --ref says: a folder does not say which commit it holds, so this cannot be checked offline`;
+          progress(
+            `note: ${from} ${taken}; the sha256s of its schema.ts files are pinned, and a download of that commit (a \`spec fetch\` with the network where the cache lacks it, as in CI) is checked against them`,
+          );
+        }
+        progress(`${refAndCommit(pin.ref, commit)} cached in ${dir}, copied from ${from}`);
+        results.push({ pin, dir, downloaded: false, lockWritten: false, ...(replaced !== undefined ? { replaced } : {}) });
       } catch (error) {
         if (!(error instanceof NotHeld)) throw error;
         // The pins after it are still tried: one folder holds one commit, and a lock may pin several.
-        notCopied.push(`${locked.commit} (${mismatched.join("; ")})`);
+        notCopied.push(`${commit} (${mismatched.join("; ")})`);
       }
       continue;
     }
@@ -637,7 +690,11 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
     checkBaseUrl(where.baseUrl, options.baseUrl !== undefined);
     checkCacheWritable(where.cacheDir);
     progress(`${job.ref}: downloading ${shown}`);
-    const copy = enforce ? { commit: job.locked!.commit, command: fetchCommand(where.lockFile, "--from", "<clone>") } : undefined;
+    const copy = enforce
+      ? `fill the cache from a clone at commit ${job.locked!.commit} with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\`, which keeps the lock`
+      : !lock
+        ? `pin a local clone as the commit its HEAD names with \`${fetchCommand(where.lockFile, "--from", "<clone>")}\` (a folder that is no clone needs --ref <full commit sha>)`
+        : undefined;
     const archive = await download(url, options.timeoutMs ?? DEFAULT_TIMEOUT_MS, downloadAdvice(options.downloadAlternatives ?? alternatives, copy));
     const info = await checkArchive(archive, shown, ref, options.limits ?? DEFAULT_ARCHIVE_LIMITS);
     if (enforce && info.commit !== job.locked!.commit) {
@@ -657,7 +714,8 @@ export async function fetchSpec(given: FetchOptions = {}): Promise<FetchedSpec[]
         throw fail(
           "MCG503",
           `the archive from ${shown} does not match the lock ${where.lockFile}: ${mismatches.join("; ")}; nothing was cached: ` +
-            `either the lock file was edited (${lockSideAdvice(where.lockFile, pins, job.ref)}) or the server sent other contents for that commit`,
+            `either the lock file was edited, or written by \`spec fetch --from <dir>\` from a folder that did not hold that commit (${lockSideAdvice(where.lockFile, pins, job.ref)}), ` +
+            "or the server sent other contents for that commit",
         );
       }
     });
@@ -727,6 +785,51 @@ function copySourceProblem(from: string): string | undefined {
   if (schema === undefined) return "it has no schema/ folder, so it is no spec repository folder";
   if (!schema.isDirectory()) return `its schema is ${notFolder(schema)}, so it is no spec repository folder`;
   return undefined;
+}
+
+/** A git work tree whose top is a `--from` folder: the commit checked out, and the paths under the kept folders that differ from it. */
+interface WorkTree {
+  readonly commit: string;
+  readonly changed: readonly string[];
+}
+
+/**
+ * The git work tree whose top is `folder` (a clone of the spec repository), read with `git`: `undefined`
+ * when `folder` is not the top of one (a folder inside another repository: its HEAD says nothing of the
+ * spec), or `git` is missing or refuses it (another user's repository). No hook or fsmonitor of the
+ * repository runs, and `GIT_*` variables of the environment are not passed on.
+ */
+function workTree(folder: string): WorkTree | undefined {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("GIT_")));
+  const git = (...args: string[]): string | undefined => {
+    const run = spawnSync("git", ["-c", "core.fsmonitor=false", "-C", folder, ...args], { encoding: "utf8", env, timeout: 30_000, stdio: ["ignore", "pipe", "ignore"] });
+    return run.status === 0 ? run.stdout : undefined;
+  };
+  const [top, commit] = git("rev-parse", "--show-toplevel", "HEAD")?.trim().split("\n") ?? [];
+  if (top === undefined || commit === undefined || !FULL_COMMIT.test(commit) || realpathSync(top) !== realpathSync(folder)) return undefined;
+  const status = git("status", "--porcelain", "--untracked-files=all", "-z", "--", ...KEPT_FOLDERS);
+  if (status === undefined) return undefined;
+  // `-z`: entries end in NUL, a rename's entry is followed by its old path; each entry is two status letters, a space, the path.
+  const changed = status.split("\0").filter((entry) => /^.. /.test(entry)).map((entry) => entry.slice(3));
+  return { commit: commit.toLowerCase(), changed };
+}
+
+/**
+ * @throws GeneratorError MCG503 when the clone `tree` (`--from <given>`) has changes to the kept folders not committed, or
+ *   HEAD is not `ref`, a full commit (what a branch or tag names, a clone may not know: such a ref is refused later).
+ */
+function checkWorkTree(tree: WorkTree, given: string, ref: string | undefined): void {
+  if (tree.changed.length > 0) {
+    const shown = tree.changed.slice(0, 3).join(", ") + (tree.changed.length > 3 ? `, and ${tree.changed.length - 3} more` : "");
+    throw fail(
+      "MCG503",
+      `--from ${given} is a git work tree whose schema/ or docs/specification/ has changes that are not committed (${shown}), so it does not hold commit ${tree.commit} as it is; ` +
+        "commit or stash them (or `git checkout` the commit to pin) and run again; nothing was cached",
+    );
+  }
+  if (ref !== undefined && FULL_COMMIT.test(ref) && ref.toLowerCase() !== tree.commit) {
+    throw fail("MCG503", `--from ${given} is a git work tree at commit ${tree.commit}, not ${ref} as --ref says; \`git -C ${given} checkout ${ref}\` first, or leave --ref out to pin ${tree.commit}; nothing was cached`);
+  }
 }
 
 /** Thrown by the check of a copy (`spec fetch --from`) that does not hold the locked revision: caught where the copy is made. */
@@ -873,7 +976,11 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
   const lock = readLock(where.lockFile);
   if (!lock) {
     // `spec fetch` writes ./mcp-spec.lock.json unless told otherwise: name the lock this run looked for.
-    throw fail("MCG504", `no lock file ${where.lockFile}: run \`mcp-schema-codegen ${fetchCommand(where.lockFile)}\` to pin a spec revision, or ${options.alternatives ?? ALTERNATIVES}`);
+    throw fail(
+      "MCG504",
+      `no lock file ${where.lockFile}: run \`mcp-schema-codegen ${fetchCommand(where.lockFile)}\` to pin a spec revision (with no network, \`${fetchCommand(where.lockFile, "--from", "<clone>")}\` pins a local clone), ` +
+        `or ${options.alternatives ?? ALTERNATIVES}`,
+    );
   }
   const pin = lock.pins[0]!;
   if (version !== undefined && !Object.hasOwn(pin.schemas, version)) {
