@@ -14,6 +14,7 @@ import { diffSnapshots, formatDiff, hasChanges, schemaSnapshot } from "./diff/in
 import { formatDiagnostic, GeneratorError } from "./errors.js";
 import type { SchemaInput } from "./load/index.js";
 import { fetchSpec, isVersionName, LOCK_FILE_NAME, lockedSpecDir, lockedVersions, type FetchedSpec } from "./spec/index.js";
+import { commandName } from "./version.js";
 
 /** The flags that choose how a locked revision is read. */
 export interface LockedInputFlags {
@@ -197,7 +198,7 @@ function movedPins(fetched: readonly FetchedSpec[]): string[] {
       const oldSchema = join(dirname(f.dir), old.commit, "schema", version, "schema.ts");
       if (!existsSync(oldSchema)) return [];
       const newSchema = join(f.dir, "schema", version, "schema.ts");
-      return [`  what changed in ${version}: mcp-schema-codegen diff ${shellQuote(oldSchema)} ${shellQuote(newSchema)}`];
+      return [`  what changed in ${version}: ${commandName()} diff ${shellQuote(oldSchema)} ${shellQuote(newSchema)}`];
     });
     return [moved, ...commands];
   });

@@ -23,6 +23,7 @@ import type { GeneratedFile } from "./index.js";
 import { addLockedInputOptions, addSpecCommands, type LockedInputFlags } from "./cli-spec.js";
 import { isVersionName, LOCK_FILE_NAME, lockedSpecDir, readLock } from "./spec/index.js";
 import { isPackageName, LEGACY_SPEC_VERSION, packageNameFor, requireStateless, SCAFFOLD_EXAMPLES, scaffoldFiles, ScaffoldWriteError, writeScaffold, type ScaffoldExample, type ScaffoldWrite } from "./scaffold/index.js";
+import { commandName } from "./version.js";
 
 /** Where the CLI prints. Tests pass their own. */
 export interface CliIO {
@@ -939,7 +940,7 @@ function printInputChanges(out: string, old: Manifest, fresh: Manifest, io: CliI
     if (was === undefined || was.input.sha256 === revision.input.sha256) continue;
     io.stdout(inputChangedLine(out, was, revision));
     const summary = diffSummary(diffSnapshots(was.protocol, revision.protocol));
-    io.stdout(`protocol changes (\`mcp-schema-codegen diff\` of the two schemas lists each): ${summary.join("; ")}\n`);
+    io.stdout(`protocol changes (\`${commandName()} diff\` of the two schemas lists each): ${summary.join("; ")}\n`);
   }
 }
 

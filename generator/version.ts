@@ -20,3 +20,12 @@ function readVersion(): string {
 }
 
 export const GENERATOR_VERSION: string = readVersion();
+
+/**
+ * How a person runs this program from a shell, for the commands messages print: `npx
+ * mcp-schema-codegen` when it runs from a project's `node_modules` (installed as a dependency,
+ * its bin is on the PATH of npm scripts and npx only), else `mcp-schema-codegen`.
+ */
+export function commandName(script: string | undefined = process.argv[1]): string {
+  return script !== undefined && /[\\/]node_modules[\\/]/.test(script) ? "npx mcp-schema-codegen" : "mcp-schema-codegen";
+}

@@ -18,6 +18,7 @@ import { formatDiagnostic, GeneratorError, sortDiagnostics } from "../generator/
 import { generate } from "../generator/index.js";
 import { jsonSyntaxProblem } from "../generator/json-text.js";
 import { shortDiff } from "../generator/write.js";
+import { commandName } from "../generator/version.js";
 import { scratchDir, SPEC_DIR } from "./support/corpus.js";
 
 describe("names", () => {
@@ -122,6 +123,14 @@ describe("renderDoc", () => {
   it("none drops everything", () => expect(renderDoc("none", "schema.ts", docs, 3)).toBe(""));
   it("never lets a comment close early", () => {
     expect(renderDoc("full", "s.ts", { text: "a */ b", tags: [] })).toBe("/** a *\\/ b */");
+  });
+});
+
+describe("commandName", () => {
+  it("is npx mcp-schema-codegen when the program runs from a node_modules folder (helper-110: a printed command failed when pasted), else the bare name", () => {
+    expect(commandName("/home/u/app/node_modules/.bin/mcp-schema-codegen")).toBe("npx mcp-schema-codegen");
+    expect(commandName("C:\\app\\node_modules\\mcp-schema-codegen\\dist\\bin\\mcp-schema-codegen.js")).toBe("npx mcp-schema-codegen");
+    expect(commandName("/src/mcp-schema-codegen/dist/bin/mcp-schema-codegen.js")).toBe("mcp-schema-codegen");
   });
 });
 

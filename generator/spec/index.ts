@@ -45,6 +45,7 @@ import { jsonPlace, jsonSyntaxProblem, withoutByteOrderMark, type JsonStep } fro
 import { ts } from "../ts-morph.js";
 import { holdingLock, isAlive, isInside, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, KEPT_FOLDERS, type ArchiveLimits } from "./archive.js";
+import { commandName } from "../version.js";
 
 export { DEFAULT_ARCHIVE_LIMITS, isVersionName, type ArchiveLimits } from "./archive.js";
 
@@ -978,7 +979,7 @@ export async function lockedSpecDir(version: string | undefined, options: Locked
     // `spec fetch` writes ./mcp-spec.lock.json unless told otherwise: name the lock this run looked for.
     throw fail(
       "MCG504",
-      `no lock file ${where.lockFile}: run \`mcp-schema-codegen ${fetchCommand(where.lockFile)}\` to pin a spec revision (with no network, \`${fetchCommand(where.lockFile, "--from", "<clone>")}\` pins a local clone), ` +
+      `no lock file ${where.lockFile}: run \`${commandName()} ${fetchCommand(where.lockFile)}\` to pin a spec revision (with no network, \`${fetchCommand(where.lockFile, "--from", "<clone>")}\` pins a local clone), ` +
         `or ${options.alternatives ?? ALTERNATIVES}`,
     );
   }
