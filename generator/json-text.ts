@@ -81,6 +81,32 @@ export function jsonPlace(source: ts.JsonSourceFile, path: readonly JsonStep[], 
   return { file: source.fileName, line: line + 1, column: character + 1 };
 }
 
+/**
+ * The first key written twice in one object of a JSON file TypeScript parsed, and where its second
+ * writing is, or `undefined` (`JSON.parse` keeps the last silently).
+ */
+export function repeatedKey(source: ts.JsonSourceFile): { readonly key: string; readonly span: SourceSpan } | undefined {
+  let found: { readonly key: string; readonly span: SourceSpan } | undefined;
+  const visit = (node: ts.Node): void => {
+    if (found !== undefined) return;
+    if (ts.isObjectLiteralExpression(node)) {
+      const seen = new Set<string>();
+      for (const property of node.properties.filter(ts.isPropertyAssignment)) {
+        const name = propertyName(property);
+        if (name !== undefined && seen.has(name)) {
+          const { line, character } = source.getLineAndCharacterOfPosition(property.name.getStart(source));
+          found = { key: name, span: { file: source.fileName, line: line + 1, column: character + 1 } };
+          return;
+        }
+        if (name !== undefined) seen.add(name);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 function propertyName(property: ts.PropertyAssignment): string | undefined {
   return ts.isStringLiteral(property.name) || ts.isNumericLiteral(property.name) || ts.isIdentifier(property.name) ? property.name.text : undefined;
 }

@@ -554,6 +554,8 @@ describe("spec fetch: locks and refs it must not trust", () => {
     ["a pin without a commit", { lockVersion: 1, pins: [{ ref: "main", schemas: DIGESTS }] }, "has a pin (0) without a commit (a string of 40 lowercase hex digits)", '"pins": [\n    ‸{'],
     ["a pin without a ref", { lockVersion: 1, pins: [{ commit: COMMIT, schemas: DIGESTS }] }, "has a pin (0) without a ref (a string)", '"pins": [\n    ‸{'],
     ["a second pin that is no object", { lockVersion: 1, pins: [pin, "main"] }, "has a pin (1) that is not an object", '‸"main"\n'],
+    // helper-112: it was fetched twice.
+    ["a ref pinned twice", { lockVersion: 1, pins: [pin, { ...pin, commit: OTHER }] }, 'pins the ref "main" twice (pins 0 and 1)', `"ref": ‸"main",\n      "commit": "${OTHER}"`],
   ];
   it.each(shapes)("a lock with %s is refused (MCG504) at its place in the file, saying what is wrong, before any request", async (name, content, what, around) => {
     const { options, lock, cache } = place(`lock-shape-${name.replace(/\W+/g, "-")}`);
@@ -568,6 +570,16 @@ describe("spec fetch: locks and refs it must not trust", () => {
     expect(await failure(fetchSpec(options))).toEqual([`${at} - error MCG504: the lock file ${lock} ${what}; fix it, or delete it and run \`spec fetch --lock ${lock}\``]);
     expect(server.requests.length).toBe(requests);
     expect(cacheEntries(cache)).toEqual([]);
+  });
+
+  it("refuses a lock that gives a key twice in one object (MCG504), at the second, as the configuration file does (helper-112: JSON.parse kept the last)", async () => {
+    const { options, lock } = place("lock-twice");
+    await fetchSpec({ ...options, ref: "main" });
+    const text = readFileSync(lock, "utf8").replace('"lockVersion": 1,', '"lockVersion": 1,\n  "lockVersion": 1,');
+    writeFileSync(lock, text);
+    expect(await failure(fetchSpec(options))).toEqual([
+      `${lock}:3:3 - error MCG504: the lock file ${lock} gives the key "lockVersion" twice in one object; fix it, or delete it and run \`spec fetch --lock ${lock}\``,
+    ]);
   });
 
   it("reads a lock with a byte order mark, and calls a JSON array no lock object (MCG504)", async () => {

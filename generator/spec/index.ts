@@ -41,7 +41,7 @@ import { accessSync, constants as fsConstants, copyFileSync, existsSync, lstatSy
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fail, GeneratorError } from "../errors.js";
-import { jsonPlace, jsonSyntaxProblem, withoutByteOrderMark, type JsonStep } from "../json-text.js";
+import { jsonPlace, jsonSyntaxProblem, repeatedKey, withoutByteOrderMark, type JsonStep } from "../json-text.js";
 import { ts } from "../ts-morph.js";
 import { holdingLock, isAlive, isInside, writeFileAtomic, writeTarget } from "../write.js";
 import { checkArchive, DEFAULT_ARCHIVE_LIMITS, extractArchive, isVersionName, KEPT_FOLDERS, type ArchiveLimits } from "./archive.js";
@@ -267,6 +267,9 @@ function parseLock(lockFile: string, text: string): SpecLock {
   const data: unknown = JSON.parse(json);
   const bad = (what: string, at: readonly JsonStep[] = [], key = false) =>
     fail("MCG504", `the lock file ${lockFile} ${what}; fix it, or delete it and run \`${fetchCommand(lockFile)}\``, jsonPlace(source, at, key));
+  // As the configuration file: a key written twice is a mistake JSON.parse would hide (the last one read; helper-112).
+  const twice = repeatedKey(source);
+  if (twice !== undefined) throw fail("MCG504", `the lock file ${lockFile} gives the key ${JSON.stringify(twice.key)} twice in one object; fix it, or delete it and run \`${fetchCommand(lockFile)}\``, twice.span);
   if (typeof data !== "object" || data === null || Array.isArray(data)) throw bad("is not an object");
   const lock = data as Partial<SpecLock>;
   const unknown = Object.keys(lock).find((key) => !LOCK_KEYS.includes(key));
@@ -280,6 +283,9 @@ function parseLock(lockFile: string, text: string): SpecLock {
   for (const [i, pin] of lock.pins.entries()) {
     const problem = pinProblem(pin);
     if (problem !== undefined) throw bad(`has a pin (${i}) ${problem.why}`, ["pins", i, ...problem.at], problem.key);
+    // Two pins of one ref would be fetched, and moved by --update, as two (helper-112).
+    const first = lock.pins.findIndex((other: SpecPin) => other.ref === (pin as SpecPin).ref);
+    if (first < i) throw bad(`pins the ref ${JSON.stringify((pin as SpecPin).ref)} twice (pins ${first} and ${i})`, ["pins", i, "ref"]);
   }
   return { lockVersion: 1, repository: SPEC_REPOSITORY, pins: lock.pins };
 }
