@@ -23,9 +23,10 @@ export const GENERATOR_VERSION: string = readVersion();
 
 /**
  * How a person runs this program from a shell, for the commands messages print: `npx
- * mcp-schema-codegen` when it runs from a project's `node_modules` (installed as a dependency,
- * its bin is on the PATH of npm scripts and npx only), else `mcp-schema-codegen`.
+ * mcp-schema-codegen` when the package is installed in a `node_modules` folder (as a project's
+ * dependency, its bin is on the PATH of npm scripts and npx only), else `mcp-schema-codegen`.
+ * `where` is this module's own file.
  */
-export function commandName(script: string | undefined = process.argv[1]): string {
-  return script !== undefined && /[\\/]node_modules[\\/]/.test(script) ? "npx mcp-schema-codegen" : "mcp-schema-codegen";
+export function commandName(where: string = fileURLToPath(import.meta.url)): string {
+  return /[\\/]node_modules[\\/]/.test(where) ? "npx mcp-schema-codegen" : "mcp-schema-codegen";
 }

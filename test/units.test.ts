@@ -127,10 +127,12 @@ describe("renderDoc", () => {
 });
 
 describe("commandName", () => {
-  it("is npx mcp-schema-codegen when the program runs from a node_modules folder (helper-110: a printed command failed when pasted), else the bare name", () => {
+  it("is npx mcp-schema-codegen when the package is installed in a node_modules folder (helper-110: a printed command failed when pasted), else the bare name", () => {
     expect(commandName("/home/u/app/node_modules/.bin/mcp-schema-codegen")).toBe("npx mcp-schema-codegen");
     expect(commandName("C:\\app\\node_modules\\mcp-schema-codegen\\dist\\bin\\mcp-schema-codegen.js")).toBe("npx mcp-schema-codegen");
-    expect(commandName("/src/mcp-schema-codegen/dist/bin/mcp-schema-codegen.js")).toBe("mcp-schema-codegen");
+    expect(commandName("/src/mcp-schema-codegen/dist/generator/version.js")).toBe("mcp-schema-codegen");
+    // This checkout is no installed package: the messages the tests read name the program bare.
+    expect(commandName()).toBe("mcp-schema-codegen");
   });
 });
 
